@@ -1,0 +1,12 @@
+function(gpudoctor_set_warnings target)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4)
+  else()
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
+      -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual
+      -Wnull-dereference -Wimplicit-fallthrough)
+    if(GPUDOCTOR_ENABLE_WARNINGS_AS_ERRORS)
+      target_compile_options(${target} PRIVATE -Werror)
+    endif()
+  endif()
+endfunction()

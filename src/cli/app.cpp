@@ -1,0 +1,148 @@
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <fmt/core.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/build_info.hpp"
+#include "cli/command.hpp"
+#include "platform/host_fs.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::string version_text() {
+  const BuildInfo& b = build_info();
+  return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version,
+                     b.git_commit, b.compiler, b.target, b.options);
+}
+
+void setup_logging(bool verbose) {
+  // One logger, on stderr, so stdout stays clean for --json.
+  auto logger = spdlog::stderr_color_mt("gpudoctor");
+  logger->set_pattern("gpudoctor: %l: %v");
+  logger->set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+}
+
+}  // namespace
+
+const SystemView* CommandContext::system() {
+  if (system_) return &*system_;
+  if (system_failed_) return nullptr;
+  runner_ = std::make_unique<HostProcessRunner>();
+  if (options_.root.empty()) {
+    system_.emplace(SystemView::host(runner_.get()));
+    if (!options_.platform.empty()) {
+      auto p = parse_platform(options_.platform);
+      if (!p) {
+        fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n",
+                   options_.platform);
+        system_.reset();
+        system_failed_ = true;
+        return nullptr;
+      }
+      SystemView::Options o{"/", *p, system_->environment(), true, runner_.get()};
+      system_.emplace(std::move(o));
+    }
+    if (!options_.env_file.empty()) {
+      fmt::print(stderr, "gpudoctor: --env-file applies to --root only; ignored\n");
+    }
+    return &*system_;
+  }
+  SystemView::Options o;
+  o.root = options_.root;
+  o.live = false;  // a tree: nothing under it is ever run or loaded
+  auto kind = host_fs::kind_of(options_.root);
+  if (!kind || *kind != host_fs::Kind::directory) {
+    fmt::print(stderr, "gpudoctor: --root {}: not a directory\n", options_.root);
+    system_failed_ = true;
+    return nullptr;
+  }
+  o.platform = Platform::linux;
+  if (!options_.platform.empty()) {
+    auto p = parse_platform(options_.platform);
+    if (!p) {
+      fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n",
+                 options_.platform);
+      system_failed_ = true;
+      return nullptr;
+    }
+    o.platform = *p;
+  } else if (host_fs::kind_of(options_.root + "/Windows/System32").has_value()) {
+    o.platform = Platform::windows;
+  } else {
+    auto rel = host_fs::read(options_.root + "/proc/sys/kernel/osrelease", 4096);
+    if (rel && rel->find("microsoft") != std::string::npos) o.platform = Platform::wsl2;
+  }
+  if (!options_.env_file.empty()) {
+    auto text = host_fs::read(options_.env_file, 1 << 20);
+    if (!text) {
+      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file,
+                 text.error().message);
+      system_failed_ = true;
+      return nullptr;
+    }
+    EnvFile parsed = parse_env_file(*text);
+    for (const auto& p : parsed.problems) {
+      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file, p);
+    }
+    o.env = std::move(parsed.env);
+  }
+  system_.emplace(std::move(o));
+  return &*system_;
+}
+
+bool CommandContext::color() const {
+  if (options_.no_color || options_.json) return false;
+  if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr && *nc != '\0') return false;
+  return ::isatty(1) == 1;
+}
+
+int run_cli(int argc, char** argv) {
+  try {
+    CLI::App app{"gpudoctor: finds out why your GPU deep-learning stack does not work, and how to fix it"};
+    app.set_version_flag("--version", version_text());
+    app.require_subcommand(0, 1);
+    app.fallthrough();
+
+    GlobalOptions global;
+    app.add_flag("--json", global.json, "Machine-readable output (one JSON document)");
+    app.add_flag("-v,--verbose", global.verbose, "Log what the probes do, on stderr");
+    app.add_flag("--no-color", global.no_color, "No colour even on a terminal");
+    app.add_option("--root", global.root,
+                   "Diagnose this directory tree (a mounted disk, an unpacked image) instead of /");
+    app.add_option("--env-file", global.env_file, "KEY=VALUE lines: the environment for --root");
+    app.add_option("--platform", global.platform, "Treat the target as linux, windows or wsl2");
+    app.add_option("--gpu", global.gpus, "Declare a GPU model the target has (repeatable)");
+    app.add_option("--kb", global.kb_dir, "Knowledge-base directory that overrides the built-in tables");
+
+    std::vector<Command> commands = all_commands();
+    std::vector<std::pair<CLI::App*, const Command*>> subs;
+    for (const Command& c : commands) {
+      CLI::App* sub = app.add_subcommand(c.name, c.summary);
+      if (c.setup) c.setup(*sub);
+      subs.emplace_back(sub, &c);
+    }
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      int rc = app.exit(e);
+      return rc == 0 ? kExitOk : kExitUsage;
+    }
+    setup_logging(global.verbose);
+    CommandContext ctx(global);
+    for (auto& [sub, cmd] : subs) {
+      if (sub->parsed()) return cmd->run(ctx);
+    }
+    return commands.front().run(ctx);  // no subcommand: the doctor
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "gpudoctor: internal error: {}\nPlease report this as a bug.\n", e.what());
+    return kExitInternal;
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,28 @@
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/core.h>
+
+#include "check/checks.hpp"
+#include "cli/commands_list.hpp"
+#include "probe/inventory.hpp"
+
+namespace gpudoctor {
+
+Command doctor_command() {
+  Command c;
+  c.name = "doctor";
+  c.summary = "Inventory this machine (or --root tree) and say what is wrong and how to fix it";
+  c.run = [](CommandContext& ctx) -> int {
+    const SystemView* system = ctx.system();
+    if (system == nullptr) return kExitUsage;
+    InventoryOptions inv;
+    inv.declared_gpus = ctx.options().gpus;
+    Facts facts = collect_facts(*system, inv);
+    std::vector<Finding> findings = run_checks(facts, nullptr);
+    fmt::print("{} findings\n", findings.size());
+    return worst(findings) == Severity::error ? kExitProblems : kExitOk;
+  };
+  return c;
+}
+
+}  // namespace gpudoctor

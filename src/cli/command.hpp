@@ -1,0 +1,74 @@
+#pragma once
+/// Commands as a table: name, summary, option setup, run. Global options are registered once
+/// (cli/app.cpp) and reach every command through CommandContext.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/system_view.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace gpudoctor {
+
+class KnowledgeBase;
+
+/// Exit statuses, one table for the whole tool (documented in docs/cli.md).
+enum ExitCode : int {
+  kExitOk = 0,         ///< no error-level finding
+  kExitProblems = 1,   ///< at least one error-level finding (or the command's own failure)
+  kExitUsage = 2,      ///< bad command line or unreadable input given by the user
+  kExitInternal = 3,   ///< a bug: an exception reached main
+};
+
+struct GlobalOptions {
+  bool json = false;
+  bool verbose = false;
+  bool no_color = false;
+  std::string root;                 ///< --root: diagnose this tree instead of "/"
+  std::string env_file;             ///< --env-file: KEY=VALUE environment for --root
+  std::string platform;             ///< --platform linux|windows|wsl2
+  std::vector<std::string> gpus;    ///< --gpu MODEL (repeatable)
+  std::string kb_dir;               ///< --kb DIR: knowledge base files that override the built-in ones
+};
+
+/// What a command's run() gets: the parsed global options and lazily built shared parts.
+class CommandContext {
+ public:
+  explicit CommandContext(GlobalOptions options) : options_(std::move(options)) {}
+  [[nodiscard]] const GlobalOptions& options() const { return options_; }
+  GlobalOptions& mutable_options() { return options_; }
+
+  /// The machine or tree to diagnose, from --root / --env-file / --platform. Problems with
+  /// those options are reported on stderr and give nullptr (exit with kExitUsage).
+  const SystemView* system();
+  /// Whether stdout is a terminal that takes colour.
+  [[nodiscard]] bool color() const;
+
+ private:
+  GlobalOptions options_;
+  std::unique_ptr<HostProcessRunner> runner_;
+  std::optional<SystemView> system_;
+  bool system_failed_ = false;
+};
+
+struct Command {
+  std::string name;
+  std::string summary;
+  /// Adds the command's own options to its subcommand; the state they fill lives in the
+  /// closure (see cmd_*.cpp).
+  std::function<void(CLI::App&)> setup;
+  std::function<int(CommandContext&)> run;
+};
+
+/// The explicit list of commands, in the order `--help` shows them (cli/commands.cpp).
+std::vector<Command> all_commands();
+
+/// Parses argv and runs; returns the process exit status.
+int run_cli(int argc, char** argv);
+
+}  // namespace gpudoctor

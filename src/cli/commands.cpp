@@ -1,0 +1,12 @@
+#include "cli/command.hpp"
+#include "cli/commands_list.hpp"
+
+namespace gpudoctor {
+
+std::vector<Command> all_commands() {
+  return {
+      doctor_command(),
+  };
+}
+
+}  // namespace gpudoctor

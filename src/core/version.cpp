@@ -1,0 +1,272 @@
+#include "core/version.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+constexpr int kMaxComponent = 1'000'000'000;
+
+bool parse_int(std::string_view s, int& out) {
+  if (s.empty() || s.size() > 9) return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && out < kMaxComponent;
+}
+
+int compare_pre(const std::string& a, const std::string& b) {
+  // A release (empty pre) sorts after any pre-release of the same numbers.
+  if (a == b) return 0;
+  if (a.empty()) return 1;
+  if (b.empty()) return -1;
+  return a < b ? -1 : 1;
+}
+
+}  // namespace
+
+std::optional<Version> Version::parse(std::string_view text) {
+  std::string_view s = trim(text);
+  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
+  if (s.empty() || s.size() > 64 || !std::isdigit(static_cast<unsigned char>(s[0]))) {
+    return std::nullopt;
+  }
+  Version v;
+  if (auto plus = s.find('+'); plus != std::string_view::npos) {
+    v.local_ = std::string(s.substr(plus + 1));
+    s = s.substr(0, plus);
+  }
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = i;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    if (j == i) break;
+    int n = 0;
+    if (!parse_int(s.substr(i, j - i), n)) return std::nullopt;
+    v.parts_.push_back(n);
+    i = j;
+    if (i < s.size() && s[i] == '.' && i + 1 < s.size() &&
+        std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (v.parts_.empty() || v.parts_.size() > 8) return std::nullopt;
+  std::string_view rest = s.substr(i);
+  if (!rest.empty() && (rest[0] == '.' || rest[0] == '-' || rest[0] == '_')) rest.remove_prefix(1);
+  if (starts_with(rest, "post")) {
+    int n = 0;
+    std::string_view num = rest.substr(4);
+    v.post_ = num.empty() ? 0 : (parse_int(num, n) ? n : 0);
+  } else if (!rest.empty()) {
+    for (char c : rest) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
+    }
+    v.pre_ = std::string(rest);
+  }
+  return v;
+}
+
+Version Version::of(std::initializer_list<int> parts) {
+  Version v;
+  v.parts_.assign(parts.begin(), parts.end());
+  return v;
+}
+
+Version Version::truncated(size_t n) const {
+  Version v;
+  for (size_t i = 0; i < n && i < parts_.size(); ++i) v.parts_.push_back(parts_[i]);
+  return v;
+}
+
+bool Version::same_series(const Version& other, size_t n) const {
+  for (size_t i = 0; i < n; ++i) {
+    if (part(i) != other.part(i)) return false;
+  }
+  return true;
+}
+
+std::string Version::str() const {
+  std::string out;
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    if (i) out += '.';
+    out += std::to_string(parts_[i]);
+  }
+  out += pre_;
+  if (post_ >= 0) out += ".post" + std::to_string(post_);
+  if (!local_.empty()) out += "+" + local_;
+  return out;
+}
+
+std::strong_ordering operator<=>(const Version& a, const Version& b) {
+  size_t n = std::max(a.parts_.size(), b.parts_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (auto c = a.part(i) <=> b.part(i); c != 0) return c;
+  }
+  if (int c = compare_pre(a.pre_, b.pre_); c != 0) {
+    return c < 0 ? std::strong_ordering::less : std::strong_ordering::greater;
+  }
+  return a.post_ <=> b.post_;
+}
+
+// ---- VersionSpec ------------------------------------------------------------------------
+
+namespace {
+
+/// Compares v with bound b on b's width components only.
+int compare_on_width(const Version& v, const Version& b, size_t width) {
+  for (size_t i = 0; i < width; ++i) {
+    if (v.part(i) != b.part(i)) return v.part(i) < b.part(i) ? -1 : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool VersionSpec::above(const Version& v, const Bound& b) {
+  int c = compare_on_width(v, b.version, b.width);
+  return b.inclusive ? c >= 0 : c > 0;
+}
+
+bool VersionSpec::below(const Version& v, const Bound& b) {
+  int c = compare_on_width(v, b.version, b.width);
+  return b.inclusive ? c <= 0 : c < 0;
+}
+
+std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
+  VersionSpec spec;
+  spec.text_ = std::string(trim(text));
+  std::string_view t = trim(text);
+  if (t.empty() || t.size() > 256) return std::nullopt;
+  if (t == "any" || t == "*") {
+    spec.alternatives_.push_back(Interval{});
+    return spec;
+  }
+  auto make_bound = [](std::string_view s, bool inclusive) -> std::optional<Bound> {
+    s = trim(s);
+    bool wildcard = false;
+    if (ends_with(s, ".*") || ends_with(s, ".x")) {
+      s.remove_suffix(2);
+      wildcard = true;
+    }
+    auto v = Version::parse(s);
+    if (!v) return std::nullopt;
+    (void)wildcard;
+    return Bound{*v, v->parts().size(), inclusive};
+  };
+  // Comparison clauses (">=3.10,<3.15") form one interval; otherwise commas separate
+  // alternatives ("2.7, 3.5-3.7").
+  bool has_operator = t.find_first_of("<>=!~") != std::string_view::npos;
+  std::vector<std::string_view> pieces = split(t, ',');
+  if (has_operator) {
+    Interval iv;
+    for (std::string_view raw : pieces) {
+      std::string_view p = trim(raw);
+      if (p.empty()) continue;
+      std::optional<Bound> b;
+      if (starts_with(p, ">=")) {
+        b = make_bound(p.substr(2), true);
+        if (!b) return std::nullopt;
+        iv.low = b;
+      } else if (starts_with(p, "<=")) {
+        b = make_bound(p.substr(2), true);
+        if (!b) return std::nullopt;
+        iv.high = b;
+      } else if (starts_with(p, "==")) {
+        b = make_bound(p.substr(2), true);
+        if (!b) return std::nullopt;
+        iv.low = b;
+        iv.high = b;
+      } else if (starts_with(p, "!=")) {
+        b = make_bound(p.substr(2), true);
+        if (!b) return std::nullopt;
+        iv.excluded.push_back(*b);
+      } else if (starts_with(p, "~=")) {
+        // PEP 440 compatible release: ~=2.5.1 means >=2.5.1, ==2.5.*
+        b = make_bound(p.substr(2), true);
+        if (!b || b->width < 2) return std::nullopt;
+        iv.low = b;
+        Bound hi = *b;
+        hi.width = b->width - 1;
+        iv.high = hi;
+      } else if (starts_with(p, ">")) {
+        b = make_bound(p.substr(1), false);
+        if (!b) return std::nullopt;
+        iv.low = b;
+      } else if (starts_with(p, "<")) {
+        b = make_bound(p.substr(1), false);
+        if (!b) return std::nullopt;
+        iv.high = b;
+      } else {
+        return std::nullopt;
+      }
+    }
+    spec.alternatives_.push_back(std::move(iv));
+    return spec;
+  }
+  for (std::string_view raw : pieces) {
+    std::string_view p = trim(raw);
+    if (p.empty()) continue;
+    Interval iv;
+    // A dash between two versions is a range; a dash inside a tag is not ("2.16.0-rc0").
+    size_t dash = std::string_view::npos;
+    for (size_t i = 1; i + 1 < p.size(); ++i) {
+      if (p[i] == '-' && std::isdigit(static_cast<unsigned char>(p[i - 1])) &&
+          std::isdigit(static_cast<unsigned char>(p[i + 1]))) {
+        dash = i;
+        break;
+      }
+    }
+    if (dash != std::string_view::npos) {
+      auto lo = make_bound(p.substr(0, dash), true);
+      auto hi = make_bound(p.substr(dash + 1), true);
+      if (!lo || !hi) return std::nullopt;
+      iv.low = lo;
+      iv.high = hi;
+    } else {
+      auto b = make_bound(p, true);
+      if (!b) return std::nullopt;
+      iv.low = b;
+      iv.high = b;
+    }
+    spec.alternatives_.push_back(std::move(iv));
+  }
+  if (spec.alternatives_.empty()) return std::nullopt;
+  return spec;
+}
+
+bool VersionSpec::contains(const Version& v) const {
+  for (const Interval& iv : alternatives_) {
+    if (iv.low && !above(v, *iv.low)) continue;
+    if (iv.high && !below(v, *iv.high)) continue;
+    bool excluded = std::any_of(iv.excluded.begin(), iv.excluded.end(), [&](const Bound& b) {
+      return compare_on_width(v, b.version, b.width) == 0;
+    });
+    if (excluded) continue;
+    return true;
+  }
+  return false;
+}
+
+std::optional<Version> VersionSpec::lowest() const {
+  std::optional<Version> out;
+  for (const Interval& iv : alternatives_) {
+    if (!iv.low) return std::nullopt;
+    if (!out || iv.low->version < *out) out = iv.low->version;
+  }
+  return out;
+}
+
+std::optional<Version> VersionSpec::highest() const {
+  std::optional<Version> out;
+  for (const Interval& iv : alternatives_) {
+    if (!iv.high) return std::nullopt;
+    if (!out || iv.high->version > *out) out = iv.high->version;
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

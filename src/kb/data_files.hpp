@@ -1,0 +1,24 @@
+#pragma once
+/// The knowledge base's files: those embedded at build time, overlaid by a --kb directory.
+/// A file in --kb replaces the embedded file with the same relative path ("compat/cuda.toml");
+/// a new path adds a file. This lets a newer table, or a user's own explain rules, be used
+/// without a rebuild.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpudoctor {
+
+struct DataFile {
+  std::string path;     ///< relative, '/'-separated ("explain/rules-tensorflow.toml")
+  std::string content;
+  std::string origin;   ///< "built-in" or the host path it was read from
+};
+
+/// Files whose relative path starts with prefix ("compat/", "explain/"), sorted by path.
+/// kb_dir empty: the embedded files only. Errors: kb_dir missing or unreadable.
+Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std::string& kb_dir);
+
+}  // namespace gpudoctor

@@ -1,0 +1,35 @@
+#pragma once
+/// Runs a program with a deadline and bounded output. The seam exists so that probes can ask
+/// "what does nvcc --version print" on the live machine, and tests can answer from a recording.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpudoctor {
+
+struct ProcessOutput {
+  int exit_code = 0;
+  std::string out;  ///< stdout, cut at the output limit
+  std::string err;  ///< stderr, cut at the output limit
+};
+
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  /// argv[0] is looked up on PATH when it has no slash. Errors: not_found (no such program),
+  /// timeout (killed at the deadline), crashed (died from a signal; code = signal).
+  virtual Result<ProcessOutput> run(const std::vector<std::string>& argv,
+                                    std::chrono::milliseconds timeout) const = 0;
+};
+
+/// The host's real runner (process_runner_posix.cpp / process_runner_win32.cpp).
+class HostProcessRunner final : public ProcessRunner {
+ public:
+  static constexpr size_t kMaxOutputBytes = 1 << 20;
+  Result<ProcessOutput> run(const std::vector<std::string>& argv,
+                            std::chrono::milliseconds timeout) const override;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,62 @@
+#include "core/version.hpp"
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor {
+namespace {
+
+Version v(const char* s) {
+  auto r = Version::parse(s);
+  EXPECT_TRUE(r.has_value()) << s;
+  return r.value_or(Version{});
+}
+
+TEST(Version, ParsesTheFieldsForms) {
+  EXPECT_EQ(v("535.104.05").parts(), (std::vector<int>{535, 104, 5}));
+  EXPECT_EQ(v("2.7.1+cu126").local(), "cu126");
+  EXPECT_EQ(v("2.15.0.post1").post(), 1);
+  EXPECT_EQ(v("2.16.0rc0").pre(), "rc0");
+  EXPECT_EQ(v("v12.2").str(), "12.2");
+}
+
+TEST(Version, RejectsGarbage) {
+  for (const char* bad : {"", "abc", "..", "\x01\x02", "1.2.3.4.5.6.7.8.9.10", "99999999999"}) {
+    EXPECT_FALSE(Version::parse(bad).has_value()) << bad;
+  }
+}
+
+TEST(Version, Orders) {
+  EXPECT_LT(v("2.9"), v("2.10"));
+  EXPECT_LT(v("2.16.0rc0"), v("2.16.0"));
+  EXPECT_LT(v("2.15.0"), v("2.15.0.post1"));
+  EXPECT_EQ(v("12.2"), v("12.2.0"));
+  EXPECT_EQ(v("2.7.1+cu126"), v("2.7.1"));
+}
+
+TEST(VersionSpec, DashRangeIsInclusiveOnWrittenWidth) {
+  auto s = VersionSpec::parse("3.9-3.11");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->contains(v("3.11.9")));
+  EXPECT_TRUE(s->contains(v("3.9.0")));
+  EXPECT_FALSE(s->contains(v("3.12.0")));
+  EXPECT_FALSE(s->contains(v("3.8.18")));
+}
+
+TEST(VersionSpec, OperatorsAndUnions) {
+  auto s = VersionSpec::parse(">=3.10,<3.15");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->contains(v("3.14.1")));
+  EXPECT_FALSE(s->contains(v("3.15")));
+  auto u = VersionSpec::parse("2.7, 3.5-3.7");
+  ASSERT_TRUE(u);
+  EXPECT_TRUE(u->contains(v("2.7.18")));
+  EXPECT_FALSE(u->contains(v("3.4")));
+  auto w = VersionSpec::parse("12.x");
+  ASSERT_TRUE(w);
+  EXPECT_TRUE(w->contains(v("12.9.1")));
+  EXPECT_FALSE(w->contains(v("13.0")));
+  EXPECT_FALSE(VersionSpec::parse(">=banana").has_value());
+}
+
+}  // namespace
+}  // namespace gpudoctor
