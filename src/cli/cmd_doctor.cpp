@@ -5,13 +5,14 @@
 #include "check/checks.hpp"
 #include "cli/commands_list.hpp"
 #include "probe/inventory.hpp"
+#include "render/doctor_report.hpp"
 
 namespace gpudoctor {
 
 Command doctor_command() {
   Command c;
   c.name = "doctor";
-  c.summary = "Inventory this machine (or --root tree) and say what is wrong and how to fix it";
+  c.summary = "Inventory this machine (or a --root tree) and say what is wrong and how to fix it";
   c.run = [](CommandContext& ctx) -> int {
     const SystemView* system = ctx.system();
     if (system == nullptr) return kExitUsage;
@@ -19,7 +20,11 @@ Command doctor_command() {
     inv.declared_gpus = ctx.options().gpus;
     Facts facts = collect_facts(*system, inv);
     std::vector<Finding> findings = run_checks(facts, nullptr);
-    fmt::print("{} findings\n", findings.size());
+    if (ctx.options().json) {
+      fmt::print("{}", render_doctor_json(facts, findings));
+    } else {
+      fmt::print("{}", render_doctor_text(facts, findings, TextStyle{.color = ctx.color(), .verbose = ctx.options().verbose}));
+    }
     return worst(findings) == Severity::error ? kExitProblems : kExitOk;
   };
   return c;

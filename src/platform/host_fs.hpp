@@ -18,6 +18,8 @@ struct Entry {
 
 /// lstat-like: does not follow a final symlink.
 Result<Kind> kind_of(const std::string& path);
+/// stat-like: follows symlinks (host semantics; use only where the root is "/").
+Result<Kind> kind_of_followed(const std::string& path);
 Result<std::uint64_t> size_of(const std::string& path);
 Result<std::string> read_link(const std::string& path);
 Result<std::vector<Entry>> list(const std::string& path, size_t max_entries);

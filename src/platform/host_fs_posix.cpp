@@ -44,6 +44,12 @@ Result<Kind> kind_of(const std::string& path) {
   return kind_from_mode(st.st_mode);
 }
 
+Result<Kind> kind_of_followed(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno_error(errno, path, "stat");
+  return kind_from_mode(st.st_mode);
+}
+
 Result<std::uint64_t> size_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return errno_error(errno, path, "stat");

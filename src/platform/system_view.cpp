@@ -219,7 +219,16 @@ Result<std::vector<DirEntry>> SystemView::list_dir(std::string_view path) const 
   out.reserve(entries->size());
   for (const auto& e : *entries) {
     DirEntry d{e.name, e.kind == host_fs::Kind::directory, e.kind == host_fs::Kind::symlink};
-    if (d.is_symlink) d.is_dir = is_dir(join(path, e.name));
+    if (d.is_symlink) {
+      // On the live machine the host's own link resolution is the target's (and much
+      // cheaper); under another root every link is resolved inside that root.
+      if (options_.root == "/") {
+        auto k = host_fs::kind_of_followed(r->host + "/" + e.name);
+        d.is_dir = k && *k == host_fs::Kind::directory;
+      } else {
+        d.is_dir = is_dir(join(path, e.name));
+      }
+    }
     out.push_back(std::move(d));
   }
   std::sort(out.begin(), out.end(),

@@ -1,7 +1,180 @@
+#include <algorithm>
+
+#include "core/text.hpp"
+#include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
+#include "probe/version_files.hpp"
 
 namespace gpudoctor {
+namespace {
 
-void probe_driver_files(const SystemView& /*system*/, Facts& /*facts*/) {}
+constexpr size_t kPciIdsLimit = 4 << 20;
+
+void read_kernel_driver(const SystemView& system, Facts& facts) {
+  DriverFacts& d = facts.driver;
+  if (auto text = system.read_file("/proc/driver/nvidia/version", 64 * 1024)) {
+    if (auto v = parse_nvidia_proc_version(*text)) {
+      d.version = v->version;
+      d.module_flavor = v->flavor;
+      d.version_source = "/proc/driver/nvidia/version";
+    } else {
+      facts.problems.push_back({"driver", "/proc/driver/nvidia/version",
+                                "present but not in a known format: " + printable(*text, 80)});
+    }
+  }
+  if (!d.version) {
+    if (auto text = system.read_file("/sys/module/nvidia/version", 4096)) {
+      if (auto v = Version::parse(trim(*text))) {
+        d.version = *v;
+        d.version_source = "/sys/module/nvidia/version";
+      }
+    }
+  }
+  if (auto mods = system.read_file("/proc/modules", 1 << 20)) {
+    for (std::string_view line : lines(*mods)) {
+      std::string_view name = line.substr(0, line.find(' '));
+      if (name == "nvidia") d.nvidia_module_loaded = true;
+      if (name == "nouveau") d.nouveau_loaded = true;
+    }
+  } else if (system.is_dir("/sys/module/nvidia")) {
+    d.nvidia_module_loaded = true;
+  }
+  if (!d.nouveau_loaded && system.is_dir("/sys/module/nouveau/drivers")) d.nouveau_loaded = true;
+}
+
+/// /proc/driver/nvidia/gpus/<bus>/information, written by the NVIDIA kernel module.
+void read_proc_gpus(const SystemView& system, Facts& facts) {
+  auto entries = system.list_dir("/proc/driver/nvidia/gpus");
+  if (!entries) return;
+  for (const auto& e : *entries) {
+    auto text = system.read_file("/proc/driver/nvidia/gpus/" + e.name + "/information", 64 * 1024);
+    if (!text) continue;
+    auto fields = parse_colon_fields(*text);
+    GpuFacts g;
+    g.source = "proc";
+    g.name = fields["Model"];
+    g.uuid = fields["GPU UUID"];
+    g.pci_bus_id = fields.count("Bus Location") ? fields["Bus Location"] : e.name;
+    g.kernel_driver = "nvidia";
+    facts.gpus.push_back(std::move(g));
+  }
+}
+
+std::string read_hex_id(const SystemView& system, const std::string& path) {
+  auto text = system.read_file(path, 64);
+  if (!text) return "";
+  std::string t = to_lower(trim(*text));
+  if (starts_with(t, "0x")) t = t.substr(2);
+  return t;
+}
+
+/// PCI devices of vendor 0x10de with a display class (0x03xxxx), from sysfs.
+void read_pci_gpus(const SystemView& system, Facts& facts) {
+  auto entries = system.list_dir("/sys/bus/pci/devices");
+  if (!entries) return;
+  std::map<std::string, std::string> names;
+  bool names_loaded = false;
+  for (const auto& e : *entries) {
+    std::string dir = "/sys/bus/pci/devices/" + e.name;
+    if (read_hex_id(system, dir + "/vendor") != "10de") continue;
+    std::string cls = read_hex_id(system, dir + "/class");
+    if (!starts_with(cls, "03")) continue;  // audio functions of the same card are 0x0403
+    std::string device = read_hex_id(system, dir + "/device");
+    std::string driver;
+    if (auto link = system.canonical(dir + "/driver")) driver = link->substr(link->rfind('/') + 1);
+    auto same = std::find_if(facts.gpus.begin(), facts.gpus.end(), [&](const GpuFacts& g) {
+      return iequals(g.pci_bus_id, e.name) || ends_with(to_lower(g.pci_bus_id), to_lower(e.name));
+    });
+    if (same != facts.gpus.end()) {
+      same->pci_device_id = device;
+      if (!driver.empty()) same->kernel_driver = driver;
+      continue;
+    }
+    if (!names_loaded) {
+      // The PCI ID database names the chip; the target's copy first, else the host's
+      // (reference data, not machine state).
+      for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
+        if (auto text = system.read_file(p, kPciIdsLimit)) {
+          names = parse_pci_ids_nvidia(*text);
+          break;
+        }
+      }
+      if (names.empty() && !system.is_live()) {
+        SystemView host(SystemView::Options{});
+        for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
+          if (auto text = host.read_file(p, kPciIdsLimit)) {
+            names = parse_pci_ids_nvidia(*text);
+            break;
+          }
+        }
+      }
+      names_loaded = true;
+    }
+    GpuFacts g;
+    g.source = "pci";
+    g.pci_bus_id = e.name;
+    g.pci_device_id = device;
+    g.kernel_driver = driver;
+    auto it = names.find(device);
+    g.name = it != names.end() ? it->second : "NVIDIA device 10de:" + device;
+    facts.gpus.push_back(std::move(g));
+  }
+}
+
+/// The driver's user-space libraries: libcuda / NVML on Linux, nvcuda.dll / nvml.dll on Windows.
+void find_driver_libraries(const SystemView& system, Facts& facts) {
+  DriverFacts& d = facts.driver;
+  std::vector<std::string> wanted = system.is_windows()
+                                        ? std::vector<std::string>{"nvcuda.dll", "nvml.dll"}
+                                        : std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"};
+  std::vector<std::string> dirs;
+  for (const auto& dir : loader_search_dirs(system)) dirs.push_back(dir.path);
+  if (system.is_windows()) {
+    std::string pf = system.env("ProgramFiles").value_or("C:\\Program Files");
+    dirs.push_back(pf + "\\NVIDIA Corporation\\NVSMI");  // NVML of pre-DCH drivers
+  } else {
+    dirs.emplace_back("/usr/local/nvidia/lib64");  // NVIDIA container runtime mounts
+  }
+  for (const std::string& name : wanted) {
+    bool found = false;
+    for (const std::string& dir : dirs) {
+      // The toolkit's stub libcuda exists only to link against; it is never the driver.
+      if (contains(dir, "stubs")) continue;
+      std::string path = system.join(dir, name);
+      if (!system.is_file(path)) continue;
+      DriverFile f{name, path, std::nullopt};
+      if (auto target = system.canonical(path)) {
+        auto file = target->substr(target->find_last_of("/\\") + 1);
+        if (auto lib = parse_library_name(file); lib && lib->version && lib->version->parts().size() >= 2) {
+          f.version = lib->version;
+        }
+      }
+      d.files.push_back(std::move(f));
+      found = true;
+      break;
+    }
+    if (!found) d.files.push_back(DriverFile{name, "", std::nullopt});
+  }
+}
+
+}  // namespace
+
+void probe_driver_files(const SystemView& system, Facts& facts) {
+  if (!system.is_windows()) {
+    read_kernel_driver(system, facts);
+    read_proc_gpus(system, facts);
+    read_pci_gpus(system, facts);
+  }
+  find_driver_libraries(system, facts);
+  // Without a kernel version, the version in libcuda's file name is the next best witness.
+  if (!facts.driver.version) {
+    for (const auto& f : facts.driver.files) {
+      if (f.version && starts_with(f.name, "libcuda")) {
+        facts.driver.version = f.version;
+        facts.driver.version_source = f.path + " (file name)";
+      }
+    }
+  }
+}
 
 }  // namespace gpudoctor

@@ -18,9 +18,10 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
     g.source = "declared";
     facts.gpus.push_back(std::move(g));
   }
+  // Python first: toolkits and libraries also live inside environments (conda, pip wheels).
+  probe_python(system, facts);
   probe_toolkits(system, facts);
   probe_libraries(system, facts);
-  probe_python(system, facts);
   probe_env(system, facts);
   return facts;
 }

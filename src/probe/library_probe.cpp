@@ -1,7 +1,175 @@
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
+#include "probe/version_files.hpp"
 
 namespace gpudoctor {
+namespace {
 
-void probe_libraries(const SystemView& /*system*/, Facts& /*facts*/) {}
+/// A library family: the file-name stems that belong to it and the header that versions it.
+struct Family {
+  const char* name;
+  std::vector<std::string> stems;  ///< Linux "lib*" stems and Windows DLL stems
+  const char* header;              ///< in <prefix>/include, "" if none
+  std::optional<Version> (*parse_header)(std::string_view);
+  const char* wheel_dir;           ///< site-packages/nvidia/<wheel_dir>/lib
+};
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> kFamilies = {
+      {"cudnn", {"libcudnn", "cudnn"}, "cudnn_version.h", parse_cudnn_header, "cudnn"},
+      {"nccl", {"libnccl", "nccl"}, "nccl.h", parse_nccl_header, "nccl"},
+      {"cublas", {"libcublas", "cublas"}, "cublas_api.h", parse_cublas_header, "cublas"},
+      {"cudart", {"libcudart", "cudart"}, "", nullptr, "cuda_runtime"},
+      {"tensorrt", {"libnvinfer", "nvinfer"}, "NvInferVersion.h", parse_tensorrt_header, "tensorrt_libs"},
+  };
+  return kFamilies;
+}
+
+const Family* family_of(const LibraryName& lib) {
+  for (const auto& f : families()) {
+    for (const auto& s : f.stems) {
+      if (lib.stem == s) return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::string parent_of(const std::string& path) {
+  auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(0, slash);
+}
+
+class LibraryCollector {
+ public:
+  LibraryCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
+
+  /// Scans one directory for every family's files; origin says why this directory matters.
+  void scan(const std::string& dir, const std::string& origin,
+            std::optional<Version> wheel_version = std::nullopt, std::optional<int> cuda_major = std::nullopt) {
+    auto canon = system_.canonical(dir);
+    if (!canon || !scanned_.insert(*canon).second) {
+      if (canon) note_origin(*canon, origin);
+      return;
+    }
+    auto entries = system_.list_dir(*canon);
+    if (!entries) return;
+    std::map<const Family*, LibraryFacts> found;
+    for (const auto& e : *entries) {
+      if (e.is_dir) continue;
+      auto lib = parse_library_name(e.name);
+      if (!lib) continue;
+      const Family* fam = family_of(*lib);
+      if (fam == nullptr) continue;
+      LibraryFacts& lf = found[fam];
+      lf.name = fam->name;
+      lf.path = *canon;
+      lf.origin = origin;
+      lf.cuda_major = cuda_major;
+      lf.files.push_back(e.name);
+      // The longest version in a file name (libcudnn.so.8.9.7 over libcudnn.so.8) is the best.
+      std::optional<Version> v = lib->version;
+      if (e.is_symlink) {
+        if (auto target = system_.canonical(system_.join(*canon, e.name))) {
+          auto tname = target->substr(target->find_last_of("/\\") + 1);
+          if (auto tl = parse_library_name(tname); tl && tl->version &&
+                                                    (!v || tl->version->parts().size() > v->parts().size())) {
+            v = tl->version;
+          }
+        }
+      }
+      if (v && (!lf.version || v->parts().size() > lf.version->parts().size())) {
+        lf.version = v;
+        lf.version_source = "file name " + e.name;
+      }
+    }
+    for (auto& [fam, lf] : found) {
+      if (wheel_version) {
+        lf.version = wheel_version;
+        lf.version_source = "wheel";
+      } else if (fam->parse_header != nullptr) {
+        read_header_version(*fam, *canon, lf);
+      }
+      std::sort(lf.files.begin(), lf.files.end());
+      facts_.libraries.push_back(std::move(lf));
+    }
+  }
+
+ private:
+  /// Headers sit in ../include next to lib64 (toolkit, tarball) or in /usr/include.
+  void read_header_version(const Family& fam, const std::string& lib_dir, LibraryFacts& lf) {
+    std::vector<std::string> candidates = {system_.join(system_.join(parent_of(lib_dir), "include"), fam.header)};
+    if (!system_.is_windows()) {
+      candidates.push_back(std::string("/usr/include/") + fam.header);
+      candidates.push_back(std::string("/usr/include/x86_64-linux-gnu/") + fam.header);
+      if (std::string(fam.name) == "cudnn") {
+        // Debian/Ubuntu cuDNN packages install versioned headers.
+        candidates.emplace_back("/usr/include/x86_64-linux-gnu/cudnn_version_v9.h");
+        candidates.emplace_back("/usr/include/x86_64-linux-gnu/cudnn_version_v8.h");
+        candidates.emplace_back("/usr/include/cudnn.h");  // cuDNN <= 7
+      }
+    }
+    for (const auto& h : candidates) {
+      auto text = system_.read_file(h, 256 * 1024);
+      if (!text) continue;
+      auto v = fam.parse_header(*text);
+      if (!v) continue;
+      // A header only speaks for libraries of its own major version.
+      if (lf.version && lf.version->major() != v->major()) continue;
+      lf.version = v;
+      lf.version_source = h;
+      return;
+    }
+  }
+
+  void note_origin(const std::string& canon, const std::string& origin) {
+    if (origin != "ld-library-path") return;
+    for (auto& lf : facts_.libraries) {
+      if (lf.path == canon && lf.origin != "pip-wheel") lf.origin = "ld-library-path";
+    }
+  }
+
+  const SystemView& system_;
+  Facts& facts_;
+  std::set<std::string> scanned_;
+};
+
+}  // namespace
+
+void probe_libraries(const SystemView& system, Facts& facts) {
+  LibraryCollector lc(system, facts);
+  // The loader's own order first, so the first copy of a family is the one a program gets.
+  for (const auto& dir : loader_search_dirs(system)) {
+    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system");
+  }
+  for (const auto& tk : facts.toolkits) {
+    if (tk.kind == "pip-wheels") continue;
+    for (const char* sub : {"lib64", "lib", "bin", "lib\\x64"}) lc.scan(system.join(tk.path, sub), "toolkit");
+  }
+  std::set<std::string> cache_dirs;
+  for (const auto& [name, path] : loader_cache_entries(system)) {
+    for (const auto& fam : families()) {
+      if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(parent_of(path));
+    }
+  }
+  for (const auto& dir : cache_dirs) lc.scan(dir, "system");
+  for (const auto& env : facts.python_envs) {
+    for (const auto& w : env.nvidia_wheels) {
+      for (const auto& fam : families()) {
+        if (w.library != fam.name && !(w.library == "cuda_runtime" && std::string(fam.name) == "cudart")) continue;
+        for (const auto& sp : env.site_packages) {
+          std::string base = system.join(system.join(sp, "nvidia"), fam.wheel_dir);
+          lc.scan(system.join(base, system.is_windows() ? "bin" : "lib"), "pip-wheel", w.version, w.cuda_major);
+        }
+      }
+    }
+    if (env.kind == "conda") {
+      lc.scan(system.join(env.path, system.is_windows() ? "Library\\bin" : "lib"), "conda");
+    }
+  }
+}
 
 }  // namespace gpudoctor

@@ -1,7 +1,257 @@
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
+#include "probe/version_files.hpp"
 
 namespace gpudoctor {
+namespace {
 
-void probe_toolkits(const SystemView& /*system*/, Facts& /*facts*/) {}
+constexpr size_t kMaxToolkits = 64;
+
+std::string parent_of(const std::string& path) {
+  auto slash = path.find_last_of("/\\");
+  if (slash == std::string::npos || slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Reads the toolkit's version from the best witness available, in order of trust.
+void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
+  if (auto text = system.read_file(system.join(tk.path, "version.json"))) {
+    if (auto v = parse_cuda_version_json(*text)) {
+      tk.version = *v;
+      tk.version_source = "version.json";
+      return;
+    }
+  }
+  if (auto text = system.read_file(system.join(tk.path, "version.txt"), 4096)) {
+    if (auto v = parse_cuda_version_txt(*text)) {
+      tk.version = *v;
+      tk.version_source = "version.txt";
+      return;
+    }
+  }
+  // Toolkits assembled from pip wheels keep their dist-info beside the files.
+  if (auto entries = system.list_dir(system.join(tk.path, "dist-info"))) {
+    for (const auto& e : *entries) {
+      auto d = parse_dist_info_dir(e.name);
+      if (d && (d->name == "nvidia-cuda-runtime" || starts_with(d->name, "nvidia-cuda-runtime-cu"))) {
+        tk.version = d->version;
+        tk.version_source = "dist-info/" + e.name;
+        return;
+      }
+    }
+  }
+  if (auto text = system.read_file(system.join(system.join(tk.path, "include"), "cuda.h"))) {
+    if (auto v = parse_cuda_h(*text)) {
+      tk.version = *v;
+      tk.version_source = "include/cuda.h";
+      return;
+    }
+  }
+  for (const char* lib : {"lib64", "lib", "bin"}) {
+    auto entries = system.list_dir(system.join(tk.path, lib));
+    if (!entries) continue;
+    for (const auto& e : *entries) {
+      auto name = parse_library_name(e.name);
+      if (!name || !name->version) continue;
+      bool cudart = name->stem == "libcudart" || name->stem == "cudart";
+      if (cudart && (name->version->parts().size() >= 2 || name->windows)) {
+        tk.version = *name->version;
+        tk.version_source = std::string(lib) + "/" + e.name;
+        return;
+      }
+    }
+  }
+  // Last resort: the directory name ("cuda-12.2", "v11.8").
+  std::string base = base_name(tk.path);
+  for (const char* prefix : {"cuda-", "v"}) {
+    if (starts_with(base, prefix)) {
+      if (auto v = Version::parse(base.substr(std::string(prefix).size()))) {
+        tk.version = *v;
+        tk.version_source = "directory name";
+        return;
+      }
+    }
+  }
+}
+
+bool looks_like_toolkit(const SystemView& system, const std::string& path) {
+  for (const char* marker : {"version.json", "version.txt", "bin/nvcc", "bin/nvcc.exe",
+                             "include/cuda.h", "include/cuda_runtime.h"}) {
+    std::string p = path;
+    for (auto piece : split(marker, '/')) p = system.join(p, piece);
+    if (system.exists(p)) return true;
+  }
+  return false;
+}
+
+/// A small "#!/bin/sh\nexec /path/to/bin/nvcc "$@"" wrapper: the program it runs.
+std::optional<std::string> wrapper_script_target(const SystemView& system, const std::string& path) {
+  auto text = system.read_file(path, 4096);
+  if (!text || !starts_with(*text, "#!")) return std::nullopt;
+  for (std::string_view line : lines(*text)) {
+    for (std::string_view word : split(trim(line), ' ')) {
+      word = unquote(word);
+      if (starts_with(word, "/") && ends_with(word, "/bin/nvcc")) return std::string(word);
+    }
+  }
+  return std::nullopt;
+}
+
+class ToolkitCollector {
+ public:
+  ToolkitCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
+
+  void add(const std::string& path, const std::string& via, const std::string& kind = "system") {
+    if (path.empty() || facts_.toolkits.size() >= kMaxToolkits) return;
+    auto canon = system_.canonical(path);
+    if (!canon || !system_.is_dir(*canon)) return;
+    for (auto& tk : facts_.toolkits) {
+      if (tk.path == *canon) {
+        if (std::find(tk.found_via.begin(), tk.found_via.end(), via) == tk.found_via.end()) {
+          tk.found_via.push_back(via);
+        }
+        return;
+      }
+    }
+    if (!looks_like_toolkit(system_, *canon)) return;
+    ToolkitFacts tk;
+    tk.path = *canon;
+    tk.found_via.push_back(via);
+    tk.kind = kind;
+    std::string bin = system_.join(*canon, "bin");
+    tk.has_nvcc = system_.is_file(system_.join(bin, "nvcc")) || system_.is_file(system_.join(bin, "nvcc.exe"));
+    read_toolkit_version(system_, tk);
+    facts_.toolkits.push_back(std::move(tk));
+  }
+
+ private:
+  const SystemView& system_;
+  Facts& facts_;
+};
+
+void collect_linux(const SystemView& system, ToolkitCollector& tc) {
+  tc.add("/usr/local/cuda", "/usr/local/cuda");
+  if (auto entries = system.list_dir("/usr/local")) {
+    for (const auto& e : *entries) {
+      if (starts_with(e.name, "cuda-")) tc.add("/usr/local/" + e.name, "/usr/local/" + e.name);
+    }
+  }
+  if (auto entries = system.list_dir("/opt")) {
+    for (const auto& e : *entries) {
+      if (starts_with(e.name, "cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);
+    }
+  }
+  tc.add("/usr/lib/cuda", "/usr/lib/cuda");  // Debian/Ubuntu nvidia-cuda-toolkit
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR", "CUDAToolkit_ROOT"}) {
+    if (auto v = system.env(var); v && !v->empty()) tc.add(*v, var);
+  }
+  for (const auto& dir : system.env_list("PATH")) {
+    if (!system.is_file(system.join(dir, "nvcc"))) continue;
+    auto nvcc = system.canonical(system.join(dir, "nvcc"));
+    if (!nvcc) continue;
+    // Debian's /usr/bin/nvcc and many images' /usr/local/bin/nvcc are wrapper scripts.
+    if (auto target = wrapper_script_target(system, *nvcc)) nvcc = system.canonical(*target);
+    if (nvcc && base_name(parent_of(*nvcc)) == "bin") tc.add(parent_of(parent_of(*nvcc)), "PATH nvcc");
+  }
+  for (const auto& dir : system.env_list("LD_LIBRARY_PATH")) {
+    auto canon = system.canonical(dir);
+    if (!canon) continue;
+    std::string b = base_name(*canon);
+    if (b == "lib64" || b == "lib") tc.add(parent_of(*canon), "LD_LIBRARY_PATH");
+  }
+  for (const auto& [name, path] : loader_cache_entries(system)) {
+    if (!starts_with(name, "libcudart.so")) continue;
+    auto canon = system.canonical(path);  // /usr/local/lib/libcudart.so.13 may link into a toolkit
+    if (!canon) continue;
+    std::string dir = parent_of(*canon);
+    std::string b = base_name(dir);
+    if (b == "lib64" || b == "lib") tc.add(parent_of(dir), "ld.so.cache");
+  }
+}
+
+void collect_windows(const SystemView& system, ToolkitCollector& tc) {
+  std::string pf = system.env("ProgramFiles").value_or("C:\\Program Files");
+  std::string base = pf + "\\NVIDIA GPU Computing Toolkit\\CUDA";
+  if (auto entries = system.list_dir(base)) {
+    for (const auto& e : *entries) {
+      if (starts_with(e.name, "v")) tc.add(base + "\\" + e.name, "Program Files");
+    }
+  }
+  for (const auto& [k, v] : system.environment()) {
+    if (iequals(k, "CUDA_PATH") || starts_with(to_lower(k), "cuda_path_v")) tc.add(v, k);
+  }
+  for (const auto& dir : system.env_list("PATH")) {
+    if (system.is_file(system.join(dir, "nvcc.exe")) && iequals(base_name(dir), "bin")) {
+      tc.add(parent_of(dir), "PATH nvcc");
+    }
+  }
+}
+
+/// Conda environments carry the runtime in <env>/lib (conda's cudatoolkit / cuda-* packages).
+void collect_conda(const SystemView& system, Facts& facts) {
+  for (const auto& env : facts.python_envs) {
+    if (env.kind != "conda") continue;
+    auto meta = system.list_dir(system.join(env.path, "conda-meta"));
+    if (!meta) continue;
+    for (const auto& e : *meta) {
+      // "cudatoolkit-11.2.2-hbe64b41_10.json" or "cuda-cudart-12.1.105-0.json"
+      for (const char* pkg : {"cudatoolkit-", "cuda-cudart-"}) {
+        if (!starts_with(e.name, pkg)) continue;
+        std::string rest = e.name.substr(std::string(pkg).size());
+        auto v = Version::parse(rest.substr(0, rest.find('-')));
+        if (!v) continue;
+        ToolkitFacts tk;
+        tk.path = env.path;
+        tk.kind = "conda";
+        tk.version = *v;
+        tk.version_source = "conda-meta/" + e.name;
+        tk.found_via.push_back("conda env");
+        facts.toolkits.push_back(std::move(tk));
+      }
+    }
+  }
+}
+
+/// pip's nvidia-cuda-runtime-cuXX wheel: the runtime a framework brings along.
+void collect_pip_runtimes(const SystemView& system, Facts& facts) {
+  for (const auto& env : facts.python_envs) {
+    for (const auto& w : env.nvidia_wheels) {
+      if (!starts_with(w.package, "nvidia-cuda-runtime")) continue;
+      ToolkitFacts tk;
+      tk.kind = "pip-wheels";
+      tk.version = w.version;
+      tk.version_source = "dist-info " + w.package + " " + w.version.str();
+      for (const auto& sp : env.site_packages) {
+        std::string dir = system.join(system.join(sp, "nvidia"), "cuda_runtime");
+        if (system.is_dir(dir)) tk.path = dir;
+      }
+      if (tk.path.empty() && !env.site_packages.empty()) tk.path = env.site_packages.front();
+      tk.found_via.push_back("pip wheel in " + env.path);
+      facts.toolkits.push_back(std::move(tk));
+    }
+  }
+}
+
+}  // namespace
+
+void probe_toolkits(const SystemView& system, Facts& facts) {
+  ToolkitCollector tc(system, facts);
+  if (system.is_windows()) {
+    collect_windows(system, tc);
+  } else {
+    collect_linux(system, tc);
+  }
+  collect_conda(system, facts);
+  collect_pip_runtimes(system, facts);
+}
 
 }  // namespace gpudoctor

@@ -1,0 +1,101 @@
+#include "check/python_checks.hpp"
+
+#include <fmt/format.h>
+
+#include "check/gpu_driver_checks.hpp"
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::string framework_line(const FrameworkFacts& fw) {
+  std::string out = fw.package.empty() ? fw.name : fw.package;
+  out += " " + fw.version.str();
+  if (fw.cuda_build.has_value()) {
+    if (*fw.cuda_build) {
+      out += " (CUDA build";
+      if (fw.cuda_version) out += " " + fw.cuda_version->str();
+      if (fw.cudnn_version) out += ", cuDNN " + fw.cudnn_version->str();
+      out += ")";
+    } else {
+      out += " (CPU-only build)";
+    }
+  }
+  return out;
+}
+
+std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
+  if (fw.name == "torch") {
+    return "Reinstall PyTorch from a CUDA wheel index, e.g. `pip install --force-reinstall torch "
+           "--index-url https://download.pytorch.org/whl/cu126` (see `gpudoctor plan --framework pytorch`).";
+  }
+  if (fw.name == "tensorflow") {
+    if (facts.platform == Platform::windows) {
+      return "TensorFlow has no GPU build on native Windows after 2.10: use WSL2 with `pip install "
+             "tensorflow[and-cuda]`, or TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1 (see `gpudoctor plan`).";
+    }
+    return "Install the GPU build: `pip uninstall " + (fw.package.empty() ? fw.name : fw.package) +
+           " && pip install tensorflow[and-cuda]`.";
+  }
+  if (fw.name == "jaxlib" || fw.name == "jax") {
+    return "Install the CUDA plugin: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]` with a 580+ driver).";
+  }
+  return "Install the framework's CUDA build.";
+}
+
+}  // namespace
+
+std::vector<Finding> python_findings(const Facts& facts) {
+  std::vector<Finding> out;
+  bool gpu = has_nvidia_gpu(facts);
+  if (facts.python_envs.empty()) {
+    out.push_back(Finding{.id = "no-python", .severity = Severity::info, .area = "python",
+                          .title = "No Python environment found",
+                          .detail = "Searched PATH, VIRTUAL_ENV, CONDA_PREFIX, conda and pyenv installations, "
+                                    "~/.virtualenvs and project .venv folders."});
+  }
+  for (const auto& env : facts.python_envs) {
+    std::vector<std::string> names;
+    for (const auto& fw : env.frameworks) names.push_back(framework_line(fw));
+    std::string title = env.path + " (" + env.kind +
+                        (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
+    title += names.empty() ? ": no GPU framework" : ": " + join(names, ", ");
+    out.push_back(Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title,
+                          .evidence = env.found_via});
+    bool has_jax_plugin = false;
+    for (const auto& fw : env.frameworks) {
+      if (starts_with(fw.name, "jax-cuda") || fw.name == "jax-cuda-plugin") has_jax_plugin = true;
+    }
+    for (const auto& fw : env.frameworks) {
+      for (const auto& p : fw.problems) {
+        out.push_back(Finding{.id = "framework-metadata-unreadable", .severity = Severity::warning, .area = "python",
+                              .title = fw.name + " in " + env.path + ": metadata could not be read",
+                              .detail = p, .fix = "Reinstall the package (`pip install --force-reinstall " +
+                                                  (fw.package.empty() ? fw.name : fw.package) + "`).",
+                              .evidence = {fw.evidence}});
+      }
+      bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
+      if (fw.name == "jaxlib" && has_jax_plugin) cpu_only = false;
+      if (fw.name == "jax" || fw.name == "keras") cpu_only = false;  // judged through jaxlib / the backend
+      if (!cpu_only) continue;
+      out.push_back(Finding{
+          .id = "framework-cpu-only",
+          .severity = gpu ? Severity::error : Severity::info,
+          .area = "python",
+          .title = framework_line(fw) + " in " + env.path + " cannot use a GPU",
+          .detail = gpu ? "This machine has an NVIDIA GPU, but this build has no CUDA support: it will silently "
+                          "run on the CPU."
+                        : "A CPU-only build; fine on a machine without a GPU.",
+          .fix = gpu ? cpu_only_fix(fw, facts) : "",
+          .evidence = {fw.evidence}});
+    }
+  }
+  for (const auto& p : facts.problems) {
+    out.push_back(Finding{.id = "probe-problem", .severity = Severity::warning, .area = "system",
+                          .title = "Could not read " + (p.path.empty() ? p.probe : p.path),
+                          .detail = p.message, .evidence = {p.path}});
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

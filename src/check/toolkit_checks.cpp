@@ -1,0 +1,169 @@
+#include "check/toolkit_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+bool frameworks_bring_libraries(const Facts& facts) {
+  for (const auto& env : facts.python_envs) {
+    if (!env.nvidia_wheels.empty()) return true;
+    for (const auto& fw : env.frameworks) {
+      // PyTorch and JAX CUDA wheels carry (or pull in) their own CUDA runtime and cuDNN.
+      if ((fw.name == "torch" || fw.name == "jax-cuda-plugin") && fw.cuda_build.value_or(false)) return true;
+    }
+  }
+  return false;
+}
+
+std::string toolkit_line(const ToolkitFacts& tk) {
+  std::string out = "CUDA " + (tk.version ? tk.version->str() : std::string("(version unknown)"));
+  out += " at " + tk.path;
+  if (tk.kind != "system") out += " [" + tk.kind + "]";
+  if (tk.has_nvcc) out += ", with nvcc";
+  if (!tk.found_via.empty()) out += " (found via " + join(tk.found_via, ", ") + ")";
+  return out;
+}
+
+const ToolkitFacts* toolkit_via(const Facts& facts, std::string_view via) {
+  for (const auto& tk : facts.toolkits) {
+    for (const auto& v : tk.found_via) {
+      if (v == via) return &tk;
+    }
+  }
+  return nullptr;
+}
+
+std::string version_text(const std::optional<Version>& v) { return v ? v->str() : "unknown version"; }
+
+}  // namespace
+
+std::vector<Finding> toolkit_findings(const Facts& facts) {
+  std::vector<Finding> out;
+  std::vector<const ToolkitFacts*> system_kits;
+  for (const auto& tk : facts.toolkits) {
+    out.push_back(Finding{.id = "toolkit", .severity = Severity::ok, .area = "cuda", .title = toolkit_line(tk),
+                          .detail = tk.version_source.empty() ? "" : "version from " + tk.version_source,
+                          .evidence = {tk.path}});
+    if (tk.kind == "system") system_kits.push_back(&tk);
+  }
+  if (facts.toolkits.empty()) {
+    bool bundled = frameworks_bring_libraries(facts);
+    out.push_back(Finding{
+        .id = "no-toolkit",
+        .severity = Severity::info,
+        .area = "cuda",
+        .title = "No CUDA toolkit installed",
+        .detail = bundled ? "Not needed here: the installed frameworks bring their own CUDA libraries (pip wheels)."
+                          : "Not needed for the pip wheels of PyTorch, JAX (`jax[cuda12]`) or TensorFlow "
+                            "(`tensorflow[and-cuda]`), which bring their own CUDA libraries; needed to compile "
+                            "CUDA code or for TensorFlow installs without `[and-cuda]`.",
+        .fix = ""});
+  }
+  // Several system toolkits: say which one each route picks when they disagree.
+  std::set<std::string> versions;
+  // Compared on major.minor: "13.0" from cuda.h and "13.0.96" from the runtime are one release.
+  for (const auto* tk : system_kits) versions.insert(tk->version ? tk->version->truncated(2).str() : "unknown");
+  if (versions.size() > 1) {
+    std::vector<std::string> routes;
+    std::set<std::string> picked;
+    for (const char* via : {"/usr/local/cuda", "CUDA_HOME", "CUDA_PATH", "PATH nvcc", "LD_LIBRARY_PATH"}) {
+      if (const ToolkitFacts* tk = toolkit_via(facts, via)) {
+        routes.push_back(fmt::format("{} → CUDA {} ({})", via, version_text(tk->version), tk->path));
+        picked.insert(tk->path);
+      }
+    }
+    bool disagree = picked.size() > 1;
+    out.push_back(Finding{
+        .id = "several-toolkits",
+        .severity = disagree ? Severity::warning : Severity::info,
+        .area = "cuda",
+        .title = fmt::format("{} CUDA toolkits installed ({})", system_kits.size(),
+                             join(std::vector<std::string>(versions.begin(), versions.end()), ", ")),
+        .detail = disagree ? "Different routes lead to different toolkits: builds (nvcc, CUDA_HOME) and the "
+                             "loader (LD_LIBRARY_PATH) can mix versions. " + join(routes, "; ")
+                           : join(routes, "; "),
+        .fix = disagree ? "Point CUDA_HOME, PATH and LD_LIBRARY_PATH at the same toolkit (the one your framework "
+                          "was built for), or remove the ones you do not use."
+                        : "",
+        .evidence = routes});
+  }
+  // The toolkit's stub libcuda on the loader path replaces the real driver library.
+  for (const auto& ev : facts.env) {
+    if (ev.name != "LD_LIBRARY_PATH") continue;
+    for (auto dir : split(ev.value, ':')) {
+      if (!contains(dir, "stubs")) continue;
+      out.push_back(Finding{
+          .id = "cuda-stubs-on-loader-path",
+          .severity = Severity::error,
+          .area = "cuda",
+          .title = "LD_LIBRARY_PATH contains the toolkit's stub libraries: " + std::string(dir),
+          .detail = "The stub libcuda.so exists only for linking. Loaded at run time it makes every CUDA call fail "
+                    "(CUDA_ERROR_STUB_LIBRARY, \"CUDA driver version is insufficient\").",
+          .fix = "Remove " + std::string(dir) + " from LD_LIBRARY_PATH (keep it only in the linker's -L path).",
+          .evidence = {"LD_LIBRARY_PATH"}});
+    }
+  }
+  return out;
+}
+
+std::vector<Finding> library_findings(const Facts& facts) {
+  std::vector<Finding> out;
+  std::map<std::string, std::vector<const LibraryFacts*>> by_name;
+  for (const auto& lib : facts.libraries) {
+    by_name[lib.name].push_back(&lib);
+    if (lib.name == "cudart" || lib.name == "cublas") continue;  // listed with the toolkit
+    std::string title = lib.name + " " + version_text(lib.version) + " at " + lib.path + " [" + lib.origin + "]";
+    out.push_back(Finding{.id = "library", .severity = Severity::ok, .area = "libraries", .title = title,
+                          .detail = lib.version_source.empty() ? "" : "version from " + lib.version_source,
+                          .evidence = {lib.path}});
+  }
+  for (const auto& [name, copies] : by_name) {
+    std::set<std::string> versions;
+    for (const auto* c : copies) versions.insert(version_text(c->version));
+    if (versions.size() > 1 && (name == "cudnn" || name == "nccl" || name == "tensorrt")) {
+      std::vector<std::string> where;
+      for (const auto* c : copies) where.push_back(version_text(c->version) + " in " + c->path + " [" + c->origin + "]");
+      out.push_back(Finding{
+          .id = "several-" + name,
+          .severity = Severity::info,
+          .area = "libraries",
+          .title = fmt::format("{} copies of {} with different versions", copies.size(), name),
+          .detail = "Which copy a program gets depends on LD_LIBRARY_PATH, its RPATH and the loader cache: " +
+                    join(where, "; "),
+          .fix = "",
+          .evidence = where});
+    }
+  }
+  // A pip wheel's library shadowed by a different copy on LD_LIBRARY_PATH (searched first).
+  for (const auto& env : facts.python_envs) {
+    for (const auto& w : env.nvidia_wheels) {
+      for (const auto& lib : facts.libraries) {
+        if (lib.origin != "ld-library-path" || lib.name != w.library || !lib.version) continue;
+        if (lib.version->same_series(w.version, 2)) continue;
+        bool major_differs = lib.version->major() != w.version.major();
+        out.push_back(Finding{
+            .id = "pip-library-shadowed",
+            .severity = major_differs ? Severity::error : Severity::warning,
+            .area = "libraries",
+            .title = fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
+                                 lib.version->str(), w.package, w.version.str(), env.path),
+            .detail = "LD_LIBRARY_PATH is searched before a wheel's RUNPATH, so frameworks in this environment load " +
+                      lib.path + " instead of the library they were installed with. Expect \"version "
+                                 "incompatibility\" or symbol errors at the first GPU operation.",
+            .fix = "Remove " + lib.path + " from LD_LIBRARY_PATH when using " + env.path +
+                   " (or unset LD_LIBRARY_PATH there).",
+            .evidence = {lib.path, w.package + "==" + w.version.str()}});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,79 @@
+#include "probe/library_dirs.hpp"
+
+#include <set>
+
+#include "core/text.hpp"
+#include "probe/version_files.hpp"
+
+namespace gpudoctor {
+namespace {
+
+constexpr int kMaxConfIncludes = 64;
+
+void read_ld_conf(const SystemView& system, const std::string& path, int& budget,
+                  std::vector<std::string>& out) {
+  if (--budget < 0) return;
+  auto text = system.read_file(path, 64 * 1024);
+  if (!text) return;
+  for (std::string_view line : lines(*text)) {
+    line = trim(line);
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = trim(line.substr(0, hash));
+    if (line.empty()) continue;
+    if (starts_with(line, "include ")) {
+      // Only the common "include /etc/ld.so.conf.d/*.conf" glob form is expanded.
+      std::string pattern(trim(line.substr(8)));
+      auto star = pattern.find('*');
+      std::string dir = pattern.substr(0, pattern.rfind('/', star));
+      std::string suffix = star == std::string::npos ? "" : pattern.substr(star + 1);
+      auto entries = system.list_dir(dir);
+      if (!entries) continue;
+      for (const auto& e : *entries) {
+        if (!e.is_dir && ends_with(e.name, suffix)) read_ld_conf(system, dir + "/" + e.name, budget, out);
+      }
+      continue;
+    }
+    if (starts_with(line, "/")) out.emplace_back(line);
+  }
+}
+
+}  // namespace
+
+std::vector<LibraryDir> loader_search_dirs(const SystemView& system) {
+  std::vector<LibraryDir> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& path, const char* why) {
+    if (path.empty() || !seen.insert(path).second) return;
+    if (!system.is_dir(path)) return;
+    out.push_back({path, why});
+  };
+  if (system.is_windows()) {
+    std::string windir = system.env("SystemRoot").value_or("C:\\Windows");
+    add(windir + "\\System32", "System32");
+    for (const auto& p : system.env_list("PATH")) add(p, "PATH");
+    return out;
+  }
+  for (const auto& p : system.env_list("LD_LIBRARY_PATH")) add(p, "LD_LIBRARY_PATH");
+  std::vector<std::string> conf;
+  int budget = kMaxConfIncludes;
+  read_ld_conf(system, "/etc/ld.so.conf", budget, conf);
+  for (const auto& p : conf) add(p, "ld.so.conf");
+  for (const char* p : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+                        "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}) {
+    add(p, "default");
+  }
+  if (system.platform() == Platform::wsl2 || system.is_dir("/usr/lib/wsl/lib")) {
+    add("/usr/lib/wsl/lib", "wsl");
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> loader_cache_entries(const SystemView& system) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (system.is_windows()) return out;
+  auto data = system.read_file("/etc/ld.so.cache", 8 << 20);
+  if (!data) return out;
+  for (auto& [name, path] : parse_ld_so_cache(*data)) out.emplace_back(name, path);
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,23 @@
+#pragma once
+/// Where the dynamic loader of the target looks for libraries, in its order, with the reason
+/// each directory is searched. Shared by the driver, toolkit and library probes.
+#include <string>
+#include <vector>
+
+#include "platform/system_view.hpp"
+
+namespace gpudoctor {
+
+struct LibraryDir {
+  std::string path;
+  std::string why;  ///< "LD_LIBRARY_PATH", "ld.so.conf", "default", "PATH" (Windows)
+};
+
+/// Linux: LD_LIBRARY_PATH entries, then /etc/ld.so.conf(.d) entries, then the default
+/// directories. Windows: System32, then PATH entries. Deduplicated, existing directories only.
+std::vector<LibraryDir> loader_search_dirs(const SystemView& system);
+
+/// Library file names -> paths from the target's /etc/ld.so.cache (empty on Windows).
+std::vector<std::pair<std::string, std::string>> loader_cache_entries(const SystemView& system);
+
+}  // namespace gpudoctor

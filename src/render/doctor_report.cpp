@@ -1,0 +1,119 @@
+#include "render/doctor_report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/build_info.hpp"
+#include "core/text.hpp"
+#include "render/json_model.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct Area {
+  const char* id;
+  const char* title;
+};
+
+/// Report sections, in order. A finding whose area is not listed goes to "Other".
+constexpr Area kAreas[] = {
+    {"system", "System"},
+    {"gpu", "NVIDIA GPU"},
+    {"driver", "NVIDIA driver"},
+    {"cuda", "CUDA toolkit"},
+    {"libraries", "cuDNN, NCCL, TensorRT"},
+    {"compat", "Compatibility"},
+    {"python", "Python environments and frameworks"},
+    {"env", "Environment variables"},
+};
+
+const char* mark(Severity s) {
+  switch (s) {
+    case Severity::ok: return "✓";
+    case Severity::info: return "•";
+    case Severity::warning: return "!";
+    case Severity::error: return "✗";
+  }
+  return "•";
+}
+
+std::string paint(const std::string& text, Severity s, bool color) {
+  if (!color) return text;
+  const char* code = s == Severity::error ? "\x1b[31m" : s == Severity::warning ? "\x1b[33m"
+                                                   : s == Severity::ok ? "\x1b[32m" : "\x1b[2m";
+  return code + text + "\x1b[0m";
+}
+
+/// Indents every line of a possibly multi-line text.
+void append_block(std::string& out, const std::string& text, const char* indent) {
+  for (auto line : lines(text)) out += fmt::format("{}{}\n", indent, line);
+}
+
+}  // namespace
+
+std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& findings, const TextStyle& style) {
+  std::string out;
+  out += fmt::format("gpudoctor {} — {}{}\n\n", build_info().version,
+                     facts.live ? "this machine" : "tree " + facts.root,
+                     facts.platform == Platform::linux ? "" : fmt::format(" ({})", to_string(facts.platform)));
+  int areas_with_errors = 0;
+  int areas_with_warnings = 0;
+  auto render_area = [&](const std::string& id, const std::string& title) {
+    std::vector<const Finding*> mine;
+    for (const auto& f : findings) {
+      bool known = false;
+      for (const auto& a : kAreas) known = known || f.area == a.id;
+      if (f.area == id || (id == "other" && !known)) mine.push_back(&f);
+    }
+    if (mine.empty()) return;
+    Severity w = Severity::ok;
+    for (const auto* f : mine) w = std::max(w, f->severity);
+    if (w == Severity::error) ++areas_with_errors;
+    if (w == Severity::warning) ++areas_with_warnings;
+    Severity head = w == Severity::info ? Severity::ok : w;
+    out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title);
+    for (const auto* f : mine) {
+      out += fmt::format("    {} {}\n", paint(mark(f->severity), f->severity, style.color), f->title);
+      bool problem = f->severity >= Severity::warning;
+      if (!f->detail.empty() && (problem || style.verbose)) append_block(out, f->detail, "      ");
+      if (!f->fix.empty()) append_block(out, "Fix: " + f->fix, "      ");
+      if (style.verbose && !f->evidence.empty()) {
+        std::vector<std::string> ev;
+        for (const auto& e : f->evidence) {
+          if (!e.empty()) ev.push_back(e);
+        }
+        if (!ev.empty()) out += fmt::format("      evidence: {}\n", join(ev, ", "));
+      }
+      if (!f->source.empty() && (problem || style.verbose)) out += fmt::format("      source: {}\n", f->source);
+    }
+  };
+  for (const auto& a : kAreas) render_area(a.id, a.title);
+  render_area("other", "Other");
+  out += "\n";
+  if (areas_with_errors == 0 && areas_with_warnings == 0) {
+    out += "• No issues found.\n";
+  } else {
+    out += fmt::format("{} Doctor found problems: {} area(s) with errors, {} with warnings.\n",
+                       areas_with_errors ? "✗" : "!", areas_with_errors, areas_with_warnings);
+  }
+  return out;
+}
+
+std::string render_doctor_json(const Facts& facts, const std::vector<Finding>& findings) {
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = kDoctorSchemaVersion;
+  doc["tool"] = {{"name", "gpudoctor"}, {"version", build_info().version}, {"commit", build_info().git_commit}};
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
+  doc["summary"] = {{"status", to_string(worst(findings))},
+                    {"errors", counts[static_cast<int>(Severity::error)]},
+                    {"warnings", counts[static_cast<int>(Severity::warning)]},
+                    {"infos", counts[static_cast<int>(Severity::info)]},
+                    {"oks", counts[static_cast<int>(Severity::ok)]}};
+  doc["facts"] = facts_to_json(facts);
+  doc["findings"] = findings_to_json(findings);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,134 @@
+#include "render/json_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gpudoctor {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json opt(const std::optional<Version>& v) { return v ? json(v->str()) : json(nullptr); }
+template <class T>
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+json str_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json gpu_json(const GpuFacts& g) {
+  json cc = nullptr;
+  if (g.cc_major) cc = std::to_string(*g.cc_major) + "." + std::to_string(g.cc_minor.value_or(0));
+  return {{"name", g.name},
+          {"source", g.source},
+          {"uuid", str_or_null(g.uuid)},
+          {"pci_bus_id", str_or_null(g.pci_bus_id)},
+          {"pci_device_id", str_or_null(g.pci_device_id)},
+          {"compute_capability", cc},
+          {"memory_total_bytes", opt(g.memory_total_bytes)},
+          {"persistence_mode", opt(g.persistence_mode)},
+          {"kernel_driver", str_or_null(g.kernel_driver)}};
+}
+
+json driver_json(const DriverFacts& d) {
+  json files = json::array();
+  for (const auto& f : d.files) {
+    files.push_back({{"name", f.name}, {"path", str_or_null(f.path)}, {"found", !f.path.empty()},
+                     {"version", opt(f.version)}});
+  }
+  return {{"version", opt(d.version)},
+          {"version_source", str_or_null(d.version_source)},
+          {"module_flavor", str_or_null(d.module_flavor)},
+          {"nvidia_module_loaded", d.nvidia_module_loaded},
+          {"nouveau_loaded", d.nouveau_loaded},
+          {"cuda_driver_version", opt(d.cuda_driver_version)},
+          {"cuda_driver_version_source", str_or_null(d.cuda_driver_version_source)},
+          {"libraries", files},
+          {"nvml", {{"status", str_or_null(d.nvml_status)}, {"error", str_or_null(d.nvml_error)},
+                    {"path", str_or_null(d.nvml_path)}}},
+          {"libcuda", {{"status", str_or_null(d.libcuda_status)}, {"error", str_or_null(d.libcuda_error)},
+                       {"path", str_or_null(d.libcuda_path)}}}};
+}
+
+json framework_json(const FrameworkFacts& f) {
+  return {{"name", f.name},
+          {"package", str_or_null(f.package)},
+          {"version", f.version.str()},
+          {"location", str_or_null(f.location)},
+          {"cuda_build", opt(f.cuda_build)},
+          {"cuda_version", opt(f.cuda_version)},
+          {"cudnn_version", opt(f.cudnn_version)},
+          {"compute_capabilities", f.compute_capabilities},
+          {"variant", str_or_null(f.variant)},
+          {"evidence", str_or_null(f.evidence)},
+          {"problems", f.problems}};
+}
+
+json env_json(const PythonEnvFacts& e) {
+  json fws = json::array();
+  for (const auto& f : e.frameworks) fws.push_back(framework_json(f));
+  json wheels = json::array();
+  for (const auto& w : e.nvidia_wheels) {
+    wheels.push_back({{"package", w.package}, {"version", w.version.str()}, {"library", w.library},
+                      {"cuda_major", opt(w.cuda_major)}});
+  }
+  return {{"path", e.path},
+          {"kind", e.kind},
+          {"interpreter", str_or_null(e.interpreter)},
+          {"python_version", opt(e.python_version)},
+          {"python_version_source", str_or_null(e.python_version_source)},
+          {"site_packages", e.site_packages},
+          {"found_via", e.found_via},
+          {"frameworks", fws},
+          {"nvidia_wheels", wheels}};
+}
+
+}  // namespace
+
+json facts_to_json(const Facts& facts) {
+  const OsFacts& os = facts.os;
+  json gpus = json::array();
+  for (const auto& g : facts.gpus) gpus.push_back(gpu_json(g));
+  json toolkits = json::array();
+  for (const auto& t : facts.toolkits) {
+    toolkits.push_back({{"path", t.path}, {"version", opt(t.version)}, {"version_source", str_or_null(t.version_source)},
+                        {"found_via", t.found_via}, {"has_nvcc", t.has_nvcc}, {"kind", t.kind}});
+  }
+  json libs = json::array();
+  for (const auto& l : facts.libraries) {
+    libs.push_back({{"name", l.name}, {"version", opt(l.version)}, {"version_source", str_or_null(l.version_source)},
+                    {"path", l.path}, {"files", l.files}, {"origin", l.origin}, {"cuda_major", opt(l.cuda_major)}});
+  }
+  json envs = json::array();
+  for (const auto& e : facts.python_envs) envs.push_back(env_json(e));
+  json vars = json::object();
+  for (const auto& v : facts.env) vars[v.name] = v.value;
+  json problems = json::array();
+  for (const auto& p : facts.problems) problems.push_back({{"probe", p.probe}, {"path", p.path}, {"message", p.message}});
+  return {{"platform", to_string(facts.platform)},
+          {"root", facts.root},
+          {"live", facts.live},
+          {"os", {{"name", str_or_null(os.name)}, {"id", str_or_null(os.id)}, {"version_id", str_or_null(os.version_id)},
+                  {"kernel", str_or_null(os.kernel)}, {"wsl2", os.wsl2}, {"wsl_dxg_device", os.wsl_dxg_device},
+                  {"wsl_lib_dir", os.wsl_lib_dir}, {"container", str_or_null(os.container)},
+                  {"container_evidence", os.container_evidence}}},
+          {"gpus", gpus},
+          {"driver", driver_json(facts.driver)},
+          {"toolkits", toolkits},
+          {"libraries", libs},
+          {"python_envs", envs},
+          {"env", vars},
+          {"problems", problems}};
+}
+
+json finding_to_json(const Finding& f) {
+  return {{"id", f.id},         {"severity", to_string(f.severity)}, {"area", f.area},
+          {"title", f.title},   {"detail", f.detail},                {"fix", f.fix},
+          {"evidence", f.evidence}, {"source", str_or_null(f.source)}};
+}
+
+json findings_to_json(const std::vector<Finding>& findings) {
+  json out = json::array();
+  for (const auto& f : findings) out.push_back(finding_to_json(f));
+  return out;
+}
+
+}  // namespace gpudoctor
