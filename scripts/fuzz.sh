@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for a few seconds, seeded
+# with the fixture files. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j"$(nproc)"
+corpus_root="build/fuzz/corpus"
+mkdir -p "$corpus_root"
+failed=0
+for target in build/fuzz/tests/fuzz/fuzz_*; do
+  [ -x "$target" ] || continue
+  name="$(basename "$target")"
+  corpus="$corpus_root/$name"
+  mkdir -p "$corpus"
+  # Seed each corpus with small real files from the fixtures (any file: parsers take anything).
+  if [ -d tests/fixtures ]; then
+    find tests/fixtures -type f -size -64k 2>/dev/null | head -200 | while read -r f; do
+      cp -n "$f" "$corpus/seed-$(echo "$f" | md5sum | cut -c1-12)" 2>/dev/null || true
+    done
+  fi
+  if "$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
+      >"build/fuzz/$name.log" 2>&1; then
+    echo "fuzz: $name ok ($(grep -c . "build/fuzz/$name.log") log lines)"
+  else
+    echo "fuzz: $name FAILED; see build/fuzz/$name.log"; tail -30 "build/fuzz/$name.log"
+    failed=1
+  fi
+done
+exit $failed
