@@ -1,0 +1,170 @@
+#include "check/checks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace gpudoctor {
+namespace {
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
+  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
+  return it == fs.end() ? nullptr : &*it;
+}
+
+Version v(const char* s) { return *Version::parse(s); }
+
+GpuFacts pci_gpu(const char* driver) {
+  GpuFacts g;
+  g.name = "GA102 [GeForce RTX 3090]";
+  g.source = "pci";
+  g.pci_bus_id = "0000:01:00.0";
+  g.kernel_driver = driver;
+  return g;
+}
+
+Facts healthy_linux() {
+  Facts f;
+  f.live = true;
+  f.driver.version = v("550.54.14");
+  f.driver.version_source = "/proc/driver/nvidia/version";
+  f.driver.nvidia_module_loaded = true;
+  f.driver.files = {{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", v("550.54.14")},
+                    {"libnvidia-ml.so.1", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", v("550.54.14")}};
+  f.gpus.push_back(pci_gpu("nvidia"));
+  return f;
+}
+
+TEST(Checks, HealthyMachineHasNoErrors) {
+  auto fs = run_checks(healthy_linux(), nullptr);
+  EXPECT_NE(worst(fs), Severity::error);
+  ASSERT_NE(find(fs, "driver"), nullptr);
+  EXPECT_EQ(find(fs, "driver-missing"), nullptr);
+}
+
+TEST(Checks, NoGpuIsAnErrorLiveAndInfoForATree) {
+  Facts f;
+  f.live = true;
+  auto live = run_checks(f, nullptr);
+  ASSERT_NE(find(live, "no-nvidia-gpu"), nullptr);
+  EXPECT_EQ(find(live, "no-nvidia-gpu")->severity, Severity::error);
+  ASSERT_NE(find(live, "driver-not-installed"), nullptr);
+  f.live = false;
+  auto tree = run_checks(f, nullptr);
+  EXPECT_EQ(find(tree, "no-nvidia-gpu"), nullptr);
+  ASSERT_NE(find(tree, "no-gpu-recorded"), nullptr);
+  EXPECT_NE(worst(tree), Severity::error);
+}
+
+TEST(Checks, NouveauAndMissingDriver) {
+  Facts f;
+  f.live = true;
+  f.driver.nouveau_loaded = true;
+  f.gpus.push_back(pci_gpu("nouveau"));
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "nouveau-loaded"), nullptr);
+  ASSERT_NE(find(fs, "driver-missing"), nullptr);
+  EXPECT_EQ(find(fs, "driver-missing")->severity, Severity::error);
+}
+
+TEST(Checks, DriverWithoutLibcudaAndVersionMismatch) {
+  Facts f = healthy_linux();
+  f.driver.files[0].path.clear();
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "libcuda-missing"), nullptr);
+  Facts g = healthy_linux();
+  g.driver.files[0].version = v("535.104.05");
+  auto gs = run_checks(g, nullptr);
+  ASSERT_NE(find(gs, "driver-library-mismatch"), nullptr);
+  EXPECT_NE(find(gs, "driver-library-mismatch")->title.find("535.104.5"), std::string::npos);
+}
+
+TEST(Checks, Wsl2WithALinuxDriverInside) {
+  Facts f;
+  f.live = false;
+  f.platform = Platform::wsl2;
+  f.os.wsl2 = true;
+  f.os.wsl_lib_dir = true;
+  f.driver.files = {{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", v("535.104.05")}};
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "wsl2-linux-driver-installed"), nullptr);
+  // The WSL-provided library alone is the healthy layout.
+  f.driver.files = {{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1", std::nullopt}};
+  EXPECT_EQ(find(run_checks(f, nullptr), "wsl2-linux-driver-installed"), nullptr);
+}
+
+TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
+  Facts f = healthy_linux();
+  f.env.push_back({"CUDA_VISIBLE_DEVICES", ""});
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "cuda-visible-devices-hides-all"), nullptr);
+  EXPECT_EQ(worst(fs), Severity::error);
+  Facts g = healthy_linux();
+  g.env.push_back({"CUDA_VISIBLE_DEVICES", "0,1"});
+  EXPECT_EQ(find(run_checks(g, nullptr), "cuda-visible-devices-hides-all"), nullptr);
+}
+
+TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
+  Facts f = healthy_linux();
+  PythonEnvFacts env;
+  env.path = "/home/u/.venv";
+  env.kind = "venv";
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.package = "torch";
+  torch.version = v("2.3.1+cpu");
+  torch.cuda_build = false;
+  torch.variant = "cpu";
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "framework-cpu-only"), nullptr);
+  EXPECT_EQ(find(fs, "framework-cpu-only")->severity, Severity::error);
+  EXPECT_NE(find(fs, "framework-cpu-only")->fix.find("download.pytorch.org"), std::string::npos);
+  f.gpus.clear();
+  auto no_gpu = run_checks(f, nullptr);
+  EXPECT_EQ(find(no_gpu, "framework-cpu-only")->severity, Severity::info);
+}
+
+TEST(Checks, SeveralToolkitsThatDisagree) {
+  Facts f = healthy_linux();
+  ToolkitFacts a{"/usr/local/cuda-12.4", {"/usr/local/cuda", "/usr/local/cuda-12.4"}, v("12.4"), "version.json", true, "system"};
+  ToolkitFacts b{"/usr/local/cuda-11.8", {"/usr/local/cuda-11.8", "CUDA_HOME"}, v("11.8"), "version.json", true, "system"};
+  f.toolkits = {a, b};
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "several-toolkits"), nullptr);
+  EXPECT_EQ(find(fs, "several-toolkits")->severity, Severity::warning);
+  // Two paths to one release are not a disagreement.
+  f.toolkits[1].found_via = {"/usr/local/cuda-11.8"};
+  EXPECT_EQ(find(run_checks(f, nullptr), "several-toolkits")->severity, Severity::info);
+}
+
+TEST(Checks, StubLibcudaOnTheLoaderPath) {
+  Facts f = healthy_linux();
+  f.env.push_back({"LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs"});
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "cuda-stubs-on-loader-path"), nullptr);
+}
+
+TEST(Checks, PipWheelShadowedByLdLibraryPath) {
+  Facts f = healthy_linux();
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.kind = "venv";
+  env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.1.0.70"), "cudnn", 12});
+  f.python_envs.push_back(env);
+  LibraryFacts sys;
+  sys.name = "cudnn";
+  sys.version = v("8.9.7");
+  sys.path = "/usr/local/cuda-12.2/lib64";
+  sys.origin = "ld-library-path";
+  f.libraries.push_back(sys);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "pip-library-shadowed"), nullptr);
+  EXPECT_EQ(find(fs, "pip-library-shadowed")->severity, Severity::error);
+  f.libraries[0].version = v("9.1.1");
+  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+}
+
+}  // namespace
+}  // namespace gpudoctor
