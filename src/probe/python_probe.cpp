@@ -146,9 +146,14 @@ class PythonProbe {
       return;
     }
     std::string key = env.path;
-    if (env.kind == "system" || env.kind == "pyenv") {
+    // Several system Pythons can share one Linux prefix (/usr: 3.10 and 3.12); a Windows
+    // install folder or a pyenv version holds exactly one.
+    if (env.kind == "system" && !win_) {
       if (!version_hint) version_hint = single_lib_version(env.path);
-      if (version_hint) key += "|" + *version_hint;
+      if (version_hint) {
+        auto v = Version::parse(*version_hint);
+        key += "|" + (v ? v->truncated(2).str() : *version_hint);
+      }
     }
     auto it = index_.find(key);
     if (it != index_.end()) {
@@ -313,7 +318,11 @@ class PythonProbe {
     if (root.empty()) return;
     std::string versions = join(root, "versions");
     for (const DirEntry& e : list(versions)) {
-      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, version_from_name("python" + e.name.substr(0, e.name.find('.', e.name.find('.') + 1))));
+      // pyenv names versions by their full number ("3.11.7"); others ("miniconda3-latest",
+      // virtualenvs) get their version from their own files.
+      std::optional<std::string> hint;
+      if (auto v = Version::parse(e.name); v && v->parts().size() >= 2 && v->pre().empty()) hint = e.name;
+      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint);
     }
   }
 
@@ -429,7 +438,7 @@ class PythonProbe {
     }
     if (!env.python_version && hint) {
       env.python_version = Version::parse(*hint);
-      env.python_version_source = "executable";
+      env.python_version_source = env.kind == "pyenv" ? "pyenv version name" : "executable";
     }
     if (!env.python_version && !win_) {
       if (auto v = single_lib_version(env.path)) {

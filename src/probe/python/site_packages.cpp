@@ -113,7 +113,7 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
 }
 
 void fill_torch(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
-  const std::string& local = fw.version.local();
+  std::string local = fw.version.local();
   std::string path = system.join(site, system.is_windows() ? "torch\\version.py" : "torch/version.py");
   auto text = system.read_file(path);
   if (text) {
@@ -122,12 +122,17 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
     for (auto& p : info.problems) fw.problems.push_back("torch/version.py: " + p);
     if (!info.version.empty()) {
       auto v = Version::parse(info.version);
-      if (v && (*v != fw.version || v->local() != fw.version.local()) && !fw.version.parts().empty()) {
+      // PyPI's default wheels are named without a local tag ("torch-2.4.0.dist-info") while
+      // version.py says "2.4.0+cu121"; only a real difference means mixed installs.
+      bool local_differs = v && !v->local().empty() && !fw.version.local().empty() &&
+                           v->local() != fw.version.local();
+      if (v && (*v != fw.version || local_differs) && !fw.version.parts().empty()) {
         fw.problems.push_back("torch/version.py says " + printable(info.version, 40) +
                               " but the installed distribution is " + fw.version.str() +
                               ": files from two installs are mixed");
       }
       if (v && fw.version.parts().empty()) fw.version = *v;
+      if (v && local.empty()) local = v->local();
     }
     if (info.has_cuda_field) {
       fw.cuda_build = info.cuda.has_value();
@@ -185,9 +190,51 @@ void fill_jaxlib(FrameworkFacts& fw) {
     }
     fw.evidence = "dist-info version " + fw.version.str();
   } else if (local.empty()) {
-    fw.cuda_build = false;
-    fw.variant = "cpu";
-    fw.evidence = "jaxlib from PyPI has no CUDA; GPU support comes from a jax-cuda*-plugin";
+    // PyPI's jaxlib holds no CUDA code; whether JAX can use a GPU is decided by the
+    // jax-cuda*-plugin beside it and recorded on the "jax" entry.
+    fw.evidence = "jaxlib from PyPI carries no CUDA code; GPU support comes from jax-cuda*-plugin";
+  }
+}
+
+/// The "jax" entry carries the verdict for the JAX install in `dir` as a whole: a CUDA
+/// plugin (or an old CUDA jaxlib) makes it a CUDA build; jaxlib alone is CPU-only.
+void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
+  FrameworkFacts* jax = nullptr;
+  const FrameworkFacts* jaxlib = nullptr;
+  std::vector<const FrameworkFacts*> plugins;
+  for (FrameworkFacts& fw : env.frameworks) {
+    if (fw.location != dir) continue;
+    if (fw.name == "jax") jax = &fw;
+    if (fw.name == "jaxlib") jaxlib = &fw;
+    if (fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt") plugins.push_back(&fw);
+  }
+  if (jax == nullptr) return;
+  if (!plugins.empty()) {
+    const FrameworkFacts* p = plugins.front();
+    jax->cuda_build = true;
+    jax->variant = p->variant;
+    jax->cuda_version = p->cuda_version;
+    jax->evidence = p->package + " " + p->version.str() + " in " + dir;
+    for (const FrameworkFacts* q : plugins) {
+      // JAX refuses a CUDA plugin whose version differs from jaxlib's.
+      if (jaxlib != nullptr && !jaxlib->version.parts().empty() &&
+          q->version.truncated(3) != jaxlib->version.truncated(3)) {
+        jax->problems.push_back(q->package + " " + q->version.str() + " does not match jaxlib " +
+                                jaxlib->version.str() + "; JAX will not use it");
+      }
+    }
+  } else if (jaxlib != nullptr && jaxlib->cuda_build.value_or(false)) {
+    jax->cuda_build = true;
+    jax->variant = jaxlib->variant;
+    jax->cuda_version = jaxlib->cuda_version;
+    jax->cudnn_version = jaxlib->cudnn_version;
+    jax->evidence = "jaxlib " + jaxlib->version.str() + " in " + dir;
+  } else if (jaxlib != nullptr) {
+    jax->cuda_build = false;
+    jax->variant = "cpu";
+    jax->evidence = "jaxlib " + jaxlib->version.str() + " without a jax-cuda*-plugin in " + dir;
+  } else {
+    jax->problems.push_back("jax is installed without jaxlib; it cannot be imported");
   }
 }
 
@@ -294,6 +341,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     }
     env.frameworks.push_back(std::move(fw));
   }
+  summarize_jax(env, dir);
 }
 
 }  // namespace gpudoctor
