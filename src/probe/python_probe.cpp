@@ -1,8 +1,539 @@
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/text.hpp"
 #include "probe/probes.hpp"
+#include "probe/python/conda_meta.hpp"
+#include "probe/python/pyvenv_cfg.hpp"
+#include "probe/python/site_packages.hpp"
 
 namespace gpudoctor {
+namespace {
 
-// Placeholder until the Python environment probe lands.
-void probe_python(const SystemView& /*system*/, Facts& /*facts*/) {}
+constexpr size_t kMaxEnvs = 64;
+constexpr size_t kMaxPathEntries = 64;
+constexpr int kHomeScanDepth = 3;
+constexpr int kHomeScanListings = 300;
+
+/// Where conda installers put their base environment, relative to the home directory.
+const char* const kCondaHomeDirs[] = {"miniconda3", "anaconda3", "miniforge3", "mambaforge",
+                                      "micromamba", "miniconda", "anaconda"};
+/// Folders under home that never hold a project environment but can be huge.
+const char* const kHomeScanSkip[] = {"node_modules", "snap", "go", "Library", "AppData",
+                                     "site-packages", "__pycache__"};
+
+std::string problem_text(const Error& e) {
+  return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
+}
+
+size_t last_sep(std::string_view p, bool windows) {
+  return windows ? p.find_last_of("/\\") : p.rfind('/');
+}
+
+std::string parent_of(std::string_view p, bool windows) {
+  while (p.size() > 1 && (p.back() == '/' || (windows && p.back() == '\\'))) p.remove_suffix(1);
+  size_t s = last_sep(p, windows);
+  if (s == std::string_view::npos) return {};
+  if (s == 0) return "/";
+  if (windows && s == 2 && p[1] == ':') return std::string(p.substr(0, 3));
+  return std::string(p.substr(0, s));
+}
+
+std::string base_name(std::string_view p, bool windows) {
+  while (p.size() > 1 && (p.back() == '/' || (windows && p.back() == '\\'))) p.remove_suffix(1);
+  size_t s = last_sep(p, windows);
+  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
+}
+
+/// "python3.11" -> "3.11"; "Python311" (a Windows install folder) -> "3.11".
+std::optional<std::string> version_from_name(std::string_view name) {
+  std::string n = to_lower(name);
+  if (ends_with(n, ".exe")) n.resize(n.size() - 4);
+  if (!starts_with(n, "python")) return std::nullopt;
+  std::string rest = n.substr(6);
+  if (rest.find('.') != std::string::npos) {
+    if (Version::parse(rest) && Version::parse(rest)->parts().size() == 2) return rest;
+    return std::nullopt;
+  }
+  if (rest.size() >= 2 && rest.size() <= 3 &&
+      std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return rest.substr(0, 1) + "." + rest.substr(1);
+  }
+  return std::nullopt;
+}
+
+bool is_python_dir_name(std::string_view name) {
+  auto v = version_from_name(name);
+  return v && name.find('.') != std::string_view::npos;
+}
+
+class PythonProbe {
+ public:
+  PythonProbe(const SystemView& system, Facts& facts)
+      : system_(system), facts_(facts), win_(system.is_windows()) {}
+
+  void run() {
+    home_ = system_.home();
+    from_variable("VIRTUAL_ENV");
+    from_variable("CONDA_PREFIX");
+    from_path();
+    from_conda_installs();
+    from_pyenv();
+    from_virtualenvs_dir();
+    from_home_scan();
+    from_system_dirs();
+    for (auto& env : envs_) fill_env(env);
+    if (budget_.exhausted) {
+      facts_.problems.push_back({"python", "", "stopped scanning for Python environments after "
+                                               "too many directories; the list may be incomplete"});
+    }
+    for (auto& env : envs_) facts_.python_envs.push_back(std::move(env));
+  }
+
+ private:
+  std::string join(std::string_view a, std::string_view b) const { return system_.join(a, b); }
+  std::string join(std::string_view a, std::string_view b, std::string_view c) const {
+    return join(join(a, b), c);
+  }
+
+  void problem(const std::string& path, const std::string& message) {
+    facts_.problems.push_back({"python", path, message});
+  }
+
+  /// Lists a directory within the budget; missing directories are silent, anything else
+  /// (permission denied, a symlink loop) is a problem.
+  std::vector<DirEntry> list(const std::string& dir) {
+    if (!budget_.take()) return {};
+    auto entries = system_.list_dir(dir);
+    if (!entries) {
+      if (entries.error().kind != ErrorKind::not_found) {
+        problem(dir, "cannot list directory: " + problem_text(entries.error()));
+      }
+      return {};
+    }
+    return std::move(*entries);
+  }
+
+  /// Adds (or merges) the environment at `prefix`. `version_hint` comes from an interpreter
+  /// name; it separates several system Pythons sharing one prefix (/usr: 3.10 and 3.12).
+  void add(const std::string& prefix, const std::string& via, const std::string& interpreter = {},
+           std::optional<std::string> version_hint = std::nullopt, bool explicit_request = false) {
+    if (prefix.empty()) return;
+    auto canon = system_.canonical(prefix);
+    if (!canon) {
+      if (explicit_request || canon.error().kind != ErrorKind::not_found) {
+        problem(prefix, via + " names " + prefix + ", which cannot be used: " +
+                            problem_text(canon.error()));
+      }
+      return;
+    }
+    if (!system_.is_dir(*canon)) {
+      if (explicit_request) problem(prefix, via + " names " + prefix + ", which is not a directory");
+      return;
+    }
+    PythonEnvFacts env;
+    env.path = *canon;
+    classify(env);
+    if (env.kind.empty()) {
+      if (explicit_request) {
+        problem(prefix, via + " names " + prefix + ", which holds no Python environment "
+                        "(no pyvenv.cfg, conda-meta or lib/python3.X)");
+      }
+      return;
+    }
+    std::string key = env.path;
+    // Several system Pythons can share one Linux prefix (/usr: 3.10 and 3.12); a Windows
+    // install folder or a pyenv version holds exactly one.
+    if (env.kind == "system" && !win_) {
+      if (!version_hint) version_hint = single_lib_version(env.path);
+      if (version_hint) {
+        auto v = Version::parse(*version_hint);
+        key += "|" + (v ? v->truncated(2).str() : *version_hint);
+      }
+    }
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+      PythonEnvFacts& existing = envs_[it->second];
+      if (std::find(existing.found_via.begin(), existing.found_via.end(), via) ==
+          existing.found_via.end()) {
+        existing.found_via.push_back(via);
+      }
+      if (existing.interpreter.empty()) existing.interpreter = interpreter;
+      return;
+    }
+    if (envs_.size() >= kMaxEnvs) {
+      if (!too_many_reported_) {
+        problem(prefix, "more than " + std::to_string(kMaxEnvs) +
+                            " Python environments; the rest are not inspected");
+        too_many_reported_ = true;
+      }
+      return;
+    }
+    env.found_via.push_back(via);
+    env.interpreter = interpreter;
+    if (version_hint) hints_[envs_.size()] = *version_hint;
+    index_[key] = envs_.size();
+    envs_.push_back(std::move(env));
+  }
+
+  void classify(PythonEnvFacts& env) {
+    const std::string& p = env.path;
+    if (system_.is_file(join(p, "pyvenv.cfg"))) {
+      env.kind = "venv";
+      return;
+    }
+    if (system_.is_dir(join(p, "conda-meta"))) {
+      env.kind = "conda";
+      return;
+    }
+    bool python_layout = win_ ? system_.is_dir(join(p, "Lib")) || system_.is_file(join(p, "python.exe"))
+                              : !lib_versions(p).empty();
+    if (!python_layout) return;
+    std::string pyenv_root = pyenv_root_dir();
+    if (!pyenv_root.empty() && starts_with(p, join(pyenv_root, "versions"))) {
+      env.kind = "pyenv";
+    } else {
+      env.kind = "system";
+    }
+  }
+
+  /// "X.Y" of every lib/pythonX.Y under a Linux prefix.
+  std::vector<std::string> lib_versions(const std::string& prefix) {
+    std::vector<std::string> out;
+    if (win_) return out;
+    auto entries = system_.list_dir(join(prefix, "lib"));
+    if (!entries) return out;
+    for (const DirEntry& e : *entries) {
+      if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
+        out.push_back(*version_from_name(e.name));
+      }
+    }
+    return out;
+  }
+
+  std::optional<std::string> single_lib_version(const std::string& prefix) {
+    auto v = lib_versions(prefix);
+    if (v.size() == 1) return v.front();
+    return std::nullopt;
+  }
+
+  std::string pyenv_root_dir() const {
+    if (auto r = system_.env("PYENV_ROOT"); r && !r->empty()) return *r;
+    if (!home_) return {};
+    return win_ ? join(*home_, ".pyenv", "pyenv-win") : join(*home_, ".pyenv");
+  }
+
+  void from_variable(const char* name) {
+    auto v = system_.env(name);
+    if (!v || trim(*v).empty()) return;
+    add(std::string(trim(*v)), name, {}, std::nullopt, true);
+  }
+
+  void from_path() {
+    auto dirs = system_.env_list("PATH");
+    if (dirs.size() > kMaxPathEntries) dirs.resize(kMaxPathEntries);
+    std::set<std::string> seen;
+    for (const std::string& dir : dirs) {
+      if (!seen.insert(dir).second) continue;
+      // The Microsoft Store "python.exe" in WindowsApps is an installer stub, not Python.
+      if (win_ && contains(to_lower(dir), "windowsapps")) continue;
+      for (const DirEntry& e : list(dir)) {
+        if (e.is_dir) continue;
+        std::string name = e.name;
+        bool interp = win_ ? (iequals(name, "python.exe") || iequals(name, "python3.exe"))
+                           : (name == "python" || name == "python3" || is_python_dir_name(name));
+        if (!interp) continue;
+        std::string exe = join(dir, name);
+        std::string bin_name = base_name(dir, win_);
+        std::string prefix;
+        std::optional<std::string> hint = version_from_name(name);
+        if (win_) {
+          prefix = iequals(bin_name, "Scripts") ? parent_of(dir, win_) : dir;
+        } else if (system_.is_file(join(parent_of(dir, win_), "pyvenv.cfg"))) {
+          prefix = parent_of(dir, win_);  // a venv's bin/python links to the base: stop here
+        } else {
+          auto real = system_.canonical(exe);
+          if (!real) {
+            if (real.error().kind != ErrorKind::not_found) {
+              problem(exe, "cannot resolve interpreter: " + problem_text(real.error()));
+            }
+            continue;
+          }
+          if (auto h = version_from_name(base_name(*real, win_))) hint = h;
+          prefix = parent_of(parent_of(*real, win_), win_);
+        }
+        add(prefix, "PATH", exe, hint);
+      }
+    }
+  }
+
+  void add_conda_root(const std::string& root, const std::string& via) {
+    if (!system_.is_dir(join(root, "conda-meta"))) return;
+    add(root, via);
+    for (const DirEntry& e : list(join(root, "envs"))) {
+      if (e.is_dir) add(join(root, "envs", e.name), via + " envs");
+    }
+  }
+
+  void from_conda_installs() {
+    std::vector<std::string> roots;
+    if (home_) {
+      for (const char* d : kCondaHomeDirs) roots.push_back(join(*home_, d));
+      if (!win_) roots.push_back(join(*home_, ".conda"));
+    }
+    if (win_) {
+      for (const char* d : {"C:\\ProgramData\\miniconda3", "C:\\ProgramData\\Anaconda3",
+                            "C:\\ProgramData\\miniforge3", "C:\\tools\\miniconda3"}) {
+        roots.emplace_back(d);
+      }
+    } else {
+      for (const char* d : {"/opt/conda", "/opt/miniconda3", "/opt/anaconda3", "/opt/miniforge3",
+                            "/usr/local/miniconda3", "/usr/local/anaconda3"}) {
+        roots.emplace_back(d);
+      }
+    }
+    if (auto exe = system_.env("CONDA_EXE"); exe && !exe->empty()) {
+      roots.push_back(parent_of(parent_of(*exe, win_), win_));
+    }
+    for (const auto& r : roots) add_conda_root(r, "conda install " + r);
+    // `conda create -p` environments anywhere are listed in ~/.conda/environments.txt.
+    if (home_) {
+      std::string list_file = join(*home_, ".conda", "environments.txt");
+      if (auto text = system_.read_file(list_file, 64 * 1024)) {
+        int n = 0;
+        for (auto line : lines(*text)) {
+          if (++n > 200) break;
+          if (!trim(line).empty()) add(std::string(trim(line)), "~/.conda/environments.txt");
+        }
+      }
+    }
+  }
+
+  void from_pyenv() {
+    std::string root = pyenv_root_dir();
+    if (root.empty()) return;
+    std::string versions = join(root, "versions");
+    for (const DirEntry& e : list(versions)) {
+      // pyenv names versions by their full number ("3.11.7"); others ("miniconda3-latest",
+      // virtualenvs) get their version from their own files.
+      std::optional<std::string> hint;
+      if (auto v = Version::parse(e.name); v && v->parts().size() >= 2 && v->pre().empty()) hint = e.name;
+      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint);
+    }
+  }
+
+  void from_virtualenvs_dir() {
+    std::string dir;
+    if (auto w = system_.env("WORKON_HOME"); w && !w->empty()) {
+      dir = *w;
+    } else if (home_) {
+      dir = join(*home_, win_ ? "Envs" : ".virtualenvs");
+    }
+    if (dir.empty()) return;
+    for (const DirEntry& e : list(dir)) {
+      if (e.is_dir) add(join(dir, e.name), "~/.virtualenvs");
+    }
+  }
+
+  /// Project environments (`python -m venv .venv`, `~/myenv`) up to a few levels below home.
+  void from_home_scan() {
+    if (!home_) return;
+    int listings = 0;
+    scan_home_dir(*home_, 1, listings);
+  }
+
+  void scan_home_dir(const std::string& dir, int depth, int& listings) {
+    if (depth > kHomeScanDepth || listings >= kHomeScanListings) return;
+    ++listings;
+    std::vector<DirEntry> entries = list(dir);
+    int considered = 0;
+    for (const DirEntry& e : entries) {
+      if (!e.is_dir || e.is_symlink) continue;  // links are how loops and duplicates happen
+      if (++considered > 200) break;
+      bool hidden = !e.name.empty() && e.name[0] == '.';
+      std::string child = join(dir, e.name);
+      if (system_.is_file(join(child, "pyvenv.cfg"))) {
+        add(child, "project venv under home");
+        continue;
+      }
+      if (hidden) continue;
+      if (std::any_of(std::begin(kHomeScanSkip), std::end(kHomeScanSkip),
+                      [&](const char* s) { return e.name == s; })) {
+        continue;
+      }
+      scan_home_dir(child, depth + 1, listings);
+    }
+  }
+
+  void from_system_dirs() {
+    if (win_) {
+      std::vector<std::string> bases;
+      if (auto l = system_.env("LOCALAPPDATA"); l && !l->empty()) {
+        bases.push_back(join(*l, "Programs", "Python"));
+      } else if (home_) {
+        bases.push_back(join(*home_, "AppData\\Local\\Programs\\Python"));
+      }
+      bases.emplace_back("C:\\Program Files");
+      bases.emplace_back("C:\\");
+      for (const auto& base : bases) {
+        for (const DirEntry& e : list(base)) {
+          if (e.is_dir && starts_with(to_lower(e.name), "python3")) {
+            add(join(base, e.name), "standard install folder", {}, version_from_name(e.name));
+          }
+        }
+      }
+      return;
+    }
+    for (const char* prefix : {"/usr", "/usr/local"}) {
+      for (const DirEntry& e : list(join(prefix, "lib"))) {
+        if (!e.is_dir || !starts_with(e.name, "python3") || !is_python_dir_name(e.name)) continue;
+        std::string lib = join(join(prefix, "lib"), e.name);
+        // /usr/local/lib/python3.X with only dist-packages belongs to /usr's Python (Debian's
+        // pip installs there); a full stdlib (os.py) means a Python built into /usr/local.
+        bool own_stdlib = system_.is_file(join(lib, "os.py"));
+        std::string owner = (std::string(prefix) == "/usr/local" && !own_stdlib) ? "/usr" : prefix;
+        add(owner, "system lib " + lib, {}, version_from_name(e.name));
+      }
+    }
+  }
+
+  void fill_env(PythonEnvFacts& env) {
+    size_t idx = static_cast<size_t>(&env - envs_.data());
+    std::optional<std::string> hint;
+    if (auto it = hints_.find(idx); it != hints_.end()) hint = it->second;
+    bool include_user_site = env.kind == "system" || env.kind == "pyenv";
+    // Version.
+    if (env.kind == "venv") {
+      std::string cfg_path = join(env.path, "pyvenv.cfg");
+      auto text = system_.read_file(cfg_path, 64 * 1024);
+      if (text) {
+        PyvenvCfg cfg = parse_pyvenv_cfg(*text);
+        for (auto& p : cfg.problems) problem(cfg_path, p);
+        if (cfg.creator == "virtualenv") env.kind = "virtualenv";
+        if (auto v = Version::parse(cfg.python_version)) {
+          env.python_version = v;
+          env.python_version_source = "pyvenv.cfg";
+        } else if (!cfg.python_version.empty()) {
+          problem(cfg_path, "pyvenv.cfg version is not a version: " + printable(cfg.python_version, 40));
+        }
+      } else {
+        problem(cfg_path, "cannot read pyvenv.cfg: " + problem_text(text.error()));
+      }
+    }
+    if (!env.python_version && env.kind == "conda") {
+      for (const DirEntry& e : list(join(env.path, "conda-meta"))) {
+        auto pkg = parse_conda_meta_filename(e.name);
+        if (pkg && pkg->name == "python") {
+          if (auto v = Version::parse(pkg->version)) {
+            env.python_version = v;
+            env.python_version_source = "conda-meta";
+          }
+          break;
+        }
+      }
+    }
+    if (!env.python_version && hint) {
+      env.python_version = Version::parse(*hint);
+      env.python_version_source = env.kind == "pyenv" ? "pyenv version name" : "executable";
+    }
+    if (!env.python_version && !win_) {
+      if (auto v = single_lib_version(env.path)) {
+        env.python_version = Version::parse(*v);
+        env.python_version_source = "lib/python" + *v;
+      }
+    }
+    if (!env.python_version && win_) {
+      for (const DirEntry& e : list(env.path)) {
+        std::string n = to_lower(e.name);
+        // python311.dll sits next to python.exe in every Windows install and venv base.
+        if (!e.is_dir && starts_with(n, "python3") && ends_with(n, ".dll") && n.size() > 11) {
+          if (auto v = version_from_name(n.substr(0, n.size() - 4))) {
+            env.python_version = Version::parse(*v);
+            env.python_version_source = e.name;
+            break;
+          }
+        }
+      }
+    }
+    if (env.interpreter.empty()) {
+      for (const char* exe : win_ ? std::initializer_list<const char*>{"python.exe", "Scripts\\python.exe"}
+                                  : std::initializer_list<const char*>{"bin/python3", "bin/python"}) {
+        if (system_.is_file(join(env.path, exe))) {
+          env.interpreter = join(env.path, exe);
+          break;
+        }
+      }
+    }
+    // Site-packages.
+    std::vector<std::string> candidates;
+    std::string mm = env.python_version
+                         ? std::to_string(env.python_version->major()) + "." +
+                               std::to_string(env.python_version->minor())
+                         : std::string();
+    if (win_) {
+      candidates.push_back(join(env.path, "Lib\\site-packages"));
+      if (include_user_site && !mm.empty()) {
+        std::string tag = "Python" + std::to_string(env.python_version->major()) +
+                          std::to_string(env.python_version->minor());
+        if (auto a = system_.env("APPDATA"); a && !a->empty()) {
+          candidates.push_back(join(*a, "Python\\" + tag + "\\site-packages"));
+        } else if (home_) {
+          candidates.push_back(join(*home_, "AppData\\Roaming\\Python\\" + tag + "\\site-packages"));
+        }
+      }
+    } else {
+      std::vector<std::string> versions;
+      if (!mm.empty()) {
+        versions.push_back(mm);
+      } else {
+        versions = lib_versions(env.path);
+      }
+      for (const auto& v : versions) {
+        for (const char* lib : {"lib", "lib64"}) {
+          candidates.push_back(join(env.path, lib, "python" + v + "/site-packages"));
+          candidates.push_back(join(env.path, lib, "python" + v + "/dist-packages"));
+        }
+        if (env.path == "/usr") {
+          candidates.push_back("/usr/lib/python3/dist-packages");
+          candidates.push_back("/usr/local/lib/python" + v + "/dist-packages");
+        }
+        if (include_user_site && home_) {
+          candidates.push_back(join(*home_, ".local/lib/python" + v + "/site-packages"));
+        }
+      }
+    }
+    std::set<std::string> seen;
+    for (const auto& c : candidates) {
+      auto canon = system_.canonical(c);
+      if (!canon) {
+        if (canon.error().kind != ErrorKind::not_found) {
+          problem(c, "cannot resolve site-packages: " + problem_text(canon.error()));
+        }
+        continue;
+      }
+      if (!system_.is_dir(*canon) || !seen.insert(*canon).second) continue;
+      env.site_packages.push_back(c);
+      scan_site_packages(system_, c, env, budget_, facts_.problems);
+    }
+  }
+
+  const SystemView& system_;
+  Facts& facts_;
+  bool win_;
+  std::optional<std::string> home_;
+  std::vector<PythonEnvFacts> envs_;
+  std::map<std::string, size_t> index_;
+  std::map<size_t, std::string> hints_;
+  ScanBudget budget_;
+  bool too_many_reported_ = false;
+};
+
+}  // namespace
+
+void probe_python(const SystemView& system, Facts& facts) { PythonProbe(system, facts).run(); }
 
 }  // namespace gpudoctor

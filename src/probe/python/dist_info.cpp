@@ -1,0 +1,102 @@
+#include "probe/python/dist_info.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include "core/text.hpp"
+#include "probe/python/python_literal.hpp"
+
+namespace gpudoctor {
+
+std::string normalize_dist_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  bool sep = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '-';
+    sep = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name) {
+  DistDirName out;
+  std::string_view stem;
+  if (ends_with(dir_name, ".dist-info")) {
+    out.kind = "dist-info";
+    stem = dir_name.substr(0, dir_name.size() - 10);
+  } else if (ends_with(dir_name, ".egg-info")) {
+    out.kind = "egg-info";
+    stem = dir_name.substr(0, dir_name.size() - 9);
+  } else {
+    return std::nullopt;
+  }
+  if (stem.empty() || stem.size() > 200) return std::nullopt;
+  // Wheel rules escape '-' in the name as '_', so the first '-' ends the name. egg-info may
+  // add "-pyX.Y" after the version.
+  size_t dash = stem.find('-');
+  std::string_view name = stem.substr(0, dash);
+  std::string_view version = dash == std::string_view::npos ? "" : stem.substr(dash + 1);
+  if (out.kind == "egg-info") {
+    if (size_t py = version.find("-py"); py != std::string_view::npos) version = version.substr(0, py);
+  }
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return std::nullopt;
+  }
+  out.name = normalize_dist_name(name);
+  if (out.name.empty()) return std::nullopt;
+  out.version = std::string(version);
+  return out;
+}
+
+DistMetadata parse_dist_metadata(std::string_view text) {
+  DistMetadata md;
+  if (pyfile::looks_binary(text.substr(0, 4096))) {
+    md.problems.push_back("METADATA is not text (binary content)");
+    return md;
+  }
+  for (std::string_view line : lines(text)) {
+    if (trim(line).empty()) break;  // headers end at the first blank line; the body follows
+    if (line[0] == ' ' || line[0] == '\t') continue;  // continuation of a folded header
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = line.substr(0, colon);
+    std::string_view value = trim(line.substr(colon + 1));
+    if (iequals(key, "Name") && md.name.empty()) md.name = printable(value, 200);
+    if (iequals(key, "Version") && md.version.empty()) md.version = printable(value, 100);
+  }
+  if (md.name.empty()) md.problems.push_back("METADATA has no Name: header");
+  if (md.version.empty()) md.problems.push_back("METADATA has no Version: header");
+  return md;
+}
+
+std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
+  if (!starts_with(n, "nvidia-") || n.size() <= 7) return std::nullopt;
+  std::string_view rest = n.substr(7);
+  NvidiaWheelName out;
+  if (size_t cu = rest.rfind("-cu"); cu != std::string_view::npos) {
+    std::string_view digits = rest.substr(cu + 3);
+    int major = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), major);
+    if (ec == std::errc() && ptr == digits.data() + digits.size() && major > 0 && major < 100) {
+      out.cuda_major = major;
+      rest = rest.substr(0, cu);
+    }
+  }
+  if (rest.empty()) return std::nullopt;
+  if (rest == "cuda-runtime") {
+    out.library = "cudart";
+  } else if (starts_with(rest, "cuda-") && rest.size() > 5) {
+    out.library = std::string(rest.substr(5));  // cuda-nvrtc -> nvrtc, cuda-cupti -> cupti
+  } else {
+    out.library = std::string(rest);
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,41 @@
+#pragma once
+/// Installed Python distributions, read from the names and METADATA of
+/// `<name>-<version>.dist-info` (and legacy `.egg-info`) directories, without RECORD.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudoctor {
+
+/// PEP 503 normalisation: lower case, runs of '-', '_', '.' become one '-'.
+std::string normalize_dist_name(std::string_view name);
+
+struct DistDirName {
+  std::string name;      ///< normalised: "nvidia-cudnn-cu12"
+  std::string version;   ///< as written: "9.1.0.70", "2.3.1+cu121"
+  std::string kind;      ///< "dist-info" or "egg-info"
+};
+
+/// "torch-2.3.1+cu121.dist-info" -> {"torch", "2.3.1+cu121"}; "foo.egg-info" (no version)
+/// gives an empty version. nullopt for names that are not metadata directories.
+std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name);
+
+struct DistMetadata {
+  std::string name;                  ///< "Name:" header as written
+  std::string version;               ///< "Version:" header
+  std::vector<std::string> problems;
+};
+
+/// The RFC 822 style header block of METADATA / PKG-INFO (up to the first blank line).
+DistMetadata parse_dist_metadata(std::string_view text);
+
+/// nvidia-* wheel names: "nvidia-cudnn-cu12" -> library "cudnn", cuda major 12;
+/// "nvidia-cuda-runtime-cu12" -> "cudart"; CUDA 13's unsuffixed "nvidia-cublas" -> "cublas".
+struct NvidiaWheelName {
+  std::string library;
+  std::optional<int> cuda_major;     ///< from the -cuNN suffix
+};
+std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view normalized_name);
+
+}  // namespace gpudoctor

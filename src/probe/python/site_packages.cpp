@@ -1,0 +1,347 @@
+#include "probe/python/site_packages.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "core/text.hpp"
+#include "probe/python/dist_info.hpp"
+#include "probe/python/tf_build_info.hpp"
+#include "probe/python/torch_version.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// Distributions that install the `tensorflow` package. tensorflow-intel (Windows),
+/// tensorflow-cpu-aws (Linux aarch64) and tensorflow-macos carry the code when plain
+/// `tensorflow` is only a meta-package depending on them.
+const char* const kTensorflowDists[] = {
+    "tensorflow",        "tensorflow-cpu",     "tensorflow-gpu", "tensorflow-intel",
+    "tensorflow-cpu-aws", "tensorflow-aarch64", "tensorflow-macos", "tf-nightly",
+    "tf-nightly-cpu",    "tf-nightly-gpu",     "tf-nightly-intel", "intel-tensorflow"};
+const char* const kTensorflowImplementations[] = {"tensorflow-intel", "tensorflow-cpu-aws",
+                                                  "tensorflow-macos", "tf-nightly-intel"};
+
+bool one_of(const std::string& name, const auto& list) {
+  return std::any_of(std::begin(list), std::end(list),
+                     [&](const char* n) { return name == n; });
+}
+
+struct Dist {
+  DistDirName dir;
+  std::string path;  ///< the .dist-info directory
+};
+
+std::string problem_text(const Error& e) {
+  return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
+}
+
+/// Version from the dist-info directory name, cross-checked against METADATA.
+Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw) {
+  auto parsed = Version::parse(d.dir.version);
+  auto text = system.read_file(system.join(d.path, d.dir.kind == "egg-info" ? "PKG-INFO" : "METADATA"),
+                               64 * 1024);
+  if (text) {
+    DistMetadata md = parse_dist_metadata(*text);
+    for (auto& p : md.problems) fw.problems.push_back(p + " (" + d.path + ")");
+    if (!md.version.empty()) {
+      auto from_md = Version::parse(md.version);
+      if (!parsed && from_md) {
+        parsed = from_md;
+      } else if (parsed && from_md && (*parsed != *from_md || parsed->local() != from_md->local())) {
+        fw.problems.push_back("METADATA says version " + md.version + " but the directory is " +
+                              printable(d.dir.version, 60));
+      } else if (!from_md) {
+        fw.problems.push_back("METADATA Version is not a version: " + printable(md.version, 60));
+      }
+    }
+  } else if (text.error().kind != ErrorKind::not_found) {
+    fw.problems.push_back("cannot read METADATA in " + d.path + ": " + problem_text(text.error()));
+  }
+  if (!parsed) {
+    fw.problems.push_back("no readable version for " + d.dir.name + " (directory name " +
+                          printable(d.dir.version, 60) + ")");
+    return Version{};
+  }
+  return *parsed;
+}
+
+void fill_tensorflow(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
+  std::string path = system.join(
+      site, system.is_windows() ? "tensorflow\\python\\platform\\build_info.py"
+                                : "tensorflow/python/platform/build_info.py");
+  auto text = system.read_file(path);
+  if (!text) {
+    if (text.error().kind == ErrorKind::not_found) {
+      fw.problems.push_back("tensorflow/python/platform/build_info.py is missing: the package "
+                            "files are incomplete or were removed");
+    } else {
+      fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+    }
+    if (contains(fw.package, "-cpu")) fw.variant = "cpu";
+    return;
+  }
+  TfBuildInfo info = parse_tf_build_info(*text);
+  fw.evidence = path;
+  for (auto& p : info.problems) fw.problems.push_back("build_info.py: " + p);
+  fw.cuda_build = info.is_cuda_build;
+  if (!info.cuda_version.empty()) {
+    auto v = Version::parse(info.cuda_version);
+    if (v) {
+      fw.cuda_version = v;
+    } else {
+      fw.problems.push_back("build_info.py: cuda_version is not a version: " +
+                            printable(info.cuda_version, 40));
+    }
+  }
+  if (!info.cudnn_version.empty()) {
+    auto v = Version::parse(info.cudnn_version);
+    if (v) {
+      fw.cudnn_version = v;
+    } else {
+      fw.problems.push_back("build_info.py: cudnn_version is not a version: " +
+                            printable(info.cudnn_version, 40));
+    }
+  }
+  fw.compute_capabilities = info.compute_capabilities;
+  if (info.is_rocm_build.value_or(false)) {
+    fw.variant = "rocm";
+  } else if (info.is_cuda_build.value_or(false)) {
+    fw.variant = fw.cuda_version ? "cuda" + std::to_string(fw.cuda_version->major()) : "cuda";
+  } else if (info.is_cuda_build.has_value()) {
+    fw.variant = "cpu";
+  }
+}
+
+void fill_torch(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
+  std::string local = fw.version.local();
+  std::string path = system.join(site, system.is_windows() ? "torch\\version.py" : "torch/version.py");
+  auto text = system.read_file(path);
+  if (text) {
+    TorchVersionInfo info = parse_torch_version(*text);
+    fw.evidence = path;
+    for (auto& p : info.problems) fw.problems.push_back("torch/version.py: " + p);
+    if (!info.version.empty()) {
+      auto v = Version::parse(info.version);
+      // PyPI's default wheels are named without a local tag ("torch-2.4.0.dist-info") while
+      // version.py says "2.4.0+cu121"; only a real difference means mixed installs.
+      bool local_differs = v && !v->local().empty() && !fw.version.local().empty() &&
+                           v->local() != fw.version.local();
+      if (v && (*v != fw.version || local_differs) && !fw.version.parts().empty()) {
+        fw.problems.push_back("torch/version.py says " + printable(info.version, 40) +
+                              " but the installed distribution is " + fw.version.str() +
+                              ": files from two installs are mixed");
+      }
+      if (v && fw.version.parts().empty()) fw.version = *v;
+      if (v && local.empty()) local = v->local();
+    }
+    if (info.has_cuda_field) {
+      fw.cuda_build = info.cuda.has_value();
+      if (info.cuda) {
+        if (auto v = Version::parse(*info.cuda)) {
+          fw.cuda_version = v;
+        } else {
+          fw.problems.push_back("torch/version.py: cuda is not a version: " + printable(*info.cuda, 40));
+        }
+      }
+    }
+    if (fw.cuda_version) {
+      fw.variant = "cu" + std::to_string(fw.cuda_version->major()) +
+                   std::to_string(fw.cuda_version->minor());
+    } else if (info.hip) {
+      auto v = Version::parse(*info.hip);
+      fw.variant = v ? "rocm" + std::to_string(v->major()) + "." + std::to_string(v->minor()) : "rocm";
+    } else if (info.has_cuda_field) {
+      fw.variant = "cpu";
+    }
+    // The wheel's own local tag names the index it came from; prefer it when it agrees.
+    if (!local.empty() && (fw.variant.empty() || starts_with(local, fw.variant))) fw.variant = local;
+    return;
+  }
+  if (text.error().kind == ErrorKind::not_found) {
+    fw.problems.push_back("torch/version.py is missing: the package files are incomplete");
+  } else {
+    fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+  }
+  // Fall back on the local tag of the distribution version ("+cu121", "+cpu").
+  if (starts_with(local, "cu")) {
+    fw.variant = local;
+    fw.cuda_build = true;
+    fw.evidence = "dist-info version " + fw.version.str();
+  } else if (local == "cpu") {
+    fw.variant = local;
+    fw.cuda_build = false;
+    fw.evidence = "dist-info version " + fw.version.str();
+  }
+}
+
+/// jaxlib from PyPI is CPU-only; GPU support comes from jax-cuda*-plugin / -pjrt. Old jaxlib
+/// wheels from Google's index carried it in the local tag: "0.4.23+cuda12.cudnn89".
+void fill_jaxlib(FrameworkFacts& fw) {
+  const std::string& local = fw.version.local();
+  if (starts_with(local, "cuda")) {
+    fw.cuda_build = true;
+    auto parts = split(local, '.');
+    fw.variant = std::string(parts[0]);
+    if (auto v = Version::parse(parts[0].substr(4))) fw.cuda_version = v;
+    if (parts.size() > 1 && starts_with(parts[1], "cudnn") && parts[1].size() >= 7) {
+      // "cudnn89" -> 8.9; "cudnn805" -> 8.05 is ambiguous, read the first digit as major.
+      std::string d(parts[1].substr(5));
+      if (auto v = Version::parse(d.substr(0, 1) + "." + d.substr(1))) fw.cudnn_version = v;
+    }
+    fw.evidence = "dist-info version " + fw.version.str();
+  } else if (local.empty()) {
+    // PyPI's jaxlib holds no CUDA code; whether JAX can use a GPU is decided by the
+    // jax-cuda*-plugin beside it and recorded on the "jax" entry.
+    fw.evidence = "jaxlib from PyPI carries no CUDA code; GPU support comes from jax-cuda*-plugin";
+  }
+}
+
+/// The "jax" entry carries the verdict for the JAX install in `dir` as a whole: a CUDA
+/// plugin (or an old CUDA jaxlib) makes it a CUDA build; jaxlib alone is CPU-only.
+void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
+  FrameworkFacts* jax = nullptr;
+  const FrameworkFacts* jaxlib = nullptr;
+  std::vector<const FrameworkFacts*> plugins;
+  for (FrameworkFacts& fw : env.frameworks) {
+    if (fw.location != dir) continue;
+    if (fw.name == "jax") jax = &fw;
+    if (fw.name == "jaxlib") jaxlib = &fw;
+    if (fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt") plugins.push_back(&fw);
+  }
+  if (jax == nullptr) return;
+  if (!plugins.empty()) {
+    const FrameworkFacts* p = plugins.front();
+    jax->cuda_build = true;
+    jax->variant = p->variant;
+    jax->cuda_version = p->cuda_version;
+    jax->evidence = p->package + " " + p->version.str() + " in " + dir;
+    for (const FrameworkFacts* q : plugins) {
+      // JAX refuses a CUDA plugin whose version differs from jaxlib's.
+      if (jaxlib != nullptr && !jaxlib->version.parts().empty() &&
+          q->version.truncated(3) != jaxlib->version.truncated(3)) {
+        jax->problems.push_back(q->package + " " + q->version.str() + " does not match jaxlib " +
+                                jaxlib->version.str() + "; JAX will not use it");
+      }
+    }
+  } else if (jaxlib != nullptr && jaxlib->cuda_build.value_or(false)) {
+    jax->cuda_build = true;
+    jax->variant = jaxlib->variant;
+    jax->cuda_version = jaxlib->cuda_version;
+    jax->cudnn_version = jaxlib->cudnn_version;
+    jax->evidence = "jaxlib " + jaxlib->version.str() + " in " + dir;
+  } else if (jaxlib != nullptr) {
+    jax->cuda_build = false;
+    jax->variant = "cpu";
+    jax->evidence = "jaxlib " + jaxlib->version.str() + " without a jax-cuda*-plugin in " + dir;
+  } else {
+    jax->problems.push_back("jax is installed without jaxlib; it cannot be imported");
+  }
+}
+
+}  // namespace
+
+void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env,
+                        ScanBudget& budget, std::vector<ProbeProblem>& problems) {
+  if (!budget.take()) return;
+  auto entries = system.list_dir(dir);
+  if (!entries) {
+    if (entries.error().kind != ErrorKind::not_found) {
+      problems.push_back({"python", dir, "cannot list site-packages: " + problem_text(entries.error())});
+    }
+    return;
+  }
+  std::vector<Dist> tensorflow;
+  std::map<std::string, Dist> others;
+  for (const DirEntry& e : *entries) {
+    if (!e.is_dir) continue;
+    auto d = parse_dist_dir_name(e.name);
+    if (!d) continue;
+    Dist dist{*d, system.join(dir, e.name)};
+    if (one_of(d->name, kTensorflowDists)) {
+      tensorflow.push_back(std::move(dist));
+    } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" ||
+               d->name == "keras" || d->name == "tf-keras" || starts_with(d->name, "jax-cuda") ||
+               starts_with(d->name, "nvidia-")) {
+      others.emplace(d->name, std::move(dist));
+    }
+  }
+
+  if (!tensorflow.empty()) {
+    // One `tensorflow` package on disk, possibly claimed by a meta-package and the
+    // distribution that carries the code (tensorflow + tensorflow-intel on Windows).
+    const Dist* impl = &tensorflow.front();
+    for (const Dist& d : tensorflow) {
+      if (one_of(d.dir.name, kTensorflowImplementations)) impl = &d;
+    }
+    FrameworkFacts fw;
+    fw.name = "tensorflow";
+    fw.package = impl->dir.name;
+    fw.location = dir;
+    fw.version = dist_version(system, *impl, fw);
+    std::vector<std::string> metas, impls, all;
+    for (const Dist& d : tensorflow) {
+      (one_of(d.dir.name, kTensorflowImplementations) ? impls : metas).push_back(d.dir.name);
+      all.push_back(d.dir.name + " " + d.dir.version);
+    }
+    if (metas.size() > 1 || impls.size() > 1) {
+      fw.problems.push_back("several TensorFlow distributions share one tensorflow/ package: " +
+                            join(all, ", ") + "; the files of the last one installed win");
+    }
+    fill_tensorflow(system, dir, fw);
+    if (fw.variant.empty() && contains(fw.package, "-cpu")) fw.variant = "cpu";
+    env.frameworks.push_back(std::move(fw));
+  }
+
+  for (const auto& [name, d] : others) {
+    if (auto nv = parse_nvidia_wheel_name(name)) {
+      NvidiaWheel w;
+      w.package = name;
+      w.library = nv->library;
+      w.cuda_major = nv->cuda_major;
+      auto v = Version::parse(d.dir.version);
+      if (!v) {
+        problems.push_back({"python", d.path, "nvidia wheel " + name + " has no readable version: " +
+                                                  printable(d.dir.version, 60)});
+        continue;
+      }
+      w.version = *v;
+      // CUDA 13 wheels drop the -cuNN suffix; the CUDA components' own major is the CUDA major.
+      if (!w.cuda_major && (starts_with(name, "nvidia-cuda-") || w.library == "cublas" ||
+                            w.library == "nvjitlink" || w.library == "nvvm")) {
+        w.cuda_major = v->major();
+      }
+      env.nvidia_wheels.push_back(std::move(w));
+      continue;
+    }
+    FrameworkFacts fw;
+    fw.package = name;
+    fw.location = dir;
+    fw.version = dist_version(system, d, fw);
+    if (name == "torch") {
+      fw.name = "torch";
+      fill_torch(system, dir, fw);
+    } else if (name == "jaxlib") {
+      fw.name = "jaxlib";
+      fill_jaxlib(fw);
+    } else if (name == "jax" || name == "keras" || name == "tf-keras") {
+      fw.name = name == "tf-keras" ? "keras" : name;
+    } else if (starts_with(name, "jax-cuda")) {
+      // jax-cuda12-plugin, jax-cuda12-pjrt, jax-cuda13-plugin, ...
+      std::string_view rest = std::string_view(name).substr(8);
+      size_t dash = rest.find('-');
+      std::string major(rest.substr(0, dash));
+      std::string_view role = dash == std::string_view::npos ? "" : rest.substr(dash + 1);
+      fw.name = role == "pjrt" ? "jax-cuda-pjrt" : "jax-cuda-plugin";
+      fw.cuda_build = true;
+      fw.variant = "cuda" + major;
+      if (auto v = Version::parse(major)) fw.cuda_version = v;
+      fw.evidence = d.path;
+    } else {
+      continue;
+    }
+    env.frameworks.push_back(std::move(fw));
+  }
+  summarize_jax(env, dir);
+}
+
+}  // namespace gpudoctor

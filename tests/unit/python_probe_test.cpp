@@ -1,0 +1,521 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/text.hpp"
+#include "probe/probes.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A SystemView over tests/fixtures/<name>/root with the scenario's env file and the
+/// --platform of its args file, as `gpudoctor --root ... --env-file ...` builds it.
+SystemView fixture_view(const fs::path& dir) {
+  SystemView::Options o;
+  o.root = (dir / "root").string();
+  o.env = parse_env_file(read_text(dir / "env")).env;
+  o.live = false;
+  std::vector<std::string> args;
+  std::string args_text = read_text(dir / "args");
+  for (auto line : lines(args_text)) args.emplace_back(trim(line));
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--platform") o.platform = parse_platform(args[i + 1]).value_or(Platform::linux);
+  }
+  return SystemView(std::move(o));
+}
+
+Facts probe_fixture(const std::string& name) {
+  fs::path dir = fs::path(GPUDOCTOR_FIXTURES_DIR) / name;
+  EXPECT_TRUE(fs::is_directory(dir / "root")) << dir;
+  SystemView system = fixture_view(dir);
+  Facts facts;
+  probe_python(system, facts);
+  return facts;
+}
+
+const PythonEnvFacts* env_at(const Facts& f, std::string_view path) {
+  for (const auto& e : f.python_envs) {
+    if (e.path == path) return &e;
+  }
+  return nullptr;
+}
+
+const FrameworkFacts* framework(const PythonEnvFacts& e, std::string_view name) {
+  for (const auto& fw : e.frameworks) {
+    if (fw.name == name) return &fw;
+  }
+  return nullptr;
+}
+
+const NvidiaWheel* wheel(const PythonEnvFacts& e, std::string_view package) {
+  for (const auto& w : e.nvidia_wheels) {
+    if (w.package == package) return &w;
+  }
+  return nullptr;
+}
+
+bool has(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string describe(const Facts& f) {
+  std::string out;
+  for (const auto& e : f.python_envs) {
+    out += e.kind + " " + e.path + " py=" + (e.python_version ? e.python_version->str() : "?") +
+           " via=" + join(e.found_via, ",") + "\n";
+    for (const auto& fw : e.frameworks) {
+      out += "  " + fw.name + " (" + fw.package + ") " + fw.version.str() + " variant=" + fw.variant +
+             " cuda_build=" + (fw.cuda_build ? (*fw.cuda_build ? "true" : "false") : "?") + "\n";
+      for (const auto& p : fw.problems) out += "    problem: " + p + "\n";
+    }
+    out += "  nvidia wheels: " + std::to_string(e.nvidia_wheels.size()) + "\n";
+  }
+  for (const auto& p : f.problems) out += "problem: " + p.path + ": " + p.message + "\n";
+  return out;
+}
+
+#define EXPECT_NO_PROBLEMS(f) EXPECT_TRUE((f).problems.empty()) << describe(f)
+
+std::string all_problems(const Facts& f) {
+  std::string out;
+  for (const auto& p : f.problems) out += p.path + ": " + p.message + "\n";
+  for (const auto& e : f.python_envs) {
+    for (const auto& fw : e.frameworks) {
+      for (const auto& p : fw.problems) out += fw.name + ": " + p + "\n";
+    }
+  }
+  return out;
+}
+
+TEST(PythonProbe, TorchHealthyVenv) {
+  Facts f = probe_fixture("linux-torch-healthy");
+  const auto* venv = env_at(f, "/home/alex/projects/vision/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  EXPECT_EQ(venv->kind, "venv");
+  ASSERT_TRUE(venv->python_version);
+  EXPECT_EQ(venv->python_version->str(), "3.10.12");
+  EXPECT_EQ(venv->python_version_source, "pyvenv.cfg");
+  EXPECT_TRUE(has(venv->found_via, "VIRTUAL_ENV"));
+  EXPECT_TRUE(has(venv->found_via, "PATH"));
+  EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python");
+  ASSERT_EQ(venv->site_packages.size(), 1u);  // lib64 -> lib is the same directory
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.str(), "2.3.1+cu121");
+  EXPECT_EQ(torch->variant, "cu121");
+  EXPECT_EQ(torch->cuda_build, true);
+  ASSERT_TRUE(torch->cuda_version);
+  EXPECT_EQ(torch->cuda_version->str(), "12.1");
+  EXPECT_NE(torch->evidence.find("torch/version.py"), std::string::npos);
+  const auto* cudnn = wheel(*venv, "nvidia-cudnn-cu12");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ(cudnn->version.str(), "8.9.2.26");
+  EXPECT_EQ(cudnn->library, "cudnn");
+  EXPECT_EQ(cudnn->cuda_major, 12);
+  const auto* rt = wheel(*venv, "nvidia-cuda-runtime-cu12");
+  ASSERT_NE(rt, nullptr);
+  EXPECT_EQ(rt->library, "cudart");
+  EXPECT_EQ(venv->nvidia_wheels.size(), 12u);
+  // The system Python is found once, through PATH and its lib directories.
+  const auto* sys = env_at(f, "/usr");
+  ASSERT_NE(sys, nullptr);
+  EXPECT_EQ(sys->kind, "system");
+  EXPECT_EQ(sys->python_version->str(), "3.10");
+  EXPECT_TRUE(sys->frameworks.empty());
+  EXPECT_EQ(f.python_envs.size(), 2u) << describe(f);
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, Tf215VenvBuiltForCuda122Cudnn8) {
+  Facts f = probe_fixture("linux-tf215-cudnn86-mismatch");
+  const auto* venv = env_at(f, "/home/alex/tf/venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  const auto* tf = framework(*venv, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->package, "tensorflow");
+  EXPECT_EQ(tf->version.str(), "2.15.0");
+  EXPECT_EQ(tf->cuda_build, true);
+  EXPECT_EQ(tf->cuda_version->str(), "12.2");
+  EXPECT_EQ(tf->cudnn_version->str(), "8");
+  EXPECT_EQ(tf->variant, "cuda12");
+  EXPECT_TRUE(has(tf->compute_capabilities, "compute_80"));
+  EXPECT_NE(tf->evidence.find("build_info.py"), std::string::npos);
+  EXPECT_TRUE(venv->nvidia_wheels.empty());
+  ASSERT_NE(framework(*venv, "keras"), nullptr);
+  EXPECT_FALSE(framework(*venv, "keras")->cuda_build.has_value());
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, UserSiteTorchUnderSystemPython) {
+  Facts f = probe_fixture("linux-nouveau");
+  const auto* sys = env_at(f, "/usr");
+  ASSERT_NE(sys, nullptr) << describe(f);
+  const auto* torch = framework(*sys, "torch");
+  ASSERT_NE(torch, nullptr) << describe(f);
+  EXPECT_EQ(torch->location, "/home/alex/.local/lib/python3.10/site-packages");
+  // PyPI's wheel: no local tag in the dist-info name, +cu121 in version.py; not a conflict.
+  EXPECT_EQ(torch->version.str(), "2.3.1");
+  EXPECT_EQ(torch->variant, "cu121");
+  EXPECT_EQ(torch->cuda_build, true);
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, Wsl2TorchCu128) {
+  Facts f = probe_fixture("wsl2-torch-cu128");
+  const auto* venv = env_at(f, "/home/alex/ml/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  EXPECT_EQ(venv->python_version->str(), "3.12.3");
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->variant, "cu128");
+  EXPECT_EQ(torch->cuda_version->str(), "12.8");
+  EXPECT_EQ(wheel(*venv, "nvidia-cudnn-cu12")->version.str(), "9.7.1.26");
+  EXPECT_EQ(wheel(*venv, "nvidia-nccl-cu12")->library, "nccl");
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, CpuOnlyBuildsFoundByHomeScan) {
+  Facts f = probe_fixture("linux-cpu-only-builds");
+  const auto* tfenv = env_at(f, "/home/alex/tf-cpu");
+  const auto* torchenv = env_at(f, "/home/alex/code/detector/.venv");
+  ASSERT_NE(tfenv, nullptr) << describe(f);
+  ASSERT_NE(torchenv, nullptr) << describe(f);
+  EXPECT_TRUE(has(tfenv->found_via, "project venv under home"));
+  const auto* tf = framework(*tfenv, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->package, "tensorflow-cpu");
+  EXPECT_EQ(tf->cuda_build, false);
+  EXPECT_EQ(tf->variant, "cpu");
+  EXPECT_FALSE(tf->cuda_version.has_value());
+  const auto* torch = framework(*torchenv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->variant, "cpu");
+  EXPECT_EQ(torch->cuda_build, false);
+  EXPECT_FALSE(torch->cuda_version.has_value());
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, CondaEnvsPyenvVirtualenvsAndOldBuildInfo) {
+  Facts f = probe_fixture("linux-several-toolkits");
+  const auto* tfenv = env_at(f, "/home/alex/miniconda3/envs/tf215");
+  ASSERT_NE(tfenv, nullptr) << describe(f);
+  EXPECT_EQ(tfenv->kind, "conda");
+  EXPECT_EQ(tfenv->python_version->str(), "3.11.9");
+  EXPECT_EQ(tfenv->python_version_source, "conda-meta");
+  EXPECT_TRUE(has(tfenv->found_via, "CONDA_PREFIX"));
+  EXPECT_EQ(framework(*tfenv, "tensorflow")->cuda_version->str(), "12.2");
+  const auto* base = env_at(f, "/home/alex/miniconda3");
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->python_version->str(), "3.12.4");
+  const auto* legacy = env_at(f, "/home/alex/.virtualenvs/legacy-tf1");
+  ASSERT_NE(legacy, nullptr);
+  EXPECT_EQ(legacy->kind, "virtualenv");
+  EXPECT_EQ(legacy->python_version->str(), "3.7.17");
+  const auto* tf1 = framework(*legacy, "tensorflow");
+  ASSERT_NE(tf1, nullptr);
+  EXPECT_EQ(tf1->package, "tensorflow-gpu");
+  EXPECT_EQ(tf1->cuda_build, true);
+  EXPECT_EQ(tf1->cuda_version->str(), "10.0");
+  EXPECT_EQ(tf1->cudnn_version->str(), "7");
+  const auto* pyenv = env_at(f, "/home/alex/.pyenv/versions/3.7.17");
+  ASSERT_NE(pyenv, nullptr);
+  EXPECT_EQ(pyenv->kind, "pyenv");
+  EXPECT_EQ(f.python_envs.size(), 5u) << describe(f);
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, WindowsTensorflowIntel) {
+  Facts f = probe_fixture("windows-tf215-native");
+  ASSERT_EQ(f.python_envs.size(), 1u) << describe(f);  // the WindowsApps stub is not Python
+  const auto& env = f.python_envs.front();
+  EXPECT_EQ(env.path, "C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311");
+  EXPECT_EQ(env.python_version->str(), "3.11");
+  EXPECT_TRUE(has(env.found_via, "PATH"));
+  EXPECT_EQ(env.interpreter, "C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311\\python.exe");
+  const auto* tf = framework(env, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->package, "tensorflow-intel");  // the meta-package `tensorflow` is folded in
+  EXPECT_EQ(tf->version.str(), "2.15.0");
+  EXPECT_EQ(tf->cuda_build, false);
+  EXPECT_EQ(tf->variant, "cpu");
+  EXPECT_EQ(std::count_if(env.frameworks.begin(), env.frameworks.end(),
+                          [](const auto& fw) { return fw.name == "tensorflow"; }), 1);
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, PipCudnnWheelBesideTorch) {
+  Facts f = probe_fixture("linux-pip-cudnn-shadowed");
+  const auto* venv = env_at(f, "/home/alex/llm/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.str(), "2.4.0");
+  EXPECT_EQ(torch->variant, "cu121");
+  EXPECT_EQ(wheel(*venv, "nvidia-cudnn-cu12")->version.str(), "9.1.0.70");
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, PascalTorchCu128AndDriverTooOld) {
+  Facts f = probe_fixture("linux-pascal-torch-cu128");
+  const auto* venv = env_at(f, "/home/alex/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  EXPECT_EQ(framework(*venv, "torch")->variant, "cu128");
+  EXPECT_EQ(framework(*venv, "torch")->version.str(), "2.8.0+cu128");
+  Facts old = probe_fixture("linux-driver-too-old");
+  const auto* v2 = env_at(old, "/home/alex/work/.venv");
+  ASSERT_NE(v2, nullptr) << describe(old);
+  EXPECT_EQ(v2->python_version->str(), "3.8.10");
+  EXPECT_EQ(framework(*v2, "torch")->cuda_version->str(), "12.1");
+}
+
+TEST(PythonProbe, JaxWithCuda12PluginInPyenvBasedVenv) {
+  Facts f = probe_fixture("linux-jax-cuda12");
+  const auto* venv = env_at(f, "/home/alex/research/jax-exp/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  EXPECT_TRUE(has(venv->found_via, "project venv under home"));
+  const auto* jax = framework(*venv, "jax");
+  ASSERT_NE(jax, nullptr);
+  EXPECT_EQ(jax->version.str(), "0.6.2");
+  EXPECT_EQ(jax->cuda_build, true);
+  EXPECT_EQ(jax->variant, "cuda12");
+  EXPECT_NE(jax->evidence.find("jax-cuda12-"), std::string::npos);
+  const auto* plugin = framework(*venv, "jax-cuda-plugin");
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_EQ(plugin->package, "jax-cuda12-plugin");
+  EXPECT_EQ(plugin->cuda_version->major(), 12);
+  const auto* pjrt = framework(*venv, "jax-cuda-pjrt");
+  ASSERT_NE(pjrt, nullptr);
+  EXPECT_EQ(pjrt->package, "jax-cuda12-pjrt");
+  const auto* jaxlib = framework(*venv, "jaxlib");
+  ASSERT_NE(jaxlib, nullptr);
+  EXPECT_FALSE(jaxlib->cuda_build.has_value());
+  EXPECT_EQ(wheel(*venv, "nvidia-cudnn-cu12")->version.str(), "9.10.2.21");
+  EXPECT_EQ(wheel(*venv, "nvidia-cuda-nvcc-cu12")->library, "nvcc");
+  const auto* pyenv = env_at(f, "/home/alex/.pyenv/versions/3.12.4");
+  ASSERT_NE(pyenv, nullptr);
+  EXPECT_EQ(pyenv->python_version->str(), "3.12.4");
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, JaxCpuOnlyWithoutPlugin) {
+  Facts f = probe_fixture("linux-no-nvidia");
+  const auto* venv = env_at(f, "/home/sam/jaxplay/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  const auto* jax = framework(*venv, "jax");
+  ASSERT_NE(jax, nullptr);
+  EXPECT_EQ(jax->cuda_build, false);
+  EXPECT_EQ(jax->variant, "cpu");
+  EXPECT_NO_PROBLEMS(f);
+}
+
+TEST(PythonProbe, EveryScenarioCompletesQuickly) {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(GPUDOCTOR_FIXTURES_DIR)) {
+    if (!fs::is_directory(entry.path() / "root")) continue;
+    auto start = std::chrono::steady_clock::now();
+    Facts f = probe_fixture(entry.path().filename().string());
+    auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ++n;
+    // Milliseconds, not seconds: a generous bound that still catches an unbounded walk.
+    EXPECT_LT(ms, 500.0) << entry.path().filename();
+    if (!starts_with(entry.path().filename().string(), "bad-")) {
+      EXPECT_FALSE(f.python_envs.empty()) << entry.path().filename();
+    }
+  }
+  EXPECT_GE(n, 18);
+}
+
+// ---- bad input
+
+TEST(PythonProbeBadInput, GarbageVersionsGiveClearProblems) {
+  Facts f = probe_fixture("bad-garbage-versions");
+  const auto* venv = env_at(f, "/home/alex/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  // pyvenv.cfg is garbage; the lib/python3.10 folder still tells the version.
+  ASSERT_TRUE(venv->python_version.has_value());
+  EXPECT_EQ(venv->python_version->str(), "3.10");
+  EXPECT_EQ(venv->python_version_source, "lib/python3.10");
+  std::string problems = all_problems(f);
+  EXPECT_NE(problems.find("CONDA_PREFIX names /nonexistent/conda"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("pyvenv.cfg version is not a version: banana"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("nvidia wheel nvidia-cudnn-cu12 has no readable version"), std::string::npos) << problems;
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  // version.py is unreadable, so the wheel's local tag is all that is left, and it says cu121.
+  EXPECT_FALSE(torch->problems.empty());
+  EXPECT_EQ(torch->variant, "cu121");
+  const auto* tf = framework(*venv, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_FALSE(tf->cuda_build.has_value());
+  EXPECT_NE(join(tf->problems, "\n").find("cut off or malformed"), std::string::npos) << join(tf->problems, "\n");
+  const auto* jax = framework(*venv, "jax");
+  ASSERT_NE(jax, nullptr);
+  EXPECT_NE(join(jax->problems, "\n").find("no readable version"), std::string::npos);
+  const auto* keras = framework(*venv, "keras");
+  ASSERT_NE(keras, nullptr);
+  EXPECT_EQ(keras->version.str(), "3.3.3");
+  EXPECT_NE(join(keras->problems, "\n").find("no Name: header"), std::string::npos);
+}
+
+TEST(PythonProbeBadInput, BinaryJunkIsReportedNotParsed) {
+  Facts f = probe_fixture("bad-binary-junk");
+  const auto* venv = env_at(f, "/home/alex/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  const auto* tf = framework(*venv, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_FALSE(tf->cuda_build.has_value());
+  EXPECT_NE(join(tf->problems, "\n").find("binary content"), std::string::npos);
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_NE(join(torch->problems, "\n").find("binary content"), std::string::npos);
+  const auto* jaxlib = framework(*venv, "jaxlib");
+  ASSERT_NE(jaxlib, nullptr);
+  EXPECT_EQ(jaxlib->version.str(), "0.4.30");  // the directory name still gives it
+  EXPECT_NE(join(jaxlib->problems, "\n").find("METADATA is not text"), std::string::npos);
+  EXPECT_NE(all_problems(f).find("pyvenv.cfg is not text"), std::string::npos) << all_problems(f);
+}
+
+TEST(PythonProbeBadInput, SymlinkLoopsEndWithAProblem) {
+  Facts f = probe_fixture("bad-symlink-loops");
+  std::string problems = all_problems(f);
+  EXPECT_NE(problems.find("VIRTUAL_ENV names /home/alex/loop-a"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("too many levels of symbolic links"), std::string::npos) << problems;
+  const auto* venv = env_at(f, "/home/alex/.venv");
+  ASSERT_NE(venv, nullptr) << describe(f);
+  const auto* torch = framework(*venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_NE(join(torch->problems, "\n").find("cannot read"), std::string::npos);
+  EXPECT_EQ(torch->variant, "cu121");  // from the dist-info name
+}
+
+/// A decoy venv on the host that a link escaping the root would reach.
+class EscapeDecoy {
+ public:
+  EscapeDecoy() {
+    root_ = "/tmp/gpudoctor-escape-decoy";
+    std::error_code ec;
+    fs::path sp = root_ / "lib/python3.10/site-packages";
+    fs::create_directories(sp / "torch-9.9.9.dist-info", ec);
+    fs::create_directories(sp / "torch", ec);
+    fs::create_directories(root_ / "bin", ec);
+    std::ofstream(root_ / "pyvenv.cfg") << "home = /usr/bin\nversion = 3.10.99\n";
+    std::ofstream(sp / "torch-9.9.9.dist-info/METADATA") << "Name: torch\nVersion: 9.9.9\n\n";
+    std::ofstream(sp / "torch/version.py") << "__version__ = '9.9.9+host'\ncuda = '99.9'\n";
+    std::ofstream(root_ / "bin/python3") << "";
+    ok_ = !ec;
+  }
+  ~EscapeDecoy() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  [[nodiscard]] bool ok() const { return ok_; }
+
+ private:
+  fs::path root_;
+  bool ok_ = false;
+};
+
+TEST(PythonProbeBadInput, LinksNeverLeaveTheRoot) {
+  EscapeDecoy decoy;
+  if (!decoy.ok()) GTEST_SKIP() << "cannot create the host decoy under /tmp";
+  Facts f = probe_fixture("bad-escaping-symlinks");
+  std::string text = describe(f);
+  EXPECT_EQ(text.find("9.9.9"), std::string::npos) << text;
+  EXPECT_EQ(text.find("3.10.99"), std::string::npos) << text;
+  for (const auto& e : f.python_envs) EXPECT_EQ(e.path.find("/tmp"), std::string::npos) << e.path;
+  EXPECT_NE(env_at(f, "/home/alex/.venv"), nullptr) << text;
+}
+
+/// Builds a throwaway copy of a small venv tree under the build's temp dir.
+fs::path make_temp_tree(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  fs::create_directories(sp / "tensorflow/python/platform");
+  fs::create_directories(sp / "tensorflow-2.16.1.dist-info");
+  std::ofstream(dir / "root/home/u/.venv/pyvenv.cfg") << "home = /usr/bin\nversion = 3.11.4\n";
+  std::ofstream(sp / "tensorflow-2.16.1.dist-info/METADATA") << "Name: tensorflow\nVersion: 2.16.1\n\n";
+  std::ofstream(dir / "env") << "HOME=/home/u\nVIRTUAL_ENV=/home/u/.venv\n";
+  std::ofstream(dir / "args") << "";
+  return dir;
+}
+
+TEST(PythonProbeBadInput, HugeFilesAreCutNotSwallowed) {
+  fs::path dir = make_temp_tree("huge");
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  {
+    // 8 MiB of comment lines, with the real build_info only at the end (past the 1 MiB cap).
+    std::ofstream out(sp / "tensorflow/python/platform/build_info.py", std::ios::binary);
+    std::string line(1023, '#');
+    line += '\n';
+    for (int i = 0; i < 8 * 1024; ++i) out << line;
+    out << "build_info = collections.OrderedDict([('is_cuda_build', True)])\n";
+  }
+  SystemView system = fixture_view(dir);
+  Facts f;
+  auto start = std::chrono::steady_clock::now();
+  probe_python(system, f);
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 1000.0);
+  ASSERT_EQ(f.python_envs.size(), 1u) << describe(f);
+  const auto* tf = framework(f.python_envs.front(), "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->version.str(), "2.16.1");
+  EXPECT_FALSE(tf->cuda_build.has_value());
+  EXPECT_NE(join(tf->problems, "\n").find("no build information found"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(PythonProbeBadInput, UnreadableDirectoriesAreProblems) {
+  if (::geteuid() == 0) {
+    GTEST_SKIP() << "running as root: permission bits do not stop root, so an unreadable "
+                    "directory cannot be made here";
+  }
+  fs::path dir = make_temp_tree("unreadable");
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  fs::create_directories(dir / "root/home/u/private");
+  fs::permissions(sp, fs::perms::none);
+  fs::permissions(dir / "root/home/u/private", fs::perms::none);
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::permissions(sp, fs::perms::owner_all);
+  fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
+  std::string problems = all_problems(f);
+  EXPECT_NE(problems.find("cannot list site-packages"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("/home/u/private"), std::string::npos) << problems;
+  fs::remove_all(dir);
+}
+
+TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
+  fs::path dir = make_temp_tree("many");
+  for (int i = 0; i < 80; ++i) {
+    fs::path v = dir / ("root/home/u/.virtualenvs/env" + std::to_string(i));
+    fs::create_directories(v / "lib/python3.11/site-packages");
+    std::ofstream(v / "pyvenv.cfg") << "home = /usr/bin\nversion = 3.11.4\n";
+  }
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  EXPECT_EQ(f.python_envs.size(), 64u);
+  EXPECT_NE(all_problems(f).find("more than 64 Python environments"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpudoctor
