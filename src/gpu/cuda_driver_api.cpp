@@ -31,25 +31,44 @@ Result<CudaDriverApi> load_cuda_driver(const std::vector<std::string>& names) {
 
 std::string cuda_error_name(CUresult code) {
   switch (code) {
-    case 0: return "CUDA_SUCCESS";
-    case 1: return "CUDA_ERROR_INVALID_VALUE";
-    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
-    case 3: return "CUDA_ERROR_NOT_INITIALIZED";
-    case 4: return "CUDA_ERROR_DEINITIALIZED";
-    case 34: return "CUDA_ERROR_STUB_LIBRARY";
-    case 36: return "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER";
-    case 46: return "CUDA_ERROR_DEVICE_UNAVAILABLE";
-    case 100: return "CUDA_ERROR_NO_DEVICE";
-    case 101: return "CUDA_ERROR_INVALID_DEVICE";
-    case 102: return "CUDA_ERROR_DEVICE_NOT_LICENSED";
-    case 304: return "CUDA_ERROR_OPERATING_SYSTEM";
-    case 800: return "CUDA_ERROR_NOT_PERMITTED";
-    case 801: return "CUDA_ERROR_NOT_SUPPORTED";
-    case 802: return "CUDA_ERROR_SYSTEM_NOT_READY";
-    case 803: return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
-    case 804: return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
-    case 999: return "CUDA_ERROR_UNKNOWN";
-    default: return "CUDA_ERROR_" + std::to_string(code);
+    case 0:
+      return "CUDA_SUCCESS";
+    case 1:
+      return "CUDA_ERROR_INVALID_VALUE";
+    case 2:
+      return "CUDA_ERROR_OUT_OF_MEMORY";
+    case 3:
+      return "CUDA_ERROR_NOT_INITIALIZED";
+    case 4:
+      return "CUDA_ERROR_DEINITIALIZED";
+    case 34:
+      return "CUDA_ERROR_STUB_LIBRARY";
+    case 36:
+      return "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER";
+    case 46:
+      return "CUDA_ERROR_DEVICE_UNAVAILABLE";
+    case 100:
+      return "CUDA_ERROR_NO_DEVICE";
+    case 101:
+      return "CUDA_ERROR_INVALID_DEVICE";
+    case 102:
+      return "CUDA_ERROR_DEVICE_NOT_LICENSED";
+    case 304:
+      return "CUDA_ERROR_OPERATING_SYSTEM";
+    case 800:
+      return "CUDA_ERROR_NOT_PERMITTED";
+    case 801:
+      return "CUDA_ERROR_NOT_SUPPORTED";
+    case 802:
+      return "CUDA_ERROR_SYSTEM_NOT_READY";
+    case 803:
+      return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
+    case 804:
+      return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
+    case 999:
+      return "CUDA_ERROR_UNKNOWN";
+    default:
+      return "CUDA_ERROR_" + std::to_string(code);
   }
 }
 

@@ -135,7 +135,9 @@ void from_json_report(const json& j, CudaDriverReport& r) {
 }
 
 /// Vendor strings may hold any bytes; invalid UTF-8 is replaced rather than thrown on.
-std::string dump_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump_line(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 template <class Report>
 void send_report(ChildChannel& out, const Report& r) {
@@ -219,11 +221,13 @@ void query_device(NvmlSession& s, unsigned index) {
     return;
   }
   char text[kNvmlDeviceNameBufferSize] = {};
-  if (s.device_call(api.device_name, "device_name", index, device, text, kNvmlDeviceNameBufferSize)) {
+  if (s.device_call(api.device_name, "device_name", index, device, text,
+                    kNvmlDeviceNameBufferSize)) {
     d.name = bounded(text, sizeof text);
   }
   char uuid[kNvmlDeviceUuidBufferSize] = {};
-  if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid, kNvmlDeviceUuidBufferSize)) {
+  if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid,
+                    kNvmlDeviceUuidBufferSize)) {
     d.uuid = bounded(uuid, sizeof uuid);
   }
   int major = 0;
@@ -351,13 +355,18 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
 
 const char* status_for(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::timeout: return "timeout";
+    case ErrorKind::timeout:
+      return "timeout";
     case ErrorKind::crashed:
-    case ErrorKind::invalid_data: return "crashed";
-    case ErrorKind::not_found: return "not-found";
+    case ErrorKind::invalid_data:
+      return "crashed";
+    case ErrorKind::not_found:
+      return "not-found";
     case ErrorKind::load_failed:
-    case ErrorKind::symbol_missing: return "load-failed";
-    default: return "init-failed";
+    case ErrorKind::symbol_missing:
+      return "load-failed";
+    default:
+      return "init-failed";
   }
 }
 
@@ -399,16 +408,20 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
     char version[kNvmlDriverVersionBufferSize] = {};
     send_call(out, "nvmlSystemGetDriverVersion");
     rc = api.system_driver_version(version, kNvmlDriverVersionBufferSize);
-    if (rc == kNvmlSuccess) report.driver_version = bounded(version, sizeof version);
-    else report.problems.push_back(s.describe("nvmlSystemGetDriverVersion", rc));
+    if (rc == kNvmlSuccess)
+      report.driver_version = bounded(version, sizeof version);
+    else
+      report.problems.push_back(s.describe("nvmlSystemGetDriverVersion", rc));
   }
   if (api.system_cuda_driver_version != nullptr) {
     int version = 0;
     call = symbol_for(api.bound, "system_cuda_driver_version");
     send_call(out, call);
     rc = api.system_cuda_driver_version(&version);
-    if (rc == kNvmlSuccess) report.cuda_driver_version = version;
-    else report.problems.push_back(s.describe(call, rc));
+    if (rc == kNvmlSuccess)
+      report.cuda_driver_version = version;
+    else
+      report.problems.push_back(s.describe(call, rc));
   }
   report.status = "ok";
   send_report(out, report);
@@ -424,8 +437,9 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   }
   report.device_count = count;
   if (count > kMaxDevices) {
-    report.problems.push_back(call + " says " + std::to_string(count) + " devices; only the first " +
-                              std::to_string(kMaxDevices) + " are read");
+    report.problems.push_back(call + " says " + std::to_string(count) +
+                              " devices; only the first " + std::to_string(kMaxDevices) +
+                              " are read");
     count = kMaxDevices;
   }
   send_report(out, report);
@@ -457,8 +471,10 @@ void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   int version = 0;
   send_call(out, "cuDriverGetVersion");
   CUresult rc = api.driver_version(&version);
-  if (rc == kCudaSuccess) report.driver_version = version;
-  else report.problems.push_back(describe_cuda(api, out, "cuDriverGetVersion", rc));
+  if (rc == kCudaSuccess)
+    report.driver_version = version;
+  else
+    report.problems.push_back(describe_cuda(api, out, "cuDriverGetVersion", rc));
   send_report(out, report);
 
   send_call(out, "cuInit");

@@ -23,8 +23,8 @@ struct DriverQueryOptions {
   /// For NVML and libcuda together (they run side by side). nvmlInit on a large machine with
   /// persistence mode off can take a second or two; a wedged driver takes forever.
   std::chrono::milliseconds deadline{5000};
-  std::vector<std::string> nvml_names;   ///< empty: default_nvml_names()
-  std::vector<std::string> cuda_names;   ///< empty: default_cuda_driver_names()
+  std::vector<std::string> nvml_names;  ///< empty: default_nvml_names()
+  std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
 };
 
 struct GpuDeviceReport {
@@ -44,22 +44,22 @@ struct LibraryReport {
   std::string error;   ///< why status is not "ok", in words with the call and code names
   /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
   std::string error_kind;
-  int code = 0;        ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
-  std::string path;    ///< absolute path of the library actually loaded
-  std::vector<BoundSymbol> bound;      ///< which exported name filled each slot
-  std::vector<std::string> problems;   ///< non-fatal failures of single calls, in words
-  std::string last_call;               ///< the vendor call in progress when the child stopped
+  int code = 0;      ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
+  std::string path;  ///< absolute path of the library actually loaded
+  std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
+  std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
+  std::string last_call;              ///< the vendor call in progress when the child stopped
 };
 
 struct NvmlReport : LibraryReport {
-  std::string driver_version;                ///< "550.54.15"
-  std::optional<int> cuda_driver_version;    ///< 12040 = CUDA 12.4
+  std::string driver_version;              ///< "550.54.15"
+  std::optional<int> cuda_driver_version;  ///< 12040 = CUDA 12.4
   std::optional<unsigned> device_count;
   std::vector<GpuDeviceReport> devices;
 };
 
 struct CudaDriverReport : LibraryReport {
-  std::optional<int> driver_version;         ///< cuDriverGetVersion: 12040 = CUDA 12.4
+  std::optional<int> driver_version;  ///< cuDriverGetVersion: 12040 = CUDA 12.4
   std::optional<int> device_count;
 };
 

@@ -35,7 +35,7 @@ struct IsolatedTask {
 };
 
 struct ChildOutcome {
-  std::string output;          ///< all the child wrote, even when it was killed afterwards
+  std::string output;  ///< all the child wrote, even when it was killed afterwards
   /// Empty when the child exited with status 0. Otherwise timeout (killed at the deadline),
   /// crashed (died from a signal: code = signal; or exited non-zero: code = status),
   /// io_error (could not start it).

@@ -47,9 +47,11 @@ struct nvmlPciInfo_t {
   char busId[32];  ///< "00000000:18:00.0", filled by nvmlDeviceGetPciInfo_v3
 };
 
-inline constexpr unsigned int kNvmlDriverVersionBufferSize = 80;  ///< NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
-inline constexpr unsigned int kNvmlDeviceNameBufferSize = 96;     ///< NVML_DEVICE_NAME_V2_BUFFER_SIZE
-inline constexpr unsigned int kNvmlDeviceUuidBufferSize = 96;     ///< NVML_DEVICE_UUID_V2_BUFFER_SIZE
+/// NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE, NVML_DEVICE_NAME_V2_BUFFER_SIZE,
+/// NVML_DEVICE_UUID_V2_BUFFER_SIZE.
+inline constexpr unsigned int kNvmlDriverVersionBufferSize = 80;
+inline constexpr unsigned int kNvmlDeviceNameBufferSize = 96;
+inline constexpr unsigned int kNvmlDeviceUuidBufferSize = 96;
 
 // clang-format off
 /// Every NVML entry point the doctor calls. Newest symbol first; the comment names the NVML

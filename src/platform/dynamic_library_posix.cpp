@@ -30,14 +30,22 @@ bool is_not_found(const std::string& message, const std::string& requested) {
 /// e_machine values of the architectures a GPU machine is likely to meet.
 std::string machine_name(unsigned machine) {
   switch (machine) {
-    case 3: return "i386";
-    case 20: return "ppc";
-    case 21: return "ppc64";
-    case 40: return "arm";
-    case 62: return "x86_64";
-    case 183: return "aarch64";
-    case 243: return "riscv";
-    default: return "machine " + std::to_string(machine);
+    case 3:
+      return "i386";
+    case 20:
+      return "ppc";
+    case 21:
+      return "ppc64";
+    case 40:
+      return "arm";
+    case 62:
+      return "x86_64";
+    case 183:
+      return "aarch64";
+    case 243:
+      return "riscv";
+    default:
+      return "machine " + std::to_string(machine);
   }
 }
 
@@ -51,7 +59,10 @@ std::optional<std::string> explain_existing_file(const std::string& path) {
   size_t n = std::fread(header, 1, sizeof header, f);
   std::fclose(f);
   std::string text = "the file exists but the loader skipped it";
-  if (n == sizeof header && std::memcmp(header, "\x7f" "ELF", 4) == 0) {
+  if (n == sizeof header && std::memcmp(header,
+                                        "\x7f"
+                                        "ELF",
+                                        4) == 0) {
     bool little = header[5] == 1;
     unsigned machine = little ? header[18] | (header[19] << 8U) : (header[18] << 8U) | header[19];
     text += ": an ELF object for " + machine_name(machine);

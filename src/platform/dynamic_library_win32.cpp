@@ -32,9 +32,9 @@ std::string narrow(const std::wstring& wide) {
 /// GetLastError as words (ggml returns an empty string here; a doctor cannot).
 std::string error_text(DWORD code) {
   wchar_t* buffer = nullptr;
-  DWORD n = ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
-                                 FORMAT_MESSAGE_IGNORE_INSERTS,
-                             nullptr, code, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
+  DWORD n = ::FormatMessageW(
+      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+      nullptr, code, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
   std::string text = n > 0 && buffer != nullptr ? narrow(std::wstring(buffer, n)) : std::string();
   if (buffer != nullptr) ::LocalFree(buffer);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
@@ -61,10 +61,10 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   DWORD code = module == nullptr ? ::GetLastError() : 0;
   ::SetThreadErrorMode(old_mode, nullptr);
   if (module == nullptr) {
-    ErrorKind kind = code == ERROR_MOD_NOT_FOUND || code == ERROR_FILE_NOT_FOUND ||
-                             code == ERROR_PATH_NOT_FOUND
-                         ? ErrorKind::not_found
-                         : ErrorKind::load_failed;
+    ErrorKind kind =
+        code == ERROR_MOD_NOT_FOUND || code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND
+            ? ErrorKind::not_found
+            : ErrorKind::load_failed;
     return Error{kind, error_text(code), name_or_path, static_cast<int>(code)};
   }
   std::wstring path(32768, L'\0');

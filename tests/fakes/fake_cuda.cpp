@@ -19,9 +19,9 @@ bool g_initialized = false;
 
 const fake_driver::Scenario& s() { return fake_driver::scenario(); }
 
-#define FAKE_ENTER(symbol)                                                         \
-  do {                                                                             \
-    if (auto forced = fake_driver::override_for(symbol)) return *forced;          \
+#define FAKE_ENTER(symbol)                                               \
+  do {                                                                   \
+    if (auto forced = fake_driver::override_for(symbol)) return *forced; \
   } while (0)
 
 int cuda_value(const char* key, int fallback) {
@@ -35,13 +35,27 @@ FAKE_EXPORT CUresult cuGetErrorName(CUresult error, const char** name) {
   FAKE_ENTER("cuGetErrorName");
   if (name == nullptr) return kInvalidValue;
   switch (error) {
-    case 0: *name = "CUDA_SUCCESS"; return kSuccess;
-    case 3: *name = "CUDA_ERROR_NOT_INITIALIZED"; return kSuccess;
-    case 34: *name = "CUDA_ERROR_STUB_LIBRARY"; return kSuccess;
-    case 100: *name = "CUDA_ERROR_NO_DEVICE"; return kSuccess;
-    case 803: *name = "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"; return kSuccess;
-    case 999: *name = "CUDA_ERROR_UNKNOWN"; return kSuccess;
-    default: *name = nullptr; return kInvalidValue;
+    case 0:
+      *name = "CUDA_SUCCESS";
+      return kSuccess;
+    case 3:
+      *name = "CUDA_ERROR_NOT_INITIALIZED";
+      return kSuccess;
+    case 34:
+      *name = "CUDA_ERROR_STUB_LIBRARY";
+      return kSuccess;
+    case 100:
+      *name = "CUDA_ERROR_NO_DEVICE";
+      return kSuccess;
+    case 803:
+      *name = "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
+      return kSuccess;
+    case 999:
+      *name = "CUDA_ERROR_UNKNOWN";
+      return kSuccess;
+    default:
+      *name = nullptr;
+      return kInvalidValue;
   }
 }
 
@@ -49,13 +63,27 @@ FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
   FAKE_ENTER("cuGetErrorString");
   if (text == nullptr) return kInvalidValue;
   switch (error) {
-    case 0: *text = "no error"; return kSuccess;
-    case 3: *text = "initialization error"; return kSuccess;
-    case 34: *text = "CUDA driver is a stub library"; return kSuccess;
-    case 100: *text = "no CUDA-capable device is detected"; return kSuccess;
-    case 803: *text = "system has unsupported display driver / cuda driver combination"; return kSuccess;
-    case 999: *text = "unknown error"; return kSuccess;
-    default: *text = nullptr; return kInvalidValue;
+    case 0:
+      *text = "no error";
+      return kSuccess;
+    case 3:
+      *text = "initialization error";
+      return kSuccess;
+    case 34:
+      *text = "CUDA driver is a stub library";
+      return kSuccess;
+    case 100:
+      *text = "no CUDA-capable device is detected";
+      return kSuccess;
+    case 803:
+      *text = "system has unsupported display driver / cuda driver combination";
+      return kSuccess;
+    case 999:
+      *text = "unknown error";
+      return kSuccess;
+    default:
+      *text = nullptr;
+      return kInvalidValue;
   }
 }
 

@@ -41,8 +41,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -73,7 +75,9 @@ class FakeDriver : public ::testing::Test {
     return facts;
   }
 
-  std::string fake(const char* name) const { return std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/" + name; }
+  std::string fake(const char* name) const {
+    return std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/" + name;
+  }
 
   milliseconds elapsed_{0};
 };
@@ -250,7 +254,7 @@ TEST_F(FakeDriver, LegacyNamesAreUsedWhenNewOnesAreAbsent) {
   EXPECT_EQ(bound.count("device_memory_info_v2"), 0u);
   ASSERT_EQ(r.nvml.devices.size(), 2u);
   EXPECT_EQ(r.nvml.devices[0].memory_total_bytes, 85520809984ULL);  // from the v1 call
-  EXPECT_EQ(r.nvml.devices[1].pci_bus_id, "0000:2a:00.0");           // from busIdLegacy
+  EXPECT_EQ(r.nvml.devices[1].pci_bus_id, "0000:2a:00.0");          // from busIdLegacy
   EXPECT_EQ(r.nvml.cuda_driver_version, 12040);
 }
 
@@ -305,11 +309,11 @@ TEST_F(BadLibrary, WrongElfClass) {
   header[1] = 'E';
   header[2] = 'L';
   header[3] = 'F';
-  header[4] = 1;  // ELFCLASS32
-  header[5] = 1;  // little-endian
-  header[6] = 1;  // EV_CURRENT
-  header[16] = 3; // ET_DYN
-  header[18] = 3; // EM_386
+  header[4] = 1;   // ELFCLASS32
+  header[5] = 1;   // little-endian
+  header[6] = 1;   // EV_CURRENT
+  header[16] = 3;  // ET_DYN
+  header[18] = 3;  // EM_386
   header[20] = 1;
   std::string path = write(header);
   gpu::NvmlReport r = query(path);
@@ -331,8 +335,9 @@ TEST_F(BadLibrary, WrongMachine) {
   // what the file really is.
   EXPECT_TRUE(contains(r.error, path + ": cannot open shared object file")) << r.error;
 #if defined(__x86_64__)
-  EXPECT_TRUE(contains(r.error, "(the file exists but the loader skipped it: an ELF object for "
-                                "aarch64, this process is x86_64)"))
+  EXPECT_TRUE(contains(r.error,
+                       "(the file exists but the loader skipped it: an ELF object for "
+                       "aarch64, this process is x86_64)"))
       << r.error;
 #endif
 }

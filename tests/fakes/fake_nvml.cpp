@@ -44,9 +44,9 @@ nvmlDevice_st g_devices[64];
 const fake_driver::Scenario& s() { return fake_driver::scenario(); }
 
 /// The check every real NVML call makes, then the scenario's override.
-#define FAKE_ENTER(symbol, device)                                                       \
-  do {                                                                                   \
-    if (auto forced = fake_driver::override_for(symbol, device)) return *forced;         \
+#define FAKE_ENTER(symbol, device)                                               \
+  do {                                                                           \
+    if (auto forced = fake_driver::override_for(symbol, device)) return *forced; \
   } while (0)
 
 const fake_driver::Device* device_of(nvmlDevice_t d) {
@@ -118,16 +118,26 @@ FAKE_EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
   // Only hang / crash apply here: the function returns text, not a code.
   (void)fake_driver::override_for("nvmlErrorString");
   switch (result) {
-    case 0: return "Success";
-    case 1: return "Uninitialized";
-    case 2: return "Invalid Argument";
-    case 3: return "Not Supported";
-    case 9: return "Driver Not Loaded";
-    case 12: return "NVML Shared Library Not Found";
-    case 15: return "GPU is lost";
-    case 18: return "Driver/library version mismatch";
-    case 25: return "Argument version mismatch";
-    default: return "Unknown Error";
+    case 0:
+      return "Success";
+    case 1:
+      return "Uninitialized";
+    case 2:
+      return "Invalid Argument";
+    case 3:
+      return "Not Supported";
+    case 9:
+      return "Driver Not Loaded";
+    case 12:
+      return "NVML Shared Library Not Found";
+    case 15:
+      return "GPU is lost";
+    case 18:
+      return "Driver/library version mismatch";
+    case 25:
+      return "Argument version mismatch";
+    default:
+      return "Unknown Error";
   }
 }
 

@@ -47,13 +47,20 @@ Scenario load() {
       s.calls[key] = value;
     } else if (section == "device" && !s.devices.empty()) {
       Device& d = s.devices.back();
-      if (key == "name") d.name = value;
-      else if (key == "uuid") d.uuid = value;
-      else if (key == "cc") std::sscanf(value.c_str(), "%d.%d", &d.cc_major, &d.cc_minor);
-      else if (key == "memory_total_bytes") d.memory_total_bytes = std::stoull(value);
-      else if (key == "pci_bus_id") d.pci_bus_id = value;
-      else if (key == "pci_device_id") d.pci_device_id = static_cast<unsigned>(std::stoul(value, nullptr, 0));
-      else if (key == "persistence_mode") d.persistence_mode = std::stoi(value);
+      if (key == "name")
+        d.name = value;
+      else if (key == "uuid")
+        d.uuid = value;
+      else if (key == "cc")
+        std::sscanf(value.c_str(), "%d.%d", &d.cc_major, &d.cc_minor);
+      else if (key == "memory_total_bytes")
+        d.memory_total_bytes = std::stoull(value);
+      else if (key == "pci_bus_id")
+        d.pci_bus_id = value;
+      else if (key == "pci_device_id")
+        d.pci_device_id = static_cast<unsigned>(std::stoul(value, nullptr, 0));
+      else if (key == "persistence_mode")
+        d.persistence_mode = std::stoi(value);
     }
   }
   return s;
