@@ -96,7 +96,9 @@ void drain(Child& c, size_t max_output_bytes) {
 void try_reap(Child& c, std::chrono::steady_clock::time_point now) {
   if (c.reaped || c.pid <= 0) return;
   pid_t r = ::waitpid(c.pid, &c.status, WNOHANG);
-  if (r == c.pid) {
+  // ECHILD: someone set SIGCHLD to SIG_IGN and the kernel reaped it; its status is lost.
+  if (r < 0 && errno == ECHILD) c.status = 0;
+  if (r == c.pid || (r < 0 && errno == ECHILD)) {
     c.reaped = true;
     c.ended = now;
   }

@@ -1,10 +1,13 @@
 #include "gpu/isolated_child.hpp"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 
 #include "gpu/driver_query.hpp"
 
@@ -98,6 +101,32 @@ TEST(IsolatedChild, OutputIsCutAtTheLimit) {
   auto outcomes = run_isolated({{"flood", {}, &write_a_lot}}, milliseconds(5000), 4096);
   EXPECT_FALSE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].output.size(), 4096u);
+}
+
+void print_to_stdout(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  std::printf("a vendor library talking on stdout\n");
+  std::fflush(stdout);
+  out.write_line("done");
+}
+
+TEST(IsolatedChild, ChildStdoutNeverReachesTheParentsStdout) {
+  // The doctor's stdout may be a --json document: nothing a library prints may land there.
+  std::string path = ::testing::TempDir() + "gpudoctor-stdout-" + std::to_string(::getpid());
+  std::fflush(stdout);
+  int saved = ::dup(STDOUT_FILENO);
+  int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(file, 0);
+  ::dup2(file, STDOUT_FILENO);
+  auto outcomes = run_isolated({{"chatty", {}, &print_to_stdout}}, milliseconds(5000));
+  std::fflush(stdout);
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(file);
+  std::ifstream in(path);
+  std::string captured((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  EXPECT_EQ(captured, "");
+  EXPECT_EQ(outcomes[0].output, "done\n");
 }
 
 ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullopt) {
