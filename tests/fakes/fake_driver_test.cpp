@@ -154,6 +154,20 @@ TEST_F(FakeDriver, DriverNotLoadedKeepsTheErrorNames) {
   EXPECT_TRUE(facts.gpus.empty());
 }
 
+TEST_F(FakeDriver, FailedNvmlKeepsTheDriverVersionReadFromFiles) {
+  // probe_driver_files runs first; a failed NVML must not erase what /proc said.
+  ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("driver_not_loaded"));
+  SystemView system = SystemView::host(nullptr);
+  Facts facts;
+  facts.driver.version = Version::parse("535.104.05");
+  facts.driver.version_source = "/proc/driver/nvidia/version";
+  probe_driver_runtime(system, facts);
+  EXPECT_EQ(facts.driver.nvml_status, "init-failed");
+  ASSERT_TRUE(facts.driver.version.has_value());
+  EXPECT_EQ(*facts.driver.version, *Version::parse("535.104.05"));
+  EXPECT_EQ(facts.driver.version_source, "/proc/driver/nvidia/version");
+}
+
 TEST_F(FakeDriver, LibraryVersionMismatchIsNamed) {
   Facts facts = probe("version_mismatch");
   EXPECT_EQ(facts.driver.nvml_status, "init-failed");

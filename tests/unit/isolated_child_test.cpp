@@ -178,6 +178,28 @@ TEST(ChildReport, TimeoutNamesTheCallAndKeepsTheLastReport) {
   EXPECT_EQ(r.last_call, "nvmlDeviceGetUUID");
 }
 
+TEST(ChildReport, RandomBytesNeverCrashTheParent) {
+  // Whatever a broken child writes, the parent ends with a status and a message.
+  std::uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 24U;
+  };
+  const std::string pieces[] = {R"({"report":)", R"({"call":)", "{", "}", "[", "]", "\"", ":",
+                                "\n", "null", "1e999", "-1", R"("status")", R"("devices")"};
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    int n = static_cast<int>(next() % 40);
+    for (int i = 0; i < n; ++i) {
+      if (next() % 2 == 0) text += pieces[next() % std::size(pieces)];
+      else text += static_cast<char>(next());
+    }
+    NvmlReport r = nvml_report_from_child(outcome(text));
+    EXPECT_FALSE(r.status.empty()) << text;
+    if (r.status != "ok") EXPECT_FALSE(r.error.empty()) << text;
+  }
+}
+
 TEST(ChildReport, StatusWords) {
   EXPECT_STREQ(status_for(ErrorKind::not_found), "not-found");
   EXPECT_STREQ(status_for(ErrorKind::load_failed), "load-failed");
