@@ -395,6 +395,8 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   report.path = api.library.path();
   report.bound = api.bound;
   NvmlSession s{api, out, report};
+  // Status still empty: should init crash or hang, the parent knows at least which library.
+  send_report(out, report);
 
   std::string call = symbol_for(api.bound, "init");
   send_call(out, call);
@@ -466,6 +468,7 @@ void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   const CudaDriverApi& api = *loaded;
   report.path = api.library.path();
   report.bound = api.bound;
+  send_report(out, report);
 
   // Before cuInit: it answers even when cuInit fails, and says which CUDA the driver speaks.
   int version = 0;
