@@ -1,10 +1,92 @@
+#include <charconv>
+#include <chrono>
+
+#include "gpu/driver_query.hpp"
 #include "probe/probes.hpp"
 
 namespace gpudoctor {
+namespace {
 
-// Placeholder until the run-time NVML/libcuda loader lands (src/gpu/).
-void probe_driver_runtime(const SystemView& /*system*/, Facts& facts) {
-  facts.driver.nvml_status = "";
+/// Lets a user with a slow (not wedged) driver, and the tests, move the deadline.
+constexpr const char* kDeadlineVariable = "GPUDOCTOR_DRIVER_TIMEOUT_MS";
+constexpr int kMaxDeadlineMs = 120'000;
+
+std::chrono::milliseconds deadline_for(const SystemView& system, Facts& facts) {
+  gpu::DriverQueryOptions defaults;
+  auto text = system.env(kDeadlineVariable);
+  if (!text) return defaults.deadline;
+  int ms = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), ms);
+  if (ec != std::errc() || end != text->data() + text->size() || ms <= 0 || ms > kMaxDeadlineMs) {
+    facts.problems.push_back({"driver-runtime", kDeadlineVariable,
+                              "ignored \"" + *text + "\": not a number of milliseconds from 1 to " +
+                                  std::to_string(kMaxDeadlineMs)});
+    return defaults.deadline;
+  }
+  return std::chrono::milliseconds(ms);
+}
+
+/// cuDriverGetVersion / NVML's encoding: 1000 * major + 10 * minor (12040 -> 12.4).
+std::optional<Version> cuda_version_from_int(int v) {
+  if (v <= 0) return std::nullopt;
+  return Version::of({v / 1000, (v % 1000) / 10});
+}
+
+}  // namespace
+
+void probe_driver_runtime(const SystemView& system, Facts& facts) {
+  DriverFacts& driver = facts.driver;
+  if (!system.is_live()) {
+    // Never load a library from a diagnosed tree, nor the host's in its place.
+    driver.nvml_status = "skipped";
+    driver.libcuda_status = "skipped";
+    return;
+  }
+  gpu::DriverQueryOptions options;
+  options.deadline = deadline_for(system, facts);
+  gpu::DriverRuntimeReport report = gpu::query_driver_runtime(options);
+  const gpu::NvmlReport& nvml = report.nvml;
+  const gpu::CudaDriverReport& cuda = report.cuda;
+
+  driver.nvml_status = nvml.status;
+  driver.nvml_error = nvml.error;
+  driver.nvml_path = nvml.path;
+  driver.libcuda_status = cuda.status;
+  driver.libcuda_error = cuda.error;
+  driver.libcuda_path = cuda.path;
+
+  // What the library answered holds even when a later call hung or crashed.
+  if (auto v = Version::parse(nvml.driver_version); v && !nvml.driver_version.empty()) {
+    driver.version = *v;
+    driver.version_source = "nvml";
+  }
+  if (nvml.cuda_driver_version) {
+    if (auto v = cuda_version_from_int(*nvml.cuda_driver_version)) {
+      driver.cuda_driver_version = *v;
+      driver.cuda_driver_version_source = "nvml";
+    }
+  }
+  if (driver.cuda_driver_version_source != "nvml" && cuda.driver_version) {
+    if (auto v = cuda_version_from_int(*cuda.driver_version)) {
+      driver.cuda_driver_version = *v;
+      driver.cuda_driver_version_source = "cuDriverGetVersion";
+    }
+  }
+  for (const gpu::GpuDeviceReport& d : nvml.devices) {
+    GpuFacts g;
+    g.name = d.name;
+    g.source = "nvml";
+    g.uuid = d.uuid;
+    g.pci_bus_id = d.pci_bus_id;
+    g.pci_device_id = d.pci_device_id;
+    g.cc_major = d.cc_major;
+    g.cc_minor = d.cc_minor;
+    g.memory_total_bytes = d.memory_total_bytes;
+    g.persistence_mode = d.persistence_mode;
+    facts.gpus.push_back(std::move(g));
+  }
+  for (const std::string& p : nvml.problems) facts.problems.push_back({"nvml", nvml.path, p});
+  for (const std::string& p : cuda.problems) facts.problems.push_back({"libcuda", cuda.path, p});
 }
 
 }  // namespace gpudoctor

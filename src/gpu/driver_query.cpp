@@ -1,0 +1,524 @@
+#include "gpu/driver_query.hpp"
+
+#include <cctype>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "gpu/cuda_driver_api.hpp"
+#include "gpu/nvml_api.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+using nlohmann::json;
+
+/// A C string from a vendor library, cut at `max` bytes even when it is not terminated.
+std::string bounded(const char* text, size_t max = 512) {
+  if (text == nullptr) return {};
+  return std::string(text, ::strnlen(text, max));
+}
+
+// ---- serialisation (child -> parent), through nlohmann only ----
+
+template <class T>
+void put_optional(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+template <class T>
+void get_optional(const json& j, const char* key, std::optional<T>& v) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (it->is_boolean()) v = it->template get<bool>();
+  } else {
+    if (it->is_number_integer()) v = it->template get<T>();
+  }
+}
+
+std::string get_string(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+json library_to_json(const LibraryReport& r) {
+  json j;
+  j["status"] = r.status;
+  j["error"] = r.error;
+  j["error_kind"] = r.error_kind;
+  j["code"] = r.code;
+  j["path"] = r.path;
+  j["problems"] = r.problems;
+  json bound = json::array();
+  for (const auto& b : r.bound) bound.push_back({{"slot", b.slot}, {"symbol", b.symbol}});
+  j["bound"] = std::move(bound);
+  return j;
+}
+
+void library_from_json(const json& j, LibraryReport& r) {
+  r.status = get_string(j, "status");
+  r.error = get_string(j, "error");
+  r.error_kind = get_string(j, "error_kind");
+  if (auto it = j.find("code"); it != j.end() && it->is_number_integer()) r.code = it->get<int>();
+  r.path = get_string(j, "path");
+  if (auto it = j.find("problems"); it != j.end() && it->is_array()) {
+    for (const auto& p : *it) {
+      if (p.is_string()) r.problems.push_back(p.get<std::string>());
+    }
+  }
+  if (auto it = j.find("bound"); it != j.end() && it->is_array()) {
+    for (const auto& b : *it) {
+      if (b.is_object()) r.bound.push_back({get_string(b, "slot"), get_string(b, "symbol")});
+    }
+  }
+}
+
+json to_json(const NvmlReport& r) {
+  json j = library_to_json(r);
+  j["driver_version"] = r.driver_version;
+  put_optional(j, "cuda_driver_version", r.cuda_driver_version);
+  put_optional(j, "device_count", r.device_count);
+  json devices = json::array();
+  for (const auto& d : r.devices) {
+    json dj;
+    dj["index"] = d.index;
+    dj["name"] = d.name;
+    dj["uuid"] = d.uuid;
+    dj["pci_bus_id"] = d.pci_bus_id;
+    dj["pci_device_id"] = d.pci_device_id;
+    put_optional(dj, "cc_major", d.cc_major);
+    put_optional(dj, "cc_minor", d.cc_minor);
+    put_optional(dj, "memory_total_bytes", d.memory_total_bytes);
+    put_optional(dj, "persistence_mode", d.persistence_mode);
+    devices.push_back(std::move(dj));
+  }
+  j["devices"] = std::move(devices);
+  return j;
+}
+
+void from_json_report(const json& j, NvmlReport& r) {
+  library_from_json(j, r);
+  r.driver_version = get_string(j, "driver_version");
+  get_optional(j, "cuda_driver_version", r.cuda_driver_version);
+  get_optional(j, "device_count", r.device_count);
+  if (auto it = j.find("devices"); it != j.end() && it->is_array()) {
+    for (const auto& dj : *it) {
+      if (!dj.is_object()) continue;
+      GpuDeviceReport d;
+      std::optional<unsigned> index;
+      get_optional(dj, "index", index);
+      d.index = index.value_or(0);
+      d.name = get_string(dj, "name");
+      d.uuid = get_string(dj, "uuid");
+      d.pci_bus_id = get_string(dj, "pci_bus_id");
+      d.pci_device_id = get_string(dj, "pci_device_id");
+      get_optional(dj, "cc_major", d.cc_major);
+      get_optional(dj, "cc_minor", d.cc_minor);
+      get_optional(dj, "memory_total_bytes", d.memory_total_bytes);
+      get_optional(dj, "persistence_mode", d.persistence_mode);
+      r.devices.push_back(std::move(d));
+    }
+  }
+}
+
+json to_json(const CudaDriverReport& r) {
+  json j = library_to_json(r);
+  put_optional(j, "driver_version", r.driver_version);
+  put_optional(j, "device_count", r.device_count);
+  return j;
+}
+
+void from_json_report(const json& j, CudaDriverReport& r) {
+  library_from_json(j, r);
+  get_optional(j, "driver_version", r.driver_version);
+  get_optional(j, "device_count", r.device_count);
+}
+
+/// Vendor strings may hold any bytes; invalid UTF-8 is replaced rather than thrown on.
+std::string dump_line(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+template <class Report>
+void send_report(ChildChannel& out, const Report& r) {
+  out.write_line(dump_line(json{{"report", to_json(r)}}));
+}
+
+void send_call(ChildChannel& out, const std::string& call, std::optional<unsigned> device = {}) {
+  json j{{"call", call}};
+  if (device) j["device"] = *device;
+  out.write_line(dump_line(j));
+}
+
+void set_failure(LibraryReport& r, const char* status, ErrorKind kind, std::string message,
+                 int code) {
+  r.status = status;
+  r.error_kind = to_string(kind);
+  r.error = std::move(message);
+  r.code = code;
+}
+
+std::string symbol_for(const std::vector<BoundSymbol>& bound, const char* slot) {
+  for (const auto& b : bound) {
+    if (b.slot == slot) return b.symbol;
+  }
+  return slot;
+}
+
+// ---- NVML ----
+
+struct NvmlSession {
+  const NvmlApi& api;
+  ChildChannel& out;
+  NvmlReport& report;
+
+  /// "nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded"
+  std::string describe(const std::string& call, nvmlReturn_t rc) {
+    std::string text = call + ": " + nvml_error_name(rc) + " (" + std::to_string(rc) + ")";
+    if (api.error_string != nullptr) {
+      send_call(out, "nvmlErrorString");
+      std::string words = bounded(api.error_string(rc));
+      if (!words.empty()) text += ": " + words;
+    }
+    return text;
+  }
+
+  /// Calls one optional device query; a failure other than "not supported" is a problem.
+  template <class Fn, class... Args>
+  bool device_call(Fn fn, const char* slot, unsigned index, Args... args) {
+    if (fn == nullptr) return false;
+    std::string call = symbol_for(api.bound, slot);
+    send_call(out, call, index);
+    nvmlReturn_t rc = fn(args...);
+    if (rc == kNvmlSuccess) return true;
+    if (rc != kNvmlErrorNotSupported) {
+      report.problems.push_back("device " + std::to_string(index) + ": " + describe(call, rc));
+    }
+    return false;
+  }
+};
+
+std::string hex4(unsigned value) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s(4, '0');
+  for (int i = 3; i >= 0; --i) {
+    s[static_cast<size_t>(i)] = kDigits[value & 0xF];
+    value >>= 4;
+  }
+  return s;
+}
+
+void query_device(NvmlSession& s, unsigned index) {
+  const NvmlApi& api = s.api;
+  GpuDeviceReport d;
+  d.index = index;
+  nvmlDevice_t device = nullptr;
+  std::string call = symbol_for(api.bound, "device_handle_by_index");
+  send_call(s.out, call, index);
+  nvmlReturn_t rc = api.device_handle_by_index(index, &device);
+  if (rc != kNvmlSuccess) {
+    s.report.problems.push_back("device " + std::to_string(index) + ": " + s.describe(call, rc));
+    return;
+  }
+  char text[kNvmlDeviceNameBufferSize] = {};
+  if (s.device_call(api.device_name, "device_name", index, device, text,
+                    kNvmlDeviceNameBufferSize)) {
+    d.name = bounded(text, sizeof text);
+  }
+  char uuid[kNvmlDeviceUuidBufferSize] = {};
+  if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid,
+                    kNvmlDeviceUuidBufferSize)) {
+    d.uuid = bounded(uuid, sizeof uuid);
+  }
+  int major = 0;
+  int minor = 0;
+  if (s.device_call(api.device_compute_capability, "device_compute_capability", index, device,
+                    &major, &minor)) {
+    d.cc_major = major;
+    d.cc_minor = minor;
+  }
+  // v2 first (R510+); a library that has the symbol but rejects the struct version, or a
+  // device that does not support it, still answers v1.
+  bool have_memory = false;
+  if (api.device_memory_info_v2 != nullptr) {
+    nvmlMemory_v2_t memory{};
+    memory.version = kNvmlMemoryV2Version;
+    send_call(s.out, "nvmlDeviceGetMemoryInfo_v2", index);
+    rc = api.device_memory_info_v2(device, &memory);
+    if (rc == kNvmlSuccess) {
+      d.memory_total_bytes = memory.total;
+      have_memory = true;
+    }
+  }
+  if (!have_memory) {
+    nvmlMemory_t memory{};
+    if (s.device_call(api.device_memory_info, "device_memory_info", index, device, &memory)) {
+      d.memory_total_bytes = memory.total;
+    }
+  }
+  nvmlPciInfo_t pci{};
+  if (s.device_call(api.device_pci_info, "device_pci_info", index, device, &pci)) {
+    std::string bus = bounded(pci.busId, sizeof pci.busId);
+    if (bus.empty()) bus = bounded(pci.busIdLegacy, sizeof pci.busIdLegacy);
+    d.pci_bus_id = normalize_pci_bus_id(bus);
+    d.pci_device_id = hex4(pci.pciDeviceId >> 16U);
+  }
+  nvmlEnableState_t persistence = 0;
+  if (s.device_call(api.device_persistence_mode, "device_persistence_mode", index, device,
+                    &persistence)) {
+    d.persistence_mode = persistence != 0;
+  }
+  s.report.devices.push_back(std::move(d));
+}
+
+/// NVML reports at most this many devices; more is a broken library, not a machine.
+constexpr unsigned kMaxDevices = 64;
+
+// ---- libcuda ----
+
+std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std::string& call,
+                          CUresult rc) {
+  std::string name;
+  if (api.error_name != nullptr) {
+    send_call(out, "cuGetErrorName");
+    const char* text = nullptr;
+    if (api.error_name(rc, &text) == kCudaSuccess) name = bounded(text);
+  }
+  if (name.empty()) name = cuda_error_name(rc);
+  std::string message = call + ": " + name + " (" + std::to_string(rc) + ")";
+  if (api.error_string != nullptr) {
+    send_call(out, "cuGetErrorString");
+    const char* text = nullptr;
+    if (api.error_string(rc, &text) == kCudaSuccess && text != nullptr) {
+      message += ": " + bounded(text);
+    }
+  }
+  return message;
+}
+
+template <class Report>
+Report report_from_child(const ChildOutcome& outcome, const char* library) {
+  Report report;
+  std::string last_call;
+  std::optional<unsigned> last_device;
+  bool have_report = false;
+  std::string junk;
+  size_t begin = 0;
+  const std::string& text = outcome.output;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    bool complete = end != std::string::npos;
+    std::string_view line(text.data() + begin, (complete ? end : text.size()) - begin);
+    begin = complete ? end + 1 : text.size();
+    if (line.empty()) continue;
+    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) {
+      // A line cut short by a kill is expected; anything else is junk.
+      if (complete || !outcome.error) junk = std::string(line.substr(0, 80));
+      continue;
+    }
+    if (auto it = j.find("call"); it != j.end() && it->is_string()) {
+      last_call = it->get<std::string>();
+      last_device.reset();
+      std::optional<unsigned> device;
+      get_optional(j, "device", device);
+      last_device = device;
+    } else if (auto rep = j.find("report"); rep != j.end() && rep->is_object()) {
+      report = Report{};
+      from_json_report(*rep, report);
+      have_report = true;
+      last_call.clear();
+    }
+  }
+  std::string where;
+  if (!last_call.empty()) {
+    report.last_call = last_call;
+    where = " in " + last_call;
+    if (last_device) where += " (device " + std::to_string(*last_device) + ")";
+  }
+  if (outcome.error) {
+    const Error& e = *outcome.error;
+    set_failure(report, status_for(e.kind), e.kind, std::string(library) + ": " + e.message + where,
+                e.code);
+    return report;
+  }
+  if (!junk.empty() || !have_report || report.status.empty()) {
+    std::string why = !junk.empty() ? "unreadable answer from the child process: \"" + junk + "\""
+                                    : "the child process ended without an answer";
+    set_failure(report, status_for(ErrorKind::invalid_data), ErrorKind::invalid_data,
+                std::string(library) + ": " + why + where, 0);
+  }
+  return report;
+}
+
+}  // namespace
+
+const char* status_for(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::timeout:
+      return "timeout";
+    case ErrorKind::crashed:
+    case ErrorKind::invalid_data:
+      return "crashed";
+    case ErrorKind::not_found:
+      return "not-found";
+    case ErrorKind::load_failed:
+    case ErrorKind::symbol_missing:
+      return "load-failed";
+    default:
+      return "init-failed";
+  }
+}
+
+std::string normalize_pci_bus_id(std::string_view nvml_bus_id) {
+  std::string id(nvml_bus_id);
+  for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t colon = id.find(':');
+  // NVML writes an 8-digit domain ("00000000:18:00.0"); sysfs and lspci write 4.
+  if (colon == 8 && id.compare(0, 4, "0000") == 0) id.erase(0, 4);
+  return id;
+}
+
+void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+  NvmlReport report;
+  std::vector<std::string> names = args.empty() ? default_nvml_names() : args;
+  send_call(out, "dlopen " + names.front());
+  auto loaded = load_nvml(names);
+  if (!loaded) {
+    const Error& e = loaded.error();
+    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
+    if (e.kind != ErrorKind::not_found) report.path = e.origin;
+    send_report(out, report);
+    return;
+  }
+  const NvmlApi& api = *loaded;
+  report.path = api.library.path();
+  report.bound = api.bound;
+  NvmlSession s{api, out, report};
+  // Status still empty: should init crash or hang, the parent knows at least which library.
+  send_report(out, report);
+
+  std::string call = symbol_for(api.bound, "init");
+  send_call(out, call);
+  nvmlReturn_t rc = api.init();
+  if (rc != kNvmlSuccess) {
+    set_failure(report, "init-failed", ErrorKind::call_failed, s.describe(call, rc), rc);
+    send_report(out, report);
+    return;
+  }
+  if (api.system_driver_version != nullptr) {
+    char version[kNvmlDriverVersionBufferSize] = {};
+    send_call(out, "nvmlSystemGetDriverVersion");
+    rc = api.system_driver_version(version, kNvmlDriverVersionBufferSize);
+    if (rc == kNvmlSuccess)
+      report.driver_version = bounded(version, sizeof version);
+    else
+      report.problems.push_back(s.describe("nvmlSystemGetDriverVersion", rc));
+  }
+  if (api.system_cuda_driver_version != nullptr) {
+    int version = 0;
+    call = symbol_for(api.bound, "system_cuda_driver_version");
+    send_call(out, call);
+    rc = api.system_cuda_driver_version(&version);
+    if (rc == kNvmlSuccess)
+      report.cuda_driver_version = version;
+    else
+      report.problems.push_back(s.describe(call, rc));
+  }
+  report.status = "ok";
+  send_report(out, report);
+
+  unsigned count = 0;
+  call = symbol_for(api.bound, "device_count");
+  send_call(out, call);
+  rc = api.device_count(&count);
+  if (rc != kNvmlSuccess) {
+    set_failure(report, "init-failed", ErrorKind::call_failed, s.describe(call, rc), rc);
+    send_report(out, report);
+    return;
+  }
+  report.device_count = count;
+  if (count > kMaxDevices) {
+    report.problems.push_back(call + " says " + std::to_string(count) +
+                              " devices; only the first " + std::to_string(kMaxDevices) +
+                              " are read");
+    count = kMaxDevices;
+  }
+  send_report(out, report);
+  for (unsigned i = 0; i < count; ++i) {
+    query_device(s, i);
+    send_report(out, report);
+  }
+  // No nvmlShutdown: the child exits next, which releases everything, and a shutdown that
+  // hangs would only turn a complete answer into a timeout.
+}
+
+void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+  CudaDriverReport report;
+  std::vector<std::string> names = args.empty() ? default_cuda_driver_names() : args;
+  send_call(out, "dlopen " + names.front());
+  auto loaded = load_cuda_driver(names);
+  if (!loaded) {
+    const Error& e = loaded.error();
+    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
+    if (e.kind != ErrorKind::not_found) report.path = e.origin;
+    send_report(out, report);
+    return;
+  }
+  const CudaDriverApi& api = *loaded;
+  report.path = api.library.path();
+  report.bound = api.bound;
+  send_report(out, report);
+
+  // Before cuInit: it answers even when cuInit fails, and says which CUDA the driver speaks.
+  int version = 0;
+  send_call(out, "cuDriverGetVersion");
+  CUresult rc = api.driver_version(&version);
+  if (rc == kCudaSuccess)
+    report.driver_version = version;
+  else
+    report.problems.push_back(describe_cuda(api, out, "cuDriverGetVersion", rc));
+  send_report(out, report);
+
+  send_call(out, "cuInit");
+  rc = api.init(0);
+  if (rc != kCudaSuccess) {
+    set_failure(report, "init-failed", ErrorKind::call_failed,
+                describe_cuda(api, out, "cuInit(0)", rc), rc);
+    send_report(out, report);
+    return;
+  }
+  int count = 0;
+  send_call(out, "cuDeviceGetCount");
+  rc = api.device_count(&count);
+  if (rc != kCudaSuccess) {
+    set_failure(report, "init-failed", ErrorKind::call_failed,
+                describe_cuda(api, out, "cuDeviceGetCount", rc), rc);
+    send_report(out, report);
+    return;
+  }
+  report.device_count = count;
+  report.status = "ok";
+  send_report(out, report);
+}
+
+NvmlReport nvml_report_from_child(const ChildOutcome& outcome) {
+  return report_from_child<NvmlReport>(outcome, "NVML");
+}
+
+CudaDriverReport cuda_report_from_child(const ChildOutcome& outcome) {
+  return report_from_child<CudaDriverReport>(outcome, "libcuda");
+}
+
+DriverRuntimeReport query_driver_runtime(const DriverQueryOptions& options) {
+  std::vector<IsolatedTask> tasks;
+  tasks.push_back({"nvml", options.nvml_names, &nvml_child_body});
+  tasks.push_back({"cuda-driver", options.cuda_names, &cuda_child_body});
+  std::vector<ChildOutcome> outcomes = run_isolated(tasks, options.deadline);
+  DriverRuntimeReport report;
+  report.nvml = nvml_report_from_child(outcomes.at(0));
+  report.cuda = cuda_report_from_child(outcomes.at(1));
+  return report;
+}
+
+}  // namespace gpudoctor::gpu

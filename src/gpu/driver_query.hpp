@@ -1,0 +1,93 @@
+#pragma once
+/// What NVML and libcuda say on the live machine, asked in isolated child processes
+/// (isolated_child.hpp) with one deadline for both. The reports are plain data; the probe
+/// (probe/driver_runtime_probe.cpp) turns them into DriverFacts and GpuFacts.
+///
+/// Status vocabulary (as DriverFacts::nvml_status): "ok", "not-found" (no such library on
+/// the loader's path), "load-failed" (found but refused, or a required entry point missing),
+/// "init-failed" (nvmlInit / cuInit, or device enumeration, returned an error: `error` names
+/// the call and the code, e.g. "NVML_ERROR_DRIVER_NOT_LOADED", so checks can tell "no driver"
+/// from "no GPU" from "driver too old"), "timeout", "crashed".
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/entry_points.hpp"
+#include "gpu/isolated_child.hpp"
+
+namespace gpudoctor::gpu {
+
+struct DriverQueryOptions {
+  /// For NVML and libcuda together (they run side by side). nvmlInit on a large machine with
+  /// persistence mode off can take a second or two; a wedged driver takes forever.
+  std::chrono::milliseconds deadline{5000};
+  std::vector<std::string> nvml_names;  ///< empty: default_nvml_names()
+  std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
+};
+
+struct GpuDeviceReport {
+  unsigned index = 0;
+  std::string name;
+  std::string uuid;
+  std::string pci_bus_id;     ///< "0000:18:00.0": NVML's 8-digit domain cut to sysfs' 4, lower-case
+  std::string pci_device_id;  ///< "2330": hex, lower-case, no 0x
+  std::optional<int> cc_major;
+  std::optional<int> cc_minor;
+  std::optional<std::uint64_t> memory_total_bytes;
+  std::optional<bool> persistence_mode;
+};
+
+struct LibraryReport {
+  std::string status;  ///< vocabulary above; "" only before the query ran
+  std::string error;   ///< why status is not "ok", in words with the call and code names
+  /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
+  std::string error_kind;
+  int code = 0;      ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
+  std::string path;  ///< absolute path of the library actually loaded
+  std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
+  std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
+  std::string last_call;              ///< the vendor call in progress when the child stopped
+};
+
+struct NvmlReport : LibraryReport {
+  std::string driver_version;              ///< "550.54.15"
+  std::optional<int> cuda_driver_version;  ///< 12040 = CUDA 12.4
+  std::optional<unsigned> device_count;
+  std::vector<GpuDeviceReport> devices;
+};
+
+struct CudaDriverReport : LibraryReport {
+  std::optional<int> driver_version;  ///< cuDriverGetVersion: 12040 = CUDA 12.4
+  std::optional<int> device_count;
+};
+
+struct DriverRuntimeReport {
+  NvmlReport nvml;
+  CudaDriverReport cuda;
+};
+
+/// Asks both libraries, each in its own child process, at the same time.
+DriverRuntimeReport query_driver_runtime(const DriverQueryOptions& options);
+
+/// The child bodies, run in-process. `out` receives progress lines ({"call": ...}) before
+/// every vendor call and the report so far ({"report": ...}) after each step, so a hang or
+/// a crash still tells which call it was and what was already known. args = library names.
+void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out);
+void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out);
+
+/// The parent's side: what a child wrote and how it ended, as a report. A killed or crashed
+/// child keeps what it reported before; unreadable output is a crash ("invalid_data" kind).
+NvmlReport nvml_report_from_child(const ChildOutcome& outcome);
+CudaDriverReport cuda_report_from_child(const ChildOutcome& outcome);
+
+/// The status word for an error kind: timeout -> "timeout", crashed / invalid_data ->
+/// "crashed", not_found -> "not-found", load_failed / symbol_missing -> "load-failed",
+/// anything else -> "init-failed".
+const char* status_for(ErrorKind kind);
+
+/// "00000000:18:00.0" -> "0000:18:00.0"; lower-case; unrecognised text is returned as is.
+std::string normalize_pci_bus_id(std::string_view nvml_bus_id);
+
+}  // namespace gpudoctor::gpu

@@ -1,0 +1,113 @@
+#pragma once
+/// NVML (libnvidia-ml.so.1 / nvml.dll), declared by hand: only the types and entry points the
+/// doctor uses, so gpudoctor builds with no CUDA SDK and no driver installed. Layouts follow
+/// NVIDIA's nvml.h.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "gpu/entry_points.hpp"
+#include "platform/dynamic_library.hpp"
+
+namespace gpudoctor::gpu {
+
+using nvmlReturn_t = int;  ///< an enum in nvml.h; int keeps unknown future codes representable
+using nvmlDevice_t = struct nvmlDevice_st*;
+using nvmlEnableState_t = int;  ///< 0 disabled, 1 enabled
+
+inline constexpr nvmlReturn_t kNvmlSuccess = 0;
+inline constexpr nvmlReturn_t kNvmlErrorNotSupported = 3;
+
+struct nvmlMemory_t {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+
+/// Versioned struct: the caller sets `version` to kNvmlMemoryV2Version.
+struct nvmlMemory_v2_t {
+  unsigned int version;
+  unsigned long long total;
+  unsigned long long reserved;
+  unsigned long long free;
+  unsigned long long used;
+};
+/// NVML_STRUCT_VERSION(Memory, 2): sizeof | version << 24.
+inline constexpr unsigned int kNvmlMemoryV2Version =
+    static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2U << 24U);
+
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];  ///< the only bus id the pre-v3 calls fill
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pciDeviceId;  ///< device id << 16 | vendor id
+  unsigned int pciSubSystemId;
+  char busId[32];  ///< "00000000:18:00.0", filled by nvmlDeviceGetPciInfo_v3
+};
+
+/// NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE, NVML_DEVICE_NAME_V2_BUFFER_SIZE,
+/// NVML_DEVICE_UUID_V2_BUFFER_SIZE.
+inline constexpr unsigned int kNvmlDriverVersionBufferSize = 80;
+inline constexpr unsigned int kNvmlDeviceNameBufferSize = 96;
+inline constexpr unsigned int kNvmlDeviceUuidBufferSize = 96;
+
+// clang-format off
+/// Every NVML entry point the doctor calls. Newest symbol first; the comment names the NVML
+/// release (driver branch) that added the newer name. Versions are from NVIDIA's nvml.h
+/// history as far as it is recorded; the *_v2 init/count/handle trio came with R319.
+#define GPUDOCTOR_NVML_ENTRY_POINTS(X)                                                          \
+  /* _v2: NVML 5.319 (R319); nvmlInit: NVML 1 */                                                \
+  X(init,                   nvmlReturn_t, (),                       Need::required,             \
+    "nvmlInit_v2", "nvmlInit")                                                                  \
+  X(error_string,           const char*,  (nvmlReturn_t),           Need::optional,             \
+    "nvmlErrorString")                                                                          \
+  X(system_driver_version,  nvmlReturn_t, (char*, unsigned int),    Need::optional,             \
+    "nvmlSystemGetDriverVersion")                                                               \
+  /* _v2: NVML 10.418 (R418) reads libcuda; v1 (R410) may return a built-in guess instead */    \
+  X(system_cuda_driver_version, nvmlReturn_t, (int*),               Need::optional,             \
+    "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion")                      \
+  /* _v2: NVML 5.319 (R319), counts devices the process may not access too */                   \
+  X(device_count,           nvmlReturn_t, (unsigned int*),          Need::required,             \
+    "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount")                                              \
+  /* _v2: NVML 5.319 (R319) */                                                                  \
+  X(device_handle_by_index, nvmlReturn_t, (unsigned int, nvmlDevice_t*), Need::required,        \
+    "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex")                              \
+  X(device_name,            nvmlReturn_t, (nvmlDevice_t, char*, unsigned int), Need::optional,  \
+    "nvmlDeviceGetName")                                                                        \
+  X(device_uuid,            nvmlReturn_t, (nvmlDevice_t, char*, unsigned int), Need::optional,  \
+    "nvmlDeviceGetUUID")                                                                        \
+  /* NVML 10 (R410) */                                                                          \
+  X(device_compute_capability, nvmlReturn_t, (nvmlDevice_t, int*, int*), Need::optional,        \
+    "nvmlDeviceGetCudaComputeCapability")                                                       \
+  /* NVML 11.510 (R510): v2 struct with `reserved`; a separate slot, the struct differs */      \
+  X(device_memory_info_v2,  nvmlReturn_t, (nvmlDevice_t, nvmlMemory_v2_t*), Need::optional,     \
+    "nvmlDeviceGetMemoryInfo_v2")                                                               \
+  X(device_memory_info,     nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t*), Need::optional,        \
+    "nvmlDeviceGetMemoryInfo")                                                                  \
+  /* _v3: NVML 9 (R384+), 32-byte busId; _v2: NVML 5.319 fills busIdLegacy only */              \
+  X(device_pci_info,        nvmlReturn_t, (nvmlDevice_t, nvmlPciInfo_t*), Need::optional,       \
+    "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo")               \
+  X(device_persistence_mode, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t*), Need::optional,  \
+    "nvmlDeviceGetPersistenceMode")
+// clang-format on
+
+/// The loaded library and its function table. Move-only: it owns the library handle.
+struct NvmlApi {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+  GPUDOCTOR_NVML_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
+};
+
+/// Library names tried in order on this host OS: the SONAME before the development link.
+std::vector<std::string> default_nvml_names();
+
+/// Opens the library and binds the table. Errors: not_found / load_failed from the loader,
+/// symbol_missing (message names every absent required entry point).
+Result<NvmlApi> load_nvml(const std::vector<std::string>& names);
+
+/// "NVML_ERROR_DRIVER_NOT_LOADED" for 9; "NVML_ERROR_<code>" for codes this build does not know.
+std::string nvml_error_name(nvmlReturn_t code);
+
+}  // namespace gpudoctor::gpu

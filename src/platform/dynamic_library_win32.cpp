@@ -1,0 +1,115 @@
+// Windows variant of DynamicLibrary, written for mingw-w64 / MSVC. NOT YET COMPILED OR TESTED:
+// no Windows toolchain exists on the build machine; CMake picks this file only when WIN32.
+#include <windows.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "platform/dynamic_library.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::wstring widen(const std::string& utf8) {
+  if (utf8.empty()) return {};
+  int n = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+  std::wstring out(static_cast<size_t>(n), L'\0');
+  ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), n);
+  return out;
+}
+
+std::string narrow(const std::wstring& wide) {
+  if (wide.empty()) return {};
+  int n = ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), nullptr, 0,
+                                nullptr, nullptr);
+  std::string out(static_cast<size_t>(n), '\0');
+  ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), out.data(), n,
+                        nullptr, nullptr);
+  return out;
+}
+
+/// GetLastError as words (ggml returns an empty string here; a doctor cannot).
+std::string error_text(DWORD code) {
+  wchar_t* buffer = nullptr;
+  DWORD n = ::FormatMessageW(
+      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+      nullptr, code, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
+  std::string text = n > 0 && buffer != nullptr ? narrow(std::wstring(buffer, n)) : std::string();
+  if (buffer != nullptr) ::LocalFree(buffer);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  if (text.empty()) text = "Windows error " + std::to_string(code);
+  return text;
+}
+
+}  // namespace
+
+Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
+  if (name_or_path.empty()) return Error{ErrorKind::not_found, "empty library name", "", 0};
+  // No "cannot find DLL" dialog box may ever stop a diagnostic tool.
+  DWORD old_mode = 0;
+  ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
+  std::wstring wide = widen(name_or_path);
+  bool has_dir = name_or_path.find_first_of("\\/") != std::string::npos;
+  // A bare name: the default search (application dir, System32 ...), as the driver installs
+  // nvml.dll / nvcuda.dll into System32.
+  HMODULE module = ::LoadLibraryExW(
+      wide.c_str(), nullptr,
+      has_dir ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS : 0);
+  DWORD code = module == nullptr ? ::GetLastError() : 0;
+  ::SetThreadErrorMode(old_mode, nullptr);
+  if (module == nullptr) {
+    ErrorKind kind =
+        code == ERROR_MOD_NOT_FOUND || code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND
+            ? ErrorKind::not_found
+            : ErrorKind::load_failed;
+    return Error{kind, error_text(code), name_or_path, static_cast<int>(code)};
+  }
+  std::wstring path(32768, L'\0');
+  DWORD n = ::GetModuleFileNameW(module, path.data(), static_cast<DWORD>(path.size()));
+  std::string loaded = n > 0 ? narrow(path.substr(0, n)) : name_or_path;
+  return DynamicLibrary(module, name_or_path, std::move(loaded));
+}
+
+Result<DynamicLibrary> DynamicLibrary::open_first(const std::vector<std::string>& names) {
+  std::optional<Error> best;
+  for (const std::string& name : names) {
+    auto lib = open(name);
+    if (lib) return std::move(lib).value();
+    const Error& e = lib.error();
+    if (!best || (best->kind == ErrorKind::not_found && e.kind != ErrorKind::not_found)) best = e;
+  }
+  if (!best) return Error{ErrorKind::not_found, "no library names to try", "", 0};
+  return *best;
+}
+
+DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)),
+      requested_(std::move(other.requested_)),
+      path_(std::move(other.path_)) {}
+
+DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
+  if (this != &other) {
+    close();
+    handle_ = std::exchange(other.handle_, nullptr);
+    requested_ = std::move(other.requested_);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+DynamicLibrary::~DynamicLibrary() { close(); }
+
+void DynamicLibrary::close() {
+  if (handle_ != nullptr) ::FreeLibrary(static_cast<HMODULE>(handle_));
+  handle_ = nullptr;
+}
+
+void* DynamicLibrary::symbol(const char* name) const {
+  if (handle_ == nullptr || name == nullptr) return nullptr;
+  return reinterpret_cast<void*>(::GetProcAddress(static_cast<HMODULE>(handle_), name));
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,263 @@
+// A fake libnvidia-ml.so.1 for tests: the same C entry points and signatures as NVIDIA's,
+// answering from the scenario file (fake_scenario.hpp). Built in variants:
+//   default                               every symbol the doctor knows, newest names too
+//   GPUDOCTOR_FAKE_NVML_LEGACY            only the pre-_v2 names (an old driver)
+//   GPUDOCTOR_FAKE_NVML_MISSING_REQUIRED  no nvmlDeviceGetCount at all (a broken install)
+#include <cstring>
+#include <string>
+
+#include "fake_scenario.hpp"
+
+#define FAKE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+using nvmlReturn_t = int;
+struct nvmlDevice_st {
+  int index;
+};
+using nvmlDevice_t = nvmlDevice_st*;
+
+struct nvmlMemory_t {
+  unsigned long long total, free, used;
+};
+struct nvmlMemory_v2_t {
+  unsigned int version;
+  unsigned long long total, reserved, free, used;
+};
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];
+  unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+};
+
+constexpr nvmlReturn_t kSuccess = 0;
+constexpr nvmlReturn_t kUninitialized = 1;
+constexpr nvmlReturn_t kInvalidArgument = 2;
+constexpr nvmlReturn_t kInsufficientSize = 7;
+constexpr nvmlReturn_t kArgumentVersionMismatch = 25;
+constexpr nvmlReturn_t kUnknown = 999;
+
+bool g_initialized = false;
+nvmlDevice_st g_devices[64];
+
+const fake_driver::Scenario& s() { return fake_driver::scenario(); }
+
+/// The check every real NVML call makes, then the scenario's override.
+#define FAKE_ENTER(symbol, device)                                               \
+  do {                                                                           \
+    if (auto forced = fake_driver::override_for(symbol, device)) return *forced; \
+  } while (0)
+
+const fake_driver::Device* device_of(nvmlDevice_t d) {
+  if (d == nullptr || d->index < 0 || static_cast<size_t>(d->index) >= s().devices.size()) {
+    return nullptr;
+  }
+  return &s().devices[static_cast<size_t>(d->index)];
+}
+
+nvmlReturn_t copy_text(const std::string& text, char* out, unsigned length) {
+  if (out == nullptr) return kInvalidArgument;
+  if (text.size() + 1 > length) return kInsufficientSize;
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  return kSuccess;
+}
+
+nvmlReturn_t init_impl(const char* symbol) {
+  FAKE_ENTER(symbol, -1);
+  if (!s().loaded) return kUnknown;
+  g_initialized = true;
+  return kSuccess;
+}
+
+nvmlReturn_t count_impl(const char* symbol, unsigned int* count) {
+  FAKE_ENTER(symbol, -1);
+  if (!g_initialized) return kUninitialized;
+  if (count == nullptr) return kInvalidArgument;
+  *count = static_cast<unsigned>(s().devices.size());
+  return kSuccess;
+}
+
+nvmlReturn_t handle_impl(const char* symbol, unsigned int index, nvmlDevice_t* device) {
+  FAKE_ENTER(symbol, static_cast<int>(index));
+  if (!g_initialized) return kUninitialized;
+  if (device == nullptr || index >= s().devices.size() || index >= 64) return kInvalidArgument;
+  g_devices[index].index = static_cast<int>(index);
+  *device = &g_devices[index];
+  return kSuccess;
+}
+
+nvmlReturn_t cuda_version_impl(const char* symbol, int* version) {
+  FAKE_ENTER(symbol, -1);
+  if (!g_initialized) return kUninitialized;
+  if (version == nullptr) return kInvalidArgument;
+  auto it = s().nvml.find("cuda_driver_version");
+  if (it == s().nvml.end()) return 12;  // NVML_ERROR_LIBRARY_NOT_FOUND: no libcuda
+  *version = std::stoi(it->second);
+  return kSuccess;
+}
+
+nvmlReturn_t pci_impl(const char* symbol, nvmlDevice_t device, nvmlPciInfo_t* pci, bool v3) {
+  FAKE_ENTER(symbol, device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || pci == nullptr) return kInvalidArgument;
+  std::memset(pci, 0, sizeof *pci);
+  std::string bus = d->pci_bus_id;
+  if (v3) std::strncpy(pci->busId, bus.c_str(), sizeof pci->busId - 1);
+  // The legacy 16-byte field holds the short form, with a 4-digit domain.
+  if (bus.size() > 12) bus = bus.substr(bus.size() - 12);
+  std::strncpy(pci->busIdLegacy, bus.c_str(), sizeof pci->busIdLegacy - 1);
+  pci->pciDeviceId = d->pci_device_id;
+  return kSuccess;
+}
+
+}  // namespace
+
+FAKE_EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
+  // Only hang / crash apply here: the function returns text, not a code.
+  (void)fake_driver::override_for("nvmlErrorString");
+  switch (result) {
+    case 0:
+      return "Success";
+    case 1:
+      return "Uninitialized";
+    case 2:
+      return "Invalid Argument";
+    case 3:
+      return "Not Supported";
+    case 9:
+      return "Driver Not Loaded";
+    case 12:
+      return "NVML Shared Library Not Found";
+    case 15:
+      return "GPU is lost";
+    case 18:
+      return "Driver/library version mismatch";
+    case 25:
+      return "Argument version mismatch";
+    default:
+      return "Unknown Error";
+  }
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlInit_v2() { return init_impl("nvmlInit_v2"); }
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlInit() { return init_impl("nvmlInit"); }
+
+FAKE_EXPORT nvmlReturn_t nvmlShutdown() {
+  FAKE_ENTER("nvmlShutdown", -1);
+  g_initialized = false;
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char* version, unsigned int length) {
+  FAKE_ENTER("nvmlSystemGetDriverVersion", -1);
+  if (!g_initialized) return kUninitialized;
+  auto it = s().nvml.find("driver_version");
+  return copy_text(it == s().nvml.end() ? std::string() : it->second, version, length);
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) {
+  return cuda_version_impl("nvmlSystemGetCudaDriverVersion_v2", version);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* version) {
+  return cuda_version_impl("nvmlSystemGetCudaDriverVersion", version);
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_MISSING_REQUIRED
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
+  return count_impl("nvmlDeviceGetCount_v2", count);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int* count) {
+  return count_impl("nvmlDeviceGetCount", count);
+}
+#endif
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {
+  return handle_impl("nvmlDeviceGetHandleByIndex_v2", index, device);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevice_t* device) {
+  return handle_impl("nvmlDeviceGetHandleByIndex", index, device);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char* name, unsigned int length) {
+  FAKE_ENTER("nvmlDeviceGetName", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr) return kInvalidArgument;
+  return copy_text(d->name, name, length);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned int length) {
+  FAKE_ENTER("nvmlDeviceGetUUID", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr) return kInvalidArgument;
+  return copy_text(d->uuid, uuid, length);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major,
+                                                            int* minor) {
+  FAKE_ENTER("nvmlDeviceGetCudaComputeCapability", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || major == nullptr || minor == nullptr) return kInvalidArgument;
+  *major = d->cc_major;
+  *minor = d->cc_minor;
+  return kSuccess;
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t* memory) {
+  FAKE_ENTER("nvmlDeviceGetMemoryInfo_v2", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || memory == nullptr) return kInvalidArgument;
+  // The real library checks the caller's struct version the same way.
+  if (memory->version != (static_cast<unsigned>(sizeof(nvmlMemory_v2_t)) | (2U << 24U))) {
+    return kArgumentVersionMismatch;
+  }
+  memory->total = d->memory_total_bytes;
+  memory->reserved = 512ULL << 20U;
+  memory->used = 0;
+  memory->free = memory->total - memory->reserved;
+  return kSuccess;
+}
+#endif
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t* memory) {
+  FAKE_ENTER("nvmlDeviceGetMemoryInfo", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || memory == nullptr) return kInvalidArgument;
+  memory->total = d->memory_total_bytes;
+  memory->used = 0;
+  memory->free = memory->total;
+  return kSuccess;
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t* pci) {
+  return pci_impl("nvmlDeviceGetPciInfo_v3", device, pci, true);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t device, nvmlPciInfo_t* pci) {
+  return pci_impl("nvmlDeviceGetPciInfo_v2", device, pci, false);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
+  FAKE_ENTER("nvmlDeviceGetPersistenceMode", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || mode == nullptr) return kInvalidArgument;
+  *mode = d->persistence_mode;
+  return kSuccess;
+}

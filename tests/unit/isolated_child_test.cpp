@@ -1,0 +1,221 @@
+#include "gpu/isolated_child.hpp"
+
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "gpu/driver_query.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+using std::chrono::milliseconds;
+
+void say_args(const std::vector<std::string>& args, ChildChannel& out) {
+  for (const auto& a : args) out.write_line(a);
+}
+void sleep_forever(const std::vector<std::string>& args, ChildChannel& out) {
+  out.write_line(args.empty() ? "before" : args[0]);
+  for (;;) ::pause();
+}
+void abort_now(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  out.write_line("about to abort");
+  ::raise(SIGABRT);
+}
+void exit_seven(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) { ::_exit(7); }
+void throw_something(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) {
+  throw std::runtime_error("must not unwind into the parent's stack");
+}
+void write_a_lot(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  std::string line(1000, 'x');
+  for (int i = 0; i < 200; ++i) out.write_line(line);
+}
+
+TEST(IsolatedChild, ReturnsWhatTheChildWrote) {
+  auto outcomes = run_isolated({{"echo", {"one", "two"}, &say_args}}, milliseconds(5000));
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_FALSE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].output, "one\ntwo\n");
+  EXPECT_LT(outcomes[0].elapsed.count(), 2000);
+}
+
+TEST(IsolatedChild, HangIsKilledAtTheDeadlineAndKeepsItsOutput) {
+  auto start = std::chrono::steady_clock::now();
+  auto outcomes =
+      run_isolated({{"hang", {"said before hanging"}, &sleep_forever}}, milliseconds(300));
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(outcomes.size(), 1u);
+  ASSERT_TRUE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].error->kind, ErrorKind::timeout);
+  EXPECT_EQ(outcomes[0].error->message, "no answer within 300 ms; child process killed");
+  EXPECT_EQ(outcomes[0].output, "said before hanging\n");
+  EXPECT_GE(took, milliseconds(290));
+  EXPECT_LT(took, milliseconds(2000));
+}
+
+TEST(IsolatedChild, TasksRunSideBySideUnderOneDeadline) {
+  auto start = std::chrono::steady_clock::now();
+  auto outcomes = run_isolated(
+      {{"a", {}, &sleep_forever}, {"b", {"quick"}, &say_args}, {"c", {}, &sleep_forever}},
+      milliseconds(400));
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes[0].error->kind, ErrorKind::timeout);
+  EXPECT_FALSE(outcomes[1].error.has_value());
+  EXPECT_EQ(outcomes[1].output, "quick\n");
+  EXPECT_LT(outcomes[1].elapsed.count(), 300);  // not held back by its hanging neighbours
+  EXPECT_EQ(outcomes[2].error->kind, ErrorKind::timeout);
+  EXPECT_LT(took, milliseconds(700));  // one deadline, not three
+}
+
+TEST(IsolatedChild, SignalIsACrashWithItsName) {
+  auto outcomes = run_isolated({{"abort", {}, &abort_now}}, milliseconds(5000));
+  ASSERT_TRUE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
+  EXPECT_EQ(outcomes[0].error->code, SIGABRT);
+  EXPECT_EQ(outcomes[0].error->message, "child process died from SIGABRT (Aborted)");
+  EXPECT_EQ(outcomes[0].output, "about to abort\n");
+}
+
+TEST(IsolatedChild, NonZeroExitIsACrash) {
+  auto outcomes = run_isolated({{"exit", {}, &exit_seven}}, milliseconds(5000));
+  ASSERT_TRUE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
+  EXPECT_EQ(outcomes[0].error->code, 7);
+  EXPECT_EQ(outcomes[0].error->message, "child process exited with status 7");
+}
+
+TEST(IsolatedChild, ExceptionInTheChildStaysThere) {
+  auto outcomes = run_isolated({{"throw", {}, &throw_something}}, milliseconds(5000));
+  ASSERT_TRUE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
+  EXPECT_EQ(outcomes[0].error->code, 3);
+}
+
+TEST(IsolatedChild, OutputIsCutAtTheLimit) {
+  auto outcomes = run_isolated({{"flood", {}, &write_a_lot}}, milliseconds(5000), 4096);
+  EXPECT_FALSE(outcomes[0].error.has_value());
+  EXPECT_EQ(outcomes[0].output.size(), 4096u);
+}
+
+void print_to_stdout(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  std::printf("a vendor library talking on stdout\n");
+  std::fflush(stdout);
+  out.write_line("done");
+}
+
+TEST(IsolatedChild, ChildStdoutNeverReachesTheParentsStdout) {
+  // The doctor's stdout may be a --json document: nothing a library prints may land there.
+  std::string path = ::testing::TempDir() + "gpudoctor-stdout-" + std::to_string(::getpid());
+  std::fflush(stdout);
+  int saved = ::dup(STDOUT_FILENO);
+  int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(file, 0);
+  ::dup2(file, STDOUT_FILENO);
+  auto outcomes = run_isolated({{"chatty", {}, &print_to_stdout}}, milliseconds(5000));
+  std::fflush(stdout);
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(file);
+  std::ifstream in(path);
+  std::string captured((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  EXPECT_EQ(captured, "");
+  EXPECT_EQ(outcomes[0].output, "done\n");
+}
+
+ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullopt) {
+  ChildOutcome o;
+  o.output = std::move(output);
+  o.error = std::move(error);
+  return o;
+}
+
+TEST(ChildReport, JunkIsInvalidDataReportedAsACrash) {
+  NvmlReport r = nvml_report_from_child(outcome("\x01\x02 not json at all\n"));
+  EXPECT_EQ(r.status, "crashed");
+  EXPECT_EQ(r.error_kind, "invalid_data");
+  EXPECT_TRUE(r.error.find("unreadable answer from the child process") != std::string::npos)
+      << r.error;
+}
+
+TEST(ChildReport, SilenceIsInvalidData) {
+  CudaDriverReport r = cuda_report_from_child(outcome(""));
+  EXPECT_EQ(r.status, "crashed");
+  EXPECT_EQ(r.error_kind, "invalid_data");
+  EXPECT_EQ(r.error, "libcuda: the child process ended without an answer");
+}
+
+TEST(ChildReport, WrongTypesAreIgnoredNotTrusted) {
+  NvmlReport r = nvml_report_from_child(outcome(
+      R"({"report":{"status":"ok","driver_version":42,"devices":[{"index":"x","name":7},3]}})"
+      "\n"));
+  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.driver_version, "");
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].name, "");
+}
+
+TEST(ChildReport, TimeoutNamesTheCallAndKeepsTheLastReport) {
+  std::string output = R"({"call":"nvmlInit_v2"})"
+                       "\n"
+                       R"({"report":{"status":"ok","driver_version":"535.104.05"}})"
+                       "\n"
+                       R"({"call":"nvmlDeviceGetUUID","device":3})"
+                       "\n"
+                       R"({"report":{"status":"ok","dri)";  // cut short by the kill
+  NvmlReport r = nvml_report_from_child(outcome(
+      output, Error{ErrorKind::timeout, "no answer within 100 ms; child process killed", "", 0}));
+  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.error,
+            "NVML: no answer within 100 ms; child process killed in nvmlDeviceGetUUID (device 3)");
+  EXPECT_EQ(r.driver_version, "535.104.05");
+  EXPECT_EQ(r.last_call, "nvmlDeviceGetUUID");
+}
+
+TEST(ChildReport, RandomBytesNeverCrashTheParent) {
+  // Whatever a broken child writes, the parent ends with a status and a message.
+  std::uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 24U;
+  };
+  const std::string pieces[] = {R"({"report":)", R"({"call":)", "{", "}", "[", "]", "\"", ":",
+                                "\n", "null", "1e999", "-1", R"("status")", R"("devices")"};
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    int n = static_cast<int>(next() % 40);
+    for (int i = 0; i < n; ++i) {
+      if (next() % 2 == 0) text += pieces[next() % std::size(pieces)];
+      else text += static_cast<char>(next());
+    }
+    NvmlReport r = nvml_report_from_child(outcome(text));
+    EXPECT_FALSE(r.status.empty()) << text;
+    if (r.status != "ok") EXPECT_FALSE(r.error.empty()) << text;
+  }
+}
+
+TEST(ChildReport, StatusWords) {
+  EXPECT_STREQ(status_for(ErrorKind::not_found), "not-found");
+  EXPECT_STREQ(status_for(ErrorKind::load_failed), "load-failed");
+  EXPECT_STREQ(status_for(ErrorKind::symbol_missing), "load-failed");
+  EXPECT_STREQ(status_for(ErrorKind::call_failed), "init-failed");
+  EXPECT_STREQ(status_for(ErrorKind::timeout), "timeout");
+  EXPECT_STREQ(status_for(ErrorKind::crashed), "crashed");
+}
+
+TEST(PciBusId, NormalisedToTheSysfsForm) {
+  EXPECT_EQ(normalize_pci_bus_id("00000000:2A:00.0"), "0000:2a:00.0");
+  EXPECT_EQ(normalize_pci_bus_id("0000:01:00.0"), "0000:01:00.0");
+  EXPECT_EQ(normalize_pci_bus_id("00010000:01:00.0"),
+            "00010000:01:00.0");  // a real 8-digit domain stays
+  EXPECT_EQ(normalize_pci_bus_id(""), "");
+}
+
+}  // namespace
+}  // namespace gpudoctor::gpu
