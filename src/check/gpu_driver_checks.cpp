@@ -268,6 +268,12 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                        : "Install the driver's NVML package (Ubuntu: `libnvidia-compute-<branch>`; Debian: "
                          "`libnvidia-ml1`) matching the kernel module version."});
   }
+  for (const DriverFile* f : {libcuda, nvml}) {
+    if (!found(f)) continue;
+    out.push_back(Finding{.id = "driver-library", .severity = Severity::ok, .area = "driver",
+                          .title = f->name + " at " + f->path + (f->version ? " (" + f->version->str() + ")" : ""),
+                          .evidence = {f->path}});
+  }
   if (d.version && d.version_source == "/proc/driver/nvidia/version" && found(libcuda) && libcuda->version &&
       *libcuda->version != *d.version) {
     out.push_back(Finding{

@@ -46,6 +46,7 @@ std::optional<Version> Version::parse(std::string_view text) {
     int n = 0;
     if (!parse_int(s.substr(i, j - i), n)) return std::nullopt;
     v.parts_.push_back(n);
+    v.written_.emplace_back(s.substr(i, j - i));
     i = j;
     if (i < s.size() && s[i] == '.' && i + 1 < s.size() &&
         std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
@@ -73,12 +74,16 @@ std::optional<Version> Version::parse(std::string_view text) {
 Version Version::of(std::initializer_list<int> parts) {
   Version v;
   v.parts_.assign(parts.begin(), parts.end());
+  for (int p : parts) v.written_.push_back(std::to_string(p));
   return v;
 }
 
 Version Version::truncated(size_t n) const {
   Version v;
-  for (size_t i = 0; i < n && i < parts_.size(); ++i) v.parts_.push_back(parts_[i]);
+  for (size_t i = 0; i < n && i < parts_.size(); ++i) {
+    v.parts_.push_back(parts_[i]);
+    v.written_.push_back(written_[i]);
+  }
   return v;
 }
 
@@ -93,7 +98,7 @@ std::string Version::str() const {
   std::string out;
   for (size_t i = 0; i < parts_.size(); ++i) {
     if (i) out += '.';
-    out += std::to_string(parts_[i]);
+    out += written_[i];
   }
   out += pre_;
   if (post_ >= 0) out += ".post" + std::to_string(post_);

@@ -32,7 +32,7 @@ class Version {
   [[nodiscard]] Version truncated(size_t n) const;
   /// True when the first n numeric components are equal (missing ones count as 0).
   [[nodiscard]] bool same_series(const Version& other, size_t n) const;
-  /// Canonical text: numeric parts joined by '.', then pre, post and local tags.
+  /// Text: numeric parts as written (leading zeros kept), then pre, post and local tags.
   [[nodiscard]] std::string str() const;
 
   /// Numeric parts compared with zero padding; a pre-release sorts before its release,
@@ -42,6 +42,8 @@ class Version {
 
  private:
   std::vector<int> parts_;
+  /// The components as written ("05" in driver 535.104.05): shown, never compared.
+  std::vector<std::string> written_;
   std::string pre_;
   std::string local_;
   int post_ = -1;

@@ -141,13 +141,14 @@ class LibraryCollector {
 
 void probe_libraries(const SystemView& system, Facts& facts) {
   LibraryCollector lc(system, facts);
-  // The loader's own order first, so the first copy of a family is the one a program gets.
-  for (const auto& dir : loader_search_dirs(system)) {
-    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system");
-  }
+  // Toolkits first, so a copy inside a toolkit is reported as the toolkit's; a loader directory
+  // seen again later only adds that LD_LIBRARY_PATH reaches it.
   for (const auto& tk : facts.toolkits) {
     if (tk.kind == "pip-wheels") continue;
     for (const char* sub : {"lib64", "lib", "bin", "lib\\x64"}) lc.scan(system.join(tk.path, sub), "toolkit");
+  }
+  for (const auto& dir : loader_search_dirs(system)) {
+    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system");
   }
   std::set<std::string> cache_dirs;
   for (const auto& [name, path] : loader_cache_entries(system)) {
@@ -159,7 +160,7 @@ void probe_libraries(const SystemView& system, Facts& facts) {
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
       for (const auto& fam : families()) {
-        if (w.library != fam.name && !(w.library == "cuda_runtime" && std::string(fam.name) == "cudart")) continue;
+        if (w.library != fam.name) continue;
         for (const auto& sp : env.site_packages) {
           std::string base = system.join(system.join(sp, "nvidia"), fam.wheel_dir);
           lc.scan(system.join(base, system.is_windows() ? "bin" : "lib"), "pip-wheel", w.version, w.cuda_major);

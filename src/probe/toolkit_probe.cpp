@@ -4,6 +4,7 @@
 #include "core/text.hpp"
 #include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
+#include "probe/python/dist_info.hpp"
 #include "probe/version_files.hpp"
 
 namespace gpudoctor {
@@ -41,9 +42,10 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
   // Toolkits assembled from pip wheels keep their dist-info beside the files.
   if (auto entries = system.list_dir(system.join(tk.path, "dist-info"))) {
     for (const auto& e : *entries) {
-      auto d = parse_dist_info_dir(e.name);
-      if (d && (d->name == "nvidia-cuda-runtime" || starts_with(d->name, "nvidia-cuda-runtime-cu"))) {
-        tk.version = d->version;
+      auto d = parse_dist_dir_name(e.name);
+      if (!d || (d->name != "nvidia-cuda-runtime" && !starts_with(d->name, "nvidia-cuda-runtime-cu"))) continue;
+      if (auto v = Version::parse(d->version)) {
+        tk.version = *v;
         tk.version_source = "dist-info/" + e.name;
         return;
       }

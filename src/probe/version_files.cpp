@@ -194,40 +194,6 @@ std::optional<LibraryName> parse_library_name(std::string_view name) {
   return out;
 }
 
-std::string normalize_dist_name(std::string_view name) {
-  std::string out;
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
-std::optional<DistName> parse_dist_info_dir(std::string_view dir_name) {
-  std::string_view base;
-  if (ends_with(dir_name, ".dist-info")) {
-    base = dir_name.substr(0, dir_name.size() - 10);
-  } else if (ends_with(dir_name, ".egg-info")) {
-    base = dir_name.substr(0, dir_name.size() - 9);
-  } else {
-    return std::nullopt;
-  }
-  // The name never contains '-' in a dist-info directory (it is escaped to '_').
-  auto dash = base.find('-');
-  if (dash == std::string_view::npos || dash == 0) return std::nullopt;
-  std::string_view ver = base.substr(dash + 1);
-  if (auto py = ver.find("-py"); py != std::string_view::npos) ver = ver.substr(0, py);  // egg-info
-  auto v = Version::parse(ver);
-  if (!v) return std::nullopt;
-  return DistName{normalize_dist_name(base.substr(0, dash)), *v};
-}
-
 std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text) {
   std::map<std::string, std::string> out;
   bool in_nvidia = false;

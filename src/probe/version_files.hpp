@@ -57,15 +57,6 @@ struct LibraryName {
 };
 std::optional<LibraryName> parse_library_name(std::string_view file_name);
 
-/// dist-info directory name: "nvidia_cudnn_cu12-9.1.0.70.dist-info" -> {"nvidia-cudnn-cu12", 9.1.0.70}.
-/// Names are normalised (PEP 503: lower case, runs of -_. become '-').
-struct DistName {
-  std::string name;
-  Version version;
-};
-std::optional<DistName> parse_dist_info_dir(std::string_view dir_name);
-std::string normalize_dist_name(std::string_view name);
-
 /// The NVIDIA part of the PCI ID database (pci.ids): device id (4 hex digits, lower case) ->
 /// name, e.g. "2503" -> "GA106 [GeForce RTX 3060]".
 std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text);

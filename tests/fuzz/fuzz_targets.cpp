@@ -2,6 +2,7 @@
 
 #include "core/version.hpp"
 #include "platform/system_view.hpp"
+#include "probe/python/dist_info.hpp"
 #include "probe/version_files.hpp"
 
 namespace gpudoctor::fuzz {
@@ -25,7 +26,7 @@ const std::vector<Target>& targets() {
          (void)parse_cublas_header(s);
        }},
       {"library_name", [](std::string_view s) { (void)parse_library_name(s); }},
-      {"dist_info_dir", [](std::string_view s) { (void)parse_dist_info_dir(s); }},
+      {"dist_info_dir", [](std::string_view s) { (void)parse_dist_dir_name(s); }},
       {"pci_ids", [](std::string_view s) { (void)parse_pci_ids_nvidia(s); }},
       {"ld_so_cache", [](std::string_view s) { (void)parse_ld_so_cache(s); }},
       {"version_spec",

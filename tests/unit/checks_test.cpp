@@ -76,7 +76,7 @@ TEST(Checks, DriverWithoutLibcudaAndVersionMismatch) {
   g.driver.files[0].version = v("535.104.05");
   auto gs = run_checks(g, nullptr);
   ASSERT_NE(find(gs, "driver-library-mismatch"), nullptr);
-  EXPECT_NE(find(gs, "driver-library-mismatch")->title.find("535.104.5"), std::string::npos);
+  EXPECT_NE(find(gs, "driver-library-mismatch")->title.find("535.104.05"), std::string::npos);
 }
 
 TEST(Checks, Wsl2WithALinuxDriverInside) {

@@ -17,6 +17,8 @@ TEST(Version, ParsesTheFieldsForms) {
   EXPECT_EQ(v("2.15.0.post1").post(), 1);
   EXPECT_EQ(v("2.16.0rc0").pre(), "rc0");
   EXPECT_EQ(v("v12.2").str(), "12.2");
+  EXPECT_EQ(v("535.104.05").str(), "535.104.05");  // leading zeros shown as written
+  EXPECT_EQ(v("535.104.05").truncated(2).str(), "535.104");
 }
 
 TEST(Version, RejectsGarbage) {
