@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -460,8 +461,10 @@ class PythonProbe {
       }
     }
     if (env.interpreter.empty()) {
-      for (const char* exe : win_ ? std::initializer_list<const char*>{"python.exe", "Scripts\\python.exe"}
-                                  : std::initializer_list<const char*>{"bin/python3", "bin/python"}) {
+      // Two named arrays: an initializer_list inside ?: would dangle.
+      static constexpr std::array<const char*, 2> kWindowsExes = {"python.exe", "Scripts\\python.exe"};
+      static constexpr std::array<const char*, 2> kPosixExes = {"bin/python3", "bin/python"};
+      for (const char* exe : win_ ? kWindowsExes : kPosixExes) {
         if (system_.is_file(join(env.path, exe))) {
           env.interpreter = join(env.path, exe);
           break;
