@@ -76,7 +76,11 @@ std::uint64_t clean_log_line(std::string& line) {
         }
         i = j;
       } else {
-        i += 2;
+        // nF forms ("ESC ( B" selects a character set): intermediates, then one final byte.
+        size_t j = i + 1;
+        while (j < n && static_cast<unsigned char>(line[j]) >= 0x20 &&
+               static_cast<unsigned char>(line[j]) <= 0x2f) ++j;
+        i = j < n ? j + 1 : j;
       }
       continue;
     }

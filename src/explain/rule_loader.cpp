@@ -207,7 +207,6 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
         problem = "an alternative needs an 'id'";
         return false;
       }
-      alt.id = r.id + "/" + alt_id;
       // An alternative does not inherit its rule's harmlessness unless it says so.
       RuleCandidate base = r.candidates.front();
       base.harmless = false;
@@ -215,6 +214,7 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
         problem = fmt::format("alternative '{}': {}", alt_id, problem);
         return false;
       }
+      alt.id = r.id + "/" + alt_id;
       r.candidates.push_back(std::move(alt));
     }
   }
