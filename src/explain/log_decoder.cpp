@@ -20,13 +20,6 @@ namespace {
 /// Bytes to look at before guessing a BOM-less UTF-16 log.
 constexpr size_t kDetectBytes = 8;
 
-bool needs_cleaning(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == 0x7f) return true;
-  }
-  return false;
-}
-
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -45,15 +38,42 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+bool is_control(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+/// Index of the first control byte (not tab) in [from, n), or n. Eight bytes at a time: most
+/// lines have none, and this is on the path of every byte of the log.
+size_t find_control(const char* p, size_t from, size_t n) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  size_t i = from;
+  while (i + 8 <= n) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    // A byte below 0x20, or equal to 0x7f (DEL).
+    const std::uint64_t below = (w - kOnes * 0x20) & ~w & kHigh;
+    const std::uint64_t x = w ^ (kOnes * 0x7f);
+    const std::uint64_t del = (x - kOnes) & ~x & kHigh;
+    if ((below | del) != 0) {
+      for (size_t k = i; k < i + 8; ++k) {
+        if (is_control(static_cast<unsigned char>(p[k]))) return k;
+      }
+    }
+    i += 8;
+  }
+  while (i < n && !is_control(static_cast<unsigned char>(p[i]))) ++i;
+  return i;
+}
+
 }  // namespace
 
 std::uint64_t clean_log_line(std::string& line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (!needs_cleaning(line)) return 0;
-  std::uint64_t replaced = 0;
-  size_t out = 0;
   const size_t n = line.size();
-  for (size_t i = 0; i < n;) {
+  size_t i = find_control(line.data(), 0, n);
+  if (i == n) return 0;
+  std::uint64_t replaced = 0;
+  size_t out = i;
+  while (i < n) {
     const auto c = static_cast<unsigned char>(line[i]);
     if (c == 0x1b) {
       // ESC: CSI "ESC [ params intermediates final", OSC "ESC ] ... (BEL | ESC \)",
@@ -84,13 +104,17 @@ std::uint64_t clean_log_line(std::string& line) {
       }
       continue;
     }
-    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+    if (is_control(c)) {
       if (c != '\r') ++replaced;
       line[out++] = ' ';
       ++i;
       continue;
     }
-    line[out++] = line[i++];
+    // Copy the run of ordinary bytes up to the next control byte in one move.
+    const size_t j = find_control(line.data(), i + 1, n);
+    std::memmove(&line[out], &line[i], j - i);
+    out += j - i;
+    i = j;
   }
   line.resize(out);
   return replaced;
@@ -113,9 +137,12 @@ void LogDecoder::feed(std::string_view bytes) {
 }
 
 void LogDecoder::detect(bool at_end) {
-  std::string head = std::move(head_);
+  // The head is at most kDetectBytes; a fixed buffer keeps it simple.
+  char head[kDetectBytes];
+  const size_t head_size = std::min(head_.size(), kDetectBytes);
+  std::memcpy(head, head_.data(), head_size);
   head_.clear();
-  std::string_view h = head;
+  std::string_view h(head, head_size);
   auto byte = [&](size_t i) { return static_cast<unsigned char>(h[i]); };
   if (h.size() >= 3 && byte(0) == 0xef && byte(1) == 0xbb && byte(2) == 0xbf) {
     stats_.encoding = LogEncoding::utf8;

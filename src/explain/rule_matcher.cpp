@@ -107,18 +107,38 @@ void LogScanner::finish() { flush(); }
 
 void LogScanner::flush() {
   if (refs_.empty()) return;
-  const RuleMatcher::Impl& impl = *matcher_.impl_;
-  set_hits_.clear();
-  RE2::Set::ErrorInfo info{};
-  const bool any = impl.set->Match(batch_, &set_hits_, &info);
-  // Out of DFA memory: RE2 says so instead of guessing; every line is then checked.
-  if (any || info.kind != RE2::Set::kNoError) {
-    for (const LineRef& ref : refs_) {
-      match_line(std::string_view(batch_).substr(ref.offset, ref.size), ref.line_no);
-    }
-  }
+  narrow(0, refs_.size(), true);
   batch_.clear();
   refs_.clear();
+}
+
+void LogScanner::narrow(size_t first, size_t last, bool check) {
+  // Lines [first, last) of the batch. The set is run over the whole range; a range that
+  // matches is halved until few lines are left, which are then matched one by one. A log
+  // where one line in thousands is known costs about two passes over the text.
+  const RuleMatcher::Impl& impl = *matcher_.impl_;
+  if (check) {
+    const LineRef& a = refs_[first];
+    const LineRef& b = refs_[last - 1];
+    const std::string_view range = std::string_view(batch_).substr(a.offset, b.offset + b.size - a.offset);
+    set_hits_.clear();
+    RE2::Set::ErrorInfo info{};
+    // Out of DFA memory: RE2 says so instead of guessing; the lines are then checked below.
+    if (!impl.set->Match(range, &set_hits_, &info) && info.kind == RE2::Set::kNoError) return;
+  }
+  ++hits_checked_;
+  if (last - first <= kLinesMatchedDirectly) {
+    for (size_t i = first; i < last; ++i) {
+      match_line(std::string_view(batch_).substr(refs_[i].offset, refs_[i].size), refs_[i].line_no);
+    }
+    return;
+  }
+  const size_t mid = first + (last - first) / 2;
+  // The range matched: if its first half does not, the second must (unless the match
+  // spanned lines, which the per-line check below then rejects), so it is not run again.
+  const size_t before = hits_checked_;
+  narrow(first, mid, true);
+  narrow(mid, last, hits_checked_ != before);
 }
 
 void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {

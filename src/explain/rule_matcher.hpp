@@ -2,7 +2,8 @@
 /// Matches log lines against every rule at once, in time linear in the input whatever the
 /// patterns: RE2 (automata, no backtracking). One RE2::Set holds all patterns; it is run
 /// first over a batch of lines (most batches of a training log match nothing, and are done
-/// with in one DFA pass), then over each line of a batch that matched, and only then the one
+/// with in one DFA pass), then over halves of a batch that matched down to a few lines, then
+/// over each of those lines, and only then the one
 /// pattern that hit a line is run again to read its captures. The cost per line therefore
 /// does not grow with the number of rules.
 #include <cstdint>
@@ -61,7 +62,9 @@ class RuleMatcher {
 /// Feeds lines (from LogDecoder) through a RuleMatcher and gathers RuleHits.
 class LogScanner {
  public:
-  static constexpr size_t kBatchBytes = 64 * 1024;
+  /// Small enough that re-scanning a batch that holds one known line costs little, large
+  /// enough that the per-call cost of the set vanishes.
+  static constexpr size_t kBatchBytes = 16 * 1024;
 
   explicit LogScanner(const RuleMatcher& matcher);
   ~LogScanner();
@@ -76,7 +79,11 @@ class LogScanner {
   [[nodiscard]] std::uint64_t lines_seen() const { return lines_seen_; }
 
  private:
+  /// A range of at most this many lines that matched is matched line by line.
+  static constexpr size_t kLinesMatchedDirectly = 4;
+
   void flush();
+  void narrow(size_t first, size_t last, bool check);
   void match_line(std::string_view line, std::uint64_t line_no);
 
   const RuleMatcher& matcher_;
@@ -92,6 +99,7 @@ class LogScanner {
   std::vector<int> rules_this_line_;
   std::map<size_t, RuleHits> hits_;
   std::uint64_t lines_seen_ = 0;
+  std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
 };
 
 }  // namespace gpudoctor
