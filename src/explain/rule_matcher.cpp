@@ -107,7 +107,17 @@ void LogScanner::finish() { flush(); }
 
 void LogScanner::flush() {
   if (refs_.empty()) return;
-  narrow(0, refs_.size(), true);
+  const std::uint64_t matched_before = lines_matched_;
+  if (dense_) {
+    // Many known lines lately (a log full of repeated warnings): halving would run the set
+    // over the batch many times; line by line runs it once.
+    for (const LineRef& ref : refs_) {
+      match_line(std::string_view(batch_).substr(ref.offset, ref.size), ref.line_no);
+    }
+  } else {
+    narrow(0, refs_.size(), true);
+  }
+  dense_ = (lines_matched_ - matched_before) * kDenseFraction >= refs_.size();
   batch_.clear();
   refs_.clear();
 }
@@ -162,8 +172,10 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
         rules_this_line_.end()) {
       continue;  // another pattern of the same rule already took this line
     }
-    const int n = std::min(16, cp.re->NumberOfCapturingGroups() + 1);
-    if (!cp.re->Match(line, 0, line.size(), RE2::UNANCHORED, groups, n)) continue;
+    const bool needs_groups = !cp.groups.empty() || !impl.require_filters[cp.rule_index].empty();
+    // The set already said this pattern matches the line; run it again only for captures.
+    const int n = needs_groups ? std::min(16, cp.re->NumberOfCapturingGroups() + 1) : 0;
+    if (needs_groups && !cp.re->Match(line, 0, line.size(), RE2::UNANCHORED, groups, n)) continue;
     auto value_of = [&](const std::string& name) -> std::string_view {
       for (const auto& [g, gi] : cp.groups) {
         if (g == name && gi < n && groups[gi].data() != nullptr) {
@@ -181,6 +193,7 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
     }
     if (!required_ok) continue;
     rules_this_line_.push_back(static_cast<int>(cp.rule_index));
+    if (rules_this_line_.size() == 1) ++lines_matched_;
     RuleHits& h = hits_[cp.rule_index];
     h.rule_index = cp.rule_index;
     ++h.count;

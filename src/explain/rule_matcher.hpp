@@ -81,6 +81,7 @@ class LogScanner {
  private:
   /// A range of at most this many lines that matched is matched line by line.
   static constexpr size_t kLinesMatchedDirectly = 4;
+  static constexpr size_t kDenseFraction = 32;
 
   void flush();
   void narrow(size_t first, size_t last, bool check);
@@ -100,6 +101,9 @@ class LogScanner {
   std::map<size_t, RuleHits> hits_;
   std::uint64_t lines_seen_ = 0;
   std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
+  std::uint64_t lines_matched_ = 0;
+  /// The previous batch had at least one known line in kDenseFraction: match line by line.
+  bool dense_ = false;
 };
 
 }  // namespace gpudoctor
