@@ -89,14 +89,19 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
 # 3. Timing, one core each, the file in the page cache (warm-up run).
-hyperfine --warmup 1 --runs 3 -i --export-json "$work/hyperfine.json" \
+# --output=pipe: GNU grep stops at the first match when its output is /dev/null (hyperfine's
+# default), which would time nothing.
+hyperfine --warmup 1 --runs 5 -i --output=pipe --export-json "$work/hyperfine.json" \
   "taskset -c 0 $bin explain --no-probe $log" \
   "taskset -c 0 grep -E -c -f $patterns $log"
 python3 - "$work/hyperfine.json" "$bytes" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1])); n = int(sys.argv[2])
 for r in data["results"]:
-    print(f"{r['command'].split()[2].split('/')[-1]:>10}: median {r['median']:.3f} s  ->  {n / r['median'] / 1e6:.0f} MB/s")
+    name = r["command"].split()[3].split("/")[-1]
+    cpu = r["user"] + r["system"]
+    print(f"{name:>10}: median wall {r['median']:.3f} s -> {n / r['median'] / 1e6:.0f} MB/s; "
+          f"mean CPU (user+sys) {cpu:.3f} s -> {n / cpu / 1e6:.0f} MB/s")
 PY
 
 # 4. Peak memory of explain (constant: it must not grow with the log).
