@@ -127,6 +127,22 @@ ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   return report;
 }
 
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher) {
+  std::vector<std::string> problems;
+  for (const Rule& rule : matcher.base().rules) {
+    for (const std::string& example : rule.examples) {
+      const ExplainReport r = explain_text(matcher, example, ExplainMachine{});
+      const bool found = std::any_of(r.matches.begin(), r.matches.end(),
+                                     [&](const ExplainMatch& m) { return m.rule == rule.id; });
+      if (!found) {
+        problems.push_back("rule '" + rule.id + "' (" + rule.origin + ") does not recognise its example: " +
+                           example.substr(0, 200));
+      }
+    }
+  }
+  return problems;
+}
+
 ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
                            const ExplainMachine& machine) {
   ExplainSession session(matcher);

@@ -47,6 +47,11 @@ class ExplainSession {
   LogDecoder second_decoder_;
 };
 
+/// Each rule's `examples`, explained one at a time, must be recognised by that rule; returns
+/// one message per example that is not (a rule whose pattern does not do what its author
+/// meant).
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher);
+
 /// The whole text at once (tests, the fuzz target).
 ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
                            const ExplainMachine& machine);

@@ -40,6 +40,9 @@ struct Rule {
   std::vector<std::pair<std::string, std::string>> require;
   std::vector<std::string> frameworks;
   std::vector<std::string> sources;
+  /// Log lines the rule must recognise, each on its own (checked by the tests for the
+  /// built-in rules and at load time for --kb rules).
+  std::vector<std::string> examples;
   /// Which machine facts make the fix specific: "cudnn", "cuda-runtime", "driver",
   /// "framework-build", "gpu-arch", "python", "wsl2", "container", "memory", "nccl", "".
   std::string tailor;

@@ -53,6 +53,30 @@ TEST(ExplainRules, BuiltInRulesLoadCleanlyWithSourcesAndKnownConditions) {
   }
 }
 
+TEST(ExplainRules, EveryBuiltInRuleRecognisesItsExamples) {
+  for (const auto& r : builtin_matcher().base().rules) EXPECT_FALSE(r.examples.empty()) << r.id;
+  const auto problems = check_rule_examples(builtin_matcher());
+  for (const auto& p : problems) ADD_FAILURE() << p;
+}
+
+TEST(ExplainRules, AnExampleThatDoesNotMatchIsReported) {
+  auto m = build(R"(
+[[rule]]
+id = "typo"
+category = "other"
+patterns = ['''NCCL failure .*'unhandled system error'\'''']
+examples = ["NCCL failure common.cu:874 'unhandled system error'", "NCCL failure x 'unhandled system error''"]
+cause = "c"
+fix = "f"
+sources = ["https://x"]
+)");
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->base().rules.size(), 1u);
+  const auto problems = check_rule_examples(*m);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("common.cu:874"), std::string::npos);
+}
+
 TEST(ExplainRules, UserRuleMatchesWithAnchorsInsideABatch) {
   auto m = build(kUserRule);
   ASSERT_TRUE(m);
