@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fmt/core.h>
 
 #include "core/text.hpp"
@@ -34,9 +35,16 @@ std::string line_list(const ExplainMatch& m) {
 std::string render_explain_text(const ExplainReport& report, const ExplainTextOptions& options) {
   const Palette p = palette(options.color);
   std::string out;
-  size_t real = 0;
-  size_t harmless = 0;
-  for (const auto& m : report.matches) (m.harmless ? harmless : real)++;
+  // A rule's alternatives are other possible causes of the same lines, not more problems.
+  std::vector<std::string> real_rules;
+  std::vector<std::string> harmless_rules;
+  size_t candidates = 0;
+  for (const auto& m : report.matches) {
+    const std::string rule = m.rule.substr(0, m.rule.find('/'));
+    auto& list = m.harmless ? harmless_rules : real_rules;
+    if (std::find(list.begin(), list.end(), rule) == list.end()) list.push_back(rule);
+    if (!m.harmless) ++candidates;
+  }
   for (const auto& problem : report.problems) out += fmt::format("note: {}\n", printable(problem, 300));
   if (report.matches.empty()) {
     out += fmt::format("No known problem found in {} line{}.\n", report.input.lines,
@@ -47,8 +55,8 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
     }
     return out;
   }
-  out += fmt::format("{}{} possible problem(s){}, {} harmless message(s), in {} line(s){}{}\n\n", p.bold,
-                     real, p.reset, harmless, report.input.lines,
+  out += fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
+                     p.bold, real_rules.size(), p.reset, candidates, harmless_rules.size(), report.input.lines,
                      report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
                      report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
                          ? std::string("; input was ") + to_string(report.input.encoding)
@@ -73,8 +81,8 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
     out += fmt::format("   cause: {}\n", printable(m.cause, 2000));
     out += fmt::format("   fix:   {}\n", printable(m.fix, 2000));
     if (!m.machine.empty()) out += fmt::format("   this machine: {}\n", printable(m.machine, 2000));
-    if (m.facts_verdict == "supported") out += "   (this machine's facts point to this cause)\n";
-    if (m.facts_verdict == "contradicted") out += "   (this machine's facts make this cause unlikely)\n";
+    if (m.facts_verdict == "supported") out += "   (what is known of this machine points to this cause)\n";
+    if (m.facts_verdict == "contradicted") out += "   (what is known of this machine makes this cause unlikely)\n";
     if (!m.sources.empty()) out += fmt::format("   {}source: {}{}\n", p.dim, m.sources.front(), p.reset);
     out += "\n";
   }
