@@ -292,10 +292,13 @@ Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
   auto files = load_data_files("explain/", kb_dir);
   if (!files) return files.error();
   RuleLoadResult out;
-  for (const DataFile& f : *files) {
-    if (!ends_with(f.path, ".toml")) continue;
-    const std::string origin = f.origin == "built-in" ? f.path : f.origin;
-    parse_rule_file(f.content, origin, out);
+  // Built-in files first, then the user's, so that a user rule replaces a built-in rule of
+  // the same id whatever the file names.
+  for (const bool builtin : {true, false}) {
+    for (const DataFile& f : *files) {
+      if (!ends_with(f.path, ".toml") || (f.origin == "built-in") != builtin) continue;
+      parse_rule_file(f.content, builtin ? f.path : f.origin, out);
+    }
   }
   return out;
 }

@@ -1,7 +1,11 @@
 // Rule loading (untrusted TOML) and matching (RE2 set, batches, captures, ranking).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "explain_test_support.hpp"
 
@@ -75,6 +79,34 @@ sources = ["https://x"]
   const auto problems = check_rule_examples(*m);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("common.cu:874"), std::string::npos);
+}
+
+TEST(ExplainRules, KbRuleReplacesBuiltInRuleOfTheSameId) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-kb-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "explain");
+  // "a.toml" sorts before every built-in file: the user's rule must still win.
+  std::ofstream(dir / "explain" / "a.toml") << R"(
+[[rule]]
+id = "torch-not-compiled-with-cuda"
+category = "other"
+patterns = ['Torch not compiled with CUDA enabled']
+cause = "site policy: CPU only"
+fix = "use the GPU queue"
+sources = ["https://intranet.example/gpu"]
+)";
+  auto loaded = load_rule_base(dir.string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(loaded.has_value());
+  int n = 0;
+  for (const auto& r : loaded->base.rules) {
+    if (r.id == "torch-not-compiled-with-cuda") {
+      ++n;
+      EXPECT_EQ(r.candidates.front().cause, "site policy: CPU only");
+    }
+  }
+  EXPECT_EQ(n, 1);
+  EXPECT_FALSE(load_rule_base("/nonexistent/kb/dir").has_value());
 }
 
 TEST(ExplainRules, UserRuleMatchesWithAnchorsInsideABatch) {
