@@ -150,7 +150,7 @@ Command explain_command() {
     sub.footer(
         "Exit status: with FILE or -, 1 when a real (non-harmless) error was recognised, else 0;\n"
         "with -- CMD, the command's own exit status (128+N if killed by signal N), and the\n"
-        "explanation is written to stderr so the command's stdout stays unchanged.");
+        "explanation is written to stderr so the command's stdout stays unchanged.\n");
   };
   c.run = [args](CommandContext& ctx) { return run_explain(ctx, *args); };
   return c;
