@@ -6,6 +6,7 @@ namespace gpudoctor {
 std::vector<Command> all_commands() {
   return {
       doctor_command(),
+      explain_command(),
   };
 }
 

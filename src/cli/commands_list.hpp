@@ -5,5 +5,6 @@
 namespace gpudoctor {
 
 Command doctor_command();
+Command explain_command();
 
 }  // namespace gpudoctor

@@ -1,0 +1,375 @@
+#include "explain/explain_machine.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/core.h>
+#include <functional>
+
+#include "core/text.hpp"
+#include "explain/rule.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+Truth truth(bool b) { return b ? Truth::yes : Truth::no; }
+
+std::optional<Platform> platform_of(const ExplainMachine& m) {
+  if (m.facts != nullptr) {
+    if (m.facts->os.wsl2) return Platform::wsl2;
+    return m.facts->platform;
+  }
+  return m.platform;
+}
+
+std::string first_capture(const CaptureMap& captures, const std::string& name) {
+  auto it = captures.find(name);
+  if (it == captures.end() || it->second.empty()) return {};
+  return it->second.front();
+}
+
+/// The trailing number of a library name: cudnn64_8.dll -> 8, libcudnn.so.8 -> 8,
+/// cudnn_ops_infer64_8.dll -> 8, libcudnn.so.8.1.0 -> 8.
+std::optional<int> library_major(std::string_view lib) {
+  std::string s = to_lower(lib);
+  for (std::string_view ext : {".dll", ".so"}) {
+    size_t at = s.find(ext);
+    if (at == std::string::npos) continue;
+    if (ext == ".dll") {
+      // name64_8.dll / cudart64_110.dll: digits after the last '_'
+      size_t us = s.rfind('_', at);
+      if (us == std::string::npos) return std::nullopt;
+      std::string digits = s.substr(us + 1, at - us - 1);
+      if (digits.empty() || digits.size() > 4 ||
+          !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); })) {
+        return std::nullopt;
+      }
+      return std::stoi(digits.substr(0, digits.size() >= 3 ? digits.size() - 1 : digits.size()));
+    }
+    size_t p = at + 3;
+    if (p < s.size() && s[p] == '.') {
+      int v = 0;
+      size_t q = p + 1;
+      while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && v < 10000) {
+        v = v * 10 + (s[q] - '0');
+        ++q;
+      }
+      if (q > p + 1) return v;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The CUDA version a library file name was built for: cudart64_110.dll -> 11.0,
+/// cublas64_10.dll -> 10, libcudart.so.11.0 -> 11.0, libcusolver.so.10 -> 10.
+std::string library_cuda_version(std::string_view lib) {
+  std::string s = to_lower(lib);
+  size_t dll = s.find(".dll");
+  if (dll != std::string::npos) {
+    size_t us = s.rfind('_', dll);
+    if (us == std::string::npos) return {};
+    std::string d = s.substr(us + 1, dll - us - 1);
+    if (d.size() == 3) return d.substr(0, 2) + "." + d.substr(2);
+    return d;
+  }
+  size_t so = s.find(".so.");
+  if (so != std::string::npos) return s.substr(so + 4);
+  return {};
+}
+
+bool is_cudnn(std::string_view name) { return contains(to_lower(name), "cudnn"); }
+
+std::vector<const LibraryFacts*> libraries_named(const Facts& f, std::string_view name) {
+  std::vector<const LibraryFacts*> out;
+  for (const auto& l : f.libraries) {
+    if (l.name == name) out.push_back(&l);
+  }
+  return out;
+}
+
+bool any_framework(const Facts& f, const std::function<bool(const FrameworkFacts&)>& pred) {
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (pred(fw)) return true;
+    }
+  }
+  return false;
+}
+
+bool driver_loaded(const Facts& f) {
+  return f.driver.version.has_value() || f.driver.nvidia_module_loaded || f.driver.nvml_status == "ok";
+}
+
+std::vector<int> cudnn_majors(const Facts& f) {
+  std::vector<int> out;
+  for (const auto* l : libraries_named(f, "cudnn")) {
+    if (l->version) out.push_back(l->version->major());
+  }
+  for (const auto& env : f.python_envs) {
+    for (const auto& w : env.nvidia_wheels) {
+      if (w.library == "cudnn") out.push_back(w.version.major());
+    }
+  }
+  return out;
+}
+
+bool library_file_present(const Facts& f, std::string_view file) {
+  const std::string want = to_lower(file);
+  for (const auto& l : f.libraries) {
+    for (const auto& name : l.files) {
+      if (to_lower(name) == want) return true;
+    }
+  }
+  for (const auto& d : f.driver.files) {
+    if (to_lower(d.name) == want && !d.path.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& explain_condition_names() {
+  static const std::vector<std::string> kNames = {
+      "platform-windows", "platform-wsl2", "platform-linux", "container", "driver-loaded",
+      "no-driver", "gpu-present", "no-gpu", "multi-gpu", "cudnn-present", "cudnn-other-major",
+      "lib-found", "toolkit-present", "framework-cpu-build", "framework-cuda-build",
+      "tf-windows-no-gpu", "nvidia-wheels"};
+  return kNames;
+}
+
+Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
+                         const ExplainMachine& machine) {
+  if (!condition.empty() && condition.front() == '!') {
+    Truth t = evaluate_condition(condition.substr(1), captures, machine);
+    if (t == Truth::unknown) return t;
+    return t == Truth::yes ? Truth::no : Truth::yes;
+  }
+  const auto platform = platform_of(machine);
+  if (condition == "platform-windows") return platform ? truth(*platform == Platform::windows) : Truth::unknown;
+  if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
+  if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
+  const Facts* f = machine.facts;
+  if (f == nullptr) return Truth::unknown;
+  if (condition == "container") return truth(!f->os.container.empty());
+  if (condition == "driver-loaded") return truth(driver_loaded(*f));
+  if (condition == "no-driver") return truth(!driver_loaded(*f));
+  if (condition == "gpu-present") return truth(!f->gpus.empty());
+  if (condition == "no-gpu") return truth(f->gpus.empty() && !driver_loaded(*f));
+  if (condition == "multi-gpu") return truth(f->gpus.size() > 1);
+  if (condition == "cudnn-present") return truth(!cudnn_majors(*f).empty() || !libraries_named(*f, "cudnn").empty());
+  if (condition == "toolkit-present") return truth(!f->toolkits.empty());
+  if (condition == "nvidia-wheels") {
+    return truth(std::any_of(f->python_envs.begin(), f->python_envs.end(),
+                             [](const PythonEnvFacts& e) { return !e.nvidia_wheels.empty(); }));
+  }
+  if (condition == "framework-cpu-build") {
+    return truth(any_framework(*f, [](const FrameworkFacts& fw) {
+      return fw.cuda_build == false || fw.variant == "cpu";
+    }));
+  }
+  if (condition == "framework-cuda-build") {
+    return truth(any_framework(*f, [](const FrameworkFacts& fw) { return fw.cuda_build == true; }));
+  }
+  if (condition == "tf-windows-no-gpu") {
+    if (!platform || *platform != Platform::windows) return Truth::no;
+    return truth(any_framework(*f, [](const FrameworkFacts& fw) {
+      return fw.name == "tensorflow" && fw.version >= Version::of({2, 11});
+    }));
+  }
+  if (condition == "lib-found") {
+    const std::string lib = first_capture(captures, "lib");
+    if (lib.empty()) return Truth::unknown;
+    return truth(library_file_present(*f, lib));
+  }
+  if (condition == "cudnn-other-major") {
+    std::optional<int> want;
+    if (auto v = Version::parse(first_capture(captures, "cudnn_major"))) want = v->major();
+    const std::string lib = first_capture(captures, "lib");
+    if (!want && is_cudnn(lib)) want = library_major(lib);
+    if (!want) return Truth::unknown;
+    auto majors = cudnn_majors(*f);
+    if (majors.empty()) return Truth::no;
+    return truth(std::find(majors.begin(), majors.end(), *want) == majors.end());
+  }
+  return Truth::unknown;
+}
+
+namespace {
+
+std::string describe_library(const LibraryFacts& l) {
+  return fmt::format("{} {} in {}{}", l.name, l.version ? l.version->str() : "(version unknown)",
+                     l.path.empty() ? "?" : l.path, l.origin.empty() ? "" : " (" + l.origin + ")");
+}
+
+std::string describe_frameworks(const Facts& f, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (!names.empty() && std::find(names.begin(), names.end(), fw.name) == names.end()) continue;
+      std::string build;
+      if (fw.cuda_build == false || fw.variant == "cpu") {
+        build = "a CPU-only build";
+      } else if (fw.cuda_version) {
+        build = "built for CUDA " + fw.cuda_version->str();
+        if (fw.cudnn_version) build += ", cuDNN " + fw.cudnn_version->str();
+      } else if (!fw.variant.empty()) {
+        build = "variant " + fw.variant;
+      }
+      out.push_back(fmt::format("{} {} in {}{}", fw.name, fw.version.str(), env.path,
+                                build.empty() ? "" : " (" + build + ")"));
+    }
+  }
+  return join(out, "; ");
+}
+
+const TensorflowBuild* tested_build(const RuleBase& base, const Version& tf) {
+  for (const auto& b : base.tensorflow_builds) {
+    if (tf.same_series(b.version, 2)) return &b;
+  }
+  return nullptr;
+}
+
+std::string tensorflow_needs(const Facts& f, const RuleBase& base, bool windows) {
+  std::vector<std::string> out;
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.name != "tensorflow") continue;
+      const TensorflowBuild* b = tested_build(base, fw.version);
+      if (b == nullptr) continue;
+      if (windows && !b->windows_native_gpu) {
+        out.push_back(fmt::format("TensorFlow {} (in {}) has no GPU support on native Windows; "
+                                  "2.10 was the last such release",
+                                  fw.version.str(), env.path));
+      } else {
+        out.push_back(fmt::format("TensorFlow {} (in {}) was tested with CUDA {} and cuDNN {}",
+                                  fw.version.str(), env.path, b->cuda.str(), b->cudnn.str()));
+      }
+    }
+  }
+  return join(out, "; ");
+}
+
+void add(std::vector<std::string>& parts, std::string s) {
+  if (!s.empty()) parts.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::string machine_note(const Rule& rule, const CaptureMap& captures, const RuleBase& base,
+                         const Facts& f) {
+  std::vector<std::string> parts;
+  const bool windows = f.platform == Platform::windows;
+  const std::string lib = first_capture(captures, "lib");
+  if (rule.tailor == "cudnn") {
+    auto libs = libraries_named(f, "cudnn");
+    std::vector<std::string> found;
+    for (const auto* l : libs) found.push_back(describe_library(*l));
+    for (const auto& env : f.python_envs) {
+      for (const auto& w : env.nvidia_wheels) {
+        if (w.library == "cudnn") found.push_back(fmt::format("{} {} in {}", w.package, w.version.str(), env.path));
+      }
+    }
+    auto want = library_major(lib);
+    if (found.empty()) {
+      add(parts, "no cuDNN was found on this machine");
+    } else {
+      add(parts, "this machine has " + join(found, "; "));
+      if (want && is_cudnn(lib)) {
+        auto majors = cudnn_majors(f);
+        if (std::find(majors.begin(), majors.end(), *want) == majors.end() && !majors.empty()) {
+          add(parts, fmt::format("none of them is cuDNN {}, which {} is", *want, lib));
+        }
+      }
+    }
+    add(parts, tensorflow_needs(f, base, windows));
+  } else if (rule.tailor == "cuda-runtime") {
+    std::vector<std::string> tk;
+    for (const auto& t : f.toolkits) {
+      tk.push_back(fmt::format("CUDA {} at {}", t.version ? t.version->str() : "(version unknown)", t.path));
+    }
+    add(parts, tk.empty() ? "no CUDA toolkit was found on this machine"
+                          : "this machine has " + join(tk, "; "));
+    if (!lib.empty()) {
+      std::string cuda = library_cuda_version(lib);
+      if (!cuda.empty()) {
+        add(parts, fmt::format("{} belongs to CUDA {}{}", lib, cuda,
+                               library_file_present(f, lib) ? ", and a copy exists on this machine, so the "
+                                                              "search path (PATH / LD_LIBRARY_PATH) is the problem"
+                                                            : ", and no copy of it was found"));
+      }
+    }
+    add(parts, tensorflow_needs(f, base, windows));
+  } else if (rule.tailor == "driver") {
+    if (driver_loaded(f)) {
+      add(parts, fmt::format("the NVIDIA driver {}{} is installed",
+                             f.driver.version ? f.driver.version->str() : "(version unknown)",
+                             f.driver.cuda_driver_version ? " (supports CUDA up to " +
+                                                                f.driver.cuda_driver_version->str() + ")"
+                                                          : ""));
+    } else {
+      add(parts, "no loaded NVIDIA driver was found on this machine");
+    }
+    if (f.gpus.empty()) {
+      add(parts, "no NVIDIA GPU was found");
+    } else {
+      std::vector<std::string> g;
+      for (const auto& gpu : f.gpus) g.push_back(gpu.name);
+      add(parts, "GPUs: " + join(g, ", "));
+    }
+    if (f.driver.nouveau_loaded) add(parts, "the nouveau driver is loaded and holds the GPU");
+    if (!f.os.container.empty()) add(parts, "this is a " + f.os.container + " container");
+  } else if (rule.tailor == "framework-build") {
+    add(parts, describe_frameworks(f, rule.frameworks));
+    if (windows) add(parts, tensorflow_needs(f, base, true));
+  } else if (rule.tailor == "gpu-arch") {
+    std::vector<std::string> g;
+    for (const auto& gpu : f.gpus) {
+      g.push_back(gpu.cc_major ? fmt::format("{} (compute capability {}.{})", gpu.name, *gpu.cc_major,
+                                             gpu.cc_minor.value_or(0))
+                               : gpu.name);
+    }
+    if (!g.empty()) add(parts, "GPUs: " + join(g, ", "));
+    for (const auto& env : f.python_envs) {
+      for (const auto& fw : env.frameworks) {
+        if (!fw.compute_capabilities.empty()) {
+          add(parts, fmt::format("{} {} in {} has kernels for {}", fw.name, fw.version.str(), env.path,
+                                 join(fw.compute_capabilities, " ")));
+        }
+      }
+    }
+  } else if (rule.tailor == "python") {
+    std::vector<std::string> py;
+    for (const auto& env : f.python_envs) {
+      if (env.python_version) py.push_back(fmt::format("Python {} ({})", env.python_version->str(), env.path));
+    }
+    if (!py.empty()) add(parts, "this machine has " + join(py, "; "));
+  } else if (rule.tailor == "wsl2") {
+    if (f.os.wsl2) {
+      add(parts, fmt::format("this is WSL2; /usr/lib/wsl/lib {}, /dev/dxg {}",
+                             f.os.wsl_lib_dir ? "exists" : "is MISSING",
+                             f.os.wsl_dxg_device ? "exists" : "is MISSING"));
+    }
+  } else if (rule.tailor == "container") {
+    add(parts, f.os.container.empty() ? "this machine does not look like a container"
+                                      : "this is a " + f.os.container + " container");
+    add(parts, driver_loaded(f) ? "an NVIDIA driver is visible" : "no NVIDIA driver is visible here");
+  } else if (rule.tailor == "memory") {
+    std::vector<std::string> g;
+    for (const auto& gpu : f.gpus) {
+      if (gpu.memory_total_bytes) {
+        g.push_back(fmt::format("{} with {:.1f} GiB", gpu.name,
+                                static_cast<double>(*gpu.memory_total_bytes) / (1024.0 * 1024 * 1024)));
+      }
+    }
+    if (!g.empty()) add(parts, "GPUs: " + join(g, ", "));
+  } else if (rule.tailor == "nccl") {
+    std::vector<std::string> found;
+    for (const auto* l : libraries_named(f, "nccl")) found.push_back(describe_library(*l));
+    if (!found.empty()) add(parts, "NCCL on this machine: " + join(found, "; "));
+    add(parts, fmt::format("{} GPU(s) found", f.gpus.size()));
+    if (!f.os.container.empty()) add(parts, "this is a " + f.os.container + " container (check --shm-size / --ipc=host)");
+  }
+  return join(parts, "; ");
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,42 @@
+#pragma once
+/// What `explain` knows about the machine a log came from. On the live machine (the default)
+/// the doctor's facts; with --no-probe nothing, or only a platform given by --platform.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/facts.hpp"
+#include "platform/platform.hpp"
+
+namespace gpudoctor {
+
+struct ExplainMachine {
+  std::optional<Platform> platform;  ///< known even without an inventory (--platform)
+  const Facts* facts = nullptr;      ///< the full inventory; nullptr with --no-probe
+};
+
+/// A tri-state: facts can confirm, refute, or say nothing.
+enum class Truth { unknown, yes, no };
+
+using CaptureMap = std::map<std::string, std::vector<std::string>>;
+
+/// Evaluates one named condition of a rule candidate's `when` list ("platform-wsl2",
+/// "!cudnn-present", ...). Unknown names are `unknown` (so a user rule with a typo never
+/// hides a candidate); the list of names is in docs/explain.md.
+Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
+                         const ExplainMachine& machine);
+
+/// The names evaluate_condition knows (without '!').
+const std::vector<std::string>& explain_condition_names();
+
+struct RuleBase;
+struct Rule;
+
+/// One or a few sentences about this machine that make a rule's fix specific ("this machine
+/// has cuDNN 9.1.0 in /usr/lib/x86_64-linux-gnu; TensorFlow 2.10.0 was tested with cuDNN
+/// 8.1"). Empty when the facts hold nothing relevant.
+std::string machine_note(const Rule& rule, const CaptureMap& captures, const RuleBase& base,
+                         const Facts& facts);
+
+}  // namespace gpudoctor

@@ -1,0 +1,43 @@
+#pragma once
+/// What `explain` found: the matched problems, ranked best first. Plain structs for the
+/// renderers (render/explain_text.cpp, render/explain_json.cpp).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "explain/log_decoder.hpp"
+#include "explain/rule.hpp"
+
+namespace gpudoctor {
+
+struct ExplainMatch {
+  std::string rule;          ///< candidate id: "cudnn-missing" or "cudnn-missing/version-mismatch"
+  std::string title;
+  std::string category;
+  RuleSeverity severity = RuleSeverity::error;
+  bool harmless = false;
+  bool alternative = false;  ///< another possible cause of the same lines
+  std::uint64_t count = 0;   ///< matched lines in all
+  std::vector<std::uint64_t> lines;
+  std::vector<std::string> excerpts;
+  std::map<std::string, std::vector<std::string>> captures;
+  std::string cause;         ///< placeholders filled
+  std::string fix;
+  /// What this machine's facts say about it ("this machine has cuDNN 9.1 in ..."), empty
+  /// with --no-probe or when the facts say nothing relevant.
+  std::string machine;
+  /// How the facts weighed on this candidate: "supported", "contradicted", "" (no facts).
+  std::string facts_verdict;
+  std::vector<std::string> sources;
+  int score = 0;
+};
+
+struct ExplainReport {
+  std::vector<ExplainMatch> matches;  ///< best first; harmless ones after all real ones
+  LogDecoderStats input;
+  bool probed = false;                ///< the machine's facts were used
+  std::vector<std::string> problems;  ///< rule files skipped, input problems
+};
+
+}  // namespace gpudoctor

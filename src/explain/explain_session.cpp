@@ -1,0 +1,153 @@
+#include "explain/explain_session.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
+namespace gpudoctor {
+
+namespace {
+
+/// Facts that confirm every condition of a candidate move it this much up; facts that refute
+/// one move it down as much. Larger than the gap between a rule and its alternatives, so the
+/// machine decides when it can.
+constexpr int kFactsWeight = 40;
+
+}  // namespace
+
+std::string fill_placeholders(std::string_view text, const CaptureMap& captures) {
+  std::string out;
+  out.reserve(text.size() + 32);
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '{') {
+      size_t close = text.find('}', i + 1);
+      if (close != std::string_view::npos && close - i - 1 <= 40) {
+        std::string name(text.substr(i + 1, close - i - 1));
+        const bool ident = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        });
+        if (ident) {
+          auto it = captures.find(name);
+          if (it != captures.end() && !it->second.empty()) {
+            for (size_t k = 0; k < it->second.size(); ++k) {
+              if (k > 0) out += ", ";
+              out += it->second[k];
+            }
+          } else {
+            out += "(not in the log)";
+          }
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
+                        const ExplainMachine& machine) {
+  ExplainReport report;
+  report.probed = machine.facts != nullptr;
+  for (const RuleHits& h : hits) {
+    if (h.rule_index >= base.rules.size()) continue;
+    const Rule& rule = base.rules[h.rule_index];
+    std::string note;
+    if (machine.facts != nullptr) note = machine_note(rule, h.captures, base, *machine.facts);
+    for (size_t k = 0; k < rule.candidates.size(); ++k) {
+      const RuleCandidate& c = rule.candidates[k];
+      ExplainMatch m;
+      m.rule = c.id;
+      m.title = rule.title;
+      m.category = c.category;
+      m.severity = c.severity;
+      m.harmless = c.harmless;
+      m.alternative = k > 0;
+      m.count = h.count;
+      m.lines = h.lines;
+      m.excerpts = h.excerpts;
+      m.captures = h.captures;
+      m.cause = fill_placeholders(c.cause, h.captures);
+      m.fix = fill_placeholders(c.fix, h.captures);
+      m.machine = note;
+      m.sources = rule.sources;
+      m.score = c.priority;
+      bool any_no = false;
+      bool all_yes = !c.when.empty();
+      for (const auto& cond : c.when) {
+        const Truth t = evaluate_condition(cond, h.captures, machine);
+        if (t == Truth::no) any_no = true;
+        if (t != Truth::yes) all_yes = false;
+      }
+      if (any_no) {
+        m.score -= kFactsWeight;
+        m.facts_verdict = "contradicted";
+      } else if (all_yes) {
+        m.score += kFactsWeight;
+        m.facts_verdict = "supported";
+      }
+      report.matches.push_back(std::move(m));
+    }
+  }
+  // Real problems first, whatever their score: a harmless line never hides a real one. Then
+  // by score, then the earliest line (the first error usually causes the later ones).
+  std::stable_sort(report.matches.begin(), report.matches.end(),
+                   [](const ExplainMatch& a, const ExplainMatch& b) {
+                     if (a.harmless != b.harmless) return !a.harmless;
+                     if (a.score != b.score) return a.score > b.score;
+                     const auto la = a.lines.empty() ? UINT64_MAX : a.lines.front();
+                     const auto lb = b.lines.empty() ? UINT64_MAX : b.lines.front();
+                     if (la != lb) return la < lb;
+                     return a.rule < b.rule;
+                   });
+  return report;
+}
+
+ExplainSession::ExplainSession(const RuleMatcher& matcher)
+    : matcher_(matcher),
+      scanner_(matcher),
+      decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }),
+      second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }) {}
+
+ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
+  decoder_.finish();
+  second_decoder_.finish();
+  scanner_.finish();
+  ExplainReport report = rank_hits(matcher_.base(), scanner_.hits(), machine);
+  report.input = decoder_.stats();
+  const LogDecoderStats& second = second_decoder_.stats();
+  report.input.bytes_in += second.bytes_in;
+  report.input.lines += second.lines;
+  report.input.lines_truncated += second.lines_truncated;
+  report.input.control_bytes += second.control_bytes;
+  return report;
+}
+
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher) {
+  std::vector<std::string> problems;
+  for (const Rule& rule : matcher.base().rules) {
+    for (const std::string& example : rule.examples) {
+      const ExplainReport r = explain_text(matcher, example, ExplainMachine{});
+      const bool found = std::any_of(r.matches.begin(), r.matches.end(),
+                                     [&](const ExplainMatch& m) { return m.rule == rule.id; });
+      if (!found) {
+        problems.push_back("rule '" + rule.id + "' (" + rule.origin + ") does not recognise its example: " +
+                           example.substr(0, 200));
+      }
+    }
+  }
+  return problems;
+}
+
+ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
+                           const ExplainMachine& machine) {
+  ExplainSession session(matcher);
+  session.feed(text);
+  return session.finish(machine);
+}
+
+}  // namespace gpudoctor

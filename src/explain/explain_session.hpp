@@ -1,0 +1,59 @@
+#pragma once
+/// The explain pipeline in one place: bytes -> LogDecoder -> LogScanner (RuleMatcher) ->
+/// ranked ExplainReport. Streaming: feed() any number of chunks; memory stays bounded.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "explain/explain_machine.hpp"
+#include "explain/explain_report.hpp"
+#include "explain/log_decoder.hpp"
+#include "explain/rule_matcher.hpp"
+
+namespace gpudoctor {
+
+/// Ranks what the rules matched: each rule's candidates scored by priority and by what the
+/// machine's facts say of their `when` conditions; real problems first, harmless ones last.
+ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
+                        const ExplainMachine& machine);
+
+/// Fills {name} placeholders from captures (distinct values joined by ", "); an unknown
+/// name becomes "(not in the log)".
+std::string fill_placeholders(std::string_view text, const CaptureMap& captures);
+
+class ExplainSession {
+ public:
+  explicit ExplainSession(const RuleMatcher& matcher);
+  void feed(std::string_view bytes) { decoder_.feed(bytes); }
+  /// A watched command's output: stream 1 (stdout) and 2 (stderr) are decoded separately,
+  /// so a line is never spliced from both; line numbers count the lines of both in the
+  /// order they were completed.
+  void feed_stream(int stream, std::string_view bytes) {
+    (stream == 2 ? second_decoder_ : decoder_).feed(bytes);
+  }
+  /// Ends the input and ranks.
+  ExplainReport finish(const ExplainMachine& machine);
+
+ private:
+  void take_line(std::string_view line) { scanner_.add_line(line, ++lines_); }
+
+  const RuleMatcher& matcher_;
+  LogScanner scanner_;
+  std::uint64_t lines_ = 0;
+  LogDecoder decoder_;
+  LogDecoder second_decoder_;
+};
+
+/// Each rule's `examples`, explained one at a time, must be recognised by that rule; returns
+/// one message per example that is not (a rule whose pattern does not do what its author
+/// meant).
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher);
+
+/// The whole text at once (tests, the fuzz target).
+ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
+                           const ExplainMachine& machine);
+
+}  // namespace gpudoctor

@@ -1,0 +1,64 @@
+#pragma once
+/// LogDecoder: turns the raw bytes of a log (a file, a pipe, a command's output) into clean
+/// UTF-8 lines, streaming and in bounded memory. Logs come as people have them: UTF-8 with or
+/// without a BOM, UTF-16 as PowerShell's `>` writes it, CRLF, terminal colour codes, progress
+/// bars redrawn with '\r', binary junk, and lines of any length. Only the first kMaxLineBytes
+/// of a line are kept: every known message fits in far less, and a 100 MB line must not cost
+/// 100 MB.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace gpudoctor {
+
+enum class LogEncoding { unknown, utf8, utf16le, utf16be };
+const char* to_string(LogEncoding e);
+
+struct LogDecoderStats {
+  std::uint64_t bytes_in = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t lines_truncated = 0;   ///< lines longer than kMaxLineBytes (the rest was dropped)
+  std::uint64_t control_bytes = 0;     ///< NULs and other control bytes replaced (binary input)
+  LogEncoding encoding = LogEncoding::unknown;
+};
+
+class LogDecoder {
+ public:
+  static constexpr size_t kMaxLineBytes = 16 * 1024;
+  /// Called once per line, in order, with 1-based line numbers. The view is valid only
+  /// during the call.
+  using LineSink = std::function<void(std::string_view line, std::uint64_t line_no)>;
+
+  explicit LogDecoder(LineSink sink) : sink_(std::move(sink)) {}
+
+  /// Any number of bytes, split anywhere (inside a UTF-16 unit, a CRLF, an escape sequence).
+  void feed(std::string_view bytes);
+  /// Ends the input: the last line, even without a terminator, is delivered.
+  void finish();
+
+  [[nodiscard]] const LogDecoderStats& stats() const { return stats_; }
+
+ private:
+  void detect(bool at_end);
+  void feed_utf8(std::string_view bytes);
+  void feed_utf16(std::string_view bytes);
+  void emit_line();
+
+  LineSink sink_;
+  LogDecoderStats stats_;
+  std::string head_;        ///< first bytes kept until the encoding is known
+  std::string line_;        ///< the current line, at most kMaxLineBytes
+  bool line_truncated_ = false;
+  bool line_started_ = false;  ///< bytes seen since the last line end
+  std::string utf16_carry_; ///< an odd byte left from the previous chunk
+  std::uint32_t high_surrogate_ = 0;
+  std::string scratch_;     ///< UTF-16 transcoded to UTF-8
+};
+
+/// Removes ANSI/VT escape sequences (CSI, OSC, two-byte ESC forms), turns '\r' and other
+/// control bytes (except tab) into spaces, and drops a trailing '\r'. In place; returns the
+/// number of control bytes replaced (escape sequences not counted).
+std::uint64_t clean_log_line(std::string& line);
+
+}  // namespace gpudoctor

@@ -1,0 +1,68 @@
+#pragma once
+/// The explain rule base: known problems as data (data/explain/*.toml, overlaid by
+/// --kb DIR/explain/*.toml). A rule recognises a class of log lines and names one or more
+/// candidate causes; the machine's facts choose among the candidates (explain/ranking.hpp).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace gpudoctor {
+
+/// The categories of ../shared/corpus/README.md; every candidate has exactly one.
+const std::vector<std::string>& explain_categories();
+bool is_explain_category(std::string_view category);
+
+enum class RuleSeverity { info, warning, error };
+const char* to_string(RuleSeverity s);
+
+/// One possible cause of what a rule matched: the rule's own (the first) or an alternative.
+struct RuleCandidate {
+  std::string id;               ///< "cudnn-missing" or "cudnn-missing/version-mismatch"
+  std::string category;
+  RuleSeverity severity = RuleSeverity::error;
+  bool harmless = false;
+  int priority = 50;            ///< base rank, 0..100; facts move it up or down
+  /// Conditions on the machine (explain/conditions.hpp); all must hold for the candidate to
+  /// be preferred. "!name" negates. Unknown (no facts) leaves the rank alone.
+  std::vector<std::string> when;
+  std::string cause;            ///< may hold {capture} placeholders
+  std::string fix;
+};
+
+struct Rule {
+  std::string id;
+  std::string title;
+  std::vector<std::string> patterns;  ///< RE2 syntax, matched per line, named captures
+  /// capture name -> RE2 pattern the captured value must match (partial) for the rule to
+  /// apply: one line shape, different problems by what was captured.
+  std::vector<std::pair<std::string, std::string>> require;
+  std::vector<std::string> frameworks;
+  std::vector<std::string> sources;
+  /// Log lines the rule must recognise, each on its own (checked by the tests for the
+  /// built-in rules and at load time for --kb rules).
+  std::vector<std::string> examples;
+  /// Which machine facts make the fix specific: "cudnn", "cuda-runtime", "driver",
+  /// "framework-build", "gpu-arch", "python", "wsl2", "container", "memory", "nccl", "".
+  std::string tailor;
+  std::vector<RuleCandidate> candidates;  ///< [0] is the rule's own cause
+  std::string origin;                     ///< file it came from
+};
+
+/// TensorFlow's tested build configurations, used to say what an installed TF needs.
+struct TensorflowBuild {
+  Version version;        ///< "2.10"
+  Version cuda;
+  Version cudnn;
+  bool windows_native_gpu = false;
+  std::string python;     ///< "3.7-3.10"
+  std::string source;
+};
+
+struct RuleBase {
+  std::vector<Rule> rules;
+  std::vector<TensorflowBuild> tensorflow_builds;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,306 @@
+#include "explain/rule_loader.hpp"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <fmt/core.h>
+#include <map>
+#include <toml++/toml.h>
+
+#include "core/text.hpp"
+#include "kb/data_files.hpp"
+
+namespace gpudoctor {
+
+const std::vector<std::string>& explain_categories() {
+  static const std::vector<std::string> kCategories = {
+      "driver-missing",
+      "driver-too-old",
+      "toolkit-missing",
+      "cudnn-missing",
+      "cudnn-version-mismatch",
+      "cuda-lib-missing",
+      "wrong-framework-build",
+      "windows-native-gpu-unsupported",
+      "gpu-arch-unsupported",
+      "python-version-unsupported",
+      "out-of-memory",
+      "memory-growth/allocator",
+      "path-or-env-misconfigured",
+      "wsl2-specific",
+      "ptxas/xla/libdevice-missing",
+      "tensorrt-warning-harmless",
+      "numa-warning-harmless",
+      "duplicate-factory-registration-harmless",
+      "multi-gpu/nccl",
+      "container/docker-runtime",
+      "other",
+  };
+  return kCategories;
+}
+
+bool is_explain_category(std::string_view category) {
+  const auto& c = explain_categories();
+  return std::find(c.begin(), c.end(), category) != c.end();
+}
+
+const char* to_string(RuleSeverity s) {
+  switch (s) {
+    case RuleSeverity::info: return "info";
+    case RuleSeverity::warning: return "warning";
+    case RuleSeverity::error: return "error";
+  }
+  return "error";
+}
+
+namespace {
+
+/// Limits that keep a hostile rule file from costing unbounded time or memory.
+constexpr size_t kMaxPatternBytes = 4096;
+constexpr size_t kMaxPatternsPerRule = 32;
+constexpr size_t kMaxRules = 4096;
+constexpr size_t kMaxTextBytes = 8192;
+
+std::string string_or(const toml::node_view<const toml::node>& n, std::string fallback = {}) {
+  if (auto s = n.value<std::string>()) return *s;
+  return fallback;
+}
+
+bool string_list(const toml::node_view<const toml::node>& n, std::vector<std::string>& out,
+                 std::string& problem, const char* key) {
+  if (!n) return true;
+  if (auto s = n.value<std::string>()) {
+    out.push_back(*s);
+    return true;
+  }
+  const toml::array* arr = n.as_array();
+  if (arr == nullptr) {
+    problem = fmt::format("'{}' must be a string or a list of strings", key);
+    return false;
+  }
+  for (const auto& item : *arr) {
+    auto s = item.value<std::string>();
+    if (!s) {
+      problem = fmt::format("'{}' must hold only strings", key);
+      return false;
+    }
+    out.push_back(*s);
+  }
+  return true;
+}
+
+std::optional<RuleSeverity> parse_severity(std::string_view s) {
+  if (s == "error") return RuleSeverity::error;
+  if (s == "warning") return RuleSeverity::warning;
+  if (s == "info") return RuleSeverity::info;
+  return std::nullopt;
+}
+
+/// Reads the candidate fields shared by a rule and its alternatives. `base` supplies the
+/// defaults an alternative inherits.
+bool read_candidate(const toml::table& t, const RuleCandidate* base, RuleCandidate& c,
+                    std::string& problem) {
+  toml::node_view<const toml::node> v{t};
+  if (base != nullptr) c = *base;
+  c.when.clear();
+  if (auto cat = v["category"].value<std::string>()) c.category = *cat;
+  if (!is_explain_category(c.category)) {
+    problem = fmt::format("category '{}' is not one of the known categories", c.category);
+    return false;
+  }
+  if (auto sev = v["severity"].value<std::string>()) {
+    auto s = parse_severity(*sev);
+    if (!s) {
+      problem = fmt::format("severity '{}' must be error, warning or info", *sev);
+      return false;
+    }
+    c.severity = *s;
+  }
+  if (auto h = v["harmless"].value<bool>()) {
+    c.harmless = *h;
+    if (c.harmless && !v["severity"]) c.severity = RuleSeverity::info;
+  }
+  if (auto p = v["priority"].value<int64_t>()) {
+    c.priority = static_cast<int>(std::clamp<int64_t>(*p, 0, 100));
+  } else if (base != nullptr) {
+    c.priority = std::max(0, base->priority - 10);
+  }
+  if (!string_list(v["when"], c.when, problem, "when")) return false;
+  c.cause = string_or(v["cause"], base ? base->cause : "");
+  c.fix = string_or(v["fix"], base ? base->fix : "");
+  if (c.cause.empty() || c.fix.empty()) {
+    problem = "'cause' and 'fix' are required";
+    return false;
+  }
+  if (c.cause.size() > kMaxTextBytes || c.fix.size() > kMaxTextBytes) {
+    problem = "'cause' or 'fix' is too long";
+    return false;
+  }
+  return true;
+}
+
+bool valid_regex(const std::string& pattern, std::string& problem) {
+  if (pattern.empty() || pattern.size() > kMaxPatternBytes) {
+    problem = fmt::format("a pattern must have 1 to {} bytes", kMaxPatternBytes);
+    return false;
+  }
+  RE2::Options o;
+  o.set_log_errors(false);
+  RE2 re(pattern, o);
+  if (!re.ok()) {
+    problem = fmt::format("pattern '{}' is not valid RE2: {}", printable(pattern, 120), re.error());
+    return false;
+  }
+  return true;
+}
+
+bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::string& problem) {
+  toml::node_view<const toml::node> v{t};
+  r.id = string_or(v["id"]);
+  if (r.id.empty()) {
+    problem = "a rule needs an 'id'";
+    return false;
+  }
+  r.title = string_or(v["title"], r.id);
+  r.tailor = string_or(v["tailor"]);
+  r.origin = origin;
+  if (!string_list(v["patterns"], r.patterns, problem, "patterns")) return false;
+  if (!string_list(v["pattern"], r.patterns, problem, "pattern")) return false;
+  if (r.patterns.empty() || r.patterns.size() > kMaxPatternsPerRule) {
+    problem = fmt::format("a rule needs 1 to {} patterns", kMaxPatternsPerRule);
+    return false;
+  }
+  for (const auto& p : r.patterns) {
+    if (!valid_regex(p, problem)) return false;
+  }
+  if (!string_list(v["frameworks"], r.frameworks, problem, "frameworks")) return false;
+  if (!string_list(v["sources"], r.sources, problem, "sources")) return false;
+  if (!string_list(v["examples"], r.examples, problem, "examples")) return false;
+  if (r.sources.empty()) {
+    problem = "a rule needs at least one source";
+    return false;
+  }
+  if (const toml::table* req = v["require"].as_table()) {
+    for (const auto& [key, node] : *req) {
+      auto s = node.value<std::string>();
+      if (!s) {
+        problem = "'require' values must be patterns (strings)";
+        return false;
+      }
+      if (!valid_regex(*s, problem)) return false;
+      r.require.emplace_back(std::string(key.str()), *s);
+    }
+  }
+  RuleCandidate own;
+  own.id = r.id;
+  if (!read_candidate(t, nullptr, own, problem)) return false;
+  r.candidates.push_back(std::move(own));
+  if (const toml::array* alts = v["alternative"].as_array()) {
+    for (const auto& node : *alts) {
+      const toml::table* at = node.as_table();
+      if (at == nullptr) {
+        problem = "'alternative' must be a list of tables ([[rule.alternative]])";
+        return false;
+      }
+      RuleCandidate alt;
+      std::string alt_id = string_or(toml::node_view<const toml::node>{*at}["id"]);
+      if (alt_id.empty()) {
+        problem = "an alternative needs an 'id'";
+        return false;
+      }
+      // An alternative does not inherit its rule's harmlessness unless it says so.
+      RuleCandidate base = r.candidates.front();
+      base.harmless = false;
+      if (!read_candidate(*at, &base, alt, problem)) {
+        problem = fmt::format("alternative '{}': {}", alt_id, problem);
+        return false;
+      }
+      alt.id = r.id + "/" + alt_id;
+      r.candidates.push_back(std::move(alt));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadResult& out) {
+  toml::table doc;
+#if TOML_EXCEPTIONS
+  try {
+    doc = toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    out.problems.push_back(fmt::format("{}: not valid TOML: {}", origin, e.description()));
+    return;
+  }
+#else
+  auto parsed = toml::parse(text, origin);
+  if (!parsed) {
+    out.problems.push_back(
+        fmt::format("{}: not valid TOML: {}", origin, parsed.error().description()));
+    return;
+  }
+  doc = std::move(parsed).table();
+#endif
+  if (const toml::array* rules = doc["rule"].as_array()) {
+    for (const auto& node : *rules) {
+      const toml::table* t = node.as_table();
+      if (t == nullptr) {
+        out.problems.push_back(fmt::format("{}: 'rule' must be a list of tables ([[rule]])", origin));
+        break;
+      }
+      if (out.base.rules.size() >= kMaxRules) {
+        out.problems.push_back(fmt::format("{}: more than {} rules; the rest ignored", origin, kMaxRules));
+        break;
+      }
+      Rule r;
+      std::string problem;
+      if (!read_rule(*t, origin, r, problem)) {
+        std::string id = string_or(toml::node_view<const toml::node>{*t}["id"], "?");
+        out.problems.push_back(fmt::format("{}: rule '{}': {}", origin, printable(id, 80), problem));
+        continue;
+      }
+      auto same = std::find_if(out.base.rules.begin(), out.base.rules.end(),
+                               [&](const Rule& x) { return x.id == r.id; });
+      if (same != out.base.rules.end()) {
+        *same = std::move(r);
+      } else {
+        out.base.rules.push_back(std::move(r));
+      }
+    }
+  }
+  if (const toml::array* builds = doc["tensorflow_build"].as_array()) {
+    for (const auto& node : *builds) {
+      const toml::table* t = node.as_table();
+      if (t == nullptr) continue;
+      toml::node_view<const toml::node> v{*t};
+      auto ver = Version::parse(string_or(v["version"]));
+      auto cuda = Version::parse(string_or(v["cuda"]));
+      auto cudnn = Version::parse(string_or(v["cudnn"]));
+      if (!ver || !cuda || !cudnn) {
+        out.problems.push_back(fmt::format("{}: a tensorflow_build needs version, cuda and cudnn", origin));
+        continue;
+      }
+      out.base.tensorflow_builds.push_back(TensorflowBuild{
+          *ver, *cuda, *cudnn, v["windows_native_gpu"].value_or(false), string_or(v["python"]),
+          string_or(v["source"])});
+    }
+  }
+}
+
+Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
+  auto files = load_data_files("explain/", kb_dir);
+  if (!files) return files.error();
+  RuleLoadResult out;
+  // Built-in files first, then the user's, so that a user rule replaces a built-in rule of
+  // the same id whatever the file names.
+  for (const bool builtin : {true, false}) {
+    for (const DataFile& f : *files) {
+      if (!ends_with(f.path, ".toml") || (f.origin == "built-in") != builtin) continue;
+      parse_rule_file(f.content, builtin ? f.path : f.origin, out);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

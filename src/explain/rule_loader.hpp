@@ -1,0 +1,27 @@
+#pragma once
+/// Reads explain rules from TOML text. Every file is untrusted (a user's --kb rules): a bad
+/// file or a bad rule gives a message naming the file and the rule, never a crash; a rule
+/// whose pattern RE2 rejects is refused at load, not at match time.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "explain/rule.hpp"
+
+namespace gpudoctor {
+
+struct RuleLoadResult {
+  RuleBase base;
+  std::vector<std::string> problems;  ///< rules or files skipped, in words
+};
+
+/// Parses one file's text into `out`; problems are appended, the good rules kept.
+void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadResult& out);
+
+/// The built-in rules (data/explain/) overlaid by kb_dir/explain/ (empty: built-in only).
+/// Errors only when kb_dir is given and unreadable; a later rule with an id already seen
+/// replaces the earlier one (so a user can override a built-in rule).
+Result<RuleLoadResult> load_rule_base(const std::string& kb_dir);
+
+}  // namespace gpudoctor

@@ -1,0 +1,223 @@
+#include "explain/rule_matcher.hpp"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+
+namespace gpudoctor {
+
+namespace {
+
+/// Memory the one RE2::Set may use for its automata. The DFA is built lazily and cached;
+/// this caps it, so memory stays constant however long the log.
+constexpr int64_t kSetMaxMemBytes = 96 << 20;
+
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  return o;
+}
+
+struct CompiledPattern {
+  size_t rule_index = 0;
+  std::unique_ptr<RE2> re;
+  std::vector<std::pair<std::string, int>> groups;  ///< named groups: name, index
+};
+
+struct CompiledRequire {
+  std::string capture;
+  std::unique_ptr<RE2> re;
+};
+
+}  // namespace
+
+struct RuleMatcher::Impl {
+  std::unique_ptr<RE2::Set> set;
+  std::vector<CompiledPattern> patterns;               ///< index = set index
+  std::vector<std::vector<CompiledRequire>> require_filters;  ///< per rule
+};
+
+RuleMatcher::RuleMatcher(const RuleBase& base) : base_(base), impl_(std::make_unique<Impl>()) {}
+RuleMatcher::~RuleMatcher() = default;
+
+size_t RuleMatcher::pattern_count() const { return impl_->patterns.size(); }
+
+Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& base) {
+  std::unique_ptr<RuleMatcher> m(new RuleMatcher(base));
+  Impl& impl = *m->impl_;
+  RE2::Options set_options = pattern_options();
+  set_options.set_max_mem(kSetMaxMemBytes);
+  impl.set = std::make_unique<RE2::Set>(set_options, RE2::UNANCHORED);
+  impl.require_filters.resize(base.rules.size());
+  for (size_t r = 0; r < base.rules.size(); ++r) {
+    const Rule& rule = base.rules[r];
+    for (const auto& p : rule.patterns) {
+      CompiledPattern cp;
+      cp.rule_index = r;
+      cp.re = std::make_unique<RE2>(p, pattern_options());
+      if (!cp.re->ok()) {
+        return Error{ErrorKind::invalid_data,
+                     "pattern is not valid RE2: " + cp.re->error(), rule.id + " (" + rule.origin + ")", 0};
+      }
+      for (const auto& [name, index] : cp.re->NamedCapturingGroups()) {
+        cp.groups.emplace_back(name, index);
+      }
+      std::sort(cp.groups.begin(), cp.groups.end(),
+                [](const auto& a, const auto& b) { return a.second < b.second; });
+      std::string error;
+      // (?m): in a batch of lines, ^ and $ must still mean "start/end of a line", so that
+      // a batch matches whenever one of its lines does.
+      const int index = impl.set->Add("(?m)" + p, &error);
+      if (index < 0) {
+        return Error{ErrorKind::invalid_data, "pattern rejected by RE2::Set: " + error, rule.id, 0};
+      }
+      impl.patterns.push_back(std::move(cp));
+    }
+    for (const auto& [capture, pattern] : rule.require) {
+      auto re = std::make_unique<RE2>(pattern, pattern_options());
+      if (!re->ok()) {
+        return Error{ErrorKind::invalid_data, "require pattern is not valid RE2: " + re->error(), rule.id, 0};
+      }
+      impl.require_filters[r].push_back(CompiledRequire{capture, std::move(re)});
+    }
+  }
+  if (!impl.patterns.empty() && !impl.set->Compile()) {
+    return Error{ErrorKind::invalid_data, "RE2 could not compile the rule set (too large)", "explain rules", 0};
+  }
+  return m;
+}
+
+LogScanner::LogScanner(const RuleMatcher& matcher) : matcher_(matcher) {
+  batch_.reserve(kBatchBytes + RuleHits::kMaxExcerptBytes);
+}
+LogScanner::~LogScanner() = default;
+
+void LogScanner::add_line(std::string_view line, std::uint64_t line_no) {
+  ++lines_seen_;
+  if (matcher_.impl_->patterns.empty()) return;
+  refs_.push_back(LineRef{static_cast<std::uint32_t>(batch_.size()),
+                          static_cast<std::uint32_t>(line.size()), line_no});
+  batch_.append(line);
+  batch_.push_back('\n');
+  if (batch_.size() >= kBatchBytes) flush();
+}
+
+void LogScanner::finish() { flush(); }
+
+void LogScanner::flush() {
+  if (refs_.empty()) return;
+  const std::uint64_t matched_before = lines_matched_;
+  if (dense_) {
+    // Many known lines lately (a log full of repeated warnings): halving would run the set
+    // over the batch many times; line by line runs it once.
+    for (const LineRef& ref : refs_) {
+      match_line(std::string_view(batch_).substr(ref.offset, ref.size), ref.line_no);
+    }
+  } else {
+    narrow(0, refs_.size(), true);
+  }
+  dense_ = (lines_matched_ - matched_before) * kDenseFraction >= refs_.size();
+  batch_.clear();
+  refs_.clear();
+}
+
+void LogScanner::narrow(size_t first, size_t last, bool check) {
+  // Lines [first, last) of the batch. The set is run over the whole range; a range that
+  // matches is halved until few lines are left, which are then matched one by one. A log
+  // where one line in thousands is known costs about two passes over the text.
+  const RuleMatcher::Impl& impl = *matcher_.impl_;
+  if (check) {
+    const LineRef& a = refs_[first];
+    const LineRef& b = refs_[last - 1];
+    const std::string_view range = std::string_view(batch_).substr(a.offset, b.offset + b.size - a.offset);
+    set_hits_.clear();
+    RE2::Set::ErrorInfo info{};
+    // Out of DFA memory: RE2 says so instead of guessing; the lines are then checked below.
+    if (!impl.set->Match(range, &set_hits_, &info) && info.kind == RE2::Set::kNoError) return;
+  }
+  ++hits_checked_;
+  if (last - first <= kLinesMatchedDirectly) {
+    for (size_t i = first; i < last; ++i) {
+      match_line(std::string_view(batch_).substr(refs_[i].offset, refs_[i].size), refs_[i].line_no);
+    }
+    return;
+  }
+  const size_t mid = first + (last - first) / 2;
+  // The range matched: if its first half does not, the second must (unless the match
+  // spanned lines, which the per-line check below then rejects), so it is not run again.
+  const size_t before = hits_checked_;
+  narrow(first, mid, true);
+  narrow(mid, last, hits_checked_ != before);
+}
+
+void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
+  const RuleMatcher::Impl& impl = *matcher_.impl_;
+  line_hits_.clear();
+  RE2::Set::ErrorInfo info{};
+  if (!impl.set->Match(line, &line_hits_, &info)) {
+    if (info.kind == RE2::Set::kNoError) return;
+    // The set could not decide (DFA memory): fall back to each pattern on its own.
+    line_hits_.clear();
+    for (size_t i = 0; i < impl.patterns.size(); ++i) {
+      if (RE2::PartialMatch(line, *impl.patterns[i].re)) line_hits_.push_back(static_cast<int>(i));
+    }
+  }
+  std::sort(line_hits_.begin(), line_hits_.end());
+  rules_this_line_.clear();
+  re2::StringPiece groups[16];
+  for (int index : line_hits_) {
+    const CompiledPattern& cp = impl.patterns[static_cast<size_t>(index)];
+    if (std::find(rules_this_line_.begin(), rules_this_line_.end(), static_cast<int>(cp.rule_index)) !=
+        rules_this_line_.end()) {
+      continue;  // another pattern of the same rule already took this line
+    }
+    const bool needs_groups = !cp.groups.empty() || !impl.require_filters[cp.rule_index].empty();
+    // The set already said this pattern matches the line; run it again only for captures.
+    const int n = needs_groups ? std::min(16, cp.re->NumberOfCapturingGroups() + 1) : 0;
+    if (needs_groups && !cp.re->Match(line, 0, line.size(), RE2::UNANCHORED, groups, n)) continue;
+    auto value_of = [&](const std::string& name) -> std::string_view {
+      for (const auto& [g, gi] : cp.groups) {
+        if (g == name && gi < n && groups[gi].data() != nullptr) {
+          return std::string_view(groups[gi].data(), groups[gi].size());
+        }
+      }
+      return {};
+    };
+    bool required_ok = true;
+    for (const CompiledRequire& req : impl.require_filters[cp.rule_index]) {
+      if (!RE2::PartialMatch(value_of(req.capture), *req.re)) {
+        required_ok = false;
+        break;
+      }
+    }
+    if (!required_ok) continue;
+    rules_this_line_.push_back(static_cast<int>(cp.rule_index));
+    if (rules_this_line_.size() == 1) ++lines_matched_;
+    RuleHits& h = hits_[cp.rule_index];
+    h.rule_index = cp.rule_index;
+    ++h.count;
+    if (h.lines.size() < RuleHits::kMaxLinesKept) h.lines.push_back(line_no);
+    if (h.excerpts.size() < RuleHits::kMaxExcerpts) {
+      h.excerpts.emplace_back(line.substr(0, RuleHits::kMaxExcerptBytes));
+    }
+    for (const auto& [name, gi] : cp.groups) {
+      if (gi >= n || groups[gi].data() == nullptr || groups[gi].empty()) continue;
+      auto& values = h.captures[name];
+      std::string v(groups[gi].data(), std::min(groups[gi].size(), RuleHits::kMaxValueBytes));
+      if (values.size() < RuleHits::kMaxValuesPerCapture &&
+          std::find(values.begin(), values.end(), v) == values.end()) {
+        values.push_back(std::move(v));
+      }
+    }
+  }
+}
+
+std::vector<RuleHits> LogScanner::hits() const {
+  std::vector<RuleHits> out;
+  out.reserve(hits_.size());
+  for (const auto& [index, h] : hits_) out.push_back(h);
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,109 @@
+#pragma once
+/// Matches log lines against every rule at once, in time linear in the input whatever the
+/// patterns: RE2 (automata, no backtracking). One RE2::Set holds all patterns; it is run
+/// first over a batch of lines (most batches of a training log match nothing, and are done
+/// with in one DFA pass), then over halves of a batch that matched down to a few lines, then
+/// over each of those lines, and only then the one
+/// pattern that hit a line is run again to read its captures. The cost per line therefore
+/// does not grow with the number of rules.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "explain/rule.hpp"
+
+namespace re2 {
+class RE2;
+}
+
+namespace gpudoctor {
+
+/// What one rule matched over the whole log. Bounded whatever the log's size.
+struct RuleHits {
+  static constexpr size_t kMaxLinesKept = 50;
+  static constexpr size_t kMaxExcerpts = 3;
+  static constexpr size_t kMaxValuesPerCapture = 8;
+  static constexpr size_t kMaxValueBytes = 200;
+  static constexpr size_t kMaxExcerptBytes = 400;
+
+  size_t rule_index = 0;
+  std::uint64_t count = 0;                 ///< matched lines, all of them
+  std::vector<std::uint64_t> lines;        ///< the first kMaxLinesKept line numbers
+  std::vector<std::string> excerpts;       ///< the first matched lines, cut
+  /// capture name -> distinct values in order of first appearance
+  std::map<std::string, std::vector<std::string>> captures;
+};
+
+class RuleMatcher {
+ public:
+  /// Compiles every rule's patterns. Fails only when RE2 cannot build the set (never for
+  /// rules that passed the loader, short of memory).
+  static Result<std::unique_ptr<RuleMatcher>> build(const RuleBase& base);
+  ~RuleMatcher();
+  RuleMatcher(const RuleMatcher&) = delete;
+  RuleMatcher& operator=(const RuleMatcher&) = delete;
+
+  [[nodiscard]] const RuleBase& base() const { return base_; }
+  [[nodiscard]] size_t pattern_count() const;
+
+  struct Impl;
+
+ private:
+  explicit RuleMatcher(const RuleBase& base);
+  RuleBase base_;
+  std::unique_ptr<Impl> impl_;
+  friend class LogScanner;
+};
+
+/// Feeds lines (from LogDecoder) through a RuleMatcher and gathers RuleHits.
+class LogScanner {
+ public:
+  /// Small enough that re-scanning a batch that holds one known line costs little, large
+  /// enough that the per-call cost of the set vanishes.
+  static constexpr size_t kBatchBytes = 16 * 1024;
+
+  explicit LogScanner(const RuleMatcher& matcher);
+  ~LogScanner();
+  LogScanner(const LogScanner&) = delete;
+  LogScanner& operator=(const LogScanner&) = delete;
+
+  void add_line(std::string_view line, std::uint64_t line_no);
+  /// Matches what is still batched; call once at the end.
+  void finish();
+  /// Rules that matched, in rule order.
+  [[nodiscard]] std::vector<RuleHits> hits() const;
+  [[nodiscard]] std::uint64_t lines_seen() const { return lines_seen_; }
+
+ private:
+  /// A range of at most this many lines that matched is matched line by line.
+  static constexpr size_t kLinesMatchedDirectly = 4;
+  static constexpr size_t kDenseFraction = 32;
+
+  void flush();
+  void narrow(size_t first, size_t last, bool check);
+  void match_line(std::string_view line, std::uint64_t line_no);
+
+  const RuleMatcher& matcher_;
+  std::string batch_;
+  struct LineRef {
+    std::uint32_t offset;
+    std::uint32_t size;
+    std::uint64_t line_no;
+  };
+  std::vector<LineRef> refs_;
+  std::vector<int> set_hits_;
+  std::vector<int> line_hits_;
+  std::vector<int> rules_this_line_;
+  std::map<size_t, RuleHits> hits_;
+  std::uint64_t lines_seen_ = 0;
+  std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
+  std::uint64_t lines_matched_ = 0;
+  /// The previous batch had at least one known line in kDenseFraction: match line by line.
+  bool dense_ = false;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,95 @@
+#include <algorithm>
+#include <fmt/core.h>
+
+#include "core/text.hpp"
+#include "render/explain_render.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+struct Palette {
+  const char* red = "";
+  const char* yellow = "";
+  const char* green = "";
+  const char* dim = "";
+  const char* bold = "";
+  const char* reset = "";
+};
+
+Palette palette(bool color) {
+  if (!color) return {};
+  return {"\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[2m", "\x1b[1m", "\x1b[0m"};
+}
+
+std::string line_list(const ExplainMatch& m) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < m.lines.size() && i < 8; ++i) parts.push_back(std::to_string(m.lines[i]));
+  std::string s = join(parts, ", ");
+  if (m.count > parts.size()) s += fmt::format(" (+{} more)", m.count - parts.size());
+  return s;
+}
+
+}  // namespace
+
+std::string render_explain_text(const ExplainReport& report, const ExplainTextOptions& options) {
+  const Palette p = palette(options.color);
+  std::string out;
+  // A rule's alternatives are other possible causes of the same lines, not more problems.
+  std::vector<std::string> real_rules;
+  std::vector<std::string> harmless_rules;
+  size_t candidates = 0;
+  for (const auto& m : report.matches) {
+    const std::string rule = m.rule.substr(0, m.rule.find('/'));
+    auto& list = m.harmless ? harmless_rules : real_rules;
+    if (std::find(list.begin(), list.end(), rule) == list.end()) list.push_back(rule);
+    if (!m.harmless) ++candidates;
+  }
+  for (const auto& problem : report.problems) out += fmt::format("note: {}\n", printable(problem, 300));
+  if (report.matches.empty()) {
+    out += fmt::format("No known problem found in {} line{}.\n", report.input.lines,
+                       report.input.lines == 1 ? "" : "s");
+    if (report.input.lines_truncated > 0) {
+      out += fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n",
+                         report.input.lines_truncated);
+    }
+    return out;
+  }
+  out += fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
+                     p.bold, real_rules.size(), p.reset, candidates, harmless_rules.size(), report.input.lines,
+                     report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
+                     report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
+                         ? std::string("; input was ") + to_string(report.input.encoding)
+                         : std::string());
+  size_t shown = 0;
+  bool harmless_header = false;
+  for (const ExplainMatch& m : report.matches) {
+    if (shown >= options.max_matches) break;
+    if (m.harmless && !harmless_header) {
+      out += fmt::format("{}Harmless messages (no action needed):{}\n", p.dim, p.reset);
+      harmless_header = true;
+    }
+    ++shown;
+    const char* colour = m.harmless ? p.green : m.severity == RuleSeverity::error ? p.red : p.yellow;
+    const char* mark = m.harmless ? "ok" : m.severity == RuleSeverity::error ? "✗" : "!";
+    out += fmt::format("{}{} {}. [{}] {}{}{}\n", colour, mark, shown, m.category, printable(m.title, 200),
+                       m.alternative ? " (another possible cause)" : "", p.reset);
+    out += fmt::format("   {}rule {} · line {}{}\n", p.dim, m.rule, line_list(m), p.reset);
+    if (!m.excerpts.empty() && !m.alternative) {
+      out += fmt::format("   {}> {}{}\n", p.dim, printable(m.excerpts.front(), 160), p.reset);
+    }
+    out += fmt::format("   cause: {}\n", printable(m.cause, 2000));
+    out += fmt::format("   fix:   {}\n", printable(m.fix, 2000));
+    if (!m.machine.empty()) out += fmt::format("   this machine: {}\n", printable(m.machine, 2000));
+    if (m.facts_verdict == "supported") out += "   (what is known of this machine points to this cause)\n";
+    if (m.facts_verdict == "contradicted") out += "   (what is known of this machine makes this cause unlikely)\n";
+    if (!m.sources.empty()) out += fmt::format("   {}source: {}{}\n", p.dim, m.sources.front(), p.reset);
+    out += "\n";
+  }
+  if (report.matches.size() > shown) {
+    out += fmt::format("... and {} more (use --json for all).\n", report.matches.size() - shown);
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,157 @@
+// `gpudoctor explain` end to end: the real binary, files, stdin, --json, --kb, -- CMD.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int rc = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class ExplainCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gpudoctor-explain-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& content) {
+    fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+
+  CliRun run(const std::string& args, const std::string& stdin_file = "") {
+    const fs::path out = dir_ / "stdout.txt";
+    const fs::path err = dir_ / "stderr.txt";
+    std::string cmd = std::string("'") + GPUDOCTOR_BINARY + "' " + args + " >'" + out.string() + "' 2>'" +
+                      err.string() + "'";
+    cmd += stdin_file.empty() ? " </dev/null" : " <'" + stdin_file + "'";
+    const int status = std::system(cmd.c_str());
+    CliRun r;
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ExplainCli, FileTextOutputAndExitStatus) {
+  auto log = write("a.log", "AssertionError: Torch not compiled with CUDA enabled\n");
+  CliRun r = run("explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("[wrong-framework-build]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 1"), std::string::npos);
+  EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "no colour when not a terminal";
+}
+
+TEST_F(ExplainCli, HarmlessOnlyLogExitsZero) {
+  auto log = write("h.log", "W py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n");
+  CliRun r = run("explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("Harmless"), std::string::npos) << r.out;
+}
+
+TEST_F(ExplainCli, JsonFromStdin) {
+  auto log = write("b.log",
+                   "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
+                   "RuntimeError: The NVIDIA driver on your system is too old (found version 10010).\n");
+  CliRun r = run("--json explain --no-probe -", log.string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("schema_version"), 1);
+  ASSERT_GE(j.at("matches").size(), 2u);
+  const auto& first = j["matches"][0];
+  EXPECT_EQ(first.at("category"), "driver-too-old");
+  EXPECT_EQ(first.at("rule"), "driver-too-old-torch");
+  EXPECT_EQ(first.at("severity"), "error");
+  EXPECT_EQ(first.at("lines"), nlohmann::json::array({2}));
+  EXPECT_TRUE(first.at("cause").is_string());
+  EXPECT_TRUE(first.at("fix").is_string());
+  EXPECT_EQ(j["matches"].back().at("harmless"), true);
+}
+
+TEST_F(ExplainCli, UserRulesFromKbDirectory) {
+  write("kb/explain/mine.toml", R"(
+[[rule]]
+id = "my-cluster-quota"
+category = "out-of-memory"
+patterns = ['GPU quota exceeded for user (?P<user>\w+)']
+cause = "{user} used up the GPU quota"
+fix = "ask for more"
+sources = ["https://example.org/quota"]
+)");
+  auto log = write("c.log", "slurm: GPU quota exceeded for user alice\n");
+  CliRun r = run("--json --kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["matches"].empty()) << r.out << r.err;
+  EXPECT_EQ(j["matches"][0]["rule"], "my-cluster-quota");
+  EXPECT_EQ(j["matches"][0]["cause"], "alice used up the GPU quota");
+}
+
+TEST_F(ExplainCli, BrokenUserRuleIsReportedNotFatal) {
+  write("kb/explain/bad.toml", "[[rule]]\nid = \"x\"\npatterns = ['(']\n");
+  auto log = write("d.log", "AssertionError: Torch not compiled with CUDA enabled\n");
+  CliRun r = run("--kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.out.find("note:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[wrong-framework-build]"), std::string::npos);
+}
+
+TEST_F(ExplainCli, MissingFileIsAUsageError) {
+  CliRun r = run("explain --no-probe '" + (dir_ / "nope.log").string() + "'");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("nope.log"), std::string::npos);
+}
+
+TEST_F(ExplainCli, WatchedCommandPassesOutputThroughAndReturnsItsStatus) {
+  CliRun r = run("explain --no-probe -- sh -c 'echo hello; echo \"AssertionError: Torch not compiled with CUDA enabled\" >&2; exit 7'");
+  EXPECT_EQ(r.rc, 7);
+  EXPECT_EQ(r.out, "hello\n");  // stdout untouched
+  EXPECT_NE(r.err.find("AssertionError: Torch not compiled"), std::string::npos);  // passed through
+  EXPECT_NE(r.err.find("[wrong-framework-build]"), std::string::npos) << r.err;  // then explained
+}
+
+TEST_F(ExplainCli, WatchedCommandNotFound) {
+  CliRun r = run("explain --no-probe -- /nonexistent/program --flag");
+  EXPECT_EQ(r.rc, 127);
+  EXPECT_NE(r.err.find("/nonexistent/program"), std::string::npos);
+}
+
+TEST_F(ExplainCli, LiveProbeModeRunsOnThisMachine) {
+  // No GPU and no driver here: the doctor's facts must still be collected without trouble.
+  auto log = write("e.log", "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file\n");
+  CliRun r = run("--json explain '" + log.string() + "'");
+  ASSERT_NE(r.out, "") << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("probed"), true);
+  ASSERT_FALSE(j["matches"].empty());
+  EXPECT_FALSE(j["matches"][0]["machine"].is_null()) << r.out;
+}
+
+}  // namespace
+}  // namespace gpudoctor

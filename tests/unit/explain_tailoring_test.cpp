@@ -1,0 +1,190 @@
+// Machine-specific tailoring: the same log, different machines (hand-built Facts), different
+// first answers and fixes that name what the machine has.
+#include <gtest/gtest.h>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+using testing::category_rank;
+using testing::find_rule;
+
+LibraryFacts cudnn_lib(const char* version, const char* path, std::vector<std::string> files) {
+  LibraryFacts l;
+  l.name = "cudnn";
+  l.version = Version::parse(version);
+  l.path = path;
+  l.files = std::move(files);
+  l.origin = "system";
+  return l;
+}
+
+PythonEnvFacts env_with_tf(const char* tf_version, const char* path) {
+  PythonEnvFacts env;
+  env.path = path;
+  env.python_version = Version::parse("3.10.11");
+  FrameworkFacts tf;
+  tf.name = "tensorflow";
+  tf.package = "tensorflow";
+  tf.version = *Version::parse(tf_version);
+  env.frameworks.push_back(tf);
+  return env;
+}
+
+TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
+  const std::string log =
+      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+      "'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found";
+  Facts f;
+  f.platform = Platform::windows;
+  f.libraries.push_back(cudnn_lib("9.1.0", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin",
+                                  {"cudnn64_9.dll", "cudnn_ops64_9.dll"}));
+  f.python_envs.push_back(env_with_tf("2.10.1", "C:\\venvs\\tf"));
+  ExplainMachine m{Platform::windows, &f};
+  const auto r = explain_text(builtin_matcher(), log, m);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "cudnn-version-mismatch");
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+  // The fix is specific: what the machine has, and what this TensorFlow needs.
+  const std::string& note = r.matches.front().machine;
+  EXPECT_NE(note.find("9.1.0"), std::string::npos) << note;
+  EXPECT_NE(note.find("CUDNN\\v9.1"), std::string::npos) << note;
+  EXPECT_NE(note.find("none of them is cuDNN 8"), std::string::npos) << note;
+  EXPECT_NE(note.find("TensorFlow 2.10.1"), std::string::npos) << note;
+  EXPECT_NE(note.find("cuDNN 8.1"), std::string::npos) << note;
+
+  // Same log with no facts: cuDNN missing comes first.
+  const auto text = explain_text(builtin_matcher(), log, ExplainMachine{});
+  EXPECT_EQ(text.matches.front().category, "cudnn-missing");
+  EXPECT_TRUE(text.matches.front().machine.empty());
+
+  // Same log, a machine with no cuDNN at all: missing, and the mismatch is contradicted.
+  Facts bare;
+  bare.platform = Platform::windows;
+  const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &bare});
+  EXPECT_EQ(r2.matches.front().category, "cudnn-missing");
+  const ExplainMatch* mismatch = find_rule(r2, "cudnn-library-missing/version-mismatch");
+  ASSERT_NE(mismatch, nullptr);
+  EXPECT_EQ(mismatch->facts_verdict, "contradicted");
+  EXPECT_NE(r2.matches.front().machine.find("no cuDNN was found"), std::string::npos);
+}
+
+TEST(ExplainTailoring, LibraryPresentMakesItASearchPathProblem) {
+  const std::string log = "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+                          "cannot open shared object file: No such file or directory";
+  Facts f;
+  LibraryFacts cudart;
+  cudart.name = "cudart";
+  cudart.version = Version::parse("11.0.221");
+  cudart.path = "/usr/local/cuda-11.0/lib64";
+  cudart.files = {"libcudart.so.11.0"};
+  f.libraries.push_back(cudart);
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-11.0";
+  tk.version = Version::parse("11.0");
+  f.toolkits.push_back(tk);
+  f.gpus.push_back(GpuFacts{.name = "NVIDIA GeForce RTX 3060"});
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
+  EXPECT_NE(r.matches.front().machine.find("a copy exists on this machine"), std::string::npos)
+      << r.matches.front().machine;
+  EXPECT_NE(r.matches.front().machine.find("CUDA 11.0 at /usr/local/cuda-11.0"), std::string::npos);
+}
+
+TEST(ExplainTailoring, NoGpuMakesMissingCudartHarmlessButListed) {
+  const std::string log = "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found";
+  Facts f;
+  f.platform = Platform::windows;
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &f});
+  const ExplainMatch* cpu = find_rule(r, "cudart-missing/cpu-only-machine");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_TRUE(cpu->harmless);
+  EXPECT_EQ(cpu->facts_verdict, "supported");
+  // Harmless candidates never come before real ones.
+  EXPECT_FALSE(r.matches.front().harmless);
+}
+
+TEST(ExplainTailoring, ContainerFactsPickTheContainerCause) {
+  const std::string log =
+      "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing "
+      "env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.";
+  Facts f;
+  f.os.container = "podman";
+  f.driver.nvidia_module_loaded = true;
+  f.driver.version = Version::parse("550.54.14");
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f});
+  EXPECT_EQ(category_rank(r, "container/docker-runtime"), 1u);
+  Facts host;
+  host.driver.nvidia_module_loaded = true;
+  const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &host});
+  EXPECT_EQ(category_rank(r2, "driver-missing"), 1u);
+}
+
+TEST(ExplainTailoring, WslPlatformPicksWslCause) {
+  const std::string log = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file";
+  const auto text = explain_text(builtin_matcher(), log, ExplainMachine{});
+  EXPECT_NE(category_rank(text, "wsl2-specific"), 1u);
+  const auto wsl = explain_text(builtin_matcher(), log, ExplainMachine{Platform::wsl2, nullptr});
+  EXPECT_EQ(category_rank(wsl, "wsl2-specific"), 1u);
+}
+
+TEST(ExplainTailoring, WindowsTensorflowAfter210) {
+  const std::string log = "tf.config.list_physical_devices('GPU') # [] is returned";
+  Facts f;
+  f.platform = Platform::windows;
+  f.python_envs.push_back(env_with_tf("2.15.0", "C:\\Users\\me\\venv"));
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &f});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  // Same log on Linux: the Windows cause is contradicted.
+  Facts lin;
+  lin.python_envs.push_back(env_with_tf("2.15.0", "/home/me/venv"));
+  const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &lin});
+  EXPECT_EQ(r2.matches.front().category, "path-or-env-misconfigured");
+  const ExplainMatch* win = find_rule(r2, "tf-empty-gpu-list/windows");
+  ASSERT_NE(win, nullptr);
+  EXPECT_EQ(win->facts_verdict, "contradicted");
+}
+
+TEST(ExplainTailoring, DriverNoteNamesDriverAndGpus) {
+  const std::string log = "RuntimeError: The NVIDIA driver on your system is too old (found version 11040).";
+  Facts f;
+  f.driver.version = Version::parse("550.54.14");
+  f.driver.cuda_driver_version = Version::parse("11.4");
+  f.driver.nvidia_module_loaded = true;
+  f.gpus.push_back(GpuFacts{.name = "NVIDIA GeForce GTX 1080"});
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_NE(r.matches.front().cause.find("11040"), std::string::npos);
+  EXPECT_NE(r.matches.front().machine.find("550.54.14"), std::string::npos);
+  EXPECT_NE(r.matches.front().machine.find("11.4"), std::string::npos);
+  EXPECT_NE(r.matches.front().machine.find("GTX 1080"), std::string::npos);
+}
+
+TEST(ExplainConditions, TriStateAndNegation) {
+  CaptureMap caps{{"lib", {"cudnn64_8.dll"}}};
+  ExplainMachine none;
+  EXPECT_EQ(evaluate_condition("container", caps, none), Truth::unknown);
+  EXPECT_EQ(evaluate_condition("!container", caps, none), Truth::unknown);
+  EXPECT_EQ(evaluate_condition("no-such-condition", caps, none), Truth::unknown);
+  Facts f;
+  ExplainMachine m{Platform::linux, &f};
+  EXPECT_EQ(evaluate_condition("container", caps, m), Truth::no);
+  EXPECT_EQ(evaluate_condition("!container", caps, m), Truth::yes);
+  EXPECT_EQ(evaluate_condition("platform-linux", caps, m), Truth::yes);
+  EXPECT_EQ(evaluate_condition("cudnn-other-major", caps, m), Truth::no);  // no cuDNN at all
+  f.libraries.push_back(cudnn_lib("8.9.7", "/usr/lib", {"libcudnn.so.8"}));
+  EXPECT_EQ(evaluate_condition("cudnn-other-major", caps, m), Truth::no);   // has 8
+  EXPECT_EQ(evaluate_condition("cudnn-present", caps, m), Truth::yes);
+  CaptureMap nine{{"lib", {"libcudnn.so.9"}}};
+  EXPECT_EQ(evaluate_condition("cudnn-other-major", nine, m), Truth::yes);
+  f.os.wsl2 = true;
+  EXPECT_EQ(evaluate_condition("platform-wsl2", caps, m), Truth::yes);
+}
+
+}  // namespace
+}  // namespace gpudoctor

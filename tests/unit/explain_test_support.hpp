@@ -1,0 +1,39 @@
+#pragma once
+// Shared by the explain tests: the built-in rule base, compiled once per test binary.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "explain/explain_session.hpp"
+#include "explain/rule_loader.hpp"
+
+namespace gpudoctor::testing {
+
+inline const RuleMatcher& builtin_matcher() {
+  static std::unique_ptr<RuleMatcher> matcher = [] {
+    auto loaded = load_rule_base("");
+    EXPECT_TRUE(loaded.has_value());
+    EXPECT_TRUE(loaded->problems.empty()) << (loaded->problems.empty() ? "" : loaded->problems.front());
+    auto built = RuleMatcher::build(loaded->base);
+    EXPECT_TRUE(built.has_value()) << (built ? "" : built.error().message);
+    return std::move(*built);
+  }();
+  return *matcher;
+}
+
+/// 1-based position of the first match of `category`, 0 when absent.
+inline size_t category_rank(const ExplainReport& r, std::string_view category) {
+  for (size_t i = 0; i < r.matches.size(); ++i) {
+    if (r.matches[i].category == category) return i + 1;
+  }
+  return 0;
+}
+
+inline const ExplainMatch* find_rule(const ExplainReport& r, std::string_view rule) {
+  for (const auto& m : r.matches) {
+    if (m.rule == rule) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace gpudoctor::testing
