@@ -1,11 +1,62 @@
 #include "fuzz_targets.hpp"
 
+#include <cstdlib>
+#include <memory>
+#include <string>
+
 #include "core/version.hpp"
+#include "explain/explain_session.hpp"
+#include "explain/log_decoder.hpp"
+#include "explain/rule_loader.hpp"
 #include "platform/system_view.hpp"
 #include "probe/python/dist_info.hpp"
 #include "probe/version_files.hpp"
 
 namespace gpudoctor::fuzz {
+namespace {
+
+const RuleMatcher& builtin_rules() {
+  static std::unique_ptr<RuleMatcher> m = [] {
+    auto loaded = load_rule_base("");
+    if (!loaded) std::abort();
+    auto built = RuleMatcher::build(loaded->base);
+    if (!built) std::abort();
+    return std::move(*built);
+  }();
+  return *m;
+}
+
+/// Arbitrary bytes through the LogDecoder, split where the input says, then through the
+/// built-in rules: never a crash, a hang, or a kept line longer than the cap.
+void explain_log(std::string_view bytes) {
+  const size_t split = bytes.empty() ? 0 : static_cast<unsigned char>(bytes[0]) % (bytes.size() + 1);
+  LogDecoder decoder([](std::string_view line, std::uint64_t) {
+    if (line.size() > LogDecoder::kMaxLineBytes) std::abort();
+    for (unsigned char c : line) {
+      if (c < 0x20 && c != '\t') std::abort();
+    }
+  });
+  decoder.feed(bytes.substr(0, split));
+  decoder.feed(bytes.substr(split));
+  decoder.finish();
+  ExplainSession session(builtin_rules());
+  session.feed(bytes);
+  (void)session.finish(ExplainMachine{});
+}
+
+/// Arbitrary text as a user's --kb rule file: problems are reported, whatever loads compiles
+/// and matches.
+void explain_rules(std::string_view text) {
+  RuleLoadResult loaded;
+  parse_rule_file(text, "fuzz.toml", loaded);
+  auto matcher = RuleMatcher::build(loaded.base);
+  if (!matcher) return;
+  const std::string log = "Could not load dynamic library 'cudnn64_8.dll'\nCUDA out of memory. Tried to allocate 2.00 GiB\n" +
+                          std::string(text.substr(0, 4096));
+  (void)explain_text(**matcher, log, ExplainMachine{});
+}
+
+}  // namespace
 
 // Each parser must return without crashing, hanging or reading out of bounds.
 const std::vector<Target>& targets() {
@@ -38,6 +89,8 @@ const std::vector<Target>& targets() {
        }},
       {"env_file", [](std::string_view s) { (void)parse_env_file(s); }},
       {"colon_fields", [](std::string_view s) { (void)parse_colon_fields(s); }},
+      {"explain_log", explain_log},
+      {"explain_rules", explain_rules},
   };
   return kTargets;
 }
