@@ -121,7 +121,8 @@ class PythonProbe {
   /// Adds (or merges) the environment at `prefix`. `version_hint` comes from an interpreter
   /// name; it separates several system Pythons sharing one prefix (/usr: 3.10 and 3.12).
   void add(const std::string& prefix, const std::string& via, const std::string& interpreter = {},
-           std::optional<std::string> version_hint = std::nullopt, bool explicit_request = false) {
+           std::optional<std::string> version_hint = std::nullopt, bool explicit_request = false,
+           const std::string& hint_source = "executable") {
     if (prefix.empty()) return;
     auto canon = system_.canonical(prefix);
     if (!canon) {
@@ -175,7 +176,7 @@ class PythonProbe {
     }
     env.found_via.push_back(via);
     env.interpreter = interpreter;
-    if (version_hint) hints_[envs_.size()] = *version_hint;
+    if (version_hint) hints_[envs_.size()] = {*version_hint, hint_source};
     index_[key] = envs_.size();
     envs_.push_back(std::move(env));
   }
@@ -322,7 +323,7 @@ class PythonProbe {
       // virtualenvs) get their version from their own files.
       std::optional<std::string> hint;
       if (auto v = Version::parse(e.name); v && v->parts().size() >= 2 && v->pre().empty()) hint = e.name;
-      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint);
+      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint, false, "pyenv version name");
     }
   }
 
@@ -382,7 +383,8 @@ class PythonProbe {
       for (const auto& base : bases) {
         for (const DirEntry& e : list(base)) {
           if (e.is_dir && starts_with(to_lower(e.name), "python3")) {
-            add(join(base, e.name), "standard install folder", {}, version_from_name(e.name));
+            add(join(base, e.name), "standard install folder", {}, version_from_name(e.name), false,
+                "install folder name");
           }
         }
       }
@@ -396,7 +398,7 @@ class PythonProbe {
         // pip installs there); a full stdlib (os.py) means a Python built into /usr/local.
         bool own_stdlib = system_.is_file(join(lib, "os.py"));
         std::string owner = (std::string(prefix) == "/usr/local" && !own_stdlib) ? "/usr" : prefix;
-        add(owner, "system lib " + lib, {}, version_from_name(e.name));
+        add(owner, "system lib " + lib, {}, version_from_name(e.name), false, "lib/" + e.name);
       }
     }
   }
@@ -404,7 +406,11 @@ class PythonProbe {
   void fill_env(PythonEnvFacts& env) {
     size_t idx = static_cast<size_t>(&env - envs_.data());
     std::optional<std::string> hint;
-    if (auto it = hints_.find(idx); it != hints_.end()) hint = it->second;
+    std::string hint_source;
+    if (auto it = hints_.find(idx); it != hints_.end()) {
+      hint = it->second.first;
+      hint_source = it->second.second;
+    }
     bool include_user_site = env.kind == "system" || env.kind == "pyenv";
     // Version.
     if (env.kind == "venv") {
@@ -438,7 +444,7 @@ class PythonProbe {
     }
     if (!env.python_version && hint) {
       env.python_version = Version::parse(*hint);
-      env.python_version_source = env.kind == "pyenv" ? "pyenv version name" : "executable";
+      env.python_version_source = hint_source;
     }
     if (!env.python_version && !win_) {
       if (auto v = single_lib_version(env.path)) {
@@ -527,7 +533,8 @@ class PythonProbe {
   std::optional<std::string> home_;
   std::vector<PythonEnvFacts> envs_;
   std::map<std::string, size_t> index_;
-  std::map<size_t, std::string> hints_;
+  /// Version from a name (python3.11, Python311, pyenv's 3.11.7) and which name it was.
+  std::map<size_t, std::pair<std::string, std::string>> hints_;
   ScanBudget budget_;
   bool too_many_reported_ = false;
 };

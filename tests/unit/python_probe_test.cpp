@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -481,25 +482,54 @@ TEST(PythonProbeBadInput, HugeFilesAreCutNotSwallowed) {
   fs::remove_all(dir);
 }
 
+/// Problems the probe reports for a tree with an unreadable site-packages and home folder.
+std::string unreadable_tree_problems(const fs::path& dir) {
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  return all_problems(f);
+}
+
 TEST(PythonProbeBadInput, UnreadableDirectoriesAreProblems) {
-  if (::geteuid() == 0) {
-    GTEST_SKIP() << "running as root: permission bits do not stop root, so an unreadable "
-                    "directory cannot be made here";
-  }
   fs::path dir = make_temp_tree("unreadable");
   fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
   fs::create_directories(dir / "root/home/u/private");
   fs::permissions(sp, fs::perms::none);
   fs::permissions(dir / "root/home/u/private", fs::perms::none);
-  SystemView system = fixture_view(dir);
-  Facts f;
-  probe_python(system, f);
+  bool site_reported = false;
+  bool home_reported = false;
+  if (::geteuid() != 0) {
+    std::string problems = unreadable_tree_problems(dir);
+    site_reported = problems.find("cannot list site-packages") != std::string::npos;
+    home_reported = problems.find("/home/u/private") != std::string::npos;
+  } else {
+    // Permission bits do not stop root: run the probe in a child that has dropped to "nobody".
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+      std::string problems = unreadable_tree_problems(dir);
+      int code = (problems.find("cannot list site-packages") != std::string::npos ? 1 : 0) |
+                 (problems.find("/home/u/private") != std::string::npos ? 2 : 0);
+      ::_exit(code);
+    }
+    ASSERT_GT(pid, 0);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 10) {
+      fs::permissions(sp, fs::perms::owner_all);
+      fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
+      fs::remove_all(dir);
+      GTEST_SKIP() << "running as root and cannot drop to uid 65534";
+    }
+    site_reported = (WEXITSTATUS(status) & 1) != 0;
+    home_reported = (WEXITSTATUS(status) & 2) != 0;
+  }
   fs::permissions(sp, fs::perms::owner_all);
   fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
-  std::string problems = all_problems(f);
-  EXPECT_NE(problems.find("cannot list site-packages"), std::string::npos) << problems;
-  EXPECT_NE(problems.find("/home/u/private"), std::string::npos) << problems;
   fs::remove_all(dir);
+  EXPECT_TRUE(site_reported) << "an unreadable site-packages must be a problem";
+  EXPECT_TRUE(home_reported) << "an unreadable folder under home must be a problem";
 }
 
 TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
