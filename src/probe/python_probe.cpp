@@ -234,21 +234,35 @@ class PythonProbe {
     add(std::string(trim(*v)), name, {}, std::nullopt, true);
   }
 
+  /// Interpreter names looked up in each PATH directory. Listing the directories instead
+  /// would cost a stat and a readlink per entry of /usr/bin (hundreds of links).
+  std::vector<std::string> interpreter_names() const {
+    if (win_) return {"python.exe", "python3.exe"};
+    std::vector<std::string> names = {"python3", "python"};
+    for (int minor = 6; minor <= 16; ++minor) names.push_back("python3." + std::to_string(minor));
+    return names;
+  }
+
   void from_path() {
     auto dirs = system_.env_list("PATH");
     if (dirs.size() > kMaxPathEntries) dirs.resize(kMaxPathEntries);
     std::set<std::string> seen;
+    const std::vector<std::string> names = interpreter_names();
     for (const std::string& dir : dirs) {
-      if (!seen.insert(dir).second) continue;
       // The Microsoft Store "python.exe" in WindowsApps is an installer stub, not Python.
       if (win_ && contains(to_lower(dir), "windowsapps")) continue;
-      for (const DirEntry& e : list(dir)) {
-        if (e.is_dir) continue;
-        std::string name = e.name;
-        bool interp = win_ ? (iequals(name, "python.exe") || iequals(name, "python3.exe"))
-                           : (name == "python" || name == "python3" || is_python_dir_name(name));
-        if (!interp) continue;
+      auto canon_dir = system_.canonical(dir);
+      if (!canon_dir) {
+        if (canon_dir.error().kind != ErrorKind::not_found) {
+          problem(dir, "PATH entry cannot be used: " + problem_text(canon_dir.error()));
+        }
+        continue;
+      }
+      // /bin and /usr/bin are one directory on merged-/usr systems: look once.
+      if (!seen.insert(*canon_dir).second || !budget_.take()) continue;
+      for (const std::string& name : names) {
         std::string exe = join(dir, name);
+        if (!system_.is_file(exe)) continue;
         std::string bin_name = base_name(dir, win_);
         std::string prefix;
         std::optional<std::string> hint = version_from_name(name);
@@ -258,12 +272,7 @@ class PythonProbe {
           prefix = parent_of(dir, win_);  // a venv's bin/python links to the base: stop here
         } else {
           auto real = system_.canonical(exe);
-          if (!real) {
-            if (real.error().kind != ErrorKind::not_found) {
-              problem(exe, "cannot resolve interpreter: " + problem_text(real.error()));
-            }
-            continue;
-          }
+          if (!real) continue;
           if (auto h = version_from_name(base_name(*real, win_))) hint = h;
           prefix = parent_of(parent_of(*real, win_), win_);
         }

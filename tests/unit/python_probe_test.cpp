@@ -113,7 +113,7 @@ TEST(PythonProbe, TorchHealthyVenv) {
   EXPECT_EQ(venv->python_version_source, "pyvenv.cfg");
   EXPECT_TRUE(has(venv->found_via, "VIRTUAL_ENV"));
   EXPECT_TRUE(has(venv->found_via, "PATH"));
-  EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python");
+  EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python3");
   ASSERT_EQ(venv->site_packages.size(), 1u);  // lib64 -> lib is the same directory
   const auto* torch = framework(*venv, "torch");
   ASSERT_NE(torch, nullptr);
