@@ -341,6 +341,70 @@ TEST(PythonProbe, EveryScenarioCompletesQuickly) {
   EXPECT_GE(n, 18);
 }
 
+void write_file(const fs::path& p, std::string_view text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-wincondavenv-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::path r = dir / "root";
+  fs::path conda = r / "Users/bob/miniconda3";
+  write_file(conda / "conda-meta/python-3.12.4-h14ffc60_1.json", "{}");
+  write_file(conda / "python.exe", "");
+  fs::path env = conda / "envs/torch";
+  write_file(env / "conda-meta/python-3.10.14-h4de0772_0.json", "{}");
+  write_file(env / "conda-meta/history", "");
+  write_file(env / "python.exe", "");
+  fs::path sp = env / "Lib/site-packages";
+  write_file(sp / "torch-2.3.1+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.3.1+cu121\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.3.1+cu121'\ncuda: Optional[str] = '12.1'\n");
+  write_file(sp / "nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA", "Name: nvidia-cudnn-cu12\n");
+  fs::path venv = r / "Users/bob/proj/.venv";
+  write_file(venv / "pyvenv.cfg", "home = C:\\Users\\bob\\miniconda3\nversion = 3.12.4\n");
+  write_file(venv / "Scripts/python.exe", "");
+  write_file(venv / "Lib/site-packages/tensorflow-2.10.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.10.0\n\n");
+  write_file(venv / "Lib/site-packages/tensorflow/python/platform/build_info.py",
+             "build_info = collections.OrderedDict([('cuda_version', '64_112'), ('cudart_dll_name', "
+             "'cudart64_112.dll'), ('cudnn_dll_name', 'cudnn64_8.dll'), ('cudnn_version', '64_8'), "
+             "('is_cuda_build', True), ('is_rocm_build', False)])\n");
+  write_file(dir / "env", "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
+                          "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
+  write_file(dir / "args", "--platform\nwindows\n");
+  Facts f = [&] {
+    SystemView system = fixture_view(dir);
+    Facts out;
+    probe_python(system, out);
+    return out;
+  }();
+  fs::remove_all(dir);
+  const auto* c = env_at(f, "C:\\Users\\bob\\miniconda3\\envs\\torch");
+  ASSERT_NE(c, nullptr) << describe(f);
+  EXPECT_EQ(c->kind, "conda");
+  EXPECT_EQ(c->python_version->str(), "3.10.14");
+  EXPECT_TRUE(has(c->found_via, "CONDA_PREFIX"));
+  ASSERT_NE(framework(*c, "torch"), nullptr) << describe(f);
+  EXPECT_EQ(framework(*c, "torch")->variant, "cu121");
+  EXPECT_EQ(framework(*c, "torch")->cuda_version->str(), "12.1");
+  EXPECT_NE(wheel(*c, "nvidia-cudnn-cu12"), nullptr);
+  const auto* base = env_at(f, "C:\\Users\\bob\\miniconda3");
+  ASSERT_NE(base, nullptr) << describe(f);
+  EXPECT_EQ(base->python_version->str(), "3.12.4");
+  const auto* v = env_at(f, "C:\\Users\\bob\\proj\\.venv");
+  ASSERT_NE(v, nullptr) << describe(f);
+  EXPECT_EQ(v->kind, "venv");
+  EXPECT_TRUE(has(v->found_via, "PATH"));
+  const auto* tf = framework(*v, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  // TF 2.10 on Windows writes "64_112" / "64_8": the DLL suffixes, read as 11.2 and 8.
+  EXPECT_EQ(tf->cuda_build, true);
+  ASSERT_TRUE(tf->cuda_version.has_value());
+  EXPECT_EQ(tf->cuda_version->str(), "11.2");
+  EXPECT_EQ(tf->cudnn_version->str(), "8");
+  EXPECT_TRUE(tf->problems.empty()) << tf->problems.front();
+}
+
 // ---- bad input
 
 TEST(PythonProbeBadInput, GarbageVersionsGiveClearProblems) {
