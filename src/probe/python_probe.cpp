@@ -17,7 +17,8 @@ namespace {
 constexpr size_t kMaxEnvs = 64;
 constexpr size_t kMaxPathEntries = 64;
 constexpr int kHomeScanDepth = 3;
-constexpr int kHomeScanListings = 300;
+constexpr int kHomeScanListings = 200;
+constexpr int kHomeScanEntries = 3000;  ///< subdirectories checked for a pyvenv.cfg, in all
 
 /// Where conda installers put their base environment, relative to the home directory.
 const char* const kCondaHomeDirs[] = {"miniconda3", "anaconda3", "miniforge3", "mambaforge",
@@ -204,15 +205,20 @@ class PythonProbe {
 
   /// "X.Y" of every lib/pythonX.Y under a Linux prefix.
   std::vector<std::string> lib_versions(const std::string& prefix) {
+    if (win_) return {};
+    // Cached: /usr/lib is large and every interpreter found in /usr/bin asks again.
+    if (auto it = lib_versions_.find(prefix); it != lib_versions_.end()) return it->second;
     std::vector<std::string> out;
-    if (win_) return out;
-    auto entries = system_.list_dir(join(prefix, "lib"));
-    if (!entries) return out;
-    for (const DirEntry& e : *entries) {
-      if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
-        out.push_back(*version_from_name(e.name));
+    if (budget_.take()) {
+      if (auto entries = system_.list_dir(join(prefix, "lib"))) {
+        for (const DirEntry& e : *entries) {
+          if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
+            out.push_back(*version_from_name(e.name));
+          }
+        }
       }
     }
+    lib_versions_[prefix] = out;
     return out;
   }
 
@@ -281,9 +287,12 @@ class PythonProbe {
     }
   }
 
+  /// A conda installation: its base environment (when it has conda-meta) and every envs/*.
+  /// micromamba's root prefix and ~/.conda hold envs/ without being an environment.
   void add_conda_root(const std::string& root, const std::string& via) {
-    if (!system_.is_dir(join(root, "conda-meta"))) return;
-    add(root, via);
+    if (!conda_roots_.insert(root).second) return;
+    if (!system_.is_dir(root)) return;
+    if (system_.is_dir(join(root, "conda-meta"))) add(root, via);
     for (const DirEntry& e : list(join(root, "envs"))) {
       if (e.is_dir) add(join(root, "envs", e.name), via + " envs");
     }
@@ -363,7 +372,7 @@ class PythonProbe {
     int considered = 0;
     for (const DirEntry& e : entries) {
       if (!e.is_dir || e.is_symlink) continue;  // links are how loops and duplicates happen
-      if (++considered > 200) break;
+      if (++considered > 200 || ++home_entries_ > kHomeScanEntries) break;
       bool hidden = !e.name.empty() && e.name[0] == '.';
       std::string child = join(dir, e.name);
       if (system_.is_file(join(child, "pyvenv.cfg"))) {
@@ -399,15 +408,17 @@ class PythonProbe {
       }
       return;
     }
+    // Named directly rather than by listing /usr/lib, which is large and full of links.
     for (const char* prefix : {"/usr", "/usr/local"}) {
-      for (const DirEntry& e : list(join(prefix, "lib"))) {
-        if (!e.is_dir || !starts_with(e.name, "python3") || !is_python_dir_name(e.name)) continue;
-        std::string lib = join(join(prefix, "lib"), e.name);
+      for (int minor = 6; minor <= 16; ++minor) {
+        std::string name = "python3." + std::to_string(minor);
+        std::string lib = join(join(prefix, "lib"), name);
+        if (!system_.is_dir(lib)) continue;
         // /usr/local/lib/python3.X with only dist-packages belongs to /usr's Python (Debian's
         // pip installs there); a full stdlib (os.py) means a Python built into /usr/local.
         bool own_stdlib = system_.is_file(join(lib, "os.py"));
         std::string owner = (std::string(prefix) == "/usr/local" && !own_stdlib) ? "/usr" : prefix;
-        add(owner, "system lib " + lib, {}, version_from_name(e.name), false, "lib/" + e.name);
+        add(owner, "system lib " + lib, {}, "3." + std::to_string(minor), false, "lib/" + name);
       }
     }
   }
@@ -542,10 +553,13 @@ class PythonProbe {
   std::optional<std::string> home_;
   std::vector<PythonEnvFacts> envs_;
   std::map<std::string, size_t> index_;
+  std::set<std::string> conda_roots_;
+  std::map<std::string, std::vector<std::string>> lib_versions_;
   /// Version from a name (python3.11, Python311, pyenv's 3.11.7) and which name it was.
   std::map<size_t, std::pair<std::string, std::string>> hints_;
   ScanBudget budget_;
   bool too_many_reported_ = false;
+  int home_entries_ = 0;
 };
 
 }  // namespace
