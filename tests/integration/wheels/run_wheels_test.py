@@ -11,6 +11,9 @@ The expected facts come from the venv itself, independently of gpudoctor: versio
 `pip list` (the dist-info names), TensorFlow's build_info and torch's version.py evaluated by
 the venv's own Python with runpy (which runs only that one generated file, not the framework).
 
+Repeat runs reuse the venv while every wheel it was built from is still in the cache;
+GPUDOCTOR_WHEELS_REFRESH=1 asks PyPI for newer releases (and rebuilds the venv if any).
+
 Exit status: 0 pass, 1 fail, 77 skipped (PyPI unreachable and nothing cached, no venv module).
 """
 import argparse
@@ -46,7 +49,8 @@ def download(python, cache, req, report):
     """Downloads one requirement into the cache; falls back on the cache when offline."""
     before = wheel_files(cache)
     start = time.monotonic()
-    r = pip(python, "download", "--no-deps", "--only-binary=:all:", "-d", cache, req, check=False, quiet=False)
+    r = pip(python, "download", "--retries", "1", "--timeout", "15", "--no-deps", "--only-binary=:all:",
+            "-d", cache, req, check=False, quiet=False)
     secs = time.monotonic() - start
     if r.returncode != 0:
         r = pip(python, "download", "--no-deps", "--only-binary=:all:", "--no-index",
@@ -82,6 +86,19 @@ def main():
     os.makedirs(args.cache, exist_ok=True)
     host_python = sys.executable
 
+    # A venv built before from wheels that are all still cached is reused as it is: pip spends
+    # ~15 s re-hashing 2 GB of cached wheels otherwise. GPUDOCTOR_WHEELS_REFRESH=1 asks PyPI
+    # for newer releases.
+    marker = os.path.join(args.venv, "gpudoctor-wheels.json")
+    if os.path.exists(marker) and os.environ.get("GPUDOCTOR_WHEELS_REFRESH") != "1":
+        with open(marker) as m:
+            previous = json.load(m)
+        torch_wanted = not no_torch
+        torch_there = any(w.startswith("torch-") for w in previous)
+        if torch_wanted == torch_there and all(os.path.exists(os.path.join(args.cache, w)) for w in previous):
+            log("reusing the venv and cached wheels (GPUDOCTOR_WHEELS_REFRESH=1 looks for newer ones)")
+            return check(args, host_python)
+
     report = []
     t0 = time.monotonic()
     jaxlib = download(host_python, args.cache, "jaxlib", report)
@@ -101,7 +118,6 @@ def main():
 
     # The venv: rebuilt only when the set of wheels changes.
     wheels = sorted(f for _, f, _, _, _ in report)
-    marker = os.path.join(args.venv, "gpudoctor-wheels.json")
     venv_python = os.path.join(args.venv, "bin", "python")
     current = None
     if os.path.exists(marker):
@@ -128,7 +144,12 @@ def main():
         log(f"installed {len(wheels)} wheels in {time.monotonic() - t1:.1f} s into {args.venv}")
     else:
         log(f"venv {args.venv} already holds these wheels")
+    return check(args, host_python)
 
+
+def check(args, host_python):
+    """Writes the expected facts from the venv itself and runs the detection test."""
+    venv_python = os.path.join(args.venv, "bin", "python")
     # The expectations, from the venv itself.
     listing = json.loads(pip(host_python, "--python", venv_python, "list", "--format=json", quiet=False).stdout)
     expected = {"packages": {p["name"].lower().replace("_", "-"): p["version"] for p in listing}}
