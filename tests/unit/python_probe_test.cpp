@@ -596,6 +596,29 @@ TEST(PythonProbeBadInput, UnreadableDirectoriesAreProblems) {
   EXPECT_TRUE(home_reported) << "an unreadable folder under home must be a problem";
 }
 
+TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
+  fs::path dir = make_temp_tree("dupes");
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  write_file(sp / "torch-2.3.1+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.3.1+cu121\n\n");
+  write_file(sp / "torch-2.4.0+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.4.0+cu121\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.4.0+cu121'\ncuda = '12.1'\n");
+  write_file(sp / "nvidia_nccl_cu12-2.20.5.dist-info/METADATA", "");
+  write_file(sp / "nvidia_nccl_cu12-2.21.5.dist-info/METADATA", "");
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::remove_all(dir);
+  ASSERT_EQ(f.python_envs.size(), 1u) << describe(f);
+  const auto* torch = framework(f.python_envs.front(), "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.str(), "2.4.0+cu121");
+  EXPECT_NE(join(torch->problems, "\n").find("several torch dist-info directories (2.3.1+cu121, 2.4.0+cu121)"),
+            std::string::npos) << join(torch->problems, "\n");
+  ASSERT_EQ(f.python_envs.front().nvidia_wheels.size(), 1u);
+  EXPECT_EQ(f.python_envs.front().nvidia_wheels.front().version.str(), "2.21.5");
+  EXPECT_NE(all_problems(f).find("several nvidia-nccl-cu12 dist-info directories"), std::string::npos);
+}
+
 TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
   fs::path dir = make_temp_tree("many");
   for (int i = 0; i < 80; ++i) {
