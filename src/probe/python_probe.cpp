@@ -486,8 +486,9 @@ class PythonProbe {
       }
     }
     if (env.interpreter.empty()) {
-      for (const char* exe : win_ ? std::initializer_list<const char*>{"python.exe", "Scripts\\python.exe"}
-                                  : std::initializer_list<const char*>{"bin/python3", "bin/python"}) {
+      static const std::vector<std::string> kWindowsExes = {"python.exe", "Scripts\\python.exe"};
+      static const std::vector<std::string> kPosixExes = {"bin/python3", "bin/python"};
+      for (const std::string& exe : win_ ? kWindowsExes : kPosixExes) {
         if (system_.is_file(join(env.path, exe))) {
           env.interpreter = join(env.path, exe);
           break;
