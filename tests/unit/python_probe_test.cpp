@@ -259,6 +259,30 @@ TEST(PythonProbe, WindowsTensorflowIntel) {
   EXPECT_NO_PROBLEMS(f);
 }
 
+TEST(PythonProbe, WindowsTf210GpuVenvWithRealBuildInfo) {
+  Facts f = probe_fixture("windows-tf210-native-gpu");
+  const auto* v = env_at(f, "C:\\Users\\maria\\tf210");
+  ASSERT_NE(v, nullptr) << describe(f);
+  EXPECT_EQ(v->kind, "venv");
+  EXPECT_EQ(v->python_version->str(), "3.10.7");
+  EXPECT_TRUE(has(v->found_via, "VIRTUAL_ENV"));
+  EXPECT_TRUE(has(v->found_via, "PATH"));
+  EXPECT_EQ(v->interpreter, "C:\\Users\\maria\\tf210\\Scripts\\python.exe");
+  const auto* tf = framework(*v, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->version.str(), "2.10.0");
+  EXPECT_EQ(tf->cuda_build, true);
+  EXPECT_EQ(tf->cuda_version->str(), "11.2");  // written "64_112" in the wheel
+  EXPECT_EQ(tf->cudnn_version->str(), "8");    // written "64_8"
+  EXPECT_EQ(tf->variant, "cuda11");
+  EXPECT_EQ(tf->compute_capabilities.size(), 6u);
+  const auto* base = env_at(f, "C:\\Users\\maria\\AppData\\Local\\Programs\\Python\\Python310");
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->python_version->str(), "3.10");
+  EXPECT_EQ(f.python_envs.size(), 2u);
+  EXPECT_NO_PROBLEMS(f);
+}
+
 TEST(PythonProbe, PipCudnnWheelBesideTorch) {
   Facts f = probe_fixture("linux-pip-cudnn-shadowed");
   const auto* venv = env_at(f, "/home/alex/llm/.venv");
