@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,6 +71,12 @@ std::optional<std::string> version_from_name(std::string_view name) {
 bool is_python_dir_name(std::string_view name) {
   auto v = version_from_name(name);
   return v && name.find('.') != std::string_view::npos;
+}
+
+/// "/mnt/c", "/mnt/d/Program Files": WSL's mounts of Windows drives.
+bool is_windows_drive_mount(std::string_view dir) {
+  return dir.size() >= 6 && starts_with(dir, "/mnt/") &&
+         std::isalpha(static_cast<unsigned char>(dir[5])) && (dir.size() == 6 || dir[6] == '/');
 }
 
 class PythonProbe {
@@ -257,6 +264,9 @@ class PythonProbe {
     for (const std::string& dir : dirs) {
       // The Microsoft Store "python.exe" in WindowsApps is an installer stub, not Python.
       if (win_ && contains(to_lower(dir), "windowsapps")) continue;
+      // WSL appends the Windows Path as /mnt/c/...: Windows programs only, and every stat
+      // there crosses the slow 9P bridge.
+      if (!win_ && is_windows_drive_mount(dir)) continue;
       auto canon_dir = system_.canonical(dir);
       if (!canon_dir) {
         if (canon_dir.error().kind != ErrorKind::not_found) {

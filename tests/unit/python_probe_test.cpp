@@ -429,6 +429,23 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
   EXPECT_TRUE(tf->problems.empty()) << tf->problems.front();
 }
 
+TEST(PythonProbe, WslWindowsDriveMountsOnPathAreNotSearched) {
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-mnt-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  for (const char* prefix : {"mnt/c/Tools/py", "opt/py"}) {
+    write_file(dir / "root" / prefix / "bin/python3.11", "");
+    write_file(dir / "root" / prefix / "lib/python3.11/os.py", "");
+  }
+  write_file(dir / "env", "HOME=/nonexistent\nPATH=/mnt/c/Tools/py/bin:/opt/py/bin\n");
+  write_file(dir / "args", "");
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::remove_all(dir);
+  EXPECT_NE(env_at(f, "/opt/py"), nullptr) << describe(f);
+  EXPECT_EQ(env_at(f, "/mnt/c/Tools/py"), nullptr) << describe(f);
+}
+
 // ---- bad input
 
 TEST(PythonProbeBadInput, GarbageVersionsGiveClearProblems) {
