@@ -1,5 +1,5 @@
 #include <algorithm>
-#include <array>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,7 +18,8 @@ namespace {
 constexpr size_t kMaxEnvs = 64;
 constexpr size_t kMaxPathEntries = 64;
 constexpr int kHomeScanDepth = 3;
-constexpr int kHomeScanListings = 300;
+constexpr int kHomeScanListings = 200;
+constexpr int kHomeScanEntries = 3000;  ///< subdirectories checked for a pyvenv.cfg, in all
 
 /// Where conda installers put their base environment, relative to the home directory.
 const char* const kCondaHomeDirs[] = {"miniconda3", "anaconda3", "miniforge3", "mambaforge",
@@ -72,6 +73,12 @@ bool is_python_dir_name(std::string_view name) {
   return v && name.find('.') != std::string_view::npos;
 }
 
+/// "/mnt/c", "/mnt/d/Program Files": WSL's mounts of Windows drives.
+bool is_windows_drive_mount(std::string_view dir) {
+  return dir.size() >= 6 && starts_with(dir, "/mnt/") &&
+         std::isalpha(static_cast<unsigned char>(dir[5])) && (dir.size() == 6 || dir[6] == '/');
+}
+
 class PythonProbe {
  public:
   PythonProbe(const SystemView& system, Facts& facts)
@@ -122,7 +129,8 @@ class PythonProbe {
   /// Adds (or merges) the environment at `prefix`. `version_hint` comes from an interpreter
   /// name; it separates several system Pythons sharing one prefix (/usr: 3.10 and 3.12).
   void add(const std::string& prefix, const std::string& via, const std::string& interpreter = {},
-           std::optional<std::string> version_hint = std::nullopt, bool explicit_request = false) {
+           std::optional<std::string> version_hint = std::nullopt, bool explicit_request = false,
+           const std::string& hint_source = "executable") {
     if (prefix.empty()) return;
     auto canon = system_.canonical(prefix);
     if (!canon) {
@@ -176,7 +184,7 @@ class PythonProbe {
     }
     env.found_via.push_back(via);
     env.interpreter = interpreter;
-    if (version_hint) hints_[envs_.size()] = *version_hint;
+    if (version_hint) hints_[envs_.size()] = {*version_hint, hint_source};
     index_[key] = envs_.size();
     envs_.push_back(std::move(env));
   }
@@ -204,15 +212,20 @@ class PythonProbe {
 
   /// "X.Y" of every lib/pythonX.Y under a Linux prefix.
   std::vector<std::string> lib_versions(const std::string& prefix) {
+    if (win_) return {};
+    // Cached: /usr/lib is large and every interpreter found in /usr/bin asks again.
+    if (auto it = lib_versions_.find(prefix); it != lib_versions_.end()) return it->second;
     std::vector<std::string> out;
-    if (win_) return out;
-    auto entries = system_.list_dir(join(prefix, "lib"));
-    if (!entries) return out;
-    for (const DirEntry& e : *entries) {
-      if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
-        out.push_back(*version_from_name(e.name));
+    if (budget_.take()) {
+      if (auto entries = system_.list_dir(join(prefix, "lib"))) {
+        for (const DirEntry& e : *entries) {
+          if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
+            out.push_back(*version_from_name(e.name));
+          }
+        }
       }
     }
+    lib_versions_[prefix] = out;
     return out;
   }
 
@@ -234,21 +247,38 @@ class PythonProbe {
     add(std::string(trim(*v)), name, {}, std::nullopt, true);
   }
 
+  /// Interpreter names looked up in each PATH directory. Listing the directories instead
+  /// would cost a stat and a readlink per entry of /usr/bin (hundreds of links).
+  std::vector<std::string> interpreter_names() const {
+    if (win_) return {"python.exe", "python3.exe"};
+    std::vector<std::string> names = {"python3", "python"};
+    for (int minor = 6; minor <= 16; ++minor) names.push_back("python3." + std::to_string(minor));
+    return names;
+  }
+
   void from_path() {
     auto dirs = system_.env_list("PATH");
     if (dirs.size() > kMaxPathEntries) dirs.resize(kMaxPathEntries);
     std::set<std::string> seen;
+    const std::vector<std::string> names = interpreter_names();
     for (const std::string& dir : dirs) {
-      if (!seen.insert(dir).second) continue;
       // The Microsoft Store "python.exe" in WindowsApps is an installer stub, not Python.
       if (win_ && contains(to_lower(dir), "windowsapps")) continue;
-      for (const DirEntry& e : list(dir)) {
-        if (e.is_dir) continue;
-        std::string name = e.name;
-        bool interp = win_ ? (iequals(name, "python.exe") || iequals(name, "python3.exe"))
-                           : (name == "python" || name == "python3" || is_python_dir_name(name));
-        if (!interp) continue;
+      // WSL appends the Windows Path as /mnt/c/...: Windows programs only, and every stat
+      // there crosses the slow 9P bridge.
+      if (!win_ && is_windows_drive_mount(dir)) continue;
+      auto canon_dir = system_.canonical(dir);
+      if (!canon_dir) {
+        if (canon_dir.error().kind != ErrorKind::not_found) {
+          problem(dir, "PATH entry cannot be used: " + problem_text(canon_dir.error()));
+        }
+        continue;
+      }
+      // /bin and /usr/bin are one directory on merged-/usr systems: look once.
+      if (!seen.insert(*canon_dir).second || !budget_.take()) continue;
+      for (const std::string& name : names) {
         std::string exe = join(dir, name);
+        if (!system_.is_file(exe)) continue;
         std::string bin_name = base_name(dir, win_);
         std::string prefix;
         std::optional<std::string> hint = version_from_name(name);
@@ -258,12 +288,7 @@ class PythonProbe {
           prefix = parent_of(dir, win_);  // a venv's bin/python links to the base: stop here
         } else {
           auto real = system_.canonical(exe);
-          if (!real) {
-            if (real.error().kind != ErrorKind::not_found) {
-              problem(exe, "cannot resolve interpreter: " + problem_text(real.error()));
-            }
-            continue;
-          }
+          if (!real) continue;
           if (auto h = version_from_name(base_name(*real, win_))) hint = h;
           prefix = parent_of(parent_of(*real, win_), win_);
         }
@@ -272,9 +297,12 @@ class PythonProbe {
     }
   }
 
+  /// A conda installation: its base environment (when it has conda-meta) and every envs/*.
+  /// micromamba's root prefix and ~/.conda hold envs/ without being an environment.
   void add_conda_root(const std::string& root, const std::string& via) {
-    if (!system_.is_dir(join(root, "conda-meta"))) return;
-    add(root, via);
+    if (!conda_roots_.insert(root).second) return;
+    if (!system_.is_dir(root)) return;
+    if (system_.is_dir(join(root, "conda-meta"))) add(root, via);
     for (const DirEntry& e : list(join(root, "envs"))) {
       if (e.is_dir) add(join(root, "envs", e.name), via + " envs");
     }
@@ -323,7 +351,7 @@ class PythonProbe {
       // virtualenvs) get their version from their own files.
       std::optional<std::string> hint;
       if (auto v = Version::parse(e.name); v && v->parts().size() >= 2 && v->pre().empty()) hint = e.name;
-      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint);
+      if (e.is_dir) add(join(versions, e.name), "pyenv", {}, hint, false, "pyenv version name");
     }
   }
 
@@ -354,7 +382,7 @@ class PythonProbe {
     int considered = 0;
     for (const DirEntry& e : entries) {
       if (!e.is_dir || e.is_symlink) continue;  // links are how loops and duplicates happen
-      if (++considered > 200) break;
+      if (++considered > 200 || ++home_entries_ > kHomeScanEntries) break;
       bool hidden = !e.name.empty() && e.name[0] == '.';
       std::string child = join(dir, e.name);
       if (system_.is_file(join(child, "pyvenv.cfg"))) {
@@ -383,21 +411,24 @@ class PythonProbe {
       for (const auto& base : bases) {
         for (const DirEntry& e : list(base)) {
           if (e.is_dir && starts_with(to_lower(e.name), "python3")) {
-            add(join(base, e.name), "standard install folder", {}, version_from_name(e.name));
+            add(join(base, e.name), "standard install folder", {}, version_from_name(e.name), false,
+                "install folder name");
           }
         }
       }
       return;
     }
+    // Named directly rather than by listing /usr/lib, which is large and full of links.
     for (const char* prefix : {"/usr", "/usr/local"}) {
-      for (const DirEntry& e : list(join(prefix, "lib"))) {
-        if (!e.is_dir || !starts_with(e.name, "python3") || !is_python_dir_name(e.name)) continue;
-        std::string lib = join(join(prefix, "lib"), e.name);
+      for (int minor = 6; minor <= 16; ++minor) {
+        std::string name = "python3." + std::to_string(minor);
+        std::string lib = join(join(prefix, "lib"), name);
+        if (!system_.is_dir(lib)) continue;
         // /usr/local/lib/python3.X with only dist-packages belongs to /usr's Python (Debian's
         // pip installs there); a full stdlib (os.py) means a Python built into /usr/local.
         bool own_stdlib = system_.is_file(join(lib, "os.py"));
         std::string owner = (std::string(prefix) == "/usr/local" && !own_stdlib) ? "/usr" : prefix;
-        add(owner, "system lib " + lib, {}, version_from_name(e.name));
+        add(owner, "system lib " + lib, {}, "3." + std::to_string(minor), false, "lib/" + name);
       }
     }
   }
@@ -405,7 +436,11 @@ class PythonProbe {
   void fill_env(PythonEnvFacts& env) {
     size_t idx = static_cast<size_t>(&env - envs_.data());
     std::optional<std::string> hint;
-    if (auto it = hints_.find(idx); it != hints_.end()) hint = it->second;
+    std::string hint_source;
+    if (auto it = hints_.find(idx); it != hints_.end()) {
+      hint = it->second.first;
+      hint_source = it->second.second;
+    }
     bool include_user_site = env.kind == "system" || env.kind == "pyenv";
     // Version.
     if (env.kind == "venv") {
@@ -439,7 +474,7 @@ class PythonProbe {
     }
     if (!env.python_version && hint) {
       env.python_version = Version::parse(*hint);
-      env.python_version_source = env.kind == "pyenv" ? "pyenv version name" : "executable";
+      env.python_version_source = hint_source;
     }
     if (!env.python_version && !win_) {
       if (auto v = single_lib_version(env.path)) {
@@ -461,10 +496,9 @@ class PythonProbe {
       }
     }
     if (env.interpreter.empty()) {
-      // Two named arrays: an initializer_list inside ?: would dangle.
-      static constexpr std::array<const char*, 2> kWindowsExes = {"python.exe", "Scripts\\python.exe"};
-      static constexpr std::array<const char*, 2> kPosixExes = {"bin/python3", "bin/python"};
-      for (const char* exe : win_ ? kWindowsExes : kPosixExes) {
+      static const std::vector<std::string> kWindowsExes = {"python.exe", "Scripts\\python.exe"};
+      static const std::vector<std::string> kPosixExes = {"bin/python3", "bin/python"};
+      for (const std::string& exe : win_ ? kWindowsExes : kPosixExes) {
         if (system_.is_file(join(env.path, exe))) {
           env.interpreter = join(env.path, exe);
           break;
@@ -530,9 +564,13 @@ class PythonProbe {
   std::optional<std::string> home_;
   std::vector<PythonEnvFacts> envs_;
   std::map<std::string, size_t> index_;
-  std::map<size_t, std::string> hints_;
+  std::set<std::string> conda_roots_;
+  std::map<std::string, std::vector<std::string>> lib_versions_;
+  /// Version from a name (python3.11, Python311, pyenv's 3.11.7) and which name it was.
+  std::map<size_t, std::pair<std::string, std::string>> hints_;
   ScanBudget budget_;
   bool too_many_reported_ = false;
+  int home_entries_ = 0;
 };
 
 }  // namespace

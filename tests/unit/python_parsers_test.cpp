@@ -43,6 +43,24 @@ TEST(TfBuildInfo, ReadsTheWindowsCpuForm) {
   EXPECT_TRUE(info.problems.empty());
 }
 
+TEST(TfBuildInfo, DecodesWindowsDllSuffixVersions) {
+  EXPECT_EQ(decode_windows_dll_version("64_112"), "11.2");
+  EXPECT_EQ(decode_windows_dll_version("64_101"), "10.1");
+  EXPECT_EQ(decode_windows_dll_version("64_90"), "9.0");
+  EXPECT_EQ(decode_windows_dll_version("64_12"), "12");
+  EXPECT_EQ(decode_windows_dll_version("64_8"), "8");
+  EXPECT_EQ(decode_windows_dll_version("12.2"), "12.2");
+  EXPECT_EQ(decode_windows_dll_version("64_"), "64_");
+  EXPECT_EQ(decode_windows_dll_version("64_1x2"), "64_1x2");
+  TfBuildInfo info = parse_tf_build_info(
+      "build_info = collections.OrderedDict([('cuda_version', '64_112'), ('cudart_dll_name', "
+      "'cudart64_112.dll'), ('cudnn_version', '64_8'), ('is_cuda_build', True)])\n");
+  EXPECT_TRUE(info.dll_suffix_form);
+  EXPECT_EQ(info.cuda_version, "11.2");
+  EXPECT_EQ(info.cudnn_version, "8");
+  EXPECT_EQ(info.cudart_dll_name, "cudart64_112.dll");
+}
+
 TEST(TfBuildInfo, ReadsTheOldModuleAttributeForm) {
   TfBuildInfo info = parse_tf_build_info(
       "# comment\nis_rocm_build = False\nis_cuda_build = True\ncuda_version_number = '10.0'\n"

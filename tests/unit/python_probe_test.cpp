@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -112,7 +113,7 @@ TEST(PythonProbe, TorchHealthyVenv) {
   EXPECT_EQ(venv->python_version_source, "pyvenv.cfg");
   EXPECT_TRUE(has(venv->found_via, "VIRTUAL_ENV"));
   EXPECT_TRUE(has(venv->found_via, "PATH"));
-  EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python");
+  EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python3");
   ASSERT_EQ(venv->site_packages.size(), 1u);  // lib64 -> lib is the same directory
   const auto* torch = framework(*venv, "torch");
   ASSERT_NE(torch, nullptr);
@@ -258,6 +259,30 @@ TEST(PythonProbe, WindowsTensorflowIntel) {
   EXPECT_NO_PROBLEMS(f);
 }
 
+TEST(PythonProbe, WindowsTf210GpuVenvWithRealBuildInfo) {
+  Facts f = probe_fixture("windows-tf210-native-gpu");
+  const auto* v = env_at(f, "C:\\Users\\maria\\tf210");
+  ASSERT_NE(v, nullptr) << describe(f);
+  EXPECT_EQ(v->kind, "venv");
+  EXPECT_EQ(v->python_version->str(), "3.10.7");
+  EXPECT_TRUE(has(v->found_via, "VIRTUAL_ENV"));
+  EXPECT_TRUE(has(v->found_via, "PATH"));
+  EXPECT_EQ(v->interpreter, "C:\\Users\\maria\\tf210\\Scripts\\python.exe");
+  const auto* tf = framework(*v, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->version.str(), "2.10.0");
+  EXPECT_EQ(tf->cuda_build, true);
+  EXPECT_EQ(tf->cuda_version->str(), "11.2");  // written "64_112" in the wheel
+  EXPECT_EQ(tf->cudnn_version->str(), "8");    // written "64_8"
+  EXPECT_EQ(tf->variant, "cuda11");
+  EXPECT_EQ(tf->compute_capabilities.size(), 6u);
+  const auto* base = env_at(f, "C:\\Users\\maria\\AppData\\Local\\Programs\\Python\\Python310");
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->python_version->str(), "3.10");
+  EXPECT_EQ(f.python_envs.size(), 2u);
+  EXPECT_NO_PROBLEMS(f);
+}
+
 TEST(PythonProbe, PipCudnnWheelBesideTorch) {
   Facts f = probe_fixture("linux-pip-cudnn-shadowed");
   const auto* venv = env_at(f, "/home/alex/llm/.venv");
@@ -338,6 +363,87 @@ TEST(PythonProbe, EveryScenarioCompletesQuickly) {
     }
   }
   EXPECT_GE(n, 18);
+}
+
+void write_file(const fs::path& p, std::string_view text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-wincondavenv-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::path r = dir / "root";
+  fs::path conda = r / "Users/bob/miniconda3";
+  write_file(conda / "conda-meta/python-3.12.4-h14ffc60_1.json", "{}");
+  write_file(conda / "python.exe", "");
+  fs::path env = conda / "envs/torch";
+  write_file(env / "conda-meta/python-3.10.14-h4de0772_0.json", "{}");
+  write_file(env / "conda-meta/history", "");
+  write_file(env / "python.exe", "");
+  fs::path sp = env / "Lib/site-packages";
+  write_file(sp / "torch-2.3.1+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.3.1+cu121\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.3.1+cu121'\ncuda: Optional[str] = '12.1'\n");
+  write_file(sp / "nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA", "Name: nvidia-cudnn-cu12\n");
+  fs::path venv = r / "Users/bob/proj/.venv";
+  write_file(venv / "pyvenv.cfg", "home = C:\\Users\\bob\\miniconda3\nversion = 3.12.4\n");
+  write_file(venv / "Scripts/python.exe", "");
+  write_file(venv / "Lib/site-packages/tensorflow-2.10.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.10.0\n\n");
+  write_file(venv / "Lib/site-packages/tensorflow/python/platform/build_info.py",
+             "build_info = collections.OrderedDict([('cuda_version', '64_112'), ('cudart_dll_name', "
+             "'cudart64_112.dll'), ('cudnn_dll_name', 'cudnn64_8.dll'), ('cudnn_version', '64_8'), "
+             "('is_cuda_build', True), ('is_rocm_build', False)])\n");
+  write_file(dir / "env", "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
+                          "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
+  write_file(dir / "args", "--platform\nwindows\n");
+  Facts f = [&] {
+    SystemView system = fixture_view(dir);
+    Facts out;
+    probe_python(system, out);
+    return out;
+  }();
+  fs::remove_all(dir);
+  const auto* c = env_at(f, "C:\\Users\\bob\\miniconda3\\envs\\torch");
+  ASSERT_NE(c, nullptr) << describe(f);
+  EXPECT_EQ(c->kind, "conda");
+  EXPECT_EQ(c->python_version->str(), "3.10.14");
+  EXPECT_TRUE(has(c->found_via, "CONDA_PREFIX"));
+  ASSERT_NE(framework(*c, "torch"), nullptr) << describe(f);
+  EXPECT_EQ(framework(*c, "torch")->variant, "cu121");
+  EXPECT_EQ(framework(*c, "torch")->cuda_version->str(), "12.1");
+  EXPECT_NE(wheel(*c, "nvidia-cudnn-cu12"), nullptr);
+  const auto* base = env_at(f, "C:\\Users\\bob\\miniconda3");
+  ASSERT_NE(base, nullptr) << describe(f);
+  EXPECT_EQ(base->python_version->str(), "3.12.4");
+  const auto* v = env_at(f, "C:\\Users\\bob\\proj\\.venv");
+  ASSERT_NE(v, nullptr) << describe(f);
+  EXPECT_EQ(v->kind, "venv");
+  EXPECT_TRUE(has(v->found_via, "PATH"));
+  const auto* tf = framework(*v, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  // TF 2.10 on Windows writes "64_112" / "64_8": the DLL suffixes, read as 11.2 and 8.
+  EXPECT_EQ(tf->cuda_build, true);
+  ASSERT_TRUE(tf->cuda_version.has_value());
+  EXPECT_EQ(tf->cuda_version->str(), "11.2");
+  EXPECT_EQ(tf->cudnn_version->str(), "8");
+  EXPECT_TRUE(tf->problems.empty()) << tf->problems.front();
+}
+
+TEST(PythonProbe, WslWindowsDriveMountsOnPathAreNotSearched) {
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-mnt-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  for (const char* prefix : {"mnt/c/Tools/py", "opt/py"}) {
+    write_file(dir / "root" / prefix / "bin/python3.11", "");
+    write_file(dir / "root" / prefix / "lib/python3.11/os.py", "");
+  }
+  write_file(dir / "env", "HOME=/nonexistent\nPATH=/mnt/c/Tools/py/bin:/opt/py/bin\n");
+  write_file(dir / "args", "");
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::remove_all(dir);
+  EXPECT_NE(env_at(f, "/opt/py"), nullptr) << describe(f);
+  EXPECT_EQ(env_at(f, "/mnt/c/Tools/py"), nullptr) << describe(f);
 }
 
 // ---- bad input
@@ -481,25 +587,77 @@ TEST(PythonProbeBadInput, HugeFilesAreCutNotSwallowed) {
   fs::remove_all(dir);
 }
 
+/// Problems the probe reports for a tree with an unreadable site-packages and home folder.
+std::string unreadable_tree_problems(const fs::path& dir) {
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  return all_problems(f);
+}
+
 TEST(PythonProbeBadInput, UnreadableDirectoriesAreProblems) {
-  if (::geteuid() == 0) {
-    GTEST_SKIP() << "running as root: permission bits do not stop root, so an unreadable "
-                    "directory cannot be made here";
-  }
   fs::path dir = make_temp_tree("unreadable");
   fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
   fs::create_directories(dir / "root/home/u/private");
   fs::permissions(sp, fs::perms::none);
   fs::permissions(dir / "root/home/u/private", fs::perms::none);
+  bool site_reported = false;
+  bool home_reported = false;
+  if (::geteuid() != 0) {
+    std::string problems = unreadable_tree_problems(dir);
+    site_reported = problems.find("cannot list site-packages") != std::string::npos;
+    home_reported = problems.find("/home/u/private") != std::string::npos;
+  } else {
+    // Permission bits do not stop root: run the probe in a child that has dropped to "nobody".
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+      std::string problems = unreadable_tree_problems(dir);
+      int code = (problems.find("cannot list site-packages") != std::string::npos ? 1 : 0) |
+                 (problems.find("/home/u/private") != std::string::npos ? 2 : 0);
+      ::_exit(code);
+    }
+    ASSERT_GT(pid, 0);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 10) {
+      fs::permissions(sp, fs::perms::owner_all);
+      fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
+      fs::remove_all(dir);
+      GTEST_SKIP() << "running as root and cannot drop to uid 65534";
+    }
+    site_reported = (WEXITSTATUS(status) & 1) != 0;
+    home_reported = (WEXITSTATUS(status) & 2) != 0;
+  }
+  fs::permissions(sp, fs::perms::owner_all);
+  fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
+  fs::remove_all(dir);
+  EXPECT_TRUE(site_reported) << "an unreadable site-packages must be a problem";
+  EXPECT_TRUE(home_reported) << "an unreadable folder under home must be a problem";
+}
+
+TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
+  fs::path dir = make_temp_tree("dupes");
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  write_file(sp / "torch-2.3.1+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.3.1+cu121\n\n");
+  write_file(sp / "torch-2.4.0+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.4.0+cu121\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.4.0+cu121'\ncuda = '12.1'\n");
+  write_file(sp / "nvidia_nccl_cu12-2.20.5.dist-info/METADATA", "");
+  write_file(sp / "nvidia_nccl_cu12-2.21.5.dist-info/METADATA", "");
   SystemView system = fixture_view(dir);
   Facts f;
   probe_python(system, f);
-  fs::permissions(sp, fs::perms::owner_all);
-  fs::permissions(dir / "root/home/u/private", fs::perms::owner_all);
-  std::string problems = all_problems(f);
-  EXPECT_NE(problems.find("cannot list site-packages"), std::string::npos) << problems;
-  EXPECT_NE(problems.find("/home/u/private"), std::string::npos) << problems;
   fs::remove_all(dir);
+  ASSERT_EQ(f.python_envs.size(), 1u) << describe(f);
+  const auto* torch = framework(f.python_envs.front(), "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.str(), "2.4.0+cu121");
+  EXPECT_NE(join(torch->problems, "\n").find("several torch dist-info directories (2.3.1+cu121, 2.4.0+cu121)"),
+            std::string::npos) << join(torch->problems, "\n");
+  ASSERT_EQ(f.python_envs.front().nvidia_wheels.size(), 1u);
+  EXPECT_EQ(f.python_envs.front().nvidia_wheels.front().version.str(), "2.21.5");
+  EXPECT_NE(all_problems(f).find("several nvidia-nccl-cu12 dist-info directories"), std::string::npos);
 }
 
 TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {

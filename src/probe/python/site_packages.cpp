@@ -252,6 +252,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
   }
   std::vector<Dist> tensorflow;
   std::map<std::string, Dist> others;
+  std::map<std::string, std::vector<std::string>> duplicates;  ///< name -> every version seen
   for (const DirEntry& e : *entries) {
     if (!e.is_dir) continue;
     auto d = parse_dist_dir_name(e.name);
@@ -262,7 +263,17 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" ||
                d->name == "keras" || d->name == "tf-keras" || starts_with(d->name, "jax-cuda") ||
                starts_with(d->name, "nvidia-")) {
-      others.emplace(d->name, std::move(dist));
+      // Two dist-info directories of one distribution: an interrupted upgrade or two
+      // installers. Keep the higher version, and say so.
+      auto [it, inserted] = others.emplace(d->name, dist);
+      if (!inserted) {
+        auto& seen = duplicates[d->name];
+        if (seen.empty()) seen.push_back(it->second.dir.version);
+        seen.push_back(d->version);
+        auto a = Version::parse(it->second.dir.version);
+        auto b = Version::parse(d->version);
+        if (b && (!a || *b > *a)) it->second = std::move(dist);
+      }
     }
   }
 
@@ -340,6 +351,18 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       continue;
     }
     env.frameworks.push_back(std::move(fw));
+  }
+  for (const auto& [name, versions] : duplicates) {
+    std::string message = "several " + name + " dist-info directories (" + join(versions, ", ") +
+                          "): an interrupted upgrade or two installers; reinstall " + name;
+    bool attached = false;
+    for (FrameworkFacts& fw : env.frameworks) {
+      if (fw.location == dir && fw.package == name) {
+        fw.problems.push_back(message);
+        attached = true;
+      }
+    }
+    if (!attached) problems.push_back({"python", dir, message});
   }
   summarize_jax(env, dir);
 }

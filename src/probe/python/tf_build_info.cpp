@@ -1,5 +1,6 @@
 #include "probe/python/tf_build_info.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/text.hpp"
@@ -95,6 +96,19 @@ bool read_dict(std::string_view text, TfBuildInfo& info) {
 
 }  // namespace
 
+std::string decode_windows_dll_version(std::string_view text) {
+  if (!starts_with(text, "64_")) return std::string(text);
+  std::string_view d = text.substr(3);
+  if (d.empty() || d.size() > 3 ||
+      !std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::string(text);
+  }
+  if (d.size() == 3) return std::string(d.substr(0, 2)) + "." + std::string(d.substr(2));
+  // Two digits: CUDA 9.x wrote "90"/"92"; from CUDA 10 on a leading 1 is the major alone.
+  if (d.size() == 2 && d[0] != '1') return std::string(d.substr(0, 1)) + "." + std::string(d.substr(1));
+  return std::string(d);
+}
+
 TfBuildInfo parse_tf_build_info(std::string_view text) {
   TfBuildInfo info;
   if (pyfile::looks_binary(text)) {
@@ -117,6 +131,13 @@ TfBuildInfo parse_tf_build_info(std::string_view text) {
       } else {
         info.problems.push_back("build_info = {...} is cut off or malformed");
       }
+    }
+  }
+  for (std::string* v : {&info.cuda_version, &info.cudnn_version}) {
+    std::string decoded = decode_windows_dll_version(*v);
+    if (decoded != *v) {
+      info.dll_suffix_form = true;
+      *v = decoded;
     }
   }
   if (info.form.empty()) {

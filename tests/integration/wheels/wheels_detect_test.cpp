@@ -1,0 +1,158 @@
+/// Detection of real wheels installed by run_wheels_test.py. The expected facts (versions
+/// from pip, TensorFlow's build_info and torch's version.py as the venv's own Python reads
+/// them) arrive in the JSON file named by GPUDOCTOR_WHEELS_EXPECTED; the probe reads the same
+/// venv through a SystemView over "/" with VIRTUAL_ENV pointing at it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "platform/host_fs.hpp"
+#include "probe/probes.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using nlohmann::json;
+
+class Wheels : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* path = std::getenv("GPUDOCTOR_WHEELS_EXPECTED");
+    const char* venv = std::getenv("VIRTUAL_ENV");
+    if (path == nullptr || venv == nullptr) {
+      GTEST_SKIP() << "run through run_wheels_test.py (ctest -L wheels): "
+                      "GPUDOCTOR_WHEELS_EXPECTED and VIRTUAL_ENV are not set";
+    }
+    std::ifstream in(path);
+    expected_ = json::parse(in, nullptr, false);
+    ASSERT_FALSE(expected_.is_discarded()) << "cannot parse " << path;
+    SystemView::Options o;
+    o.root = "/";
+    for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
+    o.live = false;  // the probe needs no process runner; files only
+    SystemView system(std::move(o));
+    probe_python(system, facts_);
+    auto canon = system.canonical(venv);
+    ASSERT_TRUE(canon.has_value());
+    for (const auto& e : facts_.python_envs) {
+      if (e.path == *canon) env_ = &e;
+    }
+    ASSERT_NE(env_, nullptr) << "the venv " << *canon << " was not found";
+  }
+
+  [[nodiscard]] std::string pip_version(const std::string& name) const {
+    const auto& p = expected_["packages"];
+    return p.contains(name) ? p[name].get<std::string>() : std::string();
+  }
+  [[nodiscard]] const FrameworkFacts* fw(std::string_view name) const {
+    for (const auto& f : env_->frameworks) {
+      if (f.name == name) return &f;
+    }
+    return nullptr;
+  }
+
+  json expected_;
+  Facts facts_;
+  const PythonEnvFacts* env_ = nullptr;
+};
+
+TEST_F(Wheels, VenvAndPythonVersion) {
+  EXPECT_EQ(env_->kind, "venv");
+  ASSERT_TRUE(env_->python_version);
+  EXPECT_EQ(env_->python_version->str(), expected_["python"].get<std::string>());
+  EXPECT_TRUE(std::find(env_->found_via.begin(), env_->found_via.end(), "VIRTUAL_ENV") !=
+              env_->found_via.end());
+}
+
+TEST_F(Wheels, TensorflowVersionAndBuildInfo) {
+  std::string v = pip_version("tensorflow");
+  if (v.empty()) GTEST_SKIP() << "tensorflow not installed";
+  const auto* tf = fw("tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->version.str(), v);
+  const json& bi = expected_["tensorflow_build_info"];
+  EXPECT_EQ(tf->cuda_build, bi.value("is_cuda_build", false));
+  if (bi.contains("cuda_version")) {
+    ASSERT_TRUE(tf->cuda_version);
+    EXPECT_EQ(tf->cuda_version->str(), bi["cuda_version"].get<std::string>());
+    EXPECT_EQ(tf->variant, "cuda" + std::to_string(tf->cuda_version->major()));
+  }
+  if (bi.contains("cudnn_version")) {
+    ASSERT_TRUE(tf->cudnn_version);
+    EXPECT_EQ(tf->cudnn_version->str(), bi["cudnn_version"].get<std::string>());
+  }
+  if (bi.contains("cuda_compute_capabilities")) {
+    EXPECT_EQ(tf->compute_capabilities, bi["cuda_compute_capabilities"].get<std::vector<std::string>>());
+  }
+  EXPECT_TRUE(tf->problems.empty()) << tf->problems.front();
+}
+
+TEST_F(Wheels, JaxWithCuda12Plugin) {
+  std::string v = pip_version("jax");
+  if (v.empty()) GTEST_SKIP() << "jax not installed";
+  const auto* jax = fw("jax");
+  const auto* jaxlib = fw("jaxlib");
+  const auto* plugin = fw("jax-cuda-plugin");
+  const auto* pjrt = fw("jax-cuda-pjrt");
+  ASSERT_NE(jax, nullptr);
+  ASSERT_NE(jaxlib, nullptr);
+  ASSERT_NE(plugin, nullptr);
+  ASSERT_NE(pjrt, nullptr);
+  EXPECT_EQ(jax->version.str(), v);
+  EXPECT_EQ(jaxlib->version.str(), pip_version("jaxlib"));
+  EXPECT_EQ(plugin->version.str(), pip_version("jax-cuda12-plugin"));
+  EXPECT_EQ(pjrt->version.str(), pip_version("jax-cuda12-pjrt"));
+  EXPECT_EQ(jax->cuda_build, true);
+  EXPECT_EQ(jax->variant, "cuda12");
+  EXPECT_TRUE(jax->problems.empty()) << jax->problems.front();
+}
+
+TEST_F(Wheels, NvidiaWheels) {
+  int expected_count = 0;
+  for (const auto& [name, version] : expected_["packages"].items()) {
+    if (name.rfind("nvidia-", 0) != 0) continue;
+    ++expected_count;
+    const NvidiaWheel* found = nullptr;
+    for (const auto& w : env_->nvidia_wheels) {
+      if (w.package == name) found = &w;
+    }
+    ASSERT_NE(found, nullptr) << name;
+    EXPECT_EQ(found->version.str(), version.get<std::string>()) << name;
+  }
+  EXPECT_GE(expected_count, 1);
+  EXPECT_EQ(static_cast<int>(env_->nvidia_wheels.size()), expected_count);
+  for (const auto& w : env_->nvidia_wheels) {
+    if (w.package == "nvidia-cudnn-cu12") {
+      EXPECT_EQ(w.library, "cudnn");
+      EXPECT_EQ(w.cuda_major, 12);
+    }
+  }
+}
+
+TEST_F(Wheels, TorchVersionAndCudaBuild) {
+  std::string v = pip_version("torch");
+  if (v.empty()) GTEST_SKIP() << "torch not installed (--no-torch)";
+  const auto* torch = fw("torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.str(), v);
+  const json& tv = expected_["torch_version"];
+  bool cuda = tv.contains("cuda") && !tv["cuda"].is_null();
+  EXPECT_EQ(torch->cuda_build, cuda);
+  if (cuda) {
+    ASSERT_TRUE(torch->cuda_version);
+    EXPECT_EQ(torch->cuda_version->str(), tv["cuda"].get<std::string>());
+  }
+  EXPECT_TRUE(torch->problems.empty()) << torch->problems.front();
+}
+
+TEST_F(Wheels, NothingElseMistakenForAFramework) {
+  for (const auto& f : env_->frameworks) {
+    EXPECT_FALSE(pip_version(f.package).empty()) << f.package << " detected but not installed";
+  }
+  EXPECT_TRUE(facts_.problems.empty() || true);  // host envs may have their own problems
+}
+
+}  // namespace
+}  // namespace gpudoctor
