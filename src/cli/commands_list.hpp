@@ -5,5 +5,8 @@
 namespace gpudoctor {
 
 Command doctor_command();
+Command plan_command();
+Command matrix_command();
+Command kb_command();
 
 }  // namespace gpudoctor
