@@ -168,9 +168,11 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   std::string where = o.route == Platform::linux ? "Linux" : "Windows";
   s.title = ok ? "NVIDIA driver " + req.driver->str() + " is new enough (>= " + o.driver_min->str() + ")"
                : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
-  s.detail = o.route == Platform::wsl2
-                 ? "Install it on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver."
-                 : "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
+  if (o.route == Platform::wsl2) {
+    s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
+  } else if (!ok) {
+    s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
+  }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok) s.commands.push_back(PlanCommand{check_shell, "install the NVIDIA driver >= " + o.driver_min->str() + " from " + kDriverDownload, true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
