@@ -131,23 +131,23 @@ class Checker {
         add(Finding{.id = "driver-too-old-for-toolkit",
                     .severity = Severity::error,
                     .area = "driver",
-                    .title = "Driver " + drv->str() + " is too old for CUDA " + cuda.str() + " at " + tk.path,
-                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + family->str() +
-                              " (minor-version compatibility)" + (full ? "; the toolkit ships with " + full->str() : "") +
+                    .title = "Driver " + driver_text(*drv) + " is too old for CUDA " + cuda.str() + " at " + tk.path,
+                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + driver_text(*family) +
+                              " (minor-version compatibility)" + (full ? "; the toolkit ships with " + driver_text(*full) : "") +
                               ". Programs built with it fail with 'CUDA driver version is insufficient'.",
-                    .fix = "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
+                    .fix = "Install NVIDIA driver >= " + (full ? driver_text(*full) : driver_text(*family)) +
                            ", or use a toolkit your driver supports.",
-                    .evidence = {tk.path, "driver " + drv->str()},
+                    .evidence = {tk.path, "driver " + driver_text(*drv)},
                     .source = src});
       } else if (drv && full && *drv < *full) {
         add(Finding{.id = "toolkit-minor-version-compat",
                     .severity = Severity::info,
                     .area = "driver",
-                    .title = "CUDA " + cuda.str() + " runs on driver " + drv->str() + " through minor-version compatibility",
-                    .detail = "The toolkit ships with driver " + full->str() + "; older drivers of the same CUDA family work "
+                    .title = "CUDA " + cuda.str() + " runs on driver " + driver_text(*drv) + " through minor-version compatibility",
+                    .detail = "The toolkit ships with driver " + driver_text(*full) + "; older drivers of the same CUDA family work "
                               "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
                     .fix = "",
-                    .evidence = {tk.path, "driver " + drv->str()},
+                    .evidence = {tk.path, "driver " + driver_text(*drv)},
                     .source = src});
       }
       if (const ToolkitArch* ta = kb_.toolkit_arch(cuda)) {
@@ -197,13 +197,13 @@ class Checker {
     add(Finding{.id = "driver-too-old-for-framework",
                 .severity = Severity::error,
                 .area = "driver",
-                .title = fw_title(display, fw) + " needs a newer driver than " + drv->str(),
+                .title = fw_title(display, fw) + " needs a newer driver than " + driver_text(*drv),
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() + ", which needs driver >= " +
-                          floor->str() + (dp == Platform::linux ? " (Linux)" : " (Windows)") +
+                          driver_text(*floor) + (dp == Platform::linux ? " (Linux)" : " (Windows)") +
                           ". It will not find a usable GPU.",
-                .fix = "Update the NVIDIA driver to >= " + floor->str() +
+                .fix = "Update the NVIDIA driver to >= " + driver_text(*floor) +
                        ", or install a build for an older CUDA your driver supports.",
-                .evidence = {where(env, fw), "driver " + drv->str()},
+                .evidence = {where(env, fw), "driver " + driver_text(*drv)},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
 
@@ -453,10 +453,10 @@ class Checker {
         add(Finding{.id = "driver-too-old-for-framework",
                     .severity = Severity::error,
                     .area = "driver",
-                    .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
+                    .title = "jax[" + v->extra + "] needs driver >= " + driver_text(floor) + ", found " + driver_text(*drv),
                     .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
-                    .fix = "Update the NVIDIA driver to >= " + floor.str() + " (or use jax[cuda12] on an older driver).",
-                    .evidence = {where(env, fw), "driver " + drv->str()},
+                    .fix = "Update the NVIDIA driver to >= " + driver_text(floor) + " (or use jax[cuda12] on an older driver).",
+                    .evidence = {where(env, fw), "driver " + driver_text(*drv)},
                     .source = v->source});
       }
     }

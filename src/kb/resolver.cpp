@@ -105,11 +105,11 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     if (*req.driver < *floor) {
       o.issues.push_back(PlanIssue{
           "driver-too-old", false,
-          "driver " + req.driver->str() + " is older than " + floor->str() + ", the minimum " + where +
+          "driver " + driver_text(*req.driver) + " is older than " + driver_text(*floor) + ", the minimum " + where +
               " driver for CUDA " + cuda.str() + " builds: update the driver first",
           src});
     } else {
-      o.reasons.push_back("driver " + req.driver->str() + " >= " + floor->str() + " (minimum " + where +
+      o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(*floor) + " (minimum " + where +
                           " driver for CUDA " + std::to_string(cuda.major()) + ".x builds)");
     }
   }
@@ -166,15 +166,15 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   PlanStep s;
   s.id = "driver";
   std::string where = o.route == Platform::linux ? "Linux" : "Windows";
-  s.title = ok ? "NVIDIA driver " + req.driver->str() + " is new enough (>= " + o.driver_min->str() + ")"
-               : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
+  s.title = ok ? "NVIDIA driver " + driver_text(*req.driver) + " is new enough (>= " + driver_text(*o.driver_min) + ")"
+               : "Install NVIDIA " + where + " driver >= " + driver_text(*o.driver_min);
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
   } else if (!ok) {
     s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
-  if (!ok) s.commands.push_back(PlanCommand{check_shell, "install the NVIDIA driver >= " + o.driver_min->str() + " from " + kDriverDownload, true});
+  if (!ok) s.commands.push_back(PlanCommand{check_shell, "install the NVIDIA driver >= " + driver_text(*o.driver_min) + " from " + kDriverDownload, true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
 }
@@ -230,7 +230,8 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
 void add_install_step(PlanOption& o, const std::string& pip_args, const std::string& detail) {
   PlanStep s;
   s.id = "install";
-  s.title = "Install " + display_name(o.framework) + " " + series(o.version);
+  s.title = o.framework == "jax" ? "Install JAX (jax[" + o.variant + "])"
+                                 : "Install " + display_name(o.framework) + " " + series(o.version);
   s.detail = detail;
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   s.commands.push_back(PlanCommand{sh, "python -m pip install " + pip_args, false});
@@ -556,6 +557,15 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   if (fp.best && fp.best->python_change) {
     for (const PlanOption& o : every_good) {
       if (!o.python_change) {
+        push_alt(o);
+        break;
+      }
+    }
+  }
+  if (fp.best && has_issue(*fp.best, "driver-too-old")) {
+    // What works with the driver already installed.
+    for (const PlanOption& o : every_good) {
+      if (!has_issue(o, "driver-too-old")) {
         push_alt(o);
         break;
       }

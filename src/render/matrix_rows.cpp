@@ -69,7 +69,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
         if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
         MatrixRow r{"jax", "jax[" + v.extra + "]", os, "", v.built_cuda.str(), v.built_cudnn.str(), v.extra,
                     "", "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() + ", driver >= " +
-                            v.driver_linux.str() + ", CC >= " + v.min_cc.str(),
+                            driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
                     v.source};
         if (f.cc) {
           r.gpu = f.cc->truncated(2) >= v.min_cc.truncated(2) ? "native" : "none";

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "kb/knowledge_base.hpp"
 #include "render/plan_render.hpp"
 
 namespace gpudoctor {
@@ -27,7 +28,7 @@ json option_json(const PlanOption& o) {
   j["python_change"] = o.python_change;
   j["cuda"] = opt_version(o.cuda);
   j["cudnn"] = opt_version(o.cudnn);
-  j["driver_min"] = opt_version(o.driver_min);
+  j["driver_min"] = o.driver_min ? json(driver_text(*o.driver_min)) : json(nullptr);
   j["gpu_coverage"] = o.coverage.empty() ? json(nullptr) : json(o.coverage);
   j["reasons"] = o.reasons;
   j["issues"] = json::array();
@@ -54,7 +55,7 @@ std::string render_plan_json(const Plan& plan) {
   for (const FrameworkRequest& f : r.frameworks) fws.push_back(f.text);
   j["request"] = json{{"os", to_string(r.os)},
                       {"gpu", r.gpu_name.empty() ? json(nullptr) : json(r.gpu_name)},
-                      {"driver", opt_version(r.driver)},
+                      {"driver", r.driver ? json(driver_text(*r.driver)) : json(nullptr)},
                       {"python", opt_version(r.python)},
                       {"frameworks", fws},
                       {"this_machine", r.from_facts}};

@@ -1,6 +1,7 @@
 #include <fmt/core.h>
 
 #include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
 #include "render/plan_render.hpp"
 
 namespace gpudoctor {
@@ -44,7 +45,7 @@ std::string render_plan_text(const Plan& plan, bool color) {
   if (plan.cc) gpu += " (compute capability " + plan.cc->str() + (plan.gpu_arch.empty() ? "" : ", " + plan.gpu_arch) + ")";
   out += p.bold("Plan for " + std::string(r.from_facts ? "this machine" : "the described machine")) + ": " + os_name(r.os) +
          ", " + gpu + ", Python " + (r.python ? r.python->str() : "not given") + ", driver " +
-         (r.driver ? r.driver->str() : "not given") + "\n";
+         (r.driver ? driver_text(*r.driver) : "not given") + "\n";
   for (const PlanIssue& n : plan.notes) out += "  " + p.warn("! ") + n.message + "\n";
 
   int fw_index = 0;
