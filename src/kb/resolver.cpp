@@ -43,13 +43,23 @@ Platform driver_platform(Platform route) {
 
 std::string series(const Version& v) { return v.truncated(2).str(); }
 
-/// The newest Python the knowledge base knows inside range, else nullopt.
-std::optional<Version> newest_python(const KnowledgeBase& kb, const VersionSpec& range) {
-  std::optional<Version> best;
+/// The Python for a new environment. Near the one the user has (the closest inside the range);
+/// without one, the newest but one inside the range, because the newest Python a framework
+/// lists is its most recent (and least tried) addition.
+std::optional<Version> pick_python(const KnowledgeBase& kb, const VersionSpec& range,
+                                   const std::optional<Version>& have) {
+  std::vector<Version> in;
   for (const Version& v : kb.python_versions) {
-    if (range.contains(v) && (!best || v > *best)) best = v;
+    if (range.contains(v)) in.push_back(v);
   }
-  return best;
+  if (in.empty()) return std::nullopt;
+  std::sort(in.begin(), in.end());
+  if (have) {
+    Version h = have->truncated(2);
+    if (h > in.back()) return in.back();
+    if (h < in.front()) return in.front();
+  }
+  return in.size() >= 3 ? in[in.size() - 2] : in.back();
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& s) {
@@ -67,7 +77,7 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
                           display_name(o.framework) + " " + series(o.version) + "'s range " + range.text());
     } else {
       o.python_change = true;
-      o.python = newest_python(kb, range);
+      o.python = pick_python(kb, range, req.python);
       o.issues.push_back(PlanIssue{
           "python-outside-range", false,
           "Python " + req.python->truncated(2).str() + " is outside " + display_name(o.framework) + " " +
@@ -76,7 +86,7 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
           source});
     }
   } else {
-    o.python = newest_python(kb, range);
+    o.python = pick_python(kb, range, std::nullopt);
   }
 }
 
@@ -670,7 +680,9 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
     }
   } else if (!req.cc) {
     plan.notes.push_back(PlanIssue{"gpu-not-given", false,
-                                   "no GPU given (--gpu MODEL): architecture support is not checked", ""});
+                                   req.from_facts ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
+                                                  : "no GPU given (--gpu MODEL): architecture support is not checked",
+                                   ""});
   }
   if (req.cc && plan.gpu_arch.empty()) {
     if (const ArchGeneration* g = kb.generation_of(*req.cc)) plan.gpu_arch = g->name;
@@ -679,7 +691,9 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   plan.request.cc = req.cc;
   if (!req.driver) {
     plan.notes.push_back(PlanIssue{"driver-not-given", false,
-                                   "no driver version given (--driver VER): the plan states the minimum", ""});
+                                   req.from_facts ? "no NVIDIA driver found: the plan states the minimum to install"
+                                                  : "no driver version given (--driver VER): the plan states the minimum",
+                                   ""});
   }
   std::vector<FrameworkRequest> frs = req.frameworks;
   if (frs.empty()) {

@@ -44,8 +44,8 @@ std::string render_plan_text(const Plan& plan, bool color) {
                                            : plan.gpu_model;
   if (plan.cc) gpu += " (compute capability " + plan.cc->str() + (plan.gpu_arch.empty() ? "" : ", " + plan.gpu_arch) + ")";
   out += p.bold("Plan for " + std::string(r.from_facts ? "this machine" : "the described machine")) + ": " + os_name(r.os) +
-         ", " + gpu + ", Python " + (r.python ? r.python->str() : "not given") + ", driver " +
-         (r.driver ? driver_text(*r.driver) : "not given") + "\n";
+         ", " + gpu + ", Python " + (r.python ? r.python->str() : r.from_facts ? "not found" : "not given") + ", driver " +
+         (r.driver ? driver_text(*r.driver) : r.from_facts ? "not found" : "not given") + "\n";
   for (const PlanIssue& n : plan.notes) out += "  " + p.warn("! ") + n.message + "\n";
 
   int fw_index = 0;
