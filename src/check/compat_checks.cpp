@@ -72,6 +72,13 @@ bool recorded_archs(const FrameworkFacts& fw, std::vector<Version>& sass, std::o
   return !sass.empty() || ptx;
 }
 
+/// Build metadata is untrusted text: old Windows TF wrote "64_112"-style values. Only a
+/// version that can be a CUDA (7..20) or cuDNN (5..15) release is believed.
+std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi) {
+  if (v && v->major() >= lo && v->major() <= hi) return v;
+  return std::nullopt;
+}
+
 class Checker {
  public:
   Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
@@ -101,7 +108,8 @@ class Checker {
     toolkit_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
       for (const FrameworkFacts& fw : env.frameworks) {
-        if (fw.name == "tensorflow" || fw.name == "tf-nightly" || starts_with(fw.name, "tensorflow")) {
+        if (fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-cpu" ||
+            fw.name == "tensorflow-gpu" || fw.name == "tensorflow-intel") {
           tensorflow_rules(env, fw);
         } else if (fw.name == "torch") {
           torch_rules(env, fw);
@@ -284,12 +292,12 @@ class Checker {
     if (pkg && pkg->gpu && !*pkg->gpu) return;
     if (!b->gpu) return;
 
-    std::optional<Version> cuda = fw.cuda_version ? fw.cuda_version : b->cuda;
+    std::optional<Version> fw_cuda = plausible(fw.cuda_version, 7, 20);
+    std::optional<Version> fw_cudnn = plausible(fw.cudnn_version, 5, 15);
+    std::optional<Version> cuda = fw_cuda ? fw_cuda : b->cuda;
     // build_info records only the cuDNN major; the table gives major.minor.
     std::optional<Version> want_cudnn = b->cudnn;
-    if (fw.cudnn_version && (!want_cudnn || fw.cudnn_version->major() != want_cudnn->major())) {
-      want_cudnn = fw.cudnn_version;
-    }
+    if (fw_cudnn && (!want_cudnn || fw_cudnn->major() != want_cudnn->major())) want_cudnn = fw_cudnn;
     bool wheels = env_has_cuda_wheels(env);
     CudnnSeen seen = cudnn_for(facts_, env);
     if (want_cudnn && seen.version) {
@@ -375,7 +383,7 @@ class Checker {
     if (fw.cuda_build && !*fw.cuda_build) return;
     std::string tag = fw.variant;
     if (tag.empty() && starts_with(fw.version.local(), "cu")) tag = fw.version.local();
-    std::optional<Version> cuda = fw.cuda_version;
+    std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
     const TorchVariant* var = rel != nullptr && !tag.empty() ? kb_.torch_variant(*rel, tag) : nullptr;
     if (!cuda && var != nullptr) cuda = var->cuda;
     if (var == nullptr && rel != nullptr && cuda) var = kb_.torch_variant(*rel, cu_tag(*cuda));

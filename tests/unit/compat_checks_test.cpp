@@ -296,3 +296,29 @@ TEST(CompatChecks, EmptyFactsGiveNothing) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
+  // Old Windows TF wrote values like "64_112"; they must not become "CUDA 64".
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-11.2";
+  tk.version = v("11.2.2");
+  f.toolkits.push_back(tk);
+  FrameworkFacts t = tf("2.10.0");
+  t.cuda_version = Version::parse("64_112");
+  t.cudnn_version = Version::parse("64_8");
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = v("8.1.1");
+  cudnn.origin = "toolkit";
+  f.libraries.push_back(cudnn);
+  f.python_envs.push_back(env_with("3.10.11", t));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_TRUE(fs.empty()) << ids(fs);
+}
+
+}  // namespace
+}  // namespace gpudoctor
