@@ -79,6 +79,11 @@ std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi
   return std::nullopt;
 }
 
+bool has_framework(const PythonEnvFacts& env, std::string_view name) {
+  return std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                     [&](const FrameworkFacts& f) { return f.name == name; });
+}
+
 class Checker {
  public:
   Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
@@ -113,7 +118,8 @@ class Checker {
           tensorflow_rules(env, fw);
         } else if (fw.name == "torch") {
           torch_rules(env, fw);
-        } else if (fw.name == "jaxlib") {
+        } else if (fw.name == "jax" || (fw.name == "jaxlib" && !has_framework(env, "jax"))) {
+          // The "jax" entry carries the verdict for the whole install (its CUDA plugin).
           jax_rules(env, fw);
         }
       }
@@ -418,7 +424,7 @@ class Checker {
   void jax_rules(const PythonEnvFacts& env, const FrameworkFacts& fw) {
     const std::string display = "JAX";
     std::string extra = fw.variant;
-    if (extra.empty()) {
+    if (kb_.jax_variant(extra) == nullptr) {
       for (const FrameworkFacts& other : env.frameworks) {
         if (starts_with(other.name, "jax-cuda") && !other.variant.empty()) extra = other.variant;
         if (starts_with(other.name, "jax-cuda13")) extra = "cuda13";

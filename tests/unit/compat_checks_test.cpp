@@ -261,6 +261,35 @@ TEST(CompatChecks, UnknownGpuAndJaxOnWindows) {
   EXPECT_NE(find(fs, "jax-native-windows-no-gpu"), nullptr) << ids(fs);
 }
 
+TEST(CompatChecks, JaxWithCudaPluginAsTheProbesReportIt) {
+  // The python probe gives "jax" the plugin's variant; jaxlib itself stays "cpu".
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080", "570.124.06");
+  FrameworkFacts jax;
+  jax.name = "jax";
+  jax.version = v("0.7.0");
+  jax.cuda_build = true;
+  jax.variant = "cuda13";
+  PythonEnvFacts e = env_with("3.12.3", jax);
+  FrameworkFacts jaxlib;
+  jaxlib.name = "jaxlib";
+  jaxlib.version = v("0.7.0");
+  jaxlib.variant = "cpu";
+  jaxlib.cuda_build = false;
+  e.frameworks.push_back(jaxlib);
+  FrameworkFacts plugin;
+  plugin.name = "jax-cuda-plugin";
+  plugin.version = v("0.7.0");
+  plugin.variant = "cuda13";
+  e.frameworks.push_back(plugin);
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* a = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(a, nullptr) << ids(fs);  // cuda13 needs CC >= 7.5; Pascal is 6.1
+  EXPECT_NE(a->fix.find("jax[cuda12]"), std::string::npos);
+  EXPECT_NE(find(fs, "driver-too-old-for-framework"), nullptr) << ids(fs);  // 570 < 580
+  EXPECT_EQ(std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "gpu-arch-unsupported-by-framework"; }), 1);
+}
+
 TEST(CompatChecks, EveryFindingIsWellFormed) {
   // A machine that trips many rules at once.
   Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080", "470.82.01");
