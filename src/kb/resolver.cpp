@@ -216,6 +216,7 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
     s.detail = o.python_change ? "A new environment, because the Python you have is outside the supported range."
                                : "conda provides the Python version the framework supports.";
     if (sh == Shell::bash) s.commands.push_back(PlanCommand{sh, "eval \"$(conda shell.bash hook)\"", false});
+    if (sh == Shell::powershell) s.detail += " (Once per machine: `conda init powershell`, then a new PowerShell.)";
     s.commands.push_back(PlanCommand{sh, "conda create -y -n " + name + " python=" + py, false});
     s.commands.push_back(PlanCommand{sh, "conda activate " + name, false});
     if (!conda_packages.empty()) {

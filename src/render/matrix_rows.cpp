@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "kb/knowledge_base.hpp"
 #include "render/matrix_render.hpp"
 
@@ -34,6 +36,11 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
       rows.push_back(std::move(r));
     }
   }
+  // TensorFlow: Linux first, then Windows; newest first within each.
+  std::stable_sort(rows.begin(), rows.end(), [](const MatrixRow& a, const MatrixRow& b) {
+    if (a.os != b.os) return a.os == "linux";
+    return *Version::parse(a.version) > *Version::parse(b.version);
+  });
   if (f.framework.empty() || f.framework == "pytorch") {
     std::string os;
     for (const std::string& o : kb.pytorch.os) os += (os.empty() ? "" : ",") + o;

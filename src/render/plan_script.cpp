@@ -48,7 +48,9 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
                  comment_safe(c.line) + "\n";
         } else if (starts_with(c.line, "nvidia-smi")) {
           out += bash ? c.line + " || echo 'nvidia-smi failed: is the NVIDIA driver installed?'\n"
-                      : c.line + "\nif ($LASTEXITCODE -ne 0) { Write-Warning 'nvidia-smi failed: is the NVIDIA driver installed?' }\n";
+                      : "try { " + c.line +
+                            "; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning "
+                            "'nvidia-smi failed: is the NVIDIA driver installed?' }\n";
         } else {
           if (bash && starts_with(c.line, "source ")) out += "# shellcheck disable=SC1091\n";
           out += c.line + "\n";

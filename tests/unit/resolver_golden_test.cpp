@@ -42,6 +42,8 @@ const std::vector<Case>& cases() {
       {"linux-gtx1080-py312-torch28", Platform::linux, "NVIDIA GeForce GTX 1080", "3.12", "550.54.14", {"torch==2.8"}},
       {"linux-rtx3060-driver470-all", Platform::linux, "NVIDIA GeForce RTX 3060", "3.11", "470.82.01",
        {"pytorch", "tensorflow", "jax"}},
+      {"windows-rtx3060-py310-tf210-native", Platform::windows, "NVIDIA GeForce RTX 3060", "3.10", "537.13",
+       {"tensorflow<2.11", "torch"}},
       {"wsl2-rtx4090-py310-tf-jax", Platform::wsl2, "NVIDIA GeForce RTX 4090", "3.10", "560.94", {"tensorflow", "jax"}},
   };
   return c;
