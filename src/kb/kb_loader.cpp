@@ -225,6 +225,7 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
     r.boolean("available");
     a.recommended = r.text("recommended");
     a.pins = r.strings("pins");
+    a.no_wheel_python = r.versions("no_wheel_python");
     a.note = r.text("note");
     a.source = r.source();
     r.finish();

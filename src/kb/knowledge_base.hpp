@@ -39,6 +39,7 @@ struct TfAndCuda {
   VersionSpec versions;
   std::string recommended;          ///< exact version to install ("2.15.0.post1"), may be empty
   std::vector<std::string> pins;
+  std::vector<Version> no_wheel_python;  ///< Pythons a pinned wheel has no build for: pip fails
   std::string note;
   std::string source;
 };

@@ -317,6 +317,26 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     add_unique(o.sources, "tensorflow/docs@7c36502 site/en/install/pip.md (Windows Native tab)");
   } else if (ac != nullptr) {
     o.variant = "and-cuda";
+    auto blocked = [&](const Version& py) {
+      return std::any_of(ac->no_wheel_python.begin(), ac->no_wheel_python.end(),
+                         [&](const Version& nw) { return nw.same_series(py, 2); });
+    };
+    if (o.python && blocked(*o.python)) {
+      // A pinned wheel has no build for this Python: pick the nearest one that has.
+      std::optional<Version> other;
+      for (const Version& py : kb.python_versions) {
+        if (b.python.contains(py) && !blocked(py) && py < *o.python) other = py;
+      }
+      o.issues.push_back(PlanIssue{"and-cuda-no-wheel-for-python", false,
+                                   "tensorflow[and-cuda] " + series(b.version) + " pins a wheel with no build for Python " +
+                                       o.python->str() + ", so pip fails; use Python " +
+                                       (other ? other->str() : std::string("another version")),
+                                   ac->source});
+      if (other) {
+        o.python = other;
+        o.python_change = true;
+      }
+    }
     std::string exact = !ac->recommended.empty() ? "==" + ac->recommended : "==" + series(b.version) + ".*";
     o.install_spec = "tensorflow[and-cuda]" + exact;
     add_env_step(o, req, false, {});
