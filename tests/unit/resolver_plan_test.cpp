@@ -151,6 +151,17 @@ TEST(ResolverPlan, PythonOutsideRangeIsNamed) {
   EXPECT_NE(all_commands(b).find("conda create -y -n tf215 python=3.11"), std::string::npos);
 }
 
+TEST(ResolverPlan, Tf214AndCudaHasNoPython311Wheel) {
+  Plan p = resolve(described(Platform::linux, "RTX 3060", "3.11", {"tensorflow==2.14"}), kb());
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& b = *p.frameworks[0].best;
+  EXPECT_TRUE(has_issue(b, "and-cuda-no-wheel-for-python"));
+  EXPECT_EQ(b.python, v("3.10"));
+  EXPECT_TRUE(b.python_change);
+  Plan ok = resolve(described(Platform::linux, "RTX 3060", "3.10", {"tensorflow==2.14"}), kb());
+  EXPECT_FALSE(has_issue(*ok.frameworks[0].best, "and-cuda-no-wheel-for-python"));
+}
+
 TEST(ResolverPlan, JaxOnWindowsGoesToWsl2AndRespectsComputeCapability) {
   Plan p = resolve(described(Platform::windows, "GTX 1080", "3.12", {"jax"}), kb());
   const FrameworkPlan& fp = p.frameworks[0];
