@@ -15,9 +15,13 @@ struct KnownGpu {
   Version cc;
 };
 
-Platform driver_platform(Platform p) { return p == Platform::linux ? Platform::linux : Platform::windows; }
+Platform driver_platform(Platform p) {
+  return p == Platform::linux ? Platform::linux : Platform::windows;
+}
 
-std::string sm(const Version& cc) { return "sm_" + std::to_string(cc.major()) + std::to_string(cc.minor()); }
+std::string sm(const Version& cc) {
+  return "sm_" + std::to_string(cc.major()) + std::to_string(cc.minor());
+}
 
 std::string cu_tag(const Version& cuda) {
   return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
@@ -89,8 +93,10 @@ class Checker {
   Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
     for (const GpuFacts& g : facts.gpus) {
       std::optional<Version> cc;
-      if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
-      else if (!g.name.empty()) cc = kb.compute_capability(g.name);
+      if (g.cc_major && g.cc_minor)
+        cc = Version::of({*g.cc_major, *g.cc_minor});
+      else if (!g.name.empty())
+        cc = kb.compute_capability(g.name);
       if (cc) {
         gpus_.push_back(KnownGpu{g.name, *cc});
       } else if (!g.name.empty()) {
@@ -100,7 +106,8 @@ class Checker {
                     .area = "gpu",
                     .title = "GPU '" + printable(g.name, 80) + "' is not in the knowledge base",
                     .detail = "Its compute capability is unknown, so architecture checks are skipped for it. "
-                              "Nearest known names: " + join(near, ", ") + ".",
+                              "Nearest known names: " +
+                              join(near, ", ") + ".",
                     .fix = "Run `gpudoctor matrix --arch` for the known models, or add it to compat/gpus.toml with "
                            "its source (see docs/knowledge-base.md).",
                     .evidence = {g.name},
@@ -146,8 +153,9 @@ class Checker {
                     .severity = Severity::error,
                     .area = "driver",
                     .title = "Driver " + driver_text(*drv) + " is too old for CUDA " + cuda.str() + " at " + tk.path,
-                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + driver_text(*family) +
-                              " (minor-version compatibility)" + (full ? "; the toolkit ships with " + driver_text(*full) : "") +
+                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " +
+                              driver_text(*family) + " (minor-version compatibility)" +
+                              (full ? "; the toolkit ships with " + driver_text(*full) : "") +
                               ". Programs built with it fail with 'CUDA driver version is insufficient'.",
                     .fix = "Install NVIDIA driver >= " + (full ? driver_text(*full) : driver_text(*family)) +
                            ", or use a toolkit your driver supports.",
@@ -157,8 +165,10 @@ class Checker {
         add(Finding{.id = "toolkit-minor-version-compat",
                     .severity = Severity::info,
                     .area = "driver",
-                    .title = "CUDA " + cuda.str() + " runs on driver " + driver_text(*drv) + " through minor-version compatibility",
-                    .detail = "The toolkit ships with driver " + driver_text(*full) + "; older drivers of the same CUDA family work "
+                    .title = "CUDA " + cuda.str() + " runs on driver " + driver_text(*drv) +
+                             " through minor-version compatibility",
+                    .detail = "The toolkit ships with driver " + driver_text(*full) +
+                              "; older drivers of the same CUDA family work "
                               "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
                     .fix = "",
                     .evidence = {tk.path, "driver " + driver_text(*drv)},
@@ -194,8 +204,8 @@ class Checker {
                 .detail = display + " " + fw.version.truncated(2).str() + " supports Python " + range.text() + "; " +
                           env.path + " has " + env.python_version->str() + ".",
                 .fix = "Use an environment with a Python in " + range.text() + ", or a " + display +
-                       " release that supports this Python (`gpudoctor matrix --framework " + fw.name +
-                       " --python " + env.python_version->truncated(2).str() + "`).",
+                       " release that supports this Python (`gpudoctor matrix --framework " + fw.name + " --python " +
+                       env.python_version->truncated(2).str() + "`).",
                 .evidence = {where(env, fw), env.python_version_source},
                 .source = source});
   }
@@ -212,9 +222,9 @@ class Checker {
                 .severity = Severity::error,
                 .area = "driver",
                 .title = fw_title(display, fw) + " needs a newer driver than " + driver_text(*drv),
-                .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() + ", which needs driver >= " +
-                          driver_text(*floor) + (dp == Platform::linux ? " (Linux)" : " (Windows)") +
-                          ". It will not find a usable GPU.",
+                .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
+                          ", which needs driver >= " + driver_text(*floor) +
+                          (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
                 .fix = "Update the NVIDIA driver to >= " + driver_text(*floor) +
                        ", or install a build for an older CUDA your driver supports.",
                 .evidence = {where(env, fw), "driver " + driver_text(*drv)},
@@ -247,8 +257,9 @@ class Checker {
                     .title = fw_title(display, fw) + " has no native " + sm(g.cc) + " kernels for " + g.name,
                     .detail = c == ArchCoverage::ptx_jit
                                   ? "It can run only by JIT-compiling PTX (slow first start; not verified here)."
-                                  : "Its CUDA cannot target " + sm(g.cc) + "; it runs only if the wheel carries PTX, "
-                                    "which the knowledge base does not record.",
+                                  : "Its CUDA cannot target " + sm(g.cc) +
+                                        "; it runs only if the wheel carries PTX, "
+                                        "which the knowledge base does not record.",
                     .fix = fix,
                     .evidence = {where(env, fw)},
                     .source = recorded ? fw.evidence : source});
@@ -262,22 +273,22 @@ class Checker {
     const TfBuild* b = kb_.tf_build(fw.version, facts_.platform);
     if (facts_.platform == Platform::windows && !kb_.tf_native_windows_gpu(fw.version)) {
       const TfBuild* lin = kb_.tf_build(fw.version, Platform::linux);
-      add(Finding{.id = "tf-native-windows-no-gpu",
-                  .severity = gpus_.empty() && facts_.gpus.empty() ? Severity::warning : Severity::error,
-                  .area = "python",
-                  .title = fw_title(display, fw) + " cannot use the GPU on native Windows",
-                  .detail = "TensorFlow " + kb_.tensorflow.windows_gpu_last.str() +
-                            " was the last release with GPU support on native Windows; " + fw.version.str() +
-                            " is a CPU-only build there, whatever CUDA or cuDNN is installed. " +
-                            kb_.tensorflow.windows_gpu_note,
-                  .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" +
-                         fw.version.truncated(2).str() + ".*\"" +
-                         (lin ? ", Python " + lin->python.text() : std::string()) +
-                         "), or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python <= 3.10 "
-                         "(conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0; pip install \"tensorflow<2.11\"). "
-                         "`gpudoctor plan --framework tensorflow` writes the steps.",
-                  .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
-                  .source = kb_.tensorflow.windows_gpu_source});
+      add(Finding{
+          .id = "tf-native-windows-no-gpu",
+          .severity = gpus_.empty() && facts_.gpus.empty() ? Severity::warning : Severity::error,
+          .area = "python",
+          .title = fw_title(display, fw) + " cannot use the GPU on native Windows",
+          .detail = "TensorFlow " + kb_.tensorflow.windows_gpu_last.str() +
+                    " was the last release with GPU support on native Windows; " + fw.version.str() +
+                    " is a CPU-only build there, whatever CUDA or cuDNN is installed. " +
+                    kb_.tensorflow.windows_gpu_note,
+          .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" + fw.version.truncated(2).str() +
+                 ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) +
+                 "), or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python <= 3.10 "
+                 "(conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0; pip install \"tensorflow<2.11\"). "
+                 "`gpudoctor plan --framework tensorflow` writes the steps.",
+          .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
+          .source = kb_.tensorflow.windows_gpu_source});
       if (b) python_range(env, fw, display, b->python, b->source);
       return;
     }
@@ -310,24 +321,24 @@ class Checker {
       bool major_differs = seen.version->major() != want_cudnn->major();
       bool older = !major_differs && want_cudnn->parts().size() >= 2 && seen.version->minor() < want_cudnn->minor();
       if (major_differs || older) {
-        add(Finding{.id = "tf-cudnn-mismatch",
-                    .severity = Severity::error,
-                    .area = "python",
-                    .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " +
-                             seen.version->str(),
-                    .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
-                              (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") +
-                              "; the cuDNN it will load (" + seen.origin + ") is " +
-                              (major_differs ? "a different major version" : "older") +
-                              ". The GPU is not used, or convolutions fail at run time.",
-                    .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
-                               ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
-                                     fw.version.str() + "\" (and remove the mismatched cuDNN from LD_LIBRARY_PATH)."
-                               : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
-                                     ", or the TensorFlow release tested with the cuDNN you have "
-                                     "(`gpudoctor matrix --framework tensorflow`).",
-                    .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-                    .source = b->source});
+        add(Finding{
+            .id = "tf-cudnn-mismatch",
+            .severity = Severity::error,
+            .area = "python",
+            .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " + seen.version->str(),
+            .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
+                      (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") +
+                      "; the cuDNN it will load (" + seen.origin + ") is " +
+                      (major_differs ? "a different major version" : "older") +
+                      ". The GPU is not used, or convolutions fail at run time.",
+            .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
+                       ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
+                             fw.version.str() + "\" (and remove the mismatched cuDNN from LD_LIBRARY_PATH)."
+                       : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
+                             ", or the TensorFlow release tested with the cuDNN you have "
+                             "(`gpudoctor matrix --framework tensorflow`).",
+            .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+            .source = b->source});
       }
     } else if (want_cudnn && !seen.version && !wheels) {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
@@ -335,7 +346,8 @@ class Checker {
                   .severity = Severity::warning,
                   .area = "python",
                   .title = fw_title(display, fw) + ": no cuDNN " + want_cudnn->str() + " found for it",
-                  .detail = "Neither nvidia-* pip wheels in " + env.path + " nor a system cuDNN were found. "
+                  .detail = "Neither nvidia-* pip wheels in " + env.path +
+                            " nor a system cuDNN were found. "
                             "TensorFlow will fall back to the CPU.",
                   .fix = and_cuda ? "pip install \"tensorflow[and-cuda]==" + fw.version.str() +
                                         "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
@@ -352,15 +364,19 @@ class Checker {
       if (!any_major) {
         std::vector<std::string> ev{where(env, fw)};
         for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
-        add(Finding{.id = "tf-cuda-mismatch",
-                    .severity = Severity::error,
-                    .area = "python",
-                    .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() +
-                             ", but no CUDA " + std::to_string(cuda->major()) + ".x is installed",
-                    .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
-                    .fix = "Install CUDA " + cuda->str() + (kb_.tf_and_cuda(fw.version) ? " (or pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\")" : std::string()) + ".",
-                    .evidence = ev,
-                    .source = b->source});
+        add(Finding{
+            .id = "tf-cuda-mismatch",
+            .severity = Severity::error,
+            .area = "python",
+            .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
+                     std::to_string(cuda->major()) + ".x is installed",
+            .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
+            .fix = "Install CUDA " + cuda->str() +
+                   (kb_.tf_and_cuda(fw.version) ? " (or pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\")"
+                                                : std::string()) +
+                   ".",
+            .evidence = ev,
+            .source = b->source});
       }
     }
     if (cuda) driver_for_framework(env, fw, display, *cuda);
@@ -410,8 +426,8 @@ class Checker {
         }
       }
     }
-    std::string src = var != nullptr && !var->archs_source.empty() ? var->archs_source
-                                                                     : (rel != nullptr ? rel->source : "");
+    std::string src =
+        var != nullptr && !var->archs_source.empty() ? var->archs_source : (rel != nullptr ? rel->source : "");
     arch_rules(
         env, fw, display,
         [&](const Version& cc) {
@@ -448,15 +464,16 @@ class Checker {
       if (g.cc.truncated(2) < v->min_cc.truncated(2)) {
         const JaxVariant* other = kb_.jax_variant(v->extra == "cuda13" ? "cuda12" : "cuda13");
         bool other_ok = other != nullptr && g.cc.truncated(2) >= other->min_cc.truncated(2);
-        add(Finding{.id = "gpu-arch-unsupported-by-framework",
-                    .severity = Severity::error,
-                    .area = "gpu",
-                    .title = "jax[" + v->extra + "] does not support " + g.name + " (compute capability " + g.cc.str() + ")",
-                    .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
-                    .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
-                                    : "This GPU is not supported by JAX's CUDA wheels.",
-                    .evidence = {where(env, fw)},
-                    .source = v->source});
+        add(Finding{
+            .id = "gpu-arch-unsupported-by-framework",
+            .severity = Severity::error,
+            .area = "gpu",
+            .title = "jax[" + v->extra + "] does not support " + g.name + " (compute capability " + g.cc.str() + ")",
+            .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
+            .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
+                            : "This GPU is not supported by JAX's CUDA wheels.",
+            .evidence = {where(env, fw)},
+            .source = v->source});
       }
     }
     const std::optional<Version>& drv = facts_.driver.version;
@@ -464,14 +481,15 @@ class Checker {
       Version floor = v->driver_linux;
       if (auto fam = kb_.family_min_driver(v->built_cuda, Platform::linux); fam && *fam > floor) floor = *fam;
       if (*drv < floor) {
-        add(Finding{.id = "driver-too-old-for-framework",
-                    .severity = Severity::error,
-                    .area = "driver",
-                    .title = "jax[" + v->extra + "] needs driver >= " + driver_text(floor) + ", found " + driver_text(*drv),
-                    .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
-                    .fix = "Update the NVIDIA driver to >= " + driver_text(floor) + " (or use jax[cuda12] on an older driver).",
-                    .evidence = {where(env, fw), "driver " + driver_text(*drv)},
-                    .source = v->source});
+        add(Finding{
+            .id = "driver-too-old-for-framework",
+            .severity = Severity::error,
+            .area = "driver",
+            .title = "jax[" + v->extra + "] needs driver >= " + driver_text(floor) + ", found " + driver_text(*drv),
+            .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
+            .fix = "Update the NVIDIA driver to >= " + driver_text(floor) + " (or use jax[cuda12] on an older driver).",
+            .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+            .source = v->source});
       }
     }
     CudnnSeen seen = cudnn_for(facts_, env);
@@ -481,7 +499,8 @@ class Checker {
                   .area = "python",
                   .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
                   .detail = "The cuDNN JAX will load comes from " + seen.origin + ".",
-                  .fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel); do not "
+                  .fix = "pip install -U \"jax[" + v->extra +
+                         "]\" (brings a matching nvidia-cudnn wheel); do not "
                          "override it with LD_LIBRARY_PATH.",
                   .evidence = {where(env, fw)},
                   .source = v->source});

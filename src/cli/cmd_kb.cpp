@@ -1,6 +1,7 @@
+#include <fmt/core.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fmt/core.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,8 @@ Command kb_command() {
   c.name = "kb";
   c.summary = "Knowledge-base tools: `kb validate [DIR]` checks tables before you use them with --kb";
   c.setup = [args](CLI::App& app) {
-    CLI::App* v = app.add_subcommand("validate", "Check DIR's tables (over the built-in ones): schema, sources, gaps, overlaps");
+    CLI::App* v =
+        app.add_subcommand("validate", "Check DIR's tables (over the built-in ones): schema, sources, gaps, overlaps");
     v->add_option("dir", args->dir, "Knowledge-base directory (default: --kb, else the built-in tables)");
     app.require_subcommand(1);
   };
@@ -50,7 +52,10 @@ Command kb_command() {
       j["issues"] = nlohmann::json::array();
       for (const KbIssue& i : issues) {
         j["issues"].push_back({{"level", i.level == KbIssue::Level::error ? "error" : "warning"},
-                               {"file", i.file}, {"where", i.where}, {"message", i.message}, {"origin", i.origin}});
+                               {"file", i.file},
+                               {"where", i.where},
+                               {"message", i.message},
+                               {"origin", i.origin}});
       }
       fmt::print("{}\n", j.dump(2));
     } else {
@@ -58,8 +63,8 @@ Command kb_command() {
       for (const KbIssue& i : issues) {
         fmt::print("{} {}\n", i.level == KbIssue::Level::error ? "✗ error:" : "! warning:", i.str());
       }
-      fmt::print("{}: {} error(s), {} warning(s)\n", errors == 0 ? "✓ knowledge base OK" : "✗ knowledge base has errors",
-                 errors, issues.size() - errors);
+      fmt::print("{}: {} error(s), {} warning(s)\n",
+                 errors == 0 ? "✓ knowledge base OK" : "✗ knowledge base has errors", errors, issues.size() - errors);
     }
     return errors == 0 ? kExitOk : kExitProblems;
   };

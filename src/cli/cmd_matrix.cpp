@@ -1,6 +1,7 @@
+#include <fmt/core.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fmt/core.h>
 #include <memory>
 
 #include "cli/commands_list.hpp"
@@ -66,7 +67,8 @@ Command matrix_command() {
     }
     if (!args->python.empty()) {
       auto v = Version::parse(args->python);
-      if (!v || v->parts().size() < 2) return usage("--python: '" + args->python + "' is not a Python version (e.g. 3.11)");
+      if (!v || v->parts().size() < 2)
+        return usage("--python: '" + args->python + "' is not a Python version (e.g. 3.11)");
       f.python = *v;
     }
     if (!ctx.options().gpus.empty()) {

@@ -1,6 +1,7 @@
+#include <fmt/core.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fmt/core.h>
 #include <memory>
 
 #include "cli/commands_list.hpp"
@@ -42,17 +43,21 @@ Command plan_command() {
                    "tensorflow|pytorch|jax, optionally with a version: tensorflow==2.15 (repeatable)");
     app.add_option("--script", args->script, "Write the steps as a bash or powershell script");
     app.add_option("-o,--output", args->output, "Write the script or report to this file instead of stdout");
-    app.footer("--gpu MODEL (global option) names the target's GPU, e.g. --gpu \"RTX 3060\".\n"
-               "Without --os/--gpu/--driver/--python the plan is for this machine (or --root tree).");
+    app.footer(
+        "--gpu MODEL (global option) names the target's GPU, e.g. --gpu \"RTX 3060\".\n"
+        "Without --os/--gpu/--driver/--python the plan is for this machine (or --root tree).");
   };
   c.run = [args](CommandContext& ctx) -> int {
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;
     std::optional<Shell> shell;
     if (!args->script.empty()) {
-      if (args->script == "bash") shell = Shell::bash;
-      else if (args->script == "powershell" || args->script == "ps1" || args->script == "pwsh") shell = Shell::powershell;
-      else return usage("--script must be bash or powershell, not '" + args->script + "'");
+      if (args->script == "bash")
+        shell = Shell::bash;
+      else if (args->script == "powershell" || args->script == "ps1" || args->script == "pwsh")
+        shell = Shell::powershell;
+      else
+        return usage("--script must be bash or powershell, not '" + args->script + "'");
     }
     std::vector<FrameworkRequest> frameworks;
     for (const std::string& f : args->frameworks) {
@@ -76,7 +81,8 @@ Command plan_command() {
       if (!g.gpus.empty()) req.gpu_name = g.gpus.front();
       if (!args->driver.empty()) {
         auto v = Version::parse(args->driver);
-        if (!v || v->major() < 100) return usage("--driver: '" + args->driver + "' is not an NVIDIA driver version (e.g. 535.104.05)");
+        if (!v || v->major() < 100)
+          return usage("--driver: '" + args->driver + "' is not an NVIDIA driver version (e.g. 535.104.05)");
         req.driver = *v;
       }
       if (!args->python.empty()) {
@@ -97,9 +103,12 @@ Command plan_command() {
     Plan plan = resolve(req, *kb);
 
     std::string text;
-    if (shell) text = render_plan_script(plan, *shell);
-    else if (g.json) text = render_plan_json(plan);
-    else text = render_plan_text(plan, args->output.empty() && ctx.color());
+    if (shell)
+      text = render_plan_script(plan, *shell);
+    else if (g.json)
+      text = render_plan_json(plan);
+    else
+      text = render_plan_text(plan, args->output.empty() && ctx.color());
     if (!args->output.empty()) {
       std::FILE* f = std::fopen(args->output.c_str(), "wb");
       if (f == nullptr) return usage("cannot write " + args->output);

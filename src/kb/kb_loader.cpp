@@ -1,9 +1,10 @@
 /// Reads data/compat/*.toml into typed tables. The only file that includes toml++.
 /// Every problem becomes a KbIssue with file and row; nothing here throws past this file.
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <exception>
 #include <set>
-#include <toml++/toml.h>
 
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
@@ -18,8 +19,7 @@ using Level = KbIssue::Level;
 /// unknown (misspelt) keys can be reported.
 class RowReader {
  public:
-  RowReader(const toml::table& table, const DataFile& file, std::string where,
-            std::vector<KbIssue>& issues)
+  RowReader(const toml::table& table, const DataFile& file, std::string where, std::vector<KbIssue>& issues)
       : table_(table), file_(file), where_(std::move(where)), issues_(issues) {}
 
   void issue(Level level, const std::string& message) {
@@ -156,8 +156,7 @@ std::string row_name(std::string_view key, size_t i) {
 
 // ---- One reader per file ------------------------------------------------------------------
 
-void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                     std::vector<KbIssue>& issues) {
+void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   top.str("framework", false);
   TensorflowTable& t = kb.tensorflow;
@@ -249,8 +248,7 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   top.finish();
 }
 
-void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                  std::vector<KbIssue>& issues) {
+void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   top.str("framework", false);
   TorchTable& t = kb.pytorch;
@@ -305,8 +303,7 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
   top.finish();
 }
 
-void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-              std::vector<KbIssue>& issues) {
+void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   top.str("framework", false);
   JaxTable& t = kb.jax;
@@ -356,8 +353,7 @@ void read_string_gaps(RowReader& top, const std::string& table, std::vector<Know
   }
 }
 
-void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                       std::vector<KbIssue>& issues) {
+void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   read_string_gaps(top, "cuda_drivers", kb.cuda_gaps);
   auto rows = top.rows("toolkit");
@@ -399,8 +395,7 @@ void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeB
   top.finish();
 }
 
-void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                    std::vector<KbIssue>& issues) {
+void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   std::vector<KnownGap> gaps;
   read_string_gaps(top, "cuda_arch", gaps);
@@ -438,8 +433,7 @@ void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase
   top.finish();
 }
 
-void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-               std::vector<KbIssue>& issues) {
+void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   auto rows = top.rows("gpu");
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -462,8 +456,7 @@ void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
   top.finish();
 }
 
-void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                std::vector<KbIssue>& issues) {
+void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   auto rows = top.rows("build");
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -497,8 +490,7 @@ void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb
   top.finish();
 }
 
-void read_python(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
-                 std::vector<KbIssue>& issues) {
+void read_python(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   RowReader top(root, file, "", issues);
   auto rows = top.rows("python");
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -518,16 +510,19 @@ struct FileReader {
 };
 
 constexpr FileReader kReaders[] = {
-    {"compat/tensorflow.toml", read_tensorflow}, {"compat/pytorch.toml", read_pytorch},
-    {"compat/jax.toml", read_jax},               {"compat/cuda_drivers.toml", read_cuda_drivers},
-    {"compat/cuda_arch.toml", read_cuda_arch},   {"compat/gpus.toml", read_gpus},
-    {"compat/cudnn.toml", read_cudnn},           {"compat/python.toml", read_python},
+    {"compat/tensorflow.toml", read_tensorflow},
+    {"compat/pytorch.toml", read_pytorch},
+    {"compat/jax.toml", read_jax},
+    {"compat/cuda_drivers.toml", read_cuda_drivers},
+    {"compat/cuda_arch.toml", read_cuda_arch},
+    {"compat/gpus.toml", read_gpus},
+    {"compat/cudnn.toml", read_cudnn},
+    {"compat/python.toml", read_python},
 };
 
 }  // namespace
 
-KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files,
-                                   std::vector<KbIssue>& issues) {
+KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files, std::vector<KbIssue>& issues) {
   KnowledgeBase kb;
   std::set<std::string_view> seen;
   for (const DataFile& f : files) {
@@ -547,16 +542,14 @@ KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files,
     try {
       root = toml::parse(f.content, f.path);
     } catch (const toml::parse_error& e) {
-      issues.push_back(KbIssue{Level::error, f.path,
-                               "line " + std::to_string(e.source().begin.line),
+      issues.push_back(KbIssue{Level::error, f.path, "line " + std::to_string(e.source().begin.line),
                                "TOML syntax: " + std::string(e.description()), f.origin});
       continue;
     }
 #else
     toml::parse_result pr = toml::parse(f.content, f.path);
     if (!pr) {
-      issues.push_back(KbIssue{Level::error, f.path,
-                               "line " + std::to_string(pr.error().source().begin.line),
+      issues.push_back(KbIssue{Level::error, f.path, "line " + std::to_string(pr.error().source().begin.line),
                                "TOML syntax: " + std::string(pr.error().description()), f.origin});
       continue;
     }

@@ -13,23 +13,22 @@ namespace {
 
 using Level = KbIssue::Level;
 
-void add(std::vector<KbIssue>& issues, Level level, std::string file, std::string where,
-         std::string message) {
+void add(std::vector<KbIssue>& issues, Level level, std::string file, std::string where, std::string message) {
   issues.push_back(KbIssue{level, std::move(file), std::move(where), std::move(message), ""});
 }
 
-std::string series(const Version& v) { return v.truncated(2).str(); }
+std::string series(const Version& v) {
+  return v.truncated(2).str();
+}
 
 bool gap_declared(const std::vector<KnownGap>& gaps, const std::string& os, const Version& v) {
-  return std::any_of(gaps.begin(), gaps.end(), [&](const KnownGap& g) {
-    return (g.os.empty() || g.os == os) && g.version.same_series(v, 2);
-  });
+  return std::any_of(gaps.begin(), gaps.end(),
+                     [&](const KnownGap& g) { return (g.os.empty() || g.os == os) && g.version.same_series(v, 2); });
 }
 
 /// Checks a list of release series (sorted ascending) for duplicates and missing minors.
-void check_series(const std::vector<Version>& sorted, const std::vector<KnownGap>& gaps,
-                  const std::string& os, const std::string& file, const std::string& what,
-                  std::vector<KbIssue>& issues) {
+void check_series(const std::vector<Version>& sorted, const std::vector<KnownGap>& gaps, const std::string& os,
+                  const std::string& file, const std::string& what, std::vector<KbIssue>& issues) {
   for (size_t i = 1; i < sorted.size(); ++i) {
     const Version& a = sorted[i - 1];
     const Version& b = sorted[i];
@@ -84,7 +83,8 @@ void validate_tensorflow(const KnowledgeBase& kb, std::vector<KbIssue>& issues) 
     if (b.os != "linux") continue;
     int n = 0;
     for (const TfAndCuda& a : kb.tensorflow.and_cuda) n += a.versions.contains(b.version) ? 1 : 0;
-    if (n > 1) add(issues, Level::error, file, "and_cuda", "overlap: several [[and_cuda]] rows match " + b.version.str());
+    if (n > 1)
+      add(issues, Level::error, file, "and_cuda", "overlap: several [[and_cuda]] rows match " + b.version.str());
   }
 }
 
@@ -100,15 +100,15 @@ void validate_pytorch(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
       if (!tags.insert(v.tag).second) add(issues, Level::error, file, where, "duplicate tag");
       std::string expected = "cu" + std::to_string(v.cuda.major()) + std::to_string(v.cuda.minor());
       if (v.tag != expected) {
-        add(issues, Level::error, file, where, "tag does not match cuda " + v.cuda.str() + " (expected " + expected + ")");
+        add(issues, Level::error, file, where,
+            "tag does not match cuda " + v.cuda.str() + " (expected " + expected + ")");
       }
       if (kb.toolkit_arch(v.cuda) == nullptr) {
         add(issues, Level::error, file, where, "CUDA " + v.cuda.str() + " has no row in cuda_arch.toml");
       }
       if (const ToolkitArch* t = kb.toolkit_arch(v.cuda)) {
         for (const Version& a : v.archs) {
-          bool ok = std::any_of(t->sass.begin(), t->sass.end(),
-                                [&](const Version& s) { return s.same_series(a, 2); });
+          bool ok = std::any_of(t->sass.begin(), t->sass.end(), [&](const Version& s) { return s.same_series(a, 2); });
           if (!ok) {
             add(issues, Level::error, file, where,
                 "arch " + a.str() + " cannot be built by CUDA " + v.cuda.str() + " (cuda_arch.toml)");
@@ -163,7 +163,8 @@ void validate_drivers(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
     int n = 0;
     for (const ToolkitArch& t : kb.toolkit_archs) n += t.cuda.contains(s) ? 1 : 0;
     if (n == 0) add(issues, Level::error, "compat/cuda_arch.toml", "toolkit", "gap: no row covers CUDA " + s.str());
-    if (n > 1) add(issues, Level::error, "compat/cuda_arch.toml", "toolkit", "overlap: several rows cover CUDA " + s.str());
+    if (n > 1)
+      add(issues, Level::error, "compat/cuda_arch.toml", "toolkit", "overlap: several rows cover CUDA " + s.str());
   }
 }
 
@@ -176,7 +177,8 @@ void validate_gpus(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
       add(issues, Level::error, file, g.name, "overlap: same normalised name as '" + it->second->name + "'");
     }
     if (kb.generation_of(g.cc) == nullptr) {
-      add(issues, Level::warning, file, g.name, "compute capability " + g.cc.str() + " is in no [[generation]] of cuda_arch.toml");
+      add(issues, Level::warning, file, g.name,
+          "compute capability " + g.cc.str() + " is in no [[generation]] of cuda_arch.toml");
     }
   }
 }

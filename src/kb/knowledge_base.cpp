@@ -18,10 +18,14 @@ std::string KbIssue::str() const {
 
 const char* to_string(ArchCoverage c) {
   switch (c) {
-    case ArchCoverage::native: return "native";
-    case ArchCoverage::ptx_jit: return "ptx-jit";
-    case ArchCoverage::unknown_ptx: return "unknown-ptx";
-    case ArchCoverage::none: return "none";
+    case ArchCoverage::native:
+      return "native";
+    case ArchCoverage::ptx_jit:
+      return "ptx-jit";
+    case ArchCoverage::unknown_ptx:
+      return "unknown-ptx";
+    case ArchCoverage::none:
+      return "none";
   }
   return "none";
 }
@@ -30,8 +34,10 @@ std::string driver_text(const Version& v) {
   std::string out;
   for (size_t i = 0; i < v.parts().size(); ++i) {
     int n = v.parts()[i];
-    if (i > 0) out += n < 10 ? ".0" + std::to_string(n) : "." + std::to_string(n);
-    else out += std::to_string(n);
+    if (i > 0)
+      out += n < 10 ? ".0" + std::to_string(n) : "." + std::to_string(n);
+    else
+      out += std::to_string(n);
   }
   return out;
 }
@@ -44,9 +50,9 @@ namespace {
 /// compute capability: vendor and brand words, form factors, memory sizes, editions.
 bool is_noise_token(std::string_view t) {
   static const std::set<std::string_view> kNoise = {
-      "nvidia", "geforce", "tesla", "laptop", "gpu", "mobile", "notebook", "max", "q", "maxq",
-      "edition", "workstation", "server", "generation", "pcie", "sxm", "sxm2", "sxm3", "sxm4",
-      "sxm5", "sxm6", "hbm2", "hbm2e", "hbm3", "hbm3e", "nvl", "graphics", "card", "dgx"};
+      "nvidia",  "geforce",     "tesla",  "laptop",     "gpu",   "mobile", "notebook", "max",  "q",    "maxq",
+      "edition", "workstation", "server", "generation", "pcie",  "sxm",    "sxm2",     "sxm3", "sxm4", "sxm5",
+      "sxm6",    "hbm2",        "hbm2e",  "hbm3",       "hbm3e", "nvl",    "graphics", "card", "dgx"};
   if (kNoise.contains(t)) return true;
   // Memory sizes: "80gb", "32g", "141gb".
   size_t i = 0;
@@ -148,8 +154,7 @@ std::vector<std::string> KnowledgeBase::nearest_gpu_names(std::string_view name,
     if (!digits.empty() && g.key.find(digits) == std::string::npos) d += 6;
     scored.emplace_back(d, &g);
   }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
   for (const auto& [d, g] : scored) {
     if (out.size() >= max) break;
@@ -184,8 +189,7 @@ const CudaDriverRow* KnowledgeBase::driver_row_for_cuda(const Version& cuda) con
   return best != nullptr ? best : oldest;
 }
 
-std::optional<Version> KnowledgeBase::min_driver_for_cuda(const Version& cuda,
-                                                          Platform platform) const {
+std::optional<Version> KnowledgeBase::min_driver_for_cuda(const Version& cuda, Platform platform) const {
   const CudaDriverRow* r = driver_row_for_cuda(cuda);
   if (r == nullptr) return std::nullopt;
   return platform == Platform::linux ? r->linux : r->windows;
@@ -198,8 +202,7 @@ const CudaFamily* KnowledgeBase::family_for_cuda(const Version& cuda) const {
   return nullptr;
 }
 
-std::optional<Version> KnowledgeBase::family_min_driver(const Version& cuda,
-                                                        Platform platform) const {
+std::optional<Version> KnowledgeBase::family_min_driver(const Version& cuda, Platform platform) const {
   const CudaFamily* f = family_for_cuda(cuda);
   if (f == nullptr) {
     // Before CUDA 11 there was no minor-version compatibility: the toolkit's own driver.
@@ -250,8 +253,7 @@ const TorchRelease* KnowledgeBase::torch_release(const Version& version) const {
   return nullptr;
 }
 
-const TorchVariant* KnowledgeBase::torch_variant(const TorchRelease& release,
-                                                 std::string_view tag) const {
+const TorchVariant* KnowledgeBase::torch_variant(const TorchRelease& release, std::string_view tag) const {
   for (const TorchVariant& v : release.variants) {
     if (v.tag == tag) return &v;
   }
@@ -284,8 +286,7 @@ ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vecto
   return ArchCoverage::none;
 }
 
-ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc,
-                                           Platform platform) const {
+ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc, Platform platform) const {
   if (!v.archs.empty()) {
     std::optional<Version> ptx = v.ptx;
     if (ptx && !v.ptx_os.empty()) {

@@ -9,16 +9,20 @@
 
 namespace gpudoctor {
 
-const char* to_string(Shell s) { return s == Shell::bash ? "bash" : "powershell"; }
+const char* to_string(Shell s) {
+  return s == Shell::bash ? "bash" : "powershell";
+}
 
 namespace {
 
 constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
 constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv";
 constexpr const char* kSmiSource =
-    "[3rd] michaelbommarito.com/wiki/programming/tools/gpu-compute-capability (nvidia-smi --query-gpu=name,compute_cap)";
+    "[3rd] michaelbommarito.com/wiki/programming/tools/gpu-compute-capability (nvidia-smi "
+    "--query-gpu=name,compute_cap)";
 constexpr const char* kWslGuide =
-    "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside WSL2)";
+    "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
+    "WSL2)";
 
 std::string display_name(const std::string& framework) {
   if (framework == "tensorflow") return "TensorFlow";
@@ -29,9 +33,12 @@ std::string display_name(const std::string& framework) {
 
 std::string route_text(Platform p) {
   switch (p) {
-    case Platform::linux: return "on Linux";
-    case Platform::windows: return "on native Windows";
-    case Platform::wsl2: return "in WSL2";
+    case Platform::linux:
+      return "on Linux";
+    case Platform::windows:
+      return "on native Windows";
+    case Platform::wsl2:
+      return "in WSL2";
   }
   return "";
 }
@@ -41,7 +48,9 @@ Platform driver_platform(Platform route) {
   return route == Platform::linux ? Platform::linux : Platform::windows;
 }
 
-std::string series(const Version& v) { return v.truncated(2).str(); }
+std::string series(const Version& v) {
+  return v.truncated(2).str();
+}
 
 /// The Python for a new environment. Near the one the user has (the closest inside the range);
 /// without one, the newest but one inside the range, because the newest Python a framework
@@ -67,23 +76,23 @@ void add_unique(std::vector<std::string>& list, const std::string& s) {
 }
 
 /// Applies the Python range: keeps the user's interpreter when it fits, else picks one.
-void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb,
-                  const VersionSpec& range, const std::string& source) {
+void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, const VersionSpec& range,
+                  const std::string& source) {
   o.python_range = range.text();
   if (req.python) {
     if (range.contains(*req.python)) {
       o.python = req.python->truncated(2);
-      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " +
-                          display_name(o.framework) + " " + series(o.version) + "'s range " + range.text());
+      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " + display_name(o.framework) + " " +
+                          series(o.version) + "'s range " + range.text());
     } else {
       o.python_change = true;
       o.python = pick_python(kb, range, req.python);
-      o.issues.push_back(PlanIssue{
-          "python-outside-range", false,
-          "Python " + req.python->truncated(2).str() + " is outside " + display_name(o.framework) + " " +
-              series(o.version) + "'s range " + range.text() + ": use a new environment with Python " +
-              (o.python ? o.python->str() : range.text()),
-          source});
+      o.issues.push_back(PlanIssue{"python-outside-range", false,
+                                   "Python " + req.python->truncated(2).str() + " is outside " +
+                                       display_name(o.framework) + " " + series(o.version) + "'s range " +
+                                       range.text() + ": use a new environment with Python " +
+                                       (o.python ? o.python->str() : range.text()),
+                                   source});
     }
   } else {
     o.python = pick_python(kb, range, std::nullopt);
@@ -91,14 +100,15 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
 }
 
 /// Driver floor for a CUDA build on a route; adds an issue when the given driver is older.
-void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb,
-                  const Version& cuda, std::optional<Version> extra_floor = std::nullopt,
-                  const std::string& extra_source = "") {
+void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, const Version& cuda,
+                  std::optional<Version> extra_floor = std::nullopt, const std::string& extra_source = "") {
   Platform dp = driver_platform(o.route);
   std::optional<Version> floor = kb.family_min_driver(cuda, dp);
   std::string src;
-  if (const CudaFamily* f = kb.family_for_cuda(cuda)) src = f->source;
-  else if (const CudaDriverRow* r = kb.driver_row_for_cuda(cuda)) src = r->source;
+  if (const CudaFamily* f = kb.family_for_cuda(cuda))
+    src = f->source;
+  else if (const CudaDriverRow* r = kb.driver_row_for_cuda(cuda))
+    src = r->source;
   if (extra_floor && (!floor || *extra_floor > *floor)) {
     floor = extra_floor;
     src = extra_source;
@@ -113,11 +123,11 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   std::string where = dp == Platform::linux ? "Linux" : "Windows";
   if (req.driver) {
     if (*req.driver < *floor) {
-      o.issues.push_back(PlanIssue{
-          "driver-too-old", false,
-          "driver " + driver_text(*req.driver) + " is older than " + driver_text(*floor) + ", the minimum " + where +
-              " driver for CUDA " + cuda.str() + " builds: update the driver first",
-          src});
+      o.issues.push_back(PlanIssue{"driver-too-old", false,
+                                   "driver " + driver_text(*req.driver) + " is older than " + driver_text(*floor) +
+                                       ", the minimum " + where + " driver for CUDA " + cuda.str() +
+                                       " builds: update the driver first",
+                                   src});
     } else {
       o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(*floor) + " (minimum " + where +
                           " driver for CUDA " + std::to_string(cuda.major()) + ".x builds)");
@@ -125,9 +135,8 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
 }
 
-void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb,
-                    ArchCoverage c, const std::string& what, const std::string& source,
-                    bool assumed) {
+void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, ArchCoverage c,
+                    const std::string& what, const std::string& source, bool assumed) {
   if (!req.cc) {
     o.coverage = "unknown";
     return;
@@ -144,8 +153,9 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
       break;
     case ArchCoverage::ptx_jit:
       o.issues.push_back(PlanIssue{"gpu-arch-ptx-only", false,
-                                   what + " has no " + sm + " kernels; it runs only through PTX JIT compilation "
-                                   "(slow first start; not verified on this architecture)",
+                                   what + " has no " + sm +
+                                       " kernels; it runs only through PTX JIT compilation "
+                                       "(slow first start; not verified on this architecture)",
                                    source});
       break;
     case ArchCoverage::unknown_ptx:
@@ -184,7 +194,9 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
     s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
-  if (!ok) s.commands.push_back(PlanCommand{check_shell, "install the NVIDIA driver >= " + driver_text(*o.driver_min) + " from " + kDriverDownload, true});
+  if (!ok)
+    s.commands.push_back(PlanCommand{
+        check_shell, "install the NVIDIA driver >= " + driver_text(*o.driver_min) + " from " + kDriverDownload, true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
 }
@@ -269,8 +281,7 @@ void add_verify_step(PlanOption& o) {
 
 // ---- TensorFlow ---------------------------------------------------------------------------
 
-PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
-                       const KnowledgeBase& kb) {
+PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
   PlanOption o;
   o.framework = "tensorflow";
   o.version = b.version.truncated(2);
@@ -282,11 +293,11 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   if (!b.note.empty()) o.reasons.push_back("note: " + b.note);
   if (!b.gpu) {
     o.variant = "cpu";
-    o.issues.push_back(PlanIssue{"tf-native-windows-no-gpu", true,
-                                 "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " +
-                                     "TensorFlow " + kb.tensorflow.windows_gpu_last.str() +
-                                     " was the last release with GPU support on native Windows",
-                                 kb.tensorflow.windows_gpu_source});
+    o.issues.push_back(
+        PlanIssue{"tf-native-windows-no-gpu", true,
+                  "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
+                      kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
+                  kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
   }
   apply_python(o, req, kb, b.python, b.source);
@@ -327,11 +338,11 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
       for (const Version& py : kb.python_versions) {
         if (b.python.contains(py) && !blocked(py) && py < *o.python) other = py;
       }
-      o.issues.push_back(PlanIssue{"and-cuda-no-wheel-for-python", false,
-                                   "tensorflow[and-cuda] " + series(b.version) + " pins a wheel with no build for Python " +
-                                       o.python->str() + ", so pip fails; use Python " +
-                                       (other ? other->str() : std::string("another version")),
-                                   ac->source});
+      o.issues.push_back(PlanIssue{
+          "and-cuda-no-wheel-for-python", false,
+          "tensorflow[and-cuda] " + series(b.version) + " pins a wheel with no build for Python " + o.python->str() +
+              ", so pip fails; use Python " + (other ? other->str() : std::string("another version")),
+          ac->source});
       if (other) {
         std::erase_if(o.reasons, [](const std::string& r) { return starts_with(r, "Python "); });
         o.python = other;
@@ -409,13 +420,12 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
                       (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + v.status + ")");
   if (v.status == "experimental") {
-    o.issues.push_back(PlanIssue{"variant-experimental", false,
-                                 "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version),
-                                 r.source});
+    o.issues.push_back(
+        PlanIssue{"variant-experimental", false,
+                  "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version), r.source});
   }
   if (req.cc) {
-    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os),
-                   "PyTorch " + series(r.version) + " " + v.tag,
+    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os), "PyTorch " + series(r.version) + " " + v.tag,
                    v.archs_source.empty() ? r.source : v.archs_source, v.archs.empty());
   } else {
     o.coverage = "unknown";
@@ -442,8 +452,7 @@ std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBas
 
 // ---- JAX ----------------------------------------------------------------------------------
 
-std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase& kb,
-                                    const FrameworkRequest& fr) {
+std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase& kb, const FrameworkRequest& fr) {
   std::vector<PlanOption> out;
   Platform route = req.os == Platform::windows ? Platform::wsl2 : req.os;
   if (req.os == Platform::windows) {
@@ -476,8 +485,8 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     o.reasons.push_back("jax[" + v.extra + "]: built with CUDA " + v.built_cuda.str() + ", cuDNN " +
                         v.built_cudnn.str() + "; needs compute capability >= " + v.min_cc.str());
     if (route == Platform::wsl2 && kb.jax.wsl2_experimental) {
-      o.issues.push_back(PlanIssue{"jax-wsl2-experimental", false, "JAX GPU support in WSL2 is experimental",
-                                   kb.jax.source});
+      o.issues.push_back(
+          PlanIssue{"jax-wsl2-experimental", false, "JAX GPU support in WSL2 is experimental", kb.jax.source});
     }
     if (req.cc) {
       ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
@@ -485,15 +494,16 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     } else {
       o.coverage = "unknown";
     }
-    apply_driver(o, req, kb, v.built_cuda, route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt,
-                 v.source);
+    apply_driver(o, req, kb, v.built_cuda,
+                 route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
     o.install_spec = "jax[" + v.extra + "]" + pin;
     add_wsl_step(o, req, kb);
     add_driver_step(o, req);
     add_env_step(o, req, false, {});
     add_install_step(o, "-U \"" + o.install_spec + "\"",
-                     "The jax[" + v.extra + "] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH "
-                     "override them.");
+                     "The jax[" + v.extra +
+                         "] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH "
+                         "override them.");
     add_verify_step(o);
     out.push_back(std::move(o));
   }
@@ -540,17 +550,21 @@ bool same_choice(const PlanOption& a, const PlanOption& b) {
   return a.version == b.version && a.route == b.route && a.variant == b.variant;
 }
 
-FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
-                             const KnowledgeBase& kb) {
+FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req, const KnowledgeBase& kb) {
   FrameworkPlan fp;
   fp.request = fr;
   std::vector<PlanOption> all;
-  if (fr.name == "tensorflow") all = tf_options(req, kb);
-  else if (fr.name == "pytorch") all = torch_options(req, kb);
-  else all = jax_options(req, kb, fr);
+  if (fr.name == "tensorflow")
+    all = tf_options(req, kb);
+  else if (fr.name == "pytorch")
+    all = torch_options(req, kb);
+  else
+    all = jax_options(req, kb, fr);
   if (fr.name == "jax") {
-    fp.notes.push_back("JAX versions and their Python range are not in the knowledge base; the requirements are "
-                       "those of JAX's install guide. " + kb.jax.note);
+    fp.notes.push_back(
+        "JAX versions and their Python range are not in the knowledge base; the requirements are "
+        "those of JAX's install guide. " +
+        kb.jax.note);
   }
 
   std::vector<PlanOption> good, good_matching;
@@ -625,7 +639,8 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
     fp.rejected.push_back(o);
   }
   if (!fp.best) {
-    fp.notes.push_back("Nothing that matches '" + fr.text + "' can use the GPU on this machine; see the blockers below" +
+    fp.notes.push_back("Nothing that matches '" + fr.text +
+                       "' can use the GPU on this machine; see the blockers below" +
                        (fp.alternatives.empty() ? "." : " and the alternatives."));
   }
   return fp;
@@ -659,13 +674,17 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   std::string_view t = trim(text);
   size_t cut = t.find_first_of("<>=!~ ");
   std::string name = to_lower(t.substr(0, cut));
-  if (name == "torch" || name == "pytorch") fr.name = "pytorch";
-  else if (name == "tensorflow" || name == "tf" || name == "tensorflow-gpu") fr.name = "tensorflow";
-  else if (name == "jax" || name == "jaxlib") fr.name = "jax";
+  if (name == "torch" || name == "pytorch")
+    fr.name = "pytorch";
+  else if (name == "tensorflow" || name == "tf" || name == "tensorflow-gpu")
+    fr.name = "tensorflow";
+  else if (name == "jax" || name == "jaxlib")
+    fr.name = "jax";
   else {
-    return Error{ErrorKind::invalid_data,
-                 "unknown framework '" + printable(name, 40) + "' (use tensorflow, pytorch or jax, e.g. tensorflow==2.15)",
-                 "--framework", 0};
+    return Error{
+        ErrorKind::invalid_data,
+        "unknown framework '" + printable(name, 40) + "' (use tensorflow, pytorch or jax, e.g. tensorflow==2.15)",
+        "--framework", 0};
   }
   if (cut != std::string_view::npos) {
     std::string_view rest = trim(t.substr(cut));
@@ -696,15 +715,16 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
       plan.gpu_suggestions = m.suggestions;
       plan.notes.push_back(PlanIssue{"gpu-unknown-model", false,
                                      "GPU '" + printable(req.gpu_name, 80) +
-                                         "' is not in the knowledge base; did you mean: " +
-                                         join(m.suggestions, ", ") + "?",
+                                         "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") +
+                                         "?",
                                      ""});
     }
   } else if (!req.cc) {
-    plan.notes.push_back(PlanIssue{"gpu-not-given", false,
-                                   req.from_facts ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
-                                                  : "no GPU given (--gpu MODEL): architecture support is not checked",
-                                   ""});
+    plan.notes.push_back(
+        PlanIssue{"gpu-not-given", false,
+                  req.from_facts ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
+                                 : "no GPU given (--gpu MODEL): architecture support is not checked",
+                  ""});
   }
   if (req.cc && plan.gpu_arch.empty()) {
     if (const ArchGeneration* g = kb.generation_of(*req.cc)) plan.gpu_arch = g->name;
@@ -713,8 +733,9 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   plan.request.cc = req.cc;
   if (!req.driver) {
     plan.notes.push_back(PlanIssue{"driver-not-given", false,
-                                   req.from_facts ? "no NVIDIA driver found: the plan states the minimum to install"
-                                                  : "no driver version given (--driver VER): the plan states the minimum",
+                                   req.from_facts
+                                       ? "no NVIDIA driver found: the plan states the minimum to install"
+                                       : "no driver version given (--driver VER): the plan states the minimum",
                                    ""});
   }
   std::vector<FrameworkRequest> frs = req.frameworks;
@@ -732,8 +753,10 @@ PlanRequest request_from_facts(const Facts& facts, const KnowledgeBase& kb) {
   for (const GpuFacts& g : facts.gpus) {
     if (g.name.empty() && !g.cc_major) continue;
     req.gpu_name = g.name;
-    if (g.cc_major && g.cc_minor) req.cc = Version::of({*g.cc_major, *g.cc_minor});
-    else if (!g.name.empty()) req.cc = kb.compute_capability(g.name);
+    if (g.cc_major && g.cc_minor)
+      req.cc = Version::of({*g.cc_major, *g.cc_minor});
+    else if (!g.name.empty())
+      req.cc = kb.compute_capability(g.name);
     break;
   }
   req.driver = facts.driver.version;

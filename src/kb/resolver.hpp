@@ -29,17 +29,17 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text);
 
 struct PlanRequest {
   Platform os = Platform::linux;
-  std::string gpu_name;              ///< as given or as NVML printed it; empty: unknown
-  std::optional<Version> cc;         ///< from NVML, else from the knowledge base
+  std::string gpu_name;       ///< as given or as NVML printed it; empty: unknown
+  std::optional<Version> cc;  ///< from NVML, else from the knowledge base
   std::optional<Version> driver;
   std::optional<Version> python;
   std::vector<FrameworkRequest> frameworks;
-  bool from_facts = false;           ///< planned for this machine (true) or a described one
+  bool from_facts = false;  ///< planned for this machine (true) or a described one
 };
 
 /// A reason an option fails (fatal) or needs a change first (not fatal).
 struct PlanIssue {
-  std::string id;       ///< kebab-case: "tf-native-windows-no-gpu", "python-outside-range"
+  std::string id;  ///< kebab-case: "tf-native-windows-no-gpu", "python-outside-range"
   bool fatal = false;
   std::string message;
   std::string source;
@@ -55,18 +55,18 @@ struct PlanCommand {
 };
 
 struct PlanStep {
-  std::string id;       ///< "driver", "wsl2", "env", "install", "verify"
+  std::string id;  ///< "driver", "wsl2", "env", "install", "verify"
   std::string title;
   std::string detail;
   std::vector<PlanCommand> commands;
 };
 
 struct PlanOption {
-  std::string framework;          ///< "tensorflow", "pytorch", "jax"
-  Version version;                ///< release series
-  std::string install_spec;       ///< what pip gets: "tensorflow[and-cuda]==2.15.0.post1"
+  std::string framework;             ///< "tensorflow", "pytorch", "jax"
+  Version version;                   ///< release series
+  std::string install_spec;          ///< what pip gets: "tensorflow[and-cuda]==2.15.0.post1"
   Platform route = Platform::linux;  ///< where the framework runs
-  std::string variant;            ///< "and-cuda", "cu126", "cuda13", "conda-cudatoolkit", "system-cuda", "cpu"
+  std::string variant;               ///< "and-cuda", "cu126", "cuda13", "conda-cudatoolkit", "system-cuda", "cpu"
   bool gpu = true;
   std::string python_range;
   std::optional<Version> python;  ///< the interpreter the plan uses
@@ -74,7 +74,7 @@ struct PlanOption {
   std::optional<Version> cuda;
   std::optional<Version> cudnn;
   std::optional<Version> driver_min;
-  std::string coverage;           ///< to_string(ArchCoverage) or "unknown" without a GPU
+  std::string coverage;  ///< to_string(ArchCoverage) or "unknown" without a GPU
   std::vector<std::string> reasons;
   std::vector<PlanIssue> issues;
   std::vector<PlanStep> steps;
@@ -94,11 +94,11 @@ struct FrameworkPlan {
 
 struct Plan {
   PlanRequest request;
-  std::string gpu_model;             ///< the knowledge base's name for the GPU
+  std::string gpu_model;  ///< the knowledge base's name for the GPU
   std::optional<Version> cc;
   std::string gpu_arch;
   std::vector<std::string> gpu_suggestions;  ///< when the GPU name is unknown
-  std::vector<PlanIssue> notes;      ///< machine-level problems (unknown GPU, no driver given)
+  std::vector<PlanIssue> notes;              ///< machine-level problems (unknown GPU, no driver given)
   std::vector<FrameworkPlan> frameworks;
 };
 

@@ -26,8 +26,16 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
   if (f.framework.empty() || f.framework == "tensorflow") {
     for (const TfBuild& b : kb.tensorflow.builds) {
       if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
-      MatrixRow r{"tensorflow", b.version.str(), b.os, b.python.text(), b.cuda ? b.cuda->str() : "",
-                  b.cudnn ? b.cudnn->str() : "", "", "", b.note, b.source};
+      MatrixRow r{"tensorflow",
+                  b.version.str(),
+                  b.os,
+                  b.python.text(),
+                  b.cuda ? b.cuda->str() : "",
+                  b.cudnn ? b.cudnn->str() : "",
+                  "",
+                  "",
+                  b.note,
+                  b.source};
       if (!b.gpu) r.note = "CPU only (no native-Windows GPU after " + kb.tensorflow.windows_gpu_last.str() + ")";
       if (f.cc) {
         r.gpu = b.gpu ? to_string(kb.tf_coverage(b, *f.cc)) : "none";
@@ -49,8 +57,15 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
         if (!keep_python(rel.python)) continue;
         for (const TorchVariant& v : rel.variants) {
           if (!cuda_matches(f.cuda, v.cuda)) continue;
-          MatrixRow r{"pytorch", rel.version.str(), os, rel.python.text(), v.cuda.str(),
-                      v.cudnn ? v.cudnn->str() : "", v.tag, "", v.status == "experimental" ? "experimental" : "",
+          MatrixRow r{"pytorch",
+                      rel.version.str(),
+                      os,
+                      rel.python.text(),
+                      v.cuda.str(),
+                      v.cudnn ? v.cudnn->str() : "",
+                      v.tag,
+                      "",
+                      v.status == "experimental" ? "experimental" : "",
                       rel.source};
           if (f.cc) {
             r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux)));
@@ -74,9 +89,16 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     if (os_matches(f.os, os) && !f.python) {
       for (const JaxVariant& v : kb.jax.variants) {
         if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
-        MatrixRow r{"jax", "jax[" + v.extra + "]", os, "", v.built_cuda.str(), v.built_cudnn.str(), v.extra,
-                    "", "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() + ", driver >= " +
-                            driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
+        MatrixRow r{"jax",
+                    "jax[" + v.extra + "]",
+                    os,
+                    "",
+                    v.built_cuda.str(),
+                    v.built_cudnn.str(),
+                    v.extra,
+                    "",
+                    "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
+                        ", driver >= " + driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
                     v.source};
         if (f.cc) {
           r.gpu = f.cc->truncated(2) >= v.min_cc.truncated(2) ? "native" : "none";

@@ -32,7 +32,9 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
   return out;
 }
 
-std::string opt(const std::optional<Version>& v, const std::string& none = "N/A") { return v ? driver_text(*v) : none; }
+std::string opt(const std::optional<Version>& v, const std::string& none = "N/A") {
+  return v ? driver_text(*v) : none;
+}
 
 }  // namespace
 
@@ -45,8 +47,8 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
       out += "GPU: " + m.model->name + ", compute capability " + m.model->cc.str() + " (" + m.model->arch +
              "); rows below have kernels for it (gpu column: native / ptx-jit / unknown-ptx)\n\n";
     } else {
-      out += "GPU '" + printable(f.gpu_name, 80) + "' is not in the knowledge base. Nearest: " +
-             join(m.suggestions, ", ") + "\n\n";
+      out += "GPU '" + printable(f.gpu_name, 80) +
+             "' is not in the knowledge base. Nearest: " + join(m.suggestions, ", ") + "\n\n";
     }
   }
   if (!tables_only) {
@@ -57,8 +59,12 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     if (f.sources) header.push_back("source");
     std::vector<std::vector<std::string>> cells;
     for (const MatrixRow& r : rows) {
-      std::vector<std::string> c{r.framework, r.version, r.os, r.python.empty() ? "-" : r.python,
-                                 r.cuda.empty() ? "-" : r.cuda, r.cudnn.empty() ? "-" : r.cudnn,
+      std::vector<std::string> c{r.framework,
+                                 r.version,
+                                 r.os,
+                                 r.python.empty() ? "-" : r.python,
+                                 r.cuda.empty() ? "-" : r.cuda,
+                                 r.cudnn.empty() ? "-" : r.cudnn,
                                  r.variant.empty() ? "-" : r.variant};
       if (f.cc) c.push_back(r.gpu);
       c.push_back(r.note.size() > 90 ? r.note.substr(0, 87) + "..." : r.note);
@@ -74,7 +80,8 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     std::vector<std::vector<std::string>> cells;
     for (const CudaDriverRow& d : kb.cuda_drivers) {
       if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
-      std::vector<std::string> c{d.release, d.cuda.str(), ">= " + opt(d.linux), d.windows ? ">= " + driver_text(*d.windows) : "N/A"};
+      std::vector<std::string> c{d.release, d.cuda.str(), ">= " + opt(d.linux),
+                                 d.windows ? ">= " + driver_text(*d.windows) : "N/A"};
       if (f.sources) c.push_back(d.source);
       cells.push_back(std::move(c));
     }
@@ -83,14 +90,16 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     out += "\nCUDA toolkit -> minimum driver (the driver each toolkit release ships with)\n" + table(h, cells);
     cells.clear();
     for (const CudaFamily& fam : kb.cuda_families) {
-      std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + driver_text(fam.linux), ">= " + driver_text(fam.windows),
-                                 fam.upper ? "< " + driver_text(*fam.upper) : "-", fam.note};
+      std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + driver_text(fam.linux),
+                                 ">= " + driver_text(fam.windows), fam.upper ? "< " + driver_text(*fam.upper) : "-",
+                                 fam.note};
       if (f.sources) c.push_back(fam.source);
       cells.push_back(std::move(c));
     }
     std::vector<std::string> h2{"family", "driver_linux", "driver_windows", "compat_upper", "note"};
     if (f.sources) h2.push_back("source");
-    out += "\nMinor-version compatibility (lowest driver for a whole CUDA major; limited feature set)\n" + table(h2, cells);
+    out += "\nMinor-version compatibility (lowest driver for a whole CUDA major; limited feature set)\n" +
+           table(h2, cells);
   }
   if (f.arch) {
     std::vector<std::vector<std::string>> cells;
@@ -109,9 +118,9 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     for (const ArchGeneration& g : kb.generations) {
       std::string cc;
       for (const Version& v : g.cc) cc += (cc.empty() ? "" : " ") + v.str();
-      std::vector<std::string> c{g.name, cc, g.first_cuda.str(),
-                                 g.last_cuda_major ? std::to_string(*g.last_cuda_major) + ".x" : "ongoing",
-                                 g.last_driver_branch.empty() ? (g.last_cuda_major ? "?" : "ongoing") : g.last_driver_branch};
+      std::vector<std::string> c{
+          g.name, cc, g.first_cuda.str(), g.last_cuda_major ? std::to_string(*g.last_cuda_major) + ".x" : "ongoing",
+          g.last_driver_branch.empty() ? (g.last_cuda_major ? "?" : "ongoing") : g.last_driver_branch};
       if (f.sources) c.push_back(g.source);
       cells.push_back(std::move(c));
     }
@@ -135,8 +144,11 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
       if (f.cuda && !b.cuda.contains(*f.cuda)) continue;
       std::string cc;
       if (!b.cc.empty()) cc = b.cc.front().str() + " ... " + b.cc.back().str();
-      std::vector<std::string> c{b.cudnn.text(), std::to_string(b.cuda_major) + ".x", b.cuda.text(),
-                                 b.linux ? ">= " + driver_text(*b.linux) : "-", b.windows ? ">= " + driver_text(*b.windows) : "N/A",
+      std::vector<std::string> c{b.cudnn.text(),
+                                 std::to_string(b.cuda_major) + ".x",
+                                 b.cuda.text(),
+                                 b.linux ? ">= " + driver_text(*b.linux) : "-",
+                                 b.windows ? ">= " + driver_text(*b.windows) : "N/A",
                                  cc.empty() ? "-" : cc};
       if (f.sources) c.push_back(b.source);
       cells.push_back(std::move(c));

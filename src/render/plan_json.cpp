@@ -8,7 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-json opt_version(const std::optional<Version>& v) { return v ? json(v->str()) : json(nullptr); }
+json opt_version(const std::optional<Version>& v) {
+  return v ? json(v->str()) : json(nullptr);
+}
 
 json issue_json(const PlanIssue& i) {
   return json{{"id", i.id}, {"fatal", i.fatal}, {"message", i.message}, {"source", i.source}};

@@ -17,15 +17,17 @@ struct Paint {
 
 std::string os_name(Platform p) {
   switch (p) {
-    case Platform::linux: return "Linux";
-    case Platform::windows: return "Windows (native)";
-    case Platform::wsl2: return "WSL2";
+    case Platform::linux:
+      return "Linux";
+    case Platform::windows:
+      return "Windows (native)";
+    case Platform::wsl2:
+      return "WSL2";
   }
   return "";
 }
 
-void option_lines(std::string& out, const PlanOption& o, const Paint& p, const std::string& indent,
-                  bool with_reasons) {
+void option_lines(std::string& out, const PlanOption& o, const Paint& p, const std::string& indent, bool with_reasons) {
   if (with_reasons) {
     for (const std::string& r : o.reasons) out += indent + "  - " + r + "\n";
   }
@@ -40,12 +42,21 @@ std::string render_plan_text(const Plan& plan, bool color) {
   Paint p{color};
   std::string out;
   const PlanRequest& r = plan.request;
-  std::string gpu = plan.gpu_model.empty() ? (r.gpu_name.empty() ? "GPU not given" : "GPU '" + printable(r.gpu_name, 80) + "' (unknown)")
-                                           : plan.gpu_model;
-  if (plan.cc) gpu += " (compute capability " + plan.cc->str() + (plan.gpu_arch.empty() ? "" : ", " + plan.gpu_arch) + ")";
-  out += p.bold("Plan for " + std::string(r.from_facts ? "this machine" : "the described machine")) + ": " + os_name(r.os) +
-         ", " + gpu + ", Python " + (r.python ? r.python->str() : r.from_facts ? "not found" : "not given") + ", driver " +
-         (r.driver ? driver_text(*r.driver) : r.from_facts ? "not found" : "not given") + "\n";
+  std::string gpu = plan.gpu_model.empty()
+                        ? (r.gpu_name.empty() ? "GPU not given" : "GPU '" + printable(r.gpu_name, 80) + "' (unknown)")
+                        : plan.gpu_model;
+  if (plan.cc)
+    gpu += " (compute capability " + plan.cc->str() + (plan.gpu_arch.empty() ? "" : ", " + plan.gpu_arch) + ")";
+  out += p.bold("Plan for " + std::string(r.from_facts ? "this machine" : "the described machine")) + ": " +
+         os_name(r.os) + ", " + gpu + ", Python " +
+         (r.python       ? r.python->str()
+          : r.from_facts ? "not found"
+                         : "not given") +
+         ", driver " +
+         (r.driver       ? driver_text(*r.driver)
+          : r.from_facts ? "not found"
+                         : "not given") +
+         "\n";
   for (const PlanIssue& n : plan.notes) out += "  " + p.warn("! ") + n.message + "\n";
 
   int fw_index = 0;

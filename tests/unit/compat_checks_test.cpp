@@ -1,8 +1,9 @@
+#include "check/compat_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <regex>
 
-#include "check/compat_checks.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
@@ -17,7 +18,9 @@ const KnowledgeBase& kb() {
   return k;
 }
 
-Version v(const char* s) { return *Version::parse(s); }
+Version v(const char* s) {
+  return *Version::parse(s);
+}
 
 Facts machine(Platform p, const char* gpu, const char* driver) {
   Facts f;
@@ -221,7 +224,8 @@ TEST(CompatChecks, DriverTooOldForToolkit) {
   const Finding* m = find(fs, "driver-too-old-for-toolkit");
   ASSERT_NE(m, nullptr) << ids(fs);
   EXPECT_NE(m->title.find("12.4.1"), std::string::npos);
-  EXPECT_EQ(std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "driver-too-old-for-toolkit"; }), 1);
+  EXPECT_EQ(std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "driver-too-old-for-toolkit"; }),
+            1);
   // 11.4.4 on 470.82.01 is exactly its toolkit driver: nothing to say.
   for (const Finding& x : fs) EXPECT_EQ(x.title.find("11.4.4"), std::string::npos) << x.title;
 }
@@ -287,7 +291,9 @@ TEST(CompatChecks, JaxWithCudaPluginAsTheProbesReportIt) {
   ASSERT_NE(a, nullptr) << ids(fs);  // cuda13 needs CC >= 7.5; Pascal is 6.1
   EXPECT_NE(a->fix.find("jax[cuda12]"), std::string::npos);
   EXPECT_NE(find(fs, "driver-too-old-for-framework"), nullptr) << ids(fs);  // 570 < 580
-  EXPECT_EQ(std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "gpu-arch-unsupported-by-framework"; }), 1);
+  EXPECT_EQ(
+      std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "gpu-arch-unsupported-by-framework"; }),
+      1);
 }
 
 TEST(CompatChecks, EveryFindingIsWellFormed) {

@@ -14,7 +14,9 @@ const KnowledgeBase& kb() {
   return k;
 }
 
-Version v(const char* s) { return *Version::parse(s); }
+Version v(const char* s) {
+  return *Version::parse(s);
+}
 
 TEST(KbLookup, GpuNamesAsNvidiaSmiPrintsThem) {
   EXPECT_EQ(kb().compute_capability("NVIDIA GeForce RTX 3060"), v("8.6"));

@@ -17,7 +17,9 @@ const KnowledgeBase& kb() {
   return k;
 }
 
-Version v(const char* s) { return *Version::parse(s); }
+Version v(const char* s) {
+  return *Version::parse(s);
+}
 
 TEST(KbMatrix, JsonContract) {
   MatrixFilter f;

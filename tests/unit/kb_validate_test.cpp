@@ -34,9 +34,7 @@ class KbDir {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
-  void write(const std::string& rel, const std::string& text) {
-    std::ofstream(dir_ / rel, std::ios::binary) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel, std::ios::binary) << text; }
   [[nodiscard]] std::string path() const { return dir_.string(); }
 
  private:
@@ -105,7 +103,8 @@ TEST(KbValidate, DeclaredGapIsAccepted) {
   KbDir d;
   EXPECT_TRUE(errors_for(d).empty());
   std::string t = builtin_text("compat/tensorflow.toml");
-  t = replace_once(t, "known_gaps = [{ os = \"windows\", version = \"2.13\"", "known_gaps = [{ os = \"windows\", version = \"2.99\"");
+  t = replace_once(t, "known_gaps = [{ os = \"windows\", version = \"2.13\"",
+                   "known_gaps = [{ os = \"windows\", version = \"2.99\"");
   d.write("compat/tensorflow.toml", t);
   EXPECT_TRUE(any_contains(errors_for(d), "gap: no row for 2.13 on windows"));
 }

@@ -36,10 +36,10 @@ TEST(ResolverCli, BlogRecipeJson) {
 }
 
 TEST(ResolverCli, BadInputIsAUsageError) {
-  for (const char* args : {"plan --os macos", "plan --os linux --driver banana", "plan --os linux --python 3",
-                           "plan --os linux --framework caffe", "plan --os linux --framework 'tensorflow==x'",
-                           "plan --os linux --script zsh", "matrix --cuda abc", "matrix --os beos",
-                           "matrix --framework mxnet"}) {
+  for (const char* args :
+       {"plan --os macos", "plan --os linux --driver banana", "plan --os linux --python 3",
+        "plan --os linux --framework caffe", "plan --os linux --framework 'tensorflow==x'",
+        "plan --os linux --script zsh", "matrix --cuda abc", "matrix --os beos", "matrix --framework mxnet"}) {
     CliRun r = run(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_NE(r.out.find("gpudoctor"), std::string::npos) << args;

@@ -40,9 +40,17 @@ const std::vector<Case>& cases() {
   static const std::vector<Case> c = {
       {"blog-windows-rtx3060-py311-tf215", Platform::windows, "RTX 3060", "3.11", nullptr, {"tensorflow==2.15"}},
       {"linux-gtx1080-py312-torch28", Platform::linux, "NVIDIA GeForce GTX 1080", "3.12", "550.54.14", {"torch==2.8"}},
-      {"linux-rtx3060-driver470-all", Platform::linux, "NVIDIA GeForce RTX 3060", "3.11", "470.82.01",
+      {"linux-rtx3060-driver470-all",
+       Platform::linux,
+       "NVIDIA GeForce RTX 3060",
+       "3.11",
+       "470.82.01",
        {"pytorch", "tensorflow", "jax"}},
-      {"windows-rtx3060-py310-tf210-native", Platform::windows, "NVIDIA GeForce RTX 3060", "3.10", "537.13",
+      {"windows-rtx3060-py310-tf210-native",
+       Platform::windows,
+       "NVIDIA GeForce RTX 3060",
+       "3.10",
+       "537.13",
        {"tensorflow<2.11", "torch"}},
       {"wsl2-rtx4090-py310-tf-jax", Platform::wsl2, "NVIDIA GeForce RTX 4090", "3.10", "560.94", {"tensorflow", "jax"}},
   };
@@ -59,7 +67,9 @@ Plan plan_for(const Case& c) {
   return resolve(r, kb());
 }
 
-fs::path golden_dir() { return fs::path(GPUDOCTOR_SOURCE_DIR) / "tests" / "golden" / "plan"; }
+fs::path golden_dir() {
+  return fs::path(GPUDOCTOR_SOURCE_DIR) / "tests" / "golden" / "plan";
+}
 
 void check_golden(const std::string& file, const std::string& actual) {
   fs::path p = golden_dir() / file;

@@ -16,7 +16,9 @@ const KnowledgeBase& kb() {
   return k;
 }
 
-Version v(const char* s) { return *Version::parse(s); }
+Version v(const char* s) {
+  return *Version::parse(s);
+}
 
 PlanRequest described(Platform os, const char* gpu, const char* python, std::vector<const char*> fws,
                       const char* driver = nullptr) {
