@@ -49,11 +49,11 @@ namespace {
 /// Words that vary between nvidia-smi, NVML, marketing and people, and never decide the
 /// compute capability: vendor and brand words, form factors, memory sizes, editions.
 bool is_noise_token(std::string_view t) {
-  static const std::set<std::string_view> kNoise = {
+  static const std::set<std::string_view> noise_words = {
       "nvidia",  "geforce",     "tesla",  "laptop",     "gpu",   "mobile", "notebook", "max",  "q",    "maxq",
       "edition", "workstation", "server", "generation", "pcie",  "sxm",    "sxm2",     "sxm3", "sxm4", "sxm5",
       "sxm6",    "hbm2",        "hbm2e",  "hbm3",       "hbm3e", "nvl",    "graphics", "card", "dgx"};
-  if (kNoise.contains(t)) return true;
+  if (noise_words.contains(t)) return true;
   // Memory sizes: "80gb", "32g", "141gb".
   size_t i = 0;
   while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;

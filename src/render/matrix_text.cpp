@@ -26,6 +26,7 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
   };
   std::string out = line(header);
   std::vector<std::string> rule;
+  rule.reserve(width.size());
   for (size_t w : width) rule.emplace_back(w, '-');
   out += line(rule);
   for (const auto& r : rows) out += line(r);

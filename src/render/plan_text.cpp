@@ -29,7 +29,12 @@ std::string os_name(Platform p) {
 
 void option_lines(std::string& out, const PlanOption& o, const Paint& p, const std::string& indent, bool with_reasons) {
   if (with_reasons) {
-    for (const std::string& r : o.reasons) out += indent + "  - " + r + "\n";
+    for (const std::string& r : o.reasons) {
+      out += indent;
+      out += "  - ";
+      out += r;
+      out += "\n";
+    }
   }
   for (const PlanIssue& i : o.issues) {
     out += indent + "  " + (i.fatal ? p.bad("✗ ") : p.warn("! ")) + i.message + "\n";
