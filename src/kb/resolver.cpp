@@ -531,8 +531,9 @@ bool has_issue(const PlanOption& o, std::string_view id) {
 /// the user's own OS, no driver update, stable and newer CUDA, fewer caveats.
 bool better(const PlanOption& a, const PlanOption& b, Platform os) {
   auto key = [&](const PlanOption& o) {
-    bool risky_arch = has_issue(o, "gpu-arch-unverified") || has_issue(o, "gpu-arch-ptx-only");
-    return std::make_tuple(o.python_change, risky_arch);
+    // Native kernels, then PTX known to be shipped, then PTX that may not exist.
+    int arch_risk = has_issue(o, "gpu-arch-unverified") ? 2 : has_issue(o, "gpu-arch-ptx-only") ? 1 : 0;
+    return std::make_tuple(o.python_change, arch_risk);
   };
   if (key(a) != key(b)) return key(a) < key(b);
   if (a.version != b.version) return a.version > b.version;

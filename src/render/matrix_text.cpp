@@ -46,7 +46,8 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     GpuMatch m = kb.find_gpu(f.gpu_name);
     if (m.model != nullptr) {
       out += "GPU: " + m.model->name + ", compute capability " + m.model->cc.str() + " (" + m.model->arch +
-             "); rows below have kernels for it (gpu column: native / ptx-jit / unknown-ptx)\n\n";
+             "); rows whose builds may run on it. gpu column: native = SASS kernels; ptx-jit = only "
+             "through PTX JIT; unknown-ptx = only if the wheel ships PTX, which is not recorded\n\n";
     } else {
       out += "GPU '" + printable(f.gpu_name, 80) +
              "' is not in the knowledge base. Nearest: " + join(m.suggestions, ", ") + "\n\n";

@@ -127,6 +127,11 @@ TEST(ResolverPlan, Rtx50NeedsCu128OrNewer) {
   Plan tf = resolve(described(Platform::linux, "RTX 5080", "3.12", {"tensorflow==2.15"}), kb());
   ASSERT_TRUE(tf.frameworks[0].best.has_value());
   EXPECT_TRUE(has_issue(*tf.frameworks[0].best, "gpu-arch-unverified"));
+  // Without a version: TF 2.20 is preferred, its wheel is known to ship PTX (compute_90).
+  Plan any = resolve(described(Platform::linux, "RTX 5080", "3.12", {"tensorflow"}), kb());
+  ASSERT_TRUE(any.frameworks[0].best.has_value());
+  EXPECT_EQ(any.frameworks[0].best->version, v("2.20"));
+  EXPECT_TRUE(has_issue(*any.frameworks[0].best, "gpu-arch-ptx-only"));
 }
 
 TEST(ResolverPlan, OldDriverIsNamedAndFixedByAStep) {
