@@ -1,5 +1,6 @@
 #include "check/checks.hpp"
 
+#include "check/compat_checks.hpp"
 #include "check/env_checks.hpp"
 #include "check/gpu_driver_checks.hpp"
 #include "check/python_checks.hpp"
@@ -7,7 +8,7 @@
 
 namespace gpudoctor {
 
-std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* /*kb*/) {
+std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   std::vector<Finding> out;
   auto append = [&out](std::vector<Finding> more) {
     for (auto& f : more) out.push_back(std::move(f));
@@ -16,6 +17,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* /*kb*/)
   append(gpu_driver_findings(facts));
   append(toolkit_findings(facts));
   append(library_findings(facts));
+  if (kb != nullptr) append(compatibility_findings(facts, *kb));
   append(python_findings(facts));
   append(env_findings(facts));
   return out;

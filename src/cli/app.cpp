@@ -9,6 +9,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
+#include "kb/knowledge_base.hpp"
 #include "platform/host_fs.hpp"
 
 namespace gpudoctor {
@@ -94,6 +95,20 @@ const SystemView* CommandContext::system() {
   }
   system_.emplace(std::move(o));
   return &*system_;
+}
+
+const KnowledgeBase* CommandContext::kb() {
+  if (kb_) return kb_.get();
+  if (kb_failed_) return nullptr;
+  auto loaded = KnowledgeBase::load(options_.kb_dir);
+  if (!loaded) {
+    fmt::print(stderr, "gpudoctor: knowledge base{}: {}\n",
+               options_.kb_dir.empty() ? "" : " (--kb " + options_.kb_dir + ")", loaded.error().message);
+    kb_failed_ = true;
+    return nullptr;
+  }
+  kb_ = std::make_shared<const KnowledgeBase>(std::move(loaded).value());
+  return kb_.get();
 }
 
 bool CommandContext::color() const {

@@ -19,7 +19,9 @@ Command doctor_command() {
     InventoryOptions inv;
     inv.declared_gpus = ctx.options().gpus;
     Facts facts = collect_facts(*system, inv);
-    std::vector<Finding> findings = run_checks(facts, nullptr);
+    const KnowledgeBase* kb = ctx.kb();
+    if (kb == nullptr) return kExitUsage;  // a broken --kb directory; kb() said why on stderr
+    std::vector<Finding> findings = run_checks(facts, kb);
     if (ctx.options().json) {
       fmt::print("{}", render_doctor_json(facts, findings));
     } else {

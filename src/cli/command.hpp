@@ -48,12 +48,17 @@ class CommandContext {
   const SystemView* system();
   /// Whether stdout is a terminal that takes colour.
   [[nodiscard]] bool color() const;
+  /// The knowledge base (built-in, overlaid by --kb), loaded on first use. A broken --kb
+  /// directory is reported on stderr and gives nullptr (exit with kExitUsage).
+  const KnowledgeBase* kb();
 
  private:
   GlobalOptions options_;
   std::unique_ptr<HostProcessRunner> runner_;
   std::optional<SystemView> system_;
   bool system_failed_ = false;
+  std::shared_ptr<const KnowledgeBase> kb_;  ///< shared_ptr: KnowledgeBase is incomplete here
+  bool kb_failed_ = false;
 };
 
 struct Command {

@@ -6,6 +6,9 @@ namespace gpudoctor {
 std::vector<Command> all_commands() {
   return {
       doctor_command(),
+      plan_command(),
+      matrix_command(),
+      kb_command(),
       explain_command(),
   };
 }

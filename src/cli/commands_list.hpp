@@ -5,6 +5,9 @@
 namespace gpudoctor {
 
 Command doctor_command();
+Command plan_command();
+Command matrix_command();
+Command kb_command();
 Command explain_command();
 
 }  // namespace gpudoctor

@@ -1,0 +1,522 @@
+#include "check/compat_checks.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// The GPUs with a known compute capability (NVML, else the knowledge base by name).
+struct KnownGpu {
+  std::string name;
+  Version cc;
+};
+
+Platform driver_platform(Platform p) {
+  return p == Platform::linux ? Platform::linux : Platform::windows;
+}
+
+std::string sm(const Version& cc) {
+  return "sm_" + std::to_string(cc.major()) + std::to_string(cc.minor());
+}
+
+std::string cu_tag(const Version& cuda) {
+  return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
+}
+
+std::string where(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+  return fw.location.empty() ? env.path : fw.location;
+}
+
+std::string fw_title(const std::string& display, const FrameworkFacts& fw) {
+  return display + " " + fw.version.str();
+}
+
+/// The cuDNN a framework in env will load: a pip wheel in the env wins over system copies.
+struct CudnnSeen {
+  std::optional<Version> version;
+  std::string origin;  ///< "pip-wheel nvidia-cudnn-cu12", "system /usr/lib/...", ""
+};
+
+CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env) {
+  for (const NvidiaWheel& w : env.nvidia_wheels) {
+    if (w.library == "cudnn" || starts_with(w.package, "nvidia-cudnn")) {
+      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str()};
+    }
+  }
+  for (const LibraryFacts& l : facts.libraries) {
+    if (l.name == "cudnn" && l.version) {
+      return CudnnSeen{l.version, l.origin + " " + l.path};
+    }
+  }
+  return {};
+}
+
+bool env_has_cuda_wheels(const PythonEnvFacts& env) {
+  return std::any_of(env.nvidia_wheels.begin(), env.nvidia_wheels.end(), [](const NvidiaWheel& w) {
+    return starts_with(w.package, "nvidia-cuda-runtime") || w.library == "cudart" || w.library == "cuda_runtime" ||
+           w.library == "cublas" || starts_with(w.package, "nvidia-cublas");
+  });
+}
+
+/// SASS and PTX archs recorded in the framework's own build info ("sm_60", "compute_90").
+bool recorded_archs(const FrameworkFacts& fw, std::vector<Version>& sass, std::optional<Version>& ptx) {
+  for (const std::string& a : fw.compute_capabilities) {
+    auto cc = parse_compute_capability(a);
+    if (!cc) continue;
+    if (starts_with(trim(a), "compute")) {
+      if (!ptx || *cc > *ptx) ptx = cc;
+    } else {
+      sass.push_back(*cc);
+    }
+  }
+  return !sass.empty() || ptx;
+}
+
+/// Build metadata is untrusted text: old Windows TF wrote "64_112"-style values. Only a
+/// version that can be a CUDA (7..20) or cuDNN (5..15) release is believed.
+std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi) {
+  if (v && v->major() >= lo && v->major() <= hi) return v;
+  return std::nullopt;
+}
+
+bool has_framework(const PythonEnvFacts& env, std::string_view name) {
+  return std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                     [&](const FrameworkFacts& f) { return f.name == name; });
+}
+
+class Checker {
+ public:
+  Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
+    for (const GpuFacts& g : facts.gpus) {
+      std::optional<Version> cc;
+      if (g.cc_major && g.cc_minor)
+        cc = Version::of({*g.cc_major, *g.cc_minor});
+      else if (!g.name.empty())
+        cc = kb.compute_capability(g.name);
+      if (cc) {
+        gpus_.push_back(KnownGpu{g.name, *cc});
+      } else if (!g.name.empty()) {
+        auto near = kb.nearest_gpu_names(g.name, 3);
+        add(Finding{.id = "gpu-model-unknown",
+                    .severity = Severity::info,
+                    .area = "gpu",
+                    .title = "GPU '" + printable(g.name, 80) + "' is not in the knowledge base",
+                    .detail = "Its compute capability is unknown, so architecture checks are skipped for it. "
+                              "Nearest known names: " +
+                              join(near, ", ") + ".",
+                    .fix = "Run `gpudoctor matrix --arch` for the known models, or add it to compat/gpus.toml with "
+                           "its source (see docs/knowledge-base.md).",
+                    .evidence = {g.name},
+                    .source = "compat/gpus.toml"});
+      }
+    }
+  }
+
+  std::vector<Finding> run() {
+    toolkit_rules();
+    for (const PythonEnvFacts& env : facts_.python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-cpu" ||
+            fw.name == "tensorflow-gpu" || fw.name == "tensorflow-intel") {
+          tensorflow_rules(env, fw);
+        } else if (fw.name == "torch") {
+          torch_rules(env, fw);
+        } else if (fw.name == "jax" || (fw.name == "jaxlib" && !has_framework(env, "jax"))) {
+          // The "jax" entry carries the verdict for the whole install (its CUDA plugin).
+          jax_rules(env, fw);
+        }
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void add(Finding f) { out_.push_back(std::move(f)); }
+
+  // ---- Toolkits vs driver and GPU ----
+  void toolkit_rules() {
+    const std::optional<Version>& drv = facts_.driver.version;
+    Platform dp = driver_platform(facts_.platform);
+    for (const ToolkitFacts& tk : facts_.toolkits) {
+      if (!tk.version) continue;
+      const Version& cuda = *tk.version;
+      std::optional<Version> family = kb_.family_min_driver(cuda, dp);
+      std::optional<Version> full = kb_.min_driver_for_cuda(cuda, dp);
+      const CudaFamily* fam = kb_.family_for_cuda(cuda);
+      std::string src = fam != nullptr ? fam->source : "compat/cuda_drivers.toml";
+      if (drv && family && *drv < *family) {
+        add(Finding{.id = "driver-too-old-for-toolkit",
+                    .severity = Severity::error,
+                    .area = "driver",
+                    .title = "Driver " + driver_text(*drv) + " is too old for CUDA " + cuda.str() + " at " + tk.path,
+                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " +
+                              driver_text(*family) + " (minor-version compatibility)" +
+                              (full ? "; the toolkit ships with " + driver_text(*full) : "") +
+                              ". Programs built with it fail with 'CUDA driver version is insufficient'.",
+                    .fix = "Install NVIDIA driver >= " + (full ? driver_text(*full) : driver_text(*family)) +
+                           ", or use a toolkit your driver supports.",
+                    .evidence = {tk.path, "driver " + driver_text(*drv)},
+                    .source = src});
+      } else if (drv && full && *drv < *full) {
+        add(Finding{.id = "toolkit-minor-version-compat",
+                    .severity = Severity::info,
+                    .area = "driver",
+                    .title = "CUDA " + cuda.str() + " runs on driver " + driver_text(*drv) +
+                             " through minor-version compatibility",
+                    .detail = "The toolkit ships with driver " + driver_text(*full) +
+                              "; older drivers of the same CUDA family work "
+                              "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
+                    .fix = "",
+                    .evidence = {tk.path, "driver " + driver_text(*drv)},
+                    .source = src});
+      }
+      if (const ToolkitArch* ta = kb_.toolkit_arch(cuda)) {
+        for (const KnownGpu& g : gpus_) {
+          if (KnowledgeBase::coverage_by_list(g.cc, ta->sass, std::nullopt) == ArchCoverage::none &&
+              g.cc < ta->sass.front()) {
+            add(Finding{.id = "toolkit-cannot-target-gpu",
+                        .severity = Severity::warning,
+                        .area = "cuda",
+                        .title = "CUDA " + cuda.str() + " cannot compile for " + g.name + " (" + sm(g.cc) + ")",
+                        .detail = "The lowest architecture CUDA " + cuda.str() + " builds for is " +
+                                  ta->sass.front().str() + ". " + ta->note,
+                        .fix = "Use a toolkit that still targets compute capability " + g.cc.str() +
+                               " (see `gpudoctor matrix --arch`).",
+                        .evidence = {tk.path},
+                        .source = ta->source});
+          }
+        }
+      }
+    }
+  }
+
+  void python_range(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                    const VersionSpec& range, const std::string& source) {
+    if (!env.python_version || range.contains(*env.python_version)) return;
+    add(Finding{.id = "framework-python-unsupported",
+                .severity = Severity::warning,
+                .area = "python",
+                .title = fw_title(display, fw) + " does not support Python " + env.python_version->truncated(2).str(),
+                .detail = display + " " + fw.version.truncated(2).str() + " supports Python " + range.text() + "; " +
+                          env.path + " has " + env.python_version->str() + ".",
+                .fix = "Use an environment with a Python in " + range.text() + ", or a " + display +
+                       " release that supports this Python (`gpudoctor matrix --framework " + fw.name + " --python " +
+                       env.python_version->truncated(2).str() + "`).",
+                .evidence = {where(env, fw), env.python_version_source},
+                .source = source});
+  }
+
+  void driver_for_framework(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                            const Version& cuda) {
+    const std::optional<Version>& drv = facts_.driver.version;
+    if (!drv) return;
+    Platform dp = driver_platform(facts_.platform);
+    std::optional<Version> floor = kb_.family_min_driver(cuda, dp);
+    if (!floor || *drv >= *floor) return;
+    const CudaFamily* fam = kb_.family_for_cuda(cuda);
+    add(Finding{.id = "driver-too-old-for-framework",
+                .severity = Severity::error,
+                .area = "driver",
+                .title = fw_title(display, fw) + " needs a newer driver than " + driver_text(*drv),
+                .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
+                          ", which needs driver >= " + driver_text(*floor) +
+                          (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
+                .fix = "Update the NVIDIA driver to >= " + driver_text(*floor) +
+                       ", or install a build for an older CUDA your driver supports.",
+                .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+                .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
+  }
+
+  void arch_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                  const std::function<ArchCoverage(const Version&)>& from_kb, const std::string& source,
+                  const std::string& fix) {
+    std::vector<Version> sass;
+    std::optional<Version> ptx;
+    bool recorded = recorded_archs(fw, sass, ptx);
+    for (const KnownGpu& g : gpus_) {
+      ArchCoverage c = recorded ? KnowledgeBase::coverage_by_list(g.cc, sass, ptx) : from_kb(g.cc);
+      std::string basis = recorded ? " (from the build's own architecture list)" : "";
+      if (c == ArchCoverage::none) {
+        add(Finding{.id = "gpu-arch-unsupported-by-framework",
+                    .severity = Severity::error,
+                    .area = "gpu",
+                    .title = fw_title(display, fw) + " has no kernels for " + g.name + " (" + sm(g.cc) + ")",
+                    .detail = "This build contains no code for compute capability " + g.cc.str() + basis +
+                              ": CUDA calls fail with 'no kernel image is available for execution on the device'.",
+                    .fix = fix,
+                    .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+                    .source = recorded ? fw.evidence : source});
+      } else if (c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) {
+        add(Finding{.id = "gpu-arch-ptx-only",
+                    .severity = Severity::warning,
+                    .area = "gpu",
+                    .title = fw_title(display, fw) + " has no native " + sm(g.cc) + " kernels for " + g.name,
+                    .detail = c == ArchCoverage::ptx_jit
+                                  ? "It can run only by JIT-compiling PTX (slow first start; not verified here)."
+                                  : "Its CUDA cannot target " + sm(g.cc) +
+                                        "; it runs only if the wheel carries PTX, "
+                                        "which the knowledge base does not record.",
+                    .fix = fix,
+                    .evidence = {where(env, fw)},
+                    .source = recorded ? fw.evidence : source});
+      }
+    }
+  }
+
+  // ---- TensorFlow ----
+  void tensorflow_rules(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+    const std::string display = "TensorFlow";
+    const TfBuild* b = kb_.tf_build(fw.version, facts_.platform);
+    if (facts_.platform == Platform::windows && !kb_.tf_native_windows_gpu(fw.version)) {
+      const TfBuild* lin = kb_.tf_build(fw.version, Platform::linux);
+      add(Finding{
+          .id = "tf-native-windows-no-gpu",
+          .severity = gpus_.empty() && facts_.gpus.empty() ? Severity::warning : Severity::error,
+          .area = "python",
+          .title = fw_title(display, fw) + " cannot use the GPU on native Windows",
+          .detail = "TensorFlow " + kb_.tensorflow.windows_gpu_last.str() +
+                    " was the last release with GPU support on native Windows; " + fw.version.str() +
+                    " is a CPU-only build there, whatever CUDA or cuDNN is installed. " +
+                    kb_.tensorflow.windows_gpu_note,
+          .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" + fw.version.truncated(2).str() +
+                 ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) +
+                 "), or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python <= 3.10 "
+                 "(conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0; pip install \"tensorflow<2.11\"). "
+                 "`gpudoctor plan --framework tensorflow` writes the steps.",
+          .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
+          .source = kb_.tensorflow.windows_gpu_source});
+      if (b) python_range(env, fw, display, b->python, b->source);
+      return;
+    }
+    if (b == nullptr) {
+      add(Finding{.id = "framework-version-unknown",
+                  .severity = Severity::info,
+                  .area = "python",
+                  .title = fw_title(display, fw) + " is not in the knowledge base",
+                  .detail = "No tested configuration for this release; CUDA/cuDNN/Python checks are skipped.",
+                  .fix = "Use --kb with newer tables, or check https://www.tensorflow.org/install/source#gpu.",
+                  .evidence = {where(env, fw)},
+                  .source = "compat/tensorflow.toml"});
+      return;
+    }
+    python_range(env, fw, display, b->python, b->source);
+    if (fw.cuda_build && !*fw.cuda_build) return;  // CPU builds: the python checks report those
+    const TfPackage* pkg = kb_.tf_package(fw.package);
+    if (pkg && pkg->gpu && !*pkg->gpu) return;
+    if (!b->gpu) return;
+
+    std::optional<Version> fw_cuda = plausible(fw.cuda_version, 7, 20);
+    std::optional<Version> fw_cudnn = plausible(fw.cudnn_version, 5, 15);
+    std::optional<Version> cuda = fw_cuda ? fw_cuda : b->cuda;
+    // build_info records only the cuDNN major; the table gives major.minor.
+    std::optional<Version> want_cudnn = b->cudnn;
+    if (fw_cudnn && (!want_cudnn || fw_cudnn->major() != want_cudnn->major())) want_cudnn = fw_cudnn;
+    bool wheels = env_has_cuda_wheels(env);
+    CudnnSeen seen = cudnn_for(facts_, env);
+    if (want_cudnn && seen.version) {
+      bool major_differs = seen.version->major() != want_cudnn->major();
+      bool older = !major_differs && want_cudnn->parts().size() >= 2 && seen.version->minor() < want_cudnn->minor();
+      if (major_differs || older) {
+        add(Finding{
+            .id = "tf-cudnn-mismatch",
+            .severity = Severity::error,
+            .area = "python",
+            .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " + seen.version->str(),
+            .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
+                      (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") +
+                      "; the cuDNN it will load (" + seen.origin + ") is " +
+                      (major_differs ? "a different major version" : "older") +
+                      ". The GPU is not used, or convolutions fail at run time.",
+            .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
+                       ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
+                             fw.version.str() + "\" (and remove the mismatched cuDNN from LD_LIBRARY_PATH)."
+                       : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
+                             ", or the TensorFlow release tested with the cuDNN you have "
+                             "(`gpudoctor matrix --framework tensorflow`).",
+            .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+            .source = b->source});
+      }
+    } else if (want_cudnn && !seen.version && !wheels) {
+      bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
+      add(Finding{.id = "tf-cuda-libs-missing",
+                  .severity = Severity::warning,
+                  .area = "python",
+                  .title = fw_title(display, fw) + ": no cuDNN " + want_cudnn->str() + " found for it",
+                  .detail = "Neither nvidia-* pip wheels in " + env.path +
+                            " nor a system cuDNN were found. "
+                            "TensorFlow will fall back to the CPU.",
+                  .fix = and_cuda ? "pip install \"tensorflow[and-cuda]==" + fw.version.str() +
+                                        "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
+                                  : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
+                                        want_cudnn->str() + ".",
+                  .evidence = {where(env, fw)},
+                  .source = b->source});
+    }
+    // A system toolkit of another CUDA major is not what this TF can load.
+    if (cuda && !wheels && !facts_.toolkits.empty()) {
+      bool any_major = std::any_of(facts_.toolkits.begin(), facts_.toolkits.end(), [&](const ToolkitFacts& t) {
+        return t.version && t.version->major() == cuda->major();
+      });
+      if (!any_major) {
+        std::vector<std::string> ev{where(env, fw)};
+        for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
+        add(Finding{
+            .id = "tf-cuda-mismatch",
+            .severity = Severity::error,
+            .area = "python",
+            .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
+                     std::to_string(cuda->major()) + ".x is installed",
+            .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
+            .fix = "Install CUDA " + cuda->str() +
+                   (kb_.tf_and_cuda(fw.version) ? " (or pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\")"
+                                                : std::string()) +
+                   ".",
+            .evidence = ev,
+            .source = b->source});
+      }
+    }
+    if (cuda) driver_for_framework(env, fw, display, *cuda);
+    arch_rules(
+        env, fw, display, [&](const Version& cc) { return kb_.tf_coverage(*b, cc); },
+        b->archs_source.empty() ? b->source : b->archs_source,
+        "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).");
+  }
+
+  // ---- PyTorch ----
+  void torch_rules(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+    const std::string display = "PyTorch";
+    const TorchRelease* rel = kb_.torch_release(fw.version);
+    if (rel == nullptr) {
+      add(Finding{.id = "framework-version-unknown",
+                  .severity = Severity::info,
+                  .area = "python",
+                  .title = fw_title(display, fw) + " is not in the knowledge base",
+                  .detail = "No release row for it; Python, driver and architecture checks use only its own metadata.",
+                  .fix = "",
+                  .evidence = {where(env, fw)},
+                  .source = "compat/pytorch.toml"});
+    } else {
+      python_range(env, fw, display, rel->python, rel->source);
+    }
+    if (fw.cuda_build && !*fw.cuda_build) return;
+    std::string tag = fw.variant;
+    if (tag.empty() && starts_with(fw.version.local(), "cu")) tag = fw.version.local();
+    std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
+    const TorchVariant* var = rel != nullptr && !tag.empty() ? kb_.torch_variant(*rel, tag) : nullptr;
+    if (!cuda && var != nullptr) cuda = var->cuda;
+    if (var == nullptr && rel != nullptr && cuda) var = kb_.torch_variant(*rel, cu_tag(*cuda));
+    if (!cuda) return;
+    driver_for_framework(env, fw, display, *cuda);
+    if (var == nullptr && fw.compute_capabilities.empty()) return;
+    // The fix: a variant of the same release that has kernels for every GPU here.
+    std::string fix = "Install a PyTorch build with kernels for this GPU (`gpudoctor plan --framework pytorch`).";
+    if (rel != nullptr) {
+      for (const TorchVariant& v : rel->variants) {
+        bool all = !gpus_.empty() && std::all_of(gpus_.begin(), gpus_.end(), [&](const KnownGpu& g) {
+          return kb_.torch_coverage(v, g.cc, facts_.platform) == ArchCoverage::native;
+        });
+        if (all) {
+          fix = "Install the " + v.tag + " wheels: pip install \"torch==" + fw.version.truncated(3).str() +
+                "\" --index-url " + kb_.torch_index_url(v.tag);
+          break;
+        }
+      }
+    }
+    std::string src =
+        var != nullptr && !var->archs_source.empty() ? var->archs_source : (rel != nullptr ? rel->source : "");
+    arch_rules(
+        env, fw, display,
+        [&](const Version& cc) {
+          return var != nullptr ? kb_.torch_coverage(*var, cc, facts_.platform) : ArchCoverage::native;
+        },
+        src, fix);
+  }
+
+  // ---- JAX ----
+  void jax_rules(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+    const std::string display = "JAX";
+    std::string extra = fw.variant;
+    if (kb_.jax_variant(extra) == nullptr) {
+      for (const FrameworkFacts& other : env.frameworks) {
+        if (starts_with(other.name, "jax-cuda") && !other.variant.empty()) extra = other.variant;
+        if (starts_with(other.name, "jax-cuda13")) extra = "cuda13";
+        if (starts_with(other.name, "jax-cuda12")) extra = "cuda12";
+      }
+    }
+    const JaxVariant* v = kb_.jax_variant(extra);
+    if (v == nullptr) return;  // CPU jaxlib or unknown: the python checks report CPU builds
+    if (facts_.platform == Platform::windows) {
+      add(Finding{.id = "jax-native-windows-no-gpu",
+                  .severity = Severity::error,
+                  .area = "python",
+                  .title = "JAX has no GPU support on native Windows",
+                  .detail = "JAX's CUDA wheels are for Linux (x86_64, aarch64); WSL2 is experimental.",
+                  .fix = "Use JAX in WSL2 or on Linux: pip install -U \"jax[" + v->extra + "]\".",
+                  .evidence = {where(env, fw)},
+                  .source = kb_.jax.source});
+      return;
+    }
+    for (const KnownGpu& g : gpus_) {
+      if (g.cc.truncated(2) < v->min_cc.truncated(2)) {
+        const JaxVariant* other = kb_.jax_variant(v->extra == "cuda13" ? "cuda12" : "cuda13");
+        bool other_ok = other != nullptr && g.cc.truncated(2) >= other->min_cc.truncated(2);
+        add(Finding{
+            .id = "gpu-arch-unsupported-by-framework",
+            .severity = Severity::error,
+            .area = "gpu",
+            .title = "jax[" + v->extra + "] does not support " + g.name + " (compute capability " + g.cc.str() + ")",
+            .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
+            .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
+                            : "This GPU is not supported by JAX's CUDA wheels.",
+            .evidence = {where(env, fw)},
+            .source = v->source});
+      }
+    }
+    const std::optional<Version>& drv = facts_.driver.version;
+    if (drv && facts_.platform == Platform::linux) {
+      Version floor = v->driver_linux;
+      if (auto fam = kb_.family_min_driver(v->built_cuda, Platform::linux); fam && *fam > floor) floor = *fam;
+      if (*drv < floor) {
+        add(Finding{
+            .id = "driver-too-old-for-framework",
+            .severity = Severity::error,
+            .area = "driver",
+            .title = "jax[" + v->extra + "] needs driver >= " + driver_text(floor) + ", found " + driver_text(*drv),
+            .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
+            .fix = "Update the NVIDIA driver to >= " + driver_text(floor) + " (or use jax[cuda12] on an older driver).",
+            .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+            .source = v->source});
+      }
+    }
+    CudnnSeen seen = cudnn_for(facts_, env);
+    if (seen.version && !v->cudnn.contains(*seen.version)) {
+      add(Finding{.id = "jax-cudnn-mismatch",
+                  .severity = Severity::warning,
+                  .area = "python",
+                  .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
+                  .detail = "The cuDNN JAX will load comes from " + seen.origin + ".",
+                  .fix = "pip install -U \"jax[" + v->extra +
+                         "]\" (brings a matching nvidia-cudnn wheel); do not "
+                         "override it with LD_LIBRARY_PATH.",
+                  .evidence = {where(env, fw)},
+                  .source = v->source});
+    }
+  }
+
+  const Facts& facts_;
+  const KnowledgeBase& kb_;
+  std::vector<KnownGpu> gpus_;
+  std::vector<Finding> out_;
+};
+
+}  // namespace
+
+std::vector<Finding> compatibility_findings(const Facts& facts, const KnowledgeBase& kb) {
+  return Checker(facts, kb).run();
+}
+
+}  // namespace gpudoctor

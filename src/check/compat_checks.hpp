@@ -1,0 +1,17 @@
+#pragma once
+/// Compatibility checks: every rule of the knowledge base that the doctor's facts can decide
+/// (driver floors for toolkits and frameworks, TF's tested CUDA/cuDNN, Python ranges, GPU
+/// architectures a build has kernels for, native-Windows TF/JAX). Pure: facts + tables in,
+/// findings out. Rules about missing files and CPU-only builds live in the other checks.
+#include <vector>
+
+#include "model/facts.hpp"
+#include "model/finding.hpp"
+
+namespace gpudoctor {
+
+class KnowledgeBase;
+
+std::vector<Finding> compatibility_findings(const Facts& facts, const KnowledgeBase& kb);
+
+}  // namespace gpudoctor

@@ -1,0 +1,74 @@
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands_list.hpp"
+#include "kb/data_files.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct KbArgs {
+  std::string dir;
+};
+
+}  // namespace
+
+/// `gpudoctor kb validate [DIR]`: checks the tables that `--kb DIR` would use (DIR over the
+/// built-in files): TOML syntax, schema, versions, sources, gaps and overlaps.
+Command kb_command() {
+  auto args = std::make_shared<KbArgs>();
+  Command c;
+  c.name = "kb";
+  c.summary = "Knowledge-base tools: `kb validate [DIR]` checks tables before you use them with --kb";
+  c.setup = [args](CLI::App& app) {
+    CLI::App* v =
+        app.add_subcommand("validate", "Check DIR's tables (over the built-in ones): schema, sources, gaps, overlaps");
+    v->add_option("dir", args->dir, "Knowledge-base directory (default: --kb, else the built-in tables)");
+    app.require_subcommand(1);
+  };
+  c.run = [args](CommandContext& ctx) -> int {
+    std::string dir = !args->dir.empty() ? args->dir : ctx.options().kb_dir;
+    auto files = load_data_files("compat/", dir);
+    if (!files) {
+      fmt::print(stderr, "gpudoctor kb validate: {}: {}\n", files.error().origin, files.error().message);
+      return kExitUsage;
+    }
+    std::vector<KbIssue> issues;
+    KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
+    kb.validate(issues);
+    size_t errors = 0;
+    for (const KbIssue& i : issues) errors += i.level == KbIssue::Level::error ? 1 : 0;
+    if (ctx.options().json) {
+      nlohmann::json j;
+      j["schema_version"] = 1;
+      j["directory"] = dir.empty() ? nlohmann::json(nullptr) : nlohmann::json(dir);
+      j["ok"] = errors == 0;
+      j["files"] = kb.files_loaded;
+      j["issues"] = nlohmann::json::array();
+      for (const KbIssue& i : issues) {
+        j["issues"].push_back({{"level", i.level == KbIssue::Level::error ? "error" : "warning"},
+                               {"file", i.file},
+                               {"where", i.where},
+                               {"message", i.message},
+                               {"origin", i.origin}});
+      }
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      for (const std::string& f : kb.files_loaded) fmt::print("  read {}\n", f);
+      for (const KbIssue& i : issues) {
+        fmt::print("{} {}\n", i.level == KbIssue::Level::error ? "✗ error:" : "! warning:", i.str());
+      }
+      fmt::print("{}: {} error(s), {} warning(s)\n",
+                 errors == 0 ? "✓ knowledge base OK" : "✗ knowledge base has errors", errors, issues.size() - errors);
+    }
+    return errors == 0 ? kExitOk : kExitProblems;
+  };
+  return c;
+}
+
+}  // namespace gpudoctor

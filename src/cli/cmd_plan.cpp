@@ -1,0 +1,129 @@
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands_list.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb/resolver.hpp"
+#include "platform/host_fs.hpp"
+#include "probe/inventory.hpp"
+#include "render/plan_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct PlanArgs {
+  std::string os;
+  std::string driver;
+  std::string python;
+  std::vector<std::string> frameworks;
+  std::string script;
+  std::string output;
+};
+
+int usage(const std::string& message) {
+  fmt::print(stderr, "gpudoctor plan: {}\n", message);
+  return kExitUsage;
+}
+
+}  // namespace
+
+Command plan_command() {
+  auto args = std::make_shared<PlanArgs>();
+  Command c;
+  c.name = "plan";
+  c.summary = "The install plan (versions, reasons, exact commands) for this machine or a described one";
+  c.setup = [args](CLI::App& app) {
+    app.add_option("--os", args->os, "Target OS: linux, windows or wsl2 (describes a machine)");
+    app.add_option("--driver", args->driver, "NVIDIA driver version the target has, e.g. 535.104.05");
+    app.add_option("--python", args->python, "Python version the target has, e.g. 3.11");
+    app.add_option("--framework", args->frameworks,
+                   "tensorflow|pytorch|jax, optionally with a version: tensorflow==2.15 (repeatable)");
+    app.add_option("--script", args->script, "Write the steps as a bash or powershell script");
+    app.add_option("-o,--output", args->output, "Write the script or report to this file instead of stdout");
+    app.footer(
+        "--gpu MODEL (global option) names the target's GPU, e.g. --gpu \"RTX 3060\".\n"
+        "Without --os/--gpu/--driver/--python the plan is for this machine (or --root tree).");
+  };
+  c.run = [args](CommandContext& ctx) -> int {
+    const KnowledgeBase* kb = ctx.kb();
+    if (kb == nullptr) return kExitUsage;
+    std::optional<Shell> shell;
+    if (!args->script.empty()) {
+      if (args->script == "bash")
+        shell = Shell::bash;
+      else if (args->script == "powershell" || args->script == "ps1" || args->script == "pwsh")
+        shell = Shell::powershell;
+      else
+        return usage("--script must be bash or powershell, not '" + args->script + "'");
+    }
+    std::vector<FrameworkRequest> frameworks;
+    for (const std::string& f : args->frameworks) {
+      auto fr = parse_framework_request(f);
+      if (!fr) return usage(fr.error().message);
+      frameworks.push_back(*fr);
+    }
+    const GlobalOptions& g = ctx.options();
+    bool described = !args->os.empty() || !g.gpus.empty() || !args->driver.empty() || !args->python.empty();
+    PlanRequest req;
+    if (described) {
+      if (!args->os.empty()) {
+        auto p = parse_platform(args->os);
+        if (!p) return usage("--os must be linux, windows or wsl2, not '" + args->os + "'");
+        req.os = *p;
+      } else {
+        const SystemView* system = ctx.system();
+        if (system == nullptr) return kExitUsage;
+        req.os = system->platform();
+      }
+      if (!g.gpus.empty()) req.gpu_name = g.gpus.front();
+      if (!args->driver.empty()) {
+        auto v = Version::parse(args->driver);
+        if (!v || v->major() < 100)
+          return usage("--driver: '" + args->driver + "' is not an NVIDIA driver version (e.g. 535.104.05)");
+        req.driver = *v;
+      }
+      if (!args->python.empty()) {
+        auto v = Version::parse(args->python);
+        if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3) {
+          return usage("--python: '" + args->python + "' is not a Python version (e.g. 3.11)");
+        }
+        req.python = *v;
+      }
+    } else {
+      const SystemView* system = ctx.system();
+      if (system == nullptr) return kExitUsage;
+      InventoryOptions inv;
+      Facts facts = collect_facts(*system, inv);
+      req = request_from_facts(facts, *kb);
+    }
+    if (!frameworks.empty()) req.frameworks = frameworks;
+    Plan plan = resolve(req, *kb);
+
+    std::string text;
+    if (shell)
+      text = render_plan_script(plan, *shell);
+    else if (g.json)
+      text = render_plan_json(plan);
+    else
+      text = render_plan_text(plan, args->output.empty() && ctx.color());
+    if (!args->output.empty()) {
+      std::FILE* f = std::fopen(args->output.c_str(), "wb");
+      if (f == nullptr) return usage("cannot write " + args->output);
+      bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      ok = std::fclose(f) == 0 && ok;
+      if (!ok) return usage("cannot write " + args->output);
+      fmt::print(stderr, "gpudoctor plan: wrote {}\n", args->output);
+    } else {
+      fmt::print("{}", text);
+    }
+    bool any = false;
+    for (const FrameworkPlan& fp : plan.frameworks) any = any || fp.best.has_value();
+    return any ? kExitOk : kExitProblems;
+  };
+  return c;
+}
+
+}  // namespace gpudoctor

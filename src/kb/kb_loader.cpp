@@ -1,0 +1,592 @@
+/// Reads data/compat/*.toml into typed tables. The only file that includes toml++.
+/// Every problem becomes a KbIssue with file and row; nothing here throws past this file.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <exception>
+#include <set>
+
+#include "core/text.hpp"
+#include "kb/data_files.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using Level = KbIssue::Level;
+
+/// Reads the keys of one TOML table (a row or a file's top level), recording what it used so
+/// unknown (misspelt) keys can be reported.
+class RowReader {
+ public:
+  RowReader(const toml::table& table, const DataFile& file, std::string where, std::vector<KbIssue>& issues)
+      : table_(table), file_(file), where_(std::move(where)), issues_(issues) {}
+
+  void issue(Level level, const std::string& message) {
+    issues_.push_back(KbIssue{level, file_.path, where_, message, file_.origin});
+  }
+
+  bool has(std::string_view key) const { return table_.contains(key); }
+  void mark_used(std::string_view key) { used_.insert(std::string(key)); }
+
+  std::optional<std::string> str(std::string_view key, bool required) {
+    used_.insert(std::string(key));
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) {
+      if (required) issue(Level::error, "missing required key '" + std::string(key) + "'");
+      return std::nullopt;
+    }
+    if (auto v = n->value<std::string>()) return *v;
+    issue(Level::error, "key '" + std::string(key) + "' must be a string");
+    return std::nullopt;
+  }
+
+  std::string text(std::string_view key) { return str(key, false).value_or(""); }
+
+  std::optional<Version> version(std::string_view key, bool required) {
+    auto s = str(key, required);
+    if (!s) return std::nullopt;
+    if (s->empty() && !required) return std::nullopt;
+    auto v = Version::parse(*s);
+    if (!v) issue(Level::error, "key '" + std::string(key) + "': not a version: '" + printable(*s, 60) + "'");
+    return v;
+  }
+
+  std::optional<VersionSpec> spec(std::string_view key, bool required) {
+    auto s = str(key, required);
+    if (!s) return std::nullopt;
+    auto v = VersionSpec::parse(*s);
+    if (!v) issue(Level::error, "key '" + std::string(key) + "': not a version range: '" + printable(*s, 60) + "'");
+    return v;
+  }
+
+  std::vector<std::string> strings(std::string_view key) {
+    used_.insert(std::string(key));
+    std::vector<std::string> out;
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) {
+      issue(Level::error, "key '" + std::string(key) + "' must be an array of strings");
+      return out;
+    }
+    for (const toml::node& e : *a) {
+      if (auto v = e.value<std::string>()) {
+        out.push_back(*v);
+      } else {
+        issue(Level::error, "key '" + std::string(key) + "' must hold strings only");
+      }
+    }
+    return out;
+  }
+
+  std::vector<Version> versions(std::string_view key) {
+    std::vector<Version> out;
+    for (const std::string& s : strings(key)) {
+      auto v = Version::parse(s);
+      if (!v) {
+        issue(Level::error, "key '" + std::string(key) + "': not a version: '" + printable(s, 60) + "'");
+      } else {
+        out.push_back(*v);
+      }
+    }
+    return out;
+  }
+
+  std::optional<bool> boolean(std::string_view key) {
+    used_.insert(std::string(key));
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto v = n->value<bool>()) return *v;
+    issue(Level::error, "key '" + std::string(key) + "' must be true or false");
+    return std::nullopt;
+  }
+
+  /// The array of tables under key (each a row); a non-table element is an error.
+  std::vector<const toml::table*> rows(std::string_view key) {
+    used_.insert(std::string(key));
+    std::vector<const toml::table*> out;
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) {
+      issue(Level::error, "'" + std::string(key) + "' must be an array of tables ([[" + std::string(key) + "]])");
+      return out;
+    }
+    for (const toml::node& e : *a) {
+      if (const toml::table* t = e.as_table()) {
+        out.push_back(t);
+      } else {
+        issue(Level::error, "'" + std::string(key) + "' holds a non-table element");
+      }
+    }
+    return out;
+  }
+
+  /// Every row needs a source: a URL or a repository path.
+  std::string source() {
+    auto s = str("source", false);
+    if (!s || trim(*s).empty()) {
+      issue(Level::error, "row has no 'source' (every row must say where its facts come from)");
+      return "";
+    }
+    return *s;
+  }
+
+  void finish() {
+    for (const auto& [k, v] : table_) {
+      std::string key(k.str());
+      if (!used_.contains(key)) issue(Level::warning, "unknown key '" + key + "' (ignored)");
+    }
+  }
+
+  [[nodiscard]] const std::string& where() const { return where_; }
+
+ private:
+  const toml::table& table_;
+  const DataFile& file_;
+  std::string where_;
+  std::vector<KbIssue>& issues_;
+  std::set<std::string> used_;
+};
+
+std::string row_name(std::string_view key, size_t i) {
+  return std::string(key) + "[" + std::to_string(i) + "]";
+}
+
+// ---- One reader per file ------------------------------------------------------------------
+
+void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  top.str("framework", false);
+  TensorflowTable& t = kb.tensorflow;
+  t.windows_gpu_last = top.version("windows_gpu_last", true).value_or(Version::of({2, 10}));
+  t.windows_gpu_note = top.text("windows_gpu_note");
+  t.windows_gpu_source = top.text("windows_gpu_source");
+  if (t.windows_gpu_source.empty()) top.issue(Level::error, "windows_gpu_last needs windows_gpu_source");
+  t.wsl2_min_windows_build = top.text("wsl2_min_windows_build");
+  t.wsl2_source = top.text("wsl2_source");
+
+  if (const toml::array* gaps = root.get_as<toml::array>("known_gaps")) {
+    size_t i = 0;
+    for (const toml::node& n : *gaps) {
+      const toml::table* gt = n.as_table();
+      if (gt == nullptr) {
+        top.issue(Level::error, "known_gaps entries must be inline tables {os, version, source}");
+        continue;
+      }
+      RowReader r(*gt, file, row_name("known_gaps", i++), issues);
+      KnownGap g;
+      g.table = "tensorflow";
+      g.os = r.text("os");
+      g.version = r.version("version", true).value_or(Version());
+      g.source = r.source();
+      r.finish();
+      t.gaps.push_back(std::move(g));
+    }
+  }
+  top.mark_used("known_gaps");
+
+  auto builds = top.rows("build");
+  for (size_t i = 0; i < builds.size(); ++i) {
+    RowReader r(*builds[i], file, row_name("build", i), issues);
+    TfBuild b;
+    auto v = r.version("version", true);
+    b.tested = r.text("tested");
+    b.os = r.text("os");
+    if (b.os != "linux" && b.os != "windows") r.issue(Level::error, "os must be 'linux' or 'windows'");
+    auto py = r.spec("python", true);
+    b.gpu = r.boolean("gpu").value_or(true);
+    b.cuda = r.version("cuda", b.gpu);
+    b.cudnn = r.version("cudnn", b.gpu);
+    if (!b.gpu && (b.cuda || b.cudnn)) r.issue(Level::error, "a CPU-only row (gpu = false) must not name cuda/cudnn");
+    b.archs = r.versions("archs");
+    b.ptx = r.version("ptx", false);
+    b.archs_source = r.text("archs_source");
+    if ((!b.archs.empty() || b.ptx) && b.archs_source.empty()) {
+      r.issue(Level::error, "archs/ptx need archs_source");
+    }
+    b.note = r.text("note");
+    b.source = r.source();
+    r.finish();
+    if (v && py) {
+      b.version = *v;
+      b.python = *py;
+      t.builds.push_back(std::move(b));
+    }
+  }
+
+  auto ac = top.rows("and_cuda");
+  for (size_t i = 0; i < ac.size(); ++i) {
+    RowReader r(*ac[i], file, row_name("and_cuda", i), issues);
+    TfAndCuda a;
+    auto s = r.spec("version", true);
+    r.boolean("available");
+    a.recommended = r.text("recommended");
+    a.pins = r.strings("pins");
+    a.no_wheel_python = r.versions("no_wheel_python");
+    a.note = r.text("note");
+    a.source = r.source();
+    r.finish();
+    if (s) {
+      a.versions = *s;
+      t.and_cuda.push_back(std::move(a));
+    }
+  }
+
+  auto pk = top.rows("package");
+  for (size_t i = 0; i < pk.size(); ++i) {
+    RowReader r(*pk[i], file, row_name("package", i), issues);
+    TfPackage p;
+    p.name = r.str("name", true).value_or("");
+    p.gpu = r.boolean("gpu");
+    p.note = r.text("note");
+    p.source = r.source();
+    r.finish();
+    if (!p.name.empty()) t.packages.push_back(std::move(p));
+  }
+  top.finish();
+}
+
+void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  top.str("framework", false);
+  TorchTable& t = kb.pytorch;
+  t.index_url = top.str("index_url", true).value_or("https://download.pytorch.org/whl/{tag}");
+  if (t.index_url.find("{tag}") == std::string::npos) top.issue(Level::error, "index_url must contain {tag}");
+  t.index_source = top.text("index_source");
+  if (t.index_source.empty()) top.issue(Level::error, "index_url needs index_source");
+  t.os = top.strings("os");
+  top.str("os_source", false);
+  auto rels = top.rows("release");
+  for (size_t i = 0; i < rels.size(); ++i) {
+    RowReader r(*rels[i], file, row_name("release", i), issues);
+    TorchRelease rel;
+    auto v = r.version("version", true);
+    auto py = r.spec("python", true);
+    rel.note = r.text("note");
+    rel.tags_source = r.text("tags_source");
+    rel.source = r.source();
+    auto vars = r.rows("variant");
+    for (size_t j = 0; j < vars.size(); ++j) {
+      RowReader vr(*vars[j], file, row_name("release", i) + "." + row_name("variant", j), issues);
+      TorchVariant var;
+      var.tag = vr.str("tag", true).value_or("");
+      auto cuda = vr.version("cuda", true);
+      var.cudnn = vr.version("cudnn", false);
+      var.status = vr.str("status", true).value_or("stable");
+      if (var.status != "stable" && var.status != "experimental") {
+        vr.issue(Level::error, "status must be 'stable' or 'experimental'");
+      }
+      var.archs = vr.versions("archs");
+      var.ptx = vr.version("ptx", false);
+      var.ptx_os = vr.strings("ptx_os");
+      var.min_cc = vr.version("min_cc", false);
+      var.archs_source = vr.text("archs_source");
+      if ((!var.archs.empty() || var.min_cc || var.ptx) && var.archs_source.empty()) {
+        vr.issue(Level::error, "archs/min_cc/ptx need archs_source");
+      }
+      if (!var.tag.empty() && !starts_with(var.tag, "cu")) vr.issue(Level::error, "tag must look like cuXYZ");
+      vr.finish();
+      if (cuda && !var.tag.empty()) {
+        var.cuda = *cuda;
+        rel.variants.push_back(std::move(var));
+      }
+    }
+    r.finish();
+    if (v && py) {
+      rel.version = *v;
+      rel.python = *py;
+      t.releases.push_back(std::move(rel));
+    }
+  }
+  top.finish();
+}
+
+void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  top.str("framework", false);
+  JaxTable& t = kb.jax;
+  t.os = top.strings("os");
+  t.wsl2_experimental = top.boolean("wsl2_experimental").value_or(true);
+  t.note = top.text("note");
+  t.source = top.source();
+  auto vars = top.rows("variant");
+  for (size_t i = 0; i < vars.size(); ++i) {
+    RowReader r(*vars[i], file, row_name("variant", i), issues);
+    JaxVariant v;
+    v.extra = r.str("extra", true).value_or("");
+    auto bc = r.version("built_cuda", true);
+    auto bd = r.version("built_cudnn", true);
+    auto cuda = r.spec("cuda", true);
+    auto cudnn = r.spec("cudnn", true);
+    r.spec("nccl", false);
+    auto drv = r.version("driver_linux", true);
+    auto cc = r.version("min_cc", true);
+    v.preferred = r.boolean("preferred").value_or(false);
+    v.source = r.source();
+    r.finish();
+    if (bc && bd && cuda && cudnn && drv && cc && !v.extra.empty()) {
+      v.built_cuda = *bc;
+      v.built_cudnn = *bd;
+      v.cuda = *cuda;
+      v.cudnn = *cudnn;
+      v.driver_linux = *drv;
+      v.min_cc = *cc;
+      t.variants.push_back(std::move(v));
+    }
+  }
+  top.finish();
+}
+
+void read_string_gaps(RowReader& top, const std::string& table, std::vector<KnownGap>& out) {
+  std::vector<std::string> gaps = top.strings("known_gaps");
+  std::string src = top.text("known_gaps_source");
+  if (!gaps.empty() && src.empty()) top.issue(Level::error, "known_gaps needs known_gaps_source");
+  for (const std::string& g : gaps) {
+    auto v = Version::parse(g);
+    if (!v) {
+      top.issue(Level::error, "known_gaps: not a version: '" + printable(g, 40) + "'");
+      continue;
+    }
+    out.push_back(KnownGap{table, "", *v, src});
+  }
+}
+
+void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  read_string_gaps(top, "cuda_drivers", kb.cuda_gaps);
+  auto rows = top.rows("toolkit");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowReader r(*rows[i], file, row_name("toolkit", i), issues);
+    CudaDriverRow d;
+    auto v = r.version("cuda", true);
+    d.release = r.text("release");
+    d.linux = r.version("linux", true);
+    d.windows = r.version("windows", false);
+    d.note = r.text("note");
+    d.source = r.source();
+    r.finish();
+    if (v) {
+      d.cuda = *v;
+      kb.cuda_drivers.push_back(std::move(d));
+    }
+  }
+  std::sort(kb.cuda_drivers.begin(), kb.cuda_drivers.end(),
+            [](const CudaDriverRow& a, const CudaDriverRow& b) { return a.cuda > b.cuda; });
+  auto fams = top.rows("family");
+  for (size_t i = 0; i < fams.size(); ++i) {
+    RowReader r(*fams[i], file, row_name("family", i), issues);
+    CudaFamily f;
+    auto major = r.version("cuda", true);
+    auto lin = r.version("linux", true);
+    auto win = r.version("windows", true);
+    f.upper = r.version("upper", false);
+    f.note = r.text("note");
+    f.source = r.source();
+    r.finish();
+    if (major && lin && win) {
+      f.major = major->major();
+      f.linux = *lin;
+      f.windows = *win;
+      kb.cuda_families.push_back(std::move(f));
+    }
+  }
+  top.finish();
+}
+
+void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  std::vector<KnownGap> gaps;
+  read_string_gaps(top, "cuda_arch", gaps);
+  kb.cuda_gaps.insert(kb.cuda_gaps.end(), gaps.begin(), gaps.end());
+  auto rows = top.rows("toolkit");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowReader r(*rows[i], file, row_name("toolkit", i), issues);
+    ToolkitArch a;
+    auto s = r.spec("cuda", true);
+    a.sass = r.versions("sass");
+    if (a.sass.empty()) r.issue(Level::error, "sass must list at least one architecture");
+    a.note = r.text("note");
+    a.source = r.source();
+    r.finish();
+    if (s) {
+      a.cuda = *s;
+      kb.toolkit_archs.push_back(std::move(a));
+    }
+  }
+  auto gens = top.rows("generation");
+  for (size_t i = 0; i < gens.size(); ++i) {
+    RowReader r(*gens[i], file, row_name("generation", i), issues);
+    ArchGeneration g;
+    g.name = r.str("name", true).value_or("");
+    g.cc = r.versions("cc");
+    auto first = r.version("first_cuda", true);
+    if (auto last = r.version("last_cuda", false)) g.last_cuda_major = last->major();
+    g.last_driver_branch = r.text("last_driver_branch");
+    g.note = r.text("note");
+    g.source = r.source();
+    r.finish();
+    if (first) g.first_cuda = *first;
+    kb.generations.push_back(std::move(g));
+  }
+  top.finish();
+}
+
+void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  auto rows = top.rows("gpu");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowReader r(*rows[i], file, row_name("gpu", i), issues);
+    GpuModel g;
+    g.name = r.str("name", true).value_or("");
+    auto cc = r.version("cc", true);
+    g.arch = r.text("arch");
+    g.note = r.text("note");
+    g.source = r.source();
+    r.str("pci_device_ids", false);
+    r.finish();
+    g.key = normalize_gpu_name(g.name);
+    if (g.key.empty() && !g.name.empty()) r.issue(Level::error, "name has nothing to match on");
+    if (cc && !g.key.empty()) {
+      g.cc = *cc;
+      kb.gpus.push_back(std::move(g));
+    }
+  }
+  top.finish();
+}
+
+void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  auto rows = top.rows("build");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowReader r(*rows[i], file, row_name("build", i), issues);
+    CudnnBuild b;
+    auto cudnn = r.spec("cudnn", true);
+    auto major = r.version("cuda_major", true);
+    auto cuda = r.spec("cuda", true);
+    b.linux = r.version("linux", false);
+    b.windows = r.version("windows", false);
+    b.cc = r.versions("cc");
+    b.note = r.text("note");
+    b.source = r.source();
+    r.finish();
+    if (cudnn && major && cuda) {
+      b.cudnn = *cudnn;
+      b.cuda_major = major->major();
+      b.cuda = *cuda;
+      kb.cudnn_builds.push_back(std::move(b));
+    }
+  }
+  auto files = top.rows("files");
+  for (size_t i = 0; i < files.size(); ++i) {
+    RowReader r(*files[i], file, row_name("files", i), issues);
+    r.version("major", true);
+    r.strings("linux");
+    r.strings("windows");
+    r.source();
+    r.finish();
+  }
+  top.finish();
+}
+
+void read_python(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  RowReader top(root, file, "", issues);
+  auto rows = top.rows("python");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowReader r(*rows[i], file, row_name("python", i), issues);
+    auto vs = r.versions("versions");
+    kb.python_source = r.source();
+    r.finish();
+    kb.python_versions.insert(kb.python_versions.end(), vs.begin(), vs.end());
+  }
+  std::sort(kb.python_versions.begin(), kb.python_versions.end());
+  top.finish();
+}
+
+struct FileReader {
+  std::string_view path;
+  void (*read)(const toml::table&, const DataFile&, KnowledgeBase&, std::vector<KbIssue>&);
+};
+
+constexpr FileReader kReaders[] = {
+    {"compat/tensorflow.toml", read_tensorflow},
+    {"compat/pytorch.toml", read_pytorch},
+    {"compat/jax.toml", read_jax},
+    {"compat/cuda_drivers.toml", read_cuda_drivers},
+    {"compat/cuda_arch.toml", read_cuda_arch},
+    {"compat/gpus.toml", read_gpus},
+    {"compat/cudnn.toml", read_cudnn},
+    {"compat/python.toml", read_python},
+};
+
+}  // namespace
+
+KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files, std::vector<KbIssue>& issues) {
+  KnowledgeBase kb;
+  std::set<std::string_view> seen;
+  for (const DataFile& f : files) {
+    const FileReader* reader = nullptr;
+    for (const FileReader& r : kReaders) {
+      if (r.path == f.path) reader = &r;
+    }
+    if (reader == nullptr) {
+      if (ends_with(f.path, ".toml")) {
+        issues.push_back(KbIssue{Level::warning, f.path, "", "not a known table; ignored", f.origin});
+      }
+      continue;
+    }
+    seen.insert(reader->path);
+    toml::table root;
+#if TOML_EXCEPTIONS
+    try {
+      root = toml::parse(f.content, f.path);
+    } catch (const toml::parse_error& e) {
+      issues.push_back(KbIssue{Level::error, f.path, "line " + std::to_string(e.source().begin.line),
+                               "TOML syntax: " + std::string(e.description()), f.origin});
+      continue;
+    }
+#else
+    toml::parse_result pr = toml::parse(f.content, f.path);
+    if (!pr) {
+      issues.push_back(KbIssue{Level::error, f.path, "line " + std::to_string(pr.error().source().begin.line),
+                               "TOML syntax: " + std::string(pr.error().description()), f.origin});
+      continue;
+    }
+    root = std::move(pr).table();
+#endif
+    try {
+      reader->read(root, f, kb, issues);
+    } catch (const std::exception& e) {
+      issues.push_back(KbIssue{Level::error, f.path, "", std::string("unreadable: ") + e.what(), f.origin});
+    }
+    kb.files_loaded.push_back(f.path + " (" + f.origin + ")");
+  }
+  for (const FileReader& r : kReaders) {
+    if (!seen.contains(r.path)) {
+      issues.push_back(KbIssue{Level::error, std::string(r.path), "", "table missing", ""});
+    }
+  }
+  return kb;
+}
+
+Result<KnowledgeBase> KnowledgeBase::load(const std::string& kb_dir) {
+  auto files = load_data_files("compat/", kb_dir);
+  if (!files) return files.error();
+  std::vector<KbIssue> issues;
+  KnowledgeBase kb = parse(*files, issues);
+  kb.validate(issues);
+  std::vector<std::string> errors;
+  for (const KbIssue& i : issues) {
+    if (i.level == Level::error) errors.push_back(i.str());
+  }
+  if (!errors.empty()) {
+    std::string msg = std::to_string(errors.size()) + " error(s) in the knowledge base";
+    for (size_t i = 0; i < errors.size() && i < 5; ++i) msg += "\n  " + errors[i];
+    if (errors.size() > 5) msg += "\n  ... (run `gpudoctor kb validate` for all)";
+    return Error{ErrorKind::invalid_data, msg, kb_dir.empty() ? "built-in" : kb_dir, 0};
+  }
+  return kb;
+}
+
+}  // namespace gpudoctor

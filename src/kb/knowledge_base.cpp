@@ -1,0 +1,318 @@
+#include "kb/knowledge_base.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "core/text.hpp"
+
+namespace gpudoctor {
+
+std::string KbIssue::str() const {
+  std::string out = file;
+  if (!where.empty()) out += ": " + where;
+  out += ": " + message;
+  if (!origin.empty() && origin != "built-in") out += " [" + origin + "]";
+  return out;
+}
+
+const char* to_string(ArchCoverage c) {
+  switch (c) {
+    case ArchCoverage::native:
+      return "native";
+    case ArchCoverage::ptx_jit:
+      return "ptx-jit";
+    case ArchCoverage::unknown_ptx:
+      return "unknown-ptx";
+    case ArchCoverage::none:
+      return "none";
+  }
+  return "none";
+}
+
+std::string driver_text(const Version& v) {
+  std::string out;
+  for (size_t i = 0; i < v.parts().size(); ++i) {
+    int n = v.parts()[i];
+    if (i > 0)
+      out += n < 10 ? ".0" + std::to_string(n) : "." + std::to_string(n);
+    else
+      out += std::to_string(n);
+  }
+  return out;
+}
+
+// ---- GPU names ----------------------------------------------------------------------------
+
+namespace {
+
+/// Words that vary between nvidia-smi, NVML, marketing and people, and never decide the
+/// compute capability: vendor and brand words, form factors, memory sizes, editions.
+bool is_noise_token(std::string_view t) {
+  static const std::set<std::string_view> noise_words = {
+      "nvidia",  "geforce",     "tesla",  "laptop",     "gpu",   "mobile", "notebook", "max",  "q",    "maxq",
+      "edition", "workstation", "server", "generation", "pcie",  "sxm",    "sxm2",     "sxm3", "sxm4", "sxm5",
+      "sxm6",    "hbm2",        "hbm2e",  "hbm3",       "hbm3e", "nvl",    "graphics", "card", "dgx"};
+  if (noise_words.contains(t)) return true;
+  // Memory sizes: "80gb", "32g", "141gb".
+  size_t i = 0;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  if (i > 0 && i < t.size()) {
+    std::string_view unit = t.substr(i);
+    if (unit == "gb" || unit == "g") return true;
+  }
+  return false;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string normalize_gpu_name(std::string_view name) {
+  std::string s;
+  for (char c : name.substr(0, 200)) {
+    unsigned char u = static_cast<unsigned char>(c);
+    s += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ';
+  }
+  std::string out;
+  for (std::string_view tok : split(s, ' ')) {
+    if (tok.empty() || is_noise_token(tok)) continue;
+    if (!out.empty()) out += ' ';
+    out += tok;
+  }
+  return out;
+}
+
+std::optional<Version> parse_compute_capability(std::string_view text) {
+  std::string_view t = trim(text);
+  for (std::string_view prefix : {"sm_", "compute_", "sm", "compute"}) {
+    if (starts_with(t, prefix)) {
+      t.remove_prefix(prefix.size());
+      break;
+    }
+  }
+  if (t.empty() || t.size() > 8) return std::nullopt;
+  // Arch suffixes "a"/"f" (sm_90a, sm_100f) name the same compute capability.
+  while (!t.empty() && std::isalpha(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+  if (t.find('.') != std::string_view::npos) {
+    auto v = Version::parse(t);
+    if (!v || v->parts().size() != 2) return std::nullopt;
+    return v;
+  }
+  for (char c : t) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  }
+  if (t.size() < 2 || t.size() > 3) return std::nullopt;
+  int minor = t.back() - '0';
+  int major = std::stoi(std::string(t.substr(0, t.size() - 1)));
+  return Version::of({major, minor});
+}
+
+GpuMatch KnowledgeBase::find_gpu(std::string_view name) const {
+  GpuMatch m;
+  std::string key = normalize_gpu_name(name);
+  if (!key.empty()) {
+    for (const GpuModel& g : gpus) {
+      if (g.key == key) {
+        m.model = &g;
+        return m;
+      }
+    }
+  }
+  m.suggestions = nearest_gpu_names(name);
+  return m;
+}
+
+std::optional<Version> KnowledgeBase::compute_capability(std::string_view gpu_name) const {
+  GpuMatch m = find_gpu(gpu_name);
+  if (m.model == nullptr) return std::nullopt;
+  return m.model->cc;
+}
+
+std::vector<std::string> KnowledgeBase::nearest_gpu_names(std::string_view name, size_t max) const {
+  std::string key = normalize_gpu_name(name);
+  // Digits carry the model; a shared model number outranks spelling.
+  std::string digits;
+  for (char c : key) {
+    if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+  }
+  std::vector<std::pair<size_t, const GpuModel*>> scored;
+  for (const GpuModel& g : gpus) {
+    size_t d = edit_distance(key, g.key) * 2;
+    if (!digits.empty() && g.key.find(digits) == std::string::npos) d += 6;
+    scored.emplace_back(d, &g);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, g] : scored) {
+    if (out.size() >= max) break;
+    out.push_back(g->name);
+  }
+  return out;
+}
+
+const ArchGeneration* KnowledgeBase::generation_of(const Version& cc) const {
+  for (const ArchGeneration& g : generations) {
+    for (const Version& c : g.cc) {
+      if (c.same_series(cc, 2)) return &g;
+    }
+  }
+  return nullptr;
+}
+
+// ---- CUDA and drivers ---------------------------------------------------------------------
+
+const CudaDriverRow* KnowledgeBase::driver_row_for_cuda(const Version& cuda) const {
+  const CudaDriverRow* best = nullptr;    // highest row <= cuda in the series
+  const CudaDriverRow* newest = nullptr;  // highest row in the series
+  const CudaDriverRow* oldest = nullptr;
+  for (const CudaDriverRow& r : cuda_drivers) {
+    if (!r.cuda.same_series(cuda, 2)) continue;
+    if (newest == nullptr || r.cuda > newest->cuda) newest = &r;
+    if (oldest == nullptr || r.cuda < oldest->cuda) oldest = &r;
+    if (r.cuda <= cuda && (best == nullptr || r.cuda > best->cuda)) best = &r;
+  }
+  // "12.2" says nothing about the update: the newest update's driver is the safe floor.
+  if (cuda.parts().size() < 3) return newest;
+  return best != nullptr ? best : oldest;
+}
+
+std::optional<Version> KnowledgeBase::min_driver_for_cuda(const Version& cuda, Platform platform) const {
+  const CudaDriverRow* r = driver_row_for_cuda(cuda);
+  if (r == nullptr) return std::nullopt;
+  return platform == Platform::linux ? r->linux : r->windows;
+}
+
+const CudaFamily* KnowledgeBase::family_for_cuda(const Version& cuda) const {
+  for (const CudaFamily& f : cuda_families) {
+    if (f.major == cuda.major()) return &f;
+  }
+  return nullptr;
+}
+
+std::optional<Version> KnowledgeBase::family_min_driver(const Version& cuda, Platform platform) const {
+  const CudaFamily* f = family_for_cuda(cuda);
+  if (f == nullptr) {
+    // Before CUDA 11 there was no minor-version compatibility: the toolkit's own driver.
+    return min_driver_for_cuda(cuda, platform);
+  }
+  return platform == Platform::linux ? f->linux : f->windows;
+}
+
+const ToolkitArch* KnowledgeBase::toolkit_arch(const Version& cuda) const {
+  for (const ToolkitArch& t : toolkit_archs) {
+    if (t.cuda.contains(cuda)) return &t;
+  }
+  return nullptr;
+}
+
+// ---- Frameworks ---------------------------------------------------------------------------
+
+const TfBuild* KnowledgeBase::tf_build(const Version& version, Platform platform) const {
+  std::string os = platform == Platform::windows ? "windows" : "linux";
+  for (const TfBuild& b : tensorflow.builds) {
+    if (b.os == os && b.version.same_series(version, 2)) return &b;
+  }
+  return nullptr;
+}
+
+const TfAndCuda* KnowledgeBase::tf_and_cuda(const Version& version) const {
+  for (const TfAndCuda& a : tensorflow.and_cuda) {
+    if (a.versions.contains(version)) return &a;
+  }
+  return nullptr;
+}
+
+const TfPackage* KnowledgeBase::tf_package(std::string_view name) const {
+  for (const TfPackage& p : tensorflow.packages) {
+    if (iequals(p.name, name)) return &p;
+  }
+  return nullptr;
+}
+
+bool KnowledgeBase::tf_native_windows_gpu(const Version& version) const {
+  return version.truncated(2) <= tensorflow.windows_gpu_last.truncated(2);
+}
+
+const TorchRelease* KnowledgeBase::torch_release(const Version& version) const {
+  for (const TorchRelease& r : pytorch.releases) {
+    if (r.version.same_series(version, 2)) return &r;
+  }
+  return nullptr;
+}
+
+const TorchVariant* KnowledgeBase::torch_variant(const TorchRelease& release, std::string_view tag) const {
+  for (const TorchVariant& v : release.variants) {
+    if (v.tag == tag) return &v;
+  }
+  return nullptr;
+}
+
+std::string KnowledgeBase::torch_index_url(std::string_view tag) const {
+  std::string url = pytorch.index_url;
+  auto pos = url.find("{tag}");
+  if (pos != std::string::npos) url.replace(pos, 5, tag);
+  return url;
+}
+
+const JaxVariant* KnowledgeBase::jax_variant(std::string_view extra) const {
+  for (const JaxVariant& v : jax.variants) {
+    if (v.extra == extra) return &v;
+  }
+  return nullptr;
+}
+
+// ---- Architecture coverage ----------------------------------------------------------------
+
+ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vector<Version>& archs,
+                                             const std::optional<Version>& ptx) {
+  // SASS runs on the same major at an equal or higher minor (sm_80 code runs on 8.6 and 8.9).
+  for (const Version& a : archs) {
+    if (a.major() == cc.major() && a.minor() <= cc.minor()) return ArchCoverage::native;
+  }
+  if (ptx && ptx->truncated(2) <= cc.truncated(2)) return ArchCoverage::ptx_jit;
+  return ArchCoverage::none;
+}
+
+ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc, Platform platform) const {
+  if (!v.archs.empty()) {
+    std::optional<Version> ptx = v.ptx;
+    if (ptx && !v.ptx_os.empty()) {
+      std::string os = platform == Platform::windows ? "windows" : "linux";
+      if (std::find(v.ptx_os.begin(), v.ptx_os.end(), os) == v.ptx_os.end()) ptx.reset();
+    }
+    return coverage_by_list(cc, v.archs, ptx);
+  }
+  if (v.min_cc && cc.truncated(2) < v.min_cc->truncated(2)) return ArchCoverage::none;
+  const ToolkitArch* t = toolkit_arch(v.cuda);
+  if (t == nullptr) return ArchCoverage::unknown_ptx;
+  // No sourced list: the toolkit's SASS list bounds what the wheel can hold. Beyond it a
+  // PyTorch wheel has no kernels (the sourced lists show no PTX for those variants).
+  return coverage_by_list(cc, t->sass, std::nullopt);
+}
+
+ArchCoverage KnowledgeBase::tf_coverage(const TfBuild& b, const Version& cc) const {
+  if (!b.archs.empty() || b.ptx) return coverage_by_list(cc, b.archs, b.ptx);
+  if (!b.cuda) return ArchCoverage::none;
+  const ToolkitArch* t = toolkit_arch(*b.cuda);
+  if (t == nullptr) return ArchCoverage::unknown_ptx;
+  ArchCoverage c = coverage_by_list(cc, t->sass, std::nullopt);
+  if (c == ArchCoverage::native) return c;
+  // Above what the toolkit can target: only PTX could run, and the wheel's PTX is not recorded.
+  Version highest = *std::max_element(t->sass.begin(), t->sass.end());
+  return cc.truncated(2) > highest.truncated(2) ? ArchCoverage::unknown_ptx : ArchCoverage::none;
+}
+
+}  // namespace gpudoctor

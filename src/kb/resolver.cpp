@@ -1,0 +1,795 @@
+#include "kb/resolver.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
+#include "model/facts.hpp"
+
+namespace gpudoctor {
+
+const char* to_string(Shell s) {
+  return s == Shell::bash ? "bash" : "powershell";
+}
+
+namespace {
+
+constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
+constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv";
+constexpr const char* kSmiSource =
+    "[3rd] michaelbommarito.com/wiki/programming/tools/gpu-compute-capability (nvidia-smi "
+    "--query-gpu=name,compute_cap)";
+constexpr const char* kWslGuide =
+    "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
+    "WSL2)";
+
+std::string display_name(const std::string& framework) {
+  if (framework == "tensorflow") return "TensorFlow";
+  if (framework == "pytorch") return "PyTorch";
+  if (framework == "jax") return "JAX";
+  return framework;
+}
+
+std::string route_text(Platform p) {
+  switch (p) {
+    case Platform::linux:
+      return "on Linux";
+    case Platform::windows:
+      return "on native Windows";
+    case Platform::wsl2:
+      return "in WSL2";
+  }
+  return "";
+}
+
+/// Driver floors: WSL2 uses the Windows driver.
+Platform driver_platform(Platform route) {
+  return route == Platform::linux ? Platform::linux : Platform::windows;
+}
+
+std::string series(const Version& v) {
+  return v.truncated(2).str();
+}
+
+/// The Python for a new environment. Near the one the user has (the closest inside the range);
+/// without one, the newest but one inside the range, because the newest Python a framework
+/// lists is its most recent (and least tried) addition.
+std::optional<Version> pick_python(const KnowledgeBase& kb, const VersionSpec& range,
+                                   const std::optional<Version>& have) {
+  std::vector<Version> in;
+  for (const Version& v : kb.python_versions) {
+    if (range.contains(v)) in.push_back(v);
+  }
+  if (in.empty()) return std::nullopt;
+  std::sort(in.begin(), in.end());
+  if (have) {
+    Version h = have->truncated(2);
+    if (h > in.back()) return in.back();
+    if (h < in.front()) return in.front();
+  }
+  return in.size() >= 3 ? in[in.size() - 2] : in.back();
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& s) {
+  if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+}
+
+/// Applies the Python range: keeps the user's interpreter when it fits, else picks one.
+void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, const VersionSpec& range,
+                  const std::string& source) {
+  o.python_range = range.text();
+  if (req.python) {
+    if (range.contains(*req.python)) {
+      o.python = req.python->truncated(2);
+      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " + display_name(o.framework) + " " +
+                          series(o.version) + "'s range " + range.text());
+    } else {
+      o.python_change = true;
+      o.python = pick_python(kb, range, req.python);
+      o.issues.push_back(PlanIssue{"python-outside-range", false,
+                                   "Python " + req.python->truncated(2).str() + " is outside " +
+                                       display_name(o.framework) + " " + series(o.version) + "'s range " +
+                                       range.text() + ": use a new environment with Python " +
+                                       (o.python ? o.python->str() : range.text()),
+                                   source});
+    }
+  } else {
+    o.python = pick_python(kb, range, std::nullopt);
+  }
+}
+
+/// Driver floor for a CUDA build on a route; adds an issue when the given driver is older.
+void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, const Version& cuda,
+                  std::optional<Version> extra_floor = std::nullopt, const std::string& extra_source = "") {
+  Platform dp = driver_platform(o.route);
+  std::optional<Version> floor = kb.family_min_driver(cuda, dp);
+  std::string src;
+  if (const CudaFamily* f = kb.family_for_cuda(cuda))
+    src = f->source;
+  else if (const CudaDriverRow* r = kb.driver_row_for_cuda(cuda))
+    src = r->source;
+  if (extra_floor && (!floor || *extra_floor > *floor)) {
+    floor = extra_floor;
+    src = extra_source;
+  }
+  o.driver_min = floor;
+  add_unique(o.sources, src);
+  if (!floor) {
+    o.issues.push_back(PlanIssue{"driver-floor-unknown", false,
+                                 "no minimum driver for CUDA " + cuda.str() + " in the knowledge base", ""});
+    return;
+  }
+  std::string where = dp == Platform::linux ? "Linux" : "Windows";
+  if (req.driver) {
+    if (*req.driver < *floor) {
+      o.issues.push_back(PlanIssue{"driver-too-old", false,
+                                   "driver " + driver_text(*req.driver) + " is older than " + driver_text(*floor) +
+                                       ", the minimum " + where + " driver for CUDA " + cuda.str() +
+                                       " builds: update the driver first",
+                                   src});
+    } else {
+      o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(*floor) + " (minimum " + where +
+                          " driver for CUDA " + std::to_string(cuda.major()) + ".x builds)");
+    }
+  }
+}
+
+void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, ArchCoverage c,
+                    const std::string& what, const std::string& source, bool assumed) {
+  if (!req.cc) {
+    o.coverage = "unknown";
+    return;
+  }
+  o.coverage = to_string(c);
+  std::string cc = req.cc->str();
+  std::string sm = "sm_" + std::to_string(req.cc->major()) + std::to_string(req.cc->minor());
+  const ArchGeneration* gen = kb.generation_of(*req.cc);
+  std::string gen_name = gen != nullptr ? " (" + gen->name + ")" : "";
+  switch (c) {
+    case ArchCoverage::native:
+      o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name +
+                          (assumed ? " (assumed from its CUDA toolkit's architecture list)" : ""));
+      break;
+    case ArchCoverage::ptx_jit:
+      o.issues.push_back(PlanIssue{"gpu-arch-ptx-only", false,
+                                   what + " has no " + sm +
+                                       " kernels; it runs only through PTX JIT compilation "
+                                       "(slow first start; not verified on this architecture)",
+                                   source});
+      break;
+    case ArchCoverage::unknown_ptx:
+      o.issues.push_back(PlanIssue{"gpu-arch-unverified", false,
+                                   what + " was built with a CUDA that cannot target " + sm + gen_name +
+                                       "; it can only run if the wheel carries PTX, which the knowledge base "
+                                       "does not record",
+                                   source});
+      break;
+    case ArchCoverage::none:
+      o.issues.push_back(PlanIssue{"gpu-arch-unsupported", true,
+                                   what + " has no kernels for compute capability " + cc + gen_name, source});
+      break;
+  }
+}
+
+// ---- Steps --------------------------------------------------------------------------------
+
+std::string env_name(const PlanOption& o) {
+  std::string base = o.framework == "pytorch" ? "torch" : (o.framework == "tensorflow" ? "tf" : "jax");
+  std::string v = std::to_string(o.version.major()) + std::to_string(o.version.minor());
+  return o.framework == "jax" ? base : base + v;
+}
+
+void add_driver_step(PlanOption& o, const PlanRequest& req) {
+  if (!o.driver_min || !o.gpu) return;
+  bool ok = req.driver && *req.driver >= *o.driver_min;
+  PlanStep s;
+  s.id = "driver";
+  std::string where = o.route == Platform::linux ? "Linux" : "Windows";
+  s.title = ok ? "NVIDIA driver " + driver_text(*req.driver) + " is new enough (>= " + driver_text(*o.driver_min) + ")"
+               : "Install NVIDIA " + where + " driver >= " + driver_text(*o.driver_min);
+  if (o.route == Platform::wsl2) {
+    s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
+  } else if (!ok) {
+    s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
+  }
+  Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
+  if (!ok)
+    s.commands.push_back(PlanCommand{
+        check_shell, "install the NVIDIA driver >= " + driver_text(*o.driver_min) + " from " + kDriverDownload, true});
+  s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
+  o.steps.push_back(std::move(s));
+}
+
+void add_wsl_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
+  if (o.route != Platform::wsl2 || req.os != Platform::windows) return;
+  PlanStep s;
+  s.id = "wsl2";
+  s.title = "Install WSL2 with Ubuntu and run the next steps inside it";
+  s.detail = "Needs Windows 10 build " + kb.tensorflow.wsl2_min_windows_build +
+             " (21H2) or newer. Do not install a Linux NVIDIA driver inside WSL2.";
+  s.commands.push_back(PlanCommand{Shell::powershell, "wsl --install -d Ubuntu", true});
+  o.steps.push_back(std::move(s));
+  add_unique(o.sources, kb.tensorflow.wsl2_source);
+  add_unique(o.sources, kWslGuide);
+}
+
+/// venv when the user's Python fits; conda when another Python (or conda's CUDA) is needed.
+void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
+                  const std::vector<std::string>& conda_packages) {
+  PlanStep s;
+  s.id = "env";
+  std::string name = env_name(o);
+  std::string py = o.python ? o.python->str() : "3";
+  bool conda = need_conda || o.python_change || !req.python;
+  Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
+  if (conda) {
+    s.title = "Create a conda environment '" + name + "' with Python " + py;
+    s.detail = o.python_change ? "A new environment, because the Python you have is outside the supported range."
+                               : "conda provides the Python version the framework supports.";
+    if (sh == Shell::bash) s.commands.push_back(PlanCommand{sh, "eval \"$(conda shell.bash hook)\"", false});
+    if (sh == Shell::powershell) s.detail += " (Once per machine: `conda init powershell`, then a new PowerShell.)";
+    s.commands.push_back(PlanCommand{sh, "conda create -y -n " + name + " python=" + py, false});
+    s.commands.push_back(PlanCommand{sh, "conda activate " + name, false});
+    if (!conda_packages.empty()) {
+      std::string line = "conda install -y -c conda-forge";
+      for (const std::string& p : conda_packages) line += " " + p;
+      s.commands.push_back(PlanCommand{sh, line, false});
+    }
+  } else {
+    s.title = "Create a virtual environment '" + name + "' with Python " + py;
+    if (sh == Shell::bash) {
+      s.commands.push_back(PlanCommand{sh, "python" + py + " -m venv \"$HOME/.venvs/" + name + "\"", false});
+      s.commands.push_back(PlanCommand{sh, "source \"$HOME/.venvs/" + name + "/bin/activate\"", false});
+    } else {
+      s.commands.push_back(PlanCommand{sh, "py -" + py + " -m venv \"$HOME\\.venvs\\" + name + "\"", false});
+      s.commands.push_back(PlanCommand{sh, "& \"$HOME\\.venvs\\" + name + "\\Scripts\\Activate.ps1\"", false});
+    }
+  }
+  s.commands.push_back(PlanCommand{sh, "python -m pip install --upgrade pip", false});
+  o.steps.push_back(std::move(s));
+}
+
+void add_install_step(PlanOption& o, const std::string& pip_args, const std::string& detail) {
+  PlanStep s;
+  s.id = "install";
+  s.title = o.framework == "jax" ? "Install JAX (jax[" + o.variant + "])"
+                                 : "Install " + display_name(o.framework) + " " + series(o.version);
+  s.detail = detail;
+  Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
+  s.commands.push_back(PlanCommand{sh, "python -m pip install " + pip_args, false});
+  o.steps.push_back(std::move(s));
+}
+
+void add_verify_step(PlanOption& o) {
+  PlanStep s;
+  s.id = "verify";
+  s.title = "Check that " + display_name(o.framework) + " sees the GPU";
+  Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
+  std::string code;
+  if (o.framework == "tensorflow") {
+    code = "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))";
+  } else if (o.framework == "pytorch") {
+    code = "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())";
+  } else {
+    code = "import jax; print(jax.__version__, jax.devices())";
+  }
+  s.commands.push_back(PlanCommand{sh, "python -c \"" + code + "\"", false});
+  s.commands.push_back(PlanCommand{sh, "gpudoctor", false});
+  o.steps.push_back(std::move(s));
+}
+
+// ---- TensorFlow ---------------------------------------------------------------------------
+
+PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
+  PlanOption o;
+  o.framework = "tensorflow";
+  o.version = b.version.truncated(2);
+  o.route = route;
+  o.gpu = b.gpu;
+  o.cuda = b.cuda;
+  o.cudnn = b.cudnn;
+  add_unique(o.sources, b.source);
+  if (!b.note.empty()) o.reasons.push_back("note: " + b.note);
+  if (!b.gpu) {
+    o.variant = "cpu";
+    o.issues.push_back(
+        PlanIssue{"tf-native-windows-no-gpu", true,
+                  "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
+                      kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
+                  kb.tensorflow.windows_gpu_source});
+    add_unique(o.sources, kb.tensorflow.windows_gpu_source);
+  }
+  apply_python(o, req, kb, b.python, b.source);
+  if (!b.gpu) return o;
+  o.reasons.push_back("tested build: CUDA " + b.cuda->str() + ", cuDNN " + b.cudnn->str() + ", Python " +
+                      b.python.text() + " (" + b.tested + ")");
+  if (req.cc) {
+    apply_coverage(o, req, kb, kb.tf_coverage(b, *req.cc), "TensorFlow " + series(b.version),
+                   b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
+  } else {
+    o.coverage = "unknown";
+  }
+  apply_driver(o, req, kb, *b.cuda);
+
+  add_wsl_step(o, req, kb);
+  add_driver_step(o, req);
+  const TfAndCuda* ac = route != Platform::windows ? kb.tf_and_cuda(b.version) : nullptr;
+  if (route == Platform::windows) {
+    // TF's own recipe for the last native-Windows GPU releases: CUDA and cuDNN from conda.
+    o.variant = "conda-cudatoolkit";
+    std::string cudnn = b.cudnn->str() == "8.1" ? "8.1.0" : b.cudnn->str();
+    add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + cudnn});
+    std::string next = Version::of({b.version.major(), b.version.minor() + 1}).str();
+    add_install_step(o, "\"tensorflow<" + next + "\"",
+                     "TensorFlow's documented native-Windows recipe: conda's cudatoolkit " + b.cuda->str() +
+                         " and cudnn " + cudnn + ", then pip install \"tensorflow<" + next + "\".");
+    o.install_spec = "tensorflow<" + next;
+    add_unique(o.sources, "tensorflow/docs@7c36502 site/en/install/pip.md (Windows Native tab)");
+  } else if (ac != nullptr) {
+    o.variant = "and-cuda";
+    auto blocked = [&](const Version& py) {
+      return std::any_of(ac->no_wheel_python.begin(), ac->no_wheel_python.end(),
+                         [&](const Version& nw) { return nw.same_series(py, 2); });
+    };
+    if (o.python && blocked(*o.python)) {
+      // A pinned wheel has no build for this Python: pick the nearest one that has.
+      std::optional<Version> other;
+      for (const Version& py : kb.python_versions) {
+        if (b.python.contains(py) && !blocked(py) && py < *o.python) other = py;
+      }
+      o.issues.push_back(PlanIssue{
+          "and-cuda-no-wheel-for-python", false,
+          "tensorflow[and-cuda] " + series(b.version) + " pins a wheel with no build for Python " + o.python->str() +
+              ", so pip fails; use Python " + (other ? other->str() : std::string("another version")),
+          ac->source});
+      if (other) {
+        std::erase_if(o.reasons, [](const std::string& r) { return starts_with(r, "Python "); });
+        o.python = other;
+        o.python_change = true;
+      }
+    }
+    std::string exact = !ac->recommended.empty() ? "==" + ac->recommended : "==" + series(b.version) + ".*";
+    o.install_spec = "tensorflow[and-cuda]" + exact;
+    add_env_step(o, req, false, {});
+    std::string detail = "pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed.";
+    if (!ac->note.empty()) detail += " " + ac->note;
+    add_install_step(o, "\"" + o.install_spec + "\"", detail);
+    add_unique(o.sources, ac->source);
+  } else {
+    o.variant = "system-cuda";
+    o.install_spec = "tensorflow==" + series(b.version) + ".*";
+    add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + b.cudnn->str()});
+    add_install_step(o, "\"" + o.install_spec + "\"",
+                     "This release has no [and-cuda] extra: it needs CUDA " + b.cuda->str() + " and cuDNN " +
+                         b.cudnn->str() + " (here from conda-forge, following TF's conda recipe pattern).");
+    o.issues.push_back(PlanIssue{"tf-needs-system-cuda", false,
+                                 "TensorFlow " + series(b.version) + " predates tensorflow[and-cuda]: CUDA " +
+                                     b.cuda->str() + " and cuDNN " + b.cudnn->str() + " must be installed separately",
+                                 b.source});
+  }
+  add_verify_step(o);
+  return o;
+}
+
+std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& kb) {
+  std::vector<Platform> routes{req.os};
+  if (req.os == Platform::windows) routes.push_back(Platform::wsl2);
+  std::vector<PlanOption> out;
+  for (Platform route : routes) {
+    std::string os = route == Platform::windows ? "windows" : "linux";
+    for (const TfBuild& b : kb.tensorflow.builds) {
+      if (b.os == os) out.push_back(evaluate_tf(b, route, req, kb));
+    }
+    // Releases with no row on native Windows (the 2.13 gap) are still CPU-only there.
+    if (route == Platform::windows) {
+      for (const KnownGap& g : kb.tensorflow.gaps) {
+        if (g.os != "windows") continue;
+        PlanOption o;
+        o.framework = "tensorflow";
+        o.version = g.version.truncated(2);
+        o.route = route;
+        o.gpu = false;
+        o.variant = "cpu";
+        o.issues.push_back(PlanIssue{"tf-native-windows-no-gpu", true,
+                                     "TensorFlow " + series(g.version) +
+                                         " has no native-Windows GPU build (no tested Windows configuration at all)",
+                                     g.source});
+        o.sources.push_back(g.source);
+        out.push_back(std::move(o));
+      }
+    }
+  }
+  return out;
+}
+
+// ---- PyTorch ------------------------------------------------------------------------------
+
+PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const PlanRequest& req,
+                          const KnowledgeBase& kb) {
+  PlanOption o;
+  o.framework = "pytorch";
+  o.version = r.version.truncated(2);
+  o.route = req.os;
+  o.variant = v.tag;
+  o.cuda = v.cuda;
+  o.cudnn = v.cudnn;
+  add_unique(o.sources, r.source);
+  if (!r.note.empty()) o.reasons.push_back("note: " + r.note);
+  apply_python(o, req, kb, r.python, r.source);
+  o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
+                      (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + v.status + ")");
+  if (v.status == "experimental") {
+    o.issues.push_back(
+        PlanIssue{"variant-experimental", false,
+                  "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version), r.source});
+  }
+  if (req.cc) {
+    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os), "PyTorch " + series(r.version) + " " + v.tag,
+                   v.archs_source.empty() ? r.source : v.archs_source, v.archs.empty());
+  } else {
+    o.coverage = "unknown";
+  }
+  apply_driver(o, req, kb, v.cuda);
+  std::string url = kb.torch_index_url(v.tag);
+  o.install_spec = "torch==" + series(r.version) + ".* --index-url " + url;
+  add_unique(o.sources, kb.pytorch.index_source);
+  add_driver_step(o, req);
+  add_env_step(o, req, false, {});
+  add_install_step(o, "\"torch==" + series(r.version) + ".*\" --index-url " + url,
+                   "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.");
+  add_verify_step(o);
+  return o;
+}
+
+std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBase& kb) {
+  std::vector<PlanOption> out;
+  for (const TorchRelease& r : kb.pytorch.releases) {
+    for (const TorchVariant& v : r.variants) out.push_back(evaluate_torch(r, v, req, kb));
+  }
+  return out;
+}
+
+// ---- JAX ----------------------------------------------------------------------------------
+
+std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase& kb, const FrameworkRequest& fr) {
+  std::vector<PlanOption> out;
+  Platform route = req.os == Platform::windows ? Platform::wsl2 : req.os;
+  if (req.os == Platform::windows) {
+    PlanOption o;
+    o.framework = "jax";
+    o.route = Platform::windows;
+    o.gpu = false;
+    o.variant = "cpu";
+    o.issues.push_back(PlanIssue{"jax-native-windows-no-gpu", true,
+                                 "JAX has no GPU wheels for native Windows (Linux only; WSL2 experimental)",
+                                 kb.jax.source});
+    o.sources.push_back(kb.jax.source);
+    out.push_back(std::move(o));
+  }
+  std::string pin;
+  if (fr.spec) {
+    std::string t = std::string(trim(fr.spec->text()));
+    pin = (t.find_first_of("<>=!~") == std::string::npos ? "==" : "") + t;
+  }
+  for (const JaxVariant& v : kb.jax.variants) {
+    PlanOption o;
+    o.framework = "jax";
+    o.route = route;
+    o.variant = v.extra;
+    o.cuda = v.built_cuda;
+    o.cudnn = v.built_cudnn;
+    o.python = req.python ? std::optional<Version>(req.python->truncated(2)) : std::nullopt;
+    o.python_range = "not in the knowledge base";
+    add_unique(o.sources, v.source);
+    o.reasons.push_back("jax[" + v.extra + "]: built with CUDA " + v.built_cuda.str() + ", cuDNN " +
+                        v.built_cudnn.str() + "; needs compute capability >= " + v.min_cc.str());
+    if (route == Platform::wsl2 && kb.jax.wsl2_experimental) {
+      o.issues.push_back(
+          PlanIssue{"jax-wsl2-experimental", false, "JAX GPU support in WSL2 is experimental", kb.jax.source});
+    }
+    if (req.cc) {
+      ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
+      apply_coverage(o, req, kb, c, "jax[" + v.extra + "]", v.source, false);
+    } else {
+      o.coverage = "unknown";
+    }
+    apply_driver(o, req, kb, v.built_cuda,
+                 route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
+    o.install_spec = "jax[" + v.extra + "]" + pin;
+    add_wsl_step(o, req, kb);
+    add_driver_step(o, req);
+    add_env_step(o, req, false, {});
+    add_install_step(o, "-U \"" + o.install_spec + "\"",
+                     "The jax[" + v.extra +
+                         "] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH "
+                         "override them.");
+    add_verify_step(o);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// ---- Ranking ------------------------------------------------------------------------------
+
+bool matches(const PlanOption& o, const FrameworkRequest& fr) {
+  if (!fr.spec || o.framework == "jax") return true;
+  return fr.spec->contains(o.version);
+}
+
+int soft_issue_count(const PlanOption& o) {
+  int n = 0;
+  for (const PlanIssue& i : o.issues) n += i.fatal ? 0 : 1;
+  return n;
+}
+
+bool has_issue(const PlanOption& o, std::string_view id) {
+  return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
+}
+
+/// Better first: works without changing Python, GPU kernels certain, newest release,
+/// the user's own OS, no driver update, stable and newer CUDA, fewer caveats.
+bool better(const PlanOption& a, const PlanOption& b, Platform os) {
+  auto key = [&](const PlanOption& o) {
+    // Native kernels, then PTX known to be shipped, then PTX that may not exist.
+    int arch_risk = has_issue(o, "gpu-arch-unverified") ? 2 : has_issue(o, "gpu-arch-ptx-only") ? 1 : 0;
+    return std::make_tuple(o.python_change, arch_risk);
+  };
+  if (key(a) != key(b)) return key(a) < key(b);
+  if (a.version != b.version) return a.version > b.version;
+  if ((a.route == os) != (b.route == os)) return a.route == os;
+  bool da = has_issue(a, "driver-too-old"), db = has_issue(b, "driver-too-old");
+  if (da != db) return !da;
+  bool ea = has_issue(a, "variant-experimental"), eb = has_issue(b, "variant-experimental");
+  if (ea != eb) return !ea;
+  // JAX: the project's preferred extra first (cuda13), then by CUDA.
+  if (a.cuda && b.cuda && *a.cuda != *b.cuda) return *a.cuda > *b.cuda;
+  return soft_issue_count(a) < soft_issue_count(b);
+}
+
+bool same_choice(const PlanOption& a, const PlanOption& b) {
+  return a.version == b.version && a.route == b.route && a.variant == b.variant;
+}
+
+FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req, const KnowledgeBase& kb) {
+  FrameworkPlan fp;
+  fp.request = fr;
+  std::vector<PlanOption> all;
+  if (fr.name == "tensorflow")
+    all = tf_options(req, kb);
+  else if (fr.name == "pytorch")
+    all = torch_options(req, kb);
+  else
+    all = jax_options(req, kb, fr);
+  if (fr.name == "jax") {
+    fp.notes.push_back(
+        "JAX versions and their Python range are not in the knowledge base; the requirements are "
+        "those of JAX's install guide. " +
+        kb.jax.note);
+  }
+
+  std::vector<PlanOption> good, good_matching;
+  for (PlanOption& o : all) {
+    if (o.fatal()) continue;
+    (matches(o, fr) ? good_matching : good).push_back(o);
+  }
+  auto sorter = [&](const PlanOption& a, const PlanOption& b) { return better(a, b, req.os); };
+  std::stable_sort(good_matching.begin(), good_matching.end(), sorter);
+  std::vector<PlanOption> every_good = good_matching;
+  every_good.insert(every_good.end(), good.begin(), good.end());
+  std::stable_sort(every_good.begin(), every_good.end(), sorter);
+
+  if (!good_matching.empty()) fp.best = good_matching.front();
+
+  // Alternatives: the best on each other route, the newest release on each route (if newer
+  // than the best), and the best without a Python change.
+  auto push_alt = [&](const PlanOption& o) {
+    if (fp.best && same_choice(o, *fp.best)) return;
+    for (const PlanOption& a : fp.alternatives) {
+      if (same_choice(a, o)) return;
+    }
+    if (fp.alternatives.size() < 4) fp.alternatives.push_back(o);
+  };
+  std::set<int> routes_seen;
+  for (const PlanOption& o : every_good) {
+    // per route: the best option (any version)
+    if (routes_seen.insert(static_cast<int>(o.route)).second) push_alt(o);
+  }
+  for (const PlanOption& o : good_matching) {
+    if (fp.best && o.route != fp.best->route) {
+      push_alt(o);
+      break;
+    }
+  }
+  if (fp.best && fp.best->python_change) {
+    for (const PlanOption& o : every_good) {
+      if (!o.python_change) {
+        push_alt(o);
+        break;
+      }
+    }
+  }
+  if (fp.best && has_issue(*fp.best, "driver-too-old")) {
+    // What works with the driver already installed.
+    for (const PlanOption& o : every_good) {
+      if (!has_issue(o, "driver-too-old")) {
+        push_alt(o);
+        break;
+      }
+    }
+  }
+  if (fp.best) {
+    // Another wheel variant of the same release (PyTorch cu126 vs cu128, JAX cuda12).
+    for (const PlanOption& o : good_matching) {
+      if (o.version == fp.best->version && o.route == fp.best->route && o.variant != fp.best->variant) {
+        push_alt(o);
+        break;
+      }
+    }
+  }
+
+  // Rejected: what was asked for (or, without a version, the newest of each route/variant)
+  // that cannot work, with its blockers.
+  std::set<std::string> seen;
+  for (const PlanOption& o : all) {
+    if (!o.fatal() || !matches(o, fr)) continue;
+    std::string key = std::to_string(static_cast<int>(o.route)) + "/" + o.variant;
+    if (!fr.spec && !seen.insert(key).second) continue;
+    if (fp.rejected.size() >= 4) break;
+    // Newest first: tables are newest-first, so the first of each key is the newest.
+    fp.rejected.push_back(o);
+  }
+  if (!fp.best) {
+    fp.notes.push_back("Nothing that matches '" + fr.text +
+                       "' can use the GPU on this machine; see the blockers below" +
+                       (fp.alternatives.empty() ? "." : " and the alternatives."));
+  }
+  return fp;
+}
+
+}  // namespace
+
+bool PlanOption::fatal() const {
+  return std::any_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.fatal; });
+}
+
+std::string PlanOption::summary() const {
+  std::string s = display_name(framework);
+  if (framework != "jax" || version != Version()) s += " " + series(version);
+  if (framework == "jax") s = "JAX (jax[" + variant + "])";
+  s += " " + route_text(route);
+  std::vector<std::string> parts;
+  if (framework == "pytorch") parts.push_back(variant);
+  if (framework == "tensorflow" && variant == "and-cuda") parts.push_back("tensorflow[and-cuda]");
+  if (gpu && cuda) parts.push_back("CUDA " + cuda->str());
+  if (gpu && cudnn) parts.push_back("cuDNN " + cudnn->str());
+  if (python) parts.push_back("Python " + python->str());
+  if (!gpu) parts.push_back("CPU only");
+  if (!parts.empty()) s += " (" + join(parts, ", ") + ")";
+  return s;
+}
+
+Result<FrameworkRequest> parse_framework_request(std::string_view text) {
+  FrameworkRequest fr;
+  fr.text = std::string(trim(text));
+  std::string_view t = trim(text);
+  size_t cut = t.find_first_of("<>=!~ ");
+  std::string name = to_lower(t.substr(0, cut));
+  if (name == "torch" || name == "pytorch")
+    fr.name = "pytorch";
+  else if (name == "tensorflow" || name == "tf" || name == "tensorflow-gpu")
+    fr.name = "tensorflow";
+  else if (name == "jax" || name == "jaxlib")
+    fr.name = "jax";
+  else {
+    return Error{
+        ErrorKind::invalid_data,
+        "unknown framework '" + printable(name, 40) + "' (use tensorflow, pytorch or jax, e.g. tensorflow==2.15)",
+        "--framework", 0};
+  }
+  if (cut != std::string_view::npos) {
+    std::string_view rest = trim(t.substr(cut));
+    if (!rest.empty()) {
+      auto spec = VersionSpec::parse(rest);
+      if (!spec) {
+        return Error{ErrorKind::invalid_data,
+                     "malformed version range '" + printable(rest, 40) + "' (examples: ==2.15, >=2.8, <2.11)",
+                     "--framework", 0};
+      }
+      fr.spec = *spec;
+    }
+  }
+  return fr;
+}
+
+Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
+  Plan plan;
+  plan.request = request;
+  PlanRequest req = request;
+  if (!req.gpu_name.empty()) {
+    GpuMatch m = kb.find_gpu(req.gpu_name);
+    if (m.model != nullptr) {
+      plan.gpu_model = m.model->name;
+      plan.gpu_arch = m.model->arch;
+      if (!req.cc) req.cc = m.model->cc;
+    } else {
+      plan.gpu_suggestions = m.suggestions;
+      plan.notes.push_back(PlanIssue{"gpu-unknown-model", false,
+                                     "GPU '" + printable(req.gpu_name, 80) +
+                                         "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") +
+                                         "?",
+                                     ""});
+    }
+  } else if (!req.cc) {
+    plan.notes.push_back(
+        PlanIssue{"gpu-not-given", false,
+                  req.from_facts ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
+                                 : "no GPU given (--gpu MODEL): architecture support is not checked",
+                  ""});
+  }
+  if (req.cc && plan.gpu_arch.empty()) {
+    if (const ArchGeneration* g = kb.generation_of(*req.cc)) plan.gpu_arch = g->name;
+  }
+  plan.cc = req.cc;
+  plan.request.cc = req.cc;
+  if (!req.driver) {
+    plan.notes.push_back(PlanIssue{"driver-not-given", false,
+                                   req.from_facts
+                                       ? "no NVIDIA driver found: the plan states the minimum to install"
+                                       : "no driver version given (--driver VER): the plan states the minimum",
+                                   ""});
+  }
+  std::vector<FrameworkRequest> frs = req.frameworks;
+  if (frs.empty()) {
+    for (const char* n : {"pytorch", "tensorflow", "jax"}) frs.push_back(FrameworkRequest{n, std::nullopt, n});
+  }
+  for (const FrameworkRequest& fr : frs) plan.frameworks.push_back(plan_framework(fr, req, kb));
+  return plan;
+}
+
+PlanRequest request_from_facts(const Facts& facts, const KnowledgeBase& kb) {
+  PlanRequest req;
+  req.from_facts = true;
+  req.os = facts.platform;
+  for (const GpuFacts& g : facts.gpus) {
+    if (g.name.empty() && !g.cc_major) continue;
+    req.gpu_name = g.name;
+    if (g.cc_major && g.cc_minor)
+      req.cc = Version::of({*g.cc_major, *g.cc_minor});
+    else if (!g.name.empty())
+      req.cc = kb.compute_capability(g.name);
+    break;
+  }
+  req.driver = facts.driver.version;
+  const PythonEnvFacts* env = nullptr;
+  for (const PythonEnvFacts& e : facts.python_envs) {
+    if (!e.python_version) continue;
+    if (env == nullptr || (!e.frameworks.empty() && env->frameworks.empty())) env = &e;
+  }
+  if (env != nullptr) req.python = env->python_version;
+  std::set<std::string> names;
+  for (const PythonEnvFacts& e : facts.python_envs) {
+    for (const FrameworkFacts& f : e.frameworks) {
+      auto fr = parse_framework_request(f.name);
+      if (fr && names.insert(fr->name).second) req.frameworks.push_back(*fr);
+    }
+  }
+  return req;
+}
+
+std::vector<PlanStep> plan_steps(const Plan& plan) {
+  std::vector<PlanStep> out;
+  std::set<std::string> seen;
+  for (const FrameworkPlan& fp : plan.frameworks) {
+    if (!fp.best) continue;
+    for (const PlanStep& s : fp.best->steps) {
+      // The driver and WSL2 steps are shared: keep the first (checks are the same command).
+      if ((s.id == "wsl2" || s.id == "verify-driver") && !seen.insert(s.id).second) continue;
+      if (s.id == "driver" && !seen.insert(s.title).second) continue;
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,110 @@
+#include <nlohmann/json.hpp>
+
+#include "kb/knowledge_base.hpp"
+#include "render/matrix_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using nlohmann::json;
+
+json str_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
+json opt(const std::optional<Version>& v) {
+  return v ? json(driver_text(*v)) : json(nullptr);
+}
+json versions(const std::vector<Version>& vs) {
+  json a = json::array();
+  for (const Version& v : vs) a.push_back(v.str());
+  return a;
+}
+
+}  // namespace
+
+std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
+  json j;
+  j["schema_version"] = kMatrixSchemaVersion;
+  if (!f.gpu_name.empty()) {
+    GpuMatch m = kb.find_gpu(f.gpu_name);
+    j["gpu"] = json{{"query", f.gpu_name},
+                    {"model", m.model ? json(m.model->name) : json(nullptr)},
+                    {"compute_capability", m.model ? json(m.model->cc.str()) : json(nullptr)},
+                    {"suggestions", m.suggestions}};
+  }
+  json fw = json::array();
+  for (const MatrixRow& r : matrix_framework_rows(kb, f)) {
+    fw.push_back(json{{"framework", r.framework},
+                      {"version", r.version},
+                      {"os", r.os},
+                      {"python", str_or_null(r.python)},
+                      {"cuda", str_or_null(r.cuda)},
+                      {"cudnn", str_or_null(r.cudnn)},
+                      {"gpu_build", !r.cuda.empty()},
+                      {"variant", str_or_null(r.variant)},
+                      {"gpu_coverage", str_or_null(r.gpu)},
+                      {"note", str_or_null(r.note)},
+                      {"source", r.source}});
+  }
+  j["frameworks"] = fw;
+  json drivers = json::array();
+  for (const CudaDriverRow& d : kb.cuda_drivers) {
+    if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
+    drivers.push_back(json{{"cuda", d.cuda.str()},
+                           {"release", d.release},
+                           {"driver_linux", opt(d.linux)},
+                           {"driver_windows", opt(d.windows)},
+                           {"note", str_or_null(d.note)},
+                           {"source", d.source}});
+  }
+  j["drivers"] = drivers;
+  json fams = json::array();
+  for (const CudaFamily& fam : kb.cuda_families) {
+    fams.push_back(json{{"cuda", std::to_string(fam.major) + ".x"},
+                        {"driver_linux", driver_text(fam.linux)},
+                        {"driver_windows", driver_text(fam.windows)},
+                        {"upper", opt(fam.upper)},
+                        {"note", fam.note},
+                        {"source", fam.source}});
+  }
+  j["driver_families"] = fams;
+  if (f.arch) {
+    json ta = json::array();
+    for (const ToolkitArch& t : kb.toolkit_archs) {
+      ta.push_back(json{{"cuda", t.cuda.text()}, {"sass", versions(t.sass)}, {"source", t.source}});
+    }
+    j["toolkit_archs"] = ta;
+    json gens = json::array();
+    for (const ArchGeneration& g : kb.generations) {
+      gens.push_back(json{{"name", g.name},
+                          {"cc", versions(g.cc)},
+                          {"first_cuda", g.first_cuda.str()},
+                          {"last_cuda_major", g.last_cuda_major ? json(*g.last_cuda_major) : json(nullptr)},
+                          {"last_driver_branch", str_or_null(g.last_driver_branch)},
+                          {"source", g.source}});
+    }
+    j["generations"] = gens;
+    json gpus = json::array();
+    for (const GpuModel& g : kb.gpus) {
+      if (f.cc && !g.cc.same_series(*f.cc, 2)) continue;
+      gpus.push_back(json{{"name", g.name}, {"cc", g.cc.str()}, {"arch", g.arch}, {"source", g.source}});
+    }
+    j["gpus"] = gpus;
+  }
+  if (f.cudnn) {
+    json cd = json::array();
+    for (const CudnnBuild& b : kb.cudnn_builds) {
+      cd.push_back(json{{"cudnn", b.cudnn.text()},
+                        {"cuda_major", b.cuda_major},
+                        {"cuda", b.cuda.text()},
+                        {"driver_linux", opt(b.linux)},
+                        {"driver_windows", opt(b.windows)},
+                        {"cc", versions(b.cc)},
+                        {"source", b.source}});
+    }
+    j["cudnn"] = cd;
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gpudoctor

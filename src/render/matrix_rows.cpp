@@ -1,0 +1,114 @@
+#include <algorithm>
+
+#include "kb/knowledge_base.hpp"
+#include "render/matrix_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+bool cuda_matches(const std::optional<Version>& want, const std::optional<Version>& have) {
+  if (!want) return true;
+  if (!have) return false;
+  return have->same_series(*want, want->parts().size() < 2 ? 1 : 2);
+}
+
+bool os_matches(const std::optional<Platform>& want, const std::string& row_os) {
+  if (!want) return true;
+  std::string w = *want == Platform::windows ? "windows" : "linux";
+  return row_os.find(w) != std::string::npos || (*want == Platform::wsl2 && row_os.find("wsl2") != std::string::npos);
+}
+
+}  // namespace
+
+std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
+  std::vector<MatrixRow> rows;
+  auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
+  if (f.framework.empty() || f.framework == "tensorflow") {
+    for (const TfBuild& b : kb.tensorflow.builds) {
+      if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
+      MatrixRow r{"tensorflow",
+                  b.version.str(),
+                  b.os,
+                  b.python.text(),
+                  b.cuda ? b.cuda->str() : "",
+                  b.cudnn ? b.cudnn->str() : "",
+                  "",
+                  "",
+                  b.note,
+                  b.source};
+      if (!b.gpu) r.note = "CPU only (no native-Windows GPU after " + kb.tensorflow.windows_gpu_last.str() + ")";
+      if (f.cc) {
+        r.gpu = b.gpu ? to_string(kb.tf_coverage(b, *f.cc)) : "none";
+        if (r.gpu == "none") continue;
+      }
+      rows.push_back(std::move(r));
+    }
+  }
+  // TensorFlow: Linux first, then Windows; newest first within each.
+  std::stable_sort(rows.begin(), rows.end(), [](const MatrixRow& a, const MatrixRow& b) {
+    if (a.os != b.os) return a.os == "linux";
+    return *Version::parse(a.version) > *Version::parse(b.version);
+  });
+  if (f.framework.empty() || f.framework == "pytorch") {
+    std::string os;
+    for (const std::string& o : kb.pytorch.os) os += (os.empty() ? "" : ",") + o;
+    if (os_matches(f.os, os)) {
+      for (const TorchRelease& rel : kb.pytorch.releases) {
+        if (!keep_python(rel.python)) continue;
+        for (const TorchVariant& v : rel.variants) {
+          if (!cuda_matches(f.cuda, v.cuda)) continue;
+          MatrixRow r{"pytorch",
+                      rel.version.str(),
+                      os,
+                      rel.python.text(),
+                      v.cuda.str(),
+                      v.cudnn ? v.cudnn->str() : "",
+                      v.tag,
+                      "",
+                      v.status == "experimental" ? "experimental" : "",
+                      rel.source};
+          if (f.cc) {
+            r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux)));
+            if (r.gpu == "none") continue;
+          }
+          if (!v.archs.empty()) {
+            std::string a;
+            for (const Version& x : v.archs) a += (a.empty() ? "" : " ") + x.str();
+            r.note += std::string(r.note.empty() ? "" : "; ") + "archs " + a + (v.ptx ? " +PTX " + v.ptx->str() : "");
+          } else if (v.min_cc) {
+            r.note += std::string(r.note.empty() ? "" : "; ") + "min CC " + v.min_cc->str();
+          }
+          rows.push_back(std::move(r));
+        }
+      }
+    }
+  }
+  if (f.framework.empty() || f.framework == "jax") {
+    std::string os;
+    for (const std::string& o : kb.jax.os) os += (os.empty() ? "" : ",") + o;
+    if (os_matches(f.os, os) && !f.python) {
+      for (const JaxVariant& v : kb.jax.variants) {
+        if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
+        MatrixRow r{"jax",
+                    "jax[" + v.extra + "]",
+                    os,
+                    "",
+                    v.built_cuda.str(),
+                    v.built_cudnn.str(),
+                    v.extra,
+                    "",
+                    "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
+                        ", driver >= " + driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
+                    v.source};
+        if (f.cc) {
+          r.gpu = f.cc->truncated(2) >= v.min_cc.truncated(2) ? "native" : "none";
+          if (r.gpu == "none") continue;
+        }
+        rows.push_back(std::move(r));
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,64 @@
+#include "core/text.hpp"
+#include "render/plan_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// Comment text must stay on one line and hold nothing a shell could act on.
+std::string comment_safe(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
+  return printable(out, 400);
+}
+
+}  // namespace
+
+std::string render_plan_script(const Plan& plan, Shell shell) {
+  bool bash = shell == Shell::bash;
+  std::string out;
+  if (bash) {
+    out += "#!/usr/bin/env bash\n";
+  }
+  out += "# Written by `gpudoctor plan`. Review it before running it.\n";
+  out += "# Lines marked TODO are done by hand; commands for another shell are shown as comments.\n";
+  for (const PlanIssue& n : plan.notes) out += "# note: " + comment_safe(n.message) + "\n";
+  out += bash ? "set -euo pipefail\n" : "$ErrorActionPreference = 'Stop'\n";
+  for (const FrameworkPlan& fp : plan.frameworks) {
+    out += "\n# ===== " + comment_safe(fp.request.text) + " =====\n";
+    if (!fp.best) {
+      out += "# No option that matches the request can use the GPU on this machine.\n";
+      for (const PlanOption& o : fp.rejected) {
+        for (const PlanIssue& i : o.issues) {
+          if (i.fatal) out += "#   " + comment_safe(i.message) + "\n";
+        }
+      }
+      for (const PlanOption& o : fp.alternatives) out += "# Alternative: " + comment_safe(o.summary()) + "\n";
+      continue;
+    }
+    out += "# " + comment_safe(fp.best->summary()) + "\n";
+    for (const PlanIssue& i : fp.best->issues) out += "# ! " + comment_safe(i.message) + "\n";
+    for (const PlanStep& s : fp.best->steps) {
+      out += "\n# " + comment_safe(s.title) + "\n";
+      if (!s.detail.empty()) out += "# " + comment_safe(s.detail) + "\n";
+      for (const PlanCommand& c : s.commands) {
+        if (c.manual) {
+          out += "# TODO (by hand): " + comment_safe(c.line) + "\n";
+        } else if (c.shell != shell) {
+          out += std::string("# (run in ") + (c.shell == Shell::bash ? "bash" : "PowerShell") + ") " +
+                 comment_safe(c.line) + "\n";
+        } else if (starts_with(c.line, "nvidia-smi")) {
+          out += bash ? c.line + " || echo 'nvidia-smi failed: is the NVIDIA driver installed?'\n"
+                      : "try { " + c.line +
+                            "; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning "
+                            "'nvidia-smi failed: is the NVIDIA driver installed?' }\n";
+        } else {
+          if (bash && starts_with(c.line, "source ")) out += "# shellcheck disable=SC1091\n";
+          out += c.line + "\n";
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,69 @@
+# Written by `gpudoctor plan`. Review it before running it.
+# Lines marked TODO are done by hand; commands for another shell are shown as comments.
+$ErrorActionPreference = 'Stop'
+
+# ===== pytorch =====
+# PyTorch 2.14 on Linux (cu132, CUDA 13.2, cuDNN 9.24.0.43, Python 3.11)
+# ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
+
+# Install NVIDIA Linux driver >= 580
+# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
+# (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
+
+# Create a virtual environment 'torch214' with Python 3.11
+# (run in bash) python3.11 -m venv "$HOME/.venvs/torch214"
+# (run in bash) source "$HOME/.venvs/torch214/bin/activate"
+# (run in bash) python -m pip install --upgrade pip
+
+# Install PyTorch 2.14
+# The cu132 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
+# (run in bash) python -m pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu132
+
+# Check that PyTorch sees the GPU
+# (run in bash) python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"
+# (run in bash) gpudoctor
+
+# ===== tensorflow =====
+# TensorFlow 2.21 on Linux (tensorflow[and-cuda], CUDA 12.5, cuDNN 9.3, Python 3.11)
+# ! driver 470.82.01 is older than 525.60.13, the minimum Linux driver for CUDA 12.5 builds: update the driver first
+
+# Install NVIDIA Linux driver >= 525.60.13
+# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
+# (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
+
+# Create a virtual environment 'tf221' with Python 3.11
+# (run in bash) python3.11 -m venv "$HOME/.venvs/tf221"
+# (run in bash) source "$HOME/.venvs/tf221/bin/activate"
+# (run in bash) python -m pip install --upgrade pip
+
+# Install TensorFlow 2.21
+# pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed. Exact pins not verified. A nightly setup.py between 2.18 and 2.19 pinned cuDNN 9.3.0.75 / CUDA 12.5.82 wheels; newer releases may use ranges (e.g. nvidia-cusparse-cu12<13.0,>=12.5.1.3).
+# (run in bash) python -m pip install "tensorflow[and-cuda]==2.21.*"
+
+# Check that TensorFlow sees the GPU
+# (run in bash) python -c "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))"
+# (run in bash) gpudoctor
+
+# ===== jax =====
+# JAX (jax[cuda13]) on Linux (CUDA 13.0, cuDNN 9.8, Python 3.11)
+# ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
+
+# Install NVIDIA Linux driver >= 580
+# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
+# (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
+
+# Create a virtual environment 'jax' with Python 3.11
+# (run in bash) python3.11 -m venv "$HOME/.venvs/jax"
+# (run in bash) source "$HOME/.venvs/jax/bin/activate"
+# (run in bash) python -m pip install --upgrade pip
+
+# Install JAX (jax[cuda13])
+# The jax[cuda13] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH override them.
+# (run in bash) python -m pip install -U "jax[cuda13]"
+
+# Check that JAX sees the GPU
+# (run in bash) python -c "import jax; print(jax.__version__, jax.devices())"
+# (run in bash) gpudoctor

@@ -1,0 +1,43 @@
+# Written by `gpudoctor plan`. Review it before running it.
+# Lines marked TODO are done by hand; commands for another shell are shown as comments.
+$ErrorActionPreference = 'Stop'
+
+# ===== tensorflow<2.11 =====
+# TensorFlow 2.10 on native Windows (CUDA 11.2, cuDNN 8.1, Python 3.10)
+
+# NVIDIA driver 537.13 is new enough (>= 452.39)
+try { nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning 'nvidia-smi failed: is the NVIDIA driver installed?' }
+
+# Create a conda environment 'tf210' with Python 3.10
+# conda provides the Python version the framework supports. (Once per machine: `conda init powershell`, then a new PowerShell.)
+conda create -y -n tf210 python=3.10
+conda activate tf210
+conda install -y -c conda-forge cudatoolkit=11.2 cudnn=8.1.0
+python -m pip install --upgrade pip
+
+# Install TensorFlow 2.10
+# TensorFlow's documented native-Windows recipe: conda's cudatoolkit 11.2 and cudnn 8.1.0, then pip install "tensorflow<2.11".
+python -m pip install "tensorflow<2.11"
+
+# Check that TensorFlow sees the GPU
+python -c "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))"
+gpudoctor
+
+# ===== torch =====
+# PyTorch 2.14 on native Windows (cu126, CUDA 12.6, cuDNN 9.10.2.21, Python 3.10)
+
+# NVIDIA driver 537.13 is new enough (>= 528.33)
+try { nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning 'nvidia-smi failed: is the NVIDIA driver installed?' }
+
+# Create a virtual environment 'torch214' with Python 3.10
+py -3.10 -m venv "$HOME\.venvs\torch214"
+& "$HOME\.venvs\torch214\Scripts\Activate.ps1"
+python -m pip install --upgrade pip
+
+# Install PyTorch 2.14
+# The cu126 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
+python -m pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu126
+
+# Check that PyTorch sees the GPU
+python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"
+gpudoctor

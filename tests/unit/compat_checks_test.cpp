@@ -1,0 +1,359 @@
+#include "check/compat_checks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = [] {
+    auto r = KnowledgeBase::load("");
+    if (!r) ADD_FAILURE() << r.error().message;
+    return r ? std::move(r).value() : KnowledgeBase{};
+  }();
+  return k;
+}
+
+Version v(const char* s) {
+  return *Version::parse(s);
+}
+
+Facts machine(Platform p, const char* gpu, const char* driver) {
+  Facts f;
+  f.platform = p;
+  if (gpu) {
+    GpuFacts g;
+    g.name = gpu;
+    g.source = "nvml";
+    f.gpus.push_back(g);
+  }
+  if (driver) f.driver.version = v(driver);
+  return f;
+}
+
+PythonEnvFacts env_with(const char* python, FrameworkFacts fw) {
+  PythonEnvFacts e;
+  e.path = "/home/u/.venvs/x";
+  e.python_version = v(python);
+  e.python_version_source = "pyvenv.cfg";
+  fw.location = e.path + "/lib/site-packages";
+  e.frameworks.push_back(std::move(fw));
+  return e;
+}
+
+FrameworkFacts tf(const char* version) {
+  FrameworkFacts fw;
+  fw.name = "tensorflow";
+  fw.package = "tensorflow";
+  fw.version = v(version);
+  fw.cuda_build = true;
+  return fw;
+}
+
+FrameworkFacts torch(const char* version, const char* variant) {
+  FrameworkFacts fw;
+  fw.name = "torch";
+  fw.package = "torch";
+  fw.version = v(version);
+  fw.cuda_build = true;
+  fw.variant = variant;
+  return fw;
+}
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
+  for (const Finding& f : fs) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+std::string ids(const std::vector<Finding>& fs) {
+  std::string s;
+  for (const Finding& f : fs) s += f.id + " ";
+  return s;
+}
+
+TEST(CompatChecks, Tf215WithSystemCudnn86) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = v("8.6.0");
+  cudnn.origin = "system";
+  cudnn.path = "/usr/lib/x86_64-linux-gnu";
+  f.libraries.push_back(cudnn);
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-12.2";
+  tk.version = v("12.2.2");
+  f.toolkits.push_back(tk);
+  f.python_envs.push_back(env_with("3.11.4", tf("2.15.0")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->title.find("8.9"), std::string::npos) << m->title;
+  EXPECT_NE(m->title.find("8.6"), std::string::npos) << m->title;
+  EXPECT_FALSE(m->fix.empty());
+  EXPECT_FALSE(m->source.empty());
+  EXPECT_EQ(find(fs, "tf-cuda-mismatch"), nullptr);
+  EXPECT_EQ(find(fs, "driver-too-old-for-framework"), nullptr);
+}
+
+TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  LibraryFacts old;  // an old system cuDNN does not matter: the env's wheel wins
+  old.name = "cudnn";
+  old.version = v("8.6.0");
+  old.origin = "system";
+  f.libraries.push_back(old);
+  PythonEnvFacts e = env_with("3.11.4", tf("2.15.0.post1"));
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("8.9.4.25"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.2.140"), "cudart", 12});
+  f.python_envs.push_back(e);
+  // No toolkit installed: fine, the framework brings its own wheels.
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_TRUE(fs.empty()) << ids(fs);
+}
+
+TEST(CompatChecks, TfWithoutAnyCudaLibraries) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  f.python_envs.push_back(env_with("3.11.4", tf("2.15.0")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-cuda-libs-missing");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_NE(m->fix.find("tensorflow[and-cuda]"), std::string::npos);
+}
+
+TEST(CompatChecks, Tf215OnNativeWindowsGetsNoGpu) {
+  Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 3060", "546.12");
+  f.python_envs.push_back(env_with("3.11.4", tf("2.15.0")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-native-windows-no-gpu");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->fix.find("WSL2"), std::string::npos);
+  EXPECT_NE(m->fix.find("2.10"), std::string::npos);
+  EXPECT_NE(m->fix.find("cudnn=8.1.0"), std::string::npos);
+  // No misleading cuDNN advice for a build that cannot use CUDA at all.
+  EXPECT_EQ(find(fs, "tf-cudnn-mismatch"), nullptr);
+  EXPECT_EQ(find(fs, "tf-cuda-libs-missing"), nullptr);
+}
+
+TEST(CompatChecks, Tf210OnNativeWindowsIsAGpuBuild) {
+  Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 3060", "546.12");
+  f.python_envs.push_back(env_with("3.10.11", tf("2.10.1")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_EQ(find(fs, "tf-native-windows-no-gpu"), nullptr) << ids(fs);
+}
+
+TEST(CompatChecks, TorchCu121OnDriver470) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.2.1+cu121", "cu121")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "driver-too-old-for-framework");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->detail.find("525.60.13"), std::string::npos) << m->detail;
+}
+
+TEST(CompatChecks, TorchVariantFromLocalVersionTag) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.2.1+cu121", "")));
+  EXPECT_NE(find(compatibility_findings(f, kb()), "driver-too-old-for-framework"), nullptr);
+}
+
+TEST(CompatChecks, PascalWithTorchCu128) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080 Ti", "570.124.06");
+  f.python_envs.push_back(env_with("3.12.3", torch("2.8.0+cu128", "cu128")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->title.find("sm_61"), std::string::npos);
+  EXPECT_NE(m->fix.find("whl/cu126"), std::string::npos) << m->fix;
+}
+
+TEST(CompatChecks, PascalWithTorchCu126IsFine) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080 Ti", "570.124.06");
+  f.python_envs.push_back(env_with("3.12.3", torch("2.8.0+cu126", "cu126")));
+  EXPECT_TRUE(compatibility_findings(f, kb()).empty());
+}
+
+TEST(CompatChecks, Rtx50WithOldTorchAndTf) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "575.57.08");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.5.1+cu124", "cu124")));
+  auto fs = compatibility_findings(f, kb());
+  ASSERT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
+  // TF 2.20's own build info lists sm_60..sm_89 + compute_90: PTX only on sm_120.
+  Facts g = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "575.57.08");
+  FrameworkFacts t = tf("2.20.0");
+  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
+  PythonEnvFacts e = env_with("3.11.4", t);
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+  g.python_envs.push_back(e);
+  auto gs = compatibility_findings(g, kb());
+  const Finding* m = find(gs, "gpu-arch-ptx-only");
+  ASSERT_NE(m, nullptr) << ids(gs);
+  EXPECT_EQ(m->severity, Severity::warning);
+}
+
+TEST(CompatChecks, PythonOutsideFrameworkRange) {
+  Facts f = machine(Platform::linux, nullptr, nullptr);
+  f.python_envs.push_back(env_with("3.12.1", torch("2.3.1+cu121", "cu121")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "framework-python-unsupported");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_NE(m->detail.find(">=3.8,<=3.11"), std::string::npos) << m->detail;
+}
+
+TEST(CompatChecks, DriverTooOldForToolkit) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-12.4";
+  tk.version = v("12.4.1");
+  f.toolkits.push_back(tk);
+  ToolkitFacts ok;
+  ok.path = "/usr/local/cuda-11.4";
+  ok.version = v("11.4.4");
+  f.toolkits.push_back(ok);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "driver-too-old-for-toolkit");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_NE(m->title.find("12.4.1"), std::string::npos);
+  EXPECT_EQ(std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "driver-too-old-for-toolkit"; }),
+            1);
+  // 11.4.4 on 470.82.01 is exactly its toolkit driver: nothing to say.
+  for (const Finding& x : fs) EXPECT_EQ(x.title.find("11.4.4"), std::string::npos) << x.title;
+}
+
+TEST(CompatChecks, MinorVersionCompatIsInfo) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "525.60.13");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-12.2";
+  tk.version = v("12.2.2");
+  f.toolkits.push_back(tk);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "toolkit-minor-version-compat");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::info);
+}
+
+TEST(CompatChecks, Cuda13CannotTargetPascal) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1070", "580.65.06");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-13.0";
+  tk.version = v("13.0.0");
+  f.toolkits.push_back(tk);
+  ASSERT_NE(find(compatibility_findings(f, kb()), "toolkit-cannot-target-gpu"), nullptr);
+}
+
+TEST(CompatChecks, UnknownGpuAndJaxOnWindows) {
+  Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 9999 Hyper", "560.94");
+  FrameworkFacts j;
+  j.name = "jaxlib";
+  j.version = v("0.4.30");
+  j.variant = "cuda12";
+  f.python_envs.push_back(env_with("3.11.4", j));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* u = find(fs, "gpu-model-unknown");
+  ASSERT_NE(u, nullptr) << ids(fs);
+  EXPECT_NE(u->detail.find("Nearest known names"), std::string::npos);
+  EXPECT_NE(find(fs, "jax-native-windows-no-gpu"), nullptr) << ids(fs);
+}
+
+TEST(CompatChecks, JaxWithCudaPluginAsTheProbesReportIt) {
+  // The python probe gives "jax" the plugin's variant; jaxlib itself stays "cpu".
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080", "570.124.06");
+  FrameworkFacts jax;
+  jax.name = "jax";
+  jax.version = v("0.7.0");
+  jax.cuda_build = true;
+  jax.variant = "cuda13";
+  PythonEnvFacts e = env_with("3.12.3", jax);
+  FrameworkFacts jaxlib;
+  jaxlib.name = "jaxlib";
+  jaxlib.version = v("0.7.0");
+  jaxlib.variant = "cpu";
+  jaxlib.cuda_build = false;
+  e.frameworks.push_back(jaxlib);
+  FrameworkFacts plugin;
+  plugin.name = "jax-cuda-plugin";
+  plugin.version = v("0.7.0");
+  plugin.variant = "cuda13";
+  e.frameworks.push_back(plugin);
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* a = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(a, nullptr) << ids(fs);  // cuda13 needs CC >= 7.5; Pascal is 6.1
+  EXPECT_NE(a->fix.find("jax[cuda12]"), std::string::npos);
+  EXPECT_NE(find(fs, "driver-too-old-for-framework"), nullptr) << ids(fs);  // 570 < 580
+  EXPECT_EQ(
+      std::count_if(fs.begin(), fs.end(), [](const Finding& x) { return x.id == "gpu-arch-unsupported-by-framework"; }),
+      1);
+}
+
+TEST(CompatChecks, EveryFindingIsWellFormed) {
+  // A machine that trips many rules at once.
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080", "470.82.01");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-13.0";
+  tk.version = v("13.0.0");
+  f.toolkits.push_back(tk);
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = v("7.6.5");
+  cudnn.origin = "system";
+  f.libraries.push_back(cudnn);
+  f.python_envs.push_back(env_with("3.13.0", tf("2.15.0")));
+  f.python_envs.push_back(env_with("3.12.0", torch("2.8.0+cu128", "cu128")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_GE(fs.size(), 5u) << ids(fs);
+  std::regex kebab("^[a-z0-9]+(-[a-z0-9]+)*$");
+  for (const Finding& x : fs) {
+    EXPECT_TRUE(std::regex_match(x.id, kebab)) << x.id;
+    EXPECT_FALSE(x.title.empty()) << x.id;
+    EXPECT_FALSE(x.detail.empty()) << x.id;
+    EXPECT_FALSE(x.source.empty()) << x.id;
+    EXPECT_FALSE(x.area.empty()) << x.id;
+    if (x.severity == Severity::error || x.severity == Severity::warning) EXPECT_FALSE(x.fix.empty()) << x.id;
+    EXPECT_FALSE(x.evidence.empty()) << x.id;
+  }
+}
+
+TEST(CompatChecks, EmptyFactsGiveNothing) {
+  Facts f;
+  EXPECT_TRUE(compatibility_findings(f, kb()).empty());
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
+  // Old Windows TF wrote values like "64_112"; they must not become "CUDA 64".
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-11.2";
+  tk.version = v("11.2.2");
+  f.toolkits.push_back(tk);
+  FrameworkFacts t = tf("2.10.0");
+  t.cuda_version = Version::parse("64_112");
+  t.cudnn_version = Version::parse("64_8");
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = v("8.1.1");
+  cudnn.origin = "toolkit";
+  f.libraries.push_back(cudnn);
+  f.python_envs.push_back(env_with("3.10.11", t));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_TRUE(fs.empty()) << ids(fs);
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kb/knowledge_base.hpp"
+#include "render/matrix_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = [] {
+    auto r = KnowledgeBase::load("");
+    if (!r) ADD_FAILURE() << r.error().message;
+    return r ? std::move(r).value() : KnowledgeBase{};
+  }();
+  return k;
+}
+
+Version v(const char* s) {
+  return *Version::parse(s);
+}
+
+TEST(KbMatrix, JsonContract) {
+  MatrixFilter f;
+  auto j = nlohmann::json::parse(render_matrix_json(kb(), f));
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_TRUE(j["frameworks"].is_array());
+  ASSERT_GT(j["frameworks"].size(), 60u);
+  for (const auto& r : j["frameworks"]) {
+    for (const char* key : {"framework", "version", "os", "python", "cuda", "cudnn", "source"}) {
+      EXPECT_TRUE(r.contains(key)) << key << " in " << r.dump();
+    }
+    EXPECT_FALSE(r["source"].get<std::string>().empty());
+  }
+  ASSERT_GT(j["drivers"].size(), 40u);
+  for (const auto& r : j["drivers"]) {
+    for (const char* key : {"cuda", "driver_linux", "driver_windows", "source"}) {
+      EXPECT_TRUE(r.contains(key)) << key << " in " << r.dump();
+    }
+  }
+  // Driver versions keep NVIDIA's two-digit fields.
+  bool found = false;
+  for (const auto& r : j["drivers"]) {
+    if (r["cuda"] == "11.4.4") {
+      found = true;
+      EXPECT_EQ(r["driver_linux"], "470.82.01");
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(KbMatrix, FiltersNarrowRows) {
+  MatrixFilter f;
+  f.framework = "tensorflow";
+  f.os = Platform::windows;
+  auto rows = matrix_framework_rows(kb(), f);
+  ASSERT_FALSE(rows.empty());
+  for (const MatrixRow& r : rows) {
+    EXPECT_EQ(r.framework, "tensorflow");
+    EXPECT_EQ(r.os, "windows");
+    if (v(r.version.c_str()) > v("2.10")) EXPECT_TRUE(r.cuda.empty()) << r.version;  // CPU only
+  }
+  f.python = v("3.11");
+  f.os.reset();
+  f.cuda = v("12.2");
+  rows = matrix_framework_rows(kb(), f);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].version, "2.15");
+  EXPECT_EQ(rows[0].cudnn, "8.9");
+}
+
+TEST(KbMatrix, GpuFilterDropsBuildsWithoutKernels) {
+  MatrixFilter f;
+  f.framework = "pytorch";
+  f.gpu_name = "GTX 1080";
+  f.cc = v("6.1");
+  for (const MatrixRow& r : matrix_framework_rows(kb(), f)) {
+    if (v(r.version.c_str()) >= v("2.8")) EXPECT_NE(r.variant, "cu128") << r.version;
+    EXPECT_NE(r.variant.substr(0, 4), "cu13") << r.version << " " << r.variant;
+  }
+}
+
+TEST(KbMatrix, TextViews) {
+  MatrixFilter f;
+  f.drivers = true;
+  f.arch = true;
+  f.cudnn = true;
+  f.sources = true;
+  std::string t = render_matrix_text(kb(), f);
+  EXPECT_NE(t.find("535.104.05"), std::string::npos);
+  EXPECT_NE(t.find("Minor-version compatibility"), std::string::npos);
+  EXPECT_NE(t.find("NVIDIA GeForce RTX 3060"), std::string::npos);
+  EXPECT_NE(t.find("cuDNN support matrix"), std::string::npos);
+  EXPECT_NE(t.find("Kitware/CMake"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,222 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "kb/data_files.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string builtin_text(const std::string& path) {
+  auto files = load_data_files("compat/", "");
+  for (const DataFile& f : *files) {
+    if (f.path == path) return f.content;
+  }
+  ADD_FAILURE() << "no built-in " << path;
+  return "";
+}
+
+/// A --kb directory holding one replaced file.
+class KbDir {
+ public:
+  KbDir() {
+    static int n = 0;
+    dir_ = fs::temp_directory_path() / ("gpudoctor-kb-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::create_directories(dir_ / "compat");
+  }
+  ~KbDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel, std::ios::binary) << text; }
+  [[nodiscard]] std::string path() const { return dir_.string(); }
+
+ private:
+  fs::path dir_;
+};
+
+std::string replace_once(std::string s, const std::string& from, const std::string& to) {
+  auto pos = s.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos) s.replace(pos, from.size(), to);
+  return s;
+}
+
+/// Errors from parsing + validating the --kb directory.
+std::vector<std::string> errors_for(const KbDir& d) {
+  auto files = load_data_files("compat/", d.path());
+  EXPECT_TRUE(files.has_value());
+  std::vector<KbIssue> issues;
+  KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
+  kb.validate(issues);
+  std::vector<std::string> out;
+  for (const KbIssue& i : issues) {
+    if (i.level == KbIssue::Level::error) out.push_back(i.str());
+  }
+  return out;
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& needle) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(needle) != std::string::npos; });
+}
+
+TEST(KbValidate, SyntaxErrorNamesFileAndLine) {
+  KbDir d;
+  d.write("compat/pytorch.toml", "[[release]]\nversion = \"2.8\"\npython = \n");
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_FALSE(kb.has_value());
+  EXPECT_NE(kb.error().message.find("compat/pytorch.toml"), std::string::npos) << kb.error().message;
+  EXPECT_NE(kb.error().message.find("line 3"), std::string::npos) << kb.error().message;
+}
+
+TEST(KbValidate, RowWithoutSourceIsAnError) {
+  KbDir d;
+  std::string t = builtin_text("compat/gpus.toml");
+  t += "\n[[gpu]]\nname = \"NVIDIA Imaginary 9000\"\ncc = \"9.0\"\n";
+  d.write("compat/gpus.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "no 'source'")) << testing::PrintToString(e);
+  EXPECT_FALSE(KnowledgeBase::load(d.path()).has_value());
+}
+
+TEST(KbValidate, GapInTensorflowRowsIsAnError) {
+  KbDir d;
+  std::string t = builtin_text("compat/tensorflow.toml");
+  // Remove the Linux 2.14 row: its header line up to the next [[build]].
+  auto start = t.find("[[build]]\nversion = \"2.14\"");
+  ASSERT_NE(start, std::string::npos);
+  auto end = t.find("[[build]]", start + 5);
+  t.erase(start, end - start);
+  d.write("compat/tensorflow.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "gap: no row for 2.14 on linux")) << testing::PrintToString(e);
+}
+
+TEST(KbValidate, DeclaredGapIsAccepted) {
+  // The built-in Windows table has no 2.13 row, and says so with a source.
+  KbDir d;
+  EXPECT_TRUE(errors_for(d).empty());
+  std::string t = builtin_text("compat/tensorflow.toml");
+  t = replace_once(t, "known_gaps = [{ os = \"windows\", version = \"2.13\"",
+                   "known_gaps = [{ os = \"windows\", version = \"2.99\"");
+  d.write("compat/tensorflow.toml", t);
+  EXPECT_TRUE(any_contains(errors_for(d), "gap: no row for 2.13 on windows"));
+}
+
+TEST(KbValidate, OverlapIsAnError) {
+  KbDir d;
+  std::string t = builtin_text("compat/pytorch.toml");
+  t = replace_once(t, "version = \"2.7\"", "version = \"2.6\"");
+  d.write("compat/pytorch.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "overlap: two rows for 2.6")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "gap: no row for 2.7")) << testing::PrintToString(e);
+}
+
+TEST(KbValidate, DriverFloorGoingDownIsATypo) {
+  KbDir d;
+  std::string t = builtin_text("compat/cuda_drivers.toml");
+  t = replace_once(t, "linux = \"535.104.05\"", "linux = \"353.104.05\"");
+  d.write("compat/cuda_drivers.toml", t);
+  EXPECT_TRUE(any_contains(errors_for(d), "lower than"));
+}
+
+TEST(KbValidate, MalformedVersionsAreErrors) {
+  KbDir d;
+  std::string t = builtin_text("compat/pytorch.toml");
+  t = replace_once(t, "cuda = \"12.6\"", "cuda = \"twelve\"");
+  t = replace_once(t, "python = \">=3.10,<=3.15\"", "python = \">=three\"");
+  d.write("compat/pytorch.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "not a version: 'twelve'")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "not a version range")) << testing::PrintToString(e);
+}
+
+TEST(KbValidate, WrongTypesAndTagMismatch) {
+  KbDir d;
+  std::string t = builtin_text("compat/pytorch.toml");
+  t = replace_once(t, "tag = \"cu126\"", "tag = \"cu121\"");
+  t = replace_once(t, "status = \"stable\"", "status = 7");
+  d.write("compat/pytorch.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "tag does not match cuda 12.6")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "'status' must be a string")) << testing::PrintToString(e);
+}
+
+TEST(KbValidate, UnknownKeyIsOnlyAWarning) {
+  KbDir d;
+  std::string t = builtin_text("compat/jax.toml");
+  t = replace_once(t, "preferred = true", "preferred = true\ncolour = \"blue\"");
+  d.write("compat/jax.toml", t);
+  EXPECT_TRUE(errors_for(d).empty());
+  EXPECT_TRUE(KnowledgeBase::load(d.path()).has_value());
+}
+
+TEST(KbValidate, BinaryJunkAndEmptyFilesGiveErrorsNotCrashes) {
+  KbDir d;
+  std::string junk;
+  std::mt19937 rng(42);
+  for (int i = 0; i < 4096; ++i) junk += static_cast<char>(rng() & 0xff);
+  d.write("compat/cuda_arch.toml", junk);
+  d.write("compat/jax.toml", "");
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_FALSE(kb.has_value());
+  EXPECT_NE(kb.error().message.find("error(s) in the knowledge base"), std::string::npos);
+}
+
+TEST(KbValidate, MissingDirectoryIsAClearError) {
+  auto kb = KnowledgeBase::load("/nonexistent/gpudoctor-kb");
+  ASSERT_FALSE(kb.has_value());
+  EXPECT_NE(kb.error().message.find("not found"), std::string::npos);
+}
+
+TEST(KbValidate, TruncatedTablesNeverCrash) {
+  // Every built-in file cut at many points: parse must return (ok or issues), never crash.
+  auto files = load_data_files("compat/", "");
+  ASSERT_TRUE(files.has_value());
+  for (const DataFile& f : *files) {
+    for (size_t cut = 0; cut < f.content.size(); cut += std::max<size_t>(1, f.content.size() / 12)) {
+      std::vector<DataFile> mutated = *files;
+      for (DataFile& m : mutated) {
+        if (m.path == f.path) m.content = f.content.substr(0, cut);
+      }
+      std::vector<KbIssue> issues;
+      KnowledgeBase kb = KnowledgeBase::parse(mutated, issues);
+      kb.validate(issues);
+      (void)kb.find_gpu("RTX 3060");
+    }
+  }
+}
+
+TEST(KbValidate, CliReportsBrokenKbDirClearly) {
+  KbDir d;
+  d.write("compat/tensorflow.toml", "this is = not toml [");
+  std::string cmd = std::string(GPUDOCTOR_BINARY) + " --kb " + d.path() + " matrix 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int status = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_NE(out.find("compat/tensorflow.toml"), std::string::npos) << out;
+  EXPECT_NE(out.find("TOML syntax"), std::string::npos) << out;
+  // kb validate lists the problem and exits 1.
+  cmd = std::string(GPUDOCTOR_BINARY) + " kb validate " + d.path() + " 2>&1";
+  p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  out.clear();
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  status = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  EXPECT_NE(out.find("error"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace gpudoctor
