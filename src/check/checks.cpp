@@ -7,6 +7,34 @@
 #include "check/toolkit_checks.hpp"
 
 namespace gpudoctor {
+namespace {
+
+/// A generic verdict is dropped when a more specific one says the same about the same
+/// framework (same location and package in the first two evidence entries): "TF 2.15 cannot use
+/// the GPU on native Windows" explains "tensorflow-intel is a CPU-only build".
+void drop_explained_generics(std::vector<Finding>& findings) {
+  static const std::pair<const char*, const char*> kExplains[] = {
+      {"tf-native-windows-no-gpu", "framework-cpu-only"},
+      {"jax-native-windows-no-gpu", "framework-cpu-only"},
+  };
+  auto key = [](const Finding& f) {
+    return f.evidence.size() >= 2 ? f.evidence[0] + "\n" + f.evidence[1] : std::string();
+  };
+  std::vector<std::pair<std::string, std::string>> explained;  // generic id, key
+  for (const auto& f : findings) {
+    for (const auto& [specific, generic] : kExplains) {
+      if (f.id == specific && !key(f).empty()) explained.emplace_back(generic, key(f));
+    }
+  }
+  std::erase_if(findings, [&](const Finding& f) {
+    for (const auto& [generic, k] : explained) {
+      if (f.id == generic && key(f) == k) return true;
+    }
+    return false;
+  });
+}
+
+}  // namespace
 
 std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   std::vector<Finding> out;
@@ -20,6 +48,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
   append(python_findings(facts));
   append(env_findings(facts));
+  drop_explained_generics(out);
   return out;
 }
 

@@ -35,23 +35,40 @@ std::string fw_title(const std::string& display, const FrameworkFacts& fw) {
   return display + " " + fw.version.str();
 }
 
-/// The cuDNN a framework in env will load: a pip wheel in the env wins over system copies.
+/// The cuDNN a framework in env will load, as the dynamic loader finds it: copies on
+/// LD_LIBRARY_PATH first (they beat a wheel's RUNPATH), then the env's nvidia-cudnn wheel, then
+/// copies on the system search path. Only a copy of the major the framework asks for
+/// (libcudnn.so.8) can satisfy it; when none has that major, the first reachable copy is
+/// reported so the mismatch can be named.
 struct CudnnSeen {
   std::optional<Version> version;
-  std::string origin;  ///< "pip-wheel nvidia-cudnn-cu12", "system /usr/lib/...", ""
+  std::string origin;  ///< "pip wheel nvidia-cudnn-cu12 9.1.0.70", "ld-library-path /usr/...", ""
 };
 
-CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env) {
+CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional<int> want_major = std::nullopt) {
+  std::vector<const LibraryFacts*> on_path;
+  std::vector<const LibraryFacts*> elsewhere;
+  for (const LibraryFacts& l : facts.libraries) {
+    if (l.name != "cudnn" || !l.version || l.origin == "pip-wheel") continue;
+    (l.loader_order ? on_path : elsewhere).push_back(&l);
+  }
+  std::stable_sort(on_path.begin(), on_path.end(),
+                   [](const LibraryFacts* a, const LibraryFacts* b) { return *a->loader_order < *b->loader_order; });
+  auto fits = [&](const Version& v) { return !want_major || v.major() == *want_major; };
+  auto seen_lib = [](const LibraryFacts* l) { return CudnnSeen{l->version, l->origin + " " + l->path}; };
+  for (const LibraryFacts* l : on_path) {
+    if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
+  }
   for (const NvidiaWheel& w : env.nvidia_wheels) {
     if (w.library == "cudnn" || starts_with(w.package, "nvidia-cudnn")) {
       return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str()};
     }
   }
-  for (const LibraryFacts& l : facts.libraries) {
-    if (l.name == "cudnn" && l.version) {
-      return CudnnSeen{l.version, l.origin + " " + l.path};
-    }
+  for (const LibraryFacts* l : on_path) {
+    if (fits(*l->version)) return seen_lib(l);
   }
+  if (!on_path.empty()) return seen_lib(on_path.front());
+  if (!elsewhere.empty()) return seen_lib(elsewhere.front());
   return {};
 }
 
@@ -316,7 +333,7 @@ class Checker {
     std::optional<Version> want_cudnn = b->cudnn;
     if (fw_cudnn && (!want_cudnn || fw_cudnn->major() != want_cudnn->major())) want_cudnn = fw_cudnn;
     bool wheels = env_has_cuda_wheels(env);
-    CudnnSeen seen = cudnn_for(facts_, env);
+    CudnnSeen seen = cudnn_for(facts_, env, want_cudnn ? std::optional<int>(want_cudnn->major()) : std::nullopt);
     if (want_cudnn && seen.version) {
       bool major_differs = seen.version->major() != want_cudnn->major();
       bool older = !major_differs && want_cudnn->parts().size() >= 2 && seen.version->minor() < want_cudnn->minor();

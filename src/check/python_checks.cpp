@@ -5,6 +5,8 @@
 #include "check/gpu_driver_checks.hpp"
 #include "core/text.hpp"
 
+#include <set>
+
 namespace gpudoctor {
 namespace {
 
@@ -67,11 +69,12 @@ std::vector<Finding> python_findings(const Facts& facts) {
       if (starts_with(fw.name, "jax-cuda") || fw.name == "jax-cuda-plugin") has_jax_plugin = true;
     }
     for (const auto& fw : env.frameworks) {
-      for (const auto& p : fw.problems) {
+      if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable", .severity = Severity::warning, .area = "python",
                               .title = fw.name + " in " + env.path + ": metadata could not be read",
-                              .detail = p, .fix = "Reinstall the package (`pip install --force-reinstall " +
-                                                  (fw.package.empty() ? fw.name : fw.package) + "`).",
+                              .detail = join(fw.problems, "\n"),
+                              .fix = "Reinstall the package (`pip install --force-reinstall " +
+                                     (fw.package.empty() ? fw.name : fw.package) + "`).",
                               .evidence = {fw.evidence}});
       }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
@@ -87,10 +90,15 @@ std::vector<Finding> python_findings(const Facts& facts) {
                           "run on the CPU."
                         : "A CPU-only build; fine on a machine without a GPU.",
           .fix = gpu ? cpu_only_fix(fw, facts) : "",
-          .evidence = {fw.evidence}});
+          // Location and package first: a more specific compatibility finding about the same
+          // framework carries the same two (see run_checks).
+          .evidence = {fw.location.empty() ? env.path : fw.location,
+                       "package " + (fw.package.empty() ? fw.name : fw.package), fw.evidence}});
     }
   }
+  std::set<std::pair<std::string, std::string>> seen;
   for (const auto& p : facts.problems) {
+    if (!seen.emplace(p.path, p.message).second) continue;  // one env reached by several routes
     out.push_back(Finding{.id = "probe-problem", .severity = Severity::warning, .area = "system",
                           .title = "Could not read " + (p.path.empty() ? p.probe : p.path),
                           .detail = p.message, .evidence = {p.path}});

@@ -1,4 +1,5 @@
 #include <fmt/core.h>
+#include "render/json_text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -57,7 +58,7 @@ Command kb_command() {
                                {"message", i.message},
                                {"origin", i.origin}});
       }
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}", json_text(j));
     } else {
       for (const std::string& f : kb.files_loaded) fmt::print("  read {}\n", f);
       for (const KbIssue& i : issues) {

@@ -86,6 +86,10 @@ struct LibraryFacts {
   std::vector<std::string> files;      ///< library file names found there
   std::string origin;                  ///< "system", "toolkit", "conda", "pip-wheel", "ld-library-path"
   std::optional<int> cuda_major;       ///< which CUDA major it was built for, when known (cu12)
+  /// Position of its directory in the dynamic loader's default search (LD_LIBRARY_PATH first,
+  /// then ld.so.conf / the loader cache, then the default directories); nullopt when only an
+  /// RPATH or an explicit path reaches it (a toolkit not on the search path, a pip wheel).
+  std::optional<int> loader_order;
 };
 
 /// A pip `nvidia-*` wheel (nvidia-cudnn-cu12 9.1.0.70).

@@ -48,11 +48,11 @@ class LibraryCollector {
   LibraryCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
 
   /// Scans one directory for every family's files; origin says why this directory matters.
-  void scan(const std::string& dir, const std::string& origin,
+  void scan(const std::string& dir, const std::string& origin, std::optional<int> loader_order = std::nullopt,
             std::optional<Version> wheel_version = std::nullopt, std::optional<int> cuda_major = std::nullopt) {
     auto canon = system_.canonical(dir);
     if (!canon || !scanned_.insert(*canon).second) {
-      if (canon) note_origin(*canon, origin);
+      if (canon) note_loader(*canon, origin, loader_order);
       return;
     }
     auto entries = system_.list_dir(*canon);
@@ -69,6 +69,7 @@ class LibraryCollector {
       lf.path = *canon;
       lf.origin = origin;
       lf.cuda_major = cuda_major;
+      lf.loader_order = loader_order;
       lf.files.push_back(e.name);
       // The longest version in a file name (libcudnn.so.8.9.7 over libcudnn.so.8) is the best.
       std::optional<Version> v = lib->version;
@@ -125,10 +126,12 @@ class LibraryCollector {
     }
   }
 
-  void note_origin(const std::string& canon, const std::string& origin) {
-    if (origin != "ld-library-path") return;
+  /// A directory scanned before (as a toolkit's) turns out to be on the loader's path too.
+  void note_loader(const std::string& canon, const std::string& origin, std::optional<int> loader_order) {
     for (auto& lf : facts_.libraries) {
-      if (lf.path == canon && lf.origin != "pip-wheel") lf.origin = "ld-library-path";
+      if (lf.path != canon) continue;
+      if (origin == "ld-library-path" && lf.origin != "pip-wheel") lf.origin = "ld-library-path";
+      if (loader_order && (!lf.loader_order || *loader_order < *lf.loader_order)) lf.loader_order = loader_order;
     }
   }
 
@@ -147,8 +150,9 @@ void probe_libraries(const SystemView& system, Facts& facts) {
     if (tk.kind == "pip-wheels") continue;
     for (const char* sub : {"lib64", "lib", "bin", "lib\\x64"}) lc.scan(system.join(tk.path, sub), "toolkit");
   }
+  int order = 0;
   for (const auto& dir : loader_search_dirs(system)) {
-    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system");
+    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system", order++);
   }
   std::set<std::string> cache_dirs;
   for (const auto& [name, path] : loader_cache_entries(system)) {
@@ -156,14 +160,17 @@ void probe_libraries(const SystemView& system, Facts& facts) {
       if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(parent_of(path));
     }
   }
-  for (const auto& dir : cache_dirs) lc.scan(dir, "system");
+  // The cache stands for ld.so.conf's directories: after LD_LIBRARY_PATH, before the defaults'
+  // own files; an approximation good enough to rank copies.
+  for (const auto& dir : cache_dirs) lc.scan(dir, "system", order++);
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
       for (const auto& fam : families()) {
         if (w.library != fam.name) continue;
         for (const auto& sp : env.site_packages) {
           std::string base = system.join(system.join(sp, "nvidia"), fam.wheel_dir);
-          lc.scan(system.join(base, system.is_windows() ? "bin" : "lib"), "pip-wheel", w.version, w.cuda_major);
+          lc.scan(system.join(base, system.is_windows() ? "bin" : "lib"), "pip-wheel", std::nullopt, w.version,
+                  w.cuda_major);
         }
       }
     }

@@ -1,4 +1,5 @@
 #include "render/doctor_report.hpp"
+#include "render/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -113,7 +114,7 @@ std::string render_doctor_json(const Facts& facts, const std::vector<Finding>& f
                     {"oks", counts[static_cast<int>(Severity::ok)]}};
   doc["facts"] = facts_to_json(facts);
   doc["findings"] = findings_to_json(findings);
-  return doc.dump(2) + "\n";
+  return json_text(doc);
 }
 
 }  // namespace gpudoctor

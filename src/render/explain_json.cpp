@@ -1,4 +1,5 @@
 #include <nlohmann/json.hpp>
+#include "render/json_text.hpp"
 
 #include "core/text.hpp"
 #include "render/explain_render.hpp"
@@ -48,7 +49,7 @@ std::string render_explain_json(const ExplainReport& report) {
       {"problems", report.problems},
       {"matches", std::move(matches)},
   };
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return json_text(doc);
 }
 
 }  // namespace gpudoctor

@@ -95,7 +95,8 @@ json facts_to_json(const Facts& facts) {
   json libs = json::array();
   for (const auto& l : facts.libraries) {
     libs.push_back({{"name", l.name}, {"version", opt(l.version)}, {"version_source", str_or_null(l.version_source)},
-                    {"path", l.path}, {"files", l.files}, {"origin", l.origin}, {"cuda_major", opt(l.cuda_major)}});
+                    {"path", l.path}, {"files", l.files}, {"origin", l.origin}, {"cuda_major", opt(l.cuda_major)},
+                    {"loader_order", opt(l.loader_order)}});
   }
   json envs = json::array();
   for (const auto& e : facts.python_envs) envs.push_back(env_json(e));

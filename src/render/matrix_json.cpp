@@ -1,4 +1,5 @@
 #include <nlohmann/json.hpp>
+#include "render/json_text.hpp"
 
 #include "kb/knowledge_base.hpp"
 #include "render/matrix_render.hpp"
@@ -104,7 +105,7 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
     }
     j["cudnn"] = cd;
   }
-  return j.dump(2) + "\n";
+  return json_text(j);
 }
 
 }  // namespace gpudoctor

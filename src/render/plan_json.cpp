@@ -1,4 +1,5 @@
 #include <nlohmann/json.hpp>
+#include "render/json_text.hpp"
 
 #include "kb/knowledge_base.hpp"
 #include "render/plan_render.hpp"
@@ -80,7 +81,7 @@ std::string render_plan_json(const Plan& plan) {
     f["notes"] = fp.notes;
     j["frameworks"].push_back(std::move(f));
   }
-  return j.dump(2) + "\n";
+  return json_text(j);
 }
 
 }  // namespace gpudoctor

@@ -95,23 +95,24 @@ struct Expectation {
 const std::map<std::string, Expectation>& expectations() {
   static const std::map<std::string, Expectation> kExpect = {
       {"linux-torch-healthy", {0, {"driver", "gpu", "python-env"}, {"driver-missing", "framework-cpu-only"}}},
-      {"linux-tf215-cudnn86-mismatch", {1, {"driver"}, {}}},
+      {"linux-tf215-cudnn86-mismatch", {1, {"tf-cudnn-mismatch", "tf-cuda-mismatch"}, {}}},
       {"linux-nouveau", {1, {"nouveau-loaded", "driver-missing"}, {"driver"}}},
       {"wsl2-torch-cu128", {0, {"python-env"}, {"wsl2-linux-driver-installed"}}},
       {"wsl2-linux-driver-installed", {1, {"wsl2-linux-driver-installed"}, {}}},
-      {"linux-driver-too-old", {1, {"driver"}, {}}},
+      {"linux-driver-too-old", {1, {"driver", "driver-too-old-for-framework"}, {}}},
       {"linux-cpu-only-builds", {1, {"framework-cpu-only"}, {}}},
-      {"linux-several-toolkits", {0, {"several-toolkits"}, {}}},
+      {"linux-several-toolkits", {1, {"several-toolkits", "tf-cudnn-mismatch"}, {}}},
       {"linux-cuda-visible-devices-empty", {1, {"cuda-visible-devices-hides-all"}, {}}},
       {"linux-no-nvidia", {0, {"no-gpu-recorded", "driver-not-installed"}, {"no-nvidia-gpu"}}},
-      {"windows-tf215-native", {1, {"gpu"}, {}}},
+      {"windows-tf215-native", {1, {"tf-native-windows-no-gpu"}, {"framework-cpu-only"}}},
+      {"windows-tf210-native-gpu", {0, {"gpu", "python-env"}, {"tf-native-windows-no-gpu", "framework-cpu-only"}}},
       {"linux-pip-cudnn-shadowed", {1, {"pip-library-shadowed"}, {}}},
-      {"linux-pascal-torch-cu128", {1, {"gpu", "driver"}, {}}},
+      {"linux-pascal-torch-cu128", {1, {"gpu-arch-unsupported-by-framework"}, {}}},
       {"linux-jax-cuda12", {0, {"python-env", "driver"}, {"framework-cpu-only"}}},
-      {"bad-binary-junk", {0, {}, {}}},
-      {"bad-escaping-symlinks", {0, {}, {}}},
-      {"bad-garbage-versions", {0, {"probe-problem"}, {}}},
-      {"bad-symlink-loops", {0, {}, {}}},
+      {"bad-binary-junk", {0, {"framework-metadata-unreadable"}, {}}},
+      {"bad-escaping-symlinks", {0, {"probe-problem"}, {}}},
+      {"bad-garbage-versions", {0, {"probe-problem", "framework-metadata-unreadable"}, {}}},
+      {"bad-symlink-loops", {0, {"probe-problem"}, {}}},
   };
   return kExpect;
 }
