@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "check/checks.hpp"
+#include "kb/annotate_facts.hpp"
 #include "cli/commands_list.hpp"
 #include "probe/inventory.hpp"
 #include "render/doctor_report.hpp"
@@ -21,6 +22,7 @@ Command doctor_command() {
     Facts facts = collect_facts(*system, inv);
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;  // a broken --kb directory; kb() said why on stderr
+    annotate_facts(facts, *kb);
     std::vector<Finding> findings = run_checks(facts, kb);
     if (ctx.options().json) {
       fmt::print("{}", render_doctor_json(facts, findings));

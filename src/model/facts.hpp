@@ -36,6 +36,7 @@ struct GpuFacts {
   std::string pci_device_id;           ///< "2503" (hex, lower-case, no 0x)
   std::optional<int> cc_major;         ///< compute capability, from NVML or the knowledge base
   std::optional<int> cc_minor;
+  std::string compute_capability_source;  ///< "nvml", "knowledge base (...)", "" unknown
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
   std::string kernel_driver;           ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""

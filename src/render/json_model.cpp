@@ -23,6 +23,7 @@ json gpu_json(const GpuFacts& g) {
           {"pci_bus_id", str_or_null(g.pci_bus_id)},
           {"pci_device_id", str_or_null(g.pci_device_id)},
           {"compute_capability", cc},
+          {"compute_capability_source", str_or_null(g.compute_capability_source)},
           {"memory_total_bytes", opt(g.memory_total_bytes)},
           {"persistence_mode", opt(g.persistence_mode)},
           {"kernel_driver", str_or_null(g.kernel_driver)}};

@@ -9,7 +9,14 @@
 #include "explain/log_decoder.hpp"
 #include "explain/rule_loader.hpp"
 #include "platform/system_view.hpp"
+#include "kb/data_files.hpp"
+#include "kb/knowledge_base.hpp"
+#include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
+#include "probe/python/python_literal.hpp"
+#include "probe/python/pyvenv_cfg.hpp"
+#include "probe/python/tf_build_info.hpp"
+#include "probe/python/torch_version.hpp"
 #include "probe/version_files.hpp"
 
 namespace gpudoctor::fuzz {
@@ -56,6 +63,17 @@ void explain_rules(std::string_view text) {
   (void)explain_text(**matcher, log, ExplainMachine{});
 }
 
+/// Arbitrary text as each knowledge-base table file (a user's --kb): issues, never a crash.
+void kb_table(std::string_view text) {
+  for (const char* name : {"compat/tensorflow.toml", "compat/pytorch.toml", "compat/cuda_drivers.toml",
+                           "compat/gpus.toml", "compat/jax.toml"}) {
+    std::vector<KbIssue> issues;
+    KnowledgeBase kb = KnowledgeBase::parse({DataFile{name, std::string(text), "fuzz"}}, issues);
+    kb.validate(issues);
+    (void)kb.nearest_gpu_names(text.substr(0, 64));
+  }
+}
+
 }  // namespace
 
 // Each parser must return without crashing, hanging or reading out of bounds.
@@ -90,6 +108,17 @@ const std::vector<Target>& targets() {
       {"env_file", [](std::string_view s) { (void)parse_env_file(s); }},
       {"colon_fields", [](std::string_view s) { (void)parse_colon_fields(s); }},
       {"explain_log", explain_log},
+      {"dist_metadata", [](std::string_view s) { (void)parse_dist_metadata(s); }},
+      {"tf_build_info", [](std::string_view s) { (void)parse_tf_build_info(s); }},
+      {"torch_version", [](std::string_view s) { (void)parse_torch_version(s); }},
+      {"pyvenv_cfg", [](std::string_view s) { (void)parse_pyvenv_cfg(s); }},
+      {"python_literal", [](std::string_view s) { (void)parse_assignments(s); }},
+      {"conda_meta_name",
+       [](std::string_view s) {
+         (void)parse_conda_meta_filename(s);
+         (void)parse_nvidia_wheel_name(s);
+       }},
+      {"kb_table", kb_table},
       {"explain_rules", explain_rules},
   };
   return kTargets;
