@@ -165,6 +165,34 @@ std::string symbol_for(const std::vector<BoundSymbol>& bound, const char* slot) 
   return slot;
 }
 
+/// Opens the library in the child, announcing the dlopen first (a vendor constructor may hang),
+/// and sends the first report: the failure, or which file was loaded and which symbols bound.
+/// Status stays empty on success: should init crash or hang, the parent knows the library.
+template <class Report, class Api>
+Result<Api> load_in_child(const std::vector<std::string>& args, std::vector<std::string> (*default_names)(),
+                          Result<Api> (*load)(const std::vector<std::string>&), Report& report, ChildChannel& out) {
+  std::vector<std::string> names = args.empty() ? default_names() : args;
+  send_call(out, "dlopen " + names.front());
+  Result<Api> loaded = load(names);
+  if (loaded) {
+    report.path = loaded->library.path();
+    report.bound = loaded->bound;
+  } else {
+    const Error& e = loaded.error();
+    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
+    if (e.kind != ErrorKind::not_found) report.path = e.origin;
+  }
+  send_report(out, report);
+  return loaded;
+}
+
+/// A required call answered with an error: the query ends with this report.
+template <class Report>
+void send_call_failure(ChildChannel& out, Report& report, std::string message, int code) {
+  set_failure(report, "init-failed", ErrorKind::call_failed, std::move(message), code);
+  send_report(out, report);
+}
+
 // ---- NVML ----
 
 struct NvmlSession {
@@ -381,29 +409,16 @@ std::string normalize_pci_bus_id(std::string_view nvml_bus_id) {
 
 void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   NvmlReport report;
-  std::vector<std::string> names = args.empty() ? default_nvml_names() : args;
-  send_call(out, "dlopen " + names.front());
-  auto loaded = load_nvml(names);
-  if (!loaded) {
-    const Error& e = loaded.error();
-    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
-    if (e.kind != ErrorKind::not_found) report.path = e.origin;
-    send_report(out, report);
-    return;
-  }
+  auto loaded = load_in_child(args, &default_nvml_names, &load_nvml, report, out);
+  if (!loaded) return;
   const NvmlApi& api = *loaded;
-  report.path = api.library.path();
-  report.bound = api.bound;
   NvmlSession s{api, out, report};
-  // Status still empty: should init crash or hang, the parent knows at least which library.
-  send_report(out, report);
 
   std::string call = symbol_for(api.bound, "init");
   send_call(out, call);
   nvmlReturn_t rc = api.init();
   if (rc != kNvmlSuccess) {
-    set_failure(report, "init-failed", ErrorKind::call_failed, s.describe(call, rc), rc);
-    send_report(out, report);
+    send_call_failure(out, report, s.describe(call, rc), rc);
     return;
   }
   if (api.system_driver_version != nullptr) {
@@ -433,8 +448,7 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   send_call(out, call);
   rc = api.device_count(&count);
   if (rc != kNvmlSuccess) {
-    set_failure(report, "init-failed", ErrorKind::call_failed, s.describe(call, rc), rc);
-    send_report(out, report);
+    send_call_failure(out, report, s.describe(call, rc), rc);
     return;
   }
   report.device_count = count;
@@ -455,20 +469,9 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
 
 void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   CudaDriverReport report;
-  std::vector<std::string> names = args.empty() ? default_cuda_driver_names() : args;
-  send_call(out, "dlopen " + names.front());
-  auto loaded = load_cuda_driver(names);
-  if (!loaded) {
-    const Error& e = loaded.error();
-    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
-    if (e.kind != ErrorKind::not_found) report.path = e.origin;
-    send_report(out, report);
-    return;
-  }
+  auto loaded = load_in_child(args, &default_cuda_driver_names, &load_cuda_driver, report, out);
+  if (!loaded) return;
   const CudaDriverApi& api = *loaded;
-  report.path = api.library.path();
-  report.bound = api.bound;
-  send_report(out, report);
 
   // Before cuInit: it answers even when cuInit fails, and says which CUDA the driver speaks.
   int version = 0;
@@ -483,18 +486,14 @@ void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   send_call(out, "cuInit");
   rc = api.init(0);
   if (rc != kCudaSuccess) {
-    set_failure(report, "init-failed", ErrorKind::call_failed,
-                describe_cuda(api, out, "cuInit(0)", rc), rc);
-    send_report(out, report);
+    send_call_failure(out, report, describe_cuda(api, out, "cuInit(0)", rc), rc);
     return;
   }
   int count = 0;
   send_call(out, "cuDeviceGetCount");
   rc = api.device_count(&count);
   if (rc != kCudaSuccess) {
-    set_failure(report, "init-failed", ErrorKind::call_failed,
-                describe_cuda(api, out, "cuDeviceGetCount", rc), rc);
-    send_report(out, report);
+    send_call_failure(out, report, describe_cuda(api, out, "cuDeviceGetCount", rc), rc);
     return;
   }
   report.device_count = count;

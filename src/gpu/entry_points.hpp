@@ -6,9 +6,12 @@
 ///
 /// From that one list come the function-pointer members of the API table and the loader.
 /// Symbol names are tried newest first; the first one the library exports fills the slot.
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
 #include "platform/dynamic_library.hpp"
 
 namespace gpudoctor::gpu {
@@ -48,6 +51,38 @@ void bind_entry_point(const DynamicLibrary& lib, Fn& slot, const char* slot_name
     state.missing_required.push_back(std::move(alternatives));
   }
 }
+
+/// symbol_missing, naming every absent required entry point of the library at `path`.
+Error missing_entry_points_error(const BindState& state, const std::string& path);
+
+/// Opens the first of `names` that loads and binds the API table `Api` (members `library`,
+/// `bound`, then the declared slots) through `bind_all(api, state)`, a lambda that expands the
+/// API's list with GPUDOCTOR_BIND_ENTRY_POINT. Errors: not_found / load_failed from the loader,
+/// symbol_missing (message names every absent required entry point; the library is closed).
+template <class Api, class BindAll>
+Result<Api> load_api(const std::vector<std::string>& names, BindAll bind_all) {
+  auto opened = DynamicLibrary::open_first(names);
+  if (!opened) return opened.error();
+  Api api{.library = std::move(opened).value(), .bound = {}};
+  BindState state;
+  bind_all(api, state);
+  if (!state.missing_required.empty()) {
+    // `api` goes out of scope here, closing the handle.
+    return missing_entry_points_error(state, api.library.path());
+  }
+  api.bound = std::move(state.bound);
+  return api;
+}
+
+/// One row of an API's own table of status codes (from NVIDIA's headers).
+struct CodeName {
+  int code;
+  const char* name;
+};
+
+/// The name `table` gives `code`, else `unknown_prefix` + the number ("NVML_ERROR_42"): a
+/// library newer than this build may answer codes it has never heard of.
+std::string code_name(std::span<const CodeName> table, int code, std::string_view unknown_prefix);
 
 }  // namespace gpudoctor::gpu
 

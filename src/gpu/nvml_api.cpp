@@ -12,94 +12,51 @@ std::vector<std::string> default_nvml_names() {
 }
 
 Result<NvmlApi> load_nvml(const std::vector<std::string>& names) {
-  auto opened = DynamicLibrary::open_first(names);
-  if (!opened) return opened.error();
-  NvmlApi api{.library = std::move(opened).value(), .bound = {}};
-  BindState state;
-  GPUDOCTOR_NVML_ENTRY_POINTS(GPUDOCTOR_BIND_ENTRY_POINT)
-  if (!state.missing_required.empty()) {
-    std::string message = "missing required entry point";
-    message += state.missing_required.size() > 1 ? "s: " : ": ";
-    for (size_t i = 0; i < state.missing_required.size(); ++i) {
-      if (i > 0) message += ", ";
-      message += state.missing_required[i];
-    }
-    // `api` goes out of scope here, closing the handle.
-    return Error{ErrorKind::symbol_missing, std::move(message), api.library.path(), 0};
-  }
-  api.bound = std::move(state.bound);
-  return api;
+  return load_api<NvmlApi>(
+      names, [](NvmlApi& api, BindState& state) { GPUDOCTOR_NVML_ENTRY_POINTS(GPUDOCTOR_BIND_ENTRY_POINT) });
 }
 
+namespace {
+
+constexpr CodeName kNvmlErrorNames[] = {
+    {0, "NVML_SUCCESS"},
+    {1, "NVML_ERROR_UNINITIALIZED"},
+    {2, "NVML_ERROR_INVALID_ARGUMENT"},
+    {3, "NVML_ERROR_NOT_SUPPORTED"},
+    {4, "NVML_ERROR_NO_PERMISSION"},
+    {5, "NVML_ERROR_ALREADY_INITIALIZED"},
+    {6, "NVML_ERROR_NOT_FOUND"},
+    {7, "NVML_ERROR_INSUFFICIENT_SIZE"},
+    {8, "NVML_ERROR_INSUFFICIENT_POWER"},
+    {9, "NVML_ERROR_DRIVER_NOT_LOADED"},
+    {10, "NVML_ERROR_TIMEOUT"},
+    {11, "NVML_ERROR_IRQ_ISSUE"},
+    {12, "NVML_ERROR_LIBRARY_NOT_FOUND"},
+    {13, "NVML_ERROR_FUNCTION_NOT_FOUND"},
+    {14, "NVML_ERROR_CORRUPTED_INFOROM"},
+    {15, "NVML_ERROR_GPU_IS_LOST"},
+    {16, "NVML_ERROR_RESET_REQUIRED"},
+    {17, "NVML_ERROR_OPERATING_SYSTEM"},
+    {18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"},
+    {19, "NVML_ERROR_IN_USE"},
+    {20, "NVML_ERROR_MEMORY"},
+    {21, "NVML_ERROR_NO_DATA"},
+    {22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"},
+    {23, "NVML_ERROR_INSUFFICIENT_RESOURCES"},
+    {24, "NVML_ERROR_FREQ_NOT_SUPPORTED"},
+    {25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"},
+    {26, "NVML_ERROR_DEPRECATED"},
+    {27, "NVML_ERROR_NOT_READY"},
+    {28, "NVML_ERROR_GPU_NOT_FOUND"},
+    {29, "NVML_ERROR_INVALID_STATE"},
+    {30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"},
+    {999, "NVML_ERROR_UNKNOWN"},
+};
+
+}  // namespace
+
 std::string nvml_error_name(nvmlReturn_t code) {
-  switch (code) {
-    case 0:
-      return "NVML_SUCCESS";
-    case 1:
-      return "NVML_ERROR_UNINITIALIZED";
-    case 2:
-      return "NVML_ERROR_INVALID_ARGUMENT";
-    case 3:
-      return "NVML_ERROR_NOT_SUPPORTED";
-    case 4:
-      return "NVML_ERROR_NO_PERMISSION";
-    case 5:
-      return "NVML_ERROR_ALREADY_INITIALIZED";
-    case 6:
-      return "NVML_ERROR_NOT_FOUND";
-    case 7:
-      return "NVML_ERROR_INSUFFICIENT_SIZE";
-    case 8:
-      return "NVML_ERROR_INSUFFICIENT_POWER";
-    case 9:
-      return "NVML_ERROR_DRIVER_NOT_LOADED";
-    case 10:
-      return "NVML_ERROR_TIMEOUT";
-    case 11:
-      return "NVML_ERROR_IRQ_ISSUE";
-    case 12:
-      return "NVML_ERROR_LIBRARY_NOT_FOUND";
-    case 13:
-      return "NVML_ERROR_FUNCTION_NOT_FOUND";
-    case 14:
-      return "NVML_ERROR_CORRUPTED_INFOROM";
-    case 15:
-      return "NVML_ERROR_GPU_IS_LOST";
-    case 16:
-      return "NVML_ERROR_RESET_REQUIRED";
-    case 17:
-      return "NVML_ERROR_OPERATING_SYSTEM";
-    case 18:
-      return "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
-    case 19:
-      return "NVML_ERROR_IN_USE";
-    case 20:
-      return "NVML_ERROR_MEMORY";
-    case 21:
-      return "NVML_ERROR_NO_DATA";
-    case 22:
-      return "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED";
-    case 23:
-      return "NVML_ERROR_INSUFFICIENT_RESOURCES";
-    case 24:
-      return "NVML_ERROR_FREQ_NOT_SUPPORTED";
-    case 25:
-      return "NVML_ERROR_ARGUMENT_VERSION_MISMATCH";
-    case 26:
-      return "NVML_ERROR_DEPRECATED";
-    case 27:
-      return "NVML_ERROR_NOT_READY";
-    case 28:
-      return "NVML_ERROR_GPU_NOT_FOUND";
-    case 29:
-      return "NVML_ERROR_INVALID_STATE";
-    case 30:
-      return "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED";
-    case 999:
-      return "NVML_ERROR_UNKNOWN";
-    default:
-      return "NVML_ERROR_" + std::to_string(code);
-  }
+  return code_name(kNvmlErrorNames, code, "NVML_ERROR_");
 }
 
 }  // namespace gpudoctor::gpu

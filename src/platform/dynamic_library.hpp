@@ -1,7 +1,8 @@
 #pragma once
 /// DynamicLibrary: a vendor library loaded at run time (dlopen / LoadLibraryExW), so gpudoctor
-/// builds and runs with no NVIDIA software installed. One file per host OS
-/// (dynamic_library_posix.cpp, dynamic_library_win32.cpp); this header has no #ifdefs.
+/// builds and runs with no NVIDIA software installed. One file per host OS for what the OS
+/// does (dynamic_library_posix.cpp, dynamic_library_win32.cpp: open, symbol, close) and one
+/// shared by both (dynamic_library.cpp: open_first, moves); this header has no #ifdefs.
 ///
 /// Only the live machine loads libraries, and only inside an isolated child process
 /// (gpu/isolated_child.hpp): a vendor constructor may crash or hang.

@@ -2,7 +2,6 @@
 // no Windows toolchain exists on the build machine; CMake picks this file only when WIN32.
 #include <windows.h>
 
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -72,35 +71,6 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   std::string loaded = n > 0 ? narrow(path.substr(0, n)) : name_or_path;
   return DynamicLibrary(module, name_or_path, std::move(loaded));
 }
-
-Result<DynamicLibrary> DynamicLibrary::open_first(const std::vector<std::string>& names) {
-  std::optional<Error> best;
-  for (const std::string& name : names) {
-    auto lib = open(name);
-    if (lib) return std::move(lib).value();
-    const Error& e = lib.error();
-    if (!best || (best->kind == ErrorKind::not_found && e.kind != ErrorKind::not_found)) best = e;
-  }
-  if (!best) return Error{ErrorKind::not_found, "no library names to try", "", 0};
-  return *best;
-}
-
-DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      requested_(std::move(other.requested_)),
-      path_(std::move(other.path_)) {}
-
-DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
-  if (this != &other) {
-    close();
-    handle_ = std::exchange(other.handle_, nullptr);
-    requested_ = std::move(other.requested_);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
-DynamicLibrary::~DynamicLibrary() { close(); }
 
 void DynamicLibrary::close() {
   if (handle_ != nullptr) ::FreeLibrary(static_cast<HMODULE>(handle_));

@@ -29,62 +29,47 @@ int cuda_value(const char* key, int fallback) {
   return it == s().cuda.end() ? fallback : fake_driver::code_from_text(it->second, fallback);
 }
 
+/// The codes the fake knows, with the name and the words NVIDIA's libcuda gives them.
+struct ErrorText {
+  CUresult code;
+  const char* name;
+  const char* text;
+};
+
+constexpr ErrorText kErrors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+     "system has unsupported display driver / cuda driver combination"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+/// cuGetErrorName / cuGetErrorString: one field of `error`'s row, or CUDA_ERROR_INVALID_VALUE
+/// (and nullptr) for a code the table lacks, as the real library answers.
+CUresult describe(CUresult error, const char* ErrorText::*field, const char** out) {
+  if (out == nullptr) return kInvalidValue;
+  for (const ErrorText& row : kErrors) {
+    if (row.code == error) {
+      *out = row.*field;
+      return kSuccess;
+    }
+  }
+  *out = nullptr;
+  return kInvalidValue;
+}
+
 }  // namespace
 
 FAKE_EXPORT CUresult cuGetErrorName(CUresult error, const char** name) {
   FAKE_ENTER("cuGetErrorName");
-  if (name == nullptr) return kInvalidValue;
-  switch (error) {
-    case 0:
-      *name = "CUDA_SUCCESS";
-      return kSuccess;
-    case 3:
-      *name = "CUDA_ERROR_NOT_INITIALIZED";
-      return kSuccess;
-    case 34:
-      *name = "CUDA_ERROR_STUB_LIBRARY";
-      return kSuccess;
-    case 100:
-      *name = "CUDA_ERROR_NO_DEVICE";
-      return kSuccess;
-    case 803:
-      *name = "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
-      return kSuccess;
-    case 999:
-      *name = "CUDA_ERROR_UNKNOWN";
-      return kSuccess;
-    default:
-      *name = nullptr;
-      return kInvalidValue;
-  }
+  return describe(error, &ErrorText::name, name);
 }
 
 FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
   FAKE_ENTER("cuGetErrorString");
-  if (text == nullptr) return kInvalidValue;
-  switch (error) {
-    case 0:
-      *text = "no error";
-      return kSuccess;
-    case 3:
-      *text = "initialization error";
-      return kSuccess;
-    case 34:
-      *text = "CUDA driver is a stub library";
-      return kSuccess;
-    case 100:
-      *text = "no CUDA-capable device is detected";
-      return kSuccess;
-    case 803:
-      *text = "system has unsupported display driver / cuda driver combination";
-      return kSuccess;
-    case 999:
-      *text = "unknown error";
-      return kSuccess;
-    default:
-      *text = nullptr;
-      return kInvalidValue;
-  }
+  return describe(error, &ErrorText::text, text);
 }
 
 FAKE_EXPORT CUresult cuInit(unsigned int flags) {

@@ -63,6 +63,16 @@ nvmlReturn_t copy_text(const std::string& text, char* out, unsigned length) {
   return kSuccess;
 }
 
+/// nvmlDeviceGetName / nvmlDeviceGetUUID: one text field of the scenario's device.
+nvmlReturn_t device_text_impl(const char* symbol, nvmlDevice_t device, std::string fake_driver::Device::*field,
+                              char* out, unsigned length) {
+  FAKE_ENTER(symbol, device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr) return kInvalidArgument;
+  return copy_text(d->*field, out, length);
+}
+
 nvmlReturn_t init_impl(const char* symbol) {
   FAKE_ENTER(symbol, -1);
   if (!s().loaded) return kUnknown;
@@ -189,19 +199,11 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevi
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char* name, unsigned int length) {
-  FAKE_ENTER("nvmlDeviceGetName", device != nullptr ? device->index : -1);
-  if (!g_initialized) return kUninitialized;
-  const auto* d = device_of(device);
-  if (d == nullptr) return kInvalidArgument;
-  return copy_text(d->name, name, length);
+  return device_text_impl("nvmlDeviceGetName", device, &fake_driver::Device::name, name, length);
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned int length) {
-  FAKE_ENTER("nvmlDeviceGetUUID", device != nullptr ? device->index : -1);
-  if (!g_initialized) return kUninitialized;
-  const auto* d = device_of(device);
-  if (d == nullptr) return kInvalidArgument;
-  return copy_text(d->uuid, uuid, length);
+  return device_text_impl("nvmlDeviceGetUUID", device, &fake_driver::Device::uuid, uuid, length);
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major,
