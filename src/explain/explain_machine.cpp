@@ -246,6 +246,33 @@ std::string tensorflow_needs(const Facts& f, const KnowledgeBase& kb, Platform p
   return join(out, "; ");
 }
 
+/// What each installed framework's CUDA build needs from the driver: the knowledge base's
+/// minor-version floor (WSL2 counts as Windows, where the driver lives), the same one the
+/// doctor checks. The CUDA version is the build's own when the probe read it, else the tested
+/// build of that TensorFlow release.
+std::string driver_needs(const Facts& f, const KnowledgeBase& kb, Platform platform) {
+  std::vector<std::string> out;
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.cuda_build == false || fw.variant == "cpu") continue;
+      std::optional<Version> cuda = fw.cuda_version;
+      if (!cuda && fw.name == "tensorflow") {
+        const TfBuild* b = kb.tf_build(fw.version, platform);
+        if (b != nullptr && b->gpu) cuda = b->cuda;
+      }
+      if (!cuda) continue;
+      const std::optional<Version> floor = kb.family_min_driver(*cuda, platform);
+      if (!floor) continue;
+      const bool older = f.driver.version && *f.driver.version < *floor;
+      out.push_back(fmt::format("{} {} (in {}) is built for CUDA {}, which needs NVIDIA driver >= {} ({}){}",
+                                fw.name, fw.version.str(), env.path, cuda->str(), driver_text(*floor),
+                                platform == Platform::linux ? "Linux" : "Windows",
+                                older ? ", newer than the installed " + driver_text(*f.driver.version) : ""));
+    }
+  }
+  return join(out, "; ");
+}
+
 void add(std::vector<std::string>& parts, std::string s) {
   if (!s.empty()) parts.push_back(std::move(s));
 }
@@ -318,6 +345,7 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
       for (const auto& gpu : f.gpus) g.push_back(gpu.name);
       add(parts, "GPUs: " + join(g, ", "));
     }
+    if (machine.kb != nullptr) add(parts, driver_needs(f, *machine.kb, platform));
     if (f.driver.nouveau_loaded) add(parts, "the nouveau driver is loaded and holds the GPU");
     if (!f.os.container.empty()) add(parts, "this is a " + f.os.container + " container");
   } else if (rule.tailor == "framework-build") {

@@ -48,25 +48,28 @@ const RuleCandidate* find_candidate(const RuleBase& base, const std::string& id)
 
 TEST(ExplainPlaceholders, FilledDroppedOrFallback) {
   const CaptureMap caps{{"lib", {"cudnn64_8.dll"}}, {"many", {"a", "b"}}};
-  EXPECT_EQ(fill_placeholders("{lib} was not found", caps), "cudnn64_8.dll was not found");
-  EXPECT_EQ(fill_placeholders("values {many}", caps), "values a, b");
-  // A clause around an absent capture goes, with its space.
-  EXPECT_EQ(fill_placeholders("notes instructions ({x}) it could use", caps), "notes instructions it could use");
-  EXPECT_EQ(fill_placeholders("on the host ({reason}): no driver", caps), "on the host: no driver");
-  // Only the innermost clause: the outer one keeps what it has.
-  EXPECT_EQ(fill_placeholders("a (b (c {x}) d) e", caps), "a (b d) e");
-  // A clause whose capture is present stays.
-  EXPECT_EQ(fill_placeholders("load ({lib}) now", caps), "load (cudnn64_8.dll) now");
-  // A fallback stands in for an absent capture, and is ignored when the capture is present.
-  EXPECT_EQ(fill_placeholders("{gpu|The GPU} is old", caps), "The GPU is old");
-  EXPECT_EQ(fill_placeholders("{lib|the library} is missing", caps), "cudnn64_8.dll is missing");
-  // A bare absent placeholder outside parentheses is dropped without leaving double spaces.
-  EXPECT_EQ(fill_placeholders("pip installed torch {version} without a tag", caps), "pip installed torch without a tag");
-  EXPECT_EQ(fill_placeholders("allocate {size}.", caps), "allocate.");
-  // An unclosed clause that lost its value is dropped to the end; literal braces stay.
-  EXPECT_EQ(fill_placeholders("fix it (see {x} for more", caps), "fix it");
-  EXPECT_EQ(fill_placeholders("json {\"a\": 1} and {} and {not a name}", caps), "json {\"a\": 1} and {} and {not a name}");
-  EXPECT_EQ(fill_placeholders("", caps), "");
+  const std::pair<const char*, const char*> cases[] = {
+      {"{lib} was not found", "cudnn64_8.dll was not found"},
+      {"values {many}", "values a, b"},
+      // A clause around an absent capture goes, with its space.
+      {"notes instructions ({x}) it could use", "notes instructions it could use"},
+      {"on the host ({reason}): no driver", "on the host: no driver"},
+      // Only the innermost clause: the outer one keeps what it has.
+      {"a (b (c {x}) d) e", "a (b d) e"},
+      // A clause whose capture is present stays.
+      {"load ({lib}) now", "load (cudnn64_8.dll) now"},
+      // A fallback stands in for an absent capture, and is ignored when the capture is present.
+      {"{gpu|The GPU} is old", "The GPU is old"},
+      {"{lib|the library} is missing", "cudnn64_8.dll is missing"},
+      // A bare absent placeholder outside parentheses is dropped without leaving double spaces.
+      {"pip installed torch {version} without a tag", "pip installed torch without a tag"},
+      {"allocate {size}.", "allocate."},
+      // An unclosed clause that lost its value is dropped to the end; literal braces stay.
+      {"fix it (see {x} for more", "fix it"},
+      {"json {\"a\": 1} and {} and {not a name}", "json {\"a\": 1} and {} and {not a name}"},
+      {"", ""},
+  };
+  for (const auto& [text, want] : cases) EXPECT_EQ(fill_placeholders(text, caps), want) << text;
 }
 
 TEST(ExplainPlaceholders, EveryRuleTextReadsCleanWithOrWithoutCaptures) {

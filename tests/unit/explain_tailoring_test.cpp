@@ -216,6 +216,33 @@ TEST(ExplainTailoring, DriverNoteNamesDriverAndGpus) {
   EXPECT_NE(r.matches.front().machine.find("550.54.14"), std::string::npos);
   EXPECT_NE(r.matches.front().machine.find("11.4"), std::string::npos);
   EXPECT_NE(r.matches.front().machine.find("GTX 1080"), std::string::npos);
+  // Without the tables no driver floor is claimed.
+  EXPECT_EQ(r.matches.front().machine.find("needs NVIDIA driver"), std::string::npos) << r.matches.front().machine;
+
+  // With a PyTorch built for CUDA 12.1 and the tables: the floor the doctor checks.
+  PythonEnvFacts env;
+  env.path = "/home/me/venv";
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.version = *Version::parse("2.3.0");
+  torch.cuda_build = true;
+  torch.cuda_version = Version::parse("12.1");
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  const auto floor = builtin_kb().family_min_driver(*Version::parse("12.1"), Platform::linux);
+  ASSERT_TRUE(floor.has_value());
+  const auto k = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  const std::string& note = k.matches.front().machine;
+  EXPECT_NE(note.find("torch 2.3.0 (in /home/me/venv) is built for CUDA 12.1, which needs NVIDIA driver >= " +
+                      driver_text(*floor) + " (Linux)"),
+            std::string::npos)
+      << note;
+  // 550 is newer than any CUDA 12 floor: the note does not call it older.
+  EXPECT_EQ(note.find("newer than the installed"), std::string::npos) << note;
+  f.driver.version = Version::parse("470.82.01");
+  const auto old = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  EXPECT_NE(old.matches.front().machine.find("newer than the installed 470.82.01"), std::string::npos)
+      << old.matches.front().machine;
 }
 
 TEST(ExplainConditions, TriStateAndNegation) {
