@@ -11,6 +11,7 @@
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
 #include "explain/watched_command.hpp"
+#include "kb/knowledge_base.hpp"
 #include "probe/inventory.hpp"
 #include "render/explain_render.hpp"
 
@@ -70,6 +71,10 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
     return kExitUsage;
   }
 
+  // The compatibility tables, shared with the doctor and `plan`: every version fact explain
+  // states comes from here. Loaded with --no-probe too, so a broken --kb is always exit 2.
+  const KnowledgeBase* kb = ctx.kb();
+  if (kb == nullptr) return kExitUsage;
   auto rules = load_rule_base(ctx.options().kb_dir);
   if (!rules) {
     fmt::print(stderr, "gpudoctor explain: --kb {}: {}\n", rules.error().origin, rules.error().message);
@@ -82,6 +87,7 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   }
 
   ExplainMachine machine;
+  machine.kb = kb;
   if (!ctx.options().platform.empty()) machine.platform = parse_platform(ctx.options().platform);
   Facts facts;
   if (!a.no_probe) {

@@ -7,6 +7,7 @@
 
 #include "core/text.hpp"
 #include "explain/rule.hpp"
+#include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
 
@@ -172,8 +173,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   }
   if (condition == "tf-windows-no-gpu") {
     if (!platform || *platform != Platform::windows) return Truth::no;
-    return truth(any_framework(*f, [](const FrameworkFacts& fw) {
-      return fw.name == "tensorflow" && fw.version >= Version::of({2, 11});
+    if (machine.kb == nullptr) return Truth::unknown;  // which releases: the tables say
+    return truth(any_framework(*f, [&](const FrameworkFacts& fw) {
+      return fw.name == "tensorflow" && !machine.kb->tf_native_windows_gpu(fw.version);
     }));
   }
   if (condition == "lib-found") {
@@ -222,28 +224,50 @@ std::string describe_frameworks(const Facts& f, const std::vector<std::string>& 
   return join(out, "; ");
 }
 
-const TensorflowBuild* tested_build(const RuleBase& base, const Version& tf) {
-  for (const auto& b : base.tensorflow_builds) {
-    if (tf.same_series(b.version, 2)) return &b;
-  }
-  return nullptr;
-}
-
-std::string tensorflow_needs(const Facts& f, const RuleBase& base, bool windows) {
+/// What each installed TensorFlow needs, from the knowledge base's tested builds for this OS
+/// (WSL2 uses the Linux rows). A release the tables do not know is left out: no guess.
+std::string tensorflow_needs(const Facts& f, const KnowledgeBase& kb, Platform platform) {
   std::vector<std::string> out;
   for (const auto& env : f.python_envs) {
     for (const auto& fw : env.frameworks) {
       if (fw.name != "tensorflow") continue;
-      const TensorflowBuild* b = tested_build(base, fw.version);
-      if (b == nullptr) continue;
-      if (windows && !b->windows_native_gpu) {
+      if (platform == Platform::windows && !kb.tf_native_windows_gpu(fw.version)) {
         out.push_back(fmt::format("TensorFlow {} (in {}) has no GPU support on native Windows; "
-                                  "2.10 was the last such release",
-                                  fw.version.str(), env.path));
-      } else {
-        out.push_back(fmt::format("TensorFlow {} (in {}) was tested with CUDA {} and cuDNN {}",
-                                  fw.version.str(), env.path, b->cuda.str(), b->cudnn.str()));
+                                  "{} was the last such release",
+                                  fw.version.str(), env.path, kb.tensorflow.windows_gpu_last.str()));
+        continue;
       }
+      const TfBuild* b = kb.tf_build(fw.version, platform);
+      if (b == nullptr || !b->gpu || !b->cuda || !b->cudnn) continue;
+      out.push_back(fmt::format("TensorFlow {} (in {}) was tested with CUDA {} and cuDNN {}",
+                                fw.version.str(), env.path, b->cuda->str(), b->cudnn->str()));
+    }
+  }
+  return join(out, "; ");
+}
+
+/// What each installed framework's CUDA build needs from the driver: the knowledge base's
+/// minor-version floor (WSL2 counts as Windows, where the driver lives), the same one the
+/// doctor checks. The CUDA version is the build's own when the probe read it, else the tested
+/// build of that TensorFlow release.
+std::string driver_needs(const Facts& f, const KnowledgeBase& kb, Platform platform) {
+  std::vector<std::string> out;
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.cuda_build == false || fw.variant == "cpu") continue;
+      std::optional<Version> cuda = fw.cuda_version;
+      if (!cuda && fw.name == "tensorflow") {
+        const TfBuild* b = kb.tf_build(fw.version, platform);
+        if (b != nullptr && b->gpu) cuda = b->cuda;
+      }
+      if (!cuda) continue;
+      const std::optional<Version> floor = kb.family_min_driver(*cuda, platform);
+      if (!floor) continue;
+      const bool older = f.driver.version && *f.driver.version < *floor;
+      out.push_back(fmt::format("{} {} (in {}) is built for CUDA {}, which needs NVIDIA driver >= {} ({}){}",
+                                fw.name, fw.version.str(), env.path, cuda->str(), driver_text(*floor),
+                                platform == Platform::linux ? "Linux" : "Windows",
+                                older ? ", newer than the installed " + driver_text(*f.driver.version) : ""));
     }
   }
   return join(out, "; ");
@@ -255,10 +279,15 @@ void add(std::vector<std::string>& parts, std::string s) {
 
 }  // namespace
 
-std::string machine_note(const Rule& rule, const CaptureMap& captures, const RuleBase& base,
-                         const Facts& f) {
+std::string machine_note(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine) {
+  if (machine.facts == nullptr) return {};
+  const Facts& f = *machine.facts;
   std::vector<std::string> parts;
-  const bool windows = f.platform == Platform::windows;
+  const Platform platform = platform_of(machine).value_or(f.platform);
+  const bool windows = platform == Platform::windows;
+  const auto tf_needs = [&] {
+    return machine.kb != nullptr ? tensorflow_needs(f, *machine.kb, platform) : std::string{};
+  };
   const std::string lib = first_capture(captures, "lib");
   if (rule.tailor == "cudnn") {
     auto libs = libraries_named(f, "cudnn");
@@ -281,7 +310,7 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Rul
         }
       }
     }
-    add(parts, tensorflow_needs(f, base, windows));
+    add(parts, tf_needs());
   } else if (rule.tailor == "cuda-runtime") {
     std::vector<std::string> tk;
     for (const auto& t : f.toolkits) {
@@ -298,7 +327,7 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Rul
                                                             : ", and no copy of it was found"));
       }
     }
-    add(parts, tensorflow_needs(f, base, windows));
+    add(parts, tf_needs());
   } else if (rule.tailor == "driver") {
     if (driver_loaded(f)) {
       add(parts, fmt::format("the NVIDIA driver {}{} is installed",
@@ -316,11 +345,12 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Rul
       for (const auto& gpu : f.gpus) g.push_back(gpu.name);
       add(parts, "GPUs: " + join(g, ", "));
     }
+    if (machine.kb != nullptr) add(parts, driver_needs(f, *machine.kb, platform));
     if (f.driver.nouveau_loaded) add(parts, "the nouveau driver is loaded and holds the GPU");
     if (!f.os.container.empty()) add(parts, "this is a " + f.os.container + " container");
   } else if (rule.tailor == "framework-build") {
     add(parts, describe_frameworks(f, rule.frameworks));
-    if (windows) add(parts, tensorflow_needs(f, base, true));
+    if (windows) add(parts, tf_needs());
   } else if (rule.tailor == "gpu-arch") {
     std::vector<std::string> g;
     for (const auto& gpu : f.gpus) {

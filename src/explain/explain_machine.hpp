@@ -1,6 +1,9 @@
 #pragma once
 /// What `explain` knows about the machine a log came from. On the live machine (the default)
 /// the doctor's facts; with --no-probe nothing, or only a platform given by --platform.
+/// Every version fact (what a TensorFlow release was tested with, which releases have GPU
+/// support on native Windows) comes from the compatibility knowledge base, the same tables
+/// the doctor and `plan` use: explain keeps no table of its own, so the two cannot drift.
 #include <map>
 #include <optional>
 #include <string>
@@ -11,9 +14,13 @@
 
 namespace gpudoctor {
 
+class KnowledgeBase;
+
 struct ExplainMachine {
   std::optional<Platform> platform;  ///< known even without an inventory (--platform)
   const Facts* facts = nullptr;      ///< the full inventory; nullptr with --no-probe
+  /// The compatibility tables; nullptr: no version fact is stated (never guessed).
+  const KnowledgeBase* kb = nullptr;
 };
 
 /// A tri-state: facts can confirm, refute, or say nothing.
@@ -30,13 +37,12 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
 /// The names evaluate_condition knows (without '!').
 const std::vector<std::string>& explain_condition_names();
 
-struct RuleBase;
 struct Rule;
 
 /// One or a few sentences about this machine that make a rule's fix specific ("this machine
 /// has cuDNN 9.1.0 in /usr/lib/x86_64-linux-gnu; TensorFlow 2.10.0 was tested with cuDNN
-/// 8.1"). Empty when the facts hold nothing relevant.
-std::string machine_note(const Rule& rule, const CaptureMap& captures, const RuleBase& base,
-                         const Facts& facts);
+/// 8.1"). Empty when the machine has no facts or they hold nothing relevant; what a release
+/// needs is said only when machine.kb is set.
+std::string machine_note(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine);
 
 }  // namespace gpudoctor

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 
 namespace gpudoctor {
 
@@ -15,36 +16,99 @@ constexpr int kFactsWeight = 40;
 
 }  // namespace
 
+namespace {
+
+bool is_name_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
+/// Longest `{name|fallback}` recognised; longer braces are literal text.
+constexpr size_t kMaxPlaceholderChars = 200;
+
+/// A placeholder at text[i] ('{'): its name, its fallback (after '|'), and the index past
+/// '}'. False when text[i] does not start one (literal brace).
+bool parse_placeholder(std::string_view text, size_t i, std::string_view& name,
+                       std::optional<std::string_view>& fallback, size_t& end) {
+  const size_t close = text.find('}', i + 1);
+  if (close == std::string_view::npos || close - i - 1 > kMaxPlaceholderChars) return false;
+  std::string_view inner = text.substr(i + 1, close - i - 1);
+  const size_t bar = inner.find('|');
+  name = inner.substr(0, bar);
+  if (name.empty() || name.size() > 40 || !std::all_of(name.begin(), name.end(), is_name_char)) return false;
+  fallback.reset();
+  if (bar != std::string_view::npos) fallback = inner.substr(bar + 1);
+  end = close + 1;
+  return true;
+}
+
+/// Drops a space left before punctuation or before another space once a placeholder went.
+void tidy_before(std::string& out, std::string_view rest) {
+  if (out.empty() || out.back() != ' ') return;
+  if (rest.empty() || std::string_view(" ,.;:)").find(rest.front()) != std::string_view::npos) out.pop_back();
+}
+
+}  // namespace
+
 std::string fill_placeholders(std::string_view text, const CaptureMap& captures) {
   std::string out;
   out.reserve(text.size() + 32);
+  struct Clause {
+    size_t at;          ///< position of '(' in out
+    bool drop = false;  ///< a placeholder in it had no value and no fallback
+  };
+  std::vector<Clause> open;
+  bool dropped = false;
   size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
     if (c == '{') {
-      size_t close = text.find('}', i + 1);
-      if (close != std::string_view::npos && close - i - 1 <= 40) {
-        std::string name(text.substr(i + 1, close - i - 1));
-        const bool ident = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
-          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-        });
-        if (ident) {
-          auto it = captures.find(name);
-          if (it != captures.end() && !it->second.empty()) {
-            for (size_t k = 0; k < it->second.size(); ++k) {
-              if (k > 0) out += ", ";
-              out += it->second[k];
-            }
-          } else {
-            out += "(not in the log)";
+      std::string_view name;
+      std::optional<std::string_view> fallback;
+      size_t end = 0;
+      if (parse_placeholder(text, i, name, fallback, end)) {
+        auto it = captures.find(std::string(name));
+        if (it != captures.end() && !it->second.empty()) {
+          for (size_t k = 0; k < it->second.size(); ++k) {
+            if (k > 0) out += ", ";
+            out += it->second[k];
           }
-          i = close + 1;
-          continue;
+        } else if (fallback) {
+          out += *fallback;
+        } else if (!open.empty()) {
+          open.back().drop = true;  // "(... {x} ...)": the whole clause goes
+        } else {
+          dropped = true;
+          tidy_before(out, text.substr(end));
         }
+        i = end;
+        continue;
+      }
+    } else if (c == '(') {
+      open.push_back(Clause{out.size()});
+    } else if (c == ')' && !open.empty()) {
+      const Clause clause = open.back();
+      open.pop_back();
+      if (clause.drop) {
+        // Also the space before it: "notes X (clause) it" -> "notes X it".
+        const size_t from = clause.at > 0 && out[clause.at - 1] == ' ' ? clause.at - 1 : clause.at;
+        out.erase(from);
+        dropped = true;
+        ++i;
+        continue;
       }
     }
     out.push_back(c);
     ++i;
+  }
+  // An unclosed clause that lost its value: drop it to the end rather than leave a stump.
+  for (const Clause& clause : open) {
+    if (clause.drop && clause.at <= out.size()) {
+      out.erase(clause.at);
+      dropped = true;
+      break;
+    }
+  }
+  if (dropped) {
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    while (!out.empty() && out.front() == ' ') out.erase(0, 1);
   }
   return out;
 }
@@ -56,8 +120,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   for (const RuleHits& h : hits) {
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
-    std::string note;
-    if (machine.facts != nullptr) note = machine_note(rule, h.captures, base, *machine.facts);
+    const std::string note = machine_note(rule, h.captures, machine);
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
       ExplainMatch m;

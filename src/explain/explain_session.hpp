@@ -20,8 +20,10 @@ namespace gpudoctor {
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
                         const ExplainMachine& machine);
 
-/// Fills {name} placeholders from captures (distinct values joined by ", "); an unknown
-/// name becomes "(not in the log)".
+/// Fills {name} placeholders from captures (distinct values joined by ", "). A capture the
+/// log did not give reads naturally, never as a stump: `{name|words}` becomes the words; a bare
+/// `{name}` inside parentheses drops the whole parenthesised clause ("notes instructions
+/// ({x}) it could" -> "notes instructions it could"); elsewhere the placeholder is dropped.
 std::string fill_placeholders(std::string_view text, const CaptureMap& captures);
 
 class ExplainSession {

@@ -6,8 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/version.hpp"
-
 namespace gpudoctor {
 
 /// The categories of ../shared/corpus/README.md; every candidate has exactly one.
@@ -50,19 +48,10 @@ struct Rule {
   std::string origin;                     ///< file it came from
 };
 
-/// TensorFlow's tested build configurations, used to say what an installed TF needs.
-struct TensorflowBuild {
-  Version version;        ///< "2.10"
-  Version cuda;
-  Version cudnn;
-  bool windows_native_gpu = false;
-  std::string python;     ///< "3.7-3.10"
-  std::string source;
-};
-
+/// Version facts (tested builds, drivers) are not here: they come from the knowledge base
+/// (kb/knowledge_base.hpp) through ExplainMachine.
 struct RuleBase {
   std::vector<Rule> rules;
-  std::vector<TensorflowBuild> tensorflow_builds;
 };
 
 }  // namespace gpudoctor

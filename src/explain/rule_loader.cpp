@@ -269,22 +269,13 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
       }
     }
   }
-  if (const toml::array* builds = doc["tensorflow_build"].as_array()) {
-    for (const auto& node : *builds) {
-      const toml::table* t = node.as_table();
-      if (t == nullptr) continue;
-      toml::node_view<const toml::node> v{*t};
-      auto ver = Version::parse(string_or(v["version"]));
-      auto cuda = Version::parse(string_or(v["cuda"]));
-      auto cudnn = Version::parse(string_or(v["cudnn"]));
-      if (!ver || !cuda || !cudnn) {
-        out.problems.push_back(fmt::format("{}: a tensorflow_build needs version, cuda and cudnn", origin));
-        continue;
-      }
-      out.base.tensorflow_builds.push_back(TensorflowBuild{
-          *ver, *cuda, *cudnn, v["windows_native_gpu"].value_or(false), string_or(v["python"]),
-          string_or(v["source"])});
-    }
+  if (doc.contains("tensorflow_build")) {
+    // Explain once kept its own copy of TensorFlow's tested builds; the one table is now the
+    // knowledge base's. Say so rather than silently ignore a user's old file.
+    out.problems.push_back(fmt::format(
+        "{}: [[tensorflow_build]] is no longer read here; TensorFlow's tested builds come from "
+        "compat/tensorflow.toml (docs/knowledge-base.md)",
+        origin));
   }
 }
 

@@ -70,10 +70,16 @@ TEST_F(ExplainCli, FileTextOutputAndExitStatus) {
 }
 
 TEST_F(ExplainCli, HarmlessOnlyLogExitsZero) {
-  auto log = write("h.log", "W py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n");
+  auto log = write("h.log",
+                   "W py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
+                   "I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is optimized "
+                   "to use available CPU instructions\n");
   CliRun r = run("explain --no-probe '" + log.string() + "'");
   EXPECT_EQ(r.rc, 0);
   EXPECT_NE(r.out.find("Harmless"), std::string::npos) << r.out;
+  // The CPU-feature line names no instructions: its clause goes, no "(not in the log)" stump.
+  EXPECT_NE(r.out.find("CPU instructions it could use"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not in the log"), std::string::npos) << r.out;
 }
 
 TEST_F(ExplainCli, JsonFromStdin) {
@@ -120,6 +126,26 @@ TEST_F(ExplainCli, BrokenUserRuleIsReportedNotFatal) {
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.out.find("note:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[wrong-framework-build]"), std::string::npos);
+}
+
+TEST_F(ExplainCli, BrokenKnowledgeBaseIsAUsageErrorAsForTheDoctor) {
+  // explain reads its version facts from the knowledge base: a broken --kb table stops it with
+  // the doctor's message and exit 2, with --no-probe as well.
+  write("kb/compat/tensorflow.toml", "framework = \"tensorflow\"\n[[build\n");
+  auto log = write("e.log", "AssertionError: Torch not compiled with CUDA enabled\n");
+  const std::string kb = "--kb '" + (dir_ / "kb").string() + "' ";
+  for (const std::string probe : {"--no-probe ", ""}) {
+    CliRun r = run(kb + "explain " + probe + "'" + log.string() + "'");
+    EXPECT_EQ(r.rc, 2) << probe << r.out;
+    EXPECT_NE(r.err.find("knowledge base"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("tensorflow.toml"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  CliRun doctor = run(kb + "--root '" + dir_.string() + "'");
+  EXPECT_EQ(doctor.rc, 2) << doctor.out;
+  CliRun missing = run("--kb '" + (dir_ / "no-such-dir").string() + "' explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_NE(missing.err.find("no-such-dir"), std::string::npos) << missing.err;
 }
 
 TEST_F(ExplainCli, MissingFileIsAUsageError) {

@@ -7,6 +7,7 @@
 namespace gpudoctor {
 namespace {
 
+using testing::builtin_kb;
 using testing::builtin_matcher;
 using testing::category_rank;
 using testing::find_rule;
@@ -42,7 +43,7 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
   f.libraries.push_back(cudnn_lib("9.1.0", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin",
                                   {"cudnn64_9.dll", "cudnn_ops64_9.dll"}));
   f.python_envs.push_back(env_with_tf("2.10.1", "C:\\venvs\\tf"));
-  ExplainMachine m{Platform::windows, &f};
+  ExplainMachine m{Platform::windows, &f, &builtin_kb()};
   const auto r = explain_text(builtin_matcher(), log, m);
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().category, "cudnn-version-mismatch");
@@ -54,6 +55,13 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
   EXPECT_NE(note.find("none of them is cuDNN 8"), std::string::npos) << note;
   EXPECT_NE(note.find("TensorFlow 2.10.1"), std::string::npos) << note;
   EXPECT_NE(note.find("cuDNN 8.1"), std::string::npos) << note;
+  // That "8.1" is the knowledge base's Windows row for 2.10, the one the doctor uses.
+  const TfBuild* row = builtin_kb().tf_build(*Version::parse("2.10.1"), Platform::windows);
+  ASSERT_NE(row, nullptr);
+  ASSERT_TRUE(row->cudnn.has_value());
+  EXPECT_NE(note.find("was tested with CUDA " + row->cuda->str() + " and cuDNN " + row->cudnn->str()),
+            std::string::npos)
+      << note;
 
   // Same log with no facts: cuDNN missing comes first.
   const auto text = explain_text(builtin_matcher(), log, ExplainMachine{});
@@ -131,18 +139,63 @@ TEST(ExplainTailoring, WslPlatformPicksWslCause) {
   EXPECT_EQ(category_rank(wsl, "wsl2-specific"), 1u);
 }
 
+TEST(ExplainTailoring, TestedBuildsComeOnlyFromTheKnowledgeBase) {
+  const std::string log = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file";
+  Facts f;
+  f.platform = Platform::linux;
+  f.python_envs.push_back(env_with_tf("2.13.1", "/home/me/venv"));
+  // No tables: the note says what the machine has, and claims nothing about what TF needs.
+  const auto bare = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, nullptr});
+  ASSERT_FALSE(bare.matches.empty());
+  EXPECT_EQ(bare.matches.front().machine.find("tested with"), std::string::npos) << bare.matches.front().machine;
+
+  // Tables: the Linux row for 2.13. Change that row (as a --kb overlay would) and the note
+  // follows: explain has no second copy that could disagree.
+  KnowledgeBase kb = builtin_kb();
+  const TfBuild* row = kb.tf_build(*Version::parse("2.13.1"), Platform::linux);
+  ASSERT_NE(row, nullptr);
+  const std::string builtin_text = "TensorFlow 2.13.1 (in /home/me/venv) was tested with CUDA " + row->cuda->str() +
+                                   " and cuDNN " + row->cudnn->str();
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &kb});
+  EXPECT_NE(r.matches.front().machine.find(builtin_text), std::string::npos) << r.matches.front().machine;
+  for (TfBuild& b : kb.tensorflow.builds) {
+    if (&b == row) b.cudnn = Version::parse("8.4.2");
+  }
+  const auto changed = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &kb});
+  EXPECT_NE(changed.matches.front().machine.find("and cuDNN 8.4.2"), std::string::npos)
+      << changed.matches.front().machine;
+
+  // A release the tables do not know: nothing is guessed.
+  Facts future;
+  future.platform = Platform::linux;
+  future.python_envs.push_back(env_with_tf("9.99.0", "/home/me/venv"));
+  const auto unknown = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &future, &builtin_kb()});
+  EXPECT_EQ(unknown.matches.front().machine.find("tested with"), std::string::npos)
+      << unknown.matches.front().machine;
+}
+
 TEST(ExplainTailoring, WindowsTensorflowAfter210) {
   const std::string log = "tf.config.list_physical_devices('GPU') # [] is returned";
   Facts f;
   f.platform = Platform::windows;
   f.python_envs.push_back(env_with_tf("2.15.0", "C:\\Users\\me\\venv"));
-  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &f});
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &f, &builtin_kb()});
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+  // The last native-Windows GPU release is the knowledge base's, not a number in explain.
+  EXPECT_NE(r.matches.front().machine.find(builtin_kb().tensorflow.windows_gpu_last.str() + " was the last"),
+            std::string::npos)
+      << r.matches.front().machine;
+  // Without the tables, which releases lack Windows GPU support is unknown: no verdict.
+  const auto no_kb = explain_text(builtin_matcher(), log, ExplainMachine{Platform::windows, &f, nullptr});
+  const ExplainMatch* windows = find_rule(no_kb, "tf-empty-gpu-list/windows");
+  ASSERT_NE(windows, nullptr);
+  EXPECT_EQ(windows->facts_verdict, "");
   // Same log on Linux: the Windows cause is contradicted.
   Facts lin;
   lin.python_envs.push_back(env_with_tf("2.15.0", "/home/me/venv"));
-  const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &lin});
+  const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &lin, &builtin_kb()});
   EXPECT_EQ(r2.matches.front().category, "path-or-env-misconfigured");
   const ExplainMatch* win = find_rule(r2, "tf-empty-gpu-list/windows");
   ASSERT_NE(win, nullptr);
@@ -163,6 +216,33 @@ TEST(ExplainTailoring, DriverNoteNamesDriverAndGpus) {
   EXPECT_NE(r.matches.front().machine.find("550.54.14"), std::string::npos);
   EXPECT_NE(r.matches.front().machine.find("11.4"), std::string::npos);
   EXPECT_NE(r.matches.front().machine.find("GTX 1080"), std::string::npos);
+  // Without the tables no driver floor is claimed.
+  EXPECT_EQ(r.matches.front().machine.find("needs NVIDIA driver"), std::string::npos) << r.matches.front().machine;
+
+  // With a PyTorch built for CUDA 12.1 and the tables: the floor the doctor checks.
+  PythonEnvFacts env;
+  env.path = "/home/me/venv";
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.version = *Version::parse("2.3.0");
+  torch.cuda_build = true;
+  torch.cuda_version = Version::parse("12.1");
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  const auto floor = builtin_kb().family_min_driver(*Version::parse("12.1"), Platform::linux);
+  ASSERT_TRUE(floor.has_value());
+  const auto k = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  const std::string& note = k.matches.front().machine;
+  EXPECT_NE(note.find("torch 2.3.0 (in /home/me/venv) is built for CUDA 12.1, which needs NVIDIA driver >= " +
+                      driver_text(*floor) + " (Linux)"),
+            std::string::npos)
+      << note;
+  // 550 is newer than any CUDA 12 floor: the note does not call it older.
+  EXPECT_EQ(note.find("newer than the installed"), std::string::npos) << note;
+  f.driver.version = Version::parse("470.82.01");
+  const auto old = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  EXPECT_NE(old.matches.front().machine.find("newer than the installed 470.82.01"), std::string::npos)
+      << old.matches.front().machine;
 }
 
 TEST(ExplainConditions, TriStateAndNegation) {

@@ -6,6 +6,7 @@
 
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
+#include "kb/knowledge_base.hpp"
 
 namespace gpudoctor::testing {
 
@@ -19,6 +20,16 @@ inline const RuleMatcher& builtin_matcher() {
     return std::move(*built);
   }();
   return *matcher;
+}
+
+/// The built-in compatibility tables, as `explain` gets them from CommandContext::kb().
+inline const KnowledgeBase& builtin_kb() {
+  static const KnowledgeBase kb = [] {
+    auto loaded = KnowledgeBase::load("");
+    EXPECT_TRUE(loaded.has_value()) << (loaded ? "" : loaded.error().message);
+    return loaded ? std::move(*loaded) : KnowledgeBase{};
+  }();
+  return kb;
 }
 
 /// 1-based position of the first match of `category`, 0 when absent.
