@@ -1,5 +1,7 @@
 #include "check/checks.hpp"
 
+#include <algorithm>
+
 #include "check/compat_checks.hpp"
 #include "check/env_checks.hpp"
 #include "check/gpu_driver_checks.hpp"
@@ -34,6 +36,27 @@ void drop_explained_generics(std::vector<Finding>& findings) {
   });
 }
 
+/// The same verdict for several identical things (8 identical GPUs) is said once, with all
+/// their evidence.
+void merge_identical(std::vector<Finding>& findings) {
+  std::vector<Finding> out;
+  for (Finding& f : findings) {
+    auto same = std::find_if(out.begin(), out.end(), [&](const Finding& o) {
+      return o.id == f.id && o.severity == f.severity && o.title == f.title && o.detail == f.detail && o.fix == f.fix;
+    });
+    if (same == out.end()) {
+      out.push_back(std::move(f));
+      continue;
+    }
+    for (auto& e : f.evidence) {
+      if (std::find(same->evidence.begin(), same->evidence.end(), e) == same->evidence.end()) {
+        same->evidence.push_back(std::move(e));
+      }
+    }
+  }
+  findings = std::move(out);
+}
+
 }  // namespace
 
 std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
@@ -49,6 +72,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   append(python_findings(facts));
   append(env_findings(facts));
   drop_explained_generics(out);
+  merge_identical(out);
   return out;
 }
 

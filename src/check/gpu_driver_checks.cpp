@@ -74,10 +74,11 @@ void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
 void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
   const OsFacts& os = facts.os;
   const DriverFile* libcuda = driver_file(facts, "libcuda.so.1");
-  const DriverFile* nvml = driver_file(facts, "libnvidia-ml.so.1");
+  // Every copy counts, not only the loader's first choice: ld.wsl.conf usually puts the WSL copy
+  // first, and the stray Linux driver's copy still breaks CUDA.
   std::vector<std::string> linux_driver_evidence;
-  for (const DriverFile* f : {libcuda, nvml}) {
-    if (found(f) && !starts_with(f->path, "/usr/lib/wsl/")) linux_driver_evidence.push_back(f->path);
+  for (const DriverFile& f : facts.driver.files) {
+    if (!f.path.empty() && !starts_with(f.path, "/usr/lib/wsl/")) linux_driver_evidence.push_back(f.path);
   }
   if (facts.driver.nvidia_module_loaded) linux_driver_evidence.emplace_back("/proc/modules: nvidia");
   if (facts.driver.version_source == "/proc/driver/nvidia/version") linux_driver_evidence.emplace_back("/proc/driver/nvidia/version");

@@ -49,7 +49,7 @@ std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
 
 std::vector<Finding> python_findings(const Facts& facts) {
   std::vector<Finding> out;
-  bool gpu = has_nvidia_gpu(facts);
+  const bool gpu = has_nvidia_gpu(facts);
   if (facts.python_envs.empty()) {
     out.push_back(Finding{.id = "no-python", .severity = Severity::info, .area = "python",
                           .title = "No Python environment found",
@@ -64,10 +64,6 @@ std::vector<Finding> python_findings(const Facts& facts) {
     title += names.empty() ? ": no GPU framework" : ": " + join(names, ", ");
     out.push_back(Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title,
                           .evidence = env.found_via});
-    bool has_jax_plugin = false;
-    for (const auto& fw : env.frameworks) {
-      if (starts_with(fw.name, "jax-cuda") || fw.name == "jax-cuda-plugin") has_jax_plugin = true;
-    }
     for (const auto& fw : env.frameworks) {
       if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable", .severity = Severity::warning, .area = "python",
@@ -77,9 +73,22 @@ std::vector<Finding> python_findings(const Facts& facts) {
                                      (fw.package.empty() ? fw.name : fw.package) + "`).",
                               .evidence = {fw.evidence}});
       }
+      if (!fw.conflicts.empty()) {
+        out.push_back(Finding{.id = "framework-install-conflict", .severity = Severity::error, .area = "python",
+                              .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path +
+                                       " is installed inconsistently",
+                              .detail = join(fw.conflicts, "\n"),
+                              .fix = fw.name == "jax"
+                                         ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
+                                           "`jax[cuda13]`), which pins jaxlib and the CUDA plugin to one version."
+                                         : "Uninstall every copy and install one: `pip uninstall -y " +
+                                               (fw.package.empty() ? fw.name : fw.package) + "` (repeat until none "
+                                               "is left), then install it once.",
+                              .evidence = {fw.location.empty() ? env.path : fw.location, fw.evidence}});
+      }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
-      if (fw.name == "jaxlib" && has_jax_plugin) cpu_only = false;
-      if (fw.name == "jax" || fw.name == "keras") cpu_only = false;  // judged through jaxlib / the backend
+      // JAX is judged on its `jax` entry (which knows about the plugins); keras on its backend.
+      if (fw.name == "jaxlib" || fw.name == "keras" || starts_with(fw.name, "jax-cuda")) cpu_only = false;
       if (!cpu_only) continue;
       out.push_back(Finding{
           .id = "framework-cpu-only",
@@ -100,8 +109,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
   for (const auto& p : facts.problems) {
     if (!seen.emplace(p.path, p.message).second) continue;  // one env reached by several routes
     out.push_back(Finding{.id = "probe-problem", .severity = Severity::warning, .area = "system",
-                          .title = "Could not read " + (p.path.empty() ? p.probe : p.path),
-                          .detail = p.message, .evidence = {p.path}});
+                          .title = p.path.empty() || contains(p.message, p.path) ? p.message : p.path + ": " + p.message,
+                          .fix = "gpudoctor carried on without it; if it matters, repair or remove what points there.",
+                          .evidence = {p.path}});
   }
   return out;
 }

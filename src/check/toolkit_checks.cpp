@@ -48,8 +48,12 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
   std::vector<Finding> out;
   std::vector<const ToolkitFacts*> system_kits;
   for (const auto& tk : facts.toolkits) {
-    out.push_back(Finding{.id = "toolkit", .severity = Severity::ok, .area = "cuda", .title = toolkit_line(tk),
+    out.push_back(Finding{.id = "toolkit", .severity = tk.version ? Severity::ok : Severity::warning, .area = "cuda",
+                          .title = toolkit_line(tk),
                           .detail = tk.version_source.empty() ? "" : "version from " + tk.version_source,
+                          .fix = tk.version ? "" : "None of its version witnesses (version.json, version.txt, include/cuda.h, "
+                                                   "the runtime's soname) could be read: the install is incomplete or "
+                                                   "damaged. Reinstall the toolkit, or remove the directory if unused.",
                           .evidence = {tk.path}});
     if (tk.kind == "system") system_kits.push_back(&tk);
   }
@@ -98,7 +102,8 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
   for (const auto& ev : facts.env) {
     if (ev.name != "LD_LIBRARY_PATH") continue;
     for (auto dir : split(ev.value, ':')) {
-      if (!contains(dir, "stubs")) continue;
+      while (!dir.empty() && dir.back() == '/') dir.remove_suffix(1);
+      if (!ends_with(dir, "/stubs") && dir != "stubs") continue;
       out.push_back(Finding{
           .id = "cuda-stubs-on-loader-path",
           .severity = Severity::error,
@@ -141,16 +146,18 @@ std::vector<Finding> library_findings(const Facts& facts) {
           .evidence = where});
     }
   }
-  // A pip wheel's library shadowed by a different copy on LD_LIBRARY_PATH (searched first).
+  // A pip wheel's library shadowed by another copy on LD_LIBRARY_PATH, which the loader
+  // searches before the wheel's RUNPATH. Only a copy with the same SONAME (libcudnn.so.9: the
+  // same major) can stand in for the wheel's; another major is simply not picked up.
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
       for (const auto& lib : facts.libraries) {
         if (lib.origin != "ld-library-path" || lib.name != w.library || !lib.version) continue;
-        if (lib.version->same_series(w.version, 2)) continue;
-        bool major_differs = lib.version->major() != w.version.major();
+        if (lib.version->major() != w.version.major() || lib.version->same_series(w.version, 2)) continue;
+        bool older = *lib.version < w.version;
         out.push_back(Finding{
             .id = "pip-library-shadowed",
-            .severity = major_differs ? Severity::error : Severity::warning,
+            .severity = older ? Severity::error : Severity::warning,
             .area = "libraries",
             .title = fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
                                  lib.version->str(), w.package, w.version.str(), env.path),

@@ -57,7 +57,7 @@ const SystemView* CommandContext::system() {
   SystemView::Options o;
   o.root = options_.root;
   o.live = false;  // a tree: nothing under it is ever run or loaded
-  auto kind = host_fs::kind_of(options_.root);
+  auto kind = host_fs::kind_of_followed(options_.root);  // a symlink to a directory is fine
   if (!kind || *kind != host_fs::Kind::directory) {
     fmt::print(stderr, "gpudoctor: --root {}: not a directory\n", options_.root);
     system_failed_ = true;
@@ -73,11 +73,8 @@ const SystemView* CommandContext::system() {
       return nullptr;
     }
     o.platform = *p;
-  } else if (host_fs::kind_of(options_.root + "/Windows/System32").has_value()) {
-    o.platform = Platform::windows;
   } else {
-    auto rel = host_fs::read(options_.root + "/proc/sys/kernel/osrelease", 4096);
-    if (rel && rel->find("microsoft") != std::string::npos) o.platform = Platform::wsl2;
+    o.platform = detect_platform(SystemView(o));
   }
   if (!options_.env_file.empty()) {
     auto text = host_fs::read(options_.env_file, 1 << 20);

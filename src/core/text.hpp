@@ -21,6 +21,9 @@ std::vector<std::string_view> lines(std::string_view s);
 std::string_view unquote(std::string_view s);
 /// Replaces bytes that are not printable UTF-8/ASCII, so junk never reaches a terminal.
 std::string printable(std::string_view s, size_t max_len = 200);
+/// Text safe to print on a terminal: control characters (escape sequences, carriage returns,
+/// newlines) from untrusted names become visible "\x1b"-style escapes; nothing is cut.
+std::string terminal_safe(std::string_view s);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 

@@ -66,6 +66,8 @@ std::optional<Version> Version::parse(std::string_view text) {
     for (char c : rest) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
     }
+    // A pre-release tag starts with a letter ("rc0", "a1", "dev"): "64_101" is no version.
+    if (!std::isalpha(static_cast<unsigned char>(rest[0]))) return std::nullopt;
     v.pre_ = std::string(rest);
   }
   return v;

@@ -114,6 +114,9 @@ struct FrameworkFacts {
   std::string variant;                 ///< "cu121", "cpu", "rocm6.0", "cuda12", ""
   std::string evidence;                ///< the file these facts came from
   std::vector<std::string> problems;   ///< unreadable / malformed metadata, in words
+  /// Installation faults that stop the framework from working as installed: files of two
+  /// installs mixed, a JAX CUDA plugin of another version than jaxlib, jax without jaxlib.
+  std::vector<std::string> conflicts;
 };
 
 struct PythonEnvFacts {

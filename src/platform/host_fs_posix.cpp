@@ -93,7 +93,7 @@ Result<std::vector<Entry>> list(const std::string& path, size_t max_entries) {
 }
 
 Result<std::string> read(const std::string& path, size_t max_bytes) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)};
   if (f.fd < 0) return errno_error(errno, path, "open");
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) return errno_error(errno, path, "fstat");

@@ -93,9 +93,22 @@ Result<ProcessOutput> HostProcessRunner::run(const std::vector<std::string>& arg
       }
     }
   }
-  if (timed_out) ::kill(-pid, SIGKILL);
+  // Both pipes closed does not mean the program ended (it may have closed them and lingered):
+  // wait for it, but never past the deadline.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!timed_out) {
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      break;
+    }
+    ::usleep(1000);
+  }
+  if (timed_out) {
+    ::kill(-pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   if (timed_out) {
     return Error{ErrorKind::timeout,

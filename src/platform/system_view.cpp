@@ -57,15 +57,12 @@ SystemView SystemView::host(const ProcessRunner* runner) {
   for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
 #ifdef _WIN32
   o.platform = Platform::windows;
-#else
-  o.platform = Platform::linux;
-  // WSL2 kernels say so in their release string ("...-microsoft-standard-WSL2").
-  auto version = host_fs::read("/proc/sys/kernel/osrelease", 4096);
-  if (version && (contains(to_lower(*version), "microsoft") || contains(*version, "WSL"))) {
-    o.platform = Platform::wsl2;
-  }
-#endif
   return SystemView(std::move(o));
+#else
+  SystemView view(o);
+  o.platform = detect_platform(view);
+  return SystemView(std::move(o));
+#endif
 }
 
 std::vector<std::string> SystemView::target_components(std::string_view path) const {
@@ -149,19 +146,19 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
   return Resolved{host_join(options_.root, done), std::move(done)};
 }
 
-Result<std::string> SystemView::host_path(std::string_view path) const {
-  auto r = resolve(path);
-  if (!r) return r.error();
-  return r->host;
-}
-
 Result<std::string> SystemView::canonical(std::string_view path) const {
   auto r = resolve(path);
   if (!r) return r.error();
   if (is_windows()) {
+    // The folder that stands for another drive ("drive-d") reads as that drive again ("D:").
+    size_t first = 0;
     std::string out = "C:";
-    for (const auto& c : r->components) out += "\\" + c;
-    if (r->components.empty()) out += "\\";
+    if (!r->components.empty() && r->components[0].size() == 7 && starts_with(r->components[0], "drive-")) {
+      out = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(r->components[0][6])))) + ":";
+      first = 1;
+    }
+    for (size_t i = first; i < r->components.size(); ++i) out += "\\" + r->components[i];
+    if (r->components.size() == first) out += "\\";
     return out;
   }
   std::string out;
@@ -172,6 +169,11 @@ Result<std::string> SystemView::canonical(std::string_view path) const {
 Result<std::string> SystemView::read_file(std::string_view path, size_t max_bytes) const {
   auto r = resolve(path);
   if (!r) return r.error();
+  // Checked before opening: opening a device node can have side effects (a watchdog, a tape).
+  auto kind = host_fs::kind_of(r->host);
+  if (kind && *kind != host_fs::Kind::regular) {
+    return Error{ErrorKind::invalid_data, "not a regular file", std::string(path), 0};
+  }
   auto data = host_fs::read(r->host, max_bytes);
   if (!data) {
     Error e = data.error();
@@ -275,6 +277,56 @@ std::string SystemView::join(std::string_view a, std::string_view b) const {
   if (!out.empty() && out.back() != '/' && out.back() != '\\') out += sep;
   out += b;
   return out;
+}
+
+Platform detect_platform(const SystemView& view) {
+  // A Windows tree: the Windows folder, in whatever case the image stores it.
+  if (auto top = view.list_dir("/")) {
+    for (const auto& e : *top) {
+      if (!e.is_dir || !iequals(e.name, "Windows")) continue;
+      if (auto sub = view.list_dir("/" + e.name)) {
+        for (const auto& s : *sub) {
+          if (s.is_dir && iequals(s.name, "System32")) return Platform::windows;
+        }
+      }
+    }
+  }
+  // WSL2 kernels say so in their release string ("...-microsoft-standard-WSL2").
+  auto release = view.read_file("/proc/sys/kernel/osrelease", 4096);
+  if (release && (contains(to_lower(*release), "microsoft") || contains(*release, "WSL"))) return Platform::wsl2;
+  return Platform::linux;
+}
+
+namespace {
+
+bool is_separator(char c, bool windows) { return c == '/' || (windows && c == '\\'); }
+
+std::string_view without_trailing_separators(std::string_view p, bool windows) {
+  while (p.size() > 1 && is_separator(p.back(), windows)) p.remove_suffix(1);
+  return p;
+}
+
+size_t last_separator(std::string_view p, bool windows) {
+  return windows ? p.find_last_of("/\\") : p.rfind('/');
+}
+
+}  // namespace
+
+std::string SystemView::parent(std::string_view path) const {
+  const bool windows = is_windows();
+  std::string_view p = without_trailing_separators(path, windows);
+  size_t s = last_separator(p, windows);
+  if (s == std::string_view::npos) return {};
+  if (s == 0) return "/";
+  if (windows && s == 2 && p[1] == ':') return std::string(p.substr(0, 3));
+  return std::string(p.substr(0, s));
+}
+
+std::string SystemView::base_name(std::string_view path) const {
+  const bool windows = is_windows();
+  std::string_view p = without_trailing_separators(path, windows);
+  size_t s = last_separator(p, windows);
+  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
 }
 
 EnvFile parse_env_file(std::string_view text) {

@@ -69,8 +69,6 @@ class SystemView {
   [[nodiscard]] bool exists(std::string_view path) const { return stat(path).has_value(); }
   [[nodiscard]] bool is_dir(std::string_view path) const;
   [[nodiscard]] bool is_file(std::string_view path) const;
-  /// The host path that a target path resolves to (symlinks followed inside the root).
-  [[nodiscard]] Result<std::string> host_path(std::string_view path) const;
   /// The target path a symlink chain ends at, in the target's namespace ("/usr/local/cuda" ->
   /// "/usr/local/cuda-13.0"). Equals the input when nothing is a link.
   [[nodiscard]] Result<std::string> canonical(std::string_view path) const;
@@ -89,6 +87,11 @@ class SystemView {
 
   /// Joins target-namespace path pieces with the platform's separator.
   [[nodiscard]] std::string join(std::string_view a, std::string_view b) const;
+  /// The directory part of a target path ("/usr/local/cuda/bin" -> "/usr/local/cuda",
+  /// "/x" -> "/", "C:\\x" -> "C:\\"); empty for a bare name. Trailing separators are ignored.
+  [[nodiscard]] std::string parent(std::string_view path) const;
+  /// The last component of a target path ("/usr/local/cuda-12.2/" -> "cuda-12.2").
+  [[nodiscard]] std::string base_name(std::string_view path) const;
 
  private:
   struct Resolved {
@@ -100,6 +103,10 @@ class SystemView {
 
   Options options_;
 };
+
+/// The platform a tree belongs to, read through a provisional Linux view of it: a Windows tree
+/// has Windows\System32 (any case); a WSL2 kernel names Microsoft or WSL in its release string.
+Platform detect_platform(const SystemView& linux_view);
 
 /// Parses KEY=VALUE lines (an --env-file). '#' comments, blank lines, optional "export ",
 /// and quoted values are accepted; malformed lines are reported, never fatal.

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "core/text.hpp"
+#include "kb/data_files.hpp"
 #include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
 #include "probe/version_files.hpp"
@@ -91,21 +92,18 @@ void read_pci_gpus(const SystemView& system, Facts& facts) {
       continue;
     }
     if (!names_loaded) {
-      // The PCI ID database names the chip; the target's copy first, else the host's
-      // (reference data, not machine state).
+      // The PCI ID database names the chip; the target's own copy first.
       for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
         if (auto text = system.read_file(p, kPciIdsLimit)) {
           names = parse_pci_ids_nvidia(*text);
           break;
         }
       }
-      if (names.empty() && !system.is_live()) {
-        SystemView host(SystemView::Options{});
-        for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
-          if (auto text = host.read_file(p, kPciIdsLimit)) {
-            names = parse_pci_ids_nvidia(*text);
-            break;
-          }
+      if (names.empty()) {
+        // The copy embedded in the knowledge base (data/pci/nvidia.ids): reference data that
+        // does not depend on the machine gpudoctor runs on.
+        if (auto files = load_data_files("pci/", ""); files && !files->empty()) {
+          names = parse_pci_ids_nvidia(files->front().content);
         }
       }
       names_loaded = true;
@@ -122,6 +120,12 @@ void read_pci_gpus(const SystemView& system, Facts& facts) {
 }
 
 /// The driver's user-space libraries: libcuda / NVML on Linux, nvcuda.dll / nvml.dll on Windows.
+bool is_stubs_dir(std::string_view dir) {
+  while (!dir.empty() && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
+  auto slash = dir.find_last_of("/\\");
+  return (slash == std::string_view::npos ? dir : dir.substr(slash + 1)) == "stubs";
+}
+
 void find_driver_libraries(const SystemView& system, Facts& facts) {
   DriverFacts& d = facts.driver;
   std::vector<std::string> wanted = system.is_windows()
@@ -135,15 +139,23 @@ void find_driver_libraries(const SystemView& system, Facts& facts) {
   } else {
     dirs.emplace_back("/usr/local/nvidia/lib64");  // NVIDIA container runtime mounts
   }
+  // Every copy is recorded, the loader's choice first: a second copy (a Linux driver inside
+  // WSL2, a stale driver after an upgrade) is itself a finding.
   for (const std::string& name : wanted) {
     bool found = false;
     for (const std::string& dir : dirs) {
       // The toolkit's stub libcuda exists only to link against; it is never the driver.
-      if (contains(dir, "stubs")) continue;
+      if (is_stubs_dir(dir)) continue;
       std::string path = system.join(dir, name);
       if (!system.is_file(path)) continue;
       DriverFile f{name, path, std::nullopt};
-      if (auto target = system.canonical(path)) {
+      // PATH often names System32 twice ("system32" and "System32"): one file, one copy.
+      auto canon = system.canonical(path);
+      bool seen = std::any_of(d.files.begin(), d.files.end(), [&](const DriverFile& o) {
+        return o.name == name && canon && system.canonical(o.path).value_or("") == *canon;
+      });
+      if (seen) continue;
+      if (auto target = canon) {
         auto file = target->substr(target->find_last_of("/\\") + 1);
         if (auto lib = parse_library_name(file); lib && lib->version && lib->version->parts().size() >= 2) {
           f.version = lib->version;
@@ -151,7 +163,6 @@ void find_driver_libraries(const SystemView& system, Facts& facts) {
       }
       d.files.push_back(std::move(f));
       found = true;
-      break;
     }
     if (!found) d.files.push_back(DriverFile{name, "", std::nullopt});
   }

@@ -1,8 +1,44 @@
 #include "probe/inventory.hpp"
 
+#include <algorithm>
+
+#include "core/text.hpp"
 #include "probe/probes.hpp"
 
 namespace gpudoctor {
+namespace {
+
+/// "00000000:01:00.0" (NVML) and "0000:01:00.0" (sysfs, /proc) name the same device.
+std::string bus_key(const std::string& bus_id) {
+  std::string b = to_lower(trim(bus_id));
+  auto colon = b.find(':');
+  if (colon != std::string::npos && b.find(':', colon + 1) != std::string::npos) b = b.substr(colon + 1);
+  return b;
+}
+
+/// One entry per physical GPU: NVML's answer wins for name, capability and memory; files add
+/// what NVML does not say (the kernel driver bound, the PCI device id).
+void merge_gpus(std::vector<GpuFacts>& gpus) {
+  std::vector<GpuFacts> out;
+  for (GpuFacts& g : gpus) {
+    auto same = std::find_if(out.begin(), out.end(), [&](const GpuFacts& o) {
+      return !g.pci_bus_id.empty() && !o.pci_bus_id.empty() && bus_key(o.pci_bus_id) == bus_key(g.pci_bus_id);
+    });
+    if (same == out.end()) {
+      out.push_back(std::move(g));
+      continue;
+    }
+    GpuFacts& keep = same->source == "nvml" || g.source != "nvml" ? *same : g;
+    GpuFacts& other = &keep == &*same ? g : *same;
+    if (keep.kernel_driver.empty()) keep.kernel_driver = other.kernel_driver;
+    if (keep.pci_device_id.empty()) keep.pci_device_id = other.pci_device_id;
+    if (keep.uuid.empty()) keep.uuid = other.uuid;
+    if (&keep == &g) *same = std::move(g);
+  }
+  gpus = std::move(out);
+}
+
+}  // namespace
 
 Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   Facts facts;
@@ -12,7 +48,11 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   probe_os(system, facts);
   probe_driver_files(system, facts);
   if (system.is_live() && options.query_driver_libraries) probe_driver_runtime(system, facts);
+  merge_gpus(facts.gpus);
   for (const std::string& model : options.declared_gpus) {
+    bool detected = std::any_of(facts.gpus.begin(), facts.gpus.end(),
+                                [&](const GpuFacts& g) { return iequals(g.name, model); });
+    if (detected) continue;  // --gpu naming a card that is already seen adds nothing
     GpuFacts g;
     g.name = model;
     g.source = "declared";

@@ -23,8 +23,12 @@ void read_ld_conf(const SystemView& system, const std::string& path, int& budget
       // Only the common "include /etc/ld.so.conf.d/*.conf" glob form is expanded.
       std::string pattern(trim(line.substr(8)));
       auto star = pattern.find('*');
+      if (star == std::string::npos) {  // "include /etc/ld.so.conf.d/cuda.conf": one file
+        read_ld_conf(system, pattern, budget, out);
+        continue;
+      }
       std::string dir = pattern.substr(0, pattern.rfind('/', star));
-      std::string suffix = star == std::string::npos ? "" : pattern.substr(star + 1);
+      std::string suffix = pattern.substr(star + 1);
       auto entries = system.list_dir(dir);
       if (!entries) continue;
       for (const auto& e : *entries) {
@@ -72,7 +76,10 @@ std::vector<std::pair<std::string, std::string>> loader_cache_entries(const Syst
   if (system.is_windows()) return out;
   auto data = system.read_file("/etc/ld.so.cache", 8 << 20);
   if (!data) return out;
-  for (auto& [name, path] : parse_ld_so_cache(*data)) out.emplace_back(name, path);
+  // Only the CUDA stack's libraries matter here; the rest of the cache is never copied.
+  static const std::vector<std::string_view> kPrefixes = {"libcud", "libnccl", "libnvinfer", "libcublas",
+                                                          "libnvidia-ml"};
+  for (auto& [name, path] : parse_ld_so_cache(*data, kPrefixes)) out.emplace_back(name, path);
   return out;
 }
 

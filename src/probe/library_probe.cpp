@@ -38,11 +38,6 @@ const Family* family_of(const LibraryName& lib) {
   return nullptr;
 }
 
-std::string parent_of(const std::string& path) {
-  auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(0, slash);
-}
-
 class LibraryCollector {
  public:
   LibraryCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
@@ -102,8 +97,10 @@ class LibraryCollector {
  private:
   /// Headers sit in ../include next to lib64 (toolkit, tarball) or in /usr/include.
   void read_header_version(const Family& fam, const std::string& lib_dir, LibraryFacts& lf) {
-    std::vector<std::string> candidates = {system_.join(system_.join(parent_of(lib_dir), "include"), fam.header)};
-    if (!system_.is_windows()) {
+    std::vector<std::string> candidates = {system_.join(system_.join(system_.parent(lib_dir), "include"), fam.header)};
+    // /usr/include speaks only for the distribution's own copies, never for a tarball in /opt.
+    bool system_prefix = starts_with(lib_dir, "/usr/lib") || starts_with(lib_dir, "/lib");
+    if (!system_.is_windows() && system_prefix) {
       candidates.push_back(std::string("/usr/include/") + fam.header);
       candidates.push_back(std::string("/usr/include/x86_64-linux-gnu/") + fam.header);
       if (std::string(fam.name) == "cudnn") {
@@ -120,6 +117,11 @@ class LibraryCollector {
       if (!v) continue;
       // A header only speaks for libraries of its own major version.
       if (lf.version && lf.version->major() != v->major()) continue;
+      // A full version in the file name (libcudnn.so.8.2.4) beats a header that disagrees.
+      if (lf.version && lf.version->parts().size() >= 3 && !lf.version->same_series(*v, 3)) {
+        lf.version_source += " (" + h + " says " + v->str() + ")";
+        return;
+      }
       lf.version = v;
       lf.version_source = h;
       return;
@@ -157,7 +159,7 @@ void probe_libraries(const SystemView& system, Facts& facts) {
   std::set<std::string> cache_dirs;
   for (const auto& [name, path] : loader_cache_entries(system)) {
     for (const auto& fam : families()) {
-      if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(parent_of(path));
+      if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(system.parent(path));
     }
   }
   // The cache stands for ld.so.conf's directories: after LD_LIBRARY_PATH, before the defaults'

@@ -32,25 +32,6 @@ std::string problem_text(const Error& e) {
   return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
 }
 
-size_t last_sep(std::string_view p, bool windows) {
-  return windows ? p.find_last_of("/\\") : p.rfind('/');
-}
-
-std::string parent_of(std::string_view p, bool windows) {
-  while (p.size() > 1 && (p.back() == '/' || (windows && p.back() == '\\'))) p.remove_suffix(1);
-  size_t s = last_sep(p, windows);
-  if (s == std::string_view::npos) return {};
-  if (s == 0) return "/";
-  if (windows && s == 2 && p[1] == ':') return std::string(p.substr(0, 3));
-  return std::string(p.substr(0, s));
-}
-
-std::string base_name(std::string_view p, bool windows) {
-  while (p.size() > 1 && (p.back() == '/' || (windows && p.back() == '\\'))) p.remove_suffix(1);
-  size_t s = last_sep(p, windows);
-  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
-}
-
 /// "python3.11" -> "3.11"; "Python311" (a Windows install folder) -> "3.11".
 std::optional<std::string> version_from_name(std::string_view name) {
   std::string n = to_lower(name);
@@ -279,18 +260,18 @@ class PythonProbe {
       for (const std::string& name : names) {
         std::string exe = join(dir, name);
         if (!system_.is_file(exe)) continue;
-        std::string bin_name = base_name(dir, win_);
+        std::string bin_name = system_.base_name(dir);
         std::string prefix;
         std::optional<std::string> hint = version_from_name(name);
         if (win_) {
-          prefix = iequals(bin_name, "Scripts") ? parent_of(dir, win_) : dir;
-        } else if (system_.is_file(join(parent_of(dir, win_), "pyvenv.cfg"))) {
-          prefix = parent_of(dir, win_);  // a venv's bin/python links to the base: stop here
+          prefix = iequals(bin_name, "Scripts") ? system_.parent(dir) : dir;
+        } else if (system_.is_file(join(system_.parent(dir), "pyvenv.cfg"))) {
+          prefix = system_.parent(dir);  // a venv's bin/python links to the base: stop here
         } else {
           auto real = system_.canonical(exe);
           if (!real) continue;
-          if (auto h = version_from_name(base_name(*real, win_))) hint = h;
-          prefix = parent_of(parent_of(*real, win_), win_);
+          if (auto h = version_from_name(system_.base_name(*real))) hint = h;
+          prefix = system_.parent(system_.parent(*real));
         }
         add(prefix, "PATH", exe, hint);
       }
@@ -326,7 +307,7 @@ class PythonProbe {
       }
     }
     if (auto exe = system_.env("CONDA_EXE"); exe && !exe->empty()) {
-      roots.push_back(parent_of(parent_of(*exe, win_), win_));
+      roots.push_back(system_.parent(system_.parent(*exe)));
     }
     for (const auto& r : roots) add_conda_root(r, "conda install " + r);
     // `conda create -p` environments anywhere are listed in ~/.conda/environments.txt.

@@ -12,20 +12,10 @@ namespace {
 
 constexpr size_t kMaxToolkits = 64;
 
-std::string parent_of(const std::string& path) {
-  auto slash = path.find_last_of("/\\");
-  if (slash == std::string::npos || slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_name(const std::string& path) {
-  auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 /// Reads the toolkit's version from the best witness available, in order of trust.
 void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
-  if (auto text = system.read_file(system.join(tk.path, "version.json"))) {
+  // 64 KiB: real version.json files are a few KiB; a huge one is not worth parsing.
+  if (auto text = system.read_file(system.join(tk.path, "version.json"), 64 * 1024)) {
     if (auto v = parse_cuda_version_json(*text)) {
       tk.version = *v;
       tk.version_source = "version.json";
@@ -73,7 +63,7 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
     }
   }
   // Last resort: the directory name ("cuda-12.2", "v11.8").
-  std::string base = base_name(tk.path);
+  std::string base = system.base_name(tk.path);
   for (const char* prefix : {"cuda-", "v"}) {
     if (starts_with(base, prefix)) {
       if (auto v = Version::parse(base.substr(std::string(prefix).size()))) {
@@ -162,21 +152,21 @@ void collect_linux(const SystemView& system, ToolkitCollector& tc) {
     if (!nvcc) continue;
     // Debian's /usr/bin/nvcc and many images' /usr/local/bin/nvcc are wrapper scripts.
     if (auto target = wrapper_script_target(system, *nvcc)) nvcc = system.canonical(*target);
-    if (nvcc && base_name(parent_of(*nvcc)) == "bin") tc.add(parent_of(parent_of(*nvcc)), "PATH nvcc");
+    if (nvcc && system.base_name(system.parent(*nvcc)) == "bin") tc.add(system.parent(system.parent(*nvcc)), "PATH nvcc");
   }
   for (const auto& dir : system.env_list("LD_LIBRARY_PATH")) {
     auto canon = system.canonical(dir);
     if (!canon) continue;
-    std::string b = base_name(*canon);
-    if (b == "lib64" || b == "lib") tc.add(parent_of(*canon), "LD_LIBRARY_PATH");
+    std::string b = system.base_name(*canon);
+    if (b == "lib64" || b == "lib") tc.add(system.parent(*canon), "LD_LIBRARY_PATH");
   }
   for (const auto& [name, path] : loader_cache_entries(system)) {
     if (!starts_with(name, "libcudart.so")) continue;
     auto canon = system.canonical(path);  // /usr/local/lib/libcudart.so.13 may link into a toolkit
     if (!canon) continue;
-    std::string dir = parent_of(*canon);
-    std::string b = base_name(dir);
-    if (b == "lib64" || b == "lib") tc.add(parent_of(dir), "ld.so.cache");
+    std::string dir = system.parent(*canon);
+    std::string b = system.base_name(dir);
+    if (b == "lib64" || b == "lib") tc.add(system.parent(dir), "ld.so.cache");
   }
 }
 
@@ -192,8 +182,8 @@ void collect_windows(const SystemView& system, ToolkitCollector& tc) {
     if (iequals(k, "CUDA_PATH") || starts_with(to_lower(k), "cuda_path_v")) tc.add(v, k);
   }
   for (const auto& dir : system.env_list("PATH")) {
-    if (system.is_file(system.join(dir, "nvcc.exe")) && iequals(base_name(dir), "bin")) {
-      tc.add(parent_of(dir), "PATH nvcc");
+    if (system.is_file(system.join(dir, "nvcc.exe")) && iequals(system.base_name(dir), "bin")) {
+      tc.add(system.parent(dir), "PATH nvcc");
     }
   }
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -113,7 +114,7 @@ std::optional<long> header_define(std::string_view header, std::string_view name
     if (auto c = rest.find("/"); c != std::string_view::npos) rest = trim(rest.substr(0, c));
     while (!rest.empty() && rest.front() == '(') rest.remove_prefix(1);
     while (!rest.empty() && rest.back() == ')') rest.remove_suffix(1);
-    if (rest.empty() || rest.size() > 12) return std::nullopt;
+    if (rest.empty() || rest.size() > 9) return std::nullopt;  // fits a 32-bit long (mingw)
     long value = 0;
     for (char ch : rest) {
       if (ch == 'L' || ch == 'U' || ch == 'l' || ch == 'u') break;
@@ -211,7 +212,8 @@ std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text) {
   return out;
 }
 
-std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data) {
+std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data,
+                                                          const std::vector<std::string_view>& name_prefixes) {
   std::multimap<std::string, std::string> out;
   constexpr std::string_view kMagic = "glibc-ld.so.cache1.1";
   size_t start = data.find(kMagic);
@@ -228,20 +230,26 @@ std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data)
   constexpr size_t kEntry = 24;  // flags, key, value, osversion, hwcap(8)
   auto nlibs = u32(20);
   if (!nlibs || *nlibs > 1'000'000) return out;
-  auto c_string = [&](std::uint32_t off) -> std::optional<std::string> {
+  auto c_string = [&](std::uint32_t off) -> std::optional<std::string_view> {
     if (off >= cache.size()) return std::nullopt;
     size_t end = cache.find('\0', off);
     if (end == std::string_view::npos || end - off > 4096) return std::nullopt;
-    return std::string(cache.substr(off, end - off));
+    return cache.substr(off, end - off);
   };
-  for (std::uint32_t i = 0; i < *nlibs; ++i) {
+  auto wanted = [&](std::string_view name) {
+    if (name_prefixes.empty()) return true;
+    return std::any_of(name_prefixes.begin(), name_prefixes.end(),
+                       [&](std::string_view p) { return starts_with(name, p); });
+  };
+  for (std::uint32_t i = 0; i < *nlibs && out.size() < kMaxLdCacheEntries; ++i) {
     size_t e = kHeader + static_cast<size_t>(i) * kEntry;
     auto key = u32(e + 4);
     auto value = u32(e + 8);
     if (!key || !value) break;
     auto k = c_string(*key);
+    if (!k || !wanted(*k)) continue;
     auto v = c_string(*value);
-    if (k && v) out.emplace(*k, *v);
+    if (v) out.emplace(std::string(*k), std::string(*v));
   }
   return out;
 }

@@ -61,8 +61,12 @@ std::optional<LibraryName> parse_library_name(std::string_view file_name);
 /// name, e.g. "2503" -> "GA106 [GeForce RTX 3060]".
 std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text);
 
-/// /etc/ld.so.cache (glibc "glibc-ld.so.cache1.1" format): library file name -> paths.
-/// Bounds-checked; a truncated or foreign file gives what could be read.
-std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data);
+/// /etc/ld.so.cache (glibc "glibc-ld.so.cache1.1" format): library file name -> paths, for the
+/// names that start with one of name_prefixes (all names when empty). Bounds-checked: a
+/// truncated or foreign file gives what could be read, and at most kMaxLdCacheEntries entries
+/// are kept, so a crafted cache cannot make the doctor allocate without limit.
+inline constexpr size_t kMaxLdCacheEntries = 4096;
+std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data,
+                                                          const std::vector<std::string_view>& name_prefixes = {});
 
 }  // namespace gpudoctor

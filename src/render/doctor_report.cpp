@@ -46,9 +46,11 @@ std::string paint(const std::string& text, Severity s, bool color) {
   return code + text + "\x1b[0m";
 }
 
-/// Indents every line of a possibly multi-line text.
+/// Indents every line of a possibly multi-line text. Every field may carry names from the
+/// diagnosed tree, so each line is made terminal-safe: a directory named with escape codes
+/// must not retitle the terminal or forge a "✓" line.
 void append_block(std::string& out, const std::string& text, const char* indent) {
-  for (auto line : lines(text)) out += fmt::format("{}{}\n", indent, line);
+  for (auto line : lines(text)) out += fmt::format("{}{}\n", indent, terminal_safe(line));
 }
 
 }  // namespace
@@ -56,7 +58,7 @@ void append_block(std::string& out, const std::string& text, const char* indent)
 std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& findings, const TextStyle& style) {
   std::string out;
   out += fmt::format("gpudoctor {} — {}{}\n\n", build_info().version,
-                     facts.live ? "this machine" : "tree " + facts.root,
+                     facts.live ? "this machine" : "tree " + terminal_safe(facts.root),
                      facts.platform == Platform::linux ? "" : fmt::format(" ({})", to_string(facts.platform)));
   int areas_with_errors = 0;
   int areas_with_warnings = 0;
@@ -75,7 +77,7 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
     Severity head = w == Severity::info ? Severity::ok : w;
     out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title);
     for (const auto* f : mine) {
-      out += fmt::format("    {} {}\n", paint(mark(f->severity), f->severity, style.color), f->title);
+      out += fmt::format("    {} {}\n", paint(mark(f->severity), f->severity, style.color), terminal_safe(f->title));
       bool problem = f->severity >= Severity::warning;
       if (!f->detail.empty() && (problem || style.verbose)) append_block(out, f->detail, "      ");
       if (!f->fix.empty()) append_block(out, "Fix: " + f->fix, "      ");
@@ -84,9 +86,11 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
         for (const auto& e : f->evidence) {
           if (!e.empty()) ev.push_back(e);
         }
-        if (!ev.empty()) out += fmt::format("      evidence: {}\n", join(ev, ", "));
+        if (!ev.empty()) out += fmt::format("      evidence: {}\n", terminal_safe(join(ev, ", ")));
       }
-      if (!f->source.empty() && (problem || style.verbose)) out += fmt::format("      source: {}\n", f->source);
+      if (!f->source.empty() && (problem || style.verbose)) {
+        out += fmt::format("      source: {}\n", terminal_safe(f->source));
+      }
     }
   };
   for (const auto& a : kAreas) render_area(a.id, a.title);

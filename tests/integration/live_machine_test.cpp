@@ -3,6 +3,7 @@
 // exactly that. Expected values are read here from the files themselves, independently of
 // gpudoctor's parsers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,23 @@ TEST(Cli, VersionUsageAndBadRoot) {
   EXPECT_EQ(run_gpudoctor({"--no-such-flag"}).exit_code, 2);
   EXPECT_EQ(run_gpudoctor({"--root", "/nonexistent/dir"}).exit_code, 2);
   EXPECT_EQ(run_gpudoctor({"--root", "/", "--platform", "beos"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(Cli, RootMayBeASymlinkToADirectory) {
+  namespace fs = std::filesystem;
+  fs::path link = fs::temp_directory_path() / ("gpudoctor-root-link-" + std::to_string(::getpid()));
+  fs::remove(link);
+  fs::create_directory_symlink(fs::path(GPUDOCTOR_FIXTURES_DIR) / "linux-no-nvidia" / "root", link);
+  auto run = testing::run_gpudoctor({"--root", link.string(), "--json"});
+  fs::remove(link);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(run.json.is_null());
 }
 
 }  // namespace

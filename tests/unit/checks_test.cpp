@@ -134,7 +134,7 @@ TEST(Checks, SeveralToolkitsThatDisagree) {
   auto fs = run_checks(f, nullptr);
   ASSERT_NE(find(fs, "several-toolkits"), nullptr);
   EXPECT_EQ(find(fs, "several-toolkits")->severity, Severity::warning);
-  // Two paths to one release are not a disagreement.
+  // Different releases that no route disagrees about (nothing points at 11.8): only info.
   f.toolkits[1].found_via = {"/usr/local/cuda-11.8"};
   EXPECT_EQ(find(run_checks(f, nullptr), "several-toolkits")->severity, Severity::info);
 }
@@ -155,13 +155,22 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   f.python_envs.push_back(env);
   LibraryFacts sys;
   sys.name = "cudnn";
-  sys.version = v("8.9.7");
-  sys.path = "/usr/local/cuda-12.2/lib64";
+  sys.version = v("9.0.0");
+  sys.path = "/opt/cudnn-9.0/lib";
   sys.origin = "ld-library-path";
   f.libraries.push_back(sys);
+  // Same SONAME (libcudnn.so.9), older: it is loaded instead of the wheel's.
   auto fs = run_checks(f, nullptr);
   ASSERT_NE(find(fs, "pip-library-shadowed"), nullptr);
   EXPECT_EQ(find(fs, "pip-library-shadowed")->severity, Severity::error);
+  // Newer with the same SONAME: still not what was installed, a warning.
+  f.libraries[0].version = v("9.3.0");
+  ASSERT_NE(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed")->severity, Severity::warning);
+  // Another major (libcudnn.so.8) cannot stand in for libcudnn.so.9: nothing is shadowed.
+  f.libraries[0].version = v("8.9.7");
+  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  // The same release series: fine.
   f.libraries[0].version = v("9.1.1");
   EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
 }

@@ -653,7 +653,7 @@ TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
   const auto* torch = framework(f.python_envs.front(), "torch");
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->version.str(), "2.4.0+cu121");
-  EXPECT_NE(join(torch->problems, "\n").find("several torch dist-info directories (2.3.1+cu121, 2.4.0+cu121)"),
+  EXPECT_NE(join(torch->conflicts, "\n").find("several torch dist-info directories (2.3.1+cu121, 2.4.0+cu121)"),
             std::string::npos) << join(torch->problems, "\n");
   ASSERT_EQ(f.python_envs.front().nvidia_wheels.size(), 1u);
   EXPECT_EQ(f.python_envs.front().nvidia_wheels.front().version.str(), "2.21.5");

@@ -48,7 +48,7 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
       if (!parsed && from_md) {
         parsed = from_md;
       } else if (parsed && from_md && (*parsed != *from_md || parsed->local() != from_md->local())) {
-        fw.problems.push_back("METADATA says version " + md.version + " but the directory is " +
+        fw.conflicts.push_back("METADATA says version " + md.version + " but the directory is " +
                               printable(d.dir.version, 60));
       } else if (!from_md) {
         fw.problems.push_back("METADATA Version is not a version: " + printable(md.version, 60));
@@ -127,7 +127,7 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
       bool local_differs = v && !v->local().empty() && !fw.version.local().empty() &&
                            v->local() != fw.version.local();
       if (v && (*v != fw.version || local_differs) && !fw.version.parts().empty()) {
-        fw.problems.push_back("torch/version.py says " + printable(info.version, 40) +
+        fw.conflicts.push_back("torch/version.py says " + printable(info.version, 40) +
                               " but the installed distribution is " + fw.version.str() +
                               ": files from two installs are mixed");
       }
@@ -210,19 +210,23 @@ void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
   }
   if (jax == nullptr) return;
   if (!plugins.empty()) {
-    const FrameworkFacts* p = plugins.front();
-    jax->cuda_build = true;
-    jax->variant = p->variant;
-    jax->cuda_version = p->cuda_version;
-    jax->evidence = p->package + " " + p->version.str() + " in " + dir;
+    const FrameworkFacts* usable = nullptr;
     for (const FrameworkFacts* q : plugins) {
       // JAX refuses a CUDA plugin whose version differs from jaxlib's.
       if (jaxlib != nullptr && !jaxlib->version.parts().empty() &&
           q->version.truncated(3) != jaxlib->version.truncated(3)) {
-        jax->problems.push_back(q->package + " " + q->version.str() + " does not match jaxlib " +
-                                jaxlib->version.str() + "; JAX will not use it");
+        jax->conflicts.push_back(q->package + " " + q->version.str() + " does not match jaxlib " +
+                                 jaxlib->version.str() + "; JAX will not use it");
+      } else if (usable == nullptr) {
+        usable = q;
       }
     }
+    const FrameworkFacts* p = usable != nullptr ? usable : plugins.front();
+    // Only a plugin JAX accepts makes this a CUDA install.
+    jax->cuda_build = usable != nullptr;
+    jax->variant = usable != nullptr ? p->variant : "cpu";
+    jax->cuda_version = p->cuda_version;
+    jax->evidence = p->package + " " + p->version.str() + " in " + dir;
   } else if (jaxlib != nullptr && jaxlib->cuda_build.value_or(false)) {
     jax->cuda_build = true;
     jax->variant = jaxlib->variant;
@@ -234,7 +238,7 @@ void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
     jax->variant = "cpu";
     jax->evidence = "jaxlib " + jaxlib->version.str() + " without a jax-cuda*-plugin in " + dir;
   } else {
-    jax->problems.push_back("jax is installed without jaxlib; it cannot be imported");
+    jax->conflicts.push_back("jax is installed without jaxlib; it cannot be imported");
   }
 }
 
@@ -295,7 +299,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       all.push_back(d.dir.name + " " + d.dir.version);
     }
     if (metas.size() > 1 || impls.size() > 1) {
-      fw.problems.push_back("several TensorFlow distributions share one tensorflow/ package: " +
+      fw.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package: " +
                             join(all, ", ") + "; the files of the last one installed win");
     }
     fill_tensorflow(system, dir, fw);
@@ -358,7 +362,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     bool attached = false;
     for (FrameworkFacts& fw : env.frameworks) {
       if (fw.location == dir && fw.package == name) {
-        fw.problems.push_back(message);
+        fw.conflicts.push_back(message);
         attached = true;
       }
     }

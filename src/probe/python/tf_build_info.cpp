@@ -133,13 +133,6 @@ TfBuildInfo parse_tf_build_info(std::string_view text) {
       }
     }
   }
-  for (std::string* v : {&info.cuda_version, &info.cudnn_version}) {
-    std::string decoded = decode_windows_dll_version(*v);
-    if (decoded != *v) {
-      info.dll_suffix_form = true;
-      *v = decoded;
-    }
-  }
   if (info.form.empty()) {
     // Older TensorFlow: plain module attributes.
     auto assigned = pyfile::parse_assignments(text);
@@ -159,6 +152,14 @@ TfBuildInfo parse_tf_build_info(std::string_view text) {
     } else if (info.problems.empty()) {
       info.problems.push_back("no build information found (neither build_info = ... nor "
                               "is_cuda_build / cuda_version_number)");
+    }
+  }
+  // Windows builds write DLL suffixes ("64_112" = CUDA 11.2); decoded after both forms are read.
+  for (std::string* v : {&info.cuda_version, &info.cudnn_version}) {
+    std::string decoded = decode_windows_dll_version(*v);
+    if (decoded != *v) {
+      info.dll_suffix_form = true;
+      *v = decoded;
     }
   }
   return info;
