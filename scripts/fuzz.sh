@@ -15,10 +15,11 @@ for target in build/fuzz/tests/fuzz/fuzz_*; do
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
   # Seed each corpus with small real files from the fixtures (any file: parsers take anything).
-  if [ -d tests/fixtures ]; then
-    find tests/fixtures -type f -size -64k 2>/dev/null | head -200 | while read -r f; do
+  # (|| true: head closing the pipe early must not end the script under pipefail.)
+  if [ -d tests/fixtures ] && [ -z "$(ls -A "$corpus")" ]; then
+    { find tests/fixtures -type f -size -64k 2>/dev/null || true; } | head -200 | while read -r f; do
       cp -n "$f" "$corpus/seed-$(echo "$f" | md5sum | cut -c1-12)" 2>/dev/null || true
-    done
+    done || true
   fi
   if "$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
       >"build/fuzz/$name.log" 2>&1; then

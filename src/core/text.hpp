@@ -13,6 +13,7 @@ bool ends_with(std::string_view s, std::string_view suffix);
 bool contains(std::string_view s, std::string_view needle);
 bool iequals(std::string_view a, std::string_view b);
 std::string to_lower(std::string_view s);
+std::string to_upper(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
 /// Lines without their terminators ("\n" or "\r\n").
 std::vector<std::string_view> lines(std::string_view s);

@@ -35,8 +35,10 @@ bool relevant(const std::string& name) {
 
 void probe_env(const SystemView& system, Facts& facts) {
   for (const auto& [name, value] : system.environment()) {
-    if (starts_with(name, "CUDA_PATH_V") || relevant(name)) {
-      facts.env.push_back({name, printable(value, 4096)});
+    // Windows names are case-insensitive ("Path", "Cuda_Path"): judged, and reported, upper-cased.
+    std::string key = system.is_windows() ? to_upper(name) : name;
+    if (starts_with(key, "CUDA_PATH_V") || relevant(key)) {
+      facts.env.push_back({key, printable(value, 4096)});
     }
   }
 }

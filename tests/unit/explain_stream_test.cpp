@@ -74,8 +74,13 @@ void stream_megabytes(int megabytes) {
     EXPECT_EQ(r.matches.front().category, "out-of-memory");
   }
   EXPECT_NE(testing::find_rule(r, "numa-negative-value"), nullptr);
-  // Constant memory: nothing proportional to the input is kept.
+  // Constant memory: nothing proportional to the input is kept. Under AddressSanitizer freed
+  // memory sits in a quarantine of up to 256 MiB, so peak RSS says nothing there.
+#if defined(__SANITIZE_ADDRESS__)
+  std::cout << "[stream] memory bound not checked under AddressSanitizer (its quarantine holds freed memory)\n";
+#else
   if (before > 0) EXPECT_LT(after - before, 32 * 1024) << "peak RSS grew by " << (after - before) << " KiB";
+#endif
 }
 
 TEST(ExplainStream, SixtyFourMegabytesInConstantMemory) { stream_megabytes(64); }
