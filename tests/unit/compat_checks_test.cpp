@@ -357,3 +357,76 @@ TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+// ---- Regression tests for the KB audit (notes/kb-audit.md) ----
+
+TEST(CompatChecks, B1BlackwellOnPre570DriverIsTooOld) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "535.104.05");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.8.0+cu128", "cu128")));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-too-old-for-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_EQ(d->severity, Severity::error);
+  EXPECT_NE(d->fix.find("570.26"), std::string::npos) << d->fix;
+  // Windows floor, and a new enough driver is quiet.
+  Facts w = machine(Platform::windows, "NVIDIA GeForce RTX 5090", "536.25");
+  auto ws = compatibility_findings(w, kb());
+  ASSERT_NE(find(ws, "driver-too-old-for-gpu"), nullptr) << ids(ws);
+  EXPECT_NE(find(ws, "driver-too-old-for-gpu")->fix.find("570.65"), std::string::npos);
+  Facts ok = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "570.26");
+  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-too-old-for-gpu"), nullptr);
+}
+
+TEST(CompatChecks, B1HopperOnPre520DriverIsTooOld) {
+  Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "470.82.01");
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-too-old-for-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_NE(d->fix.find("520.61.05"), std::string::npos) << d->fix;
+  // Ampere on 470 is fine (first toolkit 11.0).
+  Facts a = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
+  EXPECT_EQ(find(compatibility_findings(a, kb()), "driver-too-old-for-gpu"), nullptr);
+}
+
+TEST(CompatChecks, B4JetsonTorchIsNotJudgedByTheX86List) {
+  // cu126 of 2.12 lists 5.0 for x86 (which would cover Nano's 5.3) but only 8.0/9.0 for aarch64.
+  Facts f = machine(Platform::linux, "NVIDIA Jetson Nano", nullptr);
+  f.os.arch = "aarch64";
+  f.python_envs.push_back(env_with("3.11.4", torch("2.12.0+cu126", "cu126")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
+  // A release with no aarch64 list: coverage cannot be checked, and says so.
+  Facts g = machine(Platform::linux, "NVIDIA Jetson AGX Orin", nullptr);
+  g.python_envs.push_back(env_with("3.11.4", torch("2.8.0+cu128", "cu128")));
+  auto gs = compatibility_findings(g, kb());
+  EXPECT_NE(find(gs, "gpu-arch-unverified"), nullptr) << ids(gs);
+}
+
+TEST(CompatChecks, B2UnrecordedTfArchListDoubtfulForMaxwell) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 980", "580.65.06");
+  PythonEnvFacts e = env_with("3.11.4", tf("2.21.0"));
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_NE(find(fs, "gpu-arch-doubtful"), nullptr) << ids(fs);
+  // With the build's own list recorded the doctor uses it, not the guess.
+  Facts g = f;
+  g.python_envs[0].frameworks[0].compute_capabilities = {"sm_50", "sm_60"};
+  EXPECT_EQ(find(compatibility_findings(g, kb()), "gpu-arch-doubtful"), nullptr);
+}
+
+TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
+  Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "535.104.05");
+  FrameworkFacts t = tf("2.20.0");
+  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
+  PythonEnvFacts e = env_with("3.11.4", t);
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "gpu-arch-ptx-driver-too-old");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_EQ(find(fs, "gpu-arch-ptx-only"), nullptr) << ids(fs);
+}
