@@ -146,7 +146,8 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   const TensorflowTable& tf = kb.tensorflow;
   if (o.route == Platform::wsl2 && tf.wsl2_min_driver) {
     floors.push_back({*tf.wsl2_min_driver, "the minimum Windows driver for GPU use in WSL2", tf.wsl2_driver_source});
-    if (tf.wsl2_min_driver_cuda && tf.wsl2_min_driver_cuda->major() != cuda.major()) {
+    // Older CUDA majors (10.x/11.x) in WSL2 have no sourced floor; newer ones need more anyway.
+    if (tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major()) {
       o.issues.push_back(PlanIssue{"wsl2-driver-floor-unsourced", false,
                                    "no source gives a WSL2 driver floor for CUDA " + std::to_string(cuda.major()) +
                                        ".x builds; the plan uses " + driver_text(*tf.wsl2_min_driver) +
@@ -209,14 +210,12 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
   std::string gen_name = gen != nullptr ? " (" + gen->name + ")" : "";
   switch (c) {
     case ArchCoverage::native:
-      o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name +
-                          (assumed ? " (assumed from its CUDA toolkit's architecture list)" : ""));
-      break;
     case ArchCoverage::derived:
-      o.issues.push_back(PlanIssue{"gpu-arch-list-unrecorded", false,
-                                   what + "'s own architecture list is not recorded; kernels for " + sm + gen_name +
-                                       " are assumed from its CUDA toolkit's list (unverified)",
-                                   source, true});
+      // derived: an assumption, said so; evaluate_tf withholds ✓ where a recorded build disagrees.
+      o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name +
+                          (assumed || c == ArchCoverage::derived
+                               ? " (assumed from its CUDA toolkit's architecture list; its own list is not recorded)"
+                               : ""));
       break;
     case ArchCoverage::unknown:
       o.issues.push_back(PlanIssue{"gpu-arch-unknown-platform", false,

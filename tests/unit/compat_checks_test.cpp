@@ -64,6 +64,21 @@ FrameworkFacts torch(const char* version, const char* variant) {
   return fw;
 }
 
+/// TF in an env with the CUDA 12.5 / cuDNN 9.3 pip wheels TF 2.18-2.21 install.
+PythonEnvFacts tf_with_cu12_wheels(FrameworkFacts t) {
+  PythonEnvFacts e = env_with("3.11.4", std::move(t));
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+  return e;
+}
+
+/// TF 2.20 as its own build info describes it: sm_60..sm_89 + compute_90.
+FrameworkFacts tf220_recorded() {
+  FrameworkFacts t = tf("2.20.0");
+  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
+  return t;
+}
+
 const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
   for (const Finding& f : fs) {
     if (f.id == id) return &f;
@@ -189,12 +204,7 @@ TEST(CompatChecks, Rtx50WithOldTorchAndTf) {
   ASSERT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
   // TF 2.20's own build info lists sm_60..sm_89 + compute_90: PTX only on sm_120.
   Facts g = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "575.57.08");
-  FrameworkFacts t = tf("2.20.0");
-  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
-  PythonEnvFacts e = env_with("3.11.4", t);
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
-  g.python_envs.push_back(e);
+  g.python_envs.push_back(tf_with_cu12_wheels(tf220_recorded()));
   auto gs = compatibility_findings(g, kb());
   const Finding* m = find(gs, "gpu-arch-ptx-only");
   ASSERT_NE(m, nullptr) << ids(gs);
@@ -355,8 +365,6 @@ TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
   EXPECT_TRUE(fs.empty()) << ids(fs);
 }
 
-}  // namespace
-}  // namespace gpudoctor
 
 // ---- Regression tests for the KB audit (notes/kb-audit.md) ----
 
@@ -404,10 +412,7 @@ TEST(CompatChecks, B4JetsonTorchIsNotJudgedByTheX86List) {
 
 TEST(CompatChecks, B2UnrecordedTfArchListDoubtfulForMaxwell) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 980", "580.65.06");
-  PythonEnvFacts e = env_with("3.11.4", tf("2.21.0"));
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
-  f.python_envs.push_back(e);
+  f.python_envs.push_back(tf_with_cu12_wheels(tf("2.21.0")));
   auto fs = compatibility_findings(f, kb());
   EXPECT_NE(find(fs, "gpu-arch-doubtful"), nullptr) << ids(fs);
   // With the build's own list recorded the doctor uses it, not the guess.
@@ -418,15 +423,13 @@ TEST(CompatChecks, B2UnrecordedTfArchListDoubtfulForMaxwell) {
 
 TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
   Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "535.104.05");
-  FrameworkFacts t = tf("2.20.0");
-  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
-  PythonEnvFacts e = env_with("3.11.4", t);
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
-  f.python_envs.push_back(e);
+  f.python_envs.push_back(tf_with_cu12_wheels(tf220_recorded()));
   auto fs = compatibility_findings(f, kb());
   const Finding* m = find(fs, "gpu-arch-ptx-driver-too-old");
   ASSERT_NE(m, nullptr) << ids(fs);
   EXPECT_EQ(m->severity, Severity::error);
   EXPECT_EQ(find(fs, "gpu-arch-ptx-only"), nullptr) << ids(fs);
 }
+
+}  // namespace
+}  // namespace gpudoctor
