@@ -305,9 +305,12 @@ ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vecto
 ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc, Platform platform,
                                            bool aarch64) const {
   if (aarch64) {
-    // The x86/Windows list says nothing about the aarch64 wheels.
-    if (v.aarch64_archs.empty()) return ArchCoverage::unknown;
-    return coverage_by_list(cc, v.aarch64_archs, v.aarch64_ptx);
+    // The x86/Windows list says nothing about the aarch64 wheels; only the bounds still hold.
+    if (!v.aarch64_archs.empty()) return coverage_by_list(cc, v.aarch64_archs, v.aarch64_ptx);
+    if (v.min_cc && cc.truncated(2) < v.min_cc->truncated(2)) return ArchCoverage::none;
+    const ToolkitArch* t = toolkit_arch(v.cuda);
+    if (t != nullptr && coverage_by_list(cc, t->sass, std::nullopt) == ArchCoverage::none) return ArchCoverage::none;
+    return ArchCoverage::unknown;
   }
   if (!v.archs.empty()) {
     std::optional<Version> ptx = v.ptx;
