@@ -480,7 +480,7 @@ class Checker {
                   .area = "gpu",
                   .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
                   .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " +
-                            n->version.str() + " wheel (same CUDA " + n->cuda->str() + ") has none for compute capability " +
+                            n->version.str() + " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
                             g.cc.str() + ".",
                   .fix = fix,
                   .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},

@@ -344,10 +344,14 @@ ArchCoverage KnowledgeBase::tf_coverage(const TfBuild& b, const Version& cc) con
 
 const TfBuild* KnowledgeBase::tf_recorded_neighbour(const TfBuild& b) const {
   if (!b.cuda || !b.archs.empty() || b.ptx) return nullptr;
+  // Same OS and CUDA major; the same CUDA minor first, else the nearest release.
+  const TfBuild* best = nullptr;
   for (const TfBuild& n : tensorflow.builds) {
-    if (n.os == b.os && n.cuda && n.cuda->same_series(*b.cuda, 2) && (!n.archs.empty() || n.ptx)) return &n;
+    if (n.os != b.os || !n.cuda || n.cuda->major() != b.cuda->major() || (n.archs.empty() && !n.ptx)) continue;
+    if (n.cuda->same_series(*b.cuda, 2)) return &n;
+    if (best == nullptr) best = &n;
   }
-  return nullptr;
+  return best;
 }
 
 bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) {

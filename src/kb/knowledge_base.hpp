@@ -292,8 +292,8 @@ class KnowledgeBase {
   /// Coverage of a GPU by a TF build: the sourced list; without one, `derived` where the
   /// toolkit's SASS list holds the GPU (an assumption, never `native`).
   [[nodiscard]] ArchCoverage tf_coverage(const TfBuild& b, const Version& cc) const;
-  /// A build of the same OS and CUDA whose arch list is recorded (TF 2.21/2.19/2.18 -> 2.20):
-  /// the nearest evidence for a build whose own list is not. Null when none.
+  /// A build of the same OS and CUDA major whose arch list is recorded (TF 2.15-2.21 -> 2.20;
+  /// the same CUDA minor first): the nearest evidence for a build whose own list is not.
   [[nodiscard]] const TfBuild* tf_recorded_neighbour(const TfBuild& b) const;
 };
 

@@ -392,8 +392,8 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     if (n != nullptr && KnowledgeBase::coverage_by_list(*req.cc, n->archs, n->ptx) != ArchCoverage::native) {
       // The same toolchain's recorded wheel has no kernels for this GPU: the assumption is doubtful.
       o.issues.push_back(PlanIssue{"gpu-arch-doubtful", false,
-                                   "the recorded TensorFlow " + series(n->version) + " wheel (same CUDA " +
-                                       n->cuda->str() + ") has no kernels for compute capability " + req.cc->str() +
+                                   "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " +
+                                       n->cuda->str() + ", same CUDA major) has no kernels for compute capability " + req.cc->str() +
                                        ", so " + what + " probably has none either",
                                    n->archs_source, true});
     }
