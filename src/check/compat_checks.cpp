@@ -118,13 +118,18 @@ class Checker {
         gpus_.push_back(KnownGpu{g.name, *cc});
       } else if (!g.name.empty()) {
         auto near = kb.nearest_gpu_names(g.name, 3);
+        // With frameworks installed, a skipped check is a doubt about them, not a footnote.
+        bool frameworks = std::any_of(facts.python_envs.begin(), facts.python_envs.end(),
+                                      [](const PythonEnvFacts& e) { return !e.frameworks.empty(); });
         add(Finding{.id = "gpu-model-unknown",
-                    .severity = Severity::info,
+                    .severity = frameworks ? Severity::warning : Severity::info,
                     .area = "gpu",
                     .title = "GPU '" + printable(g.name, 80) + "' is not in the knowledge base",
-                    .detail = "Its compute capability is unknown, so architecture checks are skipped for it. "
-                              "Nearest known names: " +
-                              join(near, ", ") + ".",
+                    .detail = "Its compute capability is unknown, so architecture checks are skipped for it" +
+                              std::string(frameworks ? ": whether the installed frameworks have kernels for it "
+                                                       "could not be checked"
+                                                     : "") +
+                              ". Nearest known names: " + join(near, ", ") + ".",
                     .fix = "Run `gpudoctor matrix --arch` for the known models, or add it to compat/gpus.toml with "
                            "its source (see docs/knowledge-base.md).",
                     .evidence = {g.name},
@@ -164,6 +169,19 @@ class Checker {
   void gpu_driver_rules() {
     const std::optional<Version>& drv = facts_.driver.version;
     if (!drv) return;
+    const TensorflowTable& tf = kb_.tensorflow;
+    if (facts_.platform == Platform::wsl2 && tf.wsl2_min_driver && *drv < *tf.wsl2_min_driver) {
+      add(Finding{.id = "driver-below-wsl2-floor",
+                  .severity = Severity::warning,
+                  .area = "driver",
+                  .title = "Windows driver " + driver_text(*drv) + " is older than " +
+                           driver_text(*tf.wsl2_min_driver) + ", the only sourced floor for GPU use in WSL2",
+                  .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
+                            "not known to work in WSL2.",
+                  .fix = "Update the NVIDIA driver on Windows to >= " + driver_text(*tf.wsl2_min_driver) + ".",
+                  .evidence = {"driver " + driver_text(*drv)},
+                  .source = tf.wsl2_driver_source});
+    }
     for (const KnownGpu& g : gpus_) {
       if (is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
       auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));

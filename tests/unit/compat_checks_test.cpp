@@ -367,12 +367,16 @@ TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
 
 // ---- Regression tests for the KB audit (notes/kb-audit.md) ----
 
-/// An error finding `id` whose fix names `text` (a driver floor).
-void expect_error_naming(const std::vector<Finding>& fs, const std::string& id, const std::string& text) {
+/// A finding `id` of that severity whose detail or fix names `text` (a driver floor, a doubt).
+void expect_finding(const std::vector<Finding>& fs, const std::string& id, Severity severity, const std::string& text) {
   const Finding* d = find(fs, id);
   ASSERT_NE(d, nullptr) << ids(fs);
-  EXPECT_EQ(d->severity, Severity::error);
-  EXPECT_NE(d->fix.find(text), std::string::npos) << d->fix;
+  EXPECT_EQ(d->severity, severity);
+  EXPECT_NE((d->detail + " " + d->fix).find(text), std::string::npos) << d->detail << " / " << d->fix;
+}
+
+void expect_error_naming(const std::vector<Finding>& fs, const std::string& id, const std::string& text) {
+  expect_finding(fs, id, Severity::error, text);
 }
 
 TEST(CompatChecks, B1BlackwellOnPre570DriverIsTooOld) {
@@ -425,6 +429,22 @@ TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
   auto fs = compatibility_findings(f, kb());
   expect_error_naming(fs, "gpu-arch-ptx-driver-too-old", "555.");
   EXPECT_EQ(find(fs, "gpu-arch-ptx-only"), nullptr) << ids(fs);
+}
+
+TEST(CompatChecks, B3UnknownGpuWithFrameworksIsAWarning) {
+  Facts f = machine(Platform::linux, "Tesla K80", "470.82.01");
+  expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::info, "skipped");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.14.0+cu132", "cu132")));
+  expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::warning, "could not be checked");
+}
+
+TEST(CompatChecks, B6Wsl2DriverBelowTheSourcedFloor) {
+  Facts f = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "472.12");
+  expect_finding(compatibility_findings(f, kb()), "driver-below-wsl2-floor", Severity::warning, "528.33");
+  Facts ok = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "528.33");
+  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-below-wsl2-floor"), nullptr);
+  Facts lin = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "472.12");
+  EXPECT_EQ(find(compatibility_findings(lin, kb()), "driver-below-wsl2-floor"), nullptr);
 }
 
 }  // namespace
