@@ -118,13 +118,18 @@ class Checker {
         gpus_.push_back(KnownGpu{g.name, *cc});
       } else if (!g.name.empty()) {
         auto near = kb.nearest_gpu_names(g.name, 3);
+        // With frameworks installed, a skipped check is a doubt about them, not a footnote.
+        bool frameworks = std::any_of(facts.python_envs.begin(), facts.python_envs.end(),
+                                      [](const PythonEnvFacts& e) { return !e.frameworks.empty(); });
         add(Finding{.id = "gpu-model-unknown",
-                    .severity = Severity::info,
+                    .severity = frameworks ? Severity::warning : Severity::info,
                     .area = "gpu",
                     .title = "GPU '" + printable(g.name, 80) + "' is not in the knowledge base",
-                    .detail = "Its compute capability is unknown, so architecture checks are skipped for it. "
-                              "Nearest known names: " +
-                              join(near, ", ") + ".",
+                    .detail = "Its compute capability is unknown, so architecture checks are skipped for it" +
+                              std::string(frameworks ? ": whether the installed frameworks have kernels for it "
+                                                       "could not be checked"
+                                                     : "") +
+                              ". Nearest known names: " + join(near, ", ") + ".",
                     .fix = "Run `gpudoctor matrix --arch` for the known models, or add it to compat/gpus.toml with "
                            "its source (see docs/knowledge-base.md).",
                     .evidence = {g.name},
@@ -134,6 +139,7 @@ class Checker {
   }
 
   std::vector<Finding> run() {
+    gpu_driver_rules();
     toolkit_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
       for (const FrameworkFacts& fw : env.frameworks) {
@@ -153,6 +159,46 @@ class Checker {
 
  private:
   void add(Finding f) { out_.push_back(std::move(f)); }
+
+  /// On aarch64 (or a Jetson board) the x86/Windows architecture lists do not apply.
+  bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || is_jetson(g.name, g.cc); }
+
+  // ---- Driver vs GPU architecture ----
+  /// A GPU needs a driver at least as new as its architecture's first toolkit (Blackwell: CUDA
+  /// 12.8, 570.26 / 570.65), whatever CUDA a framework was built with.
+  void gpu_driver_rules() {
+    const std::optional<Version>& drv = facts_.driver.version;
+    if (!drv) return;
+    const TensorflowTable& tf = kb_.tensorflow;
+    if (facts_.platform == Platform::wsl2 && tf.wsl2_min_driver && *drv < *tf.wsl2_min_driver) {
+      add(Finding{.id = "driver-below-wsl2-floor",
+                  .severity = Severity::warning,
+                  .area = "driver",
+                  .title = "Windows driver " + driver_text(*drv) + " is older than " +
+                           driver_text(*tf.wsl2_min_driver) + ", the only sourced floor for GPU use in WSL2",
+                  .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
+                            "not known to work in WSL2.",
+                  .fix = "Update the NVIDIA driver on Windows to >= " + driver_text(*tf.wsl2_min_driver) + ".",
+                  .evidence = {"driver " + driver_text(*drv)},
+                  .source = tf.wsl2_driver_source});
+    }
+    for (const KnownGpu& g : gpus_) {
+      if (is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
+      auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));
+      if (!floor || *drv >= floor->driver) continue;
+      add(Finding{.id = "driver-too-old-for-gpu",
+                  .severity = Severity::error,
+                  .area = "driver",
+                  .title = "Driver " + driver_text(*drv) + " is older than the first driver for " + g.name + " (" +
+                           floor->generation + ")",
+                  .detail = floor->generation + " GPUs need driver >= " + driver_text(floor->driver) + ", the driver of CUDA " +
+                            floor->first_cuda.str() + ", their first toolkit. Older drivers do not support the GPU, "
+                            "whatever CUDA a framework was built with.",
+                  .fix = "Install NVIDIA driver >= " + driver_text(floor->driver) + ".",
+                  .evidence = {g.name + " compute capability " + g.cc.str(), "driver " + driver_text(*drv)},
+                  .source = floor->source});
+    }
+  }
 
   // ---- Toolkits vs driver and GPU ----
   void toolkit_rules() {
@@ -249,13 +295,43 @@ class Checker {
   }
 
   void arch_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
-                  const std::function<ArchCoverage(const Version&)>& from_kb, const std::string& source,
-                  const std::string& fix) {
+                  const std::function<ArchCoverage(const KnownGpu&)>& from_kb, const std::string& source,
+                  const std::string& fix, const std::optional<Version>& cuda) {
     std::vector<Version> sass;
     std::optional<Version> ptx;
     bool recorded = recorded_archs(fw, sass, ptx);
     for (const KnownGpu& g : gpus_) {
-      ArchCoverage c = recorded ? KnowledgeBase::coverage_by_list(g.cc, sass, ptx) : from_kb(g.cc);
+      ArchCoverage c = recorded ? KnowledgeBase::coverage_by_list(g.cc, sass, ptx) : from_kb(g);
+      if (c == ArchCoverage::unknown) {
+        add(Finding{.id = "gpu-arch-unverified",
+                    .severity = Severity::warning,
+                    .area = "gpu",
+                    .title = "Whether " + fw_title(display, fw) + " has kernels for " + g.name + " could not be checked",
+                    .detail = "No architecture list for this platform (aarch64/Jetson) is recorded, and the build "
+                              "does not report its own.",
+                    .fix = "Check with the framework itself (e.g. torch.cuda.get_arch_list()).",
+                    .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+                    .source = source});
+        continue;
+      }
+      // Minor-version compatibility gives no PTX JIT: PTX-only needs the build's own toolkit driver.
+      std::optional<Version> full = cuda ? kb_.min_driver_for_cuda(*cuda, driver_platform(facts_.platform)) : std::nullopt;
+      const std::optional<Version>& drv = facts_.driver.version;
+      if ((c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) && full && drv && *drv < *full) {
+        add(Finding{.id = "gpu-arch-ptx-driver-too-old",
+                    .severity = Severity::error,
+                    .area = "gpu",
+                    .title = fw_title(display, fw) + " can run on " + g.name + " only through PTX JIT, which driver " +
+                             driver_text(*drv) + " cannot do for CUDA " + cuda->str(),
+                    .detail = "It has no " + sm(g.cc) + " kernels. JIT-compiling its PTX needs the CUDA " + cuda->str() +
+                              " toolkit's driver (" + driver_text(*full) +
+                              "); an older driver of the same family runs it through minor-version compatibility, "
+                              "which gives no PTX JIT.",
+                    .fix = "Update the NVIDIA driver to >= " + driver_text(*full) + ", or " + fix,
+                    .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+                    .source = recorded ? fw.evidence : source});
+        continue;
+      }
       std::string basis = recorded ? " (from the build's own architecture list)" : "";
       if (c == ArchCoverage::none) {
         add(Finding{.id = "gpu-arch-unsupported-by-framework",
@@ -397,10 +473,37 @@ class Checker {
       }
     }
     if (cuda) driver_for_framework(env, fw, display, *cuda);
+    const std::string tf_fix =
+        "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).";
     arch_rules(
-        env, fw, display, [&](const Version& cc) { return kb_.tf_coverage(*b, cc); },
-        b->archs_source.empty() ? b->source : b->archs_source,
-        "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).");
+        env, fw, display,
+        [&](const KnownGpu& g) { return aarch64(g) ? ArchCoverage::unknown : kb_.tf_coverage(*b, g.cc); },
+        b->archs_source.empty() ? b->source : b->archs_source, tf_fix, cuda);
+    doubtful_tf_archs(env, fw, *b, tf_fix);
+  }
+
+  /// A build whose own list is not recorded, where the recorded wheel of the same toolchain
+  /// (TF 2.20 for 2.21/2.19/2.18) has no kernels for the GPU: probably none here either.
+  void doubtful_tf_archs(const PythonEnvFacts& env, const FrameworkFacts& fw, const TfBuild& b, const std::string& fix) {
+    std::vector<Version> sass;
+    std::optional<Version> ptx;
+    if (recorded_archs(fw, sass, ptx)) return;
+    const TfBuild* n = kb_.tf_recorded_neighbour(b);
+    if (n == nullptr) return;
+    for (const KnownGpu& g : gpus_) {
+      if (aarch64(g) || kb_.tf_coverage(b, g.cc) != ArchCoverage::derived) continue;
+      if (KnowledgeBase::coverage_by_list(g.cc, n->archs, n->ptx) == ArchCoverage::native) continue;
+      add(Finding{.id = "gpu-arch-doubtful",
+                  .severity = Severity::warning,
+                  .area = "gpu",
+                  .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
+                  .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " +
+                            n->version.str() + " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
+                            g.cc.str() + ".",
+                  .fix = fix,
+                  .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+                  .source = n->archs_source});
+    }
   }
 
   // ---- PyTorch ----
@@ -434,7 +537,7 @@ class Checker {
     if (rel != nullptr) {
       for (const TorchVariant& v : rel->variants) {
         bool all = !gpus_.empty() && std::all_of(gpus_.begin(), gpus_.end(), [&](const KnownGpu& g) {
-          return kb_.torch_coverage(v, g.cc, facts_.platform) == ArchCoverage::native;
+          return kb_.torch_coverage(v, g.cc, facts_.platform, aarch64(g)) == ArchCoverage::native;
         });
         if (all) {
           fix = "Install the " + v.tag + " wheels: pip install \"torch==" + fw.version.truncated(3).str() +
@@ -447,10 +550,10 @@ class Checker {
         var != nullptr && !var->archs_source.empty() ? var->archs_source : (rel != nullptr ? rel->source : "");
     arch_rules(
         env, fw, display,
-        [&](const Version& cc) {
-          return var != nullptr ? kb_.torch_coverage(*var, cc, facts_.platform) : ArchCoverage::native;
+        [&](const KnownGpu& g) {
+          return var != nullptr ? kb_.torch_coverage(*var, g.cc, facts_.platform, aarch64(g)) : ArchCoverage::native;
         },
-        src, fix);
+        src, fix, cuda);
   }
 
   // ---- JAX ----

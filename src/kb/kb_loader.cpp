@@ -166,6 +166,10 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   if (t.windows_gpu_source.empty()) top.issue(Level::error, "windows_gpu_last needs windows_gpu_source");
   t.wsl2_min_windows_build = top.text("wsl2_min_windows_build");
   t.wsl2_source = top.text("wsl2_source");
+  t.wsl2_min_driver = top.version("wsl2_min_driver", false);
+  t.wsl2_min_driver_cuda = top.version("wsl2_min_driver_cuda", false);
+  t.wsl2_driver_source = top.text("wsl2_driver_source");
+  if (t.wsl2_min_driver && t.wsl2_driver_source.empty()) top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
 
   if (const toml::array* gaps = root.get_as<toml::array>("known_gaps")) {
     size_t i = 0;
@@ -285,6 +289,12 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
       var.archs_source = vr.text("archs_source");
       if ((!var.archs.empty() || var.min_cc || var.ptx) && var.archs_source.empty()) {
         vr.issue(Level::error, "archs/min_cc/ptx need archs_source");
+      }
+      var.aarch64_archs = vr.versions("aarch64_archs");
+      var.aarch64_ptx = vr.version("aarch64_ptx", false);
+      var.aarch64_source = vr.text("aarch64_source");
+      if ((!var.aarch64_archs.empty() || var.aarch64_ptx) && var.aarch64_source.empty()) {
+        vr.issue(Level::error, "aarch64_archs/aarch64_ptx need aarch64_source");
       }
       if (!var.tag.empty() && !starts_with(var.tag, "cu")) vr.issue(Level::error, "tag must look like cuXYZ");
       vr.finish();
@@ -466,7 +476,13 @@ void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb
     auto major = r.version("cuda_major", true);
     auto cuda = r.spec("cuda", true);
     b.linux = r.version("linux", false);
-    b.windows = r.version("windows", false);
+    // "unknown": the source gives no Windows driver; "" means N/A (no Windows build).
+    if (const toml::node* w = rows[i]->get("windows"); w != nullptr && w->value_or(std::string_view{}) == "unknown") {
+      r.str("windows", false);
+      b.windows_unknown = true;
+    } else {
+      b.windows = r.version("windows", false);
+    }
     b.cc = r.versions("cc");
     b.note = r.text("note");
     b.source = r.source();

@@ -26,6 +26,10 @@ const char* to_string(ArchCoverage c) {
       return "unknown-ptx";
     case ArchCoverage::none:
       return "none";
+    case ArchCoverage::derived:
+      return "derived";
+    case ArchCoverage::unknown:
+      return "unknown";
   }
   return "none";
 }
@@ -211,6 +215,18 @@ std::optional<Version> KnowledgeBase::family_min_driver(const Version& cuda, Pla
   return platform == Platform::linux ? f->linux : f->windows;
 }
 
+std::optional<ArchDriverFloor> KnowledgeBase::arch_driver_floor(const Version& cc, Platform platform) const {
+  const ArchGeneration* g = generation_of(cc);
+  if (g == nullptr) return std::nullopt;
+  // The generation's first release (12.8 = 12.8 GA, patch 0), not its newest update.
+  Version ga = g->first_cuda.parts().size() >= 3 ? g->first_cuda : Version::of({g->first_cuda.major(), g->first_cuda.minor(), 0});
+  const CudaDriverRow* r = driver_row_for_cuda(ga);
+  if (r == nullptr) return std::nullopt;
+  const std::optional<Version>& d = platform == Platform::linux ? r->linux : r->windows;
+  if (!d) return std::nullopt;
+  return ArchDriverFloor{*d, g->name, g->first_cuda, g->source + "; " + r->release + " driver: " + r->source};
+}
+
 const ToolkitArch* KnowledgeBase::toolkit_arch(const Version& cuda) const {
   for (const ToolkitArch& t : toolkit_archs) {
     if (t.cuda.contains(cuda)) return &t;
@@ -286,7 +302,16 @@ ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vecto
   return ArchCoverage::none;
 }
 
-ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc, Platform platform) const {
+ArchCoverage KnowledgeBase::torch_coverage(const TorchVariant& v, const Version& cc, Platform platform,
+                                           bool aarch64) const {
+  if (aarch64) {
+    // The x86/Windows list says nothing about the aarch64 wheels; only the bounds still hold.
+    if (!v.aarch64_archs.empty()) return coverage_by_list(cc, v.aarch64_archs, v.aarch64_ptx);
+    if (v.min_cc && cc.truncated(2) < v.min_cc->truncated(2)) return ArchCoverage::none;
+    const ToolkitArch* t = toolkit_arch(v.cuda);
+    if (t != nullptr && coverage_by_list(cc, t->sass, std::nullopt) == ArchCoverage::none) return ArchCoverage::none;
+    return ArchCoverage::unknown;
+  }
   if (!v.archs.empty()) {
     std::optional<Version> ptx = v.ptx;
     if (ptx && !v.ptx_os.empty()) {
@@ -309,10 +334,34 @@ ArchCoverage KnowledgeBase::tf_coverage(const TfBuild& b, const Version& cc) con
   const ToolkitArch* t = toolkit_arch(*b.cuda);
   if (t == nullptr) return ArchCoverage::unknown_ptx;
   ArchCoverage c = coverage_by_list(cc, t->sass, std::nullopt);
-  if (c == ArchCoverage::native) return c;
+  // The toolkit could target it; whether this wheel does is not recorded (2.20's list is
+  // narrower than its toolkit's).
+  if (c == ArchCoverage::native) return ArchCoverage::derived;
   // Above what the toolkit can target: only PTX could run, and the wheel's PTX is not recorded.
   Version highest = *std::max_element(t->sass.begin(), t->sass.end());
   return cc.truncated(2) > highest.truncated(2) ? ArchCoverage::unknown_ptx : ArchCoverage::none;
+}
+
+const TfBuild* KnowledgeBase::tf_recorded_neighbour(const TfBuild& b) const {
+  if (!b.cuda || !b.archs.empty() || b.ptx) return nullptr;
+  // Same OS and CUDA major; the same CUDA minor first, else the nearest release.
+  const TfBuild* best = nullptr;
+  for (const TfBuild& n : tensorflow.builds) {
+    if (n.os != b.os || !n.cuda || n.cuda->major() != b.cuda->major() || (n.archs.empty() && !n.ptx)) continue;
+    if (n.cuda->same_series(*b.cuda, 2)) return &n;
+    if (best == nullptr) best = &n;
+  }
+  return best;
+}
+
+bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) {
+  if (to_lower(gpu_name).find("jetson") != std::string::npos) return true;
+  if (!cc) return false;
+  // Integrated (Tegra) architectures: Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0.
+  for (const char* t : {"5.3", "6.2", "7.2", "8.7", "11.0"}) {
+    if (cc->same_series(*Version::parse(t), 2)) return true;
+  }
+  return false;
 }
 
 }  // namespace gpudoctor

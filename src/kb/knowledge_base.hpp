@@ -65,6 +65,9 @@ struct TensorflowTable {
   std::string windows_gpu_source;
   std::string wsl2_min_windows_build;
   std::string wsl2_source;
+  std::optional<Version> wsl2_min_driver;  ///< the Windows driver floor for GPU in WSL2, when sourced
+  std::optional<Version> wsl2_min_driver_cuda;  ///< the CUDA (major) that floor was given for
+  std::string wsl2_driver_source;
   std::vector<TfBuild> builds;
   std::vector<TfAndCuda> and_cuda;
   std::vector<TfPackage> packages;
@@ -81,6 +84,11 @@ struct TorchVariant {
   std::vector<std::string> ptx_os;  ///< where the PTX is shipped ("linux")
   std::optional<Version> min_cc;    ///< lowest CC when no list is sourced (2.8+: 7.5 for cu128)
   std::string archs_source;
+  /// The Linux aarch64 wheels' SASS list (+PTX), when sourced; empty: not recorded, so an
+  /// aarch64 machine (Jetson) cannot be judged by the x86 list.
+  std::vector<Version> aarch64_archs;
+  std::optional<Version> aarch64_ptx;
+  std::string aarch64_source;
 };
 
 struct TorchRelease {
@@ -165,12 +173,23 @@ struct GpuModel {
   std::string key;  ///< normalised name used for matching
 };
 
+/// The lowest driver that knows a GPU at all: the driver of the first toolkit of its
+/// architecture generation (Blackwell: CUDA 12.8 GA, 570.26 / 570.65). A build for an older
+/// CUDA family does not lower it.
+struct ArchDriverFloor {
+  Version driver;
+  std::string generation;
+  Version first_cuda;
+  std::string source;
+};
+
 struct CudnnBuild {
   VersionSpec cudnn;
   int cuda_major = 0;
   VersionSpec cuda;
   std::optional<Version> linux;
   std::optional<Version> windows;
+  bool windows_unknown = false;  ///< the source gives no Windows driver (not "N/A")
   std::vector<Version> cc;
   std::string note;
   std::string source;
@@ -200,6 +219,8 @@ enum class ArchCoverage {
   ptx_jit,      ///< no SASS, but PTX the driver can JIT-compile (slow first start)
   unknown_ptx,  ///< no SASS possible; whether PTX is shipped is not recorded
   none,         ///< no kernels for this GPU
+  derived,      ///< the build's own list is not recorded; its toolkit could hold SASS for this GPU
+  unknown,      ///< no list is recorded for this platform (aarch64): coverage cannot be judged
 };
 const char* to_string(ArchCoverage c);
 
@@ -245,6 +266,9 @@ class KnowledgeBase {
   /// Minor-version compatibility floor for the CUDA major family.
   [[nodiscard]] const CudaFamily* family_for_cuda(const Version& cuda) const;
   [[nodiscard]] std::optional<Version> family_min_driver(const Version& cuda, Platform platform) const;
+  /// The driver floor of a GPU's architecture on a platform (WSL2: Windows); empty when the
+  /// generation or its first toolkit's driver is not in the tables.
+  [[nodiscard]] std::optional<ArchDriverFloor> arch_driver_floor(const Version& cc, Platform platform) const;
   /// SASS archs a toolkit can compile for; null when the table has no row.
   [[nodiscard]] const ToolkitArch* toolkit_arch(const Version& cuda) const;
 
@@ -262,9 +286,15 @@ class KnowledgeBase {
   static ArchCoverage coverage_by_list(const Version& cc, const std::vector<Version>& archs,
                                        const std::optional<Version>& ptx);
   /// Coverage of a GPU by a PyTorch variant (sourced list, else toolkit bounds and min_cc).
-  [[nodiscard]] ArchCoverage torch_coverage(const TorchVariant& v, const Version& cc, Platform platform) const;
-  /// Coverage of a GPU by a TF build (sourced list, else the toolkit's SASS list).
+  /// aarch64 (Jetson, Grace): only the sourced aarch64 list counts; without one, unknown.
+  [[nodiscard]] ArchCoverage torch_coverage(const TorchVariant& v, const Version& cc, Platform platform,
+                                            bool aarch64 = false) const;
+  /// Coverage of a GPU by a TF build: the sourced list; without one, `derived` where the
+  /// toolkit's SASS list holds the GPU (an assumption, never `native`).
   [[nodiscard]] ArchCoverage tf_coverage(const TfBuild& b, const Version& cc) const;
+  /// A build of the same OS and CUDA major whose arch list is recorded (TF 2.15-2.21 -> 2.20;
+  /// the same CUDA minor first): the nearest evidence for a build whose own list is not.
+  [[nodiscard]] const TfBuild* tf_recorded_neighbour(const TfBuild& b) const;
 };
 
 /// A driver version as NVIDIA writes it: minor and patch keep two digits ("470.82.01",
@@ -273,6 +303,9 @@ std::string driver_text(const Version& v);
 
 /// Normalises a GPU name for matching ("NVIDIA GeForce RTX 3060 Laptop GPU" -> "rtx 3060").
 std::string normalize_gpu_name(std::string_view name);
+
+/// Jetson boards (Tegra, aarch64): by name, or by the compute capabilities only Tegra has.
+bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc);
 
 /// Parses "12.6", "8.6", "sm_86", "compute_90", "86" into a compute capability.
 std::optional<Version> parse_compute_capability(std::string_view text);

@@ -99,46 +99,108 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
 }
 
+/// One lower bound on the driver, and why it applies.
+struct DriverFloor {
+  Version driver;
+  std::string why;  ///< completes "the minimum ... driver ..."
+  std::string source;
+};
+
 /// Driver floor for a CUDA build on a route; adds an issue when the given driver is older.
+/// The floor is the highest of: the CUDA family's (minor-version compatibility), a framework's
+/// own (JAX), the GPU architecture's first driver (Blackwell: 570.26), the build's own toolkit
+/// driver when only PTX can run (minor-version compatibility gives no PTX JIT), and the WSL2
+/// floor. Call after apply_coverage.
 void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, const Version& cuda,
                   std::optional<Version> extra_floor = std::nullopt, const std::string& extra_source = "") {
   Platform dp = driver_platform(o.route);
-  std::optional<Version> floor = kb.family_min_driver(cuda, dp);
-  std::string src;
-  if (const CudaFamily* f = kb.family_for_cuda(cuda))
-    src = f->source;
-  else if (const CudaDriverRow* r = kb.driver_row_for_cuda(cuda))
-    src = r->source;
-  if (extra_floor && (!floor || *extra_floor > *floor)) {
-    floor = extra_floor;
-    src = extra_source;
+  std::string where = dp == Platform::linux ? "Linux" : "Windows";
+  std::vector<DriverFloor> floors;
+  if (std::optional<Version> fam = kb.family_min_driver(cuda, dp)) {
+    std::string src;
+    if (const CudaFamily* f = kb.family_for_cuda(cuda))
+      src = f->source;
+    else if (const CudaDriverRow* r = kb.driver_row_for_cuda(cuda))
+      src = r->source;
+    floors.push_back({*fam, "the minimum " + where + " driver for CUDA " + cuda.str() + " builds", src});
   }
-  o.driver_min = floor;
-  add_unique(o.sources, src);
-  if (!floor) {
+  if (extra_floor) floors.push_back({*extra_floor, "the minimum " + where + " driver of this build", extra_source});
+  bool jetson = is_jetson(req.gpu_name, req.cc);
+  if (req.cc && !jetson) {
+    if (auto a = kb.arch_driver_floor(*req.cc, dp)) {
+      floors.push_back({a->driver,
+                        "the first " + where + " driver for " + a->generation + " GPUs (CUDA " + a->first_cuda.str() +
+                            ", their first toolkit)",
+                        a->source});
+    }
+  }
+  if (o.coverage == to_string(ArchCoverage::ptx_jit) || o.coverage == to_string(ArchCoverage::unknown_ptx)) {
+    if (auto full = kb.min_driver_for_cuda(cuda, dp)) {
+      const CudaDriverRow* r = kb.driver_row_for_cuda(cuda);
+      floors.push_back({*full,
+                        "the CUDA " + cuda.str() +
+                            " toolkit's own driver, which PTX JIT needs (minor-version compatibility gives no PTX JIT)",
+                        r != nullptr ? r->source : ""});
+    }
+  }
+  const TensorflowTable& tf = kb.tensorflow;
+  if (o.route == Platform::wsl2 && tf.wsl2_min_driver) {
+    floors.push_back({*tf.wsl2_min_driver, "the minimum Windows driver for GPU use in WSL2", tf.wsl2_driver_source});
+    // Older CUDA majors (10.x/11.x) in WSL2 have no sourced floor; newer ones need more anyway.
+    if (tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major()) {
+      o.issues.push_back(PlanIssue{"wsl2-driver-floor-unsourced", false,
+                                   "no source gives a WSL2 driver floor for CUDA " + std::to_string(cuda.major()) +
+                                       ".x builds; the plan uses " + driver_text(*tf.wsl2_min_driver) +
+                                       ", the WSL2 floor given for CUDA " + tf.wsl2_min_driver_cuda->str() +
+                                       " (not verified for this build)",
+                                   tf.wsl2_driver_source, true});
+    }
+  }
+  if (floors.empty()) {
     o.issues.push_back(PlanIssue{"driver-floor-unknown", false,
                                  "no minimum driver for CUDA " + cuda.str() + " in the knowledge base", ""});
     return;
   }
-  std::string where = dp == Platform::linux ? "Linux" : "Windows";
+  // The first of the highest: the family floor keeps its wording when nothing raises it.
+  const DriverFloor* top = &floors.front();
+  for (const DriverFloor& f : floors) {
+    if (f.driver > top->driver) top = &f;
+  }
+  o.driver_min = top->driver;
+  add_unique(o.sources, top->source);
+  if (jetson) {
+    o.issues.push_back(PlanIssue{"jetson-driver-from-jetpack", false,
+                                 "Jetson boards get their driver with JetPack (L4T), not from nvidia.com; the "
+                                 "knowledge base has no JetPack versions, so the driver cannot be checked",
+                                 "", true});
+  }
   if (req.driver) {
-    if (*req.driver < *floor) {
+    if (*req.driver < top->driver) {
       o.issues.push_back(PlanIssue{"driver-too-old", false,
-                                   "driver " + driver_text(*req.driver) + " is older than " + driver_text(*floor) +
-                                       ", the minimum " + where + " driver for CUDA " + cuda.str() +
-                                       " builds: update the driver first",
-                                   src});
+                                   "driver " + driver_text(*req.driver) + " is older than " +
+                                       driver_text(top->driver) + ", " + top->why + ": update the driver first",
+                                   top->source});
     } else {
-      o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(*floor) + " (minimum " + where +
-                          " driver for CUDA " + std::to_string(cuda.major()) + ".x builds)");
+      o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(top->driver) + " (" + top->why +
+                          ")");
     }
   }
+}
+
+/// Without a compute capability nothing about kernels can be said: never a plain ✓.
+void coverage_unknown(PlanOption& o, const PlanRequest& req, const std::string& what) {
+  o.coverage = "unknown";
+  std::string gpu = req.gpu_name.empty() ? "the GPU" : "'" + printable(req.gpu_name, 80) + "'";
+  o.issues.push_back(PlanIssue{"gpu-coverage-unknown", false,
+                               "the compute capability of " + gpu + " is unknown, so whether " + what +
+                                   " has kernels for it could not be checked",
+                               "", true});
 }
 
 void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, ArchCoverage c,
                     const std::string& what, const std::string& source, bool assumed) {
   if (!req.cc) {
-    o.coverage = "unknown";
+    coverage_unknown(o, req, what);
     return;
   }
   o.coverage = to_string(c);
@@ -148,22 +210,32 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
   std::string gen_name = gen != nullptr ? " (" + gen->name + ")" : "";
   switch (c) {
     case ArchCoverage::native:
+    case ArchCoverage::derived:
+      // derived: an assumption, said so; evaluate_tf withholds ✓ where a recorded build disagrees.
       o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name +
-                          (assumed ? " (assumed from its CUDA toolkit's architecture list)" : ""));
+                          (assumed || c == ArchCoverage::derived
+                               ? " (assumed from its CUDA toolkit's architecture list; its own list is not recorded)"
+                               : ""));
+      break;
+    case ArchCoverage::unknown:
+      o.issues.push_back(PlanIssue{"gpu-arch-unknown-platform", false,
+                                   what + ": no architecture list is recorded for this GPU's platform (" + sm +
+                                       gen_name + ", aarch64/Jetson), so its coverage could not be checked",
+                                   source, true});
       break;
     case ArchCoverage::ptx_jit:
       o.issues.push_back(PlanIssue{"gpu-arch-ptx-only", false,
                                    what + " has no " + sm +
                                        " kernels; it runs only through PTX JIT compilation "
                                        "(slow first start; not verified on this architecture)",
-                                   source});
+                                   source, true});
       break;
     case ArchCoverage::unknown_ptx:
       o.issues.push_back(PlanIssue{"gpu-arch-unverified", false,
                                    what + " was built with a CUDA that cannot target " + sm + gen_name +
                                        "; it can only run if the wheel carries PTX, which the knowledge base "
                                        "does not record",
-                                   source});
+                                   source, true});
       break;
     case ArchCoverage::none:
       o.issues.push_back(PlanIssue{"gpu-arch-unsupported", true,
@@ -185,6 +257,14 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   bool ok = req.driver && *req.driver >= *o.driver_min;
   PlanStep s;
   s.id = "driver";
+  if (is_jetson(req.gpu_name, req.cc)) {
+    s.title = "Keep the driver of the board's JetPack (L4T) image";
+    s.detail = "Jetson drivers come with JetPack, not from nvidia.com/Download; which JetPack is new enough is "
+               "not in the knowledge base.";
+    s.commands.push_back(PlanCommand{Shell::bash, "cat /etc/nv_tegra_release", false});
+    o.steps.push_back(std::move(s));
+    return;
+  }
   std::string where = o.route == Platform::linux ? "Linux" : "Windows";
   s.title = ok ? "NVIDIA driver " + driver_text(*req.driver) + " is new enough (>= " + driver_text(*o.driver_min) + ")"
                : "Install NVIDIA " + where + " driver >= " + driver_text(*o.driver_min);
@@ -304,11 +384,21 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   if (!b.gpu) return o;
   o.reasons.push_back("tested build: CUDA " + b.cuda->str() + ", cuDNN " + b.cudnn->str() + ", Python " +
                       b.python.text() + " (" + b.tested + ")");
+  std::string what = "TensorFlow " + series(b.version);
   if (req.cc) {
-    apply_coverage(o, req, kb, kb.tf_coverage(b, *req.cc), "TensorFlow " + series(b.version),
-                   b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
+    ArchCoverage c = is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
+    apply_coverage(o, req, kb, c, what, b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
+    const TfBuild* n = c == ArchCoverage::derived ? kb.tf_recorded_neighbour(b) : nullptr;
+    if (n != nullptr && KnowledgeBase::coverage_by_list(*req.cc, n->archs, n->ptx) != ArchCoverage::native) {
+      // The same toolchain's recorded wheel has no kernels for this GPU: the assumption is doubtful.
+      o.issues.push_back(PlanIssue{"gpu-arch-doubtful", false,
+                                   "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " +
+                                       n->cuda->str() + ", same CUDA major) has no kernels for compute capability " + req.cc->str() +
+                                       ", so " + what + " probably has none either",
+                                   n->archs_source, true});
+    }
   } else {
-    o.coverage = "unknown";
+    coverage_unknown(o, req, what);
   }
   apply_driver(o, req, kb, *b.cuda);
 
@@ -424,11 +514,14 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
         PlanIssue{"variant-experimental", false,
                   "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version), r.source});
   }
+  std::string what = "PyTorch " + series(r.version) + " " + v.tag;
   if (req.cc) {
-    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os), "PyTorch " + series(r.version) + " " + v.tag,
-                   v.archs_source.empty() ? r.source : v.archs_source, v.archs.empty());
+    bool aarch64 = is_jetson(req.gpu_name, req.cc);
+    std::string src = aarch64 ? v.aarch64_source : v.archs_source;
+    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os, aarch64), what, src.empty() ? r.source : src,
+                   aarch64 ? false : v.archs.empty());
   } else {
-    o.coverage = "unknown";
+    coverage_unknown(o, req, what);
   }
   apply_driver(o, req, kb, v.cuda);
   std::string url = kb.torch_index_url(v.tag);
@@ -490,9 +583,11 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     }
     if (req.cc) {
       ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
+      // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
+      if (c == ArchCoverage::native && is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
       apply_coverage(o, req, kb, c, "jax[" + v.extra + "]", v.source, false);
     } else {
-      o.coverage = "unknown";
+      coverage_unknown(o, req, "jax[" + v.extra + "]");
     }
     apply_driver(o, req, kb, v.built_cuda,
                  route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
@@ -531,8 +626,13 @@ bool has_issue(const PlanOption& o, std::string_view id) {
 /// the user's own OS, no driver update, stable and newer CUDA, fewer caveats.
 bool better(const PlanOption& a, const PlanOption& b, Platform os) {
   auto key = [&](const PlanOption& o) {
-    // Native kernels, then PTX known to be shipped, then PTX that may not exist.
-    int arch_risk = has_issue(o, "gpu-arch-unverified") ? 2 : has_issue(o, "gpu-arch-ptx-only") ? 1 : 0;
+    // Verified first; then assumptions (unrecorded list, unsourced floor), PTX known to be
+    // shipped, PTX that may not exist, and last an assumption its recorded neighbour contradicts.
+    int arch_risk = has_issue(o, "gpu-arch-doubtful")     ? 4
+                    : has_issue(o, "gpu-arch-unverified") ? 3
+                    : has_issue(o, "gpu-arch-ptx-only")   ? 2
+                    : !o.verified()                       ? 1
+                                                          : 0;
     return std::make_tuple(o.python_change, arch_risk);
   };
   if (key(a) != key(b)) return key(a) < key(b);
@@ -653,6 +753,10 @@ bool PlanOption::fatal() const {
   return std::any_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.fatal; });
 }
 
+bool PlanOption::verified() const {
+  return std::none_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.unverified; });
+}
+
 std::string PlanOption::summary() const {
   std::string s = display_name(framework);
   if (framework != "jax" || version != Version()) s += " " + series(version);
@@ -673,8 +777,18 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   FrameworkRequest fr;
   fr.text = std::string(trim(text));
   std::string_view t = trim(text);
-  size_t cut = t.find_first_of("<>=!~ ");
+  size_t cut = t.find_first_of("<>=!~ [");
   std::string name = to_lower(t.substr(0, cut));
+  // pip extras ("tensorflow[and-cuda]==2.19", "jax[cuda12]"): the plan picks the extra itself.
+  if (cut != std::string_view::npos && t[cut] == '[') {
+    size_t close = t.find(']', cut);
+    if (close == std::string_view::npos) {
+      return Error{ErrorKind::invalid_data, "unclosed '[' in '" + printable(t, 60) + "' (e.g. tensorflow[and-cuda]==2.15)",
+                   "--framework", 0};
+    }
+    t = t.substr(close + 1);
+    cut = t.empty() ? std::string_view::npos : 0;
+  }
   if (name == "torch" || name == "pytorch")
     fr.name = "pytorch";
   else if (name == "tensorflow" || name == "tf" || name == "tensorflow-gpu")

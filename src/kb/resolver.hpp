@@ -43,6 +43,9 @@ struct PlanIssue {
   bool fatal = false;
   std::string message;
   std::string source;
+  /// The option may work, but the knowledge base cannot confirm it (coverage assumed or
+  /// unknown, PTX-only, an unsourced driver floor): never shown as a plain ✓.
+  bool unverified = false;
 };
 
 enum class Shell { bash, powershell };
@@ -81,6 +84,8 @@ struct PlanOption {
   std::vector<std::string> sources;
 
   [[nodiscard]] bool fatal() const;
+  /// No issue leaves the verdict in doubt: the only options shown with ✓.
+  [[nodiscard]] bool verified() const;
   [[nodiscard]] std::string summary() const;  ///< "TensorFlow 2.15 in WSL2 (CUDA 12.2, cuDNN 8.9, Python 3.11)"
 };
 

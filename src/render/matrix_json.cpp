@@ -99,7 +99,7 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
                         {"cuda_major", b.cuda_major},
                         {"cuda", b.cuda.text()},
                         {"driver_linux", opt(b.linux)},
-                        {"driver_windows", opt(b.windows)},
+                        {"driver_windows", b.windows_unknown ? json("unknown") : opt(b.windows)},
                         {"cc", versions(b.cc)},
                         {"source", b.source}});
     }

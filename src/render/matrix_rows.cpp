@@ -23,6 +23,7 @@ bool os_matches(const std::optional<Platform>& want, const std::string& row_os) 
 std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
   std::vector<MatrixRow> rows;
   auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
+  const bool jetson = f.cc && is_jetson(f.gpu_name, f.cc);
   if (f.framework.empty() || f.framework == "tensorflow") {
     for (const TfBuild& b : kb.tensorflow.builds) {
       if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
@@ -38,7 +39,8 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                   b.source};
       if (!b.gpu) r.note = "CPU only (no native-Windows GPU after " + kb.tensorflow.windows_gpu_last.str() + ")";
       if (f.cc) {
-        r.gpu = b.gpu ? to_string(kb.tf_coverage(b, *f.cc)) : "none";
+        // Jetson (aarch64): no TF list for it is recorded.
+        r.gpu = !b.gpu ? "none" : jetson ? to_string(ArchCoverage::unknown) : to_string(kb.tf_coverage(b, *f.cc));
         if (r.gpu == "none") continue;
       }
       rows.push_back(std::move(r));
@@ -68,7 +70,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                       v.status == "experimental" ? "experimental" : "",
                       rel.source};
           if (f.cc) {
-            r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux)));
+            r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson));
             if (r.gpu == "none") continue;
           }
           if (!v.archs.empty()) {
@@ -101,7 +103,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                         ", driver >= " + driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
                     v.source};
         if (f.cc) {
-          r.gpu = f.cc->truncated(2) >= v.min_cc.truncated(2) ? "native" : "none";
+          r.gpu = f.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : jetson ? "unknown" : "native";
           if (r.gpu == "none") continue;
         }
         rows.push_back(std::move(r));

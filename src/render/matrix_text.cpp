@@ -47,7 +47,9 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     if (m.model != nullptr) {
       out += "GPU: " + m.model->name + ", compute capability " + m.model->cc.str() + " (" + m.model->arch +
              "); rows whose builds may run on it. gpu column: native = SASS kernels; ptx-jit = only "
-             "through PTX JIT; unknown-ptx = only if the wheel ships PTX, which is not recorded\n\n";
+             "through PTX JIT; unknown-ptx = only if the wheel ships PTX, which is not recorded; derived = the "
+             "build's own list is not recorded, its toolkit could target the GPU (an assumption, unverified); "
+             "unknown = no list for this platform\n\n";
     } else {
       out += "GPU '" + printable(f.gpu_name, 80) +
              "' is not in the knowledge base. Nearest: " + join(m.suggestions, ", ") + "\n\n";
@@ -150,7 +152,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
                                  std::to_string(b.cuda_major) + ".x",
                                  b.cuda.text(),
                                  b.linux ? ">= " + driver_text(*b.linux) : "-",
-                                 b.windows ? ">= " + driver_text(*b.windows) : "N/A",
+                                 b.windows ? ">= " + driver_text(*b.windows) : (b.windows_unknown ? "unknown" : "N/A"),
                                  cc.empty() ? "-" : cc};
       if (f.sources) c.push_back(b.source);
       cells.push_back(std::move(c));

@@ -14,7 +14,8 @@ json opt_version(const std::optional<Version>& v) {
 }
 
 json issue_json(const PlanIssue& i) {
-  return json{{"id", i.id}, {"fatal", i.fatal}, {"message", i.message}, {"source", i.source}};
+  return json{{"id", i.id}, {"fatal", i.fatal}, {"message", i.message}, {"source", i.source},
+              {"unverified", i.unverified}};
 }
 
 json option_json(const PlanOption& o) {
@@ -33,6 +34,7 @@ json option_json(const PlanOption& o) {
   j["cudnn"] = opt_version(o.cudnn);
   j["driver_min"] = o.driver_min ? json(driver_text(*o.driver_min)) : json(nullptr);
   j["gpu_coverage"] = o.coverage.empty() ? json(nullptr) : json(o.coverage);
+  j["verified"] = o.verified();
   j["reasons"] = o.reasons;
   j["issues"] = json::array();
   for (const PlanIssue& i : o.issues) j["issues"].push_back(issue_json(i));

@@ -64,6 +64,21 @@ FrameworkFacts torch(const char* version, const char* variant) {
   return fw;
 }
 
+/// TF in an env with the CUDA 12.5 / cuDNN 9.3 pip wheels TF 2.18-2.21 install.
+PythonEnvFacts tf_with_cu12_wheels(FrameworkFacts t) {
+  PythonEnvFacts e = env_with("3.11.4", std::move(t));
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+  return e;
+}
+
+/// TF 2.20 as its own build info describes it: sm_60..sm_89 + compute_90.
+FrameworkFacts tf220_recorded() {
+  FrameworkFacts t = tf("2.20.0");
+  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
+  return t;
+}
+
 const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
   for (const Finding& f : fs) {
     if (f.id == id) return &f;
@@ -189,12 +204,7 @@ TEST(CompatChecks, Rtx50WithOldTorchAndTf) {
   ASSERT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
   // TF 2.20's own build info lists sm_60..sm_89 + compute_90: PTX only on sm_120.
   Facts g = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "575.57.08");
-  FrameworkFacts t = tf("2.20.0");
-  t.compute_capabilities = {"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"};
-  PythonEnvFacts e = env_with("3.11.4", t);
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.3.0.75"), "cudnn", 12});
-  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
-  g.python_envs.push_back(e);
+  g.python_envs.push_back(tf_with_cu12_wheels(tf220_recorded()));
   auto gs = compatibility_findings(g, kb());
   const Finding* m = find(gs, "gpu-arch-ptx-only");
   ASSERT_NE(m, nullptr) << ids(gs);
@@ -353,6 +363,88 @@ TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
   f.python_envs.push_back(env_with("3.10.11", t));
   auto fs = compatibility_findings(f, kb());
   EXPECT_TRUE(fs.empty()) << ids(fs);
+}
+
+// ---- Regression tests for the KB audit (notes/kb-audit.md) ----
+
+/// A finding `id` of that severity whose detail or fix names `text` (a driver floor, a doubt).
+void expect_finding(const std::vector<Finding>& fs, const std::string& id, Severity severity, const std::string& text) {
+  const Finding* d = find(fs, id);
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_EQ(d->severity, severity);
+  EXPECT_NE((d->detail + " " + d->fix).find(text), std::string::npos) << d->detail << " / " << d->fix;
+}
+
+void expect_error_naming(const std::vector<Finding>& fs, const std::string& id, const std::string& text) {
+  expect_finding(fs, id, Severity::error, text);
+}
+
+TEST(CompatChecks, B1BlackwellOnPre570DriverIsTooOld) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "535.104.05");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.8.0+cu128", "cu128")));
+  expect_error_naming(compatibility_findings(f, kb()), "driver-too-old-for-gpu", "570.26");
+  // Windows floor, and a new enough driver is quiet.
+  Facts w = machine(Platform::windows, "NVIDIA GeForce RTX 5090", "536.25");
+  expect_error_naming(compatibility_findings(w, kb()), "driver-too-old-for-gpu", "570.65");
+  Facts ok = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "570.26");
+  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-too-old-for-gpu"), nullptr);
+}
+
+TEST(CompatChecks, B1HopperOnPre520DriverIsTooOld) {
+  Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "470.82.01");
+  expect_error_naming(compatibility_findings(f, kb()), "driver-too-old-for-gpu", "520.61.05");
+  // Ampere on 470 is fine (first toolkit 11.0).
+  Facts a = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
+  EXPECT_EQ(find(compatibility_findings(a, kb()), "driver-too-old-for-gpu"), nullptr);
+}
+
+TEST(CompatChecks, B4JetsonTorchIsNotJudgedByTheX86List) {
+  // cu126 of 2.12 lists 5.0 for x86 (which would cover Nano's 5.3) but only 8.0/9.0 for aarch64.
+  Facts f = machine(Platform::linux, "NVIDIA Jetson Nano", nullptr);
+  f.os.arch = "aarch64";
+  f.python_envs.push_back(env_with("3.11.4", torch("2.12.0+cu126", "cu126")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
+  // A release with no aarch64 list: coverage cannot be checked, and says so.
+  Facts g = machine(Platform::linux, "NVIDIA Jetson AGX Orin", nullptr);
+  g.python_envs.push_back(env_with("3.11.4", torch("2.8.0+cu128", "cu128")));
+  auto gs = compatibility_findings(g, kb());
+  EXPECT_NE(find(gs, "gpu-arch-unverified"), nullptr) << ids(gs);
+}
+
+TEST(CompatChecks, B2UnrecordedTfArchListDoubtfulForMaxwell) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 980", "580.65.06");
+  f.python_envs.push_back(tf_with_cu12_wheels(tf("2.21.0")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_NE(find(fs, "gpu-arch-doubtful"), nullptr) << ids(fs);
+  // With the build's own list recorded the doctor uses it, not the guess.
+  Facts g = f;
+  g.python_envs[0].frameworks[0].compute_capabilities = {"sm_50", "sm_60"};
+  EXPECT_EQ(find(compatibility_findings(g, kb()), "gpu-arch-doubtful"), nullptr);
+}
+
+TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
+  Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "535.104.05");
+  f.python_envs.push_back(tf_with_cu12_wheels(tf220_recorded()));
+  auto fs = compatibility_findings(f, kb());
+  expect_error_naming(fs, "gpu-arch-ptx-driver-too-old", "555.");
+  EXPECT_EQ(find(fs, "gpu-arch-ptx-only"), nullptr) << ids(fs);
+}
+
+TEST(CompatChecks, B3UnknownGpuWithFrameworksIsAWarning) {
+  Facts f = machine(Platform::linux, "Tesla K80", "470.82.01");
+  expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::info, "skipped");
+  f.python_envs.push_back(env_with("3.11.4", torch("2.14.0+cu132", "cu132")));
+  expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::warning, "could not be checked");
+}
+
+TEST(CompatChecks, B6Wsl2DriverBelowTheSourcedFloor) {
+  Facts f = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "472.12");
+  expect_finding(compatibility_findings(f, kb()), "driver-below-wsl2-floor", Severity::warning, "528.33");
+  Facts ok = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "528.33");
+  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-below-wsl2-floor"), nullptr);
+  Facts lin = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "472.12");
+  EXPECT_EQ(find(compatibility_findings(lin, kb()), "driver-below-wsl2-floor"), nullptr);
 }
 
 }  // namespace

@@ -81,6 +81,26 @@ TEST(KbMatrix, GpuFilterDropsBuildsWithoutKernels) {
   }
 }
 
+/// Audit B2/B4: TF rows without a recorded list are "derived", never "native"; a Jetson board
+/// is never "native" by the x86 PyTorch list.
+TEST(KbMatrix, GpuColumnNeverClaimsNativeWithoutAList) {
+  MatrixFilter f;
+  f.framework = "tensorflow";
+  f.os = Platform::linux;
+  f.gpu_name = "GTX 980";
+  f.cc = v("5.2");
+  int derived = 0;
+  for (const MatrixRow& r : matrix_framework_rows(kb(), f)) {
+    EXPECT_NE(r.gpu, "native") << r.version;
+    derived += r.gpu == "derived" ? 1 : 0;
+  }
+  EXPECT_GT(derived, 0);
+  f.framework = "pytorch";
+  f.gpu_name = "Jetson Nano";
+  f.cc = v("5.3");
+  for (const MatrixRow& r : matrix_framework_rows(kb(), f)) EXPECT_NE(r.gpu, "native") << r.version << " " << r.variant;
+}
+
 TEST(KbMatrix, TextViews) {
   MatrixFilter f;
   f.drivers = true;
