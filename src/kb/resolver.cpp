@@ -17,9 +17,6 @@ namespace {
 
 constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
 constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv";
-constexpr const char* kSmiSource =
-    "[3rd] michaelbommarito.com/wiki/programming/tools/gpu-compute-capability (nvidia-smi "
-    "--query-gpu=name,compute_cap)";
 constexpr const char* kWslGuide =
     "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
     "WSL2)";

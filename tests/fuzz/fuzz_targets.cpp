@@ -112,7 +112,7 @@ const std::vector<Target>& targets() {
       {"tf_build_info", [](std::string_view s) { (void)parse_tf_build_info(s); }},
       {"torch_version", [](std::string_view s) { (void)parse_torch_version(s); }},
       {"pyvenv_cfg", [](std::string_view s) { (void)parse_pyvenv_cfg(s); }},
-      {"python_literal", [](std::string_view s) { (void)parse_assignments(s); }},
+      {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
       {"conda_meta_name",
        [](std::string_view s) {
          (void)parse_conda_meta_filename(s);
