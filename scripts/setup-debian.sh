@@ -10,7 +10,7 @@ build_pkgs=(
   pci.ids
 )
 test_pkgs=(
-  libgtest-dev libgmock-dev clang libclang-rt-14-dev shellcheck hyperfine
+  libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
   python3-venv python3-pip
 )
 pkgs=("${build_pkgs[@]}")

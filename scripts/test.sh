@@ -16,6 +16,7 @@ stage() {  # stage NAME COMMAND...
   if "$@"; then summary+=("ok     $name"); else summary+=("FAILED $name"); status=1; fi
 }
 
+stage "lint (clang-format, shellcheck)" scripts/lint.sh
 stage "build (dev)" bash -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs"
 stage "tests (dev)" ctest --preset dev -LE 'slow|wheels' 
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"

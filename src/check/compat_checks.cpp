@@ -191,8 +191,9 @@ class Checker {
                   .area = "driver",
                   .title = "Driver " + driver_text(*drv) + " is older than the first driver for " + g.name + " (" +
                            floor->generation + ")",
-                  .detail = floor->generation + " GPUs need driver >= " + driver_text(floor->driver) + ", the driver of CUDA " +
-                            floor->first_cuda.str() + ", their first toolkit. Older drivers do not support the GPU, "
+                  .detail = floor->generation + " GPUs need driver >= " + driver_text(floor->driver) +
+                            ", the driver of CUDA " + floor->first_cuda.str() +
+                            ", their first toolkit. Older drivers do not support the GPU, "
                             "whatever CUDA a framework was built with.",
                   .fix = "Install NVIDIA driver >= " + driver_text(floor->driver) + ".",
                   .evidence = {g.name + " compute capability " + g.cc.str(), "driver " + driver_text(*drv)},
@@ -303,19 +304,21 @@ class Checker {
     for (const KnownGpu& g : gpus_) {
       ArchCoverage c = recorded ? KnowledgeBase::coverage_by_list(g.cc, sass, ptx) : from_kb(g);
       if (c == ArchCoverage::unknown) {
-        add(Finding{.id = "gpu-arch-unverified",
-                    .severity = Severity::warning,
-                    .area = "gpu",
-                    .title = "Whether " + fw_title(display, fw) + " has kernels for " + g.name + " could not be checked",
-                    .detail = "No architecture list for this platform (aarch64/Jetson) is recorded, and the build "
-                              "does not report its own.",
-                    .fix = "Check with the framework itself (e.g. torch.cuda.get_arch_list()).",
-                    .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
-                    .source = source});
+        add(Finding{
+            .id = "gpu-arch-unverified",
+            .severity = Severity::warning,
+            .area = "gpu",
+            .title = "Whether " + fw_title(display, fw) + " has kernels for " + g.name + " could not be checked",
+            .detail = "No architecture list for this platform (aarch64/Jetson) is recorded, and the build "
+                      "does not report its own.",
+            .fix = "Check with the framework itself (e.g. torch.cuda.get_arch_list()).",
+            .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+            .source = source});
         continue;
       }
       // Minor-version compatibility gives no PTX JIT: PTX-only needs the build's own toolkit driver.
-      std::optional<Version> full = cuda ? kb_.min_driver_for_cuda(*cuda, driver_platform(facts_.platform)) : std::nullopt;
+      std::optional<Version> full =
+          cuda ? kb_.min_driver_for_cuda(*cuda, driver_platform(facts_.platform)) : std::nullopt;
       const std::optional<Version>& drv = facts_.driver.version;
       if ((c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) && full && drv && *drv < *full) {
         add(Finding{.id = "gpu-arch-ptx-driver-too-old",
@@ -323,8 +326,8 @@ class Checker {
                     .area = "gpu",
                     .title = fw_title(display, fw) + " can run on " + g.name + " only through PTX JIT, which driver " +
                              driver_text(*drv) + " cannot do for CUDA " + cuda->str(),
-                    .detail = "It has no " + sm(g.cc) + " kernels. JIT-compiling its PTX needs the CUDA " + cuda->str() +
-                              " toolkit's driver (" + driver_text(*full) +
+                    .detail = "It has no " + sm(g.cc) + " kernels. JIT-compiling its PTX needs the CUDA " +
+                              cuda->str() + " toolkit's driver (" + driver_text(*full) +
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
                     .fix = "Update the NVIDIA driver to >= " + driver_text(*full) + ", or " + fix,
@@ -484,7 +487,8 @@ class Checker {
 
   /// A build whose own list is not recorded, where the recorded wheel of the same toolchain
   /// (TF 2.20 for 2.21/2.19/2.18) has no kernels for the GPU: probably none here either.
-  void doubtful_tf_archs(const PythonEnvFacts& env, const FrameworkFacts& fw, const TfBuild& b, const std::string& fix) {
+  void doubtful_tf_archs(const PythonEnvFacts& env, const FrameworkFacts& fw, const TfBuild& b,
+                         const std::string& fix) {
     std::vector<Version> sass;
     std::optional<Version> ptx;
     if (recorded_archs(fw, sass, ptx)) return;
@@ -493,16 +497,17 @@ class Checker {
     for (const KnownGpu& g : gpus_) {
       if (aarch64(g) || kb_.tf_coverage(b, g.cc) != ArchCoverage::derived) continue;
       if (KnowledgeBase::coverage_by_list(g.cc, n->archs, n->ptx) == ArchCoverage::native) continue;
-      add(Finding{.id = "gpu-arch-doubtful",
-                  .severity = Severity::warning,
-                  .area = "gpu",
-                  .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
-                  .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " +
-                            n->version.str() + " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
-                            g.cc.str() + ".",
-                  .fix = fix,
-                  .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
-                  .source = n->archs_source});
+      add(Finding{
+          .id = "gpu-arch-doubtful",
+          .severity = Severity::warning,
+          .area = "gpu",
+          .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
+          .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " + n->version.str() +
+                    " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
+                    g.cc.str() + ".",
+          .fix = fix,
+          .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+          .source = n->archs_source});
     }
   }
 

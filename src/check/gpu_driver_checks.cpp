@@ -19,12 +19,15 @@ const DriverFile* driver_file(const Facts& facts, std::string_view name) {
   return nullptr;
 }
 
-bool found(const DriverFile* f) { return f != nullptr && !f->path.empty(); }
+bool found(const DriverFile* f) {
+  return f != nullptr && !f->path.empty();
+}
 
 std::string gpu_line(const GpuFacts& g) {
   std::string out = g.name.empty() ? "NVIDIA GPU" : g.name;
   if (g.cc_major) out += fmt::format(" (compute capability {}.{})", *g.cc_major, g.cc_minor.value_or(0));
-  if (g.memory_total_bytes) out += fmt::format(", {:.0f} GiB", static_cast<double>(*g.memory_total_bytes) / (1ull << 30));
+  if (g.memory_total_bytes)
+    out += fmt::format(", {:.0f} GiB", static_cast<double>(*g.memory_total_bytes) / (1ull << 30));
   if (!g.pci_bus_id.empty()) out += ", PCI " + g.pci_bus_id;
   out += " [" + g.source + "]";
   return out;
@@ -40,16 +43,20 @@ void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
   std::string fix = "Run `nvidia-smi`; if it fails the same way, reinstall the NVIDIA driver and reboot.";
   if (contains(d.nvml_error, "DRIVER_NOT_LOADED") || contains(to_lower(d.nvml_error), "driver not loaded")) {
     title = "NVML is installed but the NVIDIA kernel driver is not loaded";
-    fix = "Load the driver (`sudo modprobe nvidia`) or reinstall it for the running kernel "
-          "(DKMS: `sudo dkms status`); Secure Boot can block an unsigned module.";
-  } else if (contains(d.nvml_error, "LIB_RM_VERSION_MISMATCH") || contains(to_lower(d.nvml_error), "version mismatch")) {
+    fix =
+        "Load the driver (`sudo modprobe nvidia`) or reinstall it for the running kernel "
+        "(DKMS: `sudo dkms status`); Secure Boot can block an unsigned module.";
+  } else if (contains(d.nvml_error, "LIB_RM_VERSION_MISMATCH") ||
+             contains(to_lower(d.nvml_error), "version mismatch")) {
     title = "NVIDIA driver/library version mismatch";
-    fix = "The kernel module and user-space libraries come from different driver versions, usually "
-          "after an upgrade without a reboot: reboot; if it persists, reinstall one driver version.";
+    fix =
+        "The kernel module and user-space libraries come from different driver versions, usually "
+        "after an upgrade without a reboot: reboot; if it persists, reinstall one driver version.";
   } else if (d.nvml_status == "timeout") {
     title = "NVML hung and was stopped";
-    fix = "A hung driver call usually means a GPU in a bad state: check `dmesg` for Xid errors, "
-          "then reset the GPU (`nvidia-smi -r`) or reboot.";
+    fix =
+        "A hung driver call usually means a GPU in a bad state: check `dmesg` for Xid errors, "
+        "then reset the GPU (`nvidia-smi -r`) or reboot.";
   } else if (d.nvml_status == "crashed") {
     title = "NVML crashed while being queried";
   }
@@ -81,34 +88,35 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
     if (!f.path.empty() && !starts_with(f.path, "/usr/lib/wsl/")) linux_driver_evidence.push_back(f.path);
   }
   if (facts.driver.nvidia_module_loaded) linux_driver_evidence.emplace_back("/proc/modules: nvidia");
-  if (facts.driver.version_source == "/proc/driver/nvidia/version") linux_driver_evidence.emplace_back("/proc/driver/nvidia/version");
+  if (facts.driver.version_source == "/proc/driver/nvidia/version")
+    linux_driver_evidence.emplace_back("/proc/driver/nvidia/version");
   if (!linux_driver_evidence.empty()) {
-    out.push_back(Finding{
-        .id = "wsl2-linux-driver-installed",
-        .severity = Severity::error,
-        .area = "driver",
-        .title = "A Linux NVIDIA driver is installed inside WSL2",
-        .detail = "Under WSL2 the driver lives on Windows and its Linux libraries are mounted at "
-                  "/usr/lib/wsl/lib. A Linux driver installed in the distribution shadows them and "
-                  "breaks CUDA.",
-        .fix = "Remove the Linux driver packages inside WSL2 (Debian/Ubuntu: `sudo apt-get remove --purge "
-               "'^nvidia-.*' '^libnvidia-.*'`), install only the CUDA toolkit's `cuda-toolkit-X-Y` package "
-               "(never `cuda` or `cuda-drivers`), then `wsl --shutdown` from Windows.",
-        .evidence = linux_driver_evidence,
-        .source = kWslSource});
+    out.push_back(
+        Finding{.id = "wsl2-linux-driver-installed",
+                .severity = Severity::error,
+                .area = "driver",
+                .title = "A Linux NVIDIA driver is installed inside WSL2",
+                .detail = "Under WSL2 the driver lives on Windows and its Linux libraries are mounted at "
+                          "/usr/lib/wsl/lib. A Linux driver installed in the distribution shadows them and "
+                          "breaks CUDA.",
+                .fix = "Remove the Linux driver packages inside WSL2 (Debian/Ubuntu: `sudo apt-get remove --purge "
+                       "'^nvidia-.*' '^libnvidia-.*'`), install only the CUDA toolkit's `cuda-toolkit-X-Y` package "
+                       "(never `cuda` or `cuda-drivers`), then `wsl --shutdown` from Windows.",
+                .evidence = linux_driver_evidence,
+                .source = kWslSource});
   }
   if (!os.wsl_dxg_device && facts.live) {
-    out.push_back(Finding{
-        .id = "wsl2-no-dxg",
-        .severity = Severity::error,
-        .area = "driver",
-        .title = "WSL2 has no GPU device (/dev/dxg is missing)",
-        .detail = "The GPU reaches WSL2 through /dev/dxg; without it no CUDA program sees a GPU.",
-        .fix = "On Windows: install the current NVIDIA driver for your card (it includes WSL support), "
-               "run `wsl --update` and `wsl --shutdown`, and make sure the distribution runs as WSL 2 "
-               "(`wsl -l -v`).",
-        .evidence = {"/dev/dxg"},
-        .source = kWslSource});
+    out.push_back(Finding{.id = "wsl2-no-dxg",
+                          .severity = Severity::error,
+                          .area = "driver",
+                          .title = "WSL2 has no GPU device (/dev/dxg is missing)",
+                          .detail = "The GPU reaches WSL2 through /dev/dxg; without it no CUDA program sees a GPU.",
+                          .fix =
+                              "On Windows: install the current NVIDIA driver for your card (it includes WSL support), "
+                              "run `wsl --update` and `wsl --shutdown`, and make sure the distribution runs as WSL 2 "
+                              "(`wsl -l -v`).",
+                          .evidence = {"/dev/dxg"},
+                          .source = kWslSource});
   }
   if (!found(libcuda) && !os.wsl_lib_dir) {
     out.push_back(Finding{
@@ -125,7 +133,9 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
 
 }  // namespace
 
-bool has_nvidia_gpu(const Facts& facts) { return !facts.gpus.empty(); }
+bool has_nvidia_gpu(const Facts& facts) {
+  return !facts.gpus.empty();
+}
 
 std::vector<Finding> system_findings(const Facts& facts) {
   std::vector<Finding> out;
@@ -133,17 +143,16 @@ std::vector<Finding> system_findings(const Facts& facts) {
   std::string line = os.name.empty() ? to_string(facts.platform) : os.name;
   if (!os.kernel.empty()) line += ", kernel " + os.kernel;
   if (facts.platform == Platform::wsl2) line += " (WSL2)";
-  out.push_back(Finding{.id = "system", .severity = Severity::ok, .area = "system", .title = line,
-                        .evidence = {facts.root}});
+  out.push_back(
+      Finding{.id = "system", .severity = Severity::ok, .area = "system", .title = line, .evidence = {facts.root}});
   if (!os.container.empty()) {
-    out.push_back(Finding{
-        .id = "container",
-        .severity = Severity::info,
-        .area = "system",
-        .title = "Running inside a container (" + os.container + ")",
-        .detail = "The GPU and the driver's libraries must be passed in by the container runtime.",
-        .fix = "",
-        .evidence = os.container_evidence});
+    out.push_back(Finding{.id = "container",
+                          .severity = Severity::info,
+                          .area = "system",
+                          .title = "Running inside a container (" + os.container + ")",
+                          .detail = "The GPU and the driver's libraries must be passed in by the container runtime.",
+                          .fix = "",
+                          .evidence = os.container_evidence});
   }
   return out;
 }
@@ -157,35 +166,37 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
   // --- GPUs ---
   if (facts.gpus.empty()) {
     if (facts.live && !wsl2) {
-      out.push_back(Finding{
-          .id = "no-nvidia-gpu",
-          .severity = Severity::error,
-          .area = "gpu",
-          .title = "No NVIDIA GPU found",
-          .detail = "No NVIDIA PCI device (vendor 0x10de) is visible, the NVIDIA driver reports no GPU, "
-                    "and none was declared. Frameworks will run on the CPU only.",
-          .fix = "On a cloud instance choose a GPU machine type; in a VM pass the GPU through (PCI "
-                 "passthrough/vGPU); in a container start it with `--gpus all` (NVIDIA Container Toolkit). "
-                 "If a GPU is installed, check `lspci | grep -i nvidia`.",
-          .evidence = {"/sys/bus/pci/devices", "/proc/driver/nvidia/gpus"}});
+      out.push_back(
+          Finding{.id = "no-nvidia-gpu",
+                  .severity = Severity::error,
+                  .area = "gpu",
+                  .title = "No NVIDIA GPU found",
+                  .detail = "No NVIDIA PCI device (vendor 0x10de) is visible, the NVIDIA driver reports no GPU, "
+                            "and none was declared. Frameworks will run on the CPU only.",
+                  .fix = "On a cloud instance choose a GPU machine type; in a VM pass the GPU through (PCI "
+                         "passthrough/vGPU); in a container start it with `--gpus all` (NVIDIA Container Toolkit). "
+                         "If a GPU is installed, check `lspci | grep -i nvidia`.",
+                  .evidence = {"/sys/bus/pci/devices", "/proc/driver/nvidia/gpus"}});
     } else if (!wsl2) {
-      out.push_back(Finding{
-          .id = "no-gpu-recorded",
-          .severity = Severity::info,
-          .area = "gpu",
-          .title = "No GPU is recorded in this tree",
-          .detail = "A disk or image carries no record of the cards it will run on.",
-          .fix = "Declare the card with --gpu \"MODEL\" to check compatibility with it."});
+      out.push_back(Finding{.id = "no-gpu-recorded",
+                            .severity = Severity::info,
+                            .area = "gpu",
+                            .title = "No GPU is recorded in this tree",
+                            .detail = "A disk or image carries no record of the cards it will run on.",
+                            .fix = "Declare the card with --gpu \"MODEL\" to check compatibility with it."});
     }
   }
   for (const auto& g : facts.gpus) {
-    out.push_back(Finding{.id = "gpu", .severity = Severity::ok, .area = "gpu", .title = gpu_line(g),
+    out.push_back(Finding{.id = "gpu",
+                          .severity = Severity::ok,
+                          .area = "gpu",
+                          .title = gpu_line(g),
                           .evidence = {g.uuid.empty() ? g.pci_bus_id : g.uuid}});
   }
 
   // --- kernel driver (Linux) ---
-  bool bound_to_nouveau = std::any_of(facts.gpus.begin(), facts.gpus.end(),
-                                      [](const GpuFacts& g) { return g.kernel_driver == "nouveau"; });
+  bool bound_to_nouveau =
+      std::any_of(facts.gpus.begin(), facts.gpus.end(), [](const GpuFacts& g) { return g.kernel_driver == "nouveau"; });
   if (!windows && !wsl2 && (d.nouveau_loaded || bound_to_nouveau)) {
     out.push_back(Finding{
         .id = "nouveau-loaded",
@@ -200,8 +211,8 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
         .evidence = {"/proc/modules"},
         .source = kNouveauSource});
   }
-  bool have_gpu_hw = std::any_of(facts.gpus.begin(), facts.gpus.end(),
-                                 [](const GpuFacts& g) { return g.source != "declared"; });
+  bool have_gpu_hw =
+      std::any_of(facts.gpus.begin(), facts.gpus.end(), [](const GpuFacts& g) { return g.source != "declared"; });
   if (!windows && !wsl2 && have_gpu_hw && !d.version && !d.nvidia_module_loaded) {
     out.push_back(Finding{
         .id = "driver-missing",
@@ -224,8 +235,8 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
         .id = "driver-not-installed",
         .severity = Severity::info,
         .area = "driver",
-        .title = "No NVIDIA driver: no kernel module" +
-                 (missing.empty() ? std::string() : ", no " + join(missing, ", no ")),
+        .title =
+            "No NVIDIA driver: no kernel module" + (missing.empty() ? std::string() : ", no " + join(missing, ", no ")),
         .detail = "Expected on a machine without an NVIDIA GPU: CUDA libraries can be installed and programs "
                   "built here, but nothing runs on a GPU.",
         .fix = "",
@@ -235,8 +246,8 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     std::string title = "NVIDIA driver " + d.version->str();
     if (!d.module_flavor.empty()) title += " (" + d.module_flavor + " kernel module)";
     if (d.cuda_driver_version) title += ", supports CUDA up to " + d.cuda_driver_version->str();
-    out.push_back(Finding{.id = "driver", .severity = Severity::ok, .area = "driver", .title = title,
-                          .evidence = {d.version_source}});
+    out.push_back(Finding{
+        .id = "driver", .severity = Severity::ok, .area = "driver", .title = title, .evidence = {d.version_source}});
   }
 
   // --- user-space libraries ---
@@ -248,8 +259,8 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
         .id = "libcuda-missing",
         .severity = Severity::error,
         .area = "driver",
-        .title = std::string("The driver's CUDA library (") + (windows ? "nvcuda.dll" : "libcuda.so.1") +
-                 ") is missing",
+        .title =
+            std::string("The driver's CUDA library (") + (windows ? "nvcuda.dll" : "libcuda.so.1") + ") is missing",
         .detail = "The kernel driver is there but not the user-space library that every CUDA program loads; "
                   "frameworks will report no GPU.",
         .fix = windows ? "Reinstall the NVIDIA display driver (a clean install from nvidia.com)."
@@ -259,35 +270,37 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
         .evidence = {libcuda ? libcuda->name : ""}});
   }
   if (driver_expected && !found(nvml) && !wsl2) {
-    out.push_back(Finding{
-        .id = "nvml-missing",
-        .severity = Severity::warning,
-        .area = "driver",
-        .title = std::string("NVML (") + (windows ? "nvml.dll" : "libnvidia-ml.so.1") + ") is missing",
-        .detail = "nvidia-smi, monitoring tools and some framework checks need NVML.",
-        .fix = windows ? "Reinstall the NVIDIA display driver."
-                       : "Install the driver's NVML package (Ubuntu: `libnvidia-compute-<branch>`; Debian: "
-                         "`libnvidia-ml1`) matching the kernel module version."});
+    out.push_back(
+        Finding{.id = "nvml-missing",
+                .severity = Severity::warning,
+                .area = "driver",
+                .title = std::string("NVML (") + (windows ? "nvml.dll" : "libnvidia-ml.so.1") + ") is missing",
+                .detail = "nvidia-smi, monitoring tools and some framework checks need NVML.",
+                .fix = windows ? "Reinstall the NVIDIA display driver."
+                               : "Install the driver's NVML package (Ubuntu: `libnvidia-compute-<branch>`; Debian: "
+                                 "`libnvidia-ml1`) matching the kernel module version."});
   }
   for (const DriverFile* f : {libcuda, nvml}) {
     if (!found(f)) continue;
-    out.push_back(Finding{.id = "driver-library", .severity = Severity::ok, .area = "driver",
+    out.push_back(Finding{.id = "driver-library",
+                          .severity = Severity::ok,
+                          .area = "driver",
                           .title = f->name + " at " + f->path + (f->version ? " (" + f->version->str() + ")" : ""),
                           .evidence = {f->path}});
   }
   if (d.version && d.version_source == "/proc/driver/nvidia/version" && found(libcuda) && libcuda->version &&
       *libcuda->version != *d.version) {
-    out.push_back(Finding{
-        .id = "driver-library-mismatch",
-        .severity = Severity::error,
-        .area = "driver",
-        .title = "Driver/library version mismatch: kernel module " + d.version->str() + ", libcuda " +
-                 libcuda->version->str(),
-        .detail = "The user-space libraries come from another driver version than the loaded kernel module "
-                  "(typical after a driver upgrade without a reboot). NVML fails with \"Driver/library version "
-                  "mismatch\" and CUDA does not initialise.",
-        .fix = "Reboot. If it persists, remove the stale driver packages so only one version is installed.",
-        .evidence = {d.version_source, libcuda->path}});
+    out.push_back(
+        Finding{.id = "driver-library-mismatch",
+                .severity = Severity::error,
+                .area = "driver",
+                .title = "Driver/library version mismatch: kernel module " + d.version->str() + ", libcuda " +
+                         libcuda->version->str(),
+                .detail = "The user-space libraries come from another driver version than the loaded kernel module "
+                          "(typical after a driver upgrade without a reboot). NVML fails with \"Driver/library version "
+                          "mismatch\" and CUDA does not initialise.",
+                .fix = "Reboot. If it persists, remove the stale driver packages so only one version is installed.",
+                .evidence = {d.version_source, libcuda->path}});
   }
   if (wsl2) wsl2_findings(facts, out);
   runtime_findings(facts, out);

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "check/gpu_driver_checks.hpp"
 #include "core/text.hpp"
-
-#include <set>
 
 namespace gpudoctor {
 namespace {
@@ -51,7 +51,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
   std::vector<Finding> out;
   const bool gpu = has_nvidia_gpu(facts);
   if (facts.python_envs.empty()) {
-    out.push_back(Finding{.id = "no-python", .severity = Severity::info, .area = "python",
+    out.push_back(Finding{.id = "no-python",
+                          .severity = Severity::info,
+                          .area = "python",
                           .title = "No Python environment found",
                           .detail = "Searched PATH, VIRTUAL_ENV, CONDA_PREFIX, conda and pyenv installations, "
                                     "~/.virtualenvs and project .venv folders."});
@@ -62,11 +64,13 @@ std::vector<Finding> python_findings(const Facts& facts) {
     std::string title = env.path + " (" + env.kind +
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
     title += names.empty() ? ": no GPU framework" : ": " + join(names, ", ");
-    out.push_back(Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title,
-                          .evidence = env.found_via});
+    out.push_back(Finding{
+        .id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = env.found_via});
     for (const auto& fw : env.frameworks) {
       if (!fw.problems.empty()) {
-        out.push_back(Finding{.id = "framework-metadata-unreadable", .severity = Severity::warning, .area = "python",
+        out.push_back(Finding{.id = "framework-metadata-unreadable",
+                              .severity = Severity::warning,
+                              .area = "python",
                               .title = fw.name + " in " + env.path + ": metadata could not be read",
                               .detail = join(fw.problems, "\n"),
                               .fix = "Reinstall the package (`pip install --force-reinstall " +
@@ -74,17 +78,19 @@ std::vector<Finding> python_findings(const Facts& facts) {
                               .evidence = {fw.evidence}});
       }
       if (!fw.conflicts.empty()) {
-        out.push_back(Finding{.id = "framework-install-conflict", .severity = Severity::error, .area = "python",
-                              .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path +
-                                       " is installed inconsistently",
-                              .detail = join(fw.conflicts, "\n"),
-                              .fix = fw.name == "jax"
-                                         ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
-                                           "`jax[cuda13]`), which pins jaxlib and the CUDA plugin to one version."
-                                         : "Uninstall every copy and install one: `pip uninstall -y " +
-                                               (fw.package.empty() ? fw.name : fw.package) + "` (repeat until none "
-                                               "is left), then install it once.",
-                              .evidence = {fw.location.empty() ? env.path : fw.location, fw.evidence}});
+        out.push_back(Finding{
+            .id = "framework-install-conflict",
+            .severity = Severity::error,
+            .area = "python",
+            .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path + " is installed inconsistently",
+            .detail = join(fw.conflicts, "\n"),
+            .fix = fw.name == "jax" ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
+                                      "`jax[cuda13]`), which pins jaxlib and the CUDA plugin to one version."
+                                    : "Uninstall every copy and install one: `pip uninstall -y " +
+                                          (fw.package.empty() ? fw.name : fw.package) +
+                                          "` (repeat until none "
+                                          "is left), then install it once.",
+            .evidence = {fw.location.empty() ? env.path : fw.location, fw.evidence}});
       }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
       // JAX is judged on its `jax` entry (which knows about the plugins); keras on its backend.
@@ -108,10 +114,13 @@ std::vector<Finding> python_findings(const Facts& facts) {
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& p : facts.problems) {
     if (!seen.emplace(p.path, p.message).second) continue;  // one env reached by several routes
-    out.push_back(Finding{.id = "probe-problem", .severity = Severity::warning, .area = "system",
-                          .title = p.path.empty() || contains(p.message, p.path) ? p.message : p.path + ": " + p.message,
-                          .fix = "gpudoctor carried on without it; if it matters, repair or remove what points there.",
-                          .evidence = {p.path}});
+    out.push_back(
+        Finding{.id = "probe-problem",
+                .severity = Severity::warning,
+                .area = "system",
+                .title = p.path.empty() || contains(p.message, p.path) ? p.message : p.path + ": " + p.message,
+                .fix = "gpudoctor carried on without it; if it matters, repair or remove what points there.",
+                .evidence = {p.path}});
   }
   return out;
 }

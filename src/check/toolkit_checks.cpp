@@ -40,7 +40,9 @@ const ToolkitFacts* toolkit_via(const Facts& facts, std::string_view via) {
   return nullptr;
 }
 
-std::string version_text(const std::optional<Version>& v) { return v ? v->str() : "unknown version"; }
+std::string version_text(const std::optional<Version>& v) {
+  return v ? v->str() : "unknown version";
+}
 
 }  // namespace
 
@@ -48,12 +50,16 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
   std::vector<Finding> out;
   std::vector<const ToolkitFacts*> system_kits;
   for (const auto& tk : facts.toolkits) {
-    out.push_back(Finding{.id = "toolkit", .severity = tk.version ? Severity::ok : Severity::warning, .area = "cuda",
+    out.push_back(Finding{.id = "toolkit",
+                          .severity = tk.version ? Severity::ok : Severity::warning,
+                          .area = "cuda",
                           .title = toolkit_line(tk),
                           .detail = tk.version_source.empty() ? "" : "version from " + tk.version_source,
-                          .fix = tk.version ? "" : "None of its version witnesses (version.json, version.txt, include/cuda.h, "
-                                                   "the runtime's soname) could be read: the install is incomplete or "
-                                                   "damaged. Reinstall the toolkit, or remove the directory if unused.",
+                          .fix = tk.version
+                                     ? ""
+                                     : "None of its version witnesses (version.json, version.txt, include/cuda.h, "
+                                       "the runtime's soname) could be read: the install is incomplete or "
+                                       "damaged. Reinstall the toolkit, or remove the directory if unused.",
                           .evidence = {tk.path}});
     if (tk.kind == "system") system_kits.push_back(&tk);
   }
@@ -91,7 +97,8 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
         .title = fmt::format("{} CUDA toolkits installed ({})", system_kits.size(),
                              join(std::vector<std::string>(versions.begin(), versions.end()), ", ")),
         .detail = disagree ? "Different routes lead to different toolkits: builds (nvcc, CUDA_HOME) and the "
-                             "loader (LD_LIBRARY_PATH) can mix versions. " + join(routes, "; ")
+                             "loader (LD_LIBRARY_PATH) can mix versions. " +
+                                 join(routes, "; ")
                            : join(routes, "; "),
         .fix = disagree ? "Point CUDA_HOME, PATH and LD_LIBRARY_PATH at the same toolkit (the one your framework "
                           "was built for), or remove the ones you do not use."
@@ -125,7 +132,10 @@ std::vector<Finding> library_findings(const Facts& facts) {
     by_name[lib.name].push_back(&lib);
     if (lib.name == "cudart" || lib.name == "cublas") continue;  // listed with the toolkit
     std::string title = lib.name + " " + version_text(lib.version) + " at " + lib.path + " [" + lib.origin + "]";
-    out.push_back(Finding{.id = "library", .severity = Severity::ok, .area = "libraries", .title = title,
+    out.push_back(Finding{.id = "library",
+                          .severity = Severity::ok,
+                          .area = "libraries",
+                          .title = title,
                           .detail = lib.version_source.empty() ? "" : "version from " + lib.version_source,
                           .evidence = {lib.path}});
   }
@@ -134,16 +144,17 @@ std::vector<Finding> library_findings(const Facts& facts) {
     for (const auto* c : copies) versions.insert(version_text(c->version));
     if (versions.size() > 1 && (name == "cudnn" || name == "nccl" || name == "tensorrt")) {
       std::vector<std::string> where;
-      for (const auto* c : copies) where.push_back(version_text(c->version) + " in " + c->path + " [" + c->origin + "]");
-      out.push_back(Finding{
-          .id = "several-" + name,
-          .severity = Severity::info,
-          .area = "libraries",
-          .title = fmt::format("{} copies of {} with different versions", copies.size(), name),
-          .detail = "Which copy a program gets depends on LD_LIBRARY_PATH, its RPATH and the loader cache: " +
-                    join(where, "; "),
-          .fix = "",
-          .evidence = where});
+      for (const auto* c : copies)
+        where.push_back(version_text(c->version) + " in " + c->path + " [" + c->origin + "]");
+      out.push_back(
+          Finding{.id = "several-" + name,
+                  .severity = Severity::info,
+                  .area = "libraries",
+                  .title = fmt::format("{} copies of {} with different versions", copies.size(), name),
+                  .detail = "Which copy a program gets depends on LD_LIBRARY_PATH, its RPATH and the loader cache: " +
+                            join(where, "; "),
+                  .fix = "",
+                  .evidence = where});
     }
   }
   // A pip wheel's library shadowed by another copy on LD_LIBRARY_PATH, which the loader
@@ -162,8 +173,9 @@ std::vector<Finding> library_findings(const Facts& facts) {
             .title = fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
                                  lib.version->str(), w.package, w.version.str(), env.path),
             .detail = "LD_LIBRARY_PATH is searched before a wheel's RUNPATH, so frameworks in this environment load " +
-                      lib.path + " instead of the library they were installed with. Expect \"version "
-                                 "incompatibility\" or symbol errors at the first GPU operation.",
+                      lib.path +
+                      " instead of the library they were installed with. Expect \"version "
+                      "incompatibility\" or symbol errors at the first GPU operation.",
             .fix = "Remove " + lib.path + " from LD_LIBRARY_PATH when using " + env.path +
                    " (or unset LD_LIBRARY_PATH there).",
             .evidence = {lib.path, w.package + "==" + w.version.str()}});

@@ -1,11 +1,11 @@
+#include <fmt/core.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
-#include <fmt/core.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
@@ -17,8 +17,8 @@ namespace {
 
 std::string version_text() {
   const BuildInfo& b = build_info();
-  return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version,
-                     b.git_commit, b.compiler, b.target, b.options);
+  return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version, b.git_commit,
+                     b.compiler, b.target, b.options);
 }
 
 void setup_logging(bool verbose) {
@@ -40,8 +40,7 @@ const SystemView* CommandContext::system() {
     if (!options_.platform.empty()) {
       auto p = parse_platform(options_.platform);
       if (!p) {
-        fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n",
-                   options_.platform);
+        fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
         system_.reset();
         system_failed_ = true;
         return nullptr;
@@ -56,7 +55,7 @@ const SystemView* CommandContext::system() {
   }
   SystemView::Options o;
   o.root = options_.root;
-  o.live = false;  // a tree: nothing under it is ever run or loaded
+  o.live = false;                                        // a tree: nothing under it is ever run or loaded
   auto kind = host_fs::kind_of_followed(options_.root);  // a symlink to a directory is fine
   if (!kind || *kind != host_fs::Kind::directory) {
     fmt::print(stderr, "gpudoctor: --root {}: not a directory\n", options_.root);
@@ -67,8 +66,7 @@ const SystemView* CommandContext::system() {
   if (!options_.platform.empty()) {
     auto p = parse_platform(options_.platform);
     if (!p) {
-      fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n",
-                 options_.platform);
+      fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
       system_failed_ = true;
       return nullptr;
     }
@@ -79,8 +77,7 @@ const SystemView* CommandContext::system() {
   if (!options_.env_file.empty()) {
     auto text = host_fs::read(options_.env_file, 1 << 20);
     if (!text) {
-      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file,
-                 text.error().message);
+      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file, text.error().message);
       system_failed_ = true;
       return nullptr;
     }

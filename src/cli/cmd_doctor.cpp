@@ -1,10 +1,11 @@
-#include <CLI/CLI.hpp>
-#include <cstdio>
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
 #include "check/checks.hpp"
-#include "kb/annotate_facts.hpp"
 #include "cli/commands_list.hpp"
+#include "kb/annotate_facts.hpp"
 #include "probe/inventory.hpp"
 #include "render/doctor_report.hpp"
 
@@ -27,7 +28,8 @@ Command doctor_command() {
     if (ctx.options().json) {
       fmt::print("{}", render_doctor_json(facts, findings));
     } else {
-      fmt::print("{}", render_doctor_text(facts, findings, TextStyle{.color = ctx.color(), .verbose = ctx.options().verbose}));
+      fmt::print(
+          "{}", render_doctor_text(facts, findings, TextStyle{.color = ctx.color(), .verbose = ctx.options().verbose}));
     }
     return worst(findings) == Severity::error ? kExitProblems : kExitOk;
   };

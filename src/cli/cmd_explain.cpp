@@ -1,10 +1,10 @@
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fmt/core.h>
 #include <memory>
 
 #include "cli/commands_list.hpp"
@@ -103,9 +103,8 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   ExplainSession session(**matcher);
   int command_status = 0;
   if (command_mode) {
-    auto status = run_watched_command(a.args, [&](int stream, std::string_view chunk) {
-      session.feed_stream(stream, chunk);
-    });
+    auto status =
+        run_watched_command(a.args, [&](int stream, std::string_view chunk) { session.feed_stream(stream, chunk); });
     if (!status) {
       fmt::print(stderr, "gpudoctor explain: {}: {}\n", status.error().origin, status.error().message);
       return status.error().kind == ErrorKind::not_found ? 127 : kExitUsage;
@@ -148,8 +147,7 @@ Command explain_command() {
   c.summary = "Explain an error log: known problems, their cause and the fix for this machine";
   c.setup = [args](CLI::App& sub) {
     args->sub = &sub;
-    sub.add_flag("--no-probe", args->no_probe,
-                 "Explain from the text alone; do not look at this machine");
+    sub.add_flag("--no-probe", args->no_probe, "Explain from the text alone; do not look at this machine");
     sub.add_option("input", args->args,
                    "FILE or - (stdin, the default); or -- CMD ARGS... to run CMD and explain its output");
     sub.prefix_command();

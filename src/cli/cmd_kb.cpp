@@ -1,5 +1,4 @@
 #include <fmt/core.h>
-#include "render/json_text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include "cli/commands_list.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
+#include "render/json_text.hpp"
 
 namespace gpudoctor {
 namespace {

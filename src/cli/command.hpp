@@ -19,21 +19,21 @@ class KnowledgeBase;
 
 /// Exit statuses, one table for the whole tool (documented in docs/cli.md).
 enum ExitCode : int {
-  kExitOk = 0,         ///< no error-level finding
-  kExitProblems = 1,   ///< at least one error-level finding (or the command's own failure)
-  kExitUsage = 2,      ///< bad command line or unreadable input given by the user
-  kExitInternal = 3,   ///< a bug: an exception reached main
+  kExitOk = 0,        ///< no error-level finding
+  kExitProblems = 1,  ///< at least one error-level finding (or the command's own failure)
+  kExitUsage = 2,     ///< bad command line or unreadable input given by the user
+  kExitInternal = 3,  ///< a bug: an exception reached main
 };
 
 struct GlobalOptions {
   bool json = false;
   bool verbose = false;
   bool no_color = false;
-  std::string root;                 ///< --root: diagnose this tree instead of "/"
-  std::string env_file;             ///< --env-file: KEY=VALUE environment for --root
-  std::string platform;             ///< --platform linux|windows|wsl2
-  std::vector<std::string> gpus;    ///< --gpu MODEL (repeatable)
-  std::string kb_dir;               ///< --kb DIR: knowledge base files that override the built-in ones
+  std::string root;               ///< --root: diagnose this tree instead of "/"
+  std::string env_file;           ///< --env-file: KEY=VALUE environment for --root
+  std::string platform;           ///< --platform linux|windows|wsl2
+  std::vector<std::string> gpus;  ///< --gpu MODEL (repeatable)
+  std::string kb_dir;             ///< --kb DIR: knowledge base files that override the built-in ones
 };
 
 /// What a command's run() gets: the parsed global options and lazily built shared parts.

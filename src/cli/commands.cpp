@@ -5,11 +5,7 @@ namespace gpudoctor {
 
 std::vector<Command> all_commands() {
   return {
-      doctor_command(),
-      plan_command(),
-      matrix_command(),
-      kb_command(),
-      explain_command(),
+      doctor_command(), plan_command(), matrix_command(), kb_command(), explain_command(),
   };
 }
 

@@ -1,3 +1,5 @@
 #include "cli/command.hpp"
 
-int main(int argc, char** argv) { return gpudoctor::run_cli(argc, argv); }
+int main(int argc, char** argv) {
+  return gpudoctor::run_cli(argc, argv);
+}

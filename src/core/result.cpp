@@ -4,17 +4,28 @@ namespace gpudoctor {
 
 const char* to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::not_found: return "not_found";
-    case ErrorKind::permission_denied: return "permission_denied";
-    case ErrorKind::invalid_data: return "invalid_data";
-    case ErrorKind::too_large: return "too_large";
-    case ErrorKind::io_error: return "io_error";
-    case ErrorKind::load_failed: return "load_failed";
-    case ErrorKind::symbol_missing: return "symbol_missing";
-    case ErrorKind::call_failed: return "call_failed";
-    case ErrorKind::timeout: return "timeout";
-    case ErrorKind::crashed: return "crashed";
-    case ErrorKind::unsupported: return "unsupported";
+    case ErrorKind::not_found:
+      return "not_found";
+    case ErrorKind::permission_denied:
+      return "permission_denied";
+    case ErrorKind::invalid_data:
+      return "invalid_data";
+    case ErrorKind::too_large:
+      return "too_large";
+    case ErrorKind::io_error:
+      return "io_error";
+    case ErrorKind::load_failed:
+      return "load_failed";
+    case ErrorKind::symbol_missing:
+      return "symbol_missing";
+    case ErrorKind::call_failed:
+      return "call_failed";
+    case ErrorKind::timeout:
+      return "timeout";
+    case ErrorKind::crashed:
+      return "crashed";
+    case ErrorKind::unsupported:
+      return "unsupported";
   }
   return "unknown";
 }

@@ -35,21 +35,33 @@ struct Error {
 template <class T>
 class Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : data_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : data_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool has_value() const { return data_.index() == 0; }
   explicit operator bool() const { return has_value(); }
 
-  T& value() & { assert(has_value()); return std::get<0>(data_); }
-  const T& value() const& { assert(has_value()); return std::get<0>(data_); }
-  T&& value() && { assert(has_value()); return std::get<0>(std::move(data_)); }
+  T& value() & {
+    assert(has_value());
+    return std::get<0>(data_);
+  }
+  const T& value() const& {
+    assert(has_value());
+    return std::get<0>(data_);
+  }
+  T&& value() && {
+    assert(has_value());
+    return std::get<0>(std::move(data_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { assert(!has_value()); return std::get<1>(data_); }
+  const Error& error() const {
+    assert(!has_value());
+    return std::get<1>(data_);
+  }
 
   template <class U>
   T value_or(U&& fallback) const& {

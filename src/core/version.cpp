@@ -48,8 +48,7 @@ std::optional<Version> Version::parse(std::string_view text) {
     v.parts_.push_back(n);
     v.written_.emplace_back(s.substr(i, j - i));
     i = j;
-    if (i < s.size() && s[i] == '.' && i + 1 < s.size() &&
-        std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+    if (i < s.size() && s[i] == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
       ++i;
       continue;
     }
@@ -249,9 +248,8 @@ bool VersionSpec::contains(const Version& v) const {
   for (const Interval& iv : alternatives_) {
     if (iv.low && !above(v, *iv.low)) continue;
     if (iv.high && !below(v, *iv.high)) continue;
-    bool excluded = std::any_of(iv.excluded.begin(), iv.excluded.end(), [&](const Bound& b) {
-      return compare_on_width(v, b.version, b.width) == 0;
-    });
+    bool excluded = std::any_of(iv.excluded.begin(), iv.excluded.end(),
+                                [&](const Bound& b) { return compare_on_width(v, b.version, b.width) == 0; });
     if (excluded) continue;
     return true;
   }

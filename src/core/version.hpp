@@ -66,7 +66,7 @@ class VersionSpec {
  private:
   struct Bound {
     Version version;
-    size_t width = 0;    ///< components that count when comparing
+    size_t width = 0;  ///< components that count when comparing
     bool inclusive = true;
   };
   struct Interval {

@@ -1,8 +1,9 @@
 #include "explain/explain_machine.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cctype>
-#include <fmt/core.h>
 #include <functional>
 
 #include "core/text.hpp"
@@ -13,7 +14,9 @@ namespace gpudoctor {
 
 namespace {
 
-Truth truth(bool b) { return b ? Truth::yes : Truth::no; }
+Truth truth(bool b) {
+  return b ? Truth::yes : Truth::no;
+}
 
 std::optional<Platform> platform_of(const ExplainMachine& m) {
   if (m.facts != nullptr) {
@@ -78,7 +81,9 @@ std::string library_cuda_version(std::string_view lib) {
   return {};
 }
 
-bool is_cudnn(std::string_view name) { return contains(to_lower(name), "cudnn"); }
+bool is_cudnn(std::string_view name) {
+  return contains(to_lower(name), "cudnn");
+}
 
 std::vector<const LibraryFacts*> libraries_named(const Facts& f, std::string_view name) {
   std::vector<const LibraryFacts*> out;
@@ -131,15 +136,14 @@ bool library_file_present(const Facts& f, std::string_view file) {
 
 const std::vector<std::string>& explain_condition_names() {
   static const std::vector<std::string> kNames = {
-      "platform-windows", "platform-wsl2", "platform-linux", "container", "driver-loaded",
-      "no-driver", "gpu-present", "no-gpu", "multi-gpu", "cudnn-present", "cudnn-other-major",
-      "lib-found", "toolkit-present", "framework-cpu-build", "framework-cuda-build",
+      "platform-windows",  "platform-wsl2", "platform-linux",  "container",           "driver-loaded",
+      "no-driver",         "gpu-present",   "no-gpu",          "multi-gpu",           "cudnn-present",
+      "cudnn-other-major", "lib-found",     "toolkit-present", "framework-cpu-build", "framework-cuda-build",
       "tf-windows-no-gpu", "nvidia-wheels"};
   return kNames;
 }
 
-Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
-                         const ExplainMachine& machine) {
+Truth evaluate_condition(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine) {
   if (!condition.empty() && condition.front() == '!') {
     Truth t = evaluate_condition(condition.substr(1), captures, machine);
     if (t == Truth::unknown) return t;
@@ -164,9 +168,8 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
                              [](const PythonEnvFacts& e) { return !e.nvidia_wheels.empty(); }));
   }
   if (condition == "framework-cpu-build") {
-    return truth(any_framework(*f, [](const FrameworkFacts& fw) {
-      return fw.cuda_build == false || fw.variant == "cpu";
-    }));
+    return truth(
+        any_framework(*f, [](const FrameworkFacts& fw) { return fw.cuda_build == false || fw.variant == "cpu"; }));
   }
   if (condition == "framework-cuda-build") {
     return truth(any_framework(*f, [](const FrameworkFacts& fw) { return fw.cuda_build == true; }));
@@ -217,8 +220,8 @@ std::string describe_frameworks(const Facts& f, const std::vector<std::string>& 
       } else if (!fw.variant.empty()) {
         build = "variant " + fw.variant;
       }
-      out.push_back(fmt::format("{} {} in {}{}", fw.name, fw.version.str(), env.path,
-                                build.empty() ? "" : " (" + build + ")"));
+      out.push_back(
+          fmt::format("{} {} in {}{}", fw.name, fw.version.str(), env.path, build.empty() ? "" : " (" + build + ")"));
     }
   }
   return join(out, "; ");
@@ -232,15 +235,16 @@ std::string tensorflow_needs(const Facts& f, const KnowledgeBase& kb, Platform p
     for (const auto& fw : env.frameworks) {
       if (fw.name != "tensorflow") continue;
       if (platform == Platform::windows && !kb.tf_native_windows_gpu(fw.version)) {
-        out.push_back(fmt::format("TensorFlow {} (in {}) has no GPU support on native Windows; "
-                                  "{} was the last such release",
-                                  fw.version.str(), env.path, kb.tensorflow.windows_gpu_last.str()));
+        out.push_back(
+            fmt::format("TensorFlow {} (in {}) has no GPU support on native Windows; "
+                        "{} was the last such release",
+                        fw.version.str(), env.path, kb.tensorflow.windows_gpu_last.str()));
         continue;
       }
       const TfBuild* b = kb.tf_build(fw.version, platform);
       if (b == nullptr || !b->gpu || !b->cuda || !b->cudnn) continue;
-      out.push_back(fmt::format("TensorFlow {} (in {}) was tested with CUDA {} and cuDNN {}",
-                                fw.version.str(), env.path, b->cuda->str(), b->cudnn->str()));
+      out.push_back(fmt::format("TensorFlow {} (in {}) was tested with CUDA {} and cuDNN {}", fw.version.str(),
+                                env.path, b->cuda->str(), b->cudnn->str()));
     }
   }
   return join(out, "; ");
@@ -264,8 +268,8 @@ std::string driver_needs(const Facts& f, const KnowledgeBase& kb, Platform platf
       const std::optional<Version> floor = kb.family_min_driver(*cuda, platform);
       if (!floor) continue;
       const bool older = f.driver.version && *f.driver.version < *floor;
-      out.push_back(fmt::format("{} {} (in {}) is built for CUDA {}, which needs NVIDIA driver >= {} ({}){}",
-                                fw.name, fw.version.str(), env.path, cuda->str(), driver_text(*floor),
+      out.push_back(fmt::format("{} {} (in {}) is built for CUDA {}, which needs NVIDIA driver >= {} ({}){}", fw.name,
+                                fw.version.str(), env.path, cuda->str(), driver_text(*floor),
                                 platform == Platform::linux ? "Linux" : "Windows",
                                 older ? ", newer than the installed " + driver_text(*f.driver.version) : ""));
     }
@@ -316,8 +320,7 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
     for (const auto& t : f.toolkits) {
       tk.push_back(fmt::format("CUDA {} at {}", t.version ? t.version->str() : "(version unknown)", t.path));
     }
-    add(parts, tk.empty() ? "no CUDA toolkit was found on this machine"
-                          : "this machine has " + join(tk, "; "));
+    add(parts, tk.empty() ? "no CUDA toolkit was found on this machine" : "this machine has " + join(tk, "; "));
     if (!lib.empty()) {
       std::string cuda = library_cuda_version(lib);
       if (!cuda.empty()) {
@@ -332,9 +335,9 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
     if (driver_loaded(f)) {
       add(parts, fmt::format("the NVIDIA driver {}{} is installed",
                              f.driver.version ? f.driver.version->str() : "(version unknown)",
-                             f.driver.cuda_driver_version ? " (supports CUDA up to " +
-                                                                f.driver.cuda_driver_version->str() + ")"
-                                                          : ""));
+                             f.driver.cuda_driver_version
+                                 ? " (supports CUDA up to " + f.driver.cuda_driver_version->str() + ")"
+                                 : ""));
     } else {
       add(parts, "no loaded NVIDIA driver was found on this machine");
     }
@@ -354,9 +357,9 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
   } else if (rule.tailor == "gpu-arch") {
     std::vector<std::string> g;
     for (const auto& gpu : f.gpus) {
-      g.push_back(gpu.cc_major ? fmt::format("{} (compute capability {}.{})", gpu.name, *gpu.cc_major,
-                                             gpu.cc_minor.value_or(0))
-                               : gpu.name);
+      g.push_back(gpu.cc_major
+                      ? fmt::format("{} (compute capability {}.{})", gpu.name, *gpu.cc_major, gpu.cc_minor.value_or(0))
+                      : gpu.name);
     }
     if (!g.empty()) add(parts, "GPUs: " + join(g, ", "));
     for (const auto& env : f.python_envs) {
@@ -375,9 +378,9 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
     if (!py.empty()) add(parts, "this machine has " + join(py, "; "));
   } else if (rule.tailor == "wsl2") {
     if (f.os.wsl2) {
-      add(parts, fmt::format("this is WSL2; /usr/lib/wsl/lib {}, /dev/dxg {}",
-                             f.os.wsl_lib_dir ? "exists" : "is MISSING",
-                             f.os.wsl_dxg_device ? "exists" : "is MISSING"));
+      add(parts,
+          fmt::format("this is WSL2; /usr/lib/wsl/lib {}, /dev/dxg {}", f.os.wsl_lib_dir ? "exists" : "is MISSING",
+                      f.os.wsl_dxg_device ? "exists" : "is MISSING"));
     }
   } else if (rule.tailor == "container") {
     add(parts, f.os.container.empty() ? "this machine does not look like a container"
@@ -397,7 +400,8 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
     for (const auto* l : libraries_named(f, "nccl")) found.push_back(describe_library(*l));
     if (!found.empty()) add(parts, "NCCL on this machine: " + join(found, "; "));
     add(parts, fmt::format("{} GPU(s) found", f.gpus.size()));
-    if (!f.os.container.empty()) add(parts, "this is a " + f.os.container + " container (check --shm-size / --ipc=host)");
+    if (!f.os.container.empty())
+      add(parts, "this is a " + f.os.container + " container (check --shm-size / --ipc=host)");
   }
   return join(parts, "; ");
 }

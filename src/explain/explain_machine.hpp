@@ -31,8 +31,7 @@ using CaptureMap = std::map<std::string, std::vector<std::string>>;
 /// Evaluates one named condition of a rule candidate's `when` list ("platform-wsl2",
 /// "!cudnn-present", ...). Unknown names are `unknown` (so a user rule with a typo never
 /// hides a candidate); the list of names is in docs/explain.md.
-Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
-                         const ExplainMachine& machine);
+Truth evaluate_condition(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine);
 
 /// The names evaluate_condition knows (without '!').
 const std::vector<std::string>& explain_condition_names();

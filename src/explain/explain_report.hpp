@@ -12,7 +12,7 @@
 namespace gpudoctor {
 
 struct ExplainMatch {
-  std::string rule;          ///< candidate id: "cudnn-missing" or "cudnn-missing/version-mismatch"
+  std::string rule;  ///< candidate id: "cudnn-missing" or "cudnn-missing/version-mismatch"
   std::string title;
   std::string category;
   RuleSeverity severity = RuleSeverity::error;
@@ -22,7 +22,7 @@ struct ExplainMatch {
   std::vector<std::uint64_t> lines;
   std::vector<std::string> excerpts;
   std::map<std::string, std::vector<std::string>> captures;
-  std::string cause;         ///< placeholders filled
+  std::string cause;  ///< placeholders filled
   std::string fix;
   /// What this machine's facts say about it ("this machine has cuDNN 9.1 in ..."), empty
   /// with --no-probe or when the facts say nothing relevant.

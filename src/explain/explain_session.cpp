@@ -18,7 +18,9 @@ constexpr int kFactsWeight = 40;
 
 namespace {
 
-bool is_name_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+bool is_name_char(char ch) {
+  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+}
 
 /// Longest `{name|fallback}` recognised; longer braces are literal text.
 constexpr size_t kMaxPlaceholderChars = 200;
@@ -113,8 +115,7 @@ std::string fill_placeholders(std::string_view text, const CaptureMap& captures)
   return out;
 }
 
-ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
-                        const ExplainMachine& machine) {
+ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine) {
   ExplainReport report;
   report.probed = machine.facts != nullptr;
   for (const RuleHits& h : hits) {
@@ -158,15 +159,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   }
   // Real problems first, whatever their score: a harmless line never hides a real one. Then
   // by score, then the earliest line (the first error usually causes the later ones).
-  std::stable_sort(report.matches.begin(), report.matches.end(),
-                   [](const ExplainMatch& a, const ExplainMatch& b) {
-                     if (a.harmless != b.harmless) return !a.harmless;
-                     if (a.score != b.score) return a.score > b.score;
-                     const auto la = a.lines.empty() ? UINT64_MAX : a.lines.front();
-                     const auto lb = b.lines.empty() ? UINT64_MAX : b.lines.front();
-                     if (la != lb) return la < lb;
-                     return a.rule < b.rule;
-                   });
+  std::stable_sort(report.matches.begin(), report.matches.end(), [](const ExplainMatch& a, const ExplainMatch& b) {
+    if (a.harmless != b.harmless) return !a.harmless;
+    if (a.score != b.score) return a.score > b.score;
+    const auto la = a.lines.empty() ? UINT64_MAX : a.lines.front();
+    const auto lb = b.lines.empty() ? UINT64_MAX : b.lines.front();
+    if (la != lb) return la < lb;
+    return a.rule < b.rule;
+  });
   return report;
 }
 
@@ -195,19 +195,18 @@ std::vector<std::string> check_rule_examples(const RuleMatcher& matcher) {
   for (const Rule& rule : matcher.base().rules) {
     for (const std::string& example : rule.examples) {
       const ExplainReport r = explain_text(matcher, example, ExplainMachine{});
-      const bool found = std::any_of(r.matches.begin(), r.matches.end(),
-                                     [&](const ExplainMatch& m) { return m.rule == rule.id; });
+      const bool found =
+          std::any_of(r.matches.begin(), r.matches.end(), [&](const ExplainMatch& m) { return m.rule == rule.id; });
       if (!found) {
-        problems.push_back("rule '" + rule.id + "' (" + rule.origin + ") does not recognise its example: " +
-                           example.substr(0, 200));
+        problems.push_back("rule '" + rule.id + "' (" + rule.origin +
+                           ") does not recognise its example: " + example.substr(0, 200));
       }
     }
   }
   return problems;
 }
 
-ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
-                           const ExplainMachine& machine) {
+ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text, const ExplainMachine& machine) {
   ExplainSession session(matcher);
   session.feed(text);
   return session.finish(machine);

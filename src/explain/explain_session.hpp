@@ -17,8 +17,7 @@ namespace gpudoctor {
 
 /// Ranks what the rules matched: each rule's candidates scored by priority and by what the
 /// machine's facts say of their `when` conditions; real problems first, harmless ones last.
-ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
-                        const ExplainMachine& machine);
+ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine);
 
 /// Fills {name} placeholders from captures (distinct values joined by ", "). A capture the
 /// log did not give reads naturally, never as a stump: `{name|words}` becomes the words; a bare
@@ -33,9 +32,7 @@ class ExplainSession {
   /// A watched command's output: stream 1 (stdout) and 2 (stderr) are decoded separately,
   /// so a line is never spliced from both; line numbers count the lines of both in the
   /// order they were completed.
-  void feed_stream(int stream, std::string_view bytes) {
-    (stream == 2 ? second_decoder_ : decoder_).feed(bytes);
-  }
+  void feed_stream(int stream, std::string_view bytes) { (stream == 2 ? second_decoder_ : decoder_).feed(bytes); }
   /// Ends the input and ranks.
   ExplainReport finish(const ExplainMachine& machine);
 
@@ -55,7 +52,6 @@ class ExplainSession {
 std::vector<std::string> check_rule_examples(const RuleMatcher& matcher);
 
 /// The whole text at once (tests, the fuzz target).
-ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text,
-                           const ExplainMachine& machine);
+ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text, const ExplainMachine& machine);
 
 }  // namespace gpudoctor

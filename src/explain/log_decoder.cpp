@@ -7,10 +7,14 @@ namespace gpudoctor {
 
 const char* to_string(LogEncoding e) {
   switch (e) {
-    case LogEncoding::unknown: return "unknown";
-    case LogEncoding::utf8: return "utf-8";
-    case LogEncoding::utf16le: return "utf-16le";
-    case LogEncoding::utf16be: return "utf-16be";
+    case LogEncoding::unknown:
+      return "unknown";
+    case LogEncoding::utf8:
+      return "utf-8";
+    case LogEncoding::utf16le:
+      return "utf-16le";
+    case LogEncoding::utf16be:
+      return "utf-16be";
   }
   return "unknown";
 }
@@ -38,7 +42,9 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
-bool is_control(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+bool is_control(unsigned char c) {
+  return (c < 0x20 && c != '\t') || c == 0x7f;
+}
 
 /// Index of the first control byte (not tab) in [from, n), or n. Eight bytes at a time: most
 /// lines have none, and this is on the path of every byte of the log.
@@ -78,28 +84,34 @@ std::uint64_t clean_log_line(std::string& line) {
     if (c == 0x1b) {
       // ESC: CSI "ESC [ params intermediates final", OSC "ESC ] ... (BEL | ESC \)",
       // or a two-byte form "ESC X". A sequence cut by the line cap is simply dropped.
-      if (i + 1 >= n) { ++i; continue; }
+      if (i + 1 >= n) {
+        ++i;
+        continue;
+      }
       const char kind = line[i + 1];
       if (kind == '[') {
         size_t j = i + 2;
-        while (j < n && static_cast<unsigned char>(line[j]) >= 0x20 &&
-               static_cast<unsigned char>(line[j]) <= 0x3f) ++j;
-        if (j < n && static_cast<unsigned char>(line[j]) >= 0x40 &&
-            static_cast<unsigned char>(line[j]) <= 0x7e) ++j;
+        while (j < n && static_cast<unsigned char>(line[j]) >= 0x20 && static_cast<unsigned char>(line[j]) <= 0x3f) ++j;
+        if (j < n && static_cast<unsigned char>(line[j]) >= 0x40 && static_cast<unsigned char>(line[j]) <= 0x7e) ++j;
         i = j;
       } else if (kind == ']' || kind == 'P' || kind == '_' || kind == '^') {
         size_t j = i + 2;
         while (j < n) {
-          if (line[j] == '\a') { ++j; break; }
-          if (line[j] == 0x1b && j + 1 < n && line[j + 1] == '\\') { j += 2; break; }
+          if (line[j] == '\a') {
+            ++j;
+            break;
+          }
+          if (line[j] == 0x1b && j + 1 < n && line[j + 1] == '\\') {
+            j += 2;
+            break;
+          }
           ++j;
         }
         i = j;
       } else {
         // nF forms ("ESC ( B" selects a character set): intermediates, then one final byte.
         size_t j = i + 1;
-        while (j < n && static_cast<unsigned char>(line[j]) >= 0x20 &&
-               static_cast<unsigned char>(line[j]) <= 0x2f) ++j;
+        while (j < n && static_cast<unsigned char>(line[j]) >= 0x20 && static_cast<unsigned char>(line[j]) <= 0x2f) ++j;
         i = j < n ? j + 1 : j;
       }
       continue;
@@ -172,8 +184,7 @@ void LogDecoder::detect(bool at_end) {
 void LogDecoder::feed_utf8(std::string_view bytes) {
   while (!bytes.empty()) {
     const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
-    const size_t seg = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data())
-                          : bytes.size();
+    const size_t seg = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
     if (seg > 0) {
       line_started_ = true;
       const size_t room = kMaxLineBytes - line_.size();
@@ -219,8 +230,7 @@ void LogDecoder::feed_utf16(std::string_view bytes) {
   };
   size_t i = 0;
   if (!utf16_carry_.empty() && !bytes.empty()) {
-    take_unit(unit_at(static_cast<unsigned char>(utf16_carry_[0]),
-                      static_cast<unsigned char>(bytes[0])));
+    take_unit(unit_at(static_cast<unsigned char>(utf16_carry_[0]), static_cast<unsigned char>(bytes[0])));
     utf16_carry_.clear();
     i = 1;
   }

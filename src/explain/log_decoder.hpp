@@ -18,8 +18,8 @@ const char* to_string(LogEncoding e);
 struct LogDecoderStats {
   std::uint64_t bytes_in = 0;
   std::uint64_t lines = 0;
-  std::uint64_t lines_truncated = 0;   ///< lines longer than kMaxLineBytes (the rest was dropped)
-  std::uint64_t control_bytes = 0;     ///< NULs and other control bytes replaced (binary input)
+  std::uint64_t lines_truncated = 0;  ///< lines longer than kMaxLineBytes (the rest was dropped)
+  std::uint64_t control_bytes = 0;    ///< NULs and other control bytes replaced (binary input)
   LogEncoding encoding = LogEncoding::unknown;
 };
 
@@ -47,13 +47,13 @@ class LogDecoder {
 
   LineSink sink_;
   LogDecoderStats stats_;
-  std::string head_;        ///< first bytes kept until the encoding is known
-  std::string line_;        ///< the current line, at most kMaxLineBytes
+  std::string head_;  ///< first bytes kept until the encoding is known
+  std::string line_;  ///< the current line, at most kMaxLineBytes
   bool line_truncated_ = false;
   bool line_started_ = false;  ///< bytes seen since the last line end
-  std::string utf16_carry_; ///< an odd byte left from the previous chunk
+  std::string utf16_carry_;    ///< an odd byte left from the previous chunk
   std::uint32_t high_surrogate_ = 0;
-  std::string scratch_;     ///< UTF-16 transcoded to UTF-8
+  std::string scratch_;  ///< UTF-16 transcoded to UTF-8
 };
 
 /// Removes ANSI/VT escape sequences (CSI, OSC, two-byte ESC forms), turns '\r' and other

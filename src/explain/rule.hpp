@@ -17,15 +17,15 @@ const char* to_string(RuleSeverity s);
 
 /// One possible cause of what a rule matched: the rule's own (the first) or an alternative.
 struct RuleCandidate {
-  std::string id;               ///< "cudnn-missing" or "cudnn-missing/version-mismatch"
+  std::string id;  ///< "cudnn-missing" or "cudnn-missing/version-mismatch"
   std::string category;
   RuleSeverity severity = RuleSeverity::error;
   bool harmless = false;
-  int priority = 50;            ///< base rank, 0..100; facts move it up or down
+  int priority = 50;  ///< base rank, 0..100; facts move it up or down
   /// Conditions on the machine (explain/conditions.hpp); all must hold for the candidate to
   /// be preferred. "!name" negates. Unknown (no facts) leaves the rank alone.
   std::vector<std::string> when;
-  std::string cause;            ///< may hold {capture} placeholders
+  std::string cause;  ///< may hold {capture} placeholders
   std::string fix;
 };
 

@@ -1,11 +1,11 @@
 #include "explain/rule_loader.hpp"
 
+#include <fmt/core.h>
 #include <re2/re2.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
-#include <fmt/core.h>
 #include <map>
-#include <toml++/toml.h>
 
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
@@ -46,9 +46,12 @@ bool is_explain_category(std::string_view category) {
 
 const char* to_string(RuleSeverity s) {
   switch (s) {
-    case RuleSeverity::info: return "info";
-    case RuleSeverity::warning: return "warning";
-    case RuleSeverity::error: return "error";
+    case RuleSeverity::info:
+      return "info";
+    case RuleSeverity::warning:
+      return "warning";
+    case RuleSeverity::error:
+      return "error";
   }
   return "error";
 }
@@ -66,8 +69,8 @@ std::string string_or(const toml::node_view<const toml::node>& n, std::string fa
   return fallback;
 }
 
-bool string_list(const toml::node_view<const toml::node>& n, std::vector<std::string>& out,
-                 std::string& problem, const char* key) {
+bool string_list(const toml::node_view<const toml::node>& n, std::vector<std::string>& out, std::string& problem,
+                 const char* key) {
   if (!n) return true;
   if (auto s = n.value<std::string>()) {
     out.push_back(*s);
@@ -98,8 +101,7 @@ std::optional<RuleSeverity> parse_severity(std::string_view s) {
 
 /// Reads the candidate fields shared by a rule and its alternatives. `base` supplies the
 /// defaults an alternative inherits.
-bool read_candidate(const toml::table& t, const RuleCandidate* base, RuleCandidate& c,
-                    std::string& problem) {
+bool read_candidate(const toml::table& t, const RuleCandidate* base, RuleCandidate& c, std::string& problem) {
   toml::node_view<const toml::node> v{t};
   if (base != nullptr) c = *base;
   c.when.clear();
@@ -236,8 +238,7 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
 #else
   auto parsed = toml::parse(text, origin);
   if (!parsed) {
-    out.problems.push_back(
-        fmt::format("{}: not valid TOML: {}", origin, parsed.error().description()));
+    out.problems.push_back(fmt::format("{}: not valid TOML: {}", origin, parsed.error().description()));
     return;
   }
   doc = std::move(parsed).table();
@@ -260,8 +261,8 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
         out.problems.push_back(fmt::format("{}: rule '{}': {}", origin, printable(id, 80), problem));
         continue;
       }
-      auto same = std::find_if(out.base.rules.begin(), out.base.rules.end(),
-                               [&](const Rule& x) { return x.id == r.id; });
+      auto same =
+          std::find_if(out.base.rules.begin(), out.base.rules.end(), [&](const Rule& x) { return x.id == r.id; });
       if (same != out.base.rules.end()) {
         *same = std::move(r);
       } else {
@@ -272,10 +273,10 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
   if (doc.contains("tensorflow_build")) {
     // Explain once kept its own copy of TensorFlow's tested builds; the one table is now the
     // knowledge base's. Say so rather than silently ignore a user's old file.
-    out.problems.push_back(fmt::format(
-        "{}: [[tensorflow_build]] is no longer read here; TensorFlow's tested builds come from "
-        "compat/tensorflow.toml (docs/knowledge-base.md)",
-        origin));
+    out.problems.push_back(
+        fmt::format("{}: [[tensorflow_build]] is no longer read here; TensorFlow's tested builds come from "
+                    "compat/tensorflow.toml (docs/knowledge-base.md)",
+                    origin));
   }
 }
 

@@ -34,14 +34,16 @@ struct CompiledRequire {
 
 struct RuleMatcher::Impl {
   std::unique_ptr<RE2::Set> set;
-  std::vector<CompiledPattern> patterns;               ///< index = set index
+  std::vector<CompiledPattern> patterns;                      ///< index = set index
   std::vector<std::vector<CompiledRequire>> require_filters;  ///< per rule
 };
 
 RuleMatcher::RuleMatcher(const RuleBase& base) : base_(base), impl_(std::make_unique<Impl>()) {}
 RuleMatcher::~RuleMatcher() = default;
 
-size_t RuleMatcher::pattern_count() const { return impl_->patterns.size(); }
+size_t RuleMatcher::pattern_count() const {
+  return impl_->patterns.size();
+}
 
 Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& base) {
   std::unique_ptr<RuleMatcher> m(new RuleMatcher(base));
@@ -57,14 +59,13 @@ Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& base) {
       cp.rule_index = r;
       cp.re = std::make_unique<RE2>(p, pattern_options());
       if (!cp.re->ok()) {
-        return Error{ErrorKind::invalid_data,
-                     "pattern is not valid RE2: " + cp.re->error(), rule.id + " (" + rule.origin + ")", 0};
+        return Error{ErrorKind::invalid_data, "pattern is not valid RE2: " + cp.re->error(),
+                     rule.id + " (" + rule.origin + ")", 0};
       }
       for (const auto& [name, index] : cp.re->NamedCapturingGroups()) {
         cp.groups.emplace_back(name, index);
       }
-      std::sort(cp.groups.begin(), cp.groups.end(),
-                [](const auto& a, const auto& b) { return a.second < b.second; });
+      std::sort(cp.groups.begin(), cp.groups.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
       std::string error;
       // (?m): in a batch of lines, ^ and $ must still mean "start/end of a line", so that
       // a batch matches whenever one of its lines does.
@@ -96,14 +97,15 @@ LogScanner::~LogScanner() = default;
 void LogScanner::add_line(std::string_view line, std::uint64_t line_no) {
   ++lines_seen_;
   if (matcher_.impl_->patterns.empty()) return;
-  refs_.push_back(LineRef{static_cast<std::uint32_t>(batch_.size()),
-                          static_cast<std::uint32_t>(line.size()), line_no});
+  refs_.push_back(LineRef{static_cast<std::uint32_t>(batch_.size()), static_cast<std::uint32_t>(line.size()), line_no});
   batch_.append(line);
   batch_.push_back('\n');
   if (batch_.size() >= kBatchBytes) flush();
 }
 
-void LogScanner::finish() { flush(); }
+void LogScanner::finish() {
+  flush();
+}
 
 void LogScanner::flush() {
   if (refs_.empty()) return;

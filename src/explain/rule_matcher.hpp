@@ -31,9 +31,9 @@ struct RuleHits {
   static constexpr size_t kMaxExcerptBytes = 400;
 
   size_t rule_index = 0;
-  std::uint64_t count = 0;                 ///< matched lines, all of them
-  std::vector<std::uint64_t> lines;        ///< the first kMaxLinesKept line numbers
-  std::vector<std::string> excerpts;       ///< the first matched lines, cut
+  std::uint64_t count = 0;            ///< matched lines, all of them
+  std::vector<std::uint64_t> lines;   ///< the first kMaxLinesKept line numbers
+  std::vector<std::string> excerpts;  ///< the first matched lines, cut
   /// capture name -> distinct values in order of first appearance
   std::map<std::string, std::vector<std::string>> captures;
 };

@@ -150,8 +150,7 @@ void send_call(ChildChannel& out, const std::string& call, std::optional<unsigne
   out.write_line(dump_line(j));
 }
 
-void set_failure(LibraryReport& r, const char* status, ErrorKind kind, std::string message,
-                 int code) {
+void set_failure(LibraryReport& r, const char* status, ErrorKind kind, std::string message, int code) {
   r.status = status;
   r.error_kind = to_string(kind);
   r.error = std::move(message);
@@ -249,19 +248,16 @@ void query_device(NvmlSession& s, unsigned index) {
     return;
   }
   char text[kNvmlDeviceNameBufferSize] = {};
-  if (s.device_call(api.device_name, "device_name", index, device, text,
-                    kNvmlDeviceNameBufferSize)) {
+  if (s.device_call(api.device_name, "device_name", index, device, text, kNvmlDeviceNameBufferSize)) {
     d.name = bounded(text, sizeof text);
   }
   char uuid[kNvmlDeviceUuidBufferSize] = {};
-  if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid,
-                    kNvmlDeviceUuidBufferSize)) {
+  if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid, kNvmlDeviceUuidBufferSize)) {
     d.uuid = bounded(uuid, sizeof uuid);
   }
   int major = 0;
   int minor = 0;
-  if (s.device_call(api.device_compute_capability, "device_compute_capability", index, device,
-                    &major, &minor)) {
+  if (s.device_call(api.device_compute_capability, "device_compute_capability", index, device, &major, &minor)) {
     d.cc_major = major;
     d.cc_minor = minor;
   }
@@ -292,8 +288,7 @@ void query_device(NvmlSession& s, unsigned index) {
     d.pci_device_id = hex4(pci.pciDeviceId >> 16U);
   }
   nvmlEnableState_t persistence = 0;
-  if (s.device_call(api.device_persistence_mode, "device_persistence_mode", index, device,
-                    &persistence)) {
+  if (s.device_call(api.device_persistence_mode, "device_persistence_mode", index, device, &persistence)) {
     d.persistence_mode = persistence != 0;
   }
   s.report.devices.push_back(std::move(d));
@@ -304,8 +299,7 @@ constexpr unsigned kMaxDevices = 64;
 
 // ---- libcuda ----
 
-std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std::string& call,
-                          CUresult rc) {
+std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std::string& call, CUresult rc) {
   std::string name;
   if (api.error_name != nullptr) {
     send_call(out, "cuGetErrorName");
@@ -366,8 +360,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
   }
   if (outcome.error) {
     const Error& e = *outcome.error;
-    set_failure(report, status_for(e.kind), e.kind, std::string(library) + ": " + e.message + where,
-                e.code);
+    set_failure(report, status_for(e.kind), e.kind, std::string(library) + ": " + e.message + where, e.code);
     return report;
   }
   if (!junk.empty() || !have_report || report.status.empty()) {
@@ -453,9 +446,8 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   }
   report.device_count = count;
   if (count > kMaxDevices) {
-    report.problems.push_back(call + " says " + std::to_string(count) +
-                              " devices; only the first " + std::to_string(kMaxDevices) +
-                              " are read");
+    report.problems.push_back(call + " says " + std::to_string(count) + " devices; only the first " +
+                              std::to_string(kMaxDevices) + " are read");
     count = kMaxDevices;
   }
   send_report(out, report);

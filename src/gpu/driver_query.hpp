@@ -44,8 +44,8 @@ struct LibraryReport {
   std::string error;   ///< why status is not "ok", in words with the call and code names
   /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
   std::string error_kind;
-  int code = 0;      ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
-  std::string path;  ///< absolute path of the library actually loaded
+  int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
+  std::string path;                   ///< absolute path of the library actually loaded
   std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
   std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
   std::string last_call;              ///< the vendor call in progress when the child stopped

@@ -48,8 +48,7 @@ inline constexpr size_t kMaxChildOutputBytes = 1 << 20;
 /// Runs all tasks at the same time, each in its own child, and waits at most `deadline` in
 /// all. Results are in task order. Call before the process starts threads: after fork() only
 /// the calling thread exists in the child (the doctor is single-threaded when it probes).
-std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks,
-                                       std::chrono::milliseconds deadline,
+std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks, std::chrono::milliseconds deadline,
                                        size_t max_output_bytes = kMaxChildOutputBytes);
 
 }  // namespace gpudoctor::gpu

@@ -53,8 +53,7 @@ std::string signal_text(int sig) {
   return text;
 }
 
-[[noreturn]] void run_child(const IsolatedTask& task, int write_fd,
-                            std::chrono::milliseconds deadline) {
+[[noreturn]] void run_child(const IsolatedTask& task, int write_fd, std::chrono::milliseconds deadline) {
   ::setpgid(0, 0);
   // A backstop should the parent die before it can kill us.
   ::alarm(static_cast<unsigned>(deadline.count() / 1000 + 2));
@@ -106,8 +105,7 @@ void try_reap(Child& c, std::chrono::steady_clock::time_point now) {
 
 }  // namespace
 
-std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks,
-                                       std::chrono::milliseconds deadline,
+std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks, std::chrono::milliseconds deadline,
                                        size_t max_output_bytes) {
   using Clock = std::chrono::steady_clock;
   std::vector<Child> children(tasks.size());
@@ -186,19 +184,16 @@ std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks,
         }
         c.ended = Clock::now();
         drain(c, max_output_bytes);
-        c.outcome.error = Error{
-            ErrorKind::timeout,
-            "no answer within " + std::to_string(deadline.count()) + " ms; child process killed",
-            "", 0};
+        c.outcome.error =
+            Error{ErrorKind::timeout,
+                  "no answer within " + std::to_string(deadline.count()) + " ms; child process killed", "", 0};
       } else if (WIFSIGNALED(c.status)) {
         int sig = WTERMSIG(c.status);
-        c.outcome.error =
-            Error{ErrorKind::crashed, "child process died from " + signal_text(sig), "", sig};
+        c.outcome.error = Error{ErrorKind::crashed, "child process died from " + signal_text(sig), "", sig};
       } else if (WIFEXITED(c.status) && WEXITSTATUS(c.status) != 0) {
         int code = WEXITSTATUS(c.status);
         c.outcome.error =
-            Error{ErrorKind::crashed, "child process exited with status " + std::to_string(code),
-                  "", code};
+            Error{ErrorKind::crashed, "child process exited with status " + std::to_string(code), "", code};
       }
       c.outcome.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(c.ended - start);
     }

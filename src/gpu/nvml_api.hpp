@@ -34,8 +34,7 @@ struct nvmlMemory_v2_t {
   unsigned long long used;
 };
 /// NVML_STRUCT_VERSION(Memory, 2): sizeof | version << 24.
-inline constexpr unsigned int kNvmlMemoryV2Version =
-    static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2U << 24U);
+inline constexpr unsigned int kNvmlMemoryV2Version = static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2U << 24U);
 
 struct nvmlPciInfo_t {
   char busIdLegacy[16];  ///< the only bus id the pre-v3 calls fill

@@ -19,8 +19,8 @@ void annotate_facts(Facts& facts, const KnowledgeBase& kb) {
       const std::optional<Version>& floor = windows ? row.windows : row.linux;
       if (floor && *floor <= *d.version) {
         d.cuda_driver_version = row.cuda.truncated(2);
-        d.cuda_driver_version_source = "knowledge base (compat/cuda_drivers.toml: CUDA " + row.release +
-                                       " needs driver " + floor->str() + ")";
+        d.cuda_driver_version_source =
+            "knowledge base (compat/cuda_drivers.toml: CUDA " + row.release + " needs driver " + floor->str() + ")";
         break;
       }
     }

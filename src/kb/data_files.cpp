@@ -13,8 +13,8 @@ namespace {
 constexpr size_t kMaxKbFileBytes = 16 << 20;
 constexpr int kMaxKbDepth = 4;
 
-void collect(const std::string& dir, const std::string& rel, int depth,
-             std::map<std::string, DataFile>& out, std::vector<Error>& errors) {
+void collect(const std::string& dir, const std::string& rel, int depth, std::map<std::string, DataFile>& out,
+             std::vector<Error>& errors) {
   if (depth > kMaxKbDepth) return;
   auto entries = host_fs::list(dir, 10'000);
   if (!entries) {

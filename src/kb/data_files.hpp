@@ -12,9 +12,9 @@
 namespace gpudoctor {
 
 struct DataFile {
-  std::string path;     ///< relative, '/'-separated ("explain/rules-tensorflow.toml")
+  std::string path;  ///< relative, '/'-separated ("explain/rules-tensorflow.toml")
   std::string content;
-  std::string origin;   ///< "built-in" or the host path it was read from
+  std::string origin;  ///< "built-in" or the host path it was read from
 };
 
 /// Files whose relative path starts with prefix ("compat/", "explain/"), sorted by path.

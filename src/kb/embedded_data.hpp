@@ -6,7 +6,7 @@
 namespace gpudoctor {
 
 struct EmbeddedFile {
-  std::string_view path;     ///< relative to data/, with '/' separators
+  std::string_view path;  ///< relative to data/, with '/' separators
   std::string_view content;
 };
 

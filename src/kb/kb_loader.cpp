@@ -169,7 +169,8 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   t.wsl2_min_driver = top.version("wsl2_min_driver", false);
   t.wsl2_min_driver_cuda = top.version("wsl2_min_driver_cuda", false);
   t.wsl2_driver_source = top.text("wsl2_driver_source");
-  if (t.wsl2_min_driver && t.wsl2_driver_source.empty()) top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
+  if (t.wsl2_min_driver && t.wsl2_driver_source.empty())
+    top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
 
   if (const toml::array* gaps = root.get_as<toml::array>("known_gaps")) {
     size_t i = 0;

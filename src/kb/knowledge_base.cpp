@@ -219,7 +219,8 @@ std::optional<ArchDriverFloor> KnowledgeBase::arch_driver_floor(const Version& c
   const ArchGeneration* g = generation_of(cc);
   if (g == nullptr) return std::nullopt;
   // The generation's first release (12.8 = 12.8 GA, patch 0), not its newest update.
-  Version ga = g->first_cuda.parts().size() >= 3 ? g->first_cuda : Version::of({g->first_cuda.major(), g->first_cuda.minor(), 0});
+  Version ga = g->first_cuda.parts().size() >= 3 ? g->first_cuda
+                                                 : Version::of({g->first_cuda.major(), g->first_cuda.minor(), 0});
   const CudaDriverRow* r = driver_row_for_cuda(ga);
   if (r == nullptr) return std::nullopt;
   const std::optional<Version>& d = platform == Platform::linux ? r->linux : r->windows;

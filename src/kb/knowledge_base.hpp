@@ -65,7 +65,7 @@ struct TensorflowTable {
   std::string windows_gpu_source;
   std::string wsl2_min_windows_build;
   std::string wsl2_source;
-  std::optional<Version> wsl2_min_driver;  ///< the Windows driver floor for GPU in WSL2, when sourced
+  std::optional<Version> wsl2_min_driver;       ///< the Windows driver floor for GPU in WSL2, when sourced
   std::optional<Version> wsl2_min_driver_cuda;  ///< the CUDA (major) that floor was given for
   std::string wsl2_driver_source;
   std::vector<TfBuild> builds;

@@ -174,8 +174,8 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   if (req.driver) {
     if (*req.driver < top->driver) {
       o.issues.push_back(PlanIssue{"driver-too-old", false,
-                                   "driver " + driver_text(*req.driver) + " is older than " +
-                                       driver_text(top->driver) + ", " + top->why + ": update the driver first",
+                                   "driver " + driver_text(*req.driver) + " is older than " + driver_text(top->driver) +
+                                       ", " + top->why + ": update the driver first",
                                    top->source});
     } else {
       o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(top->driver) + " (" + top->why +
@@ -256,8 +256,9 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   s.id = "driver";
   if (is_jetson(req.gpu_name, req.cc)) {
     s.title = "Keep the driver of the board's JetPack (L4T) image";
-    s.detail = "Jetson drivers come with JetPack, not from nvidia.com/Download; which JetPack is new enough is "
-               "not in the knowledge base.";
+    s.detail =
+        "Jetson drivers come with JetPack, not from nvidia.com/Download; which JetPack is new enough is "
+        "not in the knowledge base.";
     s.commands.push_back(PlanCommand{Shell::bash, "cat /etc/nv_tegra_release", false});
     o.steps.push_back(std::move(s));
     return;
@@ -389,8 +390,8 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     if (n != nullptr && KnowledgeBase::coverage_by_list(*req.cc, n->archs, n->ptx) != ArchCoverage::native) {
       // The same toolchain's recorded wheel has no kernels for this GPU: the assumption is doubtful.
       o.issues.push_back(PlanIssue{"gpu-arch-doubtful", false,
-                                   "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " +
-                                       n->cuda->str() + ", same CUDA major) has no kernels for compute capability " + req.cc->str() +
+                                   "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " + n->cuda->str() +
+                                       ", same CUDA major) has no kernels for compute capability " + req.cc->str() +
                                        ", so " + what + " probably has none either",
                                    n->archs_source, true});
     }
@@ -780,8 +781,8 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   if (cut != std::string_view::npos && t[cut] == '[') {
     size_t close = t.find(']', cut);
     if (close == std::string_view::npos) {
-      return Error{ErrorKind::invalid_data, "unclosed '[' in '" + printable(t, 60) + "' (e.g. tensorflow[and-cuda]==2.15)",
-                   "--framework", 0};
+      return Error{ErrorKind::invalid_data,
+                   "unclosed '[' in '" + printable(t, 60) + "' (e.g. tensorflow[and-cuda]==2.15)", "--framework", 0};
     }
     t = t.substr(close + 1);
     cut = t.empty() ? std::string_view::npos : 0;

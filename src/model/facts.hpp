@@ -14,56 +14,56 @@
 namespace gpudoctor {
 
 struct OsFacts {
-  std::string name;            ///< PRETTY_NAME from os-release, or Windows product name
-  std::string id;              ///< "debian", "ubuntu", "windows"
-  std::string version_id;      ///< "12", "22.04"
-  std::string kernel;          ///< kernel release string
-  std::string arch;            ///< "x86_64", "aarch64"
-  bool wsl2 = false;           ///< Linux inside WSL2
-  bool wsl_dxg_device = false; ///< /dev/dxg exists (the GPU paravirtualisation device)
-  bool wsl_lib_dir = false;    ///< /usr/lib/wsl/lib exists (Windows driver's Linux libraries)
-  std::string container;       ///< "docker", "podman", "kubernetes", "lxc", "" for none
+  std::string name;             ///< PRETTY_NAME from os-release, or Windows product name
+  std::string id;               ///< "debian", "ubuntu", "windows"
+  std::string version_id;       ///< "12", "22.04"
+  std::string kernel;           ///< kernel release string
+  std::string arch;             ///< "x86_64", "aarch64"
+  bool wsl2 = false;            ///< Linux inside WSL2
+  bool wsl_dxg_device = false;  ///< /dev/dxg exists (the GPU paravirtualisation device)
+  bool wsl_lib_dir = false;     ///< /usr/lib/wsl/lib exists (Windows driver's Linux libraries)
+  std::string container;        ///< "docker", "podman", "kubernetes", "lxc", "" for none
   std::vector<std::string> container_evidence;
 };
 
 /// A GPU as seen by one source. Sources: "nvml", "proc" (/proc/driver/nvidia/gpus),
 /// "pci" (sysfs), "declared" (--gpu).
 struct GpuFacts {
-  std::string name;                    ///< "NVIDIA GeForce RTX 3060"
+  std::string name;  ///< "NVIDIA GeForce RTX 3060"
   std::string source;
   std::string uuid;
-  std::string pci_bus_id;              ///< "0000:01:00.0"
-  std::string pci_device_id;           ///< "2503" (hex, lower-case, no 0x)
-  std::optional<int> cc_major;         ///< compute capability, from NVML or the knowledge base
+  std::string pci_bus_id;       ///< "0000:01:00.0"
+  std::string pci_device_id;    ///< "2503" (hex, lower-case, no 0x)
+  std::optional<int> cc_major;  ///< compute capability, from NVML or the knowledge base
   std::optional<int> cc_minor;
   std::string compute_capability_source;  ///< "nvml", "knowledge base (...)", "" unknown
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
-  std::string kernel_driver;           ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""
+  std::string kernel_driver;  ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""
 };
 
 /// A library or module the driver stack needs, found (or not) on disk.
 struct DriverFile {
-  std::string name;   ///< "libcuda.so.1", "libnvidia-ml.so.1", "nvcuda.dll"
-  std::string path;   ///< where it was found, empty when missing
+  std::string name;                ///< "libcuda.so.1", "libnvidia-ml.so.1", "nvcuda.dll"
+  std::string path;                ///< where it was found, empty when missing
   std::optional<Version> version;  ///< from the file name (libcuda.so.535.104.05)
 };
 
 struct DriverFacts {
-  std::optional<Version> version;      ///< kernel driver version
-  std::string version_source;          ///< "nvml", "/proc/driver/nvidia/version", "/sys/module/nvidia/version"
-  std::string module_flavor;           ///< "proprietary", "open", "" unknown
-  bool nvidia_module_loaded = false;   ///< from /proc/modules
+  std::optional<Version> version;     ///< kernel driver version
+  std::string version_source;         ///< "nvml", "/proc/driver/nvidia/version", "/sys/module/nvidia/version"
+  std::string module_flavor;          ///< "proprietary", "open", "" unknown
+  bool nvidia_module_loaded = false;  ///< from /proc/modules
   bool nouveau_loaded = false;
   std::optional<Version> cuda_driver_version;  ///< highest CUDA the driver supports (12.2)
   std::string cuda_driver_version_source;      ///< "nvml", "cuDriverGetVersion"
-  std::vector<DriverFile> files;       ///< libcuda / NVML copies found
+  std::vector<DriverFile> files;               ///< libcuda / NVML copies found
   /// NVML on the live machine: "ok", "not-found", "load-failed", "init-failed", "timeout",
   /// "crashed", "skipped" (under --root), "" (not tried).
   std::string nvml_status;
   std::string nvml_error;
-  std::string nvml_path;               ///< absolute path of the NVML actually loaded
-  std::string libcuda_status;          ///< same vocabulary for cuInit/cuDriverGetVersion
+  std::string nvml_path;       ///< absolute path of the NVML actually loaded
+  std::string libcuda_status;  ///< same vocabulary for cuInit/cuDriverGetVersion
   std::string libcuda_error;
   std::string libcuda_path;
 };
@@ -73,20 +73,20 @@ struct ToolkitFacts {
   std::string path;                    ///< canonical root ("/usr/local/cuda-13.0")
   std::vector<std::string> found_via;  ///< "/usr/local/cuda", "CUDA_HOME", "PATH nvcc", ...
   std::optional<Version> version;
-  std::string version_source;          ///< "version.json", "version.txt", "nvcc", "dist-info", "soname"
+  std::string version_source;  ///< "version.json", "version.txt", "nvcc", "dist-info", "soname"
   bool has_nvcc = false;
-  std::string kind;                    ///< "system", "conda", "pip-wheels"
+  std::string kind;  ///< "system", "conda", "pip-wheels"
 };
 
 /// One copy of a CUDA library family (cudnn, nccl, cublas, cudart, tensorrt).
 struct LibraryFacts {
-  std::string name;                    ///< "cudnn", "nccl", "cublas", "cudart", "tensorrt"
+  std::string name;  ///< "cudnn", "nccl", "cublas", "cudart", "tensorrt"
   std::optional<Version> version;
-  std::string version_source;          ///< "cudnn_version.h", "soname", "dist-info"
-  std::string path;                    ///< the directory holding the library
-  std::vector<std::string> files;      ///< library file names found there
-  std::string origin;                  ///< "system", "toolkit", "conda", "pip-wheel", "ld-library-path"
-  std::optional<int> cuda_major;       ///< which CUDA major it was built for, when known (cu12)
+  std::string version_source;      ///< "cudnn_version.h", "soname", "dist-info"
+  std::string path;                ///< the directory holding the library
+  std::vector<std::string> files;  ///< library file names found there
+  std::string origin;              ///< "system", "toolkit", "conda", "pip-wheel", "ld-library-path"
+  std::optional<int> cuda_major;   ///< which CUDA major it was built for, when known (cu12)
   /// Position of its directory in the dynamic loader's default search (LD_LIBRARY_PATH first,
   /// then ld.so.conf / the loader cache, then the default directories); nullopt when only an
   /// RPATH or an explicit path reaches it (a toolkit not on the search path, a pip wheel).
@@ -95,36 +95,36 @@ struct LibraryFacts {
 
 /// A pip `nvidia-*` wheel (nvidia-cudnn-cu12 9.1.0.70).
 struct NvidiaWheel {
-  std::string package;                 ///< normalised name "nvidia-cudnn-cu12"
+  std::string package;  ///< normalised name "nvidia-cudnn-cu12"
   Version version;
-  std::string library;                 ///< "cudnn", "cublas", ...
+  std::string library;  ///< "cudnn", "cublas", ...
   std::optional<int> cuda_major;
 };
 
 struct FrameworkFacts {
-  std::string name;                    ///< "tensorflow", "torch", "jax", "jaxlib", "keras", "jax-cuda-plugin"
-  std::string package;                 ///< distribution name: "tensorflow-intel", "tf-nightly", "torch"
+  std::string name;     ///< "tensorflow", "torch", "jax", "jaxlib", "keras", "jax-cuda-plugin"
+  std::string package;  ///< distribution name: "tensorflow-intel", "tf-nightly", "torch"
   Version version;
-  std::string location;                ///< site-packages directory
+  std::string location;  ///< site-packages directory
   /// Built with CUDA? nullopt when the files do not say.
   std::optional<bool> cuda_build;
-  std::optional<Version> cuda_version; ///< CUDA it was built for
-  std::optional<Version> cudnn_version;///< cuDNN it was built for (TF: major only)
+  std::optional<Version> cuda_version;            ///< CUDA it was built for
+  std::optional<Version> cudnn_version;           ///< cuDNN it was built for (TF: major only)
   std::vector<std::string> compute_capabilities;  ///< ["sm_60", "compute_90"]
-  std::string variant;                 ///< "cu121", "cpu", "rocm6.0", "cuda12", ""
-  std::string evidence;                ///< the file these facts came from
-  std::vector<std::string> problems;   ///< unreadable / malformed metadata, in words
+  std::string variant;                            ///< "cu121", "cpu", "rocm6.0", "cuda12", ""
+  std::string evidence;                           ///< the file these facts came from
+  std::vector<std::string> problems;              ///< unreadable / malformed metadata, in words
   /// Installation faults that stop the framework from working as installed: files of two
   /// installs mixed, a JAX CUDA plugin of another version than jaxlib, jax without jaxlib.
   std::vector<std::string> conflicts;
 };
 
 struct PythonEnvFacts {
-  std::string path;                    ///< env prefix
-  std::string kind;                    ///< "system", "venv", "conda", "pyenv", "virtualenv"
-  std::string interpreter;             ///< path of python executable, if present
+  std::string path;         ///< env prefix
+  std::string kind;         ///< "system", "venv", "conda", "pyenv", "virtualenv"
+  std::string interpreter;  ///< path of python executable, if present
   std::optional<Version> python_version;
-  std::string python_version_source;   ///< "pyvenv.cfg", "conda-meta", "lib/pythonX.Y", "executable"
+  std::string python_version_source;  ///< "pyvenv.cfg", "conda-meta", "lib/pythonX.Y", "executable"
   std::vector<std::string> site_packages;
   std::vector<std::string> found_via;  ///< "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "~/.virtualenvs", ...
   std::vector<FrameworkFacts> frameworks;
@@ -138,7 +138,7 @@ struct EnvVarFacts {
 
 /// A probe that could not do its work: what, where, why. Rendered as a finding.
 struct ProbeProblem {
-  std::string probe;    ///< "toolkits", "python", "nvml"
+  std::string probe;  ///< "toolkits", "python", "nvml"
   std::string path;
   std::string message;
 };
@@ -153,7 +153,7 @@ struct Facts {
   std::vector<ToolkitFacts> toolkits;
   std::vector<LibraryFacts> libraries;
   std::vector<PythonEnvFacts> python_envs;
-  std::vector<EnvVarFacts> env;        ///< GPU-relevant variables that are set
+  std::vector<EnvVarFacts> env;  ///< GPU-relevant variables that are set
   std::vector<ProbeProblem> problems;
 };
 

@@ -6,10 +6,14 @@ namespace gpudoctor {
 
 const char* to_string(Severity s) {
   switch (s) {
-    case Severity::ok: return "ok";
-    case Severity::info: return "info";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    case Severity::ok:
+      return "ok";
+    case Severity::info:
+      return "info";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
   }
   return "info";
 }

@@ -10,14 +10,14 @@ enum class Severity { ok, info, warning, error };
 const char* to_string(Severity s);
 
 struct Finding {
-  std::string id;        ///< stable, kebab-case: "driver-missing", "tf-cudnn-mismatch"
+  std::string id;  ///< stable, kebab-case: "driver-missing", "tf-cudnn-mismatch"
   Severity severity = Severity::info;
-  std::string area;      ///< report section: "system", "gpu", "driver", "cuda", "python", "env"
-  std::string title;     ///< one line
-  std::string detail;    ///< why, with the facts that led here
-  std::string fix;       ///< what to do; empty for ok/info findings that need nothing
+  std::string area;                   ///< report section: "system", "gpu", "driver", "cuda", "python", "env"
+  std::string title;                  ///< one line
+  std::string detail;                 ///< why, with the facts that led here
+  std::string fix;                    ///< what to do; empty for ok/info findings that need nothing
   std::vector<std::string> evidence;  ///< paths and values the verdict rests on
-  std::string source;    ///< where the rule comes from (URL or knowledge-base file), if any
+  std::string source;                 ///< where the rule comes from (URL or knowledge-base file), if any
 };
 
 /// Highest severity among findings (ok when empty).

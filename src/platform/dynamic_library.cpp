@@ -1,9 +1,9 @@
 // The platform-free half of DynamicLibrary: choosing among names and owning the handle. Opening,
 // closing and symbol lookup live in dynamic_library_posix.cpp / dynamic_library_win32.cpp.
+#include "platform/dynamic_library.hpp"
+
 #include <optional>
 #include <utility>
-
-#include "platform/dynamic_library.hpp"
 
 namespace gpudoctor {
 
@@ -34,6 +34,8 @@ DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
   return *this;
 }
 
-DynamicLibrary::~DynamicLibrary() { close(); }
+DynamicLibrary::~DynamicLibrary() {
+  close();
+}
 
 }  // namespace gpudoctor

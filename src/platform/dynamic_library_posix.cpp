@@ -23,8 +23,7 @@ std::string last_dlerror() {
 /// directory". The same words about a *dependency* start with the dependency's name, and that
 /// case is a load failure of the library we asked for, not its absence.
 bool is_not_found(const std::string& message, const std::string& requested) {
-  return message.find("No such file or directory") != std::string::npos &&
-         message.rfind(requested + ":", 0) == 0;
+  return message.find("No such file or directory") != std::string::npos && message.rfind(requested + ":", 0) == 0;
 }
 
 /// e_machine values of the architectures a GPU machine is likely to meet.
@@ -100,8 +99,7 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   void* handle = ::dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     std::string message = last_dlerror();
-    ErrorKind kind =
-        is_not_found(message, name_or_path) ? ErrorKind::not_found : ErrorKind::load_failed;
+    ErrorKind kind = is_not_found(message, name_or_path) ? ErrorKind::not_found : ErrorKind::load_failed;
     if (kind == ErrorKind::not_found) {
       if (auto why = explain_existing_file(name_or_path)) {
         kind = ErrorKind::load_failed;

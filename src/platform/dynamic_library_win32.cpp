@@ -20,20 +20,18 @@ std::wstring widen(const std::string& utf8) {
 
 std::string narrow(const std::wstring& wide) {
   if (wide.empty()) return {};
-  int n = ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), nullptr, 0,
-                                nullptr, nullptr);
+  int n = ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), nullptr, 0, nullptr, nullptr);
   std::string out(static_cast<size_t>(n), '\0');
-  ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), out.data(), n,
-                        nullptr, nullptr);
+  ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), out.data(), n, nullptr, nullptr);
   return out;
 }
 
 /// GetLastError as words (ggml returns an empty string here; a doctor cannot).
 std::string error_text(DWORD code) {
   wchar_t* buffer = nullptr;
-  DWORD n = ::FormatMessageW(
-      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
-      nullptr, code, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
+  DWORD n =
+      ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+                       nullptr, code, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
   std::string text = n > 0 && buffer != nullptr ? narrow(std::wstring(buffer, n)) : std::string();
   if (buffer != nullptr) ::LocalFree(buffer);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
@@ -54,16 +52,14 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   bool has_dir = name_or_path.find_first_of("\\/") != std::string::npos;
   // A bare name: the default search (application dir, System32 ...), as the driver installs
   // nvml.dll / nvcuda.dll into System32.
-  HMODULE module = ::LoadLibraryExW(
-      wide.c_str(), nullptr,
-      has_dir ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS : 0);
+  HMODULE module = ::LoadLibraryExW(wide.c_str(), nullptr,
+                                    has_dir ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS : 0);
   DWORD code = module == nullptr ? ::GetLastError() : 0;
   ::SetThreadErrorMode(old_mode, nullptr);
   if (module == nullptr) {
-    ErrorKind kind =
-        code == ERROR_MOD_NOT_FOUND || code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND
-            ? ErrorKind::not_found
-            : ErrorKind::load_failed;
+    ErrorKind kind = code == ERROR_MOD_NOT_FOUND || code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND
+                         ? ErrorKind::not_found
+                         : ErrorKind::load_failed;
     return Error{kind, error_text(code), name_or_path, static_cast<int>(code)};
   }
   std::wstring path(32768, L'\0');

@@ -76,15 +76,22 @@ Result<std::vector<Entry>> list(const std::string& path, size_t max_entries) {
     if (name == "." || name == "..") continue;
     Entry e{name, Kind::other};
     switch (de->d_type) {
-      case DT_REG: e.kind = Kind::regular; break;
-      case DT_DIR: e.kind = Kind::directory; break;
-      case DT_LNK: e.kind = Kind::symlink; break;
+      case DT_REG:
+        e.kind = Kind::regular;
+        break;
+      case DT_DIR:
+        e.kind = Kind::directory;
+        break;
+      case DT_LNK:
+        e.kind = Kind::symlink;
+        break;
       case DT_UNKNOWN: {
         auto k = kind_of(path + "/" + name);
         if (k) e.kind = *k;
         break;
       }
-      default: break;
+      default:
+        break;
     }
     out.push_back(std::move(e));
   }
@@ -101,8 +108,7 @@ Result<std::string> read(const std::string& path, size_t max_bytes) {
     return Error{ErrorKind::invalid_data, "not a regular file", path, 0};
   }
   std::string out;
-  out.resize(std::min<size_t>(max_bytes, st.st_size > 0 ? static_cast<size_t>(st.st_size)
-                                                         : size_t{64 * 1024}));
+  out.resize(std::min<size_t>(max_bytes, st.st_size > 0 ? static_cast<size_t>(st.st_size) : size_t{64 * 1024}));
   size_t used = 0;
   while (used < max_bytes) {
     if (used == out.size()) out.resize(std::min(max_bytes, out.size() * 2 + 4096));

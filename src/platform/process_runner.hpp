@@ -20,16 +20,14 @@ class ProcessRunner {
   virtual ~ProcessRunner() = default;
   /// argv[0] is looked up on PATH when it has no slash. Errors: not_found (no such program),
   /// timeout (killed at the deadline), crashed (died from a signal; code = signal).
-  virtual Result<ProcessOutput> run(const std::vector<std::string>& argv,
-                                    std::chrono::milliseconds timeout) const = 0;
+  virtual Result<ProcessOutput> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) const = 0;
 };
 
 /// The host's real runner (process_runner_posix.cpp / process_runner_win32.cpp).
 class HostProcessRunner final : public ProcessRunner {
  public:
   static constexpr size_t kMaxOutputBytes = 1 << 20;
-  Result<ProcessOutput> run(const std::vector<std::string>& argv,
-                            std::chrono::milliseconds timeout) const override;
+  Result<ProcessOutput> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) const override;
 };
 
 }  // namespace gpudoctor

@@ -57,8 +57,7 @@ Result<ProcessOutput> HostProcessRunner::run(const std::vector<std::string>& arg
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
-    return Error{rc == ENOENT ? ErrorKind::not_found : ErrorKind::io_error, std::strerror(rc),
-                 argv[0], rc};
+    return Error{rc == ENOENT ? ErrorKind::not_found : ErrorKind::io_error, std::strerror(rc), argv[0], rc};
   }
   out.close_end(1);
   err.close_end(1);
@@ -70,8 +69,7 @@ Result<ProcessOutput> HostProcessRunner::run(const std::vector<std::string>& arg
   int open_fds = 2;
   char buf[8192];
   while (open_fds > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       timed_out = true;
       break;
@@ -111,13 +109,11 @@ Result<ProcessOutput> HostProcessRunner::run(const std::vector<std::string>& arg
     }
   }
   if (timed_out) {
-    return Error{ErrorKind::timeout,
-                 "no answer within " + std::to_string(timeout.count()) + " ms; killed", argv[0],
-                 0};
+    return Error{ErrorKind::timeout, "no answer within " + std::to_string(timeout.count()) + " ms; killed", argv[0], 0};
   }
   if (WIFSIGNALED(status)) {
-    return Error{ErrorKind::crashed, std::string("killed by signal ") + strsignal(WTERMSIG(status)),
-                 argv[0], WTERMSIG(status)};
+    return Error{ErrorKind::crashed, std::string("killed by signal ") + strsignal(WTERMSIG(status)), argv[0],
+                 WTERMSIG(status)};
   }
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

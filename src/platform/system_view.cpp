@@ -30,9 +30,12 @@ std::string host_join(const std::string& root, const std::vector<std::string>& c
 
 const char* to_string(Platform p) {
   switch (p) {
-    case Platform::linux: return "linux";
-    case Platform::windows: return "windows";
-    case Platform::wsl2: return "wsl2";
+    case Platform::linux:
+      return "linux";
+    case Platform::windows:
+      return "windows";
+    case Platform::wsl2:
+      return "wsl2";
   }
   return "linux";
 }
@@ -130,8 +133,7 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
     }
     if (*kind != host_fs::Kind::symlink) continue;
     if (++hops > kMaxSymlinkHops) {
-      return Error{ErrorKind::invalid_data, "too many levels of symbolic links",
-                   std::string(path), 40};
+      return Error{ErrorKind::invalid_data, "too many levels of symbolic links", std::string(path), 40};
     }
     auto target = host_fs::read_link(candidate);
     if (!target) return target.error();
@@ -233,8 +235,7 @@ Result<std::vector<DirEntry>> SystemView::list_dir(std::string_view path) const 
     }
     out.push_back(std::move(d));
   }
-  std::sort(out.begin(), out.end(),
-            [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
   return out;
 }
 
@@ -299,7 +300,9 @@ Platform detect_platform(const SystemView& view) {
 
 namespace {
 
-bool is_separator(char c, bool windows) { return c == '/' || (windows && c == '\\'); }
+bool is_separator(char c, bool windows) {
+  return c == '/' || (windows && c == '\\');
+}
 
 std::string_view without_trailing_separators(std::string_view p, bool windows) {
   while (p.size() > 1 && is_separator(p.back(), windows)) p.remove_suffix(1);
@@ -339,8 +342,7 @@ EnvFile parse_env_file(std::string_view text) {
     if (starts_with(line, "export ")) line = trim(line.substr(7));
     auto eq = line.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      out.problems.push_back("line " + std::to_string(n) + ": not KEY=VALUE: " +
-                             printable(line, 80));
+      out.problems.push_back("line " + std::to_string(n) + ": not KEY=VALUE: " + printable(line, 80));
       continue;
     }
     std::string key(trim(line.substr(0, eq)));

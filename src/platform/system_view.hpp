@@ -25,7 +25,7 @@ using EnvMap = std::map<std::string, std::string>;
 
 struct DirEntry {
   std::string name;
-  bool is_dir = false;      ///< after following symlinks (inside the root)
+  bool is_dir = false;  ///< after following symlinks (inside the root)
   bool is_symlink = false;
 };
 
@@ -41,9 +41,9 @@ class SystemView {
   static constexpr size_t kMaxDirEntries = 20'000;      ///< a listing stops there
 
   struct Options {
-    std::string root = "/";        ///< host directory that stands for the target's "/" (or C:)
+    std::string root = "/";  ///< host directory that stands for the target's "/" (or C:)
     Platform platform = Platform::linux;
-    EnvMap env;                    ///< the target's environment
+    EnvMap env;  ///< the target's environment
     /// The live machine: processes may be run and libraries loaded. Never true under --root.
     bool live = false;
     const ProcessRunner* runner = nullptr;  ///< used only when live
@@ -62,8 +62,7 @@ class SystemView {
 
   /// Reads at most max_bytes (the rest is silently cut; parsers see what fits). Only regular
   /// files are read: a FIFO or device never blocks a probe.
-  [[nodiscard]] Result<std::string> read_file(std::string_view path,
-                                              size_t max_bytes = kDefaultReadLimit) const;
+  [[nodiscard]] Result<std::string> read_file(std::string_view path, size_t max_bytes = kDefaultReadLimit) const;
   [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const;
   [[nodiscard]] Result<FileStat> stat(std::string_view path) const;
   [[nodiscard]] bool exists(std::string_view path) const { return stat(path).has_value(); }
@@ -81,9 +80,7 @@ class SystemView {
   [[nodiscard]] std::optional<std::string> home() const;
 
   /// Null unless live.
-  [[nodiscard]] const ProcessRunner* runner() const {
-    return options_.live ? options_.runner : nullptr;
-  }
+  [[nodiscard]] const ProcessRunner* runner() const { return options_.live ? options_.runner : nullptr; }
 
   /// Joins target-namespace path pieces with the platform's separator.
   [[nodiscard]] std::string join(std::string_view a, std::string_view b) const;

@@ -19,8 +19,8 @@ void read_kernel_driver(const SystemView& system, Facts& facts) {
       d.module_flavor = v->flavor;
       d.version_source = "/proc/driver/nvidia/version";
     } else {
-      facts.problems.push_back({"driver", "/proc/driver/nvidia/version",
-                                "present but not in a known format: " + printable(*text, 80)});
+      facts.problems.push_back(
+          {"driver", "/proc/driver/nvidia/version", "present but not in a known format: " + printable(*text, 80)});
     }
   }
   if (!d.version) {
@@ -128,9 +128,8 @@ bool is_stubs_dir(std::string_view dir) {
 
 void find_driver_libraries(const SystemView& system, Facts& facts) {
   DriverFacts& d = facts.driver;
-  std::vector<std::string> wanted = system.is_windows()
-                                        ? std::vector<std::string>{"nvcuda.dll", "nvml.dll"}
-                                        : std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"};
+  std::vector<std::string> wanted = system.is_windows() ? std::vector<std::string>{"nvcuda.dll", "nvml.dll"}
+                                                        : std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"};
   std::vector<std::string> dirs;
   for (const auto& dir : loader_search_dirs(system)) dirs.push_back(dir.path);
   if (system.is_windows()) {

@@ -18,9 +18,9 @@ std::chrono::milliseconds deadline_for(const SystemView& system, Facts& facts) {
   int ms = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), ms);
   if (ec != std::errc() || end != text->data() + text->size() || ms <= 0 || ms > kMaxDeadlineMs) {
-    facts.problems.push_back({"driver-runtime", kDeadlineVariable,
-                              "ignored \"" + *text + "\": not a number of milliseconds from 1 to " +
-                                  std::to_string(kMaxDeadlineMs)});
+    facts.problems.push_back(
+        {"driver-runtime", kDeadlineVariable,
+         "ignored \"" + *text + "\": not a number of milliseconds from 1 to " + std::to_string(kMaxDeadlineMs)});
     return defaults.deadline;
   }
   return std::chrono::milliseconds(ms);

@@ -7,18 +7,40 @@ namespace {
 /// Variables that change which GPU, library or allocator a framework uses. Prefix entries end
 /// with '_' and match every variable that starts with them.
 constexpr const char* kRelevant[] = {
-    "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
-    "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDNN_PATH",
-    "CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING", "CUDA_CACHE_DISABLE", "CUDA_FORCE_PTX_JIT",
-    "TF_", "XLA_FLAGS", "XLA_PYTHON_CLIENT_", "JAX_", "PYTORCH_", "TORCH_CUDA_ARCH_LIST",
-    "NCCL_", "OMP_NUM_THREADS", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH",
+    "CUDA_VISIBLE_DEVICES",
+    "CUDA_DEVICE_ORDER",
+    "NVIDIA_VISIBLE_DEVICES",
+    "NVIDIA_DRIVER_CAPABILITIES",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "PATH",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CUDA_ROOT",
+    "CUDNN_PATH",
+    "CUDA_LAUNCH_BLOCKING",
+    "CUDA_MODULE_LOADING",
+    "CUDA_CACHE_DISABLE",
+    "CUDA_FORCE_PTX_JIT",
+    "TF_",
+    "XLA_FLAGS",
+    "XLA_PYTHON_CLIENT_",
+    "JAX_",
+    "PYTORCH_",
+    "TORCH_CUDA_ARCH_LIST",
+    "NCCL_",
+    "OMP_NUM_THREADS",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    "PYTHONPATH",
     "PYTHONHOME",
 };
 
 /// Terraform also uses TF_*; its variables say nothing about TensorFlow.
-constexpr const char* kTerraform[] = {"TF_CLI_", "TF_VAR_", "TF_LOG", "TF_DATA_DIR", "TF_IN_AUTOMATION",
-                                      "TF_INPUT", "TF_WORKSPACE", "TF_PLUGIN_", "TF_REGISTRY_", "TF_TOKEN_",
-                                      "TF_IGNORE", "TF_APPEND_USER_AGENT", "TF_STATE_"};
+constexpr const char* kTerraform[] = {
+    "TF_CLI_",    "TF_VAR_",      "TF_LOG",    "TF_DATA_DIR", "TF_IN_AUTOMATION",     "TF_INPUT", "TF_WORKSPACE",
+    "TF_PLUGIN_", "TF_REGISTRY_", "TF_TOKEN_", "TF_IGNORE",   "TF_APPEND_USER_AGENT", "TF_STATE_"};
 
 bool relevant(const std::string& name) {
   for (const char* t : kTerraform) {

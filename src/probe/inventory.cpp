@@ -50,8 +50,8 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   if (system.is_live() && options.query_driver_libraries) probe_driver_runtime(system, facts);
   merge_gpus(facts.gpus);
   for (const std::string& model : options.declared_gpus) {
-    bool detected = std::any_of(facts.gpus.begin(), facts.gpus.end(),
-                                [&](const GpuFacts& g) { return iequals(g.name, model); });
+    bool detected =
+        std::any_of(facts.gpus.begin(), facts.gpus.end(), [&](const GpuFacts& g) { return iequals(g.name, model); });
     if (detected) continue;  // --gpu naming a card that is already seen adds nothing
     GpuFacts g;
     g.name = model;

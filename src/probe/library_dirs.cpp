@@ -10,8 +10,7 @@ namespace {
 
 constexpr int kMaxConfIncludes = 64;
 
-void read_ld_conf(const SystemView& system, const std::string& path, int& budget,
-                  std::vector<std::string>& out) {
+void read_ld_conf(const SystemView& system, const std::string& path, int& budget, std::vector<std::string>& out) {
   if (--budget < 0) return;
   auto text = system.read_file(path, 64 * 1024);
   if (!text) return;

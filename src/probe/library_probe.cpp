@@ -15,7 +15,7 @@ struct Family {
   std::vector<std::string> stems;  ///< Linux "lib*" stems and Windows DLL stems
   const char* header;              ///< in <prefix>/include, "" if none
   std::optional<Version> (*parse_header)(std::string_view);
-  const char* wheel_dir;           ///< site-packages/nvidia/<wheel_dir>/lib
+  const char* wheel_dir;  ///< site-packages/nvidia/<wheel_dir>/lib
 };
 
 const std::vector<Family>& families() {
@@ -71,8 +71,8 @@ class LibraryCollector {
       if (e.is_symlink) {
         if (auto target = system_.canonical(system_.join(*canon, e.name))) {
           auto tname = target->substr(target->find_last_of("/\\") + 1);
-          if (auto tl = parse_library_name(tname); tl && tl->version &&
-                                                    (!v || tl->version->parts().size() > v->parts().size())) {
+          if (auto tl = parse_library_name(tname);
+              tl && tl->version && (!v || tl->version->parts().size() > v->parts().size())) {
             v = tl->version;
           }
         }

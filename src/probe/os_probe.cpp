@@ -73,8 +73,7 @@ void probe_os(const SystemView& system, Facts& facts) {
   std::string kernel_lower = to_lower(os.kernel);
   os.wsl_dxg_device = system.exists("/dev/dxg");
   os.wsl_lib_dir = system.is_dir("/usr/lib/wsl/lib");
-  os.wsl2 = system.platform() == Platform::wsl2 || contains(kernel_lower, "microsoft") ||
-            contains(kernel_lower, "wsl");
+  os.wsl2 = system.platform() == Platform::wsl2 || contains(kernel_lower, "microsoft") || contains(kernel_lower, "wsl");
   if (os.wsl2) facts.platform = Platform::wsl2;
   detect_container(system, os);
 }

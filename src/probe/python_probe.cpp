@@ -25,8 +25,8 @@ constexpr int kHomeScanEntries = 3000;  ///< subdirectories checked for a pyvenv
 const char* const kCondaHomeDirs[] = {"miniconda3", "anaconda3", "miniforge3", "mambaforge",
                                       "micromamba", "miniconda", "anaconda"};
 /// Folders under home that never hold a project environment but can be huge.
-const char* const kHomeScanSkip[] = {"node_modules", "snap", "go", "Library", "AppData",
-                                     "site-packages", "__pycache__"};
+const char* const kHomeScanSkip[] = {"node_modules", "snap",          "go",         "Library",
+                                     "AppData",      "site-packages", "__pycache__"};
 
 std::string problem_text(const Error& e) {
   return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
@@ -56,14 +56,13 @@ bool is_python_dir_name(std::string_view name) {
 
 /// "/mnt/c", "/mnt/d/Program Files": WSL's mounts of Windows drives.
 bool is_windows_drive_mount(std::string_view dir) {
-  return dir.size() >= 6 && starts_with(dir, "/mnt/") &&
-         std::isalpha(static_cast<unsigned char>(dir[5])) && (dir.size() == 6 || dir[6] == '/');
+  return dir.size() >= 6 && starts_with(dir, "/mnt/") && std::isalpha(static_cast<unsigned char>(dir[5])) &&
+         (dir.size() == 6 || dir[6] == '/');
 }
 
 class PythonProbe {
  public:
-  PythonProbe(const SystemView& system, Facts& facts)
-      : system_(system), facts_(facts), win_(system.is_windows()) {}
+  PythonProbe(const SystemView& system, Facts& facts) : system_(system), facts_(facts), win_(system.is_windows()) {}
 
   void run() {
     home_ = system_.home();
@@ -77,17 +76,16 @@ class PythonProbe {
     from_system_dirs();
     for (auto& env : envs_) fill_env(env);
     if (budget_.exhausted) {
-      facts_.problems.push_back({"python", "", "stopped scanning for Python environments after "
-                                               "too many directories; the list may be incomplete"});
+      facts_.problems.push_back({"python", "",
+                                 "stopped scanning for Python environments after "
+                                 "too many directories; the list may be incomplete"});
     }
     for (auto& env : envs_) facts_.python_envs.push_back(std::move(env));
   }
 
  private:
   std::string join(std::string_view a, std::string_view b) const { return system_.join(a, b); }
-  std::string join(std::string_view a, std::string_view b, std::string_view c) const {
-    return join(join(a, b), c);
-  }
+  std::string join(std::string_view a, std::string_view b, std::string_view c) const { return join(join(a, b), c); }
 
   void problem(const std::string& path, const std::string& message) {
     facts_.problems.push_back({"python", path, message});
@@ -116,8 +114,7 @@ class PythonProbe {
     auto canon = system_.canonical(prefix);
     if (!canon) {
       if (explicit_request || canon.error().kind != ErrorKind::not_found) {
-        problem(prefix, via + " names " + prefix + ", which cannot be used: " +
-                            problem_text(canon.error()));
+        problem(prefix, via + " names " + prefix + ", which cannot be used: " + problem_text(canon.error()));
       }
       return;
     }
@@ -130,8 +127,9 @@ class PythonProbe {
     classify(env);
     if (env.kind.empty()) {
       if (explicit_request) {
-        problem(prefix, via + " names " + prefix + ", which holds no Python environment "
-                        "(no pyvenv.cfg, conda-meta or lib/python3.X)");
+        problem(prefix, via + " names " + prefix +
+                            ", which holds no Python environment "
+                            "(no pyvenv.cfg, conda-meta or lib/python3.X)");
       }
       return;
     }
@@ -148,8 +146,7 @@ class PythonProbe {
     auto it = index_.find(key);
     if (it != index_.end()) {
       PythonEnvFacts& existing = envs_[it->second];
-      if (std::find(existing.found_via.begin(), existing.found_via.end(), via) ==
-          existing.found_via.end()) {
+      if (std::find(existing.found_via.begin(), existing.found_via.end(), via) == existing.found_via.end()) {
         existing.found_via.push_back(via);
       }
       if (existing.interpreter.empty()) existing.interpreter = interpreter;
@@ -157,8 +154,7 @@ class PythonProbe {
     }
     if (envs_.size() >= kMaxEnvs) {
       if (!too_many_reported_) {
-        problem(prefix, "more than " + std::to_string(kMaxEnvs) +
-                            " Python environments; the rest are not inspected");
+        problem(prefix, "more than " + std::to_string(kMaxEnvs) + " Python environments; the rest are not inspected");
         too_many_reported_ = true;
       }
       return;
@@ -180,8 +176,8 @@ class PythonProbe {
       env.kind = "conda";
       return;
     }
-    bool python_layout = win_ ? system_.is_dir(join(p, "Lib")) || system_.is_file(join(p, "python.exe"))
-                              : !lib_versions(p).empty();
+    bool python_layout =
+        win_ ? system_.is_dir(join(p, "Lib")) || system_.is_file(join(p, "python.exe")) : !lib_versions(p).empty();
     if (!python_layout) return;
     std::string pyenv_root = pyenv_root_dir();
     if (!pyenv_root.empty() && starts_with(p, join(pyenv_root, "versions"))) {
@@ -296,8 +292,8 @@ class PythonProbe {
       if (!win_) roots.push_back(join(*home_, ".conda"));
     }
     if (win_) {
-      for (const char* d : {"C:\\ProgramData\\miniconda3", "C:\\ProgramData\\Anaconda3",
-                            "C:\\ProgramData\\miniforge3", "C:\\tools\\miniconda3"}) {
+      for (const char* d : {"C:\\ProgramData\\miniconda3", "C:\\ProgramData\\Anaconda3", "C:\\ProgramData\\miniforge3",
+                            "C:\\tools\\miniconda3"}) {
         roots.emplace_back(d);
       }
     } else {
@@ -371,8 +367,7 @@ class PythonProbe {
         continue;
       }
       if (hidden) continue;
-      if (std::any_of(std::begin(kHomeScanSkip), std::end(kHomeScanSkip),
-                      [&](const char* s) { return e.name == s; })) {
+      if (std::any_of(std::begin(kHomeScanSkip), std::end(kHomeScanSkip), [&](const char* s) { return e.name == s; })) {
         continue;
       }
       scan_home_dir(child, depth + 1, listings);
@@ -488,15 +483,14 @@ class PythonProbe {
     }
     // Site-packages.
     std::vector<std::string> candidates;
-    std::string mm = env.python_version
-                         ? std::to_string(env.python_version->major()) + "." +
-                               std::to_string(env.python_version->minor())
-                         : std::string();
+    std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
+                                              std::to_string(env.python_version->minor())
+                                        : std::string();
     if (win_) {
       candidates.push_back(join(env.path, "Lib\\site-packages"));
       if (include_user_site && !mm.empty()) {
-        std::string tag = "Python" + std::to_string(env.python_version->major()) +
-                          std::to_string(env.python_version->minor());
+        std::string tag =
+            "Python" + std::to_string(env.python_version->major()) + std::to_string(env.python_version->minor());
         if (auto a = system_.env("APPDATA"); a && !a->empty()) {
           candidates.push_back(join(*a, "Python\\" + tag + "\\site-packages"));
         } else if (home_) {
@@ -556,6 +550,8 @@ class PythonProbe {
 
 }  // namespace
 
-void probe_python(const SystemView& system, Facts& facts) { PythonProbe(system, facts).run(); }
+void probe_python(const SystemView& system, Facts& facts) {
+  PythonProbe(system, facts).run();
+}
 
 }  // namespace gpudoctor

@@ -76,8 +76,8 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
 }
 
 bool looks_like_toolkit(const SystemView& system, const std::string& path) {
-  for (const char* marker : {"version.json", "version.txt", "bin/nvcc", "bin/nvcc.exe",
-                             "include/cuda.h", "include/cuda_runtime.h"}) {
+  for (const char* marker :
+       {"version.json", "version.txt", "bin/nvcc", "bin/nvcc.exe", "include/cuda.h", "include/cuda_runtime.h"}) {
     std::string p = path;
     for (auto piece : split(marker, '/')) p = system.join(p, piece);
     if (system.exists(p)) return true;
@@ -152,7 +152,8 @@ void collect_linux(const SystemView& system, ToolkitCollector& tc) {
     if (!nvcc) continue;
     // Debian's /usr/bin/nvcc and many images' /usr/local/bin/nvcc are wrapper scripts.
     if (auto target = wrapper_script_target(system, *nvcc)) nvcc = system.canonical(*target);
-    if (nvcc && system.base_name(system.parent(*nvcc)) == "bin") tc.add(system.parent(system.parent(*nvcc)), "PATH nvcc");
+    if (nvcc && system.base_name(system.parent(*nvcc)) == "bin")
+      tc.add(system.parent(system.parent(*nvcc)), "PATH nvcc");
   }
   for (const auto& dir : system.env_list("LD_LIBRARY_PATH")) {
     auto canon = system.canonical(dir);

@@ -1,10 +1,9 @@
 #include "probe/version_files.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
 
@@ -12,12 +11,10 @@ namespace gpudoctor {
 namespace {
 
 bool is_version_token(std::string_view w) {
-  return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
-         w.find('.') != std::string_view::npos;
+  return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string_view::npos;
 }
 
-std::optional<Version> from_defines(std::string_view text, const char* major, const char* minor,
-                                    const char* patch) {
+std::optional<Version> from_defines(std::string_view text, const char* major, const char* minor, const char* patch) {
   auto ma = header_define(text, major);
   auto mi = header_define(text, minor);
   if (!ma || !mi || *ma < 0 || *mi < 0 || *ma > 100000 || *mi > 100000) return std::nullopt;
@@ -154,8 +151,7 @@ std::optional<Version> parse_cublas_header(std::string_view text) {
 std::optional<LibraryName> parse_library_name(std::string_view name) {
   if (name.empty() || name.size() > 255) return std::nullopt;
   LibraryName out;
-  if (auto so = name.find(".so"); so != std::string_view::npos &&
-                                  (so + 3 == name.size() || name[so + 3] == '.')) {
+  if (auto so = name.find(".so"); so != std::string_view::npos && (so + 3 == name.size() || name[so + 3] == '.')) {
     out.stem = std::string(name.substr(0, so));
     if (out.stem.empty()) return std::nullopt;
     if (so + 3 < name.size()) {

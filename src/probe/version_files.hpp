@@ -51,8 +51,8 @@ std::optional<Version> parse_cublas_header(std::string_view text);
 ///   "cudnn64_8.dll" -> {"cudnn", 8}; "cudart64_110.dll" -> {"cudart", 11.0};
 ///   "cudart64_12.dll" -> {"cudart", 12}; "nvinfer_10.dll" -> {"nvinfer", 10}.
 struct LibraryName {
-  std::string stem;               ///< "libcudnn", "cudnn", "libcudnn_ops_infer"
-  std::optional<Version> version; ///< absent for the unversioned dev link "libcudnn.so"
+  std::string stem;                ///< "libcudnn", "cudnn", "libcudnn_ops_infer"
+  std::optional<Version> version;  ///< absent for the unversioned dev link "libcudnn.so"
   bool windows = false;
 };
 std::optional<LibraryName> parse_library_name(std::string_view file_name);

@@ -1,5 +1,4 @@
 #include "render/doctor_report.hpp"
-#include "render/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -8,6 +7,7 @@
 #include "cli/build_info.hpp"
 #include "core/text.hpp"
 #include "render/json_model.hpp"
+#include "render/json_text.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -31,18 +31,24 @@ constexpr Area kAreas[] = {
 
 const char* mark(Severity s) {
   switch (s) {
-    case Severity::ok: return "✓";
-    case Severity::info: return "•";
-    case Severity::warning: return "!";
-    case Severity::error: return "✗";
+    case Severity::ok:
+      return "✓";
+    case Severity::info:
+      return "•";
+    case Severity::warning:
+      return "!";
+    case Severity::error:
+      return "✗";
   }
   return "•";
 }
 
 std::string paint(const std::string& text, Severity s, bool color) {
   if (!color) return text;
-  const char* code = s == Severity::error ? "\x1b[31m" : s == Severity::warning ? "\x1b[33m"
-                                                   : s == Severity::ok ? "\x1b[32m" : "\x1b[2m";
+  const char* code = s == Severity::error     ? "\x1b[31m"
+                     : s == Severity::warning ? "\x1b[33m"
+                     : s == Severity::ok      ? "\x1b[32m"
+                                              : "\x1b[2m";
   return code + text + "\x1b[0m";
 }
 

@@ -1,8 +1,8 @@
 #include <nlohmann/json.hpp>
-#include "render/json_text.hpp"
 
 #include "core/text.hpp"
 #include "render/explain_render.hpp"
+#include "render/json_text.hpp"
 
 namespace gpudoctor {
 

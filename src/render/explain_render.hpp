@@ -9,8 +9,8 @@ namespace gpudoctor {
 inline constexpr int kExplainSchemaVersion = 1;
 
 struct ExplainTextOptions {
-  bool color = false;        ///< ANSI colour (only on a terminal)
-  size_t max_matches = 12;   ///< the rest are summarised in one line
+  bool color = false;       ///< ANSI colour (only on a terminal)
+  size_t max_matches = 12;  ///< the rest are summarised in one line
 };
 
 std::string render_explain_text(const ExplainReport& report, const ExplainTextOptions& options);

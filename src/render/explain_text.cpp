@@ -1,5 +1,6 @@
-#include <algorithm>
 #include <fmt/core.h>
+
+#include <algorithm>
 
 #include "core/text.hpp"
 #include "render/explain_render.hpp"
@@ -47,20 +48,21 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
   }
   for (const auto& problem : report.problems) out += fmt::format("note: {}\n", printable(problem, 300));
   if (report.matches.empty()) {
-    out += fmt::format("No known problem found in {} line{}.\n", report.input.lines,
-                       report.input.lines == 1 ? "" : "s");
+    out +=
+        fmt::format("No known problem found in {} line{}.\n", report.input.lines, report.input.lines == 1 ? "" : "s");
     if (report.input.lines_truncated > 0) {
       out += fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n",
                          report.input.lines_truncated);
     }
     return out;
   }
-  out += fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
-                     p.bold, real_rules.size(), p.reset, candidates, harmless_rules.size(), report.input.lines,
-                     report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
-                     report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
-                         ? std::string("; input was ") + to_string(report.input.encoding)
-                         : std::string());
+  out +=
+      fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
+                  p.bold, real_rules.size(), p.reset, candidates, harmless_rules.size(), report.input.lines,
+                  report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
+                  report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
+                      ? std::string("; input was ") + to_string(report.input.encoding)
+                      : std::string());
   size_t shown = 0;
   bool harmless_header = false;
   for (const ExplainMatch& m : report.matches) {

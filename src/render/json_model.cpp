@@ -7,12 +7,16 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json opt(const std::optional<Version>& v) { return v ? json(v->str()) : json(nullptr); }
+json opt(const std::optional<Version>& v) {
+  return v ? json(v->str()) : json(nullptr);
+}
 template <class T>
 json opt(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
-json str_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json str_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
 
 json gpu_json(const GpuFacts& g) {
   json cc = nullptr;
@@ -32,8 +36,8 @@ json gpu_json(const GpuFacts& g) {
 json driver_json(const DriverFacts& d) {
   json files = json::array();
   for (const auto& f : d.files) {
-    files.push_back({{"name", f.name}, {"path", str_or_null(f.path)}, {"found", !f.path.empty()},
-                     {"version", opt(f.version)}});
+    files.push_back(
+        {{"name", f.name}, {"path", str_or_null(f.path)}, {"found", !f.path.empty()}, {"version", opt(f.version)}});
   }
   return {{"version", opt(d.version)},
           {"version_source", str_or_null(d.version_source)},
@@ -43,10 +47,14 @@ json driver_json(const DriverFacts& d) {
           {"cuda_driver_version", opt(d.cuda_driver_version)},
           {"cuda_driver_version_source", str_or_null(d.cuda_driver_version_source)},
           {"libraries", files},
-          {"nvml", {{"status", str_or_null(d.nvml_status)}, {"error", str_or_null(d.nvml_error)},
-                    {"path", str_or_null(d.nvml_path)}}},
-          {"libcuda", {{"status", str_or_null(d.libcuda_status)}, {"error", str_or_null(d.libcuda_error)},
-                       {"path", str_or_null(d.libcuda_path)}}}};
+          {"nvml",
+           {{"status", str_or_null(d.nvml_status)},
+            {"error", str_or_null(d.nvml_error)},
+            {"path", str_or_null(d.nvml_path)}}},
+          {"libcuda",
+           {{"status", str_or_null(d.libcuda_status)},
+            {"error", str_or_null(d.libcuda_error)},
+            {"path", str_or_null(d.libcuda_path)}}}};
 }
 
 json framework_json(const FrameworkFacts& f) {
@@ -68,7 +76,9 @@ json env_json(const PythonEnvFacts& e) {
   for (const auto& f : e.frameworks) fws.push_back(framework_json(f));
   json wheels = json::array();
   for (const auto& w : e.nvidia_wheels) {
-    wheels.push_back({{"package", w.package}, {"version", w.version.str()}, {"library", w.library},
+    wheels.push_back({{"package", w.package},
+                      {"version", w.version.str()},
+                      {"library", w.library},
                       {"cuda_major", opt(w.cuda_major)}});
   }
   return {{"path", e.path},
@@ -90,13 +100,22 @@ json facts_to_json(const Facts& facts) {
   for (const auto& g : facts.gpus) gpus.push_back(gpu_json(g));
   json toolkits = json::array();
   for (const auto& t : facts.toolkits) {
-    toolkits.push_back({{"path", t.path}, {"version", opt(t.version)}, {"version_source", str_or_null(t.version_source)},
-                        {"found_via", t.found_via}, {"has_nvcc", t.has_nvcc}, {"kind", t.kind}});
+    toolkits.push_back({{"path", t.path},
+                        {"version", opt(t.version)},
+                        {"version_source", str_or_null(t.version_source)},
+                        {"found_via", t.found_via},
+                        {"has_nvcc", t.has_nvcc},
+                        {"kind", t.kind}});
   }
   json libs = json::array();
   for (const auto& l : facts.libraries) {
-    libs.push_back({{"name", l.name}, {"version", opt(l.version)}, {"version_source", str_or_null(l.version_source)},
-                    {"path", l.path}, {"files", l.files}, {"origin", l.origin}, {"cuda_major", opt(l.cuda_major)},
+    libs.push_back({{"name", l.name},
+                    {"version", opt(l.version)},
+                    {"version_source", str_or_null(l.version_source)},
+                    {"path", l.path},
+                    {"files", l.files},
+                    {"origin", l.origin},
+                    {"cuda_major", opt(l.cuda_major)},
                     {"loader_order", opt(l.loader_order)}});
   }
   json envs = json::array();
@@ -104,14 +123,21 @@ json facts_to_json(const Facts& facts) {
   json vars = json::object();
   for (const auto& v : facts.env) vars[v.name] = v.value;
   json problems = json::array();
-  for (const auto& p : facts.problems) problems.push_back({{"probe", p.probe}, {"path", p.path}, {"message", p.message}});
+  for (const auto& p : facts.problems)
+    problems.push_back({{"probe", p.probe}, {"path", p.path}, {"message", p.message}});
   return {{"platform", to_string(facts.platform)},
           {"root", facts.root},
           {"live", facts.live},
-          {"os", {{"name", str_or_null(os.name)}, {"id", str_or_null(os.id)}, {"version_id", str_or_null(os.version_id)},
-                  {"kernel", str_or_null(os.kernel)}, {"wsl2", os.wsl2}, {"wsl_dxg_device", os.wsl_dxg_device},
-                  {"wsl_lib_dir", os.wsl_lib_dir}, {"container", str_or_null(os.container)},
-                  {"container_evidence", os.container_evidence}}},
+          {"os",
+           {{"name", str_or_null(os.name)},
+            {"id", str_or_null(os.id)},
+            {"version_id", str_or_null(os.version_id)},
+            {"kernel", str_or_null(os.kernel)},
+            {"wsl2", os.wsl2},
+            {"wsl_dxg_device", os.wsl_dxg_device},
+            {"wsl_lib_dir", os.wsl_lib_dir},
+            {"container", str_or_null(os.container)},
+            {"container_evidence", os.container_evidence}}},
           {"gpus", gpus},
           {"driver", driver_json(facts.driver)},
           {"toolkits", toolkits},
@@ -122,9 +148,14 @@ json facts_to_json(const Facts& facts) {
 }
 
 json finding_to_json(const Finding& f) {
-  return {{"id", f.id},         {"severity", to_string(f.severity)}, {"area", f.area},
-          {"title", f.title},   {"detail", f.detail},                {"fix", f.fix},
-          {"evidence", f.evidence}, {"source", str_or_null(f.source)}};
+  return {{"id", f.id},
+          {"severity", to_string(f.severity)},
+          {"area", f.area},
+          {"title", f.title},
+          {"detail", f.detail},
+          {"fix", f.fix},
+          {"evidence", f.evidence},
+          {"source", str_or_null(f.source)}};
 }
 
 json findings_to_json(const std::vector<Finding>& findings) {

@@ -2,7 +2,6 @@
 /// Every JSON document leaves through here: indented, with invalid UTF-8 from untrusted files
 /// (a METADATA full of binary junk) replaced rather than thrown on.
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace gpudoctor {

@@ -1,7 +1,7 @@
 #include <nlohmann/json.hpp>
-#include "render/json_text.hpp"
 
 #include "kb/knowledge_base.hpp"
+#include "render/json_text.hpp"
 #include "render/matrix_render.hpp"
 
 namespace gpudoctor {

@@ -1,7 +1,7 @@
 #include <nlohmann/json.hpp>
-#include "render/json_text.hpp"
 
 #include "kb/knowledge_base.hpp"
+#include "render/json_text.hpp"
 #include "render/plan_render.hpp"
 
 namespace gpudoctor {
@@ -14,8 +14,8 @@ json opt_version(const std::optional<Version>& v) {
 }
 
 json issue_json(const PlanIssue& i) {
-  return json{{"id", i.id}, {"fatal", i.fatal}, {"message", i.message}, {"source", i.source},
-              {"unverified", i.unverified}};
+  return json{
+      {"id", i.id}, {"fatal", i.fatal}, {"message", i.message}, {"source", i.source}, {"unverified", i.unverified}};
 }
 
 json option_json(const PlanOption& o) {

@@ -70,8 +70,8 @@ std::string render_plan_text(const Plan& plan, bool color) {
     for (const std::string& n : fp.notes) out += "  note: " + n + "\n";
     if (fp.best) {
       // ✓ only where nothing is assumed; otherwise say plainly that it could not be checked.
-      out += "  " + (fp.best->verified() ? p.ok("✓ Best: ") : p.warn("! Best (not verified): ")) +
-             fp.best->summary() + "\n";
+      out += "  " + (fp.best->verified() ? p.ok("✓ Best: ") : p.warn("! Best (not verified): ")) + fp.best->summary() +
+             "\n";
       option_lines(out, *fp.best, p, "    ", true);
     } else {
       out += "  " + p.bad("✗ No option that matches the request can use the GPU here.") + "\n";

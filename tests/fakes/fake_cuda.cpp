@@ -17,7 +17,9 @@ constexpr CUresult kUnknown = 999;
 
 bool g_initialized = false;
 
-const fake_driver::Scenario& s() { return fake_driver::scenario(); }
+const fake_driver::Scenario& s() {
+  return fake_driver::scenario();
+}
 
 #define FAKE_ENTER(symbol)                                               \
   do {                                                                   \
@@ -41,8 +43,7 @@ constexpr ErrorText kErrors[] = {
     {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
     {34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
     {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
-    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
-     "system has unsupported display driver / cuda driver combination"},
+    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 

@@ -75,9 +75,7 @@ class FakeDriver : public ::testing::Test {
     return facts;
   }
 
-  std::string fake(const char* name) const {
-    return std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/" + name;
-  }
+  std::string fake(const char* name) const { return std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/" + name; }
 
   milliseconds elapsed_{0};
 };
@@ -141,8 +139,7 @@ TEST_F(FakeDriver, DriverNotLoadedKeepsTheErrorNames) {
   EXPECT_EQ(d.nvml_status, "init-failed");
   EXPECT_EQ(d.nvml_error, "nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded");
   EXPECT_EQ(d.libcuda_status, "init-failed");
-  EXPECT_EQ(d.libcuda_error,
-            "cuInit(0): CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
+  EXPECT_EQ(d.libcuda_error, "cuInit(0): CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
   // The library paths are known even though init failed: the libraries are installed.
   EXPECT_EQ(d.nvml_path, fs::canonical(fake("libnvidia-ml.so.1")).string());
   EXPECT_EQ(d.libcuda_path, fs::canonical(fake("libcuda.so.1")).string());
@@ -171,8 +168,7 @@ TEST_F(FakeDriver, FailedNvmlKeepsTheDriverVersionReadFromFiles) {
 TEST_F(FakeDriver, LibraryVersionMismatchIsNamed) {
   Facts facts = probe("version_mismatch");
   EXPECT_EQ(facts.driver.nvml_status, "init-failed");
-  EXPECT_TRUE(contains(facts.driver.nvml_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)"))
-      << facts.driver.nvml_error;
+  EXPECT_TRUE(contains(facts.driver.nvml_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)")) << facts.driver.nvml_error;
   EXPECT_TRUE(contains(facts.driver.libcuda_error, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)"))
       << facts.driver.libcuda_error;
 }
@@ -187,16 +183,14 @@ TEST_F(FakeDriver, ErrorOnOneCallIsAProblemNotAFailure) {
   EXPECT_EQ(facts.gpus[1].memory_total_bytes, 85520809984ULL);
   ASSERT_EQ(facts.problems.size(), 1u);
   EXPECT_EQ(facts.problems[0].probe, "nvml");
-  EXPECT_EQ(facts.problems[0].message,
-            "device 1: nvmlDeviceGetUUID: NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
+  EXPECT_EQ(facts.problems[0].message, "device 1: nvmlDeviceGetUUID: NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
 }
 
 TEST_F(FakeDriver, HangingCallTimesOutAndKeepsWhatWasKnown) {
   Facts facts = probe("hang", 700);
   const DriverFacts& d = facts.driver;
   EXPECT_EQ(d.nvml_status, "timeout");
-  EXPECT_EQ(d.nvml_error,
-            "NVML: no answer within 700 ms; child process killed in nvmlDeviceGetName (device 1)");
+  EXPECT_EQ(d.nvml_error, "NVML: no answer within 700 ms; child process killed in nvmlDeviceGetName (device 1)");
   // What NVML said before the hang still counts.
   ASSERT_TRUE(d.version.has_value());
   EXPECT_EQ(d.version->str(), "550.54.15");
@@ -215,8 +209,7 @@ TEST_F(FakeDriver, CrashInLibcudaIsReportedAndNvmlStillAnswers) {
   EXPECT_TRUE(contains(d.libcuda_error, "in cuDeviceGetCount")) << d.libcuda_error;
 #if !defined(__SANITIZE_ADDRESS__)
   // Under ASan the sanitizer catches the signal and exits with a status instead.
-  EXPECT_EQ(d.libcuda_error,
-            "libcuda: child process died from SIGSEGV (Segmentation fault) in cuDeviceGetCount");
+  EXPECT_EQ(d.libcuda_error, "libcuda: child process died from SIGSEGV (Segmentation fault) in cuDeviceGetCount");
 #endif
   EXPECT_EQ(d.nvml_status, "ok");
   EXPECT_EQ(facts.gpus.size(), 2u);
@@ -248,8 +241,7 @@ TEST_F(FakeDriver, MissingRequiredSymbols) {
   options.cuda_names = {std::string(GPUDOCTOR_FAKE_MISSING_DIR) + "/libcuda.so.1"};
   gpu::DriverRuntimeReport r = gpu::query_driver_runtime(options);
   EXPECT_EQ(r.nvml.status, "load-failed");
-  EXPECT_EQ(r.nvml.error,
-            "missing required entry point: nvmlDeviceGetCount_v2 | nvmlDeviceGetCount");
+  EXPECT_EQ(r.nvml.error, "missing required entry point: nvmlDeviceGetCount_v2 | nvmlDeviceGetCount");
   EXPECT_EQ(r.nvml.path, fs::canonical(options.nvml_names[0]).string());
   EXPECT_EQ(r.cuda.status, "load-failed");
   EXPECT_EQ(r.cuda.error, "missing required entry point: cuDeviceGetCount");
@@ -277,9 +269,8 @@ TEST_F(FakeDriver, LegacyNamesAreUsedWhenNewOnesAreAbsent) {
 class BadLibrary : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gpudoctor-badlib-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("gpudoctor-badlib-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -395,12 +386,10 @@ TEST(NoDriverLibrary, NothingOnTheLoaderPath) {
     GTEST_SKIP() << "this machine has an NVML the system loader finds (" << d.nvml_path
                  << "); the no-driver case cannot be shown here";
   }
-  EXPECT_EQ(d.nvml_error,
-            "libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
+  EXPECT_EQ(d.nvml_error, "libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
   EXPECT_EQ(d.nvml_path, "");
   if (d.libcuda_status == "not-found") {
-    EXPECT_EQ(d.libcuda_error,
-              "libcuda.so.1: cannot open shared object file: No such file or directory");
+    EXPECT_EQ(d.libcuda_error, "libcuda.so.1: cannot open shared object file: No such file or directory");
   } else {
     // A toolkit's stub libcuda.so on the loader's path is found and says what it is.
     EXPECT_TRUE(contains(d.libcuda_error, "CUDA_ERROR_STUB_LIBRARY")) << d.libcuda_error;

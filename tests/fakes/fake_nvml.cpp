@@ -41,7 +41,9 @@ constexpr nvmlReturn_t kUnknown = 999;
 bool g_initialized = false;
 nvmlDevice_st g_devices[64];
 
-const fake_driver::Scenario& s() { return fake_driver::scenario(); }
+const fake_driver::Scenario& s() {
+  return fake_driver::scenario();
+}
 
 /// The check every real NVML call makes, then the scenario's override.
 #define FAKE_ENTER(symbol, device)                                               \
@@ -152,9 +154,13 @@ FAKE_EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
 }
 
 #ifndef GPUDOCTOR_FAKE_NVML_LEGACY
-FAKE_EXPORT nvmlReturn_t nvmlInit_v2() { return init_impl("nvmlInit_v2"); }
+FAKE_EXPORT nvmlReturn_t nvmlInit_v2() {
+  return init_impl("nvmlInit_v2");
+}
 #endif
-FAKE_EXPORT nvmlReturn_t nvmlInit() { return init_impl("nvmlInit"); }
+FAKE_EXPORT nvmlReturn_t nvmlInit() {
+  return init_impl("nvmlInit");
+}
 
 FAKE_EXPORT nvmlReturn_t nvmlShutdown() {
   FAKE_ENTER("nvmlShutdown", -1);
@@ -206,8 +212,7 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsi
   return device_text_impl("nvmlDeviceGetUUID", device, &fake_driver::Device::uuid, uuid, length);
 }
 
-FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major,
-                                                            int* minor) {
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major, int* minor) {
   FAKE_ENTER("nvmlDeviceGetCudaComputeCapability", device != nullptr ? device->index : -1);
   if (!g_initialized) return kUninitialized;
   const auto* d = device_of(device);

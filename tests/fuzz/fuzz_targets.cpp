@@ -8,9 +8,9 @@
 #include "explain/explain_session.hpp"
 #include "explain/log_decoder.hpp"
 #include "explain/rule_loader.hpp"
-#include "platform/system_view.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
+#include "platform/system_view.hpp"
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
 #include "probe/python/python_literal.hpp"
@@ -58,8 +58,9 @@ void explain_rules(std::string_view text) {
   parse_rule_file(text, "fuzz.toml", loaded);
   auto matcher = RuleMatcher::build(loaded.base);
   if (!matcher) return;
-  const std::string log = "Could not load dynamic library 'cudnn64_8.dll'\nCUDA out of memory. Tried to allocate 2.00 GiB\n" +
-                          std::string(text.substr(0, 4096));
+  const std::string log =
+      "Could not load dynamic library 'cudnn64_8.dll'\nCUDA out of memory. Tried to allocate 2.00 GiB\n" +
+      std::string(text.substr(0, 4096));
   (void)explain_text(**matcher, log, ExplainMachine{});
 }
 

@@ -111,7 +111,8 @@ const std::map<std::string, Expectation>& expectations() {
       {"linux-jax-cuda12", {0, {"python-env", "driver"}, {"framework-cpu-only"}}},
       {"bad-binary-junk", {0, {"framework-metadata-unreadable"}, {}}},
       {"bad-escaping-symlinks", {0, {"probe-problem"}, {}}},
-      {"bad-garbage-versions", {1, {"probe-problem", "framework-metadata-unreadable", "framework-install-conflict"}, {}}},
+      {"bad-garbage-versions",
+       {1, {"probe-problem", "framework-metadata-unreadable", "framework-install-conflict"}, {}}},
       {"bad-symlink-loops", {0, {"probe-problem"}, {}}},
   };
   return kExpect;

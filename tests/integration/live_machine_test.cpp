@@ -32,7 +32,9 @@ std::string define_value(const std::string& text, const std::string& name) {
   return std::regex_search(text, m, re) ? m[1].str() : "";
 }
 
-bool gpu_machine() { return fs::exists("/proc/driver/nvidia/version") || fs::exists("/dev/nvidiactl"); }
+bool gpu_machine() {
+  return fs::exists("/proc/driver/nvidia/version") || fs::exists("/dev/nvidiactl");
+}
 
 TEST(LiveMachine, ReportsTheToolkitCudnnNcclAndNoDriver) {
   if (!fs::exists("/usr/local/cuda/include/cudnn_version.h")) {

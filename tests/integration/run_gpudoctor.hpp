@@ -1,8 +1,7 @@
 #pragma once
 /// Runs the built gpudoctor binary and parses its JSON output.
-#include <nlohmann/json.hpp>
-
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -12,7 +12,9 @@ const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
   return it == fs.end() ? nullptr : &*it;
 }
 
-Version v(const char* s) { return *Version::parse(s); }
+Version v(const char* s) {
+  return *Version::parse(s);
+}
 
 GpuFacts pci_gpu(const char* driver) {
   GpuFacts g;
@@ -128,8 +130,10 @@ TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
 
 TEST(Checks, SeveralToolkitsThatDisagree) {
   Facts f = healthy_linux();
-  ToolkitFacts a{"/usr/local/cuda-12.4", {"/usr/local/cuda", "/usr/local/cuda-12.4"}, v("12.4"), "version.json", true, "system"};
-  ToolkitFacts b{"/usr/local/cuda-11.8", {"/usr/local/cuda-11.8", "CUDA_HOME"}, v("11.8"), "version.json", true, "system"};
+  ToolkitFacts a{
+      "/usr/local/cuda-12.4", {"/usr/local/cuda", "/usr/local/cuda-12.4"}, v("12.4"), "version.json", true, "system"};
+  ToolkitFacts b{
+      "/usr/local/cuda-11.8", {"/usr/local/cuda-11.8", "CUDA_HOME"}, v("11.8"), "version.json", true, "system"};
   f.toolkits = {a, b};
   auto fs = run_checks(f, nullptr);
   ASSERT_NE(find(fs, "several-toolkits"), nullptr);

@@ -33,8 +33,7 @@ TEST(DynamicLibrary, MissingLibraryIsNotFoundWithTheLoadersWords) {
 }
 
 TEST(DynamicLibrary, NonLibraryFileIsLoadFailed) {
-  fs::path path =
-      fs::temp_directory_path() / ("gpudoctor-dl-" + std::to_string(::getpid()) + ".so");
+  fs::path path = fs::temp_directory_path() / ("gpudoctor-dl-" + std::to_string(::getpid()) + ".so");
   std::ofstream(path) << "this is not an ELF file, it is a text file pretending to be one\n";
   auto lib = DynamicLibrary::open(path.string());
   fs::remove(path);
@@ -48,8 +47,7 @@ TEST(DynamicLibrary, OpenFirstPrefersTheEarlierNameAndTheMoreTellingError) {
   ASSERT_TRUE(lib);
   EXPECT_EQ(lib->requested(), "libm.so.6");
 
-  fs::path junk =
-      fs::temp_directory_path() / ("gpudoctor-dl2-" + std::to_string(::getpid()) + ".so");
+  fs::path junk = fs::temp_directory_path() / ("gpudoctor-dl2-" + std::to_string(::getpid()) + ".so");
   std::ofstream(junk) << "junk";
   auto none = DynamicLibrary::open_first({"libgpudoctor-absent.so.1", junk.string()});
   fs::remove(junk);

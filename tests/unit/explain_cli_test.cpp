@@ -29,9 +29,8 @@ std::string slurp(const fs::path& p) {
 class ExplainCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gpudoctor-explain-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("gpudoctor-explain-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -46,8 +45,8 @@ class ExplainCli : public ::testing::Test {
   CliRun run(const std::string& args, const std::string& stdin_file = "") {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
-    std::string cmd = std::string("'") + GPUDOCTOR_BINARY + "' " + args + " >'" + out.string() + "' 2>'" +
-                      err.string() + "'";
+    std::string cmd =
+        std::string("'") + GPUDOCTOR_BINARY + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
     cmd += stdin_file.empty() ? " </dev/null" : " <'" + stdin_file + "'";
     const int status = std::system(cmd.c_str());
     CliRun r;
@@ -155,11 +154,13 @@ TEST_F(ExplainCli, MissingFileIsAUsageError) {
 }
 
 TEST_F(ExplainCli, WatchedCommandPassesOutputThroughAndReturnsItsStatus) {
-  CliRun r = run("explain --no-probe -- sh -c 'echo hello; echo \"AssertionError: Torch not compiled with CUDA enabled\" >&2; exit 7'");
+  CliRun r =
+      run("explain --no-probe -- sh -c 'echo hello; echo \"AssertionError: Torch not compiled with CUDA enabled\" >&2; "
+          "exit 7'");
   EXPECT_EQ(r.rc, 7);
-  EXPECT_EQ(r.out, "hello\n");  // stdout untouched
+  EXPECT_EQ(r.out, "hello\n");                                                     // stdout untouched
   EXPECT_NE(r.err.find("AssertionError: Torch not compiled"), std::string::npos);  // passed through
-  EXPECT_NE(r.err.find("[wrong-framework-build]"), std::string::npos) << r.err;  // then explained
+  EXPECT_NE(r.err.find("[wrong-framework-build]"), std::string::npos) << r.err;    // then explained
 }
 
 TEST_F(ExplainCli, WatchedCommandNotFound) {
@@ -170,7 +171,9 @@ TEST_F(ExplainCli, WatchedCommandNotFound) {
 
 TEST_F(ExplainCli, LiveProbeModeRunsOnThisMachine) {
   // No GPU and no driver here: the doctor's facts must still be collected without trouble.
-  auto log = write("e.log", "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file\n");
+  auto log = write("e.log",
+                   "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+                   "object file\n");
   CliRun r = run("--json explain '" + log.string() + "'");
   ASSERT_NE(r.out, "") << r.err;
   auto j = nlohmann::json::parse(r.out);

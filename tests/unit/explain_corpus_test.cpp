@@ -32,8 +32,8 @@ std::vector<CorpusCase> load_corpus() {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     auto j = nlohmann::json::parse(line);
-    out.push_back(CorpusCase{j.at("id"), j.at("category"), j.value("platform", "unknown"),
-                             j.at("log_excerpt"), out.size()});
+    out.push_back(
+        CorpusCase{j.at("id"), j.at("category"), j.value("platform", "unknown"), j.at("log_excerpt"), out.size()});
   }
   return out;
 }
@@ -76,8 +76,8 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
     }
     if (plat_rank != 1 || text_rank != 1) {
       std::string got = text.matches.empty() ? "(nothing)" : text.matches.front().category;
-      misses.push_back(c.id + " [" + c.category + "] text-rank " + std::to_string(text_rank) +
-                       " platform-rank " + std::to_string(plat_rank) + "; text first: " + got);
+      misses.push_back(c.id + " [" + c.category + "] text-rank " + std::to_string(text_rank) + " platform-rank " +
+                       std::to_string(plat_rank) + "; text first: " + got);
     }
     // The requirement: first answer, or among the first three when the text alone cannot
     // tell; the platform is always known on the machine explain runs on.

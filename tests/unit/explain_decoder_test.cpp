@@ -63,8 +63,7 @@ TEST(ExplainDecoder, SplitsLinesAndKeepsLastWithoutNewline) {
 }
 
 TEST(ExplainDecoder, StripsAnsiEscapes) {
-  const std::string in =
-      "\x1b[1;31mERROR\x1b[0m: \x1b]8;;http://x\x07link\x1b]8;;\x07 done\x1b[K\n\x1b(Bplain\n";
+  const std::string in = "\x1b[1;31mERROR\x1b[0m: \x1b]8;;http://x\x07link\x1b]8;;\x07 done\x1b[K\n\x1b(Bplain\n";
   for (size_t chunk : {1, 5, 100}) {
     auto c = decode_in_chunks(in, chunk);
     ASSERT_EQ(c.lines.size(), 2u);
@@ -81,7 +80,8 @@ TEST(ExplainDecoder, ProgressBarCarriageReturnsBecomeSpaces) {
 }
 
 TEST(ExplainDecoder, Utf16LittleEndianWithBomAsPowerShellWrites) {
-  const std::string bytes = utf16(u"Could not load 'cudnn64_8.dll'\r\nZweite Zeile: \u00e4\u00f6\u00fc \U0001F600\r\n", true, true);
+  const std::string bytes =
+      utf16(u"Could not load 'cudnn64_8.dll'\r\nZweite Zeile: \u00e4\u00f6\u00fc \U0001F600\r\n", true, true);
   for (size_t chunk : {1, 3, 4096}) {
     LogDecoderStats st;
     auto c = decode_in_chunks(bytes, chunk, &st);
@@ -117,7 +117,9 @@ TEST(ExplainDecoder, UnpairedSurrogatesBecomeReplacementCharacters) {
   s.push_back(static_cast<char16_t>(0xdc00));
   auto c = decode_in_chunks(utf16(s, true, true), 1);
   ASSERT_EQ(c.lines.size(), 1u);
-  EXPECT_EQ(c.lines[0], "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+  EXPECT_EQ(c.lines[0],
+            "a\xef\xbf\xbd"
+            "b\xef\xbf\xbd");
 }
 
 TEST(ExplainDecoder, BinaryJunkIsCleanedNotFatal) {

@@ -1,6 +1,5 @@
 // Rule loading (untrusted TOML) and matching (RE2 set, batches, captures, ranking).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <chrono>
@@ -215,12 +214,17 @@ sources = ["https://x"]
 
 TEST(ExplainRanking, SeveralProblemsAllReportedRealBeforeHarmless) {
   const std::string log =
-      "2023-12-05 09:29:18.697209: E cuda_dnn.cc:9342] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered\n"
-      "2023-12-05 09:29:20.002737: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
-      "I0000 cuda_executor.cc:1015] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero.\n"
-      "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly\n"
+      "2023-12-05 09:29:18.697209: E cuda_dnn.cc:9342] Unable to register cuDNN factory: Attempting to register "
+      "factory for plugin cuDNN when one has already been registered\n"
+      "2023-12-05 09:29:20.002737: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not "
+      "find TensorRT\n"
+      "I0000 cuda_executor.cc:1015] successful NUMA node read from SysFS had negative value (-1), but there must be at "
+      "least one NUMA node, so returning NUMA node zero.\n"
+      "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU libraries. Please make sure the "
+      "missing libraries mentioned above are installed properly\n"
       "Epoch 1/10\n"
-      "ResourceExhaustedError: OOM when allocating tensor with shape[256,1024,1024] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+      "ResourceExhaustedError: OOM when allocating tensor with shape[256,1024,1024] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
   auto r = explain_text(builtin_matcher(), log, ExplainMachine{});
   ASSERT_GE(r.matches.size(), 5u);
   EXPECT_EQ(r.matches.front().category, "out-of-memory");
@@ -240,7 +244,9 @@ TEST(ExplainRanking, SeveralProblemsAllReportedRealBeforeHarmless) {
 TEST(ExplainRanking, HarmlessNoiseAroundOneRealErrorDoesNotHideIt) {
   std::string log;
   for (int i = 0; i < 5000; ++i) {
-    log += "I0000 cuda_executor.cc:1015] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node\n";
+    log +=
+        "I0000 cuda_executor.cc:1015] successful NUMA node read from SysFS had negative value (-1), but there must be "
+        "at least one NUMA node\n";
     log += "step " + std::to_string(i) + " loss 0.123\n";
   }
   log += "AssertionError: Torch not compiled with CUDA enabled\n";
@@ -283,7 +289,8 @@ TEST(ExplainRanking, EmptyAndBinaryInputFindNothingQuietly) {
 }
 
 TEST(ExplainRanking, FindsErrorsInsideUtf16CrlfAnsiInput) {
-  std::u16string text = u"\x1b[31mRuntimeError: The NVIDIA driver on your system is too old (found version 11040).\x1b[0m\r\nok\r\n";
+  std::u16string text =
+      u"\x1b[31mRuntimeError: The NVIDIA driver on your system is too old (found version 11040).\x1b[0m\r\nok\r\n";
   std::string bytes = "\xff\xfe";
   for (char16_t u : text) {
     bytes.push_back(static_cast<char>(u & 0xff));
@@ -309,7 +316,8 @@ TEST(ExplainRanking, CostPerLineDoesNotGrowWithRuleCount) {
   auto small = build(make(20));
   auto large = build(make(400));
   std::string log;
-  for (int i = 0; i < 100000; ++i) log += "2024-01-01 12:00:00.000 INFO training step " + std::to_string(i) + " loss 0.5 lr 0.001\n";
+  for (int i = 0; i < 100000; ++i)
+    log += "2024-01-01 12:00:00.000 INFO training step " + std::to_string(i) + " loss 0.5 lr 0.001\n";
   auto time = [&](const RuleMatcher& m) {
     explain_text(m, log.substr(0, 100000), ExplainMachine{});  // warm the DFA
     const auto t0 = std::chrono::steady_clock::now();

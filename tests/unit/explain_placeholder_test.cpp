@@ -1,7 +1,6 @@
 // Placeholders in rule texts: a capture the log did not give must read naturally, never as a
 // stump ("instructions ((not in the log))") or a raw "{name}".
 #include <gtest/gtest.h>
-
 #include <re2/re2.h>
 
 #include <set>

@@ -1,10 +1,11 @@
 // Renderers: text (colour only when asked) and JSON (schema, order, junk-safe strings).
+#include "render/explain_render.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "explain_test_support.hpp"
-#include "render/explain_render.hpp"
 
 namespace gpudoctor {
 namespace {

@@ -36,15 +36,30 @@ std::string log_block(int block) {
   int i = 0;
   while (s.size() < (1u << 20)) {
     switch (i % 8) {
-      case 0: s += "2024-05-10 11:33:14.068255: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] step " + std::to_string(i) + "\n"; break;
-      case 1: s += "Epoch 3/100  1203/5000 [=====>........................] - ETA: 4:12 - loss: 0.4312 - accuracy: 0.8812\r\n"; break;
-      case 2: s += "\x1b[32mINFO\x1b[0m dataloader worker " + std::to_string(i % 16) + " prefetched batch\n"; break;
-      case 3: s += "I0000 00:00:1720821406.093527 2748382 cuda_executor.cc:821] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node\n"; break;
-      default: s += "{\"step\": " + std::to_string(i) + ", \"loss\": 0.1234, \"lr\": 0.0003, \"grad_norm\": 1.02}\n"; break;
+      case 0:
+        s += "2024-05-10 11:33:14.068255: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] step " +
+             std::to_string(i) + "\n";
+        break;
+      case 1:
+        s +=
+            "Epoch 3/100  1203/5000 [=====>........................] - ETA: 4:12 - loss: 0.4312 - accuracy: 0.8812\r\n";
+        break;
+      case 2:
+        s += "\x1b[32mINFO\x1b[0m dataloader worker " + std::to_string(i % 16) + " prefetched batch\n";
+        break;
+      case 3:
+        s += "I0000 00:00:1720821406.093527 2748382 cuda_executor.cc:821] successful NUMA node read from SysFS had "
+             "negative value (-1), but there must be at least one NUMA node\n";
+        break;
+      default:
+        s += "{\"step\": " + std::to_string(i) + ", \"loss\": 0.1234, \"lr\": 0.0003, \"grad_norm\": 1.02}\n";
+        break;
     }
     ++i;
   }
-  if (block == 700) s += "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.54 GiB total capacity; 20.1 GiB already allocated; 1.2 GiB free)\n";
+  if (block == 700)
+    s += "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.54 GiB total "
+         "capacity; 20.1 GiB already allocated; 1.2 GiB free)\n";
   return s;
 }
 
@@ -83,7 +98,9 @@ void stream_megabytes(int megabytes) {
 #endif
 }
 
-TEST(ExplainStream, SixtyFourMegabytesInConstantMemory) { stream_megabytes(64); }
+TEST(ExplainStream, SixtyFourMegabytesInConstantMemory) {
+  stream_megabytes(64);
+}
 
 TEST(ExplainStream, OneGigabyteInConstantMemory) {
   const char* slow = std::getenv("GPUDOCTOR_SLOW_TESTS");

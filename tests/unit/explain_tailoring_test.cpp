@@ -40,8 +40,8 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
       "'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found";
   Facts f;
   f.platform = Platform::windows;
-  f.libraries.push_back(cudnn_lib("9.1.0", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin",
-                                  {"cudnn64_9.dll", "cudnn_ops64_9.dll"}));
+  f.libraries.push_back(
+      cudnn_lib("9.1.0", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin", {"cudnn64_9.dll", "cudnn_ops64_9.dll"}));
   f.python_envs.push_back(env_with_tf("2.10.1", "C:\\venvs\\tf"));
   ExplainMachine m{Platform::windows, &f, &builtin_kb()};
   const auto r = explain_text(builtin_matcher(), log, m);
@@ -80,8 +80,9 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
 }
 
 TEST(ExplainTailoring, LibraryPresentMakesItASearchPathProblem) {
-  const std::string log = "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
-                          "cannot open shared object file: No such file or directory";
+  const std::string log =
+      "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+      "cannot open shared object file: No such file or directory";
   Facts f;
   LibraryFacts cudart;
   cudart.name = "cudart";
@@ -132,7 +133,8 @@ TEST(ExplainTailoring, ContainerFactsPickTheContainerCause) {
 }
 
 TEST(ExplainTailoring, WslPlatformPicksWslCause) {
-  const std::string log = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file";
+  const std::string log =
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file";
   const auto text = explain_text(builtin_matcher(), log, ExplainMachine{});
   EXPECT_NE(category_rank(text, "wsl2-specific"), 1u);
   const auto wsl = explain_text(builtin_matcher(), log, ExplainMachine{Platform::wsl2, nullptr});
@@ -140,7 +142,8 @@ TEST(ExplainTailoring, WslPlatformPicksWslCause) {
 }
 
 TEST(ExplainTailoring, TestedBuildsComeOnlyFromTheKnowledgeBase) {
-  const std::string log = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file";
+  const std::string log =
+      "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file";
   Facts f;
   f.platform = Platform::linux;
   f.python_envs.push_back(env_with_tf("2.13.1", "/home/me/venv"));
@@ -170,8 +173,7 @@ TEST(ExplainTailoring, TestedBuildsComeOnlyFromTheKnowledgeBase) {
   future.platform = Platform::linux;
   future.python_envs.push_back(env_with_tf("9.99.0", "/home/me/venv"));
   const auto unknown = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &future, &builtin_kb()});
-  EXPECT_EQ(unknown.matches.front().machine.find("tested with"), std::string::npos)
-      << unknown.matches.front().machine;
+  EXPECT_EQ(unknown.matches.front().machine.find("tested with"), std::string::npos) << unknown.matches.front().machine;
 }
 
 TEST(ExplainTailoring, WindowsTensorflowAfter210) {
@@ -258,7 +260,7 @@ TEST(ExplainConditions, TriStateAndNegation) {
   EXPECT_EQ(evaluate_condition("platform-linux", caps, m), Truth::yes);
   EXPECT_EQ(evaluate_condition("cudnn-other-major", caps, m), Truth::no);  // no cuDNN at all
   f.libraries.push_back(cudnn_lib("8.9.7", "/usr/lib", {"libcudnn.so.8"}));
-  EXPECT_EQ(evaluate_condition("cudnn-other-major", caps, m), Truth::no);   // has 8
+  EXPECT_EQ(evaluate_condition("cudnn-other-major", caps, m), Truth::no);  // has 8
   EXPECT_EQ(evaluate_condition("cudnn-present", caps, m), Truth::yes);
   CaptureMap nine{{"lib", {"libcudnn.so.9"}}};
   EXPECT_EQ(evaluate_condition("cudnn-other-major", nine, m), Truth::yes);

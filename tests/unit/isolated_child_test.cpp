@@ -1,7 +1,7 @@
 #include "gpu/isolated_child.hpp"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -27,7 +27,9 @@ void abort_now(const std::vector<std::string>& /*args*/, ChildChannel& out) {
   out.write_line("about to abort");
   ::raise(SIGABRT);
 }
-void exit_seven(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) { ::_exit(7); }
+void exit_seven(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) {
+  ::_exit(7);
+}
 void throw_something(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) {
   throw std::runtime_error("must not unwind into the parent's stack");
 }
@@ -46,8 +48,7 @@ TEST(IsolatedChild, ReturnsWhatTheChildWrote) {
 
 TEST(IsolatedChild, HangIsKilledAtTheDeadlineAndKeepsItsOutput) {
   auto start = std::chrono::steady_clock::now();
-  auto outcomes =
-      run_isolated({{"hang", {"said before hanging"}, &sleep_forever}}, milliseconds(300));
+  auto outcomes = run_isolated({{"hang", {"said before hanging"}, &sleep_forever}}, milliseconds(300));
   auto took = std::chrono::steady_clock::now() - start;
   ASSERT_EQ(outcomes.size(), 1u);
   ASSERT_TRUE(outcomes[0].error.has_value());
@@ -60,9 +61,8 @@ TEST(IsolatedChild, HangIsKilledAtTheDeadlineAndKeepsItsOutput) {
 
 TEST(IsolatedChild, TasksRunSideBySideUnderOneDeadline) {
   auto start = std::chrono::steady_clock::now();
-  auto outcomes = run_isolated(
-      {{"a", {}, &sleep_forever}, {"b", {"quick"}, &say_args}, {"c", {}, &sleep_forever}},
-      milliseconds(400));
+  auto outcomes = run_isolated({{"a", {}, &sleep_forever}, {"b", {"quick"}, &say_args}, {"c", {}, &sleep_forever}},
+                               milliseconds(400));
   auto took = std::chrono::steady_clock::now() - start;
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::timeout);
@@ -140,8 +140,7 @@ TEST(ChildReport, JunkIsInvalidDataReportedAsACrash) {
   NvmlReport r = nvml_report_from_child(outcome("\x01\x02 not json at all\n"));
   EXPECT_EQ(r.status, "crashed");
   EXPECT_EQ(r.error_kind, "invalid_data");
-  EXPECT_TRUE(r.error.find("unreadable answer from the child process") != std::string::npos)
-      << r.error;
+  EXPECT_TRUE(r.error.find("unreadable answer from the child process") != std::string::npos) << r.error;
 }
 
 TEST(ChildReport, SilenceIsInvalidData) {
@@ -152,9 +151,9 @@ TEST(ChildReport, SilenceIsInvalidData) {
 }
 
 TEST(ChildReport, WrongTypesAreIgnoredNotTrusted) {
-  NvmlReport r = nvml_report_from_child(outcome(
-      R"({"report":{"status":"ok","driver_version":42,"devices":[{"index":"x","name":7},3]}})"
-      "\n"));
+  NvmlReport r = nvml_report_from_child(
+      outcome(R"({"report":{"status":"ok","driver_version":42,"devices":[{"index":"x","name":7},3]}})"
+              "\n"));
   EXPECT_EQ(r.status, "ok");
   EXPECT_EQ(r.driver_version, "");
   ASSERT_EQ(r.devices.size(), 1u);
@@ -169,11 +168,10 @@ TEST(ChildReport, TimeoutNamesTheCallAndKeepsTheLastReport) {
                        R"({"call":"nvmlDeviceGetUUID","device":3})"
                        "\n"
                        R"({"report":{"status":"ok","dri)";  // cut short by the kill
-  NvmlReport r = nvml_report_from_child(outcome(
-      output, Error{ErrorKind::timeout, "no answer within 100 ms; child process killed", "", 0}));
+  NvmlReport r = nvml_report_from_child(
+      outcome(output, Error{ErrorKind::timeout, "no answer within 100 ms; child process killed", "", 0}));
   EXPECT_EQ(r.status, "timeout");
-  EXPECT_EQ(r.error,
-            "NVML: no answer within 100 ms; child process killed in nvmlDeviceGetUUID (device 3)");
+  EXPECT_EQ(r.error, "NVML: no answer within 100 ms; child process killed in nvmlDeviceGetUUID (device 3)");
   EXPECT_EQ(r.driver_version, "535.104.05");
   EXPECT_EQ(r.last_call, "nvmlDeviceGetUUID");
 }
@@ -185,14 +183,17 @@ TEST(ChildReport, RandomBytesNeverCrashTheParent) {
     seed = seed * 1664525u + 1013904223u;
     return seed >> 24U;
   };
-  const std::string pieces[] = {R"({"report":)", R"({"call":)", "{", "}", "[", "]", "\"", ":",
-                                "\n", "null", "1e999", "-1", R"("status")", R"("devices")"};
+  const std::string pieces[] = {
+      R"({"report":)", R"({"call":)", "{",  "}",           "[",           "]", "\"", ":", "\n",
+      "null",          "1e999",       "-1", R"("status")", R"("devices")"};
   for (int round = 0; round < 500; ++round) {
     std::string text;
     int n = static_cast<int>(next() % 40);
     for (int i = 0; i < n; ++i) {
-      if (next() % 2 == 0) text += pieces[next() % std::size(pieces)];
-      else text += static_cast<char>(next());
+      if (next() % 2 == 0)
+        text += pieces[next() % std::size(pieces)];
+      else
+        text += static_cast<char>(next());
     }
     NvmlReport r = nvml_report_from_child(outcome(text));
     EXPECT_FALSE(r.status.empty()) << text;

@@ -29,8 +29,7 @@ TEST(TfBuildInfo, ReadsTheOrderedDictForm) {
   EXPECT_EQ(info.is_tensorrt_build, false);
   EXPECT_EQ(info.cuda_version, "12.5.1");
   EXPECT_EQ(info.cudnn_version, "9");
-  EXPECT_EQ(info.compute_capabilities,
-            (std::vector<std::string>{"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"}));
+  EXPECT_EQ(info.compute_capabilities, (std::vector<std::string>{"sm_60", "sm_70", "sm_80", "sm_89", "compute_90"}));
   EXPECT_TRUE(info.problems.empty()) << info.problems.front();
 }
 
@@ -94,7 +93,10 @@ TEST(TfBuildInfo, TruncatedFileIsAProblemNotACrash) {
 }
 
 TEST(TfBuildInfo, BinaryJunkIsRejected) {
-  std::string junk("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+  std::string junk(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0",
+      10);
   junk += std::string(100, '\xff');
   TfBuildInfo info = parse_tf_build_info(junk);
   EXPECT_FALSE(info.is_cuda_build.has_value());
@@ -103,8 +105,7 @@ TEST(TfBuildInfo, BinaryJunkIsRejected) {
 }
 
 TEST(TfBuildInfo, NonBooleanIsCudaBuildIsReported) {
-  TfBuildInfo info = parse_tf_build_info(
-      "build_info = collections.OrderedDict([('is_cuda_build', 'maybe')])\n");
+  TfBuildInfo info = parse_tf_build_info("build_info = collections.OrderedDict([('is_cuda_build', 'maybe')])\n");
   EXPECT_FALSE(info.is_cuda_build.has_value());
   EXPECT_FALSE(info.problems.empty());
 }
@@ -158,8 +159,8 @@ TEST(DistInfo, ParsesDirectoryNames) {
 }
 
 TEST(DistInfo, ParsesMetadataHeadersOnly) {
-  DistMetadata md = parse_dist_metadata(
-      "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\nSummary: x\n\nVersion: 9.9.9\n");
+  DistMetadata md =
+      parse_dist_metadata("Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\nSummary: x\n\nVersion: 9.9.9\n");
   EXPECT_EQ(md.name, "tensorflow");
   EXPECT_EQ(md.version, "2.15.0");
   EXPECT_TRUE(md.problems.empty());
@@ -194,12 +195,14 @@ TEST(PyvenvCfg, ReadsVenvVirtualenvAndUv) {
   EXPECT_EQ(venv.python_version, "3.10.12");
   EXPECT_EQ(venv.home, "/usr/bin");
   EXPECT_EQ(venv.creator, "venv");
-  PyvenvCfg ve = parse_pyvenv_cfg("home = /x/bin\nimplementation = CPython\n"
-                                  "version_info = 3.7.17.final.0\nvirtualenv = 20.26.3\n");
+  PyvenvCfg ve = parse_pyvenv_cfg(
+      "home = /x/bin\nimplementation = CPython\n"
+      "version_info = 3.7.17.final.0\nvirtualenv = 20.26.3\n");
   EXPECT_EQ(ve.python_version, "3.7.17");
   EXPECT_EQ(ve.creator, "virtualenv");
-  PyvenvCfg uv = parse_pyvenv_cfg("home = /x/bin\nimplementation = CPython\nuv = 0.4.0\n"
-                                  "version_info = 3.12.5\ninclude-system-site-packages = true\n");
+  PyvenvCfg uv = parse_pyvenv_cfg(
+      "home = /x/bin\nimplementation = CPython\nuv = 0.4.0\n"
+      "version_info = 3.12.5\ninclude-system-site-packages = true\n");
   EXPECT_EQ(uv.creator, "uv");
   EXPECT_TRUE(uv.include_system_site_packages);
   PyvenvCfg junk = parse_pyvenv_cfg("garbage\n");
@@ -231,8 +234,8 @@ TEST(PythonLiteral, NestingIsBounded) {
 // Every parser survives random bytes and random cuts of valid input.
 TEST(PythonParsers, SurviveRandomInput) {
   std::mt19937 rng(12345);
-  const std::string seeds[] = {kTf220BuildInfo, "__version__ = '2.3.1'\ncuda = '12.1'\n",
-                               "Name: x\nVersion: 1\n", "home = /usr/bin\nversion = 3.1\n"};
+  const std::string seeds[] = {kTf220BuildInfo, "__version__ = '2.3.1'\ncuda = '12.1'\n", "Name: x\nVersion: 1\n",
+                               "home = /usr/bin\nversion = 3.1\n"};
   for (int i = 0; i < 2000; ++i) {
     std::string s = seeds[i % 4];
     int edits = static_cast<int>(rng() % 8);

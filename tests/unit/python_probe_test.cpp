@@ -255,7 +255,8 @@ TEST(PythonProbe, WindowsTensorflowIntel) {
   EXPECT_EQ(tf->cuda_build, false);
   EXPECT_EQ(tf->variant, "cpu");
   EXPECT_EQ(std::count_if(env.frameworks.begin(), env.frameworks.end(),
-                          [](const auto& fw) { return fw.name == "tensorflow"; }), 1);
+                          [](const auto& fw) { return fw.name == "tensorflow"; }),
+            1);
   EXPECT_NO_PROBLEMS(f);
 }
 
@@ -393,8 +394,9 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
              "build_info = collections.OrderedDict([('cuda_version', '64_112'), ('cudart_dll_name', "
              "'cudart64_112.dll'), ('cudnn_dll_name', 'cudnn64_8.dll'), ('cudnn_version', '64_8'), "
              "('is_cuda_build', True), ('is_rocm_build', False)])\n");
-  write_file(dir / "env", "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
-                          "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
+  write_file(dir / "env",
+             "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
+             "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
   write_file(dir / "args", "--platform\nwindows\n");
   Facts f = [&] {
     SystemView system = fixture_view(dir);
@@ -654,7 +656,8 @@ TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->version.str(), "2.4.0+cu121");
   EXPECT_NE(join(torch->conflicts, "\n").find("several torch dist-info directories (2.3.1+cu121, 2.4.0+cu121)"),
-            std::string::npos) << join(torch->problems, "\n");
+            std::string::npos)
+      << join(torch->problems, "\n");
   ASSERT_EQ(f.python_envs.front().nvidia_wheels.size(), 1u);
   EXPECT_EQ(f.python_envs.front().nvidia_wheels.front().version.str(), "2.21.5");
   EXPECT_NE(all_problems(f).find("several nvidia-nccl-cu12 dist-info directories"), std::string::npos);

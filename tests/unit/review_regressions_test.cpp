@@ -67,8 +67,7 @@ TEST(ReviewRegression, SystemHeaderDoesNotOverrideATarballsVersion) {
   TempTree t;
   t.write("opt/cudnn/lib/libcudnn.so.8.2.4", "");
   t.symlink("libcudnn.so.8.2.4", "opt/cudnn/lib/libcudnn.so.8");
-  t.write("usr/include/cudnn_version.h",
-          "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
+  t.write("usr/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
   auto sv = view_of(t, Platform::linux, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib"}});
   Facts f;
   probe_libraries(sv, f);
@@ -119,7 +118,9 @@ TEST(ReviewRegression, CraftedLdSoCacheCannotExhaustMemory) {
 
 TEST(ReviewRegression, EscapeCodesInNamesNeverReachTheTerminal) {
   Facts f;
-  std::vector<Finding> fs = {Finding{.id = "python-env", .severity = Severity::ok, .area = "python",
+  std::vector<Finding> fs = {Finding{.id = "python-env",
+                                     .severity = Severity::ok,
+                                     .area = "python",
                                      .title = "x\x1b]0;pwned\a\x1b[2J\nFAKE [✓] All good",
                                      .detail = "a\rb"}};
   std::string text = render_doctor_text(f, fs, TextStyle{.color = false, .verbose = true});
@@ -161,8 +162,8 @@ TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
   f.driver.version = *Version::parse("570.133.07");
   f.driver.nvidia_module_loaded = true;
   for (const char* bus : {"0000:01:00.0", "0000:02:00.0", "0000:03:00.0"}) {
-    f.gpus.push_back(GpuFacts{.name = "NVIDIA GeForce GTX 1080 Ti", .source = "proc", .pci_bus_id = bus,
-                              .kernel_driver = "nvidia"});
+    f.gpus.push_back(
+        GpuFacts{.name = "NVIDIA GeForce GTX 1080 Ti", .source = "proc", .pci_bus_id = bus, .kernel_driver = "nvidia"});
   }
   PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
   FrameworkFacts torch{.name = "torch", .package = "torch", .version = *Version::parse("2.8.0+cu128")};

@@ -40,14 +40,16 @@ TEST(CudaVersionFiles, JsonTxtAndNvcc) {
   auto t = parse_cuda_version_txt("CUDA Version 10.0.130\n");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->str(), "10.0.130");
-  auto n = parse_nvcc_version("nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.1, V12.1.105\n");
+  auto n =
+      parse_nvcc_version("nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.1, V12.1.105\n");
   ASSERT_TRUE(n);
   EXPECT_EQ(n->str(), "12.1");
 }
 
 TEST(Headers, CudnnNcclCudaTensorrt) {
-  auto cudnn = parse_cudnn_header("#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n"
-                                  "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n");
+  auto cudnn = parse_cudnn_header(
+      "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n"
+      "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n");
   ASSERT_TRUE(cudnn);
   EXPECT_EQ(cudnn->str(), "8.9.7");
   auto nccl = parse_nccl_header("#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n");
@@ -56,7 +58,8 @@ TEST(Headers, CudnnNcclCudaTensorrt) {
   auto cuda = parse_cuda_h("#define CUDA_VERSION 12020\n");
   ASSERT_TRUE(cuda);
   EXPECT_EQ(cuda->str(), "12.2");
-  auto trt = parse_tensorrt_header("#define NV_TENSORRT_MAJOR 10 //!< major\n#define NV_TENSORRT_MINOR 3\n#define NV_TENSORRT_PATCH 0\n");
+  auto trt = parse_tensorrt_header(
+      "#define NV_TENSORRT_MAJOR 10 //!< major\n#define NV_TENSORRT_MINOR 3\n#define NV_TENSORRT_PATCH 0\n");
   ASSERT_TRUE(trt);
   EXPECT_EQ(trt->str(), "10.3.0");
   EXPECT_FALSE(parse_cudnn_header("#define CUDNN_MAJOR eight\n#define CUDNN_MINOR 9\n"));

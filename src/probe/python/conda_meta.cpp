@@ -16,8 +16,7 @@ std::optional<CondaPackageName> parse_conda_meta_filename(std::string_view file_
   if (v == std::string_view::npos || v == 0) return std::nullopt;
   CondaPackageName out{std::string(stem.substr(0, v)), std::string(stem.substr(v + 1, b - v - 1)),
                        std::string(stem.substr(b + 1))};
-  if (out.version.empty() || out.build.empty() ||
-      !std::isdigit(static_cast<unsigned char>(out.version[0]))) {
+  if (out.version.empty() || out.build.empty() || !std::isdigit(static_cast<unsigned char>(out.version[0]))) {
     return std::nullopt;
   }
   return out;

@@ -61,7 +61,7 @@ DistMetadata parse_dist_metadata(std::string_view text) {
     return md;
   }
   for (std::string_view line : lines(text)) {
-    if (trim(line).empty()) break;  // headers end at the first blank line; the body follows
+    if (trim(line).empty()) break;                    // headers end at the first blank line; the body follows
     if (line[0] == ' ' || line[0] == '\t') continue;  // continuation of a folded header
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;

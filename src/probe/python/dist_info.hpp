@@ -12,9 +12,9 @@ namespace gpudoctor {
 std::string normalize_dist_name(std::string_view name);
 
 struct DistDirName {
-  std::string name;      ///< normalised: "nvidia-cudnn-cu12"
-  std::string version;   ///< as written: "9.1.0.70", "2.3.1+cu121"
-  std::string kind;      ///< "dist-info" or "egg-info"
+  std::string name;     ///< normalised: "nvidia-cudnn-cu12"
+  std::string version;  ///< as written: "9.1.0.70", "2.3.1+cu121"
+  std::string kind;     ///< "dist-info" or "egg-info"
 };
 
 /// "torch-2.3.1+cu121.dist-info" -> {"torch", "2.3.1+cu121"}; "foo.egg-info" (no version)
@@ -22,8 +22,8 @@ struct DistDirName {
 std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name);
 
 struct DistMetadata {
-  std::string name;                  ///< "Name:" header as written
-  std::string version;               ///< "Version:" header
+  std::string name;     ///< "Name:" header as written
+  std::string version;  ///< "Version:" header
   std::vector<std::string> problems;
 };
 
@@ -34,7 +34,7 @@ DistMetadata parse_dist_metadata(std::string_view text);
 /// "nvidia-cuda-runtime-cu12" -> "cudart"; CUDA 13's unsuffixed "nvidia-cublas" -> "cublas".
 struct NvidiaWheelName {
   std::string library;
-  std::optional<int> cuda_major;     ///< from the -cuNN suffix
+  std::optional<int> cuda_major;  ///< from the -cuNN suffix
 };
 std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view normalized_name);
 

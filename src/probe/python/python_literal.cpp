@@ -13,7 +13,9 @@ constexpr size_t kMaxItems = 4096;
 bool is_ident_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 class Reader {
  public:
@@ -78,9 +80,15 @@ class Reader {
       if (c == '\\' && pos_ < text_.size()) {
         char e = text_[pos_++];
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          default: out += e; break;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          default:
+            out += e;
+            break;
         }
         continue;
       }
@@ -94,8 +102,7 @@ class Reader {
     PyValue v;
     size_t start = pos_;
     if (text_[pos_] == '-') ++pos_;
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
       ++pos_;
     }
     v.text = std::string(text_.substr(start, pos_ - start));
@@ -181,10 +188,9 @@ Assignments parse_assignments(std::string_view text) {
     if (v.kind == PyValue::Kind::unknown) {
       std::string_view shown = trim(rest.substr(1));
       // A call or a name on the right is ordinary Python, not a malformed literal.
-      if (!shown.empty() && (shown[0] == '\'' || shown[0] == '"' || shown[0] == '[' ||
-                             shown[0] == '(')) {
-        out.problems.push_back("line " + std::to_string(line_no) + ": unreadable value for " +
-                               name + ": " + printable(shown, 60));
+      if (!shown.empty() && (shown[0] == '\'' || shown[0] == '"' || shown[0] == '[' || shown[0] == '(')) {
+        out.problems.push_back("line " + std::to_string(line_no) + ": unreadable value for " + name + ": " +
+                               printable(shown, 60));
       }
       continue;
     }

@@ -14,8 +14,8 @@ struct PyValue {
   enum class Kind { none, boolean, number, string, list, unknown };
   Kind kind = Kind::unknown;
   bool boolean = false;
-  std::string text;             ///< string value, or the number as written
-  std::vector<PyValue> items;   ///< list / tuple elements
+  std::string text;            ///< string value, or the number as written
+  std::vector<PyValue> items;  ///< list / tuple elements
 };
 
 /// Parses one literal at the start of `text`; `consumed` receives the bytes used (0 on

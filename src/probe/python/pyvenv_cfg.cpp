@@ -19,8 +19,7 @@ PyvenvCfg parse_pyvenv_cfg(std::string_view text) {
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
       if (cfg.problems.size() < 5) {
-        cfg.problems.push_back("line " + std::to_string(n) + " is not key = value: " +
-                               printable(line, 60));
+        cfg.problems.push_back("line " + std::to_string(n) + " is not key = value: " + printable(line, 60));
       }
       continue;
     }

@@ -13,10 +13,10 @@ namespace gpudoctor {
 
 struct PyvenvCfg {
   std::map<std::string, std::string> values;  ///< keys lower-cased
-  std::string python_version;   ///< "3.11.7" from version / version_info, "" when absent
-  std::string home;             ///< directory of the base interpreter
+  std::string python_version;                 ///< "3.11.7" from version / version_info, "" when absent
+  std::string home;                           ///< directory of the base interpreter
   bool include_system_site_packages = false;
-  std::string creator;          ///< "venv", "virtualenv", "uv"
+  std::string creator;  ///< "venv", "virtualenv", "uv"
   std::vector<std::string> problems;
 };
 

@@ -14,16 +14,15 @@ namespace {
 /// Distributions that install the `tensorflow` package. tensorflow-intel (Windows),
 /// tensorflow-cpu-aws (Linux aarch64) and tensorflow-macos carry the code when plain
 /// `tensorflow` is only a meta-package depending on them.
-const char* const kTensorflowDists[] = {
-    "tensorflow",        "tensorflow-cpu",     "tensorflow-gpu", "tensorflow-intel",
-    "tensorflow-cpu-aws", "tensorflow-aarch64", "tensorflow-macos", "tf-nightly",
-    "tf-nightly-cpu",    "tf-nightly-gpu",     "tf-nightly-intel", "intel-tensorflow"};
-const char* const kTensorflowImplementations[] = {"tensorflow-intel", "tensorflow-cpu-aws",
-                                                  "tensorflow-macos", "tf-nightly-intel"};
+const char* const kTensorflowDists[] = {"tensorflow",       "tensorflow-cpu",     "tensorflow-gpu",
+                                        "tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-aarch64",
+                                        "tensorflow-macos", "tf-nightly",         "tf-nightly-cpu",
+                                        "tf-nightly-gpu",   "tf-nightly-intel",   "intel-tensorflow"};
+const char* const kTensorflowImplementations[] = {"tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos",
+                                                  "tf-nightly-intel"};
 
 bool one_of(const std::string& name, const auto& list) {
-  return std::any_of(std::begin(list), std::end(list),
-                     [&](const char* n) { return name == n; });
+  return std::any_of(std::begin(list), std::end(list), [&](const char* n) { return name == n; });
 }
 
 struct Dist {
@@ -38,8 +37,7 @@ std::string problem_text(const Error& e) {
 /// Version from the dist-info directory name, cross-checked against METADATA.
 Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw) {
   auto parsed = Version::parse(d.dir.version);
-  auto text = system.read_file(system.join(d.path, d.dir.kind == "egg-info" ? "PKG-INFO" : "METADATA"),
-                               64 * 1024);
+  auto text = system.read_file(system.join(d.path, d.dir.kind == "egg-info" ? "PKG-INFO" : "METADATA"), 64 * 1024);
   if (text) {
     DistMetadata md = parse_dist_metadata(*text);
     for (auto& p : md.problems) fw.problems.push_back(p + " (" + d.path + ")");
@@ -49,7 +47,7 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
         parsed = from_md;
       } else if (parsed && from_md && (*parsed != *from_md || parsed->local() != from_md->local())) {
         fw.conflicts.push_back("METADATA says version " + md.version + " but the directory is " +
-                              printable(d.dir.version, 60));
+                               printable(d.dir.version, 60));
       } else if (!from_md) {
         fw.problems.push_back("METADATA Version is not a version: " + printable(md.version, 60));
       }
@@ -58,22 +56,22 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
     fw.problems.push_back("cannot read METADATA in " + d.path + ": " + problem_text(text.error()));
   }
   if (!parsed) {
-    fw.problems.push_back("no readable version for " + d.dir.name + " (directory name " +
-                          printable(d.dir.version, 60) + ")");
+    fw.problems.push_back("no readable version for " + d.dir.name + " (directory name " + printable(d.dir.version, 60) +
+                          ")");
     return Version{};
   }
   return *parsed;
 }
 
 void fill_tensorflow(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
-  std::string path = system.join(
-      site, system.is_windows() ? "tensorflow\\python\\platform\\build_info.py"
-                                : "tensorflow/python/platform/build_info.py");
+  std::string path = system.join(site, system.is_windows() ? "tensorflow\\python\\platform\\build_info.py"
+                                                           : "tensorflow/python/platform/build_info.py");
   auto text = system.read_file(path);
   if (!text) {
     if (text.error().kind == ErrorKind::not_found) {
-      fw.problems.push_back("tensorflow/python/platform/build_info.py is missing: the package "
-                            "files are incomplete or were removed");
+      fw.problems.push_back(
+          "tensorflow/python/platform/build_info.py is missing: the package "
+          "files are incomplete or were removed");
     } else {
       fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
     }
@@ -89,8 +87,7 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
     if (v) {
       fw.cuda_version = v;
     } else {
-      fw.problems.push_back("build_info.py: cuda_version is not a version: " +
-                            printable(info.cuda_version, 40));
+      fw.problems.push_back("build_info.py: cuda_version is not a version: " + printable(info.cuda_version, 40));
     }
   }
   if (!info.cudnn_version.empty()) {
@@ -98,8 +95,7 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
     if (v) {
       fw.cudnn_version = v;
     } else {
-      fw.problems.push_back("build_info.py: cudnn_version is not a version: " +
-                            printable(info.cudnn_version, 40));
+      fw.problems.push_back("build_info.py: cudnn_version is not a version: " + printable(info.cudnn_version, 40));
     }
   }
   fw.compute_capabilities = info.compute_capabilities;
@@ -124,12 +120,11 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
       auto v = Version::parse(info.version);
       // PyPI's default wheels are named without a local tag ("torch-2.4.0.dist-info") while
       // version.py says "2.4.0+cu121"; only a real difference means mixed installs.
-      bool local_differs = v && !v->local().empty() && !fw.version.local().empty() &&
-                           v->local() != fw.version.local();
+      bool local_differs = v && !v->local().empty() && !fw.version.local().empty() && v->local() != fw.version.local();
       if (v && (*v != fw.version || local_differs) && !fw.version.parts().empty()) {
         fw.conflicts.push_back("torch/version.py says " + printable(info.version, 40) +
-                              " but the installed distribution is " + fw.version.str() +
-                              ": files from two installs are mixed");
+                               " but the installed distribution is " + fw.version.str() +
+                               ": files from two installs are mixed");
       }
       if (v && fw.version.parts().empty()) fw.version = *v;
       if (v && local.empty()) local = v->local();
@@ -145,8 +140,7 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
       }
     }
     if (fw.cuda_version) {
-      fw.variant = "cu" + std::to_string(fw.cuda_version->major()) +
-                   std::to_string(fw.cuda_version->minor());
+      fw.variant = "cu" + std::to_string(fw.cuda_version->major()) + std::to_string(fw.cuda_version->minor());
     } else if (info.hip) {
       auto v = Version::parse(*info.hip);
       fw.variant = v ? "rocm" + std::to_string(v->major()) + "." + std::to_string(v->minor()) : "rocm";
@@ -244,8 +238,8 @@ void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
 
 }  // namespace
 
-void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env,
-                        ScanBudget& budget, std::vector<ProbeProblem>& problems) {
+void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env, ScanBudget& budget,
+                        std::vector<ProbeProblem>& problems) {
   if (!budget.take()) return;
   auto entries = system.list_dir(dir);
   if (!entries) {
@@ -264,9 +258,8 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     Dist dist{*d, system.join(dir, e.name)};
     if (one_of(d->name, kTensorflowDists)) {
       tensorflow.push_back(std::move(dist));
-    } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" ||
-               d->name == "keras" || d->name == "tf-keras" || starts_with(d->name, "jax-cuda") ||
-               starts_with(d->name, "nvidia-")) {
+    } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" || d->name == "keras" ||
+               d->name == "tf-keras" || starts_with(d->name, "jax-cuda") || starts_with(d->name, "nvidia-")) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -299,8 +292,8 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       all.push_back(d.dir.name + " " + d.dir.version);
     }
     if (metas.size() > 1 || impls.size() > 1) {
-      fw.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package: " +
-                            join(all, ", ") + "; the files of the last one installed win");
+      fw.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package: " + join(all, ", ") +
+                             "; the files of the last one installed win");
     }
     fill_tensorflow(system, dir, fw);
     if (fw.variant.empty() && contains(fw.package, "-cpu")) fw.variant = "cpu";
@@ -315,14 +308,14 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       w.cuda_major = nv->cuda_major;
       auto v = Version::parse(d.dir.version);
       if (!v) {
-        problems.push_back({"python", d.path, "nvidia wheel " + name + " has no readable version: " +
-                                                  printable(d.dir.version, 60)});
+        problems.push_back(
+            {"python", d.path, "nvidia wheel " + name + " has no readable version: " + printable(d.dir.version, 60)});
         continue;
       }
       w.version = *v;
       // CUDA 13 wheels drop the -cuNN suffix; the CUDA components' own major is the CUDA major.
-      if (!w.cuda_major && (starts_with(name, "nvidia-cuda-") || w.library == "cublas" ||
-                            w.library == "nvjitlink" || w.library == "nvvm")) {
+      if (!w.cuda_major && (starts_with(name, "nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
+                            w.library == "nvvm")) {
         w.cuda_major = v->major();
       }
       env.nvidia_wheels.push_back(std::move(w));

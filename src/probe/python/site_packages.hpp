@@ -29,7 +29,7 @@ struct ScanBudget {
 /// Adds what `dir` holds to env.frameworks / env.nvidia_wheels. Problems that concern the
 /// directory itself (unreadable) go to `problems`; problems of one framework's metadata go
 /// into that framework's FrameworkFacts::problems.
-void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env,
-                        ScanBudget& budget, std::vector<ProbeProblem>& problems);
+void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env, ScanBudget& budget,
+                        std::vector<ProbeProblem>& problems);
 
 }  // namespace gpudoctor

@@ -60,8 +60,7 @@ bool read_pairs(std::string_view text, TfBuildInfo& info) {
   PyValue list = pyfile::parse_literal(text, consumed);
   if (list.kind != PyValue::Kind::list) return false;
   for (const PyValue& pair : list.items) {
-    if (pair.kind != PyValue::Kind::list || pair.items.size() != 2 ||
-        pair.items[0].kind != PyValue::Kind::string) {
+    if (pair.kind != PyValue::Kind::list || pair.items.size() != 2 || pair.items[0].kind != PyValue::Kind::string) {
       info.problems.push_back("build_info entry is not a (key, value) pair");
       continue;
     }
@@ -99,8 +98,7 @@ bool read_dict(std::string_view text, TfBuildInfo& info) {
 std::string decode_windows_dll_version(std::string_view text) {
   if (!starts_with(text, "64_")) return std::string(text);
   std::string_view d = text.substr(3);
-  if (d.empty() || d.size() > 3 ||
-      !std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  if (d.empty() || d.size() > 3 || !std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::string(text);
   }
   if (d.size() == 3) return std::string(d.substr(0, 2)) + "." + std::string(d.substr(2));
@@ -139,9 +137,9 @@ TfBuildInfo parse_tf_build_info(std::string_view text) {
     bool any = false;
     for (const auto& [name, value] : assigned.values) {
       if (name == "is_cuda_build" || name == "is_rocm_build" || name == "cuda_version_number" ||
-          name == "cudnn_version_number" || name == "is_tensorrt_build" ||
-          name == "cuda_version" || name == "cudnn_version" || name == "cudart_dll_name" ||
-          name == "cudnn_dll_name" || name == "cuda_compute_capabilities") {
+          name == "cudnn_version_number" || name == "is_tensorrt_build" || name == "cuda_version" ||
+          name == "cudnn_version" || name == "cudart_dll_name" || name == "cudnn_dll_name" ||
+          name == "cuda_compute_capabilities") {
         apply(info, name, value);
         any = true;
       }
@@ -150,8 +148,9 @@ TfBuildInfo parse_tf_build_info(std::string_view text) {
     if (any) {
       info.form = "module-attributes";
     } else if (info.problems.empty()) {
-      info.problems.push_back("no build information found (neither build_info = ... nor "
-                              "is_cuda_build / cuda_version_number)");
+      info.problems.push_back(
+          "no build information found (neither build_info = ... nor "
+          "is_cuda_build / cuda_version_number)");
     }
   }
   // Windows builds write DLL suffixes ("64_112" = CUDA 11.2); decoded after both forms are read.

@@ -12,19 +12,19 @@
 namespace gpudoctor {
 
 struct TfBuildInfo {
-  std::string form;                      ///< "ordered-dict", "dict", "module-attributes", "" none
+  std::string form;  ///< "ordered-dict", "dict", "module-attributes", "" none
   std::optional<bool> is_cuda_build;
   std::optional<bool> is_rocm_build;
   std::optional<bool> is_tensorrt_build;
-  std::string cuda_version;              ///< "12.2", "12.5.1"; Windows "64_112" read as "11.2"
-  std::string cudnn_version;             ///< "8", "9", "8.6"; Windows "64_8" read as "8"
+  std::string cuda_version;                       ///< "12.2", "12.5.1"; Windows "64_112" read as "11.2"
+  std::string cudnn_version;                      ///< "8", "9", "8.6"; Windows "64_8" read as "8"
   std::vector<std::string> compute_capabilities;  ///< ["sm_60", "compute_90"]
-  std::string cudart_dll_name;           ///< Windows CUDA builds: "cudart64_110.dll"
-  std::string cudnn_dll_name;            ///< Windows CUDA builds: "cudnn64_8.dll"
+  std::string cudart_dll_name;                    ///< Windows CUDA builds: "cudart64_110.dll"
+  std::string cudnn_dll_name;                     ///< Windows CUDA builds: "cudnn64_8.dll"
   /// Windows GPU builds write the DLL suffix as the version (cudart_dll_name is
   /// "cudart{cuda_version}.dll", so cuda_version is "64_112"); true when it was decoded.
   bool dll_suffix_form = false;
-  std::vector<std::string> problems;     ///< why something could not be read
+  std::vector<std::string> problems;  ///< why something could not be read
 };
 
 TfBuildInfo parse_tf_build_info(std::string_view text);

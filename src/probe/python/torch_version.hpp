@@ -11,9 +11,9 @@
 namespace gpudoctor {
 
 struct TorchVersionInfo {
-  std::string version;                 ///< __version__, "" when absent
-  bool has_cuda_field = false;         ///< a `cuda = ...` line was read
-  std::optional<std::string> cuda;     ///< nullopt when the field is None or absent
+  std::string version;              ///< __version__, "" when absent
+  bool has_cuda_field = false;      ///< a `cuda = ...` line was read
+  std::optional<std::string> cuda;  ///< nullopt when the field is None or absent
   std::optional<std::string> hip;
   std::vector<std::string> problems;
 };

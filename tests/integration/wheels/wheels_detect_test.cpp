@@ -62,8 +62,7 @@ TEST_F(Wheels, VenvAndPythonVersion) {
   EXPECT_EQ(env_->kind, "venv");
   ASSERT_TRUE(env_->python_version);
   EXPECT_EQ(env_->python_version->str(), expected_["python"].get<std::string>());
-  EXPECT_TRUE(std::find(env_->found_via.begin(), env_->found_via.end(), "VIRTUAL_ENV") !=
-              env_->found_via.end());
+  EXPECT_TRUE(std::find(env_->found_via.begin(), env_->found_via.end(), "VIRTUAL_ENV") != env_->found_via.end());
 }
 
 TEST_F(Wheels, TensorflowVersionAndBuildInfo) {
