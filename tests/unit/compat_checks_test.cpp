@@ -5,22 +5,16 @@
 #include <regex>
 
 #include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
 
 const KnowledgeBase& kb() {
-  static const KnowledgeBase k = [] {
-    auto r = KnowledgeBase::load("");
-    if (!r) ADD_FAILURE() << r.error().message;
-    return r ? std::move(r).value() : KnowledgeBase{};
-  }();
-  return k;
+  return testing::builtin_kb();
 }
 
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::v;
 
 Facts machine(Platform p, const char* gpu, const char* driver) {
   Facts f;

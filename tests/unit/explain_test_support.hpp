@@ -7,6 +7,7 @@
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
 
 namespace gpudoctor::testing {
 
@@ -23,14 +24,6 @@ inline const RuleMatcher& builtin_matcher() {
 }
 
 /// The built-in compatibility tables, as `explain` gets them from CommandContext::kb().
-inline const KnowledgeBase& builtin_kb() {
-  static const KnowledgeBase kb = [] {
-    auto loaded = KnowledgeBase::load("");
-    EXPECT_TRUE(loaded.has_value()) << (loaded ? "" : loaded.error().message);
-    return loaded ? std::move(*loaded) : KnowledgeBase{};
-  }();
-  return kb;
-}
 
 /// 1-based position of the first match of `category`, 0 when absent.
 inline size_t category_rank(const ExplainReport& r, std::string_view category) {

@@ -1,22 +1,16 @@
 #include <gtest/gtest.h>
 
 #include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
 
 const KnowledgeBase& kb() {
-  static const KnowledgeBase k = [] {
-    auto r = KnowledgeBase::load("");
-    if (!r) ADD_FAILURE() << r.error().message;
-    return r ? std::move(r).value() : KnowledgeBase{};
-  }();
-  return k;
+  return testing::builtin_kb();
 }
 
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::v;
 
 TEST(KbLookup, GpuNamesAsNvidiaSmiPrintsThem) {
   EXPECT_EQ(kb().compute_capability("NVIDIA GeForce RTX 3060"), v("8.6"));

@@ -3,23 +3,17 @@
 #include <nlohmann/json.hpp>
 
 #include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
 #include "render/matrix_render.hpp"
 
 namespace gpudoctor {
 namespace {
 
 const KnowledgeBase& kb() {
-  static const KnowledgeBase k = [] {
-    auto r = KnowledgeBase::load("");
-    if (!r) ADD_FAILURE() << r.error().message;
-    return r ? std::move(r).value() : KnowledgeBase{};
-  }();
-  return k;
+  return testing::builtin_kb();
 }
 
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::v;
 
 TEST(KbMatrix, JsonContract) {
   MatrixFilter f;

@@ -8,6 +8,7 @@
 
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
+#include "kb_test_support.hpp"
 #include "render/plan_render.hpp"
 
 /// Golden tests of `plan` output. Regenerate after an intended change with
@@ -19,12 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const KnowledgeBase& kb() {
-  static const KnowledgeBase k = [] {
-    auto r = KnowledgeBase::load("");
-    if (!r) ADD_FAILURE() << r.error().message;
-    return r ? std::move(r).value() : KnowledgeBase{};
-  }();
-  return k;
+  return testing::builtin_kb();
 }
 
 struct Case {

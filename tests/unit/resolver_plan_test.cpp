@@ -2,23 +2,17 @@
 
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
+#include "kb_test_support.hpp"
 #include "model/facts.hpp"
 
 namespace gpudoctor {
 namespace {
 
 const KnowledgeBase& kb() {
-  static const KnowledgeBase k = [] {
-    auto r = KnowledgeBase::load("");
-    if (!r) ADD_FAILURE() << r.error().message;
-    return r ? std::move(r).value() : KnowledgeBase{};
-  }();
-  return k;
+  return testing::builtin_kb();
 }
 
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::v;
 
 PlanRequest described(Platform os, const char* gpu, const char* python, std::vector<const char*> fws,
                       const char* driver = nullptr) {
