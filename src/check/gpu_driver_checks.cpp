@@ -302,6 +302,15 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                 .fix = "Reboot. If it persists, remove the stale driver packages so only one version is installed.",
                 .evidence = {d.version_source, libcuda->path}});
   }
+  if (windows && !d.version && found(libcuda)) {
+    out.push_back(Finding{
+        .id = "driver-version-unknown",
+        .severity = Severity::info,
+        .area = "driver",
+        .title = "The Windows driver's version is not recorded in this tree",
+        .detail = "Checks that need the driver version (minimum drivers for CUDA builds) were skipped.",
+        .fix = "Run `nvidia-smi` on that machine and pass its driver version to `gpudoctor plan --driver VER`."});
+  }
   if (wsl2) wsl2_findings(facts, out);
   runtime_findings(facts, out);
   return out;
