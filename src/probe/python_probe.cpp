@@ -243,7 +243,7 @@ class PythonProbe {
       if (win_ && contains(to_lower(dir), "windowsapps")) continue;
       // WSL appends the Windows Path as /mnt/c/...: Windows programs only, and every stat
       // there crosses the slow 9P bridge.
-      if (!win_ && is_windows_drive_mount(dir)) continue;
+      if (system_.platform() == Platform::wsl2 && is_windows_drive_mount(dir)) continue;
       auto canon_dir = system_.canonical(dir);
       if (!canon_dir) {
         if (canon_dir.error().kind != ErrorKind::not_found) {

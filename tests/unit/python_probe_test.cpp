@@ -439,13 +439,17 @@ TEST(PythonProbe, WslWindowsDriveMountsOnPathAreNotSearched) {
     write_file(dir / "root" / prefix / "lib/python3.11/os.py", "");
   }
   write_file(dir / "env", "HOME=/nonexistent\nPATH=/mnt/c/Tools/py/bin:/opt/py/bin\n");
-  write_file(dir / "args", "");
-  SystemView system = fixture_view(dir);
+  write_file(dir / "args", "--platform\nwsl2\n");
   Facts f;
-  probe_python(system, f);
-  fs::remove_all(dir);
+  probe_python(fixture_view(dir), f);
   EXPECT_NE(env_at(f, "/opt/py"), nullptr) << describe(f);
   EXPECT_EQ(env_at(f, "/mnt/c/Tools/py"), nullptr) << describe(f);
+  // On plain Linux /mnt/c is just a directory: searched like any other.
+  write_file(dir / "args", "");
+  Facts g;
+  probe_python(fixture_view(dir), g);
+  fs::remove_all(dir);
+  EXPECT_NE(env_at(g, "/mnt/c/Tools/py"), nullptr) << describe(g);
 }
 
 // ---- bad input
