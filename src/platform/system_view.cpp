@@ -99,6 +99,9 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
     std::string c = std::move(pending.front());
     pending.pop_front();
     if (c.empty() || c == ".") continue;
+    if (++resolve_steps_ > options_.max_resolve_steps) {
+      return Error{ErrorKind::too_large, "stopped: this tree needs too much path resolution", std::string(path), 0};
+    }
     if (c == "..") {
       if (!done.empty()) done.pop_back();  // never above the root
       continue;

@@ -47,6 +47,8 @@ class SystemView {
     /// The live machine: processes may be run and libraries loaded. Never true under --root.
     bool live = false;
     const ProcessRunner* runner = nullptr;  ///< used only when live
+    /// Budget of path components resolved in one run (a real doctor run uses a few thousand).
+    std::size_t max_resolve_steps = 2'000'000;
   };
 
   explicit SystemView(Options options);
@@ -79,6 +81,11 @@ class SystemView {
   /// The user's home directory in the target namespace (HOME, USERPROFILE), if known.
   [[nodiscard]] std::optional<std::string> home() const;
 
+  /// True once the resolution budget ran out: later lookups failed, the facts are partial.
+  [[nodiscard]] bool resolution_budget_exhausted() const {
+    return resolve_steps_ > options_.max_resolve_steps;
+  }
+
   /// Null unless live.
   [[nodiscard]] const ProcessRunner* runner() const { return options_.live ? options_.runner : nullptr; }
 
@@ -99,6 +106,10 @@ class SystemView {
   [[nodiscard]] std::vector<std::string> target_components(std::string_view path) const;
 
   Options options_;
+  /// Path components examined so far. A tree built to make resolution expensive (thousands of
+  /// 40-hop link chains) hits Options::max_resolve_steps and every later lookup fails with
+  /// too_large, so one run stays bounded in time whatever the tree.
+  mutable std::size_t resolve_steps_ = 0;
 };
 
 /// The platform a tree belongs to, read through a provisional Linux view of it: a Windows tree

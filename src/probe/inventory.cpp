@@ -63,6 +63,11 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   probe_toolkits(system, facts);
   probe_libraries(system, facts);
   probe_env(system, facts);
+  if (system.resolution_budget_exhausted()) {
+    facts.problems.push_back({"inventory", system.root(),
+                              "stopped early: resolving this tree's paths and links took too much work; "
+                              "the facts above are incomplete"});
+  }
   return facts;
 }
 

@@ -180,3 +180,36 @@ TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(ReviewRegression, PathResolutionWorkIsBoundedPerRun) {
+  testing::TempTree t;
+  // A 40-hop chain: each lookup through it costs ~40 steps; enough lookups exhaust the budget
+  // and then fail fast instead of running on.
+  t.write("target", "x");
+  t.symlink("/target", "l0");
+  for (int i = 1; i < 40; ++i) t.symlink("/l" + std::to_string(i - 1), "l" + std::to_string(i));
+  SystemView::Options o{t.str(), Platform::linux, {}, false, nullptr};
+  o.max_resolve_steps = 20'000;
+  SystemView sv(o);
+  auto start = std::chrono::steady_clock::now();
+  size_t ok = 0;
+  size_t refused = 0;
+  for (size_t i = 0; i < o.max_resolve_steps / 40 + 1000; ++i) {
+    auto r = sv.stat("/l39");
+    if (r) {
+      ++ok;
+    } else {
+      ASSERT_EQ(r.error().kind, ErrorKind::too_large);
+      ++refused;
+    }
+  }
+  EXPECT_GT(ok, 0u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+}
+
+}  // namespace
+}  // namespace gpudoctor
