@@ -82,9 +82,7 @@ class SystemView {
   [[nodiscard]] std::optional<std::string> home() const;
 
   /// True once the resolution budget ran out: later lookups failed, the facts are partial.
-  [[nodiscard]] bool resolution_budget_exhausted() const {
-    return resolve_steps_ > options_.max_resolve_steps;
-  }
+  [[nodiscard]] bool resolution_budget_exhausted() const { return resolve_steps_ > options_.max_resolve_steps; }
 
   /// Null unless live.
   [[nodiscard]] const ProcessRunner* runner() const { return options_.live ? options_.runner : nullptr; }
