@@ -58,12 +58,30 @@ std::vector<Finding> python_findings(const Facts& facts) {
                           .detail = "Searched PATH, VIRTUAL_ENV, CONDA_PREFIX, conda and pyenv installations, "
                                     "~/.virtualenvs and project .venv folders."});
   }
+  // Environments without any framework are said in one line (listed in its detail): a machine
+  // with ten pyenv versions should not bury the one that matters.
+  std::vector<std::string> plain;
+  for (const auto& env : facts.python_envs) {
+    std::string where = env.path + " (" + env.kind +
+                        (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
+    if (env.frameworks.empty()) plain.push_back(where);
+  }
+  if (!plain.empty()) {
+    out.push_back(Finding{.id = "python-envs-without-framework",
+                          .severity = Severity::ok,
+                          .area = "python",
+                          .title = plain.size() == 1 ? plain.front() + ": no GPU framework"
+                                                     : std::to_string(plain.size()) +
+                                                           " environments without a GPU framework (-v lists them)",
+                          .detail = plain.size() == 1 ? "" : join(plain, "\n")});
+  }
   for (const auto& env : facts.python_envs) {
     std::vector<std::string> names;
     for (const auto& fw : env.frameworks) names.push_back(framework_line(fw));
     std::string title = env.path + " (" + env.kind +
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
-    title += names.empty() ? ": no GPU framework" : ": " + join(names, ", ");
+    if (names.empty()) continue;
+    title += ": " + join(names, ", ");
     out.push_back(Finding{
         .id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = env.found_via});
     for (const auto& fw : env.frameworks) {
