@@ -241,15 +241,22 @@ TEST(PythonParsers, SurviveRandomInput) {
     int edits = static_cast<int>(rng() % 8);
     for (int e = 0; e < edits && !s.empty(); ++e) s[rng() % s.size()] = static_cast<char>(rng() % 256);
     s.resize(rng() % (s.size() + 1));
-    (void)parse_tf_build_info(s);
-    (void)parse_torch_version(s);
-    (void)parse_dist_metadata(s);
+    // Whatever the input: what comes out is bounded, and nothing is invented from nothing.
+    TfBuildInfo tf = parse_tf_build_info(s);
+    EXPECT_LE(tf.cuda_version.size(), s.size());
+    EXPECT_LE(tf.compute_capabilities.size(), s.size());
+    for (const auto& p : tf.problems) EXPECT_LE(p.size(), 400u) << p;
+    if (s.empty()) EXPECT_TRUE(tf.form.empty());
+    TorchVersionInfo torch = parse_torch_version(s);
+    EXPECT_LE(torch.version.size(), s.size());
+    if (torch.cuda) EXPECT_LE(torch.cuda->size(), s.size());
+    DistMetadata md = parse_dist_metadata(s);
+    EXPECT_LE(md.name.size() + md.version.size(), s.size());
     (void)parse_pyvenv_cfg(s);
-    (void)parse_dist_dir_name(s);
+    if (auto d = parse_dist_dir_name(s)) EXPECT_LE(d->name.size() + d->version.size(), s.size());
     (void)parse_conda_meta_filename(s);
     (void)parse_nvidia_wheel_name(s);
   }
-  SUCCEED();
 }
 
 }  // namespace
