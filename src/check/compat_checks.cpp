@@ -174,12 +174,12 @@ class Checker {
       add(Finding{.id = "driver-below-wsl2-floor",
                   .severity = Severity::warning,
                   .area = "driver",
-                  .title = "Windows driver " + driver_text(*drv) + " is older than " +
-                           driver_text(*tf.wsl2_min_driver) + ", the only sourced floor for GPU use in WSL2",
+                  .title = "Windows driver " + drv->str() + " is older than " + tf.wsl2_min_driver->str() +
+                           ", the only sourced floor for GPU use in WSL2",
                   .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
                             "not known to work in WSL2.",
-                  .fix = "Update the NVIDIA driver on Windows to >= " + driver_text(*tf.wsl2_min_driver) + ".",
-                  .evidence = {"driver " + driver_text(*drv)},
+                  .fix = "Update the NVIDIA driver on Windows to >= " + tf.wsl2_min_driver->str() + ".",
+                  .evidence = {"driver " + drv->str()},
                   .source = tf.wsl2_driver_source});
     }
     for (const KnownGpu& g : gpus_) {
@@ -189,14 +189,14 @@ class Checker {
       add(Finding{.id = "driver-too-old-for-gpu",
                   .severity = Severity::error,
                   .area = "driver",
-                  .title = "Driver " + driver_text(*drv) + " is older than the first driver for " + g.name + " (" +
+                  .title = "Driver " + drv->str() + " is older than the first driver for " + g.name + " (" +
                            floor->generation + ")",
-                  .detail = floor->generation + " GPUs need driver >= " + driver_text(floor->driver) +
+                  .detail = floor->generation + " GPUs need driver >= " + floor->driver.str() +
                             ", the driver of CUDA " + floor->first_cuda.str() +
                             ", their first toolkit. Older drivers do not support the GPU, "
                             "whatever CUDA a framework was built with.",
-                  .fix = "Install NVIDIA driver >= " + driver_text(floor->driver) + ".",
-                  .evidence = {g.name + " compute capability " + g.cc.str(), "driver " + driver_text(*drv)},
+                  .fix = "Install NVIDIA driver >= " + floor->driver.str() + ".",
+                  .evidence = {g.name + " compute capability " + g.cc.str(), "driver " + drv->str()},
                   .source = floor->source});
     }
   }
@@ -216,27 +216,27 @@ class Checker {
         add(Finding{.id = "driver-too-old-for-toolkit",
                     .severity = Severity::error,
                     .area = "driver",
-                    .title = "Driver " + driver_text(*drv) + " is too old for CUDA " + cuda.str() + " at " + tk.path,
-                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " +
-                              driver_text(*family) + " (minor-version compatibility)" +
-                              (full ? "; the toolkit ships with " + driver_text(*full) : "") +
+                    .title = "Driver " + drv->str() + " is too old for CUDA " + cuda.str() + " at " + tk.path,
+                    .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + family->str() +
+                              " (minor-version compatibility)" +
+                              (full ? "; the toolkit ships with " + full->str() : "") +
                               ". Programs built with it fail with 'CUDA driver version is insufficient'.",
-                    .fix = "Install NVIDIA driver >= " + (full ? driver_text(*full) : driver_text(*family)) +
+                    .fix = "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
                            ", or use a toolkit your driver supports.",
-                    .evidence = {tk.path, "driver " + driver_text(*drv)},
+                    .evidence = {tk.path, "driver " + drv->str()},
                     .source = src});
       } else if (drv && full && *drv < *full) {
-        add(Finding{.id = "toolkit-minor-version-compat",
-                    .severity = Severity::info,
-                    .area = "driver",
-                    .title = "CUDA " + cuda.str() + " runs on driver " + driver_text(*drv) +
-                             " through minor-version compatibility",
-                    .detail = "The toolkit ships with driver " + driver_text(*full) +
-                              "; older drivers of the same CUDA family work "
-                              "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
-                    .fix = "",
-                    .evidence = {tk.path, "driver " + driver_text(*drv)},
-                    .source = src});
+        add(Finding{
+            .id = "toolkit-minor-version-compat",
+            .severity = Severity::info,
+            .area = "driver",
+            .title = "CUDA " + cuda.str() + " runs on driver " + drv->str() + " through minor-version compatibility",
+            .detail = "The toolkit ships with driver " + full->str() +
+                      "; older drivers of the same CUDA family work "
+                      "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
+            .fix = "",
+            .evidence = {tk.path, "driver " + drv->str()},
+            .source = src});
       }
       if (const ToolkitArch* ta = kb_.toolkit_arch(cuda)) {
         for (const KnownGpu& g : gpus_) {
@@ -285,13 +285,13 @@ class Checker {
     add(Finding{.id = "driver-too-old-for-framework",
                 .severity = Severity::error,
                 .area = "driver",
-                .title = fw_title(display, fw) + " needs a newer driver than " + driver_text(*drv),
+                .title = fw_title(display, fw) + " needs a newer driver than " + drv->str(),
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
-                          ", which needs driver >= " + driver_text(*floor) +
+                          ", which needs driver >= " + floor->str() +
                           (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
-                .fix = "Update the NVIDIA driver to >= " + driver_text(*floor) +
+                .fix = "Update the NVIDIA driver to >= " + floor->str() +
                        ", or install a build for an older CUDA your driver supports.",
-                .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+                .evidence = {where(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
 
@@ -325,13 +325,13 @@ class Checker {
                     .severity = Severity::error,
                     .area = "gpu",
                     .title = fw_title(display, fw) + " can run on " + g.name + " only through PTX JIT, which driver " +
-                             driver_text(*drv) + " cannot do for CUDA " + cuda->str(),
+                             drv->str() + " cannot do for CUDA " + cuda->str(),
                     .detail = "It has no " + sm(g.cc) + " kernels. JIT-compiling its PTX needs the CUDA " +
-                              cuda->str() + " toolkit's driver (" + driver_text(*full) +
+                              cuda->str() + " toolkit's driver (" + full->str() +
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
-                    .fix = "Update the NVIDIA driver to >= " + driver_text(*full) + ", or " + fix,
-                    .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+                    .fix = "Update the NVIDIA driver to >= " + full->str() + ", or " + fix,
+                    .evidence = {where(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
         continue;
       }
@@ -610,10 +610,10 @@ class Checker {
             .id = "driver-too-old-for-framework",
             .severity = Severity::error,
             .area = "driver",
-            .title = "jax[" + v->extra + "] needs driver >= " + driver_text(floor) + ", found " + driver_text(*drv),
+            .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
             .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
-            .fix = "Update the NVIDIA driver to >= " + driver_text(floor) + " (or use jax[cuda12] on an older driver).",
-            .evidence = {where(env, fw), "driver " + driver_text(*drv)},
+            .fix = "Update the NVIDIA driver to >= " + floor.str() + " (or use jax[cuda12] on an older driver).",
+            .evidence = {where(env, fw), "driver " + drv->str()},
             .source = v->source});
       }
     }

@@ -269,9 +269,9 @@ std::string driver_needs(const Facts& f, const KnowledgeBase& kb, Platform platf
       if (!floor) continue;
       const bool older = f.driver.version && *f.driver.version < *floor;
       out.push_back(fmt::format("{} {} (in {}) is built for CUDA {}, which needs NVIDIA driver >= {} ({}){}", fw.name,
-                                fw.version.str(), env.path, cuda->str(), driver_text(*floor),
+                                fw.version.str(), env.path, cuda->str(), floor->str(),
                                 platform == Platform::linux ? "Linux" : "Windows",
-                                older ? ", newer than the installed " + driver_text(*f.driver.version) : ""));
+                                older ? ", newer than the installed " + f.driver.version->str() : ""));
     }
   }
   return join(out, "; ");

@@ -34,18 +34,6 @@ const char* to_string(ArchCoverage c) {
   return "none";
 }
 
-std::string driver_text(const Version& v) {
-  std::string out;
-  for (size_t i = 0; i < v.parts().size(); ++i) {
-    int n = v.parts()[i];
-    if (i > 0)
-      out += n < 10 ? ".0" + std::to_string(n) : "." + std::to_string(n);
-    else
-      out += std::to_string(n);
-  }
-  return out;
-}
-
 // ---- GPU names ----------------------------------------------------------------------------
 
 namespace {

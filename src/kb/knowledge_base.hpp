@@ -297,10 +297,6 @@ class KnowledgeBase {
   [[nodiscard]] const TfBuild* tf_recorded_neighbour(const TfBuild& b) const;
 };
 
-/// A driver version as NVIDIA writes it: minor and patch keep two digits ("470.82.01",
-/// "520.06"), which Version::str() would print as "470.82.1".
-std::string driver_text(const Version& v);
-
 /// Normalises a GPU name for matching ("NVIDIA GeForce RTX 3060 Laptop GPU" -> "rtx 3060").
 std::string normalize_gpu_name(std::string_view name);
 

@@ -147,7 +147,7 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     if (tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major()) {
       o.issues.push_back(PlanIssue{"wsl2-driver-floor-unsourced", false,
                                    "no source gives a WSL2 driver floor for CUDA " + std::to_string(cuda.major()) +
-                                       ".x builds; the plan uses " + driver_text(*tf.wsl2_min_driver) +
+                                       ".x builds; the plan uses " + tf.wsl2_min_driver->str() +
                                        ", the WSL2 floor given for CUDA " + tf.wsl2_min_driver_cuda->str() +
                                        " (not verified for this build)",
                                    tf.wsl2_driver_source, true});
@@ -174,12 +174,11 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   if (req.driver) {
     if (*req.driver < top->driver) {
       o.issues.push_back(PlanIssue{"driver-too-old", false,
-                                   "driver " + driver_text(*req.driver) + " is older than " + driver_text(top->driver) +
-                                       ", " + top->why + ": update the driver first",
+                                   "driver " + req.driver->str() + " is older than " + top->driver.str() + ", " +
+                                       top->why + ": update the driver first",
                                    top->source});
     } else {
-      o.reasons.push_back("driver " + driver_text(*req.driver) + " >= " + driver_text(top->driver) + " (" + top->why +
-                          ")");
+      o.reasons.push_back("driver " + req.driver->str() + " >= " + top->driver.str() + " (" + top->why + ")");
     }
   }
 }
@@ -264,8 +263,8 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
     return;
   }
   std::string where = o.route == Platform::linux ? "Linux" : "Windows";
-  s.title = ok ? "NVIDIA driver " + driver_text(*req.driver) + " is new enough (>= " + driver_text(*o.driver_min) + ")"
-               : "Install NVIDIA " + where + " driver >= " + driver_text(*o.driver_min);
+  s.title = ok ? "NVIDIA driver " + req.driver->str() + " is new enough (>= " + o.driver_min->str() + ")"
+               : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
   } else if (!ok) {
@@ -274,7 +273,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
     s.commands.push_back(PlanCommand{
-        check_shell, "install the NVIDIA driver >= " + driver_text(*o.driver_min) + " from " + kDriverDownload, true});
+        check_shell, "install the NVIDIA driver >= " + o.driver_min->str() + " from " + kDriverDownload, true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
 }

@@ -13,7 +13,7 @@ json str_or_null(const std::string& s) {
   return s.empty() ? json(nullptr) : json(s);
 }
 json opt(const std::optional<Version>& v) {
-  return v ? json(driver_text(*v)) : json(nullptr);
+  return v ? json(v->str()) : json(nullptr);
 }
 json versions(const std::vector<Version>& vs) {
   json a = json::array();
@@ -62,8 +62,8 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
   json fams = json::array();
   for (const CudaFamily& fam : kb.cuda_families) {
     fams.push_back(json{{"cuda", std::to_string(fam.major) + ".x"},
-                        {"driver_linux", driver_text(fam.linux)},
-                        {"driver_windows", driver_text(fam.windows)},
+                        {"driver_linux", fam.linux.str()},
+                        {"driver_windows", fam.windows.str()},
                         {"upper", opt(fam.upper)},
                         {"note", fam.note},
                         {"source", fam.source}});

@@ -100,7 +100,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                     v.extra,
                     "",
                     "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
-                        ", driver >= " + driver_text(v.driver_linux) + ", CC >= " + v.min_cc.str(),
+                        ", driver >= " + v.driver_linux.str() + ", CC >= " + v.min_cc.str(),
                     v.source};
         if (f.cc) {
           r.gpu = f.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : jetson ? "unknown" : "native";

@@ -34,7 +34,7 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
 }
 
 std::string opt(const std::optional<Version>& v, const std::string& none = "N/A") {
-  return v ? driver_text(*v) : none;
+  return v ? v->str() : none;
 }
 
 }  // namespace
@@ -85,7 +85,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     for (const CudaDriverRow& d : kb.cuda_drivers) {
       if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
       std::vector<std::string> c{d.release, d.cuda.str(), ">= " + opt(d.linux),
-                                 d.windows ? ">= " + driver_text(*d.windows) : "N/A"};
+                                 d.windows ? ">= " + d.windows->str() : "N/A"};
       if (f.sources) c.push_back(d.source);
       cells.push_back(std::move(c));
     }
@@ -94,9 +94,8 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     out += "\nCUDA toolkit -> minimum driver (the driver each toolkit release ships with)\n" + table(h, cells);
     cells.clear();
     for (const CudaFamily& fam : kb.cuda_families) {
-      std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + driver_text(fam.linux),
-                                 ">= " + driver_text(fam.windows), fam.upper ? "< " + driver_text(*fam.upper) : "-",
-                                 fam.note};
+      std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + fam.linux.str(), ">= " + fam.windows.str(),
+                                 fam.upper ? "< " + fam.upper->str() : "-", fam.note};
       if (f.sources) c.push_back(fam.source);
       cells.push_back(std::move(c));
     }
@@ -151,8 +150,8 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
       std::vector<std::string> c{b.cudnn.text(),
                                  std::to_string(b.cuda_major) + ".x",
                                  b.cuda.text(),
-                                 b.linux ? ">= " + driver_text(*b.linux) : "-",
-                                 b.windows ? ">= " + driver_text(*b.windows) : (b.windows_unknown ? "unknown" : "N/A"),
+                                 b.linux ? ">= " + b.linux->str() : "-",
+                                 b.windows ? ">= " + b.windows->str() : (b.windows_unknown ? "unknown" : "N/A"),
                                  cc.empty() ? "-" : cc};
       if (f.sources) c.push_back(b.source);
       cells.push_back(std::move(c));

@@ -32,7 +32,7 @@ json option_json(const PlanOption& o) {
   j["python_change"] = o.python_change;
   j["cuda"] = opt_version(o.cuda);
   j["cudnn"] = opt_version(o.cudnn);
-  j["driver_min"] = o.driver_min ? json(driver_text(*o.driver_min)) : json(nullptr);
+  j["driver_min"] = o.driver_min ? json(o.driver_min->str()) : json(nullptr);
   j["gpu_coverage"] = o.coverage.empty() ? json(nullptr) : json(o.coverage);
   j["verified"] = o.verified();
   j["reasons"] = o.reasons;
@@ -60,7 +60,7 @@ std::string render_plan_json(const Plan& plan) {
   for (const FrameworkRequest& f : r.frameworks) fws.push_back(f.text);
   j["request"] = json{{"os", to_string(r.os)},
                       {"gpu", r.gpu_name.empty() ? json(nullptr) : json(r.gpu_name)},
-                      {"driver", r.driver ? json(driver_text(*r.driver)) : json(nullptr)},
+                      {"driver", r.driver ? json(r.driver->str()) : json(nullptr)},
                       {"python", opt_version(r.python)},
                       {"frameworks", fws},
                       {"this_machine", r.from_facts}};

@@ -58,7 +58,7 @@ std::string render_plan_text(const Plan& plan, bool color) {
           : r.from_facts ? "not found"
                          : "not given") +
          ", driver " +
-         (r.driver       ? driver_text(*r.driver)
+         (r.driver       ? r.driver->str()
           : r.from_facts ? "not found"
                          : "not given") +
          "\n";

@@ -236,7 +236,7 @@ TEST(ExplainTailoring, DriverNoteNamesDriverAndGpus) {
   const auto k = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
   const std::string& note = k.matches.front().machine;
   EXPECT_NE(note.find("torch 2.3.0 (in /home/me/venv) is built for CUDA 12.1, which needs NVIDIA driver >= " +
-                      driver_text(*floor) + " (Linux)"),
+                      floor->str() + " (Linux)"),
             std::string::npos)
       << note;
   // 550 is newer than any CUDA 12 floor: the note does not call it older.
