@@ -126,12 +126,12 @@ bool is_stubs_dir(std::string_view dir) {
   return (slash == std::string_view::npos ? dir : dir.substr(slash + 1)) == "stubs";
 }
 
-void find_driver_libraries(const SystemView& system, Facts& facts) {
+void find_driver_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts) {
   DriverFacts& d = facts.driver;
   std::vector<std::string> wanted = system.is_windows() ? std::vector<std::string>{"nvcuda.dll", "nvml.dll"}
                                                         : std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"};
   std::vector<std::string> dirs;
-  for (const auto& dir : loader_search_dirs(system)) dirs.push_back(dir.path);
+  for (const auto& dir : loader.search_dirs) dirs.push_back(dir.path);
   if (system.is_windows()) {
     std::string pf = system.env("ProgramFiles").value_or("C:\\Program Files");
     dirs.push_back(pf + "\\NVIDIA Corporation\\NVSMI");  // NVML of pre-DCH drivers
@@ -169,13 +169,13 @@ void find_driver_libraries(const SystemView& system, Facts& facts) {
 
 }  // namespace
 
-void probe_driver_files(const SystemView& system, Facts& facts) {
+void probe_driver_files(const SystemView& system, const LoaderPaths& loader, Facts& facts) {
   if (!system.is_windows()) {
     read_kernel_driver(system, facts);
     read_proc_gpus(system, facts);
     read_pci_gpus(system, facts);
   }
-  find_driver_libraries(system, facts);
+  find_driver_libraries(system, loader, facts);
   // Without a kernel version, the version in libcuda's file name is the next best witness.
   if (!facts.driver.version) {
     for (const auto& f : facts.driver.files) {

@@ -46,7 +46,9 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   facts.root = system.root();
   facts.live = system.is_live();
   probe_os(system, facts);
-  probe_driver_files(system, facts);
+  // The loader's search path and cache, read once for the three probes that need them.
+  const LoaderPaths loader = read_loader_paths(system);
+  probe_driver_files(system, loader, facts);
   if (system.is_live() && options.query_driver_libraries) probe_driver_runtime(system, facts);
   merge_gpus(facts.gpus);
   for (const std::string& model : options.declared_gpus) {
@@ -60,8 +62,8 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   }
   // Python first: toolkits and libraries also live inside environments (conda, pip wheels).
   probe_python(system, facts);
-  probe_toolkits(system, facts);
-  probe_libraries(system, facts);
+  probe_toolkits(system, loader, facts);
+  probe_libraries(system, loader, facts);
   probe_env(system, facts);
   if (system.resolution_budget_exhausted()) {
     facts.problems.push_back({"inventory", system.root(),

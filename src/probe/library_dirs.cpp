@@ -70,6 +70,10 @@ std::vector<LibraryDir> loader_search_dirs(const SystemView& system) {
   return out;
 }
 
+LoaderPaths read_loader_paths(const SystemView& system) {
+  return LoaderPaths{loader_search_dirs(system), loader_cache_entries(system)};
+}
+
 std::vector<std::pair<std::string, std::string>> loader_cache_entries(const SystemView& system) {
   std::vector<std::pair<std::string, std::string>> out;
   if (system.is_windows()) return out;

@@ -20,4 +20,11 @@ std::vector<LibraryDir> loader_search_dirs(const SystemView& system);
 /// Library file names -> paths from the target's /etc/ld.so.cache (empty on Windows).
 std::vector<std::pair<std::string, std::string>> loader_cache_entries(const SystemView& system);
 
+/// Both, read once per run and shared by the driver, toolkit and library probes.
+struct LoaderPaths {
+  std::vector<LibraryDir> search_dirs;
+  std::vector<std::pair<std::string, std::string>> cache_entries;
+};
+LoaderPaths read_loader_paths(const SystemView& system);
+
 }  // namespace gpudoctor

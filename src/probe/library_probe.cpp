@@ -144,7 +144,7 @@ class LibraryCollector {
 
 }  // namespace
 
-void probe_libraries(const SystemView& system, Facts& facts) {
+void probe_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts) {
   LibraryCollector lc(system, facts);
   // Toolkits first, so a copy inside a toolkit is reported as the toolkit's; a loader directory
   // seen again later only adds that LD_LIBRARY_PATH reaches it.
@@ -153,11 +153,11 @@ void probe_libraries(const SystemView& system, Facts& facts) {
     for (const char* sub : {"lib64", "lib", "bin", "lib\\x64"}) lc.scan(system.join(tk.path, sub), "toolkit");
   }
   int order = 0;
-  for (const auto& dir : loader_search_dirs(system)) {
+  for (const auto& dir : loader.search_dirs) {
     lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system", order++);
   }
   std::set<std::string> cache_dirs;
-  for (const auto& [name, path] : loader_cache_entries(system)) {
+  for (const auto& [name, path] : loader.cache_entries) {
     for (const auto& fam : families()) {
       if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(system.parent(path));
     }

@@ -130,7 +130,7 @@ class ToolkitCollector {
   Facts& facts_;
 };
 
-void collect_linux(const SystemView& system, ToolkitCollector& tc) {
+void collect_linux(const SystemView& system, const LoaderPaths& loader, ToolkitCollector& tc) {
   tc.add("/usr/local/cuda", "/usr/local/cuda");
   if (auto entries = system.list_dir("/usr/local")) {
     for (const auto& e : *entries) {
@@ -161,7 +161,7 @@ void collect_linux(const SystemView& system, ToolkitCollector& tc) {
     std::string b = system.base_name(*canon);
     if (b == "lib64" || b == "lib") tc.add(system.parent(*canon), "LD_LIBRARY_PATH");
   }
-  for (const auto& [name, path] : loader_cache_entries(system)) {
+  for (const auto& [name, path] : loader.cache_entries) {
     if (!starts_with(name, "libcudart.so")) continue;
     auto canon = system.canonical(path);  // /usr/local/lib/libcudart.so.13 may link into a toolkit
     if (!canon) continue;
@@ -236,12 +236,12 @@ void collect_pip_runtimes(const SystemView& system, Facts& facts) {
 
 }  // namespace
 
-void probe_toolkits(const SystemView& system, Facts& facts) {
+void probe_toolkits(const SystemView& system, const LoaderPaths& loader, Facts& facts) {
   ToolkitCollector tc(system, facts);
   if (system.is_windows()) {
     collect_windows(system, tc);
   } else {
-    collect_linux(system, tc);
+    collect_linux(system, loader, tc);
   }
   collect_conda(system, facts);
   collect_pip_runtimes(system, facts);

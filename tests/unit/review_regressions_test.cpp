@@ -70,7 +70,7 @@ TEST(ReviewRegression, SystemHeaderDoesNotOverrideATarballsVersion) {
   t.write("usr/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
   auto sv = view_of(t, Platform::linux, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib"}});
   Facts f;
-  probe_libraries(sv, f);
+  probe_libraries(sv, read_loader_paths(sv), f);
   ASSERT_EQ(f.libraries.size(), 1u);
   EXPECT_EQ(f.libraries[0].version->str(), "8.2.4");
   EXPECT_EQ(f.libraries[0].origin, "ld-library-path");
