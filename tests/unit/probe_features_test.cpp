@@ -1,0 +1,298 @@
+// One small tree per documented probe feature (README "The doctor reports"), each asserting
+// the facts the feature alone produces: delete the feature's call and its test fails. The
+// trees are built here, in a scratch folder, the way the real installs lay the files out.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "probe/inventory.hpp"
+#include "probe/library_dirs.hpp"
+#include "probe/probes.hpp"
+#include "probe/version_files.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempTree;
+
+SystemView view_of(const TempTree& t, EnvMap env = {}, Platform p = Platform::linux) {
+  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
+}
+
+Facts inventory(const TempTree& t, EnvMap env = {}) {
+  return collect_facts(view_of(t, std::move(env)), InventoryOptions{.query_driver_libraries = false});
+}
+
+const ToolkitFacts* toolkit_at(const Facts& f, std::string_view path) {
+  for (const auto& tk : f.toolkits) {
+    if (tk.path == path) return &tk;
+  }
+  return nullptr;
+}
+
+const LibraryFacts* library(const Facts& f, std::string_view name, std::string_view dir) {
+  for (const auto& l : f.libraries) {
+    if (l.name == name && l.path == dir) return &l;
+  }
+  return nullptr;
+}
+
+std::string toolkits(const Facts& f) {
+  std::string s;
+  for (const auto& tk : f.toolkits) s += tk.path + " (" + tk.kind + ", " + tk.version_source + ") ";
+  return s.empty() ? "(none)" : s;
+}
+
+std::string libraries(const Facts& f) {
+  std::string s;
+  for (const auto& l : f.libraries) s += l.name + "@" + l.path + " ";
+  return s.empty() ? "(none)" : s;
+}
+
+bool has(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const char* kVersionJson124 = R"({"cuda" : {"name" : "CUDA SDK", "version" : "12.4.1"}})";
+
+// ---- toolkits ----
+
+TEST(ProbeFeatures, ToolkitUnderOpt) {
+  TempTree t;
+  t.write("opt/cuda-12.4/version.json", kVersionJson124);
+  Facts f = inventory(t);
+  const ToolkitFacts* tk = toolkit_at(f, "/opt/cuda-12.4");
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  ASSERT_TRUE(tk->version);
+  EXPECT_EQ(tk->version->truncated(2).str(), "12.4");
+  EXPECT_TRUE(has(tk->found_via, "/opt/cuda-12.4"));
+}
+
+TEST(ProbeFeatures, DebianToolkitUnderUsrLibCuda) {
+  TempTree t;
+  t.write("usr/lib/cuda/version.txt", "CUDA Version 11.8.89\n");
+  Facts f = inventory(t);
+  const ToolkitFacts* tk = toolkit_at(f, "/usr/lib/cuda");
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  ASSERT_TRUE(tk->version);
+  EXPECT_EQ(tk->version->str(), "11.8.89");
+  EXPECT_EQ(tk->version_source, "version.txt");
+}
+
+TEST(ProbeFeatures, ToolkitVersionedFromCudaHAlone) {
+  TempTree t;
+  // No version.json, no version.txt, no runtime library: only the header says 12.3.
+  t.write("usr/local/cuda-x/include/cuda.h", "#ifndef __cuda_cuda_h__\n#define CUDA_VERSION 12030\n#endif\n");
+  Facts f = inventory(t, {{"CUDA_HOME", "/usr/local/cuda-x"}});
+  const ToolkitFacts* tk = toolkit_at(f, "/usr/local/cuda-x");
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  ASSERT_TRUE(tk->version);
+  EXPECT_EQ(tk->version->str(), "12.3");
+  EXPECT_EQ(tk->version_source, "include/cuda.h");
+}
+
+TEST(ProbeFeatures, NvccWrapperScriptOnPathLeadsToItsToolkit) {
+  TempTree t;
+  t.write("srv/toolchains/nv-12.4/version.json", kVersionJson124);
+  t.write("srv/toolchains/nv-12.4/bin/nvcc",
+          "\x7f"
+          "ELF");
+  // Debian's /usr/bin/nvcc style: a shell script that execs the real compiler.
+  t.write("usr/local/bin/nvcc", "#!/bin/sh\nexec /srv/toolchains/nv-12.4/bin/nvcc \"$@\"\n");
+  Facts f = inventory(t, {{"PATH", "/usr/local/bin:/usr/bin"}});
+  const ToolkitFacts* tk = toolkit_at(f, "/srv/toolchains/nv-12.4");
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  EXPECT_TRUE(has(tk->found_via, "PATH nvcc"));
+  EXPECT_TRUE(tk->has_nvcc);
+}
+
+TEST(ProbeFeatures, CondaCudatoolkitIsAToolkit) {
+  TempTree t;
+  const std::string env = "/home/u/miniconda3/envs/tf";
+  t.write(env.substr(1) + "/conda-meta/python-3.9.18-h955ad1f_0.json", "{}");
+  t.write(env.substr(1) + "/conda-meta/cudatoolkit-11.2.2-hbe64b41_10.json", "{}");
+  t.write(env.substr(1) + "/bin/python3.9", "");
+  t.mkdir(env.substr(1) + "/lib/python3.9/site-packages");
+  Facts f = inventory(t, {{"HOME", "/home/u"}, {"CONDA_PREFIX", env}});
+  const ToolkitFacts* tk = nullptr;
+  for (const auto& k : f.toolkits) {
+    if (k.kind == "conda") tk = &k;
+  }
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  EXPECT_EQ(tk->path, env);
+  ASSERT_TRUE(tk->version);
+  EXPECT_EQ(tk->version->str(), "11.2.2");
+  EXPECT_EQ(tk->version_source, "conda-meta/cudatoolkit-11.2.2-hbe64b41_10.json");
+}
+
+// ---- libraries ----
+
+TEST(ProbeFeatures, TensorRtWithItsHeader) {
+  TempTree t;
+  t.write("opt/TensorRT-10.3.0.26/lib/libnvinfer.so.10.3.0", "");
+  t.symlink("libnvinfer.so.10.3.0", "opt/TensorRT-10.3.0.26/lib/libnvinfer.so.10");
+  t.write("opt/TensorRT-10.3.0.26/include/NvInferVersion.h",
+          "#define NV_TENSORRT_MAJOR 10\n#define NV_TENSORRT_MINOR 3\n#define NV_TENSORRT_PATCH 0\n");
+  Facts f = inventory(t, {{"LD_LIBRARY_PATH", "/opt/TensorRT-10.3.0.26/lib"}});
+  const LibraryFacts* trt = library(f, "tensorrt", "/opt/TensorRT-10.3.0.26/lib");
+  ASSERT_NE(trt, nullptr) << libraries(f);
+  ASSERT_TRUE(trt->version);
+  EXPECT_EQ(trt->version->truncated(3).str(), "10.3.0");
+  EXPECT_EQ(trt->origin, "ld-library-path");
+}
+
+TEST(ProbeFeatures, CudnnHeaderOfAnotherMajorDoesNotVersionTheLibrary) {
+  TempTree t;
+  // A cuDNN 8 library beside a cuDNN 9 header (a half-upgraded tarball): the header must not
+  // speak for the library.
+  t.write("opt/cudnn/lib/libcudnn.so.8", "");
+  t.write("opt/cudnn/include/cudnn_version.h",
+          "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  t.write("opt/nccl/lib/libnccl.so.2", "");
+  t.write("opt/nccl/include/nccl.h", "#define NCCL_MAJOR 3\n#define NCCL_MINOR 0\n#define NCCL_PATCH 1\n");
+  Facts f = inventory(t, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib:/opt/nccl/lib"}});
+  const LibraryFacts* cudnn = library(f, "cudnn", "/opt/cudnn/lib");
+  ASSERT_NE(cudnn, nullptr) << libraries(f);
+  ASSERT_TRUE(cudnn->version);
+  EXPECT_EQ(cudnn->version->major(), 8);
+  EXPECT_EQ(cudnn->version->str(), "8") << cudnn->version_source;
+  const LibraryFacts* nccl = library(f, "nccl", "/opt/nccl/lib");
+  ASSERT_NE(nccl, nullptr) << libraries(f);
+  ASSERT_TRUE(nccl->version);
+  EXPECT_EQ(nccl->version->str(), "2");
+}
+
+TEST(ProbeFeatures, CudnnHeaderOfTheSameMajorVersionsTheLibrary) {
+  TempTree t;
+  t.write("opt/cudnn/lib/libcudnn.so.9", "");
+  t.write("opt/cudnn/include/cudnn_version.h",
+          "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  Facts f = inventory(t, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib"}});
+  const LibraryFacts* cudnn = library(f, "cudnn", "/opt/cudnn/lib");
+  ASSERT_NE(cudnn, nullptr) << libraries(f);
+  ASSERT_TRUE(cudnn->version);
+  EXPECT_EQ(cudnn->version->str(), "9.1.0");
+}
+
+// ---- the loader cache, from a real ldconfig (tests/fixtures/ld-so-cache/make-cache.sh) ----
+
+const fs::path kLdCache = fs::path(GPUDOCTOR_FIXTURES_DIR) / "ld-so-cache" / "ld.so.cache";
+
+TEST(LdSoCacheFixture, ParserReadsLdconfigsOwnFile) {
+  const std::string data = slurp(kLdCache);
+  ASSERT_FALSE(data.empty()) << kLdCache;
+  auto all = parse_ld_so_cache(data);
+  auto at = [&](const std::string& name) {
+    auto it = all.find(name);
+    return it == all.end() ? std::string("(absent)") : it->second;
+  };
+  EXPECT_EQ(all.size(), 4u);
+  EXPECT_EQ(at("libcudnn.so.9"), "/opt/cudnn-9.1/lib/libcudnn.so.9");
+  EXPECT_EQ(at("libcudnn_ops.so.9"), "/opt/cudnn-9.1/lib/libcudnn_ops.so.9");
+  EXPECT_EQ(at("libcudart.so.12"), "/opt/nv/toolkit-12.4/lib64/libcudart.so.12");
+  EXPECT_EQ(at("libfoo.so.1"), "/opt/other/lib/libfoo.so.1");
+  // Truncations of a valid cache never crash and never invent entries.
+  for (size_t cut : {size_t{0}, size_t{10}, size_t{60}, data.size() / 2}) {
+    EXPECT_LE(parse_ld_so_cache(std::string_view(data).substr(0, cut)).size(), all.size());
+  }
+}
+
+TEST(LdSoCacheFixture, NameFilterIsAPrefix) {
+  auto cud = parse_ld_so_cache(slurp(kLdCache), {"libcud"});
+  EXPECT_EQ(cud.size(), 3u);  // libcudnn, libcudnn_ops, libcudart: not libfoo
+  EXPECT_EQ(cud.count("libfoo.so.1"), 0u);
+  EXPECT_EQ(cud.count("libcudnn_ops.so.9"), 1u);
+  // Whole names are prefixes of themselves.
+  EXPECT_EQ(parse_ld_so_cache(slurp(kLdCache), {"libfoo.so.1"}).size(), 1u);
+}
+
+/// A tree whose CUDA libraries are reachable only through /etc/ld.so.cache: no ld.so.conf, no
+/// LD_LIBRARY_PATH, nothing in the default directories.
+void write_cache_only_tree(const TempTree& t) {
+  t.write("etc/ld.so.cache", slurp(kLdCache));
+  t.write("opt/cudnn-9.1/lib/libcudnn.so.9.1.0", "");
+  t.symlink("libcudnn.so.9.1.0", "opt/cudnn-9.1/lib/libcudnn.so.9");
+  t.write("opt/nv/toolkit-12.4/lib64/libcudart.so.12.4.127", "");
+  t.symlink("libcudart.so.12.4.127", "opt/nv/toolkit-12.4/lib64/libcudart.so.12");
+  t.write("opt/nv/toolkit-12.4/version.json", kVersionJson124);
+}
+
+TEST(LdSoCacheFixture, LoaderCacheEntriesKeepOnlyTheCudaStack) {
+  TempTree t;
+  write_cache_only_tree(t);
+  auto entries = loader_cache_entries(view_of(t));
+  std::vector<std::string> names;
+  for (const auto& [name, path] : entries) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"libcudart.so.12", "libcudnn.so.9", "libcudnn_ops.so.9"}));
+}
+
+TEST(LdSoCacheFixture, LibrariesAndToolkitsFoundOnlyThroughTheCache) {
+  TempTree t;
+  write_cache_only_tree(t);
+  Facts f = inventory(t);
+  const LibraryFacts* cudnn = library(f, "cudnn", "/opt/cudnn-9.1/lib");
+  ASSERT_NE(cudnn, nullptr) << libraries(f);
+  ASSERT_TRUE(cudnn->version);
+  EXPECT_EQ(cudnn->version->str(), "9.1.0");
+  EXPECT_EQ(cudnn->origin, "system");
+  EXPECT_TRUE(cudnn->loader_order.has_value()) << "a cached directory is on the loader's path";
+  const ToolkitFacts* tk = toolkit_at(f, "/opt/nv/toolkit-12.4");
+  ASSERT_NE(tk, nullptr) << toolkits(f);
+  EXPECT_TRUE(has(tk->found_via, "ld.so.cache"));
+}
+
+// ---- containers ----
+
+std::string container_of(const TempTree& t, EnvMap env = {}) {
+  Facts f;
+  probe_os(view_of(t, std::move(env)), f);
+  return f.os.container;
+}
+
+TEST(ProbeFeatures, ContainerMarkers) {
+  {
+    TempTree t;
+    t.write(".dockerenv", "");
+    EXPECT_EQ(container_of(t), "docker");
+  }
+  {
+    TempTree t;
+    t.write("run/.containerenv", "engine=\"podman-4.3.1\"\n");
+    EXPECT_EQ(container_of(t), "podman");
+  }
+  {
+    TempTree t;
+    t.write("proc/1/cgroup", "12:cpuset:/kubepods/besteffort/pod1234/abcd\n");
+    EXPECT_EQ(container_of(t), "kubernetes");
+  }
+  {
+    TempTree t;
+    t.write("proc/1/cgroup", "11:devices:/docker/0123456789abcdef\n");
+    EXPECT_EQ(container_of(t), "docker");
+  }
+  {
+    TempTree t;
+    EXPECT_EQ(container_of(t, {{"KUBERNETES_SERVICE_HOST", "10.0.0.1"}}), "kubernetes");
+  }
+  {
+    TempTree t;
+    t.write("proc/1/cgroup", "0::/\n");  // cgroup v2 on a bare host says nothing
+    EXPECT_EQ(container_of(t), "");
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
