@@ -87,9 +87,12 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
   std::cout << "[corpus] text only : all " << text_all.str() << "; held-out " << text_held.str() << "\n"
             << "[corpus] + platform: all " << plat_all.str() << "; held-out " << plat_held.str() << "\n";
   for (const auto& m : misses) std::cout << "[corpus] not first: " << m << "\n";
-  // Most cases must be answered first from the text alone.
-  EXPECT_GE(text_all.top1 * 100, text_all.cases * 75) << text_all.str();
-  EXPECT_GE(text_all.top3 * 100, text_all.cases * 90) << text_all.str();
+  // Near the figures docs/explain.md documents (64/69 first and 68/69 in the first three from
+  // the text alone, 66/69 first with the platform): one case of slack each, so a ranking bug
+  // that costs two cases fails here.
+  EXPECT_GE(text_all.top1 * 100, text_all.cases * 91) << text_all.str();
+  EXPECT_GE(text_all.top3 * 100, text_all.cases * 97) << text_all.str();
+  EXPECT_GE(plat_all.top1 * 100, plat_all.cases * 94) << plat_all.str();
 }
 
 // Every category of the corpus README has at least one rule (the rule base covers them all).

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Mutation run: how many small, deliberate bugs do the tests catch? Each mutation below is
+# applied, one at a time, to a SCRATCH COPY of the tree (never this checkout), built
+# incrementally (ccache), tested with `ctest -LE 'slow|wheels'`, and reverted. A mutation is
+# "caught" when the build or a test fails. Prints one line per mutation and the score.
+# Run by hand (it takes a while: one incremental build and test run per mutation), not in CI.
+#
+# Usage: scripts/mutation-run.sh [-j JOBS] [-k] [ID...]
+#   ID...  run only these mutations (default: all)
+#   -k     keep the scratch copy (its path is printed)
+# Results are recorded in docs/testing.md.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+jobs="$(nproc)"
+keep=0
+while getopts "j:k" opt; do
+  case "$opt" in
+    j) jobs="$OPTARG" ;;
+    k) keep=1 ;;
+    *) echo "usage: $0 [-j JOBS] [-k] [ID...]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+only=("$@")
+
+# id <TAB> file <TAB> exact text <TAB> replacement (\n for a newline). The text must occur
+# exactly once in the file; a mutation whose text is gone is reported as stale (update the list), not counted.
+mutations() {
+  cat <<'EOF'
+version-shorter-parts	src/core/version.cpp	size_t n = std::max(a.parts_.size(), b.parts_.size());	size_t n = std::min(a.parts_.size(), b.parts_.size());
+version-pre-ignored	src/core/version.cpp	  if (int c = compare_pre(a.pre_, b.pre_); c != 0) {	  if (int c = 0; c != 0) {
+jaxlib-cudnn89	src/probe/python/site_packages.cpp	Version::parse(d.substr(0, 1) + "." + d.substr(1))	Version::parse(d)
+header-other-major	src/probe/library_probe.cpp	      if (lf.version && lf.version->major() != v->major()) continue;	      (void)0;
+ldcache-exact-name	src/probe/version_files.cpp	[&](std::string_view p) { return starts_with(name, p); }	[&](std::string_view p) { return name == p; }
+envfile-first-value	src/platform/system_view.cpp	    out.env[key] = std::string(unquote(line.substr(eq + 1)));	    out.env.emplace(key, std::string(unquote(line.substr(eq + 1))));
+toolkit-opt-dropped	src/probe/toolkit_probe.cpp	      if (starts_with(e.name, "cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);	      (void)e;
+toolkit-usr-lib-cuda-dropped	src/probe/toolkit_probe.cpp	  tc.add("/usr/lib/cuda", "/usr/lib/cuda");	  (void)0;
+nvcc-wrapper-dropped	src/probe/toolkit_probe.cpp	    if (auto target = wrapper_script_target(system, *nvcc)) nvcc = system.canonical(*target);	    (void)0;
+conda-cudatoolkit-dropped	src/probe/toolkit_probe.cpp	  collect_conda(system, facts);	  (void)0;
+cuda-h-dropped	src/probe/toolkit_probe.cpp	system.join(system.join(tk.path, "include"), "cuda.h")	system.join(system.join(tk.path, "include"), "cuda.h.none")
+ldcache-toolkit-dropped	src/probe/toolkit_probe.cpp	    if (!starts_with(name, "libcudart.so")) continue;	    continue;
+tensorrt-dropped	src/probe/library_probe.cpp	{"tensorrt", {"libnvinfer", "nvinfer"}	{"tensorrt", {"libnvinfer-none", "nvinfer-none"}
+container-dropped	src/probe/os_probe.cpp	  detect_container(system, os);	  (void)0;
+wsl2-kernel-ignored	src/probe/os_probe.cpp	contains(kernel_lower, "microsoft") || contains(kernel_lower, "wsl")	false
+framework-floor-exactly-at	src/check/compat_checks.cpp	    if (!floor || *drv >= *floor) return;	    if (!floor || *drv > *floor) return;
+wsl2-linux-floors	src/check/compat_checks.cpp	  return p == Platform::linux ? Platform::linux : Platform::windows;	  return p == Platform::windows ? Platform::windows : Platform::linux;
+arch-floor-exactly-at	src/check/compat_checks.cpp	      if (!floor || *drv >= floor->driver) continue;	      if (!floor || *drv > floor->driver) continue;
+wsl2-floor-exactly-at	src/check/compat_checks.cpp	*drv < *tf.wsl2_min_driver	*drv <= *tf.wsl2_min_driver
+toolkit-family-floor-exactly-at	src/check/compat_checks.cpp	      if (drv && family && *drv < *family) {	      if (drv && family && *drv <= *family) {
+jax-floor-exactly-at	src/check/compat_checks.cpp	      if (*drv < floor) {	      if (*drv <= floor) {
+nouveau-guard-dropped	src/check/gpu_driver_checks.cpp	  if (!windows && !wsl2 && (d.nouveau_loaded || bound_to_nouveau)) {	  if (false) {
+wsl2-findings-dropped	src/check/gpu_driver_checks.cpp	  if (wsl2) wsl2_findings(facts, out);	  (void)0;
+visible-devices-empty-swapped	src/check/env_checks.cpp	      if (v.empty() || v == "-1" || to_lower(v) == "nodevfiles" || to_lower(v) == "none") {	      if (v == "-1" || to_lower(v) == "nodevfiles" || to_lower(v) == "none") {
+cuda-home-check-dropped	src/check/env_checks.cpp	      if (!exists) {	      if (false) {
+cpu-only-inverted	src/check/python_checks.cpp	      bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;	      bool cpu_only = fw.cuda_build.has_value() && *fw.cuda_build;
+no-python-dropped	src/check/python_checks.cpp	  if (facts.python_envs.empty()) {	  if (false) {
+several-toolkits-dropped	src/check/toolkit_checks.cpp	  if (versions.size() > 1) {	  if (versions.size() > 100) {
+family-floor-windows-swapped	src/kb/knowledge_base.cpp	  return platform == Platform::linux ? f->linux : f->windows;	  return platform == Platform::linux ? f->windows : f->linux;
+min-driver-platform-swapped	src/kb/knowledge_base.cpp	  return platform == Platform::linux ? r->linux : r->windows;	  return platform == Platform::linux ? r->windows : r->linux;
+kb-tf215-cudnn	data/compat/tensorflow.toml	cuda = "12.2"\ncudnn = "8.9"\nnote = "The row said cuDNN 8.8	cuda = "12.2"\ncudnn = "8.6"\nnote = "The row said cuDNN 8.8
+kb-cuda12-family-floor	data/compat/cuda_drivers.toml	linux = "525.60.13"\nwindows = "528.33"	linux = "520.61.05"\nwindows = "528.33"
+resolver-python-newest	src/kb/resolver.cpp	  return in.size() >= 3 ? in[in.size() - 2] : in.back();	  return in.back();
+resolver-driver-floor-exactly-at	src/kb/resolver.cpp	    if (*req.driver < top->driver) {	    if (*req.driver <= top->driver) {
+resolver-wsl2-linux-floors	src/kb/resolver.cpp	  return route == Platform::linux ? Platform::linux : Platform::windows;	  return route == Platform::windows ? Platform::windows : Platform::linux;
+explain-latest-line-first	src/explain/explain_session.cpp	    if (la != lb) return la < lb;	    if (la != lb) return la > lb;
+explain-contradicted-not-down	src/explain/explain_session.cpp	        m.score -= kFactsWeight;	        (void)0;
+explain-harmless-not-last	src/explain/explain_session.cpp	    if (a.harmless != b.harmless) return !a.harmless;	    (void)0;
+platform-path-separator	src/platform/system_view.cpp	split(*v, is_windows() ? ';' : ':')	split(*v, ':')
+EOF
+}
+
+apply() {  # apply FILE OLD NEW (escaped newlines) -> 0 applied, 3 stale
+  python3 - "$1" "$2" "$3" <<'PY'
+import sys
+path, old, new = sys.argv[1], sys.argv[2], sys.argv[3]
+unesc = lambda s: s.replace("\\n", "\n")
+old, new = unesc(old), unesc(new)
+text = open(path, encoding="utf-8").read()
+if text.count(old) != 1:
+    sys.exit(3)
+open(path, "w", encoding="utf-8").write(text.replace(old, new))
+PY
+}
+
+scratch="$(mktemp -d /tmp/gpudoctor-mutation.XXXXXX)"
+if [ "$keep" = 0 ]; then trap 'rm -rf "$scratch"' EXIT; else echo "scratch copy: $scratch"; fi
+# The tree as it is in this checkout (tracked and untracked, not ignored), never the build.
+git ls-files -z -co --exclude-standard | tar --null --no-recursion -T - -cf - | tar -xf - -C "$scratch"
+cd "$scratch" || exit 1
+export CCACHE_BASEDIR="$scratch"
+log="$scratch/mutation.log"
+build() { cmake --preset dev >/dev/null 2>&1 && cmake --build --preset dev -j"$jobs" >>"$log" 2>&1; }
+tests() { ctest --preset dev -LE 'slow|wheels' -j"$jobs" --stop-on-failure >>"$log" 2>&1; }
+
+echo "baseline: building and testing the unmutated copy in $scratch"
+if ! build; then echo "baseline build FAILED; see $log"; exit 1; fi
+if ! tests; then echo "baseline tests FAILED; fix them first ($log)"; exit 1; fi
+
+total=0 caught=0 stale=0
+survivors=()
+while IFS=$'\t' read -r id file old new; do
+  [ -n "$id" ] || continue
+  if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " =~ \ $id\  ]]; then continue; fi
+  cp -p "$file" "$file.orig"
+  apply "$file" "$old" "$new"
+  rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "STALE    $id ($file: the text is not there exactly once)"
+    stale=$((stale + 1))
+    mv "$file.orig" "$file"
+    continue
+  fi
+  total=$((total + 1))
+  start=$SECONDS
+  echo "=== $id" >>"$log"
+  if ! build; then
+    verdict="caught (build)"
+  elif ! tests; then
+    verdict="caught"
+  else
+    verdict="SURVIVED"
+    survivors+=("$id")
+  fi
+  [ "$verdict" = SURVIVED ] || caught=$((caught + 1))
+  printf '%-9s %-36s %s (%ds)\n' "${verdict%% *}" "$id" "$file" $((SECONDS - start))
+  mv "$file.orig" "$file"
+  touch "$file"  # the next build recompiles it from the original
+done < <(mutations)
+
+echo
+echo "mutation score: $caught/$total caught ($((total ? caught * 100 / total : 0))%), $stale stale"
+[ "${#survivors[@]}" -eq 0 ] || echo "survivors: ${survivors[*]}"
+[ "$stale" -eq 0 ]

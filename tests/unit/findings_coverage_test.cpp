@@ -1,0 +1,204 @@
+// One test per finding that no fixture or golden produced (issue 12), and the environment
+// variables the doctor reports: each case says when the finding must appear and a
+// neighbouring case where it must not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "check/checks.hpp"
+#include "check/compat_checks.hpp"
+#include "check/env_checks.hpp"
+#include "check/gpu_driver_checks.hpp"
+#include "check/python_checks.hpp"
+#include "kb_test_support.hpp"
+#include "platform/system_view.hpp"
+#include "probe/probes.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_kb;
+using testing::v;
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
+  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
+  return it == fs.end() ? nullptr : &*it;
+}
+
+std::string ids(const std::vector<Finding>& fs) {
+  std::string s;
+  for (const Finding& f : fs) s += f.id + " ";
+  return s;
+}
+
+std::vector<Finding> env_checks_for(std::vector<EnvVarFacts> env, std::vector<ToolkitFacts> toolkits = {}) {
+  Facts f;
+  f.env = std::move(env);
+  f.toolkits = std::move(toolkits);
+  return env_findings(f);
+}
+
+TEST(FindingsCoverage, CudaVisibleDevicesListIsInfoNotError) {
+  auto fs = env_checks_for({{"CUDA_VISIBLE_DEVICES", "1,2"}});
+  const Finding* f = find(fs, "cuda-visible-devices");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_EQ(f->severity, Severity::info);
+  EXPECT_EQ(find(fs, "cuda-visible-devices-hides-all"), nullptr);
+  for (const char* hides : {"", "-1", "NoDevFiles", " none "}) {
+    auto h = env_checks_for({{"CUDA_VISIBLE_DEVICES", hides}});
+    EXPECT_NE(find(h, "cuda-visible-devices-hides-all"), nullptr) << "'" << hides << "'";
+    EXPECT_EQ(find(h, "cuda-visible-devices"), nullptr) << "'" << hides << "'";
+  }
+}
+
+TEST(FindingsCoverage, NvidiaVisibleDevicesNone) {
+  for (const char* none : {"void", "none", ""}) {
+    auto fs = env_checks_for({{"NVIDIA_VISIBLE_DEVICES", none}});
+    const Finding* f = find(fs, "nvidia-visible-devices-none");
+    ASSERT_NE(f, nullptr) << "'" << none << "'";
+    EXPECT_EQ(f->severity, Severity::warning);
+  }
+  EXPECT_EQ(find(env_checks_for({{"NVIDIA_VISIBLE_DEVICES", "all"}}), "nvidia-visible-devices-none"), nullptr);
+}
+
+TEST(FindingsCoverage, CudaLaunchBlocking) {
+  const Finding* f = find(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "1"}}), "cuda-launch-blocking");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_EQ(find(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "0"}}), "cuda-launch-blocking"), nullptr);
+}
+
+TEST(FindingsCoverage, TfLogsHidden) {
+  auto three = env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "3"}});
+  const Finding* f = find(three, "tf-logs-hidden");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("errors"), std::string::npos) << f->title;
+  ASSERT_NE(find(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "2"}}), "tf-logs-hidden"), nullptr);
+  EXPECT_EQ(find(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "1"}}), "tf-logs-hidden"), nullptr);
+}
+
+TEST(FindingsCoverage, CudaHomeInvalidOnlyWhenNoToolkitCameFromIt) {
+  auto bad = env_checks_for({{"CUDA_HOME", "/usr/local/cuda-99"}});
+  const Finding* f = find(bad, "cuda-home-invalid");
+  ASSERT_NE(f, nullptr) << ids(bad);
+  EXPECT_EQ(f->severity, Severity::warning);
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-12.4";
+  tk.found_via = {"CUDA_HOME"};
+  EXPECT_EQ(find(env_checks_for({{"CUDA_HOME", "/usr/local/cuda-12.4"}}, {tk}), "cuda-home-invalid"), nullptr);
+  EXPECT_NE(find(env_checks_for({{"CUDA_PATH", "/nowhere"}}, {tk}), "cuda-home-invalid"), nullptr);
+}
+
+TEST(FindingsCoverage, NoPython) {
+  Facts none;
+  const Finding* f = find(python_findings(none), "no-python");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::info);
+  Facts one;
+  PythonEnvFacts e;
+  e.path = "/usr";
+  e.kind = "system";
+  one.python_envs.push_back(e);
+  EXPECT_EQ(find(python_findings(one), "no-python"), nullptr);
+}
+
+Facts wsl2_machine() {
+  Facts f;
+  f.platform = Platform::wsl2;
+  f.os.wsl2 = true;
+  f.os.wsl_dxg_device = true;
+  f.os.wsl_lib_dir = true;
+  f.driver.files.push_back(DriverFile{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1", std::nullopt});
+  return f;
+}
+
+TEST(FindingsCoverage, Wsl2NoDxgOnTheLiveMachineOnly) {
+  Facts f = wsl2_machine();
+  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-dxg"), nullptr) << ids(gpu_driver_findings(f));
+  f.os.wsl_dxg_device = false;
+  f.live = true;
+  auto fs = gpu_driver_findings(f);
+  const Finding* nodxg = find(fs, "wsl2-no-dxg");
+  ASSERT_NE(nodxg, nullptr) << ids(fs);
+  EXPECT_EQ(nodxg->severity, Severity::error);
+  // Under --root (an image, a copied tree) /dev is not the machine's: nothing to judge.
+  f.live = false;
+  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-dxg"), nullptr);
+}
+
+TEST(FindingsCoverage, Wsl2NoDriverLibraries) {
+  Facts f = wsl2_machine();
+  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-driver-libraries"), nullptr);
+  f.os.wsl_lib_dir = false;
+  f.driver.files.clear();
+  auto fs = gpu_driver_findings(f);
+  ASSERT_NE(find(fs, "wsl2-no-driver-libraries"), nullptr) << ids(fs);
+  // Not a WSL2 question on plain Linux.
+  f.platform = Platform::linux;
+  f.os.wsl2 = false;
+  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-driver-libraries"), nullptr);
+}
+
+TEST(FindingsCoverage, JaxCudnnMismatchAgainstTheKnowledgeBase) {
+  const JaxVariant* jv = builtin_kb().jax_variant("cuda12");
+  ASSERT_NE(jv, nullptr);
+  auto run = [&](const char* cudnn) {
+    Facts f;
+    f.platform = Platform::linux;
+    GpuFacts g;
+    g.name = "NVIDIA RTX A6000";
+    g.source = "nvml";
+    f.gpus.push_back(g);
+    f.driver.version = v("570.133.07");
+    PythonEnvFacts e;
+    e.path = "/home/u/.venv";
+    e.python_version = v("3.12.4");
+    FrameworkFacts jax;
+    jax.name = "jax";
+    jax.package = "jax";
+    jax.version = v("0.6.2");
+    jax.variant = "cuda12";
+    jax.cuda_build = true;
+    jax.location = e.path + "/lib/python3.12/site-packages";
+    e.frameworks.push_back(jax);
+    e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v(cudnn), "cudnn", 12});
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, builtin_kb());
+  };
+  ASSERT_FALSE(jv->cudnn.contains(v("8.9.7.29"))) << jv->cudnn.text();
+  auto bad = run("8.9.7.29");
+  const Finding* m = find(bad, "jax-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(bad);
+  EXPECT_NE(m->title.find(jv->cudnn.text()), std::string::npos) << m->title;
+  ASSERT_TRUE(jv->cudnn.contains(jv->built_cudnn)) << jv->cudnn.text();
+  auto good = run(jv->built_cudnn.str().c_str());
+  EXPECT_EQ(find(good, "jax-cudnn-mismatch"), nullptr) << ids(good);
+}
+
+// ---- the environment variables the doctor reports (probe_env) ----
+
+std::vector<std::string> reported(EnvMap env) {
+  SystemView system(SystemView::Options{"/nonexistent-root", Platform::linux, std::move(env)});
+  Facts f;
+  probe_env(system, f);
+  std::vector<std::string> names;
+  for (const auto& e : f.env) names.push_back(e.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(FindingsCoverage, FrameworkVariableFamiliesAreReported) {
+  auto names = reported({{"TF_FORCE_GPU_ALLOW_GROWTH", "true"},
+                         {"XLA_FLAGS", "--xla_gpu_cuda_data_dir=/usr/local/cuda"},
+                         {"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"},
+                         {"NCCL_DEBUG", "INFO"},
+                         {"NCCL_P2P_DISABLE", "1"},
+                         {"TF_VAR_region", "eu"},  // Terraform, not TensorFlow
+                         {"XLA_FLAGSX", "1"},      // exact names match exactly
+                         {"HOME", "/root"}});
+  EXPECT_EQ(names, (std::vector<std::string>{"NCCL_DEBUG", "NCCL_P2P_DISABLE", "PYTORCH_CUDA_ALLOC_CONF",
+                                             "TF_FORCE_GPU_ALLOW_GROWTH", "XLA_FLAGS"}));
+}
+
+}  // namespace
+}  // namespace gpudoctor
