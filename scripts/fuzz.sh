@@ -9,9 +9,11 @@ cmake --build --preset fuzz -j"$(nproc)"
 corpus_root="build/fuzz/corpus"
 mkdir -p "$corpus_root"
 failed=0
+ran=0
 for target in build/fuzz/tests/fuzz/fuzz_*; do
   [ -x "$target" ] || continue
   name="$(basename "$target")"
+  ran=$((ran + 1))
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
   # Seed each corpus with small real files from the fixtures (any file: parsers take anything).
@@ -29,4 +31,11 @@ for target in build/fuzz/tests/fuzz/fuzz_*; do
     failed=1
   fi
 done
+# A build that produced no fuzz target (a renamed target, a glob that stopped matching) has
+# fuzzed nothing: that is a failure, never a pass.
+if [ "$ran" = 0 ]; then
+  echo "fuzz: no fuzz target found under build/fuzz/tests/fuzz/; nothing was fuzzed"
+  exit 1
+fi
+echo "fuzz: $ran targets"
 exit $failed

@@ -77,6 +77,8 @@ void compare_golden(const std::string& actual, const fs::path& file) {
   if (update != nullptr && std::string(update) == "1") {
     fs::create_directories(file.parent_path());
     std::ofstream(file, std::ios::binary) << actual;
+    // An update never passes: the run that wrote the golden has compared nothing.
+    ADD_FAILURE() << "wrote " << file << " (GPUDOCTOR_UPDATE_GOLDEN=1); review the diff and run again without it";
     return;
   }
   ASSERT_TRUE(fs::exists(file)) << file << " is missing; run with GPUDOCTOR_UPDATE_GOLDEN=1";

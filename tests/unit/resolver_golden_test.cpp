@@ -73,6 +73,8 @@ void check_golden(const std::string& file, const std::string& actual) {
   if (update != nullptr && std::string(update) == "1") {
     fs::create_directories(golden_dir());
     std::ofstream(p, std::ios::binary) << actual;
+    // An update never passes: the run that wrote the golden has compared nothing.
+    ADD_FAILURE() << "wrote " << p << " (GPUDOCTOR_UPDATE_GOLDEN=1); review the diff and run again without it";
     return;
   }
   std::ifstream in(p, std::ios::binary);

@@ -1,6 +1,7 @@
 #include "platform/system_view.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_support.hpp"
@@ -70,14 +71,30 @@ TEST(SystemView, ReadLimitCutsHugeFilesAndRefusesFifos) {
 }
 
 TEST(SystemView, UnreadableDirectoryIsPermissionDenied) {
-  if (::geteuid() == 0) GTEST_SKIP() << "running as root: directory permissions are not enforced";
   TempTree t;
   t.mkdir("secret/inner");
   std::filesystem::permissions(t.path() / "secret", std::filesystem::perms::none);
   auto sv = view_of(t);
-  auto r = sv.list_dir("/secret");
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().kind, ErrorKind::permission_denied);
+  auto denied = [&] {
+    auto r = sv.list_dir("/secret");
+    return !r && r.error().kind == ErrorKind::permission_denied;
+  };
+  if (::geteuid() != 0) {
+    EXPECT_TRUE(denied());
+    return;
+  }
+  // Permission bits do not stop root (CI runs as root): ask in a child dropped to "nobody".
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+    ::_exit(denied() ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_NE(WEXITSTATUS(status), 10) << "running as root and cannot drop to uid 65534";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "an unreadable directory must be permission_denied";
 }
 
 TEST(SystemView, WindowsPathsMapDriveCToTheRootCaseInsensitively) {

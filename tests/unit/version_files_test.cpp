@@ -63,7 +63,8 @@ TEST(Headers, CudnnNcclCudaTensorrt) {
   ASSERT_TRUE(trt);
   EXPECT_EQ(trt->str(), "10.3.0");
   EXPECT_FALSE(parse_cudnn_header("#define CUDNN_MAJOR eight\n#define CUDNN_MINOR 9\n"));
-  EXPECT_FALSE(parse_cudnn_header("#define CUDNN_MAJORX 8\n"));
+  // Minor and patch present: only the exact-name check on CUDNN_MAJORX can refuse it.
+  EXPECT_FALSE(parse_cudnn_header("#define CUDNN_MAJORX 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n"));
 }
 
 TEST(Headers, ReadsTheRealToolkitWhenPresent) {
@@ -112,21 +113,8 @@ TEST(PciIds, OnlyNvidiaDevices) {
   EXPECT_EQ(names["2330"], "GH100 [H100 SXM5 80GB]");
 }
 
-TEST(LdSoCache, ReadsThisMachinesCache) {
-  std::ifstream f("/etc/ld.so.cache", std::ios::binary);
-  if (!f) GTEST_SKIP() << "no /etc/ld.so.cache on this machine";
-  std::stringstream ss;
-  ss << f.rdbuf();
-  auto entries = parse_ld_so_cache(ss.str());
-  ASSERT_FALSE(entries.empty());
-  EXPECT_NE(entries.find("libc.so.6"), entries.end());
-  // Truncations of a valid cache never crash and never invent entries.
-  std::string data = ss.str();
-  for (size_t cut : {size_t{0}, size_t{10}, size_t{60}, data.size() / 2}) {
-    auto part = parse_ld_so_cache(std::string_view(data).substr(0, cut));
-    EXPECT_LE(part.size(), entries.size());
-  }
-}
+// The loader cache parser is tested on a cache written by the real ldconfig
+// (tests/fixtures/ld-so-cache, tests/unit/probe_features_test.cpp), not on this machine's.
 
 }  // namespace
 }  // namespace gpudoctor

@@ -14,7 +14,8 @@ the venv's own Python with runpy (which runs only that one generated file, not t
 Repeat runs reuse the venv while every wheel it was built from is still in the cache;
 GPUDOCTOR_WHEELS_REFRESH=1 asks PyPI for newer releases (and rebuilds the venv if any).
 
-Exit status: 0 pass, 1 fail, 77 skipped (PyPI unreachable and nothing cached, no venv module).
+Exit status: 0 pass, 1 fail (also when pip's output no longer names the wheel it chose), 77 skipped
+(PyPI unreachable and nothing cached, no venv module).
 """
 import argparse
 import json
@@ -29,6 +30,11 @@ TENSORFLOW = "tensorflow==2.20.0"
 
 def log(msg):
     print(f"[wheels] {msg}", flush=True)
+
+
+def fail(msg):
+    print(f"[wheels] FAILED: {msg}", flush=True)
+    sys.exit(1)
 
 
 def skip(msg):
@@ -67,8 +73,10 @@ def download(python, cache, req, report):
             if line.startswith(prefix) and line.endswith(".whl"):
                 chosen = os.path.basename(line[len(prefix):])
     if chosen is None:
+        # pip's output changed (or the download did not say what it saved): the test cannot
+        # know which wheel it tests, and that is a failure to look at, not a skip.
         print(r.stdout)
-        skip(f"cannot tell which wheel pip chose for {req}")
+        fail(f"cannot tell which wheel pip chose for {req}: pip's output changed")
     new = wheel_files(cache) - before
     size = os.path.getsize(os.path.join(cache, chosen))
     report.append((req, chosen, size, secs, chosen in new))
