@@ -277,9 +277,25 @@ class Checker {
   void driver_for_framework(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
                             const Version& cuda) {
     const std::optional<Version>& drv = facts_.driver.version;
-    if (!drv) return;
     Platform dp = driver_platform(facts_.platform);
     std::optional<Version> floor = kb_.family_min_driver(cuda, dp);
+    if (!drv) {
+      // A known NVIDIA GPU on Linux with no NVIDIA driver yet (none installed, nouveau): the
+      // driver to install must be at least this framework's floor.
+      if (floor && facts_.platform == Platform::linux && !facts_.driver.nvidia_module_loaded && !gpus_.empty()) {
+        add(Finding{.id = "driver-floor-for-framework",
+                    .severity = Severity::info,
+                    .area = "driver",
+                    .title = fw_title(display, fw) + " will need NVIDIA driver >= " + floor->str(),
+                    .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
+                              ", which needs driver >= " + floor->str() + " (Linux).",
+                    .fix = "Install an NVIDIA driver >= " + floor->str() + ".",
+                    .evidence = {where(env, fw)},
+                    .source = kb_.family_for_cuda(cuda) != nullptr ? kb_.family_for_cuda(cuda)->source
+                                                                   : "compat/cuda_drivers.toml"});
+      }
+      return;
+    }
     if (!floor || *drv >= *floor) return;
     const CudaFamily* fam = kb_.family_for_cuda(cuda);
     add(Finding{.id = "driver-too-old-for-framework",
@@ -379,10 +395,8 @@ class Checker {
                     " is a CPU-only build there, whatever CUDA or cuDNN is installed. " +
                     kb_.tensorflow.windows_gpu_note,
           .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" + fw.version.truncated(2).str() +
-                 ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) +
-                 "), or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python <= 3.10 "
-                 "(conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0; pip install \"tensorflow<2.11\"). "
-                 "`gpudoctor plan --framework tensorflow` writes the steps.",
+                 ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) + ")" + native_windows_recipe() +
+                 ". `gpudoctor plan --framework tensorflow` writes the steps.",
           .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
           .source = kb_.tensorflow.windows_gpu_source});
       if (b) python_range(env, fw, display, b->python, b->source);
@@ -630,6 +644,19 @@ class Checker {
                   .evidence = {where(env, fw)},
                   .source = v->source});
     }
+  }
+
+  /// ", or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python 3.7-3.10 (...)": the
+  /// last native-Windows GPU release and its tested versions, from the knowledge base.
+  [[nodiscard]] std::string native_windows_recipe() const {
+    const Version& last = kb_.tensorflow.windows_gpu_last;
+    const TfBuild* w = kb_.tf_build(last, Platform::windows);
+    if (w == nullptr || !w->cuda || !w->cudnn) return "";
+    const std::string cuda = w->cuda->truncated(2).str();
+    const std::string cudnn = w->cudnn->str();
+    return ", or native TensorFlow " + last.str() + " with CUDA " + cuda + ", cuDNN " + cudnn + " and Python " +
+           w->python.text() + " (conda install -c conda-forge cudatoolkit=" + cuda + " cudnn=" + cudnn +
+           "; pip install \"tensorflow<" + Version::of({last.major(), last.minor() + 1}).str() + "\")";
   }
 
   const Facts& facts_;

@@ -28,13 +28,17 @@ std::string framework_line(const FrameworkFacts& fw) {
 
 std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
   if (fw.name == "torch") {
-    return "Reinstall PyTorch from a CUDA wheel index, e.g. `pip install --force-reinstall torch "
-           "--index-url https://download.pytorch.org/whl/cu126` (see `gpudoctor plan --framework pytorch`).";
+    // The wheel index (cu121, cu126, ...) depends on the driver and the GPU: the plan, which
+    // reads the knowledge base, names it; a tag written here would go stale.
+    return "Reinstall PyTorch from a CUDA wheel index: `pip install --force-reinstall torch --index-url "
+           "https://download.pytorch.org/whl/<tag>`, with the tag `gpudoctor plan --framework pytorch` names "
+           "for this driver and GPU.";
   }
   if (fw.name == "tensorflow") {
     if (facts.platform == Platform::windows) {
-      return "TensorFlow has no GPU build on native Windows after 2.10: use WSL2 with `pip install "
-             "tensorflow[and-cuda]`, or TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1 (see `gpudoctor plan`).";
+      return "TensorFlow has no GPU build on native Windows after its last native-Windows GPU release: use WSL2 "
+             "with `pip install tensorflow[and-cuda]`, or that release with its CUDA and cuDNN (`gpudoctor plan "
+             "--os windows --framework tensorflow` names them).";
     }
     return "Install the GPU build: `pip uninstall " + (fw.package.empty() ? fw.name : fw.package) +
            " && pip install tensorflow[and-cuda]`.";

@@ -1,14 +1,38 @@
 #include "kb/annotate_facts.hpp"
 
+#include <string>
+
 namespace gpudoctor {
+
+namespace {
+
+/// The PCI ID database names a device "<chip> [<marketing name>]" ("GA106 [GeForce RTX 3060]",
+/// "GH100 [H100 SXM5 80GB]"); the knowledge base knows the marketing name as NVIDIA writes it
+/// ("NVIDIA GeForce RTX 3060"). Empty when the name has no bracketed part.
+std::string marketing_name_of_pci_name(const std::string& pci_name) {
+  auto open = pci_name.find('[');
+  auto close = pci_name.rfind(']');
+  if (open == std::string::npos || close == std::string::npos || close <= open + 1) return {};
+  return "NVIDIA " + pci_name.substr(open + 1, close - open - 1);
+}
+
+}  // namespace
 
 void annotate_facts(Facts& facts, const KnowledgeBase& kb) {
   for (GpuFacts& g : facts.gpus) {
     if (g.cc_major || g.name.empty()) continue;
-    if (auto cc = kb.compute_capability(g.name)) {
+    std::string source = "knowledge base (compat/gpus.toml)";
+    auto cc = kb.compute_capability(g.name);
+    if (!cc && g.source == "pci") {
+      std::string marketing = marketing_name_of_pci_name(g.name);
+      if (!marketing.empty() && (cc = kb.compute_capability(marketing))) {
+        source = "knowledge base (compat/gpus.toml, as " + marketing + ")";
+      }
+    }
+    if (cc) {
       g.cc_major = cc->major();
       g.cc_minor = cc->minor();
-      g.compute_capability_source = "knowledge base (compat/gpus.toml)";
+      g.compute_capability_source = source;
     }
   }
   DriverFacts& d = facts.driver;

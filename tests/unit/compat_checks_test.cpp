@@ -144,8 +144,16 @@ TEST(CompatChecks, Tf215OnNativeWindowsGetsNoGpu) {
   ASSERT_NE(m, nullptr) << ids(fs);
   EXPECT_EQ(m->severity, Severity::error);
   EXPECT_NE(m->fix.find("WSL2"), std::string::npos);
-  EXPECT_NE(m->fix.find("2.10"), std::string::npos);
-  EXPECT_NE(m->fix.find("cudnn=8.1.0"), std::string::npos);
+  // The native recipe comes from the knowledge base (last native-Windows GPU release and the
+  // CUDA / cuDNN / Python it was tested with), never from text in the code.
+  const Version& last = kb().tensorflow.windows_gpu_last;
+  const TfBuild* w = kb().tf_build(last, Platform::windows);
+  ASSERT_TRUE(w != nullptr && w->cuda && w->cudnn);
+  for (const std::string& fact :
+       {"native TensorFlow " + last.str(), "CUDA " + w->cuda->truncated(2).str(), "cuDNN " + w->cudnn->str(),
+        "cudnn=" + w->cudnn->str(), "Python " + w->python.text()}) {
+    EXPECT_NE(m->fix.find(fact), std::string::npos) << fact << " not in: " << m->fix;
+  }
   // No misleading cuDNN advice for a build that cannot use CUDA at all.
   EXPECT_EQ(find(fs, "tf-cudnn-mismatch"), nullptr);
   EXPECT_EQ(find(fs, "tf-cuda-libs-missing"), nullptr);
