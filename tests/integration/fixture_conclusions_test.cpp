@@ -1,0 +1,308 @@
+// What tests/fixtures/README.md says each scenario should conclude, asserted as facts,
+// independently of the goldens (which the code itself produced): the versions found, the
+// versions and floors named (read from the knowledge base, not written here), and the
+// findings that must NOT appear. A golden that drifts from the README fails here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "kb/knowledge_base.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kFixtures = GPUDOCTOR_FIXTURES_DIR;
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = [] {
+    auto loaded = KnowledgeBase::load("");
+    EXPECT_TRUE(loaded.has_value());
+    return loaded ? std::move(*loaded) : KnowledgeBase{};
+  }();
+  return k;
+}
+
+Version ver(const std::string& s) {
+  return Version::parse(s).value_or(Version{});
+}
+
+struct Doctor {
+  int exit_code = -1;
+  json report;
+
+  [[nodiscard]] std::vector<json> findings(const std::string& id) const {
+    std::vector<json> out;
+    for (const auto& f : report["findings"]) {
+      if (f["id"] == id) out.push_back(f);
+    }
+    return out;
+  }
+  [[nodiscard]] bool has(const std::string& id) const { return !findings(id).empty(); }
+  /// Findings of a severity ("error", "warning").
+  [[nodiscard]] std::vector<std::string> ids_of(const std::string& severity) const {
+    std::vector<std::string> out;
+    for (const auto& f : report["findings"]) {
+      if (f["severity"] == severity) out.push_back(f["id"]);
+    }
+    return out;
+  }
+  /// The one finding `id` whose title names `who`; null json when none.
+  [[nodiscard]] json finding_about(const std::string& id, const std::string& who) const {
+    for (const auto& f : findings(id)) {
+      if (f["title"].get<std::string>().find(who) != std::string::npos) return f;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] const json& facts() const { return report["facts"]; }
+  [[nodiscard]] json framework(const std::string& name) const {
+    for (const auto& e : facts()["python_envs"]) {
+      for (const auto& fw : e["frameworks"]) {
+        if (fw["name"] == name) return fw;
+      }
+    }
+    return nullptr;
+  }
+  [[nodiscard]] std::vector<std::string> toolkit_versions() const {
+    std::vector<std::string> out;
+    for (const auto& tk : facts()["toolkits"]) {
+      if (tk["kind"] == "system" && tk["version"].is_string()) out.push_back(ver(tk["version"]).truncated(2).str());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+Doctor doctor(const std::string& scenario) {
+  fs::path dir = kFixtures / scenario;
+  std::vector<std::string> args = {"--root", (dir / "root").string(), "--json"};
+  if (fs::exists(dir / "env")) {
+    args.push_back("--env-file");
+    args.push_back((dir / "env").string());
+  }
+  std::ifstream in(dir / "args");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) args.push_back(line);
+  }
+  auto r = testing::run_gpudoctor(args);
+  EXPECT_FALSE(r.json.is_null()) << scenario << ": " << r.out << r.err;
+  return Doctor{r.exit_code, r.json.is_null() ? json::object({{"findings", json::array()}}) : r.json};
+}
+
+bool mentions(const json& f, const std::string& text) {
+  for (const char* field : {"title", "detail", "fix"}) {
+    if (f.contains(field) && f[field].is_string() && f[field].get<std::string>().find(text) != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
+std::string str(const json& j) {
+  return j.is_null() ? "(null)" : j.dump();
+}
+
+const TfBuild& tf_linux(const char* series) {
+  const TfBuild* b = kb().tf_build(ver(series), Platform::linux);
+  EXPECT_NE(b, nullptr) << "no TensorFlow " << series << " row";
+  static const TfBuild kNone{};
+  return b != nullptr ? *b : kNone;
+}
+
+TEST(FixtureConclusions, TorchHealthy) {
+  Doctor d = doctor("linux-torch-healthy");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_TRUE(d.ids_of("error").empty() && d.ids_of("warning").empty()) << str(d.report["summary"]);
+  json torch = d.framework("torch");
+  ASSERT_FALSE(torch.is_null());
+  EXPECT_EQ(torch["version"], "2.3.1+cu121");
+  EXPECT_EQ(torch["cuda_version"], "12.1");
+  EXPECT_EQ(d.facts()["driver"]["version"], "550.54.14");
+  EXPECT_EQ(d.facts()["driver"]["module_flavor"], "open");
+  EXPECT_FALSE(d.has("toolkit-missing"));  // torch brings its own CUDA libraries
+}
+
+TEST(FixtureConclusions, Tf215WithCuda118AndCudnn86) {
+  Doctor d = doctor("linux-tf215-cudnn86-mismatch");
+  EXPECT_EQ(d.exit_code, 1);
+  const TfBuild& b = tf_linux("2.15");
+  ASSERT_TRUE(b.cuda && b.cudnn);
+  json cudnn = d.finding_about("tf-cudnn-mismatch", "2.15.0");
+  ASSERT_FALSE(cudnn.is_null());
+  EXPECT_EQ(cudnn["severity"], "error");
+  EXPECT_TRUE(mentions(cudnn, "cuDNN " + b.cudnn->str())) << str(cudnn);
+  EXPECT_TRUE(mentions(cudnn, "8.6")) << str(cudnn);
+  EXPECT_TRUE(mentions(cudnn, "tensorflow[and-cuda]==2.15")) << str(cudnn);
+  json cuda = d.finding_about("tf-cuda-mismatch", "2.15.0");
+  ASSERT_FALSE(cuda.is_null());
+  EXPECT_TRUE(mentions(cuda, "CUDA " + b.cuda->str())) << str(cuda);
+}
+
+TEST(FixtureConclusions, NouveauGpuIsKnownAndTheDriverFloorIsNamed) {
+  Doctor d = doctor("linux-nouveau");
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_TRUE(d.has("nouveau-loaded"));
+  EXPECT_TRUE(d.has("driver-missing"));
+  // GA106 [GeForce RTX 3060] (the PCI database's name) is the RTX 3060 of the knowledge base.
+  EXPECT_FALSE(d.has("gpu-model-unknown"));
+  auto cc = kb().compute_capability("NVIDIA GeForce RTX 3060");
+  ASSERT_TRUE(cc);
+  ASSERT_EQ(d.facts()["gpus"].size(), 1u);
+  EXPECT_EQ(d.facts()["gpus"][0]["compute_capability"], cc->str());
+  // README: install the NVIDIA driver >= the cu121 floor.
+  auto floor = kb().family_min_driver(ver("12.1"), Platform::linux);
+  ASSERT_TRUE(floor);
+  bool named = false;
+  for (const auto& f : d.report["findings"]) named = named || mentions(f, "driver >= " + floor->str());
+  EXPECT_TRUE(named) << "no finding names the driver floor " << floor->str();
+}
+
+TEST(FixtureConclusions, Wsl2Healthy) {
+  Doctor d = doctor("wsl2-torch-cu128");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_EQ(d.facts()["platform"], "wsl2");
+  EXPECT_TRUE(d.ids_of("error").empty());
+  for (const char* id : {"driver-missing", "nouveau-loaded", "wsl2-linux-driver-installed", "wsl2-no-driver-libraries"})
+    EXPECT_FALSE(d.has(id)) << id;
+  json torch = d.framework("torch");
+  ASSERT_FALSE(torch.is_null());
+  EXPECT_EQ(torch["variant"], "cu128");
+}
+
+TEST(FixtureConclusions, Wsl2LinuxDriverInside) {
+  Doctor d = doctor("wsl2-linux-driver-installed");
+  EXPECT_EQ(d.exit_code, 1);
+  auto f = d.findings("wsl2-linux-driver-installed");
+  ASSERT_EQ(f.size(), 1u);
+  // The distribution's own libcuda (not the one under /usr/lib/wsl) is the evidence.
+  EXPECT_NE(f[0]["evidence"].dump().find("/usr/lib/x86_64-linux-gnu/libcuda.so.1"), std::string::npos)
+      << f[0]["evidence"].dump();
+  EXPECT_TRUE(mentions(f[0], "purge")) << str(f[0]);
+}
+
+TEST(FixtureConclusions, DriverTooOldForCu121) {
+  Doctor d = doctor("linux-driver-too-old");
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_EQ(d.facts()["driver"]["version"], "470.223.02");
+  auto floor = kb().family_min_driver(ver("12.1"), Platform::linux);
+  ASSERT_TRUE(floor);
+  json f = d.finding_about("driver-too-old-for-framework", "2.3.1");
+  ASSERT_FALSE(f.is_null());
+  EXPECT_TRUE(mentions(f, floor->str())) << str(f);
+  EXPECT_FALSE(d.has("driver-too-old-for-gpu"));  // Turing runs on 470
+  EXPECT_EQ(d.toolkit_versions(), (std::vector<std::string>{"10.2"}));
+}
+
+TEST(FixtureConclusions, CpuOnlyBuildsOneFindingPerFramework) {
+  Doctor d = doctor("linux-cpu-only-builds");
+  auto f = d.findings("framework-cpu-only");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_FALSE(d.finding_about("framework-cpu-only", "tensorflow-cpu 2.15.0").is_null());
+  EXPECT_FALSE(d.finding_about("framework-cpu-only", "torch 2.3.1+cpu").is_null());
+  EXPECT_TRUE(mentions(d.finding_about("framework-cpu-only", "tensorflow-cpu"), "tensorflow[and-cuda]"));
+}
+
+TEST(FixtureConclusions, SeveralToolkitsAndTf115NeedsCuda100) {
+  Doctor d = doctor("linux-several-toolkits");
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_EQ(d.toolkit_versions(), (std::vector<std::string>{"11.8", "12.2", "12.4"}));
+  EXPECT_TRUE(d.has("several-toolkits"));
+  const TfBuild& b215 = tf_linux("2.15");
+  json cudnn = d.finding_about("tf-cudnn-mismatch", "2.15.0");
+  ASSERT_FALSE(cudnn.is_null());
+  EXPECT_TRUE(mentions(cudnn, "cuDNN " + b215.cudnn->str()) && mentions(cudnn, "8.6")) << str(cudnn);
+  // README: TF 1.15 needs CUDA 10.0, which is absent.
+  const TfBuild& b115 = tf_linux("1.15");
+  ASSERT_TRUE(b115.cuda);
+  EXPECT_EQ(b115.cuda->str(), "10.0");
+  json tf1 = d.finding_about("tf-cuda-mismatch", "1.15.5");
+  ASSERT_FALSE(tf1.is_null());
+  EXPECT_TRUE(mentions(tf1, "CUDA " + b115.cuda->str())) << str(tf1);
+  EXPECT_TRUE(d.finding_about("tf-framework-unknown", "1.15").is_null());
+}
+
+TEST(FixtureConclusions, EmptyCudaVisibleDevicesIsTheOnlyError) {
+  Doctor d = doctor("linux-cuda-visible-devices-empty");
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_EQ(d.ids_of("error"), (std::vector<std::string>{"cuda-visible-devices-hides-all"}));
+}
+
+TEST(FixtureConclusions, NoNvidiaGpuNothingToFix) {
+  Doctor d = doctor("linux-no-nvidia");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_TRUE(d.ids_of("error").empty());
+  EXPECT_TRUE(d.facts()["gpus"].empty()) << d.facts()["gpus"].dump();
+  // No card: a CPU jaxlib is said, but it is not a fault.
+  for (const auto& f : d.findings("framework-cpu-only")) EXPECT_EQ(f["severity"], "info") << str(f);
+}
+
+TEST(FixtureConclusions, Tf215OnNativeWindows) {
+  Doctor d = doctor("windows-tf215-native");
+  EXPECT_EQ(d.exit_code, 1);
+  auto f = d.findings("tf-native-windows-no-gpu");
+  ASSERT_EQ(f.size(), 1u);
+  const Version& last = kb().tensorflow.windows_gpu_last;
+  const TfBuild* w = kb().tf_build(last, Platform::windows);
+  ASSERT_TRUE(w != nullptr && w->cuda && w->cudnn);
+  EXPECT_TRUE(mentions(f[0], "WSL2")) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "TensorFlow " + last.str())) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "CUDA " + w->cuda->truncated(2).str())) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "cuDNN " + w->cudnn->str())) << str(f[0]);
+  for (const char* id : {"framework-cpu-only", "tf-cudnn-mismatch", "tf-cuda-libs-missing"})
+    EXPECT_FALSE(d.has(id)) << id;
+}
+
+TEST(FixtureConclusions, Tf210OnNativeWindowsDoneRight) {
+  Doctor d = doctor("windows-tf210-native-gpu");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_TRUE(d.ids_of("error").empty());
+  for (const char* id : {"tf-native-windows-no-gpu", "tf-cuda-mismatch", "tf-cudnn-mismatch", "tf-cuda-libs-missing"})
+    EXPECT_FALSE(d.has(id)) << id;
+  json tf = d.framework("tensorflow");
+  ASSERT_FALSE(tf.is_null());
+  EXPECT_EQ(tf["version"], "2.10.0");
+  EXPECT_EQ(ver(tf["cuda_version"]).truncated(2).str(), "11.2");
+}
+
+TEST(FixtureConclusions, PipCudnnShadowed) {
+  Doctor d = doctor("linux-pip-cudnn-shadowed");
+  EXPECT_EQ(d.exit_code, 1);
+  auto f = d.findings("pip-library-shadowed");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(mentions(f[0], "9.0.0") && mentions(f[0], "9.1.0.70")) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "LD_LIBRARY_PATH")) << str(f[0]);
+}
+
+TEST(FixtureConclusions, PascalWithTorchCu128) {
+  Doctor d = doctor("linux-pascal-torch-cu128");
+  EXPECT_EQ(d.exit_code, 1);
+  auto f = d.findings("gpu-arch-unsupported-by-framework");
+  ASSERT_EQ(f.size(), 1u);
+  // The fix names a variant of the same release whose kernels cover sm_61, from the table.
+  const TorchRelease* r = kb().torch_release(ver("2.8.0"));
+  ASSERT_NE(r, nullptr);
+  const auto cc = kb().compute_capability("NVIDIA GeForce GTX 1080 Ti");
+  ASSERT_TRUE(cc);
+  std::string covering;
+  for (const auto& v : r->variants) {
+    if (kb().torch_coverage(v, *cc, Platform::linux) == ArchCoverage::native) covering = v.tag;
+  }
+  ASSERT_FALSE(covering.empty());
+  EXPECT_TRUE(mentions(f[0], covering)) << covering << ": " << str(f[0]);
+}
+
+TEST(FixtureConclusions, JaxCuda12Healthy) {
+  Doctor d = doctor("linux-jax-cuda12");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_TRUE(d.ids_of("error").empty() && d.ids_of("warning").empty());
+  EXPECT_EQ(d.facts()["gpus"].size(), 2u);
+  json jax = d.framework("jax");
+  ASSERT_FALSE(jax.is_null());
+  EXPECT_EQ(jax["cuda_build"], true);
+}
+
+}  // namespace
+}  // namespace gpudoctor
