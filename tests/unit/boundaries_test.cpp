@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "check/compat_checks.hpp"
+#include "check_test_support.hpp"
 #include "kb/knowledge_base.hpp"
-#include "kb_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -33,45 +33,16 @@ TEST(JustBelow, IsTheNextLowerVersion) {
   EXPECT_LT(just_below(v("525.60.13")), v("525.60.13"));
 }
 
-Facts machine(Platform p, const char* gpu, const Version& driver) {
-  Facts f;
-  f.platform = p;
-  GpuFacts g;
-  g.name = gpu;
-  g.source = "nvml";
-  f.gpus.push_back(g);
-  f.driver.version = driver;
-  return f;
-}
+using testing::env_with;
+using testing::ids;
+using testing::machine;
 
 bool has(const std::vector<Finding>& fs, const std::string& id) {
-  return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
-}
-
-std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + " ";
-  return s;
-}
-
-PythonEnvFacts env_with(const char* python, FrameworkFacts fw) {
-  PythonEnvFacts e;
-  e.path = "/home/u/.venv";
-  e.python_version = v(python);
-  e.python_version_source = "pyvenv.cfg";
-  fw.location = e.path + "/lib/python/site-packages";
-  e.frameworks.push_back(std::move(fw));
-  return e;
+  return testing::find(fs, id) != nullptr;
 }
 
 FrameworkFacts torch(const char* version, const char* variant) {
-  FrameworkFacts fw;
-  fw.name = "torch";
-  fw.package = "torch";
-  fw.version = v(version);
-  fw.cuda_build = true;
-  fw.variant = variant;
-  return fw;
+  return testing::cuda_framework("torch", version, variant);
 }
 
 /// Runs the checks with the framework/toolkit setup `add` on a machine with `driver`.
@@ -170,13 +141,7 @@ TEST(Boundaries, JaxDriverFloorExactlyAt) {
   Version floor = jv->driver_linux;
   if (auto fam = kb.family_min_driver(jv->built_cuda, Platform::linux); fam && *fam > floor) floor = *fam;
   auto add = [](Facts& f) {
-    FrameworkFacts jax;
-    jax.name = "jax";
-    jax.package = "jax";
-    jax.version = v("0.6.2");
-    jax.variant = "cuda12";
-    jax.cuda_build = true;
-    f.python_envs.push_back(env_with("3.12.4", jax));
+    f.python_envs.push_back(env_with("3.12.4", testing::cuda_framework("jax", "0.6.2", "cuda12")));
   };
   auto at = on_driver(Platform::linux, "NVIDIA RTX A6000", floor, add);
   EXPECT_FALSE(has(at, "driver-too-old-for-framework")) << floor.str() << ": " << ids(at);

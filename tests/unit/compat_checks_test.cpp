@@ -4,8 +4,8 @@
 
 #include <regex>
 
+#include "check_test_support.hpp"
 #include "kb/knowledge_base.hpp"
-#include "kb_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -16,28 +16,8 @@ const KnowledgeBase& kb() {
 
 using testing::v;
 
-Facts machine(Platform p, const char* gpu, const char* driver) {
-  Facts f;
-  f.platform = p;
-  if (gpu) {
-    GpuFacts g;
-    g.name = gpu;
-    g.source = "nvml";
-    f.gpus.push_back(g);
-  }
-  if (driver) f.driver.version = v(driver);
-  return f;
-}
-
-PythonEnvFacts env_with(const char* python, FrameworkFacts fw) {
-  PythonEnvFacts e;
-  e.path = "/home/u/.venvs/x";
-  e.python_version = v(python);
-  e.python_version_source = "pyvenv.cfg";
-  fw.location = e.path + "/lib/site-packages";
-  e.frameworks.push_back(std::move(fw));
-  return e;
-}
+using testing::env_with;
+using testing::machine;
 
 FrameworkFacts tf(const char* version) {
   FrameworkFacts fw;
@@ -73,18 +53,8 @@ FrameworkFacts tf220_recorded() {
   return t;
 }
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  for (const Finding& f : fs) {
-    if (f.id == id) return &f;
-  }
-  return nullptr;
-}
-
-std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + " ";
-  return s;
-}
+using testing::find;
+using testing::ids;
 
 TEST(CompatChecks, Tf215WithSystemCudnn86) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");

@@ -10,7 +10,7 @@
 #include "check/env_checks.hpp"
 #include "check/gpu_driver_checks.hpp"
 #include "check/python_checks.hpp"
-#include "kb_test_support.hpp"
+#include "check_test_support.hpp"
 #include "platform/system_view.hpp"
 #include "probe/probes.hpp"
 
@@ -20,16 +20,8 @@ namespace {
 using testing::builtin_kb;
 using testing::v;
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
-  return it == fs.end() ? nullptr : &*it;
-}
-
-std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + " ";
-  return s;
-}
+using testing::find;
+using testing::ids;
 
 std::vector<Finding> env_checks_for(std::vector<EnvVarFacts> env, std::vector<ToolkitFacts> toolkits = {}) {
   Facts f;
@@ -143,24 +135,8 @@ TEST(FindingsCoverage, JaxCudnnMismatchAgainstTheKnowledgeBase) {
   const JaxVariant* jv = builtin_kb().jax_variant("cuda12");
   ASSERT_NE(jv, nullptr);
   auto run = [&](const char* cudnn) {
-    Facts f;
-    f.platform = Platform::linux;
-    GpuFacts g;
-    g.name = "NVIDIA RTX A6000";
-    g.source = "nvml";
-    f.gpus.push_back(g);
-    f.driver.version = v("570.133.07");
-    PythonEnvFacts e;
-    e.path = "/home/u/.venv";
-    e.python_version = v("3.12.4");
-    FrameworkFacts jax;
-    jax.name = "jax";
-    jax.package = "jax";
-    jax.version = v("0.6.2");
-    jax.variant = "cuda12";
-    jax.cuda_build = true;
-    jax.location = e.path + "/lib/python3.12/site-packages";
-    e.frameworks.push_back(jax);
+    Facts f = testing::machine(Platform::linux, "NVIDIA RTX A6000", "570.133.07");
+    PythonEnvFacts e = testing::env_with("3.12.4", testing::cuda_framework("jax", "0.6.2", "cuda12"));
     e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v(cudnn), "cudnn", 12});
     f.python_envs.push_back(e);
     return compatibility_findings(f, builtin_kb());

@@ -8,6 +8,7 @@
 
 #include "core/version.hpp"
 #include "explain/explain_session.hpp"
+#include "kb_test_support.hpp"
 #include "platform/system_view.hpp"
 #include "probe/probes.hpp"
 #include "probe/version_files.hpp"
@@ -16,11 +17,7 @@
 namespace gpudoctor {
 namespace {
 
-Version v(const char* s) {
-  auto r = Version::parse(s);
-  EXPECT_TRUE(r.has_value()) << s;
-  return r.value_or(Version{});
-}
+using testing::v;
 
 TEST(MutationRegression, VersionComparisonUsesTheLongerVersionsParts) {
   // Comparing only the shorter version's parts made these equal.

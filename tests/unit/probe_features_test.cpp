@@ -263,34 +263,24 @@ std::string container_of(const TempTree& t, EnvMap env = {}) {
 }
 
 TEST(ProbeFeatures, ContainerMarkers) {
-  {
+  struct Case {
+    const char* file;  ///< relative to the root; nullptr: none
+    const char* text;
+    EnvMap env;
+    const char* container;
+  };
+  const std::vector<Case> cases = {
+      {".dockerenv", "", {}, "docker"},
+      {"run/.containerenv", "engine=\"podman-4.3.1\"\n", {}, "podman"},
+      {"proc/1/cgroup", "12:cpuset:/kubepods/besteffort/pod1234/abcd\n", {}, "kubernetes"},
+      {"proc/1/cgroup", "11:devices:/docker/0123456789abcdef\n", {}, "docker"},
+      {nullptr, "", {{"KUBERNETES_SERVICE_HOST", "10.0.0.1"}}, "kubernetes"},
+      {"proc/1/cgroup", "0::/\n", {}, ""},  // cgroup v2 on a bare host says nothing
+  };
+  for (const Case& c : cases) {
     TempTree t;
-    t.write(".dockerenv", "");
-    EXPECT_EQ(container_of(t), "docker");
-  }
-  {
-    TempTree t;
-    t.write("run/.containerenv", "engine=\"podman-4.3.1\"\n");
-    EXPECT_EQ(container_of(t), "podman");
-  }
-  {
-    TempTree t;
-    t.write("proc/1/cgroup", "12:cpuset:/kubepods/besteffort/pod1234/abcd\n");
-    EXPECT_EQ(container_of(t), "kubernetes");
-  }
-  {
-    TempTree t;
-    t.write("proc/1/cgroup", "11:devices:/docker/0123456789abcdef\n");
-    EXPECT_EQ(container_of(t), "docker");
-  }
-  {
-    TempTree t;
-    EXPECT_EQ(container_of(t, {{"KUBERNETES_SERVICE_HOST", "10.0.0.1"}}), "kubernetes");
-  }
-  {
-    TempTree t;
-    t.write("proc/1/cgroup", "0::/\n");  // cgroup v2 on a bare host says nothing
-    EXPECT_EQ(container_of(t), "");
+    if (c.file != nullptr) t.write(c.file, c.text);
+    EXPECT_EQ(container_of(t, c.env), c.container) << (c.file ? c.file : "environment");
   }
 }
 

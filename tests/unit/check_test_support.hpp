@@ -1,0 +1,66 @@
+#pragma once
+/// Facts for the check tests: a machine, a Python environment holding one framework, and the
+/// finding lookups every check test needs.
+#include <string>
+#include <vector>
+
+#include "kb_test_support.hpp"
+#include "model/facts.hpp"
+#include "model/finding.hpp"
+
+namespace gpudoctor::testing {
+
+/// A machine with one GPU (as NVML names it) and a driver; either may be null.
+inline Facts machine(Platform p, const char* gpu, const char* driver) {
+  Facts f;
+  f.platform = p;
+  if (gpu) {
+    GpuFacts g;
+    g.name = gpu;
+    g.source = "nvml";
+    f.gpus.push_back(g);
+  }
+  if (driver) f.driver.version = v(driver);
+  return f;
+}
+
+inline Facts machine(Platform p, const char* gpu, const Version& driver) {
+  Facts f = machine(p, gpu, nullptr);
+  f.driver.version = driver;
+  return f;
+}
+
+inline PythonEnvFacts env_with(const char* python, FrameworkFacts fw) {
+  PythonEnvFacts e;
+  e.path = "/home/u/.venvs/x";
+  e.python_version = v(python);
+  e.python_version_source = "pyvenv.cfg";
+  fw.location = e.path + "/lib/site-packages";
+  e.frameworks.push_back(std::move(fw));
+  return e;
+}
+
+inline FrameworkFacts cuda_framework(const char* name, const char* version, const char* variant = "") {
+  FrameworkFacts fw;
+  fw.name = name;
+  fw.package = name;
+  fw.version = v(version);
+  fw.cuda_build = true;
+  fw.variant = variant;
+  return fw;
+}
+
+inline const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
+  for (const Finding& f : fs) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+inline std::string ids(const std::vector<Finding>& fs) {
+  std::string s;
+  for (const Finding& f : fs) s += f.id + " ";
+  return s;
+}
+
+}  // namespace gpudoctor::testing
