@@ -454,5 +454,32 @@ TEST(ResolverAudit, FrameworkRequestWithExtrasIsAccepted) {
   EXPECT_FALSE(parse_framework_request("tensorflow[and-cuda"));
 }
 
+// ---- floors exactly at ----------------------------------------------------------------------
+
+TEST(ResolverPlan, DriverExactlyAtThePlansFloorIsEnough) {
+  // The floor the plan itself names; the same driver is enough, one step below is not.
+  Plan first = resolve(described(Platform::linux, "RTX 3060", "3.11", {"torch==2.5"}, "470.82.01"), kb());
+  std::vector<const PlanOption*> options = shown(first);
+  ASSERT_FALSE(options.empty());
+  int checked = 0;
+  for (const PlanOption* o : options) {
+    if (!o->driver_min || o->framework != "pytorch") continue;
+    const std::string at = o->driver_min->str();
+    std::vector<int> parts = o->driver_min->parts();
+    --parts.back();
+    std::string below;
+    for (size_t i = 0; i < parts.size(); ++i) below += (i ? "." : "") + std::to_string(parts[i]);
+    for (const auto& [driver, too_old] : {std::pair{at, false}, std::pair{below, true}}) {
+      Plan p = resolve(described(Platform::linux, "RTX 3060", "3.11", {"torch==2.5"}, driver.c_str()), kb());
+      for (const PlanOption* q : shown(p)) {
+        if (q->variant != o->variant || q->driver_min != o->driver_min) continue;
+        EXPECT_EQ(has_issue(*q, "driver-too-old"), too_old) << q->variant << " on driver " << driver;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 2);
+}
+
 }  // namespace
 }  // namespace gpudoctor
