@@ -284,5 +284,21 @@ TEST(ProbeFeatures, ContainerMarkers) {
   }
 }
 
+TEST(ProbeFeatures, Wsl2KernelMakesWsl2WhateverThePlatformSaid) {
+  // `--platform linux` on a tree whose kernel is WSL2's: the kernel string wins.
+  TempTree t;
+  t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
+  Facts f;
+  probe_os(view_of(t, {}, Platform::linux), f);
+  EXPECT_TRUE(f.os.wsl2);
+  EXPECT_EQ(f.platform, Platform::wsl2);
+  TempTree plain;
+  plain.write("proc/sys/kernel/osrelease", "6.1.0-18-amd64\n");
+  Facts g;
+  probe_os(view_of(plain, {}, Platform::linux), g);
+  EXPECT_FALSE(g.os.wsl2);
+  EXPECT_EQ(g.platform, Platform::linux);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -481,5 +481,23 @@ TEST(ResolverPlan, DriverExactlyAtThePlansFloorIsEnough) {
   EXPECT_GE(checked, 2);
 }
 
+TEST(ResolverPlan, WithoutAPythonThePlanTakesTheNewestButOneInRange) {
+  // The newest Python a framework lists is its least tried addition: a new environment gets the
+  // one before it (kb.python_versions inside the option's range).
+  Plan p = resolve(described(Platform::linux, "RTX 3060", nullptr, {"torch==2.5"}, "550.54.14"), kb());
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& o = *p.frameworks[0].best;
+  auto range = VersionSpec::parse(o.python_range);
+  ASSERT_TRUE(range) << o.python_range;
+  std::vector<Version> in;
+  for (const Version& py : kb().python_versions) {
+    if (range->contains(py)) in.push_back(py);
+  }
+  std::sort(in.begin(), in.end());
+  ASSERT_GE(in.size(), 3u) << o.python_range;
+  ASSERT_TRUE(o.python);
+  EXPECT_EQ(*o.python, in[in.size() - 2]) << o.summary();
+}
+
 }  // namespace
 }  // namespace gpudoctor
