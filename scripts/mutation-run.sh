@@ -31,7 +31,7 @@ only=("$@")
 mutations() {
   cat <<'EOF'
 version-shorter-parts	src/core/version.cpp	size_t n = std::max(a.parts_.size(), b.parts_.size());	size_t n = std::min(a.parts_.size(), b.parts_.size());
-version-pre-ignored	src/core/version.cpp	  if (int c = compare_pre(a.pre_, b.pre_); c != 0) {	  if (int c = 0; c != 0) {
+version-pre-ignored	src/core/version.cpp	  if (int c = compare_pre(a.pre_, b.pre_); c != 0) {	  if (int c = 0 * compare_pre(a.pre_, b.pre_); c != 0) {
 jaxlib-cudnn89	src/probe/python/site_packages.cpp	Version::parse(d.substr(0, 1) + "." + d.substr(1))	Version::parse(d)
 header-other-major	src/probe/library_probe.cpp	      if (lf.version && lf.version->major() != v->major()) continue;	      (void)0;
 ldcache-exact-name	src/probe/version_files.cpp	[&](std::string_view p) { return starts_with(name, p); }	[&](std::string_view p) { return name == p; }
