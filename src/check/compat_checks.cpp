@@ -43,6 +43,8 @@ std::string fw_title(const std::string& display, const FrameworkFacts& fw) {
 struct CudnnSeen {
   std::optional<Version> version;
   std::string origin;  ///< "pip wheel nvidia-cudnn-cu12 9.1.0.70", "ld-library-path /usr/...", ""
+  std::string kind;    ///< the copy's origin ("ld-library-path", "pip-wheel", "toolkit", "system", ...)
+  std::string path;    ///< its directory; empty for a wheel
 };
 
 CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional<int> want_major = std::nullopt) {
@@ -55,13 +57,21 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   std::stable_sort(on_path.begin(), on_path.end(),
                    [](const LibraryFacts* a, const LibraryFacts* b) { return *a->loader_order < *b->loader_order; });
   auto fits = [&](const Version& v) { return !want_major || v.major() == *want_major; };
-  auto seen_lib = [](const LibraryFacts* l) { return CudnnSeen{l->version, l->origin + " " + l->path}; };
+  auto seen_lib = [](const LibraryFacts* l) {
+    return CudnnSeen{l->version, l->origin + " " + l->path, l->origin, l->path};
+  };
   for (const LibraryFacts* l : on_path) {
     if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
   }
   for (const NvidiaWheel& w : env.nvidia_wheels) {
     if (w.library == "cudnn" || starts_with(w.package, "nvidia-cudnn")) {
-      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str()};
+      // The wheel's library directory, so the verdict names the copy it is about.
+      std::string dir;
+      for (const LibraryFacts& l : facts.libraries) {
+        if (l.name == "cudnn" && l.origin == "pip-wheel" && starts_with(l.path, env.path + "/")) dir = l.path;
+      }
+      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str() + (dir.empty() ? "" : " at " + dir),
+                       "pip-wheel", dir};
     }
   }
   for (const LibraryFacts* l : on_path) {
@@ -70,6 +80,17 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   if (!on_path.empty()) return seen_lib(on_path.front());
   if (!elsewhere.empty()) return seen_lib(elsewhere.front());
   return {};
+}
+
+/// The part of a fix that deals with the copy actually loaded: only a copy that LD_LIBRARY_PATH
+/// puts first needs taking off it; a wheel or a system copy is replaced by the reinstall itself.
+std::string loaded_copy_clause(const Facts& facts, const CudnnSeen& seen) {
+  bool ld_set = std::any_of(facts.env.begin(), facts.env.end(),
+                            [](const EnvVarFacts& e) { return e.name == "LD_LIBRARY_PATH" && !e.value.empty(); });
+  if (seen.kind == "ld-library-path" && ld_set && !seen.path.empty()) {
+    return " Then take " + seen.path + " off LD_LIBRARY_PATH for this environment: it is searched first.";
+  }
+  return "";
 }
 
 bool env_has_cuda_wheels(const PythonEnvFacts& env) {
@@ -142,6 +163,7 @@ class Checker {
     gpu_driver_rules();
     toolkit_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
+      const size_t first = out_.size();
       for (const FrameworkFacts& fw : env.frameworks) {
         if (fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-cpu" ||
             fw.name == "tensorflow-gpu" || fw.name == "tensorflow-intel") {
@@ -152,6 +174,11 @@ class Checker {
           // The "jax" entry carries the verdict for the whole install (its CUDA plugin).
           jax_rules(env, fw);
         }
+      }
+      // Each verdict names its environment: two environments with the same fault get two
+      // findings, each saying where, not one that hides which.
+      for (size_t i = first; i < out_.size(); ++i) {
+        if (!contains(out_[i].title, env.path)) out_[i].title += " (in " + env.path + ")";
       }
     }
     return std::move(out_);
@@ -429,7 +456,9 @@ class Checker {
                       ". The GPU is not used, or convolutions fail at run time.",
             .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
                        ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
-                             fw.version.str() + "\" (and remove the mismatched cuDNN from LD_LIBRARY_PATH)."
+                             fw.version.str() + "\"" +
+                             (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".") +
+                             loaded_copy_clause(facts_, seen)
                        : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
                              ", or the TensorFlow release tested with the cuDNN you have "
                              "(`gpudoctor matrix --framework tensorflow`).",
@@ -619,15 +648,18 @@ class Checker {
     }
     CudnnSeen seen = cudnn_for(facts_, env);
     if (seen.version && !v->cudnn.contains(*seen.version)) {
+      // JAX checks the loaded cuDNN when its CUDA backend starts ("Loaded runtime CuDNN library:
+      // X but source was compiled with: Y"), fails to initialise it and falls back to the CPU:
+      // the same consequence as TensorFlow's mismatch, so the same severity.
       add(Finding{.id = "jax-cudnn-mismatch",
-                  .severity = Severity::warning,
+                  .severity = Severity::error,
                   .area = "python",
                   .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
-                  .detail = "The cuDNN JAX will load comes from " + seen.origin + ".",
-                  .fix = "pip install -U \"jax[" + v->extra +
-                         "]\" (brings a matching nvidia-cudnn wheel); do not "
-                         "override it with LD_LIBRARY_PATH.",
-                  .evidence = {where(env, fw)},
+                  .detail = "The cuDNN JAX will load comes from " + seen.origin +
+                            ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
+                  .fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel)." +
+                         loaded_copy_clause(facts_, seen),
+                  .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
                   .source = v->source});
     }
   }

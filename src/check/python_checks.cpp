@@ -70,9 +70,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
     out.push_back(Finding{.id = "python-envs-without-framework",
                           .severity = Severity::ok,
                           .area = "python",
-                          .title = plain.size() == 1 ? plain.front() + ": no GPU framework"
-                                                     : std::to_string(plain.size()) +
-                                                           " environments without a GPU framework (-v lists them)",
+                          .title = plain.size() == 1
+                                       ? plain.front() + ": no GPU framework"
+                                       : std::to_string(plain.size()) + " environments without a GPU framework",
                           .detail = plain.size() == 1 ? "" : join(plain, "\n")});
   }
   for (const auto& env : facts.python_envs) {
@@ -82,8 +82,11 @@ std::vector<Finding> python_findings(const Facts& facts) {
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
     if (names.empty()) continue;
     title += ": " + join(names, ", ");
-    out.push_back(Finding{
-        .id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = env.found_via});
+    // The prefix first: it is what other verdicts about this environment name (see run_checks).
+    std::vector<std::string> evidence{env.path};
+    evidence.insert(evidence.end(), env.found_via.begin(), env.found_via.end());
+    out.push_back(
+        Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = evidence});
     for (const auto& fw : env.frameworks) {
       if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable",

@@ -1,0 +1,304 @@
+// Regression tests for the defects a new user met running the doctor beside its peers on real
+// installs (issue 10), one test per defect, named after it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "check/checks.hpp"
+#include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
+#include "platform/system_view.hpp"
+#include "probe/probes.hpp"
+#include "render/doctor_report.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::TempTree;
+using testing::v;
+
+const KnowledgeBase& kb() {
+  return testing::builtin_kb();
+}
+
+SystemView view_of(const TempTree& t, EnvMap env = {}) {
+  return SystemView(SystemView::Options{t.str(), Platform::linux, std::move(env), false, nullptr});
+}
+
+std::vector<const Finding*> all(const std::vector<Finding>& fs, const std::string& id) {
+  std::vector<const Finding*> out;
+  for (const auto& f : fs) {
+    if (f.id == id) out.push_back(&f);
+  }
+  return out;
+}
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
+  auto a = all(fs, id);
+  return a.empty() ? nullptr : a.front();
+}
+
+std::string ids(const std::vector<Finding>& fs) {
+  std::string s;
+  for (const Finding& f : fs) s += f.id + "(" + to_string(f.severity) + ") ";
+  return s;
+}
+
+Facts gpu_machine() {
+  Facts f;
+  f.platform = Platform::linux;
+  GpuFacts g;
+  g.name = "NVIDIA GeForce RTX 3060";
+  g.source = "proc";
+  g.pci_bus_id = "0000:01:00.0";
+  f.gpus.push_back(g);
+  f.driver.version = v("550.54.14");
+  f.driver.version_source = "/proc/driver/nvidia/version";
+  f.driver.nvidia_module_loaded = true;
+  f.driver.files.push_back(DriverFile{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", v("550.54.14")});
+  return f;
+}
+
+PythonEnvFacts venv(const std::string& path, FrameworkFacts fw) {
+  PythonEnvFacts e;
+  e.path = path;
+  e.kind = "venv";
+  e.python_version = v("3.11.9");
+  e.found_via = {"project venv under home"};
+  fw.location = path + "/lib/python3.11/site-packages";
+  e.site_packages = {fw.location};
+  e.frameworks.push_back(std::move(fw));
+  return e;
+}
+
+FrameworkFacts tf215() {
+  FrameworkFacts fw;
+  fw.name = "tensorflow";
+  fw.package = "tensorflow";
+  fw.version = v("2.15.1");
+  fw.cuda_build = true;
+  fw.cuda_version = v("12.2");
+  fw.cudnn_version = v("8");
+  return fw;
+}
+
+/// TF 2.15 with a pip cuDNN 9 wheel (what `pip install -U nvidia-cudnn-cu12` leaves behind).
+Facts tf215_with_cudnn9_wheel(const std::string& env_path) {
+  Facts f = gpu_machine();
+  PythonEnvFacts e = venv(env_path, tf215());
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.1.0.70"), "cudnn", 12});
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.2.140"), "cudart", 12});
+  f.python_envs.push_back(e);
+  LibraryFacts lib;
+  lib.name = "cudnn";
+  lib.version = v("9.1.0.70");
+  lib.origin = "pip-wheel";
+  lib.path = env_path + "/lib/python3.11/site-packages/nvidia/cudnn/lib";
+  f.libraries.push_back(lib);
+  return f;
+}
+
+// (3) The cuDNN wheel that causes the error and the TensorFlow install that cannot use the GPU
+// were both shown with ✓ right under the error.
+TEST(DoctorUserDefects, AnItemInvolvedInAnErrorIsNeverShownAsFine) {
+  Facts f = tf215_with_cudnn9_wheel("/home/u/tf");
+  auto fs = run_checks(f, &kb());
+  const Finding* err = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(err, nullptr) << ids(fs);
+  ASSERT_EQ(err->severity, Severity::error);
+  for (const char* id : {"python-env", "library"}) {
+    const Finding* item = find(fs, id);
+    ASSERT_NE(item, nullptr) << id << ": " << ids(fs);
+    EXPECT_NE(item->severity, Severity::ok) << item->title;
+    EXPECT_NE(item->title.find(err->title), std::string::npos) << item->title;
+  }
+  std::string text = render_doctor_text(f, fs, TextStyle{.color = false, .verbose = false});
+  for (auto line : lines(text)) {
+    if (contains(line, "/home/u/tf")) EXPECT_FALSE(contains(line, "✓")) << line;
+  }
+}
+
+// (4) Findings did not name the environment, and the same finding in two environments was
+// merged into one.
+TEST(DoctorUserDefects, EachFindingNamesItsEnvironmentAndTwoEnvsAreNotMerged) {
+  Facts f = tf215_with_cudnn9_wheel("/home/u/a");
+  Facts g = tf215_with_cudnn9_wheel("/home/u/b");
+  f.python_envs.push_back(g.python_envs.front());
+  f.libraries.push_back(g.libraries.front());
+  auto fs = run_checks(f, &kb());
+  auto errs = all(fs, "tf-cudnn-mismatch");
+  ASSERT_EQ(errs.size(), 2U) << ids(fs);
+  EXPECT_TRUE(contains(errs[0]->title, "/home/u/a")) << errs[0]->title;
+  EXPECT_TRUE(contains(errs[1]->title, "/home/u/b")) << errs[1]->title;
+}
+
+// (5) "remove the mismatched cuDNN from LD_LIBRARY_PATH" when LD_LIBRARY_PATH is unset and the
+// copy is a pip wheel.
+TEST(DoctorUserDefects, FixSaysNothingAboutLdLibraryPathWhenItIsNotTheCause) {
+  Facts f = tf215_with_cudnn9_wheel("/home/u/tf");
+  auto fs = run_checks(f, &kb());
+  const Finding* err = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(err, nullptr) << ids(fs);
+  EXPECT_FALSE(contains(err->fix, "LD_LIBRARY_PATH")) << err->fix;
+  EXPECT_TRUE(contains(err->fix, "tensorflow[and-cuda]==2.15.1")) << err->fix;
+
+  // The same mismatch caused by a copy that LD_LIBRARY_PATH puts first does name it.
+  Facts h = gpu_machine();
+  h.python_envs.push_back(venv("/home/u/tf", tf215()));
+  LibraryFacts old;
+  old.name = "cudnn";
+  old.version = v("8.6.0");
+  old.origin = "ld-library-path";
+  old.path = "/opt/cudnn-8.6/lib";
+  old.loader_order = 0;
+  h.libraries.push_back(old);
+  h.env.push_back(EnvVarFacts{"LD_LIBRARY_PATH", "/opt/cudnn-8.6/lib"});
+  auto hs = run_checks(h, &kb());
+  const Finding* e2 = find(hs, "tf-cudnn-mismatch");
+  ASSERT_NE(e2, nullptr) << ids(hs);
+  EXPECT_TRUE(contains(e2->fix, "/opt/cudnn-8.6/lib off LD_LIBRARY_PATH")) << e2->fix;
+}
+
+// (6) JAX with a too-old cuDNN was a warning although JAX falls back to the CPU, while
+// TensorFlow's mismatch is an error.
+TEST(DoctorUserDefects, JaxWithTooOldCudnnIsAnErrorLikeTensorflow) {
+  Facts f = gpu_machine();
+  FrameworkFacts jax;
+  jax.name = "jax";
+  jax.version = v("0.6.2");
+  jax.cuda_build = true;
+  jax.variant = "cuda12";
+  PythonEnvFacts e = venv("/home/u/jax", jax);
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("9.5.1.17"), "cudnn", 12});
+  f.python_envs.push_back(e);
+  auto fs = run_checks(f, &kb());
+  const Finding* m = find(fs, "jax-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_FALSE(contains(m->fix, "LD_LIBRARY_PATH")) << m->fix;
+  EXPECT_EQ(worst(fs), Severity::error);
+}
+
+// (9) "2 copies of cudnn with different versions" in every venv with the pip wheels beside the
+// toolkit's copies, where nothing is wrong.
+TEST(DoctorUserDefects, SeveralCopiesAreSaidOnlyWhenTheLoaderPicksTheWrongOne) {
+  Facts f = gpu_machine();
+  LibraryFacts toolkit;
+  toolkit.name = "cudnn";
+  toolkit.version = v("9.19.0.56");
+  toolkit.origin = "toolkit";
+  toolkit.path = "/usr/local/cuda-13.0/lib64";
+  f.libraries.push_back(toolkit);
+  LibraryFacts wheel = toolkit;
+  wheel.version = v("9.10.2.21");
+  wheel.origin = "pip-wheel";
+  wheel.path = "/home/u/.venv/lib/python3.11/site-packages/nvidia/cudnn/lib";
+  f.libraries.push_back(wheel);
+  auto fs = run_checks(f, &kb());
+  EXPECT_EQ(find(fs, "several-cudnn"), nullptr) << ids(fs);
+
+  // Two copies of libcudnn.so.9 both on the loader's search path: the first hides the second.
+  f.libraries[0].loader_order = 1;
+  LibraryFacts system = toolkit;
+  system.version = v("9.1.0.70");
+  system.origin = "system";
+  system.path = "/usr/lib/x86_64-linux-gnu";
+  system.loader_order = 0;
+  f.libraries.push_back(system);
+  fs = run_checks(f, &kb());
+  const Finding* s = find(fs, "several-cudnn");
+  ASSERT_NE(s, nullptr) << ids(fs);
+  EXPECT_EQ(s->severity, Severity::warning);
+  EXPECT_TRUE(contains(s->title, "9.1.0.70 from /usr/lib/x86_64-linux-gnu")) << s->title;
+}
+
+// (8) "(-v lists them)" was printed under -v.
+TEST(DoctorUserDefects, VerboseOutputDoesNotPromiseWhatItAlreadyShows) {
+  Facts f = gpu_machine();
+  for (const char* p : {"/home/u/a", "/home/u/b"}) {
+    PythonEnvFacts e;
+    e.path = p;
+    e.kind = "venv";
+    f.python_envs.push_back(e);
+  }
+  auto fs = run_checks(f, &kb());
+  std::string quiet = render_doctor_text(f, fs, TextStyle{.color = false, .verbose = false});
+  std::string verbose = render_doctor_text(f, fs, TextStyle{.color = false, .verbose = true});
+  EXPECT_TRUE(contains(quiet, "(-v lists them)")) << quiet;
+  EXPECT_FALSE(contains(verbose, "(-v lists them)")) << verbose;
+  EXPECT_TRUE(contains(verbose, "/home/u/b")) << verbose;
+}
+
+// (10) "CUDA 13.0.96" from the runtime component while nvcc says 13.0.88.
+TEST(DoctorUserDefects, ToolkitVersionIsTheReleaseNvccReports) {
+  TempTree t;
+  // The layout of /usr/local/cuda-13.0 on the build machines: a toolkit assembled from wheels.
+  t.write("usr/local/cuda-13.0/bin/nvcc", "");
+  t.mkdir("usr/local/cuda-13.0/dist-info/nvidia_cuda_runtime-13.0.96.dist-info");
+  t.mkdir("usr/local/cuda-13.0/dist-info/nvidia_cuda_nvcc-13.0.88.dist-info");
+  t.mkdir("usr/local/cuda-13.0/dist-info/nvidia_cublas-13.1.0.3.dist-info");
+  t.write("usr/local/cuda-13.0/include/cuda.h", "#define CUDA_VERSION 13000\n");
+  // And a runfile install's version.json, where cuda_cudart comes before cuda_nvcc.
+  t.write("usr/local/cuda-12.4/bin/nvcc", "");
+  t.write("usr/local/cuda-12.4/version.json",
+          R"J({"cuda_cudart": {"name": "CUDA Runtime (cudart)", "version": "12.4.127"},
+              "cuda_nvcc": {"name": "CUDA NVCC", "version": "12.4.131"}})J");
+  SystemView sys = view_of(t);
+  Facts f;
+  probe_toolkits(sys, read_loader_paths(sys), f);
+  std::map<std::string, std::string> got;
+  for (const auto& tk : f.toolkits) got[tk.path] = tk.version ? tk.version->str() : "";
+  EXPECT_EQ(got["/usr/local/cuda-13.0"], "13.0.88");
+  EXPECT_EQ(got["/usr/local/cuda-12.4"], "12.4.131");
+}
+
+// (7) No way to point the doctor at an environment, and the project's .venv was not looked at.
+TEST(DoctorUserDefects, EnvironmentsNamedOnTheCommandLineAndInTheProjectAreFound) {
+  TempTree t;
+  auto make_venv = [&](const std::string& dir) {
+    t.write(dir + "/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
+    t.mkdir(dir + "/lib/python3.11/site-packages");
+    t.write(dir + "/bin/python", "");
+  };
+  make_venv("work/project/.venv");
+  make_venv("work/project/venv");
+  make_venv("elsewhere/env-a");
+  make_venv("elsewhere/env-b");
+  // A conda env named in the project's environment.yml.
+  t.mkdir("opt/conda/conda-meta");
+  t.mkdir("opt/conda/envs/vision/conda-meta");
+  t.mkdir("opt/conda/envs/vision/lib/python3.11/site-packages");
+  t.write("work/project/environment.yml", "name: vision\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.11\n");
+  SystemView sys = view_of(t);
+  Facts f;
+  PythonSearch search;
+  search.project_dir = "/work/project";
+  search.env_dirs = {"/elsewhere/env-a"};
+  search.interpreters = {"/elsewhere/env-b/bin/python"};
+  probe_python(sys, f, search);
+  std::map<std::string, std::vector<std::string>> via;
+  for (const auto& e : f.python_envs) via[e.path] = e.found_via;
+  auto has = [&](const std::string& path, const std::string& how) {
+    auto it = via.find(path);
+    return it != via.end() && std::find(it->second.begin(), it->second.end(), how) != it->second.end();
+  };
+  EXPECT_TRUE(has("/work/project/.venv", "./.venv"));
+  EXPECT_TRUE(has("/work/project/venv", "./venv"));
+  EXPECT_TRUE(has("/elsewhere/env-a", "--env"));
+  EXPECT_TRUE(has("/elsewhere/env-b", "--python"));
+  EXPECT_TRUE(has("/opt/conda/envs/vision", "environment.yml name vision"));
+
+  // A named environment that is not there is said, not skipped.
+  Facts g;
+  PythonSearch missing;
+  missing.env_dirs = {"/nowhere"};
+  probe_python(sys, g, missing);
+  EXPECT_TRUE(std::any_of(g.problems.begin(), g.problems.end(),
+                          [](const ProbeProblem& p) { return contains(p.message, "--env names /nowhere"); }));
+}
+
+}  // namespace
+}  // namespace gpudoctor
