@@ -110,6 +110,7 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   timed("python", facts, [&] { probe_python(system, facts, options.python); });
   timed("toolkits", facts, [&] { probe_toolkits(system, loader, facts); });
   timed("libraries", facts, [&] { probe_libraries(system, loader, facts); });
+  timed("framework libraries", facts, [&] { resolve_framework_libraries(system, loader, facts); });
   timed("environment variables", facts, [&] { probe_env(system, facts); });
   if (system.resolution_budget_exhausted()) {
     facts.problems.push_back({"inventory", system.root(),

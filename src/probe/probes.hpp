@@ -32,6 +32,9 @@ struct PythonSearch {
 
 /// Python environments and the frameworks in them (read from files, never imported).
 void probe_python(const SystemView& system, Facts& facts, const PythonSearch& search = PythonSearch{});
+/// For each framework's CUDA build (Linux): the CUDA libraries it opens and the file the loader
+/// gives it in its environment (FrameworkFacts::loads). Runs after the python probe.
+void resolve_framework_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts);
 /// Environment variables that change GPU behaviour.
 void probe_env(const SystemView& system, Facts& facts);
 

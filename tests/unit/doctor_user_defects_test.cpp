@@ -10,6 +10,7 @@
 #include "kb/knowledge_base.hpp"
 #include "kb_test_support.hpp"
 #include "platform/system_view.hpp"
+#include "probe/inventory.hpp"
 #include "probe/probes.hpp"
 #include "render/doctor_report.hpp"
 #include "test_support.hpp"
@@ -298,6 +299,88 @@ TEST(DoctorUserDefects, EnvironmentsNamedOnTheCommandLineAndInTheProjectAreFound
   probe_python(sys, g, missing);
   EXPECT_TRUE(std::any_of(g.problems.begin(), g.problems.end(),
                           [](const ProbeProblem& p) { return contains(p.message, "--env names /nowhere"); }));
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// (1) A declared GPU on a machine (or tree) with no driver said "No issues found", exit 0.
+TEST(DoctorUserDefects, DeclaredGpuWithoutDriverIsAnErrorNamingTheDriver) {
+  for (const char* os : {"ubuntu", "debian", "windows"}) {
+    Facts f;
+    f.platform = std::string(os) == "windows" ? Platform::windows : Platform::linux;
+    f.os.id = os;
+    GpuFacts g;
+    g.name = "NVIDIA GeForce RTX 3060";
+    g.source = "declared";
+    f.gpus.push_back(g);
+    f.driver.files.push_back(
+        DriverFile{f.platform == Platform::windows ? "nvcuda.dll" : "libcuda.so.1", "", std::nullopt});
+    auto fs = run_checks(f, &kb());
+    const Finding* e = find(fs, "driver-missing-for-declared-gpu");
+    ASSERT_NE(e, nullptr) << os << ": " << ids(fs);
+    EXPECT_EQ(e->severity, Severity::error);
+    EXPECT_TRUE(contains(e->fix, "RTX 3060")) << e->fix;
+    // The Ampere floor (Linux 450.36.06; Windows has its own number).
+    if (f.platform == Platform::linux) EXPECT_TRUE(contains(e->fix, "450.36.06")) << e->fix;
+    if (std::string(os) == "ubuntu") EXPECT_TRUE(contains(e->fix, "ubuntu-drivers")) << e->fix;
+    if (std::string(os) == "debian") EXPECT_TRUE(contains(e->fix, "nvidia-driver")) << e->fix;
+    if (std::string(os) == "windows") EXPECT_TRUE(contains(e->fix, "nvidia.com")) << e->fix;
+    EXPECT_EQ(find(fs, "driver-not-installed"), nullptr) << ids(fs);
+    EXPECT_EQ(worst(fs), Severity::error);
+  }
+}
+
+// (2) TensorFlow 2.15 without [and-cuda] and no libcudart.so.12 anywhere got only the cuDNN
+// finding. The fixture's venv is a real TF 2.15 layout (build_info.py: CUDA 12.2, cuDNN 8).
+TEST(DoctorUserDefects, TensorflowWithoutItsCudaRuntimeNamesEveryLibraryItCannotLoad) {
+  const std::string fixture = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-tf215-cudnn86-mismatch/root";
+  const std::string venv_rel = "home/alex/tf/venv";
+  TempTree t;
+  t.mkdir("home/alex/tf");
+  std::filesystem::copy(fixture + "/" + venv_rel, t.path() / venv_rel,
+                        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+  auto doctor = [&](const TempTree& tree) {
+    SystemView sys = view_of(tree, EnvMap{{"VIRTUAL_ENV", "/" + venv_rel}});
+    InventoryOptions inv;
+    inv.declared_gpus = {"NVIDIA GeForce RTX 3060"};
+    Facts f = collect_facts(sys, inv);
+    return std::make_pair(f, run_checks(f, &kb()));
+  };
+  auto [facts, fs] = doctor(t);
+  const Finding* m = find(fs, "framework-cuda-libraries-missing");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  for (const char* lib : {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11",
+                          "libcusolver.so.11", "libcusparse.so.12", "libcudnn.so.8"}) {
+    EXPECT_TRUE(contains(m->title, lib)) << lib << " not in: " << m->title;
+  }
+  EXPECT_TRUE(contains(m->title, "/" + venv_rel)) << m->title;
+  EXPECT_TRUE(contains(m->fix, "tensorflow[and-cuda]==2.15.0")) << m->fix;
+
+  // The same environment with the wheels [and-cuda] installs (their real file names): found.
+  const std::string sp = venv_rel + "/lib/python3.10/site-packages/nvidia/";
+  for (const char* file : {"cuda_runtime/lib/libcudart.so.12", "cublas/lib/libcublas.so.12",
+                           "cublas/lib/libcublasLt.so.12", "cufft/lib/libcufft.so.11", "cusolver/lib/libcusolver.so.11",
+                           "cusparse/lib/libcusparse.so.12", "cudnn/lib/libcudnn.so.8"}) {
+    t.write(sp + file, "");
+  }
+  auto [facts2, fs2] = doctor(t);
+  EXPECT_EQ(find(fs2, "framework-cuda-libraries-missing"), nullptr) << ids(fs2);
+  ASSERT_FALSE(facts2.python_envs.empty());
+  bool seen_loads = false;
+  for (const auto& e : facts2.python_envs) {
+    for (const auto& fw : e.frameworks) {
+      for (const auto& l : fw.loads) {
+        seen_loads = true;
+        EXPECT_EQ(l.via, "pip wheel") << l.soname;
+      }
+    }
+  }
+  EXPECT_TRUE(seen_loads);
 }
 
 }  // namespace
