@@ -385,3 +385,61 @@ TEST(DoctorUserDefects, TensorflowWithoutItsCudaRuntimeNamesEveryLibraryItCannot
 
 }  // namespace
 }  // namespace gpudoctor
+
+#include "probe/python/dist_info.hpp"
+
+namespace gpudoctor {
+namespace {
+
+// (11) torch's cuDNN build version was null in the JSON, and CUDA 13's cuFFT/cuSOLVER/cuSPARSE
+// wheels (named without -cu13) had cuda_major null.
+TEST(DoctorUserDefects, TorchCudnnAndCuda13WheelMajorsAreReadFromTheWheel) {
+  TempTree t;
+  const std::string sp = "home/u/.venv/lib/python3.12/site-packages/";
+  t.write("home/u/.venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
+  t.write(sp + "torch/version.py", "__version__ = '2.9.0+cu130'\ncuda: Optional[str] = '13.0'\nhip = None\n");
+  // torch's METADATA pins the cuDNN wheel it was built with, in the form the real wheels write
+  // (see the torch 2.4.0 METADATA in the linux-pip-cudnn-shadowed fixture); the versions here
+  // are illustrative. The description follows the first empty line.
+  t.write(sp + "torch-2.9.0+cu130.dist-info/METADATA",
+          "Metadata-Version: 2.4\nName: torch\nVersion: 2.9.0+cu130\n"
+          "Requires-Dist: filelock\n"
+          "Requires-Dist: nvidia-cuda-runtime==13.0.96; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvidia-cudnn-cu13==9.13.0.50; platform_system == \"Linux\"\n"
+          "\nRequires-Dist: nvidia-cudnn-cu13==1.0 (in the description: ignored)\n");
+  // CUDA 13 wheels as pip installs them: no -cu13 in the name, files under nvidia/cu13/
+  // (RECORD lines shaped as in the real nvidia-cufft 12.0.0.61 wheel under /usr/local/cuda/dist-info).
+  for (const char* w : {"nvidia_cufft-12.0.0.61", "nvidia_cusolver-12.0.4.66", "nvidia_cusparse-12.6.3.3"}) {
+    std::string lib = std::string(w).substr(7, std::string(w).find('-') - 7);
+    t.write(sp + w + ".dist-info/METADATA", "Name: x\n");
+    t.write(sp + w + ".dist-info/RECORD",
+            "nvidia/cu13/include/" + lib + ".h,sha256=x,1\nnvidia/cu13/lib/lib" + lib + ".so.12,sha256=y,2\n");
+  }
+  SystemView sys = view_of(t);
+  Facts f;
+  PythonSearch search;
+  search.env_dirs = {"/home/u/.venv"};
+  probe_python(sys, f, search);
+  ASSERT_FALSE(f.python_envs.empty());
+  const PythonEnvFacts& env = f.python_envs.front();
+  bool torch_seen = false;
+  for (const auto& fw : env.frameworks) {
+    if (fw.name != "torch") continue;
+    torch_seen = true;
+    ASSERT_TRUE(fw.cudnn_version.has_value());
+    EXPECT_EQ(fw.cudnn_version->str(), "9.13.0.50");
+  }
+  EXPECT_TRUE(torch_seen);
+  int cu13 = 0;
+  for (const auto& w : env.nvidia_wheels) {
+    EXPECT_EQ(w.cuda_major, std::optional<int>(13)) << w.package;
+    ++cu13;
+  }
+  EXPECT_EQ(cu13, 3);
+
+  EXPECT_EQ(cuda_major_from_record("nvidia/cufft/lib/libcufft.so.11,sha256=x,1\n"), std::nullopt);
+  EXPECT_EQ(pinned_requirement("Requires-Dist: nvidia-cudnn-cu12>=9\n", "nvidia-cudnn-cu"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpudoctor
