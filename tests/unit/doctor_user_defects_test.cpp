@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "../integration/run_gpudoctor.hpp"
 #include "check/checks.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
@@ -12,6 +13,7 @@
 #include "platform/system_view.hpp"
 #include "probe/inventory.hpp"
 #include "probe/probes.hpp"
+#include "probe/python/dist_info.hpp"
 #include "render/doctor_report.hpp"
 #include "test_support.hpp"
 
@@ -386,8 +388,6 @@ TEST(DoctorUserDefects, TensorflowWithoutItsCudaRuntimeNamesEveryLibraryItCannot
 }  // namespace
 }  // namespace gpudoctor
 
-#include "probe/python/dist_info.hpp"
-
 namespace gpudoctor {
 namespace {
 
@@ -439,6 +439,28 @@ TEST(DoctorUserDefects, TorchCudnnAndCuda13WheelMajorsAreReadFromTheWheel) {
 
   EXPECT_EQ(cuda_major_from_record("nvidia/cufft/lib/libcufft.so.11,sha256=x,1\n"), std::nullopt);
   EXPECT_EQ(pinned_requirement("Requires-Dist: nvidia-cudnn-cu12>=9\n", "nvidia-cudnn-cu"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// (1) through the command line, with --root; and (8): -v writes debug logs on stderr only.
+TEST(DoctorUserDefects, DeclaredGpuInATreeWithoutDriverFailsTheRunAndVerboseLogsToStderr) {
+  TempTree t;
+  t.write("etc/os-release", "ID=ubuntu\nVERSION_ID=\"24.04\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n");
+  auto r = testing::run_gpudoctor({"--root", t.str(), "--gpu", "NVIDIA GeForce RTX 3060", "--json", "-v"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  ASSERT_TRUE(r.json.is_object()) << r.out;
+  bool found = false;
+  for (const auto& f : r.json["findings"]) {
+    if (f["id"] == "driver-missing-for-declared-gpu") found = f["severity"] == "error";
+  }
+  EXPECT_TRUE(found) << r.out;
+  EXPECT_TRUE(contains(r.err, "gpudoctor: debug: probe python")) << r.err;
+  EXPECT_FALSE(contains(r.out, "debug:"));
 }
 
 }  // namespace
