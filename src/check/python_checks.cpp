@@ -55,8 +55,10 @@ std::vector<Finding> python_findings(const Facts& facts) {
                           .severity = Severity::info,
                           .area = "python",
                           .title = "No Python environment found",
-                          .detail = "Searched PATH, VIRTUAL_ENV, CONDA_PREFIX, conda and pyenv installations, "
-                                    "~/.virtualenvs and project .venv folders."});
+                          .detail = "Searched --env/--python, ./.venv, ./venv, VIRTUAL_ENV, CONDA_PREFIX, PATH, conda "
+                                    "and pyenv installations, ~/.virtualenvs, project venvs under home, system "
+                                    "Pythons and the environment.yml's conda env (docs/cli.md lists every place).",
+                          .fix = "Point at the environment: `gpudoctor --env DIR` or `gpudoctor --python PATH`."});
   }
   // Environments without any framework are said in one line (listed in its detail): a machine
   // with ten pyenv versions should not bury the one that matters.
