@@ -7,6 +7,7 @@
 #include "check/gpu_driver_checks.hpp"
 #include "check/python_checks.hpp"
 #include "check/toolkit_checks.hpp"
+#include "core/text.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -57,6 +58,54 @@ void merge_identical(std::vector<Finding>& findings) {
   findings = std::move(out);
 }
 
+/// Whether `text` mentions `path` as a whole path: followed by its end, a space, ')' or ','.
+bool names_path(std::string_view text, std::string_view path) {
+  for (size_t pos = text.find(path); pos != std::string_view::npos; pos = text.find(path, pos + 1)) {
+    size_t end = pos + path.size();
+    if (end == text.size() || text[end] == ' ' || text[end] == ')' || text[end] == ',' || text[end] == ':') return true;
+  }
+  return false;
+}
+
+/// Whether a problem finding is about the inventory item `item` (its subject is evidence[0]).
+bool involves(const Finding& problem, const Finding& item) {
+  if (item.evidence.empty() || item.evidence.front().size() < 2) return false;
+  const std::string& subject = item.evidence.front();
+  if (item.id == "python-env") {
+    // An environment is named in the verdict's title ("... (in /home/a/venv)") or by a
+    // site-packages directory inside it.
+    if (names_path(problem.title, "in " + subject)) return true;
+    for (const auto& e : problem.evidence) {
+      for (const char* lib : {"/lib/python", "/local/lib/python", "\\Lib\\site-packages"}) {
+        if (starts_with(e, subject + lib)) return true;
+      }
+    }
+    return false;
+  }
+  for (const auto& e : problem.evidence) {
+    if (names_path(e, subject)) return true;
+  }
+  return false;
+}
+
+/// An inventory line (an environment, a library copy, a toolkit) that a warning or an error is
+/// about is never shown as fine: it loses its ✓ and points at the problem.
+void unmark_involved_items(std::vector<Finding>& findings) {
+  for (Finding& item : findings) {
+    if (item.severity != Severity::ok) continue;
+    if (item.id != "python-env" && item.id != "library" && item.id != "toolkit") continue;
+    const Finding* worst_problem = nullptr;
+    for (const Finding& p : findings) {
+      if (p.severity < Severity::warning || !involves(p, item)) continue;
+      if (worst_problem == nullptr || p.severity > worst_problem->severity) worst_problem = &p;
+    }
+    if (worst_problem == nullptr) continue;
+    item.severity = Severity::info;
+    item.title +=
+        std::string(" — see ") + (worst_problem->severity == Severity::error ? "✗" : "!") + " " + worst_problem->title;
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
@@ -73,6 +122,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   append(env_findings(facts));
   drop_explained_generics(out);
   merge_identical(out);
+  unmark_involved_items(out);
   return out;
 }
 

@@ -43,6 +43,8 @@ std::string fw_title(const std::string& display, const FrameworkFacts& fw) {
 struct CudnnSeen {
   std::optional<Version> version;
   std::string origin;  ///< "pip wheel nvidia-cudnn-cu12 9.1.0.70", "ld-library-path /usr/...", ""
+  std::string kind;    ///< the copy's origin ("ld-library-path", "pip-wheel", "toolkit", "system", ...)
+  std::string path;    ///< its directory; empty for a wheel
 };
 
 CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional<int> want_major = std::nullopt) {
@@ -55,13 +57,21 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   std::stable_sort(on_path.begin(), on_path.end(),
                    [](const LibraryFacts* a, const LibraryFacts* b) { return *a->loader_order < *b->loader_order; });
   auto fits = [&](const Version& v) { return !want_major || v.major() == *want_major; };
-  auto seen_lib = [](const LibraryFacts* l) { return CudnnSeen{l->version, l->origin + " " + l->path}; };
+  auto seen_lib = [](const LibraryFacts* l) {
+    return CudnnSeen{l->version, l->origin + " " + l->path, l->origin, l->path};
+  };
   for (const LibraryFacts* l : on_path) {
     if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
   }
   for (const NvidiaWheel& w : env.nvidia_wheels) {
     if (w.library == "cudnn" || starts_with(w.package, "nvidia-cudnn")) {
-      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str()};
+      // The wheel's library directory, so the verdict names the copy it is about.
+      std::string dir;
+      for (const LibraryFacts& l : facts.libraries) {
+        if (l.name == "cudnn" && l.origin == "pip-wheel" && starts_with(l.path, env.path + "/")) dir = l.path;
+      }
+      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str() + (dir.empty() ? "" : " at " + dir),
+                       "pip-wheel", dir};
     }
   }
   for (const LibraryFacts* l : on_path) {
@@ -70,6 +80,17 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   if (!on_path.empty()) return seen_lib(on_path.front());
   if (!elsewhere.empty()) return seen_lib(elsewhere.front());
   return {};
+}
+
+/// The part of a fix that deals with the copy actually loaded: only a copy that LD_LIBRARY_PATH
+/// puts first needs taking off it; a wheel or a system copy is replaced by the reinstall itself.
+std::string loaded_copy_clause(const Facts& facts, const CudnnSeen& seen) {
+  bool ld_set = std::any_of(facts.env.begin(), facts.env.end(),
+                            [](const EnvVarFacts& e) { return e.name == "LD_LIBRARY_PATH" && !e.value.empty(); });
+  if (seen.kind == "ld-library-path" && ld_set && !seen.path.empty()) {
+    return " Then take " + seen.path + " off LD_LIBRARY_PATH for this environment: it is searched first.";
+  }
+  return "";
 }
 
 bool env_has_cuda_wheels(const PythonEnvFacts& env) {
@@ -139,9 +160,11 @@ class Checker {
   }
 
   std::vector<Finding> run() {
+    declared_gpu_without_driver();
     gpu_driver_rules();
     toolkit_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
+      const size_t first = out_.size();
       for (const FrameworkFacts& fw : env.frameworks) {
         if (fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-cpu" ||
             fw.name == "tensorflow-gpu" || fw.name == "tensorflow-intel") {
@@ -153,6 +176,11 @@ class Checker {
           jax_rules(env, fw);
         }
       }
+      // Each verdict names its environment: two environments with the same fault get two
+      // findings, each saying where, not one that hides which.
+      for (size_t i = first; i < out_.size(); ++i) {
+        if (!contains(out_[i].title, env.path)) out_[i].title += " (in " + env.path + ")";
+      }
     }
     return std::move(out_);
   }
@@ -162,6 +190,101 @@ class Checker {
 
   /// On aarch64 (or a Jetson board) the x86/Windows architecture lists do not apply.
   bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || is_jetson(g.name, g.cc); }
+
+  // ---- A declared card with no driver at all ----
+  /// `--gpu MODEL` says the card is (or will be) there; with no kernel driver and no driver
+  /// library, nothing runs on it. The install guides start here, so the doctor does too: the
+  /// driver for that card (its architecture's floor, raised to what the installed frameworks
+  /// need) and the command for the target's OS.
+  void declared_gpu_without_driver() {
+    const DriverFacts& d = facts_.driver;
+    if (facts_.platform == Platform::wsl2 || d.version || d.nvidia_module_loaded) return;
+    const bool windows = facts_.platform == Platform::windows;
+    for (const DriverFile& f : d.files) {
+      if (!f.path.empty() && (f.name == "libcuda.so.1" || f.name == "nvcuda.dll")) return;
+    }
+    std::vector<const GpuFacts*> declared;
+    for (const GpuFacts& g : facts_.gpus) {
+      if (g.source != "declared") return;  // hardware seen: the driver checks speak for it
+      declared.push_back(&g);
+    }
+    if (declared.empty()) return;
+    Platform dp = driver_platform(facts_.platform);
+    std::optional<Version> floor;
+    std::vector<std::string> why;
+    std::vector<std::string> sources;
+    for (const KnownGpu& g : gpus_) {
+      if (auto a = kb_.arch_driver_floor(g.cc, dp)) {
+        if (!floor || a->driver > *floor) floor = a->driver;
+        why.push_back(g.name + " (" + a->generation + ") needs >= " + a->driver.str());
+        sources.push_back(a->source);
+      }
+    }
+    for (const PythonEnvFacts& env : facts_.python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
+        if (!cuda || !fw.cuda_build.value_or(false)) continue;
+        auto need = kb_.family_min_driver(*cuda, dp);
+        if (!need) continue;
+        if (!floor || *need > *floor) floor = need;
+        why.push_back((fw.package.empty() ? fw.name : fw.package) + " " + fw.version.str() + " in " + env.path +
+                      " (CUDA " + cuda->str() + ") needs >= " + need->str());
+      }
+    }
+    for (const ToolkitFacts& tk : facts_.toolkits) {
+      if (!tk.version) continue;
+      auto need = kb_.family_min_driver(*tk.version, dp);
+      if (!need) continue;
+      if (!floor || *need > *floor) floor = need;
+      why.push_back("CUDA " + tk.version->str() + " at " + tk.path + " needs >= " + need->str());
+    }
+    std::string card = declared.front()->name;
+    std::string version = floor ? " " + floor->str() + " or newer" : "";
+    std::string how;
+    const std::string& os = facts_.os.id;
+    if (windows) {
+      how = "Install the NVIDIA driver for " + card + " on Windows" + version +
+            " (Game Ready or Studio, from https://www.nvidia.com/Download/index.aspx or the NVIDIA App), then "
+            "reboot.";
+    } else if (os == "ubuntu" || os == "pop" || os == "linuxmint") {
+      how = "Install the NVIDIA driver for " + card + version +
+            ": `sudo ubuntu-drivers install` (it picks the recommended nvidia-driver-NNN for the card; or `sudo "
+            "apt install nvidia-driver-NNN` with NNN the branch you want), then reboot.";
+    } else if (os == "debian") {
+      how = "Install the NVIDIA driver for " + card + version +
+            ": enable the non-free and non-free-firmware components, `sudo apt-get install nvidia-driver "
+            "firmware-misc-nonfree`, then reboot. If Debian's packaged branch is older than that, use NVIDIA's CUDA "
+            "repository for Debian (`sudo apt-get install cuda-drivers`).";
+    } else if (os == "fedora" || os == "rhel" || os == "rocky" || os == "almalinux" || os == "centos") {
+      how = "Install the NVIDIA driver for " + card + version +
+            " from NVIDIA's CUDA repository for your distribution (`sudo dnf module install nvidia-driver` or "
+            "`sudo dnf install cuda-drivers`), then reboot.";
+    } else {
+      how = "Install the NVIDIA driver for " + card + version +
+            " (your distribution's packaged driver, or NVIDIA's CUDA repository: package `cuda-drivers`), then "
+            "reboot.";
+    }
+    if (!facts_.os.container.empty()) {
+      how = "Inside a container (" + facts_.os.container + ") the driver comes from the host: on the host, " +
+            to_lower(how.substr(0, 1)) + how.substr(1) +
+            " Then start the container with the NVIDIA Container Toolkit (`docker run --gpus all ...`).";
+    }
+    std::vector<std::string> evidence;
+    for (const GpuFacts* g : declared) evidence.push_back("--gpu " + g->name);
+    evidence.emplace_back(windows ? "nvcuda.dll: not found" : "/proc/driver/nvidia/version, libcuda.so.1: not found");
+    add(Finding{.id = "driver-missing-for-declared-gpu",
+                .severity = Severity::error,
+                .area = "driver",
+                .title = "No NVIDIA driver for the declared " + card + (declared.size() > 1 ? " (and others)" : ""),
+                .detail = std::string(windows ? "No nvcuda.dll is installed"
+                                              : "No NVIDIA kernel driver and no libcuda.so.1 are installed") +
+                          (facts_.live ? " on this machine" : " in this tree") +
+                          ": CUDA, cuDNN and every framework need it, and will run on the CPU without it." +
+                          (why.empty() ? "" : " " + join(why, "; ") + "."),
+                .fix = how,
+                .evidence = evidence,
+                .source = join(sources, "; ")});
+  }
 
   // ---- Driver vs GPU architecture ----
   /// A GPU needs a driver at least as new as its architecture's first toolkit (Blackwell: CUDA
@@ -256,6 +379,42 @@ class Checker {
         }
       }
     }
+  }
+
+  /// The CUDA libraries a build opens that the loader does not find in its environment (the
+  /// probe resolved each SONAME as the loader would). Returns whether any is missing.
+  bool missing_loads(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                     const std::string& fix, const std::string& source) {
+    std::vector<std::string> missing;
+    std::vector<std::string> found;
+    for (const LibraryLoad& l : fw.loads) {
+      if (l.path.empty()) {
+        missing.push_back(l.soname);
+      } else {
+        found.push_back(l.soname + " → " + l.path + " (" + l.via + ")");
+      }
+    }
+    if (missing.empty()) return false;
+    bool gpu = !facts_.gpus.empty();
+    std::vector<std::string> evidence{where(env, fw)};
+    for (const auto& m : missing) evidence.push_back(m + ": not found");
+    evidence.insert(evidence.end(), found.begin(), found.end());
+    add(Finding{.id = "framework-cuda-libraries-missing",
+                .severity = gpu ? Severity::error : Severity::info,
+                .area = "python",
+                .title = fw_title(display, fw) + " cannot load " + join(missing, ", "),
+                .detail = display + " " + fw.version.str() + " was built with CUDA " +
+                          (fw.cuda_version ? fw.cuda_version->str() : "?") +
+                          (fw.cudnn_version ? " and cuDNN " + fw.cudnn_version->str() : "") +
+                          " and opens these libraries by name; the loader finds none of them on LD_LIBRARY_PATH, in "
+                          "the environment's nvidia-* wheels, the loader cache or the default directories. " +
+                          (gpu ? "It will not use the GPU: it falls back to the CPU (or fails at import)."
+                               : "Fine while this machine has no GPU.") +
+                          (found.empty() ? "" : " Found: " + join(found, "; ") + "."),
+                .fix = gpu ? fix : "",
+                .evidence = evidence,
+                .source = source});
+    return true;
   }
 
   void python_range(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
@@ -426,6 +585,21 @@ class Checker {
     std::optional<Version> want_cudnn = b->cudnn;
     if (fw_cudnn && (!want_cudnn || fw_cudnn->major() != want_cudnn->major())) want_cudnn = fw_cudnn;
     bool wheels = env_has_cuda_wheels(env);
+    // What the loader finds for this build, library by library (Linux): it replaces the guesses
+    // below from toolkits and wheels.
+    const bool resolved = !fw.loads.empty();
+    if (resolved) {
+      bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
+      missing_loads(env, fw, display,
+                    and_cuda ? "pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
+                                   std::to_string(fw.cuda_version->major()) +
+                                   " libraries and cuDNN as pip wheels; no system toolkit needed)."
+                             : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) +
+                                   (want_cudnn ? " and cuDNN " + want_cudnn->str() : std::string()) +
+                                   " and put their lib directories on the loader's path (ld.so.conf.d or "
+                                   "LD_LIBRARY_PATH).",
+                    b->source);
+    }
     CudnnSeen seen = cudnn_for(facts_, env, want_cudnn ? std::optional<int>(want_cudnn->major()) : std::nullopt);
     if (want_cudnn && seen.version) {
       bool major_differs = seen.version->major() != want_cudnn->major();
@@ -443,14 +617,16 @@ class Checker {
                       ". The GPU is not used, or convolutions fail at run time.",
             .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
                        ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
-                             fw.version.str() + "\" (and remove the mismatched cuDNN from LD_LIBRARY_PATH)."
+                             fw.version.str() + "\"" +
+                             (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".") +
+                             loaded_copy_clause(facts_, seen)
                        : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
                              ", or the TensorFlow release tested with the cuDNN you have "
                              "(`gpudoctor matrix --framework tensorflow`).",
             .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
             .source = b->source});
       }
-    } else if (want_cudnn && !seen.version && !wheels) {
+    } else if (want_cudnn && !seen.version && !wheels && !resolved) {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
       add(Finding{.id = "tf-cuda-libs-missing",
                   .severity = Severity::warning,
@@ -467,7 +643,7 @@ class Checker {
                   .source = b->source});
     }
     // A system toolkit of another CUDA major is not what this TF can load.
-    if (cuda && !wheels && !facts_.toolkits.empty()) {
+    if (cuda && !wheels && !facts_.toolkits.empty() && !resolved) {
       bool any_major = std::any_of(facts_.toolkits.begin(), facts_.toolkits.end(), [&](const ToolkitFacts& t) {
         return t.version && t.version->major() == cuda->major();
       });
@@ -633,15 +809,18 @@ class Checker {
     }
     CudnnSeen seen = cudnn_for(facts_, env);
     if (seen.version && !v->cudnn.contains(*seen.version)) {
+      // JAX checks the loaded cuDNN when its CUDA backend starts ("Loaded runtime CuDNN library:
+      // X but source was compiled with: Y"), fails to initialise it and falls back to the CPU:
+      // the same consequence as TensorFlow's mismatch, so the same severity.
       add(Finding{.id = "jax-cudnn-mismatch",
-                  .severity = Severity::warning,
+                  .severity = Severity::error,
                   .area = "python",
                   .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
-                  .detail = "The cuDNN JAX will load comes from " + seen.origin + ".",
-                  .fix = "pip install -U \"jax[" + v->extra +
-                         "]\" (brings a matching nvidia-cudnn wheel); do not "
-                         "override it with LD_LIBRARY_PATH.",
-                  .evidence = {where(env, fw)},
+                  .detail = "The cuDNN JAX will load comes from " + seen.origin +
+                            ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
+                  .fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel)." +
+                         loaded_copy_clause(facts_, seen),
+                  .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
                   .source = v->source});
     }
   }

@@ -226,7 +226,9 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                "and `dmesg | grep -i nvidia` show why it does not load (Secure Boot, kernel update without DKMS).",
         .evidence = {"/proc/driver/nvidia/version", "/proc/modules"}});
   }
-  if (!d.version && !d.nvidia_module_loaded && !windows && !wsl2 && !have_gpu_hw) {
+  // A declared card with no driver is an error the compatibility checks name the driver for.
+  bool declared_gpu = !facts.gpus.empty();
+  if (!d.version && !d.nvidia_module_loaded && !windows && !wsl2 && !have_gpu_hw && !declared_gpu) {
     std::vector<std::string> missing;
     for (const auto& f : d.files) {
       if (f.path.empty()) missing.push_back(f.name);

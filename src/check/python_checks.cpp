@@ -59,8 +59,10 @@ std::vector<Finding> python_findings(const Facts& facts) {
                           .severity = Severity::info,
                           .area = "python",
                           .title = "No Python environment found",
-                          .detail = "Searched PATH, VIRTUAL_ENV, CONDA_PREFIX, conda and pyenv installations, "
-                                    "~/.virtualenvs and project .venv folders."});
+                          .detail = "Searched --env/--python, ./.venv, ./venv, VIRTUAL_ENV, CONDA_PREFIX, PATH, conda "
+                                    "and pyenv installations, ~/.virtualenvs, project venvs under home, system "
+                                    "Pythons and the environment.yml's conda env (docs/cli.md lists every place).",
+                          .fix = "Point at the environment: `gpudoctor --env DIR` or `gpudoctor --python PATH`."});
   }
   // Environments without any framework are said in one line (listed in its detail): a machine
   // with ten pyenv versions should not bury the one that matters.
@@ -74,9 +76,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
     out.push_back(Finding{.id = "python-envs-without-framework",
                           .severity = Severity::ok,
                           .area = "python",
-                          .title = plain.size() == 1 ? plain.front() + ": no GPU framework"
-                                                     : std::to_string(plain.size()) +
-                                                           " environments without a GPU framework (-v lists them)",
+                          .title = plain.size() == 1
+                                       ? plain.front() + ": no GPU framework"
+                                       : std::to_string(plain.size()) + " environments without a GPU framework",
                           .detail = plain.size() == 1 ? "" : join(plain, "\n")});
   }
   for (const auto& env : facts.python_envs) {
@@ -86,8 +88,11 @@ std::vector<Finding> python_findings(const Facts& facts) {
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
     if (names.empty()) continue;
     title += ": " + join(names, ", ");
-    out.push_back(Finding{
-        .id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = env.found_via});
+    // The prefix first: it is what other verdicts about this environment name (see run_checks).
+    std::vector<std::string> evidence{env.path};
+    evidence.insert(evidence.end(), env.found_via.begin(), env.found_via.end());
+    out.push_back(
+        Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = evidence});
     for (const auto& fw : env.frameworks) {
       if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable",

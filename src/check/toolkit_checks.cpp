@@ -139,22 +139,42 @@ std::vector<Finding> library_findings(const Facts& facts) {
                           .detail = lib.version_source.empty() ? "" : "version from " + lib.version_source,
                           .evidence = {lib.path}});
   }
+  // Several copies are normal (a pip wheel beside the toolkit's, each reached through its own
+  // RPATH). A process loads the wrong one only when copies with one SONAME (same major) but
+  // different versions are all on the loader's default search path: the first one hides the
+  // others from every program without an RPATH. Frameworks' own mismatches are judged by the
+  // compatibility checks, against the copy each one loads.
   for (const auto& [name, copies] : by_name) {
-    std::set<std::string> versions;
-    for (const auto* c : copies) versions.insert(version_text(c->version));
-    if (versions.size() > 1 && (name == "cudnn" || name == "nccl" || name == "tensorrt")) {
+    if (name != "cudnn" && name != "nccl" && name != "tensorrt") continue;
+    std::map<int, std::vector<const LibraryFacts*>> on_path;  // SONAME major -> copies, search order
+    for (const auto* c : copies) {
+      if (c->version && c->loader_order) on_path[c->version->major()].push_back(c);
+    }
+    for (auto& [major, same_soname] : on_path) {
+      std::stable_sort(same_soname.begin(), same_soname.end(), [](const LibraryFacts* a, const LibraryFacts* b) {
+        return *a->loader_order < *b->loader_order;
+      });
+      std::set<std::string> versions;
+      for (const auto* c : same_soname) versions.insert(c->version->str());
+      if (versions.size() < 2) continue;
+      const LibraryFacts* first = same_soname.front();
       std::vector<std::string> where;
-      for (const auto* c : copies)
+      for (const auto* c : same_soname)
         where.push_back(version_text(c->version) + " in " + c->path + " [" + c->origin + "]");
-      out.push_back(
-          Finding{.id = "several-" + name,
-                  .severity = Severity::info,
-                  .area = "libraries",
-                  .title = fmt::format("{} copies of {} with different versions", copies.size(), name),
-                  .detail = "Which copy a program gets depends on LD_LIBRARY_PATH, its RPATH and the loader cache: " +
-                            join(where, "; "),
-                  .fix = "",
-                  .evidence = where});
+      out.push_back(Finding{
+          .id = "several-" + name,
+          .severity = Severity::warning,
+          .area = "libraries",
+          .title = fmt::format("{} copies of {} {} on the loader's search path: programs get {} from {}",
+                               same_soname.size(), name, major, first->version->str(), first->path),
+          .detail = "They share one SONAME, so the first directory in the search order (LD_LIBRARY_PATH, then the "
+                    "loader cache) wins for every program without its own RPATH; software built against another "
+                    "copy gets this one: " +
+                    join(where, "; "),
+          .fix = "Keep one copy of " + name + " " + std::to_string(major) +
+                 " on the search path (remove the others from LD_LIBRARY_PATH or /etc/ld.so.conf.d, then run "
+                 "`sudo ldconfig`).",
+          .evidence = where});
     }
   }
   // A pip wheel's library shadowed by another copy on LD_LIBRARY_PATH, which the loader

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
@@ -105,6 +106,20 @@ const KnowledgeBase* CommandContext::kb() {
   return kb_.get();
 }
 
+InventoryOptions CommandContext::inventory_options() const {
+  InventoryOptions inv;
+  inv.declared_gpus = options_.gpus;
+  inv.python.env_dirs = options_.env_dirs;
+  inv.python.interpreters = options_.interpreters;
+  // A tree has no working directory; on the live machine the project folder is where the user is.
+  if (options_.root.empty()) {
+    std::error_code ec;
+    auto cwd = std::filesystem::current_path(ec);
+    if (!ec) inv.python.project_dir = cwd.string();
+  }
+  return inv;
+}
+
 bool CommandContext::color() const {
   if (options_.no_color || options_.json) return false;
   if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr && *nc != '\0') return false;
@@ -128,6 +143,8 @@ int run_cli(int argc, char** argv) {
     app.add_option("--platform", global.platform, "Treat the target as linux, windows or wsl2");
     app.add_option("--gpu", global.gpus, "Declare a GPU model the target has (repeatable)");
     app.add_option("--kb", global.kb_dir, "Knowledge-base directory that overrides the built-in tables");
+    app.add_option("--env", global.env_dirs, "Inspect this Python environment (a venv or conda prefix; repeatable)");
+    app.add_option("--python", global.interpreters, "Inspect the environment of this Python interpreter (repeatable)");
 
     std::vector<Command> commands = all_commands();
     std::vector<std::pair<CLI::App*, const Command*>> subs;

@@ -18,9 +18,7 @@ Command doctor_command() {
   c.run = [](CommandContext& ctx) -> int {
     const SystemView* system = ctx.system();
     if (system == nullptr) return kExitUsage;
-    InventoryOptions inv;
-    inv.declared_gpus = ctx.options().gpus;
-    Facts facts = collect_facts(*system, inv);
+    Facts facts = collect_facts(*system, ctx.inventory_options());
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;  // a broken --kb directory; kb() said why on stderr
     annotate_facts(facts, *kb);

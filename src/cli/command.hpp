@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/system_view.hpp"
+#include "probe/inventory.hpp"
 
 namespace CLI {
 class App;
@@ -29,11 +30,13 @@ struct GlobalOptions {
   bool json = false;
   bool verbose = false;
   bool no_color = false;
-  std::string root;               ///< --root: diagnose this tree instead of "/"
-  std::string env_file;           ///< --env-file: KEY=VALUE environment for --root
-  std::string platform;           ///< --platform linux|windows|wsl2
-  std::vector<std::string> gpus;  ///< --gpu MODEL (repeatable)
-  std::string kb_dir;             ///< --kb DIR: knowledge base files that override the built-in ones
+  std::string root;                       ///< --root: diagnose this tree instead of "/"
+  std::string env_file;                   ///< --env-file: KEY=VALUE environment for --root
+  std::string platform;                   ///< --platform linux|windows|wsl2
+  std::vector<std::string> gpus;          ///< --gpu MODEL (repeatable)
+  std::string kb_dir;                     ///< --kb DIR: knowledge base files that override the built-in ones
+  std::vector<std::string> env_dirs;      ///< --env DIR: a Python environment to inspect (repeatable)
+  std::vector<std::string> interpreters;  ///< --python PATH: an interpreter whose environment to inspect
 };
 
 /// What a command's run() gets: the parsed global options and lazily built shared parts.
@@ -51,6 +54,9 @@ class CommandContext {
   /// The knowledge base (built-in, overlaid by --kb), loaded on first use. A broken --kb
   /// directory is reported on stderr and gives nullptr (exit with kExitUsage).
   const KnowledgeBase* kb();
+  /// What every command that takes an inventory asks for: declared GPUs, --env / --python and,
+  /// on the live machine, the working directory as the project folder.
+  [[nodiscard]] InventoryOptions inventory_options() const;
 
  private:
   GlobalOptions options_;

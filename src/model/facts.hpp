@@ -101,6 +101,15 @@ struct NvidiaWheel {
   std::optional<int> cuda_major;
 };
 
+/// A library a framework build opens at run time (libcudart.so.12), and the file the dynamic
+/// loader would give it in its environment: LD_LIBRARY_PATH, then the environment's pip
+/// nvidia-* wheels (the framework's RUNPATH), then the loader cache and default directories.
+struct LibraryLoad {
+  std::string soname;  ///< "libcudart.so.12"
+  std::string path;    ///< the file found; empty when the loader finds none
+  std::string via;     ///< "LD_LIBRARY_PATH", "pip wheel", "bundled", "ld.so.cache", "default", ""
+};
+
 struct FrameworkFacts {
   std::string name;     ///< "tensorflow", "torch", "jax", "jaxlib", "keras", "jax-cuda-plugin"
   std::string package;  ///< distribution name: "tensorflow-intel", "tf-nightly", "torch"
@@ -117,6 +126,9 @@ struct FrameworkFacts {
   /// Installation faults that stop the framework from working as installed: files of two
   /// installs mixed, a JAX CUDA plugin of another version than jaxlib, jax without jaxlib.
   std::vector<std::string> conflicts;
+  /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
+  /// environment; empty when the build's needs are not known.
+  std::vector<LibraryLoad> loads;
 };
 
 struct PythonEnvFacts {

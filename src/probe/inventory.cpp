@@ -1,6 +1,9 @@
 #include "probe/inventory.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "core/text.hpp"
 #include "probe/probes.hpp"
@@ -38,6 +41,43 @@ void merge_gpus(std::vector<GpuFacts>& gpus) {
   gpus = std::move(out);
 }
 
+/// Runs one probe and logs (under -v) how long it took and what it added.
+template <typename Probe>
+void timed(const char* what, Facts& facts, Probe&& probe) {
+  auto start = std::chrono::steady_clock::now();
+  size_t problems = facts.problems.size();
+  probe();
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  spdlog::debug("probe {}: {:.1f} ms, {} problem(s)", what, static_cast<double>(us) / 1000.0,
+                facts.problems.size() - problems);
+}
+
+void log_facts(const Facts& facts) {
+  spdlog::debug("driver: version {} from '{}', nvidia module loaded: {}, NVML: '{}', libcuda: '{}'",
+                facts.driver.version ? facts.driver.version->str() : "unknown", facts.driver.version_source,
+                facts.driver.nvidia_module_loaded, facts.driver.nvml_status, facts.driver.libcuda_status);
+  for (const DriverFile& f : facts.driver.files) {
+    spdlog::debug("driver file {}: {}", f.name, f.path.empty() ? "not found" : f.path);
+  }
+  for (const GpuFacts& g : facts.gpus) spdlog::debug("gpu: {} [{}] {}", g.name, g.source, g.pci_bus_id);
+  for (const ToolkitFacts& t : facts.toolkits) {
+    spdlog::debug("toolkit: {} version {} from {} (found via {})", t.path, t.version ? t.version->str() : "unknown",
+                  t.version_source, join(t.found_via, ", "));
+  }
+  for (const LibraryFacts& l : facts.libraries) {
+    spdlog::debug("library: {} {} at {} [{}] from {}{}", l.name, l.version ? l.version->str() : "unknown", l.path,
+                  l.origin, l.version_source,
+                  l.loader_order ? fmt::format(", loader search position {}", *l.loader_order) : std::string());
+  }
+  for (const PythonEnvFacts& e : facts.python_envs) {
+    for (const FrameworkFacts& fw : e.frameworks) {
+      spdlog::debug("framework: {} {} in {} (facts from {})", fw.package.empty() ? fw.name : fw.package,
+                    fw.version.str(), e.path, fw.evidence);
+    }
+  }
+  for (const ProbeProblem& p : facts.problems) spdlog::debug("problem ({}): {}: {}", p.probe, p.path, p.message);
+}
+
 }  // namespace
 
 Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
@@ -45,11 +85,17 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   facts.platform = system.platform();
   facts.root = system.root();
   facts.live = system.is_live();
-  probe_os(system, facts);
+  spdlog::debug("inventory of {} ({}, {})", facts.root, to_string(facts.platform),
+                facts.live ? "live machine" : "a tree: nothing is run or loaded");
+  timed("os", facts, [&] { probe_os(system, facts); });
   // The loader's search path and cache, read once for the three probes that need them.
   const LoaderPaths loader = read_loader_paths(system);
-  probe_driver_files(system, loader, facts);
-  if (system.is_live() && options.query_driver_libraries) probe_driver_runtime(system, facts);
+  spdlog::debug("loader: {} search directories, {} loader cache entries", loader.search_dirs.size(),
+                loader.cache_entries.size());
+  timed("driver files", facts, [&] { probe_driver_files(system, loader, facts); });
+  if (system.is_live() && options.query_driver_libraries) {
+    timed("driver runtime (NVML, libcuda)", facts, [&] { probe_driver_runtime(system, facts); });
+  }
   merge_gpus(facts.gpus);
   for (const std::string& model : options.declared_gpus) {
     bool detected =
@@ -61,15 +107,17 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
     facts.gpus.push_back(std::move(g));
   }
   // Python first: toolkits and libraries also live inside environments (conda, pip wheels).
-  probe_python(system, facts);
-  probe_toolkits(system, loader, facts);
-  probe_libraries(system, loader, facts);
-  probe_env(system, facts);
+  timed("python", facts, [&] { probe_python(system, facts, options.python); });
+  timed("toolkits", facts, [&] { probe_toolkits(system, loader, facts); });
+  timed("libraries", facts, [&] { probe_libraries(system, loader, facts); });
+  timed("framework libraries", facts, [&] { resolve_framework_libraries(system, loader, facts); });
+  timed("environment variables", facts, [&] { probe_env(system, facts); });
   if (system.resolution_budget_exhausted()) {
     facts.problems.push_back({"inventory", system.root(),
                               "stopped early: resolving this tree's paths and links took too much work; "
                               "the facts above are incomplete"});
   }
+  log_facts(facts);
   return facts;
 }
 

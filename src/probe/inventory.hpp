@@ -6,11 +6,13 @@
 
 #include "model/facts.hpp"
 #include "platform/system_view.hpp"
+#include "probe/probes.hpp"
 
 namespace gpudoctor {
 
 struct InventoryOptions {
   std::vector<std::string> declared_gpus;  ///< --gpu MODEL
+  PythonSearch python;                     ///< --env, --python and the project folder
   /// On the live machine: load NVML / libcuda (each in a child process with a deadline).
   bool query_driver_libraries = true;
 };

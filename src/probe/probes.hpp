@@ -1,6 +1,9 @@
 #pragma once
 /// The probes, one function per area, each in its own <area>_probe.cpp. Each adds what it
 /// finds to Facts and records what it could not read in Facts::problems.
+#include <string>
+#include <vector>
+
 #include "model/facts.hpp"
 #include "platform/system_view.hpp"
 #include "probe/library_dirs.hpp"
@@ -18,8 +21,20 @@ void probe_driver_runtime(const SystemView& system, Facts& facts);
 /// CUDA toolkits, and the cuDNN / NCCL / cuBLAS / TensorRT copies around them.
 void probe_toolkits(const SystemView& system, const LoaderPaths& loader, Facts& facts);
 void probe_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts);
+/// Where to look for Python environments beyond the standard places (docs/cli.md lists them all).
+struct PythonSearch {
+  std::vector<std::string> env_dirs;      ///< --env DIR: environment prefixes, searched first
+  std::vector<std::string> interpreters;  ///< --python PATH: an interpreter; its prefix is searched
+  /// The project folder (the working directory on the live machine; empty for a --root tree):
+  /// its .venv, venv and the conda environment its environment.yml names.
+  std::string project_dir;
+};
+
 /// Python environments and the frameworks in them (read from files, never imported).
-void probe_python(const SystemView& system, Facts& facts);
+void probe_python(const SystemView& system, Facts& facts, const PythonSearch& search = PythonSearch{});
+/// For each framework's CUDA build (Linux): the CUDA libraries it opens and the file the loader
+/// gives it in its environment (FrameworkFacts::loads). Runs after the python probe.
+void resolve_framework_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts);
 /// Environment variables that change GPU behaviour.
 void probe_env(const SystemView& system, Facts& facts);
 

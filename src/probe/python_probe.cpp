@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -62,10 +64,12 @@ bool is_windows_drive_mount(std::string_view dir) {
 
 class PythonProbe {
  public:
-  PythonProbe(const SystemView& system, Facts& facts) : system_(system), facts_(facts), win_(system.is_windows()) {}
+  PythonProbe(const SystemView& system, const PythonSearch& search, Facts& facts)
+      : system_(system), search_(search), facts_(facts), win_(system.is_windows()) {}
 
   void run() {
     home_ = system_.home();
+    from_options();
     from_variable("VIRTUAL_ENV");
     from_variable("CONDA_PREFIX");
     from_path();
@@ -74,13 +78,17 @@ class PythonProbe {
     from_virtualenvs_dir();
     from_home_scan();
     from_system_dirs();
+    from_environment_yml();  // after the conda installs: it names an env inside one of them
     for (auto& env : envs_) fill_env(env);
     if (budget_.exhausted) {
       facts_.problems.push_back({"python", "",
                                  "stopped scanning for Python environments after "
                                  "too many directories; the list may be incomplete"});
     }
-    for (auto& env : envs_) facts_.python_envs.push_back(std::move(env));
+    for (auto& env : envs_) {
+      spdlog::debug("python: {} ({}) found via {}", env.path, env.kind, join_list(env.found_via));
+      facts_.python_envs.push_back(std::move(env));
+    }
   }
 
  private:
@@ -216,6 +224,72 @@ class PythonProbe {
     if (auto r = system_.env("PYENV_ROOT"); r && !r->empty()) return *r;
     if (!home_) return {};
     return win_ ? join(*home_, ".pyenv", "pyenv-win") : join(*home_, ".pyenv");
+  }
+
+  static std::string join_list(const std::vector<std::string>& v) { return gpudoctor::join(v, ", "); }
+
+  /// --env DIR, --python PATH, then the project folder's ./.venv and ./venv: what the user points
+  /// at comes first, and a named path that holds no environment is said, not skipped.
+  void from_options() {
+    for (const std::string& dir : search_.env_dirs) add(dir, "--env", {}, std::nullopt, true);
+    for (const std::string& py : search_.interpreters) from_interpreter(py);
+    if (search_.project_dir.empty()) return;
+    for (const char* name : {".venv", "venv"}) {
+      std::string dir = join(search_.project_dir, name);
+      spdlog::debug("python: looking for a project environment at {}", dir);
+      add(dir, std::string("./") + name);
+    }
+  }
+
+  /// An interpreter path: its prefix is the folder above bin/ (Scripts\ on Windows), or the
+  /// folder holding python.exe in a Windows install.
+  void from_interpreter(const std::string& exe) {
+    std::string dir = system_.parent(exe);
+    std::string base = to_lower(system_.base_name(dir));
+    std::string prefix = base == "bin" || base == "scripts" ? system_.parent(dir) : dir;
+    if (!system_.exists(exe)) {
+      problem(exe, "--python names " + exe + ", which does not exist");
+      return;
+    }
+    add(prefix, "--python", exe, version_from_name(system_.base_name(exe)), true);
+  }
+
+  /// A conda environment named in the project's environment.yml (`name: NAME`, or `prefix:`):
+  /// looked up under every conda installation found.
+  void from_environment_yml() {
+    if (search_.project_dir.empty()) return;
+    std::string file = join(search_.project_dir, "environment.yml");
+    auto text = system_.read_file(file, 256 * 1024);
+    if (!text) return;
+    spdlog::debug("python: reading {}", file);
+    for (std::string_view line : lines(*text)) {
+      if (line.empty() || line.front() == ' ' || line.front() == '\t') continue;  // top-level keys only
+      std::string_view t = trim(line);
+      for (std::string_view key : {std::string_view("name:"), std::string_view("prefix:")}) {
+        if (!starts_with(t, key)) continue;
+        std::string value(trim(t.substr(key.size())));
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
+          value = value.substr(1, value.size() - 2);
+        }
+        if (value.empty()) continue;
+        if (key == "prefix:") {
+          add(value, "environment.yml prefix");
+          continue;
+        }
+        bool found = false;
+        for (const std::string& root : conda_roots_) {
+          std::string dir = join(root, "envs", value);
+          if (!system_.is_dir(dir)) continue;
+          add(dir, "environment.yml name " + value);
+          found = true;
+        }
+        if (!found) {
+          problem(file, "environment.yml names the conda environment '" + value +
+                            "', which was not found in any conda installation (create it with `conda env create -f "
+                            "environment.yml`)");
+        }
+      }
+    }
   }
 
   void from_variable(const char* name) {
@@ -534,6 +608,7 @@ class PythonProbe {
   }
 
   const SystemView& system_;
+  const PythonSearch& search_;
   Facts& facts_;
   bool win_;
   std::optional<std::string> home_;
@@ -550,8 +625,8 @@ class PythonProbe {
 
 }  // namespace
 
-void probe_python(const SystemView& system, Facts& facts) {
-  PythonProbe(system, facts).run();
+void probe_python(const SystemView& system, Facts& facts, const PythonSearch& search) {
+  PythonProbe(system, search, facts).run();
 }
 
 }  // namespace gpudoctor

@@ -29,15 +29,19 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
       return;
     }
   }
-  // Toolkits assembled from pip wheels keep their dist-info beside the files.
+  // Toolkits assembled from pip wheels keep their dist-info beside the files. The release is
+  // named as nvcc names it ("release 13.0, V13.0.88"): the nvcc component first; the runtime
+  // component (13.0.96) is versioned on its own and only stands in when there is no nvcc.
   if (auto entries = system.list_dir(system.join(tk.path, "dist-info"))) {
-    for (const auto& e : *entries) {
-      auto d = parse_dist_dir_name(e.name);
-      if (!d || (d->name != "nvidia-cuda-runtime" && !starts_with(d->name, "nvidia-cuda-runtime-cu"))) continue;
-      if (auto v = Version::parse(d->version)) {
-        tk.version = *v;
-        tk.version_source = "dist-info/" + e.name;
-        return;
+    for (const char* component : {"nvidia-cuda-nvcc", "nvidia-cuda-runtime"}) {
+      for (const auto& e : *entries) {
+        auto d = parse_dist_dir_name(e.name);
+        if (!d || (d->name != component && !starts_with(d->name, std::string(component) + "-cu"))) continue;
+        if (auto v = Version::parse(d->version)) {
+          tk.version = *v;
+          tk.version_source = "dist-info/" + e.name;
+          return;
+        }
       }
     }
   }

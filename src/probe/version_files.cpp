@@ -66,7 +66,9 @@ std::map<std::string, std::string> parse_colon_fields(std::string_view text) {
 std::optional<Version> parse_cuda_version_json(std::string_view text) {
   auto doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object()) return std::nullopt;
-  for (const char* key : {"cuda", "cuda_cudart", "cuda_nvcc"}) {
+  // "cuda" is the SDK release ("12.4.1" = 12.4 Update 1); then the compiler, as nvcc reports it;
+  // the runtime component (cuda_cudart) is versioned on its own and comes last.
+  for (const char* key : {"cuda", "cuda_nvcc", "cuda_cudart"}) {
     auto it = doc.find(key);
     if (it == doc.end() || !it->is_object()) continue;
     auto ver = it->find("version");

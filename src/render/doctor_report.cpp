@@ -83,8 +83,11 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
     Severity head = w == Severity::info ? Severity::ok : w;
     out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title);
     for (const auto* f : mine) {
-      out += fmt::format("    {} {}\n", paint(mark(f->severity), f->severity, style.color), terminal_safe(f->title));
       bool problem = f->severity >= Severity::warning;
+      // A list folded into one line says where the list is, unless -v already shows it.
+      bool folded = !problem && !style.verbose && !f->detail.empty() && f->id == "python-envs-without-framework";
+      out += fmt::format("    {} {}{}\n", paint(mark(f->severity), f->severity, style.color), terminal_safe(f->title),
+                         folded ? " (-v lists them)" : "");
       if (!f->detail.empty() && (problem || style.verbose)) append_block(out, f->detail, "      ");
       if (!f->fix.empty()) append_block(out, "Fix: " + f->fix, "      ");
       if (style.verbose && !f->evidence.empty()) {

@@ -57,6 +57,14 @@ json driver_json(const DriverFacts& d) {
             {"path", str_or_null(d.libcuda_path)}}}};
 }
 
+json loads_json(const std::vector<LibraryLoad>& loads) {
+  json out = json::array();
+  for (const auto& l : loads) {
+    out.push_back({{"soname", l.soname}, {"path", str_or_null(l.path)}, {"via", str_or_null(l.via)}});
+  }
+  return out;
+}
+
 json framework_json(const FrameworkFacts& f) {
   return {{"name", f.name},
           {"package", str_or_null(f.package)},
@@ -68,7 +76,8 @@ json framework_json(const FrameworkFacts& f) {
           {"compute_capabilities", f.compute_capabilities},
           {"variant", str_or_null(f.variant)},
           {"evidence", str_or_null(f.evidence)},
-          {"problems", f.problems}};
+          {"problems", f.problems},
+          {"loads", loads_json(f.loads)}};
 }
 
 json env_json(const PythonEnvFacts& e) {

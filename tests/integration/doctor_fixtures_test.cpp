@@ -97,7 +97,7 @@ struct Expectation {
 const std::map<std::string, Expectation>& expectations() {
   static const std::map<std::string, Expectation> kExpect = {
       {"linux-torch-healthy", {0, {"driver", "gpu", "python-env"}, {"driver-missing", "framework-cpu-only"}}},
-      {"linux-tf215-cudnn86-mismatch", {1, {"tf-cudnn-mismatch", "tf-cuda-mismatch"}, {}}},
+      {"linux-tf215-cudnn86-mismatch", {1, {"tf-cudnn-mismatch", "framework-cuda-libraries-missing"}, {}}},
       {"linux-nouveau", {1, {"nouveau-loaded", "driver-missing"}, {"driver"}}},
       {"wsl2-torch-cu128", {0, {"python-env"}, {"wsl2-linux-driver-installed"}}},
       {"wsl2-linux-driver-installed", {1, {"wsl2-linux-driver-installed"}, {}}},

@@ -99,4 +99,38 @@ std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
   return out;
 }
 
+std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix) {
+  for (std::string_view line : lines(metadata)) {
+    if (line.empty()) break;  // the headers end at the first empty line; the description follows
+    if (!starts_with(line, "Requires-Dist:")) continue;
+    std::string_view req = trim(line.substr(14));
+    req = trim(req.substr(0, req.find(';')));  // drop the environment marker
+    size_t eq = req.find("==");
+    if (eq == std::string_view::npos) continue;
+    std::string_view name = trim(req.substr(0, eq));
+    if (size_t bracket = name.find('['); bracket != std::string_view::npos) name = trim(name.substr(0, bracket));
+    std::string norm = normalize_dist_name(name);
+    if (!starts_with(norm, name_prefix)) continue;
+    std::string_view version = trim(req.substr(eq + 2));
+    if (size_t comma = version.find(','); comma != std::string_view::npos) version = trim(version.substr(0, comma));
+    if (version.empty() || version.size() > 64) continue;
+    return PinnedRequirement{norm, std::string(version)};
+  }
+  return std::nullopt;
+}
+
+std::optional<int> cuda_major_from_record(std::string_view record) {
+  for (std::string_view line : lines(record)) {
+    if (!starts_with(line, "nvidia/cu")) continue;
+    std::string_view rest = line.substr(9);
+    int major = 0;
+    auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), major);
+    if (ec == std::errc() && ptr != rest.data() && ptr < rest.data() + rest.size() && *ptr == '/' && major >= 10 &&
+        major < 100) {
+      return major;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

@@ -38,4 +38,18 @@ struct NvidiaWheelName {
 };
 std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view normalized_name);
 
+/// A requirement pinned to one version in METADATA ("Requires-Dist: nvidia-cudnn-cu12==9.1.0.70;
+/// platform_system == \"Linux\""): the first whose normalised name starts with `name_prefix`.
+/// PyTorch's CUDA wheels pin the cuDNN they were built with this way; it is the only place the
+/// wheel states that version (torch/version.py carries no cuDNN field).
+struct PinnedRequirement {
+  std::string name;     ///< normalised: "nvidia-cudnn-cu12"
+  std::string version;  ///< "9.1.0.70"
+};
+std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix);
+
+/// The CUDA major of a wheel whose RECORD installs under nvidia/cuNN/ (the CUDA 13 wheels,
+/// named without a -cuNN suffix: nvidia-cufft 12.0 puts nvidia/cu13/lib/libcufft.so.12).
+std::optional<int> cuda_major_from_record(std::string_view record);
+
 }  // namespace gpudoctor

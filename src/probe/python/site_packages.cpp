@@ -313,7 +313,14 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
         continue;
       }
       w.version = *v;
-      // CUDA 13 wheels drop the -cuNN suffix; the CUDA components' own major is the CUDA major.
+      // CUDA 13 wheels drop the -cuNN suffix and install under nvidia/cu13/: the RECORD says
+      // which (nvidia-cufft 12.0 is a CUDA 13 wheel, so its own major cannot tell).
+      if (!w.cuda_major && d.dir.kind != "egg-info") {
+        if (auto record = system.read_file(system.join(d.path, "RECORD"), 64 * 1024)) {
+          w.cuda_major = cuda_major_from_record(*record);
+        }
+      }
+      // Otherwise the CUDA components' own major is the CUDA major.
       if (!w.cuda_major && (starts_with(name, "nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
                             w.library == "nvvm")) {
         w.cuda_major = v->major();
@@ -328,6 +335,12 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (name == "torch") {
       fw.name = "torch";
       fill_torch(system, dir, fw);
+      // The cuDNN the wheel was built with is the one its METADATA pins (nvidia-cudnn-cu12==9.1.0.70).
+      if (fw.cuda_build.value_or(false) && !fw.cudnn_version && d.dir.kind != "egg-info") {
+        if (auto md = system.read_file(system.join(d.path, "METADATA"), 256 * 1024)) {
+          if (auto pin = pinned_requirement(*md, "nvidia-cudnn-cu")) fw.cudnn_version = Version::parse(pin->version);
+        }
+      }
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";
       fill_jaxlib(fw);

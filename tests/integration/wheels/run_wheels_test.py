@@ -173,6 +173,24 @@ tv = os.path.join(sp, "torch", "version.py")
 if os.path.exists(tv):
     g = runpy.run_path(tv)
     out["torch_version"] = {"version": g["__version__"], "cuda": g.get("cuda"), "hip": g.get("hip")}
+# The cuDNN torch was built with: the nvidia-cudnn pin among its requirements, as pip reads them.
+import importlib.metadata as md
+try:
+    for req in md.distribution("torch").requires or []:
+        name = req.split(";")[0].replace(" ", "")
+        if name.startswith("nvidia-cudnn-cu") and "==" in name:
+            out["torch_cudnn_pin"] = name.split("==", 1)[1]
+            break
+except md.PackageNotFoundError:
+    pass
+# Whether the system loader alone (no venv paths) finds TensorFlow's CUDA runtime; TF is
+# installed without [and-cuda], so only a system copy could give it one.
+import ctypes
+try:
+    ctypes.CDLL("libcudart.so.12")
+    out["system_has_libcudart12"] = True
+except OSError:
+    out["system_has_libcudart12"] = False
 print(json.dumps(out))
 '''
     r = subprocess.run([venv_python, "-c", oracle], capture_output=True, text=True)

@@ -6,9 +6,11 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "platform/host_fs.hpp"
+#include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
 
 namespace gpudoctor {
@@ -144,6 +146,51 @@ TEST_F(Wheels, TorchVersionAndCudaBuild) {
     EXPECT_EQ(torch->cuda_version->str(), tv["cuda"].get<std::string>());
   }
   EXPECT_TRUE(torch->problems.empty()) << torch->problems.front();
+}
+
+// Issue 10 item 11: torch's cuDNN build version was null; it is the nvidia-cudnn pin in its METADATA.
+TEST_F(Wheels, TorchCudnnBuildVersionFromItsRequirementPin) {
+  if (pip_version("torch").empty()) GTEST_SKIP() << "torch not installed (--no-torch)";
+  if (!expected_.contains("torch_cudnn_pin")) GTEST_SKIP() << "this torch wheel pins no nvidia-cudnn wheel";
+  const auto* torch = fw("torch");
+  ASSERT_NE(torch, nullptr);
+  ASSERT_TRUE(torch->cudnn_version);
+  EXPECT_EQ(torch->cudnn_version->str(), expected_["torch_cudnn_pin"].get<std::string>());
+}
+
+// Issue 10 item 2: TensorFlow installed without [and-cuda] (only nvidia-cudnn-cu12 beside it)
+// has no CUDA runtime; every library it opens is resolved and the missing ones are empty.
+TEST_F(Wheels, TensorflowWithoutAndCudaResolvesEveryCudaLibrary) {
+  if (pip_version("tensorflow").empty()) GTEST_SKIP() << "tensorflow not installed";
+  SystemView::Options o;
+  o.root = "/";
+  for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
+  o.env.erase("LD_LIBRARY_PATH");  // the loader as a fresh shell has it
+  o.live = false;
+  SystemView system(std::move(o));
+  Facts facts = facts_;
+  resolve_framework_libraries(system, read_loader_paths(system), facts);
+  const FrameworkFacts* tf = nullptr;
+  for (const auto& e : facts.python_envs) {
+    if (e.path != env_->path) continue;
+    for (const auto& f : e.frameworks) {
+      if (f.name == "tensorflow") tf = &f;
+    }
+  }
+  ASSERT_NE(tf, nullptr);
+  ASSERT_TRUE(tf->cuda_version && tf->cudnn_version);
+  std::map<std::string, const LibraryLoad*> loads;
+  for (const auto& l : tf->loads) loads[l.soname] = &l;
+  std::string cudnn = "libcudnn.so." + std::to_string(tf->cudnn_version->major());
+  for (const std::string& soname : {std::string("libcudart.so.12"), std::string("libcublas.so.12"), cudnn}) {
+    ASSERT_TRUE(loads.count(soname)) << soname;
+  }
+  // cuDNN comes from the nvidia-cudnn-cu12 wheel installed beside TensorFlow.
+  EXPECT_EQ(loads[cudnn]->via, "pip wheel") << loads[cudnn]->path;
+  EXPECT_NE(loads[cudnn]->path.find(env_->path), std::string::npos) << loads[cudnn]->path;
+  // The runtime: only a system copy can provide it, and the loader itself says whether one exists.
+  EXPECT_EQ(loads["libcudart.so.12"]->path.empty(), !expected_.value("system_has_libcudart12", false))
+      << loads["libcudart.so.12"]->path;
 }
 
 TEST_F(Wheels, NothingElseMistakenForAFramework) {
