@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "platform/host_fs.hpp"
@@ -24,7 +25,7 @@ struct PlanArgs {
 };
 
 int usage(const std::string& message) {
-  fmt::print(stderr, "gpudoctor plan: {}\n", message);
+  print_error("gpudoctor plan: {}\n", message);
   return kExitUsage;
 }
 
@@ -115,9 +116,9 @@ Command plan_command() {
       bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
       ok = std::fclose(f) == 0 && ok;
       if (!ok) return usage("cannot write " + args->output);
-      fmt::print(stderr, "gpudoctor plan: wrote {}\n", args->output);
+      print_error("gpudoctor plan: wrote {}\n", args->output);
     } else {
-      fmt::print("{}", text);
+      write_output(text);
     }
     bool any = false;
     for (const FrameworkPlan& fp : plan.frameworks) any = any || fp.best.has_value();

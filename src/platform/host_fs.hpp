@@ -25,6 +25,10 @@ Result<std::string> read_link(const std::string& path);
 Result<std::vector<Entry>> list(const std::string& path, size_t max_entries);
 /// Reads a regular file, at most max_bytes; refuses FIFOs, devices and sockets.
 Result<std::string> read(const std::string& path, size_t max_bytes);
+/// A descriptor 0-2 that the caller closed would be handed to the next file opened, and
+/// output would land in it: each closed one is held by /dev/null opened read-only, so writes to
+/// a closed stdout fail (EBADF) and are reported.
+void keep_standard_streams_apart();
 /// The environment of this process.
 std::vector<std::pair<std::string, std::string>> process_environment();
 

@@ -124,6 +124,17 @@ Result<std::string> read(const std::string& path, size_t max_bytes) {
   return out;
 }
 
+void keep_standard_streams_apart() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // the lowest free descriptor: fd
+    if (null_fd >= 0 && null_fd != fd) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> process_environment() {
   std::vector<std::pair<std::string, std::string>> out;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
