@@ -19,6 +19,9 @@
 namespace gpudoctor {
 namespace {
 
+/// An --env-file larger than this is read up to it, and the cut is reported as a finding.
+constexpr size_t kMaxEnvFileBytes = 1 << 20;
+
 std::string version_text() {
   const BuildInfo& b = build_info();
   return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version, b.git_commit,
@@ -90,12 +93,22 @@ const SystemView* CommandContext::system() {
   } else {
     o.platform = detect_platform(SystemView(o));
   }
+  std::string env_file_cut;
   if (!options_.env_file.empty()) {
-    auto text = host_fs::read(options_.env_file, 1 << 20);
+    bool cut = false;
+    auto text = host_fs::read_user_file(options_.env_file, kMaxEnvFileBytes, &cut);
     if (!text) {
       print_error("gpudoctor: --env-file {}: {}\n", options_.env_file, text.error().message);
       system_failed_ = true;
       return nullptr;
+    }
+    if (cut) {
+      // A line crossing the bound would be kept half: everything after the last whole line is
+      // dropped, and the report says so.
+      size_t keep = text->rfind('\n');
+      text->resize(keep == std::string::npos ? 0 : keep + 1);
+      env_file_cut = "larger than " + std::to_string(kMaxEnvFileBytes) + " bytes; variables after byte " +
+                     std::to_string(text->size()) + " were not read";
     }
     EnvFile parsed = parse_env_file(*text);
     for (const auto& p : parsed.problems) {
@@ -104,6 +117,7 @@ const SystemView* CommandContext::system() {
     o.env = std::move(parsed.env);
   }
   system_.emplace(std::move(o));
+  if (!env_file_cut.empty()) system_->note_bound(options_.env_file, env_file_cut);
   return &*system_;
 }
 

@@ -65,6 +65,17 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   probe_toolkits(system, loader, facts);
   probe_libraries(system, loader, facts);
   probe_env(system, facts);
+  // Nothing is cut silently: every bound reached while reading the target is a problem (and so
+  // a finding): the verdict cannot be "no issues" while part of the target was not read.
+  for (const auto& b : system.bounds_hit()) {
+    facts.problems.push_back({"inventory", b.path, "not fully read: " + b.what});
+  }
+  if (system.bounds_hit_count() > system.bounds_hit().size()) {
+    facts.problems.push_back(
+        {"inventory", system.root(),
+         "not fully read: " + std::to_string(system.bounds_hit_count() - system.bounds_hit().size()) +
+             " more files or directories reached a size bound"});
+  }
   if (system.resolution_budget_exhausted()) {
     facts.problems.push_back({"inventory", system.root(),
                               "stopped early: resolving this tree's paths and links took too much work; "
