@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace gpudoctor::testing {
@@ -25,6 +26,11 @@ class ScratchDir {
   ScratchDir& operator=(const ScratchDir&) = delete;
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  /// The whole content of a file.
+  static std::string path_text(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   /// Writes a file below the scratch folder, creating its parents.
   std::filesystem::path write(const std::string& rel, const std::string& content) const {
     std::filesystem::path p = path_ / rel;
