@@ -108,7 +108,9 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
         run_watched_command(a.args, [&](int stream, std::string_view chunk) { session.feed_stream(stream, chunk); });
     if (!status) {
       print_error("gpudoctor explain: {}: {}\n", status.error().origin, status.error().message);
-      return status.error().kind == ErrorKind::not_found ? 127 : kExitUsage;
+      if (status.error().kind == ErrorKind::not_found) return 127;  // as a shell says it
+      if (status.error().kind == ErrorKind::permission_denied) return 126;
+      return kExitUsage;
     }
     command_status = *status;
   } else {

@@ -1,6 +1,7 @@
 #include "probe/inventory.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/text.hpp"
 #include "probe/probes.hpp"
@@ -20,16 +21,18 @@ std::string bus_key(const std::string& bus_id) {
 /// what NVML does not say (the kernel driver bound, the PCI device id).
 void merge_gpus(std::vector<GpuFacts>& gpus) {
   std::vector<GpuFacts> out;
+  std::unordered_map<std::string, size_t> by_bus;  // bus key -> index in out: linear, not quadratic
   for (GpuFacts& g : gpus) {
-    auto same = std::find_if(out.begin(), out.end(), [&](const GpuFacts& o) {
-      return !g.pci_bus_id.empty() && !o.pci_bus_id.empty() && bus_key(o.pci_bus_id) == bus_key(g.pci_bus_id);
-    });
-    if (same == out.end()) {
+    const std::string key = g.pci_bus_id.empty() ? std::string() : bus_key(g.pci_bus_id);
+    auto found = key.empty() ? by_bus.end() : by_bus.find(key);
+    if (found == by_bus.end()) {
+      if (!key.empty()) by_bus.emplace(key, out.size());
       out.push_back(std::move(g));
       continue;
     }
+    GpuFacts* same = &out[found->second];
     GpuFacts& keep = same->source == "nvml" || g.source != "nvml" ? *same : g;
-    GpuFacts& other = &keep == &*same ? g : *same;
+    GpuFacts& other = &keep == same ? g : *same;
     if (keep.kernel_driver.empty()) keep.kernel_driver = other.kernel_driver;
     if (keep.pci_device_id.empty()) keep.pci_device_id = other.pci_device_id;
     if (keep.uuid.empty()) keep.uuid = other.uuid;
