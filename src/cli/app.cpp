@@ -77,7 +77,9 @@ const SystemView* CommandContext::system() {
   o.live = false;                                        // a tree: nothing under it is ever run or loaded
   auto kind = host_fs::kind_of_followed(options_.root);  // a symlink to a directory is fine
   if (!kind || *kind != host_fs::Kind::directory) {
-    print_error("gpudoctor: --root {}: not a directory\n", options_.root);
+    // Says which: absent, unreadable, or something other than a directory.
+    print_error("gpudoctor: --root {}: {}\n", options_.root,
+                kind ? std::string("not a directory") : kind.error().message);
     system_failed_ = true;
     return nullptr;
   }

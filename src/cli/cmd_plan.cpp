@@ -1,7 +1,9 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "cli/commands_list.hpp"
@@ -112,10 +114,11 @@ Command plan_command() {
       text = render_plan_text(plan, args->output.empty() && ctx.color());
     if (!args->output.empty()) {
       std::FILE* f = std::fopen(args->output.c_str(), "wb");
-      if (f == nullptr) return usage("cannot write " + args->output);
+      if (f == nullptr) return usage("cannot write " + args->output + ": " + std::strerror(errno));
       bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      int err = errno;
       ok = std::fclose(f) == 0 && ok;
-      if (!ok) return usage("cannot write " + args->output);
+      if (!ok) return usage("cannot write " + args->output + ": " + std::strerror(err != 0 ? err : errno));
       print_error("gpudoctor plan: wrote {}\n", args->output);
     } else {
       write_output(text);
