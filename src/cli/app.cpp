@@ -1,5 +1,5 @@
 #include <fmt/core.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -7,14 +7,21 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <mutex>
+#include <sstream>
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/host_fs.hpp"
 
 namespace gpudoctor {
 namespace {
+
+/// An --env-file larger than this is read up to it, and the cut is reported as a finding.
+constexpr size_t kMaxEnvFileBytes = 1 << 20;
 
 std::string version_text() {
   const BuildInfo& b = build_info();
@@ -22,9 +29,21 @@ std::string version_text() {
                      b.compiler, b.target, b.options);
 }
 
+/// Log lines carry paths and text from the tree: sanitised like every other output.
+class SafeStderrSink : public spdlog::sinks::base_sink<std::mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t formatted;
+    formatter_->format(msg, formatted);
+    const std::string safe = output_safe(std::string_view(formatted.data(), formatted.size()));
+    std::fwrite(safe.data(), 1, safe.size(), stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+};
+
 void setup_logging(bool verbose) {
   // One logger, on stderr, so stdout stays clean for --json.
-  auto logger = spdlog::stderr_color_mt("gpudoctor");
+  auto logger = std::make_shared<spdlog::logger>("gpudoctor", std::make_shared<SafeStderrSink>());
   logger->set_pattern("gpudoctor: %l: %v");
   logger->set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
   spdlog::set_default_logger(logger);
@@ -41,7 +60,7 @@ const SystemView* CommandContext::system() {
     if (!options_.platform.empty()) {
       auto p = parse_platform(options_.platform);
       if (!p) {
-        fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
+        print_error("gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
         system_.reset();
         system_failed_ = true;
         return nullptr;
@@ -50,7 +69,7 @@ const SystemView* CommandContext::system() {
       system_.emplace(std::move(o));
     }
     if (!options_.env_file.empty()) {
-      fmt::print(stderr, "gpudoctor: --env-file applies to --root only; ignored\n");
+      print_error("gpudoctor: --env-file applies to --root only; ignored\n");
     }
     return &*system_;
   }
@@ -59,7 +78,9 @@ const SystemView* CommandContext::system() {
   o.live = false;                                        // a tree: nothing under it is ever run or loaded
   auto kind = host_fs::kind_of_followed(options_.root);  // a symlink to a directory is fine
   if (!kind || *kind != host_fs::Kind::directory) {
-    fmt::print(stderr, "gpudoctor: --root {}: not a directory\n", options_.root);
+    // Says which: absent, unreadable, or something other than a directory.
+    print_error("gpudoctor: --root {}: {}\n", options_.root,
+                kind ? std::string("not a directory") : kind.error().message);
     system_failed_ = true;
     return nullptr;
   }
@@ -67,7 +88,7 @@ const SystemView* CommandContext::system() {
   if (!options_.platform.empty()) {
     auto p = parse_platform(options_.platform);
     if (!p) {
-      fmt::print(stderr, "gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
+      print_error("gpudoctor: --platform must be linux, windows or wsl2, not '{}'\n", options_.platform);
       system_failed_ = true;
       return nullptr;
     }
@@ -75,20 +96,31 @@ const SystemView* CommandContext::system() {
   } else {
     o.platform = detect_platform(SystemView(o));
   }
+  std::string env_file_cut;
   if (!options_.env_file.empty()) {
-    auto text = host_fs::read(options_.env_file, 1 << 20);
+    bool cut = false;
+    auto text = host_fs::read_user_file(options_.env_file, kMaxEnvFileBytes, &cut);
     if (!text) {
-      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file, text.error().message);
+      print_error("gpudoctor: --env-file {}: {}\n", options_.env_file, text.error().message);
       system_failed_ = true;
       return nullptr;
     }
+    if (cut) {
+      // A line crossing the bound would be kept half: everything after the last whole line is
+      // dropped, and the report says so.
+      size_t keep = text->rfind('\n');
+      text->resize(keep == std::string::npos ? 0 : keep + 1);
+      env_file_cut = "larger than " + std::to_string(kMaxEnvFileBytes) + " bytes; variables after byte " +
+                     std::to_string(text->size()) + " were not read";
+    }
     EnvFile parsed = parse_env_file(*text);
     for (const auto& p : parsed.problems) {
-      fmt::print(stderr, "gpudoctor: --env-file {}: {}\n", options_.env_file, p);
+      print_error("gpudoctor: --env-file {}: {}\n", options_.env_file, p);
     }
     o.env = std::move(parsed.env);
   }
   system_.emplace(std::move(o));
+  if (!env_file_cut.empty()) system_->note_bound(options_.env_file, env_file_cut);
   return &*system_;
 }
 
@@ -97,8 +129,8 @@ const KnowledgeBase* CommandContext::kb() {
   if (kb_failed_) return nullptr;
   auto loaded = KnowledgeBase::load(options_.kb_dir);
   if (!loaded) {
-    fmt::print(stderr, "gpudoctor: knowledge base{}: {}\n",
-               options_.kb_dir.empty() ? "" : " (--kb " + options_.kb_dir + ")", loaded.error().message);
+    print_error("gpudoctor: knowledge base{}: {}\n", options_.kb_dir.empty() ? "" : " (--kb " + options_.kb_dir + ")",
+                loaded.error().message);
     kb_failed_ = true;
     return nullptr;
   }
@@ -127,6 +159,7 @@ bool CommandContext::color() const {
 }
 
 int run_cli(int argc, char** argv) {
+  host_fs::keep_standard_streams_apart();
   try {
     CLI::App app{"gpudoctor: finds out why your GPU deep-learning stack does not work, and how to fix it"};
     app.set_version_flag("--version", version_text());
@@ -156,7 +189,12 @@ int run_cli(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      int rc = app.exit(e);
+      // CLI11 echoes the user's arguments: through the sanitiser like every other message.
+      std::ostringstream out;
+      std::ostringstream err;
+      int rc = app.exit(e, out, err);
+      write_output(out.str(), stdout);
+      write_output(err.str(), stderr);
       return rc == 0 ? kExitOk : kExitUsage;
     }
     setup_logging(global.verbose);
@@ -165,8 +203,15 @@ int run_cli(int argc, char** argv) {
       if (sub->parsed()) return cmd->run(ctx);
     }
     return commands.front().run(ctx);  // no subcommand: the doctor
+  } catch (const OutputError& e) {
+    // A full disk, a closed stdout: one message, one status, whatever the command.
+    std::string message = std::string("gpudoctor: ") + e.what() + "\n";
+    [[maybe_unused]] auto n = ::write(2, message.data(), message.size());
+    return kExitProblems;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "gpudoctor: internal error: {}\nPlease report this as a bug.\n", e.what());
+    std::string message =
+        output_safe(fmt::format("gpudoctor: internal error: {}\nPlease report this as a bug.\n", e.what()));
+    std::fputs(message.c_str(), stderr);
     return kExitInternal;
   }
 }

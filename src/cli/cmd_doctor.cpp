@@ -5,6 +5,7 @@
 
 #include "check/checks.hpp"
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "kb/annotate_facts.hpp"
 #include "probe/inventory.hpp"
 #include "render/doctor_report.hpp"
@@ -24,10 +25,10 @@ Command doctor_command() {
     annotate_facts(facts, *kb);
     std::vector<Finding> findings = run_checks(facts, kb);
     if (ctx.options().json) {
-      fmt::print("{}", render_doctor_json(facts, findings));
+      write_output(render_doctor_json(facts, findings));
     } else {
-      fmt::print(
-          "{}", render_doctor_text(facts, findings, TextStyle{.color = ctx.color(), .verbose = ctx.options().verbose}));
+      write_output(
+          render_doctor_text(facts, findings, TextStyle{.color = ctx.color(), .verbose = ctx.options().verbose}));
     }
     return worst(findings) == Severity::error ? kExitProblems : kExitOk;
   };

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
 #include "explain/watched_command.hpp"
@@ -63,11 +64,11 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
     }
   }
   if (!command_mode && a.args.size() > 1) {
-    fmt::print(stderr, "gpudoctor explain: give one FILE (or -), or a command after --\n");
+    print_error("gpudoctor explain: give one FILE (or -), or a command after --\n");
     return kExitUsage;
   }
   if (command_mode && a.args.empty()) {
-    fmt::print(stderr, "gpudoctor explain: no command after --\n");
+    print_error("gpudoctor explain: no command after --\n");
     return kExitUsage;
   }
 
@@ -77,12 +78,12 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   if (kb == nullptr) return kExitUsage;
   auto rules = load_rule_base(ctx.options().kb_dir);
   if (!rules) {
-    fmt::print(stderr, "gpudoctor explain: --kb {}: {}\n", rules.error().origin, rules.error().message);
+    print_error("gpudoctor explain: --kb {}: {}\n", rules.error().origin, rules.error().message);
     return kExitUsage;
   }
   auto matcher = RuleMatcher::build(rules->base);
   if (!matcher) {
-    fmt::print(stderr, "gpudoctor explain: rules: {} ({})\n", matcher.error().message, matcher.error().origin);
+    print_error("gpudoctor explain: rules: {} ({})\n", matcher.error().message, matcher.error().origin);
     return kExitUsage;
   }
 
@@ -106,18 +107,20 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
     auto status =
         run_watched_command(a.args, [&](int stream, std::string_view chunk) { session.feed_stream(stream, chunk); });
     if (!status) {
-      fmt::print(stderr, "gpudoctor explain: {}: {}\n", status.error().origin, status.error().message);
-      return status.error().kind == ErrorKind::not_found ? 127 : kExitUsage;
+      print_error("gpudoctor explain: {}: {}\n", status.error().origin, status.error().message);
+      if (status.error().kind == ErrorKind::not_found) return 127;  // as a shell says it
+      if (status.error().kind == ErrorKind::permission_denied) return 126;
+      return kExitUsage;
     }
     command_status = *status;
   } else {
     const std::string path = a.args.empty() ? "-" : a.args.front();
     if (path == "-" && ::isatty(0) == 1) {
-      fmt::print(stderr, "Paste the log, then press Ctrl-D (Ctrl-Z Enter on Windows):\n");
+      print_error("Paste the log, then press Ctrl-D (Ctrl-Z Enter on Windows):\n");
     }
     Status read = stream_file(path, session);
     if (!read) {
-      fmt::print(stderr, "gpudoctor explain: {}: {}\n", read.error().origin, read.error().message);
+      print_error("gpudoctor explain: {}: {}\n", read.error().origin, read.error().message);
       return kExitUsage;
     }
   }
@@ -132,8 +135,7 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
                          ? render_explain_json(report)
                          : render_explain_text(report, ExplainTextOptions{.color = !command_mode && ctx.color()});
   // With a watched command, stdout belongs to the command: the explanation goes to stderr.
-  std::fputs(text.c_str(), command_mode ? stderr : stdout);
-  std::fflush(command_mode ? stderr : stdout);
+  write_output(text, command_mode ? stderr : stdout);
   if (command_mode) return command_status;
   return has_real_error(report) ? kExitProblems : kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "render/json_text.hpp"
@@ -36,7 +37,7 @@ Command kb_command() {
     std::string dir = !args->dir.empty() ? args->dir : ctx.options().kb_dir;
     auto files = load_data_files("compat/", dir);
     if (!files) {
-      fmt::print(stderr, "gpudoctor kb validate: {}: {}\n", files.error().origin, files.error().message);
+      print_error("gpudoctor kb validate: {}: {}\n", files.error().origin, files.error().message);
       return kExitUsage;
     }
     std::vector<KbIssue> issues;
@@ -58,14 +59,15 @@ Command kb_command() {
                                {"message", i.message},
                                {"origin", i.origin}});
       }
-      fmt::print("{}", json_text(j));
+      write_output(json_text(j));
     } else {
-      for (const std::string& f : kb.files_loaded) fmt::print("  read {}\n", f);
+      for (const std::string& f : kb.files_loaded) write_output(fmt::format("  read {}\n", f));
       for (const KbIssue& i : issues) {
-        fmt::print("{} {}\n", i.level == KbIssue::Level::error ? "✗ error:" : "! warning:", i.str());
+        write_output(fmt::format("{} {}\n", i.level == KbIssue::Level::error ? "✗ error:" : "! warning:", i.str()));
       }
-      fmt::print("{}: {} error(s), {} warning(s)\n",
-                 errors == 0 ? "✓ knowledge base OK" : "✗ knowledge base has errors", errors, issues.size() - errors);
+      write_output(fmt::format("{}: {} error(s), {} warning(s)\n",
+                               errors == 0 ? "✓ knowledge base OK" : "✗ knowledge base has errors", errors,
+                               issues.size() - errors));
     }
     return errors == 0 ? kExitOk : kExitProblems;
   };

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "render/matrix_render.hpp"
@@ -24,7 +25,7 @@ struct MatrixArgs {
 };
 
 int usage(const std::string& message) {
-  fmt::print(stderr, "gpudoctor matrix: {}\n", message);
+  print_error("gpudoctor matrix: {}\n", message);
   return kExitUsage;
 }
 
@@ -80,7 +81,7 @@ Command matrix_command() {
     f.arch = args->arch;
     f.cudnn = args->cudnn;
     f.sources = args->sources;
-    fmt::print("{}", ctx.options().json ? render_matrix_json(*kb, f) : render_matrix_text(*kb, f));
+    write_output(ctx.options().json ? render_matrix_json(*kb, f) : render_matrix_text(*kb, f));
     if (!f.gpu_name.empty() && !f.cc) return kExitProblems;
     return kExitOk;
   };

@@ -1,10 +1,13 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "platform/host_fs.hpp"
@@ -24,7 +27,7 @@ struct PlanArgs {
 };
 
 int usage(const std::string& message) {
-  fmt::print(stderr, "gpudoctor plan: {}\n", message);
+  print_error("gpudoctor plan: {}\n", message);
   return kExitUsage;
 }
 
@@ -111,13 +114,14 @@ Command plan_command() {
       text = render_plan_text(plan, args->output.empty() && ctx.color());
     if (!args->output.empty()) {
       std::FILE* f = std::fopen(args->output.c_str(), "wb");
-      if (f == nullptr) return usage("cannot write " + args->output);
+      if (f == nullptr) return usage("cannot write " + args->output + ": " + std::strerror(errno));
       bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      int err = errno;
       ok = std::fclose(f) == 0 && ok;
-      if (!ok) return usage("cannot write " + args->output);
-      fmt::print(stderr, "gpudoctor plan: wrote {}\n", args->output);
+      if (!ok) return usage("cannot write " + args->output + ": " + std::strerror(err != 0 ? err : errno));
+      print_error("gpudoctor plan: wrote {}\n", args->output);
     } else {
-      fmt::print("{}", text);
+      write_output(text);
     }
     bool any = false;
     for (const FrameworkPlan& fp : plan.frameworks) any = any || fp.best.has_value();

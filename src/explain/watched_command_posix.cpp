@@ -2,9 +2,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "explain/watched_command.hpp"
@@ -30,6 +32,17 @@ bool write_all(int fd, const char* data, size_t size) {
 
 Result<int> run_watched_command(const std::vector<std::string>& argv, const OutputObserver& observe) {
   if (argv.empty()) return Error{ErrorKind::invalid_data, "no command given after --", "", 0};
+  if (argv[0].find('/') != std::string::npos) {
+    // A path: checked first, because execvp runs a file it cannot execute (ENOEXEC) with
+    // /bin/sh, and a non-executable one must be 126, as a shell says it.
+    struct stat st {};
+    if (::stat(argv[0].c_str(), &st) != 0) {
+      return Error{ErrorKind::not_found, std::string("cannot run: ") + std::strerror(errno), argv[0], errno};
+    }
+    if (!S_ISREG(st.st_mode) || ::access(argv[0].c_str(), X_OK) != 0) {
+      return Error{ErrorKind::permission_denied, "cannot run: not an executable file", argv[0], EACCES};
+    }
+  }
   int out_pipe[2];
   int err_pipe[2];
   // A third pipe, close-on-exec, tells the parent whether exec itself failed.
@@ -88,8 +101,24 @@ Result<int> run_watched_command(const std::vector<std::string>& argv, const Outp
   struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   char buffer[64 * 1024];
+  // The command is done when it exits, not when every descendant has closed the pipes: a
+  // background grandchild (`sleep 60 &`) may hold them open. Once the command has exited, what
+  // is already written is drained for a short grace period, then the pipes are let go.
+  int status = 0;
+  bool exited = false;
+  constexpr auto kGrace = std::chrono::milliseconds(200);
+  std::chrono::steady_clock::time_point drain_until{};
   while (open_fds > 0) {
-    int r = ::poll(fds, 2, -1);
+    if (!exited) {
+      pid_t w = ::waitpid(pid, &status, WNOHANG);
+      if (w == pid) {
+        exited = true;
+        drain_until = std::chrono::steady_clock::now() + kGrace;
+      }
+    } else if (std::chrono::steady_clock::now() >= drain_until) {
+      break;
+    }
+    int r = ::poll(fds, 2, 50);
     if (r < 0) {
       if (errno == EINTR) continue;
       break;
@@ -112,14 +141,16 @@ Result<int> run_watched_command(const std::vector<std::string>& argv, const Outp
   for (auto& f : fds) {
     if (f.fd >= 0) ::close(f.fd);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!exited && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGQUIT, &old_quit, nullptr);
   if (got == static_cast<ssize_t>(sizeof exec_errno) && exec_errno != 0) {
-    return Error{exec_errno == ENOENT ? ErrorKind::not_found : ErrorKind::io_error,
-                 std::string("cannot run: ") + std::strerror(exec_errno), argv[0], exec_errno};
+    // As shells do: 127 for a command not found, 126 for one found but not executable.
+    const ErrorKind kind = exec_errno == ENOENT                            ? ErrorKind::not_found
+                           : exec_errno == EACCES || exec_errno == ENOEXEC ? ErrorKind::permission_denied
+                                                                           : ErrorKind::io_error;
+    return Error{kind, std::string("cannot run: ") + std::strerror(exec_errno), argv[0], exec_errno};
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);

@@ -2,6 +2,7 @@
 /// The few host filesystem calls SystemView needs, one implementation per host OS
 /// (host_fs_posix.cpp, host_fs_win32.cpp). Paths here are host paths.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,59 @@ Result<std::string> read_link(const std::string& path);
 Result<std::vector<Entry>> list(const std::string& path, size_t max_entries);
 /// Reads a regular file, at most max_bytes; refuses FIFOs, devices and sockets.
 Result<std::string> read(const std::string& path, size_t max_bytes);
+/// Reads a file the user named (an --env-file, a log): links are followed and a FIFO or
+/// process substitution (<(...)) is read too, since the path is the user's own. At most
+/// max_bytes; *cut says whether more was there.
+Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bool* cut);
+
+/// An open descriptor (a directory opened O_PATH on Linux, or a file), closed with the last
+/// reference. Lookups go relative to a directory's handle, one component at a time, so a rename
+/// elsewhere cannot redirect them.
+class Handle {
+ public:
+  explicit Handle(int fd) : fd_(fd) {}
+  ~Handle();
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  [[nodiscard]] int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+using HandleRef = std::shared_ptr<const Handle>;
+
+/// Opens a directory the user named (--root): links in it are followed, it is theirs.
+Result<HandleRef> open_dir(const std::string& path);
+/// The entry `name` (one component) in dir, not following a final link.
+Result<Kind> kind_at(const Handle& dir, const std::string& name);
+/// Opens the subdirectory `name`; fails (ELOOP/ENOTDIR) if it is, or became, a link.
+Result<HandleRef> open_dir_at(const Handle& dir, const std::string& name);
+Result<std::string> read_link_at(const Handle& dir, const std::string& name);
+/// Lists the directory handle itself; *cut says whether it had more than max_entries entries.
+Result<std::vector<Entry>> list_at(const Handle& dir, size_t max_entries, bool* cut);
+/// Whether `name` in dir, links followed by the host, is a directory (only for root "/").
+bool is_dir_followed_at(const Handle& dir, const std::string& name);
+Result<std::uint64_t> size_at(const Handle& dir, const std::string& name);
+/// Reads the regular file `name` in dir without following a link there (one that appeared
+/// since the lookup fails with ELOOP); at most max_bytes, *cut says whether more was there.
+Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut);
+
+/// Kernel-side confinement (Linux 5.6+ openat2 with RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS):
+/// relative_path is resolved by the kernel inside root, links included, atomically. The
+/// error kind is unsupported where the kernel (or a seccomp filter) lacks openat2: the caller
+/// then walks one component at a time.
+enum class OpenAs { path_only, directory, file };
+Result<HandleRef> open_in_root(const Handle& root, const std::string& relative_path, OpenAs as);
+/// fstat of an open descriptor.
+Result<Kind> kind_of(const Handle& handle);
+/// The identity (device, inode) of an open descriptor: the same file opened twice compares equal.
+Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle);
+/// Reads a handle opened with OpenAs::file.
+Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut);
+/// A descriptor 0-2 that the caller closed would be handed to the next file opened, and
+/// output would land in it: each closed one is held by /dev/null opened read-only, so writes to
+/// a closed stdout fail (EBADF) and are reported.
+void keep_standard_streams_apart();
 /// The environment of this process.
 std::vector<std::pair<std::string, std::string>> process_environment();
 

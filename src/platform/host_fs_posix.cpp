@@ -1,12 +1,19 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "platform/host_fs.hpp"
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define GPUDOCTOR_HAVE_OPENAT2 1
+#endif
 
 extern char** environ;
 
@@ -99,20 +106,30 @@ Result<std::vector<Entry>> list(const std::string& path, size_t max_entries) {
   return out;
 }
 
-Result<std::string> read(const std::string& path, size_t max_bytes) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)};
-  if (f.fd < 0) return errno_error(errno, path, "open");
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) return errno_error(errno, path, "fstat");
-  if (!S_ISREG(st.st_mode)) {
-    return Error{ErrorKind::invalid_data, "not a regular file", path, 0};
+namespace {
+
+Kind kind_from_dirent(unsigned char type) {
+  switch (type) {
+    case DT_REG:
+      return Kind::regular;
+    case DT_DIR:
+      return Kind::directory;
+    case DT_LNK:
+      return Kind::symlink;
+    default:
+      return Kind::other;
   }
+}
+
+/// Reads an open descriptor to its end or max_bytes; one byte more is asked for, so a file
+/// exactly max_bytes long is not reported as cut.
+Result<std::string> read_fd(int fd, const std::string& path, size_t max_bytes, size_t size_hint, bool* cut) {
   std::string out;
-  out.resize(std::min<size_t>(max_bytes, st.st_size > 0 ? static_cast<size_t>(st.st_size) : size_t{64 * 1024}));
+  out.resize(std::min<size_t>(max_bytes, size_hint > 0 ? size_hint : size_t{64 * 1024}) + 1);
   size_t used = 0;
-  while (used < max_bytes) {
-    if (used == out.size()) out.resize(std::min(max_bytes, out.size() * 2 + 4096));
-    ssize_t n = ::read(f.fd, out.data() + used, out.size() - used);
+  while (used <= max_bytes) {
+    if (used == out.size()) out.resize(std::min(max_bytes + 1, out.size() * 2 + 4096));
+    ssize_t n = ::read(fd, out.data() + used, out.size() - used);
     if (n < 0) {
       if (errno == EINTR) continue;
       return errno_error(errno, path, "read");
@@ -120,8 +137,172 @@ Result<std::string> read(const std::string& path, size_t max_bytes) {
     if (n == 0) break;
     used += static_cast<size_t>(n);
   }
-  out.resize(used);
+  if (cut != nullptr) *cut = used > max_bytes;
+  out.resize(std::min(used, max_bytes));
   return out;
+}
+
+Result<std::string> read_regular_fd(int fd, const std::string& path, size_t max_bytes, bool* cut) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return errno_error(errno, path, "fstat");
+  if (!S_ISREG(st.st_mode)) return Error{ErrorKind::invalid_data, "not a regular file", path, 0};
+  return read_fd(fd, path, max_bytes, st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0, cut);
+}
+
+}  // namespace
+
+Result<std::string> read(const std::string& path, size_t max_bytes) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)};
+  if (f.fd < 0) return errno_error(errno, path, "open");
+  return read_regular_fd(f.fd, path, max_bytes, nullptr);
+}
+
+Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bool* cut) {
+  // Blocking on purpose: a FIFO from <(...) is read as its writer produces it.
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
+  if (f.fd < 0) return errno_error(errno, path, "open");
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) return errno_error(errno, path, "fstat");
+  if (S_ISDIR(st.st_mode)) return Error{ErrorKind::invalid_data, "is a directory", path, EISDIR};
+  return read_fd(f.fd, path, max_bytes, S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0, cut);
+}
+
+Handle::~Handle() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+namespace {
+#ifdef O_PATH
+constexpr int kPathFlag = O_PATH;
+#else
+constexpr int kPathFlag = O_RDONLY;
+#endif
+}  // namespace
+
+Result<HandleRef> open_dir(const std::string& path) {
+  int fd = ::open(path.c_str(), kPathFlag | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, path, "open");
+  return std::make_shared<const Handle>(fd);
+}
+
+Result<Kind> kind_at(const Handle& dir, const std::string& name) {
+  struct stat st {};
+  if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return errno_error(errno, name, "lstat");
+  return kind_from_mode(st.st_mode);
+}
+
+Result<HandleRef> open_dir_at(const Handle& dir, const std::string& name) {
+  int fd = ::openat(dir.fd(), name.c_str(), kPathFlag | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, name, "open");
+  return std::make_shared<const Handle>(fd);
+}
+
+Result<std::string> read_link_at(const Handle& dir, const std::string& name) {
+  std::string buf(4096, '\0');
+  ssize_t n = ::readlinkat(dir.fd(), name.c_str(), buf.data(), buf.size());
+  if (n < 0) return errno_error(errno, name, "readlink");
+  buf.resize(static_cast<size_t>(n));
+  return buf;
+}
+
+Result<std::vector<Entry>> list_at(const Handle& dir, size_t max_entries, bool* cut) {
+  // An O_PATH descriptor cannot be read: open the directory itself ("."), relative to it.
+  int fd = ::openat(dir.fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, ".", "opendir");
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    int err = errno;
+    ::close(fd);
+    return errno_error(err, ".", "opendir");
+  }
+  std::vector<Entry> out;
+  if (cut != nullptr) *cut = false;
+  while (dirent* de = ::readdir(d)) {
+    std::string name = de->d_name;
+    if (name == "." || name == "..") continue;
+    if (out.size() >= max_entries) {
+      if (cut != nullptr) *cut = true;
+      break;
+    }
+    Entry e{name, kind_from_dirent(de->d_type)};
+    if (de->d_type == DT_UNKNOWN) {
+      if (auto k = kind_at(dir, name)) e.kind = *k;
+    }
+    out.push_back(std::move(e));
+  }
+  ::closedir(d);
+  return out;
+}
+
+bool is_dir_followed_at(const Handle& dir, const std::string& name) {
+  struct stat st {};
+  return ::fstatat(dir.fd(), name.c_str(), &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<std::uint64_t> size_at(const Handle& dir, const std::string& name) {
+  struct stat st {};
+  if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return errno_error(errno, name, "stat");
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut) {
+  Fd f{::openat(dir.fd(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)};
+  if (f.fd < 0) return errno_error(errno, name, "open");
+  return read_regular_fd(f.fd, name, max_bytes, cut);
+}
+
+Result<HandleRef> open_in_root(const Handle& root, const std::string& relative_path, OpenAs as) {
+#if defined(GPUDOCTOR_HAVE_OPENAT2) && defined(SYS_openat2)
+  struct open_how how {};
+  // openat2 refuses (EINVAL) any flag O_PATH ignores, O_NOCTTY among them.
+  how.flags = O_CLOEXEC;
+  if (as == OpenAs::path_only) how.flags |= O_PATH;
+  if (as == OpenAs::directory) how.flags |= O_PATH | O_DIRECTORY;
+  if (as == OpenAs::file) how.flags |= O_RDONLY | O_NONBLOCK | O_NOCTTY;
+  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+  const std::string rel = relative_path.empty() ? "." : relative_path;
+  for (;;) {
+    long fd = ::syscall(SYS_openat2, root.fd(), rel.c_str(), &how, sizeof(how));
+    if (fd >= 0) return std::make_shared<const Handle>(static_cast<int>(fd));
+    // EAGAIN: a rename raced the lookup and the kernel refused to guess; ask again.
+    if (errno == EAGAIN || errno == EINTR) continue;
+    // ENOSYS: a kernel before 5.6; EPERM: a container's seccomp filter that does not know it.
+    if (errno == ENOSYS || errno == EPERM) break;
+    return errno_error(errno, relative_path, "open");
+  }
+#else
+  (void)root;
+  (void)relative_path;
+  (void)as;
+#endif
+  return Error{ErrorKind::unsupported, "openat2 is not available", relative_path, ENOSYS};
+}
+
+Result<Kind> kind_of(const Handle& handle) {
+  struct stat st {};
+  if (::fstat(handle.fd(), &st) != 0) return errno_error(errno, "", "fstat");
+  return kind_from_mode(st.st_mode);
+}
+
+Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle) {
+  struct stat st {};
+  if (::fstat(handle.fd(), &st) != 0) return errno_error(errno, "", "fstat");
+  return std::make_pair(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+}
+
+Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut) {
+  return read_regular_fd(file.fd(), "", max_bytes, cut);
+}
+
+void keep_standard_streams_apart() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // the lowest free descriptor: fd
+    if (null_fd >= 0 && null_fd != fd) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> process_environment() {

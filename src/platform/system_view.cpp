@@ -1,6 +1,7 @@
 #include "platform/system_view.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <deque>
 
 #include "core/text.hpp"
@@ -11,20 +12,20 @@ namespace {
 
 constexpr int kMaxSymlinkHops = 40;
 
+std::string join_components(const std::vector<std::string>& comps) {
+  std::string out;
+  for (const auto& c : comps) out += "/" + c;
+  return out;
+}
+
 bool is_drive_prefix(std::string_view s) {
   return s.size() >= 2 && s[1] == ':' && std::isalpha(static_cast<unsigned char>(s[0]));
 }
 
-std::string host_join(const std::string& root, const std::vector<std::string>& comps) {
-  std::string out = root;
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  if (out == "/") out.clear();
-  for (const std::string& c : comps) {
-    out += '/';
-    out += c;
-  }
-  return out.empty() ? "/" : out;
-}
+/// Deepest chain of open directories one lookup keeps (each holds a descriptor).
+constexpr size_t kMaxDepth = 256;
+/// Directories whose case-insensitive index is kept (a Windows tree); beyond, it is rebuilt.
+constexpr size_t kMaxCaseIndexes = 256;
 
 }  // namespace
 
@@ -50,6 +51,60 @@ std::optional<Platform> parse_platform(std::string_view text) {
 
 SystemView::SystemView(Options options) : options_(std::move(options)) {
   if (options_.root.empty()) options_.root = "/";
+  auto root = host_fs::open_dir(options_.root);  // the user's own path: links in it are followed
+  if (root) {
+    root_handle_ = *root;
+  } else {
+    root_error_ = root.error();
+  }
+}
+
+void SystemView::note_bound(std::string path, std::string what) const {
+  ++bounds_hit_count_;
+  if (bounds_hit_.size() < kMaxBoundsKept) bounds_hit_.push_back({std::move(path), std::move(what)});
+}
+
+bool SystemView::use_kernel_resolution() const {
+  return options_.kernel_resolution && !kernel_resolution_unavailable_ && !is_windows();
+}
+
+Result<host_fs::HandleRef> SystemView::open_by_kernel(std::string_view path, host_fs::OpenAs as) const {
+  std::string rel;
+  for (const auto& c : target_components(path)) {
+    if (++resolve_steps_ > options_.max_resolve_steps) {
+      return Error{ErrorKind::too_large, "stopped: this tree needs too much path resolution", std::string(path), 0};
+    }
+    if (!rel.empty()) rel += '/';
+    rel += c;
+  }
+  auto h = host_fs::open_in_root(*root_handle_, rel, as);
+  if (!h && h.error().kind == ErrorKind::unsupported) kernel_resolution_unavailable_ = true;
+  if (!h) {
+    Error e = h.error();
+    e.origin = std::string(path);
+    // Worded as the component walk words it: the report does not depend on the kernel.
+    if (e.code == ELOOP) e.message = "too many levels of symbolic links";
+    return e;
+  }
+  return h;
+}
+
+std::optional<std::string> SystemView::find_ignoring_case(const host_fs::Handle& dir, const std::string& dir_key,
+                                                          const std::string& name) const {
+  auto it = case_index_.find(dir_key);
+  if (it == case_index_.end()) {
+    if (case_index_.size() >= kMaxCaseIndexes) case_index_.clear();
+    std::map<std::string, std::string> index;
+    bool cut = false;
+    if (auto entries = host_fs::list_at(dir, kMaxDirEntries, &cut)) {
+      for (const auto& e : *entries) index.emplace(to_lower(e.name), e.name);
+    }
+    if (cut) note_bound(dir_key, "more than " + std::to_string(kMaxDirEntries) + " entries; the rest not searched");
+    it = case_index_.emplace(dir_key, std::move(index)).first;
+  }
+  auto found = it->second.find(to_lower(name));
+  if (found == it->second.end()) return std::nullopt;
+  return found->second;
 }
 
 SystemView SystemView::host(const ProcessRunner* runner) {
@@ -91,64 +146,91 @@ std::vector<std::string> SystemView::target_components(std::string_view path) co
 }
 
 Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
+  if (!root_handle_) return *root_error_;
   std::deque<std::string> pending;
   for (auto& c : target_components(path)) pending.push_back(std::move(c));
+  // dirs[i] is the open directory reached by done[0..i): every lookup is relative to the last,
+  // by name, without following a link, so renames elsewhere cannot redirect it.
+  std::vector<host_fs::HandleRef> dirs{root_handle_};
   std::vector<std::string> done;
   int hops = 0;
+  const auto fail = [&](ErrorKind kind, const char* message, int code) {
+    return Error{kind, message, std::string(path), code};
+  };
   while (!pending.empty()) {
     std::string c = std::move(pending.front());
     pending.pop_front();
     if (c.empty() || c == ".") continue;
     if (++resolve_steps_ > options_.max_resolve_steps) {
-      return Error{ErrorKind::too_large, "stopped: this tree needs too much path resolution", std::string(path), 0};
+      return fail(ErrorKind::too_large, "stopped: this tree needs too much path resolution", 0);
     }
     if (c == "..") {
-      if (!done.empty()) done.pop_back();  // never above the root
+      if (!done.empty()) {  // never above the root
+        done.pop_back();
+        dirs.pop_back();
+      }
       continue;
     }
-    done.push_back(c);
-    std::string candidate = host_join(options_.root, done);
-    auto kind = host_fs::kind_of(candidate);
+    const host_fs::Handle& here = *dirs.back();
+    auto kind = host_fs::kind_at(here, c);
     if (!kind && kind.error().kind == ErrorKind::not_found && is_windows()) {
       // Windows names are case-insensitive: find the entry that differs only in case.
-      done.pop_back();
-      auto entries = host_fs::list(host_join(options_.root, done), kMaxDirEntries);
-      bool found = false;
-      if (entries) {
-        for (const auto& e : *entries) {
-          if (iequals(e.name, c)) {
-            done.push_back(e.name);
-            found = true;
-            break;
-          }
-        }
-      }
-      if (!found) {
-        return Error{ErrorKind::not_found, "no such file or directory", std::string(path), 2};
-      }
-      candidate = host_join(options_.root, done);
-      kind = host_fs::kind_of(candidate);
+      auto actual = find_ignoring_case(here, join_components(done), c);
+      if (!actual) return fail(ErrorKind::not_found, "no such file or directory", 2);
+      c = *actual;
+      kind = host_fs::kind_at(here, c);
     }
     if (!kind) {
       Error e = kind.error();
       e.origin = std::string(path);
       return e;
     }
-    if (*kind != host_fs::Kind::symlink) continue;
-    if (++hops > kMaxSymlinkHops) {
-      return Error{ErrorKind::invalid_data, "too many levels of symbolic links", std::string(path), 40};
+    if (*kind == host_fs::Kind::symlink) {
+      if (++hops > kMaxSymlinkHops) return fail(ErrorKind::invalid_data, "too many levels of symbolic links", 40);
+      auto target = host_fs::read_link_at(here, c);
+      if (!target) return target.error();
+      const std::string& t = *target;
+      // An absolute link means "from the target's root", never the host's: re-root it.
+      if (starts_with(t, "/") || (is_windows() && is_drive_prefix(t))) {
+        done.clear();
+        dirs.resize(1);
+      }
+      auto comps = target_components(t);
+      for (auto it = comps.rbegin(); it != comps.rend(); ++it) pending.push_front(*it);
+      continue;
     }
-    auto target = host_fs::read_link(candidate);
-    if (!target) return target.error();
-    done.pop_back();
-    std::string t = *target;
-    bool absolute = starts_with(t, "/") || (is_windows() && is_drive_prefix(t));
-    // An absolute link means "from the target's root", never the host's: re-root it.
-    if (absolute) done.clear();
-    auto comps = target_components(t);
-    for (auto it = comps.rbegin(); it != comps.rend(); ++it) pending.push_front(*it);
+    const bool last =
+        std::all_of(pending.begin(), pending.end(), [](const std::string& p) { return p.empty() || p == "."; });
+    if (*kind == host_fs::Kind::directory) {
+      if (dirs.size() > kMaxDepth) return fail(ErrorKind::too_large, "path too deep", 0);
+      auto sub = host_fs::open_dir_at(here, c);
+      if (!sub) {
+        Error e = sub.error();
+        e.origin = std::string(path);
+        return e;
+      }
+      done.push_back(c);
+      dirs.push_back(std::move(*sub));
+      continue;
+    }
+    if (!last) return fail(ErrorKind::not_found, "not a directory", 20);
+    Resolved r;
+    r.parent = dirs.back();
+    r.name = c;
+    r.kind = *kind;
+    done.push_back(c);
+    r.components = std::move(done);
+    return r;
   }
-  return Resolved{host_join(options_.root, done), std::move(done)};
+  Resolved r;
+  r.dir = dirs.back();
+  r.kind = host_fs::Kind::directory;
+  if (dirs.size() >= 2) {
+    r.parent = dirs[dirs.size() - 2];
+    r.name = done.back();
+  }
+  r.components = std::move(done);
+  return r;
 }
 
 Result<std::string> SystemView::canonical(std::string_view path) const {
@@ -172,32 +254,72 @@ Result<std::string> SystemView::canonical(std::string_view path) const {
 }
 
 Result<std::string> SystemView::read_file(std::string_view path, size_t max_bytes) const {
+  return read_impl(path, max_bytes, true);
+}
+
+Result<std::string> SystemView::read_head(std::string_view path, size_t max_bytes) const {
+  return read_impl(path, max_bytes, false);
+}
+
+Result<std::string> SystemView::read_impl(std::string_view path, size_t max_bytes, bool record_cut) const {
+  if (!root_handle_) return *root_error_;
+  bool cut = false;
+  auto with_origin = [&](Result<std::string> r) -> Result<std::string> {
+    if (!r) {
+      Error e = r.error();
+      e.origin = std::string(path);
+      return e;
+    }
+    if (cut && record_cut) {
+      note_bound(std::string(path), "larger than " + std::to_string(max_bytes) + " bytes; only the first " +
+                                        std::to_string(max_bytes) + " were read");
+    }
+    return r;
+  };
+  const Error not_regular{ErrorKind::invalid_data, "not a regular file", std::string(path), 0};
+  if (use_kernel_resolution()) {
+    // Looked at before opening: opening a device node can have side effects (a watchdog, a
+    // tape). The file opened is then checked to be the one looked at.
+    auto probe = open_by_kernel(path, host_fs::OpenAs::path_only);
+    if (probe) {
+      auto kind = host_fs::kind_of(**probe);
+      if (kind && *kind != host_fs::Kind::regular) return not_regular;
+      auto file = open_by_kernel(path, host_fs::OpenAs::file);
+      if (!file) return file.error();
+      if (host_fs::identity(**probe).value_or(std::pair<std::uint64_t, std::uint64_t>{}) !=
+          host_fs::identity(**file).value_or(std::pair<std::uint64_t, std::uint64_t>{1, 1})) {
+        return Error{ErrorKind::io_error, "changed while being read", std::string(path), 0};
+      }
+      return with_origin(host_fs::read_handle(**file, max_bytes, &cut));
+    }
+    if (probe.error().kind != ErrorKind::unsupported) return probe.error();
+  }
   auto r = resolve(path);
   if (!r) return r.error();
-  // Checked before opening: opening a device node can have side effects (a watchdog, a tape).
-  auto kind = host_fs::kind_of(r->host);
-  if (kind && *kind != host_fs::Kind::regular) {
-    return Error{ErrorKind::invalid_data, "not a regular file", std::string(path), 0};
-  }
-  auto data = host_fs::read(r->host, max_bytes);
-  if (!data) {
-    Error e = data.error();
-    e.origin = std::string(path);
-    return e;
-  }
-  return data;
+  if (r->kind != host_fs::Kind::regular || !r->parent) return not_regular;
+  return with_origin(host_fs::read_at(*r->parent, r->name, max_bytes, &cut));
 }
 
 Result<FileStat> SystemView::stat(std::string_view path) const {
+  if (!root_handle_) return *root_error_;
+  FileStat st;
+  if (use_kernel_resolution()) {
+    auto h = open_by_kernel(path, host_fs::OpenAs::path_only);
+    if (h) {
+      auto kind = host_fs::kind_of(**h);
+      if (!kind) return kind.error();
+      st.is_dir = *kind == host_fs::Kind::directory;
+      st.is_regular = *kind == host_fs::Kind::regular;
+      return st;
+    }
+    if (h.error().kind != ErrorKind::unsupported) return h.error();
+  }
   auto r = resolve(path);
   if (!r) return r.error();
-  auto kind = host_fs::kind_of(r->host);
-  if (!kind) return kind.error();
-  FileStat st;
-  st.is_dir = *kind == host_fs::Kind::directory;
-  st.is_regular = *kind == host_fs::Kind::regular;
+  st.is_dir = r->kind == host_fs::Kind::directory;
+  st.is_regular = r->kind == host_fs::Kind::regular;
   if (st.is_regular) {
-    auto size = host_fs::size_of(r->host);
+    auto size = host_fs::size_at(*r->parent, r->name);
     if (size) st.size_bytes = *size;
   }
   return st;
@@ -214,13 +336,29 @@ bool SystemView::is_file(std::string_view path) const {
 }
 
 Result<std::vector<DirEntry>> SystemView::list_dir(std::string_view path) const {
-  auto r = resolve(path);
-  if (!r) return r.error();
-  auto entries = host_fs::list(r->host, kMaxDirEntries);
+  if (!root_handle_) return *root_error_;
+  host_fs::HandleRef dir;
+  if (use_kernel_resolution()) {
+    auto h = open_by_kernel(path, host_fs::OpenAs::directory);
+    if (h) dir = *h;
+    if (!h && h.error().kind != ErrorKind::unsupported) return h.error();
+  }
+  if (!dir) {
+    auto r = resolve(path);
+    if (!r) return r.error();
+    if (!r->dir) return Error{ErrorKind::not_found, "not a directory", std::string(path), 20};
+    dir = r->dir;
+  }
+  bool cut = false;
+  auto entries = host_fs::list_at(*dir, kMaxDirEntries, &cut);
   if (!entries) {
     Error e = entries.error();
     e.origin = std::string(path);
     return e;
+  }
+  if (cut) {
+    note_bound(std::string(path), "more than " + std::to_string(kMaxDirEntries) + " entries; only " +
+                                      std::to_string(kMaxDirEntries) + " were looked at");
   }
   std::vector<DirEntry> out;
   out.reserve(entries->size());
@@ -229,12 +367,7 @@ Result<std::vector<DirEntry>> SystemView::list_dir(std::string_view path) const 
     if (d.is_symlink) {
       // On the live machine the host's own link resolution is the target's (and much
       // cheaper); under another root every link is resolved inside that root.
-      if (options_.root == "/") {
-        auto k = host_fs::kind_of_followed(r->host + "/" + e.name);
-        d.is_dir = k && *k == host_fs::Kind::directory;
-      } else {
-        d.is_dir = is_dir(join(path, e.name));
-      }
+      d.is_dir = options_.root == "/" ? host_fs::is_dir_followed_at(*dir, e.name) : is_dir(join(path, e.name));
     }
     out.push_back(std::move(d));
   }
@@ -337,19 +470,31 @@ std::string SystemView::base_name(std::string_view path) const {
 
 EnvFile parse_env_file(std::string_view text) {
   EnvFile out;
+  size_t problems = 0;
+  const auto problem = [&](std::string message) {
+    if (++problems <= EnvFile::kMaxProblems) out.problems.push_back(std::move(message));
+  };
   int n = 0;
   for (std::string_view raw : lines(text)) {
     ++n;
     std::string_view line = trim(raw);
     if (line.empty() || line.front() == '#') continue;
+    if (line.find('\0') != std::string_view::npos) {
+      // No environment can hold a NUL: the line is damaged, not a variable.
+      problem("line " + std::to_string(n) + ": contains a NUL byte; ignored");
+      continue;
+    }
     if (starts_with(line, "export ")) line = trim(line.substr(7));
     auto eq = line.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      out.problems.push_back("line " + std::to_string(n) + ": not KEY=VALUE: " + printable(line, 80));
+      problem("line " + std::to_string(n) + ": not KEY=VALUE: " + printable(line, 80));
       continue;
     }
     std::string key(trim(line.substr(0, eq)));
     out.env[key] = std::string(unquote(line.substr(eq + 1)));
+  }
+  if (problems > EnvFile::kMaxProblems) {
+    out.problems.push_back("and " + std::to_string(problems - EnvFile::kMaxProblems) + " more malformed lines");
   }
   return out;
 }

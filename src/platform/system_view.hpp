@@ -7,7 +7,14 @@
 /// Paths given to SystemView are in the *target's* namespace: "/usr/local/cuda/version.json"
 /// on Linux, "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2" on Windows. They
 /// are resolved under the root component by component; symlinks (absolute ones too) are
-/// followed inside the root and can never lead out of it.
+/// followed inside the root and can never lead out of it, even while the tree changes: the
+/// kernel resolves inside the root (openat2 RESOLVE_IN_ROOT) or, where it cannot, each
+/// component is opened relative to its parent's descriptor without following links
+/// (openat O_NOFOLLOW), so no path is checked first and opened later (docs/security.md).
+///
+/// Every bound a lookup reaches (a file larger than asked for, a directory with more entries
+/// than listed, the resolution budget) is recorded in bounds_hit(): the doctor reports it, so
+/// nothing is cut silently.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +23,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "platform/host_fs.hpp"
 #include "platform/platform.hpp"
 #include "platform/process_runner.hpp"
 
@@ -49,6 +57,9 @@ class SystemView {
     const ProcessRunner* runner = nullptr;  ///< used only when live
     /// Budget of path components resolved in one run (a real doctor run uses a few thousand).
     std::size_t max_resolve_steps = 2'000'000;
+    /// Let the kernel resolve inside the root where it can (openat2); false forces the
+    /// component-by-component walk (tests exercise both).
+    bool kernel_resolution = true;
   };
 
   explicit SystemView(Options options);
@@ -62,9 +73,13 @@ class SystemView {
   [[nodiscard]] bool is_live() const { return options_.live; }
   [[nodiscard]] const std::string& root() const { return options_.root; }
 
-  /// Reads at most max_bytes (the rest is silently cut; parsers see what fits). Only regular
-  /// files are read: a FIFO or device never blocks a probe.
+  /// Reads at most max_bytes; a larger file is recorded in bounds_hit() (the parsers see what
+  /// fits, the report says what was not read). Only regular files are read: a FIFO or device
+  /// never blocks a probe.
   [[nodiscard]] Result<std::string> read_file(std::string_view path, size_t max_bytes = kDefaultReadLimit) const;
+  /// The first max_bytes of a file whose head is all a parser needs (a version define at the
+  /// top of a header, an ELF header): the rest is not wanted, so nothing is recorded.
+  [[nodiscard]] Result<std::string> read_head(std::string_view path, size_t max_bytes) const;
   [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const;
   [[nodiscard]] Result<FileStat> stat(std::string_view path) const;
   [[nodiscard]] bool exists(std::string_view path) const { return stat(path).has_value(); }
@@ -84,6 +99,18 @@ class SystemView {
   /// True once the resolution budget ran out: later lookups failed, the facts are partial.
   [[nodiscard]] bool resolution_budget_exhausted() const { return resolve_steps_ > options_.max_resolve_steps; }
 
+  /// A bound reached while reading the target: what was not read, in words. Probes with
+  /// their own bounds (entries of PATH looked at, toolkits kept) record them here too.
+  struct BoundHit {
+    std::string path;
+    std::string what;
+  };
+  void note_bound(std::string path, std::string what) const;
+  [[nodiscard]] const std::vector<BoundHit>& bounds_hit() const { return bounds_hit_; }
+  /// How many bounds were hit in all (bounds_hit() keeps the first kMaxBoundsKept).
+  [[nodiscard]] std::size_t bounds_hit_count() const { return bounds_hit_count_; }
+  static constexpr std::size_t kMaxBoundsKept = 20;
+
   /// Null unless live.
   [[nodiscard]] const ProcessRunner* runner() const { return options_.live ? options_.runner : nullptr; }
 
@@ -97,10 +124,20 @@ class SystemView {
 
  private:
   struct Resolved {
-    std::string host;                     ///< host path
+    host_fs::HandleRef parent;  ///< directory holding the entry; null for the root itself
+    std::string name;           ///< the entry's name in parent
+    host_fs::HandleRef dir;     ///< the directory itself, when the path names one
+    host_fs::Kind kind = host_fs::Kind::other;
     std::vector<std::string> components;  ///< target components after link resolution
   };
   [[nodiscard]] Result<Resolved> resolve(std::string_view path) const;
+  /// openat2 inside the root; unsupported when the kernel cannot (then resolve() walks).
+  [[nodiscard]] Result<host_fs::HandleRef> open_by_kernel(std::string_view path, host_fs::OpenAs as) const;
+  [[nodiscard]] bool use_kernel_resolution() const;
+  /// The case-insensitive lookup of a Windows tree: one index per directory, built once.
+  [[nodiscard]] std::optional<std::string> find_ignoring_case(const host_fs::Handle& dir, const std::string& dir_key,
+                                                              const std::string& name) const;
+  [[nodiscard]] Result<std::string> read_impl(std::string_view path, size_t max_bytes, bool record_cut) const;
   [[nodiscard]] std::vector<std::string> target_components(std::string_view path) const;
 
   Options options_;
@@ -108,6 +145,12 @@ class SystemView {
   /// 40-hop link chains) hits Options::max_resolve_steps and every later lookup fails with
   /// too_large, so one run stays bounded in time whatever the tree.
   mutable std::size_t resolve_steps_ = 0;
+  host_fs::HandleRef root_handle_;  ///< null when the root could not be opened
+  std::optional<Error> root_error_;
+  mutable bool kernel_resolution_unavailable_ = false;
+  mutable std::map<std::string, std::map<std::string, std::string>> case_index_;
+  mutable std::vector<BoundHit> bounds_hit_;
+  mutable std::size_t bounds_hit_count_ = 0;
 };
 
 /// The platform a tree belongs to, read through a provisional Linux view of it: a Windows tree
@@ -115,10 +158,12 @@ class SystemView {
 Platform detect_platform(const SystemView& linux_view);
 
 /// Parses KEY=VALUE lines (an --env-file). '#' comments, blank lines, optional "export ",
-/// and quoted values are accepted; malformed lines are reported, never fatal.
+/// and quoted values are accepted; malformed lines (a NUL byte in one included) are reported,
+/// never fatal. Problems are bounded: the first kMaxProblems, then a count of the rest.
 struct EnvFile {
   EnvMap env;
   std::vector<std::string> problems;
+  static constexpr size_t kMaxProblems = 20;
 };
 EnvFile parse_env_file(std::string_view text);
 

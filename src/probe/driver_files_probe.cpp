@@ -43,11 +43,20 @@ void read_kernel_driver(const SystemView& system, Facts& facts) {
   if (!d.nouveau_loaded && system.is_dir("/sys/module/nouveau/drivers")) d.nouveau_loaded = true;
 }
 
+/// More GPUs than any machine has (NVLink domains top out in the hundreds); past it, a finding.
+constexpr size_t kMaxGpus = 1024;
+
 /// /proc/driver/nvidia/gpus/<bus>/information, written by the NVIDIA kernel module.
 void read_proc_gpus(const SystemView& system, Facts& facts) {
   auto entries = system.list_dir("/proc/driver/nvidia/gpus");
   if (!entries) return;
+  size_t seen = 0;
   for (const auto& e : *entries) {
+    if (++seen > kMaxGpus) {
+      system.note_bound("/proc/driver/nvidia/gpus", std::to_string(entries->size()) + " GPU entries; only the first " +
+                                                        std::to_string(kMaxGpus) + " were read");
+      break;
+    }
     auto text = system.read_file("/proc/driver/nvidia/gpus/" + e.name + "/information", 64 * 1024);
     if (!text) continue;
     auto fields = parse_colon_fields(*text);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include "core/text.hpp"
 #include "probe/probes.hpp"
@@ -23,16 +24,18 @@ std::string bus_key(const std::string& bus_id) {
 /// what NVML does not say (the kernel driver bound, the PCI device id).
 void merge_gpus(std::vector<GpuFacts>& gpus) {
   std::vector<GpuFacts> out;
+  std::unordered_map<std::string, size_t> by_bus;  // bus key -> index in out: linear, not quadratic
   for (GpuFacts& g : gpus) {
-    auto same = std::find_if(out.begin(), out.end(), [&](const GpuFacts& o) {
-      return !g.pci_bus_id.empty() && !o.pci_bus_id.empty() && bus_key(o.pci_bus_id) == bus_key(g.pci_bus_id);
-    });
-    if (same == out.end()) {
+    const std::string key = g.pci_bus_id.empty() ? std::string() : bus_key(g.pci_bus_id);
+    auto found = key.empty() ? by_bus.end() : by_bus.find(key);
+    if (found == by_bus.end()) {
+      if (!key.empty()) by_bus.emplace(key, out.size());
       out.push_back(std::move(g));
       continue;
     }
+    GpuFacts* same = &out[found->second];
     GpuFacts& keep = same->source == "nvml" || g.source != "nvml" ? *same : g;
-    GpuFacts& other = &keep == &*same ? g : *same;
+    GpuFacts& other = &keep == same ? g : *same;
     if (keep.kernel_driver.empty()) keep.kernel_driver = other.kernel_driver;
     if (keep.pci_device_id.empty()) keep.pci_device_id = other.pci_device_id;
     if (keep.uuid.empty()) keep.uuid = other.uuid;
@@ -112,6 +115,17 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   timed("libraries", facts, [&] { probe_libraries(system, loader, facts); });
   timed("framework libraries", facts, [&] { resolve_framework_libraries(system, loader, facts); });
   timed("environment variables", facts, [&] { probe_env(system, facts); });
+  // Nothing is cut silently: every bound reached while reading the target is a problem (and so
+  // a finding): the verdict cannot be "no issues" while part of the target was not read.
+  for (const auto& b : system.bounds_hit()) {
+    facts.problems.push_back({"inventory", b.path, "not fully read: " + b.what});
+  }
+  if (system.bounds_hit_count() > system.bounds_hit().size()) {
+    facts.problems.push_back(
+        {"inventory", system.root(),
+         "not fully read: " + std::to_string(system.bounds_hit_count() - system.bounds_hit().size()) +
+             " more files or directories reached a size bound"});
+  }
   if (system.resolution_budget_exhausted()) {
     facts.problems.push_back({"inventory", system.root(),
                               "stopped early: resolving this tree's paths and links took too much work; "

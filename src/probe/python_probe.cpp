@@ -18,7 +18,8 @@ namespace gpudoctor {
 namespace {
 
 constexpr size_t kMaxEnvs = 64;
-constexpr size_t kMaxPathEntries = 64;
+/// PATH entries looked at for interpreters: far more than any real PATH; past it, a finding.
+constexpr size_t kMaxPathEntries = 1024;
 constexpr int kHomeScanDepth = 3;
 constexpr int kHomeScanListings = 200;
 constexpr int kHomeScanEntries = 3000;  ///< subdirectories checked for a pyvenv.cfg, in all
@@ -309,7 +310,11 @@ class PythonProbe {
 
   void from_path() {
     auto dirs = system_.env_list("PATH");
-    if (dirs.size() > kMaxPathEntries) dirs.resize(kMaxPathEntries);
+    if (dirs.size() > kMaxPathEntries) {
+      system_.note_bound("PATH", std::to_string(dirs.size()) + " entries; only the first " +
+                                     std::to_string(kMaxPathEntries) + " were searched for Python");
+      dirs.resize(kMaxPathEntries);
+    }
     std::set<std::string> seen;
     const std::vector<std::string> names = interpreter_names();
     for (const std::string& dir : dirs) {

@@ -107,7 +107,15 @@ class ToolkitCollector {
   ToolkitCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
 
   void add(const std::string& path, const std::string& via, const std::string& kind = "system") {
-    if (path.empty() || facts_.toolkits.size() >= kMaxToolkits) return;
+    if (path.empty()) return;
+    if (facts_.toolkits.size() >= kMaxToolkits) {
+      if (!cut_reported_) {
+        system_.note_bound(path,
+                           "more than " + std::to_string(kMaxToolkits) + " CUDA toolkits; the rest not inspected");
+        cut_reported_ = true;
+      }
+      return;
+    }
     auto canon = system_.canonical(path);
     if (!canon || !system_.is_dir(*canon)) return;
     for (auto& tk : facts_.toolkits) {
@@ -132,6 +140,7 @@ class ToolkitCollector {
  private:
   const SystemView& system_;
   Facts& facts_;
+  bool cut_reported_ = false;
 };
 
 void collect_linux(const SystemView& system, const LoaderPaths& loader, ToolkitCollector& tc) {

@@ -230,9 +230,12 @@ std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data,
   if (!nlibs || *nlibs > 1'000'000) return out;
   auto c_string = [&](std::uint32_t off) -> std::optional<std::string_view> {
     if (off >= cache.size()) return std::nullopt;
-    size_t end = cache.find('\0', off);
-    if (end == std::string_view::npos || end - off > 4096) return std::nullopt;
-    return cache.substr(off, end - off);
+    // The length bound first: searching for the NUL to the end of an 8 MiB file once per entry
+    // made a crafted cache cost seconds (D3 in issue 11).
+    std::string_view window = cache.substr(off, 4097);
+    size_t end = window.find('\0');
+    if (end == std::string_view::npos) return std::nullopt;
+    return window.substr(0, end);
   };
   auto wanted = [&](std::string_view name) {
     if (name_prefixes.empty()) return true;

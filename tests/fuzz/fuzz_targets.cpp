@@ -1,9 +1,15 @@
 #include "fuzz_targets.hpp"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
+#include "core/text.hpp"
 #include "core/version.hpp"
 #include "explain/explain_session.hpp"
 #include "explain/log_decoder.hpp"
@@ -75,6 +81,70 @@ void kb_table(std::string_view text) {
   }
 }
 
+/// Valid UTF-8 with no control byte but newline and tab (ESC allowed only when sgr_ok).
+bool safe_text(std::string_view s, bool sgr_ok) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t' && !(sgr_ok && c == 0x1b)) || c == 0x7f) return false;
+  }
+  // Re-escaping valid, safe text changes nothing but ESC: a second pass is the identity.
+  return output_safe(s) == s;
+}
+
+/// Every sanitiser's result is safe whatever the input, and cutting never splits a character.
+void sanitiser(std::string_view bytes) {
+  if (!safe_text(terminal_safe(bytes), false)) std::abort();
+  if (!safe_text(printable(bytes, bytes.size() % 97), false)) std::abort();
+  if (!safe_text(output_safe(bytes), true)) std::abort();
+  std::string_view cut = utf8_prefix(bytes, bytes.size() / 2);
+  if (cut.size() > bytes.size() / 2) std::abort();
+}
+
+/// An env file never yields a NUL in a key or value, and its report stays bounded.
+void env_file(std::string_view text) {
+  EnvFile f = parse_env_file(text);
+  if (f.problems.size() > EnvFile::kMaxProblems + 1) std::abort();
+  for (const auto& [k, v] : f.env) {
+    if (k.find('\0') != std::string::npos || v.find('\0') != std::string::npos) std::abort();
+  }
+}
+
+/// A fixed tree in a private temporary folder: a root with links of every kind next to a file
+/// outside it. Whatever path the fuzzer asks for, neither resolution reads the outside file.
+const std::filesystem::path& confinement_tree() {
+  static const std::filesystem::path root = [] {
+    namespace fs = std::filesystem;
+    std::string tmpl = (fs::temp_directory_path() / "gpudoctor-fuzz-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
+    fs::path base = tmpl;
+    fs::create_directories(base / "root/a/b");
+    std::ofstream(base / "outside") << "OUTSIDE";
+    std::ofstream(base / "root/a/b/file") << "inside";
+    fs::create_directory_symlink("../..", base / "root/a/b/up");
+    fs::create_directory_symlink("/a", base / "root/abs");
+    fs::create_symlink("../../outside", base / "root/a/rel-out");
+    fs::create_symlink("/proc/self/root/outside", base / "root/magic");
+    fs::create_symlink("loop2", base / "root/loop1");
+    fs::create_symlink("loop1", base / "root/loop2");
+    return base / "root";
+  }();
+  return root;
+}
+
+void path_resolution(std::string_view path) {
+  for (bool kernel : {true, false}) {
+    SystemView::Options o;
+    o.root = confinement_tree().string();
+    o.kernel_resolution = kernel;
+    o.platform = path.size() % 2 ? Platform::windows : Platform::linux;
+    SystemView view(o);
+    auto text = view.read_file(path, 64);
+    if (text && text->find("OUTSIDE") != std::string::npos) std::abort();
+    (void)view.list_dir(path);
+    (void)view.canonical(path);
+  }
+}
+
 }  // namespace
 
 // Each parser must return without crashing, hanging or reading out of bounds.
@@ -106,7 +176,9 @@ const std::vector<Target>& targets() {
          if (v && spec) (void)spec->contains(*v);
          if (v) (void)Version::parse(v->str());
        }},
-      {"env_file", [](std::string_view s) { (void)parse_env_file(s); }},
+      {"env_file", env_file},
+      {"sanitiser", sanitiser},
+      {"path_resolution", path_resolution},
       {"colon_fields", [](std::string_view s) { (void)parse_colon_fields(s); }},
       {"explain_log", explain_log},
       {"dist_metadata", [](std::string_view s) { (void)parse_dist_metadata(s); }},
