@@ -78,6 +78,7 @@ struct TorchVariant {
   std::string tag;  ///< "cu126"
   Version cuda;
   std::optional<Version> cudnn;
+  std::string cudnn_source;    ///< where the cuDNN pin was read, when not the release's source
   std::string status;          ///< "stable" or "experimental"
   std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
   std::optional<Version> ptx;
@@ -96,6 +97,13 @@ struct TorchRelease {
   VersionSpec python;
   std::string note;
   std::string tags_source;
+  std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The variant plain `pip install torch` gets from PyPI per platform ("cu130", "cpu");
+  /// empty: not recorded. Read from the PyPI wheels' torch/version.py.
+  std::string pypi_linux;
+  std::string pypi_aarch64;
+  std::string pypi_windows;
+  std::string pypi_source;
   std::string source;
   std::vector<TorchVariant> variants;
 };

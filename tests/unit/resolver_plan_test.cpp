@@ -227,6 +227,8 @@ TEST(ResolverPlan, RequestFromFacts) {
   EXPECT_EQ(r.python, v("3.11.4"));
   ASSERT_EQ(r.frameworks.size(), 1u);
   EXPECT_EQ(r.frameworks[0].name, "pytorch");
+  // Pinned to a series with CUDA 12 wheels (2.15 has CUDA 13 only, whose floors are equal).
+  r.frameworks[0].spec = VersionSpec::parse("==2.14");
   Plan p = resolve(r, kb());
   ASSERT_TRUE(p.frameworks[0].best.has_value());
   // WSL2: the driver floor is the Windows one.
