@@ -268,7 +268,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
   } else if (!ok) {
-    s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
+    s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)

@@ -123,7 +123,7 @@ TEST(KbLookup, TensorflowRowsMatchTheTestedBuildTable) {
   EXPECT_FALSE(kb().tf_native_windows_gpu(v("2.11.0")));
   EXPECT_EQ(kb().tf_build(v("2.13"), Platform::windows), nullptr);  // the official gap
   ASSERT_NE(kb().tf_and_cuda(v("2.15.0")), nullptr);
-  EXPECT_EQ(kb().tf_and_cuda(v("2.15.0"))->recommended, "2.15.0.post1");
+  EXPECT_EQ(kb().tf_and_cuda(v("2.15.0"))->recommended, "2.15.1");
   EXPECT_EQ(kb().tf_and_cuda(v("2.13.0")), nullptr);
 }
 

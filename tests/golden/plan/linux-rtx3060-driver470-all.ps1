@@ -7,7 +7,7 @@ $ErrorActionPreference = 'Stop'
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
@@ -29,7 +29,7 @@ $ErrorActionPreference = 'Stop'
 # ! driver 470.82.01 is older than 525.60.13, the minimum Linux driver for CUDA 12.5 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 525.60.13
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
@@ -51,7 +51,7 @@ $ErrorActionPreference = 'Stop'
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 

@@ -8,7 +8,7 @@ set -euo pipefail
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
@@ -31,7 +31,7 @@ gpudoctor
 # ! driver 470.82.01 is older than 525.60.13, the minimum Linux driver for CUDA 12.5 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 525.60.13
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
@@ -54,7 +54,7 @@ gpudoctor
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
