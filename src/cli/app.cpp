@@ -9,6 +9,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
+#include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/host_fs.hpp"
 
@@ -17,8 +18,11 @@ namespace {
 
 std::string version_text() {
   const BuildInfo& b = build_info();
-  return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version, b.git_commit,
-                     b.compiler, b.target, b.options);
+  std::string kb_date = builtin_kb_harvest_date();
+  return fmt::format(
+      "gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}\nknowledge base: harvested from the "
+      "released wheels on {}",
+      b.version, b.git_commit, b.compiler, b.target, b.options, kb_date.empty() ? "(unknown)" : kb_date);
 }
 
 void setup_logging(bool verbose) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb_test_support.hpp"
 
@@ -170,6 +171,21 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   EXPECT_NE(text.find("claims Python 3.15"), std::string::npos) << text;
   EXPECT_NE(text.find("cuDNN 9.17.1.4"), std::string::npos) << text;
   EXPECT_NE(text.find("tensorflow 2.21"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// `--version` reports this date so a user can tell a stale binary.
+TEST(KbHarvest, BuiltinHarvestDateIsTheFilesDate) {
+  std::string date = builtin_kb_harvest_date();
+  ASSERT_EQ(date.size(), 10u) << "'" << date << "'";
+  std::filesystem::path p = std::filesystem::path(GPUDOCTOR_SOURCE_DIR) / "data/harvest/artefacts.toml";
+  toml::table root = toml::parse_file(p.string());
+  EXPECT_EQ(date, root["harvested"].value_or(std::string()));
 }
 
 }  // namespace
