@@ -169,6 +169,7 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   t.wsl2_min_driver = top.version("wsl2_min_driver", false);
   t.wsl2_min_driver_cuda = top.version("wsl2_min_driver_cuda", false);
   t.wsl2_driver_source = top.text("wsl2_driver_source");
+  t.aarch64_cpu_only_source = top.text("aarch64_cpu_only_source");
   if (t.wsl2_min_driver && t.wsl2_driver_source.empty())
     top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
 

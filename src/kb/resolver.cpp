@@ -358,6 +358,16 @@ void add_verify_step(PlanOption& o) {
 
 // ---- TensorFlow ---------------------------------------------------------------------------
 
+/// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
+bool aarch64_host(const PlanRequest& req) {
+  if (is_jetson(req.gpu_name, req.cc)) return true;
+  std::string key = normalize_gpu_name(req.gpu_name);
+  for (std::string_view grace : {"gh200", "gb200", "gb300", "gb10"}) {
+    if (key == grace || key.starts_with(std::string(grace) + " ")) return true;
+  }
+  return false;
+}
+
 PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
   PlanOption o;
   o.framework = "tensorflow";
@@ -376,6 +386,13 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                       kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
                   kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
+  }
+  if (b.gpu && route != Platform::windows && aarch64_host(req) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
+    o.issues.push_back(PlanIssue{"tf-aarch64-no-gpu", true,
+                                 "TensorFlow's Linux aarch64 wheels on PyPI are CPU-only builds: on this Arm host "
+                                 "tensorflow[and-cuda] gives no GPU",
+                                 kb.tensorflow.aarch64_cpu_only_source});
+    add_unique(o.sources, kb.tensorflow.aarch64_cpu_only_source);
   }
   apply_python(o, req, kb, b.python, b.source);
   if (!b.gpu) return o;

@@ -90,3 +90,25 @@ TEST(ResolverArtefactPlan, BlogRecipePlanHasNoProvenanceChatter) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// TF's aarch64 wheels are CPU builds (build_info.py is_cuda_build False): a GH200 or DGX Spark
+// plan must not recommend tensorflow[and-cuda].
+TEST(ResolverArtefactPlan, TfAarch64WheelsAreCpuOnlyOnGh200AndDgxSpark) {
+  for (const char* gpu : {"GH200", "NVIDIA GB10"}) {
+    Plan p = plan_for(Platform::linux, gpu, "3.12", "tensorflow");
+    ASSERT_EQ(p.frameworks.size(), 1u);
+    const FrameworkPlan& fp = p.frameworks[0];
+    EXPECT_FALSE(fp.best && fp.best->gpu) << gpu << ": " << fp.best->summary();
+    for (const PlanOption& o : fp.alternatives) EXPECT_FALSE(o.gpu) << gpu << ": " << o.summary();
+  }
+  // An x86 Hopper host still gets its GPU plan.
+  Plan h = plan_for(Platform::linux, "H100", "3.12", "tensorflow");
+  ASSERT_TRUE(h.frameworks[0].best.has_value());
+  EXPECT_TRUE(h.frameworks[0].best->gpu);
+}
+
+}  // namespace
+}  // namespace gpudoctor
