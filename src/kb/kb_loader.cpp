@@ -273,6 +273,12 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
     rel.note = r.text("note");
     rel.tags_source = r.text("tags_source");
     rel.python_source = r.text("python_source");
+    rel.torchvision = r.text("torchvision");
+    rel.torchaudio = r.text("torchaudio");
+    rel.companions_source = r.text("companions_source");
+    if (!(rel.torchvision + rel.torchaudio).empty() && rel.companions_source.empty()) {
+      r.issue(Level::error, "torchvision/torchaudio need companions_source");
+    }
     rel.pypi_linux = r.text("pypi_linux");
     rel.pypi_aarch64 = r.text("pypi_aarch64");
     rel.pypi_windows = r.text("pypi_windows");

@@ -107,6 +107,11 @@ struct TorchRelease {
   std::string pypi_aarch64;
   std::string pypi_windows;
   std::string pypi_source;
+  /// The torchvision / torchaudio series built for this torch (their METADATA pins torch==X):
+  /// installed together from the same index so pip does not swap the torch build.
+  std::string torchvision;
+  std::string torchaudio;
+  std::string companions_source;
   std::string source;
   std::vector<TorchVariant> variants;
 };

@@ -543,8 +543,15 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   add_unique(o.sources, kb.pytorch.index_source);
   add_driver_step(o, req);
   add_env_step(o, req, false, {});
-  add_install_step(o, "\"torch==" + series(r.version) + ".*\" --index-url " + url,
-                   "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.");
+  std::string pkgs = "\"torch==" + series(r.version) + ".*\"";
+  if (!r.torchvision.empty()) pkgs += " \"torchvision==" + r.torchvision + ".*\"";
+  if (!r.torchaudio.empty()) pkgs += " \"torchaudio==" + r.torchaudio + ".*\"";
+  std::string detail = "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.";
+  if (!r.torchvision.empty()) {
+    detail += " torchvision and torchaudio are built for one exact torch: install them together, from the same index.";
+    add_unique(o.sources, r.companions_source);
+  }
+  add_install_step(o, pkgs + " --index-url " + url, detail);
   add_verify_step(o);
   return o;
 }

@@ -112,3 +112,18 @@ TEST(ResolverArtefactPlan, TfAarch64WheelsAreCpuOnlyOnGh200AndDgxSpark) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// torchvision 0.20.1's METADATA pins torch==2.5.1: the plan installs the matched trio together.
+TEST(ResolverArtefactPlan, TorchPlanInstallsMatchedTorchvisionTorchaudio) {
+  Plan p = plan_for(Platform::linux, "RTX 3060", "3.11", "torch==2.5");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  std::string text = render_plan_text(p, false);
+  EXPECT_NE(text.find("\"torch==2.5.*\" \"torchvision==0.20.*\" \"torchaudio==2.5.*\" --index-url"), std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace gpudoctor
