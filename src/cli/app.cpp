@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "core/text.hpp"
+#include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/host_fs.hpp"
 
@@ -25,8 +26,11 @@ constexpr size_t kMaxEnvFileBytes = 1 << 20;
 
 std::string version_text() {
   const BuildInfo& b = build_info();
-  return fmt::format("gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}", b.version, b.git_commit,
-                     b.compiler, b.target, b.options);
+  std::string kb_date = builtin_kb_harvest_date();
+  return fmt::format(
+      "gpudoctor {}\ncommit:   {}\ncompiler: {}\ntarget:   {}\nbuild:    {}\nknowledge base: harvested from the "
+      "released wheels on {}",
+      b.version, b.git_commit, b.compiler, b.target, b.options, kb_date.empty() ? "(unknown)" : kb_date);
 }
 
 /// Log lines carry paths and text from the tree: sanitised like every other output.

@@ -64,4 +64,18 @@ Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std
   return out;
 }
 
+std::string builtin_kb_harvest_date() {
+  constexpr std::string_view kKey = "\nharvested = \"";
+  for (const EmbeddedFile& f : embedded_data()) {
+    if (f.path != "harvest/artefacts.toml") continue;
+    size_t at = f.content.find(kKey);
+    if (at == std::string_view::npos) return "";
+    std::string_view rest = f.content.substr(at + kKey.size());
+    size_t end = rest.find('"');
+    if (end == std::string_view::npos || end > 10) return "";
+    return std::string(rest.substr(0, end));
+  }
+  return "";
+}
+
 }  // namespace gpudoctor

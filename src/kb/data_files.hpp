@@ -21,4 +21,9 @@ struct DataFile {
 /// kb_dir empty: the embedded files only. Errors: kb_dir missing or unreadable.
 Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std::string& kb_dir);
 
+/// The date the built-in tables were last harvested from the released wheels
+/// (`harvested = "YYYY-MM-DD"` in harvest/artefacts.toml), so `--version` tells a stale
+/// binary; empty when the file is not embedded.
+std::string builtin_kb_harvest_date();
+
 }  // namespace gpudoctor

@@ -169,6 +169,7 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   t.wsl2_min_driver = top.version("wsl2_min_driver", false);
   t.wsl2_min_driver_cuda = top.version("wsl2_min_driver_cuda", false);
   t.wsl2_driver_source = top.text("wsl2_driver_source");
+  t.aarch64_cpu_only_source = top.text("aarch64_cpu_only_source");
   if (t.wsl2_min_driver && t.wsl2_driver_source.empty())
     top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
 
@@ -271,6 +272,20 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
     auto py = r.spec("python", true);
     rel.note = r.text("note");
     rel.tags_source = r.text("tags_source");
+    rel.python_source = r.text("python_source");
+    rel.torchvision = r.text("torchvision");
+    rel.torchaudio = r.text("torchaudio");
+    rel.companions_source = r.text("companions_source");
+    if (!(rel.torchvision + rel.torchaudio).empty() && rel.companions_source.empty()) {
+      r.issue(Level::error, "torchvision/torchaudio need companions_source");
+    }
+    rel.pypi_linux = r.text("pypi_linux");
+    rel.pypi_aarch64 = r.text("pypi_aarch64");
+    rel.pypi_windows = r.text("pypi_windows");
+    rel.pypi_source = r.text("pypi_source");
+    if (!(rel.pypi_linux + rel.pypi_aarch64 + rel.pypi_windows).empty() && rel.pypi_source.empty()) {
+      r.issue(Level::error, "pypi_linux/pypi_aarch64/pypi_windows need pypi_source");
+    }
     rel.source = r.source();
     auto vars = r.rows("variant");
     for (size_t j = 0; j < vars.size(); ++j) {
@@ -279,6 +294,7 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
       var.tag = vr.str("tag", true).value_or("");
       auto cuda = vr.version("cuda", true);
       var.cudnn = vr.version("cudnn", false);
+      var.cudnn_source = vr.text("cudnn_source");
       var.status = vr.str("status", true).value_or("stable");
       if (var.status != "stable" && var.status != "experimental") {
         vr.issue(Level::error, "status must be 'stable' or 'experimental'");

@@ -68,6 +68,9 @@ struct TensorflowTable {
   std::optional<Version> wsl2_min_driver;       ///< the Windows driver floor for GPU in WSL2, when sourced
   std::optional<Version> wsl2_min_driver_cuda;  ///< the CUDA (major) that floor was given for
   std::string wsl2_driver_source;
+  /// Non-empty: the Linux aarch64 wheels on PyPI are CPU-only (Grace/GH200, DGX Spark, Jetson
+  /// get no GPU from `pip install tensorflow[and-cuda]`); the source says where that was read.
+  std::string aarch64_cpu_only_source;
   std::vector<TfBuild> builds;
   std::vector<TfAndCuda> and_cuda;
   std::vector<TfPackage> packages;
@@ -78,6 +81,7 @@ struct TorchVariant {
   std::string tag;  ///< "cu126"
   Version cuda;
   std::optional<Version> cudnn;
+  std::string cudnn_source;    ///< where the cuDNN pin was read, when not the release's source
   std::string status;          ///< "stable" or "experimental"
   std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
   std::optional<Version> ptx;
@@ -96,6 +100,18 @@ struct TorchRelease {
   VersionSpec python;
   std::string note;
   std::string tags_source;
+  std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The variant plain `pip install torch` gets from PyPI per platform ("cu130", "cpu");
+  /// empty: not recorded. Read from the PyPI wheels' torch/version.py.
+  std::string pypi_linux;
+  std::string pypi_aarch64;
+  std::string pypi_windows;
+  std::string pypi_source;
+  /// The torchvision / torchaudio series built for this torch (their METADATA pins torch==X):
+  /// installed together from the same index so pip does not swap the torch build.
+  std::string torchvision;
+  std::string torchaudio;
+  std::string companions_source;
   std::string source;
   std::vector<TorchVariant> variants;
 };

@@ -268,7 +268,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req) {
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
   } else if (!ok) {
-    s.detail = "Get it from " + std::string(kDriverDownload) + " (or your distribution's packages).";
+    s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
@@ -358,6 +358,16 @@ void add_verify_step(PlanOption& o) {
 
 // ---- TensorFlow ---------------------------------------------------------------------------
 
+/// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
+bool aarch64_host(const PlanRequest& req) {
+  if (is_jetson(req.gpu_name, req.cc)) return true;
+  std::string key = normalize_gpu_name(req.gpu_name);
+  for (std::string_view grace : {"gh200", "gb200", "gb300", "gb10"}) {
+    if (key == grace || key.starts_with(std::string(grace) + " ")) return true;
+  }
+  return false;
+}
+
 PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
   PlanOption o;
   o.framework = "tensorflow";
@@ -376,6 +386,13 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                       kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
                   kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
+  }
+  if (b.gpu && route != Platform::windows && aarch64_host(req) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
+    o.issues.push_back(PlanIssue{"tf-aarch64-no-gpu", true,
+                                 "TensorFlow's Linux aarch64 wheels on PyPI are CPU-only builds: on this Arm host "
+                                 "tensorflow[and-cuda] gives no GPU",
+                                 kb.tensorflow.aarch64_cpu_only_source});
+    add_unique(o.sources, kb.tensorflow.aarch64_cpu_only_source);
   }
   apply_python(o, req, kb, b.python, b.source);
   if (!b.gpu) return o;
@@ -526,8 +543,15 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   add_unique(o.sources, kb.pytorch.index_source);
   add_driver_step(o, req);
   add_env_step(o, req, false, {});
-  add_install_step(o, "\"torch==" + series(r.version) + ".*\" --index-url " + url,
-                   "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.");
+  std::string pkgs = "\"torch==" + series(r.version) + ".*\"";
+  if (!r.torchvision.empty()) pkgs += " \"torchvision==" + r.torchvision + ".*\"";
+  if (!r.torchaudio.empty()) pkgs += " \"torchaudio==" + r.torchaudio + ".*\"";
+  std::string detail = "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.";
+  if (!r.torchvision.empty()) {
+    detail += " torchvision and torchaudio are built for one exact torch: install them together, from the same index.";
+    add_unique(o.sources, r.companions_source);
+  }
+  add_install_step(o, pkgs + " --index-url " + url, detail);
   add_verify_step(o);
   return o;
 }

@@ -82,7 +82,8 @@ TEST(CompatChecks, Tf215WithSystemCudnn86) {
 }
 
 TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {
-  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  // An RTX 2080 (7.5): TF 2.15's wheel has sm_75 (an RTX 3060 gets only its compute_80 PTX).
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 2080", "535.104.05");
   LibraryFacts old;  // an old system cuDNN does not matter: the env's wheel wins
   old.name = "cudnn";
   old.version = v("8.6.0");
@@ -318,8 +319,9 @@ namespace gpudoctor {
 namespace {
 
 TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
-  // Old Windows TF wrote values like "64_112"; they must not become "CUDA 64".
-  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  // Old Windows TF wrote values like "64_112"; they must not become "CUDA 64". (RTX 2080:
+  // TF 2.10's wheel has sm_75, so no PTX-only warning.)
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 2080", "535.104.05");
   ToolkitFacts tk;
   tk.path = "/usr/local/cuda-11.2";
   tk.version = v("11.2.2");
@@ -384,15 +386,16 @@ TEST(CompatChecks, B4JetsonTorchIsNotJudgedByTheX86List) {
   EXPECT_NE(find(gs, "gpu-arch-unverified"), nullptr) << ids(gs);
 }
 
-TEST(CompatChecks, B2UnrecordedTfArchListDoubtfulForMaxwell) {
+TEST(CompatChecks, B2Tf221HasNoKernelsForMaxwell) {
+  // TF 2.21's build_info.py lists sm_60 and up (harvested from the wheel): a 5.2 GPU gets none.
   Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 980", "580.65.06");
   f.python_envs.push_back(tf_with_cu12_wheels(tf("2.21.0")));
   auto fs = compatibility_findings(f, kb());
-  EXPECT_NE(find(fs, "gpu-arch-doubtful"), nullptr) << ids(fs);
-  // With the build's own list recorded the doctor uses it, not the guess.
+  EXPECT_NE(find(fs, "gpu-arch-unsupported-by-framework"), nullptr) << ids(fs);
+  // With the installed build's own list read the doctor uses it, not the table.
   Facts g = f;
   g.python_envs[0].frameworks[0].compute_capabilities = {"sm_50", "sm_60"};
-  EXPECT_EQ(find(compatibility_findings(g, kb()), "gpu-arch-doubtful"), nullptr);
+  EXPECT_EQ(find(compatibility_findings(g, kb()), "gpu-arch-unsupported-by-framework"), nullptr);
 }
 
 TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {

@@ -123,7 +123,7 @@ TEST(KbLookup, TensorflowRowsMatchTheTestedBuildTable) {
   EXPECT_FALSE(kb().tf_native_windows_gpu(v("2.11.0")));
   EXPECT_EQ(kb().tf_build(v("2.13"), Platform::windows), nullptr);  // the official gap
   ASSERT_NE(kb().tf_and_cuda(v("2.15.0")), nullptr);
-  EXPECT_EQ(kb().tf_and_cuda(v("2.15.0"))->recommended, "2.15.0.post1");
+  EXPECT_EQ(kb().tf_and_cuda(v("2.15.0"))->recommended, "2.15.1");
   EXPECT_EQ(kb().tf_and_cuda(v("2.13.0")), nullptr);
 }
 
@@ -135,12 +135,13 @@ TEST(KbLookup, TorchVariantsAndArchitectures) {
   ASSERT_NE(cu128, nullptr);
   ASSERT_NE(cu126, nullptr);
   EXPECT_EQ(kb().torch_coverage(*cu128, v("6.1"), Platform::linux), ArchCoverage::none);
-  EXPECT_EQ(kb().torch_coverage(*cu128, v("7.0"), Platform::linux), ArchCoverage::none);
+  // 2.8-2.10 cu128 reintroduced Volta (sm_70): the wheels' get_arch_list() starts at sm_70.
+  EXPECT_EQ(kb().torch_coverage(*cu128, v("7.0"), Platform::linux), ArchCoverage::native);
   EXPECT_EQ(kb().torch_coverage(*cu126, v("6.1"), Platform::linux), ArchCoverage::native);
   EXPECT_EQ(kb().torch_coverage(*cu128, v("12.0"), Platform::linux), ArchCoverage::native);
   EXPECT_EQ(kb().torch_coverage(*cu126, v("12.0"), Platform::linux), ArchCoverage::none);
   EXPECT_EQ(kb().torch_coverage(*cu128, v("8.9"), Platform::linux), ArchCoverage::native);
-  // 2.9 cu128: from 2.8 on, cu128 has no Maxwell/Pascal/Volta.
+  // 2.9 cu128: from 2.8 on, cu128 has no Maxwell/Pascal.
   const TorchVariant* c29 = kb().torch_variant(*kb().torch_release(v("2.9")), "cu128");
   ASSERT_NE(c29, nullptr);
   EXPECT_EQ(kb().torch_coverage(*c29, v("6.1"), Platform::linux), ArchCoverage::none);

@@ -5,14 +5,15 @@ $ErrorActionPreference = 'Stop'
 
 # ===== tensorflow==2.15 =====
 # TensorFlow 2.15 in WSL2 (tensorflow[and-cuda], CUDA 12.2, cuDNN 8.9, Python 3.11)
+# ! TensorFlow 2.15 has no sm_86 kernels; it runs only through PTX JIT compilation (slow first start; not verified on this architecture)
 
 # Install WSL2 with Ubuntu and run the next steps inside it
 # Needs Windows 10 build 19044 (21H2) or newer. Do not install a Linux NVIDIA driver inside WSL2.
 # TODO (by hand): wsl --install -d Ubuntu
 
-# Install NVIDIA Windows driver >= 528.33
+# Install NVIDIA Windows driver >= 537.13
 # The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.
-# TODO (by hand): install the NVIDIA driver >= 528.33 from https://www.nvidia.com/Download/index.aspx
+# TODO (by hand): install the NVIDIA driver >= 537.13 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
 # Create a virtual environment 'tf215' with Python 3.11
@@ -21,8 +22,8 @@ $ErrorActionPreference = 'Stop'
 # (run in bash) python -m pip install --upgrade pip
 
 # Install TensorFlow 2.15
-# pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed. 2.15.0's [and-cuda] also pinned tensorrt==8.6.1.post1 / tensorrt-libs==8.6.1, which failed to resolve (issue 66517); 2.15.0.post1 removed tensorrt (PR 62520): install 2.15.0.post1. The pin list is a third-party copy, not verified against setup.py.
-# (run in bash) python -m pip install "tensorflow[and-cuda]==2.15.0.post1"
+# pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed. Install 2.15.1 (the newest patch): 2.15.0's [and-cuda] also pinned tensorrt, which fails to resolve.
+# (run in bash) python -m pip install "tensorflow[and-cuda]==2.15.1"
 
 # Check that TensorFlow sees the GPU
 # (run in bash) python -c "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))"

@@ -14,8 +14,8 @@ $ErrorActionPreference = 'Stop'
 # (run in bash) python -m pip install --upgrade pip
 
 # Install PyTorch 2.8
-# The cu126 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-# (run in bash) python -m pip install "torch==2.8.*" --index-url https://download.pytorch.org/whl/cu126
+# The cu126 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed. torchvision and torchaudio are built for one exact torch: install them together, from the same index.
+# (run in bash) python -m pip install "torch==2.8.*" "torchvision==0.23.*" "torchaudio==2.8.*" --index-url https://download.pytorch.org/whl/cu126
 
 # Check that PyTorch sees the GPU
 # (run in bash) python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"

@@ -3,22 +3,22 @@
 $ErrorActionPreference = 'Stop'
 
 # ===== pytorch =====
-# PyTorch 2.14 on Linux (cu132, CUDA 13.2, cuDNN 9.24.0.43, Python 3.11)
+# PyTorch 2.15 on Linux (cu132, CUDA 13.2, cuDNN 9.26.0.51, Python 3.11)
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
-# Create a virtual environment 'torch214' with Python 3.11
-# (run in bash) python3.11 -m venv "$HOME/.venvs/torch214"
-# (run in bash) source "$HOME/.venvs/torch214/bin/activate"
+# Create a virtual environment 'torch215' with Python 3.11
+# (run in bash) python3.11 -m venv "$HOME/.venvs/torch215"
+# (run in bash) source "$HOME/.venvs/torch215/bin/activate"
 # (run in bash) python -m pip install --upgrade pip
 
-# Install PyTorch 2.14
+# Install PyTorch 2.15
 # The cu132 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-# (run in bash) python -m pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu132
+# (run in bash) python -m pip install "torch==2.15.*" --index-url https://download.pytorch.org/whl/cu132
 
 # Check that PyTorch sees the GPU
 # (run in bash) python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"
@@ -29,7 +29,7 @@ $ErrorActionPreference = 'Stop'
 # ! driver 470.82.01 is older than 525.60.13, the minimum Linux driver for CUDA 12.5 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 525.60.13
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
@@ -51,7 +51,7 @@ $ErrorActionPreference = 'Stop'
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 

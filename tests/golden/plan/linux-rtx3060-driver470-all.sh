@@ -4,23 +4,23 @@
 set -euo pipefail
 
 # ===== pytorch =====
-# PyTorch 2.14 on Linux (cu132, CUDA 13.2, cuDNN 9.24.0.43, Python 3.11)
+# PyTorch 2.15 on Linux (cu132, CUDA 13.2, cuDNN 9.26.0.51, Python 3.11)
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
-# Create a virtual environment 'torch214' with Python 3.11
-python3.11 -m venv "$HOME/.venvs/torch214"
+# Create a virtual environment 'torch215' with Python 3.11
+python3.11 -m venv "$HOME/.venvs/torch215"
 # shellcheck disable=SC1091
-source "$HOME/.venvs/torch214/bin/activate"
+source "$HOME/.venvs/torch215/bin/activate"
 python -m pip install --upgrade pip
 
-# Install PyTorch 2.14
+# Install PyTorch 2.15
 # The cu132 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-python -m pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu132
+python -m pip install "torch==2.15.*" --index-url https://download.pytorch.org/whl/cu132
 
 # Check that PyTorch sees the GPU
 python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"
@@ -31,7 +31,7 @@ gpudoctor
 # ! driver 470.82.01 is older than 525.60.13, the minimum Linux driver for CUDA 12.5 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 525.60.13
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
@@ -54,7 +54,7 @@ gpudoctor
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
-# Get it from https://www.nvidia.com/Download/index.aspx (or your distribution's packages).
+# Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 

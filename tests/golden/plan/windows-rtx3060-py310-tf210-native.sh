@@ -36,8 +36,8 @@ set -euo pipefail
 # (run in PowerShell) python -m pip install --upgrade pip
 
 # Install PyTorch 2.14
-# The cu126 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-# (run in PowerShell) python -m pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu126
+# The cu126 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed. torchvision and torchaudio are built for one exact torch: install them together, from the same index.
+# (run in PowerShell) python -m pip install "torch==2.14.*" "torchvision==0.29.*" --index-url https://download.pytorch.org/whl/cu126
 
 # Check that PyTorch sees the GPU
 # (run in PowerShell) python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"

@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Harvest knowledge-base facts from the released wheels themselves (run by hand, not in CI).
+
+For every release of the packages below it reads, from PyPI's wheels:
+  * METADATA (Requires-Python, the pinned nvidia-* wheels, companion pins such as
+    torchvision's torch==X) -- from the PEP 658 `.metadata` file where PyPI offers it,
+    else from the wheel's zip by HTTP range requests (the way pip's lazy wheel does);
+  * torch/version.py (the CUDA tag of the default wheel) for torch;
+  * tensorflow/python/platform/build_info.py (CUDA/cuDNN version, compiled SASS/PTX) for TF;
+  * the cp3XY tags of the wheels actually uploaded (a Requires-Python bound is only a floor).
+Wheels are never downloaded whole: a 500 MB wheel costs a few range requests.
+
+Results go to data/harvest/artefacts.toml (one row per release and platform, each naming the
+wheel it was read from and the harvest date). The documented tables in data/compat/ are then
+compared against it by tests/unit/kb_harvest_test.cpp, which fails where they disagree.
+
+A cache (default ~/.cache/gpudoctor-harvest, or $GPUDOCTOR_HARVEST_CACHE) keeps what was read
+per wheel file name (wheels are immutable), so a later run only fetches new releases.
+
+Usage: scripts/harvest-kb.py [--packages torch,tensorflow,...] [--since 2.0] [--out FILE]
+Stdlib only (Python >= 3.9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import re
+import struct
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+import zlib
+
+PYPI = "https://pypi.org/pypi/{name}/json"
+TIMEOUT_S = 60
+MAX_MEMBER_BYTES = 4 << 20  # METADATA, version.py and build_info.py are a few KB
+MAX_TAIL_BYTES = 8 << 20  # zip central directory of a torch wheel is ~2 MB
+CACHE_FORMAT = 2  # 2: members cached as raw text
+
+# Package -> which oldest release series to harvest, and which members to read.
+PACKAGES = {
+    "torch": {"since": "2.0", "members": ["torch/version.py"]},
+    "tensorflow": {"since": "2.10", "members": ["tensorflow/python/platform/build_info.py"]},
+    "jax": {"since": "0.4.30", "members": []},
+    "jaxlib": {"since": "0.4.30", "members": []},
+    "jax-cuda12-plugin": {"since": "0.4.30", "members": []},
+    "jax-cuda13-plugin": {"since": "0.7.0", "members": []},
+    "torchvision": {"since": "0.15", "members": []},
+    "torchaudio": {"since": "2.0", "members": []},
+    "keras": {"since": "2.10", "members": []},
+    "tf-keras": {"since": "2.15", "members": []},
+}
+
+PLATFORMS = {
+    "linux-x86_64": re.compile(r"manylinux.*x86_64"),
+    "linux-aarch64": re.compile(r"manylinux.*aarch64"),
+    "windows": re.compile(r"win_amd64"),
+    "any": re.compile(r"-none-any\.whl$"),
+}
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+def vkey(v: str) -> tuple:
+    """Sort key of a release string: numeric parts, pre-releases sort as not-a-release."""
+    parts = []
+    for p in re.split(r"[.+]", v):
+        m = re.match(r"(\d+)(.*)", p)
+        parts.append((int(m.group(1)), m.group(2)) if m else (-1, p))
+    return tuple(parts)
+
+
+def is_final(v: str) -> bool:
+    return re.fullmatch(r"\d+(\.\d+)*(\.post\d+)?", v) is not None
+
+
+class Http:
+    """urllib with a User-Agent, bounded reads and Range support."""
+
+    def get(self, url: str, rng: str | None = None, limit: int = 64 << 20) -> bytes:
+        headers = {"User-Agent": "gpudoctor-harvest/1"}
+        if rng:
+            headers["Range"] = rng
+        req = urllib.request.Request(url, headers=headers)
+        with urllib.request.urlopen(req, timeout=TIMEOUT_S) as r:
+            if rng and r.status != 206:
+                raise IOError(f"{url}: server ignored Range (status {r.status})")
+            data = r.read(limit + 1)
+            if len(data) > limit:
+                raise IOError(f"{url}: more than {limit} bytes")
+            return data
+
+
+class LazyWheel:
+    """Reads single members of a remote zip with HTTP range requests (EOCD, central
+    directory, local header + data), like pip's lazy_wheel."""
+
+    def __init__(self, http: Http, url: str, size: int):
+        self.http, self.url, self.size = http, url, size
+        self.entries: dict[str, tuple[int, int, int, int]] | None = None
+
+    def _range(self, start: int, end_incl: int) -> bytes:
+        return self.http.get(self.url, f"bytes={start}-{end_incl}", limit=end_incl - start + 1)
+
+    def _load_directory(self) -> None:
+        tail_len = min(self.size, 65536 + 22)
+        tail = self._range(self.size - tail_len, self.size - 1)
+        pos = tail.rfind(b"PK\x05\x06")
+        if pos < 0:
+            raise IOError("no end-of-central-directory record")
+        _, _, _, _, count, cd_size, cd_off, _ = struct.unpack("<IHHHHIIH", tail[pos:pos + 22])
+        z64 = tail.rfind(b"PK\x06\x06", 0, pos)
+        if cd_off == 0xFFFFFFFF or cd_size == 0xFFFFFFFF or count == 0xFFFF:
+            if z64 < 0:
+                raise IOError("zip64 wheel without zip64 EOCD in the tail")
+            count, cd_size, cd_off = struct.unpack("<QQQ", tail[z64 + 32:z64 + 56])
+        if cd_size > MAX_TAIL_BYTES:
+            raise IOError(f"central directory of {cd_size} bytes")
+        cd = self._range(cd_off, cd_off + cd_size - 1)
+        entries = {}
+        i = 0
+        while i + 46 <= len(cd) and cd[i:i + 4] == b"PK\x01\x02":
+            (method, _t, _d, _crc, csize, usize, nlen, elen, clen, _dn, _ia, _ea,
+             lho) = struct.unpack("<HHHIIIHHHHHII", cd[i + 10:i + 46])
+            name = cd[i + 46:i + 46 + nlen].decode("utf-8", "replace")
+            extra = cd[i + 46 + nlen:i + 46 + nlen + elen]
+            if 0xFFFFFFFF in (csize, usize, lho):
+                j = 0
+                while j + 4 <= len(extra):
+                    hid, hlen = struct.unpack("<HH", extra[j:j + 4])
+                    if hid == 1:
+                        vals = list(struct.unpack("<%dQ" % (hlen // 8), extra[j + 4:j + 4 + (hlen // 8) * 8]))
+                        if usize == 0xFFFFFFFF:
+                            usize = vals.pop(0)
+                        if csize == 0xFFFFFFFF:
+                            csize = vals.pop(0)
+                        if lho == 0xFFFFFFFF:
+                            lho = vals.pop(0)
+                    j += 4 + hlen
+            entries[name] = (method, csize, usize, lho)
+            i += 46 + nlen + elen + clen
+        self.entries = entries
+
+    def names(self) -> list[str]:
+        if self.entries is None:
+            self._load_directory()
+        return list(self.entries)
+
+    def read(self, name: str) -> bytes | None:
+        if self.entries is None:
+            self._load_directory()
+        if name not in self.entries:
+            return None
+        method, csize, usize, lho = self.entries[name]
+        if usize > MAX_MEMBER_BYTES:
+            raise IOError(f"{name}: {usize} bytes")
+        head = self._range(lho, lho + 29)
+        nlen, elen = struct.unpack("<HH", head[26:30])
+        start = lho + 30 + nlen + elen
+        data = self._range(start, start + csize - 1) if csize else b""
+        if method == 8:
+            return zlib.decompress(data, -15)
+        if method == 0:
+            return data
+        raise IOError(f"{name}: compression method {method}")
+
+
+def parse_metadata(text: str) -> dict:
+    out = {"requires_python": "", "requires_dist": []}
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the body (description) starts after the first blank line
+        if line.startswith("Requires-Python:"):
+            out["requires_python"] = line.split(":", 1)[1].strip()
+        elif line.startswith("Requires-Dist:"):
+            out["requires_dist"].append(line.split(":", 1)[1].strip())
+    return out
+
+
+def parse_py_assignments(text: str) -> dict:
+    """Simple `name = 'value'` / `name: T = 'value'` lines (torch/version.py) and TF's
+    build_info dict entries, without executing anything."""
+    out = {}
+    for m in re.finditer(r"^(\w+)\s*(?::[^=]*)?=\s*(['\"])(.*?)\2\s*$", text, re.M):
+        out[m.group(1)] = m.group(3)
+    # TF: `build_info = collections.OrderedDict([('cuda_version', '12.2'), ...])` (older: a dict)
+    for m in re.finditer(r"['\"](\w+)['\"]\s*[:,]\s*(['\"])(.*?)\2", text):
+        out.setdefault(m.group(1), m.group(3))
+    for m in re.finditer(r"['\"](\w+)['\"]\s*[:,]\s*(True|False)", text):
+        out.setdefault(m.group(1), m.group(2))
+    caps = re.search(r"['\"]cuda_compute_capabilities['\"]\s*[:,]\s*\[([^\]]*)\]", text)
+    if caps:
+        out["cuda_compute_capabilities"] = re.findall(r"['\"]([^'\"]+)['\"]", caps.group(1))
+    return out
+
+
+def wheel_pythons(filenames: list[str]) -> list[str]:
+    """CPython minors with a wheel uploaded (free-threaded 't' builds not counted)."""
+    vs = set()
+    for f in filenames:
+        for m in re.finditer(r"-cp(\d)(\d+)-cp\d+(t?)-", f):
+            if not m.group(3):
+                vs.add(f"{m.group(1)}.{m.group(2)}")
+    return sorted(vs, key=vkey)
+
+
+def cp_minor(filename: str) -> int:
+    m = re.search(r"-cp3(\d+)", filename)
+    return int(m.group(1)) if m else 0
+
+
+class Harvester:
+    def __init__(self, cache_dir: str):
+        self.http = Http()
+        self.cache_dir = cache_dir
+        os.makedirs(os.path.join(cache_dir, "files"), exist_ok=True)
+
+    def _cache_path(self, filename: str) -> str:
+        return os.path.join(self.cache_dir, "files", re.sub(r"[^\w.+-]", "_", filename) + ".json")
+
+    def project(self, name: str) -> dict:
+        return json.loads(self.http.get(PYPI.format(name=name)))
+
+    def read_wheel(self, name: str, f: dict, members: list[str]) -> dict:
+        path = self._cache_path(f["filename"])
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                cached = json.load(fh)
+            if cached.get("format") == CACHE_FORMAT or not members:
+                return cached
+        url = urllib.parse.urljoin(PYPI.format(name=name), f["url"])
+        rec = {"wheel": f["filename"], "sha256": f.get("digests", {}).get("sha256", ""), "read": [],
+               "format": CACHE_FORMAT}
+        meta_text = None
+        if f.get("core-metadata") or f.get("data-dist-info-metadata"):
+            try:
+                meta_text = self.http.get(url + ".metadata", limit=MAX_MEMBER_BYTES).decode("utf-8", "replace")
+                rec["read"].append("METADATA (PEP 658)")
+            except (urllib.error.URLError, IOError) as e:
+                log(f"  {f['filename']}: .metadata: {e}; reading the zip")
+        lazy = LazyWheel(self.http, url, int(f["size"]))
+        if meta_text is None:
+            dist = [n for n in lazy.names() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n)]
+            if not dist:
+                raise IOError(f"{f['filename']}: no .dist-info/METADATA")
+            meta_text = lazy.read(dist[0]).decode("utf-8", "replace")
+            rec["read"].append("METADATA")
+        rec.update(parse_metadata(meta_text))
+        for m in members:
+            data = lazy.read(m)
+            if data is not None:
+                rec["read"].append(m)
+                rec.setdefault("files", {})[m] = data.decode("utf-8", "replace")  # raw: parsed in facts()
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(rec, fh, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+        return rec
+
+    def harvest(self, name: str, since: str, members: list[str]) -> list[dict]:
+        proj = self.project(name)
+        rows = []
+        for version, files in sorted(proj["releases"].items(), key=lambda kv: vkey(kv[0])):
+            if not is_final(version) or vkey(version) < vkey(since):
+                continue
+            files = [f for f in files if f["filename"].endswith(".whl") and not f.get("yanked")]
+            if not files:
+                continue
+            pythons = wheel_pythons([f["filename"] for f in files])
+            for plat, rx in PLATFORMS.items():
+                cands = [f for f in files if rx.search(f["filename"])]
+                if not cands:
+                    continue
+                # One wheel per platform: the newest non-free-threaded CPython build.
+                cands.sort(key=lambda f: (not re.search(r"-cp\d+t-", f["filename"]), cp_minor(f["filename"])))
+                f = cands[-1]
+                try:
+                    rec = self.read_wheel(name, f, members)
+                except (urllib.error.URLError, IOError, ValueError, zlib.error, struct.error) as e:
+                    log(f"  {name} {version} {plat}: {e}")
+                    continue
+                row = {"package": name, "version": version, "platform": plat,
+                       "pythons": [p for p in pythons if any(rx.search(x["filename"]) and
+                                                             f"-cp{p.replace('.', '')}-" in x["filename"]
+                                                             for x in files)],
+                       **rec}
+                rows.append(row)
+            log(f"{name} {version}: {len([r for r in rows if r['version'] == version])} platform(s)")
+        return rows
+
+
+# ---- Facts from the raw records -------------------------------------------------------------
+
+def pin(requires: list[str], pattern: str) -> str:
+    """The version of the first Requires-Dist matching pattern: '==9.19.0.56' -> '9.19.0.56',
+    other specifiers returned whole ('>=9.8,<10.0')."""
+    for r in requires:
+        m = re.match(r"\s*(?:" + pattern + r")(?![\w.-])(?:\[[^\]]*\])?\s*\(?(?P<spec>[^;)]*)\)?", r)
+        if m:
+            spec = m.group("spec").strip()
+            return spec[2:] if spec.startswith("==") and "," not in spec else spec
+    return ""
+
+
+def extra_of(req: str) -> str:
+    m = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", req)
+    return m.group(1) if m else ""
+
+
+PLATFORM_ENV = {
+    "linux-x86_64": {"platform_system": "Linux", "sys_platform": "linux", "platform_machine": "x86_64"},
+    "linux-aarch64": {"platform_system": "Linux", "sys_platform": "linux", "platform_machine": "aarch64"},
+    "windows": {"platform_system": "Windows", "sys_platform": "win32", "platform_machine": "AMD64"},
+}
+
+
+def applies(req: str, platform: str) -> bool:
+    """False when the requirement's marker names another system or machine than platform.
+    Only the ==/!= comparisons of these three variables are read; anything else applies."""
+    env = PLATFORM_ENV.get(platform)
+    if env is None or ";" not in req:
+        return True
+    marker = req.split(";", 1)[1]
+    for var, op, val in re.findall(r"(platform_system|sys_platform|platform_machine)\s*(==|!=)\s*['\"]([^'\"]*)['\"]",
+                                   marker):
+        same = env[var].lower() == val.lower()
+        if (op == "==" and not same and " or " not in marker) or (op == "!=" and same):
+            return False
+    return True
+
+
+def facts(row: dict) -> dict:
+    req = [r for r in row.get("requires_dist", []) if applies(r, row["platform"])]
+    base = [r for r in req if not extra_of(r)]
+    out = {}
+    files = {k: parse_py_assignments(v) for k, v in row.get("files", {}).items() if isinstance(v, str)}
+    name = row["package"]
+    if name == "torch":
+        vp = files.get("torch/version.py", {})
+        if "torch/version.py" in files:
+            out["cuda"] = vp.get("cuda", "cpu")  # `cuda: Optional[str] = None` on CPU builds
+        out["cudnn"] = pin(base, r"nvidia-cudnn-cu\d+")
+        out["nccl"] = pin(base, r"nvidia-nccl-cu\d+")
+        out["triton"] = pin(base, r"triton")
+    elif name == "tensorflow":
+        bi = files.get("tensorflow/python/platform/build_info.py", {})
+        out["is_cuda_build"] = bi.get("is_cuda_build", "")
+        out["cuda"] = bi.get("cuda_version", "cpu" if bi else "")
+        out["cudnn"] = bi.get("cudnn_version", "")
+        out["archs"] = bi.get("cuda_compute_capabilities", [])
+        and_cuda = [r for r in req if extra_of(r) == "and-cuda"]
+        out["and_cuda_cudnn"] = pin(and_cuda, r"nvidia-cudnn-cu\d+")
+        out["and_cuda_cudart"] = pin(and_cuda, r"nvidia-cuda-runtime-cu\d+")
+        out["keras"] = pin(base, r"keras")
+    elif name in ("torchvision", "torchaudio"):
+        out["torch"] = pin(base, r"torch")
+    elif name == "jax":
+        out["jaxlib"] = pin(base, r"jaxlib")
+        for extra in ("cuda12", "cuda13"):
+            out[f"{extra}_plugin"] = pin([r for r in req if extra_of(r) == extra], r"jax-%s-plugin" % extra)
+    elif name.startswith("jax-cuda"):
+        wc = [r for r in req if extra_of(r) == "with-cuda"]
+        out["cudnn"] = pin(wc, r"nvidia-cudnn-cu\d+")
+        out["cudart"] = pin(wc, r"nvidia-cuda-runtime(-cu\d+)?")
+    elif name == "tf-keras":
+        out["tensorflow"] = pin(base, r"tensorflow")
+    return {k: v for k, v in out.items() if v not in ("", [], None)}
+
+
+# ---- TOML output (stdlib has a reader, not a writer) ------------------------------------------
+
+def toml_value(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    s = str(v).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{s}"'
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--packages", default=",".join(PACKAGES))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "data", "harvest", "artefacts.toml"))
+    ap.add_argument("--cache", default=os.environ.get("GPUDOCTOR_HARVEST_CACHE",
+                                                      os.path.expanduser("~/.cache/gpudoctor-harvest")))
+    ap.add_argument("--dump", action="store_true", help="print the raw records as JSON instead of writing")
+    args = ap.parse_args()
+    h = Harvester(args.cache)
+    today = _dt.date.today().isoformat()
+    # Keep the rows of packages not harvested this run (a partial run must not drop them).
+    previous = []
+    if os.path.exists(args.out):
+        import tomllib  # Python >= 3.11; only needed to merge with an earlier harvest
+        with open(args.out, "rb") as fh:
+            previous = tomllib.load(fh).get("artefact", [])
+    wanted = [p.strip() for p in args.packages.split(",") if p.strip()]
+    rows = []
+    for name in wanted:
+        if name not in PACKAGES:
+            log(f"unknown package {name}")
+            return 2
+        rows += h.harvest(name, PACKAGES[name]["since"], PACKAGES[name]["members"])
+    if args.dump:
+        json.dump(rows, sys.stdout, indent=1)
+        return 0
+    # Rows already harvested keep their first harvest date.
+    first_seen = {(r["package"], r["version"], r["platform"]): r.get("harvested", today) for r in previous}
+    for r in rows:
+        r["harvested"] = first_seen.get((r["package"], r["version"], r["platform"]), today)
+    kept = [r for r in previous if r["package"] not in wanted]
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    write_merged(args.out, kept, rows, today)
+    return 0
+
+
+def write_merged(path: str, kept: list[dict], rows: list[dict], today: str) -> None:
+    """kept rows are already facts (from the previous file); rows are raw records."""
+    lines_rows = []
+    for r in rows:
+        d = {"package": r["package"], "version": r["version"], "platform": r["platform"]}
+        if r.get("requires_python"):
+            d["requires_python"] = r["requires_python"]
+        if r.get("pythons"):
+            d["pythons"] = r["pythons"]
+        d.update(facts(r))
+        d["source"] = "[artefact] " + r["wheel"] + " " + ", ".join(r["read"])
+        d["harvested"] = r["harvested"]
+        lines_rows.append(d)
+    all_rows = kept + lines_rows
+    all_rows.sort(key=lambda d: (list(PACKAGES).index(d["package"]) if d["package"] in PACKAGES else 99,
+                                 vkey(d["version"]), d["platform"]))
+    lines = [
+        "# Facts read from the released wheels by scripts/harvest-kb.py: generated, do not edit.",
+        "# One row per release and platform; `source` names the wheel and the members read.",
+        "# tests/unit/kb_harvest_test.cpp fails where data/compat/ disagrees with a row here.",
+        f'harvested = "{today}"',
+        "",
+    ]
+    for d in all_rows:
+        lines.append("[[artefact]]")
+        for k, v in d.items():
+            lines.append(f"{k} = {toml_value(v)}")
+        lines.append("")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines))
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
