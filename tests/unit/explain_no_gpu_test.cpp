@@ -1,0 +1,68 @@
+// Issue 10 items 12 and 14: the commonest "no GPU" lines of today's releases get an answer,
+// ranked below a real error in the same log; a cuDNN fix names no placeholder and pins the
+// major the log names.
+#include <gtest/gtest.h>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+using testing::category_rank;
+
+ExplainReport explain(std::string_view text) {
+  return explain_text(builtin_matcher(), text, ExplainMachine{});
+}
+
+TEST(ExplainNoGpu, CommonestNoGpuLinesGetAnAnswer) {
+  for (std::string_view line : {
+           "2025-01-01 12:00:00.000000: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] Could not find cuda "
+           "drivers on your machine, GPU will not be used.",
+           "RuntimeError: No CUDA GPUs are available",
+           "E external/local_xla/xla/stream_executor/cuda/cuda_platform.cc:51] failed call to cuInit: INTERNAL: CUDA "
+           "error: Failed call to cuInit: UNKNOWN ERROR (303)",
+           "torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: CUDA driver "
+           "initialization failed, you might not have a CUDA gpu.",
+       }) {
+    const ExplainReport r = explain(line);
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(r.matches.front().category, "driver-missing") << line;
+  }
+}
+
+TEST(ExplainNoGpu, SymptomRanksBelowTheRealErrorInTheSameLog) {
+  const ExplainReport r = explain(
+      "Loaded runtime CuDNN library: 8.8.0 but source was compiled with: 8.9.4.\n"
+      "RuntimeError: No CUDA GPUs are available\n");
+  ASSERT_GE(r.matches.size(), 2u);
+  EXPECT_EQ(category_rank(r, "cudnn-version-mismatch"), 1u) << r.matches.front().rule;
+}
+
+TEST(ExplainNoGpu, CudnnFixHasNoPlaceholderAndPinsTheLogsMajor) {
+  const ExplainReport r = explain(
+      "Loaded runtime CuDNN library: 8.8.0 but source was compiled with: 8.9.4.  CuDNN library needs to have "
+      "matching major version and equal or higher minor version.");
+  ASSERT_FALSE(r.matches.empty());
+  const std::string& fix = r.matches.front().fix;
+  EXPECT_EQ(fix.find("cuXX"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("8.9.4."), std::string::npos) << "the sentence's dot is not the version's: " << fix;
+  EXPECT_NE(fix.find("==8.*"), std::string::npos) << "pinned within cuDNN 8: " << fix;
+}
+
+TEST(ExplainNoGpu, NoRenderedFixOfAnExampleHasAnUnfilledPlaceholder) {
+  for (const Rule& rule : builtin_matcher().base().rules) {
+    for (const std::string& example : rule.examples) {
+      for (const ExplainMatch& m : explain(example).matches) {
+        for (const std::string* text : {&m.fix, &m.cause}) {
+          EXPECT_EQ(text->find("XX"), std::string::npos) << m.rule << ": " << *text;
+          EXPECT_EQ(text->find("X.Y}"), std::string::npos) << m.rule << ": " << *text;
+          EXPECT_EQ(text->find('{'), std::string::npos) << m.rule << ": " << *text;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
