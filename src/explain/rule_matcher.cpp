@@ -139,10 +139,15 @@ LogScanner::CacheEntry* LogScanner::cache_slot(std::string_view line, bool& know
   known = false;
   if (line.size() > kMaxCachedLineBytes) return nullptr;
   const size_t prefix = timestamp_prefix(line);
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the line, timestamp digits as '0'
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = i < prefix && is_digit(line[i]) ? '0' : line[i];
-    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  // A cheap hash (the length, up to 48 bytes after the timestamp and the last 16): equal
+  // keys are then compared in full, so a weak hash costs a miss, never a wrong answer. Every
+  // line comes through here; hashing all its bytes cost more than matching.
+  std::uint64_t h = line.size() * 0x9E3779B97F4A7C15ull;
+  const std::string_view body = line.substr(prefix);
+  const std::string_view head = body.substr(0, 48);
+  const std::string_view tail = body.size() > 64 ? body.substr(body.size() - 16) : std::string_view{};
+  for (std::string_view part : {head, tail}) {
+    for (char ch : part) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
   }
   if (cache_.empty()) cache_.resize(kCacheEntries);
   CacheEntry* slot = &cache_[h % kCacheEntries];
