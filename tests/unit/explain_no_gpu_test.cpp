@@ -3,6 +3,9 @@
 // major the log names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -59,6 +62,55 @@ TEST(ExplainNoGpu, NoRenderedFixOfAnExampleHasAnUnfilledPlaceholder) {
           EXPECT_EQ(text->find("X.Y}"), std::string::npos) << m.rule << ": " << *text;
           EXPECT_EQ(text->find('{'), std::string::npos) << m.rule << ": " << *text;
         }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// Issue 9, "Explain rules with wrong advice".
+TEST(ExplainWrongAdvice, TensorflowRulesNeverTellTensorflowUsersToInstallJax) {
+  for (const Rule& rule : testing::builtin_matcher().base().rules) {
+    const bool tensorflow_only = rule.frameworks == std::vector<std::string>{"tensorflow"};
+    const bool mentions_tf =
+        std::find(rule.frameworks.begin(), rule.frameworks.end(), "tensorflow") != rule.frameworks.end();
+    for (const RuleCandidate& c : rule.candidates) {
+      if (tensorflow_only) EXPECT_EQ(c.fix.find("jax["), std::string::npos) << c.id;
+      // A rule shared with TensorFlow that names JAX's install names TensorFlow's too.
+      if (mentions_tf && c.fix.find("jax[") != std::string::npos) {
+        std::string lower = c.fix;
+        for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        EXPECT_NE(lower.find("tensorflow"), std::string::npos) << c.id << ": " << c.fix;
+      }
+    }
+  }
+}
+
+TEST(ExplainWrongAdvice, NoKernelImageFixFollowsTheFrameworkAndTheFacts) {
+  const ExplainReport r = explain_text(testing::builtin_matcher(),
+                                       "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA error: no kernel image is "
+                                       "available for execution on the device",
+                                       ExplainMachine{});
+  ASSERT_FALSE(r.matches.empty());
+  const std::string& fix = r.matches.front().fix;
+  EXPECT_NE(fix.find("jax[cuda"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("cu126"), std::string::npos) << "old GPUs on PyTorch 2.8-2.14: " << fix;
+  EXPECT_EQ(fix.find("cu118"), std::string::npos) << fix;
+}
+
+TEST(ExplainWrongAdvice, PtxWordingCudnnEncodingAndHermeticVariable) {
+  const RuleBase& base = testing::builtin_matcher().base();
+  for (const Rule& rule : base.rules) {
+    for (const RuleCandidate& c : rule.candidates) {
+      EXPECT_EQ(c.cause.find("PTX is too old"), std::string::npos) << c.id;
+      EXPECT_EQ(c.cause.find("9100 = 9.1.0"), std::string::npos) << c.id << ": cuDNN 9.1.0 is 90100";
+      if (rule.id == "tf-gpu-cc-below-minimum") {
+        EXPECT_NE(c.fix.find("HERMETIC_CUDA_COMPUTE_CAPABILITIES"), std::string::npos) << c.fix;
       }
     }
   }
