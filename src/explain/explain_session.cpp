@@ -213,6 +213,29 @@ ExplainSession::ExplainSession(const RuleMatcher& matcher)
       decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }),
       second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }) {}
 
+void ExplainSession::take_line(std::string_view line) {
+  // Short lines are never pasted logs; the search costs a memchr-speed pass over the others.
+  constexpr size_t kMinEscapedLogBytes = 160;
+  size_t at = line.size() >= kMinEscapedLogBytes ? line.find("\\n") : std::string_view::npos;
+  // Two escapes at least, and no Windows path with single backslashes (`C:\Windows\nvcuda.dll`
+  // holds a "\n" that is not a line end).
+  if (at != std::string_view::npos &&
+      (line.find("\\n", at + 2) == std::string_view::npos || line.find(":\\") != std::string_view::npos)) {
+    at = std::string_view::npos;
+  }
+  if (at == std::string_view::npos) {
+    scanner_.add_line(line, ++lines_);
+    return;
+  }
+  ++lines_;
+  while (at != std::string_view::npos) {
+    scanner_.add_line(line.substr(0, at), lines_);
+    line.remove_prefix(at + 2);
+    at = line.find("\\n");
+  }
+  scanner_.add_line(line, lines_);
+}
+
 ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   decoder_.finish();
   second_decoder_.finish();

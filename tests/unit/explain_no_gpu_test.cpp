@@ -118,3 +118,26 @@ TEST(ExplainWrongAdvice, PtxWordingCudnnEncodingAndHermeticVariable) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(ExplainPasted, EscapedNewlinesSplitTheLogButNotAWindowsPath) {
+  const ExplainReport r =
+      explain_text(testing::builtin_matcher(),
+                   R"(我的日志如下: 2024-01-01 10:00:00: I tensorflow/core/x.cc:1] start\n)"
+                   R"(2024-01-01 10:00:01: W cudart_stub.cc:29] Could not find cuda drivers on )"
+                   R"(your machine, GPU will not be used.\nRuntimeError: No CUDA GPUs are available)",
+                   ExplainMachine{});
+  EXPECT_NE(testing::find_rule(r, "tf-cudart-stub-no-driver"), nullptr);
+  EXPECT_NE(testing::find_rule(r, "torch-no-cuda-gpus"), nullptr);
+  const ExplainReport w = explain_text(
+      testing::builtin_matcher(),
+      R"(Could not load dynamic library 'C:\Windows\System32\nvcuda.dll'; dlerror: nvcuda.dll not found\nmore)",
+      ExplainMachine{});
+  ASSERT_FALSE(w.matches.empty());
+  EXPECT_NE(w.matches.front().excerpts.front().find("nvcuda.dll'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
