@@ -14,10 +14,7 @@ namespace {
 
 using testing::builtin_matcher;
 using testing::category_rank;
-
-ExplainReport explain(std::string_view text) {
-  return explain_text(builtin_matcher(), text, ExplainMachine{});
-}
+const auto explain = testing::explain_no_facts;
 
 TEST(ExplainErrorCodes, CatalogHoldsEveryFamilyFromTheHeaders) {
   std::map<std::string, size_t> per_family;

@@ -13,10 +13,7 @@ namespace {
 
 using testing::builtin_matcher;
 using testing::category_rank;
-
-ExplainReport explain(std::string_view text) {
-  return explain_text(builtin_matcher(), text, ExplainMachine{});
-}
+const auto explain = testing::explain_no_facts;
 
 TEST(ExplainNoGpu, CommonestNoGpuLinesGetAnAnswer) {
   for (std::string_view line : {
