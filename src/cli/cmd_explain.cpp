@@ -9,6 +9,7 @@
 
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
+#include "explain/error_code_query.hpp"
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
 #include "explain/watched_command.hpp"
@@ -113,6 +114,11 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
       return kExitUsage;
     }
     command_status = *status;
+  } else if (const auto code = a.args.size() == 1 && ::access(a.args.front().c_str(), F_OK) != 0
+                                   ? error_code_query(rules->base, a.args.front())
+                                   : std::nullopt) {
+    // `explain 802` / `explain CUDA_ERROR_SYSTEM_NOT_READY`: not a file, a code.
+    session.feed(*code);
   } else {
     const std::string path = a.args.empty() ? "-" : a.args.front();
     if (path == "-" && ::isatty(0) == 1) {
@@ -151,7 +157,9 @@ Command explain_command() {
     args->sub = &sub;
     sub.add_flag("--no-probe", args->no_probe, "Explain from the text alone; do not look at this machine");
     sub.add_option("input", args->args,
-                   "FILE or - (stdin, the default); or -- CMD ARGS... to run CMD and explain its output");
+                   "FILE or - (stdin, the default); an error code (802, CUDA_ERROR_SYSTEM_NOT_READY, "
+                   "cudaErrorNoKernelImageForDevice, CUBLAS_STATUS_NOT_INITIALIZED ...); or -- CMD ARGS... to run CMD "
+                   "and explain its output");
     sub.prefix_command();
     sub.footer(
         "Exit status: with FILE or -, 1 when a real (non-harmless) error was recognised, else 0;\n"

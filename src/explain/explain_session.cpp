@@ -118,9 +118,46 @@ std::string fill_placeholders(std::string_view text, const CaptureMap& captures)
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine) {
   ExplainReport report;
   report.probed = machine.facts != nullptr;
+  // Lines a hand-written rule recognised: the catalog's generic answer for an error code on
+  // such a line would only repeat it with less context.
+  std::vector<std::uint64_t> known_lines;
   for (const RuleHits& h : hits) {
+    if (h.rule_index < base.rules.size() && !base.rules[h.rule_index].catalog) {
+      known_lines.insert(known_lines.end(), h.lines.begin(), h.lines.end());
+    }
+  }
+  std::sort(known_lines.begin(), known_lines.end());
+  // Catalog rules with more lines first, so that one matching a subset of another's lines
+  // (the runtime's 303 on one line, the driver's 303 on that line and another) is the one
+  // dropped.
+  std::vector<const RuleHits*> order;
+  for (const RuleHits& h : hits) order.push_back(&h);
+  std::stable_sort(order.begin(), order.end(), [&](const RuleHits* a, const RuleHits* b) {
+    const bool ca = a->rule_index < base.rules.size() && base.rules[a->rule_index].catalog;
+    const bool cb = b->rule_index < base.rules.size() && base.rules[b->rule_index].catalog;
+    return ca && cb && a->lines.size() > b->lines.size();
+  });
+  std::vector<std::uint64_t> catalog_lines;  ///< lines of catalog rules already taken, sorted
+  for (const RuleHits* hp : order) {
+    const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
+    if (rule.catalog) {
+      if (!h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
+            return std::binary_search(known_lines.begin(), known_lines.end(), l);
+          })) {
+        continue;
+      }
+      // One code printed by two libraries' names on the same lines (the runtime's and the
+      // driver's 303): one answer.
+      if (!h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
+            return std::binary_search(catalog_lines.begin(), catalog_lines.end(), l);
+          })) {
+        continue;
+      }
+      catalog_lines.insert(catalog_lines.end(), h.lines.begin(), h.lines.end());
+      std::sort(catalog_lines.begin(), catalog_lines.end());
+    }
     const std::string note = machine_note(rule, h.captures, machine);
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
@@ -176,6 +213,29 @@ ExplainSession::ExplainSession(const RuleMatcher& matcher)
       decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }),
       second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }) {}
 
+void ExplainSession::take_line(std::string_view line) {
+  // Short lines are never pasted logs; the search costs a memchr-speed pass over the others.
+  constexpr size_t kMinEscapedLogBytes = 160;
+  size_t at = line.size() >= kMinEscapedLogBytes ? line.find("\\n") : std::string_view::npos;
+  // Two escapes at least, and no Windows path with single backslashes (`C:\Windows\nvcuda.dll`
+  // holds a "\n" that is not a line end).
+  if (at != std::string_view::npos &&
+      (line.find("\\n", at + 2) == std::string_view::npos || line.find(":\\") != std::string_view::npos)) {
+    at = std::string_view::npos;
+  }
+  if (at == std::string_view::npos) {
+    scanner_.add_line(line, ++lines_);
+    return;
+  }
+  ++lines_;
+  while (at != std::string_view::npos) {
+    scanner_.add_line(line.substr(0, at), lines_);
+    line.remove_prefix(at + 2);
+    at = line.find("\\n");
+  }
+  scanner_.add_line(line, lines_);
+}
+
 ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   decoder_.finish();
   second_decoder_.finish();
@@ -194,9 +254,14 @@ std::vector<std::string> check_rule_examples(const RuleMatcher& matcher) {
   std::vector<std::string> problems;
   for (const Rule& rule : matcher.base().rules) {
     for (const std::string& example : rule.examples) {
-      const ExplainReport r = explain_text(matcher, example, ExplainMachine{});
-      const bool found =
-          std::any_of(r.matches.begin(), r.matches.end(), [&](const ExplainMatch& m) { return m.rule == rule.id; });
+      // What the rule itself matched, before ranking (which may defer a catalog rule to a
+      // hand-written rule for the same line).
+      LogScanner scanner(matcher);
+      scanner.add_line(example, 1);
+      scanner.finish();
+      const auto hits = scanner.hits();
+      const bool found = std::any_of(hits.begin(), hits.end(),
+                                     [&](const RuleHits& h) { return &matcher.base().rules[h.rule_index] == &rule; });
       if (!found) {
         problems.push_back("rule '" + rule.id + "' (" + rule.origin +
                            ") does not recognise its example: " + example.substr(0, 200));

@@ -37,7 +37,9 @@ class ExplainSession {
   ExplainReport finish(const ExplainMachine& machine);
 
  private:
-  void take_line(std::string_view line) { scanner_.add_line(line, ++lines_); }
+  /// A log pasted with escaped newlines (`\n` as two characters, as JSON and issue
+  /// templates give it) is split there, so that each message is matched as its own line.
+  void take_line(std::string_view line);
 
   const RuleMatcher& matcher_;
   LogScanner scanner_;

@@ -46,12 +46,26 @@ struct Rule {
   std::string tailor;
   std::vector<RuleCandidate> candidates;  ///< [0] is the rule's own cause
   std::string origin;                     ///< file it came from
+  /// Generated from the error-code catalog (scripts/gen-error-catalog.py): answers only for
+  /// lines no hand-written rule recognised, which know the context better.
+  bool catalog = false;
+};
+
+/// One error code of a vendor library, read from its header (data/explain/error-codes.toml).
+struct ErrorCode {
+  std::string family;  ///< "cudart", "cuda-driver", "cudnn", "cublas", "nccl", "nvml", ...
+  std::string name;    ///< the enum name: "CUDA_ERROR_SYSTEM_NOT_READY"
+  long long number = 0;
+  std::string description;  ///< the header's doc comment
+  std::string message;      ///< what the library's error-string function prints, when known
+  std::string header;       ///< provenance: "cuda.h (CUDA 13.0)"
 };
 
 /// Version facts (tested builds, drivers) are not here: they come from the knowledge base
 /// (kb/knowledge_base.hpp) through ExplainMachine.
 struct RuleBase {
   std::vector<Rule> rules;
+  std::vector<ErrorCode> codes;
 };
 
 }  // namespace gpudoctor

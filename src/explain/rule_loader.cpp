@@ -166,6 +166,7 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
   r.title = string_or(v["title"], r.id);
   r.tailor = string_or(v["tailor"]);
   r.origin = origin;
+  r.catalog = v["catalog"].value_or(false);
   if (!string_list(v["patterns"], r.patterns, problem, "patterns")) return false;
   if (!string_list(v["pattern"], r.patterns, problem, "pattern")) return false;
   if (r.patterns.empty() || r.patterns.size() > kMaxPatternsPerRule) {
@@ -268,6 +269,25 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
       } else {
         out.base.rules.push_back(std::move(r));
       }
+    }
+  }
+  if (const toml::array* codes = doc["code"].as_array()) {
+    for (const auto& node : *codes) {
+      const toml::table* t = node.as_table();
+      if (t == nullptr || out.base.codes.size() >= kMaxRules) break;
+      toml::node_view<const toml::node> v{*t};
+      ErrorCode c;
+      c.family = string_or(v["family"]);
+      c.name = string_or(v["name"]);
+      c.number = v["number"].value_or<int64_t>(0);
+      c.description = string_or(v["description"]);
+      c.message = string_or(v["message"]);
+      c.header = string_or(v["header"]);
+      if (c.name.empty() || c.family.empty()) {
+        out.problems.push_back(fmt::format("{}: a [[code]] needs a family and a name", origin));
+        continue;
+      }
+      out.base.codes.push_back(std::move(c));
     }
   }
   if (doc.contains("tensorflow_build")) {

@@ -107,32 +107,86 @@ void LogScanner::finish() {
   flush();
 }
 
+namespace {
+
+/// Length of a leading timestamp ("2024-05-10 11:33:12.123456: "): it differs on every line
+/// and no rule reads it, so lines that differ only there are one line to the cache.
+size_t timestamp_prefix(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') ||
+                             std::string_view("-:. T/,Z+[]").find(line[i]) != std::string_view::npos)) {
+    ++i;
+  }
+  return i;
+}
+
+bool is_digit(char ch) {
+  return ch >= '0' && ch <= '9';
+}
+
+/// The cache key's equality: the same line, digits of the timestamp aside.
+bool same_key(std::string_view key, std::string_view line, size_t prefix) {
+  if (key.size() != line.size()) return false;
+  for (size_t i = 0; i < prefix; ++i) {
+    if (key[i] != line[i] && !(is_digit(key[i]) && is_digit(line[i]))) return false;
+  }
+  return key.substr(prefix) == line.substr(prefix);
+}
+
+}  // namespace
+
+LogScanner::CacheEntry* LogScanner::cache_slot(std::string_view line, bool& known) {
+  known = false;
+  if (line.size() > kMaxCachedLineBytes) return nullptr;
+  const size_t prefix = timestamp_prefix(line);
+  // A cheap hash (the length, up to 48 bytes after the timestamp and the last 16): equal
+  // keys are then compared in full, so a weak hash costs a miss, never a wrong answer. Every
+  // line comes through here; hashing all its bytes cost more than matching.
+  std::uint64_t h = line.size() * 0x9E3779B97F4A7C15ull;
+  const std::string_view body = line.substr(prefix);
+  const std::string_view head = body.substr(0, 48);
+  const std::string_view tail = body.size() > 64 ? body.substr(body.size() - 16) : std::string_view{};
+  for (std::string_view part : {head, tail}) {
+    for (char ch : part) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  }
+  if (cache_.empty()) cache_.resize(kCacheEntries);
+  CacheEntry* slot = &cache_[h % kCacheEntries];
+  known = slot->used && same_key(slot->key, line, prefix);
+  return slot;
+}
+
 void LogScanner::flush() {
   if (refs_.empty()) return;
-  const std::uint64_t matched_before = lines_matched_;
-  if (dense_) {
-    // Many known lines lately (a log full of repeated warnings): halving would run the set
-    // over the batch many times; line by line runs it once.
-    for (const LineRef& ref : refs_) {
-      match_line(std::string_view(batch_).substr(ref.offset, ref.size), ref.line_no);
+  // Lines seen lately are replayed from the cache; the others are matched as one batch, so a
+  // log where a known line repeats every few lines costs one DFA pass over the rest.
+  pending_.clear();
+  pending_refs_.clear();
+  for (const LineRef& ref : refs_) {
+    const std::string_view line = std::string_view(batch_).substr(ref.offset, ref.size);
+    bool known = false;
+    CacheEntry* slot = cache_slot(line, known);
+    if (known) {
+      apply(slot->result, line, ref.line_no);
+      continue;
     }
-  } else {
-    narrow(0, refs_.size(), true);
+    pending_refs_.push_back(LineRef{static_cast<std::uint32_t>(pending_.size()), ref.size, ref.line_no});
+    pending_.append(line);
+    pending_.push_back('\n');
   }
-  dense_ = (lines_matched_ - matched_before) * kDenseFraction >= refs_.size();
+  if (!pending_refs_.empty()) narrow(0, pending_refs_.size(), true);
   batch_.clear();
   refs_.clear();
 }
 
 void LogScanner::narrow(size_t first, size_t last, bool check) {
-  // Lines [first, last) of the batch. The set is run over the whole range; a range that
-  // matches is halved until few lines are left, which are then matched one by one. A log
-  // where one line in thousands is known costs about two passes over the text.
+  // Lines [first, last) of the pending batch. The set is run over the whole range; a range
+  // that matches is halved until few lines are left, which are then matched one by one. A
+  // log where one line in thousands is known costs about two passes over the text.
   const RuleMatcher::Impl& impl = *matcher_.impl_;
   if (check) {
-    const LineRef& a = refs_[first];
-    const LineRef& b = refs_[last - 1];
-    const std::string_view range = std::string_view(batch_).substr(a.offset, b.offset + b.size - a.offset);
+    const LineRef& a = pending_refs_[first];
+    const LineRef& b = pending_refs_[last - 1];
+    const std::string_view range = std::string_view(pending_).substr(a.offset, b.offset + b.size - a.offset);
     set_hits_.clear();
     RE2::Set::ErrorInfo info{};
     // Out of DFA memory: RE2 says so instead of guessing; the lines are then checked below.
@@ -141,7 +195,8 @@ void LogScanner::narrow(size_t first, size_t last, bool check) {
   ++hits_checked_;
   if (last - first <= kLinesMatchedDirectly) {
     for (size_t i = first; i < last; ++i) {
-      match_line(std::string_view(batch_).substr(refs_[i].offset, refs_[i].size), refs_[i].line_no);
+      match_line(std::string_view(pending_).substr(pending_refs_[i].offset, pending_refs_[i].size),
+                 pending_refs_[i].line_no);
     }
     return;
   }
@@ -155,14 +210,17 @@ void LogScanner::narrow(size_t first, size_t last, bool check) {
 
 void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
   const RuleMatcher::Impl& impl = *matcher_.impl_;
+  LineResult& result = scratch_result_;
+  result.rules.clear();
   line_hits_.clear();
   RE2::Set::ErrorInfo info{};
   if (!impl.set->Match(line, &line_hits_, &info)) {
-    if (info.kind == RE2::Set::kNoError) return;
-    // The set could not decide (DFA memory): fall back to each pattern on its own.
-    line_hits_.clear();
-    for (size_t i = 0; i < impl.patterns.size(); ++i) {
-      if (RE2::PartialMatch(line, *impl.patterns[i].re)) line_hits_.push_back(static_cast<int>(i));
+    if (info.kind != RE2::Set::kNoError) {
+      // The set could not decide (DFA memory): fall back to each pattern on its own.
+      line_hits_.clear();
+      for (size_t i = 0; i < impl.patterns.size(); ++i) {
+        if (RE2::PartialMatch(line, *impl.patterns[i].re)) line_hits_.push_back(static_cast<int>(i));
+      }
     }
   }
   std::sort(line_hits_.begin(), line_hits_.end());
@@ -195,21 +253,38 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
     }
     if (!required_ok) continue;
     rules_this_line_.push_back(static_cast<int>(cp.rule_index));
-    if (rules_this_line_.size() == 1) ++lines_matched_;
-    RuleHits& h = hits_[cp.rule_index];
-    h.rule_index = cp.rule_index;
+    LineResult::RuleHit hit{static_cast<std::uint32_t>(cp.rule_index), {}};
+    for (const auto& [name, gi] : cp.groups) {
+      if (gi >= n || groups[gi].data() == nullptr || groups[gi].empty()) continue;
+      hit.captures.emplace_back(name,
+                                std::string(groups[gi].data(), std::min(groups[gi].size(), RuleHits::kMaxValueBytes)));
+    }
+    result.rules.push_back(std::move(hit));
+  }
+  apply(result, line, line_no);
+  bool known = false;
+  if (CacheEntry* slot = cache_slot(line, known)) {
+    slot->key.assign(line);
+    slot->result = result;
+    slot->used = true;
+  }
+}
+
+void LogScanner::apply(const LineResult& result, std::string_view line, std::uint64_t line_no) {
+  if (!result.rules.empty()) ++lines_matched_;
+  for (const LineResult::RuleHit& hit : result.rules) {
+    RuleHits& h = hits_[hit.rule_index];
+    h.rule_index = hit.rule_index;
     ++h.count;
     if (h.lines.size() < RuleHits::kMaxLinesKept) h.lines.push_back(line_no);
     if (h.excerpts.size() < RuleHits::kMaxExcerpts) {
       h.excerpts.emplace_back(line.substr(0, RuleHits::kMaxExcerptBytes));
     }
-    for (const auto& [name, gi] : cp.groups) {
-      if (gi >= n || groups[gi].data() == nullptr || groups[gi].empty()) continue;
+    for (const auto& [name, value] : hit.captures) {
       auto& values = h.captures[name];
-      std::string v(groups[gi].data(), std::min(groups[gi].size(), RuleHits::kMaxValueBytes));
       if (values.size() < RuleHits::kMaxValuesPerCapture &&
-          std::find(values.begin(), values.end(), v) == values.end()) {
-        values.push_back(std::move(v));
+          std::find(values.begin(), values.end(), value) == values.end()) {
+        values.push_back(value);
       }
     }
   }

@@ -81,11 +81,32 @@ class LogScanner {
  private:
   /// A range of at most this many lines that matched is matched line by line.
   static constexpr size_t kLinesMatchedDirectly = 4;
-  static constexpr size_t kDenseFraction = 32;
+
+  /// What one line matched: the rules, with the captures each read (in its pattern's group
+  /// order). Kept for recently seen lines so that a line repeated every step (a warning, a
+  /// "Created device" line) is matched and its captures extracted once.
+  struct LineResult {
+    struct RuleHit {
+      std::uint32_t rule_index;
+      std::vector<std::pair<std::string, std::string>> captures;
+    };
+    std::vector<RuleHit> rules;
+  };
+  struct CacheEntry {
+    std::string key;  ///< the line (digits of a leading timestamp do not count)
+    LineResult result;
+    bool used = false;
+  };
+  /// Lines longer than this are not cached (known messages are shorter).
+  static constexpr size_t kMaxCachedLineBytes = 1024;
+  static constexpr size_t kCacheEntries = 512;
 
   void flush();
   void narrow(size_t first, size_t last, bool check);
   void match_line(std::string_view line, std::uint64_t line_no);
+  void apply(const LineResult& result, std::string_view line, std::uint64_t line_no);
+  /// The cache slot for this line (nullptr: not cacheable); `known`: it holds this line.
+  CacheEntry* cache_slot(std::string_view line, bool& known);
 
   const RuleMatcher& matcher_;
   std::string batch_;
@@ -95,6 +116,10 @@ class LogScanner {
     std::uint64_t line_no;
   };
   std::vector<LineRef> refs_;
+  std::string pending_;  ///< the batch's lines the cache did not know, matched as a batch
+  std::vector<LineRef> pending_refs_;
+  std::vector<CacheEntry> cache_;
+  LineResult scratch_result_;
   std::vector<int> set_hits_;
   std::vector<int> line_hits_;
   std::vector<int> rules_this_line_;
@@ -102,8 +127,6 @@ class LogScanner {
   std::uint64_t lines_seen_ = 0;
   std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
   std::uint64_t lines_matched_ = 0;
-  /// The previous batch had at least one known line in kDenseFraction: match line by line.
-  bool dense_ = false;
 };
 
 }  // namespace gpudoctor

@@ -25,6 +25,11 @@ inline const RuleMatcher& builtin_matcher() {
 
 /// The built-in compatibility tables, as `explain` gets them from CommandContext::kb().
 
+/// The text explained with the built-in rules and no machine facts (as `--no-probe`).
+inline ExplainReport explain_no_facts(std::string_view text) {
+  return explain_text(builtin_matcher(), text, ExplainMachine{});
+}
+
 /// 1-based position of the first match of `category`, 0 when absent.
 inline size_t category_rank(const ExplainReport& r, std::string_view category) {
   for (size_t i = 0; i < r.matches.size(); ++i) {

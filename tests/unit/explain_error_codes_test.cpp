@@ -1,0 +1,112 @@
+// The error-code catalog (data/explain/error-codes.toml, generated from the vendors' headers
+// by scripts/gen-error-catalog.py): every code is recognised by name, by its message text and
+// (CUDA) by number in context, and `explain CODE` turns a code into an answer.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "explain/error_code_query.hpp"
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+using testing::category_rank;
+const auto explain = testing::explain_no_facts;
+
+TEST(ExplainErrorCodes, CatalogHoldsEveryFamilyFromTheHeaders) {
+  std::map<std::string, size_t> per_family;
+  for (const ErrorCode& c : builtin_matcher().base().codes) {
+    ++per_family[c.family];
+    EXPECT_FALSE(c.header.empty()) << c.name << ": no provenance";
+    EXPECT_NE(c.header.find(".h ("), std::string::npos) << c.name << ": " << c.header;
+  }
+  // Floors well under today's counts (CUDA 13.0: 132 runtime, 100 driver codes), so that a
+  // header the script failed to parse shows here.
+  EXPECT_GE(per_family["cudart"], 100u);
+  EXPECT_GE(per_family["cuda-driver"], 80u);
+  EXPECT_GE(per_family["cudnn"], 20u);
+  EXPECT_GE(per_family["cublas"], 8u);
+  EXPECT_GE(per_family["nccl"], 6u);
+  EXPECT_GE(per_family["cufft"], 10u);
+  EXPECT_GE(per_family["cusparse"], 8u);
+  EXPECT_GE(per_family["cusolver"], 8u);
+  EXPECT_GE(per_family["nvml"], 20u) << "nvml.h from the nvidia-nvml-dev wheel";
+}
+
+TEST(ExplainErrorCodes, EveryCodeIsExplainedByNameAndByItsMessage) {
+  for (const ErrorCode& c : builtin_matcher().base().codes) {
+    const auto query = error_code_query(builtin_matcher().base(), c.name);
+    ASSERT_TRUE(query.has_value()) << c.name;
+    const ExplainReport r = explain(*query);
+    ASSERT_FALSE(r.matches.empty()) << c.name << " gets no answer";
+    EXPECT_FALSE(r.matches.front().harmless) << c.name;
+    EXPECT_EQ(r.matches.front().fix.find('{'), std::string::npos) << c.name << ": " << r.matches.front().fix;
+    if (c.message.size() >= 24) {
+      const ExplainReport m =
+          explain((c.family == "nvml" ? "Failed to initialize NVML: " : "CUDA error: ") + c.message);
+      EXPECT_FALSE(m.matches.empty()) << c.name << " by its message '" << c.message << "'";
+    }
+  }
+}
+
+TEST(ExplainErrorCodes, NumbersNamesAndCaseAreQueries) {
+  const RuleBase& base = builtin_matcher().base();
+  auto q = error_code_query(base, "802");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_NE(q->find("SystemNotReady"), std::string::npos) << *q;
+  q = error_code_query(base, "cuda_error_system_not_ready");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_NE(q->find("CUDA_ERROR_SYSTEM_NOT_READY"), std::string::npos);
+  EXPECT_FALSE(error_code_query(base, "train.log").has_value());
+  EXPECT_FALSE(error_code_query(base, "123456789").has_value());
+  EXPECT_FALSE(error_code_query(base, "").has_value());
+}
+
+TEST(ExplainErrorCodes, SystemNotReadyNamesFabricManager) {
+  for (std::string_view arg : {"802", "CUDA_ERROR_SYSTEM_NOT_READY", "cudaErrorSystemNotReady"}) {
+    const ExplainReport r = explain(*error_code_query(builtin_matcher().base(), arg));
+    ASSERT_FALSE(r.matches.empty()) << arg;
+    EXPECT_NE(r.matches.front().fix.find("nvidia-fabricmanager"), std::string::npos) << arg;
+    EXPECT_EQ(r.matches.size(), 1u) << arg << ": one code, one answer";
+  }
+}
+
+TEST(ExplainErrorCodes, CodesInFrameworkWrappersAreRecognised) {
+  struct Case {
+    const char* line;
+    const char* category;
+  };
+  const Case cases[] = {
+      {"cuInit failed: 303", "driver-missing"},
+      {"E external/local_xla/xla/stream_executor/cuda/cuda_platform.cc:51] failed call to cuInit: INTERNAL: CUDA "
+       "error: Failed call to cuInit: UNKNOWN ERROR (303)",
+       "driver-missing"},
+      {"RuntimeError: CUDA error: no kernel image is available for execution on the device", "gpu-arch-unsupported"},
+      {"RuntimeError: CUDA error: system not yet initialized", "driver-missing"},
+      {"cudaGetDeviceCount returned 802", "driver-missing"},
+      {"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`", "out-of-memory"},
+      {"Failed to initialize NVML: Driver/library version mismatch", "driver-missing"},
+      {"NCCL error in: ProcessGroupNCCL.cpp:1296, unhandled system error (run with NCCL_DEBUG=INFO for details), "
+       "NCCL version 2.14.3",
+       "multi-gpu/nccl"},
+      {"cudnn error: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "cudnn-missing"},
+  };
+  for (const Case& c : cases) {
+    const ExplainReport r = explain(c.line);
+    EXPECT_EQ(category_rank(r, c.category), 1u)
+        << c.line << "\nfirst: " << (r.matches.empty() ? "none" : r.matches.front().rule);
+  }
+}
+
+TEST(ExplainErrorCodes, ANumberWithoutContextIsNotACode) {
+  // A step counter or a port is not an error code: numbers count only after the library's
+  // name or call.
+  const ExplainReport r = explain("step 802 loss 0.1\nlistening on port 303\nEpoch 100/200");
+  EXPECT_TRUE(r.matches.empty()) << r.matches.front().rule;
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,140 @@
+// Issue 10 items 12 and 14: the commonest "no GPU" lines of today's releases get an answer,
+// ranked below a real error in the same log; a cuDNN fix names no placeholder and pins the
+// major the log names.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+using testing::category_rank;
+const auto explain = testing::explain_no_facts;
+
+TEST(ExplainNoGpu, CommonestNoGpuLinesGetAnAnswer) {
+  for (std::string_view line : {
+           "2025-01-01 12:00:00.000000: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] Could not find cuda "
+           "drivers on your machine, GPU will not be used.",
+           "RuntimeError: No CUDA GPUs are available",
+           "E external/local_xla/xla/stream_executor/cuda/cuda_platform.cc:51] failed call to cuInit: INTERNAL: CUDA "
+           "error: Failed call to cuInit: UNKNOWN ERROR (303)",
+           "torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: CUDA driver "
+           "initialization failed, you might not have a CUDA gpu.",
+       }) {
+    const ExplainReport r = explain(line);
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(r.matches.front().category, "driver-missing") << line;
+  }
+}
+
+TEST(ExplainNoGpu, SymptomRanksBelowTheRealErrorInTheSameLog) {
+  const ExplainReport r = explain(
+      "Loaded runtime CuDNN library: 8.8.0 but source was compiled with: 8.9.4.\n"
+      "RuntimeError: No CUDA GPUs are available\n");
+  ASSERT_GE(r.matches.size(), 2u);
+  EXPECT_EQ(category_rank(r, "cudnn-version-mismatch"), 1u) << r.matches.front().rule;
+}
+
+TEST(ExplainNoGpu, CudnnFixHasNoPlaceholderAndPinsTheLogsMajor) {
+  const ExplainReport r = explain(
+      "Loaded runtime CuDNN library: 8.8.0 but source was compiled with: 8.9.4.  CuDNN library needs to have "
+      "matching major version and equal or higher minor version.");
+  ASSERT_FALSE(r.matches.empty());
+  const std::string& fix = r.matches.front().fix;
+  EXPECT_EQ(fix.find("cuXX"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("8.9.4."), std::string::npos) << "the sentence's dot is not the version's: " << fix;
+  EXPECT_NE(fix.find("==8.*"), std::string::npos) << "pinned within cuDNN 8: " << fix;
+}
+
+TEST(ExplainNoGpu, NoRenderedFixOfAnExampleHasAnUnfilledPlaceholder) {
+  for (const Rule& rule : builtin_matcher().base().rules) {
+    for (const std::string& example : rule.examples) {
+      for (const ExplainMatch& m : explain(example).matches) {
+        for (const std::string* text : {&m.fix, &m.cause}) {
+          EXPECT_EQ(text->find("XX"), std::string::npos) << m.rule << ": " << *text;
+          EXPECT_EQ(text->find("X.Y}"), std::string::npos) << m.rule << ": " << *text;
+          EXPECT_EQ(text->find('{'), std::string::npos) << m.rule << ": " << *text;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// Issue 9, "Explain rules with wrong advice".
+TEST(ExplainWrongAdvice, TensorflowRulesNeverTellTensorflowUsersToInstallJax) {
+  for (const Rule& rule : testing::builtin_matcher().base().rules) {
+    const bool tensorflow_only = rule.frameworks == std::vector<std::string>{"tensorflow"};
+    const bool mentions_tf =
+        std::find(rule.frameworks.begin(), rule.frameworks.end(), "tensorflow") != rule.frameworks.end();
+    for (const RuleCandidate& c : rule.candidates) {
+      if (tensorflow_only) EXPECT_EQ(c.fix.find("jax["), std::string::npos) << c.id;
+      // A rule shared with TensorFlow that names JAX's install names TensorFlow's too.
+      if (mentions_tf && c.fix.find("jax[") != std::string::npos) {
+        std::string lower = c.fix;
+        for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        EXPECT_NE(lower.find("tensorflow"), std::string::npos) << c.id << ": " << c.fix;
+      }
+    }
+  }
+}
+
+TEST(ExplainWrongAdvice, NoKernelImageFixFollowsTheFrameworkAndTheFacts) {
+  const ExplainReport r = explain_text(testing::builtin_matcher(),
+                                       "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA error: no kernel image is "
+                                       "available for execution on the device",
+                                       ExplainMachine{});
+  ASSERT_FALSE(r.matches.empty());
+  const std::string& fix = r.matches.front().fix;
+  EXPECT_NE(fix.find("jax[cuda"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("cu126"), std::string::npos) << "old GPUs on PyTorch 2.8-2.14: " << fix;
+  EXPECT_EQ(fix.find("cu118"), std::string::npos) << fix;
+}
+
+TEST(ExplainWrongAdvice, PtxWordingCudnnEncodingAndHermeticVariable) {
+  const RuleBase& base = testing::builtin_matcher().base();
+  for (const Rule& rule : base.rules) {
+    for (const RuleCandidate& c : rule.candidates) {
+      EXPECT_EQ(c.cause.find("PTX is too old"), std::string::npos) << c.id;
+      EXPECT_EQ(c.cause.find("9100 = 9.1.0"), std::string::npos) << c.id << ": cuDNN 9.1.0 is 90100";
+      if (rule.id == "tf-gpu-cc-below-minimum") {
+        EXPECT_NE(c.fix.find("HERMETIC_CUDA_COMPUTE_CAPABILITIES"), std::string::npos) << c.fix;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(ExplainPasted, EscapedNewlinesSplitTheLogButNotAWindowsPath) {
+  const ExplainReport r =
+      explain_text(testing::builtin_matcher(),
+                   R"(我的日志如下: 2024-01-01 10:00:00: I tensorflow/core/x.cc:1] start\n)"
+                   R"(2024-01-01 10:00:01: W cudart_stub.cc:29] Could not find cuda drivers on )"
+                   R"(your machine, GPU will not be used.\nRuntimeError: No CUDA GPUs are available)",
+                   ExplainMachine{});
+  EXPECT_NE(testing::find_rule(r, "tf-cudart-stub-no-driver"), nullptr);
+  EXPECT_NE(testing::find_rule(r, "torch-no-cuda-gpus"), nullptr);
+  const ExplainReport w = explain_text(
+      testing::builtin_matcher(),
+      R"(Could not load dynamic library 'C:\Windows\System32\nvcuda.dll'; dlerror: nvcuda.dll not found\nmore)",
+      ExplainMachine{});
+  ASSERT_FALSE(w.matches.empty());
+  EXPECT_NE(w.matches.front().excerpts.front().find("nvcuda.dll'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
