@@ -33,6 +33,9 @@ stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --
 stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'
 if [ -x scripts/fuzz.sh ]; then stage "fuzz (short)" scripts/fuzz.sh 20; fi
 stage "real framework wheels" run_ctest --preset dev -L wheels
+stage "run path: release build, test packages hidden" scripts/check-run-path.sh
+stage "debian package: build, unpack, run" scripts/build-deb.sh --check build/run-path
+stage "python wheel: build, fresh venv, run" scripts/build-wheel.sh --check
 
 # "100% tests passed, 0 tests failed out of 293" lines, summed over the ctest runs.
 read -r total failed < <(awk '/tests failed out of/ {t += $NF; f += $(NF-5)} END {print t+0, f+0}' "$ctest_log")
