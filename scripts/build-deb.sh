@@ -8,28 +8,15 @@
 #              resolve them here, and the doctor runs from the unpacked package
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/check-lib.sh
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 build="${1:-build/release}"
 
 cmake --preset release -B "$build" >/dev/null
-log=$(mktemp)
-if ! cmake --build "$build" --target gpudoctor -j"$(nproc)" >"$log" 2>&1; then
-  cat "$log" >&2
-  rm -f "$log"
-  echo "build-deb: the build failed" >&2
-  exit 1
-fi
-rm -f "$log"
+quietly build-deb cmake --build "$build" --target gpudoctor -j"$(nproc)"
 rm -rf "$build/packages"
-log=$(mktemp)
-if ! cpack --config "$build/CPackConfig.cmake" -B "$PWD/$build/packages" >"$log" 2>&1; then
-  cat "$log" >&2
-  rm -f "$log"
-  echo "build-deb: cpack failed" >&2
-  exit 1
-fi
-rm -f "$log"
+quietly build-deb cpack --config "$build/CPackConfig.cmake" -B "$PWD/$build/packages"
 debs=("$build"/packages/gpudoctor_*.deb)
 [ -f "${debs[0]}" ] || { echo "build-deb: cpack made no .deb" >&2; exit 1; }
 mkdir -p dist
@@ -47,10 +34,10 @@ trap 'rm -rf "$root"' EXIT
 dpkg-deb -x "$deb" "$root"
 bin="$root/usr/bin/gpudoctor"
 for lib in $(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !p {print $NF; p = 1}')
   real=$(readlink -f "$path")
   # By directory and name: with the merged /usr, dpkg may know it under /lib or /usr/lib.
-  pkg=$(dpkg-query -S "*/$(basename "$(dirname "$real")")/$(basename "$real")" | head -n1 | cut -d: -f1)
+  pkg=$(dpkg-query -S "*/$(basename "$(dirname "$real")")/$(basename "$real")" | sed -n 1p | cut -d: -f1)
   # Depends may name the package or a virtual one it provides (libspdlog1.10-fmt9).
   ok=0
   for name in "$pkg" $(dpkg-query -W -f='${Provides}' "$pkg" | tr -d ' ' | tr ',' ' ' | sed 's/([^)]*)//g'); do
@@ -65,10 +52,4 @@ done
 apt-get install -s -qq --no-install-recommends "./$deb" >/dev/null
 # The unpacked binary runs the doctor: exit 0, or 1 when it finds an error (no GPU here).
 "$bin" --version | sed -n 1p
-rc=0
-"$bin" --no-color >/dev/null || rc=$?
-if [ "$rc" -gt 1 ]; then
-  echo "build-deb: gpudoctor from the package exited $rc" >&2
-  exit 1
-fi
-echo "build-deb: the packaged gpudoctor runs the doctor (exit $rc)"
+doctor_runs build-deb "$bin"

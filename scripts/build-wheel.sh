@@ -7,6 +7,7 @@
 #   --check  then install the wheel into a fresh virtualenv (no index) and run the doctor from it
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/check-lib.sh
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; fi
 
@@ -31,7 +32,7 @@ for lib in $needed; do
 done
 echo "build-wheel: the binary needs $needed"
 # auditwheel picks the manylinux tag from the newest glibc symbol version the binary uses.
-PATH="$PWD/$tools/bin:$PATH" auditwheel repair -w "$raw/out" "${wheel[0]}" >/dev/null
+PATH="$PWD/$tools/bin:$PATH" quietly build-wheel auditwheel repair -w "$raw/out" "${wheel[0]}"
 mkdir -p dist
 out=("$raw"/out/gpudoctor-*.whl)
 cp "${out[0]}" dist/
@@ -44,11 +45,6 @@ venv="$raw/venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check --no-index "$whl"
 test -x "$venv/bin/gpudoctor" || { echo "build-wheel: the wheel put no gpudoctor on PATH" >&2; exit 1; }
-PATH="$venv/bin:$PATH" gpudoctor --version | sed -n 1p
-rc=0
-PATH="$venv/bin:$PATH" gpudoctor --no-color >/dev/null || rc=$?
-if [ "$rc" -gt 1 ]; then
-  echo "build-wheel: gpudoctor from the wheel exited $rc" >&2
-  exit 1
-fi
-echo "build-wheel: the installed wheel runs the doctor (exit $rc)"
+PATH="$venv/bin:$PATH"
+gpudoctor --version | sed -n 1p
+doctor_runs build-wheel "$(command -v gpudoctor)"

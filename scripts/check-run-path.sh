@@ -6,29 +6,17 @@
 # and what it pulls in). Usage: scripts/check-run-path.sh [BUILD_DIR] (default build/run-path)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/check-lib.sh
 build="${1:-build/run-path}"
 
 # 1. The run path builds with GoogleTest, GMock and Google Benchmark hidden.
 cmake --preset release -B "$build" --no-warn-unused-cli \
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_GMock=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >/dev/null
-log=$(mktemp)
-if ! cmake --build "$build" --target gpudoctor -j"$(nproc)" >"$log" 2>&1; then
-  cat "$log" >&2
-  rm -f "$log"
-  echo "check-run-path: the build failed" >&2
-  exit 1
-fi
-rm -f "$log"
+quietly check-run-path cmake --build "$build" --target gpudoctor -j"$(nproc)"
 
 # 2. The doctor runs: 0 (no error) or 1 (an error found, right on a machine without a GPU).
-rc=0
-"$build/gpudoctor" --no-color >/dev/null || rc=$?
-if [ "$rc" -gt 1 ]; then
-  echo "check-run-path: gpudoctor exited $rc" >&2
-  exit 1
-fi
-echo "check-run-path: the release build runs the doctor (exit $rc)"
+doctor_runs check-run-path "$build/gpudoctor"
 
 # 3. Every file the configure found (compiler, ninja, ccache, pkg-config, CMake package
 #    directories, libraries) is owned by a package in the build list's dependency closure.
@@ -39,7 +27,7 @@ found=$(grep -v '^CMAKE_INSTALL_' "$build/CMakeCache.txt" |
 owners=()
 while IFS= read -r path; do
   real=$(readlink -f "$path")
-  owner=$(dpkg-query -S "$real" 2>/dev/null | head -n1 | cut -d: -f1 | cut -d, -f1 || true)
+  owner=$(dpkg-query -S "$real" 2>/dev/null | sed -n 1p | cut -d: -f1 | cut -d, -f1 || true)
   if [ -z "$owner" ]; then
     echo "check-run-path: $path ($real) belongs to no Debian package" >&2
     exit 1
