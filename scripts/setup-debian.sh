@@ -39,7 +39,7 @@ for p in "${pkgs[@]}"; do
   fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]} (about a minute on a fresh Debian 12)"
+  echo "setup: installing ${missing[*]} (about a minute on a fresh Debian 12)" >&2
   sudo_cmd=()
   if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
   # dpkg's hundreds of progress lines only on failure.
