@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs what gpudoctor needs to build and test on Debian 12 (bookworm). Idempotent: packages
-# already present are not reinstalled. Usage: scripts/setup-debian.sh [build|test]
+# Installs what gpudoctor needs on Debian 12 (bookworm). Idempotent: packages already present are
+# not reinstalled. Usage: scripts/setup-debian.sh [build|test] [--list]
+#   build: what scripts/run.sh needs to build and run the tool, nothing more
+#   test:  that plus what scripts/test.sh needs (tests, lint, packaging checks)
+#   --list: print the packages of that mode, one a line, and install nothing
+# scripts/check-run-path.sh keeps the build list honest: every file the release configure finds
+# must come from a package installed by it.
 set -euo pipefail
 
 mode="${1:-build}"
+list=0
+if [ "${2:-}" = "--list" ]; then list=1; fi
 build_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libre2-dev
@@ -12,10 +19,17 @@ build_pkgs=(
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
   python3-venv python3-pip
+  # packaging checks: the .deb (cpack: dpkg-shlibdeps, file) and the wheel
+  dpkg-dev file
 )
-pkgs=("${build_pkgs[@]}")
-if [ "$mode" = "test" ]; then
-  pkgs+=("${test_pkgs[@]}")
+case "$mode" in
+  build) pkgs=("${build_pkgs[@]}") ;;
+  test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+  *) echo "usage: $0 [build|test] [--list]" >&2; exit 2 ;;
+esac
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
 fi
 
 missing=()
@@ -25,9 +39,16 @@ for p in "${pkgs[@]}"; do
   fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
+  echo "setup: installing ${missing[*]} (about a minute on a fresh Debian 12)" >&2
   sudo_cmd=()
   if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
-  "${sudo_cmd[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # dpkg's hundreds of progress lines only on failure.
+  log="$(mktemp)"
+  trap 'rm -f "$log"' EXIT
+  if ! { "${sudo_cmd[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "setup: installing packages failed (log above)" >&2
+    exit 1
+  fi
 fi

@@ -66,6 +66,9 @@ stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'
 stage "fuzz (short)" scripts/fuzz.sh 20
 # -V: the wheel test's own output, which says why it skipped when it does.
 stage "real framework wheels" run_ctest --preset dev -L wheels -V
+stage "run path: release build, test packages hidden" scripts/check-run-path.sh
+stage "debian package: build, unpack, run" scripts/build-deb.sh --check build/run-path
+stage "python wheel: build, fresh venv, run" scripts/build-wheel.sh --check
 
 echo
 echo "Summary:"

@@ -53,6 +53,16 @@ void setup_logging(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
+// --help lists the commands before the options: what the tool does is what a newcomer reads first.
+class CommandsFirstFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    return make_description(app) + make_usage(app, std::move(name)) + make_subcommands(app, mode) +
+           make_positionals(app) + make_groups(app, mode) + "\n" + make_footer(app);
+  }
+};
+
 }  // namespace
 
 const SystemView* CommandContext::system() {
@@ -169,6 +179,7 @@ int run_cli(int argc, char** argv) {
     app.set_version_flag("--version", version_text());
     app.require_subcommand(0, 1);
     app.fallthrough();
+    app.formatter(std::make_shared<CommandsFirstFormatter>());
 
     GlobalOptions global;
     app.add_flag("--json", global.json, "Machine-readable output (one JSON document)");
@@ -187,9 +198,14 @@ int run_cli(int argc, char** argv) {
     std::vector<std::pair<CLI::App*, const Command*>> subs;
     for (const Command& c : commands) {
       CLI::App* sub = app.add_subcommand(c.name, c.summary);
+      sub->group("Commands");
       if (c.setup) c.setup(*sub);
       subs.emplace_back(sub, &c);
     }
+    // After the commands: a subcommand would inherit it.
+    app.footer(
+        "With no command gpudoctor runs `doctor`. `gpudoctor COMMAND --help` shows a command's options.\n"
+        "Exit status: 0 no error found, 1 an error found, 2 bad usage, 3 internal error (a bug).");
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
