@@ -95,9 +95,7 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   if (!a.no_probe) {
     const SystemView* system = ctx.system();
     if (system == nullptr) return kExitUsage;
-    InventoryOptions inv;
-    inv.declared_gpus = ctx.options().gpus;
-    facts = collect_facts(*system, inv);
+    facts = collect_facts(*system, ctx.inventory_options());
     machine.facts = &facts;
     machine.platform = system->platform();
   }

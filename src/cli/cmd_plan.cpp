@@ -98,8 +98,8 @@ Command plan_command() {
     } else {
       const SystemView* system = ctx.system();
       if (system == nullptr) return kExitUsage;
-      InventoryOptions inv;
-      Facts facts = collect_facts(*system, inv);
+      // The same environments as the doctor's (--env, --python, the project's .venv).
+      Facts facts = collect_facts(*system, ctx.inventory_options());
       req = request_from_facts(facts, *kb);
     }
     if (!frameworks.empty()) req.frameworks = frameworks;

@@ -54,7 +54,8 @@ TEST(FindingsCoverage, NvidiaVisibleDevicesNone) {
 }
 
 TEST(FindingsCoverage, CudaLaunchBlocking) {
-  const Finding* f = find(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "1"}}), "cuda-launch-blocking");
+  auto fs = env_checks_for({{"CUDA_LAUNCH_BLOCKING", "1"}});  // kept: f points into it
+  const Finding* f = find(fs, "cuda-launch-blocking");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warning);
   EXPECT_EQ(find(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "0"}}), "cuda-launch-blocking"), nullptr);
@@ -83,7 +84,8 @@ TEST(FindingsCoverage, CudaHomeInvalidOnlyWhenNoToolkitCameFromIt) {
 
 TEST(FindingsCoverage, NoPython) {
   Facts none;
-  const Finding* f = find(python_findings(none), "no-python");
+  auto fs = python_findings(none);  // kept: f points into it
+  const Finding* f = find(fs, "no-python");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::info);
   Facts one;
