@@ -10,7 +10,8 @@
 
 namespace gpudoctor::testing {
 
-/// A machine with one GPU (as NVML names it) and a driver; either may be null.
+/// A machine with one GPU (as NVML reports it: the name, and the compute capability where the
+/// knowledge base knows the name) and a driver; either may be null.
 inline Facts machine(Platform p, const char* gpu, const char* driver) {
   Facts f;
   f.platform = p;
@@ -18,6 +19,10 @@ inline Facts machine(Platform p, const char* gpu, const char* driver) {
     GpuFacts g;
     g.name = gpu;
     g.source = "nvml";
+    if (auto cc = builtin_kb().compute_capability(gpu)) {
+      g.cc_major = cc->major();
+      g.cc_minor = cc->minor();
+    }
     f.gpus.push_back(g);
   }
   if (driver) f.driver.version = v(driver);

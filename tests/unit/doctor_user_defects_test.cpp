@@ -7,6 +7,7 @@
 
 #include "../integration/run_gpudoctor.hpp"
 #include "check/checks.hpp"
+#include "kb/annotate_facts.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb_test_support.hpp"
@@ -321,6 +322,7 @@ TEST(DoctorUserDefects, DeclaredGpuWithoutDriverIsAnErrorNamingTheDriver) {
     f.gpus.push_back(g);
     f.driver.files.push_back(
         DriverFile{f.platform == Platform::windows ? "nvcuda.dll" : "libcuda.so.1", "", std::nullopt});
+    annotate_facts(f, kb());  // as the doctor gathers facts
     auto fs = run_checks(f, &kb());
     const Finding* e = find(fs, "driver-missing-for-declared-gpu");
     ASSERT_NE(e, nullptr) << os << ": " << ids(fs);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "check/checks.hpp"
+#include "kb/annotate_facts.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/process_runner.hpp"
@@ -172,6 +173,7 @@ TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
   torch.variant = "cu128";
   env.frameworks.push_back(torch);
   f.python_envs.push_back(env);
+  annotate_facts(f, *kb);  // as the doctor gathers facts
   auto fs = run_checks(f, &*kb);
   int count = 0;
   for (const auto& x : fs) count += x.id == "gpu-arch-unsupported-by-framework";
