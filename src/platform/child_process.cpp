@@ -1,0 +1,74 @@
+#include "platform/child_process.hpp"
+
+namespace gpudoctor {
+
+bool ChildProcess::wait(Clock::time_point until) {
+  ChildProcess* self = this;
+  return wait_any(std::span<ChildProcess* const>(&self, 1), until);
+}
+
+namespace {
+
+void append_bounded(std::string& to, const std::string& chunk, size_t max_bytes) {
+  if (to.size() < max_bytes) to.append(chunk, 0, std::min(chunk.size(), max_bytes - to.size()));
+}
+
+}  // namespace
+
+Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseconds timeout, size_t max_bytes) {
+  ChildSpec piped = spec;
+  piped.out = ChildStdio::pipe;
+  piped.err = ChildStdio::pipe;
+  auto started = ChildProcess::start(piped);
+  if (!started) return started.error();
+  ChildProcess& child = *started;
+  const auto deadline = ChildProcess::Clock::now() + timeout;
+  CollectedOutput result;
+  // Both pipes closed does not mean the program ended (it may close them and linger), nor
+  // the reverse (a grandchild may hold them): wait for both, never past the deadline.
+  while (!child.ended() || child.reading(ChildStream::out) || child.reading(ChildStream::err)) {
+    if (ChildProcess::Clock::now() >= deadline) {
+      child.kill();
+      return Error{ErrorKind::timeout, "no answer within " + std::to_string(timeout.count()) + " ms; killed",
+                   spec.argv.front(), 0};
+    }
+    child.wait(deadline);
+    append_bounded(result.out, child.take_output(ChildStream::out), max_bytes);
+    append_bounded(result.err, child.take_output(ChildStream::err), max_bytes);
+  }
+  result.status = child.exit_status();
+  return result;
+}
+
+std::string windows_command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& arg : argv) {
+    if (!line.empty()) line += ' ';
+    if (!arg.empty() && arg.find_first_of(" \t\n\v\"") == std::string::npos) {
+      line += arg;
+      continue;
+    }
+    // Backslashes are literal except before a quote: there each one doubles, and the quote
+    // itself is escaped; before the closing quote they double too.
+    line += '"';
+    size_t backslashes = 0;
+    for (char c : arg) {
+      if (c == '\\') {
+        ++backslashes;
+        continue;
+      }
+      if (c == '"') {
+        line.append(backslashes * 2 + 1, '\\');
+      } else {
+        line.append(backslashes, '\\');
+      }
+      backslashes = 0;
+      line += c;
+    }
+    line.append(backslashes * 2, '\\');
+    line += '"';
+  }
+  return line;
+}
+
+}  // namespace gpudoctor
