@@ -40,6 +40,33 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
   return result;
 }
 
+bool ParentPipe::write_line(std::string_view line) {
+  std::string data(line);
+  data += '\n';
+  return write_output(data);
+}
+
+bool ParentPipe::read_line(std::string& line, size_t max_bytes) {
+  line.clear();
+  bool dropping = false;
+  for (;;) {
+    size_t nl = buffer_.find('\n');
+    size_t take = nl == std::string::npos ? buffer_.size() : nl;
+    if (!dropping) line.append(buffer_, 0, std::min(take, max_bytes - line.size()));
+    dropping = line.size() >= max_bytes;
+    if (nl != std::string::npos) {
+      buffer_.erase(0, nl + 1);
+      return true;
+    }
+    buffer_.clear();
+    if (eof_) return !line.empty();
+    char chunk[4096];
+    size_t n = read_input(chunk, sizeof chunk);
+    if (n == 0) eof_ = true;
+    buffer_.assign(chunk, n);
+  }
+}
+
 std::string windows_command_line(const std::vector<std::string>& argv) {
   std::string line;
   for (const std::string& arg : argv) {

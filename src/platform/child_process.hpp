@@ -141,8 +141,13 @@ class ParentPipe {
 
  private:
   ParentPipe() = default;
+  /// Per platform: some bytes of input, 0 at its end; all of `data` to the parent.
+  size_t read_input(char* buffer, size_t size);
+  bool write_output(std::string_view data);
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::string buffer_;
+  bool eof_ = false;
 };
 
 /// A last resort for a one-shot task whose parent died without killing it (POSIX: alarm;

@@ -420,8 +420,6 @@ Result<std::string> current_executable() {
 struct ParentPipe::Impl {
   Fd in;
   Fd out;
-  std::string buffer;
-  bool eof = false;
 };
 
 ParentPipe ParentPipe::take() {
@@ -441,46 +439,21 @@ ParentPipe ParentPipe::take() {
 ParentPipe::ParentPipe(ParentPipe&&) noexcept = default;
 ParentPipe::~ParentPipe() = default;
 
-bool ParentPipe::write_line(std::string_view line) {
-  std::string data(line);
-  data += '\n';
-  const char* p = data.data();
-  size_t left = data.size();
-  while (left > 0) {
-    ssize_t n = ::write(impl_->out.get(), p, left);
+bool ParentPipe::write_output(std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(impl_->out.get(), data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    p += n;
-    left -= static_cast<size_t>(n);
+    data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
 }
 
-bool ParentPipe::read_line(std::string& line, size_t max_bytes) {
-  Impl& p = *impl_;
-  line.clear();
-  bool dropping = false;
+size_t ParentPipe::read_input(char* buffer, size_t size) {
   for (;;) {
-    size_t nl = p.buffer.find('\n');
-    if (nl != std::string::npos) {
-      if (!dropping) line.append(p.buffer, 0, std::min(nl, max_bytes - line.size()));
-      p.buffer.erase(0, nl + 1);
-      return true;
-    }
-    if (!dropping) {
-      line.append(p.buffer, 0, std::min(p.buffer.size(), max_bytes - line.size()));
-      dropping = line.size() >= max_bytes;
-    }
-    p.buffer.clear();
-    if (p.eof) return !line.empty();
-    char buf[4096];
-    ssize_t n = ::read(p.in.get(), buf, sizeof buf);
+    ssize_t n = ::read(impl_->in.get(), buffer, size);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      p.eof = true;
-      continue;
-    }
-    p.buffer.assign(buf, static_cast<size_t>(n));
+    return n > 0 ? static_cast<size_t>(n) : 0;
   }
 }
 
