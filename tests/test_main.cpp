@@ -8,12 +8,19 @@
 
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "gpu/gpu_agent.hpp"
 #include "gpu/internal_tasks.hpp"
+
+namespace gpudoctor::testing {
+/// Held by a thread of the parent in ChildProcess.StartsWhileAnotherThreadHoldsALock: a forked
+/// child would inherit it locked forever; a started one has its own.
+std::mutex g_task_lock;
+}  // namespace gpudoctor::testing
 
 namespace gpudoctor::gpu {
 namespace {
@@ -38,6 +45,10 @@ void throw_something(const std::vector<std::string>& /*args*/, ChildChannel& /*o
 void write_a_lot(const std::vector<std::string>& /*args*/, ChildChannel& out) {
   std::string line(1000, 'x');
   for (int i = 0; i < 200; ++i) out.write_line(line);
+}
+void take_lock(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  std::lock_guard<std::mutex> hold(gpudoctor::testing::g_task_lock);
+  out.write_line("locked");
 }
 void print_to_stdout(const std::vector<std::string>& /*args*/, ChildChannel& out) {
   std::printf("a vendor library talking on stdout\n");
@@ -74,7 +85,7 @@ void test_agent(const std::vector<std::string>& /*args*/, ChildChannel& out) {
 const TaskEntry kTestTasks[] = {
     {"test-echo", &say_args},          {"test-hang", &sleep_forever},    {"test-abort", &abort_now},
     {"test-exit7", &exit_seven},       {"test-throw", &throw_something}, {"test-flood", &write_a_lot},
-    {"test-chatty", &print_to_stdout}, {"test-agent", &test_agent},
+    {"test-chatty", &print_to_stdout}, {"test-agent", &test_agent},      {"test-take-lock", &take_lock},
 };
 
 }  // namespace
