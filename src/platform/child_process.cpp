@@ -2,6 +2,18 @@
 
 namespace gpudoctor {
 
+ChildProcess::ChildProcess(Impl* impl) : impl_(impl) {}
+ChildProcess::ChildProcess(ChildProcess&&) noexcept = default;
+ChildProcess& ChildProcess::operator=(ChildProcess&&) noexcept = default;
+ChildProcess::~ChildProcess() {
+  if (impl_ && !ended()) kill();
+}
+
+Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
+  if (spec.argv.empty()) return Error{ErrorKind::invalid_data, "empty command", "", 0};
+  return spawn(spec);
+}
+
 bool ChildProcess::wait(Clock::time_point until) {
   ChildProcess* self = this;
   return wait_any(std::span<ChildProcess* const>(&self, 1), until);

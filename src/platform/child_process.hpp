@@ -84,9 +84,9 @@ class ChildProcess {
   /// after the child itself has ended.
   void stop_reading();
   /// Reaped: exit_status() and ended_at() are known.
-  [[nodiscard]] bool ended() const;
-  [[nodiscard]] const ExitStatus& exit_status() const;
-  [[nodiscard]] Clock::time_point ended_at() const;
+  [[nodiscard]] bool ended() const { return state().ended; }
+  [[nodiscard]] const ExitStatus& exit_status() const { return state().status; }
+  [[nodiscard]] Clock::time_point ended_at() const { return state().ended_at; }
   /// Kills the child, and everything in its group when own_group, then reaps it. The group is
   /// killed even when the child itself has already ended.
   void kill();
@@ -97,9 +97,21 @@ class ChildProcess {
   [[nodiscard]] long id() const;  ///< process id
 
  private:
-  struct Impl;
-  explicit ChildProcess(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  /// What every platform's Impl records once the child is reaped.
+  struct State {
+    bool ended = false;
+    ExitStatus status;
+    Clock::time_point ended_at;
+  };
+  struct Impl;  ///< a State, and the platform's handles
+  /// Defined with Impl, per platform, so that the rest of the class is common code.
+  struct ImplDeleter {
+    void operator()(Impl* impl) const;
+  };
+  [[nodiscard]] const State& state() const;
+  static Result<ChildProcess> spawn(const ChildSpec& spec);  ///< per platform; argv not empty
+  explicit ChildProcess(Impl* impl);
+  std::unique_ptr<Impl, ImplDeleter> impl_;
   friend bool wait_any(std::span<ChildProcess* const> children, Clock::time_point until);
 };
 

@@ -119,7 +119,7 @@ constexpr size_t kReadChunk = 64 * 1024;
 
 }  // namespace
 
-struct ChildProcess::Impl {
+struct ChildProcess::Impl : ChildProcess::State {
   pid_t pid = -1;
   bool own_group = true;
   Fd stdin_fd;
@@ -127,9 +127,6 @@ struct ChildProcess::Impl {
   std::string pending[2];
   /// Tells when the child ends without a periodic waitpid (Linux 5.3+); absent: a 10 ms tick.
   Fd pidfd;
-  bool ended = false;
-  ExitStatus status;
-  Clock::time_point ended_at;
 
   /// waitpid without waiting; true when the child was reaped now.
   bool try_reap() {
@@ -166,15 +163,7 @@ struct ChildProcess::Impl {
   }
 };
 
-ChildProcess::ChildProcess(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ChildProcess::ChildProcess(ChildProcess&&) noexcept = default;
-ChildProcess& ChildProcess::operator=(ChildProcess&&) noexcept = default;
-ChildProcess::~ChildProcess() {
-  if (impl_ && !impl_->ended) kill();
-}
-
-Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
-  if (spec.argv.empty()) return Error{ErrorKind::invalid_data, "empty command", "", 0};
+Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   auto impl = std::make_unique<Impl>();
   impl->own_group = spec.own_group;
   Fd child_ends[3];
@@ -259,7 +248,7 @@ Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
   // pidfd_open's descriptor is close-on-exec by definition.
   impl->pidfd = Fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 #endif
-  return ChildProcess(std::move(impl));
+  return ChildProcess(impl.release());
 }
 
 bool wait_any(std::span<ChildProcess* const> children, Clock::time_point until) {
@@ -323,16 +312,8 @@ void ChildProcess::stop_reading() {
   for (Fd& f : impl_->streams) f.reset();
 }
 
-bool ChildProcess::ended() const {
-  return impl_->ended;
-}
-
-const ExitStatus& ChildProcess::exit_status() const {
-  return impl_->status;
-}
-
-ChildProcess::Clock::time_point ChildProcess::ended_at() const {
-  return impl_->ended_at;
+const ChildProcess::State& ChildProcess::state() const {
+  return *impl_;
 }
 
 void ChildProcess::kill() {
@@ -400,6 +381,10 @@ void ChildProcess::close_stdin() {
 
 long ChildProcess::id() const {
   return impl_->pid;
+}
+
+void ChildProcess::ImplDeleter::operator()(Impl* impl) const {
+  delete impl;
 }
 
 std::string describe(const ExitStatus& status) {

@@ -178,16 +178,13 @@ struct Stream {
 
 }  // namespace
 
-struct ChildProcess::Impl {
+struct ChildProcess::Impl : ChildProcess::State {
   Handle process;
   Handle job;
   Handle stdin_pipe;
   DWORD pid = 0;
   bool own_group = true;
   Stream streams[2];
-  bool ended = false;
-  ExitStatus status;
-  Clock::time_point ended_at;
 
   ~Impl() {
     for (Stream& s : streams) close(s);
@@ -246,15 +243,7 @@ struct ChildProcess::Impl {
   }
 };
 
-ChildProcess::ChildProcess(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ChildProcess::ChildProcess(ChildProcess&&) noexcept = default;
-ChildProcess& ChildProcess::operator=(ChildProcess&&) noexcept = default;
-ChildProcess::~ChildProcess() {
-  if (impl_ && !impl_->ended) kill();
-}
-
-Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
-  if (spec.argv.empty()) return Error{ErrorKind::invalid_data, "empty command", "", 0};
+Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   auto impl = std::make_unique<Impl>();
   impl->own_group = spec.own_group;
   Handle child_std[3];
@@ -340,7 +329,7 @@ Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
     }
   }
   ::ResumeThread(thread.get());
-  return ChildProcess(std::move(impl));
+  return ChildProcess(impl.release());
 }
 
 bool wait_any(std::span<ChildProcess* const> children, Clock::time_point until) {
@@ -388,16 +377,12 @@ void ChildProcess::stop_reading() {
   for (Stream& s : impl_->streams) Impl::close(s);
 }
 
-bool ChildProcess::ended() const {
-  return impl_->ended;
+const ChildProcess::State& ChildProcess::state() const {
+  return *impl_;
 }
 
-const ExitStatus& ChildProcess::exit_status() const {
-  return impl_->status;
-}
-
-ChildProcess::Clock::time_point ChildProcess::ended_at() const {
-  return impl_->ended_at;
+void ChildProcess::ImplDeleter::operator()(Impl* impl) const {
+  delete impl;
 }
 
 void ChildProcess::kill() {
@@ -474,13 +459,14 @@ struct ParentPipe::Impl {
 };
 
 ParentPipe ParentPipe::take() {
-  ParentPipe pipe;
-  pipe.impl_ = std::make_unique<Impl>();
+  // Private, non-inheritable copies of the handles the parent gave us.
   HANDLE self = ::GetCurrentProcess();
   HANDLE in = nullptr;
   HANDLE out = nullptr;
   ::DuplicateHandle(self, ::GetStdHandle(STD_INPUT_HANDLE), self, &in, 0, FALSE, DUPLICATE_SAME_ACCESS);
   ::DuplicateHandle(self, ::GetStdHandle(STD_OUTPUT_HANDLE), self, &out, 0, FALSE, DUPLICATE_SAME_ACCESS);
+  ParentPipe pipe;
+  pipe.impl_ = std::make_unique<Impl>();
   pipe.impl_->in = Handle(in);
   pipe.impl_->out = Handle(out);
   // Both the C runtime's descriptors and the process's standard handles: vendor code may
