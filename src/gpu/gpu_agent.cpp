@@ -3,6 +3,8 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "gpu/internal_tasks.hpp"
+
 namespace gpudoctor::gpu {
 namespace {
 
@@ -167,7 +169,9 @@ Status Agent::start() {
   auto started = ChildProcess::start(ChildSpec{.argv = internal_task_argv(options_.task, {}),
                                                .program = *self,
                                                .in = ChildStdio::pipe,
-                                               .err = ChildStdio::inherit});
+                                               .err = ChildStdio::inherit,
+                                               // long-lived: no one-shot backstop
+                                               .env = {{std::string(kTaskDeadlineVariable), std::nullopt}}});
   if (!started) return started.error();
   child_.emplace(std::move(started).value());
   ++starts_;

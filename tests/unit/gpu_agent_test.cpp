@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "gpu/internal_tasks.hpp"
+#include "platform/process_runner.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
@@ -126,6 +127,20 @@ TEST(InternalTasks, UnknownTaskEndsWithStatusTwo) {
   ASSERT_TRUE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
   EXPECT_EQ(outcomes[0].error->code, 2);
+}
+
+TEST(InternalTasks, GpudoctorRunsThemBeforeItsCommandLineAndHidesThem) {
+  HostProcessRunner runner;
+  auto task = runner.run({GPUDOCTOR_BINARY, "--internal-task", "nvml", "libgpudoctor-no-such-nvml.so.1"}, 10s);
+  ASSERT_TRUE(task) << task.error().message;
+  EXPECT_EQ(task->exit_code, 0) << task->err;  // CLI11 would have refused the flag (2)
+  EXPECT_NE(task->out.find(R"({"call":"dlopen libgpudoctor-no-such-nvml.so.1"})"), std::string::npos) << task->out;
+  auto help = runner.run({GPUDOCTOR_BINARY, "--help"}, 10s);
+  ASSERT_TRUE(help);
+  EXPECT_EQ(help->out.find("internal-task"), std::string::npos);
+  auto unnamed = runner.run({GPUDOCTOR_BINARY, "--internal-task"}, 10s);
+  ASSERT_TRUE(unnamed);
+  EXPECT_EQ(unnamed->exit_code, 2);
 }
 
 }  // namespace
