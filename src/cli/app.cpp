@@ -10,12 +10,12 @@
 #include <mutex>
 #include <sstream>
 
-#include "cli/build_info.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/build_info.hpp"
 #include "platform/host_fs.hpp"
 
 namespace gpudoctor {

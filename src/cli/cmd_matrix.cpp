@@ -7,6 +7,7 @@
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/matrix_query.hpp"
 #include "kb/resolver.hpp"
 #include "render/matrix_render.hpp"
 
@@ -81,7 +82,8 @@ Command matrix_command() {
     f.arch = args->arch;
     f.cudnn = args->cudnn;
     f.sources = args->sources;
-    write_output(ctx.options().json ? render_matrix_json(*kb, f) : render_matrix_text(*kb, f));
+    MatrixView view = matrix_view(*kb, f);
+    write_output(ctx.options().json ? render_matrix_json(view) : render_matrix_text(view));
     if (!f.gpu_name.empty() && !f.cc) return kExitProblems;
     return kExitOk;
   };

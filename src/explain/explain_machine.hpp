@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/facts.hpp"
-#include "platform/platform.hpp"
+#include "model/platform.hpp"
 
 namespace gpudoctor {
 

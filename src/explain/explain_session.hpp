@@ -9,9 +9,9 @@
 
 #include "core/result.hpp"
 #include "explain/explain_machine.hpp"
-#include "explain/explain_report.hpp"
 #include "explain/log_decoder.hpp"
 #include "explain/rule_matcher.hpp"
+#include "model/explain_report.hpp"
 
 namespace gpudoctor {
 

@@ -5,20 +5,6 @@
 
 namespace gpudoctor {
 
-const char* to_string(LogEncoding e) {
-  switch (e) {
-    case LogEncoding::unknown:
-      return "unknown";
-    case LogEncoding::utf8:
-      return "utf-8";
-    case LogEncoding::utf16le:
-      return "utf-16le";
-    case LogEncoding::utf16be:
-      return "utf-16be";
-  }
-  return "unknown";
-}
-
 namespace {
 
 /// Bytes to look at before guessing a BOM-less UTF-16 log.

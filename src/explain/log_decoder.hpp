@@ -10,18 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "model/explain_report.hpp"
+
 namespace gpudoctor {
-
-enum class LogEncoding { unknown, utf8, utf16le, utf16be };
-const char* to_string(LogEncoding e);
-
-struct LogDecoderStats {
-  std::uint64_t bytes_in = 0;
-  std::uint64_t lines = 0;
-  std::uint64_t lines_truncated = 0;  ///< lines longer than kMaxLineBytes (the rest was dropped)
-  std::uint64_t control_bytes = 0;    ///< NULs and other control bytes replaced (binary input)
-  LogEncoding encoding = LogEncoding::unknown;
-};
 
 class LogDecoder {
  public:

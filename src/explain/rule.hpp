@@ -6,14 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "model/explain_report.hpp"
+
 namespace gpudoctor {
 
 /// The categories of ../shared/corpus/README.md; every candidate has exactly one.
 const std::vector<std::string>& explain_categories();
 bool is_explain_category(std::string_view category);
-
-enum class RuleSeverity { info, warning, error };
-const char* to_string(RuleSeverity s);
 
 /// One possible cause of what a rule matched: the rule's own (the first) or an alternative.
 struct RuleCandidate {

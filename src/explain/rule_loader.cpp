@@ -44,18 +44,6 @@ bool is_explain_category(std::string_view category) {
   return std::find(c.begin(), c.end(), category) != c.end();
 }
 
-const char* to_string(RuleSeverity s) {
-  switch (s) {
-    case RuleSeverity::info:
-      return "info";
-    case RuleSeverity::warning:
-      return "warning";
-    case RuleSeverity::error:
-      return "error";
-  }
-  return "error";
-}
-
 namespace {
 
 /// Limits that keep a hostile rule file from costing unbounded time or memory.

@@ -6,6 +6,7 @@
 #include <exception>
 #include <set>
 
+#include "core/pci_ids.hpp"
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
@@ -609,6 +610,12 @@ Result<KnowledgeBase> KnowledgeBase::load(const std::string& kb_dir) {
   std::vector<KbIssue> issues;
   KnowledgeBase kb = parse(*files, issues);
   kb.validate(issues);
+  auto pci = load_data_files("pci/", kb_dir);
+  if (!pci) return pci.error();
+  for (const DataFile& f : *pci) {
+    kb.pci_names.merge(parse_pci_ids_nvidia(f.content));
+    kb.files_loaded.push_back(f.path + " (" + f.origin + ")");
+  }
   std::vector<std::string> errors;
   for (const KbIssue& i : issues) {
     if (i.level == Level::error) errors.push_back(i.str());

@@ -9,10 +9,6 @@
 
 namespace gpudoctor {
 
-const char* to_string(Shell s) {
-  return s == Shell::bash ? "bash" : "powershell";
-}
-
 namespace {
 
 constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
@@ -20,25 +16,6 @@ constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,co
 constexpr const char* kWslGuide =
     "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
     "WSL2)";
-
-std::string display_name(const std::string& framework) {
-  if (framework == "tensorflow") return "TensorFlow";
-  if (framework == "pytorch") return "PyTorch";
-  if (framework == "jax") return "JAX";
-  return framework;
-}
-
-std::string route_text(Platform p) {
-  switch (p) {
-    case Platform::linux:
-      return "on Linux";
-    case Platform::windows:
-      return "on native Windows";
-    case Platform::wsl2:
-      return "in WSL2";
-  }
-  return "";
-}
 
 /// Driver floors: WSL2 uses the Windows driver.
 Platform driver_platform(Platform route) {
@@ -79,14 +56,14 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   if (req.python) {
     if (range.contains(*req.python)) {
       o.python = req.python->truncated(2);
-      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " + display_name(o.framework) + " " +
-                          series(o.version) + "'s range " + range.text());
+      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " +
+                          framework_display_name(o.framework) + " " + series(o.version) + "'s range " + range.text());
     } else {
       o.python_change = true;
       o.python = pick_python(kb, range, req.python);
       o.issues.push_back(PlanIssue{"python-outside-range", false,
                                    "Python " + req.python->truncated(2).str() + " is outside " +
-                                       display_name(o.framework) + " " + series(o.version) + "'s range " +
+                                       framework_display_name(o.framework) + " " + series(o.version) + "'s range " +
                                        range.text() + ": use a new environment with Python " +
                                        (o.python ? o.python->str() : range.text()),
                                    source});
@@ -331,7 +308,7 @@ void add_install_step(PlanOption& o, const std::string& pip_args, const std::str
   PlanStep s;
   s.id = "install";
   s.title = o.framework == "jax" ? "Install JAX (jax[" + o.variant + "])"
-                                 : "Install " + display_name(o.framework) + " " + series(o.version);
+                                 : "Install " + framework_display_name(o.framework) + " " + series(o.version);
   s.detail = detail;
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   s.commands.push_back(PlanCommand{sh, "python -m pip install " + pip_args, false});
@@ -341,7 +318,7 @@ void add_install_step(PlanOption& o, const std::string& pip_args, const std::str
 void add_verify_step(PlanOption& o) {
   PlanStep s;
   s.id = "verify";
-  s.title = "Check that " + display_name(o.framework) + " sees the GPU";
+  s.title = "Check that " + framework_display_name(o.framework) + " sees the GPU";
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   std::string code;
   if (o.framework == "tensorflow") {
@@ -770,30 +747,6 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
 
 }  // namespace
 
-bool PlanOption::fatal() const {
-  return std::any_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.fatal; });
-}
-
-bool PlanOption::verified() const {
-  return std::none_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.unverified; });
-}
-
-std::string PlanOption::summary() const {
-  std::string s = display_name(framework);
-  if (framework != "jax" || version != Version()) s += " " + series(version);
-  if (framework == "jax") s = "JAX (jax[" + variant + "])";
-  s += " " + route_text(route);
-  std::vector<std::string> parts;
-  if (framework == "pytorch") parts.push_back(variant);
-  if (framework == "tensorflow" && variant == "and-cuda") parts.push_back("tensorflow[and-cuda]");
-  if (gpu && cuda) parts.push_back("CUDA " + cuda->str());
-  if (gpu && cudnn) parts.push_back("cuDNN " + cudnn->str());
-  if (python) parts.push_back("Python " + python->str());
-  if (!gpu) parts.push_back("CPU only");
-  if (!parts.empty()) s += " (" + join(parts, ", ") + ")";
-  return s;
-}
-
 Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   FrameworkRequest fr;
   fr.text = std::string(trim(text));
@@ -910,21 +863,6 @@ PlanRequest request_from_facts(const Facts& facts, const KnowledgeBase& kb) {
     }
   }
   return req;
-}
-
-std::vector<PlanStep> plan_steps(const Plan& plan) {
-  std::vector<PlanStep> out;
-  std::set<std::string> seen;
-  for (const FrameworkPlan& fp : plan.frameworks) {
-    if (!fp.best) continue;
-    for (const PlanStep& s : fp.best->steps) {
-      // The driver and WSL2 steps are shared: keep the first (checks are the same command).
-      if ((s.id == "wsl2" || s.id == "verify-driver") && !seen.insert(s.id).second) continue;
-      if (s.id == "driver" && !seen.insert(s.title).second) continue;
-      out.push_back(s);
-    }
-  }
-  return out;
 }
 
 }  // namespace gpudoctor

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/version.hpp"
-#include "platform/platform.hpp"
+#include "model/platform.hpp"
 
 namespace gpudoctor {
 
@@ -28,6 +28,9 @@ struct OsFacts {
 
 /// A GPU as seen by one source. Sources: "nvml", "proc" (/proc/driver/nvidia/gpus),
 /// "pci" (sysfs), "declared" (--gpu).
+/// The name a sysfs GPU gets until a PCI ID database names it: "NVIDIA device 10de:2503".
+inline constexpr const char* kUnnamedPciDevice = "NVIDIA device 10de:";
+
 struct GpuFacts {
   std::string name;  ///< "NVIDIA GeForce RTX 3060"
   std::string source;

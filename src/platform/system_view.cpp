@@ -29,26 +29,6 @@ constexpr size_t kMaxCaseIndexes = 256;
 
 }  // namespace
 
-const char* to_string(Platform p) {
-  switch (p) {
-    case Platform::linux:
-      return "linux";
-    case Platform::windows:
-      return "windows";
-    case Platform::wsl2:
-      return "wsl2";
-  }
-  return "linux";
-}
-
-std::optional<Platform> parse_platform(std::string_view text) {
-  std::string t = to_lower(trim(text));
-  if (t == "linux") return Platform::linux;
-  if (t == "windows" || t == "win" || t == "win32") return Platform::windows;
-  if (t == "wsl2" || t == "wsl") return Platform::wsl2;
-  return std::nullopt;
-}
-
 SystemView::SystemView(Options options) : options_(std::move(options)) {
   if (options_.root.empty()) options_.root = "/";
   auto root = host_fs::open_dir(options_.root);  // the user's own path: links in it are followed

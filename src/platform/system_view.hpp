@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/platform.hpp"
 #include "platform/host_fs.hpp"
-#include "platform/platform.hpp"
 #include "platform/process_runner.hpp"
 
 namespace gpudoctor {

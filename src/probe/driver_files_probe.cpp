@@ -1,7 +1,7 @@
 #include <algorithm>
 
+#include "core/pci_ids.hpp"
 #include "core/text.hpp"
-#include "kb/data_files.hpp"
 #include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
 #include "probe/version_files.hpp"
@@ -101,18 +101,12 @@ void read_pci_gpus(const SystemView& system, Facts& facts) {
       continue;
     }
     if (!names_loaded) {
-      // The PCI ID database names the chip; the target's own copy first.
+      // The PCI ID database names the chip: the target's own copy here; without one the
+      // knowledge base's copy names it later (kb/annotate_facts.cpp).
       for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"}) {
         if (auto text = system.read_file(p, kPciIdsLimit)) {
           names = parse_pci_ids_nvidia(*text);
           break;
-        }
-      }
-      if (names.empty()) {
-        // The copy embedded in the knowledge base (data/pci/nvidia.ids): reference data that
-        // does not depend on the machine gpudoctor runs on.
-        if (auto files = load_data_files("pci/", ""); files && !files->empty()) {
-          names = parse_pci_ids_nvidia(files->front().content);
         }
       }
       names_loaded = true;
@@ -123,7 +117,7 @@ void read_pci_gpus(const SystemView& system, Facts& facts) {
     g.pci_device_id = device;
     g.kernel_driver = driver;
     auto it = names.find(device);
-    g.name = it != names.end() ? it->second : "NVIDIA device 10de:" + device;
+    g.name = it != names.end() ? it->second : std::string(kUnnamedPciDevice) + device;
     facts.gpus.push_back(std::move(g));
   }
 }

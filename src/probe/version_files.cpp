@@ -193,23 +193,6 @@ std::optional<LibraryName> parse_library_name(std::string_view name) {
   return out;
 }
 
-std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text) {
-  std::map<std::string, std::string> out;
-  bool in_nvidia = false;
-  for (std::string_view line : lines(text)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (line[0] != '\t') {
-      if (in_nvidia) break;  // the next vendor
-      in_nvidia = starts_with(line, "10de ");
-      continue;
-    }
-    if (!in_nvidia || line.size() < 7 || line[1] == '\t') continue;  // skip subsystems
-    std::string id = to_lower(line.substr(1, 4));
-    out.emplace(id, printable(trim(line.substr(5)), 120));
-  }
-  return out;
-}
-
 std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data,
                                                           const std::vector<std::string_view>& name_prefixes) {
   std::multimap<std::string, std::string> out;

@@ -57,10 +57,6 @@ struct LibraryName {
 };
 std::optional<LibraryName> parse_library_name(std::string_view file_name);
 
-/// The NVIDIA part of the PCI ID database (pci.ids): device id (4 hex digits, lower case) ->
-/// name, e.g. "2503" -> "GA106 [GeForce RTX 3060]".
-std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text);
-
 /// /etc/ld.so.cache (glibc "glibc-ld.so.cache1.1" format): library file name -> paths, for the
 /// names that start with one of name_prefixes (all names when empty). Bounds-checked: a
 /// truncated or foreign file gives what could be read, and at most kMaxLdCacheEntries entries

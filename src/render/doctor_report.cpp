@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/build_info.hpp"
 #include "core/text.hpp"
-#include "render/json_model.hpp"
+#include "model/build_info.hpp"
+#include "model/json_codec.hpp"
 #include "render/json_text.hpp"
 
 namespace gpudoctor {

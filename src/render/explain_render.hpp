@@ -2,7 +2,7 @@
 /// Renderers for `gpudoctor explain`: pure functions of the report.
 #include <string>
 
-#include "explain/explain_report.hpp"
+#include "model/explain_report.hpp"
 
 namespace gpudoctor {
 

@@ -1,6 +1,5 @@
 #include <nlohmann/json.hpp>
 
-#include "kb/knowledge_base.hpp"
 #include "render/json_text.hpp"
 #include "render/matrix_render.hpp"
 
@@ -23,18 +22,19 @@ json versions(const std::vector<Version>& vs) {
 
 }  // namespace
 
-std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
+std::string render_matrix_json(const MatrixView& view) {
+  const MatrixFilter& f = view.filter;
   json j;
   j["schema_version"] = kMatrixSchemaVersion;
-  if (!f.gpu_name.empty()) {
-    GpuMatch m = kb.find_gpu(f.gpu_name);
-    j["gpu"] = json{{"query", f.gpu_name},
-                    {"model", m.model ? json(m.model->name) : json(nullptr)},
-                    {"compute_capability", m.model ? json(m.model->cc.str()) : json(nullptr)},
-                    {"suggestions", m.suggestions}};
+  if (view.gpu) {
+    const MatrixGpu& g = *view.gpu;
+    j["gpu"] = json{{"query", g.query},
+                    {"model", g.known ? json(g.name) : json(nullptr)},
+                    {"compute_capability", opt(g.cc)},
+                    {"suggestions", g.suggestions}};
   }
   json fw = json::array();
-  for (const MatrixRow& r : matrix_framework_rows(kb, f)) {
+  for (const MatrixRow& r : view.frameworks) {
     fw.push_back(json{{"framework", r.framework},
                       {"version", r.version},
                       {"os", r.os},
@@ -49,8 +49,7 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
   }
   j["frameworks"] = fw;
   json drivers = json::array();
-  for (const CudaDriverRow& d : kb.cuda_drivers) {
-    if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
+  for (const CudaDriverRow& d : view.drivers) {
     drivers.push_back(json{{"cuda", d.cuda.str()},
                            {"release", d.release},
                            {"driver_linux", opt(d.linux)},
@@ -60,7 +59,7 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
   }
   j["drivers"] = drivers;
   json fams = json::array();
-  for (const CudaFamily& fam : kb.cuda_families) {
+  for (const CudaFamily& fam : view.families) {
     fams.push_back(json{{"cuda", std::to_string(fam.major) + ".x"},
                         {"driver_linux", fam.linux.str()},
                         {"driver_windows", fam.windows.str()},
@@ -71,12 +70,12 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
   j["driver_families"] = fams;
   if (f.arch) {
     json ta = json::array();
-    for (const ToolkitArch& t : kb.toolkit_archs) {
+    for (const ToolkitArch& t : view.toolkit_archs) {
       ta.push_back(json{{"cuda", t.cuda.text()}, {"sass", versions(t.sass)}, {"source", t.source}});
     }
     j["toolkit_archs"] = ta;
     json gens = json::array();
-    for (const ArchGeneration& g : kb.generations) {
+    for (const ArchGeneration& g : view.generations) {
       gens.push_back(json{{"name", g.name},
                           {"cc", versions(g.cc)},
                           {"first_cuda", g.first_cuda.str()},
@@ -86,15 +85,14 @@ std::string render_matrix_json(const KnowledgeBase& kb, const MatrixFilter& f) {
     }
     j["generations"] = gens;
     json gpus = json::array();
-    for (const GpuModel& g : kb.gpus) {
-      if (f.cc && !g.cc.same_series(*f.cc, 2)) continue;
+    for (const GpuModel& g : view.gpus) {
       gpus.push_back(json{{"name", g.name}, {"cc", g.cc.str()}, {"arch", g.arch}, {"source", g.source}});
     }
     j["gpus"] = gpus;
   }
   if (f.cudnn) {
     json cd = json::array();
-    for (const CudnnBuild& b : kb.cudnn_builds) {
+    for (const CudnnBuild& b : view.cudnn) {
       cd.push_back(json{{"cudnn", b.cudnn.text()},
                         {"cuda_major", b.cuda_major},
                         {"cuda", b.cuda.text()},

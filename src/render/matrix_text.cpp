@@ -1,7 +1,6 @@
 #include <algorithm>
 
 #include "core/text.hpp"
-#include "kb/knowledge_base.hpp"
 #include "render/matrix_render.hpp"
 
 namespace gpudoctor {
@@ -39,24 +38,25 @@ std::string opt(const std::optional<Version>& v, const std::string& none = "N/A"
 
 }  // namespace
 
-std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
+std::string render_matrix_text(const MatrixView& view) {
+  const MatrixFilter& f = view.filter;
   std::string out;
   bool tables_only = f.drivers || f.arch || f.cudnn;
-  if (!f.gpu_name.empty()) {
-    GpuMatch m = kb.find_gpu(f.gpu_name);
-    if (m.model != nullptr) {
-      out += "GPU: " + m.model->name + ", compute capability " + m.model->cc.str() + " (" + m.model->arch +
+  if (view.gpu) {
+    const MatrixGpu& g = *view.gpu;
+    if (g.known) {
+      out += "GPU: " + g.name + ", compute capability " + opt(g.cc) + " (" + g.arch +
              "); rows whose builds may run on it. gpu column: native = SASS kernels; ptx-jit = only "
              "through PTX JIT; unknown-ptx = only if the wheel ships PTX, which is not recorded; derived = the "
              "build's own list is not recorded, its toolkit could target the GPU (an assumption, unverified); "
              "unknown = no list for this platform\n\n";
     } else {
-      out += "GPU '" + printable(f.gpu_name, 80) +
-             "' is not in the knowledge base. Nearest: " + join(m.suggestions, ", ") + "\n\n";
+      out += "GPU '" + printable(g.query, 80) +
+             "' is not in the knowledge base. Nearest: " + join(g.suggestions, ", ") + "\n\n";
     }
   }
   if (!tables_only) {
-    std::vector<MatrixRow> rows = matrix_framework_rows(kb, f);
+    const std::vector<MatrixRow>& rows = view.frameworks;
     std::vector<std::string> header{"framework", "version", "os", "python", "cuda", "cudnn", "variant"};
     if (f.cc) header.push_back("gpu");
     header.push_back("note");
@@ -82,8 +82,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
   }
   if (f.drivers) {
     std::vector<std::vector<std::string>> cells;
-    for (const CudaDriverRow& d : kb.cuda_drivers) {
-      if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
+    for (const CudaDriverRow& d : view.drivers) {
       std::vector<std::string> c{d.release, d.cuda.str(), ">= " + opt(d.linux),
                                  d.windows ? ">= " + d.windows->str() : "N/A"};
       if (f.sources) c.push_back(d.source);
@@ -93,7 +92,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     if (f.sources) h.push_back("source");
     out += "\nCUDA toolkit -> minimum driver (the driver each toolkit release ships with)\n" + table(h, cells);
     cells.clear();
-    for (const CudaFamily& fam : kb.cuda_families) {
+    for (const CudaFamily& fam : view.families) {
       std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + fam.linux.str(), ">= " + fam.windows.str(),
                                  fam.upper ? "< " + fam.upper->str() : "-", fam.note};
       if (f.sources) c.push_back(fam.source);
@@ -106,8 +105,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
   }
   if (f.arch) {
     std::vector<std::vector<std::string>> cells;
-    for (const ToolkitArch& t : kb.toolkit_archs) {
-      if (f.cuda && !t.cuda.contains(*f.cuda)) continue;
+    for (const ToolkitArch& t : view.toolkit_archs) {
       std::string s;
       for (const Version& v : t.sass) s += (s.empty() ? "" : " ") + v.str();
       std::vector<std::string> c{t.cuda.text(), s};
@@ -118,7 +116,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     if (f.sources) h.push_back("source");
     out += "\nCUDA toolkit -> compute capabilities it can compile for\n" + table(h, cells);
     cells.clear();
-    for (const ArchGeneration& g : kb.generations) {
+    for (const ArchGeneration& g : view.generations) {
       std::string cc;
       for (const Version& v : g.cc) cc += (cc.empty() ? "" : " ") + v.str();
       std::vector<std::string> c{
@@ -131,8 +129,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
     if (f.sources) h2.push_back("source");
     out += "\nArchitectures\n" + table(h2, cells);
     cells.clear();
-    for (const GpuModel& g : kb.gpus) {
-      if (f.cc && !g.cc.same_series(*f.cc, 2)) continue;
+    for (const GpuModel& g : view.gpus) {
       std::vector<std::string> c{g.name, g.cc.str(), g.arch};
       if (f.sources) c.push_back(g.source);
       cells.push_back(std::move(c));
@@ -143,8 +140,7 @@ std::string render_matrix_text(const KnowledgeBase& kb, const MatrixFilter& f) {
   }
   if (f.cudnn) {
     std::vector<std::vector<std::string>> cells;
-    for (const CudnnBuild& b : kb.cudnn_builds) {
-      if (f.cuda && !b.cuda.contains(*f.cuda)) continue;
+    for (const CudnnBuild& b : view.cudnn) {
       std::string cc;
       if (!b.cc.empty()) cc = b.cc.front().str() + " ... " + b.cc.back().str();
       std::vector<std::string> c{b.cudnn.text(),

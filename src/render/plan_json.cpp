@@ -1,6 +1,5 @@
 #include <nlohmann/json.hpp>
 
-#include "kb/knowledge_base.hpp"
 #include "render/json_text.hpp"
 #include "render/plan_render.hpp"
 

@@ -3,7 +3,7 @@
 /// Pure functions of the Plan; they never probe and never print.
 #include <string>
 
-#include "kb/resolver.hpp"
+#include "model/plan.hpp"
 
 namespace gpudoctor {
 

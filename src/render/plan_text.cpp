@@ -1,7 +1,6 @@
 #include <fmt/core.h>
 
 #include "core/text.hpp"
-#include "kb/knowledge_base.hpp"
 #include "render/plan_render.hpp"
 
 namespace gpudoctor {

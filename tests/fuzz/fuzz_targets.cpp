@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "core/pci_ids.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "explain/explain_session.hpp"

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kb/knowledge_base.hpp"
+#include "kb/matrix_query.hpp"
 #include "kb_test_support.hpp"
 #include "render/matrix_render.hpp"
 
@@ -17,7 +18,7 @@ using testing::v;
 
 TEST(KbMatrix, JsonContract) {
   MatrixFilter f;
-  auto j = nlohmann::json::parse(render_matrix_json(kb(), f));
+  auto j = nlohmann::json::parse(render_matrix_json(matrix_view(kb(), f)));
   EXPECT_EQ(j["schema_version"], 1);
   ASSERT_TRUE(j["frameworks"].is_array());
   ASSERT_GT(j["frameworks"].size(), 60u);
@@ -103,7 +104,7 @@ TEST(KbMatrix, TextViews) {
   f.arch = true;
   f.cudnn = true;
   f.sources = true;
-  std::string t = render_matrix_text(kb(), f);
+  std::string t = render_matrix_text(matrix_view(kb(), f));
   EXPECT_NE(t.find("535.104.05"), std::string::npos);
   EXPECT_NE(t.find("Minor-version compatibility"), std::string::npos);
   EXPECT_NE(t.find("NVIDIA GeForce RTX 3060"), std::string::npos);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/pci_ids.hpp"
+
 namespace gpudoctor {
 namespace {
 

@@ -1,7 +1,8 @@
+#include "kb/matrix_query.hpp"
+
 #include <algorithm>
 
 #include "kb/knowledge_base.hpp"
-#include "render/matrix_render.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -111,6 +112,41 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     }
   }
   return rows;
+}
+
+MatrixView matrix_view(const KnowledgeBase& kb, const MatrixFilter& f) {
+  MatrixView view;
+  view.filter = f;
+  if (!f.gpu_name.empty()) {
+    GpuMatch m = kb.find_gpu(f.gpu_name);
+    MatrixGpu g;
+    g.query = f.gpu_name;
+    g.known = m.model != nullptr;
+    if (m.model != nullptr) {
+      g.name = m.model->name;
+      g.cc = m.model->cc;
+      g.arch = m.model->arch;
+    }
+    g.suggestions = std::move(m.suggestions);
+    view.gpu = std::move(g);
+  }
+  view.frameworks = matrix_framework_rows(kb, f);
+  for (const CudaDriverRow& d : kb.cuda_drivers) {
+    if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
+    view.drivers.push_back(d);
+  }
+  view.families = kb.cuda_families;
+  for (const ToolkitArch& t : kb.toolkit_archs) {
+    if (!f.cuda || t.cuda.contains(*f.cuda)) view.toolkit_archs.push_back(t);
+  }
+  view.generations = kb.generations;
+  for (const GpuModel& g : kb.gpus) {
+    if (!f.cc || g.cc.same_series(*f.cc, 2)) view.gpus.push_back(g);
+  }
+  for (const CudnnBuild& b : kb.cudnn_builds) {
+    if (!f.cuda || b.cuda.contains(*f.cuda)) view.cudnn.push_back(b);
+  }
+  return view;
 }
 
 }  // namespace gpudoctor

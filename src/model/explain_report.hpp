@@ -1,15 +1,27 @@
 #pragma once
 /// What `explain` found: the matched problems, ranked best first. Plain structs for the
-/// renderers (render/explain_text.cpp, render/explain_json.cpp).
+/// renderers (render/explain_text.cpp, render/explain_json.cpp), filled by explain/.
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "explain/log_decoder.hpp"
-#include "explain/rule.hpp"
-
 namespace gpudoctor {
+
+enum class RuleSeverity { info, warning, error };
+const char* to_string(RuleSeverity s);
+
+enum class LogEncoding { unknown, utf8, utf16le, utf16be };
+const char* to_string(LogEncoding e);
+
+/// What the log decoder saw of the input.
+struct LogDecoderStats {
+  std::uint64_t bytes_in = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t lines_truncated = 0;  ///< lines longer than LogDecoder::kMaxLineBytes (the rest was dropped)
+  std::uint64_t control_bytes = 0;    ///< NULs and other control bytes replaced (binary input)
+  LogEncoding encoding = LogEncoding::unknown;
+};
 
 struct ExplainMatch {
   std::string rule;  ///< candidate id: "cudnn-missing" or "cudnn-missing/version-mismatch"

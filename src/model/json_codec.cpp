@@ -1,4 +1,4 @@
-#include "render/json_model.hpp"
+#include "model/json_codec.hpp"
 
 #include <nlohmann/json.hpp>
 

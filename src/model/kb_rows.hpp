@@ -1,0 +1,206 @@
+#pragma once
+/// The knowledge base's records: one struct per row of data/compat/*.toml, each keeping its
+/// `source`. Plain data, shared by the knowledge base (kb/, which loads and queries them) and
+/// the renderers of `matrix` (render/, which prints them).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace gpudoctor {
+
+/// A TensorFlow tested build configuration for one release series on one OS.
+struct TfBuild {
+  Version version;     ///< series "2.15" (covers 2.15.x)
+  std::string tested;  ///< what the table printed: "2.15.0", "tensorflow_gpu-2.10.0"
+  std::string os;      ///< "linux" or "windows" (WSL2 uses the linux rows)
+  VersionSpec python;
+  bool gpu = true;              ///< false: CPU-only build (native Windows from 2.11)
+  std::optional<Version> cuda;  ///< empty when gpu is false
+  std::optional<Version> cudnn;
+  std::vector<Version> archs;  ///< SASS archs of the wheel, when the facts record them
+  std::optional<Version> ptx;  ///< PTX arch shipped, when recorded
+  std::string archs_source;
+  std::string note;
+  std::string source;
+};
+
+/// What `tensorflow[and-cuda]` installs for a release series.
+struct TfAndCuda {
+  VersionSpec versions;
+  std::string recommended;  ///< exact version to install ("2.15.0.post1"), may be empty
+  std::vector<std::string> pins;
+  std::vector<Version> no_wheel_python;  ///< Pythons a pinned wheel has no build for: pip fails
+  std::string note;
+  std::string source;
+};
+
+struct TfPackage {
+  std::string name;
+  std::optional<bool> gpu;  ///< false: never a GPU build
+  std::string note;
+  std::string source;
+};
+
+/// A hole in an official table that is known and sourced, so validation does not flag it.
+struct KnownGap {
+  std::string table;
+  std::string os;
+  Version version;
+  std::string source;
+};
+
+struct TensorflowTable {
+  Version windows_gpu_last;
+  std::string windows_gpu_note;
+  std::string windows_gpu_source;
+  std::string wsl2_min_windows_build;
+  std::string wsl2_source;
+  std::optional<Version> wsl2_min_driver;       ///< the Windows driver floor for GPU in WSL2, when sourced
+  std::optional<Version> wsl2_min_driver_cuda;  ///< the CUDA (major) that floor was given for
+  std::string wsl2_driver_source;
+  /// Non-empty: the Linux aarch64 wheels on PyPI are CPU-only (Grace/GH200, DGX Spark, Jetson
+  /// get no GPU from `pip install tensorflow[and-cuda]`); the source says where that was read.
+  std::string aarch64_cpu_only_source;
+  std::vector<TfBuild> builds;
+  std::vector<TfAndCuda> and_cuda;
+  std::vector<TfPackage> packages;
+  std::vector<KnownGap> gaps;
+};
+
+struct TorchVariant {
+  std::string tag;  ///< "cu126"
+  Version cuda;
+  std::optional<Version> cudnn;
+  std::string cudnn_source;    ///< where the cuDNN pin was read, when not the release's source
+  std::string status;          ///< "stable" or "experimental"
+  std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
+  std::optional<Version> ptx;
+  std::vector<std::string> ptx_os;  ///< where the PTX is shipped ("linux")
+  std::optional<Version> min_cc;    ///< lowest CC when no list is sourced (2.8+: 7.5 for cu128)
+  std::string archs_source;
+  /// The Linux aarch64 wheels' SASS list (+PTX), when sourced; empty: not recorded, so an
+  /// aarch64 machine (Jetson) cannot be judged by the x86 list.
+  std::vector<Version> aarch64_archs;
+  std::optional<Version> aarch64_ptx;
+  std::string aarch64_source;
+};
+
+struct TorchRelease {
+  Version version;  ///< series "2.8"
+  VersionSpec python;
+  std::string note;
+  std::string tags_source;
+  std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The variant plain `pip install torch` gets from PyPI per platform ("cu130", "cpu");
+  /// empty: not recorded. Read from the PyPI wheels' torch/version.py.
+  std::string pypi_linux;
+  std::string pypi_aarch64;
+  std::string pypi_windows;
+  std::string pypi_source;
+  /// The torchvision / torchaudio series built for this torch (their METADATA pins torch==X):
+  /// installed together from the same index so pip does not swap the torch build.
+  std::string torchvision;
+  std::string torchaudio;
+  std::string companions_source;
+  std::string source;
+  std::vector<TorchVariant> variants;
+};
+
+struct TorchTable {
+  std::string index_url;  ///< with "{tag}"
+  std::string index_source;
+  std::vector<std::string> os;
+  std::vector<TorchRelease> releases;
+};
+
+struct JaxVariant {
+  std::string extra;  ///< "cuda12", "cuda13"
+  Version built_cuda;
+  Version built_cudnn;
+  VersionSpec cuda;
+  VersionSpec cudnn;
+  Version driver_linux;
+  Version min_cc;
+  bool preferred = false;
+  std::string source;
+};
+
+struct JaxTable {
+  std::vector<std::string> os;
+  bool wsl2_experimental = true;
+  std::string note;
+  std::string source;
+  std::vector<JaxVariant> variants;
+};
+
+/// The driver packaged with one toolkit release (release notes table).
+struct CudaDriverRow {
+  Version cuda;         ///< "12.2.2" (Update N = patch N)
+  std::string release;  ///< "12.2 Update 2" as the table prints it
+  std::optional<Version> linux;
+  std::optional<Version> windows;  ///< empty: N/A
+  std::string note;
+  std::string source;
+};
+
+/// Minor-version compatibility: the lowest driver for a whole CUDA major family.
+struct CudaFamily {
+  int major = 0;
+  Version linux;
+  Version windows;
+  std::optional<Version> upper;  ///< drivers from here on are a newer family (still work)
+  std::string note;
+  std::string source;
+};
+
+struct ToolkitArch {
+  VersionSpec cuda;
+  std::vector<Version> sass;
+  std::string note;
+  std::string source;
+};
+
+struct ArchGeneration {
+  std::string name;
+  std::vector<Version> cc;
+  Version first_cuda;
+  std::optional<int> last_cuda_major;  ///< empty: ongoing
+  std::string last_driver_branch;      ///< "R580"; empty: ongoing or unknown
+  std::string note;
+  std::string source;
+};
+
+struct GpuModel {
+  std::string name;  ///< as nvidia-smi prints it
+  Version cc;
+  std::string arch;
+  std::string note;
+  std::string source;
+  std::string key;  ///< normalised name used for matching
+};
+
+/// The lowest driver that knows a GPU at all: the driver of the first toolkit of its
+/// architecture generation (Blackwell: CUDA 12.8 GA, 570.26 / 570.65). A build for an older
+/// CUDA family does not lower it.
+struct ArchDriverFloor {
+  Version driver;
+  std::string generation;
+  Version first_cuda;
+  std::string source;
+};
+
+struct CudnnBuild {
+  VersionSpec cudnn;
+  int cuda_major = 0;
+  VersionSpec cuda;
+  std::optional<Version> linux;
+  std::optional<Version> windows;
+  bool windows_unknown = false;  ///< the source gives no Windows driver (not "N/A")
+  std::vector<Version> cc;
+  std::string note;
+  std::string source;
+};
+
+}  // namespace gpudoctor

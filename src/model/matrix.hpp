@@ -1,0 +1,67 @@
+#pragma once
+/// What `gpudoctor matrix` shows: the knowledge-base tables after the user's filters. The query
+/// (kb/matrix_query.hpp) fills a MatrixView; the renderers (render/matrix_render.hpp) print it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+#include "model/kb_rows.hpp"
+#include "model/platform.hpp"
+
+namespace gpudoctor {
+
+constexpr int kMatrixSchemaVersion = 1;
+
+struct MatrixFilter {
+  std::string framework;  ///< "tensorflow", "pytorch", "jax"; empty: all
+  std::optional<Platform> os;
+  std::optional<Version> cuda;  ///< "12" matches 12.x; "12.2" matches 12.2.x
+  std::optional<Version> python;
+  std::string gpu_name;       ///< keeps rows whose build has kernels for this GPU
+  std::optional<Version> cc;  ///< resolved from gpu_name
+  bool drivers = false;       ///< CUDA -> driver tables
+  bool arch = false;          ///< CUDA -> SASS archs, generations, GPU -> CC
+  bool cudnn = false;         ///< cuDNN support matrix
+  bool sources = false;       ///< text: a source column
+};
+
+/// One framework row: the JSON contract of `matrix --json`.
+struct MatrixRow {
+  std::string framework;
+  std::string version;
+  std::string os;      ///< "linux", "windows", "linux,windows,wsl2"
+  std::string python;  ///< range
+  std::string cuda;    ///< empty: CPU-only
+  std::string cudnn;
+  std::string variant;  ///< "cu126", "cuda13", "" for TF
+  std::string gpu;      ///< coverage of the filtered GPU ("native", ...) or ""
+  std::string note;
+  std::string source;
+};
+
+/// The GPU the rows were filtered for, as the knowledge base matched it.
+struct MatrixGpu {
+  std::string query;  ///< as the user gave it
+  bool known = false;
+  std::string name;  ///< the knowledge base's name, when known
+  std::optional<Version> cc;
+  std::string arch;
+  std::vector<std::string> suggestions;  ///< nearest known names, when unknown
+};
+
+/// Every table the filter keeps; the renderers choose which to show (text: the flags; JSON:
+/// the framework and driver tables always, the others with their flags).
+struct MatrixView {
+  MatrixFilter filter;
+  std::optional<MatrixGpu> gpu;  ///< when filter.gpu_name was given
+  std::vector<MatrixRow> frameworks;
+  std::vector<CudaDriverRow> drivers;  ///< newest first, of the filtered CUDA series
+  std::vector<CudaFamily> families;
+  std::vector<ToolkitArch> toolkit_archs;  ///< those that hold the filtered CUDA
+  std::vector<ArchGeneration> generations;
+  std::vector<GpuModel> gpus;     ///< of the filtered compute capability
+  std::vector<CudnnBuild> cudnn;  ///< those for the filtered CUDA
+};
+
+}  // namespace gpudoctor
