@@ -92,7 +92,7 @@ const TaskEntry kTestTasks[] = {
 }  // namespace gpudoctor::gpu
 
 int main(int argc, char** argv) {
-  if (auto status = gpudoctor::gpu::run_internal_task(argc, argv, gpudoctor::gpu::kTestTasks)) return *status;
+  gpudoctor::gpu::run_internal_task(argc, argv, gpudoctor::gpu::kTestTasks);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -4,6 +4,6 @@
 int main(int argc, char** argv) {
   // Before the command line is parsed: an internal task (a child of ours running vendor
   // code) is no command, and --help does not list it.
-  if (auto status = gpudoctor::gpu::run_internal_task(argc, argv)) return *status;
+  gpudoctor::gpu::run_internal_task(argc, argv);
   return gpudoctor::run_cli(argc, argv);
 }

@@ -46,12 +46,12 @@ std::span<const TaskEntry> product_tasks() {
   return kProductTasks;
 }
 
-std::optional<int> run_internal_task(int argc, char** argv, std::span<const TaskEntry> extra) {
-  if (argc < 2 || std::string_view(argv[1]) != kInternalTaskFlag) return std::nullopt;
+void run_internal_task(int argc, char** argv, std::span<const TaskEntry> extra) {
+  if (argc < 2 || std::string_view(argv[1]) != kInternalTaskFlag) return;
   const TaskEntry* task = argc >= 3 ? find_task(argv[2], extra) : nullptr;
   if (task == nullptr) {
     std::fprintf(stderr, "gpudoctor: no internal task named \"%s\"\n", argc >= 3 ? argv[2] : "");
-    return 2;
+    std::_Exit(2);
   }
   if (const char* text = std::getenv(std::string(kTaskDeadlineVariable).c_str())) {
     long long seconds = 0;
@@ -62,12 +62,14 @@ std::optional<int> run_internal_task(int argc, char** argv, std::span<const Task
   std::vector<std::string> args(argv + 3, argv + argc);
   ParentPipe pipe = ParentPipe::take();
   PipeChannel channel(pipe);
+  int status = 0;
   try {
     task->body(args, channel);
   } catch (...) {
-    return 3;
+    status = 3;
   }
-  return 0;
+  // The channel writes straight to the descriptor: nothing is left in a buffer.
+  std::_Exit(status);
 }
 
 }  // namespace gpudoctor::gpu

@@ -3,7 +3,6 @@
 /// `gpudoctor --internal-task NAME ARGS...`. main() asks run_internal_task first, before the
 /// command line is parsed, so the flag is no command and never shows in --help. A test binary
 /// passes its own test-only tasks as `extra`.
-#include <optional>
 #include <span>
 #include <string_view>
 
@@ -25,8 +24,10 @@ struct TaskEntry {
 std::span<const TaskEntry> product_tasks();
 
 /// When argv is `PROGRAM --internal-task NAME ARGS...`: runs NAME, found in product_tasks()
-/// and then `extra`, with its stdout as the channel, and gives the process's exit status
-/// (0 done, 2 no such task, 3 the body threw). Otherwise nullopt: not an internal task.
-std::optional<int> run_internal_task(int argc, char** argv, std::span<const TaskEntry> extra = {});
+/// and then `extra`, with its stdout as the channel, and ends the process (0 done, 2 no such
+/// task, 3 the body threw) with _Exit: no atexit handler or static destructor of a vendor
+/// library runs, as one that hangs would turn a complete answer into a timeout. Otherwise it
+/// returns at once: not an internal task.
+void run_internal_task(int argc, char** argv, std::span<const TaskEntry> extra = {});
 
 }  // namespace gpudoctor::gpu
