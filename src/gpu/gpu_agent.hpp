@@ -75,6 +75,8 @@ class Agent {
   [[nodiscard]] bool running() const;
   /// How often the agent was started: more than one means it was restarted.
   [[nodiscard]] int starts() const { return starts_; }
+  /// The agent's process id, -1 when none is running (for logs, and tests).
+  [[nodiscard]] long pid() const { return child_ ? child_->id() : -1; }
 
  private:
   enum class Line { line, ended, deadline, too_long };

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "gpu/internal_tasks.hpp"
@@ -89,7 +90,17 @@ TEST(GpuAgent, DeathWhileIdleIsRestartedOnceForTheNextRequest) {
   Agent agent(test_agent());
   auto answered = agent.request("die-soon", {}, 5s);
   ASSERT_TRUE(answered) << answered.error().message;
-  std::this_thread::sleep_for(300ms);  // it is gone by now
+  // Gone (a zombie: we have not reaped it), and the Agent has not looked yet: the request
+  // below finds the pipe broken, then starts a new agent once.
+  const std::string stat = "/proc/" + std::to_string(agent.pid()) + "/stat";
+  auto zombie = [&] {
+    std::ifstream in(stat);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+  };
+  for (int i = 0; i < 500 && !zombie(); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(zombie()) << "the agent did not die";
   auto lines = agent.request("echo", {"to a new agent"}, 5s);
   ASSERT_TRUE(lines) << lines.error().message;
   EXPECT_EQ(*lines, std::vector<std::string>{"to a new agent"});
