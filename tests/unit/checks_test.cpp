@@ -2,19 +2,15 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include "check_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
-  return it == fs.end() ? nullptr : &*it;
-}
-
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::find;
+using testing::find_copy;
+using testing::has;
+using testing::v;
 
 GpuFacts pci_gpu(const char* driver) {
   GpuFacts g;
@@ -92,7 +88,7 @@ TEST(Checks, Wsl2WithALinuxDriverInside) {
   ASSERT_NE(find(fs, "wsl2-linux-driver-installed"), nullptr);
   // The WSL-provided library alone is the healthy layout.
   f.driver.files = {{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1", std::nullopt}};
-  EXPECT_EQ(find(run_checks(f, nullptr), "wsl2-linux-driver-installed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "wsl2-linux-driver-installed"));
 }
 
 TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
@@ -103,7 +99,7 @@ TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
   EXPECT_EQ(worst(fs), Severity::error);
   Facts g = healthy_linux();
   g.env.push_back({"CUDA_VISIBLE_DEVICES", "0,1"});
-  EXPECT_EQ(find(run_checks(g, nullptr), "cuda-visible-devices-hides-all"), nullptr);
+  EXPECT_FALSE(has(run_checks(g, nullptr), "cuda-visible-devices-hides-all"));
 }
 
 TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
@@ -140,7 +136,7 @@ TEST(Checks, SeveralToolkitsThatDisagree) {
   EXPECT_EQ(find(fs, "several-toolkits")->severity, Severity::warning);
   // Different releases that no route disagrees about (nothing points at 11.8): only info.
   f.toolkits[1].found_via = {"/usr/local/cuda-11.8"};
-  EXPECT_EQ(find(run_checks(f, nullptr), "several-toolkits")->severity, Severity::info);
+  EXPECT_EQ(find_copy(run_checks(f, nullptr), "several-toolkits").value().severity, Severity::info);
 }
 
 TEST(Checks, StubLibcudaOnTheLoaderPath) {
@@ -169,14 +165,14 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   EXPECT_EQ(find(fs, "pip-library-shadowed")->severity, Severity::error);
   // Newer with the same SONAME: still not what was installed, a warning.
   f.libraries[0].version = v("9.3.0");
-  ASSERT_NE(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed")->severity, Severity::warning);
+  ASSERT_TRUE(has(run_checks(f, nullptr), "pip-library-shadowed"));
+  EXPECT_EQ(find_copy(run_checks(f, nullptr), "pip-library-shadowed").value().severity, Severity::warning);
   // Another major (libcudnn.so.8) cannot stand in for libcudnn.so.9: nothing is shadowed.
   f.libraries[0].version = v("8.9.7");
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
   // The same release series: fine.
   f.libraries[0].version = v("9.1.1");
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
 }
 
 }  // namespace

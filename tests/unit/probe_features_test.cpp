@@ -20,12 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempTree;
 
-SystemView view_of(const TempTree& t, EnvMap env = {}, Platform p = Platform::linux) {
-  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
 Facts inventory(const TempTree& t, EnvMap env = {}) {
-  return collect_facts(view_of(t, std::move(env)), InventoryOptions{.query_driver_libraries = false});
+  return collect_facts(view_of(t, Platform::linux, std::move(env)), InventoryOptions{.query_driver_libraries = false});
 }
 
 const ToolkitFacts* toolkit_at(const Facts& f, std::string_view path) {
@@ -258,7 +256,7 @@ TEST(LdSoCacheFixture, LibrariesAndToolkitsFoundOnlyThroughTheCache) {
 
 std::string container_of(const TempTree& t, EnvMap env = {}) {
   Facts f;
-  probe_os(view_of(t, std::move(env)), f);
+  probe_os(view_of(t, Platform::linux, std::move(env)), f);
   return f.os.container;
 }
 
@@ -289,13 +287,13 @@ TEST(ProbeFeatures, Wsl2KernelMakesWsl2WhateverThePlatformSaid) {
   TempTree t;
   t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
   Facts f;
-  probe_os(view_of(t, {}, Platform::linux), f);
+  probe_os(view_of(t, Platform::linux), f);
   EXPECT_TRUE(f.os.wsl2);
   EXPECT_EQ(f.platform, Platform::wsl2);
   TempTree plain;
   plain.write("proc/sys/kernel/osrelease", "6.1.0-18-amd64\n");
   Facts g;
-  probe_os(view_of(plain, {}, Platform::linux), g);
+  probe_os(view_of(plain, Platform::linux), g);
   EXPECT_FALSE(g.os.wsl2);
   EXPECT_EQ(g.platform, Platform::linux);
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "check/checks.hpp"
+#include "check_test_support.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/process_runner.hpp"
@@ -23,16 +24,9 @@ namespace {
 
 using testing::TempTree;
 
-SystemView view_of(const TempTree& t, Platform p = Platform::linux, EnvMap env = {}) {
-  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  for (const auto& f : fs) {
-    if (f.id == id) return &f;
-  }
-  return nullptr;
-}
+using testing::find;
 
 TEST(ReviewRegression, CpuOnlyJaxOnAGpuMachineIsAnError) {
   Facts f;

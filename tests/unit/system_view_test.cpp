@@ -11,9 +11,7 @@ namespace {
 
 using testing::TempTree;
 
-SystemView view_of(const TempTree& t, Platform p = Platform::linux, EnvMap env = {}) {
-  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
 TEST(SystemView, ReadsFilesUnderTheRoot) {
   TempTree t;
