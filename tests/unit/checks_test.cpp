@@ -175,5 +175,61 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
 }
 
+// Found in review.
+TEST(ReviewRegression, CpuOnlyJaxOnAGpuMachineIsAnError) {
+  Facts f;
+  f.live = true;
+  f.gpus.push_back(GpuFacts{.name = "NVIDIA RTX A6000", .source = "proc"});
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = *Version::parse("0.6.2")};
+  jax.cuda_build = false;
+  jax.variant = "cpu";
+  env.frameworks.push_back(jax);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "framework-cpu-only"), nullptr);
+  EXPECT_EQ(find(fs, "framework-cpu-only")->severity, Severity::error);
+  EXPECT_NE(find(fs, "framework-cpu-only")->fix.find("jax[cuda12]"), std::string::npos);
+}
+
+// Found in review.
+TEST(ReviewRegression, InstallConflictsAreErrorsNotUnreadableMetadata) {
+  Facts f;
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = *Version::parse("0.6.2")};
+  jax.conflicts.push_back("jax-cuda12-plugin 0.5.0 does not match jaxlib 0.6.2; JAX will not use it");
+  env.frameworks.push_back(jax);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "framework-install-conflict"), nullptr);
+  EXPECT_EQ(find(fs, "framework-install-conflict")->severity, Severity::error);
+  EXPECT_EQ(find(fs, "framework-metadata-unreadable"), nullptr);
+}
+
+// Found in review.
+TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
+  auto kb = KnowledgeBase::load("");
+  ASSERT_TRUE(kb) << kb.error().message;
+  Facts f;
+  f.live = true;
+  f.driver.version = *Version::parse("570.133.07");
+  f.driver.nvidia_module_loaded = true;
+  for (const char* bus : {"0000:01:00.0", "0000:02:00.0", "0000:03:00.0"}) {
+    f.gpus.push_back(
+        GpuFacts{.name = "NVIDIA GeForce GTX 1080 Ti", .source = "proc", .pci_bus_id = bus, .kernel_driver = "nvidia"});
+  }
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts torch{.name = "torch", .package = "torch", .version = *Version::parse("2.8.0+cu128")};
+  torch.cuda_build = true;
+  torch.cuda_version = *Version::parse("12.8");
+  torch.variant = "cu128";
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, &*kb);
+  int count = 0;
+  for (const auto& x : fs) count += x.id == "gpu-arch-unsupported-by-framework";
+  EXPECT_EQ(count, 1) << "three identical cards, one verdict";
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -298,5 +298,20 @@ TEST(ProbeFeatures, Wsl2KernelMakesWsl2WhateverThePlatformSaid) {
   EXPECT_EQ(g.platform, Platform::linux);
 }
 
+// Found in review.
+TEST(ReviewRegression, SystemHeaderDoesNotOverrideATarballsVersion) {
+  TempTree t;
+  t.write("opt/cudnn/lib/libcudnn.so.8.2.4", "");
+  t.symlink("libcudnn.so.8.2.4", "opt/cudnn/lib/libcudnn.so.8");
+  t.write("usr/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
+  auto sv = view_of(t, Platform::linux, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib"}});
+  Facts f;
+  probe_libraries(sv, read_loader_paths(sv), f);
+  ASSERT_EQ(f.libraries.size(), 1u);
+  EXPECT_EQ(f.libraries[0].version->str(), "8.2.4");
+  EXPECT_EQ(f.libraries[0].origin, "ld-library-path");
+  ASSERT_TRUE(f.libraries[0].loader_order.has_value());
+}
+
 }  // namespace
 }  // namespace gpudoctor
