@@ -1,12 +1,12 @@
 #pragma once
-/// Facts for the check tests: a machine, a Python environment holding one framework, and the
-/// finding lookups every check test needs.
+/// Facts for the check tests: a machine and a Python environment holding one framework; and the
+/// finding lookups (finding_lookup.hpp) every check test needs.
 #include <string>
 #include <vector>
 
+#include "finding_lookup.hpp"
 #include "kb_test_support.hpp"
 #include "model/facts.hpp"
-#include "model/finding.hpp"
 
 namespace gpudoctor::testing {
 
@@ -53,19 +53,6 @@ inline FrameworkFacts cuda_framework(const char* name, const char* version, cons
   fw.cuda_build = true;
   fw.variant = variant;
   return fw;
-}
-
-inline const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  for (const Finding& f : fs) {
-    if (f.id == id) return &f;
-  }
-  return nullptr;
-}
-
-inline std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + " ";
-  return s;
 }
 
 }  // namespace gpudoctor::testing
