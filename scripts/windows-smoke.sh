@@ -14,7 +14,7 @@ for w in wine64 /usr/lib/wine/wine64 wine; do
 done
 if ! command -v x86_64-w64-mingw32-g++-posix >/dev/null 2>&1 || [ -z "$wine" ]; then
   echo "windows-smoke: SKIPPED: needs g++-mingw-w64-x86-64 and wine64 (scripts/setup-debian.sh test)" >&2
-  exit 0
+  exit 77
 fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
