@@ -55,6 +55,13 @@ void print_to_stdout(const std::vector<std::string>& /*args*/, ChildChannel& out
   std::fflush(stdout);
   out.write_line("done");
 }
+void print_to_stderr(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  std::fprintf(stderr,
+               "\x1b]0;owned\x07"
+               "Failed to initialize NVML: Driver/library version mismatch\n");
+  std::fflush(stderr);
+  out.write_line("done");
+}
 
 // Agent ops that misbehave on request, to show what the parent makes of it.
 const AgentOp kTestAgentOps[] = {
@@ -86,6 +93,7 @@ const TaskEntry kTestTasks[] = {
     {"test-echo", &say_args},          {"test-hang", &sleep_forever},    {"test-abort", &abort_now},
     {"test-exit7", &exit_seven},       {"test-throw", &throw_something}, {"test-flood", &write_a_lot},
     {"test-chatty", &print_to_stdout}, {"test-agent", &test_agent},      {"test-take-lock", &take_lock},
+    {"test-stderr", &print_to_stderr},
 };
 
 }  // namespace

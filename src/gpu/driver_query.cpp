@@ -4,6 +4,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/text.hpp"
 #include "gpu/cuda_driver_api.hpp"
 #include "gpu/nvml_api.hpp"
 #include "model/json_codec.hpp"
@@ -240,6 +241,12 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
       have_report = true;
       last_call.clear();
     }
+  }
+  if (!outcome.diagnostics.empty()) {
+    // The library's own words (NVML: "Failed to initialize NVML: Driver/library version
+    // mismatch"), as one bounded, printable problem line.
+    std::string said = printable(trim(outcome.diagnostics), 400);
+    report.problems.push_back(std::string(library) + " wrote on stderr: " + said);
   }
   std::string where;
   if (!last_call.empty()) {

@@ -30,10 +30,13 @@ struct Running {
   ChildOutcome outcome;
 };
 
+void append_bounded(std::string& to, const std::string& chunk, size_t max_bytes) {
+  if (to.size() < max_bytes) to.append(chunk, 0, std::min(chunk.size(), max_bytes - to.size()));
+}
+
 void collect(Running& r, size_t max_output_bytes) {
-  std::string chunk = r.process->take_output(ChildStream::out);
-  std::string& out = r.outcome.output;
-  if (out.size() < max_output_bytes) out.append(chunk, 0, std::min(chunk.size(), max_output_bytes - out.size()));
+  append_bounded(r.outcome.output, r.process->take_output(ChildStream::out), max_output_bytes);
+  append_bounded(r.outcome.diagnostics, r.process->take_output(ChildStream::err), kMaxChildDiagnosticBytes);
 }
 
 }  // namespace
@@ -54,12 +57,12 @@ std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks, s
       r.done = true;
       continue;
     }
-    // stdin the null device, stdout the channel, stderr ours: a library's own error message
-    // still reaches the user.
+    // stdin the null device, stdout the channel, stderr a pipe: a library's own messages go
+    // into the report (ChildOutcome::diagnostics), not raw onto the user's terminal.
     auto started = ChildProcess::start(ChildSpec{
         .argv = internal_task_argv(tasks[i].name, tasks[i].args),
         .program = *self,
-        .err = ChildStdio::inherit,
+        .err = ChildStdio::pipe,
         .env = {{std::string(kTaskDeadlineVariable), std::to_string(backstop)}},
     });
     if (!started) {
@@ -77,7 +80,9 @@ std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks, s
       ChildProcess& p = *r.process;
       if (p.ended()) {
         // Whatever is left in the pipe, without waiting for a descendant that holds it.
-        while (p.reading(ChildStream::out) && p.wait(Clock::now())) collect(r, max_output_bytes);
+        while ((p.reading(ChildStream::out) || p.reading(ChildStream::err)) && p.wait(Clock::now())) {
+          collect(r, max_output_bytes);
+        }
         collect(r, max_output_bytes);
         p.stop_reading();
         r.outcome.error = child_exit_error(p.exit_status());

@@ -38,6 +38,10 @@ struct IsolatedTask {
 
 struct ChildOutcome {
   std::string output;  ///< all the child wrote, even when it was killed afterwards
+  /// What the child wrote on stderr (a vendor library's own messages), cut at
+  /// kMaxChildDiagnosticBytes: kept for the report, never passed to our terminal, where it would
+  /// mix with the report and could carry escape sequences.
+  std::string diagnostics;
   /// Empty when the child exited with status 0. Otherwise timeout (killed at the deadline),
   /// crashed (died from a signal: code = signal; or exited non-zero: code = status),
   /// not_found / io_error (could not start it).
@@ -46,6 +50,7 @@ struct ChildOutcome {
 };
 
 inline constexpr size_t kMaxChildOutputBytes = 1 << 20;
+inline constexpr size_t kMaxChildDiagnosticBytes = 64 << 10;
 
 /// Runs all tasks at the same time, each in its own child, and waits at most `deadline` in
 /// all. Results are in task order. Any thread may call it.

@@ -103,6 +103,18 @@ TEST(IsolatedChild, ChildStdoutNeverReachesTheParentsStdout) {
   EXPECT_EQ(outcomes[0].output, "done\n");
 }
 
+// Issue 11 D19: a vendor library's stderr reached the terminal raw, escape sequences and all,
+// in the middle of the report.
+TEST(IsolatedChild, ChildStderrIsKeptForTheReportNotPassedThrough) {
+  ::testing::internal::CaptureStderr();
+  auto outcomes = run_isolated({{"test-stderr", {}}}, milliseconds(5000));
+  std::string ours = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ours.find("Failed to initialize NVML"), std::string::npos) << ours;
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].output, "done\n");
+  EXPECT_NE(outcomes[0].diagnostics.find("Driver/library version mismatch"), std::string::npos);
+}
+
 ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullopt) {
   ChildOutcome o;
   o.output = std::move(output);
@@ -173,6 +185,23 @@ TEST(ChildReport, RandomBytesNeverCrashTheParent) {
     EXPECT_FALSE(r.status.empty()) << text;
     if (r.status != "ok") EXPECT_FALSE(r.error.empty()) << text;
   }
+}
+
+TEST(ChildReport, LibraryStderrBecomesOnePrintableProblem) {
+  ChildOutcome o =
+      outcome(R"({"report":{"status":"init-failed","error":"nvmlInit_v2: NVML_ERROR_LIB_RM_VERSION_MISMATCH"}})"
+              "\n");
+  o.diagnostics =
+      "\x1b]0;owned\x07"
+      "Failed to initialize NVML: Driver/library version mismatch\n" +
+      std::string(5000, 'x');
+  NvmlReport r = nvml_report_from_child(o);
+  ASSERT_EQ(r.problems.size(), 1u);
+  const std::string& p = r.problems[0];
+  EXPECT_EQ(p.rfind("NVML wrote on stderr: ", 0), 0u) << p;
+  EXPECT_NE(p.find("Driver/library version mismatch"), std::string::npos) << p;
+  EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
+  EXPECT_LT(p.size(), 600u);
 }
 
 TEST(ChildReport, StatusWords) {
