@@ -11,28 +11,68 @@ namespace gpudoctor {
 namespace {
 
 constexpr size_t kMaxKbFileBytes = 16 << 20;
+/// All files of one --kb overlay together: the built-in tables are about 2 MB.
+constexpr size_t kMaxKbTotalBytes = 64 << 20;
 constexpr int kMaxKbDepth = 4;
 
-void collect(const std::string& dir, const std::string& rel, int depth, std::map<std::string, DataFile>& out,
-             std::vector<Error>& errors) {
+/// The file types the knowledge base defines; anything else in a --kb folder (a README, a
+/// backup, a dataset someone left there) is not read at all.
+bool is_kb_file(std::string_view name) {
+  return !starts_with(name, ".") && (ends_with(name, ".toml") || ends_with(name, ".ids"));
+}
+
+struct Overlay {
+  std::map<std::string, DataFile> files;
+  size_t bytes = 0;
+  std::vector<Error> errors;
+};
+
+/// The --kb directory is the user's own: links in it are followed (a symlinked
+/// compat/pytorch.toml is their table), bounded by depth, file size and total size.
+void collect(const std::string& dir, const std::string& rel, int depth, Overlay& out) {
   if (depth > kMaxKbDepth) return;
   auto entries = host_fs::list(dir, 10'000);
   if (!entries) {
-    errors.push_back(entries.error());
+    out.errors.push_back(entries.error());
     return;
   }
   for (const auto& e : *entries) {
+    if (starts_with(e.name, ".")) continue;
     std::string host = dir + "/" + e.name;
-    std::string path = rel.empty() ? e.name : rel + "/" + e.name;
-    if (e.kind == host_fs::Kind::directory) {
-      collect(host, path, depth + 1, out, errors);
-    } else if (e.kind == host_fs::Kind::regular && !starts_with(e.name, ".")) {
-      auto text = host_fs::read(host, kMaxKbFileBytes);
-      if (!text) {
-        errors.push_back(text.error());
+    std::string path = rel + e.name;
+    host_fs::Kind kind = e.kind;
+    if (kind == host_fs::Kind::symlink) {
+      auto followed = host_fs::kind_of_followed(host);
+      if (!followed) {
+        out.errors.push_back(followed.error());
         continue;
       }
-      out[path] = DataFile{path, std::move(*text), host};
+      kind = *followed;
+    }
+    if (kind == host_fs::Kind::directory) {
+      collect(host, path + "/", depth + 1, out);
+    } else if (kind == host_fs::Kind::regular && is_kb_file(e.name)) {
+      auto size = host_fs::size_of(host);
+      if (size && *size > kMaxKbFileBytes) {
+        out.errors.push_back(Error{
+            ErrorKind::invalid_data,
+            "larger than " + std::to_string(kMaxKbFileBytes >> 20) + " MiB: not a knowledge-base table", host, 0});
+        continue;
+      }
+      auto text = host_fs::read_followed(host, kMaxKbFileBytes);
+      if (!text) {
+        out.errors.push_back(text.error());
+        continue;
+      }
+      out.bytes += text->size();
+      if (out.bytes > kMaxKbTotalBytes) {
+        out.errors.push_back(
+            Error{ErrorKind::invalid_data,
+                  "the knowledge-base files add up to more than " + std::to_string(kMaxKbTotalBytes >> 20) + " MiB",
+                  host, 0});
+        return;
+      }
+      out.files[path] = DataFile{path, std::move(*text), host};
     }
   }
 }
@@ -47,16 +87,24 @@ Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std
     }
   }
   if (!kb_dir.empty()) {
-    auto kind = host_fs::kind_of(kb_dir);
-    if (!kind || *kind != host_fs::Kind::directory) {
-      return Error{ErrorKind::not_found, "knowledge-base directory not found", kb_dir, 0};
+    // A link to a directory is the user's directory too.
+    auto kind = host_fs::kind_of_followed(kb_dir);
+    if (!kind) {
+      return Error{kind.error().kind, "knowledge-base directory not found (" + kind.error().message + ")", kb_dir, 0};
     }
-    std::map<std::string, DataFile> overlay;
-    std::vector<Error> errors;
-    collect(kb_dir, "", 0, overlay, errors);
-    if (!errors.empty()) return errors.front();
-    for (auto& [path, file] : overlay) {
-      if (starts_with(path, prefix)) files[path] = std::move(file);
+    if (*kind != host_fs::Kind::directory) {
+      return Error{ErrorKind::not_found, "knowledge-base directory is not a directory", kb_dir, 0};
+    }
+    // Only the folder the caller asks for ("compat/"): the rest of --kb is not read.
+    std::string folder(prefix.substr(0, prefix.find('/')));
+    auto sub = host_fs::kind_of_followed(kb_dir + "/" + folder);
+    if (sub && *sub == host_fs::Kind::directory) {
+      Overlay overlay;
+      collect(kb_dir + "/" + folder, folder + "/", 1, overlay);
+      if (!overlay.errors.empty()) return overlay.errors.front();
+      for (auto& [path, file] : overlay.files) {
+        if (starts_with(path, prefix)) files[path] = std::move(file);
+      }
     }
   }
   std::vector<DataFile> out;

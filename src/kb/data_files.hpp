@@ -18,7 +18,10 @@ struct DataFile {
 };
 
 /// Files whose relative path starts with prefix ("compat/", "explain/"), sorted by path.
-/// kb_dir empty: the embedded files only. Errors: kb_dir missing or unreadable.
+/// kb_dir empty: the embedded files only. From kb_dir only the prefix's folder is read, only
+/// the file types the knowledge base defines (.toml, .ids), links followed (the folder is the
+/// user's), at most 16 MiB a file and 64 MiB in all. Errors: kb_dir missing or not a
+/// directory, a file there unreadable or over the bounds.
 Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std::string& kb_dir);
 
 /// The date the built-in tables were last harvested from the released wheels

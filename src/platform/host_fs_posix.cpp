@@ -157,6 +157,12 @@ Result<std::string> read(const std::string& path, size_t max_bytes) {
   return read_regular_fd(f.fd, path, max_bytes, nullptr);
 }
 
+Result<std::string> read_followed(const std::string& path, size_t max_bytes) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (f.fd < 0) return errno_error(errno, path, "open");
+  return read_regular_fd(f.fd, path, max_bytes, nullptr);
+}
+
 Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bool* cut) {
   // Blocking on purpose: a FIFO from <(...) is read as its writer produces it.
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};

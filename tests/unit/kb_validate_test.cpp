@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -229,6 +230,46 @@ TEST(KbValidate, BrokenExplainRuleFileIsAnError) {
   r = testing::run_gpudoctor({"kb", "validate", good.path()});
   EXPECT_NE(r.out.find(" rules, "), std::string::npos) << r.out;
   if (r.exit_code != 0) ADD_FAILURE() << "a valid rule file is refused: " << r.out;
+}
+
+// Issue 11 D12: --kb read every file under the directory into memory (663 MB for forty large
+// unrelated files). Only the folder asked for, only the knowledge base's file types, bounded.
+TEST(KbValidate, OnlyTheTablesAreReadFromAKbDirectory) {
+  KbDir d;
+  // Unrelated things a user keeps beside their tables: never opened. A FIFO would block a read
+  // for ever, a directory of noise would cost memory.
+  ASSERT_EQ(::mkfifo((d.path() + "/notes.toml").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((d.path() + "/compat/README").c_str(), 0600), 0);
+  d.write("datasets/big.toml", std::string(1 << 20, 'x'));
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_TRUE(kb.has_value()) << kb.error().message;
+  for (const std::string& f : kb->files_loaded) EXPECT_EQ(f.find("datasets"), std::string::npos) << f;
+}
+
+TEST(KbValidate, AnOversizedTableIsRefusedNamingIt) {
+  KbDir d;
+  d.write("compat/huge.toml", std::string((16 << 20) + 1, '#'));
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_FALSE(kb.has_value());
+  EXPECT_NE(kb.error().message.find("larger than 16 MiB"), std::string::npos) << kb.error().message;
+  EXPECT_NE(kb.error().origin.find("huge.toml"), std::string::npos) << kb.error().origin;
+}
+
+// Issue 11 D14: the user's own links: a symlinked table was silently skipped, a --kb that is a
+// link to a directory was "not found".
+TEST(KbValidate, UserLinksInAndToTheKbDirectoryAreFollowed) {
+  KbDir real;
+  real.write("mine/pytorch.toml", "this is [not toml\n");
+  KbDir d;
+  fs::create_symlink(real.path() + "/mine/pytorch.toml", d.path() + "/compat/pytorch.toml");
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_FALSE(kb.has_value()) << "the linked, broken table must be read";
+  EXPECT_NE(kb.error().message.find("compat/pytorch.toml"), std::string::npos) << kb.error().message;
+  std::string link = d.path() + "-link";
+  fs::create_directory_symlink(real.path(), link);
+  auto through = KnowledgeBase::load(link);
+  fs::remove(link);
+  EXPECT_TRUE(through.has_value()) << through.error().message;
 }
 
 }  // namespace
