@@ -189,7 +189,7 @@ class Checker {
   void add(Finding f) { out_.push_back(std::move(f)); }
 
   /// On aarch64 (or a Jetson board) the x86/Windows architecture lists do not apply.
-  bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || is_jetson(g.name, g.cc); }
+  bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || kb_.is_jetson(g.name, g.cc); }
 
   // ---- A declared card with no driver at all ----
   /// `--gpu MODEL` says the card is (or will be) there; with no kernel driver and no driver
@@ -306,7 +306,7 @@ class Checker {
                   .source = tf.wsl2_driver_source});
     }
     for (const KnownGpu& g : gpus_) {
-      if (is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
+      if (kb_.is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
       auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));
       if (!floor || *drv >= floor->driver) continue;
       add(Finding{.id = "driver-too-old-for-gpu",

@@ -24,7 +24,7 @@ bool os_matches(const std::optional<Platform>& want, const std::string& row_os) 
 std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
   std::vector<MatrixRow> rows;
   auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
-  const bool jetson = f.cc && is_jetson(f.gpu_name, f.cc);
+  const bool jetson = f.cc && kb.is_jetson(f.gpu_name, f.cc);
   if (f.framework.empty() || f.framework == "tensorflow") {
     for (const TfBuild& b : kb.tensorflow.builds) {
       if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;

@@ -99,7 +99,7 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     floors.push_back({*fam, "the minimum " + where + " driver for CUDA " + cuda.str() + " builds", src});
   }
   if (extra_floor) floors.push_back({*extra_floor, "the minimum " + where + " driver of this build", extra_source});
-  bool jetson = is_jetson(req.gpu_name, req.cc);
+  bool jetson = kb.is_jetson(req.gpu_name, req.cc);
   if (req.cc && !jetson) {
     if (auto a = kb.arch_driver_floor(*req.cc, dp)) {
       floors.push_back({a->driver,
@@ -225,12 +225,12 @@ std::string env_name(const PlanOption& o) {
   return o.framework == "jax" ? base : base + v;
 }
 
-void add_driver_step(PlanOption& o, const PlanRequest& req) {
+void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (!o.driver_min || !o.gpu) return;
   bool ok = req.driver && *req.driver >= *o.driver_min;
   PlanStep s;
   s.id = "driver";
-  if (is_jetson(req.gpu_name, req.cc)) {
+  if (kb.is_jetson(req.gpu_name, req.cc)) {
     s.title = "Keep the driver of the board's JetPack (L4T) image";
     s.detail =
         "Jetson drivers come with JetPack, not from nvidia.com/Download; which JetPack is new enough is "
@@ -336,8 +336,8 @@ void add_verify_step(PlanOption& o) {
 // ---- TensorFlow ---------------------------------------------------------------------------
 
 /// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
-bool aarch64_host(const PlanRequest& req) {
-  if (is_jetson(req.gpu_name, req.cc)) return true;
+bool aarch64_host(const PlanRequest& req, const KnowledgeBase& kb) {
+  if (kb.is_jetson(req.gpu_name, req.cc)) return true;
   std::string key = normalize_gpu_name(req.gpu_name);
   for (std::string_view grace : {"gh200", "gb200", "gb300", "gb10"}) {
     if (key == grace || key.starts_with(std::string(grace) + " ")) return true;
@@ -364,7 +364,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                   kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
   }
-  if (b.gpu && route != Platform::windows && aarch64_host(req) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
+  if (b.gpu && route != Platform::windows && aarch64_host(req, kb) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
     o.issues.push_back(PlanIssue{"tf-aarch64-no-gpu", true,
                                  "TensorFlow's Linux aarch64 wheels on PyPI are CPU-only builds: on this Arm host "
                                  "tensorflow[and-cuda] gives no GPU",
@@ -377,7 +377,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                       b.python.text() + " (" + b.tested + ")");
   std::string what = "TensorFlow " + series(b.version);
   if (req.cc) {
-    ArchCoverage c = is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
+    ArchCoverage c = kb.is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
     apply_coverage(o, req, kb, c, what, b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
     const TfBuild* n = c == ArchCoverage::derived ? kb.tf_recorded_neighbour(b) : nullptr;
     if (n != nullptr && KnowledgeBase::coverage_by_list(*req.cc, n->archs, n->ptx) != ArchCoverage::native) {
@@ -394,19 +394,21 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   apply_driver(o, req, kb, *b.cuda);
 
   add_wsl_step(o, req, kb);
-  add_driver_step(o, req);
+  add_driver_step(o, req, kb);
   const TfAndCuda* ac = route != Platform::windows ? kb.tf_and_cuda(b.version) : nullptr;
   if (route == Platform::windows) {
     // TF's own recipe for the last native-Windows GPU releases: CUDA and cuDNN from conda.
     o.variant = "conda-cudatoolkit";
-    std::string cudnn = b.cudnn->str() == "8.1" ? "8.1.0" : b.cudnn->str();
+    // The conda-forge package of the tested cuDNN, as TF's recipe names it (8.1 -> 8.1.0).
+    const auto& conda_cudnn = kb.tensorflow.windows_gpu_conda_cudnn;
+    std::string cudnn = conda_cudnn && conda_cudnn->same_series(*b.cudnn, 2) ? conda_cudnn->str() : b.cudnn->str();
     add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + cudnn});
     std::string next = Version::of({b.version.major(), b.version.minor() + 1}).str();
     add_install_step(o, "\"tensorflow<" + next + "\"",
                      "TensorFlow's documented native-Windows recipe: conda's cudatoolkit " + b.cuda->str() +
                          " and cudnn " + cudnn + ", then pip install \"tensorflow<" + next + "\".");
     o.install_spec = "tensorflow<" + next;
-    add_unique(o.sources, "tensorflow/docs@7c36502 site/en/install/pip.md (Windows Native tab)");
+    if (!kb.tensorflow.windows_gpu_conda_source.empty()) add_unique(o.sources, kb.tensorflow.windows_gpu_conda_source);
   } else if (ac != nullptr) {
     o.variant = "and-cuda";
     auto blocked = [&](const Version& py) {
@@ -507,7 +509,7 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   }
   std::string what = "PyTorch " + series(r.version) + " " + v.tag;
   if (req.cc) {
-    bool aarch64 = is_jetson(req.gpu_name, req.cc);
+    bool aarch64 = kb.is_jetson(req.gpu_name, req.cc);
     std::string src = aarch64 ? v.aarch64_source : v.archs_source;
     apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os, aarch64), what, src.empty() ? r.source : src,
                    aarch64 ? false : v.archs.empty());
@@ -518,7 +520,7 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   std::string url = kb.torch_index_url(v.tag);
   o.install_spec = "torch==" + series(r.version) + ".* --index-url " + url;
   add_unique(o.sources, kb.pytorch.index_source);
-  add_driver_step(o, req);
+  add_driver_step(o, req, kb);
   add_env_step(o, req, false, {});
   std::string pkgs = "\"torch==" + series(r.version) + ".*\"";
   if (!r.torchvision.empty()) pkgs += " \"torchvision==" + r.torchvision + ".*\"";
@@ -582,7 +584,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     if (req.cc) {
       ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
       // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
-      if (c == ArchCoverage::native && is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
+      if (c == ArchCoverage::native && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
       apply_coverage(o, req, kb, c, "jax[" + v.extra + "]", v.source, false);
     } else {
       coverage_unknown(o, req, "jax[" + v.extra + "]");
@@ -591,7 +593,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
                  route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
     o.install_spec = "jax[" + v.extra + "]" + pin;
     add_wsl_step(o, req, kb);
-    add_driver_step(o, req);
+    add_driver_step(o, req, kb);
     add_env_step(o, req, false, {});
     add_install_step(o, "-U \"" + o.install_spec + "\"",
                      "The jax[" + v.extra +

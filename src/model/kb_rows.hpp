@@ -55,6 +55,10 @@ struct TensorflowTable {
   Version windows_gpu_last;
   std::string windows_gpu_note;
   std::string windows_gpu_source;
+  /// The conda-forge cuDNN package TF's native-Windows recipe installs ("8.1.0" for the tested
+  /// cuDNN 8.1): conda versions have three parts where the tested table gives two.
+  std::optional<Version> windows_gpu_conda_cudnn;
+  std::string windows_gpu_conda_source;
   std::string wsl2_min_windows_build;
   std::string wsl2_source;
   std::optional<Version> wsl2_min_driver;       ///< the Windows driver floor for GPU in WSL2, when sourced
