@@ -301,8 +301,10 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
       auto cuda = vr.version("cuda", true);
       var.cudnn = vr.version("cudnn", false);
       var.cudnn_source = vr.text("cudnn_source");
-      var.status = vr.str("status", true).value_or("stable");
-      if (var.status != "stable" && var.status != "experimental") {
+      const std::string status = vr.str("status", true).value_or("stable");
+      if (status == "experimental") {
+        var.status = VariantStatus::experimental;
+      } else if (status != "stable") {
         vr.issue(Level::error, "status must be 'stable' or 'experimental'");
       }
       var.archs = vr.versions("archs");

@@ -65,7 +65,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                       .cuda = v.cuda.str(),
                       .cudnn = v.cudnn ? v.cudnn->str() : "",
                       .variant = v.tag,
-                      .note = v.status == "experimental" ? "experimental" : "",
+                      .note = v.status == VariantStatus::experimental ? "experimental" : "",
                       .source = rel.source};
           if (f.cc) {
             r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson));

@@ -529,8 +529,8 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   if (!r.note.empty()) o.reasons.push_back("note: " + r.note);
   apply_python(o, req, kb, r.python, r.source);
   o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
-                      (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + v.status + ")");
-  if (v.status == "experimental") {
+                      (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + to_string(v.status) + ")");
+  if (v.status == VariantStatus::experimental) {
     o.issues.push_back(
         PlanIssue{.id = "variant-experimental",
                   .fatal = false,

@@ -73,12 +73,19 @@ struct TensorflowTable {
   std::vector<KnownGap> gaps;
 };
 
+/// Whether PyTorch's install matrix offers a wheel variant as stable or as experimental.
+enum class VariantStatus { stable, experimental };
+
+inline const char* to_string(VariantStatus s) {
+  return s == VariantStatus::experimental ? "experimental" : "stable";
+}
+
 struct TorchVariant {
   std::string tag;  ///< "cu126"
   Version cuda;
   std::optional<Version> cudnn;
-  std::string cudnn_source;    ///< where the cuDNN pin was read, when not the release's source
-  std::string status;          ///< "stable" or "experimental"
+  std::string cudnn_source;  ///< where the cuDNN pin was read, when not the release's source
+  VariantStatus status = VariantStatus::stable;
   std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
   std::optional<Version> ptx;
   std::vector<std::string> ptx_os;  ///< where the PTX is shipped ("linux")
