@@ -10,7 +10,7 @@ if ! clang-format --dry-run --Werror "${cxx[@]}"; then
   echo "lint: clang-format would change the files above; run: clang-format -i <file>"
   status=1
 fi
-mapfile -t scripts < <(find scripts bench .ci -type f \( -name '*.sh' -o -name run \) | sort)
+mapfile -t scripts < <(find scripts perf .ci -type f \( -name '*.sh' -o -name run \) | sort)
 if ! shellcheck "${scripts[@]}"; then
   echo "lint: shellcheck found problems"
   status=1

@@ -21,6 +21,8 @@ test_pkgs=(
   python3-venv python3-pip
   # packaging checks: the .deb (cpack: dpkg-shlibdeps, file) and the wheel
   dpkg-dev file
+  # the Windows child-process launcher compiled and run under wine (scripts/windows-smoke.sh)
+  g++-mingw-w64-x86-64 wine64
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;

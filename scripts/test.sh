@@ -29,6 +29,20 @@ stage() {
     status=1
   fi
 }
+# skippable COMMAND...: a script that exits 77 when it cannot run here, after printing
+# "SKIPPED: why" on stderr; the why goes into the summary.
+# shellcheck disable=SC2317  # called through stage
+skippable() {
+  local err rc
+  err="$(mktemp)"
+  "$@" 2>"$err"
+  rc=$?
+  cat "$err" >&2
+  if [ "$rc" = 77 ]; then stage_note="$(sed -n 's/.*SKIPPED: //p' "$err" | tail -n 1)"; fi
+  rm -f "$err"
+  return "$rc"
+}
+
 # Counts over every ctest run, for the closing line. ctest counts a skipped test among the
 # "tests passed"; the skipped ones are taken from its "did not run ... (Skipped)" list.
 passed=0 failed=0 skipped=0
@@ -60,6 +74,7 @@ run_ctest() {  # run_ctest CTEST-ARGS...: ctest that fails when it finds no test
 stage "lint (clang-format, shellcheck)" scripts/lint.sh
 stage "build (dev)" bash -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs"
 stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
+stage "windows: launcher built with mingw-w64, run under wine" skippable scripts/windows-smoke.sh
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"
 stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'

@@ -131,10 +131,8 @@ class Checker {
   Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
     for (const GpuFacts& g : facts.gpus) {
       std::optional<Version> cc;
-      if (g.cc_major && g.cc_minor)
-        cc = Version::of({*g.cc_major, *g.cc_minor});
-      else if (!g.name.empty())
-        cc = kb.compute_capability(g.name);
+      // From NVML, or from the knowledge base when the facts were annotated (kb/annotate_facts.hpp).
+      if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
       if (cc) {
         gpus_.push_back(KnownGpu{g.name, *cc});
       } else if (!g.name.empty()) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/command.hpp"
+#include "cli/gather_facts.hpp"
 #include "cli/output.hpp"
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
@@ -150,6 +151,15 @@ const KnowledgeBase* CommandContext::kb() {
   }
   kb_ = std::make_shared<const KnowledgeBase>(std::move(loaded).value());
   return kb_.get();
+}
+
+const Facts* CommandContext::facts() {
+  if (facts_) return facts_.get();
+  const SystemView* view = system();
+  const KnowledgeBase* base = kb();
+  if (view == nullptr || base == nullptr) return nullptr;
+  facts_ = std::make_shared<const Facts>(gather_facts(*view, inventory_options(), *base));
+  return facts_.get();
 }
 
 InventoryOptions CommandContext::inventory_options() const {

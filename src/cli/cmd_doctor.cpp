@@ -6,8 +6,6 @@
 #include "check/checks.hpp"
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
-#include "kb/annotate_facts.hpp"
-#include "probe/inventory.hpp"
 #include "render/doctor_report.hpp"
 
 namespace gpudoctor {
@@ -17,13 +15,10 @@ Command doctor_command() {
   c.name = "doctor";
   c.summary = "Inventory this machine (or a --root tree) and say what is wrong and how to fix it";
   c.run = [](CommandContext& ctx) -> int {
-    const SystemView* system = ctx.system();
-    if (system == nullptr) return kExitUsage;
-    Facts facts = collect_facts(*system, ctx.inventory_options());
-    const KnowledgeBase* kb = ctx.kb();
-    if (kb == nullptr) return kExitUsage;  // a broken --kb directory; kb() said why on stderr
-    annotate_facts(facts, *kb);
-    std::vector<Finding> findings = run_checks(facts, kb);
+    const Facts* gathered = ctx.facts();
+    if (gathered == nullptr) return kExitUsage;  // a bad --root or --kb; said why on stderr
+    const Facts& facts = *gathered;
+    std::vector<Finding> findings = run_checks(facts, ctx.kb());
     if (ctx.options().json) {
       write_output(render_doctor_json(facts, findings));
     } else {

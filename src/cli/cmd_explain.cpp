@@ -14,7 +14,6 @@
 #include "explain/rule_loader.hpp"
 #include "explain/watched_command.hpp"
 #include "kb/knowledge_base.hpp"
-#include "probe/inventory.hpp"
 #include "render/explain_render.hpp"
 
 namespace gpudoctor {
@@ -91,13 +90,10 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   ExplainMachine machine;
   machine.kb = kb;
   if (!ctx.options().platform.empty()) machine.platform = parse_platform(ctx.options().platform);
-  Facts facts;
   if (!a.no_probe) {
-    const SystemView* system = ctx.system();
-    if (system == nullptr) return kExitUsage;
-    facts = collect_facts(*system, ctx.inventory_options());
-    machine.facts = &facts;
-    machine.platform = system->platform();
+    machine.facts = ctx.facts();  // the doctor's facts
+    if (machine.facts == nullptr) return kExitUsage;
+    machine.platform = machine.facts->platform;
   }
 
   ExplainSession session(**matcher);

@@ -11,7 +11,6 @@
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "platform/host_fs.hpp"
-#include "probe/inventory.hpp"
 #include "render/plan_render.hpp"
 
 namespace gpudoctor {
@@ -96,11 +95,10 @@ Command plan_command() {
         req.python = *v;
       }
     } else {
-      const SystemView* system = ctx.system();
-      if (system == nullptr) return kExitUsage;
-      // The same environments as the doctor's (--env, --python, the project's .venv).
-      Facts facts = collect_facts(*system, ctx.inventory_options());
-      req = request_from_facts(facts, *kb);
+      // The doctor's facts: the same environments (--env, --python, the project's .venv).
+      const Facts* facts = ctx.facts();
+      if (facts == nullptr) return kExitUsage;
+      req = request_from_facts(*facts);
     }
     if (!frameworks.empty()) req.frameworks = frameworks;
     Plan plan = resolve(req, *kb);

@@ -57,6 +57,9 @@ class CommandContext {
   /// What every command that takes an inventory asks for: declared GPUs, --env / --python and,
   /// on the live machine, the working directory as the project folder.
   [[nodiscard]] InventoryOptions inventory_options() const;
+  /// This machine's facts, gathered once (cli/gather_facts.hpp) from system(), kb() and
+  /// inventory_options(); nullptr when either of those failed (already said on stderr).
+  const Facts* facts();
 
  private:
   GlobalOptions options_;
@@ -65,6 +68,7 @@ class CommandContext {
   bool system_failed_ = false;
   std::shared_ptr<const KnowledgeBase> kb_;  ///< shared_ptr: KnowledgeBase is incomplete here
   bool kb_failed_ = false;
+  std::shared_ptr<const Facts> facts_;  ///< shared_ptr: Facts is incomplete here
 };
 
 struct Command {

@@ -1,7 +1,7 @@
 #pragma once
 /// Runs a command for `gpudoctor explain -- CMD ARGS...`: its stdout and stderr pass through
 /// to ours unchanged (the user sees the program as if run directly) while every chunk is
-/// also handed to the explainer. One file per platform (watched_command_posix.cpp / _win32).
+/// also handed to the explainer. Started by the one launcher, platform/child_process.hpp.
 #include <functional>
 #include <string>
 #include <string_view>

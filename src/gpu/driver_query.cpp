@@ -164,25 +164,31 @@ std::string symbol_for(const std::vector<BoundSymbol>& bound, const char* slot) 
   return slot;
 }
 
-/// Opens the library in the child, announcing the dlopen first (a vendor constructor may hang),
-/// and sends the first report: the failure, or which file was loaded and which symbols bound.
-/// Status stays empty on success: should init crash or hang, the parent knows the library.
+/// Opens the library once per session, announcing the dlopen first (a vendor constructor may
+/// hang), and sends the first report: the failure, or which file is loaded and which symbols
+/// bound. Status stays empty on success: should init crash or hang, the parent knows the
+/// library.
 template <class Report, class Api>
-Result<Api> load_in_child(const std::vector<std::string>& args, std::vector<std::string> (*default_names)(),
-                          Result<Api> (*load)(const std::vector<std::string>&), Report& report, ChildChannel& out) {
-  std::vector<std::string> names = args.empty() ? default_names() : args;
-  send_call(out, "dlopen " + names.front());
-  Result<Api> loaded = load(names);
-  if (loaded) {
-    report.path = loaded->library.path();
-    report.bound = loaded->bound;
-  } else {
-    const Error& e = loaded.error();
-    set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
-    if (e.kind != ErrorKind::not_found) report.path = e.origin;
+const Api* load_in_child(std::optional<Api>& slot, const std::vector<std::string>& args,
+                         std::vector<std::string> (*default_names)(),
+                         Result<Api> (*load)(const std::vector<std::string>&), Report& report, ChildChannel& out) {
+  if (!slot) {
+    std::vector<std::string> names = args.empty() ? default_names() : args;
+    send_call(out, "dlopen " + names.front());
+    Result<Api> loaded = load(names);
+    if (!loaded) {
+      const Error& e = loaded.error();
+      set_failure(report, status_for(e.kind), e.kind, e.message, e.code);
+      if (e.kind != ErrorKind::not_found) report.path = e.origin;
+      send_report(out, report);
+      return nullptr;
+    }
+    slot.emplace(std::move(loaded).value());
   }
+  report.path = slot->library.path();
+  report.bound = slot->bound;
   send_report(out, report);
-  return loaded;
+  return &*slot;
 }
 
 /// A required call answered with an error: the query ends with this report.
@@ -400,19 +406,23 @@ std::string normalize_pci_bus_id(std::string_view nvml_bus_id) {
   return id;
 }
 
-void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+void query_nvml(DriverSession& session, const std::vector<std::string>& args, ChildChannel& out) {
   NvmlReport report;
-  auto loaded = load_in_child(args, &default_nvml_names, &load_nvml, report, out);
-  if (!loaded) return;
+  const NvmlApi* loaded = load_in_child(session.nvml, args, &default_nvml_names, &load_nvml, report, out);
+  if (loaded == nullptr) return;
   const NvmlApi& api = *loaded;
   NvmlSession s{api, out, report};
 
   std::string call = symbol_for(api.bound, "init");
-  send_call(out, call);
-  nvmlReturn_t rc = api.init();
-  if (rc != kNvmlSuccess) {
-    send_call_failure(out, report, s.describe(call, rc), rc);
-    return;
+  nvmlReturn_t rc = kNvmlSuccess;
+  if (!session.nvml_initialised) {
+    send_call(out, call);
+    rc = api.init();
+    if (rc != kNvmlSuccess) {
+      send_call_failure(out, report, s.describe(call, rc), rc);
+      return;
+    }
+    session.nvml_initialised = true;
   }
   if (api.system_driver_version != nullptr) {
     char version[kNvmlDriverVersionBufferSize] = {};
@@ -459,10 +469,11 @@ void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   // hangs would only turn a complete answer into a timeout.
 }
 
-void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+void query_cuda_driver(DriverSession& session, const std::vector<std::string>& args, ChildChannel& out) {
   CudaDriverReport report;
-  auto loaded = load_in_child(args, &default_cuda_driver_names, &load_cuda_driver, report, out);
-  if (!loaded) return;
+  const CudaDriverApi* loaded =
+      load_in_child(session.cuda, args, &default_cuda_driver_names, &load_cuda_driver, report, out);
+  if (loaded == nullptr) return;
   const CudaDriverApi& api = *loaded;
 
   // Before cuInit: it answers even when cuInit fails, and says which CUDA the driver speaks.
@@ -475,11 +486,14 @@ void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
     report.problems.push_back(describe_cuda(api, out, "cuDriverGetVersion", rc));
   send_report(out, report);
 
-  send_call(out, "cuInit");
-  rc = api.init(0);
-  if (rc != kCudaSuccess) {
-    send_call_failure(out, report, describe_cuda(api, out, "cuInit(0)", rc), rc);
-    return;
+  if (!session.cuda_initialised) {
+    send_call(out, "cuInit");
+    rc = api.init(0);
+    if (rc != kCudaSuccess) {
+      send_call_failure(out, report, describe_cuda(api, out, "cuInit(0)", rc), rc);
+      return;
+    }
+    session.cuda_initialised = true;
   }
   int count = 0;
   send_call(out, "cuDeviceGetCount");
@@ -493,6 +507,16 @@ void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
   send_report(out, report);
 }
 
+void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+  DriverSession session;
+  query_nvml(session, args, out);
+}
+
+void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out) {
+  DriverSession session;
+  query_cuda_driver(session, args, out);
+}
+
 NvmlReport nvml_report_from_child(const ChildOutcome& outcome) {
   return report_from_child<NvmlReport>(outcome, "NVML");
 }
@@ -503,8 +527,8 @@ CudaDriverReport cuda_report_from_child(const ChildOutcome& outcome) {
 
 DriverRuntimeReport query_driver_runtime(const DriverQueryOptions& options) {
   std::vector<IsolatedTask> tasks;
-  tasks.push_back({"nvml", options.nvml_names, &nvml_child_body});
-  tasks.push_back({"cuda-driver", options.cuda_names, &cuda_child_body});
+  tasks.push_back({"nvml", options.nvml_names});
+  tasks.push_back({"cuda-driver", options.cuda_names});
   std::vector<ChildOutcome> outcomes = run_isolated(tasks, options.deadline);
   DriverRuntimeReport report;
   report.nvml = nvml_report_from_child(outcomes.at(0));

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "gpu/cuda_driver_api.hpp"
 #include "gpu/entry_points.hpp"
 #include "gpu/isolated_child.hpp"
+#include "gpu/nvml_api.hpp"
 
 namespace gpudoctor::gpu {
 
@@ -71,9 +73,23 @@ struct DriverRuntimeReport {
 /// Asks both libraries, each in its own child process, at the same time.
 DriverRuntimeReport query_driver_runtime(const DriverQueryOptions& options);
 
-/// The child bodies, run in-process. `out` receives progress lines ({"call": ...}) before
-/// every vendor call and the report so far ({"report": ...}) after each step, so a hang or
-/// a crash still tells which call it was and what was already known. args = library names.
+/// The libraries a child keeps loaded between queries: one query for a one-shot task, many
+/// for the GPU agent (gpu_agent.hpp). The first query's library names win; init runs until
+/// it succeeds once.
+struct DriverSession {
+  std::optional<NvmlApi> nvml;
+  bool nvml_initialised = false;
+  std::optional<CudaDriverApi> cuda;
+  bool cuda_initialised = false;
+};
+
+/// One query, lines as the child bodies below write them. args = library names.
+void query_nvml(DriverSession& session, const std::vector<std::string>& args, ChildChannel& out);
+void query_cuda_driver(DriverSession& session, const std::vector<std::string>& args, ChildChannel& out);
+
+/// The one-shot child bodies (a fresh DriverSession each), run in-process. `out` receives progress lines ({"call":
+/// ...}) before every vendor call and the report so far ({"report": ...}) after each step, so a hang or a crash still
+/// tells which call it was and what was already known. args = library names.
 void nvml_child_body(const std::vector<std::string>& args, ChildChannel& out);
 void cuda_child_body(const std::vector<std::string>& args, ChildChannel& out);
 

@@ -26,19 +26,20 @@ void annotate_facts(Facts& facts, const KnowledgeBase& kb) {
     if (g.source == "pci" && starts_with(g.name, kUnnamedPciDevice)) {
       if (auto it = kb.pci_names.find(g.pci_device_id); it != kb.pci_names.end()) g.name = it->second;
     }
-    if (g.cc_major || g.name.empty()) continue;
-    std::string source = "knowledge base (compat/gpus.toml)";
-    auto cc = kb.compute_capability(g.name);
-    if (!cc && g.source == "pci") {
+    if (g.name.empty()) continue;
+    // The knowledge base's model: by the name as reported, or a PCI name's marketing part.
+    GpuMatch m = kb.find_gpu(g.name);
+    std::string as;
+    if (m.model == nullptr && g.source == "pci") {
       std::string marketing = marketing_name_of_pci_name(g.name);
-      if (!marketing.empty() && (cc = kb.compute_capability(marketing))) {
-        source = "knowledge base (compat/gpus.toml, as " + marketing + ")";
-      }
+      if (!marketing.empty() && (m = kb.find_gpu(marketing)).model != nullptr) as = ", as " + marketing;
     }
-    if (cc) {
-      g.cc_major = cc->major();
-      g.cc_minor = cc->minor();
-      g.compute_capability_source = source;
+    if (m.model == nullptr) continue;
+    g.kb_name = m.model->name;
+    if (!g.cc_major) {
+      g.cc_major = m.model->cc.major();
+      g.cc_minor = m.model->cc.minor();
+      g.compute_capability_source = "knowledge base (compat/gpus.toml" + as + ")";
     }
   }
   DriverFacts& d = facts.driver;

@@ -830,7 +830,7 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   plan.request = request;
   PlanRequest req = request;
   if (!req.gpu_name.empty()) {
-    GpuMatch m = kb.find_gpu(req.gpu_name);
+    GpuMatch m = kb.find_gpu(req.gpu_kb_name.empty() ? req.gpu_name : req.gpu_kb_name);
     if (m.model != nullptr) {
       plan.gpu_model = m.model->name;
       plan.gpu_arch = m.model->arch;
@@ -871,17 +871,16 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   return plan;
 }
 
-PlanRequest request_from_facts(const Facts& facts, const KnowledgeBase& kb) {
+PlanRequest request_from_facts(const Facts& facts) {
   PlanRequest req;
   req.from_facts = true;
   req.os = facts.platform;
   for (const GpuFacts& g : facts.gpus) {
     if (g.name.empty() && !g.cc_major) continue;
     req.gpu_name = g.name;
-    if (g.cc_major && g.cc_minor)
-      req.cc = Version::of({*g.cc_major, *g.cc_minor});
-    else if (!g.name.empty())
-      req.cc = kb.compute_capability(g.name);
+    req.gpu_kb_name = g.kb_name;
+    // From NVML, or from the knowledge base when the facts were annotated (kb/annotate_facts.hpp).
+    if (g.cc_major && g.cc_minor) req.cc = Version::of({*g.cc_major, *g.cc_minor});
     break;
   }
   req.driver = facts.driver.version;

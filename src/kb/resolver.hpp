@@ -23,7 +23,8 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text);
 Plan resolve(const PlanRequest& request, const KnowledgeBase& kb);
 
 /// The request for this machine: platform, first GPU, driver, the Python of the env that
-/// holds frameworks (else the first), and the frameworks installed (else all three).
-PlanRequest request_from_facts(const Facts& facts, const KnowledgeBase& kb);
+/// holds frameworks (else the first), and the frameworks installed (else all three). The facts
+/// are annotated (kb/annotate_facts.hpp): the GPU's compute capability is read, not derived.
+PlanRequest request_from_facts(const Facts& facts);
 
 }  // namespace gpudoctor

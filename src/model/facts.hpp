@@ -40,6 +40,9 @@ struct GpuFacts {
   std::optional<int> cc_major;  ///< compute capability, from NVML or the knowledge base
   std::optional<int> cc_minor;
   std::string compute_capability_source;  ///< "nvml", "knowledge base (...)", "" unknown
+  /// The knowledge base's name for this GPU ("NVIDIA GeForce RTX 3060" for the PCI name
+  /// "GA106 [GeForce RTX 3060]"), set when the facts are annotated; empty: not known there.
+  std::string kb_name;
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
   std::string kernel_driver;  ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""

@@ -23,7 +23,7 @@ class ProcessRunner {
   virtual Result<ProcessOutput> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) const = 0;
 };
 
-/// The host's real runner (process_runner_posix.cpp / process_runner_win32.cpp).
+/// The host's real runner: platform/child_process.hpp, stdin the null device.
 class HostProcessRunner final : public ProcessRunner {
  public:
   static constexpr size_t kMaxOutputBytes = 1 << 20;

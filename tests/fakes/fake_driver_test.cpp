@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu/driver_query.hpp"
+#include "gpu/gpu_agent.hpp"
 #include "probe/probes.hpp"
 
 namespace gpudoctor {
@@ -263,6 +264,57 @@ TEST_F(FakeDriver, LegacyNamesAreUsedWhenNewOnesAreAbsent) {
   EXPECT_EQ(r.nvml.devices[0].memory_total_bytes, 85520809984ULL);  // from the v1 call
   EXPECT_EQ(r.nvml.devices[1].pci_bus_id, "0000:2a:00.0");          // from busIdLegacy
   EXPECT_EQ(r.nvml.cuda_driver_version, 12040);
+}
+
+// The GPU agent: the same queries as ops of one long-lived child of ours.
+
+TEST_F(FakeDriver, AgentAnswersAsTheOneShotTasksAndKeepsTheLibrariesLoaded) {
+  ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("healthy"));
+  gpu::DriverRuntimeReport one_shot = gpu::query_driver_runtime({});
+  gpu::Agent agent;
+  gpu::NvmlReport first = gpu::query_nvml(agent, {}, milliseconds(5000));
+  ASSERT_EQ(first.status, "ok") << first.error;
+  EXPECT_EQ(first.path, one_shot.nvml.path);
+  EXPECT_EQ(first.driver_version, one_shot.nvml.driver_version);
+  ASSERT_EQ(first.devices.size(), one_shot.nvml.devices.size());
+  EXPECT_EQ(first.devices[1].uuid, one_shot.nvml.devices[1].uuid);
+  // The second request finds NVML loaded and initialised: no dlopen, no nvmlInit again.
+  gpu::ChildOutcome second = agent.exchange("nvml", {}, milliseconds(5000));
+  ASSERT_FALSE(second.error.has_value()) << second.error->message;
+  EXPECT_FALSE(contains(second.output, R"({"call":"dlopen)")) << second.output;
+  EXPECT_FALSE(contains(second.output, R"({"call":"nvmlInit)")) << second.output;
+  EXPECT_TRUE(contains(second.output, R"({"call":"nvmlDeviceGetCount_v2"})")) << second.output;
+  EXPECT_EQ(gpu::nvml_report_from_child(second).devices.size(), 2u);
+  gpu::CudaDriverReport cuda = gpu::query_cuda_driver(agent, {}, milliseconds(5000));
+  EXPECT_EQ(cuda.status, "ok") << cuda.error;
+  EXPECT_EQ(cuda.device_count, 2);
+  EXPECT_EQ(agent.starts(), 1);
+}
+
+TEST_F(FakeDriver, AgentCrashInNvmlInitIsAFindingAndTheAgentComesBack) {
+  ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("crash_in_nvml_init"));
+  gpu::Agent agent;
+  gpu::NvmlReport r = gpu::query_nvml(agent, {}, milliseconds(5000));
+  EXPECT_EQ(r.status, "crashed");
+  EXPECT_TRUE(contains(r.error, "in nvmlInit_v2")) << r.error;
+  EXPECT_EQ(r.path, fs::canonical(fake("libnvidia-ml.so.1")).string());
+  gpu::CudaDriverReport cuda = gpu::query_cuda_driver(agent, {}, milliseconds(5000));
+  EXPECT_EQ(cuda.status, "ok") << cuda.error;
+  EXPECT_EQ(agent.starts(), 2);
+}
+
+TEST_F(FakeDriver, AgentHangIsKilledAtTheRequestDeadline) {
+  ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("hang"));
+  gpu::Agent agent;
+  auto start = steady_clock::now();
+  gpu::NvmlReport r = gpu::query_nvml(agent, {}, milliseconds(700));
+  auto took = steady_clock::now() - start;
+  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.error, "NVML: no answer within 700 ms; child process killed in nvmlDeviceGetName (device 1)");
+  EXPECT_EQ(r.driver_version, "550.54.15");
+  EXPECT_GE(took, milliseconds(650));
+  EXPECT_LT(took, milliseconds(3000));
+  EXPECT_FALSE(agent.running());
 }
 
 /// A scratch directory with one file named libnvidia-ml.so.1.

@@ -15,7 +15,7 @@ using testing::copy_fixture;
 using testing::run_gpudoctor;
 using testing::ScratchDir;
 
-bool mentions_not_fully_read(const testing::Run& r) {
+bool mentions_not_fully_read(const testing::RunResult& r) {
   return r.out.find("not fully read") != std::string::npos;
 }
 

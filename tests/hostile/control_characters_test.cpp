@@ -30,7 +30,7 @@ const std::string kEveryControlClass =
     "\xe2\x80\xae"       // U+202E right-to-left override
     "\xe2\x81\xa6Z";     // U+2066 left-to-right isolate
 
-void expect_safe(const testing::Run& r, const std::string& what) {
+void expect_safe(const testing::RunResult& r, const std::string& what) {
   EXPECT_EQ(unsafe_for_terminal(r.out), "") << what << " stdout: " << r.out;
   EXPECT_EQ(unsafe_for_terminal(r.err), "") << what << " stderr: " << r.err;
 }

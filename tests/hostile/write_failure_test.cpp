@@ -2,26 +2,15 @@
 // command; never "internal error", never a silent exit 0.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 #include "hostile_support.hpp"
-#include "platform/process_runner.hpp"
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
 namespace {
 
-struct ShellRun {
-  int exit_code = -1;
-  std::string err;
-};
-
-ShellRun run_shell(const std::string& script) {
-  HostProcessRunner runner;
-  auto r = runner.run({"/bin/sh", "-c", script}, std::chrono::seconds(60));
-  if (!r) return {};
-  return {r->exit_code, r->err};
-}
+using testing::run_shell;
 
 TEST(WriteFailure, D11_EveryCommandReportsAFullDiskTheSameWay) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";

@@ -1,16 +1,17 @@
 #pragma once
-/// Facts for the check tests: a machine, a Python environment holding one framework, and the
-/// finding lookups every check test needs.
+/// Facts for the check tests: a machine and a Python environment holding one framework; and the
+/// finding lookups (finding_lookup.hpp) every check test needs.
 #include <string>
 #include <vector>
 
+#include "finding_lookup.hpp"
 #include "kb_test_support.hpp"
 #include "model/facts.hpp"
-#include "model/finding.hpp"
 
 namespace gpudoctor::testing {
 
-/// A machine with one GPU (as NVML names it) and a driver; either may be null.
+/// A machine with one GPU (as NVML reports it: the name, and the compute capability where the
+/// knowledge base knows the name) and a driver; either may be null.
 inline Facts machine(Platform p, const char* gpu, const char* driver) {
   Facts f;
   f.platform = p;
@@ -18,6 +19,10 @@ inline Facts machine(Platform p, const char* gpu, const char* driver) {
     GpuFacts g;
     g.name = gpu;
     g.source = "nvml";
+    if (auto cc = builtin_kb().compute_capability(gpu)) {
+      g.cc_major = cc->major();
+      g.cc_minor = cc->minor();
+    }
     f.gpus.push_back(g);
   }
   if (driver) f.driver.version = v(driver);
@@ -48,19 +53,6 @@ inline FrameworkFacts cuda_framework(const char* name, const char* version, cons
   fw.cuda_build = true;
   fw.variant = variant;
   return fw;
-}
-
-inline const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  for (const Finding& f : fs) {
-    if (f.id == id) return &f;
-  }
-  return nullptr;
-}
-
-inline std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + " ";
-  return s;
 }
 
 }  // namespace gpudoctor::testing

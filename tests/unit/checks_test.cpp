@@ -2,19 +2,16 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include "check_test_support.hpp"
+#include "kb/annotate_facts.hpp"
 
 namespace gpudoctor {
 namespace {
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
-  return it == fs.end() ? nullptr : &*it;
-}
-
-Version v(const char* s) {
-  return *Version::parse(s);
-}
+using testing::find;
+using testing::find_copy;
+using testing::has;
+using testing::v;
 
 GpuFacts pci_gpu(const char* driver) {
   GpuFacts g;
@@ -92,7 +89,7 @@ TEST(Checks, Wsl2WithALinuxDriverInside) {
   ASSERT_NE(find(fs, "wsl2-linux-driver-installed"), nullptr);
   // The WSL-provided library alone is the healthy layout.
   f.driver.files = {{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1", std::nullopt}};
-  EXPECT_EQ(find(run_checks(f, nullptr), "wsl2-linux-driver-installed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "wsl2-linux-driver-installed"));
 }
 
 TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
@@ -103,7 +100,7 @@ TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
   EXPECT_EQ(worst(fs), Severity::error);
   Facts g = healthy_linux();
   g.env.push_back({"CUDA_VISIBLE_DEVICES", "0,1"});
-  EXPECT_EQ(find(run_checks(g, nullptr), "cuda-visible-devices-hides-all"), nullptr);
+  EXPECT_FALSE(has(run_checks(g, nullptr), "cuda-visible-devices-hides-all"));
 }
 
 TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
@@ -140,7 +137,7 @@ TEST(Checks, SeveralToolkitsThatDisagree) {
   EXPECT_EQ(find(fs, "several-toolkits")->severity, Severity::warning);
   // Different releases that no route disagrees about (nothing points at 11.8): only info.
   f.toolkits[1].found_via = {"/usr/local/cuda-11.8"};
-  EXPECT_EQ(find(run_checks(f, nullptr), "several-toolkits")->severity, Severity::info);
+  EXPECT_EQ(find_copy(run_checks(f, nullptr), "several-toolkits").value().severity, Severity::info);
 }
 
 TEST(Checks, StubLibcudaOnTheLoaderPath) {
@@ -169,14 +166,71 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   EXPECT_EQ(find(fs, "pip-library-shadowed")->severity, Severity::error);
   // Newer with the same SONAME: still not what was installed, a warning.
   f.libraries[0].version = v("9.3.0");
-  ASSERT_NE(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed")->severity, Severity::warning);
+  ASSERT_TRUE(has(run_checks(f, nullptr), "pip-library-shadowed"));
+  EXPECT_EQ(find_copy(run_checks(f, nullptr), "pip-library-shadowed").value().severity, Severity::warning);
   // Another major (libcudnn.so.8) cannot stand in for libcudnn.so.9: nothing is shadowed.
   f.libraries[0].version = v("8.9.7");
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
   // The same release series: fine.
   f.libraries[0].version = v("9.1.1");
-  EXPECT_EQ(find(run_checks(f, nullptr), "pip-library-shadowed"), nullptr);
+  EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
+}
+
+// Found in review.
+TEST(ReviewRegression, CpuOnlyJaxOnAGpuMachineIsAnError) {
+  Facts f;
+  f.live = true;
+  f.gpus.push_back(GpuFacts{.name = "NVIDIA RTX A6000", .source = "proc"});
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = *Version::parse("0.6.2")};
+  jax.cuda_build = false;
+  jax.variant = "cpu";
+  env.frameworks.push_back(jax);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "framework-cpu-only"), nullptr);
+  EXPECT_EQ(find(fs, "framework-cpu-only")->severity, Severity::error);
+  EXPECT_NE(find(fs, "framework-cpu-only")->fix.find("jax[cuda12]"), std::string::npos);
+}
+
+// Found in review.
+TEST(ReviewRegression, InstallConflictsAreErrorsNotUnreadableMetadata) {
+  Facts f;
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = *Version::parse("0.6.2")};
+  jax.conflicts.push_back("jax-cuda12-plugin 0.5.0 does not match jaxlib 0.6.2; JAX will not use it");
+  env.frameworks.push_back(jax);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  ASSERT_NE(find(fs, "framework-install-conflict"), nullptr);
+  EXPECT_EQ(find(fs, "framework-install-conflict")->severity, Severity::error);
+  EXPECT_EQ(find(fs, "framework-metadata-unreadable"), nullptr);
+}
+
+// Found in review.
+TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
+  auto kb = KnowledgeBase::load("");
+  ASSERT_TRUE(kb) << kb.error().message;
+  Facts f;
+  f.live = true;
+  f.driver.version = *Version::parse("570.133.07");
+  f.driver.nvidia_module_loaded = true;
+  for (const char* bus : {"0000:01:00.0", "0000:02:00.0", "0000:03:00.0"}) {
+    f.gpus.push_back(
+        GpuFacts{.name = "NVIDIA GeForce GTX 1080 Ti", .source = "proc", .pci_bus_id = bus, .kernel_driver = "nvidia"});
+  }
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts torch{.name = "torch", .package = "torch", .version = *Version::parse("2.8.0+cu128")};
+  torch.cuda_build = true;
+  torch.cuda_version = *Version::parse("12.8");
+  torch.variant = "cu128";
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  annotate_facts(f, *kb);  // as the doctor gathers facts
+  auto fs = run_checks(f, &*kb);
+  int count = 0;
+  for (const auto& x : fs) count += x.id == "gpu-arch-unsupported-by-framework";
+  EXPECT_EQ(count, 1) << "three identical cards, one verdict";
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ FrameworkFacts tf220_recorded() {
 }
 
 using testing::find;
+using testing::has;
 using testing::ids;
 
 TEST(CompatChecks, Tf215WithSystemCudnn86) {
@@ -150,7 +151,7 @@ TEST(CompatChecks, TorchCu121OnDriver470) {
 TEST(CompatChecks, TorchVariantFromLocalVersionTag) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
   f.python_envs.push_back(env_with("3.11.4", torch("2.2.1+cu121", "")));
-  EXPECT_NE(find(compatibility_findings(f, kb()), "driver-too-old-for-framework"), nullptr);
+  EXPECT_TRUE(has(compatibility_findings(f, kb()), "driver-too-old-for-framework"));
 }
 
 TEST(CompatChecks, PascalWithTorchCu128) {
@@ -231,7 +232,7 @@ TEST(CompatChecks, Cuda13CannotTargetPascal) {
   tk.path = "/usr/local/cuda-13.0";
   tk.version = v("13.0.0");
   f.toolkits.push_back(tk);
-  ASSERT_NE(find(compatibility_findings(f, kb()), "toolkit-cannot-target-gpu"), nullptr);
+  ASSERT_TRUE(has(compatibility_findings(f, kb()), "toolkit-cannot-target-gpu"));
 }
 
 TEST(CompatChecks, UnknownGpuAndJaxOnWindows) {
@@ -360,7 +361,7 @@ TEST(CompatChecks, B1BlackwellOnPre570DriverIsTooOld) {
   Facts w = machine(Platform::windows, "NVIDIA GeForce RTX 5090", "536.25");
   expect_error_naming(compatibility_findings(w, kb()), "driver-too-old-for-gpu", "570.65");
   Facts ok = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "570.26");
-  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-too-old-for-gpu"), nullptr);
+  EXPECT_FALSE(has(compatibility_findings(ok, kb()), "driver-too-old-for-gpu"));
 }
 
 TEST(CompatChecks, B1HopperOnPre520DriverIsTooOld) {
@@ -368,7 +369,7 @@ TEST(CompatChecks, B1HopperOnPre520DriverIsTooOld) {
   expect_error_naming(compatibility_findings(f, kb()), "driver-too-old-for-gpu", "520.61.05");
   // Ampere on 470 is fine (first toolkit 11.0).
   Facts a = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.82.01");
-  EXPECT_EQ(find(compatibility_findings(a, kb()), "driver-too-old-for-gpu"), nullptr);
+  EXPECT_FALSE(has(compatibility_findings(a, kb()), "driver-too-old-for-gpu"));
 }
 
 TEST(CompatChecks, B4JetsonTorchIsNotJudgedByTheX86List) {
@@ -394,7 +395,7 @@ TEST(CompatChecks, B2Tf221HasNoKernelsForMaxwell) {
   // With the installed build's own list read the doctor uses it, not the table.
   Facts g = f;
   g.python_envs[0].frameworks[0].compute_capabilities = {"sm_50", "sm_60"};
-  EXPECT_EQ(find(compatibility_findings(g, kb()), "gpu-arch-unsupported-by-framework"), nullptr);
+  EXPECT_FALSE(has(compatibility_findings(g, kb()), "gpu-arch-unsupported-by-framework"));
 }
 
 TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
@@ -416,9 +417,9 @@ TEST(CompatChecks, B6Wsl2DriverBelowTheSourcedFloor) {
   Facts f = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "472.12");
   expect_finding(compatibility_findings(f, kb()), "driver-below-wsl2-floor", Severity::warning, "528.33");
   Facts ok = machine(Platform::wsl2, "NVIDIA GeForce RTX 3060", "528.33");
-  EXPECT_EQ(find(compatibility_findings(ok, kb()), "driver-below-wsl2-floor"), nullptr);
+  EXPECT_FALSE(has(compatibility_findings(ok, kb()), "driver-below-wsl2-floor"));
   Facts lin = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "472.12");
-  EXPECT_EQ(find(compatibility_findings(lin, kb()), "driver-below-wsl2-floor"), nullptr);
+  EXPECT_FALSE(has(compatibility_findings(lin, kb()), "driver-below-wsl2-floor"));
 }
 
 }  // namespace

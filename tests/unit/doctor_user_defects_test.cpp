@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <map>
 
-#include "../integration/run_gpudoctor.hpp"
 #include "check/checks.hpp"
+#include "check_test_support.hpp"
 #include "core/text.hpp"
+#include "kb/annotate_facts.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb_test_support.hpp"
 #include "platform/system_view.hpp"
@@ -15,6 +16,7 @@
 #include "probe/probes.hpp"
 #include "probe/python/dist_info.hpp"
 #include "render/doctor_report.hpp"
+#include "run_gpudoctor.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -27,28 +29,11 @@ const KnowledgeBase& kb() {
   return testing::builtin_kb();
 }
 
-SystemView view_of(const TempTree& t, EnvMap env = {}) {
-  return SystemView(SystemView::Options{t.str(), Platform::linux, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
-std::vector<const Finding*> all(const std::vector<Finding>& fs, const std::string& id) {
-  std::vector<const Finding*> out;
-  for (const auto& f : fs) {
-    if (f.id == id) out.push_back(&f);
-  }
-  return out;
-}
-
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto a = all(fs, id);
-  return a.empty() ? nullptr : a.front();
-}
-
-std::string ids(const std::vector<Finding>& fs) {
-  std::string s;
-  for (const Finding& f : fs) s += f.id + "(" + to_string(f.severity) + ") ";
-  return s;
-}
+using testing::all;
+using testing::find;
+using testing::ids;
 
 Facts gpu_machine() {
   Facts f;
@@ -321,6 +306,7 @@ TEST(DoctorUserDefects, DeclaredGpuWithoutDriverIsAnErrorNamingTheDriver) {
     f.gpus.push_back(g);
     f.driver.files.push_back(
         DriverFile{f.platform == Platform::windows ? "nvcuda.dll" : "libcuda.so.1", "", std::nullopt});
+    annotate_facts(f, kb());  // as the doctor gathers facts
     auto fs = run_checks(f, &kb());
     const Finding* e = find(fs, "driver-missing-for-declared-gpu");
     ASSERT_NE(e, nullptr) << os << ": " << ids(fs);
@@ -346,7 +332,7 @@ TEST(DoctorUserDefects, TensorflowWithoutItsCudaRuntimeNamesEveryLibraryItCannot
   std::filesystem::copy(fixture + "/" + venv_rel, t.path() / venv_rel,
                         std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
   auto doctor = [&](const TempTree& tree) {
-    SystemView sys = view_of(tree, EnvMap{{"VIRTUAL_ENV", "/" + venv_rel}});
+    SystemView sys = view_of(tree, Platform::linux, EnvMap{{"VIRTUAL_ENV", "/" + venv_rel}});
     InventoryOptions inv;
     inv.declared_gpus = {"NVIDIA GeForce RTX 3060"};
     Facts f = collect_facts(sys, inv);

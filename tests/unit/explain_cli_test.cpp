@@ -1,30 +1,20 @@
 // `gpudoctor explain` end to end: the real binary, files, stdin, --json, --kb, -- CMD.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <string>
+
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::RunResult;
 
 class ExplainCli : public ::testing::Test {
  protected:
@@ -42,18 +32,10 @@ class ExplainCli : public ::testing::Test {
     return p;
   }
 
-  CliRun run(const std::string& args, const std::string& stdin_file = "") {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    std::string cmd =
-        std::string("'") + GPUDOCTOR_BINARY + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-    cmd += stdin_file.empty() ? " </dev/null" : " <'" + stdin_file + "'";
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+  /// The binary with shell-quoted arguments; stdin is the file, or empty.
+  static RunResult run(const std::string& args, const std::string& stdin_file = "") {
+    return testing::run_gpudoctor_shell(args +
+                                        (stdin_file.empty() ? " </dev/null" : " <" + testing::shell_quote(stdin_file)));
   }
 
   fs::path dir_;
@@ -61,8 +43,8 @@ class ExplainCli : public ::testing::Test {
 
 TEST_F(ExplainCli, FileTextOutputAndExitStatus) {
   auto log = write("a.log", "AssertionError: Torch not compiled with CUDA enabled\n");
-  CliRun r = run("explain --no-probe '" + log.string() + "'");
-  EXPECT_EQ(r.rc, 1) << r.err;
+  RunResult r = run("explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("[wrong-framework-build]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("line 1"), std::string::npos);
   EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "no colour when not a terminal";
@@ -73,8 +55,8 @@ TEST_F(ExplainCli, HarmlessOnlyLogExitsZero) {
                    "W py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
                    "I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is optimized "
                    "to use available CPU instructions\n");
-  CliRun r = run("explain --no-probe '" + log.string() + "'");
-  EXPECT_EQ(r.rc, 0);
+  RunResult r = run("explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Harmless"), std::string::npos) << r.out;
   // The CPU-feature line names no instructions: its clause goes, no "(not in the log)" stump.
   EXPECT_NE(r.out.find("CPU instructions it could use"), std::string::npos) << r.out;
@@ -85,8 +67,8 @@ TEST_F(ExplainCli, JsonFromStdin) {
   auto log = write("b.log",
                    "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
                    "RuntimeError: The NVIDIA driver on your system is too old (found version 10010).\n");
-  CliRun r = run("--json explain --no-probe -", log.string());
-  EXPECT_EQ(r.rc, 1) << r.err;
+  RunResult r = run("--json explain --no-probe -", log.string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("schema_version"), 1);
   ASSERT_GE(j.at("matches").size(), 2u);
@@ -111,7 +93,7 @@ fix = "ask for more"
 sources = ["https://example.org/quota"]
 )");
   auto log = write("c.log", "slurm: GPU quota exceeded for user alice\n");
-  CliRun r = run("--json --kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
+  RunResult r = run("--json --kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
   auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["matches"].empty()) << r.out << r.err;
   EXPECT_EQ(j["matches"][0]["rule"], "my-cluster-quota");
@@ -121,8 +103,8 @@ sources = ["https://example.org/quota"]
 TEST_F(ExplainCli, BrokenUserRuleIsReportedNotFatal) {
   write("kb/explain/bad.toml", "[[rule]]\nid = \"x\"\npatterns = ['(']\n");
   auto log = write("d.log", "AssertionError: Torch not compiled with CUDA enabled\n");
-  CliRun r = run("--kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
-  EXPECT_EQ(r.rc, 1);
+  RunResult r = run("--kb '" + (dir_ / "kb").string() + "' explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("note:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[wrong-framework-build]"), std::string::npos);
 }
@@ -134,38 +116,38 @@ TEST_F(ExplainCli, BrokenKnowledgeBaseIsAUsageErrorAsForTheDoctor) {
   auto log = write("e.log", "AssertionError: Torch not compiled with CUDA enabled\n");
   const std::string kb = "--kb '" + (dir_ / "kb").string() + "' ";
   for (const std::string probe : {"--no-probe ", ""}) {
-    CliRun r = run(kb + "explain " + probe + "'" + log.string() + "'");
-    EXPECT_EQ(r.rc, 2) << probe << r.out;
+    RunResult r = run(kb + "explain " + probe + "'" + log.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << probe << r.out;
     EXPECT_NE(r.err.find("knowledge base"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("tensorflow.toml"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
-  CliRun doctor = run(kb + "--root '" + dir_.string() + "'");
-  EXPECT_EQ(doctor.rc, 2) << doctor.out;
-  CliRun missing = run("--kb '" + (dir_ / "no-such-dir").string() + "' explain --no-probe '" + log.string() + "'");
-  EXPECT_EQ(missing.rc, 2);
+  RunResult doctor = run(kb + "--root '" + dir_.string() + "'");
+  EXPECT_EQ(doctor.exit_code, 2) << doctor.out;
+  RunResult missing = run("--kb '" + (dir_ / "no-such-dir").string() + "' explain --no-probe '" + log.string() + "'");
+  EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("no-such-dir"), std::string::npos) << missing.err;
 }
 
 TEST_F(ExplainCli, MissingFileIsAUsageError) {
-  CliRun r = run("explain --no-probe '" + (dir_ / "nope.log").string() + "'");
-  EXPECT_EQ(r.rc, 2);
+  RunResult r = run("explain --no-probe '" + (dir_ / "nope.log").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("nope.log"), std::string::npos);
 }
 
 TEST_F(ExplainCli, WatchedCommandPassesOutputThroughAndReturnsItsStatus) {
-  CliRun r =
+  RunResult r =
       run("explain --no-probe -- sh -c 'echo hello; echo \"AssertionError: Torch not compiled with CUDA enabled\" >&2; "
           "exit 7'");
-  EXPECT_EQ(r.rc, 7);
+  EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(r.out, "hello\n");                                                     // stdout untouched
   EXPECT_NE(r.err.find("AssertionError: Torch not compiled"), std::string::npos);  // passed through
   EXPECT_NE(r.err.find("[wrong-framework-build]"), std::string::npos) << r.err;    // then explained
 }
 
 TEST_F(ExplainCli, WatchedCommandNotFound) {
-  CliRun r = run("explain --no-probe -- /nonexistent/program --flag");
-  EXPECT_EQ(r.rc, 127);
+  RunResult r = run("explain --no-probe -- /nonexistent/program --flag");
+  EXPECT_EQ(r.exit_code, 127);
   EXPECT_NE(r.err.find("/nonexistent/program"), std::string::npos);
 }
 
@@ -174,7 +156,7 @@ TEST_F(ExplainCli, LiveProbeModeRunsOnThisMachine) {
   auto log = write("e.log",
                    "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
                    "object file\n");
-  CliRun r = run("--json explain '" + log.string() + "'");
+  RunResult r = run("--json explain '" + log.string() + "'");
   ASSERT_NE(r.out, "") << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("probed"), true);

@@ -21,6 +21,7 @@ using testing::builtin_kb;
 using testing::v;
 
 using testing::find;
+using testing::has;
 using testing::ids;
 
 std::vector<Finding> env_checks_for(std::vector<EnvVarFacts> env, std::vector<ToolkitFacts> toolkits = {}) {
@@ -50,7 +51,7 @@ TEST(FindingsCoverage, NvidiaVisibleDevicesNone) {
     ASSERT_NE(f, nullptr) << "'" << none << "'";
     EXPECT_EQ(f->severity, Severity::warning);
   }
-  EXPECT_EQ(find(env_checks_for({{"NVIDIA_VISIBLE_DEVICES", "all"}}), "nvidia-visible-devices-none"), nullptr);
+  EXPECT_FALSE(has(env_checks_for({{"NVIDIA_VISIBLE_DEVICES", "all"}}), "nvidia-visible-devices-none"));
 }
 
 TEST(FindingsCoverage, CudaLaunchBlocking) {
@@ -58,7 +59,7 @@ TEST(FindingsCoverage, CudaLaunchBlocking) {
   const Finding* f = find(fs, "cuda-launch-blocking");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warning);
-  EXPECT_EQ(find(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "0"}}), "cuda-launch-blocking"), nullptr);
+  EXPECT_FALSE(has(env_checks_for({{"CUDA_LAUNCH_BLOCKING", "0"}}), "cuda-launch-blocking"));
 }
 
 TEST(FindingsCoverage, TfLogsHidden) {
@@ -66,8 +67,8 @@ TEST(FindingsCoverage, TfLogsHidden) {
   const Finding* f = find(three, "tf-logs-hidden");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->title.find("errors"), std::string::npos) << f->title;
-  ASSERT_NE(find(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "2"}}), "tf-logs-hidden"), nullptr);
-  EXPECT_EQ(find(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "1"}}), "tf-logs-hidden"), nullptr);
+  ASSERT_TRUE(has(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "2"}}), "tf-logs-hidden"));
+  EXPECT_FALSE(has(env_checks_for({{"TF_CPP_MIN_LOG_LEVEL", "1"}}), "tf-logs-hidden"));
 }
 
 TEST(FindingsCoverage, CudaHomeInvalidOnlyWhenNoToolkitCameFromIt) {
@@ -78,8 +79,8 @@ TEST(FindingsCoverage, CudaHomeInvalidOnlyWhenNoToolkitCameFromIt) {
   ToolkitFacts tk;
   tk.path = "/usr/local/cuda-12.4";
   tk.found_via = {"CUDA_HOME"};
-  EXPECT_EQ(find(env_checks_for({{"CUDA_HOME", "/usr/local/cuda-12.4"}}, {tk}), "cuda-home-invalid"), nullptr);
-  EXPECT_NE(find(env_checks_for({{"CUDA_PATH", "/nowhere"}}, {tk}), "cuda-home-invalid"), nullptr);
+  EXPECT_FALSE(has(env_checks_for({{"CUDA_HOME", "/usr/local/cuda-12.4"}}, {tk}), "cuda-home-invalid"));
+  EXPECT_TRUE(has(env_checks_for({{"CUDA_PATH", "/nowhere"}}, {tk}), "cuda-home-invalid"));
 }
 
 TEST(FindingsCoverage, NoPython) {
@@ -93,7 +94,7 @@ TEST(FindingsCoverage, NoPython) {
   e.path = "/usr";
   e.kind = "system";
   one.python_envs.push_back(e);
-  EXPECT_EQ(find(python_findings(one), "no-python"), nullptr);
+  EXPECT_FALSE(has(python_findings(one), "no-python"));
 }
 
 Facts wsl2_machine() {
@@ -108,7 +109,7 @@ Facts wsl2_machine() {
 
 TEST(FindingsCoverage, Wsl2NoDxgOnTheLiveMachineOnly) {
   Facts f = wsl2_machine();
-  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-dxg"), nullptr) << ids(gpu_driver_findings(f));
+  EXPECT_FALSE(has(gpu_driver_findings(f), "wsl2-no-dxg")) << ids(gpu_driver_findings(f));
   f.os.wsl_dxg_device = false;
   f.live = true;
   auto fs = gpu_driver_findings(f);
@@ -117,12 +118,12 @@ TEST(FindingsCoverage, Wsl2NoDxgOnTheLiveMachineOnly) {
   EXPECT_EQ(nodxg->severity, Severity::error);
   // Under --root (an image, a copied tree) /dev is not the machine's: nothing to judge.
   f.live = false;
-  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-dxg"), nullptr);
+  EXPECT_FALSE(has(gpu_driver_findings(f), "wsl2-no-dxg"));
 }
 
 TEST(FindingsCoverage, Wsl2NoDriverLibraries) {
   Facts f = wsl2_machine();
-  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-driver-libraries"), nullptr);
+  EXPECT_FALSE(has(gpu_driver_findings(f), "wsl2-no-driver-libraries"));
   f.os.wsl_lib_dir = false;
   f.driver.files.clear();
   auto fs = gpu_driver_findings(f);
@@ -130,7 +131,7 @@ TEST(FindingsCoverage, Wsl2NoDriverLibraries) {
   // Not a WSL2 question on plain Linux.
   f.platform = Platform::linux;
   f.os.wsl2 = false;
-  EXPECT_EQ(find(gpu_driver_findings(f), "wsl2-no-driver-libraries"), nullptr);
+  EXPECT_FALSE(has(gpu_driver_findings(f), "wsl2-no-driver-libraries"));
 }
 
 TEST(FindingsCoverage, JaxCudnnMismatchAgainstTheKnowledgeBase) {

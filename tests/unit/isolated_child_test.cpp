@@ -16,30 +16,11 @@ namespace {
 
 using std::chrono::milliseconds;
 
-void say_args(const std::vector<std::string>& args, ChildChannel& out) {
-  for (const auto& a : args) out.write_line(a);
-}
-void sleep_forever(const std::vector<std::string>& args, ChildChannel& out) {
-  out.write_line(args.empty() ? "before" : args[0]);
-  for (;;) ::pause();
-}
-void abort_now(const std::vector<std::string>& /*args*/, ChildChannel& out) {
-  out.write_line("about to abort");
-  ::raise(SIGABRT);
-}
-void exit_seven(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) {
-  ::_exit(7);
-}
-void throw_something(const std::vector<std::string>& /*args*/, ChildChannel& /*out*/) {
-  throw std::runtime_error("must not unwind into the parent's stack");
-}
-void write_a_lot(const std::vector<std::string>& /*args*/, ChildChannel& out) {
-  std::string line(1000, 'x');
-  for (int i = 0; i < 200; ++i) out.write_line(line);
-}
+// The tasks (test-echo, test-hang, ...) are in test_main.cpp's table: each test starts this
+// test binary again, through the same exec path the doctor takes.
 
 TEST(IsolatedChild, ReturnsWhatTheChildWrote) {
-  auto outcomes = run_isolated({{"echo", {"one", "two"}, &say_args}}, milliseconds(5000));
+  auto outcomes = run_isolated({{"test-echo", {"one", "two"}}}, milliseconds(5000));
   ASSERT_EQ(outcomes.size(), 1u);
   EXPECT_FALSE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].output, "one\ntwo\n");
@@ -48,7 +29,7 @@ TEST(IsolatedChild, ReturnsWhatTheChildWrote) {
 
 TEST(IsolatedChild, HangIsKilledAtTheDeadlineAndKeepsItsOutput) {
   auto start = std::chrono::steady_clock::now();
-  auto outcomes = run_isolated({{"hang", {"said before hanging"}, &sleep_forever}}, milliseconds(300));
+  auto outcomes = run_isolated({{"test-hang", {"said before hanging"}}}, milliseconds(300));
   auto took = std::chrono::steady_clock::now() - start;
   ASSERT_EQ(outcomes.size(), 1u);
   ASSERT_TRUE(outcomes[0].error.has_value());
@@ -61,8 +42,7 @@ TEST(IsolatedChild, HangIsKilledAtTheDeadlineAndKeepsItsOutput) {
 
 TEST(IsolatedChild, TasksRunSideBySideUnderOneDeadline) {
   auto start = std::chrono::steady_clock::now();
-  auto outcomes = run_isolated({{"a", {}, &sleep_forever}, {"b", {"quick"}, &say_args}, {"c", {}, &sleep_forever}},
-                               milliseconds(400));
+  auto outcomes = run_isolated({{"test-hang", {}}, {"test-echo", {"quick"}}, {"test-hang", {}}}, milliseconds(400));
   auto took = std::chrono::steady_clock::now() - start;
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::timeout);
@@ -74,7 +54,7 @@ TEST(IsolatedChild, TasksRunSideBySideUnderOneDeadline) {
 }
 
 TEST(IsolatedChild, SignalIsACrashWithItsName) {
-  auto outcomes = run_isolated({{"abort", {}, &abort_now}}, milliseconds(5000));
+  auto outcomes = run_isolated({{"test-abort", {}}}, milliseconds(5000));
   ASSERT_TRUE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
   EXPECT_EQ(outcomes[0].error->code, SIGABRT);
@@ -83,7 +63,7 @@ TEST(IsolatedChild, SignalIsACrashWithItsName) {
 }
 
 TEST(IsolatedChild, NonZeroExitIsACrash) {
-  auto outcomes = run_isolated({{"exit", {}, &exit_seven}}, milliseconds(5000));
+  auto outcomes = run_isolated({{"test-exit7", {}}}, milliseconds(5000));
   ASSERT_TRUE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
   EXPECT_EQ(outcomes[0].error->code, 7);
@@ -91,22 +71,16 @@ TEST(IsolatedChild, NonZeroExitIsACrash) {
 }
 
 TEST(IsolatedChild, ExceptionInTheChildStaysThere) {
-  auto outcomes = run_isolated({{"throw", {}, &throw_something}}, milliseconds(5000));
+  auto outcomes = run_isolated({{"test-throw", {}}}, milliseconds(5000));
   ASSERT_TRUE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].error->kind, ErrorKind::crashed);
   EXPECT_EQ(outcomes[0].error->code, 3);
 }
 
 TEST(IsolatedChild, OutputIsCutAtTheLimit) {
-  auto outcomes = run_isolated({{"flood", {}, &write_a_lot}}, milliseconds(5000), 4096);
+  auto outcomes = run_isolated({{"test-flood", {}}}, milliseconds(5000), 4096);
   EXPECT_FALSE(outcomes[0].error.has_value());
   EXPECT_EQ(outcomes[0].output.size(), 4096u);
-}
-
-void print_to_stdout(const std::vector<std::string>& /*args*/, ChildChannel& out) {
-  std::printf("a vendor library talking on stdout\n");
-  std::fflush(stdout);
-  out.write_line("done");
 }
 
 TEST(IsolatedChild, ChildStdoutNeverReachesTheParentsStdout) {
@@ -117,7 +91,7 @@ TEST(IsolatedChild, ChildStdoutNeverReachesTheParentsStdout) {
   int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   ASSERT_GE(file, 0);
   ::dup2(file, STDOUT_FILENO);
-  auto outcomes = run_isolated({{"chatty", {}, &print_to_stdout}}, milliseconds(5000));
+  auto outcomes = run_isolated({{"test-chatty", {}}}, milliseconds(5000));
   std::fflush(stdout);
   ::dup2(saved, STDOUT_FILENO);
   ::close(saved);

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -81,7 +81,7 @@ TEST(KbValidate, RowWithoutSourceIsAnError) {
   t += "\n[[gpu]]\nname = \"NVIDIA Imaginary 9000\"\ncc = \"9.0\"\n";
   d.write("compat/gpus.toml", t);
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "no 'source'")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "no 'source'")) << ::testing::PrintToString(e);
   EXPECT_FALSE(KnowledgeBase::load(d.path()).has_value());
 }
 
@@ -110,7 +110,7 @@ TEST(KbValidate, GapInTensorflowRowsIsAnError) {
   t.erase(start, end - start);
   d.write("compat/tensorflow.toml", t);
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "gap: no row for 2.14 on linux")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "gap: no row for 2.14 on linux")) << ::testing::PrintToString(e);
 }
 
 TEST(KbValidate, DeclaredGapIsAccepted) {
@@ -130,8 +130,8 @@ TEST(KbValidate, OverlapIsAnError) {
   t = replace_once(t, "version = \"2.7\"", "version = \"2.6\"");
   d.write("compat/pytorch.toml", t);
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "overlap: two rows for 2.6")) << testing::PrintToString(e);
-  EXPECT_TRUE(any_contains(e, "gap: no row for 2.7")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "overlap: two rows for 2.6")) << ::testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "gap: no row for 2.7")) << ::testing::PrintToString(e);
 }
 
 TEST(KbValidate, DriverFloorGoingDownIsATypo) {
@@ -149,8 +149,8 @@ TEST(KbValidate, MalformedVersionsAreErrors) {
   t = replace_once(t, "python = \">=3.10,<=3.14\"", "python = \">=three\"");
   d.write("compat/pytorch.toml", t);
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "not a version: 'twelve'")) << testing::PrintToString(e);
-  EXPECT_TRUE(any_contains(e, "not a version range")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "not a version: 'twelve'")) << ::testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "not a version range")) << ::testing::PrintToString(e);
 }
 
 TEST(KbValidate, WrongTypesAndTagMismatch) {
@@ -160,8 +160,8 @@ TEST(KbValidate, WrongTypesAndTagMismatch) {
   t = replace_once(t, "status = \"stable\"", "status = 7");
   d.write("compat/pytorch.toml", t);
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "tag does not match cuda 12.6")) << testing::PrintToString(e);
-  EXPECT_TRUE(any_contains(e, "'status' must be a string")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "tag does not match cuda 12.6")) << ::testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "'status' must be a string")) << ::testing::PrintToString(e);
 }
 
 TEST(KbValidate, UnknownKeyIsOnlyAWarning) {
@@ -212,24 +212,15 @@ TEST(KbValidate, TruncatedTablesNeverCrash) {
 TEST(KbValidate, CliReportsBrokenKbDirClearly) {
   KbDir d;
   d.write("compat/tensorflow.toml", "this is = not toml [");
-  std::string cmd = std::string(GPUDOCTOR_BINARY) + " --kb " + d.path() + " matrix 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  testing::RunResult r = testing::run_gpudoctor_shell("--kb " + testing::shell_quote(d.path()) + " matrix 2>&1");
+  std::string out = r.out;
+  EXPECT_EQ(r.exit_code, 2) << out;
   EXPECT_NE(out.find("compat/tensorflow.toml"), std::string::npos) << out;
   EXPECT_NE(out.find("TOML syntax"), std::string::npos) << out;
   // kb validate lists the problem and exits 1.
-  cmd = std::string(GPUDOCTOR_BINARY) + " kb validate " + d.path() + " 2>&1";
-  p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  out.clear();
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  status = pclose(p);
-  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  r = testing::run_gpudoctor_shell("kb validate " + testing::shell_quote(d.path()) + " 2>&1");
+  out = r.out;
+  EXPECT_EQ(r.exit_code, 1) << out;
   EXPECT_NE(out.find("error"), std::string::npos) << out;
 }
 

@@ -37,8 +37,7 @@ FrameworkFacts probe_jaxlib(const std::string& version) {
   t.write("home/u/.venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.4\n");
   t.write(sp + "jaxlib-" + version + ".dist-info/METADATA", "Name: jaxlib\nVersion: " + version + "\n\n");
   t.write(sp + "jaxlib/version.py", "_version = \"" + version.substr(0, version.find('+')) + "\"\n");
-  SystemView system(
-      SystemView::Options{t.str(), Platform::linux, {{"HOME", "/home/u"}, {"VIRTUAL_ENV", "/home/u/.venv"}}});
+  SystemView system = testing::view_of(t, Platform::linux, {{"HOME", "/home/u"}, {"VIRTUAL_ENV", "/home/u/.venv"}});
   Facts f;
   probe_python(system, f);
   for (const auto& e : f.python_envs) {

@@ -20,12 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempTree;
 
-SystemView view_of(const TempTree& t, EnvMap env = {}, Platform p = Platform::linux) {
-  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
 Facts inventory(const TempTree& t, EnvMap env = {}) {
-  return collect_facts(view_of(t, std::move(env)), InventoryOptions{.query_driver_libraries = false});
+  return collect_facts(view_of(t, Platform::linux, std::move(env)), InventoryOptions{.query_driver_libraries = false});
 }
 
 const ToolkitFacts* toolkit_at(const Facts& f, std::string_view path) {
@@ -258,7 +256,7 @@ TEST(LdSoCacheFixture, LibrariesAndToolkitsFoundOnlyThroughTheCache) {
 
 std::string container_of(const TempTree& t, EnvMap env = {}) {
   Facts f;
-  probe_os(view_of(t, std::move(env)), f);
+  probe_os(view_of(t, Platform::linux, std::move(env)), f);
   return f.os.container;
 }
 
@@ -289,15 +287,30 @@ TEST(ProbeFeatures, Wsl2KernelMakesWsl2WhateverThePlatformSaid) {
   TempTree t;
   t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
   Facts f;
-  probe_os(view_of(t, {}, Platform::linux), f);
+  probe_os(view_of(t, Platform::linux), f);
   EXPECT_TRUE(f.os.wsl2);
   EXPECT_EQ(f.platform, Platform::wsl2);
   TempTree plain;
   plain.write("proc/sys/kernel/osrelease", "6.1.0-18-amd64\n");
   Facts g;
-  probe_os(view_of(plain, {}, Platform::linux), g);
+  probe_os(view_of(plain, Platform::linux), g);
   EXPECT_FALSE(g.os.wsl2);
   EXPECT_EQ(g.platform, Platform::linux);
+}
+
+// Found in review.
+TEST(ReviewRegression, SystemHeaderDoesNotOverrideATarballsVersion) {
+  TempTree t;
+  t.write("opt/cudnn/lib/libcudnn.so.8.2.4", "");
+  t.symlink("libcudnn.so.8.2.4", "opt/cudnn/lib/libcudnn.so.8");
+  t.write("usr/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
+  auto sv = view_of(t, Platform::linux, {{"LD_LIBRARY_PATH", "/opt/cudnn/lib"}});
+  Facts f;
+  probe_libraries(sv, read_loader_paths(sv), f);
+  ASSERT_EQ(f.libraries.size(), 1u);
+  EXPECT_EQ(f.libraries[0].version->str(), "8.2.4");
+  EXPECT_EQ(f.libraries[0].origin, "ld-library-path");
+  ASSERT_TRUE(f.libraries[0].loader_order.has_value());
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 namespace gpudoctor {
 namespace {
 
@@ -45,6 +47,16 @@ TEST(HostProcessRunner, OutputIsBounded) {
   auto out = r.run({"sh", "-c", "head -c 5000000 /dev/zero"}, 10s);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->out.size(), HostProcessRunner::kMaxOutputBytes);
+}
+
+// Found in review.
+TEST(ReviewRegression, AChildThatClosesItsOutputAndLingersIsStoppedAtTheDeadline) {
+  HostProcessRunner r;
+  auto start = std::chrono::steady_clock::now();
+  auto out = r.run({"sh", "-c", "exec >&- 2>&-; sleep 30"}, std::chrono::milliseconds(500));
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().kind, ErrorKind::timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 }  // namespace

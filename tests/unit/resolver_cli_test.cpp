@@ -1,32 +1,23 @@
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "run_gpudoctor.hpp"
 
 /// `gpudoctor plan` and `matrix` through the real binary: exit statuses and bad input.
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using gpudoctor::testing::RunResult;
 
-CliRun run(const std::string& args) {
-  CliRun r;
-  std::string cmd = std::string(GPUDOCTOR_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
-  int s = pclose(p);
-  r.status = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
-  return r;
+/// The binary with shell-quoted arguments, stderr folded into stdout.
+RunResult run(const std::string& args) {
+  return gpudoctor::testing::run_gpudoctor_shell(args + " 2>&1");
 }
 
 TEST(ResolverCli, BlogRecipeJson) {
-  CliRun r = run("--json --gpu 'RTX 3060' plan --os windows --python 3.11 --framework tensorflow==2.15");
-  ASSERT_EQ(r.status, 0) << r.out;
+  RunResult r = run("--json --gpu 'RTX 3060' plan --os windows --python 3.11 --framework tensorflow==2.15");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema_version"], 1);
   const auto& fw = j["frameworks"][0];
@@ -40,26 +31,26 @@ TEST(ResolverCli, BadInputIsAUsageError) {
        {"plan --os macos", "plan --os linux --driver banana", "plan --os linux --python 3",
         "plan --os linux --framework caffe", "plan --os linux --framework 'tensorflow==x'",
         "plan --os linux --script zsh", "matrix --cuda abc", "matrix --os beos", "matrix --framework mxnet"}) {
-    CliRun r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
     EXPECT_NE(r.out.find("gpudoctor"), std::string::npos) << args;
   }
 }
 
 TEST(ResolverCli, NothingWorksExitsOne) {
-  CliRun r = run("--gpu 'RTX 3060' plan --os linux --python 3.11 --framework tensorflow==9.9");
-  EXPECT_EQ(r.status, 1) << r.out;
+  RunResult r = run("--gpu 'RTX 3060' plan --os linux --python 3.11 --framework tensorflow==9.9");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
 }
 
 TEST(ResolverCli, UnknownGpuSuggests) {
-  CliRun r = run("--gpu 'RTX 3060 Tie' matrix --framework pytorch");
-  EXPECT_EQ(r.status, 1) << r.out;
+  RunResult r = run("--gpu 'RTX 3060 Tie' matrix --framework pytorch");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("NVIDIA GeForce RTX 3060 Ti"), std::string::npos) << r.out;
 }
 
 TEST(ResolverCli, MatrixJsonRows) {
-  CliRun r = run("--json matrix --framework tensorflow --os windows --python 3.10");
-  ASSERT_EQ(r.status, 0) << r.out;
+  RunResult r = run("--json matrix --framework tensorflow --os windows --python 3.10");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["frameworks"].empty());
   for (const auto& row : j["frameworks"]) {

@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +8,7 @@
 #include "kb/resolver.hpp"
 #include "kb_test_support.hpp"
 #include "render/plan_render.hpp"
+#include "run_gpudoctor.hpp"
 
 /// Golden tests of `plan` output. Regenerate after an intended change with
 ///   GPUDOCTOR_UPDATE_GOLDEN=1 build/dev/tests/unit_tests --gtest_filter='ResolverGolden*'
@@ -104,22 +103,16 @@ TEST(ResolverGolden, JsonHasSchemaVersionAndParses) {
 }
 
 TEST(ResolverGolden, GeneratedBashPassesShellcheck) {
-  if (std::system("shellcheck --version > /dev/null 2>&1") != 0) {
+  if (testing::run_command({"shellcheck", "--version"}).exit_code != 0) {
     GTEST_SKIP() << "shellcheck is not installed: generated bash scripts were NOT checked";
   }
   for (const Case& c : cases()) {
     SCOPED_TRACE(c.name);
     fs::path tmp = fs::temp_directory_path() / ("gpudoctor-plan-" + std::to_string(::getpid()) + ".sh");
     std::ofstream(tmp, std::ios::binary) << render_plan_script(plan_for(c), Shell::bash);
-    std::string cmd = "shellcheck --shell=bash " + tmp.string() + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    int status = pclose(pipe);
+    testing::RunResult r = testing::run_command({"shellcheck", "--shell=bash", tmp.string()});
     fs::remove(tmp);
-    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   }
 }
 

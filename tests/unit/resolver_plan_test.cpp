@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "kb/annotate_facts.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "kb_test_support.hpp"
@@ -222,7 +223,8 @@ TEST(ResolverPlan, RequestFromFacts) {
   fw.version = v("2.2.1+cu121");
   env.frameworks.push_back(fw);
   f.python_envs = {empty, env};
-  PlanRequest r = request_from_facts(f, kb());
+  annotate_facts(f, kb());  // as every command gathers facts (cli/gather_facts.hpp)
+  PlanRequest r = request_from_facts(f);
   EXPECT_TRUE(r.from_facts);
   EXPECT_EQ(r.os, Platform::wsl2);
   EXPECT_EQ(r.cc, v("8.6"));

@@ -1,8 +1,12 @@
 #include "platform/system_view.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include "test_support.hpp"
 
@@ -11,9 +15,7 @@ namespace {
 
 using testing::TempTree;
 
-SystemView view_of(const TempTree& t, Platform p = Platform::linux, EnvMap env = {}) {
-  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
-}
+using testing::view_of;
 
 TEST(SystemView, ReadsFilesUnderTheRoot) {
   TempTree t;
@@ -115,6 +117,62 @@ TEST(EnvFile, ParsesAssignmentsAndReportsJunk) {
   EXPECT_EQ(e.env.at("B"), "two words");
   EXPECT_EQ(e.env.at("CUDA_VISIBLE_DEVICES"), "");
   EXPECT_EQ(e.problems.size(), 2u);
+}
+
+// Found in review.
+TEST(ReviewRegression, OtherDrivesReadAsThemselves) {
+  TempTree t;
+  t.write("drive-d/NVIDIA GPU Computing Toolkit/CUDA/v11.2/version.txt", "CUDA Version 11.2.2\n");
+  auto sv = view_of(t, Platform::windows);
+  auto c = sv.canonical("d:\\nvidia gpu computing toolkit\\cuda\\v11.2");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(*c, "D:\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2");
+  EXPECT_EQ(*sv.canonical("C:\\"), "C:\\");
+}
+
+// Found in review.
+TEST(ReviewRegression, DeviceNodesInATreeAreNeverOpened) {
+  if (::geteuid() != 0) GTEST_SKIP() << "creating a device node needs root";
+  TempTree t;
+  t.mkdir("etc");
+  // A character device like /dev/null (1,3): opening it would succeed, so only the type
+  // check before open() keeps it out.
+  ASSERT_EQ(::mknod((t.path() / "etc/os-release").c_str(), S_IFCHR | 0600, makedev(1, 3)), 0);
+  auto sv = view_of(t);
+  auto r = sv.read_file("/etc/os-release");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::invalid_data);
+}
+
+// Found in review.
+TEST(ReviewRegression, PathResolutionWorkIsBoundedPerRun) {
+  testing::TempTree t;
+  // A 40-hop chain: each lookup through it costs ~40 steps; enough lookups exhaust the budget
+  // and then fail fast instead of running on.
+  t.write("target", "x");
+  t.symlink("/target", "l0");
+  for (int i = 1; i < 40; ++i) t.symlink("/l" + std::to_string(i - 1), "l" + std::to_string(i));
+  SystemView::Options o{t.str(), Platform::linux, {}, false, nullptr};
+  o.max_resolve_steps = 20'000;
+  // The component walk counts link hops against the budget; with openat2 the kernel bounds
+  // each lookup itself (40 hops), so only the walk is measured here.
+  o.kernel_resolution = false;
+  SystemView sv(o);
+  auto start = std::chrono::steady_clock::now();
+  size_t ok = 0;
+  size_t refused = 0;
+  for (size_t i = 0; i < o.max_resolve_steps / 40 + 1000; ++i) {
+    auto r = sv.stat("/l39");
+    if (r) {
+      ++ok;
+    } else {
+      ASSERT_EQ(r.error().kind, ErrorKind::too_large);
+      ++refused;
+    }
+  }
+  EXPECT_GT(ok, 0u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
 }
 
 }  // namespace

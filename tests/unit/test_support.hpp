@@ -1,9 +1,12 @@
 #pragma once
-/// Helpers for tests that need a scratch directory tree.
+/// Helpers for tests that need a scratch directory tree, and the SystemView that reads it.
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
+
+#include "platform/system_view.hpp"
 
 namespace gpudoctor::testing {
 
@@ -48,5 +51,11 @@ class TempTree {
  private:
   std::filesystem::path path_;
 };
+
+/// The tree seen as the root of a machine of this platform with this environment (no live
+/// probing, the defaults for everything else).
+inline SystemView view_of(const TempTree& t, Platform p = Platform::linux, EnvMap env = {}) {
+  return SystemView(SystemView::Options{t.str(), p, std::move(env), false, nullptr});
+}
 
 }  // namespace gpudoctor::testing

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -117,6 +120,30 @@ TEST(PciIds, OnlyNvidiaDevices) {
 
 // The loader cache parser is tested on a cache written by the real ldconfig
 // (tests/fixtures/ld-so-cache, tests/unit/probe_features_test.cpp), not on this machine's.
+
+// Found in review.
+TEST(ReviewRegression, CraftedLdSoCacheCannotExhaustMemory) {
+  // 43,000 entries that all point at one 4,000-byte string: before the fix, ~700 MB.
+  std::string cache = "glibc-ld.so.cache1.1";
+  const std::uint32_t n = 43'000;
+  cache.resize(48, '\0');
+  std::memcpy(cache.data() + 20, &n, 4);
+  const std::uint32_t string_at = 48 + n * 24;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    char entry[24] = {};
+    std::memcpy(entry + 4, &string_at, 4);
+    std::memcpy(entry + 8, &string_at, 4);
+    cache.append(entry, 24);
+  }
+  cache += "libcudnn" + std::string(3990, 'x');
+  cache += '\0';
+  auto start = std::chrono::steady_clock::now();
+  auto all = parse_ld_so_cache(cache);
+  EXPECT_LE(all.size(), kMaxLdCacheEntries);
+  auto filtered = parse_ld_so_cache(cache, {"libnccl"});
+  EXPECT_TRUE(filtered.empty());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
 
 }  // namespace
 }  // namespace gpudoctor

@@ -60,5 +60,12 @@ TEST(VersionSpec, OperatorsAndUnions) {
   EXPECT_FALSE(VersionSpec::parse(">=banana").has_value());
 }
 
+// Found in review.
+TEST(ReviewRegression, WindowsDllSuffixIsNotAVersion) {
+  EXPECT_FALSE(Version::parse("64_101").has_value());
+  EXPECT_FALSE(Version::parse("64_8").has_value());
+  EXPECT_TRUE(Version::parse("2.16.0rc0").has_value());
+}
+
 }  // namespace
 }  // namespace gpudoctor

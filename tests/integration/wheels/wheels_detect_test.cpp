@@ -18,6 +18,15 @@ namespace {
 
 using nlohmann::json;
 
+/// This host's files and environment; not live: the probes need no process runner, files only.
+SystemView::Options host_files_options() {
+  SystemView::Options o;
+  o.root = "/";
+  for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
+  o.live = false;
+  return o;
+}
+
 class Wheels : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -30,11 +39,7 @@ class Wheels : public ::testing::Test {
     std::ifstream in(path);
     expected_ = json::parse(in, nullptr, false);
     ASSERT_FALSE(expected_.is_discarded()) << "cannot parse " << path;
-    SystemView::Options o;
-    o.root = "/";
-    for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
-    o.live = false;  // the probe needs no process runner; files only
-    SystemView system(std::move(o));
+    SystemView system(host_files_options());
     probe_python(system, facts_);
     auto canon = system.canonical(venv);
     ASSERT_TRUE(canon.has_value());
@@ -162,11 +167,8 @@ TEST_F(Wheels, TorchCudnnBuildVersionFromItsRequirementPin) {
 // has no CUDA runtime; every library it opens is resolved and the missing ones are empty.
 TEST_F(Wheels, TensorflowWithoutAndCudaResolvesEveryCudaLibrary) {
   if (pip_version("tensorflow").empty()) GTEST_SKIP() << "tensorflow not installed";
-  SystemView::Options o;
-  o.root = "/";
-  for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
+  SystemView::Options o = host_files_options();
   o.env.erase("LD_LIBRARY_PATH");  // the loader as a fresh shell has it
-  o.live = false;
   SystemView system(std::move(o));
   Facts facts = facts_;
   resolve_framework_libraries(system, read_loader_paths(system), facts);

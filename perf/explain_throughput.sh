@@ -3,7 +3,7 @@
 # side with `grep -E -f patterns.txt` (the same rule patterns, translated to POSIX ERE) over
 # the same file, both pinned to one core. Also records peak memory (/usr/bin/time -v).
 #
-#   bench/explain_throughput.sh [BINARY] [SIZE_MB] [WORKDIR]
+#   perf/explain_throughput.sh [BINARY] [SIZE_MB] [WORKDIR]
 #   defaults: build/release/gpudoctor, 300, a fresh temporary directory (removed at the end)
 #
 # Build the binary first: cmake --preset release && cmake --build build/release -j2 --target gpudoctor

@@ -4,7 +4,7 @@
 # three answers. Reports all cases and the held-out quarter (every 4th case in file order,
 # fixed before rules were written; see docs/explain.md), and the cases left without an answer.
 #
-#   bench/explain_score.sh [BINARY] [CORPUS.jsonl]
+#   perf/explain_score.sh [BINARY] [CORPUS.jsonl]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/build/dev/gpudoctor}"

@@ -2,11 +2,11 @@
 # The doctor on this machine, side by side with the usual check
 #   python -c "import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))"
 # in the same run. A release build of gpudoctor and a virtualenv with tensorflow (and its
-# dependencies) are made on first use. Usage: bench/doctor_speed.sh [RUNS]
+# dependencies) are made on first use. Usage: perf/doctor_speed.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-30}"
-venv="${GPUDOCTOR_BENCH_VENV:-build/bench-venv}"
+venv="${GPUDOCTOR_PERF_VENV:-build/perf-venv}"
 cmake --preset release >/dev/null
 cmake --build --preset release --target gpudoctor -j"$(nproc)" >/dev/null
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('tensorflow') is None)"; then
