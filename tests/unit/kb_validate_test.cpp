@@ -92,7 +92,7 @@ TEST(KbValidate, WindowsGpuFactsComeOnlyFromTheDataFile) {
   std::string t = builtin_text("compat/tensorflow.toml");
   d.write("compat/tensorflow.toml", replace_once(t, "windows_gpu_last = \"2.10\"\n", ""));
   auto e = errors_for(d);
-  EXPECT_TRUE(any_contains(e, "windows_gpu_last")) << testing::PrintToString(e);
+  EXPECT_TRUE(any_contains(e, "windows_gpu_last")) << ::testing::PrintToString(e);
   EXPECT_FALSE(KnowledgeBase::load(d.path()).has_value());
 
   KbDir c;
