@@ -183,6 +183,10 @@ bool CommandContext::color() const {
 }
 
 int run_cli(int argc, char** argv) {
+  return run_cli(argc, argv, all_commands());
+}
+
+int run_cli(int argc, char** argv, const std::vector<Command>& commands) {
   host_fs::keep_standard_streams_apart();
   try {
     CLI::App app{"gpudoctor: finds out why your GPU deep-learning stack does not work, and how to fix it"};
@@ -204,7 +208,6 @@ int run_cli(int argc, char** argv) {
     app.add_option("--env", global.env_dirs, "Inspect this Python environment (a venv or conda prefix; repeatable)");
     app.add_option("--python", global.interpreters, "Inspect the environment of this Python interpreter (repeatable)");
 
-    std::vector<Command> commands = all_commands();
     std::vector<std::pair<CLI::App*, const Command*>> subs;
     for (const Command& c : commands) {
       CLI::App* sub = app.add_subcommand(c.name, c.summary);

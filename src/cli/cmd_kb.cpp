@@ -7,6 +7,7 @@
 
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
+#include "explain/rule_loader.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "render/json_text.hpp"
@@ -21,7 +22,8 @@ struct KbArgs {
 }  // namespace
 
 /// `gpudoctor kb validate [DIR]`: checks the tables that `--kb DIR` would use (DIR over the
-/// built-in files): TOML syntax, schema, versions, sources, gaps and overlaps.
+/// built-in files): TOML syntax, schema, versions, sources, gaps and overlaps, and that every
+/// explain rule file loads.
 Command kb_command() {
   auto args = std::make_shared<KbArgs>();
   Command c;
@@ -43,6 +45,18 @@ Command kb_command() {
     std::vector<KbIssue> issues;
     KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
     kb.validate(issues);
+    // The explain rules are part of the knowledge base too: a rule file explain would skip
+    // is an error here, not a silent ✓.
+    auto rules = load_rule_base(dir);
+    if (!rules) {
+      print_error("gpudoctor kb validate: {}: {}\n", rules.error().origin, rules.error().message);
+      return kExitUsage;
+    }
+    for (const std::string& problem : rules->problems) {
+      issues.push_back(KbIssue{KbIssue::Level::error, "explain/", "", problem, dir.empty() ? "built-in" : dir});
+    }
+    kb.files_loaded.push_back("explain/: " + std::to_string(rules->base.rules.size()) + " rules, " +
+                              std::to_string(rules->base.codes.size()) + " error codes");
     size_t errors = 0;
     for (const KbIssue& i : issues) errors += i.level == KbIssue::Level::error ? 1 : 0;
     if (ctx.options().json) {

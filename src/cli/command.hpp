@@ -85,5 +85,8 @@ std::vector<Command> all_commands();
 
 /// Parses argv and runs; returns the process exit status.
 int run_cli(int argc, char** argv);
+/// The same with another command table (the first is the default command): how the tests
+/// reach paths no real command should, such as an exception escaping a command.
+int run_cli(int argc, char** argv, const std::vector<Command>& commands);
 
 }  // namespace gpudoctor

@@ -6,132 +6,17 @@
 
 #include "gpu/cuda_driver_api.hpp"
 #include "gpu/nvml_api.hpp"
+#include "model/json_codec.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 /// A C string from a vendor library, cut at `max` bytes even when it is not terminated.
 std::string bounded(const char* text, size_t max = 512) {
   if (text == nullptr) return {};
   return std::string(text, ::strnlen(text, max));
-}
-
-// ---- serialisation (child -> parent), through nlohmann only ----
-
-template <class T>
-void put_optional(json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-template <class T>
-void get_optional(const json& j, const char* key, std::optional<T>& v) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  if constexpr (std::is_same_v<T, bool>) {
-    if (it->is_boolean()) v = it->template get<bool>();
-  } else {
-    if (it->is_number_integer()) v = it->template get<T>();
-  }
-}
-
-std::string get_string(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-json library_to_json(const LibraryReport& r) {
-  json j;
-  j["status"] = r.status;
-  j["error"] = r.error;
-  j["error_kind"] = r.error_kind;
-  j["code"] = r.code;
-  j["path"] = r.path;
-  j["problems"] = r.problems;
-  json bound = json::array();
-  for (const auto& b : r.bound) bound.push_back({{"slot", b.slot}, {"symbol", b.symbol}});
-  j["bound"] = std::move(bound);
-  return j;
-}
-
-void library_from_json(const json& j, LibraryReport& r) {
-  r.status = get_string(j, "status");
-  r.error = get_string(j, "error");
-  r.error_kind = get_string(j, "error_kind");
-  if (auto it = j.find("code"); it != j.end() && it->is_number_integer()) r.code = it->get<int>();
-  r.path = get_string(j, "path");
-  if (auto it = j.find("problems"); it != j.end() && it->is_array()) {
-    for (const auto& p : *it) {
-      if (p.is_string()) r.problems.push_back(p.get<std::string>());
-    }
-  }
-  if (auto it = j.find("bound"); it != j.end() && it->is_array()) {
-    for (const auto& b : *it) {
-      if (b.is_object()) r.bound.push_back({get_string(b, "slot"), get_string(b, "symbol")});
-    }
-  }
-}
-
-json to_json(const NvmlReport& r) {
-  json j = library_to_json(r);
-  j["driver_version"] = r.driver_version;
-  put_optional(j, "cuda_driver_version", r.cuda_driver_version);
-  put_optional(j, "device_count", r.device_count);
-  json devices = json::array();
-  for (const auto& d : r.devices) {
-    json dj;
-    dj["index"] = d.index;
-    dj["name"] = d.name;
-    dj["uuid"] = d.uuid;
-    dj["pci_bus_id"] = d.pci_bus_id;
-    dj["pci_device_id"] = d.pci_device_id;
-    put_optional(dj, "cc_major", d.cc_major);
-    put_optional(dj, "cc_minor", d.cc_minor);
-    put_optional(dj, "memory_total_bytes", d.memory_total_bytes);
-    put_optional(dj, "persistence_mode", d.persistence_mode);
-    devices.push_back(std::move(dj));
-  }
-  j["devices"] = std::move(devices);
-  return j;
-}
-
-void from_json_report(const json& j, NvmlReport& r) {
-  library_from_json(j, r);
-  r.driver_version = get_string(j, "driver_version");
-  get_optional(j, "cuda_driver_version", r.cuda_driver_version);
-  get_optional(j, "device_count", r.device_count);
-  if (auto it = j.find("devices"); it != j.end() && it->is_array()) {
-    for (const auto& dj : *it) {
-      if (!dj.is_object()) continue;
-      GpuDeviceReport d;
-      std::optional<unsigned> index;
-      get_optional(dj, "index", index);
-      d.index = index.value_or(0);
-      d.name = get_string(dj, "name");
-      d.uuid = get_string(dj, "uuid");
-      d.pci_bus_id = get_string(dj, "pci_bus_id");
-      d.pci_device_id = get_string(dj, "pci_device_id");
-      get_optional(dj, "cc_major", d.cc_major);
-      get_optional(dj, "cc_minor", d.cc_minor);
-      get_optional(dj, "memory_total_bytes", d.memory_total_bytes);
-      get_optional(dj, "persistence_mode", d.persistence_mode);
-      r.devices.push_back(std::move(d));
-    }
-  }
-}
-
-json to_json(const CudaDriverReport& r) {
-  json j = library_to_json(r);
-  put_optional(j, "driver_version", r.driver_version);
-  put_optional(j, "device_count", r.device_count);
-  return j;
-}
-
-void from_json_report(const json& j, CudaDriverReport& r) {
-  library_from_json(j, r);
-  get_optional(j, "driver_version", r.driver_version);
-  get_optional(j, "device_count", r.device_count);
 }
 
 /// Vendor strings may hold any bytes; invalid UTF-8 is replaced rather than thrown on.
@@ -141,7 +26,7 @@ std::string dump_line(const json& j) {
 
 template <class Report>
 void send_report(ChildChannel& out, const Report& r) {
-  out.write_line(dump_line(json{{"report", to_json(r)}}));
+  out.write_line(dump_line(json{{"report", report_to_json(r)}}));
 }
 
 void send_call(ChildChannel& out, const std::string& call, std::optional<unsigned> device = {}) {
@@ -348,12 +233,10 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
     if (auto it = j.find("call"); it != j.end() && it->is_string()) {
       last_call = it->get<std::string>();
       last_device.reset();
-      std::optional<unsigned> device;
-      get_optional(j, "device", device);
-      last_device = device;
+      if (auto d = j.find("device"); d != j.end() && d->is_number_unsigned()) last_device = d->get<unsigned>();
     } else if (auto rep = j.find("report"); rep != j.end() && rep->is_object()) {
       report = Report{};
-      from_json_report(*rep, report);
+      report_from_json(*rep, report);
       have_report = true;
       last_call.clear();
     }

@@ -1,6 +1,6 @@
 #pragma once
 /// What NVML and libcuda say on the live machine, asked in isolated child processes
-/// (isolated_child.hpp) with one deadline for both. The reports are plain data; the probe
+/// (isolated_child.hpp) with one deadline for both. The reports are model types; the probe
 /// (probe/driver_runtime_probe.cpp) turns them into DriverFacts and GpuFacts.
 ///
 /// Status vocabulary (as DriverFacts::nvml_status): "ok", "not-found" (no such library on
@@ -18,6 +18,7 @@
 #include "gpu/entry_points.hpp"
 #include "gpu/isolated_child.hpp"
 #include "gpu/nvml_api.hpp"
+#include "model/gpu_reports.hpp"
 
 namespace gpudoctor::gpu {
 
@@ -29,41 +30,11 @@ struct DriverQueryOptions {
   std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
 };
 
-struct GpuDeviceReport {
-  unsigned index = 0;
-  std::string name;
-  std::string uuid;
-  std::string pci_bus_id;     ///< "0000:18:00.0": NVML's 8-digit domain cut to sysfs' 4, lower-case
-  std::string pci_device_id;  ///< "2330": hex, lower-case, no 0x
-  std::optional<int> cc_major;
-  std::optional<int> cc_minor;
-  std::optional<std::uint64_t> memory_total_bytes;
-  std::optional<bool> persistence_mode;
-};
-
-struct LibraryReport {
-  std::string status;  ///< vocabulary above; "" only before the query ran
-  std::string error;   ///< why status is not "ok", in words with the call and code names
-  /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
-  std::string error_kind;
-  int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
-  std::string path;                   ///< absolute path of the library actually loaded
-  std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
-  std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
-  std::string last_call;              ///< the vendor call in progress when the child stopped
-};
-
-struct NvmlReport : LibraryReport {
-  std::string driver_version;              ///< "550.54.15"
-  std::optional<int> cuda_driver_version;  ///< 12040 = CUDA 12.4
-  std::optional<unsigned> device_count;
-  std::vector<GpuDeviceReport> devices;
-};
-
-struct CudaDriverReport : LibraryReport {
-  std::optional<int> driver_version;  ///< cuDriverGetVersion: 12040 = CUDA 12.4
-  std::optional<int> device_count;
-};
+// The reports are model types (model/gpu_reports.hpp): other layers read and serialise them.
+using gpudoctor::CudaDriverReport;
+using gpudoctor::GpuDeviceReport;
+using gpudoctor::LibraryReport;
+using gpudoctor::NvmlReport;
 
 struct DriverRuntimeReport {
   NvmlReport nvml;

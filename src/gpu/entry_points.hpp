@@ -12,17 +12,14 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/gpu_reports.hpp"
 #include "platform/dynamic_library.hpp"
 
 namespace gpudoctor::gpu {
 
 enum class Need { required, optional };
 
-/// Which exported name filled a slot ("init" <- "nvmlInit"): tells an old driver from a new.
-struct BoundSymbol {
-  std::string slot;
-  std::string symbol;
-};
+using gpudoctor::BoundSymbol;  // a model type (model/gpu_reports.hpp)
 
 struct BindState {
   std::vector<BoundSymbol> bound;

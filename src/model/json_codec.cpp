@@ -1,6 +1,7 @@
 #include "model/json_codec.hpp"
 
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 namespace gpudoctor {
 namespace {
@@ -101,6 +102,62 @@ json env_json(const PythonEnvFacts& e) {
           {"nvidia_wheels", wheels}};
 }
 
+// ---- the GPU reports, both ways (a child reports to its parent; fleet reads them back) ----
+
+template <class T>
+void put_optional(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+template <class T>
+void get_optional(const json& j, const char* key, std::optional<T>& v) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (it->is_boolean()) v = it->template get<bool>();
+  } else {
+    // A negative number for an unsigned field is junk, not a huge count.
+    if (it->is_number_unsigned() || (std::is_signed_v<T> && it->is_number_integer())) v = it->template get<T>();
+  }
+}
+
+std::string get_string(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+json library_report_to_json(const LibraryReport& r) {
+  json j;
+  j["status"] = r.status;
+  j["error"] = r.error;
+  j["error_kind"] = r.error_kind;
+  j["code"] = r.code;
+  j["path"] = r.path;
+  j["problems"] = r.problems;
+  json bound = json::array();
+  for (const auto& b : r.bound) bound.push_back({{"slot", b.slot}, {"symbol", b.symbol}});
+  j["bound"] = std::move(bound);
+  return j;
+}
+
+void library_report_from_json(const json& j, LibraryReport& r) {
+  r.status = get_string(j, "status");
+  r.error = get_string(j, "error");
+  r.error_kind = get_string(j, "error_kind");
+  if (auto it = j.find("code"); it != j.end() && it->is_number_integer()) r.code = it->get<int>();
+  r.path = get_string(j, "path");
+  if (auto it = j.find("problems"); it != j.end() && it->is_array()) {
+    for (const auto& p : *it) {
+      if (p.is_string()) r.problems.push_back(p.get<std::string>());
+    }
+  }
+  if (auto it = j.find("bound"); it != j.end() && it->is_array()) {
+    for (const auto& b : *it) {
+      if (b.is_object()) r.bound.push_back({get_string(b, "slot"), get_string(b, "symbol")});
+    }
+  }
+}
+
 }  // namespace
 
 json facts_to_json(const Facts& facts) {
@@ -171,6 +228,67 @@ json findings_to_json(const std::vector<Finding>& findings) {
   json out = json::array();
   for (const auto& f : findings) out.push_back(finding_to_json(f));
   return out;
+}
+
+json report_to_json(const NvmlReport& r) {
+  json j = library_report_to_json(r);
+  j["driver_version"] = r.driver_version;
+  put_optional(j, "cuda_driver_version", r.cuda_driver_version);
+  put_optional(j, "device_count", r.device_count);
+  json devices = json::array();
+  for (const auto& d : r.devices) {
+    json dj;
+    dj["index"] = d.index;
+    dj["name"] = d.name;
+    dj["uuid"] = d.uuid;
+    dj["pci_bus_id"] = d.pci_bus_id;
+    dj["pci_device_id"] = d.pci_device_id;
+    put_optional(dj, "cc_major", d.cc_major);
+    put_optional(dj, "cc_minor", d.cc_minor);
+    put_optional(dj, "memory_total_bytes", d.memory_total_bytes);
+    put_optional(dj, "persistence_mode", d.persistence_mode);
+    devices.push_back(std::move(dj));
+  }
+  j["devices"] = std::move(devices);
+  return j;
+}
+
+void report_from_json(const json& j, NvmlReport& r) {
+  library_report_from_json(j, r);
+  r.driver_version = get_string(j, "driver_version");
+  get_optional(j, "cuda_driver_version", r.cuda_driver_version);
+  get_optional(j, "device_count", r.device_count);
+  if (auto it = j.find("devices"); it != j.end() && it->is_array()) {
+    for (const auto& dj : *it) {
+      if (!dj.is_object()) continue;
+      GpuDeviceReport d;
+      std::optional<unsigned> index;
+      get_optional(dj, "index", index);
+      d.index = index.value_or(0);
+      d.name = get_string(dj, "name");
+      d.uuid = get_string(dj, "uuid");
+      d.pci_bus_id = get_string(dj, "pci_bus_id");
+      d.pci_device_id = get_string(dj, "pci_device_id");
+      get_optional(dj, "cc_major", d.cc_major);
+      get_optional(dj, "cc_minor", d.cc_minor);
+      get_optional(dj, "memory_total_bytes", d.memory_total_bytes);
+      get_optional(dj, "persistence_mode", d.persistence_mode);
+      r.devices.push_back(std::move(d));
+    }
+  }
+}
+
+json report_to_json(const CudaDriverReport& r) {
+  json j = library_report_to_json(r);
+  put_optional(j, "driver_version", r.driver_version);
+  put_optional(j, "device_count", r.device_count);
+  return j;
+}
+
+void report_from_json(const json& j, CudaDriverReport& r) {
+  library_report_from_json(j, r);
+  get_optional(j, "driver_version", r.driver_version);
+  get_optional(j, "device_count", r.device_count);
 }
 
 }  // namespace gpudoctor

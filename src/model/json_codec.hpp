@@ -1,16 +1,26 @@
 #pragma once
-/// JSON forms of the model (facts and findings), shared by every JSON renderer. Unknown values
+/// JSON forms of the model (facts, findings, GPU reports): the one codec, shared by every JSON
+/// renderer and by the processes that hand reports to each other. Unknown values
 /// are null, numbers are numbers, units are in the key names.
 #include <nlohmann/json_fwd.hpp>
 #include <vector>
 
 #include "model/facts.hpp"
 #include "model/finding.hpp"
+#include "model/gpu_reports.hpp"
 
 namespace gpudoctor {
 
 nlohmann::ordered_json facts_to_json(const Facts& facts);
 nlohmann::ordered_json finding_to_json(const Finding& finding);
 nlohmann::ordered_json findings_to_json(const std::vector<Finding>& findings);
+
+/// The GPU reports both ways: a child writes them, its parent (and later fleet) reads them
+/// back. Reading is lenient: a missing or mistyped key leaves the field at its default, since
+/// the text comes from another process that may have died half-way.
+nlohmann::ordered_json report_to_json(const NvmlReport& report);
+nlohmann::ordered_json report_to_json(const CudaDriverReport& report);
+void report_from_json(const nlohmann::ordered_json& j, NvmlReport& report);
+void report_from_json(const nlohmann::ordered_json& j, CudaDriverReport& report);
 
 }  // namespace gpudoctor

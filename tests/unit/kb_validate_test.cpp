@@ -34,7 +34,10 @@ class KbDir {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
-  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel, std::ios::binary) << text; }
+  void write(const std::string& rel, const std::string& text) {
+    fs::create_directories((dir_ / rel).parent_path());
+    std::ofstream(dir_ / rel, std::ios::binary) << text;
+  }
   [[nodiscard]] std::string path() const { return dir_.string(); }
 
  private:
@@ -222,6 +225,25 @@ TEST(KbValidate, CliReportsBrokenKbDirClearly) {
   out = r.out;
   EXPECT_EQ(r.exit_code, 1) << out;
   EXPECT_NE(out.find("error"), std::string::npos) << out;
+}
+
+// Issue 11 D13: a rule file explain skips was "✓ knowledge base OK".
+TEST(KbValidate, BrokenExplainRuleFileIsAnError) {
+  KbDir d;
+  d.write("explain/mine.toml", "[[rule]\nid = \"x\"\n");
+  testing::RunResult r = testing::run_gpudoctor({"kb", "validate", d.path()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("explain/mine.toml"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("knowledge base OK"), std::string::npos) << r.out;
+  // A good rule file beside the built-in ones passes, and the rules are counted.
+  KbDir good;
+  good.write("explain/mine.toml",
+             "[[rule]]\nid = \"my-rule\"\ntitle = \"mine\"\ncategory = \"container/docker-runtime\"\npatterns = [\"my "
+             "marker\"]\n"
+             "sources = [\"local\"]\nexamples = [\"my marker here\"]\ncause = \"c\"\nfix = \"f\"\n");
+  r = testing::run_gpudoctor({"kb", "validate", good.path()});
+  EXPECT_NE(r.out.find(" rules, "), std::string::npos) << r.out;
+  if (r.exit_code != 0) ADD_FAILURE() << "a valid rule file is refused: " << r.out;
 }
 
 }  // namespace

@@ -1,0 +1,57 @@
+#pragma once
+/// What the driver's libraries said when asked in a child (gpu/driver_query.hpp, the GPU
+/// agent): plain data, so that probes read it, the JSON codec carries it between processes
+/// and machines (model/json_codec.hpp), and the coming verify and watch report it.
+///
+/// Status vocabulary (as DriverFacts::nvml_status): "ok", "not-found", "load-failed",
+/// "init-failed", "timeout", "crashed" (gpu/driver_query.hpp says what each means).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpudoctor {
+
+/// Which exported name filled a slot ("init" <- "nvmlInit"): tells an old driver from a new.
+struct BoundSymbol {
+  std::string slot;
+  std::string symbol;
+};
+
+struct GpuDeviceReport {
+  unsigned index = 0;
+  std::string name;
+  std::string uuid;
+  std::string pci_bus_id;     ///< "0000:18:00.0": NVML's 8-digit domain cut to sysfs' 4, lower-case
+  std::string pci_device_id;  ///< "2330": hex, lower-case, no 0x
+  std::optional<int> cc_major;
+  std::optional<int> cc_minor;
+  std::optional<std::uint64_t> memory_total_bytes;
+  std::optional<bool> persistence_mode;
+};
+
+struct LibraryReport {
+  std::string status;  ///< vocabulary above; "" only before the query ran
+  std::string error;   ///< why status is not "ok", in words with the call and code names
+  /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
+  std::string error_kind;
+  int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
+  std::string path;                   ///< absolute path of the library actually loaded
+  std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
+  std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
+  std::string last_call;              ///< the vendor call in progress when the child stopped
+};
+
+struct NvmlReport : LibraryReport {
+  std::string driver_version;              ///< "550.54.15"
+  std::optional<int> cuda_driver_version;  ///< 12040 = CUDA 12.4
+  std::optional<unsigned> device_count;
+  std::vector<GpuDeviceReport> devices;
+};
+
+struct CudaDriverReport : LibraryReport {
+  std::optional<int> driver_version;  ///< cuDriverGetVersion: 12040 = CUDA 12.4
+  std::optional<int> device_count;
+};
+
+}  // namespace gpudoctor
