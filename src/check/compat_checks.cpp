@@ -142,7 +142,7 @@ class Checker {
                                       [](const PythonEnvFacts& e) { return !e.frameworks.empty(); });
         add(Finding{.id = "gpu-model-unknown",
                     .severity = frameworks ? Severity::warning : Severity::info,
-                    .area = "gpu",
+                    .area = FindingArea::gpu,
                     .title = "GPU '" + printable(g.name, 80) + "' is not in the knowledge base",
                     .detail = "Its compute capability is unknown, so architecture checks are skipped for it" +
                               std::string(frameworks ? ": whether the installed frameworks have kernels for it "
@@ -164,8 +164,9 @@ class Checker {
     for (const PythonEnvFacts& env : facts_.python_envs) {
       const size_t first = out_.size();
       for (const FrameworkFacts& fw : env.frameworks) {
-        if (fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-cpu" ||
-            fw.name == "tensorflow-gpu" || fw.name == "tensorflow-intel") {
+        // The probe names every TensorFlow distribution (tf-nightly, tensorflow-gpu, ...)
+        // "tensorflow"; the distribution stays in fw.package.
+        if (fw.name == "tensorflow") {
           tensorflow_rules(env, fw);
         } else if (fw.name == "torch") {
           torch_rules(env, fw);
@@ -187,7 +188,7 @@ class Checker {
   void add(Finding f) { out_.push_back(std::move(f)); }
 
   /// On aarch64 (or a Jetson board) the x86/Windows architecture lists do not apply.
-  bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || is_jetson(g.name, g.cc); }
+  bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || kb_.is_jetson(g.name, g.cc); }
 
   // ---- A declared card with no driver at all ----
   /// `--gpu MODEL` says the card is (or will be) there; with no kernel driver and no driver
@@ -272,7 +273,7 @@ class Checker {
     evidence.emplace_back(windows ? "nvcuda.dll: not found" : "/proc/driver/nvidia/version, libcuda.so.1: not found");
     add(Finding{.id = "driver-missing-for-declared-gpu",
                 .severity = Severity::error,
-                .area = "driver",
+                .area = FindingArea::driver,
                 .title = "No NVIDIA driver for the declared " + card + (declared.size() > 1 ? " (and others)" : ""),
                 .detail = std::string(windows ? "No nvcuda.dll is installed"
                                               : "No NVIDIA kernel driver and no libcuda.so.1 are installed") +
@@ -294,7 +295,7 @@ class Checker {
     if (facts_.platform == Platform::wsl2 && tf.wsl2_min_driver && *drv < *tf.wsl2_min_driver) {
       add(Finding{.id = "driver-below-wsl2-floor",
                   .severity = Severity::warning,
-                  .area = "driver",
+                  .area = FindingArea::driver,
                   .title = "Windows driver " + drv->str() + " is older than " + tf.wsl2_min_driver->str() +
                            ", the only sourced floor for GPU use in WSL2",
                   .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
@@ -304,12 +305,12 @@ class Checker {
                   .source = tf.wsl2_driver_source});
     }
     for (const KnownGpu& g : gpus_) {
-      if (is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
+      if (kb_.is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
       auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));
       if (!floor || *drv >= floor->driver) continue;
       add(Finding{.id = "driver-too-old-for-gpu",
                   .severity = Severity::error,
-                  .area = "driver",
+                  .area = FindingArea::driver,
                   .title = "Driver " + drv->str() + " is older than the first driver for " + g.name + " (" +
                            floor->generation + ")",
                   .detail = floor->generation + " GPUs need driver >= " + floor->driver.str() +
@@ -336,7 +337,7 @@ class Checker {
       if (drv && family && *drv < *family) {
         add(Finding{.id = "driver-too-old-for-toolkit",
                     .severity = Severity::error,
-                    .area = "driver",
+                    .area = FindingArea::driver,
                     .title = "Driver " + drv->str() + " is too old for CUDA " + cuda.str() + " at " + tk.path,
                     .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + family->str() +
                               " (minor-version compatibility)" +
@@ -350,7 +351,7 @@ class Checker {
         add(Finding{
             .id = "toolkit-minor-version-compat",
             .severity = Severity::info,
-            .area = "driver",
+            .area = FindingArea::driver,
             .title = "CUDA " + cuda.str() + " runs on driver " + drv->str() + " through minor-version compatibility",
             .detail = "The toolkit ships with driver " + full->str() +
                       "; older drivers of the same CUDA family work "
@@ -365,7 +366,7 @@ class Checker {
               g.cc < ta->sass.front()) {
             add(Finding{.id = "toolkit-cannot-target-gpu",
                         .severity = Severity::warning,
-                        .area = "cuda",
+                        .area = FindingArea::cuda,
                         .title = "CUDA " + cuda.str() + " cannot compile for " + g.name + " (" + sm(g.cc) + ")",
                         .detail = "The lowest architecture CUDA " + cuda.str() + " builds for is " +
                                   ta->sass.front().str() + ". " + ta->note,
@@ -399,7 +400,7 @@ class Checker {
     evidence.insert(evidence.end(), found.begin(), found.end());
     add(Finding{.id = "framework-cuda-libraries-missing",
                 .severity = gpu ? Severity::error : Severity::info,
-                .area = "python",
+                .area = FindingArea::python,
                 .title = fw_title(display, fw) + " cannot load " + join(missing, ", "),
                 .detail = display + " " + fw.version.str() + " was built with CUDA " +
                           (fw.cuda_version ? fw.cuda_version->str() : "?") +
@@ -420,7 +421,7 @@ class Checker {
     if (!env.python_version || range.contains(*env.python_version)) return;
     add(Finding{.id = "framework-python-unsupported",
                 .severity = Severity::warning,
-                .area = "python",
+                .area = FindingArea::python,
                 .title = fw_title(display, fw) + " does not support Python " + env.python_version->truncated(2).str(),
                 .detail = display + " " + fw.version.truncated(2).str() + " supports Python " + range.text() + "; " +
                           env.path + " has " + env.python_version->str() + ".",
@@ -442,7 +443,7 @@ class Checker {
       if (floor && facts_.platform == Platform::linux && !facts_.driver.nvidia_module_loaded && !gpus_.empty()) {
         add(Finding{.id = "driver-floor-for-framework",
                     .severity = Severity::info,
-                    .area = "driver",
+                    .area = FindingArea::driver,
                     .title = fw_title(display, fw) + " will need NVIDIA driver >= " + floor->str(),
                     .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                               ", which needs driver >= " + floor->str() + " (Linux).",
@@ -457,7 +458,7 @@ class Checker {
     const CudaFamily* fam = kb_.family_for_cuda(cuda);
     add(Finding{.id = "driver-too-old-for-framework",
                 .severity = Severity::error,
-                .area = "driver",
+                .area = FindingArea::driver,
                 .title = fw_title(display, fw) + " needs a newer driver than " + drv->str(),
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                           ", which needs driver >= " + floor->str() +
@@ -480,7 +481,7 @@ class Checker {
         add(Finding{
             .id = "gpu-arch-unverified",
             .severity = Severity::warning,
-            .area = "gpu",
+            .area = FindingArea::gpu,
             .title = "Whether " + fw_title(display, fw) + " has kernels for " + g.name + " could not be checked",
             .detail = "No architecture list for this platform (aarch64/Jetson) is recorded, and the build "
                       "does not report its own.",
@@ -496,7 +497,7 @@ class Checker {
       if ((c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) && full && drv && *drv < *full) {
         add(Finding{.id = "gpu-arch-ptx-driver-too-old",
                     .severity = Severity::error,
-                    .area = "gpu",
+                    .area = FindingArea::gpu,
                     .title = fw_title(display, fw) + " can run on " + g.name + " only through PTX JIT, which driver " +
                              drv->str() + " cannot do for CUDA " + cuda->str(),
                     .detail = "It has no " + sm(g.cc) + " kernels. JIT-compiling its PTX needs the CUDA " +
@@ -512,7 +513,7 @@ class Checker {
       if (c == ArchCoverage::none) {
         add(Finding{.id = "gpu-arch-unsupported-by-framework",
                     .severity = Severity::error,
-                    .area = "gpu",
+                    .area = FindingArea::gpu,
                     .title = fw_title(display, fw) + " has no kernels for " + g.name + " (" + sm(g.cc) + ")",
                     .detail = "This build contains no code for compute capability " + g.cc.str() + basis +
                               ": CUDA calls fail with 'no kernel image is available for execution on the device'.",
@@ -522,7 +523,7 @@ class Checker {
       } else if (c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) {
         add(Finding{.id = "gpu-arch-ptx-only",
                     .severity = Severity::warning,
-                    .area = "gpu",
+                    .area = FindingArea::gpu,
                     .title = fw_title(display, fw) + " has no native " + sm(g.cc) + " kernels for " + g.name,
                     .detail = c == ArchCoverage::ptx_jit
                                   ? "It can run only by JIT-compiling PTX (slow first start; not verified here)."
@@ -545,7 +546,7 @@ class Checker {
       add(Finding{
           .id = "tf-native-windows-no-gpu",
           .severity = gpus_.empty() && facts_.gpus.empty() ? Severity::warning : Severity::error,
-          .area = "python",
+          .area = FindingArea::python,
           .title = fw_title(display, fw) + " cannot use the GPU on native Windows",
           .detail = "TensorFlow " + kb_.tensorflow.windows_gpu_last.str() +
                     " was the last release with GPU support on native Windows; " + fw.version.str() +
@@ -562,7 +563,7 @@ class Checker {
     if (b == nullptr) {
       add(Finding{.id = "framework-version-unknown",
                   .severity = Severity::info,
-                  .area = "python",
+                  .area = FindingArea::python,
                   .title = fw_title(display, fw) + " is not in the knowledge base",
                   .detail = "No tested configuration for this release; CUDA/cuDNN/Python checks are skipped.",
                   .fix = "Use --kb with newer tables, or check https://www.tensorflow.org/install/source#gpu.",
@@ -606,7 +607,7 @@ class Checker {
         add(Finding{
             .id = "tf-cudnn-mismatch",
             .severity = Severity::error,
-            .area = "python",
+            .area = FindingArea::python,
             .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " + seen.version->str(),
             .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
                       (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") +
@@ -628,7 +629,7 @@ class Checker {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
       add(Finding{.id = "tf-cuda-libs-missing",
                   .severity = Severity::warning,
-                  .area = "python",
+                  .area = FindingArea::python,
                   .title = fw_title(display, fw) + ": no cuDNN " + want_cudnn->str() + " found for it",
                   .detail = "Neither nvidia-* pip wheels in " + env.path +
                             " nor a system cuDNN were found. "
@@ -651,7 +652,7 @@ class Checker {
         add(Finding{
             .id = "tf-cuda-mismatch",
             .severity = Severity::error,
-            .area = "python",
+            .area = FindingArea::python,
             .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
                      std::to_string(cuda->major()) + ".x is installed",
             .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
@@ -688,7 +689,7 @@ class Checker {
       add(Finding{
           .id = "gpu-arch-doubtful",
           .severity = Severity::warning,
-          .area = "gpu",
+          .area = FindingArea::gpu,
           .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
           .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " + n->version.str() +
                     " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
@@ -706,7 +707,7 @@ class Checker {
     if (rel == nullptr) {
       add(Finding{.id = "framework-version-unknown",
                   .severity = Severity::info,
-                  .area = "python",
+                  .area = FindingArea::python,
                   .title = fw_title(display, fw) + " is not in the knowledge base",
                   .detail = "No release row for it; Python, driver and architecture checks use only its own metadata.",
                   .fix = "",
@@ -755,9 +756,9 @@ class Checker {
     std::string extra = fw.variant;
     if (kb_.jax_variant(extra) == nullptr) {
       for (const FrameworkFacts& other : env.frameworks) {
-        if (starts_with(other.name, "jax-cuda") && !other.variant.empty()) extra = other.variant;
-        if (starts_with(other.name, "jax-cuda13")) extra = "cuda13";
-        if (starts_with(other.name, "jax-cuda12")) extra = "cuda12";
+        // The probe names jax-cudaNN-plugin / -pjrt by role and keeps "cudaNN" in the variant.
+        const bool plugin = other.name == "jax-cuda-plugin" || other.name == "jax-cuda-pjrt";
+        if (plugin && !other.variant.empty()) extra = other.variant;
       }
     }
     const JaxVariant* v = kb_.jax_variant(extra);
@@ -765,7 +766,7 @@ class Checker {
     if (facts_.platform == Platform::windows) {
       add(Finding{.id = "jax-native-windows-no-gpu",
                   .severity = Severity::error,
-                  .area = "python",
+                  .area = FindingArea::python,
                   .title = "JAX has no GPU support on native Windows",
                   .detail = "JAX's CUDA wheels are for Linux (x86_64, aarch64); WSL2 is experimental.",
                   .fix = "Use JAX in WSL2 or on Linux: pip install -U \"jax[" + v->extra + "]\".",
@@ -780,7 +781,7 @@ class Checker {
         add(Finding{
             .id = "gpu-arch-unsupported-by-framework",
             .severity = Severity::error,
-            .area = "gpu",
+            .area = FindingArea::gpu,
             .title = "jax[" + v->extra + "] does not support " + g.name + " (compute capability " + g.cc.str() + ")",
             .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
             .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
@@ -797,7 +798,7 @@ class Checker {
         add(Finding{
             .id = "driver-too-old-for-framework",
             .severity = Severity::error,
-            .area = "driver",
+            .area = FindingArea::driver,
             .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
             .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
             .fix = "Update the NVIDIA driver to >= " + floor.str() + " (or use jax[cuda12] on an older driver).",
@@ -812,7 +813,7 @@ class Checker {
       // the same consequence as TensorFlow's mismatch, so the same severity.
       add(Finding{.id = "jax-cudnn-mismatch",
                   .severity = Severity::error,
-                  .area = "python",
+                  .area = FindingArea::python,
                   .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
                   .detail = "The cuDNN JAX will load comes from " + seen.origin +
                             ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",

@@ -62,7 +62,7 @@ void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
   }
   out.push_back(Finding{.id = "nvml-" + d.nvml_status,
                         .severity = sev,
-                        .area = "driver",
+                        .area = FindingArea::driver,
                         .title = title,
                         .detail = d.nvml_error + (d.nvml_path.empty() ? "" : " (" + d.nvml_path + ")"),
                         .fix = fix,
@@ -70,7 +70,7 @@ void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
   if (!d.libcuda_status.empty() && d.libcuda_status != "ok" && d.libcuda_status != "not-found") {
     out.push_back(Finding{.id = "libcuda-" + d.libcuda_status,
                           .severity = Severity::error,
-                          .area = "driver",
+                          .area = FindingArea::driver,
                           .title = "The CUDA driver library does not initialise: " + d.libcuda_status,
                           .detail = d.libcuda_error,
                           .fix = "Frameworks will fall back to the CPU. Fix the driver findings above first.",
@@ -94,7 +94,7 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
     out.push_back(
         Finding{.id = "wsl2-linux-driver-installed",
                 .severity = Severity::error,
-                .area = "driver",
+                .area = FindingArea::driver,
                 .title = "A Linux NVIDIA driver is installed inside WSL2",
                 .detail = "Under WSL2 the driver lives on Windows and its Linux libraries are mounted at "
                           "/usr/lib/wsl/lib. A Linux driver installed in the distribution shadows them and "
@@ -108,7 +108,7 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
   if (!os.wsl_dxg_device && facts.live) {
     out.push_back(Finding{.id = "wsl2-no-dxg",
                           .severity = Severity::error,
-                          .area = "driver",
+                          .area = FindingArea::driver,
                           .title = "WSL2 has no GPU device (/dev/dxg is missing)",
                           .detail = "The GPU reaches WSL2 through /dev/dxg; without it no CUDA program sees a GPU.",
                           .fix =
@@ -122,7 +122,7 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
     out.push_back(Finding{
         .id = "wsl2-no-driver-libraries",
         .severity = Severity::error,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title = "The Windows driver's Linux libraries are not mounted (/usr/lib/wsl/lib is missing)",
         .detail = "libcuda.so.1 for WSL2 comes from the Windows NVIDIA driver.",
         .fix = "Install or update the NVIDIA driver on Windows, then `wsl --shutdown` and reopen the distribution.",
@@ -143,12 +143,12 @@ std::vector<Finding> system_findings(const Facts& facts) {
   std::string line = os.name.empty() ? to_string(facts.platform) : os.name;
   if (!os.kernel.empty()) line += ", kernel " + os.kernel;
   if (facts.platform == Platform::wsl2) line += " (WSL2)";
-  out.push_back(
-      Finding{.id = "system", .severity = Severity::ok, .area = "system", .title = line, .evidence = {facts.root}});
+  out.push_back(Finding{
+      .id = "system", .severity = Severity::ok, .area = FindingArea::system, .title = line, .evidence = {facts.root}});
   if (!os.container.empty()) {
     out.push_back(Finding{.id = "container",
                           .severity = Severity::info,
-                          .area = "system",
+                          .area = FindingArea::system,
                           .title = "Running inside a container (" + os.container + ")",
                           .detail = "The GPU and the driver's libraries must be passed in by the container runtime.",
                           .fix = "",
@@ -169,7 +169,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
       out.push_back(
           Finding{.id = "no-nvidia-gpu",
                   .severity = Severity::error,
-                  .area = "gpu",
+                  .area = FindingArea::gpu,
                   .title = "No NVIDIA GPU found",
                   .detail = "No NVIDIA PCI device (vendor 0x10de) is visible, the NVIDIA driver reports no GPU, "
                             "and none was declared. Frameworks will run on the CPU only.",
@@ -180,7 +180,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     } else if (!wsl2) {
       out.push_back(Finding{.id = "no-gpu-recorded",
                             .severity = Severity::info,
-                            .area = "gpu",
+                            .area = FindingArea::gpu,
                             .title = "No GPU is recorded in this tree",
                             .detail = "A disk or image carries no record of the cards it will run on.",
                             .fix = "Declare the card with --gpu \"MODEL\" to check compatibility with it."});
@@ -189,7 +189,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
   for (const auto& g : facts.gpus) {
     out.push_back(Finding{.id = "gpu",
                           .severity = Severity::ok,
-                          .area = "gpu",
+                          .area = FindingArea::gpu,
                           .title = gpu_line(g),
                           .evidence = {g.uuid.empty() ? g.pci_bus_id : g.uuid}});
   }
@@ -201,7 +201,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "nouveau-loaded",
         .severity = Severity::error,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title = "The open-source nouveau driver drives the GPU; CUDA needs NVIDIA's driver",
         .detail = "nouveau is loaded" + std::string(bound_to_nouveau ? " and bound to the GPU" : "") +
                   ". CUDA, cuDNN and every framework's GPU support require the NVIDIA kernel driver.",
@@ -217,7 +217,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "driver-missing",
         .severity = Severity::error,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title = "NVIDIA GPU present but the NVIDIA driver is not loaded",
         .detail = "The card is on the PCI bus, but /proc/driver/nvidia/version does not exist and no nvidia "
                   "module is loaded.",
@@ -236,7 +236,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "driver-not-installed",
         .severity = Severity::info,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title =
             "No NVIDIA driver: no kernel module" + (missing.empty() ? std::string() : ", no " + join(missing, ", no ")),
         .detail = "Expected on a machine without an NVIDIA GPU: CUDA libraries can be installed and programs "
@@ -248,8 +248,11 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     std::string title = "NVIDIA driver " + d.version->str();
     if (!d.module_flavor.empty()) title += " (" + d.module_flavor + " kernel module)";
     if (d.cuda_driver_version) title += ", supports CUDA up to " + d.cuda_driver_version->str();
-    out.push_back(Finding{
-        .id = "driver", .severity = Severity::ok, .area = "driver", .title = title, .evidence = {d.version_source}});
+    out.push_back(Finding{.id = "driver",
+                          .severity = Severity::ok,
+                          .area = FindingArea::driver,
+                          .title = title,
+                          .evidence = {d.version_source}});
   }
 
   // --- user-space libraries ---
@@ -260,7 +263,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "libcuda-missing",
         .severity = Severity::error,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title =
             std::string("The driver's CUDA library (") + (windows ? "nvcuda.dll" : "libcuda.so.1") + ") is missing",
         .detail = "The kernel driver is there but not the user-space library that every CUDA program loads; "
@@ -275,7 +278,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(
         Finding{.id = "nvml-missing",
                 .severity = Severity::warning,
-                .area = "driver",
+                .area = FindingArea::driver,
                 .title = std::string("NVML (") + (windows ? "nvml.dll" : "libnvidia-ml.so.1") + ") is missing",
                 .detail = "nvidia-smi, monitoring tools and some framework checks need NVML.",
                 .fix = windows ? "Reinstall the NVIDIA display driver."
@@ -286,7 +289,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     if (!found(f)) continue;
     out.push_back(Finding{.id = "driver-library",
                           .severity = Severity::ok,
-                          .area = "driver",
+                          .area = FindingArea::driver,
                           .title = f->name + " at " + f->path + (f->version ? " (" + f->version->str() + ")" : ""),
                           .evidence = {f->path}});
   }
@@ -295,7 +298,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(
         Finding{.id = "driver-library-mismatch",
                 .severity = Severity::error,
-                .area = "driver",
+                .area = FindingArea::driver,
                 .title = "Driver/library version mismatch: kernel module " + d.version->str() + ", libcuda " +
                          libcuda->version->str(),
                 .detail = "The user-space libraries come from another driver version than the loaded kernel module "
@@ -308,7 +311,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "driver-version-unknown",
         .severity = Severity::info,
-        .area = "driver",
+        .area = FindingArea::driver,
         .title = "The Windows driver's version is not recorded in this tree",
         .detail = "Checks that need the driver version (minimum drivers for CUDA builds) were skipped.",
         .fix = "Run `nvidia-smi` on that machine and pass its driver version to `gpudoctor plan --driver VER`."});

@@ -57,7 +57,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
   if (facts.python_envs.empty()) {
     out.push_back(Finding{.id = "no-python",
                           .severity = Severity::info,
-                          .area = "python",
+                          .area = FindingArea::python,
                           .title = "No Python environment found",
                           .detail = "Searched --env/--python, ./.venv, ./venv, VIRTUAL_ENV, CONDA_PREFIX, PATH, conda "
                                     "and pyenv installations, ~/.virtualenvs, project venvs under home, system "
@@ -75,7 +75,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
   if (!plain.empty()) {
     out.push_back(Finding{.id = "python-envs-without-framework",
                           .severity = Severity::ok,
-                          .area = "python",
+                          .area = FindingArea::python,
                           .title = plain.size() == 1
                                        ? plain.front() + ": no GPU framework"
                                        : std::to_string(plain.size()) + " environments without a GPU framework",
@@ -91,13 +91,16 @@ std::vector<Finding> python_findings(const Facts& facts) {
     // The prefix first: it is what other verdicts about this environment name (see run_checks).
     std::vector<std::string> evidence{env.path};
     evidence.insert(evidence.end(), env.found_via.begin(), env.found_via.end());
-    out.push_back(
-        Finding{.id = "python-env", .severity = Severity::ok, .area = "python", .title = title, .evidence = evidence});
+    out.push_back(Finding{.id = "python-env",
+                          .severity = Severity::ok,
+                          .area = FindingArea::python,
+                          .title = title,
+                          .evidence = evidence});
     for (const auto& fw : env.frameworks) {
       if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable",
                               .severity = Severity::warning,
-                              .area = "python",
+                              .area = FindingArea::python,
                               .title = fw.name + " in " + env.path + ": metadata could not be read",
                               .detail = join(fw.problems, "\n"),
                               .fix = "Reinstall the package (`pip install --force-reinstall " +
@@ -108,7 +111,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
         out.push_back(Finding{
             .id = "framework-install-conflict",
             .severity = Severity::error,
-            .area = "python",
+            .area = FindingArea::python,
             .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path + " is installed inconsistently",
             .detail = join(fw.conflicts, "\n"),
             .fix = fw.name == "jax" ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
@@ -121,12 +124,13 @@ std::vector<Finding> python_findings(const Facts& facts) {
       }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
       // JAX is judged on its `jax` entry (which knows about the plugins); keras on its backend.
-      if (fw.name == "jaxlib" || fw.name == "keras" || starts_with(fw.name, "jax-cuda")) cpu_only = false;
+      if (fw.name == "jaxlib" || fw.name == "keras" || fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt")
+        cpu_only = false;
       if (!cpu_only) continue;
       out.push_back(Finding{
           .id = "framework-cpu-only",
           .severity = gpu ? Severity::error : Severity::info,
-          .area = "python",
+          .area = FindingArea::python,
           .title = framework_line(fw) + " in " + env.path + " cannot use a GPU",
           .detail = gpu ? "This machine has an NVIDIA GPU, but this build has no CUDA support: it will silently "
                           "run on the CPU."
@@ -144,7 +148,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
     out.push_back(
         Finding{.id = "probe-problem",
                 .severity = Severity::warning,
-                .area = "system",
+                .area = FindingArea::system,
                 .title = p.path.empty() || contains(p.message, p.path) ? p.message : p.path + ": " + p.message,
                 .fix = "gpudoctor carried on without it; if it matters, repair or remove what points there.",
                 .evidence = {p.path}});

@@ -52,7 +52,7 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
   for (const auto& tk : facts.toolkits) {
     out.push_back(Finding{.id = "toolkit",
                           .severity = tk.version ? Severity::ok : Severity::warning,
-                          .area = "cuda",
+                          .area = FindingArea::cuda,
                           .title = toolkit_line(tk),
                           .detail = tk.version_source.empty() ? "" : "version from " + tk.version_source,
                           .fix = tk.version
@@ -68,7 +68,7 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "no-toolkit",
         .severity = Severity::info,
-        .area = "cuda",
+        .area = FindingArea::cuda,
         .title = "No CUDA toolkit installed",
         .detail = bundled ? "Not needed here: the installed frameworks bring their own CUDA libraries (pip wheels)."
                           : "Not needed for the pip wheels of PyTorch, JAX (`jax[cuda12]`) or TensorFlow "
@@ -93,7 +93,7 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
     out.push_back(Finding{
         .id = "several-toolkits",
         .severity = disagree ? Severity::warning : Severity::info,
-        .area = "cuda",
+        .area = FindingArea::cuda,
         .title = fmt::format("{} CUDA toolkits installed ({})", system_kits.size(),
                              join(std::vector<std::string>(versions.begin(), versions.end()), ", ")),
         .detail = disagree ? "Different routes lead to different toolkits: builds (nvcc, CUDA_HOME) and the "
@@ -114,7 +114,7 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
       out.push_back(Finding{
           .id = "cuda-stubs-on-loader-path",
           .severity = Severity::error,
-          .area = "cuda",
+          .area = FindingArea::cuda,
           .title = "LD_LIBRARY_PATH contains the toolkit's stub libraries: " + std::string(dir),
           .detail = "The stub libcuda.so exists only for linking. Loaded at run time it makes every CUDA call fail "
                     "(CUDA_ERROR_STUB_LIBRARY, \"CUDA driver version is insufficient\").",
@@ -134,7 +134,7 @@ std::vector<Finding> library_findings(const Facts& facts) {
     std::string title = lib.name + " " + version_text(lib.version) + " at " + lib.path + " [" + lib.origin + "]";
     out.push_back(Finding{.id = "library",
                           .severity = Severity::ok,
-                          .area = "libraries",
+                          .area = FindingArea::libraries,
                           .title = title,
                           .detail = lib.version_source.empty() ? "" : "version from " + lib.version_source,
                           .evidence = {lib.path}});
@@ -164,7 +164,7 @@ std::vector<Finding> library_findings(const Facts& facts) {
       out.push_back(Finding{
           .id = "several-" + name,
           .severity = Severity::warning,
-          .area = "libraries",
+          .area = FindingArea::libraries,
           .title = fmt::format("{} copies of {} {} on the loader's search path: programs get {} from {}",
                                same_soname.size(), name, major, first->version->str(), first->path),
           .detail = "They share one SONAME, so the first directory in the search order (LD_LIBRARY_PATH, then the "
@@ -189,7 +189,7 @@ std::vector<Finding> library_findings(const Facts& facts) {
         out.push_back(Finding{
             .id = "pip-library-shadowed",
             .severity = older ? Severity::error : Severity::warning,
-            .area = "libraries",
+            .area = FindingArea::libraries,
             .title = fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
                                  lib.version->str(), w.package, w.version.str(), env.path),
             .detail = "LD_LIBRARY_PATH is searched before a wheel's RUNPATH, so frameworks in this environment load " +

@@ -1,7 +1,8 @@
 #pragma once
 /// The explain rule base: known problems as data (data/explain/*.toml, overlaid by
 /// --kb DIR/explain/*.toml). A rule recognises a class of log lines and names one or more
-/// candidate causes; the machine's facts choose among the candidates (explain/ranking.hpp).
+/// candidate causes; the machine's facts choose among the candidates (rank_hits in
+/// explain/explain_session.hpp).
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,7 +11,8 @@
 
 namespace gpudoctor {
 
-/// The categories of ../shared/corpus/README.md; every candidate has exactly one.
+/// The categories of the error-log corpus (tests/corpus/error-logs.jsonl); every candidate has
+/// exactly one.
 const std::vector<std::string>& explain_categories();
 bool is_explain_category(std::string_view category);
 
@@ -21,8 +23,9 @@ struct RuleCandidate {
   RuleSeverity severity = RuleSeverity::error;
   bool harmless = false;
   int priority = 50;  ///< base rank, 0..100; facts move it up or down
-  /// Conditions on the machine (explain/conditions.hpp); all must hold for the candidate to
-  /// be preferred. "!name" negates. Unknown (no facts) leaves the rank alone.
+  /// Conditions on the machine (evaluate_condition in explain/explain_machine.hpp); all must
+  /// hold for the candidate to be preferred. "!name" negates. Unknown (no facts) leaves the
+  /// rank alone.
   std::vector<std::string> when;
   std::string cause;  ///< may hold {capture} placeholders
   std::string fix;

@@ -161,10 +161,15 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
   RowReader top(root, file, "", issues);
   top.str("framework", false);
   TensorflowTable& t = kb.tensorflow;
-  t.windows_gpu_last = top.version("windows_gpu_last", true).value_or(Version::of({2, 10}));
+  // Required: a missing key is an error from the reader, and the fact is not guessed in code.
+  t.windows_gpu_last = top.version("windows_gpu_last", true).value_or(Version());
   t.windows_gpu_note = top.text("windows_gpu_note");
   t.windows_gpu_source = top.text("windows_gpu_source");
   if (t.windows_gpu_source.empty()) top.issue(Level::error, "windows_gpu_last needs windows_gpu_source");
+  t.windows_gpu_conda_cudnn = top.version("windows_gpu_conda_cudnn", false);
+  t.windows_gpu_conda_source = top.text("windows_gpu_conda_source");
+  if (t.windows_gpu_conda_cudnn && t.windows_gpu_conda_source.empty())
+    top.issue(Level::error, "windows_gpu_conda_cudnn needs windows_gpu_conda_source");
   t.wsl2_min_windows_build = top.text("wsl2_min_windows_build");
   t.wsl2_source = top.text("wsl2_source");
   t.wsl2_min_driver = top.version("wsl2_min_driver", false);
@@ -296,8 +301,10 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
       auto cuda = vr.version("cuda", true);
       var.cudnn = vr.version("cudnn", false);
       var.cudnn_source = vr.text("cudnn_source");
-      var.status = vr.str("status", true).value_or("stable");
-      if (var.status != "stable" && var.status != "experimental") {
+      const std::string status = vr.str("status", true).value_or("stable");
+      if (status == "experimental") {
+        var.status = VariantStatus::experimental;
+      } else if (status != "stable") {
         vr.issue(Level::error, "status must be 'stable' or 'experimental'");
       }
       var.archs = vr.versions("archs");

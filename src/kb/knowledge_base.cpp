@@ -343,14 +343,13 @@ const TfBuild* KnowledgeBase::tf_recorded_neighbour(const TfBuild& b) const {
   return best;
 }
 
-bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) {
+bool KnowledgeBase::is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) const {
   if (to_lower(gpu_name).find("jetson") != std::string::npos) return true;
   if (!cc) return false;
-  // Integrated (Tegra) architectures: Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0.
-  for (const char* t : {"5.3", "6.2", "7.2", "8.7", "11.0"}) {
-    if (cc->same_series(*Version::parse(t), 2)) return true;
-  }
-  return false;
+  // Integrated (Tegra) architectures have compute capabilities no discrete card shares.
+  return std::any_of(gpus.begin(), gpus.end(), [&](const GpuModel& g) {
+    return to_lower(g.name).find("jetson") != std::string::npos && cc->same_series(g.cc, 2);
+  });
 }
 
 }  // namespace gpudoctor

@@ -83,6 +83,9 @@ class KnowledgeBase {
   /// Up to max known names closest to name (edit distance on the normalised form).
   [[nodiscard]] std::vector<std::string> nearest_gpu_names(std::string_view name, size_t max = 5) const;
   [[nodiscard]] const ArchGeneration* generation_of(const Version& cc) const;
+  /// Jetson boards (Tegra, aarch64): by name, or by a compute capability that the GPU table
+  /// gives a Jetson board (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0 today).
+  [[nodiscard]] bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) const;
 
   /// The driver packaged with that toolkit release (full feature set). For a version with an
   /// unknown patch (12.2 or 12.2.140) the newest update of the series is used. WSL2 counts as
@@ -125,9 +128,6 @@ class KnowledgeBase {
 
 /// Normalises a GPU name for matching ("NVIDIA GeForce RTX 3060 Laptop GPU" -> "rtx 3060").
 std::string normalize_gpu_name(std::string_view name);
-
-/// Jetson boards (Tegra, aarch64): by name, or by the compute capabilities only Tegra has.
-bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc);
 
 /// Parses "12.6", "8.6", "sm_86", "compute_90", "86" into a compute capability.
 std::optional<Version> parse_compute_capability(std::string_view text);

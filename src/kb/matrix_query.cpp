@@ -24,20 +24,18 @@ bool os_matches(const std::optional<Platform>& want, const std::string& row_os) 
 std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
   std::vector<MatrixRow> rows;
   auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
-  const bool jetson = f.cc && is_jetson(f.gpu_name, f.cc);
+  const bool jetson = f.cc && kb.is_jetson(f.gpu_name, f.cc);
   if (f.framework.empty() || f.framework == "tensorflow") {
     for (const TfBuild& b : kb.tensorflow.builds) {
       if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
-      MatrixRow r{"tensorflow",
-                  b.version.str(),
-                  b.os,
-                  b.python.text(),
-                  b.cuda ? b.cuda->str() : "",
-                  b.cudnn ? b.cudnn->str() : "",
-                  "",
-                  "",
-                  b.note,
-                  b.source};
+      MatrixRow r{.framework = "tensorflow",
+                  .version = b.version.str(),
+                  .os = b.os,
+                  .python = b.python.text(),
+                  .cuda = b.cuda ? b.cuda->str() : "",
+                  .cudnn = b.cudnn ? b.cudnn->str() : "",
+                  .note = b.note,
+                  .source = b.source};
       if (!b.gpu) r.note = "CPU only (no native-Windows GPU after " + kb.tensorflow.windows_gpu_last.str() + ")";
       if (f.cc) {
         // Jetson (aarch64): no TF list for it is recorded.
@@ -60,16 +58,15 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
         if (!keep_python(rel.python)) continue;
         for (const TorchVariant& v : rel.variants) {
           if (!cuda_matches(f.cuda, v.cuda)) continue;
-          MatrixRow r{"pytorch",
-                      rel.version.str(),
-                      os,
-                      rel.python.text(),
-                      v.cuda.str(),
-                      v.cudnn ? v.cudnn->str() : "",
-                      v.tag,
-                      "",
-                      v.status == "experimental" ? "experimental" : "",
-                      rel.source};
+          MatrixRow r{.framework = "pytorch",
+                      .version = rel.version.str(),
+                      .os = os,
+                      .python = rel.python.text(),
+                      .cuda = v.cuda.str(),
+                      .cudnn = v.cudnn ? v.cudnn->str() : "",
+                      .variant = v.tag,
+                      .note = v.status == VariantStatus::experimental ? "experimental" : "",
+                      .source = rel.source};
           if (f.cc) {
             r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson));
             if (r.gpu == "none") continue;
@@ -92,17 +89,16 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     if (os_matches(f.os, os) && !f.python) {
       for (const JaxVariant& v : kb.jax.variants) {
         if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
-        MatrixRow r{"jax",
-                    "jax[" + v.extra + "]",
-                    os,
-                    "",
-                    v.built_cuda.str(),
-                    v.built_cudnn.str(),
-                    v.extra,
-                    "",
-                    "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
-                        ", driver >= " + v.driver_linux.str() + ", CC >= " + v.min_cc.str(),
-                    v.source};
+        MatrixRow r{.framework = "jax",
+                    .version = "jax[" + v.extra + "]",
+                    .os = os,
+                    .python = "",
+                    .cuda = v.built_cuda.str(),
+                    .cudnn = v.built_cudnn.str(),
+                    .variant = v.extra,
+                    .note = "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
+                            ", driver >= " + v.driver_linux.str() + ", CC >= " + v.min_cc.str(),
+                    .source = v.source};
         if (f.cc) {
           r.gpu = f.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : jetson ? "unknown" : "native";
           if (r.gpu == "none") continue;

@@ -61,12 +61,13 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     } else {
       o.python_change = true;
       o.python = pick_python(kb, range, req.python);
-      o.issues.push_back(PlanIssue{"python-outside-range", false,
-                                   "Python " + req.python->truncated(2).str() + " is outside " +
-                                       framework_display_name(o.framework) + " " + series(o.version) + "'s range " +
-                                       range.text() + ": use a new environment with Python " +
-                                       (o.python ? o.python->str() : range.text()),
-                                   source});
+      o.issues.push_back(PlanIssue{.id = "python-outside-range",
+                                   .fatal = false,
+                                   .message = "Python " + req.python->truncated(2).str() + " is outside " +
+                                              framework_display_name(o.framework) + " " + series(o.version) +
+                                              "'s range " + range.text() + ": use a new environment with Python " +
+                                              (o.python ? o.python->str() : range.text()),
+                                   .source = source});
     }
   } else {
     o.python = pick_python(kb, range, std::nullopt);
@@ -99,7 +100,7 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     floors.push_back({*fam, "the minimum " + where + " driver for CUDA " + cuda.str() + " builds", src});
   }
   if (extra_floor) floors.push_back({*extra_floor, "the minimum " + where + " driver of this build", extra_source});
-  bool jetson = is_jetson(req.gpu_name, req.cc);
+  bool jetson = kb.is_jetson(req.gpu_name, req.cc);
   if (req.cc && !jetson) {
     if (auto a = kb.arch_driver_floor(*req.cc, dp)) {
       floors.push_back({a->driver,
@@ -122,17 +123,20 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     floors.push_back({*tf.wsl2_min_driver, "the minimum Windows driver for GPU use in WSL2", tf.wsl2_driver_source});
     // Older CUDA majors (10.x/11.x) in WSL2 have no sourced floor; newer ones need more anyway.
     if (tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major()) {
-      o.issues.push_back(PlanIssue{"wsl2-driver-floor-unsourced", false,
-                                   "no source gives a WSL2 driver floor for CUDA " + std::to_string(cuda.major()) +
-                                       ".x builds; the plan uses " + tf.wsl2_min_driver->str() +
-                                       ", the WSL2 floor given for CUDA " + tf.wsl2_min_driver_cuda->str() +
-                                       " (not verified for this build)",
-                                   tf.wsl2_driver_source, true});
+      o.issues.push_back(PlanIssue{.id = "wsl2-driver-floor-unsourced",
+                                   .fatal = false,
+                                   .message = "no source gives a WSL2 driver floor for CUDA " +
+                                              std::to_string(cuda.major()) + ".x builds; the plan uses " +
+                                              tf.wsl2_min_driver->str() + ", the WSL2 floor given for CUDA " +
+                                              tf.wsl2_min_driver_cuda->str() + " (not verified for this build)",
+                                   .source = tf.wsl2_driver_source,
+                                   .unverified = true});
     }
   }
   if (floors.empty()) {
-    o.issues.push_back(PlanIssue{"driver-floor-unknown", false,
-                                 "no minimum driver for CUDA " + cuda.str() + " in the knowledge base", ""});
+    o.issues.push_back(PlanIssue{.id = "driver-floor-unknown",
+                                 .fatal = false,
+                                 .message = "no minimum driver for CUDA " + cuda.str() + " in the knowledge base"});
     return;
   }
   // The first of the highest: the family floor keeps its wording when nothing raises it.
@@ -143,17 +147,20 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   o.driver_min = top->driver;
   add_unique(o.sources, top->source);
   if (jetson) {
-    o.issues.push_back(PlanIssue{"jetson-driver-from-jetpack", false,
-                                 "Jetson boards get their driver with JetPack (L4T), not from nvidia.com; the "
-                                 "knowledge base has no JetPack versions, so the driver cannot be checked",
-                                 "", true});
+    o.issues.push_back(PlanIssue{.id = "jetson-driver-from-jetpack",
+                                 .fatal = false,
+                                 .message =
+                                     "Jetson boards get their driver with JetPack (L4T), not from nvidia.com; the "
+                                     "knowledge base has no JetPack versions, so the driver cannot be checked",
+                                 .unverified = true});
   }
   if (req.driver) {
     if (*req.driver < top->driver) {
-      o.issues.push_back(PlanIssue{"driver-too-old", false,
-                                   "driver " + req.driver->str() + " is older than " + top->driver.str() + ", " +
-                                       top->why + ": update the driver first",
-                                   top->source});
+      o.issues.push_back(PlanIssue{.id = "driver-too-old",
+                                   .fatal = false,
+                                   .message = "driver " + req.driver->str() + " is older than " + top->driver.str() +
+                                              ", " + top->why + ": update the driver first",
+                                   .source = top->source});
     } else {
       o.reasons.push_back("driver " + req.driver->str() + " >= " + top->driver.str() + " (" + top->why + ")");
     }
@@ -164,10 +171,11 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
 void coverage_unknown(PlanOption& o, const PlanRequest& req, const std::string& what) {
   o.coverage = "unknown";
   std::string gpu = req.gpu_name.empty() ? "the GPU" : "'" + printable(req.gpu_name, 80) + "'";
-  o.issues.push_back(PlanIssue{"gpu-coverage-unknown", false,
-                               "the compute capability of " + gpu + " is unknown, so whether " + what +
-                                   " has kernels for it could not be checked",
-                               "", true});
+  o.issues.push_back(PlanIssue{.id = "gpu-coverage-unknown",
+                               .fatal = false,
+                               .message = "the compute capability of " + gpu + " is unknown, so whether " + what +
+                                          " has kernels for it could not be checked",
+                               .unverified = true});
 }
 
 void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb, ArchCoverage c,
@@ -191,28 +199,36 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
                                : ""));
       break;
     case ArchCoverage::unknown:
-      o.issues.push_back(PlanIssue{"gpu-arch-unknown-platform", false,
-                                   what + ": no architecture list is recorded for this GPU's platform (" + sm +
-                                       gen_name + ", aarch64/Jetson), so its coverage could not be checked",
-                                   source, true});
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-unknown-platform",
+                                   .fatal = false,
+                                   .message = what + ": no architecture list is recorded for this GPU's platform (" +
+                                              sm + gen_name + ", aarch64/Jetson), so its coverage could not be checked",
+                                   .source = source,
+                                   .unverified = true});
       break;
     case ArchCoverage::ptx_jit:
-      o.issues.push_back(PlanIssue{"gpu-arch-ptx-only", false,
-                                   what + " has no " + sm +
-                                       " kernels; it runs only through PTX JIT compilation "
-                                       "(slow first start; not verified on this architecture)",
-                                   source, true});
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-ptx-only",
+                                   .fatal = false,
+                                   .message = what + " has no " + sm +
+                                              " kernels; it runs only through PTX JIT compilation "
+                                              "(slow first start; not verified on this architecture)",
+                                   .source = source,
+                                   .unverified = true});
       break;
     case ArchCoverage::unknown_ptx:
-      o.issues.push_back(PlanIssue{"gpu-arch-unverified", false,
-                                   what + " was built with a CUDA that cannot target " + sm + gen_name +
-                                       "; it can only run if the wheel carries PTX, which the knowledge base "
-                                       "does not record",
-                                   source, true});
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-unverified",
+                                   .fatal = false,
+                                   .message = what + " was built with a CUDA that cannot target " + sm + gen_name +
+                                              "; it can only run if the wheel carries PTX, which the knowledge base "
+                                              "does not record",
+                                   .source = source,
+                                   .unverified = true});
       break;
     case ArchCoverage::none:
-      o.issues.push_back(PlanIssue{"gpu-arch-unsupported", true,
-                                   what + " has no kernels for compute capability " + cc + gen_name, source});
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-unsupported",
+                                   .fatal = true,
+                                   .message = what + " has no kernels for compute capability " + cc + gen_name,
+                                   .source = source});
       break;
   }
 }
@@ -225,12 +241,12 @@ std::string env_name(const PlanOption& o) {
   return o.framework == "jax" ? base : base + v;
 }
 
-void add_driver_step(PlanOption& o, const PlanRequest& req) {
+void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (!o.driver_min || !o.gpu) return;
   bool ok = req.driver && *req.driver >= *o.driver_min;
   PlanStep s;
   s.id = "driver";
-  if (is_jetson(req.gpu_name, req.cc)) {
+  if (kb.is_jetson(req.gpu_name, req.cc)) {
     s.title = "Keep the driver of the board's JetPack (L4T) image";
     s.detail =
         "Jetson drivers come with JetPack, not from nvidia.com/Download; which JetPack is new enough is "
@@ -336,8 +352,8 @@ void add_verify_step(PlanOption& o) {
 // ---- TensorFlow ---------------------------------------------------------------------------
 
 /// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
-bool aarch64_host(const PlanRequest& req) {
-  if (is_jetson(req.gpu_name, req.cc)) return true;
+bool aarch64_host(const PlanRequest& req, const KnowledgeBase& kb) {
+  if (kb.is_jetson(req.gpu_name, req.cc)) return true;
   std::string key = normalize_gpu_name(req.gpu_name);
   for (std::string_view grace : {"gh200", "gb200", "gb300", "gb10"}) {
     if (key == grace || key.starts_with(std::string(grace) + " ")) return true;
@@ -357,18 +373,21 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   if (!b.note.empty()) o.reasons.push_back("note: " + b.note);
   if (!b.gpu) {
     o.variant = "cpu";
-    o.issues.push_back(
-        PlanIssue{"tf-native-windows-no-gpu", true,
-                  "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
-                      kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
-                  kb.tensorflow.windows_gpu_source});
+    o.issues.push_back(PlanIssue{
+        .id = "tf-native-windows-no-gpu",
+        .fatal = true,
+        .message = "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
+                   kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
+        .source = kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
   }
-  if (b.gpu && route != Platform::windows && aarch64_host(req) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
-    o.issues.push_back(PlanIssue{"tf-aarch64-no-gpu", true,
-                                 "TensorFlow's Linux aarch64 wheels on PyPI are CPU-only builds: on this Arm host "
-                                 "tensorflow[and-cuda] gives no GPU",
-                                 kb.tensorflow.aarch64_cpu_only_source});
+  if (b.gpu && route != Platform::windows && aarch64_host(req, kb) && !kb.tensorflow.aarch64_cpu_only_source.empty()) {
+    o.issues.push_back(PlanIssue{.id = "tf-aarch64-no-gpu",
+                                 .fatal = true,
+                                 .message =
+                                     "TensorFlow's Linux aarch64 wheels on PyPI are CPU-only builds: on this Arm host "
+                                     "tensorflow[and-cuda] gives no GPU",
+                                 .source = kb.tensorflow.aarch64_cpu_only_source});
     add_unique(o.sources, kb.tensorflow.aarch64_cpu_only_source);
   }
   apply_python(o, req, kb, b.python, b.source);
@@ -377,16 +396,19 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                       b.python.text() + " (" + b.tested + ")");
   std::string what = "TensorFlow " + series(b.version);
   if (req.cc) {
-    ArchCoverage c = is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
+    ArchCoverage c = kb.is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
     apply_coverage(o, req, kb, c, what, b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
     const TfBuild* n = c == ArchCoverage::derived ? kb.tf_recorded_neighbour(b) : nullptr;
     if (n != nullptr && KnowledgeBase::coverage_by_list(*req.cc, n->archs, n->ptx) != ArchCoverage::native) {
       // The same toolchain's recorded wheel has no kernels for this GPU: the assumption is doubtful.
-      o.issues.push_back(PlanIssue{"gpu-arch-doubtful", false,
-                                   "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " + n->cuda->str() +
-                                       ", same CUDA major) has no kernels for compute capability " + req.cc->str() +
-                                       ", so " + what + " probably has none either",
-                                   n->archs_source, true});
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-doubtful",
+                                   .fatal = false,
+                                   .message = "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " +
+                                              n->cuda->str() +
+                                              ", same CUDA major) has no kernels for compute capability " +
+                                              req.cc->str() + ", so " + what + " probably has none either",
+                                   .source = n->archs_source,
+                                   .unverified = true});
     }
   } else {
     coverage_unknown(o, req, what);
@@ -394,19 +416,21 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   apply_driver(o, req, kb, *b.cuda);
 
   add_wsl_step(o, req, kb);
-  add_driver_step(o, req);
+  add_driver_step(o, req, kb);
   const TfAndCuda* ac = route != Platform::windows ? kb.tf_and_cuda(b.version) : nullptr;
   if (route == Platform::windows) {
     // TF's own recipe for the last native-Windows GPU releases: CUDA and cuDNN from conda.
     o.variant = "conda-cudatoolkit";
-    std::string cudnn = b.cudnn->str() == "8.1" ? "8.1.0" : b.cudnn->str();
+    // The conda-forge package of the tested cuDNN, as TF's recipe names it (8.1 -> 8.1.0).
+    const auto& conda_cudnn = kb.tensorflow.windows_gpu_conda_cudnn;
+    std::string cudnn = conda_cudnn && conda_cudnn->same_series(*b.cudnn, 2) ? conda_cudnn->str() : b.cudnn->str();
     add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + cudnn});
     std::string next = Version::of({b.version.major(), b.version.minor() + 1}).str();
     add_install_step(o, "\"tensorflow<" + next + "\"",
                      "TensorFlow's documented native-Windows recipe: conda's cudatoolkit " + b.cuda->str() +
                          " and cudnn " + cudnn + ", then pip install \"tensorflow<" + next + "\".");
     o.install_spec = "tensorflow<" + next;
-    add_unique(o.sources, "tensorflow/docs@7c36502 site/en/install/pip.md (Windows Native tab)");
+    if (!kb.tensorflow.windows_gpu_conda_source.empty()) add_unique(o.sources, kb.tensorflow.windows_gpu_conda_source);
   } else if (ac != nullptr) {
     o.variant = "and-cuda";
     auto blocked = [&](const Version& py) {
@@ -419,11 +443,13 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
       for (const Version& py : kb.python_versions) {
         if (b.python.contains(py) && !blocked(py) && py < *o.python) other = py;
       }
-      o.issues.push_back(PlanIssue{
-          "and-cuda-no-wheel-for-python", false,
-          "tensorflow[and-cuda] " + series(b.version) + " pins a wheel with no build for Python " + o.python->str() +
-              ", so pip fails; use Python " + (other ? other->str() : std::string("another version")),
-          ac->source});
+      o.issues.push_back(PlanIssue{.id = "and-cuda-no-wheel-for-python",
+                                   .fatal = false,
+                                   .message = "tensorflow[and-cuda] " + series(b.version) +
+                                              " pins a wheel with no build for Python " + o.python->str() +
+                                              ", so pip fails; use Python " +
+                                              (other ? other->str() : std::string("another version")),
+                                   .source = ac->source});
       if (other) {
         std::erase_if(o.reasons, [](const std::string& r) { return starts_with(r, "Python "); });
         o.python = other;
@@ -444,10 +470,12 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     add_install_step(o, "\"" + o.install_spec + "\"",
                      "This release has no [and-cuda] extra: it needs CUDA " + b.cuda->str() + " and cuDNN " +
                          b.cudnn->str() + " (here from conda-forge, following TF's conda recipe pattern).");
-    o.issues.push_back(PlanIssue{"tf-needs-system-cuda", false,
-                                 "TensorFlow " + series(b.version) + " predates tensorflow[and-cuda]: CUDA " +
-                                     b.cuda->str() + " and cuDNN " + b.cudnn->str() + " must be installed separately",
-                                 b.source});
+    o.issues.push_back(PlanIssue{.id = "tf-needs-system-cuda",
+                                 .fatal = false,
+                                 .message = "TensorFlow " + series(b.version) +
+                                            " predates tensorflow[and-cuda]: CUDA " + b.cuda->str() + " and cuDNN " +
+                                            b.cudnn->str() + " must be installed separately",
+                                 .source = b.source});
   }
   add_verify_step(o);
   return o;
@@ -472,10 +500,12 @@ std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& 
         o.route = route;
         o.gpu = false;
         o.variant = "cpu";
-        o.issues.push_back(PlanIssue{"tf-native-windows-no-gpu", true,
-                                     "TensorFlow " + series(g.version) +
-                                         " has no native-Windows GPU build (no tested Windows configuration at all)",
-                                     g.source});
+        o.issues.push_back(
+            PlanIssue{.id = "tf-native-windows-no-gpu",
+                      .fatal = true,
+                      .message = "TensorFlow " + series(g.version) +
+                                 " has no native-Windows GPU build (no tested Windows configuration at all)",
+                      .source = g.source});
         o.sources.push_back(g.source);
         out.push_back(std::move(o));
       }
@@ -499,15 +529,17 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   if (!r.note.empty()) o.reasons.push_back("note: " + r.note);
   apply_python(o, req, kb, r.python, r.source);
   o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
-                      (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + v.status + ")");
-  if (v.status == "experimental") {
+                      (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + to_string(v.status) + ")");
+  if (v.status == VariantStatus::experimental) {
     o.issues.push_back(
-        PlanIssue{"variant-experimental", false,
-                  "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version), r.source});
+        PlanIssue{.id = "variant-experimental",
+                  .fatal = false,
+                  .message = "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version),
+                  .source = r.source});
   }
   std::string what = "PyTorch " + series(r.version) + " " + v.tag;
   if (req.cc) {
-    bool aarch64 = is_jetson(req.gpu_name, req.cc);
+    bool aarch64 = kb.is_jetson(req.gpu_name, req.cc);
     std::string src = aarch64 ? v.aarch64_source : v.archs_source;
     apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os, aarch64), what, src.empty() ? r.source : src,
                    aarch64 ? false : v.archs.empty());
@@ -518,7 +550,7 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   std::string url = kb.torch_index_url(v.tag);
   o.install_spec = "torch==" + series(r.version) + ".* --index-url " + url;
   add_unique(o.sources, kb.pytorch.index_source);
-  add_driver_step(o, req);
+  add_driver_step(o, req, kb);
   add_env_step(o, req, false, {});
   std::string pkgs = "\"torch==" + series(r.version) + ".*\"";
   if (!r.torchvision.empty()) pkgs += " \"torchvision==" + r.torchvision + ".*\"";
@@ -552,9 +584,10 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     o.route = Platform::windows;
     o.gpu = false;
     o.variant = "cpu";
-    o.issues.push_back(PlanIssue{"jax-native-windows-no-gpu", true,
-                                 "JAX has no GPU wheels for native Windows (Linux only; WSL2 experimental)",
-                                 kb.jax.source});
+    o.issues.push_back(PlanIssue{.id = "jax-native-windows-no-gpu",
+                                 .fatal = true,
+                                 .message = "JAX has no GPU wheels for native Windows (Linux only; WSL2 experimental)",
+                                 .source = kb.jax.source});
     o.sources.push_back(kb.jax.source);
     out.push_back(std::move(o));
   }
@@ -576,13 +609,15 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     o.reasons.push_back("jax[" + v.extra + "]: built with CUDA " + v.built_cuda.str() + ", cuDNN " +
                         v.built_cudnn.str() + "; needs compute capability >= " + v.min_cc.str());
     if (route == Platform::wsl2 && kb.jax.wsl2_experimental) {
-      o.issues.push_back(
-          PlanIssue{"jax-wsl2-experimental", false, "JAX GPU support in WSL2 is experimental", kb.jax.source});
+      o.issues.push_back(PlanIssue{.id = "jax-wsl2-experimental",
+                                   .fatal = false,
+                                   .message = "JAX GPU support in WSL2 is experimental",
+                                   .source = kb.jax.source});
     }
     if (req.cc) {
       ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
       // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
-      if (c == ArchCoverage::native && is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
+      if (c == ArchCoverage::native && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
       apply_coverage(o, req, kb, c, "jax[" + v.extra + "]", v.source, false);
     } else {
       coverage_unknown(o, req, "jax[" + v.extra + "]");
@@ -591,7 +626,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
                  route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
     o.install_spec = "jax[" + v.extra + "]" + pin;
     add_wsl_step(o, req, kb);
-    add_driver_step(o, req);
+    add_driver_step(o, req, kb);
     add_env_step(o, req, false, {});
     add_install_step(o, "-U \"" + o.install_spec + "\"",
                      "The jax[" + v.extra +
@@ -802,18 +837,19 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
       if (!req.cc) req.cc = m.model->cc;
     } else {
       plan.gpu_suggestions = m.suggestions;
-      plan.notes.push_back(PlanIssue{"gpu-unknown-model", false,
-                                     "GPU '" + printable(req.gpu_name, 80) +
-                                         "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") +
-                                         "?",
-                                     ""});
+      plan.notes.push_back(
+          PlanIssue{.id = "gpu-unknown-model",
+                    .fatal = false,
+                    .message = "GPU '" + printable(req.gpu_name, 80) +
+                               "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") + "?"});
     }
   } else if (!req.cc) {
     plan.notes.push_back(
-        PlanIssue{"gpu-not-given", false,
-                  req.from_facts ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
-                                 : "no GPU given (--gpu MODEL): architecture support is not checked",
-                  ""});
+        PlanIssue{.id = "gpu-not-given",
+                  .fatal = false,
+                  .message = req.from_facts
+                                 ? "no NVIDIA GPU found (name it with --gpu MODEL): architecture support is not checked"
+                                 : "no GPU given (--gpu MODEL): architecture support is not checked"});
   }
   if (req.cc && plan.gpu_arch.empty()) {
     if (const ArchGeneration* g = kb.generation_of(*req.cc)) plan.gpu_arch = g->name;
@@ -821,11 +857,11 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   plan.cc = req.cc;
   plan.request.cc = req.cc;
   if (!req.driver) {
-    plan.notes.push_back(PlanIssue{"driver-not-given", false,
-                                   req.from_facts
-                                       ? "no NVIDIA driver found: the plan states the minimum to install"
-                                       : "no driver version given (--driver VER): the plan states the minimum",
-                                   ""});
+    plan.notes.push_back(
+        PlanIssue{.id = "driver-not-given",
+                  .fatal = false,
+                  .message = req.from_facts ? "no NVIDIA driver found: the plan states the minimum to install"
+                                            : "no driver version given (--driver VER): the plan states the minimum"});
   }
   std::vector<FrameworkRequest> frs = req.frameworks;
   if (frs.empty()) {

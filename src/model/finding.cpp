@@ -18,6 +18,26 @@ const char* to_string(Severity s) {
   return "info";
 }
 
+const char* to_string(FindingArea a) {
+  switch (a) {
+    case FindingArea::system:
+      return "system";
+    case FindingArea::gpu:
+      return "gpu";
+    case FindingArea::driver:
+      return "driver";
+    case FindingArea::cuda:
+      return "cuda";
+    case FindingArea::libraries:
+      return "libraries";
+    case FindingArea::python:
+      return "python";
+    case FindingArea::env:
+      return "env";
+  }
+  return "system";
+}
+
 Severity worst(const std::vector<Finding>& findings) {
   Severity out = Severity::ok;
   for (const auto& f : findings) out = std::max(out, f.severity);

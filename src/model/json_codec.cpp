@@ -216,7 +216,7 @@ json facts_to_json(const Facts& facts) {
 json finding_to_json(const Finding& f) {
   return {{"id", f.id},
           {"severity", to_string(f.severity)},
-          {"area", f.area},
+          {"area", to_string(f.area)},
           {"title", f.title},
           {"detail", f.detail},
           {"fix", f.fix},

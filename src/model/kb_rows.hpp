@@ -55,6 +55,10 @@ struct TensorflowTable {
   Version windows_gpu_last;
   std::string windows_gpu_note;
   std::string windows_gpu_source;
+  /// The conda-forge cuDNN package TF's native-Windows recipe installs ("8.1.0" for the tested
+  /// cuDNN 8.1): conda versions have three parts where the tested table gives two.
+  std::optional<Version> windows_gpu_conda_cudnn;
+  std::string windows_gpu_conda_source;
   std::string wsl2_min_windows_build;
   std::string wsl2_source;
   std::optional<Version> wsl2_min_driver;       ///< the Windows driver floor for GPU in WSL2, when sourced
@@ -69,12 +73,19 @@ struct TensorflowTable {
   std::vector<KnownGap> gaps;
 };
 
+/// Whether PyTorch's install matrix offers a wheel variant as stable or as experimental.
+enum class VariantStatus { stable, experimental };
+
+inline const char* to_string(VariantStatus s) {
+  return s == VariantStatus::experimental ? "experimental" : "stable";
+}
+
 struct TorchVariant {
   std::string tag;  ///< "cu126"
   Version cuda;
   std::optional<Version> cudnn;
-  std::string cudnn_source;    ///< where the cuDNN pin was read, when not the release's source
-  std::string status;          ///< "stable" or "experimental"
+  std::string cudnn_source;  ///< where the cuDNN pin was read, when not the release's source
+  VariantStatus status = VariantStatus::stable;
   std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
   std::optional<Version> ptx;
   std::vector<std::string> ptx_os;  ///< where the PTX is shipped ("linux")

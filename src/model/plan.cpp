@@ -68,7 +68,7 @@ std::vector<PlanStep> plan_steps(const Plan& plan) {
     if (!fp.best) continue;
     for (const PlanStep& s : fp.best->steps) {
       // The driver and WSL2 steps are shared: keep the first (checks are the same command).
-      if ((s.id == "wsl2" || s.id == "verify-driver") && !seen.insert(s.id).second) continue;
+      if (s.id == "wsl2" && !seen.insert(s.id).second) continue;
       if (s.id == "driver" && !seen.insert(s.title).second) continue;
       out.push_back(s);
     }

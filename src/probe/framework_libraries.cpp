@@ -27,8 +27,7 @@ std::vector<std::string> tensorflow_needs(int cuda_major) {
 }
 
 bool is_tensorflow(const FrameworkFacts& fw) {
-  return fw.name == "tensorflow" || fw.name == "tf-nightly" || fw.name == "tensorflow-gpu" ||
-         fw.name == "tensorflow-cpu" || fw.name == "tensorflow-intel";
+  return fw.name == "tensorflow";  // every TensorFlow distribution, as the probe names it
 }
 
 class Resolver {

@@ -12,22 +12,26 @@
 namespace gpudoctor {
 namespace {
 
-struct Area {
-  const char* id;
-  const char* title;
-};
-
-/// Report sections, in order. A finding whose area is not listed goes to "Other".
-constexpr Area kAreas[] = {
-    {"system", "System"},
-    {"gpu", "NVIDIA GPU"},
-    {"driver", "NVIDIA driver"},
-    {"cuda", "CUDA toolkit"},
-    {"libraries", "cuDNN, NCCL, TensorRT"},
-    {"compat", "Compatibility"},
-    {"python", "Python environments and frameworks"},
-    {"env", "Environment variables"},
-};
+/// A report section's heading.
+const char* title_of(FindingArea a) {
+  switch (a) {
+    case FindingArea::system:
+      return "System";
+    case FindingArea::gpu:
+      return "NVIDIA GPU";
+    case FindingArea::driver:
+      return "NVIDIA driver";
+    case FindingArea::cuda:
+      return "CUDA toolkit";
+    case FindingArea::libraries:
+      return "cuDNN, NCCL, TensorRT";
+    case FindingArea::python:
+      return "Python environments and frameworks";
+    case FindingArea::env:
+      return "Environment variables";
+  }
+  return "";
+}
 
 const char* mark(Severity s) {
   switch (s) {
@@ -68,12 +72,10 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
                      facts.platform == Platform::linux ? "" : fmt::format(" ({})", to_string(facts.platform)));
   int areas_with_errors = 0;
   int areas_with_warnings = 0;
-  auto render_area = [&](const std::string& id, const std::string& title) {
+  auto render_area = [&](FindingArea area) {
     std::vector<const Finding*> mine;
     for (const auto& f : findings) {
-      bool known = false;
-      for (const auto& a : kAreas) known = known || f.area == a.id;
-      if (f.area == id || (id == "other" && !known)) mine.push_back(&f);
+      if (f.area == area) mine.push_back(&f);
     }
     if (mine.empty()) return;
     Severity w = Severity::ok;
@@ -81,7 +83,7 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
     if (w == Severity::error) ++areas_with_errors;
     if (w == Severity::warning) ++areas_with_warnings;
     Severity head = w == Severity::info ? Severity::ok : w;
-    out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title);
+    out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title_of(area));
     for (const auto* f : mine) {
       bool problem = f->severity >= Severity::warning;
       // A list folded into one line says where the list is, unless -v already shows it.
@@ -102,8 +104,7 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
       }
     }
   };
-  for (const auto& a : kAreas) render_area(a.id, a.title);
-  render_area("other", "Other");
+  for (FindingArea a : kFindingAreas) render_area(a);
   out += "\n";
   if (areas_with_errors == 0 && areas_with_warnings == 0) {
     out += "• No issues found.\n";

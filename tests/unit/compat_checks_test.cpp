@@ -302,7 +302,6 @@ TEST(CompatChecks, EveryFindingIsWellFormed) {
     EXPECT_FALSE(x.title.empty()) << x.id;
     EXPECT_FALSE(x.detail.empty()) << x.id;
     EXPECT_FALSE(x.source.empty()) << x.id;
-    EXPECT_FALSE(x.area.empty()) << x.id;
     if (x.severity == Severity::error || x.severity == Severity::warning) EXPECT_FALSE(x.fix.empty()) << x.id;
     EXPECT_FALSE(x.evidence.empty()) << x.id;
   }

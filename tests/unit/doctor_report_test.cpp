@@ -13,7 +13,7 @@ TEST(ReviewRegression, EscapeCodesInNamesNeverReachTheTerminal) {
   Facts f;
   std::vector<Finding> fs = {Finding{.id = "python-env",
                                      .severity = Severity::ok,
-                                     .area = "python",
+                                     .area = FindingArea::python,
                                      .title = "x\x1b]0;pwned\a\x1b[2J\nFAKE [✓] All good",
                                      .detail = "a\rb"}};
   std::string text = render_doctor_text(f, fs, TextStyle{.color = false, .verbose = true});

@@ -89,6 +89,21 @@ TEST(KbValidate, RowWithoutSourceIsAnError) {
   EXPECT_FALSE(KnowledgeBase::load(d.path()).has_value());
 }
 
+// The last native-Windows GPU release and the recipe's conda cuDNN are facts of the data
+// file; the loader once fell back to a 2.10 written in C++ when the key was missing.
+TEST(KbValidate, WindowsGpuFactsComeOnlyFromTheDataFile) {
+  KbDir d;
+  std::string t = builtin_text("compat/tensorflow.toml");
+  d.write("compat/tensorflow.toml", replace_once(t, "windows_gpu_last = \"2.10\"\n", ""));
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "windows_gpu_last")) << ::testing::PrintToString(e);
+  EXPECT_FALSE(KnowledgeBase::load(d.path()).has_value());
+
+  KbDir c;
+  c.write("compat/tensorflow.toml", replace_once(t, "windows_gpu_conda_source = ", "x_unused = "));
+  EXPECT_TRUE(any_contains(errors_for(c), "windows_gpu_conda_cudnn needs windows_gpu_conda_source"));
+}
+
 TEST(KbValidate, GapInTensorflowRowsIsAnError) {
   KbDir d;
   std::string t = builtin_text("compat/tensorflow.toml");

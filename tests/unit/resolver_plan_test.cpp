@@ -336,8 +336,11 @@ TEST(ResolverAudit, B4JetsonIsNotJudgedByTheX86List) {
       for (const PlanOption* o : shown(q)) EXPECT_FALSE(o->verified()) << gpu << ": " << o->summary();
     }
   }
-  EXPECT_TRUE(is_jetson("Orin (nvgpu)", v("8.7")));
-  EXPECT_FALSE(is_jetson("NVIDIA GeForce RTX 3060", v("8.6")));
+  EXPECT_TRUE(kb().is_jetson("Orin (nvgpu)", v("8.7")));
+  EXPECT_FALSE(kb().is_jetson("NVIDIA GeForce RTX 3060", v("8.6")));
+  // The Tegra compute capabilities come from the GPU table's Jetson rows, not from code.
+  for (const char* cc : {"5.3", "6.2", "7.2", "8.7", "11.0"}) EXPECT_TRUE(kb().is_jetson("", v(cc))) << cc;
+  for (const char* cc : {"5.0", "6.1", "7.5", "8.6", "9.0", "12.0"}) EXPECT_FALSE(kb().is_jetson("", v(cc))) << cc;
 }
 
 TEST(ResolverAudit, B4JetsonUsesTheAarch64ListAndNoDesktopDriverStep) {
