@@ -77,7 +77,7 @@ bool involves(const Finding& problem, const Finding& item) {
     if (names_path(problem.title, "in " + subject)) return true;
     for (const auto& e : problem.evidence) {
       for (const char* lib : {"/lib/python", "/local/lib/python", "\\Lib\\site-packages"}) {
-        if (starts_with(e, subject + lib)) return true;
+        if (e.starts_with(subject + lib)) return true;
       }
     }
     return false;

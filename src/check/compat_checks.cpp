@@ -64,11 +64,11 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
     if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
   }
   for (const NvidiaWheel& w : env.nvidia_wheels) {
-    if (w.library == "cudnn" || starts_with(w.package, "nvidia-cudnn")) {
+    if (w.library == "cudnn" || w.package.starts_with("nvidia-cudnn")) {
       // The wheel's library directory, so the verdict names the copy it is about.
       std::string dir;
       for (const LibraryFacts& l : facts.libraries) {
-        if (l.name == "cudnn" && l.origin == "pip-wheel" && starts_with(l.path, env.path + "/")) dir = l.path;
+        if (l.name == "cudnn" && l.origin == "pip-wheel" && l.path.starts_with(env.path + "/")) dir = l.path;
       }
       return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str() + (dir.empty() ? "" : " at " + dir),
                        "pip-wheel", dir};
@@ -95,8 +95,8 @@ std::string loaded_copy_clause(const Facts& facts, const CudnnSeen& seen) {
 
 bool env_has_cuda_wheels(const PythonEnvFacts& env) {
   return std::any_of(env.nvidia_wheels.begin(), env.nvidia_wheels.end(), [](const NvidiaWheel& w) {
-    return starts_with(w.package, "nvidia-cuda-runtime") || w.library == "cudart" || w.library == "cuda_runtime" ||
-           w.library == "cublas" || starts_with(w.package, "nvidia-cublas");
+    return w.package.starts_with("nvidia-cuda-runtime") || w.library == "cudart" || w.library == "cuda_runtime" ||
+           w.library == "cublas" || w.package.starts_with("nvidia-cublas");
   });
 }
 
@@ -105,7 +105,7 @@ bool recorded_archs(const FrameworkFacts& fw, std::vector<Version>& sass, std::o
   for (const std::string& a : fw.compute_capabilities) {
     auto cc = parse_compute_capability(a);
     if (!cc) continue;
-    if (starts_with(trim(a), "compute")) {
+    if (trim(a).starts_with("compute")) {
       if (!ptx || *cc > *ptx) ptx = cc;
     } else {
       sass.push_back(*cc);
@@ -718,7 +718,7 @@ class Checker {
     }
     if (fw.cuda_build && !*fw.cuda_build) return;
     std::string tag = fw.variant;
-    if (tag.empty() && starts_with(fw.version.local(), "cu")) tag = fw.version.local();
+    if (tag.empty() && fw.version.local().starts_with("cu")) tag = fw.version.local();
     std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
     const TorchVariant* var = rel != nullptr && !tag.empty() ? kb_.torch_variant(*rel, tag) : nullptr;
     if (!cuda && var != nullptr) cuda = var->cuda;

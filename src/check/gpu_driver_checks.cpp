@@ -85,7 +85,7 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
   // first, and the stray Linux driver's copy still breaks CUDA.
   std::vector<std::string> linux_driver_evidence;
   for (const DriverFile& f : facts.driver.files) {
-    if (!f.path.empty() && !starts_with(f.path, "/usr/lib/wsl/")) linux_driver_evidence.push_back(f.path);
+    if (!f.path.empty() && !f.path.starts_with("/usr/lib/wsl/")) linux_driver_evidence.push_back(f.path);
   }
   if (facts.driver.nvidia_module_loaded) linux_driver_evidence.emplace_back("/proc/modules: nvidia");
   if (facts.driver.version_source == "/proc/driver/nvidia/version")

@@ -110,7 +110,7 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
     if (ev.name != "LD_LIBRARY_PATH") continue;
     for (auto dir : split(ev.value, ':')) {
       while (!dir.empty() && dir.back() == '/') dir.remove_suffix(1);
-      if (!ends_with(dir, "/stubs") && dir != "stubs") continue;
+      if (!dir.ends_with("/stubs") && dir != "stubs") continue;
       out.push_back(Finding{
           .id = "cuda-stubs-on-loader-path",
           .severity = Severity::error,

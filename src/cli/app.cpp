@@ -182,6 +182,11 @@ bool CommandContext::color() const {
   return ::isatty(1) == 1;
 }
 
+int usage_error(std::string_view command, const std::string& message) {
+  print_error("gpudoctor {}: {}\n", command, message);
+  return kExitUsage;
+}
+
 int run_cli(int argc, char** argv) {
   return run_cli(argc, argv, all_commands());
 }

@@ -26,8 +26,7 @@ struct MatrixArgs {
 };
 
 int usage(const std::string& message) {
-  print_error("gpudoctor matrix: {}\n", message);
-  return kExitUsage;
+  return usage_error("matrix", message);
 }
 
 }  // namespace

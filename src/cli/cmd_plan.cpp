@@ -26,8 +26,7 @@ struct PlanArgs {
 };
 
 int usage(const std::string& message) {
-  print_error("gpudoctor plan: {}\n", message);
-  return kExitUsage;
+  return usage_error("plan", message);
 }
 
 }  // namespace

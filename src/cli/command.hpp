@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/system_view.hpp"
@@ -79,6 +80,9 @@ struct Command {
   std::function<void(CLI::App&)> setup;
   std::function<int(CommandContext&)> run;
 };
+
+/// "gpudoctor COMMAND: MESSAGE" on stderr (sanitised); returns kExitUsage.
+int usage_error(std::string_view command, const std::string& message);
 
 /// The explicit list of commands, in the order `--help` shows them (cli/commands.cpp).
 std::vector<Command> all_commands();

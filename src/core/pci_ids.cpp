@@ -11,7 +11,7 @@ std::map<std::string, std::string> parse_pci_ids_nvidia(std::string_view text) {
     if (line.empty() || line[0] == '#') continue;
     if (line[0] != '\t') {
       if (in_nvidia) break;  // the next vendor
-      in_nvidia = starts_with(line, "10de ");
+      in_nvidia = line.starts_with("10de ");
       continue;
     }
     if (!in_nvidia || line.size() < 7 || line[1] == '\t') continue;  // skip subsystems

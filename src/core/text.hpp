@@ -8,8 +8,6 @@
 namespace gpudoctor {
 
 std::string_view trim(std::string_view s);
-bool starts_with(std::string_view s, std::string_view prefix);
-bool ends_with(std::string_view s, std::string_view suffix);
 bool contains(std::string_view s, std::string_view needle);
 bool iequals(std::string_view a, std::string_view b);
 std::string to_lower(std::string_view s);

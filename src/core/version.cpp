@@ -57,7 +57,7 @@ std::optional<Version> Version::parse(std::string_view text) {
   if (v.parts_.empty() || v.parts_.size() > 8) return std::nullopt;
   std::string_view rest = s.substr(i);
   if (!rest.empty() && (rest[0] == '.' || rest[0] == '-' || rest[0] == '_')) rest.remove_prefix(1);
-  if (starts_with(rest, "post")) {
+  if (rest.starts_with("post")) {
     int n = 0;
     std::string_view num = rest.substr(4);
     v.post_ = num.empty() ? 0 : (parse_int(num, n) ? n : 0);
@@ -154,7 +154,7 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
   auto make_bound = [](std::string_view s, bool inclusive) -> std::optional<Bound> {
     s = trim(s);
     bool wildcard = false;
-    if (ends_with(s, ".*") || ends_with(s, ".x")) {
+    if (s.ends_with(".*") || s.ends_with(".x")) {
       s.remove_suffix(2);
       wildcard = true;
     }
@@ -173,24 +173,24 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
       std::string_view p = trim(raw);
       if (p.empty()) continue;
       std::optional<Bound> b;
-      if (starts_with(p, ">=")) {
+      if (p.starts_with(">=")) {
         b = make_bound(p.substr(2), true);
         if (!b) return std::nullopt;
         iv.low = b;
-      } else if (starts_with(p, "<=")) {
+      } else if (p.starts_with("<=")) {
         b = make_bound(p.substr(2), true);
         if (!b) return std::nullopt;
         iv.high = b;
-      } else if (starts_with(p, "==")) {
+      } else if (p.starts_with("==")) {
         b = make_bound(p.substr(2), true);
         if (!b) return std::nullopt;
         iv.low = b;
         iv.high = b;
-      } else if (starts_with(p, "!=")) {
+      } else if (p.starts_with("!=")) {
         b = make_bound(p.substr(2), true);
         if (!b) return std::nullopt;
         iv.excluded.push_back(*b);
-      } else if (starts_with(p, "~=")) {
+      } else if (p.starts_with("~=")) {
         // PEP 440 compatible release: ~=2.5.1 means >=2.5.1, ==2.5.*
         b = make_bound(p.substr(2), true);
         if (!b || b->width < 2) return std::nullopt;
@@ -198,11 +198,11 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
         Bound hi = *b;
         hi.width = b->width - 1;
         iv.high = hi;
-      } else if (starts_with(p, ">")) {
+      } else if (p.starts_with(">")) {
         b = make_bound(p.substr(1), false);
         if (!b) return std::nullopt;
         iv.low = b;
-      } else if (starts_with(p, "<")) {
+      } else if (p.starts_with("<")) {
         b = make_bound(p.substr(1), false);
         if (!b) return std::nullopt;
         iv.high = b;

@@ -296,7 +296,7 @@ Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
   // the same id whatever the file names.
   for (const bool builtin : {true, false}) {
     for (const DataFile& f : *files) {
-      if (!ends_with(f.path, ".toml") || (f.origin == "built-in") != builtin) continue;
+      if (!f.path.ends_with(".toml") || (f.origin == "built-in") != builtin) continue;
       parse_rule_file(f.content, builtin ? f.path : f.origin, out);
     }
   }

@@ -23,7 +23,7 @@ std::string marketing_name_of_pci_name(const std::string& pci_name) {
 void annotate_facts(Facts& facts, const KnowledgeBase& kb) {
   for (GpuFacts& g : facts.gpus) {
     // A sysfs device the machine's own pci.ids did not name (driver_files_probe.cpp).
-    if (g.source == "pci" && starts_with(g.name, kUnnamedPciDevice)) {
+    if (g.source == "pci" && g.name.starts_with(kUnnamedPciDevice)) {
       if (auto it = kb.pci_names.find(g.pci_device_id); it != kb.pci_names.end()) g.name = it->second;
     }
     if (g.name.empty()) continue;

@@ -18,7 +18,7 @@ constexpr int kMaxKbDepth = 4;
 /// The file types the knowledge base defines; anything else in a --kb folder (a README, a
 /// backup, a dataset someone left there) is not read at all.
 bool is_kb_file(std::string_view name) {
-  return !starts_with(name, ".") && (ends_with(name, ".toml") || ends_with(name, ".ids"));
+  return !name.starts_with(".") && (name.ends_with(".toml") || name.ends_with(".ids"));
 }
 
 struct Overlay {
@@ -37,7 +37,7 @@ void collect(const std::string& dir, const std::string& rel, int depth, Overlay&
     return;
   }
   for (const auto& e : *entries) {
-    if (starts_with(e.name, ".")) continue;
+    if (e.name.starts_with(".")) continue;
     std::string host = dir + "/" + e.name;
     std::string path = rel + e.name;
     host_fs::Kind kind = e.kind;
@@ -82,7 +82,7 @@ void collect(const std::string& dir, const std::string& rel, int depth, Overlay&
 Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std::string& kb_dir) {
   std::map<std::string, DataFile> files;
   for (const EmbeddedFile& f : embedded_data()) {
-    if (starts_with(f.path, prefix)) {
+    if (f.path.starts_with(prefix)) {
       files[std::string(f.path)] = DataFile{std::string(f.path), std::string(f.content), "built-in"};
     }
   }
@@ -103,7 +103,7 @@ Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std
       collect(kb_dir + "/" + folder, folder + "/", 1, overlay);
       if (!overlay.errors.empty()) return overlay.errors.front();
       for (auto& [path, file] : overlay.files) {
-        if (starts_with(path, prefix)) files[path] = std::move(file);
+        if (path.starts_with(prefix)) files[path] = std::move(file);
       }
     }
   }

@@ -321,7 +321,7 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
       if ((!var.aarch64_archs.empty() || var.aarch64_ptx) && var.aarch64_source.empty()) {
         vr.issue(Level::error, "aarch64_archs/aarch64_ptx need aarch64_source");
       }
-      if (!var.tag.empty() && !starts_with(var.tag, "cu")) vr.issue(Level::error, "tag must look like cuXYZ");
+      if (!var.tag.empty() && !var.tag.starts_with("cu")) vr.issue(Level::error, "tag must look like cuXYZ");
       vr.finish();
       if (cuda && !var.tag.empty()) {
         var.cuda = *cuda;
@@ -572,7 +572,7 @@ KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files, std::vect
       if (r.path == f.path) reader = &r;
     }
     if (reader == nullptr) {
-      if (ends_with(f.path, ".toml")) {
+      if (f.path.ends_with(".toml")) {
         issues.push_back(KbIssue{Level::warning, f.path, "", "not a known table; ignored", f.origin});
       }
       continue;

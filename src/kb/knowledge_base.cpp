@@ -90,7 +90,7 @@ std::string normalize_gpu_name(std::string_view name) {
 std::optional<Version> parse_compute_capability(std::string_view text) {
   std::string_view t = trim(text);
   for (std::string_view prefix : {"sm_", "compute_", "sm", "compute"}) {
-    if (starts_with(t, prefix)) {
+    if (t.starts_with(prefix)) {
       t.remove_prefix(prefix.size());
       break;
     }

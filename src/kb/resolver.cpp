@@ -451,7 +451,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
                                               (other ? other->str() : std::string("another version")),
                                    .source = ac->source});
       if (other) {
-        std::erase_if(o.reasons, [](const std::string& r) { return starts_with(r, "Python "); });
+        std::erase_if(o.reasons, [](const std::string& r) { return r.starts_with("Python "); });
         o.python = other;
         o.python_change = true;
       }

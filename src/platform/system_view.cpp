@@ -171,7 +171,7 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
       if (!target) return target.error();
       const std::string& t = *target;
       // An absolute link means "from the target's root", never the host's: re-root it.
-      if (starts_with(t, "/") || (is_windows() && is_drive_prefix(t))) {
+      if (t.starts_with("/") || (is_windows() && is_drive_prefix(t))) {
         done.clear();
         dirs.resize(1);
       }
@@ -220,7 +220,7 @@ Result<std::string> SystemView::canonical(std::string_view path) const {
     // The folder that stands for another drive ("drive-d") reads as that drive again ("D:").
     size_t first = 0;
     std::string out = "C:";
-    if (!r->components.empty() && r->components[0].size() == 7 && starts_with(r->components[0], "drive-")) {
+    if (!r->components.empty() && r->components[0].size() == 7 && r->components[0].starts_with("drive-")) {
       out = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(r->components[0][6])))) + ":";
       first = 1;
     }
@@ -464,7 +464,7 @@ EnvFile parse_env_file(std::string_view text) {
       problem("line " + std::to_string(n) + ": contains a NUL byte; ignored");
       continue;
     }
-    if (starts_with(line, "export ")) line = trim(line.substr(7));
+    if (line.starts_with("export ")) line = trim(line.substr(7));
     auto eq = line.find('=');
     if (eq == std::string_view::npos || eq == 0) {
       problem("line " + std::to_string(n) + ": not KEY=VALUE: " + printable(line, 80));

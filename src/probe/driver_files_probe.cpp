@@ -74,7 +74,7 @@ std::string read_hex_id(const SystemView& system, const std::string& path) {
   auto text = system.read_file(path, 64);
   if (!text) return "";
   std::string t = to_lower(trim(*text));
-  if (starts_with(t, "0x")) t = t.substr(2);
+  if (t.starts_with("0x")) t = t.substr(2);
   return t;
 }
 
@@ -88,12 +88,12 @@ void read_pci_gpus(const SystemView& system, Facts& facts) {
     std::string dir = "/sys/bus/pci/devices/" + e.name;
     if (read_hex_id(system, dir + "/vendor") != "10de") continue;
     std::string cls = read_hex_id(system, dir + "/class");
-    if (!starts_with(cls, "03")) continue;  // audio functions of the same card are 0x0403
+    if (!cls.starts_with("03")) continue;  // audio functions of the same card are 0x0403
     std::string device = read_hex_id(system, dir + "/device");
     std::string driver;
     if (auto link = system.canonical(dir + "/driver")) driver = link->substr(link->rfind('/') + 1);
     auto same = std::find_if(facts.gpus.begin(), facts.gpus.end(), [&](const GpuFacts& g) {
-      return iequals(g.pci_bus_id, e.name) || ends_with(to_lower(g.pci_bus_id), to_lower(e.name));
+      return iequals(g.pci_bus_id, e.name) || to_lower(g.pci_bus_id).ends_with(to_lower(e.name));
     });
     if (same != facts.gpus.end()) {
       same->pci_device_id = device;
@@ -182,7 +182,7 @@ void probe_driver_files(const SystemView& system, const LoaderPaths& loader, Fac
   // Without a kernel version, the version in libcuda's file name is the next best witness.
   if (!facts.driver.version) {
     for (const auto& f : facts.driver.files) {
-      if (f.version && starts_with(f.name, "libcuda")) {
+      if (f.version && f.name.starts_with("libcuda")) {
         facts.driver.version = f.version;
         facts.driver.version_source = f.path + " (file name)";
       }

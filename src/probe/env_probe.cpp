@@ -44,11 +44,11 @@ constexpr const char* kTerraform[] = {
 
 bool relevant(const std::string& name) {
   for (const char* t : kTerraform) {
-    if (starts_with(name, t)) return false;
+    if (name.starts_with(t)) return false;
   }
   for (const char* r : kRelevant) {
     std::string_view rv(r);
-    if (rv.back() == '_' ? starts_with(name, rv) : name == rv) return true;
+    if (rv.back() == '_' ? name.starts_with(rv) : name == rv) return true;
   }
   return false;
 }
@@ -59,7 +59,7 @@ void probe_env(const SystemView& system, Facts& facts) {
   for (const auto& [name, value] : system.environment()) {
     // Windows names are case-insensitive ("Path", "Cuda_Path"): judged, and reported, upper-cased.
     std::string key = system.is_windows() ? to_upper(name) : name;
-    if (starts_with(key, "CUDA_PATH_V") || relevant(key)) {
+    if (key.starts_with("CUDA_PATH_V") || relevant(key)) {
       facts.env.push_back({key, printable(value, 4096)});
     }
   }

@@ -18,7 +18,7 @@ void read_ld_conf(const SystemView& system, const std::string& path, int& budget
     line = trim(line);
     if (auto hash = line.find('#'); hash != std::string_view::npos) line = trim(line.substr(0, hash));
     if (line.empty()) continue;
-    if (starts_with(line, "include ")) {
+    if (line.starts_with("include ")) {
       // Only the common "include /etc/ld.so.conf.d/*.conf" glob form is expanded.
       std::string pattern(trim(line.substr(8)));
       auto star = pattern.find('*');
@@ -31,11 +31,11 @@ void read_ld_conf(const SystemView& system, const std::string& path, int& budget
       auto entries = system.list_dir(dir);
       if (!entries) continue;
       for (const auto& e : *entries) {
-        if (!e.is_dir && ends_with(e.name, suffix)) read_ld_conf(system, dir + "/" + e.name, budget, out);
+        if (!e.is_dir && e.name.ends_with(suffix)) read_ld_conf(system, dir + "/" + e.name, budget, out);
       }
       continue;
     }
-    if (starts_with(line, "/")) out.emplace_back(line);
+    if (line.starts_with("/")) out.emplace_back(line);
   }
 }
 

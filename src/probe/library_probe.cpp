@@ -99,7 +99,7 @@ class LibraryCollector {
   void read_header_version(const Family& fam, const std::string& lib_dir, LibraryFacts& lf) {
     std::vector<std::string> candidates = {system_.join(system_.join(system_.parent(lib_dir), "include"), fam.header)};
     // /usr/include speaks only for the distribution's own copies, never for a tarball in /opt.
-    bool system_prefix = starts_with(lib_dir, "/usr/lib") || starts_with(lib_dir, "/lib");
+    bool system_prefix = lib_dir.starts_with("/usr/lib") || lib_dir.starts_with("/lib");
     if (!system_.is_windows() && system_prefix) {
       candidates.push_back(std::string("/usr/include/") + fam.header);
       candidates.push_back(std::string("/usr/include/x86_64-linux-gnu/") + fam.header);
@@ -159,7 +159,7 @@ void probe_libraries(const SystemView& system, const LoaderPaths& loader, Facts&
   std::set<std::string> cache_dirs;
   for (const auto& [name, path] : loader.cache_entries) {
     for (const auto& fam : families()) {
-      if (starts_with(name, std::string(fam.stems[0]) + ".so")) cache_dirs.insert(system.parent(path));
+      if (name.starts_with(std::string(fam.stems[0]) + ".so")) cache_dirs.insert(system.parent(path));
     }
   }
   // The cache stands for ld.so.conf's directories: after LD_LIBRARY_PATH, before the defaults'

@@ -38,8 +38,8 @@ std::string problem_text(const Error& e) {
 /// "python3.11" -> "3.11"; "Python311" (a Windows install folder) -> "3.11".
 std::optional<std::string> version_from_name(std::string_view name) {
   std::string n = to_lower(name);
-  if (ends_with(n, ".exe")) n.resize(n.size() - 4);
-  if (!starts_with(n, "python")) return std::nullopt;
+  if (n.ends_with(".exe")) n.resize(n.size() - 4);
+  if (!n.starts_with("python")) return std::nullopt;
   std::string rest = n.substr(6);
   if (rest.find('.') != std::string::npos) {
     if (Version::parse(rest) && Version::parse(rest)->parts().size() == 2) return rest;
@@ -59,7 +59,7 @@ bool is_python_dir_name(std::string_view name) {
 
 /// "/mnt/c", "/mnt/d/Program Files": WSL's mounts of Windows drives.
 bool is_windows_drive_mount(std::string_view dir) {
-  return dir.size() >= 6 && starts_with(dir, "/mnt/") && std::isalpha(static_cast<unsigned char>(dir[5])) &&
+  return dir.size() >= 6 && dir.starts_with("/mnt/") && std::isalpha(static_cast<unsigned char>(dir[5])) &&
          (dir.size() == 6 || dir[6] == '/');
 }
 
@@ -189,7 +189,7 @@ class PythonProbe {
         win_ ? system_.is_dir(join(p, "Lib")) || system_.is_file(join(p, "python.exe")) : !lib_versions(p).empty();
     if (!python_layout) return;
     std::string pyenv_root = pyenv_root_dir();
-    if (!pyenv_root.empty() && starts_with(p, join(pyenv_root, "versions"))) {
+    if (!pyenv_root.empty() && p.starts_with(join(pyenv_root, "versions"))) {
       env.kind = "pyenv";
     } else {
       env.kind = "system";
@@ -205,7 +205,7 @@ class PythonProbe {
     if (budget_.take()) {
       if (auto entries = system_.list_dir(join(prefix, "lib"))) {
         for (const DirEntry& e : *entries) {
-          if (e.is_dir && is_python_dir_name(e.name) && starts_with(e.name, "python")) {
+          if (e.is_dir && is_python_dir_name(e.name) && e.name.starts_with("python")) {
             out.push_back(*version_from_name(e.name));
           }
         }
@@ -267,7 +267,7 @@ class PythonProbe {
       if (line.empty() || line.front() == ' ' || line.front() == '\t') continue;  // top-level keys only
       std::string_view t = trim(line);
       for (std::string_view key : {std::string_view("name:"), std::string_view("prefix:")}) {
-        if (!starts_with(t, key)) continue;
+        if (!t.starts_with(key)) continue;
         std::string value(trim(t.substr(key.size())));
         if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
           value = value.substr(1, value.size() - 2);
@@ -465,7 +465,7 @@ class PythonProbe {
       bases.emplace_back("C:\\");
       for (const auto& base : bases) {
         for (const DirEntry& e : list(base)) {
-          if (e.is_dir && starts_with(to_lower(e.name), "python3")) {
+          if (e.is_dir && to_lower(e.name).starts_with("python3")) {
             add(join(base, e.name), "standard install folder", {}, version_from_name(e.name), false,
                 "install folder name");
           }
@@ -541,7 +541,7 @@ class PythonProbe {
       for (const DirEntry& e : list(env.path)) {
         std::string n = to_lower(e.name);
         // python311.dll sits next to python.exe in every Windows install and venv base.
-        if (!e.is_dir && starts_with(n, "python3") && ends_with(n, ".dll") && n.size() > 11) {
+        if (!e.is_dir && n.starts_with("python3") && n.ends_with(".dll") && n.size() > 11) {
           if (auto v = version_from_name(n.substr(0, n.size() - 4))) {
             env.python_version = Version::parse(*v);
             env.python_version_source = e.name;

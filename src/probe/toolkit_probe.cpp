@@ -36,7 +36,7 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
     for (const char* component : {"nvidia-cuda-nvcc", "nvidia-cuda-runtime"}) {
       for (const auto& e : *entries) {
         auto d = parse_dist_dir_name(e.name);
-        if (!d || (d->name != component && !starts_with(d->name, std::string(component) + "-cu"))) continue;
+        if (!d || (d->name != component && !d->name.starts_with(std::string(component) + "-cu"))) continue;
         if (auto v = Version::parse(d->version)) {
           tk.version = *v;
           tk.version_source = "dist-info/" + e.name;
@@ -69,7 +69,7 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
   // Last resort: the directory name ("cuda-12.2", "v11.8").
   std::string base = system.base_name(tk.path);
   for (const char* prefix : {"cuda-", "v"}) {
-    if (starts_with(base, prefix)) {
+    if (base.starts_with(prefix)) {
       if (auto v = Version::parse(base.substr(std::string(prefix).size()))) {
         tk.version = *v;
         tk.version_source = "directory name";
@@ -92,11 +92,11 @@ bool looks_like_toolkit(const SystemView& system, const std::string& path) {
 /// A small "#!/bin/sh\nexec /path/to/bin/nvcc "$@"" wrapper: the program it runs.
 std::optional<std::string> wrapper_script_target(const SystemView& system, const std::string& path) {
   auto text = system.read_file(path, 4096);
-  if (!text || !starts_with(*text, "#!")) return std::nullopt;
+  if (!text || !text->starts_with("#!")) return std::nullopt;
   for (std::string_view line : lines(*text)) {
     for (std::string_view word : split(trim(line), ' ')) {
       word = unquote(word);
-      if (starts_with(word, "/") && ends_with(word, "/bin/nvcc")) return std::string(word);
+      if (word.starts_with("/") && word.ends_with("/bin/nvcc")) return std::string(word);
     }
   }
   return std::nullopt;
@@ -147,12 +147,12 @@ void collect_linux(const SystemView& system, const LoaderPaths& loader, ToolkitC
   tc.add("/usr/local/cuda", "/usr/local/cuda");
   if (auto entries = system.list_dir("/usr/local")) {
     for (const auto& e : *entries) {
-      if (starts_with(e.name, "cuda-")) tc.add("/usr/local/" + e.name, "/usr/local/" + e.name);
+      if (e.name.starts_with("cuda-")) tc.add("/usr/local/" + e.name, "/usr/local/" + e.name);
     }
   }
   if (auto entries = system.list_dir("/opt")) {
     for (const auto& e : *entries) {
-      if (starts_with(e.name, "cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);
+      if (e.name.starts_with("cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);
     }
   }
   tc.add("/usr/lib/cuda", "/usr/lib/cuda");  // Debian/Ubuntu nvidia-cuda-toolkit
@@ -175,7 +175,7 @@ void collect_linux(const SystemView& system, const LoaderPaths& loader, ToolkitC
     if (b == "lib64" || b == "lib") tc.add(system.parent(*canon), "LD_LIBRARY_PATH");
   }
   for (const auto& [name, path] : loader.cache_entries) {
-    if (!starts_with(name, "libcudart.so")) continue;
+    if (!name.starts_with("libcudart.so")) continue;
     auto canon = system.canonical(path);  // /usr/local/lib/libcudart.so.13 may link into a toolkit
     if (!canon) continue;
     std::string dir = system.parent(*canon);
@@ -189,11 +189,11 @@ void collect_windows(const SystemView& system, ToolkitCollector& tc) {
   std::string base = pf + "\\NVIDIA GPU Computing Toolkit\\CUDA";
   if (auto entries = system.list_dir(base)) {
     for (const auto& e : *entries) {
-      if (starts_with(e.name, "v")) tc.add(base + "\\" + e.name, "Program Files");
+      if (e.name.starts_with("v")) tc.add(base + "\\" + e.name, "Program Files");
     }
   }
   for (const auto& [k, v] : system.environment()) {
-    if (iequals(k, "CUDA_PATH") || starts_with(to_lower(k), "cuda_path_v")) tc.add(v, k);
+    if (iequals(k, "CUDA_PATH") || to_lower(k).starts_with("cuda_path_v")) tc.add(v, k);
   }
   for (const auto& dir : system.env_list("PATH")) {
     if (system.is_file(system.join(dir, "nvcc.exe")) && iequals(system.base_name(dir), "bin")) {
@@ -211,7 +211,7 @@ void collect_conda(const SystemView& system, Facts& facts) {
     for (const auto& e : *meta) {
       // "cudatoolkit-11.2.2-hbe64b41_10.json" or "cuda-cudart-12.1.105-0.json"
       for (const char* pkg : {"cudatoolkit-", "cuda-cudart-"}) {
-        if (!starts_with(e.name, pkg)) continue;
+        if (!e.name.starts_with(pkg)) continue;
         std::string rest = e.name.substr(std::string(pkg).size());
         auto v = Version::parse(rest.substr(0, rest.find('-')));
         if (!v) continue;
@@ -231,7 +231,7 @@ void collect_conda(const SystemView& system, Facts& facts) {
 void collect_pip_runtimes(const SystemView& system, Facts& facts) {
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
-      if (!starts_with(w.package, "nvidia-cuda-runtime")) continue;
+      if (!w.package.starts_with("nvidia-cuda-runtime")) continue;
       ToolkitFacts tk;
       tk.kind = "pip-wheels";
       tk.version = w.version;

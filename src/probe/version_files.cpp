@@ -33,7 +33,7 @@ Version strip_date_stamp(Version v) {
 
 std::optional<NvidiaProcVersion> parse_nvidia_proc_version(std::string_view text) {
   for (std::string_view line : lines(text)) {
-    if (!starts_with(trim(line), "NVRM version:")) continue;
+    if (!trim(line).starts_with("NVRM version:")) continue;
     NvidiaProcVersion out;
     out.flavor = contains(line, "Open Kernel Module") ? "open" : "proprietary";
     // The version is the first dotted number after "Module".
@@ -81,7 +81,7 @@ std::optional<Version> parse_cuda_version_json(std::string_view text) {
 std::optional<Version> parse_cuda_version_txt(std::string_view text) {
   for (std::string_view line : lines(text)) {
     line = trim(line);
-    if (!starts_with(line, "CUDA Version")) continue;
+    if (!line.starts_with("CUDA Version")) continue;
     return Version::parse(trim(line.substr(12)));
   }
   return std::nullopt;
@@ -101,11 +101,11 @@ std::optional<Version> parse_nvcc_version(std::string_view text) {
 std::optional<long> header_define(std::string_view header, std::string_view name) {
   for (std::string_view line : lines(header)) {
     line = trim(line);
-    if (!starts_with(line, "#")) continue;
+    if (!line.starts_with("#")) continue;
     line = trim(line.substr(1));
-    if (!starts_with(line, "define")) continue;
+    if (!line.starts_with("define")) continue;
     line = trim(line.substr(6));
-    if (!starts_with(line, name)) continue;
+    if (!line.starts_with(name)) continue;
     std::string_view rest = line.substr(name.size());
     if (rest.empty() || !std::isspace(static_cast<unsigned char>(rest[0]))) continue;
     rest = trim(rest);
@@ -164,7 +164,7 @@ std::optional<LibraryName> parse_library_name(std::string_view name) {
     return out;
   }
   std::string lower = to_lower(name);
-  if (!ends_with(lower, ".dll")) return std::nullopt;
+  if (!lower.ends_with(".dll")) return std::nullopt;
   out.windows = true;
   std::string_view base = std::string_view(lower).substr(0, lower.size() - 4);
   auto us = base.rfind('_');
@@ -181,7 +181,7 @@ std::optional<LibraryName> parse_library_name(std::string_view name) {
   }
   std::string stem(base.substr(0, us));
   // "cudnn64_8" / "cudart64_110": the "64" marks the 64-bit build, not the version.
-  if (ends_with(stem, "64")) stem.resize(stem.size() - 2);
+  if (stem.ends_with("64")) stem.resize(stem.size() - 2);
   out.stem = stem;
   // CUDA 11 runtime DLLs write major and minor together ("110" = 11.0); single or double
   // digits are the major alone ("8", "12").
@@ -223,7 +223,7 @@ std::multimap<std::string, std::string> parse_ld_so_cache(std::string_view data,
   auto wanted = [&](std::string_view name) {
     if (name_prefixes.empty()) return true;
     return std::any_of(name_prefixes.begin(), name_prefixes.end(),
-                       [&](std::string_view p) { return starts_with(name, p); });
+                       [&](std::string_view p) { return name.starts_with(p); });
   };
   for (std::uint32_t i = 0; i < *nlibs && out.size() < kMaxLdCacheEntries; ++i) {
     size_t e = kHeader + static_cast<size_t>(i) * kEntry;

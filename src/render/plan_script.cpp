@@ -46,13 +46,13 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
         } else if (c.shell != shell) {
           out += std::string("# (run in ") + (c.shell == Shell::bash ? "bash" : "PowerShell") + ") " +
                  comment_safe(c.line) + "\n";
-        } else if (starts_with(c.line, "nvidia-smi")) {
+        } else if (c.line.starts_with("nvidia-smi")) {
           out += bash ? c.line + " || echo 'nvidia-smi failed: is the NVIDIA driver installed?'\n"
                       : "try { " + c.line +
                             "; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning "
                             "'nvidia-smi failed: is the NVIDIA driver installed?' }\n";
         } else {
-          if (bash && starts_with(c.line, "source ")) out += "# shellcheck disable=SC1091\n";
+          if (bash && c.line.starts_with("source ")) out += "# shellcheck disable=SC1091\n";
           out += c.line + "\n";
         }
       }

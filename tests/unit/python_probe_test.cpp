@@ -359,7 +359,7 @@ TEST(PythonProbe, EveryScenarioCompletesQuickly) {
     ++n;
     // Milliseconds, not seconds: a generous bound that still catches an unbounded walk.
     EXPECT_LT(ms, 500.0) << entry.path().filename();
-    if (!starts_with(entry.path().filename().string(), "bad-")) {
+    if (!entry.path().filename().string().starts_with("bad-")) {
       EXPECT_FALSE(f.python_envs.empty()) << entry.path().filename();
     }
   }

@@ -7,7 +7,7 @@
 namespace gpudoctor {
 
 std::optional<CondaPackageName> parse_conda_meta_filename(std::string_view file_name) {
-  if (!ends_with(file_name, ".json") || file_name.size() > 300) return std::nullopt;
+  if (!file_name.ends_with(".json") || file_name.size() > 300) return std::nullopt;
   std::string_view stem = file_name.substr(0, file_name.size() - 5);
   // Package names may contain '-', versions and build strings may not: split from the right.
   size_t b = stem.rfind('-');

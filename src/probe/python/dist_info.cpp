@@ -27,10 +27,10 @@ std::string normalize_dist_name(std::string_view name) {
 std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name) {
   DistDirName out;
   std::string_view stem;
-  if (ends_with(dir_name, ".dist-info")) {
+  if (dir_name.ends_with(".dist-info")) {
     out.kind = "dist-info";
     stem = dir_name.substr(0, dir_name.size() - 10);
-  } else if (ends_with(dir_name, ".egg-info")) {
+  } else if (dir_name.ends_with(".egg-info")) {
     out.kind = "egg-info";
     stem = dir_name.substr(0, dir_name.size() - 9);
   } else {
@@ -76,7 +76,7 @@ DistMetadata parse_dist_metadata(std::string_view text) {
 }
 
 std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
-  if (!starts_with(n, "nvidia-") || n.size() <= 7) return std::nullopt;
+  if (!n.starts_with("nvidia-") || n.size() <= 7) return std::nullopt;
   std::string_view rest = n.substr(7);
   NvidiaWheelName out;
   if (size_t cu = rest.rfind("-cu"); cu != std::string_view::npos) {
@@ -91,7 +91,7 @@ std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
   if (rest.empty()) return std::nullopt;
   if (rest == "cuda-runtime") {
     out.library = "cudart";
-  } else if (starts_with(rest, "cuda-") && rest.size() > 5) {
+  } else if (rest.starts_with("cuda-") && rest.size() > 5) {
     out.library = std::string(rest.substr(5));  // cuda-nvrtc -> nvrtc, cuda-cupti -> cupti
   } else {
     out.library = std::string(rest);
@@ -102,7 +102,7 @@ std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
 std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix) {
   for (std::string_view line : lines(metadata)) {
     if (line.empty()) break;  // the headers end at the first empty line; the description follows
-    if (!starts_with(line, "Requires-Dist:")) continue;
+    if (!line.starts_with("Requires-Dist:")) continue;
     std::string_view req = trim(line.substr(14));
     req = trim(req.substr(0, req.find(';')));  // drop the environment marker
     size_t eq = req.find("==");
@@ -110,7 +110,7 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
     std::string_view name = trim(req.substr(0, eq));
     if (size_t bracket = name.find('['); bracket != std::string_view::npos) name = trim(name.substr(0, bracket));
     std::string norm = normalize_dist_name(name);
-    if (!starts_with(norm, name_prefix)) continue;
+    if (!norm.starts_with(name_prefix)) continue;
     std::string_view version = trim(req.substr(eq + 2));
     if (size_t comma = version.find(','); comma != std::string_view::npos) version = trim(version.substr(0, comma));
     if (version.empty() || version.size() > 64) continue;
@@ -121,7 +121,7 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
 
 std::optional<int> cuda_major_from_record(std::string_view record) {
   for (std::string_view line : lines(record)) {
-    if (!starts_with(line, "nvidia/cu")) continue;
+    if (!line.starts_with("nvidia/cu")) continue;
     std::string_view rest = line.substr(9);
     int major = 0;
     auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), major);

@@ -148,7 +148,7 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
       fw.variant = "cpu";
     }
     // The wheel's own local tag names the index it came from; prefer it when it agrees.
-    if (!local.empty() && (fw.variant.empty() || starts_with(local, fw.variant))) fw.variant = local;
+    if (!local.empty() && (fw.variant.empty() || local.starts_with(fw.variant))) fw.variant = local;
     return;
   }
   if (text.error().kind == ErrorKind::not_found) {
@@ -157,7 +157,7 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
     fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
   }
   // Fall back on the local tag of the distribution version ("+cu121", "+cpu").
-  if (starts_with(local, "cu")) {
+  if (local.starts_with("cu")) {
     fw.variant = local;
     fw.cuda_build = true;
     fw.evidence = "dist-info version " + fw.version.str();
@@ -172,12 +172,12 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
 /// wheels from Google's index carried it in the local tag: "0.4.23+cuda12.cudnn89".
 void fill_jaxlib(FrameworkFacts& fw) {
   const std::string& local = fw.version.local();
-  if (starts_with(local, "cuda")) {
+  if (local.starts_with("cuda")) {
     fw.cuda_build = true;
     auto parts = split(local, '.');
     fw.variant = std::string(parts[0]);
     if (auto v = Version::parse(parts[0].substr(4))) fw.cuda_version = v;
-    if (parts.size() > 1 && starts_with(parts[1], "cudnn") && parts[1].size() >= 7) {
+    if (parts.size() > 1 && parts[1].starts_with("cudnn") && parts[1].size() >= 7) {
       // "cudnn89" -> 8.9; "cudnn805" -> 8.05 is ambiguous, read the first digit as major.
       std::string d(parts[1].substr(5));
       if (auto v = Version::parse(d.substr(0, 1) + "." + d.substr(1))) fw.cudnn_version = v;
@@ -259,7 +259,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (one_of(d->name, kTensorflowDists)) {
       tensorflow.push_back(std::move(dist));
     } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" || d->name == "keras" ||
-               d->name == "tf-keras" || starts_with(d->name, "jax-cuda") || starts_with(d->name, "nvidia-")) {
+               d->name == "tf-keras" || d->name.starts_with("jax-cuda") || d->name.starts_with("nvidia-")) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -321,7 +321,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
         }
       }
       // Otherwise the CUDA components' own major is the CUDA major.
-      if (!w.cuda_major && (starts_with(name, "nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
+      if (!w.cuda_major && (name.starts_with("nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
                             w.library == "nvvm")) {
         w.cuda_major = v->major();
       }
@@ -346,7 +346,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       fill_jaxlib(fw);
     } else if (name == "jax" || name == "keras" || name == "tf-keras") {
       fw.name = name == "tf-keras" ? "keras" : name;
-    } else if (starts_with(name, "jax-cuda")) {
+    } else if (name.starts_with("jax-cuda")) {
       // jax-cuda12-plugin, jax-cuda12-pjrt, jax-cuda13-plugin, ...
       std::string_view rest = std::string_view(name).substr(8);
       size_t dash = rest.find('-');

@@ -96,7 +96,7 @@ bool read_dict(std::string_view text, TfBuildInfo& info) {
 }  // namespace
 
 std::string decode_windows_dll_version(std::string_view text) {
-  if (!starts_with(text, "64_")) return std::string(text);
+  if (!text.starts_with("64_")) return std::string(text);
   std::string_view d = text.substr(3);
   if (d.empty() || d.size() > 3 || !std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::string(text);
