@@ -17,6 +17,8 @@ namespace {
 
 struct KbArgs {
   std::string dir;
+  std::string unknown;  ///< a word that is not a tool: named in the message
+  CLI::App* validate = nullptr;
 };
 
 }  // namespace
@@ -33,9 +35,16 @@ Command kb_command() {
     CLI::App* v =
         app.add_subcommand("validate", "Check DIR's tables (over the built-in ones): schema, sources, gaps, overlaps");
     v->add_option("dir", args->dir, "Knowledge-base directory (default: --kb, else the built-in tables)");
-    app.require_subcommand(1);
+    // An unknown word is named in the message below, not "A subcommand is required".
+    app.add_option("tool", args->unknown)->group("");
+    args->validate = v;
   };
   c.run = [args](CommandContext& ctx) -> int {
+    if (!args->validate->parsed()) {
+      return usage_error("kb", args->unknown.empty()
+                                   ? "which tool? the one there is: `kb validate [DIR]`"
+                                   : "unknown tool '" + args->unknown + "'; the one there is: `kb validate [DIR]`");
+    }
     std::string dir = !args->dir.empty() ? args->dir : ctx.options().kb_dir;
     auto files = load_data_files("compat/", dir);
     if (!files) {

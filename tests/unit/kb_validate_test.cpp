@@ -287,5 +287,16 @@ TEST(KbValidate, UserLinksInAndToTheKbDirectoryAreFollowed) {
   EXPECT_TRUE(through.has_value()) << through.error().message;
 }
 
+// Issue 11 D16: `kb frobnicate` said only "A subcommand is required".
+TEST(KbValidate, AnUnknownToolIsNamed) {
+  testing::RunResult r = testing::run_gpudoctor({"kb", "frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown tool 'frobnicate'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kb validate"), std::string::npos) << r.err;
+  r = testing::run_gpudoctor({"kb"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("kb validate"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace gpudoctor
