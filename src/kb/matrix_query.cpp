@@ -25,10 +25,10 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
   std::vector<MatrixRow> rows;
   auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
   const bool jetson = f.cc && kb.is_jetson(f.gpu_name, f.cc);
-  if (f.framework.empty() || f.framework == "tensorflow") {
+  if (!f.framework || *f.framework == Framework::tensorflow) {
     for (const TfBuild& b : kb.tensorflow.builds) {
       if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
-      MatrixRow r{.framework = "tensorflow",
+      MatrixRow r{.framework = Framework::tensorflow,
                   .version = b.version.str(),
                   .os = b.os,
                   .python = b.python.text(),
@@ -50,7 +50,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     if (a.os != b.os) return a.os == "linux";
     return *Version::parse(a.version) > *Version::parse(b.version);
   });
-  if (f.framework.empty() || f.framework == "pytorch") {
+  if (!f.framework || *f.framework == Framework::pytorch) {
     std::string os;
     for (const std::string& o : kb.pytorch.os) os += (os.empty() ? "" : ",") + o;
     if (os_matches(f.os, os)) {
@@ -58,7 +58,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
         if (!keep_python(rel.python)) continue;
         for (const TorchVariant& v : rel.variants) {
           if (!cuda_matches(f.cuda, v.cuda)) continue;
-          MatrixRow r{.framework = "pytorch",
+          MatrixRow r{.framework = Framework::pytorch,
                       .version = rel.version.str(),
                       .os = os,
                       .python = rel.python.text(),
@@ -83,13 +83,13 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
       }
     }
   }
-  if (f.framework.empty() || f.framework == "jax") {
+  if (!f.framework || *f.framework == Framework::jax) {
     std::string os;
     for (const std::string& o : kb.jax.os) os += (os.empty() ? "" : ",") + o;
     if (os_matches(f.os, os) && !f.python) {
       for (const JaxVariant& v : kb.jax.variants) {
         if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
-        MatrixRow r{.framework = "jax",
+        MatrixRow r{.framework = Framework::jax,
                     .version = "jax[" + v.extra + "]",
                     .os = os,
                     .python = "",

@@ -56,16 +56,16 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   if (req.python) {
     if (range.contains(*req.python)) {
       o.python = req.python->truncated(2);
-      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " +
-                          framework_display_name(o.framework) + " " + series(o.version) + "'s range " + range.text());
+      o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " + display_name(o.framework) + " " +
+                          series(o.version) + "'s range " + range.text());
     } else {
       o.python_change = true;
       o.python = pick_python(kb, range, req.python);
       o.issues.push_back(PlanIssue{.id = "python-outside-range",
                                    .fatal = false,
                                    .message = "Python " + req.python->truncated(2).str() + " is outside " +
-                                              framework_display_name(o.framework) + " " + series(o.version) +
-                                              "'s range " + range.text() + ": use a new environment with Python " +
+                                              display_name(o.framework) + " " + series(o.version) + "'s range " +
+                                              range.text() + ": use a new environment with Python " +
                                               (o.python ? o.python->str() : range.text()),
                                    .source = source});
     }
@@ -236,9 +236,10 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
 // ---- Steps --------------------------------------------------------------------------------
 
 std::string env_name(const PlanOption& o) {
-  std::string base = o.framework == "pytorch" ? "torch" : (o.framework == "tensorflow" ? "tf" : "jax");
+  std::string base =
+      o.framework == Framework::pytorch ? "torch" : (o.framework == Framework::tensorflow ? "tf" : "jax");
   std::string v = std::to_string(o.version.major()) + std::to_string(o.version.minor());
-  return o.framework == "jax" ? base : base + v;
+  return o.framework == Framework::jax ? base : base + v;
 }
 
 void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
@@ -323,8 +324,9 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
 void add_install_step(PlanOption& o, const std::string& pip_args, const std::string& detail) {
   PlanStep s;
   s.id = "install";
-  s.title = o.framework == "jax" ? "Install JAX (jax[" + o.variant + "])"
-                                 : "Install " + framework_display_name(o.framework) + " " + series(o.version);
+  s.title = o.framework == Framework::jax
+                ? "Install JAX (jax[" + o.variant + "])"
+                : std::string("Install ") + display_name(o.framework) + " " + series(o.version);
   s.detail = detail;
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   s.commands.push_back(PlanCommand{sh, "python -m pip install " + pip_args, false});
@@ -334,12 +336,12 @@ void add_install_step(PlanOption& o, const std::string& pip_args, const std::str
 void add_verify_step(PlanOption& o) {
   PlanStep s;
   s.id = "verify";
-  s.title = "Check that " + framework_display_name(o.framework) + " sees the GPU";
+  s.title = std::string("Check that ") + display_name(o.framework) + " sees the GPU";
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   std::string code;
-  if (o.framework == "tensorflow") {
+  if (o.framework == Framework::tensorflow) {
     code = "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))";
-  } else if (o.framework == "pytorch") {
+  } else if (o.framework == Framework::pytorch) {
     code = "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())";
   } else {
     code = "import jax; print(jax.__version__, jax.devices())";
@@ -363,7 +365,7 @@ bool aarch64_host(const PlanRequest& req, const KnowledgeBase& kb) {
 
 PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
   PlanOption o;
-  o.framework = "tensorflow";
+  o.framework = Framework::tensorflow;
   o.version = b.version.truncated(2);
   o.route = route;
   o.gpu = b.gpu;
@@ -495,7 +497,7 @@ std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& 
       for (const KnownGap& g : kb.tensorflow.gaps) {
         if (g.os != "windows") continue;
         PlanOption o;
-        o.framework = "tensorflow";
+        o.framework = Framework::tensorflow;
         o.version = g.version.truncated(2);
         o.route = route;
         o.gpu = false;
@@ -519,7 +521,7 @@ std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& 
 PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const PlanRequest& req,
                           const KnowledgeBase& kb) {
   PlanOption o;
-  o.framework = "pytorch";
+  o.framework = Framework::pytorch;
   o.version = r.version.truncated(2);
   o.route = req.os;
   o.variant = v.tag;
@@ -580,7 +582,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
   Platform route = req.os == Platform::windows ? Platform::wsl2 : req.os;
   if (req.os == Platform::windows) {
     PlanOption o;
-    o.framework = "jax";
+    o.framework = Framework::jax;
     o.route = Platform::windows;
     o.gpu = false;
     o.variant = "cpu";
@@ -598,7 +600,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
   }
   for (const JaxVariant& v : kb.jax.variants) {
     PlanOption o;
-    o.framework = "jax";
+    o.framework = Framework::jax;
     o.route = route;
     o.variant = v.extra;
     o.cuda = v.built_cuda;
@@ -641,7 +643,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
 // ---- Ranking ------------------------------------------------------------------------------
 
 bool matches(const PlanOption& o, const FrameworkRequest& fr) {
-  if (!fr.spec || o.framework == "jax") return true;
+  if (!fr.spec || o.framework == Framework::jax) return true;
   return fr.spec->contains(o.version);
 }
 
@@ -688,13 +690,13 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   FrameworkPlan fp;
   fp.request = fr;
   std::vector<PlanOption> all;
-  if (fr.name == "tensorflow")
+  if (fr.name == Framework::tensorflow)
     all = tf_options(req, kb);
-  else if (fr.name == "pytorch")
+  else if (fr.name == Framework::pytorch)
     all = torch_options(req, kb);
   else
     all = jax_options(req, kb, fr);
-  if (fr.name == "jax") {
+  if (fr.name == Framework::jax) {
     fp.notes.push_back(
         "JAX versions and their Python range are not in the knowledge base; the requirements are "
         "those of JAX's install guide. " +
@@ -799,11 +801,11 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
     cut = t.empty() ? std::string_view::npos : 0;
   }
   if (name == "torch" || name == "pytorch")
-    fr.name = "pytorch";
+    fr.name = Framework::pytorch;
   else if (name == "tensorflow" || name == "tf" || name == "tensorflow-gpu")
-    fr.name = "tensorflow";
+    fr.name = Framework::tensorflow;
   else if (name == "jax" || name == "jaxlib")
-    fr.name = "jax";
+    fr.name = Framework::jax;
   else {
     return Error{
         ErrorKind::invalid_data,
@@ -865,7 +867,9 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   }
   std::vector<FrameworkRequest> frs = req.frameworks;
   if (frs.empty()) {
-    for (const char* n : {"pytorch", "tensorflow", "jax"}) frs.push_back(FrameworkRequest{n, std::nullopt, n});
+    for (Framework f : {Framework::pytorch, Framework::tensorflow, Framework::jax}) {
+      frs.push_back(FrameworkRequest{f, std::nullopt, to_string(f)});
+    }
   }
   for (const FrameworkRequest& fr : frs) plan.frameworks.push_back(plan_framework(fr, req, kb));
   return plan;
@@ -890,7 +894,7 @@ PlanRequest request_from_facts(const Facts& facts) {
     if (env == nullptr || (!e.frameworks.empty() && env->frameworks.empty())) env = &e;
   }
   if (env != nullptr) req.python = env->python_version;
-  std::set<std::string> names;
+  std::set<Framework> names;
   for (const PythonEnvFacts& e : facts.python_envs) {
     for (const FrameworkFacts& f : e.frameworks) {
       auto fr = parse_framework_request(f.name);

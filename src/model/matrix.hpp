@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/version.hpp"
+#include "model/framework.hpp"
 #include "model/kb_rows.hpp"
 #include "model/platform.hpp"
 
@@ -14,7 +15,7 @@ namespace gpudoctor {
 constexpr int kMatrixSchemaVersion = 1;
 
 struct MatrixFilter {
-  std::string framework;  ///< "tensorflow", "pytorch", "jax"; empty: all
+  std::optional<Framework> framework;  ///< empty: all
   std::optional<Platform> os;
   std::optional<Version> cuda;  ///< "12" matches 12.x; "12.2" matches 12.2.x
   std::optional<Version> python;
@@ -28,7 +29,7 @@ struct MatrixFilter {
 
 /// One framework row: the JSON contract of `matrix --json`.
 struct MatrixRow {
-  std::string framework;
+  Framework framework = Framework::tensorflow;
   std::string version;
   std::string os;      ///< "linux", "windows", "linux,windows,wsl2"
   std::string python;  ///< range

@@ -18,13 +18,6 @@ const char* to_string(Shell s) {
   return s == Shell::bash ? "bash" : "powershell";
 }
 
-std::string framework_display_name(const std::string& framework) {
-  if (framework == "tensorflow") return "TensorFlow";
-  if (framework == "pytorch") return "PyTorch";
-  if (framework == "jax") return "JAX";
-  return framework;
-}
-
 std::string route_text(Platform p) {
   switch (p) {
     case Platform::linux:
@@ -46,13 +39,13 @@ bool PlanOption::verified() const {
 }
 
 std::string PlanOption::summary() const {
-  std::string s = framework_display_name(framework);
-  if (framework != "jax" || version != Version()) s += " " + series(version);
-  if (framework == "jax") s = "JAX (jax[" + variant + "])";
+  std::string s = std::string(display_name(framework));
+  if (framework != Framework::jax || version != Version()) s += " " + series(version);
+  if (framework == Framework::jax) s = "JAX (jax[" + variant + "])";
   s += " " + route_text(route);
   std::vector<std::string> parts;
-  if (framework == "pytorch") parts.push_back(variant);
-  if (framework == "tensorflow" && variant == "and-cuda") parts.push_back("tensorflow[and-cuda]");
+  if (framework == Framework::pytorch) parts.push_back(variant);
+  if (framework == Framework::tensorflow && variant == "and-cuda") parts.push_back("tensorflow[and-cuda]");
   if (gpu && cuda) parts.push_back("CUDA " + cuda->str());
   if (gpu && cudnn) parts.push_back("cuDNN " + cudnn->str());
   if (python) parts.push_back("Python " + python->str());

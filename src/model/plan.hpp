@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/version.hpp"
+#include "model/framework.hpp"
 #include "model/platform.hpp"
 
 namespace gpudoctor {
@@ -13,7 +14,7 @@ namespace gpudoctor {
 /// "tensorflow", "pytorch" or "jax", with an optional version range ("tensorflow==2.15",
 /// "torch>=2.8", "jax"). "torch" is accepted for "pytorch".
 struct FrameworkRequest {
-  std::string name;
+  Framework name = Framework::tensorflow;
   std::optional<VersionSpec> spec;
   std::string text;  ///< as given
 };
@@ -57,7 +58,7 @@ struct PlanStep {
 };
 
 struct PlanOption {
-  std::string framework;             ///< "tensorflow", "pytorch", "jax"
+  Framework framework = Framework::tensorflow;
   Version version;                   ///< release series
   std::string install_spec;          ///< what pip gets: "tensorflow[and-cuda]==2.15.0.post1"
   Platform route = Platform::linux;  ///< where the framework runs
@@ -99,8 +100,6 @@ struct Plan {
   std::vector<FrameworkPlan> frameworks;
 };
 
-/// "TensorFlow", "PyTorch", "JAX" for the canonical names; anything else as given.
-std::string framework_display_name(const std::string& framework);
 /// "on Linux", "on native Windows", "in WSL2".
 std::string route_text(Platform p);
 

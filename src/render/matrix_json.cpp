@@ -35,7 +35,7 @@ std::string render_matrix_json(const MatrixView& view) {
   }
   json fw = json::array();
   for (const MatrixRow& r : view.frameworks) {
-    fw.push_back(json{{"framework", r.framework},
+    fw.push_back(json{{"framework", to_string(r.framework)},
                       {"version", r.version},
                       {"os", r.os},
                       {"python", str_or_null(r.python)},

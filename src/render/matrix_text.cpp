@@ -63,7 +63,7 @@ std::string render_matrix_text(const MatrixView& view) {
     if (f.sources) header.push_back("source");
     std::vector<std::vector<std::string>> cells;
     for (const MatrixRow& r : rows) {
-      std::vector<std::string> c{r.framework,
+      std::vector<std::string> c{to_string(r.framework),
                                  r.version,
                                  r.os,
                                  r.python.empty() ? "-" : r.python,

@@ -20,8 +20,8 @@ json issue_json(const PlanIssue& i) {
 json option_json(const PlanOption& o) {
   json j;
   j["summary"] = o.summary();
-  j["framework"] = o.framework;
-  j["version"] = o.framework == "jax" ? json(nullptr) : json(o.version.str());
+  j["framework"] = to_string(o.framework);
+  j["version"] = o.framework == Framework::jax ? json(nullptr) : json(o.version.str());
   j["install"] = o.install_spec;
   j["os"] = to_string(o.route);
   j["variant"] = o.variant;
@@ -73,7 +73,7 @@ std::string render_plan_json(const Plan& plan) {
   for (const FrameworkPlan& fp : plan.frameworks) {
     json f;
     f["request"] = fp.request.text;
-    f["framework"] = fp.request.name;
+    f["framework"] = to_string(fp.request.name);
     f["best"] = fp.best ? option_json(*fp.best) : json(nullptr);
     f["alternatives"] = json::array();
     for (const PlanOption& o : fp.alternatives) f["alternatives"].push_back(option_json(o));

@@ -47,12 +47,12 @@ TEST(KbMatrix, JsonContract) {
 
 TEST(KbMatrix, FiltersNarrowRows) {
   MatrixFilter f;
-  f.framework = "tensorflow";
+  f.framework = Framework::tensorflow;
   f.os = Platform::windows;
   auto rows = matrix_framework_rows(kb(), f);
   ASSERT_FALSE(rows.empty());
   for (const MatrixRow& r : rows) {
-    EXPECT_EQ(r.framework, "tensorflow");
+    EXPECT_EQ(r.framework, Framework::tensorflow);
     EXPECT_EQ(r.os, "windows");
     if (v(r.version.c_str()) > v("2.10")) EXPECT_TRUE(r.cuda.empty()) << r.version;  // CPU only
   }
@@ -67,7 +67,7 @@ TEST(KbMatrix, FiltersNarrowRows) {
 
 TEST(KbMatrix, GpuFilterDropsBuildsWithoutKernels) {
   MatrixFilter f;
-  f.framework = "pytorch";
+  f.framework = Framework::pytorch;
   f.gpu_name = "GTX 1080";
   f.cc = v("6.1");
   for (const MatrixRow& r : matrix_framework_rows(kb(), f)) {
@@ -80,7 +80,7 @@ TEST(KbMatrix, GpuFilterDropsBuildsWithoutKernels) {
 /// is never "native" by the x86 PyTorch list.
 TEST(KbMatrix, GpuColumnNeverClaimsNativeWithoutAList) {
   MatrixFilter f;
-  f.framework = "tensorflow";
+  f.framework = Framework::tensorflow;
   f.os = Platform::linux;
   f.gpu_name = "GTX 980";
   f.cc = v("5.2");
@@ -92,7 +92,7 @@ TEST(KbMatrix, GpuColumnNeverClaimsNativeWithoutAList) {
     derived += r.gpu == "derived" ? 1 : 0;
   }
   EXPECT_GT(derived, 0);
-  f.framework = "pytorch";
+  f.framework = Framework::pytorch;
   f.gpu_name = "Jetson Nano";
   f.cc = v("5.3");
   for (const MatrixRow& r : matrix_framework_rows(kb(), f)) EXPECT_NE(r.gpu, "native") << r.version << " " << r.variant;

@@ -189,11 +189,11 @@ TEST(ResolverPlan, UnknownGpuGivesSuggestionsAndStillPlans) {
 TEST(ResolverPlan, FrameworkRequestParsing) {
   auto a = parse_framework_request("tensorflow==2.15");
   ASSERT_TRUE(a.has_value());
-  EXPECT_EQ(a->name, "tensorflow");
+  EXPECT_EQ(a->name, Framework::tensorflow);
   EXPECT_TRUE(a->spec->contains(v("2.15.1")));
   EXPECT_FALSE(a->spec->contains(v("2.16.0")));
-  EXPECT_EQ(parse_framework_request("torch")->name, "pytorch");
-  EXPECT_EQ(parse_framework_request("JAX")->name, "jax");
+  EXPECT_EQ(parse_framework_request("torch")->name, Framework::pytorch);
+  EXPECT_EQ(parse_framework_request("JAX")->name, Framework::jax);
   EXPECT_FALSE(parse_framework_request("caffe").has_value());
   EXPECT_FALSE(parse_framework_request("tensorflow==two").has_value());
   EXPECT_FALSE(parse_framework_request("").has_value());
@@ -230,7 +230,7 @@ TEST(ResolverPlan, RequestFromFacts) {
   EXPECT_EQ(r.cc, v("8.6"));
   EXPECT_EQ(r.python, v("3.11.4"));
   ASSERT_EQ(r.frameworks.size(), 1u);
-  EXPECT_EQ(r.frameworks[0].name, "pytorch");
+  EXPECT_EQ(r.frameworks[0].name, Framework::pytorch);
   // Pinned to a series with CUDA 12 wheels (2.15 has CUDA 13 only, whose floors are equal).
   r.frameworks[0].spec = VersionSpec::parse("==2.14");
   Plan p = resolve(r, kb());
@@ -453,12 +453,12 @@ TEST(ResolverAudit, B6Wsl2Cuda10AlternativeIsFlagged) {
 TEST(ResolverAudit, FrameworkRequestWithExtrasIsAccepted) {
   auto r = parse_framework_request("tensorflow[and-cuda]==2.19");
   ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->name, "tensorflow");
+  EXPECT_EQ(r->name, Framework::tensorflow);
   ASSERT_TRUE(r->spec);
   EXPECT_TRUE(r->spec->contains(v("2.19")));
   auto j = parse_framework_request("jax[cuda12]");
   ASSERT_TRUE(j);
-  EXPECT_EQ(j->name, "jax");
+  EXPECT_EQ(j->name, Framework::jax);
   EXPECT_FALSE(parse_framework_request("tensorflow[and-cuda"));
 }
 
@@ -471,7 +471,7 @@ TEST(ResolverPlan, DriverExactlyAtThePlansFloorIsEnough) {
   ASSERT_FALSE(options.empty());
   int checked = 0;
   for (const PlanOption* o : options) {
-    if (!o->driver_min || o->framework != "pytorch") continue;
+    if (!o->driver_min || o->framework != Framework::pytorch) continue;
     const std::string at = o->driver_min->str();
     std::vector<int> parts = o->driver_min->parts();
     --parts.back();

@@ -1,0 +1,29 @@
+#include "model/framework.hpp"
+
+namespace gpudoctor {
+
+const char* to_string(Framework f) {
+  switch (f) {
+    case Framework::tensorflow:
+      return "tensorflow";
+    case Framework::pytorch:
+      return "pytorch";
+    case Framework::jax:
+      return "jax";
+  }
+  return "tensorflow";
+}
+
+const char* display_name(Framework f) {
+  switch (f) {
+    case Framework::tensorflow:
+      return "TensorFlow";
+    case Framework::pytorch:
+      return "PyTorch";
+    case Framework::jax:
+      return "JAX";
+  }
+  return "TensorFlow";
+}
+
+}  // namespace gpudoctor
