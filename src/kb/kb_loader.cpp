@@ -477,6 +477,11 @@ void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
     g.name = r.str("name", true).value_or("");
     auto cc = r.version("cc", true);
     g.arch = r.text("arch");
+    std::string host = r.text("host");
+    g.host_source = r.text("host_source");
+    if (!host.empty() && host != "aarch64") r.issue(Level::error, "host must be \"aarch64\" when given");
+    g.arm_host = host == "aarch64";
+    if (g.arm_host && g.host_source.empty()) r.issue(Level::error, "host needs host_source");
     g.note = r.text("note");
     g.source = r.source();
     r.str("pci_device_ids", false);

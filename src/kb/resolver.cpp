@@ -356,11 +356,8 @@ void add_verify_step(PlanOption& o) {
 /// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
 bool aarch64_host(const PlanRequest& req, const KnowledgeBase& kb) {
   if (kb.is_jetson(req.gpu_name, req.cc)) return true;
-  std::string key = normalize_gpu_name(req.gpu_name);
-  for (std::string_view grace : {"gh200", "gb200", "gb300", "gb10"}) {
-    if (key == grace || key.starts_with(std::string(grace) + " ")) return true;
-  }
-  return false;
+  GpuMatch m = kb.find_gpu(req.gpu_kb_name.empty() ? req.gpu_name : req.gpu_kb_name);
+  return m.model != nullptr && m.model->arm_host;
 }
 
 PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {

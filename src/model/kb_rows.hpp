@@ -187,6 +187,10 @@ struct GpuModel {
   std::string name;  ///< as nvidia-smi prints it
   Version cc;
   std::string arch;
+  /// The GPU comes only with an Arm (aarch64) host CPU (Grace superchips, DGX Spark's GB10):
+  /// what the aarch64 wheels ship is what it gets. Jetson boards are known by is_jetson().
+  bool arm_host = false;
+  std::string host_source;
   std::string note;
   std::string source;
   std::string key;  ///< normalised name used for matching

@@ -298,5 +298,23 @@ TEST(KbValidate, AnUnknownToolIsNamed) {
   EXPECT_NE(r.err.find("kb validate"), std::string::npos) << r.err;
 }
 
+// The Arm-host GPUs (Grace superchips, GB10) are data with a source, not names in C++.
+TEST(KbValidate, ArmHostNeedsItsSource) {
+  KbDir d;
+  d.write("compat/gpus.toml", replace_once(builtin_text("compat/gpus.toml"), "host = \"aarch64\"\nhost_source",
+                                           "host = \"aarch64\"\nhost_note"));
+  auto kb = KnowledgeBase::load(d.path());
+  ASSERT_FALSE(kb.has_value());
+  EXPECT_NE(kb.error().message.find("host needs host_source"), std::string::npos) << kb.error().message;
+  auto builtin = KnowledgeBase::load("");
+  ASSERT_TRUE(builtin.has_value());
+  for (const char* name : {"NVIDIA GH200 480GB", "NVIDIA GB200", "NVIDIA GB10"}) {
+    GpuMatch m = builtin->find_gpu(name);
+    ASSERT_NE(m.model, nullptr) << name;
+    EXPECT_TRUE(m.model->arm_host) << name;
+  }
+  EXPECT_FALSE(builtin->find_gpu("NVIDIA H100 80GB HBM3").model->arm_host);
+}
+
 }  // namespace
 }  // namespace gpudoctor
