@@ -59,9 +59,15 @@ void collect(const std::string& dir, const std::string& rel, int depth, Overlay&
             "larger than " + std::to_string(kMaxKbFileBytes >> 20) + " MiB: not a knowledge-base table", host, 0});
         continue;
       }
-      auto text = host_fs::read_followed(host, kMaxKbFileBytes);
+      bool cut = false;
+      auto text = host_fs::read_followed(host, kMaxKbFileBytes, &cut);
       if (!text) {
         out.errors.push_back(text.error());
+        continue;
+      }
+      if (cut) {
+        // It grew past the bound after the size check: half a table must not pass for a table.
+        out.errors.push_back(Error{ErrorKind::invalid_data, "grew past 16 MiB while being read", host, 0});
         continue;
       }
       out.bytes += text->size();

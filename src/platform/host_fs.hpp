@@ -27,8 +27,9 @@ Result<std::vector<Entry>> list(const std::string& path, size_t max_entries);
 /// Reads a regular file, at most max_bytes; refuses FIFOs, devices and sockets.
 Result<std::string> read(const std::string& path, size_t max_bytes);
 /// The same with links followed: for files under a directory the user named (--kb), which are
-/// theirs to link. Still refuses FIFOs, devices and sockets, without blocking on them.
-Result<std::string> read_followed(const std::string& path, size_t max_bytes);
+/// theirs to link. Still refuses FIFOs, devices and sockets, without blocking on them; *cut
+/// says whether more than max_bytes was there.
+Result<std::string> read_followed(const std::string& path, size_t max_bytes, bool* cut);
 /// Reads a file the user named (an --env-file, a log): links are followed and a FIFO or
 /// process substitution (<(...)) is read too, since the path is the user's own. At most
 /// max_bytes; *cut says whether more was there.

@@ -157,10 +157,10 @@ Result<std::string> read(const std::string& path, size_t max_bytes) {
   return read_regular_fd(f.fd, path, max_bytes, nullptr);
 }
 
-Result<std::string> read_followed(const std::string& path, size_t max_bytes) {
+Result<std::string> read_followed(const std::string& path, size_t max_bytes, bool* cut) {
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (f.fd < 0) return errno_error(errno, path, "open");
-  return read_regular_fd(f.fd, path, max_bytes, nullptr);
+  return read_regular_fd(f.fd, path, max_bytes, cut);
 }
 
 Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bool* cut) {
