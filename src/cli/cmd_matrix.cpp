@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/option_values.hpp"
 #include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/matrix_query.hpp"
@@ -24,10 +25,6 @@ struct MatrixArgs {
   bool cudnn = false;
   bool sources = false;
 };
-
-int usage(const std::string& message) {
-  return usage_error("matrix", message);
-}
 
 }  // namespace
 
@@ -53,23 +50,22 @@ Command matrix_command() {
     MatrixFilter f;
     if (!args->framework.empty()) {
       auto fr = parse_framework_request(args->framework);
-      if (!fr) return usage(fr.error().message);
+      if (!fr) return usage_error("matrix", fr.error().message);
       f.framework = fr->name;
     }
     if (!args->os.empty()) {
-      auto p = parse_platform(args->os);
-      if (!p) return usage("--os must be linux, windows or wsl2, not '" + args->os + "'");
+      auto p = parse_os_option(args->os);
+      if (!p) return usage_error("matrix", p.error().message);
       f.os = *p;
     }
     if (!args->cuda.empty()) {
-      auto v = Version::parse(args->cuda);
-      if (!v || v->major() > 99) return usage("--cuda: '" + args->cuda + "' is not a CUDA version (e.g. 12.2)");
+      auto v = parse_cuda_option(args->cuda);
+      if (!v) return usage_error("matrix", v.error().message);
       f.cuda = *v;
     }
     if (!args->python.empty()) {
-      auto v = Version::parse(args->python);
-      if (!v || v->parts().size() < 2)
-        return usage("--python: '" + args->python + "' is not a Python version (e.g. 3.11)");
+      auto v = parse_python_option(args->python);
+      if (!v) return usage_error("matrix", v.error().message);
       f.python = *v;
     }
     if (!ctx.options().gpus.empty()) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/option_values.hpp"
 #include "cli/output.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
@@ -24,10 +25,6 @@ struct PlanArgs {
   std::string script;
   std::string output;
 };
-
-int usage(const std::string& message) {
-  return usage_error("plan", message);
-}
 
 }  // namespace
 
@@ -58,12 +55,12 @@ Command plan_command() {
       else if (args->script == "powershell" || args->script == "ps1" || args->script == "pwsh")
         shell = Shell::powershell;
       else
-        return usage("--script must be bash or powershell, not '" + args->script + "'");
+        return usage_error("plan", "--script must be bash or powershell, not '" + args->script + "'");
     }
     std::vector<FrameworkRequest> frameworks;
     for (const std::string& f : args->frameworks) {
       auto fr = parse_framework_request(f);
-      if (!fr) return usage(fr.error().message);
+      if (!fr) return usage_error("plan", fr.error().message);
       frameworks.push_back(*fr);
     }
     const GlobalOptions& g = ctx.options();
@@ -71,8 +68,8 @@ Command plan_command() {
     PlanRequest req;
     if (described) {
       if (!args->os.empty()) {
-        auto p = parse_platform(args->os);
-        if (!p) return usage("--os must be linux, windows or wsl2, not '" + args->os + "'");
+        auto p = parse_os_option(args->os);
+        if (!p) return usage_error("plan", p.error().message);
         req.os = *p;
       } else {
         const SystemView* system = ctx.system();
@@ -81,16 +78,13 @@ Command plan_command() {
       }
       if (!g.gpus.empty()) req.gpu_name = g.gpus.front();
       if (!args->driver.empty()) {
-        auto v = Version::parse(args->driver);
-        if (!v || v->major() < 100)
-          return usage("--driver: '" + args->driver + "' is not an NVIDIA driver version (e.g. 535.104.05)");
+        auto v = parse_driver_option(args->driver);
+        if (!v) return usage_error("plan", v.error().message);
         req.driver = *v;
       }
       if (!args->python.empty()) {
-        auto v = Version::parse(args->python);
-        if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3) {
-          return usage("--python: '" + args->python + "' is not a Python version (e.g. 3.11)");
-        }
+        auto v = parse_python_option(args->python);
+        if (!v) return usage_error("plan", v.error().message);
         req.python = *v;
       }
     } else {
@@ -111,11 +105,12 @@ Command plan_command() {
       text = render_plan_text(plan, args->output.empty() && ctx.color());
     if (!args->output.empty()) {
       std::FILE* f = std::fopen(args->output.c_str(), "wb");
-      if (f == nullptr) return usage("cannot write " + args->output + ": " + std::strerror(errno));
+      if (f == nullptr) return usage_error("plan", "cannot write " + args->output + ": " + std::strerror(errno));
       bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
       int err = errno;
       ok = std::fclose(f) == 0 && ok;
-      if (!ok) return usage("cannot write " + args->output + ": " + std::strerror(err != 0 ? err : errno));
+      if (!ok)
+        return usage_error("plan", "cannot write " + args->output + ": " + std::strerror(err != 0 ? err : errno));
       print_error("gpudoctor plan: wrote {}\n", args->output);
     } else {
       write_output(text);

@@ -134,6 +134,24 @@ class RowReader {
     return *s;
   }
 
+  /// Calls read(row, table) for each table of the array `key`, each through its own RowReader
+  /// named "key[i]" (inside this row's name), then reports that row's unknown keys.
+  template <typename Read>
+  void each(std::string_view key, Read read) {
+    const std::vector<const toml::table*> tables = rows(key);
+    const std::string prefix = where_.empty() ? "" : where_ + ".";
+    for (size_t i = 0; i < tables.size(); ++i) {
+      RowReader row(*tables[i], file_, prefix + std::string(key) + "[" + std::to_string(i) + "]", issues_);
+      read(row, *tables[i]);
+      row.finish();
+    }
+  }
+
+  /// A fact that is given needs the key that says where it comes from.
+  void needs_source(bool fact_given, const std::string& source, std::string_view message) {
+    if (fact_given && source.empty()) issue(Level::error, std::string(message));
+  }
+
   void finish() {
     for (const auto& [k, v] : table_) {
       std::string key(k.str());
@@ -151,57 +169,36 @@ class RowReader {
   std::set<std::string> used_;
 };
 
-std::string row_name(std::string_view key, size_t i) {
-  return std::string(key) + "[" + std::to_string(i) + "]";
-}
+// ---- One reader per file: the file's top level comes in as `top` ------------------------
 
-// ---- One reader per file ------------------------------------------------------------------
-
-void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
+void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
   top.str("framework", false);
   TensorflowTable& t = kb.tensorflow;
   // Required: a missing key is an error from the reader, and the fact is not guessed in code.
   t.windows_gpu_last = top.version("windows_gpu_last", true).value_or(Version());
   t.windows_gpu_note = top.text("windows_gpu_note");
   t.windows_gpu_source = top.text("windows_gpu_source");
-  if (t.windows_gpu_source.empty()) top.issue(Level::error, "windows_gpu_last needs windows_gpu_source");
+  top.needs_source(true, t.windows_gpu_source, "windows_gpu_last needs windows_gpu_source");
   t.windows_gpu_conda_cudnn = top.version("windows_gpu_conda_cudnn", false);
   t.windows_gpu_conda_source = top.text("windows_gpu_conda_source");
-  if (t.windows_gpu_conda_cudnn && t.windows_gpu_conda_source.empty())
-    top.issue(Level::error, "windows_gpu_conda_cudnn needs windows_gpu_conda_source");
+  top.needs_source(t.windows_gpu_conda_cudnn.has_value(), t.windows_gpu_conda_source,
+                   "windows_gpu_conda_cudnn needs windows_gpu_conda_source");
   t.wsl2_min_windows_build = top.text("wsl2_min_windows_build");
   t.wsl2_source = top.text("wsl2_source");
   t.wsl2_min_driver = top.version("wsl2_min_driver", false);
   t.wsl2_min_driver_cuda = top.version("wsl2_min_driver_cuda", false);
   t.wsl2_driver_source = top.text("wsl2_driver_source");
   t.aarch64_cpu_only_source = top.text("aarch64_cpu_only_source");
-  if (t.wsl2_min_driver && t.wsl2_driver_source.empty())
-    top.issue(Level::error, "wsl2_min_driver needs wsl2_driver_source");
+  top.needs_source(t.wsl2_min_driver.has_value(), t.wsl2_driver_source, "wsl2_min_driver needs wsl2_driver_source");
 
-  if (const toml::array* gaps = root.get_as<toml::array>("known_gaps")) {
-    size_t i = 0;
-    for (const toml::node& n : *gaps) {
-      const toml::table* gt = n.as_table();
-      if (gt == nullptr) {
-        top.issue(Level::error, "known_gaps entries must be inline tables {os, version, source}");
-        continue;
-      }
-      RowReader r(*gt, file, row_name("known_gaps", i++), issues);
-      KnownGap g;
-      g.table = "tensorflow";
-      g.os = r.text("os");
-      g.version = r.version("version", true).value_or(Version());
-      g.source = r.source();
-      r.finish();
-      t.gaps.push_back(std::move(g));
-    }
-  }
-  top.mark_used("known_gaps");
+  top.each("known_gaps", [&](RowReader& r, const toml::table&) {
+    t.gaps.push_back(KnownGap{.table = "tensorflow",
+                              .os = r.text("os"),
+                              .version = r.version("version", true).value_or(Version()),
+                              .source = r.source()});
+  });
 
-  auto builds = top.rows("build");
-  for (size_t i = 0; i < builds.size(); ++i) {
-    RowReader r(*builds[i], file, row_name("build", i), issues);
+  top.each("build", [&](RowReader& r, const toml::table&) {
     TfBuild b;
     auto v = r.version("version", true);
     b.tested = r.text("tested");
@@ -215,22 +212,17 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
     b.archs = r.versions("archs");
     b.ptx = r.version("ptx", false);
     b.archs_source = r.text("archs_source");
-    if ((!b.archs.empty() || b.ptx) && b.archs_source.empty()) {
-      r.issue(Level::error, "archs/ptx need archs_source");
-    }
+    r.needs_source(!b.archs.empty() || b.ptx, b.archs_source, "archs/ptx need archs_source");
     b.note = r.text("note");
     b.source = r.source();
-    r.finish();
     if (v && py) {
       b.version = *v;
       b.python = *py;
       t.builds.push_back(std::move(b));
     }
-  }
+  });
 
-  auto ac = top.rows("and_cuda");
-  for (size_t i = 0; i < ac.size(); ++i) {
-    RowReader r(*ac[i], file, row_name("and_cuda", i), issues);
+  top.each("and_cuda", [&](RowReader& r, const toml::table&) {
     TfAndCuda a;
     auto s = r.spec("version", true);
     r.boolean("available");
@@ -239,40 +231,62 @@ void read_tensorflow(const toml::table& root, const DataFile& file, KnowledgeBas
     a.no_wheel_python = r.versions("no_wheel_python");
     a.note = r.text("note");
     a.source = r.source();
-    r.finish();
     if (s) {
       a.versions = *s;
       t.and_cuda.push_back(std::move(a));
     }
-  }
+  });
 
-  auto pk = top.rows("package");
-  for (size_t i = 0; i < pk.size(); ++i) {
-    RowReader r(*pk[i], file, row_name("package", i), issues);
+  top.each("package", [&](RowReader& r, const toml::table&) {
     TfPackage p;
     p.name = r.str("name", true).value_or("");
     p.gpu = r.boolean("gpu");
     p.note = r.text("note");
     p.source = r.source();
-    r.finish();
     if (!p.name.empty()) t.packages.push_back(std::move(p));
-  }
-  top.finish();
+  });
 }
 
-void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
+void read_torch_variant(RowReader& r, TorchRelease& rel) {
+  TorchVariant var;
+  var.tag = r.str("tag", true).value_or("");
+  auto cuda = r.version("cuda", true);
+  var.cudnn = r.version("cudnn", false);
+  var.cudnn_source = r.text("cudnn_source");
+  const std::string status = r.str("status", true).value_or("stable");
+  if (status == "experimental") {
+    var.status = VariantStatus::experimental;
+  } else if (status != "stable") {
+    r.issue(Level::error, "status must be 'stable' or 'experimental'");
+  }
+  var.archs = r.versions("archs");
+  var.ptx = r.version("ptx", false);
+  var.ptx_os = r.strings("ptx_os");
+  var.min_cc = r.version("min_cc", false);
+  var.archs_source = r.text("archs_source");
+  r.needs_source(!var.archs.empty() || var.min_cc || var.ptx, var.archs_source, "archs/min_cc/ptx need archs_source");
+  var.aarch64_archs = r.versions("aarch64_archs");
+  var.aarch64_ptx = r.version("aarch64_ptx", false);
+  var.aarch64_source = r.text("aarch64_source");
+  r.needs_source(!var.aarch64_archs.empty() || var.aarch64_ptx, var.aarch64_source,
+                 "aarch64_archs/aarch64_ptx need aarch64_source");
+  if (!var.tag.empty() && !var.tag.starts_with("cu")) r.issue(Level::error, "tag must look like cuXYZ");
+  if (cuda && !var.tag.empty()) {
+    var.cuda = *cuda;
+    rel.variants.push_back(std::move(var));
+  }
+}
+
+void read_pytorch(RowReader& top, KnowledgeBase& kb) {
   top.str("framework", false);
   TorchTable& t = kb.pytorch;
   t.index_url = top.str("index_url", true).value_or("https://download.pytorch.org/whl/{tag}");
   if (t.index_url.find("{tag}") == std::string::npos) top.issue(Level::error, "index_url must contain {tag}");
   t.index_source = top.text("index_source");
-  if (t.index_source.empty()) top.issue(Level::error, "index_url needs index_source");
+  top.needs_source(true, t.index_source, "index_url needs index_source");
   t.os = top.strings("os");
   top.str("os_source", false);
-  auto rels = top.rows("release");
-  for (size_t i = 0; i < rels.size(); ++i) {
-    RowReader r(*rels[i], file, row_name("release", i), issues);
+  top.each("release", [&](RowReader& r, const toml::table&) {
     TorchRelease rel;
     auto v = r.version("version", true);
     auto py = r.spec("python", true);
@@ -282,73 +296,32 @@ void read_pytorch(const toml::table& root, const DataFile& file, KnowledgeBase& 
     rel.torchvision = r.text("torchvision");
     rel.torchaudio = r.text("torchaudio");
     rel.companions_source = r.text("companions_source");
-    if (!(rel.torchvision + rel.torchaudio).empty() && rel.companions_source.empty()) {
-      r.issue(Level::error, "torchvision/torchaudio need companions_source");
-    }
+    r.needs_source(!(rel.torchvision + rel.torchaudio).empty(), rel.companions_source,
+                   "torchvision/torchaudio need companions_source");
     rel.pypi_linux = r.text("pypi_linux");
     rel.pypi_aarch64 = r.text("pypi_aarch64");
     rel.pypi_windows = r.text("pypi_windows");
     rel.pypi_source = r.text("pypi_source");
-    if (!(rel.pypi_linux + rel.pypi_aarch64 + rel.pypi_windows).empty() && rel.pypi_source.empty()) {
-      r.issue(Level::error, "pypi_linux/pypi_aarch64/pypi_windows need pypi_source");
-    }
+    r.needs_source(!(rel.pypi_linux + rel.pypi_aarch64 + rel.pypi_windows).empty(), rel.pypi_source,
+                   "pypi_linux/pypi_aarch64/pypi_windows need pypi_source");
     rel.source = r.source();
-    auto vars = r.rows("variant");
-    for (size_t j = 0; j < vars.size(); ++j) {
-      RowReader vr(*vars[j], file, row_name("release", i) + "." + row_name("variant", j), issues);
-      TorchVariant var;
-      var.tag = vr.str("tag", true).value_or("");
-      auto cuda = vr.version("cuda", true);
-      var.cudnn = vr.version("cudnn", false);
-      var.cudnn_source = vr.text("cudnn_source");
-      const std::string status = vr.str("status", true).value_or("stable");
-      if (status == "experimental") {
-        var.status = VariantStatus::experimental;
-      } else if (status != "stable") {
-        vr.issue(Level::error, "status must be 'stable' or 'experimental'");
-      }
-      var.archs = vr.versions("archs");
-      var.ptx = vr.version("ptx", false);
-      var.ptx_os = vr.strings("ptx_os");
-      var.min_cc = vr.version("min_cc", false);
-      var.archs_source = vr.text("archs_source");
-      if ((!var.archs.empty() || var.min_cc || var.ptx) && var.archs_source.empty()) {
-        vr.issue(Level::error, "archs/min_cc/ptx need archs_source");
-      }
-      var.aarch64_archs = vr.versions("aarch64_archs");
-      var.aarch64_ptx = vr.version("aarch64_ptx", false);
-      var.aarch64_source = vr.text("aarch64_source");
-      if ((!var.aarch64_archs.empty() || var.aarch64_ptx) && var.aarch64_source.empty()) {
-        vr.issue(Level::error, "aarch64_archs/aarch64_ptx need aarch64_source");
-      }
-      if (!var.tag.empty() && !var.tag.starts_with("cu")) vr.issue(Level::error, "tag must look like cuXYZ");
-      vr.finish();
-      if (cuda && !var.tag.empty()) {
-        var.cuda = *cuda;
-        rel.variants.push_back(std::move(var));
-      }
-    }
-    r.finish();
+    r.each("variant", [&](RowReader& vr, const toml::table&) { read_torch_variant(vr, rel); });
     if (v && py) {
       rel.version = *v;
       rel.python = *py;
       t.releases.push_back(std::move(rel));
     }
-  }
-  top.finish();
+  });
 }
 
-void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
+void read_jax(RowReader& top, KnowledgeBase& kb) {
   top.str("framework", false);
   JaxTable& t = kb.jax;
   t.os = top.strings("os");
   t.wsl2_experimental = top.boolean("wsl2_experimental").value_or(true);
   t.note = top.text("note");
   t.source = top.source();
-  auto vars = top.rows("variant");
-  for (size_t i = 0; i < vars.size(); ++i) {
-    RowReader r(*vars[i], file, row_name("variant", i), issues);
+  top.each("variant", [&](RowReader& r, const toml::table&) {
     JaxVariant v;
     v.extra = r.str("extra", true).value_or("");
     auto bc = r.version("built_cuda", true);
@@ -360,7 +333,6 @@ void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb, 
     auto cc = r.version("min_cc", true);
     v.preferred = r.boolean("preferred").value_or(false);
     v.source = r.source();
-    r.finish();
     if (bc && bd && cuda && cudnn && drv && cc && !v.extra.empty()) {
       v.built_cuda = *bc;
       v.built_cudnn = *bd;
@@ -370,14 +342,13 @@ void read_jax(const toml::table& root, const DataFile& file, KnowledgeBase& kb, 
       v.min_cc = *cc;
       t.variants.push_back(std::move(v));
     }
-  }
-  top.finish();
+  });
 }
 
 void read_string_gaps(RowReader& top, const std::string& table, std::vector<KnownGap>& out) {
   std::vector<std::string> gaps = top.strings("known_gaps");
   std::string src = top.text("known_gaps_source");
-  if (!gaps.empty() && src.empty()) top.issue(Level::error, "known_gaps needs known_gaps_source");
+  top.needs_source(!gaps.empty(), src, "known_gaps needs known_gaps_source");
   for (const std::string& g : gaps) {
     auto v = Version::parse(g);
     if (!v) {
@@ -388,12 +359,9 @@ void read_string_gaps(RowReader& top, const std::string& table, std::vector<Know
   }
 }
 
-void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
+void read_cuda_drivers(RowReader& top, KnowledgeBase& kb) {
   read_string_gaps(top, "cuda_drivers", kb.cuda_gaps);
-  auto rows = top.rows("toolkit");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(*rows[i], file, row_name("toolkit", i), issues);
+  top.each("toolkit", [&](RowReader& r, const toml::table&) {
     CudaDriverRow d;
     auto v = r.version("cuda", true);
     d.release = r.text("release");
@@ -401,17 +369,14 @@ void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeB
     d.windows = r.version("windows", false);
     d.note = r.text("note");
     d.source = r.source();
-    r.finish();
     if (v) {
       d.cuda = *v;
       kb.cuda_drivers.push_back(std::move(d));
     }
-  }
+  });
   std::sort(kb.cuda_drivers.begin(), kb.cuda_drivers.end(),
             [](const CudaDriverRow& a, const CudaDriverRow& b) { return a.cuda > b.cuda; });
-  auto fams = top.rows("family");
-  for (size_t i = 0; i < fams.size(); ++i) {
-    RowReader r(*fams[i], file, row_name("family", i), issues);
+  top.each("family", [&](RowReader& r, const toml::table&) {
     CudaFamily f;
     auto major = r.version("cuda", true);
     auto lin = r.version("linux", true);
@@ -419,40 +384,30 @@ void read_cuda_drivers(const toml::table& root, const DataFile& file, KnowledgeB
     f.upper = r.version("upper", false);
     f.note = r.text("note");
     f.source = r.source();
-    r.finish();
     if (major && lin && win) {
       f.major = major->major();
       f.linux = *lin;
       f.windows = *win;
       kb.cuda_families.push_back(std::move(f));
     }
-  }
-  top.finish();
+  });
 }
 
-void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
-  std::vector<KnownGap> gaps;
-  read_string_gaps(top, "cuda_arch", gaps);
-  kb.cuda_gaps.insert(kb.cuda_gaps.end(), gaps.begin(), gaps.end());
-  auto rows = top.rows("toolkit");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(*rows[i], file, row_name("toolkit", i), issues);
+void read_cuda_arch(RowReader& top, KnowledgeBase& kb) {
+  read_string_gaps(top, "cuda_arch", kb.cuda_gaps);
+  top.each("toolkit", [&](RowReader& r, const toml::table&) {
     ToolkitArch a;
     auto s = r.spec("cuda", true);
     a.sass = r.versions("sass");
     if (a.sass.empty()) r.issue(Level::error, "sass must list at least one architecture");
     a.note = r.text("note");
     a.source = r.source();
-    r.finish();
     if (s) {
       a.cuda = *s;
       kb.toolkit_archs.push_back(std::move(a));
     }
-  }
-  auto gens = top.rows("generation");
-  for (size_t i = 0; i < gens.size(); ++i) {
-    RowReader r(*gens[i], file, row_name("generation", i), issues);
+  });
+  top.each("generation", [&](RowReader& r, const toml::table&) {
     ArchGeneration g;
     g.name = r.str("name", true).value_or("");
     g.cc = r.versions("cc");
@@ -461,18 +416,13 @@ void read_cuda_arch(const toml::table& root, const DataFile& file, KnowledgeBase
     g.last_driver_branch = r.text("last_driver_branch");
     g.note = r.text("note");
     g.source = r.source();
-    r.finish();
     if (first) g.first_cuda = *first;
     kb.generations.push_back(std::move(g));
-  }
-  top.finish();
+  });
 }
 
-void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
-  auto rows = top.rows("gpu");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(*rows[i], file, row_name("gpu", i), issues);
+void read_gpus(RowReader& top, KnowledgeBase& kb) {
+  top.each("gpu", [&](RowReader& r, const toml::table&) {
     GpuModel g;
     g.name = r.str("name", true).value_or("");
     auto cc = r.version("cc", true);
@@ -481,33 +431,28 @@ void read_gpus(const toml::table& root, const DataFile& file, KnowledgeBase& kb,
     g.host_source = r.text("host_source");
     if (!host.empty() && host != "aarch64") r.issue(Level::error, "host must be \"aarch64\" when given");
     g.arm_host = host == "aarch64";
-    if (g.arm_host && g.host_source.empty()) r.issue(Level::error, "host needs host_source");
+    r.needs_source(g.arm_host, g.host_source, "host needs host_source");
     g.note = r.text("note");
     g.source = r.source();
     r.str("pci_device_ids", false);
-    r.finish();
     g.key = normalize_gpu_name(g.name);
     if (g.key.empty() && !g.name.empty()) r.issue(Level::error, "name has nothing to match on");
     if (cc && !g.key.empty()) {
       g.cc = *cc;
       kb.gpus.push_back(std::move(g));
     }
-  }
-  top.finish();
+  });
 }
 
-void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
-  auto rows = top.rows("build");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(*rows[i], file, row_name("build", i), issues);
+void read_cudnn(RowReader& top, KnowledgeBase& kb) {
+  top.each("build", [&](RowReader& r, const toml::table& row) {
     CudnnBuild b;
     auto cudnn = r.spec("cudnn", true);
     auto major = r.version("cuda_major", true);
     auto cuda = r.spec("cuda", true);
     b.linux = r.version("linux", false);
     // "unknown": the source gives no Windows driver; "" means N/A (no Windows build).
-    if (const toml::node* w = rows[i]->get("windows"); w != nullptr && w->value_or(std::string_view{}) == "unknown") {
+    if (const toml::node* w = row.get("windows"); w != nullptr && w->value_or(std::string_view{}) == "unknown") {
       r.str("windows", false);
       b.windows_unknown = true;
     } else {
@@ -516,43 +461,34 @@ void read_cudnn(const toml::table& root, const DataFile& file, KnowledgeBase& kb
     b.cc = r.versions("cc");
     b.note = r.text("note");
     b.source = r.source();
-    r.finish();
     if (cudnn && major && cuda) {
       b.cudnn = *cudnn;
       b.cuda_major = major->major();
       b.cuda = *cuda;
       kb.cudnn_builds.push_back(std::move(b));
     }
-  }
-  auto files = top.rows("files");
-  for (size_t i = 0; i < files.size(); ++i) {
-    RowReader r(*files[i], file, row_name("files", i), issues);
+  });
+  // The per-major file lists are read for their shape and sources only; the probes name files.
+  top.each("files", [&](RowReader& r, const toml::table&) {
     r.version("major", true);
     r.strings("linux");
     r.strings("windows");
     r.source();
-    r.finish();
-  }
-  top.finish();
+  });
 }
 
-void read_python(const toml::table& root, const DataFile& file, KnowledgeBase& kb, std::vector<KbIssue>& issues) {
-  RowReader top(root, file, "", issues);
-  auto rows = top.rows("python");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(*rows[i], file, row_name("python", i), issues);
+void read_python(RowReader& top, KnowledgeBase& kb) {
+  top.each("python", [&](RowReader& r, const toml::table&) {
     auto vs = r.versions("versions");
     kb.python_source = r.source();
-    r.finish();
     kb.python_versions.insert(kb.python_versions.end(), vs.begin(), vs.end());
-  }
+  });
   std::sort(kb.python_versions.begin(), kb.python_versions.end());
-  top.finish();
 }
 
 struct FileReader {
   std::string_view path;
-  void (*read)(const toml::table&, const DataFile&, KnowledgeBase&, std::vector<KbIssue>&);
+  void (*read)(RowReader& top, KnowledgeBase& kb);
 };
 
 constexpr FileReader kReaders[] = {
@@ -602,7 +538,9 @@ KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files, std::vect
     root = std::move(pr).table();
 #endif
     try {
-      reader->read(root, f, kb, issues);
+      RowReader top(root, f, "", issues);
+      reader->read(top, kb);
+      top.finish();
     } catch (const std::exception& e) {
       issues.push_back(KbIssue{Level::error, f.path, "", std::string("unreadable: ") + e.what(), f.origin});
     }

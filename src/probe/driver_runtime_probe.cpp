@@ -60,30 +60,26 @@ void probe_driver_runtime(const SystemView& system, Facts& facts) {
     driver.version = *v;
     driver.version_source = "nvml";
   }
-  if (nvml.cuda_driver_version) {
-    if (auto v = cuda_version_from_int(*nvml.cuda_driver_version)) {
-      driver.cuda_driver_version = *v;
-      driver.cuda_driver_version_source = "nvml";
-    }
-  }
-  if (driver.cuda_driver_version_source != "nvml" && cuda.driver_version) {
-    if (auto v = cuda_version_from_int(*cuda.driver_version)) {
-      driver.cuda_driver_version = *v;
-      driver.cuda_driver_version_source = "cuDriverGetVersion";
-    }
+  // The CUDA version the driver supports: NVML's answer first, cuDriverGetVersion's otherwise.
+  const std::pair<std::optional<int>, const char*> cuda_answers[] = {{nvml.cuda_driver_version, "nvml"},
+                                                                     {cuda.driver_version, "cuDriverGetVersion"}};
+  for (const auto& [encoded, source] : cuda_answers) {
+    std::optional<Version> v = encoded ? cuda_version_from_int(*encoded) : std::nullopt;
+    if (!v) continue;
+    driver.cuda_driver_version = *v;
+    driver.cuda_driver_version_source = source;
+    break;
   }
   for (const gpu::GpuDeviceReport& d : nvml.devices) {
-    GpuFacts g;
-    g.name = d.name;
-    g.source = "nvml";
-    g.uuid = d.uuid;
-    g.pci_bus_id = d.pci_bus_id;
-    g.pci_device_id = d.pci_device_id;
-    g.cc_major = d.cc_major;
-    g.cc_minor = d.cc_minor;
-    g.memory_total_bytes = d.memory_total_bytes;
-    g.persistence_mode = d.persistence_mode;
-    facts.gpus.push_back(std::move(g));
+    facts.gpus.push_back(GpuFacts{.name = d.name,
+                                  .source = "nvml",
+                                  .uuid = d.uuid,
+                                  .pci_bus_id = d.pci_bus_id,
+                                  .pci_device_id = d.pci_device_id,
+                                  .cc_major = d.cc_major,
+                                  .cc_minor = d.cc_minor,
+                                  .memory_total_bytes = d.memory_total_bytes,
+                                  .persistence_mode = d.persistence_mode});
   }
   for (const std::string& p : nvml.problems) facts.problems.push_back({"nvml", nvml.path, p});
   for (const std::string& p : cuda.problems) facts.problems.push_back({"libcuda", cuda.path, p});

@@ -56,10 +56,7 @@ std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name) {
 
 DistMetadata parse_dist_metadata(std::string_view text) {
   DistMetadata md;
-  if (pyfile::looks_binary(text.substr(0, 4096))) {
-    md.problems.push_back("METADATA is not text (binary content)");
-    return md;
-  }
+  if (pyfile::refuse_binary(text.substr(0, 4096), "METADATA is not text (binary content)", md.problems)) return md;
   for (std::string_view line : lines(text)) {
     if (trim(line).empty()) break;                    // headers end at the first blank line; the body follows
     if (line[0] == ' ' || line[0] == '\t') continue;  // continuation of a folded header

@@ -214,4 +214,10 @@ bool looks_binary(std::string_view text) {
   return bad > 0 && bad * 100 > text.size();  // more than 1% control bytes
 }
 
+bool refuse_binary(std::string_view text, std::string_view message, std::vector<std::string>& problems) {
+  if (!looks_binary(text)) return false;
+  problems.emplace_back(message);
+  return true;
+}
+
 }  // namespace gpudoctor::pyfile

@@ -35,4 +35,8 @@ Assignments parse_assignments(std::string_view text);
 /// control characters), i.e. the file is binary junk rather than source.
 bool looks_binary(std::string_view text);
 
+/// When text looks binary, records message in problems and returns true: the parser then
+/// returns what it has instead of reading junk as source.
+bool refuse_binary(std::string_view text, std::string_view message, std::vector<std::string>& problems);
+
 }  // namespace gpudoctor::pyfile

@@ -7,10 +7,7 @@ namespace gpudoctor {
 
 PyvenvCfg parse_pyvenv_cfg(std::string_view text) {
   PyvenvCfg cfg;
-  if (pyfile::looks_binary(text)) {
-    cfg.problems.push_back("pyvenv.cfg is not text (binary content)");
-    return cfg;
-  }
+  if (pyfile::refuse_binary(text, "pyvenv.cfg is not text (binary content)", cfg.problems)) return cfg;
   int n = 0;
   for (std::string_view raw : lines(text)) {
     ++n;

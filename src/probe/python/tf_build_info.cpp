@@ -109,10 +109,7 @@ std::string decode_windows_dll_version(std::string_view text) {
 
 TfBuildInfo parse_tf_build_info(std::string_view text) {
   TfBuildInfo info;
-  if (pyfile::looks_binary(text)) {
-    info.problems.push_back("not a Python source file (binary content)");
-    return info;
-  }
+  if (pyfile::refuse_binary(text, "not a Python source file (binary content)", info.problems)) return info;
   if (size_t at = text.find("build_info"); at != std::string_view::npos) {
     size_t od = text.find("OrderedDict(", at);
     size_t line_end = text.find('\n', at);

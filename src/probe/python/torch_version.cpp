@@ -6,10 +6,7 @@ namespace gpudoctor {
 
 TorchVersionInfo parse_torch_version(std::string_view text) {
   TorchVersionInfo info;
-  if (pyfile::looks_binary(text)) {
-    info.problems.push_back("not a Python source file (binary content)");
-    return info;
-  }
+  if (pyfile::refuse_binary(text, "not a Python source file (binary content)", info.problems)) return info;
   auto assigned = pyfile::parse_assignments(text);
   info.problems = std::move(assigned.problems);
   using Kind = pyfile::PyValue::Kind;
