@@ -37,6 +37,19 @@ TEST(ResolverCli, BadInputIsAUsageError) {
   }
 }
 
+// matrix accepted "--python 4.1" (and "1.0") that plan refused: both read the option through
+// one parser now, and refuse the same text with the same words.
+TEST(ResolverCli, MatrixAndPlanRefuseTheSamePythonText) {
+  for (const char* bad : {"4.1", "1.0", "3", "x.y"}) {
+    RunResult m = run(std::string("matrix --python ") + bad);
+    RunResult p = run(std::string("plan --os linux --python ") + bad);
+    EXPECT_EQ(m.exit_code, 2) << bad << "\n" << m.out;
+    EXPECT_EQ(p.exit_code, 2) << bad << "\n" << p.out;
+    EXPECT_NE(m.out.find("is not a Python version"), std::string::npos) << m.out;
+    EXPECT_NE(p.out.find("is not a Python version"), std::string::npos) << p.out;
+  }
+}
+
 TEST(ResolverCli, NothingWorksExitsOne) {
   RunResult r = run("--gpu 'RTX 3060' plan --os linux --python 3.11 --framework tensorflow==9.9");
   EXPECT_EQ(r.exit_code, 1) << r.out;
