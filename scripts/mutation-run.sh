@@ -34,14 +34,14 @@ version-shorter-parts	src/core/version.cpp	size_t n = std::max(a.parts_.size(), 
 version-pre-ignored	src/core/version.cpp	  if (int c = compare_pre(a.pre_, b.pre_); c != 0) {	  if (int c = 0 * compare_pre(a.pre_, b.pre_); c != 0) {
 jaxlib-cudnn89	src/probe/python/site_packages.cpp	Version::parse(d.substr(0, 1) + "." + d.substr(1))	Version::parse(d)
 header-other-major	src/probe/library_probe.cpp	      if (lf.version && lf.version->major() != v->major()) continue;	      (void)0;
-ldcache-exact-name	src/probe/version_files.cpp	[&](std::string_view p) { return starts_with(name, p); }	[&](std::string_view p) { return name == p; }
+ldcache-exact-name	src/probe/version_files.cpp	[&](std::string_view p) { return name.starts_with(p); }	[&](std::string_view p) { return name == p; }
 envfile-first-value	src/platform/system_view.cpp	    out.env[key] = std::string(unquote(line.substr(eq + 1)));	    out.env.emplace(key, std::string(unquote(line.substr(eq + 1))));
-toolkit-opt-dropped	src/probe/toolkit_probe.cpp	      if (starts_with(e.name, "cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);	      (void)e;
+toolkit-opt-dropped	src/probe/toolkit_probe.cpp	      if (e.name.starts_with("cuda")) tc.add("/opt/" + e.name, "/opt/" + e.name);	      (void)e;
 toolkit-usr-lib-cuda-dropped	src/probe/toolkit_probe.cpp	  tc.add("/usr/lib/cuda", "/usr/lib/cuda");	  (void)0;
 nvcc-wrapper-dropped	src/probe/toolkit_probe.cpp	    if (auto target = wrapper_script_target(system, *nvcc)) nvcc = system.canonical(*target);	    if (false) (void)wrapper_script_target(system, *nvcc);
 conda-cudatoolkit-dropped	src/probe/toolkit_probe.cpp	  collect_conda(system, facts);	  if (false) collect_conda(system, facts);
 cuda-h-dropped	src/probe/toolkit_probe.cpp	system.join(system.join(tk.path, "include"), "cuda.h")	system.join(system.join(tk.path, "include"), "cuda.h.none")
-ldcache-toolkit-dropped	src/probe/toolkit_probe.cpp	    if (!starts_with(name, "libcudart.so")) continue;	    continue;
+ldcache-toolkit-dropped	src/probe/toolkit_probe.cpp	    if (!name.starts_with("libcudart.so")) continue;	    continue;
 tensorrt-dropped	src/probe/library_probe.cpp	{"tensorrt", {"libnvinfer", "nvinfer"}	{"tensorrt", {"libnvinfer-none", "nvinfer-none"}
 container-dropped	src/probe/os_probe.cpp	  detect_container(system, os);	  if (false) detect_container(system, os);
 wsl2-kernel-ignored	src/probe/os_probe.cpp	contains(kernel_lower, "microsoft") || contains(kernel_lower, "wsl")	false
@@ -60,7 +60,7 @@ no-python-dropped	src/check/python_checks.cpp	  if (facts.python_envs.empty()) {
 several-toolkits-dropped	src/check/toolkit_checks.cpp	  if (versions.size() > 1) {	  if (versions.size() > 100) {
 family-floor-windows-swapped	src/kb/knowledge_base.cpp	  return platform == Platform::linux ? f->linux : f->windows;	  return platform == Platform::linux ? f->windows : f->linux;
 min-driver-platform-swapped	src/kb/knowledge_base.cpp	  return platform == Platform::linux ? r->linux : r->windows;	  return platform == Platform::linux ? r->windows : r->linux;
-kb-tf215-cudnn	data/compat/tensorflow.toml	cuda = "12.2"\ncudnn = "8.9"\nnote = "The row said cuDNN 8.8	cuda = "12.2"\ncudnn = "8.6"\nnote = "The row said cuDNN 8.8
+kb-tf215-cudnn	data/compat/tensorflow.toml	python = "3.9-3.11"\ncuda = "12.2"\ncudnn = "8.9"\narchs = ["5.0", "6.0", "7.0", "7.5"]	python = "3.9-3.11"\ncuda = "12.2"\ncudnn = "8.6"\narchs = ["5.0", "6.0", "7.0", "7.5"]
 kb-cuda12-family-floor	data/compat/cuda_drivers.toml	linux = "525.60.13"\nwindows = "528.33"	linux = "520.61.05"\nwindows = "528.33"
 resolver-python-newest	src/kb/resolver.cpp	  return in.size() >= 3 ? in[in.size() - 2] : in.back();	  return in.back();
 resolver-driver-floor-exactly-at	src/kb/resolver.cpp	    if (*req.driver < top->driver) {	    if (*req.driver <= top->driver) {
@@ -69,6 +69,11 @@ explain-latest-line-first	src/explain/explain_session.cpp	    if (la != lb) retu
 explain-contradicted-not-down	src/explain/explain_session.cpp	        m.score -= kFactsWeight;	        (void)0;
 explain-harmless-not-last	src/explain/explain_session.cpp	    if (a.harmless != b.harmless) return !a.harmless;	    (void)0;
 platform-path-separator	src/platform/system_view.cpp	split(*v, is_windows() ? ';' : ':')	split(*v, ':')
+kb-dir-any-file	src/kb/data_files.cpp	  return !name.starts_with(".") && (name.ends_with(".toml") || name.ends_with(".ids"));	  return !name.starts_with(".");
+python-option-any-major	src/cli/option_values.cpp	  if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3)	  if (!v || v->parts().size() < 2)
+kb-source-for-fact-unchecked	src/kb/kb_loader.cpp	    if (fact_given && source.empty()) issue(Level::error, std::string(message));	    if (false && fact_given && source.empty()) issue(Level::error, std::string(message));
+kb-unknown-key-silent	src/kb/kb_loader.cpp	      if (!used_.contains(key)) issue(Level::warning, "unknown key '" + key + "' (ignored)");	      if (false) issue(Level::warning, "unknown key '" + key + "' (ignored)");
+vendor-stderr-dropped	src/gpu/driver_query.cpp	    report.problems.push_back(std::string(library) + " wrote on stderr: " + said);	    if (false) report.problems.push_back(std::string(library) + " wrote on stderr: " + said);
 EOF
 }
 

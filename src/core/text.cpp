@@ -212,4 +212,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string join_bounded(const std::vector<std::string>& parts, std::string_view sep, size_t most) {
+  if (most < 2) most = 2;
+  if (parts.size() <= most) return join(parts, sep);
+  std::vector<std::string> shown(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(most - 1));
+  shown.push_back("... (" + std::to_string(parts.size()) + " in all)");
+  shown.push_back(parts.back());
+  return join(shown, sep);
+}
+
 }  // namespace gpudoctor

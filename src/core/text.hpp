@@ -39,5 +39,9 @@ std::string output_safe(std::string_view s);
 std::string_view utf8_prefix(std::string_view s, size_t max_bytes);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+/// Joins at most `most` parts (most >= 2): the first most-1, then "... (N in all)", then the
+/// last, so a list read from a hostile tree (20,000 dist-info folders) cannot make one line
+/// of output as long as the tree is wide.
+std::string join_bounded(const std::vector<std::string>& parts, std::string_view sep, size_t most);
 
 }  // namespace gpudoctor

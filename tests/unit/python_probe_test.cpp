@@ -643,6 +643,29 @@ TEST(PythonProbeBadInput, UnreadableDirectoriesAreProblems) {
   EXPECT_TRUE(home_reported) << "an unreadable folder under home must be a problem";
 }
 
+// D15 (hostile input): 20,000 dist-info folders of one wheel made one 250 KB line of output.
+// The list is bounded now, oldest to newest, with the count; the newest is still named.
+TEST(PythonProbeBadInput, ThousandsOfDistInfoDirectoriesMakeOneShortLine) {
+  fs::path dir = make_temp_tree("many-dupes");
+  fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";
+  for (int i = 0; i < 2000; ++i) {
+    write_file(sp / ("nvidia_cudnn_cu12-9.1.0." + std::to_string(i) + ".dist-info/METADATA"), "");
+  }
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::remove_all(dir);
+  const std::string problems = all_problems(f);
+  EXPECT_NE(problems.find("several nvidia-cudnn-cu12 dist-info directories (9.1.0.0, 9.1.0.1, 9.1.0.2, 9.1.0.3, "
+                          "9.1.0.4, ... (2000 in all), 9.1.0.1999)"),
+            std::string::npos)
+      << problems.substr(0, 400);
+  EXPECT_LT(problems.size(), 1000u);
+  ASSERT_EQ(f.python_envs.size(), 1u);
+  ASSERT_EQ(f.python_envs.front().nvidia_wheels.size(), 1u);
+  EXPECT_EQ(f.python_envs.front().nvidia_wheels.front().version.str(), "9.1.0.1999");
+}
+
 TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
   fs::path dir = make_temp_tree("dupes");
   fs::path sp = dir / "root/home/u/.venv/lib/python3.11/site-packages";

@@ -362,8 +362,16 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     }
     env.frameworks.push_back(std::move(fw));
   }
-  for (const auto& [name, versions] : duplicates) {
-    std::string message = "several " + name + " dist-info directories (" + join(versions, ", ") +
+  for (auto& [name, versions] : duplicates) {
+    // Oldest to newest, and bounded: the folder may hold thousands.
+    std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
+      auto va = Version::parse(a);
+      auto vb = Version::parse(b);
+      if (va.has_value() != vb.has_value()) return va.has_value();  // versions first, then odd names
+      if (va && *va != *vb) return *va < *vb;
+      return a < b;
+    });
+    std::string message = "several " + name + " dist-info directories (" + join_bounded(versions, ", ", 6) +
                           "): an interrupted upgrade or two installers; reinstall " + name;
     bool attached = false;
     for (FrameworkFacts& fw : env.frameworks) {
