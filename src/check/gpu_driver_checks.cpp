@@ -259,7 +259,22 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
   const DriverFile* libcuda = driver_file(facts, windows ? "nvcuda.dll" : "libcuda.so.1");
   const DriverFile* nvml = driver_file(facts, windows ? "nvml.dll" : "libnvidia-ml.so.1");
   bool driver_expected = d.version.has_value() || d.nvidia_module_loaded || (windows && have_gpu_hw);
-  if (driver_expected && !found(libcuda) && !wsl2) {
+  // A library that was not found where some places could not be read is unknown: say which
+  // places, never "missing" (a wrong ✗ sends people reinstalling a working driver).
+  for (const DriverFile* f : {libcuda, nvml}) {
+    if (f == nullptr || found(f) || f->unreadable.empty()) continue;
+    out.push_back(Finding{.id = "driver-library-unchecked",
+                          .severity = Severity::warning,
+                          .area = FindingArea::driver,
+                          .title = f->name + " could not be looked for in " + join_bounded(f->unreadable, ", ", 4),
+                          .detail = "Reading these directories was refused (permission denied), so whether the "
+                                    "driver's library is installed there is unknown.",
+                          .fix = "Run gpudoctor as a user who can read them, or check their permissions (`ls -ld " +
+                                 f->unreadable.front() + "`): a library the loader cannot read is also unusable.",
+                          .evidence = f->unreadable});
+  }
+  auto unchecked = [](const DriverFile* f) { return f != nullptr && !f->unreadable.empty(); };
+  if (driver_expected && !found(libcuda) && !unchecked(libcuda) && !wsl2) {
     out.push_back(Finding{
         .id = "libcuda-missing",
         .severity = Severity::error,
@@ -274,7 +289,7 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                          "In a container, run with the NVIDIA Container Toolkit (`--gpus all`).",
         .evidence = {libcuda ? libcuda->name : ""}});
   }
-  if (driver_expected && !found(nvml) && !wsl2) {
+  if (driver_expected && !found(nvml) && !unchecked(nvml) && !wsl2) {
     out.push_back(
         Finding{.id = "nvml-missing",
                 .severity = Severity::warning,

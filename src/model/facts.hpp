@@ -53,6 +53,9 @@ struct DriverFile {
   std::string name;                ///< "libcuda.so.1", "libnvidia-ml.so.1", "nvcuda.dll"
   std::string path;                ///< where it was found, empty when missing
   std::optional<Version> version;  ///< from the file name (libcuda.so.535.104.05)
+  /// Places that could not be looked in (permission denied): a library not found there is
+  /// unknown, not missing.
+  std::vector<std::string> unreadable;
 };
 
 struct DriverFacts {

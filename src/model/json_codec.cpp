@@ -37,8 +37,10 @@ json gpu_json(const GpuFacts& g) {
 json driver_json(const DriverFacts& d) {
   json files = json::array();
   for (const auto& f : d.files) {
-    files.push_back(
-        {{"name", f.name}, {"path", str_or_null(f.path)}, {"found", !f.path.empty()}, {"version", opt(f.version)}});
+    json file = {
+        {"name", f.name}, {"path", str_or_null(f.path)}, {"found", !f.path.empty()}, {"version", opt(f.version)}};
+    if (!f.unreadable.empty()) file["unreadable"] = f.unreadable;
+    files.push_back(std::move(file));
   }
   return {{"version", opt(d.version)},
           {"version_source", str_or_null(d.version_source)},

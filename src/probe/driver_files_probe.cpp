@@ -11,6 +11,13 @@ namespace {
 
 constexpr size_t kPciIdsLimit = 4 << 20;
 
+/// A driver file that is there but could not be read (a FIFO or device where the kernel
+/// writes a file, permission denied) is a problem to report; only "absent" is silence.
+void note_unreadable(const Error& error, Facts& facts) {
+  if (error.kind == ErrorKind::not_found) return;
+  facts.problems.push_back({"driver", error.origin, "present but not readable: " + error.message});
+}
+
 void read_kernel_driver(const SystemView& system, Facts& facts) {
   DriverFacts& d = facts.driver;
   if (auto text = system.read_file("/proc/driver/nvidia/version", 64 * 1024)) {
@@ -22,6 +29,8 @@ void read_kernel_driver(const SystemView& system, Facts& facts) {
       facts.problems.push_back(
           {"driver", "/proc/driver/nvidia/version", "present but not in a known format: " + printable(*text, 80)});
     }
+  } else {
+    note_unreadable(text.error(), facts);
   }
   if (!d.version) {
     if (auto text = system.read_file("/sys/module/nvidia/version", 4096)) {
@@ -29,6 +38,8 @@ void read_kernel_driver(const SystemView& system, Facts& facts) {
         d.version = *v;
         d.version_source = "/sys/module/nvidia/version";
       }
+    } else {
+      note_unreadable(text.error(), facts);
     }
   }
   if (auto mods = system.read_file("/proc/modules", 1 << 20)) {
@@ -145,10 +156,17 @@ void find_driver_libraries(const SystemView& system, const LoaderPaths& loader, 
   // WSL2, a stale driver after an upgrade) is itself a finding.
   for (const std::string& name : wanted) {
     bool found = false;
+    std::vector<std::string> unreadable;
     for (const std::string& dir : dirs) {
       // The toolkit's stub libcuda exists only to link against; it is never the driver.
       if (is_stubs_dir(dir)) continue;
       std::string path = system.join(dir, name);
+      auto st = system.stat(path);
+      if (!st && st.error().kind == ErrorKind::permission_denied) {
+        // Not looked in is not "missing": the library may well be there.
+        unreadable.push_back(dir);
+        continue;
+      }
       if (!system.is_file(path)) continue;
       DriverFile f{name, path, std::nullopt};
       // PATH often names System32 twice ("system32" and "System32"): one file, one copy.
@@ -166,7 +184,7 @@ void find_driver_libraries(const SystemView& system, const LoaderPaths& loader, 
       d.files.push_back(std::move(f));
       found = true;
     }
-    if (!found) d.files.push_back(DriverFile{name, "", std::nullopt});
+    if (!found) d.files.push_back(DriverFile{name, "", std::nullopt, std::move(unreadable)});
   }
 }
 
