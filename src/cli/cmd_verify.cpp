@@ -1,0 +1,106 @@
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "cli/commands_list.hpp"
+#include "cli/output.hpp"
+#include "gpu/verify_runner.hpp"
+#include "render/verify_render.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct VerifyArgs {
+  std::string libs_from = "system";
+  bool quick = false;
+  int step_timeout_ms = 60000;
+};
+
+std::string canonical_or_same(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+/// The folders `--libs-from` names, from what the doctor found; nullopt after a usage message.
+std::optional<gpu::LibrarySource> library_source(CommandContext& ctx, const std::string& from) {
+  if (from == "system") return gpu::LibrarySource{.label = "system", .dirs = {}};
+  const Facts* facts = ctx.facts();
+  if (facts == nullptr) return std::nullopt;
+  if (from == "toolkit") {
+    for (const ToolkitFacts& t : facts->toolkits) {
+      if (t.kind != "system") continue;
+      gpu::LibrarySource s{.label = "toolkit " + t.path, .dirs = {}};
+      for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
+        std::error_code ec;
+        if (fs::is_directory(fs::path(t.path) / sub, ec)) s.dirs.push_back((fs::path(t.path) / sub).string());
+      }
+      if (!s.dirs.empty()) return s;
+    }
+    usage_error("verify", "--libs-from toolkit: the doctor found no CUDA toolkit with a lib folder");
+    return std::nullopt;
+  }
+  const std::string wanted = canonical_or_same(from);
+  std::string found;
+  for (const PythonEnvFacts& e : facts->python_envs) {
+    if (canonical_or_same(e.path) == wanted) {
+      gpu::LibrarySource s{.label = e.path, .dirs = gpu::wheel_library_dirs(e.site_packages)};
+      if (s.dirs.empty()) {
+        usage_error("verify", "--libs-from " + from + ": this environment has no nvidia-* wheels with libraries");
+        return std::nullopt;
+      }
+      return s;
+    }
+    found += found.empty() ? e.path : ", " + e.path;
+  }
+  usage_error("verify", "--libs-from " + from +
+                            ": not system, toolkit or a Python environment the doctor found (add it with --env " +
+                            from + "); found: " + (found.empty() ? "none" : found));
+  return std::nullopt;
+}
+
+int run_verify_command(CommandContext& ctx, const VerifyArgs& a) {
+  if (!ctx.options().root.empty()) {
+    return usage_error("verify", "--root: verify runs work on this machine's GPUs; it cannot verify a tree");
+  }
+  if (a.step_timeout_ms <= 0) return usage_error("verify", "--step-timeout-ms must be positive");
+  auto source = library_source(ctx, a.libs_from);
+  if (!source) return kExitUsage;
+  gpu::VerifyOptions options;
+  options.libraries = *source;
+  options.quick = a.quick;
+  options.step_deadline = std::chrono::milliseconds(a.step_timeout_ms);
+  VerifyReport report = gpu::run_verify(options);
+  write_output(ctx.options().json ? render_verify_json(report) : render_verify_text(report, ctx.color()));
+  return verify_passed(report) ? kExitOk : kExitProblems;
+}
+
+}  // namespace
+
+Command verify_command() {
+  auto args = std::make_shared<VerifyArgs>();
+  Command c;
+  c.name = "verify";
+  c.summary = "Run real work on every GPU: kernel, cuBLAS, cuDNN, NCCL, each checked against the CPU";
+  c.setup = [args](CLI::App& sub) {
+    sub.add_option("--libs-from", args->libs_from,
+                   "Where to load cuBLAS, cuDNN, NCCL, NVRTC from: system (the loader's path, the default), toolkit "
+                   "(the CUDA toolkit's lib folder) or ENV (the nvidia-* wheels of a Python environment the doctor "
+                   "found, by its path)");
+    sub.add_flag("--quick", args->quick, "Stop after the first kernel on each GPU");
+    sub.add_option("--step-timeout-ms", args->step_timeout_ms,
+                   "Deadline of each step's child process, in milliseconds (default 60000)");
+    sub.footer(
+        "Each step runs in a child process with a deadline: a crash or a hang is reported with the step\n"
+        "and the vendor call it happened in. Exit status: 0 when every step that could run passed, 1\n"
+        "otherwise (a step that cannot run here, such as peer access with one GPU, says why).\n");
+  };
+  c.run = [args](CommandContext& ctx) { return run_verify_command(ctx, *args); };
+  return c;
+}
+
+}  // namespace gpudoctor
