@@ -73,7 +73,7 @@ void probe_cublas(const std::vector<std::string>& names, RuntimeLibraryReport& r
   int version = 0;
   cublasStatus_t rc = api->get_version(nullptr, &version);
   if (rc == kCublasSuccess && version > 0) {
-    set_version(r, call, version, packed_version_text(version));
+    set_version(r, call, version, cublas_version_text(version));
   } else if (api->get_property != nullptr) {
     int major = 0;
     int minor = 0;
@@ -98,7 +98,7 @@ void probe_cublaslt(const std::vector<std::string>& names, RuntimeLibraryReport&
   if (api == nullptr) return;
   send_call_line(out, "cublasLtGetVersion");
   auto version = static_cast<long long>(api->get_version());
-  set_version(r, "cublasLtGetVersion", version, packed_version_text(version));
+  set_version(r, "cublasLtGetVersion", version, cublas_version_text(version));
 }
 
 void probe_nccl(const std::vector<std::string>& names, RuntimeLibraryReport& r, ChildChannel& out) {

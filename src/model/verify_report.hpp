@@ -57,6 +57,10 @@ bool verify_passed(const VerifyReport& report);
 /// "9.3.0" for cudnnGetVersion's 90300 and "8.9.7" for 8907; cuBLAS and NCCL encode their
 /// versions the same way (library headers: CUDNN_VERSION, CUBLAS_VERSION, NCCL_VERSION_CODE:
 /// major*10000 + minor*100 + patch today, major*1000 + minor*100 + patch in older releases).
+/// cuDNN and NCCL, whose majors have one digit.
 std::string packed_version_text(long long code);
+/// cuBLAS and cuBLASLt, whose majors have two: 11401 is 11.4.1 (major*1000 form), 130100 is
+/// 13.1.0 (major*10000 form).
+std::string cublas_version_text(long long code);
 
 }  // namespace gpudoctor
