@@ -27,10 +27,12 @@ std::uint16_t float_to_half(float f) {
     // Subnormal half (or zero): shift the full mantissa down and round to nearest even.
     if (mag < 0x33000000U) return static_cast<std::uint16_t>(sign);
     std::uint32_t mant = (mag & 0x7FFFFFU) | 0x800000U;
-    int shift = 126 - static_cast<int>(mag >> 23);  // 14 + (127 - exp) - 1
-    std::uint32_t half = mant >> (shift + 1);
-    std::uint32_t rest = mant & ((1U << (shift + 1)) - 1);
-    std::uint32_t mid = 1U << shift;
+    // value = mant * 2^(exp - 150); in units of the smallest subnormal (2^-24) that is
+    // mant >> (126 - exp), with exp in [102, 112] here: a shift of 14 to 24.
+    int shift = 126 - static_cast<int>(mag >> 23);
+    std::uint32_t half = mant >> shift;
+    std::uint32_t rest = mant & ((1U << shift) - 1);
+    std::uint32_t mid = 1U << (shift - 1);
     if (rest > mid || (rest == mid && (half & 1U))) ++half;
     return static_cast<std::uint16_t>(sign | half);
   }
