@@ -17,13 +17,14 @@ const char* mark(const std::string& status, bool color) {
 }
 
 std::string where(const VerifyStep& s) {
-  return s.device ? "GPU " + std::to_string(*s.device) : std::string("all GPUs");
+  if (s.device) return "GPU " + std::to_string(*s.device);
+  return s.name.starts_with("framework ") ? "python" : "all GPUs";
 }
 
 }  // namespace
 
 std::string render_verify_step_line(const VerifyStep& s, bool color) {
-  std::string line = fmt::format("  {} {:<15} {:<8} {:>7} ms  {:<7}  {}\n", mark(s.status, color), s.name, where(s),
+  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", mark(s.status, color), s.name, where(s),
                                  s.elapsed_ms, s.status, s.detail);
   for (const auto& n : s.notes) line += "        " + n + "\n";
   return line;
@@ -31,8 +32,12 @@ std::string render_verify_step_line(const VerifyStep& s, bool color) {
 
 std::string render_verify_text(const VerifyReport& r, bool color) {
   std::string out = "gpudoctor verify: runtime libraries from " + r.libs_from + (r.quick ? " (--quick)" : "") + "\n\n";
-  out += "Driver (libcuda): ";
-  if (r.driver.status == "ok") {
+  const bool framework_mode = r.libraries.empty() && r.driver.status.empty();
+  if (framework_mode) out = "gpudoctor verify --framework: each environment's own interpreter\n";
+  if (!framework_mode) out += "Driver (libcuda): ";
+  if (framework_mode) {
+    // nothing: the frameworks load their own libraries
+  } else if (r.driver.status == "ok") {
     int v = r.driver.driver_version.value_or(0);
     out += fmt::format("{} {}, speaks CUDA {}.{}, {} GPU(s)\n", mark("ok", color), r.driver.path, v / 1000,
                        v % 1000 / 10, r.driver.device_count.value_or(0));
@@ -40,7 +45,7 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
     out += fmt::format("{} {}: {}\n", mark(r.driver.status, color),
                        r.driver.status.empty() ? "unknown" : r.driver.status, r.driver.error);
   }
-  out += "\nRuntime libraries:\n";
+  if (!framework_mode) out += "\nRuntime libraries:\n";
   for (const auto& l : r.libraries) {
     const bool sub = l.name.find('_') != std::string::npos;
     std::string what = l.status == "ok" ? l.path : l.status + ": " + l.error;
@@ -64,8 +69,8 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
   out += "\n";
   if (verify_passed(r)) {
     out += fmt::format("{} every step that could run passed\n", mark("ok", color));
-  } else if (r.steps.empty()) {
-    out += fmt::format("{} no step ran\n", mark(kStepFailed, color));
+  } else if (bad == 0) {
+    out += fmt::format("{} no step could run here\n", mark(kStepFailed, color));
   } else {
     out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark(kStepFailed, color), bad, first_bad);
   }
