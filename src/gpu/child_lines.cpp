@@ -12,8 +12,8 @@ void send_call_line(ChildChannel& out, const std::string& call) {
   send_json_line(out, json{{"call", call}});
 }
 
-ChildLines parse_child_lines(const ChildOutcome& outcome) {
-  ChildLines lines;
+std::string for_each_child_object(const ChildOutcome& outcome, const std::function<void(json&)>& on_object) {
+  std::string junk;
   const std::string& text = outcome.output;
   size_t begin = 0;
   while (begin < text.size()) {
@@ -24,16 +24,24 @@ ChildLines parse_child_lines(const ChildOutcome& outcome) {
     if (line.empty()) continue;
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) {
-      if ((complete || !outcome.error) && lines.junk.empty()) lines.junk = std::string(line.substr(0, 80));
+      if ((complete || !outcome.error) && junk.empty()) junk = std::string(line.substr(0, 80));
       continue;
     }
+    on_object(j);
+  }
+  return junk;
+}
+
+ChildLines parse_child_lines(const ChildOutcome& outcome) {
+  ChildLines lines;
+  lines.junk = for_each_child_object(outcome, [&lines](json& j) {
     if (auto it = j.find("call"); it != j.end() && it->is_string()) {
       lines.last_call = it->get<std::string>();
-      continue;
+      return;
     }
     lines.last_call.clear();
     lines.objects.push_back(std::move(j));
-  }
+  });
   return lines;
 }
 

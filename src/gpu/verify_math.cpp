@@ -89,41 +89,15 @@ size_t at4(int a, int b, int c, int d, int nb, int nc, int nd) {
 
 }  // namespace
 
-Reference conv_forward_reference(const ConvShape& s, const std::vector<float>& x, const std::vector<float>& w) {
-  const int oh = s.out_h();
-  const int ow = s.out_w();
-  Reference r;
-  r.value.assign(static_cast<size_t>(s.n) * s.k * oh * ow, 0.0);
-  r.magnitude.assign(r.value.size(), 0.0);
-  for (int n = 0; n < s.n; ++n)
-    for (int k = 0; k < s.k; ++k)
-      for (int y = 0; y < oh; ++y)
-        for (int xo = 0; xo < ow; ++xo) {
-          double sum = 0;
-          double mag = 0;
-          for (int c = 0; c < s.c; ++c)
-            for (int i = 0; i < s.r; ++i)
-              for (int j = 0; j < s.s; ++j) {
-                int iy = y + i - s.pad;
-                int ix = xo + j - s.pad;
-                if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
-                double t = static_cast<double>(x[at4(n, c, iy, ix, s.c, s.h, s.w)]) * w[at4(k, c, i, j, s.c, s.r, s.s)];
-                sum += t;
-                mag += std::fabs(t);
-              }
-          r.value[at4(n, k, y, xo, s.k, oh, ow)] = sum;
-          r.magnitude[at4(n, k, y, xo, s.k, oh, ow)] = mag;
-        }
-  return r;
-}
+namespace {
 
-Reference conv_backward_data_reference(const ConvShape& s, const std::vector<float>& dy, const std::vector<float>& w) {
+/// Calls `tap(y_index, x_index)` for every product of the convolution: output element
+/// (n, k, y, x) takes input (n, c, iy, ix) times filter (k, c, i, j). Forward sums the taps
+/// into y, backward-data sends dy back along the same taps into dx.
+template <class Tap>
+void for_each_tap(const ConvShape& s, Tap tap) {
   const int oh = s.out_h();
   const int ow = s.out_w();
-  Reference r;
-  r.value.assign(static_cast<size_t>(s.n) * s.c * s.h * s.w, 0.0);
-  r.magnitude.assign(r.value.size(), 0.0);
-  // Each output element took x[iy][ix] * w; the gradient sends dy back along the same edges.
   for (int n = 0; n < s.n; ++n)
     for (int k = 0; k < s.k; ++k)
       for (int y = 0; y < oh; ++y)
@@ -134,10 +108,33 @@ Reference conv_backward_data_reference(const ConvShape& s, const std::vector<flo
                 int iy = y + i - s.pad;
                 int ix = xo + j - s.pad;
                 if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
-                double t = static_cast<double>(dy[at4(n, k, y, xo, s.k, oh, ow)]) * w[at4(k, c, i, j, s.c, s.r, s.s)];
-                r.value[at4(n, c, iy, ix, s.c, s.h, s.w)] += t;
-                r.magnitude[at4(n, c, iy, ix, s.c, s.h, s.w)] += std::fabs(t);
+                tap(at4(n, k, y, xo, s.k, oh, ow), at4(n, c, iy, ix, s.c, s.h, s.w), at4(k, c, i, j, s.c, s.r, s.s));
               }
+}
+
+}  // namespace
+
+Reference conv_forward_reference(const ConvShape& s, const std::vector<float>& x, const std::vector<float>& w) {
+  Reference r;
+  r.value.assign(static_cast<size_t>(s.n) * s.k * s.out_h() * s.out_w(), 0.0);
+  r.magnitude.assign(r.value.size(), 0.0);
+  for_each_tap(s, [&](size_t out, size_t in, size_t filter) {
+    double t = static_cast<double>(x[in]) * w[filter];
+    r.value[out] += t;
+    r.magnitude[out] += std::fabs(t);
+  });
+  return r;
+}
+
+Reference conv_backward_data_reference(const ConvShape& s, const std::vector<float>& dy, const std::vector<float>& w) {
+  Reference r;
+  r.value.assign(static_cast<size_t>(s.n) * s.c * s.h * s.w, 0.0);
+  r.magnitude.assign(r.value.size(), 0.0);
+  for_each_tap(s, [&](size_t out, size_t in, size_t filter) {
+    double t = static_cast<double>(dy[out]) * w[filter];
+    r.value[in] += t;
+    r.magnitude[in] += std::fabs(t);
+  });
   return r;
 }
 
