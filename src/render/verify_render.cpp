@@ -42,8 +42,8 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
     out += fmt::format("{} {}, speaks CUDA {}.{}, {} GPU(s)\n", mark("ok", color), r.driver.path, v / 1000,
                        v % 1000 / 10, r.driver.device_count.value_or(0));
   } else {
-    out += fmt::format("{} {}: {}\n", mark(kStepFailed, color),
-                       r.driver.status.empty() ? "unknown" : r.driver.status, r.driver.error);
+    out += fmt::format("{} {}: {}\n", mark(kStepFailed, color), r.driver.status.empty() ? "unknown" : r.driver.status,
+                       r.driver.error);
   }
   if (!framework_mode) out += "\nRuntime libraries:\n";
   for (const auto& l : r.libraries) {
