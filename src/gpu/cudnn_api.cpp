@@ -16,13 +16,19 @@ constexpr const char* kOpsInfer8[] = {"cudnnCreate", "cudnnGetVersion", "cudnnCr
 constexpr const char* kCnnInfer8[] = {"cudnnConvolutionForward", "cudnnConvolutionBackwardData"};
 constexpr const char* kCnnTrain8[] = {"cudnnConvolutionBackwardFilter"};
 constexpr const char* kNone[] = {""};
+// The file name of a sub-library on this host OS: libNAME.so.MAJOR, or NAME64_MAJOR.dll.
+#ifdef _WIN32
+#define GPUDOCTOR_CUDNN_FILE(name, major) name "64_" #major ".dll"
+#else
+#define GPUDOCTOR_CUDNN_FILE(name, major) "lib" name ".so." #major
+#endif
 constexpr CudnnSubLibrary kCudnn8[] = {
-    {"cudnn_ops_infer", "libcudnn_ops_infer.so.8", kOpsInfer8},
-    {"cudnn_ops_train", "libcudnn_ops_train.so.8", std::span(kNone, 0)},
-    {"cudnn_cnn_infer", "libcudnn_cnn_infer.so.8", kCnnInfer8},
-    {"cudnn_cnn_train", "libcudnn_cnn_train.so.8", kCnnTrain8},
-    {"cudnn_adv_infer", "libcudnn_adv_infer.so.8", std::span(kNone, 0)},
-    {"cudnn_adv_train", "libcudnn_adv_train.so.8", std::span(kNone, 0)},
+    {"cudnn_ops_infer", GPUDOCTOR_CUDNN_FILE("cudnn_ops_infer", 8), kOpsInfer8},
+    {"cudnn_ops_train", GPUDOCTOR_CUDNN_FILE("cudnn_ops_train", 8), std::span(kNone, 0)},
+    {"cudnn_cnn_infer", GPUDOCTOR_CUDNN_FILE("cudnn_cnn_infer", 8), kCnnInfer8},
+    {"cudnn_cnn_train", GPUDOCTOR_CUDNN_FILE("cudnn_cnn_train", 8), kCnnTrain8},
+    {"cudnn_adv_infer", GPUDOCTOR_CUDNN_FILE("cudnn_adv_infer", 8), std::span(kNone, 0)},
+    {"cudnn_adv_train", GPUDOCTOR_CUDNN_FILE("cudnn_adv_train", 8), std::span(kNone, 0)},
 };
 
 // cuDNN 9 (nm -D of the 9.x libraries: the graph library carries the handle and the version,
@@ -31,14 +37,15 @@ constexpr const char* kGraph9[] = {"cudnnCreate", "cudnnGetVersion", "cudnnBacke
 constexpr const char* kOps9[] = {"cudnnCreateTensorDescriptor"};
 constexpr const char* kCnn9[] = {"cudnnConvolutionForward", "cudnnConvolutionBackwardData"};
 constexpr CudnnSubLibrary kCudnn9[] = {
-    {"cudnn_graph", "libcudnn_graph.so.9", kGraph9},
-    {"cudnn_ops", "libcudnn_ops.so.9", kOps9},
-    {"cudnn_cnn", "libcudnn_cnn.so.9", kCnn9},
-    {"cudnn_adv", "libcudnn_adv.so.9", std::span(kNone, 0)},
-    {"cudnn_engines_precompiled", "libcudnn_engines_precompiled.so.9", std::span(kNone, 0)},
-    {"cudnn_engines_runtime_compiled", "libcudnn_engines_runtime_compiled.so.9", std::span(kNone, 0)},
-    {"cudnn_heuristic", "libcudnn_heuristic.so.9", std::span(kNone, 0)},
+    {"cudnn_graph", GPUDOCTOR_CUDNN_FILE("cudnn_graph", 9), kGraph9},
+    {"cudnn_ops", GPUDOCTOR_CUDNN_FILE("cudnn_ops", 9), kOps9},
+    {"cudnn_cnn", GPUDOCTOR_CUDNN_FILE("cudnn_cnn", 9), kCnn9},
+    {"cudnn_adv", GPUDOCTOR_CUDNN_FILE("cudnn_adv", 9), std::span(kNone, 0)},
+    {"cudnn_engines_precompiled", GPUDOCTOR_CUDNN_FILE("cudnn_engines_precompiled", 9), std::span(kNone, 0)},
+    {"cudnn_engines_runtime_compiled", GPUDOCTOR_CUDNN_FILE("cudnn_engines_runtime_compiled", 9), std::span(kNone, 0)},
+    {"cudnn_heuristic", GPUDOCTOR_CUDNN_FILE("cudnn_heuristic", 9), std::span(kNone, 0)},
 };
+#undef GPUDOCTOR_CUDNN_FILE
 
 constexpr CodeName kCudnnStatusNames[] = {
     {0, "CUDNN_STATUS_SUCCESS"},

@@ -194,6 +194,15 @@ constexpr ProbeEntry kProbes[] = {
 
 const std::vector<RuntimeLibrarySpec>& runtime_library_specs() {
   // Newest first. CUDA 11's NVRTC is libnvrtc.so.11.2 (11.2 and later) or .11.0/.11.1.
+#ifdef _WIN32
+  // The Windows toolkit's and wheels' DLL names; NCCL has no Windows build.
+  static const std::vector<RuntimeLibrarySpec> specs = {
+      {"cublas", {"cublas64_13.dll", "cublas64_12.dll", "cublas64_11.dll"}},
+      {"cublasLt", {"cublasLt64_13.dll", "cublasLt64_12.dll", "cublasLt64_11.dll"}},
+      {"cudnn", {"cudnn64_9.dll", "cudnn64_8.dll"}},
+      {"nvrtc", {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"}},
+  };
+#else
   static const std::vector<RuntimeLibrarySpec> specs = {
       {"cublas", {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11", "libcublas.so.10"}},
       {"cublasLt", {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so.11", "libcublasLt.so.10"}},
@@ -201,6 +210,7 @@ const std::vector<RuntimeLibrarySpec>& runtime_library_specs() {
       {"nccl", {"libnccl.so.2"}},
       {"nvrtc", {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11.1", "libnvrtc.so.11.0"}},
   };
+#endif
   return specs;
 }
 
@@ -225,7 +235,12 @@ std::vector<std::string> wheel_library_dirs(const std::vector<std::string>& site
     std::error_code ec;
     fs::directory_iterator it(fs::path(site) / "nvidia", ec);
     for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      // Linux wheels keep their libraries in lib/, Windows wheels their DLLs in bin/.
+#ifdef _WIN32
+      fs::path lib = it->path() / "bin";
+#else
       fs::path lib = it->path() / "lib";
+#endif
       std::error_code dir_ec;
       if (fs::is_directory(lib, dir_ec)) dirs.push_back(lib.string());
     }
