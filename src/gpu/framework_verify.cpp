@@ -82,10 +82,22 @@ except BaseException as e:
     traceback.print_exc()
 try:
     seen = []
-    for line in open("/proc/self/maps"):
-        parts = line.split()
-        if len(parts) >= 6 and ".so" in parts[5] and parts[5] not in seen:
-            seen.append(parts[5])
+    if sys.platform == "win32":
+        import ctypes
+        from ctypes import wintypes
+        k32, psapi = ctypes.WinDLL("kernel32"), ctypes.WinDLL("psapi")
+        k32.GetCurrentProcess.restype = wintypes.HANDLE
+        mods, need = (wintypes.HMODULE * 4096)(), wintypes.DWORD()
+        if psapi.EnumProcessModules(k32.GetCurrentProcess(), mods, ctypes.sizeof(mods), ctypes.byref(need)):
+            for m in mods[:min(4096, need.value // ctypes.sizeof(wintypes.HMODULE))]:
+                buf = ctypes.create_unicode_buffer(1024)
+                if k32.GetModuleFileNameW(wintypes.HMODULE(m), buf, 1024):
+                    seen.append(buf.value)
+    else:
+        for line in open("/proc/self/maps"):
+            parts = line.split()
+            if len(parts) >= 6 and ".so" in parts[5] and parts[5] not in seen:
+                seen.append(parts[5])
     keys = ("cuda", "cudnn", "cublas", "nccl", "nvrtc", "nvjitlink", "cufft", "cusparse", "cusolver", "curand",
             "libtorch", "xla", "jaxlib", "tensorflow", "nvidia")
     out["loaded"] = [p for p in seen if any(k in p.lower() for k in keys)]
