@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "gpu/child_lines.hpp"
 #include "gpu/cuda_driver_api.hpp"
 #include "gpu/nvml_api.hpp"
 #include "model/json_codec.hpp"
@@ -216,21 +217,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
   std::string last_call;
   std::optional<unsigned> last_device;
   bool have_report = false;
-  std::string junk;
-  size_t begin = 0;
-  const std::string& text = outcome.output;
-  while (begin < text.size()) {
-    size_t end = text.find('\n', begin);
-    bool complete = end != std::string::npos;
-    std::string_view line(text.data() + begin, (complete ? end : text.size()) - begin);
-    begin = complete ? end + 1 : text.size();
-    if (line.empty()) continue;
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object()) {
-      // A line cut short by a kill is expected; anything else is junk.
-      if (complete || !outcome.error) junk = std::string(line.substr(0, 80));
-      continue;
-    }
+  std::string junk = for_each_child_object(outcome, [&](json& j) {
     if (auto it = j.find("call"); it != j.end() && it->is_string()) {
       last_call = it->get<std::string>();
       last_device.reset();
@@ -241,7 +228,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
       have_report = true;
       last_call.clear();
     }
-  }
+  });
   if (!outcome.diagnostics.empty()) {
     // The library's own words (NVML: "Failed to initialize NVML: Driver/library version
     // mismatch"), as one bounded, printable problem line.

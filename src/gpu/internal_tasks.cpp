@@ -7,15 +7,17 @@
 
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_agent.hpp"
+#include "gpu/runtime_libraries.hpp"
+#include "gpu/verify_steps.hpp"
 #include "platform/child_process.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
 
 constexpr TaskEntry kProductTasks[] = {
-    {"nvml", &nvml_child_body},
-    {"cuda-driver", &cuda_child_body},
-    {"gpu-agent", &gpu_agent_body},
+    {"nvml", &nvml_child_body},         {"cuda-driver", &cuda_child_body},
+    {"gpu-agent", &gpu_agent_body},     {"runtime-library", &runtime_library_body},
+    {"verify-step", &verify_step_body},
 };
 
 class PipeChannel final : public ChildChannel {

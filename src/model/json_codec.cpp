@@ -293,4 +293,69 @@ void report_from_json(const json& j, CudaDriverReport& r) {
   get_optional(j, "device_count", r.device_count);
 }
 
+json report_to_json(const RuntimeLibraryReport& r) {
+  json j = library_report_to_json(r);
+  j["name"] = r.name;
+  j["version"] = r.version;
+  put_optional(j, "version_code", r.version_code);
+  j["version_call"] = r.version_call;
+  j["tried"] = r.tried;
+  return j;
+}
+
+void report_from_json(const json& j, RuntimeLibraryReport& r) {
+  library_report_from_json(j, r);
+  r.name = get_string(j, "name");
+  r.version = get_string(j, "version");
+  get_optional(j, "version_code", r.version_code);
+  r.version_call = get_string(j, "version_call");
+  if (auto it = j.find("tried"); it != j.end() && it->is_array()) {
+    for (const auto& t : *it) {
+      if (t.is_string()) r.tried.push_back(t.get<std::string>());
+    }
+  }
+}
+
+json step_to_json(const VerifyStep& s) {
+  json j;
+  j["name"] = s.name;
+  put_optional(j, "device", s.device);
+  j["status"] = s.status;
+  j["detail"] = s.detail;
+  j["last_call"] = str_or_null(s.last_call);
+  j["elapsed_ms"] = s.elapsed_ms;
+  j["notes"] = s.notes;
+  return j;
+}
+
+void step_from_json(const json& j, VerifyStep& s) {
+  s.name = get_string(j, "name");
+  get_optional(j, "device", s.device);
+  s.status = get_string(j, "status");
+  s.detail = get_string(j, "detail");
+  s.last_call = get_string(j, "last_call");
+  if (auto it = j.find("elapsed_ms"); it != j.end() && it->is_number_integer()) s.elapsed_ms = it->get<long long>();
+  if (auto it = j.find("notes"); it != j.end() && it->is_array()) {
+    for (const auto& n : *it) {
+      if (n.is_string()) s.notes.push_back(n.get<std::string>());
+    }
+  }
+}
+
+json verify_report_to_json(const VerifyReport& r) {
+  json libs = json::array();
+  for (const auto& l : r.libraries) libs.push_back(report_to_json(l));
+  json steps = json::array();
+  for (const auto& s : r.steps) steps.push_back(step_to_json(s));
+  json j;
+  j["passed"] = verify_passed(r);
+  j["libs_from"] = r.libs_from;
+  j["quick"] = r.quick;
+  j["driver"] = report_to_json(r.driver);
+  j["libraries"] = std::move(libs);
+  j["steps"] = std::move(steps);
+  j["problems"] = r.problems;
+  return j;
+}
+
 }  // namespace gpudoctor

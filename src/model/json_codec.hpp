@@ -8,6 +8,7 @@
 #include "model/facts.hpp"
 #include "model/finding.hpp"
 #include "model/gpu_reports.hpp"
+#include "model/verify_report.hpp"
 
 namespace gpudoctor {
 
@@ -22,5 +23,13 @@ nlohmann::ordered_json report_to_json(const NvmlReport& report);
 nlohmann::ordered_json report_to_json(const CudaDriverReport& report);
 void report_from_json(const nlohmann::ordered_json& j, NvmlReport& report);
 void report_from_json(const nlohmann::ordered_json& j, CudaDriverReport& report);
+
+/// verify's parts (model/verify_report.hpp), both ways for the same reason; verify --json
+/// prints verify_report_to_json.
+nlohmann::ordered_json report_to_json(const RuntimeLibraryReport& report);
+void report_from_json(const nlohmann::ordered_json& j, RuntimeLibraryReport& report);
+nlohmann::ordered_json step_to_json(const VerifyStep& step);
+void step_from_json(const nlohmann::ordered_json& j, VerifyStep& step);
+nlohmann::ordered_json verify_report_to_json(const VerifyReport& report);
 
 }  // namespace gpudoctor

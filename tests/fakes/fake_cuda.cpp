@@ -31,6 +31,11 @@ int cuda_value(const char* key, int fallback) {
   return it == s().cuda.end() ? fallback : fake_driver::code_from_text(it->second, fallback);
 }
 
+std::string cuda_setting(const char* key) {
+  auto it = s().cuda.find(key);
+  return it == s().cuda.end() ? std::string() : it->second;
+}
+
 /// The codes the fake knows, with the name and the words NVIDIA's libcuda gives them.
 struct ErrorText {
   CUresult code;
@@ -97,3 +102,168 @@ FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
   return kSuccess;
 }
 #endif
+
+// ---- the compute calls verify makes (gpu/cuda_compute_api.hpp) ----
+// Device memory is host memory; the kernel "runs" on the host. [kernel] result = wrong and
+// [cuda] memcpy = corrupt make them lie, [cuda] peer = 1 lets every GPU reach every other.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "fake_runtime.hpp"
+
+namespace {
+
+using CUdeviceptr = unsigned long long;
+constexpr CUresult kInvalidDevice = 101;
+constexpr CUresult kInvalidPtx = 218;
+constexpr CUresult kNotFound = 500;
+constexpr CUresult kOutOfMemory = 2;
+
+struct FakeContext {
+  int device;
+};
+FakeContext g_contexts[16];
+int g_module_tag = 0;
+int g_function_tag = 0;
+int g_stream_tag = 0;
+
+int device_count() {
+  return cuda_value("device_count", 0);
+}
+
+}  // namespace
+
+FAKE_API CUresult cuDeviceGet(int* device, int ordinal) {
+  FAKE_CALL("cuDeviceGet");
+  if (!g_initialized) return kNotInitialized;
+  if (ordinal < 0 || ordinal >= device_count() || ordinal >= 16) return kInvalidDevice;
+  *device = ordinal;
+  return kSuccess;
+}
+
+FAKE_API CUresult cuDeviceGetName(char* name, int length, int device) {
+  FAKE_CALL("cuDeviceGetName");
+  if (device < 0 || device >= device_count()) return kInvalidDevice;
+  std::string text = static_cast<size_t>(device) < s().devices.size() ? s().devices[device].name : "Fake GPU";
+  std::snprintf(name, static_cast<size_t>(length), "%s", text.c_str());
+  return kSuccess;
+}
+
+FAKE_API CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
+  FAKE_CALL("cuDeviceGetAttribute");
+  if (device < 0 || device >= device_count()) return kInvalidDevice;
+  bool known = static_cast<size_t>(device) < s().devices.size();
+  if (attribute == 75)
+    *value = known ? s().devices[device].cc_major : 8;
+  else if (attribute == 76)
+    *value = known ? s().devices[device].cc_minor : 0;
+  else
+    return kInvalidValue;
+  return kSuccess;
+}
+
+FAKE_API CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
+  FAKE_CALL("cuDevicePrimaryCtxRetain");
+  if (device < 0 || device >= device_count() || device >= 16) return kInvalidDevice;
+  g_contexts[device].device = device;
+  *context = &g_contexts[device];
+  return kSuccess;
+}
+
+FAKE_API CUresult cuDevicePrimaryCtxRelease_v2(int) {
+  return kSuccess;
+}
+FAKE_API CUresult cuCtxSetCurrent(void*) {
+  FAKE_CALL("cuCtxSetCurrent");
+  return kSuccess;
+}
+FAKE_API CUresult cuCtxSynchronize() {
+  FAKE_CALL("cuCtxSynchronize");
+  return kSuccess;
+}
+
+FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  FAKE_CALL("cuMemAlloc_v2");
+  void* p = std::malloc(bytes == 0 ? 1 : bytes);
+  if (p == nullptr) return kOutOfMemory;
+  *pointer = reinterpret_cast<std::uintptr_t>(p);
+  return kSuccess;
+}
+FAKE_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  FAKE_CALL("cuMemFree_v2");
+  std::free(fake_driver::host<void>(pointer));
+  return kSuccess;
+}
+FAKE_API CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void* from, size_t bytes) {
+  FAKE_CALL("cuMemcpyHtoD_v2");
+  std::memcpy(fake_driver::host<void>(to), from, bytes);
+  if (cuda_setting("memcpy") == "corrupt" && bytes > 100) fake_driver::host<unsigned char>(to)[bytes / 3] ^= 0x10;
+  return kSuccess;
+}
+FAKE_API CUresult cuMemcpyDtoH_v2(void* to, CUdeviceptr from, size_t bytes) {
+  FAKE_CALL("cuMemcpyDtoH_v2");
+  std::memcpy(to, fake_driver::host<void>(from), bytes);
+  return kSuccess;
+}
+
+FAKE_API CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned, int*, void**) {
+  FAKE_CALL("cuModuleLoadDataEx");
+  // What the real JIT needs of verify's module: PTX text with the kernel's entry.
+  const char* text = static_cast<const char*>(image);
+  if (std::strncmp(text, ".version", 8) != 0 || std::strstr(text, ".entry gpudoctor_affine") == nullptr) {
+    return kInvalidPtx;
+  }
+  *module = &g_module_tag;
+  return kSuccess;
+}
+FAKE_API CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
+  FAKE_CALL("cuModuleGetFunction");
+  if (module != &g_module_tag || std::strcmp(name, "gpudoctor_affine") != 0) return kNotFound;
+  *function = &g_function_tag;
+  return kSuccess;
+}
+FAKE_API CUresult cuModuleUnload(void*) {
+  return kSuccess;
+}
+
+FAKE_API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                 unsigned bz, unsigned, void*, void** params, void**) {
+  FAKE_CALL("cuLaunchKernel");
+  if (function != &g_function_tag || params == nullptr) return kInvalidValue;
+  // The kernel's parameters, as the PTX declares them: u64 out, u64 in, f32 a, u32 n.
+  auto* out = fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[0]));
+  auto* in = fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[1]));
+  float a = *static_cast<float*>(params[2]);
+  unsigned n = *static_cast<unsigned*>(params[3]);
+  unsigned long long threads = 1ULL * gx * gy * gz * bx * by * bz;
+  for (unsigned long long i = 0; i < threads && i < n; ++i) out[i] = std::fma(a, in[i], static_cast<float>(i));
+  if (fake_driver::wrong_result("kernel") && n > 0) out[n / 2] += 1.0F;
+  return kSuccess;
+}
+
+FAKE_API CUresult cuStreamCreate(void** stream, unsigned) {
+  FAKE_CALL("cuStreamCreate");
+  *stream = &g_stream_tag;
+  return kSuccess;
+}
+FAKE_API CUresult cuStreamSynchronize(void*) {
+  FAKE_CALL("cuStreamSynchronize");
+  return kSuccess;
+}
+
+FAKE_API CUresult cuDeviceCanAccessPeer(int* can, int device, int peer) {
+  FAKE_CALL("cuDeviceCanAccessPeer");
+  if (device < 0 || device >= device_count() || peer < 0 || peer >= device_count()) return kInvalidDevice;
+  *can = cuda_setting("peer") == "1" ? 1 : 0;
+  return kSuccess;
+}
+FAKE_API CUresult cuCtxEnablePeerAccess(void*, unsigned) {
+  FAKE_CALL("cuCtxEnablePeerAccess");
+  return kSuccess;
+}
+FAKE_API CUresult cuMemcpyPeer(CUdeviceptr to, void*, CUdeviceptr from, void*, size_t bytes) {
+  FAKE_CALL("cuMemcpyPeer");
+  std::memcpy(fake_driver::host<void>(to), fake_driver::host<void>(from), bytes);
+  return kSuccess;
+}

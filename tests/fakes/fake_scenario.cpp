@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "fake_runtime.hpp"
+
 namespace fake_driver {
 namespace {
 
@@ -45,6 +47,8 @@ Scenario load() {
       s.cuda[key] = value;
     } else if (section == "calls") {
       s.calls[key] = value;
+    } else if (section != "device") {
+      s.sections[section][key] = value;
     } else if (section == "device" && !s.devices.empty()) {
       Device& d = s.devices.back();
       if (key == "name")
@@ -99,6 +103,24 @@ const std::map<std::string, int>& known_codes() {
 const Scenario& scenario() {
   static const Scenario s = load();
   return s;
+}
+
+std::string setting(const std::string& section, const std::string& key, const std::string& fallback) {
+  auto sec = scenario().sections.find(section);
+  if (sec == scenario().sections.end()) return fallback;
+  auto it = sec->second.find(key);
+  return it == sec->second.end() ? fallback : it->second;
+}
+
+long long number(const std::string& section, const std::string& key, long long fallback) {
+  std::string text = setting(section, key);
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 0);
+  return text.empty() || *end != '\0' ? fallback : v;
+}
+
+bool wrong_result(const std::string& section) {
+  return setting(section, "result") == "wrong";
 }
 
 int code_from_text(const std::string& text, int fallback) {

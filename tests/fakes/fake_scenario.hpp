@@ -6,6 +6,8 @@
 ///   [cuda]    driver_version = 12040          device_count = 2
 ///   [device]  one section per GPU: name, uuid, cc = 9.0, memory_total_bytes,
 ///             pci_bus_id = 00000000:18:00.0, pci_device_id = 0x233010de, persistence_mode = 1
+///   [cublas], [cudnn], [nccl], [nvrtc], [kernel]: the runtime fakes' settings (version = ...,
+///             result = wrong makes the library compute a wrong answer that verify must catch)
 ///   [calls]   <symbol>[@<device index>] = <action>, where action is a return code (a number
 ///             or a name such as NVML_ERROR_DRIVER_NOT_LOADED / CUDA_ERROR_NO_DEVICE),
 ///             "hang" (never returns) or "crash" (raises SIGSEGV).
@@ -36,7 +38,14 @@ struct Scenario {
   std::map<std::string, std::string> cuda;
   std::vector<Device> devices;
   std::map<std::string, std::string> calls;
+  /// Every other section, by name: the runtime libraries' fakes read theirs.
+  std::map<std::string, std::map<std::string, std::string>> sections;
 };
+
+/// `key` of `section` as text, `fallback` when absent.
+std::string setting(const std::string& section, const std::string& key, const std::string& fallback = "");
+/// True when the scenario asks `section` to compute a wrong result (result = wrong).
+bool wrong_result(const std::string& section);
 
 /// Parsed once per process.
 const Scenario& scenario();

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: builds gpudoctor, runs the GPU-labelled tests, `verify`
+# (text and JSON), `verify --framework pytorch` and `jax` once the build has them, and prints
+# a short table last. Every step's output is kept under build/device-check/ (override with
+# DEVICE_CHECK_OUT). Exit status: 0 when every step passed, 1 otherwise.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+out=${DEVICE_CHECK_OUT:-build/device-check}
+mkdir -p "$out"
+jobs=$(nproc 2>/dev/null || echo 2)
+rows=()
+failed=0
+
+# step NAME COMMAND...: runs it with its output in $out/NAME.log and adds a row to the table.
+step() {
+  local name=$1
+  shift
+  local start status
+  start=$(date +%s)
+  if "$@" >"$out/$name.log" 2>&1; then
+    status=ok
+  else
+    status="FAILED ($?)"
+    failed=1
+  fi
+  rows+=("$name|$status|$(($(date +%s) - start)) s|$out/$name.log")
+}
+
+step build sh -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs --target gpudoctor gpu_tests"
+step gpu-tests ctest --preset dev -L gpu --output-on-failure
+step verify build/dev/gpudoctor verify
+step verify-json sh -c "build/dev/gpudoctor --json verify >'$out/verify.json'"
+for framework in pytorch jax; do
+  if build/dev/gpudoctor verify --help 2>/dev/null | grep -q -- '--framework'; then
+    step "verify-$framework" build/dev/gpudoctor verify --framework "$framework"
+  else
+    rows+=("verify-$framework|not built yet|-|verify --framework is not in this build")
+  fi
+done
+
+card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
+echo
+echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card"
+printf '%-18s %-14s %-8s %s\n' step result time log
+for row in "${rows[@]}"; do
+  IFS='|' read -r name status seconds log <<<"$row"
+  printf '%-18s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
+done
+exit "$failed"

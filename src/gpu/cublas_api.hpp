@@ -1,0 +1,75 @@
+#pragma once
+/// cuBLAS and cuBLASLt (libcublas.so.N, libcublasLt.so.N), declared by hand: only the calls
+/// verify makes, so gpudoctor builds with no CUDA SDK. Values follow NVIDIA's cublas_api.h and
+/// library_types.h.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "gpu/entry_points.hpp"
+#include "platform/dynamic_library.hpp"
+
+namespace gpudoctor::gpu {
+
+using cublasStatus_t = int;
+using cublasHandle_t = struct cublasContext*;
+inline constexpr cublasStatus_t kCublasSuccess = 0;
+inline constexpr int kCublasOpN = 0;
+inline constexpr int kCudaR32F = 0;  ///< cudaDataType CUDA_R_32F
+inline constexpr int kCudaR16F = 2;  ///< cudaDataType CUDA_R_16F
+/// cublasComputeType_t CUBLAS_COMPUTE_32F (cuBLAS 11+); before 11 the compute type was a
+/// cudaDataType, CUDA_R_32F.
+inline constexpr int kCublasCompute32F = 68;
+inline constexpr int kCublasGemmDefault = -1;
+/// libraryPropertyType for cublasGetProperty.
+inline constexpr int kMajorVersion = 0;
+inline constexpr int kMinorVersion = 1;
+inline constexpr int kPatchLevel = 2;
+
+// clang-format off
+#define GPUDOCTOR_CUBLAS_ENTRY_POINTS(X)                                                                   \
+  /* CUDA 4.0 (the _v2 API) */                                                                             \
+  X(create,        cublasStatus_t, (cublasHandle_t*),          Need::required, "cublasCreate_v2")          \
+  X(destroy,       cublasStatus_t, (cublasHandle_t),           Need::optional, "cublasDestroy_v2")         \
+  X(get_version,   cublasStatus_t, (cublasHandle_t, int*),     Need::required,                             \
+    "cublasGetVersion_v2", "cublasGetVersion")                                                             \
+  /* CUDA 8.0 */                                                                                           \
+  X(get_property,  cublasStatus_t, (int, int*),                Need::optional, "cublasGetProperty")        \
+  X(sgemm,         cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const float*, const float*,   \
+                                    int, const float*, int, const float*, float*, int), Need::required,    \
+    "cublasSgemm_v2")                                                                                      \
+  /* CUDA 8.0; verify's half-precision GEMM */                                                             \
+  X(gemm_ex,       cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const void*, const void*, int,\
+                                    int, const void*, int, int, const void*, void*, int, int, int, int),   \
+    Need::optional, "cublasGemmEx")                                                                        \
+  /* CUDA 11.4 */                                                                                          \
+  X(status_name,   const char*, (cublasStatus_t),              Need::optional, "cublasGetStatusName")
+// clang-format on
+
+struct CublasApi {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+  GPUDOCTOR_CUBLAS_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
+};
+
+// clang-format off
+#define GPUDOCTOR_CUBLASLT_ENTRY_POINTS(X)                                                 \
+  /* CUDA 10.1 */                                                                          \
+  X(get_version,   size_t, (),                    Need::required, "cublasLtGetVersion")    \
+  X(create,        int, (void**),                 Need::optional, "cublasLtCreate")
+// clang-format on
+
+struct CublasLtApi {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+  GPUDOCTOR_CUBLASLT_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
+};
+
+Result<CublasApi> load_cublas(const std::vector<std::string>& names);
+Result<CublasLtApi> load_cublaslt(const std::vector<std::string>& names);
+
+/// "CUBLAS_STATUS_NOT_INITIALIZED" for 1, from cublas_api.h; "CUBLAS_STATUS_<n>" otherwise.
+std::string cublas_status_name(cublasStatus_t status);
+
+}  // namespace gpudoctor::gpu

@@ -1,0 +1,38 @@
+#pragma once
+/// `gpudoctor verify --framework`: a short script run by a Python environment's own
+/// interpreter, in a child with a deadline. It imports the framework, lists the devices it
+/// sees, runs a matrix product and a convolution on its first GPU (or on the CPU when it sees
+/// none) against the same on the CPU, mixed precision where the GPU has it, and reports what
+/// the process loaded (/proc/self/maps). The framework's stderr is kept for the explain rules
+/// (the caller's: the gpu layer does not read the knowledge base).
+#include <chrono>
+#include <string>
+
+#include "model/verify_report.hpp"
+#include "platform/process_runner.hpp"
+
+namespace gpudoctor::gpu {
+
+struct FrameworkTarget {
+  std::string framework;    ///< "pytorch", "jax", "tensorflow"
+  std::string env;          ///< the environment's path
+  std::string interpreter;  ///< its python
+};
+
+struct FrameworkRun {
+  VerifyStep step;          ///< name "framework <name>"; passed only when the work ran on a GPU, checked
+  std::string stderr_text;  ///< the framework's own words, for explain
+};
+
+/// The Python the child runs (`python -c SCRIPT FRAMEWORK`); it prints one line
+/// "GPUDOCTOR-RESULT {json}" last.
+const char* framework_script();
+
+FrameworkRun run_framework_check(const ProcessRunner& runner, const FrameworkTarget& target,
+                                 std::chrono::milliseconds deadline);
+
+/// The step from what the interpreter wrote (pure: the tests feed it recorded output).
+FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Result<ProcessOutput>& output,
+                                        long long elapsed_ms);
+
+}  // namespace gpudoctor::gpu

@@ -1,0 +1,131 @@
+#include "gpu/verify_runner.hpp"
+
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "gpu/driver_query.hpp"
+#include "gpu/verify_steps.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+struct Runner {
+  const VerifyOptions& options;
+  VerifyReport& report;
+  std::map<std::string, std::string> libs;  ///< what every step child loads
+
+  const RuntimeLibraryReport* library(const std::string& name) const {
+    for (const auto& l : report.libraries) {
+      if (l.name == name) return &l;
+    }
+    return nullptr;
+  }
+
+  VerifyStep& add(VerifyStep step) {
+    report.steps.push_back(std::move(step));
+    if (options.on_step) options.on_step(report.steps.back());
+    return report.steps.back();
+  }
+
+  VerifyStep& not_run(const std::string& name, int device, const char* status, std::string why) {
+    VerifyStep s;
+    s.name = name;
+    if (device >= 0) s.device = device;
+    s.status = status;
+    s.detail = std::move(why);
+    return add(std::move(s));
+  }
+
+  VerifyStep& run(const std::string& name, int device, std::optional<int>* device_count = nullptr) {
+    std::vector<IsolatedTask> tasks{{"verify-step", verify_step_args(name, device, libs)}};
+    std::vector<ChildOutcome> outcome = run_isolated(tasks, options.step_deadline);
+    return add(verify_step_from_child(name, device, outcome.at(0), device_count));
+  }
+
+  /// Runs `name` when `ready` passed and `lib` (if any) loaded; otherwise says why not.
+  bool run_if(const std::string& name, int device, const VerifyStep* ready, const char* lib, const char* lib_words) {
+    if (ready != nullptr && !ready->passed()) {
+      not_run(name, device, kStepSkipped, "not run: the " + ready->name + " step did not pass");
+      return false;
+    }
+    if (lib != nullptr) {
+      const RuntimeLibraryReport* l = library(lib);
+      if (l == nullptr || l->status == "not-found") {
+        std::string where = report.libs_from == "system" ? "on the loader's path" : "in " + report.libs_from;
+        not_run(name, device, kStepSkipped, std::string(lib_words) + " not found " + where);
+        return false;
+      }
+      if (l->status != "ok") {
+        not_run(name, device, kStepFailed, std::string(lib_words) + " did not load: " + l->error);
+        return false;
+      }
+    }
+    return run(name, device).passed();
+  }
+};
+
+}  // namespace
+
+VerifyReport run_verify(const VerifyOptions& options) {
+  VerifyReport report;
+  report.libs_from = options.libraries.label;
+  report.quick = options.quick;
+  report.libraries = probe_runtime_libraries(options.libraries, options.step_deadline);
+  {
+    std::vector<IsolatedTask> tasks{{"cuda-driver", options.cuda_names}};
+    report.driver = cuda_report_from_child(run_isolated(tasks, options.step_deadline).at(0));
+  }
+  Runner r{.options = options, .report = report, .libs = {}};
+  if (!options.cuda_names.empty()) r.libs["cuda"] = options.cuda_names.front();
+  if (!report.driver.path.empty()) r.libs["cuda"] = report.driver.path;
+  for (const char* name : {"cublas", "cudnn", "nccl"}) {
+    const RuntimeLibraryReport* l = r.library(name);
+    if (l != nullptr && l->status == "ok") r.libs[name] = l->path;
+  }
+
+  std::optional<int> count;
+  VerifyStep first = r.run("driver", 0, &count);
+  if (!first.passed()) {
+    for (const char* step : verify_step_names()) {
+      if (std::string_view(step) == "driver") continue;
+      if (options.quick && std::string_view(step) == "sgemm") break;
+      bool across = std::string_view(step) == "nccl-allreduce" || std::string_view(step) == "peer-access";
+      r.not_run(step, across ? -1 : 0, kStepSkipped, "not run: the driver step did not pass");
+    }
+    return report;
+  }
+  const int devices = count.value_or(1);
+  bool all_memory = true;
+  for (int d = 0; d < devices; ++d) {
+    if (d > 0 && !r.run("driver", d).passed()) {
+      all_memory = false;
+      continue;
+    }
+    VerifyStep context = r.run("context", d);
+    VerifyStep memory =
+        context.passed() ? r.run("memory", d) : r.not_run("memory", d, kStepSkipped, "not run: no context on this GPU");
+    all_memory = all_memory && memory.passed();
+    r.run_if("kernel", d, &memory, nullptr, nullptr);
+    if (options.quick) continue;
+    r.run_if("sgemm", d, &memory, "cublas", "cuBLAS");
+    r.run_if("hgemm", d, &memory, "cublas", "cuBLAS");
+    r.run_if("cudnn-conv", d, &memory, "cudnn", "cuDNN");
+  }
+  if (options.quick) return report;
+  if (!all_memory) {
+    r.not_run("nccl-allreduce", -1, kStepSkipped, "not run: memory did not work on every GPU");
+  } else {
+    r.run_if("nccl-allreduce", -1, nullptr, "nccl", "NCCL");
+  }
+  if (devices < 2) {
+    r.not_run("peer-access", -1, kStepSkipped, "only one GPU visible: no peer to reach");
+  } else if (all_memory) {
+    r.run("peer-access", -1);
+  } else {
+    r.not_run("peer-access", -1, kStepSkipped, "not run: memory did not work on every GPU");
+  }
+  return report;
+}
+
+}  // namespace gpudoctor::gpu

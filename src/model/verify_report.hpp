@@ -1,0 +1,66 @@
+#pragma once
+/// What `gpudoctor verify` found (gpu/verify_runner.hpp): the runtime libraries it loaded, with
+/// the absolute path and version of each, and every step it ran on every GPU, with its time
+/// and result. Plain data: the children write it, the parent reads it back through the JSON
+/// codec (model/json_codec.hpp), the renderers print it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/gpu_reports.hpp"
+
+namespace gpudoctor {
+
+/// One runtime library (cuBLAS, cuBLASLt, cuDNN and its sub-libraries, NCCL, NVRTC) as loaded
+/// from the chosen source. Status vocabulary as LibraryReport's ("ok", "not-found",
+/// "load-failed", "init-failed", "timeout", "crashed").
+struct RuntimeLibraryReport : LibraryReport {
+  std::string name;                       ///< "cublas", "cudnn", "cudnn_cnn", "nccl", ...
+  std::string version;                    ///< "13.0.0.19", from the library's own call; "" if none
+  std::optional<long long> version_code;  ///< what that call answered (cudnnGetVersion: 90300)
+  std::string version_call;               ///< "cudnnGetVersion"
+  std::vector<std::string> tried;         ///< the names or paths tried, in order
+};
+
+/// Step results.
+inline constexpr const char* kStepPassed = "passed";
+inline constexpr const char* kStepFailed = "failed";    ///< ran, and the answer was wrong or an error
+inline constexpr const char* kStepSkipped = "skipped";  ///< could not run here; `detail` says why
+inline constexpr const char* kStepCrashed = "crashed";  ///< the child died from a signal
+inline constexpr const char* kStepTimeout = "timeout";  ///< killed at its deadline
+
+struct VerifyStep {
+  std::string name;                ///< "driver", "context", "memory", "kernel", "sgemm", ...
+  std::optional<int> device;       ///< the GPU; none for steps across GPUs (NCCL)
+  std::string status;              ///< kStep* above
+  std::string detail;              ///< what was proven, or why not, in words
+  std::string last_call;           ///< the vendor call in progress when the child stopped
+  long long elapsed_ms = 0;        ///< wall time of the step's child
+  std::vector<std::string> notes;  ///< measured figures: max error vs bound, bytes, names
+  /// Whether a later step may build on this one.
+  [[nodiscard]] bool passed() const { return status == kStepPassed; }
+};
+
+struct VerifyReport {
+  std::string libs_from;  ///< "system", "toolkit" or the environment's path
+  bool quick = false;
+  CudaDriverReport driver;  ///< libcuda as the first step found it
+  std::vector<RuntimeLibraryReport> libraries;
+  std::vector<VerifyStep> steps;
+  std::vector<std::string> problems;  ///< failures outside any step (the child could not start)
+};
+
+/// True when no step failed, crashed or timed out, at least one ran, and no problem was
+/// recorded. Skipped steps name their reason and do not count against the run.
+bool verify_passed(const VerifyReport& report);
+
+/// "9.3.0" for cudnnGetVersion's 90300 and "8.9.7" for 8907; cuBLAS and NCCL encode their
+/// versions the same way (library headers: CUDNN_VERSION, CUBLAS_VERSION, NCCL_VERSION_CODE:
+/// major*10000 + minor*100 + patch today, major*1000 + minor*100 + patch in older releases).
+/// cuDNN and NCCL, whose majors have one digit.
+std::string packed_version_text(long long code);
+/// cuBLAS and cuBLASLt, whose majors have two: 11401 is 11.4.1 (major*1000 form), 130100 is
+/// 13.1.0 (major*10000 form).
+std::string cublas_version_text(long long code);
+
+}  // namespace gpudoctor

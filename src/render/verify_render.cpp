@@ -1,0 +1,88 @@
+#include "render/verify_render.hpp"
+
+#include <fmt/core.h>
+
+#include <nlohmann/json.hpp>
+
+#include "model/json_codec.hpp"
+#include "render/json_text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+const char* mark(const std::string& status, bool color) {
+  if (status == kStepPassed || status == "ok") return color ? "\x1b[32m✓\x1b[0m" : "✓";
+  if (status == kStepSkipped || status == "not-found") return color ? "\x1b[33m-\x1b[0m" : "-";
+  return color ? "\x1b[31m✗\x1b[0m" : "✗";
+}
+
+std::string where(const VerifyStep& s) {
+  if (s.device) return "GPU " + std::to_string(*s.device);
+  return s.name.starts_with("framework ") ? "python" : "all GPUs";
+}
+
+}  // namespace
+
+std::string render_verify_step_line(const VerifyStep& s, bool color) {
+  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", mark(s.status, color), s.name, where(s),
+                                 s.elapsed_ms, s.status, s.detail);
+  for (const auto& n : s.notes) line += "        " + n + "\n";
+  return line;
+}
+
+std::string render_verify_text(const VerifyReport& r, bool color) {
+  std::string out = "gpudoctor verify: runtime libraries from " + r.libs_from + (r.quick ? " (--quick)" : "") + "\n\n";
+  const bool framework_mode = r.libraries.empty() && r.driver.status.empty();
+  if (framework_mode) out = "gpudoctor verify --framework: each environment's own interpreter\n";
+  if (!framework_mode) out += "Driver (libcuda): ";
+  if (framework_mode) {
+    // nothing: the frameworks load their own libraries
+  } else if (r.driver.status == "ok") {
+    int v = r.driver.driver_version.value_or(0);
+    out += fmt::format("{} {}, speaks CUDA {}.{}, {} GPU(s)\n", mark("ok", color), r.driver.path, v / 1000,
+                       v % 1000 / 10, r.driver.device_count.value_or(0));
+  } else {
+    out += fmt::format("{} {}: {}\n", mark(kStepFailed, color), r.driver.status.empty() ? "unknown" : r.driver.status,
+                       r.driver.error);
+  }
+  if (!framework_mode) out += "\nRuntime libraries:\n";
+  for (const auto& l : r.libraries) {
+    const bool sub = l.name.find('_') != std::string::npos;
+    std::string what = l.status == "ok" ? l.path : l.status + ": " + l.error;
+    if (l.status == "not-found" && !l.tried.empty()) {
+      what = "not found (tried " + l.tried.front() +
+             (l.tried.size() > 1 ? " and " + std::to_string(l.tried.size() - 1) + " more" : "") + ")";
+    }
+    out += fmt::format("  {}{} {:<{}} {:<10} {}\n", sub ? "  " : "", mark(l.status, color), l.name, sub ? 31 : 33,
+                       l.version, what);
+    for (const auto& p : l.problems) out += "      " + p + "\n";
+  }
+  out += "\nSteps:\n";
+  for (const auto& s : r.steps) out += render_verify_step_line(s, color);
+  for (const auto& p : r.problems) out += "  ✗ " + p + "\n";
+  size_t bad = 0;
+  std::string first_bad;
+  for (const auto& s : r.steps) {
+    if (s.passed() || s.status == kStepSkipped) continue;
+    if (bad++ == 0) first_bad = s.name + " on " + where(s) + " (" + s.status + ")";
+  }
+  out += "\n";
+  if (verify_passed(r)) {
+    out += fmt::format("{} every step that could run passed\n", mark("ok", color));
+  } else if (bad == 0) {
+    out += fmt::format("{} no step could run here\n", mark(kStepFailed, color));
+  } else {
+    out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark(kStepFailed, color), bad, first_bad);
+  }
+  return out;
+}
+
+std::string render_verify_json(const VerifyReport& r) {
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = kVerifySchemaVersion;
+  const nlohmann::ordered_json body = verify_report_to_json(r);
+  for (const auto& [key, value] : body.items()) doc[key] = value;
+  return json_text(doc);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,158 @@
+// A fake cuDNN 9 for verify's tests, built as libcudnn.so.9 and as each sub-library verify
+// looks for beside it: the legacy convolution API of gpu/cudnn_api.hpp, computing on fake
+// device memory (host memory). [cudnn] version = N (7605 for an old cuDNN 7), result = wrong.
+#include <cstring>
+
+#include "fake_runtime.hpp"
+
+namespace {
+
+constexpr int kSuccess = 0;
+constexpr int kBadParam = 2000;
+
+struct Tensor {
+  int n = 0, c = 0, h = 0, w = 0;
+};
+struct Conv {
+  int pad_h = 0, pad_w = 0;
+};
+int g_handle = 0;
+
+Tensor* tensor(void* d) {
+  return static_cast<Tensor*>(d);
+}
+
+/// Output element (n, k, y, x) of the cross-correlation, the loops in their own order.
+float correlate(const Tensor& xs, const float* x, const Tensor& ws, const float* w, const Conv& cv, int n, int k, int y,
+                int xo) {
+  float sum = 0;
+  for (int c = 0; c < xs.c; ++c) {
+    for (int i = 0; i < ws.h; ++i) {
+      int iy = y + i - cv.pad_h;
+      if (iy < 0 || iy >= xs.h) continue;
+      for (int j = 0; j < ws.w; ++j) {
+        int ix = xo + j - cv.pad_w;
+        if (ix < 0 || ix >= xs.w) continue;
+        sum += x[((n * xs.c + c) * xs.h + iy) * xs.w + ix] * w[((k * ws.c + c) * ws.h + i) * ws.w + j];
+      }
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+FAKE_API size_t cudnnGetVersion() {
+  FAKE_CALL("cudnnGetVersion");
+  return static_cast<size_t>(fake_driver::number("cudnn", "version", 91900));
+}
+FAKE_API const char* cudnnGetErrorString(int status) {
+  return status == kBadParam ? "CUDNN_STATUS_BAD_PARAM" : "CUDNN_STATUS_INTERNAL_ERROR";
+}
+FAKE_API int cudnnCreate(void** handle) {
+  FAKE_CALL("cudnnCreate");
+  *handle = &g_handle;
+  return kSuccess;
+}
+FAKE_API int cudnnBackendCreateDescriptor(int, void**) {
+  return kBadParam;
+}
+FAKE_API int cudnnCreateTensorDescriptor(void** d) {
+  FAKE_CALL("cudnnCreateTensorDescriptor");
+  *d = new Tensor;
+  return kSuccess;
+}
+FAKE_API int cudnnSetTensor4dDescriptor(void* d, int format, int type, int n, int c, int h, int w) {
+  FAKE_CALL("cudnnSetTensor4dDescriptor");
+  if (format != 0 || type != 0) return kBadParam;
+  *tensor(d) = Tensor{n, c, h, w};
+  return kSuccess;
+}
+FAKE_API int cudnnCreateFilterDescriptor(void** d) {
+  FAKE_CALL("cudnnCreateFilterDescriptor");
+  *d = new Tensor;
+  return kSuccess;
+}
+FAKE_API int cudnnSetFilter4dDescriptor(void* d, int type, int format, int k, int c, int h, int w) {
+  FAKE_CALL("cudnnSetFilter4dDescriptor");
+  if (format != 0 || type != 0) return kBadParam;
+  *tensor(d) = Tensor{k, c, h, w};
+  return kSuccess;
+}
+FAKE_API int cudnnCreateConvolutionDescriptor(void** d) {
+  FAKE_CALL("cudnnCreateConvolutionDescriptor");
+  *d = new Conv;
+  return kSuccess;
+}
+FAKE_API int cudnnSetConvolution2dDescriptor(void* d, int pad_h, int pad_w, int u, int v, int dh, int dw, int mode,
+                                             int type) {
+  FAKE_CALL("cudnnSetConvolution2dDescriptor");
+  if (u != 1 || v != 1 || dh != 1 || dw != 1 || mode != 1 || type != 0) return kBadParam;
+  *static_cast<Conv*>(d) = Conv{pad_h, pad_w};
+  return kSuccess;
+}
+FAKE_API int cudnnSetConvolutionMathType(void*, int) {
+  FAKE_CALL("cudnnSetConvolutionMathType");
+  return kSuccess;
+}
+FAKE_API int cudnnGetConvolutionForwardWorkspaceSize(void*, void*, void*, void*, void*, int, size_t* bytes) {
+  FAKE_CALL("cudnnGetConvolutionForwardWorkspaceSize");
+  *bytes = 4096;
+  return kSuccess;
+}
+FAKE_API int cudnnGetConvolutionBackwardDataWorkspaceSize(void*, void*, void*, void*, void*, int, size_t* bytes) {
+  FAKE_CALL("cudnnGetConvolutionBackwardDataWorkspaceSize");
+  *bytes = 0;
+  return kSuccess;
+}
+
+FAKE_API int cudnnConvolutionForward(void* handle, const void*, void* x_desc, const void* x, void* w_desc,
+                                     const void* w, void* conv, int, void*, size_t, const void*, void* y_desc,
+                                     void* y) {
+  FAKE_CALL("cudnnConvolutionForward");
+  if (handle != &g_handle) return kBadParam;
+  const Tensor& xs = *tensor(x_desc);
+  const Tensor& ws = *tensor(w_desc);
+  const Tensor& ys = *tensor(y_desc);
+  const Conv& cv = *static_cast<Conv*>(conv);
+  auto* out = static_cast<float*>(y);
+  for (int n = 0; n < ys.n; ++n)
+    for (int k = 0; k < ys.c; ++k)
+      for (int i = 0; i < ys.h; ++i)
+        for (int j = 0; j < ys.w; ++j)
+          out[((n * ys.c + k) * ys.h + i) * ys.w + j] =
+              correlate(xs, static_cast<const float*>(x), ws, static_cast<const float*>(w), cv, n, k, i, j);
+  if (fake_driver::wrong_result("cudnn")) out[7] *= 1.01F;
+  return kSuccess;
+}
+
+FAKE_API int cudnnConvolutionBackwardData(void* handle, const void*, void* w_desc, const void* w, void* dy_desc,
+                                          const void* dy, void* conv, int, void*, size_t, const void*, void* dx_desc,
+                                          void* dx) {
+  FAKE_CALL("cudnnConvolutionBackwardData");
+  if (handle != &g_handle) return kBadParam;
+  const Tensor& ws = *tensor(w_desc);
+  const Tensor& ys = *tensor(dy_desc);
+  const Tensor& xs = *tensor(dx_desc);
+  const Conv& cv = *static_cast<Conv*>(conv);
+  const auto* g = static_cast<const float*>(dy);
+  const auto* f = static_cast<const float*>(w);
+  auto* out = static_cast<float*>(dx);
+  // Gathered per input element (the reference scatters): the two must agree.
+  for (int n = 0; n < xs.n; ++n)
+    for (int c = 0; c < xs.c; ++c)
+      for (int iy = 0; iy < xs.h; ++iy)
+        for (int ix = 0; ix < xs.w; ++ix) {
+          float sum = 0;
+          for (int k = 0; k < ys.c; ++k)
+            for (int i = 0; i < ws.h; ++i)
+              for (int j = 0; j < ws.w; ++j) {
+                int y = iy - i + cv.pad_h;
+                int xo = ix - j + cv.pad_w;
+                if (y < 0 || y >= ys.h || xo < 0 || xo >= ys.w) continue;
+                sum += g[((n * ys.c + k) * ys.h + y) * ys.w + xo] * f[((k * ws.c + c) * ws.h + i) * ws.w + j];
+              }
+          out[((n * xs.c + c) * xs.h + iy) * xs.w + ix] = sum;
+        }
+  return kSuccess;
+}

@@ -1,0 +1,268 @@
+// `gpudoctor verify` against the fake driver and runtime libraries (tests/fakes): the real
+// binary, the real dlopen path, real children and deadlines. Each test writes its scenario
+// (verify_healthy.ini plus what it breaks) and starts gpudoctor with the fakes first on
+// LD_LIBRARY_PATH. Every case must end with a report that names the failing step.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_shell;
+using testing::shell_quote;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class FakeVerify : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpudoctor-verify-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  /// verify --json with the healthy scenario plus `extra` (INI lines), returning the run.
+  testing::RunResult verify(const std::string& extra, const std::string& flags = "",
+                            const std::string& lib_path = GPUDOCTOR_FAKE_LIB_DIR) {
+    fs::path scenario = dir_ / "scenario.ini";
+    std::ofstream(scenario) << read_file(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini") << "\n"
+                            << extra << "\n";
+    std::string line = "LD_LIBRARY_PATH=" + shell_quote(lib_path) +
+                       " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
+                       shell_quote(GPUDOCTOR_BINARY) + " --json verify " + flags;
+    auto r = run_shell(line);
+    EXPECT_TRUE(r.json.is_object()) << line << "\nstdout: " << r.out << "\nstderr: " << r.err;
+    return r;
+  }
+
+  static const nlohmann::json* step(const testing::RunResult& r, const std::string& name, int device = 0) {
+    if (!r.json.is_object()) return nullptr;
+    for (const auto& s : r.json["steps"]) {
+      bool across = !s.contains("device");
+      if (s["name"] == name && (across || s["device"] == device)) return &s;
+    }
+    return nullptr;
+  }
+
+  /// The first step that did not pass or skip: what the report names as the failure.
+  static std::string first_failure(const testing::RunResult& r) {
+    if (!r.json.is_object()) return "";
+    for (const auto& s : r.json["steps"]) {
+      if (s["status"] != "passed" && s["status"] != "skipped") return s["name"].get<std::string>();
+    }
+    return "";
+  }
+
+  static const nlohmann::json* library(const testing::RunResult& r, const std::string& name) {
+    if (!r.json.is_object()) return nullptr;
+    for (const auto& l : r.json["libraries"]) {
+      if (l["name"] == name) return &l;
+    }
+    return nullptr;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(FakeVerify, HealthyTwoGpusPassEveryStepAndExitZero) {
+  auto r = verify("");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.json["passed"], true);
+  for (const char* name : {"driver", "context", "memory", "kernel", "sgemm", "hgemm", "cudnn-conv"}) {
+    for (int d : {0, 1}) {
+      const auto* s = step(r, name, d);
+      ASSERT_NE(s, nullptr) << name << " on GPU " << d;
+      EXPECT_EQ((*s)["status"], "passed") << name << ": " << (*s)["detail"];
+    }
+  }
+  EXPECT_EQ((*step(r, "nccl-allreduce"))["status"], "passed");
+  EXPECT_EQ((*step(r, "peer-access"))["status"], "passed");
+  // Each library is reported with the fake's own version call and the absolute path loaded.
+  const auto* cudnn = library(r, "cudnn");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ((*cudnn)["version"], "9.1.0");
+  EXPECT_EQ((*cudnn)["path"], std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libcudnn.so.9");
+  EXPECT_EQ((*library(r, "cublas"))["version"], "12.4.2");
+  EXPECT_EQ((*library(r, "nccl"))["version"], "2.23.4");
+  EXPECT_EQ((*library(r, "nvrtc"))["version"], "13.0");
+  EXPECT_EQ((*library(r, "cudnn_cnn"))["status"], "ok");
+}
+
+TEST_F(FakeVerify, QuickStopsAfterTheFirstKernel) {
+  auto r = verify("", "--quick");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(step(r, "kernel"), nullptr);
+  EXPECT_EQ(step(r, "sgemm"), nullptr);
+  EXPECT_EQ(step(r, "nccl-allreduce"), nullptr);
+}
+
+TEST_F(FakeVerify, OneGpuSkipsPeerAccessAndSaysWhy) {
+  auto r = verify("[cuda]\ndevice_count = 1\n");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const auto* peer = step(r, "peer-access");
+  ASSERT_NE(peer, nullptr);
+  EXPECT_EQ((*peer)["status"], "skipped");
+  EXPECT_NE((*peer)["detail"].get<std::string>().find("only one GPU"), std::string::npos);
+}
+
+/// A library that computes a wrong answer: verify must catch it, in the step that used it.
+struct WrongCase {
+  const char* extra;
+  const char* step;
+};
+
+class FakeVerifyWrong : public FakeVerify, public ::testing::WithParamInterface<WrongCase> {};
+
+TEST_P(FakeVerifyWrong, IsCaughtAndNamed) {
+  auto r = verify(GetParam().extra);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(first_failure(r), GetParam().step) << r.out;
+  const auto* s = step(r, GetParam().step);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "failed");
+}
+
+INSTANTIATE_TEST_SUITE_P(Results, FakeVerifyWrong,
+                         ::testing::Values(WrongCase{"[cuda]\nmemcpy = corrupt\n", "memory"},
+                                           WrongCase{"[kernel]\nresult = wrong\n", "kernel"},
+                                           WrongCase{"[cublas]\nresult = wrong\n", "sgemm"},
+                                           WrongCase{"[cudnn]\nresult = wrong\n", "cudnn-conv"},
+                                           WrongCase{"[nccl]\nresult = wrong\n", "nccl-allreduce"}));
+
+TEST_F(FakeVerify, WrongHalfGemmIsCaughtToo) {
+  auto r = verify("[cublas]\nresult = wrong\n");
+  EXPECT_EQ((*step(r, "hgemm"))["status"], "failed");
+  EXPECT_NE((*step(r, "hgemm"))["detail"].get<std::string>().find("wrong result"), std::string::npos);
+}
+
+/// An error code at each step's own call: the step fails with the call and the code's name.
+struct ErrorCase {
+  const char* call;
+  const char* code;
+  const char* step;
+  const char* words;  ///< in the step's detail
+};
+
+class FakeVerifyError : public FakeVerify, public ::testing::WithParamInterface<ErrorCase> {};
+
+TEST_P(FakeVerifyError, FailsTheStepThatMadeTheCall) {
+  const ErrorCase& c = GetParam();
+  auto r = verify(std::string("[calls]\n") + c.call + " = " + c.code + "\n");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(first_failure(r), c.step) << r.out;
+  const auto* s = step(r, c.step);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "failed");
+  std::string detail = (*s)["detail"];
+  EXPECT_NE(detail.find(c.call), std::string::npos) << detail;
+  EXPECT_NE(detail.find(c.words), std::string::npos) << detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Calls, FakeVerifyError,
+    ::testing::Values(ErrorCase{"cuInit", "CUDA_ERROR_NO_DEVICE", "driver", "CUDA_ERROR_NO_DEVICE"},
+                      ErrorCase{"cuDevicePrimaryCtxRetain", "999", "context", "CUDA_ERROR_UNKNOWN"},
+                      ErrorCase{"cuMemcpyDtoH_v2", "1", "memory", "CUDA_ERROR_INVALID_VALUE"},
+                      ErrorCase{"cuModuleLoadDataEx", "218", "kernel", "(218)"},
+                      ErrorCase{"cublasSgemm_v2", "13", "sgemm", "CUBLAS_STATUS_EXECUTION_FAILED"},
+                      ErrorCase{"cublasGemmEx", "15", "hgemm", "CUBLAS_STATUS_NOT_SUPPORTED"},
+                      ErrorCase{"cudnnConvolutionBackwardData", "2000", "cudnn-conv", "CUDNN_STATUS_BAD_PARAM"},
+                      ErrorCase{"ncclAllReduce", "4", "nccl-allreduce", "invalid argument"},
+                      ErrorCase{"cuMemcpyPeer", "1", "peer-access", "CUDA_ERROR_INVALID_VALUE"}));
+
+TEST_F(FakeVerify, AHangBecomesATimeoutNamingTheStepAndTheCall) {
+  auto r = verify("[calls]\ncublasSgemm_v2 = hang\n", "--step-timeout-ms 1500");
+  EXPECT_EQ(r.exit_code, 1);
+  const auto* s = step(r, "sgemm");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "timeout");
+  EXPECT_EQ((*s)["last_call"], "cublasSgemm_v2");
+  // The run went on: the next step ran and passed.
+  EXPECT_EQ((*step(r, "cudnn-conv"))["status"], "passed");
+}
+
+TEST_F(FakeVerify, ASegfaultBecomesACrashNamingTheStepTheSignalAndTheCall) {
+  auto r = verify("[calls]\ncudnnConvolutionForward = crash\n");
+  EXPECT_EQ(r.exit_code, 1);
+  const auto* s = step(r, "cudnn-conv");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "crashed");
+  std::string detail = (*s)["detail"];
+  EXPECT_NE(detail.find("SIGSEGV"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("in cudnnConvolutionForward"), std::string::npos) << detail;
+  EXPECT_EQ((*step(r, "nccl-allreduce"))["status"], "passed");
+}
+
+TEST_F(FakeVerify, ACrashWhileAskingALibraryItsVersionIsThatLibrarysFinding) {
+  auto r = verify("[calls]\nncclGetVersion = crash\n");
+  const auto* nccl = library(r, "nccl");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ((*nccl)["status"], "crashed");
+  EXPECT_NE((*nccl)["error"].get<std::string>().find("in ncclGetVersion"), std::string::npos) << (*nccl)["error"];
+  const auto* s = step(r, "nccl-allreduce");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "failed");
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+TEST_F(FakeVerify, AMissingRequiredEntryPointIsNamed) {
+  auto r = verify("", "", std::string(GPUDOCTOR_FAKE_MISSING_RUNTIME_DIR) + ":" + GPUDOCTOR_FAKE_LIB_DIR);
+  const auto* cublas = library(r, "cublas");
+  ASSERT_NE(cublas, nullptr);
+  EXPECT_EQ((*cublas)["status"], "load-failed");
+  EXPECT_NE((*cublas)["error"].get<std::string>().find("cublasSgemm_v2"), std::string::npos);
+  EXPECT_EQ((*step(r, "sgemm"))["status"], "failed");
+  EXPECT_EQ(first_failure(r), "sgemm");
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+TEST_F(FakeVerify, AnOldCudnnIsRefusedWithItsVersion) {
+  auto r = verify("[cudnn]\nversion = 7605\n");
+  const auto* s = step(r, "cudnn-conv");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "failed");
+  EXPECT_NE((*s)["detail"].get<std::string>().find("cuDNN 7.6.5"), std::string::npos) << (*s)["detail"];
+  EXPECT_EQ(first_failure(r), "cudnn-conv");
+}
+
+TEST_F(FakeVerify, NoDriverSaysSoAndSkipsTheRestWithTheReason) {
+  auto r = verify("", "", GPUDOCTOR_FAKE_EMPTY_DIR);
+  EXPECT_EQ(r.exit_code, 1);
+  const auto* d = step(r, "driver");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ((*d)["status"], "failed");
+  EXPECT_NE((*d)["detail"].get<std::string>().find("no NVIDIA driver"), std::string::npos);
+  EXPECT_EQ((*step(r, "kernel"))["status"], "skipped");
+}
+
+TEST_F(FakeVerify, TextReportNamesTheFailingStep) {
+  fs::path scenario = dir_ / "text.ini";
+  std::ofstream(scenario) << read_file(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini")
+                          << "\n[kernel]\nresult = wrong\n";
+  auto r = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " GPUDOCTOR_FAKE_DRIVER=" +
+                     shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) + " verify --quick");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("the first: kernel on GPU 0 (failed)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("elements wrong"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,91 @@
+// `verify --framework` end to end with a stand-in interpreter: a copy of a fixture venv with
+// TensorFlow 2.15 whose bin/python is a shell script that writes TensorFlow's own warning on
+// stderr and a CPU-fallback result. The real binary must run it with a deadline, report the
+// fallback, and put the stderr through the explain rules; a hanging interpreter is a timeout.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+class VerifyFrameworkFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpudoctor-vfw-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    // cp -a: the fixture holds symlinks that fs::copy will not follow into a copy.
+    auto copied = testing::run_command(
+        {"cp", "-a",
+         (fs::path(GPUDOCTOR_FIXTURES_DIR) / "linux-tf215-cudnn86-mismatch/root/home/alex/tf/venv").string(),
+         (dir_ / "venv").string()});
+    ASSERT_EQ(copied.exit_code, 0) << copied.err;
+    // The fixture's bin/python is a symlink to /usr/bin/python3.10: writing the stand-in
+    // through it would write outside the scratch folder. A fresh bin/ holds only our files.
+    fs::remove_all(dir_ / "venv/bin");
+    fs::create_directories(dir_ / "venv/bin");
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void interpreter(const std::string& body) {
+    for (const char* name : {"python", "python3"}) {
+      fs::path p = dir_ / "venv/bin" / name;
+      ASSERT_FALSE(fs::is_symlink(p)) << p;
+      std::ofstream(p) << "#!/bin/sh\n" << body;
+      fs::permissions(p, fs::perms::owner_all);
+    }
+  }
+  const nlohmann::json* tf_step(const testing::RunResult& r) {
+    if (!r.json.is_object()) return nullptr;
+    for (const auto& s : r.json["steps"]) {
+      if (s["name"] == "framework tensorflow") return &s;
+    }
+    return nullptr;
+  }
+  fs::path dir_;
+};
+
+TEST_F(VerifyFrameworkFixture, CpuFallbackIsReportedAndTheFrameworksWordsExplained) {
+  interpreter(
+      "echo \"2024-03-01 10:00:00.000000: W tensorflow/tsl/platform/default/dso_loader.cc:78] Could not load dynamic "
+      "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory\" "
+      ">&2\n"
+      "echo 'GPUDOCTOR-RESULT "
+      "{\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"devices\":[\"/physical_device:CPU:0\"],"
+      "\"placed_on\":\"/CPU:0\",\"matmul_error\":1e-5,\"conv_error\":1e-6,\"error\":null,"
+      "\"loaded\":[\"/venv/lib/python3.10/site-packages/tensorflow/libtensorflow_framework.so.2\"]}'\n");
+  auto r = testing::run_gpudoctor({"--env", (dir_ / "venv").string(), "--json", "verify", "--framework", "tensorflow"});
+  const auto* s = tf_step(r);
+  ASSERT_NE(s, nullptr) << r.out << r.err;
+  EXPECT_EQ((*s)["status"], "failed");
+  EXPECT_NE((*s)["detail"].get<std::string>().find("CPU fallback"), std::string::npos) << (*s)["detail"];
+  std::string notes = (*s)["notes"].dump();
+  EXPECT_NE(notes.find("explain: "), std::string::npos) << "the dso_loader line must be explained: " << notes;
+  EXPECT_NE(notes.find("libcudnn.so.8"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("loaded /venv/lib/python3.10/site-packages/tensorflow/libtensorflow_framework.so.2"),
+            std::string::npos);
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+TEST_F(VerifyFrameworkFixture, AHangingInterpreterIsATimeout) {
+  interpreter("sleep 30\n");
+  auto r = testing::run_gpudoctor({"--env", (dir_ / "venv").string(), "--json", "verify", "--framework", "tensorflow",
+                                   "--step-timeout-ms", "1000"});
+  const auto* s = tf_step(r);
+  ASSERT_NE(s, nullptr) << r.out << r.err;
+  EXPECT_EQ((*s)["status"], "timeout") << (*s)["detail"];
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+}  // namespace
+}  // namespace gpudoctor

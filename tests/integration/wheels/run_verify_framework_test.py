@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""`gpudoctor verify --framework jax` on a real, importable JAX (CPU wheels from PyPI, with
+their dependencies) in a throwaway virtualenv:
+
+  run_verify_framework_test.py --venv DIR --cache DIR --gpudoctor PATH
+
+On a machine without a GPU, JAX takes its CPU path: verify must run JAX's own interpreter,
+report the CPU fallback with the reasons the doctor sees, list what the process loaded, and
+exit 1. On a machine with a GPU and no CUDA plugin installed, the same. Wheels are cached in
+--cache; exit 77 (skipped) when PyPI is unreachable and the cache lacks them.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+SKIP = 77
+PINS = ["jax==0.4.38", "jaxlib==0.4.38"]
+
+
+def log(msg):
+    print(f"[verify-framework] {msg}", flush=True)
+
+
+def fail(msg):
+    print(f"[verify-framework] FAILED: {msg}", flush=True)
+    sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--venv", required=True)
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--gpudoctor", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.cache, exist_ok=True)
+    python = os.path.join(a.venv, "bin", "python")
+    if not os.path.exists(python):
+        r = subprocess.run([sys.executable, "-m", "venv", a.venv], capture_output=True, text=True)
+        if r.returncode != 0:
+            log(f"SKIPPED: no venv module: {r.stderr.strip()}")
+            sys.exit(SKIP)
+    pip = [python, "-m", "pip", "--disable-pip-version-check", "-q"]
+    have = subprocess.run(pip + ["show", "jax", "jaxlib"], capture_output=True, text=True).returncode == 0
+    if not have:
+        r = subprocess.run(pip + ["download", "--retries", "1", "--timeout", "15", "--only-binary=:all:", "-d", a.cache]
+                           + PINS, capture_output=True, text=True)
+        if r.returncode != 0:
+            log("PyPI unreachable: trying the cache")
+        r = subprocess.run(pip + ["install", "--no-index", "--find-links", a.cache] + PINS, capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            log(f"SKIPPED: cannot install {PINS}: {r.stderr.strip()[-300:]}")
+            sys.exit(SKIP)
+    r = subprocess.run([a.gpudoctor, "--env", a.venv, "--json", "verify", "--framework", "jax",
+                        "--step-timeout-ms", "300000"], capture_output=True, text=True, timeout=600)
+    try:
+        report = json.loads(r.stdout)
+    except ValueError:
+        fail(f"not JSON (exit {r.returncode}): {r.stdout[:400]} {r.stderr[:400]}")
+    steps = [s for s in report["steps"] if s["name"] == "framework jax" and a.venv in " ".join(s["notes"])]
+    if len(steps) != 1:
+        fail(f"expected one jax step for {a.venv}: {json.dumps(report['steps'])[:600]}")
+    s = steps[0]
+    log(f"{s['status']}: {s['detail']}")
+    gpu = os.path.exists("/proc/driver/nvidia/version")
+    if s["status"] != "failed" or "CPU fallback" not in s["detail"]:
+        fail(f"expected the CPU fallback{' (a GPU machine without the CUDA plugin)' if gpu else ''}: {s}")
+    if "no jax-cuda plugin" not in s["detail"]:
+        fail(f"the reason is missing: {s['detail']}")
+    if not any(n.startswith("devices: cpu") for n in s["notes"]):
+        fail(f"the devices JAX saw are missing: {s['notes']}")
+    loaded = [n for n in s["notes"] if n.startswith("loaded ")]
+    if not any("xla_extension" in n for n in loaded):
+        fail(f"/proc/self/maps should list jaxlib's xla_extension: {loaded}")
+    if r.returncode != 1:
+        fail(f"exit status {r.returncode}, expected 1 (the CPU fallback is a failure of verify)")
+    log(f"ok: {len(loaded)} libraries listed, e.g. {loaded[0]}")
+
+
+if __name__ == "__main__":
+    main()
