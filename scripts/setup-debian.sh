@@ -15,6 +15,8 @@ build_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libre2-dev
   pci.ids
+  # report --html: mustache templates (mstch is a static library over Boost's headers)
+  libmstch-dev libboost-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine

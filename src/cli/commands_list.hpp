@@ -9,5 +9,6 @@ Command plan_command();
 Command matrix_command();
 Command kb_command();
 Command explain_command();
+Command report_command();
 
 }  // namespace gpudoctor
