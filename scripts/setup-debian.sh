@@ -25,6 +25,10 @@ test_pkgs=(
   dpkg-dev file
   # the Windows child-process launcher compiled and run under wine (scripts/windows-smoke.sh)
   g++-mingw-w64-x86-64 wine64
+  # the HTML report opened in headless Chromium (scripts/html-report-check.sh)
+  chromium
+  # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
+  openmpi-bin libopenmpi-dev
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;
