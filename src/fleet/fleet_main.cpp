@@ -174,6 +174,8 @@ int run(int argc, char** argv) {
   expected.erase(0);
   auto gather_start = Clock::now();
   std::string buffer;
+  size_t bytes = 0;
+  double parse_s = 0;  // of gather_s: reading the reports back into the model
   while (!expected.empty() && seconds_since(start) < a.deadline_s) {
     int found = 0;
     MPI_Status status;
@@ -186,7 +188,10 @@ int run(int argc, char** argv) {
     MPI_Get_count(&status, MPI_CHAR, &count);
     buffer.resize(static_cast<size_t>(count));
     MPI_Recv(buffer.data(), count, MPI_CHAR, status.MPI_SOURCE, kReportTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    bytes += buffer.size();
+    auto parse_start = Clock::now();
     by_rank[status.MPI_SOURCE].push_back(fleet_node_from_message(buffer, status.MPI_SOURCE));
+    parse_s += seconds_since(parse_start);
     if (auto it = expected.find(status.MPI_SOURCE); it != expected.end() && --it->second == 0) expected.erase(it);
   }
   double gather_s = seconds_since(gather_start);
@@ -211,8 +216,10 @@ int run(int argc, char** argv) {
   double render_s = seconds_since(render_start);
   write_output(text);
   if (a.timing) {
-    print_error("gpudoctor-fleet: {} node reports; gather {:.3f} s, compare {:.3f} s, render {:.3f} s\n",
-                report.nodes.size(), gather_s, compare_s, render_s);
+    print_error(
+        "gpudoctor-fleet: {} node reports; gather {:.3f} s ({} bytes received, {:.3f} s of it parsing), "
+        "compare {:.3f} s, render {:.3f} s\n",
+        report.nodes.size(), gather_s, bytes, parse_s, compare_s, render_s);
   }
   bool errors = false;
   for (const auto& n : report.nodes) errors = errors || n.status != "ok" || worst(n.findings) == Severity::error;
