@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpudoctor-fleet under Debian's OpenMPI: 4 ranks on this machine, each diagnosing a fixture tree
+# `gpudoctor fleet` (gpudoctor-fleet) under Debian's OpenMPI: 4 ranks on this machine, each diagnosing a fixture tree
 # (--root-per-rank), rank 3 a different one: rank 0 must group ranks 0-2, name rank 3 the odd node
 # out and list what differs. Then with faults: rank 1's doctor hangs (killed at its deadline),
 # rank 2's doctor crashes, rank 3 never reports; rank 0 must still print the report, naming each,
@@ -30,7 +30,8 @@ mpi=(mpirun --oversubscribe --allow-run-as-root -np 4)
 common=(--every-rank-a-node --root-per-rank "$work/rank{}/root" --env-file-per-rank "$work/rank{}/env" --json)
 
 rc=0
-timeout 120 "${mpi[@]}" "$fleet" "${common[@]}" >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
+# Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process.
+timeout 120 "${mpi[@]}" "$build/gpudoctor" fleet "${common[@]}" >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
 if [ "$rc" != 1 ]; then
   cat "$work/fleet.err" >&2
   echo "fleet-check: exit $rc, expected 1 (rank 3's tree has error findings)" >&2

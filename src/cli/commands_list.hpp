@@ -10,5 +10,6 @@ Command matrix_command();
 Command kb_command();
 Command explain_command();
 Command report_command();
+Command fleet_command();
 
 }  // namespace gpudoctor
