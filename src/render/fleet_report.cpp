@@ -7,14 +7,11 @@
 
 #include "core/text.hpp"
 #include "model/build_info.hpp"
+#include "render/finding_words.hpp"
 #include "render/json_text.hpp"
 
 namespace gpudoctor {
 namespace {
-
-const char* mark(Severity s) {
-  return s == Severity::error ? "✗" : s == Severity::warning ? "!" : "•";
-}
 
 /// "n1, n2, n3" or, past a handful, "n1, n2, n3 and 997 more".
 std::string node_list(const std::vector<std::string>& nodes, size_t shown = 6) {
@@ -93,7 +90,7 @@ std::string render_fleet_text(const FleetReport& r) {
       std::string where = f.nodes.size() == all && all > 1
                               ? fmt::format("all {} nodes", all)
                               : fmt::format("{} node(s): {}", f.nodes.size(), node_list(f.nodes));
-      out += fmt::format("  {} {} [{}]\n", mark(f.severity), terminal_safe(f.title), terminal_safe(where));
+      out += fmt::format("  {} {} [{}]\n", severity_mark(f.severity), terminal_safe(f.title), terminal_safe(where));
       auto fix = lines(f.fix);
       if (!fix.empty()) out += fmt::format("      Fix: {}\n", terminal_safe(fix.front()));
     }

@@ -11,6 +11,7 @@
 
 #include "core/text.hpp"
 #include "model/build_info.hpp"
+#include "render/finding_words.hpp"
 #include "render/html_templates.hpp"
 
 namespace gpudoctor {
@@ -36,40 +37,6 @@ std::string or_dash(const std::string& s) {
 }
 std::string or_dash(const std::optional<Version>& v) {
   return v ? v->str() : "—";
-}
-
-const char* area_title(FindingArea a) {
-  switch (a) {
-    case FindingArea::system:
-      return "System";
-    case FindingArea::gpu:
-      return "NVIDIA GPU";
-    case FindingArea::driver:
-      return "NVIDIA driver";
-    case FindingArea::cuda:
-      return "CUDA toolkit";
-    case FindingArea::libraries:
-      return "cuDNN, NCCL, TensorRT";
-    case FindingArea::python:
-      return "Python environments and frameworks";
-    case FindingArea::env:
-      return "Environment variables";
-  }
-  return "";
-}
-
-const char* mark(Severity s) {
-  switch (s) {
-    case Severity::ok:
-      return "✓";
-    case Severity::info:
-      return "•";
-    case Severity::warning:
-      return "!";
-    case Severity::error:
-      return "✗";
-  }
-  return "•";
 }
 
 /// A number as people read it: at most 3 significant decimals, no trailing zeros.
@@ -153,7 +120,7 @@ mstch::map finding_view(const Finding& f) {
   }
   return mstch::map{{"id", text(f.id, 100)},
                     {"severity", std::string(to_string(f.severity))},
-                    {"mark", std::string(mark(f.severity))},
+                    {"mark", std::string(severity_mark(f.severity))},
                     {"area", std::string(area_title(f.area))},
                     {"title", text(f.title)},
                     {"detail", text(f.detail)},
