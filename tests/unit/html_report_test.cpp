@@ -209,3 +209,32 @@ TEST(HtmlReport, ReportCommandOnAFixtureUnderAScriptNamedPath) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// A saved doctor report renders as the live one does; a JSON file that is not one is refused.
+TEST(HtmlReport, FromJsonRendersASavedReportAndRefusesOtherJson) {
+  namespace fs = std::filesystem;
+  fs::path scratch = fs::temp_directory_path() / ("gpudoctor-html-json-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  const std::string fixture = GPUDOCTOR_FIXTURES_DIR "/linux-driver-too-old";
+  auto doctor = testing::run_gpudoctor({"--json", "--root", fixture + "/root", "--env-file", fixture + "/env"});
+  ASSERT_TRUE(doctor.failure.empty()) << doctor.failure;
+  std::ofstream(scratch / "node.json") << doctor.out;
+  std::ofstream(scratch / "other.json") << R"({"schema_version": 1, "groups": []})";
+  auto live =
+      testing::run_gpudoctor({"report", "--html", "-", "--root", fixture + "/root", "--env-file", fixture + "/env"});
+  auto saved = testing::run_gpudoctor({"report", "--html", "-", "--from-json", (scratch / "node.json").string()});
+  auto other = testing::run_gpudoctor({"report", "--html", "-", "--from-json", (scratch / "other.json").string()});
+  fs::remove_all(scratch);
+  EXPECT_EQ(saved.exit_code, 1) << saved.err;
+  EXPECT_EQ(saved.out, live.out) << "the saved report renders exactly as the live one";
+  EXPECT_NE(saved.out.find("needs a newer driver than 470.223.02"), std::string::npos);
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("not a gpudoctor doctor --json report"), std::string::npos) << other.err;
+  EXPECT_TRUE(other.out.empty());
+}
+
+}  // namespace
+}  // namespace gpudoctor
