@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Opens `gpudoctor report --html` in headless Chromium (Debian's chromium): the DOM has the
-# expected headings, charts and table headers; a screenshot of each section is not blank; and no
-# request leaves the file (Chromium's own net log, with background networking off and every host
-# name unresolvable, lists no http(s) or ws URL; a control page with a remote image shows the log
-# does see one). Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png]
+# expected headings, charts and table headers; a screenshot of each section is not blank; it
+# prints to a PDF of several pages; and no request leaves the file (Chromium's own net log, with
+# background networking off and every host name unresolvable, lists no http(s) or ws URL; a
+# control page with a remote image shows the log does see one). Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png]
 # Exit 77 (skipped) without chromium or python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +48,8 @@ for s in "${sections[@]}"; do
   chrome --window-size=800,700 --screenshot="$work/section-$s.png" "file://$work/section-$s.html" >/dev/null
 done
 chrome --window-size=390,844 --screenshot="$work/phone.png" "$page" >/dev/null
+# Printed (the page's print style): a PDF of several pages.
+chrome --no-pdf-header-footer --print-to-pdf="$work/print.pdf" "$page" >/dev/null
 # The control: a page that does ask for a remote image, which the net log must show.
 printf '<!DOCTYPE html><img src="http://canary.invalid/x.png">' >"$work/control.html"
 chrome --log-net-log="$work/control-net.json" --screenshot="$work/control.png" "file://$work/control.html" >/dev/null
@@ -169,6 +171,13 @@ def variety(path):
             total += 1
             inked += px != b"\xff\xff\xff"
     return len(colours), inked / max(total, 1)
+
+pdf = open(f"{work}/print.pdf", "rb").read()
+pages = max([int(n) for n in re.findall(rb"/Count (\d+)", pdf)] or [0])
+if not pdf.startswith(b"%PDF") or pages < 2:
+    problems.append(f"printing gave no multi-page PDF ({len(pdf)} bytes, {pages} pages)")
+else:
+    print(f"html-report-check: printed: {pages} pages, {len(pdf)} bytes")
 
 seen = {}
 for name in ["top", "phone"] + [f"section-{s}" for s in sections]:
