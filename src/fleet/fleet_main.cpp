@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,13 +89,10 @@ std::vector<std::string> node_messages(const FleetArgs& a, int rank, int leader_
   std::string message = run_node_doctor(run);
   if (a.simulate_nodes <= 0) return {message};
   int share = simulated_share(a.simulate_nodes, leaders, leader_index);
+  auto doc = nlohmann::ordered_json::parse(message);  // run_node_doctor's own JSON
   for (int i = 0; i < share; ++i) {
-    std::string name = "sim-" + std::to_string(rank) + "-" + std::to_string(i);
-    std::string copy = message;
-    auto at = copy.find("\"node\":\"");
-    auto end = at == std::string::npos ? at : copy.find('"', at + 8);
-    if (end != std::string::npos) copy.replace(at + 8, end - at - 8, name);
-    out.push_back(std::move(copy));
+    doc["node"] = "sim-" + std::to_string(rank) + "-" + std::to_string(i);
+    out.push_back(doc.dump());
   }
   return out;
 }
