@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli/fleet_node.hpp"
 #include "render/fleet_report.hpp"
 #include "render/html_report.hpp"
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -117,6 +119,26 @@ TEST(FleetNode, TheFleetJsonIsWhatTheHtmlReportShows) {
   EXPECT_NE(html.find("<th scope=\"row\">driver</th><td>580.95.05</td><td>570.86.10</td>"), std::string::npos);
   EXPECT_NE(html.find("rank 4: rank 4 sent no report within 120 s"), std::string::npos);
   EXPECT_NE(html.find("<title id=\"chart-fleet-t\">Nodes per fingerprint group</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// gpudoctor itself links no MPI: where no gpudoctor-fleet was built beside it, `fleet` says so.
+TEST(FleetNode, FleetCommandWithoutGpudoctorFleetSaysWhy) {
+  namespace fs = std::filesystem;
+  fs::path scratch = fs::temp_directory_path() / ("gpudoctor-no-fleet-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  fs::copy_file(GPUDOCTOR_BINARY, scratch / "gpudoctor");
+  auto r = testing::run_command({(scratch / "gpudoctor").string(), "fleet", "--json"});
+  fs::remove_all(scratch);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("gpudoctor-fleet is not installed beside gpudoctor"), std::string::npos) << r.err;
+  auto ldd = testing::run_shell(std::string("ldd ") + GPUDOCTOR_BINARY);
+  EXPECT_EQ(ldd.out.find("libmpi"), std::string::npos) << ldd.out;
 }
 
 }  // namespace
