@@ -9,10 +9,11 @@ cd "$(dirname "$0")/.."
 . scripts/check-lib.sh
 build="${1:-build/run-path}"
 
-# 1. The run path builds with GoogleTest, GMock and Google Benchmark hidden.
+# 1. The run path builds with GoogleTest, GMock, Google Benchmark and MPI (gpudoctor-fleet's,
+#    a test package) hidden.
 cmake --preset release -B "$build" --no-warn-unused-cli \
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_GMock=ON \
-  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >/dev/null
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
 quietly check-run-path cmake --build "$build" --target gpudoctor -j"$(nproc)"
 
 # 2. The doctor runs: 0 (no error) or 1 (an error found, right on a machine without a GPU).

@@ -15,6 +15,8 @@ build_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libre2-dev
   pci.ids
+  # report --html: mustache templates (mstch is a static library over Boost's headers)
+  libmstch-dev libboost-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
@@ -23,6 +25,10 @@ test_pkgs=(
   dpkg-dev file
   # the Windows child-process launcher compiled and run under wine (scripts/windows-smoke.sh)
   g++-mingw-w64-x86-64 wine64
+  # the HTML report opened in headless Chromium (scripts/html-report-check.sh)
+  chromium
+  # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
+  openmpi-bin libopenmpi-dev
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;

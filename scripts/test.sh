@@ -75,6 +75,8 @@ stage "lint (clang-format, shellcheck)" scripts/lint.sh
 stage "build (dev)" bash -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs"
 stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
 stage "windows: launcher built with mingw-w64, run under wine" skippable scripts/windows-smoke.sh
+stage "html report in headless chromium" skippable scripts/html-report-check.sh build/dev/gpudoctor
+stage "fleet under mpirun (4 ranks, odd node out, faults)" skippable scripts/fleet-check.sh build/dev
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"
 stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'

@@ -10,5 +10,7 @@ Command matrix_command();
 Command kb_command();
 Command explain_command();
 Command verify_command();
+Command report_command();
+Command fleet_command();
 
 }  // namespace gpudoctor

@@ -160,7 +160,218 @@ void library_report_from_json(const json& j, LibraryReport& r) {
   }
 }
 
+// ---- the doctor's report read back ----
+
+std::optional<Version> get_version(const json& j, const char* key) {
+  std::string s = get_string(j, key);
+  if (s.empty()) return std::nullopt;
+  return Version::parse(s);
+}
+
+bool get_bool(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::vector<std::string> get_strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  if (auto it = j.find(key); it != j.end() && it->is_array()) {
+    for (const auto& v : *it) {
+      if (v.is_string()) out.push_back(v.get<std::string>());
+    }
+  }
+  return out;
+}
+
+/// The objects of an array under key (a non-object element is skipped).
+template <class F>
+void each_object(const json& j, const char* key, F&& f) {
+  if (auto it = j.find(key); it != j.end() && it->is_array()) {
+    for (const auto& v : *it) {
+      if (v.is_object()) f(v);
+    }
+  }
+}
+
+const json& object_at(const json& j, const char* key) {
+  static const json empty = json::object();
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : empty;
+}
+
+GpuFacts gpu_from_json(const json& j) {
+  GpuFacts g;
+  g.name = get_string(j, "name");
+  g.source = get_string(j, "source");
+  g.uuid = get_string(j, "uuid");
+  g.pci_bus_id = get_string(j, "pci_bus_id");
+  g.pci_device_id = get_string(j, "pci_device_id");
+  if (auto cc = Version::parse(get_string(j, "compute_capability")); cc && cc->parts().size() >= 2) {
+    g.cc_major = cc->major();
+    g.cc_minor = cc->parts()[1];
+  }
+  g.compute_capability_source = get_string(j, "compute_capability_source");
+  get_optional(j, "memory_total_bytes", g.memory_total_bytes);
+  get_optional(j, "persistence_mode", g.persistence_mode);
+  g.kernel_driver = get_string(j, "kernel_driver");
+  return g;
+}
+
+void driver_from_json(const json& j, DriverFacts& d) {
+  d.version = get_version(j, "version");
+  d.version_source = get_string(j, "version_source");
+  d.module_flavor = get_string(j, "module_flavor");
+  d.nvidia_module_loaded = get_bool(j, "nvidia_module_loaded");
+  d.nouveau_loaded = get_bool(j, "nouveau_loaded");
+  d.cuda_driver_version = get_version(j, "cuda_driver_version");
+  d.cuda_driver_version_source = get_string(j, "cuda_driver_version_source");
+  each_object(j, "libraries", [&](const json& f) {
+    d.files.push_back({get_string(f, "name"), get_string(f, "path"), get_version(f, "version")});
+  });
+  const json& nvml = object_at(j, "nvml");
+  d.nvml_status = get_string(nvml, "status");
+  d.nvml_error = get_string(nvml, "error");
+  d.nvml_path = get_string(nvml, "path");
+  const json& cuda = object_at(j, "libcuda");
+  d.libcuda_status = get_string(cuda, "status");
+  d.libcuda_error = get_string(cuda, "error");
+  d.libcuda_path = get_string(cuda, "path");
+}
+
+FrameworkFacts framework_from_json(const json& j) {
+  FrameworkFacts f;
+  f.name = get_string(j, "name");
+  f.package = get_string(j, "package");
+  f.version = Version::parse(get_string(j, "version")).value_or(Version());
+  f.location = get_string(j, "location");
+  get_optional(j, "cuda_build", f.cuda_build);
+  f.cuda_version = get_version(j, "cuda_version");
+  f.cudnn_version = get_version(j, "cudnn_version");
+  f.compute_capabilities = get_strings(j, "compute_capabilities");
+  f.variant = get_string(j, "variant");
+  f.evidence = get_string(j, "evidence");
+  f.problems = get_strings(j, "problems");
+  each_object(j, "loads", [&](const json& l) {
+    f.loads.push_back({get_string(l, "soname"), get_string(l, "path"), get_string(l, "via")});
+  });
+  return f;
+}
+
+PythonEnvFacts env_from_json(const json& j) {
+  PythonEnvFacts e;
+  e.path = get_string(j, "path");
+  e.kind = get_string(j, "kind");
+  e.interpreter = get_string(j, "interpreter");
+  e.python_version = get_version(j, "python_version");
+  e.python_version_source = get_string(j, "python_version_source");
+  e.site_packages = get_strings(j, "site_packages");
+  e.found_via = get_strings(j, "found_via");
+  each_object(j, "frameworks", [&](const json& f) { e.frameworks.push_back(framework_from_json(f)); });
+  each_object(j, "nvidia_wheels", [&](const json& w) {
+    NvidiaWheel wheel;
+    wheel.package = get_string(w, "package");
+    wheel.version = Version::parse(get_string(w, "version")).value_or(Version());
+    wheel.library = get_string(w, "library");
+    get_optional(w, "cuda_major", wheel.cuda_major);
+    e.nvidia_wheels.push_back(std::move(wheel));
+  });
+  return e;
+}
+
+Severity severity_from(const std::string& s) {
+  for (Severity v : {Severity::ok, Severity::info, Severity::warning, Severity::error}) {
+    if (s == to_string(v)) return v;
+  }
+  return Severity::info;
+}
+
+FindingArea area_from(const std::string& s) {
+  for (FindingArea a : kFindingAreas) {
+    if (s == to_string(a)) return a;
+  }
+  return FindingArea::system;
+}
+
 }  // namespace
+
+void facts_from_json(const json& j, Facts& facts) {
+  if (!j.is_object()) return;
+  facts.platform = parse_platform(get_string(j, "platform")).value_or(Platform::linux);
+  facts.root = get_string(j, "root");
+  facts.live = get_bool(j, "live");
+  const json& os = object_at(j, "os");
+  facts.os.name = get_string(os, "name");
+  facts.os.id = get_string(os, "id");
+  facts.os.version_id = get_string(os, "version_id");
+  facts.os.kernel = get_string(os, "kernel");
+  facts.os.wsl2 = get_bool(os, "wsl2");
+  facts.os.wsl_dxg_device = get_bool(os, "wsl_dxg_device");
+  facts.os.wsl_lib_dir = get_bool(os, "wsl_lib_dir");
+  facts.os.container = get_string(os, "container");
+  facts.os.container_evidence = get_strings(os, "container_evidence");
+  each_object(j, "gpus", [&](const json& g) { facts.gpus.push_back(gpu_from_json(g)); });
+  driver_from_json(object_at(j, "driver"), facts.driver);
+  each_object(j, "toolkits", [&](const json& t) {
+    ToolkitFacts tk;
+    tk.path = get_string(t, "path");
+    tk.version = get_version(t, "version");
+    tk.version_source = get_string(t, "version_source");
+    tk.found_via = get_strings(t, "found_via");
+    tk.has_nvcc = get_bool(t, "has_nvcc");
+    tk.kind = get_string(t, "kind");
+    facts.toolkits.push_back(std::move(tk));
+  });
+  each_object(j, "libraries", [&](const json& l) {
+    LibraryFacts lib;
+    lib.name = get_string(l, "name");
+    lib.version = get_version(l, "version");
+    lib.version_source = get_string(l, "version_source");
+    lib.path = get_string(l, "path");
+    lib.files = get_strings(l, "files");
+    lib.origin = get_string(l, "origin");
+    get_optional(l, "cuda_major", lib.cuda_major);
+    get_optional(l, "loader_order", lib.loader_order);
+    facts.libraries.push_back(std::move(lib));
+  });
+  each_object(j, "python_envs", [&](const json& e) { facts.python_envs.push_back(env_from_json(e)); });
+  for (const auto& [name, value] : object_at(j, "env").items()) {
+    if (value.is_string()) facts.env.push_back({name, value.get<std::string>()});
+  }
+  each_object(j, "problems", [&](const json& p) {
+    facts.problems.push_back({get_string(p, "probe"), get_string(p, "path"), get_string(p, "message")});
+  });
+}
+
+std::vector<Finding> findings_from_json(const json& j) {
+  std::vector<Finding> out;
+  if (!j.is_array()) return out;
+  for (const auto& f : j) {
+    if (!f.is_object()) continue;
+    Finding finding;
+    finding.id = get_string(f, "id");
+    finding.severity = severity_from(get_string(f, "severity"));
+    finding.area = area_from(get_string(f, "area"));
+    finding.title = get_string(f, "title");
+    finding.detail = get_string(f, "detail");
+    finding.fix = get_string(f, "fix");
+    finding.evidence = get_strings(f, "evidence");
+    finding.source = get_string(f, "source");
+    out.push_back(std::move(finding));
+  }
+  return out;
+}
+
+bool doctor_report_from_json(const json& doc, Facts& facts, std::vector<Finding>& findings) {
+  if (!doc.is_object()) return false;
+  auto f = doc.find("facts");
+  auto list = doc.find("findings");
+  if (f == doc.end() || !f->is_object() || list == doc.end() || !list->is_array()) return false;
+  Facts read;
+  facts_from_json(*f, read);
+  facts = std::move(read);
+  findings = findings_from_json(*list);
+  return true;
+}
 
 json facts_to_json(const Facts& facts) {
   const OsFacts& os = facts.os;

@@ -31,5 +31,13 @@ void report_from_json(const nlohmann::ordered_json& j, RuntimeLibraryReport& rep
 nlohmann::ordered_json step_to_json(const VerifyStep& step);
 void step_from_json(const nlohmann::ordered_json& j, VerifyStep& step);
 nlohmann::ordered_json verify_report_to_json(const VerifyReport& report);
+/// The doctor's report read back (`report --html --from-json`, fleet's rank 0 reading every
+/// node's report): the inverse of facts_to_json and findings_to_json, as lenient as the GPU
+/// readers. A finding's unknown severity or area is read as info / system.
+void facts_from_json(const nlohmann::ordered_json& j, Facts& facts);
+std::vector<Finding> findings_from_json(const nlohmann::ordered_json& j);
+/// A whole `doctor --json` document: facts and findings. False (outputs untouched) when doc is
+/// not an object with a "facts" object and a "findings" array.
+bool doctor_report_from_json(const nlohmann::ordered_json& doc, Facts& facts, std::vector<Finding>& findings);
 
 }  // namespace gpudoctor

@@ -132,6 +132,12 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
 /// (works even when the file was replaced since), GetModuleFileNameW on Windows.
 Result<std::string> current_executable();
 
+/// Replaces the running program with argv (argv[0] a path), keeping the process, its
+/// environment and descriptors: how `gpudoctor fleet` becomes gpudoctor-fleet under mpirun,
+/// whose rank environment must reach MPI_Init in the same process. Returns only on failure;
+/// unsupported on Windows (no MPI build there).
+Status replace_process(const std::vector<std::string>& argv);
+
 /// An internal task's side of its pipes to the parent. take() moves stdin and stdout to
 /// private descriptors and points the standard ones at the null device, so that what a vendor
 /// library prints (or reads) never mixes with the task's answer. stderr stays ours: a

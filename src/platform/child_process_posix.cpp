@@ -402,6 +402,15 @@ Result<std::string> current_executable() {
   return std::string(kSelf);
 }
 
+Status replace_process(const std::vector<std::string>& argv) {
+  if (argv.empty()) return Error{ErrorKind::not_found, "nothing to run", ""};
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));  // execv's type, not written
+  args.push_back(nullptr);
+  ::execv(args[0], args.data());
+  return Error{errno == ENOENT ? ErrorKind::not_found : ErrorKind::io_error, std::strerror(errno), argv[0], errno};
+}
+
 struct ParentPipe::Impl {
   Fd in;
   Fd out;

@@ -438,6 +438,11 @@ int shell_exit_status(const ExitStatus& status) {
   return status.code;
 }
 
+Status replace_process(const std::vector<std::string>& argv) {
+  return Error{ErrorKind::unsupported, "replacing the running program is not done on Windows",
+               argv.empty() ? std::string() : argv[0]};
+}
+
 Result<std::string> current_executable() {
   std::wstring path(MAX_PATH, L'\0');
   for (;;) {

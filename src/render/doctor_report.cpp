@@ -7,45 +7,11 @@
 #include "core/text.hpp"
 #include "model/build_info.hpp"
 #include "model/json_codec.hpp"
+#include "render/finding_words.hpp"
 #include "render/json_text.hpp"
 
 namespace gpudoctor {
 namespace {
-
-/// A report section's heading.
-const char* title_of(FindingArea a) {
-  switch (a) {
-    case FindingArea::system:
-      return "System";
-    case FindingArea::gpu:
-      return "NVIDIA GPU";
-    case FindingArea::driver:
-      return "NVIDIA driver";
-    case FindingArea::cuda:
-      return "CUDA toolkit";
-    case FindingArea::libraries:
-      return "cuDNN, NCCL, TensorRT";
-    case FindingArea::python:
-      return "Python environments and frameworks";
-    case FindingArea::env:
-      return "Environment variables";
-  }
-  return "";
-}
-
-const char* mark(Severity s) {
-  switch (s) {
-    case Severity::ok:
-      return "✓";
-    case Severity::info:
-      return "•";
-    case Severity::warning:
-      return "!";
-    case Severity::error:
-      return "✗";
-  }
-  return "•";
-}
 
 std::string paint(const std::string& text, Severity s, bool color) {
   if (!color) return text;
@@ -83,13 +49,13 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
     if (w == Severity::error) ++areas_with_errors;
     if (w == Severity::warning) ++areas_with_warnings;
     Severity head = w == Severity::info ? Severity::ok : w;
-    out += fmt::format("[{}] {}\n", paint(mark(head), head, style.color), title_of(area));
+    out += fmt::format("[{}] {}\n", paint(severity_mark(head), head, style.color), area_title(area));
     for (const auto* f : mine) {
       bool problem = f->severity >= Severity::warning;
       // A list folded into one line says where the list is, unless -v already shows it.
       bool folded = !problem && !style.verbose && !f->detail.empty() && f->id == "python-envs-without-framework";
-      out += fmt::format("    {} {}{}\n", paint(mark(f->severity), f->severity, style.color), terminal_safe(f->title),
-                         folded ? " (-v lists them)" : "");
+      out += fmt::format("    {} {}{}\n", paint(severity_mark(f->severity), f->severity, style.color),
+                         terminal_safe(f->title), folded ? " (-v lists them)" : "");
       if (!f->detail.empty() && (problem || style.verbose)) append_block(out, f->detail, "      ");
       if (!f->fix.empty()) append_block(out, "Fix: " + f->fix, "      ");
       if (style.verbose && !f->evidence.empty()) {

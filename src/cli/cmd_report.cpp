@@ -1,0 +1,114 @@
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "check/checks.hpp"
+#include "cli/commands_list.hpp"
+#include "cli/output.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb/resolver.hpp"
+#include "model/json_codec.hpp"
+#include "platform/host_fs.hpp"
+#include "render/html_report.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// A report given as input is at most this big: a 1,000-node fleet report is a few MiB.
+constexpr size_t kMaxInputBytes = 64u << 20;
+
+struct ReportArgs {
+  std::string html;
+  std::string from_json;
+  std::string bench;
+  std::string verify;
+  std::string fleet;
+};
+
+/// Reads a JSON document the user named; nullopt after saying why on stderr.
+std::optional<nlohmann::ordered_json> read_json(const std::string& option, const std::string& path) {
+  bool cut = false;
+  auto content = host_fs::read_user_file(path, kMaxInputBytes, &cut);
+  if (!content) {
+    usage_error("report", option + " " + path + ": " + content.error().message);
+    return std::nullopt;
+  }
+  if (cut) {
+    usage_error("report", option + " " + path + ": larger than 64 MiB");
+    return std::nullopt;
+  }
+  auto doc = nlohmann::ordered_json::parse(*content, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    usage_error("report", option + " " + path + ": not a JSON object");
+    return std::nullopt;
+  }
+  return doc;
+}
+
+}  // namespace
+
+Command report_command() {
+  auto args = std::make_shared<ReportArgs>();
+  Command c;
+  c.name = "report";
+  c.summary = "One self-contained HTML page: verdicts and fixes, inventory, charts, install plan";
+  c.setup = [args](CLI::App& app) {
+    app.add_option("--html", args->html, "Write the HTML report to this file ('-': stdout)")->required();
+    app.add_option("--from-json", args->from_json,
+                   "Render this `gpudoctor doctor --json` report instead of diagnosing this machine");
+    app.add_option("--bench", args->bench, "Add the charts of this benchmark JSON (docs/html-report.md)");
+    app.add_option("--verify", args->verify, "Add the steps of this verify JSON (docs/html-report.md)");
+    app.add_option("--fleet", args->fleet, "Add this `gpudoctor-fleet --json` report");
+  };
+  c.run = [args](CommandContext& ctx) -> int {
+    Facts read_facts;
+    std::vector<Finding> findings;
+    const Facts* facts = nullptr;
+    if (!args->from_json.empty()) {
+      auto doc = read_json("--from-json", args->from_json);
+      if (!doc) return kExitUsage;
+      if (!doctor_report_from_json(*doc, read_facts, findings)) {
+        return usage_error("report", "--from-json " + args->from_json + ": not a gpudoctor doctor --json report");
+      }
+      facts = &read_facts;
+    } else {
+      facts = ctx.facts();
+      if (facts == nullptr) return kExitUsage;
+      findings = run_checks(*facts, ctx.kb());
+    }
+    std::optional<nlohmann::ordered_json> bench, verify, fleet;
+    for (auto [option, path, doc] :
+         {std::tuple{"--bench", &args->bench, &bench}, std::tuple{"--verify", &args->verify, &verify},
+          std::tuple{"--fleet", &args->fleet, &fleet}}) {
+      if (path->empty()) continue;
+      *doc = read_json(option, *path);
+      if (!*doc) return kExitUsage;
+    }
+    const KnowledgeBase* kb = ctx.kb();
+    if (kb == nullptr) return kExitUsage;
+    Plan plan = resolve(request_from_facts(*facts), *kb);
+    std::string html = render_doctor_html(HtmlReportInput{.facts = *facts,
+                                                          .findings = findings,
+                                                          .plan = &plan,
+                                                          .bench = bench ? &*bench : nullptr,
+                                                          .verify = verify ? &*verify : nullptr,
+                                                          .fleet = fleet ? &*fleet : nullptr});
+    if (args->html == "-") {
+      write_output(html);
+    } else {
+      std::ofstream out(args->html, std::ios::binary | std::ios::trunc);
+      out.write(html.data(), static_cast<std::streamsize>(html.size()));
+      out.close();
+      if (!out) return usage_error("report", "cannot write " + args->html + ": " + std::strerror(errno));
+      print_error("gpudoctor report: wrote {}\n", args->html);
+    }
+    return worst(findings) == Severity::error ? kExitProblems : kExitOk;
+  };
+  return c;
+}
+
+}  // namespace gpudoctor

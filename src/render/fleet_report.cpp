@@ -1,0 +1,145 @@
+#include "render/fleet_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+#include "model/build_info.hpp"
+#include "render/finding_words.hpp"
+#include "render/json_text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// "n1, n2, n3" or, past a handful, "n1, n2, n3 and 997 more".
+std::string node_list(const std::vector<std::string>& nodes, size_t shown = 6) {
+  if (nodes.size() <= shown) return join(nodes, ", ");
+  std::vector<std::string> head(nodes.begin(), nodes.begin() + static_cast<long>(shown));
+  return fmt::format("{} and {} more", join(head, ", "), nodes.size() - shown);
+}
+
+/// Display width of UTF-8 text: code points, which is right for the text this table holds.
+size_t width(const std::string& s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& s, size_t w) {
+  return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
+}
+
+size_t reporting(const FleetReport& r) {
+  return static_cast<size_t>(
+      std::count_if(r.nodes.begin(), r.nodes.end(), [](const auto& n) { return n.status == "ok"; }));
+}
+
+}  // namespace
+
+std::string render_fleet_text(const FleetReport& r) {
+  std::string out = fmt::format("gpudoctor fleet {} — {} node(s) from {} rank(s), {} reported, {} group(s)\n\n",
+                                build_info().version, r.nodes.size(), r.ranks, reporting(r), r.groups.size());
+  for (const auto& n : r.nodes) {
+    if (n.status != "ok")
+      out += fmt::format("✗ {} (rank {}): no report: {}\n", terminal_safe(n.name), n.rank, terminal_safe(n.error));
+  }
+  for (const auto& g : r.groups) {
+    out += fmt::format("Group {} ({} node(s){}): {}\n", g.id, g.nodes.size(), g.outlier ? ", outlier" : "",
+                       terminal_safe(node_list(g.nodes)));
+  }
+  if (!r.differences.empty()) {
+    // The table: one row per differing item, one column per group.
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"item"};
+    for (const auto& g : r.groups) head.push_back("group " + g.id);
+    rows.push_back(head);
+    for (const auto& d : r.differences) {
+      // Cells cut at 48 characters (printable() ends them with "…"); --json has them whole.
+      std::vector<std::string> row{printable(d.key, 48)};
+      for (const auto& v : d.values) row.push_back(printable(v, 48));
+      rows.push_back(row);
+    }
+    std::vector<size_t> widths(head.size(), 0);
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], width(row[c]));
+    }
+    out += "\nWhat differs between the groups:\n";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      std::string line = " ";
+      for (size_t c = 0; c < rows[i].size(); ++c) line += " " + pad(rows[i][c], widths[c]) + " |";
+      line.pop_back();
+      out += line + "\n";
+      if (i == 0) {
+        std::string rule = " ";
+        for (size_t w : widths) rule += " " + std::string(w, '-') + " +";
+        rule.pop_back();
+        out += rule + "\n";
+      }
+    }
+  } else if (r.groups.size() == 1) {
+    out += "\nEvery reporting node has the same fingerprint.\n";
+  }
+  if (!r.outliers.empty()) {
+    out += "\nOutliers:\n";
+    for (const auto& o : r.outliers) out += fmt::format("  ! {}: {}\n", terminal_safe(o.node), terminal_safe(o.reason));
+  }
+  if (!r.findings.empty()) {
+    out += "\nFindings (identical ones collapsed):\n";
+    size_t all = reporting(r);
+    for (const auto& f : r.findings) {
+      std::string where = f.nodes.size() == all && all > 1
+                              ? fmt::format("all {} nodes", all)
+                              : fmt::format("{} node(s): {}", f.nodes.size(), node_list(f.nodes));
+      out += fmt::format("  {} {} [{}]\n", severity_mark(f.severity), terminal_safe(f.title), terminal_safe(where));
+      auto fix = lines(f.fix);
+      if (!fix.empty()) out += fmt::format("      Fix: {}\n", terminal_safe(fix.front()));
+    }
+  }
+  return out;
+}
+
+std::string render_fleet_json(const FleetReport& r) {
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = kFleetSchemaVersion;
+  doc["tool"] = {{"name", "gpudoctor-fleet"}, {"version", build_info().version}};
+  doc["ranks"] = r.ranks;
+  doc["node_count"] = r.nodes.size();
+  doc["reported"] = reporting(r);
+  auto& nodes = doc["nodes"] = nlohmann::ordered_json::array();
+  auto& missing = doc["missing"] = nlohmann::ordered_json::array();
+  for (const auto& n : r.nodes) {
+    int counts[4] = {0, 0, 0, 0};
+    for (const auto& f : n.findings) ++counts[static_cast<int>(f.severity)];
+    std::string group;
+    for (const auto& g : r.groups) {
+      if (std::find(g.nodes.begin(), g.nodes.end(), n.name) != g.nodes.end()) group = g.id;
+    }
+    nodes.push_back({{"node", n.name},
+                     {"rank", n.rank},
+                     {"status", n.status},
+                     {"error", n.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(n.error)},
+                     {"group", group.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(group)},
+                     {"errors", counts[static_cast<int>(Severity::error)]},
+                     {"warnings", counts[static_cast<int>(Severity::warning)]}});
+    if (n.status != "ok")
+      missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
+  }
+  auto& groups = doc["groups"] = nlohmann::ordered_json::array();
+  for (const auto& g : r.groups) {
+    nlohmann::ordered_json print = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : g.print) print[k] = v;
+    groups.push_back({{"id", g.id}, {"nodes", g.nodes}, {"outlier", g.outlier}, {"fingerprint", print}});
+  }
+  auto& diffs = doc["differences"] = nlohmann::ordered_json::array();
+  for (const auto& d : r.differences) diffs.push_back({{"key", d.key}, {"values", d.values}});
+  auto& findings = doc["findings"] = nlohmann::ordered_json::array();
+  for (const auto& f : r.findings) {
+    findings.push_back(
+        {{"id", f.id}, {"severity", to_string(f.severity)}, {"title", f.title}, {"fix", f.fix}, {"nodes", f.nodes}});
+  }
+  auto& outliers = doc["outliers"] = nlohmann::ordered_json::array();
+  for (const auto& o : r.outliers) outliers.push_back({{"node", o.node}, {"reason", o.reason}});
+  return json_text(doc);
+}
+
+}  // namespace gpudoctor

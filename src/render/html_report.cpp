@@ -1,0 +1,456 @@
+#include "render/html_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <mstch/mstch.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "core/text.hpp"
+#include "model/build_info.hpp"
+#include "render/finding_words.hpp"
+#include "render/html_templates.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+/// Every string from the report goes through here before the template engine escapes it:
+/// control characters, bidi overrides and invalid UTF-8 become visible escapes (line by line, so
+/// that a multi-line detail keeps its lines), and a runaway value is cut.
+std::string text(std::string_view s, size_t max_len = 4000) {
+  std::string out;
+  for (auto line : lines(s.substr(0, std::min(s.size(), max_len)))) {
+    if (!out.empty()) out += '\n';
+    out += terminal_safe(line);
+  }
+  if (s.size() > max_len) out += "…";
+  return out;
+}
+
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "—" : text(s);
+}
+std::string or_dash(const std::optional<Version>& v) {
+  return v ? v->str() : "—";
+}
+
+/// A number as people read it: at most 3 significant decimals, no trailing zeros.
+std::string number(double v) {
+  std::string s = fmt::format("{:.3f}", v);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+// ---- charts: horizontal bars, each optionally against its ceiling ----
+
+struct Bar {
+  std::string label;
+  double value = 0;
+  std::optional<double> ceiling;
+  std::string value_text;
+  std::string cls;  ///< CSS class: "error", "warning", "ok", "outlier", ""
+};
+
+constexpr int kChartLabelX = 200;  ///< right edge of the labels
+constexpr int kChartBarX = 210;
+constexpr int kChartBarWidth = 330;
+constexpr int kChartRow = 28;
+
+mstch::map bar_chart(const std::string& id, const std::string& title, const std::string& label_header,
+                     const std::vector<Bar>& bars) {
+  double scale = 0;
+  bool has_ceiling = false;
+  for (const Bar& b : bars) {
+    scale = std::max(scale, b.value);
+    if (b.ceiling) {
+      scale = std::max(scale, *b.ceiling);
+      has_ceiling = true;
+    }
+  }
+  if (scale <= 0) scale = 1;
+  auto x_of = [&](double v) { return kChartBarX + static_cast<int>(std::clamp(v / scale, 0.0, 1.0) * kChartBarWidth); };
+  mstch::array rows;
+  std::string desc;
+  int i = 0;
+  for (const Bar& b : bars) {
+    int y = 10 + i * kChartRow;
+    mstch::map row{{"label", text(b.label, 60)},
+                   {"y", std::to_string(y)},
+                   {"text_y", std::to_string(y + 14)},
+                   {"w", std::to_string(std::max(1, x_of(b.value) - kChartBarX))},
+                   {"value_x", std::to_string(x_of(b.value) + 6)},
+                   {"value_text", text(b.value_text)},
+                   {"cls", b.cls}};
+    if (b.ceiling) {
+      int cx = x_of(*b.ceiling);
+      row["ceiling"] = mstch::map{{"x", std::to_string(cx)},
+                                  {"y1", std::to_string(y - 3)},
+                                  {"y2", std::to_string(y + 21)},
+                                  {"text", number(*b.ceiling)},
+                                  {"share", *b.ceiling > 0 ? number(100.0 * b.value / *b.ceiling) + " %" : "—"}};
+    }
+    desc += fmt::format("{}{}: {}{}", desc.empty() ? "" : "; ", b.label, b.value_text,
+                        b.ceiling ? " of " + number(*b.ceiling) : "");
+    rows.emplace_back(std::move(row));
+    ++i;
+  }
+  return mstch::map{{"id", id},
+                    {"title", text(title)},
+                    {"desc", text(desc)},
+                    {"label_header", label_header},
+                    {"height", std::to_string(20 + i * kChartRow)},
+                    {"label_x", std::to_string(kChartLabelX)},
+                    {"bar_x", std::to_string(kChartBarX)},
+                    {"has_ceiling", has_ceiling},
+                    {"bars", rows}};
+}
+
+// ---- the doctor's verdicts ----
+
+mstch::map finding_view(const Finding& f) {
+  mstch::array evidence;
+  for (const auto& e : f.evidence) {
+    if (!e.empty()) evidence.emplace_back(text(e));
+  }
+  return mstch::map{{"id", text(f.id, 100)},
+                    {"severity", std::string(to_string(f.severity))},
+                    {"mark", std::string(severity_mark(f.severity))},
+                    {"area", std::string(area_title(f.area))},
+                    {"title", text(f.title)},
+                    {"detail", text(f.detail)},
+                    {"fix", text(f.fix)},
+                    {"has_evidence", !evidence.empty()},
+                    {"evidence", evidence},
+                    {"source", text(f.source)}};
+}
+
+mstch::map verdicts_view(const std::vector<Finding>& findings) {
+  std::vector<const Finding*> sorted;
+  for (const auto& f : findings) sorted.push_back(&f);
+  // Problems first, worst first; the report's area order within a severity.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Finding* a, const Finding* b) {
+    if (a->severity != b->severity) return a->severity > b->severity;
+    return a->area < b->area;
+  });
+  mstch::array problems;
+  mstch::array fine;
+  int counts[4] = {0, 0, 0, 0};
+  for (const Finding* f : sorted) {
+    ++counts[static_cast<int>(f->severity)];
+    (f->severity >= Severity::warning ? problems : fine).emplace_back(finding_view(*f));
+  }
+  std::vector<Bar> bars;
+  const std::pair<Severity, const char*> order[] = {{Severity::error, "errors"},
+                                                    {Severity::warning, "warnings"},
+                                                    {Severity::info, "notes"},
+                                                    {Severity::ok, "passed"}};
+  for (const auto& [s, name] : order) {
+    int n = counts[static_cast<int>(s)];
+    bars.push_back(
+        {.label = name, .value = static_cast<double>(n), .value_text = std::to_string(n), .cls = to_string(s)});
+  }
+  Severity w = worst(findings);
+  std::string status = w == Severity::error     ? "Problems found"
+                       : w == Severity::warning ? "Warnings found"
+                                                : "No issues found";
+  return mstch::map{{"status", status},
+                    {"status_class", std::string(to_string(w))},
+                    {"errors", counts[static_cast<int>(Severity::error)]},
+                    {"warnings", counts[static_cast<int>(Severity::warning)]},
+                    {"problems", problems},
+                    {"has_problems", !problems.empty()},
+                    {"fine", fine},
+                    {"has_fine", !fine.empty()},
+                    {"chart", bar_chart("chart-verdicts", "Verdicts by severity", "Severity", bars)}};
+}
+
+// ---- the inventory ----
+
+mstch::map inventory_view(const Facts& facts) {
+  mstch::array gpus;
+  for (const auto& g : facts.gpus) {
+    std::string cc = g.cc_major ? fmt::format("{}.{}", *g.cc_major, g.cc_minor.value_or(0)) : "—";
+    std::string mem =
+        g.memory_total_bytes
+            ? fmt::format("{:.1f} GiB", static_cast<double>(*g.memory_total_bytes) / (1024.0 * 1024 * 1024))
+            : "—";
+    gpus.emplace_back(mstch::map{{"name", or_dash(g.name)},
+                                 {"cc", cc},
+                                 {"memory", mem},
+                                 {"bus", or_dash(g.pci_bus_id)},
+                                 {"source", or_dash(g.source)},
+                                 {"kernel_driver", or_dash(g.kernel_driver)}});
+  }
+  mstch::array toolkits;
+  for (const auto& t : facts.toolkits) {
+    toolkits.emplace_back(mstch::map{{"path", text(t.path)},
+                                     {"version", or_dash(t.version)},
+                                     {"kind", or_dash(t.kind)},
+                                     {"nvcc", std::string(t.has_nvcc ? "yes" : "no")},
+                                     {"found_via", text(join(t.found_via, ", "))}});
+  }
+  mstch::array libs;
+  for (const auto& l : facts.libraries) {
+    libs.emplace_back(mstch::map{{"name", text(l.name)},
+                                 {"version", or_dash(l.version)},
+                                 {"origin", or_dash(l.origin)},
+                                 {"path", text(l.path)},
+                                 {"cuda", l.cuda_major ? std::to_string(*l.cuda_major) : "—"}});
+  }
+  mstch::array envs;
+  for (const auto& e : facts.python_envs) {
+    mstch::array fws;
+    for (const auto& f : e.frameworks) {
+      std::string build = !f.cuda_build ? "unknown" : *f.cuda_build ? "CUDA" : "CPU only";
+      fws.emplace_back(mstch::map{{"name", text(f.name)},
+                                  {"version", text(f.version.str())},
+                                  {"build", build},
+                                  {"cuda", or_dash(f.cuda_version)},
+                                  {"cudnn", or_dash(f.cudnn_version)},
+                                  {"variant", or_dash(f.variant)}});
+    }
+    envs.emplace_back(mstch::map{{"path", text(e.path)},
+                                 {"kind", or_dash(e.kind)},
+                                 {"python", or_dash(e.python_version)},
+                                 {"frameworks", fws},
+                                 {"has_frameworks", !fws.empty()}});
+  }
+  mstch::array vars;
+  for (const auto& v : facts.env) vars.emplace_back(mstch::map{{"name", text(v.name)}, {"value", text(v.value)}});
+  const DriverFacts& d = facts.driver;
+  std::string os = facts.os.name.empty() ? std::string(to_string(facts.platform)) : text(facts.os.name);
+  return mstch::map{{"os", os},
+                    {"kernel", or_dash(facts.os.kernel)},
+                    {"platform", std::string(to_string(facts.platform))},
+                    {"container", or_dash(facts.os.container)},
+                    {"driver", or_dash(d.version)},
+                    {"driver_source", or_dash(d.version_source)},
+                    {"cuda_driver", or_dash(d.cuda_driver_version)},
+                    {"nvml", or_dash(d.nvml_status)},
+                    {"gpus", gpus},
+                    {"has_gpus", !gpus.empty()},
+                    {"toolkits", toolkits},
+                    {"has_toolkits", !toolkits.empty()},
+                    {"libraries", libs},
+                    {"has_libraries", !libs.empty()},
+                    {"envs", envs},
+                    {"has_envs", !envs.empty()},
+                    {"vars", vars},
+                    {"has_vars", !vars.empty()}};
+}
+
+// ---- the install plan ----
+
+mstch::map plan_view(const Plan& plan) {
+  mstch::array frameworks;
+  for (const FrameworkPlan& fp : plan.frameworks) {
+    mstch::map v{{"request", text(fp.request.text.empty() ? to_string(fp.request.name) : fp.request.text)}};
+    if (fp.best) {
+      mstch::array reasons;
+      for (const auto& r : fp.best->reasons) reasons.emplace_back(text(r));
+      mstch::array issues;
+      for (const auto& i : fp.best->issues)
+        issues.emplace_back(mstch::map{{"message", text(i.message)}, {"fatal", i.fatal}});
+      v["best"] = mstch::map{{"summary", text(fp.best->summary())},
+                             {"install", text(fp.best->install_spec)},
+                             {"verified", fp.best->verified()},
+                             {"reasons", reasons},
+                             {"issues", issues}};
+    }
+    mstch::array notes;
+    for (const auto& n : fp.notes) notes.emplace_back(text(n));
+    v["notes"] = notes;
+    frameworks.emplace_back(std::move(v));
+  }
+  mstch::array steps;
+  for (const PlanStep& s : plan_steps(plan)) {
+    mstch::array commands;
+    for (const PlanCommand& c : s.commands) {
+      commands.emplace_back(
+          mstch::map{{"line", text(c.line)}, {"manual", c.manual}, {"shell", std::string(to_string(c.shell))}});
+    }
+    steps.emplace_back(mstch::map{{"title", text(s.title)}, {"detail", text(s.detail)}, {"commands", commands}});
+  }
+  mstch::array notes;
+  for (const auto& n : plan.notes) notes.emplace_back(text(n.message));
+  return mstch::map{{"gpu", or_dash(plan.gpu_model)},        {"frameworks", frameworks},
+                    {"has_frameworks", !frameworks.empty()}, {"steps", steps},
+                    {"has_steps", !steps.empty()},           {"notes", notes}};
+}
+
+// ---- other commands' JSON (docs/html-report.md names the keys read) ----
+
+std::string str_at(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) return number(it->get<double>());
+  return {};
+}
+std::optional<double> num_at(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+const json& array_at(const json& j, const char* key) {
+  static const json empty = json::array();
+  if (!j.is_object()) return empty;
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? *it : empty;
+}
+
+/// bench: "results": [{group, name, value, unit, ceiling?}], one chart per group.
+mstch::array bench_view(const json& doc) {
+  std::vector<std::pair<std::string, std::vector<Bar>>> groups;
+  for (const auto& r : array_at(doc, "results")) {
+    if (!r.is_object()) continue;
+    auto value = num_at(r, "value");
+    if (!value) continue;
+    std::string group = str_at(r, "group");
+    if (group.empty()) group = "Benchmarks";
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {group, {}});
+    std::string unit = str_at(r, "unit");
+    it->second.push_back({.label = str_at(r, "name"),
+                          .value = *value,
+                          .ceiling = num_at(r, "ceiling"),
+                          .value_text = number(*value) + (unit.empty() ? "" : " " + unit)});
+  }
+  mstch::array charts;
+  int i = 0;
+  for (const auto& [group, bars] : groups) {
+    charts.emplace_back(bar_chart(fmt::format("chart-bench-{}", i++), group, "Measurement", bars));
+  }
+  return charts;
+}
+
+/// verify: "steps": [{name, status, seconds?, detail?}], a table and a chart of the times.
+mstch::map verify_view(const json& doc) {
+  mstch::array steps;
+  std::vector<Bar> bars;
+  for (const auto& s : array_at(doc, "steps")) {
+    if (!s.is_object()) continue;
+    std::string status = str_at(s, "status");
+    std::string cls = status == "passed" || status == "ok" ? "ok" : status == "skipped" ? "info" : "error";
+    auto seconds = num_at(s, "seconds");
+    steps.emplace_back(mstch::map{{"name", text(str_at(s, "name"))},
+                                  {"status", text(status)},
+                                  {"cls", cls},
+                                  {"seconds", seconds ? number(*seconds) : "—"},
+                                  {"detail", text(str_at(s, "detail"))}});
+    if (seconds)
+      bars.push_back(
+          {.label = str_at(s, "name"), .value = *seconds, .value_text = number(*seconds) + " s", .cls = cls});
+  }
+  mstch::map v{{"steps", steps}, {"has_chart", !bars.empty()}};
+  if (!bars.empty()) v["chart"] = bar_chart("chart-verify", "Time per verify step", "Step", bars);
+  return v;
+}
+
+/// fleet: gpudoctor fleet --json (docs/fleet.md): groups, differences, outliers, missing ranks.
+mstch::map fleet_view(const json& doc) {
+  mstch::array groups;
+  std::vector<Bar> bars;
+  std::set<std::string> outlier_groups;
+  for (const auto& g : array_at(doc, "groups")) {
+    if (!g.is_object()) continue;
+    std::vector<std::string> nodes;
+    for (const auto& n : array_at(g, "nodes")) {
+      if (n.is_string()) nodes.push_back(n.get<std::string>());
+    }
+    bool outlier = g.value("outlier", false);
+    std::string id = str_at(g, "id");
+    groups.emplace_back(mstch::map{{"id", text(id)},
+                                   {"nodes", text(join(nodes, ", "))},
+                                   {"count", std::to_string(nodes.size())},
+                                   {"outlier", outlier}});
+    bars.push_back({.label = "group " + id,
+                    .value = static_cast<double>(nodes.size()),
+                    .value_text = std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes"),
+                    .cls = outlier ? "outlier" : "ok"});
+  }
+  mstch::array header;
+  for (const auto& g : array_at(doc, "groups")) {
+    if (g.is_object()) header.emplace_back(mstch::map{{"id", text(str_at(g, "id"))}});
+  }
+  mstch::array diffs;
+  for (const auto& d : array_at(doc, "differences")) {
+    if (!d.is_object()) continue;
+    mstch::array values;
+    for (const auto& v : array_at(d, "values"))
+      values.emplace_back(mstch::map{{"value", text(v.is_string() ? v.get<std::string>() : "—")}});
+    diffs.emplace_back(mstch::map{{"key", text(str_at(d, "key"))}, {"values", values}});
+  }
+  mstch::array outliers;
+  for (const auto& o : array_at(doc, "outliers")) {
+    if (o.is_object())
+      outliers.emplace_back(mstch::map{{"node", text(str_at(o, "node"))}, {"reason", text(str_at(o, "reason"))}});
+  }
+  mstch::array missing;
+  for (const auto& m : array_at(doc, "missing")) {
+    if (m.is_object())
+      missing.emplace_back(mstch::map{{"rank", text(str_at(m, "rank"))}, {"reason", text(str_at(m, "reason"))}});
+  }
+  mstch::map v{{"groups", groups},
+               {"header", header},
+               {"differences", diffs},
+               {"has_differences", !diffs.empty()},
+               {"outliers", outliers},
+               {"has_outliers", !outliers.empty()},
+               {"missing", missing},
+               {"has_missing", !missing.empty()},
+               {"node_count", text(str_at(doc, "node_count"))}};
+  if (!bars.empty()) v["chart"] = bar_chart("chart-fleet", "Nodes per fingerprint group", "Group", bars);
+  return v;
+}
+
+}  // namespace
+
+std::string render_doctor_html(const HtmlReportInput& in) {
+  std::map<std::string, std::string> partials;
+  std::string page;
+  for (const TemplateFile& t : html_templates()) {
+    std::string name(t.path.substr(0, t.path.rfind('.')));
+    if (name == "report")
+      page = std::string(t.content);
+    else
+      partials[name] = std::string(t.content);
+  }
+  const Facts& facts = in.facts;
+  mstch::map view{{"version", text(build_info().version)},
+                  {"subject", facts.live ? std::string("this machine") : "the tree " + text(facts.root)},
+                  {"verdicts", verdicts_view(in.findings)},
+                  {"inventory", inventory_view(facts)}};
+  mstch::array sections;  // the table of contents, in page order
+  auto section = [&](const char* id, const char* title) {
+    sections.emplace_back(mstch::map{{"id", std::string(id)}, {"title", std::string(title)}});
+  };
+  section("verdicts", "Verdicts");
+  if (in.bench != nullptr) {
+    view["bench"] = mstch::map{{"charts", bench_view(*in.bench)}};
+    section("bench", "Benchmarks");
+  }
+  if (in.verify != nullptr) {
+    view["verify"] = verify_view(*in.verify);
+    section("verify", "Verification");
+  }
+  if (in.fleet != nullptr) {
+    view["fleet"] = fleet_view(*in.fleet);
+    section("fleet", "Fleet");
+  }
+  section("inventory", "Inventory");
+  if (in.plan != nullptr) {
+    view["plan"] = plan_view(*in.plan);
+    section("plan", "Install plan");
+  }
+  view["sections"] = sections;
+  return mstch::render(page, view, partials);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,145 @@
+// The fleet without MPI: fingerprints, groups, differences, collapsed findings and outliers
+// (check/fleet_compare.hpp), the node's message to rank 0 and back (cli/fleet_node.hpp), and the
+// fleet JSON as the HTML report reads it. scripts/fleet-check.sh runs the same under mpirun.
+#include "check/fleet_compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/fleet_node.hpp"
+#include "render/fleet_report.hpp"
+#include "render/html_report.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+FleetNode node(const std::string& name, const std::string& driver, int gpus = 2) {
+  FleetNode n;
+  n.name = name;
+  n.facts.driver.version = Version::parse(driver);
+  for (int i = 0; i < gpus; ++i) n.facts.gpus.push_back({.name = "NVIDIA H200"});
+  n.facts.libraries.push_back({.name = "cudnn", .version = Version::parse("9.1.0")});
+  n.findings.push_back({.id = "nccl-socket", .severity = Severity::warning, .title = "NCCL falls back to sockets"});
+  return n;
+}
+
+TEST(FleetCompare, TheOddNodeOutIsNamedWithWhatDiffers) {
+  FleetReport r;
+  for (int i = 0; i < 3; ++i) r.nodes.push_back(node("n" + std::to_string(i), "580.95.05"));
+  r.nodes.push_back(node("n3", "570.86.10"));
+  r.nodes[3].findings.push_back({.id = "driver-old", .severity = Severity::error, .title = "Driver too old"});
+  compare_fleet(r);
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.groups[0].nodes, (std::vector<std::string>{"n0", "n1", "n2"}));
+  EXPECT_FALSE(r.groups[0].outlier);
+  EXPECT_EQ(r.groups[1].nodes, std::vector<std::string>{"n3"});
+  EXPECT_TRUE(r.groups[1].outlier);
+  ASSERT_EQ(r.differences.size(), 1u);
+  EXPECT_EQ(r.differences[0].key, "driver");
+  EXPECT_EQ(r.differences[0].values, (std::vector<std::string>{"580.95.05", "570.86.10"}));
+  ASSERT_EQ(r.outliers.size(), 1u);
+  EXPECT_EQ(r.outliers[0].node, "n3");
+  EXPECT_NE(r.outliers[0].reason.find("driver 570.86.10 (the other 3 node(s): 580.95.05)"), std::string::npos);
+  // The same warning on all four nodes is one line; the error comes first.
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].id, "driver-old");
+  EXPECT_EQ(r.findings[1].nodes.size(), 4u);
+  std::string text = render_fleet_text(r);
+  EXPECT_NE(text.find("all 4 nodes"), std::string::npos) << text;
+  EXPECT_NE(text.find("Group B (1 node(s), outlier): n3"), std::string::npos) << text;
+}
+
+TEST(FleetCompare, WithoutAMajorityNobodyIsAnOutlierButAMissingGpuIs) {
+  FleetReport r;
+  r.nodes = {node("a", "580.95.05"), node("b", "580.95.05"), node("c", "570.86.10"), node("d", "570.86.10"),
+             node("e", "580.95.05", 1)};
+  compare_fleet(r);
+  ASSERT_EQ(r.groups.size(), 3u);
+  for (const auto& g : r.groups) EXPECT_FALSE(g.outlier) << g.id;
+  ASSERT_EQ(r.outliers.size(), 1u);
+  EXPECT_EQ(r.outliers[0].node, "e");
+  EXPECT_NE(r.outliers[0].reason.find("1 GPU(s) where most nodes have 2"), std::string::npos);
+}
+
+TEST(FleetCompare, AnEnvironmentVariableSetOnOneNodeIsADifference) {
+  FleetReport r;
+  r.nodes = {node("a", "580.95.05"), node("b", "580.95.05"), node("c", "580.95.05")};
+  r.nodes[2].facts.env.push_back({"NCCL_P2P_DISABLE", "1"});
+  compare_fleet(r);
+  ASSERT_EQ(r.differences.size(), 1u);
+  EXPECT_EQ(r.differences[0].key, "env NCCL_P2P_DISABLE");
+  EXPECT_EQ(r.differences[0].values, (std::vector<std::string>{"unset", "1"}));
+}
+
+TEST(FleetNode, MessagesReadBackOrSayWhyNot) {
+  NodeDoctorRun run{.gpudoctor = GPUDOCTOR_BINARY,
+                    .args = {"--root", GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/root", "--env-file",
+                             GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/env"},
+                    .node = "gpu07",
+                    .rank = 5};
+  FleetNode ok = fleet_node_from_message(run_node_doctor(run), 5);
+  EXPECT_EQ(ok.status, "ok") << ok.error;
+  EXPECT_EQ(ok.name, "gpu07");
+  ASSERT_EQ(ok.facts.gpus.size(), 1u);
+  EXPECT_EQ(ok.facts.driver.version->str(), "550.54.14");
+  run.command = {"/bin/sh", "-c", "kill -SEGV $$"};
+  FleetNode crashed = fleet_node_from_message(run_node_doctor(run), 5);
+  EXPECT_EQ(crashed.status, "crashed");
+  run.command = {"/bin/sh", "-c", "echo not json"};
+  EXPECT_EQ(fleet_node_from_message(run_node_doctor(run), 5).status, "failed");
+  FleetNode junk = fleet_node_from_message("\x01garbage", 9);
+  EXPECT_EQ(junk.status, "failed");
+  EXPECT_EQ(junk.name, "rank 9");
+  EXPECT_EQ(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).status, "failed") << "ok without a report";
+  EXPECT_EQ(per_rank_path("/srv/rank{}/root{}", 12), "/srv/rank12/root12");
+}
+
+TEST(FleetNode, TheFleetJsonIsWhatTheHtmlReportShows) {
+  FleetReport r;
+  r.ranks = 4;
+  for (int i = 0; i < 3; ++i) r.nodes.push_back(node("n" + std::to_string(i), "580.95.05"));
+  r.nodes.push_back(node("n3", "570.86.10"));
+  FleetNode silent;
+  silent.name = "rank 4";
+  silent.rank = 4;
+  silent.status = "no-report";
+  silent.error = "rank 4 sent no report within 120 s";
+  r.nodes.push_back(silent);
+  compare_fleet(r);
+  auto doc = nlohmann::ordered_json::parse(render_fleet_json(r));
+  EXPECT_EQ(doc["node_count"], 5);
+  EXPECT_EQ(doc["missing"].size(), 1u);
+  Facts facts;
+  std::vector<Finding> findings;
+  std::string html = render_doctor_html({.facts = facts, .findings = findings, .fleet = &doc});
+  EXPECT_NE(html.find("<h2 id=\"fleet-h\">Fleet</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<th scope=\"row\">driver</th><td>580.95.05</td><td>570.86.10</td>"), std::string::npos);
+  EXPECT_NE(html.find("rank 4: rank 4 sent no report within 120 s"), std::string::npos);
+  EXPECT_NE(html.find("<title id=\"chart-fleet-t\">Nodes per fingerprint group</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// gpudoctor itself links no MPI: where no gpudoctor-fleet was built beside it, `fleet` says so.
+TEST(FleetNode, FleetCommandWithoutGpudoctorFleetSaysWhy) {
+  namespace fs = std::filesystem;
+  fs::path scratch = fs::temp_directory_path() / ("gpudoctor-no-fleet-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  fs::copy_file(GPUDOCTOR_BINARY, scratch / "gpudoctor");
+  auto r = testing::run_command({(scratch / "gpudoctor").string(), "fleet", "--json"});
+  fs::remove_all(scratch);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("gpudoctor-fleet is not installed beside gpudoctor"), std::string::npos) << r.err;
+  auto ldd = testing::run_shell(std::string("ldd ") + GPUDOCTOR_BINARY);
+  EXPECT_EQ(ldd.out.find("libmpi"), std::string::npos) << ldd.out;
+}
+
+}  // namespace
+}  // namespace gpudoctor
