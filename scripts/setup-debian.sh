@@ -15,6 +15,8 @@ build_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libre2-dev
   pci.ids
+  # `serve`'s HTTP server (CMake leaves serve out without it)
+  libcpp-httplib-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
@@ -23,6 +25,8 @@ test_pkgs=(
   dpkg-dev file
   # the Windows child-process launcher compiled and run under wine (scripts/windows-smoke.sh)
   g++-mingw-w64-x86-64 wine64
+  # `serve` scraped by a real Prometheus (scripts/serve-prometheus-check.sh)
+  prometheus curl jq
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;

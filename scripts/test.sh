@@ -75,6 +75,7 @@ stage "lint (clang-format, shellcheck)" scripts/lint.sh
 stage "build (dev)" bash -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs"
 stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
 stage "windows: launcher built with mingw-w64, run under wine" skippable scripts/windows-smoke.sh
+stage "serve scraped by a real Prometheus (promtool check metrics)" skippable scripts/serve-prometheus-check.sh
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"
 stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'

@@ -9,5 +9,7 @@ Command plan_command();
 Command matrix_command();
 Command kb_command();
 Command explain_command();
+Command watch_command();
+Command serve_command();
 
 }  // namespace gpudoctor

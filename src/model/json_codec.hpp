@@ -8,6 +8,7 @@
 #include "model/facts.hpp"
 #include "model/finding.hpp"
 #include "model/gpu_reports.hpp"
+#include "model/monitor_snapshot.hpp"
 
 namespace gpudoctor {
 
@@ -22,5 +23,12 @@ nlohmann::ordered_json report_to_json(const NvmlReport& report);
 nlohmann::ordered_json report_to_json(const CudaDriverReport& report);
 void report_from_json(const nlohmann::ordered_json& j, NvmlReport& report);
 void report_from_json(const nlohmann::ordered_json& j, CudaDriverReport& report);
+
+/// A monitor snapshot, as `watch --jsonl` writes one per line (unknown fields are null).
+nlohmann::ordered_json snapshot_to_json(const Snapshot& snapshot);
+/// The GPU part both ways: the GPU agent's "sample" op writes it, the sampler reads it back
+/// (leniently, as the reports above).
+nlohmann::ordered_json gpu_samples_to_json(const std::vector<GpuSample>& gpus);
+void gpu_samples_from_json(const nlohmann::ordered_json& j, std::vector<GpuSample>& gpus);
 
 }  // namespace gpudoctor

@@ -1,0 +1,204 @@
+// watch and its sampler against the fake libnvidia-ml.so.1 fed a recorded time series
+// (scenarios/watch_series.ini), through the real path: the GPU agent child, dlopen, /proc.
+// Each test sets GPUDOCTOR_FAKE_DRIVER for the agents and gpudoctor processes it starts.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "monitor/sampler.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::run_gpudoctor;
+
+std::string scenario(const std::string& name) {
+  return std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/" + name + ".ini";
+}
+
+class WatchFake : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* path = std::getenv("LD_LIBRARY_PATH");
+    if (path == nullptr || std::string(path) != GPUDOCTOR_FAKE_LIB_DIR) {
+      GTEST_SKIP() << "needs LD_LIBRARY_PATH=" << GPUDOCTOR_FAKE_LIB_DIR << " from process start; run through ctest";
+    }
+    dir_ = ::testing::TempDir() + "watch-fake-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir_.data()), nullptr);
+  }
+  void TearDown() override {
+    ::unsetenv("GPUDOCTOR_FAKE_DRIVER");
+    if (!dir_.empty()) std::system(("rm -rf " + testing::shell_quote(dir_)).c_str());
+  }
+  static void use(const std::string& scenario_path) { ::setenv("GPUDOCTOR_FAKE_DRIVER", scenario_path.c_str(), 1); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string dir_;
+};
+
+bool has(const Snapshot& s, const std::string& id) {
+  for (const auto& d : s.diagnoses) {
+    if (d.id == id) return true;
+  }
+  return false;
+}
+
+TEST_F(WatchFake, SnapshotsFollowTheRecordedSeries) {
+  use(scenario("watch_series"));
+  monitor::Sampler sampler;
+  std::vector<SnapshotPtr> got;
+  for (int i = 0; i < 5; ++i) got.push_back(sampler.sample());
+  for (const auto& s : got) {
+    ASSERT_EQ(s->status, "ok") << s->error;
+    ASSERT_EQ(s->gpus.size(), 2U);
+  }
+  EXPECT_EQ(got[0]->driver_version, "550.54.15");
+  const GpuSample& first = got[0]->gpus[0];
+  EXPECT_EQ(first.uuid, "GPU-4a2b8c1e-6f0d-4e6a-9a51-3c7d2e9b1f00");
+  EXPECT_EQ(first.pci_bus_id, "0000:18:00.0");
+  EXPECT_EQ(first.gpu_util_percent, 97U);
+  EXPECT_EQ(first.memory_used_bytes, 42949672960ULL);
+  EXPECT_EQ(first.temperature_c, 71U);
+  EXPECT_EQ(first.power_w, 650.0);
+  EXPECT_EQ(first.power_limit_w, 700.0);
+  EXPECT_EQ(first.sm_clock_mhz, 1980U);
+  EXPECT_EQ(first.throttle_reasons, 0U);  // a real "none"
+  EXPECT_EQ(first.ecc_uncorrected_volatile, 0U);
+  EXPECT_EQ(got[4]->gpus[0].gpu_util_percent, 10U);
+  EXPECT_EQ(got[4]->gpus[0].throttle_reasons, throttle::kSwThermalSlowdown | throttle::kHwThermalSlowdown);
+  // GPU 1's card reports no clocks and no throttle reasons: unknown, not zero.
+  const GpuSample& second = got[4]->gpus[1];
+  EXPECT_FALSE(second.sm_clock_mhz);
+  EXPECT_FALSE(second.throttle_reasons);
+  EXPECT_FALSE(second.ecc_uncorrected_volatile);
+  ASSERT_TRUE(second.processes);
+  ASSERT_EQ(second.processes->size(), 2U);
+  EXPECT_EQ(second.processes->at(1).pid, 3999903U);
+  EXPECT_FALSE(second.processes->at(1).used_memory_bytes);  // NVML's "not available"
+  EXPECT_TRUE(second.problems.empty());
+  // One agent answered every sample: NVML stayed loaded in it.
+  EXPECT_EQ(got[4]->agent_starts, 1);
+  EXPECT_TRUE(has(*got[4], "watch-thermal-throttling"));
+  EXPECT_TRUE(has(*got[4], "watch-memory-held-by-others"));
+  EXPECT_FALSE(has(*got[0], "watch-thermal-throttling"));
+}
+
+TEST_F(WatchFake, GpuThatStopsAnsweringIsDiagnosedAndTheAgentRestarted) {
+  use(write("hang.ini",
+            "[nvml]\ndriver_version = 550.54.15\nhang_after_samples = 2\n[device]\nname = NVIDIA "
+            "A100\nuuid = GPU-x\nmemory_total_bytes = 1000\ngpu_util = 40\n"));
+  monitor::SamplerOptions options;
+  options.deadline = 700ms;
+  monitor::Sampler sampler(options);
+  EXPECT_EQ(sampler.sample()->status, "ok");
+  EXPECT_EQ(sampler.sample()->status, "ok");
+  const auto before = std::chrono::steady_clock::now();
+  SnapshotPtr hung = sampler.sample();
+  EXPECT_LT(std::chrono::steady_clock::now() - before, 10s);  // bounded by the deadline
+  EXPECT_EQ(hung->status, "timeout") << hung->error;
+  EXPECT_TRUE(has(*hung, "watch-gpu-not-answering"));
+  // The next sample starts a fresh agent, whose NVML answers again.
+  SnapshotPtr again = sampler.sample();
+  EXPECT_EQ(again->status, "ok") << again->error;
+  EXPECT_EQ(again->agent_starts, 2);
+  EXPECT_FALSE(has(*again, "watch-gpu-not-answering"));
+}
+
+TEST_F(WatchFake, InputBoundJobIsFoundFromItsRealCpuUse) {
+  // A process that keeps one core busy, named as the job on an idle GPU.
+  pid_t busy = ::fork();
+  ASSERT_GE(busy, 0);
+  if (busy == 0) {
+    ::execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  use(write("starved.ini",
+            "[nvml]\ndriver_version = 550.54.15\n[device]\nname = NVIDIA A100\nuuid = GPU-y\n"
+            "memory_total_bytes = 85520809984\nmemory_used_bytes = 10737418240\ngpu_util = 3,6,2,4,5\n"
+            "processes = " +
+                std::to_string(busy) + ":10737418240\n"));
+  monitor::SamplerOptions options;
+  // Two cores shared with parallel tests: a fifth of a core is already more than an idle job.
+  options.diagnosis.busy_cpu_percent = 20;
+  monitor::Sampler sampler(options);
+  SnapshotPtr last;
+  for (int i = 0; i < 5; ++i) {
+    last = sampler.sample();
+    std::this_thread::sleep_for(300ms);
+  }
+  ::kill(busy, SIGKILL);
+  ::waitpid(busy, nullptr, 0);
+  ASSERT_EQ(last->status, "ok") << last->error;
+  const auto& p = last->gpus.at(0).processes->at(0);
+  EXPECT_NE(p.command.find("while :; do :; done"), std::string::npos) << p.command;
+  ASSERT_TRUE(p.cpu_percent);
+  EXPECT_GT(*p.cpu_percent, 20.0);
+  EXPECT_TRUE(has(*last, "watch-input-bound"));
+  EXPECT_FALSE(has(*last, "watch-gpu-bound"));
+}
+
+/// Times and the host's own readings change from run to run; everything else is the golden.
+std::string normalise(std::string text) {
+  text = std::regex_replace(text, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"), "TIME");
+  text = std::regex_replace(text, std::regex(R"(host cpu \S+  mem \S+ of \S+ GiB free)"), "host HOST");
+  return text;
+}
+
+TEST_F(WatchFake, PlainModeMatchesTheGolden) {
+  use(scenario("watch_series"));
+  auto r = run_gpudoctor({"watch", "-l", "0.05", "--count", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string golden_path = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/watch/watch_series.txt";
+  const std::string got = normalise(r.out);
+  if (std::getenv("GPUDOCTOR_UPDATE_GOLDEN") != nullptr) std::ofstream(golden_path) << got;
+  std::ifstream in(golden_path);
+  std::stringstream golden;
+  golden << in.rdbuf();
+  EXPECT_EQ(got, golden.str()) << "regenerate with GPUDOCTOR_UPDATE_GOLDEN=1 after a reviewed change";
+}
+
+TEST_F(WatchFake, CsvAndJsonlLogs) {
+  use(scenario("watch_series"));
+  const std::string csv = dir_ + "/log.csv";
+  const std::string jsonl = dir_ + "/log.jsonl";
+  auto r = run_gpudoctor({"watch", "-l", "0.05", "--count", "3", "--csv", csv, "--jsonl", jsonl});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream c(csv);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(c, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 1U + 3 * 2);  // header, then two GPUs per sample
+  EXPECT_TRUE(rows[0].starts_with("time,gpu,uuid,name,gpu_util_percent,"));
+  EXPECT_NE(rows[1].find(",0,GPU-4a2b8c1e-6f0d-4e6a-9a51-3c7d2e9b1f00,NVIDIA H100 80GB HBM3,97,60,"), std::string::npos)
+      << rows[1];
+  EXPECT_NE(rows[6].find(",1,GPU-9e1f3d5a-2b7c-4c8d-8e0f-1a2b3c4d5e6f,NVIDIA H100 80GB HBM3,55,"), std::string::npos)
+      << rows[6];
+  std::ifstream j(jsonl);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(j, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 3U);
+  EXPECT_EQ(lines[2]["gpus"][0]["temperature_c"], 88);
+  EXPECT_TRUE(lines[2]["gpus"][1]["sm_clock_mhz"].is_null());
+  EXPECT_EQ(lines[2]["diagnoses"][0]["id"], "watch-thermal-throttling");
+}
+
+TEST_F(WatchFake, OnceWithoutADriverSaysSoAndFails) {
+  use(dir_ + "/no-such-scenario.ini");  // the fake's "unknown error" from nvmlInit
+  auto r = run_gpudoctor({"watch", "--once"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("GPUs not read: nvmlInit: NVML_ERROR_UNKNOWN (init-failed)"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace gpudoctor
