@@ -110,5 +110,51 @@ for _ in $(seq 100); do
 done
 [ "$code" = 200 ] || fail "/report.json answered $code"
 jq -e '.schema_version' "$work/report.json" >/dev/null || fail "/report.json is not the doctor's report"
+# The deployment files: the scrape config is valid, and every metric the Grafana dashboard
+# queries is one serve exposes (the DCGM_* ones with dcgm-exporter's labels).
+promtool check config deploy/prometheus-scrape.yml >/dev/null || fail "deploy/prometheus-scrape.yml is invalid"
+for metric in $(jq -r '.panels[].targets[].expr' deploy/grafana-dashboard.json | grep -oE '(DCGM_FI_[A-Z_]+|gpudoctor_[a-z_]+)' | sort -u); do
+  grep -q "^$metric{" "$work/metrics.txt" || fail "the dashboard queries $metric, which /metrics lacks"
+done
+
+# Clients that connect and never send a request hold a worker each until the read timeout;
+# with fewer of them than workers a scrape still answers at once.
+exec {idle1}<>"/dev/tcp/${target%:*}/${target##*:}" {idle2}<>"/dev/tcp/${target%:*}/${target##*:}" \
+  {idle3}<>"/dev/tcp/${target%:*}/${target##*:}" {idle4}<>"/dev/tcp/${target%:*}/${target##*:}"
+took="$(curl -fsS -o /dev/null -w '%{time_total}' --max-time 5 "$url/metrics")" || fail "/metrics with idle clients"
+exec {idle1}>&- {idle2}>&- {idle3}>&- {idle4}>&-
+awk -v t="$took" 'BEGIN { exit !(t < 1.0) }' || fail "/metrics took ${took}s with 4 idle clients connected"
+
+# A GPU that never answers (every utilisation read hangs): the scrape still answers at once,
+# says the query is down, and the agent is restarted for each sample.
+kill "$serve_pid"
+wait "$serve_pid" 2>/dev/null || true
+serve_pid=""
+printf '[nvml]\ndriver_version = 550.54.15\n[device]\nname = NVIDIA A100\nuuid = GPU-h\nmemory_total_bytes = 1000\ngpu_util = 40\n[calls]\nnvmlDeviceGetUtilizationRates = hang\n' >"$work/hang.ini"
+GPUDOCTOR_FAKE_DRIVER="$work/hang.ini" LD_LIBRARY_PATH="$fakes" "$gpudoctor" serve --listen 127.0.0.1:0 \
+  --interval 0.2 --deadline-ms 400 --report-interval 600 >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+url=""
+for _ in $(seq 100); do
+  url="$(sed -n 's|.*listening on \(http://[^ ]*\)/metrics|\1|p' "$work/serve.out")"
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || fail "serve (hanging GPU) did not say where it listens"
+down=0 starts=0
+for _ in $(seq 40); do
+  took="$(curl -fsS -o "$work/hang-metrics.txt" -w '%{time_total}' --max-time 5 "$url/metrics")" || fail "/metrics while the GPU hangs"
+  awk -v t="$took" 'BEGIN { exit !(t < 1.0) }' || fail "/metrics took ${took}s while the GPU hangs"
+  grep -q '^gpudoctor_gpu_query_up{[^}]*} 0$' "$work/hang-metrics.txt" && down=1
+  starts="$(sed -n 's/^gpudoctor_agent_starts_total{[^}]*} //p' "$work/hang-metrics.txt")"
+  [ "$down" = 1 ] && [ "${starts:-0}" -ge 2 ] && break
+  sleep 0.2
+done
+[ "$down" = 1 ] || fail "gpudoctor_gpu_query_up never went to 0 while the GPU hung"
+[ "${starts:-0}" -ge 2 ] || fail "the GPU agent was not restarted after the hang (starts: $starts)"
+grep -q 'gpudoctor_watch_diagnoses{[^}]*id="watch-gpu-not-answering"' "$work/hang-metrics.txt" ||
+  fail "no watch-gpu-not-answering diagnosis in /metrics while the GPU hung"
+
 echo "serve-prometheus: Prometheus scraped serve: 2 GPU series of DCGM_FI_DEV_GPU_UTIL; promtool check metrics:" \
-  "no complaint beyond dcgm-exporter's own names ($(wc -l <"$work/lint.txt") lines of those)"
+  "no complaint beyond dcgm-exporter's own names ($(wc -l <"$work/lint.txt") lines of those); the dashboard's" \
+  "metrics are all exposed; idle clients and a hanging GPU do not slow a scrape"
