@@ -32,7 +32,7 @@ struct ServeArgs {
   double interval_s = 1;
   double report_interval_s = 300;
   long deadline_ms = 3000;
-  int threads = 16;
+  int threads = 32;
 };
 
 /// "127.0.0.1:9400", "[::1]:9400", ":9400" (every address): the host and the port, or false.
@@ -139,22 +139,41 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   httplib::Server server;
   const int threads = a.threads;
   server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-  server.set_read_timeout(2, 0);
+  server.set_read_timeout(1, 0);
   server.set_write_timeout(2, 0);
   server.set_keep_alive_timeout(5);
   server.set_keep_alive_max_count(100);
   server.set_payload_max_length(64 * 1024);
+  // The body is rendered once per new sample or report and shared by the scrapes in between;
+  // only the scrape counter is rendered per request.
+  struct RenderedMetrics {
+    SnapshotPtr snapshot;
+    std::int64_t report_time_ms = -1;
+    std::shared_ptr<const std::string> body;
+  };
+  std::mutex rendered_mutex;
+  RenderedMetrics rendered;
   server.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-    PrometheusContext c;
-    c.hostname = host_label;
-    c.scrapes = ++scrapes;
-    ReportCache::View view = report.get();
-    if (view.findings) {
-      c.doctor_findings = *view.findings;
-      c.doctor_time_ms = view.time_ms;
-    }
     SnapshotPtr latest = loop.latest();
-    res.set_content(render_prometheus(latest.get(), c), "text/plain; version=0.0.4; charset=utf-8");
+    ReportCache::View view = report.get();
+    std::shared_ptr<const std::string> body;
+    {
+      std::lock_guard lock(rendered_mutex);
+      if (!rendered.body || rendered.snapshot != latest || rendered.report_time_ms != view.time_ms) {
+        PrometheusContext c;
+        c.hostname = host_label;
+        if (view.findings) {
+          c.doctor_findings = *view.findings;
+          c.doctor_time_ms = view.time_ms;
+        }
+        rendered = {latest, view.time_ms, std::make_shared<const std::string>(render_prometheus(latest.get(), c))};
+      }
+      body = rendered.body;
+    }
+    PrometheusContext counter;
+    counter.hostname = host_label;
+    counter.scrapes = ++scrapes;
+    res.set_content(*body + render_prometheus(nullptr, counter), "text/plain; version=0.0.4; charset=utf-8");
   });
   server.Get("/report.json", [&](const httplib::Request&, httplib::Response& res) {
     ReportCache::View view = report.get();
@@ -222,7 +241,7 @@ Command serve_command() {
                    "Seconds between runs of the doctor's report behind /report.json (default 300)");
     sub.add_option("--deadline-ms", args->deadline_ms,
                    "A GPU query slower than this is a GPU that stopped answering (default 3000)");
-    sub.add_option("--threads", args->threads, "HTTP worker threads (default 16)");
+    sub.add_option("--threads", args->threads, "HTTP worker threads (default 32)");
   };
   c.run = [args](CommandContext& ctx) { return run_serve(ctx, *args); };
   return c;

@@ -27,7 +27,7 @@ struct PrometheusContext {
   /// The doctor's latest verdicts, when the report ran (serve refreshes it on a schedule).
   std::optional<std::vector<Finding>> doctor_findings;
   std::int64_t doctor_time_ms = 0;
-  std::uint64_t scrapes = 0;  ///< served so far, this one included
+  std::uint64_t scrapes = 0;  ///< served so far, this one included; 0: no gpudoctor_scrapes_total
 };
 
 /// `serve`'s /metrics: dcgm-exporter's names, types, units and labels (gpu, UUID, device,

@@ -175,8 +175,10 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
     Family when(out, "gpudoctor_doctor_report_timestamp_seconds", "gauge", "When the doctor's report was made.");
     when.add(host, static_cast<double>(c.doctor_time_ms) / 1000.0);
   }
-  Family scrapes(out, "gpudoctor_scrapes_total", "counter", "Scrapes of /metrics served.");
-  scrapes.add(host, static_cast<double>(c.scrapes));
+  if (c.scrapes > 0) {
+    Family scrapes(out, "gpudoctor_scrapes_total", "counter", "Scrapes of /metrics served.");
+    scrapes.add(host, static_cast<double>(c.scrapes));
+  }
   return out;
 }
 
