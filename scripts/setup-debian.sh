@@ -15,8 +15,8 @@ build_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libre2-dev
   pci.ids
-  # `serve`'s HTTP server (CMake leaves serve out without it)
-  libcpp-httplib-dev
+  # `serve`'s HTTP server and watch's terminal UI (CMake leaves each out without it)
+  libcpp-httplib-dev libncurses-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
@@ -27,6 +27,8 @@ test_pkgs=(
   g++-mingw-w64-x86-64 wine64
   # `serve` scraped by a real Prometheus (scripts/serve-prometheus-check.sh)
   prometheus curl jq
+  # watch's terminal UI driven in a terminal and captured (tests/fakes/watch_fake_test.cpp)
+  tmux
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -8,6 +10,7 @@
 
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
+#include "cli/watch_tui.hpp"
 #include "model/json_codec.hpp"
 #include "monitor/sampler.hpp"
 #include "render/monitor_render.hpp"
@@ -50,6 +53,12 @@ int run_watch(CommandContext& ctx, const WatchArgs& a) {
   // UI take one sample per interval the same way.
   const auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(a.loop_seconds > 0 ? a.loop_seconds : 1.0));
+  // A bare `watch` on a terminal is the terminal UI; without one, or when it cannot start,
+  // plain text every interval.
+  if (!a.once && a.loop_seconds == 0 && a.count == 0 && !ctx.options().json && !csv && !jsonl &&
+      ::isatty(STDOUT_FILENO) == 1 && ::isatty(STDIN_FILENO) == 1 && run_watch_tui(sampler, interval)) {
+    return kExitOk;
+  }
   const long limit = a.once ? 1 : a.count;
   auto next = std::chrono::steady_clock::now();
   SnapshotPtr last;

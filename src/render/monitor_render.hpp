@@ -35,4 +35,8 @@ struct PrometheusContext {
 /// gpudoctor_* series for the rest and for the verdicts. Text exposition format 0.0.4.
 std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext& context);
 
+/// A history as one line of block characters (▁▂▃▄▅▆▇█), newest on the right, `max` the
+/// top of the scale, at most `width` cells; an unknown reading is a space.
+std::string sparkline(const std::vector<std::optional<double>>& values, double max, size_t width);
+
 }  // namespace gpudoctor

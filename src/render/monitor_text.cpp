@@ -1,6 +1,7 @@
 // watch's plain text and its CSV and JSONL logs.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -131,6 +132,21 @@ std::string render_watch_csv(const Snapshot& s) {
 
 std::string render_watch_jsonl(const Snapshot& s) {
   return snapshot_to_json(s).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string sparkline(const std::vector<std::optional<double>>& values, double max, size_t width) {
+  static constexpr const char* kBlocks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  std::string out;
+  const size_t first = values.size() > width ? values.size() - width : 0;
+  for (size_t i = first; i < values.size(); ++i) {
+    if (!values[i] || max <= 0) {
+      out += ' ';
+      continue;
+    }
+    double level = std::clamp(*values[i] / max, 0.0, 1.0) * 7.0;
+    out += kBlocks[static_cast<size_t>(level + 0.5)];
+  }
+  return out;
 }
 
 }  // namespace gpudoctor

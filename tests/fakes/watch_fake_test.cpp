@@ -200,5 +200,68 @@ TEST_F(WatchFake, OnceWithoutADriverSaysSoAndFails) {
   EXPECT_NE(r.out.find("GPUs not read: nvmlInit: NVML_ERROR_UNKNOWN (init-failed)"), std::string::npos) << r.out;
 }
 
+/// The terminal UI in a real terminal: tmux on a private server socket, its screen captured.
+class WatchTui : public WatchFake {
+ protected:
+  void SetUp() override {
+    WatchFake::SetUp();
+    if (IsSkipped()) return;
+    if (testing::run_shell("command -v tmux").exit_code != 0) {
+      GTEST_SKIP() << "SKIPPED: tmux is not installed (scripts/setup-debian.sh test): the terminal UI is untested";
+    }
+    tmux_ = "tmux -L gpudoctor-test-" + std::to_string(::getpid()) + " ";
+  }
+  void TearDown() override {
+    if (!tmux_.empty()) testing::run_shell(tmux_ + "kill-server 2>/dev/null");
+    WatchFake::TearDown();
+  }
+  std::string screen() { return testing::run_shell(tmux_ + "capture-pane -p -t tui").out; }
+  /// The screen once it holds `part`, or what it held after 15 s.
+  std::string wait_for(const std::string& part) {
+    std::string text;
+    for (int i = 0; i < 150; ++i) {
+      text = screen();
+      if (text.find(part) != std::string::npos) break;
+      std::this_thread::sleep_for(100ms);
+    }
+    return text;
+  }
+  std::string tmux_;
+};
+
+TEST_F(WatchTui, PanelsSparklinesProcessesDiagnosesResizeAndQuit) {
+  const std::string command = "env GPUDOCTOR_FAKE_DRIVER=" + testing::shell_quote(scenario("watch_series")) +
+                              " LD_LIBRARY_PATH=" + testing::shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " TERM=xterm " +
+                              testing::shell_quote(GPUDOCTOR_BINARY) + " watch; echo EXIT=$?; sleep 60";
+  auto started = testing::run_shell(tmux_ + "new-session -d -s tui -x 100 -y 40 " + testing::shell_quote(command));
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  // Five samples, one a second: by then GPU 0 is throttled by heat (the recorded series).
+  std::string text = wait_for("slowed down by heat");
+  EXPECT_NE(text.find("gpudoctor watch  driver 550.54.15"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU 0 NVIDIA H100 80GB HBM3"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU 1 NVIDIA H100 80GB HBM3  util 55%"), std::string::npos) << text;
+  EXPECT_NE(text.find("  util  ██▂"), std::string::npos) << text;  // 97%, 96%, then 12%
+  EXPECT_NE(text.find("   1  3999903       n/a"), std::string::npos) << text;
+  EXPECT_NE(text.find("! GPU 0 (NVIDIA H100 80GB HBM3) is slowed down by heat"), std::string::npos) << text;
+
+  // Narrower: every line is cut at the new width, none wraps into the next.
+  ASSERT_EQ(testing::run_shell(tmux_ + "resize-window -t tui -x 50 -y 20").exit_code, 0);
+  std::this_thread::sleep_for(1500ms);
+  text = screen();
+  EXPECT_NE(text.find("GPU 1 NVIDIA H100 80GB HBM3  util 55%"), std::string::npos) << text;
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l);) {
+    size_t cells = 0;
+    for (unsigned char c : l) cells += (c & 0xC0U) != 0x80U ? 1 : 0;
+    EXPECT_LE(cells, 50U) << l;
+  }
+  EXPECT_EQ(text.find("(q quits)"), std::string::npos) << "the header wrapped:\n" << text;
+
+  ASSERT_EQ(testing::run_shell(tmux_ + "send-keys -t tui q").exit_code, 0);
+  text = wait_for("EXIT=");
+  EXPECT_NE(text.find("EXIT=0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("GPU 0 NVIDIA"), std::string::npos) << "the screen was not restored:\n" << text;
+}
+
 }  // namespace
 }  // namespace gpudoctor
