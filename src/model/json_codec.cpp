@@ -127,6 +127,16 @@ std::string get_string(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
+/// What a GPU report and a GPU sample both carry to say which GPU they are.
+template <class Gpu>
+void gpu_identity_from_json(const json& j, Gpu& g) {
+  std::optional<unsigned> index;
+  get_optional(j, "index", index);
+  g.index = index.value_or(0);
+  g.name = get_string(j, "name");
+  g.uuid = get_string(j, "uuid");
+  g.pci_bus_id = get_string(j, "pci_bus_id");
+}
 
 json library_report_to_json(const LibraryReport& r) {
   json j;
@@ -264,12 +274,7 @@ void report_from_json(const json& j, NvmlReport& r) {
     for (const auto& dj : *it) {
       if (!dj.is_object()) continue;
       GpuDeviceReport d;
-      std::optional<unsigned> index;
-      get_optional(dj, "index", index);
-      d.index = index.value_or(0);
-      d.name = get_string(dj, "name");
-      d.uuid = get_string(dj, "uuid");
-      d.pci_bus_id = get_string(dj, "pci_bus_id");
+      gpu_identity_from_json(dj, d);
       d.pci_device_id = get_string(dj, "pci_device_id");
       get_optional(dj, "cc_major", d.cc_major);
       get_optional(dj, "cc_minor", d.cc_minor);
@@ -335,12 +340,7 @@ json gpu_sample_to_json(const GpuSample& g) {
 }
 
 void gpu_sample_from_json(const json& j, GpuSample& g) {
-  std::optional<unsigned> index;
-  get_optional(j, "index", index);
-  g.index = index.value_or(0);
-  g.name = get_string(j, "name");
-  g.uuid = get_string(j, "uuid");
-  g.pci_bus_id = get_string(j, "pci_bus_id");
+  gpu_identity_from_json(j, g);
   get_optional(j, "gpu_util_percent", g.gpu_util_percent);
   get_optional(j, "memory_util_percent", g.memory_util_percent);
   get_optional(j, "memory_used_bytes", g.memory_used_bytes);
