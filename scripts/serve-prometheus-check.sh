@@ -125,6 +125,14 @@ took="$(curl -fsS -o /dev/null -w '%{time_total}' --max-time 5 "$url/metrics")" 
 exec {idle1}>&- {idle2}>&- {idle3}>&- {idle4}>&-
 awk -v t="$took" 'BEGIN { exit !(t < 1.0) }' || fail "/metrics took ${took}s with 4 idle clients connected"
 
+# Clients that hang up right after asking, 50 times over: serve keeps answering.
+for _ in $(seq 50); do
+  exec {abrupt}<>"/dev/tcp/${target%:*}/${target##*:}"
+  printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n' >&"$abrupt"
+  exec {abrupt}>&-
+done
+curl -fsS --max-time 5 "$url/healthz" | grep -q '^ok' || fail "serve stopped answering after clients hung up"
+
 # A GPU that never answers (every utilisation read hangs): the scrape still answers at once,
 # says the query is down, and the agent is restarted for each sample.
 kill "$serve_pid"

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <charconv>
+#include <csignal>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -116,6 +117,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A client that hangs up mid-answer is an error on that connection, not the end of serve.
+  // (Children get SIGPIPE's default back from the launcher.)
+  std::signal(SIGPIPE, SIG_IGN);
 
   monitor::SamplerOptions options;
   options.deadline = std::chrono::milliseconds(a.deadline_ms);
