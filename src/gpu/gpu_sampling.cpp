@@ -137,6 +137,18 @@ GpuSample read_device(const NvmlApi& api, unsigned index, nvmlDevice_t device) {
              kNvmlVolatileEcc, &ecc)) {
     g.ecc_uncorrected_volatile = ecc;
   }
+  // A count query (no buffer): the count comes back with success or "insufficient size".
+  for (auto [cause, field] : {std::pair{kNvmlRetiredSingleBit, &GpuSample::retired_pages_single_bit},
+                              std::pair{kNvmlRetiredDoubleBit, &GpuSample::retired_pages_double_bit}}) {
+    if (api.device_retired_pages == nullptr) break;
+    unsigned pages = 0;
+    nvmlReturn_t rc = api.device_retired_pages(device, cause, &pages, nullptr);
+    if (rc == kNvmlSuccess || rc == kNvmlErrorInsufficientSize) {
+      g.*field = pages;
+    } else {
+      r.note("nvmlDeviceGetRetiredPages", rc);
+    }
+  }
   unsigned corrected = 0;
   unsigned uncorrected = 0;
   unsigned pending = 0;

@@ -76,7 +76,10 @@ inline constexpr int kNvmlClockMem = 2;                ///< NVML_CLOCK_MEM
 inline constexpr int kNvmlPcieTxBytes = 0;             ///< NVML_PCIE_UTIL_TX_BYTES
 inline constexpr int kNvmlPcieRxBytes = 1;             ///< NVML_PCIE_UTIL_RX_BYTES
 inline constexpr int kNvmlMemoryErrorUncorrected = 1;  ///< NVML_MEMORY_ERROR_TYPE_UNCORRECTED
-inline constexpr int kNvmlVolatileEcc = 0;             ///< NVML_VOLATILE_ECC
+inline constexpr int kNvmlVolatileEcc = 0;
+/// NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, _DOUBLE_BIT_ECC_ERROR.
+inline constexpr int kNvmlRetiredSingleBit = 0;
+inline constexpr int kNvmlRetiredDoubleBit = 1;  ///< NVML_VOLATILE_ECC
 
 // clang-format off
 /// Every NVML entry point the doctor calls. Newest symbol first; the comment names the NVML
@@ -137,6 +140,9 @@ inline constexpr int kNvmlVolatileEcc = 0;             ///< NVML_VOLATILE_ECC
   X(device_remapped_rows,   nvmlReturn_t,                                                       \
     (nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*, unsigned int*), Need::optional, \
     "nvmlDeviceGetRemappedRows")                                                                \
+  /* page retirement (pre-Ampere ECC cards; Ampere and later remap rows instead) */              \
+  X(device_retired_pages,   nvmlReturn_t, (nvmlDevice_t, int, unsigned int*, unsigned long long*), \
+    Need::optional, "nvmlDeviceGetRetiredPages")                                                \
   /* _v3 and _v2 share nvmlProcessInfo_t (with instance ids); v1 has a shorter struct */        \
   X(device_compute_processes, nvmlReturn_t, (nvmlDevice_t, unsigned int*, nvmlProcessInfo_t*),  \
     Need::optional, "nvmlDeviceGetComputeRunningProcesses_v3",                                  \

@@ -333,6 +333,8 @@ json gpu_sample_to_json(const GpuSample& g) {
           {"pcie_tx_kib_per_s", opt(g.pcie_tx_kib_per_s)},
           {"pcie_rx_kib_per_s", opt(g.pcie_rx_kib_per_s)},
           {"ecc_uncorrected_volatile", opt(g.ecc_uncorrected_volatile)},
+          {"retired_pages_single_bit", opt(g.retired_pages_single_bit)},
+          {"retired_pages_double_bit", opt(g.retired_pages_double_bit)},
           {"remapped_rows_uncorrectable", opt(g.remapped_rows_uncorrectable)},
           {"remapping_pending", opt(g.remapping_pending)},
           {"processes", processes},
@@ -354,6 +356,8 @@ void gpu_sample_from_json(const json& j, GpuSample& g) {
   get_optional(j, "pcie_tx_kib_per_s", g.pcie_tx_kib_per_s);
   get_optional(j, "pcie_rx_kib_per_s", g.pcie_rx_kib_per_s);
   get_optional(j, "ecc_uncorrected_volatile", g.ecc_uncorrected_volatile);
+  get_optional(j, "retired_pages_single_bit", g.retired_pages_single_bit);
+  get_optional(j, "retired_pages_double_bit", g.retired_pages_double_bit);
   get_optional(j, "remapped_rows_uncorrectable", g.remapped_rows_uncorrectable);
   get_optional(j, "remapping_pending", g.remapping_pending);
   if (auto it = j.find("processes"); it != j.end() && it->is_array()) {

@@ -54,6 +54,8 @@ struct GpuSample {
   std::optional<std::uint64_t> pcie_tx_kib_per_s;
   std::optional<std::uint64_t> pcie_rx_kib_per_s;
   std::optional<std::uint64_t> ecc_uncorrected_volatile;
+  std::optional<unsigned> retired_pages_single_bit;  ///< pages retired for repeated single-bit ECC errors
+  std::optional<unsigned> retired_pages_double_bit;  ///< pages retired for a double-bit ECC error
   std::optional<unsigned> remapped_rows_uncorrectable;
   std::optional<bool> remapping_pending;
   /// nullopt: the process list could not be read; empty: no process on the GPU.

@@ -131,6 +131,13 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
     per_gpu(out, s, c.hostname, "gpudoctor_ecc_uncorrected_volatile_total", "counter",
             "Uncorrected ECC errors since the driver loaded.",
             [](const GpuSample& g) { return as_double(g.ecc_uncorrected_volatile); });
+    // dcgm-exporter's names for these are commented out of its default list; ours say "total".
+    per_gpu(out, s, c.hostname, "gpudoctor_retired_pages_single_bit_total", "counter",
+            "Pages retired for repeated single-bit ECC errors.",
+            [](const GpuSample& g) { return as_double(g.retired_pages_single_bit); });
+    per_gpu(out, s, c.hostname, "gpudoctor_retired_pages_double_bit_total", "counter",
+            "Pages retired for a double-bit ECC error.",
+            [](const GpuSample& g) { return as_double(g.retired_pages_double_bit); });
     per_gpu(out, s, c.hostname, "gpudoctor_gpu_processes", "gauge", "Compute processes on the GPU.",
             [](const GpuSample& g) -> std::optional<double> {
               if (!g.processes) return std::nullopt;

@@ -406,6 +406,22 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned
   return series_number("nvmlDeviceGetRemappedRows", device, "remapped_uncorrectable", uncorrected);
 }
 
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned int* count,
+                                                   unsigned long long* addresses) {
+  if (count == nullptr) return kInvalidArgument;
+  unsigned pages = 0;
+  nvmlReturn_t rc = series_number("nvmlDeviceGetRetiredPages", device,
+                                  cause == 0 ? "retired_single_bit" : "retired_double_bit", &pages);
+  if (rc != kSuccess) return rc;
+  // As the real call: a buffer too small for the pages gets the count and INSUFFICIENT_SIZE.
+  const bool fits = *count >= pages;
+  if (fits && addresses != nullptr) {
+    for (unsigned i = 0; i < pages; ++i) addresses[i] = 0x1000ULL * (i + 1);
+  }
+  *count = pages;
+  return fits ? kSuccess : kInsufficientSize;
+}
+
 #ifndef GPUDOCTOR_FAKE_NVML_LEGACY
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* count,
                                                                  nvmlProcessInfo_t* infos) {

@@ -9,7 +9,8 @@
 ///             and recorded time series, one value per sample, comma-separated (the last
 ///             value holds on): gpu_util, mem_util, memory_used_bytes, temperature_c, power_mw,
 ///             power_limit_mw, sm_clock_mhz, mem_clock_mhz, throttle_reasons, pcie_tx_kbps,
-///             pcie_rx_kbps, ecc_uncorrected, remapped_uncorrectable, processes (a step is
+///             pcie_rx_kbps, ecc_uncorrected, retired_single_bit, retired_double_bit,
+///             remapped_uncorrectable, processes (a step is
 ///             "PID:BYTES;PID:BYTES", BYTES "na" for not available, "-" for none). A series
 ///             the device lacks answers NVML_ERROR_NOT_SUPPORTED. A sample step is one
 ///             nvmlDeviceGetCount call; [nvml] hang_after_samples = N makes call N+1 hang.

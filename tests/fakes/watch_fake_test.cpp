@@ -76,6 +76,9 @@ TEST_F(WatchFake, SnapshotsFollowTheRecordedSeries) {
   EXPECT_EQ(first.sm_clock_mhz, 1980U);
   EXPECT_EQ(first.throttle_reasons, 0U);  // a real "none"
   EXPECT_EQ(first.ecc_uncorrected_volatile, 0U);
+  EXPECT_EQ(first.retired_pages_single_bit, 0U);
+  EXPECT_EQ(first.retired_pages_double_bit, 0U);
+  EXPECT_EQ(got[4]->gpus[0].retired_pages_double_bit, 1U);  // a count query with no buffer
   EXPECT_EQ(got[4]->gpus[0].gpu_util_percent, 10U);
   EXPECT_EQ(got[4]->gpus[0].throttle_reasons, throttle::kSwThermalSlowdown | throttle::kHwThermalSlowdown);
   // GPU 1's card reports no clocks and no throttle reasons: unknown, not zero.
@@ -83,6 +86,7 @@ TEST_F(WatchFake, SnapshotsFollowTheRecordedSeries) {
   EXPECT_FALSE(second.sm_clock_mhz);
   EXPECT_FALSE(second.throttle_reasons);
   EXPECT_FALSE(second.ecc_uncorrected_volatile);
+  EXPECT_FALSE(second.retired_pages_double_bit);
   ASSERT_TRUE(second.processes);
   ASSERT_EQ(second.processes->size(), 2U);
   EXPECT_EQ(second.processes->at(1).pid, 3999903U);
