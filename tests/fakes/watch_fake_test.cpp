@@ -120,36 +120,58 @@ TEST_F(WatchFake, GpuThatStopsAnsweringIsDiagnosedAndTheAgentRestarted) {
   EXPECT_FALSE(has(*again, "watch-gpu-not-answering"));
 }
 
-TEST_F(WatchFake, InputBoundJobIsFoundFromItsRealCpuUse) {
-  // A process that keeps one core busy, named as the job on an idle GPU.
-  pid_t busy = ::fork();
-  ASSERT_GE(busy, 0);
-  if (busy == 0) {
-    ::execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
+/// A child running `script` under /bin/sh.
+pid_t start_shell(const char* script) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", script, static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  use(write("starved.ini",
-            "[nvml]\ndriver_version = 550.54.15\n[device]\nname = NVIDIA A100\nuuid = GPU-y\n"
-            "memory_total_bytes = 85520809984\nmemory_used_bytes = 10737418240\ngpu_util = 3,6,2,4,5\n"
-            "processes = " +
-                std::to_string(busy) + ":10737418240\n"));
+  return pid;
+}
+
+TEST_F(WatchFake, InputBoundJobIsFoundFromItsRealCpuUse) {
+  // Two idle GPUs: on GPU 0 a job that keeps a core busy, on GPU 1 one that sleeps.
+  pid_t busy = start_shell("while :; do :; done");
+  pid_t sleeping = start_shell("exec sleep 60");
+  ASSERT_GT(busy, 0);
+  ASSERT_GT(sleeping, 0);
+  const std::string gpu =
+      "[device]\nname = NVIDIA A100\nmemory_total_bytes = 85520809984\n"
+      "memory_used_bytes = 10737418240\ngpu_util = 3,6,2,4,5\n";
+  use(write("starved.ini", "[nvml]\ndriver_version = 550.54.15\n" + gpu +
+                               "uuid = GPU-busy\nprocesses = " + std::to_string(busy) + ":10737418240\n" + gpu +
+                               "uuid = GPU-sleep\nprocesses = " + std::to_string(sleeping) + ":10737418240\n"));
   monitor::SamplerOptions options;
-  // Two cores shared with parallel tests: a fifth of a core is already more than an idle job.
-  options.diagnosis.busy_cpu_percent = 20;
+  // Two cores shared with parallel tests (load average 8 seen): the busy job may get a tenth of
+  // a core, the sleeping one gets none; the threshold sits between them.
+  options.diagnosis.busy_cpu_percent = 5;
   monitor::Sampler sampler(options);
   SnapshotPtr last;
   for (int i = 0; i < 5; ++i) {
     last = sampler.sample();
     std::this_thread::sleep_for(300ms);
   }
-  ::kill(busy, SIGKILL);
-  ::waitpid(busy, nullptr, 0);
+  for (pid_t pid : {busy, sleeping}) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
   ASSERT_EQ(last->status, "ok") << last->error;
   const auto& p = last->gpus.at(0).processes->at(0);
   EXPECT_NE(p.command.find("while :; do :; done"), std::string::npos) << p.command;
   ASSERT_TRUE(p.cpu_percent);
-  EXPECT_GT(*p.cpu_percent, 20.0);
-  EXPECT_TRUE(has(*last, "watch-input-bound"));
+  EXPECT_GT(*p.cpu_percent, 5.0);
+  const auto& idle = last->gpus.at(1).processes->at(0);
+  ASSERT_TRUE(idle.cpu_percent);
+  EXPECT_LT(*idle.cpu_percent, 5.0);
+  // Exactly one verdict, naming the busy job.
+  std::vector<const Finding*> verdicts;
+  for (const auto& d : last->diagnoses) {
+    if (d.id == "watch-input-bound") verdicts.push_back(&d);
+  }
+  ASSERT_EQ(verdicts.size(), 1U);
+  EXPECT_NE(verdicts[0]->title.find("GPU 0 "), std::string::npos) << verdicts[0]->title;
+  EXPECT_NE(verdicts[0]->title.find("PID " + std::to_string(busy)), std::string::npos) << verdicts[0]->title;
   EXPECT_FALSE(has(*last, "watch-gpu-bound"));
 }
 
