@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <charconv>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 #include <thread>
 
@@ -166,6 +166,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
       if (!rendered.body || rendered.snapshot != latest || rendered.report_time_ms != view.time_ms) {
         PrometheusContext c;
         c.hostname = host_label;
+        c.samples = loop.samples();
         if (view.findings) {
           c.doctor_findings = *view.findings;
           c.doctor_time_ms = view.time_ms;

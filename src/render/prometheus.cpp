@@ -182,6 +182,11 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
     Family when(out, "gpudoctor_doctor_report_timestamp_seconds", "gauge", "When the doctor's report was made.");
     when.add(host, static_cast<double>(c.doctor_time_ms) / 1000.0);
   }
+  if (c.samples > 0) {
+    Family samples(out, "gpudoctor_samples_total", "counter",
+                   "GPU samples taken (one per interval, shared by scrapes).");
+    samples.add(host, static_cast<double>(c.samples));
+  }
   if (c.scrapes > 0) {
     Family scrapes(out, "gpudoctor_scrapes_total", "counter", "Scrapes of /metrics served.");
     scrapes.add(host, static_cast<double>(c.scrapes));
