@@ -4,9 +4,10 @@
 # layer: a forbidden include ("render/x.cpp" including "kb/...") is a compile error, not a
 # review comment. tests/layers/ proves it on every test run.
 
-# gpudoctor_layer(NAME name [LAYERS lower layers...] [LIBS libraries...] [EXTRA generated sources...])
+# gpudoctor_layer(NAME name [LAYERS lower layers...] [LIBS libraries...] [EXTRA generated sources...]
+#                 [EXCLUDE regex of sources left out, for a feature the build machine lacks])
 function(gpudoctor_layer)
-  cmake_parse_arguments(L "" "NAME" "LAYERS;LIBS;EXTRA" ${ARGN})
+  cmake_parse_arguments(L "" "NAME;EXCLUDE" "LAYERS;LIBS;EXTRA" ${ARGN})
   set(dir ${PROJECT_SOURCE_DIR}/src/${L_NAME})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.cpp)
   # One file per host platform variant: *_posix.cpp or *_win32.cpp.
@@ -16,6 +17,9 @@ function(gpudoctor_layer)
     list(FILTER sources EXCLUDE REGEX "_win32\\.cpp$")
   endif()
   list(FILTER sources EXCLUDE REGEX "/src/cli/main\\.cpp$")
+  if(L_EXCLUDE)
+    list(FILTER sources EXCLUDE REGEX "${L_EXCLUDE}")
+  endif()
   set(root ${PROJECT_BINARY_DIR}/layers/${L_NAME})
   file(MAKE_DIRECTORY ${root})
   file(CREATE_LINK ${dir} ${root}/${L_NAME} SYMBOLIC)

@@ -17,6 +17,8 @@ build_pkgs=(
   pci.ids
   # report --html: mustache templates (mstch is a static library over Boost's headers)
   libmstch-dev libboost-dev
+  # `serve`'s HTTP server and watch's terminal UI (CMake leaves each out without it)
+  libcpp-httplib-dev libncurses-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
@@ -29,6 +31,10 @@ test_pkgs=(
   chromium
   # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
   openmpi-bin libopenmpi-dev
+  # `serve` scraped by a real Prometheus (scripts/serve-prometheus-check.sh)
+  prometheus curl jq
+  # watch's terminal UI driven in a terminal and captured (tests/fakes/watch_fake_test.cpp)
+  tmux
 )
 case "$mode" in
   build) pkgs=("${build_pkgs[@]}") ;;

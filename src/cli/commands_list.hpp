@@ -12,5 +12,7 @@ Command explain_command();
 Command verify_command();
 Command report_command();
 Command fleet_command();
+Command watch_command();
+Command serve_command();
 
 }  // namespace gpudoctor

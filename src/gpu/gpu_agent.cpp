@@ -3,6 +3,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "gpu/gpu_sampling.hpp"
 #include "gpu/internal_tasks.hpp"
 
 namespace gpudoctor::gpu {
@@ -21,6 +22,8 @@ constexpr AgentOp kAgentOps[] = {
      [](AgentState& s, const std::vector<std::string>& args, ChildChannel& out) { query_nvml(s.driver, args, out); }},
     {"cuda-driver", [](AgentState& s, const std::vector<std::string>& args,
                        ChildChannel& out) { query_cuda_driver(s.driver, args, out); }},
+    {"sample",
+     [](AgentState& s, const std::vector<std::string>& args, ChildChannel& out) { sample_gpus(s.driver, args, out); }},
 };
 
 /// An op's lines as the protocol carries them: one that starts with "." gets another in front,

@@ -52,6 +52,35 @@ inline constexpr unsigned int kNvmlDriverVersionBufferSize = 80;
 inline constexpr unsigned int kNvmlDeviceNameBufferSize = 96;
 inline constexpr unsigned int kNvmlDeviceUuidBufferSize = 96;
 
+/// nvmlDeviceGetUtilizationRates: percent of the last sample period.
+struct nvmlUtilization_t {
+  unsigned int gpu;
+  unsigned int memory;
+};
+
+/// nvmlProcessInfo_t as the _v2 and _v3 process queries fill it (the v1 struct lacks the
+/// instance ids, so the v1 symbol is not bound to the same slot).
+struct nvmlProcessInfo_t {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;  ///< kNvmlValueNotAvailable when the driver cannot say
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+};
+inline constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL;
+inline constexpr nvmlReturn_t kNvmlErrorInsufficientSize = 7;
+
+/// Enum values from nvml.h.
+inline constexpr int kNvmlTemperatureGpu = 0;          ///< NVML_TEMPERATURE_GPU
+inline constexpr int kNvmlClockSm = 1;                 ///< NVML_CLOCK_SM
+inline constexpr int kNvmlClockMem = 2;                ///< NVML_CLOCK_MEM
+inline constexpr int kNvmlPcieTxBytes = 0;             ///< NVML_PCIE_UTIL_TX_BYTES
+inline constexpr int kNvmlPcieRxBytes = 1;             ///< NVML_PCIE_UTIL_RX_BYTES
+inline constexpr int kNvmlMemoryErrorUncorrected = 1;  ///< NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+inline constexpr int kNvmlVolatileEcc = 0;
+/// NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, _DOUBLE_BIT_ECC_ERROR.
+inline constexpr int kNvmlRetiredSingleBit = 0;
+inline constexpr int kNvmlRetiredDoubleBit = 1;  ///< NVML_VOLATILE_ECC
+
 // clang-format off
 /// Every NVML entry point the doctor calls. Newest symbol first; the comment names the NVML
 /// release (driver branch) that added the newer name. Versions are from NVIDIA's nvml.h
@@ -89,7 +118,35 @@ inline constexpr unsigned int kNvmlDeviceUuidBufferSize = 96;
   X(device_pci_info,        nvmlReturn_t, (nvmlDevice_t, nvmlPciInfo_t*), Need::optional,       \
     "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo")               \
   X(device_persistence_mode, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t*), Need::optional,  \
-    "nvmlDeviceGetPersistenceMode")
+    "nvmlDeviceGetPersistenceMode")                                                              \
+  /* The live readings of `watch` and `serve` (monitor/sampler.hpp). */                         \
+  X(device_utilization,     nvmlReturn_t, (nvmlDevice_t, nvmlUtilization_t*), Need::optional,   \
+    "nvmlDeviceGetUtilizationRates")                                                            \
+  X(device_temperature,     nvmlReturn_t, (nvmlDevice_t, int, unsigned int*), Need::optional,   \
+    "nvmlDeviceGetTemperature")                                                                 \
+  X(device_power_usage,     nvmlReturn_t, (nvmlDevice_t, unsigned int*), Need::optional,        \
+    "nvmlDeviceGetPowerUsage")                                                                  \
+  X(device_power_limit,     nvmlReturn_t, (nvmlDevice_t, unsigned int*), Need::optional,        \
+    "nvmlDeviceGetEnforcedPowerLimit")                                                          \
+  X(device_clock,           nvmlReturn_t, (nvmlDevice_t, int, unsigned int*), Need::optional,   \
+    "nvmlDeviceGetClockInfo")                                                                   \
+  /* ClocksEventReasons: the R535 name of ClocksThrottleReasons, same mask */                   \
+  X(device_throttle_reasons, nvmlReturn_t, (nvmlDevice_t, unsigned long long*), Need::optional, \
+    "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons")      \
+  X(device_pcie_throughput, nvmlReturn_t, (nvmlDevice_t, int, unsigned int*), Need::optional,   \
+    "nvmlDeviceGetPcieThroughput")                                                              \
+  X(device_ecc_errors,      nvmlReturn_t, (nvmlDevice_t, int, int, unsigned long long*),        \
+    Need::optional, "nvmlDeviceGetTotalEccErrors")                                              \
+  X(device_remapped_rows,   nvmlReturn_t,                                                       \
+    (nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*, unsigned int*), Need::optional, \
+    "nvmlDeviceGetRemappedRows")                                                                \
+  /* page retirement (pre-Ampere ECC cards; Ampere and later remap rows instead) */              \
+  X(device_retired_pages,   nvmlReturn_t, (nvmlDevice_t, int, unsigned int*, unsigned long long*), \
+    Need::optional, "nvmlDeviceGetRetiredPages")                                                \
+  /* _v3 and _v2 share nvmlProcessInfo_t (with instance ids); v1 has a shorter struct */        \
+  X(device_compute_processes, nvmlReturn_t, (nvmlDevice_t, unsigned int*, nvmlProcessInfo_t*),  \
+    Need::optional, "nvmlDeviceGetComputeRunningProcesses_v3",                                  \
+    "nvmlDeviceGetComputeRunningProcesses_v2")
 // clang-format on
 
 /// The loaded library and its function table. Move-only: it owns the library handle.

@@ -117,6 +117,8 @@ void get_optional(const json& j, const char* key, std::optional<T>& v) {
   if (it == j.end() || it->is_null()) return;
   if constexpr (std::is_same_v<T, bool>) {
     if (it->is_boolean()) v = it->template get<bool>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (it->is_number()) v = it->template get<T>();
   } else {
     // A negative number for an unsigned field is junk, not a huge count.
     if (it->is_number_unsigned() || (std::is_signed_v<T> && it->is_number_integer())) v = it->template get<T>();
@@ -126,6 +128,16 @@ void get_optional(const json& j, const char* key, std::optional<T>& v) {
 std::string get_string(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+/// What a GPU report and a GPU sample both carry to say which GPU they are.
+template <class Gpu>
+void gpu_identity_from_json(const json& j, Gpu& g) {
+  std::optional<unsigned> index;
+  get_optional(j, "index", index);
+  g.index = index.value_or(0);
+  g.name = get_string(j, "name");
+  g.uuid = get_string(j, "uuid");
+  g.pci_bus_id = get_string(j, "pci_bus_id");
 }
 
 json library_report_to_json(const LibraryReport& r) {
@@ -475,12 +487,7 @@ void report_from_json(const json& j, NvmlReport& r) {
     for (const auto& dj : *it) {
       if (!dj.is_object()) continue;
       GpuDeviceReport d;
-      std::optional<unsigned> index;
-      get_optional(dj, "index", index);
-      d.index = index.value_or(0);
-      d.name = get_string(dj, "name");
-      d.uuid = get_string(dj, "uuid");
-      d.pci_bus_id = get_string(dj, "pci_bus_id");
+      gpu_identity_from_json(dj, d);
       d.pci_device_id = get_string(dj, "pci_device_id");
       get_optional(dj, "cc_major", d.cc_major);
       get_optional(dj, "cc_minor", d.cc_minor);
@@ -567,6 +574,123 @@ json verify_report_to_json(const VerifyReport& r) {
   j["steps"] = std::move(steps);
   j["problems"] = r.problems;
   return j;
+}
+
+// ---- monitor snapshots (model/monitor_snapshot.hpp) ----
+
+namespace {
+
+json gpu_sample_to_json(const GpuSample& g) {
+  json processes = nullptr;
+  if (g.processes) {
+    processes = json::array();
+    for (const auto& p : *g.processes) {
+      processes.push_back({{"pid", p.pid},
+                           {"used_memory_bytes", opt(p.used_memory_bytes)},
+                           {"command", p.command},
+                           {"cpu_percent", opt(p.cpu_percent)}});
+    }
+  }
+  json throttle_names = nullptr;
+  if (g.throttle_reasons) throttle_names = throttle_reason_names(*g.throttle_reasons);
+  return {{"index", g.index},
+          {"name", g.name},
+          {"uuid", g.uuid},
+          {"pci_bus_id", g.pci_bus_id},
+          {"gpu_util_percent", opt(g.gpu_util_percent)},
+          {"memory_util_percent", opt(g.memory_util_percent)},
+          {"memory_used_bytes", opt(g.memory_used_bytes)},
+          {"memory_total_bytes", opt(g.memory_total_bytes)},
+          {"temperature_c", opt(g.temperature_c)},
+          {"power_w", opt(g.power_w)},
+          {"power_limit_w", opt(g.power_limit_w)},
+          {"sm_clock_mhz", opt(g.sm_clock_mhz)},
+          {"memory_clock_mhz", opt(g.memory_clock_mhz)},
+          {"throttle_reasons", opt(g.throttle_reasons)},
+          {"throttle_reason_names", throttle_names},
+          {"pcie_tx_kib_per_s", opt(g.pcie_tx_kib_per_s)},
+          {"pcie_rx_kib_per_s", opt(g.pcie_rx_kib_per_s)},
+          {"ecc_uncorrected_volatile", opt(g.ecc_uncorrected_volatile)},
+          {"retired_pages_single_bit", opt(g.retired_pages_single_bit)},
+          {"retired_pages_double_bit", opt(g.retired_pages_double_bit)},
+          {"remapped_rows_uncorrectable", opt(g.remapped_rows_uncorrectable)},
+          {"remapping_pending", opt(g.remapping_pending)},
+          {"processes", processes},
+          {"problems", g.problems}};
+}
+
+void gpu_sample_from_json(const json& j, GpuSample& g) {
+  gpu_identity_from_json(j, g);
+  get_optional(j, "gpu_util_percent", g.gpu_util_percent);
+  get_optional(j, "memory_util_percent", g.memory_util_percent);
+  get_optional(j, "memory_used_bytes", g.memory_used_bytes);
+  get_optional(j, "memory_total_bytes", g.memory_total_bytes);
+  get_optional(j, "temperature_c", g.temperature_c);
+  get_optional(j, "power_w", g.power_w);
+  get_optional(j, "power_limit_w", g.power_limit_w);
+  get_optional(j, "sm_clock_mhz", g.sm_clock_mhz);
+  get_optional(j, "memory_clock_mhz", g.memory_clock_mhz);
+  get_optional(j, "throttle_reasons", g.throttle_reasons);
+  get_optional(j, "pcie_tx_kib_per_s", g.pcie_tx_kib_per_s);
+  get_optional(j, "pcie_rx_kib_per_s", g.pcie_rx_kib_per_s);
+  get_optional(j, "ecc_uncorrected_volatile", g.ecc_uncorrected_volatile);
+  get_optional(j, "retired_pages_single_bit", g.retired_pages_single_bit);
+  get_optional(j, "retired_pages_double_bit", g.retired_pages_double_bit);
+  get_optional(j, "remapped_rows_uncorrectable", g.remapped_rows_uncorrectable);
+  get_optional(j, "remapping_pending", g.remapping_pending);
+  if (auto it = j.find("processes"); it != j.end() && it->is_array()) {
+    g.processes.emplace();
+    for (const auto& pj : *it) {
+      if (!pj.is_object()) continue;
+      GpuProcessSample p;
+      std::optional<unsigned> pid;
+      get_optional(pj, "pid", pid);
+      if (!pid) continue;
+      p.pid = *pid;
+      get_optional(pj, "used_memory_bytes", p.used_memory_bytes);
+      p.command = get_string(pj, "command");
+      get_optional(pj, "cpu_percent", p.cpu_percent);
+      g.processes->push_back(std::move(p));
+    }
+  }
+  if (auto it = j.find("problems"); it != j.end() && it->is_array()) {
+    for (const auto& p : *it) {
+      if (p.is_string()) g.problems.push_back(p.get<std::string>());
+    }
+  }
+}
+
+}  // namespace
+
+json gpu_samples_to_json(const std::vector<GpuSample>& gpus) {
+  json out = json::array();
+  for (const auto& g : gpus) out.push_back(gpu_sample_to_json(g));
+  return out;
+}
+
+void gpu_samples_from_json(const json& j, std::vector<GpuSample>& gpus) {
+  if (!j.is_array()) return;
+  for (const auto& gj : j) {
+    if (!gj.is_object()) continue;
+    GpuSample g;
+    gpu_sample_from_json(gj, g);
+    gpus.push_back(std::move(g));
+  }
+}
+
+json snapshot_to_json(const Snapshot& s) {
+  return {{"time_ms", s.time_ms},
+          {"status", s.status},
+          {"error", str_or_null(s.error)},
+          {"driver_version", str_or_null(s.driver_version)},
+          {"agent_starts", s.agent_starts},
+          {"host",
+           {{"cpu_percent", opt(s.host.cpu_percent)},
+            {"cpu_count", opt(s.host.cpu_count)},
+            {"memory_total_bytes", opt(s.host.memory_total_bytes)},
+            {"memory_available_bytes", opt(s.host.memory_available_bytes)}}},
+          {"gpus", gpu_samples_to_json(s.gpus)},
+          {"diagnoses", findings_to_json(s.diagnoses)}};
 }
 
 }  // namespace gpudoctor

@@ -9,6 +9,7 @@
 #include "model/finding.hpp"
 #include "model/gpu_reports.hpp"
 #include "model/verify_report.hpp"
+#include "model/monitor_snapshot.hpp"
 
 namespace gpudoctor {
 
@@ -39,5 +40,11 @@ std::vector<Finding> findings_from_json(const nlohmann::ordered_json& j);
 /// A whole `doctor --json` document: facts and findings. False (outputs untouched) when doc is
 /// not an object with a "facts" object and a "findings" array.
 bool doctor_report_from_json(const nlohmann::ordered_json& doc, Facts& facts, std::vector<Finding>& findings);
+/// A monitor snapshot, as `watch --jsonl` writes one per line (unknown fields are null).
+nlohmann::ordered_json snapshot_to_json(const Snapshot& snapshot);
+/// The GPU part both ways: the GPU agent's "sample" op writes it, the sampler reads it back
+/// (leniently, as the reports above).
+nlohmann::ordered_json gpu_samples_to_json(const std::vector<GpuSample>& gpus);
+void gpu_samples_from_json(const nlohmann::ordered_json& j, std::vector<GpuSample>& gpus);
 
 }  // namespace gpudoctor

@@ -3,6 +3,9 @@
 //   default                               every symbol the doctor knows, newest names too
 //   GPUDOCTOR_FAKE_NVML_LEGACY            only the pre-_v2 names (an old driver)
 //   GPUDOCTOR_FAKE_NVML_MISSING_REQUIRED  no nvmlDeviceGetCount at all (a broken install)
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -34,11 +37,14 @@ struct nvmlPciInfo_t {
 constexpr nvmlReturn_t kSuccess = 0;
 constexpr nvmlReturn_t kUninitialized = 1;
 constexpr nvmlReturn_t kInvalidArgument = 2;
+constexpr nvmlReturn_t kNotSupported = 3;
 constexpr nvmlReturn_t kInsufficientSize = 7;
 constexpr nvmlReturn_t kArgumentVersionMismatch = 25;
 constexpr nvmlReturn_t kUnknown = 999;
 
 bool g_initialized = false;
+/// Sample steps so far: each nvmlDeviceGetCount call starts the next one.
+size_t g_step = 0;
 nvmlDevice_st g_devices[64];
 
 const fake_driver::Scenario& s() {
@@ -82,9 +88,34 @@ nvmlReturn_t init_impl(const char* symbol) {
   return kSuccess;
 }
 
+/// The device's recorded value for the current step, nullptr when it has no such series.
+const std::string* series_value(const fake_driver::Device& d, const char* key) {
+  auto it = d.series.find(key);
+  if (it == d.series.end() || it->second.empty()) return nullptr;
+  size_t step = g_step == 0 ? 0 : g_step - 1;
+  return &it->second[std::min(step, it->second.size() - 1)];
+}
+
+/// A numeric reading of `device` from its series, or NVML_ERROR_NOT_SUPPORTED without one.
+template <class T>
+nvmlReturn_t series_number(const char* symbol, nvmlDevice_t device, const char* key, T* out) {
+  FAKE_ENTER(symbol, device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || out == nullptr) return kInvalidArgument;
+  const std::string* v = series_value(*d, key);
+  if (v == nullptr) return kNotSupported;
+  *out = static_cast<T>(std::stoull(*v, nullptr, 0));
+  return kSuccess;
+}
+
 nvmlReturn_t count_impl(const char* symbol, unsigned int* count) {
   FAKE_ENTER(symbol, -1);
   if (!g_initialized) return kUninitialized;
+  ++g_step;
+  if (auto it = s().nvml.find("hang_after_samples"); it != s().nvml.end() && g_step > std::stoull(it->second)) {
+    for (;;) ::pause();
+  }
   if (count == nullptr) return kInvalidArgument;
   *count = static_cast<unsigned>(s().devices.size());
   return kSuccess;
@@ -234,8 +265,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMem
   }
   memory->total = d->memory_total_bytes;
   memory->reserved = 512ULL << 20U;
-  memory->used = 0;
-  memory->free = memory->total - memory->reserved;
+  const std::string* used = series_value(*d, "memory_used_bytes");
+  memory->used = used != nullptr ? std::stoull(*used) : 0;
+  memory->free = memory->total - memory->reserved - std::min(memory->used, memory->total - memory->reserved);
   return kSuccess;
 }
 #endif
@@ -246,8 +278,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory
   const auto* d = device_of(device);
   if (d == nullptr || memory == nullptr) return kInvalidArgument;
   memory->total = d->memory_total_bytes;
-  memory->used = 0;
-  memory->free = memory->total;
+  const std::string* used = series_value(*d, "memory_used_bytes");
+  memory->used = used != nullptr ? std::stoull(*used) : 0;
+  memory->free = memory->total - std::min(memory->used, memory->total);
   return kSuccess;
 }
 
@@ -267,4 +300,135 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* 
   if (d == nullptr || mode == nullptr) return kInvalidArgument;
   *mode = d->persistence_mode;
   return kSuccess;
+}
+
+// ---- live readings, from the device's recorded series ----
+
+namespace {
+
+struct nvmlUtilization_t {
+  unsigned int gpu, memory;
+};
+struct nvmlProcessInfo_t {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
+  unsigned int gpuInstanceId, computeInstanceId;
+};
+
+nvmlReturn_t processes_impl(const char* symbol, nvmlDevice_t device, unsigned int* count, nvmlProcessInfo_t* infos) {
+  FAKE_ENTER(symbol, device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || count == nullptr) return kInvalidArgument;
+  const std::string* v = series_value(*d, "processes");
+  if (v == nullptr) return kNotSupported;
+  std::vector<nvmlProcessInfo_t> found;
+  std::string step = *v == "-" ? std::string() : *v;
+  size_t begin = 0;
+  while (begin < step.size()) {
+    size_t end = step.find(';', begin);
+    if (end == std::string::npos) end = step.size();
+    std::string item = step.substr(begin, end - begin);
+    begin = end + 1;
+    size_t colon = item.find(':');
+    if (colon == std::string::npos) continue;
+    nvmlProcessInfo_t p{};
+    p.pid = static_cast<unsigned>(std::stoul(item.substr(0, colon)));
+    std::string bytes = item.substr(colon + 1);
+    p.usedGpuMemory = bytes == "na" ? ~0ULL : std::stoull(bytes);
+    found.push_back(p);
+  }
+  // As the real call: too small a buffer gets the count needed and INSUFFICIENT_SIZE.
+  if (*count < found.size() || (infos == nullptr && !found.empty())) {
+    *count = static_cast<unsigned>(found.size());
+    return kInsufficientSize;
+  }
+  *count = static_cast<unsigned>(found.size());
+  std::copy(found.begin(), found.end(), infos);
+  return kSuccess;
+}
+
+}  // namespace
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t* util) {
+  if (util == nullptr) return kInvalidArgument;
+  nvmlReturn_t rc = series_number("nvmlDeviceGetUtilizationRates", device, "gpu_util", &util->gpu);
+  if (rc != kSuccess) return rc;
+  if (series_number("nvmlDeviceGetUtilizationRates", device, "mem_util", &util->memory) != kSuccess) util->memory = 0;
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int* temp) {
+  if (sensor != 0) return kInvalidArgument;
+  return series_number("nvmlDeviceGetTemperature", device, "temperature_c", temp);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int* power) {
+  return series_number("nvmlDeviceGetPowerUsage", device, "power_mw", power);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int* limit) {
+  return series_number("nvmlDeviceGetEnforcedPowerLimit", device, "power_limit_mw", limit);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int* clock) {
+  if (type == 1) return series_number("nvmlDeviceGetClockInfo", device, "sm_clock_mhz", clock);
+  if (type == 2) return series_number("nvmlDeviceGetClockInfo", device, "mem_clock_mhz", clock);
+  return kNotSupported;
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device, unsigned long long* reasons) {
+  return series_number("nvmlDeviceGetCurrentClocksEventReasons", device, "throttle_reasons", reasons);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device, unsigned long long* reasons) {
+  return series_number("nvmlDeviceGetCurrentClocksThrottleReasons", device, "throttle_reasons", reasons);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device, int counter, unsigned int* value) {
+  return series_number("nvmlDeviceGetPcieThroughput", device, counter == 0 ? "pcie_tx_kbps" : "pcie_rx_kbps", value);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int type, int counter,
+                                                     unsigned long long* count) {
+  if (type != 1 || counter != 0) return kNotSupported;
+  return series_number("nvmlDeviceGetTotalEccErrors", device, "ecc_uncorrected", count);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned int* corrected,
+                                                   unsigned int* uncorrected, unsigned int* pending,
+                                                   unsigned int* failed) {
+  if (corrected == nullptr || pending == nullptr || failed == nullptr) return kInvalidArgument;
+  *corrected = 0;
+  *pending = 0;
+  *failed = 0;
+  return series_number("nvmlDeviceGetRemappedRows", device, "remapped_uncorrectable", uncorrected);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned int* count,
+                                                   unsigned long long* addresses) {
+  if (count == nullptr) return kInvalidArgument;
+  unsigned pages = 0;
+  nvmlReturn_t rc = series_number("nvmlDeviceGetRetiredPages", device,
+                                  cause == 0 ? "retired_single_bit" : "retired_double_bit", &pages);
+  if (rc != kSuccess) return rc;
+  // As the real call: a buffer too small for the pages gets the count and INSUFFICIENT_SIZE.
+  const bool fits = *count >= pages;
+  if (fits && addresses != nullptr) {
+    for (unsigned i = 0; i < pages; ++i) addresses[i] = 0x1000ULL * (i + 1);
+  }
+  *count = pages;
+  return fits ? kSuccess : kInsufficientSize;
+}
+
+#ifndef GPUDOCTOR_FAKE_NVML_LEGACY
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* count,
+                                                                 nvmlProcessInfo_t* infos) {
+  return processes_impl("nvmlDeviceGetComputeRunningProcesses_v3", device, count, infos);
+}
+#endif
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device, unsigned int* count,
+                                                                 nvmlProcessInfo_t* infos) {
+  return processes_impl("nvmlDeviceGetComputeRunningProcesses_v2", device, count, infos);
 }

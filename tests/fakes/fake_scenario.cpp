@@ -20,6 +20,14 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
+std::vector<std::string> split_series(const std::string& value) {
+  std::vector<std::string> out;
+  std::stringstream in(value);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(trim(item));
+  return out;
+}
+
 Scenario load() {
   Scenario s;
   const char* path = std::getenv("GPUDOCTOR_FAKE_DRIVER");
@@ -65,6 +73,8 @@ Scenario load() {
         d.pci_device_id = static_cast<unsigned>(std::stoul(value, nullptr, 0));
       else if (key == "persistence_mode")
         d.persistence_mode = std::stoi(value);
+      else
+        d.series[key] = split_series(value);
     }
   }
   return s;

@@ -8,6 +8,14 @@
 ///             pci_bus_id = 00000000:18:00.0, pci_device_id = 0x233010de, persistence_mode = 1
 ///   [cublas], [cudnn], [nccl], [nvrtc], [kernel]: the runtime fakes' settings (version = ...,
 ///             result = wrong makes the library compute a wrong answer that verify must catch)
+///             and recorded time series, one value per sample, comma-separated (the last
+///             value holds on): gpu_util, mem_util, memory_used_bytes, temperature_c, power_mw,
+///             power_limit_mw, sm_clock_mhz, mem_clock_mhz, throttle_reasons, pcie_tx_kbps,
+///             pcie_rx_kbps, ecc_uncorrected, retired_single_bit, retired_double_bit,
+///             remapped_uncorrectable, processes (a step is
+///             "PID:BYTES;PID:BYTES", BYTES "na" for not available, "-" for none). A series
+///             the device lacks answers NVML_ERROR_NOT_SUPPORTED. A sample step is one
+///             nvmlDeviceGetCount call; [nvml] hang_after_samples = N makes call N+1 hang.
 ///   [calls]   <symbol>[@<device index>] = <action>, where action is a return code (a number
 ///             or a name such as NVML_ERROR_DRIVER_NOT_LOADED / CUDA_ERROR_NO_DEVICE),
 ///             "hang" (never returns) or "crash" (raises SIGSEGV).
@@ -30,6 +38,7 @@ struct Device {
   std::string pci_bus_id;
   unsigned pci_device_id = 0;
   int persistence_mode = 0;
+  std::map<std::string, std::vector<std::string>> series;
 };
 
 struct Scenario {

@@ -1,0 +1,255 @@
+// `gpudoctor serve`: /metrics (Prometheus), /report.json (the doctor's report, refreshed on a
+// schedule) and /healthz over HTTP with Debian's cpp-httplib. One SamplingLoop samples the
+// GPUs every interval through the GPU agent; a scrape only renders the latest snapshot, so
+// any number of scrapers cost one sample per interval, and a GPU that stops answering delays
+// the sampler thread, never a scrape. Read and write timeouts bound what a slow or broken
+// client can hold.
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <charconv>
+#include <condition_variable>
+#include <csignal>
+#include <mutex>
+#include <thread>
+
+#include "check/checks.hpp"
+#include "cli/commands_list.hpp"
+#include "cli/gather_facts.hpp"
+#include "cli/output.hpp"
+#include "monitor/sampler.hpp"
+#include "render/doctor_report.hpp"
+#include "render/monitor_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct ServeArgs {
+  std::string listen = "127.0.0.1:9400";
+  double interval_s = 1;
+  double report_interval_s = 300;
+  long deadline_ms = 3000;
+  int threads = 32;
+};
+
+/// "127.0.0.1:9400", "[::1]:9400", ":9400" (every address): the host and the port, or false.
+bool split_listen(const std::string& text, std::string& host, int& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos) return false;
+  host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty()) host = "0.0.0.0";
+  std::string_view p(text.data() + colon + 1, text.size() - colon - 1);
+  auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), port);
+  return ec == std::errc() && end == p.data() + p.size() && port >= 0 && port <= 65535;
+}
+
+std::string hostname() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+/// The doctor's report, made again every report interval on its own thread.
+class ReportCache {
+ public:
+  void store(std::string json, std::vector<Finding> findings) {
+    std::lock_guard lock(mutex_);
+    json_ = std::make_shared<const std::string>(std::move(json));
+    findings_ = std::make_shared<const std::vector<Finding>>(std::move(findings));
+    time_ms_ =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+  }
+  struct View {
+    std::shared_ptr<const std::string> json;
+    std::shared_ptr<const std::vector<Finding>> findings;
+    std::int64_t time_ms = 0;
+  };
+  View get() const {
+    std::lock_guard lock(mutex_);
+    return {json_, findings_, time_ms_};
+  }
+  /// Waits `period` or until stop(); true when stopped.
+  bool wait(std::chrono::duration<double> period) {
+    std::unique_lock lock(mutex_);
+    return stop_cv_.wait_for(lock, period, [this] { return stop_; });
+  }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    stop_cv_.notify_all();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable stop_cv_;
+  bool stop_ = false;
+  std::shared_ptr<const std::string> json_;
+  std::shared_ptr<const std::vector<Finding>> findings_;
+  std::int64_t time_ms_ = 0;
+};
+
+int run_serve(CommandContext& ctx, const ServeArgs& a) {
+  std::string host;
+  int port = 0;
+  if (!split_listen(a.listen, host, port)) return usage_error("serve", "--listen takes ADDR:PORT, e.g. 127.0.0.1:9400");
+  if (a.interval_s <= 0 || a.report_interval_s <= 0 || a.deadline_ms <= 0 || a.threads < 1 || a.threads > 256) {
+    return usage_error("serve",
+                       "--interval, --report-interval and --deadline-ms take positive numbers; "
+                       "--threads 1 to 256");
+  }
+  const SystemView* system = ctx.system();
+  const KnowledgeBase* kb = ctx.kb();
+  if (system == nullptr || kb == nullptr) return kExitUsage;
+  const InventoryOptions inventory = ctx.inventory_options();
+
+  // SIGINT and SIGTERM go to one thread that stops the server: blocked here, before any
+  // thread starts, so that every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A client that hangs up mid-answer is an error on that connection, not the end of serve.
+  // (Children get SIGPIPE's default back from the launcher.)
+  std::signal(SIGPIPE, SIG_IGN);
+
+  monitor::SamplerOptions options;
+  options.deadline = std::chrono::milliseconds(a.deadline_ms);
+  monitor::SamplingLoop loop(
+      options, std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(a.interval_s)));
+  ReportCache report;
+  std::thread reporter([&] {
+    do {
+      Facts facts = gather_facts(*system, inventory, *kb);
+      std::vector<Finding> findings = run_checks(facts, kb);
+      report.store(render_doctor_json(facts, findings), std::move(findings));
+    } while (!report.wait(std::chrono::duration<double>(a.report_interval_s)));
+  });
+
+  const std::string host_label = hostname();
+  std::atomic<std::uint64_t> scrapes{0};
+  const auto stale_after =
+      std::chrono::milliseconds(a.deadline_ms) +
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(3 * a.interval_s));
+
+  httplib::Server server;
+  const int threads = a.threads;
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  server.set_read_timeout(1, 0);
+  server.set_write_timeout(2, 0);
+  server.set_keep_alive_timeout(5);
+  server.set_keep_alive_max_count(100);
+  server.set_payload_max_length(64 * 1024);
+  // The body is rendered once per new sample or report and shared by the scrapes in between;
+  // only the scrape counter is rendered per request.
+  struct RenderedMetrics {
+    SnapshotPtr snapshot;
+    std::int64_t report_time_ms = -1;
+    std::shared_ptr<const std::string> body;
+  };
+  std::mutex rendered_mutex;
+  RenderedMetrics rendered;
+  server.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+    SnapshotPtr latest = loop.latest();
+    ReportCache::View view = report.get();
+    std::shared_ptr<const std::string> body;
+    {
+      std::lock_guard lock(rendered_mutex);
+      if (!rendered.body || rendered.snapshot != latest || rendered.report_time_ms != view.time_ms) {
+        PrometheusContext c;
+        c.hostname = host_label;
+        c.samples = loop.samples();
+        if (view.findings) {
+          c.doctor_findings = *view.findings;
+          c.doctor_time_ms = view.time_ms;
+        }
+        rendered = {latest, view.time_ms, std::make_shared<const std::string>(render_prometheus(latest.get(), c))};
+      }
+      body = rendered.body;
+    }
+    PrometheusContext counter;
+    counter.hostname = host_label;
+    counter.scrapes = ++scrapes;
+    res.set_content(*body + render_prometheus(nullptr, counter), "text/plain; version=0.0.4; charset=utf-8");
+  });
+  server.Get("/report.json", [&](const httplib::Request&, httplib::Response& res) {
+    ReportCache::View view = report.get();
+    if (!view.json) {
+      res.status = 503;
+      res.set_content("{\"status\":\"the first report is being made\"}\n", "application/json");
+      return;
+    }
+    res.set_content(*view.json, "application/json");
+  });
+  server.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
+    SnapshotPtr latest = loop.latest();
+    const auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    if (!latest || now_ms - latest->time_ms > stale_after.count()) {
+      res.status = 503;
+      res.set_content(latest ? "stale: the sampler has not finished a sample lately\n" : "starting\n", "text/plain");
+      return;
+    }
+    res.set_content(latest->status == "ok" ? "ok\n" : "ok (GPU query: " + latest->status + ")\n", "text/plain");
+  });
+  server.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("gpudoctor serve: /metrics /report.json /healthz\n", "text/plain");
+  });
+
+  int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  if (bound < 0) {
+    print_error("gpudoctor serve: cannot listen on {}: {}\n", a.listen, std::strerror(errno));
+    report.stop();
+    reporter.join();
+    return kExitProblems;
+  }
+  const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  write_output("gpudoctor serve: listening on http://" + shown + ":" + std::to_string(bound) + "/metrics\n");
+
+  std::atomic<bool> stopping{false};
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    stopping = true;
+    server.stop();
+  });
+  server.listen_after_bind();
+  if (!stopping) pthread_kill(waiter.native_handle(), SIGTERM);  // the server ended by itself
+  waiter.join();
+  report.stop();
+  reporter.join();
+  return kExitOk;
+}
+
+}  // namespace
+
+Command serve_command() {
+  auto args = std::make_shared<ServeArgs>();
+  Command c;
+  c.name = "serve";
+  c.summary = "Prometheus metrics (dcgm-exporter names), /report.json and /healthz over HTTP";
+  c.setup = [args](CLI::App& sub) {
+    sub.add_option("--listen", args->listen,
+                   "ADDR:PORT to listen on (default 127.0.0.1:9400, loopback only; port 0 "
+                   "picks a free one)");
+    sub.add_option("--interval", args->interval_s, "Seconds between GPU samples, shared by every scrape (default 1)");
+    sub.add_option("--report-interval", args->report_interval_s,
+                   "Seconds between runs of the doctor's report behind /report.json (default 300)");
+    sub.add_option("--deadline-ms", args->deadline_ms,
+                   "A GPU query slower than this is a GPU that stopped answering (default 3000)");
+    sub.add_option("--threads", args->threads, "HTTP worker threads (default 32)");
+  };
+  c.run = [args](CommandContext& ctx) { return run_serve(ctx, *args); };
+  return c;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,204 @@
+#include "monitor/diagnoses.hpp"
+
+#include <fmt/core.h>
+
+#include <map>
+
+namespace gpudoctor::monitor {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string gpu_label(const GpuSample& g) {
+  std::string label = "GPU " + std::to_string(g.index);
+  if (!g.name.empty()) label += " (" + g.name + ")";
+  return label;
+}
+
+Finding make(const char* id, Severity severity, std::string title, std::string detail, std::string fix) {
+  Finding f;
+  f.id = id;
+  f.severity = severity;
+  f.area = FindingArea::gpu;
+  f.title = std::move(title);
+  f.detail = std::move(detail);
+  f.fix = std::move(fix);
+  return f;
+}
+
+/// One GPU's samples in the window, oldest first (found by index, as NVML numbers them).
+std::vector<const GpuSample*> series_of(std::span<const SnapshotPtr> window, unsigned index) {
+  std::vector<const GpuSample*> out;
+  for (const auto& s : window) {
+    if (!s) continue;
+    for (const auto& g : s->gpus) {
+      if (g.index == index) out.push_back(&g);
+    }
+  }
+  return out;
+}
+
+void not_answering(const Snapshot& latest, std::vector<Finding>& out) {
+  if (latest.status != "timeout" && latest.status != "crashed") return;
+  Finding f = make("watch-gpu-not-answering", Severity::error, "The GPU stopped answering (" + latest.status + ")",
+                   latest.error +
+                       ". The GPU agent that asks NVML was stopped and is started again for the next "
+                       "sample (" +
+                       std::to_string(latest.agent_starts) + " start(s) so far).",
+                   "Look for Xid errors in the kernel log (`sudo dmesg | grep -i xid`) and run `nvidia-smi`; if it "
+                   "hangs too, the driver is wedged: stop the jobs on the GPU, then reset it (`sudo nvidia-smi -r "
+                   "-i N`) or reboot.");
+  f.evidence.push_back("status: " + latest.status);
+  out.push_back(std::move(f));
+}
+
+void throttling(const std::vector<const GpuSample*>& series, const DiagnosisOptions& o, std::vector<Finding>& out) {
+  size_t known = 0;
+  size_t thermal = 0;
+  size_t power = 0;
+  unsigned max_temp = 0;
+  for (const GpuSample* g : series) {
+    if (!g->throttle_reasons) continue;
+    ++known;
+    const auto mask = *g->throttle_reasons;
+    if ((mask & (throttle::kSwThermalSlowdown | throttle::kHwThermalSlowdown)) != 0) ++thermal;
+    if ((mask & (throttle::kSwPowerCap | throttle::kHwPowerBrakeSlowdown)) != 0) ++power;
+    if (g->temperature_c) max_temp = std::max(max_temp, *g->temperature_c);
+  }
+  if (known < o.min_samples) return;
+  const GpuSample& last = *series.back();
+  if (thermal * 2 > known) {
+    Finding f = make("watch-thermal-throttling", Severity::warning, gpu_label(last) + " is slowed down by heat",
+                     fmt::format("NVML reported thermal slowdown in {} of the last {} samples{}; the clocks are "
+                                 "lowered to cool the card, and the job runs slower.",
+                                 thermal, known, max_temp > 0 ? fmt::format(" (up to {} °C)", max_temp) : ""),
+                     "Check the airflow and the fans (`nvidia-smi -q -d TEMPERATURE,PERFORMANCE`), clean the "
+                     "heatsink, leave room between cards; in a server, check the chassis fan profile.");
+    f.evidence.push_back("throttle reasons: " + throttle_reason_names(last.throttle_reasons.value_or(0)));
+    out.push_back(std::move(f));
+  }
+  if (power * 2 > known) {
+    std::string limit = last.power_limit_w ? fmt::format(" of {:.0f} W", *last.power_limit_w) : "";
+    Finding f = make("watch-power-throttling", Severity::warning, gpu_label(last) + " is held at its power limit",
+                     fmt::format("NVML reported power capping in {} of the last {} samples: the card draws its "
+                                 "limit{} and lowers its clocks to stay there.",
+                                 power, known, limit),
+                     "Expected under full load on some cards; when the limit was lowered by hand, see `nvidia-smi "
+                     "-q -d POWER` (Enforced vs Default Power Limit) and raise it with `sudo nvidia-smi -pl W`; "
+                     "a power brake means the PSU or the server's power management asked the GPU to slow down.");
+    f.evidence.push_back("throttle reasons: " + throttle_reason_names(last.throttle_reasons.value_or(0)));
+    out.push_back(std::move(f));
+  }
+}
+
+void memory_held(const GpuSample& g, const DiagnosisOptions& o, std::vector<Finding>& out) {
+  if (!g.memory_used_bytes || !g.memory_total_bytes || *g.memory_total_bytes == 0 || !g.processes) return;
+  const double used = static_cast<double>(*g.memory_used_bytes);
+  const double total = static_cast<double>(*g.memory_total_bytes);
+  if (used < o.memory_full_fraction * total || g.processes->size() < 2) return;
+  std::string holders;
+  std::vector<std::string> evidence;
+  for (const auto& p : *g.processes) {
+    std::string held = p.used_memory_bytes ? fmt::format("{:.1f} GiB", static_cast<double>(*p.used_memory_bytes) / kGiB)
+                                           : std::string("an unknown amount");
+    std::string who = fmt::format("PID {}{}", p.pid, p.command.empty() ? "" : " (" + p.command + ")");
+    if (!holders.empty()) holders += "; ";
+    holders += who + ": " + held;
+    evidence.push_back(who + " holds " + held);
+  }
+  Finding f = make(
+      "watch-memory-held-by-others", Severity::warning,
+      fmt::format("{} is nearly full ({:.1f} of {:.1f} GiB) and {} processes hold memory on it", gpu_label(g),
+                  used / kGiB, total / kGiB, g.processes->size()),
+      "A new job, or one that grows, gets out-of-memory errors while other processes keep memory they may not "
+      "use. Holders: " +
+          holders + ". Frameworks reserve most of the card at start-up by default (JAX 75%, TensorFlow all of it).",
+      "Stop the processes you do not need (`kill PID`), or make each job take only what it uses: TensorFlow "
+      "`tf.config.experimental.set_memory_growth(gpu, True)` (or TF_FORCE_GPU_ALLOW_GROWTH=true); PyTorch "
+      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and `torch.cuda.empty_cache()` after large steps; JAX "
+      "XLA_PYTHON_CLIENT_PREALLOCATE=false (or XLA_PYTHON_CLIENT_MEM_FRACTION=.5).");
+  f.evidence = std::move(evidence);
+  out.push_back(std::move(f));
+}
+
+void input_or_gpu_bound(const std::vector<const GpuSample*>& series, const DiagnosisOptions& o,
+                        std::vector<Finding>& out) {
+  // The GPU's utilisation and, per process on it, its CPU use over the window.
+  double util_sum = 0;
+  size_t util_n = 0;
+  std::map<unsigned, std::pair<double, size_t>> cpu;  // pid -> (sum, samples)
+  std::map<unsigned, std::string> commands;
+  for (const GpuSample* g : series) {
+    if (g->gpu_util_percent) {
+      util_sum += *g->gpu_util_percent;
+      ++util_n;
+    }
+    if (!g->processes) continue;
+    for (const auto& p : *g->processes) {
+      if (!p.cpu_percent) continue;
+      auto& [sum, n] = cpu[p.pid];
+      sum += *p.cpu_percent;
+      ++n;
+      if (!p.command.empty()) commands[p.pid] = p.command;
+    }
+  }
+  if (util_n < o.min_samples) return;
+  const double util = util_sum / static_cast<double>(util_n);
+  const GpuSample& last = *series.back();
+  if (util >= o.busy_gpu_percent) {
+    out.push_back(make("watch-gpu-bound", Severity::info, gpu_label(last) + " is busy: the job is GPU-bound",
+                       fmt::format("Average utilisation {:.0f}% over the last {} samples.", util, util_n), ""));
+    return;
+  }
+  if (util >= o.idle_below_percent) return;
+  for (const auto& [pid, acc] : cpu) {
+    const auto& [sum, n] = acc;
+    if (n < o.min_samples) continue;
+    const double process_cpu = sum / static_cast<double>(n);
+    if (process_cpu < o.busy_cpu_percent) continue;
+    std::string command = commands.count(pid) != 0 ? " (" + commands[pid] + ")" : "";
+    Finding f = make(
+        "watch-input-bound", Severity::warning,
+        fmt::format("{} waits for its input: PID {} is busy on the CPU while the GPU is mostly idle", gpu_label(last),
+                    pid),
+        fmt::format("Over the last {} samples the GPU averaged {:.0f}% utilisation while PID {}{} used {:.0f}% of a "
+                    "CPU core: the GPU finishes each step and waits for the next batch (data loading, decoding, "
+                    "augmentation on the CPU).",
+                    util_n, util, pid, command, process_cpu),
+        "Prepare batches in parallel and ahead of the GPU. TensorFlow tf.data: `.map(f, "
+        "num_parallel_calls=tf.data.AUTOTUNE)`, `.cache()` after the expensive steps that do not change per epoch, "
+        "and `.prefetch(tf.data.AUTOTUNE)` at the end. PyTorch DataLoader: `num_workers=` the CPU cores you can "
+        "spare, `pin_memory=True`, `persistent_workers=True`. Larger batches and mixed precision do not help "
+        "while the input is the bottleneck.");
+    f.evidence.push_back(fmt::format("gpu utilisation {:.0f}%", util));
+    f.evidence.push_back(fmt::format("PID {} cpu {:.0f}%", pid, process_cpu));
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> diagnose(std::span<const SnapshotPtr> history, const DiagnosisOptions& options) {
+  std::vector<Finding> out;
+  if (history.empty() || !history.back()) return out;
+  const Snapshot& latest = *history.back();
+  not_answering(latest, out);
+  std::span<const SnapshotPtr> window =
+      history.size() > options.window ? history.subspan(history.size() - options.window) : history;
+  // Trends are judged only over answered samples; the GPUs are those of the latest answer.
+  std::vector<SnapshotPtr> answered;
+  for (const auto& s : window) {
+    if (s && s->status == "ok") answered.push_back(s);
+  }
+  if (answered.empty()) return out;
+  for (const auto& g : answered.back()->gpus) {
+    auto series = series_of(answered, g.index);
+    if (series.empty()) continue;
+    throttling(series, options, out);
+    memory_held(*series.back(), options, out);
+    input_or_gpu_bound(series, options, out);
+  }
+  return out;
+}
+
+}  // namespace gpudoctor::monitor
