@@ -8,8 +8,8 @@
 #include "model/facts.hpp"
 #include "model/finding.hpp"
 #include "model/gpu_reports.hpp"
-#include "model/verify_report.hpp"
 #include "model/monitor_snapshot.hpp"
+#include "model/verify_report.hpp"
 
 namespace gpudoctor {
 
