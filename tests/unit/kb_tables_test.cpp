@@ -1,4 +1,9 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
@@ -37,6 +42,41 @@ TEST(KbTables, EveryRowHasASource) {
   for (const auto& c : kb.cudnn_builds) EXPECT_FALSE(c.source.empty()) << c.cudnn.text();
   EXPECT_FALSE(kb.python_source.empty());
   EXPECT_FALSE(kb.tensorflow.windows_gpu_source.empty());
+}
+
+// A misspelt key in a row ("sorce") is a warning that names it: without it the row would
+// silently lose its source. (Mutation kb-unknown-key-silent survived every test before.)
+TEST(KbTables, AMisspeltKeyIsReportedByName) {
+  auto files = load_data_files("compat/", "");
+  ASSERT_TRUE(files.has_value());
+  auto gpus =
+      std::find_if(files->begin(), files->end(), [](const DataFile& f) { return f.path == "compat/gpus.toml"; });
+  ASSERT_NE(gpus, files->end());
+  gpus->content +=
+      "\n[[gpu]]\nname = \"Test Card 9000\"\ncc = \"8.6\"\nsource = \"https://example.org\"\nsorce = \"x\"\n";
+  std::vector<KbIssue> issues;
+  KnowledgeBase::parse(*files, issues);
+  bool named = std::any_of(issues.begin(), issues.end(), [](const KbIssue& i) {
+    return i.level == KbIssue::Level::warning && i.message.find("unknown key 'sorce'") != std::string::npos &&
+           i.where.starts_with("gpu[");
+  });
+  EXPECT_TRUE(named);
+}
+
+// --kb DIR reads only the file types the knowledge base defines: a stray notes file (or a core
+// dump) beside the tables is not read. (Mutation kb-dir-any-file survived every test before.)
+TEST(KbTables, KbDirReadsOnlyTablesAndIds) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-kbdir-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "compat");
+  std::ofstream(dir / "compat/notes.txt") << "not a table\n";
+  std::ofstream(dir / "compat/python.toml") << "[[python]]\nversions = [\"3.12\"]\nsource = \"x\"\n";
+  auto files = load_data_files("compat/", dir.string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  for (const DataFile& f : *files) EXPECT_NE(f.path, "compat/notes.txt") << f.origin;
+  EXPECT_TRUE(std::any_of(files->begin(), files->end(), [&](const DataFile& f) { return f.origin != "built-in"; }));
 }
 
 }  // namespace
