@@ -4,12 +4,14 @@
 // Without it, a test binary started as a task would run every test again, in the child.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -63,6 +65,31 @@ void print_to_stderr(const std::vector<std::string>& /*args*/, ChildChannel& out
   out.write_line("done");
 }
 
+// A vendor library's helper that leaves the task's process group (setsid) and would outlive
+// the deadline's kill: either as the task's own child, or orphaned by a parent that exited
+// (fork twice), which only keep_descendants keeps in the task's tree.
+void start_escaping_grandchild(ChildChannel& out) {
+  pid_t g = ::fork();
+  if (g == 0) {
+    ::setsid();
+    out.write_line(std::to_string(::getpid()));
+    for (;;) ::pause();
+  }
+}
+void setsid_child_then_hang(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  start_escaping_grandchild(out);
+  for (;;) ::pause();
+}
+void orphan_setsid_grandchild_then_hang(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  pid_t a = ::fork();
+  if (a == 0) {
+    start_escaping_grandchild(out);
+    ::_exit(0);
+  }
+  ::waitpid(a, nullptr, 0);
+  for (;;) ::pause();
+}
+
 // Agent ops that misbehave on request, to show what the parent makes of it.
 const AgentOp kTestAgentOps[] = {
     {"echo", [](AgentState&, const std::vector<std::string>& args, ChildChannel& out) { say_args(args, out); }},
@@ -72,6 +99,12 @@ const AgentOp kTestAgentOps[] = {
        ::raise(SIGSEGV);
      }},
     {"hang", [](AgentState&, const std::vector<std::string>& args, ChildChannel& out) { sleep_forever(args, out); }},
+    {"stderr",
+     [](AgentState&, const std::vector<std::string>&, ChildChannel& out) {
+       std::fprintf(stderr, "NVRM: a vendor library talking on stderr\n");
+       std::fflush(stderr);
+       out.write_line("answered");
+     }},
     {"die-soon",
      [](AgentState&, const std::vector<std::string>&, ChildChannel& out) {
        // Answers, then dies while idle, as a driver fault between requests would.
@@ -90,10 +123,18 @@ void test_agent(const std::vector<std::string>& /*args*/, ChildChannel& out) {
 }
 
 const TaskEntry kTestTasks[] = {
-    {"test-echo", &say_args},          {"test-hang", &sleep_forever},    {"test-abort", &abort_now},
-    {"test-exit7", &exit_seven},       {"test-throw", &throw_something}, {"test-flood", &write_a_lot},
-    {"test-chatty", &print_to_stdout}, {"test-agent", &test_agent},      {"test-take-lock", &take_lock},
+    {"test-echo", &say_args},
+    {"test-hang", &sleep_forever},
+    {"test-abort", &abort_now},
+    {"test-exit7", &exit_seven},
+    {"test-throw", &throw_something},
+    {"test-flood", &write_a_lot},
+    {"test-chatty", &print_to_stdout},
+    {"test-agent", &test_agent},
+    {"test-take-lock", &take_lock},
     {"test-stderr", &print_to_stderr},
+    {"test-setsid-child", &setsid_child_then_hang},
+    {"test-setsid-orphan", &orphan_setsid_grandchild_then_hang},
 };
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "gpu/gpu_agent.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "gpu/gpu_sampling.hpp"
 #include "gpu/internal_tasks.hpp"
@@ -124,6 +126,7 @@ void Agent::stop() {
   while (!child_->ended() && Clock::now() < until) {
     child_->wait(until);
     (void)child_->take_output(ChildStream::out);
+    keep_stderr();
   }
   child_.reset();
   buffer_.clear();
@@ -142,6 +145,14 @@ Agent::Line Agent::next_line(std::string& line, Clock::time_point until) {
     if (Clock::now() >= until) return Line::deadline;
     child_->wait(until);
     buffer_ += child_->take_output(ChildStream::out);
+    keep_stderr();
+  }
+}
+
+void Agent::keep_stderr() {
+  std::string chunk = child_->take_output(ChildStream::err);
+  if (stderr_.size() < kMaxChildDiagnosticBytes) {
+    stderr_.append(chunk, 0, std::min(chunk.size(), kMaxChildDiagnosticBytes - stderr_.size()));
   }
 }
 
@@ -172,7 +183,7 @@ Status Agent::start() {
   auto started = ChildProcess::start(ChildSpec{.argv = internal_task_argv(options_.task, {}),
                                                .program = *self,
                                                .in = ChildStdio::pipe,
-                                               .err = ChildStdio::inherit,
+                                               .err = ChildStdio::pipe,
                                                // long-lived: no one-shot backstop
                                                .env = {{std::string(kTaskDeadlineVariable), std::nullopt}}});
   if (!started) return started.error();
@@ -195,6 +206,7 @@ ChildOutcome Agent::exchange(std::string_view op, const std::vector<std::string>
   ChildOutcome outcome;
   auto finish = [&](std::optional<Error> error) {
     outcome.error = std::move(error);
+    outcome.diagnostics = std::exchange(stderr_, std::string());
     outcome.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin);
     return outcome;
   };

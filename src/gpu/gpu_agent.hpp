@@ -81,12 +81,16 @@ class Agent {
  private:
   enum class Line { line, ended, deadline, too_long };
   Line next_line(std::string& line, ChildProcess::Clock::time_point until);
+  void keep_stderr();
   Error ended_error(std::chrono::milliseconds deadline, Line why);
   void stop();
 
   AgentOptions options_;
   std::optional<ChildProcess> child_;
   std::string buffer_;
+  /// What the agent wrote on stderr since the last answer (a vendor library's messages), cut
+  /// at kMaxChildDiagnosticBytes: it goes into that answer's diagnostics, never to our terminal.
+  std::string stderr_;
   int starts_ = 0;
 };
 

@@ -61,6 +61,7 @@ void run_internal_task(int argc, char** argv, std::span<const TaskEntry> extra) 
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
     if (ec == std::errc() && end == v.data() + v.size() && seconds > 0) exit_after(std::chrono::seconds(seconds));
   }
+  keep_descendants();
   std::vector<std::string> args(argv + 3, argv + argc);
   ParentPipe pipe = ParentPipe::take();
   PipeChannel channel(pipe);

@@ -24,6 +24,8 @@ struct OsFacts {
   bool wsl_lib_dir = false;     ///< /usr/lib/wsl/lib exists (Windows driver's Linux libraries)
   std::string container;        ///< "docker", "podman", "kubernetes", "lxc", "" for none
   std::vector<std::string> container_evidence;
+
+  bool operator==(const OsFacts&) const = default;
 };
 
 /// A GPU as seen by one source. Sources: "nvml", "proc" (/proc/driver/nvidia/gpus),
@@ -46,6 +48,8 @@ struct GpuFacts {
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
   std::string kernel_driver;  ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""
+
+  bool operator==(const GpuFacts&) const = default;
 };
 
 /// A library or module the driver stack needs, found (or not) on disk.
@@ -56,6 +60,8 @@ struct DriverFile {
   /// Places that could not be looked in (permission denied): a library not found there is
   /// unknown, not missing.
   std::vector<std::string> unreadable;
+
+  bool operator==(const DriverFile&) const = default;
 };
 
 struct DriverFacts {
@@ -75,6 +81,8 @@ struct DriverFacts {
   std::string libcuda_status;  ///< same vocabulary for cuInit/cuDriverGetVersion
   std::string libcuda_error;
   std::string libcuda_path;
+
+  bool operator==(const DriverFacts&) const = default;
 };
 
 /// A CUDA toolkit installation.
@@ -85,6 +93,8 @@ struct ToolkitFacts {
   std::string version_source;  ///< "version.json", "version.txt", "nvcc", "dist-info", "soname"
   bool has_nvcc = false;
   std::string kind;  ///< "system", "conda", "pip-wheels"
+
+  bool operator==(const ToolkitFacts&) const = default;
 };
 
 /// One copy of a CUDA library family (cudnn, nccl, cublas, cudart, tensorrt).
@@ -100,6 +110,8 @@ struct LibraryFacts {
   /// then ld.so.conf / the loader cache, then the default directories); nullopt when only an
   /// RPATH or an explicit path reaches it (a toolkit not on the search path, a pip wheel).
   std::optional<int> loader_order;
+
+  bool operator==(const LibraryFacts&) const = default;
 };
 
 /// A pip `nvidia-*` wheel (nvidia-cudnn-cu12 9.1.0.70).
@@ -108,6 +120,8 @@ struct NvidiaWheel {
   Version version;
   std::string library;  ///< "cudnn", "cublas", ...
   std::optional<int> cuda_major;
+
+  bool operator==(const NvidiaWheel&) const = default;
 };
 
 /// A library a framework build opens at run time (libcudart.so.12), and the file the dynamic
@@ -117,6 +131,8 @@ struct LibraryLoad {
   std::string soname;  ///< "libcudart.so.12"
   std::string path;    ///< the file found; empty when the loader finds none
   std::string via;     ///< "LD_LIBRARY_PATH", "pip wheel", "bundled", "ld.so.cache", "default", ""
+
+  bool operator==(const LibraryLoad&) const = default;
 };
 
 struct FrameworkFacts {
@@ -138,6 +154,8 @@ struct FrameworkFacts {
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;
+
+  bool operator==(const FrameworkFacts&) const = default;
 };
 
 struct PythonEnvFacts {
@@ -150,11 +168,15 @@ struct PythonEnvFacts {
   std::vector<std::string> found_via;  ///< "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "~/.virtualenvs", ...
   std::vector<FrameworkFacts> frameworks;
   std::vector<NvidiaWheel> nvidia_wheels;
+
+  bool operator==(const PythonEnvFacts&) const = default;
 };
 
 struct EnvVarFacts {
   std::string name;
   std::string value;
+
+  bool operator==(const EnvVarFacts&) const = default;
 };
 
 /// A probe that could not do its work: what, where, why. Rendered as a finding.
@@ -162,6 +184,8 @@ struct ProbeProblem {
   std::string probe;  ///< "toolkits", "python", "nvml"
   std::string path;
   std::string message;
+
+  bool operator==(const ProbeProblem&) const = default;
 };
 
 struct Facts {
@@ -176,6 +200,8 @@ struct Facts {
   std::vector<PythonEnvFacts> python_envs;
   std::vector<EnvVarFacts> env;  ///< GPU-relevant variables that are set
   std::vector<ProbeProblem> problems;
+
+  bool operator==(const Facts&) const = default;
 };
 
 }  // namespace gpudoctor

@@ -29,6 +29,8 @@ struct Finding {
   std::string fix;                         ///< what to do; empty for ok/info findings that need nothing
   std::vector<std::string> evidence;       ///< paths and values the verdict rests on
   std::string source;                      ///< where the rule comes from (URL or knowledge-base file), if any
+
+  bool operator==(const Finding&) const = default;
 };
 
 /// Highest severity among findings (ok when empty).

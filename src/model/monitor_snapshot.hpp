@@ -34,6 +34,8 @@ struct GpuProcessSample {
   std::optional<std::uint64_t> used_memory_bytes;  ///< NVML's "not available" is nullopt
   std::string command;                             ///< /proc/PID/cmdline, "" when unreadable
   std::optional<double> cpu_percent;               ///< of one core, since the previous sample
+
+  bool operator==(const GpuProcessSample&) const = default;
 };
 
 struct GpuSample {
@@ -61,6 +63,8 @@ struct GpuSample {
   /// nullopt: the process list could not be read; empty: no process on the GPU.
   std::optional<std::vector<GpuProcessSample>> processes;
   std::vector<std::string> problems;  ///< calls that failed for another reason than "not supported"
+
+  bool operator==(const GpuSample&) const = default;
 };
 
 struct HostSample {

@@ -88,7 +88,9 @@ class ChildProcess {
   [[nodiscard]] const ExitStatus& exit_status() const { return state().status; }
   [[nodiscard]] Clock::time_point ended_at() const { return state().ended_at; }
   /// Kills the child, and everything in its group when own_group, then reaps it. The group is
-  /// killed even when the child itself has already ended.
+  /// killed even when the child itself has already ended. With own_group, Linux also kills
+  /// every descendant that left the group (setsid()), found through /proc and stopped first
+  /// so that none can fork while they are gathered.
   void kill();
   /// Writes all of `data` to a piped stdin. Error io_error when the child has closed it or
   /// ended (never SIGPIPE).
@@ -171,6 +173,12 @@ class ParentPipe {
 /// A last resort for a one-shot task whose parent died without killing it (POSIX: alarm;
 /// Windows: nothing to do, the job object dies with the parent).
 void exit_after(std::chrono::seconds seconds);
+
+/// Called by a task child as it starts: a process its descendants leave behind (a vendor
+/// library's helper that forks twice and calls setsid()) becomes the task's child instead of
+/// init's, so it stays in the tree that kill() ends (Linux: PR_SET_CHILD_SUBREAPER; Windows:
+/// nothing to do, the job object holds every descendant).
+void keep_descendants();
 
 /// While alive, Ctrl-C and Ctrl-\ do not end gpudoctor: a child left in our process group
 /// (own_group = false) gets them from the terminal and decides, and its exit status says what

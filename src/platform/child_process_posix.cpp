@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,9 +8,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
+#include <vector>
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "platform/child_process.hpp"
 
@@ -116,6 +125,65 @@ std::vector<std::string> changed_environment(const std::vector<EnvChange>& chang
 }
 
 constexpr size_t kReadChunk = 64 * 1024;
+
+#ifdef __linux__
+/// The parent of one process, from /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may hold
+/// spaces and parentheses, so the fields start after the last ')'); -1 when gone or unreadable.
+pid_t parent_of(pid_t pid) {
+  char path[32];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  Fd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return -1;
+  char buf[512];
+  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return -1;
+  std::string_view text(buf, static_cast<size_t>(n));
+  size_t close = text.rfind(')');
+  if (close == std::string_view::npos || close + 4 >= text.size()) return -1;
+  std::string_view rest = text.substr(close + 4);  // past ") S "
+  int ppid = -1;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), ppid);
+  return ec == std::errc() ? ppid : -1;
+}
+
+/// Every process below root, gathered while stopping each one found (SIGSTOP), until a scan
+/// finds none new: a stopped process cannot fork, so the set is closed when this returns.
+/// Bounded: a tree that keeps growing for 16 scans is killed as far as it was found.
+std::vector<pid_t> stop_descendants(pid_t root) {
+  std::set<pid_t> found{root};
+  std::vector<pid_t> stopped;
+  for (int scan = 0; scan < 16; ++scan) {
+    std::multimap<pid_t, pid_t> children;
+    if (DIR* proc = ::opendir("/proc")) {
+      while (dirent* e = ::readdir(proc)) {
+        int pid = 0;
+        std::string_view name(e->d_name);
+        auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (ec != std::errc() || end != name.data() + name.size()) continue;
+        pid_t ppid = parent_of(pid);
+        if (ppid > 0) children.emplace(ppid, pid);
+      }
+      ::closedir(proc);
+    }
+    bool added = false;
+    std::vector<pid_t> queue(found.begin(), found.end());
+    while (!queue.empty()) {
+      pid_t p = queue.back();
+      queue.pop_back();
+      auto [first, last] = children.equal_range(p);
+      for (auto it = first; it != last; ++it) {
+        if (!found.insert(it->second).second) continue;
+        ::kill(it->second, SIGSTOP);
+        stopped.push_back(it->second);
+        queue.push_back(it->second);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return stopped;
+}
+#endif
 
 }  // namespace
 
@@ -318,6 +386,14 @@ const ChildProcess::State& ChildProcess::state() const {
 
 void ChildProcess::kill() {
   Impl& p = *impl_;
+#ifdef __linux__
+  // Descendants that left the group (setsid) are found through their parents, so the child
+  // is stopped first and killed last: while it lives, its orphans are its own (keep_descendants).
+  if (p.own_group && !p.ended) {
+    ::kill(p.pid, SIGSTOP);
+    for (pid_t d : stop_descendants(p.pid)) ::kill(d, SIGKILL);
+  }
+#endif
   // The group outlives its leader: its id is not reused while members are left.
   if (p.own_group) ::kill(-p.pid, SIGKILL);
   if (p.ended) return;
@@ -454,6 +530,12 @@ size_t ParentPipe::read_input(char* buffer, size_t size) {
 void exit_after(std::chrono::seconds seconds) {
   ::signal(SIGALRM, SIG_DFL);
   ::alarm(static_cast<unsigned>(seconds.count()));
+}
+
+void keep_descendants() {
+#ifdef __linux__
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
 }
 
 struct InterruptsToChild::Saved {

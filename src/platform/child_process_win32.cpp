@@ -512,6 +512,10 @@ void exit_after(std::chrono::seconds /*seconds*/) {
   // Nothing to do: the parent's job object ends us when the parent ends.
 }
 
+void keep_descendants() {
+  // Nothing to do: the job object holds every descendant, however it was started.
+}
+
 namespace {
 
 BOOL WINAPI leave_interrupts_to_the_child(DWORD type) {

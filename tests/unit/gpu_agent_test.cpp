@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -51,6 +53,31 @@ TEST(GpuAgent, UnknownOperationIsRefusedAndTheAgentStays) {
   EXPECT_TRUE(agent.running());
   EXPECT_TRUE(agent.request("echo", {"still here"}, 5s));
   EXPECT_EQ(agent.starts(), 1);
+}
+
+// D19: a vendor library's stderr goes into the answer's diagnostics, not onto our terminal.
+TEST(GpuAgent, StderrOfTheAgentIsKeptForTheReportNotPassedThrough) {
+  char path[] = "/tmp/gpudoctor-agent-stderr-XXXXXX";
+  int capture = ::mkstemp(path);
+  ASSERT_GE(capture, 0);
+  ::unlink(path);
+  int saved = ::dup(STDERR_FILENO);
+  ::dup2(capture, STDERR_FILENO);
+  ChildOutcome answered;
+  {
+    Agent agent(test_agent());
+    answered = agent.exchange("stderr", {}, 5s);
+  }
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  char buf[256] = {};
+  ssize_t n = ::pread(capture, buf, sizeof buf - 1, 0);
+  ::close(capture);
+  EXPECT_EQ(n, 0) << "reached our stderr: " << buf;
+  EXPECT_FALSE(answered.error.has_value());
+  EXPECT_EQ(answered.output, "answered\n");
+  EXPECT_NE(answered.diagnostics.find("NVRM: a vendor library talking on stderr"), std::string::npos)
+      << answered.diagnostics;
 }
 
 TEST(GpuAgent, CrashIsAnErrorAndTheNextRequestRestartsIt) {

@@ -7,7 +7,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
 
 #include "gpu/driver_query.hpp"
 
@@ -53,6 +57,40 @@ TEST(IsolatedChild, TasksRunSideBySideUnderOneDeadline) {
   EXPECT_LT(outcomes[1].elapsed.count(), 1000);
   EXPECT_EQ(outcomes[2].error->kind, ErrorKind::timeout);
   EXPECT_LT(took, milliseconds(2500));  // one deadline, not three (4.5 s)
+}
+
+/// True once pid has ended: gone, or a zombie waiting for whoever adopted it.
+bool ended_within(pid_t pid, milliseconds limit) {
+  auto until = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    size_t close = text.rfind(')');
+    if (!stat || close == std::string::npos || close + 2 >= text.size() || text[close + 2] == 'Z') return true;
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+}
+
+// D19: a process that left the task's group with setsid() dies with the task at the deadline,
+// whether its parent is the task or one that exited before (fork twice).
+TEST(IsolatedChild, DescendantsThatLeftTheGroupDieAtTheDeadline) {
+#ifndef __linux__
+  GTEST_SKIP() << "skipped: descendants are found through /proc (Linux); Windows uses a job object";
+#else
+  for (const char* task : {"test-setsid-child", "test-setsid-orphan"}) {
+    SCOPED_TRACE(task);
+    auto outcomes = run_isolated({{task, {}}}, milliseconds(1000));
+    ASSERT_EQ(outcomes.size(), 1u);
+    ASSERT_TRUE(outcomes[0].error.has_value());
+    EXPECT_EQ(outcomes[0].error->kind, ErrorKind::timeout);
+    const pid_t escaped = std::atoi(outcomes[0].output.c_str());
+    ASSERT_GT(escaped, 1) << "the grandchild did not say its pid: " << outcomes[0].output;
+    const bool ended = ended_within(escaped, milliseconds(2000));
+    if (!ended) ::kill(escaped, SIGKILL);  // not left behind by the test either
+    EXPECT_TRUE(ended) << "pid " << escaped << " outlived the deadline's kill";
+  }
+#endif
 }
 
 TEST(IsolatedChild, SignalIsACrashWithItsName) {

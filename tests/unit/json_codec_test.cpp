@@ -94,5 +94,168 @@ TEST(JsonCodec, MistypedAndMissingKeysLeaveDefaults) {
   EXPECT_FALSE(r.devices[0].memory_total_bytes.has_value()) << "-1 is not 16 EiB";
 }
 
+/// Facts with every field set to something other than its default, so a field the codec does
+/// not write, or writes and does not read back, changes the round trip.
+Facts every_fact_set() {
+  Facts f;
+  f.platform = Platform::windows;
+  f.root = "/srv/tree";
+  f.live = true;
+  f.os = {.name = "Debian GNU/Linux 12 (bookworm)",
+          .id = "debian",
+          .version_id = "12",
+          .kernel = "6.1.0-27-amd64",
+          .arch = "x86_64",
+          .wsl2 = true,
+          .wsl_dxg_device = true,
+          .wsl_lib_dir = true,
+          .container = "docker",
+          .container_evidence = {"/.dockerenv"}};
+  f.driver = {.version = Version::parse("580.95.05"),
+              .version_source = "/proc/driver/nvidia/version",
+              .module_flavor = "open",
+              .nvidia_module_loaded = true,
+              .nouveau_loaded = true,
+              .cuda_driver_version = Version::parse("13.0"),
+              .cuda_driver_version_source = "nvml",
+              .files = {{.name = "libcuda.so.1",
+                         .path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+                         .version = Version::parse("580.95.05"),
+                         .unreadable = {"/usr/lib64"}}},
+              .nvml_status = "ok",
+              .nvml_error = "none",
+              .nvml_path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+              .libcuda_status = "timeout",
+              .libcuda_error = "cuInit did not return in 10 s",
+              .libcuda_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+  f.gpus = {{.name = "NVIDIA H200",
+             .source = "nvml",
+             .uuid = "GPU-0c1b",
+             .pci_bus_id = "0000:18:00.0",
+             .pci_device_id = "2335",
+             .cc_major = 9,
+             .cc_minor = 0,
+             .compute_capability_source = "nvml",
+             .kb_name = "NVIDIA H200",
+             .memory_total_bytes = 150754820096ULL,
+             .persistence_mode = true,
+             .kernel_driver = "nvidia"}};
+  f.toolkits = {{.path = "/usr/local/cuda-13.0",
+                 .found_via = {"/usr/local/cuda", "PATH nvcc"},
+                 .version = Version::parse("13.0.88"),
+                 .version_source = "nvcc",
+                 .has_nvcc = true,
+                 .kind = "system"}};
+  f.libraries = {{.name = "cudnn",
+                  .version = Version::parse("9.19.0"),
+                  .version_source = "cudnn_version.h",
+                  .path = "/usr/local/cuda/lib64",
+                  .files = {"libcudnn.so.9"},
+                  .origin = "toolkit",
+                  .cuda_major = 13,
+                  .loader_order = 2}};
+  FrameworkFacts fw{.name = "tensorflow",
+                    .package = "tensorflow",
+                    .version = *Version::parse("2.15.1"),
+                    .location = "/venv/lib/python3.11/site-packages",
+                    .cuda_build = true,
+                    .cuda_version = Version::parse("12.2"),
+                    .cudnn_version = Version::parse("8"),
+                    .compute_capabilities = {"sm_60", "compute_90"},
+                    .variant = "cuda12",
+                    .evidence = "tensorflow/python/platform/build_info.py",
+                    .problems = {"RECORD unreadable"},
+                    .conflicts = {"files of tensorflow 2.15.1 and tensorflow-intel 2.15.0 mixed"},
+                    .loads = {{.soname = "libcudart.so.12", .path = "/venv/x/libcudart.so.12", .via = "pip wheel"}}};
+  f.python_envs = {{.path = "/venv",
+                    .kind = "venv",
+                    .interpreter = "/venv/bin/python",
+                    .python_version = Version::parse("3.11.2"),
+                    .python_version_source = "pyvenv.cfg",
+                    .site_packages = {"/venv/lib/python3.11/site-packages"},
+                    .found_via = {"VIRTUAL_ENV"},
+                    .frameworks = {fw},
+                    .nvidia_wheels = {{.package = "nvidia-cudnn-cu12",
+                                       .version = *Version::parse("8.9.4.25"),
+                                       .library = "cudnn",
+                                       .cuda_major = 12}}}};
+  f.env = {{"CUDA_VISIBLE_DEVICES", "0"}, {"LD_LIBRARY_PATH", "/opt/x"}};
+  f.problems = {{.probe = "python", .path = "/venv", .message = "unreadable"}};
+  return f;
+}
+
+TEST(JsonCodec, EveryFactSurvivesTheRoundTrip) {
+  Facts in = every_fact_set();
+  Facts out;
+  facts_from_json(nlohmann::ordered_json::parse(facts_to_json(in).dump()), out);
+  EXPECT_EQ(facts_to_json(out).dump(2), facts_to_json(in).dump(2));
+  // The dumps agree on what is written; equality also catches a field never written at all.
+  EXPECT_TRUE(out == in) << "a field of Facts is not written, or not read back";
+}
+
+TEST(JsonCodec, EveryFindingFieldSurvivesTheRoundTrip) {
+  std::vector<Finding> in = {{.id = "tf-cudnn-mismatch",
+                              .severity = Severity::error,
+                              .area = FindingArea::python,
+                              .title = "t",
+                              .detail = "d",
+                              .fix = "f",
+                              .evidence = {"e1", "e2"},
+                              .source = "data/compat/tensorflow.toml"}};
+  EXPECT_TRUE(findings_from_json(nlohmann::ordered_json::parse(findings_to_json(in).dump())) == in);
+}
+
+TEST(JsonCodec, GpuSamplesSurviveTheRoundTripAndAProcessWithoutPidIsDropped) {
+  GpuSample g{
+      .index = 1,
+      .name = "NVIDIA H200",
+      .uuid = "GPU-1",
+      .pci_bus_id = "0000:19:00.0",
+      .gpu_util_percent = 97,
+      .memory_util_percent = 40,
+      .memory_used_bytes = 1ULL << 36,
+      .memory_total_bytes = 150754820096ULL,
+      .temperature_c = 71,
+      .power_w = 612.5,
+      .power_limit_w = 700,
+      .sm_clock_mhz = 1980,
+      .memory_clock_mhz = 3201,
+      .throttle_reasons = 4,
+      .pcie_tx_kib_per_s = 12,
+      .pcie_rx_kib_per_s = 34,
+      .ecc_uncorrected_volatile = 0,
+      .retired_pages_single_bit = 1,
+      .retired_pages_double_bit = 2,
+      .remapped_rows_uncorrectable = 3,
+      .remapping_pending = false,
+      .processes =
+          std::vector<GpuProcessSample>{
+              {.pid = 4242, .used_memory_bytes = 1ULL << 33, .command = "python train.py", .cpu_percent = 99.5}},
+      .problems = {"nvmlDeviceGetPowerUsage: NVML_ERROR_UNKNOWN"}};
+  std::vector<GpuSample> out;
+  gpu_samples_from_json(nlohmann::ordered_json::parse(gpu_samples_to_json({g}).dump()), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0] == g) << "a field of GpuSample is not written, or not read back";
+
+  auto j = gpu_samples_to_json({g});
+  j[0]["processes"].push_back({{"command", "no pid"}});
+  out.clear();
+  gpu_samples_from_json(j, out);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(out[0].processes.has_value());
+  EXPECT_EQ(out[0].processes->size(), 1u) << "a process without its pid is not a process";
+}
+
+TEST(JsonCodec, NumbersThatDoNotFitTheirFieldAreNotRead) {
+  auto j =
+      nlohmann::ordered_json::parse(R"([{"index": 4294967297, "temperature_c": 1e3, "gpu_util_percent": 5000000000}])");
+  std::vector<GpuSample> out;
+  gpu_samples_from_json(j, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].index, 0u) << "2^32 + 1 is not read as 1";
+  EXPECT_FALSE(out[0].temperature_c.has_value()) << "a fraction is not a count";
+  EXPECT_FALSE(out[0].gpu_util_percent.has_value());
+}
+
 }  // namespace
 }  // namespace gpudoctor
