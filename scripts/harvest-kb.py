@@ -53,6 +53,8 @@ PACKAGES = {
     "torchaudio": {"since": "2.0", "members": []},
     "keras": {"since": "2.10", "members": []},
     "tf-keras": {"since": "2.15", "members": []},
+    "tensorflow-text": {"since": "2.10", "members": []},
+    "tensorflow-probability": {"since": "0.18", "members": []},
 }
 
 PLATFORMS = {
@@ -368,8 +370,13 @@ def facts(row: dict) -> dict:
         wc = [r for r in req if extra_of(r) == "with-cuda"]
         out["cudnn"] = pin(wc, r"nvidia-cudnn-cu\d+")
         out["cudart"] = pin(wc, r"nvidia-cuda-runtime(-cu\d+)?")
-    elif name == "tf-keras":
+    elif name in ("tf-keras", "tensorflow-text"):
         out["tensorflow"] = pin(base, r"tensorflow")
+    elif name == "tensorflow-probability":
+        # TFP asks for TensorFlow only through its `tf` extra (tensorflow>=X, tf-keras>=X).
+        tf = [r for r in req if extra_of(r) == "tf"]
+        out["tensorflow"] = pin(tf, r"tensorflow")
+        out["tf_keras"] = pin(tf, r"tf-keras")
     return {k: v for k, v in out.items() if v not in ("", [], None)}
 
 
@@ -389,7 +396,12 @@ def main() -> int:
     ap.add_argument("--cache", default=os.environ.get("GPUDOCTOR_HARVEST_CACHE",
                                                       os.path.expanduser("~/.cache/gpudoctor-harvest")))
     ap.add_argument("--dump", action="store_true", help="print the raw records as JSON instead of writing")
+    ap.add_argument("--jax-releases", action="store_true",
+                    help="print data/compat/jax.toml's [[release]] rows from the harvest file (no network)")
     args = ap.parse_args()
+    if args.jax_releases:
+        print(jax_release_rows(args.out))
+        return 0
     h = Harvester(args.cache)
     today = _dt.date.today().isoformat()
     # Keep the rows of packages not harvested this run (a partial run must not drop them).
@@ -416,6 +428,63 @@ def main() -> int:
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     write_merged(args.out, kept, rows, today)
     return 0
+
+
+def jax_release_rows(path: str) -> str:
+    """Runs of JAX releases sharing Python range, extras and the extras' cuDNN floors."""
+    import tomllib
+    with open(path, "rb") as fh:
+        rows = tomllib.load(fh).get("artefact", [])
+
+    def row(pkg: str, ver: str, plat: str = "linux-x86_64") -> dict | None:
+        return next((r for r in rows if r["package"] == pkg and r["version"] == ver and r["platform"] == plat), None)
+
+    def in_spec(ver: str, spec: str) -> bool:
+        for clause in filter(None, (c.strip() for c in spec.split(","))):
+            op, bound = clause[:2], clause[2:]
+            if op == ">=" and vkey(ver) < vkey(bound) or op == "<=" and vkey(ver) > vkey(bound):
+                return False
+            if op == "==" and vkey(ver) != vkey(clause[2:]):
+                return False
+        return bool(spec)
+
+    def plugin_for(extra: str, spec: str) -> dict | None:
+        """The newest plugin wheel that jax's pin accepts (jax-only releases reuse an older one)."""
+        found = [r for r in rows if r["package"] == f"jax-{extra}-plugin" and r["platform"] == "linux-x86_64"
+                 and in_spec(r["version"], spec)]
+        return max(found, key=lambda r: vkey(r["version"])) if found else None
+
+    runs: list[list] = []
+    for j in sorted((r for r in rows if r["package"] == "jax"), key=lambda r: vkey(r["version"])):
+        v = j["version"]
+        lib = row("jaxlib", v)
+        floor = j.get("requires_python", "").replace(">=", "")
+        extras, cudnn = [], {}
+        for e in ("cuda12", "cuda13"):
+            p = plugin_for(e, j.get(f"{e}_plugin", ""))
+            if p:
+                extras.append(e)
+                if p.get("cudnn"):
+                    parts = sorted(p["cudnn"].split(","), key=lambda x: not x.startswith(">"))
+                    cudnn[e] = ",".join(parts)
+        top = lib["pythons"][-1] if lib and lib.get("pythons") else (runs[-1][1][1] if runs else floor)
+        key = ((floor, top), tuple(extras), tuple(sorted(cudnn.items())))
+        if runs and runs[-1][1:] == list(key):
+            runs[-1][0].append(v)
+        else:
+            runs.append([[v], *key])
+    out = []
+    for versions, (floor, top), extras, cudnn in runs:
+        lo, hi = versions[0], versions[-1]
+        rng = lo if lo == hi else f"{lo}..{hi}"
+        plugins = " ".join(f"jax_{e}_plugin" for e in extras)
+        out += ["", "[[release]]", f'versions = ">={lo},<={hi}"', f'python = "{floor}-{top}"',
+                "extras = [" + ", ".join(f'"{e}"' for e in extras) + "]"]
+        out += [f'{e}_cudnn = "{c}"' for e, c in cudnn]
+        out += [f'source = "[artefact] jax-{rng} METADATA (Requires-Python), jaxlib-{rng} cp3XY wheels, '
+                f'{plugins} METADATA (with-cuda extra), harvested {_dt.date.today().isoformat()}"',
+                f'harvested = "{_dt.date.today().isoformat()}"']
+    return "\n".join(out)
 
 
 def write_merged(path: str, kept: list[dict], rows: list[dict], today: str) -> None:

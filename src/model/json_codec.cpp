@@ -78,6 +78,7 @@ json framework_json(const FrameworkFacts& f) {
           {"cudnn_version", opt(f.cudnn_version)},
           {"compute_capabilities", f.compute_capabilities},
           {"variant", str_or_null(f.variant)},
+          {"requires_torch", opt(f.requires_torch)},
           {"evidence", str_or_null(f.evidence)},
           {"problems", f.problems},
           {"loads", loads_json(f.loads)}};
@@ -261,6 +262,7 @@ FrameworkFacts framework_from_json(const json& j) {
   f.cudnn_version = get_version(j, "cudnn_version");
   f.compute_capabilities = get_strings(j, "compute_capabilities");
   f.variant = get_string(j, "variant");
+  f.requires_torch = get_version(j, "requires_torch");
   f.evidence = get_string(j, "evidence");
   f.problems = get_strings(j, "problems");
   each_object(j, "loads", [&](const json& l) {

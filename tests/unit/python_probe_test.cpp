@@ -705,5 +705,44 @@ TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
   fs::remove_all(dir);
 }
 
+// torchvision / torchaudio are read with the torch their METADATA pins (issue 9, companions),
+// in both the current and the older parenthesised Requires-Dist form.
+TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
+  char tmpl[] = "/tmp/gpudoctor-companions-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.12/site-packages";
+  write_file(sp / "torch-2.6.0+cu124.dist-info/METADATA", "Name: torch\nVersion: 2.6.0+cu124\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.6.0+cu124'\ncuda: Optional[str] = '12.4'\n");
+  write_file(sp / "torchvision-0.20.1+cu121.dist-info/METADATA",
+             "Name: torchvision\nVersion: 0.20.1+cu121\nRequires-Dist: numpy\nRequires-Dist: torch==2.5.1\n"
+             "Requires-Dist: pillow!=8.3.*,>=5.3.0\n\n");
+  write_file(sp / "torchaudio-2.0.1.dist-info/METADATA",
+             "Name: torchaudio\nVersion: 2.0.1\nRequires-Dist: torch (==2.0.0)\n\n");
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  Facts f = [&] {
+    SystemView system = fixture_view(dir);
+    Facts out;
+    probe_python(system, out);
+    return out;
+  }();
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const FrameworkFacts* tv = framework(*e, "torchvision");
+  ASSERT_NE(tv, nullptr) << describe(f);
+  ASSERT_TRUE(tv->requires_torch.has_value());
+  EXPECT_EQ(tv->requires_torch->str(), "2.5.1");
+  EXPECT_EQ(tv->variant, "cu121");
+  const FrameworkFacts* ta = framework(*e, "torchaudio");
+  ASSERT_NE(ta, nullptr) << describe(f);
+  ASSERT_TRUE(ta->requires_torch.has_value());
+  EXPECT_EQ(ta->requires_torch->str(), "2.0.0");
+}
+
 }  // namespace
 }  // namespace gpudoctor
