@@ -40,13 +40,18 @@ SystemView fixture_view(const fs::path& dir) {
   return SystemView(std::move(o));
 }
 
-Facts probe_fixture(const std::string& name) {
-  fs::path dir = fs::path(GPUDOCTOR_FIXTURES_DIR) / name;
-  EXPECT_TRUE(fs::is_directory(dir / "root")) << dir;
+/// The Python probe over a scenario directory (root/, env, args).
+Facts probe_dir(const fs::path& dir) {
   SystemView system = fixture_view(dir);
   Facts facts;
   probe_python(system, facts);
   return facts;
+}
+
+Facts probe_fixture(const std::string& name) {
+  fs::path dir = fs::path(GPUDOCTOR_FIXTURES_DIR) / name;
+  EXPECT_TRUE(fs::is_directory(dir / "root")) << dir;
+  return probe_dir(dir);
 }
 
 const PythonEnvFacts* env_at(const Facts& f, std::string_view path) {
@@ -398,12 +403,7 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
              "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
              "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
   write_file(dir / "args", "--platform\nwindows\n");
-  Facts f = [&] {
-    SystemView system = fixture_view(dir);
-    Facts out;
-    probe_python(system, out);
-    return out;
-  }();
+  Facts f = probe_dir(dir);
   fs::remove_all(dir);
   const auto* c = env_at(f, "C:\\Users\\bob\\miniconda3\\envs\\torch");
   ASSERT_NE(c, nullptr) << describe(f);
@@ -724,12 +724,7 @@ TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
              "Name: torchaudio\nVersion: 2.0.1\nRequires-Dist: torch (==2.0.0)\n\n");
   write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
   write_file(dir / "args", "");
-  Facts f = [&] {
-    SystemView system = fixture_view(dir);
-    Facts out;
-    probe_python(system, out);
-    return out;
-  }();
+  Facts f = probe_dir(dir);
   fs::remove_all(dir);
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
