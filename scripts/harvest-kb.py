@@ -398,10 +398,15 @@ def main() -> int:
     ap.add_argument("--dump", action="store_true", help="print the raw records as JSON instead of writing")
     ap.add_argument("--jax-releases", action="store_true",
                     help="print data/compat/jax.toml's [[release]] rows from the harvest file (no network)")
+    ap.add_argument("--torch-elf", metavar="VERSION",
+                    help="read the compiled architectures of PyPI's torch==VERSION (Linux x86_64) from "
+                         "torch/lib/libtorch_cuda.so with cuobjdump ($CUOBJDUMP, else the CUDA toolkit's)")
     args = ap.parse_args()
     if args.jax_releases:
         print(jax_release_rows(args.out))
         return 0
+    if args.torch_elf:
+        return torch_elf(Harvester(args.cache), args.cache, args.torch_elf, args.out)
     h = Harvester(args.cache)
     today = _dt.date.today().isoformat()
     # Keep the rows of packages not harvested this run (a partial run must not drop them).
@@ -427,6 +432,67 @@ def main() -> int:
     kept = [r for r in previous if r["package"] not in wanted]
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     write_merged(args.out, kept, rows, today)
+    return 0
+
+
+def torch_elf(h: "Harvester", cache: str, version: str, out_path: str) -> int:
+    """The SASS/PTX lists of one PyPI torch wheel. The list lives only in the binary, so the one
+    member (about 650 MB compressed) is fetched by range requests, listed and deleted; the lists are
+    cached as text. An architecture counts when every kernel set has it: a few single kernels for
+    sm_89 or the arch-specific sm_90a/100a/120a do not make a build "for" that GPU."""
+    import subprocess
+    import tempfile
+    tool = os.environ.get("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
+    files = [f for f in h.project("torch")["releases"].get(version, [])
+             if "cp312-cp312-manylinux" in f["filename"] and f["filename"].endswith("x86_64.whl")]
+    if not files:
+        log(f"torch {version}: no cp312 Linux x86_64 wheel on PyPI")
+        return 2
+    f = files[0]
+    done = os.path.join(cache, "elf", f["filename"] + ".json")
+    if not os.path.exists(done):
+        url = urllib.parse.urljoin(PYPI.format(name="torch"), f["url"])
+        wheel = LazyWheel(h.http, url, f["size"])
+        member = next(n for n in wheel.names() if n.endswith("lib/libtorch_cuda.so"))
+        global MAX_MEMBER_BYTES
+        MAX_MEMBER_BYTES = 4 << 30
+        os.makedirs(os.path.dirname(done), exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=os.path.dirname(done), suffix=".so") as so:
+            so.write(wheel.read(member))
+            so.flush()
+            lists = {}
+            for kind in ("elf", "ptx"):
+                out = subprocess.run([tool, f"--list-{kind}", so.name], capture_output=True, text=True,
+                                     check=False, timeout=600).stdout
+                counts: dict[str, int] = {}
+                for arch in re.findall(r"\.(sm_\d+[a-z]?)\.", out):
+                    counts[arch] = counts.get(arch, 0) + 1
+                lists[kind] = counts
+        with open(done, "w") as fh:
+            json.dump({"wheel": f["filename"], "member": member, "tool": tool, **lists}, fh)
+    with open(done) as fh:
+        r = json.load(fh)
+    full = max(r["elf"].values(), default=0)
+    sass = sorted((a for a, n in r["elf"].items() if n == full), key=lambda a: int(re.sub(r"\D", "", a)))
+    partial = [f"{a}({n})" for a, n in r["elf"].items() if n != full]
+    print(f'{r["wheel"]} {r["member"]}: SASS {" ".join(sass)}; PTX {" ".join(sorted(r["ptx"])) or "none"}; '
+          f'partial: {" ".join(partial) or "none"}')
+
+    def cc(arch: str) -> str:
+        n = re.sub(r"\D", "", arch)
+        return f"{n[:-1]}.{n[-1]}"
+
+    # One row per release in the harvest file, beside the METADATA rows (kept across harvests).
+    import tomllib
+    today = _dt.date.today().isoformat()
+    with open(out_path, "rb") as fh:
+        previous = tomllib.load(fh).get("artefact", [])
+    kept = [d for d in previous if (d["package"], d["version"]) != ("torch-elf", version)]
+    kept.append({"package": "torch-elf", "version": version, "platform": "linux-x86_64",
+                 "sass": [cc(a) for a in sass], "ptx": sorted(cc(a) for a in r["ptx"]), "partial": partial,
+                 "source": f'[artefact] {r["wheel"]} {r["member"]} (cuobjdump --list-elf / --list-ptx)',
+                 "harvested": today})
+    write_merged(out_path, kept, [], today)
     return 0
 
 

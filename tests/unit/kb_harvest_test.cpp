@@ -28,6 +28,7 @@ struct Artefact {
   std::string requires_python, torch;        ///< torch: the torch==X a torchvision/torchaudio pins
   std::string cuda12_plugin, cuda13_plugin;  ///< jax: the plugin versions its extras pin
   std::string tf;                            ///< tf-keras / tensorflow-text: the TensorFlow they require
+  std::vector<std::string> sass, ptx;        ///< torch-elf: what cuobjdump lists in libtorch_cuda.so
 };
 
 std::string str(const toml::table& t, const char* key) {
@@ -55,9 +56,10 @@ std::vector<Artefact> load_artefacts() {
                  str(t, "cuda12_plugin"),
                  str(t, "cuda13_plugin"),
                  str(t, "tensorflow")};
-      for (const char* key : {"pythons", "archs"}) {
+      for (auto [key, list] : {std::pair{"pythons", &a.pythons}, std::pair{"archs", &a.archs},
+                               std::pair{"sass", &a.sass}, std::pair{"ptx", &a.ptx}}) {
         if (const toml::array* arr = t[key].as_array()) {
-          for (const toml::node& e : *arr) (key[0] == 'p' ? a.pythons : a.archs).push_back(e.value_or(std::string()));
+          for (const toml::node& e : *arr) list->push_back(e.value_or(std::string()));
         }
       }
       out.push_back(std::move(a));
@@ -143,6 +145,25 @@ void jax_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all
                       (plugin->cudnn.empty() ? "none" : plugin->cudnn));
       }
     }
+  }
+}
+
+/// PyTorch: the arch list of PyPI's default variant is what cuobjdump finds in libtorch_cuda.so.
+void torch_elf_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  for (const Artefact& a : all) {
+    if (a.package != "torch-elf") continue;
+    std::string at = "torch " + a.version.str() + " (" + a.source + "): ";
+    const TorchRelease* rel = kb.torch_release(a.version);
+    const TorchVariant* var = rel != nullptr ? kb.torch_variant(*rel, rel->pypi_linux) : nullptr;
+    if (var == nullptr) {
+      out.push_back(at + "no row for its PyPI default variant");
+      continue;
+    }
+    std::vector<Version> sass;
+    for (const std::string& s : a.sass) sass.push_back(*Version::parse(s));
+    std::optional<Version> ptx = a.ptx.empty() ? std::nullopt : Version::parse(a.ptx.back());
+    if (var->archs != sass) out.push_back(at + var->tag + " archs differ from libtorch_cuda.so");
+    if (var->ptx != ptx) out.push_back(at + var->tag + " PTX differs from libtorch_cuda.so");
   }
 }
 
@@ -244,6 +265,7 @@ std::vector<std::string> disagreements(const KnowledgeBase& kb, const std::vecto
   }
   jax_disagreements(kb, all, out);
   companion_disagreements(kb, all, out);
+  torch_elf_disagreements(kb, all, out);
   return out;
 }
 
@@ -277,6 +299,12 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   }
   for (TorchRelease& r : kb.pytorch.releases) {
     if (r.version == v("2.5")) r.torchvision = "0.19";
+    // The list the audit found wrong: 2.10 cu128 without Volta.
+    if (r.version == v("2.10")) {
+      for (TorchVariant& var : r.variants) {
+        if (var.tag == "cu128") var.archs.erase(var.archs.begin());
+      }
+    }
   }
   std::vector<std::string> diff = disagreements(kb, all);
   std::string text;
@@ -289,6 +317,7 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   EXPECT_NE(text.find("cuda13 cuDNN >=9.8,<10.0"), std::string::npos) << text;
   EXPECT_NE(text.find("jax 0.7.0 ("), std::string::npos) << text;
   EXPECT_NE(text.find("torchvision 0.20"), std::string::npos) << text;
+  EXPECT_NE(text.find("cu128 archs differ from libtorch_cuda.so"), std::string::npos) << text;
 }
 
 }  // namespace
