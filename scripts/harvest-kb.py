@@ -53,6 +53,8 @@ PACKAGES = {
     "torchaudio": {"since": "2.0", "members": []},
     "keras": {"since": "2.10", "members": []},
     "tf-keras": {"since": "2.15", "members": []},
+    "tensorflow-text": {"since": "2.10", "members": []},
+    "tensorflow-probability": {"since": "0.18", "members": []},
 }
 
 PLATFORMS = {
@@ -368,8 +370,13 @@ def facts(row: dict) -> dict:
         wc = [r for r in req if extra_of(r) == "with-cuda"]
         out["cudnn"] = pin(wc, r"nvidia-cudnn-cu\d+")
         out["cudart"] = pin(wc, r"nvidia-cuda-runtime(-cu\d+)?")
-    elif name == "tf-keras":
+    elif name in ("tf-keras", "tensorflow-text"):
         out["tensorflow"] = pin(base, r"tensorflow")
+    elif name == "tensorflow-probability":
+        # TFP asks for TensorFlow only through its `tf` extra (tensorflow>=X, tf-keras>=X).
+        tf = [r for r in req if extra_of(r) == "tf"]
+        out["tensorflow"] = pin(tf, r"tensorflow")
+        out["tf_keras"] = pin(tf, r"tf-keras")
     return {k: v for k, v in out.items() if v not in ("", [], None)}
 
 
@@ -389,7 +396,17 @@ def main() -> int:
     ap.add_argument("--cache", default=os.environ.get("GPUDOCTOR_HARVEST_CACHE",
                                                       os.path.expanduser("~/.cache/gpudoctor-harvest")))
     ap.add_argument("--dump", action="store_true", help="print the raw records as JSON instead of writing")
+    ap.add_argument("--jax-releases", action="store_true",
+                    help="print data/compat/jax.toml's [[release]] rows from the harvest file (no network)")
+    ap.add_argument("--torch-elf", metavar="VERSION",
+                    help="read the compiled architectures of PyPI's torch==VERSION (Linux x86_64) from "
+                         "torch/lib/libtorch_cuda.so with cuobjdump ($CUOBJDUMP, else the CUDA toolkit's)")
     args = ap.parse_args()
+    if args.jax_releases:
+        print(jax_release_rows(args.out))
+        return 0
+    if args.torch_elf:
+        return torch_elf(Harvester(args.cache), args.cache, args.torch_elf, args.out)
     h = Harvester(args.cache)
     today = _dt.date.today().isoformat()
     # Keep the rows of packages not harvested this run (a partial run must not drop them).
@@ -416,6 +433,124 @@ def main() -> int:
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     write_merged(args.out, kept, rows, today)
     return 0
+
+
+def torch_elf(h: "Harvester", cache: str, version: str, out_path: str) -> int:
+    """The SASS/PTX lists of one PyPI torch wheel. The list lives only in the binary, so the one
+    member (about 650 MB compressed) is fetched by range requests, listed and deleted; the lists are
+    cached as text. An architecture counts when every kernel set has it: a few single kernels for
+    sm_89 or the arch-specific sm_90a/100a/120a do not make a build "for" that GPU."""
+    import subprocess
+    import tempfile
+    tool = os.environ.get("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
+    files = [f for f in h.project("torch")["releases"].get(version, [])
+             if "cp312-cp312-manylinux" in f["filename"] and f["filename"].endswith("x86_64.whl")]
+    if not files:
+        log(f"torch {version}: no cp312 Linux x86_64 wheel on PyPI")
+        return 2
+    f = files[0]
+    done = os.path.join(cache, "elf", f["filename"] + ".json")
+    if not os.path.exists(done):
+        url = urllib.parse.urljoin(PYPI.format(name="torch"), f["url"])
+        wheel = LazyWheel(h.http, url, f["size"])
+        member = next(n for n in wheel.names() if n.endswith("lib/libtorch_cuda.so"))
+        global MAX_MEMBER_BYTES
+        MAX_MEMBER_BYTES = 4 << 30
+        os.makedirs(os.path.dirname(done), exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=os.path.dirname(done), suffix=".so") as so:
+            so.write(wheel.read(member))
+            so.flush()
+            lists = {}
+            for kind in ("elf", "ptx"):
+                out = subprocess.run([tool, f"--list-{kind}", so.name], capture_output=True, text=True,
+                                     check=False, timeout=600).stdout
+                counts: dict[str, int] = {}
+                for arch in re.findall(r"\.(sm_\d+[a-z]?)\.", out):
+                    counts[arch] = counts.get(arch, 0) + 1
+                lists[kind] = counts
+        with open(done, "w") as fh:
+            json.dump({"wheel": f["filename"], "member": member, "tool": tool, **lists}, fh)
+    with open(done) as fh:
+        r = json.load(fh)
+    full = max(r["elf"].values(), default=0)
+    sass = sorted((a for a, n in r["elf"].items() if n == full), key=lambda a: int(re.sub(r"\D", "", a)))
+    partial = [f"{a}({n})" for a, n in r["elf"].items() if n != full]
+    print(f'{r["wheel"]} {r["member"]}: SASS {" ".join(sass)}; PTX {" ".join(sorted(r["ptx"])) or "none"}; '
+          f'partial: {" ".join(partial) or "none"}')
+
+    def cc(arch: str) -> str:
+        n = re.sub(r"\D", "", arch)
+        return f"{n[:-1]}.{n[-1]}"
+
+    # One row per release in the harvest file, beside the METADATA rows (kept across harvests).
+    import tomllib
+    today = _dt.date.today().isoformat()
+    with open(out_path, "rb") as fh:
+        previous = tomllib.load(fh).get("artefact", [])
+    kept = [d for d in previous if (d["package"], d["version"]) != ("torch-elf", version)]
+    kept.append({"package": "torch-elf", "version": version, "platform": "linux-x86_64",
+                 "sass": [cc(a) for a in sass], "ptx": sorted(cc(a) for a in r["ptx"]), "partial": partial,
+                 "source": f'[artefact] {r["wheel"]} {r["member"]} (cuobjdump --list-elf / --list-ptx)',
+                 "harvested": today})
+    write_merged(out_path, kept, [], today)
+    return 0
+
+
+def jax_release_rows(path: str) -> str:
+    """Runs of JAX releases sharing Python range, extras and the extras' cuDNN floors."""
+    import tomllib
+    with open(path, "rb") as fh:
+        rows = tomllib.load(fh).get("artefact", [])
+
+    def row(pkg: str, ver: str, plat: str = "linux-x86_64") -> dict | None:
+        return next((r for r in rows if r["package"] == pkg and r["version"] == ver and r["platform"] == plat), None)
+
+    def in_spec(ver: str, spec: str) -> bool:
+        for clause in filter(None, (c.strip() for c in spec.split(","))):
+            op, bound = clause[:2], clause[2:]
+            if op == ">=" and vkey(ver) < vkey(bound) or op == "<=" and vkey(ver) > vkey(bound):
+                return False
+            if op == "==" and vkey(ver) != vkey(clause[2:]):
+                return False
+        return bool(spec)
+
+    def plugin_for(extra: str, spec: str) -> dict | None:
+        """The newest plugin wheel that jax's pin accepts (jax-only releases reuse an older one)."""
+        found = [r for r in rows if r["package"] == f"jax-{extra}-plugin" and r["platform"] == "linux-x86_64"
+                 and in_spec(r["version"], spec)]
+        return max(found, key=lambda r: vkey(r["version"])) if found else None
+
+    runs: list[list] = []
+    for j in sorted((r for r in rows if r["package"] == "jax"), key=lambda r: vkey(r["version"])):
+        v = j["version"]
+        lib = row("jaxlib", v)
+        floor = j.get("requires_python", "").replace(">=", "")
+        extras, cudnn = [], {}
+        for e in ("cuda12", "cuda13"):
+            p = plugin_for(e, j.get(f"{e}_plugin", ""))
+            if p:
+                extras.append(e)
+                if p.get("cudnn"):
+                    parts = sorted(p["cudnn"].split(","), key=lambda x: not x.startswith(">"))
+                    cudnn[e] = ",".join(parts)
+        top = lib["pythons"][-1] if lib and lib.get("pythons") else (runs[-1][1][1] if runs else floor)
+        key = ((floor, top), tuple(extras), tuple(sorted(cudnn.items())))
+        if runs and runs[-1][1:] == list(key):
+            runs[-1][0].append(v)
+        else:
+            runs.append([[v], *key])
+    out = []
+    for versions, (floor, top), extras, cudnn in runs:
+        lo, hi = versions[0], versions[-1]
+        rng = lo if lo == hi else f"{lo}..{hi}"
+        plugins = " ".join(f"jax_{e}_plugin" for e in extras)
+        out += ["", "[[release]]", f'versions = ">={lo},<={hi}"', f'python = "{floor}-{top}"',
+                "extras = [" + ", ".join(f'"{e}"' for e in extras) + "]"]
+        out += [f'{e}_cudnn = "{c}"' for e, c in cudnn]
+        out += [f'source = "[artefact] jax-{rng} METADATA (Requires-Python), jaxlib-{rng} cp3XY wheels, '
+                f'{plugins} METADATA (with-cuda extra), harvested {_dt.date.today().isoformat()}"',
+                f'harvested = "{_dt.date.today().isoformat()}"']
+    return "\n".join(out)
 
 
 def write_merged(path: str, kept: list[dict], rows: list[dict], today: str) -> None:

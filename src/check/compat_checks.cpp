@@ -175,6 +175,8 @@ class Checker {
           jax_rules(env, fw);
         }
       }
+      torch_companion_rules(env);
+      keras_rules(env);
       // Each verdict names its environment: two environments with the same fault get two
       // findings, each saying where, not one that hides which.
       for (size_t i = first; i < out_.size(); ++i) {
@@ -471,7 +473,7 @@ class Checker {
 
   void arch_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
                   const std::function<ArchCoverage(const KnownGpu&)>& from_kb, const std::string& source,
-                  const std::string& fix, const std::optional<Version>& cuda) {
+                  const std::string& fix, const std::optional<Version>& cuda, const std::string& why_this_build = "") {
     std::vector<Version> sass;
     std::optional<Version> ptx;
     bool recorded = recorded_archs(fw, sass, ptx);
@@ -516,7 +518,8 @@ class Checker {
                     .area = FindingArea::gpu,
                     .title = fw_title(display, fw) + " has no kernels for " + g.name + " (" + sm(g.cc) + ")",
                     .detail = "This build contains no code for compute capability " + g.cc.str() + basis +
-                              ": CUDA calls fail with 'no kernel image is available for execution on the device'.",
+                              ": CUDA calls fail with 'no kernel image is available for execution on the device'." +
+                              why_this_build,
                     .fix = fix,
                     .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
                     .source = recorded ? fw.evidence : source});
@@ -742,12 +745,170 @@ class Checker {
     }
     std::string src =
         var != nullptr && !var->archs_source.empty() ? var->archs_source : (rel != nullptr ? rel->source : "");
+    // A dist-info without a local tag is PyPI's wheel: what plain `pip install torch` gave.
+    std::string why;
+    const bool x86_linux = facts_.platform != Platform::windows && facts_.os.arch != "aarch64";
+    if (rel != nullptr && var != nullptr && x86_linux && fw.version.local().empty() && rel->pypi_linux == var->tag) {
+      why = " This is the " + var->tag + " wheel that plain `pip install torch` gets from PyPI for " +
+            rel->version.str() +
+            " on Linux x86_64 (its torch/version.py); the other CUDA variants come only from "
+            "PyTorch's own index.";
+    }
     arch_rules(
         env, fw, display,
         [&](const KnownGpu& g) {
           return var != nullptr ? kb_.torch_coverage(*var, g.cc, facts_.platform, aarch64(g)) : ArchCoverage::native;
         },
-        src, fix, cuda);
+        src, fix, cuda, why);
+  }
+
+  /// torchvision / torchaudio are built for one exact torch (their METADATA pins it) and one
+  /// CUDA variant (their local tag): another torch fails at import or at the first op
+  /// ("operator torchvision::nms does not exist"), and a later `pip install torchvision` from
+  /// the default index silently replaces the CUDA torch with PyPI's.
+  void torch_companion_rules(const PythonEnvFacts& env) {
+    const FrameworkFacts* torch = nullptr;
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name == "torch") torch = &fw;
+    }
+    if (torch == nullptr) return;
+    const Version installed = torch->version.truncated(3);
+    const TorchRelease* rel = kb_.torch_release(torch->version);
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name != "torchvision" && fw.name != "torchaudio") continue;
+      // The pin in its METADATA, else the series the knowledge base pairs with this torch.
+      std::string built_for;
+      std::string source = fw.evidence;
+      if (fw.requires_torch) {
+        if (fw.requires_torch->truncated(3) != installed) built_for = "torch " + fw.requires_torch->truncated(3).str();
+      } else if (rel != nullptr) {
+        const std::string& want = fw.name == "torchvision" ? rel->torchvision : rel->torchaudio;
+        auto series = Version::parse(want);
+        if (series && !fw.version.same_series(*series, 2)) {
+          built_for = "another torch than " + installed.str() + " (which pairs with " + fw.name + " " + want + ")";
+          source = rel->companions_source;
+        }
+      }
+      const std::string& tv = torch->variant;
+      const std::string& cv = fw.variant;
+      bool variant_differs = built_for.empty() && !tv.empty() && !cv.empty() && tv != cv;
+      // "cu128" -> "12"; "cpu" stays: a CPU torchvision has no CUDA operators at all.
+      auto major = [](const std::string& t) {
+        return t.starts_with("cu") && t.size() > 3 ? t.substr(2, t.size() - 3) : t;
+      };
+      bool major_differs = variant_differs && major(tv) != major(cv);
+      if (built_for.empty() && !variant_differs) continue;
+      // The matched set from one index: the CUDA variant of the torch that is installed.
+      std::string tag = torch->variant.starts_with("cu") ? torch->variant : "";
+      std::string pkgs = "\"torch==" + installed.str() + "\"";
+      if (rel != nullptr && !rel->torchvision.empty()) pkgs += " \"torchvision==" + rel->torchvision + ".*\"";
+      if (rel != nullptr && !rel->torchaudio.empty()) pkgs += " \"torchaudio==" + rel->torchaudio + ".*\"";
+      if (rel == nullptr || rel->torchvision.empty()) pkgs += " torchvision torchaudio";
+      std::string fix = "Install the matched set in one command, from one index: pip install " + pkgs +
+                        (tag.empty() ? "" : " --index-url " + kb_.torch_index_url(tag)) + ".";
+      if (!built_for.empty()) {
+        add(Finding{.id = "torch-companion-mismatch",
+                    .severity = Severity::error,
+                    .area = FindingArea::python,
+                    .title = fw.name + " " + fw.version.str() + " is built for " + built_for + ", but torch " +
+                             torch->version.str() + " is installed",
+                    .detail = fw.name +
+                              " carries compiled operators for one exact torch: with another it fails at import "
+                              "or at its first operator (\"operator torchvision::nms does not exist\", "
+                              "\"undefined symbol\"). This happens when one of them is installed later from "
+                              "another index, which also swaps the torch build.",
+                    .fix = fix,
+                    .evidence = {where(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
+                    .source = source.empty() ? "compat/pytorch.toml" : source});
+      } else {
+        add(Finding{.id = "torch-companion-variant-mismatch",
+                    .severity = major_differs ? Severity::error : Severity::warning,
+                    .area = FindingArea::python,
+                    .title = fw.name + " " + fw.version.str() + " and torch " + torch->version.str() +
+                             " are different CUDA builds",
+                    .detail = "They came from different indexes (" + cv + " and " + tv + "). " +
+                              (major_differs ? "torchvision refuses a torch of another CUDA major (\"compiled with "
+                                               "different CUDA major versions\"), and a CPU build has no CUDA "
+                                               "operators (\"Could not run 'torchvision::nms' with arguments from "
+                                               "the 'CUDA' backend\")."
+                                             : "Within one CUDA major the two builds load, but this is not the set "
+                                               "PyTorch builds and tests together."),
+                    .fix = fix,
+                    .evidence = {where(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
+                    .source = "compat/pytorch.toml"});
+      }
+    }
+  }
+
+  /// TensorFlow requires one Keras per series (its METADATA): Keras 2 of the same minor up to
+  /// 2.15, Keras 3 from 2.16. Keras 2 code on 2.16+ uses `tf-keras` of TensorFlow's series.
+  void keras_rules(const PythonEnvFacts& env) {
+    const FrameworkFacts* tf = nullptr;
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name == "tensorflow") tf = &fw;
+    }
+    if (tf == nullptr) return;
+    const TfKeras* row = nullptr;
+    for (const TfKeras& k : kb_.tensorflow.keras) {
+      if (tf->version.same_series(k.tensorflow, 2)) row = &k;
+    }
+    const std::string series = tf->version.truncated(2).str();
+    for (const FrameworkFacts& fw : env.frameworks) {
+      // tensorflow-text pins TensorFlow's minor (its METADATA: tensorflow<2.(N+1),>=2.N); its ops
+      // are compiled against that TensorFlow and fail to load in another.
+      if (fw.name == "tensorflow-text" && !fw.version.parts().empty() && !fw.version.same_series(tf->version, 2)) {
+        add(Finding{.id = "tensorflow-text-mismatch",
+                    .severity = Severity::error,
+                    .area = FindingArea::python,
+                    .title = "tensorflow-text " + fw.version.str() + " is built for TensorFlow " +
+                             fw.version.truncated(2).str() + ", but TensorFlow " + tf->version.str() + " is installed",
+                    .detail = "tensorflow-text's compiled ops load only into the TensorFlow minor it was built for "
+                              "(undefined symbol / NotFoundError when its .so is loaded).",
+                    .fix = "pip install \"tensorflow-text~=" + series + ".0\"",
+                    .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
+                    .source = "[artefact] tensorflow-text METADATA (Requires-Dist: tensorflow<2.(N+1),>=2.N for "
+                              "every release 2.10-2.21; data/harvest/artefacts.toml)"});
+        continue;
+      }
+      if (fw.name != "keras" || fw.version.parts().empty()) continue;
+      if (fw.package == "tf-keras") {
+        if (fw.version.same_series(tf->version, 2)) continue;
+        add(Finding{
+            .id = "keras-mismatch",
+            .severity = Severity::error,
+            .area = FindingArea::python,
+            .title = "tf-keras " + fw.version.str() + " is built for TensorFlow " + fw.version.truncated(2).str() +
+                     ", but TensorFlow " + tf->version.str() + " is installed",
+            .detail = "tf-keras pins one TensorFlow series (tensorflow<2.(N+1),>=2.N): with another, "
+                      "`import tf_keras` fails or pulls another TensorFlow.",
+            .fix = "pip install \"tf-keras~=" + series + ".0\" (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
+            .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
+            .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
+        continue;
+      }
+      if (row == nullptr || row->keras.contains(fw.version)) continue;
+      const bool keras3_on_old_tf =
+          fw.version.major() >= 3 && row->keras.highest() && row->keras.highest()->major() < 3;
+      add(Finding{
+          .id = "keras-mismatch",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = "Keras " + fw.version.str() + " does not fit TensorFlow " + tf->version.str() +
+                   " (it requires keras" + row->keras.text() + ")",
+          .detail = keras3_on_old_tf
+                        ? "TensorFlow before 2.16 is built on Keras 2; with Keras 3 installed, tf.keras and model "
+                          "code fail (import errors, 'KerasTensor' and optimizer errors)."
+                        : "TensorFlow " + series +
+                              " is built on Keras 3; Keras 2 code on it needs the tf-keras package of the same "
+                              "series and TF_USE_LEGACY_KERAS=1.",
+          .fix = keras3_on_old_tf
+                     ? "pip install \"keras" + row->keras.text() +
+                           "\" (Keras 2 for this TensorFlow), or upgrade to TensorFlow >= 2.16 for Keras 3."
+                     : "pip install -U \"keras" + row->keras.text() + "\"; for Keras 2 code: pip install " +
+                           "\"tf-keras~=" + series + ".0\" and set TF_USE_LEGACY_KERAS=1.",
+          .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
+          .source = row->source});
+    }
   }
 
   // ---- JAX ----
@@ -806,21 +967,25 @@ class Checker {
             .source = v->source});
       }
     }
+    // The installed release's own floor (its plugin's with-cuda extra), else the guide's.
+    const JaxRelease* rel = kb_.jax_release(fw.version);
+    const VersionSpec* cudnn = kb_.jax_cudnn(*v, fw.version);
     CudnnSeen seen = cudnn_for(facts_, env);
-    if (seen.version && !v->cudnn.contains(*seen.version)) {
+    if (cudnn != nullptr && seen.version && !cudnn->contains(*seen.version)) {
       // JAX checks the loaded cuDNN when its CUDA backend starts ("Loaded runtime CuDNN library:
       // X but source was compiled with: Y"), fails to initialise it and falls back to the CPU:
       // the same consequence as TensorFlow's mismatch, so the same severity.
       add(Finding{.id = "jax-cudnn-mismatch",
                   .severity = Severity::error,
                   .area = FindingArea::python,
-                  .title = "jax[" + v->extra + "] needs cuDNN " + v->cudnn.text() + ", found " + seen.version->str(),
+                  .title = "jax[" + v->extra + "] " + fw.version.str() + " needs cuDNN " + cudnn->text() + ", found " +
+                           seen.version->str(),
                   .detail = "The cuDNN JAX will load comes from " + seen.origin +
                             ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
                   .fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel)." +
                          loaded_copy_clause(facts_, seen),
                   .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-                  .source = v->source});
+                  .source = rel != nullptr ? rel->source : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
     }
   }
 

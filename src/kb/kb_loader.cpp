@@ -237,6 +237,13 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     }
   });
 
+  top.each("keras", [&](RowReader& r, const toml::table&) {
+    auto tf = r.version("tensorflow", true);
+    auto keras = r.spec("keras", true);
+    std::string source = r.source();
+    if (tf && keras) t.keras.push_back(TfKeras{*tf, *keras, source});
+  });
+
   top.each("package", [&](RowReader& r, const toml::table&) {
     TfPackage p;
     p.name = r.str("name", true).value_or("");
@@ -332,6 +339,7 @@ void read_jax(RowReader& top, KnowledgeBase& kb) {
     auto drv = r.version("driver_linux", true);
     auto cc = r.version("min_cc", true);
     v.preferred = r.boolean("preferred").value_or(false);
+    v.cudnn_source = r.text("cudnn_source");
     v.source = r.source();
     if (bc && bd && cuda && cudnn && drv && cc && !v.extra.empty()) {
       v.built_cuda = *bc;
@@ -341,6 +349,25 @@ void read_jax(RowReader& top, KnowledgeBase& kb) {
       v.driver_linux = *drv;
       v.min_cc = *cc;
       t.variants.push_back(std::move(v));
+    }
+  });
+  top.each("release", [&](RowReader& r, const toml::table&) {
+    JaxRelease rel;
+    auto versions = r.spec("versions", true);
+    auto python = r.spec("python", true);
+    rel.extras = r.strings("extras");
+    rel.cuda12_cudnn = r.spec("cuda12_cudnn", false);
+    rel.cuda13_cudnn = r.spec("cuda13_cudnn", false);
+    r.str("harvested", false);
+    rel.note = r.text("note");
+    rel.source = r.source();
+    for (const std::string& e : rel.extras) {
+      if (e != "cuda12" && e != "cuda13") r.issue(Level::error, "extras: unknown extra '" + printable(e, 20) + "'");
+    }
+    if (versions && python) {
+      rel.versions = *versions;
+      rel.python = *python;
+      t.releases.push_back(std::move(rel));
     }
   });
 }

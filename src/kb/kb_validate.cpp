@@ -203,6 +203,15 @@ void KnowledgeBase::validate(std::vector<KbIssue>& issues) const {
   validate_gpus(*this, issues);
   validate_cudnn(*this, issues);
   if (jax.variants.empty()) add(issues, Level::error, "compat/jax.toml", "", "no [[variant]] rows");
+  // Release runs are oldest first and never share a version (a lookup takes the first match).
+  for (size_t i = 1; i < jax.releases.size(); ++i) {
+    auto prev = jax.releases[i - 1].versions.highest();
+    auto low = jax.releases[i].versions.lowest();
+    if (!prev || !low || !(*prev < *low)) {
+      add(issues, Level::error, "compat/jax.toml", "release " + jax.releases[i].versions.text(),
+          "overlap or out of order: must start after " + jax.releases[i - 1].versions.text());
+    }
+  }
   if (python_versions.empty()) add(issues, Level::error, "compat/python.toml", "", "no python versions");
 }
 

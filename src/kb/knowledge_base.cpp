@@ -279,6 +279,21 @@ const JaxVariant* KnowledgeBase::jax_variant(std::string_view extra) const {
   return nullptr;
 }
 
+const JaxRelease* KnowledgeBase::jax_release(const Version& version) const {
+  for (const JaxRelease& r : jax.releases) {
+    if (r.versions.contains(version)) return &r;
+  }
+  return nullptr;
+}
+
+const VersionSpec* KnowledgeBase::jax_cudnn(const JaxVariant& v, const std::optional<Version>& release) const {
+  if (const JaxRelease* r = release ? jax_release(*release) : nullptr) {
+    const std::optional<VersionSpec>& s = v.extra == "cuda13" ? r->cuda13_cudnn : r->cuda12_cudnn;
+    return s ? &*s : nullptr;
+  }
+  return &v.cudnn;
+}
+
 // ---- Architecture coverage ----------------------------------------------------------------
 
 ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vector<Version>& archs,

@@ -110,6 +110,10 @@ class KnowledgeBase {
   [[nodiscard]] const TorchVariant* torch_variant(const TorchRelease& release, std::string_view tag) const;
   [[nodiscard]] std::string torch_index_url(std::string_view tag) const;
   [[nodiscard]] const JaxVariant* jax_variant(std::string_view extra) const;
+  /// The harvested row of a JAX release (its Python range, extras, cuDNN floors); null when none.
+  [[nodiscard]] const JaxRelease* jax_release(const Version& version) const;
+  /// The cuDNN range a JAX release's extra requires: the release row's, else the variant's.
+  [[nodiscard]] const VersionSpec* jax_cudnn(const JaxVariant& v, const std::optional<Version>& release) const;
 
   /// Coverage of a GPU by a list of SASS archs (+PTX): same-major lower-minor SASS runs.
   static ArchCoverage coverage_by_list(const Version& cc, const std::vector<Version>& archs,

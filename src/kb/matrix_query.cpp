@@ -19,6 +19,14 @@ bool os_matches(const std::optional<Platform>& want, const std::string& row_os) 
   return row_os.find(w) != std::string::npos || (*want == Platform::wsl2 && row_os.find("wsl2") != std::string::npos);
 }
 
+/// "6.0 7.0 8.0 8.9 +PTX 9.0": the compiled list as the tables record it.
+std::string arch_list(const std::vector<Version>& archs, const std::optional<Version>& ptx) {
+  std::string a;
+  for (const Version& x : archs) a += (a.empty() ? "" : " ") + x.str();
+  if (ptx) a += (a.empty() ? "" : " ") + std::string("+PTX ") + ptx->str();
+  return a;
+}
+
 }  // namespace
 
 std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
@@ -34,6 +42,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                   .python = b.python.text(),
                   .cuda = b.cuda ? b.cuda->str() : "",
                   .cudnn = b.cudnn ? b.cudnn->str() : "",
+                  .archs = arch_list(b.archs, b.ptx),
                   .note = b.note,
                   .source = b.source};
       if (!b.gpu) r.note = "CPU only (no native-Windows GPU after " + kb.tensorflow.windows_gpu_last.str() + ")";
@@ -65,18 +74,19 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                       .cuda = v.cuda.str(),
                       .cudnn = v.cudnn ? v.cudnn->str() : "",
                       .variant = v.tag,
+                      .archs = !v.archs.empty() ? arch_list(v.archs, v.ptx)
+                               : v.min_cc       ? ">= " + v.min_cc->str()
+                                                : "",
                       .note = v.status == VariantStatus::experimental ? "experimental" : "",
                       .source = rel.source};
+          // Which platforms' plain `pip install torch` gets this variant (from PyPI's wheels).
+          for (const auto& [plat, tag] :
+               {std::pair{"linux-x86_64", &rel.pypi_linux}, std::pair{"linux-aarch64", &rel.pypi_aarch64}}) {
+            if (*tag == v.tag) r.pypi_default += (r.pypi_default.empty() ? "" : ",") + std::string(plat);
+          }
           if (f.cc) {
             r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson));
             if (r.gpu == "none") continue;
-          }
-          if (!v.archs.empty()) {
-            std::string a;
-            for (const Version& x : v.archs) a += (a.empty() ? "" : " ") + x.str();
-            r.note += std::string(r.note.empty() ? "" : "; ") + "archs " + a + (v.ptx ? " +PTX " + v.ptx->str() : "");
-          } else if (v.min_cc) {
-            r.note += std::string(r.note.empty() ? "" : "; ") + "min CC " + v.min_cc->str();
           }
           rows.push_back(std::move(r));
         }
@@ -86,24 +96,42 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
   if (!f.framework || *f.framework == Framework::jax) {
     std::string os;
     for (const std::string& o : kb.jax.os) os += (os.empty() ? "" : ",") + o;
-    if (os_matches(f.os, os) && !f.python) {
-      for (const JaxVariant& v : kb.jax.variants) {
-        if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) continue;
+    if (os_matches(f.os, os)) {
+      auto add = [&](const JaxVariant& v, const std::string& version, const std::string& python,
+                     const std::string& cudnn, const std::string& source) {
+        if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) return;
         MatrixRow r{.framework = Framework::jax,
-                    .version = "jax[" + v.extra + "]",
+                    .version = version,
                     .os = os,
-                    .python = "",
+                    .python = python,
                     .cuda = v.built_cuda.str(),
-                    .cudnn = v.built_cudnn.str(),
+                    .cudnn = cudnn,
                     .variant = v.extra,
-                    .note = "runs with CUDA " + v.cuda.text() + ", cuDNN " + v.cudnn.text() +
-                            ", driver >= " + v.driver_linux.str() + ", CC >= " + v.min_cc.str(),
-                    .source = v.source};
+                    .archs = ">= " + v.min_cc.str(),
+                    .note = "runs with CUDA " + v.cuda.text() + ", driver >= " + v.driver_linux.str(),
+                    .source = source};
         if (f.cc) {
           r.gpu = f.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : jetson ? "unknown" : "native";
-          if (r.gpu == "none") continue;
+          if (r.gpu == "none") return;
         }
         rows.push_back(std::move(r));
+      };
+      // One row per harvested run of releases and extra, newest first; the install guide's
+      // variants when no release is recorded.
+      for (auto it = kb.jax.releases.rbegin(); it != kb.jax.releases.rend(); ++it) {
+        if (!keep_python(it->python)) continue;
+        auto lo = it->versions.lowest();
+        auto hi = it->versions.highest();
+        std::string version = lo && hi && *lo != *hi ? lo->str() + "-" + hi->str() : (hi ? hi->str() : "");
+        for (const std::string& extra : it->extras) {
+          const JaxVariant* v = kb.jax_variant(extra);
+          if (v == nullptr) continue;
+          const VersionSpec* cudnn = kb.jax_cudnn(*v, hi);
+          add(*v, version, it->python.text(), cudnn != nullptr ? cudnn->text() : "", it->source);
+        }
+      }
+      if (kb.jax.releases.empty() && !f.python) {
+        for (const JaxVariant& v : kb.jax.variants) add(v, "jax[" + v.extra + "]", "", v.cudnn.text(), v.source);
       }
     }
   }

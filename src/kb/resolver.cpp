@@ -574,6 +574,32 @@ std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBas
 
 // ---- JAX ----------------------------------------------------------------------------------
 
+/// Whether two version sets share a version, judged by their bounds (a release run and a request).
+bool overlaps(const VersionSpec& a, const VersionSpec& b) {
+  for (const auto& bound : {a.lowest(), a.highest()}) {
+    if (bound && b.contains(*bound)) return true;
+  }
+  for (const auto& bound : {b.lowest(), b.highest()}) {
+    if (bound && a.contains(*bound)) return true;
+  }
+  return false;
+}
+
+/// The newest harvested JAX release that ships this extra and matches the request, preferring
+/// one whose Python range holds the user's Python; null when no release row names the extra.
+const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& extra, const FrameworkRequest& fr,
+                                  const std::optional<Version>& python) {
+  const JaxRelease* newest = nullptr;
+  const JaxRelease* fits = nullptr;
+  for (const JaxRelease& r : kb.jax.releases) {
+    if (std::find(r.extras.begin(), r.extras.end(), extra) == r.extras.end()) continue;
+    if (fr.spec && !overlaps(r.versions, *fr.spec)) continue;
+    newest = &r;  // rows are oldest first
+    if (python && r.python.contains(*python)) fits = &r;
+  }
+  return fits != nullptr ? fits : newest;
+}
+
 std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase& kb, const FrameworkRequest& fr) {
   std::vector<PlanOption> out;
   Platform route = req.os == Platform::windows ? Platform::wsl2 : req.os;
@@ -602,11 +628,23 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     o.variant = v.extra;
     o.cuda = v.built_cuda;
     o.cudnn = v.built_cudnn;
-    o.python = req.python ? std::optional<Version>(req.python->truncated(2)) : std::nullopt;
-    o.python_range = "not in the knowledge base";
     add_unique(o.sources, v.source);
     o.reasons.push_back("jax[" + v.extra + "]: built with CUDA " + v.built_cuda.str() + ", cuDNN " +
                         v.built_cudnn.str() + "; needs compute capability >= " + v.min_cc.str());
+    if (const JaxRelease* rel = jax_release_for(kb, v.extra, fr, req.python)) {
+      // The newest release of the run; pinned when it is not simply the newest JAX.
+      o.version = rel->versions.highest().value_or(Version());
+      apply_python(o, req, kb, rel->python, rel->source);
+      add_unique(o.sources, rel->source);
+      // The cuDNN this release's extra installs at least (its plugin's with-cuda floor).
+      if (const VersionSpec* floor = kb.jax_cudnn(v, o.version); floor != nullptr && floor->lowest()) {
+        o.cudnn = *floor->lowest();
+      }
+      if (!fr.spec && rel != &kb.jax.releases.back()) pin = "==" + o.version.str();
+    } else {
+      o.python = req.python ? std::optional<Version>(req.python->truncated(2)) : std::nullopt;
+      o.python_range = "not in the knowledge base";
+    }
     if (route == Platform::wsl2 && kb.jax.wsl2_experimental) {
       o.issues.push_back(PlanIssue{.id = "jax-wsl2-experimental",
                                    .fatal = false,
@@ -624,6 +662,7 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     apply_driver(o, req, kb, v.built_cuda,
                  route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
     o.install_spec = "jax[" + v.extra + "]" + pin;
+    if (!fr.spec) pin.clear();
     add_wsl_step(o, req, kb);
     add_driver_step(o, req, kb);
     add_env_step(o, req, false, {});
@@ -694,10 +733,11 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   else
     all = jax_options(req, kb, fr);
   if (fr.name == Framework::jax) {
-    fp.notes.push_back(
-        "JAX versions and their Python range are not in the knowledge base; the requirements are "
-        "those of JAX's install guide. " +
-        kb.jax.note);
+    fp.notes.push_back(kb.jax.releases.empty()
+                           ? "JAX versions and their Python range are not in the knowledge base; the requirements "
+                             "are those of JAX's install guide. " +
+                                 kb.jax.note
+                           : kb.jax.note);
   }
 
   std::vector<PlanOption> good, good_matching;

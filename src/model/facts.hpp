@@ -151,6 +151,9 @@ struct FrameworkFacts {
   /// Installation faults that stop the framework from working as installed: files of two
   /// installs mixed, a JAX CUDA plugin of another version than jaxlib, jax without jaxlib.
   std::vector<std::string> conflicts;
+  /// torchvision / torchaudio: the torch their METADATA pins (`Requires-Dist: torch==2.5.1`);
+  /// empty when not pinned to one version (torchaudio >= 2.11 says only torch>=).
+  std::optional<Version> requires_torch;
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;

@@ -244,6 +244,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("cudnn_version", f.cudnn_version);
   io.field("compute_capabilities", f.compute_capabilities);
   io.field("variant", f.variant, Empty::null);
+  io.field("requires_torch", f.requires_torch);
   io.field("evidence", f.evidence, Empty::null);
   io.field("problems", f.problems);
   io.field("conflicts", f.conflicts);

@@ -43,6 +43,14 @@ struct TfPackage {
   std::string source;
 };
 
+/// The Keras a TensorFlow series requires (its METADATA: keras<2.16,>=2.15.0 up to 2.15, Keras 3
+/// from 2.16); Keras 2 code on TF >= 2.16 needs `tf-keras` of the same series.
+struct TfKeras {
+  Version tensorflow;  ///< series "2.16"
+  VersionSpec keras;
+  std::string source;
+};
+
 /// A hole in an official table that is known and sourced, so validation does not flag it.
 struct KnownGap {
   std::string table;
@@ -70,6 +78,7 @@ struct TensorflowTable {
   std::vector<TfBuild> builds;
   std::vector<TfAndCuda> and_cuda;
   std::vector<TfPackage> packages;
+  std::vector<TfKeras> keras;
   std::vector<KnownGap> gaps;
 };
 
@@ -132,9 +141,23 @@ struct JaxVariant {
   Version built_cudnn;
   VersionSpec cuda;
   VersionSpec cudnn;
+  std::string cudnn_source;  ///< where the cuDNN range was read, when not `source`
   Version driver_linux;
   Version min_cc;
   bool preferred = false;
+  std::string source;
+};
+
+/// A run of JAX releases that share their Python range, their CUDA extras and those extras'
+/// cuDNN floors, as read from the wheels (jax METADATA, jaxlib's cp3XY wheels, the plugins'
+/// `with-cuda` extra).
+struct JaxRelease {
+  VersionSpec versions;                     ///< ">=0.11.2,<=0.12.0.1"
+  VersionSpec python;                       ///< Requires-Python floor to the newest cp3XY jaxlib wheel
+  std::vector<std::string> extras;          ///< the CUDA extras with a plugin wheel: "cuda12", "cuda13"
+  std::optional<VersionSpec> cuda12_cudnn;  ///< what jax-cuda12-plugin[with-cuda] requires; empty: not pinned
+  std::optional<VersionSpec> cuda13_cudnn;
+  std::string note;
   std::string source;
 };
 
@@ -144,6 +167,7 @@ struct JaxTable {
   std::string note;
   std::string source;
   std::vector<JaxVariant> variants;
+  std::vector<JaxRelease> releases;  ///< oldest first
 };
 
 /// The driver packaged with one toolkit release (release notes table).

@@ -36,7 +36,10 @@ struct MatrixRow {
   std::string cuda;    ///< empty: CPU-only
   std::string cudnn;
   std::string variant;  ///< "cu126", "cuda13", "" for TF
-  std::string gpu;      ///< coverage of the filtered GPU ("native", ...) or ""
+  std::string archs;    ///< compiled SASS list (+PTX) when recorded: "6.0 7.0 8.0 8.9 +PTX 9.0"
+  /// PyTorch: the platforms whose plain `pip install torch` gets this variant ("linux-x86_64").
+  std::string pypi_default;
+  std::string gpu;  ///< coverage of the filtered GPU ("native", ...) or ""
   std::string note;
   std::string source;
 };

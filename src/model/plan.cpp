@@ -41,7 +41,8 @@ bool PlanOption::verified() const {
 std::string PlanOption::summary() const {
   std::string s = std::string(display_name(framework));
   if (framework != Framework::jax || version != Version()) s += " " + series(version);
-  if (framework == Framework::jax) s = "JAX (jax[" + variant + "])";
+  if (framework == Framework::jax)
+    s = "JAX " + (version != Version() ? version.str() + " " : "") + "(jax[" + variant + "])";
   s += " " + route_text(route);
   std::vector<std::string> parts;
   if (framework == Framework::pytorch) parts.push_back(variant);

@@ -43,6 +43,8 @@ std::string render_matrix_json(const MatrixView& view) {
                       {"cudnn", str_or_null(r.cudnn)},
                       {"gpu_build", !r.cuda.empty()},
                       {"variant", str_or_null(r.variant)},
+                      {"archs", str_or_null(r.archs)},
+                      {"pypi_default", str_or_null(r.pypi_default)},
                       {"gpu_coverage", str_or_null(r.gpu)},
                       {"note", str_or_null(r.note)},
                       {"source", r.source}});
@@ -63,7 +65,7 @@ std::string render_matrix_json(const MatrixView& view) {
     fams.push_back(json{{"cuda", std::to_string(fam.major) + ".x"},
                         {"driver_linux", fam.linux.str()},
                         {"driver_windows", fam.windows.str()},
-                        {"upper", opt(fam.upper)},
+                        {"upper", opt(fam.upper)},  // from here on a newer family's drivers (still run it)
                         {"note", fam.note},
                         {"source", fam.source}});
   }

@@ -57,7 +57,8 @@ std::string render_matrix_text(const MatrixView& view) {
   }
   if (!tables_only) {
     const std::vector<MatrixRow>& rows = view.frameworks;
-    std::vector<std::string> header{"framework", "version", "os", "python", "cuda", "cudnn", "variant"};
+    std::vector<std::string> header{"framework", "version", "os",    "python",     "cuda",
+                                    "cudnn",     "variant", "archs", "pip_default"};
     if (f.cc) header.push_back("gpu");
     header.push_back("note");
     if (f.sources) header.push_back("source");
@@ -69,14 +70,18 @@ std::string render_matrix_text(const MatrixView& view) {
                                  r.python.empty() ? "-" : r.python,
                                  r.cuda.empty() ? "-" : r.cuda,
                                  r.cudnn.empty() ? "-" : r.cudnn,
-                                 r.variant.empty() ? "-" : r.variant};
+                                 r.variant.empty() ? "-" : r.variant,
+                                 r.archs.empty() ? "-" : r.archs,
+                                 r.pypi_default.empty() ? "-" : r.pypi_default};
       if (f.cc) c.push_back(r.gpu);
       c.push_back(r.note.size() > 90 ? r.note.substr(0, 87) + "..." : r.note);
       if (f.sources) c.push_back(r.source);
       cells.push_back(std::move(c));
     }
     out += table(header, cells);
-    out += std::to_string(rows.size()) + " rows.";
+    out += std::to_string(rows.size()) +
+           " rows. archs: compiled compute capabilities (SASS, +PTX) where recorded, else the lowest; "
+           "pip_default: where plain `pip install torch` gets this variant from PyPI.";
     if (!f.sources) out += " Add --sources to see where each row comes from.";
     out += "\n";
   }
@@ -90,18 +95,24 @@ std::string render_matrix_text(const MatrixView& view) {
     }
     std::vector<std::string> h{"toolkit", "cuda", "driver_linux", "driver_windows"};
     if (f.sources) h.push_back("source");
-    out += "\nCUDA toolkit -> minimum driver (the driver each toolkit release ships with)\n" + table(h, cells);
+    out +=
+        "\nCUDA toolkit -> the driver each toolkit release ships with (its full feature set; every newer "
+        "driver runs it too)\n" +
+        table(h, cells);
     cells.clear();
     for (const CudaFamily& fam : view.families) {
-      std::vector<std::string> c{std::to_string(fam.major) + ".x", ">= " + fam.linux.str(), ">= " + fam.windows.str(),
-                                 fam.upper ? "< " + fam.upper->str() : "-", fam.note};
+      std::vector<std::string> c{
+          std::to_string(fam.major) + ".x", ">= " + fam.linux.str(), ">= " + fam.windows.str(),
+          fam.upper ? fam.upper->str() + " (still runs " + std::to_string(fam.major) + ".x)" : "-", fam.note};
       if (f.sources) c.push_back(fam.source);
       cells.push_back(std::move(c));
     }
-    std::vector<std::string> h2{"family", "driver_linux", "driver_windows", "compat_upper", "note"};
+    std::vector<std::string> h2{"family", "driver_linux", "driver_windows", "next_family_from", "note"};
     if (f.sources) h2.push_back("source");
-    out += "\nMinor-version compatibility (lowest driver for a whole CUDA major; limited feature set)\n" +
-           table(h2, cells);
+    out +=
+        "\nMinor-version compatibility (lowest driver for a whole CUDA major, limited feature set; drivers of a "
+        "newer family keep running older CUDA majors)\n" +
+        table(h2, cells);
   }
   if (f.arch) {
     std::vector<std::vector<std::string>> cells;

@@ -166,6 +166,7 @@ Facts every_fact_set() {
                     .evidence = "tensorflow/python/platform/build_info.py",
                     .problems = {"RECORD unreadable"},
                     .conflicts = {"files of tensorflow 2.15.1 and tensorflow-intel 2.15.0 mixed"},
+                    .requires_torch = Version::parse("2.5.1"),
                     .loads = {{.soname = "libcudart.so.12", .path = "/venv/x/libcudart.so.12", .via = "pip wheel"}}};
   f.python_envs = {{.path = "/venv",
                     .kind = "venv",

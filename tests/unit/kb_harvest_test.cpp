@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,10 @@ struct Artefact {
   std::string package, platform, cuda, cudnn, is_cuda_build, source;
   Version version;
   std::vector<std::string> pythons, archs;
+  std::string requires_python, torch;        ///< torch: the torch==X a torchvision/torchaudio pins
+  std::string cuda12_plugin, cuda13_plugin;  ///< jax: the plugin versions its extras pin
+  std::string tf;                            ///< tf-keras / tensorflow-text: the TensorFlow they require
+  std::vector<std::string> sass, ptx;        ///< torch-elf: what cuobjdump lists in libtorch_cuda.so
 };
 
 std::string str(const toml::table& t, const char* key) {
@@ -43,10 +50,16 @@ std::vector<Artefact> load_artefacts() {
                  str(t, "source"),
                  *Version::parse(str(t, "version")),
                  {},
-                 {}};
-      for (const char* key : {"pythons", "archs"}) {
+                 {},
+                 str(t, "requires_python"),
+                 str(t, "torch"),
+                 str(t, "cuda12_plugin"),
+                 str(t, "cuda13_plugin"),
+                 str(t, "tensorflow")};
+      for (auto [key, list] : {std::pair{"pythons", &a.pythons}, std::pair{"archs", &a.archs},
+                               std::pair{"sass", &a.sass}, std::pair{"ptx", &a.ptx}}) {
         if (const toml::array* arr = t[key].as_array()) {
-          for (const toml::node& e : *arr) (key[0] == 'p' ? a.pythons : a.archs).push_back(e.value_or(std::string()));
+          for (const toml::node& e : *arr) list->push_back(e.value_or(std::string()));
         }
       }
       out.push_back(std::move(a));
@@ -72,6 +85,118 @@ std::string tag_of(const std::string& cuda) {
   if (cuda == "cpu" || cuda.empty()) return cuda;
   Version c = *Version::parse(cuda);
   return "cu" + std::to_string(c.major()) + std::to_string(c.minor());
+}
+
+const Artefact* find_artefact(const std::vector<Artefact>& all, const std::string& package, const Version& version,
+                              const std::string& platform) {
+  for (const Artefact& a : all) {
+    if (a.package == package && a.version == version && a.platform == platform) return &a;
+  }
+  return nullptr;
+}
+
+/// The lower bound of ">=3.10" / "<10.0,>=9.12.0.46" (the harvest keeps pip's order).
+std::optional<Version> floor_of(const std::string& spec) {
+  size_t at = spec.find(">=");
+  if (at == std::string::npos) return std::nullopt;
+  std::string rest = spec.substr(at + 2);
+  return Version::parse(rest.substr(0, rest.find(',')));
+}
+
+/// JAX: every release on PyPI has a row; its Python range starts at Requires-Python and ends at
+/// the newest cp3XY jaxlib wheel; its extras are the plugins on PyPI; their cuDNN floors match.
+void jax_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  for (const Artefact& a : all) {
+    if (a.package != "jax") continue;
+    std::string at = "jax " + a.version.str() + " (" + a.source + "): ";
+    const JaxRelease* r = kb.jax_release(a.version);
+    if (r == nullptr) {
+      out.push_back(at + "no [[release]] row in jax.toml");
+      continue;
+    }
+    if (auto py = floor_of(a.requires_python); py && r->python.lowest() != py) {
+      out.push_back(at + "Python range " + r->python.text() + ", METADATA says " + a.requires_python);
+    }
+    if (const Artefact* lib = find_artefact(all, "jaxlib", a.version, "linux-x86_64"); lib && !lib->pythons.empty()) {
+      if (r->python.highest() != Version::parse(lib->pythons.back())) {
+        out.push_back(at + "Python range " + r->python.text() + ", newest jaxlib wheel is cp" + lib->pythons.back());
+      }
+    }
+    for (const char* extra : {"cuda12", "cuda13"}) {
+      // The newest plugin wheel the jax pin accepts (a jax-only release reuses an older one).
+      const std::string& pin = std::string(extra) == "cuda13" ? a.cuda13_plugin : a.cuda12_plugin;
+      auto accepted = VersionSpec::parse(pin);
+      const Artefact* plugin = nullptr;
+      for (const Artefact& p : all) {
+        if (p.package != std::string("jax-") + extra + "-plugin" || p.platform != "linux-x86_64") continue;
+        if (!pin.empty() && accepted && accepted->contains(p.version) && (!plugin || plugin->version < p.version))
+          plugin = &p;
+      }
+      bool listed = std::find(r->extras.begin(), r->extras.end(), extra) != r->extras.end();
+      if (listed != (plugin != nullptr)) {
+        out.push_back(at + extra + (listed ? " listed, but PyPI has no plugin wheel" : " plugin wheel not listed"));
+      }
+      if (plugin == nullptr) continue;
+      const std::optional<VersionSpec>& spec = std::string(extra) == "cuda13" ? r->cuda13_cudnn : r->cuda12_cudnn;
+      std::optional<Version> want = floor_of(plugin->cudnn);
+      std::optional<Version> have = spec ? spec->lowest() : std::nullopt;
+      if (want != have) {
+        out.push_back(at + extra + " cuDNN " + (spec ? spec->text() : "unset") + ", plugin requires " +
+                      (plugin->cudnn.empty() ? "none" : plugin->cudnn));
+      }
+    }
+  }
+}
+
+/// PyTorch: the arch list of PyPI's default variant is what cuobjdump finds in libtorch_cuda.so.
+void torch_elf_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  for (const Artefact& a : all) {
+    if (a.package != "torch-elf") continue;
+    std::string at = "torch " + a.version.str() + " (" + a.source + "): ";
+    const TorchRelease* rel = kb.torch_release(a.version);
+    const TorchVariant* var = rel != nullptr ? kb.torch_variant(*rel, rel->pypi_linux) : nullptr;
+    if (var == nullptr) {
+      out.push_back(at + "no row for its PyPI default variant");
+      continue;
+    }
+    std::vector<Version> sass;
+    for (const std::string& s : a.sass) sass.push_back(*Version::parse(s));
+    std::optional<Version> ptx = a.ptx.empty() ? std::nullopt : Version::parse(a.ptx.back());
+    if (var->archs != sass) out.push_back(at + var->tag + " archs differ from libtorch_cuda.so");
+    if (var->ptx != ptx) out.push_back(at + var->tag + " PTX differs from libtorch_cuda.so");
+  }
+}
+
+/// torchvision / torchaudio: the series pytorch.toml pairs with a torch release is the one
+/// whose wheels pin that torch.
+void companion_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  // The doctor assumes tensorflow-text X.Y needs TensorFlow X.Y (tensorflow-text-mismatch).
+  for (const Artefact& a : all) {
+    if (a.package != "tensorflow-text") continue;
+    auto floor = floor_of(a.tf);
+    if (!floor || !floor->same_series(a.version, 2)) {
+      out.push_back("tensorflow-text " + a.version.str() + " (" + a.source + "): requires tensorflow" + a.tf +
+                    ", not its own minor");
+    }
+  }
+  for (const Artefact& a : all) {
+    // Only an exact pin names the torch (torchvision 0.29.1 says torch>=2.14.0).
+    if ((a.package != "torchvision" && a.package != "torchaudio") || a.platform != "linux-x86_64" || a.torch.empty() ||
+        !std::isdigit(static_cast<unsigned char>(a.torch[0])))
+      continue;
+    auto torch = Version::parse(a.torch);
+    const TorchRelease* rel = torch ? kb.torch_release(*torch) : nullptr;
+    std::string at = a.package + " " + a.version.str() + " (" + a.source + "): ";
+    if (rel == nullptr) {
+      out.push_back(at + "pins torch " + a.torch + ", which pytorch.toml does not know");
+      continue;
+    }
+    const std::string& paired = a.package == "torchvision" ? rel->torchvision : rel->torchaudio;
+    if (paired != a.version.truncated(2).str()) {
+      out.push_back(at + "pins torch " + a.torch + ", pytorch.toml pairs " + rel->version.str() + " with " + a.package +
+                    " '" + paired + "'");
+    }
+  }
 }
 
 /// Every disagreement between the documented tables and the harvested artefacts.
@@ -138,6 +263,9 @@ std::vector<std::string> disagreements(const KnowledgeBase& kb, const std::vecto
     }
     if (b->archs != sass || b->ptx != ptx) out.push_back(at + "archs differ from build_info.py");
   }
+  jax_disagreements(kb, all, out);
+  companion_disagreements(kb, all, out);
+  torch_elf_disagreements(kb, all, out);
   return out;
 }
 
@@ -164,6 +292,20 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   for (TfBuild& b : kb.tensorflow.builds) {
     if (b.version == v("2.21") && b.os == "linux") b.archs.insert(b.archs.begin(), v("5.2"));
   }
+  // The install guide's floor for jax[cuda13], and a Python floor one minor too low.
+  for (JaxRelease& r : kb.jax.releases) {
+    if (r.versions.contains(v("0.12.0"))) r.cuda13_cudnn = *VersionSpec::parse(">=9.8,<10.0");
+    if (r.versions.contains(v("0.7.0"))) r.python = *VersionSpec::parse("3.10-3.13");
+  }
+  for (TorchRelease& r : kb.pytorch.releases) {
+    if (r.version == v("2.5")) r.torchvision = "0.19";
+    // The list the audit found wrong: 2.10 cu128 without Volta.
+    if (r.version == v("2.10")) {
+      for (TorchVariant& var : r.variants) {
+        if (var.tag == "cu128") var.archs.erase(var.archs.begin());
+      }
+    }
+  }
   std::vector<std::string> diff = disagreements(kb, all);
   std::string text;
   for (const std::string& d : diff) text += d + "\n";
@@ -171,6 +313,11 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   EXPECT_NE(text.find("claims Python 3.15"), std::string::npos) << text;
   EXPECT_NE(text.find("cuDNN 9.17.1.4"), std::string::npos) << text;
   EXPECT_NE(text.find("tensorflow 2.21"), std::string::npos) << text;
+  EXPECT_NE(text.find("jax 0.12.0 ("), std::string::npos) << text;
+  EXPECT_NE(text.find("cuda13 cuDNN >=9.8,<10.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("jax 0.7.0 ("), std::string::npos) << text;
+  EXPECT_NE(text.find("torchvision 0.20"), std::string::npos) << text;
+  EXPECT_NE(text.find("cu128 archs differ from libtorch_cuda.so"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -112,5 +112,45 @@ TEST(KbMatrix, TextViews) {
   EXPECT_NE(t.find("Kitware/CMake"), std::string::npos);
 }
 
+// Issue 9: the matrix shows TensorFlow's compiled architectures, which variant plain
+// `pip install torch` gets, JAX releases with their Python range, and a driver table that
+// does not suggest a CUDA 12 build stops working on a newer driver.
+TEST(KbMatrix, ColumnsFromTheReleasedWheels) {
+  MatrixFilter f;
+  auto rows = matrix_framework_rows(kb(), f);
+  const MatrixRow* tf221 = nullptr;
+  const MatrixRow* torch210 = nullptr;
+  const MatrixRow* torch210_126 = nullptr;
+  std::vector<const MatrixRow*> jax;
+  for (const MatrixRow& r : rows) {
+    if (r.framework == Framework::tensorflow && r.version == "2.21" && r.os == "linux") tf221 = &r;
+    if (r.framework == Framework::pytorch && r.version == "2.10" && r.variant == "cu128") torch210 = &r;
+    if (r.framework == Framework::pytorch && r.version == "2.10" && r.variant == "cu126") torch210_126 = &r;
+    if (r.framework == Framework::jax) jax.push_back(&r);
+  }
+  ASSERT_NE(tf221, nullptr);
+  EXPECT_EQ(tf221->archs, "6.0 7.0 8.0 8.9 +PTX 9.0");
+  ASSERT_NE(torch210, nullptr);
+  EXPECT_EQ(torch210->pypi_default, "linux-x86_64");
+  ASSERT_NE(torch210_126, nullptr);
+  EXPECT_EQ(torch210_126->pypi_default, "");
+  ASSERT_GT(jax.size(), 5u);
+  EXPECT_EQ(jax.front()->version, "0.11.2-0.12.0.1");
+  EXPECT_EQ(jax.front()->python, "3.12-3.15");
+  // A Python filter keeps the JAX releases that have wheels for it.
+  f.framework = Framework::jax;
+  f.python = v("3.10");
+  auto j310 = matrix_framework_rows(kb(), f);
+  ASSERT_FALSE(j310.empty());
+  for (const MatrixRow& r : j310) EXPECT_TRUE(VersionSpec::parse(r.python)->contains(v("3.10"))) << r.version;
+
+  MatrixFilter d;
+  d.drivers = true;
+  std::string t = render_matrix_text(matrix_view(kb(), d));
+  EXPECT_EQ(t.find("compat_upper"), std::string::npos);
+  EXPECT_EQ(t.find("< 580"), std::string::npos) << "reads as: CUDA 12 needs a driver below 580";
+  EXPECT_NE(t.find("580 (still runs 12.x)"), std::string::npos) << t;
+}
+
 }  // namespace
 }  // namespace gpudoctor

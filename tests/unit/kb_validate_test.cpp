@@ -138,6 +138,16 @@ TEST(KbValidate, OverlapIsAnError) {
   EXPECT_TRUE(any_contains(e, "gap: no row for 2.7")) << ::testing::PrintToString(e);
 }
 
+// jax_release() takes the first row holding a version: two rows for one release would hide one.
+TEST(KbValidate, OverlappingJaxReleaseRunsAreAnError) {
+  KbDir d;
+  std::string t = builtin_text("compat/jax.toml");
+  t = replace_once(t, "versions = \">=0.6.0,<=0.6.2\"", "versions = \">=0.5.3,<=0.6.2\"");
+  d.write("compat/jax.toml", t);
+  auto e = errors_for(d);
+  EXPECT_TRUE(any_contains(e, "release >=0.5.3,<=0.6.2: overlap or out of order")) << ::testing::PrintToString(e);
+}
+
 TEST(KbValidate, DriverFloorGoingDownIsATypo) {
   KbDir d;
   std::string t = builtin_text("compat/cuda_drivers.toml");

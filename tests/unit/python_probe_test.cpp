@@ -40,13 +40,18 @@ SystemView fixture_view(const fs::path& dir) {
   return SystemView(std::move(o));
 }
 
-Facts probe_fixture(const std::string& name) {
-  fs::path dir = fs::path(GPUDOCTOR_FIXTURES_DIR) / name;
-  EXPECT_TRUE(fs::is_directory(dir / "root")) << dir;
+/// The Python probe over a scenario directory (root/, env, args).
+Facts probe_dir(const fs::path& dir) {
   SystemView system = fixture_view(dir);
   Facts facts;
   probe_python(system, facts);
   return facts;
+}
+
+Facts probe_fixture(const std::string& name) {
+  fs::path dir = fs::path(GPUDOCTOR_FIXTURES_DIR) / name;
+  EXPECT_TRUE(fs::is_directory(dir / "root")) << dir;
+  return probe_dir(dir);
 }
 
 const PythonEnvFacts* env_at(const Facts& f, std::string_view path) {
@@ -398,12 +403,7 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
              "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
              "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
   write_file(dir / "args", "--platform\nwindows\n");
-  Facts f = [&] {
-    SystemView system = fixture_view(dir);
-    Facts out;
-    probe_python(system, out);
-    return out;
-  }();
+  Facts f = probe_dir(dir);
   fs::remove_all(dir);
   const auto* c = env_at(f, "C:\\Users\\bob\\miniconda3\\envs\\torch");
   ASSERT_NE(c, nullptr) << describe(f);
@@ -703,6 +703,40 @@ TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
   EXPECT_EQ(f.python_envs.size(), 64u);
   EXPECT_NE(all_problems(f).find("more than 64 Python environments"), std::string::npos);
   fs::remove_all(dir);
+}
+
+// torchvision / torchaudio are read with the torch their METADATA pins (issue 9, companions),
+// in both the current and the older parenthesised Requires-Dist form.
+TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
+  char tmpl[] = "/tmp/gpudoctor-companions-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.12/site-packages";
+  write_file(sp / "torch-2.6.0+cu124.dist-info/METADATA", "Name: torch\nVersion: 2.6.0+cu124\n\n");
+  write_file(sp / "torch/version.py", "__version__ = '2.6.0+cu124'\ncuda: Optional[str] = '12.4'\n");
+  write_file(sp / "torchvision-0.20.1+cu121.dist-info/METADATA",
+             "Name: torchvision\nVersion: 0.20.1+cu121\nRequires-Dist: numpy\nRequires-Dist: torch==2.5.1\n"
+             "Requires-Dist: pillow!=8.3.*,>=5.3.0\n\n");
+  write_file(sp / "torchaudio-2.0.1.dist-info/METADATA",
+             "Name: torchaudio\nVersion: 2.0.1\nRequires-Dist: torch (==2.0.0)\n\n");
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  Facts f = probe_dir(dir);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const FrameworkFacts* tv = framework(*e, "torchvision");
+  ASSERT_NE(tv, nullptr) << describe(f);
+  ASSERT_TRUE(tv->requires_torch.has_value());
+  EXPECT_EQ(tv->requires_torch->str(), "2.5.1");
+  EXPECT_EQ(tv->variant, "cu121");
+  const FrameworkFacts* ta = framework(*e, "torchaudio");
+  ASSERT_NE(ta, nullptr) << describe(f);
+  ASSERT_TRUE(ta->requires_torch.has_value());
+  EXPECT_EQ(ta->requires_torch->str(), "2.0.0");
 }
 
 }  // namespace

@@ -105,11 +105,14 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
     size_t eq = req.find("==");
     if (eq == std::string_view::npos) continue;
     std::string_view name = trim(req.substr(0, eq));
+    // The older form "torch (==2.0.0)" (PEP 345 parentheses).
+    if (name.ends_with('(')) name = trim(name.substr(0, name.size() - 1));
     if (size_t bracket = name.find('['); bracket != std::string_view::npos) name = trim(name.substr(0, bracket));
     std::string norm = normalize_dist_name(name);
     if (!norm.starts_with(name_prefix)) continue;
     std::string_view version = trim(req.substr(eq + 2));
-    if (size_t comma = version.find(','); comma != std::string_view::npos) version = trim(version.substr(0, comma));
+    if (size_t comma = version.find_first_of(",)"); comma != std::string_view::npos)
+      version = trim(version.substr(0, comma));
     if (version.empty() || version.size() > 64) continue;
     return PinnedRequirement{norm, std::string(version)};
   }

@@ -258,7 +258,8 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     Dist dist{*d, system.join(dir, e.name)};
     if (one_of(d->name, kTensorflowDists)) {
       tensorflow.push_back(std::move(dist));
-    } else if (d->name == "torch" || d->name == "jax" || d->name == "jaxlib" || d->name == "keras" ||
+    } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
+               d->name == "tensorflow-text" || d->name == "jax" || d->name == "jaxlib" || d->name == "keras" ||
                d->name == "tf-keras" || d->name.starts_with("jax-cuda") || d->name.starts_with("nvidia-")) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
@@ -341,10 +342,22 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
           if (auto pin = pinned_requirement(*md, "nvidia-cudnn-cu")) fw.cudnn_version = Version::parse(pin->version);
         }
       }
+    } else if (name == "torchvision" || name == "torchaudio") {
+      // Built for one exact torch: METADATA pins it, the local tag names the CUDA variant.
+      fw.name = name;
+      fw.variant = fw.version.local();
+      if (d.dir.kind != "egg-info") {
+        if (auto md = system.read_file(system.join(d.path, "METADATA"), 256 * 1024)) {
+          if (auto pin = pinned_requirement(*md, "torch"); pin && pin->name == "torch") {
+            fw.requires_torch = Version::parse(pin->version);
+            fw.evidence = system.join(d.path, "METADATA");
+          }
+        }
+      }
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";
       fill_jaxlib(fw);
-    } else if (name == "jax" || name == "keras" || name == "tf-keras") {
+    } else if (name == "jax" || name == "keras" || name == "tf-keras" || name == "tensorflow-text") {
       fw.name = name == "tf-keras" ? "keras" : name;
     } else if (name.starts_with("jax-cuda")) {
       // jax-cuda12-plugin, jax-cuda12-pjrt, jax-cuda13-plugin, ...

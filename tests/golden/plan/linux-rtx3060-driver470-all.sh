@@ -50,7 +50,7 @@ python -c "import tensorflow as tf; print(tf.__version__, tf.config.list_physica
 gpudoctor
 
 # ===== jax =====
-# JAX (jax[cuda13]) on Linux (CUDA 13.0, cuDNN 9.8, Python 3.11)
+# JAX 0.10.2 (jax[cuda13]) on Linux (CUDA 13.0, cuDNN 9.12.0.46, Python 3.11)
 # ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.0 builds: update the driver first
 
 # Install NVIDIA Linux driver >= 580
@@ -66,7 +66,7 @@ python -m pip install --upgrade pip
 
 # Install JAX (jax[cuda13])
 # The jax[cuda13] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH override them.
-python -m pip install -U "jax[cuda13]"
+python -m pip install -U "jax[cuda13]==0.10.2"
 
 # Check that JAX sees the GPU
 python -c "import jax; print(jax.__version__, jax.devices())"

@@ -23,7 +23,7 @@ $ErrorActionPreference = 'Stop'
 # (run in bash) gpudoctor
 
 # ===== jax =====
-# JAX (jax[cuda12]) in WSL2 (CUDA 12.3, cuDNN 9.8, Python 3.10)
+# JAX 0.6.2 (jax[cuda12]) in WSL2 (CUDA 12.3, cuDNN 9.8, Python 3.10)
 # ! JAX GPU support in WSL2 is experimental
 
 # NVIDIA driver 560.94 is new enough (>= 528.33)
@@ -37,7 +37,7 @@ $ErrorActionPreference = 'Stop'
 
 # Install JAX (jax[cuda12])
 # The jax[cuda12] extra brings CUDA and cuDNN as pip wheels. Do not let LD_LIBRARY_PATH override them.
-# (run in bash) python -m pip install -U "jax[cuda12]"
+# (run in bash) python -m pip install -U "jax[cuda12]==0.6.2"
 
 # Check that JAX sees the GPU
 # (run in bash) python -c "import jax; print(jax.__version__, jax.devices())"

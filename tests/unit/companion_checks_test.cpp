@@ -1,0 +1,196 @@
+/// The doctor's verdicts that read harvested release facts (issue 9): torchvision / torchaudio
+/// built for another torch, Keras against TensorFlow, plain `pip install torch` on a card its
+/// PyPI wheel has no kernels for, and the JAX release's own cuDNN floor.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "check/compat_checks.hpp"
+#include "check_test_support.hpp"
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_kb;
+using testing::find;
+using testing::has;
+using testing::ids;
+using testing::v;
+
+FrameworkFacts companion(const char* name, const char* version, const char* pinned_torch) {
+  FrameworkFacts fw;
+  fw.name = name;
+  fw.package = name;
+  fw.version = v(version);
+  fw.variant = fw.version.local();
+  if (pinned_torch != nullptr) fw.requires_torch = v(pinned_torch);
+  fw.location = "/home/u/.venvs/x/lib/site-packages";
+  return fw;
+}
+
+std::vector<Finding> torch_env(const char* torch, const char* variant, std::vector<FrameworkFacts> others) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  PythonEnvFacts e = testing::env_with("3.12.3", testing::cuda_framework("torch", torch, variant));
+  for (FrameworkFacts& o : others) e.frameworks.push_back(std::move(o));
+  f.python_envs.push_back(e);
+  return compatibility_findings(f, builtin_kb());
+}
+
+// torchvision 0.20.1 pins torch==2.5.1 in its METADATA; with torch 2.6 it fails at its first
+// operator ("operator torchvision::nms does not exist"). The fix installs the trio of the
+// installed torch from one index.
+TEST(CompanionChecks, TorchvisionBuiltForAnotherTorchIsAnError) {
+  auto fs = torch_env("2.6.0+cu124", "cu124", {companion("torchvision", "0.20.1+cu124", "2.5.1")});
+  const Finding* m = find(fs, "torch-companion-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->title, "built for torch 2.5.1")) << m->title;
+  EXPECT_TRUE(contains(m->detail, "torchvision::nms")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "\"torch==2.6.0\"")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "torchvision==0.21")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "--index-url https://download.pytorch.org/whl/cu124")) << m->fix;
+
+  // The matched pair says nothing.
+  auto ok = torch_env("2.5.1+cu124", "cu124", {companion("torchvision", "0.20.1+cu124", "2.5.1")});
+  EXPECT_EQ(find(ok, "torch-companion-mismatch"), nullptr) << ids(ok);
+  EXPECT_EQ(find(ok, "torch-companion-variant-mismatch"), nullptr) << ids(ok);
+}
+
+// torchaudio >= 2.11 pins only torch>=: the series the knowledge base pairs (harvested from
+// torchvision's pins) decides; torchaudio of another series than torch's is flagged.
+TEST(CompanionChecks, UnpinnedTorchaudioIsJudgedByTheKnowledgeBasePair) {
+  const TorchRelease* rel = builtin_kb().torch_release(v("2.5"));
+  ASSERT_NE(rel, nullptr);
+  ASSERT_EQ(rel->torchaudio, "2.5");
+  auto bad = torch_env("2.5.1+cu124", "cu124", {companion("torchaudio", "2.4.1+cu124", nullptr)});
+  ASSERT_NE(find(bad, "torch-companion-mismatch"), nullptr) << ids(bad);
+  auto good = torch_env("2.5.1+cu124", "cu124", {companion("torchaudio", "2.5.1+cu124", nullptr)});
+  EXPECT_EQ(find(good, "torch-companion-mismatch"), nullptr) << ids(good);
+}
+
+// The same torch, but torchvision from another index: a different CUDA major is an error
+// (torchvision refuses it), a CPU torchvision too, another minor a warning.
+TEST(CompanionChecks, TorchvisionOfAnotherCudaBuildIsNamed) {
+  auto major = torch_env("2.5.1+cu124", "cu124", {companion("torchvision", "0.20.1+cu118", "2.5.1")});
+  const Finding* m = find(major, "torch-companion-variant-mismatch");
+  ASSERT_NE(m, nullptr) << ids(major);
+  EXPECT_EQ(m->severity, Severity::error);
+  auto cpu = torch_env("2.5.1+cu124", "cu124", {companion("torchvision", "0.20.1+cpu", "2.5.1")});
+  ASSERT_NE(find(cpu, "torch-companion-variant-mismatch"), nullptr) << ids(cpu);
+  EXPECT_EQ(find(cpu, "torch-companion-variant-mismatch")->severity, Severity::error);
+  auto minor = torch_env("2.5.1+cu124", "cu124", {companion("torchvision", "0.20.1+cu121", "2.5.1")});
+  ASSERT_NE(find(minor, "torch-companion-variant-mismatch"), nullptr) << ids(minor);
+  EXPECT_EQ(find(minor, "torch-companion-variant-mismatch")->severity, Severity::warning);
+  // PyPI's torchvision carries no local tag: nothing to compare.
+  auto pypi = torch_env("2.5.1+cu124", "cu124", {companion("torchvision", "0.20.1", "2.5.1")});
+  EXPECT_EQ(find(pypi, "torch-companion-variant-mismatch"), nullptr) << ids(pypi);
+}
+
+// torch 2.10 from PyPI is the cu128 build (torch/version.py of the PyPI wheel); its dist-info
+// has no local tag. On a GTX 1080 the doctor says that this is what plain `pip install torch`
+// gave, and that the cu126 wheels have kernels for it.
+TEST(CompanionChecks, PlainPipInstallOnPascalIsSaid) {
+  const TorchRelease* rel = builtin_kb().torch_release(v("2.10"));
+  ASSERT_NE(rel, nullptr);
+  ASSERT_EQ(rel->pypi_linux, "cu128");
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce GTX 1080", "570.133.07");
+  FrameworkFacts torch = testing::cuda_framework("torch", "2.10.0", "cu128");
+  torch.cuda_version = v("12.8");
+  f.python_envs.push_back(testing::env_with("3.12.3", torch));
+  auto fs = compatibility_findings(f, builtin_kb());
+  const Finding* m = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(m->detail, "plain `pip install torch`")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "cu126")) << m->fix;
+
+  // From PyTorch's own index (local tag +cu128) it is not PyPI's default: no such sentence.
+  Facts g = testing::machine(Platform::linux, "NVIDIA GeForce GTX 1080", "570.133.07");
+  FrameworkFacts indexed = testing::cuda_framework("torch", "2.10.0+cu128", "cu128");
+  indexed.cuda_version = v("12.8");
+  g.python_envs.push_back(testing::env_with("3.12.3", indexed));
+  auto gs = compatibility_findings(g, builtin_kb());
+  const Finding* n = find(gs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(n, nullptr) << ids(gs);
+  EXPECT_FALSE(contains(n->detail, "plain `pip install torch`")) << n->detail;
+}
+
+// jax 0.12 with jax[cuda13] and cuDNN 9.10: its plugin requires >= 9.12.0.46 (the guide's 9.8
+// let it pass); jax 0.6.2 (cuda12) keeps its own floor, >= 9.8.
+TEST(CompanionChecks, JaxCudnnFloorFollowsTheInstalledRelease) {
+  auto run = [](const char* jax, const char* extra, const char* wheel, const char* cudnn) {
+    Facts f = testing::machine(Platform::linux, "NVIDIA RTX A6000", "590.48.01");
+    PythonEnvFacts e = testing::env_with("3.12.4", testing::cuda_framework("jax", jax, extra));
+    e.nvidia_wheels.push_back(NvidiaWheel{wheel, v(cudnn), "cudnn", extra[5] == '3' ? 13 : 12});
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, builtin_kb());
+  };
+  auto bad = run("0.12.0", "cuda13", "nvidia-cudnn-cu13", "9.10.2.21");
+  const Finding* m = find(bad, "jax-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(bad);
+  EXPECT_TRUE(contains(m->title, "9.12.0.46")) << m->title;
+  EXPECT_TRUE(contains(m->source, "[artefact]")) << m->source;
+  auto old = run("0.6.2", "cuda12", "nvidia-cudnn-cu12", "9.8.0.87");
+  EXPECT_EQ(find(old, "jax-cudnn-mismatch"), nullptr) << ids(old);
+}
+
+std::vector<Finding> tf_env(const char* tf, FrameworkFacts keras) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  FrameworkFacts t = testing::cuda_framework("tensorflow", tf, "cuda12");
+  PythonEnvFacts e = testing::env_with("3.11.9", t);
+  keras.location = e.path + "/lib/site-packages";
+  e.frameworks.push_back(std::move(keras));
+  f.python_envs.push_back(e);
+  return compatibility_findings(f, builtin_kb());
+}
+
+FrameworkFacts keras(const char* package, const char* version) {
+  FrameworkFacts fw;
+  fw.name = "keras";
+  fw.package = package;
+  fw.version = v(version);
+  return fw;
+}
+
+// tensorflow-2.15.1 METADATA: keras<2.16,>=2.15.0. Keras 3 beside it breaks tf.keras.
+TEST(CompanionChecks, Keras3WithTensorflow215IsAnError) {
+  auto fs = tf_env("2.15.1", keras("keras", "3.3.3"));
+  const Finding* m = find(fs, "keras-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->fix, "keras>=2.15.0,<2.16")) << m->fix;
+  EXPECT_TRUE(contains(m->source, "[artefact] tensorflow-2.15")) << m->source;
+  EXPECT_FALSE(has(tf_env("2.15.1", keras("keras", "2.15.0")), "keras-mismatch"));
+  // TF 2.16+ requires Keras 3 (tensorflow-2.16.2 METADATA: keras>=3.0.0); Keras 2 code uses tf-keras.
+  auto old = tf_env("2.17.0", keras("keras", "2.15.0"));
+  const Finding* n = find(old, "keras-mismatch");
+  ASSERT_NE(n, nullptr) << ids(old);
+  EXPECT_TRUE(contains(n->fix, "tf-keras~=2.17.0")) << n->fix;
+  EXPECT_FALSE(has(tf_env("2.17.0", keras("keras", "3.5.0")), "keras-mismatch"));
+}
+
+// tf_keras-2.16.0 METADATA: tensorflow<2.17,>=2.16. Another series is named.
+TEST(CompanionChecks, TfKerasOfAnotherSeriesIsAnError) {
+  auto fs = tf_env("2.17.1", keras("tf-keras", "2.16.0"));
+  const Finding* m = find(fs, "keras-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(m->title, "TensorFlow 2.16")) << m->title;
+  EXPECT_FALSE(has(tf_env("2.17.1", keras("tf-keras", "2.17.0")), "keras-mismatch"));
+}
+
+// tensorflow-text-2.15.0 METADATA: tensorflow<2.16,>=2.15.0 (every release pins its own minor).
+TEST(CompanionChecks, TensorflowTextOfAnotherMinorIsAnError) {
+  FrameworkFacts text;
+  text.name = "tensorflow-text";
+  text.package = "tensorflow-text";
+  text.version = v("2.15.0");
+  auto bad = tf_env("2.16.1", text);
+  const Finding* m = find(bad, "tensorflow-text-mismatch");
+  ASSERT_NE(m, nullptr) << ids(bad);
+  EXPECT_TRUE(contains(m->fix, "tensorflow-text~=2.16.0")) << m->fix;
+  text.version = v("2.16.1");
+  EXPECT_FALSE(has(tf_env("2.16.1", text), "tensorflow-text-mismatch"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
