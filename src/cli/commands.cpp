@@ -7,7 +7,7 @@ namespace gpudoctor {
 std::vector<Command> all_commands() {
   return {
       doctor_command(), explain_command(), plan_command(),  matrix_command(), kb_command(),
-      verify_command(), report_command(),  fleet_command(), watch_command(),  serve_command(),
+      verify_command(), bench_command(), report_command(),  fleet_command(), watch_command(),  serve_command(),
   };
 }
 

@@ -1,6 +1,7 @@
 #include "model/json_codec.hpp"
 
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <type_traits>
 
 namespace gpudoctor {
@@ -691,6 +692,123 @@ json snapshot_to_json(const Snapshot& s) {
             {"memory_available_bytes", opt(s.host.memory_available_bytes)}}},
           {"gpus", gpu_samples_to_json(s.gpus)},
           {"diagnoses", findings_to_json(s.diagnoses)}};
+}
+
+// ---- bench (model/bench_report.hpp) ----
+
+json measurement_to_json(const BenchMeasurement& m) {
+  json j;
+  j["key"] = m.key;
+  j["unit"] = m.unit;
+  j["status"] = m.status;
+  j["value"] = opt(m.value);
+  j["min"] = opt(m.min);
+  j["max"] = opt(m.max);
+  j["spread_pct"] = m.spread_pct;
+  j["iterations"] = m.iterations;
+  j["seconds_median"] = m.seconds_median;
+  j["detail"] = m.detail;
+  j["library"] = str_or_null(m.library);
+  j["check"] = str_or_null(m.check);
+  j["check_passed"] = m.check_passed;
+  j["ceiling"] = opt(m.ceiling);
+  j["ceiling_source"] = str_or_null(m.ceiling_source);
+  auto fraction = m.fraction_of_ceiling();
+  j["fraction_of_ceiling"] = opt(fraction);
+  j["last_call"] = str_or_null(m.last_call);
+  return j;
+}
+
+void measurement_from_json(const json& j, BenchMeasurement& m) {
+  if (!j.is_object()) return;
+  m.key = get_string(j, "key");
+  m.unit = get_string(j, "unit");
+  m.status = get_string(j, "status");
+  get_optional(j, "value", m.value);
+  get_optional(j, "min", m.min);
+  get_optional(j, "max", m.max);
+  std::optional<double> spread;
+  get_optional(j, "spread_pct", spread);
+  m.spread_pct = spread.value_or(0);
+  std::optional<int> iterations;
+  get_optional(j, "iterations", iterations);
+  m.iterations = iterations.value_or(0);
+  std::optional<double> seconds;
+  get_optional(j, "seconds_median", seconds);
+  m.seconds_median = seconds.value_or(0);
+  m.detail = get_string(j, "detail");
+  m.library = get_string(j, "library");
+  m.check = get_string(j, "check");
+  std::optional<bool> passed;
+  get_optional(j, "check_passed", passed);
+  m.check_passed = passed.value_or(false);
+  get_optional(j, "ceiling", m.ceiling);
+  m.ceiling_source = get_string(j, "ceiling_source");
+  m.last_call = get_string(j, "last_call");
+}
+
+json bench_report_to_json(const BenchReport& r) {
+  json results = json::object();
+  json measurements = json::array();
+  for (const auto& m : r.measurements) {
+    results[m.json_key()] = m.ok() ? json(*m.value) : json(nullptr);
+    measurements.push_back(measurement_to_json(m));
+  }
+  json claims = json::array();
+  for (const auto& c : r.claims) {
+    claims.push_back({{"what", c.what}, {"guide", c.guide}, {"ratio", opt(c.ratio)}, {"basis", c.basis}});
+  }
+  json changes = json::array();
+  for (const auto& c : r.changes) {
+    changes.push_back({{"key", c.key},
+                       {"previous", c.previous},
+                       {"current", c.current},
+                       {"change_pct", c.change_pct},
+                       {"noise_pct", c.noise_pct},
+                       {"verdict", c.verdict}});
+  }
+  json j;
+  j["passed"] = bench_passed(r);
+  j["mode"] = r.mode;
+  j["started_utc"] = r.started_utc;
+  j["host"] = r.host;
+  j["cpu_model"] = str_or_null(r.cpu_model);
+  j["cpu_threads"] = r.cpu_threads;
+  j["gpus"] = r.gpu_names;
+  j["results"] = std::move(results);
+  j["measurements"] = std::move(measurements);
+  j["claims"] = std::move(claims);
+  j["compared_with_utc"] = str_or_null(r.compared_with_utc);
+  j["changes"] = std::move(changes);
+  j["notes"] = r.notes;
+  j["problems"] = r.problems;
+  return j;
+}
+
+void bench_report_from_json(const json& j, BenchReport& r) {
+  if (!j.is_object()) return;
+  r.mode = get_string(j, "mode");
+  r.started_utc = get_string(j, "started_utc");
+  r.host = get_string(j, "host");
+  r.cpu_model = get_string(j, "cpu_model");
+  std::optional<int> threads;
+  get_optional(j, "cpu_threads", threads);
+  r.cpu_threads = threads.value_or(0);
+  if (auto it = j.find("measurements"); it != j.end() && it->is_array()) {
+    for (const auto& m : *it) {
+      BenchMeasurement one;
+      measurement_from_json(m, one);
+      if (!one.key.empty()) r.measurements.push_back(std::move(one));
+    }
+  }
+  for (const char* key : {"notes", "problems"}) {
+    auto& list = std::string_view(key) == "notes" ? r.notes : r.problems;
+    if (auto it = j.find(key); it != j.end() && it->is_array()) {
+      for (const auto& n : *it) {
+        if (n.is_string()) list.push_back(n.get<std::string>());
+      }
+    }
+  }
 }
 
 }  // namespace gpudoctor
