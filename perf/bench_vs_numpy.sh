@@ -7,7 +7,10 @@
 #                 (XLA's CPU backend). PyTorch's CPU wheel is not on PyPI (the PyPI torch wheel
 #                 pulls gigabytes of CUDA libraries), so JAX's CPU wheel stands in.
 # The tools run alternately, ROUNDS times each, and each side's figure is the median of its rounds
-# (within a round each takes the median of its timed iterations after a warm-up).
+# (within a round each takes the median of its timed iterations after a warm-up). Twice: on every
+# core (the figure bench reports), and on one thread (`bench --cpu-threads 1`,
+# OPENBLAS_NUM_THREADS=1 / XLA's one intra-op thread), which compares the kernels alone: on a
+# machine shared with other work, several threads measure the neighbours as much as the library.
 # numpy and jax go into a throwaway virtualenv under .cache/ (made on first use).
 # Usage: perf/bench_vs_numpy.sh [ROUNDS]   (GPUDOCTOR=path/to/gpudoctor to use another build)
 set -euo pipefail
@@ -28,8 +31,15 @@ trap 'rm -rf "$out"' EXIT
 n=1024          # bench --quick's SGEMM size
 conv_n=4        # bench --quick's convolution batch: 4x64x56x56, 64 filters 3x3, pad 1
 for r in $(seq "$rounds"); do
-  "$bin" --no-color --json bench --quick --no-history >"$out/bench-$r.json" || true
-  "$venv/bin/python" - "$n" "$conv_n" >"$out/py-$r.json" <<'PY'
+ for threads in all 1; do
+  if [ "$threads" = all ]; then
+    "$bin" --json bench --quick --no-history >"$out/bench-$threads-$r.json" || true
+    env_threads=()
+  else
+    "$bin" --json bench --quick --no-history --cpu-threads 1 >"$out/bench-$threads-$r.json" || true
+    env_threads=(OPENBLAS_NUM_THREADS=1 XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+  fi
+  env "${env_threads[@]}" "$venv/bin/python" - "$n" "$conv_n" >"$out/py-$threads-$r.json" <<'PY'
 import json, sys, time, statistics
 import numpy as np
 n, conv_n = int(sys.argv[1]), int(sys.argv[2])
@@ -66,28 +76,32 @@ res["jax"] = jax.__version__
 res["jax_backend"] = jax.default_backend()
 print(json.dumps(res))
 PY
+ done
 done
 python3 - "$out" "$rounds" <<'PY'
 import json, sys, statistics
 out, rounds = sys.argv[1], int(sys.argv[2])
-bench = [json.load(open(f"{out}/bench-{r}.json")) for r in range(1, rounds + 1)]
-py = [json.load(open(f"{out}/py-{r}.json")) for r in range(1, rounds + 1)]
-def med(xs): return statistics.median([x for x in xs if x is not None])
-ours = med([b["results"].get("cpu.sgemm_fp32.gflops") for b in bench])
-numpy = med([p["numpy_sgemm_gflops"] for p in py])
-conv = med([b["results"].get("cpu.conv_fp32.gflops") for b in bench])
-jaxc = med([p["jax_conv_gflops"] for p in py])
-m = {x["key"]: x for x in bench[-1]["measurements"]}
-print(f"rounds: {rounds}, CPU: {bench[-1].get('cpu_model')}, {bench[-1].get('cpu_threads')} thread(s)")
-print(f"SGEMM 1024^3 FP32   gpudoctor {ours:8.1f} GFLOP/s   numpy.matmul {numpy:8.1f} GFLOP/s   ratio {ours/numpy:.3f}")
-print(f"   gpudoctor: {m['cpu.sgemm_fp32']['library']}")
-print(f"   numpy {py[-1]['numpy']}: {py[-1]['numpy_blas']} (the wheel's own OpenBLAS)")
-print(f"   per round: gpudoctor {[round(b['results'].get('cpu.sgemm_fp32.gflops') or 0, 1) for b in bench]}, "
-      f"numpy {[round(p['numpy_sgemm_gflops'], 1) for p in py]}")
-print(f"conv 4x64x56x56 3x3 gpudoctor {conv:8.1f} GFLOP/s   jax (XLA CPU) {jaxc:8.1f} GFLOP/s   ratio {conv/jaxc:.3f}")
-print(f"   gpudoctor: {m['cpu.conv_fp32']['library']}")
-print(f"   jax {py[-1]['jax']} on {py[-1]['jax_backend']}")
-ok = abs(ours / numpy - 1) <= 0.10
-print("SGEMM within 10% of numpy: " + ("yes" if ok else "NO"))
+ok = True
+for threads in ("all", "1"):
+    bench = [json.load(open(f"{out}/bench-{threads}-{r}.json")) for r in range(1, rounds + 1)]
+    py = [json.load(open(f"{out}/py-{threads}-{r}.json")) for r in range(1, rounds + 1)]
+    def med(xs): return statistics.median([x for x in xs if x is not None])
+    ours = med([b["results"].get("cpu.sgemm_fp32.gflops") for b in bench])
+    numpy = med([p["numpy_sgemm_gflops"] for p in py])
+    conv = med([b["results"].get("cpu.conv_fp32.gflops") for b in bench])
+    jaxc = med([p["jax_conv_gflops"] for p in py])
+    m = {x["key"]: x for x in bench[-1]["measurements"]}
+    print(f"== threads: {bench[-1].get('cpu_threads')} ({threads}); rounds: {rounds}; CPU: {bench[-1].get('cpu_model')}")
+    print(f"SGEMM 1024^3 FP32   gpudoctor {ours:8.1f} GFLOP/s   numpy.matmul {numpy:8.1f} GFLOP/s   ratio {ours/numpy:.3f}")
+    print(f"   per round: gpudoctor {[round(b['results'].get('cpu.sgemm_fp32.gflops') or 0, 1) for b in bench]}, "
+          f"numpy {[round(p['numpy_sgemm_gflops'], 1) for p in py]}")
+    print(f"conv 4x64x56x56 3x3 gpudoctor {conv:8.1f} GFLOP/s   jax (XLA CPU) {jaxc:8.1f} GFLOP/s   ratio {conv/jaxc:.3f}")
+    within = abs(ours / numpy - 1) <= 0.10
+    print(f"   SGEMM within 10% of numpy: {'yes' if within else 'NO'}")
+    ok = ok and within
+print(f"gpudoctor's BLAS: {m['cpu.sgemm_fp32']['library']}")
+print(f"numpy {py[-1]['numpy']}: {py[-1]['numpy_blas']} (the wheel's own OpenBLAS)")
+print(f"gpudoctor's convolution: {m['cpu.conv_fp32']['library']}")
+print(f"jax {py[-1]['jax']} on {py[-1]['jax_backend']} (XLA's CPU convolution)")
 sys.exit(0 if ok else 1)
 PY

@@ -24,12 +24,14 @@ struct BenchArgs {
   bool no_history = false;
   std::string history;
   int timeout_ms = 120000;
+  int cpu_threads = 0;
   // Sizes; 0: the mode's.
   int sgemm_n = 0;
   int conv_batch = 0;
   int gpu_gemm_n = 0;
   int gpu_copy_mib = 0;
   int host_copy_mib = 0;
+  std::string gpu_conv_shape;  ///< "N,C,H,K"
 };
 
 std::string cpu_model() {
@@ -100,8 +102,19 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (a.conv_batch > 0) o.sizes.conv_n = a.conv_batch;
   if (a.gpu_gemm_n > 0) o.sizes.gpu_gemm_n = a.gpu_gemm_n;
   if (a.gpu_copy_mib > 0) o.sizes.gpu_copy_bytes = static_cast<long long>(a.gpu_copy_mib) << 20;
+  if (!a.gpu_conv_shape.empty()) {
+    int v[4] = {0, 0, 0, 0};
+    char tail = 0;
+    if (std::sscanf(a.gpu_conv_shape.c_str(), "%d,%d,%d,%d%c", &v[0], &v[1], &v[2], &v[3], &tail) != 4 || v[0] < 1 ||
+        v[0] > 1024 || v[1] < 1 || v[1] > 4096 || v[2] < 3 || v[2] > 4096 || v[3] < 1 || v[3] > 4096) {
+      return usage_error("bench", "--gpu-conv-shape N,C,H,K: batch 1-1024, channels and filters 1-4096, size 3-4096");
+    }
+    for (int i = 0; i < 4; ++i) o.sizes.gpu_conv[i] = v[i];
+  }
   if (a.host_copy_mib > 0) o.sizes.host_copy_bytes = static_cast<long long>(a.host_copy_mib) << 20;
   o.gpu = !a.cpu_only;
+  if (a.cpu_threads < 0 || a.cpu_threads > 4096) return usage_error("bench", "--cpu-threads must be 1 to 4096");
+  o.cpu_threads = a.cpu_threads;
   o.deadline = std::chrono::milliseconds(a.timeout_ms);
   // Progress on a terminal only: stderr, one line as each figure starts and ends.
   const bool progress = ::isatty(STDERR_FILENO) == 1;
@@ -166,6 +179,8 @@ Command bench_command() {
                  "Compare with the last run of the same mode in the history and flag regressions beyond the noise "
                  "(exit status 1 on a regression)");
     sub.add_flag("--cpu-only", args->cpu_only, "Measure the CPU baseline only");
+    sub.add_option("--cpu-threads", args->cpu_threads,
+                   "Threads of the CPU baseline (default: every CPU this process may use)");
     sub.add_option("--history", args->history,
                    "The SQLite history file (default $XDG_DATA_HOME/gpudoctor/bench.sqlite or "
                    "~/.local/share/gpudoctor/bench.sqlite)");
@@ -175,6 +190,8 @@ Command bench_command() {
     sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)");
     sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad");
     sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy");
+    sub.add_option("--gpu-conv-shape", args->gpu_conv_shape,
+                   "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
     sub.add_option("--timeout-ms", args->timeout_ms, "Deadline of each benchmark's child process (default 120000)");
     sub.footer(
         "Each figure is the median of timed iterations after a warm-up (monotonic clock on the CPU,\n"

@@ -111,7 +111,7 @@ void fill_rate(BenchMeasurement& m, const SampleStats& stats, double work, doubl
 }
 
 SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double u, double terms_factor) {
+                                double u, double terms_factor, double output_u) {
   SampledCheck check;
   const size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
   samples = std::min(samples, total);
@@ -127,7 +127,7 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
       want += term;
       magnitude += std::fabs(term);
     }
-    add_sample(check, c[at], want, terms_factor * k * u * magnitude + 1e-30);
+    add_sample(check, c[at], want, terms_factor * k * u * magnitude + output_u * std::fabs(want) + 1e-30);
   }
   check.passed = check.checked > 0 && check.outside == 0;
   check.summary = check_summary(check);
@@ -141,7 +141,7 @@ std::string BenchConvShape::text() const {
 }
 
 SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const float* w, const float* y,
-                                size_t samples, double u, double terms_factor) {
+                                size_t samples, double u, double terms_factor, double output_u) {
   SampledCheck check;
   const int oh = sh.out_h();
   const int ow = sh.out_w();
@@ -169,7 +169,7 @@ SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const 
         }
       }
     }
-    add_sample(check, y[at], want, terms_factor * terms * u * magnitude + 1e-30);
+    add_sample(check, y[at], want, terms_factor * terms * u * magnitude + output_u * std::fabs(want) + 1e-30);
   }
   check.passed = check.checked > 0 && check.outside == 0;
   check.summary = check_summary(check);

@@ -75,8 +75,10 @@ struct SampledCheck {
 };
 
 /// Row-major C = A * B, `samples` elements picked deterministically across C.
+/// `output_u`: the unit roundoff of the result's own type when it is narrower than FP32 (an FP16
+/// output adds |exact| * 2^-11).
 SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double unit_roundoff, double terms_factor = 1.0);
+                                double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
 
 /// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.
 struct BenchConvShape {
@@ -87,6 +89,6 @@ struct BenchConvShape {
   [[nodiscard]] std::string text() const;  ///< "8x64x56x56, 64 filters 3x3, pad 1"
 };
 SampledCheck check_conv_sampled(const BenchConvShape& shape, const float* x, const float* w, const float* y,
-                                size_t samples, double unit_roundoff, double terms_factor = 1.0);
+                                size_t samples, double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
 
 }  // namespace gpudoctor::gpu

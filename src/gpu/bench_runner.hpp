@@ -17,6 +17,8 @@ struct BenchSizes {
   int sgemm_n = 2048;  ///< CPU SGEMM: N x N x N
   int conv_n = 8;      ///< images in the convolution batch (64 channels, 56x56, 64 3x3 filters)
   int gpu_gemm_n = 8192;
+  /// GPU convolution: batch, channels, height (= width), filters; 3x3, pad 1.
+  int gpu_conv[4] = {32, 64, 56, 64};
   long long gpu_copy_bytes = 1LL << 30;  ///< device copy / triad buffers
   long long host_copy_bytes = 256LL << 20;
 };
@@ -27,6 +29,7 @@ BenchSizes bench_sizes(const std::string& mode);
 struct BenchOptions {
   std::string mode = "default";  ///< quick | default | full
   bool cpu = true;
+  int cpu_threads = 0;  ///< 0: every CPU this process may use
   bool gpu = true;
   LibrarySource libraries{.label = "system", .dirs = {}};
   std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()

@@ -65,6 +65,17 @@ int int_arg(const std::vector<std::string>& args, size_t i, int fallback) {
   return end != args[i].c_str() && *end == '\0' && v > 0 && v <= 1 << 16 ? static_cast<int>(v) : fallback;
 }
 
+/// "threads=N" among the arguments, else every usable CPU.
+int threads_arg(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.starts_with("threads=")) {
+      int n = std::atoi(a.c_str() + 8);
+      if (n > 0 && n <= 4096) return n;
+    }
+  }
+  return usable_cpu_count();
+}
+
 void finish(ChildChannel& out, const BenchMeasurement& m) {
   send_json_line(out, json{{"measurement", measurement_to_json(m)}});
 }
@@ -85,7 +96,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
     finish(out, m);
     return;
   }
-  const int threads = usable_cpu_count();
+  const int threads = threads_arg(args);
   if (api->set_num_threads != nullptr) {
     send_call_line(out, "openblas_set_num_threads");
     api->set_num_threads(threads);
@@ -206,6 +217,10 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   const std::string budget = args.size() > 6 ? args[6] : "default";
   std::string lib = library_arg(args);
   std::vector<std::string> names = lib.empty() ? onednn_names() : std::vector<std::string>{lib};
+  // Debian's oneDNN runs on OpenMP, which reads its thread count once, when it loads: this is a
+  // child of its own, started for this one figure.
+  const int threads = threads_arg(args);
+  ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
   send_call_line(out, "dlopen " + names.front());
   auto loaded = load_onednn(names);
   if (!loaded) {
@@ -310,7 +325,7 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   m.check = check.summary;
   m.check_passed = check.passed;
   m.library = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
-              (impl.empty() ? "" : " (" + impl + ")") + ", " + std::to_string(usable_cpu_count()) + " CPU(s), " +
+              (impl.empty() ? "" : " (" + impl + ")") + ", " + std::to_string(threads) + " thread(s), " +
               api.library.path();
   m.detail = "forward convolution " + sh.text() + ", FP32, direct";
   m.status = check.passed ? kBenchOk : kBenchFailed;
@@ -371,6 +386,23 @@ void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
                                  .detail = "no CPU benchmark named \"" + printable(args[0], 40) + "\""});
 }
 
+void mark_child_failure(BenchMeasurement& m, const ChildOutcome& outcome, const ChildLines& lines) {
+  std::string where = lines.last_call.empty() ? "" : " in " + lines.last_call;
+  if (outcome.error) {
+    m.status = outcome.error->kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed;
+    m.detail = outcome.error->message + where;
+  } else if (!lines.junk.empty() || m.status.empty()) {
+    m.status = kBenchCrashed;
+    m.detail = (lines.junk.empty() ? std::string("the child process ended without an answer")
+                                   : "unreadable answer from the child process: \"" + lines.junk + "\"") +
+               where;
+  } else {
+    return;
+  }
+  m.last_call = lines.last_call;
+  m.value.reset();
+}
+
 BenchMeasurement measurement_from_child(const std::string& key, const std::string& unit, const ChildOutcome& outcome) {
   ChildLines lines = parse_child_lines(outcome);
   BenchMeasurement m;
@@ -383,20 +415,7 @@ BenchMeasurement measurement_from_child(const std::string& key, const std::strin
   // The parent's names, whatever the child said.
   m.key = key;
   m.unit = unit;
-  std::string where = lines.last_call.empty() ? "" : " in " + lines.last_call;
-  if (outcome.error) {
-    m.status = outcome.error->kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed;
-    m.detail = outcome.error->message + where;
-    m.last_call = lines.last_call;
-    m.value.reset();
-  } else if (!lines.junk.empty() || m.status.empty()) {
-    m.status = kBenchCrashed;
-    m.detail = (lines.junk.empty() ? std::string("the child process ended without an answer")
-                                   : "unreadable answer from the child process: \"" + lines.junk + "\"") +
-               where;
-    m.last_call = lines.last_call;
-    m.value.reset();
-  }
+  mark_child_failure(m, outcome, lines);
   return m;
 }
 

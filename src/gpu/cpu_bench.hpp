@@ -5,8 +5,8 @@
 /// constructors start thread pools and their code is vendor code, which never runs in the
 /// doctor's own process (docs/child-processes.md).
 ///
-///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH]
-///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH]
+///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH] [threads=N]
+///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH] [threads=N]
 ///
 /// BUDGET is quick|default|full (the sampling policy). The child announces every vendor call
 /// ({"call": ...}) and ends with {"measurement": ...} (model/bench_report.hpp).
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu/bench_math.hpp"
+#include "gpu/child_lines.hpp"
 #include "gpu/isolated_child.hpp"
 
 namespace gpudoctor::gpu {
@@ -30,6 +31,10 @@ int usable_cpu_count();
 
 /// The "cpu-bench" task body.
 void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out);
+
+/// A child that died, hung, wrote junk or no answer (m.status still empty): `m` says so, with
+/// the vendor call it was in; otherwise `m` is left as the child reported it.
+void mark_child_failure(BenchMeasurement& m, const ChildOutcome& outcome, const ChildLines& lines);
 
 /// The parent's side: the measurement the child reported, or the crash, timeout or silence
 /// that ended it.

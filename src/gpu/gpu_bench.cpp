@@ -1,6 +1,8 @@
 #include "gpu/gpu_bench.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -14,8 +16,11 @@
 #include "gpu/cublas_api.hpp"
 #include "gpu/cuda_compute_api.hpp"
 #include "gpu/cuda_driver_api.hpp"
+#include "gpu/cudnn_api.hpp"
 #include "gpu/driver_query.hpp"
+#include "gpu/nccl_api.hpp"
 #include "gpu/verify_math.hpp"
+#include "gpu/verify_steps.hpp"
 #include "model/json_codec.hpp"
 
 namespace gpudoctor::gpu {
@@ -311,14 +316,276 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }
 
-std::map<std::string, std::string> parse_libs(const std::vector<std::string>& args, size_t from) {
-  std::map<std::string, std::string> libs;
-  for (size_t i = from; i < args.size(); ++i) {
-    size_t eq = args[i].find('=');
-    if (eq != std::string::npos) libs[args[i].substr(0, eq)] = args[i].substr(eq + 1);
+inline constexpr int kCudnnDataHalf = 1;        ///< CUDNN_DATA_HALF
+inline constexpr int kCudnnTensorOpMath = 1;    ///< CUDNN_TENSOR_OP_MATH
+inline constexpr int kCudnnFwdImplicitPrecompGemm = 1;  ///< CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM
+
+/// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
+void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolicy& policy) {
+  send_call_line(r.out, "dlopen cuDNN");
+  auto loaded = load_cudnn(r.names("cudnn", {"libcudnn.so"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "cuDNN: " + loaded.error().message;
+    return;
   }
-  return libs;
+  const CudnnApi& api = *loaded;
+  auto version = static_cast<long long>(api.get_version());
+  int last = kCudnnSuccess;
+  const char* last_call = "";
+  auto ok = [&](const char* call, int rc) {
+    send_call_line(r.out, call);
+    last = rc;
+    last_call = call;
+    return rc == kCudnnSuccess;
+  };
+  const int type = half ? kCudnnDataHalf : kCudnnDataFloat;
+  cudnnHandle_t handle = nullptr;
+  CudnnDescriptor x_desc = nullptr;
+  CudnnDescriptor y_desc = nullptr;
+  CudnnDescriptor w_desc = nullptr;
+  CudnnDescriptor conv = nullptr;
+  size_t ws_bytes = 0;
+  if (!ok("cudnnCreate", api.create(&handle)) || !ok("cudnnCreateTensorDescriptor", api.create_tensor(&x_desc)) ||
+      !ok("cudnnCreateTensorDescriptor", api.create_tensor(&y_desc)) ||
+      !ok("cudnnSetTensor4dDescriptor", api.set_tensor_4d(x_desc, kCudnnTensorNchw, type, sh.n, sh.c, sh.h, sh.w)) ||
+      !ok("cudnnSetTensor4dDescriptor",
+          api.set_tensor_4d(y_desc, kCudnnTensorNchw, type, sh.n, sh.k, sh.out_h(), sh.out_w())) ||
+      !ok("cudnnCreateFilterDescriptor", api.create_filter(&w_desc)) ||
+      !ok("cudnnSetFilter4dDescriptor", api.set_filter_4d(w_desc, type, kCudnnTensorNchw, sh.k, sh.c, sh.r, sh.s)) ||
+      !ok("cudnnCreateConvolutionDescriptor", api.create_conv(&conv)) ||
+      !ok("cudnnSetConvolution2dDescriptor",
+          api.set_conv_2d(conv, sh.pad, sh.pad, 1, 1, 1, 1, kCudnnCrossCorrelation, kCudnnDataFloat)) ||
+      (api.set_conv_math != nullptr &&
+       !ok("cudnnSetConvolutionMathType", api.set_conv_math(conv, half ? kCudnnTensorOpMath : kCudnnFmaMath))) ||
+      !ok("cudnnGetConvolutionForwardWorkspaceSize",
+          api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, kCudnnFwdImplicitPrecompGemm, &ws_bytes))) {
+    r.fail(std::string(last_call) + ": " + cudnn_status_text(api, last));
+    return;
+  }
+  const size_t nx = static_cast<size_t>(sh.n) * sh.c * sh.h * sh.w;
+  const size_t nw = static_cast<size_t>(sh.k) * sh.c * sh.r * sh.s;
+  const size_t ny = static_cast<size_t>(sh.n) * sh.k * sh.out_h() * sh.out_w();
+  std::vector<float> x = test_values(nx, 17);
+  std::vector<float> w = test_values(nw, 19);
+  std::vector<std::uint16_t> hx(half ? nx : 0);
+  std::vector<std::uint16_t> hw(half ? nw : 0);
+  for (size_t i = 0; i < hx.size(); ++i) hx[i] = float_to_half(x[i]), x[i] = half_to_float(hx[i]);
+  for (size_t i = 0; i < hw.size(); ++i) hw[i] = float_to_half(w[i]), w[i] = half_to_float(hw[i]);
+  const size_t elem = half ? 2 : 4;
+  CUdeviceptr dx = r.alloc(nx * elem);
+  CUdeviceptr dw = dx == 0 ? 0 : r.alloc(nw * elem);
+  CUdeviceptr dy = dw == 0 ? 0 : r.alloc(ny * elem);
+  CUdeviceptr dws = dy == 0 || ws_bytes == 0 ? dy : r.alloc(ws_bytes);
+  if (dws == 0 ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, dx, half ? static_cast<const void*>(hx.data()) : x.data(),
+            nx * elem) ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, dw, half ? static_cast<const void*>(hw.data()) : w.data(),
+            nw * elem)) {
+    return;
+  }
+  float alpha = 1.0F;
+  float beta = 0.0F;
+  auto work = [&]() {
+    last = api.conv_forward(handle, &alpha, x_desc, ptr<const void>(dx), w_desc, ptr<const void>(dw), conv,
+                            kCudnnFwdImplicitPrecompGemm, ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta,
+                            y_desc, ptr<void>(dy));
+    return last == kCudnnSuccess;
+  };
+  send_call_line(r.out, "cudnnConvolutionForward");
+  auto stats = r.time(work, policy);
+  if (!stats) {
+    if (last != kCudnnSuccess) r.fail("cudnnConvolutionForward: " + cudnn_status_text(api, last));
+    return;
+  }
+  std::vector<float> y(ny, NAN);
+  if (half) {
+    std::vector<std::uint16_t> hy(ny);
+    if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, hy.data(), dy, ny * 2)) return;
+    for (size_t i = 0; i < ny; ++i) y[i] = half_to_float(hy[i]);
+  } else if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, y.data(), dy, ny * 4)) {
+    return;
+  }
+  fill_rate(r.m, *stats, sh.flops(), 1e12);
+  // FP16: exact products of the rounded inputs, FP32 accumulation (twice the bound, for tensor
+  // cores), the result rounded to half.
+  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), 256, kFloatUnitRoundoff, 2.0,
+                                          half ? 1.0 / (1 << 11) : 0.0);
+  r.m.check = check.summary;
+  r.m.check_passed = check.passed;
+  r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
+  r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " + (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") +
+               ", implicit precomputed GEMM";
+  r.m.status = check.passed ? kBenchOk : kBenchFailed;
 }
+
+/// Across GPUs, in one child: peer copies between every pair that can (the P2P matrix and each
+/// pair's bandwidth), then NCCL all-reduce over a sweep of sizes with nccl-tests' algbw/busbw.
+/// Writes one {"measurement"} line per figure; the last is the all-reduce's.
+void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& libs, int count, long long max_bytes,
+                 const SamplingPolicy& policy) {
+  Run r{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+  std::vector<CUcontext> ctx(static_cast<size_t>(count), nullptr);
+  auto finish = [&](BenchMeasurement m) { send_json_line(out, json{{"measurement", measurement_to_json(m)}}); };
+  r.m = BenchMeasurement{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = kBenchFailed};
+  for (int d = 0; d < count; ++d) {
+    if (!r.enter(d)) return finish(r.m);
+    ctx[static_cast<size_t>(d)] = r.ctx;
+  }
+  // Peers.
+  const size_t peer_bytes = static_cast<size_t>(std::min(max_bytes, 256LL << 20));
+  std::string matrix;
+  if (r.cuda->can_access_peer != nullptr && r.cuda->enable_peer != nullptr && r.cuda->memcpy_peer != nullptr) {
+    for (int i = 0; i < count; ++i) {
+      for (int j = 0; j < count; ++j) {
+        if (i == j) continue;
+        int can = 0;
+        (void)r.cuda->can_access_peer(&can, i, j);
+        matrix += " " + std::to_string(i) + "->" + std::to_string(j) + (can != 0 ? ":P2P" : ":no");
+        if (can == 0) continue;
+        Run p{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+        p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j), .unit = "gbps",
+                               .status = kBenchFailed};
+        p.driver.emplace(std::move(*r.driver));
+        p.cuda.emplace(std::move(*r.cuda));
+        r.driver.reset();
+        r.cuda.reset();
+        std::vector<unsigned char> host(peer_bytes);
+        for (size_t b = 0; b < peer_bytes; ++b) host[b] = static_cast<unsigned char>(b * 7 + static_cast<size_t>(i));
+        CUdeviceptr src = 0;
+        CUdeviceptr dst = 0;
+        CUresult last = kCudaSuccess;
+        if (p.cu("cuCtxSetCurrent", p.cuda->ctx_set_current, ctx[static_cast<size_t>(j)]) &&
+            (src = p.alloc(peer_bytes)) != 0 &&
+            p.cu("cuMemcpyHtoD_v2", p.cuda->memcpy_htod, src, host.data(), peer_bytes) &&
+            p.cu("cuCtxSetCurrent", p.cuda->ctx_set_current, ctx[static_cast<size_t>(i)]) &&
+            (dst = p.alloc(peer_bytes)) != 0) {
+          CUresult rc = p.cuda->enable_peer(ctx[static_cast<size_t>(j)], 0U);
+          if (rc == kCudaSuccess || rc == kCudaErrorPeerAccessAlreadyEnabled) {
+            auto work = [&]() {
+              last = p.cuda->memcpy_peer(dst, ctx[static_cast<size_t>(i)], src, ctx[static_cast<size_t>(j)], peer_bytes);
+              return last == kCudaSuccess;
+            };
+            if (auto stats = p.time(work, policy)) {
+              std::vector<unsigned char> back(peer_bytes);
+              if (p.cu("cuMemcpyDtoH_v2", p.cuda->memcpy_dtoh, back.data(), dst, peer_bytes)) {
+                const bool same = back == host;
+                fill_rate(p.m, *stats, static_cast<double>(peer_bytes), 1e9);
+                p.m.check = same ? "every byte arrived" : "the bytes differ";
+                p.m.check_passed = same;
+                p.m.status = same ? kBenchOk : kBenchFailed;
+                p.m.detail = "cuMemcpyPeer GPU " + std::to_string(j) + " -> GPU " + std::to_string(i) + ", " +
+                             std::to_string(peer_bytes >> 20) + " MiB";
+              }
+            } else if (last != kCudaSuccess) {
+              p.fail("cuMemcpyPeer: " + cuda_error_name(last));
+            }
+          } else {
+            p.fail("cuCtxEnablePeerAccess: " + cuda_error_name(rc));
+          }
+        }
+        finish(p.m);
+        r.driver.emplace(std::move(*p.driver));
+        r.cuda.emplace(std::move(*p.cuda));
+      }
+    }
+    send_json_line(out, json{{"p2p_matrix", "peer access:" + matrix}});
+  }
+  // NCCL all-reduce sweep.
+  auto loaded = load_nccl(r.names("nccl", {"libnccl.so.2"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "NCCL: " + loaded.error().message;
+    return finish(r.m);
+  }
+  const NcclApi& nccl = *loaded;
+  std::vector<int> devices(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) devices[static_cast<size_t>(d)] = d;
+  std::vector<ncclComm_t> comms(static_cast<size_t>(count), nullptr);
+  send_call_line(out, "ncclCommInitAll");
+  if (int rc = nccl.comm_init_all(comms.data(), count, devices.data()); rc != kNcclSuccess) {
+    r.fail("ncclCommInitAll: " + nccl_result_text(nccl, rc));
+    return finish(r.m);
+  }
+  const size_t max_count = static_cast<size_t>(max_bytes) / 4;
+  std::vector<CUdeviceptr> send(static_cast<size_t>(count));
+  std::vector<CUdeviceptr> recv(static_cast<size_t>(count));
+  std::vector<CUstream> streams(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    auto u = static_cast<size_t>(d);
+    std::vector<float> mine(max_count);
+    for (size_t i = 0; i < max_count; ++i) mine[i] = static_cast<float>((d + 1) * static_cast<int>(i % 7));
+    if (!r.cu("cuCtxSetCurrent", r.cuda->ctx_set_current, ctx[u]) || (send[u] = r.alloc(max_count * 4)) == 0 ||
+        (recv[u] = r.alloc(max_count * 4)) == 0 ||
+        !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, send[u], mine.data(), max_count * 4) ||
+        !r.cu("cuStreamCreate", r.cuda->stream_create, &streams[u], 0U)) {
+      return finish(r.m);
+    }
+  }
+  int last = kNcclSuccess;
+  std::string sweep;
+  double busbw = 0;
+  double algbw = 0;
+  size_t largest = 0;
+  for (size_t elems = 1U << 10; elems <= max_count; elems *= 8) {
+    // Host clock around enqueue + every stream's sync, as nccl-tests times.
+    auto once = [&]() -> double {
+      double t0 = monotonic_seconds();
+      last = nccl.group_start();
+      for (int d = 0; d < count && last == kNcclSuccess; ++d) {
+        auto u = static_cast<size_t>(d);
+        last = nccl.all_reduce(ptr<const void>(send[u]), ptr<void>(recv[u]), elems, kNcclFloat32, kNcclSum, comms[u],
+                               static_cast<void*>(streams[u]));
+      }
+      if (last == kNcclSuccess) last = nccl.group_end();
+      for (int d = 0; d < count && last == kNcclSuccess; ++d) {
+        auto u = static_cast<size_t>(d);
+        if (r.cuda->ctx_set_current(ctx[u]) != kCudaSuccess ||
+            r.cuda->stream_synchronize(streams[u]) != kCudaSuccess) {
+          last = -1;
+        }
+      }
+      return monotonic_seconds() - t0;
+    };
+    send_call_line(out, "ncclAllReduce " + std::to_string(elems * 4) + " bytes");
+    SampleStats stats = summarize(sample_times(once, policy));
+    if (last != kNcclSuccess) {
+      r.fail(last == -1 ? "cuStreamSynchronize failed after ncclAllReduce"
+                        : "ncclAllReduce: " + nccl_result_text(nccl, last));
+      return finish(r.m);
+    }
+    algbw = algbw_gbps(static_cast<double>(elems) * 4, stats.median);
+    busbw = allreduce_busbw(algbw, count);
+    largest = elems;
+    char row[96];
+    std::snprintf(row, sizeof row, "%s%zu B: %.1f/%.1f", sweep.empty() ? "" : ", ", elems * 4, algbw, busbw);
+    sweep += row;
+    fill_rate(r.m, stats, static_cast<double>(elems) * 4 * 2.0 * (count - 1) / count, 1e9);
+  }
+  const int ranks_sum = count * (count + 1) / 2;
+  size_t wrong = 0;
+  for (int d = 0; d < count; ++d) {
+    std::vector<float> got(largest);
+    auto u = static_cast<size_t>(d);
+    if (!r.cu("cuCtxSetCurrent", r.cuda->ctx_set_current, ctx[u]) ||
+        !r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, got.data(), recv[u], largest * 4)) {
+      return finish(r.m);
+    }
+    for (size_t i = 0; i < largest; ++i) {
+      if (got[i] != static_cast<float>(ranks_sum * static_cast<int>(i % 7))) ++wrong;
+    }
+  }
+  r.m.check = wrong == 0 ? "every element on every GPU exact (the sum of the ranks' values)"
+                         : std::to_string(wrong) + " elements wrong across the GPUs";
+  r.m.check_passed = wrong == 0;
+  r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
+  r.m.detail = "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs; busbw at " +
+               std::to_string(largest * 4 >> 20) + " MiB (algbw " + std::to_string(static_cast<int>(algbw)) +
+               " GB/s); sweep algbw/busbw GB/s: " + sweep;
+  r.m.library = "NCCL " + nccl.library.path();
+  finish(r.m);
+}
+
 
 /// What each op measures: its key suffix and unit.
 struct GpuOp {
@@ -332,13 +599,20 @@ constexpr GpuOp kGpuOps[] = {
     {"copy", "copy", "gbps"},             {"triad", "triad", "gbps"},
     {"h2d-pinned", "h2d_pinned", "gbps"}, {"d2h-pinned", "d2h_pinned", "gbps"},
     {"h2d-pageable", "h2d_pageable", "gbps"}, {"d2h-pageable", "d2h_pageable", "gbps"},
+    {"conv-fp32", "conv_fp32", "tflops"},  {"conv-fp16", "conv_fp16", "tflops"},
 };
 
 }  // namespace
 
 void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   if (args.size() < 4) return;
-  Run r{.out = out, .m = {}, .libs = parse_libs(args, 4), .driver = {}, .cuda = {}, .ctx = nullptr};
+  if (args[0] == "multi") {
+    // args: multi, GPU count, budget, max bytes, lib=...
+    bench_multi(out, parse_library_args(args, 4), std::clamp(std::atoi(args[1].c_str()), 2, 64),
+                std::clamp(std::atoll(args[3].c_str()), 1LL << 20, 8LL << 30), bench_policy(args[2]));
+    return;
+  }
+  Run r{.out = out, .m = {}, .libs = parse_library_args(args, 4), .driver = {}, .cuda = {}, .ctx = nullptr};
   const std::string& op = args[0];
   const int device = std::atoi(args[1].c_str());
   const SamplingPolicy policy = bench_policy(args[2]);
@@ -347,7 +621,16 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   if (r.enter(device)) {
     if (op.starts_with("gemm-"))
       bench_gemm(r, op.substr(5), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
-    else if (op == "copy" || op == "triad")
+    else if (op.starts_with("conv-")) {
+      // size = batch; then channels, height (= width), filters.
+      BenchConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)), .c = 64, .h = 56, .w = 56, .k = 64,
+                        .r = 3, .s = 3, .pad = 1};
+      if (args.size() > 4 && std::sscanf(args[4].c_str(), "%d,%d,%d", &sh.c, &sh.h, &sh.k) == 3) sh.w = sh.h;
+      sh.c = std::clamp(sh.c, 1, 4096);
+      sh.h = sh.w = std::clamp(sh.h, 3, 4096);
+      sh.k = std::clamp(sh.k, 1, 4096);
+      bench_conv(r, op == "conv-fp16", sh, policy);
+    } else if (op == "copy" || op == "triad")
       bench_stream(r, op == "triad", std::clamp(size, 1LL << 20, 16LL << 30), policy);
     else if (op.starts_with("h2d-") || op.starts_with("d2h-"))
       bench_host_copy(r, op.starts_with("h2d"), op.ends_with("pinned"), std::clamp(size, 1LL << 20, 8LL << 30), policy);
@@ -374,6 +657,15 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
   }
   std::vector<std::string> libs;
   if (!driver.path.empty()) libs.push_back("cuda=" + driver.path);
+  // cuBLAS and cuDNN where verify finds them (--libs-from's choice), each loaded in a child first.
+  for (const RuntimeLibraryReport& l : probe_runtime_libraries(o.libraries, o.deadline)) {
+    if ((l.name == "cublas" || l.name == "cudnn" || l.name == "nccl") && l.status == "ok") {
+      libs.push_back(l.name + "=" + l.path);
+    } else if (l.name == "cublas" || l.name == "cudnn") {
+      report.notes.push_back(l.name + " from " + o.libraries.label + ": " + l.status +
+                             (l.error.empty() ? "" : " (" + l.error + ")"));
+    }
+  }
   const int count = std::min(*driver.device_count, 64);
   for (int d = 0; d < count; ++d) {
     // The device's name, as the first child reports it: the ceiling's lookup key.
@@ -381,11 +673,16 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     for (const GpuOp& op : kGpuOps) {
       const std::string key = "gpu" + std::to_string(d) + "." + op.key;
       const std::string op_name = op.op;
-      long long size = op_name.starts_with("gemm") ? o.sizes.gpu_gemm_n
+      long long size = op_name.starts_with("gemm")   ? o.sizes.gpu_gemm_n
+                       : op_name.starts_with("conv") ? o.sizes.gpu_conv[0]
                        : (op_name == "copy" || op_name == "triad") ? o.sizes.gpu_copy_bytes
                                                                    : o.sizes.host_copy_bytes;
       if (o.on_start) o.on_start(key + "." + op.unit);
       std::vector<std::string> args{op_name, std::to_string(d), o.mode, std::to_string(size)};
+      if (op_name.starts_with("conv")) {
+        args.push_back(std::to_string(o.sizes.gpu_conv[1]) + "," + std::to_string(o.sizes.gpu_conv[2]) + "," +
+                       std::to_string(o.sizes.gpu_conv[3]));
+      }
       args.insert(args.end(), libs.begin(), libs.end());
       std::vector<ChildOutcome> outcome = run_isolated({{"gpu-bench", args}}, o.deadline);
       if (report.gpu_names.back().empty()) {
@@ -398,9 +695,37 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
       if (o.on_measurement) o.on_measurement(report.measurements.back());
     }
   }
-  report.notes.push_back(
-      "Not measured yet by this build: cuBLASLt and FP8 GEMM, cuDNN convolution, peer bandwidth and the "
-      "NCCL all-reduce sweep (docs/bench.md).");
+  if (count >= 2) {
+    if (o.on_start) o.on_start("gpus.allreduce_busbw.gbps");
+    std::vector<std::string> args{"multi", std::to_string(count), o.mode, std::to_string(o.sizes.gpu_copy_bytes)};
+    args.insert(args.end(), libs.begin(), libs.end());
+    ChildOutcome outcome = run_isolated({{"gpu-bench", args}}, o.deadline * 4).at(0);
+    ChildLines lines = parse_child_lines(outcome);
+    std::vector<BenchMeasurement> found;
+    for (const auto& object : lines.objects) {
+      if (auto it = object.find("measurement"); it != object.end() && it->is_object()) {
+        BenchMeasurement m;
+        measurement_from_json(*it, m);
+        found.push_back(std::move(m));
+      } else if (auto p = object.find("p2p_matrix"); p != object.end() && p->is_string()) {
+        report.notes.push_back(p->get<std::string>());
+      }
+    }
+    // The all-reduce comes last; a child that died or went silent before it is its failure.
+    if (found.empty() || found.back().key != "gpus.allreduce_busbw" || outcome.error) {
+      if (!found.empty() && found.back().key == "gpus.allreduce_busbw") found.pop_back();
+      BenchMeasurement m{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = ""};
+      mark_child_failure(m, outcome, lines);
+      found.push_back(std::move(m));
+    }
+    for (auto& m : found) {
+      report.measurements.push_back(std::move(m));
+      if (o.on_measurement) o.on_measurement(report.measurements.back());
+    }
+  } else {
+    report.notes.push_back("One GPU: no peer bandwidth and no NCCL all-reduce to measure.");
+  }
+  report.notes.push_back("Not measured yet by this build: cuBLASLt and FP8 GEMM (docs/bench.md).");
 }
 
 }  // namespace gpudoctor::gpu

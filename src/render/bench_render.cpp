@@ -61,7 +61,8 @@ std::string render_bench_text(const BenchReport& r, bool color) {
     std::string here = m.key.substr(0, m.key.find('.'));
     if (here != section) {
       section = here;
-      out += "\n" + (here == "cpu" ? std::string("CPU") : "GPU " + here.substr(3)) + "\n";
+      std::string title = here == "cpu" ? "CPU" : (here == "gpus" ? "Across GPUs" : "GPU " + here.substr(3));
+      out += "\n" + title + "\n";
     }
     out += render_bench_line(m, color);
   }
@@ -95,7 +96,9 @@ std::string render_bench_text(const BenchReport& r, bool color) {
 std::string render_bench_json(const BenchReport& r) {
   nlohmann::ordered_json doc;
   doc["schema_version"] = kBenchSchemaVersion;
-  for (const auto& [key, value] : bench_report_to_json(r).items()) doc[key] = value;
+  // A named body: items() of a temporary would outlive it.
+  const nlohmann::ordered_json body = bench_report_to_json(r);
+  for (const auto& [key, value] : body.items()) doc[key] = value;
   return json_text(doc);
 }
 

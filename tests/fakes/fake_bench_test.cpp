@@ -42,7 +42,7 @@ class FakeBench : public ::testing::Test {
                        " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
                        shell_quote(GPUDOCTOR_BINARY) +
                        " --json bench --quick --no-history --sgemm-size 96 --conv-batch 1 --gpu-gemm-size 64"
-                       " --gpu-copy-mib 1 --host-copy-mib 1 " +
+                       " --gpu-copy-mib 1 --host-copy-mib 1 --gpu-conv-shape 1,4,8,4 " +
                        flags;
     auto r = run_shell(line);
     EXPECT_TRUE(r.json.is_object()) << line << "\nstdout: " << r.out << "\nstderr: " << r.err;
@@ -66,7 +66,7 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   const char* keys[] = {"gemm_fp32.tflops", "gemm_tf32.tflops",  "gemm_fp16.tflops",   "gemm_bf16.tflops",
                         "copy.gbps",        "triad.gbps",        "h2d_pinned.gbps",    "d2h_pinned.gbps",
-                        "h2d_pageable.gbps", "d2h_pageable.gbps"};
+                        "h2d_pageable.gbps", "d2h_pageable.gbps", "conv_fp32.tflops", "conv_fp16.tflops"};
   for (int gpu = 0; gpu < 2; ++gpu) {
     for (const char* k : keys) {
       std::string key = "gpu" + std::to_string(gpu) + "." + k;
@@ -83,6 +83,14 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
   EXPECT_NE((*bf16)["ceiling_source"].get<std::string>().find("gpu_peaks.toml"), std::string::npos);
   EXPECT_DOUBLE_EQ((*figure(r, "gpu1.copy"))["ceiling"].get<double>(), 3350);
   EXPECT_EQ(r.json["gpus"][0], "NVIDIA H100 80GB HBM3");
+  // Two GPUs that can reach each other: both peer directions and the all-reduce, checked.
+  for (const char* key : {"gpu0.peer_to_gpu1", "gpu1.peer_to_gpu0", "gpus.allreduce_busbw"}) {
+    const auto* m = figure(r, key);
+    ASSERT_NE(m, nullptr) << key;
+    EXPECT_EQ((*m)["status"], "ok") << key << ": " << (*m)["detail"];
+    EXPECT_TRUE((*m)["check_passed"].get<bool>()) << key;
+  }
+  EXPECT_NE((*figure(r, "gpus.allreduce_busbw"))["detail"].get<std::string>().find("sweep"), std::string::npos);
   // The claims use the GPU figures now.
   bool gemm_claim = false;
   for (const auto& c : r.json["claims"]) {
@@ -101,6 +109,23 @@ TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
   EXPECT_FALSE((*fp32)["check_passed"].get<bool>());
   EXPECT_NE((*fp32)["check"].get<std::string>().find("outside the bound"), std::string::npos) << (*fp32)["check"];
   EXPECT_EQ((*figure(r, "gpu0.copy"))["status"], "ok") << "one wrong library fails only its own figures";
+}
+
+TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
+  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ((*figure(r, "gpu0.conv_fp16"))["status"], "failed");
+  EXPECT_EQ((*figure(r, "gpu0.conv_fp32"))["status"], "failed");
+  EXPECT_EQ((*figure(r, "gpu0.gemm_fp16"))["status"], "ok");
+}
+
+TEST_F(FakeBench, AWrongAllReduceIsCaught) {
+  auto r = bench("[nccl]\nresult = wrong\n");
+  ASSERT_TRUE(r.json.is_object());
+  const auto* m = figure(r, "gpus.allreduce_busbw");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ((*m)["status"], "failed");
+  EXPECT_EQ(r.exit_code, 1);
 }
 
 TEST_F(FakeBench, CorruptCopiesAreCaught) {
