@@ -133,8 +133,8 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   report.cpu_model = cpu_model();
   if (const KnowledgeBase* kb = ctx.kb()) attach_ceilings(*kb, report);
 
-  std::string path = a.history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"))
-                                       : a.history;
+  std::string path =
+      a.history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME")) : a.history;
   if (!a.no_history && !path.empty()) {
     auto history = BenchHistory::open(path);
     if (!history) {
@@ -190,8 +190,9 @@ Command bench_command() {
     sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)");
     sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad");
     sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy");
-    sub.add_option("--gpu-conv-shape", args->gpu_conv_shape,
-                   "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
+    sub.add_option(
+        "--gpu-conv-shape", args->gpu_conv_shape,
+        "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
     sub.add_option("--timeout-ms", args->timeout_ms, "Deadline of each benchmark's child process (default 120000)");
     sub.footer(
         "Each figure is the median of timed iterations after a warm-up (monotonic clock on the CPU,\n"

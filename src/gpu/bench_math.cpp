@@ -17,7 +17,8 @@ double median_of(std::vector<double>& v) {
 
 std::string check_summary(const SampledCheck& c) {
   char text[200];
-  std::snprintf(text, sizeof text, "%zu sampled elements against a double-precision CPU reference, max error %.3g (bound %.3g)%s",
+  std::snprintf(text, sizeof text,
+                "%zu sampled elements against a double-precision CPU reference, max error %.3g (bound %.3g)%s",
                 c.checked, c.worst_error, c.worst_bound,
                 c.outside == 0 ? "" : (", " + std::to_string(c.outside) + " outside the bound").c_str());
   return text;
@@ -110,6 +111,11 @@ void fill_rate(BenchMeasurement& m, const SampleStats& stats, double work, doubl
   m.max = work / stats.min / scale;
 }
 
+size_t check_samples(long long terms) {
+  constexpr long long kBudget = 100'000'000;
+  return static_cast<size_t>(std::max(256LL, kBudget / std::max(terms, 1LL)));
+}
+
 SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
                                 double u, double terms_factor, double output_u) {
   SampledCheck check;
@@ -136,8 +142,7 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
 
 std::string BenchConvShape::text() const {
   return std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + ", " +
-         std::to_string(k) + " filters " + std::to_string(r) + "x" + std::to_string(s) + ", pad " +
-         std::to_string(pad);
+         std::to_string(k) + " filters " + std::to_string(r) + "x" + std::to_string(s) + ", pad " + std::to_string(pad);
 }
 
 SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const float* w, const float* y,

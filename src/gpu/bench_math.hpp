@@ -29,8 +29,8 @@ struct SampleStats {
 SampleStats summarize(std::vector<double> seconds);
 
 struct SamplingPolicy {
-  int warmup = 2;           ///< untimed runs first: caches, clocks, lazy initialisation
-  int min_iterations = 5;   ///< never fewer timed runs
+  int warmup = 2;          ///< untimed runs first: caches, clocks, lazy initialisation
+  int min_iterations = 5;  ///< never fewer timed runs
   int max_iterations = 1000;
   double min_seconds = 0.3;  ///< timed runs add up to at least this...
   double max_seconds = 3.0;  ///< ...and stop here even when unstable
@@ -71,8 +71,12 @@ struct SampledCheck {
   double worst_error = 0;
   double worst_bound = 0;
   double worst_ratio = 0;  ///< worst error over its bound
-  std::string summary;  ///< "256 sampled elements, max error 2.1e-06 (bound 3.1e-05)"
+  std::string summary;     ///< "256 sampled elements, max error 2.1e-06 (bound 3.1e-05)"
 };
+
+/// How many elements to check when each costs `terms` products: every one of a small result, and
+/// about 1e8 products (a fraction of a second) for a large one, never fewer than 256.
+size_t check_samples(long long terms);
 
 /// Row-major C = A * B, `samples` elements picked deterministically across C.
 /// `output_u`: the unit roundoff of the result's own type when it is narrower than FP32 (an FP16

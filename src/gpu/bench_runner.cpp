@@ -22,12 +22,20 @@ std::string utc_now() {
 
 BenchSizes bench_sizes(const std::string& mode) {
   if (mode == "quick") {
-    return BenchSizes{.sgemm_n = 1024, .conv_n = 4, .gpu_gemm_n = 4096, .gpu_conv = {16, 64, 56, 64},
-                      .gpu_copy_bytes = 256LL << 20, .host_copy_bytes = 64LL << 20};
+    return BenchSizes{.sgemm_n = 1024,
+                      .conv_n = 4,
+                      .gpu_gemm_n = 4096,
+                      .gpu_conv = {16, 64, 56, 64},
+                      .gpu_copy_bytes = 256LL << 20,
+                      .host_copy_bytes = 64LL << 20};
   }
   if (mode == "full") {
-    return BenchSizes{.sgemm_n = 4096, .conv_n = 16, .gpu_gemm_n = 16384, .gpu_conv = {64, 64, 56, 64},
-                      .gpu_copy_bytes = 4LL << 30, .host_copy_bytes = 1LL << 30};
+    return BenchSizes{.sgemm_n = 4096,
+                      .conv_n = 16,
+                      .gpu_gemm_n = 16384,
+                      .gpu_conv = {64, 64, 56, 64},
+                      .gpu_copy_bytes = 4LL << 30,
+                      .host_copy_bytes = 1LL << 30};
   }
   return BenchSizes{};
 }

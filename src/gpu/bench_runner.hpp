@@ -32,7 +32,7 @@ struct BenchOptions {
   int cpu_threads = 0;  ///< 0: every CPU this process may use
   bool gpu = true;
   LibrarySource libraries{.label = "system", .dirs = {}};
-  std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
+  std::vector<std::string> cuda_names;         ///< empty: default_cuda_driver_names()
   std::chrono::milliseconds deadline{120000};  ///< per benchmark child
   BenchSizes sizes = bench_sizes("default");
   /// Called before each benchmark starts (its key) and after it ends, for progress.

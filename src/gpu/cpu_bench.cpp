@@ -90,9 +90,8 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   auto api = load_openblas(names);
   if (!api) {
     m.status = api.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
-    m.detail = "OpenBLAS: " + api.error().message + (api.error().kind == ErrorKind::not_found
-                                                         ? " (Debian: apt-get install libopenblas0)"
-                                                         : "");
+    m.detail = "OpenBLAS: " + api.error().message +
+               (api.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libopenblas0)" : "");
     finish(out, m);
     return;
   }
@@ -119,11 +118,11 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   send_call_line(out, "cblas_sgemm");
   SampleStats stats = summarize(sample_times(once, bench_policy(budget)));
   fill_rate(m, stats, gemm_flops(n, n, n), 1e9);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, 256, kFloatUnitRoundoff);
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff);
   m.check = check.summary;
   m.check_passed = check.passed;
-  m.detail = "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) +
-             ", row-major, FP32";
+  m.detail =
+      "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) + ", row-major, FP32";
   m.status = check.passed ? kBenchOk : kBenchFailed;
   finish(out, m);
 }
@@ -170,8 +169,8 @@ struct OnednnApi {
   ::gpudoctor::gpu::bind_entry_point(api.library, api.slot, #slot, need, {name}, state);
 
 Result<OnednnApi> load_onednn(const std::vector<std::string>& names) {
-  return load_api<OnednnApi>(names,
-                             [](OnednnApi& api, BindState& state) { GPUDOCTOR_ONEDNN_ENTRY_POINTS(GPUDOCTOR_BIND_ONEDNN) });
+  return load_api<OnednnApi>(
+      names, [](OnednnApi& api, BindState& state) { GPUDOCTOR_ONEDNN_ENTRY_POINTS(GPUDOCTOR_BIND_ONEDNN) });
 }
 
 struct DnnlRun {
@@ -192,8 +191,8 @@ struct DnnlRun {
 };
 
 /// Copies between two layouts with a reorder primitive (oneDNN picks blocked layouts for speed).
-bool reorder(DnnlRun& r, dnnl_engine_t engine, dnnl_stream_t stream, dnnl_memory_t from, const dnnl_memory_desc_t* from_md,
-             dnnl_memory_t to, const dnnl_memory_desc_t* to_md) {
+bool reorder(DnnlRun& r, dnnl_engine_t engine, dnnl_stream_t stream, dnnl_memory_t from,
+             const dnnl_memory_desc_t* from_md, dnnl_memory_t to, const dnnl_memory_desc_t* to_md) {
   dnnl_primitive_desc_t pd = nullptr;
   dnnl_primitive_t prim = nullptr;
   if (!r.call("dnnl_reorder_primitive_desc_create", r.api.reorder_pd_create, &pd, from_md, engine, to_md, engine,
@@ -236,7 +235,8 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   dnnl_engine_t engine = nullptr;
   dnnl_stream_t stream = nullptr;
   if (!r.call("dnnl_engine_create", api.engine_create, &engine, dnnl_cpu, size_t{0}) ||
-      !r.call("dnnl_stream_create", api.stream_create, &stream, engine, static_cast<unsigned>(dnnl_stream_default_flags))) {
+      !r.call("dnnl_stream_create", api.stream_create, &stream, engine,
+              static_cast<unsigned>(dnnl_stream_default_flags))) {
     finish(out, m);
     return;
   }
@@ -257,9 +257,11 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   if (!r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &src_plain, 4, src_dims, dnnl_f32, dnnl_nchw) ||
       !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &w_plain, 4, w_dims, dnnl_f32, dnnl_oihw) ||
       !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &dst_plain, 4, dst_dims, dnnl_f32, dnnl_nchw) ||
-      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &src_any, 4, src_dims, dnnl_f32, dnnl_format_tag_any) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &src_any, 4, src_dims, dnnl_f32,
+              dnnl_format_tag_any) ||
       !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &w_any, 4, w_dims, dnnl_f32, dnnl_format_tag_any) ||
-      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &dst_any, 4, dst_dims, dnnl_f32, dnnl_format_tag_any) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &dst_any, 4, dst_dims, dnnl_f32,
+              dnnl_format_tag_any) ||
       !r.call("dnnl_convolution_forward_desc_init", api.conv_forward_init, &conv, dnnl_forward_inference,
               dnnl_convolution_direct, &src_any, &w_any, nullptr, &dst_any, strides, padding, padding) ||
       !r.call("dnnl_primitive_desc_create", api.pd_create, &pd, &conv, nullptr, engine, nullptr) ||
@@ -321,7 +323,8 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   }
   fill_rate(m, stats, sh.flops(), 1e9);
   // oneDNN's FP32 kernels are FMA-based; Winograd is not chosen for convolution_direct.
-  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), 256, kFloatUnitRoundoff);
+  SampledCheck check =
+      check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s), kFloatUnitRoundoff);
   m.check = check.summary;
   m.check_passed = check.passed;
   m.library = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
@@ -357,8 +360,20 @@ std::vector<std::string> onednn_names() {
 }
 
 SamplingPolicy bench_policy(const std::string& budget) {
-  if (budget == "quick") return SamplingPolicy{.warmup = 1, .min_iterations = 5, .max_iterations = 200, .min_seconds = 0.3, .max_seconds = 1.5, .stable_pct = 3.0};
-  if (budget == "full") return SamplingPolicy{.warmup = 3, .min_iterations = 10, .max_iterations = 2000, .min_seconds = 2.0, .max_seconds = 10.0, .stable_pct = 1.0};
+  if (budget == "quick")
+    return SamplingPolicy{.warmup = 1,
+                          .min_iterations = 5,
+                          .max_iterations = 200,
+                          .min_seconds = 0.3,
+                          .max_seconds = 1.5,
+                          .stable_pct = 3.0};
+  if (budget == "full")
+    return SamplingPolicy{.warmup = 3,
+                          .min_iterations = 10,
+                          .max_iterations = 2000,
+                          .min_seconds = 2.0,
+                          .max_seconds = 10.0,
+                          .stable_pct = 1.0};
   return SamplingPolicy{};
 }
 
@@ -382,7 +397,9 @@ void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   else if (args[0] == "conv")
     bench_conv(args, out);
   else
-    finish(out, BenchMeasurement{.key = "cpu." + printable(args[0], 40), .unit = "", .status = kBenchFailed,
+    finish(out, BenchMeasurement{.key = "cpu." + printable(args[0], 40),
+                                 .unit = "",
+                                 .status = kBenchFailed,
                                  .detail = "no CPU benchmark named \"" + printable(args[0], 40) + "\""});
 }
 

@@ -28,7 +28,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-inline constexpr int kCudaR16BF = 14;               ///< cudaDataType CUDA_R_16BF
+inline constexpr int kCudaR16BF = 14;                 ///< cudaDataType CUDA_R_16BF
 inline constexpr int kCublasCompute32FFastTf32 = 77;  ///< CUBLAS_COMPUTE_32F_FAST_TF32 (cuBLAS 11)
 
 std::uint16_t float_to_bf16(float f) {
@@ -95,7 +95,8 @@ struct Run {
   }
 
   /// Times `work` (which enqueues on the default stream) with a pair of CUDA events.
-  std::optional<SampleStats> time(const std::function<bool()>& work, const SamplingPolicy& policy) {
+  /// `call` names the vendor call inside `work`: what a hang or a crash in the loop was in.
+  std::optional<SampleStats> time(const std::function<bool()>& work, const SamplingPolicy& policy, const char* call) {
     CUevent start = nullptr;
     CUevent stop = nullptr;
     if (!cu("cuEventCreate", cuda->event_create, &start, 0U) || !cu("cuEventCreate", cuda->event_create, &stop, 0U))
@@ -109,7 +110,7 @@ struct Run {
            cuda->event_elapsed(&ms, start, stop) == kCudaSuccess;
       return ok ? std::max(static_cast<double>(ms) / 1000.0, 1e-9) : 1.0;
     };
-    send_call_line(out, "timed loop (cuEventRecord, cuEventElapsedTime)");
+    send_call_line(out, call);
     SampleStats stats = summarize(sample_times(once, policy));
     if (!ok) {
       if (m.status != kBenchFailed) fail("a call failed during the timed loop");
@@ -200,8 +201,7 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
                         ptr<const void>(da), type, n, &beta, ptr<void>(dc), kCudaR32F, n, compute, kCublasGemmDefault);
     return last == kCublasSuccess;
   };
-  send_call_line(r.out, "cublasGemmEx");
-  auto stats = r.time(work, policy);
+  auto stats = r.time(work, policy, "cublasGemmEx");
   if (!stats) {
     if (last != kCublasSuccess) r.fail("cublasGemmEx: " + cublas_status_name(last));
     return;
@@ -209,7 +209,7 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   std::vector<float> c(count, NAN);
   if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
   fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, 256, u, factor);
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), u, factor);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
@@ -253,7 +253,7 @@ void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& pol
                                  nullptr);
     return last == kCudaSuccess;
   };
-  auto stats = r.time(work, policy);
+  auto stats = r.time(work, policy, "cuLaunchKernel");
   if (!stats) {
     if (last != kCudaSuccess) r.fail("cuLaunchKernel: " + cuda_error_name(last));
     return;
@@ -299,9 +299,10 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
     last = to_device ? r.cuda->memcpy_htod(d, host, size) : r.cuda->memcpy_dtoh(host, d, size);
     return last == kCudaSuccess;
   };
-  auto stats = r.time(work, policy);
+  auto stats = r.time(work, policy, to_device ? "cuMemcpyHtoD_v2" : "cuMemcpyDtoH_v2");
   if (!stats) {
-    if (last != kCudaSuccess) r.fail(std::string(to_device ? "cuMemcpyHtoD_v2: " : "cuMemcpyDtoH_v2: ") + cuda_error_name(last));
+    if (last != kCudaSuccess)
+      r.fail(std::string(to_device ? "cuMemcpyHtoD_v2: " : "cuMemcpyDtoH_v2: ") + cuda_error_name(last));
     return;
   }
   std::vector<unsigned char> back(size);
@@ -316,8 +317,8 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }
 
-inline constexpr int kCudnnDataHalf = 1;        ///< CUDNN_DATA_HALF
-inline constexpr int kCudnnTensorOpMath = 1;    ///< CUDNN_TENSOR_OP_MATH
+inline constexpr int kCudnnDataHalf = 1;                ///< CUDNN_DATA_HALF
+inline constexpr int kCudnnTensorOpMath = 1;            ///< CUDNN_TENSOR_OP_MATH
 inline constexpr int kCudnnFwdImplicitPrecompGemm = 1;  ///< CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM
 
 /// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
@@ -392,8 +393,7 @@ void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolic
                             y_desc, ptr<void>(dy));
     return last == kCudnnSuccess;
   };
-  send_call_line(r.out, "cudnnConvolutionForward");
-  auto stats = r.time(work, policy);
+  auto stats = r.time(work, policy, "cudnnConvolutionForward");
   if (!stats) {
     if (last != kCudnnSuccess) r.fail("cudnnConvolutionForward: " + cudnn_status_text(api, last));
     return;
@@ -409,13 +409,13 @@ void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolic
   fill_rate(r.m, *stats, sh.flops(), 1e12);
   // FP16: exact products of the rounded inputs, FP32 accumulation (twice the bound, for tensor
   // cores), the result rounded to half.
-  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), 256, kFloatUnitRoundoff, 2.0,
-                                          half ? 1.0 / (1 << 11) : 0.0);
+  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s),
+                                          kFloatUnitRoundoff, 2.0, half ? 1.0 / (1 << 11) : 0.0);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
-  r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " + (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") +
-               ", implicit precomputed GEMM";
+  r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
+               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", implicit precomputed GEMM";
   r.m.status = check.passed ? kBenchOk : kBenchFailed;
 }
 
@@ -444,7 +444,8 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
         matrix += " " + std::to_string(i) + "->" + std::to_string(j) + (can != 0 ? ":P2P" : ":no");
         if (can == 0) continue;
         Run p{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
-        p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j), .unit = "gbps",
+        p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j),
+                               .unit = "gbps",
                                .status = kBenchFailed};
         p.driver.emplace(std::move(*r.driver));
         p.cuda.emplace(std::move(*r.cuda));
@@ -463,10 +464,11 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
           CUresult rc = p.cuda->enable_peer(ctx[static_cast<size_t>(j)], 0U);
           if (rc == kCudaSuccess || rc == kCudaErrorPeerAccessAlreadyEnabled) {
             auto work = [&]() {
-              last = p.cuda->memcpy_peer(dst, ctx[static_cast<size_t>(i)], src, ctx[static_cast<size_t>(j)], peer_bytes);
+              last =
+                  p.cuda->memcpy_peer(dst, ctx[static_cast<size_t>(i)], src, ctx[static_cast<size_t>(j)], peer_bytes);
               return last == kCudaSuccess;
             };
-            if (auto stats = p.time(work, policy)) {
+            if (auto stats = p.time(work, policy, "cuMemcpyPeer")) {
               std::vector<unsigned char> back(peer_bytes);
               if (p.cu("cuMemcpyDtoH_v2", p.cuda->memcpy_dtoh, back.data(), dst, peer_bytes)) {
                 const bool same = back == host;
@@ -540,8 +542,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
       if (last == kNcclSuccess) last = nccl.group_end();
       for (int d = 0; d < count && last == kNcclSuccess; ++d) {
         auto u = static_cast<size_t>(d);
-        if (r.cuda->ctx_set_current(ctx[u]) != kCudaSuccess ||
-            r.cuda->stream_synchronize(streams[u]) != kCudaSuccess) {
+        if (r.cuda->ctx_set_current(ctx[u]) != kCudaSuccess || r.cuda->stream_synchronize(streams[u]) != kCudaSuccess) {
           last = -1;
         }
       }
@@ -586,7 +587,6 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   finish(r.m);
 }
 
-
 /// What each op measures: its key suffix and unit.
 struct GpuOp {
   const char* op;
@@ -594,12 +594,18 @@ struct GpuOp {
   const char* unit;
 };
 constexpr GpuOp kGpuOps[] = {
-    {"gemm-fp32", "gemm_fp32", "tflops"}, {"gemm-tf32", "gemm_tf32", "tflops"},
-    {"gemm-fp16", "gemm_fp16", "tflops"}, {"gemm-bf16", "gemm_bf16", "tflops"},
-    {"copy", "copy", "gbps"},             {"triad", "triad", "gbps"},
-    {"h2d-pinned", "h2d_pinned", "gbps"}, {"d2h-pinned", "d2h_pinned", "gbps"},
-    {"h2d-pageable", "h2d_pageable", "gbps"}, {"d2h-pageable", "d2h_pageable", "gbps"},
-    {"conv-fp32", "conv_fp32", "tflops"},  {"conv-fp16", "conv_fp16", "tflops"},
+    {"gemm-fp32", "gemm_fp32", "tflops"},
+    {"gemm-tf32", "gemm_tf32", "tflops"},
+    {"gemm-fp16", "gemm_fp16", "tflops"},
+    {"gemm-bf16", "gemm_bf16", "tflops"},
+    {"copy", "copy", "gbps"},
+    {"triad", "triad", "gbps"},
+    {"h2d-pinned", "h2d_pinned", "gbps"},
+    {"d2h-pinned", "d2h_pinned", "gbps"},
+    {"h2d-pageable", "h2d_pageable", "gbps"},
+    {"d2h-pageable", "d2h_pageable", "gbps"},
+    {"conv-fp32", "conv_fp32", "tflops"},
+    {"conv-fp16", "conv_fp16", "tflops"},
 };
 
 }  // namespace
@@ -623,8 +629,14 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
       bench_gemm(r, op.substr(5), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
     else if (op.starts_with("conv-")) {
       // size = batch; then channels, height (= width), filters.
-      BenchConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)), .c = 64, .h = 56, .w = 56, .k = 64,
-                        .r = 3, .s = 3, .pad = 1};
+      BenchConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)),
+                        .c = 64,
+                        .h = 56,
+                        .w = 56,
+                        .k = 64,
+                        .r = 3,
+                        .s = 3,
+                        .pad = 1};
       if (args.size() > 4 && std::sscanf(args[4].c_str(), "%d,%d,%d", &sh.c, &sh.h, &sh.k) == 3) sh.w = sh.h;
       sh.c = std::clamp(sh.c, 1, 4096);
       sh.h = sh.w = std::clamp(sh.h, 3, 4096);
@@ -648,10 +660,9 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
   }
   if (driver.status != "ok" || driver.device_count.value_or(0) <= 0) {
     report.notes.push_back("No GPU figures: " +
-                           (driver.status == "not-found"
-                                ? std::string("no NVIDIA driver (libcuda not found)")
-                                : "the driver (libcuda " + driver.status + ") answered: " +
-                                      (driver.error.empty() ? "no GPU" : driver.error)) +
+                           (driver.status == "not-found" ? std::string("no NVIDIA driver (libcuda not found)")
+                                                         : "the driver (libcuda " + driver.status + ") answered: " +
+                                                               (driver.error.empty() ? "no GPU" : driver.error)) +
                            ". The CPU figures stand on their own.");
     return;
   }
@@ -673,8 +684,8 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     for (const GpuOp& op : kGpuOps) {
       const std::string key = "gpu" + std::to_string(d) + "." + op.key;
       const std::string op_name = op.op;
-      long long size = op_name.starts_with("gemm")   ? o.sizes.gpu_gemm_n
-                       : op_name.starts_with("conv") ? o.sizes.gpu_conv[0]
+      long long size = op_name.starts_with("gemm")                 ? o.sizes.gpu_gemm_n
+                       : op_name.starts_with("conv")               ? o.sizes.gpu_conv[0]
                        : (op_name == "copy" || op_name == "triad") ? o.sizes.gpu_copy_bytes
                                                                    : o.sizes.host_copy_bytes;
       if (o.on_start) o.on_start(key + "." + op.unit);

@@ -7,8 +7,8 @@
 
 #include "gpu/cpu_bench.hpp"
 #include "gpu/driver_query.hpp"
-#include "gpu/gpu_bench.hpp"
 #include "gpu/gpu_agent.hpp"
+#include "gpu/gpu_bench.hpp"
 #include "gpu/runtime_libraries.hpp"
 #include "gpu/verify_steps.hpp"
 #include "platform/child_process.hpp"

@@ -571,7 +571,6 @@ void step_peer(StepRun& s) {
   s.pass(std::to_string(copied) + " peer copies between " + std::to_string(count) + " GPUs, each exact");
 }
 
-
 }  // namespace
 
 std::span<const char* const> verify_step_names() {

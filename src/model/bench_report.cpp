@@ -27,7 +27,8 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
   auto bv = value_in(b, "gflops");
   if (!av || !bv || *bv <= 0) {
     std::string missing = !av ? top : bottom;
-    c.basis = "not measured here: " + missing + (find_measurement(r, missing) == nullptr ? " was not run" : " did not pass");
+    c.basis =
+        "not measured here: " + missing + (find_measurement(r, missing) == nullptr ? " was not run" : " did not pass");
     return c;
   }
   c.ratio = *av / *bv;
@@ -56,11 +57,14 @@ std::vector<BenchClaim> bench_claims(const BenchReport& r) {
   claims.push_back(ratio_claim(r, "GPU/CPU on GEMM (FP32 both)", gemm_guide, "gpu0.gemm_fp32", "cpu.sgemm_fp32"));
   claims.push_back(ratio_claim(r, "GPU (TF32) / CPU (FP32) on GEMM", gemm_guide, "gpu0.gemm_tf32", "cpu.sgemm_fp32"));
   claims.push_back(ratio_claim(r, "GPU/CPU on convolution (FP32 both)", gemm_guide, "gpu0.conv_fp32", "cpu.conv_fp32"));
-  claims.push_back(ratio_claim(r, "mixed precision on GEMM: BF16 over FP32", mixed_guide, "gpu0.gemm_bf16", "gpu0.gemm_fp32"));
-  claims.push_back(ratio_claim(r, "mixed precision on GEMM: FP16 over FP32", mixed_guide, "gpu0.gemm_fp16", "gpu0.gemm_fp32"));
-  claims.push_back(ratio_claim(r, "mixed precision on GEMM: BF16 over TF32", mixed_guide, "gpu0.gemm_bf16", "gpu0.gemm_tf32"));
   claims.push_back(
-      ratio_claim(r, "mixed precision on convolution: FP16 over FP32", mixed_guide, "gpu0.conv_fp16", "gpu0.conv_fp32"));
+      ratio_claim(r, "mixed precision on GEMM: BF16 over FP32", mixed_guide, "gpu0.gemm_bf16", "gpu0.gemm_fp32"));
+  claims.push_back(
+      ratio_claim(r, "mixed precision on GEMM: FP16 over FP32", mixed_guide, "gpu0.gemm_fp16", "gpu0.gemm_fp32"));
+  claims.push_back(
+      ratio_claim(r, "mixed precision on GEMM: BF16 over TF32", mixed_guide, "gpu0.gemm_bf16", "gpu0.gemm_tf32"));
+  claims.push_back(ratio_claim(r, "mixed precision on convolution: FP16 over FP32", mixed_guide, "gpu0.conv_fp16",
+                               "gpu0.conv_fp32"));
   return claims;
 }
 

@@ -17,15 +17,15 @@ inline constexpr const char* kBenchCrashed = "crashed";  ///< the child died
 inline constexpr const char* kBenchTimeout = "timeout";  ///< killed at its deadline
 
 struct BenchMeasurement {
-  std::string key;     ///< what, "cpu.sgemm_fp32", "gpu0.gemm_bf16", "gpu0.h2d_pinned"
-  std::string unit;    ///< "gflops", "tflops", "gbps", "ratio"; the JSON key is key + "." + unit
-  std::string status;  ///< kBench* above
-  std::string detail;  ///< the shape and library, or why it did not run
+  std::string key;              ///< what, "cpu.sgemm_fp32", "gpu0.gemm_bf16", "gpu0.h2d_pinned"
+  std::string unit;             ///< "gflops", "tflops", "gbps", "ratio"; the JSON key is key + "." + unit
+  std::string status;           ///< kBench* above
+  std::string detail;           ///< the shape and library, or why it did not run
   std::optional<double> value;  ///< the median, in `unit`
   std::optional<double> min;    ///< the best and worst iteration, in `unit`
   std::optional<double> max;
-  double spread_pct = 0;  ///< median absolute deviation of the times over their median, percent
-  int iterations = 0;     ///< timed iterations (after the warm-up)
+  double spread_pct = 0;      ///< median absolute deviation of the times over their median, percent
+  int iterations = 0;         ///< timed iterations (after the warm-up)
   double seconds_median = 0;  ///< one iteration's median time
   std::string library;        ///< "OpenBLAS 0.3.21 (Haswell, 2 threads) /usr/lib/.../libopenblas.so.0"
   std::string check;          ///< the correctness check beside the timing, in words
@@ -42,10 +42,10 @@ struct BenchMeasurement {
 
 /// One of the install guides' claims, as measured here: "GPU/CPU on GEMM: 38x".
 struct BenchClaim {
-  std::string what;      ///< "GPU/CPU on GEMM"
-  std::string guide;     ///< what the guides say: "10-50x faster than the CPU"
+  std::string what;   ///< "GPU/CPU on GEMM"
+  std::string guide;  ///< what the guides say: "10-50x faster than the CPU"
   std::optional<double> ratio;
-  std::string basis;     ///< "gpu0.gemm_tf32.tflops over cpu.sgemm_fp32.gflops", or why it is unknown
+  std::string basis;  ///< "gpu0.gemm_tf32.tflops over cpu.sgemm_fp32.gflops", or why it is unknown
 };
 
 /// One figure against the last run's (bench --compare).
@@ -85,8 +85,7 @@ std::vector<BenchClaim> bench_claims(const BenchReport& report);
 /// Each figure both runs measured, the current against the previous. A change is a regression
 /// (or an improvement) only beyond the noise: three times the larger of the two runs' spreads,
 /// and never less than `floor_pct`.
-std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current,
-                                      double floor_pct = 5.0);
+std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct = 5.0);
 
 /// True when nothing failed, crashed or timed out and every check beside a timing passed.
 bool bench_passed(const BenchReport& report);

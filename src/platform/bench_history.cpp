@@ -59,8 +59,8 @@ Result<BenchHistory> BenchHistory::open(const std::string& path) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
-                           nullptr);
+  int rc =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, nullptr);
   BenchHistory h;
   h.db_.reset(raw);
   h.path_ = path;
@@ -78,7 +78,8 @@ Result<BenchHistory> BenchHistory::open(const std::string& path) {
 
 Result<long long> BenchHistory::add(const BenchReport& report) {
   sqlite3* db = db_.get();
-  const std::string text = bench_report_to_json(report).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  const std::string text =
+      bench_report_to_json(report).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) return db_error(db, "begin", path_);
   auto rollback = [&](const char* what) {
     Error e = db_error(db, what, path_);
@@ -101,8 +102,8 @@ Result<long long> BenchHistory::add(const BenchReport& report) {
   }
   for (const auto& m : report.measurements) {
     Statement st;
-    if (sqlite3_prepare_v2(db, "INSERT INTO figures (run_id, key, value, spread_pct, status) VALUES (?, ?, ?, ?, ?)", -1,
-                           &st.s, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "INSERT INTO figures (run_id, key, value, spread_pct, status) VALUES (?, ?, ?, ?, ?)",
+                           -1, &st.s, nullptr) != SQLITE_OK) {
       return rollback("prepare");
     }
     const std::string key = m.json_key();

@@ -35,9 +35,9 @@ std::string bench_unit_text(const std::string& unit) {
 std::string render_bench_line(const BenchMeasurement& m, bool color) {
   std::string line;
   if (m.ok()) {
-    line = fmt::format("  {} {:<24} {:>10} {:<8} (min {}, max {}; spread {:.1f}%, {} iterations)\n", mark(m.status, color),
-                       m.key, number(*m.value), bench_unit_text(m.unit), number(m.min.value_or(0)),
-                       number(m.max.value_or(0)), m.spread_pct, m.iterations);
+    line = fmt::format("  {} {:<24} {:>10} {:<8} (min {}, max {}; spread {:.1f}%, {} iterations)\n",
+                       mark(m.status, color), m.key, number(*m.value), bench_unit_text(m.unit),
+                       number(m.min.value_or(0)), number(m.max.value_or(0)), m.spread_pct, m.iterations);
   } else {
     line = fmt::format("  {} {:<24} {:<7} {}\n", mark(m.status, color), m.key, m.status, m.detail);
   }
@@ -80,16 +80,17 @@ std::string render_bench_text(const BenchReport& r, bool color) {
   if (!r.compared_with_utc.empty()) {
     out += "\nChange since the run of " + r.compared_with_utc + ":\n";
     for (const auto& c : r.changes) {
-      const char* m = c.verdict == "regression" ? (color ? "\x1b[31m✗\x1b[0m" : "✗")
-                                                : (c.verdict == "improvement" ? "+" : " ");
+      const char* m =
+          c.verdict == "regression" ? (color ? "\x1b[31m✗\x1b[0m" : "✗") : (c.verdict == "improvement" ? "+" : " ");
       out += fmt::format("  {} {:<30} {:>10} -> {:<10} {:+.1f}% (noise {:.1f}%) {}\n", m, c.key, number(c.previous),
                          number(c.current), c.change_pct, c.noise_pct, c.verdict);
     }
     if (r.changes.empty()) out += "  no figure in common with that run\n";
   }
   out += "\n";
-  out += bench_passed(r) ? fmt::format("{} every figure that could be measured was measured and checked\n", mark(kBenchOk, color))
-                         : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(kBenchFailed, color));
+  out += bench_passed(r)
+             ? fmt::format("{} every figure that could be measured was measured and checked\n", mark(kBenchOk, color))
+             : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(kBenchFailed, color));
   return out;
 }
 

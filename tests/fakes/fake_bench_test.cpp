@@ -64,8 +64,8 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
   auto r = bench("");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  const char* keys[] = {"gemm_fp32.tflops", "gemm_tf32.tflops",  "gemm_fp16.tflops",   "gemm_bf16.tflops",
-                        "copy.gbps",        "triad.gbps",        "h2d_pinned.gbps",    "d2h_pinned.gbps",
+  const char* keys[] = {"gemm_fp32.tflops",  "gemm_tf32.tflops",  "gemm_fp16.tflops", "gemm_bf16.tflops",
+                        "copy.gbps",         "triad.gbps",        "h2d_pinned.gbps",  "d2h_pinned.gbps",
                         "h2d_pageable.gbps", "d2h_pageable.gbps", "conv_fp32.tflops", "conv_fp16.tflops"};
   for (int gpu = 0; gpu < 2; ++gpu) {
     for (const char* k : keys) {

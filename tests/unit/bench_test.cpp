@@ -73,22 +73,26 @@ TEST(BenchMath, SamplingStopsWhenStableAndAtTheBudget) {
     ++calls;
     return 0.1;
   };
-  SamplingPolicy p{.warmup = 2, .min_iterations = 5, .max_iterations = 100, .min_seconds = 0.3, .max_seconds = 10,
-                   .stable_pct = 2};
+  SamplingPolicy p{
+      .warmup = 2, .min_iterations = 5, .max_iterations = 100, .min_seconds = 0.3, .max_seconds = 10, .stable_pct = 2};
   EXPECT_EQ(sample_times(steady, p).size(), 5U);
   EXPECT_EQ(calls, 7);  // two warm-ups, untimed
   // Alternating 0.1 / 0.2: never stable (MAD/median 33%+), so the time budget ends it.
   int i = 0;
   auto noisy = [&] { return (i++ % 2 == 0) ? 0.1 : 0.2; };
-  SamplingPolicy budget{.warmup = 0, .min_iterations = 5, .max_iterations = 1000, .min_seconds = 0.3,
-                        .max_seconds = 3.0, .stable_pct = 2};
+  SamplingPolicy budget{.warmup = 0,
+                        .min_iterations = 5,
+                        .max_iterations = 1000,
+                        .min_seconds = 0.3,
+                        .max_seconds = 3.0,
+                        .stable_pct = 2};
   std::vector<double> times = sample_times(noisy, budget);
   double total = 0;
   for (double t : times) total += t;
   EXPECT_GE(total, 3.0);
   EXPECT_LT(total, 3.3);
-  SamplingPolicy cap{.warmup = 0, .min_iterations = 1, .max_iterations = 7, .min_seconds = 100, .max_seconds = 100,
-                     .stable_pct = 0};
+  SamplingPolicy cap{
+      .warmup = 0, .min_iterations = 1, .max_iterations = 7, .min_seconds = 100, .max_seconds = 100, .stable_pct = 0};
   EXPECT_EQ(sample_times(noisy, cap).size(), 7U);
 }
 
@@ -112,6 +116,12 @@ TEST(BenchMath, SampledGemmCheckPassesRightAndCatchesOneWrongElement) {
   c[0] = NAN;
   EXPECT_FALSE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, 2, kFloatUnitRoundoff).passed)
       << "the first element is always sampled";
+}
+
+TEST(BenchMath, CheckSamplesCoverSmallResultsAndBoundTheCost) {
+  EXPECT_EQ(check_samples(64), 100'000'000U / 64);  // a 64x64x64 GEMM: all 4096 elements and more
+  EXPECT_EQ(check_samples(8192), 100'000'000U / 8192);
+  EXPECT_EQ(check_samples(1LL << 40), 256U);
 }
 
 TEST(BenchMath, SampledConvCheckAgreesWithVerifysReference) {
@@ -319,9 +329,8 @@ TEST(CpuBench, SgemmAndConvRunInAChildAndPassTheirChecks) {
 }
 
 TEST(CpuBench, AMissingLibraryIsSkippedWithTheReason) {
-  std::vector<ChildOutcome> out =
-      run_isolated({{"cpu-bench", {"sgemm", "64", "quick", "lib=/nonexistent/libopenblas.so.0"}}},
-                   std::chrono::seconds(30));
+  std::vector<ChildOutcome> out = run_isolated(
+      {{"cpu-bench", {"sgemm", "64", "quick", "lib=/nonexistent/libopenblas.so.0"}}}, std::chrono::seconds(30));
   BenchMeasurement m = measurement_from_child("cpu.sgemm_fp32", "gflops", out.at(0));
   EXPECT_EQ(m.status, kBenchSkipped);
   EXPECT_NE(m.detail.find("OpenBLAS"), std::string::npos) << m.detail;
