@@ -21,6 +21,7 @@ struct BenchArgs {
   bool full = false;
   bool compare = false;
   bool cpu_only = false;
+  bool gpu_only = false;
   bool no_history = false;
   std::string history;
   int timeout_ms = 120000;
@@ -112,7 +113,9 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     for (int i = 0; i < 4; ++i) o.sizes.gpu_conv[i] = v[i];
   }
   if (a.host_copy_mib > 0) o.sizes.host_copy_bytes = static_cast<long long>(a.host_copy_mib) << 20;
+  if (a.cpu_only && a.gpu_only) return usage_error("bench", "--cpu-only and --gpu-only: choose one");
   o.gpu = !a.cpu_only;
+  o.cpu = !a.gpu_only;
   if (a.cpu_threads < 0 || a.cpu_threads > 4096) return usage_error("bench", "--cpu-threads must be 1 to 4096");
   o.cpu_threads = a.cpu_threads;
   o.deadline = std::chrono::milliseconds(a.timeout_ms);
@@ -179,6 +182,7 @@ Command bench_command() {
                  "Compare with the last run of the same mode in the history and flag regressions beyond the noise "
                  "(exit status 1 on a regression)");
     sub.add_flag("--cpu-only", args->cpu_only, "Measure the CPU baseline only");
+    sub.add_flag("--gpu-only", args->gpu_only, "Measure the GPUs only (the GPU/CPU claims then say what is missing)");
     sub.add_option("--cpu-threads", args->cpu_threads,
                    "Threads of the CPU baseline (default: every CPU this process may use)");
     sub.add_option("--history", args->history,

@@ -117,7 +117,7 @@ size_t check_samples(long long terms) {
 }
 
 SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double u, double terms_factor, double output_u) {
+                                double u, double terms_factor, double output_u, double input_u) {
   SampledCheck check;
   const size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
   samples = std::min(samples, total);
@@ -133,7 +133,8 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
       want += term;
       magnitude += std::fabs(term);
     }
-    add_sample(check, c[at], want, terms_factor * k * u * magnitude + output_u * std::fabs(want) + 1e-30);
+    add_sample(check, c[at], want,
+               (terms_factor * k * u + 2 * input_u) * magnitude + output_u * std::fabs(want) + 1e-30);
   }
   check.passed = check.checked > 0 && check.outside == 0;
   check.summary = check_summary(check);

@@ -79,10 +79,13 @@ struct SampledCheck {
 size_t check_samples(long long terms);
 
 /// Row-major C = A * B, `samples` elements picked deterministically across C.
+/// `input_u`: the unit roundoff to which the device rounds the inputs itself (TF32: 2^-11), which
+/// adds 2 * input_u * sum|a||b| once (each product's two rounded factors), not per term.
 /// `output_u`: the unit roundoff of the result's own type when it is narrower than FP32 (an FP16
 /// output adds |exact| * 2^-11).
 SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
+                                double unit_roundoff, double terms_factor = 1.0, double output_u = 0,
+                                double input_u = 0);
 
 /// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.
 struct BenchConvShape {

@@ -160,11 +160,11 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   size_t elem = 4;
   std::vector<std::uint16_t> ha(count);
   std::vector<std::uint16_t> hb(count);
-  double u = kFloatUnitRoundoff;
   double factor = 1.0;
+  double input_u = 0;
   if (precision == "tf32") {
     compute = kCublasCompute32FFastTf32;
-    u = kTf32UnitRoundoff;  // inputs rounded to 10 mantissa bits
+    input_u = kTf32UnitRoundoff;  // the GPU rounds the inputs to 10 mantissa bits itself
     factor = 2.0;
   } else if (precision == "fp16" || precision == "bf16") {
     const bool bf = precision == "bf16";
@@ -209,7 +209,8 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   std::vector<float> c(count, NAN);
   if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
   fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), u, factor);
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
+                                          factor, 0.0, input_u);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
@@ -580,9 +581,10 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
                          : std::to_string(wrong) + " elements wrong across the GPUs";
   r.m.check_passed = wrong == 0;
   r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
-  r.m.detail = "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs; busbw at " +
-               std::to_string(largest * 4 >> 20) + " MiB (algbw " + std::to_string(static_cast<int>(algbw)) +
-               " GB/s); sweep algbw/busbw GB/s: " + sweep;
+  char at[96];
+  std::snprintf(at, sizeof at, "; busbw at %zu B (algbw %.3g GB/s); ", largest * 4, algbw);
+  r.m.detail =
+      "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs" + at + "sweep, algbw/busbw GB/s: " + sweep;
   r.m.library = "NCCL " + nccl.library.path();
   finish(r.m);
 }

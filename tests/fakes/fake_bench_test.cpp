@@ -100,7 +100,7 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
 }
 
 TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
-  auto r = bench("[cublas]\nresult = wrong\n");
+  auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 1);
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
@@ -112,7 +112,7 @@ TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
 }
 
 TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
-  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n");
+  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n", "--gpu-only");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.conv_fp16"))["status"], "failed");
   EXPECT_EQ((*figure(r, "gpu0.conv_fp32"))["status"], "failed");
@@ -120,7 +120,7 @@ TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
 }
 
 TEST_F(FakeBench, AWrongAllReduceIsCaught) {
-  auto r = bench("[nccl]\nresult = wrong\n");
+  auto r = bench("[nccl]\nresult = wrong\n", "--gpu-only");
   ASSERT_TRUE(r.json.is_object());
   const auto* m = figure(r, "gpus.allreduce_busbw");
   ASSERT_NE(m, nullptr);
@@ -129,14 +129,14 @@ TEST_F(FakeBench, AWrongAllReduceIsCaught) {
 }
 
 TEST_F(FakeBench, CorruptCopiesAreCaught) {
-  auto r = bench("[cuda]\nmemcpy = corrupt\n");
+  auto r = bench("[cuda]\nmemcpy = corrupt\n", "--gpu-only");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.h2d_pinned"))["status"], "failed");
   EXPECT_EQ(r.exit_code, 1);
 }
 
 TEST_F(FakeBench, AHangInCublasIsThatFiguresTimeout) {
-  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--timeout-ms 4000");
+  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500");
   ASSERT_TRUE(r.json.is_object());
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
   ASSERT_NE(fp32, nullptr);

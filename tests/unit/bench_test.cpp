@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -116,6 +117,35 @@ TEST(BenchMath, SampledGemmCheckPassesRightAndCatchesOneWrongElement) {
   c[0] = NAN;
   EXPECT_FALSE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, 2, kFloatUnitRoundoff).passed)
       << "the first element is always sampled";
+}
+
+// TF32: the GPU rounds FP32 inputs to 10 mantissa bits. That error enters once per product, so
+// the check allows 2 * 2^-11 * sum|a||b| beside the FP32 accumulation's K*u: a right TF32 result
+// passes, and the same result fails a plain FP32 bound.
+TEST(BenchMath, Tf32InputRoundingIsAllowedOnceNotPerTerm) {
+  const int m = 8, n = 8, k = 64;
+  auto a = test_values(static_cast<size_t>(m) * k, 21);
+  auto b = test_values(static_cast<size_t>(k) * n, 22);
+  auto tf32 = [](float v) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, 4);
+    bits = (bits + 0xFFFU + ((bits >> 13) & 1U)) & ~0x1FFFU;  // round to nearest even, 10 bits kept
+    float r = 0;
+    std::memcpy(&r, &bits, 4);
+    return r;
+  };
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int q = 0; q < k; ++q)
+        sum += tf32(a[static_cast<size_t>(i) * k + q]) * tf32(b[static_cast<size_t>(q) * n + j]);
+      c[static_cast<size_t>(i) * n + j] = sum;
+    }
+  EXPECT_TRUE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, c.size(), kFloatUnitRoundoff, 2.0, 0.0,
+                                 kTf32UnitRoundoff)
+                  .passed);
+  EXPECT_FALSE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, c.size(), kFloatUnitRoundoff).passed);
 }
 
 TEST(BenchMath, CheckSamplesCoverSmallResultsAndBoundTheCost) {
