@@ -78,9 +78,10 @@ TEST(BenchMath, SamplingStopsWhenStableAndAtTheBudget) {
       .warmup = 2, .min_iterations = 5, .max_iterations = 100, .min_seconds = 0.3, .max_seconds = 10, .stable_pct = 2};
   EXPECT_EQ(sample_times(steady, p).size(), 5U);
   EXPECT_EQ(calls, 7);  // two warm-ups, untimed
-  // Alternating 0.1 / 0.2: never stable (MAD/median 33%+), so the time budget ends it.
+  // Cycling 0.10 0.15 0.20 0.25: never stable (MAD/median near 30%), so the time budget ends it.
+  // (Two alternating values would not do: with more of one, the median deviation is 0.)
   int i = 0;
-  auto noisy = [&] { return (i++ % 2 == 0) ? 0.1 : 0.2; };
+  auto noisy = [&] { return 0.1 + 0.05 * (i++ % 4); };
   SamplingPolicy budget{.warmup = 0,
                         .min_iterations = 5,
                         .max_iterations = 1000,
