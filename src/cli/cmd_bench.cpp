@@ -93,7 +93,8 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (a.timeout_ms <= 0) return usage_error("bench", "--timeout-ms must be positive");
   if (a.sgemm_n < 0 || a.sgemm_n > 16384) return usage_error("bench", "--sgemm-size must be 1 to 16384");
   if (a.conv_batch < 0 || a.conv_batch > 256) return usage_error("bench", "--conv-batch must be 1 to 256");
-  if (a.gpu_gemm_n < 0 || a.gpu_gemm_n > 32768) return usage_error("bench", "--gpu-gemm-size must be 64 to 32768");
+  if (a.gpu_gemm_n < 0 || (a.gpu_gemm_n > 0 && a.gpu_gemm_n < 64) || a.gpu_gemm_n > 32768)
+    return usage_error("bench", "--gpu-gemm-size must be 64 to 32768");
   if (a.gpu_copy_mib < 0 || a.gpu_copy_mib > 16384 || a.host_copy_mib < 0 || a.host_copy_mib > 8192)
     return usage_error("bench", "--gpu-copy-mib must be 1 to 16384 and --host-copy-mib 1 to 8192");
   gpu::BenchOptions o;

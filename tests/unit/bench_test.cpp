@@ -336,6 +336,33 @@ TEST(BenchHistory, DefaultPathFollowsXdg) {
   EXPECT_EQ(BenchHistory::default_path("relative", nullptr), "");
 }
 
+// End to end: a history whose last quick run is far faster than anything this machine can do;
+// `bench --compare` names the regression, exits 1, and keeps the new run.
+TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
+  TempDir dir;
+  const std::string db = dir.path + "/bench.sqlite";
+  {
+    auto h = BenchHistory::open(db);
+    ASSERT_TRUE(h);
+    BenchReport fast;
+    fast.mode = "quick";
+    fast.started_utc = "2026-11-30T09:00:00Z";
+    fast.measurements = {figure("cpu.sgemm_fp32", "gflops", 1e9)};
+    ASSERT_TRUE(h->add(fast));
+  }
+  auto r = testing::run_gpudoctor({"--json", "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch",
+                                   "1", "--compare", "--history", db});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.json["compared_with_utc"], "2026-11-30T09:00:00Z");
+  ASSERT_EQ(r.json["changes"].size(), 1U) << r.json["changes"].dump();
+  EXPECT_EQ(r.json["changes"][0]["key"], "cpu.sgemm_fp32.gflops");
+  EXPECT_EQ(r.json["changes"][0]["verdict"], "regression");
+  auto h = BenchHistory::open(db);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(*h->count(), 2);
+}
+
 // The CPU baseline for real, through the child and the real OpenBLAS and oneDNN, at small sizes.
 TEST(CpuBench, SgemmAndConvRunInAChildAndPassTheirChecks) {
   BenchOptions o;
