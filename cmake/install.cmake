@@ -23,6 +23,9 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# bench's CPU baseline loads these at run time (dlopen, in a child), so dpkg-shlibdeps cannot see
+# them; without them `bench` reports those two figures as skipped, saying what to install.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libopenblas0, libdnnl2")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "finds out why TensorFlow, PyTorch or JAX does not use your NVIDIA GPU
  One native binary that reads the machine (GPUs, driver, CUDA toolkits, cuDNN,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: builds gpudoctor, runs the GPU-labelled tests, `verify`
-# (text and JSON), `verify --framework pytorch` and `jax` once the build has them, and prints
+# (text and JSON), `verify --framework pytorch` and `jax` once the build has them, `bench` (and
+# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py), and prints
 # a short table last. Every step's output is kept under build/device-check/ (override with
 # DEVICE_CHECK_OUT). Exit status: 0 when every step passed, 1 otherwise.
 set -u
@@ -37,6 +38,15 @@ for framework in pytorch jax; do
     rows+=("verify-$framework|not built yet|-|verify --framework is not in this build")
   fi
 done
+
+step bench build/dev/gpudoctor bench --no-history
+step bench-json sh -c "build/dev/gpudoctor --json bench --no-history >'$out/bench.json'"
+# BF16 GEMM and device copy against torch.matmul and torch's copy_, same sizes, same run.
+if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  step bench-vs-torch python3 perf/bench_vs_torch_gpu.py build/dev/gpudoctor
+else
+  rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3")
+fi
 
 card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
 echo

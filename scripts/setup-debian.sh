@@ -19,6 +19,9 @@ build_pkgs=(
   libmstch-dev libboost-dev
   # `serve`'s HTTP server and watch's terminal UI (CMake leaves each out without it)
   libcpp-httplib-dev libncurses-dev
+  # bench: its history (SQLite), and the CPU baseline's libraries (loaded at run time; oneDNN's
+  # header gives the C types)
+  libsqlite3-dev libopenblas-dev libdnnl-dev
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine

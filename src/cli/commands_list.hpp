@@ -10,6 +10,7 @@ Command matrix_command();
 Command kb_command();
 Command explain_command();
 Command verify_command();
+Command bench_command();
 Command report_command();
 Command fleet_command();
 Command watch_command();

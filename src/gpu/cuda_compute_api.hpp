@@ -21,6 +21,7 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUjit_option = int;
+using CUevent = struct CUevent_st*;
 
 inline constexpr int kCuDeviceAttributeComputeCapabilityMajor = 75;
 inline constexpr int kCuDeviceAttributeComputeCapabilityMinor = 76;
@@ -63,7 +64,16 @@ inline constexpr CUresult kCudaErrorPeerAccessAlreadyEnabled = 704;
   X(can_access_peer,   CUresult, (int*, CUdevice, CUdevice),       Need::optional, "cuDeviceCanAccessPeer") \
   X(enable_peer,       CUresult, (CUcontext, unsigned),            Need::optional, "cuCtxEnablePeerAccess") \
   X(memcpy_peer,       CUresult, (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t), Need::optional, \
-    "cuMemcpyPeer")
+    "cuMemcpyPeer")                                                                                         \
+  /* CUDA 2.0: bench's timing (events) and pinned host memory; _v2 of ElapsedTime in CUDA 12.8 */           \
+  X(event_create,      CUresult, (CUevent*, unsigned),             Need::optional, "cuEventCreate")         \
+  X(event_record,      CUresult, (CUevent, CUstream),              Need::optional, "cuEventRecord")         \
+  X(event_synchronize, CUresult, (CUevent),                        Need::optional, "cuEventSynchronize")    \
+  X(event_elapsed,     CUresult, (float*, CUevent, CUevent),       Need::optional,                          \
+    "cuEventElapsedTime_v2", "cuEventElapsedTime")                                                          \
+  X(mem_alloc_host,    CUresult, (void**, size_t),                 Need::optional,                          \
+    "cuMemAllocHost_v2", "cuMemAllocHost")                                                                  \
+  X(mem_free_host,     CUresult, (void*),                          Need::optional, "cuMemFreeHost")
 // clang-format on
 
 struct CudaComputeApi {

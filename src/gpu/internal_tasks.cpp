@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "gpu/cpu_bench.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_agent.hpp"
+#include "gpu/gpu_bench.hpp"
 #include "gpu/runtime_libraries.hpp"
 #include "gpu/verify_steps.hpp"
 #include "platform/child_process.hpp"
@@ -17,7 +19,8 @@ namespace {
 constexpr TaskEntry kProductTasks[] = {
     {"nvml", &nvml_child_body},         {"cuda-driver", &cuda_child_body},
     {"gpu-agent", &gpu_agent_body},     {"runtime-library", &runtime_library_body},
-    {"verify-step", &verify_step_body},
+    {"verify-step", &verify_step_body}, {"cpu-bench", &cpu_bench_body},
+    {"gpu-bench", &gpu_bench_body},
 };
 
 class PipeChannel final : public ChildChannel {

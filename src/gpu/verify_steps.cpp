@@ -571,19 +571,19 @@ void step_peer(StepRun& s) {
   s.pass(std::to_string(copied) + " peer copies between " + std::to_string(count) + " GPUs, each exact");
 }
 
-std::map<std::string, std::string> parse_libraries(const std::vector<std::string>& args, size_t from) {
+}  // namespace
+
+std::span<const char* const> verify_step_names() {
+  return kStepNames;
+}
+
+std::map<std::string, std::string> parse_library_args(const std::vector<std::string>& args, size_t from) {
   std::map<std::string, std::string> libs;
   for (size_t i = from; i < args.size(); ++i) {
     size_t eq = args[i].find('=');
     if (eq != std::string::npos) libs[args[i].substr(0, eq)] = args[i].substr(eq + 1);
   }
   return libs;
-}
-
-}  // namespace
-
-std::span<const char* const> verify_step_names() {
-  return kStepNames;
 }
 
 std::vector<std::string> verify_step_args(const std::string& step, int device,
@@ -595,7 +595,7 @@ std::vector<std::string> verify_step_args(const std::string& step, int device,
 
 void verify_step_body(const std::vector<std::string>& args, ChildChannel& out) {
   if (args.size() < 2) return;
-  StepRun s{.out = out, .step = {}, .libs = parse_libraries(args, 2), .driver = {}, .cuda = {}, .contexts = {}};
+  StepRun s{.out = out, .step = {}, .libs = parse_library_args(args, 2), .driver = {}, .cuda = {}, .contexts = {}};
   s.step.name = args[0];
   int device = std::atoi(args[1].c_str());
   if (device >= 0) s.step.device = device;

@@ -31,6 +31,9 @@ std::span<const char* const> verify_step_names();
 std::vector<std::string> verify_step_args(const std::string& step, int device,
                                           const std::map<std::string, std::string>& libraries);
 
+/// The "name=path" arguments from index `from` on, as a map (verify's and bench's children).
+std::map<std::string, std::string> parse_library_args(const std::vector<std::string>& args, size_t from);
+
 /// The "verify-step" task body.
 void verify_step_body(const std::vector<std::string>& args, ChildChannel& out);
 

@@ -94,6 +94,16 @@ class RowReader {
     return out;
   }
 
+  /// A non-negative number (integer or float); absent is nullopt.
+  std::optional<double> number(std::string_view key) {
+    used_.insert(std::string(key));
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto v = n->value<double>(); v && *v >= 0) return *v;
+    issue(Level::error, "key '" + std::string(key) + "' must be a non-negative number");
+    return std::nullopt;
+  }
+
   std::optional<bool> boolean(std::string_view key) {
     used_.insert(std::string(key));
     const toml::node* n = table_.get(key);
@@ -471,6 +481,27 @@ void read_gpus(RowReader& top, KnowledgeBase& kb) {
   });
 }
 
+void read_gpu_peaks(RowReader& top, KnowledgeBase& kb) {
+  top.each("peak", [&](RowReader& r, const toml::table&) {
+    GpuPeak p;
+    p.name = r.str("name", true).value_or("");
+    p.variant = r.text("variant");
+    p.mem_bw_gbps = r.number("mem_bw_gbps");
+    p.fp32_tflops = r.number("fp32_tflops");
+    p.tf32_tflops = r.number("tf32_tflops");
+    p.fp16_tflops = r.number("fp16_tflops");
+    p.bf16_tflops = r.number("bf16_tflops");
+    p.fp8_tflops = r.number("fp8_tflops");
+    p.source = r.source();
+    p.key = normalize_gpu_name(p.name);
+    if (p.key.empty()) {
+      if (!p.name.empty()) r.issue(Level::error, "name has nothing to match on");
+      return;
+    }
+    kb.gpu_peaks.push_back(std::move(p));
+  });
+}
+
 void read_cudnn(RowReader& top, KnowledgeBase& kb) {
   top.each("build", [&](RowReader& r, const toml::table& row) {
     CudnnBuild b;
@@ -525,6 +556,7 @@ constexpr FileReader kReaders[] = {
     {"compat/cuda_drivers.toml", read_cuda_drivers},
     {"compat/cuda_arch.toml", read_cuda_arch},
     {"compat/gpus.toml", read_gpus},
+    {"compat/gpu_peaks.toml", read_gpu_peaks},
     {"compat/cudnn.toml", read_cudnn},
     {"compat/python.toml", read_python},
 };

@@ -127,6 +127,14 @@ GpuMatch KnowledgeBase::find_gpu(std::string_view name) const {
   return m;
 }
 
+const GpuPeak* KnowledgeBase::find_gpu_peak(std::string_view name) const {
+  std::string key = normalize_gpu_name(name);
+  for (const GpuPeak& p : gpu_peaks) {
+    if (!key.empty() && p.key == key) return &p;
+  }
+  return nullptr;
+}
+
 std::optional<Version> KnowledgeBase::compute_capability(std::string_view gpu_name) const {
   GpuMatch m = find_gpu(gpu_name);
   if (m.model == nullptr) return std::nullopt;

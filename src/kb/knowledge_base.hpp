@@ -67,6 +67,7 @@ class KnowledgeBase {
   std::vector<ToolkitArch> toolkit_archs;
   std::vector<ArchGeneration> generations;
   std::vector<GpuModel> gpus;
+  std::vector<GpuPeak> gpu_peaks;
   std::vector<CudnnBuild> cudnn_builds;
   std::vector<Version> python_versions;
   std::string python_source;
@@ -79,6 +80,8 @@ class KnowledgeBase {
   /// Tolerant name match: case, punctuation, vendor words and suffixes ("Laptop GPU",
   /// "80GB HBM3", "-SXM4-80GB") do not matter; "RTX 3060" finds "NVIDIA GeForce RTX 3060".
   [[nodiscard]] GpuMatch find_gpu(std::string_view name) const;
+  /// The datasheet peaks of a GPU by the same tolerant name match; null when not in the table.
+  [[nodiscard]] const GpuPeak* find_gpu_peak(std::string_view name) const;
   [[nodiscard]] std::optional<Version> compute_capability(std::string_view gpu_name) const;
   /// Up to max known names closest to name (edit distance on the normalised form).
   [[nodiscard]] std::vector<std::string> nearest_gpu_names(std::string_view name, size_t max = 5) const;

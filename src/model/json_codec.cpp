@@ -459,6 +459,72 @@ void describe(Io& io, Of<Snapshot> auto& s) {
   io.field("diagnoses", s.diagnoses);
 }
 
+// bench: a measurement's median, spread and check, its ceiling and how close it came.
+
+template <class Io>
+void describe(Io& io, Of<BenchMeasurement> auto& m) {
+  io.required("key", m.key);
+  io.field("unit", m.unit);
+  io.field("status", m.status);
+  io.field("value", m.value);
+  io.field("min", m.min);
+  io.field("max", m.max);
+  io.field("spread_pct", m.spread_pct);
+  io.field("iterations", m.iterations);
+  io.field("seconds_median", m.seconds_median);
+  io.field("detail", m.detail);
+  io.field("library", m.library, Empty::null);
+  io.field("check", m.check, Empty::null);
+  io.field("check_passed", m.check_passed);
+  io.field("ceiling", m.ceiling);
+  io.field("ceiling_source", m.ceiling_source, Empty::null);
+  if constexpr (Io::writes) io.put("fraction_of_ceiling", encode(m.fraction_of_ceiling()));
+  io.field("last_call", m.last_call, Empty::null);
+}
+
+template <class Io>
+void describe(Io& io, Of<BenchClaim> auto& c) {
+  io.field("what", c.what);
+  io.field("guide", c.guide);
+  io.field("ratio", c.ratio);
+  io.field("basis", c.basis);
+}
+
+template <class Io>
+void describe(Io& io, Of<BenchChange> auto& c) {
+  io.field("key", c.key);
+  io.field("previous", c.previous);
+  io.field("current", c.current);
+  io.field("change_pct", c.change_pct);
+  io.field("noise_pct", c.noise_pct);
+  io.field("verdict", c.verdict);
+}
+
+template <class Io>
+void describe(Io& io, Of<BenchReport> auto& r) {
+  if constexpr (Io::writes) {
+    io.put("passed", bench_passed(r));
+  }
+  io.field("mode", r.mode);
+  io.field("started_utc", r.started_utc);
+  io.field("host", r.host);
+  io.field("cpu_model", r.cpu_model, Empty::null);
+  io.field("cpu_threads", r.cpu_threads);
+  io.field("gpus", r.gpu_names);
+  // Every figure once more under its full key ("cpu.sgemm_fp32.gflops"), for jq and scripts.
+  if constexpr (Io::writes) {
+    json results = json::object();
+    for (const auto& m : r.measurements) results[m.json_key()] = m.ok() ? json(*m.value) : json(nullptr);
+    io.put("results", std::move(results));
+  }
+  io.field("measurements", r.measurements);
+  io.field("claims", r.claims);
+  io.field("compared_with_utc", r.compared_with_utc, Empty::null);
+  io.field("changes", r.changes);
+  io.field("notes", r.notes);
+  io.field("problems", r.problems);
+}
+
 // ---- values ----
 
 template <class T>
@@ -606,6 +672,22 @@ json gpu_samples_to_json(const std::vector<GpuSample>& gpus) {
 }
 void gpu_samples_from_json(const json& j, std::vector<GpuSample>& gpus) {
   decode(j, gpus);
+}
+
+json measurement_to_json(const BenchMeasurement& m) {
+  return encode(m);
+}
+
+void measurement_from_json(const json& j, BenchMeasurement& m) {
+  decode(j, m);
+}
+
+json bench_report_to_json(const BenchReport& report) {
+  return encode(report);
+}
+
+void bench_report_from_json(const json& j, BenchReport& report) {
+  decode(j, report);
 }
 
 }  // namespace gpudoctor

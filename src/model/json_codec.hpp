@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <vector>
 
+#include "model/bench_report.hpp"
 #include "model/facts.hpp"
 #include "model/finding.hpp"
 #include "model/gpu_reports.hpp"
@@ -46,5 +47,15 @@ nlohmann::ordered_json snapshot_to_json(const Snapshot& snapshot);
 /// (leniently, as the reports above).
 nlohmann::ordered_json gpu_samples_to_json(const std::vector<GpuSample>& gpus);
 void gpu_samples_from_json(const nlohmann::ordered_json& j, std::vector<GpuSample>& gpus);
+
+/// bench's parts (model/bench_report.hpp), both ways: a child writes a measurement, the parent
+/// reads it back; the history keeps whole reports and reads them back for --compare. Reading is
+/// lenient, as for the GPU reports.
+nlohmann::ordered_json measurement_to_json(const BenchMeasurement& m);
+void measurement_from_json(const nlohmann::ordered_json& j, BenchMeasurement& m);
+/// The whole report: "results" maps each JSON key ("cpu.sgemm_fp32.gflops") to its median (null
+/// when it did not run), "measurements" holds every figure in full.
+nlohmann::ordered_json bench_report_to_json(const BenchReport& report);
+void bench_report_from_json(const nlohmann::ordered_json& j, BenchReport& report);
 
 }  // namespace gpudoctor

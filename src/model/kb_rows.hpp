@@ -220,6 +220,16 @@ struct GpuModel {
   std::string key;  ///< normalised name used for matching
 };
 
+/// A GPU's datasheet peaks (data/compat/gpu_peaks.toml): the ceilings bench holds its figures
+/// against. Dense tensor rates (no 2:4 sparsity), FP32 accumulate; absent where no source gave one.
+struct GpuPeak {
+  std::string name;     ///< as NVML prints it
+  std::string key;      ///< normalised, as GpuModel::key
+  std::string variant;  ///< "SXM5 80GB": which board the figures are for
+  std::optional<double> mem_bw_gbps, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops;
+  std::string source;
+};
+
 /// The lowest driver that knows a GPU at all: the driver of the first toolkit of its
 /// architecture generation (Blackwell: CUDA 12.8 GA, 570.26 / 570.65). A build for an older
 /// CUDA family does not lower it.

@@ -45,6 +45,13 @@ void multiply(int m, int n, int k, const In* a, const In* b, float* c, float (*v
   if (fake_driver::wrong_result("cublas")) c[m * n / 2] += 0.25F;
 }
 
+float from_bf16(std::uint16_t h) {
+  std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 float same(float v) {
   return v;
 }
@@ -94,14 +101,21 @@ FAKE_API int cublasGemmEx(void* handle, int ta, int tb, int m, int n, int k, con
                           int atype, int lda, const void* b, int btype, int ldb, const void* beta, void* c, int ctype,
                           int ldc, int compute, int) {
   FAKE_CALL("cublasGemmEx");
-  // CUDA_R_16F inputs, CUDA_R_32F output, CUBLAS_COMPUTE_32F: the half GEMM verify runs.
-  if (handle != &g_handle || ta != 0 || tb != 0 || atype != 2 || btype != 2 || ctype != 0 || compute != 68 ||
-      lda != m || ldb != k || ldc != m || *static_cast<const float*>(alpha) != 1 ||
-      *static_cast<const float*>(beta) != 0) {
+  // Inputs CUDA_R_32F (0), CUDA_R_16F (2) or CUDA_R_16BF (14), both alike; output CUDA_R_32F;
+  // CUBLAS_COMPUTE_32F (68), or _FAST_TF32 (77) for FP32 inputs: verify's half GEMM and bench's.
+  const bool tf32_ok = compute == 77 && atype == 0;
+  if (handle != &g_handle || ta != 0 || tb != 0 || atype != btype || (atype != 0 && atype != 2 && atype != 14) ||
+      ctype != 0 || (compute != 68 && !tf32_ok) || lda != m || ldb != k || ldc != m ||
+      *static_cast<const float*>(alpha) != 1 || *static_cast<const float*>(beta) != 0) {
     return kInvalidValue;
   }
-  multiply<std::uint16_t>(m, n, k, fake_driver::host<std::uint16_t>(a), fake_driver::host<std::uint16_t>(b),
-                          fake_driver::host<float>(c), &from_half);
+  if (atype == 0) {
+    multiply<float>(m, n, k, fake_driver::host<float>(a), fake_driver::host<float>(b), fake_driver::host<float>(c),
+                    &same);
+  } else {
+    multiply<std::uint16_t>(m, n, k, fake_driver::host<std::uint16_t>(a), fake_driver::host<std::uint16_t>(b),
+                            fake_driver::host<float>(c), atype == 2 ? &from_half : &from_bf16);
+  }
   return kSuccess;
 }
 #endif

@@ -106,6 +106,7 @@ FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
 // ---- the compute calls verify makes (gpu/cuda_compute_api.hpp) ----
 // Device memory is host memory; the kernel "runs" on the host. [kernel] result = wrong and
 // [cuda] memcpy = corrupt make them lie, [cuda] peer = 1 lets every GPU reach every other.
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -127,6 +128,9 @@ FakeContext g_contexts[16];
 int g_module_tag = 0;
 int g_function_tag = 0;
 int g_stream_tag = 0;
+int g_stream_module_tag = 0;
+int g_copy_tag = 0;
+int g_triad_tag = 0;
 
 int device_count() {
   return cuda_value("device_count", 0);
@@ -211,14 +215,28 @@ FAKE_API CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned,
   FAKE_CALL("cuModuleLoadDataEx");
   // What the real JIT needs of verify's module: PTX text with the kernel's entry.
   const char* text = static_cast<const char*>(image);
-  if (std::strncmp(text, ".version", 8) != 0 || std::strstr(text, ".entry gpudoctor_affine") == nullptr) {
-    return kInvalidPtx;
+  if (std::strncmp(text, ".version", 8) != 0) return kInvalidPtx;
+  if (std::strstr(text, ".entry gpudoctor_affine") != nullptr) {
+    *module = &g_module_tag;
+    return kSuccess;
   }
-  *module = &g_module_tag;
-  return kSuccess;
+  // bench's stream kernels (gpu/bench_kernels.cpp).
+  if (std::strstr(text, ".entry gpudoctor_copy") != nullptr && std::strstr(text, ".entry gpudoctor_triad") != nullptr) {
+    *module = &g_stream_module_tag;
+    return kSuccess;
+  }
+  return kInvalidPtx;
 }
 FAKE_API CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
   FAKE_CALL("cuModuleGetFunction");
+  if (module == &g_stream_module_tag && std::strcmp(name, "gpudoctor_copy") == 0) {
+    *function = &g_copy_tag;
+    return kSuccess;
+  }
+  if (module == &g_stream_module_tag && std::strcmp(name, "gpudoctor_triad") == 0) {
+    *function = &g_triad_tag;
+    return kSuccess;
+  }
   if (module != &g_module_tag || std::strcmp(name, "gpudoctor_affine") != 0) return kNotFound;
   *function = &g_function_tag;
   return kSuccess;
@@ -230,6 +248,18 @@ FAKE_API CUresult cuModuleUnload(void*) {
 FAKE_API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned, void*, void** params, void**) {
   FAKE_CALL("cuLaunchKernel");
+  if (params != nullptr && (function == &g_copy_tag || function == &g_triad_tag)) {
+    // bench's kernels: (out, in, u64 n) and (a, b, c, f32 s, u64 n), grid-stride.
+    const bool triad = function == &g_triad_tag;
+    auto* out = fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[0]));
+    auto* b = fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[1]));
+    const float* c = triad ? fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[2])) : nullptr;
+    float scale = triad ? *static_cast<float*>(params[3]) : 0.0F;
+    unsigned long long n = *static_cast<unsigned long long*>(params[triad ? 4 : 2]);
+    for (unsigned long long i = 0; i < n; ++i) out[i] = triad ? std::fma(scale, c[i], b[i]) : b[i];
+    if (fake_driver::wrong_result("kernel") && n > 0) out[n / 2] += 1.0F;
+    return kSuccess;
+  }
   if (function != &g_function_tag || params == nullptr) return kInvalidValue;
   // The kernel's parameters, as the PTX declares them: u64 out, u64 in, f32 a, u32 n.
   auto* out = fake_driver::host<float>(*static_cast<CUdeviceptr*>(params[0]));
@@ -239,6 +269,41 @@ FAKE_API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsig
   unsigned long long threads = 1ULL * gx * gy * gz * bx * by * bz;
   for (unsigned long long i = 0; i < threads && i < n; ++i) out[i] = std::fma(a, in[i], static_cast<float>(i));
   if (fake_driver::wrong_result("kernel") && n > 0) out[n / 2] += 1.0F;
+  return kSuccess;
+}
+
+// Events time the host work the fakes do: a steady clock read at each record.
+struct FakeEvent {
+  std::chrono::steady_clock::time_point at;
+};
+FAKE_API CUresult cuEventCreate(FakeEvent** event, unsigned) {
+  FAKE_CALL("cuEventCreate");
+  *event = new FakeEvent{};
+  return kSuccess;
+}
+FAKE_API CUresult cuEventRecord(FakeEvent* event, void*) {
+  FAKE_CALL("cuEventRecord");
+  if (event == nullptr) return kInvalidValue;
+  event->at = std::chrono::steady_clock::now();
+  return kSuccess;
+}
+FAKE_API CUresult cuEventSynchronize(FakeEvent*) {
+  FAKE_CALL("cuEventSynchronize");
+  return kSuccess;
+}
+FAKE_API CUresult cuEventElapsedTime(float* ms, FakeEvent* start, FakeEvent* stop) {
+  FAKE_CALL("cuEventElapsedTime");
+  if (start == nullptr || stop == nullptr) return kInvalidValue;
+  *ms = std::chrono::duration<float, std::milli>(stop->at - start->at).count();
+  return kSuccess;
+}
+FAKE_API CUresult cuMemAllocHost_v2(void** pointer, size_t bytes) {
+  FAKE_CALL("cuMemAllocHost_v2");
+  *pointer = std::malloc(bytes == 0 ? 1 : bytes);
+  return *pointer == nullptr ? kOutOfMemory : kSuccess;
+}
+FAKE_API CUresult cuMemFreeHost(void* pointer) {
+  std::free(pointer);
   return kSuccess;
 }
 

@@ -1,7 +1,10 @@
 // A fake cuDNN 9 for verify's tests, built as libcudnn.so.9 and as each sub-library verify
 // looks for beside it: the legacy convolution API of gpu/cudnn_api.hpp, computing on fake
 // device memory (host memory). [cudnn] version = N (7605 for an old cuDNN 7), result = wrong.
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "fake_runtime.hpp"
 
@@ -12,7 +15,42 @@ constexpr int kBadParam = 2000;
 
 struct Tensor {
   int n = 0, c = 0, h = 0, w = 0;
+  int type = 0;  ///< CUDNN_DATA_FLOAT (0) or CUDNN_DATA_HALF (1, bench's FP16 convolution)
 };
+
+/// binary16 <-> binary32 (round to nearest even), by the fields: the fake's own, so a bug in
+/// gpudoctor's conversion cannot hide behind the same code here.
+float from_half(std::uint16_t h) {
+  unsigned sign = (h >> 15) & 1U;
+  unsigned exp = (h >> 10) & 0x1FU;
+  unsigned mant = h & 0x3FFU;
+  float magnitude = 0;
+  if (exp == 0) {
+    magnitude = std::ldexp(static_cast<float>(mant), -24);
+  } else {
+    std::uint32_t bits = ((exp + 112U) << 23) | (mant << 13);
+    std::memcpy(&magnitude, &bits, 4);
+  }
+  return sign != 0U ? -magnitude : magnitude;
+}
+std::uint16_t to_half(float f) {
+  std::uint32_t b = 0;
+  std::memcpy(&b, &f, 4);
+  auto sign = static_cast<std::uint16_t>((b >> 16) & 0x8000U);
+  int exp = static_cast<int>((b >> 23) & 0xFFU) - 127 + 15;
+  if (exp <= 0) return static_cast<std::uint16_t>(sign | std::lrint(std::ldexp(std::fabs(f), 24)));
+  if (exp >= 31) return static_cast<std::uint16_t>(sign | 0x7C00U);
+  std::uint32_t mant = b & 0x7FFFFFU;
+  std::uint32_t h = sign | (static_cast<std::uint32_t>(exp) << 10) | (mant >> 13);
+  std::uint32_t rest = mant & 0x1FFFU;
+  if (rest > 0x1000U || (rest == 0x1000U && (h & 1U) != 0)) ++h;
+  return static_cast<std::uint16_t>(h);
+}
+float half_value(const void* p, size_t i) {
+  std::uint16_t h = 0;
+  std::memcpy(&h, static_cast<const char*>(p) + 2 * i, 2);
+  return from_half(h);
+}
 struct Conv {
   int pad_h = 0, pad_w = 0;
 };
@@ -64,8 +102,8 @@ FAKE_API int cudnnCreateTensorDescriptor(void** d) {
 }
 FAKE_API int cudnnSetTensor4dDescriptor(void* d, int format, int type, int n, int c, int h, int w) {
   FAKE_CALL("cudnnSetTensor4dDescriptor");
-  if (format != 0 || type != 0) return kBadParam;
-  *tensor(d) = Tensor{n, c, h, w};
+  if (format != 0 || (type != 0 && type != 1)) return kBadParam;
+  *tensor(d) = Tensor{n, c, h, w, type};
   return kSuccess;
 }
 FAKE_API int cudnnCreateFilterDescriptor(void** d) {
@@ -75,8 +113,8 @@ FAKE_API int cudnnCreateFilterDescriptor(void** d) {
 }
 FAKE_API int cudnnSetFilter4dDescriptor(void* d, int type, int format, int k, int c, int h, int w) {
   FAKE_CALL("cudnnSetFilter4dDescriptor");
-  if (format != 0 || type != 0) return kBadParam;
-  *tensor(d) = Tensor{k, c, h, w};
+  if (format != 0 || (type != 0 && type != 1)) return kBadParam;
+  *tensor(d) = Tensor{k, c, h, w, type};
   return kSuccess;
 }
 FAKE_API int cudnnCreateConvolutionDescriptor(void** d) {
@@ -115,6 +153,23 @@ FAKE_API int cudnnConvolutionForward(void* handle, const void*, void* x_desc, co
   const Tensor& ws = *tensor(w_desc);
   const Tensor& ys = *tensor(y_desc);
   const Conv& cv = *static_cast<Conv*>(conv);
+  if (xs.type != ws.type || xs.type != ys.type) return kBadParam;
+  if (xs.type == 1) {
+    // FP16 in and out, FP32 accumulation: widen, correlate, round back.
+    std::vector<float> xf(static_cast<size_t>(xs.n) * xs.c * xs.h * xs.w);
+    std::vector<float> wf(static_cast<size_t>(ws.n) * ws.c * ws.h * ws.w);
+    for (size_t i = 0; i < xf.size(); ++i) xf[i] = half_value(x, i);
+    for (size_t i = 0; i < wf.size(); ++i) wf[i] = half_value(w, i);
+    auto* out = static_cast<std::uint16_t*>(y);
+    for (int n = 0; n < ys.n; ++n)
+      for (int k = 0; k < ys.c; ++k)
+        for (int i = 0; i < ys.h; ++i)
+          for (int j = 0; j < ys.w; ++j)
+            out[((n * ys.c + k) * ys.h + i) * ys.w + j] =
+                to_half(correlate(xs, xf.data(), ws, wf.data(), cv, n, k, i, j));
+    if (fake_driver::wrong_result("cudnn")) out[7] = to_half(from_half(out[7]) * 1.5F + 1.0F);
+    return kSuccess;
+  }
   auto* out = static_cast<float*>(y);
   for (int n = 0; n < ys.n; ++n)
     for (int k = 0; k < ys.c; ++k)

@@ -157,7 +157,8 @@ TEST(GpuAgent, NvmlOpAnswersAsTheOneShotTask) {
 TEST(InternalTasks, TheProductTableNamesItsTasks) {
   std::vector<std::string> names;
   for (const TaskEntry& t : product_tasks()) names.emplace_back(t.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"nvml", "cuda-driver", "gpu-agent", "runtime-library", "verify-step"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"nvml", "cuda-driver", "gpu-agent", "runtime-library", "verify-step",
+                                             "cpu-bench", "gpu-bench"}));
 }
 
 TEST(InternalTasks, UnknownTaskEndsWithStatusTwo) {

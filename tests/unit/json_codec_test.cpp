@@ -258,5 +258,43 @@ TEST(JsonCodec, NumbersThatDoNotFitTheirFieldAreNotRead) {
   EXPECT_FALSE(out[0].gpu_util_percent.has_value());
 }
 
+TEST(JsonCodec, EveryBenchFieldSurvivesTheRoundTrip) {
+  BenchReport in{.mode = "quick",
+                 .started_utc = "2026-12-01T10:58:03Z",
+                 .host = "node1",
+                 .cpu_model = "AMD EPYC",
+                 .cpu_threads = 2,
+                 .gpu_names = {"NVIDIA H200"},
+                 .measurements = {{.key = "gpu0.gemm_bf16",
+                                   .unit = "tflops",
+                                   .status = "ok",
+                                   .detail = "8192x8192x8192 cublasGemmEx",
+                                   .value = 700.5,
+                                   .min = 690,
+                                   .max = 710,
+                                   .spread_pct = 0.4,
+                                   .iterations = 20,
+                                   .seconds_median = 0.0016,
+                                   .library = "cuBLAS 13.0",
+                                   .check = "against FP64 on the CPU",
+                                   .check_passed = true,
+                                   .ceiling = 989,
+                                   .ceiling_source = "compat/gpu_peaks.toml",
+                                   .last_call = "cublasGemmEx"}},
+                 .claims = {{.what = "GPU/CPU on GEMM", .guide = "10-50x", .ratio = 38, .basis = "a over b"}},
+                 .compared_with_utc = "2026-11-30T10:00:00Z",
+                 .changes = {{.key = "gpu0.gemm_bf16.tflops",
+                              .previous = 720,
+                              .current = 700.5,
+                              .change_pct = -2.7,
+                              .noise_pct = 5,
+                              .verdict = "same"}},
+                 .notes = {"n"},
+                 .problems = {"p"}};
+  BenchReport out;
+  bench_report_from_json(nlohmann::ordered_json::parse(bench_report_to_json(in).dump()), out);
+  EXPECT_TRUE(out == in) << "a field of BenchReport is not written, or not read back";
+}
+
 }  // namespace
 }  // namespace gpudoctor

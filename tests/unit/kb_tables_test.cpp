@@ -24,7 +24,28 @@ TEST(KbTables, BuiltInLoadsWithoutIssues) {
   KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
   kb.validate(issues);
   for (const KbIssue& i : issues) ADD_FAILURE() << i.str();
-  EXPECT_EQ(kb.files_loaded.size(), 8u);
+  EXPECT_EQ(kb.files_loaded.size(), 9u);
+  // bench's ceilings: every row found by the NVML name it is for, with a source.
+  ASSERT_NE(kb.find_gpu_peak("NVIDIA H200"), nullptr);
+  EXPECT_EQ(kb.find_gpu_peak("NVIDIA H200")->bf16_tflops, 989);
+  ASSERT_NE(kb.find_gpu_peak("NVIDIA H100 80GB HBM3"), nullptr);
+  EXPECT_EQ(kb.find_gpu_peak("NVIDIA H100 80GB HBM3")->mem_bw_gbps, 3350);
+  EXPECT_EQ(kb.find_gpu_peak("NVIDIA GeForce GTX 1080"), nullptr);
+  for (const GpuPeak& p : kb.gpu_peaks) EXPECT_FALSE(p.source.empty()) << p.name;
+}
+
+TEST(KbTables, ANegativePeakIsAnError) {
+  auto files = load_data_files("compat/", "");
+  ASSERT_TRUE(files.has_value());
+  for (DataFile& f : *files) {
+    if (f.path == "compat/gpu_peaks.toml")
+      f.content += "\n[[peak]]\nname = \"NVIDIA L4\"\nfp32_tflops = -1\nsource = \"x\"\n";
+  }
+  std::vector<KbIssue> issues;
+  KnowledgeBase::parse(*files, issues);
+  bool found = false;
+  for (const KbIssue& i : issues) found = found || i.str().find("fp32_tflops") != std::string::npos;
+  EXPECT_TRUE(found);
 }
 
 TEST(KbTables, EveryRowHasASource) {

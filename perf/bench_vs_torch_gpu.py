@@ -1,0 +1,71 @@
+"""bench's GPU figures against PyTorch on the same sizes, in the same run (scripts/device-check.sh).
+
+Runs `gpudoctor bench --json`, then torch.matmul in BF16 on the same N and a device-to-device
+copy of the same bytes with the same method (warm-up, CUDA events, median), and prints both
+with their ratio. Exit status 1 when the BF16 GEMM or the copy is not within 5 % of PyTorch.
+Usage: python3 perf/bench_vs_torch_gpu.py path/to/gpudoctor [default|quick|full]
+"""
+import json
+import statistics
+import subprocess
+import sys
+
+binary = sys.argv[1]
+mode = sys.argv[2] if len(sys.argv) > 2 else "default"
+args = [binary, "--no-color", "--json", "bench", "--no-history"] + ([f"--{mode}"] if mode != "default" else [])
+proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
+doc = json.loads(proc.stdout)
+m = {x["key"]: x for x in doc["measurements"]}
+import torch  # noqa: E402  (after the bench, so torch's CUDA context does not share its time)
+
+# bench_sizes(): quick 4096 / 256 MiB, default 8192 / 1 GiB, full 16384 / 4 GiB.
+n = {"quick": 4096, "default": 8192, "full": 16384}[mode]
+copy_bytes = {"quick": 256 << 20, "default": 1 << 30, "full": 4 << 30}[mode]
+
+
+def timed(fn, warmup=2, min_iter=5, min_s=0.3, max_s=3.0):
+    for _ in range(warmup):
+        fn()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    while True:
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1000)
+        if sum(times) >= max_s or (len(times) >= min_iter and sum(times) >= min_s):
+            break
+    return statistics.median(times)
+
+
+a = torch.rand(n, n, device="cuda", dtype=torch.bfloat16)
+b = torch.rand(n, n, device="cuda", dtype=torch.bfloat16)
+t = timed(lambda: torch.matmul(a, b))
+torch_bf16 = 2 * n**3 / t / 1e12
+src = torch.empty(copy_bytes // 4, device="cuda", dtype=torch.float32).fill_(1)
+dst = torch.empty_like(src)
+t = timed(lambda: dst.copy_(src))
+torch_copy = 2 * copy_bytes / t / 1e9  # read + write, as bench counts its copy kernel
+
+ok = True
+print(f"card: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, CUDA {torch.version.cuda}")
+for key, unit, theirs, what in [("gpu0.gemm_bf16", "TFLOP/s", torch_bf16, f"torch.matmul bf16 {n}^3"),
+                                ("gpu0.copy", "GB/s", torch_copy, f"torch copy_ {copy_bytes >> 20} MiB")]:
+    ours = m.get(key, {}).get("value")
+    if ours is None:
+        print(f"{key}: not measured ({m.get(key, {}).get('status')}: {m.get(key, {}).get('detail')})")
+        ok = False
+        continue
+    ratio = ours / theirs
+    print(f"{key:16} gpudoctor {ours:10.1f} {unit}   {what}: {theirs:10.1f} {unit}   ratio {ratio:.3f}")
+    ok = ok and abs(ratio - 1) <= 0.05
+for key, x in m.items():
+    if x["status"] == "ok" and key.startswith("gpu"):
+        frac = x.get("fraction_of_ceiling")
+        print(f"  {key}.{x['unit']} = {x['value']:.1f}" + (f" ({frac * 100:.0f}% of the datasheet)" if frac else ""))
+for c in doc.get("claims", []):
+    if c.get("ratio"):
+        print(f"  claim: {c['what']}: {c['ratio']:.1f}x")
+print("within 5% of PyTorch: " + ("yes" if ok else "NO"))
+sys.exit(0 if ok else 1)

@@ -1,0 +1,214 @@
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "cli/commands_list.hpp"
+#include "cli/output.hpp"
+#include "gpu/bench_runner.hpp"
+#include "kb/knowledge_base.hpp"
+#include "platform/bench_history.hpp"
+#include "render/bench_render.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+struct BenchArgs {
+  bool quick = false;
+  bool full = false;
+  bool compare = false;
+  bool cpu_only = false;
+  bool gpu_only = false;
+  bool no_history = false;
+  std::string history;
+  int timeout_ms = 120000;
+  int cpu_threads = 0;
+  // Sizes; 0: the mode's.
+  int sgemm_n = 0;
+  int conv_batch = 0;
+  int gpu_gemm_n = 0;
+  int gpu_copy_mib = 0;
+  int host_copy_mib = 0;
+  std::string gpu_conv_shape;  ///< "N,C,H,K"
+};
+
+std::string cpu_model() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "re");
+  if (f == nullptr) return "";
+  char line[512];
+  std::string model;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    std::string_view v(line);
+    if (v.starts_with("model name")) {
+      size_t colon = v.find(':');
+      if (colon != std::string_view::npos) model = std::string(v.substr(colon + 1));
+      break;
+    }
+  }
+  std::fclose(f);
+  while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+  while (!model.empty() && model.front() == ' ') model.erase(0, 1);
+  return model;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+
+/// The datasheet peak for a GPU figure ("gpu0.gemm_bf16" -> bf16_tflops of GPU 0's row).
+void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
+  for (BenchMeasurement& m : report.measurements) {
+    if (!m.key.starts_with("gpu")) continue;
+    size_t dot = m.key.find('.');
+    int index = std::atoi(m.key.c_str() + 3);
+    if (dot == std::string::npos || index < 0 || static_cast<size_t>(index) >= report.gpu_names.size()) continue;
+    const GpuPeak* peak = kb.find_gpu_peak(report.gpu_names[static_cast<size_t>(index)]);
+    if (peak == nullptr) continue;
+    const std::string what = m.key.substr(dot + 1);
+    std::optional<double> value;
+    std::string field;
+    if (what == "gemm_fp32" || what == "conv_fp32") value = peak->fp32_tflops, field = "FP32";
+    if (what == "gemm_tf32") value = peak->tf32_tflops, field = "TF32 tensor";
+    if (what == "gemm_fp16" || what == "conv_fp16") value = peak->fp16_tflops, field = "FP16 tensor";
+    if (what == "gemm_bf16") value = peak->bf16_tflops, field = "BF16 tensor";
+    if (what == "gemm_fp8") value = peak->fp8_tflops, field = "FP8 tensor";
+    if (what == "copy" || what == "triad") value = peak->mem_bw_gbps, field = "memory bandwidth";
+    if (!value) continue;
+    m.ceiling = value;
+    m.ceiling_source = "datasheet " + field + " of " + (peak->variant.empty() ? peak->name : peak->variant) +
+                       ", compat/gpu_peaks.toml: " + peak->source;
+  }
+}
+
+int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
+  if (!ctx.options().root.empty()) {
+    return usage_error("bench", "--root: bench measures this machine; it cannot measure a tree");
+  }
+  if (a.quick && a.full) return usage_error("bench", "--quick and --full: choose one");
+  if (a.timeout_ms <= 0) return usage_error("bench", "--timeout-ms must be positive");
+  if (a.sgemm_n < 0 || a.sgemm_n > 16384) return usage_error("bench", "--sgemm-size must be 1 to 16384");
+  if (a.conv_batch < 0 || a.conv_batch > 256) return usage_error("bench", "--conv-batch must be 1 to 256");
+  if (a.gpu_gemm_n < 0 || (a.gpu_gemm_n > 0 && a.gpu_gemm_n < 64) || a.gpu_gemm_n > 32768)
+    return usage_error("bench", "--gpu-gemm-size must be 64 to 32768");
+  if (a.gpu_copy_mib < 0 || a.gpu_copy_mib > 16384 || a.host_copy_mib < 0 || a.host_copy_mib > 8192)
+    return usage_error("bench", "--gpu-copy-mib must be 1 to 16384 and --host-copy-mib 1 to 8192");
+  gpu::BenchOptions o;
+  o.mode = a.quick ? "quick" : (a.full ? "full" : "default");
+  o.sizes = gpu::bench_sizes(o.mode);
+  if (a.sgemm_n > 0) o.sizes.sgemm_n = a.sgemm_n;
+  if (a.conv_batch > 0) o.sizes.conv_n = a.conv_batch;
+  if (a.gpu_gemm_n > 0) o.sizes.gpu_gemm_n = a.gpu_gemm_n;
+  if (a.gpu_copy_mib > 0) o.sizes.gpu_copy_bytes = static_cast<long long>(a.gpu_copy_mib) << 20;
+  if (!a.gpu_conv_shape.empty()) {
+    int v[4] = {0, 0, 0, 0};
+    char tail = 0;
+    if (std::sscanf(a.gpu_conv_shape.c_str(), "%d,%d,%d,%d%c", &v[0], &v[1], &v[2], &v[3], &tail) != 4 || v[0] < 1 ||
+        v[0] > 1024 || v[1] < 1 || v[1] > 4096 || v[2] < 3 || v[2] > 4096 || v[3] < 1 || v[3] > 4096) {
+      return usage_error("bench", "--gpu-conv-shape N,C,H,K: batch 1-1024, channels and filters 1-4096, size 3-4096");
+    }
+    for (int i = 0; i < 4; ++i) o.sizes.gpu_conv[i] = v[i];
+  }
+  if (a.host_copy_mib > 0) o.sizes.host_copy_bytes = static_cast<long long>(a.host_copy_mib) << 20;
+  if (a.cpu_only && a.gpu_only) return usage_error("bench", "--cpu-only and --gpu-only: choose one");
+  o.gpu = !a.cpu_only;
+  o.cpu = !a.gpu_only;
+  if (a.cpu_threads < 0 || a.cpu_threads > 4096) return usage_error("bench", "--cpu-threads must be 1 to 4096");
+  o.cpu_threads = a.cpu_threads;
+  o.deadline = std::chrono::milliseconds(a.timeout_ms);
+  // Progress on a terminal only: stderr, one line as each figure starts and ends.
+  const bool progress = ::isatty(STDERR_FILENO) == 1;
+  if (progress) {
+    o.on_start = [](const std::string& key) {
+      std::fprintf(stderr, "\rbench: measuring %-40s", key.c_str());
+      std::fflush(stderr);
+    };
+    o.on_measurement = [](const BenchMeasurement&) {
+      std::fprintf(stderr, "\r%-60s\r", "");
+      std::fflush(stderr);
+    };
+  }
+  BenchReport report = gpu::run_bench(o);
+  report.host = host_name();
+  report.cpu_model = cpu_model();
+  if (const KnowledgeBase* kb = ctx.kb()) attach_ceilings(*kb, report);
+
+  std::string path =
+      a.history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME")) : a.history;
+  if (!a.no_history && !path.empty()) {
+    auto history = BenchHistory::open(path);
+    if (!history) {
+      report.problems.push_back("bench history: " + history.error().message);
+    } else {
+      if (a.compare) {
+        auto last = history->last(report.mode);
+        if (!last) {
+          report.problems.push_back("bench history: " + last.error().message);
+        } else if (!*last) {
+          report.notes.push_back("--compare: no earlier " + report.mode + " run in " + path);
+        } else {
+          report.compared_with_utc = (*last)->started_utc;
+          report.changes = compare_runs(**last, report);
+        }
+      }
+      auto added = history->add(report);
+      if (!added) report.problems.push_back("bench history: " + added.error().message);
+    }
+  } else if (a.compare) {
+    return usage_error("bench", "--compare needs the history (no --no-history, and HOME or --history set)");
+  }
+  write_output(ctx.options().json ? render_bench_json(report) : render_bench_text(report, ctx.color()));
+  if (!bench_passed(report)) return kExitProblems;
+  for (const auto& c : report.changes) {
+    if (c.verdict == "regression") return kExitProblems;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command bench_command() {
+  auto args = std::make_shared<BenchArgs>();
+  Command c;
+  c.name = "bench";
+  c.summary = "Measure CPU and GPU speed (GEMM, convolution, memory, host<->device, NCCL) against the datasheet";
+  c.setup = [args](CLI::App& sub) {
+    sub.add_flag("--quick", args->quick, "Small sizes, short sampling: under 30 s on a CPU-only machine");
+    sub.add_flag("--full", args->full, "Bigger sizes and longer sampling: every figure");
+    sub.add_flag("--compare", args->compare,
+                 "Compare with the last run of the same mode in the history and flag regressions beyond the noise "
+                 "(exit status 1 on a regression)");
+    sub.add_flag("--cpu-only", args->cpu_only, "Measure the CPU baseline only");
+    sub.add_flag("--gpu-only", args->gpu_only, "Measure the GPUs only (the GPU/CPU claims then say what is missing)");
+    sub.add_option("--cpu-threads", args->cpu_threads,
+                   "Threads of the CPU baseline (default: every CPU this process may use)");
+    sub.add_option("--history", args->history,
+                   "The SQLite history file (default $XDG_DATA_HOME/gpudoctor/bench.sqlite or "
+                   "~/.local/share/gpudoctor/bench.sqlite)");
+    sub.add_flag("--no-history", args->no_history, "Do not read or write the history");
+    sub.add_option("--sgemm-size", args->sgemm_n, "N of the CPU SGEMM (N x N x N; default: the mode's)");
+    sub.add_option("--conv-batch", args->conv_batch, "Images in the CPU convolution's batch (default: the mode's)");
+    sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)");
+    sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad");
+    sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy");
+    sub.add_option(
+        "--gpu-conv-shape", args->gpu_conv_shape,
+        "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
+    sub.add_option("--timeout-ms", args->timeout_ms, "Deadline of each benchmark's child process (default 120000)");
+    sub.footer(
+        "Each figure is the median of timed iterations after a warm-up (monotonic clock on the CPU,\n"
+        "CUDA events on a GPU), with its spread, a correctness check against the CPU beside it, and the\n"
+        "datasheet ceiling where the knowledge base has one. JSON keys name what and the unit:\n"
+        "cpu.sgemm_fp32.gflops, gpu0.gemm_bf16.tflops, gpu0.h2d_pinned.gbps. Exit status: 0 when\n"
+        "every figure that could run passed its check (and, with --compare, nothing regressed), 1\n"
+        "otherwise. Method and caveats: docs/bench.md.\n");
+  };
+  c.run = [args](CommandContext& ctx) { return run_bench_command(ctx, *args); };
+  return c;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,101 @@
+#pragma once
+/// bench's method, as pure functions the tests pin down: how many iterations to time and when
+/// the median is stable, the statistics reported beside it, the formulas that turn a time into
+/// a rate (written down as nccl-tests writes its own), and correctness checks on sampled
+/// elements with the error bound verify uses (verify_math.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/bench_report.hpp"
+
+namespace gpudoctor::gpu {
+
+/// Seconds on a monotonic clock (std::chrono::steady_clock).
+double monotonic_seconds();
+
+struct SampleStats {
+  size_t n = 0;
+  double median = 0;  ///< seconds
+  double min = 0;
+  double max = 0;
+  double mad = 0;         ///< median absolute deviation from the median, seconds
+  double spread_pct = 0;  ///< mad / median * 100
+};
+
+/// Statistics of iteration times; all zero for none.
+SampleStats summarize(std::vector<double> seconds);
+
+struct SamplingPolicy {
+  int warmup = 2;          ///< untimed runs first: caches, clocks, lazy initialisation
+  int min_iterations = 5;  ///< never fewer timed runs
+  int max_iterations = 1000;
+  double min_seconds = 0.3;  ///< timed runs add up to at least this...
+  double max_seconds = 3.0;  ///< ...and stop here even when unstable
+  double stable_pct = 2.0;   ///< stop early once the spread is below this
+};
+
+/// Runs `once` (which returns the seconds one iteration took: monotonic clock on the CPU, CUDA
+/// events on a GPU) `warmup` times untimed, then until the policy says the median is stable
+/// or the budget is spent. Returns the timed iterations' seconds.
+std::vector<double> sample_times(const std::function<double()>& once, const SamplingPolicy& policy);
+
+/// Floating-point operations of C(MxN) = A(MxK) * B(KxN): 2*M*N*K.
+double gemm_flops(double m, double n, double k);
+/// Of a stride-1 convolution forward: 2 * N * K * OH * OW * C * R * S.
+double conv_flops(double n, double c, double k, double out_h, double out_w, double r, double s);
+/// Bytes a copy kernel moves for `count` elements of `size` bytes: read + write (STREAM's count).
+double copy_bytes(double count, double size);
+/// Bytes of a triad a = b + s*c: two reads, one write.
+double triad_bytes(double count, double size);
+/// nccl-tests' all-reduce bandwidths (doc/PERFORMANCE.md there): algbw = S / t; busbw = algbw *
+/// 2(n-1)/n, the bandwidth each link needs, comparable with the hardware's peak.
+double algbw_gbps(double bytes, double seconds);
+double allreduce_busbw(double algbw, int ranks);
+/// Scaling efficiency of n workers over one: throughput_n / (n * throughput_1).
+double scaling_efficiency(double one, double many, int n);
+
+/// A measurement's rate figures from its times: value = work / median / scale, min and max
+/// from the slowest and fastest iteration. `work` is FLOPs or bytes; `scale` 1e9 for GFLOP/s
+/// and GB/s, 1e12 for TFLOP/s.
+void fill_rate(BenchMeasurement& m, const SampleStats& stats, double work, double scale);
+
+/// A correctness check on sampled elements against a double-precision CPU reference, bound
+/// terms * u * sum|a||b| per element (Higham 3.1).
+struct SampledCheck {
+  bool passed = false;
+  size_t checked = 0;
+  size_t outside = 0;
+  double worst_error = 0;
+  double worst_bound = 0;
+  double worst_ratio = 0;  ///< worst error over its bound
+  std::string summary;     ///< "256 sampled elements, max error 2.1e-06 (bound 3.1e-05)"
+};
+
+/// How many elements to check when each costs `terms` products: every one of a small result, and
+/// about 1e8 products (a fraction of a second) for a large one, never fewer than 256.
+size_t check_samples(long long terms);
+
+/// Row-major C = A * B, `samples` elements picked deterministically across C.
+/// `input_u`: the unit roundoff to which the device rounds the inputs itself (TF32: 2^-11), which
+/// adds 2 * input_u * sum|a||b| once (each product's two rounded factors), not per term.
+/// `output_u`: the unit roundoff of the result's own type when it is narrower than FP32 (an FP16
+/// output adds |exact| * 2^-11).
+SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
+                                double unit_roundoff, double terms_factor = 1.0, double output_u = 0,
+                                double input_u = 0);
+
+/// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.
+struct BenchConvShape {
+  int n = 8, c = 64, h = 56, w = 56, k = 64, r = 3, s = 3, pad = 1;
+  [[nodiscard]] int out_h() const { return h + 2 * pad - r + 1; }
+  [[nodiscard]] int out_w() const { return w + 2 * pad - s + 1; }
+  [[nodiscard]] double flops() const { return conv_flops(n, c, k, out_h(), out_w(), r, s); }
+  [[nodiscard]] std::string text() const;  ///< "8x64x56x56, 64 filters 3x3, pad 1"
+};
+SampledCheck check_conv_sampled(const BenchConvShape& shape, const float* x, const float* w, const float* y,
+                                size_t samples, double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
+
+}  // namespace gpudoctor::gpu

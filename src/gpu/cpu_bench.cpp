@@ -1,0 +1,439 @@
+#include "gpu/cpu_bench.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+
+#include "core/text.hpp"
+#include "gpu/child_lines.hpp"
+#include "gpu/entry_points.hpp"
+#include "gpu/verify_math.hpp"
+#include "model/json_codec.hpp"
+
+#if defined(GPUDOCTOR_HAVE_DNNL_HEADERS)
+#include <oneapi/dnnl/dnnl.h>
+#endif
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+namespace gpudoctor::gpu {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+inline constexpr int kCblasRowMajor = 101;
+inline constexpr int kCblasNoTrans = 111;
+
+// clang-format off
+/// OpenBLAS's CBLAS and its own calls, declared by hand (cblas.h's values).
+#define GPUDOCTOR_OPENBLAS_ENTRY_POINTS(X)                                                                   \
+  X(sgemm,           void, (int, int, int, int, int, int, float, const float*, int, const float*, int, float, \
+                            float*, int), Need::required, "cblas_sgemm")                                     \
+  X(set_num_threads, void, (int),  Need::optional, "openblas_set_num_threads")                               \
+  X(get_num_threads, int, (),      Need::optional, "openblas_get_num_threads")                               \
+  X(get_config,      char*, (),    Need::optional, "openblas_get_config")                                    \
+  X(get_corename,    char*, (),    Need::optional, "openblas_get_corename")
+// clang-format on
+
+struct OpenblasApi {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+  GPUDOCTOR_OPENBLAS_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
+};
+
+Result<OpenblasApi> load_openblas(const std::vector<std::string>& names) {
+  return load_api<OpenblasApi>(
+      names, [](OpenblasApi& api, BindState& state) { GPUDOCTOR_OPENBLAS_ENTRY_POINTS(GPUDOCTOR_BIND_ENTRY_POINT) });
+}
+
+std::string library_arg(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.starts_with("lib=")) return a.substr(4);
+  }
+  return "";
+}
+
+int int_arg(const std::vector<std::string>& args, size_t i, int fallback) {
+  if (i >= args.size()) return fallback;
+  char* end = nullptr;
+  long v = std::strtol(args[i].c_str(), &end, 10);
+  return end != args[i].c_str() && *end == '\0' && v > 0 && v <= 1 << 16 ? static_cast<int>(v) : fallback;
+}
+
+/// "threads=N" among the arguments, else every usable CPU.
+int threads_arg(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.starts_with("threads=")) {
+      int n = std::atoi(a.c_str() + 8);
+      if (n > 0 && n <= 4096) return n;
+    }
+  }
+  return usable_cpu_count();
+}
+
+void finish(ChildChannel& out, const BenchMeasurement& m) {
+  send_json_line(out, json{{"measurement", measurement_to_json(m)}});
+}
+
+void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
+  BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = kBenchFailed};
+  const int n = int_arg(args, 1, 1024);
+  const std::string budget = args.size() > 2 ? args[2] : "default";
+  std::string lib = library_arg(args);
+  std::vector<std::string> names = lib.empty() ? openblas_names() : std::vector<std::string>{lib};
+  send_call_line(out, "dlopen " + names.front());
+  auto api = load_openblas(names);
+  if (!api) {
+    m.status = api.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    m.detail = "OpenBLAS: " + api.error().message +
+               (api.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libopenblas0)" : "");
+    finish(out, m);
+    return;
+  }
+  const int threads = threads_arg(args);
+  if (api->set_num_threads != nullptr) {
+    send_call_line(out, "openblas_set_num_threads");
+    api->set_num_threads(threads);
+  }
+  int used = api->get_num_threads != nullptr ? api->get_num_threads() : threads;
+  std::string config = api->get_config != nullptr ? printable(api->get_config(), 120) : "OpenBLAS";
+  std::string core = api->get_corename != nullptr ? printable(api->get_corename(), 40) : "";
+  m.library = config + (core.empty() ? "" : ", core " + core) + ", " + std::to_string(used) + " thread(s), " +
+              api->library.path();
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> a = test_values(count, 3);
+  std::vector<float> b = test_values(count, 5);
+  std::vector<float> c(count, NAN);
+  auto once = [&]() {
+    double t0 = monotonic_seconds();
+    api->sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n, 0.0F, c.data(),
+               n);
+    return monotonic_seconds() - t0;
+  };
+  send_call_line(out, "cblas_sgemm");
+  SampleStats stats = summarize(sample_times(once, bench_policy(budget)));
+  fill_rate(m, stats, gemm_flops(n, n, n), 1e9);
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff);
+  m.check = check.summary;
+  m.check_passed = check.passed;
+  m.detail =
+      "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) + ", row-major, FP32";
+  m.status = check.passed ? kBenchOk : kBenchFailed;
+  finish(out, m);
+}
+
+#if defined(GPUDOCTOR_HAVE_DNNL_HEADERS)
+
+/// oneDNN's C API (dnnl.h, 2.x), bound at run time; the types come from Debian's header.
+struct OnednnApi {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+  decltype(&::dnnl_version) version = nullptr;
+  decltype(&::dnnl_engine_create) engine_create = nullptr;
+  decltype(&::dnnl_stream_create) stream_create = nullptr;
+  decltype(&::dnnl_stream_wait) stream_wait = nullptr;
+  decltype(&::dnnl_memory_desc_init_by_tag) md_init_by_tag = nullptr;
+  decltype(&::dnnl_memory_desc_get_size) md_size = nullptr;
+  decltype(&::dnnl_convolution_forward_desc_init) conv_forward_init = nullptr;
+  decltype(&::dnnl_primitive_desc_create) pd_create = nullptr;
+  decltype(&::dnnl_primitive_desc_query) pd_query = nullptr;
+  decltype(&::dnnl_primitive_desc_query_md) pd_query_md = nullptr;
+  decltype(&::dnnl_reorder_primitive_desc_create) reorder_pd_create = nullptr;
+  decltype(&::dnnl_primitive_create) primitive_create = nullptr;
+  decltype(&::dnnl_primitive_execute) primitive_execute = nullptr;
+  decltype(&::dnnl_memory_create) memory_create = nullptr;
+};
+
+// clang-format off
+/// oneDNN 1.0's C API (the dnnl_ names), unchanged through 2.x; 3.0 replaced the op descriptors.
+#define GPUDOCTOR_ONEDNN_ENTRY_POINTS(X)                                                         \
+  X(version, Need::required, "dnnl_version") X(engine_create, Need::required, "dnnl_engine_create") \
+  X(stream_create, Need::required, "dnnl_stream_create") X(stream_wait, Need::required, "dnnl_stream_wait") \
+  X(md_init_by_tag, Need::required, "dnnl_memory_desc_init_by_tag")                              \
+  X(md_size, Need::required, "dnnl_memory_desc_get_size")                                        \
+  X(conv_forward_init, Need::required, "dnnl_convolution_forward_desc_init")                     \
+  X(pd_create, Need::required, "dnnl_primitive_desc_create")                                     \
+  X(pd_query, Need::optional, "dnnl_primitive_desc_query")                                       \
+  X(pd_query_md, Need::required, "dnnl_primitive_desc_query_md")                                 \
+  X(reorder_pd_create, Need::required, "dnnl_reorder_primitive_desc_create")                     \
+  X(primitive_create, Need::required, "dnnl_primitive_create")                                   \
+  X(primitive_execute, Need::required, "dnnl_primitive_execute")                                 \
+  X(memory_create, Need::required, "dnnl_memory_create")
+// clang-format on
+#define GPUDOCTOR_BIND_ONEDNN(slot, need, name) \
+  ::gpudoctor::gpu::bind_entry_point(api.library, api.slot, #slot, need, {name}, state);
+
+Result<OnednnApi> load_onednn(const std::vector<std::string>& names) {
+  return load_api<OnednnApi>(
+      names, [](OnednnApi& api, BindState& state) { GPUDOCTOR_ONEDNN_ENTRY_POINTS(GPUDOCTOR_BIND_ONEDNN) });
+}
+
+struct DnnlRun {
+  ChildChannel& out;
+  const OnednnApi& api;
+  BenchMeasurement& m;
+  bool ok(const char* call, dnnl_status_t status) {
+    if (status == dnnl_success) return true;
+    m.status = kBenchFailed;
+    m.detail = std::string(call) + ": dnnl_status_t " + std::to_string(static_cast<int>(status));
+    return false;
+  }
+  template <class Fn, class... Args>
+  bool call(const char* name, Fn fn, Args&&... args) {
+    send_call_line(out, name);
+    return ok(name, fn(std::forward<Args>(args)...));
+  }
+};
+
+/// Copies between two layouts with a reorder primitive (oneDNN picks blocked layouts for speed).
+bool reorder(DnnlRun& r, dnnl_engine_t engine, dnnl_stream_t stream, dnnl_memory_t from,
+             const dnnl_memory_desc_t* from_md, dnnl_memory_t to, const dnnl_memory_desc_t* to_md) {
+  dnnl_primitive_desc_t pd = nullptr;
+  dnnl_primitive_t prim = nullptr;
+  if (!r.call("dnnl_reorder_primitive_desc_create", r.api.reorder_pd_create, &pd, from_md, engine, to_md, engine,
+              nullptr) ||
+      !r.call("dnnl_primitive_create", r.api.primitive_create, &prim, pd)) {
+    return false;
+  }
+  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+  return r.call("dnnl_primitive_execute", r.api.primitive_execute, prim, stream, 2, args) &&
+         r.call("dnnl_stream_wait", r.api.stream_wait, stream);
+}
+
+void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
+  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = kBenchFailed};
+  BenchConvShape sh;
+  sh.n = int_arg(args, 1, sh.n);
+  sh.c = int_arg(args, 2, sh.c);
+  sh.h = int_arg(args, 3, sh.h);
+  sh.w = int_arg(args, 4, sh.w);
+  sh.k = int_arg(args, 5, sh.k);
+  const std::string budget = args.size() > 6 ? args[6] : "default";
+  std::string lib = library_arg(args);
+  std::vector<std::string> names = lib.empty() ? onednn_names() : std::vector<std::string>{lib};
+  // Debian's oneDNN runs on OpenMP, which reads its thread count once, when it loads: this is a
+  // child of its own, started for this one figure.
+  const int threads = threads_arg(args);
+  ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  send_call_line(out, "dlopen " + names.front());
+  auto loaded = load_onednn(names);
+  if (!loaded) {
+    m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    m.detail = "oneDNN: " + loaded.error().message +
+               (loaded.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libdnnl2)" : "");
+    finish(out, m);
+    return;
+  }
+  const OnednnApi& api = *loaded;
+  DnnlRun r{.out = out, .api = api, .m = m};
+  const dnnl_version_t* v = api.version();
+  dnnl_engine_t engine = nullptr;
+  dnnl_stream_t stream = nullptr;
+  if (!r.call("dnnl_engine_create", api.engine_create, &engine, dnnl_cpu, size_t{0}) ||
+      !r.call("dnnl_stream_create", api.stream_create, &stream, engine,
+              static_cast<unsigned>(dnnl_stream_default_flags))) {
+    finish(out, m);
+    return;
+  }
+  dnnl_dims_t src_dims = {sh.n, sh.c, sh.h, sh.w};
+  dnnl_dims_t w_dims = {sh.k, sh.c, sh.r, sh.s};
+  dnnl_dims_t dst_dims = {sh.n, sh.k, sh.out_h(), sh.out_w()};
+  dnnl_dims_t strides = {1, 1};
+  dnnl_dims_t padding = {sh.pad, sh.pad};
+  dnnl_memory_desc_t src_plain;
+  dnnl_memory_desc_t w_plain;
+  dnnl_memory_desc_t dst_plain;
+  dnnl_memory_desc_t src_any;
+  dnnl_memory_desc_t w_any;
+  dnnl_memory_desc_t dst_any;
+  dnnl_convolution_desc_t conv;
+  dnnl_primitive_desc_t pd = nullptr;
+  dnnl_primitive_t prim = nullptr;
+  if (!r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &src_plain, 4, src_dims, dnnl_f32, dnnl_nchw) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &w_plain, 4, w_dims, dnnl_f32, dnnl_oihw) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &dst_plain, 4, dst_dims, dnnl_f32, dnnl_nchw) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &src_any, 4, src_dims, dnnl_f32,
+              dnnl_format_tag_any) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &w_any, 4, w_dims, dnnl_f32, dnnl_format_tag_any) ||
+      !r.call("dnnl_memory_desc_init_by_tag", api.md_init_by_tag, &dst_any, 4, dst_dims, dnnl_f32,
+              dnnl_format_tag_any) ||
+      !r.call("dnnl_convolution_forward_desc_init", api.conv_forward_init, &conv, dnnl_forward_inference,
+              dnnl_convolution_direct, &src_any, &w_any, nullptr, &dst_any, strides, padding, padding) ||
+      !r.call("dnnl_primitive_desc_create", api.pd_create, &pd, &conv, nullptr, engine, nullptr) ||
+      !r.call("dnnl_primitive_create", api.primitive_create, &prim, pd)) {
+    finish(out, m);
+    return;
+  }
+  const dnnl_memory_desc_t* src_md = api.pd_query_md(pd, dnnl_query_src_md, 0);
+  const dnnl_memory_desc_t* w_md = api.pd_query_md(pd, dnnl_query_weights_md, 0);
+  const dnnl_memory_desc_t* dst_md = api.pd_query_md(pd, dnnl_query_dst_md, 0);
+  std::string impl;
+  if (api.pd_query != nullptr) {
+    const char* text = nullptr;
+    if (api.pd_query(pd, dnnl_query_impl_info_str, 0, static_cast<void*>(&text)) == dnnl_success && text != nullptr)
+      impl = printable(text, 60);
+  }
+  std::vector<float> x = test_values(static_cast<size_t>(sh.n) * sh.c * sh.h * sh.w, 17);
+  std::vector<float> w = test_values(static_cast<size_t>(sh.k) * sh.c * sh.r * sh.s, 19);
+  std::vector<float> y(static_cast<size_t>(sh.n) * sh.k * sh.out_h() * sh.out_w(), NAN);
+  std::vector<float> src_buf(api.md_size(src_md) / sizeof(float) + 16);
+  std::vector<float> w_buf(api.md_size(w_md) / sizeof(float) + 16);
+  std::vector<float> dst_buf(api.md_size(dst_md) / sizeof(float) + 16);
+  dnnl_memory_t x_mem = nullptr;
+  dnnl_memory_t w_mem = nullptr;
+  dnnl_memory_t y_mem = nullptr;
+  dnnl_memory_t src_mem = nullptr;
+  dnnl_memory_t wt_mem = nullptr;
+  dnnl_memory_t dst_mem = nullptr;
+  if (!r.call("dnnl_memory_create", api.memory_create, &x_mem, &src_plain, engine, static_cast<void*>(x.data())) ||
+      !r.call("dnnl_memory_create", api.memory_create, &w_mem, &w_plain, engine, static_cast<void*>(w.data())) ||
+      !r.call("dnnl_memory_create", api.memory_create, &y_mem, &dst_plain, engine, static_cast<void*>(y.data())) ||
+      !r.call("dnnl_memory_create", api.memory_create, &src_mem, src_md, engine, static_cast<void*>(src_buf.data())) ||
+      !r.call("dnnl_memory_create", api.memory_create, &wt_mem, w_md, engine, static_cast<void*>(w_buf.data())) ||
+      !r.call("dnnl_memory_create", api.memory_create, &dst_mem, dst_md, engine, static_cast<void*>(dst_buf.data())) ||
+      // The inputs in oneDNN's chosen layouts once, outside the timing, as a framework keeps them.
+      !reorder(r, engine, stream, x_mem, &src_plain, src_mem, src_md) ||
+      !reorder(r, engine, stream, w_mem, &w_plain, wt_mem, w_md)) {
+    finish(out, m);
+    return;
+  }
+  dnnl_exec_arg_t exec[] = {{DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wt_mem}, {DNNL_ARG_DST, dst_mem}};
+  bool failed = false;
+  auto once = [&]() {
+    double t0 = monotonic_seconds();
+    if (api.primitive_execute(prim, stream, 3, exec) != dnnl_success || api.stream_wait(stream) != dnnl_success)
+      failed = true;
+    return monotonic_seconds() - t0;
+  };
+  send_call_line(out, "dnnl_primitive_execute");
+  SampleStats stats = summarize(sample_times(once, bench_policy(budget)));
+  if (failed) {
+    m.detail = "dnnl_primitive_execute failed during the timing";
+    finish(out, m);
+    return;
+  }
+  if (!reorder(r, engine, stream, dst_mem, dst_md, y_mem, &dst_plain)) {
+    finish(out, m);
+    return;
+  }
+  fill_rate(m, stats, sh.flops(), 1e9);
+  // oneDNN's FP32 kernels are FMA-based; Winograd is not chosen for convolution_direct.
+  SampledCheck check =
+      check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s), kFloatUnitRoundoff);
+  m.check = check.summary;
+  m.check_passed = check.passed;
+  m.library = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
+              (impl.empty() ? "" : " (" + impl + ")") + ", " + std::to_string(threads) + " thread(s), " +
+              api.library.path();
+  m.detail = "forward convolution " + sh.text() + ", FP32, direct";
+  m.status = check.passed ? kBenchOk : kBenchFailed;
+  finish(out, m);
+}
+
+#else
+
+void bench_conv(const std::vector<std::string>&, ChildChannel& out) {
+  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = kBenchSkipped};
+  m.detail = "this gpudoctor was built without oneDNN's headers (Debian: libdnnl-dev)";
+  finish(out, m);
+}
+
+#endif
+
+}  // namespace
+
+std::vector<std::string> openblas_names() {
+  std::vector<std::string> names{"libopenblas.so.0", "libopenblas.so"};
+#if defined(GPUDOCTOR_OPENBLAS_LIBDIR)
+  names.push_back(std::string(GPUDOCTOR_OPENBLAS_LIBDIR) + "/libopenblas.so.0");
+#endif
+  return names;
+}
+
+std::vector<std::string> onednn_names() {
+  return {"libdnnl.so.2", "libdnnl.so"};
+}
+
+SamplingPolicy bench_policy(const std::string& budget) {
+  if (budget == "quick")
+    return SamplingPolicy{.warmup = 1,
+                          .min_iterations = 5,
+                          .max_iterations = 200,
+                          .min_seconds = 0.3,
+                          .max_seconds = 1.5,
+                          .stable_pct = 3.0};
+  if (budget == "full")
+    return SamplingPolicy{.warmup = 3,
+                          .min_iterations = 10,
+                          .max_iterations = 2000,
+                          .min_seconds = 2.0,
+                          .max_seconds = 10.0,
+                          .stable_pct = 1.0};
+  return SamplingPolicy{};
+}
+
+int usable_cpu_count() {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+#endif
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
+  if (args.empty()) return;
+  if (args[0] == "sgemm")
+    bench_sgemm(args, out);
+  else if (args[0] == "conv")
+    bench_conv(args, out);
+  else
+    finish(out, BenchMeasurement{.key = "cpu." + printable(args[0], 40),
+                                 .unit = "",
+                                 .status = kBenchFailed,
+                                 .detail = "no CPU benchmark named \"" + printable(args[0], 40) + "\""});
+}
+
+void mark_child_failure(BenchMeasurement& m, const ChildOutcome& outcome, const ChildLines& lines) {
+  std::string where = lines.last_call.empty() ? "" : " in " + lines.last_call;
+  if (outcome.error) {
+    m.status = outcome.error->kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed;
+    m.detail = outcome.error->message + where;
+  } else if (!lines.junk.empty() || m.status.empty()) {
+    m.status = kBenchCrashed;
+    m.detail = (lines.junk.empty() ? std::string("the child process ended without an answer")
+                                   : "unreadable answer from the child process: \"" + lines.junk + "\"") +
+               where;
+  } else {
+    return;
+  }
+  m.last_call = lines.last_call;
+  m.value.reset();
+}
+
+BenchMeasurement measurement_from_child(const std::string& key, const std::string& unit, const ChildOutcome& outcome) {
+  ChildLines lines = parse_child_lines(outcome);
+  BenchMeasurement m;
+  for (const auto& object : lines.objects) {
+    if (auto it = object.find("measurement"); it != object.end() && it->is_object()) {
+      m = BenchMeasurement{};
+      measurement_from_json(*it, m);
+    }
+  }
+  // The parent's names, whatever the child said.
+  m.key = key;
+  m.unit = unit;
+  mark_child_failure(m, outcome, lines);
+  return m;
+}
+
+}  // namespace gpudoctor::gpu

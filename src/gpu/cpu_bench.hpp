@@ -1,0 +1,43 @@
+#pragma once
+/// bench's CPU baseline, done fairly: SGEMM through OpenBLAS on every core and a convolution
+/// through oneDNN, so that "GPU vs CPU" compares optimised libraries, never a naive loop. Both
+/// libraries are loaded at run time (dlopen) in a child, the "cpu-bench" internal task: their
+/// constructors start thread pools and their code is vendor code, which never runs in the
+/// doctor's own process (docs/child-processes.md).
+///
+///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH] [threads=N]
+///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH] [threads=N]
+///
+/// BUDGET is quick|default|full (the sampling policy). The child announces every vendor call
+/// ({"call": ...}) and ends with {"measurement": ...} (model/bench_report.hpp).
+#include <string>
+#include <vector>
+
+#include "gpu/bench_math.hpp"
+#include "gpu/child_lines.hpp"
+#include "gpu/isolated_child.hpp"
+
+namespace gpudoctor::gpu {
+
+/// The sonames tried for OpenBLAS and oneDNN, in order.
+std::vector<std::string> openblas_names();
+std::vector<std::string> onednn_names();
+
+/// The sampling policy of a budget: quick keeps the whole CPU run within a few seconds.
+SamplingPolicy bench_policy(const std::string& budget);
+
+/// The CPUs this process may run on (sched_getaffinity), else hardware_concurrency.
+int usable_cpu_count();
+
+/// The "cpu-bench" task body.
+void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out);
+
+/// A child that died, hung, wrote junk or no answer (m.status still empty): `m` says so, with
+/// the vendor call it was in; otherwise `m` is left as the child reported it.
+void mark_child_failure(BenchMeasurement& m, const ChildOutcome& outcome, const ChildLines& lines);
+
+/// The parent's side: the measurement the child reported, or the crash, timeout or silence
+/// that ended it.
+BenchMeasurement measurement_from_child(const std::string& key, const std::string& unit, const ChildOutcome& outcome);
+
+}  // namespace gpudoctor::gpu

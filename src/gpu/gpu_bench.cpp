@@ -1,0 +1,746 @@
+#include "gpu/gpu_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/text.hpp"
+#include "gpu/bench_kernels.hpp"
+#include "gpu/bench_math.hpp"
+#include "gpu/child_lines.hpp"
+#include "gpu/cpu_bench.hpp"
+#include "gpu/cublas_api.hpp"
+#include "gpu/cuda_compute_api.hpp"
+#include "gpu/cuda_driver_api.hpp"
+#include "gpu/cudnn_api.hpp"
+#include "gpu/driver_query.hpp"
+#include "gpu/nccl_api.hpp"
+#include "gpu/verify_math.hpp"
+#include "gpu/verify_steps.hpp"
+#include "model/json_codec.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+inline constexpr int kCudaR16BF = 14;                 ///< cudaDataType CUDA_R_16BF
+inline constexpr int kCublasCompute32FFastTf32 = 77;  ///< CUBLAS_COMPUTE_32F_FAST_TF32 (cuBLAS 11)
+
+std::uint16_t float_to_bf16(float f) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &f, 4);
+  bits += 0x7FFFU + ((bits >> 16) & 1U);  // round to nearest even
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+float bf16_to_float(std::uint16_t h) {
+  std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// One benchmark in the child: the loaded driver, the device's context, the measurement.
+struct Run {
+  ChildChannel& out;
+  BenchMeasurement m;
+  std::map<std::string, std::string> libs;
+  std::optional<CudaDriverApi> driver;
+  std::optional<CudaComputeApi> cuda;
+  CUcontext ctx = nullptr;
+
+  bool fail(std::string why) {
+    m.status = kBenchFailed;
+    m.detail = std::move(why);
+    return false;
+  }
+  template <class Fn, class... Args>
+  bool cu(const char* call, Fn fn, Args&&... args) {
+    send_call_line(out, call);
+    CUresult rc = fn(std::forward<Args>(args)...);
+    if (rc == kCudaSuccess) return true;
+    return fail(std::string(call) + ": " + cuda_error_name(rc) + " (" + std::to_string(rc) + ")");
+  }
+  std::vector<std::string> names(const char* lib, std::vector<std::string> fallback) const {
+    auto it = libs.find(lib);
+    return it == libs.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
+  }
+
+  bool enter(int device) {
+    auto names_cuda = names("cuda", default_cuda_driver_names());
+    send_call_line(out, "dlopen " + names_cuda.front());
+    auto d = load_cuda_driver(names_cuda);
+    if (!d) return fail("libcuda: " + d.error().message);
+    driver.emplace(std::move(d).value());
+    auto c = load_cuda_compute(names_cuda);
+    if (!c) return fail("libcuda: " + c.error().message);
+    cuda.emplace(std::move(c).value());
+    if (cuda->event_create == nullptr || cuda->event_record == nullptr || cuda->event_synchronize == nullptr ||
+        cuda->event_elapsed == nullptr) {
+      return fail("libcuda at " + cuda->library.path() + " lacks the event calls bench times with");
+    }
+    CUdevice handle = 0;
+    char name[256] = {};
+    if (!cu("cuInit", driver->init, 0U) || !cu("cuDeviceGet", cuda->device_get, &handle, device) ||
+        !cu("cuDeviceGetName", cuda->device_name, name, static_cast<int>(sizeof name - 1), handle)) {
+      return false;
+    }
+    send_json_line(out, json{{"device_name", printable(name, 100)}});
+    return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
+           cu("cuCtxSetCurrent", cuda->ctx_set_current, ctx);
+  }
+
+  /// Times `work` (which enqueues on the default stream) with a pair of CUDA events.
+  /// `call` names the vendor call inside `work`: what a hang or a crash in the loop was in.
+  std::optional<SampleStats> time(const std::function<bool()>& work, const SamplingPolicy& policy, const char* call) {
+    CUevent start = nullptr;
+    CUevent stop = nullptr;
+    if (!cu("cuEventCreate", cuda->event_create, &start, 0U) || !cu("cuEventCreate", cuda->event_create, &stop, 0U))
+      return std::nullopt;
+    bool ok = true;
+    auto once = [&]() -> double {
+      if (!ok) return 1.0;
+      float ms = 0;
+      ok = cuda->event_record(start, nullptr) == kCudaSuccess && work() &&
+           cuda->event_record(stop, nullptr) == kCudaSuccess && cuda->event_synchronize(stop) == kCudaSuccess &&
+           cuda->event_elapsed(&ms, start, stop) == kCudaSuccess;
+      return ok ? std::max(static_cast<double>(ms) / 1000.0, 1e-9) : 1.0;
+    };
+    send_call_line(out, call);
+    SampleStats stats = summarize(sample_times(once, policy));
+    if (!ok) {
+      if (m.status != kBenchFailed) fail("a call failed during the timed loop");
+      return std::nullopt;
+    }
+    return stats;
+  }
+
+  CUdeviceptr alloc(size_t bytes) {
+    CUdeviceptr d = 0;
+    return cu("cuMemAlloc_v2", cuda->mem_alloc, &d, bytes) ? d : 0;
+  }
+};
+
+template <class T>
+T* ptr(CUdeviceptr d) {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(d));
+}
+
+void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
+  std::optional<CublasApi> api;
+  send_call_line(r.out, "dlopen cuBLAS");
+  auto loaded = load_cublas(r.names("cublas", {"libcublas.so"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "cuBLAS: " + loaded.error().message;
+    return;
+  }
+  api.emplace(std::move(loaded).value());
+  if (api->gemm_ex == nullptr) {
+    r.fail("cuBLAS at " + api->library.path() + " has no cublasGemmEx");
+    return;
+  }
+  cublasHandle_t handle = nullptr;
+  send_call_line(r.out, "cublasCreate_v2");
+  if (int rc = api->create(&handle); rc != kCublasSuccess) {
+    r.fail("cublasCreate_v2: " + cublas_status_name(rc));
+    return;
+  }
+  int version = 0;
+  (void)api->get_version(handle, &version);
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> a = test_values(count, 3);
+  std::vector<float> b = test_values(count, 5);
+  int type = kCudaR32F;
+  int compute = kCublasCompute32F;
+  size_t elem = 4;
+  std::vector<std::uint16_t> ha;  // FP16/BF16 only: a 16384^2 FP32 run need not hold them
+  std::vector<std::uint16_t> hb;
+  double factor = 1.0;
+  double input_u = 0;
+  if (precision == "tf32") {
+    compute = kCublasCompute32FFastTf32;
+    input_u = kTf32UnitRoundoff;  // the GPU rounds the inputs to 10 mantissa bits itself
+    factor = 2.0;
+  } else if (precision == "fp16" || precision == "bf16") {
+    const bool bf = precision == "bf16";
+    type = bf ? kCudaR16BF : kCudaR16F;
+    elem = 2;
+    ha.resize(count);
+    hb.resize(count);
+    // The reference multiplies the values the GPU sees: the inputs rounded.
+    for (size_t i = 0; i < count; ++i) {
+      ha[i] = bf ? float_to_bf16(a[i]) : float_to_half(a[i]);
+      hb[i] = bf ? float_to_bf16(b[i]) : float_to_half(b[i]);
+      a[i] = bf ? bf16_to_float(ha[i]) : half_to_float(ha[i]);
+      b[i] = bf ? bf16_to_float(hb[i]) : half_to_float(hb[i]);
+    }
+    factor = 2.0;
+  } else if (precision != "fp32") {
+    r.fail("no GEMM precision \"" + printable(precision, 20) + "\"");
+    return;
+  }
+  CUdeviceptr da = r.alloc(count * elem);
+  CUdeviceptr db = da == 0 ? 0 : r.alloc(count * elem);
+  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * 4);
+  if (dc == 0) return;
+  const void* host_a = elem == 4 ? static_cast<const void*>(a.data()) : ha.data();
+  const void* host_b = elem == 4 ? static_cast<const void*>(b.data()) : hb.data();
+  if (!r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, da, host_a, count * elem) ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, db, host_b, count * elem)) {
+    return;
+  }
+  float alpha = 1.0F;
+  float beta = 0.0F;
+  int last = 0;
+  // Row-major C = A * B is column-major C^T = B^T * A^T: B first.
+  auto work = [&]() {
+    last = api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
+                        ptr<const void>(da), type, n, &beta, ptr<void>(dc), kCudaR32F, n, compute, kCublasGemmDefault);
+    return last == kCublasSuccess;
+  };
+  auto stats = r.time(work, policy, "cublasGemmEx");
+  if (!stats) {
+    if (last != kCublasSuccess) r.fail("cublasGemmEx: " + cublas_status_name(last));
+    return;
+  }
+  std::vector<float> c(count, NAN);
+  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
+  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
+                                          factor, 0.0, input_u);
+  r.m.check = check.summary;
+  r.m.check_passed = check.passed;
+  r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
+  r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, FP32 accumulate and output" +
+               (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "");
+  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+}
+
+void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& policy) {
+  const size_t n = static_cast<size_t>(bytes) / 4;
+  char log[2048] = {};
+  CUjit_option options[] = {kCuJitErrorLogBuffer, kCuJitErrorLogBufferSizeBytes};
+  void* values[] = {log, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof log - 1))};
+  CUmodule module = nullptr;
+  CUfunction fn = nullptr;
+  if (!r.cu("cuModuleLoadDataEx", r.cuda->module_load_data, &module, stream_kernels_ptx(), 2U, options, values) ||
+      !r.cu("cuModuleGetFunction", r.cuda->module_function, &fn, module, triad ? kTriadKernelName : kCopyKernelName)) {
+    return;
+  }
+  // Small integers: every result exact, so the check compares exactly.
+  std::vector<float> b(n);
+  std::vector<float> c(n);
+  for (size_t i = 0; i < n; ++i) {
+    b[i] = static_cast<float>(i % 1000);
+    c[i] = static_cast<float>(i % 7);
+  }
+  CUdeviceptr da = r.alloc(n * 4);
+  CUdeviceptr db = da == 0 ? 0 : r.alloc(n * 4);
+  CUdeviceptr dc = db == 0 || !triad ? db : r.alloc(n * 4);
+  if (dc == 0 || !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, db, b.data(), n * 4) ||
+      (triad && !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, dc, c.data(), n * 4))) {
+    return;
+  }
+  float s = 3.0F;
+  unsigned long long count = n;
+  void* copy_params[] = {&da, &db, &count};
+  void* triad_params[] = {&da, &db, &dc, &s, &count};
+  int last = kCudaSuccess;
+  auto work = [&]() {
+    last = r.cuda->launch_kernel(fn, 4096U, 1U, 1U, 256U, 1U, 1U, 0U, nullptr, triad ? triad_params : copy_params,
+                                 nullptr);
+    return last == kCudaSuccess;
+  };
+  auto stats = r.time(work, policy, "cuLaunchKernel");
+  if (!stats) {
+    if (last != kCudaSuccess) r.fail("cuLaunchKernel: " + cuda_error_name(last));
+    return;
+  }
+  std::vector<float> got(n, NAN);
+  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, got.data(), da, n * 4)) return;
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float want = triad ? b[i] + s * c[i] : b[i];
+    if (!(got[i] == want)) ++wrong;
+  }
+  fill_rate(r.m, *stats, triad ? triad_bytes(static_cast<double>(n), 4) : copy_bytes(static_cast<double>(n), 4), 1e9);
+  r.m.check = wrong == 0 ? "all " + std::to_string(n) + " elements exact"
+                         : std::to_string(wrong) + " of " + std::to_string(n) + " elements wrong";
+  r.m.check_passed = wrong == 0;
+  r.m.detail = std::string(triad ? "triad a = b + s*c" : "copy b = a") + " over " + std::to_string(bytes >> 20) +
+               " MiB per array (embedded PTX, grid-stride), bytes counted as STREAM does";
+  r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
+}
+
+void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const SamplingPolicy& policy) {
+  const auto size = static_cast<size_t>(bytes);
+  void* host = nullptr;
+  std::vector<unsigned char> pageable;
+  if (pinned) {
+    if (r.cuda->mem_alloc_host == nullptr) {
+      r.fail("libcuda lacks cuMemAllocHost");
+      return;
+    }
+    if (!r.cu("cuMemAllocHost_v2", r.cuda->mem_alloc_host, &host, size)) return;
+  } else {
+    pageable.resize(size);
+    host = pageable.data();
+  }
+  auto* bytes_ptr = static_cast<unsigned char*>(host);
+  for (size_t i = 0; i < size; ++i) bytes_ptr[i] = static_cast<unsigned char>(i * 131 + 7);
+  const std::uint64_t sent = fnv1a(host, size);
+  CUdeviceptr d = r.alloc(size);
+  if (d == 0) return;
+  if (!to_device && !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, d, host, size)) return;
+  CUresult last = kCudaSuccess;
+  auto work = [&]() {
+    last = to_device ? r.cuda->memcpy_htod(d, host, size) : r.cuda->memcpy_dtoh(host, d, size);
+    return last == kCudaSuccess;
+  };
+  auto stats = r.time(work, policy, to_device ? "cuMemcpyHtoD_v2" : "cuMemcpyDtoH_v2");
+  if (!stats) {
+    if (last != kCudaSuccess)
+      r.fail(std::string(to_device ? "cuMemcpyHtoD_v2: " : "cuMemcpyDtoH_v2: ") + cuda_error_name(last));
+    return;
+  }
+  std::vector<unsigned char> back(size);
+  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, back.data(), d, size)) return;
+  const bool same = fnv1a(back.data(), size) == sent && fnv1a(host, size) == sent;
+  fill_rate(r.m, *stats, static_cast<double>(size), 1e9);
+  r.m.check = same ? "every byte arrived (FNV-1a of the " + std::to_string(size >> 20) + " MiB)" : "the bytes differ";
+  r.m.check_passed = same;
+  r.m.detail = std::string(to_device ? "host -> device " : "device -> host ") + std::to_string(size >> 20) + " MiB, " +
+               (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory";
+  r.m.status = same ? kBenchOk : kBenchFailed;
+  if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
+}
+
+inline constexpr int kCudnnDataHalf = 1;                ///< CUDNN_DATA_HALF
+inline constexpr int kCudnnTensorOpMath = 1;            ///< CUDNN_TENSOR_OP_MATH
+inline constexpr int kCudnnFwdImplicitPrecompGemm = 1;  ///< CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM
+
+/// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
+void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolicy& policy) {
+  send_call_line(r.out, "dlopen cuDNN");
+  auto loaded = load_cudnn(r.names("cudnn", {"libcudnn.so"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "cuDNN: " + loaded.error().message;
+    return;
+  }
+  const CudnnApi& api = *loaded;
+  auto version = static_cast<long long>(api.get_version());
+  int last = kCudnnSuccess;
+  const char* last_call = "";
+  auto ok = [&](const char* call, int rc) {
+    send_call_line(r.out, call);
+    last = rc;
+    last_call = call;
+    return rc == kCudnnSuccess;
+  };
+  const int type = half ? kCudnnDataHalf : kCudnnDataFloat;
+  cudnnHandle_t handle = nullptr;
+  CudnnDescriptor x_desc = nullptr;
+  CudnnDescriptor y_desc = nullptr;
+  CudnnDescriptor w_desc = nullptr;
+  CudnnDescriptor conv = nullptr;
+  size_t ws_bytes = 0;
+  if (!ok("cudnnCreate", api.create(&handle)) || !ok("cudnnCreateTensorDescriptor", api.create_tensor(&x_desc)) ||
+      !ok("cudnnCreateTensorDescriptor", api.create_tensor(&y_desc)) ||
+      !ok("cudnnSetTensor4dDescriptor", api.set_tensor_4d(x_desc, kCudnnTensorNchw, type, sh.n, sh.c, sh.h, sh.w)) ||
+      !ok("cudnnSetTensor4dDescriptor",
+          api.set_tensor_4d(y_desc, kCudnnTensorNchw, type, sh.n, sh.k, sh.out_h(), sh.out_w())) ||
+      !ok("cudnnCreateFilterDescriptor", api.create_filter(&w_desc)) ||
+      !ok("cudnnSetFilter4dDescriptor", api.set_filter_4d(w_desc, type, kCudnnTensorNchw, sh.k, sh.c, sh.r, sh.s)) ||
+      !ok("cudnnCreateConvolutionDescriptor", api.create_conv(&conv)) ||
+      !ok("cudnnSetConvolution2dDescriptor",
+          api.set_conv_2d(conv, sh.pad, sh.pad, 1, 1, 1, 1, kCudnnCrossCorrelation, kCudnnDataFloat)) ||
+      (api.set_conv_math != nullptr &&
+       !ok("cudnnSetConvolutionMathType", api.set_conv_math(conv, half ? kCudnnTensorOpMath : kCudnnFmaMath))) ||
+      !ok("cudnnGetConvolutionForwardWorkspaceSize",
+          api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, kCudnnFwdImplicitPrecompGemm, &ws_bytes))) {
+    r.fail(std::string(last_call) + ": " + cudnn_status_text(api, last));
+    return;
+  }
+  const size_t nx = static_cast<size_t>(sh.n) * sh.c * sh.h * sh.w;
+  const size_t nw = static_cast<size_t>(sh.k) * sh.c * sh.r * sh.s;
+  const size_t ny = static_cast<size_t>(sh.n) * sh.k * sh.out_h() * sh.out_w();
+  std::vector<float> x = test_values(nx, 17);
+  std::vector<float> w = test_values(nw, 19);
+  std::vector<std::uint16_t> hx(half ? nx : 0);
+  std::vector<std::uint16_t> hw(half ? nw : 0);
+  for (size_t i = 0; i < hx.size(); ++i) hx[i] = float_to_half(x[i]), x[i] = half_to_float(hx[i]);
+  for (size_t i = 0; i < hw.size(); ++i) hw[i] = float_to_half(w[i]), w[i] = half_to_float(hw[i]);
+  const size_t elem = half ? 2 : 4;
+  CUdeviceptr dx = r.alloc(nx * elem);
+  CUdeviceptr dw = dx == 0 ? 0 : r.alloc(nw * elem);
+  CUdeviceptr dy = dw == 0 ? 0 : r.alloc(ny * elem);
+  CUdeviceptr dws = dy == 0 || ws_bytes == 0 ? dy : r.alloc(ws_bytes);
+  if (dws == 0 ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, dx, half ? static_cast<const void*>(hx.data()) : x.data(),
+            nx * elem) ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, dw, half ? static_cast<const void*>(hw.data()) : w.data(),
+            nw * elem)) {
+    return;
+  }
+  float alpha = 1.0F;
+  float beta = 0.0F;
+  auto work = [&]() {
+    last = api.conv_forward(handle, &alpha, x_desc, ptr<const void>(dx), w_desc, ptr<const void>(dw), conv,
+                            kCudnnFwdImplicitPrecompGemm, ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta,
+                            y_desc, ptr<void>(dy));
+    return last == kCudnnSuccess;
+  };
+  auto stats = r.time(work, policy, "cudnnConvolutionForward");
+  if (!stats) {
+    if (last != kCudnnSuccess) r.fail("cudnnConvolutionForward: " + cudnn_status_text(api, last));
+    return;
+  }
+  std::vector<float> y(ny, NAN);
+  if (half) {
+    std::vector<std::uint16_t> hy(ny);
+    if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, hy.data(), dy, ny * 2)) return;
+    for (size_t i = 0; i < ny; ++i) y[i] = half_to_float(hy[i]);
+  } else if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, y.data(), dy, ny * 4)) {
+    return;
+  }
+  fill_rate(r.m, *stats, sh.flops(), 1e12);
+  // FP16: exact products of the rounded inputs, FP32 accumulation (twice the bound, for tensor
+  // cores), the result rounded to half.
+  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s),
+                                          kFloatUnitRoundoff, 2.0, half ? 1.0 / (1 << 11) : 0.0);
+  r.m.check = check.summary;
+  r.m.check_passed = check.passed;
+  r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
+  r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
+               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", implicit precomputed GEMM";
+  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+}
+
+/// Across GPUs, in one child: peer copies between every pair that can (the P2P matrix and each
+/// pair's bandwidth), then NCCL all-reduce over a sweep of sizes with nccl-tests' algbw/busbw.
+/// Writes one {"measurement"} line per figure; the last is the all-reduce's.
+void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& libs, int count, long long max_bytes,
+                 const SamplingPolicy& policy) {
+  Run r{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+  std::vector<CUcontext> ctx(static_cast<size_t>(count), nullptr);
+  auto finish = [&](BenchMeasurement m) { send_json_line(out, json{{"measurement", measurement_to_json(m)}}); };
+  r.m = BenchMeasurement{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = kBenchFailed};
+  for (int d = 0; d < count; ++d) {
+    if (!r.enter(d)) return finish(r.m);
+    ctx[static_cast<size_t>(d)] = r.ctx;
+  }
+  // Peers.
+  const size_t peer_bytes = static_cast<size_t>(std::min(max_bytes, 256LL << 20));
+  std::string matrix;
+  if (r.cuda->can_access_peer != nullptr && r.cuda->enable_peer != nullptr && r.cuda->memcpy_peer != nullptr) {
+    for (int i = 0; i < count; ++i) {
+      for (int j = 0; j < count; ++j) {
+        if (i == j) continue;
+        int can = 0;
+        (void)r.cuda->can_access_peer(&can, i, j);
+        matrix += " " + std::to_string(i) + "->" + std::to_string(j) + (can != 0 ? ":P2P" : ":no");
+        if (can == 0) continue;
+        Run p{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+        p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j),
+                               .unit = "gbps",
+                               .status = kBenchFailed};
+        p.driver.emplace(std::move(*r.driver));
+        p.cuda.emplace(std::move(*r.cuda));
+        r.driver.reset();
+        r.cuda.reset();
+        std::vector<unsigned char> host(peer_bytes);
+        for (size_t b = 0; b < peer_bytes; ++b) host[b] = static_cast<unsigned char>(b * 7 + static_cast<size_t>(i));
+        CUdeviceptr src = 0;
+        CUdeviceptr dst = 0;
+        CUresult last = kCudaSuccess;
+        if (p.cu("cuCtxSetCurrent", p.cuda->ctx_set_current, ctx[static_cast<size_t>(j)]) &&
+            (src = p.alloc(peer_bytes)) != 0 &&
+            p.cu("cuMemcpyHtoD_v2", p.cuda->memcpy_htod, src, host.data(), peer_bytes) &&
+            p.cu("cuCtxSetCurrent", p.cuda->ctx_set_current, ctx[static_cast<size_t>(i)]) &&
+            (dst = p.alloc(peer_bytes)) != 0) {
+          CUresult rc = p.cuda->enable_peer(ctx[static_cast<size_t>(j)], 0U);
+          if (rc == kCudaSuccess || rc == kCudaErrorPeerAccessAlreadyEnabled) {
+            auto work = [&]() {
+              last =
+                  p.cuda->memcpy_peer(dst, ctx[static_cast<size_t>(i)], src, ctx[static_cast<size_t>(j)], peer_bytes);
+              return last == kCudaSuccess;
+            };
+            if (auto stats = p.time(work, policy, "cuMemcpyPeer")) {
+              std::vector<unsigned char> back(peer_bytes);
+              if (p.cu("cuMemcpyDtoH_v2", p.cuda->memcpy_dtoh, back.data(), dst, peer_bytes)) {
+                const bool same = back == host;
+                fill_rate(p.m, *stats, static_cast<double>(peer_bytes), 1e9);
+                p.m.check = same ? "every byte arrived" : "the bytes differ";
+                p.m.check_passed = same;
+                p.m.status = same ? kBenchOk : kBenchFailed;
+                p.m.detail = "cuMemcpyPeer GPU " + std::to_string(j) + " -> GPU " + std::to_string(i) + ", " +
+                             std::to_string(peer_bytes >> 20) + " MiB";
+              }
+            } else if (last != kCudaSuccess) {
+              p.fail("cuMemcpyPeer: " + cuda_error_name(last));
+            }
+          } else {
+            p.fail("cuCtxEnablePeerAccess: " + cuda_error_name(rc));
+          }
+        }
+        finish(p.m);
+        r.driver.emplace(std::move(*p.driver));
+        r.cuda.emplace(std::move(*p.cuda));
+      }
+    }
+    send_json_line(out, json{{"p2p_matrix", "peer access:" + matrix}});
+  }
+  // NCCL all-reduce sweep.
+  auto loaded = load_nccl(r.names("nccl", {"libnccl.so.2"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "NCCL: " + loaded.error().message;
+    return finish(r.m);
+  }
+  const NcclApi& nccl = *loaded;
+  std::vector<int> devices(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) devices[static_cast<size_t>(d)] = d;
+  std::vector<ncclComm_t> comms(static_cast<size_t>(count), nullptr);
+  send_call_line(out, "ncclCommInitAll");
+  if (int rc = nccl.comm_init_all(comms.data(), count, devices.data()); rc != kNcclSuccess) {
+    r.fail("ncclCommInitAll: " + nccl_result_text(nccl, rc));
+    return finish(r.m);
+  }
+  const size_t max_count = static_cast<size_t>(max_bytes) / 4;
+  std::vector<CUdeviceptr> send(static_cast<size_t>(count));
+  std::vector<CUdeviceptr> recv(static_cast<size_t>(count));
+  std::vector<CUstream> streams(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    auto u = static_cast<size_t>(d);
+    std::vector<float> mine(max_count);
+    for (size_t i = 0; i < max_count; ++i) mine[i] = static_cast<float>((d + 1) * static_cast<int>(i % 7));
+    if (!r.cu("cuCtxSetCurrent", r.cuda->ctx_set_current, ctx[u]) || (send[u] = r.alloc(max_count * 4)) == 0 ||
+        (recv[u] = r.alloc(max_count * 4)) == 0 ||
+        !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, send[u], mine.data(), max_count * 4) ||
+        !r.cu("cuStreamCreate", r.cuda->stream_create, &streams[u], 0U)) {
+      return finish(r.m);
+    }
+  }
+  int last = kNcclSuccess;
+  std::string sweep;
+  double busbw = 0;
+  double algbw = 0;
+  size_t largest = 0;
+  for (size_t elems = 1U << 10; elems <= max_count; elems *= 8) {
+    // Host clock around enqueue + every stream's sync, as nccl-tests times.
+    auto once = [&]() -> double {
+      double t0 = monotonic_seconds();
+      last = nccl.group_start();
+      for (int d = 0; d < count && last == kNcclSuccess; ++d) {
+        auto u = static_cast<size_t>(d);
+        last = nccl.all_reduce(ptr<const void>(send[u]), ptr<void>(recv[u]), elems, kNcclFloat32, kNcclSum, comms[u],
+                               static_cast<void*>(streams[u]));
+      }
+      if (last == kNcclSuccess) last = nccl.group_end();
+      for (int d = 0; d < count && last == kNcclSuccess; ++d) {
+        auto u = static_cast<size_t>(d);
+        if (r.cuda->ctx_set_current(ctx[u]) != kCudaSuccess || r.cuda->stream_synchronize(streams[u]) != kCudaSuccess) {
+          last = -1;
+        }
+      }
+      return monotonic_seconds() - t0;
+    };
+    send_call_line(out, "ncclAllReduce " + std::to_string(elems * 4) + " bytes");
+    SampleStats stats = summarize(sample_times(once, policy));
+    if (last != kNcclSuccess) {
+      r.fail(last == -1 ? "cuStreamSynchronize failed after ncclAllReduce"
+                        : "ncclAllReduce: " + nccl_result_text(nccl, last));
+      return finish(r.m);
+    }
+    algbw = algbw_gbps(static_cast<double>(elems) * 4, stats.median);
+    busbw = allreduce_busbw(algbw, count);
+    largest = elems;
+    char row[96];
+    std::snprintf(row, sizeof row, "%s%zu B: %.1f/%.1f", sweep.empty() ? "" : ", ", elems * 4, algbw, busbw);
+    sweep += row;
+    fill_rate(r.m, stats, static_cast<double>(elems) * 4 * 2.0 * (count - 1) / count, 1e9);
+  }
+  const int ranks_sum = count * (count + 1) / 2;
+  size_t wrong = 0;
+  for (int d = 0; d < count; ++d) {
+    std::vector<float> got(largest);
+    auto u = static_cast<size_t>(d);
+    if (!r.cu("cuCtxSetCurrent", r.cuda->ctx_set_current, ctx[u]) ||
+        !r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, got.data(), recv[u], largest * 4)) {
+      return finish(r.m);
+    }
+    for (size_t i = 0; i < largest; ++i) {
+      if (got[i] != static_cast<float>(ranks_sum * static_cast<int>(i % 7))) ++wrong;
+    }
+  }
+  r.m.check = wrong == 0 ? "every element on every GPU exact (the sum of the ranks' values)"
+                         : std::to_string(wrong) + " elements wrong across the GPUs";
+  r.m.check_passed = wrong == 0;
+  r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
+  char at[96];
+  std::snprintf(at, sizeof at, "; busbw at %zu B (algbw %.3g GB/s); ", largest * 4, algbw);
+  r.m.detail =
+      "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs" + at + "sweep, algbw/busbw GB/s: " + sweep;
+  r.m.library = "NCCL " + nccl.library.path();
+  finish(r.m);
+}
+
+/// What each op measures: its key suffix and unit.
+struct GpuOp {
+  const char* op;
+  const char* key;
+  const char* unit;
+};
+constexpr GpuOp kGpuOps[] = {
+    {"gemm-fp32", "gemm_fp32", "tflops"},
+    {"gemm-tf32", "gemm_tf32", "tflops"},
+    {"gemm-fp16", "gemm_fp16", "tflops"},
+    {"gemm-bf16", "gemm_bf16", "tflops"},
+    {"copy", "copy", "gbps"},
+    {"triad", "triad", "gbps"},
+    {"h2d-pinned", "h2d_pinned", "gbps"},
+    {"d2h-pinned", "d2h_pinned", "gbps"},
+    {"h2d-pageable", "h2d_pageable", "gbps"},
+    {"d2h-pageable", "d2h_pageable", "gbps"},
+    {"conv-fp32", "conv_fp32", "tflops"},
+    {"conv-fp16", "conv_fp16", "tflops"},
+};
+
+}  // namespace
+
+void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
+  if (args.size() < 4) return;
+  if (args[0] == "multi") {
+    // args: multi, GPU count, budget, max bytes, lib=...
+    bench_multi(out, parse_library_args(args, 4), std::clamp(std::atoi(args[1].c_str()), 2, 64),
+                std::clamp(std::atoll(args[3].c_str()), 1LL << 20, 8LL << 30), bench_policy(args[2]));
+    return;
+  }
+  Run r{.out = out, .m = {}, .libs = parse_library_args(args, 4), .driver = {}, .cuda = {}, .ctx = nullptr};
+  const std::string& op = args[0];
+  const int device = std::atoi(args[1].c_str());
+  const SamplingPolicy policy = bench_policy(args[2]);
+  const long long size = std::atoll(args[3].c_str());
+  r.m.status = kBenchFailed;
+  if (r.enter(device)) {
+    if (op.starts_with("gemm-"))
+      bench_gemm(r, op.substr(5), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
+    else if (op.starts_with("conv-")) {
+      // size = batch; then channels, height (= width), filters.
+      BenchConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)),
+                        .c = 64,
+                        .h = 56,
+                        .w = 56,
+                        .k = 64,
+                        .r = 3,
+                        .s = 3,
+                        .pad = 1};
+      if (args.size() > 4 && std::sscanf(args[4].c_str(), "%d,%d,%d", &sh.c, &sh.h, &sh.k) == 3) sh.w = sh.h;
+      sh.c = std::clamp(sh.c, 1, 4096);
+      sh.h = sh.w = std::clamp(sh.h, 3, 4096);
+      sh.k = std::clamp(sh.k, 1, 4096);
+      bench_conv(r, op == "conv-fp16", sh, policy);
+    } else if (op == "copy" || op == "triad")
+      bench_stream(r, op == "triad", std::clamp(size, 1LL << 20, 16LL << 30), policy);
+    else if (op.starts_with("h2d-") || op.starts_with("d2h-"))
+      bench_host_copy(r, op.starts_with("h2d"), op.ends_with("pinned"), std::clamp(size, 1LL << 20, 8LL << 30), policy);
+    else
+      r.fail("no GPU benchmark named \"" + printable(op, 40) + "\"");
+  }
+  send_json_line(out, json{{"measurement", measurement_to_json(r.m)}});
+}
+
+void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
+  CudaDriverReport driver;
+  {
+    std::vector<ChildOutcome> outcome = run_isolated({{"cuda-driver", o.cuda_names}}, o.deadline);
+    driver = cuda_report_from_child(outcome.at(0));
+  }
+  if (driver.status != "ok" || driver.device_count.value_or(0) <= 0) {
+    report.notes.push_back("No GPU figures: " +
+                           (driver.status == "not-found" ? std::string("no NVIDIA driver (libcuda not found)")
+                                                         : "the driver (libcuda " + driver.status + ") answered: " +
+                                                               (driver.error.empty() ? "no GPU" : driver.error)) +
+                           ". The CPU figures stand on their own.");
+    return;
+  }
+  std::vector<std::string> libs;
+  if (!driver.path.empty()) libs.push_back("cuda=" + driver.path);
+  // cuBLAS and cuDNN where verify finds them (--libs-from's choice), each loaded in a child first.
+  for (const RuntimeLibraryReport& l : probe_runtime_libraries(o.libraries, o.deadline)) {
+    if ((l.name == "cublas" || l.name == "cudnn" || l.name == "nccl") && l.status == "ok") {
+      libs.push_back(l.name + "=" + l.path);
+    } else if (l.name == "cublas" || l.name == "cudnn") {
+      report.notes.push_back(l.name + " from " + o.libraries.label + ": " + l.status +
+                             (l.error.empty() ? "" : " (" + l.error + ")"));
+    }
+  }
+  const int count = std::min(*driver.device_count, 64);
+  for (int d = 0; d < count; ++d) {
+    // The device's name, as the first child reports it: the ceiling's lookup key.
+    report.gpu_names.push_back("");
+    for (const GpuOp& op : kGpuOps) {
+      const std::string key = "gpu" + std::to_string(d) + "." + op.key;
+      const std::string op_name = op.op;
+      long long size = op_name.starts_with("gemm")                 ? o.sizes.gpu_gemm_n
+                       : op_name.starts_with("conv")               ? o.sizes.gpu_conv[0]
+                       : (op_name == "copy" || op_name == "triad") ? o.sizes.gpu_copy_bytes
+                                                                   : o.sizes.host_copy_bytes;
+      if (o.on_start) o.on_start(key + "." + op.unit);
+      std::vector<std::string> args{op_name, std::to_string(d), o.mode, std::to_string(size)};
+      if (op_name.starts_with("conv")) {
+        args.push_back(std::to_string(o.sizes.gpu_conv[1]) + "," + std::to_string(o.sizes.gpu_conv[2]) + "," +
+                       std::to_string(o.sizes.gpu_conv[3]));
+      }
+      args.insert(args.end(), libs.begin(), libs.end());
+      std::vector<ChildOutcome> outcome = run_isolated({{"gpu-bench", args}}, o.deadline);
+      if (report.gpu_names.back().empty()) {
+        for (const auto& object : parse_child_lines(outcome.at(0)).objects) {
+          if (auto it = object.find("device_name"); it != object.end() && it->is_string())
+            report.gpu_names.back() = it->get<std::string>();
+        }
+      }
+      report.measurements.push_back(measurement_from_child(key, op.unit, outcome.at(0)));
+      if (o.on_measurement) o.on_measurement(report.measurements.back());
+    }
+  }
+  if (count >= 2) {
+    if (o.on_start) o.on_start("gpus.allreduce_busbw.gbps");
+    std::vector<std::string> args{"multi", std::to_string(count), o.mode, std::to_string(o.sizes.gpu_copy_bytes)};
+    args.insert(args.end(), libs.begin(), libs.end());
+    ChildOutcome outcome = run_isolated({{"gpu-bench", args}}, o.deadline * 4).at(0);
+    ChildLines lines = parse_child_lines(outcome);
+    std::vector<BenchMeasurement> found;
+    for (const auto& object : lines.objects) {
+      if (auto it = object.find("measurement"); it != object.end() && it->is_object()) {
+        BenchMeasurement m;
+        measurement_from_json(*it, m);
+        found.push_back(std::move(m));
+      } else if (auto p = object.find("p2p_matrix"); p != object.end() && p->is_string()) {
+        report.notes.push_back(p->get<std::string>());
+      }
+    }
+    // The all-reduce comes last; a child that died or went silent before it is its failure.
+    if (found.empty() || found.back().key != "gpus.allreduce_busbw" || outcome.error) {
+      if (!found.empty() && found.back().key == "gpus.allreduce_busbw") found.pop_back();
+      BenchMeasurement m{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = ""};
+      mark_child_failure(m, outcome, lines);
+      found.push_back(std::move(m));
+    }
+    for (auto& m : found) {
+      report.measurements.push_back(std::move(m));
+      if (o.on_measurement) o.on_measurement(report.measurements.back());
+    }
+  } else {
+    report.notes.push_back("One GPU: no peer bandwidth and no NCCL all-reduce to measure.");
+  }
+  report.notes.push_back("Not measured yet by this build: cuBLASLt and FP8 GEMM (docs/bench.md).");
+}
+
+}  // namespace gpudoctor::gpu

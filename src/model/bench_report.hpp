@@ -1,0 +1,101 @@
+#pragma once
+/// What `gpudoctor bench` measured (gpu/bench_runner.hpp): one BenchMeasurement per figure,
+/// each with its spread, its correctness check and, where the knowledge base has one, the
+/// ceiling it is held against; the guides' claims as this machine gives them; and the change
+/// since the last run (bench --compare). Plain data: the children write measurements, the
+/// parent reads them back through the JSON codec, the renderers print the report.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpudoctor {
+
+inline constexpr const char* kBenchOk = "ok";
+inline constexpr const char* kBenchSkipped = "skipped";  ///< cannot run here; detail says why
+inline constexpr const char* kBenchFailed = "failed";    ///< ran and failed, or the answer was wrong
+inline constexpr const char* kBenchCrashed = "crashed";  ///< the child died
+inline constexpr const char* kBenchTimeout = "timeout";  ///< killed at its deadline
+
+struct BenchMeasurement {
+  std::string key;              ///< what, "cpu.sgemm_fp32", "gpu0.gemm_bf16", "gpu0.h2d_pinned"
+  std::string unit;             ///< "gflops", "tflops", "gbps", "ratio"; the JSON key is key + "." + unit
+  std::string status;           ///< kBench* above
+  std::string detail;           ///< the shape and library, or why it did not run
+  std::optional<double> value;  ///< the median, in `unit`
+  std::optional<double> min;    ///< the best and worst iteration, in `unit`
+  std::optional<double> max;
+  double spread_pct = 0;      ///< median absolute deviation of the times over their median, percent
+  int iterations = 0;         ///< timed iterations (after the warm-up)
+  double seconds_median = 0;  ///< one iteration's median time
+  std::string library;        ///< "OpenBLAS 0.3.21 (Haswell, 2 threads) /usr/lib/.../libopenblas.so.0"
+  std::string check;          ///< the correctness check beside the timing, in words
+  bool check_passed = false;
+  std::optional<double> ceiling;  ///< the datasheet peak, in `unit`
+  std::string ceiling_source;     ///< the knowledge-base row's name and source
+  std::string last_call;          ///< the vendor call in progress when a child stopped
+
+  [[nodiscard]] std::string json_key() const { return key + "." + unit; }
+  [[nodiscard]] bool ok() const { return status == kBenchOk && value.has_value(); }
+  /// value / ceiling, when both are known.
+  [[nodiscard]] std::optional<double> fraction_of_ceiling() const;
+
+  bool operator==(const BenchMeasurement&) const = default;
+};
+
+/// One of the install guides' claims, as measured here: "GPU/CPU on GEMM: 38x".
+struct BenchClaim {
+  std::string what;   ///< "GPU/CPU on GEMM"
+  std::string guide;  ///< what the guides say: "10-50x faster than the CPU"
+  std::optional<double> ratio;
+  std::string basis;  ///< "gpu0.gemm_tf32.tflops over cpu.sgemm_fp32.gflops", or why it is unknown
+
+  bool operator==(const BenchClaim&) const = default;
+};
+
+/// One figure against the last run's (bench --compare).
+struct BenchChange {
+  std::string key;  ///< the JSON key, "cpu.sgemm_fp32.gflops"
+  double previous = 0;
+  double current = 0;
+  double change_pct = 0;  ///< (current - previous) / previous, percent
+  double noise_pct = 0;   ///< what counts as noise for this figure
+  std::string verdict;    ///< "regression", "improvement", "same"
+
+  bool operator==(const BenchChange&) const = default;
+};
+
+struct BenchReport {
+  std::string mode;         ///< "quick", "default", "full"
+  std::string started_utc;  ///< "2026-12-01T10:58:03Z"
+  std::string host;
+  std::string cpu_model;
+  int cpu_threads = 0;
+  std::vector<std::string> gpu_names;  ///< by index, as the driver names them
+  std::vector<BenchMeasurement> measurements;
+  std::vector<BenchClaim> claims;
+  /// bench --compare: the run compared with, and each figure's change.
+  std::string compared_with_utc;
+  std::vector<BenchChange> changes;
+  std::vector<std::string> notes;     ///< what was not measured here and why (no GPU, ...)
+  std::vector<std::string> problems;  ///< failures outside any figure
+
+  bool operator==(const BenchReport&) const = default;
+};
+
+/// The measurement named `key` ("cpu.sgemm_fp32"), or null.
+const BenchMeasurement* find_measurement(const BenchReport& report, const std::string& key);
+
+/// The guides' claims from the report's own figures: GPU/CPU on GEMM and on convolution, the
+/// mixed-precision gain over FP32 and over TF32 on GEMM and convolution, multi-GPU all-reduce
+/// scaling. A claim whose figures are missing says which.
+std::vector<BenchClaim> bench_claims(const BenchReport& report);
+
+/// Each figure both runs measured, the current against the previous. A change is a regression
+/// (or an improvement) only beyond the noise: three times the larger of the two runs' spreads,
+/// and never less than `floor_pct`.
+std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct = 5.0);
+
+/// True when nothing failed, crashed or timed out and every check beside a timing passed.
+bool bench_passed(const BenchReport& report);
+
+}  // namespace gpudoctor

@@ -1,0 +1,154 @@
+#include "platform/bench_history.hpp"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "model/json_codec.hpp"
+
+namespace gpudoctor {
+namespace {
+
+Error db_error(sqlite3* db, const std::string& what, const std::string& path) {
+  return Error{ErrorKind::io_error, what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory"), path,
+               db != nullptr ? sqlite3_errcode(db) : SQLITE_NOMEM};
+}
+
+/// A prepared statement, finalized on every path.
+struct Statement {
+  sqlite3_stmt* s = nullptr;
+  Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(s); }
+};
+
+constexpr const char* kSchema = R"SQL(
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  started_utc TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  host TEXT NOT NULL,
+  report_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS figures (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  key TEXT NOT NULL,
+  value REAL,
+  spread_pct REAL NOT NULL,
+  status TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS figures_key ON figures(key);
+)SQL";
+
+}  // namespace
+
+void BenchHistory::Close::operator()(sqlite3* db) const {
+  sqlite3_close(db);
+}
+
+std::string BenchHistory::default_path(const char* xdg_data_home, const char* home) {
+  if (xdg_data_home != nullptr && *xdg_data_home == '/') return std::string(xdg_data_home) + "/gpudoctor/bench.sqlite";
+  if (home != nullptr && *home == '/') return std::string(home) + "/.local/share/gpudoctor/bench.sqlite";
+  return "";
+}
+
+Result<BenchHistory> BenchHistory::open(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  sqlite3* raw = nullptr;
+  int rc =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, nullptr);
+  BenchHistory h;
+  h.db_.reset(raw);
+  h.path_ = path;
+  if (rc != SQLITE_OK) return db_error(raw, "cannot open the bench history", path);
+  // Another bench writing at the same moment waits rather than failing.
+  sqlite3_busy_timeout(raw, 5000);
+  char* message = nullptr;
+  if (sqlite3_exec(raw, kSchema, nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    return Error{ErrorKind::invalid_data, "the bench history is not usable: " + text, path, 0};
+  }
+  return h;
+}
+
+Result<long long> BenchHistory::add(const BenchReport& report) {
+  sqlite3* db = db_.get();
+  const std::string text =
+      bench_report_to_json(report).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) return db_error(db, "begin", path_);
+  auto rollback = [&](const char* what) {
+    Error e = db_error(db, what, path_);
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return e;
+  };
+  long long id = 0;
+  {
+    Statement st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO runs (started_utc, mode, host, report_json) VALUES (?, ?, ?, ?)", -1, &st.s,
+                           nullptr) != SQLITE_OK) {
+      return rollback("prepare");
+    }
+    sqlite3_bind_text(st.s, 1, report.started_utc.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st.s, 2, report.mode.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st.s, 3, report.host.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st.s, 4, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    if (sqlite3_step(st.s) != SQLITE_DONE) return rollback("insert run");
+    id = sqlite3_last_insert_rowid(db);
+  }
+  for (const auto& m : report.measurements) {
+    Statement st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO figures (run_id, key, value, spread_pct, status) VALUES (?, ?, ?, ?, ?)",
+                           -1, &st.s, nullptr) != SQLITE_OK) {
+      return rollback("prepare");
+    }
+    const std::string key = m.json_key();
+    sqlite3_bind_int64(st.s, 1, id);
+    sqlite3_bind_text(st.s, 2, key.c_str(), -1, SQLITE_TRANSIENT);
+    if (m.ok())
+      sqlite3_bind_double(st.s, 3, *m.value);
+    else
+      sqlite3_bind_null(st.s, 3);
+    sqlite3_bind_double(st.s, 4, m.spread_pct);
+    sqlite3_bind_text(st.s, 5, m.status.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st.s) != SQLITE_DONE) return rollback("insert figure");
+  }
+  if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return rollback("commit");
+  return id;
+}
+
+Result<std::optional<BenchReport>> BenchHistory::last(const std::string& mode) {
+  sqlite3* db = db_.get();
+  Statement st;
+  if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? ORDER BY id DESC LIMIT 1", -1, &st.s,
+                         nullptr) != SQLITE_OK) {
+    return db_error(db, "prepare", path_);
+  }
+  sqlite3_bind_text(st.s, 1, mode.c_str(), -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st.s);
+  if (rc == SQLITE_DONE) return std::optional<BenchReport>();
+  if (rc != SQLITE_ROW) return db_error(db, "read the last run", path_);
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.s, 0));
+  auto doc = nlohmann::ordered_json::parse(text != nullptr ? text : "", nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Error{ErrorKind::invalid_data, "the last run in the bench history is not readable JSON", path_, 0};
+  }
+  BenchReport report;
+  bench_report_from_json(doc, report);
+  return std::optional<BenchReport>(std::move(report));
+}
+
+Result<long long> BenchHistory::count() {
+  Statement st;
+  if (sqlite3_prepare_v2(db_.get(), "SELECT COUNT(*) FROM runs", -1, &st.s, nullptr) != SQLITE_OK ||
+      sqlite3_step(st.s) != SQLITE_ROW) {
+    return db_error(db_.get(), "count runs", path_);
+  }
+  return static_cast<long long>(sqlite3_column_int64(st.s, 0));
+}
+
+}  // namespace gpudoctor

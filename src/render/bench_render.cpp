@@ -1,0 +1,106 @@
+#include "render/bench_render.hpp"
+
+#include <fmt/core.h>
+
+#include <nlohmann/json.hpp>
+
+#include "model/json_codec.hpp"
+#include "render/json_text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+const char* mark(const std::string& status, bool color) {
+  if (status == kBenchOk) return color ? "\x1b[32m✓\x1b[0m" : "✓";
+  if (status == kBenchSkipped) return color ? "\x1b[33m-\x1b[0m" : "-";
+  return color ? "\x1b[31m✗\x1b[0m" : "✗";
+}
+
+std::string number(double v) {
+  if (v >= 100) return fmt::format("{:.1f}", v);
+  if (v >= 10) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
+}  // namespace
+
+std::string bench_unit_text(const std::string& unit) {
+  if (unit == "gflops") return "GFLOP/s";
+  if (unit == "tflops") return "TFLOP/s";
+  if (unit == "gbps") return "GB/s";
+  if (unit == "ratio") return "x";
+  return unit;
+}
+
+std::string render_bench_line(const BenchMeasurement& m, bool color) {
+  std::string line;
+  if (m.ok()) {
+    line = fmt::format("  {} {:<24} {:>10} {:<8} (min {}, max {}; spread {:.1f}%, {} iterations)\n",
+                       mark(m.status, color), m.key, number(*m.value), bench_unit_text(m.unit),
+                       number(m.min.value_or(0)), number(m.max.value_or(0)), m.spread_pct, m.iterations);
+  } else {
+    line = fmt::format("  {} {:<24} {:<7} {}\n", mark(m.status, color), m.key, m.status, m.detail);
+  }
+  if (m.ok() || m.status == kBenchFailed) {
+    if (m.ok() && !m.detail.empty()) line += "        " + m.detail + "\n";
+    if (!m.library.empty()) line += "        library: " + m.library + "\n";
+    if (!m.check.empty()) line += std::string("        check: ") + (m.check_passed ? "" : "FAILED: ") + m.check + "\n";
+  }
+  if (auto f = m.fraction_of_ceiling()) {
+    line += fmt::format("        {:.0f}% of the ceiling {} {} ({})\n", *f * 100, number(*m.ceiling),
+                        bench_unit_text(m.unit), m.ceiling_source);
+  }
+  return line;
+}
+
+std::string render_bench_text(const BenchReport& r, bool color) {
+  std::string out = fmt::format("gpudoctor bench ({}), {}, {}{} CPU thread(s)\n", r.mode, r.started_utc,
+                                r.cpu_model.empty() ? "" : r.cpu_model + ", ", r.cpu_threads);
+  std::string section;
+  for (const auto& m : r.measurements) {
+    std::string here = m.key.substr(0, m.key.find('.'));
+    if (here != section) {
+      section = here;
+      std::string title = here == "cpu" ? "CPU" : (here == "gpus" ? "Across GPUs" : "GPU " + here.substr(3));
+      out += "\n" + title + "\n";
+    }
+    out += render_bench_line(m, color);
+  }
+  for (const auto& n : r.notes) out += "\n  " + n + "\n";
+  for (const auto& p : r.problems) out += "  ✗ " + p + "\n";
+  bool any_claim = false;
+  std::string claims;
+  for (const auto& c : r.claims) {
+    if (!c.ratio) continue;
+    any_claim = true;
+    claims += fmt::format("  {}: {:.1f}x ({}; {})\n", c.what, *c.ratio, c.basis, c.guide);
+  }
+  out += "\nThe guides' claims, as measured here:\n";
+  out += any_claim ? claims : "  none: they need GPU figures, and no GPU was measured in this run\n";
+  if (!r.compared_with_utc.empty()) {
+    out += "\nChange since the run of " + r.compared_with_utc + ":\n";
+    for (const auto& c : r.changes) {
+      const char* m =
+          c.verdict == "regression" ? (color ? "\x1b[31m✗\x1b[0m" : "✗") : (c.verdict == "improvement" ? "+" : " ");
+      out += fmt::format("  {} {:<30} {:>10} -> {:<10} {:+.1f}% (noise {:.1f}%) {}\n", m, c.key, number(c.previous),
+                         number(c.current), c.change_pct, c.noise_pct, c.verdict);
+    }
+    if (r.changes.empty()) out += "  no figure in common with that run\n";
+  }
+  out += "\n";
+  out += bench_passed(r)
+             ? fmt::format("{} every figure that could be measured was measured and checked\n", mark(kBenchOk, color))
+             : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(kBenchFailed, color));
+  return out;
+}
+
+std::string render_bench_json(const BenchReport& r) {
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = kBenchSchemaVersion;
+  // A named body: items() of a temporary would outlive it.
+  const nlohmann::ordered_json body = bench_report_to_json(r);
+  for (const auto& [key, value] : body.items()) doc[key] = value;
+  return json_text(doc);
+}
+
+}  // namespace gpudoctor

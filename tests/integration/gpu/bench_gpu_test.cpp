@@ -1,0 +1,37 @@
+// `gpudoctor bench --quick` on a real GPU: every per-GPU figure is measured and passes its check
+// against the CPU, and the datasheet ceiling is never exceeded by more than the boost-clock
+// margin. Runs only where the NVIDIA driver is loaded (scripts/device-check.sh).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+TEST(BenchOnGpu, QuickMeasuresAndChecksEveryGpuFigure) {
+  if (::access("/proc/driver/nvidia/version", F_OK) != 0 && ::access("/dev/nvidiactl", F_OK) != 0) {
+    GTEST_SKIP() << "no NVIDIA driver loaded on this machine: the GPU path is tested by the fakes";
+  }
+  auto r = testing::run_gpudoctor({"--json", "bench", "--quick", "--no-history"}, std::chrono::minutes(10));
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  int gpu_figures = 0;
+  for (const auto& m : r.json["measurements"]) {
+    const std::string key = m["key"];
+    if (!key.starts_with("gpu")) continue;
+    ++gpu_figures;
+    EXPECT_EQ(m["status"], "ok") << key << ": " << m["detail"];
+    EXPECT_TRUE(m["check_passed"].get<bool>()) << key << ": " << m["check"];
+    if (m["fraction_of_ceiling"].is_number()) {
+      // GeForce boost clocks can pass the rated peak by some percent; 1.3x would be a wrong formula.
+      EXPECT_LT(m["fraction_of_ceiling"].get<double>(), 1.3) << key;
+    }
+  }
+  EXPECT_GE(gpu_figures, 12) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,399 @@
+// bench (gpu/bench_math.hpp, model/bench_report.hpp, platform/bench_history.hpp, the
+// "cpu-bench" task): the statistics and formulas on values worked by hand, the sampling policy's
+// stopping rules, the sampled checks catching a wrong element, the history in a temporary
+// database, --compare's noise rule, and the CPU baseline run for real at a small size.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "gpu/bench_math.hpp"
+#include "gpu/bench_runner.hpp"
+#include "gpu/cpu_bench.hpp"
+#include "gpu/verify_math.hpp"
+#include "model/bench_report.hpp"
+#include "model/json_codec.hpp"
+#include "platform/bench_history.hpp"
+#include "render/bench_render.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+TEST(BenchMath, SummarizeMedianSpreadAndExtremes) {
+  SampleStats s = summarize({0.010, 0.012, 0.011, 0.050, 0.009});
+  EXPECT_EQ(s.n, 5U);
+  EXPECT_DOUBLE_EQ(s.median, 0.011);
+  EXPECT_DOUBLE_EQ(s.min, 0.009);
+  EXPECT_DOUBLE_EQ(s.max, 0.050);
+  // deviations 0.001 0.001 0 0.039 0.002 -> median 0.001; one outlier does not move it.
+  EXPECT_NEAR(s.mad, 0.001, 1e-12);
+  EXPECT_NEAR(s.spread_pct, 0.001 / 0.011 * 100, 1e-9);
+  SampleStats even = summarize({4, 1, 3, 2});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_EQ(summarize({}).n, 0U);
+}
+
+TEST(BenchMath, FormulasAsWrittenDown) {
+  EXPECT_DOUBLE_EQ(gemm_flops(1024, 1024, 1024), 2.0 * 1024 * 1024 * 1024);
+  // ResNet-50's second 3x3 layer: 64 -> 64 channels at 56x56, one image.
+  EXPECT_DOUBLE_EQ(conv_flops(1, 64, 64, 56, 56, 3, 3), 2.0 * 64 * 56 * 56 * 64 * 9);
+  EXPECT_DOUBLE_EQ(copy_bytes(1000, 4), 8000);
+  EXPECT_DOUBLE_EQ(triad_bytes(1000, 4), 12000);
+  // nccl-tests: 1 GB in 10 ms is 100 GB/s algbw; on 8 ranks busbw = 100 * 2 * 7 / 8 = 175.
+  EXPECT_DOUBLE_EQ(algbw_gbps(1e9, 0.01), 100);
+  EXPECT_DOUBLE_EQ(allreduce_busbw(100, 8), 175);
+  EXPECT_DOUBLE_EQ(allreduce_busbw(100, 1), 0);
+  EXPECT_DOUBLE_EQ(scaling_efficiency(100, 184, 2), 0.92);
+  BenchConvShape shape;
+  EXPECT_EQ(shape.out_h(), 56);
+  EXPECT_DOUBLE_EQ(shape.flops(), 8 * conv_flops(1, 64, 64, 56, 56, 3, 3));
+}
+
+TEST(BenchMath, FillRateTurnsTimesIntoRates) {
+  BenchMeasurement m;
+  fill_rate(m, summarize({0.5, 1.0, 2.0}), 2e9, 1e9);
+  ASSERT_TRUE(m.value.has_value());
+  EXPECT_DOUBLE_EQ(*m.value, 2.0);  // 2e9 FLOPs in the median 1 s
+  EXPECT_DOUBLE_EQ(*m.min, 1.0);    // the slowest iteration
+  EXPECT_DOUBLE_EQ(*m.max, 4.0);    // the fastest
+  EXPECT_EQ(m.iterations, 3);
+  BenchMeasurement none;
+  fill_rate(none, summarize({}), 1, 1);
+  EXPECT_FALSE(none.value.has_value());
+}
+
+TEST(BenchMath, SamplingStopsWhenStableAndAtTheBudget) {
+  int calls = 0;
+  // Always 0.1 s: stable at once, so min_iterations and min_seconds decide.
+  auto steady = [&] {
+    ++calls;
+    return 0.1;
+  };
+  SamplingPolicy p{
+      .warmup = 2, .min_iterations = 5, .max_iterations = 100, .min_seconds = 0.3, .max_seconds = 10, .stable_pct = 2};
+  EXPECT_EQ(sample_times(steady, p).size(), 5U);
+  EXPECT_EQ(calls, 7);  // two warm-ups, untimed
+  // Cycling 0.10 0.15 0.20 0.25: never stable (MAD/median near 30%), so the time budget ends it.
+  // (Two alternating values would not do: with more of one, the median deviation is 0.)
+  int i = 0;
+  auto noisy = [&] { return 0.1 + 0.05 * (i++ % 4); };
+  SamplingPolicy budget{.warmup = 0,
+                        .min_iterations = 5,
+                        .max_iterations = 1000,
+                        .min_seconds = 0.3,
+                        .max_seconds = 3.0,
+                        .stable_pct = 2};
+  std::vector<double> times = sample_times(noisy, budget);
+  double total = 0;
+  for (double t : times) total += t;
+  EXPECT_GE(total, 3.0);
+  EXPECT_LT(total, 3.3);
+  SamplingPolicy cap{
+      .warmup = 0, .min_iterations = 1, .max_iterations = 7, .min_seconds = 100, .max_seconds = 100, .stable_pct = 0};
+  EXPECT_EQ(sample_times(noisy, cap).size(), 7U);
+}
+
+TEST(BenchMath, SampledGemmCheckPassesRightAndCatchesOneWrongElement) {
+  const int m = 33, n = 17, k = 300;
+  auto a = test_values(static_cast<size_t>(m) * k, 1);
+  auto b = test_values(static_cast<size_t>(k) * n, 2);
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int q = 0; q < k; ++q) sum += a[static_cast<size_t>(i) * k + q] * b[static_cast<size_t>(q) * n + j];
+      c[static_cast<size_t>(i) * n + j] = sum;
+    }
+  const size_t all = c.size();
+  EXPECT_TRUE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, all, kFloatUnitRoundoff).passed);
+  c[static_cast<size_t>(5) * n + 3] += 0.01F;
+  SampledCheck bad = check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, all, kFloatUnitRoundoff);
+  EXPECT_FALSE(bad.passed);
+  EXPECT_EQ(bad.outside, 1U);
+  c[0] = NAN;
+  EXPECT_FALSE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, 2, kFloatUnitRoundoff).passed)
+      << "the first element is always sampled";
+}
+
+// TF32: the GPU rounds FP32 inputs to 10 mantissa bits. That error enters once per product, so
+// the check allows 2 * 2^-11 * sum|a||b| beside the FP32 accumulation's K*u: a right TF32 result
+// passes, and the same result fails a plain FP32 bound.
+TEST(BenchMath, Tf32InputRoundingIsAllowedOnceNotPerTerm) {
+  const int m = 8, n = 8, k = 64;
+  auto a = test_values(static_cast<size_t>(m) * k, 21);
+  auto b = test_values(static_cast<size_t>(k) * n, 22);
+  auto tf32 = [](float v) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, 4);
+    bits = (bits + 0xFFFU + ((bits >> 13) & 1U)) & ~0x1FFFU;  // round to nearest even, 10 bits kept
+    float r = 0;
+    std::memcpy(&r, &bits, 4);
+    return r;
+  };
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int q = 0; q < k; ++q)
+        sum += tf32(a[static_cast<size_t>(i) * k + q]) * tf32(b[static_cast<size_t>(q) * n + j]);
+      c[static_cast<size_t>(i) * n + j] = sum;
+    }
+  EXPECT_TRUE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, c.size(), kFloatUnitRoundoff, 2.0, 0.0,
+                                 kTf32UnitRoundoff)
+                  .passed);
+  EXPECT_FALSE(check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, c.size(), kFloatUnitRoundoff).passed);
+}
+
+TEST(BenchMath, CheckSamplesCoverSmallResultsAndBoundTheCost) {
+  EXPECT_EQ(check_samples(64), 100'000'000U / 64);  // a 64x64x64 GEMM: all 4096 elements and more
+  EXPECT_EQ(check_samples(8192), 100'000'000U / 8192);
+  EXPECT_EQ(check_samples(1LL << 40), 256U);
+}
+
+TEST(BenchMath, SampledConvCheckAgreesWithVerifysReference) {
+  BenchConvShape sh{.n = 2, .c = 3, .h = 7, .w = 6, .k = 4, .r = 3, .s = 3, .pad = 1};
+  ConvShape vs{.n = 2, .c = 3, .h = 7, .w = 6, .k = 4, .r = 3, .s = 3, .pad = 1};
+  auto x = test_values(static_cast<size_t>(2) * 3 * 7 * 6, 5);
+  auto w = test_values(static_cast<size_t>(4) * 3 * 9, 6);
+  Reference ref = conv_forward_reference(vs, x, w);
+  std::vector<float> y(ref.value.begin(), ref.value.end());
+  SampledCheck ok = check_conv_sampled(sh, x.data(), w.data(), y.data(), y.size(), kFloatUnitRoundoff);
+  EXPECT_TRUE(ok.passed) << ok.summary;
+  EXPECT_EQ(ok.checked, y.size());
+  y[y.size() - 1] = -y[y.size() - 1] + 1.0F;
+  EXPECT_FALSE(check_conv_sampled(sh, x.data(), w.data(), y.data(), 4, kFloatUnitRoundoff).passed)
+      << "the last element is always sampled";
+}
+
+BenchMeasurement figure(const std::string& key, const std::string& unit, double value, double spread = 1.0) {
+  BenchMeasurement m;
+  m.key = key;
+  m.unit = unit;
+  m.status = kBenchOk;
+  m.value = value;
+  m.min = value * 0.9;
+  m.max = value * 1.1;
+  m.spread_pct = spread;
+  m.iterations = 10;
+  m.check = "checked";
+  m.check_passed = true;
+  return m;
+}
+
+TEST(BenchReport, CompareFlagsOnlyChangesBeyondTheNoise) {
+  BenchReport before;
+  before.measurements = {figure("cpu.sgemm_fp32", "gflops", 100), figure("gpu0.copy", "gbps", 1000, 4.0),
+                         figure("cpu.conv_fp32", "gflops", 50)};
+  BenchReport now;
+  now.measurements = {figure("cpu.sgemm_fp32", "gflops", 80), figure("gpu0.copy", "gbps", 890, 1.0),
+                      figure("cpu.conv_fp32", "gflops", 53), figure("gpu0.triad", "gbps", 900)};
+  auto changes = compare_runs(before, now, 5.0);
+  ASSERT_EQ(changes.size(), 3U) << "gpu0.triad has no earlier figure";
+  EXPECT_EQ(changes[0].key, "cpu.sgemm_fp32.gflops");
+  EXPECT_EQ(changes[0].verdict, "regression");
+  EXPECT_DOUBLE_EQ(changes[0].change_pct, -20);
+  // -11% against a noise of 3 x 4% = 12%: within the noise.
+  EXPECT_EQ(changes[1].verdict, "same");
+  EXPECT_DOUBLE_EQ(changes[1].noise_pct, 12);
+  // +6% beyond the 5% floor (3 x 1% spread is less): an improvement.
+  EXPECT_EQ(changes[2].verdict, "improvement");
+}
+
+TEST(BenchReport, ClaimsComeFromTheFiguresOrSayWhatIsMissing) {
+  BenchReport r;
+  r.measurements = {figure("cpu.sgemm_fp32", "gflops", 200), figure("gpu0.gemm_fp32", "tflops", 20),
+                    figure("gpu0.gemm_bf16", "tflops", 300)};
+  auto claims = bench_claims(r);
+  ASSERT_FALSE(claims.empty());
+  EXPECT_EQ(claims[0].what, "GPU/CPU on GEMM (FP32 both)");
+  ASSERT_TRUE(claims[0].ratio.has_value());
+  EXPECT_DOUBLE_EQ(*claims[0].ratio, 100.0);  // 20 TFLOP/s over 200 GFLOP/s
+  bool found_bf16 = false;
+  for (const auto& c : claims) {
+    if (c.what == "mixed precision on GEMM: BF16 over FP32") {
+      found_bf16 = true;
+      ASSERT_TRUE(c.ratio.has_value());
+      EXPECT_DOUBLE_EQ(*c.ratio, 15.0);
+    }
+    if (c.what == "GPU (TF32) / CPU (FP32) on GEMM") {
+      EXPECT_FALSE(c.ratio.has_value());
+      EXPECT_NE(c.basis.find("gpu0.gemm_tf32 was not run"), std::string::npos) << c.basis;
+    }
+  }
+  EXPECT_TRUE(found_bf16);
+}
+
+TEST(BenchReport, JsonKeysNameWhatAndUnitAndReadBack) {
+  BenchReport r;
+  r.mode = "quick";
+  r.started_utc = "2026-12-01T11:00:00Z";
+  r.measurements = {figure("cpu.sgemm_fp32", "gflops", 123.5), figure("gpu0.h2d_pinned", "gbps", 25)};
+  BenchMeasurement skipped;
+  skipped.key = "cpu.conv_fp32";
+  skipped.unit = "gflops";
+  skipped.status = kBenchSkipped;
+  skipped.detail = "no oneDNN";
+  r.measurements.push_back(skipped);
+  auto doc = nlohmann::ordered_json::parse(render_bench_json(r));
+  EXPECT_EQ(doc["schema_version"], kBenchSchemaVersion);
+  EXPECT_DOUBLE_EQ(doc["results"]["cpu.sgemm_fp32.gflops"].get<double>(), 123.5);
+  EXPECT_DOUBLE_EQ(doc["results"]["gpu0.h2d_pinned.gbps"].get<double>(), 25);
+  EXPECT_TRUE(doc["results"]["cpu.conv_fp32.gflops"].is_null());
+  EXPECT_TRUE(doc["passed"].get<bool>());
+  BenchReport back;
+  bench_report_from_json(doc, back);
+  ASSERT_EQ(back.measurements.size(), 3U);
+  EXPECT_EQ(back.measurements[0].json_key(), "cpu.sgemm_fp32.gflops");
+  EXPECT_DOUBLE_EQ(*back.measurements[0].value, 123.5);
+  EXPECT_EQ(back.measurements[2].status, kBenchSkipped);
+  EXPECT_EQ(back.mode, "quick");
+}
+
+TEST(BenchReport, AFailedCheckFailsTheRun) {
+  BenchReport r;
+  r.measurements = {figure("cpu.sgemm_fp32", "gflops", 100)};
+  EXPECT_TRUE(bench_passed(r));
+  r.measurements[0].check_passed = false;
+  EXPECT_FALSE(bench_passed(r));
+  EXPECT_NE(render_bench_text(r, false).find("FAILED"), std::string::npos);
+}
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "gpudoctor-bench-XXXXXX").string();
+    path = ::mkdtemp(pattern.data()) != nullptr ? pattern : "";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
+
+TEST(BenchHistory, KeepsRunsAndReturnsTheLastOfAMode) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path.empty());
+  const std::string db = dir.path + "/sub/bench.sqlite";
+  {
+    auto h = BenchHistory::open(db);
+    ASSERT_TRUE(h) << h.error().message;
+    auto none = h->last("quick");
+    ASSERT_TRUE(none);
+    EXPECT_FALSE(none->has_value());
+    BenchReport first;
+    first.mode = "quick";
+    first.started_utc = "2026-12-01T10:00:00Z";
+    first.measurements = {figure("cpu.sgemm_fp32", "gflops", 100)};
+    ASSERT_TRUE(h->add(first));
+    BenchReport full;
+    full.mode = "full";
+    full.started_utc = "2026-12-01T10:30:00Z";
+    full.measurements = {figure("cpu.sgemm_fp32", "gflops", 150)};
+    ASSERT_TRUE(h->add(full));
+  }
+  auto h = BenchHistory::open(db);  // reopened: the runs were written to the file
+  ASSERT_TRUE(h);
+  EXPECT_EQ(*h->count(), 2);
+  auto last = h->last("quick");
+  ASSERT_TRUE(last && last->has_value());
+  EXPECT_EQ((*last)->started_utc, "2026-12-01T10:00:00Z");
+  ASSERT_EQ((*last)->measurements.size(), 1U);
+  EXPECT_DOUBLE_EQ(*(*last)->measurements[0].value, 100);
+}
+
+TEST(BenchHistory, ANonDatabaseFileIsAClearError) {
+  TempDir dir;
+  const std::string db = dir.path + "/bench.sqlite";
+  {
+    std::FILE* f = std::fopen(db.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("this is not an SQLite database, it is a text file long enough to have a header page", f);
+    std::fclose(f);
+  }
+  auto h = BenchHistory::open(db);
+  ASSERT_FALSE(h);
+  EXPECT_NE(h.error().message.find("not"), std::string::npos) << h.error().message;
+}
+
+TEST(BenchHistory, ASymlinkedHistoryIsRefused) {
+  TempDir dir;
+  const std::string target = dir.path + "/elsewhere.sqlite";
+  const std::string link = dir.path + "/bench.sqlite";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  auto h = BenchHistory::open(link);
+  EXPECT_FALSE(h) << "the history is not written through a symlink";
+  EXPECT_FALSE(std::filesystem::exists(target));
+}
+
+TEST(BenchHistory, DefaultPathFollowsXdg) {
+  EXPECT_EQ(BenchHistory::default_path("/x/data", "/home/u"), "/x/data/gpudoctor/bench.sqlite");
+  EXPECT_EQ(BenchHistory::default_path(nullptr, "/home/u"), "/home/u/.local/share/gpudoctor/bench.sqlite");
+  EXPECT_EQ(BenchHistory::default_path("relative", nullptr), "");
+}
+
+// End to end: a history whose last quick run is far faster than anything this machine can do;
+// `bench --compare` names the regression, exits 1, and keeps the new run.
+TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
+  TempDir dir;
+  const std::string db = dir.path + "/bench.sqlite";
+  {
+    auto h = BenchHistory::open(db);
+    ASSERT_TRUE(h);
+    BenchReport fast;
+    fast.mode = "quick";
+    fast.started_utc = "2026-11-30T09:00:00Z";
+    fast.measurements = {figure("cpu.sgemm_fp32", "gflops", 1e9)};
+    ASSERT_TRUE(h->add(fast));
+  }
+  auto r = testing::run_gpudoctor({"--json", "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch",
+                                   "1", "--compare", "--history", db});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.json["compared_with_utc"], "2026-11-30T09:00:00Z");
+  ASSERT_EQ(r.json["changes"].size(), 1U) << r.json["changes"].dump();
+  EXPECT_EQ(r.json["changes"][0]["key"], "cpu.sgemm_fp32.gflops");
+  EXPECT_EQ(r.json["changes"][0]["verdict"], "regression");
+  auto h = BenchHistory::open(db);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(*h->count(), 2);
+}
+
+// The CPU baseline for real, through the child and the real OpenBLAS and oneDNN, at small sizes.
+TEST(CpuBench, SgemmAndConvRunInAChildAndPassTheirChecks) {
+  BenchOptions o;
+  o.mode = "quick";
+  o.gpu = false;
+  o.sizes.sgemm_n = 192;
+  o.sizes.conv_n = 1;
+  BenchReport r = run_bench(o);
+  ASSERT_EQ(r.measurements.size(), 2U);
+  for (const auto& m : r.measurements) {
+    if (m.status == kBenchSkipped) {
+      GTEST_SKIP() << m.key << " could not run here: " << m.detail;
+    }
+    EXPECT_EQ(m.status, kBenchOk) << m.key << ": " << m.detail;
+    EXPECT_TRUE(m.check_passed) << m.check;
+    ASSERT_TRUE(m.value.has_value());
+    EXPECT_GT(*m.value, 0.1) << m.key;
+    EXPECT_GE(m.iterations, 5);
+  }
+  EXPECT_NE(r.measurements[0].library.find("OpenBLAS"), std::string::npos) << r.measurements[0].library;
+  EXPECT_NE(r.measurements[1].library.find("oneDNN"), std::string::npos) << r.measurements[1].library;
+}
+
+TEST(CpuBench, AMissingLibraryIsSkippedWithTheReason) {
+  std::vector<ChildOutcome> out = run_isolated(
+      {{"cpu-bench", {"sgemm", "64", "quick", "lib=/nonexistent/libopenblas.so.0"}}}, std::chrono::seconds(30));
+  BenchMeasurement m = measurement_from_child("cpu.sgemm_fp32", "gflops", out.at(0));
+  EXPECT_EQ(m.status, kBenchSkipped);
+  EXPECT_NE(m.detail.find("OpenBLAS"), std::string::npos) << m.detail;
+  EXPECT_FALSE(m.value.has_value());
+}
+
+}  // namespace
+}  // namespace gpudoctor::gpu
