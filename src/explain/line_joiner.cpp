@@ -8,17 +8,27 @@ namespace {
 /// line followed by another.
 constexpr size_t kMinWrappedBytes = 60;
 
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string_view trim_right(std::string_view s) {
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 /// A Python exception or warning line: "RuntimeError: ...", "torch...DeferredCudaCallError: ...",
 /// ".../__init__.py:83: UserWarning: ...".

@@ -21,9 +21,10 @@ std::vector<std::pair<std::string, std::uint64_t>> join(const std::vector<std::s
 }
 
 TEST(ExplainLineJoiner, HardWrappedSentenceIsJoined) {
-  const auto out = join({"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
-                         "cannot open shared",
-                         "object file: No such file or directory", "2023-01-01 12:00:00 I next record"});
+  const auto out =
+      join({"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
+            "cannot open shared",
+            "object file: No such file or directory", "2023-01-01 12:00:00 I next record"});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].first,
             "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "

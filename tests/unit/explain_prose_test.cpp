@@ -26,7 +26,8 @@ TEST(ExplainProse, ChineseTextAroundTheLogDoesNotDisturbMatching) {
 }
 
 TEST(ExplainProse, QuestionOnTheSameLineAsTheError) {
-  const ExplainReport r = explain("训练到一半报错 RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB 怎么办？");
+  const ExplainReport r =
+      explain("训练到一半报错 RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB 怎么办？");
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().category, "out-of-memory");
 }
