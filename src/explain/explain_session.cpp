@@ -244,7 +244,10 @@ ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   joiner_.finish();
   second_joiner_.finish();
   scanner_.finish();
-  ExplainReport report = rank_hits(matcher_.base(), scanner_.hits(), machine);
+  std::vector<RuleHits> hits = scanner_.hits();
+  ExplainMachine with_log = machine;
+  take_log_facts(matcher_.base(), hits, with_log.log);
+  ExplainReport report = rank_hits(matcher_.base(), hits, with_log);
   report.input = decoder_.stats();
   const LogDecoderStats& second = second_decoder_.stats();
   report.input.bytes_in += second.bytes_in;
