@@ -62,18 +62,21 @@ bool LineJoiner::continues(std::string_view first, std::string_view last, std::s
   size_t indent = 0;
   while (indent < next.size() && is_blank(next[indent])) ++indent;
   const std::string_view body = trim_right(next.substr(indent));
-  if (last.empty() || body.empty() || starts_record(body)) return false;
+  if (last.empty() || body.empty()) return false;
   const char end = last.back();
   // A sentence wrapped mid-way (by a terminal or a form, so the line is long) goes on in
   // lower case.
-  if (last.size() >= kMinWrappedBytes && is_lower(body[0]) &&
-      (is_lower(end) || is_upper(end) || is_digit(end) || end == ',' || end == '-' || end == '/' || end == '\'')) {
-    return true;
-  }
+  const bool wrapped =
+      last.size() >= kMinWrappedBytes && is_lower(body[0]) &&
+      (is_lower(end) || is_upper(end) || is_digit(end) || end == ',' || end == '-' || end == '/' || end == '\'');
   // A head ending with ':' and its body ("UserWarning:", XLA's "INTERNAL: ...:").
-  if (end == ':') return true;
+  const bool head = end == ':';
+  // Most lines are none of these: decided without looking further.
+  if (!wrapped && !head && indent == 0) return false;
+  if (starts_record(body)) return false;
+  if (wrapped || head) return true;
   // A Python warning's or exception's further lines, indented.
-  return indent > 0 && names_exception(first.substr(0, 400));
+  return names_exception(first.substr(0, 400));
 }
 
 void LineJoiner::add(std::string_view line, std::uint64_t line_no) {
