@@ -9,6 +9,11 @@ Run by hand when a new toolkit is installed (not in CI):
     scripts/gen-error-catalog.py [--cuda /usr/local/cuda] [--nvml-header PATH/nvml.h
                                  --nvml-source 'nvidia-nvml-dev-cu12 12.9.79']
 
+Older headers (OLDER: CUDA 11.8 and 12.9 runtime, cuBLAS 11, cuDNN 8.9 from PyPI's component
+wheels) add the codes the current ones dropped; codes whose number changed are printed (cuDNN 9
+renumbered every status: CUDNN_STATUS_BAD_PARAM was 3, is 2000). --no-older skips them (no
+network); it regenerates the file as it was before OLDER existed.
+
 nvml.h is not part of the toolkit: it comes in PyPI's nvidia-nvml-dev-cu12 wheel
 (`pip download --no-deps nvidia-nvml-dev-cu12`, unzip, nvidia/nvml_dev/include/nvml.h).
 
@@ -21,6 +26,7 @@ the header's description and a generic fix.
 """
 import argparse
 import datetime
+import importlib.util
 import pathlib
 import re
 import subprocess
@@ -40,6 +46,36 @@ FAMILIES = {
     "nccl": ("nccl.h", "ncclResult_t", "NCCL"),
     "nvml": ("nvml.h", "nvmlReturn_enum", "NVML"),
 }
+
+# Older releases' headers, from PyPI's component wheels (read by range requests, cached under
+# ~/.cache/gpudoctor/headers): codes they have that the current headers dropped or renamed are
+# added, with that header as provenance, since logs of older frameworks still print them.
+OLDER = [
+    ("cudart", "nvidia-cuda-runtime-cu11", "11.8.89", "nvidia/cuda_runtime/include/driver_types.h"),
+    ("cuda-driver", "nvidia-cuda-runtime-cu11", "11.8.89", "nvidia/cuda_runtime/include/cuda.h"),
+    ("cudart", "nvidia-cuda-runtime-cu12", "12.9.79", "nvidia/cuda_runtime/include/driver_types.h"),
+    ("cuda-driver", "nvidia-cuda-runtime-cu12", "12.9.79", "nvidia/cuda_runtime/include/cuda.h"),
+    ("cublas", "nvidia-cublas-cu11", "11.11.3.6", "nvidia/cublas/include/cublas_api.h"),
+    ("cudnn", "nvidia-cudnn-cu11", "8.9.6.50", "nvidia/cudnn/include/cudnn_ops_infer.h"),
+]
+HEADER_CACHE = pathlib.Path.home() / ".cache" / "gpudoctor" / "headers"
+
+
+def wheel_member(package, version, member):
+    """One file of a wheel on PyPI (through gen-message-catalog.py's range reader), cached."""
+    cached = HEADER_CACHE / f"{package}-{version}" / pathlib.Path(member).name
+    if not cached.exists():
+        spec = importlib.util.spec_from_file_location("gen_message_catalog", HERE / "scripts/gen-message-catalog.py")
+        g = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(g)
+        import zipfile
+        _, url, _ = g.wheel_url(package, version, "py3")
+        with zipfile.ZipFile(g.RangeFile(url)) as zf:
+            data = zf.read(member)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_bytes(data)
+    return cached.read_text(errors="replace")
+
 
 DRIVER_FIX = ("Run `nvidia-smi`: if it fails, (re)install the NVIDIA driver for your GPU and reboot; "
               "in a container, start it with `--gpus all`.")
@@ -264,6 +300,7 @@ def main():
     ap.add_argument("--nvml-header", default="")
     ap.add_argument("--nvml-source", default="", help="where nvml.h came from, e.g. 'nvidia-nvml-dev-cu12 12.9.79'")
     ap.add_argument("--out", default=str(HERE / "data/explain/error-codes.toml"))
+    ap.add_argument("--no-older", action="store_true", help="skip the older headers from PyPI (OLDER)")
     a = ap.parse_args()
     inc = pathlib.Path(a.cuda) / "include"
     cuda_h = (inc / "cuda.h").read_text(errors="replace")
@@ -321,7 +358,19 @@ def main():
             print(f"{fam}: enum {tname} not found in {path}", file=sys.stderr)
             continue
         src = f"{path.name} ({versions.get(fam, '')})"
-        for name, num, doc in members:
+        sourced = [(m, src) for m in members]
+        known = {name: num for name, num, _ in members}
+        for ofam, package, version, member in ([] if a.no_older else OLDER):
+            if ofam != fam:
+                continue
+            osrc = f"{pathlib.Path(member).name} ({package} {version})"
+            for name, num, doc in parse_enum(wheel_member(package, version, member), tname):
+                if name not in known:
+                    known[name] = num
+                    sourced.append(((name, num, doc), osrc))
+                elif known[name] != num:
+                    print(f"{fam}: {name} is {num} in {osrc}, {known[name]} in {src}", file=sys.stderr)
+        for (name, num, doc), src in sourced:
             if num == 0 or name.endswith(("SUCCESS", "Success")) or "Num" in name or name.endswith("_ENUM") \
                     or "FORCE" in name or name.startswith("cudaErrorApiFailureBase"):
                 continue

@@ -8,6 +8,7 @@
 
 #include "core/text.hpp"
 #include "explain/rule.hpp"
+#include "explain/rule_matcher.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
@@ -23,7 +24,31 @@ std::optional<Platform> platform_of(const ExplainMachine& m) {
     if (m.facts->os.wsl2) return Platform::wsl2;
     return m.facts->platform;
   }
-  return m.platform;
+  return m.platform ? m.platform : m.log.platform;
+}
+
+/// The conditions the log alone can answer, for a machine without facts: a framework build
+/// (a `+cpu` wheel, "CUDA used to build PyTorch: None" / a `+cuNNN` wheel) and TensorFlow on
+/// native Windows (its version against the tables).
+Truth log_condition(std::string_view condition, const ExplainMachine& machine) {
+  const LogFacts& log = machine.log;
+  bool cpu = log.cpu_build, cuda = false;
+  for (const auto& [framework, version] : log.versions) {
+    if (version.find("+cpu") != std::string::npos) cpu = true;
+    if (version.find("+cu") != std::string::npos && version.find("+cpu") == std::string::npos) cuda = true;
+  }
+  if (condition == "framework-cpu-build") return cpu ? Truth::yes : (cuda ? Truth::no : Truth::unknown);
+  if (condition == "framework-cuda-build") return cuda ? Truth::yes : (cpu ? Truth::no : Truth::unknown);
+  if (condition == "tf-windows-no-gpu") {
+    const auto tf = log.versions.find("tensorflow");
+    const auto platform = platform_of(machine);
+    if (tf == log.versions.end() || !platform) return Truth::unknown;
+    if (*platform != Platform::windows) return Truth::no;
+    const auto version = Version::parse(tf->second);
+    if (!version || machine.kb == nullptr) return Truth::unknown;
+    return truth(!machine.kb->tf_native_windows_gpu(*version));
+  }
+  return Truth::unknown;
 }
 
 std::string first_capture(const CaptureMap& captures, const std::string& name) {
@@ -154,7 +179,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
   const Facts* f = machine.facts;
-  if (f == nullptr) return Truth::unknown;
+  if (f == nullptr) return log_condition(condition, machine);
   if (condition == "container") return truth(!f->os.container.empty());
   if (condition == "driver-loaded") return truth(driver_loaded(*f));
   if (condition == "no-driver") return truth(!driver_loaded(*f));
@@ -404,6 +429,28 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
       add(parts, "this is a " + f.os.container + " container (check --shm-size / --ipc=host)");
   }
   return join(parts, "; ");
+}
+
+void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts& log) {
+  static const std::pair<const char*, const char*> kVersions[] = {
+      {"tf_version", "tensorflow"}, {"torch_version", "pytorch"}, {"jax_version", "jax"}};
+  const auto facts = std::stable_partition(hits.begin(), hits.end(),
+                                           [&](const RuleHits& h) { return !base.rules[h.rule_index].fact; });
+  for (auto h = facts; h != hits.end(); ++h) {
+    // The first value the log gives wins: a log is usually one run of one environment.
+    for (const auto& [capture, framework] : kVersions) {
+      const auto c = h->captures.find(capture);
+      if (c != h->captures.end() && !c->second.empty()) log.versions.emplace(framework, c->second.front());
+    }
+    if (const auto w = h->captures.find("windows"); w != h->captures.end() && !w->second.empty()) {
+      log.platform = Platform::windows;
+    }
+    if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
+      const std::string v = to_lower(b->second.front());
+      if (v == "none" || v == "false") log.cpu_build = true;
+    }
+  }
+  hits.erase(facts, hits.end());
 }
 
 }  // namespace gpudoctor

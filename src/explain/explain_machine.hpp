@@ -16,12 +16,28 @@ namespace gpudoctor {
 
 class KnowledgeBase;
 
+/// What the log itself says about where it came from, read by the rules marked `fact = true`
+/// (data/explain/log-facts.toml): the frameworks' versions and the platform its paths show.
+/// Conditions fall back on it when the machine's facts (or --platform) do not say.
+struct LogFacts {
+  std::map<std::string, std::string> versions;  ///< "tensorflow" -> "2.15.0", "pytorch" -> "2.1.0+cpu"
+  std::optional<Platform> platform;
+  bool cpu_build = false;  ///< the log says the framework was built without CUDA
+};
+
 struct ExplainMachine {
   std::optional<Platform> platform;  ///< known even without an inventory (--platform)
   const Facts* facts = nullptr;      ///< the full inventory; nullptr with --no-probe
   /// The compatibility tables; nullptr: no version fact is stated (never guessed).
   const KnowledgeBase* kb = nullptr;
+  LogFacts log;  ///< filled by ExplainSession from the log being explained
 };
+
+struct RuleBase;
+struct RuleHits;
+
+/// Takes the hits of the `fact` rules out of `hits` and records what they read in `log`.
+void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts& log);
 
 /// A tri-state: facts can confirm, refute, or say nothing.
 enum class Truth { unknown, yes, no };

@@ -210,10 +210,12 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
 ExplainSession::ExplainSession(const RuleMatcher& matcher)
     : matcher_(matcher),
       scanner_(matcher),
-      decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }),
-      second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line); }) {}
+      joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
+      second_joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
+      decoder_([this](std::string_view line, std::uint64_t) { take_line(line, joiner_); }),
+      second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line, second_joiner_); }) {}
 
-void ExplainSession::take_line(std::string_view line) {
+void ExplainSession::take_line(std::string_view line, LineJoiner& joiner) {
   // Short lines are never pasted logs; the search costs a memchr-speed pass over the others.
   constexpr size_t kMinEscapedLogBytes = 160;
   size_t at = line.size() >= kMinEscapedLogBytes ? line.find("\\n") : std::string_view::npos;
@@ -224,23 +226,28 @@ void ExplainSession::take_line(std::string_view line) {
     at = std::string_view::npos;
   }
   if (at == std::string_view::npos) {
-    scanner_.add_line(line, ++lines_);
+    joiner.add(line, ++lines_);
     return;
   }
   ++lines_;
   while (at != std::string_view::npos) {
-    scanner_.add_line(line.substr(0, at), lines_);
+    joiner.add(line.substr(0, at), lines_);
     line.remove_prefix(at + 2);
     at = line.find("\\n");
   }
-  scanner_.add_line(line, lines_);
+  joiner.add(line, lines_);
 }
 
 ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   decoder_.finish();
   second_decoder_.finish();
+  joiner_.finish();
+  second_joiner_.finish();
   scanner_.finish();
-  ExplainReport report = rank_hits(matcher_.base(), scanner_.hits(), machine);
+  std::vector<RuleHits> hits = scanner_.hits();
+  ExplainMachine with_log = machine;
+  take_log_facts(matcher_.base(), hits, with_log.log);
+  ExplainReport report = rank_hits(matcher_.base(), hits, with_log);
   report.input = decoder_.stats();
   const LogDecoderStats& second = second_decoder_.stats();
   report.input.bytes_in += second.bytes_in;

@@ -9,6 +9,7 @@
 
 #include "core/result.hpp"
 #include "explain/explain_machine.hpp"
+#include "explain/line_joiner.hpp"
 #include "explain/log_decoder.hpp"
 #include "explain/rule_matcher.hpp"
 #include "model/explain_report.hpp"
@@ -39,11 +40,14 @@ class ExplainSession {
  private:
   /// A log pasted with escaped newlines (`\n` as two characters, as JSON and issue
   /// templates give it) is split there, so that each message is matched as its own line.
-  void take_line(std::string_view line);
+  /// Then a message broken over several lines is joined (one joiner per stream).
+  void take_line(std::string_view line, LineJoiner& joiner);
 
   const RuleMatcher& matcher_;
   LogScanner scanner_;
   std::uint64_t lines_ = 0;
+  LineJoiner joiner_;
+  LineJoiner second_joiner_;
   LogDecoder decoder_;
   LogDecoder second_decoder_;
 };

@@ -51,6 +51,9 @@ struct Rule {
   /// Generated from the error-code catalog (scripts/gen-error-catalog.py): answers only for
   /// lines no hand-written rule recognised, which know the context better.
   bool catalog = false;
+  /// Reads a fact about where the log came from (a framework's version, the platform its
+  /// paths show) for the other rules' conditions (LogFacts); never an answer itself.
+  bool fact = false;
 };
 
 /// One error code of a vendor library, read from its header (data/explain/error-codes.toml).

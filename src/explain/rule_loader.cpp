@@ -155,6 +155,7 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
   r.tailor = string_or(v["tailor"]);
   r.origin = origin;
   r.catalog = v["catalog"].value_or(false);
+  r.fact = v["fact"].value_or(false);
   if (!string_list(v["patterns"], r.patterns, problem, "patterns")) return false;
   if (!string_list(v["pattern"], r.patterns, problem, "pattern")) return false;
   if (r.patterns.empty() || r.patterns.size() > kMaxPatternsPerRule) {

@@ -1,0 +1,109 @@
+#include "explain/line_joiner.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// Lines are wrapped at 80 columns or more; a shorter line that ends mid-sentence is a whole
+/// line followed by another.
+constexpr size_t kMinWrappedBytes = 60;
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+std::string_view trim_right(std::string_view s) {
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+/// A Python exception or warning line: "RuntimeError: ...", "torch...DeferredCudaCallError: ...",
+/// ".../__init__.py:83: UserWarning: ...".
+bool names_exception(std::string_view s) {
+  for (std::string_view kind : {"Error:", "Warning:", "Exception:"}) {
+    const size_t at = s.find(kind);
+    if (at != std::string_view::npos && at > 0 && !is_blank(s[at - 1])) return true;
+  }
+  return false;
+}
+
+/// The start of a new log record, which no message continues into: a timestamp or counter,
+/// a glog prefix (I0101 ...), a bracketed tag ([rank0], [W socket.cpp]), a traceback line, a
+/// new exception.
+bool starts_record(std::string_view body) {
+  const char c = body[0];
+  if (is_digit(c) || c == '[' || c == '<' || c == '{' || c == '"' || c == '#' || c == '+' || c == '$') return true;
+  if (body.size() > 1 && (c == 'I' || c == 'W' || c == 'E' || c == 'F') && is_digit(body[1])) return true;
+  if (starts_with(body, "File \"") || starts_with(body, "Traceback") || starts_with(body, "During handling") ||
+      starts_with(body, "The above exception")) {
+    return true;
+  }
+  // Only the head of a line can name a new exception: "RuntimeError: x", not "... see Error: y".
+  return is_upper(c) && names_exception(body.substr(0, 120));
+}
+
+}  // namespace
+
+bool LineJoiner::continues(std::string_view first, std::string_view last, std::string_view next) {
+  last = trim_right(last);
+  size_t indent = 0;
+  while (indent < next.size() && is_blank(next[indent])) ++indent;
+  const std::string_view body = trim_right(next.substr(indent));
+  if (last.empty() || body.empty()) return false;
+  const char end = last.back();
+  // A sentence wrapped mid-way (by a terminal or a form, so the line is long) goes on in
+  // lower case.
+  const bool wrapped =
+      last.size() >= kMinWrappedBytes && is_lower(body[0]) &&
+      (is_lower(end) || is_upper(end) || is_digit(end) || end == ',' || end == '-' || end == '/' || end == '\'');
+  // A head ending with ':' and its body ("UserWarning:", XLA's "INTERNAL: ...:").
+  const bool head = end == ':';
+  // Most lines are none of these: decided without looking further.
+  if (!wrapped && !head && indent == 0) return false;
+  if (starts_record(body)) return false;
+  if (wrapped || head) return true;
+  // A Python warning's or exception's further lines, indented.
+  return names_exception(first.substr(0, 400));
+}
+
+void LineJoiner::add(std::string_view line, std::uint64_t line_no) {
+  if (holding_ && held_parts_ < kMaxParts && held_.size() + 1 + line.size() <= kMaxJoinedBytes &&
+      continues(std::string_view(held_).substr(0, first_end_), std::string_view(held_).substr(last_start_), line)) {
+    size_t indent = 0;
+    while (indent < line.size() && is_blank(line[indent])) ++indent;
+    while (!held_.empty() && is_blank(held_.back())) held_.pop_back();
+    held_.push_back(' ');
+    last_start_ = held_.size();
+    held_.append(line.substr(indent));
+    ++held_parts_;
+    return;
+  }
+  finish();
+  held_.assign(line);
+  held_no_ = line_no;
+  held_parts_ = 1;
+  first_end_ = held_.size();
+  last_start_ = 0;
+  holding_ = true;
+}
+
+void LineJoiner::finish() {
+  if (!holding_) return;
+  holding_ = false;
+  sink_(held_, held_no_);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,188 @@
+// The rules against the messages' own sources: tests/catalog/messages.jsonl holds the
+// GPU-related error, warning and notice format strings of TensorFlow, PyTorch and JAX as their
+// released wheels carry them (scripts/gen-message-catalog.py, with the release and file of
+// each). Every message, filled in with plausible values, must be explained by a rule, or be
+// listed in tests/catalog/unexplained.toml with the reason it is deliberately left alone, or
+// be in tests/catalog/unreviewed.txt: the messages nobody has triaged yet (the list may only
+// shrink; a new catalog message must be triaged).
+// GPUDOCTOR_CATALOG_REPORT=FILE writes each message's verdict (and the rule) to FILE.
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+#include <toml++/toml.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct CatalogMessage {
+  std::string framework;
+  std::string text;
+  std::vector<std::string> sources;
+};
+
+std::string catalog_path(std::string_view name) {
+  return std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/catalog/" + std::string(name);
+}
+
+std::vector<CatalogMessage> load_catalog() {
+  std::ifstream in(catalog_path("messages.jsonl"));
+  std::vector<CatalogMessage> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto j = nlohmann::json::parse(line);
+    out.push_back({j.at("framework"), j.at("text"), j.at("sources").get<std::vector<std::string>>()});
+  }
+  return out;
+}
+
+struct Unexplained {
+  std::string pattern;
+  std::string reason;
+  std::unique_ptr<RE2> re;
+  size_t used = 0;
+};
+
+std::set<std::string> load_unreviewed() {
+  std::ifstream in(catalog_path("unreviewed.txt"));
+  std::set<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') out.insert(line);
+  }
+  return out;
+}
+
+std::vector<Unexplained> load_unexplained() {
+  std::vector<Unexplained> out;
+  const auto table = toml::parse_file(catalog_path("unexplained.toml"));
+  if (const auto* groups = table["unexplained"].as_array()) {
+    for (const auto& g : *groups) {
+      const auto* t = g.as_table();
+      Unexplained u;
+      u.pattern = (*t)["pattern"].value_or(std::string{});
+      u.reason = (*t)["reason"].value_or(std::string{});
+      u.re = std::make_unique<RE2>(u.pattern);
+      out.push_back(std::move(u));
+    }
+  }
+  return out;
+}
+
+/// A format string with sample values in its holes: printf/absl (%s, %d, %zu, %.2f ...),
+/// absl::Substitute ($0), Python ({}, {name}, %(name)s). A value the rule would read (a
+/// version, a count) is a plausible one; a string hole gets a version-shaped token, the most
+/// common string in these messages.
+std::string instantiate(std::string_view format) {
+  std::string s(format);
+  RE2::GlobalReplace(&s, R"(%\([a-z_]+\)[sdr])", "8.9.7");
+  RE2::GlobalReplace(&s, R"(%%)", "\x01");
+  RE2::GlobalReplace(&s, R"(%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L|q)?[diouc])", "8");
+  RE2::GlobalReplace(&s, R"(%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L|q)?[xX])", "1f");
+  RE2::GlobalReplace(&s, R"(%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?L?[eEfFgGaA])", "1.5");
+  RE2::GlobalReplace(&s, R"(%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?l?[sp])", "8.9.7");
+  RE2::GlobalReplace(&s, R"(\$\d)", "8.9.7");
+  RE2::GlobalReplace(&s, R"(\{[^{} ]*\})", "8.9.7");
+  RE2::GlobalReplace(&s, "\x01", "%");
+  return s;
+}
+
+/// The rule that explains the message, "" when none: the message as filled in, and (a piece
+/// that C++ streams end with a value) with a value after it.
+std::string explaining_rule(std::string_view text) {
+  const std::string line = instantiate(text);
+  for (const std::string& candidate : {line, line + " 8.9.7"}) {
+    const ExplainReport r = testing::explain_no_facts(candidate);
+    if (!r.matches.empty()) return r.matches.front().rule;
+  }
+  return "";
+}
+
+TEST(ExplainCatalog, FormatStringsAreFilledIn) {
+  EXPECT_EQ(instantiate("Loaded runtime CuDNN library: %u.%u.%u but source was compiled with: %d.%d.%d."),
+            "Loaded runtime CuDNN library: 8.8.8 but source was compiled with: 8.8.8.");
+  EXPECT_EQ(instantiate("CUDA backend failed to initialize: {}. ({:.2f})"),
+            "CUDA backend failed to initialize: 8.9.7. (8.9.7)");
+  EXPECT_EQ(instantiate("Could not load dynamic library '%s'; dlerror: %s"),
+            "Could not load dynamic library '8.9.7'; dlerror: 8.9.7");
+  EXPECT_EQ(instantiate("free %zu of %llu (%.1f%%) at 0x%x"), "free 8 of 8 (1.5%) at 0x1f");
+  EXPECT_EQ(instantiate("Created device $0 with $1 MB memory"), "Created device 8.9.7 with 8.9.7 MB memory");
+}
+
+TEST(ExplainCatalog, CatalogHasProvenanceForEveryFramework) {
+  const auto catalog = load_catalog();
+  ASSERT_GE(catalog.size(), 500u) << "tests/catalog/messages.jsonl missing or short";
+  std::map<std::string, size_t> per_framework;
+  const RE2 source(R"(^[a-z0-9-]+ \d+\.\d+[.\d]*: \S+\.(py|so(\.\d+)*)$)");
+  for (const auto& m : catalog) {
+    ++per_framework[m.framework];
+    ASSERT_FALSE(m.sources.empty()) << m.text;
+    for (const auto& s : m.sources) EXPECT_TRUE(RE2::FullMatch(s, source)) << s;
+  }
+  EXPECT_GE(per_framework["tensorflow"], 200u);
+  EXPECT_GE(per_framework["pytorch"], 100u);
+  EXPECT_GE(per_framework["jax"], 100u);
+}
+
+TEST(ExplainCatalog, EveryMessageIsExplainedOrListedWithAReason) {
+  const auto catalog = load_catalog();
+  auto unexplained = load_unexplained();
+  ASSERT_FALSE(unexplained.empty()) << "tests/catalog/unexplained.toml missing";
+  for (const auto& u : unexplained) {
+    ASSERT_TRUE(u.re->ok()) << u.pattern << ": " << u.re->error();
+    EXPECT_GE(u.reason.size(), 20u) << u.pattern << ": no reason given";
+  }
+  const char* report_path = std::getenv("GPUDOCTOR_CATALOG_REPORT");
+  std::ofstream report;
+  if (report_path != nullptr) report.open(report_path);
+  const std::set<std::string> unreviewed = load_unreviewed();
+  std::set<std::string> unreviewed_seen;
+  size_t explained = 0, listed = 0, not_reviewed = 0;
+  std::vector<std::string> neither;
+  for (const auto& m : catalog) {
+    const std::string rule = explaining_rule(m.text);
+    std::string verdict;
+    if (!rule.empty()) {
+      ++explained;
+      verdict = "explained\t" + rule;
+    } else {
+      for (auto& u : unexplained) {
+        if (RE2::PartialMatch(m.text, *u.re)) {
+          ++u.used;
+          ++listed;
+          verdict = "unexplained\t" + u.pattern;
+          break;
+        }
+      }
+    }
+    if (verdict.empty() && unreviewed.count(m.text) != 0) {
+      ++not_reviewed;
+      unreviewed_seen.insert(m.text);
+      verdict = "unreviewed\t";
+    }
+    if (verdict.empty()) {
+      neither.push_back(m.framework + ": " + m.text);
+      verdict = "NEITHER\t";
+    }
+    if (report.is_open()) report << verdict << "\t" << m.framework << "\t" << m.text << "\n";
+  }
+  std::cout << "[catalog] " << catalog.size() << " messages: " << explained << " explained by a rule, " << listed
+            << " listed as unexplained, " << not_reviewed << " not yet reviewed, " << neither.size() << " neither\n";
+  for (size_t i = 0; i < neither.size() && i < 40; ++i) ADD_FAILURE() << "neither explained nor listed: " << neither[i];
+  EXPECT_TRUE(neither.empty()) << neither.size() << " messages in all";
+  for (const auto& u : unexplained) EXPECT_GT(u.used, 0u) << "unexplained.toml entry matches no message: " << u.pattern;
+  // The unreviewed list only shrinks: an entry that is now explained (or gone) must go.
+  for (const auto& text : unreviewed) {
+    EXPECT_EQ(unreviewed_seen.count(text), 1u) << "unreviewed.txt entry is explained, listed or gone: " << text;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,117 @@
+// LineJoiner: a message the log broke over several lines reaches the rules whole; separate log
+// records stay apart.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "explain/line_joiner.hpp"
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::vector<std::pair<std::string, std::uint64_t>> join(const std::vector<std::string>& lines) {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  LineJoiner joiner([&](std::string_view line, std::uint64_t n) { out.emplace_back(std::string(line), n); });
+  std::uint64_t n = 0;
+  for (const auto& l : lines) joiner.add(l, ++n);
+  joiner.finish();
+  return out;
+}
+
+TEST(ExplainLineJoiner, HardWrappedSentenceIsJoined) {
+  const auto out =
+      join({"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
+            "cannot open shared",
+            "object file: No such file or directory", "2023-01-01 12:00:00 I next record"});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].first,
+            "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+            "shared object file: No such file or directory");
+  EXPECT_EQ(out[0].second, 1u);
+  EXPECT_EQ(out[1].second, 3u);
+}
+
+TEST(ExplainLineJoiner, HeadEndingWithColonTakesItsBody) {
+  const auto out = join({"jaxlib.xla_extension.XlaRuntimeError: INTERNAL:",
+                         "Failed to load in-memory CUBIN: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].first,
+            "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: "
+            "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available");
+}
+
+TEST(ExplainLineJoiner, IndentedLinesOfAPythonWarningAreJoined) {
+  const auto out = join({"/usr/lib/python3/site-packages/torch/cuda/__init__.py:132: UserWarning: ",
+                         "    Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.",
+                         "    PyTorch no longer supports this GPU because it is too old.",
+                         "    The minimum cuda capability supported by this library is 3.7.", "    ",
+                         "  warnings.warn(old_gpu_warn % (d, name, major, capability[1]))"});
+  ASSERT_EQ(out.size(), 3u) << out[0].first;
+  EXPECT_NE(out[0].first.find("UserWarning: Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0. "
+                              "PyTorch no longer supports this GPU because it is too old. The minimum"),
+            std::string::npos)
+      << out[0].first;
+}
+
+TEST(ExplainLineJoiner, SeparateRecordsStayApart) {
+  const std::vector<std::string> lines = {
+      "2023-05-01 10:00:00.1: W tensorflow/tsl/platform/default/dso_loader.cc:66] Could not load dynamic library",
+      "2023-05-01 10:00:00.2: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1886] Created device",
+      "Traceback (most recent call last):",
+      "  File \"train.py\", line 3, in <module>",
+      "    import torch",
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+      "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
+      "incorrect.",
+      "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.",
+      "Epoch 1/10",
+      "  1/100 [..............................] - ETA: 10s - loss: 2.3",
+      "I0101 12:00:00.000000 140 xla_bridge.py:513] Unable to initialize backend 'rocm':",
+      "E0101 12:00:00.000001 140 other.cc:1] next",
+      "[rank0]: torch.distributed.DistBackendError: NCCL error",
+      "[rank1]: torch.distributed.DistBackendError: NCCL error"};
+  const auto out = join(lines);
+  ASSERT_EQ(out.size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(out[i].first, lines[i]);
+}
+
+TEST(ExplainLineJoiner, LongRunsAreCut) {
+  std::vector<std::string> lines(20, "and the sentence goes on and on and on, as a terminal wraps it at eighty");
+  lines[0] = "Head:";
+  const auto out = join(lines);
+  ASSERT_GE(out.size(), 3u);
+  EXPECT_EQ(out[1].second, LineJoiner::kMaxParts + 1);
+  for (const auto& [line, n] : out) EXPECT_LE(line.size(), LineJoiner::kMaxJoinedBytes);
+}
+
+// Through explain: rules written for the whole message recognise it broken over lines, in a
+// file and in a log pasted with escaped newlines.
+TEST(ExplainLineJoiner, RulesSeeMessagesBrokenOverLines) {
+  const auto torch_old = testing::explain_no_facts(
+      "/usr/lib/python3/site-packages/torch/cuda/__init__.py:132: UserWarning: \n"
+      "    Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.\n"
+      "    PyTorch no longer supports this GPU because it is too old.\n"
+      "    The minimum cuda capability supported by this library is 3.7.\n");
+  ASSERT_FALSE(torch_old.matches.empty());
+  EXPECT_EQ(torch_old.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_EQ(torch_old.matches.front().captures.count("cc"), 1u) << "captured across the joined lines";
+
+  const std::string wrapped =
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with\n"
+      "the current PyTorch installation.\n";
+  const auto r = testing::explain_no_facts(wrapped);
+  ASSERT_FALSE(r.matches.empty()) << "a sentence wrapped by the terminal";
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+
+  std::string pasted = "My log is below, please help.\\n" + wrapped;
+  for (size_t at = pasted.find('\n'); at != std::string::npos; at = pasted.find('\n')) pasted.replace(at, 1, "\\n");
+  pasted += "\\nThanks for any help with this problem, I have tried reinstalling everything twice already.";
+  const auto p = testing::explain_no_facts(pasted);
+  ASSERT_FALSE(p.matches.empty()) << "escaped newlines, then joined";
+  EXPECT_EQ(p.matches.front().category, "gpu-arch-unsupported");
+}
+
+}  // namespace
+}  // namespace gpudoctor

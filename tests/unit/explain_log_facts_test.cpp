@@ -1,0 +1,76 @@
+// What the log says about where it came from (data/explain/log-facts.toml: framework versions,
+// a Windows path) orders the causes of a symptom when no machine facts are known; the fact
+// rules themselves never appear as answers.
+#include <gtest/gtest.h>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::category_rank;
+
+ExplainReport explain_with_tables(std::string_view log) {
+  ExplainMachine machine;
+  machine.kb = &testing::builtin_kb();
+  return explain_text(testing::builtin_matcher(), log, machine);
+}
+
+TEST(ExplainLogFacts, FactRulesAreNeverAnswers) {
+  const ExplainReport r = testing::explain_no_facts(
+      "PyTorch version: 2.1.0+cpu\nSuccessfully installed tensorflow-2.15.0\nOS: Microsoft Windows 11 Pro\n");
+  for (const auto& m : r.matches) EXPECT_NE(m.rule.rfind("log-fact-", 0), 0u) << m.rule;
+}
+
+TEST(ExplainLogFacts, TensorflowVersionAndWindowsPathsOrderTheEmptyGpuList) {
+  const std::string symptom = ">>> print(tf.config.list_physical_devices('GPU'))\n[]\n";
+  const std::string windows_215 =
+      "Requirement already satisfied: tensorflow in c:\\users\\me\\appdata\\local\\programs\\python\\python311\\lib\\"
+      "site-packages (2.15.0)\n";
+  const std::string windows_210 =
+      "Requirement already satisfied: tensorflow in c:\\users\\me\\appdata\\local\\programs\\python\\python310\\lib\\"
+      "site-packages (2.10.1)\n";
+  // TF 2.15 on native Windows has no GPU build: that is the first cause.
+  ExplainReport r = explain_with_tables(windows_215 + symptom);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+  // TF 2.10 still had one: the Windows cause is contradicted and goes below.
+  r = explain_with_tables(windows_210 + symptom);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_NE(r.matches.front().category, "windows-native-gpu-unsupported");
+  EXPECT_GT(category_rank(r, "windows-native-gpu-unsupported"), 1u);
+  // Nothing known: the rule's own order.
+  r = explain_with_tables(symptom);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
+}
+
+TEST(ExplainLogFacts, WindowsPathsMakeJaxsCpuFallbackAWindowsAnswer) {
+  const std::string fallback =
+      "WARNING:absl:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n";
+  ExplainReport r = testing::explain_no_facts(
+      "  File \"C:\\Users\\me\\miniconda3\\envs\\jx\\lib\\site-packages\\jax\\_src\\xla_bridge.py\", line 1, in f\n" +
+      fallback);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  r = testing::explain_no_facts(fallback);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+}
+
+TEST(ExplainLogFacts, APyTorchCudaBuildInTheLogContradictsTheCpuBuildCause) {
+  ExplainMachine machine;
+  machine.log.versions["pytorch"] = "2.1.0+cu121";
+  EXPECT_EQ(evaluate_condition("framework-cpu-build", {}, machine), Truth::no);
+  EXPECT_EQ(evaluate_condition("framework-cuda-build", {}, machine), Truth::yes);
+  machine.log.versions["pytorch"] = "2.1.0+cpu";
+  EXPECT_EQ(evaluate_condition("framework-cpu-build", {}, machine), Truth::yes);
+  ExplainMachine none;
+  EXPECT_EQ(evaluate_condition("framework-cpu-build", {}, none), Truth::unknown);
+  none.log.cpu_build = true;
+  EXPECT_EQ(evaluate_condition("framework-cpu-build", {}, none), Truth::yes);
+}
+
+}  // namespace
+}  // namespace gpudoctor
