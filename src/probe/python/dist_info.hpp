@@ -47,6 +47,9 @@ struct PinnedRequirement {
   std::string version;  ///< "9.1.0.70"
 };
 std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix);
+/// The lower bound of such a requirement ("nvidia-cudnn-cu12<10.0,>=9.8" gives 9.8): JAX's CUDA
+/// plugins state the cuDNN they need this way.
+std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix);
 
 /// The CUDA major of a wheel whose RECORD installs under nvidia/cuNN/ (the CUDA 13 wheels,
 /// named without a -cuNN suffix: nvidia-cufft 12.0 puts nvidia/cu13/lib/libcufft.so.12).
