@@ -4,6 +4,7 @@
 
 #include "core/text.hpp"
 #include "probe/probes.hpp"
+#include "probe/python/dist_info.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -29,9 +30,9 @@ std::vector<std::string> tensorflow_needs(int cuda_major) {
 /// The CUDA libraries a PyTorch CUDA build links by SONAME (DT_NEEDED of torch/lib's
 /// libtorch_cuda.so, libtorch_cpu.so, libc10_cuda.so, libtorch_cuda_linalg.so), read with
 /// readelf from the PyPI wheels torch 2.15.0 (CUDA 13.2) and torch 2.8.0 (CUDA 12.8). Only the
-/// ones builds of the major share: cuSPARSELt, cuFile and NVSHMEM came later, cuRAND left with
-/// CUDA 13, and CUDA 12 builds open NVRTC only on first use (libcaffe2_nvrtc.so) while CUDA 13
-/// ones link it. cuDNN's major comes from the build's own pin.
+/// ones builds of the major share: cuRAND left with CUDA 13, CUDA 12 builds open NVRTC only on
+/// first use (libcaffe2_nvrtc.so) while CUDA 13 ones link it; cuSPARSELt, cuFile and NVSHMEM
+/// came later and are added from the wheel's requirements, cuDNN's major from its pin.
 std::vector<std::string> torch_needs(int cuda_major) {
   if (cuda_major == 13) {
     return {"libcudart.so.13",   "libcublas.so.13", "libcublasLt.so.13", "libcufft.so.12", "libcusolver.so.12",
@@ -116,6 +117,18 @@ class Resolver {
       n.sonames = torch_needs(major);
       n.wheels_first = true;
       n.own_dir = system_.join(system_.join(fw.location, "torch"), "lib");
+      // Libraries later builds added: linked exactly when the wheel requires their wheel
+      // (torch 2.8.0 cu128: nvidia-cusparselt-cu12, nvidia-cufile-cu12; 2.15.0:
+      // cuda-toolkit[...,cufile,...], nvidia-cusparselt-cu13, nvidia-nvshmem-cu13).
+      if (!n.sonames.empty()) {
+        auto md = system_.read_file(system_.join(fw.location, "torch-" + fw.version.str() + ".dist-info/METADATA"),
+                                    256 * 1024);
+        if (md) {
+          if (requires_mentioning(*md, "cusparselt")) n.sonames.push_back("libcusparseLt.so.0");
+          if (requires_mentioning(*md, "cufile")) n.sonames.push_back("libcufile.so.0");
+          if (requires_mentioning(*md, "nvshmem")) n.sonames.push_back("libnvshmem_host.so.3");
+        }
+      }
     } else if (fw.name == "jax") {
       n.sonames = jax_needs(major);
       n.wheels_first = true;

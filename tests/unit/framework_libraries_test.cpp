@@ -103,6 +103,35 @@ TEST(FrameworkLibraries, TorchMissingOneWheelFileFailsAtImportWithOrWithoutAGpu)
   }
 }
 
+TEST(FrameworkLibraries, TorchLibrariesLaterBuildsAddedComeFromItsRequirements) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  // torch 2.8.0's requirements (METADATA of the PyPI wheel): cuSPARSELt and cuFile wheels, so
+  // libtorch_cuda.so links libcusparseLt.so.0 and libcufile.so.0.
+  t.write(kTorchSp + "torch-2.3.1+cu121.dist-info/METADATA",
+          "Metadata-Version: 2.4\nName: torch\nVersion: 2.3.1+cu121\n"
+          "Requires-Dist: nvidia-cudnn-cu12==9.10.2.21; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvidia-cusparselt-cu12==0.7.1; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvidia-cufile-cu12==1.13.1.3; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvshmem-tools; extra == \"nvshmem\"\n");
+  t.write(kTorchSp + "nvidia/cudnn/lib/libcudnn.so.9", "");
+  const Doctor d = doctor(t, kTorchEnv);
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  const auto names = sonames(*torch);
+  for (const char* lib : {"libcusparseLt.so.0", "libcufile.so.0", "libcudnn.so.9"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), lib), names.end()) << lib << " in " << join(names, ", ");
+  }
+  EXPECT_EQ(std::find(names.begin(), names.end(), "libnvshmem_host.so.3"), names.end()) << "only an extra names it";
+  const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(m, nullptr) << ids(d.findings);
+  EXPECT_TRUE(contains(m->title, "libcusparseLt.so.0, libcufile.so.0")) << m->title;
+  t.write(kTorchSp + "nvidia/cusparselt/lib/libcusparseLt.so.0", "");
+  t.write(kTorchSp + "nvidia/cufile/lib/libcufile.so.0", "");
+  const Doctor fixed = doctor(t, kTorchEnv);
+  EXPECT_EQ(find(fixed.findings, "framework-cuda-libraries-missing"), nullptr) << ids(fixed.findings);
+}
+
 TEST(FrameworkLibraries, TorchPrefersItsWheelsOverLdLibraryPathTensorflowDoesNot) {
   TempTree t;
   copy_env(t, "linux-torch-healthy", kTorchEnv);

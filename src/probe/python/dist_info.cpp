@@ -132,6 +132,20 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
   return requirement_at(metadata, name_prefix, "==");
 }
 
+bool requires_mentioning(std::string_view metadata, std::string_view word) {
+  for (std::string_view line : lines(metadata)) {
+    if (line.empty()) break;  // the headers end at the first empty line
+    if (!line.starts_with("Requires-Dist:")) continue;
+    const size_t semi = line.find(';');
+    if (semi != std::string_view::npos && line.substr(semi).find("extra ==") != std::string_view::npos) continue;
+    if (line.substr(14, semi == std::string_view::npos ? std::string_view::npos : semi - 14).find(word) !=
+        std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix) {
   return requirement_at(metadata, name_prefix, ">=");
 }

@@ -208,6 +208,15 @@ if shutil.which("ldd") and os.path.exists(os.path.join(lib, "libtorch_cuda.so"))
             name, target = parts[0].strip(), parts[1].strip()
             found[name] = None if target.startswith("not found") else os.path.realpath(target.split(" (")[0])
     out["torch_ldd"] = found
+    # The libraries torch's own objects link directly (DT_NEEDED), read with readelf.
+    if shutil.which("readelf"):
+        needed = set()
+        for obj in ("libtorch_cuda.so", "libtorch_cpu.so", "libc10_cuda.so", "libtorch_cuda_linalg.so"):
+            r = subprocess.run(["readelf", "-d", os.path.join(lib, obj)], capture_output=True, text=True)
+            for line in r.stdout.splitlines():
+                if "(NEEDED)" in line and "[" in line:
+                    needed.add(line.split("[", 1)[1].rstrip("]"))
+        out["torch_needed"] = sorted(needed)
 # Issue 10 item 2, JAX: what the CUDA plugin itself loads when its backend starts
 # (jax_plugins/xla_cudaNN/__init__.py's _load(module, [libs]) calls, read from the file): the
 # wheel's copy under nvidia/<module>/lib when there is one, else what dlopen finds by name.

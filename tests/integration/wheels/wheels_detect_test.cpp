@@ -4,6 +4,7 @@
 /// venv through a SystemView over "/" with VIRTUAL_ENV pointing at it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -234,6 +235,19 @@ TEST_F(Wheels, TorchResolvesEveryCudaLibraryAsTheLoaderDoes) {
     EXPECT_EQ(l.path.empty(), want.is_null()) << l.soname << ": gpudoctor " << l.path << ", ldd " << want.dump();
     if (!l.path.empty() && !want.is_null()) {
       EXPECT_EQ(real_path(l.path), want.get<std::string>()) << l.soname;
+    }
+  }
+  // And none is left out: every CUDA library torch's objects link (the driver's libcuda.so.1
+  // is the driver check's) is among the loads.
+  if (expected_.contains("torch_needed")) {
+    for (const auto& n : expected_["torch_needed"]) {
+      const std::string name = n.get<std::string>();
+      const bool cuda = (name.starts_with("libcu") || name.starts_with("libnv") || name.starts_with("libnccl")) &&
+                        name != "libcuda.so.1";
+      if (!cuda) continue;
+      const bool listed =
+          std::any_of(torch->loads.begin(), torch->loads.end(), [&](const LibraryLoad& l) { return l.soname == name; });
+      EXPECT_TRUE(listed) << name << " is linked by torch " << torch->version.str() << " but not resolved";
     }
   }
 }
