@@ -208,6 +208,16 @@ Facts resolved_without_ld_library_path(const Facts& facts) {
   return out;
 }
 
+/// The framework `name` of the venv under test in `facts`.
+const FrameworkFacts* in_venv(const Facts& facts, const std::string& venv, std::string_view name) {
+  for (const auto& e : facts.python_envs) {
+    for (const auto& f : e.frameworks) {
+      if (e.path == venv && f.name == name) return &f;
+    }
+  }
+  return nullptr;
+}
+
 std::string real_path(const std::string& p) {
   std::error_code ec;
   auto c = std::filesystem::weakly_canonical(p, ec);
@@ -220,13 +230,8 @@ TEST_F(Wheels, TorchResolvesEveryCudaLibraryAsTheLoaderDoes) {
   if (pip_version("torch").empty()) GTEST_SKIP() << "torch not installed (--no-torch)";
   if (!expected_.contains("torch_ldd")) GTEST_SKIP() << "no ldd on this machine, or torch is not a CUDA build";
   const json& ldd = expected_["torch_ldd"];
-  Facts facts = resolved_without_ld_library_path(facts_);
-  const FrameworkFacts* torch = nullptr;
-  for (const auto& e : facts.python_envs) {
-    for (const auto& f : e.frameworks) {
-      if (e.path == env_->path && f.name == "torch") torch = &f;
-    }
-  }
+  const Facts facts = resolved_without_ld_library_path(facts_);
+  const FrameworkFacts* torch = in_venv(facts, env_->path, "torch");
   ASSERT_NE(torch, nullptr);
   ASSERT_FALSE(torch->loads.empty()) << "torch " << torch->version.str() << " is a CUDA build";
   for (const LibraryLoad& l : torch->loads) {
@@ -257,13 +262,8 @@ TEST_F(Wheels, TorchResolvesEveryCudaLibraryAsTheLoaderDoes) {
 TEST_F(Wheels, JaxPluginResolvesEveryCudaLibraryAsThePluginDoes) {
   if (!expected_.contains("jax_plugin_loads")) GTEST_SKIP() << "no jax_plugins/xla_cuda* in the venv";
   const json& oracle = expected_["jax_plugin_loads"];
-  Facts facts = resolved_without_ld_library_path(facts_);
-  const FrameworkFacts* jax = nullptr;
-  for (const auto& e : facts.python_envs) {
-    for (const auto& f : e.frameworks) {
-      if (e.path == env_->path && f.name == "jax") jax = &f;
-    }
-  }
+  const Facts facts = resolved_without_ld_library_path(facts_);
+  const FrameworkFacts* jax = in_venv(facts, env_->path, "jax");
   ASSERT_NE(jax, nullptr);
   ASSERT_FALSE(jax->loads.empty());
   for (const LibraryLoad& l : jax->loads) {
