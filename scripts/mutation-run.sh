@@ -74,6 +74,9 @@ python-option-any-major	src/cli/option_values.cpp	  if (!v || v->parts().size() 
 kb-source-for-fact-unchecked	src/kb/kb_loader.cpp	    if (fact_given && source.empty()) issue(Level::error, std::string(message));	    if (false && fact_given && source.empty()) issue(Level::error, std::string(message));
 kb-unknown-key-silent	src/kb/kb_loader.cpp	      if (!used_.contains(key)) issue(Level::warning, "unknown key '" + key + "' (ignored)");	      if (false) issue(Level::warning, "unknown key '" + key + "' (ignored)");
 vendor-stderr-dropped	src/gpu/driver_query.cpp	    report.problems.push_back(std::string(library) + " wrote on stderr: " + said);	    if (false) report.problems.push_back(std::string(library) + " wrote on stderr: " + said);
+explain-answer-lead-not-best	src/explain/explain_session.cpp	{ return a.score > b.score; });	{ return a.score < b.score; });
+torch-wheels-after-ld-path	src/probe/framework_libraries.cpp	    if (needs.wheels_first) {	    if (false) {
+torch-cufile-ignored	src/probe/framework_libraries.cpp	          if (requires_mentioning(*md, "cufile")) n.sonames.push_back("libcufile.so.0");	          if (false) n.sonames.push_back("libcufile.so.0");
 EOF
 }
 

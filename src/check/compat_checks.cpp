@@ -382,10 +382,16 @@ class Checker {
     }
   }
 
+  /// What a framework does when a CUDA library it opens is missing.
+  enum class WhenMissing {
+    cpu_fallback,  ///< TensorFlow, JAX: the GPU is not used, the framework runs on the CPU
+    import_fails,  ///< PyTorch: the libraries are linked, so `import torch` itself fails
+  };
+
   /// The CUDA libraries a build opens that the loader does not find in its environment (the
   /// probe resolved each SONAME as the loader would). Returns whether any is missing.
   bool missing_loads(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
-                     const std::string& fix, const std::string& source) {
+                     const std::string& fix, const std::string& source, WhenMissing when = WhenMissing::cpu_fallback) {
     std::vector<std::string> missing;
     std::vector<std::string> found;
     for (const LibraryLoad& l : fw.loads) {
@@ -396,23 +402,32 @@ class Checker {
       }
     }
     if (missing.empty()) return false;
-    bool gpu = !facts_.gpus.empty();
+    const bool gpu = !facts_.gpus.empty();
+    const bool fatal = when == WhenMissing::import_fails || gpu;
+    std::string consequence;
+    if (when == WhenMissing::import_fails) {
+      consequence = "It links them, so `import " + fw.name + "` fails (\"" + missing.front() +
+                    ": cannot open shared object file\"), with or without a GPU.";
+    } else {
+      consequence = gpu ? "It will not use the GPU: it falls back to the CPU." : "Fine while this machine has no GPU.";
+    }
     std::vector<std::string> evidence{where(env, fw)};
     for (const auto& m : missing) evidence.push_back(m + ": not found");
     evidence.insert(evidence.end(), found.begin(), found.end());
     add(Finding{.id = "framework-cuda-libraries-missing",
-                .severity = gpu ? Severity::error : Severity::info,
+                .severity = fatal ? Severity::error : Severity::info,
                 .area = FindingArea::python,
                 .title = fw_title(display, fw) + " cannot load " + join(missing, ", "),
                 .detail = display + " " + fw.version.str() + " was built with CUDA " +
                           (fw.cuda_version ? fw.cuda_version->str() : "?") +
                           (fw.cudnn_version ? " and cuDNN " + fw.cudnn_version->str() : "") +
-                          " and opens these libraries by name; the loader finds none of them on LD_LIBRARY_PATH, in "
-                          "the environment's nvidia-* wheels, the loader cache or the default directories. " +
-                          (gpu ? "It will not use the GPU: it falls back to the CPU (or fails at import)."
-                               : "Fine while this machine has no GPU.") +
+                          " and opens these libraries by name; the loader finds none of them " +
+                          (when == WhenMissing::import_fails || fw.name == "jax"
+                               ? "in the environment's nvidia-* wheels, on LD_LIBRARY_PATH"
+                               : "on LD_LIBRARY_PATH, in the environment's nvidia-* wheels") +
+                          ", in the loader cache or in the default directories. " + consequence +
                           (found.empty() ? "" : " Found: " + join(found, "; ") + "."),
-                .fix = gpu ? fix : "",
+                .fix = fatal ? fix : "",
                 .evidence = evidence,
                 .source = source});
     return true;
@@ -727,6 +742,16 @@ class Checker {
     if (!cuda && var != nullptr) cuda = var->cuda;
     if (var == nullptr && rel != nullptr && cuda) var = kb_.torch_variant(*rel, cu_tag(*cuda));
     if (!cuda) return;
+    if (!fw.loads.empty()) {
+      // The wheels it depends on bring the libraries; a --no-deps install or a removed wheel
+      // leaves them out. The same index as the build installed.
+      std::string index = !tag.empty() && fw.version.local() == tag ? " --index-url " + kb_.torch_index_url(tag) : "";
+      missing_loads(env, fw, display,
+                    "Reinstall PyTorch with its dependencies (they bring the CUDA libraries as nvidia-* wheels): "
+                    "pip install --force-reinstall \"torch==" +
+                        fw.version.str() + "\"" + index + ".",
+                    rel != nullptr ? rel->source : "compat/pytorch.toml", WhenMissing::import_fails);
+    }
     driver_for_framework(env, fw, display, *cuda);
     if (var == nullptr && fw.compute_capabilities.empty()) return;
     // The fix: a variant of the same release that has kernels for every GPU here.
@@ -967,6 +992,10 @@ class Checker {
             .source = v->source});
       }
     }
+    missing_loads(env, fw, display,
+                  "pip install \"jax[" + v->extra + "]==" + fw.version.str() + "\" (brings the CUDA " +
+                      std::to_string(v->built_cuda.major()) + " libraries and cuDNN as nvidia-* wheels).",
+                  v->source);
     // The installed release's own floor (its plugin's with-cuda extra), else the guide's.
     const JaxRelease* rel = kb_.jax_release(fw.version);
     const VersionSpec* cudnn = kb_.jax_cudnn(*v, fw.version);

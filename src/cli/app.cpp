@@ -208,10 +208,14 @@ int run_cli(int argc, char** argv, const std::vector<Command>& commands) {
                    "Diagnose this directory tree (a mounted disk, an unpacked image) instead of /");
     app.add_option("--env-file", global.env_file, "KEY=VALUE lines: the environment for --root");
     app.add_option("--platform", global.platform, "Treat the target as linux, windows or wsl2");
-    app.add_option("--gpu", global.gpus, "Declare a GPU model the target has (repeatable)");
+    // Repeatable options take one value per use: `explain --env DIR LOG` must leave LOG to
+    // the command (a vector option would swallow it).
+    app.add_option("--gpu", global.gpus, "Declare a GPU model the target has (repeatable)")->allow_extra_args(false);
     app.add_option("--kb", global.kb_dir, "Knowledge-base directory that overrides the built-in tables");
-    app.add_option("--env", global.env_dirs, "Inspect this Python environment (a venv or conda prefix; repeatable)");
-    app.add_option("--python", global.interpreters, "Inspect the environment of this Python interpreter (repeatable)");
+    app.add_option("--env", global.env_dirs, "Inspect this Python environment (a venv or conda prefix; repeatable)")
+        ->allow_extra_args(false);
+    app.add_option("--python", global.interpreters, "Inspect the environment of this Python interpreter (repeatable)")
+        ->allow_extra_args(false);
 
     std::vector<std::pair<CLI::App*, const Command*>> subs;
     for (const Command& c : commands) {

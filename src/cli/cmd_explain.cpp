@@ -51,7 +51,11 @@ Status stream_file(const std::string& path, ExplainSession& session) {
 
 bool has_real_error(const ExplainReport& report) {
   for (const auto& m : report.matches) {
-    if (!m.harmless && m.severity == RuleSeverity::error && m.facts_verdict != "contradicted") return true;
+    // Only an answer's leading candidate: an alternative is a less likely cause of lines that
+    // already have an answer.
+    if (!m.alternative && !m.harmless && m.severity == RuleSeverity::error && m.facts_verdict != "contradicted") {
+      return true;
+    }
   }
   return false;
 }

@@ -36,7 +36,9 @@ Command plan_command() {
   c.setup = [args](CLI::App& app) {
     app.add_option("--os", args->os, "Target OS: linux, windows or wsl2 (describes a machine)");
     app.add_option("--driver", args->driver, "NVIDIA driver version the target has, e.g. 535.104.05");
-    app.add_option("--python", args->python, "Python version the target has, e.g. 3.11");
+    app.add_option("--python", args->python,
+                   "Python version the target has, e.g. 3.11; a path (/env/bin/python) reads that interpreter's "
+                   "environment, as the global --python does");
     app.add_option("--framework", args->frameworks,
                    "tensorflow|pytorch|jax, optionally with a version: tensorflow==2.15 (repeatable)");
     app.add_option("--script", args->script, "Write the steps as a bash or powershell script");
@@ -62,6 +64,12 @@ Command plan_command() {
       auto fr = parse_framework_request(f);
       if (!fr) return usage_error("plan", fr.error().message);
       frameworks.push_back(*fr);
+    }
+    // `plan --python PATH`: an interpreter whose environment to read, as the global option
+    // means (the doctor's); a version such as 3.11 describes the target.
+    if (args->python.find_first_of("/\\") != std::string::npos) {
+      ctx.mutable_options().interpreters.push_back(args->python);
+      args->python.clear();
     }
     const GlobalOptions& g = ctx.options();
     bool described = !args->os.empty() || !g.gpus.empty() || !args->driver.empty() || !args->python.empty();

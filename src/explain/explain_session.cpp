@@ -115,6 +115,136 @@ std::string fill_placeholders(std::string_view text, const CaptureMap& captures)
   return out;
 }
 
+namespace {
+
+/// The platform parts a rule's text may hold, and where each is kept.
+struct PlatformPart {
+  std::string_view open;   ///< "{?linux:"
+  std::string_view label;  ///< said when the platform is not known
+  bool linux;
+  bool wsl2;
+  bool windows;
+};
+constexpr PlatformPart kPlatformParts[] = {
+    {"{?linux:", "Linux", true, true, false},
+    {"{?native-linux:", "Linux", true, false, false},
+    {"{?wsl2:", "WSL2", false, true, false},
+    {"{?windows:", "Windows", false, false, true},
+};
+
+}  // namespace
+
+std::string select_platform_text(std::string_view text, std::optional<Platform> platform) {
+  std::string out;
+  out.reserve(text.size());
+  size_t last_part_end = std::string::npos;  ///< where the last kept part ended in `out`
+  bool last_part_sentence = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    const std::string_view rest = text.substr(i);
+    const PlatformPart* part = nullptr;
+    for (const PlatformPart& p : kPlatformParts) {
+      if (rest.starts_with(p.open)) part = &p;
+    }
+    if (part == nullptr) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    // The matching '}' (the inner text may hold {placeholders}).
+    const size_t open = i + part->open.size();
+    size_t j = open;
+    int depth = 1;
+    while (j < text.size() && depth > 0) {
+      if (text[j] == '{') ++depth;
+      if (text[j] == '}') --depth;
+      if (depth > 0) ++j;
+    }
+    if (depth > 0) {  // unclosed: literal text
+      out.push_back(text[i++]);
+      continue;
+    }
+    const bool keep = !platform || (*platform == Platform::linux && part->linux) ||
+                      (*platform == Platform::wsl2 && part->wsl2) || (*platform == Platform::windows && part->windows);
+    std::string_view inner = text.substr(open, j - open);
+    if (keep && !platform) {
+      // Every part stays, each saying which platform it is for.
+      size_t lead = inner.find_first_not_of(' ');
+      if (lead == std::string_view::npos) lead = inner.size();
+      std::string_view body = inner.substr(lead);
+      if (!out.empty() && last_part_end == out.size()) {
+        // Right after another part: "A [Linux] or B [Windows]"; a part that opens with its own
+        // punctuation (", or ...") joins as it is.
+        const bool joins = !body.empty() && std::ispunct(static_cast<unsigned char>(body.front())) != 0 &&
+                           body.front() != '`' && body.front() != '(';
+        if (last_part_sentence) {
+          if (lead == 0) out += ' ';
+        } else if (!joins) {
+          out += " or ";
+          inner = body;
+          lead = 0;
+        }
+      }
+      if (body.ends_with('.')) {
+        out += std::string(inner.substr(0, lead)) + std::string(part->label) + ": " + std::string(body);
+        last_part_sentence = true;
+      } else {
+        out += std::string(inner) + " [" + std::string(part->label) + "]";
+        last_part_sentence = false;
+      }
+      last_part_end = out.size();
+    } else if (keep) {
+      out += inner;
+    } else if (!out.empty() && out.back() == ' ' && (j + 1 >= text.size() || text[j + 1] == ' ')) {
+      out.pop_back();  // no double space where the part was
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMachine& machine) {
+  bool dll = false;
+  bool so = false;
+  for (const auto& [name, values] : captures) {
+    for (const std::string& v : values) {
+      std::string lower = v;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lower.ends_with(".dll")) dll = true;
+      if (lower.ends_with(".so") || lower.find(".so.") != std::string::npos) so = true;
+    }
+  }
+  std::optional<Platform> known =
+      machine.facts != nullptr ? std::optional<Platform>(machine.facts->platform) : machine.platform;
+  if (dll && !so) return Platform::windows;
+  // A .so is Linux's or WSL2's: the machine tells which, Linux when it does not say.
+  if (so && !dll) return known == Platform::wsl2 ? Platform::wsl2 : Platform::linux;
+  return known;
+}
+
+namespace {
+
+/// An alternative for one platform only (`when = ["platform-wsl2"]`) is no cause of lines from
+/// another: a Windows DLL line is never a WSL2 problem, nor a Linux .so line a native-Windows
+/// one. The log's library names say which platform (a .so line may still be WSL2's unless the
+/// machine is known), else the machine.
+bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const ExplainMachine& machine) {
+  const std::optional<Platform> log = log_platform(captures, machine);
+  const bool machine_known = machine.facts != nullptr || machine.platform.has_value();
+  for (const std::string& cond : c.when) {
+    if (!log) return true;
+    if (cond == "platform-windows" && *log != Platform::windows) return false;
+    if (cond == "platform-wsl2" && (*log == Platform::windows || (machine_known && *log != Platform::wsl2))) {
+      return false;
+    }
+    if (cond == "platform-linux" && (*log == Platform::windows || (machine_known && *log != Platform::linux))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine) {
   ExplainReport report;
   report.probed = machine.facts != nullptr;
@@ -137,7 +267,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const bool cb = b->rule_index < base.rules.size() && base.rules[b->rule_index].catalog;
     return ca && cb && a->lines.size() > b->lines.size();
   });
-  std::vector<std::uint64_t> catalog_lines;  ///< lines of catalog rules already taken, sorted
+  std::vector<std::uint64_t> catalog_lines;        ///< lines of catalog rules already taken, sorted
+  std::vector<std::vector<ExplainMatch>> answers;  ///< one per rule that matched, best candidate first
   for (const RuleHits* hp : order) {
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
@@ -159,21 +290,25 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       std::sort(catalog_lines.begin(), catalog_lines.end());
     }
     const std::string note = machine_note(rule, h.captures, machine);
+    const std::optional<Platform> platform = log_platform(h.captures, machine);
+    std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
+      // Another platform's alternative is no cause of these lines; a rule's own cause stays,
+      // ranked down by its `when` like any contradicted answer.
+      if (k > 0 && !fits_platform(c, h.captures, machine)) continue;
       ExplainMatch m;
       m.rule = c.id;
       m.title = rule.title;
       m.category = c.category;
       m.severity = c.severity;
       m.harmless = c.harmless;
-      m.alternative = k > 0;
       m.count = h.count;
       m.lines = h.lines;
       m.excerpts = h.excerpts;
       m.captures = h.captures;
-      m.cause = fill_placeholders(c.cause, h.captures);
-      m.fix = fill_placeholders(c.fix, h.captures);
+      m.cause = fill_placeholders(select_platform_text(c.cause, platform), h.captures);
+      m.fix = fill_placeholders(select_platform_text(c.fix, platform), h.captures);
       m.machine = note;
       m.sources = rule.sources;
       m.score = c.priority;
@@ -191,19 +326,32 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
         m.score += kFactsWeight;
         m.facts_verdict = "supported";
       }
-      report.matches.push_back(std::move(m));
+      answer.push_back(std::move(m));
     }
+    // One answer for these lines: the best-scored candidate leads (the rule's own on a tie),
+    // the others follow it as other possible causes.
+    std::stable_sort(answer.begin(), answer.end(),
+                     [](const ExplainMatch& a, const ExplainMatch& b) { return a.score > b.score; });
+    for (size_t k = 0; k < answer.size(); ++k) answer[k].alternative = k > 0;
+    if (!answer.empty()) answers.push_back(std::move(answer));
   }
-  // Real problems first, whatever their score: a harmless line never hides a real one. Then
-  // by score, then the earliest line (the first error usually causes the later ones).
-  std::stable_sort(report.matches.begin(), report.matches.end(), [](const ExplainMatch& a, const ExplainMatch& b) {
-    if (a.harmless != b.harmless) return !a.harmless;
-    if (a.score != b.score) return a.score > b.score;
-    const auto la = a.lines.empty() ? UINT64_MAX : a.lines.front();
-    const auto lb = b.lines.empty() ? UINT64_MAX : b.lines.front();
-    if (la != lb) return la < lb;
-    return a.rule < b.rule;
-  });
+  // Answers that are real problems first, whatever their score: a harmless line never hides a
+  // real one. Then by the leading candidate's score, then the earliest line (the first error
+  // usually causes the later ones).
+  std::stable_sort(answers.begin(), answers.end(),
+                   [](const std::vector<ExplainMatch>& x, const std::vector<ExplainMatch>& y) {
+                     const ExplainMatch& a = x.front();
+                     const ExplainMatch& b = y.front();
+                     if (a.harmless != b.harmless) return !a.harmless;
+                     if (a.score != b.score) return a.score > b.score;
+                     const auto la = a.lines.empty() ? UINT64_MAX : a.lines.front();
+                     const auto lb = b.lines.empty() ? UINT64_MAX : b.lines.front();
+                     if (la != lb) return la < lb;
+                     return a.rule < b.rule;
+                   });
+  for (auto& answer : answers) {
+    for (auto& m : answer) report.matches.push_back(std::move(m));
+  }
   return report;
 }
 

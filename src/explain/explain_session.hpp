@@ -3,6 +3,7 @@
 /// ranked ExplainReport. Streaming: feed() any number of chunks; memory stays bounded.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,21 @@
 namespace gpudoctor {
 
 /// Ranks what the rules matched: each rule's candidates scored by priority and by what the
-/// machine's facts say of their `when` conditions; real problems first, harmless ones last.
+/// machine's facts say of their `when` conditions. The lines one rule matched get one ranked
+/// answer: its best candidate first (ExplainMatch::alternative false), the other candidates
+/// right after it; answers that are real problems first, harmless ones last.
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine);
+
+/// Keeps the platform-specific parts of a rule's text for one platform: `{?linux:...}` (Linux
+/// and WSL2), `{?native-linux:...}` (not WSL2), `{?wsl2:...}` and `{?windows:...}` keep their
+/// inner text on their platform and vanish elsewhere; with no platform known every part stays,
+/// each labelled ("LD_LIBRARY_PATH [Linux] or PATH [Windows]", "Linux: Use pip."). Runs before
+/// fill_placeholders.
+std::string select_platform_text(std::string_view text, std::optional<Platform> platform);
+
+/// The platform a log's lines speak of: a captured library name ending in .dll is Windows, one
+/// with .so Linux (WSL2 when the machine is); otherwise the machine's (nullopt when unknown).
+std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMachine& machine);
 
 /// Fills {name} placeholders from captures (distinct values joined by ", "). A capture the
 /// log did not give reads naturally, never as a stump: `{name|words}` becomes the words; a bare

@@ -4,6 +4,7 @@
 
 #include "core/text.hpp"
 #include "probe/probes.hpp"
+#include "probe/python/dist_info.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -26,30 +27,78 @@ std::vector<std::string> tensorflow_needs(int cuda_major) {
   return {};
 }
 
-bool is_tensorflow(const FrameworkFacts& fw) {
-  return fw.name == "tensorflow";  // every TensorFlow distribution, as the probe names it
+/// The CUDA libraries a PyTorch CUDA build links by SONAME (DT_NEEDED of torch/lib's
+/// libtorch_cuda.so, libtorch_cpu.so, libc10_cuda.so, libtorch_cuda_linalg.so), read with
+/// readelf from the PyPI wheels torch 2.15.0 (CUDA 13.2) and torch 2.8.0 (CUDA 12.8). Only the
+/// ones builds of the major share: cuRAND left with CUDA 13, CUDA 12 builds open NVRTC only on
+/// first use (libcaffe2_nvrtc.so) while CUDA 13 ones link it; cuSPARSELt, cuFile and NVSHMEM
+/// came later and are added from the wheel's requirements, cuDNN's major from its pin.
+std::vector<std::string> torch_needs(int cuda_major) {
+  if (cuda_major == 13) {
+    return {"libcudart.so.13",   "libcublas.so.13", "libcublasLt.so.13", "libcufft.so.12", "libcusolver.so.12",
+            "libcusparse.so.12", "libnvrtc.so.13",  "libcupti.so.13",    "libnccl.so.2"};
+  }
+  if (cuda_major == 12) {
+    return {"libcudart.so.12",   "libcublas.so.12",   "libcublasLt.so.12", "libcufft.so.11",
+            "libcusolver.so.11", "libcusparse.so.12", "libcupti.so.12",    "libnccl.so.2"};
+  }
+  return {};
 }
+
+/// The CUDA libraries JAX's CUDA plugin opens by SONAME when its backend starts: the
+/// jax_plugins/xla_cudaNN package preloads them from the nvidia wheels (_load_nvidia_libraries)
+/// and checks each one's version (_check_cuda_versions: CUDA runtime, cuDNN, cuFFT, cuPTI,
+/// cuBLAS, cuSPARSE); XLA's DSO loader opens cuSOLVER and cuBLASLt. Read from the
+/// jax-cuda12-plugin / jax-cuda13-plugin 0.10.2 wheels.
+std::vector<std::string> jax_needs(int cuda_major) {
+  if (cuda_major == 13) {
+    return {"libcudart.so.13",   "libcublas.so.13",   "libcublasLt.so.13", "libcufft.so.12",
+            "libcusolver.so.12", "libcusparse.so.12", "libcupti.so.13"};
+  }
+  if (cuda_major == 12) {
+    return {"libcudart.so.12",   "libcublas.so.12",   "libcublasLt.so.12", "libcufft.so.11",
+            "libcusolver.so.11", "libcusparse.so.12", "libcupti.so.12"};
+  }
+  return {};
+}
+
+bool plausible_cudnn(const std::optional<Version>& v) {
+  return v && v->major() >= 7 && v->major() <= 15;
+}
+
+/// What one framework build opens and where its loader looks first.
+struct Needs {
+  std::vector<std::string> sonames;
+  /// The build's libraries carry DT_RPATH to the environment's nvidia wheels (and torch and
+  /// JAX preload them from there), so those come before LD_LIBRARY_PATH; TensorFlow's
+  /// RUNPATH comes after it.
+  bool wheels_first = false;
+  /// A directory of the framework's own libraries ($ORIGIN): torch/lib, where wheels from
+  /// download.pytorch.org's older builds bundle the CUDA libraries.
+  std::string own_dir;
+};
+
+/// A directory searched before the system's: a wheel's lib/ or a conda environment's lib/.
+struct FirstDir {
+  std::string path;
+  std::string via;  ///< LibraryLoad::via
+};
 
 class Resolver {
  public:
   Resolver(const SystemView& system, const LoaderPaths& loader) : system_(system), loader_(loader) {}
 
   void resolve(PythonEnvFacts& env) {
-    std::vector<std::string> wheel_dirs = nvidia_wheel_dirs(env);
+    std::vector<FirstDir> first_dirs;
+    for (std::string& d : nvidia_wheel_dirs(env)) first_dirs.push_back({std::move(d), "pip wheel"});
+    // A conda environment's own lib/ (the RPATH of conda-forge's builds).
+    if (env.kind == "conda") first_dirs.push_back({system_.join(env.path, "lib"), "conda env"});
     for (FrameworkFacts& fw : env.frameworks) {
       if (!fw.cuda_build.value_or(false) || !fw.cuda_version) continue;
-      int major = fw.cuda_version->major();
-      // TensorFlow only for now: it opens its CUDA libraries by name at run time and says
-      // nothing when they are missing. PyTorch and JAX link theirs through the wheels they
-      // depend on (and can bundle them), which needs the wheels' file lists to judge.
-      if (!is_tensorflow(fw)) continue;
-      std::vector<std::string> needs = tensorflow_needs(major);
-      if (needs.empty()) continue;
-      if (fw.cudnn_version && fw.cudnn_version->major() >= 7 && fw.cudnn_version->major() <= 15) {
-        needs.push_back("libcudnn.so." + std::to_string(fw.cudnn_version->major()));
-      }
-      for (const std::string& soname : needs) {
-        LibraryLoad load = find(soname, wheel_dirs);
+      Needs needs = needs_of(env, fw);
+      if (needs.sonames.empty()) continue;
+      for (const std::string& soname : needs.sonames) {
+        LibraryLoad load = find(soname, first_dirs, needs);
         spdlog::debug("loader: {} in {} opens {} -> {} ({})", fw.name, env.path, soname,
                       load.path.empty() ? "not found" : load.path, load.via);
         fw.loads.push_back(std::move(load));
@@ -58,8 +107,44 @@ class Resolver {
   }
 
  private:
+  Needs needs_of(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
+    const int major = fw.cuda_version->major();
+    Needs n;
+    std::optional<Version> cudnn = fw.cudnn_version;
+    if (fw.name == "tensorflow") {
+      n.sonames = tensorflow_needs(major);
+    } else if (fw.name == "torch") {
+      n.sonames = torch_needs(major);
+      n.wheels_first = true;
+      n.own_dir = system_.join(system_.join(fw.location, "torch"), "lib");
+      // Libraries later builds added: linked exactly when the wheel requires their wheel
+      // (torch 2.8.0 cu128: nvidia-cusparselt-cu12, nvidia-cufile-cu12; 2.15.0:
+      // cuda-toolkit[...,cufile,...], nvidia-cusparselt-cu13, nvidia-nvshmem-cu13).
+      if (!n.sonames.empty()) {
+        auto md = system_.read_file(system_.join(fw.location, "torch-" + fw.version.str() + ".dist-info/METADATA"),
+                                    256 * 1024);
+        if (md) {
+          if (requires_mentioning(*md, "cusparselt")) n.sonames.push_back("libcusparseLt.so.0");
+          if (requires_mentioning(*md, "cufile")) n.sonames.push_back("libcufile.so.0");
+          if (requires_mentioning(*md, "nvshmem")) n.sonames.push_back("libnvshmem_host.so.3");
+        }
+      }
+    } else if (fw.name == "jax") {
+      n.sonames = jax_needs(major);
+      n.wheels_first = true;
+      // The plugin's cuDNN floor (its METADATA) is on the plugin's own entry.
+      for (const FrameworkFacts& p : env.frameworks) {
+        if (p.name == "jax-cuda-plugin" && p.location == fw.location && p.cudnn_version) cudnn = p.cudnn_version;
+      }
+    }
+    if (!n.sonames.empty() && plausible_cudnn(cudnn)) {
+      n.sonames.push_back("libcudnn.so." + std::to_string(cudnn->major()));
+    }
+    return n;
+  }
+
   /// site-packages/nvidia/<component>/lib of the environment (CUDA 13 wheels share
-  /// nvidia/cu13/lib): the directories the frameworks' RUNPATH names.
+  /// nvidia/cu13/lib): the directories the frameworks' RPATH/RUNPATH names.
   std::vector<std::string> nvidia_wheel_dirs(const PythonEnvFacts& env) const {
     std::vector<std::string> out;
     for (const std::string& sp : env.site_packages) {
@@ -75,14 +160,41 @@ class Resolver {
     return out;
   }
 
-  LibraryLoad find(const std::string& soname, const std::vector<std::string>& wheel_dirs) const {
+  /// A library bundled in the framework's own directory: under its SONAME, or renamed by
+  /// auditwheel with a hash ("libcudart-d0da41ae.so.11.0" for libcudart.so.11.0).
+  std::string bundled(const std::string& dir, const std::string& soname) const {
+    if (dir.empty()) return "";
+    if (system_.is_file(system_.join(dir, soname))) return system_.join(dir, soname);
+    const size_t dot = soname.find(".so");
+    if (dot == std::string::npos) return "";
+    const std::string stem = soname.substr(0, dot) + "-";
+    const std::string suffix = soname.substr(dot);
+    auto entries = system_.list_dir(dir);
+    if (!entries) return "";
+    for (const DirEntry& e : *entries) {
+      if (e.name.starts_with(stem) && e.name.ends_with(suffix) && !e.is_dir) return system_.join(dir, e.name);
+    }
+    return "";
+  }
+
+  LibraryLoad find(const std::string& soname, const std::vector<FirstDir>& first_dirs, const Needs& needs) const {
     auto in = [&](const std::string& dir) { return system_.is_file(system_.join(dir, soname)); };
+    auto from_first = [&]() -> std::optional<LibraryLoad> {
+      for (const FirstDir& d : first_dirs) {
+        if (in(d.path)) return LibraryLoad{soname, system_.join(d.path, soname), d.via};
+      }
+      if (std::string b = bundled(needs.own_dir, soname); !b.empty()) return LibraryLoad{soname, b, "bundled"};
+      return std::nullopt;
+    };
+    if (needs.wheels_first) {
+      if (auto l = from_first()) return *l;
+    }
     // LD_LIBRARY_PATH is searched before a RUNPATH.
     for (const LibraryDir& d : loader_.search_dirs) {
       if (d.why == "LD_LIBRARY_PATH" && in(d.path)) return {soname, system_.join(d.path, soname), "LD_LIBRARY_PATH"};
     }
-    for (const std::string& d : wheel_dirs) {
-      if (in(d)) return {soname, system_.join(d, soname), "pip wheel"};
+    if (!needs.wheels_first) {
+      if (auto l = from_first()) return *l;
     }
     for (const auto& [name, path] : loader_.cache_entries) {
       if (name == soname && system_.is_file(path)) return {soname, path, "ld.so.cache"};

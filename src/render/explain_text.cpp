@@ -36,15 +36,18 @@ std::string line_list(const ExplainMatch& m) {
 std::string render_explain_text(const ExplainReport& report, const ExplainTextOptions& options) {
   const Palette p = palette(options.color);
   std::string out;
-  // A rule's alternatives are other possible causes of the same lines, not more problems.
-  std::vector<std::string> real_rules;
-  std::vector<std::string> harmless_rules;
+  // One answer per group of lines: its leading candidate (not an alternative) says whether it
+  // is a problem or harmless; the alternatives are other possible causes of the same lines.
+  size_t problems = 0;
+  size_t harmless = 0;
   size_t candidates = 0;
+  bool in_problem = false;
   for (const auto& m : report.matches) {
-    const std::string rule = m.rule.substr(0, m.rule.find('/'));
-    auto& list = m.harmless ? harmless_rules : real_rules;
-    if (std::find(list.begin(), list.end(), rule) == list.end()) list.push_back(rule);
-    if (!m.harmless) ++candidates;
+    if (!m.alternative) {
+      in_problem = !m.harmless;
+      ++(in_problem ? problems : harmless);
+    }
+    if (in_problem) ++candidates;
   }
   for (const auto& problem : report.problems) out += fmt::format("note: {}\n", printable(problem, 300));
   if (report.matches.empty()) {
@@ -58,7 +61,7 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
   }
   out +=
       fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
-                  p.bold, real_rules.size(), p.reset, candidates, harmless_rules.size(), report.input.lines,
+                  p.bold, problems, p.reset, candidates, harmless, report.input.lines,
                   report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
                   report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
                       ? std::string("; input was ") + to_string(report.input.encoding)
@@ -67,7 +70,7 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
   bool harmless_header = false;
   for (const ExplainMatch& m : report.matches) {
     if (shown >= options.max_matches) break;
-    if (m.harmless && !harmless_header) {
+    if (m.harmless && !m.alternative && !harmless_header) {
       out += fmt::format("{}Harmless messages (no action needed):{}\n", p.dim, p.reset);
       harmless_header = true;
     }

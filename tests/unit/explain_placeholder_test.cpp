@@ -22,6 +22,9 @@ std::string glitch(const std::string& text, const std::string& source) {
     }
   }
   if (RE2::PartialMatch(text, kUnreplaced)) return "has an unreplaced placeholder";
+  if (text.find("{?linux:") != std::string::npos || text.find("{?windows:") != std::string::npos) {
+    return "has an unselected platform part";
+  }
   if (!text.empty() && (text.front() == ' ' || text.back() == ' ')) return "starts or ends with a space";
   return {};
 }
@@ -88,8 +91,13 @@ TEST(ExplainPlaceholders, EveryRuleTextReadsCleanWithOrWithoutCaptures) {
           cases.back().second.erase(name);
         }
         for (const auto& [label, captures] : cases) {
-          const std::string out = fill_placeholders(*text, captures);
-          EXPECT_EQ(glitch(out, *text), "") << c.id << " (" << label << "): " << out;
+          // Each platform's text, and both when the platform is not known.
+          for (std::optional<Platform> p : {std::optional<Platform>(Platform::linux),
+                                            std::optional<Platform>(Platform::windows), std::optional<Platform>()}) {
+            const std::string out = fill_placeholders(select_platform_text(*text, p), captures);
+            EXPECT_EQ(glitch(out, *text), "")
+                << c.id << " (" << label << ", " << (p ? to_string(*p) : "any platform") << "): " << out;
+          }
         }
       }
     }

@@ -112,8 +112,14 @@ TEST(ExplainTailoring, NoGpuMakesMissingCudartHarmlessButListed) {
   ASSERT_NE(cpu, nullptr);
   EXPECT_TRUE(cpu->harmless);
   EXPECT_EQ(cpu->facts_verdict, "supported");
-  // Harmless candidates never come before real ones.
-  EXPECT_FALSE(r.matches.front().harmless);
+  // One line, one answer (issue 10 item 13): the cause the facts point to leads it, and the
+  // missing runtime follows as another possible cause; a real problem in other lines would
+  // still come before this harmless answer (ExplainRanking.HarmlessNoiseAroundOneRealErrorDoesNotHideIt).
+  EXPECT_EQ(&r.matches.front(), cpu);
+  EXPECT_FALSE(cpu->alternative);
+  const ExplainMatch* missing = find_rule(r, "cudart-missing");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_TRUE(missing->alternative);
 }
 
 TEST(ExplainTailoring, ContainerFactsPickTheContainerCause) {

@@ -96,27 +96,58 @@ std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {
   return out;
 }
 
-std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix) {
+namespace {
+
+/// The version after `op` ("==" or ">=") in the first requirement whose normalised name starts
+/// with `name_prefix`, in any clause of its specifier ("<10.0,>=9.8").
+std::optional<PinnedRequirement> requirement_at(std::string_view metadata, std::string_view name_prefix,
+                                                std::string_view op) {
   for (std::string_view line : lines(metadata)) {
     if (line.empty()) break;  // the headers end at the first empty line; the description follows
     if (!line.starts_with("Requires-Dist:")) continue;
     std::string_view req = trim(line.substr(14));
     req = trim(req.substr(0, req.find(';')));  // drop the environment marker
-    size_t eq = req.find("==");
-    if (eq == std::string_view::npos) continue;
-    std::string_view name = trim(req.substr(0, eq));
-    // The older form "torch (==2.0.0)" (PEP 345 parentheses).
-    if (name.ends_with('(')) name = trim(name.substr(0, name.size() - 1));
+    size_t spec = req.find_first_of("=<>!~ (");
+    if (spec == std::string_view::npos) continue;
+    std::string_view name = trim(req.substr(0, spec));
     if (size_t bracket = name.find('['); bracket != std::string_view::npos) name = trim(name.substr(0, bracket));
     std::string norm = normalize_dist_name(name);
     if (!norm.starts_with(name_prefix)) continue;
-    std::string_view version = trim(req.substr(eq + 2));
-    if (size_t comma = version.find_first_of(",)"); comma != std::string_view::npos)
-      version = trim(version.substr(0, comma));
-    if (version.empty() || version.size() > 64) continue;
-    return PinnedRequirement{norm, std::string(version)};
+    for (std::string_view clause : split(req.substr(spec), ',')) {
+      clause = trim(clause);
+      if (clause.starts_with('(')) clause = trim(clause.substr(1));
+      if (!clause.starts_with(op)) continue;
+      std::string_view version = trim(clause.substr(op.size()));
+      if (version.ends_with(')')) version = trim(version.substr(0, version.size() - 1));
+      if (version.empty() || version.size() > 64) continue;
+      return PinnedRequirement{norm, std::string(version)};
+    }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix) {
+  return requirement_at(metadata, name_prefix, "==");
+}
+
+bool requires_mentioning(std::string_view metadata, std::string_view word) {
+  for (std::string_view line : lines(metadata)) {
+    if (line.empty()) break;  // the headers end at the first empty line
+    if (!line.starts_with("Requires-Dist:")) continue;
+    const size_t semi = line.find(';');
+    if (semi != std::string_view::npos && line.substr(semi).find("extra ==") != std::string_view::npos) continue;
+    if (line.substr(14, semi == std::string_view::npos ? std::string_view::npos : semi - 14).find(word) !=
+        std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix) {
+  return requirement_at(metadata, name_prefix, ">=");
 }
 
 std::optional<int> cuda_major_from_record(std::string_view record) {

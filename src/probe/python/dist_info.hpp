@@ -47,6 +47,12 @@ struct PinnedRequirement {
   std::string version;  ///< "9.1.0.70"
 };
 std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix);
+/// Whether an unconditional requirement (no `extra ==` marker) names `word` in its name or
+/// extras: "nvidia-cusparselt-cu13==0.8.1", "cuda-toolkit[cublas,cufile]==13.2.2" for "cufile".
+bool requires_mentioning(std::string_view metadata, std::string_view word);
+/// The lower bound of such a requirement ("nvidia-cudnn-cu12<10.0,>=9.8" gives 9.8): JAX's CUDA
+/// plugins state the cuDNN they need this way.
+std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix);
 
 /// The CUDA major of a wheel whose RECORD installs under nvidia/cuNN/ (the CUDA 13 wheels,
 /// named without a -cuNN suffix: nvidia-cufft 12.0 puts nvidia/cu13/lib/libcufft.so.12).

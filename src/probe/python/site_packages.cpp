@@ -369,6 +369,13 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       fw.cuda_build = true;
       fw.variant = "cuda" + major;
       if (auto v = Version::parse(major)) fw.cuda_version = v;
+      // The plugin's extra pins the cuDNN it needs ("nvidia-cudnn-cu12<10.0,>=9.8"): the
+      // library it opens is that major's.
+      if (fw.name == "jax-cuda-plugin" && d.dir.kind != "egg-info") {
+        if (auto md = system.read_file(system.join(d.path, "METADATA"), 256 * 1024)) {
+          if (auto floor = requirement_floor(*md, "nvidia-cudnn-cu")) fw.cudnn_version = Version::parse(floor->version);
+        }
+      }
       fw.evidence = d.path;
     } else {
       continue;

@@ -191,6 +191,56 @@ try:
     out["system_has_libcudart12"] = True
 except OSError:
     out["system_has_libcudart12"] = False
+# Issue 10 item 2, PyTorch: the file the dynamic loader picks for each library torch's CUDA
+# build links, by ldd (ld.so --list: DT_NEEDED resolved with the objects' own RPATH), in a
+# fresh shell's environment (no LD_LIBRARY_PATH).
+import shutil, subprocess
+lib = os.path.join(sp, "torch", "lib")
+if shutil.which("ldd") and os.path.exists(os.path.join(lib, "libtorch_cuda.so")):
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    found = {}
+    for obj in ("libtorch_cuda.so", "libtorch_cpu.so", "libc10_cuda.so", "libtorch_cuda_linalg.so"):
+        r = subprocess.run(["ldd", os.path.join(lib, obj)], capture_output=True, text=True, env=env)
+        for line in r.stdout.splitlines():
+            parts = line.split("=>")
+            if len(parts) != 2:
+                continue
+            name, target = parts[0].strip(), parts[1].strip()
+            found[name] = None if target.startswith("not found") else os.path.realpath(target.split(" (")[0])
+    out["torch_ldd"] = found
+    # The libraries torch's own objects link directly (DT_NEEDED), read with readelf.
+    if shutil.which("readelf"):
+        needed = set()
+        for obj in ("libtorch_cuda.so", "libtorch_cpu.so", "libc10_cuda.so", "libtorch_cuda_linalg.so"):
+            r = subprocess.run(["readelf", "-d", os.path.join(lib, obj)], capture_output=True, text=True)
+            for line in r.stdout.splitlines():
+                if "(NEEDED)" in line and "[" in line:
+                    needed.add(line.split("[", 1)[1].rstrip("]"))
+        out["torch_needed"] = sorted(needed)
+# Issue 10 item 2, JAX: what the CUDA plugin itself loads when its backend starts
+# (jax_plugins/xla_cudaNN/__init__.py's _load(module, [libs]) calls, read from the file): the
+# wheel's copy under nvidia/<module>/lib when there is one, else what dlopen finds by name.
+import ast, ctypes
+for plugin in sorted(glob.glob(os.path.join(sp, "jax_plugins", "xla_cuda*", "__init__.py"))):
+    loads = {}
+    for node in ast.walk(ast.parse(open(plugin).read())):
+        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_load" and len(node.args) == 2
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[1], ast.List)):
+            module = node.args[0].value
+            for elt in node.args[1].elts:
+                name = elt.value
+                path = os.path.join(sp, "nvidia", module, "lib", name)
+                if os.path.exists(path):
+                    loads[name] = os.path.realpath(path)
+                elif name not in loads or loads[name] is None:
+                    try:
+                        ctypes.CDLL(name)
+                        loads[name] = "system"
+                    except OSError as e:
+                        # Not found is an error naming the library itself; any other means a
+                        # copy was found whose own dependencies failed.
+                        loads[name] = None if str(e).startswith(name + ":") else "system"
+    out.setdefault("jax_plugin_loads", {}).update(loads)
 print(json.dumps(out))
 '''
     r = subprocess.run([venv_python, "-c", oracle], capture_output=True, text=True)

@@ -4,7 +4,9 @@
 /// venv through a SystemView over "/" with VIRTUAL_ENV pointing at it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -193,6 +195,85 @@ TEST_F(Wheels, TensorflowWithoutAndCudaResolvesEveryCudaLibrary) {
   // The runtime: only a system copy can provide it, and the loader itself says whether one exists.
   EXPECT_EQ(loads["libcudart.so.12"]->path.empty(), !expected_.value("system_has_libcudart12", false))
       << loads["libcudart.so.12"]->path;
+}
+
+/// The facts with every framework's libraries resolved as a fresh shell's loader would (no
+/// LD_LIBRARY_PATH), as the oracle ran.
+Facts resolved_without_ld_library_path(const Facts& facts) {
+  SystemView::Options o = host_files_options();
+  o.env.erase("LD_LIBRARY_PATH");
+  SystemView system(std::move(o));
+  Facts out = facts;
+  resolve_framework_libraries(system, read_loader_paths(system), out);
+  return out;
+}
+
+/// The framework `name` of the venv under test in `facts`.
+const FrameworkFacts* in_venv(const Facts& facts, const std::string& venv, std::string_view name) {
+  for (const auto& e : facts.python_envs) {
+    for (const auto& f : e.frameworks) {
+      if (e.path == venv && f.name == name) return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::string real_path(const std::string& p) {
+  std::error_code ec;
+  auto c = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p : c.string();
+}
+
+// Issue 10 item 2, PyTorch: each library torch's CUDA build links is one ldd lists for torch's
+// own libraries, found exactly when ldd finds it, and the same file.
+TEST_F(Wheels, TorchResolvesEveryCudaLibraryAsTheLoaderDoes) {
+  if (pip_version("torch").empty()) GTEST_SKIP() << "torch not installed (--no-torch)";
+  if (!expected_.contains("torch_ldd")) GTEST_SKIP() << "no ldd on this machine, or torch is not a CUDA build";
+  const json& ldd = expected_["torch_ldd"];
+  const Facts facts = resolved_without_ld_library_path(facts_);
+  const FrameworkFacts* torch = in_venv(facts, env_->path, "torch");
+  ASSERT_NE(torch, nullptr);
+  ASSERT_FALSE(torch->loads.empty()) << "torch " << torch->version.str() << " is a CUDA build";
+  for (const LibraryLoad& l : torch->loads) {
+    ASSERT_TRUE(ldd.contains(l.soname)) << l.soname << ": torch's libraries do not link it";
+    const json& want = ldd[l.soname];
+    EXPECT_EQ(l.path.empty(), want.is_null()) << l.soname << ": gpudoctor " << l.path << ", ldd " << want.dump();
+    if (!l.path.empty() && !want.is_null()) {
+      EXPECT_EQ(real_path(l.path), want.get<std::string>()) << l.soname;
+    }
+  }
+  // And none is left out: every CUDA library torch's objects link (the driver's libcuda.so.1
+  // is the driver check's) is among the loads.
+  if (expected_.contains("torch_needed")) {
+    for (const auto& n : expected_["torch_needed"]) {
+      const std::string name = n.get<std::string>();
+      const bool cuda = (name.starts_with("libcu") || name.starts_with("libnv") || name.starts_with("libnccl")) &&
+                        name != "libcuda.so.1";
+      if (!cuda) continue;
+      const bool listed =
+          std::any_of(torch->loads.begin(), torch->loads.end(), [&](const LibraryLoad& l) { return l.soname == name; });
+      EXPECT_TRUE(listed) << name << " is linked by torch " << torch->version.str() << " but not resolved";
+    }
+  }
+}
+
+// Issue 10 item 2, JAX: each library gpudoctor says the CUDA plugin opens is one the plugin
+// loads (its own _load_nvidia_libraries list), found exactly when that loading finds it.
+TEST_F(Wheels, JaxPluginResolvesEveryCudaLibraryAsThePluginDoes) {
+  if (!expected_.contains("jax_plugin_loads")) GTEST_SKIP() << "no jax_plugins/xla_cuda* in the venv";
+  const json& oracle = expected_["jax_plugin_loads"];
+  const Facts facts = resolved_without_ld_library_path(facts_);
+  const FrameworkFacts* jax = in_venv(facts, env_->path, "jax");
+  ASSERT_NE(jax, nullptr);
+  ASSERT_FALSE(jax->loads.empty());
+  for (const LibraryLoad& l : jax->loads) {
+    ASSERT_TRUE(oracle.contains(l.soname)) << l.soname << ": the plugin does not load it";
+    const json& want = oracle[l.soname];
+    EXPECT_EQ(l.path.empty(), want.is_null()) << l.soname << ": gpudoctor " << l.path << ", plugin " << want.dump();
+    if (!l.path.empty() && want.is_string() && want.get<std::string>() != "system") {
+      EXPECT_EQ(real_path(l.path), want.get<std::string>()) << l.soname;
+    }
+  }
 }
 
 TEST_F(Wheels, NothingElseMistakenForAFramework) {

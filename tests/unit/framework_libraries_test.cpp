@@ -1,0 +1,229 @@
+// Issue 10 item 2 for PyTorch and JAX: every CUDA library a framework build opens, resolved as
+// the loader resolves it for that environment. The fixtures' nvidia wheels hold the files the
+// real wheels' RECORDs list (libcublasLt.so.12 beside libcublas.so.12, ...), so a healthy
+// install resolves completely and a missing file is named.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "check/checks.hpp"
+#include "check_test_support.hpp"
+#include "core/text.hpp"
+#include "kb_test_support.hpp"
+#include "probe/inventory.hpp"
+#include "probe/python/dist_info.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::find;
+using testing::ids;
+using testing::TempTree;
+using testing::view_of;
+
+/// A copy of one fixture's environment into a private scratch tree.
+void copy_env(TempTree& t, const std::string& fixture, const std::string& env_rel) {
+  const std::string from = std::string(GPUDOCTOR_FIXTURES_DIR) + "/" + fixture + "/root/" + env_rel;
+  std::filesystem::create_directories((t.path() / env_rel).parent_path());
+  std::filesystem::copy(from, t.path() / env_rel,
+                        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+}
+
+struct Doctor {
+  Facts facts;
+  std::vector<Finding> findings;
+};
+
+Doctor doctor(const TempTree& t, const std::string& env_rel, EnvMap env = {}, bool gpu = false) {
+  env["VIRTUAL_ENV"] = "/" + env_rel;
+  SystemView sys = view_of(t, Platform::linux, env);
+  InventoryOptions inv;
+  if (gpu) inv.declared_gpus = {"NVIDIA GeForce RTX 3060"};
+  Doctor d;
+  d.facts = collect_facts(sys, inv);
+  d.findings = run_checks(d.facts, &testing::builtin_kb());
+  return d;
+}
+
+const FrameworkFacts* framework(const Facts& f, const std::string& name) {
+  for (const auto& e : f.python_envs) {
+    for (const auto& fw : e.frameworks) {
+      if (fw.name == name) return &fw;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> sonames(const FrameworkFacts& fw) {
+  std::vector<std::string> out;
+  for (const auto& l : fw.loads) out.push_back(l.soname);
+  return out;
+}
+
+const std::string kTorchEnv = "home/alex/projects/vision/.venv";
+const std::string kTorchSp = kTorchEnv + "/lib/python3.10/site-packages/";
+
+TEST(FrameworkLibraries, HealthyTorchResolvesEveryLibraryFromItsWheels) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  const Doctor d = doctor(t, kTorchEnv);
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  // torch 2.3.1+cu121 pins nvidia-cudnn-cu12==8.9.2.26: cuDNN 8.
+  for (const char* lib :
+       {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11", "libcusolver.so.11",
+        "libcusparse.so.12", "libcupti.so.12", "libnccl.so.2", "libcudnn.so.8"}) {
+    const auto names = sonames(*torch);
+    EXPECT_NE(std::find(names.begin(), names.end(), lib), names.end()) << lib;
+  }
+  for (const LibraryLoad& l : torch->loads) {
+    EXPECT_EQ(l.via, "pip wheel") << l.soname << " -> " << l.path;
+    EXPECT_TRUE(contains(l.path, "/site-packages/nvidia/")) << l.path;
+  }
+  EXPECT_EQ(find(d.findings, "framework-cuda-libraries-missing"), nullptr) << ids(d.findings);
+}
+
+TEST(FrameworkLibraries, TorchMissingOneWheelFileFailsAtImportWithOrWithoutAGpu) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  std::filesystem::remove(t.path() / (kTorchSp + "nvidia/cublas/lib/libcublasLt.so.12"));
+  for (bool gpu : {false, true}) {
+    const Doctor d = doctor(t, kTorchEnv, {}, gpu);
+    const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
+    ASSERT_NE(m, nullptr) << ids(d.findings);
+    EXPECT_EQ(m->severity, Severity::error) << "import torch fails, GPU or not";
+    EXPECT_TRUE(contains(m->title, "PyTorch")) << m->title;
+    EXPECT_TRUE(contains(m->title, "libcublasLt.so.12")) << m->title;
+    EXPECT_FALSE(contains(m->title, "libcudart.so.12")) << "found ones are not missing: " << m->title;
+    EXPECT_TRUE(contains(m->detail, "import torch")) << m->detail;
+    // The same index the build came from.
+    EXPECT_TRUE(contains(m->fix, "torch==2.3.1+cu121")) << m->fix;
+    EXPECT_TRUE(contains(m->fix, "--index-url https://download.pytorch.org/whl/cu121")) << m->fix;
+  }
+}
+
+TEST(FrameworkLibraries, TorchLibrariesLaterBuildsAddedComeFromItsRequirements) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  // torch 2.8.0's requirements (METADATA of the PyPI wheel): cuSPARSELt and cuFile wheels, so
+  // libtorch_cuda.so links libcusparseLt.so.0 and libcufile.so.0.
+  t.write(kTorchSp + "torch-2.3.1+cu121.dist-info/METADATA",
+          "Metadata-Version: 2.4\nName: torch\nVersion: 2.3.1+cu121\n"
+          "Requires-Dist: nvidia-cudnn-cu12==9.10.2.21; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvidia-cusparselt-cu12==0.7.1; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvidia-cufile-cu12==1.13.1.3; platform_system == \"Linux\"\n"
+          "Requires-Dist: nvshmem-tools; extra == \"nvshmem\"\n");
+  t.write(kTorchSp + "nvidia/cudnn/lib/libcudnn.so.9", "");
+  const Doctor d = doctor(t, kTorchEnv);
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  const auto names = sonames(*torch);
+  for (const char* lib : {"libcusparseLt.so.0", "libcufile.so.0", "libcudnn.so.9"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), lib), names.end()) << lib << " in " << join(names, ", ");
+  }
+  EXPECT_EQ(std::find(names.begin(), names.end(), "libnvshmem_host.so.3"), names.end()) << "only an extra names it";
+  const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(m, nullptr) << ids(d.findings);
+  EXPECT_TRUE(contains(m->title, "libcusparseLt.so.0, libcufile.so.0")) << m->title;
+  t.write(kTorchSp + "nvidia/cusparselt/lib/libcusparseLt.so.0", "");
+  t.write(kTorchSp + "nvidia/cufile/lib/libcufile.so.0", "");
+  const Doctor fixed = doctor(t, kTorchEnv);
+  EXPECT_EQ(find(fixed.findings, "framework-cuda-libraries-missing"), nullptr) << ids(fixed.findings);
+}
+
+TEST(FrameworkLibraries, TorchPrefersItsWheelsOverLdLibraryPathTensorflowDoesNot) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  // A CUDA 12 toolkit first on LD_LIBRARY_PATH: torch's DT_RPATH (and its preloading of the
+  // nvidia wheels) comes before it; TensorFlow's RUNPATH after it.
+  t.write("opt/cuda-12.1/lib64/libcudart.so.12", "");
+  const Doctor d = doctor(t, kTorchEnv, EnvMap{{"LD_LIBRARY_PATH", "/opt/cuda-12.1/lib64"}});
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  ASSERT_FALSE(torch->loads.empty());
+  EXPECT_EQ(torch->loads.front().soname, "libcudart.so.12");
+  EXPECT_EQ(torch->loads.front().via, "pip wheel") << torch->loads.front().path;
+}
+
+TEST(FrameworkLibraries, BundledAndCondaCopiesAreFound) {
+  TempTree t;
+  // A CUDA 12 torch with its libraries bundled under auditwheel's hashed names, no wheels.
+  const std::string sp = "venv/lib/python3.11/site-packages/";
+  t.write("venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
+  t.write(sp + "torch-2.3.1+cu121.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: torch\nVersion: 2.3.1+cu121\n"
+          "Requires-Dist: nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\"\n");
+  t.write(sp + "torch/version.py", "__version__ = '2.3.1+cu121'\ncuda = '12.1'\nhip = None\n");
+  for (const char* f : {"libcudart-9335f6a2.so.12", "libcublas-37d11411.so.12", "libcublasLt-f97bfc2c.so.12",
+                        "libcufft-1a3c5b87.so.11", "libcusolver-71b1b01d.so.11", "libcusparse-a3f3fdb4.so.12",
+                        "libcupti-bd28c5ba.so.12", "libnccl-5f21f2d1.so.2", "libcudnn.so.8"}) {
+    t.write(sp + "torch/lib/" + f, "");
+  }
+  const Doctor d = doctor(t, "venv");
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  ASSERT_EQ(torch->loads.size(), 9u) << join(sonames(*torch), ", ");
+  for (const LibraryLoad& l : torch->loads) EXPECT_EQ(l.via, "bundled") << l.soname << " -> " << l.path;
+  EXPECT_EQ(find(d.findings, "framework-cuda-libraries-missing"), nullptr) << ids(d.findings);
+}
+
+const std::string kJaxEnv = "home/alex/research/jax-exp/.venv";
+const std::string kJaxSp = kJaxEnv + "/lib/python3.12/site-packages/";
+
+TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
+  TempTree t;
+  copy_env(t, "linux-jax-cuda12", kJaxEnv);
+  const Doctor d = doctor(t, kJaxEnv);
+  const FrameworkFacts* jax = framework(d.facts, "jax");
+  ASSERT_NE(jax, nullptr);
+  const auto names = sonames(*jax);
+  // The cuDNN major from the plugin's own requirement (nvidia-cudnn-cu12<10.0,>=9.8).
+  for (const char* lib : {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11",
+                          "libcusolver.so.11", "libcusparse.so.12", "libcupti.so.12", "libcudnn.so.9"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), lib), names.end()) << lib << " in " << join(names, ", ");
+  }
+  for (const LibraryLoad& l : jax->loads) EXPECT_EQ(l.via, "pip wheel") << l.soname << " -> " << l.path;
+  EXPECT_EQ(find(d.findings, "framework-cuda-libraries-missing"), nullptr) << ids(d.findings);
+  // Only the "jax" entry carries the loads; the plugin entries are parts of it.
+  const FrameworkFacts* plugin = framework(d.facts, "jax-cuda-plugin");
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_TRUE(plugin->loads.empty());
+}
+
+TEST(FrameworkLibraries, JaxWithoutItsCudaRuntimeFallsBackToTheCpu) {
+  TempTree t;
+  copy_env(t, "linux-jax-cuda12", kJaxEnv);
+  std::filesystem::remove(t.path() / (kJaxSp + "nvidia/cuda_runtime/lib/libcudart.so.12"));
+  const Doctor without_gpu = doctor(t, kJaxEnv);
+  const Finding* info = find(without_gpu.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(info, nullptr) << ids(without_gpu.findings);
+  EXPECT_EQ(info->severity, Severity::info) << "no GPU: JAX runs on the CPU as it would anyway";
+  const Doctor with_gpu = doctor(t, kJaxEnv, {}, true);
+  const Finding* err = find(with_gpu.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(err, nullptr) << ids(with_gpu.findings);
+  EXPECT_EQ(err->severity, Severity::error);
+  EXPECT_TRUE(contains(err->title, "JAX")) << err->title;
+  EXPECT_TRUE(contains(err->title, "libcudart.so.12")) << err->title;
+  EXPECT_TRUE(contains(err->fix, "jax[cuda12]==0.6.2")) << err->fix;
+}
+
+TEST(FrameworkLibraries, RequirementFloorReadsTheLowerBoundOfAnyClause) {
+  const std::string md =
+      "Metadata-Version: 2.1\nName: jax-cuda12-plugin\n"
+      "Requires-Dist: jax-cuda12-pjrt==0.6.2\n"
+      "Requires-Dist: nvidia-cudnn-cu12<10.0,>=9.8; extra == \"with-cuda\"\n\n"
+      "Requires-Dist: nvidia-cudnn-cu12>=1.0 (in the description, not a header)\n";
+  auto floor = requirement_floor(md, "nvidia-cudnn-cu");
+  ASSERT_TRUE(floor.has_value());
+  EXPECT_EQ(floor->name, "nvidia-cudnn-cu12");
+  EXPECT_EQ(floor->version, "9.8");
+  EXPECT_FALSE(pinned_requirement(md, "nvidia-cudnn-cu").has_value()) << "no == pin";
+  auto pin = pinned_requirement("Requires-Dist: cuda-toolkit[cublas,cudart]==13.2.2; platform_system == \"Linux\"\n",
+                                "cuda-toolkit");
+  ASSERT_TRUE(pin.has_value());
+  EXPECT_EQ(pin->version, "13.2.2");
+}
+
+}  // namespace
+}  // namespace gpudoctor
