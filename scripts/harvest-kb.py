@@ -311,8 +311,10 @@ def pin(requires: list[str], pattern: str) -> str:
 
 
 def extra_of(req: str) -> str:
+    """The extra a requirement belongs to, normalised as PEP 685 says: older METADATA writes
+    `extra == 'with_cuda'` where newer writes `with-cuda` (jax-cuda12-plugin 0.4.30-0.5.1)."""
     m = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", req)
-    return m.group(1) if m else ""
+    return re.sub(r"[-_.]+", "-", m.group(1)).lower() if m else ""
 
 
 PLATFORM_ENV = {

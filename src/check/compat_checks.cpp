@@ -806,7 +806,9 @@ class Checker {
       std::string source = fw.evidence;
       if (fw.requires_torch) {
         if (fw.requires_torch->truncated(3) != installed) built_for = "torch " + fw.requires_torch->truncated(3).str();
-      } else if (rel != nullptr) {
+      } else if (rel != nullptr && torch->version.pre().empty() && fw.version.pre().empty()) {
+        // The knowledge base pairs released versions only: a pre-release or source build (NGC's
+        // 2.6.0a0 with its own torchvision) is judged by a pin, never by the series table.
         const std::string& want = fw.name == "torchvision" ? rel->torchvision : rel->torchaudio;
         auto series = Version::parse(want);
         if (series && !fw.version.same_series(*series, 2)) {
@@ -815,7 +817,14 @@ class Checker {
         }
       }
       const std::string& tv = torch->variant;
-      const std::string& cv = fw.variant;
+      // A companion without a local tag came from PyPI, whose wheel is the release's default
+      // variant (a PyPI torchvision beside a cu118 torch from PyTorch's index is a CUDA 12 build).
+      std::string cv = fw.variant;
+      if (cv.empty() && fw.version.local().empty() && fw.version.pre().empty() &&
+          facts_.platform != Platform::windows) {
+        const TorchRelease* crel = fw.requires_torch ? kb_.torch_release(*fw.requires_torch) : rel;
+        if (crel != nullptr) cv = facts_.os.arch == "aarch64" ? crel->pypi_aarch64 : crel->pypi_linux;
+      }
       bool variant_differs = built_for.empty() && !tv.empty() && !cv.empty() && tv != cv;
       // "cu128" -> "12"; "cpu" stays: a CPU torchvision has no CUDA operators at all.
       auto major = [](const std::string& t) {

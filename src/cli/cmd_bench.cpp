@@ -145,11 +145,11 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
       report.problems.push_back("bench history: " + history.error().message);
     } else {
       if (a.compare) {
-        auto last = history->last(report.mode);
+        auto last = history->last(report.mode, report.host);
         if (!last) {
           report.problems.push_back("bench history: " + last.error().message);
         } else if (!*last) {
-          report.notes.push_back("--compare: no earlier " + report.mode + " run in " + path);
+          report.notes.push_back("--compare: no earlier " + report.mode + " run of " + report.host + " in " + path);
         } else {
           report.compared_with_utc = (*last)->started_utc;
           report.changes = compare_runs(**last, report);

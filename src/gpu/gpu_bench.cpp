@@ -489,6 +489,10 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
             p.fail("cuCtxEnablePeerAccess: " + cuda_error_name(rc));
           }
         }
+        // Each pair's buffers go before the next pair's (and NCCL's) are made: 2(n-1) of them per
+        // GPU would otherwise stay allocated until the child ends.
+        if (src != 0) (void)p.cuda->mem_free(src);
+        if (dst != 0) (void)p.cuda->mem_free(dst);
         finish(p.m);
         r.driver.emplace(std::move(*p.driver));
         r.cuda.emplace(std::move(*p.cuda));
@@ -663,11 +667,17 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     driver = cuda_report_from_child(outcome.at(0));
   }
   if (driver.status != "ok" || driver.device_count.value_or(0) <= 0) {
-    report.notes.push_back("No GPU figures: " +
-                           (driver.status == "not-found" ? std::string("no NVIDIA driver (libcuda not found)")
-                                                         : "the driver (libcuda " + driver.status + ") answered: " +
-                                                               (driver.error.empty() ? "no GPU" : driver.error)) +
-                           ". The CPU figures stand on their own.");
+    const std::string why = driver.status == "not-found"
+                                ? std::string("no NVIDIA driver (libcuda not found)")
+                                : "the driver (libcuda " + driver.status +
+                                      ") answered: " + (driver.error.empty() ? "no GPU" : driver.error);
+    // No driver on a CPU machine is a fact; a driver that fails, or GPUs asked for alone that
+    // cannot be measured, is a failed run (exit 1), never a pass with nothing measured.
+    if ((driver.status != "ok" && driver.status != "not-found") || !o.cpu) {
+      report.problems.push_back("No GPU figures: " + why + ".");
+    } else {
+      report.notes.push_back("No GPU figures: " + why + ". The CPU figures stand on their own.");
+    }
     return;
   }
   std::vector<std::string> libs;

@@ -297,8 +297,9 @@ const JaxRelease* KnowledgeBase::jax_release(const Version& version) const {
 const VersionSpec* KnowledgeBase::jax_cudnn(const JaxVariant& v, const std::optional<Version>& release) const {
   if (const JaxRelease* r = release ? jax_release(*release) : nullptr) {
     const std::optional<VersionSpec>& s = v.extra == "cuda13" ? r->cuda13_cudnn : r->cuda12_cudnn;
-    return s ? &*s : nullptr;
+    if (s) return &*s;
   }
+  // A release the harvest gave no floor for is still held to the guide's: never unchecked.
   return &v.cudnn;
 }
 

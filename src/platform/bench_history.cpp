@@ -121,14 +121,15 @@ Result<long long> BenchHistory::add(const BenchReport& report) {
   return id;
 }
 
-Result<std::optional<BenchReport>> BenchHistory::last(const std::string& mode) {
+Result<std::optional<BenchReport>> BenchHistory::last(const std::string& mode, const std::string& host) {
   sqlite3* db = db_.get();
   Statement st;
-  if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? ORDER BY id DESC LIMIT 1", -1, &st.s,
-                         nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? AND host = ? ORDER BY id DESC LIMIT 1", -1,
+                         &st.s, nullptr) != SQLITE_OK) {
     return db_error(db, "prepare", path_);
   }
   sqlite3_bind_text(st.s, 1, mode.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 2, host.c_str(), -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st.s);
   if (rc == SQLITE_DONE) return std::optional<BenchReport>();
   if (rc != SQLITE_ROW) return db_error(db, "read the last run", path_);

@@ -27,8 +27,9 @@ class BenchHistory {
 
   /// Keeps the run; returns its id.
   Result<long long> add(const BenchReport& report);
-  /// The latest run of `mode` (quick, default, full), nullopt when there is none.
-  Result<std::optional<BenchReport>> last(const std::string& mode);
+  /// The latest run of `mode` (quick, default, full) on `host`, nullopt when there is none: a
+  /// history shared by several machines never compares one with another.
+  Result<std::optional<BenchReport>> last(const std::string& mode, const std::string& host);
   /// How many runs are kept.
   Result<long long> count();
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -127,31 +128,57 @@ std::vector<std::string> changed_environment(const std::vector<EnvChange>& chang
 constexpr size_t kReadChunk = 64 * 1024;
 
 #ifdef __linux__
-/// The parent of one process, from /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may hold
-/// spaces and parentheses, so the fields start after the last ')'); -1 when gone or unreadable.
-pid_t parent_of(pid_t pid) {
+struct ProcStat {
+  pid_t ppid = -1;
+  char state = '?';  ///< R, S, D, T (stopped), Z (zombie), ...
+};
+
+/// One process's parent and state from /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may
+/// hold spaces and parentheses, so the fields start after the last ')'); none when it is gone.
+std::optional<ProcStat> proc_stat(pid_t pid) {
   char path[32];
   std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
   Fd fd(::open(path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return -1;
+  if (!fd) return std::nullopt;
   char buf[512];
   ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
-  if (n <= 0) return -1;
+  if (n <= 0) return std::nullopt;
   std::string_view text(buf, static_cast<size_t>(n));
   size_t close = text.rfind(')');
-  if (close == std::string_view::npos || close + 4 >= text.size()) return -1;
+  if (close == std::string_view::npos || close + 4 >= text.size()) return std::nullopt;
+  ProcStat st;
+  st.state = text[close + 2];
   std::string_view rest = text.substr(close + 4);  // past ") S "
-  int ppid = -1;
-  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), ppid);
-  return ec == std::errc() ? ppid : -1;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), st.ppid);
+  if (ec != std::errc()) return std::nullopt;
+  return st;
 }
 
-/// Every process below root, gathered while stopping each one found (SIGSTOP), until a scan
-/// finds none new: a stopped process cannot fork, so the set is closed when this returns.
+/// SIGSTOP is delivered asynchronously: a process may still finish a fork() after kill()
+/// returns. Waits (at most about 200 ms in all) until each has stopped, died or is stuck in the
+/// kernel, so that the next scan sees every child it made.
+void wait_until_stopped(const std::vector<pid_t>& pids) {
+  for (int round = 0; round < 200; ++round) {
+    bool all = true;
+    for (pid_t p : pids) {
+      auto st = proc_stat(p);
+      if (st && st->state != 'T' && st->state != 't' && st->state != 'Z' && st->state != 'X' && st->state != 'D') {
+        all = false;
+        break;
+      }
+    }
+    if (all) return;
+    ::usleep(1000);
+  }
+}
+
+/// Every process below root, gathered while stopping each one found (SIGSTOP, waited for),
+/// until a scan finds none new: a stopped process cannot fork, so the set is then closed.
 /// Bounded: a tree that keeps growing for 16 scans is killed as far as it was found.
 std::vector<pid_t> stop_descendants(pid_t root) {
   std::set<pid_t> found{root};
   std::vector<pid_t> stopped;
+  wait_until_stopped({root});
   for (int scan = 0; scan < 16; ++scan) {
     std::multimap<pid_t, pid_t> children;
     if (DIR* proc = ::opendir("/proc")) {
@@ -160,12 +187,11 @@ std::vector<pid_t> stop_descendants(pid_t root) {
         std::string_view name(e->d_name);
         auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
         if (ec != std::errc() || end != name.data() + name.size()) continue;
-        pid_t ppid = parent_of(pid);
-        if (ppid > 0) children.emplace(ppid, pid);
+        if (auto st = proc_stat(pid); st && st->ppid > 0) children.emplace(st->ppid, pid);
       }
       ::closedir(proc);
     }
-    bool added = false;
+    std::vector<pid_t> added;
     std::vector<pid_t> queue(found.begin(), found.end());
     while (!queue.empty()) {
       pid_t p = queue.back();
@@ -174,12 +200,13 @@ std::vector<pid_t> stop_descendants(pid_t root) {
       for (auto it = first; it != last; ++it) {
         if (!found.insert(it->second).second) continue;
         ::kill(it->second, SIGSTOP);
-        stopped.push_back(it->second);
+        added.push_back(it->second);
         queue.push_back(it->second);
-        added = true;
       }
     }
-    if (!added) break;
+    if (added.empty()) break;
+    wait_until_stopped(added);
+    stopped.insert(stopped.end(), added.begin(), added.end());
   }
   return stopped;
 }

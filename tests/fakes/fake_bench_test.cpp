@@ -145,6 +145,22 @@ TEST_F(FakeBench, AHangInCublasIsThatFiguresTimeout) {
   EXPECT_EQ((*figure(r, "gpu0.triad"))["status"], "ok");
 }
 
+// Review finding: a driver that fails, or --gpu-only where nothing can be measured, passed
+// with exit 0 and nothing but a note.
+TEST_F(FakeBench, AFailingDriverOrGpuOnlyWithoutAGpuFailsTheRun) {
+  auto failing = bench("[calls]\ncuInit = CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n", "--cpu-only");
+  EXPECT_EQ(failing.exit_code, 0) << "--cpu-only never asks the driver";
+  auto broken = bench("[calls]\ncuInit = CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n");
+  ASSERT_TRUE(broken.json.is_object());
+  EXPECT_EQ(broken.exit_code, 1) << broken.out;
+  EXPECT_FALSE(broken.json["passed"].get<bool>());
+  ASSERT_FALSE(broken.json["problems"].empty()) << broken.out;
+  EXPECT_NE(broken.json["problems"][0].get<std::string>().find("No GPU figures"), std::string::npos);
+  auto none = bench("", "--gpu-only", GPUDOCTOR_FAKE_EMPTY_DIR);
+  ASSERT_TRUE(none.json.is_object());
+  EXPECT_EQ(none.exit_code, 1) << none.out;
+}
+
 TEST_F(FakeBench, NoDriverMeansCpuFiguresAndANote) {
   auto r = bench("", "", GPUDOCTOR_FAKE_EMPTY_DIR);
   ASSERT_TRUE(r.json.is_object());

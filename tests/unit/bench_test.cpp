@@ -282,24 +282,31 @@ TEST(BenchHistory, KeepsRunsAndReturnsTheLastOfAMode) {
   {
     auto h = BenchHistory::open(db);
     ASSERT_TRUE(h) << h.error().message;
-    auto none = h->last("quick");
+    auto none = h->last("quick", "node1");
     ASSERT_TRUE(none);
     EXPECT_FALSE(none->has_value());
     BenchReport first;
     first.mode = "quick";
+    first.host = "node1";
     first.started_utc = "2026-12-01T10:00:00Z";
     first.measurements = {figure("cpu.sgemm_fp32", "gflops", 100)};
     ASSERT_TRUE(h->add(first));
     BenchReport full;
     full.mode = "full";
+    full.host = "node1";
     full.started_utc = "2026-12-01T10:30:00Z";
     full.measurements = {figure("cpu.sgemm_fp32", "gflops", 150)};
     ASSERT_TRUE(h->add(full));
+    // Another machine's later quick run, in the same shared file: never compared with node1's.
+    BenchReport other = first;
+    other.host = "node2";
+    other.started_utc = "2026-12-01T11:00:00Z";
+    ASSERT_TRUE(h->add(other));
   }
   auto h = BenchHistory::open(db);  // reopened: the runs were written to the file
   ASSERT_TRUE(h);
-  EXPECT_EQ(*h->count(), 2);
-  auto last = h->last("quick");
+  EXPECT_EQ(*h->count(), 3);
+  auto last = h->last("quick", "node1");
   ASSERT_TRUE(last && last->has_value());
   EXPECT_EQ((*last)->started_utc, "2026-12-01T10:00:00Z");
   ASSERT_EQ((*last)->measurements.size(), 1U);
@@ -346,9 +353,16 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
     ASSERT_TRUE(h);
     BenchReport fast;
     fast.mode = "quick";
+    char host[256] = {};
+    ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+    fast.host = host;  // this machine's: another's run is never compared with it
     fast.started_utc = "2026-11-30T09:00:00Z";
     fast.measurements = {figure("cpu.sgemm_fp32", "gflops", 1e9)};
     ASSERT_TRUE(h->add(fast));
+    BenchReport elsewhere = fast;
+    elsewhere.host = std::string(host) + "-other";
+    elsewhere.started_utc = "2026-11-30T10:00:00Z";
+    ASSERT_TRUE(h->add(elsewhere));
   }
   auto r = testing::run_gpudoctor({"--json", "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch",
                                    "1", "--compare", "--history", db});
@@ -360,7 +374,7 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
   EXPECT_EQ(r.json["changes"][0]["verdict"], "regression");
   auto h = BenchHistory::open(db);
   ASSERT_TRUE(h);
-  EXPECT_EQ(*h->count(), 2);
+  EXPECT_EQ(*h->count(), 3);  // the two kept before, and this run
 }
 
 // The CPU baseline for real, through the child and the real OpenBLAS and oneDNN, at small sizes.

@@ -90,6 +90,33 @@ TEST(CompanionChecks, TorchvisionOfAnotherCudaBuildIsNamed) {
 // torch 2.10 from PyPI is the cu128 build (torch/version.py of the PyPI wheel); its dist-info
 // has no local tag. On a GTX 1080 the doctor says that this is what plain `pip install torch`
 // gave, and that the cu126 wheels have kernels for it.
+// Review finding (wrong ✓): `pip install torch==2.7.1 --index-url .../cu118`, then a plain
+// `pip install torchvision`: PyPI's torchvision 0.22.1 (no local tag, pins torch==2.7.1) is a
+// CUDA 12 build, and torchvision refuses a torch of another CUDA major at import.
+TEST(CompanionChecks, PypiTorchvisionBesideACudaIndexTorchIsTheDefaultVariant) {
+  auto fs = torch_env("2.7.1+cu118", "cu118", {companion("torchvision", "0.22.1", "2.7.1")});
+  const Finding* m = find(fs, "torch-companion-variant-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->fix, "--index-url https://download.pytorch.org/whl/cu118")) << m->fix;
+  // PyPI's torch with PyPI's torchvision: the same default variant, nothing to say.
+  const TorchRelease* rel = builtin_kb().torch_release(v("2.7.1"));
+  ASSERT_NE(rel, nullptr);
+  auto ok = torch_env("2.7.1", rel->pypi_linux.c_str(), {companion("torchvision", "0.22.1", "2.7.1")});
+  EXPECT_EQ(find(ok, "torch-companion-variant-mismatch"), nullptr) << ids(ok);
+}
+
+// Review finding (wrong ✗): a source-built pair with no pin (NVIDIA's containers: torch 2.6.0a0,
+// torchvision 0.20.0a0) is not judged by the table of released pairs.
+TEST(CompanionChecks, PreReleaseSourceBuildsAreNotJudgedByTheReleaseTable) {
+  auto fs = torch_env("2.6.0a0+ecf3bae40a.nv25.01", "cu128", {companion("torchvision", "0.20.0a0", nullptr)});
+  EXPECT_EQ(find(fs, "torch-companion-mismatch"), nullptr) << ids(fs);
+  EXPECT_EQ(find(fs, "torch-companion-variant-mismatch"), nullptr) << ids(fs);
+  // A released torch with an unpinned torchaudio of another series still is.
+  auto released = torch_env("2.6.0+cu124", "cu124", {companion("torchaudio", "2.4.1+cu124", nullptr)});
+  EXPECT_NE(find(released, "torch-companion-mismatch"), nullptr) << ids(released);
+}
+
 TEST(CompanionChecks, PlainPipInstallOnPascalIsSaid) {
   const TorchRelease* rel = builtin_kb().torch_release(v("2.10"));
   ASSERT_NE(rel, nullptr);
@@ -132,6 +159,29 @@ TEST(CompanionChecks, JaxCudnnFloorFollowsTheInstalledRelease) {
   EXPECT_TRUE(contains(m->source, "[artefact]")) << m->source;
   auto old = run("0.6.2", "cuda12", "nvidia-cudnn-cu12", "9.8.0.87");
   EXPECT_EQ(find(old, "jax-cudnn-mismatch"), nullptr) << ids(old);
+}
+
+// Review finding (wrong ✓): jax 0.4.30-0.5.2 had no cuDNN floor in the knowledge base, because
+// the harvest did not read the older METADATA's `extra == 'with_cuda'` (underscore), so their
+// cuDNN was not checked at all. Their plugins require cuDNN 9 (>= 9.0 for 0.4.30, >= 9.1 after).
+TEST(CompanionChecks, OldJaxReleasesAreCheckedAgainstTheirPluginsCudnnFloor) {
+  auto run = [](const char* jax, const char* cudnn) {
+    Facts f = testing::machine(Platform::linux, "NVIDIA RTX A6000", "590.48.01");
+    PythonEnvFacts e = testing::env_with("3.12.4", testing::cuda_framework("jax", jax, "cuda12"));
+    e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v(cudnn), "cudnn", 12});
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, builtin_kb());
+  };
+  for (const char* jax : {"0.4.30", "0.4.35", "0.5.2"}) {
+    auto fs = run(jax, "8.9.7.29");
+    const Finding* m = find(fs, "jax-cudnn-mismatch");
+    ASSERT_NE(m, nullptr) << jax << ": " << ids(fs);
+    EXPECT_TRUE(contains(m->source, "[artefact]")) << m->source;
+  }
+  auto at_floor = run("0.4.30", "9.0.0.312");
+  EXPECT_EQ(find(at_floor, "jax-cudnn-mismatch"), nullptr) << ids(at_floor);
+  auto below = run("0.4.35", "9.0.0.312");
+  EXPECT_NE(find(below, "jax-cudnn-mismatch"), nullptr) << "0.4.31 on needs >= 9.1";
 }
 
 std::vector<Finding> tf_env(const char* tf, FrameworkFacts keras) {
