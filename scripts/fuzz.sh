@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for a few seconds, seeded
-# with the fixture files. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
+# with the fixture files, one target per core at a time.
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -8,12 +9,13 @@ cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)"
 corpus_root="build/fuzz/corpus"
 mkdir -p "$corpus_root"
-failed=0
-ran=0
-for target in build/fuzz/tests/fuzz/fuzz_*; do
-  [ -x "$target" ] || continue
+
+# fuzz_one TARGET: seeds its corpus (once) and fuzzes it; prints one line, exits non-zero on a
+# finding.
+# shellcheck disable=SC2317  # called through xargs
+fuzz_one() {
+  local target="$1" name corpus
   name="$(basename "$target")"
-  ran=$((ran + 1))
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
   # Seed each corpus with small real files from the fixtures (any file: parsers take anything).
@@ -24,18 +26,30 @@ for target in build/fuzz/tests/fuzz/fuzz_*; do
     done || true
   fi
   if "$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
-      >"build/fuzz/$name.log" 2>&1; then
+    >"build/fuzz/$name.log" 2>&1; then
     echo "fuzz: $name ok ($(grep -c . "build/fuzz/$name.log") log lines)"
   else
-    echo "fuzz: $name FAILED; see build/fuzz/$name.log"; tail -30 "build/fuzz/$name.log"
-    failed=1
+    echo "fuzz: $name FAILED; see build/fuzz/$name.log"
+    tail -30 "build/fuzz/$name.log"
+    return 1
   fi
+}
+export -f fuzz_one
+export corpus_root seconds
+
+targets=()
+for target in build/fuzz/tests/fuzz/fuzz_*; do
+  [ -x "$target" ] && targets+=("$target")
 done
 # A build that produced no fuzz target (a renamed target, a glob that stopped matching) has
 # fuzzed nothing: that is a failure, never a pass.
-if [ "$ran" = 0 ]; then
+if [ "${#targets[@]}" = 0 ]; then
   echo "fuzz: no fuzz target found under build/fuzz/tests/fuzz/; nothing was fuzzed"
   exit 1
 fi
-echo "fuzz: $ran targets"
+failed=0
+# Each target is one process: as many at once as there are cores. xargs exits 123 when any failed.
+# shellcheck disable=SC2016  # \$1 is bash -c's argument
+printf '%s\0' "${targets[@]}" | xargs -0 -n 1 -P "$(nproc)" bash -c 'fuzz_one "$1"' _ || failed=1
+echo "fuzz: ${#targets[@]} targets, ${seconds} s each, $(nproc) at a time"
 exit $failed

@@ -14,18 +14,21 @@ stage_note=""  # set by a stage's command: what to add to its summary line
 # stage NAME COMMAND...: runs COMMAND; exit 0 is ok, 77 is skipped (stage_note says why),
 # anything else fails the run.
 stage() {
-  local name="$1" rc
+  local name="$1" rc start took
   shift
   echo "==> $name"
   stage_note=""
+  start=$SECONDS
   "$@"
   rc=$?
+  # Each stage's wall time, so that what a stage adds to CI's budget is seen in every run.
+  took="$(printf '%4d s' $((SECONDS - start)))"
   if [ "$rc" = 0 ]; then
-    summary+=("ok      $name${stage_note:+ ($stage_note)}")
+    summary+=("ok      $took  $name${stage_note:+ ($stage_note)}")
   elif [ "$rc" = 77 ]; then
-    summary+=("skipped $name: ${stage_note:-no reason given}")
+    summary+=("skipped $took  $name: ${stage_note:-no reason given}")
   else
-    summary+=("FAILED  $name${stage_note:+ ($stage_note)}")
+    summary+=("FAILED  $took  $name${stage_note:+ ($stage_note)}")
     status=1
   fi
 }
@@ -81,7 +84,7 @@ stage "serve scraped by a real Prometheus (promtool check metrics)" skippable sc
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"
 stage "tests (asan)" run_ctest --preset asan -LE 'slow|wheels'
-stage "fuzz (short)" scripts/fuzz.sh 20
+stage "fuzz (short: 12 s a target, one per core)" scripts/fuzz.sh 12
 # -V: the wheel test's own output, which says why it skipped when it does.
 stage "real framework wheels" run_ctest --preset dev -L wheels -V
 stage "run path: release build, test packages hidden" scripts/check-run-path.sh
@@ -92,4 +95,5 @@ echo
 echo "Summary:"
 printf '  %s\n' "${summary[@]}"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
+echo "time: $((SECONDS / 60)) min $((SECONDS % 60)) s in all (CI allows 45 min)"
 exit $status
