@@ -2,12 +2,15 @@
 """Load test of `gpudoctor serve` side by side with Debian's prometheus-node-exporter, both on
 loopback and scraped the same way in the same run (docs/performance.md has the figures).
 
-  perf/serve_load.py [BUILD_DIR] [--seconds N]     (default build/release, else build/dev)
+  perf/serve_load.py [BUILD_DIR] [--seconds N] [--idle N]   (default build/release, else build/dev)
+
+Needs Debian's prometheus-node-exporter (apt-get install prometheus-node-exporter).
 
 serve runs against the fake libnvidia-ml.so.1 with 8 GPUs and a 1 s sampling interval. For each
 exporter: (1) CPU cost while idle (no scrapes) over N seconds, serve counted with its GPU agent
 child; (2) N seconds of 16 concurrent scrapers (a new connection per scrape, as `curl` does)
-while 4 slow clients keep connecting, sending half a request and never finishing it; the
+while 4 slow clients keep connecting, sending half a request and never finishing it, and
+`--idle N` clients connect and send nothing (reconnecting whenever the exporter drops them); the
 latency of every scrape (median, p95, p99, max) and the exporter's CPU over that time.
 """
 import argparse
@@ -58,7 +61,7 @@ def cpu_percent(pid, seconds, during=None):
     return 100.0 * (after - before) / TICK / (t1 - t0), result
 
 
-def scrape_load(url, seconds, scrapers=16, slow=4):
+def scrape_load(url, seconds, scrapers=16, slow=4, idle=0):
     host, port = re.match(r"http://([^:/]+):(\d+)", url).groups()
     stop = time.monotonic() + seconds
     latencies, errors = [], [0]
@@ -93,8 +96,21 @@ def scrape_load(url, seconds, scrapers=16, slow=4):
             except OSError:
                 time.sleep(0.1)
 
+    def idle_client():
+        while time.monotonic() < stop:
+            try:
+                with socket.create_connection((host, int(port)), timeout=10) as s:
+                    s.settimeout(max(0.1, stop - time.monotonic()))
+                    try:
+                        s.recv(1)  # nothing sent: held until the exporter drops it or the run ends
+                    except OSError:
+                        pass
+            except OSError:
+                time.sleep(0.1)
+
     threads = [threading.Thread(target=scraper) for _ in range(scrapers)]
     threads += [threading.Thread(target=slow_client) for _ in range(slow)]
+    threads += [threading.Thread(target=idle_client) for _ in range(idle)]
     for t in threads:
         t.start()
     for t in threads:
@@ -132,6 +148,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build", nargs="?")
     ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--idle", type=int, default=0, help="clients that connect and send nothing, held during the load")
     a = ap.parse_args()
     build = a.build or next(d for d in ("build/release", "build/dev") if os.path.exists(os.path.join(ROOT, d, "gpudoctor")))
     build = os.path.join(ROOT, build)
@@ -153,12 +170,12 @@ def main():
         for _, proc, url in targets:
             wait_ready(url, proc)
         time.sleep(3)  # the doctor's first report and the first samples are done
-        print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs")
+        print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs; {a.idle} idle clients")
         print("| exporter | idle CPU (% of a core) | scrapes | errors | median | p95 | p99 | max | CPU under load | body |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for name, proc, url in targets:
             idle, _ = cpu_percent(proc.pid, a.seconds)
-            load, (lat, errors) = cpu_percent(proc.pid, a.seconds, lambda: scrape_load(url, a.seconds))
+            load, (lat, errors) = cpu_percent(proc.pid, a.seconds, lambda: scrape_load(url, a.seconds, idle=a.idle))
             with urllib.request.urlopen(url) as r:
                 size = len(r.read())
             lat.sort()

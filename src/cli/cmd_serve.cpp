@@ -7,6 +7,7 @@
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,7 @@
 #include "cli/commands_list.hpp"
 #include "cli/gather_facts.hpp"
 #include "cli/output.hpp"
+#include "core/worker_pool.hpp"
 #include "monitor/sampler.hpp"
 #include "render/doctor_report.hpp"
 #include "render/monitor_render.hpp"
@@ -33,7 +35,20 @@ struct ServeArgs {
   double interval_s = 1;
   double report_interval_s = 300;
   long deadline_ms = 3000;
-  int threads = 32;
+  int threads = 256;
+};
+
+/// cpp-httplib's task queue over our WorkerPool: a connection gets a thread at once while
+/// fewer than the maximum are open, however many idle clients hold one.
+class GrowingTaskQueue : public httplib::TaskQueue {
+ public:
+  explicit GrowingTaskQueue(size_t max_threads)
+      : pool_({.min_threads = 4, .max_threads = max_threads, .idle_exit = std::chrono::seconds(30)}) {}
+  void enqueue(std::function<void()> fn) override { pool_.enqueue(std::move(fn)); }
+  void shutdown() override { pool_.shutdown(); }
+
+ private:
+  WorkerPool pool_;
 };
 
 /// "127.0.0.1:9400", "[::1]:9400", ":9400" (every address): the host and the port, or false.
@@ -142,7 +157,16 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
 
   httplib::Server server;
   const int threads = a.threads;
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  server.new_task_queue = [threads] { return new GrowingTaskQueue(static_cast<size_t>(threads)); };
+  // cpp-httplib 0.11 listens with a backlog of 5, which a burst of scrapers overflows (the
+  // kernel then retries their SYN after 1 s). The socket is kept here and, once bound, listened
+  // on again with the system's maximum (Linux applies a second listen() to the queue length).
+  int listen_fd = -1;
+  server.set_socket_options([&listen_fd](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
+  });
   server.set_read_timeout(1, 0);
   server.set_write_timeout(2, 0);
   server.set_keep_alive_timeout(5);
@@ -206,6 +230,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   });
 
   int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  if (bound >= 0 && listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   if (bound < 0) {
     print_error("gpudoctor serve: cannot listen on {}: {}\n", a.listen, std::strerror(errno));
     report.stop();
@@ -246,7 +271,7 @@ Command serve_command() {
                    "Seconds between runs of the doctor's report behind /report.json (default 300)");
     sub.add_option("--deadline-ms", args->deadline_ms,
                    "A GPU query slower than this is a GPU that stopped answering (default 3000)");
-    sub.add_option("--threads", args->threads, "HTTP worker threads (default 32)");
+    sub.add_option("--threads", args->threads, "Most HTTP worker threads, one per open connection (default 256; they start when needed and end after 30 s idle)");
   };
   c.run = [args](CommandContext& ctx) { return run_serve(ctx, *args); };
   return c;
