@@ -271,7 +271,9 @@ Command serve_command() {
                    "Seconds between runs of the doctor's report behind /report.json (default 300)");
     sub.add_option("--deadline-ms", args->deadline_ms,
                    "A GPU query slower than this is a GPU that stopped answering (default 3000)");
-    sub.add_option("--threads", args->threads, "Most HTTP worker threads, one per open connection (default 256; they start when needed and end after 30 s idle)");
+    sub.add_option("--threads", args->threads,
+                   "Most HTTP worker threads, one per open connection (default 256; they start when needed and end "
+                   "after 30 s idle)");
   };
   c.run = [args](CommandContext& ctx) { return run_serve(ctx, *args); };
   return c;

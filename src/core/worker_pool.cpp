@@ -13,7 +13,9 @@ WorkerPool::Limits at_least_one(WorkerPool::Limits limits) {
 
 WorkerPool::WorkerPool(Limits limits) : limits_(at_least_one(limits)) {}
 
-WorkerPool::~WorkerPool() { shutdown(); }
+WorkerPool::~WorkerPool() {
+  shutdown();
+}
 
 bool WorkerPool::enqueue(std::function<void()> task) {
   std::unique_lock lock(mutex_);
