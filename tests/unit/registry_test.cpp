@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 namespace gpudoctor {
@@ -166,6 +167,38 @@ TEST(RegistryExport, AnOddByteCountAndNulsDoNotCrash) {
   bytes.insert(40, std::string(6, '\0'));
   auto reg = parse_registry_export(bytes, "cut.reg");
   EXPECT_TRUE(reg != nullptr);
+}
+
+TEST(RegistryExport, MutatedExportsNeverCrash) {
+  // A cheap stand-in for the fuzz target (tests/fuzz, registry_export): bytes of a real export
+  // flipped, cut and repeated; the parser must return, with or without problems.
+  std::mt19937 rng(14);
+  const std::string base = utf16le(kExport);
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes = round % 2 ? base : std::string(kExport);
+    const int edits = 1 + static_cast<int>(rng() % 8);
+    for (int e = 0; e < edits && !bytes.empty(); ++e) {
+      const size_t at = rng() % bytes.size();
+      switch (rng() % 4) {
+        case 0:
+          bytes[at] = static_cast<char>(rng());
+          break;
+        case 1:
+          bytes.erase(at, rng() % 16);
+          break;
+        case 2:
+          bytes.insert(at, bytes.substr(at, rng() % 32));
+          break;
+        default:
+          bytes.resize(at);
+          break;
+      }
+    }
+    auto reg = parse_registry_export(bytes, "m.reg");
+    ASSERT_NE(reg, nullptr);
+    EXPECT_LE(reg->problems().size(), Registry::kMaxProblems + 1);
+    (void)reg->subkeys("HKCU\\Software\\Python\\PythonCore", RegistryBits::native64);
+  }
 }
 
 TEST(RegistryKeys, ShortAndLongRootsAndSeparators) {
