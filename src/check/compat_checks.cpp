@@ -291,9 +291,27 @@ class Checker {
   /// A GPU needs a driver at least as new as its architecture's first toolkit (Blackwell: CUDA
   /// 12.8, 570.26 / 570.65), whatever CUDA a framework was built with.
   void gpu_driver_rules() {
+    const TensorflowTable& tf = kb_.tensorflow;
+    // The Windows build, known inside WSL2 from a registry export of the host (--registry).
+    const auto min_build = Version::parse(tf.wsl2_min_windows_build);
+    if (facts_.platform == Platform::wsl2 && min_build && facts_.windows && !facts_.windows->build.empty()) {
+      auto build = Version::parse(facts_.windows->build);
+      if (build && *build < *min_build) {
+        add(Finding{
+            .id = "wsl2-windows-build-too-old",
+            .severity = Severity::error,
+            .area = FindingArea::system,
+            .title = "Windows build " + build->str() + " is older than " + min_build->str() +
+                     ", the first with GPU support in WSL2",
+            .detail = "CUDA in WSL2 needs Windows 10 build " + min_build->str() +
+                      " or later (or Windows 11); on older builds /dev/dxg offers no GPU compute.",
+            .fix = "Update Windows (Settings > Windows Update), then `wsl --update` and `wsl --shutdown`.",
+            .evidence = {"Windows build " + facts_.windows->build + " (" + facts_.windows->registry_source + ")"},
+            .source = tf.wsl2_source});
+      }
+    }
     const std::optional<Version>& drv = facts_.driver.version;
     if (!drv) return;
-    const TensorflowTable& tf = kb_.tensorflow;
     if (facts_.platform == Platform::wsl2 && tf.wsl2_min_driver && *drv < *tf.wsl2_min_driver) {
       add(Finding{.id = "driver-below-wsl2-floor",
                   .severity = Severity::warning,
@@ -572,7 +590,8 @@ class Checker {
                     kb_.tensorflow.windows_gpu_note,
           .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" + fw.version.truncated(2).str() +
                  ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) + ")" + native_windows_recipe() +
-                 ". `gpudoctor plan --framework tensorflow` writes the steps.",
+                 ". `gpudoctor plan --framework tensorflow --script powershell` writes the steps as a PowerShell "
+                 "script.",
           .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
           .source = kb_.tensorflow.windows_gpu_source});
       if (b) python_range(env, fw, display, b->python, b->source);

@@ -118,12 +118,15 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
                           .evidence = {"/dev/dxg"},
                           .source = kWslSource});
   }
-  if (!found(libcuda) && !os.wsl_lib_dir) {
+  if (!found(libcuda)) {
+    // Missing folder: no driver (or WSL 1); a folder without libcuda.so.1: a Windows driver
+    // without WSL2 CUDA support, or a mount that failed.
     out.push_back(Finding{
         .id = "wsl2-no-driver-libraries",
         .severity = Severity::error,
         .area = FindingArea::driver,
-        .title = "The Windows driver's Linux libraries are not mounted (/usr/lib/wsl/lib is missing)",
+        .title = os.wsl_lib_dir ? "/usr/lib/wsl/lib has no libcuda.so.1 (the Windows driver's CUDA library)"
+                                : "The Windows driver's Linux libraries are not mounted (/usr/lib/wsl/lib is missing)",
         .detail = "libcuda.so.1 for WSL2 comes from the Windows NVIDIA driver.",
         .fix = "Install or update the NVIDIA driver on Windows, then `wsl --shutdown` and reopen the distribution.",
         .evidence = {"/usr/lib/wsl/lib"},
@@ -329,7 +332,9 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
         .area = FindingArea::driver,
         .title = "The Windows driver's version is not recorded in this tree",
         .detail = "Checks that need the driver version (minimum drivers for CUDA builds) were skipped.",
-        .fix = "Run `nvidia-smi` on that machine and pass its driver version to `gpudoctor plan --driver VER`."});
+        .fix = "Give the machine's registry with --registry (a `reg export` of the keys docs/windows-inventory.md "
+               "lists), or run `nvidia-smi` on that machine and pass its driver version to "
+               "`gpudoctor plan --driver VER`."});
   }
   if (wsl2) wsl2_findings(facts, out);
   runtime_findings(facts, out);

@@ -18,6 +18,7 @@
 #include "kb/knowledge_base.hpp"
 #include "model/build_info.hpp"
 #include "platform/host_fs.hpp"
+#include "platform/registry.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -66,6 +67,26 @@ class CommandsFirstFormatter : public CLI::Formatter {
 
 }  // namespace
 
+bool CommandContext::load_registry_file() {
+  bool cut = false;
+  auto bytes = host_fs::read_user_file(options_.registry, RegistryExport::kMaxBytes, &cut);
+  if (!bytes) {
+    print_error("gpudoctor: --registry {}: {}\n", options_.registry, bytes.error().message);
+    system_.reset();
+    system_failed_ = true;
+    return false;
+  }
+  auto reg = parse_registry_export(*bytes, options_.registry);
+  if (cut) {
+    reg->add_problem("larger than " + std::to_string(RegistryExport::kMaxBytes) +
+                         " bytes: keys after that were not read (export only the keys gpudoctor reads: "
+                         "docs/windows-inventory.md)",
+                     true);
+  }
+  registry_ = std::move(reg);
+  return true;
+}
+
 const SystemView* CommandContext::system() {
   if (system_) return &*system_;
   if (system_failed_) return nullptr;
@@ -85,6 +106,17 @@ const SystemView* CommandContext::system() {
     }
     if (!options_.env_file.empty()) {
       print_error("gpudoctor: --env-file applies to --root only; ignored\n");
+    }
+    // The live registry on Windows; a host's export given with --registry (inside WSL2).
+    if (!options_.registry.empty()) {
+      if (!load_registry_file()) return nullptr;
+    } else if (system_->is_windows()) {
+      registry_ = open_host_registry();
+    }
+    if (registry_) {
+      SystemView::Options o{system_->root(), system_->platform(), system_->environment(), true, runner_.get()};
+      o.registry = registry_.get();
+      system_.emplace(std::move(o));
     }
     return &*system_;
   }
@@ -133,6 +165,10 @@ const SystemView* CommandContext::system() {
       print_error("gpudoctor: --env-file {}: {}\n", options_.env_file, p);
     }
     o.env = std::move(parsed.env);
+  }
+  if (!options_.registry.empty()) {
+    if (!load_registry_file()) return nullptr;
+    o.registry = registry_.get();
   }
   system_.emplace(std::move(o));
   if (!env_file_cut.empty()) system_->note_bound(options_.env_file, env_file_cut);
@@ -208,6 +244,8 @@ int run_cli(int argc, char** argv, const std::vector<Command>& commands) {
                    "Diagnose this directory tree (a mounted disk, an unpacked image) instead of /");
     app.add_option("--env-file", global.env_file, "KEY=VALUE lines: the environment for --root");
     app.add_option("--platform", global.platform, "Treat the target as linux, windows or wsl2");
+    app.add_option("--registry", global.registry,
+                   "A `reg export` file (.reg) of the Windows machine (--root of a Windows tree, or WSL2's host)");
     // Repeatable options take one value per use: `explain --env DIR LOG` must leave LOG to
     // the command (a vector option would swallow it).
     app.add_option("--gpu", global.gpus, "Declare a GPU model the target has (repeatable)")->allow_extra_args(false);

@@ -34,6 +34,7 @@ struct GlobalOptions {
   std::string root;                       ///< --root: diagnose this tree instead of "/"
   std::string env_file;                   ///< --env-file: KEY=VALUE environment for --root
   std::string platform;                   ///< --platform linux|windows|wsl2
+  std::string registry;                   ///< --registry FILE: a `reg export` of the Windows machine (or WSL2's host)
   std::vector<std::string> gpus;          ///< --gpu MODEL (repeatable)
   std::string kb_dir;                     ///< --kb DIR: knowledge base files that override the built-in ones
   std::vector<std::string> env_dirs;      ///< --env DIR: a Python environment to inspect (repeatable)
@@ -63,8 +64,12 @@ class CommandContext {
   const Facts* facts();
 
  private:
+  /// Reads --registry into registry_; false (said on stderr) when the file cannot be read.
+  bool load_registry_file();
+
   GlobalOptions options_;
   std::unique_ptr<HostProcessRunner> runner_;
+  std::shared_ptr<const Registry> registry_;  ///< the live one, or --registry's file; shared_ptr: incomplete here
   std::optional<SystemView> system_;
   bool system_failed_ = false;
   std::shared_ptr<const KnowledgeBase> kb_;  ///< shared_ptr: KnowledgeBase is incomplete here

@@ -259,6 +259,9 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     p.name = r.str("name", true).value_or("");
     p.gpu = r.boolean("gpu");
     p.note = r.text("note");
+    p.last_release = r.version("last_release", false);
+    p.last_windows_release = r.version("last_windows_release", false);
+    p.removed = r.text("removed");
     p.source = r.source();
     if (!p.name.empty()) t.packages.push_back(std::move(p));
   });

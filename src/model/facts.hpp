@@ -191,6 +191,58 @@ struct ProbeProblem {
   bool operator==(const ProbeProblem&) const = default;
 };
 
+/// A Python registered under PEP 514 (HKCU / HKLM\Software\Python\<company>\<tag>), the
+/// list `py.exe` chooses from.
+struct PythonRegistration {
+  std::string hive;          ///< "HKCU", "HKLM", "HKLM (32-bit view)"
+  std::string company;       ///< "PythonCore", "ContinuumAnalytics", ...
+  std::string tag;           ///< "3.11", "3.11-32", "Anaconda3-64"
+  std::string install_path;  ///< InstallPath's default value
+  std::string executable;    ///< InstallPath\ExecutablePath, when registered
+  std::string version;       ///< SysVersion (or Version) as registered
+  bool exists = false;       ///< install_path is a directory of the tree
+
+  bool operator==(const PythonRegistration&) const = default;
+};
+
+/// A DLL looked for by name in one place (the MSVC runtime in System32).
+struct WindowsDll {
+  std::string name;  ///< "msvcp140.dll"
+  std::string path;  ///< where it was found; empty: not there
+
+  bool operator==(const WindowsDll&) const = default;
+};
+
+/// A DLL a framework needs on native Windows, the loader that opens it, and what that loader
+/// finds (docs/windows-inventory.md: the search order each loader applies).
+struct DllLoad {
+  std::string framework;  ///< "tensorflow", "torch"
+  std::string env;        ///< the Python environment's path
+  std::string dll;        ///< "cudnn64_8.dll"
+  /// "tensorflow-dso-loader" (LoadLibraryExW, LOAD_WITH_ALTERED_SEARCH_PATH: PATH searched),
+  /// "torch-dll-loader" (torch\lib and os.add_dll_directory first, PATH as its fallback).
+  std::string loader;
+  std::string path;  ///< the file the loader finds; empty: none
+  std::string via;   ///< "PATH", "torch\\lib", "System32", "application directory", ...
+  /// Copies of the DLL elsewhere that this loader does not search (a toolkit bin not on PATH).
+  std::vector<std::string> unreached;
+
+  bool operator==(const DllLoad&) const = default;
+};
+
+/// Native Windows only: what the registry and the Windows folders add.
+struct WindowsFacts {
+  std::string registry_source;  ///< "the registry", "registry export x.reg"; empty: none read
+  std::string build;            ///< CurrentBuild ("22631"), from the registry
+  std::vector<PythonRegistration> pythons;
+  std::vector<WindowsDll> msvc_runtime;    ///< msvcp140.dll, msvcp140_1.dll, vcruntime140.dll, vcruntime140_1.dll
+  std::string py_launcher;                 ///< py.exe, when installed
+  std::vector<std::string> store_pythons;  ///< Microsoft Store Python packages (their user site folders)
+  std::vector<DllLoad> dll_loads;
+
+  bool operator==(const WindowsFacts&) const = default;
+};
+
 struct Facts {
   Platform platform = Platform::linux;
   std::string root = "/";
@@ -203,6 +255,7 @@ struct Facts {
   std::vector<PythonEnvFacts> python_envs;
   std::vector<EnvVarFacts> env;  ///< GPU-relevant variables that are set
   std::vector<ProbeProblem> problems;
+  std::optional<WindowsFacts> windows;  ///< native Windows targets only
 
   bool operator==(const Facts&) const = default;
 };

@@ -273,6 +273,45 @@ void describe(Io& io, Of<PythonEnvFacts> auto& e) {
 }
 
 template <class Io>
+void describe(Io& io, Of<PythonRegistration> auto& r) {
+  io.field("hive", r.hive);
+  io.field("company", r.company);
+  io.field("tag", r.tag);
+  io.field("install_path", r.install_path, Empty::null);
+  io.field("executable", r.executable, Empty::null);
+  io.field("version", r.version, Empty::null);
+  io.field("exists", r.exists);
+}
+
+template <class Io>
+void describe(Io& io, Of<WindowsDll> auto& d) {
+  io.field("name", d.name);
+  io.field("path", d.path, Empty::null);
+}
+
+template <class Io>
+void describe(Io& io, Of<DllLoad> auto& l) {
+  io.field("framework", l.framework);
+  io.field("env", l.env);
+  io.field("dll", l.dll);
+  io.field("loader", l.loader);
+  io.field("path", l.path, Empty::null);
+  io.field("via", l.via, Empty::null);
+  io.field("unreached", l.unreached);
+}
+
+template <class Io>
+void describe(Io& io, Of<WindowsFacts> auto& w) {
+  io.field("registry_source", w.registry_source, Empty::null);
+  io.field("build", w.build, Empty::null);
+  io.field("python_registrations", w.pythons);
+  io.field("msvc_runtime", w.msvc_runtime);
+  io.field("py_launcher", w.py_launcher, Empty::null);
+  io.field("store_pythons", w.store_pythons);
+  io.field("dll_loads", w.dll_loads);
+}
+
+template <class Io>
 void describe(Io& io, Of<Facts> auto& f) {
   io.field("platform", f.platform);
   io.field("root", f.root);
@@ -294,6 +333,7 @@ void describe(Io& io, Of<Facts> auto& f) {
     }
   }
   io.field("problems", f.problems);
+  io.field("windows", f.windows, Empty::omit);
 }
 
 template <class Io>

@@ -41,6 +41,11 @@ struct TfPackage {
   std::optional<bool> gpu;  ///< false: never a GPU build
   std::string note;
   std::string source;
+  /// A distribution that is no longer published: its last real release, its last one with a
+  /// native-Windows wheel, and what installing it does now.
+  std::optional<Version> last_release;
+  std::optional<Version> last_windows_release;
+  std::string removed;
 };
 
 /// The Keras a TensorFlow series requires (its METADATA: keras<2.16,>=2.15.0 up to 2.15, Keras 3

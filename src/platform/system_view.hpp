@@ -30,6 +30,7 @@
 namespace gpudoctor {
 
 using EnvMap = std::map<std::string, std::string>;
+class Registry;
 
 struct DirEntry {
   std::string name;
@@ -60,6 +61,9 @@ class SystemView {
     /// Let the kernel resolve inside the root where it can (openat2); false forces the
     /// component-by-component walk (tests exercise both).
     bool kernel_resolution = true;
+    /// A Windows target's registry: the live one, or a `reg export` file (--registry); null
+    /// when none is known. Not owned.
+    const Registry* registry = nullptr;
   };
 
   explicit SystemView(Options options);
@@ -72,6 +76,8 @@ class SystemView {
   [[nodiscard]] bool is_windows() const { return options_.platform == Platform::windows; }
   [[nodiscard]] bool is_live() const { return options_.live; }
   [[nodiscard]] const std::string& root() const { return options_.root; }
+  /// The target's registry (platform/registry.hpp); null when none is known.
+  [[nodiscard]] const Registry* registry() const { return options_.registry; }
 
   /// Reads at most max_bytes; a larger file is recorded in bounds_hit() (the parsers see what
   /// fits, the report says what was not read). Only regular files are read: a FIFO or device

@@ -96,6 +96,7 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   spdlog::debug("loader: {} search directories, {} loader cache entries", loader.search_dirs.size(),
                 loader.cache_entries.size());
   timed("driver files", facts, [&] { probe_driver_files(system, loader, facts); });
+  timed("windows", facts, [&] { probe_windows(system, facts); });
   if (system.is_live() && options.query_driver_libraries) {
     timed("driver runtime (NVML, libcuda)", facts, [&] { probe_driver_runtime(system, facts); });
   }
@@ -110,10 +111,18 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
     facts.gpus.push_back(std::move(g));
   }
   // Python first: toolkits and libraries also live inside environments (conda, pip wheels).
-  timed("python", facts, [&] { probe_python(system, facts, options.python); });
+  PythonSearch python = options.python;
+  if (facts.windows) {
+    for (const PythonRegistration& r : facts.windows->pythons) {
+      if (r.exists)
+        python.registered.emplace_back(r.install_path, "PEP 514 " + r.hive + " " + r.company + "\\" + r.tag);
+    }
+  }
+  timed("python", facts, [&] { probe_python(system, facts, python); });
   timed("toolkits", facts, [&] { probe_toolkits(system, loader, facts); });
   timed("libraries", facts, [&] { probe_libraries(system, loader, facts); });
   timed("framework libraries", facts, [&] { resolve_framework_libraries(system, loader, facts); });
+  timed("windows DLL search", facts, [&] { resolve_windows_dlls(system, facts); });
   timed("environment variables", facts, [&] { probe_env(system, facts); });
   // Nothing is cut silently: every bound reached while reading the target is a problem (and so
   // a finding): the verdict cannot be "no issues" while part of the target was not read.

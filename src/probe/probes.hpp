@@ -2,6 +2,7 @@
 /// The probes, one function per area, each in its own <area>_probe.cpp. Each adds what it
 /// finds to Facts and records what it could not read in Facts::problems.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/facts.hpp"
@@ -28,6 +29,9 @@ struct PythonSearch {
   /// The project folder (the working directory on the live machine; empty for a --root tree):
   /// its .venv, venv and the conda environment its environment.yml names.
   std::string project_dir;
+  /// Prefixes the target names itself, with how (a PEP 514 registration in the Windows
+  /// registry); a missing one is skipped, not reported (the registration is, by the Windows probe).
+  std::vector<std::pair<std::string, std::string>> registered;
 };
 
 /// Python environments and the frameworks in them (read from files, never imported).
@@ -35,6 +39,16 @@ void probe_python(const SystemView& system, Facts& facts, const PythonSearch& se
 /// For each framework's CUDA build (Linux): the CUDA libraries it opens and the file the loader
 /// gives it in its environment (FrameworkFacts::loads). Runs after the python probe.
 void resolve_framework_libraries(const SystemView& system, const LoaderPaths& loader, Facts& facts);
+/// Native Windows: the registry (Windows build, the driver's version and GPUs, PEP 514 Python
+/// registrations), the MSVC runtime in System32, py.exe and Microsoft Store Pythons
+/// (Facts::windows). Runs before the python probe, which searches the registered Pythons.
+void probe_windows(const SystemView& system, Facts& facts);
+/// The CUDA toolkits registered under HKLM\SOFTWARE\NVIDIA Corporation\GPU Computing
+/// Toolkit\CUDA\v*: (InstallDir, the key it came from).
+std::vector<std::pair<std::string, std::string>> registered_cuda_toolkits(const SystemView& system);
+/// Native Windows: for each framework's CUDA build, the DLLs it opens, the loader that opens
+/// each and what that loader finds (WindowsFacts::dll_loads). Runs after the library probe.
+void resolve_windows_dlls(const SystemView& system, Facts& facts);
 /// Environment variables that change GPU behaviour.
 void probe_env(const SystemView& system, Facts& facts);
 

@@ -79,6 +79,7 @@ class PythonProbe {
     from_virtualenvs_dir();
     from_home_scan();
     from_system_dirs();
+    for (const auto& [prefix, via] : search_.registered) add(prefix, via);
     from_environment_yml();  // after the conda installs: it names an env inside one of them
     for (auto& env : envs_) fill_env(env);
     if (budget_.exhausted) {

@@ -195,6 +195,8 @@ void collect_windows(const SystemView& system, ToolkitCollector& tc) {
   for (const auto& [k, v] : system.environment()) {
     if (iequals(k, "CUDA_PATH") || to_lower(k).starts_with("cuda_path_v")) tc.add(v, k);
   }
+  // The installer's own record: a toolkit whose CUDA_PATH the user removed is still installed.
+  for (const auto& [dir, via] : registered_cuda_toolkits(system)) tc.add(dir, via);
   for (const auto& dir : system.env_list("PATH")) {
     if (system.is_file(system.join(dir, "nvcc.exe")) && iequals(system.base_name(dir), "bin")) {
       tc.add(system.parent(dir), "PATH nvcc");

@@ -17,6 +17,7 @@
 #include "explain/rule_loader.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
+#include "platform/registry.hpp"
 #include "platform/system_view.hpp"
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
@@ -186,6 +187,12 @@ const std::vector<Target>& targets() {
       {"tf_build_info", [](std::string_view s) { (void)parse_tf_build_info(s); }},
       {"torch_version", [](std::string_view s) { (void)parse_torch_version(s); }},
       {"pyvenv_cfg", [](std::string_view s) { (void)parse_pyvenv_cfg(s); }},
+      {"registry_export",
+       [](std::string_view s) {
+         auto reg = parse_registry_export(s, "fuzz.reg");
+         (void)reg->subkeys("HKLM\\SOFTWARE\\Python", RegistryBits::wow32);
+         (void)reg->text("HKCU\\Software\\Python\\PythonCore\\3.11\\InstallPath", "");
+       }},
       {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
       {"conda_meta_name",
        [](std::string_view s) {

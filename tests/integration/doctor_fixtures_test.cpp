@@ -56,6 +56,10 @@ std::vector<std::string> args_for(const std::string& scenario, bool json) {
     args.push_back((dir / "env").string());
   }
   for (const auto& a : read_lines(dir / "args")) args.push_back(a);
+  if (fs::exists(dir / "registry.reg")) {  // a Windows tree's `reg export`
+    args.push_back("--registry");
+    args.push_back((dir / "registry.reg").string());
+  }
   if (json) args.push_back("--json");
   return args;
 }
@@ -110,7 +114,14 @@ const std::map<std::string, Expectation>& expectations() {
       {"linux-cuda-visible-devices-empty", {1, {"cuda-visible-devices-hides-all"}, {}}},
       {"linux-no-nvidia", {0, {"no-gpu-recorded", "driver-not-installed"}, {"no-nvidia-gpu"}}},
       {"windows-tf215-native", {1, {"tf-native-windows-no-gpu"}, {"framework-cpu-only"}}},
-      {"windows-tf210-native-gpu", {0, {"gpu", "python-env"}, {"tf-native-windows-no-gpu", "framework-cpu-only"}}},
+      {"windows-tf210-native-gpu",
+       {0,
+        {"gpu", "python-env", "driver"},
+        {"tf-native-windows-no-gpu", "framework-cpu-only", "windows-dll-not-found", "msvc-runtime-missing"}}},
+      {"windows-torch-cu124-conda",
+       {0,
+        {"gpu", "python-env", "driver"},
+        {"windows-dll-not-found", "msvc-runtime-missing", "driver-too-old-for-framework", "framework-cpu-only"}}},
       {"linux-pip-cudnn-shadowed", {1, {"pip-library-shadowed"}, {"framework-cuda-libraries-missing"}}},
       {"linux-pascal-torch-cu128", {1, {"gpu-arch-unsupported-by-framework"}, {"framework-cuda-libraries-missing"}}},
       {"linux-jax-cuda12", {0, {"python-env", "driver"}, {"framework-cpu-only", "framework-cuda-libraries-missing"}}},

@@ -88,6 +88,10 @@ Doctor doctor(const std::string& scenario) {
   for (std::string line; std::getline(in, line);) {
     if (!line.empty()) args.push_back(line);
   }
+  if (fs::exists(dir / "registry.reg")) {
+    args.push_back("--registry");
+    args.push_back((dir / "registry.reg").string());
+  }
   auto r = testing::run_gpudoctor(args);
   EXPECT_FALSE(r.json.is_null()) << scenario << ": " << r.out << r.err;
   return Doctor{r.exit_code, r.json.is_null() ? json::object({{"findings", json::array()}}) : r.json};
@@ -253,8 +257,14 @@ TEST(FixtureConclusions, Tf215OnNativeWindows) {
   EXPECT_TRUE(mentions(f[0], "TensorFlow " + last.str())) << str(f[0]);
   EXPECT_TRUE(mentions(f[0], "CUDA " + w->cuda->truncated(2).str())) << str(f[0]);
   EXPECT_TRUE(mentions(f[0], "cuDNN " + w->cudnn->str())) << str(f[0]);
-  for (const char* id : {"framework-cpu-only", "tf-cudnn-mismatch", "tf-cuda-libs-missing"})
+  EXPECT_TRUE(mentions(f[0], "Python " + w->python.text())) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "--script powershell")) << str(f[0]);
+  for (const char* id : {"framework-cpu-only", "tf-cudnn-mismatch", "tf-cuda-libs-missing", "windows-dll-not-found"})
     EXPECT_FALSE(d.has(id)) << id;
+  // From the registry export: the driver, the Windows 11 build, the registered toolkit and Python.
+  EXPECT_EQ(d.facts()["driver"]["version"], "546.33");
+  EXPECT_EQ(d.facts()["windows"]["build"], "22631");
+  EXPECT_EQ(d.facts()["windows"]["python_registrations"].size(), 1u);
 }
 
 TEST(FixtureConclusions, Tf210OnNativeWindowsDoneRight) {
@@ -267,6 +277,36 @@ TEST(FixtureConclusions, Tf210OnNativeWindowsDoneRight) {
   ASSERT_FALSE(tf.is_null());
   EXPECT_EQ(tf["version"], "2.10.0");
   EXPECT_EQ(ver(tf["cuda_version"]).truncated(2).str(), "11.2");
+  // TensorFlow's own loader finds every CUDA DLL on PATH (the toolkit's bin), the MSVC runtime in System32.
+  size_t loads = 0;
+  for (const auto& l : d.facts()["windows"]["dll_loads"]) {
+    ++loads;
+    EXPECT_FALSE(l["path"].is_null()) << l.dump();
+    if (l["loader"] == "tensorflow-dso-loader") EXPECT_EQ(l["via"], "PATH") << l.dump();
+  }
+  EXPECT_GE(loads, 15u) << "2 MSVC runtime DLLs, 6 CUDA libraries and 7 cuDNN 8 libraries";
+  EXPECT_EQ(d.facts()["driver"]["version"], "516.94");
+}
+
+TEST(FixtureConclusions, TorchCu124InACondaEnvironment) {
+  Doctor d = doctor("windows-torch-cu124-conda");
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_TRUE(d.ids_of("error").empty());
+  EXPECT_TRUE(d.ids_of("warning").empty());
+  // No --gpu: the card and the driver come from the registry export alone.
+  ASSERT_EQ(d.facts()["gpus"].size(), 1u);
+  EXPECT_EQ(d.facts()["gpus"][0]["name"], "NVIDIA GeForce RTX 4070");
+  EXPECT_EQ(d.facts()["gpus"][0]["source"], "registry");
+  EXPECT_EQ(d.facts()["driver"]["version"], "560.94");
+  json torch = d.framework("torch");
+  ASSERT_FALSE(torch.is_null());
+  EXPECT_EQ(torch["version"], "2.5.1+cu124");
+  for (const auto& l : d.facts()["windows"]["dll_loads"]) {
+    EXPECT_EQ(l["loader"], "torch-dll-loader") << l.dump();
+    EXPECT_FALSE(l["path"].is_null()) << l.dump();
+  }
+  // The conda base is registered (PEP 514) and found; the environment through CONDA_PREFIX.
+  EXPECT_EQ(d.facts()["windows"]["python_registrations"][0]["company"], "ContinuumAnalytics");
 }
 
 TEST(FixtureConclusions, PipCudnnShadowed) {

@@ -182,6 +182,34 @@ Facts every_fact_set() {
                                        .cuda_major = 12}}}};
   f.env = {{"CUDA_VISIBLE_DEVICES", "0"}, {"LD_LIBRARY_PATH", "/opt/x"}};
   f.problems = {{.probe = "python", .path = "/venv", .message = "unreadable"}};
+  f.windows = WindowsFacts{
+      .registry_source = "registry export C:\\x.reg",
+      .build = "22631",
+      .pythons = {{.hive = "HKLM (32-bit view)",
+                   .company = "PythonCore",
+                   .tag = "3.9-32",
+                   .install_path = "C:\\Python39-32",
+                   .executable = "C:\\Python39-32\\python.exe",
+                   .version = "3.9",
+                   .exists = true}},
+      .msvc_runtime = {{.name = "msvcp140.dll", .path = "C:\\Windows\\System32\\msvcp140.dll"},
+                       {.name = "msvcp140_1.dll", .path = ""}},
+      .py_launcher = "C:\\Windows\\py.exe",
+      .store_pythons = {"C:\\Users\\u\\AppData\\Local\\Packages\\PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0"},
+      .dll_loads = {{.framework = "tensorflow",
+                     .env = "C:\\env",
+                     .dll = "cudnn64_8.dll",
+                     .loader = "tensorflow-dso-loader",
+                     .path = "",
+                     .via = "",
+                     .unreached = {"C:\\CUDA\\bin\\cudnn64_8.dll"}},
+                    {.framework = "torch",
+                     .env = "C:\\env",
+                     .dll = "cudart64_12.dll",
+                     .loader = "torch-dll-loader",
+                     .path = "C:\\env\\Lib\\site-packages\\torch\\lib\\cudart64_12.dll",
+                     .via = "torch\\lib",
+                     .unreached = {}}}};
   return f;
 }
 
@@ -192,6 +220,16 @@ TEST(JsonCodec, EveryFactSurvivesTheRoundTrip) {
   EXPECT_EQ(facts_to_json(out).dump(2), facts_to_json(in).dump(2));
   // The dumps agree on what is written; equality also catches a field never written at all.
   EXPECT_TRUE(out == in) << "a field of Facts is not written, or not read back";
+}
+
+TEST(JsonCodec, LinuxFactsHaveNoWindowsObject) {
+  Facts in = every_fact_set();
+  in.windows.reset();
+  auto j = facts_to_json(in);
+  EXPECT_FALSE(j.contains("windows"));
+  Facts out;
+  facts_from_json(nlohmann::ordered_json::parse(j.dump()), out);
+  EXPECT_FALSE(out.windows.has_value());
 }
 
 TEST(JsonCodec, EveryFindingFieldSurvivesTheRoundTrip) {

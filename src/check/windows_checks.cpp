@@ -1,0 +1,274 @@
+#include "check/windows_checks.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace gpudoctor {
+namespace {
+
+/// Where each loader's search order is read from (probe/windows_dll_search.cpp says how).
+constexpr const char* kTensorflowLoaderSource =
+    "tensorflow/tsl/platform/windows/load_library.cc (tensorflow@4e731f4): LoadLibraryExW(name, NULL, "
+    "LOAD_WITH_ALTERED_SEARCH_PATH)";
+constexpr const char* kTorchLoaderSource =
+    "torch/__init__.py _load_dll_libraries (pytorch@0027c65): os.add_dll_directory + LoadLibraryExW(0x00001100), "
+    "LoadLibraryW with PATH as the fallback";
+constexpr const char* kPythonImportSource =
+    "https://docs.python.org/3/whatsnew/3.8.html#bpo-36085-whatsnew (extension modules' DLL dependencies: "
+    "PATH is no longer searched); tensorflow/python/platform/self_check.py (msvcp_dll_names)";
+constexpr const char* kRedistUrl = "https://aka.ms/vs/17/release/vc_redist.x64.exe";
+
+bool is_msvc_runtime(const std::string& dll) {
+  const std::string d = to_lower(dll);
+  return d.starts_with("msvcp140") || d.starts_with("vcruntime140");
+}
+
+std::string display_name(const std::string& framework) {
+  return framework == "torch" ? "PyTorch" : framework == "tensorflow" ? "TensorFlow" : framework;
+}
+
+std::string parent_dir(const std::string& path) {
+  auto slash = path.find_last_of("\\/");
+  return slash == std::string::npos ? path : path.substr(0, slash);
+}
+
+struct Group {
+  const PythonEnvFacts* env = nullptr;
+  const FrameworkFacts* fw = nullptr;
+  std::vector<const DllLoad*> missing;
+};
+
+class WindowsChecker {
+ public:
+  WindowsChecker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {}
+
+  std::vector<Finding> run() {
+    if (facts_.platform == Platform::windows && facts_.windows) {
+      dll_groups();
+      registrations();
+    }
+    tensorflow_gpu_package();  // on every platform: pip fails the same way everywhere
+    return std::move(out_);
+  }
+
+ private:
+  const FrameworkFacts* framework(const PythonEnvFacts& env, const std::string& name) const {
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name == name) return &fw;
+    }
+    return nullptr;
+  }
+
+  void dll_groups() {
+    std::map<std::pair<std::string, std::string>, Group> runtime;  // (env, framework)
+    std::map<std::pair<std::string, std::string>, Group> cuda;
+    for (const DllLoad& l : facts_.windows->dll_loads) {
+      if (!l.path.empty()) continue;
+      auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
+                              [&](const PythonEnvFacts& e) { return e.path == l.env; });
+      if (env == facts_.python_envs.end()) continue;
+      const FrameworkFacts* fw = framework(*env, l.framework);
+      if (fw == nullptr) continue;
+      Group& g = (is_msvc_runtime(l.dll) ? runtime : cuda)[{l.env, l.framework}];
+      g.env = &*env;
+      g.fw = fw;
+      g.missing.push_back(&l);
+    }
+    for (const auto& [key, g] : runtime) msvc_runtime(g);
+    for (const auto& [key, g] : cuda) cuda_dlls(g);
+  }
+
+  void msvc_runtime(const Group& g) {
+    std::vector<std::string> names;
+    std::vector<std::string> evidence{g.fw->location.empty() ? g.env->path : g.fw->location};
+    std::vector<std::string> on_path_only;
+    for (const DllLoad* l : g.missing) {
+      names.push_back(l->dll);
+      evidence.push_back(l->dll + ": not found by " + l->loader);
+      for (const std::string& u : l->unreached) {
+        on_path_only.push_back(u);
+        evidence.push_back(u + " (not searched by " + l->loader + ")");
+      }
+    }
+    const std::string name = display_name(g.fw->name);
+    std::string detail = name + " " + g.fw->version.str() + " needs the Microsoft Visual C++ runtime (" +
+                         join(names, ", ") + ") and will not import without it" +
+                         (g.fw->name == "tensorflow" ? " (\"Could not find the DLL(s) '" + names.front() + "'\")"
+                                                     : " ([WinError 126] on torch\\lib's DLLs)") +
+                         ". Windows keeps it in System32, where the Visual C++ Redistributable installs it.";
+    if (!on_path_only.empty()) {
+      detail += " A copy on PATH (" + join(on_path_only, ", ") +
+                ") does not count: Python 3.8 and later do not search PATH for the DLLs an extension module "
+                "needs.";
+    }
+    out_.push_back(Finding{.id = "msvc-runtime-missing",
+                           .severity = Severity::error,
+                           .area = FindingArea::python,
+                           .title = name + " " + g.fw->version.str() + ": the Visual C++ runtime " + join(names, ", ") +
+                                    (names.size() == 1 ? " is" : " are") + " missing",
+                           .detail = detail,
+                           .fix = std::string("Install the Microsoft Visual C++ Redistributable 2015-2022 (x64): ") +
+                                  kRedistUrl + ", then open a new terminal.",
+                           .evidence = evidence,
+                           .source = g.fw->name == "torch" ? kTorchLoaderSource : kPythonImportSource});
+  }
+
+  void cuda_dlls(const Group& g) {
+    const FrameworkFacts& fw = *g.fw;
+    const std::string name = display_name(fw.name);
+    std::vector<std::string> names;
+    std::vector<std::string> evidence{fw.location.empty() ? g.env->path : fw.location};
+    std::set<std::string> unreached_dirs;
+    for (const DllLoad* l : g.missing) {
+      names.push_back(l->dll);
+      evidence.push_back(l->dll + ": not found by " + l->loader);
+      for (const std::string& u : l->unreached) {
+        unreached_dirs.insert(parent_dir(u));
+        evidence.push_back(u + " (not searched by " + l->loader + ")");
+      }
+    }
+    // A cuDNN of another major is not the one this build opens by name (cudnn64_8.dll).
+    std::string other_cudnn;
+    for (const DllLoad* l : g.missing) {
+      if (!to_lower(l->dll).starts_with("cudnn64_")) continue;
+      for (const LibraryFacts& lib : facts_.libraries) {
+        if (lib.name != "cudnn" || !lib.version) continue;
+        const std::string want = l->dll.substr(8, l->dll.find('.') - 8);
+        if (std::to_string(lib.version->major()) != want) {
+          other_cudnn = "cuDNN " + lib.version->str() + " in " + lib.path + " is another major; this build opens " +
+                        l->dll + " (cuDNN " + want + ").";
+          evidence.push_back("cuDNN " + lib.version->str() + " (" + lib.path + ")");
+          break;
+        }
+      }
+    }
+    const bool gpu = !facts_.gpus.empty();
+    std::string detail;
+    std::string fix;
+    std::string source;
+    if (fw.name == "tensorflow") {
+      detail =
+          "TensorFlow opens the CUDA libraries itself when it starts, by name, in the standard Windows search "
+          "order: python.exe's folder, System32, the Windows folder, the current folder, then PATH "
+          "(os.add_dll_directory does not reach it). It finds none of " +
+          join(names, ", ") +
+          (gpu ? "; it logs \"Could not load dynamic library\" and runs on the CPU." : "; it will run on the CPU.");
+      const TfBuild* b = kb_.tf_build(fw.version, Platform::windows);
+      if (!unreached_dirs.empty()) {
+        std::vector<std::string> dirs(unreached_dirs.begin(), unreached_dirs.end());
+        fix = "Add " + join(dirs, " and ") +
+              " to PATH (System Properties > Environment Variables, or in PowerShell: "
+              "[Environment]::SetEnvironmentVariable('Path', $env:Path + ';" +
+              dirs.front() + "', 'User')), then open a new terminal.";
+      } else if (b && b->cuda && b->cudnn) {
+        const std::string c = b->cuda->truncated(2).str();
+        // conda-forge versions cuDNN with three parts (8.1.0 for the tested 8.1).
+        const std::optional<Version>& conda = kb_.tensorflow.windows_gpu_conda_cudnn;
+        const std::string conda_cudnn =
+            conda && conda->truncated(2) == b->cudnn->truncated(2) ? conda->str() : b->cudnn->str();
+        fix = "Install CUDA " + c + " and cuDNN " + b->cudnn->str() +
+              " (in a conda environment: conda install -c conda-forge cudatoolkit=" + c + " cudnn=" + conda_cudnn +
+              ", whose Library\\bin is on PATH while the environment is active), or put their bin folders on PATH.";
+      } else {
+        fix = "Install the CUDA and cuDNN this TensorFlow was built with and put their bin folders on PATH.";
+      }
+      source = kTensorflowLoaderSource;
+    } else {
+      detail =
+          "PyTorch loads torch\\lib's DLLs, whose dependencies are searched in torch\\lib, the folders it adds with "
+          "os.add_dll_directory (Library\\bin, CUDA_PATH_Vx_y\\bin), python.exe's folder, System32 and, "
+          "as its fallback, PATH. None has " +
+          join(names, ", ") + ": `import torch` fails with WinError 126.";
+      const std::string tag =
+          !fw.variant.empty() ? fw.variant
+          : fw.cuda_version ? "cu" + std::to_string(fw.cuda_version->major()) + std::to_string(fw.cuda_version->minor())
+                            : "";
+      fix =
+          "Reinstall PyTorch from its CUDA index; the wheel carries these DLLs in torch\\lib: pip install "
+          "--force-reinstall torch==" +
+          fw.version.truncated(3).str() + " --index-url https://download.pytorch.org/whl/" + tag;
+      source = kTorchLoaderSource;
+    }
+    if (!unreached_dirs.empty()) {
+      std::vector<std::string> dirs(unreached_dirs.begin(), unreached_dirs.end());
+      detail += " Copies exist in " + join(dirs, ", ") + ", which this loader does not search.";
+    }
+    if (!other_cudnn.empty()) detail += " " + other_cudnn;
+    out_.push_back(Finding{.id = "windows-dll-not-found",
+                           .severity = gpu || fw.name == "torch" ? Severity::error : Severity::warning,
+                           .area = FindingArea::python,
+                           .title = name + " " + fw.version.str() + " will not find " + join(names, ", "),
+                           .detail = detail,
+                           .fix = fix,
+                           .evidence = evidence,
+                           .source = source});
+  }
+
+  void registrations() {
+    for (const PythonRegistration& r : facts_.windows->pythons) {
+      if (r.exists || r.install_path.empty()) continue;
+      const std::string key = r.hive.starts_with("HKCU") ? "HKCU\\Software\\Python\\" + r.company + "\\" + r.tag
+                              : r.hive.find("32-bit") != std::string::npos
+                                  ? "HKLM\\SOFTWARE\\WOW6432Node\\Python\\" + r.company + "\\" + r.tag
+                                  : "HKLM\\SOFTWARE\\Python\\" + r.company + "\\" + r.tag;
+      out_.push_back(Finding{
+          .id = "python-registration-stale",
+          .severity = Severity::warning,
+          .area = FindingArea::python,
+          .title = "Python " + r.tag + " is registered at " + r.install_path + ", which no longer exists",
+          .detail = "py.exe and editors list the Pythons registered in the registry (PEP 514); this one was removed "
+                    "without its registration, so `py -" +
+                    r.tag + "` and IDE interpreter pickers offer a Python that cannot start.",
+          .fix = "Reinstall or uninstall it from Settings > Apps, or delete the registry key " + key + ".",
+          .evidence = {key + " InstallPath " + r.install_path},
+          .source = "https://peps.python.org/pep-0514/"});
+    }
+  }
+
+  void tensorflow_gpu_package() {
+    const TfPackage* pkg = kb_.tf_package("tensorflow-gpu");
+    if (pkg == nullptr || !pkg->last_release) return;
+    for (const PythonEnvFacts& env : facts_.python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.package != "tensorflow-gpu") continue;
+        const bool windows = facts_.platform == Platform::windows;
+        const bool last_native = windows && pkg->last_windows_release && fw.version <= *pkg->last_windows_release;
+        std::string fix;
+        if (last_native) {
+          fix = "Keep it pinned (pip install \"tensorflow-gpu==" + pkg->last_windows_release->str() +
+                "\"): `pip install -U tensorflow-gpu` now fails. For a newer TensorFlow on the GPU use WSL2: "
+                "pip install \"tensorflow[and-cuda]\".";
+        } else {
+          fix = "pip uninstall tensorflow-gpu, then pip install \"tensorflow[and-cuda]\" (Linux and WSL2).";
+        }
+        out_.push_back(Finding{
+            .id = "tensorflow-gpu-discontinued",
+            .severity = last_native ? Severity::info : Severity::warning,
+            .area = FindingArea::python,
+            .title = "tensorflow-gpu " + fw.version.str() + " is a discontinued package (in " + env.path + ")",
+            .detail = "Its last release was " + pkg->last_release->str() +
+                      (pkg->last_windows_release ? " (native Windows: " + pkg->last_windows_release->str() + ")" : "") +
+                      ". " + pkg->removed,
+            .fix = fix,
+            .evidence = {fw.location.empty() ? env.path : fw.location, fw.evidence},
+            .source = pkg->source});
+      }
+    }
+  }
+
+  const Facts& facts_;
+  const KnowledgeBase& kb_;
+  std::vector<Finding> out_;
+};
+
+}  // namespace
+
+std::vector<Finding> windows_findings(const Facts& facts, const KnowledgeBase& kb) {
+  return WindowsChecker(facts, kb).run();
+}
+
+}  // namespace gpudoctor

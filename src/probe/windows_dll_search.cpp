@@ -1,0 +1,244 @@
+// Which DLL each framework opens on native Windows, the loader that opens it, and what that
+// loader finds. Three loaders, each read in its source (docs/windows-inventory.md):
+//
+// - python-import: CPython >= 3.8 loads an extension module (.pyd) with LoadLibraryExW and
+//   LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR (Python/dynload_win.c),
+//   and ctypes.CDLL / WinDLL of a bare name with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS
+//   (Lib/ctypes/__init__.py): the module's folder, the application folder (python.exe's),
+//   System32 and the folders added with os.add_dll_directory; PATH is not searched ("Changes in
+//   the Python API", What's New in Python 3.8). Before 3.8: the standard order, PATH included.
+//   TensorFlow's self check opens its msvcp_dll_names this way (tensorflow/python/platform/
+//   self_check.py), whatever its message says about PATH.
+// - tensorflow-dso-loader: TensorFlow opens the CUDA libraries itself at run time by bare name
+//   with LoadLibraryExW(name, NULL, LOAD_WITH_ALTERED_SEARCH_PATH)
+//   (tensorflow/tsl/platform/windows/load_library.cc, tensorflow@4e731f4): for a bare name that
+//   is the standard search order: the application folder, System32, the Windows folder, the
+//   current folder, then PATH. os.add_dll_directory does not reach it.
+// - torch-dll-loader: torch/__init__.py's _load_dll_libraries (pytorch@0027c65) adds torch\lib,
+//   <prefix>\Library\bin, the base prefix's Library\bin (a venv of a conda Python) and, when
+//   none of those holds a cudart64*.dll, CUDA_PATH_V<x_y>\bin (or Program Files\...\v<x.y>\bin)
+//   with os.add_dll_directory, then loads every torch\lib\*.dll with LoadLibraryExW(path,
+//   NULL, 0x00001100 = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR); a
+//   DLL that fails with error 126 is retried with LoadLibraryW after putting those folders in
+//   front of PATH, so PATH is its last resort.
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "probe/probes.hpp"
+#include "probe/python/pyvenv_cfg.hpp"
+
+namespace gpudoctor {
+namespace {
+
+struct SearchDir {
+  std::string path;
+  std::string via;
+};
+
+/// The DLLs a Windows CUDA build of TensorFlow opens through its DSO loader, as the CUDA
+/// toolkits of that major name them in their bin folder (CUDA 11.x installs cudart64_110.dll
+/// for every minor; TF's build_info says cudart64_112.dll, which no toolkit installs), and the
+/// cuDNN of that major (cuDNN 8 split into the sub-libraries cudnn64_8.dll opens by name).
+std::vector<std::string> tensorflow_dlls(const FrameworkFacts& fw) {
+  std::vector<std::string> out;
+  if (!fw.cuda_version) return out;
+  const int major = fw.cuda_version->major();
+  if (major == 11) {
+    out = {"cudart64_110.dll", "cublas64_11.dll",   "cublasLt64_11.dll",
+           "cufft64_10.dll",   "cusolver64_11.dll", "cusparse64_11.dll"};
+  } else if (major == 10 && fw.cuda_version->minor() == 1) {
+    out = {"cudart64_101.dll", "cublas64_10.dll", "cufft64_10.dll", "cusolver64_10.dll", "cusparse64_10.dll"};
+  } else {
+    return out;  // not a native-Windows GPU build the loader model knows
+  }
+  if (fw.cudnn_version) {
+    const std::string m = std::to_string(fw.cudnn_version->major());
+    out.push_back("cudnn64_" + m + ".dll");
+    if (fw.cudnn_version->major() == 8) {
+      for (const char* sub : {"cudnn_ops_infer", "cudnn_ops_train", "cudnn_cnn_infer", "cudnn_cnn_train",
+                              "cudnn_adv_infer", "cudnn_adv_train"}) {
+        out.push_back(std::string(sub) + "64_8.dll");
+      }
+    }
+  }
+  return out;
+}
+
+/// The CUDA DLLs a Windows CUDA build of PyTorch links (its torch\lib carries them): the same
+/// families as the Linux wheels' DT_NEEDED (probe/framework_libraries.cpp), with the Windows
+/// names of the toolkits of that major. cuDNN: the major torch\lib holds.
+std::vector<std::string> torch_dlls(const FrameworkFacts& fw) {
+  if (!fw.cuda_version) return {};
+  const int major = fw.cuda_version->major();
+  if (major == 12) {
+    return {"cudart64_12.dll", "cublas64_12.dll",   "cublasLt64_12.dll",
+            "cufft64_11.dll",  "cusolver64_11.dll", "cusparse64_12.dll"};
+  }
+  if (major == 11) {
+    return {"cudart64_110.dll", "cublas64_11.dll",   "cublasLt64_11.dll",
+            "cufft64_10.dll",   "cusolver64_11.dll", "cusparse64_11.dll"};
+  }
+  return {};
+}
+
+class DllSearch {
+ public:
+  DllSearch(const SystemView& system, const Facts& facts) : system_(system) {
+    windir_ = system.env("SystemRoot").value_or("C:\\Windows");
+    system32_ = system.join(windir_, "System32");
+    for (const std::string& d : system.env_list("PATH")) {
+      if (!d.empty() && path_.size() < 256) path_.push_back(d);
+    }
+    // Places a copy may sit that some loader does not search.
+    for (const ToolkitFacts& t : facts.toolkits) {
+      if (t.kind == "system") add_elsewhere(system.join(t.path, "bin"));
+    }
+    for (const LibraryFacts& l : facts.libraries) add_elsewhere(l.path);
+    for (const std::string& d : path_) add_elsewhere(d);
+  }
+
+  void resolve(const PythonEnvFacts& env, std::vector<DllLoad>& out) {
+    const std::string app_dir = application_dir(env);
+    const bool py38 = !env.python_version || *env.python_version >= Version::parse("3.8").value();
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name == "tensorflow") {
+        // Every Windows build, CPU ones too, checks its MSVC runtime before its extension loads.
+        const std::string pkg = fw.location.empty() ? "" : system_.join(fw.location, "tensorflow\\python");
+        std::vector<SearchDir> import_dirs = {
+            {pkg, "the extension module's folder"}, {app_dir, "application folder"}, {system32_, "System32"}};
+        if (!py38) append_path(import_dirs, "PATH");
+        for (const char* dll : {"msvcp140.dll", "msvcp140_1.dll"}) {
+          out.push_back(find(dll, "python-import", fw, env, import_dirs));
+        }
+        if (fw.cuda_build && !*fw.cuda_build) continue;
+        std::vector<std::string> cuda = tensorflow_dlls(fw);
+        if (cuda.empty()) continue;
+        std::vector<SearchDir> dso = {
+            {app_dir, "application folder"}, {system32_, "System32"}, {windir_, "Windows folder"}};
+        append_path(dso, "PATH");
+        for (const std::string& dll : cuda) out.push_back(find(dll, "tensorflow-dso-loader", fw, env, dso));
+      } else if (fw.name == "torch") {
+        const std::string lib = fw.location.empty() ? "" : system_.join(fw.location, "torch\\lib");
+        std::vector<SearchDir> dirs = {{lib, "torch\\lib"},
+                                       {app_dir, "application folder"},
+                                       {system32_, "System32"},
+                                       {system_.join(env.path, "Library\\bin"), "Library\\bin (os.add_dll_directory)"}};
+        if (!base_prefix_.empty() && base_prefix_ != env.path) {
+          dirs.push_back({system_.join(base_prefix_, "Library\\bin"), "base Library\\bin (os.add_dll_directory)"});
+        }
+        bool cudart_added = false;
+        for (const SearchDir& d : dirs) cudart_added = cudart_added || has_cudart(d.path);
+        if (fw.cuda_version && !cudart_added) {
+          const std::string xy =
+              std::to_string(fw.cuda_version->major()) + "_" + std::to_string(fw.cuda_version->minor());
+          std::string base = system_.env("CUDA_PATH_V" + xy)
+                                 .value_or(system_.join(
+                                     system_.env("ProgramFiles").value_or("C:\\Program Files"),
+                                     "NVIDIA GPU Computing Toolkit\\CUDA\\v" + fw.cuda_version->truncated(2).str()));
+          dirs.push_back({system_.join(base, "bin"), "CUDA_PATH_V" + xy + " (os.add_dll_directory)"});
+        }
+        append_path(dirs, "PATH (torch's LoadLibraryW fallback)");
+        for (const char* dll : {"vcruntime140.dll", "msvcp140.dll", "vcruntime140_1.dll"}) {
+          out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
+        }
+        std::vector<std::string> cuda = torch_dlls(fw);
+        if (cuda.empty()) continue;
+        if (std::string cudnn = cudnn_in(lib); !cudnn.empty()) cuda.push_back(cudnn);
+        for (const std::string& dll : cuda) out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
+      }
+    }
+  }
+
+ private:
+  void add_elsewhere(const std::string& dir) {
+    if (dir.empty() || elsewhere_.size() >= 128) return;
+    if (std::none_of(elsewhere_.begin(), elsewhere_.end(), [&](const std::string& d) { return iequals(d, dir); })) {
+      elsewhere_.push_back(dir);
+    }
+  }
+
+  void append_path(std::vector<SearchDir>& dirs, const std::string& via) const {
+    for (const std::string& d : path_) dirs.push_back({d, via});
+  }
+
+  /// python.exe's folder: a venv's python.exe starts its base interpreter, whose folder is the
+  /// application folder (pyvenv.cfg's home); a base install or conda env holds python.exe itself.
+  std::string application_dir(const PythonEnvFacts& env) {
+    base_prefix_.clear();
+    if (auto text = system_.read_file(system_.join(env.path, "pyvenv.cfg"), 64 * 1024)) {
+      PyvenvCfg cfg = parse_pyvenv_cfg(*text);
+      if (!cfg.home.empty()) {
+        std::string home = cfg.home;
+        while (home.size() > 3 && home.back() == '\\') home.pop_back();
+        base_prefix_ = home;
+        return home;
+      }
+    }
+    return env.path;
+  }
+
+  bool has_cudart(const std::string& dir) const {
+    if (dir.empty()) return false;
+    auto entries = system_.list_dir(dir);
+    if (!entries) return false;
+    return std::any_of(entries->begin(), entries->end(), [](const DirEntry& e) {
+      std::string n = to_lower(e.name);
+      return n.starts_with("cudart64") && n.ends_with(".dll");
+    });
+  }
+
+  std::string cudnn_in(const std::string& dir) const {
+    if (dir.empty()) return "";
+    auto entries = system_.list_dir(dir);
+    if (!entries) return "";
+    for (const DirEntry& e : *entries) {
+      std::string n = to_lower(e.name);
+      if (n.starts_with("cudnn64_") && n.ends_with(".dll")) return e.name;
+    }
+    return "";
+  }
+
+  DllLoad find(const std::string& dll, const std::string& loader, const FrameworkFacts& fw, const PythonEnvFacts& env,
+               const std::vector<SearchDir>& dirs) const {
+    DllLoad l;
+    l.framework = fw.name;
+    l.env = env.path;
+    l.dll = dll;
+    l.loader = loader;
+    for (const SearchDir& d : dirs) {
+      if (d.path.empty()) continue;
+      std::string p = system_.join(d.path, dll);
+      if (system_.is_file(p)) {
+        l.path = p;
+        l.via = d.via;
+        return l;
+      }
+    }
+    // Not found: where copies sit that this loader does not look in.
+    for (const std::string& d : elsewhere_) {
+      std::string p = system_.join(d, dll);
+      if (system_.is_file(p) && l.unreached.size() < 8) l.unreached.push_back(p);
+    }
+    return l;
+  }
+
+  const SystemView& system_;
+  std::string windir_;
+  std::string system32_;
+  std::vector<std::string> path_;
+  std::vector<std::string> elsewhere_;
+  std::string base_prefix_;
+};
+
+}  // namespace
+
+void resolve_windows_dlls(const SystemView& system, Facts& facts) {
+  if (!system.is_windows() || !facts.windows) return;
+  DllSearch search(system, facts);
+  std::vector<DllLoad> loads;
+  for (const PythonEnvFacts& env : facts.python_envs) search.resolve(env, loads);
+  facts.windows->dll_loads = std::move(loads);
+}
+
+}  // namespace gpudoctor

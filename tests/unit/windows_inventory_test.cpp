@@ -1,0 +1,502 @@
+// The native-Windows inventory on scratch trees with a registry export (--registry): the
+// driver, GPUs and Windows build from the registry, PEP 514 registrations, registered toolkits,
+// the MSVC runtime, and the DLL search each framework's loader applies (probe/windows_dll_search.cpp),
+// tested in both directions: a library its loader will not find is reported with that loader's
+// fix, a copy its loader does find (on PATH, for TensorFlow's and PyTorch's) never is.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "check/checks.hpp"
+#include "cli/gather_facts.hpp"
+#include "finding_lookup.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb_test_support.hpp"
+#include "platform/registry.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_kb;
+using testing::TempTree;
+using testing::v;
+
+const char* kToolkit = "Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2";
+const char* kToolkitWin = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2";
+
+std::string reg_header() {
+  return "Windows Registry Editor Version 5.00\r\n\r\n";
+}
+
+/// The registry keys of an NVIDIA driver: its uninstall entry (optional) and its display-adapter key.
+std::string driver_keys(const std::string& windows_version, const std::string& uninstall = "") {
+  std::string s =
+      "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}\\0000]"
+      "\r\n"
+      "\"DriverDesc\"=\"NVIDIA GeForce RTX 3060\"\r\n\"ProviderName\"=\"NVIDIA\"\r\n"
+      "\"DriverVersion\"=\"" +
+      windows_version +
+      "\"\r\n\"MatchingDeviceId\"=\"pci\\\\ven_10de&dev_2503\"\r\n\r\n"
+      "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}\\0001]"
+      "\r\n"
+      "\"DriverDesc\"=\"Intel(R) UHD Graphics 770\"\r\n\"ProviderName\"=\"Intel Corporation\"\r\n"
+      "\"DriverVersion\"=\"31.0.101.4502\"\r\n\r\n";
+  if (!uninstall.empty()) {
+    s += "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\"
+         "{B2FE1952-0186-46C3-BAEC-A80AA35AC5B8}_Display.Driver]\r\n\"DisplayVersion\"=\"" +
+         uninstall + "\"\r\n\r\n";
+  }
+  return s;
+}
+
+std::string escaped(const std::string& win_path) {
+  std::string out;
+  for (char c : win_path) {
+    if (c == '\\')
+      out += "\\\\";
+    else
+      out += c;
+  }
+  return out;
+}
+
+struct Machine {
+  TempTree tree;
+  EnvMap env = {
+      {"SystemRoot", "C:\\Windows"}, {"USERPROFILE", "C:\\Users\\u"}, {"LOCALAPPDATA", "C:\\Users\\u\\AppData\\Local"}};
+  std::string reg = reg_header();
+
+  Machine() {
+    for (const char* f : {"msvcp140.dll", "msvcp140_1.dll", "vcruntime140.dll", "vcruntime140_1.dll", "nvcuda.dll"}) {
+      tree.write(std::string("Windows/System32/") + f, "");
+    }
+  }
+  void path(const std::string& value) { env["Path"] = value; }
+
+  /// A venv (VIRTUAL_ENV) of the Python at C:\Python<xy>: its site-packages, relative to the tree.
+  std::string venv(const std::string& version) {
+    std::string xy = version.substr(0, version.find('.')) +
+                     version.substr(version.find('.') + 1, version.rfind('.') - version.find('.') - 1);
+    tree.write("Python" + xy + "/python.exe", "");
+    tree.write("Python" + xy + "/python" + xy + ".dll", "");
+    tree.write("env/pyvenv.cfg",
+               "home = C:\\Python" + xy + "\ninclude-system-site-packages = false\nversion = " + version + "\n");
+    tree.write("env/Scripts/python.exe", "");
+    env["VIRTUAL_ENV"] = "C:\\env";
+    return "env/Lib/site-packages";
+  }
+
+  void tensorflow_210(const std::string& sp) {
+    std::ifstream in(std::string(GPUDOCTOR_FIXTURES_DIR) +
+                     "/windows-tf210-native-gpu/root/Users/maria/tf210/Lib/site-packages/tensorflow/python/platform/"
+                     "build_info.py");
+    std::stringstream bi;
+    bi << in.rdbuf();
+    ASSERT_FALSE(bi.str().empty());
+    tree.write(sp + "/tensorflow/python/platform/build_info.py", bi.str());
+    tree.write(sp + "/tensorflow/__init__.py", "");
+    tree.write(sp + "/tensorflow-2.10.0.dist-info/METADATA",
+               "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.10.0\n");
+  }
+
+  void cuda_112(bool with_cudnn = true) {
+    for (const char* f : {"cudart64_110.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cufft64_10.dll",
+                          "cusolver64_11.dll", "cusparse64_11.dll"}) {
+      tree.write(std::string(kToolkit) + "/bin/" + f, "");
+    }
+    tree.write(std::string(kToolkit) + "/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "11.2.2"}})");
+    if (!with_cudnn) return;
+    for (const char* f :
+         {"cudnn64_8.dll", "cudnn_ops_infer64_8.dll", "cudnn_ops_train64_8.dll", "cudnn_cnn_infer64_8.dll",
+          "cudnn_cnn_train64_8.dll", "cudnn_adv_infer64_8.dll", "cudnn_adv_train64_8.dll"}) {
+      tree.write(std::string(kToolkit) + "/bin/" + f, "");
+    }
+    tree.write(std::string(kToolkit) + "/include/cudnn_version.h",
+               "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  }
+
+  void torch(const std::string& sp, const std::vector<std::string>& libs) {
+    tree.write(sp + "/torch-2.5.1+cu124.dist-info/METADATA",
+               "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu124\n");
+    tree.write(sp + "/torch/__init__.py", "");
+    tree.write(sp + "/torch/version.py", "__version__ = '2.5.1+cu124'\ncuda = '12.4'\nhip = None\n");
+    for (const std::string& l : libs) tree.write(sp + "/torch/lib/" + l, "");
+  }
+
+  Facts facts() const {
+    auto registry = parse_registry_export(reg, "test.reg");
+    SystemView::Options o{tree.str(), Platform::windows, env, false, nullptr};
+    o.registry = registry.get();
+    SystemView system(o);
+    return gather_facts(system, InventoryOptions{}, builtin_kb());
+  }
+  std::vector<Finding> findings() const { return run_checks(facts(), &builtin_kb()); }
+};
+
+std::vector<std::string> torch_cu12_libs() {
+  return {"c10.dll",           "torch_cuda.dll",    "cudart64_12.dll",    "cublas64_12.dll",
+          "cublasLt64_12.dll", "cufft64_11.dll",    "cusolver64_11.dll",  "cusparse64_12.dll",
+          "cudnn64_9.dll",     "cudnn_ops64_9.dll", "cudnn_graph64_9.dll"};
+}
+
+const DllLoad* load_of(const Facts& f, const std::string& dll) {
+  if (!f.windows) return nullptr;
+  for (const DllLoad& l : f.windows->dll_loads) {
+    if (l.dll == dll) return &l;
+  }
+  return nullptr;
+}
+
+TEST(WindowsRegistryProbe, DriverGpuAndBuildFromTheRegistry) {
+  Machine m;
+  m.reg += driver_keys("31.0.15.4633", "546.33");
+  m.reg +=
+      "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion]\r\n\"ProductName\"=\"Windows 10 Home\"\r\n"
+      "\"DisplayVersion\"=\"23H2\"\r\n\"CurrentBuild\"=\"22631\"\r\n\"UBR\"=dword:00000b2d\r\n";
+  Facts f = m.facts();
+  ASSERT_TRUE(f.driver.version);
+  EXPECT_EQ(f.driver.version->str(), "546.33");
+  EXPECT_TRUE(f.driver.version_source.starts_with("registry: ")) << f.driver.version_source;
+  ASSERT_EQ(f.gpus.size(), 1u) << "the Intel adapter is not an NVIDIA GPU";
+  EXPECT_EQ(f.gpus[0].name, "NVIDIA GeForce RTX 3060");
+  EXPECT_EQ(f.gpus[0].source, "registry");
+  EXPECT_EQ(f.gpus[0].pci_device_id, "2503");
+  EXPECT_EQ(f.gpus[0].cc_major, 8) << "annotated like any GPU";
+  EXPECT_EQ(f.os.name, "Windows 11 Home 23H2") << "build 22631 is Windows 11 whatever ProductName says";
+  EXPECT_EQ(f.os.version_id, "22631.2861");
+  ASSERT_TRUE(f.windows);
+  EXPECT_EQ(f.windows->build, "22631");
+  EXPECT_EQ(f.windows->registry_source, "registry export test.reg");
+}
+
+TEST(WindowsRegistryProbe, NvidiaVersionFromTheAdaptersFourPartVersion) {
+  for (const auto& [windows, nvidia] : std::vector<std::pair<std::string, std::string>>{{"32.0.15.6094", "560.94"},
+                                                                                        {"31.0.15.1694", "516.94"},
+                                                                                        {"30.0.14.7141", "471.41"},
+                                                                                        {"31.0.15.5222", "552.22"}}) {
+    Machine m;
+    m.reg += driver_keys(windows);
+    Facts f = m.facts();
+    ASSERT_TRUE(f.driver.version) << windows;
+    EXPECT_EQ(f.driver.version->str(), nvidia) << windows;
+    EXPECT_NE(f.driver.version_source.find(windows), std::string::npos);
+  }
+}
+
+TEST(WindowsRegistryProbe, UninstallEntryAndAdapterDisagreeIsAProblem) {
+  Machine m;
+  m.reg += driver_keys("31.0.15.4633", "537.58");
+  Facts f = m.facts();
+  EXPECT_EQ(f.driver.version->str(), "546.33") << "the adapter's driver is the one running";
+  bool said = std::any_of(f.problems.begin(), f.problems.end(), [](const ProbeProblem& p) {
+    return p.probe == "registry" && p.message.find("537.58") != std::string::npos;
+  });
+  EXPECT_TRUE(said);
+}
+
+TEST(WindowsRegistryProbe, WithoutARegistryNothingIsMadeUp) {
+  Machine m;
+  m.reg = "";  // not even a header: the file is unusable, and says so
+  Facts f = m.facts();
+  EXPECT_FALSE(f.driver.version);
+  EXPECT_TRUE(f.gpus.empty());
+  ASSERT_TRUE(f.windows);
+  EXPECT_FALSE(f.problems.empty());
+}
+
+TEST(WindowsRegistryProbe, Pep514RegistrationFindsAPythonNoOtherSearchFinds) {
+  for (bool registered : {true, false}) {
+    Machine m;
+    m.tree.write("Tools/Py311/python.exe", "");
+    m.tree.write("Tools/Py311/python311.dll", "");
+    m.tree.write("Tools/Py311/Lib/site-packages/pip/__init__.py", "");
+    if (registered) {
+      m.reg +=
+          "[HKEY_CURRENT_USER\\Software\\Python\\PythonCore\\3.11\\InstallPath]\r\n@=\"C:"
+          "\\\\Tools\\\\Py311\\\\\"\r\n\r\n";
+    }
+    Facts f = m.facts();
+    auto env = std::find_if(f.python_envs.begin(), f.python_envs.end(),
+                            [](const PythonEnvFacts& e) { return e.path.find("Py311") != std::string::npos; });
+    EXPECT_EQ(env != f.python_envs.end(), registered);
+    if (registered && env != f.python_envs.end()) {
+      EXPECT_EQ(env->found_via.front(), "PEP 514 HKCU PythonCore\\3.11");
+      ASSERT_EQ(f.windows->pythons.size(), 1u);
+      EXPECT_TRUE(f.windows->pythons[0].exists);
+      EXPECT_EQ(f.windows->pythons[0].install_path, "C:\\Tools\\Py311");
+    }
+  }
+}
+
+TEST(WindowsRegistryProbe, AStaleRegistrationIsAFindingAndALiveOneIsNot) {
+  Machine m;
+  m.tree.write("Tools/Py311/python.exe", "");
+  m.reg += "[HKEY_CURRENT_USER\\Software\\Python\\PythonCore\\3.11\\InstallPath]\r\n@=\"C:\\\\Tools\\\\Py311\"\r\n\r\n";
+  m.reg +=
+      "[HKEY_LOCAL_MACHINE\\SOFTWARE\\WOW6432Node\\Python\\PythonCore\\3.8-32\\InstallPath]\r\n"
+      "@=\"C:\\\\Program Files (x86)\\\\Python38-32\"\r\n\r\n";
+  auto fs = m.findings();
+  auto stale = testing::all(fs, "python-registration-stale");
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_NE(stale[0]->title.find("Python38-32"), std::string::npos);
+  EXPECT_NE(stale[0]->fix.find("HKLM\\SOFTWARE\\WOW6432Node\\Python\\PythonCore\\3.8-32"), std::string::npos)
+      << stale[0]->fix;
+}
+
+TEST(WindowsRegistryProbe, ARegisteredToolkitOutsideProgramFilesWithoutCudaPath) {
+  Machine m;
+  m.tree.write("CUDA/v11.8/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "11.8.0"}})");
+  m.tree.write("CUDA/v11.8/bin/cudart64_110.dll", "");
+  m.reg +=
+      "[HKEY_LOCAL_MACHINE\\SOFTWARE\\NVIDIA Corporation\\GPU Computing Toolkit\\CUDA\\v11.8]\r\n"
+      "\"InstallDir\"=\"C:\\\\CUDA\\\\v11.8\\\\\"\r\n\r\n";
+  Facts f = m.facts();
+  ASSERT_EQ(f.toolkits.size(), 1u);
+  EXPECT_EQ(f.toolkits[0].found_via, std::vector<std::string>{"registry v11.8"});
+  EXPECT_EQ(f.toolkits[0].version->str(), "11.8.0");
+}
+
+TEST(WindowsDllSearch, TensorflowFindsTheToolkitOnPath) {
+  // The working TF 2.10 recipe: CUDA 11.2 with cuDNN 8.1 copied into its bin, which is on PATH.
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string("C:\\env\\Scripts;") + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  Facts f = m.facts();
+  const DllLoad* cudnn = load_of(f, "cudnn64_8.dll");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ(cudnn->loader, "tensorflow-dso-loader");
+  EXPECT_EQ(cudnn->via, "PATH");
+  EXPECT_EQ(load_of(f, "cudnn_cnn_train64_8.dll")->via, "PATH");
+  EXPECT_EQ(load_of(f, "msvcp140_1.dll")->via, "System32");
+  auto fs = run_checks(f, &builtin_kb());
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+  EXPECT_FALSE(testing::has(fs, "msvc-runtime-missing"));
+}
+
+TEST(WindowsDllSearch, TensorflowDoesNotSearchAToolkitThatIsNotOnPath) {
+  // The same files, the toolkit's bin not on PATH (only CUDA_PATH set): TensorFlow's loader
+  // never looks there, whatever CUDA_PATH says.
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path("C:\\env\\Scripts;C:\\Windows\\system32");
+  m.env["CUDA_PATH"] = kToolkitWin;
+  m.reg += driver_keys("31.0.15.1694");
+  auto fs = m.findings();
+  auto f = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("cudart64_110.dll"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("cudnn64_8.dll"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix.find("Add " + std::string(kToolkitWin) + "\\bin to PATH"), std::string::npos) << f->fix;
+  EXPECT_NE(f->detail.find("which this loader does not search"), std::string::npos);
+  EXPECT_NE(f->source.find("load_library.cc"), std::string::npos);
+}
+
+TEST(WindowsDllSearch, AddDllDirectoryAloneDoesNotReachTensorflowsLoader) {
+  // A copy in the venv's own folder (where a user's os.add_dll_directory would point) is not in
+  // TensorFlow's search order; with nothing anywhere, the fix installs CUDA and cuDNN.
+  Machine m;
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path("C:\\env\\Scripts;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  auto fs = m.findings();
+  auto f = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  const TfBuild* b = builtin_kb().tf_build(v("2.10.0"), Platform::windows);
+  ASSERT_TRUE(b && b->cuda && b->cudnn);
+  const auto& conda = builtin_kb().tensorflow.windows_gpu_conda_cudnn;
+  const std::string cudnn = conda ? conda->str() : b->cudnn->str();
+  EXPECT_NE(f->fix.find("cudatoolkit=" + b->cuda->truncated(2).str() + " cudnn=" + cudnn), std::string::npos) << f->fix;
+}
+
+TEST(WindowsDllSearch, CudnnOfAnotherMajorIsNamed) {
+  // cuDNN 9 copied into the toolkit on PATH: TF 2.10 opens cudnn64_8.dll by name.
+  Machine m;
+  m.cuda_112(false);
+  m.tree.write(std::string(kToolkit) + "/bin/cudnn64_9.dll", "");
+  m.tree.write(std::string(kToolkit) + "/include/cudnn_version.h",
+               "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string(kToolkitWin) + "\\bin;C:\\Windows\\system32");
+  auto fs = m.findings();
+  auto f = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->title.find("cudnn64_8.dll"), std::string::npos);
+  EXPECT_EQ(f->title.find("cudart64_110.dll"), std::string::npos) << "found on PATH: " << f->title;
+  EXPECT_NE(f->detail.find("cuDNN 9.1.0"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("another major"), std::string::npos) << f->detail;
+}
+
+TEST(WindowsDllSearch, MsvcRuntimeOnPathOnlyDoesNotCountForPython38AndLater) {
+  for (const std::string& python : {std::string("3.10.11"), std::string("3.7.9")}) {
+    Machine m;
+    std::filesystem::remove(m.tree.path() / "Windows/System32/msvcp140_1.dll");
+    m.tree.write("Program Files/SomeApp/msvcp140_1.dll", "");
+    m.cuda_112();
+    m.tensorflow_210(m.venv(python));
+    m.path(std::string(kToolkitWin) + "\\bin;C:\\Program Files\\SomeApp;C:\\Windows\\system32");
+    auto fs = m.findings();
+    auto f = testing::find_copy(fs, "msvc-runtime-missing");
+    if (python == "3.7.9") {
+      EXPECT_FALSE(f) << "before 3.8 PATH is searched, and the copy there is found";
+      continue;
+    }
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::error);
+    EXPECT_NE(f->title.find("msvcp140_1.dll"), std::string::npos);
+    EXPECT_NE(f->detail.find("C:\\Program Files\\SomeApp\\msvcp140_1.dll"), std::string::npos) << f->detail;
+    EXPECT_NE(f->fix.find("vc_redist.x64.exe"), std::string::npos);
+  }
+}
+
+TEST(WindowsDllSearch, TorchBringsItsOwnDlls) {
+  Machine m;
+  m.torch(m.venv("3.11.9"), torch_cu12_libs());
+  m.reg += driver_keys("32.0.15.6094");
+  Facts f = m.facts();
+  const DllLoad* cudnn = load_of(f, "cudnn64_9.dll");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ(cudnn->loader, "torch-dll-loader");
+  EXPECT_EQ(cudnn->via, "torch\\lib");
+  auto fs = run_checks(f, &builtin_kb());
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+  EXPECT_FALSE(testing::has(fs, "driver-too-old-for-framework"));
+}
+
+TEST(WindowsDllSearch, TorchFallsBackToPathAndIsNotFlaggedForIt) {
+  Machine m;
+  std::vector<std::string> libs = torch_cu12_libs();
+  std::erase(libs, "cublas64_12.dll");
+  m.torch(m.venv("3.11.9"), libs);
+  m.tree.write("CUDA124/bin/cublas64_12.dll", "");
+  m.path("C:\\CUDA124\\bin;C:\\Windows\\system32");
+  Facts f = m.facts();
+  const DllLoad* cublas = load_of(f, "cublas64_12.dll");
+  ASSERT_NE(cublas, nullptr);
+  EXPECT_EQ(cublas->via, "PATH (torch's LoadLibraryW fallback)");
+  EXPECT_FALSE(testing::has(run_checks(f, &builtin_kb()), "windows-dll-not-found"));
+}
+
+TEST(WindowsDllSearch, TorchMissingADllGetsTheReinstallFix) {
+  Machine m;
+  std::vector<std::string> libs = torch_cu12_libs();
+  std::erase(libs, "cublas64_12.dll");
+  m.torch(m.venv("3.11.9"), libs);
+  m.path("C:\\Windows\\system32");
+  auto fs = m.findings();
+  auto f = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->title.find("cublas64_12.dll"), std::string::npos);
+  EXPECT_NE(f->fix.find("--index-url https://download.pytorch.org/whl/cu124"), std::string::npos) << f->fix;
+  EXPECT_NE(f->source.find("_load_dll_libraries"), std::string::npos);
+}
+
+TEST(WindowsVerdicts, DriverFromTheRegistryTooOldForTheTorchWheel) {
+  Machine m;
+  m.torch(m.venv("3.11.9"), torch_cu12_libs());
+  m.reg += driver_keys("31.0.15.1179");  // 511.79: a CUDA 11.6 driver
+  auto fs = m.findings();
+  auto f = testing::find_copy(fs, "driver-too-old-for-framework");
+  ASSERT_TRUE(f) << "the registry's driver reaches the driver checks";
+  auto floor = builtin_kb().family_min_driver(v("12.4"), Platform::windows);
+  ASSERT_TRUE(floor);
+  EXPECT_NE(f->detail.find(">= " + floor->str() + " (Windows)"), std::string::npos) << f->detail;
+  EXPECT_NE(f->title.find("511.79"), std::string::npos) << f->title;
+}
+
+TEST(WindowsVerdicts, TensorflowGpuIsDiscontinued) {
+  const TfPackage* pkg = builtin_kb().tf_package("tensorflow-gpu");
+  ASSERT_TRUE(pkg && pkg->last_release && pkg->last_windows_release);
+  {
+    Machine m;
+    std::string sp = m.venv("3.10.11");
+    m.tree.write(sp + "/tensorflow_gpu-2.10.1.dist-info/METADATA",
+                 "Metadata-Version: 2.1\nName: tensorflow-gpu\nVersion: 2.10.1\n");
+    m.tree.write(sp + "/tensorflow/__init__.py", "");
+    auto fs = m.findings();
+    auto f = testing::find_copy(fs, "tensorflow-gpu-discontinued");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::info) << "the last native-Windows GPU build: right where it is";
+    EXPECT_NE(f->fix.find("tensorflow-gpu==" + pkg->last_windows_release->str()), std::string::npos) << f->fix;
+  }
+  {
+    TempTree t;
+    t.write("home/u/env/pyvenv.cfg", "home = /usr/bin\nversion = 3.10.12\n");
+    t.write("home/u/env/lib/python3.10/site-packages/tensorflow_gpu-2.11.0.dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: tensorflow-gpu\nVersion: 2.11.0\n");
+    t.write("home/u/env/lib/python3.10/site-packages/tensorflow/__init__.py", "");
+    SystemView system(SystemView::Options{t.str(), Platform::linux, {{"VIRTUAL_ENV", "/home/u/env"}}, false, nullptr});
+    auto fs = run_checks(gather_facts(system, InventoryOptions{}, builtin_kb()), &builtin_kb());
+    auto f = testing::find_copy(fs, "tensorflow-gpu-discontinued");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::warning);
+    EXPECT_NE(f->fix.find("tensorflow[and-cuda]"), std::string::npos);
+    EXPECT_NE(f->detail.find(pkg->last_release->str()), std::string::npos);
+  }
+}
+
+/// A WSL2 distribution (the kernel says so), with the Windows host's registry export when given.
+std::vector<Finding> wsl2_findings(bool with_libcuda, const std::string& reg, Facts* facts_out = nullptr) {
+  TempTree t;
+  t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
+  t.write("etc/os-release", "ID=ubuntu\nVERSION_ID=\"24.04\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n");
+  t.mkdir("usr/lib/wsl/lib");
+  if (with_libcuda) t.write("usr/lib/wsl/lib/libcuda.so.1", "");
+  auto registry = parse_registry_export(reg, "host.reg");
+  SystemView::Options o{t.str(), Platform::wsl2, {}, false, nullptr};
+  if (!reg.empty()) o.registry = registry.get();
+  SystemView system(o);
+  Facts f = gather_facts(system, InventoryOptions{}, builtin_kb());
+  if (facts_out) *facts_out = f;
+  return run_checks(f, &builtin_kb());
+}
+
+std::string windows_build_key(const std::string& build) {
+  return "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion]\r\n\"ProductName\"=\"Windows 10 "
+         "Pro\"\r\n"
+         "\"CurrentBuild\"=\"" +
+         build + "\"\r\n\r\n";
+}
+
+TEST(Wsl2FromInside, TheHostsRegistryGivesTheWindowsBuildAndDriver) {
+  const auto& tf = builtin_kb().tensorflow;
+  const auto min_build = Version::parse(tf.wsl2_min_windows_build);
+  ASSERT_TRUE(min_build && tf.wsl2_min_driver);
+  Facts f;
+  auto old = wsl2_findings(true, reg_header() + windows_build_key("19041") + driver_keys("31.0.15.1215"), &f);
+  ASSERT_TRUE(f.windows);
+  EXPECT_EQ(f.windows->build, "19041");
+  EXPECT_EQ(f.os.name, "Ubuntu 24.04.1 LTS") << "inside WSL2 the OS is the distribution";
+  ASSERT_TRUE(f.driver.version);
+  EXPECT_EQ(f.driver.version->str(), "512.15");
+  auto build = testing::find_copy(old, "wsl2-windows-build-too-old");
+  ASSERT_TRUE(build);
+  EXPECT_NE(build->title.find(min_build->str()), std::string::npos);
+  EXPECT_EQ(build->source, tf.wsl2_source);
+  EXPECT_TRUE(testing::has(old, "driver-below-wsl2-floor"));
+
+  // Exactly at the floor: nothing to say.
+  auto at = wsl2_findings(true, reg_header() + windows_build_key(min_build->str()) + driver_keys("32.0.15.6094"));
+  EXPECT_FALSE(testing::has(at, "wsl2-windows-build-too-old"));
+  EXPECT_FALSE(testing::has(at, "driver-below-wsl2-floor"));
+  // Without the host's registry nothing is guessed.
+  Facts none;
+  auto unknown = wsl2_findings(true, "", &none);
+  EXPECT_FALSE(none.windows);
+  EXPECT_FALSE(testing::has(unknown, "wsl2-windows-build-too-old"));
+}
+
+TEST(Wsl2FromInside, TheWslLibraryFolderWithoutLibcuda) {
+  auto without = wsl2_findings(false, "");
+  auto f = testing::find_copy(without, "wsl2-no-driver-libraries");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->title.find("has no libcuda.so.1"), std::string::npos) << f->title;
+  EXPECT_FALSE(testing::has(wsl2_findings(true, ""), "wsl2-no-driver-libraries"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
