@@ -68,6 +68,9 @@ std::vector<std::string> args_for(const std::string& scenario, bool json) {
 std::string masked(std::string text, const std::string& scenario) {
   std::string root = (kFixtures / scenario / "root").string();
   for (size_t pos; (pos = text.find(root)) != std::string::npos;) text.replace(pos, root.size(), "<root>");
+  // Files beside the tree (the registry export) are named from the scenario's folder.
+  std::string dir = (kFixtures / scenario).string();
+  for (size_t pos; (pos = text.find(dir)) != std::string::npos;) text.replace(pos, dir.size(), "<scenario>");
   auto c = text.find("\"commit\": \"");
   if (c != std::string::npos) {
     auto end = text.find('"', c + 11);
