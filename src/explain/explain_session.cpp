@@ -360,10 +360,11 @@ ExplainSession::ExplainSession(const RuleMatcher& matcher)
       scanner_(matcher),
       joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
       second_joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
-      decoder_([this](std::string_view line, std::uint64_t) { take_line(line, joiner_); }),
-      second_decoder_([this](std::string_view line, std::uint64_t) { take_line(line, second_joiner_); }) {}
+      decoder_([this](std::string& line, std::uint64_t) { take_line(line, joiner_); }),
+      second_decoder_([this](std::string& line, std::uint64_t) { take_line(line, second_joiner_); }) {}
 
-void ExplainSession::take_line(std::string_view line, LineJoiner& joiner) {
+void ExplainSession::take_line(std::string& whole, LineJoiner& joiner) {
+  std::string_view line = whole;
   // Short lines are never pasted logs; the search costs a memchr-speed pass over the others.
   constexpr size_t kMinEscapedLogBytes = 160;
   size_t at = line.size() >= kMinEscapedLogBytes ? line.find("\\n") : std::string_view::npos;
@@ -374,7 +375,7 @@ void ExplainSession::take_line(std::string_view line, LineJoiner& joiner) {
     at = std::string_view::npos;
   }
   if (at == std::string_view::npos) {
-    joiner.add(line, ++lines_);
+    joiner.take(whole, ++lines_);  // the joiner keeps the decoder's buffer: no copy
     return;
   }
   ++lines_;

@@ -55,7 +55,7 @@ class ExplainSession {
   /// A log pasted with escaped newlines (`\n` as two characters, as JSON and issue
   /// templates give it) is split there, so that each message is matched as its own line.
   /// Then a message broken over several lines is joined (one joiner per stream).
-  void take_line(std::string_view line, LineJoiner& joiner);
+  void take_line(std::string& line, LineJoiner& joiner);
 
   const RuleMatcher& matcher_;
   LogScanner scanner_;

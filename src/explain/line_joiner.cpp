@@ -79,25 +79,41 @@ bool LineJoiner::continues(std::string_view first, std::string_view last, std::s
   return names_exception(first.substr(0, 400));
 }
 
-void LineJoiner::add(std::string_view line, std::uint64_t line_no) {
-  if (holding_ && held_parts_ < kMaxParts && held_.size() + 1 + line.size() <= kMaxJoinedBytes &&
-      continues(std::string_view(held_).substr(0, first_end_), std::string_view(held_).substr(last_start_), line)) {
-    size_t indent = 0;
-    while (indent < line.size() && is_blank(line[indent])) ++indent;
-    while (!held_.empty() && is_blank(held_.back())) held_.pop_back();
-    held_.push_back(' ');
-    last_start_ = held_.size();
-    held_.append(line.substr(indent));
-    ++held_parts_;
-    return;
+bool LineJoiner::extend(std::string_view line) {
+  if (!holding_ || held_parts_ >= kMaxParts || held_.size() + 1 + line.size() > kMaxJoinedBytes ||
+      !continues(std::string_view(held_).substr(0, first_end_), std::string_view(held_).substr(last_start_), line)) {
+    return false;
   }
-  finish();
-  held_.assign(line);
+  size_t indent = 0;
+  while (indent < line.size() && is_blank(line[indent])) ++indent;
+  while (!held_.empty() && is_blank(held_.back())) held_.pop_back();
+  held_.push_back(' ');
+  last_start_ = held_.size();
+  held_.append(line.substr(indent));
+  ++held_parts_;
+  return true;
+}
+
+void LineJoiner::hold_started(std::uint64_t line_no) {
   held_no_ = line_no;
   held_parts_ = 1;
   first_end_ = held_.size();
   last_start_ = 0;
   holding_ = true;
+}
+
+void LineJoiner::add(std::string_view line, std::uint64_t line_no) {
+  if (extend(line)) return;
+  finish();
+  held_.assign(line);
+  hold_started(line_no);
+}
+
+void LineJoiner::take(std::string& line, std::uint64_t line_no) {
+  if (extend(line)) return;
+  finish();
+  held_.swap(line);
+  hold_started(line_no);
 }
 
 void LineJoiner::finish() {

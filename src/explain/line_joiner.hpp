@@ -26,6 +26,9 @@ class LineJoiner {
   explicit LineJoiner(LineSink sink) : sink_(std::move(sink)) {}
 
   void add(std::string_view line, std::uint64_t line_no);
+  /// As add(), but may take `line`'s buffer instead of copying it (it is left holding some
+  /// other text): the usual line, which continues nothing, costs no copy.
+  void take(std::string& line, std::uint64_t line_no);
   /// Delivers the line still held; call once at the end.
   void finish();
 
@@ -41,6 +44,10 @@ class LineJoiner {
   size_t first_end_ = 0;   ///< where the first physical line ends in held_
   size_t last_start_ = 0;  ///< where the last physical line begins in held_
   bool holding_ = false;
+
+  /// Appends `line` to the held message when it continues it.
+  bool extend(std::string_view line);
+  void hold_started(std::uint64_t line_no);
 };
 
 }  // namespace gpudoctor

@@ -222,7 +222,7 @@ void LogDecoder::emit_line() {
   if (line_truncated_) ++stats_.lines_truncated;
   stats_.control_bytes += clean_log_line(line_);
   sink_(line_, stats_.lines);
-  line_.clear();
+  line_.clear();  // whatever buffer the sink left here is reused
   line_truncated_ = false;
   line_started_ = false;
 }

@@ -17,9 +17,10 @@ namespace gpudoctor {
 class LogDecoder {
  public:
   static constexpr size_t kMaxLineBytes = 16 * 1024;
-  /// Called once per line, in order, with 1-based line numbers. The view is valid only
-  /// during the call.
-  using LineSink = std::function<void(std::string_view line, std::uint64_t line_no)>;
+  /// Called once per line, in order, with 1-based line numbers. The line is valid only
+  /// during the call; the sink may take its buffer (swap it away) rather than copy it, so a
+  /// stage that must hold a line until the next one arrives copies nothing.
+  using LineSink = std::function<void(std::string& line, std::uint64_t line_no)>;
 
   explicit LogDecoder(LineSink sink) : sink_(std::move(sink)) {}
 

@@ -78,6 +78,15 @@ class LogScanner {
   [[nodiscard]] std::vector<RuleHits> hits() const;
   [[nodiscard]] std::uint64_t lines_seen() const { return lines_seen_; }
 
+  /// What the scanner did, counted (tests check that a repeated line costs no matching).
+  struct Work {
+    std::uint64_t set_runs = 0;        ///< RE2::Set passes, over a batch, a range or a line
+    std::uint64_t capture_runs = 0;    ///< single patterns re-run to read captures
+    std::uint64_t cache_replays = 0;   ///< lines answered from the cache of recent lines
+    std::uint64_t capture_merges = 0;  ///< a line's captures merged into the rules' hits
+  };
+  [[nodiscard]] const Work& work() const { return work_; }
+
  private:
   /// A range of at most this many lines that matched is matched line by line.
   static constexpr size_t kLinesMatchedDirectly = 4;
@@ -95,7 +104,9 @@ class LogScanner {
   struct CacheEntry {
     std::string key;  ///< the line (digits of a leading timestamp do not count)
     LineResult result;
-    bool used = false;
+    /// The result's captures are in hits_ already; replaying it adds none (the value lists
+    /// only grow), so a repeat costs a count and a line number.
+    bool merged = false;
   };
   /// Lines longer than this are not cached (known messages are shorter).
   static constexpr size_t kMaxCachedLineBytes = 1024;
@@ -104,21 +115,21 @@ class LogScanner {
   void flush();
   void narrow(size_t first, size_t last, bool check);
   void match_line(std::string_view line, std::uint64_t line_no);
-  void apply(const LineResult& result, std::string_view line, std::uint64_t line_no);
+  void apply(const LineResult& result, std::string_view line, std::uint64_t line_no, bool merge_captures);
   /// The cache slot for this line (nullptr: not cacheable); `known`: it holds this line.
-  CacheEntry* cache_slot(std::string_view line, bool& known);
+  /// `tag`, when given, receives the tag to store with a new entry.
+  CacheEntry* cache_slot(std::string_view line, bool& known, std::uint32_t* tag = nullptr);
 
   const RuleMatcher& matcher_;
-  std::string batch_;
+  std::string batch_;  ///< lines the cache did not know, matched together at flush()
   struct LineRef {
     std::uint32_t offset;
     std::uint32_t size;
     std::uint64_t line_no;
   };
   std::vector<LineRef> refs_;
-  std::string pending_;  ///< the batch's lines the cache did not know, matched as a batch
-  std::vector<LineRef> pending_refs_;
   std::vector<CacheEntry> cache_;
+  std::vector<std::uint32_t> cache_tags_;  ///< per entry: 0 empty, else part of its line's hash
   LineResult scratch_result_;
   std::vector<int> set_hits_;
   std::vector<int> line_hits_;
@@ -127,6 +138,7 @@ class LogScanner {
   std::uint64_t lines_seen_ = 0;
   std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
   std::uint64_t lines_matched_ = 0;
+  Work work_;
 };
 
 }  // namespace gpudoctor

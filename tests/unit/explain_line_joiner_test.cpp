@@ -11,12 +11,25 @@
 namespace gpudoctor {
 namespace {
 
+/// The lines joined, both ways a joiner is fed: add() (copies) and take() (swaps the caller's
+/// buffer away, as the decoder's line is handed over); both must give the same lines.
 std::vector<std::pair<std::string, std::uint64_t>> join(const std::vector<std::string>& lines) {
   std::vector<std::pair<std::string, std::uint64_t>> out;
   LineJoiner joiner([&](std::string_view line, std::uint64_t n) { out.emplace_back(std::string(line), n); });
   std::uint64_t n = 0;
   for (const auto& l : lines) joiner.add(l, ++n);
   joiner.finish();
+  std::vector<std::pair<std::string, std::uint64_t>> taken;
+  LineJoiner taker([&](std::string_view line, std::uint64_t k) { taken.emplace_back(std::string(line), k); });
+  std::string buffer;  // reused for every line, like LogDecoder's
+  n = 0;
+  for (const auto& l : lines) {
+    buffer.assign(l);
+    taker.take(buffer, ++n);
+    buffer.assign("stale text the joiner must never see");
+  }
+  taker.finish();
+  EXPECT_EQ(taken, out);
   return out;
 }
 

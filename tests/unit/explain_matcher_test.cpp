@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -372,6 +373,47 @@ sources = ["https://x"]
   EXPECT_NE(r.matches[0].excerpts[1].find("11:33:11"), std::string::npos) << r.matches[0].excerpts[1];
   const auto& mb = r.matches[0].captures.at("mb");
   EXPECT_EQ(mb, (std::vector<std::string>{"10", "20"}));
+}
+
+// The training log (a TF "Created device" line every fourth line, between a Keras
+// progress bar, an epoch line and a logger line) with the full built-in rule set: a repeat
+// costs no RE2 work and no capture extraction; only the first batch's copies are matched. The
+// work is counted, not timed, so the test holds on a loaded machine (docs/performance.md has
+// the throughput).
+TEST(ExplainRules, RepeatedMatchingLineIsMatchedAndItsCapturesReadOnce) {
+  LogScanner scanner(testing::builtin_matcher());
+  constexpr int kSteps = 20000;
+  std::string line;
+  for (int i = 0; i < kSteps; ++i) {
+    line =
+        "2024-05-10 11:" + std::to_string(10 + i / 60 % 50) + ":" + std::to_string(10 + i % 50) +
+        ".339563: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1886] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 10 MB memory:  -> device: 0, name: NVIDIA A100-SXM4-40GB, "
+        "pci bus id: 0000:00:04.0, compute capability: 8.0";
+    scanner.add_line(line, 4 * i + 1);
+    line = std::to_string(i % 1875 + 1) + "/1875 [==============================] - ETA: 0s - loss: 0." +
+           std::to_string(1000 + i % 9000) + " - accuracy: 0.9";
+    scanner.add_line(line, 4 * i + 2);
+    scanner.add_line("Epoch " + std::to_string(i % 100 + 1) + "/100", 4 * i + 3);
+    scanner.add_line("INFO:tensorflow:global_step/sec: 66.4 step " + std::to_string(i), 4 * i + 4);
+  }
+  scanner.finish();
+  const auto hits = scanner.hits();
+  const auto created = std::find_if(hits.begin(), hits.end(), [](const RuleHits& h) {
+    return testing::builtin_matcher().base().rules[h.rule_index].id == "tf-gpu-device-created";
+  });
+  ASSERT_NE(created, hits.end());
+  EXPECT_EQ(created->count, static_cast<std::uint64_t>(kSteps));
+  EXPECT_EQ(created->captures.at("memory_mb"), std::vector<std::string>{"10"});
+  const LogScanner::Work& work = scanner.work();
+  std::cout << "[scanner] " << 4 * kSteps << " lines: " << work.set_runs << " set runs, " << work.capture_runs
+            << " capture runs, " << work.capture_merges << " capture merges, " << work.cache_replays << " replays\n";
+  // Only the copies in the first batch (before the cache knew the line) are matched alone.
+  EXPECT_GE(work.cache_replays, static_cast<std::uint64_t>(kSteps) - 100);
+  EXPECT_LE(work.capture_runs, 100u);
+  EXPECT_LE(work.capture_merges, 100u);
+  // The other lines are matched in 16 KiB batches: about one set run per batch, not per line.
+  EXPECT_LE(work.set_runs, static_cast<std::uint64_t>(kSteps) / 20);
 }
 
 }  // namespace
