@@ -117,7 +117,8 @@ void explain_stderr(CommandContext& ctx, const std::string& text, VerifyStep& st
 
 int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
   auto frameworks = framework_names(a.framework);
-  if (!frameworks) return usage_error("verify", "--framework " + a.framework + ": one of tensorflow, pytorch, jax, all");
+  if (!frameworks)
+    return usage_error("verify", "--framework " + a.framework + ": one of tensorflow, pytorch, jax, all");
   const Facts* facts = ctx.facts();
   if (facts == nullptr) return kExitUsage;
   VerifyReport report;

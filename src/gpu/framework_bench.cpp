@@ -34,10 +34,17 @@ FrameworkBenchConfig framework_bench_config(const std::string& mode) {
 }
 
 std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
-  return json{{"model", c.model},         {"image", c.image},         {"cpu_batch", c.cpu_batch},
-              {"gpu_batch", c.gpu_batch}, {"warmup", c.warmup},       {"min_steps", c.min_steps},
-              {"max_steps", c.max_steps}, {"min_seconds", c.min_seconds}, {"max_seconds", c.max_seconds},
-              {"cpu", c.cpu},             {"gpu", c.gpu}}
+  return json{{"model", c.model},
+              {"image", c.image},
+              {"cpu_batch", c.cpu_batch},
+              {"gpu_batch", c.gpu_batch},
+              {"warmup", c.warmup},
+              {"min_steps", c.min_steps},
+              {"max_steps", c.max_steps},
+              {"min_seconds", c.min_seconds},
+              {"max_seconds", c.max_seconds},
+              {"cpu", c.cpu},
+              {"gpu", c.gpu}}
       .dump();
 }
 
@@ -441,8 +448,8 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     BenchMeasurement m;
     std::string key = text(f, "key", 80);
     // The script names its figures "<model>_<precision>.<device>"; anything else is not ours.
-    if (!key.starts_with(config.model + "_") || key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") !=
-                                                     std::string::npos)
+    if (!key.starts_with(config.model + "_") ||
+        key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") != std::string::npos)
       continue;
     m.key = target.framework + "." + key;
     m.unit = "images_per_s";
@@ -479,8 +486,8 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     fill_rate(m, stats, batch, 1.0);
     m.status = kBenchOk;
     m.check_passed = losses.back() < losses.front();
-    m.check = "loss over " + std::to_string(losses.size()) + " steps on the same batch: " +
-              short_number(losses.front()) + " -> " + short_number(losses.back()) +
+    m.check = "loss over " + std::to_string(losses.size()) +
+              " steps on the same batch: " + short_number(losses.front()) + " -> " + short_number(losses.back()) +
               (m.check_passed ? ", finite and falling" : ", NOT falling: the step does not learn");
     run.measurements.push_back(std::move(m));
   }

@@ -139,8 +139,7 @@ Result<ProcessOutput> run_framework_script(const ProcessRunner& runner, const Fr
   argv.insert(argv.end(), args.begin(), args.end());
   auto start = std::chrono::steady_clock::now();
   auto output = runner.run(argv, deadline);
-  elapsed_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
   return output;
 }
 

@@ -53,11 +53,12 @@ void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
     const std::string name = model == "resnet50" ? "ResNet-50" : (model == "resnet18" ? "ResNet-18" : model);
     const std::string what = name + " training, " + framework + ": ";
     claims.push_back(ratio_claim(r, what + "GPU/CPU (FP32 both)",
-                                 "the guides: ResNet-50, 8 hours on a CPU, 12 minutes on a GPU (40x)",
-                                 p + "_fp32.gpu0", p + "_fp32.cpu"));
+                                 "the guides: ResNet-50, 8 hours on a CPU, 12 minutes on a GPU (40x)", p + "_fp32.gpu0",
+                                 p + "_fp32.cpu"));
     std::string half = find_measurement(r, p + "_fp16.gpu0") != nullptr ? "fp16" : "bf16";
     claims.push_back(ratio_claim(r, what + "mixed precision (" + half + ") over FP32",
-                                 "the guides: mixed precision gives 1.5-3x", p + "_" + half + ".gpu0", p + "_fp32.gpu0"));
+                                 "the guides: mixed precision gives 1.5-3x", p + "_" + half + ".gpu0",
+                                 p + "_fp32.gpu0"));
     // Data-parallel: "<p>_fp32.gpusN" against N times one GPU.
     BenchClaim scaling{.what = what + "data-parallel scaling efficiency",
                        .guide = "the guides: 92% scaling on two GPUs",
@@ -71,7 +72,8 @@ void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
       if (m.key.starts_with(head) && m.key.size() > head.size()) many = &m, n = std::atoi(m.key.c_str() + head.size());
     }
     if (one == nullptr || !one->ok()) {
-      scaling.basis = "not measured here: " + p + "_fp32.gpu0 " + (one == nullptr ? "was not run (no GPU)" : "did not pass");
+      scaling.basis =
+          "not measured here: " + p + "_fp32.gpu0 " + (one == nullptr ? "was not run (no GPU)" : "did not pass");
     } else if (many == nullptr) {
       scaling.basis = "cannot measure: one GPU";
     } else if (!many->ok() || n < 2) {

@@ -62,10 +62,10 @@ std::string render_bench_text(const BenchReport& r, bool color) {
     std::string here = m.key.substr(0, m.key.find('.'));
     if (here != section) {
       section = here;
-      std::string title = here == "cpu"                           ? "CPU"
-                          : here == "gpus"                        ? "Across GPUs"
-                          : here.starts_with("gpu")               ? "GPU " + here.substr(3)
-                                                                  : "Training step through " + here;
+      std::string title = here == "cpu"             ? "CPU"
+                          : here == "gpus"          ? "Across GPUs"
+                          : here.starts_with("gpu") ? "GPU " + here.substr(3)
+                                                    : "Training step through " + here;
       out += "\n" + title + "\n";
     }
     out += render_bench_line(m, color);

@@ -45,12 +45,13 @@ TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
   FrameworkBenchConfig c = framework_bench_config("default");
   auto run = framework_bench_from_output(
       kTarget, c,
-      printed(R"({"version":"2.11.0","model_source":"defined in the script","gpus":["NVIDIA H200"],"error":null,)"
-              R"("figures":[{"key":"resnet50_fp32.cpu","batch":8,"detail":"16 threads","times":[2.0,2.0,2.2,1.8,2.0],)"
-              R"("losses":[6.9,6.0,5.0,4.0,3.0,2.0,1.0],"error":null},)"
-              R"({"key":"resnet50_fp32.gpu0","batch":64,"detail":"FP32","times":[0.1,0.1,0.1],"losses":[6.9,6.9,7.0,7.1,7.2],"error":null},)"
-              R"({"key":"resnet50_bf16.gpu0","batch":64,"detail":"bf16","times":[],"losses":[],"error":"OutOfMemoryError: CUDA out of memory"},)"
-              R"({"key":"resnet50_fp32.gpus2","batch":128,"detail":"DDP","times":[0.1],"losses":[6.9,null],"error":null}]})"),
+      printed(
+          R"({"version":"2.11.0","model_source":"defined in the script","gpus":["NVIDIA H200"],"error":null,)"
+          R"("figures":[{"key":"resnet50_fp32.cpu","batch":8,"detail":"16 threads","times":[2.0,2.0,2.2,1.8,2.0],)"
+          R"("losses":[6.9,6.0,5.0,4.0,3.0,2.0,1.0],"error":null},)"
+          R"({"key":"resnet50_fp32.gpu0","batch":64,"detail":"FP32","times":[0.1,0.1,0.1],"losses":[6.9,6.9,7.0,7.1,7.2],"error":null},)"
+          R"({"key":"resnet50_bf16.gpu0","batch":64,"detail":"bf16","times":[],"losses":[],"error":"OutOfMemoryError: CUDA out of memory"},)"
+          R"({"key":"resnet50_fp32.gpus2","batch":128,"detail":"DDP","times":[0.1],"losses":[6.9,null],"error":null}]})"),
       5000);
   const BenchMeasurement* cpu = by_key(run, "pytorch.resnet50_fp32.cpu");
   ASSERT_NE(cpu, nullptr);
@@ -100,7 +101,8 @@ TEST(FrameworkBench, TimeoutSilenceAndImportErrorEachSaySo) {
   auto silent = framework_bench_from_output(kTarget, c, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
   EXPECT_EQ(silent.measurements.at(0).status, kBenchCrashed);
   auto import = framework_bench_from_output(
-      kTarget, c, printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"), 5);
+      kTarget, c, printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"),
+      5);
   EXPECT_EQ(import.measurements.at(0).status, kBenchFailed);
   EXPECT_NE(import.measurements.at(0).detail.find("No module named"), std::string::npos);
 }
