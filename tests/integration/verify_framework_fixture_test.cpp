@@ -93,7 +93,7 @@ TEST_F(VerifyFrameworkFixture, AHangingInterpreterIsATimeout) {
 // scaling on two GPUs) and keeps the run in the history under its own mode.
 TEST_F(VerifyFrameworkFixture, BenchFrameworkFiguresAndClaims) {
   interpreter(
-      "case \"$3\" in *'\"model\": \"resnet50\"'*|*'\"model\":\"resnet50\"'*) ;; *) echo \"wrong config: $3\" >&2; "
+      "case \"$4\" in *'\"model\": \"resnet50\"'*|*'\"model\":\"resnet50\"'*) ;; *) echo \"wrong config: $4\" >&2; "
       "exit 3;; esac\n"
       "echo 'GPUDOCTOR-RESULT {\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"model\":\"resnet50\",'"
       "'\"model_source\":\"defined in the script\",\"gpus\":[\"/physical_device:GPU:0\",\"/physical_device:GPU:1\"],'"
