@@ -135,7 +135,9 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
     int gpu = 0;
     char tail = 0;
     int got = std::sscanf(a.framework_batch.c_str(), "%d,%d%c", &cpu, &gpu, &tail);
-    if ((got != 1 && got != 2) || cpu < 1 || cpu > 4096 || (got == 2 && (gpu < 1 || gpu > 4096))) {
+    const bool digits = a.framework_batch.find_first_not_of("0123456789,") == std::string::npos;
+    if (!digits || (got != 1 && got != 2) || (got == 1 && a.framework_batch.find(',') != std::string::npos) ||
+        cpu < 1 || cpu > 4096 || (got == 2 && (gpu < 1 || gpu > 4096))) {
       usage_error("bench", "--framework-batch CPU[,GPU]: images per step, 1 to 4096");
       return std::nullopt;
     }
@@ -166,14 +168,16 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
     if (o.on_start) o.on_start(framework + " training step");
     gpu::FrameworkBenchRun run =
         gpu::run_framework_bench(runner, targets[0], config, std::chrono::milliseconds(a.framework_timeout_ms));
+    // The framework's own last words, when one of its figures did not pass.
+    const bool trouble = std::any_of(run.measurements.begin(), run.measurements.end(), [](const BenchMeasurement& m) {
+      return m.status != kBenchOk && m.status != kBenchSkipped;
+    });
     for (auto& m : run.measurements) {
       if (o.on_measurement) o.on_measurement(m);
       report.measurements.push_back(std::move(m));
     }
     for (auto& n : run.notes) report.notes.push_back(std::move(n));
-    if (!run.stderr_text.empty() && std::any_of(report.measurements.begin(), report.measurements.end(), [](auto& m) {
-          return m.status != kBenchOk && m.status != kBenchSkipped;
-        })) {
+    if (trouble && !run.stderr_text.empty()) {
       std::string_view last = trim(run.stderr_text);
       if (size_t nl = last.rfind('\n'); nl != std::string_view::npos) last = last.substr(nl + 1);
       report.notes.push_back(framework + " stderr, last line: " + printable(last, 300));
