@@ -238,6 +238,15 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     };
   }
   if (a.framework_timeout_ms <= 0) return usage_error("bench", "--framework-timeout-ms must be positive");
+  // Options of the other kind of run would be ignored silently: say so instead.
+  const bool library_sizes = a.sgemm_n > 0 || a.conv_batch > 0 || a.gpu_gemm_n > 0 || a.gpu_copy_mib > 0 ||
+                             a.host_copy_mib > 0 || !a.gpu_conv_shape.empty() || a.cpu_threads > 0;
+  if (!a.framework.empty() && library_sizes)
+    return usage_error("bench",
+                       "--framework times a training step: the library benchmarks' sizes and "
+                       "--cpu-threads do not apply (use --framework-image, --framework-batch)");
+  if (a.framework.empty() && (a.framework_image > 0 || !a.framework_batch.empty()))
+    return usage_error("bench", "--framework-image and --framework-batch need --framework");
   if (a.framework_image < 0 || (a.framework_image > 0 && a.framework_image < 32) || a.framework_image > 1024)
     return usage_error("bench", "--framework-image must be 32 to 1024");
   BenchReport report;

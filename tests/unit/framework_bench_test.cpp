@@ -11,6 +11,7 @@
 
 #include "model/bench_report.hpp"
 #include "render/bench_render.hpp"
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
@@ -160,3 +161,22 @@ TEST(FrameworkBench, ClaimsGpuOverCpuMixedPrecisionAndScaling) {
 
 }  // namespace
 }  // namespace gpudoctor::gpu
+
+namespace gpudoctor {
+namespace {
+
+// Options of the other kind of bench run are refused, not ignored (exit 2, a usage error).
+TEST(FrameworkBenchOptions, OptionsOfTheOtherRunAreUsageErrors) {
+  auto sizes = testing::run_gpudoctor({"bench", "--framework", "jax", "--sgemm-size", "64", "--no-history"});
+  EXPECT_EQ(sizes.exit_code, 2) << sizes.err;
+  EXPECT_NE(sizes.err.find("do not apply"), std::string::npos) << sizes.err;
+  auto image = testing::run_gpudoctor({"bench", "--framework-image", "64", "--no-history"});
+  EXPECT_EQ(image.exit_code, 2) << image.err;
+  auto junk = testing::run_gpudoctor({"bench", "--framework", "jax", "--framework-batch", "4x", "--no-history"});
+  EXPECT_EQ(junk.exit_code, 2) << junk.err;
+  auto which = testing::run_gpudoctor({"bench", "--framework", "caffe", "--no-history"});
+  EXPECT_EQ(which.exit_code, 2) << which.err;
+}
+
+}  // namespace
+}  // namespace gpudoctor
