@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: builds gpudoctor, runs the GPU-labelled tests, `verify`
 # (text and JSON), `verify --framework pytorch` and `jax` once the build has them, `bench` (and
-# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py), and prints
+# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py), `bench --framework pytorch`
+# and `jax` (the training step, quick and default), and prints
 # a short table last. Every step's output is kept under build/device-check/ (override with
 # DEVICE_CHECK_OUT). Exit status: 0 when every step passed, 1 otherwise.
 set -u
@@ -48,12 +49,19 @@ else
   rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3")
 fi
 
+# The training step through each framework (ResNet-50: CPU, GPU FP32, mixed precision; data-parallel
+# with several GPUs), text and JSON; quick first (ResNet-18), which is cheap.
+for framework in pytorch jax; do
+  step "bench-$framework-quick" build/dev/gpudoctor bench --no-history --quick --framework "$framework"
+  step "bench-$framework" sh -c "build/dev/gpudoctor --json bench --no-history --framework $framework >'$out/bench-$framework.json'"
+done
+
 card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
 echo
 echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card"
-printf '%-18s %-14s %-8s %s\n' step result time log
+printf '%-22s %-14s %-8s %s\n' step result time log
 for row in "${rows[@]}"; do
   IFS='|' read -r name status seconds log <<<"$row"
-  printf '%-18s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
+  printf '%-22s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
 done
 exit "$failed"

@@ -1,13 +1,18 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 
 #include "cli/commands_list.hpp"
+#include "cli/framework_targets.hpp"
 #include "cli/output.hpp"
+#include "core/text.hpp"
 #include "gpu/bench_runner.hpp"
+#include "gpu/cpu_bench.hpp"
+#include "gpu/framework_bench.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/bench_history.hpp"
 #include "render/bench_render.hpp"
@@ -33,6 +38,10 @@ struct BenchArgs {
   int gpu_copy_mib = 0;
   int host_copy_mib = 0;
   std::string gpu_conv_shape;  ///< "N,C,H,K"
+  std::string framework;       ///< --framework: tensorflow, pytorch, jax or all
+  int framework_image = 0;
+  std::string framework_batch;  ///< "CPU[,GPU]"
+  int framework_timeout_ms = 600000;
 };
 
 std::string cpu_model() {
@@ -85,6 +94,102 @@ void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
   }
 }
 
+/// The sizes given on the command line, "sgemm 64, conv batch 1": a run with them is kept in the
+/// history as its own mode ("quick (sgemm 64, conv batch 1)"), so --compare holds it only against
+/// a run of the same sizes, never a figure of one size against another's.
+std::string custom_sizes(const BenchArgs& a) {
+  std::string text;
+  auto add = [&](const std::string& what, int value) {
+    if (value > 0) text += (text.empty() ? "" : ", ") + what + " " + std::to_string(value);
+  };
+  auto add_text = [&](const std::string& what, const std::string& value) {
+    if (!value.empty()) text += (text.empty() ? "" : ", ") + what + " " + value;
+  };
+  if (a.framework.empty()) {
+    add("sgemm", a.sgemm_n);
+    add("conv batch", a.conv_batch);
+    add("gpu gemm", a.gpu_gemm_n);
+    add("gpu copy MiB", a.gpu_copy_mib);
+    add("host copy MiB", a.host_copy_mib);
+    add_text("gpu conv", a.gpu_conv_shape);
+  } else {
+    add("image", a.framework_image);
+    add_text("batch", a.framework_batch);
+  }
+  add("cpu threads", a.cpu_threads);
+  return text;
+}
+
+/// bench --framework: the training step in each framework's first found environment, in place
+/// of the library benchmarks; nullopt after a usage message.
+std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const BenchArgs& a, const gpu::BenchOptions& o) {
+  auto frameworks = framework_names(a.framework);
+  if (!frameworks) {
+    usage_error("bench", "--framework " + a.framework + ": one of tensorflow, pytorch, jax, all");
+    return std::nullopt;
+  }
+  gpu::FrameworkBenchConfig config = gpu::framework_bench_config(o.mode);
+  if (a.framework_image > 0) config.image = a.framework_image;
+  if (!a.framework_batch.empty()) {
+    int cpu = 0;
+    int gpu = 0;
+    char tail = 0;
+    int got = std::sscanf(a.framework_batch.c_str(), "%d,%d%c", &cpu, &gpu, &tail);
+    const bool digits = a.framework_batch.find_first_not_of("0123456789,") == std::string::npos;
+    if (!digits || (got != 1 && got != 2) || (got == 1 && a.framework_batch.find(',') != std::string::npos) ||
+        cpu < 1 || cpu > 4096 || (got == 2 && (gpu < 1 || gpu > 4096))) {
+      usage_error("bench", "--framework-batch CPU[,GPU]: images per step, 1 to 4096");
+      return std::nullopt;
+    }
+    config.cpu_batch = cpu;
+    if (got == 2) config.gpu_batch = gpu;
+  }
+  config.cpu = o.cpu;
+  config.gpu = o.gpu;
+  const Facts* facts = ctx.facts();
+  if (facts == nullptr) return std::nullopt;
+  BenchReport report;
+  // Its own mode in the history: --compare holds a framework run against the last framework run.
+  report.mode = "framework-" + o.mode;
+  report.started_utc = gpu::bench_utc_now();
+  report.cpu_threads = o.cpu_threads > 0 ? o.cpu_threads : gpu::usable_cpu_count();
+  HostProcessRunner runner;
+  for (const std::string& framework : *frameworks) {
+    auto targets = framework_targets(*facts, framework);
+    if (targets.empty()) {
+      report.notes.push_back(framework + ": no Python environment with " + framework +
+                             " found (add one with --env DIR)");
+      continue;
+    }
+    for (size_t i = 1; i < targets.size(); ++i) {
+      report.notes.push_back(framework + " also in " + targets[i].env + ": not measured (the first found is; " +
+                             "choose another with --env and --framework in a run of its own)");
+    }
+    if (o.on_start) o.on_start(framework + " training step");
+    gpu::FrameworkBenchRun run =
+        gpu::run_framework_bench(runner, targets[0], config, std::chrono::milliseconds(a.framework_timeout_ms));
+    // The framework's own last words, when one of its figures did not pass.
+    const bool trouble = std::any_of(run.measurements.begin(), run.measurements.end(), [](const BenchMeasurement& m) {
+      return m.status != kBenchOk && m.status != kBenchSkipped;
+    });
+    for (auto& m : run.measurements) {
+      if (o.on_measurement) o.on_measurement(m);
+      report.measurements.push_back(std::move(m));
+    }
+    for (auto& n : run.notes) report.notes.push_back(std::move(n));
+    if (trouble && !run.stderr_text.empty()) {
+      std::string_view last = trim(run.stderr_text);
+      if (size_t nl = last.rfind('\n'); nl != std::string_view::npos) last = last.substr(nl + 1);
+      report.notes.push_back(framework + " stderr, last line: " + printable(last, 300));
+    }
+  }
+  if (report.measurements.empty()) {
+    report.problems.push_back("--framework " + a.framework + ": no environment with it was found, nothing measured");
+  }
+  report.claims = bench_claims(report);
+  return report;
+}
+
 int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (!ctx.options().root.empty()) {
     return usage_error("bench", "--root: bench measures this machine; it cannot measure a tree");
@@ -132,9 +237,29 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
       std::fflush(stderr);
     };
   }
-  BenchReport report = gpu::run_bench(o);
+  if (a.framework_timeout_ms <= 0) return usage_error("bench", "--framework-timeout-ms must be positive");
+  // Options of the other kind of run would be ignored silently: say so instead.
+  const bool library_sizes = a.sgemm_n > 0 || a.conv_batch > 0 || a.gpu_gemm_n > 0 || a.gpu_copy_mib > 0 ||
+                             a.host_copy_mib > 0 || !a.gpu_conv_shape.empty() || a.cpu_threads > 0;
+  if (!a.framework.empty() && library_sizes)
+    return usage_error("bench",
+                       "--framework times a training step: the library benchmarks' sizes and "
+                       "--cpu-threads do not apply (use --framework-image, --framework-batch)");
+  if (a.framework.empty() && (a.framework_image > 0 || !a.framework_batch.empty()))
+    return usage_error("bench", "--framework-image and --framework-batch need --framework");
+  if (a.framework_image < 0 || (a.framework_image > 0 && a.framework_image < 32) || a.framework_image > 1024)
+    return usage_error("bench", "--framework-image must be 32 to 1024");
+  BenchReport report;
+  if (!a.framework.empty()) {
+    auto framework_report = run_framework_benches(ctx, a, o);
+    if (!framework_report) return kExitUsage;
+    report = std::move(*framework_report);
+  } else {
+    report = gpu::run_bench(o);
+  }
   report.host = host_name();
   report.cpu_model = cpu_model();
+  if (std::string sizes = custom_sizes(a); !sizes.empty()) report.mode += " (" + sizes + ")";
   if (const KnowledgeBase* kb = ctx.kb()) attach_ceilings(*kb, report);
 
   std::string path =
@@ -198,6 +323,17 @@ Command bench_command() {
     sub.add_option(
         "--gpu-conv-shape", args->gpu_conv_shape,
         "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
+    sub.add_option("--framework", args->framework,
+                   "Instead: time a synthetic-data training step of ResNet-50 (ResNet-18 with --quick) in each "
+                   "framework (tensorflow, pytorch, jax or all) found by the doctor, in its own interpreter: FP32 on "
+                   "the CPU and the GPU, mixed precision, data-parallel over every GPU; images per second");
+    sub.add_option("--framework-image", args->framework_image,
+                   "Image height = width of the training step (default 224; 112 with --quick)");
+    sub.add_option("--framework-batch", args->framework_batch,
+                   "CPU[,GPU]: images per step on the CPU and per GPU (default 8,64; 4,64 with --quick; 16,128 "
+                   "with --full)");
+    sub.add_option("--framework-timeout-ms", args->framework_timeout_ms,
+                   "Deadline of each framework's child process (default 600000)");
     sub.add_option("--timeout-ms", args->timeout_ms, "Deadline of each benchmark's child process (default 120000)");
     sub.footer(
         "Each figure is the median of timed iterations after a warm-up (monotonic clock on the CPU,\n"

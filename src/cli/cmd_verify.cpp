@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "cli/commands_list.hpp"
+#include "cli/framework_targets.hpp"
 #include "cli/output.hpp"
 #include "core/text.hpp"
 #include "explain/explain_session.hpp"
@@ -70,20 +71,14 @@ std::optional<gpu::LibrarySource> library_source(CommandContext& ctx, const std:
   return std::nullopt;
 }
 
-/// The names the Python probe gives each framework (model/facts.hpp FrameworkFacts::name).
-const char* probe_name(const std::string& framework) {
-  return framework == "pytorch" ? "torch" : framework.c_str();
-}
-
-const FrameworkFacts* framework_in(const PythonEnvFacts& env, const std::string& probe) {
-  for (const auto& f : env.frameworks) {
-    if (f.name == probe) return &f;
-  }
-  return nullptr;
-}
-
 /// Why the doctor's own facts say the framework cannot use a GPU here, in words.
-std::string fallback_reasons(const Facts& facts, const PythonEnvFacts& env, const std::string& framework) {
+std::string fallback_reasons(const Facts& facts, const gpu::FrameworkTarget& target, const std::string& framework) {
+  const PythonEnvFacts* found = nullptr;
+  for (const PythonEnvFacts& e : facts.python_envs) {
+    if (e.path == target.env) found = &e;
+  }
+  if (found == nullptr) return "";
+  const PythonEnvFacts& env = *found;
   std::vector<std::string> why;
   if (facts.driver.libcuda_status != "ok")
     why.push_back("no working NVIDIA driver (libcuda: " + facts.driver.libcuda_status + ")");
@@ -121,33 +116,26 @@ void explain_stderr(CommandContext& ctx, const std::string& text, VerifyStep& st
 }
 
 int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
-  std::vector<std::string> frameworks;
-  if (a.framework == "all")
-    frameworks = {"tensorflow", "pytorch", "jax"};
-  else if (a.framework == "tensorflow" || a.framework == "pytorch" || a.framework == "jax")
-    frameworks = {a.framework};
-  else
+  auto frameworks = framework_names(a.framework);
+  if (!frameworks)
     return usage_error("verify", "--framework " + a.framework + ": one of tensorflow, pytorch, jax, all");
   const Facts* facts = ctx.facts();
   if (facts == nullptr) return kExitUsage;
   VerifyReport report;
   report.libs_from = "each environment's own interpreter";
   HostProcessRunner runner;
-  for (const std::string& framework : frameworks) {
-    bool found = false;
-    for (const PythonEnvFacts& env : facts->python_envs) {
-      if (framework_in(env, probe_name(framework)) == nullptr || env.interpreter.empty()) continue;
-      found = true;
-      gpu::FrameworkTarget target{.framework = framework, .env = env.path, .interpreter = env.interpreter};
+  for (const std::string& framework : *frameworks) {
+    auto targets = framework_targets(*facts, framework);
+    for (const gpu::FrameworkTarget& target : targets) {
       gpu::FrameworkRun run = gpu::run_framework_check(runner, target, std::chrono::milliseconds(a.step_timeout_ms));
       if (run.step.detail.find("CPU fallback") != std::string::npos) {
-        std::string why = fallback_reasons(*facts, env, framework);
+        std::string why = fallback_reasons(*facts, target, framework);
         if (!why.empty()) run.step.detail += "; why: " + why;
       }
       explain_stderr(ctx, run.stderr_text, run.step);
       report.steps.push_back(std::move(run.step));
     }
-    if (!found) {
+    if (targets.empty()) {
       VerifyStep s;
       s.name = "framework " + framework;
       s.status = kStepSkipped;

@@ -7,9 +7,7 @@
 #include "gpu/gpu_bench.hpp"
 
 namespace gpudoctor::gpu {
-namespace {
-
-std::string utc_now() {
+std::string bench_utc_now() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -17,8 +15,6 @@ std::string utc_now() {
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return text;
 }
-
-}  // namespace
 
 BenchSizes bench_sizes(const std::string& mode) {
   if (mode == "quick") {
@@ -43,7 +39,7 @@ BenchSizes bench_sizes(const std::string& mode) {
 BenchReport run_bench(const BenchOptions& o) {
   BenchReport report;
   report.mode = o.mode;
-  report.started_utc = utc_now();
+  report.started_utc = bench_utc_now();
   report.cpu_threads = o.cpu_threads > 0 ? o.cpu_threads : usable_cpu_count();
   const std::string threads = "threads=" + std::to_string(report.cpu_threads);
   const std::string budget = o.mode;

@@ -42,4 +42,7 @@ struct BenchOptions {
 
 BenchReport run_bench(const BenchOptions& options);
 
+/// "2026-12-01T10:58:03Z", now.
+std::string bench_utc_now();
+
 }  // namespace gpudoctor::gpu

@@ -120,6 +120,29 @@ std::string number(const json& j) {
 
 }  // namespace
 
+std::string framework_result_text(std::string_view out) {
+  std::string_view found;
+  for (std::string_view rest = out; !rest.empty();) {
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    constexpr std::string_view kPrefix = "GPUDOCTOR-RESULT ";
+    if (line.starts_with(kPrefix)) found = line.substr(kPrefix.size());
+  }
+  return std::string(found);
+}
+
+Result<ProcessOutput> run_framework_script(const ProcessRunner& runner, const FrameworkTarget& target,
+                                           const char* script, const std::vector<std::string>& args,
+                                           std::chrono::milliseconds deadline, long long& elapsed_ms) {
+  std::vector<std::string> argv{target.interpreter, "-c", script, target.framework};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto start = std::chrono::steady_clock::now();
+  auto output = runner.run(argv, deadline);
+  elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  return output;
+}
+
 FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Result<ProcessOutput>& output,
                                         long long elapsed_ms) {
   FrameworkRun run;
@@ -134,14 +157,7 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
     return run;
   }
   run.stderr_text = output->err;
-  json result;
-  for (std::string_view rest = output->out; !rest.empty();) {
-    size_t end = rest.find('\n');
-    std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-    constexpr std::string_view kPrefix = "GPUDOCTOR-RESULT ";
-    if (line.starts_with(kPrefix)) result = json::parse(line.substr(kPrefix.size()), nullptr, false);
-  }
+  json result = json::parse(framework_result_text(output->out), nullptr, false);
   if (!result.is_object()) {
     s.status = output->exit_code < 0 || output->exit_code > 128 ? kStepCrashed : kStepFailed;
     s.detail = "the interpreter ended (status " + std::to_string(output->exit_code) + ") without a result";
@@ -201,10 +217,9 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
 
 FrameworkRun run_framework_check(const ProcessRunner& runner, const FrameworkTarget& target,
                                  std::chrono::milliseconds deadline) {
-  auto start = std::chrono::steady_clock::now();
-  auto output = runner.run({target.interpreter, "-c", framework_script(), target.framework}, deadline);
-  auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-  return framework_step_from_output(target, output, elapsed.count());
+  long long elapsed_ms = 0;
+  auto output = run_framework_script(runner, target, framework_script(), {}, deadline, elapsed_ms);
+  return framework_step_from_output(target, output, elapsed_ms);
 }
 
 }  // namespace gpudoctor::gpu

@@ -7,6 +7,8 @@
 /// (the caller's: the gpu layer does not read the knowledge base).
 #include <chrono>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "model/verify_report.hpp"
 #include "platform/process_runner.hpp"
@@ -27,6 +29,15 @@ struct FrameworkRun {
 /// The Python the child runs (`python -c SCRIPT FRAMEWORK`); it prints one line
 /// "GPUDOCTOR-RESULT {json}" last.
 const char* framework_script();
+
+/// The JSON text of the last "GPUDOCTOR-RESULT {json}" line of a script's stdout; empty when none.
+std::string framework_result_text(std::string_view out);
+
+/// `python -c SCRIPT FRAMEWORK ARGS...` in the target's own interpreter, in a child with a
+/// deadline (the runner's); the time it took in `elapsed_ms`. verify's and bench's scripts both run so.
+Result<ProcessOutput> run_framework_script(const ProcessRunner& runner, const FrameworkTarget& target,
+                                           const char* script, const std::vector<std::string>& args,
+                                           std::chrono::milliseconds deadline, long long& elapsed_ms);
 
 FrameworkRun run_framework_check(const ProcessRunner& runner, const FrameworkTarget& target,
                                  std::chrono::milliseconds deadline);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 namespace gpudoctor {
@@ -23,8 +24,10 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
   const BenchMeasurement* b = find_measurement(r, bottom);
   std::string a_key = a != nullptr ? a->json_key() : top;
   std::string b_key = b != nullptr ? b->json_key() : bottom;
-  auto av = value_in(a, "gflops");
-  auto bv = value_in(b, "gflops");
+  // Same unit: as they are (images/s over images/s); otherwise both in GFLOP/s.
+  const bool same_unit = a != nullptr && b != nullptr && a->unit == b->unit;
+  auto av = value_in(a, same_unit ? a->unit : "gflops");
+  auto bv = value_in(b, same_unit ? b->unit : "gflops");
   if (!av || !bv || *bv <= 0) {
     std::string missing = !av ? top : bottom;
     c.basis =
@@ -34,6 +37,54 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
   c.ratio = *av / *bv;
   c.basis = a_key + " over " + b_key;
   return c;
+}
+
+/// The framework claims for each "<framework>.<model>" that has training-step figures.
+void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
+  std::vector<std::string> prefixes;
+  for (const auto& m : r.measurements) {
+    if (m.unit != "images_per_s") continue;
+    std::string prefix = m.key.substr(0, m.key.find('_'));
+    if (std::find(prefixes.begin(), prefixes.end(), prefix) == prefixes.end()) prefixes.push_back(prefix);
+  }
+  for (const std::string& p : prefixes) {
+    const std::string framework = p.substr(0, p.find('.'));
+    const std::string model = p.substr(p.find('.') + 1);
+    const std::string name = model == "resnet50" ? "ResNet-50" : (model == "resnet18" ? "ResNet-18" : model);
+    const std::string what = name + " training, " + framework + ": ";
+    claims.push_back(ratio_claim(r, what + "GPU/CPU (FP32 both)",
+                                 "the guides: ResNet-50, 8 hours on a CPU, 12 minutes on a GPU (40x)", p + "_fp32.gpu0",
+                                 p + "_fp32.cpu"));
+    std::string half = find_measurement(r, p + "_fp16.gpu0") != nullptr ? "fp16" : "bf16";
+    claims.push_back(ratio_claim(r, what + "mixed precision (" + half + ") over FP32",
+                                 "the guides: mixed precision gives 1.5-3x", p + "_" + half + ".gpu0",
+                                 p + "_fp32.gpu0"));
+    // Data-parallel: "<p>_fp32.gpusN" against N times one GPU.
+    BenchClaim scaling{.what = what + "data-parallel scaling efficiency",
+                       .guide = "the guides: 92% scaling on two GPUs",
+                       .ratio = std::nullopt,
+                       .basis = ""};
+    const BenchMeasurement* one = find_measurement(r, p + "_fp32.gpu0");
+    const BenchMeasurement* many = nullptr;
+    int n = 0;
+    for (const auto& m : r.measurements) {
+      const std::string head = p + "_fp32.gpus";
+      if (m.key.starts_with(head) && m.key.size() > head.size()) many = &m, n = std::atoi(m.key.c_str() + head.size());
+    }
+    if (one == nullptr || !one->ok()) {
+      scaling.basis =
+          "not measured here: " + p + "_fp32.gpu0 " + (one == nullptr ? "was not run (no GPU)" : "did not pass");
+    } else if (many == nullptr) {
+      scaling.basis = "cannot measure: one GPU";
+    } else if (!many->ok() || n < 2) {
+      scaling.basis = "not measured here: " + many->key + " did not pass";
+    } else {
+      scaling.what += " on " + std::to_string(n) + " GPUs";
+      scaling.ratio = *many->value / (n * *one->value);
+      scaling.basis = many->json_key() + " over " + std::to_string(n) + " x " + one->json_key();
+    }
+    claims.push_back(std::move(scaling));
+  }
 }
 
 }  // namespace
@@ -65,6 +116,7 @@ std::vector<BenchClaim> bench_claims(const BenchReport& r) {
       ratio_claim(r, "mixed precision on GEMM: BF16 over TF32", mixed_guide, "gpu0.gemm_bf16", "gpu0.gemm_tf32"));
   claims.push_back(ratio_claim(r, "mixed precision on convolution: FP16 over FP32", mixed_guide, "gpu0.conv_fp16",
                                "gpu0.conv_fp32"));
+  framework_claims(r, claims);
   return claims;
 }
 

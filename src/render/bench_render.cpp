@@ -29,6 +29,7 @@ std::string bench_unit_text(const std::string& unit) {
   if (unit == "tflops") return "TFLOP/s";
   if (unit == "gbps") return "GB/s";
   if (unit == "ratio") return "x";
+  if (unit == "images_per_s") return "images/s";
   return unit;
 }
 
@@ -61,7 +62,10 @@ std::string render_bench_text(const BenchReport& r, bool color) {
     std::string here = m.key.substr(0, m.key.find('.'));
     if (here != section) {
       section = here;
-      std::string title = here == "cpu" ? "CPU" : (here == "gpus" ? "Across GPUs" : "GPU " + here.substr(3));
+      std::string title = here == "cpu"             ? "CPU"
+                          : here == "gpus"          ? "Across GPUs"
+                          : here.starts_with("gpu") ? "GPU " + here.substr(3)
+                                                    : "Training step through " + here;
       out += "\n" + title + "\n";
     }
     out += render_bench_line(m, color);
@@ -71,12 +75,19 @@ std::string render_bench_text(const BenchReport& r, bool color) {
   bool any_claim = false;
   std::string claims;
   for (const auto& c : r.claims) {
-    if (!c.ratio) continue;
+    if (!c.ratio) {
+      // Said, not hidden: a one-GPU machine cannot measure scaling at all.
+      if (c.basis.starts_with("cannot measure")) claims += fmt::format("  {}: {}\n", c.what, c.basis);
+      continue;
+    }
     any_claim = true;
-    claims += fmt::format("  {}: {:.1f}x ({}; {})\n", c.what, *c.ratio, c.basis, c.guide);
+    if (c.what.find("efficiency") != std::string::npos)
+      claims += fmt::format("  {}: {:.0f}% ({}; {})\n", c.what, *c.ratio * 100.0, c.basis, c.guide);
+    else
+      claims += fmt::format("  {}: {:.1f}x ({}; {})\n", c.what, *c.ratio, c.basis, c.guide);
   }
   out += "\nThe guides' claims, as measured here:\n";
-  out += any_claim ? claims : "  none: they need GPU figures, and no GPU was measured in this run\n";
+  out += any_claim ? claims : claims + "  none: they need GPU figures, and no GPU was measured in this run\n";
   if (!r.compared_with_utc.empty()) {
     out += "\nChange since the run of " + r.compared_with_utc + ":\n";
     for (const auto& c : r.changes) {

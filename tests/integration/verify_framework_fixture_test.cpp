@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "run_gpudoctor.hpp"
@@ -85,6 +86,52 @@ TEST_F(VerifyFrameworkFixture, AHangingInterpreterIsATimeout) {
   ASSERT_NE(s, nullptr) << r.out << r.err;
   EXPECT_EQ((*s)["status"], "timeout") << (*s)["detail"];
   EXPECT_EQ(r.exit_code, 1);
+}
+
+// bench --framework through the same stand-in: it answers only when given the default config
+// (ResNet-50), with two GPUs' figures; the report has each figure, the claims from them (92 %
+// scaling on two GPUs) and keeps the run in the history under its own mode.
+TEST_F(VerifyFrameworkFixture, BenchFrameworkFiguresAndClaims) {
+  interpreter(
+      "case \"$4\" in *'\"model\": \"resnet50\"'*|*'\"model\":\"resnet50\"'*) ;; *) echo \"wrong config: $4\" >&2; "
+      "exit 3;; esac\n"
+      "echo 'GPUDOCTOR-RESULT {\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"model\":\"resnet50\",'"
+      "'\"model_source\":\"defined in the script\",\"gpus\":[\"/physical_device:GPU:0\",\"/physical_device:GPU:1\"],'"
+      "'\"error\":null,\"figures\":['"
+      "'{\"key\":\"resnet50_fp32.cpu\",\"batch\":8,\"detail\":\"cpu\",\"times\":[4,4,4],\"losses\":[7,6,5],\"error\":"
+      "null},'"
+      "'{\"key\":\"resnet50_fp32.gpu0\",\"batch\":64,\"detail\":\"gpu\",\"times\":[0.1,0.1,0.1],\"losses\":[7,6,5],"
+      "\"error\":null},'"
+      "'{\"key\":\"resnet50_fp16.gpu0\",\"batch\":64,\"detail\":\"amp\",\"times\":[0.04,0.04,0.04],\"losses\":[7,6,5],"
+      "\"error\":null},'"
+      "'{\"key\":\"resnet50_fp32.gpus2\",\"batch\":128,\"detail\":\"mirrored\",\"times\":[0.125,0.125,0.125],"
+      "\"losses\":[7,6,5],\"error\":null}]}'\n");
+  const std::string history = (dir_ / "bench.sqlite").string();
+  auto r = testing::run_gpudoctor(
+      {"--env", (dir_ / "venv").string(), "--json", "bench", "--framework", "tensorflow", "--history", history});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.json["mode"], "framework-default");
+  EXPECT_DOUBLE_EQ(r.json["results"]["tensorflow.resnet50_fp32.cpu.images_per_s"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(r.json["results"]["tensorflow.resnet50_fp32.gpu0.images_per_s"].get<double>(), 640.0);
+  EXPECT_DOUBLE_EQ(r.json["results"]["tensorflow.resnet50_fp16.gpu0.images_per_s"].get<double>(), 1600.0);
+  EXPECT_DOUBLE_EQ(r.json["results"]["tensorflow.resnet50_fp32.gpus2.images_per_s"].get<double>(), 1024.0);
+  std::map<std::string, double> ratios;
+  for (const auto& c : r.json["claims"]) {
+    if (c.contains("ratio") && c["ratio"].is_number()) ratios[c["what"].get<std::string>()] = c["ratio"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(ratios["ResNet-50 training, tensorflow: GPU/CPU (FP32 both)"], 320.0) << r.json["claims"].dump();
+  EXPECT_DOUBLE_EQ(ratios["ResNet-50 training, tensorflow: mixed precision (fp16) over FP32"], 2.5);
+  EXPECT_DOUBLE_EQ(ratios["ResNet-50 training, tensorflow: data-parallel scaling efficiency on 2 GPUs"], 0.8);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(history));
+
+  // --quick asks for ResNet-18: the stand-in refuses it, and that is the figure's failure.
+  auto quick = testing::run_gpudoctor(
+      {"--env", (dir_ / "venv").string(), "--json", "bench", "--framework", "tensorflow", "--quick", "--no-history"});
+  ASSERT_TRUE(quick.json.is_object()) << quick.out << quick.err;
+  EXPECT_EQ(quick.json["measurements"][0]["key"], "tensorflow.resnet18_fp32.cpu");
+  EXPECT_EQ(quick.json["measurements"][0]["status"], "failed");
+  EXPECT_EQ(quick.exit_code, 1);
 }
 
 }  // namespace

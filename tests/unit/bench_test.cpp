@@ -352,7 +352,7 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
     auto h = BenchHistory::open(db);
     ASSERT_TRUE(h);
     BenchReport fast;
-    fast.mode = "quick";
+    fast.mode = "quick (sgemm 64, conv batch 1)";  // the sizes below: its own mode
     char host[256] = {};
     ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
     fast.host = host;  // this machine's: another's run is never compared with it
@@ -363,6 +363,11 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
     elsewhere.host = std::string(host) + "-other";
     elsewhere.started_utc = "2026-11-30T10:00:00Z";
     ASSERT_TRUE(h->add(elsewhere));
+    BenchReport other_sizes = fast;  // later, but another size: never compared with this run
+    other_sizes.mode = "quick (sgemm 128, conv batch 1)";
+    other_sizes.started_utc = "2026-11-30T11:00:00Z";
+    other_sizes.measurements = {figure("cpu.sgemm_fp32", "gflops", 1)};
+    ASSERT_TRUE(h->add(other_sizes));
   }
   auto r = testing::run_gpudoctor({"--json", "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch",
                                    "1", "--compare", "--history", db});
@@ -374,7 +379,8 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
   EXPECT_EQ(r.json["changes"][0]["verdict"], "regression");
   auto h = BenchHistory::open(db);
   ASSERT_TRUE(h);
-  EXPECT_EQ(*h->count(), 3);  // the two kept before, and this run
+  EXPECT_EQ(*h->count(), 4);  // the three kept before, and this run
+  EXPECT_EQ(r.json["mode"], "quick (sgemm 64, conv batch 1)");
 }
 
 // The CPU baseline for real, through the child and the real OpenBLAS and oneDNN, at small sizes.

@@ -6,7 +6,8 @@ their dependencies) in a throwaway virtualenv:
 
 On a machine without a GPU, JAX takes its CPU path: verify must run JAX's own interpreter,
 report the CPU fallback with the reasons the doctor sees, list what the process loaded, and
-exit 1. On a machine with a GPU and no CUDA plugin installed, the same. Wheels are cached in
+exit 1. On a machine with a GPU and no CUDA plugin installed, the same. Then `bench --framework
+jax --quick --cpu-only` in the same JAX: the CPU training step's images per second. Wheels are cached in
 --cache; exit 77 (skipped) when PyPI is unreachable and the cache lacks them.
 """
 import argparse
@@ -77,6 +78,35 @@ def main():
     if r.returncode != 1:
         fail(f"exit status {r.returncode}, expected 1 (the CPU fallback is a failure of verify)")
     log(f"ok: {len(loaded)} libraries listed, e.g. {loaded[0]}")
+    bench_framework(a)
+
+
+def bench_framework(a):
+    """bench --framework jax: the CPU training step of the --quick model (ResNet-18) in the same
+    JAX, at 64x64 and batch 4 to keep CI short; its figure and its loss check."""
+    r = subprocess.run([a.gpudoctor, "--env", a.venv, "--json", "bench", "--framework", "jax", "--quick", "--cpu-only",
+                        "--no-history", "--framework-image", "64", "--framework-batch", "4"],
+                       capture_output=True, text=True, timeout=600)
+    try:
+        report = json.loads(r.stdout)
+    except ValueError:
+        fail(f"bench: not JSON (exit {r.returncode}): {r.stdout[:400]} {r.stderr[:400]}")
+    key = "jax.resnet18_fp32.cpu"
+    ms = [m for m in report["measurements"] if m["key"] == key]
+    if len(ms) != 1:
+        fail(f"bench: expected one {key}: {json.dumps(report['measurements'])[:800]}")
+    m = ms[0]
+    log(f"bench {key}: {m['status']} {m.get('value')} images/s ({m['iterations']} steps, spread "
+        f"{m['spread_pct']:.1f}%); {m['check']}")
+    if m["status"] != "ok" or not m["check_passed"] or not report["results"].get(key + ".images_per_s", 0) > 0:
+        fail(f"bench: the CPU step should pass: {m}")
+    if a.venv not in m["library"] or "jax 0.4.38" not in m["library"]:
+        fail(f"bench: the environment and version are missing: {m['library']}")
+    claims = [c for c in report["claims"] if c["what"].startswith("ResNet-18 training, jax: GPU/CPU")]
+    if len(claims) != 1 or claims[0].get("ratio") is not None:
+        fail(f"bench: with --cpu-only the GPU/CPU claim has no ratio: {claims}")
+    if r.returncode != 0:
+        fail(f"bench: exit status {r.returncode}, expected 0")
 
 
 if __name__ == "__main__":

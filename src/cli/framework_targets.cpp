@@ -1,0 +1,31 @@
+#include "cli/framework_targets.hpp"
+
+namespace gpudoctor {
+
+std::optional<std::vector<std::string>> framework_names(const std::string& value) {
+  if (value == "all") return std::vector<std::string>{"tensorflow", "pytorch", "jax"};
+  if (value == "tensorflow" || value == "pytorch" || value == "jax") return std::vector<std::string>{value};
+  return std::nullopt;
+}
+
+const char* probe_name(const std::string& framework) {
+  return framework == "pytorch" ? "torch" : framework.c_str();
+}
+
+const FrameworkFacts* framework_in(const PythonEnvFacts& env, const std::string& probe) {
+  for (const auto& f : env.frameworks) {
+    if (f.name == probe) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<gpu::FrameworkTarget> framework_targets(const Facts& facts, const std::string& framework) {
+  std::vector<gpu::FrameworkTarget> targets;
+  for (const PythonEnvFacts& env : facts.python_envs) {
+    if (framework_in(env, probe_name(framework)) == nullptr || env.interpreter.empty()) continue;
+    targets.push_back({.framework = framework, .env = env.path, .interpreter = env.interpreter});
+  }
+  return targets;
+}
+
+}  // namespace gpudoctor

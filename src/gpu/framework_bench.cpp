@@ -1,0 +1,505 @@
+#include "gpu/framework_bench.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+#include "gpu/bench_math.hpp"
+
+namespace gpudoctor::gpu {
+
+using json = nlohmann::json;
+
+FrameworkBenchConfig framework_bench_config(const std::string& mode) {
+  FrameworkBenchConfig c;
+  if (mode == "quick") {
+    c.model = "resnet18";
+    c.image = 112;
+    c.cpu_batch = 4;
+    c.gpu_batch = 64;
+    c.warmup = 1;
+    c.min_steps = 3;
+    c.min_seconds = 1;
+    c.max_seconds = 5;
+  } else if (mode == "full") {
+    c.cpu_batch = 16;
+    c.gpu_batch = 128;
+    c.warmup = 3;
+    c.min_steps = 10;
+    c.max_steps = 200;
+    c.min_seconds = 10;
+    c.max_seconds = 60;
+  }
+  return c;
+}
+
+std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
+  return json{{"model", c.model},
+              {"image", c.image},
+              {"cpu_batch", c.cpu_batch},
+              {"gpu_batch", c.gpu_batch},
+              {"warmup", c.warmup},
+              {"min_steps", c.min_steps},
+              {"max_steps", c.max_steps},
+              {"min_seconds", c.min_seconds},
+              {"max_seconds", c.max_seconds},
+              {"cpu", c.cpu},
+              {"gpu", c.gpu}}
+      .dump();
+}
+
+const char* framework_bench_script() {
+  // The standard library, the framework and numpy. Each figure's error stays with that figure.
+  return R"PY(
+import json, math, os, sys, time, traceback
+fw, cfg = sys.argv[1], json.loads(sys.argv[2])
+MODEL, IMG, CLASSES = cfg["model"], cfg["image"], 1000
+BLOCKS = {"resnet50": (True, [3, 4, 6, 3]), "resnet18": (False, [2, 2, 2, 2])}[MODEL]
+out = {"framework": fw, "version": None, "model": MODEL, "model_source": None, "gpus": [], "figures": [], "error": None}
+def emit():
+    print("GPUDOCTOR-RESULT " + json.dumps(out), flush=True)
+SAMPLE_SRC = r'''
+def sample(step):
+    """Untimed warm-up (compilation, autotuning), then timed steps until the policy is met; each
+    step's loss comes back to the host, which waits for the device."""
+    losses = [step() for _ in range(cfg["warmup"])]
+    times, spent = [], 0.0
+    while len(times) < cfg["min_steps"] or (spent < cfg["min_seconds"] and spent < cfg["max_seconds"]):
+        t0 = time.perf_counter()
+        losses.append(step())
+        times.append(time.perf_counter() - t0)
+        spent += times[-1]
+        if len(times) >= cfg["max_steps"]:
+            break
+    return times, losses
+'''
+exec(SAMPLE_SRC)
+def figure(key, batch, detail, run):
+    f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None}
+    out["figures"].append(f)
+    try:
+        f["times"], f["losses"] = run()
+        # NaN is not JSON: a loss that is not a number goes as null, and the figure fails.
+        f["losses"] = [x if math.isfinite(x) else None for x in map(float, f["losses"])]
+    except BaseException as e:
+        f["error"] = f"{type(e).__name__}: {str(e)[:600]}"
+        traceback.print_exc()
+PT_MODEL = r'''
+import contextlib, torch, torch.nn as nn, torch.nn.functional as F
+def conv_bn(cin, cout, k, stride):
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout))
+class Block(nn.Module):
+    def __init__(self, cin, width, stride, bottleneck):
+        super().__init__()
+        cout = width * 4 if bottleneck else width
+        if bottleneck:  # ResNet v1.5: the stride on the 3x3
+            self.body = nn.Sequential(conv_bn(cin, width, 1, 1), nn.ReLU(), conv_bn(width, width, 3, stride), nn.ReLU(),
+                                      conv_bn(width, cout, 1, 1))
+        else:
+            self.body = nn.Sequential(conv_bn(cin, width, 3, stride), nn.ReLU(), conv_bn(width, cout, 3, 1))
+        self.short = conv_bn(cin, cout, 1, stride) if stride != 1 or cin != cout else nn.Identity()
+    def forward(self, x):
+        return F.relu(self.body(x) + self.short(x))
+def resnet(bottleneck, counts, classes):
+    layers, cin = [conv_bn(3, 64, 7, 2), nn.ReLU(), nn.MaxPool2d(3, 2, 1)], 64
+    for i, n in enumerate(counts):
+        for j in range(n):
+            layers.append(Block(cin, 64 << i, 2 if i > 0 and j == 0 else 1, bottleneck))
+            cin = (64 << i) * (4 if bottleneck else 1)
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes))
+def make_step(dev, batch, dtype, wrap=None):
+    torch.manual_seed(0)
+    model = resnet(BLOCKS[0], BLOCKS[1], CLASSES).to(dev)
+    fmt = torch.channels_last if dev.type == "cuda" else torch.contiguous_format
+    model = model.to(memory_format=fmt)
+    if wrap is not None:
+        model = wrap(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randn(batch, 3, IMG, IMG, device=dev).contiguous(memory_format=fmt)
+    y = torch.randint(0, CLASSES, (batch,), device=dev)
+    scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast(dev.type, dtype=dtype) if dtype is not None else contextlib.nullcontext():
+            loss = F.cross_entropy(model(x), y)
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+        return loss.item()
+    return step
+'''
+PT_WORKER = r'''
+import json, os, sys, time
+cfg = json.loads(sys.argv[1])
+rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+torch.cuda.set_device(rank)
+torch.backends.cudnn.benchmark = True
+torch.distributed.init_process_group("nccl", rank=rank, world_size=world)
+dev = torch.device("cuda", rank)
+step = make_step(dev, cfg["gpu_batch"], None, lambda m: torch.nn.parallel.DistributedDataParallel(m, device_ids=[rank]))
+def synced():
+    loss = step()
+    torch.distributed.barrier()
+    return loss
+times, losses = sample(synced)
+torch.distributed.destroy_process_group()
+if rank == 0:
+    print("GPUDOCTOR-DDP " + json.dumps({"times": times, "losses": losses}), flush=True)
+'''
+def pytorch():
+    exec(PT_MODEL, globals())
+    import torch
+    out["version"] = torch.__version__
+    out["model_source"] = "defined in the script (torchvision's ResNet v1.5 layout; torchvision not used)"
+    n = torch.cuda.device_count() if torch.cuda.is_available() and cfg["gpu"] else 0
+    out["gpus"] = [torch.cuda.get_device_name(i) for i in range(n)]
+    torch.backends.cudnn.benchmark = True
+    name = MODEL
+    if cfg["cpu"]:
+        figure(name + "_fp32.cpu", cfg["cpu_batch"], f"{torch.get_num_threads()} threads",
+               lambda: sample(make_step(torch.device("cpu"), cfg["cpu_batch"], None)))
+    if n == 0:
+        return
+    dev = torch.device("cuda", 0)
+    tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"FP32, {tf32}, channels_last",
+           lambda: sample(make_step(dev, cfg["gpu_batch"], None)))
+    half = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    hname = "bf16" if half == torch.bfloat16 else "fp16"
+    figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
+           f"mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else ""),
+           lambda: sample(make_step(dev, cfg["gpu_batch"], half)))
+    if n > 1:
+        def ddp():
+            import socket, subprocess
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            code = "import json, math, os, sys, time\n" + "MODEL, IMG, CLASSES, BLOCKS = %r, %d, %d, %r\n" % (
+                MODEL, IMG, CLASSES, BLOCKS) + "cfg = json.loads(sys.argv[1])\n" + SAMPLE_SRC + PT_MODEL + PT_WORKER
+            procs = []
+            for r in range(n):
+                env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(n), LOCAL_RANK=str(r), MASTER_ADDR="127.0.0.1",
+                           MASTER_PORT=str(port))
+                procs.append(subprocess.Popen([sys.executable, "-c", code, json.dumps(cfg)], env=env,
+                                              stdout=subprocess.PIPE, text=True))
+            outs = [p.communicate()[0] for p in procs]
+            bad = [i for i, p in enumerate(procs) if p.returncode != 0]
+            if bad:
+                raise RuntimeError(f"DDP rank(s) {bad} exited with {[procs[i].returncode for i in bad]}")
+            for line in outs[0].splitlines():
+                if line.startswith("GPUDOCTOR-DDP "):
+                    r = json.loads(line[len("GPUDOCTOR-DDP "):])
+                    return r["times"], r["losses"]
+            raise RuntimeError("rank 0 gave no result")
+        figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
+               f"DistributedDataParallel (NCCL), one process per GPU, {cfg['gpu_batch']} images per GPU", ddp)
+JAX_MODEL = r'''
+import jax, jax.numpy as jnp, numpy as np
+def init(key):
+    params, keys = {}, iter(jax.random.split(key, 200))
+    def conv(name, k, cin, cout):
+        params[name] = {"w": jax.random.normal(next(keys), (k, k, cin, cout), jnp.float32) * math.sqrt(2.0 / (k * k * cin)),
+                        "g": jnp.ones(cout), "b": jnp.zeros(cout)}
+    conv("stem", 7, 3, 64)
+    cin, arch = 64, []
+    for i, n in enumerate(BLOCKS[1]):
+        for j in range(n):
+            w, stride = 64 << i, 2 if i > 0 and j == 0 else 1
+            cout, p = w * (4 if BLOCKS[0] else 1), f"s{i}b{j}"
+            if BLOCKS[0]:
+                conv(p + "c1", 1, cin, w); conv(p + "c2", 3, w, w); conv(p + "c3", 1, w, cout)
+            else:
+                conv(p + "c1", 3, cin, w); conv(p + "c2", 3, w, cout)
+            if stride != 1 or cin != cout:
+                conv(p + "sc", 1, cin, cout)
+            arch.append((p, stride, stride != 1 or cin != cout))
+            cin = cout
+    params["fc"] = {"w": jax.random.normal(next(keys), (cin, CLASSES), jnp.float32) * 0.01, "b": jnp.zeros(CLASSES)}
+    return params, arch
+def conv_bn(p, x, stride, dtype):
+    k = p["w"].shape[0]
+    x = jax.lax.conv_general_dilated(x, p["w"].astype(dtype), (stride, stride), [(k // 2, k // 2)] * 2,
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    m = jnp.mean(x.astype(jnp.float32), (0, 1, 2))
+    v = jnp.var(x.astype(jnp.float32), (0, 1, 2))
+    return ((x - m.astype(dtype)) * (jax.lax.rsqrt(v + 1e-5) * p["g"]).astype(dtype) + p["b"].astype(dtype))
+def forward(params, arch, x, dtype):
+    x = jax.nn.relu(conv_bn(params["stem"], x.astype(dtype), 2, dtype))
+    x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 3, 3, 1), (1, 2, 2, 1), [(0, 0), (1, 1), (1, 1), (0, 0)])
+    for p, stride, proj in arch:
+        s = conv_bn(params[p + "sc"], x, stride, dtype) if proj else x
+        if BLOCKS[0]:
+            h = jax.nn.relu(conv_bn(params[p + "c1"], x, 1, dtype))
+            h = jax.nn.relu(conv_bn(params[p + "c2"], h, stride, dtype))
+            h = conv_bn(params[p + "c3"], h, 1, dtype)
+        else:
+            h = jax.nn.relu(conv_bn(params[p + "c1"], x, stride, dtype))
+            h = conv_bn(params[p + "c2"], h, 1, dtype)
+        x = jax.nn.relu(h + s)
+    x = jnp.mean(x.astype(jnp.float32), (1, 2))
+    return x @ params["fc"]["w"] + params["fc"]["b"]
+def make_step(devices, batch, dtype):
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    mesh = Mesh(np.array(devices), ("data",))
+    rep, split = NamedSharding(mesh, P()), NamedSharding(mesh, P("data"))
+    params, arch = init(jax.random.PRNGKey(0))
+    params = jax.device_put(params, rep)
+    mom = jax.tree_util.tree_map(jnp.zeros_like, params)
+    rng = np.random.default_rng(0)
+    x = jax.device_put(rng.standard_normal((batch, IMG, IMG, 3), dtype=np.float32), split)
+    y = jax.device_put(rng.integers(0, CLASSES, batch), split)
+    def loss_fn(params, x, y):
+        logits = forward(params, arch, x, dtype)
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y[:, None], 1))
+    @jax.jit
+    def train(params, mom, x, y):
+        loss, g = jax.value_and_grad(loss_fn)(params, x, y)
+        mom = jax.tree_util.tree_map(lambda m, g: 0.9 * m + g, mom, g)
+        return jax.tree_util.tree_map(lambda p, m: p - 0.01 * m, params, mom), mom, loss
+    state = [params, mom]
+    def step():
+        state[0], state[1], loss = train(state[0], state[1], x, y)
+        return float(loss)
+    return step
+'''
+def jax_bench():
+    exec(JAX_MODEL, globals())
+    import jax, jax.numpy as jnp
+    out["version"] = jax.__version__
+    out["model_source"] = "defined in the script (ResNet v1.5 layout, jax.lax; batch statistics, no running averages)"
+    gpus = [d for d in jax.devices() if d.platform in ("gpu", "cuda")] if cfg["gpu"] else []
+    if cfg.get("dp_platform") == "cpu":  # tests: the data-parallel path on forced host devices
+        gpus = jax.devices("cpu")
+    out["gpus"] = [f"{d.platform}:{d.id} {getattr(d, 'device_kind', '')}".strip() for d in gpus]
+    name = MODEL
+    if cfg["cpu"]:
+        figure(name + "_fp32.cpu", cfg["cpu_batch"], "XLA CPU", lambda: sample(make_step(jax.devices("cpu")[:1], cfg["cpu_batch"], jnp.float32)))
+    if not gpus:
+        return
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)",
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)))
+    figure(name + "_bf16.gpu0", cfg["gpu_batch"], "mixed precision: bfloat16 compute, FP32 weights and loss",
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.bfloat16)))
+    if len(gpus) > 1:
+        n = len(gpus)
+        figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
+               f"jax.sharding: batch split over {n} devices, weights replicated, {cfg['gpu_batch']} images per device",
+               lambda: sample(make_step(gpus, cfg["gpu_batch"] * n, jnp.float32)))
+def tensorflow():
+    import tensorflow as tf
+    out["version"] = tf.__version__
+    out["model_source"] = "defined in the script with tf.keras layers (ResNet v1.5 layout; keras.applications not used)"
+    gpus = tf.config.list_physical_devices("GPU") if cfg["gpu"] else []
+    out["gpus"] = [g.name for g in gpus]
+    L = tf.keras.layers
+    def build():
+        def conv_bn(x, cout, k, stride):
+            x = L.Conv2D(cout, k, stride, padding="same", use_bias=False)(x)
+            return L.BatchNormalization()(x)
+        inp = L.Input((IMG, IMG, 3))
+        x = L.MaxPooling2D(3, 2, padding="same")(L.ReLU()(conv_bn(inp, 64, 7, 2)))
+        cin = 64
+        for i, n in enumerate(BLOCKS[1]):
+            for j in range(n):
+                w, stride = 64 << i, 2 if i > 0 and j == 0 else 1
+                cout = w * (4 if BLOCKS[0] else 1)
+                s = conv_bn(x, cout, 1, stride) if stride != 1 or cin != cout else x
+                if BLOCKS[0]:
+                    h = L.ReLU()(conv_bn(x, w, 1, 1))
+                    h = conv_bn(L.ReLU()(conv_bn(h, w, 3, stride)), cout, 1, 1)
+                else:
+                    h = conv_bn(L.ReLU()(conv_bn(x, w, 3, stride)), cout, 3, 1)
+                x, cin = L.ReLU()(L.Add()([h, s])), cout
+        x = L.GlobalAveragePooling2D()(x)
+        return tf.keras.Model(inp, L.Dense(CLASSES, dtype="float32")(x))
+    def make_step(device, batch, policy, strategy=None):
+        tf.keras.mixed_precision.set_global_policy(policy)
+        tf.keras.utils.set_random_seed(0)
+        scope = strategy.scope() if strategy else tf.device(device)
+        with scope:
+            model = build()
+            opt = tf.keras.optimizers.SGD(0.01, momentum=0.9)
+            if policy == "mixed_float16":
+                # 2^15, the default, overflows and skips the first steps of a short run.
+                opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, initial_scale=1024)
+            if hasattr(opt, "build"):  # the slots now, not in the first (distributed) step
+                opt.build(model.trainable_variables)
+        with tf.device(device or "/CPU:0"):
+            x = tf.random.normal((batch, IMG, IMG, 3))
+            y = tf.random.uniform((batch,), 0, CLASSES, tf.int32)
+        lossf = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")
+        mixed = policy == "mixed_float16"
+        keras2 = mixed and hasattr(opt, "get_scaled_loss")  # Keras 3 scales with scale_loss, unscales in apply
+        replicas = strategy.num_replicas_in_sync if strategy else 1
+        def one(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.nn.compute_average_loss(lossf(y, model(x, training=True)), global_batch_size=batch * replicas)
+                scaled = (opt.get_scaled_loss(loss) if keras2 else opt.scale_loss(loss)) if mixed else loss
+            g = tape.gradient(scaled, model.trainable_variables)
+            if keras2:
+                g = opt.get_unscaled_gradients(g)
+            opt.apply_gradients(zip(g, model.trainable_variables))
+            return loss
+        @tf.function
+        def train():
+            if strategy:
+                return strategy.reduce("SUM", strategy.run(one, args=(x, y)), axis=None)
+            return one(x, y)
+        def step():
+            with tf.device(device) if device else strategy.scope():
+                return float(train())
+        return step
+    name = MODEL
+    if cfg["cpu"]:
+        figure(name + "_fp32.cpu", cfg["cpu_batch"], "TensorFlow CPU",
+               lambda: sample(make_step("/CPU:0", cfg["cpu_batch"], "float32")))
+    if not gpus:
+        return
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32 (TensorFlow may use TF32 on Ampere and newer)",
+           lambda: sample(make_step("/GPU:0", cfg["gpu_batch"], "float32")))
+    figure(name + "_fp16.gpu0", cfg["gpu_batch"], "mixed precision: keras policy mixed_float16, loss scaling",
+           lambda: sample(make_step("/GPU:0", cfg["gpu_batch"], "mixed_float16")))
+    tf.keras.mixed_precision.set_global_policy("float32")
+    if len(gpus) > 1:
+        n = len(gpus)
+        figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
+               f"tf.distribute.MirroredStrategy over {n} GPUs, {cfg['gpu_batch']} images per GPU",
+               lambda: sample(make_step(None, cfg["gpu_batch"], "float32", tf.distribute.MirroredStrategy())))
+try:
+    {"pytorch": pytorch, "jax": jax_bench, "tensorflow": tensorflow}[fw]()
+except BaseException as e:
+    out["error"] = f"{type(e).__name__}: {str(e)[:600]}"
+    traceback.print_exc()
+emit()
+)PY";
+}
+
+namespace {
+
+std::string model_name(const std::string& model) {
+  if (model == "resnet50") return "ResNet-50";
+  if (model == "resnet18") return "ResNet-18";
+  return model;
+}
+
+std::string short_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+}  // namespace
+
+FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, const FrameworkBenchConfig& config,
+                                              const Result<ProcessOutput>& output, long long elapsed_ms) {
+  FrameworkBenchRun run;
+  const std::string prefix = target.framework + "." + config.model;
+  const std::string where = "environment " + target.env + " (" + target.interpreter + ")";
+  auto whole_run = [&](const std::string& status, const std::string& detail) {
+    BenchMeasurement m;
+    m.key = prefix + "_fp32." + (config.cpu ? "cpu" : "gpu0");
+    m.unit = "images_per_s";
+    m.status = status;
+    m.detail = detail + "; " + where;
+    run.measurements.push_back(std::move(m));
+  };
+  if (!output) {
+    const Error& e = output.error();
+    whole_run(e.kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed,
+              target.framework + " training step: " + e.message + " after " + std::to_string(elapsed_ms) + " ms");
+    return run;
+  }
+  run.stderr_text = output->err;
+  json result = json::parse(framework_result_text(output->out), nullptr, false);
+  if (!result.is_object()) {
+    whole_run(output->exit_code < 0 || output->exit_code > 128 ? kBenchCrashed : kBenchFailed,
+              "the interpreter ended (status " + std::to_string(output->exit_code) + ") without a result");
+    return run;
+  }
+  auto text = [](const json& j, const char* key, size_t limit) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? printable(it->get<std::string>(), limit) : std::string();
+  };
+  const std::string version = text(result, "version", 80);
+  const std::string library = target.framework + (version.empty() ? "" : " " + version) + ", " + where;
+  if (std::string source = text(result, "model_source", 300); !source.empty())
+    run.notes.push_back(target.framework + ": " + model_name(config.model) + " " + source);
+  if (auto g = result.find("gpus"); g != result.end() && g->is_array()) {
+    std::string names;
+    for (const auto& x : *g) {
+      if (x.is_string()) names += (names.empty() ? "" : ", ") + printable(x.get<std::string>(), 100);
+    }
+    run.notes.push_back(target.framework + " sees " + std::to_string(g->size()) + " GPU(s)" +
+                        (names.empty() ? "" : ": " + names));
+  }
+  if (std::string error = text(result, "error", 600); !error.empty()) {
+    whole_run(kBenchFailed, library + ": " + error);
+    return run;
+  }
+  auto figures = result.find("figures");
+  if (figures == result.end() || !figures->is_array()) return run;
+  for (const json& f : *figures) {
+    if (!f.is_object()) continue;
+    BenchMeasurement m;
+    std::string key = text(f, "key", 80);
+    // The script names its figures "<model>_<precision>.<device>"; anything else is not ours.
+    if (!key.starts_with(config.model + "_") ||
+        key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") != std::string::npos)
+      continue;
+    m.key = target.framework + "." + key;
+    m.unit = "images_per_s";
+    m.library = library;
+    const int batch = f.value("batch", 0);
+    m.detail = model_name(config.model) + " training step (forward, backward, SGD with momentum), batch " +
+               std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
+               std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
+    if (std::string error = text(f, "error", 600); !error.empty()) {
+      m.status = kBenchFailed;
+      m.detail += ": " + error;
+      run.measurements.push_back(std::move(m));
+      continue;
+    }
+    std::vector<double> times;
+    std::vector<double> losses;
+    for (const char* name : {"times", "losses"}) {
+      auto it = f.find(name);
+      if (it == f.end() || !it->is_array()) continue;
+      for (const auto& x : *it) {
+        (name[0] == 't' ? times : losses).push_back(x.is_number() ? x.get<double>() : std::nan(""));
+      }
+    }
+    bool finite = !losses.empty();
+    for (double l : losses) finite = finite && std::isfinite(l);
+    for (double t : times) finite = finite && std::isfinite(t) && t > 0;
+    if (times.empty() || batch <= 0 || !finite) {
+      m.status = kBenchFailed;
+      m.check = "no usable step times or a loss that is not a number";
+      run.measurements.push_back(std::move(m));
+      continue;
+    }
+    SampleStats stats = summarize(times);
+    fill_rate(m, stats, batch, 1.0);
+    m.status = kBenchOk;
+    m.check_passed = losses.back() < losses.front();
+    m.check = "loss over " + std::to_string(losses.size()) +
+              " steps on the same batch: " + short_number(losses.front()) + " -> " + short_number(losses.back()) +
+              (m.check_passed ? ", finite and falling" : ", NOT falling: the step does not learn");
+    run.measurements.push_back(std::move(m));
+  }
+  return run;
+}
+
+FrameworkBenchRun run_framework_bench(const ProcessRunner& runner, const FrameworkTarget& target,
+                                      const FrameworkBenchConfig& config, std::chrono::milliseconds deadline) {
+  long long elapsed_ms = 0;
+  auto output = run_framework_script(runner, target, framework_bench_script(), {framework_bench_config_json(config)},
+                                     deadline, elapsed_ms);
+  return framework_bench_from_output(target, config, output, elapsed_ms);
+}
+
+}  // namespace gpudoctor::gpu

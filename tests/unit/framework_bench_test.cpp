@@ -1,0 +1,182 @@
+// bench --framework's reading of what the interpreter wrote (gpu/framework_bench.hpp), on
+// recorded outputs, and the claims that follow (model/bench_report.hpp): images per second from
+// the step times, a loss that does not fall or is not a number failing the figure, one figure's
+// error staying with it, a timeout, and scaling said as "cannot measure: one GPU" on one GPU.
+#include "gpu/framework_bench.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/bench_report.hpp"
+#include "render/bench_render.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor::gpu {
+namespace {
+
+const FrameworkTarget kTarget{.framework = "pytorch", .env = "/venv", .interpreter = "/venv/bin/python"};
+
+Result<ProcessOutput> printed(const std::string& json_line, int status = 0) {
+  return ProcessOutput{.exit_code = status, .out = "noise\nGPUDOCTOR-RESULT " + json_line + "\n", .err = "warn\n"};
+}
+
+const BenchMeasurement* by_key(const FrameworkBenchRun& run, const std::string& key) {
+  for (const auto& m : run.measurements) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+TEST(FrameworkBench, QuickIsASmallerModelAndTheConfigReachesTheScript) {
+  EXPECT_EQ(framework_bench_config("quick").model, "resnet18");
+  EXPECT_EQ(framework_bench_config("default").model, "resnet50");
+  EXPECT_EQ(framework_bench_config("default").image, 224);
+  auto j = nlohmann::json::parse(framework_bench_config_json(framework_bench_config("full")));
+  EXPECT_EQ(j["gpu_batch"], 128);
+  EXPECT_EQ(j["model"], "resnet50");
+  // The script's own reading of its argument and its result line.
+  std::string script = framework_bench_script();
+  EXPECT_NE(script.find("json.loads(sys.argv[2])"), std::string::npos);
+  EXPECT_NE(script.find("GPUDOCTOR-RESULT "), std::string::npos);
+}
+
+TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
+  FrameworkBenchConfig c = framework_bench_config("default");
+  auto run = framework_bench_from_output(
+      kTarget, c,
+      printed(
+          R"({"version":"2.11.0","model_source":"defined in the script","gpus":["NVIDIA H200"],"error":null,)"
+          R"("figures":[{"key":"resnet50_fp32.cpu","batch":8,"detail":"16 threads","times":[2.0,2.0,2.2,1.8,2.0],)"
+          R"("losses":[6.9,6.0,5.0,4.0,3.0,2.0,1.0],"error":null},)"
+          R"({"key":"resnet50_fp32.gpu0","batch":64,"detail":"FP32","times":[0.1,0.1,0.1],"losses":[6.9,6.9,7.0,7.1,7.2],"error":null},)"
+          R"({"key":"resnet50_bf16.gpu0","batch":64,"detail":"bf16","times":[],"losses":[],"error":"OutOfMemoryError: CUDA out of memory"},)"
+          R"({"key":"resnet50_fp32.gpus2","batch":128,"detail":"DDP","times":[0.1],"losses":[6.9,null],"error":null}]})"),
+      5000);
+  const BenchMeasurement* cpu = by_key(run, "pytorch.resnet50_fp32.cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->status, kBenchOk);
+  EXPECT_EQ(cpu->json_key(), "pytorch.resnet50_fp32.cpu.images_per_s");
+  ASSERT_TRUE(cpu->value.has_value());
+  EXPECT_DOUBLE_EQ(*cpu->value, 4.0);  // 8 images over the median 2.0 s
+  EXPECT_DOUBLE_EQ(*cpu->max, 8 / 1.8);
+  EXPECT_TRUE(cpu->check_passed) << cpu->check;
+  EXPECT_NE(cpu->library.find("pytorch 2.11.0"), std::string::npos) << cpu->library;
+  EXPECT_NE(cpu->detail.find("batch 8 of synthetic 3x224x224"), std::string::npos) << cpu->detail;
+  // A loss that rises on the same batch: the step learns nothing, a wrong answer.
+  const BenchMeasurement* gpu = by_key(run, "pytorch.resnet50_fp32.gpu0");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_FALSE(gpu->check_passed);
+  EXPECT_NE(gpu->check.find("NOT falling"), std::string::npos) << gpu->check;
+  // One figure's error is that figure's, the others stand.
+  const BenchMeasurement* half = by_key(run, "pytorch.resnet50_bf16.gpu0");
+  ASSERT_NE(half, nullptr);
+  EXPECT_EQ(half->status, kBenchFailed);
+  EXPECT_NE(half->detail.find("out of memory"), std::string::npos) << half->detail;
+  // A loss that is not a number (the script writes NaN as null: NaN is not JSON) fails the figure.
+  const BenchMeasurement* ddp = by_key(run, "pytorch.resnet50_fp32.gpus2");
+  ASSERT_NE(ddp, nullptr);
+  EXPECT_EQ(ddp->status, kBenchFailed);
+}
+
+TEST(FrameworkBench, ANonFiniteLossFailsAndForeignKeysAreDropped) {
+  FrameworkBenchConfig c = framework_bench_config("quick");
+  auto run = framework_bench_from_output(
+      kTarget, c,
+      printed(R"({"version":"2.11.0","gpus":[],"error":null,"figures":[)"
+              R"({"key":"resnet18_fp32.cpu","batch":4,"detail":"","times":[1.0],"losses":[6.9,null],"error":null},)"
+              R"({"key":"../../etc","batch":4,"times":[1.0],"losses":[2,1]},)"
+              R"({"key":"resnet18_fp32.cpu;drop","batch":4,"times":[1.0],"losses":[2,1]}]})"),
+      10);
+  ASSERT_EQ(run.measurements.size(), 1u);
+  EXPECT_EQ(run.measurements[0].status, kBenchFailed);
+}
+
+TEST(FrameworkBench, TimeoutSilenceAndImportErrorEachSaySo) {
+  FrameworkBenchConfig c = framework_bench_config("default");
+  auto timeout = framework_bench_from_output(kTarget, c, Error{ErrorKind::timeout, "killed at the deadline"}, 600000);
+  ASSERT_EQ(timeout.measurements.size(), 1u);
+  EXPECT_EQ(timeout.measurements[0].status, kBenchTimeout);
+  EXPECT_EQ(timeout.measurements[0].key, "pytorch.resnet50_fp32.cpu");
+  auto silent = framework_bench_from_output(kTarget, c, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
+  EXPECT_EQ(silent.measurements.at(0).status, kBenchCrashed);
+  auto import = framework_bench_from_output(
+      kTarget, c, printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"),
+      5);
+  EXPECT_EQ(import.measurements.at(0).status, kBenchFailed);
+  EXPECT_NE(import.measurements.at(0).detail.find("No module named"), std::string::npos);
+}
+
+BenchMeasurement rate(const std::string& key, double value) {
+  BenchMeasurement m;
+  m.key = key;
+  m.unit = "images_per_s";
+  m.status = kBenchOk;
+  m.value = value;
+  m.check_passed = true;
+  return m;
+}
+
+std::optional<BenchClaim> claim(const BenchReport& r, const std::string& part) {
+  for (const auto& c : r.claims) {
+    if (c.what.find(part) != std::string::npos) return c;
+  }
+  return std::nullopt;
+}
+
+TEST(FrameworkBench, ClaimsGpuOverCpuMixedPrecisionAndScaling) {
+  BenchReport r;
+  r.measurements = {rate("jax.resnet50_fp32.cpu", 10), rate("jax.resnet50_fp32.gpu0", 800),
+                    rate("jax.resnet50_bf16.gpu0", 2000)};
+  r.claims = bench_claims(r);
+  auto gpu_cpu = claim(r, "ResNet-50 training, jax: GPU/CPU");
+  ASSERT_TRUE(gpu_cpu && gpu_cpu->ratio);
+  EXPECT_DOUBLE_EQ(*gpu_cpu->ratio, 80.0);
+  auto mixed = claim(r, "ResNet-50 training, jax: mixed precision (bf16)");
+  ASSERT_TRUE(mixed && mixed->ratio);
+  EXPECT_DOUBLE_EQ(*mixed->ratio, 2.5);
+  auto one = claim(r, "ResNet-50 training, jax: data-parallel");
+  ASSERT_TRUE(one);
+  EXPECT_FALSE(one->ratio);
+  EXPECT_EQ(one->basis, "cannot measure: one GPU");
+  EXPECT_NE(render_bench_text(r, false).find("data-parallel scaling efficiency: cannot measure: one GPU"),
+            std::string::npos);
+
+  r.measurements.push_back(rate("jax.resnet50_fp32.gpus2", 1472));
+  r.claims = bench_claims(r);
+  auto two = claim(r, "jax: data-parallel scaling efficiency on 2 GPUs");
+  ASSERT_TRUE(two && two->ratio);
+  EXPECT_DOUBLE_EQ(*two->ratio, 0.92);
+  EXPECT_NE(render_bench_text(r, false).find("on 2 GPUs: 92%"), std::string::npos) << render_bench_text(r, false);
+
+  BenchReport cpu_only;
+  cpu_only.measurements = {rate("pytorch.resnet18_fp32.cpu", 10)};
+  cpu_only.claims = bench_claims(cpu_only);
+  auto none = claim(cpu_only, "ResNet-18 training, pytorch: GPU/CPU");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->ratio);
+  EXPECT_NE(none->basis.find("pytorch.resnet18_fp32.gpu0 was not run"), std::string::npos) << none->basis;
+}
+
+}  // namespace
+}  // namespace gpudoctor::gpu
+
+namespace gpudoctor {
+namespace {
+
+// Options of the other kind of bench run are refused, not ignored (exit 2, a usage error).
+TEST(FrameworkBenchOptions, OptionsOfTheOtherRunAreUsageErrors) {
+  auto sizes = testing::run_gpudoctor({"bench", "--framework", "jax", "--sgemm-size", "64", "--no-history"});
+  EXPECT_EQ(sizes.exit_code, 2) << sizes.err;
+  EXPECT_NE(sizes.err.find("do not apply"), std::string::npos) << sizes.err;
+  auto image = testing::run_gpudoctor({"bench", "--framework-image", "64", "--no-history"});
+  EXPECT_EQ(image.exit_code, 2) << image.err;
+  auto junk = testing::run_gpudoctor({"bench", "--framework", "jax", "--framework-batch", "4x", "--no-history"});
+  EXPECT_EQ(junk.exit_code, 2) << junk.err;
+  auto which = testing::run_gpudoctor({"bench", "--framework", "caffe", "--no-history"});
+  EXPECT_EQ(which.exit_code, 2) << which.err;
+}
+
+}  // namespace
+}  // namespace gpudoctor
