@@ -3,8 +3,11 @@
 # (--root-per-rank), rank 3 a different one: rank 0 must group ranks 0-2, name rank 3 the odd node
 # out and list what differs. Then with faults: rank 1's doctor hangs (killed at its deadline),
 # rank 2's doctor crashes, rank 3 never reports; rank 0 must still print the report, naming each,
-# within its deadline. Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without
-# mpirun, python3 or a built gpudoctor-fleet.
+# within its deadline. The first run also has --nccl: an all-reduce across the 4 ranks' GPUs
+# through the fake libnccl/libcuda (tests/fakes, the real dlopen path in a child), ranks 0-2's
+# fake NCCL going over InfiniBand and rank 3's over sockets: rank 3 must be named for it.
+# Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without mpirun, python3 or a
+# built gpudoctor-fleet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/dev}"
@@ -28,10 +31,24 @@ for r in 0 1 2; do ln -s "$fixtures/linux-torch-healthy" "$work/rank$r"; done
 ln -s "$fixtures/linux-driver-too-old" "$work/rank3"
 mpi=(mpirun --oversubscribe --allow-run-as-root -np 4)
 common=(--every-rank-a-node --root-per-rank "$work/rank{}/root" --env-file-per-rank "$work/rank{}/env" --json)
+fakes="$PWD/$build/tests/fakes/lib"
+{
+  cat tests/fakes/scenarios/verify_healthy.ini
+  echo "net = IB"  # [nccl] is its last section
+} >"$work/nccl-ib.ini"
+nccl=(--nccl --nccl-bytes 1048576 --nccl-iters 2 --nccl-deadline 60)
+fake_env() { # SCENARIO: the fake driver for a rank's children (its own doctor is under --root)
+  echo env "LD_LIBRARY_PATH=$fakes" "GPUDOCTOR_FAKE_DRIVER=$1" "TMPDIR=$work"
+}
 
 rc=0
-# Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process.
-timeout 120 "${mpi[@]}" "$build/gpudoctor" fleet "${common[@]}" >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
+# Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process; MPMD so that
+# rank 3 gets the other fake NCCL.
+# shellcheck disable=SC2046
+timeout 120 mpirun --oversubscribe --allow-run-as-root \
+  -np 3 $(fake_env "$work/nccl-ib.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" : \
+  -np 1 $(fake_env "$PWD/tests/fakes/scenarios/verify_healthy.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" \
+  >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
 if [ "$rc" != 1 ]; then
   cat "$work/fleet.err" >&2
   echo "fleet-check: exit $rc, expected 1 (rank 3's tree has error findings)" >&2
@@ -69,6 +86,17 @@ if not any(o["node"].endswith("/rank3") for o in doc["outliers"]):
     problems.append(f"rank 3 not named an outlier: {doc['outliers']}")
 if not any(f["severity"] == "error" and all(n.endswith("/rank3") for n in f["nodes"]) for f in doc["findings"]):
     problems.append("rank 3's driver errors are not among the collapsed findings")
+nccl = doc.get("nccl") or {}
+if nccl.get("status") != "passed" or nccl.get("gpus") != 4 or not nccl.get("busbw_gbps", 0) > 0:
+    problems.append(f"--nccl: {nccl}, expected passed over 4 GPUs with a bus bandwidth")
+if nccl.get("slowest_transport") != "sockets (NET/Socket)" or [n.split("/")[-1] for n in nccl.get("slowest_transport_nodes", [])] != ["rank3"]:
+    problems.append(f"--nccl: slowest link {nccl.get('slowest_transport')} on {nccl.get('slowest_transport_nodes')}, expected sockets on rank 3")
+if not any(o["node"].endswith("/rank3") and "NCCL chose sockets" in o["reason"] for o in doc["outliers"]):
+    problems.append("rank 3's NCCL over sockets is not among the outliers")
+for n in doc["nodes"]:
+    want = "sockets (NET/Socket)" if n["rank"] == 3 else "InfiniBand (NET/IB)"
+    if (n.get("nccl") or {}).get("transport") != want:
+        problems.append(f"rank {n['rank']}: NCCL transport {(n.get('nccl') or {}).get('transport')}, expected {want}")
 
 faults = json.load(open(f"{work}/faults.json"))
 status = {n["rank"]: n["status"] for n in faults["nodes"]}
@@ -81,5 +109,6 @@ if problems:
     print("fleet-check: FAILED\n  " + "\n  ".join(problems), file=sys.stderr)
     sys.exit(1)
 print(f"fleet-check: ok: odd node out found ({groups[1]['nodes'][0]}: {', '.join(keys)} differ); "
+      f"--nccl over 4 fake GPUs passed, rank 3's sockets named; "
       f"hung, crashed and silent ranks reported in {took} s (deadline 15 s)")
 PY
