@@ -5,7 +5,9 @@
 # rank 2's doctor crashes, rank 3 never reports; rank 0 must still print the report, naming each,
 # within its deadline. The first run also has --nccl: an all-reduce across the 4 ranks' GPUs
 # through the fake libnccl/libcuda (tests/fakes, the real dlopen path in a child), ranks 0-2's
-# fake NCCL going over InfiniBand and rank 3's over sockets: rank 3 must be named for it.
+# fake NCCL going over InfiniBand and rank 3's over sockets: rank 3 must be named for it; and
+# --verify/--bench (verify --quick over the fakes, a small CPU-only bench --quick): rank 3's fake
+# kernel answers wrong, so its verify must fail and be named, and every rank's figures arrive.
 # Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without mpirun, python3 or a
 # built gpudoctor-fleet.
 set -euo pipefail
@@ -36,7 +38,12 @@ fakes="$PWD/$build/tests/fakes/lib"
   cat tests/fakes/scenarios/verify_healthy.ini
   echo "net = IB"  # [nccl] is its last section
 } >"$work/nccl-ib.ini"
-nccl=(--nccl --nccl-bytes 1048576 --nccl-iters 2 --nccl-deadline 60)
+{
+  cat tests/fakes/scenarios/verify_healthy.ini
+  printf '[kernel]\nresult = wrong\n'
+} >"$work/wrong-kernel.ini"
+nccl=(--nccl --nccl-bytes 1048576 --nccl-iters 2 --nccl-deadline 60 --verify --bench --bench-arg=--cpu-only
+  --bench-arg=--sgemm-size=64 --bench-arg=--conv-batch=1)
 fake_env() { # SCENARIO: the fake driver for a rank's children (its own doctor is under --root)
   echo env "LD_LIBRARY_PATH=$fakes" "GPUDOCTOR_FAKE_DRIVER=$1" "TMPDIR=$work"
 }
@@ -47,7 +54,7 @@ rc=0
 # shellcheck disable=SC2046
 timeout 120 mpirun --oversubscribe --allow-run-as-root \
   -np 3 $(fake_env "$work/nccl-ib.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" : \
-  -np 1 $(fake_env "$PWD/tests/fakes/scenarios/verify_healthy.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" \
+  -np 1 $(fake_env "$work/wrong-kernel.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" \
   >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
 if [ "$rc" != 1 ]; then
   cat "$work/fleet.err" >&2
@@ -91,9 +98,18 @@ if nccl.get("status") != "passed" or nccl.get("gpus") != 4 or not nccl.get("busb
     problems.append(f"--nccl: {nccl}, expected passed over 4 GPUs with a bus bandwidth")
 if nccl.get("slowest_transport") != "sockets (NET/Socket)" or [n.split("/")[-1] for n in nccl.get("slowest_transport_nodes", [])] != ["rank3"]:
     problems.append(f"--nccl: slowest link {nccl.get('slowest_transport')} on {nccl.get('slowest_transport_nodes')}, expected sockets on rank 3")
+if not any(o["node"].endswith("/rank3") and o["reason"].startswith("verify failed: kernel") for o in doc["outliers"]):
+    problems.append(f"rank 3's failed verify is not among the outliers: {doc['outliers']}")
+if [b["key"] for b in doc.get("bench", [])][:1] != ["cpu.sgemm_fp32.gflops"] or doc["bench"][0]["nodes"] != 4:
+    problems.append(f"the fleet's bench figures: {doc.get('bench')}")
 if not any(o["node"].endswith("/rank3") and "NCCL chose sockets" in o["reason"] for o in doc["outliers"]):
     problems.append("rank 3's NCCL over sockets is not among the outliers")
 for n in doc["nodes"]:
+    verify, bench = n.get("verify") or {}, n.get("bench") or {}
+    if verify.get("status") != ("failed" if n["rank"] == 3 else "passed"):
+        problems.append(f"rank {n['rank']}: verify {verify}")
+    if "cpu.sgemm_fp32.gflops" not in (bench.get("figures") or {}):
+        problems.append(f"rank {n['rank']}: bench {bench} has no CPU SGEMM figure")
     want = "sockets (NET/Socket)" if n["rank"] == 3 else "InfiniBand (NET/IB)"
     if (n.get("nccl") or {}).get("transport") != want:
         problems.append(f"rank {n['rank']}: NCCL transport {(n.get('nccl') or {}).get('transport')}, expected {want}")
@@ -109,6 +125,6 @@ if problems:
     print("fleet-check: FAILED\n  " + "\n  ".join(problems), file=sys.stderr)
     sys.exit(1)
 print(f"fleet-check: ok: odd node out found ({groups[1]['nodes'][0]}: {', '.join(keys)} differ); "
-      f"--nccl over 4 fake GPUs passed, rank 3's sockets named; "
+      f"--nccl over 4 fake GPUs passed, rank 3's sockets and failed verify named, bench figures from 4; "
       f"hung, crashed and silent ranks reported in {took} s (deadline 15 s)")
 PY
