@@ -52,7 +52,7 @@ rc=0
 # Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process; MPMD so that
 # rank 3 gets the other fake NCCL.
 # shellcheck disable=SC2046
-timeout 120 mpirun --oversubscribe --allow-run-as-root \
+timeout -k 10 120 mpirun --oversubscribe --allow-run-as-root \
   -np 3 $(fake_env "$work/nccl-ib.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" : \
   -np 1 $(fake_env "$work/wrong-kernel.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" \
   >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
@@ -64,11 +64,12 @@ fi
 
 start=$(date +%s)
 rc=0
-timeout 120 "${mpi[@]}" "$fleet" "${common[@]}" --deadline 15 --test-fault 1:hang --test-fault 2:crash \
+timeout -k 10 120 "${mpi[@]}" "$fleet" "${common[@]}" --deadline 15 --test-fault 1:hang --test-fault 2:crash \
   --test-fault 3:silent >"$work/faults.json" 2>"$work/faults.err" || rc=$?
 took=$(($(date +%s) - start))
-if [ "$rc" = 124 ]; then
-  echo "fleet-check: rank 0 did not finish within 120 s with a hung rank" >&2
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+  # (-k: an mpirun that ignores SIGTERM after MPI_Abort is killed, not waited on for ever.)
+  echo "fleet-check: mpirun did not finish within 120 s with a hung rank (exit $rc)" >&2
   exit 1
 fi
 
