@@ -463,6 +463,21 @@ void step_cudnn(StepRun& s, int device) {
 
 // ---- NCCL and peers: across GPUs ----
 
+/// Rank r sends (r + 1) * (i % 7) at element i, so every GPU must receive
+/// nranks(nranks+1)/2 * (i % 7), exactly (small integers are exact in float).
+bool all_reduce_exact(StepRun& s, const std::vector<float>& got, int gpu, int nranks) {
+  const double ranks_sum = static_cast<double>(nranks) * (nranks + 1) / 2;
+  for (size_t i = 0; i < got.size(); ++i) {
+    auto want = static_cast<float>(ranks_sum * static_cast<double>(i % 7));
+    if (got[i] != want) {
+      s.fail("NCCL all-reduce over " + std::to_string(nranks) + " GPU(s): GPU " + std::to_string(gpu) + " element " +
+             std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " + std::to_string(want));
+      return false;
+    }
+  }
+  return true;
+}
+
 void step_nccl(StepRun& s) {
   if (!enter_device(s, 0)) return;
   const int count = static_cast<int>(s.contexts.size());
@@ -497,7 +512,6 @@ void step_nccl(StepRun& s) {
     }
   }
   if (!checked(s, "ncclGroupEnd", describe, api->group_end)) return;
-  const int ranks_sum = count * (count + 1) / 2;
   for (int d = 0; d < count; ++d) {
     auto u = static_cast<size_t>(d);
     std::vector<float> got(kCount);
@@ -505,14 +519,7 @@ void step_nccl(StepRun& s) {
         !from_device(s, got, recv[u])) {
       return;
     }
-    for (size_t i = 0; i < kCount; ++i) {
-      auto want = static_cast<float>(ranks_sum * static_cast<int>(i % 7));
-      if (got[i] != want) {
-        s.fail("NCCL all-reduce over " + std::to_string(count) + " GPU(s): GPU " + std::to_string(d) + " element " +
-               std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " + std::to_string(want));
-        return;
-      }
-    }
+    if (!all_reduce_exact(s, got, d, count)) return;
   }
   s.pass("NCCL all-reduce (sum, " + std::to_string(kCount) + " floats) over " + std::to_string(count) +
          " GPU(s): every element on every GPU exact");
@@ -642,18 +649,10 @@ void step_nccl_fleet(StepRun& s) {
     return true;
   };
   if (!all_reduce()) return;  // the first also warms up
-  const double ranks_sum = static_cast<double>(nranks) * (nranks + 1) / 2;
   for (int d = 0; d < count; ++d) {
     std::vector<float> got(elements);
     if (!enter_device(s, d) || !from_device(s, got, recv[static_cast<size_t>(d)])) return;
-    for (size_t i = 0; i < elements; ++i) {
-      auto want = static_cast<float>(ranks_sum * static_cast<double>(i % 7));
-      if (got[i] != want) {
-        s.fail("NCCL all-reduce over " + std::to_string(nranks) + " GPU(s): GPU " + std::to_string(d) + " element " +
-               std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " + std::to_string(want));
-        return;
-      }
-    }
+    if (!all_reduce_exact(s, got, d, nranks)) return;
   }
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i) {
