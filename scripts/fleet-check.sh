@@ -3,8 +3,13 @@
 # (--root-per-rank), rank 3 a different one: rank 0 must group ranks 0-2, name rank 3 the odd node
 # out and list what differs. Then with faults: rank 1's doctor hangs (killed at its deadline),
 # rank 2's doctor crashes, rank 3 never reports; rank 0 must still print the report, naming each,
-# within its deadline. Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without
-# mpirun, python3 or a built gpudoctor-fleet.
+# within its deadline. The first run also has --nccl: an all-reduce across the 4 ranks' GPUs
+# through the fake libnccl/libcuda (tests/fakes, the real dlopen path in a child), ranks 0-2's
+# fake NCCL going over InfiniBand and rank 3's over sockets: rank 3 must be named for it; and
+# --verify/--bench (verify --quick over the fakes, a small CPU-only bench --quick): rank 3's fake
+# kernel answers wrong, so its verify must fail and be named, and every rank's figures arrive.
+# Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without mpirun, python3 or a
+# built gpudoctor-fleet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/dev}"
@@ -28,10 +33,29 @@ for r in 0 1 2; do ln -s "$fixtures/linux-torch-healthy" "$work/rank$r"; done
 ln -s "$fixtures/linux-driver-too-old" "$work/rank3"
 mpi=(mpirun --oversubscribe --allow-run-as-root -np 4)
 common=(--every-rank-a-node --root-per-rank "$work/rank{}/root" --env-file-per-rank "$work/rank{}/env" --json)
+fakes="$PWD/$build/tests/fakes/lib"
+{
+  cat tests/fakes/scenarios/verify_healthy.ini
+  echo "net = IB"  # [nccl] is its last section
+} >"$work/nccl-ib.ini"
+{
+  cat tests/fakes/scenarios/verify_healthy.ini
+  printf '[kernel]\nresult = wrong\n'
+} >"$work/wrong-kernel.ini"
+nccl=(--nccl --nccl-bytes 1048576 --nccl-iters 2 --nccl-deadline 60 --verify --bench --bench-arg=--cpu-only
+  --bench-arg=--sgemm-size=64 --bench-arg=--conv-batch=1)
+fake_env() { # SCENARIO: the fake driver for a rank's children (its own doctor is under --root)
+  echo env "LD_LIBRARY_PATH=$fakes" "GPUDOCTOR_FAKE_DRIVER=$1" "TMPDIR=$work"
+}
 
 rc=0
-# Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process.
-timeout 120 "${mpi[@]}" "$build/gpudoctor" fleet "${common[@]}" >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
+# Through `gpudoctor fleet`, which becomes gpudoctor-fleet in each rank's process; MPMD so that
+# rank 3 gets the other fake NCCL.
+# shellcheck disable=SC2046
+timeout -k 10 120 mpirun --oversubscribe --allow-run-as-root \
+  -np 3 $(fake_env "$work/nccl-ib.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" : \
+  -np 1 $(fake_env "$work/wrong-kernel.ini") "$build/gpudoctor" fleet "${common[@]}" "${nccl[@]}" \
+  >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
 if [ "$rc" != 1 ]; then
   cat "$work/fleet.err" >&2
   echo "fleet-check: exit $rc, expected 1 (rank 3's tree has error findings)" >&2
@@ -40,11 +64,12 @@ fi
 
 start=$(date +%s)
 rc=0
-timeout 120 "${mpi[@]}" "$fleet" "${common[@]}" --deadline 15 --test-fault 1:hang --test-fault 2:crash \
+timeout -k 10 120 "${mpi[@]}" "$fleet" "${common[@]}" --deadline 15 --test-fault 1:hang --test-fault 2:crash \
   --test-fault 3:silent >"$work/faults.json" 2>"$work/faults.err" || rc=$?
 took=$(($(date +%s) - start))
-if [ "$rc" = 124 ]; then
-  echo "fleet-check: rank 0 did not finish within 120 s with a hung rank" >&2
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+  # (-k: an mpirun that ignores SIGTERM after MPI_Abort is killed, not waited on for ever.)
+  echo "fleet-check: mpirun did not finish within 120 s with a hung rank (exit $rc)" >&2
   exit 1
 fi
 
@@ -69,6 +94,26 @@ if not any(o["node"].endswith("/rank3") for o in doc["outliers"]):
     problems.append(f"rank 3 not named an outlier: {doc['outliers']}")
 if not any(f["severity"] == "error" and all(n.endswith("/rank3") for n in f["nodes"]) for f in doc["findings"]):
     problems.append("rank 3's driver errors are not among the collapsed findings")
+nccl = doc.get("nccl") or {}
+if nccl.get("status") != "passed" or nccl.get("gpus") != 4 or not nccl.get("busbw_gbps", 0) > 0:
+    problems.append(f"--nccl: {nccl}, expected passed over 4 GPUs with a bus bandwidth")
+if nccl.get("slowest_transport") != "sockets (NET/Socket)" or [n.split("/")[-1] for n in nccl.get("slowest_transport_nodes", [])] != ["rank3"]:
+    problems.append(f"--nccl: slowest link {nccl.get('slowest_transport')} on {nccl.get('slowest_transport_nodes')}, expected sockets on rank 3")
+if not any(o["node"].endswith("/rank3") and o["reason"].startswith("verify failed: kernel") for o in doc["outliers"]):
+    problems.append(f"rank 3's failed verify is not among the outliers: {doc['outliers']}")
+if [b["key"] for b in doc.get("bench", [])][:1] != ["cpu.sgemm_fp32.gflops"] or doc["bench"][0]["nodes"] != 4:
+    problems.append(f"the fleet's bench figures: {doc.get('bench')}")
+if not any(o["node"].endswith("/rank3") and "NCCL chose sockets" in o["reason"] for o in doc["outliers"]):
+    problems.append("rank 3's NCCL over sockets is not among the outliers")
+for n in doc["nodes"]:
+    verify, bench = n.get("verify") or {}, n.get("bench") or {}
+    if verify.get("status") != ("failed" if n["rank"] == 3 else "passed"):
+        problems.append(f"rank {n['rank']}: verify {verify}")
+    if "cpu.sgemm_fp32.gflops" not in (bench.get("figures") or {}):
+        problems.append(f"rank {n['rank']}: bench {bench} has no CPU SGEMM figure")
+    want = "sockets (NET/Socket)" if n["rank"] == 3 else "InfiniBand (NET/IB)"
+    if (n.get("nccl") or {}).get("transport") != want:
+        problems.append(f"rank {n['rank']}: NCCL transport {(n.get('nccl') or {}).get('transport')}, expected {want}")
 
 faults = json.load(open(f"{work}/faults.json"))
 status = {n["rank"]: n["status"] for n in faults["nodes"]}
@@ -81,5 +126,6 @@ if problems:
     print("fleet-check: FAILED\n  " + "\n  ".join(problems), file=sys.stderr)
     sys.exit(1)
 print(f"fleet-check: ok: odd node out found ({groups[1]['nodes'][0]}: {', '.join(keys)} differ); "
+      f"--nccl over 4 fake GPUs passed, rank 3's sockets and failed verify named, bench figures from 4; "
       f"hung, crashed and silent ranks reported in {took} s (deadline 15 s)")
 PY

@@ -80,6 +80,7 @@ stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
 stage "windows: launcher built with mingw-w64, run under wine" skippable scripts/windows-smoke.sh
 stage "html report in headless chromium" skippable scripts/html-report-check.sh build/dev/gpudoctor
 stage "fleet under mpirun (4 ranks, odd node out, faults)" skippable scripts/fleet-check.sh build/dev
+stage "fleet --from serve endpoints (odd node out; hang, garbage, too big, missing)" skippable scripts/fleet-from-check.sh build/dev
 stage "serve scraped by a real Prometheus (promtool check metrics)" skippable scripts/serve-prometheus-check.sh
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
 stage "build (asan)" bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan -j$jobs"

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
 #include "core/text.hpp"
+#include "model/nccl_links.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -33,6 +35,116 @@ std::string framework_build(const FrameworkFacts& f) {
 
 /// The fingerprint's items before the environment variables (GPUs ... OS).
 constexpr long kFixedItems = 8;
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Each GPU's memory health where NVML knew it: uncorrected ECC errors, retired pages.
+void memory_health_outliers(const FleetNode& n, std::vector<FleetOutlier>& out) {
+  for (size_t i = 0; i < n.facts.gpus.size(); ++i) {
+    const GpuFacts& g = n.facts.gpus[i];
+    std::vector<std::string> what;
+    if (g.ecc_uncorrected_volatile.value_or(0) > 0)
+      what.push_back(fmt::format("{} uncorrected ECC error(s) since the driver loaded", *g.ecc_uncorrected_volatile));
+    if (g.retired_pages.value_or(0) > 0) what.push_back(fmt::format("{} memory page(s) retired", *g.retired_pages));
+    if (!what.empty()) {
+      out.push_back({n.name, fmt::format("GPU {} ({}{}): {}", i, printable(g.name, 60),
+                                         g.uuid.empty() ? "" : ", " + printable(g.uuid, 60), join(what, ", "))});
+    }
+  }
+}
+
+/// The figures of every node's bench, and the nodes far from the fleet's median: a robust
+/// z-score 0.6745·(x − median)/MAD beyond 3.5 (Iglewicz and Hoaglin's cut), and at least 10 %
+/// away, so that a fleet of near-identical figures (MAD ≈ 0) does not name noise.
+void bench_outliers(FleetReport& report) {
+  std::map<std::string, std::vector<std::pair<std::string, double>>> by_key;
+  std::vector<std::string> order;
+  for (const auto& n : report.nodes) {
+    for (const auto& [key, value] : n.bench.figures) {
+      auto [it, fresh] = by_key.try_emplace(key);
+      if (fresh) order.push_back(key);
+      it->second.emplace_back(n.name, value);
+    }
+  }
+  for (const auto& key : order) {
+    const auto& values = by_key[key];
+    if (values.size() < 2) continue;
+    std::vector<double> x;
+    for (const auto& [node, v] : values) x.push_back(v);
+    double median = median_of(x);
+    std::vector<double> dev;
+    for (double v : x) dev.push_back(std::fabs(v - median));
+    double mad = median_of(dev);
+    auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+    report.bench.push_back({.key = key, .nodes = x.size(), .median = median, .mad = mad, .min = *lo, .max = *hi});
+    if (values.size() < 3 || median <= 0) continue;  // two nodes: no majority to be far from
+    for (const auto& [node, v] : values) {
+      double off = (v - median) / median;
+      double z = mad > 0 ? 0.6745 * (v - median) / mad : (v == median ? 0.0 : std::copysign(INFINITY, v - median));
+      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {
+        report.outliers.push_back(
+            {node, fmt::format("bench {} {:.4g} is {:.0f} % {} the fleet's median {:.4g} (MAD {:.3g}, {} node(s))", key,
+                               v, std::fabs(off) * 100, off < 0 ? "below" : "above", median, mad, x.size())});
+      }
+    }
+  }
+}
+
+/// The fleet's all-reduce from every node's part: its bus bandwidth is the slowest node's (the
+/// collective waits for its slowest link), the slowest kind of link NCCL chose anywhere, and
+/// the nodes whose NCCL failed or chose a slower kind of link than most nodes did.
+void summarize_nccl(FleetReport& report) {
+  FleetNccl& f = report.nccl;
+  if (!f.ran) return;
+  std::vector<std::string> failed;
+  std::map<std::string, size_t> kinds;
+  bool first = true;
+  for (const auto& n : report.nodes) {
+    if (!n.nccl.ran) continue;
+    if (n.nccl.status != "passed") {
+      failed.push_back(n.name);
+      report.outliers.push_back({n.name, "NCCL all-reduce " + n.nccl.status + ": " + n.nccl.detail});
+      continue;
+    }
+    if (first || n.nccl.busbw_gbps < f.busbw_gbps) {
+      f.busbw_gbps = n.nccl.busbw_gbps;
+      f.slowest_node = n.name;
+      first = false;
+    }
+    if (!n.nccl.transport.empty()) ++kinds[n.nccl.transport];
+  }
+  for (const auto& [kind, count] : kinds) {
+    if (f.slowest_transport.empty() || nccl_link_order(kind) < nccl_link_order(f.slowest_transport))
+      f.slowest_transport = kind;
+  }
+  for (const auto& n : report.nodes) {
+    if (n.nccl.ran && n.nccl.status == "passed" && n.nccl.transport == f.slowest_transport &&
+        !f.slowest_transport.empty())
+      f.slowest_transport_nodes.push_back(n.name);
+  }
+  if (!kinds.empty()) {
+    auto usual =
+        std::max_element(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (const auto& n : report.nodes) {
+      if (n.nccl.ran && n.nccl.status == "passed" && !n.nccl.transport.empty() &&
+          nccl_link_order(n.nccl.transport) < nccl_link_order(usual->first)) {
+        report.outliers.push_back(
+            {n.name, fmt::format("NCCL chose {} here, where {} of {} node(s) use {}", n.nccl.transport, usual->second,
+                                 report.nodes.size(), usual->first)});
+      }
+    }
+  }
+  if (!failed.empty()) {
+    f.status = "failed";
+    f.detail = fmt::format("the all-reduce failed on {} node(s): {}", failed.size(), join(failed, ", "));
+  } else if (f.status.empty()) {
+    f.status = "passed";
+  }
+}
 
 std::string group_id(size_t i) {
   std::string id;
@@ -77,6 +189,7 @@ void compare_fleet(FleetReport& report) {
   report.differences.clear();
   report.findings.clear();
   report.outliers.clear();
+  report.bench.clear();
   // Group by fingerprint. Env items a node lacks read as "unset" so every group has every key.
   std::vector<std::vector<std::pair<std::string, std::string>>> prints;
   std::set<std::string> env_keys;
@@ -143,8 +256,19 @@ void compare_fleet(FleetReport& report) {
     }
   }
   for (const auto& n : report.nodes) {
+    if (n.status == "ok") memory_health_outliers(n, report.outliers);
+  }
+  for (const auto& n : report.nodes) {
     if (n.status != "ok") report.outliers.push_back({n.name, "no report: " + n.error});
   }
+  for (const auto& n : report.nodes) {
+    if (n.verify.ran && n.verify.status != "passed")
+      report.outliers.push_back({n.name, "verify " + n.verify.status + ": " + n.verify.detail});
+    if (n.bench.ran && n.bench.status != "passed")
+      report.outliers.push_back({n.name, "bench " + n.bench.status + ": " + n.bench.detail});
+  }
+  bench_outliers(report);
+  summarize_nccl(report);
   // The items that differ between groups.
   if (report.groups.size() > 1) {
     const auto& keys = report.groups[0].print;

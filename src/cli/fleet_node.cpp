@@ -1,14 +1,122 @@
 #include "cli/fleet_node.hpp"
 
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/text.hpp"
+#include "gpu/isolated_child.hpp"
+#include "gpu/verify_steps.hpp"
+#include "model/bench_report.hpp"
 #include "model/json_codec.hpp"
+#include "model/verify_report.hpp"
 #include "platform/process_runner.hpp"
 
 namespace gpudoctor {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One extra run's child: its JSON output, or {status, error} saying why there is none.
+nlohmann::ordered_json run_extra(const NodeDoctorRun& run, const char* command, std::vector<std::string> options,
+                                 Clock::time_point end) {
+  // Not the doctor's --root/--env-file: verify and bench measure the live machine, not a tree.
+  std::vector<std::string> argv{run.gpudoctor, command, "--quick", "--json", "--no-color"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+  if (left.count() <= 0) return {{"status", "timeout"}, {"error", "no time left after the doctor"}};
+  HostProcessRunner runner;
+  auto out = runner.run(argv, left);
+  if (!out) {
+    const Error& e = out.error();
+    return {{"status", e.kind == ErrorKind::timeout   ? "timeout"
+                       : e.kind == ErrorKind::crashed ? "crashed"
+                                                      : "failed"},
+            {"error", printable(e.message, 300)}};
+  }
+  auto doc = nlohmann::ordered_json::parse(out->out, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return {{"status", "no-result"},
+            {"error", printable(std::string(command) + " exited " + std::to_string(out->exit_code) +
+                                    " without a JSON report: " + out->err,
+                                300)}};
+  }
+  return doc;
+}
+
+/// verify's JSON, read for the fleet: passed, or which steps did not pass and why.
+FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
+  FleetRun r{.ran = true};
+  if (!j.is_object()) return {.ran = true, .status = "no-result", .detail = "not a verify report"};
+  if (auto s = j.find("steps"); s == j.end() || !s->is_array()) {
+    auto st = j.find("status");
+    auto err = j.find("error");
+    r.status = st != j.end() && st->is_string() ? st->get<std::string>() : "no-result";
+    r.detail = err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300) : "not a verify report";
+    return r;
+  }
+  VerifyReport report;
+  for (const auto& step : j["steps"]) {
+    VerifyStep v;
+    step_from_json(step, v);
+    report.steps.push_back(std::move(v));
+  }
+  if (auto p = j.find("problems"); p != j.end() && p->is_array()) {
+    for (const auto& x : *p) {
+      if (x.is_string()) report.problems.push_back(x.get<std::string>());
+    }
+  }
+  r.status = verify_passed(report) ? "passed" : "failed";
+  std::vector<std::string> why;
+  for (const auto& s : report.steps) {
+    if (s.status == kStepPassed || s.status == kStepSkipped) continue;
+    why.push_back(s.name + (s.device ? " on GPU " + std::to_string(*s.device) : "") + " " + s.status +
+                  (s.detail.empty() ? "" : ": " + s.detail));
+  }
+  for (const auto& p : report.problems) why.push_back(p);
+  if (r.status == "failed" && why.empty()) why.emplace_back("no step ran");
+  r.detail = printable(join(why, "; "), 400);
+  return r;
+}
+
+/// bench's JSON, read for the fleet: each figure measured, or why there are none.
+FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
+  FleetRun r{.ran = true};
+  if (!j.is_object() || !j.contains("measurements")) {
+    auto st = j.is_object() ? j.find("status") : j.end();
+    auto err = j.is_object() ? j.find("error") : j.end();
+    r.status = j.is_object() && st != j.end() && st->is_string() ? st->get<std::string>() : "no-result";
+    r.detail = j.is_object() && err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300)
+                                                                   : "not a bench report";
+    return r;
+  }
+  BenchReport report;
+  bench_report_from_json(j, report);
+  for (const auto& m : report.measurements) {
+    if (m.ok() && std::isfinite(*m.value)) r.figures.emplace_back(printable(m.json_key(), 80), *m.value);
+  }
+  r.status = bench_passed(report) ? "passed" : "failed";
+  std::vector<std::string> why;
+  for (const auto& m : report.measurements) {
+    if (m.status == kBenchFailed || m.status == kBenchCrashed || m.status == kBenchTimeout)
+      why.push_back(m.key + " " + m.status + (m.detail.empty() ? "" : ": " + m.detail));
+  }
+  for (const auto& p : report.problems) why.push_back(p);
+  r.detail = printable(join(why, "; "), 400);
+  return r;
+}
+
+}  // namespace
+
 std::string run_node_doctor(const NodeDoctorRun& run) {
+  const auto end = Clock::now() + run.deadline;
   nlohmann::ordered_json msg = {{"node", run.node}, {"rank", run.rank}, {"status", "ok"}, {"error", ""}};
   std::vector<std::string> argv{run.gpudoctor, "doctor", "--json", "--no-color"};
   argv.insert(argv.end(), run.args.begin(), run.args.end());
@@ -28,6 +136,12 @@ std::string run_node_doctor(const NodeDoctorRun& run) {
     } else {
       msg["report"] = std::move(doc);
     }
+  }
+  if (run.verify) msg["verify"] = run_extra(run, "verify", run.verify_args, end);
+  if (run.bench) {
+    std::vector<std::string> options{"--no-history"};
+    options.insert(options.end(), run.bench_args.begin(), run.bench_args.end());
+    msg["bench"] = run_extra(run, "bench", options, end);
   }
   return msg.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
@@ -59,7 +173,79 @@ FleetNode fleet_node_from_message(const std::string& text, int rank) {
   } else if (node.status.empty()) {
     node.status = "failed";
   }
+  if (auto v = msg.find("verify"); v != msg.end()) node.verify = verify_run_from_json(*v);
+  if (auto b = msg.find("bench"); b != msg.end()) node.bench = bench_run_from_json(*b);
   return node;
+}
+
+Result<std::string> make_nccl_unique_id(std::chrono::milliseconds deadline) {
+  auto outcomes = gpu::run_isolated({{"verify-step", gpu::verify_step_args("nccl-id", -1, {})}}, deadline);
+  VerifyStep step = gpu::verify_step_from_child("nccl-id", -1, outcomes.front());
+  if (step.status == kStepPassed && !step.notes.empty() && step.notes.front().starts_with("id=")) {
+    return step.notes.front().substr(3);
+  }
+  return Error{ErrorKind::call_failed, "no NCCL unique id: " + (step.detail.empty() ? step.status : step.detail),
+               "ncclGetUniqueId", 0};
+}
+
+std::string run_node_nccl(const NodeNcclRun& run) {
+  // NCCL's INFO lines go to a private file the child reads (never to its channel).
+  std::string dir = (std::filesystem::temp_directory_path() / "gpudoctor-nccl-XXXXXX").string();
+  bool have_dir = ::mkdtemp(dir.data()) != nullptr;
+  std::map<std::string, std::string> args{{"id", run.id},
+                                          {"nranks", std::to_string(run.nranks)},
+                                          {"rank0", std::to_string(run.rank0)},
+                                          {"gpus", std::to_string(run.gpus)},
+                                          {"bytes", std::to_string(run.bytes)},
+                                          {"iters", std::to_string(run.iters)}};
+  if (have_dir) args["log"] = dir + "/nccl.log";
+  auto outcomes = gpu::run_isolated({{"verify-step", gpu::verify_step_args("nccl-fleet", -1, args)}}, run.deadline);
+  VerifyStep step = gpu::verify_step_from_child("nccl-fleet", -1, outcomes.front());
+  if (have_dir) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  nlohmann::ordered_json msg = {
+      {"status", step.status}, {"detail", printable(step.detail, 400)}, {"notes", step.notes}};
+  return msg.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+FleetNcclRun nccl_run_from_message(const std::string& text) {
+  FleetNcclRun r{.ran = true};
+  auto msg = nlohmann::ordered_json::parse(text, nullptr, false);
+  if (msg.is_discarded() || !msg.is_object() || !msg.contains("status") || !msg["status"].is_string()) {
+    r.status = "failed";
+    r.detail = "not an NCCL result";
+    return r;
+  }
+  r.status = printable(msg["status"].get<std::string>(), 40);
+  if (auto d = msg.find("detail"); d != msg.end() && d->is_string()) r.detail = printable(d->get<std::string>(), 400);
+  auto notes = msg.find("notes");
+  if (notes == msg.end() || !notes->is_array()) return r;
+  for (const auto& n : *notes) {
+    if (!n.is_string()) continue;
+    std::string note = n.get<std::string>();
+    if (note.starts_with("transport=")) {
+      r.transport = printable(note.substr(10), 80);
+    } else if (note.starts_with("connections=")) {
+      std::string kind_count = note.substr(12);
+      size_t colon = kind_count.rfind(':');
+      if (colon != std::string::npos)
+        r.connections.emplace_back(printable(kind_count.substr(0, colon), 80),
+                                   std::atoi(kind_count.c_str() + colon + 1));
+    } else if (note.starts_with("seconds=")) {
+      // "seconds=S algbw_gbps=A busbw_gbps=B"
+      double seconds = 0;
+      double algbw = 0;
+      double busbw = 0;
+      if (std::sscanf(note.c_str(), "seconds=%lf algbw_gbps=%lf busbw_gbps=%lf", &seconds, &algbw, &busbw) == 3 &&
+          std::isfinite(seconds) && std::isfinite(busbw)) {
+        r.seconds = seconds;
+        r.busbw_gbps = busbw;
+      }
+    }
+  }
+  return r;
 }
 
 std::string per_rank_path(const std::string& pattern, int rank) {
@@ -68,6 +254,90 @@ std::string per_rank_path(const std::string& pattern, int rank) {
     out.replace(at, 2, std::to_string(rank));
   }
   return out;
+}
+
+namespace {
+
+/// "host", "host:port", "[v6]:port" (after any "http://" and trailing "/"), or false.
+bool split_endpoint(std::string_view text, FleetHost& out) {
+  if (text.starts_with("http://")) text.remove_prefix(7);
+  while (text.ends_with('/')) text.remove_suffix(1);
+  std::string_view host = text;
+  std::string_view port;
+  if (text.starts_with('[')) {
+    size_t close = text.find(']');
+    if (close == std::string_view::npos) return false;
+    host = text.substr(1, close - 1);
+    std::string_view rest = text.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return false;
+      port = rest.substr(1);
+    }
+  } else if (size_t colon = text.find(':'); colon != std::string_view::npos) {
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  if (host.empty() || host.size() > 253) return false;
+  for (char c : host) {
+    // Names and addresses only: nothing that could start a path, a query or user info.
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == ':')) return false;
+  }
+  if (!port.empty()) {
+    int p = 0;
+    auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+    if (ec != std::errc() || end != port.data() + port.size() || p < 1 || p > 65535) return false;
+    out.port = p;
+  }
+  out.host = std::string(host);
+  return true;
+}
+
+}  // namespace
+
+Result<std::vector<FleetHost>> parse_fleet_hosts(std::string_view text) {
+  if (text.size() > kMaxFleetHostsFileBytes)
+    return Error{ErrorKind::too_large, "the hosts file is larger than 16 MiB", "", 0};
+  std::vector<FleetHost> hosts;
+  std::set<std::pair<std::string, int>> seen;
+  size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+    if (line.empty()) continue;
+    FleetHost h{.name = std::string(line)};
+    if (line.starts_with("https://"))
+      return Error{ErrorKind::invalid_data,
+                   "line " + std::to_string(line_no) + ": https is not supported (serve speaks plain HTTP)", "", 0};
+    if (!split_endpoint(line, h)) {
+      return Error{ErrorKind::invalid_data,
+                   "line " + std::to_string(line_no) + ": not HOST[:PORT]: " + printable(line, 80), "", 0};
+    }
+    if (!seen.emplace(h.host, h.port).second) continue;
+    if (hosts.size() == kMaxFleetHosts)
+      return Error{ErrorKind::too_large, "more than " + std::to_string(kMaxFleetHosts) + " hosts", "", 0};
+    hosts.push_back(std::move(h));
+  }
+  return hosts;
+}
+
+FleetNode fleet_node_from_report_json(const std::string& name, int index, const std::string& body) {
+  FleetNode node;
+  node.name = printable(name, 200);
+  node.rank = index;
+  auto doc = nlohmann::ordered_json::parse(body, nullptr, false);
+  if (doc.is_discarded()) {
+    node.status = "failed";
+    node.error = "its /report.json is not JSON: " + printable(body, 80);
+  } else if (!doctor_report_from_json(doc, node.facts, node.findings)) {
+    node.status = "failed";
+    node.error = "its /report.json is JSON but not a gpudoctor report";
+  }
+  return node;
 }
 
 }  // namespace gpudoctor

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,12 +22,15 @@
 #include "cli/command.hpp"
 #include "cli/fleet_node.hpp"
 #include "cli/output.hpp"
+#include "gpu/internal_tasks.hpp"
 #include "render/fleet_report.hpp"
 
 namespace gpudoctor {
 namespace {
 
 constexpr int kReportTag = 18;
+constexpr int kNcclPlanTag = 19;    ///< rank 0 -> each leader: {"run", "id", "nranks", "rank0", "gpus"}
+constexpr int kNcclResultTag = 20;  ///< each leader -> rank 0: run_node_nccl's message
 
 struct FleetArgs {
   bool json = false;
@@ -38,6 +42,14 @@ struct FleetArgs {
   int simulate_nodes = 0;
   std::vector<std::string> faults;  ///< "RANK:crash", "RANK:hang" (the doctor), "RANK:silent" (the rank)
   bool timing = false;
+  bool verify = false;
+  bool bench = false;
+  std::vector<std::string> verify_args;
+  std::vector<std::string> bench_args;
+  bool nccl = false;
+  long long nccl_bytes = 64LL << 20;
+  int nccl_iters = 5;
+  double nccl_deadline_s = 120;
   std::vector<std::string> doctor_args;
 };
 
@@ -75,7 +87,11 @@ std::vector<std::string> node_messages(const FleetArgs& a, int rank, int leader_
   NodeDoctorRun run{.gpudoctor = gpudoctor_path(a),
                     .deadline = std::chrono::milliseconds(static_cast<long>(a.deadline_s * 1000 * 2 / 3)),
                     .node = a.every_rank_a_node ? host + "/rank" + std::to_string(rank) : host,
-                    .rank = rank};
+                    .rank = rank,
+                    .verify = a.verify,
+                    .bench = a.bench,
+                    .verify_args = a.verify_args,
+                    .bench_args = a.bench_args};
   if (!a.root_per_rank.empty()) run.args = {"--root", per_rank_path(a.root_per_rank, rank)};
   if (!a.env_file_per_rank.empty()) {
     run.args.push_back("--env-file");
@@ -97,6 +113,116 @@ std::vector<std::string> node_messages(const FleetArgs& a, int rank, int leader_
   return out;
 }
 
+std::string receive_text(int source, int tag) {
+  MPI_Status status;
+  MPI_Probe(source, tag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_CHAR, &count);
+  std::string text(static_cast<size_t>(count), '\0');
+  MPI_Recv(text.data(), count, MPI_CHAR, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return text;
+}
+
+void send_text(const std::string& text, int dest, int tag) {
+  MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD);
+}
+
+/// A leader's part of --nccl: rank 0's plan, then this node's GPUs in the all-reduce.
+void nccl_leader(const FleetArgs& a) {
+  auto plan = nlohmann::ordered_json::parse(receive_text(0, kNcclPlanTag), nullptr, false);
+  if (!plan.is_object() || !plan.value("run", false)) return;
+  NodeNcclRun run{.id = plan.value("id", std::string()),
+                  .nranks = plan.value("nranks", 0),
+                  .rank0 = plan.value("rank0", 0),
+                  .gpus = plan.value("gpus", 0),
+                  .bytes = a.nccl_bytes,
+                  .iters = a.nccl_iters,
+                  .deadline = std::chrono::milliseconds(static_cast<long>(a.nccl_deadline_s * 1000 * 2 / 3))};
+  send_text(run_node_nccl(run), 0, kNcclResultTag);
+}
+
+/// Rank 0's part of --nccl (nccl-tests' bootstrap over MPI): the unique id made in a child,
+/// each node's first rank from the GPU counts in the reports, the plans sent, its own node's
+/// part run, and every node's result awaited until --nccl-deadline. False when a node sent
+/// no result (the job is then ended with MPI_Abort, as for a missing report).
+bool nccl_rank0(const FleetArgs& a, const std::vector<int>& leaders, std::map<int, std::vector<FleetNode>>& by_rank,
+                const std::map<int, int>& not_reported, FleetNccl& nccl) {
+  auto start = Clock::now();
+  nccl.ran = true;
+  nccl.bytes = a.nccl_bytes;
+  std::map<int, int> gpus;  // leader -> its GPUs in the communicator, as its report counts them
+  for (int r : leaders) {
+    const auto& nodes = by_rank[r];
+    int n = nodes.empty() || nodes.front().status != "ok" ? 0 : static_cast<int>(nodes.front().facts.gpus.size());
+    if (n > 0) gpus[r] = n;
+  }
+  std::string why_not;
+  if (!not_reported.empty()) {
+    why_not = "not run: rank " + std::to_string(not_reported.begin()->first) + " did not report";
+  } else if (!gpus.contains(0)) {
+    why_not = "not run: rank 0's node reported no GPU";
+  }
+  std::string id;
+  if (why_not.empty()) {
+    auto made = make_nccl_unique_id(std::chrono::milliseconds(static_cast<long>(a.nccl_deadline_s * 1000 / 4)));
+    if (made) {
+      id = *made;
+    } else {
+      why_not = made.error().message;
+    }
+  }
+  std::map<int, int> first_rank;
+  for (const auto& [r, n] : gpus) {
+    first_rank[r] = nccl.gpus;
+    nccl.gpus += n;
+  }
+  // Every leader still there gets a plan, "run": false included, so that none waits for ever.
+  for (int r : leaders) {
+    if (r == 0 || not_reported.contains(r)) continue;
+    nlohmann::ordered_json plan = {{"run", false}};
+    if (why_not.empty() && gpus.contains(r)) {
+      plan = {{"run", true}, {"id", id}, {"nranks", nccl.gpus}, {"rank0", first_rank[r]}, {"gpus", gpus[r]}};
+    }
+    send_text(plan.dump(), r, kNcclPlanTag);
+  }
+  if (!why_not.empty()) {
+    nccl.status = why_not.starts_with("not run") ? "not-run" : "failed";
+    nccl.detail = why_not;
+    return true;
+  }
+  const auto child_deadline = std::chrono::milliseconds(static_cast<long>(a.nccl_deadline_s * 1000 * 2 / 3));
+  by_rank[0].front().nccl = nccl_run_from_message(run_node_nccl({.id = id,
+                                                                 .nranks = nccl.gpus,
+                                                                 .rank0 = 0,
+                                                                 .gpus = gpus[0],
+                                                                 .bytes = a.nccl_bytes,
+                                                                 .iters = a.nccl_iters,
+                                                                 .deadline = child_deadline}));
+  std::set<int> waiting;
+  for (const auto& [r, n] : gpus) {
+    if (r != 0) waiting.insert(r);
+  }
+  while (!waiting.empty() && seconds_since(start) < a.nccl_deadline_s) {
+    int found = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kNcclResultTag, MPI_COMM_WORLD, &found, &status);
+    if (found == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
+    std::string text = receive_text(status.MPI_SOURCE, kNcclResultTag);
+    if (waiting.erase(status.MPI_SOURCE) == 0) continue;
+    by_rank[status.MPI_SOURCE].front().nccl = nccl_run_from_message(text);
+  }
+  for (int r : waiting) {
+    by_rank[r].front().nccl = {.ran = true,
+                               .status = "no-report",
+                               .detail = "rank " + std::to_string(r) + " sent no NCCL result within " +
+                                         std::to_string(static_cast<int>(a.nccl_deadline_s)) + " s"};
+  }
+  return waiting.empty();
+}
+
 int run(int argc, char** argv) {
   FleetArgs a;
   CLI::App app{"gpudoctor-fleet: the doctor on every node of an MPI job, one report at rank 0"};
@@ -110,11 +236,26 @@ int run(int argc, char** argv) {
   app.add_option("--simulate-nodes", a.simulate_nodes, "Send this many node reports in all, copies (performance)");
   app.add_option("--test-fault", a.faults, "RANK:crash|hang|silent, for tests (repeatable)");
   app.add_flag("--timing", a.timing, "Print rank 0's gather, compare and render seconds on stderr");
+  app.add_flag("--verify", a.verify, "Each node also runs `verify --quick`; failures are named");
+  app.add_flag("--bench", a.bench,
+               "Each node also runs `bench --quick`; figures far from the fleet's median are named");
+  app.add_option("--verify-arg", a.verify_args, "An option for each node's verify (repeatable)");
+  app.add_option("--bench-arg", a.bench_args, "An option for each node's bench (repeatable), e.g. --cpu-only");
+  app.add_flag("--nccl", a.nccl,
+               "An NCCL all-reduce across every node's GPUs (bootstrapped over MPI): bus bandwidth and the "
+               "links NCCL chose");
+  app.add_option("--nccl-bytes", a.nccl_bytes, "Bytes of the all-reduce (default 64 MiB)");
+  app.add_option("--nccl-iters", a.nccl_iters, "Timed all-reduces (default 5)");
+  app.add_option("--nccl-deadline", a.nccl_deadline_s, "Seconds for the all-reduce phase (default 120)");
   app.add_option("doctor-args", a.doctor_args, "After --: options passed to each node's doctor");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
+  if (a.nccl && (a.simulate_nodes > 0 || a.nccl_bytes < 4 || a.nccl_iters < 1 || !(a.nccl_deadline_s > 0))) {
+    print_error("gpudoctor-fleet: --nccl takes --nccl-bytes >= 4, --nccl-iters >= 1, and not --simulate-nodes\n");
+    return kExitUsage;
   }
 
   int rank = 0;
@@ -153,6 +294,7 @@ int run(int argc, char** argv) {
       for (const auto& m : node_messages(a, rank, leader_index(rank), static_cast<int>(leaders.size()), host)) {
         MPI_Send(m.data(), static_cast<int>(m.size()), MPI_CHAR, 0, kReportTag, MPI_COMM_WORLD);
       }
+      if (a.nccl) nccl_leader(a);
     }
     MPI_Finalize();
     return kExitOk;
@@ -194,6 +336,7 @@ int run(int argc, char** argv) {
   }
   double gather_s = seconds_since(gather_start);
   bool missing = !expected.empty();
+  if (a.nccl) missing = !nccl_rank0(a, leaders, by_rank, expected, report.nccl) || missing;
   for (const auto& [r, left] : expected) {
     FleetNode n;
     n.rank = r;
@@ -235,6 +378,8 @@ int run(int argc, char** argv) {
 }  // namespace gpudoctor
 
 int main(int argc, char** argv) {
+  // --nccl's children (gpudoctor-fleet --internal-task ...): vendor code runs there, not here.
+  gpudoctor::gpu::run_internal_task(argc, argv);
   MPI_Init(&argc, &argv);
   return gpudoctor::run(argc, argv);
 }

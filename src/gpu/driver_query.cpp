@@ -184,6 +184,24 @@ void query_device(NvmlSession& s, unsigned index) {
   if (s.device_call(api.device_persistence_mode, "device_persistence_mode", index, device, &persistence)) {
     d.persistence_mode = persistence != 0;
   }
+  unsigned long long ecc = 0;
+  if (s.device_call(api.device_ecc_errors, "device_ecc_errors", index, device, kNvmlMemoryErrorUncorrected,
+                    kNvmlVolatileEcc, &ecc)) {
+    d.ecc_uncorrected_volatile = ecc;
+  }
+  // A count query (no buffer): the count comes back with success or "insufficient size".
+  for (int cause : {kNvmlRetiredSingleBit, kNvmlRetiredDoubleBit}) {
+    if (api.device_retired_pages == nullptr) break;
+    unsigned pages = 0;
+    send_call(s.out, symbol_for(api.bound, "device_retired_pages"), index);
+    nvmlReturn_t retired = api.device_retired_pages(device, cause, &pages, nullptr);
+    if (retired == kNvmlSuccess || retired == kNvmlErrorInsufficientSize) {
+      d.retired_pages = d.retired_pages.value_or(0) + pages;
+    } else if (retired != kNvmlErrorNotSupported) {
+      s.report.problems.push_back("device " + std::to_string(index) + ": " +
+                                  s.describe(symbol_for(api.bound, "device_retired_pages"), retired));
+    }
+  }
   s.report.devices.push_back(std::move(d));
 }
 

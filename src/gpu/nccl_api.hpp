@@ -16,6 +16,12 @@ using ncclComm_t = struct ncclComm*;
 inline constexpr ncclResult_t kNcclSuccess = 0;
 inline constexpr int kNcclFloat32 = 7;
 inline constexpr int kNcclSum = 0;
+/// NCCL_UNIQUE_ID_BYTES: what ncclGetUniqueId makes on one rank and every rank passes to
+/// ncclCommInitRank (sent between nodes by MPI, as nccl-tests does).
+inline constexpr size_t kNcclUniqueIdBytes = 128;
+struct ncclUniqueId {
+  char internal[kNcclUniqueIdBytes];
+};
 
 // clang-format off
 #define GPUDOCTOR_NCCL_ENTRY_POINTS(X)                                                                 \
@@ -26,7 +32,11 @@ inline constexpr int kNcclSum = 0;
   X(group_start,   ncclResult_t, (),                            Need::required, "ncclGroupStart")      \
   X(group_end,     ncclResult_t, (),                            Need::required, "ncclGroupEnd")        \
   X(all_reduce,    ncclResult_t, (const void*, void*, size_t, int, int, ncclComm_t, void*),            \
-    Need::required, "ncclAllReduce")
+    Need::required, "ncclAllReduce")                                                                   \
+  /* across processes (fleet --nccl); optional so that verify still loads a library without them */  \
+  X(get_unique_id, ncclResult_t, (ncclUniqueId*),               Need::optional, "ncclGetUniqueId")     \
+  X(comm_init_rank, ncclResult_t, (ncclComm_t*, int, ncclUniqueId, int),                               \
+    Need::optional, "ncclCommInitRank")
 // clang-format on
 
 struct NcclApi {

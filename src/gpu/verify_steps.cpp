@@ -1,8 +1,10 @@
 #include "gpu/verify_steps.hpp"
 
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -14,9 +16,11 @@
 #include "gpu/cuda_driver_api.hpp"
 #include "gpu/cudnn_api.hpp"
 #include "gpu/nccl_api.hpp"
+#include "gpu/nccl_debug_log.hpp"
 #include "gpu/verify_kernels.hpp"
 #include "gpu/verify_math.hpp"
 #include "model/json_codec.hpp"
+#include "platform/host_fs.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
@@ -459,6 +463,21 @@ void step_cudnn(StepRun& s, int device) {
 
 // ---- NCCL and peers: across GPUs ----
 
+/// Rank r sends (r + 1) * (i % 7) at element i, so every GPU must receive
+/// nranks(nranks+1)/2 * (i % 7), exactly (small integers are exact in float).
+bool all_reduce_exact(StepRun& s, const std::vector<float>& got, int gpu, int nranks) {
+  const double ranks_sum = static_cast<double>(nranks) * (nranks + 1) / 2;
+  for (size_t i = 0; i < got.size(); ++i) {
+    auto want = static_cast<float>(ranks_sum * static_cast<double>(i % 7));
+    if (got[i] != want) {
+      s.fail("NCCL all-reduce over " + std::to_string(nranks) + " GPU(s): GPU " + std::to_string(gpu) + " element " +
+             std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " + std::to_string(want));
+      return false;
+    }
+  }
+  return true;
+}
+
 void step_nccl(StepRun& s) {
   if (!enter_device(s, 0)) return;
   const int count = static_cast<int>(s.contexts.size());
@@ -493,7 +512,6 @@ void step_nccl(StepRun& s) {
     }
   }
   if (!checked(s, "ncclGroupEnd", describe, api->group_end)) return;
-  const int ranks_sum = count * (count + 1) / 2;
   for (int d = 0; d < count; ++d) {
     auto u = static_cast<size_t>(d);
     std::vector<float> got(kCount);
@@ -501,17 +519,162 @@ void step_nccl(StepRun& s) {
         !from_device(s, got, recv[u])) {
       return;
     }
-    for (size_t i = 0; i < kCount; ++i) {
-      auto want = static_cast<float>(ranks_sum * static_cast<int>(i % 7));
-      if (got[i] != want) {
-        s.fail("NCCL all-reduce over " + std::to_string(count) + " GPU(s): GPU " + std::to_string(d) + " element " +
-               std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " + std::to_string(want));
-        return;
-      }
-    }
+    if (!all_reduce_exact(s, got, d, count)) return;
   }
   s.pass("NCCL all-reduce (sum, " + std::to_string(kCount) + " floats) over " + std::to_string(count) +
          " GPU(s): every element on every GPU exact");
+}
+
+// ---- NCCL across processes and nodes (fleet --nccl) ----
+
+std::string hex_of(const char* data, size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    auto b = static_cast<unsigned char>(data[i]);
+    out += kDigits[b >> 4U];
+    out += kDigits[b & 15U];
+  }
+  return out;
+}
+
+bool bytes_of(const std::string& hex, char* out, size_t n) {
+  if (hex.size() != 2 * n) return false;
+  auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  for (size_t i = 0; i < n; ++i) {
+    int hi = nibble(hex[2 * i]);
+    int lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out[i] = static_cast<char>(hi * 16 + lo);
+  }
+  return true;
+}
+
+std::string lib_arg(const StepRun& s, const char* key) {
+  auto it = s.libs.find(key);
+  return it == s.libs.end() ? std::string() : it->second;
+}
+
+/// "nccl-id": ncclGetUniqueId on fleet --nccl's rank 0; the id (hex) is the step's first note.
+void step_nccl_id(StepRun& s) {
+  std::optional<NcclApi> api;
+  if (!load_into(s, api, &load_nccl, s.names("nccl", {"libnccl.so.2", "libnccl.so"}), "NCCL")) return;
+  const NcclApi& nccl = *api;
+  auto describe = [&nccl](const std::string& call, int rc) { return call + ": " + nccl_result_text(nccl, rc); };
+  if (api->get_unique_id == nullptr || api->comm_init_rank == nullptr) {
+    s.fail("this NCCL has no ncclGetUniqueId/ncclCommInitRank");
+    return;
+  }
+  ncclUniqueId id{};
+  if (!checked(s, "ncclGetUniqueId", describe, api->get_unique_id, &id)) return;
+  s.step.notes.push_back("id=" + hex_of(id.internal, sizeof id.internal));
+  s.pass("NCCL unique id made");
+}
+
+/// "nccl-fleet": this process's GPUs join one communicator of `nranks` ranks (`rank0` is the
+/// first of ours) made from rank 0's id, the way nccl-tests runs across nodes (ncclGetUniqueId
+/// on one rank, the id sent over MPI, ncclCommInitRank on every rank in a group); then an
+/// all-reduce of `bytes` is checked once and timed `iters` times. NCCL's INFO lines go to the
+/// file `log` (never to the channel) and name the transports it chose (nccl_debug_log.hpp).
+void step_nccl_fleet(StepRun& s) {
+  const int nranks = std::atoi(lib_arg(s, "nranks").c_str());
+  const int rank0 = std::atoi(lib_arg(s, "rank0").c_str());
+  const long long bytes = std::atoll(lib_arg(s, "bytes").c_str());
+  const int iters = std::max(1, std::atoi(lib_arg(s, "iters").c_str()));
+  const std::string log = lib_arg(s, "log");
+  ncclUniqueId id{};
+  if (nranks < 1 || rank0 < 0 || bytes < 4 || !bytes_of(lib_arg(s, "id"), id.internal, sizeof id.internal)) {
+    s.fail("nccl-fleet needs id=HEX nranks=N rank0=R bytes=B");
+    return;
+  }
+  // Read by NCCL at its first call: set before it is loaded.
+  ::setenv("NCCL_DEBUG", "INFO", 1);
+  if (!log.empty()) ::setenv("NCCL_DEBUG_FILE", log.c_str(), 1);
+  if (!enter_device(s, 0)) return;
+  // The GPUs the node's report counted (NVML); CUDA must see as many (CUDA_VISIBLE_DEVICES).
+  const int count = std::atoi(lib_arg(s, "gpus").c_str());
+  if (count < 1 || static_cast<size_t>(count) > s.contexts.size() || rank0 + count > nranks) {
+    s.fail("this node's report counts " + std::to_string(count) + " GPU(s) from rank " + std::to_string(rank0) +
+           " of " + std::to_string(nranks) + "; CUDA sees " + std::to_string(s.contexts.size()));
+    return;
+  }
+  std::optional<NcclApi> api;
+  if (!load_into(s, api, &load_nccl, s.names("nccl", {"libnccl.so.2", "libnccl.so"}), "NCCL")) return;
+  const NcclApi& nccl = *api;
+  auto describe = [&nccl](const std::string& call, int rc) { return call + ": " + nccl_result_text(nccl, rc); };
+  if (api->comm_init_rank == nullptr) {
+    s.fail("this NCCL has no ncclCommInitRank");
+    return;
+  }
+  std::vector<ncclComm_t> comms(static_cast<size_t>(count), nullptr);
+  if (!checked(s, "ncclGroupStart", describe, api->group_start)) return;
+  for (int d = 0; d < count; ++d) {
+    if (!enter_device(s, d) || !checked(s, "ncclCommInitRank", describe, api->comm_init_rank,
+                                        &comms[static_cast<size_t>(d)], nranks, id, rank0 + d)) {
+      return;
+    }
+  }
+  if (!checked(s, "ncclGroupEnd", describe, api->group_end)) return;
+  const auto elements = static_cast<size_t>(bytes / 4);
+  std::vector<CUdeviceptr> send(static_cast<size_t>(count));
+  std::vector<CUdeviceptr> recv(static_cast<size_t>(count));
+  std::vector<CUstream> streams(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    std::vector<float> mine(elements);
+    for (size_t i = 0; i < elements; ++i) mine[i] = static_cast<float>((rank0 + d + 1) * static_cast<int>(i % 7));
+    std::vector<float> blank(elements, NAN);
+    auto u = static_cast<size_t>(d);
+    if (!enter_device(s, d) || (send[u] = to_device(s, mine)) == 0 || (recv[u] = to_device(s, blank)) == 0 ||
+        !cu(s, "cuStreamCreate", s.cuda->stream_create, &streams[u], 0U)) {
+      return;
+    }
+  }
+  auto all_reduce = [&]() {
+    if (!checked(s, "ncclGroupStart", describe, api->group_start)) return false;
+    for (int d = 0; d < count; ++d) {
+      auto u = static_cast<size_t>(d);
+      if (!checked(s, "ncclAllReduce", describe, api->all_reduce, device_ptr<const void>(send[u]),
+                   device_ptr<void>(recv[u]), elements, kNcclFloat32, kNcclSum, comms[u],
+                   static_cast<void*>(streams[u]))) {
+        return false;
+      }
+    }
+    if (!checked(s, "ncclGroupEnd", describe, api->group_end)) return false;
+    for (int d = 0; d < count; ++d) {
+      if (!enter_device(s, d) ||
+          !cu(s, "cuStreamSynchronize", s.cuda->stream_synchronize, streams[static_cast<size_t>(d)])) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!all_reduce()) return;  // the first also warms up
+  for (int d = 0; d < count; ++d) {
+    std::vector<float> got(elements);
+    if (!enter_device(s, d) || !from_device(s, got, recv[static_cast<size_t>(d)])) return;
+    if (!all_reduce_exact(s, got, d, nranks)) return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) {
+    if (!all_reduce()) return;
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iters;
+  // nccl-tests' formula (doc/PERFORMANCE.md): algbw = bytes / time; an all-reduce moves
+  // 2(n-1)/n of the data over the slowest link, so busbw = algbw * 2(n-1)/n.
+  double algbw = static_cast<double>(bytes) / seconds / 1e9;
+  double busbw = algbw * 2.0 * (nranks - 1) / nranks;
+  char figures[160];
+  std::snprintf(figures, sizeof figures, "seconds=%.9g algbw_gbps=%.6g busbw_gbps=%.6g", seconds, algbw, busbw);
+  s.step.notes.emplace_back(figures);
+  NcclTransports t;
+  if (!log.empty()) {
+    auto text = host_fs::read(log, 64U << 20);
+    if (text) t = parse_nccl_transports(*text);
+  }
+  s.step.notes.push_back("transport=" + t.slowest);
+  for (const auto& [kind, n] : t.connections) s.step.notes.push_back("connections=" + kind + ":" + std::to_string(n));
+  if (t.gpu_direct_rdma) s.step.notes.emplace_back("gdr=1");
+  s.pass("NCCL all-reduce over " + std::to_string(nranks) + " GPU(s), exact; " + figures);
 }
 
 void step_peer(StepRun& s) {
@@ -616,6 +779,10 @@ void verify_step_body(const std::vector<std::string>& args, ChildChannel& out) {
     step_nccl(s);
   else if (name == "peer-access")
     step_peer(s);
+  else if (name == "nccl-id")
+    step_nccl_id(s);
+  else if (name == "nccl-fleet")
+    step_nccl_fleet(s);
   else
     s.fail("no verify step named \"" + printable(name, 40) + "\"");
   send_json_line(out, json{{"step", step_to_json(s.step)}});

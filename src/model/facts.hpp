@@ -47,6 +47,10 @@ struct GpuFacts {
   std::string kb_name;
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
+  /// Memory health from NVML where the GPU has ECC (unknown elsewhere): uncorrected ECC errors
+  /// since the driver loaded, and memory pages retired for ECC errors. A fleet names the nodes.
+  std::optional<std::uint64_t> ecc_uncorrected_volatile;
+  std::optional<unsigned> retired_pages;
   std::string kernel_driver;  ///< driver bound to the PCI device: "nvidia", "nouveau", "vfio-pci", ""
 
   bool operator==(const GpuFacts&) const = default;

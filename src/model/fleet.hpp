@@ -11,6 +11,27 @@
 
 namespace gpudoctor {
 
+/// One of a node's extra runs (`fleet --verify`: verify --quick, `--bench`: bench --quick) as
+/// rank 0 got it.
+struct FleetRun {
+  bool ran = false;    ///< asked for
+  std::string status;  ///< "passed", "failed" (ran; something failed), "crashed", "timeout", "no-result"
+  std::string detail;  ///< why not passed, in words
+  /// bench: each figure measured ("gpu0.gemm_bf16.tflops" -> the median), in the run's order.
+  std::vector<std::pair<std::string, double>> figures;
+};
+
+/// One node's part of the fleet's NCCL all-reduce (`fleet --nccl`).
+struct FleetNcclRun {
+  bool ran = false;
+  std::string status;  ///< verify's step vocabulary: "passed", "failed", "crashed", "timeout", "no-report"
+  std::string detail;
+  double seconds = 0;     ///< one all-reduce, as this node timed it
+  double busbw_gbps = 0;  ///< nccl-tests' bus bandwidth from this node's time
+  std::string transport;  ///< the slowest kind of link NCCL chose here (gpu/nccl_debug_log.hpp), "" unknown
+  std::vector<std::pair<std::string, int>> connections;  ///< kind -> connections, from NCCL's INFO lines
+};
+
 /// One node's result as it reached rank 0.
 struct FleetNode {
   std::string name;  ///< host name ("host/rank3" when every rank stands for a node)
@@ -22,6 +43,35 @@ struct FleetNode {
   std::string error;  ///< the reason in words, for every status but "ok"
   Facts facts;
   std::vector<Finding> findings;
+  FleetRun verify;
+  FleetRun bench;
+  FleetNcclRun nccl;
+};
+
+/// The fleet's NCCL all-reduce across every node's GPUs, summed up at rank 0.
+struct FleetNccl {
+  bool ran = false;
+  std::string status;  ///< "passed" when every node's part passed, else "failed" or "not-run"
+  std::string detail;  ///< why not passed, or what ran
+  int gpus = 0;        ///< ranks of the communicator
+  long long bytes = 0;
+  /// nccl-tests' bus bandwidth of the collective: from the slowest node's time, since the
+  /// collective is as fast as its slowest link.
+  double busbw_gbps = 0;
+  std::string slowest_node;
+  std::string slowest_transport;  ///< the slowest kind of link NCCL chose anywhere
+  std::vector<std::string> slowest_transport_nodes;
+};
+
+/// One benchmark figure across the nodes that measured it: the robust centre and spread that
+/// name the outliers (a figure far from the median by the median absolute deviation).
+struct FleetBenchFigure {
+  std::string key;  ///< "gpu0.gemm_bf16.tflops"
+  size_t nodes = 0;
+  double median = 0;
+  double mad = 0;  ///< median absolute deviation from the median
+  double min = 0;
+  double max = 0;
 };
 
 /// Nodes whose fingerprints are identical.
@@ -54,12 +104,17 @@ struct FleetOutlier {
 };
 
 struct FleetReport {
-  int ranks = 0;                 ///< MPI ranks launched
+  /// How the reports came: "mpi" (gpudoctor-fleet's ranks) or "serve" (`fleet --from`, each
+  /// host's /report.json; a node's rank is then its place in the hosts file, from 0).
+  std::string source = "mpi";
+  int ranks = 0;                 ///< MPI ranks launched, or hosts asked
   std::vector<FleetNode> nodes;  ///< every node, reporting or not, in rank order
   std::vector<FleetGroup> groups;
   std::vector<FleetDifference> differences;
   std::vector<FleetFinding> findings;  ///< warnings and errors, worst first
   std::vector<FleetOutlier> outliers;
+  std::vector<FleetBenchFigure> bench;  ///< with --bench: every figure measured on 2 or more nodes
+  FleetNccl nccl;                       ///< with --nccl
 };
 
 }  // namespace gpudoctor

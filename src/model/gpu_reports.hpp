@@ -28,6 +28,9 @@ struct GpuDeviceReport {
   std::optional<int> cc_minor;
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<bool> persistence_mode;
+  /// Memory health, where the GPU has ECC (NVML answers "not supported" elsewhere).
+  std::optional<std::uint64_t> ecc_uncorrected_volatile;  ///< uncorrected ECC errors since the driver loaded
+  std::optional<unsigned> retired_pages;                  ///< pages retired, single- and double-bit causes
 };
 
 struct LibraryReport {

@@ -170,6 +170,9 @@ void describe(Io& io, Of<GpuFacts> auto& g) {
   io.field("kb_name", g.kb_name, Empty::null);
   io.field("memory_total_bytes", g.memory_total_bytes);
   io.field("persistence_mode", g.persistence_mode);
+  // Omitted when unknown (no ECC, or no NVML): reports of GPUs without ECC stay as they were.
+  io.field("ecc_uncorrected_volatile", g.ecc_uncorrected_volatile, Empty::omit);
+  io.field("retired_pages", g.retired_pages, Empty::omit);
   io.field("kernel_driver", g.kernel_driver, Empty::null);
 }
 
@@ -391,6 +394,8 @@ void describe(Io& io, Of<GpuDeviceReport> auto& d) {
   io.field("cc_minor", d.cc_minor, Empty::omit);
   io.field("memory_total_bytes", d.memory_total_bytes, Empty::omit);
   io.field("persistence_mode", d.persistence_mode, Empty::omit);
+  io.field("ecc_uncorrected_volatile", d.ecc_uncorrected_volatile, Empty::omit);
+  io.field("retired_pages", d.retired_pages, Empty::omit);
 }
 
 template <class Io>

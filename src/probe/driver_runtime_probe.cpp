@@ -79,7 +79,9 @@ void probe_driver_runtime(const SystemView& system, Facts& facts) {
                                   .cc_major = d.cc_major,
                                   .cc_minor = d.cc_minor,
                                   .memory_total_bytes = d.memory_total_bytes,
-                                  .persistence_mode = d.persistence_mode});
+                                  .persistence_mode = d.persistence_mode,
+                                  .ecc_uncorrected_volatile = d.ecc_uncorrected_volatile,
+                                  .retired_pages = d.retired_pages});
   }
   for (const std::string& p : nvml.problems) facts.problems.push_back({"nvml", nvml.path, p});
   for (const std::string& p : cuda.problems) facts.problems.push_back({"libcuda", cuda.path, p});

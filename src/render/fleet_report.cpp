@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
@@ -29,6 +30,25 @@ std::string pad(const std::string& s, size_t w) {
   return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
 }
 
+/// A node's verify or bench run in the fleet JSON; null when not asked for.
+nlohmann::ordered_json run_json(const FleetRun& run) {
+  if (!run.ran) return nullptr;
+  nlohmann::ordered_json j = {{"status", run.status}, {"detail", run.detail}};
+  if (!run.figures.empty()) {
+    auto& figures = j["figures"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : run.figures) figures[k] = v;
+  }
+  return j;
+}
+
+nlohmann::ordered_json nccl_json(const FleetNcclRun& run) {
+  if (!run.ran) return nullptr;
+  nlohmann::ordered_json connections = nlohmann::ordered_json::object();
+  for (const auto& [kind, n] : run.connections) connections[kind] = n;
+  return {{"status", run.status},         {"detail", run.detail},       {"seconds", run.seconds},
+          {"busbw_gbps", run.busbw_gbps}, {"transport", run.transport}, {"connections", connections}};
+}
+
 size_t reporting(const FleetReport& r) {
   return static_cast<size_t>(
       std::count_if(r.nodes.begin(), r.nodes.end(), [](const auto& n) { return n.status == "ok"; }));
@@ -37,11 +57,17 @@ size_t reporting(const FleetReport& r) {
 }  // namespace
 
 std::string render_fleet_text(const FleetReport& r) {
-  std::string out = fmt::format("gpudoctor fleet {} — {} node(s) from {} rank(s), {} reported, {} group(s)\n\n",
-                                build_info().version, r.nodes.size(), r.ranks, reporting(r), r.groups.size());
+  const bool serve = r.source == "serve";
+  std::string out =
+      fmt::format("gpudoctor fleet {} — {} node(s) from {} {}, {} reported, {} group(s)\n\n", build_info().version,
+                  r.nodes.size(), r.ranks, serve ? "serve endpoint(s)" : "rank(s)", reporting(r), r.groups.size());
   for (const auto& n : r.nodes) {
-    if (n.status != "ok")
+    if (n.status == "ok") continue;
+    if (serve) {
+      out += fmt::format("✗ {}: no report: {}\n", terminal_safe(n.name), terminal_safe(n.error));
+    } else {
       out += fmt::format("✗ {} (rank {}): no report: {}\n", terminal_safe(n.name), n.rank, terminal_safe(n.error));
+    }
   }
   for (const auto& g : r.groups) {
     out += fmt::format("Group {} ({} node(s){}): {}\n", g.id, g.nodes.size(), g.outlier ? ", outlier" : "",
@@ -79,6 +105,39 @@ std::string render_fleet_text(const FleetReport& r) {
   } else if (r.groups.size() == 1) {
     out += "\nEvery reporting node has the same fingerprint.\n";
   }
+  for (auto [what, run] :
+       {std::pair{"verify --quick", &FleetNode::verify}, std::pair{"bench --quick", &FleetNode::bench}}) {
+    std::map<std::string, size_t> statuses;
+    for (const auto& n : r.nodes) {
+      if ((n.*run).ran) ++statuses[(n.*run).status];
+    }
+    if (statuses.empty()) continue;
+    std::vector<std::string> parts;
+    for (const auto& [status, count] : statuses) parts.push_back(fmt::format("{} {}", count, status));
+    out += fmt::format("\n{} on each node: {}\n", what, terminal_safe(join(parts, ", ")));
+  }
+  if (!r.bench.empty()) {
+    out += "\nBenchmark figures across the nodes (median, median absolute deviation, range):\n";
+    for (const auto& b : r.bench) {
+      out += fmt::format("  {:<32} {:>4} node(s)  median {:<9.4g} MAD {:<9.3g} {:.4g} – {:.4g}\n", terminal_safe(b.key),
+                         b.nodes, b.median, b.mad, b.min, b.max);
+    }
+  }
+  if (r.nccl.ran) {
+    const FleetNccl& n = r.nccl;
+    out += fmt::format("\nNCCL all-reduce across the fleet ({} GPU(s), {} MiB): {}", n.gpus, n.bytes >> 20,
+                       terminal_safe(n.status));
+    if (n.status == "passed" || !n.slowest_node.empty()) {
+      out += fmt::format("; bus bandwidth {:.3g} GB/s (nccl-tests' busbw, the slowest node: {})", n.busbw_gbps,
+                         terminal_safe(n.slowest_node));
+    }
+    if (!n.slowest_transport.empty()) {
+      out += fmt::format("; the slowest link NCCL chose: {} on {}", terminal_safe(n.slowest_transport),
+                         terminal_safe(node_list(n.slowest_transport_nodes)));
+    }
+    if (!n.detail.empty()) out += "; " + terminal_safe(n.detail);
+    out += "\n";
+  }
   if (!r.outliers.empty()) {
     out += "\nOutliers:\n";
     for (const auto& o : r.outliers) out += fmt::format("  ! {}: {}\n", terminal_safe(o.node), terminal_safe(o.reason));
@@ -102,6 +161,7 @@ std::string render_fleet_json(const FleetReport& r) {
   nlohmann::ordered_json doc;
   doc["schema_version"] = kFleetSchemaVersion;
   doc["tool"] = {{"name", "gpudoctor-fleet"}, {"version", build_info().version}};
+  doc["source"] = r.source;
   doc["ranks"] = r.ranks;
   doc["node_count"] = r.nodes.size();
   doc["reported"] = reporting(r);
@@ -120,7 +180,10 @@ std::string render_fleet_json(const FleetReport& r) {
                      {"error", n.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(n.error)},
                      {"group", group.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(group)},
                      {"errors", counts[static_cast<int>(Severity::error)]},
-                     {"warnings", counts[static_cast<int>(Severity::warning)]}});
+                     {"warnings", counts[static_cast<int>(Severity::warning)]},
+                     {"verify", run_json(n.verify)},
+                     {"bench", run_json(n.bench)},
+                     {"nccl", nccl_json(n.nccl)}});
     if (n.status != "ok")
       missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
   }
@@ -139,6 +202,23 @@ std::string render_fleet_json(const FleetReport& r) {
   }
   auto& outliers = doc["outliers"] = nlohmann::ordered_json::array();
   for (const auto& o : r.outliers) outliers.push_back({{"node", o.node}, {"reason", o.reason}});
+  if (r.nccl.ran) {
+    doc["nccl"] = {{"status", r.nccl.status},
+                   {"detail", r.nccl.detail},
+                   {"gpus", r.nccl.gpus},
+                   {"bytes", r.nccl.bytes},
+                   {"busbw_gbps", r.nccl.busbw_gbps},
+                   {"slowest_node", r.nccl.slowest_node},
+                   {"slowest_transport", r.nccl.slowest_transport},
+                   {"slowest_transport_nodes", r.nccl.slowest_transport_nodes}};
+  } else {
+    doc["nccl"] = nullptr;
+  }
+  auto& bench = doc["bench"] = nlohmann::ordered_json::array();
+  for (const auto& b : r.bench) {
+    bench.push_back(
+        {{"key", b.key}, {"nodes", b.nodes}, {"median", b.median}, {"mad", b.mad}, {"min", b.min}, {"max", b.max}});
+  }
   return json_text(doc);
 }
 

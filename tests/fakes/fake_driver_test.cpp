@@ -115,6 +115,21 @@ TEST_F(FakeDriver, HealthyReportsEveryField) {
   EXPECT_LT(elapsed_.count(), 2000);
 }
 
+TEST_F(FakeDriver, EccErrorsAndRetiredPagesAreFacts) {
+  Facts facts = probe("ecc_errors");
+  ASSERT_EQ(facts.gpus.size(), 2u);
+  EXPECT_EQ(facts.gpus[0].ecc_uncorrected_volatile, 0u);
+  EXPECT_EQ(facts.gpus[0].retired_pages, 0u);
+  EXPECT_EQ(facts.gpus[1].ecc_uncorrected_volatile, 3u);
+  EXPECT_EQ(facts.gpus[1].retired_pages, 2u) << "single- and double-bit causes together";
+  EXPECT_TRUE(facts.problems.empty()) << facts.problems.front().message;
+  // Without ECC (healthy.ini answers "not supported"): unknown, not zero.
+  Facts plain = probe("healthy");
+  ASSERT_EQ(plain.gpus.size(), 2u);
+  EXPECT_FALSE(plain.gpus[0].ecc_uncorrected_volatile.has_value());
+  EXPECT_FALSE(plain.gpus[0].retired_pages.has_value());
+}
+
 TEST_F(FakeDriver, HealthyUsesTheNewestEntryPoints) {
   ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("healthy"));
   gpu::DriverRuntimeReport r = gpu::query_driver_runtime({});

@@ -31,6 +31,8 @@ NvmlReport sample_nvml() {
   d.cc_minor = 0;
   d.memory_total_bytes = 150754820096ULL;
   d.persistence_mode = false;
+  d.ecc_uncorrected_volatile = 5000000000ULL;
+  d.retired_pages = 3;
   r.devices.push_back(d);
   return r;
 }
@@ -60,6 +62,8 @@ TEST(JsonCodec, NvmlReportSurvivesTheRoundTrip) {
   EXPECT_EQ(d.cc_minor, 0);
   EXPECT_EQ(d.memory_total_bytes, 150754820096ULL);  // beyond 32 bits
   EXPECT_EQ(d.persistence_mode, false);
+  EXPECT_EQ(d.ecc_uncorrected_volatile, 5000000000ULL);
+  EXPECT_EQ(d.retired_pages, 3u);
 }
 
 TEST(JsonCodec, CudaDriverReportSurvivesTheRoundTrip) {
@@ -139,6 +143,8 @@ Facts every_fact_set() {
              .kb_name = "NVIDIA H200",
              .memory_total_bytes = 150754820096ULL,
              .persistence_mode = true,
+             .ecc_uncorrected_volatile = 2,
+             .retired_pages = 1,
              .kernel_driver = "nvidia"}};
   f.toolkits = {{.path = "/usr/local/cuda-13.0",
                  .found_via = {"/usr/local/cuda", "PATH nvcc"},

@@ -1,0 +1,143 @@
+#include "cli/fleet_hosts.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string seconds_text(std::chrono::milliseconds d) {
+  return fmt::format("{:g} s", static_cast<double>(d.count()) / 1000);
+}
+
+void set_timeouts(httplib::Client& client, Clock::duration left) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(left).count();
+  if (us < 1000) us = 1000;
+  time_t sec = static_cast<time_t>(us / 1000000);
+  time_t usec = static_cast<time_t>(us % 1000000);
+  client.set_connection_timeout(sec, usec);
+  client.set_read_timeout(sec, usec);
+  client.set_write_timeout(sec, usec);
+}
+
+FleetNode failed(const FleetHost& h, int index, const std::string& status, const std::string& why) {
+  FleetNode n;
+  n.name = printable(h.name, 200);
+  n.rank = index;
+  n.status = status;
+  n.error = why;
+  return n;
+}
+
+/// One host: GET /report.json within the host's deadline, retrying while serve answers 503
+/// (its first report is still being made).
+FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
+  const auto end = Clock::now() + o.host_deadline;
+  const std::string where = fmt::format("{}:{}", h.host, h.port);
+  for (;;) {
+    auto left = end - Clock::now();
+    if (left <= Clock::duration::zero())
+      return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
+    httplib::Client client(h.host, h.port);
+    client.set_keep_alive(false);
+    client.set_follow_location(false);
+    set_timeouts(client, left);
+    std::string body;
+    bool too_big = false;
+    bool late = false;
+    auto res = client.Get(
+        "/report.json", httplib::Headers{{"Accept", "application/json"}}, [](const httplib::Response&) { return true; },
+        [&](const char* data, size_t n) {
+          // A server that trickles its answer is held to the deadline, and to the size limit.
+          late = Clock::now() > end;
+          too_big = body.size() + n > o.max_bytes;
+          if (late || too_big) return false;
+          body.append(data, n);
+          return true;
+        });
+    if (too_big) return failed(h, index, "failed", fmt::format("its answer is larger than {} MiB", o.max_bytes >> 20));
+    if (late || (!res && Clock::now() + std::chrono::milliseconds(50) >= end))
+      return failed(h, index, "timeout", "no answer from " + where + " within " + seconds_text(o.host_deadline));
+    if (!res) {
+      if (res.error() == httplib::Error::Connection)
+        return failed(h, index, "failed", "cannot connect to " + where + " (nothing listening, or unreachable)");
+      return failed(
+          h, index, "failed",
+          "the connection to " + where + " ended without a whole answer (" + httplib::to_string(res.error()) + ")");
+    }
+    if (res->status == 503 && Clock::now() + std::chrono::milliseconds(500) < end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      continue;
+    }
+    if (res->status != 200)
+      return failed(h, index, "failed", fmt::format("{} answered HTTP {} to /report.json", where, res->status));
+    return fleet_node_from_report_json(h.name, index, body);
+  }
+}
+
+struct Shared {
+  std::vector<FleetHost> hosts;
+  FleetFetchOptions options;
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  std::vector<std::optional<FleetNode>> results;
+  std::atomic<size_t> next{0};
+  size_t done = 0;
+};
+
+}  // namespace
+
+Result<FleetFetch> fetch_fleet_reports(const std::vector<FleetHost>& hosts, const FleetFetchOptions& options) {
+  auto s = std::make_shared<Shared>();
+  s->hosts = hosts;
+  s->options = options;
+  s->results.resize(hosts.size());
+  size_t workers = std::min(hosts.size(), static_cast<size_t>(std::max(1, options.parallel)));
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < workers; ++w) {
+    // Each worker holds the shared state, so one left blocked past the deadline stays safe.
+    threads.emplace_back([s] {
+      for (size_t i = s->next++; i < s->hosts.size(); i = s->next++) {
+        FleetNode n = fetch_one(s->hosts[i], static_cast<int>(i), s->options);
+        std::lock_guard lock(s->mutex);
+        s->results[i] = std::move(n);
+        ++s->done;
+        s->done_cv.notify_all();
+      }
+    });
+  }
+  FleetFetch out;
+  std::unique_lock lock(s->mutex);
+  bool all = s->done_cv.wait_for(lock, options.deadline, [&] { return s->done == s->hosts.size(); });
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (s->results[i]) {
+      out.nodes.push_back(*s->results[i]);
+    } else {
+      out.nodes.push_back(
+          failed(hosts[i], static_cast<int>(i), "no-report",
+                 "not asked or not answered within the fleet's deadline of " + seconds_text(options.deadline)));
+    }
+  }
+  lock.unlock();
+  for (auto& t : threads) {
+    if (all) {
+      t.join();
+    } else {
+      t.detach();
+    }
+  }
+  out.abandoned = !all;
+  return out;
+}
+
+}  // namespace gpudoctor

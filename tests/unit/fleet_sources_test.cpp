@@ -1,0 +1,208 @@
+// The fleet's other inputs, without MPI or a network: a hosts file for `fleet --from` and what a
+// serve endpoint answered (cli/fleet_node.hpp), each node's verify and bench as rank 0 reads
+// them, and the outliers they make (check/fleet_compare.hpp): ECC errors and retired pages, a
+// failed verify, a benchmark figure far from the fleet's median. scripts/fleet-from-check.sh
+// runs `fleet --from` against real serve processes; scripts/fleet-check.sh runs the rest
+// under mpirun.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "check/fleet_compare.hpp"
+#include "cli/fleet_node.hpp"
+#include "render/fleet_report.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+FleetNode healthy(const std::string& name) {
+  FleetNode n;
+  n.name = name;
+  n.facts.driver.version = Version::parse("550.54.15");
+  n.facts.gpus.push_back({.name = "NVIDIA H100", .uuid = "GPU-a", .ecc_uncorrected_volatile = 0, .retired_pages = 0});
+  n.facts.gpus.push_back({.name = "NVIDIA H100", .uuid = "GPU-b", .ecc_uncorrected_volatile = 0, .retired_pages = 0});
+  return n;
+}
+
+bool named(const FleetReport& r, const std::string& node, const std::string& words) {
+  for (const auto& o : r.outliers) {
+    if (o.node == node && o.reason.find(words) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(FleetHosts, AHostsFileReadsEndpointsAndRefusesTheRest) {
+  auto hosts = parse_fleet_hosts(
+      "# the rack\n"
+      "gpu01\n"
+      "  gpu02:9500   # a comment\n"
+      "\n"
+      "http://10.0.0.3:9401/\n"
+      "[::1]:9402\n"
+      "gpu01\n");
+  ASSERT_TRUE(hosts) << hosts.error().message;
+  ASSERT_EQ(hosts->size(), 4u) << "gpu01 twice counts once";
+  EXPECT_EQ((*hosts)[0].host, "gpu01");
+  EXPECT_EQ((*hosts)[0].port, 9400) << "serve's default port";
+  EXPECT_EQ((*hosts)[1].name, "gpu02:9500");
+  EXPECT_EQ((*hosts)[1].port, 9500);
+  EXPECT_EQ((*hosts)[2].host, "10.0.0.3");
+  EXPECT_EQ((*hosts)[2].port, 9401);
+  EXPECT_EQ((*hosts)[3].host, "::1");
+  EXPECT_EQ((*hosts)[3].port, 9402);
+  for (const char* bad : {"gpu01:0\n", "gpu01:99999\n", "gpu01:x\n", "user@gpu01\n", "gpu01/metrics?x\n", "[::1\n",
+                          "https://gpu01\n", "gpu 01\n"}) {
+    auto r = parse_fleet_hosts(std::string("ok\n") + bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message.find("line 2"), std::string::npos) << r.error().message;
+  }
+  EXPECT_TRUE(parse_fleet_hosts("# nothing\n\n")->empty());
+  EXPECT_FALSE(parse_fleet_hosts(std::string(kMaxFleetHostsFileBytes + 1, 'a')));
+}
+
+TEST(FleetHosts, AnAnswerIsAReportOrSaysWhyNot) {
+  auto doctor = testing::run_gpudoctor({"--root", GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/root", "--env-file",
+                                        GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/env", "doctor", "--json"});
+  FleetNode ok = fleet_node_from_report_json("gpu07:9400", 3, doctor.out);
+  EXPECT_EQ(ok.status, "ok") << ok.error;
+  EXPECT_EQ(ok.name, "gpu07:9400");
+  EXPECT_EQ(ok.rank, 3);
+  ASSERT_EQ(ok.facts.gpus.size(), 1u);
+  FleetNode garbage = fleet_node_from_report_json("gpu08", 4, "<html>\x1b[31m{{{");
+  EXPECT_EQ(garbage.status, "failed");
+  EXPECT_NE(garbage.error.find("not JSON"), std::string::npos) << garbage.error;
+  EXPECT_EQ(garbage.error.find('\x1b'), std::string::npos) << "the answer's bytes are shown printable";
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, R"({"facts": 1, "findings": []})").status, "failed");
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, "[1,2,3]").status, "failed");
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, std::string(100000, '[')).status, "failed");
+}
+
+TEST(FleetCompare, EccErrorsAndRetiredPagesAreNamed) {
+  FleetReport r;
+  for (int i = 0; i < 4; ++i) r.nodes.push_back(healthy("n" + std::to_string(i)));
+  r.nodes[2].facts.gpus[1].ecc_uncorrected_volatile = 3;
+  r.nodes[3].facts.gpus[0].retired_pages = 2;
+  r.nodes[1].facts.gpus[0].ecc_uncorrected_volatile.reset();  // no ECC: unknown, not an error
+  compare_fleet(r);
+  EXPECT_TRUE(named(r, "n2", "GPU 1 (NVIDIA H100, GPU-b): 3 uncorrected ECC error(s)"));
+  EXPECT_TRUE(named(r, "n3", "GPU 0 (NVIDIA H100, GPU-a): 2 memory page(s) retired"));
+  EXPECT_FALSE(named(r, "n0", "")) << "a healthy node is no outlier";
+  EXPECT_FALSE(named(r, "n1", ""));
+  auto text = render_fleet_text(r);
+  EXPECT_NE(text.find("n2: GPU 1"), std::string::npos) << text;
+}
+
+TEST(FleetCompare, ABenchFigureFarFromTheMedianByMadIsNamed) {
+  FleetReport r;
+  const double gemm[] = {100, 101, 99, 100.5, 70};  // n4 is 30 % slow
+  const double copy[] = {50, 50, 50, 50, 47};       // 6 %: within what is not worth naming
+  for (int i = 0; i < 5; ++i) {
+    FleetNode n = healthy("n" + std::to_string(i));
+    n.bench = {
+        .ran = true, .status = "passed", .figures = {{"gpu0.gemm_bf16.tflops", gemm[i]}, {"gpu0.d2d.gbps", copy[i]}}};
+    r.nodes.push_back(std::move(n));
+  }
+  r.nodes[0].bench.figures.emplace_back("gpu1.gemm_bf16.tflops", 1);  // on one node only
+  compare_fleet(r);
+  EXPECT_TRUE(named(r, "n4", "bench gpu0.gemm_bf16.tflops 70 is 30 % below the fleet's median 100"));
+  EXPECT_FALSE(named(r, "n4", "gpu0.d2d")) << "6 % off a flat fleet is not an outlier";
+  for (const char* n : {"n0", "n1", "n2", "n3"}) EXPECT_FALSE(named(r, n, "bench")) << n;
+  ASSERT_EQ(r.bench.size(), 2u) << "a figure on one node has no fleet to compare with";
+  EXPECT_EQ(r.bench[0].key, "gpu0.gemm_bf16.tflops");
+  EXPECT_DOUBLE_EQ(r.bench[0].median, 100);
+  EXPECT_DOUBLE_EQ(r.bench[0].mad, 1);
+  EXPECT_DOUBLE_EQ(r.bench[0].min, 70);
+  // A single wild node in a fleet of two is not "far from the fleet": no majority.
+  FleetReport two;
+  two.nodes = {r.nodes[0], r.nodes[4]};
+  compare_fleet(two);
+  EXPECT_FALSE(named(two, "n4", "bench"));
+  auto doc = nlohmann::json::parse(render_fleet_json(r));
+  EXPECT_EQ(doc["bench"][0]["median"], 100);
+  EXPECT_EQ(doc["nodes"][4]["bench"]["figures"]["gpu0.gemm_bf16.tflops"], 70);
+  EXPECT_TRUE(doc["nodes"][0]["verify"].is_null());
+}
+
+TEST(FleetNode, VerifyAndBenchRunsReadBack) {
+  nlohmann::ordered_json msg = {{"node", "n1"}, {"rank", 1}, {"status", "failed"}, {"error", "doctor gone"}};
+  msg["verify"] = {{"schema_version", 1},
+                   {"steps",
+                    {{{"name", "driver"}, {"status", "passed"}, {"elapsed_ms", 3}},
+                     {{"name", "sgemm"}, {"device", 1}, {"status", "failed"}, {"detail", "max error 3.1 > 1e-3"}}}},
+                   {"problems", nlohmann::ordered_json::array()}};
+  msg["bench"] = {{"status", "timeout"}, {"error", "killed after 40 s"}};
+  FleetNode n = fleet_node_from_message(msg.dump(), 1);
+  ASSERT_TRUE(n.verify.ran);
+  EXPECT_EQ(n.verify.status, "failed");
+  EXPECT_EQ(n.verify.detail, "sgemm on GPU 1 failed: max error 3.1 > 1e-3");
+  EXPECT_EQ(n.bench.status, "timeout");
+  EXPECT_EQ(n.bench.detail, "killed after 40 s");
+  msg["verify"] = "junk";
+  msg["bench"] = {
+      {"measurements",
+       {{{"key", "cpu.sgemm_fp32"}, {"unit", "gflops"}, {"status", "ok"}, {"value", 41.5}, {"check_passed", true}}}}};
+  n = fleet_node_from_message(msg.dump(), 1);
+  EXPECT_EQ(n.verify.status, "no-result");
+  ASSERT_EQ(n.bench.figures.size(), 1u);
+  EXPECT_EQ(n.bench.figures[0].first, "cpu.sgemm_fp32.gflops");
+  EXPECT_DOUBLE_EQ(n.bench.figures[0].second, 41.5);
+  EXPECT_FALSE(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).verify.ran) << "not asked: not run";
+  FleetReport r;
+  r.nodes = {healthy("a"), healthy("b")};
+  r.nodes[1].verify = {.ran = true, .status = "failed", .detail = "sgemm on GPU 1 failed"};
+  compare_fleet(r);
+  EXPECT_TRUE(named(r, "b", "verify failed: sgemm on GPU 1 failed"));
+  EXPECT_NE(render_fleet_text(r).find("verify --quick on each node: 1 failed"), std::string::npos);
+}
+
+TEST(FleetNccl, TheSlowestNodeAndLinkAreNamed) {
+  FleetReport r;
+  for (int i = 0; i < 4; ++i) {
+    FleetNode n = healthy("n" + std::to_string(i));
+    n.nccl = {.ran = true, .status = "passed", .seconds = 0.01, .busbw_gbps = 40, .transport = "InfiniBand (NET/IB)"};
+    r.nodes.push_back(std::move(n));
+  }
+  r.nodes[2].nccl.busbw_gbps = 3.5;
+  r.nodes[2].nccl.transport = "sockets (NET/Socket)";
+  r.nccl = {.ran = true, .gpus = 8, .bytes = 64 << 20};
+  compare_fleet(r);
+  EXPECT_EQ(r.nccl.status, "passed");
+  EXPECT_DOUBLE_EQ(r.nccl.busbw_gbps, 3.5) << "the collective is as fast as its slowest node";
+  EXPECT_EQ(r.nccl.slowest_node, "n2");
+  EXPECT_EQ(r.nccl.slowest_transport, "sockets (NET/Socket)");
+  EXPECT_EQ(r.nccl.slowest_transport_nodes, std::vector<std::string>{"n2"});
+  EXPECT_TRUE(named(r, "n2", "NCCL chose sockets (NET/Socket) here, where 3 of 4 node(s) use InfiniBand (NET/IB)"));
+  EXPECT_FALSE(named(r, "n0", "NCCL"));
+  auto text = render_fleet_text(r);
+  EXPECT_NE(text.find("bus bandwidth 3.5 GB/s"), std::string::npos) << text;
+  // A node whose part failed fails the whole, and is named.
+  r.nodes[1].nccl = {.ran = true, .status = "timeout", .detail = "killed at 80 s in ncclCommInitRank"};
+  r.nccl = {.ran = true, .gpus = 8, .bytes = 64 << 20};
+  compare_fleet(r);
+  EXPECT_EQ(r.nccl.status, "failed");
+  EXPECT_TRUE(named(r, "n1", "NCCL all-reduce timeout: killed at 80 s in ncclCommInitRank"));
+  auto doc = nlohmann::json::parse(render_fleet_json(r));
+  EXPECT_EQ(doc["nccl"]["status"], "failed");
+  EXPECT_EQ(doc["nodes"][2]["nccl"]["transport"], "sockets (NET/Socket)");
+}
+
+TEST(FleetNccl, ANodesResultReadsBack) {
+  auto n = nccl_run_from_message(
+      R"j({"status":"passed","detail":"ok","notes":["seconds=0.002 algbw_gbps=33.5 busbw_gbps=50.25",)j"
+      R"j("transport=InfiniBand (NET/IB)","connections=InfiniBand (NET/IB):4","gdr=1"]})j");
+  EXPECT_TRUE(n.ran);
+  EXPECT_EQ(n.status, "passed");
+  EXPECT_DOUBLE_EQ(n.seconds, 0.002);
+  EXPECT_DOUBLE_EQ(n.busbw_gbps, 50.25);
+  EXPECT_EQ(n.transport, "InfiniBand (NET/IB)");
+  ASSERT_EQ(n.connections.size(), 1u);
+  EXPECT_EQ(n.connections[0].second, 4);
+  EXPECT_EQ(nccl_run_from_message("garbage").status, "failed");
+  EXPECT_EQ(
+      nccl_run_from_message(R"({"status":"passed","notes":["seconds=nan algbw_gbps=1 busbw_gbps=inf"]})").busbw_gbps, 0)
+      << "figures that are not numbers are not taken";
+}
+
+}  // namespace
+}  // namespace gpudoctor
