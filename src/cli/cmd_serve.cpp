@@ -5,15 +5,13 @@
 // the sampler thread, never a scrape. Read and write timeouts bound what a slow or broken
 // client can hold.
 #include <httplib.h>
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <condition_variable>
-#include <csignal>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -22,6 +20,8 @@
 #include "cli/gather_facts.hpp"
 #include "cli/output.hpp"
 #include "monitor/sampler.hpp"
+#include "platform/host_fs.hpp"
+#include "platform/stop_signal.hpp"
 #include "render/doctor_report.hpp"
 #include "render/monitor_render.hpp"
 
@@ -49,9 +49,8 @@ bool split_listen(const std::string& text, std::string& host, int& port) {
 }
 
 std::string hostname() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
+  std::string name = host_fs::host_name();
+  return name.empty() ? "unknown" : name;
 }
 
 /// The doctor's report, made again every report interval on its own thread.
@@ -110,16 +109,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   if (system == nullptr || kb == nullptr) return kExitUsage;
   const InventoryOptions inventory = ctx.inventory_options();
 
-  // SIGINT and SIGTERM go to one thread that stops the server: blocked here, before any
-  // thread starts, so that every thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  // A client that hangs up mid-answer is an error on that connection, not the end of serve.
-  // (Children get SIGPIPE's default back from the launcher.)
-  std::signal(SIGPIPE, SIG_IGN);
+  // SIGINT and SIGTERM (Ctrl-C on Windows) go to one thread that stops the server: set up
+  // here, before any thread starts, so that every thread inherits the mask.
+  StopSignal stop_signal;
 
   monitor::SamplerOptions options;
   options.deadline = std::chrono::milliseconds(a.deadline_ms);
@@ -217,13 +209,12 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
 
   std::atomic<bool> stopping{false};
   std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
+    stop_signal.wait();
     stopping = true;
     server.stop();
   });
   server.listen_after_bind();
-  if (!stopping) pthread_kill(waiter.native_handle(), SIGTERM);  // the server ended by itself
+  if (!stopping) stop_signal.release();  // the server ended by itself
   waiter.join();
   report.stop();
   reporter.join();

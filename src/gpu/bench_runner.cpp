@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "core/text.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_bench.hpp"
@@ -10,12 +11,7 @@ namespace gpudoctor::gpu {
 namespace {
 
 std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+  return utc_timestamp(static_cast<std::int64_t>(std::time(nullptr)));
 }
 
 }  // namespace
