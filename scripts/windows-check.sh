@@ -4,7 +4,8 @@
 #   2. the child-process launcher's own test (tests/windows/child_process_smoke.cpp: job objects,
 #      a hung child and its children killed), built with the same compiler
 #   3. under wine64, in a WINEPREFIX of its own: --version; the doctor on the wine prefix itself
-#      (no NVIDIA GPU: said so, exit status 0); the doctor on every Windows-shaped fixture
+#      (no NVIDIA GPU: said so, exit status 0); the live driver path through fake nvml.dll and
+#      nvcuda.dll (tests/fakes built with mingw) in the prefix's System32; the doctor on every Windows-shaped fixture
 #      (tests/fixtures/windows-*) with --root --platform windows, whose findings (id and
 #      severity) and exit status must equal the Linux binary's on the same tree; plan (report and
 #      PowerShell script) and explain on corpus logs, equal to the Linux binary's output.
@@ -78,6 +79,20 @@ run_exe "$out/live" --no-color
 if [ "$status" != 0 ] || ! grep -qi 'no NVIDIA GPU' "$out/live"; then
   fail "doctor on the wine prefix (exit $status, expected 0 and 'no NVIDIA GPU'): $(head -c 3000 "$out/live"; cat "$out/live.err")"
 fi
+
+# The live driver path: nvml.dll and nvcuda.dll built with mingw from the Linux fakes' own code
+# (tests/fakes), put in the prefix's System32 where the driver installs them, answering from the
+# healthy scenario (two H100s, driver 550.54.15). The exe loads them in its GPU agent child.
+for lib in nvml:fake_nvml nvcuda:fake_cuda; do
+  ccache x86_64-w64-mingw32-g++-posix -std=c++20 -O1 -shared -static -Itests/fakes -Isrc \
+    "tests/fakes/${lib#*:}.cpp" tests/fakes/fake_scenario.cpp -o "$WINEPREFIX/drive_c/windows/system32/${lib%%:*}.dll"
+done
+GPUDOCTOR_FAKE_DRIVER="$(winpath tests/fakes/scenarios/healthy.ini)" run_exe "$out/fake" --json
+if ! jq -e '[.. | strings | select(test("550\\.54\\.15"))] | length > 0' "$out/fake" >/dev/null 2>&1 ||
+  ! grep -q 'H100' "$out/fake"; then
+  fail "doctor with the fake nvml.dll/nvcuda.dll (exit $status): no H100 or driver 550.54.15 in $(head -c 3000 "$out/fake"; cat "$out/fake.err")"
+fi
+rm -f "$WINEPREFIX/drive_c/windows/system32/"{nvml,nvcuda}.dll
 
 # The fixtures: the exe's findings equal the Linux binary's, tree by tree.
 findings() { jq -c '[.findings[] | {id, severity}] | sort_by(.id, .severity)' "$1"; }

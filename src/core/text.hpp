@@ -1,6 +1,5 @@
 #pragma once
 /// Small string helpers shared by parsers. All take untrusted text and never throw.
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,8 +43,5 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 /// last, so a list read from a hostile tree (20,000 dist-info folders) cannot make one line
 /// of output as long as the tree is wide.
 std::string join_bounded(const std::vector<std::string>& parts, std::string_view sep, size_t most);
-/// Seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ", from the calendar arithmetic alone
-/// (no gmtime_r, which Windows lacks, and no time zone database).
-std::string utc_timestamp(std::int64_t seconds);
 
 }  // namespace gpudoctor

@@ -2,7 +2,7 @@
 
 #include <ctime>
 
-#include "core/text.hpp"
+#include "core/timestamp.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_bench.hpp"

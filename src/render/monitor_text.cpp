@@ -5,7 +5,7 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
-#include "core/text.hpp"
+#include "core/timestamp.hpp"
 #include "model/json_codec.hpp"
 #include "render/monitor_render.hpp"
 

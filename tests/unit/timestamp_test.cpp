@@ -1,7 +1,7 @@
-// core/text's utc_timestamp: calendar arithmetic that replaced gmtime_r (absent on Windows).
-#include <gtest/gtest.h>
+// core/timestamp: calendar arithmetic that replaced gmtime_r (absent on Windows).
+#include "core/timestamp.hpp"
 
-#include "core/text.hpp"
+#include <gtest/gtest.h>
 
 namespace gpudoctor {
 namespace {
