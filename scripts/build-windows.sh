@@ -177,6 +177,6 @@ start=$SECONDS
 cmake -S . -B "$out" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release \
   -DGPUDOCTOR_BUILD_TESTS=OFF -DGPUDOCTOR_ENABLE_WARNINGS_AS_ERRORS=ON \
   "-DGPUDOCTOR_DEPS_PREFIX=$prefixes" >"$out.configure.log" 2>&1 || { cat "$out.configure.log" >&2; exit 1; }
-nice cmake --build "$out" -j "$jobs" --target gpudoctor
+nice cmake --build "$out" -j "$jobs" --target gpudoctor >&2
 log "gpudoctor.exe built in $((SECONDS - start)) s"
 echo "$out/gpudoctor.exe"

@@ -4,7 +4,7 @@
 #   2. the child-process launcher's own test (tests/windows/child_process_smoke.cpp: job objects,
 #      a hung child and its children killed), built with the same compiler
 #   3. under wine64, in a WINEPREFIX of its own: --version; the doctor on the wine prefix itself
-#      (no NVIDIA GPU: said so, exit status 0); the live driver path through fake nvml.dll and
+#      (no NVIDIA GPU: said so, exit status 1 as for any error-level finding); the live driver path through fake nvml.dll and
 #      nvcuda.dll (tests/fakes built with mingw) in the prefix's System32; the doctor on every Windows-shaped fixture
 #      (tests/fixtures/windows-*) with --root --platform windows, whose findings (id and
 #      severity) and exit status must equal the Linux binary's on the same tree; plan (report and
@@ -54,7 +54,9 @@ run_exe() {
   local to="$1"
   shift
   status=0
-  timeout 300 "$wine" "$exe" "$@" >"$to" 2>"$to.err" || status=$?
+  # The build machine's environment (CUDA_HOME, LD_LIBRARY_PATH) is not the Windows machine's.
+  timeout 300 env -i PATH="$PATH" HOME="$HOME" WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all \
+    ${GPUDOCTOR_FAKE_DRIVER:+GPUDOCTOR_FAKE_DRIVER="$GPUDOCTOR_FAKE_DRIVER"} "$wine" "$exe" "$@" >"$to" 2>"$to.err" || status=$?
   tr -d '\r' <"$to" >"$to.unix" && mv "$to.unix" "$to"
 }
 # shellcheck disable=SC1003  # a backslash, not an escaped quote
@@ -74,10 +76,11 @@ if [ "$status" != 0 ] || ! grep -q '^target: *Windows-x86_64' "$out/version" || 
   fail "--version (exit $status): $(cat "$out/version" "$out/version.err")"
 fi
 
-# The doctor on this wine prefix: no NVIDIA GPU, said in words; nothing is an error, so 0.
+# The doctor on this wine prefix: "No NVIDIA GPU found", an error as on a Linux machine without
+# one (README: exit status 1 for an error-level finding).
 run_exe "$out/live" --no-color
-if [ "$status" != 0 ] || ! grep -qi 'no NVIDIA GPU' "$out/live"; then
-  fail "doctor on the wine prefix (exit $status, expected 0 and 'no NVIDIA GPU'): $(head -c 3000 "$out/live"; cat "$out/live.err")"
+if [ "$status" != 1 ] || ! grep -q 'No NVIDIA GPU found' "$out/live"; then
+  fail "doctor on the wine prefix (exit $status, expected 1 and 'No NVIDIA GPU found'): $(head -c 3000 "$out/live"; cat "$out/live.err")"
 fi
 
 # The live driver path: nvml.dll and nvcuda.dll built with mingw from the Linux fakes' own code
