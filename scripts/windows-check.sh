@@ -7,8 +7,10 @@
 #      (no NVIDIA GPU: said so, exit status 1 as for any error-level finding); the live driver path through fake nvml.dll and
 #      nvcuda.dll (tests/fakes built with mingw) in the prefix's System32; the doctor on every Windows-shaped fixture
 #      (tests/fixtures/windows-*) with --root --platform windows, whose findings (id and
-#      severity) and exit status must equal the Linux binary's on the same tree; plan (report and
-#      PowerShell script) and explain on corpus logs, equal to the Linux binary's output.
+#      severity) and exit status must equal the Linux binary's on the same tree, once more from a
+#      non-ASCII folder whose files' paths are longer than MAX_PATH (which wine does not
+#      enforce); plan (report and PowerShell script) and explain on corpus logs, equal to the
+#      Linux binary's output.
 # Usage: scripts/windows-check.sh LINUX_BUILD_DIR   (default build/dev: its gpudoctor is compared)
 # Exits 77 (skipped), saying why, when mingw-w64, wine64 or jq is missing.
 set -euo pipefail
@@ -55,7 +57,7 @@ run_exe() {
   shift
   status=0
   # The build machine's environment (CUDA_HOME, LD_LIBRARY_PATH) is not the Windows machine's.
-  timeout 300 env -i PATH="$PATH" HOME="$HOME" WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all \
+  timeout 300 env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all \
     ${GPUDOCTOR_FAKE_DRIVER:+GPUDOCTOR_FAKE_DRIVER="$GPUDOCTOR_FAKE_DRIVER"} "$wine" "$exe" "$@" >"$to" 2>"$to.err" || status=$?
   tr -d '\r' <"$to" >"$to.unix" && mv "$to.unix" "$to"
 }
@@ -117,6 +119,21 @@ for dir in tests/fixtures/windows-*/; do
   compared=$((compared + 1))
 done
 if [ "$compared" = 0 ]; then fail "no Windows fixture compared"; fi
+
+# Wide and long paths: the same tree under a folder named in Greek and CJK, nested deep enough that
+# its files' paths pass MAX_PATH (260). The UTF-8 command line must carry the name (a mangled
+# one fails here). Wine does not enforce MAX_PATH, so this cannot catch a lost \\?\ prefix
+# (dropping it still passed): that part waits for a Windows machine.
+deep="$out/Δοκιμή-測試"
+for i in 1 2 3 4 5 6; do deep="$deep/$(printf 'folder%02d-%040d' "$i" 0)"; done
+mkdir -p "$deep"
+cp -r tests/fixtures/windows-tf215-native/root "$deep/root"
+mapfile -t args <tests/fixtures/windows-tf215-native/args
+run_exe "$out/deep.json" --root "$(winpath "$deep/root")" --env-file "$(winpath tests/fixtures/windows-tf215-native/env)" \
+  "${args[@]}" --json
+if [ "$(findings "$out/deep.json")" != "$(findings "$out/windows-tf215-native.linux.json")" ]; then
+  fail "a ${#deep}-byte non-ASCII root: findings differ: $(findings "$out/deep.json"; head -c 2000 "$out/deep.json.err")"
+fi
 
 # plan for a Windows machine: the report and the PowerShell script, as the Linux binary makes them.
 plan=(plan --os windows --gpu "RTX 3060" --python 3.11 --framework tensorflow==2.15)
