@@ -28,8 +28,10 @@ test_pkgs=(
   python3-venv python3-pip
   # packaging checks: the .deb (cpack: dpkg-shlibdeps, file) and the wheel
   dpkg-dev file
-  # the Windows child-process launcher compiled and run under wine (scripts/windows-smoke.sh)
-  g++-mingw-w64-x86-64 wine64
+  # gpudoctor.exe built with mingw-w64 from Debian's sources and run under wine
+  # (scripts/build-windows.sh, scripts/windows-check.sh): RE2's build regenerates its Unicode
+  # tables from unicode-data (as Debian's does); SQLite's amalgamation needs tclsh
+  g++-mingw-w64-x86-64 wine64 unicode-data tcl
   # the HTML report opened in headless Chromium (scripts/html-report-check.sh)
   chromium
   # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
@@ -49,21 +51,39 @@ if [ "$list" = 1 ]; then
   exit 0
 fi
 
+sudo_cmd=()
+if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]} (about a minute on a fresh Debian 12)" >&2
-  sudo_cmd=()
-  if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
+# scripts/build-windows.sh builds the Windows dependencies from Debian's sources (apt-get source).
+src_list=/etc/apt/sources.list.d/gpudoctor-deb-src.sources
+need_src=0
+if [ "$mode" = test ] && [ ! -e "$src_list" ] && ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  need_src=1
+fi
+if [ ${#missing[@]} -gt 0 ] || [ "$need_src" = 1 ]; then
+  echo "setup: installing ${missing[*]:-nothing new} (about a minute on a fresh Debian 12)" >&2
   # dpkg's hundreds of progress lines only on failure.
   log="$(mktemp)"
   trap 'rm -f "$log"' EXIT
+  if [ "$need_src" = 1 ]; then
+    echo "setup: adding Debian's source packages ($src_list) for scripts/build-windows.sh" >&2
+    # shellcheck disable=SC1091  # the running system's
+    . /etc/os-release
+    printf '%s\n' "# gpudoctor's scripts/setup-debian.sh test: sources for scripts/build-windows.sh (apt-get source)" \
+      "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: $VERSION_CODENAME $VERSION_CODENAME-updates" \
+      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" "" \
+      "Types: deb-src" "URIs: http://deb.debian.org/debian-security" "Suites: $VERSION_CODENAME-security" \
+      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+      "${sudo_cmd[@]}" tee "$src_list" >/dev/null
+  fi
   if ! { "${sudo_cmd[@]}" apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    { [ ${#missing[@]} = 0 ] ||
+      DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "setup: installing packages failed (log above)" >&2
     exit 1

@@ -77,7 +77,7 @@ run_ctest() {  # run_ctest CTEST-ARGS...: ctest that fails when it finds no test
 stage "lint (clang-format, shellcheck)" scripts/lint.sh
 stage "build (dev)" bash -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs"
 stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
-stage "windows: launcher built with mingw-w64, run under wine" skippable scripts/windows-smoke.sh
+stage "windows: gpudoctor.exe built with mingw-w64, run under wine, compared with Linux" skippable scripts/windows-check.sh build/dev
 stage "html report in headless chromium" skippable scripts/html-report-check.sh build/dev/gpudoctor
 stage "fleet under mpirun (4 ranks, odd node out, faults)" skippable scripts/fleet-check.sh build/dev
 stage "fleet --from serve endpoints (odd node out; hang, garbage, too big, missing)" skippable scripts/fleet-from-check.sh build/dev

@@ -17,6 +17,7 @@
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/build_info.hpp"
+#include "platform/console.hpp"
 #include "platform/host_fs.hpp"
 #include "platform/registry.hpp"
 
@@ -215,7 +216,7 @@ InventoryOptions CommandContext::inventory_options() const {
 bool CommandContext::color() const {
   if (options_.no_color || options_.json) return false;
   if (const char* nc = std::getenv("NO_COLOR"); nc != nullptr && *nc != '\0') return false;
-  return ::isatty(1) == 1;
+  return console::stdout_shows_colour();
 }
 
 int usage_error(std::string_view command, const std::string& message) {
@@ -229,6 +230,7 @@ int run_cli(int argc, char** argv) {
 
 int run_cli(int argc, char** argv, const std::vector<Command>& commands) {
   host_fs::keep_standard_streams_apart();
+  console::use_utf8_output();
   try {
     CLI::App app{"gpudoctor: finds out why your GPU deep-learning stack does not work, and how to fix it"};
     app.set_version_flag("--version", version_text());

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "gpu/framework_bench.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/bench_history.hpp"
+#include "platform/host_fs.hpp"
 #include "render/bench_render.hpp"
 
 namespace gpudoctor {
@@ -61,12 +60,6 @@ std::string cpu_model() {
   while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
   while (!model.empty() && model.front() == ' ') model.erase(0, 1);
   return model;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "";
-  return name;
 }
 
 /// The datasheet peak for a GPU figure ("gpu0.gemm_bf16" -> bf16_tflops of GPU 0's row).
@@ -257,7 +250,7 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   } else {
     report = gpu::run_bench(o);
   }
-  report.host = host_name();
+  report.host = host_fs::host_name();
   report.cpu_model = cpu_model();
   if (std::string sizes = custom_sizes(a); !sizes.empty()) report.mode += " (" + sizes + ")";
   if (const KnowledgeBase* kb = ctx.kb()) attach_ceilings(*kb, report);

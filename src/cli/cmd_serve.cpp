@@ -5,16 +5,16 @@
 // the sampler thread, never a scrape. Read and write timeouts bound what a slow or broken
 // client can hold.
 #include <httplib.h>
-#include <pthread.h>
-#include <signal.h>
+#ifndef _WIN32
 #include <sys/socket.h>
-#include <unistd.h>
+#endif
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <condition_variable>
-#include <csignal>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -24,6 +24,8 @@
 #include "cli/output.hpp"
 #include "core/worker_pool.hpp"
 #include "monitor/sampler.hpp"
+#include "platform/host_fs.hpp"
+#include "platform/stop_signal.hpp"
 #include "render/doctor_report.hpp"
 #include "render/monitor_render.hpp"
 
@@ -64,9 +66,8 @@ bool split_listen(const std::string& text, std::string& host, int& port) {
 }
 
 std::string hostname() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
+  std::string name = host_fs::host_name();
+  return name.empty() ? "unknown" : name;
 }
 
 /// The doctor's report, made again every report interval on its own thread.
@@ -125,16 +126,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   if (system == nullptr || kb == nullptr) return kExitUsage;
   const InventoryOptions inventory = ctx.inventory_options();
 
-  // SIGINT and SIGTERM go to one thread that stops the server: blocked here, before any
-  // thread starts, so that every thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  // A client that hangs up mid-answer is an error on that connection, not the end of serve.
-  // (Children get SIGPIPE's default back from the launcher.)
-  std::signal(SIGPIPE, SIG_IGN);
+  // SIGINT and SIGTERM (Ctrl-C on Windows) go to one thread that stops the server: set up
+  // here, before any thread starts, so that every thread inherits the mask.
+  StopSignal stop_signal;
 
   monitor::SamplerOptions options;
   options.deadline = std::chrono::milliseconds(a.deadline_ms);
@@ -158,15 +152,18 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   httplib::Server server;
   const int threads = a.threads;
   server.new_task_queue = [threads] { return new GrowingTaskQueue(static_cast<size_t>(threads)); };
+#ifndef _WIN32
   // cpp-httplib 0.11 listens with a backlog of 5, which a burst of scrapers overflows (the
   // kernel then retries their SYN after 1 s). The socket is kept here and, once bound, listened
-  // on again with the system's maximum (Linux applies a second listen() to the queue length).
+  // on again with the system's maximum (Linux applies a second listen() to the queue length;
+  // Windows ignores it, so its defaults stay).
   int listen_fd = -1;
   server.set_socket_options([&listen_fd](socket_t sock) {
     int yes = 1;
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     listen_fd = sock;
   });
+#endif
   server.set_read_timeout(1, 0);
   server.set_write_timeout(2, 0);
   server.set_keep_alive_timeout(5);
@@ -230,7 +227,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   });
 
   int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+#ifndef _WIN32
   if (bound >= 0 && listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
+#endif
   if (bound < 0) {
     print_error("gpudoctor serve: cannot listen on {}: {}\n", a.listen, std::strerror(errno));
     report.stop();
@@ -242,13 +241,12 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
 
   std::atomic<bool> stopping{false};
   std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
+    stop_signal.wait();
     stopping = true;
     server.stop();
   });
   server.listen_after_bind();
-  if (!stopping) pthread_kill(waiter.native_handle(), SIGTERM);  // the server ended by itself
+  if (!stopping) stop_signal.release();  // the server ended by itself
   waiter.join();
   report.stop();
   reporter.join();

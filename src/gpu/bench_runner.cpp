@@ -2,18 +2,13 @@
 
 #include <ctime>
 
+#include "core/timestamp.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_bench.hpp"
 
 namespace gpudoctor::gpu {
-std::string bench_utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+std::string bench_utc_now() { return utc_timestamp(static_cast<std::int64_t>(std::time(nullptr))); }
 }
 
 BenchSizes bench_sizes(const std::string& mode) {

@@ -1,12 +1,14 @@
 #include "monitor/host_readings.hpp"
 
-#include <fcntl.h>
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <charconv>
 #include <vector>
 
 #include "core/text.hpp"
+#include "platform/host_fs.hpp"
 
 namespace gpudoctor::monitor {
 namespace {
@@ -108,18 +110,10 @@ std::string parse_cmdline(std::string_view text, size_t max) {
 }
 
 std::optional<std::string> ProcReader::read(const std::string& relative) const {
-  std::string path = root_ + "/" + relative;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
-  std::string text;
-  char buffer[4096];
-  while (text.size() < kMaxProcFileBytes) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n <= 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return text;
+  // Not following a link, not blocking on a FIFO; /proc's files report size 0 and are read to
+  // their end anyway.
+  auto text = host_fs::read(root_ + "/" + relative, kMaxProcFileBytes);
+  return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
 }
 
 std::optional<CpuTicks> ProcReader::host_cpu() const {
@@ -148,8 +142,12 @@ std::string ProcReader::command_line(unsigned pid) const {
 }
 
 long ProcReader::ticks_per_second() {
+#ifdef _WIN32
+  return 100;  // no /proc to read ticks from: never used there
+#else
   long t = ::sysconf(_SC_CLK_TCK);
   return t > 0 ? t : 100;
+#endif
 }
 
 }  // namespace gpudoctor::monitor

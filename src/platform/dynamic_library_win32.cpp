@@ -1,5 +1,5 @@
-// Windows variant of DynamicLibrary, written for mingw-w64 / MSVC. NOT YET COMPILED OR TESTED:
-// no Windows toolchain exists on the build machine; CMake picks this file only when WIN32.
+// Windows variant of DynamicLibrary: built into gpudoctor.exe with mingw-w64 and run under wine
+// by scripts/windows-check.sh; CMake picks this file only when WIN32.
 #include <windows.h>
 
 #include <string>

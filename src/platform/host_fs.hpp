@@ -37,17 +37,21 @@ Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bo
 
 /// An open descriptor (a directory opened O_PATH on Linux, or a file), closed with the last
 /// reference. Lookups go relative to a directory's handle, one component at a time, so a rename
-/// elsewhere cannot redirect them.
+/// elsewhere cannot redirect them. On Windows, a HANDLE held open (the directory cannot be
+/// renamed meanwhile) and the extended-length path it was opened by (host_fs_win32.cpp).
 class Handle {
  public:
-  explicit Handle(int fd) : fd_(fd) {}
+  explicit Handle(std::intptr_t native, std::string path = {}) : native_(native), path_(std::move(path)) {}
   ~Handle();
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
-  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] int fd() const { return static_cast<int>(native_); }
+  [[nodiscard]] std::intptr_t native() const { return native_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
-  int fd_;
+  std::intptr_t native_;
+  std::string path_;
 };
 using HandleRef = std::shared_ptr<const Handle>;
 
@@ -83,7 +87,9 @@ Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut)
 /// output would land in it: each closed one is held by /dev/null opened read-only, so writes to
 /// a closed stdout fail (EBADF) and are reported.
 void keep_standard_streams_apart();
-/// The environment of this process.
+/// The environment of this process (UTF-8 on Windows too).
 std::vector<std::pair<std::string, std::string>> process_environment();
+/// This machine's name (gethostname; GetComputerNameExW), empty if it cannot be had.
+std::string host_name();
 
 }  // namespace gpudoctor::host_fs

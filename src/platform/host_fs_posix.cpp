@@ -174,7 +174,7 @@ Result<std::string> read_user_file(const std::string& path, size_t max_bytes, bo
 }
 
 Handle::~Handle() {
-  if (fd_ >= 0) ::close(fd_);
+  if (native_ >= 0) ::close(static_cast<int>(native_));
 }
 
 namespace {
@@ -320,6 +320,12 @@ std::vector<std::pair<std::string, std::string>> process_environment() {
     out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return out;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
 }
 
 }  // namespace gpudoctor::host_fs

@@ -94,6 +94,10 @@ SystemView SystemView::host(const ProcessRunner* runner) {
   o.runner = runner;
   for (auto& [k, v] : host_fs::process_environment()) o.env.emplace(k, v);
 #ifdef _WIN32
+  // The tree's root is the system drive (C: in Windows paths, where Program Files and System32
+  // are); another drive is a folder "drive-d" of the root, which the live host does not have.
+  auto drive = o.env.find("SystemDrive");
+  o.root = (drive != o.env.end() && drive->second.size() == 2 ? drive->second : std::string("C:")) + "\\";
   o.platform = Platform::windows;
   return SystemView(std::move(o));
 #else

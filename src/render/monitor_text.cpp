@@ -5,6 +5,7 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "core/timestamp.hpp"
 #include "model/json_codec.hpp"
 #include "render/monitor_render.hpp"
 
@@ -14,12 +15,7 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 std::string utc_time(std::int64_t time_ms) {
-  std::time_t t = static_cast<std::time_t>(time_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+  return utc_timestamp(time_ms / 1000);
 }
 
 template <class T>

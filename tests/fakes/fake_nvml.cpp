@@ -3,8 +3,6 @@
 //   default                               every symbol the doctor knows, newest names too
 //   GPUDOCTOR_FAKE_NVML_LEGACY            only the pre-_v2 names (an old driver)
 //   GPUDOCTOR_FAKE_NVML_MISSING_REQUIRED  no nvmlDeviceGetCount at all (a broken install)
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -114,7 +112,7 @@ nvmlReturn_t count_impl(const char* symbol, unsigned int* count) {
   if (!g_initialized) return kUninitialized;
   ++g_step;
   if (auto it = s().nvml.find("hang_after_samples"); it != s().nvml.end() && g_step > std::stoull(it->second)) {
-    for (;;) ::pause();
+    fake_driver::hang_forever();
   }
   if (count == nullptr) return kInvalidArgument;
   *count = static_cast<unsigned>(s().devices.size());

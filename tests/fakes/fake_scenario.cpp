@@ -1,7 +1,11 @@
 #include "fake_scenario.hpp"
 
-#include <signal.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <unistd.h>
+#endif
+#include <signal.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -148,14 +152,22 @@ std::optional<int> override_for(const char* symbol, int device) {
   if (device >= 0) it = calls.find(std::string(symbol) + "@" + std::to_string(device));
   if (it == calls.end()) it = calls.find(symbol);
   if (it == calls.end()) return std::nullopt;
-  if (it->second == "hang") {
-    for (;;) ::pause();
-  }
+  if (it->second == "hang") hang_forever();
   if (it->second == "crash") {
     ::raise(SIGSEGV);
-    ::_exit(139);  // not reached: SIGSEGV's default action ends the process
+    std::_Exit(139);  // not reached: SIGSEGV's default action ends the process
   }
   return code_from_text(it->second, 999);
+}
+
+void hang_forever() {
+  for (;;) {
+#ifdef _WIN32
+    ::Sleep(INFINITE);
+#else
+    ::pause();
+#endif
+  }
 }
 
 }  // namespace fake_driver

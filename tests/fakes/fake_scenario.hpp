@@ -29,6 +29,9 @@
 
 namespace fake_driver {
 
+/// "hang": never returns (pause() on POSIX, Sleep(INFINITE) in the Windows DLLs).
+[[noreturn]] void hang_forever();
+
 struct Device {
   std::string name;
   std::string uuid;
