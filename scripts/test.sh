@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.." || exit 1
 scripts/setup-debian.sh test || exit 1
 
 jobs="$(nproc)"
+# ccache keys on paths relative to the checkout, so that the release trees (run path, .deb,
+# wheel) share the objects their flags have in common within one run, and a second clone
+# reuses the first one's.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 status=0
 summary=()
 stage_note=""  # set by a stage's command: what to add to its summary line
