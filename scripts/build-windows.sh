@@ -6,12 +6,15 @@
 # The built dependencies are kept under build/windows-deps/<package>-<source version>/, so a
 # second run only rebuilds gpudoctor itself (through ccache). docs/windows.md.
 # Usage: scripts/build-windows.sh [BUILD_DIR]   (default build/windows; the exe is BUILD_DIR/gpudoctor.exe)
+#   GPUDOCTOR_WINDOWS_BUILD_TYPE  CMake build type (default Release; scripts/windows-check.sh
+#                                 builds unoptimised, empty, to keep CI within its time)
 # Exits 77 (skipped), saying why, when the cross compiler or a build tool is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top="$PWD"
 out="${1:-build/windows}"
 jobs="${GPUDOCTOR_JOBS:-2}"
+build_type="${GPUDOCTOR_WINDOWS_BUILD_TYPE-Release}"
 deps="$top/build/windows-deps"
 toolchain="$top/cmake/mingw-w64-x86_64.cmake"
 cxx=x86_64-w64-mingw32-g++-posix
@@ -155,9 +158,9 @@ rm -rf "$deps/work"
 log "dependencies ready in $((SECONDS - start)) s"
 
 start=$SECONDS
-cmake -S . -B "$out" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B "$out" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" "-DCMAKE_BUILD_TYPE=$build_type" \
   -DGPUDOCTOR_BUILD_TESTS=OFF -DGPUDOCTOR_ENABLE_WARNINGS_AS_ERRORS=ON \
   "-DGPUDOCTOR_DEPS_PREFIX=$prefixes" >"$out.configure.log" 2>&1 || { cat "$out.configure.log" >&2; exit 1; }
 nice cmake --build "$out" -j "$jobs" --target gpudoctor >&2
-log "gpudoctor.exe built in $((SECONDS - start)) s"
+log "gpudoctor.exe (build type: ${build_type:-none, unoptimised}) built in $((SECONDS - start)) s"
 echo "$out/gpudoctor.exe"

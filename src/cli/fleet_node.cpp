@@ -191,7 +191,11 @@ Result<std::string> make_nccl_unique_id(std::chrono::milliseconds deadline) {
 std::string run_node_nccl(const NodeNcclRun& run) {
   // NCCL's INFO lines go to a private file the child reads (never to its channel).
   std::string dir = (std::filesystem::temp_directory_path() / "gpudoctor-nccl-XXXXXX").string();
-  bool have_dir = ::mkdtemp(dir.data()) != nullptr;
+#ifdef _WIN32
+  const bool have_dir = false;  // NCCL exists for Linux only: there is no log to read here
+#else
+  const bool have_dir = ::mkdtemp(dir.data()) != nullptr;
+#endif
   std::map<std::string, std::string> args{{"id", run.id},
                                           {"nranks", std::to_string(run.nranks)},
                                           {"rank0", std::to_string(run.rank0)},
