@@ -9,7 +9,9 @@
 
 namespace gpudoctor::gpu {
 
-std::string bench_utc_now() { return utc_timestamp(static_cast<std::int64_t>(std::time(nullptr))); }
+std::string bench_utc_now() {
+  return utc_timestamp(static_cast<std::int64_t>(std::time(nullptr)));
+}
 
 BenchSizes bench_sizes(const std::string& mode) {
   if (mode == "quick") {
