@@ -107,9 +107,15 @@ compared=0
 for dir in tests/fixtures/windows-*/; do
   name="$(basename "$dir")"
   mapfile -t args <"$dir/args"
+  # The tree's `reg export` (UTF-16 or UTF-8), read by the exe's own registry-file parser.
+  lreg=() wreg=()
+  if [ -f "$dir/registry.reg" ]; then
+    lreg=(--registry "$dir/registry.reg")
+    wreg=(--registry "$(winpath "$dir/registry.reg")")
+  fi
   lstatus=0
-  "$linux_bin" --root "$dir/root" --env-file "$dir/env" "${args[@]}" --json >"$out/$name.linux.json" || lstatus=$?
-  run_exe "$out/$name.win.json" --root "$(winpath "$dir/root")" --env-file "$(winpath "$dir/env")" "${args[@]}" --json
+  "$linux_bin" --root "$dir/root" --env-file "$dir/env" "${lreg[@]}" "${args[@]}" --json >"$out/$name.linux.json" || lstatus=$?
+  run_exe "$out/$name.win.json" --root "$(winpath "$dir/root")" --env-file "$(winpath "$dir/env")" "${wreg[@]}" "${args[@]}" --json
   if [ "$status" != "$lstatus" ]; then fail "$name: exit status $status under wine, $lstatus on Linux"; fi
   if ! jq -e '.findings | length > 0' "$out/$name.win.json" >/dev/null 2>&1; then
     fail "$name: no findings from the exe: $(head -c 2000 "$out/$name.win.json"; cat "$out/$name.win.json.err")"
@@ -130,9 +136,10 @@ deep="$out/Δοκιμή-測試"
 for i in 1 2 3 4 5 6; do deep="$deep/$(printf 'folder%02d-%040d' "$i" 0)"; done
 mkdir -p "$deep"
 cp -r tests/fixtures/windows-tf215-native/root "$deep/root"
+cp tests/fixtures/windows-tf215-native/registry.reg "$deep/registry.reg"
 mapfile -t args <tests/fixtures/windows-tf215-native/args
 run_exe "$out/deep.json" --root "$(winpath "$deep/root")" --env-file "$(winpath tests/fixtures/windows-tf215-native/env)" \
-  "${args[@]}" --json
+  --registry "$(winpath "$deep/registry.reg")" "${args[@]}" --json
 if [ "$(findings "$out/deep.json")" != "$(findings "$out/windows-tf215-native.linux.json")" ]; then
   fail "a ${#deep}-byte non-ASCII root: findings differ: $(findings "$out/deep.json"; head -c 2000 "$out/deep.json.err")"
 fi
