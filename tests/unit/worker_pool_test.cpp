@@ -12,7 +12,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// Tasks that hold their thread until released, like an idle keep-alive connection.
+/// Tasks that hold their thread until released, like an idle keep-alive connection. In every
+/// test what the tasks use is declared before the pool: the pool joins its threads when it is
+/// destroyed, so that state must outlive it (ASan caught a gate destroyed first).
 struct Gate {
   std::promise<void> open;
   std::shared_future<void> opened = open.get_future().share();
@@ -27,9 +29,10 @@ bool eventually(const std::function<bool()>& done) {
 }
 
 TEST(WorkerPool, ATaskArrivingWhileEveryThreadIsHeldGetsANewThread) {
-  WorkerPool pool({.min_threads = 1, .max_threads = 64, .idle_exit = 30s});
   Gate gate;
   std::atomic<int> held{0};
+  std::promise<void> ran;
+  WorkerPool pool({.min_threads = 1, .max_threads = 64, .idle_exit = 30s});
   for (int i = 0; i < 40; ++i) {
     ASSERT_TRUE(pool.enqueue([&] {
       ++held;
@@ -38,7 +41,6 @@ TEST(WorkerPool, ATaskArrivingWhileEveryThreadIsHeldGetsANewThread) {
   }
   // 40 tasks that never finish by themselves: a fixed pool of 32 would leave 8 queued.
   EXPECT_TRUE(eventually([&] { return held == 40; })) << held << " of 40 running";
-  std::promise<void> ran;
   ASSERT_TRUE(pool.enqueue([&] { ran.set_value(); }));
   EXPECT_EQ(ran.get_future().wait_for(5s), std::future_status::ready) << "a 41st task waited for the held ones";
   EXPECT_GE(pool.counts().peak_threads, 41u);
@@ -46,9 +48,9 @@ TEST(WorkerPool, ATaskArrivingWhileEveryThreadIsHeldGetsANewThread) {
 }
 
 TEST(WorkerPool, BeyondTheMaximumTasksQueueAndAllRun) {
-  WorkerPool pool({.min_threads = 1, .max_threads = 3, .idle_exit = 30s});
   Gate gate;
   std::atomic<int> started{0};
+  WorkerPool pool({.min_threads = 1, .max_threads = 3, .idle_exit = 30s});
   for (int i = 0; i < 10; ++i) {
     ASSERT_TRUE(pool.enqueue([&] {
       ++started;
@@ -65,9 +67,10 @@ TEST(WorkerPool, BeyondTheMaximumTasksQueueAndAllRun) {
 }
 
 TEST(WorkerPool, IdleThreadsEndDownToTheMinimum) {
-  WorkerPool pool({.min_threads = 2, .max_threads = 16, .idle_exit = 50ms});
   Gate gate;
   std::atomic<int> held{0};
+  std::promise<void> ran;
+  WorkerPool pool({.min_threads = 2, .max_threads = 16, .idle_exit = 50ms});
   for (int i = 0; i < 8; ++i) {
     pool.enqueue([&] {
       ++held;
@@ -79,7 +82,6 @@ TEST(WorkerPool, IdleThreadsEndDownToTheMinimum) {
   gate.open.set_value();
   EXPECT_TRUE(eventually([&] { return pool.counts().threads == 2; })) << pool.counts().threads << " threads left";
   // The pool still works after shrinking.
-  std::promise<void> ran;
   pool.enqueue([&] { ran.set_value(); });
   EXPECT_EQ(ran.get_future().wait_for(5s), std::future_status::ready);
 }
