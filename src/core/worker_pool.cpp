@@ -1,6 +1,7 @@
 #include "core/worker_pool.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 namespace gpudoctor {
 
@@ -26,11 +27,17 @@ bool WorkerPool::enqueue(std::function<void()> task) {
   if (idle_ < queue_.size() && threads_.size() < limits_.max_threads) {
     threads_.emplace_back();
     auto self = std::prev(threads_.end());
-    *self = std::thread([this, self] { work(self); });
-    peak_ = std::max(peak_, threads_.size());
-  } else {
-    wake_.notify_one();
+    try {
+      *self = std::thread([this, self] { work(self); });
+      peak_ = std::max(peak_, threads_.size());
+      return true;
+    } catch (const std::system_error&) {
+      // No thread to be had (the system's limit): the task waits for one of the others, and
+      // shutdown() does not wait for a thread that never started.
+      threads_.erase(self);
+    }
   }
+  wake_.notify_one();
   return true;
 }
 
