@@ -72,6 +72,12 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
   echo "fleet-check: mpirun did not finish within 120 s with a hung rank (exit $rc)" >&2
   exit 1
 fi
+if [ "$rc" != 1 ]; then
+  # 1 is rank 0's MPI_Abort code (nodes failed); 139 was mpirun itself crashing at the abort.
+  cat "$work/faults.err" >&2
+  echo "fleet-check: the fault run's mpirun exited $rc, expected 1" >&2
+  exit 1
+fi
 
 python3 - "$work" "$took" <<'PY'
 import json, sys

@@ -31,6 +31,7 @@ namespace {
 constexpr int kReportTag = 18;
 constexpr int kNcclPlanTag = 19;    ///< rank 0 -> each leader: {"run", "id", "nranks", "rank0", "gpus"}
 constexpr int kNcclResultTag = 20;  ///< each leader -> rank 0: run_node_nccl's message
+constexpr int kDoneTag = 21;        ///< rank 0 -> every rank, empty: the report is out, finalize
 
 struct FleetArgs {
   bool json = false;
@@ -125,6 +126,23 @@ std::string receive_text(int source, int tag) {
 
 void send_text(const std::string& text, int dest, int tag) {
   MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD);
+}
+
+/// A rank other than 0, its part done, waits for rank 0's word before MPI_Finalize. Debian 12's
+/// OpenMPI 4.1.4 mpirun segfaults or deadlocks in PMIx_server_finalize when MPI_Abort comes while
+/// other ranks sit in MPI_Finalize's fence (3 of 10 runs of a 5-line program); ranks that are
+/// merely alive are killed cleanly. So rank 0 either says "done" to all, or aborts while all wait.
+/// Bounded past rank 0's own deadlines, so that a rank 0 that vanished without a trace is not
+/// waited on for ever.
+void wait_for_rank0_done(const FleetArgs& a) {
+  const double bound_s = a.deadline_s + (a.nccl ? a.nccl_deadline_s : 0) + 60;
+  auto start = Clock::now();
+  int found = 0;
+  while (found == 0 && seconds_since(start) < bound_s) {
+    MPI_Iprobe(0, kDoneTag, MPI_COMM_WORLD, &found, MPI_STATUS_IGNORE);
+    if (found == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (found != 0) MPI_Recv(nullptr, 0, MPI_CHAR, 0, kDoneTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 /// A leader's part of --nccl: rank 0's plan, then this node's GPUs in the all-reduce.
@@ -296,6 +314,7 @@ int run(int argc, char** argv) {
       }
       if (a.nccl) nccl_leader(a);
     }
+    wait_for_rank0_done(a);
     MPI_Finalize();
     return kExitOk;
   }
@@ -370,6 +389,7 @@ int run(int argc, char** argv) {
     std::fflush(nullptr);
     MPI_Abort(MPI_COMM_WORLD, code);
   }
+  for (int r = 1; r < size; ++r) MPI_Send(nullptr, 0, MPI_CHAR, r, kDoneTag, MPI_COMM_WORLD);
   MPI_Finalize();
   return code;
 }
