@@ -22,7 +22,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 inputs=tests/fixtures/report-inputs
 fixture=tests/fixtures/linux-tf215-cudnn86-mismatch
-extra=(--bench "$inputs/bench.json" --verify "$inputs/verify.json")
+extra=(--bench "$inputs/bench.json" --verify "$inputs/verify.json" --watch "$inputs/watch.jsonl")
 if [ -f "$inputs/fleet.json" ]; then extra+=(--fleet "$inputs/fleet.json"); fi
 rc=0
 "$bin" report --html "$work/report.html" --root "$fixture/root" --env-file "$fixture/env" "${extra[@]}" || rc=$?
@@ -40,7 +40,7 @@ chrome() {
 page="file://$work/report.html"
 chrome --dump-dom "$page" >"$work/dom.html"
 chrome --log-net-log="$work/net.json" --window-size=1000,1400 --screenshot="$work/top.png" "$page" >/dev/null
-sections=(verdicts bench verify inventory plan)
+sections=(verdicts bench verify watch inventory plan)
 if [ -f "$inputs/fleet.json" ]; then sections+=(fleet); fi
 # Each section alone (the others hidden by one added style rule), so each screenshot shows it.
 for s in "${sections[@]}"; do
@@ -96,6 +96,7 @@ dom = Dom()
 dom.feed(open(f"{work}/dom.html", encoding="utf-8").read())
 h2 = [t.strip() for tag, t in dom.headings if tag == "h2"]
 want = {"verdicts": "Verdicts", "bench": "Benchmarks", "verify": "Verification", "fleet": "Fleet",
+        "watch": "GPU activity over time",
         "inventory": "Inventory", "plan": "Install plan"}
 for s in sections:
     if want[s] not in h2:
@@ -109,6 +110,11 @@ for i, s in enumerate(dom.svgs):
         problems.append(f"SVG {i} lacks role=img, <title> or <desc>: {s}")
 if any(scope not in ("col", "row") for scope in dom.ths):
     problems.append("a <th> without scope")
+# watch.jsonl (the fake driver's watch_series: two GPUs, five samples): a line per GPU in each of
+# the four charts over time, each drawn through the five samples.
+paths = re.findall(r'<path d="([^"]*)" class="series', open(f"{work}/dom.html", encoding="utf-8").read())
+if len(paths) != 8 or any(p.count("L") != 4 for p in paths):
+    problems.append(f"watch charts: {len(paths)} lines, expected 8 of 5 points each: {[p[:40] for p in paths]}")
 if dom.remote:
     problems.append(f"elements or attributes that load from elsewhere: {dom.remote[:5]}")
 

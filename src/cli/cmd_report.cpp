@@ -12,6 +12,7 @@
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "model/json_codec.hpp"
+#include "monitor/watch_summary.hpp"
 #include "platform/host_fs.hpp"
 #include "render/html_report.hpp"
 
@@ -27,6 +28,7 @@ struct ReportArgs {
   std::string bench;
   std::string verify;
   std::string fleet;
+  std::string watch;
 };
 
 /// Reads a JSON document the user named; nullopt after saying why on stderr.
@@ -60,9 +62,11 @@ Command report_command() {
     app.add_option("--html", args->html, "Write the HTML report to this file ('-': stdout)")->required();
     app.add_option("--from-json", args->from_json,
                    "Render this `gpudoctor doctor --json` report instead of diagnosing this machine");
-    app.add_option("--bench", args->bench, "Add the charts of this benchmark JSON (docs/html-report.md)");
-    app.add_option("--verify", args->verify, "Add the steps of this verify JSON (docs/html-report.md)");
+    app.add_option("--bench", args->bench, "Add the charts of this `gpudoctor bench --json` report");
+    app.add_option("--verify", args->verify, "Add the steps of this `gpudoctor verify --json` report");
     app.add_option("--fleet", args->fleet, "Add this `gpudoctor-fleet --json` report");
+    app.add_option("--watch", args->watch,
+                   "Add charts over time from this `watch --jsonl` log (utilisation, memory, temperature, power)");
   };
   c.run = [args](CommandContext& ctx) -> int {
     Facts read_facts;
@@ -80,13 +84,31 @@ Command report_command() {
       if (facts == nullptr) return kExitUsage;
       findings = run_checks(*facts, ctx.kb());
     }
-    std::optional<nlohmann::ordered_json> bench, verify, fleet;
-    for (auto [option, path, doc] :
-         {std::tuple{"--bench", &args->bench, &bench}, std::tuple{"--verify", &args->verify, &verify},
-          std::tuple{"--fleet", &args->fleet, &fleet}}) {
-      if (path->empty()) continue;
-      *doc = read_json(option, *path);
-      if (!*doc) return kExitUsage;
+    std::optional<nlohmann::ordered_json> fleet;
+    std::optional<BenchReport> bench;
+    std::optional<VerifyReport> verify;
+    if (!args->fleet.empty() && !(fleet = read_json("--fleet", args->fleet))) return kExitUsage;
+    if (!args->bench.empty()) {
+      auto doc = read_json("--bench", args->bench);
+      if (!doc) return kExitUsage;
+      if (!doc->contains("measurements") || !(*doc)["measurements"].is_array())
+        return usage_error("report", "--bench " + args->bench + ": not a `gpudoctor bench --json` report");
+      bench.emplace();
+      bench_report_from_json(*doc, *bench);
+    }
+    if (!args->verify.empty()) {
+      auto doc = read_json("--verify", args->verify);
+      if (!doc) return kExitUsage;
+      verify.emplace();
+      if (!verify_report_from_json(*doc, *verify))
+        return usage_error("report", "--verify " + args->verify + ": not a `gpudoctor verify --json` report");
+    }
+    std::optional<WatchSummary> watch;
+    if (!args->watch.empty()) {
+      bool cut = false;
+      auto log = host_fs::read_user_file(args->watch, kMaxInputBytes, &cut);
+      if (!log) return usage_error("report", "--watch " + args->watch + ": " + log.error().message);
+      watch = monitor::summarize_watch_log(*log, cut);
     }
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;
@@ -96,7 +118,8 @@ Command report_command() {
                                                           .plan = &plan,
                                                           .bench = bench ? &*bench : nullptr,
                                                           .verify = verify ? &*verify : nullptr,
-                                                          .fleet = fleet ? &*fleet : nullptr});
+                                                          .fleet = fleet ? &*fleet : nullptr,
+                                                          .watch = watch ? &*watch : nullptr});
     if (args->html == "-") {
       write_output(html);
     } else {

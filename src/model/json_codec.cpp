@@ -709,8 +709,21 @@ json verify_report_to_json(const VerifyReport& report) {
   return encode(report);
 }
 
+bool verify_report_from_json(const json& j, VerifyReport& report) {
+  if (!j.is_object() || !j.contains("steps") || !j["steps"].is_array()) return false;
+  decode(j, report);
+  return true;
+}
+
 json snapshot_to_json(const Snapshot& snapshot) {
   return encode(snapshot);
+}
+bool snapshot_from_json(const json& j, Snapshot& snapshot) {
+  if (!j.is_object() || !j.contains("time_ms") || !j["time_ms"].is_number() || !j.contains("gpus") ||
+      !j["gpus"].is_array())
+    return false;
+  decode(j, snapshot);
+  return true;
 }
 json gpu_samples_to_json(const std::vector<GpuSample>& gpus) {
   return encode(gpus);

@@ -33,6 +33,9 @@ void report_from_json(const nlohmann::ordered_json& j, RuntimeLibraryReport& rep
 nlohmann::ordered_json step_to_json(const VerifyStep& step);
 void step_from_json(const nlohmann::ordered_json& j, VerifyStep& step);
 nlohmann::ordered_json verify_report_to_json(const VerifyReport& report);
+/// `verify --json` read back (`report --html --verify`); false when j is not an object with a
+/// "steps" array.
+bool verify_report_from_json(const nlohmann::ordered_json& j, VerifyReport& report);
 /// The doctor's report read back (`report --html --from-json`, fleet's rank 0 reading every
 /// node's report): the inverse of facts_to_json and findings_to_json, as lenient as the GPU
 /// readers. A finding's unknown severity or area is read as info / system.
@@ -43,6 +46,9 @@ std::vector<Finding> findings_from_json(const nlohmann::ordered_json& j);
 bool doctor_report_from_json(const nlohmann::ordered_json& doc, Facts& facts, std::vector<Finding>& findings);
 /// A monitor snapshot, as `watch --jsonl` writes one per line (unknown fields are null).
 nlohmann::ordered_json snapshot_to_json(const Snapshot& snapshot);
+/// One line of `watch --jsonl` read back (`report --html --watch`); false when j is not an object
+/// with a "time_ms" number and a "gpus" array.
+bool snapshot_from_json(const nlohmann::ordered_json& j, Snapshot& snapshot);
 /// The GPU part both ways: the GPU agent's "sample" op writes it, the sampler reads it back
 /// (leniently, as the reports above).
 nlohmann::ordered_json gpu_samples_to_json(const std::vector<GpuSample>& gpus);

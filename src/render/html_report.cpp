@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mstch/mstch.hpp>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,9 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "core/timestamp.hpp"
 #include "model/build_info.hpp"
+#include "model/monitor_snapshot.hpp"
 #include "render/finding_words.hpp"
 #include "render/html_templates.hpp"
 
@@ -39,9 +42,11 @@ std::string or_dash(const std::optional<Version>& v) {
   return v ? v->str() : "—";
 }
 
-/// A number as people read it: at most 3 significant decimals, no trailing zeros.
+/// A number as people read it: at most 3 decimals, no trailing zeros; below 1, 3 significant
+/// digits (0.000368, not 0).
 std::string number(double v) {
-  std::string s = fmt::format("{:.3f}", v);
+  std::string s = v != 0 && std::abs(v) < 1 ? fmt::format("{:.3g}", v) : fmt::format("{:.3f}", v);
+  if (s.find_first_of("eE") != std::string::npos) return s;
   while (!s.empty() && s.back() == '0') s.pop_back();
   if (!s.empty() && s.back() == '.') s.pop_back();
   return s;
@@ -59,7 +64,7 @@ struct Bar {
 
 constexpr int kChartLabelX = 200;  ///< right edge of the labels
 constexpr int kChartBarX = 210;
-constexpr int kChartBarWidth = 330;
+constexpr int kChartBarWidth = 300;  // leaves 130 px for the value after a full bar
 constexpr int kChartRow = 28;
 
 mstch::map bar_chart(const std::string& id, const std::string& title, const std::string& label_header,
@@ -109,6 +114,78 @@ mstch::map bar_chart(const std::string& id, const std::string& title, const std:
                     {"bar_x", std::to_string(kChartBarX)},
                     {"has_ceiling", has_ceiling},
                     {"bars", rows}};
+}
+
+// ---- charts: lines over time, one per series (watch) ----
+
+struct Series {
+  std::string label;
+  std::vector<std::pair<double, std::optional<double>>> points;  ///< (x, y); nullopt breaks the line
+};
+
+constexpr int kPlotLeft = 60;
+constexpr int kPlotRight = 620;
+constexpr int kPlotTop = 12;
+constexpr int kPlotBottom = 172;
+
+/// "45 s", "12 min", "3.5 h": an axis label for seconds since the start.
+std::string duration_text(double s) {
+  if (s < 120) return number(std::round(s)) + " s";
+  if (s < 7200) return number(std::round(s / 6) / 10) + " min";
+  return number(std::round(s / 360) / 10) + " h";
+}
+
+mstch::map line_chart(const std::string& id, const std::string& title, const std::string& unit, double y_max,
+                      double x_max, const std::vector<Series>& series) {
+  if (y_max <= 0) y_max = 1;
+  if (x_max <= 0) x_max = 1;
+  auto x_of = [&](double x) { return kPlotLeft + std::clamp(x / x_max, 0.0, 1.0) * (kPlotRight - kPlotLeft); };
+  auto y_of = [&](double y) { return kPlotBottom - std::clamp(y / y_max, 0.0, 1.0) * (kPlotBottom - kPlotTop); };
+  mstch::array grid;
+  for (int i = 0; i <= 4; ++i) {
+    double v = y_max * i / 4;
+    int y = static_cast<int>(std::lround(y_of(v)));
+    grid.emplace_back(mstch::map{{"x1", std::to_string(kPlotLeft)},
+                                 {"x2", std::to_string(kPlotRight)},
+                                 {"y", std::to_string(y)},
+                                 {"label_x", std::to_string(kPlotLeft - 6)},
+                                 {"text_y", std::to_string(y + 4)},
+                                 {"label", number(v) + (i == 4 ? " " + unit : "")}});
+  }
+  mstch::array ticks;
+  for (int i = 0; i <= 4; ++i) {
+    ticks.emplace_back(mstch::map{{"x", std::to_string(static_cast<int>(std::lround(x_of(x_max * i / 4))))},
+                                  {"y", std::to_string(kPlotBottom + 18)},
+                                  {"label", duration_text(x_max * i / 4)}});
+  }
+  mstch::array lines_view;
+  std::string desc;
+  int n = 0;
+  for (const Series& s : series) {
+    std::string d;
+    bool pen_down = false;
+    std::vector<double> ys;
+    for (const auto& [x, y] : s.points) {
+      if (!y) {
+        pen_down = false;
+        continue;
+      }
+      ys.push_back(*y);
+      d += fmt::format("{}{:.1f} {:.1f} ", pen_down ? "L" : "M", x_of(x), y_of(*y));
+      pen_down = true;
+    }
+    if (!ys.empty()) {
+      auto [lo, hi] = std::minmax_element(ys.begin(), ys.end());
+      desc += fmt::format("{}{}: from {} to {} {}", desc.empty() ? "" : "; ", s.label, number(*lo), number(*hi), unit);
+    } else {
+      desc += fmt::format("{}{}: no readings", desc.empty() ? "" : "; ", s.label);
+    }
+    lines_view.emplace_back(mstch::map{{"d", d}, {"n", std::to_string(n % 8)}, {"label", text(s.label, 80)}});
+    ++n;
+  }
+  return mstch::map{
+      {"id", id},     {"title", text(title)}, {"desc", text(desc)},  {"height", std::to_string(kPlotBottom + 28)},
+      {"grid", grid}, {"ticks", ticks},       {"series", lines_view}};
 }
 
 // ---- the doctor's verdicts ----
@@ -286,17 +363,117 @@ mstch::map plan_view(const Plan& plan) {
 
 // ---- other commands' JSON (docs/html-report.md names the keys read) ----
 
+// ---- watch: a recorded `watch --jsonl` log (monitor/watch_summary) ----
+
+/// A bound on the y axis that reads well: 1, 2 or 5 times a power of ten, at least `v`.
+double round_up(double v) {
+  if (v <= 0) return 1;
+  double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * p >= v) return m * p;
+  }
+  return 10 * p;
+}
+
+std::string opt_number(const std::optional<double>& v, const char* unit) {
+  return v ? number(*v) + unit : "—";
+}
+
+mstch::map watch_view(const WatchSummary& w) {
+  const double span_s = static_cast<double>(w.end_ms - w.start_ms) / 1000.0;
+  auto gpu_label = [](const WatchGpuSummary& g) {
+    return "GPU " + std::to_string(g.index) + (g.name.empty() ? "" : " (" + g.name + ")");
+  };
+  // One chart per reading, one line per GPU.
+  struct Metric {
+    const char* id;
+    const char* title;
+    const char* unit;
+    std::optional<double> WatchPoint::*field;
+  };
+  const Metric metrics[] = {{"util", "GPU utilisation", "%", &WatchPoint::util_percent},
+                            {"memory", "Memory used", "GiB", &WatchPoint::memory_used_gib},
+                            {"temperature", "Temperature", "°C", &WatchPoint::temperature_c},
+                            {"power", "Power draw", "W", &WatchPoint::power_w}};
+  mstch::array charts;
+  for (const Metric& m : metrics) {
+    std::vector<Series> series;
+    double y_max = 0;
+    bool any = false;
+    for (const auto& g : w.gpus) {
+      Series s{.label = gpu_label(g)};
+      for (const auto& p : g.points) {
+        s.points.emplace_back(p.t_s, p.*m.field);
+        if (p.*m.field) {
+          any = true;
+          y_max = std::max(y_max, *(p.*m.field));
+        }
+      }
+      series.push_back(std::move(s));
+    }
+    if (!any) continue;
+    if (m.field == &WatchPoint::util_percent) y_max = 100;
+    for (const auto& g : w.gpus) {
+      // The chart's scale shows the headroom: the card's memory and power limit.
+      if (m.field == &WatchPoint::memory_used_gib && g.memory_total_gib) y_max = std::max(y_max, *g.memory_total_gib);
+      if (m.field == &WatchPoint::power_w && g.power_limit_w) y_max = std::max(y_max, *g.power_limit_w);
+    }
+    charts.emplace_back(
+        line_chart(std::string("chart-watch-") + m.id, m.title, m.unit, round_up(y_max), span_s, series));
+  }
+  mstch::array gpus;
+  for (const auto& g : w.gpus) {
+    std::string throttled = "never";
+    if (g.throttled_samples > 0) {
+      throttled =
+          fmt::format("{} % of samples ({})", number(100.0 * g.throttled_samples / std::max<size_t>(1, g.samples)),
+                      throttle_reason_names(g.throttle_reasons_seen));
+    }
+    std::string memory = opt_number(g.memory_max_gib, " GiB");
+    if (g.memory_total_gib) memory += " of " + number(*g.memory_total_gib) + " GiB";
+    std::string power = opt_number(g.power_median_w, " W");
+    if (g.power_limit_w) power += " (" + number(*g.power_limit_w) + " W)";
+    gpus.emplace_back(
+        mstch::map{{"label", text(gpu_label(g), 120)},
+                   {"samples", std::to_string(g.samples)},
+                   {"util", opt_number(g.util_median_percent, " %") + " / " + opt_number(g.util_max_percent, " %")},
+                   {"memory", memory},
+                   {"temperature", opt_number(g.temperature_max_c, " °C")},
+                   {"power", power},
+                   {"throttled", throttled}});
+  }
+  mstch::array diagnoses;
+  for (const auto& d : w.diagnoses) {
+    mstch::map v = finding_view(d.finding);
+    v["samples"] = std::to_string(d.samples);
+    v["first"] = duration_text(d.first_t_s);
+    diagnoses.emplace_back(std::move(v));
+  }
+  mstch::array problems;
+  if (w.samples_not_ok > 0)
+    problems.emplace_back(
+        fmt::format("In {} of {} samples the GPU query failed (no readings).", w.samples_not_ok, w.samples));
+  if (w.unreadable_lines > 0)
+    problems.emplace_back(
+        fmt::format("{} line(s) of the log were not watch samples and were skipped.", w.unreadable_lines));
+  if (!w.left_out.empty()) problems.emplace_back(text("Not read: " + w.left_out + "."));
+  if (w.samples == 0) problems.emplace_back(std::string("The log holds no sample."));
+  return mstch::map{{"samples", std::to_string(w.samples)},
+                    {"duration", duration_text(span_s)},
+                    {"start", w.samples > 0 ? utc_timestamp(w.start_ms / 1000) : std::string("—")},
+                    {"problems", problems},
+                    {"has_diagnoses", !diagnoses.empty()},
+                    {"diagnoses", diagnoses},
+                    {"charts", charts},
+                    {"gpus", gpus}};
+}
+
 std::string str_at(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end()) return {};
   if (it->is_string()) return it->get<std::string>();
   if (it->is_number()) return number(it->get<double>());
   return {};
-}
-std::optional<double> num_at(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
 }
 const json& array_at(const json& j, const char* key) {
   static const json empty = json::array();
@@ -305,50 +482,118 @@ const json& array_at(const json& j, const char* key) {
   return it != j.end() && it->is_array() ? *it : empty;
 }
 
-/// bench: "results": [{group, name, value, unit, ceiling?}], one chart per group.
-mstch::array bench_view(const json& doc) {
+// ---- bench and verify: their reports (model/bench_report.hpp, model/verify_report.hpp) ----
+
+/// "GFLOP/s" for the unit a bench key ends in.
+std::string unit_text(const std::string& unit) {
+  static const std::map<std::string, std::string> names = {
+      {"gflops", "GFLOP/s"}, {"tflops", "TFLOP/s"}, {"gbps", "GB/s"}, {"images_per_s", "images/s"},
+      {"ratio", "×"},        {"us", "µs"},          {"ms", "ms"}};
+  auto it = names.find(unit);
+  return it != names.end() ? it->second : unit;
+}
+
+/// "CPU", "GPU 0 (NVIDIA H200)", or the key's first part as it is ("tensorflow").
+std::string bench_group_title(const std::string& first, const BenchReport& r) {
+  if (first == "cpu") return r.cpu_model.empty() ? "CPU" : "CPU (" + r.cpu_model + ")";
+  if (first.size() > 3 && first.starts_with("gpu") &&
+      std::all_of(first.begin() + 3, first.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    size_t i = std::stoul(first.substr(3));
+    std::string title = "GPU " + first.substr(3);
+    if (i < r.gpu_names.size() && !r.gpu_names[i].empty()) title += " (" + r.gpu_names[i] + ")";
+    return title;
+  }
+  return first;
+}
+
+/// One chart per device (the key's first part) and unit, each figure against its ceiling; the
+/// figures that were not measured, the guides' claims and the change since the last run as tables.
+mstch::map bench_view(const BenchReport& r) {
   std::vector<std::pair<std::string, std::vector<Bar>>> groups;
-  for (const auto& r : array_at(doc, "results")) {
-    if (!r.is_object()) continue;
-    auto value = num_at(r, "value");
-    if (!value) continue;
-    std::string group = str_at(r, "group");
-    if (group.empty()) group = "Benchmarks";
+  mstch::array unmeasured;
+  for (const BenchMeasurement& m : r.measurements) {
+    if (!m.ok()) {
+      unmeasured.emplace_back(mstch::map{{"key", text(m.json_key())},
+                                         {"status", text(m.status)},
+                                         {"cls", m.status == kBenchSkipped ? "info" : "error"},
+                                         {"detail", text(m.detail)}});
+      continue;
+    }
+    size_t dot = m.key.find('.');
+    std::string first = m.key.substr(0, dot);
+    std::string group = bench_group_title(first, r) + " · " + unit_text(m.unit);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
     if (it == groups.end()) it = groups.insert(groups.end(), {group, {}});
-    std::string unit = str_at(r, "unit");
-    it->second.push_back({.label = str_at(r, "name"),
-                          .value = *value,
-                          .ceiling = num_at(r, "ceiling"),
-                          .value_text = number(*value) + (unit.empty() ? "" : " " + unit)});
+    it->second.push_back({.label = dot == std::string::npos ? m.key : m.key.substr(dot + 1),
+                          .value = *m.value,
+                          .ceiling = m.ceiling,
+                          .value_text = number(*m.value) + " " + unit_text(m.unit),
+                          .cls = m.check.empty() || m.check_passed ? "" : "error"});
   }
   mstch::array charts;
   int i = 0;
   for (const auto& [group, bars] : groups) {
     charts.emplace_back(bar_chart(fmt::format("chart-bench-{}", i++), group, "Measurement", bars));
   }
-  return charts;
+  mstch::array claims;
+  for (const BenchClaim& c : r.claims) {
+    claims.emplace_back(mstch::map{{"what", text(c.what)},
+                                   {"guide", text(c.guide)},
+                                   {"measured", c.ratio ? number(*c.ratio) + "×" : std::string("—")},
+                                   {"basis", text(c.basis)}});
+  }
+  mstch::array changes;
+  for (const BenchChange& c : r.changes) {
+    changes.emplace_back(mstch::map{{"key", text(c.key)},
+                                    {"previous", number(c.previous)},
+                                    {"current", number(c.current)},
+                                    {"change", fmt::format("{:+.1f} % (noise {:.1f} %)", c.change_pct, c.noise_pct)},
+                                    {"verdict", text(c.verdict)},
+                                    {"cls", c.verdict == "regression" ? "error" : ""}});
+  }
+  mstch::array notes;
+  for (const auto& n : r.notes) notes.emplace_back(text(n));
+  mstch::array problems;
+  for (const auto& p : r.problems) problems.emplace_back(text(p));
+  return mstch::map{{"charts", charts},
+                    {"run", text(fmt::format("{} run on {} at {}", r.mode.empty() ? "a" : r.mode,
+                                             r.host.empty() ? "an unnamed host" : r.host,
+                                             r.started_utc.empty() ? "an unknown time" : r.started_utc))},
+                    {"unmeasured", unmeasured},
+                    {"has_unmeasured", !unmeasured.empty()},
+                    {"claims", claims},
+                    {"has_claims", !claims.empty()},
+                    {"changes", changes},
+                    {"has_changes", !changes.empty()},
+                    {"compared_with", text(r.compared_with_utc)},
+                    {"notes", notes},
+                    {"problems", problems}};
 }
 
-/// verify: "steps": [{name, status, seconds?, detail?}], a table and a chart of the times.
-mstch::map verify_view(const json& doc) {
+/// verify: the steps as a table, and a chart of the seconds each took.
+mstch::map verify_view(const VerifyReport& r) {
   mstch::array steps;
   std::vector<Bar> bars;
-  for (const auto& s : array_at(doc, "steps")) {
-    if (!s.is_object()) continue;
-    std::string status = str_at(s, "status");
-    std::string cls = status == "passed" || status == "ok" ? "ok" : status == "skipped" ? "info" : "error";
-    auto seconds = num_at(s, "seconds");
-    steps.emplace_back(mstch::map{{"name", text(str_at(s, "name"))},
-                                  {"status", text(status)},
+  for (const VerifyStep& s : r.steps) {
+    std::string cls = s.status == kStepPassed ? "ok" : s.status == kStepSkipped ? "info" : "error";
+    std::string name = s.name + (s.device ? " (GPU " + std::to_string(*s.device) + ")" : "");
+    double seconds = static_cast<double>(s.elapsed_ms) / 1000.0;
+    std::string detail = s.detail;
+    for (const auto& n : s.notes) detail += (detail.empty() ? "" : "\n") + n;
+    steps.emplace_back(mstch::map{{"name", text(name)},
+                                  {"status", text(s.status)},
                                   {"cls", cls},
-                                  {"seconds", seconds ? number(*seconds) : "—"},
-                                  {"detail", text(str_at(s, "detail"))}});
-    if (seconds)
-      bars.push_back(
-          {.label = str_at(s, "name"), .value = *seconds, .value_text = number(*seconds) + " s", .cls = cls});
+                                  {"seconds", number(seconds)},
+                                  {"detail", text(detail)}});
+    bars.push_back({.label = name, .value = seconds, .value_text = number(seconds) + " s", .cls = cls});
   }
-  mstch::map v{{"steps", steps}, {"has_chart", !bars.empty()}};
+  mstch::array problems;
+  for (const auto& p : r.problems) problems.emplace_back(text(p));
+  mstch::map v{{"steps", steps},
+               {"passed", verify_passed(r)},
+               {"libs_from", text(r.libs_from)},
+               {"problems", problems},
+               {"has_chart", !bars.empty()}};
   if (!bars.empty()) v["chart"] = bar_chart("chart-verify", "Time per verify step", "Step", bars);
   return v;
 }
@@ -433,12 +678,16 @@ std::string render_doctor_html(const HtmlReportInput& in) {
   };
   section("verdicts", "Verdicts");
   if (in.bench != nullptr) {
-    view["bench"] = mstch::map{{"charts", bench_view(*in.bench)}};
+    view["bench"] = bench_view(*in.bench);
     section("bench", "Benchmarks");
   }
   if (in.verify != nullptr) {
     view["verify"] = verify_view(*in.verify);
     section("verify", "Verification");
+  }
+  if (in.watch != nullptr) {
+    view["watch"] = watch_view(*in.watch);
+    section("watch", "GPU activity");
   }
   if (in.fleet != nullptr) {
     view["fleet"] = fleet_view(*in.fleet);

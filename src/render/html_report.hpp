@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "model/bench_report.hpp"
 #include "model/facts.hpp"
 #include "model/finding.hpp"
 #include "model/plan.hpp"
+#include "model/verify_report.hpp"
+#include "model/watch_summary.hpp"
 
 namespace gpudoctor {
 
@@ -18,11 +21,11 @@ struct HtmlReportInput {
   const Facts& facts;
   const std::vector<Finding>& findings;
   const Plan* plan = nullptr;  ///< the install plan for these facts; nullptr: no plan section
-  /// JSON documents of other commands, each rendered as its own section when given (null
-  /// otherwise); the shapes read are in docs/html-report.md.
-  const nlohmann::ordered_json* bench = nullptr;
-  const nlohmann::ordered_json* verify = nullptr;
-  const nlohmann::ordered_json* fleet = nullptr;
+  /// Other commands' results, each rendered as its own section when given (null otherwise).
+  const BenchReport* bench = nullptr;
+  const VerifyReport* verify = nullptr;
+  const nlohmann::ordered_json* fleet = nullptr;  ///< `gpudoctor fleet --json` (docs/fleet.md)
+  const WatchSummary* watch = nullptr;            ///< a `watch --jsonl` log summed up; charts over time
 };
 
 std::string render_doctor_html(const HtmlReportInput& input);

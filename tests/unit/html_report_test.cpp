@@ -75,14 +75,17 @@ TEST(HtmlReport, VerdictsWithFixesComeBeforeTheInventory) {
 TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   Facts facts = sample_facts();
   auto findings = sample_findings();
-  ordered_json bench = {
-      {"results",
-       {{{"group", "GEMM"}, {"name", "FP16"}, {"value", 700.5}, {"unit", "TFLOP/s"}, {"ceiling", 989}},
-        {{"group", "GEMM"}, {"name", "FP32"}, {"value", 51}, {"unit", "TFLOP/s"}, {"ceiling", 67}},
-        {{"group", "Bandwidth"}, {"name", "device memory"}, {"value", 4100}, {"unit", "GB/s"}}}}};
-  ordered_json verify = {{"steps",
-                          {{{"name", "driver init"}, {"status", "passed"}, {"seconds", 0.12}},
-                           {{"name", "cuDNN convolution"}, {"status", "failed"}, {"seconds", 1.5}}}}};
+  BenchReport bench;
+  bench.gpu_names = {"NVIDIA H200"};
+  bench.measurements = {
+      {.key = "gpu0.gemm_fp16", .unit = "tflops", .status = kBenchOk, .value = 700.5, .ceiling = 989},
+      {.key = "gpu0.gemm_fp32", .unit = "tflops", .status = kBenchOk, .value = 51, .ceiling = 67},
+      {.key = "gpu0.device_memory", .unit = "gbps", .status = kBenchOk, .value = 4100},
+      {.key = "gpu0.gemm_fp8", .unit = "tflops", .status = kBenchSkipped, .detail = "no cuBLASLt FP8 here"}};
+  bench.claims = {{.what = "GPU/CPU on GEMM", .guide = "10-50x", .ratio = 38.0, .basis = "gpu0 over cpu"}};
+  VerifyReport verify;
+  verify.steps = {{.name = "driver", .device = 0, .status = kStepPassed, .elapsed_ms = 120},
+                  {.name = "cudnn-conv", .device = 0, .status = kStepFailed, .detail = "wrong", .elapsed_ms = 1500}};
   std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench, .verify = &verify});
   size_t svgs = count(html, "<svg ");
   EXPECT_EQ(svgs, 4u) << "verdicts, two bench groups, verify times";
@@ -90,7 +93,12 @@ TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   EXPECT_EQ(count(html, "<title id=\"chart-"), svgs);
   EXPECT_EQ(count(html, "<desc id=\"chart-"), svgs);
   EXPECT_EQ(count(html, "<table class=\"chart-data\">"), svgs);
-  EXPECT_NE(html.find("FP16: 700.5 TFLOP&#x2F;s of 989"), std::string::npos) << "the chart's text alternative";
+  EXPECT_NE(html.find("gemm_fp16: 700.5 TFLOP&#x2F;s of 989"), std::string::npos) << "the chart's text alternative";
+  EXPECT_NE(html.find("GPU 0 (NVIDIA H200) · TFLOP&#x2F;s"), std::string::npos) << "a chart per device and unit";
+  EXPECT_NE(html.find("no cuBLASLt FP8 here"), std::string::npos) << "a figure not measured says why";
+  EXPECT_NE(html.find("38×"), std::string::npos) << "the guides' claim as measured";
+  EXPECT_NE(html.find("cudnn-conv (GPU 0)"), std::string::npos);
+  EXPECT_NE(html.find("A step failed"), std::string::npos);
   EXPECT_NE(html.find("70.829 %"), std::string::npos) << "700.5 of 989, in the data table";
   EXPECT_NE(html.find("<h2 id=\"bench-h\">Benchmarks</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h2 id=\"verify-h\">Verification</h2>"), std::string::npos);
@@ -137,7 +145,12 @@ TEST(HtmlReport, HostileStringsStayText) {
   findings[0].fix = attack;
   findings[0].evidence = {attack};
   findings[0].source = "javascript:" + attack;
-  ordered_json bench = {{"results", {{{"group", attack}, {"name", attack}, {"value", 1}, {"unit", attack}}}}};
+  BenchReport bench;
+  bench.host = attack;
+  bench.gpu_names = {attack};
+  bench.measurements = {{.key = "gpu0." + attack, .unit = attack, .status = kBenchOk, .value = 1},
+                        {.key = attack, .unit = "gbps", .status = kBenchFailed, .detail = attack}};
+  bench.notes = {attack};
   ordered_json fleet = {{"node_count", attack},
                         {"groups", {{{"id", attack}, {"nodes", {attack}}, {"outlier", true}}}},
                         {"differences", {{{"key", attack}, {"values", {attack}}}}},
@@ -158,7 +171,7 @@ TEST(HtmlReport, HostileStringsStayText) {
       "!DOCTYPE", "html",       "head",    "meta", "title",  "style", "body",   "header",  "h1",      "h2",   "h3",
       "h4",       "p",          "nav",     "ul",   "li",     "a",     "main",   "section", "article", "span", "strong",
       "table",    "thead",      "tbody",   "tr",   "th",     "td",    "figure", "svg",     "desc",    "text", "rect",
-      "line",     "figcaption", "caption", "div",  "footer", "ol",    "pre",    "code"};
+      "line",     "figcaption", "caption", "div",  "footer", "ol",    "pre",    "code",    "path"};
   for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it) {
     EXPECT_TRUE(allowed.count((*it)[2].str())) << "unexpected tag <" << (*it)[2].str();
   }
