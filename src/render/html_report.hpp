@@ -10,6 +10,7 @@
 
 #include "model/facts.hpp"
 #include "model/finding.hpp"
+#include "model/fleet.hpp"
 #include "model/plan.hpp"
 
 namespace gpudoctor {
@@ -22,7 +23,8 @@ struct HtmlReportInput {
   /// otherwise); the shapes read are in docs/html-report.md.
   const nlohmann::ordered_json* bench = nullptr;
   const nlohmann::ordered_json* verify = nullptr;
-  const nlohmann::ordered_json* fleet = nullptr;
+  /// `gpudoctor fleet --json` read back (model/json_codec's fleet_report_from_json).
+  const FleetReport* fleet = nullptr;
 };
 
 std::string render_doctor_html(const HtmlReportInput& input);

@@ -138,11 +138,15 @@ TEST(HtmlReport, HostileStringsStayText) {
   findings[0].evidence = {attack};
   findings[0].source = "javascript:" + attack;
   ordered_json bench = {{"results", {{{"group", attack}, {"name", attack}, {"value", 1}, {"unit", attack}}}}};
-  ordered_json fleet = {{"node_count", attack},
-                        {"groups", {{{"id", attack}, {"nodes", {attack}}, {"outlier", true}}}},
-                        {"differences", {{{"key", attack}, {"values", {attack}}}}},
-                        {"outliers", {{{"node", attack}, {"reason", attack}}}},
-                        {"missing", {{{"rank", attack}, {"reason", attack}}}}};
+  FleetReport fleet;
+  FleetNode node;
+  node.name = attack;
+  node.status = "no-report";
+  node.error = attack;
+  fleet.nodes.push_back(node);
+  fleet.groups.push_back({.id = attack, .nodes = {attack}, .print = {}, .outlier = true});
+  fleet.differences.push_back({.key = attack, .values = {attack}});
+  fleet.outliers.push_back({attack, attack});
   std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench, .fleet = &fleet});
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
