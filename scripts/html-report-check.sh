@@ -3,7 +3,10 @@
 # expected headings, charts and table headers; a screenshot of each section is not blank; it
 # prints to a PDF of several pages; and no request leaves the file (Chromium's own net log, with
 # background networking off and every host name unresolvable, lists no http(s) or ws URL; a
-# control page with a remote image shows the log does see one). Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png]
+# control page with a remote image shows the log does see one); the fleet section shows every
+# node's verify, bench and NCCL part, the bench figures, the all-reduce and GPU memory health of
+# the fleet JSON. Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png] (the
+# fleet section is kept beside it, as NAME-fleet.png)
 # Exit 77 (skipped) without chromium or python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -243,4 +246,8 @@ PY
 if [ -n "$keep" ]; then
   chrome --window-size=1000,2600 --screenshot="$work/keep.png" "$page" >/dev/null
   cp "$work/keep.png" "$keep"
+  if [ -f "$work/section-fleet.html" ]; then  # and the fleet section alone beside it
+    chrome --window-size=1000,3600 --screenshot="$work/keep-fleet.png" "file://$work/section-fleet.html" >/dev/null
+    cp "$work/keep-fleet.png" "${keep%.png}-fleet.png"
+  fi
 fi

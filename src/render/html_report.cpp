@@ -63,8 +63,14 @@ constexpr int kChartBarX = 210;
 constexpr int kChartBarWidth = 330;
 constexpr int kChartRow = 28;
 
+/// What the bars' line stands for, as the chart's table heads its two columns.
+struct CeilingWords {
+  const char* name = "Ceiling";
+  const char* share = "Share of ceiling";
+};
+
 mstch::map bar_chart(const std::string& id, const std::string& title, const std::string& label_header,
-                     const std::vector<Bar>& bars) {
+                     const std::vector<Bar>& bars, CeilingWords ceiling = {}) {
   double scale = 0;
   bool has_ceiling = false;
   for (const Bar& b : bars) {
@@ -109,6 +115,8 @@ mstch::map bar_chart(const std::string& id, const std::string& title, const std:
                     {"label_x", std::to_string(kChartLabelX)},
                     {"bar_x", std::to_string(kChartBarX)},
                     {"has_ceiling", has_ceiling},
+                    {"ceiling_header", std::string(ceiling.name)},
+                    {"share_header", std::string(ceiling.share)},
                     {"bars", rows}};
 }
 
@@ -485,7 +493,8 @@ mstch::map fleet_view(const FleetReport& r) {
     }
     if (!values.empty() && values.size() <= kMaxNodeBars)
       figure_charts.emplace_back(bar_chart(fmt::format("chart-fleet-bench-{}", chart++),
-                                           b.key + " on each node (the line: the fleet's median)", "Node", values));
+                                           b.key + " on each node (the line: the fleet's median)", "Node", values,
+                                           {.name = "Fleet median", .share = "Share of the median"}));
   }
   mstch::map v{{"groups", groups},
                {"header", header},
