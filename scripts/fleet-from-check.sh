@@ -9,7 +9,7 @@
 # --allow-verify nor a bench history and must be named for both; the others give the CPU figures
 # of one small `bench --quick` recorded in their history. Then a burst of requests must get the
 # kept verify result, byte for byte.
-# Usage: scripts/fleet-from-check.sh [BUILD-DIR]. Exit 77 (skipped) without python3 or without
+# Usage: scripts/fleet-from-check.sh [BUILD-DIR] (KEEP=1 keeps its scratch folder). Exit 77 (skipped) without python3 or without
 # an HTTP client in the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
+  if [ -n "${KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 fixtures="$PWD/tests/fixtures"

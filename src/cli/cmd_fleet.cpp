@@ -43,7 +43,9 @@ int run_from_hosts(bool json, std::vector<std::string> args) {
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    return usage_error("fleet", std::string(e.what()) + " (with --from: --host-deadline, --deadline, --parallel, --verify, --bench, --verify-deadline)");
+    return usage_error(
+        "fleet", std::string(e.what()) +
+                     " (with --from: --host-deadline, --deadline, --parallel, --verify, --bench, --verify-deadline)");
   }
   if (!(host_deadline_s > 0) || !(deadline_s > 0) || !(verify_deadline_s > 0) || parallel < 1 || parallel > 1024)
     return usage_error("fleet",

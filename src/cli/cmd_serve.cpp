@@ -259,13 +259,15 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   if (a.allow_verify) {
     auto self = current_executable();
     if (!self) return usage_error("serve", "--allow-verify: cannot find this executable: " + self.error().message);
-    auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
+    auto seconds = [](double s) {
+      return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+    };
     verify = std::make_unique<VerifyOnDemand>(*self, seconds(a.verify_every_s), seconds(a.verify_deadline_s));
   }
-  BenchFromHistory bench(
-      a.bench_history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"))
-                              : a.bench_history,
-      a.bench_mode);
+  BenchFromHistory bench(a.bench_history.empty()
+                             ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"))
+                             : a.bench_history,
+                         a.bench_mode);
 
   const std::string host_label = hostname();
   std::atomic<std::uint64_t> scrapes{0};
@@ -335,9 +337,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
     res.set_content(*view.json, "application/json");
   });
   server.Get("/verify.json", [&](const httplib::Request&, httplib::Response& res) {
-    Answer got = verify ? verify->get()
-                        : answer(403, {{"status", "not-offered"},
-                                       {"error", "this serve was started without --allow-verify"}});
+    Answer got =
+        verify ? verify->get()
+               : answer(403, {{"status", "not-offered"}, {"error", "this serve was started without --allow-verify"}});
     res.status = got.status;
     if (got.status == 503) res.set_header("Retry-After", "1");
     res.set_content(*got.body, "application/json");

@@ -59,7 +59,8 @@ Got get_from(const FleetHost& h, const std::string& path, std::chrono::milliseco
   for (;;) {
     auto left = end - Clock::now();
     if (left <= Clock::duration::zero()) {
-      return {.status = "timeout", .why = "no answer to " + path + " within " + seconds_text(deadline) + " (still 503)"};
+      return {.status = "timeout",
+              .why = "no answer to " + path + " within " + seconds_text(deadline) + " (still 503)"};
     }
     httplib::Client client(h.host, h.port);
     client.set_keep_alive(false);
@@ -113,13 +114,17 @@ FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
   const std::string where = fmt::format("{}:{}", h.host, h.port);
   Got report = get_from(h, "/report.json", o.host_deadline, o.max_bytes);
   if (!report.answered) return failed(h, index, report.status, report.why);
-  if (report.http == 503) return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
-  FleetNode n = report.http == 200
-                    ? fleet_node_from_report_json(h.name, index, report.body)
-                    : failed(h, index, "failed", fmt::format("{} answered HTTP {} to /report.json", where, report.http));
+  if (report.http == 503)
+    return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
+  FleetNode n = report.http == 200 ? fleet_node_from_report_json(h.name, index, report.body)
+                                   : failed(h, index, "failed",
+                                            fmt::format("{} answered HTTP {} to /report.json", where, report.http));
   if (n.status != "ok") return n;
-  if (o.verify) n.verify = run_from(get_from(h, "/verify.json", o.verify_deadline, o.max_bytes), "/verify.json", verify_run_from_json);
-  if (o.bench) n.bench = run_from(get_from(h, "/bench.json", o.host_deadline, o.max_bytes), "/bench.json", bench_run_from_json);
+  if (o.verify)
+    n.verify =
+        run_from(get_from(h, "/verify.json", o.verify_deadline, o.max_bytes), "/verify.json", verify_run_from_json);
+  if (o.bench)
+    n.bench = run_from(get_from(h, "/bench.json", o.host_deadline, o.max_bytes), "/bench.json", bench_run_from_json);
   return n;
 }
 

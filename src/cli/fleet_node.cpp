@@ -108,7 +108,6 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   return r;
 }
 
-
 std::string run_node_doctor(const NodeDoctorRun& run) {
   const auto end = Clock::now() + run.deadline;
   nlohmann::ordered_json msg = {{"node", run.node}, {"rank", run.rank}, {"status", "ok"}, {"error", ""}};

@@ -447,20 +447,20 @@ mstch::map fleet_view(const FleetReport& r) {
                                   {"verify", run_cell(n.verify)},
                                   {"bench", run_cell(n.bench)},
                                   {"nccl", nccl},
-                                  {"nccl_cls", std::string(!n.nccl.ran                    ? ""
+                                  {"nccl_cls", std::string(!n.nccl.ran                 ? ""
                                                            : n.nccl.status == "passed" ? "ok"
                                                                                        : "error")}});
     for (size_t i = 0; i < n.facts.gpus.size(); ++i) {
       const GpuFacts& g = n.facts.gpus[i];
       if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
       bool bad = g.ecc_uncorrected_volatile.value_or(0) > 0 || g.retired_pages.value_or(0) > 0;
-      memory.emplace_back(mstch::map{
-          {"node", text(n.name, 200)},
-          {"gpu", std::to_string(i)},
-          {"name", or_dash(g.name)},
-          {"ecc", g.ecc_uncorrected_volatile ? std::to_string(*g.ecc_uncorrected_volatile) : "—"},
-          {"retired", g.retired_pages ? std::to_string(*g.retired_pages) : "—"},
-          {"cls", std::string(bad ? "error" : "ok")}});
+      memory.emplace_back(
+          mstch::map{{"node", text(n.name, 200)},
+                     {"gpu", std::to_string(i)},
+                     {"name", or_dash(g.name)},
+                     {"ecc", g.ecc_uncorrected_volatile ? std::to_string(*g.ecc_uncorrected_volatile) : "—"},
+                     {"retired", g.retired_pages ? std::to_string(*g.retired_pages) : "—"},
+                     {"cls", std::string(bad ? "error" : "ok")}});
     }
   }
   // The fleet's bench figures, and for each one every node's value against the median.
@@ -472,14 +472,15 @@ mstch::map fleet_view(const FleetReport& r) {
     for (const FleetOutlier& o : r.outliers) {
       if (o.reason.starts_with("bench " + b.key + " ")) far.insert(o.node);
     }
-    figures.emplace_back(mstch::map{{"key", text(b.key, 120)},
-                                    {"nodes", std::to_string(b.nodes)},
-                                    {"median", number(b.median)},
-                                    {"mad", number(b.mad)},
-                                    {"min", number(b.min)},
-                                    {"max", number(b.max)},
-                                    {"outliers", far.empty() ? std::string("none") : node_list_text({far.begin(), far.end()})},
-                                    {"cls", std::string(far.empty() ? "" : "outlier")}});
+    figures.emplace_back(
+        mstch::map{{"key", text(b.key, 120)},
+                   {"nodes", std::to_string(b.nodes)},
+                   {"median", number(b.median)},
+                   {"mad", number(b.mad)},
+                   {"min", number(b.min)},
+                   {"max", number(b.max)},
+                   {"outliers", far.empty() ? std::string("none") : node_list_text({far.begin(), far.end()})},
+                   {"cls", std::string(far.empty() ? "" : "outlier")}});
     std::vector<Bar> values;
     for (const FleetNode& n : r.nodes) {
       for (const auto& [key, value] : n.bench.figures) {
@@ -547,9 +548,8 @@ mstch::map fleet_view(const FleetReport& r) {
                     {"busbw", number(n.busbw_gbps)},
                     {"slowest_node", or_dash(n.slowest_node)},
                     {"slowest_transport", or_dash(n.slowest_transport)},
-                    {"slowest_transport_nodes", n.slowest_transport_nodes.empty()
-                                                    ? std::string("—")
-                                                    : node_list_text(n.slowest_transport_nodes)}};
+                    {"slowest_transport_nodes",
+                     n.slowest_transport_nodes.empty() ? std::string("—") : node_list_text(n.slowest_transport_nodes)}};
     if (!busbw.empty() && busbw.size() <= kMaxNodeBars)
       nccl["chart"] = bar_chart("chart-fleet-nccl", "NCCL bus bandwidth per node (GB/s)", "Node", busbw);
     v["nccl"] = nccl;

@@ -22,7 +22,8 @@ FleetNode node(const std::string& name, int rank, double gflops) {
   n.name = name;
   n.rank = rank;
   n.facts.driver.version = Version::parse("550.54.15");
-  n.facts.gpus.push_back({.name = "NVIDIA H100", .uuid = "GPU-" + name, .ecc_uncorrected_volatile = 0, .retired_pages = 0});
+  n.facts.gpus.push_back(
+      {.name = "NVIDIA H100", .uuid = "GPU-" + name, .ecc_uncorrected_volatile = 0, .retired_pages = 0});
   n.verify = {.ran = true, .status = "passed", .detail = "", .figures = {}};
   n.bench = {.ran = true, .status = "passed", .detail = "", .figures = {{"gpu0.gemm_bf16.tflops", gflops}}};
   n.nccl = {.ran = true,
@@ -44,7 +45,8 @@ FleetReport sample_fleet(const std::string& odd = "node3") {
   r.nodes = {node("node0", 0, 700), node("node1", 1, 702), node("node2", 2, 698), node(odd, 3, 350)};
   r.nodes[1].facts.gpus[0].ecc_uncorrected_volatile = 7;
   r.nodes[1].facts.gpus[0].retired_pages = 3;
-  r.nodes[3].verify = {.ran = true, .status = "failed", .detail = "kernel on GPU 0 failed: wrong result at 17", .figures = {}};
+  r.nodes[3].verify = {
+      .ran = true, .status = "failed", .detail = "kernel on GPU 0 failed: wrong result at 17", .figures = {}};
   r.nodes[3].nccl.transport = "sockets (NET/Socket)";
   r.nodes[3].nccl.busbw_gbps = 11.5;
   r.nodes[3].findings.push_back(
@@ -102,22 +104,23 @@ TEST(FleetReportHtml, VerifyBenchNcclAndEccAreInThePage) {
   FleetReport back;
   ASSERT_TRUE(fleet_report_from_json(ordered_json::parse(render_fleet_json(sample_fleet())), back));
   std::string html = html_of(back);
-  for (const char* want : {
-           // every node's verify, the failed one with its reason
-           "verify --quick", "failed: kernel on GPU 0 failed: wrong result at 17",
-           // the fleet's bench figures: median, MAD, the outlier named
-           "Benchmark figures across the nodes", "gpu0.gemm_bf16.tflops", "<td class=\"num\">699</td>",
-           "<td class=\"num\">2</td>", "chart-fleet-bench-0",
-           // the all-reduce: bus bandwidth, slowest link and its node
-           "NCCL all-reduce across the fleet", "11.5 GB/s", "sockets (NET&#x2F;Socket)", "chart-fleet-nccl",
-           // memory health
-           "GPU memory health (ECC)", "<td class=\"num\">7</td><td class=\"num\">3</td>",
-           // who did not report, and the collapsed findings
-           "node4</strong> (rank 4, no-report)", "The driver is too old"}) {
+  for (const char* want :
+       {// every node's verify, the failed one with its reason
+        "verify --quick", "failed: kernel on GPU 0 failed: wrong result at 17",
+        // the fleet's bench figures: median, MAD, the outlier named
+        "Benchmark figures across the nodes", "gpu0.gemm_bf16.tflops", "<td class=\"num\">699</td>",
+        "<td class=\"num\">2</td>", "chart-fleet-bench-0",
+        // the all-reduce: bus bandwidth, slowest link and its node
+        "NCCL all-reduce across the fleet", "11.5 GB/s", "sockets (NET&#x2F;Socket)", "chart-fleet-nccl",
+        // memory health
+        "GPU memory health (ECC)", "<td class=\"num\">7</td><td class=\"num\">3</td>",
+        // who did not report, and the collapsed findings
+        "node4</strong> (rank 4, no-report)", "The driver is too old"}) {
     EXPECT_NE(html.find(want), std::string::npos) << want;
   }
   // The odd node's GEMM row is marked as an outlier, in the table and the chart.
-  EXPECT_TRUE(std::regex_search(html, std::regex(R"(<tr class="outlier"><th scope="row">gpu0\.gemm_bf16\.tflops</th>[^\n]*node3)")))
+  EXPECT_TRUE(std::regex_search(
+      html, std::regex(R"(<tr class="outlier"><th scope="row">gpu0\.gemm_bf16\.tflops</th>[^\n]*node3)")))
       << "the bench figure's outlier is not named in its row";
   EXPECT_NE(html.find("class=\"bar outlier\""), std::string::npos);
   // Without verify, bench or NCCL the node table has no such columns and no such sections.
