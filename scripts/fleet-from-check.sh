@@ -9,8 +9,8 @@
 # --allow-verify nor a bench history and must be named for both; the others give the CPU figures
 # of one small `bench --quick` recorded in their history. Then a burst of requests must get the
 # kept verify result, byte for byte.
-# Usage: scripts/fleet-from-check.sh [BUILD-DIR] (KEEP=1 keeps its scratch folder). Exit 77 (skipped) without python3 or without
-# an HTTP client in the build.
+# Usage: scripts/fleet-from-check.sh [BUILD-DIR] (KEEP=1 keeps its scratch folder). Exit 77
+# (skipped) without python3 or without an HTTP client in the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/dev}"
