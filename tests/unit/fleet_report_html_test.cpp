@@ -11,6 +11,7 @@
 #include "model/json_codec.hpp"
 #include "render/fleet_report.hpp"
 #include "render/html_report.hpp"
+#include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -164,6 +165,24 @@ TEST(FleetReportHtml, HostileNodeStringsStayText) {
        at = html.find("&lt;img src=x onerror=alert(2)&gt;", at + 1))
     ++escaped;
   EXPECT_GE(escaped, 8u) << "the hostile strings are not all in the page, escaped";
+}
+
+// The real command on the fixture fleet (a real 4-rank run): the page has the fleet's parts; a
+// fleet report given as a doctor report, and JSON that is no fleet report, are refused saying so.
+TEST(FleetReportHtml, ReportCommandReadsTheFleetJson) {
+  const std::string fleet = GPUDOCTOR_FIXTURES_DIR "/report-inputs/fleet.json";
+  const std::string root = GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/root";
+  auto r = testing::run_gpudoctor({"report", "--html", "-", "--root", root, "--fleet", fleet});
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_NE(r.out.find("NCCL all-reduce across the fleet"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("GPU memory health (ECC)"), std::string::npos);
+  auto wrong = testing::run_gpudoctor({"report", "--html", "-", "--from-json", fleet});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("a fleet report: give it with --fleet"), std::string::npos) << wrong.err;
+  auto not_fleet = testing::run_gpudoctor(
+      {"report", "--html", "-", "--root", root, "--fleet", GPUDOCTOR_FIXTURES_DIR "/report-inputs/bench.json"});
+  EXPECT_EQ(not_fleet.exit_code, 2);
+  EXPECT_NE(not_fleet.err.find("not a gpudoctor fleet --json report"), std::string::npos) << not_fleet.err;
 }
 
 }  // namespace
