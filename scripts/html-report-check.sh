@@ -3,7 +3,10 @@
 # expected headings, charts and table headers; a screenshot of each section is not blank; it
 # prints to a PDF of several pages; and no request leaves the file (Chromium's own net log, with
 # background networking off and every host name unresolvable, lists no http(s) or ws URL; a
-# control page with a remote image shows the log does see one). Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png]
+# control page with a remote image shows the log does see one); the fleet section shows every
+# node's verify, bench and NCCL part, the bench figures, the all-reduce and GPU memory health of
+# the fleet JSON. Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png] (the
+# fleet section is kept beside it, as NAME-fleet.png)
 # Exit 77 (skipped) without chromium or python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,10 +57,10 @@ chrome --no-pdf-header-footer --print-to-pdf="$work/print.pdf" "$page" >/dev/nul
 printf '<!DOCTYPE html><img src="http://canary.invalid/x.png">' >"$work/control.html"
 chrome --log-net-log="$work/control-net.json" --screenshot="$work/control.png" "file://$work/control.html" >/dev/null
 
-python3 - "$work" "${sections[@]}" <<'PY'
-import html.parser, json, re, struct, sys, zlib
+python3 - "$work" "$inputs/fleet.json" "${sections[@]}" <<'PY'
+import html.parser, json, os, re, struct, sys, zlib
 
-work, sections = sys.argv[1], sys.argv[2:]
+work, fleet_json, sections = sys.argv[1], sys.argv[2], sys.argv[3:]
 problems = []
 
 class Dom(html.parser.HTMLParser):
@@ -65,8 +68,13 @@ class Dom(html.parser.HTMLParser):
         super().__init__()
         self.headings, self.svgs, self.stack, self.ths, self.remote = [], [], [], [], []
         self.text_for = None
+        self.ids, self.section, self.texts = set(), None, {}
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "section":
+            self.section = a.get("id")
         for k in ("src", "href", "action", "data", "poster"):
             v = (a.get(k) or "").strip().lower()
             if v.startswith(("http:", "https:", "//", "ws:", "wss:")):
@@ -91,6 +99,8 @@ class Dom(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.text_for:
             self.text_for[1] += data
+        if self.section:
+            self.texts[self.section] = self.texts.get(self.section, "") + " " + data
 
 dom = Dom()
 dom.feed(open(f"{work}/dom.html", encoding="utf-8").read())
@@ -101,6 +111,48 @@ want = {"verdicts": "Verdicts", "bench": "Benchmarks", "verify": "Verification",
 for s in sections:
     if want[s] not in h2:
         problems.append(f"heading '{want[s]}' missing from the DOM (h2s: {h2})")
+# The fleet's newer parts, as the fleet JSON holds them: every node's verify, bench and NCCL part,
+# the bench figures (median, MAD), the all-reduce (bus bandwidth, slowest link and its nodes),
+# GPU memory health, each in the rendered page's text.
+if "fleet" in sections:
+    def number(v):  # render/html_report.cpp's number(): 3 decimals, 3 significant digits below 1
+        if v != 0 and abs(v) < 1:
+            t = f"{v:.3g}"
+            return t if "e" in t else t.rstrip("0").rstrip(".")
+        t = f"{v:.3f}".rstrip("0")
+        return t.rstrip(".")
+    fleet, page = json.load(open(fleet_json)), " ".join(dom.texts.get("fleet", "").split())
+    h3 = [" ".join(t.split()) for tag, t in dom.headings if tag == "h3"]
+    wanted = ["Nodes", "Findings across the nodes (identical ones once)"]
+    expect = [n["node"] for n in fleet["nodes"]]
+    if any(n.get("verify") for n in fleet["nodes"]):
+        expect += ["verify --quick"] + [n["verify"]["status"] for n in fleet["nodes"] if n.get("verify")]
+    if fleet.get("bench"):
+        wanted.append("Benchmark figures across the nodes")
+        for b in fleet["bench"]:
+            expect += [b["key"], number(b["median"]), number(b["mad"])]
+        if "chart-fleet-bench-0" not in dom.ids:
+            problems.append("no chart of a bench figure across the nodes")
+    if fleet.get("nccl"):
+        n = fleet["nccl"]
+        wanted.append("NCCL all-reduce across the fleet")
+        expect += [n["status"], number(n["busbw_gbps"]) + " GB/s", n["slowest_node"], n["slowest_transport"]]
+        expect += n["slowest_transport_nodes"]
+        expect += [x["nccl"]["transport"] for x in fleet["nodes"] if x.get("nccl") and x["nccl"]["transport"]]
+    memory = [(x["node"], g) for x in fleet["nodes"] for g in x.get("gpu_memory") or []]
+    if memory:
+        wanted.append("GPU memory health (ECC)")
+        for node, g in memory:  # its table row: node, GPU, model, ECC errors, retired pages
+            cells = [node, str(g["gpu"]), g["name"] or "—"]
+            cells += [str(g[k]) if g.get(k) is not None else "—" for k in ("ecc_uncorrected_volatile", "retired_pages")]
+            expect.append(" ".join(cells))
+    for w in wanted:
+        if w not in h3:
+            problems.append(f"fleet heading '{w}' missing (h3s: {h3})")
+    for e in expect:
+        if " ".join(str(e).split()) not in page:
+            problems.append(f"the fleet section does not show '{e}'")
+    print(f"html-report-check: fleet: {len(wanted)} parts, {len(expect)} figures and names from {os.path.basename(fleet_json)} in the page")
 if not any(tag == "h1" for tag, _ in dom.headings):
     problems.append("no h1")
 if len(dom.svgs) < 4:
@@ -203,4 +255,8 @@ PY
 if [ -n "$keep" ]; then
   chrome --window-size=1000,2600 --screenshot="$work/keep.png" "$page" >/dev/null
   cp "$work/keep.png" "$keep"
+  if [ -f "$work/section-fleet.html" ]; then  # and the fleet section alone beside it
+    chrome --window-size=1000,3600 --screenshot="$work/keep-fleet.png" "file://$work/section-fleet.html" >/dev/null
+    cp "$work/keep-fleet.png" "${keep%.png}-fleet.png"
+  fi
 fi

@@ -27,20 +27,29 @@ int run_from_hosts(bool json, std::vector<std::string> args) {
   double host_deadline_s = 10;
   double deadline_s = 120;
   int parallel = 32;
+  bool verify = false;
+  bool bench = false;
+  double verify_deadline_s = 90;
   CLI::App app{"gpudoctor fleet --from HOSTS"};
   app.add_option("--from", from, "A file of serve endpoints, HOST[:PORT] a line")->required();
   app.add_option("--host-deadline", host_deadline_s, "Seconds for one host (default 10)");
   app.add_option("--deadline", deadline_s, "Seconds for the whole fleet (default 120)");
   app.add_option("--parallel", parallel, "Hosts asked at once (default 32)");
   app.add_flag("--json", json, "One JSON document for the whole fleet");
+  app.add_flag("--verify", verify, "Also each host's GET /verify.json (serve --allow-verify runs verify --quick)");
+  app.add_flag("--bench", bench, "Also each host's GET /bench.json (the last bench --quick in its history)");
+  app.add_option("--verify-deadline", verify_deadline_s, "Seconds for one host's /verify.json (default 90)");
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    return usage_error("fleet", std::string(e.what()) + " (with --from: --host-deadline, --deadline, --parallel)");
+    return usage_error(
+        "fleet", std::string(e.what()) +
+                     " (with --from: --host-deadline, --deadline, --parallel, --verify, --bench, --verify-deadline)");
   }
-  if (!(host_deadline_s > 0) || !(deadline_s > 0) || parallel < 1 || parallel > 1024)
-    return usage_error("fleet", "--host-deadline and --deadline take positive seconds, --parallel 1 to 1024");
+  if (!(host_deadline_s > 0) || !(deadline_s > 0) || !(verify_deadline_s > 0) || parallel < 1 || parallel > 1024)
+    return usage_error("fleet",
+                       "--host-deadline, --deadline and --verify-deadline take positive seconds, --parallel 1 to 1024");
   bool cut = false;
   auto text = host_fs::read_user_file(from, kMaxFleetHostsFileBytes, &cut);
   if (!text) return usage_error("fleet", "cannot read " + from + ": " + text.error().message);
@@ -48,8 +57,12 @@ int run_from_hosts(bool json, std::vector<std::string> args) {
   auto hosts = parse_fleet_hosts(*text);
   if (!hosts) return usage_error("fleet", from + ": " + hosts.error().message);
   if (hosts->empty()) return usage_error("fleet", from + " names no host");
-  auto fetched = fetch_fleet_reports(
-      *hosts, {.host_deadline = millis(host_deadline_s), .deadline = millis(deadline_s), .parallel = parallel});
+  auto fetched = fetch_fleet_reports(*hosts, {.host_deadline = millis(host_deadline_s),
+                                              .deadline = millis(deadline_s),
+                                              .parallel = parallel,
+                                              .verify = verify,
+                                              .bench = bench,
+                                              .verify_deadline = millis(verify_deadline_s)});
   if (!fetched) return usage_error("fleet", fetched.error().message);
   FleetReport report;
   report.source = "serve";
@@ -85,8 +98,9 @@ Command fleet_command() {
     app.fallthrough(false);  // every option after `fleet` is gpudoctor-fleet's
     app.footer(
         "Options go to gpudoctor-fleet; `gpudoctor-fleet --help` lists them. Without MPI: "
-        "`gpudoctor fleet --from HOSTS [--host-deadline S] [--deadline S] [--parallel N]` asks each "
-        "`gpudoctor serve` (HOST[:PORT] a line) for its /report.json (docs/fleet.md).");
+        "`gpudoctor fleet --from HOSTS [--host-deadline S] [--deadline S] [--parallel N] [--verify] [--bench] "
+        "[--verify-deadline S]` asks each `gpudoctor serve` (HOST[:PORT] a line) for its /report.json (and "
+        "/verify.json, /bench.json) (docs/fleet.md).");
     app.set_help_flag();
   };
   c.run = [app_ref](CommandContext& ctx) -> int {

@@ -76,7 +76,9 @@ Command report_command() {
       auto doc = read_json("--from-json", args->from_json);
       if (!doc) return kExitUsage;
       if (!doctor_report_from_json(*doc, read_facts, findings)) {
-        return usage_error("report", "--from-json " + args->from_json + ": not a gpudoctor doctor --json report");
+        bool fleet_doc = doc->contains("nodes") && doc->contains("groups");
+        return usage_error("report", "--from-json " + args->from_json + ": not a gpudoctor doctor --json report" +
+                                         (fleet_doc ? " (a fleet report: give it with --fleet)" : ""));
       }
       facts = &read_facts;
     } else {
@@ -110,6 +112,9 @@ Command report_command() {
       if (!log) return usage_error("report", "--watch " + args->watch + ": " + log.error().message);
       watch = monitor::summarize_watch_log(*log, cut);
     }
+    FleetReport fleet_report;
+    if (fleet && !fleet_report_from_json(*fleet, fleet_report))
+      return usage_error("report", "--fleet " + args->fleet + ": not a gpudoctor fleet --json report (no nodes)");
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;
     Plan plan = resolve(request_from_facts(*facts), *kb);
@@ -118,7 +123,7 @@ Command report_command() {
                                                           .plan = &plan,
                                                           .bench = bench ? &*bench : nullptr,
                                                           .verify = verify ? &*verify : nullptr,
-                                                          .fleet = fleet ? &*fleet : nullptr,
+                                                          .fleet = fleet ? &fleet_report : nullptr,
                                                           .watch = watch ? &*watch : nullptr});
     if (args->html == "-") {
       write_output(html);

@@ -1,5 +1,6 @@
 // `gpudoctor serve`: /metrics (Prometheus), /report.json (the doctor's report, refreshed on a
-// schedule) and /healthz over HTTP with Debian's cpp-httplib. One SamplingLoop samples the
+// schedule), /verify.json (verify --quick on request, with --allow-verify), /bench.json (the
+// last bench run in this host's history) and /healthz over HTTP with Debian's cpp-httplib. One SamplingLoop samples the
 // GPUs every interval through the GPU agent; a scrape only renders the latest snapshot, so
 // any number of scrapers cost one sample per interval, and a GPU that stops answering delays
 // the sampler thread, never a scrape. Read and write timeouts bound what a slow or broken
@@ -14,18 +15,26 @@
 #include <cerrno>
 #include <charconv>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "check/checks.hpp"
 #include "cli/commands_list.hpp"
+#include "cli/fleet_node.hpp"
 #include "cli/gather_facts.hpp"
 #include "cli/output.hpp"
 #include "core/worker_pool.hpp"
 #include "monitor/sampler.hpp"
+#include "platform/bench_history.hpp"
+#include "platform/child_process.hpp"
 #include "platform/host_fs.hpp"
 #include "platform/stop_signal.hpp"
+#include "render/bench_render.hpp"
 #include "render/doctor_report.hpp"
 #include "render/monitor_render.hpp"
 
@@ -38,6 +47,11 @@ struct ServeArgs {
   double report_interval_s = 300;
   long deadline_ms = 3000;
   int threads = 256;
+  bool allow_verify = false;
+  double verify_every_s = 300;
+  double verify_deadline_s = 120;
+  std::string bench_history;  ///< "": bench's default history
+  std::string bench_mode = "quick";
 };
 
 /// cpp-httplib's task queue over our WorkerPool: a connection gets a thread at once while
@@ -112,14 +126,112 @@ class ReportCache {
   std::int64_t time_ms_ = 0;
 };
 
+using Clock = std::chrono::steady_clock;
+
+/// An answer made once and shared: its HTTP status and JSON body.
+struct Answer {
+  int status = 200;
+  std::shared_ptr<const std::string> body;
+};
+
+Answer answer(int status, nlohmann::ordered_json doc) {
+  return {status, std::make_shared<const std::string>(
+                      doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n")};
+}
+
+/// /verify.json: `gpudoctor verify --quick --json` in a child, started by a request but never
+/// more than one at a time nor more often than once per `every`, and ended at its deadline. A
+/// request only ever reads the last result or starts the next run, so however many clients ask,
+/// the GPUs see at most one quick verify per period (serve is no amplifier of GPU work).
+class VerifyOnDemand {
+ public:
+  VerifyOnDemand(std::string gpudoctor, Clock::duration every, Clock::duration deadline)
+      : gpudoctor_(std::move(gpudoctor)), every_(every), deadline_(deadline) {}
+  ~VerifyOnDemand() {
+    if (worker_.joinable()) worker_.join();  // bounded by the run's deadline
+  }
+  VerifyOnDemand(const VerifyOnDemand&) = delete;
+  VerifyOnDemand& operator=(const VerifyOnDemand&) = delete;
+
+  /// The last result while it is fresh; otherwise 503 (and the run started when none is).
+  Answer get() {
+    std::lock_guard lock(mutex_);
+    if (last_.body && Clock::now() - finished_ < every_) return last_;
+    if (!running_) {
+      running_ = true;
+      if (worker_.joinable()) worker_.join();  // the last run's thread, already done
+      worker_ = std::thread([this] {
+        auto doc = run_quick_json(gpudoctor_, "verify", {}, Clock::now() + deadline_);
+        std::lock_guard done(mutex_);
+        last_ = answer(200, std::move(doc));
+        finished_ = Clock::now();
+        running_ = false;
+      });
+    }
+    return answer(503, {{"status", "running"}, {"error", "verify --quick is running; ask again"}});
+  }
+
+ private:
+  const std::string gpudoctor_;
+  const Clock::duration every_;
+  const Clock::duration deadline_;
+  std::mutex mutex_;
+  bool running_ = false;
+  Answer last_;
+  Clock::time_point finished_;
+  std::thread worker_;
+};
+
+/// /bench.json: the last bench run of one mode on this host, from bench's history (serve never
+/// runs a benchmark: it takes the GPUs for seconds from whatever the node is running). Read at
+/// most once every few seconds, whatever the number of requests.
+class BenchFromHistory {
+ public:
+  BenchFromHistory(std::string path, std::string mode) : path_(std::move(path)), mode_(std::move(mode)) {}
+  Answer get() {
+    std::lock_guard lock(mutex_);
+    if (last_.body && Clock::now() - read_ < std::chrono::seconds(5)) return last_;
+    last_ = read();
+    read_ = Clock::now();
+    return last_;
+  }
+
+ private:
+  Answer read() const {
+    std::error_code ec;
+    // Never created here: BenchHistory::open would make an empty one.
+    if (path_.empty() || !std::filesystem::is_regular_file(path_, ec)) {
+      return answer(404, {{"status", "no-result"},
+                          {"error", "no bench history on this host (" + (path_.empty() ? "HOME unset" : path_) +
+                                        "): run `gpudoctor bench --quick` there"}});
+    }
+    auto history = BenchHistory::open(path_);
+    if (!history) return answer(500, {{"status", "failed"}, {"error", "bench history: " + history.error().message}});
+    auto last = history->last(mode_, host_fs::host_name());
+    if (!last) return answer(500, {{"status", "failed"}, {"error", "bench history: " + last.error().message}});
+    if (!*last) {
+      return answer(404, {{"status", "no-result"},
+                          {"error", "no " + mode_ + " bench run of this host in " + path_ +
+                                        ": run `gpudoctor bench --quick` there"}});
+    }
+    return {200, std::make_shared<const std::string>(render_bench_json(**last))};
+  }
+  const std::string path_;
+  const std::string mode_;
+  std::mutex mutex_;
+  Answer last_;
+  Clock::time_point read_;
+};
+
 int run_serve(CommandContext& ctx, const ServeArgs& a) {
   std::string host;
   int port = 0;
   if (!split_listen(a.listen, host, port)) return usage_error("serve", "--listen takes ADDR:PORT, e.g. 127.0.0.1:9400");
-  if (a.interval_s <= 0 || a.report_interval_s <= 0 || a.deadline_ms <= 0 || a.threads < 1 || a.threads > 256) {
+  if (!(a.interval_s > 0) || !(a.report_interval_s > 0) || a.deadline_ms <= 0 || a.threads < 1 || a.threads > 256 ||
+      !(a.verify_every_s >= 10) || !(a.verify_deadline_s > 0) || a.verify_deadline_s > 3600) {
     return usage_error("serve",
                        "--interval, --report-interval and --deadline-ms take positive numbers; "
-                       "--threads 1 to 256");
+                       "--threads 1 to 256; --verify-every at least 10 s; --verify-deadline 1 to 3600 s");
   }
   const SystemView* system = ctx.system();
   const KnowledgeBase* kb = ctx.kb();
@@ -142,6 +254,20 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
       report.store(render_doctor_json(facts, findings), std::move(findings));
     } while (!report.wait(std::chrono::duration<double>(a.report_interval_s)));
   });
+
+  std::unique_ptr<VerifyOnDemand> verify;
+  if (a.allow_verify) {
+    auto self = current_executable();
+    if (!self) return usage_error("serve", "--allow-verify: cannot find this executable: " + self.error().message);
+    auto seconds = [](double s) {
+      return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+    };
+    verify = std::make_unique<VerifyOnDemand>(*self, seconds(a.verify_every_s), seconds(a.verify_deadline_s));
+  }
+  BenchFromHistory bench(a.bench_history.empty()
+                             ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"))
+                             : a.bench_history,
+                         a.bench_mode);
 
   const std::string host_label = hostname();
   std::atomic<std::uint64_t> scrapes{0};
@@ -210,6 +336,19 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
     }
     res.set_content(*view.json, "application/json");
   });
+  server.Get("/verify.json", [&](const httplib::Request&, httplib::Response& res) {
+    Answer got =
+        verify ? verify->get()
+               : answer(403, {{"status", "not-offered"}, {"error", "this serve was started without --allow-verify"}});
+    res.status = got.status;
+    if (got.status == 503) res.set_header("Retry-After", "1");
+    res.set_content(*got.body, "application/json");
+  });
+  server.Get("/bench.json", [&](const httplib::Request&, httplib::Response& res) {
+    Answer got = bench.get();
+    res.status = got.status;
+    res.set_content(*got.body, "application/json");
+  });
   server.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
     SnapshotPtr latest = loop.latest();
     const auto now_ms =
@@ -223,7 +362,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
     res.set_content(latest->status == "ok" ? "ok\n" : "ok (GPU query: " + latest->status + ")\n", "text/plain");
   });
   server.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content("gpudoctor serve: /metrics /report.json /healthz\n", "text/plain");
+    res.set_content("gpudoctor serve: /metrics /report.json /verify.json /bench.json /healthz\n", "text/plain");
   });
 
   int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
@@ -250,7 +389,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
   waiter.join();
   report.stop();
   reporter.join();
-  return kExitOk;
+  return kExitOk;  // a verify still running is waited for (its deadline) by VerifyOnDemand
 }
 
 }  // namespace
@@ -259,7 +398,7 @@ Command serve_command() {
   auto args = std::make_shared<ServeArgs>();
   Command c;
   c.name = "serve";
-  c.summary = "Prometheus metrics (dcgm-exporter names), /report.json and /healthz over HTTP";
+  c.summary = "Prometheus metrics (dcgm-exporter names), /report.json, /verify.json, /bench.json, /healthz over HTTP";
   c.setup = [args](CLI::App& sub) {
     sub.add_option("--listen", args->listen,
                    "ADDR:PORT to listen on (default 127.0.0.1:9400, loopback only; port 0 "
@@ -272,6 +411,18 @@ Command serve_command() {
     sub.add_option("--threads", args->threads,
                    "Most HTTP worker threads, one per open connection (default 256; they start when needed and end "
                    "after 30 s idle)");
+    sub.add_flag("--allow-verify", args->allow_verify,
+                 "Answer GET /verify.json by running `verify --quick` here (one at a time, at most once per "
+                 "--verify-every; for `fleet --from --verify`). Off by default: it puts work on the GPUs");
+    sub.add_option("--verify-every", args->verify_every_s,
+                   "Seconds a /verify.json result is reused before a request runs verify again (default 300, at "
+                   "least 10)");
+    sub.add_option("--verify-deadline", args->verify_deadline_s,
+                   "Seconds one verify --quick may take before it is killed (default 120)");
+    sub.add_option("--bench-history", args->bench_history,
+                   "The bench history /bench.json reads (default: bench's, $XDG_DATA_HOME/gpudoctor/bench.sqlite)");
+    sub.add_option("--bench-mode", args->bench_mode,
+                   "The bench mode /bench.json gives, as the history names it (default quick)");
   };
   c.run = [args](CommandContext& ctx) { return run_serve(ctx, *args); };
   return c;

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/text.hpp"
@@ -39,15 +40,28 @@ FleetNode failed(const FleetHost& h, int index, const std::string& status, const
   return n;
 }
 
-/// One host: GET /report.json within the host's deadline, retrying while serve answers 503
-/// (its first report is still being made).
-FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
-  const auto end = Clock::now() + o.host_deadline;
+/// What one GET gave: an HTTP answer (its status and body), or why there was none.
+struct Got {
+  bool answered = false;
+  int http = 0;
+  std::string body;
+  std::string status;  ///< without an answer: "timeout" or "failed"
+  std::string why;
+};
+
+/// GET `path` within `deadline`, retrying while serve answers 503 (its first report, or a
+/// verify, is still being made). The answer is read up to max_bytes, and held to the deadline
+/// however slowly it trickles.
+Got get_from(const FleetHost& h, const std::string& path, std::chrono::milliseconds deadline, size_t max_bytes) {
+  const auto end = Clock::now() + deadline;
   const std::string where = fmt::format("{}:{}", h.host, h.port);
+  Got got;
   for (;;) {
     auto left = end - Clock::now();
-    if (left <= Clock::duration::zero())
-      return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
+    if (left <= Clock::duration::zero()) {
+      return {.status = "timeout",
+              .why = "no answer to " + path + " within " + seconds_text(deadline) + " (still 503)"};
+    }
     httplib::Client client(h.host, h.port);
     client.set_keep_alive(false);
     client.set_follow_location(false);
@@ -56,33 +70,62 @@ FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
     bool too_big = false;
     bool late = false;
     auto res = client.Get(
-        "/report.json", httplib::Headers{{"Accept", "application/json"}}, [](const httplib::Response&) { return true; },
+        path, httplib::Headers{{"Accept", "application/json"}}, [](const httplib::Response&) { return true; },
         [&](const char* data, size_t n) {
-          // A server that trickles its answer is held to the deadline, and to the size limit.
           late = Clock::now() > end;
-          too_big = body.size() + n > o.max_bytes;
+          too_big = body.size() + n > max_bytes;
           if (late || too_big) return false;
           body.append(data, n);
           return true;
         });
-    if (too_big) return failed(h, index, "failed", fmt::format("its answer is larger than {} MiB", o.max_bytes >> 20));
+    if (too_big) return {.status = "failed", .why = fmt::format("its answer is larger than {} MiB", max_bytes >> 20)};
     if (late || (!res && Clock::now() + std::chrono::milliseconds(50) >= end))
-      return failed(h, index, "timeout", "no answer from " + where + " within " + seconds_text(o.host_deadline));
+      return {.status = "timeout", .why = "no answer from " + where + " within " + seconds_text(deadline)};
     if (!res) {
       if (res.error() == httplib::Error::Connection)
-        return failed(h, index, "failed", "cannot connect to " + where + " (nothing listening, or unreachable)");
-      return failed(
-          h, index, "failed",
-          "the connection to " + where + " ended without a whole answer (" + httplib::to_string(res.error()) + ")");
+        return {.status = "failed", .why = "cannot connect to " + where + " (nothing listening, or unreachable)"};
+      return {.status = "failed",
+              .why = "the connection to " + where + " ended without a whole answer (" +
+                     httplib::to_string(res.error()) + ")"};
     }
     if (res->status == 503 && Clock::now() + std::chrono::milliseconds(500) < end) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       continue;
     }
-    if (res->status != 200)
-      return failed(h, index, "failed", fmt::format("{} answered HTTP {} to /report.json", where, res->status));
-    return fleet_node_from_report_json(h.name, index, body);
+    return {.answered = true, .http = res->status, .body = std::move(body)};
   }
+}
+
+/// A node's verify or bench from what its serve answered: its JSON (verify's or bench's report,
+/// or serve's {status, error} saying why there is none), else why not in words.
+FleetRun run_from(const Got& got, const std::string& path, FleetRun (*read)(const nlohmann::ordered_json&)) {
+  if (!got.answered) return {.ran = true, .status = got.status, .detail = got.why, .figures = {}};
+  auto doc = nlohmann::ordered_json::parse(got.body, nullptr, false);
+  if (!doc.is_discarded() && doc.is_object() && (got.http == 200 || doc.contains("status"))) return read(doc);
+  std::string why = got.http == 200   ? "its " + path + " is not a JSON object"
+                    : got.http == 404 ? "HTTP 404 to " + path + " (a serve older than this gpudoctor?)"
+                                      : fmt::format("HTTP {} to {}", got.http, path);
+  return {.ran = true, .status = "failed", .detail = why, .figures = {}};
+}
+
+/// One host: its /report.json within the host's deadline, then (when asked, and its report
+/// came) its /verify.json within the verify deadline and its /bench.json.
+FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
+  const std::string where = fmt::format("{}:{}", h.host, h.port);
+  Got report = get_from(h, "/report.json", o.host_deadline, o.max_bytes);
+  if (!report.answered) return failed(h, index, report.status, report.why);
+  if (report.http == 503)
+    return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
+  FleetNode n = report.http == 200 ? fleet_node_from_report_json(h.name, index, report.body)
+                                   : failed(h, index, "failed",
+                                            fmt::format("{} answered HTTP {} to /report.json", where, report.http));
+  if (n.status != "ok") return n;
+  if (o.verify)
+    n.verify =
+        run_from(get_from(h, "/verify.json", o.verify_deadline, o.max_bytes), "/verify.json", verify_run_from_json);
+  if (o.bench)
+    n.bench = run_from(get_from(h, "/bench.json", o.host_deadline, o.max_bytes), "/bench.json", bench_run_from_json);
+  return n;
 }
 
 struct Shared {

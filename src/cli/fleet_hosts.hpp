@@ -1,6 +1,7 @@
 #pragma once
 /// `gpudoctor fleet --from hosts.txt`: the fleet gathered from running `gpudoctor serve`
-/// endpoints (GET /report.json) instead of MPI ranks, for clusters that run the exporter.
+/// endpoints (GET /report.json, and /verify.json, /bench.json when asked) instead of MPI
+/// ranks, for clusters that run the exporter.
 /// Every answer is untrusted: each host has a deadline and a size limit, and whatever it
 /// answers (nothing, garbage, too much) becomes that node's status, never a failure of the run.
 #include <chrono>
@@ -15,6 +16,12 @@ struct FleetFetchOptions {
   std::chrono::milliseconds deadline{120000};      ///< the whole gathering
   int parallel = 32;                               ///< hosts asked at once
   size_t max_bytes = 8 << 20;                      ///< the most of one answer read
+  /// `fleet --from --verify`: each host's GET /verify.json (serve --allow-verify runs verify
+  /// --quick), within verify_deadline; `--bench`: its GET /bench.json (the last quick bench in
+  /// its history), within host_deadline.
+  bool verify = false;
+  bool bench = false;
+  std::chrono::milliseconds verify_deadline{90000};
 };
 
 struct FleetFetch {

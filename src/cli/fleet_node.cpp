@@ -20,18 +20,15 @@
 
 namespace gpudoctor {
 
-namespace {
-
 using Clock = std::chrono::steady_clock;
 
-/// One extra run's child: its JSON output, or {status, error} saying why there is none.
-nlohmann::ordered_json run_extra(const NodeDoctorRun& run, const char* command, std::vector<std::string> options,
-                                 Clock::time_point end) {
+nlohmann::ordered_json run_quick_json(const std::string& gpudoctor, const char* command,
+                                      const std::vector<std::string>& options, Clock::time_point end) {
   // Not the doctor's --root/--env-file: verify and bench measure the live machine, not a tree.
-  std::vector<std::string> argv{run.gpudoctor, command, "--quick", "--json", "--no-color"};
+  std::vector<std::string> argv{gpudoctor, command, "--quick", "--json", "--no-color"};
   argv.insert(argv.end(), options.begin(), options.end());
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-  if (left.count() <= 0) return {{"status", "timeout"}, {"error", "no time left after the doctor"}};
+  if (left.count() <= 0) return {{"status", "timeout"}, {"error", "no time left for it"}};
   HostProcessRunner runner;
   auto out = runner.run(argv, left);
   if (!out) {
@@ -51,14 +48,13 @@ nlohmann::ordered_json run_extra(const NodeDoctorRun& run, const char* command, 
   return doc;
 }
 
-/// verify's JSON, read for the fleet: passed, or which steps did not pass and why.
 FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
   FleetRun r{.ran = true};
   if (!j.is_object()) return {.ran = true, .status = "no-result", .detail = "not a verify report"};
   if (auto s = j.find("steps"); s == j.end() || !s->is_array()) {
     auto st = j.find("status");
     auto err = j.find("error");
-    r.status = st != j.end() && st->is_string() ? st->get<std::string>() : "no-result";
+    r.status = st != j.end() && st->is_string() ? printable(st->get<std::string>(), 40) : "no-result";
     r.detail = err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300) : "not a verify report";
     return r;
   }
@@ -86,13 +82,12 @@ FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
   return r;
 }
 
-/// bench's JSON, read for the fleet: each figure measured, or why there are none.
 FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   FleetRun r{.ran = true};
   if (!j.is_object() || !j.contains("measurements")) {
     auto st = j.is_object() ? j.find("status") : j.end();
     auto err = j.is_object() ? j.find("error") : j.end();
-    r.status = j.is_object() && st != j.end() && st->is_string() ? st->get<std::string>() : "no-result";
+    r.status = j.is_object() && st != j.end() && st->is_string() ? printable(st->get<std::string>(), 40) : "no-result";
     r.detail = j.is_object() && err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300)
                                                                    : "not a bench report";
     return r;
@@ -112,8 +107,6 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   r.detail = printable(join(why, "; "), 400);
   return r;
 }
-
-}  // namespace
 
 std::string run_node_doctor(const NodeDoctorRun& run) {
   const auto end = Clock::now() + run.deadline;
@@ -137,11 +130,11 @@ std::string run_node_doctor(const NodeDoctorRun& run) {
       msg["report"] = std::move(doc);
     }
   }
-  if (run.verify) msg["verify"] = run_extra(run, "verify", run.verify_args, end);
+  if (run.verify) msg["verify"] = run_quick_json(run.gpudoctor, "verify", run.verify_args, end);
   if (run.bench) {
     std::vector<std::string> options{"--no-history"};
     options.insert(options.end(), run.bench_args.begin(), run.bench_args.end());
-    msg["bench"] = run_extra(run, "bench", options, end);
+    msg["bench"] = run_quick_json(run.gpudoctor, "bench", options, end);
   }
   return msg.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

@@ -4,6 +4,7 @@
 /// deadline, so a doctor that crashes or hangs costs its report, not the rank, and rank 0 still
 /// hears why; rank 0 reads each message back into a FleetNode.
 #include <chrono>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ struct NodeDoctorRun {
 /// Runs the doctor (and verify, bench) and returns the message for rank 0: JSON {node, rank,
 /// status, error, report[, verify][, bench]}.
 std::string run_node_doctor(const NodeDoctorRun& run);
+
+/// `gpudoctor verify|bench --quick --json OPTIONS` as a child, ended at `end`: its JSON
+/// document, or {status: timeout|crashed|failed|no-result, error} saying why there is none.
+/// A rank's --verify/--bench, and serve's /verify.json.
+nlohmann::ordered_json run_quick_json(const std::string& gpudoctor, const char* command,
+                                      const std::vector<std::string>& options,
+                                      std::chrono::steady_clock::time_point end);
+
+/// verify's JSON (or run_quick_json's {status, error}) read for the fleet: passed, or which steps
+/// did not pass and why.
+FleetRun verify_run_from_json(const nlohmann::ordered_json& j);
+/// bench's JSON (or {status, error}) read for the fleet: each figure measured, or why none.
+FleetRun bench_run_from_json(const nlohmann::ordered_json& j);
 
 /// A message read back. Text that is not a message gives a node with status "failed".
 FleetNode fleet_node_from_message(const std::string& text, int rank);

@@ -1,6 +1,7 @@
 #include "model/json_codec.hpp"
 
 #include <concepts>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <utility>
@@ -746,6 +747,164 @@ json bench_report_to_json(const BenchReport& report) {
 
 void bench_report_from_json(const json& j, BenchReport& report) {
   decode(j, report);
+}
+
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+/// doc[key] read into v when it is there with the right type.
+template <class T>
+void read_key(const json& doc, const char* key, T& v) {
+  if (!doc.is_object()) return;
+  auto it = doc.find(key);
+  if (it != doc.end()) decode(*it, v);
+}
+
+const json& array_of(const json& doc, const char* key) {
+  static const json empty = json::array();
+  if (!doc.is_object()) return empty;
+  auto it = doc.find(key);
+  return it != doc.end() && it->is_array() ? *it : empty;
+}
+
+/// A JSON object's members, in order, whose values read as T.
+template <class T>
+std::vector<std::pair<std::string, T>> members_of(const json& doc, const char* key) {
+  std::vector<std::pair<std::string, T>> out;
+  if (!doc.is_object()) return out;
+  auto it = doc.find(key);
+  if (it == doc.end() || !it->is_object()) return out;
+  for (const auto& [k, v] : it->items()) {
+    T value{};
+    if (decode(v, value)) out.emplace_back(k, value);
+  }
+  return out;
+}
+
+FleetRun fleet_run_from_json(const json& j) {
+  FleetRun r;
+  if (!j.is_object()) return r;
+  r.ran = true;
+  read_key(j, "status", r.status);
+  read_key(j, "detail", r.detail);
+  r.figures = members_of<double>(j, "figures");
+  return r;
+}
+
+FleetNcclRun fleet_nccl_run_from_json(const json& j) {
+  FleetNcclRun r;
+  if (!j.is_object()) return r;
+  r.ran = true;
+  read_key(j, "status", r.status);
+  read_key(j, "detail", r.detail);
+  read_key(j, "seconds", r.seconds);
+  read_key(j, "busbw_gbps", r.busbw_gbps);
+  read_key(j, "transport", r.transport);
+  r.connections = members_of<int>(j, "connections");
+  return r;
+}
+
+/// The most GPUs one node's memory health may name: more is junk, not a node.
+constexpr size_t kMaxFleetNodeGpus = 1024;
+
+}  // namespace
+
+bool fleet_report_from_json(const json& doc, FleetReport& report) {
+  if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array()) return false;
+  FleetReport r;
+  read_key(doc, "source", r.source);
+  read_key(doc, "ranks", r.ranks);
+  std::map<std::string, size_t> by_name;
+  for (const auto& n : array_of(doc, "nodes")) {
+    if (!n.is_object()) continue;
+    FleetNode node;
+    read_key(n, "node", node.name);
+    read_key(n, "rank", node.rank);
+    read_key(n, "status", node.status);
+    read_key(n, "error", node.error);
+    if (auto it = n.find("verify"); it != n.end()) node.verify = fleet_run_from_json(*it);
+    if (auto it = n.find("bench"); it != n.end()) node.bench = fleet_run_from_json(*it);
+    if (auto it = n.find("nccl"); it != n.end()) node.nccl = fleet_nccl_run_from_json(*it);
+    for (const auto& g : array_of(n, "gpu_memory")) {
+      size_t index = kMaxFleetNodeGpus;
+      read_key(g, "gpu", index);
+      if (index >= kMaxFleetNodeGpus) continue;
+      if (node.facts.gpus.size() <= index) node.facts.gpus.resize(index + 1);
+      GpuFacts& gpu = node.facts.gpus[index];
+      read_key(g, "name", gpu.name);
+      read_key(g, "uuid", gpu.uuid);
+      read_key(g, "ecc_uncorrected_volatile", gpu.ecc_uncorrected_volatile);
+      read_key(g, "retired_pages", gpu.retired_pages);
+    }
+    by_name.try_emplace(node.name, r.nodes.size());
+    r.nodes.push_back(std::move(node));
+  }
+  for (const auto& g : array_of(doc, "groups")) {
+    FleetGroup group;
+    read_key(g, "id", group.id);
+    read_key(g, "nodes", group.nodes);
+    read_key(g, "outlier", group.outlier);
+    group.print = members_of<std::string>(g, "fingerprint");
+    r.groups.push_back(std::move(group));
+  }
+  for (const auto& d : array_of(doc, "differences")) {
+    FleetDifference diff;
+    read_key(d, "key", diff.key);
+    read_key(d, "values", diff.values);
+    r.differences.push_back(std::move(diff));
+  }
+  for (const auto& f : array_of(doc, "findings")) {
+    FleetFinding finding;
+    read_key(f, "id", finding.id);
+    read_key(f, "severity", finding.severity);
+    read_key(f, "title", finding.title);
+    read_key(f, "fix", finding.fix);
+    read_key(f, "nodes", finding.nodes);
+    // Each node's own findings, as far as the fleet kept them (its warnings and errors).
+    for (const auto& name : finding.nodes) {
+      auto it = by_name.find(name);
+      if (it == by_name.end()) continue;
+      Finding one;
+      one.id = finding.id;
+      one.severity = finding.severity;
+      one.title = finding.title;
+      one.fix = finding.fix;
+      r.nodes[it->second].findings.push_back(std::move(one));
+    }
+    r.findings.push_back(std::move(finding));
+  }
+  for (const auto& o : array_of(doc, "outliers")) {
+    FleetOutlier outlier;
+    read_key(o, "node", outlier.node);
+    read_key(o, "reason", outlier.reason);
+    r.outliers.push_back(std::move(outlier));
+  }
+  if (auto it = doc.find("nccl"); it != doc.end() && it->is_object()) {
+    FleetNccl& n = r.nccl;
+    n.ran = true;
+    read_key(*it, "status", n.status);
+    read_key(*it, "detail", n.detail);
+    read_key(*it, "gpus", n.gpus);
+    read_key(*it, "bytes", n.bytes);
+    read_key(*it, "busbw_gbps", n.busbw_gbps);
+    read_key(*it, "slowest_node", n.slowest_node);
+    read_key(*it, "slowest_transport", n.slowest_transport);
+    read_key(*it, "slowest_transport_nodes", n.slowest_transport_nodes);
+  }
+  for (const auto& b : array_of(doc, "bench")) {
+    FleetBenchFigure figure;
+    read_key(b, "key", figure.key);
+    read_key(b, "nodes", figure.nodes);
+    read_key(b, "median", figure.median);
+    read_key(b, "mad", figure.mad);
+    read_key(b, "min", figure.min);
+    read_key(b, "max", figure.max);
+    r.bench.push_back(std::move(figure));
+  }
+  report = std::move(r);
+  return true;
 }
 
 }  // namespace gpudoctor

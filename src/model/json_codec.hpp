@@ -8,6 +8,7 @@
 #include "model/bench_report.hpp"
 #include "model/facts.hpp"
 #include "model/finding.hpp"
+#include "model/fleet.hpp"
 #include "model/gpu_reports.hpp"
 #include "model/monitor_snapshot.hpp"
 #include "model/verify_report.hpp"
@@ -63,5 +64,12 @@ void measurement_from_json(const nlohmann::ordered_json& j, BenchMeasurement& m)
 /// when it did not run), "measurements" holds every figure in full.
 nlohmann::ordered_json bench_report_to_json(const BenchReport& report);
 void bench_report_from_json(const nlohmann::ordered_json& j, BenchReport& report);
+
+/// A fleet JSON document (render/fleet_report.hpp's render_fleet_json, docs/fleet.md) read back,
+/// for `report --html --fleet`: every part the fleet printed, as leniently as the readers above
+/// (the file is the user's). A node's facts are only what the document holds (its GPUs' memory
+/// health), and its findings only the warnings and errors the fleet collapsed. False when doc is
+/// not an object with a "nodes" array.
+bool fleet_report_from_json(const nlohmann::ordered_json& doc, FleetReport& report);
 
 }  // namespace gpudoctor

@@ -49,6 +49,22 @@ nlohmann::ordered_json nccl_json(const FleetNcclRun& run) {
           {"busbw_gbps", run.busbw_gbps}, {"transport", run.transport}, {"connections", connections}};
 }
 
+/// Each GPU's memory health where NVML knew it (uncorrected ECC errors, retired pages).
+nlohmann::ordered_json gpu_memory_json(const Facts& facts) {
+  auto out = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < facts.gpus.size(); ++i) {
+    const GpuFacts& g = facts.gpus[i];
+    if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
+    auto or_null = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
+    out.push_back({{"gpu", i},
+                   {"name", g.name},
+                   {"uuid", g.uuid},
+                   {"ecc_uncorrected_volatile", or_null(g.ecc_uncorrected_volatile)},
+                   {"retired_pages", or_null(g.retired_pages)}});
+  }
+  return out;
+}
+
 size_t reporting(const FleetReport& r) {
   return static_cast<size_t>(
       std::count_if(r.nodes.begin(), r.nodes.end(), [](const auto& n) { return n.status == "ok"; }));
@@ -183,7 +199,8 @@ std::string render_fleet_json(const FleetReport& r) {
                      {"warnings", counts[static_cast<int>(Severity::warning)]},
                      {"verify", run_json(n.verify)},
                      {"bench", run_json(n.bench)},
-                     {"nccl", nccl_json(n.nccl)}});
+                     {"nccl", nccl_json(n.nccl)},
+                     {"gpu_memory", gpu_memory_json(n.facts)}});
     if (n.status != "ok")
       missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
   }

@@ -6,21 +6,19 @@
 #include <cmath>
 #include <map>
 #include <mstch/mstch.hpp>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
 #include "core/text.hpp"
 #include "core/timestamp.hpp"
 #include "model/build_info.hpp"
+#include "model/fleet.hpp"
 #include "model/monitor_snapshot.hpp"
 #include "render/finding_words.hpp"
 #include "render/html_templates.hpp"
 
 namespace gpudoctor {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 /// Every string from the report goes through here before the template engine escapes it:
 /// control characters, bidi overrides and invalid UTF-8 become visible escapes (line by line, so
@@ -67,8 +65,14 @@ constexpr int kChartBarX = 210;
 constexpr int kChartBarWidth = 300;  // leaves 130 px for the value after a full bar
 constexpr int kChartRow = 28;
 
+/// What the bars' line stands for, as the chart's table heads its two columns.
+struct CeilingWords {
+  const char* name = "Ceiling";
+  const char* share = "Share of ceiling";
+};
+
 mstch::map bar_chart(const std::string& id, const std::string& title, const std::string& label_header,
-                     const std::vector<Bar>& bars) {
+                     const std::vector<Bar>& bars, CeilingWords ceiling = {}) {
   double scale = 0;
   bool has_ceiling = false;
   for (const Bar& b : bars) {
@@ -113,6 +117,8 @@ mstch::map bar_chart(const std::string& id, const std::string& title, const std:
                     {"label_x", std::to_string(kChartLabelX)},
                     {"bar_x", std::to_string(kChartBarX)},
                     {"has_ceiling", has_ceiling},
+                    {"ceiling_header", std::string(ceiling.name)},
+                    {"share_header", std::string(ceiling.share)},
                     {"bars", rows}};
 }
 
@@ -468,20 +474,6 @@ mstch::map watch_view(const WatchSummary& w) {
                     {"gpus", gpus}};
 }
 
-std::string str_at(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end()) return {};
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number()) return number(it->get<double>());
-  return {};
-}
-const json& array_at(const json& j, const char* key) {
-  static const json empty = json::array();
-  if (!j.is_object()) return empty;
-  auto it = j.find(key);
-  return it != j.end() && it->is_array() ? *it : empty;
-}
-
 // ---- bench and verify: their reports (model/bench_report.hpp, model/verify_report.hpp) ----
 
 /// "GFLOP/s" for the unit a bench key ends in.
@@ -598,49 +590,140 @@ mstch::map verify_view(const VerifyReport& r) {
   return v;
 }
 
-/// fleet: gpudoctor fleet --json (docs/fleet.md): groups, differences, outliers, missing ranks.
-mstch::map fleet_view(const json& doc) {
+/// A node's verify or bench run as one table cell: its status, and why when it did not pass.
+mstch::map run_cell(const FleetRun& run) {
+  if (!run.ran) return mstch::map{{"text", std::string("—")}, {"cls", std::string()}};
+  std::string cell = text(run.status, 40);
+  if (!run.detail.empty() && run.status != "passed") cell += ": " + text(run.detail, 400);
+  return mstch::map{{"text", cell}, {"cls", std::string(run.status == "passed" ? "ok" : "error")}};
+}
+
+std::string node_list_text(const std::vector<std::string>& nodes) {
+  return text(join(nodes, ", "), 4000);
+}
+
+/// The most bars of one per-node chart; a bigger fleet is shown by its tables alone.
+constexpr size_t kMaxNodeBars = 64;
+
+/// fleet: `gpudoctor fleet --json` read back (model/json_codec's fleet_report_from_json): who did
+/// not report, the outliers, the groups and what differs, every node's verify, bench and NCCL
+/// part, the fleet's bench figures (median, MAD) and all-reduce, GPU memory health, findings.
+mstch::map fleet_view(const FleetReport& r) {
   mstch::array groups;
   std::vector<Bar> bars;
-  std::set<std::string> outlier_groups;
-  for (const auto& g : array_at(doc, "groups")) {
-    if (!g.is_object()) continue;
-    std::vector<std::string> nodes;
-    for (const auto& n : array_at(g, "nodes")) {
-      if (n.is_string()) nodes.push_back(n.get<std::string>());
-    }
-    bool outlier = g.value("outlier", false);
-    std::string id = str_at(g, "id");
-    groups.emplace_back(mstch::map{{"id", text(id)},
-                                   {"nodes", text(join(nodes, ", "))},
-                                   {"count", std::to_string(nodes.size())},
-                                   {"outlier", outlier}});
-    bars.push_back({.label = "group " + id,
-                    .value = static_cast<double>(nodes.size()),
-                    .value_text = std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes"),
-                    .cls = outlier ? "outlier" : "ok"});
-  }
   mstch::array header;
-  for (const auto& g : array_at(doc, "groups")) {
-    if (g.is_object()) header.emplace_back(mstch::map{{"id", text(str_at(g, "id"))}});
+  std::map<std::string, std::string> group_of;
+  for (const FleetGroup& g : r.groups) {
+    groups.emplace_back(mstch::map{{"id", text(g.id, 100)},
+                                   {"nodes", node_list_text(g.nodes)},
+                                   {"count", std::to_string(g.nodes.size())},
+                                   {"outlier", g.outlier}});
+    bars.push_back({.label = "group " + g.id,
+                    .value = static_cast<double>(g.nodes.size()),
+                    .value_text = std::to_string(g.nodes.size()) + (g.nodes.size() == 1 ? " node" : " nodes"),
+                    .cls = g.outlier ? "outlier" : "ok"});
+    header.emplace_back(mstch::map{{"id", text(g.id, 100)}});
+    for (const auto& n : g.nodes) group_of.try_emplace(n, g.id);
   }
   mstch::array diffs;
-  for (const auto& d : array_at(doc, "differences")) {
-    if (!d.is_object()) continue;
+  for (const FleetDifference& d : r.differences) {
     mstch::array values;
-    for (const auto& v : array_at(d, "values"))
-      values.emplace_back(mstch::map{{"value", text(v.is_string() ? v.get<std::string>() : "—")}});
-    diffs.emplace_back(mstch::map{{"key", text(str_at(d, "key"))}, {"values", values}});
+    for (const auto& v : d.values) values.emplace_back(mstch::map{{"value", text(v)}});
+    diffs.emplace_back(mstch::map{{"key", text(d.key)}, {"values", values}});
   }
   mstch::array outliers;
-  for (const auto& o : array_at(doc, "outliers")) {
-    if (o.is_object())
-      outliers.emplace_back(mstch::map{{"node", text(str_at(o, "node"))}, {"reason", text(str_at(o, "reason"))}});
-  }
+  for (const FleetOutlier& o : r.outliers)
+    outliers.emplace_back(mstch::map{{"node", text(o.node, 200)}, {"reason", text(o.reason)}});
   mstch::array missing;
-  for (const auto& m : array_at(doc, "missing")) {
-    if (m.is_object())
-      missing.emplace_back(mstch::map{{"rank", text(str_at(m, "rank"))}, {"reason", text(str_at(m, "reason"))}});
+  mstch::array nodes;
+  mstch::array memory;
+  bool any_verify = false;
+  bool any_bench = false;
+  bool any_nccl = false;
+  size_t reported = 0;
+  for (const FleetNode& n : r.nodes) {
+    if (n.status == "ok") ++reported;
+    if (n.status != "ok") {
+      missing.emplace_back(mstch::map{{"node", text(n.name, 200)},
+                                      {"rank", std::to_string(n.rank)},
+                                      {"status", text(n.status, 40)},
+                                      {"reason", text(n.error)}});
+    }
+    int errors = 0;
+    int warnings = 0;
+    for (const Finding& f : n.findings) {
+      errors += f.severity == Severity::error;
+      warnings += f.severity == Severity::warning;
+    }
+    any_verify = any_verify || n.verify.ran;
+    any_bench = any_bench || n.bench.ran;
+    any_nccl = any_nccl || n.nccl.ran;
+    std::string nccl = "—";
+    if (n.nccl.ran) {
+      nccl = text(n.nccl.status, 40);
+      if (n.nccl.status == "passed") nccl += ", " + number(n.nccl.busbw_gbps) + " GB/s";
+      if (!n.nccl.transport.empty()) nccl += ", " + text(n.nccl.transport, 80);
+      if (n.nccl.status != "passed" && !n.nccl.detail.empty()) nccl += ": " + text(n.nccl.detail, 400);
+    }
+    auto group = group_of.find(n.name);
+    nodes.emplace_back(mstch::map{{"node", text(n.name, 200)},
+                                  {"status", text(n.status, 40)},
+                                  {"cls", std::string(n.status == "ok" ? (errors > 0 ? "error" : "") : "error")},
+                                  {"group", group == group_of.end() ? std::string("—") : text(group->second, 100)},
+                                  {"errors", std::to_string(errors)},
+                                  {"warnings", std::to_string(warnings)},
+                                  {"verify", run_cell(n.verify)},
+                                  {"bench", run_cell(n.bench)},
+                                  {"nccl", nccl},
+                                  {"nccl_cls", std::string(!n.nccl.ran                 ? ""
+                                                           : n.nccl.status == "passed" ? "ok"
+                                                                                       : "error")}});
+    for (size_t i = 0; i < n.facts.gpus.size(); ++i) {
+      const GpuFacts& g = n.facts.gpus[i];
+      if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
+      bool bad = g.ecc_uncorrected_volatile.value_or(0) > 0 || g.retired_pages.value_or(0) > 0;
+      memory.emplace_back(
+          mstch::map{{"node", text(n.name, 200)},
+                     {"gpu", std::to_string(i)},
+                     {"name", or_dash(g.name)},
+                     {"ecc", g.ecc_uncorrected_volatile ? std::to_string(*g.ecc_uncorrected_volatile) : "—"},
+                     {"retired", g.retired_pages ? std::to_string(*g.retired_pages) : "—"},
+                     {"cls", std::string(bad ? "error" : "ok")}});
+    }
+  }
+  // The fleet's bench figures, and for each one every node's value against the median.
+  mstch::array figures;
+  mstch::array figure_charts;
+  int chart = 0;
+  for (const FleetBenchFigure& b : r.bench) {
+    std::set<std::string> far;  // nodes named for this figure among the outliers
+    for (const FleetOutlier& o : r.outliers) {
+      if (o.reason.starts_with("bench " + b.key + " ")) far.insert(o.node);
+    }
+    figures.emplace_back(
+        mstch::map{{"key", text(b.key, 120)},
+                   {"nodes", std::to_string(b.nodes)},
+                   {"median", number(b.median)},
+                   {"mad", number(b.mad)},
+                   {"min", number(b.min)},
+                   {"max", number(b.max)},
+                   {"outliers", far.empty() ? std::string("none") : node_list_text({far.begin(), far.end()})},
+                   {"cls", std::string(far.empty() ? "" : "outlier")}});
+    std::vector<Bar> values;
+    for (const FleetNode& n : r.nodes) {
+      for (const auto& [key, value] : n.bench.figures) {
+        if (key != b.key) continue;
+        values.push_back({.label = n.name,
+                          .value = value,
+                          .ceiling = b.median,
+                          .value_text = number(value),
+                          .cls = far.count(n.name) ? "outlier" : "ok"});
+      }
+    }
+    if (!values.empty() && values.size() <= kMaxNodeBars)
+      figure_charts.emplace_back(bar_chart(fmt::format("chart-fleet-bench-{}", chart++),
+                                           b.key + " on each node (the line: the fleet's median)", "Node", values,
+                                           {.name = "Fleet median", .share = "Share of the median"}));
   }
   mstch::map v{{"groups", groups},
                {"header", header},
@@ -650,8 +733,55 @@ mstch::map fleet_view(const json& doc) {
                {"has_outliers", !outliers.empty()},
                {"missing", missing},
                {"has_missing", !missing.empty()},
-               {"node_count", text(str_at(doc, "node_count"))}};
+               {"node_count", std::to_string(r.nodes.size())},
+               {"reported", std::to_string(reported)},
+               {"source", std::string(r.source == "serve" ? "serve endpoint(s)" : "MPI rank(s)")},
+               {"ranks", std::to_string(r.ranks)},
+               {"nodes", nodes},
+               {"any_verify", any_verify},
+               {"any_bench", any_bench},
+               {"any_nccl", any_nccl},
+               {"bench_figures", figures},
+               {"has_bench_figures", !figures.empty()},
+               {"bench_charts", figure_charts},
+               {"memory", memory},
+               {"has_memory", !memory.empty()}};
   if (!bars.empty()) v["chart"] = bar_chart("chart-fleet", "Nodes per fingerprint group", "Group", bars);
+  mstch::array findings;
+  for (const FleetFinding& f : r.findings) {
+    findings.emplace_back(mstch::map{{"severity", std::string(to_string(f.severity))},
+                                     {"mark", std::string(severity_mark(f.severity))},
+                                     {"title", text(f.title)},
+                                     {"fix", text(f.fix)},
+                                     {"nodes", node_list_text(f.nodes)},
+                                     {"count", std::to_string(f.nodes.size())}});
+  }
+  v["findings"] = findings;
+  v["has_findings"] = !findings.empty();
+  if (r.nccl.ran) {
+    const FleetNccl& n = r.nccl;
+    std::vector<Bar> busbw;
+    for (const FleetNode& node : r.nodes) {
+      if (node.nccl.ran && node.nccl.status == "passed")
+        busbw.push_back({.label = node.name,
+                         .value = node.nccl.busbw_gbps,
+                         .value_text = number(node.nccl.busbw_gbps) + " GB/s",
+                         .cls = node.name == n.slowest_node ? "warning" : "ok"});
+    }
+    mstch::map nccl{{"status", text(n.status, 40)},
+                    {"cls", std::string(n.status == "passed" ? "ok" : "error")},
+                    {"detail", text(n.detail)},
+                    {"gpus", std::to_string(n.gpus)},
+                    {"mib", number(static_cast<double>(n.bytes) / (1024.0 * 1024))},
+                    {"busbw", number(n.busbw_gbps)},
+                    {"slowest_node", or_dash(n.slowest_node)},
+                    {"slowest_transport", or_dash(n.slowest_transport)},
+                    {"slowest_transport_nodes",
+                     n.slowest_transport_nodes.empty() ? std::string("—") : node_list_text(n.slowest_transport_nodes)}};
+    if (!busbw.empty() && busbw.size() <= kMaxNodeBars)
+      nccl["chart"] = bar_chart("chart-fleet-nccl", "NCCL bus bandwidth per node (GB/s)", "Node", busbw);
+    v["nccl"] = nccl;
+  }
   return v;
 }
 

@@ -11,6 +11,7 @@
 #include "model/bench_report.hpp"
 #include "model/facts.hpp"
 #include "model/finding.hpp"
+#include "model/fleet.hpp"
 #include "model/plan.hpp"
 #include "model/verify_report.hpp"
 #include "model/watch_summary.hpp"
@@ -24,8 +25,9 @@ struct HtmlReportInput {
   /// Other commands' results, each rendered as its own section when given (null otherwise).
   const BenchReport* bench = nullptr;
   const VerifyReport* verify = nullptr;
-  const nlohmann::ordered_json* fleet = nullptr;  ///< `gpudoctor fleet --json` (docs/fleet.md)
-  const WatchSummary* watch = nullptr;            ///< a `watch --jsonl` log summed up; charts over time
+  /// `gpudoctor fleet --json` read back (model/json_codec's fleet_report_from_json).
+  const FleetReport* fleet = nullptr;
+  const WatchSummary* watch = nullptr;  ///< a `watch --jsonl` log summed up; charts over time
 };
 
 std::string render_doctor_html(const HtmlReportInput& input);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/fleet_node.hpp"
+#include "model/json_codec.hpp"
 #include "render/fleet_report.hpp"
 #include "render/html_report.hpp"
 #include "run_gpudoctor.hpp"
@@ -112,12 +113,15 @@ TEST(FleetNode, TheFleetJsonIsWhatTheHtmlReportShows) {
   auto doc = nlohmann::ordered_json::parse(render_fleet_json(r));
   EXPECT_EQ(doc["node_count"], 5);
   EXPECT_EQ(doc["missing"].size(), 1u);
+  FleetReport back;
+  ASSERT_TRUE(fleet_report_from_json(doc, back));
   Facts facts;
   std::vector<Finding> findings;
-  std::string html = render_doctor_html({.facts = facts, .findings = findings, .fleet = &doc});
+  std::string html = render_doctor_html({.facts = facts, .findings = findings, .fleet = &back});
   EXPECT_NE(html.find("<h2 id=\"fleet-h\">Fleet</h2>"), std::string::npos);
   EXPECT_NE(html.find("<th scope=\"row\">driver</th><td>580.95.05</td><td>570.86.10</td>"), std::string::npos);
-  EXPECT_NE(html.find("rank 4: rank 4 sent no report within 120 s"), std::string::npos);
+  EXPECT_NE(html.find("<strong>rank 4</strong> (rank 4, no-report): rank 4 sent no report within 120 s"),
+            std::string::npos);
   EXPECT_NE(html.find("<title id=\"chart-fleet-t\">Nodes per fingerprint group</title>"), std::string::npos);
 }
 

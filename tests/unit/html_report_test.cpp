@@ -151,11 +151,15 @@ TEST(HtmlReport, HostileStringsStayText) {
   bench.measurements = {{.key = "gpu0." + attack, .unit = attack, .status = kBenchOk, .value = 1},
                         {.key = attack, .unit = "gbps", .status = kBenchFailed, .detail = attack}};
   bench.notes = {attack};
-  ordered_json fleet = {{"node_count", attack},
-                        {"groups", {{{"id", attack}, {"nodes", {attack}}, {"outlier", true}}}},
-                        {"differences", {{{"key", attack}, {"values", {attack}}}}},
-                        {"outliers", {{{"node", attack}, {"reason", attack}}}},
-                        {"missing", {{{"rank", attack}, {"reason", attack}}}}};
+  FleetReport fleet;
+  FleetNode node;
+  node.name = attack;
+  node.status = "no-report";
+  node.error = attack;
+  fleet.nodes.push_back(node);
+  fleet.groups.push_back({.id = attack, .nodes = {attack}, .print = {}, .outlier = true});
+  fleet.differences.push_back({.key = attack, .values = {attack}});
+  fleet.outliers.push_back({attack, attack});
   std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench, .fleet = &fleet});
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
