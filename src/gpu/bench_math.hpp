@@ -102,8 +102,7 @@ inline constexpr double kFp8AccumulateUnitRoundoff = 1.0 / (1 << 14);
 inline constexpr double kFp8MaxRelativeError = 0.05;
 /// ||C - A*B|| / ||A*B|| over the elements check_gemm_sampled picks (row-major, double reference);
 /// 1 for a zero result, NaN for a NaN.
-double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
-                                   size_t samples);
+double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples);
 
 /// Per-direction bandwidth, GB/s, of one NVLink of NVML's version `version` (nvmlDeviceGetNvLinkVersion),
 /// 0 when unknown. From NVIDIA's per-GPU totals (bidirectional) over its link count: V100 300 GB/s

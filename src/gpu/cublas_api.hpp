@@ -71,12 +71,12 @@ struct cublasLtMatmulHeuristicResult_t {
   float wavesCount;
   int reserved[4];
 };
-inline constexpr int kCublasOpT = 1;                  ///< CUBLAS_OP_T
-inline constexpr int kCublasStatusNotSupported = 15;  ///< CUBLAS_STATUS_NOT_SUPPORTED
-inline constexpr int kCudaR16BF = 14;                 ///< cudaDataType CUDA_R_16BF
-inline constexpr int kCudaR8FE4M3 = 28;               ///< cudaDataType CUDA_R_8F_E4M3 (CUDA 11.8)
-inline constexpr int kCublasLtMatmulDescTransA = 3;   ///< CUBLASLT_MATMUL_DESC_TRANSA (int32 cublasOperation_t)
-inline constexpr int kCublasLtMatmulDescTransB = 4;   ///< CUBLASLT_MATMUL_DESC_TRANSB
+inline constexpr int kCublasOpT = 1;                      ///< CUBLAS_OP_T
+inline constexpr int kCublasStatusNotSupported = 15;      ///< CUBLAS_STATUS_NOT_SUPPORTED
+inline constexpr int kCudaR16BF = 14;                     ///< cudaDataType CUDA_R_16BF
+inline constexpr int kCudaR8FE4M3 = 28;                   ///< cudaDataType CUDA_R_8F_E4M3 (CUDA 11.8)
+inline constexpr int kCublasLtMatmulDescTransA = 3;       ///< CUBLASLT_MATMUL_DESC_TRANSA (int32 cublasOperation_t)
+inline constexpr int kCublasLtMatmulDescTransB = 4;       ///< CUBLASLT_MATMUL_DESC_TRANSB
 inline constexpr int kCublasLtPrefMaxWorkspaceBytes = 1;  ///< CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES (uint64)
 
 // clang-format off

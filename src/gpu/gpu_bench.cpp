@@ -19,8 +19,8 @@
 #include "gpu/cudnn_api.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_topology.hpp"
-#include "gpu/nvml_api.hpp"
 #include "gpu/nccl_api.hpp"
+#include "gpu/nvml_api.hpp"
 #include "gpu/verify_math.hpp"
 #include "gpu/verify_steps.hpp"
 #include "model/json_codec.hpp"
@@ -93,8 +93,10 @@ struct Run {
       return false;
     }
     send_json_line(out, json{{"device_name", printable(name, 100)}});
-    if (!cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_major, kCuDeviceAttributeComputeCapabilityMajor, handle) ||
-        !cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_minor, kCuDeviceAttributeComputeCapabilityMinor, handle)) {
+    if (!cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_major, kCuDeviceAttributeComputeCapabilityMajor,
+            handle) ||
+        !cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_minor, kCuDeviceAttributeComputeCapabilityMinor,
+            handle)) {
       return false;
     }
     return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
@@ -135,6 +137,27 @@ struct Run {
 template <class T>
 T* ptr(CUdeviceptr d) {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(d));
+}
+
+/// Times `gemm` (one GEMM call returning its cuBLAS status, C = N x N FP32 at `dc`), reads C back
+/// and fills the rate; nullopt after a failure, which r.m records.
+std::optional<std::vector<float>> time_gemm(Run& r, const std::function<int()>& gemm, const char* call, CUdeviceptr dc,
+                                            int n, const SamplingPolicy& policy) {
+  int last = kCublasSuccess;
+  auto work = [&]() {
+    last = gemm();
+    return last == kCublasSuccess;
+  };
+  auto stats = r.time(work, policy, call);
+  if (!stats) {
+    if (last != kCublasSuccess) r.fail(std::string(call) + ": " + cublas_status_name(last));
+    return std::nullopt;
+  }
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> c(count, NAN);
+  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return std::nullopt;
+  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
+  return c;
 }
 
 void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
@@ -203,22 +226,14 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   }
   float alpha = 1.0F;
   float beta = 0.0F;
-  int last = 0;
   // Row-major C = A * B is column-major C^T = B^T * A^T: B first.
-  auto work = [&]() {
-    last = api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
+  auto gemm = [&]() {
+    return api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
                         ptr<const void>(da), type, n, &beta, ptr<void>(dc), kCudaR32F, n, compute, kCublasGemmDefault);
-    return last == kCublasSuccess;
   };
-  auto stats = r.time(work, policy, "cublasGemmEx");
-  if (!stats) {
-    if (last != kCublasSuccess) r.fail("cublasGemmEx: " + cublas_status_name(last));
-    return;
-  }
-  std::vector<float> c(count, NAN);
-  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
-  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
+  auto c = time_gemm(r, gemm, "cublasGemmEx", dc, n, policy);
+  if (!c) return;
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
                                           factor, 0.0, input_u);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
@@ -291,7 +306,8 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
       !ok("cublasLtMatmulPreferenceCreate", api.pref_create(&pref)) ||
       !ok("cublasLtMatmulPreferenceSetAttribute",
           api.pref_set(pref, kCublasLtPrefMaxWorkspaceBytes, &workspace_max, sizeof workspace_max)) ||
-      !ok("cublasLtMatmulAlgoGetHeuristic", api.heuristic(handle, desc, la, lb, lc, lc, pref, 1, &found, &found_count))) {
+      !ok("cublasLtMatmulAlgoGetHeuristic",
+          api.heuristic(handle, desc, la, lb, lc, lc, pref, 1, &found, &found_count))) {
     r.m.status = last == kCublasStatusNotSupported ? kBenchSkipped : kBenchFailed;
     r.m.detail = std::string(last_call) + ": " + cublas_status_name(last) +
                  (last == kCublasStatusNotSupported ? " (this cuBLASLt has no " + precision + " GEMM on CC " + cc + ")"
@@ -337,24 +353,17 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   }
   float alpha = 1.0F;
   float beta = 0.0F;
-  auto work = [&]() {
-    last = api.matmul(handle, desc, &alpha, ptr<const void>(db), la, ptr<const void>(da), lb, &beta,
+  auto gemm = [&]() {
+    return api.matmul(handle, desc, &alpha, ptr<const void>(db), la, ptr<const void>(da), lb, &beta,
                       ptr<const void>(dc), lc, ptr<void>(dc), lc, &found.algo,
                       found.workspaceSize == 0 ? nullptr : ptr<void>(dws), found.workspaceSize, nullptr);
-    return last == kCublasSuccess;
   };
-  auto stats = r.time(work, policy, "cublasLtMatmul");
-  if (!stats) {
-    if (last != kCublasSuccess) r.fail("cublasLtMatmul: " + cublas_status_name(last));
-    return;
-  }
-  std::vector<float> c(count, NAN);
-  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
-  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n),
+  auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, n, policy);
+  if (!c) return;
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
                                           fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0);
   if (fp8) {
-    const double relative = gemm_sampled_relative_error(a.data(), b.data(), c.data(), n, n, n, check_samples(n));
+    const double relative = gemm_sampled_relative_error(a.data(), b.data(), c->data(), n, n, n, check_samples(n));
     char text[120];
     std::snprintf(text, sizeof text, "; relative error %.2g%% over them (limit %.0f%%)", relative * 100,
                   kFp8MaxRelativeError * 100);
@@ -369,7 +378,8 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
                ", FP32 accumulate and output, CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
   r.m.status = check.passed ? kBenchOk : kBenchFailed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
-  if (api.layout_destroy != nullptr) (void)api.layout_destroy(la), (void)api.layout_destroy(lb), (void)api.layout_destroy(lc);
+  if (api.layout_destroy != nullptr)
+    (void)api.layout_destroy(la), (void)api.layout_destroy(lb), (void)api.layout_destroy(lc);
   if (api.desc_destroy != nullptr) (void)api.desc_destroy(desc);
   if (api.destroy != nullptr) (void)api.destroy(handle);
 }
@@ -797,8 +807,8 @@ constexpr GpuOp kGpuOps[] = {
 
 /// --only's filter: no words, or one the key contains.
 bool wanted(const BenchOptions& o, const std::string& key) {
-  return o.only.empty() ||
-         std::any_of(o.only.begin(), o.only.end(), [&](const std::string& w) { return key.find(w) != std::string::npos; });
+  return o.only.empty() || std::any_of(o.only.begin(), o.only.end(),
+                                       [&](const std::string& w) { return key.find(w) != std::string::npos; });
 }
 
 }  // namespace

@@ -74,7 +74,8 @@ std::string gbps_text(double v) {
 
 }  // namespace
 
-BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names, const std::vector<std::string>& cuda_bus_ids,
+BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
+                                const std::vector<std::string>& cuda_bus_ids,
                                 const std::function<void(const char*)>& call) {
   BenchTopology t;
   const size_t count = cuda_bus_ids.size();
@@ -115,7 +116,9 @@ BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names, cons
     t.note = "CUDA ordinals matched to NVML's devices by PCI bus id";
   } else if (all >= count) {
     for (size_t d = 0; d < count; ++d) nv[d] = static_cast<unsigned>(d);
-    t.note = "CUDA's PCI bus ids did not all match NVML's: NVML's order assumed (CUDA_DEVICE_ORDER=PCI_BUS_ID makes them agree)";
+    t.note =
+        "CUDA's PCI bus ids did not all match NVML's: NVML's order assumed (CUDA_DEVICE_ORDER=PCI_BUS_ID makes them "
+        "agree)";
   } else {
     t.note = "no topology matrix: NVML sees " + std::to_string(all) + " GPU(s), CUDA " + std::to_string(count);
     return t;

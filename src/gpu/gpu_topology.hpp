@@ -22,7 +22,8 @@ std::string p2p_status_text(int status);
 /// The topology of CUDA ordinals 0..n-1, `cuda_bus_ids[d]` each ordinal's bus id ("" when CUDA did
 /// not say; then NVML's order is assumed and the note says so). `call` names each NVML call first
 /// (the child's progress line). With no NVML, the matrix is empty and the note says why.
-BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names, const std::vector<std::string>& cuda_bus_ids,
+BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
+                                const std::vector<std::string>& cuda_bus_ids,
                                 const std::function<void(const char*)>& call);
 
 }  // namespace gpudoctor::gpu

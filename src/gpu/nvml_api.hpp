@@ -79,11 +79,8 @@ inline constexpr int kNvmlMemoryErrorUncorrected = 1;  ///< NVML_MEMORY_ERROR_TY
 inline constexpr int kNvmlVolatileEcc = 0;
 /// NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, _DOUBLE_BIT_ECC_ERROR.
 inline constexpr int kNvmlRetiredSingleBit = 0;
-inline constexpr int kNvmlRetiredDoubleBit = 1;  ///< NVML_VOLATILE_ECC
-/// nvmlGpuTopologyLevel_t: NVML_TOPOLOGY_INTERNAL 0, _SINGLE 10, _MULTIPLE 20, _HOSTBRIDGE 30,
-/// _NODE 40, _SYSTEM 50.
-inline constexpr int kNvmlTopologyInternal = 0;
-inline constexpr int kNvmlP2pCapsIndexRead = 0;  ///< NVML_P2P_CAPS_INDEX_READ
+inline constexpr int kNvmlRetiredDoubleBit = 1;      ///< NVML_VOLATILE_ECC
+inline constexpr int kNvmlP2pCapsIndexRead = 0;      ///< NVML_P2P_CAPS_INDEX_READ
 inline constexpr unsigned kNvmlNvlinkMaxLinks = 18;  ///< NVML_NVLINK_MAX_LINKS (nvml.h, NVML 12)
 
 // clang-format off

@@ -97,7 +97,7 @@ struct BenchReport {
   std::vector<BenchChange> changes;
   std::optional<BenchTopology> topology;  ///< with two GPUs or more
   std::vector<std::string> notes;         ///< what was not measured here and why (no GPU, ...)
-  std::vector<std::string> problems;  ///< failures outside any figure
+  std::vector<std::string> problems;      ///< failures outside any figure
 
   bool operator==(const BenchReport&) const = default;
 };

@@ -41,9 +41,10 @@ std::string render_bench_topology(const BenchTopology& t) {
   };
   out += table(t.links);
   out += "  P2P read (nvmlDeviceGetP2PStatus):\n" + table(t.p2p_read);
-  out += "  X self; NV# # bonded NVLinks; PIX one PCIe switch; PXB several; PHB a PCIe host bridge;\n"
-         "  NODE across host bridges in one NUMA node; SYS across NUMA nodes (the SMP interconnect).\n"
-         "  OK P2P works; CNS chipset, GNS GPU, TNS topology not supported; DIS disabled; NS not supported.\n";
+  out +=
+      "  X self; NV# # bonded NVLinks; PIX one PCIe switch; PXB several; PHB a PCIe host bridge;\n"
+      "  NODE across host bridges in one NUMA node; SYS across NUMA nodes (the SMP interconnect).\n"
+      "  OK P2P works; CNS chipset, GNS GPU, TNS topology not supported; DIS disabled; NS not supported.\n";
   if (!t.note.empty()) out += "  " + t.note + "\n";
   return out;
 }

@@ -248,9 +248,10 @@ TEST_F(FakeBench, TopologyOfFourGpusInTwoNvlinkPairs) {
             "\nnvlinks = " + links + "\nnvlink_version = 4\nnuma_node = " + std::to_string(d / 2) +
             "\npcie_max_gen = 5\npcie_max_width = 16\n";
   }
-  const std::string four = "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
-                           "driver_version = 12040\ndevice_count = 4\npeer = 1\n" +
-                           gpus + "[nccl]\nversion = 22304\n";
+  const std::string four =
+      "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
+      "driver_version = 12040\ndevice_count = 4\npeer = 1\n" +
+      gpus + "[nccl]\nversion = 22304\n";
   fs::path base = dir_ / "four.ini";
   std::ofstream(base) << four;
   auto r = bench("", "--gpu-only --only peer", GPUDOCTOR_FAKE_LIB_DIR, base.string());
@@ -277,8 +278,8 @@ TEST_F(FakeBench, TopologyOfFourGpusInTwoNvlinkPairs) {
   EXPECT_EQ(figure(r, "gpu0.gemm_fp32"), nullptr);
   // The text report prints the matrix as nvidia-smi topo -m does.
   fs::path scenario = dir_ / "scenario.ini";
-  auto text = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) +
-                        " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) +
+  auto text = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " GPUDOCTOR_FAKE_DRIVER=" +
+                        shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) +
                         " bench --quick --no-history --gpu-only --only allreduce --gpu-copy-mib 1");
   EXPECT_NE(text.out.find("  GPU0  X      NV4    SYS    SYS     0000:18:00"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  GPU2  SYS    SYS    X      NV4"), std::string::npos) << text.out;
@@ -291,7 +292,8 @@ TEST_F(FakeBench, NvswitchLinksAndMissingLinkData) {
   std::string gpus;
   for (int d = 0; d < 2; ++d) {
     std::string links;
-    for (int l = 0; l < 18; ++l) links += std::string(l == 0 ? "" : " ") + "00000000:C" + std::to_string(l % 4) + ":00.0";
+    for (int l = 0; l < 18; ++l)
+      links += std::string(l == 0 ? "" : " ") + "00000000:C" + std::to_string(l % 4) + ":00.0";
     gpus += "[device]\nname = NVIDIA H100 80GB HBM3\ncc = 9.0\npci_bus_id = 00000000:" + std::to_string(18 + d) +
             ":00.0\nnvlinks = " + links + "\nnvlink_version = 4\n";
   }

@@ -1,7 +1,7 @@
 // A fake libcublas.so.13 (and, built with GPUDOCTOR_FAKE_CUBLASLT, libcublasLt.so.13) for
 // verify's and bench's tests: the entry points of gpu/cublas_api.hpp computing on fake device
-// memory (host memory). [cublas] version = N, result = wrong; [cublaslt] result = wrong. GPUDOCTOR_FAKE_CUBLAS_MISSING_SGEMM
-// builds it without cublasSgemm_v2, a required entry point.
+// memory (host memory). [cublas] version = N, result = wrong; [cublaslt] result = wrong.
+// GPUDOCTOR_FAKE_CUBLAS_MISSING_SGEMM builds it without cublasSgemm_v2, a required entry point.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -136,9 +136,12 @@ FAKE_API int cublasLtMatmulDescDestroy(LtDesc* desc) {
 FAKE_API int cublasLtMatmulDescSetAttribute(LtDesc* desc, int attr, const void* buf, size_t size) {
   FAKE_CALL("cublasLtMatmulDescSetAttribute");
   if (desc == nullptr || buf == nullptr || size != 4) return kInvalidValue;  // TRANSA/B are int32
-  if (attr == 3) std::memcpy(&desc->trans_a, buf, 4);
-  else if (attr == 4) std::memcpy(&desc->trans_b, buf, 4);
-  else return kInvalidValue;
+  if (attr == 3)
+    std::memcpy(&desc->trans_a, buf, 4);
+  else if (attr == 4)
+    std::memcpy(&desc->trans_b, buf, 4);
+  else
+    return kInvalidValue;
   return kSuccess;
 }
 FAKE_API int cublasLtMatrixLayoutCreate(LtLayout** layout, int type, std::uint64_t rows, std::uint64_t cols,

@@ -511,7 +511,7 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device, unsigne
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link,
-                                                              nvmlPciInfo_t* pci) {
+                                                             nvmlPciInfo_t* pci) {
   FAKE_ENTER("nvmlDeviceGetNvLinkRemotePciInfo_v2", device != nullptr ? device->index : -1);
   if (!g_initialized) return kUninitialized;
   const auto* d = device_of(device);

@@ -16,11 +16,11 @@ namespace gpudoctor::gpu {
 namespace {
 
 TEST(BenchFp8, E4m3EncodesRoundsToEvenAndSaturates) {
-  EXPECT_EQ(float_to_e4m3(1.0F), 0x38);      // exponent 7 (bias 7), mantissa 0
+  EXPECT_EQ(float_to_e4m3(1.0F), 0x38);  // exponent 7 (bias 7), mantissa 0
   EXPECT_EQ(float_to_e4m3(-2.0F), 0xC0);
-  EXPECT_EQ(float_to_e4m3(448.0F), 0x7E);    // the largest finite value
-  EXPECT_EQ(float_to_e4m3(1000.0F), 0x7E);   // saturates, never NaN
-  EXPECT_EQ(float_to_e4m3(1.0F / 512), 0x01);  // the smallest subnormal, 2^-9
+  EXPECT_EQ(float_to_e4m3(448.0F), 0x7E);       // the largest finite value
+  EXPECT_EQ(float_to_e4m3(1000.0F), 0x7E);      // saturates, never NaN
+  EXPECT_EQ(float_to_e4m3(1.0F / 512), 0x01);   // the smallest subnormal, 2^-9
   EXPECT_EQ(float_to_e4m3(1.0F / 2048), 0x00);  // below half of it: zero
   EXPECT_EQ(float_to_e4m3(NAN), 0x7F);
   // Halfway cases go to the even mantissa: 1.0625 between 1.0 (m 0) and 1.125 (m 1) -> 1.0;
