@@ -101,7 +101,7 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
 }
 
 TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
-  auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only --only gemm_fp32,copy");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 1);
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
@@ -113,7 +113,7 @@ TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
 }
 
 TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
-  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n", "--gpu-only --only conv,gemm_fp16");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.conv_fp16"))["status"], "failed");
   EXPECT_EQ((*figure(r, "gpu0.conv_fp32"))["status"], "failed");
@@ -121,7 +121,7 @@ TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
 }
 
 TEST_F(FakeBench, AWrongAllReduceIsCaught) {
-  auto r = bench("[nccl]\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[nccl]\nresult = wrong\n", "--gpu-only --only allreduce");
   ASSERT_TRUE(r.json.is_object());
   const auto* m = figure(r, "gpus.allreduce_busbw");
   ASSERT_NE(m, nullptr);
@@ -130,14 +130,14 @@ TEST_F(FakeBench, AWrongAllReduceIsCaught) {
 }
 
 TEST_F(FakeBench, CorruptCopiesAreCaught) {
-  auto r = bench("[cuda]\nmemcpy = corrupt\n", "--gpu-only");
+  auto r = bench("[cuda]\nmemcpy = corrupt\n", "--gpu-only --only h2d");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.h2d_pinned"))["status"], "failed");
   EXPECT_EQ(r.exit_code, 1);
 }
 
 TEST_F(FakeBench, AHangInCublasIsThatFiguresTimeout) {
-  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500");
+  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500 --only gemm_fp32,triad");
   ASSERT_TRUE(r.json.is_object());
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
   ASSERT_NE(fp32, nullptr);
@@ -175,7 +175,7 @@ TEST_F(FakeBench, NoDriverMeansCpuFiguresAndANote) {
 // refuses FP8 unless A is transposed, as the real library does), each checked and held against
 // the card's datasheet peak.
 TEST_F(FakeBench, CublasLtGemmsIncludingFp8AreCheckedAndHeldAgainstThePeak) {
-  auto r = bench("", "--gpu-only --only gemm");
+  auto r = bench("", "--gpu-only --only gemmlt,gemm_fp8");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 0) << r.out;
   struct Want {
@@ -195,12 +195,13 @@ TEST_F(FakeBench, CublasLtGemmsIncludingFp8AreCheckedAndHeldAgainstThePeak) {
     EXPECT_NE((*m)["library"].get<std::string>().find("cuBLASLt"), std::string::npos) << w.key;
   }
   EXPECT_NE((*figure(r, "gpu0.gemm_fp8"))["detail"].get<std::string>().find("FP8 E4M3"), std::string::npos);
-  EXPECT_EQ(figure(r, "gpu0.copy"), nullptr) << "--only gemm measures the GEMMs alone";
+  EXPECT_EQ(figure(r, "gpu0.copy"), nullptr) << "--only measures the figures named alone";
+  EXPECT_EQ(figure(r, "gpu0.gemm_fp32"), nullptr);
   EXPECT_EQ(figure(r, "gpus.allreduce_busbw"), nullptr);
 }
 
 TEST_F(FakeBench, AWrongCublasLtGemmIsRefused) {
-  auto r = bench("[cublaslt]\nresult = wrong\n", "--gpu-only --only gemm");
+  auto r = bench("[cublaslt]\nresult = wrong\n", "--gpu-only --only gemmlt,gemm_fp8,gemm_bf16");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 1) << r.out;
   for (const char* key : {"gpu0.gemmlt_bf16", "gpu0.gemmlt_fp16", "gpu0.gemm_fp8"}) {
@@ -221,7 +222,7 @@ TEST_F(FakeBench, Fp8IsSkippedWithWhyOnACardWithoutIt) {
       "device_count = 1\n[device]\nname = NVIDIA A100-SXM4-80GB\ncc = 8.0\n[cublas]\nversion = 120402\n";
   fs::path base = dir_ / "ampere.ini";
   std::ofstream(base) << ampere;
-  auto r = bench("", "--gpu-only --only gemm", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  auto r = bench("", "--gpu-only --only gemmlt,gemm_fp8", GPUDOCTOR_FAKE_LIB_DIR, base.string());
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 0) << "a card without FP8 is no failure: " << r.out;
   const auto* fp8 = figure(r, "gpu0.gemm_fp8");
@@ -233,6 +234,13 @@ TEST_F(FakeBench, Fp8IsSkippedWithWhyOnACardWithoutIt) {
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ((*bf16)["status"], "ok");
   EXPECT_DOUBLE_EQ((*bf16)["ceiling"].get<double>(), 312);  // A100: 312 dense BF16
+}
+
+TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {
+  for (const char* flags : {"--cpu-only --only gemm", "--only gemm,,copy", "--framework jax --only gemm"}) {
+    auto r = run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --no-history " + flags);
+    EXPECT_EQ(r.exit_code, 2) << flags << ": " << r.out << r.err;
+  }
 }
 
 // Four GPUs, two NVLink pairs (0-1, 2-3, four links each), the pairs on two NUMA nodes: the matrix
