@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: builds gpudoctor, runs the GPU-labelled tests, `verify`
 # (text and JSON), `verify --framework pytorch` and `jax` once the build has them, `bench` (and
-# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py), `bench --framework pytorch`
+# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py; cuBLASLt and FP8 alone; with
+# several GPUs the topology against nvidia-smi topo -m), `bench --framework pytorch`
 # and `jax` (the training step, quick and default), and prints
 # a short table last. Every step's output is kept under build/device-check/ (override with
 # DEVICE_CHECK_OUT). Exit status: 0 when every step passed, 1 otherwise.
@@ -42,6 +43,18 @@ done
 
 step bench build/dev/gpudoctor bench --no-history
 step bench-json sh -c "build/dev/gpudoctor --json bench --no-history >'$out/bench.json'"
+# cuBLASLt on its own: FP16/BF16 tensor-core GEMM and FP8 E4M3 (on a card below CC 8.9 the FP8
+# figure must be "skipped" with "not supported on CC x.y"), each against the datasheet peak.
+step bench-cublaslt sh -c "build/dev/gpudoctor --json bench --no-history --gpu-only --only gemmlt,gemm_fp8 >'$out/bench-cublaslt.json'"
+# With two GPUs or more: NVML's topology matrix (peer copies against their links, and NCCL), held
+# against nvidia-smi topo -m cell by cell.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$gpus" -ge 2 ]; then
+  step bench-topology sh -c "build/dev/gpudoctor --json bench --no-history --gpu-only --only peer >'$out/bench-topology.json'"
+  step topo-vs-nvidia-smi sh -c "nvidia-smi topo -m >'$out/nvidia-smi-topo.txt' && python3 perf/bench_topology_vs_nvidia_smi.py '$out/bench-topology.json' '$out/nvidia-smi-topo.txt'"
+else
+  rows+=("bench-topology|not run|-|$gpus GPU(s): the topology needs two")
+fi
 # BF16 GEMM and device copy against torch.matmul and torch's copy_, same sizes, same run.
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   step bench-vs-torch python3 perf/bench_vs_torch_gpu.py build/dev/gpudoctor

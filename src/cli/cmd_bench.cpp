@@ -37,6 +37,7 @@ struct BenchArgs {
   int gpu_copy_mib = 0;
   int host_copy_mib = 0;
   std::string gpu_conv_shape;  ///< "N,C,H,K"
+  std::string only;            ///< --only: GPU figures whose key contains one of these words
   std::string framework;       ///< --framework: tensorflow, pytorch, jax or all
   int framework_image = 0;
   std::string framework_batch;  ///< "CPU[,GPU]"
@@ -76,8 +77,9 @@ void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
     std::string field;
     if (what == "gemm_fp32" || what == "conv_fp32") value = peak->fp32_tflops, field = "FP32";
     if (what == "gemm_tf32") value = peak->tf32_tflops, field = "TF32 tensor";
-    if (what == "gemm_fp16" || what == "conv_fp16") value = peak->fp16_tflops, field = "FP16 tensor";
-    if (what == "gemm_bf16") value = peak->bf16_tflops, field = "BF16 tensor";
+    if (what == "gemm_fp16" || what == "gemmlt_fp16" || what == "conv_fp16")
+      value = peak->fp16_tflops, field = "FP16 tensor";
+    if (what == "gemm_bf16" || what == "gemmlt_bf16") value = peak->bf16_tflops, field = "BF16 tensor";
     if (what == "gemm_fp8") value = peak->fp8_tflops, field = "FP8 tensor";
     if (what == "copy" || what == "triad") value = peak->mem_bw_gbps, field = "memory bandwidth";
     if (!value) continue;
@@ -105,6 +107,7 @@ std::string custom_sizes(const BenchArgs& a) {
     add("gpu copy MiB", a.gpu_copy_mib);
     add("host copy MiB", a.host_copy_mib);
     add_text("gpu conv", a.gpu_conv_shape);
+    add_text("only", a.only);
   } else {
     add("image", a.framework_image);
     add_text("batch", a.framework_batch);
@@ -215,6 +218,13 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (a.cpu_only && a.gpu_only) return usage_error("bench", "--cpu-only and --gpu-only: choose one");
   o.gpu = !a.cpu_only;
   o.cpu = !a.gpu_only;
+  if (!a.only.empty()) {
+    if (a.cpu_only) return usage_error("bench", "--only picks GPU figures; --cpu-only measures none");
+    for (std::string_view word : split(a.only, ',')) {
+      if (word.empty() || word.size() > 40) return usage_error("bench", "--only WORD[,WORD...]: no empty word");
+      o.only.emplace_back(word);
+    }
+  }
   if (a.cpu_threads < 0 || a.cpu_threads > 4096) return usage_error("bench", "--cpu-threads must be 1 to 4096");
   o.cpu_threads = a.cpu_threads;
   o.deadline = std::chrono::milliseconds(a.timeout_ms);
@@ -233,10 +243,10 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (a.framework_timeout_ms <= 0) return usage_error("bench", "--framework-timeout-ms must be positive");
   // Options of the other kind of run would be ignored silently: say so instead.
   const bool library_sizes = a.sgemm_n > 0 || a.conv_batch > 0 || a.gpu_gemm_n > 0 || a.gpu_copy_mib > 0 ||
-                             a.host_copy_mib > 0 || !a.gpu_conv_shape.empty() || a.cpu_threads > 0;
+                             a.host_copy_mib > 0 || !a.gpu_conv_shape.empty() || a.cpu_threads > 0 || !a.only.empty();
   if (!a.framework.empty() && library_sizes)
     return usage_error("bench",
-                       "--framework times a training step: the library benchmarks' sizes and "
+                       "--framework times a training step: the library benchmarks' sizes, --only and "
                        "--cpu-threads do not apply (use --framework-image, --framework-batch)");
   if (a.framework.empty() && (a.framework_image > 0 || !a.framework_batch.empty()))
     return usage_error("bench", "--framework-image and --framework-batch need --framework");
@@ -310,6 +320,10 @@ Command bench_command() {
     sub.add_flag("--no-history", args->no_history, "Do not read or write the history");
     sub.add_option("--sgemm-size", args->sgemm_n, "N of the CPU SGEMM (N x N x N; default: the mode's)");
     sub.add_option("--conv-batch", args->conv_batch, "Images in the CPU convolution's batch (default: the mode's)");
+    sub.add_option(
+        "--only", args->only,
+        "Measure only the GPU figures whose key contains one of these comma-separated words "
+        "(gemm, gemmlt, fp8, copy, conv, h2d, peer, allreduce); the CPU figures still run unless --gpu-only");
     sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)");
     sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad");
     sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy");

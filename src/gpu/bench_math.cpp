@@ -141,6 +141,28 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
   return check;
 }
 
+double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
+                                   size_t samples) {
+  const size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
+  samples = std::min(samples, total);
+  double error2 = 0;
+  double want2 = 0;
+  for (size_t s = 0; s < samples; ++s) {
+    size_t at = pick(s, samples, total);
+    size_t row = at / static_cast<size_t>(n);
+    size_t col = at % static_cast<size_t>(n);
+    double want = 0;
+    for (int i = 0; i < k; ++i) {
+      want += static_cast<double>(a[row * static_cast<size_t>(k) + static_cast<size_t>(i)]) *
+              static_cast<double>(b[static_cast<size_t>(i) * static_cast<size_t>(n) + col]);
+    }
+    const double error = static_cast<double>(c[at]) - want;
+    error2 += error * error;
+    want2 += want * want;
+  }
+  return want2 > 0 ? std::sqrt(error2 / want2) : (error2 > 0 ? INFINITY : 0.0);
+}
+
 std::string BenchConvShape::text() const {
   return std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + ", " +
          std::to_string(k) + " filters " + std::to_string(r) + "x" + std::to_string(s) + ", pad " + std::to_string(pad);
@@ -180,6 +202,58 @@ SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const 
   check.passed = check.checked > 0 && check.outside == 0;
   check.summary = check_summary(check);
   return check;
+}
+
+std::uint8_t float_to_e4m3(float f) {
+  if (std::isnan(f)) return 0x7F;
+  const std::uint8_t sign = std::signbit(f) ? 0x80 : 0x00;
+  double a = std::fabs(static_cast<double>(f));
+  constexpr double kMax = 448.0;
+  constexpr double kMinNormal = 1.0 / 64;  // 2^-6
+  // The spacing of E4M3 values around `a`: 2^-9 below the normals, 2^(e-3) within binade e.
+  double quantum = a < kMinNormal ? 1.0 / 512 : std::ldexp(1.0, std::ilogb(a) - 3);
+  double r = std::nearbyint(a / quantum) * quantum;  // the default rounding mode: nearest even
+  if (r > kMax) r = kMax;
+  if (r == 0) return sign;
+  if (r < kMinNormal) return static_cast<std::uint8_t>(sign | static_cast<unsigned>(r * 512));
+  const int e = std::ilogb(r);
+  const auto mantissa = static_cast<unsigned>((std::ldexp(r, -e) - 1.0) * 8);
+  return static_cast<std::uint8_t>(sign | static_cast<unsigned>((e + 7) << 3) | mantissa);
+}
+
+float e4m3_to_float(std::uint8_t v) {
+  const unsigned exp = (v >> 3) & 0xFU;
+  const unsigned mantissa = v & 0x7U;
+  double magnitude = 0;
+  if (exp == 0xF && mantissa == 0x7) return NAN;
+  if (exp == 0)
+    magnitude = std::ldexp(static_cast<double>(mantissa), -9);
+  else
+    magnitude = std::ldexp(1.0 + mantissa / 8.0, static_cast<int>(exp) - 7);
+  return static_cast<float>((v & 0x80) != 0 ? -magnitude : magnitude);
+}
+
+double nvlink_gbps_per_link(unsigned version) {
+  switch (version) {
+    case 1:
+      return 20;  // P100: 160 GB/s over 4 links
+    case 2:
+    case 3:
+    case 4:
+      return 25;  // V100 300/6, A100 600/12, H100 900/18: 50 GB/s per link both ways
+    case 5:
+      return 50;  // B200: 1800 over 18
+    default:
+      return 0;
+  }
+}
+
+double pcie_link_gbps(unsigned gen, unsigned width) {
+  // GT/s per lane, and the share left after line encoding.
+  static constexpr double kRate[] = {0, 2.5, 5.0, 8.0, 16.0, 32.0};
+  if (gen == 0 || gen >= std::size(kRate) || width == 0 || width > 32) return 0;
+  const double efficiency = gen <= 2 ? 0.8 : 128.0 / 130.0;
+  return kRate[gen] * efficiency / 8.0 * width;
 }
 
 }  // namespace gpudoctor::gpu

@@ -87,6 +87,31 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
                                 double unit_roundoff, double terms_factor = 1.0, double output_u = 0,
                                 double input_u = 0);
 
+/// FP8 E4M3 (OCP FP8, NVIDIA's __nv_fp8_e4m3): 4 exponent bits (bias 7), 3 mantissa bits, no
+/// infinities, max 448. Round to nearest even, saturating at +-448 (what cuBLASLt's FP8 inputs
+/// are prepared with); NaN stays NaN (0x7F).
+std::uint8_t float_to_e4m3(float f);
+float e4m3_to_float(std::uint8_t v);
+/// The unit roundoff bench's FP8 GEMM check allows for the accumulation: Hopper's FP8 tensor
+/// cores keep about 14 bits while accumulating (DeepSeek-V3 technical report, section 3.3.2), far
+/// fewer than FP32's 24; with the tensor-core factor 2 the bound covers truncation too.
+inline constexpr double kFp8AccumulateUnitRoundoff = 1.0 / (1 << 14);
+/// That per-element bound grows with K faster than a random-sign result does, so at large K it
+/// would pass even a zero matrix; the FP8 check also holds the sampled elements' relative error
+/// (2-norm) under this. The same report measured up to about 2 % at K = 4096.
+inline constexpr double kFp8MaxRelativeError = 0.05;
+/// ||C - A*B|| / ||A*B|| over the elements check_gemm_sampled picks (row-major, double reference);
+/// 1 for a zero result, NaN for a NaN.
+double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples);
+
+/// Per-direction bandwidth, GB/s, of one NVLink of NVML's version `version` (nvmlDeviceGetNvLinkVersion),
+/// 0 when unknown. From NVIDIA's per-GPU totals (bidirectional) over its link count: V100 300 GB/s
+/// over 6 links (2.x), A100 600 over 12 (3.x), H100/H200 900 over 18 (4.0), B200 1800 over 18 (5.0).
+double nvlink_gbps_per_link(unsigned version);
+/// Per-direction bandwidth, GB/s, of a PCIe link of generation `gen` and `width` lanes after line
+/// encoding (8b/10b for gen 1-2, 128b/130b for gen 3-5): gen3 x16 = 15.75. 0 when unknown.
+double pcie_link_gbps(unsigned gen, unsigned width);
+
 /// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.
 struct BenchConvShape {
   int n = 8, c = 64, h = 56, w = 56, k = 64, r = 3, s = 3, pad = 1;

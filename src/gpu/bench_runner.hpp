@@ -35,6 +35,9 @@ struct BenchOptions {
   std::vector<std::string> cuda_names;         ///< empty: default_cuda_driver_names()
   std::chrono::milliseconds deadline{120000};  ///< per benchmark child
   BenchSizes sizes = bench_sizes("default");
+  /// --only: run only the GPU figures whose key ("gpu0.gemm_fp8", "gpu1.peer_to_gpu0",
+  /// "gpus.allreduce_busbw") contains one of these words; empty: all.
+  std::vector<std::string> only;
   /// Called before each benchmark starts (its key) and after it ends, for progress.
   std::function<void(const std::string& key)> on_start;
   std::function<void(const BenchMeasurement&)> on_measurement;

@@ -25,6 +25,10 @@ using CUevent = struct CUevent_st*;
 
 inline constexpr int kCuDeviceAttributeComputeCapabilityMajor = 75;
 inline constexpr int kCuDeviceAttributeComputeCapabilityMinor = 76;
+/// CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, _PCI_DEVICE_ID, _PCI_DOMAIN_ID: which NVML device a CUDA ordinal is.
+inline constexpr int kCuDeviceAttributePciBusId = 33;
+inline constexpr int kCuDeviceAttributePciDeviceId = 34;
+inline constexpr int kCuDeviceAttributePciDomainId = 50;
 inline constexpr CUjit_option kCuJitErrorLogBuffer = 5;
 inline constexpr CUjit_option kCuJitErrorLogBufferSizeBytes = 6;
 inline constexpr CUresult kCudaErrorPeerAccessAlreadyEnabled = 704;

@@ -18,7 +18,9 @@
 #include "gpu/cuda_driver_api.hpp"
 #include "gpu/cudnn_api.hpp"
 #include "gpu/driver_query.hpp"
+#include "gpu/gpu_topology.hpp"
 #include "gpu/nccl_api.hpp"
+#include "gpu/nvml_api.hpp"
 #include "gpu/verify_math.hpp"
 #include "gpu/verify_steps.hpp"
 #include "model/json_codec.hpp"
@@ -28,7 +30,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-inline constexpr int kCudaR16BF = 14;                 ///< cudaDataType CUDA_R_16BF
 inline constexpr int kCublasCompute32FFastTf32 = 77;  ///< CUBLAS_COMPUTE_32F_FAST_TF32 (cuBLAS 11)
 
 std::uint16_t float_to_bf16(float f) {
@@ -52,6 +53,8 @@ struct Run {
   std::optional<CudaDriverApi> driver;
   std::optional<CudaComputeApi> cuda;
   CUcontext ctx = nullptr;
+  int cc_major = 0;  ///< the device's compute capability (cuDeviceGetAttribute 75/76)
+  int cc_minor = 0;
 
   bool fail(std::string why) {
     m.status = kBenchFailed;
@@ -90,6 +93,12 @@ struct Run {
       return false;
     }
     send_json_line(out, json{{"device_name", printable(name, 100)}});
+    if (!cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_major, kCuDeviceAttributeComputeCapabilityMajor,
+            handle) ||
+        !cu("cuDeviceGetAttribute", cuda->device_attribute, &cc_minor, kCuDeviceAttributeComputeCapabilityMinor,
+            handle)) {
+      return false;
+    }
     return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
            cu("cuCtxSetCurrent", cuda->ctx_set_current, ctx);
   }
@@ -128,6 +137,27 @@ struct Run {
 template <class T>
 T* ptr(CUdeviceptr d) {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(d));
+}
+
+/// Times `gemm` (one GEMM call returning its cuBLAS status, C = N x N FP32 at `dc`), reads C back
+/// and fills the rate; nullopt after a failure, which r.m records.
+std::optional<std::vector<float>> time_gemm(Run& r, const std::function<int()>& gemm, const char* call, CUdeviceptr dc,
+                                            int n, const SamplingPolicy& policy) {
+  int last = kCublasSuccess;
+  auto work = [&]() {
+    last = gemm();
+    return last == kCublasSuccess;
+  };
+  auto stats = r.time(work, policy, call);
+  if (!stats) {
+    if (last != kCublasSuccess) r.fail(std::string(call) + ": " + cublas_status_name(last));
+    return std::nullopt;
+  }
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> c(count, NAN);
+  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return std::nullopt;
+  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
+  return c;
 }
 
 void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
@@ -196,22 +226,14 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   }
   float alpha = 1.0F;
   float beta = 0.0F;
-  int last = 0;
   // Row-major C = A * B is column-major C^T = B^T * A^T: B first.
-  auto work = [&]() {
-    last = api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
+  auto gemm = [&]() {
+    return api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
                         ptr<const void>(da), type, n, &beta, ptr<void>(dc), kCudaR32F, n, compute, kCublasGemmDefault);
-    return last == kCublasSuccess;
   };
-  auto stats = r.time(work, policy, "cublasGemmEx");
-  if (!stats) {
-    if (last != kCublasSuccess) r.fail("cublasGemmEx: " + cublas_status_name(last));
-    return;
-  }
-  std::vector<float> c(count, NAN);
-  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return;
-  fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
+  auto c = time_gemm(r, gemm, "cublasGemmEx", dc, n, policy);
+  if (!c) return;
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
                                           factor, 0.0, input_u);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
@@ -219,6 +241,147 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, FP32 accumulate and output" +
                (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "");
   r.m.status = check.passed ? kBenchOk : kBenchFailed;
+}
+
+/// cublasLtMatmul: FP16 or BF16 inputs on the tensor cores, or FP8 E4M3 (CC 8.9 and newer); FP32
+/// accumulate and output, the heuristic's first algorithm. FP8 needs A transposed ("TN", cuBLASLt's
+/// only FP8 layout), so B goes up transposed.
+void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
+  const bool fp8 = precision == "fp8";
+  if (precision != "fp16" && precision != "bf16" && !fp8) {
+    r.fail("no cuBLASLt precision \"" + printable(precision, 20) + "\"");
+    return;
+  }
+  const std::string cc = std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor);
+  if (fp8 && r.cc_major * 10 + r.cc_minor < 89) {
+    r.m.status = kBenchSkipped;
+    r.m.detail = "FP8 (E4M3) GEMM not supported on CC " + cc +
+                 ": FP8 tensor cores need CC 8.9 or newer (Ada, Hopper, Blackwell)";
+    return;
+  }
+  if (fp8) n = std::max(16, n / 16 * 16);  // FP8 dimensions must be multiples of 16
+  send_call_line(r.out, "dlopen cuBLASLt");
+  auto loaded = load_cublaslt(r.names("cublasLt", {"libcublasLt.so"}));
+  if (!loaded) {
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.detail = "cuBLASLt: " + loaded.error().message;
+    return;
+  }
+  const CublasLtApi& api = *loaded;
+  if (api.create == nullptr || api.desc_create == nullptr || api.desc_set == nullptr || api.layout_create == nullptr ||
+      api.pref_create == nullptr || api.pref_set == nullptr || api.heuristic == nullptr || api.matmul == nullptr) {
+    r.fail("cuBLASLt at " + api.library.path() + " lacks the matmul entry points (cuBLAS 10.1 and newer have them)");
+    return;
+  }
+  int last = kCublasSuccess;
+  const char* last_call = "";
+  auto ok = [&](const char* call, int rc) {
+    send_call_line(r.out, call);
+    last = rc;
+    last_call = call;
+    return rc == kCublasSuccess;
+  };
+  const int type = fp8 ? kCudaR8FE4M3 : precision == "bf16" ? kCudaR16BF : kCudaR16F;
+  const size_t elem = fp8 ? 1 : 2;
+  const auto un = static_cast<std::uint64_t>(n);
+  const int trans_a = fp8 ? kCublasOpT : kCublasOpN;
+  const int trans_b = kCublasOpN;
+  const std::uint64_t workspace_max = 32ULL << 20;
+  void* handle = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t la = nullptr;
+  cublasLtMatrixLayout_t lb = nullptr;
+  cublasLtMatrixLayout_t lc = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatmulHeuristicResult_t found{};
+  int found_count = 0;
+  // Row-major C = A * B is column-major C^T = B^T * A^T: cuBLASLt's "A" is our B.
+  if (!ok("cublasLtCreate", api.create(&handle)) ||
+      !ok("cublasLtMatmulDescCreate", api.desc_create(&desc, kCublasCompute32F, kCudaR32F)) ||
+      !ok("cublasLtMatmulDescSetAttribute", api.desc_set(desc, kCublasLtMatmulDescTransA, &trans_a, sizeof trans_a)) ||
+      !ok("cublasLtMatmulDescSetAttribute", api.desc_set(desc, kCublasLtMatmulDescTransB, &trans_b, sizeof trans_b)) ||
+      !ok("cublasLtMatrixLayoutCreate", api.layout_create(&la, type, un, un, n)) ||
+      !ok("cublasLtMatrixLayoutCreate", api.layout_create(&lb, type, un, un, n)) ||
+      !ok("cublasLtMatrixLayoutCreate", api.layout_create(&lc, kCudaR32F, un, un, n)) ||
+      !ok("cublasLtMatmulPreferenceCreate", api.pref_create(&pref)) ||
+      !ok("cublasLtMatmulPreferenceSetAttribute",
+          api.pref_set(pref, kCublasLtPrefMaxWorkspaceBytes, &workspace_max, sizeof workspace_max)) ||
+      !ok("cublasLtMatmulAlgoGetHeuristic",
+          api.heuristic(handle, desc, la, lb, lc, lc, pref, 1, &found, &found_count))) {
+    r.m.status = last == kCublasStatusNotSupported ? kBenchSkipped : kBenchFailed;
+    r.m.detail = std::string(last_call) + ": " + cublas_status_name(last) +
+                 (last == kCublasStatusNotSupported ? " (this cuBLASLt has no " + precision + " GEMM on CC " + cc + ")"
+                                                    : std::string());
+    return;
+  }
+  if (found_count < 1 || found.state != kCublasSuccess) {
+    r.m.status = kBenchSkipped;
+    r.m.detail = "cublasLtMatmulAlgoGetHeuristic found no algorithm for a " + precision + " GEMM on CC " + cc;
+    return;
+  }
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> a = test_values(count, 3);
+  std::vector<float> b = test_values(count, 5);
+  // The device's inputs, and the reference's: the values rounded as the device sees them.
+  std::vector<std::uint8_t> ha(count * elem);
+  std::vector<std::uint8_t> hb(count * elem);
+  for (size_t i = 0; i < count; ++i) {
+    if (fp8) {
+      ha[i] = float_to_e4m3(a[i]);
+      a[i] = e4m3_to_float(ha[i]);
+      std::uint8_t v = float_to_e4m3(b[i]);
+      b[i] = e4m3_to_float(v);
+      // B transposed: element (row, col) of B at col * n + row.
+      hb[(i % static_cast<size_t>(n)) * static_cast<size_t>(n) + i / static_cast<size_t>(n)] = v;
+      continue;
+    }
+    const bool bf = precision == "bf16";
+    std::uint16_t va = bf ? float_to_bf16(a[i]) : float_to_half(a[i]);
+    std::uint16_t vb = bf ? float_to_bf16(b[i]) : float_to_half(b[i]);
+    a[i] = bf ? bf16_to_float(va) : half_to_float(va);
+    b[i] = bf ? bf16_to_float(vb) : half_to_float(vb);
+    std::memcpy(&ha[i * 2], &va, 2);
+    std::memcpy(&hb[i * 2], &vb, 2);
+  }
+  CUdeviceptr da = r.alloc(count * elem);
+  CUdeviceptr db = da == 0 ? 0 : r.alloc(count * elem);
+  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * 4);
+  CUdeviceptr dws = dc == 0 || found.workspaceSize == 0 ? dc : r.alloc(found.workspaceSize);
+  if (dws == 0 || !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, da, ha.data(), count * elem) ||
+      !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, db, hb.data(), count * elem)) {
+    return;
+  }
+  float alpha = 1.0F;
+  float beta = 0.0F;
+  auto gemm = [&]() {
+    return api.matmul(handle, desc, &alpha, ptr<const void>(db), la, ptr<const void>(da), lb, &beta,
+                      ptr<const void>(dc), lc, ptr<void>(dc), lc, &found.algo,
+                      found.workspaceSize == 0 ? nullptr : ptr<void>(dws), found.workspaceSize, nullptr);
+  };
+  auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, n, policy);
+  if (!c) return;
+  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
+                                          fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0);
+  if (fp8) {
+    const double relative = gemm_sampled_relative_error(a.data(), b.data(), c->data(), n, n, n, check_samples(n));
+    char text[120];
+    std::snprintf(text, sizeof text, "; relative error %.2g%% over them (limit %.0f%%)", relative * 100,
+                  kFp8MaxRelativeError * 100);
+    check.summary += text;
+    if (!(relative <= kFp8MaxRelativeError)) check.passed = false;
+  }
+  r.m.check = check.summary;
+  r.m.check_passed = check.passed;
+  r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
+  r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
+               (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") +
+               ", FP32 accumulate and output, CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
+  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+  if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
+  if (api.layout_destroy != nullptr)
+    (void)api.layout_destroy(la), (void)api.layout_destroy(lb), (void)api.layout_destroy(lc);
+  if (api.desc_destroy != nullptr) (void)api.desc_destroy(desc);
+  if (api.destroy != nullptr) (void)api.destroy(handle);
 }
 
 void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& policy) {
@@ -435,6 +598,23 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
     if (!r.enter(d)) return finish(r.m);
     ctx[static_cast<size_t>(d)] = r.ctx;
   }
+  // The topology (NVML) first: each peer copy is held against what its link allows.
+  std::vector<std::string> cuda_bus_ids(static_cast<size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    CUdevice handle = 0;
+    int domain = -1;
+    int bus = -1;
+    int dev = -1;
+    if (r.cuda->device_get(&handle, d) == kCudaSuccess &&
+        r.cuda->device_attribute(&domain, kCuDeviceAttributePciDomainId, handle) == kCudaSuccess &&
+        r.cuda->device_attribute(&bus, kCuDeviceAttributePciBusId, handle) == kCudaSuccess &&
+        r.cuda->device_attribute(&dev, kCuDeviceAttributePciDeviceId, handle) == kCudaSuccess) {
+      cuda_bus_ids[static_cast<size_t>(d)] = bus_id_of(domain, bus, dev);
+    }
+  }
+  const BenchTopology topology = read_gpu_topology(r.names("nvml", default_nvml_names()), cuda_bus_ids,
+                                                   [&](const char* call) { send_call_line(out, call); });
+  send_json_line(out, json{{"topology", bench_topology_to_json(topology)}});
   // Peers.
   const size_t peer_bytes = static_cast<size_t>(std::min(max_bytes, 256LL << 20));
   std::string matrix;
@@ -481,6 +661,12 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
                 p.m.status = same ? kBenchOk : kBenchFailed;
                 p.m.detail = "cuMemcpyPeer GPU " + std::to_string(j) + " -> GPU " + std::to_string(i) + ", " +
                              std::to_string(peer_bytes >> 20) + " MiB";
+                const auto ui = static_cast<size_t>(i);
+                const auto uj = static_cast<size_t>(j);
+                if (ui < topology.link_gbps.size() && topology.link_gbps[ui][uj] > 0) {
+                  p.m.ceiling = topology.link_gbps[ui][uj];
+                  p.m.ceiling_source = "the link " + topology.links[ui][uj] + ": " + topology.link_basis[ui][uj];
+                }
               }
             } else if (last != kCudaSuccess) {
               p.fail("cuMemcpyPeer: " + cuda_error_name(last));
@@ -606,6 +792,9 @@ constexpr GpuOp kGpuOps[] = {
     {"gemm-tf32", "gemm_tf32", "tflops"},
     {"gemm-fp16", "gemm_fp16", "tflops"},
     {"gemm-bf16", "gemm_bf16", "tflops"},
+    {"gemmlt-fp16", "gemmlt_fp16", "tflops"},
+    {"gemmlt-bf16", "gemmlt_bf16", "tflops"},
+    {"gemmlt-fp8", "gemm_fp8", "tflops"},
     {"copy", "copy", "gbps"},
     {"triad", "triad", "gbps"},
     {"h2d-pinned", "h2d_pinned", "gbps"},
@@ -615,6 +804,12 @@ constexpr GpuOp kGpuOps[] = {
     {"conv-fp32", "conv_fp32", "tflops"},
     {"conv-fp16", "conv_fp16", "tflops"},
 };
+
+/// --only's filter: no words, or one the key contains.
+bool wanted(const BenchOptions& o, const std::string& key) {
+  return o.only.empty() || std::any_of(o.only.begin(), o.only.end(),
+                                       [&](const std::string& w) { return key.find(w) != std::string::npos; });
+}
 
 }  // namespace
 
@@ -633,7 +828,9 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   const long long size = std::atoll(args[3].c_str());
   r.m.status = kBenchFailed;
   if (r.enter(device)) {
-    if (op.starts_with("gemm-"))
+    if (op.starts_with("gemmlt-"))
+      bench_gemm_lt(r, op.substr(7), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
+    else if (op.starts_with("gemm-"))
       bench_gemm(r, op.substr(5), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
     else if (op.starts_with("conv-")) {
       // size = batch; then channels, height (= width), filters.
@@ -684,7 +881,7 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
   if (!driver.path.empty()) libs.push_back("cuda=" + driver.path);
   // cuBLAS and cuDNN where verify finds them (--libs-from's choice), each loaded in a child first.
   for (const RuntimeLibraryReport& l : probe_runtime_libraries(o.libraries, o.deadline)) {
-    if ((l.name == "cublas" || l.name == "cudnn" || l.name == "nccl") && l.status == "ok") {
+    if ((l.name == "cublas" || l.name == "cublasLt" || l.name == "cudnn" || l.name == "nccl") && l.status == "ok") {
       libs.push_back(l.name + "=" + l.path);
     } else if (l.name == "cublas" || l.name == "cudnn") {
       report.notes.push_back(l.name + " from " + o.libraries.label + ": " + l.status +
@@ -697,6 +894,7 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     report.gpu_names.push_back("");
     for (const GpuOp& op : kGpuOps) {
       const std::string key = "gpu" + std::to_string(d) + "." + op.key;
+      if (!wanted(o, key)) continue;
       const std::string op_name = op.op;
       long long size = op_name.starts_with("gemm")                 ? o.sizes.gpu_gemm_n
                        : op_name.starts_with("conv")               ? o.sizes.gpu_conv[0]
@@ -720,7 +918,7 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
       if (o.on_measurement) o.on_measurement(report.measurements.back());
     }
   }
-  if (count >= 2) {
+  if (count >= 2 && (wanted(o, "gpu0.peer_to_gpu1") || wanted(o, "gpus.allreduce_busbw"))) {
     if (o.on_start) o.on_start("gpus.allreduce_busbw.gbps");
     std::vector<std::string> args{"multi", std::to_string(count), o.mode, std::to_string(o.sizes.gpu_copy_bytes)};
     args.insert(args.end(), libs.begin(), libs.end());
@@ -734,6 +932,9 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
         found.push_back(std::move(m));
       } else if (auto p = object.find("p2p_matrix"); p != object.end() && p->is_string()) {
         report.notes.push_back(p->get<std::string>());
+      } else if (auto t = object.find("topology"); t != object.end() && t->is_object()) {
+        BenchTopology topology;
+        if (bench_topology_from_json(*t, topology)) report.topology = std::move(topology);
       }
     }
     // The all-reduce comes last; a child that died or went silent before it is its failure.
@@ -747,10 +948,9 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
       report.measurements.push_back(std::move(m));
       if (o.on_measurement) o.on_measurement(report.measurements.back());
     }
-  } else {
+  } else if (count < 2) {
     report.notes.push_back("One GPU: no peer bandwidth and no NCCL all-reduce to measure.");
   }
-  report.notes.push_back("Not measured yet by this build: cuBLASLt and FP8 GEMM (docs/bench.md).");
 }
 
 }  // namespace gpudoctor::gpu

@@ -79,7 +79,9 @@ inline constexpr int kNvmlMemoryErrorUncorrected = 1;  ///< NVML_MEMORY_ERROR_TY
 inline constexpr int kNvmlVolatileEcc = 0;
 /// NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, _DOUBLE_BIT_ECC_ERROR.
 inline constexpr int kNvmlRetiredSingleBit = 0;
-inline constexpr int kNvmlRetiredDoubleBit = 1;  ///< NVML_VOLATILE_ECC
+inline constexpr int kNvmlRetiredDoubleBit = 1;      ///< NVML_VOLATILE_ECC
+inline constexpr int kNvmlP2pCapsIndexRead = 0;      ///< NVML_P2P_CAPS_INDEX_READ
+inline constexpr unsigned kNvmlNvlinkMaxLinks = 18;  ///< NVML_NVLINK_MAX_LINKS (nvml.h, NVML 12)
 
 // clang-format off
 /// Every NVML entry point the doctor calls. Newest symbol first; the comment names the NVML
@@ -146,7 +148,23 @@ inline constexpr int kNvmlRetiredDoubleBit = 1;  ///< NVML_VOLATILE_ECC
   /* _v3 and _v2 share nvmlProcessInfo_t (with instance ids); v1 has a shorter struct */        \
   X(device_compute_processes, nvmlReturn_t, (nvmlDevice_t, unsigned int*, nvmlProcessInfo_t*),  \
     Need::optional, "nvmlDeviceGetComputeRunningProcesses_v3",                                  \
-    "nvmlDeviceGetComputeRunningProcesses_v2")
+    "nvmlDeviceGetComputeRunningProcesses_v2")                                                 \
+  /* bench's topology matrix (nvidia-smi topo -m): NVML 4.304 (R304) / Pascal NVLink calls */  \
+  X(device_common_ancestor, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, int*), Need::optional,   \
+    "nvmlDeviceGetTopologyCommonAncestor")                                                      \
+  X(device_p2p_status,      nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, int, int*), Need::optional, \
+    "nvmlDeviceGetP2PStatus")                                                                   \
+  X(device_nvlink_state,    nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t*),     \
+    Need::optional, "nvmlDeviceGetNvLinkState")                                                 \
+  X(device_nvlink_version,  nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int*),          \
+    Need::optional, "nvmlDeviceGetNvLinkVersion")                                               \
+  /* _v2 fills the 32-byte busId (nvml.h maps the plain name to it) */                          \
+  X(device_nvlink_remote_pci, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t*),       \
+    Need::optional, "nvmlDeviceGetNvLinkRemotePciInfo_v2")                                      \
+  X(device_max_pcie_gen,    nvmlReturn_t, (nvmlDevice_t, unsigned int*), Need::optional,        \
+    "nvmlDeviceGetMaxPcieLinkGeneration")                                                       \
+  X(device_max_pcie_width,  nvmlReturn_t, (nvmlDevice_t, unsigned int*), Need::optional,        \
+    "nvmlDeviceGetMaxPcieLinkWidth")
 // clang-format on
 
 /// The loaded library and its function table. Move-only: it owns the library handle.

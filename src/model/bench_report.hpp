@@ -64,6 +64,25 @@ struct BenchChange {
   bool operator==(const BenchChange&) const = default;
 };
 
+/// How the GPUs connect, read from NVML in the multi-GPU child and printed as `nvidia-smi topo -m`
+/// does. Indexed by CUDA ordinal (the order the peer figures use).
+struct BenchTopology {
+  std::vector<std::string> bus_ids;  ///< "00000000:18:00.0" per GPU
+  /// [i][j]: "X" (self), "NV<n>" (n bonded NVLinks, NVSwitch included), else the closest common
+  /// PCIe ancestor: "PIX" (one switch), "PXB" (several), "PHB" (host bridge), "NODE" (NUMA
+  /// node), "SYS" (across NUMA nodes); "?" where NVML could not say.
+  std::vector<std::vector<std::string>> links;
+  /// [i][j]: NVML's P2P read status, "OK", "CNS" (chipset), "GNS" (GPU), "TNS" (topology),
+  /// "DIS" (disabled by regkey), "NS" (not supported), "U" (unknown); "X" on the diagonal.
+  std::vector<std::vector<std::string>> p2p_read;
+  /// [i][j]: what the link allows for a copy from j to i, GB/s one way (0: unknown), and from what.
+  std::vector<std::vector<double>> link_gbps;
+  std::vector<std::vector<std::string>> link_basis;
+  std::string note;  ///< how CUDA ordinals were matched to NVML's devices, or why there is no matrix
+
+  bool operator==(const BenchTopology&) const = default;
+};
+
 struct BenchReport {
   std::string mode;         ///< "quick", "default", "full"
   std::string started_utc;  ///< "2026-12-01T10:58:03Z"
@@ -76,8 +95,9 @@ struct BenchReport {
   /// bench --compare: the run compared with, and each figure's change.
   std::string compared_with_utc;
   std::vector<BenchChange> changes;
-  std::vector<std::string> notes;     ///< what was not measured here and why (no GPU, ...)
-  std::vector<std::string> problems;  ///< failures outside any figure
+  std::optional<BenchTopology> topology;  ///< with two GPUs or more
+  std::vector<std::string> notes;         ///< what was not measured here and why (no GPU, ...)
+  std::vector<std::string> problems;      ///< failures outside any figure
 
   bool operator==(const BenchReport&) const = default;
 };

@@ -547,6 +547,16 @@ void describe(Io& io, Of<BenchChange> auto& c) {
 }
 
 template <class Io>
+void describe(Io& io, Of<BenchTopology> auto& t) {
+  io.field("bus_ids", t.bus_ids);
+  io.field("links", t.links);
+  io.field("p2p_read", t.p2p_read);
+  io.field("link_gbps", t.link_gbps);
+  io.field("link_basis", t.link_basis);
+  io.field("note", t.note, Empty::null);
+}
+
+template <class Io>
 void describe(Io& io, Of<BenchReport> auto& r) {
   if constexpr (Io::writes) {
     io.put("passed", bench_passed(r));
@@ -567,6 +577,7 @@ void describe(Io& io, Of<BenchReport> auto& r) {
   io.field("claims", r.claims);
   io.field("compared_with_utc", r.compared_with_utc, Empty::null);
   io.field("changes", r.changes);
+  io.field("topology", r.topology);
   io.field("notes", r.notes);
   io.field("problems", r.problems);
 }
@@ -747,6 +758,14 @@ json bench_report_to_json(const BenchReport& report) {
 
 void bench_report_from_json(const json& j, BenchReport& report) {
   decode(j, report);
+}
+
+json bench_topology_to_json(const BenchTopology& topology) {
+  return encode(topology);
+}
+
+bool bench_topology_from_json(const json& j, BenchTopology& topology) {
+  return decode(j, topology);
 }
 
 }  // namespace gpudoctor

@@ -64,6 +64,9 @@ void measurement_from_json(const nlohmann::ordered_json& j, BenchMeasurement& m)
 /// when it did not run), "measurements" holds every figure in full.
 nlohmann::ordered_json bench_report_to_json(const BenchReport& report);
 void bench_report_from_json(const nlohmann::ordered_json& j, BenchReport& report);
+/// The multi-GPU child's topology line; false for junk.
+nlohmann::ordered_json bench_topology_to_json(const BenchTopology& topology);
+bool bench_topology_from_json(const nlohmann::ordered_json& j, BenchTopology& topology);
 
 /// A fleet JSON document (render/fleet_report.hpp's render_fleet_json, docs/fleet.md) read back,
 /// for `report --html --fleet`: every part the fleet printed, as leniently as the readers above

@@ -24,6 +24,31 @@ std::string number(double v) {
 
 }  // namespace
 
+std::string render_bench_topology(const BenchTopology& t) {
+  std::string out = "\nGPU topology (NVML; as nvidia-smi topo -m prints it)\n";
+  const size_t n = t.links.size();
+  if (n == 0) return out + "  " + t.note + "\n";
+  auto table = [&](const std::vector<std::vector<std::string>>& cells) {
+    std::string text = "        ";
+    for (size_t j = 0; j < n; ++j) text += fmt::format("{:<7}", "GPU" + std::to_string(j));
+    text += "\n";
+    for (size_t i = 0; i < n && i < cells.size(); ++i) {
+      text += fmt::format("  {:<6}", "GPU" + std::to_string(i));
+      for (size_t j = 0; j < n && j < cells[i].size(); ++j) text += fmt::format("{:<7}", cells[i][j]);
+      text += (i < t.bus_ids.size() ? " " + t.bus_ids[i] : "") + "\n";
+    }
+    return text;
+  };
+  out += table(t.links);
+  out += "  P2P read (nvmlDeviceGetP2PStatus):\n" + table(t.p2p_read);
+  out +=
+      "  X self; NV# # bonded NVLinks; PIX one PCIe switch; PXB several; PHB a PCIe host bridge;\n"
+      "  NODE across host bridges in one NUMA node; SYS across NUMA nodes (the SMP interconnect).\n"
+      "  OK P2P works; CNS chipset, GNS GPU, TNS topology not supported; DIS disabled; NS not supported.\n";
+  if (!t.note.empty()) out += "  " + t.note + "\n";
+  return out;
+}
+
 std::string bench_unit_text(const std::string& unit) {
   if (unit == "gflops") return "GFLOP/s";
   if (unit == "tflops") return "TFLOP/s";
@@ -70,6 +95,7 @@ std::string render_bench_text(const BenchReport& r, bool color) {
     }
     out += render_bench_line(m, color);
   }
+  if (r.topology) out += render_bench_topology(*r.topology);
   for (const auto& n : r.notes) out += "\n  " + n + "\n";
   for (const auto& p : r.problems) out += "  ✗ " + p + "\n";
   bool any_claim = false;

@@ -32,8 +32,9 @@ class FakeBench : public ::testing::Test {
   }
 
   testing::RunResult bench(const std::string& extra, const std::string& flags = "",
-                           const std::string& lib_path = GPUDOCTOR_FAKE_LIB_DIR) {
-    std::ifstream in(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini");
+                           const std::string& lib_path = GPUDOCTOR_FAKE_LIB_DIR,
+                           const std::string& base = "verify_healthy.ini") {
+    std::ifstream in(base.starts_with("/") ? base : std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/" + base);
     std::stringstream healthy;
     healthy << in.rdbuf();
     fs::path scenario = dir_ / "scenario.ini";
@@ -100,7 +101,7 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
 }
 
 TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
-  auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only --only gemm_fp32,copy");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ(r.exit_code, 1);
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
@@ -112,7 +113,7 @@ TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
 }
 
 TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
-  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[cudnn]\nversion = 90100\nresult = wrong\n", "--gpu-only --only conv,gemm_fp16");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.conv_fp16"))["status"], "failed");
   EXPECT_EQ((*figure(r, "gpu0.conv_fp32"))["status"], "failed");
@@ -120,7 +121,7 @@ TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
 }
 
 TEST_F(FakeBench, AWrongAllReduceIsCaught) {
-  auto r = bench("[nccl]\nresult = wrong\n", "--gpu-only");
+  auto r = bench("[nccl]\nresult = wrong\n", "--gpu-only --only allreduce");
   ASSERT_TRUE(r.json.is_object());
   const auto* m = figure(r, "gpus.allreduce_busbw");
   ASSERT_NE(m, nullptr);
@@ -129,14 +130,14 @@ TEST_F(FakeBench, AWrongAllReduceIsCaught) {
 }
 
 TEST_F(FakeBench, CorruptCopiesAreCaught) {
-  auto r = bench("[cuda]\nmemcpy = corrupt\n", "--gpu-only");
+  auto r = bench("[cuda]\nmemcpy = corrupt\n", "--gpu-only --only h2d");
   ASSERT_TRUE(r.json.is_object());
   EXPECT_EQ((*figure(r, "gpu0.h2d_pinned"))["status"], "failed");
   EXPECT_EQ(r.exit_code, 1);
 }
 
 TEST_F(FakeBench, AHangInCublasIsThatFiguresTimeout) {
-  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500");
+  auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500 --only gemm_fp32,triad");
   ASSERT_TRUE(r.json.is_object());
   const auto* fp32 = figure(r, "gpu0.gemm_fp32");
   ASSERT_NE(fp32, nullptr);
@@ -168,6 +169,165 @@ TEST_F(FakeBench, NoDriverMeansCpuFiguresAndANote) {
   EXPECT_FALSE(r.json["results"].contains("gpu0.gemm_fp32.tflops"));
   ASSERT_FALSE(r.json["notes"].empty());
   EXPECT_NE(r.json["notes"][0].get<std::string>().find("No GPU figures"), std::string::npos);
+}
+
+// cuBLASLt through the real dlopen path: FP16/BF16 on the tensor cores and FP8 E4M3 (the fake
+// refuses FP8 unless A is transposed, as the real library does), each checked and held against
+// the card's datasheet peak.
+TEST_F(FakeBench, CublasLtGemmsIncludingFp8AreCheckedAndHeldAgainstThePeak) {
+  auto r = bench("", "--gpu-only --only gemmlt,gemm_fp8");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  struct Want {
+    const char* key;
+    double ceiling;
+  };
+  // "NVIDIA H100 80GB HBM3" (CC 9.0): compat/gpu_peaks.toml's H100 row.
+  for (Want w : {Want{"gpu0.gemmlt_fp16", 989.4}, Want{"gpu0.gemmlt_bf16", 989.4}, Want{"gpu0.gemm_fp8", 1979},
+                 Want{"gpu1.gemm_fp8", 1979}}) {
+    const auto* m = figure(r, w.key);
+    ASSERT_NE(m, nullptr) << w.key << ": " << r.out;
+    EXPECT_EQ((*m)["status"], "ok") << w.key << ": " << (*m)["detail"];
+    EXPECT_TRUE((*m)["check_passed"].get<bool>()) << w.key;
+    EXPECT_DOUBLE_EQ((*m)["ceiling"].get<double>(), w.ceiling) << w.key;
+    EXPECT_TRUE((*m)["fraction_of_ceiling"].is_number()) << w.key;
+    EXPECT_NE((*m)["detail"].get<std::string>().find("cublasLtMatmul"), std::string::npos) << w.key;
+    EXPECT_NE((*m)["library"].get<std::string>().find("cuBLASLt"), std::string::npos) << w.key;
+  }
+  EXPECT_NE((*figure(r, "gpu0.gemm_fp8"))["detail"].get<std::string>().find("FP8 E4M3"), std::string::npos);
+  EXPECT_EQ(figure(r, "gpu0.copy"), nullptr) << "--only measures the figures named alone";
+  EXPECT_EQ(figure(r, "gpu0.gemm_fp32"), nullptr);
+  EXPECT_EQ(figure(r, "gpus.allreduce_busbw"), nullptr);
+}
+
+TEST_F(FakeBench, AWrongCublasLtGemmIsRefused) {
+  auto r = bench("[cublaslt]\nresult = wrong\n", "--gpu-only --only gemmlt,gemm_fp8,gemm_bf16");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  for (const char* key : {"gpu0.gemmlt_bf16", "gpu0.gemmlt_fp16", "gpu0.gemm_fp8"}) {
+    const auto* m = figure(r, key);
+    ASSERT_NE(m, nullptr) << key;
+    EXPECT_EQ((*m)["status"], "failed") << key;
+    EXPECT_FALSE((*m)["check_passed"].get<bool>()) << key;
+    EXPECT_NE((*m)["check"].get<std::string>().find("outside the bound"), std::string::npos) << (*m)["check"];
+    EXPECT_TRUE((*m)["fraction_of_ceiling"].is_null()) << key << ": no share of the peak for a wrong answer";
+  }
+  EXPECT_TRUE(r.json["results"]["gpu0.gemm_fp8.tflops"].is_null());
+  EXPECT_EQ((*figure(r, "gpu0.gemm_bf16"))["status"], "ok") << "cublasGemmEx is another library";
+}
+
+TEST_F(FakeBench, Fp8IsSkippedWithWhyOnACardWithoutIt) {
+  const std::string ampere =
+      "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\ndriver_version = 12040\n"
+      "device_count = 1\n[device]\nname = NVIDIA A100-SXM4-80GB\ncc = 8.0\n[cublas]\nversion = 120402\n";
+  fs::path base = dir_ / "ampere.ini";
+  std::ofstream(base) << ampere;
+  auto r = bench("", "--gpu-only --only gemmlt,gemm_fp8", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 0) << "a card without FP8 is no failure: " << r.out;
+  const auto* fp8 = figure(r, "gpu0.gemm_fp8");
+  ASSERT_NE(fp8, nullptr) << r.out;
+  EXPECT_EQ((*fp8)["status"], "skipped");
+  EXPECT_TRUE((*fp8)["value"].is_null()) << "never a figure";
+  EXPECT_NE((*fp8)["detail"].get<std::string>().find("not supported on CC 8.0"), std::string::npos) << (*fp8)["detail"];
+  const auto* bf16 = figure(r, "gpu0.gemmlt_bf16");
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ((*bf16)["status"], "ok");
+  EXPECT_DOUBLE_EQ((*bf16)["ceiling"].get<double>(), 312);  // A100: 312 dense BF16
+}
+
+TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {
+  for (const char* flags : {"--cpu-only --only gemm", "--only gemm,,copy", "--framework jax --only gemm"}) {
+    auto r = run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --no-history " + flags);
+    EXPECT_EQ(r.exit_code, 2) << flags << ": " << r.out << r.err;
+  }
+}
+
+// Four GPUs, two NVLink pairs (0-1, 2-3, four links each), the pairs on two NUMA nodes: the matrix
+// as nvidia-smi topo -m has it, NVML's P2P status, and each peer copy against its link's rate.
+TEST_F(FakeBench, TopologyOfFourGpusInTwoNvlinkPairs) {
+  std::string gpus;
+  const char* bus[] = {"00000000:18:00.0", "00000000:2A:00.0", "00000000:9A:00.0", "00000000:AB:00.0"};
+  for (int d = 0; d < 4; ++d) {
+    const int pair = d ^ 1;
+    std::string links;
+    for (int l = 0; l < 4; ++l) links += std::string(l == 0 ? "" : " ") + bus[pair];
+    gpus += std::string("[device]\nname = NVIDIA H100 80GB HBM3\ncc = 9.0\npci_bus_id = ") + bus[d] +
+            "\nnvlinks = " + links + "\nnvlink_version = 4\nnuma_node = " + std::to_string(d / 2) +
+            "\npcie_max_gen = 5\npcie_max_width = 16\n";
+  }
+  const std::string four =
+      "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
+      "driver_version = 12040\ndevice_count = 4\npeer = 1\n" +
+      gpus + "[nccl]\nversion = 22304\n";
+  fs::path base = dir_ / "four.ini";
+  std::ofstream(base) << four;
+  auto r = bench("", "--gpu-only --only peer", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  ASSERT_TRUE(r.json.is_object());
+  const auto& t = r.json["topology"];
+  ASSERT_TRUE(t.is_object()) << r.out;
+  const std::vector<std::vector<std::string>> links = {
+      {"X", "NV4", "SYS", "SYS"}, {"NV4", "X", "SYS", "SYS"}, {"SYS", "SYS", "X", "NV4"}, {"SYS", "SYS", "NV4", "X"}};
+  EXPECT_EQ(t["links"].get<std::vector<std::vector<std::string>>>(), links);
+  EXPECT_EQ(t["p2p_read"][0][1], "OK");
+  EXPECT_EQ(t["p2p_read"][0][2], "CNS");
+  EXPECT_EQ(t["bus_ids"][3], "0000:ab:00");
+  EXPECT_NE(t["note"].get<std::string>().find("by PCI bus id"), std::string::npos) << t["note"];
+  // The NVLink pair against 4 x 25 GB/s; across the pairs against PCIe gen 5 x16.
+  const auto* nv = figure(r, "gpu0.peer_to_gpu1");
+  ASSERT_NE(nv, nullptr) << r.out;
+  EXPECT_EQ((*nv)["status"], "ok");
+  EXPECT_DOUBLE_EQ((*nv)["ceiling"].get<double>(), 100);
+  EXPECT_NE((*nv)["ceiling_source"].get<std::string>().find("NV4"), std::string::npos) << (*nv)["ceiling_source"];
+  const auto* sys = figure(r, "gpu3.peer_to_gpu0");
+  ASSERT_NE(sys, nullptr);
+  EXPECT_NEAR((*sys)["ceiling"].get<double>(), 63.02, 0.01);
+  EXPECT_NE((*sys)["ceiling_source"].get<std::string>().find("PCIe gen 5 x16"), std::string::npos);
+  EXPECT_EQ(figure(r, "gpu0.gemm_fp32"), nullptr);
+  // The text report prints the matrix as nvidia-smi topo -m does.
+  fs::path scenario = dir_ / "scenario.ini";
+  auto text = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " GPUDOCTOR_FAKE_DRIVER=" +
+                        shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) +
+                        " bench --quick --no-history --gpu-only --only allreduce --gpu-copy-mib 1");
+  EXPECT_NE(text.out.find("  GPU0  X      NV4    SYS    SYS     0000:18:00"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  GPU2  SYS    SYS    X      NV4"), std::string::npos) << text.out;
+}
+
+// An NVSwitch system: every GPU's links go to switches (bus ids that are no GPU's), so each pair
+// is NV<links>, as nvidia-smi shows on HGX boards. Without bus ids from CUDA, NVML's order is
+// assumed and the note says so; without PCIe data no PCIe ceiling is invented.
+TEST_F(FakeBench, NvswitchLinksAndMissingLinkData) {
+  std::string gpus;
+  for (int d = 0; d < 2; ++d) {
+    std::string links;
+    for (int l = 0; l < 18; ++l)
+      links += std::string(l == 0 ? "" : " ") + "00000000:C" + std::to_string(l % 4) + ":00.0";
+    gpus += "[device]\nname = NVIDIA H100 80GB HBM3\ncc = 9.0\npci_bus_id = 00000000:" + std::to_string(18 + d) +
+            ":00.0\nnvlinks = " + links + "\nnvlink_version = 4\n";
+  }
+  fs::path base = dir_ / "hgx.ini";
+  std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\n[cuda]\ndriver_version = 12040\ndevice_count = 2\n"
+                         "peer = 1\n"
+                      << gpus;
+  auto r = bench("", "--gpu-only --only peer", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  ASSERT_TRUE(r.json.is_object());
+  ASSERT_TRUE(r.json["topology"].is_object()) << r.out;
+  EXPECT_EQ(r.json["topology"]["links"][0][1], "NV18");
+  const auto* m = figure(r, "gpu1.peer_to_gpu0");
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ((*m)["ceiling"].get<double>(), 450);
+  EXPECT_NE((*m)["ceiling_source"].get<std::string>().find("through NVSwitch"), std::string::npos);
+
+  auto plain = bench("", "--gpu-only --only peer");
+  ASSERT_TRUE(plain.json.is_object());
+  const auto& t = plain.json["topology"];
+  ASSERT_TRUE(t.is_object()) << plain.out;
+  EXPECT_EQ(t["links"][0][1], "NODE");
+  EXPECT_NE(t["note"].get<std::string>().find("NVML's order assumed"), std::string::npos) << t["note"];
+  const auto* p = figure(plain, "gpu0.peer_to_gpu1");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ((*p)["status"], "ok");
+  EXPECT_TRUE((*p)["ceiling"].is_null()) << "no link data, no ceiling";
 }
 
 }  // namespace

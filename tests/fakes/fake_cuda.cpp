@@ -162,7 +162,13 @@ FAKE_API CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
     *value = known ? s().devices[device].cc_major : 8;
   else if (attribute == 76)
     *value = known ? s().devices[device].cc_minor : 0;
-  else
+  else if (attribute == 33 || attribute == 34 || attribute == 50) {
+    // PCI bus / device / domain from the scenario's pci_bus_id, "00000000:18:00.0".
+    unsigned domain = 0, bus = 0, dev = 0;
+    if (!known || std::sscanf(s().devices[device].pci_bus_id.c_str(), "%x:%x:%x", &domain, &bus, &dev) != 3)
+      return kInvalidValue;
+    *value = static_cast<int>(attribute == 33 ? bus : attribute == 34 ? dev : domain);
+  } else
     return kInvalidValue;
   return kSuccess;
 }

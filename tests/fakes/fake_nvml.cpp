@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "fake_scenario.hpp"
 
@@ -429,4 +430,103 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t de
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device, unsigned int* count,
                                                                  nvmlProcessInfo_t* infos) {
   return processes_impl("nvmlDeviceGetComputeRunningProcesses_v2", device, count, infos);
+}
+
+// bench's topology matrix. Per [device]: nvlinks = the far end's PCI bus id of each active link,
+// space-separated (a bus id that is no GPU's stands for an NVSwitch), nvlink_version = 4,
+// numa_node = N and pcie_switch = NAME (the common ancestor: one switch -> SINGLE, one NUMA node ->
+// NODE, else SYSTEM), pcie_max_gen / pcie_max_width. P2P reads are OK over NVLink or within a NUMA
+// node, CHIPSET_NOT_SUPPORTED otherwise.
+namespace {
+
+std::vector<std::string> nvlinks_of(const fake_driver::Device& d) {
+  std::vector<std::string> out;
+  const std::string* v = series_value(d, "nvlinks");
+  if (v == nullptr) return out;
+  size_t at = 0;
+  while (at < v->size()) {
+    size_t end = v->find(' ', at);
+    if (end == std::string::npos) end = v->size();
+    if (end > at) out.push_back(v->substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string text_of(const fake_driver::Device& d, const char* key) {
+  const std::string* v = series_value(d, key);
+  return v == nullptr ? std::string() : *v;
+}
+
+bool linked(const fake_driver::Device& a, const fake_driver::Device& b) {
+  for (const std::string& remote : nvlinks_of(a)) {
+    if (remote == b.pci_bus_id) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t d1, nvmlDevice_t d2, int* level) {
+  FAKE_ENTER("nvmlDeviceGetTopologyCommonAncestor", d1 != nullptr ? d1->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* a = device_of(d1);
+  const auto* b = device_of(d2);
+  if (a == nullptr || b == nullptr || level == nullptr) return kInvalidArgument;
+  const std::string sa = text_of(*a, "pcie_switch");
+  if (!sa.empty() && sa == text_of(*b, "pcie_switch"))
+    *level = 10;
+  else if (text_of(*a, "numa_node") == text_of(*b, "numa_node"))
+    *level = 40;
+  else
+    *level = 50;
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t d1, nvmlDevice_t d2, int index, int* status) {
+  FAKE_ENTER("nvmlDeviceGetP2PStatus", d1 != nullptr ? d1->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* a = device_of(d1);
+  const auto* b = device_of(d2);
+  if (a == nullptr || b == nullptr || status == nullptr || index < 0 || index > 4) return kInvalidArgument;
+  *status = linked(*a, *b) || text_of(*a, "numa_node") == text_of(*b, "numa_node") ? 0 : 1;
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, int* active) {
+  FAKE_ENTER("nvmlDeviceGetNvLinkState", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || active == nullptr || link >= 18) return kInvalidArgument;
+  auto links = nvlinks_of(*d);
+  if (links.empty()) return kNotSupported;
+  *active = link < links.size() ? 1 : 0;
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device, unsigned int link, unsigned int* version) {
+  FAKE_ENTER("nvmlDeviceGetNvLinkVersion", device != nullptr ? device->index : -1);
+  if (link >= 18) return kInvalidArgument;
+  return series_number("nvmlDeviceGetNvLinkVersion", device, "nvlink_version", version);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link,
+                                                             nvmlPciInfo_t* pci) {
+  FAKE_ENTER("nvmlDeviceGetNvLinkRemotePciInfo_v2", device != nullptr ? device->index : -1);
+  if (!g_initialized) return kUninitialized;
+  const auto* d = device_of(device);
+  if (d == nullptr || pci == nullptr) return kInvalidArgument;
+  auto links = nvlinks_of(*d);
+  if (link >= links.size()) return kInvalidArgument;
+  std::memset(pci, 0, sizeof *pci);
+  std::strncpy(pci->busId, links[link].c_str(), sizeof pci->busId - 1);
+  return kSuccess;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned int* gen) {
+  return series_number("nvmlDeviceGetMaxPcieLinkGeneration", device, "pcie_max_gen", gen);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int* width) {
+  return series_number("nvmlDeviceGetMaxPcieLinkWidth", device, "pcie_max_width", width);
 }
