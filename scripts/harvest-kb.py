@@ -55,6 +55,10 @@ PACKAGES = {
     "tf-keras": {"since": "2.15", "members": []},
     "tensorflow-text": {"since": "2.10", "members": []},
     "tensorflow-probability": {"since": "0.18", "members": []},
+    # Its TF range lives in version.py (the METADATA extras say the same only from 0.20 on); the
+    # end-of-life notice in tfa_eol_msg.py (0.20+).
+    "tensorflow-addons": {"since": "0.17", "members": ["tensorflow_addons/version.py",
+                                                      "tensorflow_addons/utils/tfa_eol_msg.py"]},
 }
 
 PLATFORMS = {
@@ -171,6 +175,32 @@ class LazyWheel:
         if method == 0:
             return data
         raise IOError(f"{name}: compression method {method}")
+
+    def extract(self, name: str, out, chunk: int = 32 << 20) -> int:
+        """Streams one (large) member into the open file out, a chunk of range request at a
+        time, so a 300 MB library never sits in memory whole. Returns the bytes written."""
+        if self.entries is None:
+            self._load_directory()
+        method, csize, usize, lho = self.entries[name]
+        head = self._range(lho, lho + 29)
+        nlen, elen = struct.unpack("<HH", head[26:30])
+        start = lho + 30 + nlen + elen
+        inflate = zlib.decompressobj(-15) if method == 8 else None
+        if method not in (0, 8):
+            raise IOError(f"{name}: compression method {method}")
+        written = 0
+        for off in range(0, csize, chunk):
+            data = self._range(start + off, start + min(off + chunk, csize) - 1)
+            data = inflate.decompress(data) if inflate else data
+            out.write(data)
+            written += len(data)
+        if inflate:
+            tail = inflate.flush()
+            out.write(tail)
+            written += len(tail)
+        if written != usize:
+            raise IOError(f"{name}: {written} bytes inflated, the directory says {usize}")
+        return written
 
 
 def parse_metadata(text: str) -> dict:
@@ -374,6 +404,13 @@ def facts(row: dict) -> dict:
         out["cudart"] = pin(wc, r"nvidia-cuda-runtime(-cu\d+)?")
     elif name in ("tf-keras", "tensorflow-text"):
         out["tensorflow"] = pin(base, r"tensorflow")
+    elif name == "tensorflow-addons":
+        vp = files.get("tensorflow_addons/version.py", {})
+        lo = vp.get("INCLUSIVE_MIN_TF_VERSION") or vp.get("MIN_TF_VERSION", "")
+        hi = vp.get("EXCLUSIVE_MAX_TF_VERSION") or vp.get("MAX_TF_VERSION", "")
+        out["tensorflow"] = f">={lo},<{hi}" if lo and hi else ""
+        eol = re.search(r"end of life in (\w+ \d{4})", row.get("files", {}).get("tensorflow_addons/utils/tfa_eol_msg.py", ""))
+        out["end_of_life"] = eol.group(1) if eol else ""
     elif name == "tensorflow-probability":
         # TFP asks for TensorFlow only through its `tf` extra (tensorflow>=X, tf-keras>=X).
         tf = [r for r in req if extra_of(r) == "tf"]
@@ -403,7 +440,23 @@ def main() -> int:
     ap.add_argument("--torch-elf", metavar="VERSION",
                     help="read the compiled architectures of PyPI's torch==VERSION (Linux x86_64) from "
                          "torch/lib/libtorch_cuda.so with cuobjdump ($CUOBJDUMP, else the CUDA toolkit's)")
+    ap.add_argument("--cudnn", metavar="SINCE",
+                    help="read cuDNN's wheels (nvidia-cudnn-cu12/-cu13) from release SINCE on: METADATA, "
+                         "cudnn_version.h and the architectures of libcudnn_engines_precompiled.so.9 (cuobjdump)")
+    ap.add_argument("--cudnn-rows", action="store_true",
+                    help="print data/compat/cudnn.toml's harvested [[build]] rows from the harvest file (no network)")
+    ap.add_argument("--jax-elf", metavar="SINCE",
+                    help="read the architectures of the JAX PJRT plugins (jax-cuda12/13-pjrt, xla_cuda_plugin.so) "
+                         "from release SINCE on (cuobjdump)")
+    ap.add_argument("--all-patches", action="store_true", help="with --cudnn: every patch release, not the newest of each minor")
     args = ap.parse_args()
+    if args.cudnn:
+        return elf_harvest(Harvester(args.cache), args.cache, "cudnn", args.cudnn, args.out, args.all_patches)
+    if args.jax_elf:
+        return elf_harvest(Harvester(args.cache), args.cache, "jax", args.jax_elf, args.out, args.all_patches)
+    if args.cudnn_rows:
+        print(cudnn_rows(args.out))
+        return 0
     if args.jax_releases:
         print(jax_release_rows(args.out))
         return 0
@@ -498,6 +551,160 @@ def torch_elf(h: "Harvester", cache: str, version: str, out_path: str) -> int:
     return 0
 
 
+CUDNN_HEADER = "nvidia/cudnn/include/cudnn_version.h"
+# Wheels whose compiled architectures live only in a binary: which packages, which member holds
+# the kernels (cuDNN: the precompiled engines; JAX: the PJRT plugin XLA runs on), which header.
+ELF_SETS = {
+    "cudnn": {"packages": ["nvidia-cudnn-cu12", "nvidia-cudnn-cu13"],
+              "member": r"nvidia/cudnn/lib/libcudnn_engines_precompiled\.so\.9", "header": CUDNN_HEADER},
+    "jax": {"packages": ["jax-cuda12-pjrt", "jax-cuda13-pjrt"],
+            "member": r"jax_plugins/xla_cuda\d+/xla_cuda_plugin\.so", "header": None},
+}
+
+
+def cuobjdump_counts(tool: str, path: str) -> dict:
+    """Kernel images per architecture, {"elf": {"sm_80": n, ...}, "ptx": {...}}."""
+    import subprocess
+    lists = {}
+    for kind in ("elf", "ptx"):
+        out = subprocess.run([tool, f"--list-{kind}", path], capture_output=True, text=True,
+                             check=False, timeout=1800).stdout
+        counts: dict[str, int] = {}
+        for arch in re.findall(r"\.((?:sm|compute)_\d+[a-z]?)\.", out):
+            arch = arch.replace("compute_", "sm_")
+            counts[arch] = counts.get(arch, 0) + 1
+        lists[kind] = counts
+    return lists
+
+
+def arch_cc(arch: str) -> str:
+    """sm_90a -> 9.0a, sm_100 -> 10.0 (the suffix kept: arch-specific code runs on that CC only)."""
+    m = re.fullmatch(r"sm_(\d+)(\d)([a-z]?)", arch)
+    return f"{m.group(1)}.{m.group(2)}{m.group(3)}" if m else arch
+
+
+def elf_harvest(h: "Harvester", cache: str, kind: str, since: str, out_path: str, all_patches: bool = False) -> int:
+    """The wheels of ELF_SETS[kind] (cuDNN: nvidia-cudnn-cu12/-cu13; JAX: jax-cuda12/13-pjrt), Linux
+    x86_64, every final release from since on: METADATA (Requires-Dist), cudnn_version.h for cuDNN,
+    and the SASS/PTX architectures of the kernel library (fetched by range requests into a scratch
+    file, listed with cuobjdump, deleted). The lists are cached per wheel; rows go to the harvest
+    file. Only the newest patch of each minor unless all_patches (a knowledge-base row is per minor;
+    each wheel costs a 150-500 MB download)."""
+    import tempfile
+    import tomllib
+    tool = os.environ.get("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
+    today = _dt.date.today().isoformat()
+    with open(out_path, "rb") as fh:
+        previous = tomllib.load(fh).get("artefact", [])
+    first_seen = {(d["package"], d["version"]): d.get("harvested", today) for d in previous}
+    new_rows = []
+    spec = ELF_SETS[kind]
+    for name in spec["packages"]:
+        releases = {v: fs for v, fs in h.project(name)["releases"].items()
+                    if is_final(v) and vkey(v) >= vkey(since) and any(not f.get("yanked") for f in fs)}
+        newest: dict[tuple, str] = {}  # the newest patch of each minor (a row is per minor)
+        for v in releases:
+            m = tuple(vkey(v)[:2])
+            if m not in newest or vkey(v) > vkey(newest[m]):
+                newest[m] = v
+        for version, files in sorted(releases.items(), key=lambda kv: vkey(kv[0])):
+            if version not in newest.values() and not all_patches:
+                continue
+            f = next((f for f in files if f["filename"].endswith("x86_64.whl") and "manylinux" in f["filename"]
+                      and not f.get("yanked")), None)
+            if f is None:
+                continue
+            done = os.path.join(cache, "elf", f["filename"] + ".json")
+            if not os.path.exists(done):
+                url = urllib.parse.urljoin(PYPI.format(name=name), f["url"])
+                wheel = LazyWheel(h.http, url, int(f["size"]))
+                meta = next(n for n in wheel.names() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n))
+                member = next(n for n in wheel.names() if re.fullmatch(spec["member"], n))
+                rec = {"wheel": f["filename"], "sha256": f.get("digests", {}).get("sha256", ""),
+                       "member": member, "tool": tool,
+                       **parse_metadata(wheel.read(meta).decode("utf-8", "replace"))}
+                if spec["header"]:
+                    header = wheel.read(spec["header"]).decode("utf-8", "replace")
+                    rec["header"] = ".".join(re.search(r"#define\s+CUDNN_%s\s+(\d+)" % k, header).group(1)
+                                             for k in ("MAJOR", "MINOR", "PATCHLEVEL"))
+                os.makedirs(os.path.dirname(done), exist_ok=True)
+                with tempfile.NamedTemporaryFile(dir=os.path.dirname(done), suffix=".so") as so:
+                    wheel.extract(member, so)
+                    so.flush()
+                    rec.update(cuobjdump_counts(tool, so.name))
+                if not rec["elf"]:
+                    log(f"{f['filename']}: cuobjdump listed nothing (is {tool} a working cuobjdump?)")
+                    return 2
+                with open(done + ".tmp", "w") as fh:
+                    json.dump(rec, fh, indent=1, sort_keys=True)
+                os.replace(done + ".tmp", done)
+            with open(done) as fh:
+                r = json.load(fh)
+            order = lambda a: (int(re.sub(r"\D", "", a)), a)  # noqa: E731
+            generic = sorted((a for a in r["elf"] if re.fullmatch(r"sm_\d+", a)), key=order)
+            specific = sorted((a for a in r["elf"] if not re.fullmatch(r"sm_\d+", a)), key=order)
+            major = re.search(r"-cu(?:da)?(\d+)", name).group(1)
+            cuda_req = [q for q in r.get("requires_dist", []) if q.startswith("nvidia-")]
+            log(f"{name} {version}: SASS {' '.join(generic)} (+{' '.join(specific) or 'none'}); "
+                f"PTX {' '.join(sorted(r['ptx'], key=order)) or 'none'}; requires {cuda_req}")
+            row = {"package": name, "version": version, "platform": "linux-x86_64", "cuda_major": major}
+            if r.get("header"):
+                row["header"] = r["header"]
+            if cuda_req:
+                row["requires"] = cuda_req
+            read = ", ".join(["METADATA"] + ([spec["header"]] if spec["header"] else []))
+            row.update({"sass": [arch_cc(a) for a in generic], "arch_specific": [arch_cc(a) for a in specific],
+                        "ptx": [arch_cc(a) for a in sorted(r["ptx"], key=order)], "sha256": r["sha256"],
+                        "source": f'[artefact] {r["wheel"]} (sha256 {r["sha256"]}): {read}, '
+                                  f'{r["member"]} (cuobjdump --list-elf / --list-ptx)',
+                        "harvested": first_seen.get((name, version), today)})
+            new_rows.append(row)
+    done_keys = {(d["package"], d["version"]) for d in new_rows}
+    kept = [d for d in previous if (d["package"], d["version"]) not in done_keys]
+    write_merged(out_path, kept + new_rows, [], today)
+    return 0
+
+
+def cudnn_rows(path: str) -> str:
+    """data/compat/cudnn.toml's [[build]] rows, one per cuDNN minor and CUDA major, from the harvested
+    nvidia-cudnn-cuNN rows (the newest patch of each minor): cc = the SASS architectures of the
+    precompiled engines. The wheel names only its CUDA major, so the CUDA range is "NN.x" and the
+    driver floors are that major's minor-version-compatibility minimum (cuda_drivers.toml), both
+    marked [derived]."""
+    import tomllib
+    with open(path, "rb") as fh:
+        rows = [r for r in tomllib.load(fh).get("artefact", []) if r["package"].startswith("nvidia-cudnn-cu")]
+    with open(os.path.join(os.path.dirname(os.path.abspath(path)), "..", "compat", "cuda_drivers.toml"), "rb") as fh:
+        families = {f["cuda"]: f for f in tomllib.load(fh).get("family", [])}
+    # Minors NVIDIA's support matrix was copied for keep those rows (the harvest test checks them).
+    with open(os.path.join(os.path.dirname(os.path.abspath(path)), "..", "compat", "cudnn.toml"), "rb") as fh:
+        documented = {(b["cuda_major"], b["cudnn"]) for b in tomllib.load(fh).get("build", [])
+                      if not b["source"].startswith("[artefact]")}
+    newest: dict[tuple, dict] = {}
+    for r in rows:
+        if (r["cuda_major"], ".".join(r["version"].split(".")[:2])) in documented:
+            continue
+        key = (r["cuda_major"], tuple(vkey(r["version"])[:2]))
+        if key not in newest or vkey(r["version"]) > vkey(newest[key]["version"]):
+            newest[key] = r
+    out = []
+    for (major, _), r in sorted(newest.items(), key=lambda kv: (vkey(kv[1]["version"]), kv[0][0]), reverse=True):
+        fam = families[major]
+        minor = ".".join(r["version"].split(".")[:2])
+        extra = "; ".join(x for x in (f'arch-specific SASS {" ".join(r["arch_specific"])}' if r.get("arch_specific") else "",
+                                      f'PTX {" ".join(r["ptx"])}' if r.get("ptx") else "") if x)
+        out += ["", "[[build]]", f'cudnn = "{minor}"', f'cuda_major = "{major}"', f'cuda = "{major}.x"',
+                f'linux = "{fam["linux"]}"', f'windows = "{fam["windows"]}"',
+                "cc = [" + ", ".join(f'"{c}"' for c in r["sass"]) + "]",
+                f'note = "cc: the SASS in libcudnn_engines_precompiled.so.9 of {r["version"]}' +
+                (f" ({extra})" if extra else "") + f". The wheel names only its CUDA major (nvidia-cudnn-cu{major}): "
+                f'the CUDA range {major}.x and the driver floors (the {major}.x minor-version-compatibility minimum) '
+                'are derived, not NVIDIA\'s support matrix."',
+                f'source = "[artefact] {r["source"].removeprefix("[artefact] ")}, harvested {r["harvested"]}; '
+                f'[derived] cuda and drivers: cuda_drivers.toml [[family]] {major} ({fam["source"]})"']
+    return "\n".join(out)
+
+
 def jax_release_rows(path: str) -> str:
     """Runs of JAX releases sharing Python range, extras and the extras' cuDNN floors."""
     import tomllib
@@ -569,7 +776,7 @@ def write_merged(path: str, kept: list[dict], rows: list[dict], today: str) -> N
         d["harvested"] = r["harvested"]
         lines_rows.append(d)
     all_rows = kept + lines_rows
-    all_rows.sort(key=lambda d: (list(PACKAGES).index(d["package"]) if d["package"] in PACKAGES else 99,
+    all_rows.sort(key=lambda d: (list(PACKAGES).index(d["package"]) if d["package"] in PACKAGES else 99, d["package"],
                                  vkey(d["version"]), d["platform"]))
     lines = [
         "# Facts read from the released wheels by scripts/harvest-kb.py: generated, do not edit.",

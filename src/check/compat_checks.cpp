@@ -380,6 +380,10 @@ class Checker {
             .evidence = {tk.path, "driver " + drv->str()},
             .source = src});
       }
+      // No row (not a Windows "N/A"); a toolkit older than every row runs on any newer driver.
+      if (drv && kb_.driver_row_for_cuda(cuda) == nullptr && (!family || *drv >= *family) &&
+          !kb_.cuda_drivers.empty() && kb_.cuda_drivers.back().cuda < cuda)
+        toolkit_driver_unknown(tk, *drv, family);
       if (const ToolkitArch* ta = kb_.toolkit_arch(cuda)) {
         for (const KnownGpu& g : gpus_) {
           if (KnowledgeBase::coverage_by_list(g.cc, ta->sass, std::nullopt) == ArchCoverage::none &&
@@ -398,6 +402,45 @@ class Checker {
         }
       }
     }
+  }
+
+  /// A toolkit whose own driver the knowledge base does not record (13.3 Update 1 to 13.5, a new
+  /// major): say so instead of staying silent, which reads as "this driver is fine".
+  void toolkit_driver_unknown(const ToolkitFacts& tk, const Version& drv, const std::optional<Version>& family) {
+    const Version& cuda = *tk.version;
+    std::string newest;
+    for (const CudaDriverRow& r : kb_.cuda_drivers) {
+      if (newest.empty() || r.cuda.major() == cuda.major()) {
+        newest = r.release.empty() ? r.cuda.str() : r.release;
+        if (r.cuda.major() == cuda.major()) break;
+      }
+    }
+    const std::string known = "the knowledge base records toolkit drivers up to CUDA " + newest;
+    if (!family) {
+      add(Finding{.id = "toolkit-driver-unknown",
+                  .severity = Severity::warning,
+                  .area = FindingArea::driver,
+                  .title = "CUDA " + cuda.str() + " at " + tk.path + ": its driver requirement is unknown",
+                  .detail = "No driver facts for CUDA " + std::to_string(cuda.major()) + ".x (" + known +
+                            "), so whether driver " + drv.str() + " runs it was not checked.",
+                  .fix = "Check the driver table in the CUDA " + cuda.truncated(2).str() +
+                         " release notes, or update gpudoctor.",
+                  .evidence = {tk.path, "driver " + drv.str()},
+                  .source = "compat/cuda_drivers.toml (no row)"});
+      return;
+    }
+    add(Finding{.id = "toolkit-driver-unknown",
+                .severity = Severity::info,
+                .area = FindingArea::driver,
+                .title = "CUDA " + cuda.str() + " at " + tk.path + ": its own driver is not in the knowledge base",
+                .detail = "Driver " + drv.str() + " meets the CUDA " + std::to_string(cuda.major()) + ".x minimum " +
+                          family->str() + " (minor-version compatibility), so programs built with it run; whether it " +
+                          "is new enough for the full feature set (PTX JIT of what this toolkit builds) is unknown: " +
+                          known + ".",
+                .fix = "",
+                .evidence = {tk.path, "driver " + drv.str()},
+                .source = kb_.cuda_unrecorded_source.empty() ? "compat/cuda_drivers.toml (no row)"
+                                                             : kb_.cuda_unrecorded_source});
   }
 
   /// What a framework does when a CUDA library it opens is missing.
@@ -893,6 +936,54 @@ class Checker {
     }
   }
 
+  /// tensorflow-addons supports one TensorFlow range per release (its version.py) and has reached
+  /// its end of life (0.23 is the last release, for TensorFlow 2.13-2.15): outside the range its
+  /// compiled ops fail to load and Keras 3 (TF >= 2.16) breaks its layers; inside, it still works.
+  void addons_rule(const PythonEnvFacts& env, const FrameworkFacts& fw, const FrameworkFacts& tf) {
+    const TfAddons* row = nullptr;
+    const TfAddons* last = nullptr;
+    for (const TfAddons& a : kb_.tensorflow.addons) {
+      if (fw.version.same_series(a.addons, 2)) row = &a;
+      if (last == nullptr || last->addons < a.addons) last = &a;
+    }
+    if (row == nullptr || last == nullptr) return;  // a release the table does not know: say nothing
+    const std::string eol = last->end_of_life.empty() ? "" : " (planned end of life " + last->end_of_life + ")";
+    const std::string ended = "TensorFlow Addons has ended development" + eol + "; its last release, " +
+                              last->addons.str() + ", supports TensorFlow " + last->tensorflow.text() +
+                              ". Its own notice points to Keras, KerasCV and KerasNLP instead.";
+    if (row->tensorflow.contains(tf.version)) {
+      add(Finding{.id = "tensorflow-addons-end-of-life",
+                  .severity = Severity::info,
+                  .area = FindingArea::python,
+                  .title = "tensorflow-addons " + fw.version.str() + " is end-of-life",
+                  .detail = "It supports the installed TensorFlow " + tf.version.str() + " (" + row->tensorflow.text() +
+                            "), but it gets no new releases. " + ended,
+                  .fix = "",
+                  .evidence = {where(env, fw), "tensorflow " + tf.version.str()},
+                  .source = last->source});
+      return;
+    }
+    const bool newer_tf = row->tensorflow.highest() && !(tf.version < *row->tensorflow.highest());
+    add(Finding{.id = "tensorflow-addons-mismatch",
+                .severity = Severity::warning,
+                .area = FindingArea::python,
+                .title = "tensorflow-addons " + fw.version.str() + " supports TensorFlow " + row->tensorflow.text() +
+                         ", but TensorFlow " + tf.version.str() + " is installed",
+                .detail = "Its compiled ops are built against the TensorFlow it supports and may fail to load in "
+                          "another (undefined symbol / NotFoundError), and it warns at import that this "
+                          "TensorFlow is not supported. " +
+                          ended,
+                .fix = newer_tf && !last->tensorflow.contains(tf.version)
+                           ? "No tensorflow-addons release supports TensorFlow " + tf.version.truncated(2).str() +
+                                 ": replace it (Keras, KerasCV, KerasNLP), or pin \"tensorflow" +
+                                 last->tensorflow.text() + "\" with \"tensorflow-addons==" + last->addons.str() +
+                                 ".*\"."
+                           : "pip install a tensorflow-addons release whose range holds TensorFlow " +
+                                 tf.version.str() + " (see `gpudoctor matrix`), or replace it.",
+                .evidence = {where(env, fw), "tensorflow " + tf.version.str()},
+                .source = row->source});
+  }
+
   /// TensorFlow requires one Keras per series (its METADATA): Keras 2 of the same minor up to
   /// 2.15, Keras 3 from 2.16. Keras 2 code on 2.16+ uses `tf-keras` of TensorFlow's series.
   void keras_rules(const PythonEnvFacts& env) {
@@ -921,6 +1012,10 @@ class Checker {
                     .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
                     .source = "[artefact] tensorflow-text METADATA (Requires-Dist: tensorflow<2.(N+1),>=2.N for "
                               "every release 2.10-2.21; data/harvest/artefacts.toml)"});
+        continue;
+      }
+      if (fw.name == "tensorflow-addons") {
+        addons_rule(env, fw, *tf);
         continue;
       }
       if (fw.name != "keras" || fw.version.parts().empty()) continue;

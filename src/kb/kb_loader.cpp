@@ -254,6 +254,14 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     if (tf && keras) t.keras.push_back(TfKeras{*tf, *keras, source});
   });
 
+  top.each("addons", [&](RowReader& r, const toml::table&) {
+    auto addons = r.version("addons", true);
+    auto tf = r.spec("tensorflow", true);
+    std::string eol = r.text("end_of_life");
+    std::string source = r.source();
+    if (addons && tf) t.addons.push_back(TfAddons{*addons, *tf, eol, source});
+  });
+
   top.each("package", [&](RowReader& r, const toml::table&) {
     TfPackage p;
     p.name = r.str("name", true).value_or("");
@@ -401,6 +409,16 @@ void read_string_gaps(RowReader& top, const std::string& table, std::vector<Know
 
 void read_cuda_drivers(RowReader& top, KnowledgeBase& kb) {
   read_string_gaps(top, "cuda_drivers", kb.cuda_gaps);
+  kb.cuda_unrecorded_source = top.text("unrecorded_source");
+  std::vector<std::string> unrecorded = top.strings("unrecorded");
+  top.needs_source(!unrecorded.empty(), kb.cuda_unrecorded_source, "unrecorded needs unrecorded_source");
+  for (const std::string& u : unrecorded) {
+    if (auto v = Version::parse(u)) {
+      kb.cuda_unrecorded.push_back(*v);
+    } else {
+      top.issue(Level::error, "unrecorded: not a version: '" + printable(u, 40) + "'");
+    }
+  }
   top.each("toolkit", [&](RowReader& r, const toml::table&) {
     CudaDriverRow d;
     auto v = r.version("cuda", true);

@@ -126,6 +126,14 @@ void validate_drivers(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   std::vector<const CudaDriverRow*> rows;
   for (const CudaDriverRow& r : kb.cuda_drivers) rows.push_back(&r);
   std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->cuda < b->cuda; });
+  // An unrecorded release hides the rows at and after it: it must come after every row of its series.
+  for (const Version& u : kb.cuda_unrecorded) {
+    for (const CudaDriverRow* r : rows) {
+      if (r->cuda.same_series(u, 2) && (u.parts().size() < 3 || !(r->cuda < u))) {
+        add(issues, Level::error, file, "unrecorded " + u.str(), "has a row (" + r->cuda.str() + ") at or after it");
+      }
+    }
+  }
   std::vector<Version> series_list;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i > 0 && rows[i - 1]->cuda == rows[i]->cuda) {

@@ -184,6 +184,12 @@ const CudaDriverRow* KnowledgeBase::driver_row_for_cuda(const Version& cuda) con
     if (oldest == nullptr || r.cuda < oldest->cuda) oldest = &r;
     if (r.cuda <= cuda && (best == nullptr || r.cuda > best->cuda)) best = &r;
   }
+  // A release after the newest row is known to exist (13.3 Update 1): "13.3" or 13.3.x past the
+  // rows may be that release, whose driver is not recorded. Unknown, not the older row's driver.
+  for (const Version& u : cuda_unrecorded) {
+    if (!u.same_series(cuda, 2)) continue;
+    if (u.parts().size() < 3 || cuda.parts().size() < 3 || cuda.parts()[2] >= u.parts()[2]) return nullptr;
+  }
   // "12.2" says nothing about the update: the newest update's driver is the safe floor.
   if (cuda.parts().size() < 3) return newest;
   return best != nullptr ? best : oldest;

@@ -64,6 +64,10 @@ class KnowledgeBase {
   std::vector<CudaDriverRow> cuda_drivers;  ///< newest first
   std::vector<CudaFamily> cuda_families;
   std::vector<KnownGap> cuda_gaps;
+  /// Toolkit releases known to exist whose driver row was not retrieved (cuda_drivers.toml
+  /// `unrecorded`): their driver is unknown, never the row before them.
+  std::vector<Version> cuda_unrecorded;
+  std::string cuda_unrecorded_source;
   std::vector<ToolkitArch> toolkit_archs;
   std::vector<ArchGeneration> generations;
   std::vector<GpuModel> gpus;
@@ -92,7 +96,8 @@ class KnowledgeBase {
 
   /// The driver packaged with that toolkit release (full feature set). For a version with an
   /// unknown patch (12.2 or 12.2.140) the newest update of the series is used. WSL2 counts as
-  /// Windows (the driver lives there). Empty when the table has no row or says N/A.
+  /// Windows (the driver lives there). Empty when the table has no row or says N/A, and for a
+  /// version at or after an `unrecorded` release of its series (13.3 Update 1: not 13.3's driver).
   [[nodiscard]] std::optional<Version> min_driver_for_cuda(const Version& cuda, Platform platform) const;
   [[nodiscard]] const CudaDriverRow* driver_row_for_cuda(const Version& cuda) const;
   /// Minor-version compatibility floor for the CUDA major family.

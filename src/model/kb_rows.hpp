@@ -56,6 +56,15 @@ struct TfKeras {
   std::string source;
 };
 
+/// The TensorFlow range a tensorflow-addons series supports (its version.py:
+/// INCLUSIVE_MIN_TF_VERSION / EXCLUSIVE_MAX_TF_VERSION).
+struct TfAddons {
+  Version addons;  ///< series "0.23"
+  VersionSpec tensorflow;
+  std::string end_of_life;  ///< "May 2024" where the release's own notice says so
+  std::string source;
+};
+
 /// A hole in an official table that is known and sourced, so validation does not flag it.
 struct KnownGap {
   std::string table;
@@ -84,6 +93,7 @@ struct TensorflowTable {
   std::vector<TfAndCuda> and_cuda;
   std::vector<TfPackage> packages;
   std::vector<TfKeras> keras;
+  std::vector<TfAddons> addons;
   std::vector<KnownGap> gaps;
 };
 

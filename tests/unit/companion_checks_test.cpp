@@ -242,5 +242,40 @@ TEST(CompanionChecks, TensorflowTextOfAnotherMinorIsAnError) {
   EXPECT_FALSE(has(tf_env("2.16.1", text), "tensorflow-text-mismatch"));
 }
 
+// tensorflow_addons-0.23.0 version.py: INCLUSIVE_MIN_TF_VERSION 2.13.0, EXCLUSIVE_MAX_TF_VERSION
+// 2.16.0; its tfa_eol_msg.py: "a planned end of life in May 2024". 0.23 is the last release.
+TEST(CompanionChecks, TensorflowAddonsOutsideItsRangeAndEndOfLife) {
+  FrameworkFacts tfa;
+  tfa.name = "tensorflow-addons";
+  tfa.package = "tensorflow-addons";
+  tfa.version = v("0.23.0");
+  // TF 2.16 (Keras 3): no release supports it; the fix says so instead of naming a release.
+  auto bad = tf_env("2.16.1", tfa);
+  const Finding* m = find(bad, "tensorflow-addons-mismatch");
+  ASSERT_NE(m, nullptr) << ids(bad);
+  EXPECT_EQ(m->severity, Severity::warning);
+  EXPECT_TRUE(contains(m->title, ">=2.13.0,<2.16.0")) << m->title;
+  EXPECT_TRUE(contains(m->detail, "end of life May 2024")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "No tensorflow-addons release supports TensorFlow 2.16")) << m->fix;
+  EXPECT_TRUE(contains(m->source, "[artefact] tensorflow_addons-0.23.0")) << m->source;
+  // An older TFA beside a TF that a later TFA supports: another release fits.
+  tfa.version = v("0.19.0");
+  auto older = tf_env("2.15.1", tfa);
+  const Finding* old = find(older, "tensorflow-addons-mismatch");
+  ASSERT_NE(old, nullptr);
+  EXPECT_FALSE(contains(old->fix, "No tensorflow-addons release")) << old->fix;
+  // Inside its range: no mismatch, but the end of life is said (info).
+  tfa.version = v("0.23.0");
+  auto ok = tf_env("2.15.1", tfa);
+  EXPECT_FALSE(has(ok, "tensorflow-addons-mismatch")) << ids(ok);
+  const Finding* eol = find(ok, "tensorflow-addons-end-of-life");
+  ASSERT_NE(eol, nullptr) << ids(ok);
+  EXPECT_EQ(eol->severity, Severity::info);
+  // A release the table does not know (0.16): nothing is claimed.
+  tfa.version = v("0.16.1");
+  auto unknown = tf_env("2.8.0", tfa);
+  EXPECT_FALSE(has(unknown, "tensorflow-addons-mismatch") || has(unknown, "tensorflow-addons-end-of-life"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

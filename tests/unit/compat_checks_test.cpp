@@ -226,6 +226,34 @@ TEST(CompatChecks, MinorVersionCompatIsInfo) {
   EXPECT_EQ(m->severity, Severity::info);
 }
 
+// A toolkit whose own driver the knowledge base does not record gets "unknown", not silence
+// (which reads as fine); a recorded one on its own driver gets nothing.
+TEST(CompatChecks, ToolkitWithoutDriverRowIsUnknown) {
+  auto run = [](const char* cuda, const char* driver) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 4090", driver);
+    ToolkitFacts tk;
+    tk.path = std::string("/usr/local/cuda-") + cuda;
+    tk.version = v(cuda);
+    f.toolkits.push_back(tk);
+    return compatibility_findings(f, kb());
+  };
+  auto fs = run("13.4.1", "610.43.02");
+  const Finding* m = find(fs, "toolkit-driver-unknown");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::info);
+  EXPECT_NE(m->detail.find("unknown"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("580"), std::string::npos) << m->detail;
+  EXPECT_TRUE(has(run("13.3.1", "610.43.02"), "toolkit-driver-unknown"));
+  EXPECT_FALSE(has(run("13.3.0", "610.43.02"), "toolkit-driver-unknown"));
+  // A major the table does not know at all: a warning, the driver was not checked.
+  auto next = run("14.0.0", "620.10");
+  const Finding* w = find(next, "toolkit-driver-unknown");
+  ASSERT_NE(w, nullptr) << ids(next);
+  EXPECT_EQ(w->severity, Severity::warning);
+  // Older than every row: any newer driver runs it; nothing to say.
+  EXPECT_FALSE(has(run("9.2.148", "610.43.02"), "toolkit-driver-unknown"));
+}
+
 TEST(CompatChecks, Cuda13CannotTargetPascal) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1070", "580.65.06");
   ToolkitFacts tk;

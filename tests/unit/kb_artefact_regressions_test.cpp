@@ -165,7 +165,7 @@ TEST(KbArtefactRegression, DriverRowsAfterCuda131) {
     const char* linux;
   };
   for (const Case c : {Case{"13.1.1", "590.48.01"}, Case{"13.2.0", "595.45.04"}, Case{"13.2.1", "595.58.03"},
-                       Case{"13.3", "610.43.02"}}) {
+                       Case{"13.3.0", "610.43.02"}}) {
     const CudaDriverRow* row = kb().driver_row_for_cuda(v(c.cuda));
     ASSERT_NE(row, nullptr) << c.cuda;
     EXPECT_EQ(row->cuda, v(c.cuda));
@@ -175,6 +175,18 @@ TEST(KbArtefactRegression, DriverRowsAfterCuda131) {
   }
   // "13.2" without an update: the newest update's driver is the safe floor.
   EXPECT_EQ(kb().min_driver_for_cuda(v("13.2"), Platform::linux), v("595.58.03"));
+}
+
+// 13.3 Update 1, 13.4 and 13.5 exist but their driver rows were not retrieved: unknown, never
+// 13.3 GA's driver (which would pass a driver older than the update's own).
+TEST(KbArtefactRegression, UnrecordedToolkitDriversAreUnknown) {
+  for (const char* cuda : {"13.3", "13.3.1", "13.3.73", "13.4", "13.4.1", "13.4.2", "13.5.0"}) {
+    EXPECT_EQ(kb().driver_row_for_cuda(v(cuda)), nullptr) << cuda;
+    EXPECT_FALSE(kb().min_driver_for_cuda(v(cuda), Platform::linux).has_value()) << cuda;
+  }
+  EXPECT_EQ(kb().min_driver_for_cuda(v("13.3.0"), Platform::linux), v("610.43.02"));
+  // The minor-version-compatibility floor of the family still holds for all of them.
+  EXPECT_EQ(kb().family_min_driver(v("13.4.1"), Platform::linux), v("580"));
 }
 
 // GPUs people own that the table did not know (each: a plan with `--gpu NAME` would say

@@ -28,7 +28,10 @@ struct Artefact {
   std::string requires_python, torch;        ///< torch: the torch==X a torchvision/torchaudio pins
   std::string cuda12_plugin, cuda13_plugin;  ///< jax: the plugin versions its extras pin
   std::string tf;                            ///< tf-keras / tensorflow-text: the TensorFlow they require
-  std::vector<std::string> sass, ptx;        ///< torch-elf: what cuobjdump lists in libtorch_cuda.so
+  std::vector<std::string> sass, ptx;        ///< torch-elf / cuDNN: what cuobjdump lists in the library
+  std::string cuda_major, header;            ///< cuDNN wheels: cuNN of the package, cudnn_version.h
+  std::string end_of_life;                   ///< tensorflow-addons: its own end-of-life notice
+  std::string cudart;                        ///< jax plugins: what the with-cuda extra asks of the CUDA runtime
 };
 
 std::string str(const toml::table& t, const char* key) {
@@ -62,6 +65,10 @@ std::vector<Artefact> load_artefacts() {
           for (const toml::node& e : *arr) list->push_back(e.value_or(std::string()));
         }
       }
+      a.cuda_major = str(t, "cuda_major");
+      a.header = str(t, "header");
+      a.end_of_life = str(t, "end_of_life");
+      a.cudart = str(t, "cudart");
       out.push_back(std::move(a));
     }
   }
@@ -148,6 +155,34 @@ void jax_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all
   }
 }
 
+/// JAX's per-extra floors ([[variant]]: the install guide's) hold for every harvested release: no
+/// PJRT plugin (xla_cuda_plugin.so, cuobjdump) starts its SASS above the extra's min_cc (a wrong ✓
+/// for the cards between), and every plugin's with-cuda extra asks for the variant's CUDA runtime.
+void jax_floor_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  for (const Artefact& a : all) {
+    const bool pjrt = a.package.starts_with("jax-cuda") && a.package.ends_with("-pjrt");
+    const bool plugin = a.package.starts_with("jax-cuda") && a.package.ends_with("-plugin");
+    if ((!pjrt || a.sass.empty()) && (!plugin || a.cudart.empty() || a.platform != "linux-x86_64")) continue;
+    std::string extra = a.package.substr(4, a.package.find('-', 4) - 4);  // "cuda12"
+    std::string at = a.package + " " + a.version.str() + " (" + a.source + "): ";
+    const JaxVariant* var = kb.jax_variant(extra);
+    if (var == nullptr) {
+      out.push_back(at + "no [[variant]] " + extra + " in jax.toml");
+      continue;
+    }
+    if (pjrt) {
+      Version lowest = *Version::parse(a.sass.front());
+      for (const std::string& s : a.sass) lowest = std::min(lowest, *Version::parse(s));
+      if (var->min_cc < lowest) {
+        out.push_back(at + extra + " min_cc " + var->min_cc.str() + " is below the plugin's lowest SASS " +
+                      lowest.str());
+      }
+    } else if (auto floor = floor_of(a.cudart); !floor || var->cuda.lowest() != floor->truncated(2)) {
+      out.push_back(at + extra + " cuda " + var->cuda.text() + ", the with-cuda extra asks for cudart" + a.cudart);
+    }
+  }
+}
+
 /// PyTorch: the arch list of PyPI's default variant is what cuobjdump finds in libtorch_cuda.so.
 void torch_elf_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
   for (const Artefact& a : all) {
@@ -167,6 +202,35 @@ void torch_elf_disagreements(const KnowledgeBase& kb, const std::vector<Artefact
   }
 }
 
+/// cuDNN (nvidia-cudnn-cuNN wheels): every harvested release has a cudnn.toml row for its CUDA
+/// major; no row names a compute capability the binary has no SASS for (a wrong ✓); a row read
+/// from the wheel ([artefact]) lists exactly the binary's architectures.
+void cudnn_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
+  for (const Artefact& a : all) {
+    if (!a.package.starts_with("nvidia-cudnn-cu")) continue;
+    std::string at = a.package + " " + a.version.str() + " (" + a.source + "): ";
+    if (Version::parse(a.header) != a.version.truncated(3)) out.push_back(at + "cudnn_version.h says " + a.header);
+    if (a.package != "nvidia-cudnn-cu" + a.cuda_major) out.push_back(at + "cuda_major " + a.cuda_major);
+    std::vector<Version> sass;
+    for (const std::string& s : a.sass) sass.push_back(*Version::parse(s));
+    bool found = false;
+    for (const CudnnBuild& b : kb.cudnn_builds) {
+      if (std::to_string(b.cuda_major) != a.cuda_major || !b.cudnn.contains(a.version)) continue;
+      found = true;
+      for (const Version& cc : b.cc) {
+        if (KnowledgeBase::coverage_by_list(cc, sass, std::nullopt) == ArchCoverage::none) {
+          out.push_back(at + "cudnn.toml row " + b.cudnn.text() + " lists compute capability " + cc.str() +
+                        ", the binary has no SASS for it");
+        }
+      }
+      if (b.source.starts_with("[artefact]") && b.cc != sass) {
+        out.push_back(at + "cudnn.toml row " + b.cudnn.text() + " (read from the wheel) cc differs from the binary");
+      }
+    }
+    if (!found) out.push_back(at + "no cudnn.toml row for cuDNN " + a.version.str() + " with CUDA " + a.cuda_major);
+  }
+}
+
 /// torchvision / torchaudio: the series pytorch.toml pairs with a torch release is the one
 /// whose wheels pin that torch.
 void companion_disagreements(const KnowledgeBase& kb, const std::vector<Artefact>& all, std::vector<std::string>& out) {
@@ -177,6 +241,21 @@ void companion_disagreements(const KnowledgeBase& kb, const std::vector<Artefact
     if (!floor || !floor->same_series(a.version, 2)) {
       out.push_back("tensorflow-text " + a.version.str() + " (" + a.source + "): requires tensorflow" + a.tf +
                     ", not its own minor");
+    }
+  }
+  // tensorflow-addons: the TensorFlow range of each series is its version.py's.
+  for (const Artefact& a : all) {
+    if (a.package != "tensorflow-addons" || a.platform != "linux-x86_64" || a.tf.empty()) continue;
+    std::string at = "tensorflow-addons " + a.version.str() + " (" + a.source + "): ";
+    const TfAddons* row = nullptr;
+    for (const TfAddons& r : kb.tensorflow.addons) {
+      if (r.addons.same_series(a.version, 2)) row = &r;
+    }
+    if (row == nullptr) {
+      out.push_back(at + "no [[addons]] row in tensorflow.toml");
+    } else if (row->tensorflow.text() != a.tf || row->end_of_life != a.end_of_life) {
+      out.push_back(at + "row says tensorflow" + row->tensorflow.text() + " (end of life '" + row->end_of_life +
+                    "'), version.py says " + a.tf + " ('" + a.end_of_life + "')");
     }
   }
   for (const Artefact& a : all) {
@@ -266,6 +345,8 @@ std::vector<std::string> disagreements(const KnowledgeBase& kb, const std::vecto
   jax_disagreements(kb, all, out);
   companion_disagreements(kb, all, out);
   torch_elf_disagreements(kb, all, out);
+  cudnn_disagreements(kb, all, out);
+  jax_floor_disagreements(kb, all, out);
   return out;
 }
 
@@ -306,9 +387,25 @@ TEST(KbHarvest, ADisagreementIsCaught) {
       }
     }
   }
+  for (JaxVariant& jv : kb.jax.variants) {
+    if (jv.extra == "cuda13") jv.min_cc = v("7.0");  // the CUDA 13 plugins start at sm_75
+  }
+  for (TfAddons& r : kb.tensorflow.addons) {
+    if (r.addons == v("0.23")) r.tensorflow = *VersionSpec::parse(">=2.13.0,<2.17.0");
+  }
+  // cuDNN: a CUDA 13 row that claims Volta, and a release with no row at all.
+  std::erase_if(kb.cudnn_builds,
+                [](const CudnnBuild& b) { return b.cudnn.contains(v("9.27.0")) && b.cuda_major == 12; });
+  for (CudnnBuild& b : kb.cudnn_builds) {
+    if (b.cudnn.contains(v("9.28.1")) && b.cuda_major == 13) b.cc.insert(b.cc.begin(), v("7.0"));
+  }
   std::vector<std::string> diff = disagreements(kb, all);
   std::string text;
   for (const std::string& d : diff) text += d + "\n";
+  EXPECT_NE(text.find("lists compute capability 7.0, the binary has no SASS"), std::string::npos) << text;
+  EXPECT_NE(text.find("no cudnn.toml row for cuDNN 9.27.0.42 with CUDA 12"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensorflow-addons 0.23.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("cuda13 min_cc 7.0 is below the plugin's lowest SASS 7.5"), std::string::npos) << text;
   EXPECT_NE(text.find("torch 2.14"), std::string::npos) << text;
   EXPECT_NE(text.find("claims Python 3.15"), std::string::npos) << text;
   EXPECT_NE(text.find("cuDNN 9.17.1.4"), std::string::npos) << text;

@@ -739,5 +739,26 @@ TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
   EXPECT_EQ(ta->requires_torch->str(), "2.0.0");
 }
 
+// tensorflow-addons is recorded beside TensorFlow, so the doctor can judge its TF range.
+TEST(PythonProbe, TensorflowAddonsIsRecorded) {
+  char tmpl[] = "/tmp/gpudoctor-tfa-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.11/site-packages";
+  write_file(sp / "tensorflow_addons-0.23.0.dist-info/METADATA", "Name: tensorflow-addons\nVersion: 0.23.0\n\n");
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  Facts f = probe_dir(dir);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const FrameworkFacts* tfa = framework(*e, "tensorflow-addons");
+  ASSERT_NE(tfa, nullptr) << describe(f);
+  EXPECT_EQ(tfa->version.str(), "0.23.0");
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -259,8 +259,9 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (one_of(d->name, kTensorflowDists)) {
       tensorflow.push_back(std::move(dist));
     } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
-               d->name == "tensorflow-text" || d->name == "jax" || d->name == "jaxlib" || d->name == "keras" ||
-               d->name == "tf-keras" || d->name.starts_with("jax-cuda") || d->name.starts_with("nvidia-")) {
+               d->name == "tensorflow-text" || d->name == "tensorflow-addons" || d->name == "jax" ||
+               d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" || d->name.starts_with("jax-cuda") ||
+               d->name.starts_with("nvidia-")) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -357,7 +358,8 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";
       fill_jaxlib(fw);
-    } else if (name == "jax" || name == "keras" || name == "tf-keras" || name == "tensorflow-text") {
+    } else if (name == "jax" || name == "keras" || name == "tf-keras" || name == "tensorflow-text" ||
+               name == "tensorflow-addons") {
       fw.name = name == "tf-keras" ? "keras" : name;
     } else if (name.starts_with("jax-cuda")) {
       // jax-cuda12-plugin, jax-cuda12-pjrt, jax-cuda13-plugin, ...
