@@ -26,9 +26,9 @@ std::string torch_venv() {
   return v == nullptr ? std::string() : std::string(v);
 }
 
-#define REQUIRE_TORCH_VENV()                                                                                       \
-  if (torch_venv().empty())                                                                                        \
-  GTEST_SKIP() << "SKIPPED: GPUDOCTOR_TORCH_VENV is not set (a venv with PyPI's torch, about 3 GB: not "            \
+#define REQUIRE_TORCH_VENV()                                                                             \
+  if (torch_venv().empty())                                                                              \
+  GTEST_SKIP() << "SKIPPED: GPUDOCTOR_TORCH_VENV is not set (a venv with PyPI's torch, about 3 GB: not " \
                   "downloaded in CI; docs/testing.md)"
 
 bool gpu_machine() {
@@ -103,8 +103,7 @@ TEST(RealTorch, GpuFigureCodeOnTheCpuWithDdpOverGloo) {
   c.test_config = R"({"dp_platform": "cpu", "dp_ranks": 2, "half": "fp16"})";
   HostProcessRunner runner;
   auto run = gpu::run_framework_bench(runner, target(), c, kDeadline);
-  for (const char* key : {"pytorch.resnet18_fp32.gpu0", "pytorch.resnet18_fp16.gpu0",
-                          "pytorch.resnet18_fp32.gpus2"}) {
+  for (const char* key : {"pytorch.resnet18_fp32.gpu0", "pytorch.resnet18_fp16.gpu0", "pytorch.resnet18_fp32.gpus2"}) {
     const BenchMeasurement* m = find(run, key);
     ASSERT_NE(m, nullptr) << key << "\n" << run.stderr_text;
     EXPECT_EQ(m->status, kBenchOk) << key << ": " << m->detail << "\n" << run.stderr_text;
