@@ -204,11 +204,20 @@ InventoryOptions CommandContext::inventory_options() const {
   inv.declared_gpus = options_.gpus;
   inv.python.env_dirs = options_.env_dirs;
   inv.python.interpreters = options_.interpreters;
-  // A tree has no working directory; on the live machine the project folder is where the user is.
+  // A tree has no working directory; on the live machine the project folder is where the user is,
+  // and a relative --env or --python is the user's too (the probes resolve from "/").
   if (options_.root.empty()) {
     std::error_code ec;
     auto cwd = std::filesystem::current_path(ec);
-    if (!ec) inv.python.project_dir = cwd.string();
+    if (!ec) {
+      inv.python.project_dir = cwd.string();
+      for (auto* paths : {&inv.python.env_dirs, &inv.python.interpreters}) {
+        for (std::string& p : *paths) {
+          // Not normalised: ".." after a symlink is the parent of the link's target.
+          if (!p.empty() && std::filesystem::path(p).is_relative()) p = (cwd / p).string();
+        }
+      }
+    }
   }
   return inv;
 }

@@ -153,8 +153,7 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
   for (const std::string& framework : *frameworks) {
     auto targets = framework_targets(*facts, framework);
     if (targets.empty()) {
-      report.notes.push_back(framework + ": no Python environment with " + framework +
-                             " found (add one with --env DIR)");
+      report.notes.push_back(framework + ": " + no_framework_env_text(*facts, framework));
       continue;
     }
     for (size_t i = 1; i < targets.size(); ++i) {

@@ -139,7 +139,7 @@ int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
       VerifyStep s;
       s.name = "framework " + framework;
       s.status = kStepSkipped;
-      s.detail = "no Python environment with " + framework + " found (add one with --env DIR)";
+      s.detail = no_framework_env_text(*facts, framework);
       report.steps.push_back(std::move(s));
     }
   }

@@ -28,4 +28,13 @@ std::vector<gpu::FrameworkTarget> framework_targets(const Facts& facts, const st
   return targets;
 }
 
+std::string no_framework_env_text(const Facts& facts, const std::string& framework) {
+  std::string text = "no Python environment with " + framework + " found (add one with --env DIR)";
+  for (const ProbeProblem& p : facts.problems) {
+    if (p.probe == "python" && (p.message.starts_with("--env ") || p.message.starts_with("--python ")))
+      text += "; " + p.message;
+  }
+  return text;
+}
+
 }  // namespace gpudoctor

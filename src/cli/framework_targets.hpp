@@ -21,4 +21,8 @@ const FrameworkFacts* framework_in(const PythonEnvFacts& env, const std::string&
 /// Every found environment with `framework` and an interpreter, in discovery order.
 std::vector<gpu::FrameworkTarget> framework_targets(const Facts& facts, const std::string& framework);
 
+/// Why no environment with `framework` was found, in words: what to add, and each --env or
+/// --python the user gave that could not be used (the probe's own problem).
+std::string no_framework_env_text(const Facts& facts, const std::string& framework);
+
 }  // namespace gpudoctor

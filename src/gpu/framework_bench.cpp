@@ -34,7 +34,7 @@ FrameworkBenchConfig framework_bench_config(const std::string& mode) {
 }
 
 std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
-  return json{{"model", c.model},
+  json config{{"model", c.model},
               {"image", c.image},
               {"cpu_batch", c.cpu_batch},
               {"gpu_batch", c.gpu_batch},
@@ -44,8 +44,9 @@ std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
               {"min_seconds", c.min_seconds},
               {"max_seconds", c.max_seconds},
               {"cpu", c.cpu},
-              {"gpu", c.gpu}}
-      .dump();
+              {"gpu", c.gpu}};
+  if (!c.test_config.empty()) config.update(json::parse(c.test_config));
+  return config.dump();
 }
 
 const char* framework_bench_script() {
@@ -117,7 +118,11 @@ def make_step(dev, batch, dtype, wrap=None):
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x = torch.randn(batch, 3, IMG, IMG, device=dev).contiguous(memory_format=fmt)
     y = torch.randint(0, CLASSES, (batch,), device=dev)
-    scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
+    scaler = None
+    if dtype == torch.float16:  # torch.amp.GradScaler since 2.3; torch.cuda.amp's before
+        # 2^16, the default, overflows and skips every step of a short run (seen on the CPU: 4 of 4).
+        amp = torch.amp if hasattr(torch.amp, "GradScaler") else torch.cuda.amp
+        scaler = amp.GradScaler(dev.type, init_scale=1024) if amp is torch.amp else amp.GradScaler(init_scale=1024)
     def step():
         opt.zero_grad(set_to_none=True)
         with torch.autocast(dev.type, dtype=dtype) if dtype is not None else contextlib.nullcontext():
@@ -136,11 +141,17 @@ PT_WORKER = r'''
 import json, os, sys, time
 cfg = json.loads(sys.argv[1])
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
-torch.cuda.set_device(rank)
-torch.backends.cudnn.benchmark = True
-torch.distributed.init_process_group("nccl", rank=rank, world_size=world)
-dev = torch.device("cuda", rank)
-step = make_step(dev, cfg["gpu_batch"], None, lambda m: torch.nn.parallel.DistributedDataParallel(m, device_ids=[rank]))
+if cfg.get("dp_platform") == "cpu":  # tests: DDP over gloo, one thread per process
+    torch.set_num_threads(1)
+    dev, backend, ids = torch.device("cpu"), "gloo", None
+else:
+    torch.cuda.set_device(rank)
+    torch.backends.cudnn.benchmark = True
+    dev, backend, ids = torch.device("cuda", rank), "nccl", [rank]
+if cfg.get("dp_fail_rank") == rank:  # tests: a rank that dies before the group forms
+    sys.exit(3)
+torch.distributed.init_process_group(backend, rank=rank, world_size=world)
+step = make_step(dev, cfg["gpu_batch"], None, lambda m: torch.nn.parallel.DistributedDataParallel(m, device_ids=ids))
 def synced():
     loss = step()
     torch.distributed.barrier()
@@ -150,6 +161,43 @@ torch.distributed.destroy_process_group()
 if rank == 0:
     print("GPUDOCTOR-DDP " + json.dumps({"times": times, "losses": losses}), flush=True)
 '''
+def pytorch_ddp(ranks):
+    # One process per rank, as torchrun starts them; the first to fail ends the others, which
+    # would otherwise wait in the process group until the deadline.
+    import socket, subprocess, tempfile
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code = "import json, math, os, sys, time\n" + "MODEL, IMG, CLASSES, BLOCKS = %r, %d, %d, %r\n" % (
+        MODEL, IMG, CLASSES, BLOCKS) + "cfg = json.loads(sys.argv[1])\n" + SAMPLE_SRC + PT_MODEL + PT_WORKER
+    procs, outs = [], []
+    try:
+        for r in range(ranks):
+            env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(ranks), LOCAL_RANK=str(r), MASTER_ADDR="127.0.0.1",
+                       MASTER_PORT=str(port))
+            outs.append(tempfile.TemporaryFile("w+"))
+            procs.append(subprocess.Popen([sys.executable, "-c", code, json.dumps(cfg)], env=env, stdout=outs[-1]))
+        while True:
+            codes = [p.poll() for p in procs]  # every one: any() would stop at the first running
+            if None not in codes or any(c not in (None, 0) for c in codes):
+                break
+            time.sleep(0.1)
+        bad = [i for i, p in enumerate(procs) if p.returncode not in (None, 0)]
+        if bad:
+            raise RuntimeError(f"DDP rank(s) {bad} exited with {[procs[i].returncode for i in bad]}")
+        outs[0].seek(0)
+        for line in outs[0].read().splitlines():
+            if line.startswith("GPUDOCTOR-DDP "):
+                r = json.loads(line[len("GPUDOCTOR-DDP "):])
+                return r["times"], r["losses"]
+        raise RuntimeError("rank 0 gave no result")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        for f in outs:
+            f.close()
 def pytorch():
     exec(PT_MODEL, globals())
     import torch
@@ -162,42 +210,33 @@ def pytorch():
     if cfg["cpu"]:
         figure(name + "_fp32.cpu", cfg["cpu_batch"], f"{torch.get_num_threads()} threads",
                lambda: sample(make_step(torch.device("cpu"), cfg["cpu_batch"], None)))
+    # tests: the GPU figures' code on the CPU (autocast, GradScaler, DDP over gloo), keys unchanged
+    on_cpu = cfg.get("dp_platform") == "cpu"
+    if on_cpu:
+        torch.set_num_threads(1)  # two spinning OpenMP threads on a busy 2-core machine: 10x slower
+        n = cfg.get("dp_ranks", 2)
+        out["gpus"] = [f"cpu (test mode, rank {i})" for i in range(n)]
     if n == 0:
         return
-    dev = torch.device("cuda", 0)
+    dev = torch.device("cpu") if on_cpu else torch.device("cuda", 0)
+    mark = "test mode, on the CPU: " if on_cpu else ""
     tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"FP32, {tf32}, channels_last",
+    layout = "NCHW" if on_cpu else "channels_last"
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}",
            lambda: sample(make_step(dev, cfg["gpu_batch"], None)))
-    half = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    if on_cpu:
+        half = torch.float16 if cfg.get("half") == "fp16" else torch.bfloat16
+    else:
+        half = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     hname = "bf16" if half == torch.bfloat16 else "fp16"
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
-           f"mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else ""),
+           f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else ""),
            lambda: sample(make_step(dev, cfg["gpu_batch"], half)))
     if n > 1:
-        def ddp():
-            import socket, subprocess
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
-            code = "import json, math, os, sys, time\n" + "MODEL, IMG, CLASSES, BLOCKS = %r, %d, %d, %r\n" % (
-                MODEL, IMG, CLASSES, BLOCKS) + "cfg = json.loads(sys.argv[1])\n" + SAMPLE_SRC + PT_MODEL + PT_WORKER
-            procs = []
-            for r in range(n):
-                env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(n), LOCAL_RANK=str(r), MASTER_ADDR="127.0.0.1",
-                           MASTER_PORT=str(port))
-                procs.append(subprocess.Popen([sys.executable, "-c", code, json.dumps(cfg)], env=env,
-                                              stdout=subprocess.PIPE, text=True))
-            outs = [p.communicate()[0] for p in procs]
-            bad = [i for i, p in enumerate(procs) if p.returncode != 0]
-            if bad:
-                raise RuntimeError(f"DDP rank(s) {bad} exited with {[procs[i].returncode for i in bad]}")
-            for line in outs[0].splitlines():
-                if line.startswith("GPUDOCTOR-DDP "):
-                    r = json.loads(line[len("GPUDOCTOR-DDP "):])
-                    return r["times"], r["losses"]
-            raise RuntimeError("rank 0 gave no result")
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
-               f"DistributedDataParallel (NCCL), one process per GPU, {cfg['gpu_batch']} images per GPU", ddp)
+               f"{mark}DistributedDataParallel ({'gloo' if on_cpu else 'NCCL'}), one process per "
+               f"{'rank' if on_cpu else 'GPU'}, {cfg['gpu_batch']} images per {'rank' if on_cpu else 'GPU'}",
+               lambda: pytorch_ddp(n))
 JAX_MODEL = r'''
 import jax, jax.numpy as jnp, numpy as np
 def init(key):

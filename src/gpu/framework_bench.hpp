@@ -27,6 +27,10 @@ struct FrameworkBenchConfig {
   double max_seconds = 20;
   bool cpu = true;
   bool gpu = true;
+  /// Tests only: a JSON object merged into the script's config. {"dp_platform": "cpu"} runs the
+  /// GPU figures' code on the CPU (PyTorch: autocast, GradScaler with "half": "fp16", DDP over gloo
+  /// with "dp_ranks" processes, "dp_fail_rank" exits; JAX: sharding over forced host devices).
+  std::string test_config;
 };
 
 /// quick: ResNet-18 at 112x112; default: ResNet-50 at 224x224; full: bigger batches, longer.

@@ -88,6 +88,48 @@ TEST_F(VerifyFrameworkFixture, AHangingInterpreterIsATimeout) {
   EXPECT_EQ(r.exit_code, 1);
 }
 
+// A relative --env or --python is the user's working directory's, as in any command line (it
+// used to be looked up under "/" and not found). From a sub-folder, so that the project-folder
+// search (./venv) cannot find it instead.
+TEST_F(VerifyFrameworkFixture, RelativeEnvAndPythonPathsAreFound) {
+  interpreter(
+      "echo 'GPUDOCTOR-RESULT {\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"devices\":[\"cpu\"],"
+      "\"placed_on\":\"/CPU:0\",\"matmul_error\":1e-5,\"conv_error\":1e-6,\"error\":null,\"loaded\":[],"
+      "\"model\":\"resnet18\",\"gpus\":[],\"figures\":[{\"key\":\"resnet18_fp32.cpu\",\"batch\":4,"
+      "\"times\":[1,1,1],\"losses\":[7,6,5],\"error\":null}]}'\n");
+  fs::create_directories(dir_ / "work");
+  const std::string cd = "cd " + testing::shell_quote((dir_ / "work").string()) + " && exec " +
+                         testing::shell_quote(GPUDOCTOR_BINARY) + " ";
+  const std::string venv = fs::canonical(dir_ / "venv").string();
+  for (const char* where : {"--env ../venv", "--python ../venv/bin/python"}) {
+    auto v = testing::run_shell(cd + where + " --json verify --framework tensorflow");
+    const auto* s = tf_step(v);
+    ASSERT_NE(s, nullptr) << where << ": " << v.out << v.err;
+    EXPECT_EQ((*s)["status"], "failed") << where << ": " << (*s)["detail"];
+    EXPECT_NE((*s)["notes"].dump().find("environment: " + venv), std::string::npos) << where << ": " << (*s)["notes"];
+
+    auto b = testing::run_shell(cd + where + " --json bench --framework tensorflow --quick --no-history");
+    ASSERT_TRUE(b.json.is_object()) << where << ": " << b.out << b.err;
+    EXPECT_DOUBLE_EQ(b.json["results"].value("tensorflow.resnet18_fp32.cpu.images_per_s", 0.0), 4.0)
+        << where << ": " << b.out;
+    EXPECT_EQ(b.exit_code, 0) << where << ": " << b.out;
+  }
+}
+
+// An --env that cannot be used is named where verify and bench say nothing was found.
+TEST_F(VerifyFrameworkFixture, AnUnusableEnvIsNamedWhenNothingIsFound) {
+  const std::string missing = (dir_ / "no-such-venv").string();
+  auto v = testing::run_gpudoctor({"--env", missing, "--json", "verify", "--framework", "jax"});
+  ASSERT_TRUE(v.json.is_object()) << v.out << v.err;
+  const std::string detail = v.json["steps"][0]["detail"];
+  EXPECT_NE(detail.find("--env names " + missing + ", which cannot be used"), std::string::npos) << detail;
+  auto b = testing::run_gpudoctor({"--env", missing, "--json", "bench", "--framework", "jax", "--no-history"});
+  ASSERT_TRUE(b.json.is_object()) << b.out << b.err;
+  EXPECT_NE(b.json["notes"].dump().find("--env names " + missing + ", which cannot be used"), std::string::npos)
+      << b.json["notes"];
+  EXPECT_EQ(b.exit_code, 1);
+}
+
 // bench --framework through the same stand-in: it answers only when given the default config
 // (ResNet-50), with two GPUs' figures; the report has each figure, the claims from them (92 %
 // scaling on two GPUs) and keeps the run in the history under its own mode.
