@@ -498,6 +498,33 @@ std::string bench_group_title(const std::string& first, const BenchReport& r) {
   return first;
 }
 
+/// The GPUs' links as `nvidia-smi topo -m` prints them: a cell per pair, the link and NVML's P2P
+/// read status, with what a copy over it allows.
+mstch::map topology_view(const BenchTopology& t) {
+  const size_t n = t.links.size();
+  mstch::array header;
+  for (size_t j = 0; j < n; ++j) header.emplace_back(mstch::map{{"name", "GPU" + std::to_string(j)}});
+  mstch::array rows;
+  for (size_t i = 0; i < n; ++i) {
+    mstch::array cells;
+    for (size_t j = 0; j < n; ++j) {
+      auto at = [&](const std::vector<std::vector<std::string>>& m) {
+        return i < m.size() && j < m[i].size() ? m[i][j] : std::string("?");
+      };
+      std::string cell = at(t.links);
+      if (i != j) {
+        cell += " · P2P " + at(t.p2p_read);
+        if (i < t.link_gbps.size() && j < t.link_gbps[i].size() && t.link_gbps[i][j] > 0)
+          cell += " · " + number(t.link_gbps[i][j]) + " GB/s";
+      }
+      cells.emplace_back(mstch::map{{"cell", text(cell, 200)}});
+    }
+    std::string bus = i < t.bus_ids.size() ? " " + t.bus_ids[i] : "";
+    rows.emplace_back(mstch::map{{"name", text("GPU" + std::to_string(i) + bus, 80)}, {"cells", cells}});
+  }
+  return mstch::map{{"header", header}, {"rows", rows}, {"note", text(t.note)}};
+}
+
 /// One chart per device (the key's first part) and unit, each figure against its ceiling; the
 /// figures that were not measured, the guides' claims and the change since the last run as tables.
 mstch::map bench_view(const BenchReport& r) {
@@ -547,19 +574,21 @@ mstch::map bench_view(const BenchReport& r) {
   for (const auto& n : r.notes) notes.emplace_back(text(n));
   mstch::array problems;
   for (const auto& p : r.problems) problems.emplace_back(text(p));
-  return mstch::map{{"charts", charts},
-                    {"run", text(fmt::format("{} run on {} at {}", r.mode.empty() ? "a" : r.mode,
-                                             r.host.empty() ? "an unnamed host" : r.host,
-                                             r.started_utc.empty() ? "an unknown time" : r.started_utc))},
-                    {"unmeasured", unmeasured},
-                    {"has_unmeasured", !unmeasured.empty()},
-                    {"claims", claims},
-                    {"has_claims", !claims.empty()},
-                    {"changes", changes},
-                    {"has_changes", !changes.empty()},
-                    {"compared_with", text(r.compared_with_utc)},
-                    {"notes", notes},
-                    {"problems", problems}};
+  mstch::map v{{"charts", charts},
+               {"run", text(fmt::format("{} run on {} at {}", r.mode.empty() ? "a" : r.mode,
+                                        r.host.empty() ? "an unnamed host" : r.host,
+                                        r.started_utc.empty() ? "an unknown time" : r.started_utc))},
+               {"unmeasured", unmeasured},
+               {"has_unmeasured", !unmeasured.empty()},
+               {"claims", claims},
+               {"has_claims", !claims.empty()},
+               {"changes", changes},
+               {"has_changes", !changes.empty()},
+               {"compared_with", text(r.compared_with_utc)},
+               {"notes", notes},
+               {"problems", problems}};
+  if (r.topology && !r.topology->links.empty()) v["topology"] = topology_view(*r.topology);
+  return v;
 }
 
 /// verify: the steps as a table, and a chart of the seconds each took.

@@ -255,3 +255,31 @@ TEST(HtmlReport, FromJsonRendersASavedReportAndRefusesOtherJson) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// bench's NVML topology (several GPUs) is a table like `nvidia-smi topo -m`, with P2P and the
+// link's rate in each cell.
+TEST(HtmlReport, BenchTopologyIsAMatrixOfLinks) {
+  Facts facts = sample_facts();
+  auto findings = sample_findings();
+  BenchReport bench;
+  bench.topology = BenchTopology{.bus_ids = {"00000000:18:00.0", "00000000:2A:00.0"},
+                                 .links = {{"X", "NV4"}, {"NV4", "X"}},
+                                 .p2p_read = {{"X", "OK"}, {"OK", "X"}},
+                                 .link_gbps = {{0, 100}, {100, 0}},
+                                 .link_basis = {{"", "4 links"}, {"4 links", ""}},
+                                 .note = "matched by PCI bus id"};
+  std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench});
+  EXPECT_NE(html.find("<h3>How the GPUs connect</h3>"), std::string::npos);
+  EXPECT_EQ(count(html, "<td>NV4 · P2P OK · 100 GB&#x2F;s</td>"), 2u);
+  EXPECT_NE(html.find("GPU1 00000000:2A:00.0"), std::string::npos);
+  EXPECT_NE(html.find("matched by PCI bus id"), std::string::npos);
+  BenchReport one_gpu;
+  std::string none = render_doctor_html({.facts = facts, .findings = findings, .bench = &one_gpu});
+  EXPECT_EQ(none.find("How the GPUs connect"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
