@@ -1,5 +1,7 @@
 #include "check/compat_checks.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 
@@ -161,6 +163,7 @@ class Checker {
     declared_gpu_without_driver();
     gpu_driver_rules();
     toolkit_rules();
+    cudnn_arch_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
       const size_t first = out_.size();
       for (const FrameworkFacts& fw : env.frameworks) {
@@ -191,6 +194,55 @@ class Checker {
 
   /// On aarch64 (or a Jetson board) the x86/Windows architecture lists do not apply.
   bool aarch64(const KnownGpu& g) const { return facts_.os.arch == "aarch64" || kb_.is_jetson(g.name, g.cc); }
+
+  // ---- cuDNN's kernels for the card ----
+  /// A cuDNN copy whose release has no kernels for a card older than its oldest architecture:
+  /// cuDNN 9.27's wheels start at 7.5, so a V100 gets CUDNN_STATUS_ARCH_MISMATCH or "no kernel
+  /// image". SASS runs on a later minor of its major (8.6 code on 8.9); a card newer than the
+  /// list may still be served by the PTX, so only older cards are judged. With the CUDA major
+  /// unknown, every row of that release must agree.
+  void cudnn_arch_rules() {
+    for (const LibraryFacts& lib : facts_.libraries) {
+      if (lib.name != "cudnn" || !lib.version) continue;
+      std::vector<const CudnnBuild*> rows;
+      for (const CudnnBuild& b : kb_.cudnn_builds) {
+        if (b.cc.empty() || !b.cudnn.contains(*lib.version)) continue;
+        if (lib.cuda_major && b.cuda_major != 0 && b.cuda_major != *lib.cuda_major) continue;
+        rows.push_back(&b);
+      }
+      if (rows.empty()) continue;
+      for (const KnownGpu& g : gpus_) {
+        if (aarch64(g)) continue;
+        auto lacks = [&](const CudnnBuild* b) {
+          bool same_major = std::any_of(b->cc.begin(), b->cc.end(), [&](const Version& c) {
+            return c.major() == g.cc.major() && c.minor() <= g.cc.minor();
+          });
+          return !same_major && g.cc < *std::min_element(b->cc.begin(), b->cc.end());
+        };
+        if (!std::all_of(rows.begin(), rows.end(), lacks)) continue;
+        const CudnnBuild& b = *rows.front();
+        std::vector<std::string> ccs;
+        for (const Version& c : b.cc) ccs.push_back(c.str());
+        add(Finding{.id = "cudnn-no-kernels-for-gpu",
+                    .severity = Severity::error,
+                    .area = FindingArea::libraries,
+                    .title = fmt::format("cuDNN {} has no kernels for the {} (compute capability {})",
+                                         lib.version->str(), printable(g.name, 80), g.cc.str()),
+                    .detail = fmt::format("This cuDNN release is built for compute capability {} and later ({}); "
+                                          "on this card its convolutions fail with CUDNN_STATUS_ARCH_MISMATCH or "
+                                          "\"no kernel image is available\". Copy in {} [{}].",
+                                          ccs.front(), join(ccs, ", "), lib.path, lib.origin),
+                    .fix = "Use a cuDNN release that still supports " + sm(g.cc) +
+                           " (`gpudoctor matrix` lists each release's architectures), e.g. pin the pip wheel "
+                           "(pip install \"nvidia-cudnn-cu" +
+                           std::to_string(lib.cuda_major.value_or(b.cuda_major)) + "<" +
+                           lib.version->str().substr(0, lib.version->str().find('.', 2)) +
+                           "\") or the framework release that bundles an older one.",
+                    .evidence = {lib.path, g.name},
+                    .source = b.source});
+      }
+    }
+  }
 
   // ---- A declared card with no driver at all ----
   /// `--gpu MODEL` says the card is (or will be) there; with no kernel driver and no driver

@@ -452,3 +452,51 @@ TEST(CompatChecks, B6Wsl2DriverBelowTheSourcedFloor) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// cuDNN's own kernels (cudnn.toml: the architectures in each release's binaries): 9.27's wheels
+// start at 7.5, so a V100 (7.0) has none; an RTX 4090 (8.9) runs the 8.6 code; a cuDNN whose
+// release lists 7.0 is fine on the V100.
+LibraryFacts cudnn_copy(const char* version, std::optional<int> cuda_major) {
+  LibraryFacts lib;
+  lib.name = "cudnn";
+  lib.version = testing::v(version);
+  lib.path = "/home/u/.venvs/x/lib/python3.11/site-packages/nvidia/cudnn/lib";
+  lib.origin = "pip-wheel";
+  lib.cuda_major = cuda_major;
+  return lib;
+}
+
+TEST(CompatChecks, CudnnWithoutKernelsForTheCardIsAnError) {
+  Facts v100 = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  ASSERT_TRUE(v100.gpus[0].cc_major) << "the V100 is in the knowledge base";
+  v100.libraries.push_back(cudnn_copy("9.27.0.42", 12));
+  auto findings = compatibility_findings(v100, testing::builtin_kb());
+  const Finding* f = testing::find(findings, "cudnn-no-kernels-for-gpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("cuDNN 9.27.0.42"), std::string::npos) << f->title;
+  EXPECT_NE(f->source.find("[artefact]"), std::string::npos) << f->source;
+
+  // An older release built for 7.0 has kernels for it; the CUDA major unknown, both rows of 9.27 agree.
+  Facts older = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  older.libraries.push_back(cudnn_copy("9.20.0.48", 12));
+  EXPECT_FALSE(testing::has(compatibility_findings(older, testing::builtin_kb()), "cudnn-no-kernels-for-gpu"));
+  Facts unknown_major = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  unknown_major.libraries.push_back(cudnn_copy("9.27.0.42", std::nullopt));
+  EXPECT_TRUE(testing::has(compatibility_findings(unknown_major, testing::builtin_kb()), "cudnn-no-kernels-for-gpu"));
+
+  // 8.9 is served by 8.6's SASS; a card newer than the list is left to the PTX.
+  for (const char* card : {"NVIDIA GeForce RTX 4090", "NVIDIA H100 80GB HBM3"}) {
+    Facts newer = testing::machine(Platform::linux, card, "580.95.05");
+    ASSERT_TRUE(newer.gpus[0].cc_major) << card;
+    newer.libraries.push_back(cudnn_copy("9.27.0.42", 12));
+    EXPECT_FALSE(testing::has(compatibility_findings(newer, testing::builtin_kb()), "cudnn-no-kernels-for-gpu"))
+        << card;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
