@@ -32,10 +32,10 @@ bool is_msvc_runtime(const std::string& dll) {
 }
 
 std::string display_name(const std::string& framework) {
-  return framework == "torch"        ? "PyTorch"
-         : framework == "tensorflow" ? "TensorFlow"
+  return framework == "torch"         ? "PyTorch"
+         : framework == "tensorflow"  ? "TensorFlow"
          : framework == "onnxruntime" ? "ONNX Runtime"
-                                     : framework;
+                                      : framework;
 }
 
 std::string parent_dir(const std::string& path) {
@@ -200,9 +200,10 @@ class WindowsChecker {
               " to PATH, or call onnxruntime.preload_dlls() (or `import torch`, built for CUDA " + major +
               ") before creating the session, which loads them into the process first.";
       } else {
-        fix = "Install CUDA " + major + ".x and cuDNN " + cudnn +
-              ".x and put their bin folders on PATH, or pip install \"onnxruntime-gpu[cuda,cudnn]==" +
-              fw.version.str() + "\" and call onnxruntime.preload_dlls() before creating the session.";
+        fix =
+            "Install CUDA " + major + ".x and cuDNN " + cudnn +
+            ".x and put their bin folders on PATH, or pip install \"onnxruntime-gpu[cuda,cudnn]==" + fw.version.str() +
+            "\" and call onnxruntime.preload_dlls() before creating the session.";
       }
       source = kOnnxruntimeLoaderSource;
     } else {

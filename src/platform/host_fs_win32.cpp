@@ -7,8 +7,8 @@
 // redirect the walk (issue 11, D1). Folders are held open without FILE_SHARE_DELETE, so none of
 // the chain can be renamed while a lookup holds it.
 #include <windows.h>
-#include <winternl.h>
 #include <winioctl.h>
+#include <winternl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -262,18 +262,16 @@ bool under_wine() {
   return wine;
 }
 
+/// The object name of an open handle ("\\??\\Z:\\tmp\\tree\\x" under wine): NtQueryObject, since wine's
+/// GetFinalPathNameByHandleW fails (ERROR_MORE_DATA) for a path longer than MAX_PATH.
 std::wstring final_path(HANDLE h) {
-  std::wstring out(1024, L'\0');
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    DWORD n = ::GetFinalPathNameByHandleW(h, out.data(), static_cast<DWORD>(out.size()), FILE_NAME_NORMALIZED);
-    if (n == 0) return {};
-    if (n < out.size()) {
-      out.resize(n);
-      return out;
-    }
-    out.assign(n + 1, L'\0');
-  }
-  return {};
+  std::vector<std::uint64_t> storage(8 * 1024);  // 64 KiB, aligned for OBJECT_NAME_INFORMATION
+  ULONG got = 0;
+  const auto size = static_cast<ULONG>(storage.size() * sizeof(std::uint64_t));
+  if (!NT_SUCCESS(::NtQueryObject(h, ObjectNameInformation, storage.data(), size, &got))) return {};
+  const auto* info = reinterpret_cast<const OBJECT_NAME_INFORMATION*>(storage.data());
+  if (info->Name.Buffer == nullptr) return {};
+  return std::wstring(info->Name.Buffer, info->Name.Length / sizeof(wchar_t));
 }
 
 bool sits_where_named(HANDLE dir, HANDLE entry, const std::string& name) {
@@ -385,7 +383,7 @@ Result<std::string> read_link_at(const Handle& dir, const std::string& name) {
   auto h = open_at(dir, name, FILE_READ_ATTRIBUTES, kShareAll, 0, "readlink", &link);
   if (!h) return h.error();
   auto target = reparse_target(native(**h), name);
-  if (target || target.error().code != ERROR_NOT_A_REPARSE_POINT) return target;
+  if (target || (target.error().code != ERROR_NOT_A_REPARSE_POINT && !under_wine())) return target;
   // Wine: a Unix link is no reparse point there; its target as the host resolves it, absolute,
   // which SystemView re-roots inside the tree.
   return read_link(child_path(dir, name));

@@ -13,7 +13,7 @@
 namespace gpudoctor {
 
 struct PeFileVersion {
-  std::array<std::uint16_t, 4> parts{};  ///< dwFileVersionMS high/low, dwFileVersionLS high/low
+  std::array<std::uint16_t, 4> parts{};   ///< dwFileVersionMS high/low, dwFileVersionLS high/low
   [[nodiscard]] std::string str() const;  ///< "31.0.15.4633"
 };
 

@@ -122,9 +122,9 @@ void read_driver(const Registry& reg, Facts& facts) {
 void read_driver_files(const SystemView& system, Facts& facts) {
   const std::string windir = system.env("SystemRoot").value_or("C:\\Windows");
   const std::string program_files = system.env("ProgramFiles").value_or("C:\\Program Files");
-  for (const std::string& path : {system.join(windir, "System32\\nvml.dll"),
-                                  system.join(program_files, "NVIDIA Corporation\\NVSMI\\nvml.dll"),
-                                  system.join(windir, "System32\\nvcuda.dll")}) {
+  for (const std::string& path :
+       {system.join(windir, "System32\\nvml.dll"), system.join(program_files, "NVIDIA Corporation\\NVSMI\\nvml.dll"),
+        system.join(windir, "System32\\nvcuda.dll")}) {
     auto st = system.stat(path);
     if (!st || !st->is_regular || st->size_bytes == 0) continue;
     // The resource section sits near the end; nvcuda.dll is some 30 MB. Read at most 64 MiB.

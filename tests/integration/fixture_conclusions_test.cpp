@@ -359,7 +359,8 @@ TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnWindowsPath) {
   json f = d.finding_about("windows-dll-not-found", "ONNX Runtime");
   ASSERT_FALSE(f.is_null()) << d.report["findings"].dump();
   EXPECT_EQ(f["severity"], "error");
-  EXPECT_TRUE(mentions(f, "cudart64_12.dll") && mentions(f, "cublas64_12.dll") && mentions(f, "cudnn64_9.dll")) << str(f);
+  EXPECT_TRUE(mentions(f, "cudart64_12.dll") && mentions(f, "cublas64_12.dll") && mentions(f, "cudnn64_9.dll"))
+      << str(f);
   EXPECT_TRUE(mentions(f, "preload_dlls")) << str(f);
   // The CUDA 11 copies on PATH are found, and are not what this build imports: nothing of them is flagged.
   EXPECT_FALSE(mentions(f, "cudart64_110.dll")) << str(f);

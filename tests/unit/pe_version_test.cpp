@@ -37,7 +37,7 @@ std::string pe_with_version(std::uint16_t a, std::uint16_t b, std::uint16_t c, s
   put16(img, 0x94, 240);     // SizeOfOptionalHeader (PE32+ with 16 directories)
   const size_t opt = 0x98;
   put16(img, opt, 0x20B);
-  put32(img, opt + 108, 16);             // NumberOfRvaAndSizes
+  put32(img, opt + 108, 16);              // NumberOfRvaAndSizes
   put32(img, opt + 112 + 2 * 8, 0x1000);  // resource directory RVA
   put32(img, opt + 112 + 2 * 8 + 4, 0x200);
   const size_t sec = opt + 240;
