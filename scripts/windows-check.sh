@@ -101,6 +101,24 @@ if ! jq -e '[.. | strings | select(test("550\\.54\\.15"))] | length > 0' "$out/f
 fi
 rm -f "$WINEPREFIX/drive_c/windows/system32/"{nvml,nvcuda}.dll
 
+# The driver's version from its DLL's version resource when no registry says it: a fake nvml.dll
+# given a VERSIONINFO (file version 31.0.15.4633, as driver 546.33 installs it) by windres, in a
+# Windows tree without a registry export; both binaries must read 546.33 from it.
+pever="$out/pe-version"
+mkdir -p "$pever/root/Windows/System32"
+printf '1 VERSIONINFO\nFILEVERSION 31,0,15,4633\nPRODUCTVERSION 31,0,15,4633\nBEGIN\nEND\n' >"$pever/version.rc"
+x86_64-w64-mingw32-windres "$pever/version.rc" -O coff -o "$pever/version.o"
+ccache x86_64-w64-mingw32-g++-posix -std=c++20 -O1 -shared -static -Itests/fakes -Isrc \
+  tests/fakes/fake_nvml.cpp tests/fakes/fake_scenario.cpp "$pever/version.o" -o "$pever/root/Windows/System32/nvml.dll"
+printf 'SystemRoot=C:\\Windows\n' >"$pever/env"
+"$linux_bin" --root "$pever/root" --env-file "$pever/env" --platform windows --json >"$out/pever.linux.json" || true
+run_exe "$out/pever.win.json" --root "$(winpath "$pever/root")" --env-file "$(winpath "$pever/env")" --platform windows --json
+for side in linux win; do
+  if [ "$(jq -r '.facts.driver.version' "$out/pever.$side.json" 2>/dev/null)" != "546.33" ]; then
+    fail "driver version from nvml.dll's version resource ($side): $(jq -c '.facts.driver' "$out/pever.$side.json" 2>&1 | head -c 500)"
+  fi
+done
+
 # The fixtures: the exe's findings equal the Linux binary's, tree by tree.
 findings() { jq -c '[.findings[] | {id, severity}] | sort_by(.id, .severity)' "$1"; }
 compared=0
@@ -142,6 +160,38 @@ run_exe "$out/deep.json" --root "$(winpath "$deep/root")" --env-file "$(winpath 
   --registry "$(winpath "$deep/registry.reg")" "${args[@]}" --json
 if [ "$(findings "$out/deep.json")" != "$(findings "$out/windows-tf215-native.linux.json")" ]; then
   fail "a ${#deep}-byte non-ASCII root: findings differ: $(findings "$out/deep.json"; head -c 2000 "$out/deep.json.err")"
+fi
+
+# Confinement by handle (issue 11, D1): links inside a --root tree must not lead the exe out of
+# it. A copy of windows-torch-cu124-conda whose torch\version.py is a link to a file outside the
+# tree, and whose environment "leak" is a link to a folder outside it, both holding a version
+# marked LEAKED. Wine shows a Unix link to a file as a plain file and opens its target whatever
+# FILE_OPEN_REPARSE_POINT says, so this catches an exe that opens names by path (the walk before
+# this check read the outside file); the Linux binary, on the same tree, must not read it either.
+hostile="$out/hostile"
+fixture=tests/fixtures/windows-torch-cu124-conda
+mkdir -p "$hostile/outside/env/Lib/site-packages/torch"
+cp -r "$fixture/root" "$hostile/root"
+printf "__version__ = '6.6.6+LEAKED'\ncuda = '66.6'\n" >"$hostile/outside/version.py"
+cp "$hostile/outside/version.py" "$hostile/outside/env/Lib/site-packages/torch/version.py"
+cp -r "$fixture/root/Users/bob/miniconda3/envs/torch/conda-meta" "$hostile/outside/env/conda-meta"
+sp="$hostile/root/Users/bob/miniconda3/envs/torch/Lib/site-packages"
+rm "$sp/torch/version.py"
+ln -s "$hostile/outside/version.py" "$sp/torch/version.py"
+ln -s "$hostile/outside/env" "$hostile/root/Users/bob/miniconda3/envs/leak"
+mapfile -t args <"$fixture/args"
+"$linux_bin" --root "$hostile/root" --env-file "$fixture/env" --registry "$fixture/registry.reg" "${args[@]}" --json \
+  >"$out/hostile.linux.json" || true
+run_exe "$out/hostile.win.json" --root "$(winpath "$hostile/root")" --env-file "$(winpath "$fixture/env")" \
+  --registry "$(winpath "$fixture/registry.reg")" "${args[@]}" --json
+if ! jq -e '.findings | length > 0' "$out/hostile.win.json" >/dev/null 2>&1; then
+  fail "hostile tree: no report from the exe: $(head -c 2000 "$out/hostile.win.json"; cat "$out/hostile.win.json.err")"
+elif grep -q LEAKED "$out/hostile.win.json" "$out/hostile.win.json.err"; then
+  fail "hostile tree: the exe read a file outside --root through a link: $(grep -o '[^"]*LEAKED[^"]*' "$out/hostile.win.json" | head -n 3)"
+fi
+if grep -q LEAKED "$out/hostile.linux.json"; then fail "hostile tree: the Linux binary read a file outside --root"; fi
+if [ "$(findings "$out/hostile.win.json")" != "$(findings "$out/hostile.linux.json")" ]; then
+  fail "hostile tree: findings differ: exe $(findings "$out/hostile.win.json") linux $(findings "$out/hostile.linux.json")"
 fi
 
 # plan for a Windows machine: the report and the PowerShell script, as the Linux binary makes them.

@@ -176,6 +176,18 @@ class Checker {
         } else if (fw.name == "jax" || (fw.name == "jaxlib" && !has_framework(env, "jax"))) {
           // The "jax" entry carries the verdict for the whole install (its CUDA plugin).
           jax_rules(env, fw);
+        } else if (fw.name == "onnxruntime" && fw.cuda_build.value_or(false) && fw.cuda_version) {
+          // Without the CUDA provider's libraries, a session asked for CUDAExecutionProvider
+          // logs "Failed to create CUDAExecutionProvider" and runs on the CPU.
+          const std::string major = std::to_string(fw.cuda_version->major());
+          missing_loads(env, fw, "ONNX Runtime",
+                        "pip install \"onnxruntime-gpu[cuda,cudnn]==" + fw.version.str() +
+                            "\" and call onnxruntime.preload_dlls() before creating the session (or `import torch` "
+                            "first, with a torch built for CUDA " +
+                            major + "), or install CUDA " + major + ".x and cuDNN " +
+                            (fw.cudnn_version ? std::to_string(fw.cudnn_version->major()) : std::string("9")) +
+                            ".x where the loader finds them.",
+                        "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements");
         }
       }
       torch_companion_rules(env);

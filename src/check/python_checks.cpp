@@ -43,6 +43,11 @@ std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
     return "Install the GPU build: `pip uninstall " + (fw.package.empty() ? fw.name : fw.package) +
            " && pip install tensorflow[and-cuda]`.";
   }
+  if (fw.name == "onnxruntime") {
+    // Both distributions install the one onnxruntime/ package: the GPU one must replace the other.
+    return "If this environment should use the GPU: `pip uninstall -y " + (fw.package.empty() ? fw.name : fw.package) +
+           " && pip install onnxruntime-gpu` (both install the same onnxruntime package; keep only one).";
+  }
   if (fw.name == "jaxlib" || fw.name == "jax") {
     return "Install the CUDA plugin: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]` with a 580+ driver).";
   }
@@ -127,9 +132,12 @@ std::vector<Finding> python_findings(const Facts& facts) {
       if (fw.name == "jaxlib" || fw.name == "keras" || fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt")
         cpu_only = false;
       if (!cpu_only) continue;
+      // The CPU onnxruntime is often what a package depends on for CPU inference (only
+      // onnxruntime-gpu has the CUDA provider): worth saying, not an error.
+      const Severity on_gpu = fw.name == "onnxruntime" ? Severity::warning : Severity::error;
       out.push_back(Finding{
           .id = "framework-cpu-only",
-          .severity = gpu ? Severity::error : Severity::info,
+          .severity = gpu ? on_gpu : Severity::info,
           .area = FindingArea::python,
           .title = framework_line(fw) + " in " + env.path + " cannot use a GPU",
           .detail = gpu ? "This machine has an NVIDIA GPU, but this build has no CUDA support: it will silently "

@@ -17,6 +17,10 @@ constexpr const char* kTensorflowLoaderSource =
 constexpr const char* kTorchLoaderSource =
     "torch/__init__.py _load_dll_libraries (pytorch@0027c65): os.add_dll_directory + LoadLibraryExW(0x00001100), "
     "LoadLibraryW with PATH as the fallback";
+constexpr const char* kOnnxruntimeLoaderSource =
+    "onnxruntime/core/session/provider_bridge_ort.cc (onnxruntime@0077338): capi\\onnxruntime_providers_cuda.dll "
+    "loaded by full path with LoadLibraryExW(LOAD_WITH_ALTERED_SEARCH_PATH) (onnxruntime/core/platform/windows/"
+    "env.cc); https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements";
 constexpr const char* kPythonImportSource =
     "https://docs.python.org/3/whatsnew/3.8.html#bpo-36085-whatsnew (extension modules' DLL dependencies: "
     "PATH is no longer searched); tensorflow/python/platform/self_check.py (msvcp_dll_names)";
@@ -28,7 +32,10 @@ bool is_msvc_runtime(const std::string& dll) {
 }
 
 std::string display_name(const std::string& framework) {
-  return framework == "torch" ? "PyTorch" : framework == "tensorflow" ? "TensorFlow" : framework;
+  return framework == "torch"         ? "PyTorch"
+         : framework == "tensorflow"  ? "TensorFlow"
+         : framework == "onnxruntime" ? "ONNX Runtime"
+                                      : framework;
 }
 
 std::string parent_dir(const std::string& path) {
@@ -177,6 +184,28 @@ class WindowsChecker {
         fix = "Install the CUDA and cuDNN this TensorFlow was built with and put their bin folders on PATH.";
       }
       source = kTensorflowLoaderSource;
+    } else if (fw.name == "onnxruntime") {
+      detail =
+          "ONNX Runtime loads its CUDA provider (onnxruntime\\capi\\onnxruntime_providers_cuda.dll) by full path; "
+          "the provider's DLLs are then searched in its own folder, System32, the Windows folder, the current folder "
+          "and PATH (os.add_dll_directory does not reach them). None has " +
+          join(names, ", ") +
+          ": a session asking for CUDAExecutionProvider logs \"LoadLibrary failed with error 126\" and \"Failed to "
+          "create CUDAExecutionProvider\", and runs on the CPU.";
+      const std::string major = fw.cuda_version ? std::to_string(fw.cuda_version->major()) : std::string("12");
+      const std::string cudnn = fw.cudnn_version ? std::to_string(fw.cudnn_version->major()) : std::string("9");
+      if (!unreached_dirs.empty()) {
+        std::vector<std::string> dirs(unreached_dirs.begin(), unreached_dirs.end());
+        fix = "Add " + join(dirs, " and ") +
+              " to PATH, or call onnxruntime.preload_dlls() (or `import torch`, built for CUDA " + major +
+              ") before creating the session, which loads them into the process first.";
+      } else {
+        fix =
+            "Install CUDA " + major + ".x and cuDNN " + cudnn +
+            ".x and put their bin folders on PATH, or pip install \"onnxruntime-gpu[cuda,cudnn]==" + fw.version.str() +
+            "\" and call onnxruntime.preload_dlls() before creating the session.";
+      }
+      source = kOnnxruntimeLoaderSource;
     } else {
       detail =
           "PyTorch loads torch\\lib's DLLs, whose dependencies are searched in torch\\lib, the folders it adds with "

@@ -1,13 +1,20 @@
 // Windows variant of host_fs: wide-character paths with the \\?\ prefix, so a path longer than
-// MAX_PATH (260) works without the LongPathsEnabled policy. Windows has no openat(): a Handle is
-// an open directory together with the full path it was opened by, and lookups in it go by that
-// path. Each directory of a lookup is held open without FILE_SHARE_DELETE, so none of the chain
-// can be renamed or removed while the lookup holds it, which is what the descriptors give on
-// POSIX: a rename elsewhere cannot redirect the walk.
+// MAX_PATH (260) works without the LongPathsEnabled policy. Lookups inside a tree (the *_at calls)
+// go by handle, as openat() does on POSIX: each name is opened with NtCreateFile relative to its
+// folder's handle (OBJECT_ATTRIBUTES.RootDirectory), one component at a time, with
+// FILE_OPEN_REPARSE_POINT, so a symbolic link or junction is opened as itself and reported as a
+// link, never followed by the system; a swap of a folder for a link between two steps cannot
+// redirect the walk (issue 11, D1). Folders are held open without FILE_SHARE_DELETE, so none of
+// the chain can be renamed while a lookup holds it.
 #include <windows.h>
+#include <winioctl.h>
+#include <winternl.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <optional>
+#include <vector>
 
 #include "platform/host_fs.hpp"
 #include "platform/win32_text.hpp"
@@ -222,67 +229,224 @@ Handle::~Handle() {
 
 namespace {
 
-/// Opens a directory and holds it (no FILE_SHARE_DELETE: it cannot be renamed while held).
-Result<HandleRef> hold_directory(const std::wstring& wide, const std::string& shown, bool follow) {
-  HANDLE h = ::CreateFileW(wide.c_str(), FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                           nullptr, OPEN_EXISTING,
-                           FILE_FLAG_BACKUP_SEMANTICS | (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT), nullptr);
+constexpr DWORD kDirectoryAccess = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY | FILE_TRAVERSE;
+
+/// Opens a directory the user named and holds it (no FILE_SHARE_DELETE: it cannot be renamed
+/// while held). Links on the way are followed: the path is the user's own.
+Result<HandleRef> hold_directory(const std::wstring& wide, const std::string& shown) {
+  HANDLE h = ::CreateFileW(wide.c_str(), kDirectoryAccess, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (h == INVALID_HANDLE_VALUE) return win_error(::GetLastError(), shown, "open");
   auto handle = std::make_shared<const Handle>(reinterpret_cast<std::intptr_t>(h), narrow(wide));
   BY_HANDLE_FILE_INFORMATION info{};
   if (::GetFileInformationByHandle(h, &info) == 0) return win_error(::GetLastError(), shown, "open");
-  if ((info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0 && !follow) {
-    return Error{ErrorKind::invalid_data, "too many levels of symbolic links", shown, ERROR_CANT_RESOLVE_FILENAME};
-  }
   if ((info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == 0) {
     return Error{ErrorKind::not_found, "not a directory", shown, ERROR_DIRECTORY};
   }
   return handle;
 }
 
+Error not_plain(const std::string& name) {
+  return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
+}
+
+Error is_a_link(const std::string& name) {
+  return Error{ErrorKind::invalid_data, "too many levels of symbolic links", name, ERROR_CANT_RESOLVE_FILENAME};
+}
+
+/// Wine opens a Unix symbolic link's target whatever FILE_OPEN_REPARSE_POINT says, and marks only
+/// links to folders as reparse points. Under wine, then, an entry opened by handle must also sit
+/// where its folder's final path and its name say, or the name was a link.
+bool under_wine() {
+  static const bool wine = ::GetProcAddress(::GetModuleHandleW(L"ntdll.dll"), "wine_get_version") != nullptr;
+  return wine;
+}
+
+/// The object name of an open handle ("\\??\\Z:\\tmp\\tree\\x" under wine): NtQueryObject, since wine's
+/// GetFinalPathNameByHandleW fails (ERROR_MORE_DATA) for a path longer than MAX_PATH.
+std::wstring final_path(HANDLE h) {
+  std::vector<std::uint64_t> storage(8 * 1024);  // 64 KiB, aligned for OBJECT_NAME_INFORMATION
+  ULONG got = 0;
+  const auto size = static_cast<ULONG>(storage.size() * sizeof(std::uint64_t));
+  if (!NT_SUCCESS(::NtQueryObject(h, ObjectNameInformation, storage.data(), size, &got))) return {};
+  const auto* info = reinterpret_cast<const OBJECT_NAME_INFORMATION*>(storage.data());
+  if (info->Name.Buffer == nullptr) return {};
+  return std::wstring(info->Name.Buffer, info->Name.Length / sizeof(wchar_t));
+}
+
+bool sits_where_named(HANDLE dir, HANDLE entry, const std::string& name) {
+  std::wstring expected = final_path(dir);
+  const std::wstring actual = final_path(entry);
+  if (expected.empty() || actual.empty()) return false;
+  if (!expected.ends_with(L'\\')) expected += L'\\';
+  expected += widen(name);
+  return ::CompareStringOrdinal(expected.c_str(), static_cast<int>(expected.size()), actual.c_str(),
+                                static_cast<int>(actual.size()), TRUE) == CSTR_EQUAL;
+}
+
+/// The entry `name` of dir opened by handle (NtCreateFile relative to the folder's handle), as
+/// itself: a link or junction is opened as the link, and reported so by `*link`.
+Result<HandleRef> open_at(const Handle& dir, const std::string& name, ACCESS_MASK access, ULONG share, ULONG options,
+                          const char* what, bool* link) {
+  if (!plain_component(name)) return not_plain(name);
+  std::wstring wide = widen(name);
+  if (wide.size() > 32767) return not_plain(name);
+  UNICODE_STRING text{};
+  text.Buffer = wide.data();
+  text.Length = text.MaximumLength = static_cast<USHORT>(wide.size() * sizeof(wchar_t));
+  OBJECT_ATTRIBUTES attributes{};
+  InitializeObjectAttributes(&attributes, &text, OBJ_CASE_INSENSITIVE, native(dir), nullptr);
+  IO_STATUS_BLOCK io{};
+  HANDLE h = nullptr;
+  NTSTATUS status = ::NtCreateFile(&h, access | SYNCHRONIZE, &attributes, &io, nullptr, 0, share, FILE_OPEN,
+                                   options | FILE_OPEN_REPARSE_POINT | FILE_SYNCHRONOUS_IO_NONALERT, nullptr, 0);
+  if (!NT_SUCCESS(status)) return win_error(::RtlNtStatusToDosError(status), name, what);
+  auto handle = std::make_shared<const Handle>(reinterpret_cast<std::intptr_t>(h), child_path(dir, name));
+  BY_HANDLE_FILE_INFORMATION info{};
+  if (::GetFileInformationByHandle(h, &info) == 0) return win_error(::GetLastError(), name, what);
+  *link = (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0 ||
+          (under_wine() && !sits_where_named(native(dir), h, name));
+  return handle;
+}
+
+/// The same, refusing a link (ELOOP on POSIX with O_NOFOLLOW).
+Result<HandleRef> open_no_link_at(const Handle& dir, const std::string& name, ACCESS_MASK access, ULONG share,
+                                  ULONG options, const char* what) {
+  bool link = false;
+  auto h = open_at(dir, name, access, share, options, what, &link);
+  if (h && link) return is_a_link(name);
+  return h;
+}
+
+/// A symbolic link's or junction's target as stored (FSCTL_GET_REPARSE_POINT): relative text as
+/// it is, "\??\C:\x" as "C:\x". Bounded by the buffer; offsets checked against what was read.
+Result<std::string> reparse_target(HANDLE h, const std::string& name) {
+  constexpr ULONG kSymlink = 0xA000000CUL;     // IO_REPARSE_TAG_SYMLINK
+  constexpr ULONG kMountPoint = 0xA0000003UL;  // IO_REPARSE_TAG_MOUNT_POINT (a junction)
+  std::string buffer(16 * 1024, '\0');         // MAXIMUM_REPARSE_DATA_BUFFER_SIZE
+  DWORD got = 0;
+  if (::DeviceIoControl(h, FSCTL_GET_REPARSE_POINT, nullptr, 0, buffer.data(), static_cast<DWORD>(buffer.size()), &got,
+                        nullptr) == 0) {
+    return win_error(::GetLastError(), name, "readlink");
+  }
+  auto u16 = [&](size_t at) -> unsigned {
+    return at + 2 <= got ? static_cast<unsigned char>(buffer[at]) | (static_cast<unsigned char>(buffer[at + 1]) << 8)
+                         : 0u;
+  };
+  const ULONG tag = got >= 4 ? (u16(0) | (static_cast<ULONG>(u16(2)) << 16)) : 0;
+  const size_t path_buffer = tag == kSymlink ? 20 : 16;
+  if ((tag != kSymlink && tag != kMountPoint) || got < path_buffer) {
+    return Error{ErrorKind::unsupported, "a reparse point that is not a link", name, 0};
+  }
+  auto text_at = [&](unsigned offset, unsigned length) -> std::optional<std::wstring> {
+    const size_t begin = path_buffer + offset;
+    if (length % 2 != 0 || begin + length > got) return std::nullopt;
+    std::wstring out(length / 2, L'\0');
+    std::memcpy(out.data(), buffer.data() + begin, length);
+    return out;
+  };
+  auto target = text_at(u16(12), u16(14));  // the print name: what a user sees
+  if (!target || target->empty()) target = text_at(u16(8), u16(10));
+  if (!target || target->empty()) return Error{ErrorKind::invalid_data, "a link without a target", name, 0};
+  if (target->starts_with(L"\\??\\UNC\\")) {
+    *target = L"\\\\" + target->substr(8);
+  } else if (target->starts_with(L"\\??\\")) {
+    *target = target->substr(4);
+  }
+  return narrow(*target);
+}
+
+std::uint64_t size_from(const BY_HANDLE_FILE_INFORMATION& info) {
+  return (std::uint64_t{info.nFileSizeHigh} << 32) | info.nFileSizeLow;
+}
+
 }  // namespace
 
 Result<HandleRef> open_dir(const std::string& path) {
-  return hold_directory(long_path(path), path, true);
+  return hold_directory(long_path(path), path);
 }
 
 Result<Kind> kind_at(const Handle& dir, const std::string& name) {
-  if (!plain_component(name)) return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
-  WIN32_FILE_ATTRIBUTE_DATA data{};
-  if (::GetFileAttributesExW(widen(child_path(dir, name)).c_str(), GetFileExInfoStandard, &data) == 0) {
-    return win_error(::GetLastError(), name, "stat");
-  }
-  return kind_from_attributes(data.dwFileAttributes);
+  bool link = false;
+  auto h = open_at(dir, name, FILE_READ_ATTRIBUTES, kShareAll, 0, "stat", &link);
+  if (!h) return h.error();
+  if (link) return Kind::symlink;
+  return kind_of(**h);
 }
 
 Result<HandleRef> open_dir_at(const Handle& dir, const std::string& name) {
-  if (!plain_component(name)) return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
-  return hold_directory(widen(child_path(dir, name)), name, false);
+  return open_no_link_at(dir, name, kDirectoryAccess, FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_DIRECTORY_FILE, "open");
 }
 
 Result<std::string> read_link_at(const Handle& dir, const std::string& name) {
-  if (!plain_component(name)) return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
+  bool link = false;
+  auto h = open_at(dir, name, FILE_READ_ATTRIBUTES, kShareAll, 0, "readlink", &link);
+  if (!h) return h.error();
+  auto target = reparse_target(native(**h), name);
+  if (target || (target.error().code != ERROR_NOT_A_REPARSE_POINT && !under_wine())) return target;
+  // Wine: a Unix link is no reparse point there; its target as the host resolves it, absolute,
+  // which SystemView re-roots inside the tree.
   return read_link(child_path(dir, name));
 }
 
 Result<std::vector<Entry>> list_at(const Handle& dir, size_t max_entries, bool* cut) {
-  return list_path(widen(dir.path()), ".", max_entries, cut);
+  // A handle of its own (the folder opened again, relative to itself): a directory listing's
+  // position belongs to the handle, and the folder's handle is shared.
+  UNICODE_STRING empty{};
+  OBJECT_ATTRIBUTES attributes{};
+  InitializeObjectAttributes(&attributes, &empty, OBJ_CASE_INSENSITIVE, native(dir), nullptr);
+  IO_STATUS_BLOCK io{};
+  HANDLE raw = nullptr;
+  NTSTATUS status = ::NtCreateFile(&raw, FILE_LIST_DIRECTORY | SYNCHRONIZE, &attributes, &io, nullptr, 0, kShareAll,
+                                   FILE_OPEN, FILE_DIRECTORY_FILE | FILE_SYNCHRONOUS_IO_NONALERT, nullptr, 0);
+  if (!NT_SUCCESS(status)) return win_error(::RtlNtStatusToDosError(status), ".", "opendir");
+  Owned listing{raw};
+  std::vector<Entry> out;
+  if (cut != nullptr) *cut = false;
+  std::vector<std::uint64_t> storage(8 * 1024);  // 64 KiB, aligned for FILE_FULL_DIR_INFO
+  auto* buffer = reinterpret_cast<char*>(storage.data());
+  const size_t buffer_size = storage.size() * sizeof(std::uint64_t);
+  for (auto klass = FileFullDirectoryRestartInfo;; klass = FileFullDirectoryInfo) {
+    if (::GetFileInformationByHandleEx(listing.h, klass, buffer, static_cast<DWORD>(buffer_size)) == 0) {
+      DWORD code = ::GetLastError();
+      if (code == ERROR_NO_MORE_FILES) break;
+      return win_error(code, ".", "readdir");
+    }
+    for (size_t at = 0;;) {
+      const auto* e = reinterpret_cast<const FILE_FULL_DIR_INFO*>(buffer + at);
+      std::string name = narrow(std::wstring(e->FileName, e->FileNameLength / sizeof(wchar_t)));
+      if (name != "." && name != "..") {
+        if (out.size() >= max_entries) {
+          if (cut != nullptr) *cut = true;
+          return out;
+        }
+        out.push_back(Entry{std::move(name), kind_from_attributes(e->FileAttributes)});
+      }
+      if (e->NextEntryOffset == 0) break;
+      at += e->NextEntryOffset;
+      if (at + sizeof(FILE_FULL_DIR_INFO) > buffer_size) break;
+    }
+  }
+  return out;
 }
 
 bool is_dir_followed_at(const Handle& dir, const std::string& name) {
+  // Only for the live machine's own root: links are the host's to follow.
   return plain_component(name) && kind_of_followed(child_path(dir, name)).value_or(Kind::other) == Kind::directory;
 }
 
 Result<std::uint64_t> size_at(const Handle& dir, const std::string& name) {
-  if (!plain_component(name)) return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
-  return size_of(child_path(dir, name));
+  auto h = open_no_link_at(dir, name, FILE_READ_ATTRIBUTES, kShareAll, 0, "stat");
+  if (!h) return h.error();
+  BY_HANDLE_FILE_INFORMATION info{};
+  if (::GetFileInformationByHandle(native(**h), &info) == 0) return win_error(::GetLastError(), name, "stat");
+  return size_from(info);
 }
 
 Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut) {
-  if (!plain_component(name)) return Error{ErrorKind::not_found, "not a plain file name", name, ERROR_INVALID_NAME};
-  Owned f{open_for_reading(widen(child_path(dir, name)), false)};
-  if (f.h == INVALID_HANDLE_VALUE) return win_error(::GetLastError(), name, "open");
-  return read_regular(f.h, name, max_bytes, cut);
+  auto h = open_no_link_at(dir, name, GENERIC_READ, kShareAll, 0, "open");
+  if (!h) return h.error();
+  return read_regular(native(**h), name, max_bytes, cut);
 }
 
 Result<HandleRef> open_in_root(const Handle&, const std::string& relative_path, OpenAs) {

@@ -62,6 +62,26 @@ std::vector<std::string> jax_needs(int cuda_major) {
   return {};
 }
 
+/// The CUDA libraries onnxruntime-gpu's CUDA provider (capi/libonnxruntime_providers_cuda.so)
+/// links by SONAME: the ones ONNX Runtime's setup.py keeps out of the Linux wheel
+/// (cuda_dependencies passed to auditwheel --exclude, microsoft/onnxruntime setup.py@00157c7:
+/// cuBLAS, cuBLASLt, the CUDA runtime, cuDNN, cuFFT, cuRAND), at the sonames of the build's major.
+/// The provider bridge dlopens the provider by its full path in capi/ (provider_bridge_ort.cc
+/// @0077338: GetRuntimePath() + "libonnxruntime_providers_cuda.so"); these then resolve through
+/// the loader's usual order.
+std::vector<std::string> onnxruntime_needs(int cuda_major) {
+  if (cuda_major == 13) {
+    return {"libcudart.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcufft.so.12", "libcurand.so.10"};
+  }
+  if (cuda_major == 12) {
+    return {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11", "libcurand.so.10"};
+  }
+  if (cuda_major == 11) {
+    return {"libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10", "libcurand.so.10"};
+  }
+  return {};
+}
+
 bool plausible_cudnn(const std::optional<Version>& v) {
   return v && v->major() >= 7 && v->major() <= 15;
 }
@@ -76,6 +96,10 @@ struct Needs {
   /// A directory of the framework's own libraries ($ORIGIN): torch/lib, where wheels from
   /// download.pytorch.org's older builds bundle the CUDA libraries.
   std::string own_dir;
+  /// The build's libraries carry no RPATH or RUNPATH (onnxruntime-gpu 1.20.2's provider names no
+  /// $ORIGIN): the loader's own order decides, and the environment's nvidia wheels serve only once
+  /// something loaded them into the process (onnxruntime.preload_dlls(), or `import torch` first).
+  bool wheels_need_preload = false;
 };
 
 /// A directory searched before the system's: a wheel's lib/ or a conda environment's lib/.
@@ -129,6 +153,9 @@ class Resolver {
           if (requires_mentioning(*md, "nvshmem")) n.sonames.push_back("libnvshmem_host.so.3");
         }
       }
+    } else if (fw.name == "onnxruntime") {
+      n.sonames = onnxruntime_needs(major);
+      n.wheels_need_preload = true;
     } else if (fw.name == "jax") {
       n.sonames = jax_needs(major);
       n.wheels_first = true;
@@ -193,7 +220,7 @@ class Resolver {
     for (const LibraryDir& d : loader_.search_dirs) {
       if (d.why == "LD_LIBRARY_PATH" && in(d.path)) return {soname, system_.join(d.path, soname), "LD_LIBRARY_PATH"};
     }
-    if (!needs.wheels_first) {
+    if (!needs.wheels_first && !needs.wheels_need_preload) {
       if (auto l = from_first()) return *l;
     }
     for (const auto& [name, path] : loader_.cache_entries) {
@@ -201,6 +228,12 @@ class Resolver {
     }
     for (const LibraryDir& d : loader_.search_dirs) {
       if (d.why != "LD_LIBRARY_PATH" && in(d.path)) return {soname, system_.join(d.path, soname), d.why};
+    }
+    if (needs.wheels_need_preload) {
+      if (auto l = from_first()) {
+        l->via += " (once preloaded: onnxruntime.preload_dlls() or an earlier `import torch`)";
+        return *l;
+      }
     }
     return {soname, "", ""};
   }

@@ -80,6 +80,7 @@ class PythonProbe {
     from_home_scan();
     from_system_dirs();
     for (const auto& [prefix, via] : search_.registered) add(prefix, via);
+    if (win_) from_store_packages();
     from_environment_yml();  // after the conda installs: it names an env inside one of them
     for (auto& env : envs_) fill_env(env);
     if (budget_.exhausted) {
@@ -174,6 +175,40 @@ class PythonProbe {
     if (version_hint) hints_[envs_.size()] = {*version_hint, hint_source};
     index_[key] = envs_.size();
     envs_.push_back(std::move(env));
+  }
+
+  /// The Microsoft Store Python: its interpreter sits in Program Files\WindowsApps (not readable
+  /// to users), and what `pip install` puts in it goes to the user site of its package,
+  /// %LOCALAPPDATA%\Packages\PythonSoftwareFoundation.Python.3.X_<publisher>
+  /// \LocalCache\local-packages\Python3X\site-packages: local-packages is its environment here
+  /// (kind "store").
+  void from_store_packages() {
+    auto local = system_.env("LOCALAPPDATA");
+    if (!local && home_) local = join(*home_, "AppData\\Local");
+    if (!local) return;
+    const std::string packages = join(*local, "Packages");
+    constexpr std::string_view kPrefix = "PythonSoftwareFoundation.Python.";
+    for (const DirEntry& e : list(packages)) {
+      if (!e.is_dir || !e.name.starts_with(kPrefix)) continue;
+      const std::string mm = e.name.substr(kPrefix.size(), e.name.find('_') - kPrefix.size());
+      auto v = Version::parse(mm);
+      if (!v || v->parts().size() != 2) continue;
+      const std::string prefix = join(join(packages, e.name), "LocalCache\\local-packages");
+      auto canon = system_.canonical(prefix);
+      if (!canon || !system_.is_dir(*canon) || index_.count(*canon) != 0) continue;
+      if (envs_.size() >= kMaxEnvs) return;
+      PythonEnvFacts env;
+      env.path = *canon;
+      env.kind = "store";
+      env.python_version = v;
+      env.python_version_source = e.name;
+      env.found_via.push_back("Microsoft Store package (LOCALAPPDATA\\Packages)");
+      // The per-version alias the Store installs: WindowsApps\python3.11.exe.
+      const std::string alias = join(*local, "Microsoft\\WindowsApps\\python" + mm + ".exe");
+      if (system_.is_file(alias)) env.interpreter = alias;
+      index_[env.path] = envs_.size();
+      envs_.push_back(std::move(env));
+    }
   }
 
   void classify(PythonEnvFacts& env) {
@@ -566,7 +601,10 @@ class PythonProbe {
     std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
                                               std::to_string(env.python_version->minor())
                                         : std::string();
-    if (win_) {
+    if (win_ && env.kind == "store" && !mm.empty()) {
+      candidates.push_back(join(env.path, "Python" + std::to_string(env.python_version->major()) +
+                                              std::to_string(env.python_version->minor()) + "\\site-packages"));
+    } else if (win_) {
       candidates.push_back(join(env.path, "Lib\\site-packages"));
       if (include_user_site && !mm.empty()) {
         std::string tag =

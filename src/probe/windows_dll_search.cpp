@@ -21,6 +21,15 @@
 //   NULL, 0x00001100 = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR); a
 //   DLL that fails with error 126 is retried with LoadLibraryW after putting those folders in
 //   front of PATH, so PATH is its last resort.
+// - onnxruntime-provider-bridge: onnxruntime-gpu's provider bridge loads its CUDA provider by
+//   full path, capi\onnxruntime_providers_cuda.dll (onnxruntime/core/session/provider_bridge_ort.cc
+//   @0077338: GetRuntimePath() + filename), with LoadLibraryExW(path, NULL,
+//   LOAD_WITH_ALTERED_SEARCH_PATH) (onnxruntime/core/platform/windows/env.cc): the provider's own
+//   imports (CUDA runtime, cuBLAS, cuFFT, cuRAND, cuDNN) are then searched in the provider's
+//   folder (capi), System32, the Windows folder, the current folder and PATH; os.add_dll_directory
+//   does not reach them. A DLL already loaded into the process counts too (`import torch` first,
+//   or onnxruntime.preload_dlls() from the nvidia wheels): neither is seen on disk, so a copy in
+//   torch\lib or the nvidia wheels is named as unreached, not as loaded.
 #include <algorithm>
 #include <set>
 
@@ -80,6 +89,24 @@ std::vector<std::string> torch_dlls(const FrameworkFacts& fw) {
             "cufft64_10.dll",   "cusolver64_11.dll", "cusparse64_11.dll"};
   }
   return {};
+}
+
+/// The CUDA DLLs onnxruntime-gpu's CUDA provider imports: the families its Linux provider links
+/// (probe/framework_libraries.cpp, from ONNX Runtime's setup.py), with the Windows names the
+/// toolkits of that major install, and cuDNN of the build's major.
+std::vector<std::string> onnxruntime_dlls(const FrameworkFacts& fw) {
+  if (!fw.cuda_version) return {};
+  std::vector<std::string> out;
+  const int major = fw.cuda_version->major();
+  if (major == 12) {
+    out = {"cudart64_12.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cufft64_11.dll", "curand64_10.dll"};
+  } else if (major == 11) {
+    out = {"cudart64_110.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cufft64_10.dll", "curand64_10.dll"};
+  } else {
+    return out;
+  }
+  if (fw.cudnn_version) out.push_back("cudnn64_" + std::to_string(fw.cudnn_version->major()) + ".dll");
+  return out;
 }
 
 class DllSearch {
@@ -146,6 +173,14 @@ class DllSearch {
         if (cuda.empty()) continue;
         if (std::string cudnn = cudnn_in(lib); !cudnn.empty()) cuda.push_back(cudnn);
         for (const std::string& dll : cuda) out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
+      } else if (fw.name == "onnxruntime" && fw.cuda_build.value_or(false)) {
+        std::vector<std::string> cuda = onnxruntime_dlls(fw);
+        if (cuda.empty()) continue;
+        const std::string capi = fw.location.empty() ? "" : system_.join(fw.location, "onnxruntime\\capi");
+        std::vector<SearchDir> dirs = {
+            {capi, "onnxruntime\\capi (the provider's folder)"}, {system32_, "System32"}, {windir_, "Windows folder"}};
+        append_path(dirs, "PATH");
+        for (const std::string& dll : cuda) out.push_back(find(dll, "onnxruntime-provider-bridge", fw, env, dirs));
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include "core/text.hpp"
 #include "platform/registry.hpp"
+#include "probe/pe_version.hpp"
 #include "probe/probes.hpp"
 
 namespace gpudoctor {
@@ -115,6 +116,37 @@ void read_driver(const Registry& reg, Facts& facts) {
   }
 }
 
+/// Without the registry's word (no export given, or no NVIDIA entry in it): the driver's version
+/// from the version resource of its own DLLs, which the driver installs with its four-part
+/// version as their file version. nvml.dll first (about 1 MB), then nvcuda.dll.
+void read_driver_files(const SystemView& system, Facts& facts) {
+  const std::string windir = system.env("SystemRoot").value_or("C:\\Windows");
+  const std::string program_files = system.env("ProgramFiles").value_or("C:\\Program Files");
+  for (const std::string& path :
+       {system.join(windir, "System32\\nvml.dll"), system.join(program_files, "NVIDIA Corporation\\NVSMI\\nvml.dll"),
+        system.join(windir, "System32\\nvcuda.dll")}) {
+    auto st = system.stat(path);
+    if (!st || !st->is_regular || st->size_bytes == 0) continue;
+    // The resource section sits near the end; nvcuda.dll is some 30 MB. Read at most 64 MiB.
+    auto bytes = system.read_head(path, 64 * 1024 * 1024);
+    if (!bytes) {
+      facts.problems.push_back({"driver", path, "cannot read: " + bytes.error().message});
+      continue;
+    }
+    auto v = pe_file_version(*bytes);
+    if (!v) {
+      facts.problems.push_back({"driver", path, "no file version: " + v.error().message});
+      continue;
+    }
+    if (auto nvidia = nvidia_from_windows_version(v->str())) {
+      facts.driver.version = nvidia;
+      facts.driver.version_source = path + " file version " + v->str();
+      return;
+    }
+    facts.problems.push_back({"driver", path, "file version " + v->str() + " is not a driver version"});
+  }
+}
+
 /// PEP 514: HKCU / HKLM \Software\Python\<Company>\<Tag>\InstallPath.
 void read_python_registrations(const SystemView& system, const Registry& reg, WindowsFacts& w) {
   struct Hive {
@@ -207,6 +239,7 @@ void probe_windows(const SystemView& system, Facts& facts) {
     read_driver(*reg, facts);
     if (native) read_python_registrations(system, *reg, w);
   }
+  if (native && !facts.driver.version) read_driver_files(system, facts);
   if (native) {
     find_msvc_runtime(system, w);
     find_launchers(system, w);

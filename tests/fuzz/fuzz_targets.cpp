@@ -19,6 +19,7 @@
 #include "kb/knowledge_base.hpp"
 #include "platform/registry.hpp"
 #include "platform/system_view.hpp"
+#include "probe/pe_version.hpp"
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
 #include "probe/python/python_literal.hpp"
@@ -194,6 +195,7 @@ const std::vector<Target>& targets() {
          (void)reg->text("HKCU\\Software\\Python\\PythonCore\\3.11\\InstallPath", "");
        }},
       {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
+      {"pe_version", [](std::string_view s) { (void)pe_file_version(s); }},
       {"conda_meta_name",
        [](std::string_view s) {
          (void)parse_conda_meta_filename(s);

@@ -346,5 +346,56 @@ TEST(FixtureConclusions, JaxCuda12Healthy) {
   EXPECT_EQ(jax["cuda_build"], true);
 }
 
+// onnxruntime-gpu, detected from its own wheel's artefacts (capi/version_info.py on Windows, the
+// CUDA provider's DT_NEEDED names on Linux) and its provider's DLL search modelled.
+TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnWindowsPath) {
+  Doctor d = doctor("windows-ort-cu12-with-cuda11");
+  EXPECT_EQ(d.exit_code, 1);
+  json ort = d.framework("onnxruntime");
+  ASSERT_FALSE(ort.is_null());
+  EXPECT_EQ(ort["package"], "onnxruntime-gpu");
+  EXPECT_EQ(ort["cuda_version"], "12.2.128");
+  EXPECT_EQ(ort["cudnn_version"], "9");
+  json f = d.finding_about("windows-dll-not-found", "ONNX Runtime");
+  ASSERT_FALSE(f.is_null()) << d.report["findings"].dump();
+  EXPECT_EQ(f["severity"], "error");
+  EXPECT_TRUE(mentions(f, "cudart64_12.dll") && mentions(f, "cublas64_12.dll") && mentions(f, "cudnn64_9.dll"))
+      << str(f);
+  EXPECT_TRUE(mentions(f, "preload_dlls")) << str(f);
+  // The CUDA 11 copies on PATH are found, and are not what this build imports: nothing of them is flagged.
+  EXPECT_FALSE(mentions(f, "cudart64_110.dll")) << str(f);
+  size_t provider_loads = 0;
+  for (const auto& l : d.facts()["windows"]["dll_loads"]) {
+    if (l["loader"] == "onnxruntime-provider-bridge") ++provider_loads;
+  }
+  EXPECT_EQ(provider_loads, 6u) << "cudart, cublas, cublasLt, cufft, curand and cuDNN 9";
+  // The Microsoft Store Python's user site-packages (its package's LocalCache) is searched: the CPU
+  // onnxruntime installed there is found, as a CPU build.
+  bool store_seen = false;
+  for (const auto& e : d.facts()["python_envs"]) {
+    if (e["kind"] != "store") continue;
+    store_seen = true;
+    EXPECT_EQ(e["python_version"], "3.12");
+    EXPECT_NE(e["interpreter"].get<std::string>().find("python3.12.exe"), std::string::npos) << e.dump();
+    ASSERT_EQ(e["frameworks"].size(), 1u) << e.dump();
+    EXPECT_EQ(e["frameworks"][0]["package"], "onnxruntime");
+    EXPECT_EQ(e["frameworks"][0]["variant"], "cpu");
+  }
+  EXPECT_TRUE(store_seen) << d.facts()["python_envs"].dump();
+}
+
+TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnLinux) {
+  Doctor d = doctor("linux-ort-cu12-with-cuda11");
+  EXPECT_EQ(d.exit_code, 1);
+  json ort = d.framework("onnxruntime");
+  ASSERT_FALSE(ort.is_null());
+  EXPECT_EQ(ort["cuda_version"], "12");  // the provider links libcudart.so.12
+  EXPECT_EQ(ort["cudnn_version"], "9");
+  json f = d.finding_about("framework-cuda-libraries-missing", "ONNX Runtime");
+  ASSERT_FALSE(f.is_null()) << d.report["findings"].dump();
+  EXPECT_TRUE(mentions(f, "libcudart.so.12") && mentions(f, "libcudnn.so.9")) << str(f);
+  EXPECT_TRUE(mentions(f, "preload_dlls")) << str(f);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -147,7 +147,8 @@ bool requires_mentioning(std::string_view metadata, std::string_view word) {
 }
 
 std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix) {
-  return requirement_at(metadata, name_prefix, ">=");
+  if (auto floor = requirement_at(metadata, name_prefix, ">=")) return floor;
+  return requirement_at(metadata, name_prefix, "~=");  // a compatible release: ~=9.0 is >=9.0,<10
 }
 
 std::optional<int> cuda_major_from_record(std::string_view record) {

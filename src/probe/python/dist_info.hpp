@@ -50,8 +50,8 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
 /// Whether an unconditional requirement (no `extra ==` marker) names `word` in its name or
 /// extras: "nvidia-cusparselt-cu13==0.8.1", "cuda-toolkit[cublas,cufile]==13.2.2" for "cufile".
 bool requires_mentioning(std::string_view metadata, std::string_view word);
-/// The lower bound of such a requirement ("nvidia-cudnn-cu12<10.0,>=9.8" gives 9.8): JAX's CUDA
-/// plugins state the cuDNN they need this way.
+/// The lower bound of such a requirement ("nvidia-cudnn-cu12<10.0,>=9.8" gives 9.8, "~=9.0" 9.0):
+/// JAX's CUDA plugins and onnxruntime-gpu's extras state the cuDNN they need this way.
 std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix);
 
 /// The CUDA major of a wheel whose RECORD installs under nvidia/cuNN/ (the CUDA 13 wheels,

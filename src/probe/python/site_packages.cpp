@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "probe/python/dist_info.hpp"
+#include "probe/python/python_literal.hpp"
 #include "probe/python/tf_build_info.hpp"
 #include "probe/python/torch_version.hpp"
 
@@ -168,6 +169,123 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
   }
 }
 
+/// ONNX Runtime's distributions: onnxruntime-gpu carries the CUDA execution provider (so do the
+/// nightly and the old ort-*-gpu names); the others are CPU, DirectML, OpenVINO... builds.
+bool is_onnxruntime_dist(const std::string& name) {
+  return name == "onnxruntime" || name.starts_with("onnxruntime-") || name == "ort-nightly" ||
+         name.starts_with("ort-nightly-");
+}
+
+/// The cuDNN major an onnxruntime-gpu build opens, when its METADATA does not pin one: ONNX
+/// Runtime's "CUDA Execution Provider" requirements table
+/// (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements):
+/// CUDA 11.x builds use cuDNN 8; CUDA 12.x builds cuDNN 8 up to 1.18.0 and cuDNN 9 from 1.18.1;
+/// CUDA 13 builds cuDNN 9. "Built with cuDNN 8.x is not compatible with cuDNN 9.x, and vice versa."
+std::optional<Version> onnxruntime_cudnn(const Version& ort, const Version& cuda) {
+  if (cuda.major() <= 11) return Version::parse("8");
+  if (cuda.major() == 12 && ort.parts().size() >= 2 && ort < Version::parse("1.18.1").value()) {
+    return Version::parse("8");
+  }
+  return Version::parse("9");
+}
+
+/// A soname's version after `stem` ("libcudart.so." -> "12" or "11.0") in a library's first bytes:
+/// ELF keeps .dynstr, with the DT_NEEDED names, near the start (onnxruntime-gpu 1.20.2's 767 MB
+/// libonnxruntime_providers_cuda.so has libcudart.so.12 at byte 17800).
+std::optional<Version> soname_version(std::string_view head, std::string_view stem) {
+  for (size_t at = head.find(stem); at != std::string_view::npos; at = head.find(stem, at + 1)) {
+    if (at > 0 && head[at - 1] != '\0') continue;  // a whole string of the table, not a suffix
+    const size_t from = at + stem.size();
+    const size_t nul = head.find('\0', from);
+    if (nul == std::string_view::npos || nul == from || nul - from > 16) continue;
+    if (auto v = Version::parse(head.substr(from, nul - from))) return v;
+  }
+  return std::nullopt;
+}
+
+/// What an onnxruntime-gpu wheel says it was built with, from its own artefacts:
+/// - Windows wheels: onnxruntime/capi/version_info.py (onnxruntime_gpu-1.20.2-cp311-win_amd64:
+///   use_cuda = True, cuda_version = "12.2.128", cudnn_version = "9"; 1.17.1: "11.8.0", "8");
+/// - training and older builds: capi/build_and_package_info.py (cuda_version = '11.8');
+/// - Linux wheels carry neither (1.20.2 manylinux): the CUDA provider's own DT_NEEDED names
+///   (libcudart.so.12, libcudnn.so.9) from the first MiB of capi/libonnxruntime_providers_cuda.so.
+/// The provider library (capi/onnxruntime_providers_cuda.dll, libonnxruntime_providers_cuda.so)
+/// is what the provider bridge loads when a session asks for CUDAExecutionProvider.
+void fill_onnxruntime(const SystemView& system, const std::string& site, const Dist& d, FrameworkFacts& fw) {
+  const bool windows = system.is_windows();
+  const std::string capi = system.join(site, windows ? "onnxruntime\\capi" : "onnxruntime/capi");
+  const std::string provider =
+      system.join(capi, windows ? "onnxruntime_providers_cuda.dll" : "libonnxruntime_providers_cuda.so");
+  const bool has_provider = system.is_file(provider);
+  std::string cuda;
+  std::string cudnn;
+  std::optional<bool> use_cuda;
+  for (const char* file : {"version_info.py", "build_and_package_info.py"}) {
+    const std::string path = system.join(capi, file);
+    auto text = system.read_file(path, 64 * 1024);
+    if (!text) {
+      if (text.error().kind != ErrorKind::not_found) {
+        fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+      }
+      continue;
+    }
+    std::vector<std::string> problems;
+    if (!pyfile::refuse_binary(*text, "not a Python source file (binary content)", problems)) {
+      auto assigned = pyfile::parse_assignments(*text);
+      problems.insert(problems.end(), assigned.problems.begin(), assigned.problems.end());
+      auto string_value = [&](const char* name) -> std::string {
+        auto it = assigned.values.find(name);
+        return it != assigned.values.end() && it->second.kind == pyfile::PyValue::Kind::string ? it->second.text : "";
+      };
+      if (cuda.empty()) cuda = string_value("cuda_version");
+      if (cudnn.empty()) cudnn = string_value("cudnn_version");
+      auto it = assigned.values.find("use_cuda");
+      if (it != assigned.values.end() && it->second.kind == pyfile::PyValue::Kind::boolean) {
+        use_cuda = it->second.boolean;
+      }
+    }
+    for (auto& p : problems) fw.problems.push_back(std::string(file) + ": " + p);
+    if (fw.evidence.empty()) fw.evidence = path;
+  }
+  if (!cuda.empty()) {
+    fw.cuda_version = Version::parse(cuda);
+    if (!fw.cuda_version) fw.problems.push_back("cuda_version is not a version: " + printable(cuda, 40));
+  }
+  if (!cudnn.empty()) {
+    fw.cudnn_version = Version::parse(cudnn);
+    if (!fw.cudnn_version) fw.problems.push_back("cudnn_version is not a version: " + printable(cudnn, 40));
+  }
+  if (has_provider && !windows && (!fw.cuda_version || !fw.cudnn_version)) {
+    if (auto head = system.read_head(provider, 1024 * 1024)) {
+      if (auto v = soname_version(*head, "libcudart.so."); v && !fw.cuda_version) {
+        fw.cuda_version = Version::parse(std::to_string(v->major()));
+        fw.evidence = provider + " (links libcudart.so." + v->str() + ")";
+      }
+      if (auto v = soname_version(*head, "libcudnn.so."); v && !fw.cudnn_version) fw.cudnn_version = v;
+    }
+  }
+  fw.cuda_build = has_provider || use_cuda.value_or(false);
+  if (!*fw.cuda_build) {
+    fw.variant = "cpu";
+    if (fw.evidence.empty()) fw.evidence = capi;
+    return;
+  }
+  if (!has_provider) {
+    fw.problems.push_back("a CUDA build without its CUDA provider library " + provider +
+                          ": the package files are incomplete");
+  }
+  if (fw.evidence.empty()) fw.evidence = provider;
+  if (!fw.cuda_version) return;
+  fw.variant = "cuda" + std::to_string(fw.cuda_version->major());
+  // The extras of later wheels name the nvidia wheels ("nvidia-cudnn-cu12~=9.0; extra == 'cudnn'").
+  if (!fw.cudnn_version && d.dir.kind != "egg-info") {
+    if (auto md = system.read_file(system.join(d.path, "METADATA"), 256 * 1024)) {
+      if (auto floor = requirement_floor(*md, "nvidia-cudnn-cu")) fw.cudnn_version = Version::parse(floor->version);
+    }
+  }
+  if (!fw.cudnn_version) fw.cudnn_version = onnxruntime_cudnn(fw.version, *fw.cuda_version);
+}
+
 /// jaxlib from PyPI is CPU-only; GPU support comes from jax-cuda*-plugin / -pjrt. Old jaxlib
 /// wheels from Google's index carried it in the local tag: "0.4.23+cuda12.cudnn89".
 void fill_jaxlib(FrameworkFacts& fw) {
@@ -261,7 +379,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
                d->name == "tensorflow-text" || d->name == "tensorflow-addons" || d->name == "jax" ||
                d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" || d->name.starts_with("jax-cuda") ||
-               d->name.starts_with("nvidia-")) {
+               d->name.starts_with("nvidia-") || is_onnxruntime_dist(d->name)) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -302,6 +420,11 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     env.frameworks.push_back(std::move(fw));
   }
 
+  // onnxruntime and onnxruntime-gpu (and -directml, ...) all install the one onnxruntime/ package.
+  std::vector<std::string> ort_dists;
+  for (const auto& [name, d] : others) {
+    if (is_onnxruntime_dist(name)) ort_dists.push_back(name + " " + d.dir.version);
+  }
   for (const auto& [name, d] : others) {
     if (auto nv = parse_nvidia_wheel_name(name)) {
       NvidiaWheel w;
@@ -354,6 +477,13 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
             fw.evidence = system.join(d.path, "METADATA");
           }
         }
+      }
+    } else if (is_onnxruntime_dist(name)) {
+      fw.name = "onnxruntime";
+      fill_onnxruntime(system, dir, d, fw);
+      if (ort_dists.size() > 1) {
+        fw.conflicts.push_back("several ONNX Runtime distributions share one onnxruntime/ package: " +
+                               join(ort_dists, ", ") + "; the files of the last one installed win");
       }
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";
