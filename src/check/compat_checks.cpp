@@ -213,6 +213,23 @@ class Checker {
   /// image". SASS runs on a later minor of its major (8.6 code on 8.9); a card newer than the
   /// list may still be served by the PTX, so only older cards are judged. With the CUDA major
   /// unknown, every row of that release must agree.
+  /// A cuDNN from before `lib`'s minor, the way this copy was installed: a pip wheel is pinned
+  /// below it; another copy is replaced from NVIDIA's archive or conda.
+  static std::string cudnn_downgrade_fix(const LibraryFacts& lib, const CudnnBuild& b, const KnownGpu& g) {
+    std::string below = fmt::format("{}.{}", lib.version->major(), lib.version->minor());
+    int cuda_major = lib.cuda_major.value_or(b.cuda_major);
+    std::string how =
+        lib.origin == "pip-wheel" && cuda_major > 0
+            ? fmt::format(
+                  "pin the wheel below it: pip install \"nvidia-cudnn-cu{}<{}\" (or the framework release "
+                  "that requires an older one)",
+                  cuda_major, below)
+            : "replace this copy with an older release (NVIDIA's cuDNN archive, or conda install \"cudnn<" + below +
+                  "\")";
+    return "Use a cuDNN release before " + below + " that still has kernels for " + sm(g.cc) +
+           " (`gpudoctor matrix` lists each release's architectures): " + how + ".";
+  }
+
   void cudnn_arch_rules() {
     for (const LibraryFacts& lib : facts_.libraries) {
       if (lib.name != "cudnn" || !lib.version) continue;
@@ -244,12 +261,7 @@ class Checker {
                                           "on this card its convolutions fail with CUDNN_STATUS_ARCH_MISMATCH or "
                                           "\"no kernel image is available\". Copy in {} [{}].",
                                           ccs.front(), join(ccs, ", "), lib.path, lib.origin),
-                    .fix = "Use a cuDNN release that still supports " + sm(g.cc) +
-                           " (`gpudoctor matrix` lists each release's architectures), e.g. pin the pip wheel "
-                           "(pip install \"nvidia-cudnn-cu" +
-                           std::to_string(lib.cuda_major.value_or(b.cuda_major)) + "<" +
-                           lib.version->str().substr(0, lib.version->str().find('.', 2)) +
-                           "\") or the framework release that bundles an older one.",
+                    .fix = cudnn_downgrade_fix(lib, b, g),
                     .evidence = {lib.path, g.name},
                     .source = b.source});
       }

@@ -479,6 +479,19 @@ TEST(CompatChecks, CudnnWithoutKernelsForTheCardIsAnError) {
   EXPECT_EQ(f->severity, Severity::error);
   EXPECT_NE(f->title.find("cuDNN 9.27.0.42"), std::string::npos) << f->title;
   EXPECT_NE(f->source.find("[artefact]"), std::string::npos) << f->source;
+  EXPECT_NE(f->fix.find("pip install \"nvidia-cudnn-cu12<9.27\""), std::string::npos) << f->fix;
+
+  // A copy not from pip is not fixed with pip.
+  Facts system_copy = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  LibraryFacts sys = cudnn_copy("9.27.0.42", 12);
+  sys.origin = "system";
+  sys.path = "/usr/lib/x86_64-linux-gnu";
+  system_copy.libraries.push_back(sys);
+  auto system_findings = compatibility_findings(system_copy, testing::builtin_kb());
+  const Finding* s = testing::find(system_findings, "cudnn-no-kernels-for-gpu");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->fix.find("pip install"), std::string::npos) << s->fix;
+  EXPECT_NE(s->fix.find("before 9.27"), std::string::npos) << s->fix;
 
   // An older release built for 7.0 has kernels for it; the CUDA major unknown, both rows of 9.27 agree.
   Facts older = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
