@@ -190,6 +190,7 @@ void compare_fleet(FleetReport& report) {
   report.findings.clear();
   report.outliers.clear();
   report.bench.clear();
+  for (auto& n : report.nodes) n.group.clear();
   // Group by fingerprint. Env items a node lacks read as "unset" so every group has every key.
   std::vector<std::vector<std::pair<std::string, std::string>>> prints;
   std::set<std::string> env_keys;
@@ -218,7 +219,10 @@ void compare_fleet(FleetReport& report) {
                    [&](const auto& a, const auto& b) { return by_print[a].size() > by_print[b].size(); });
   for (size_t g = 0; g < order.size(); ++g) {
     FleetGroup group{.id = group_id(g), .print = order[g]};
-    for (size_t i : by_print[order[g]]) group.nodes.push_back(report.nodes[i].name);
+    for (size_t i : by_print[order[g]]) {
+      group.nodes.push_back(report.nodes[i].name);
+      report.nodes[i].group = group.id;
+    }
     report.groups.push_back(std::move(group));
   }
   // Outliers: with a group holding most of the reporting nodes, every node outside it.

@@ -1,7 +1,7 @@
 #pragma once
 /// A fleet: every node's doctor report gathered to one place (gpudoctor-fleet's rank 0), and
-/// what comparing them found. Plain data; check/fleet_compare.hpp fills the report and
-/// render/fleet_report.hpp prints it.
+/// what comparing them found. Plain data; check/fleet_compare.hpp fills the report,
+/// render/fleet_report.hpp prints it and model/json_codec writes and reads its JSON.
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +41,7 @@ struct FleetNode {
   /// deadline), "no-report" (the rank sent nothing before rank 0's deadline).
   std::string status = "ok";
   std::string error;  ///< the reason in words, for every status but "ok"
+  std::string group;  ///< the FleetGroup id its fingerprint fell in; "" when it did not report
   Facts facts;
   std::vector<Finding> findings;
   FleetRun verify;

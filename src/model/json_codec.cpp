@@ -26,6 +26,11 @@ template <class T>
 struct is_vector : std::false_type {};
 template <class T>
 struct is_vector<std::vector<T>> : std::true_type {};
+/// A list of (name, value) pairs, written as a JSON object in the list's order.
+template <class T>
+struct is_members : std::false_type {};
+template <class T>
+struct is_members<std::vector<std::pair<std::string, T>>> : std::true_type {};
 template <class T>
 struct is_optional : std::false_type {};
 template <class T>
@@ -74,6 +79,11 @@ class Writer {
   void required(const char* key, const T& v) {
     field(key, v);
   }
+  /// An object that is there or not (a run not asked for): null when absent.
+  template <class T>
+  void if_present(const char* key, const T& v, bool present) {
+    out_[key] = present ? encode(v) : json(nullptr);
+  }
   /// A value computed from the others (written, never read back).
   void put(const char* key, json value) { out_[key] = std::move(value); }
   /// A nested object whose fields belong to the enclosing struct.
@@ -104,6 +114,14 @@ class Reader {
   void required(const char* key, T& v) {
     const json* j = find(key);
     if (!j || !decode(*j, v)) complete_ = false;
+  }
+  /// Present only when the key holds an object: null, absent or junk leaves it absent.
+  template <class T>
+  void if_present(const char* key, T& v, bool& present) {
+    const json* j = find(key);
+    if (!j || !j->is_object()) return;
+    decode(*j, v);
+    present = true;
   }
   void put(const char*, const json&) {}
   template <class F>
@@ -582,6 +600,181 @@ void describe(Io& io, Of<BenchReport> auto& r) {
   io.field("problems", r.problems);
 }
 
+// fleet: every node's result as rank 0 (or `fleet --from`) got it, and what comparing found.
+
+template <class Io>
+void describe(Io& io, Of<FleetRun> auto& r) {
+  io.field("status", r.status);
+  io.field("detail", r.detail);
+  io.field("figures", r.figures, Empty::omit);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetNcclRun> auto& r) {
+  io.field("status", r.status);
+  io.field("detail", r.detail);
+  io.field("seconds", r.seconds);
+  io.field("busbw_gbps", r.busbw_gbps);
+  io.field("transport", r.transport);
+  io.field("connections", r.connections);
+}
+
+/// The most GPUs one node's memory health may name: more is junk, not a node.
+constexpr size_t kMaxFleetNodeGpus = 1024;
+
+/// One GPU's memory health in a fleet node's entry: all the fleet keeps of a node's facts.
+struct GpuMemoryHealth {
+  size_t gpu = kMaxFleetNodeGpus;  ///< index in the node's GPU list
+  std::string name;
+  std::string uuid;
+  std::optional<std::uint64_t> ecc_uncorrected_volatile;
+  std::optional<unsigned> retired_pages;
+};
+
+template <class Io>
+void describe(Io& io, Of<GpuMemoryHealth> auto& h) {
+  io.required("gpu", h.gpu);
+  io.field("name", h.name);
+  io.field("uuid", h.uuid);
+  io.field("ecc_uncorrected_volatile", h.ecc_uncorrected_volatile, Empty::null);
+  io.field("retired_pages", h.retired_pages, Empty::null);
+}
+
+/// The GPUs whose memory health NVML knew.
+std::vector<GpuMemoryHealth> memory_health(const Facts& facts) {
+  std::vector<GpuMemoryHealth> out;
+  for (size_t i = 0; i < facts.gpus.size(); ++i) {
+    const GpuFacts& g = facts.gpus[i];
+    if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
+    out.push_back({.gpu = i,
+                   .name = g.name,
+                   .uuid = g.uuid,
+                   .ecc_uncorrected_volatile = g.ecc_uncorrected_volatile,
+                   .retired_pages = g.retired_pages});
+  }
+  return out;
+}
+
+void apply_memory_health(const std::vector<GpuMemoryHealth>& health, Facts& facts) {
+  for (const auto& h : health) {
+    if (h.gpu >= kMaxFleetNodeGpus) continue;
+    if (facts.gpus.size() <= h.gpu) facts.gpus.resize(h.gpu + 1);
+    GpuFacts& g = facts.gpus[h.gpu];
+    g.name = h.name;
+    g.uuid = h.uuid;
+    g.ecc_uncorrected_volatile = h.ecc_uncorrected_volatile;
+    g.retired_pages = h.retired_pages;
+  }
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetNode> auto& n) {
+  io.field("node", n.name);
+  io.field("rank", n.rank);
+  io.field("status", n.status);
+  io.field("error", n.error, Empty::null);
+  io.field("group", n.group, Empty::null);
+  if constexpr (Io::writes) {
+    int errors = 0, warnings = 0;
+    for (const auto& f : n.findings) {
+      errors += f.severity == Severity::error;
+      warnings += f.severity == Severity::warning;
+    }
+    io.put("errors", errors);
+    io.put("warnings", warnings);
+  }
+  io.if_present("verify", n.verify, n.verify.ran);
+  io.if_present("bench", n.bench, n.bench.ran);
+  io.if_present("nccl", n.nccl, n.nccl.ran);
+  if constexpr (Io::writes) {
+    io.put("gpu_memory", encode(memory_health(n.facts)));
+  } else {
+    std::vector<GpuMemoryHealth> health;
+    io.field("gpu_memory", health);
+    apply_memory_health(health, n.facts);
+  }
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetGroup> auto& g) {
+  io.field("id", g.id);
+  io.field("nodes", g.nodes);
+  io.field("outlier", g.outlier);
+  io.field("fingerprint", g.print);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetDifference> auto& d) {
+  io.field("key", d.key);
+  io.field("values", d.values);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetFinding> auto& f) {
+  io.field("id", f.id);
+  io.field("severity", f.severity);
+  io.field("title", f.title);
+  io.field("fix", f.fix);
+  io.field("nodes", f.nodes);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetOutlier> auto& o) {
+  io.field("node", o.node);
+  io.field("reason", o.reason);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetNccl> auto& n) {
+  io.field("status", n.status);
+  io.field("detail", n.detail);
+  io.field("gpus", n.gpus);
+  io.field("bytes", n.bytes);
+  io.field("busbw_gbps", n.busbw_gbps);
+  io.field("slowest_node", n.slowest_node);
+  io.field("slowest_transport", n.slowest_transport);
+  io.field("slowest_transport_nodes", n.slowest_transport_nodes);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetBenchFigure> auto& b) {
+  io.field("key", b.key);
+  io.field("nodes", b.nodes);
+  io.field("median", b.median);
+  io.field("mad", b.mad);
+  io.field("min", b.min);
+  io.field("max", b.max);
+}
+
+template <class Io>
+void describe(Io& io, Of<FleetReport> auto& r) {
+  io.field("source", r.source);
+  io.field("ranks", r.ranks);
+  if constexpr (Io::writes) {
+    size_t reported = 0;
+    json missing = json::array();
+    for (const auto& n : r.nodes) {
+      if (n.status == "ok") {
+        ++reported;
+      } else {
+        missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
+      }
+    }
+    io.put("node_count", r.nodes.size());
+    io.put("reported", reported);
+    io.field("nodes", r.nodes);
+    io.put("missing", std::move(missing));
+  } else {
+    io.field("nodes", r.nodes);
+  }
+  io.field("groups", r.groups);
+  io.field("differences", r.differences);
+  io.field("findings", r.findings);
+  io.field("outliers", r.outliers);
+  io.if_present("nccl", r.nccl, r.nccl.ran);
+  io.field("bench", r.bench);
+}
+
 // ---- values ----
 
 template <class T>
@@ -594,6 +787,10 @@ json encode(const T& v) {
     return json(to_string(v));
   } else if constexpr (is_optional<T>::value) {
     return v ? encode(*v) : json(nullptr);
+  } else if constexpr (is_members<T>::value) {
+    json out = json::object();
+    for (const auto& [name, value] : v) out[name] = encode(value);
+    return out;
   } else if constexpr (is_vector<T>::value) {
     json out = json::array();
     for (const auto& item : v) out.push_back(encode(item));
@@ -644,6 +841,12 @@ bool decode(const json& j, T& v) {
     typename T::value_type inner{};
     if (j.is_null() || !decode(j, inner)) return false;
     v = std::move(inner);
+  } else if constexpr (is_members<T>::value) {
+    if (!j.is_object()) return false;
+    for (const auto& [name, item] : j.items()) {
+      typename T::value_type::second_type inner{};
+      if (decode(item, inner)) v.emplace_back(name, std::move(inner));
+    }
   } else if constexpr (is_vector<T>::value) {
     if (!j.is_array()) return false;
     for (const auto& item : j) {
@@ -768,159 +971,23 @@ bool bench_topology_from_json(const json& j, BenchTopology& topology) {
   return decode(j, topology);
 }
 
-}  // namespace gpudoctor
-
-namespace gpudoctor {
-namespace {
-
-/// doc[key] read into v when it is there with the right type.
-template <class T>
-void read_key(const json& doc, const char* key, T& v) {
-  if (!doc.is_object()) return;
-  auto it = doc.find(key);
-  if (it != doc.end()) decode(*it, v);
+json fleet_report_to_json(const FleetReport& report) {
+  return encode(report);
 }
-
-const json& array_of(const json& doc, const char* key) {
-  static const json empty = json::array();
-  if (!doc.is_object()) return empty;
-  auto it = doc.find(key);
-  return it != doc.end() && it->is_array() ? *it : empty;
-}
-
-/// A JSON object's members, in order, whose values read as T.
-template <class T>
-std::vector<std::pair<std::string, T>> members_of(const json& doc, const char* key) {
-  std::vector<std::pair<std::string, T>> out;
-  if (!doc.is_object()) return out;
-  auto it = doc.find(key);
-  if (it == doc.end() || !it->is_object()) return out;
-  for (const auto& [k, v] : it->items()) {
-    T value{};
-    if (decode(v, value)) out.emplace_back(k, value);
-  }
-  return out;
-}
-
-FleetRun fleet_run_from_json(const json& j) {
-  FleetRun r;
-  if (!j.is_object()) return r;
-  r.ran = true;
-  read_key(j, "status", r.status);
-  read_key(j, "detail", r.detail);
-  r.figures = members_of<double>(j, "figures");
-  return r;
-}
-
-FleetNcclRun fleet_nccl_run_from_json(const json& j) {
-  FleetNcclRun r;
-  if (!j.is_object()) return r;
-  r.ran = true;
-  read_key(j, "status", r.status);
-  read_key(j, "detail", r.detail);
-  read_key(j, "seconds", r.seconds);
-  read_key(j, "busbw_gbps", r.busbw_gbps);
-  read_key(j, "transport", r.transport);
-  r.connections = members_of<int>(j, "connections");
-  return r;
-}
-
-/// The most GPUs one node's memory health may name: more is junk, not a node.
-constexpr size_t kMaxFleetNodeGpus = 1024;
-
-}  // namespace
 
 bool fleet_report_from_json(const json& doc, FleetReport& report) {
   if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array()) return false;
   FleetReport r;
-  read_key(doc, "source", r.source);
-  read_key(doc, "ranks", r.ranks);
+  decode(doc, r);
+  // Each node's own findings, as far as the fleet kept them (its warnings and errors).
   std::map<std::string, size_t> by_name;
-  for (const auto& n : array_of(doc, "nodes")) {
-    if (!n.is_object()) continue;
-    FleetNode node;
-    read_key(n, "node", node.name);
-    read_key(n, "rank", node.rank);
-    read_key(n, "status", node.status);
-    read_key(n, "error", node.error);
-    if (auto it = n.find("verify"); it != n.end()) node.verify = fleet_run_from_json(*it);
-    if (auto it = n.find("bench"); it != n.end()) node.bench = fleet_run_from_json(*it);
-    if (auto it = n.find("nccl"); it != n.end()) node.nccl = fleet_nccl_run_from_json(*it);
-    for (const auto& g : array_of(n, "gpu_memory")) {
-      size_t index = kMaxFleetNodeGpus;
-      read_key(g, "gpu", index);
-      if (index >= kMaxFleetNodeGpus) continue;
-      if (node.facts.gpus.size() <= index) node.facts.gpus.resize(index + 1);
-      GpuFacts& gpu = node.facts.gpus[index];
-      read_key(g, "name", gpu.name);
-      read_key(g, "uuid", gpu.uuid);
-      read_key(g, "ecc_uncorrected_volatile", gpu.ecc_uncorrected_volatile);
-      read_key(g, "retired_pages", gpu.retired_pages);
-    }
-    by_name.try_emplace(node.name, r.nodes.size());
-    r.nodes.push_back(std::move(node));
-  }
-  for (const auto& g : array_of(doc, "groups")) {
-    FleetGroup group;
-    read_key(g, "id", group.id);
-    read_key(g, "nodes", group.nodes);
-    read_key(g, "outlier", group.outlier);
-    group.print = members_of<std::string>(g, "fingerprint");
-    r.groups.push_back(std::move(group));
-  }
-  for (const auto& d : array_of(doc, "differences")) {
-    FleetDifference diff;
-    read_key(d, "key", diff.key);
-    read_key(d, "values", diff.values);
-    r.differences.push_back(std::move(diff));
-  }
-  for (const auto& f : array_of(doc, "findings")) {
-    FleetFinding finding;
-    read_key(f, "id", finding.id);
-    read_key(f, "severity", finding.severity);
-    read_key(f, "title", finding.title);
-    read_key(f, "fix", finding.fix);
-    read_key(f, "nodes", finding.nodes);
-    // Each node's own findings, as far as the fleet kept them (its warnings and errors).
-    for (const auto& name : finding.nodes) {
+  for (size_t i = 0; i < r.nodes.size(); ++i) by_name.try_emplace(r.nodes[i].name, i);
+  for (const auto& f : r.findings) {
+    for (const auto& name : f.nodes) {
       auto it = by_name.find(name);
       if (it == by_name.end()) continue;
-      Finding one;
-      one.id = finding.id;
-      one.severity = finding.severity;
-      one.title = finding.title;
-      one.fix = finding.fix;
-      r.nodes[it->second].findings.push_back(std::move(one));
+      r.nodes[it->second].findings.push_back({.id = f.id, .severity = f.severity, .title = f.title, .fix = f.fix});
     }
-    r.findings.push_back(std::move(finding));
-  }
-  for (const auto& o : array_of(doc, "outliers")) {
-    FleetOutlier outlier;
-    read_key(o, "node", outlier.node);
-    read_key(o, "reason", outlier.reason);
-    r.outliers.push_back(std::move(outlier));
-  }
-  if (auto it = doc.find("nccl"); it != doc.end() && it->is_object()) {
-    FleetNccl& n = r.nccl;
-    n.ran = true;
-    read_key(*it, "status", n.status);
-    read_key(*it, "detail", n.detail);
-    read_key(*it, "gpus", n.gpus);
-    read_key(*it, "bytes", n.bytes);
-    read_key(*it, "busbw_gbps", n.busbw_gbps);
-    read_key(*it, "slowest_node", n.slowest_node);
-    read_key(*it, "slowest_transport", n.slowest_transport);
-    read_key(*it, "slowest_transport_nodes", n.slowest_transport_nodes);
-  }
-  for (const auto& b : array_of(doc, "bench")) {
-    FleetBenchFigure figure;
-    read_key(b, "key", figure.key);
-    read_key(b, "nodes", figure.nodes);
-    read_key(b, "median", figure.median);
-    read_key(b, "mad", figure.mad);
-    read_key(b, "min", figure.min);
-    read_key(b, "max", figure.max);
-    r.bench.push_back(std::move(figure));
   }
   report = std::move(r);
   return true;

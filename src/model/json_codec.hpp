@@ -68,7 +68,11 @@ void bench_report_from_json(const nlohmann::ordered_json& j, BenchReport& report
 nlohmann::ordered_json bench_topology_to_json(const BenchTopology& topology);
 bool bench_topology_from_json(const nlohmann::ordered_json& j, BenchTopology& topology);
 
-/// A fleet JSON document (render/fleet_report.hpp's render_fleet_json, docs/fleet.md) read back,
+/// The fleet's report (docs/fleet.md): every node in rank order with its runs and GPU memory
+/// health, the groups, what differs, the collapsed findings, outliers, NCCL and bench summaries.
+/// render_fleet_json puts the schema version and the tool in front of it.
+nlohmann::ordered_json fleet_report_to_json(const FleetReport& report);
+/// A fleet JSON document (render/fleet_report.hpp's render_fleet_json) read back,
 /// for `report --html --fleet`: every part the fleet printed, as leniently as the readers above
 /// (the file is the user's). A node's facts are only what the document holds (its GPUs' memory
 /// health), and its findings only the warnings and errors the fleet collapsed. False when doc is

@@ -8,6 +8,7 @@
 
 #include "core/text.hpp"
 #include "model/build_info.hpp"
+#include "model/json_codec.hpp"
 #include "render/finding_words.hpp"
 #include "render/json_text.hpp"
 
@@ -28,41 +29,6 @@ size_t width(const std::string& s) {
 
 std::string pad(const std::string& s, size_t w) {
   return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
-}
-
-/// A node's verify or bench run in the fleet JSON; null when not asked for.
-nlohmann::ordered_json run_json(const FleetRun& run) {
-  if (!run.ran) return nullptr;
-  nlohmann::ordered_json j = {{"status", run.status}, {"detail", run.detail}};
-  if (!run.figures.empty()) {
-    auto& figures = j["figures"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : run.figures) figures[k] = v;
-  }
-  return j;
-}
-
-nlohmann::ordered_json nccl_json(const FleetNcclRun& run) {
-  if (!run.ran) return nullptr;
-  nlohmann::ordered_json connections = nlohmann::ordered_json::object();
-  for (const auto& [kind, n] : run.connections) connections[kind] = n;
-  return {{"status", run.status},         {"detail", run.detail},       {"seconds", run.seconds},
-          {"busbw_gbps", run.busbw_gbps}, {"transport", run.transport}, {"connections", connections}};
-}
-
-/// Each GPU's memory health where NVML knew it (uncorrected ECC errors, retired pages).
-nlohmann::ordered_json gpu_memory_json(const Facts& facts) {
-  auto out = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < facts.gpus.size(); ++i) {
-    const GpuFacts& g = facts.gpus[i];
-    if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
-    auto or_null = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
-    out.push_back({{"gpu", i},
-                   {"name", g.name},
-                   {"uuid", g.uuid},
-                   {"ecc_uncorrected_volatile", or_null(g.ecc_uncorrected_volatile)},
-                   {"retired_pages", or_null(g.retired_pages)}});
-  }
-  return out;
 }
 
 size_t reporting(const FleetReport& r) {
@@ -177,65 +143,8 @@ std::string render_fleet_json(const FleetReport& r) {
   nlohmann::ordered_json doc;
   doc["schema_version"] = kFleetSchemaVersion;
   doc["tool"] = {{"name", "gpudoctor-fleet"}, {"version", build_info().version}};
-  doc["source"] = r.source;
-  doc["ranks"] = r.ranks;
-  doc["node_count"] = r.nodes.size();
-  doc["reported"] = reporting(r);
-  auto& nodes = doc["nodes"] = nlohmann::ordered_json::array();
-  auto& missing = doc["missing"] = nlohmann::ordered_json::array();
-  for (const auto& n : r.nodes) {
-    int counts[4] = {0, 0, 0, 0};
-    for (const auto& f : n.findings) ++counts[static_cast<int>(f.severity)];
-    std::string group;
-    for (const auto& g : r.groups) {
-      if (std::find(g.nodes.begin(), g.nodes.end(), n.name) != g.nodes.end()) group = g.id;
-    }
-    nodes.push_back({{"node", n.name},
-                     {"rank", n.rank},
-                     {"status", n.status},
-                     {"error", n.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(n.error)},
-                     {"group", group.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(group)},
-                     {"errors", counts[static_cast<int>(Severity::error)]},
-                     {"warnings", counts[static_cast<int>(Severity::warning)]},
-                     {"verify", run_json(n.verify)},
-                     {"bench", run_json(n.bench)},
-                     {"nccl", nccl_json(n.nccl)},
-                     {"gpu_memory", gpu_memory_json(n.facts)}});
-    if (n.status != "ok")
-      missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
-  }
-  auto& groups = doc["groups"] = nlohmann::ordered_json::array();
-  for (const auto& g : r.groups) {
-    nlohmann::ordered_json print = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : g.print) print[k] = v;
-    groups.push_back({{"id", g.id}, {"nodes", g.nodes}, {"outlier", g.outlier}, {"fingerprint", print}});
-  }
-  auto& diffs = doc["differences"] = nlohmann::ordered_json::array();
-  for (const auto& d : r.differences) diffs.push_back({{"key", d.key}, {"values", d.values}});
-  auto& findings = doc["findings"] = nlohmann::ordered_json::array();
-  for (const auto& f : r.findings) {
-    findings.push_back(
-        {{"id", f.id}, {"severity", to_string(f.severity)}, {"title", f.title}, {"fix", f.fix}, {"nodes", f.nodes}});
-  }
-  auto& outliers = doc["outliers"] = nlohmann::ordered_json::array();
-  for (const auto& o : r.outliers) outliers.push_back({{"node", o.node}, {"reason", o.reason}});
-  if (r.nccl.ran) {
-    doc["nccl"] = {{"status", r.nccl.status},
-                   {"detail", r.nccl.detail},
-                   {"gpus", r.nccl.gpus},
-                   {"bytes", r.nccl.bytes},
-                   {"busbw_gbps", r.nccl.busbw_gbps},
-                   {"slowest_node", r.nccl.slowest_node},
-                   {"slowest_transport", r.nccl.slowest_transport},
-                   {"slowest_transport_nodes", r.nccl.slowest_transport_nodes}};
-  } else {
-    doc["nccl"] = nullptr;
-  }
-  auto& bench = doc["bench"] = nlohmann::ordered_json::array();
-  for (const auto& b : r.bench) {
-    bench.push_back(
-        {{"key", b.key}, {"nodes", b.nodes}, {"median", b.median}, {"mad", b.mad}, {"min", b.min}, {"max", b.max}});
-  }
+  nlohmann::ordered_json body = fleet_report_to_json(r);
+  for (auto& [key, value] : body.items()) doc[key] = std::move(value);
   return json_text(doc);
 }
 
