@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/text.hpp"
+#include "core/timestamp.hpp"
 #include "model/nccl_links.hpp"
 
 namespace gpudoctor {
@@ -57,13 +59,66 @@ void memory_health_outliers(const FleetNode& n, std::vector<FleetOutlier>& out) 
   }
 }
 
+/// A bench run more than this much older than the fleet's newest describes another machine
+/// (a driver, a clock or a cooling fix ago): `fleet --from` reads each host's last run.
+constexpr std::int64_t kBenchMaxAgeSeconds = 7 * 24 * 3600;
+
+/// What a node's bench run is held against: the mode most nodes ran and the newest run.
+struct BenchBaseline {
+  std::string mode;  ///< "" when no run said
+  size_t mode_nodes = 0;
+  std::optional<std::int64_t> newest;
+  std::string newest_text;
+};
+
+BenchBaseline bench_baseline(const FleetReport& report) {
+  BenchBaseline base;
+  std::map<std::string, size_t> modes;
+  for (const auto& n : report.nodes) {
+    if (n.bench.figures.empty()) continue;
+    if (!n.bench.mode.empty()) ++modes[n.bench.mode];
+    auto t = parse_utc_timestamp(n.bench.started_utc);
+    if (t && (!base.newest || *t > *base.newest)) {
+      base.newest = t;
+      base.newest_text = n.bench.started_utc;
+    }
+  }
+  for (const auto& [mode, count] : modes) {  // the most common; on a tie, the first by name
+    if (count > base.mode_nodes) base = {mode, count, base.newest, base.newest_text};
+  }
+  return base;
+}
+
+/// Whether a node's bench figures join the fleet's: not when its run was of another mode than
+/// most nodes' (a full run measures longer, at other clocks) or is a week older than the
+/// newest. A node left out is named, with why. Runs that do not say (an older gpudoctor's) are
+/// compared.
+bool comparable_bench(FleetReport& report, const FleetNode& node, const BenchBaseline& base) {
+  if (!node.bench.mode.empty() && !base.mode.empty() && node.bench.mode != base.mode) {
+    report.outliers.push_back({node.name, fmt::format("bench figures from a {} run, not compared with the {} runs "
+                                                      "of {} node(s)",
+                                                      node.bench.mode, base.mode, base.mode_nodes)});
+    return false;
+  }
+  auto t = parse_utc_timestamp(node.bench.started_utc);
+  if (t && base.newest && *base.newest - *t > kBenchMaxAgeSeconds) {
+    report.outliers.push_back(
+        {node.name, fmt::format("bench from {}, {} days before the newest ({}): not compared", node.bench.started_utc,
+                                (*base.newest - *t) / (24 * 3600), base.newest_text)});
+    return false;
+  }
+  return true;
+}
+
 /// The figures of every node's bench, and the nodes far from the fleet's median: a robust
 /// z-score 0.6745·(x − median)/MAD beyond 3.5 (Iglewicz and Hoaglin's cut), and at least 10 %
 /// away, so that a fleet of near-identical figures (MAD ≈ 0) does not name noise.
 void bench_outliers(FleetReport& report) {
   std::map<std::string, std::vector<std::pair<std::string, double>>> by_key;
   std::vector<std::string> order;
+  const BenchBaseline base = bench_baseline(report);
   for (const auto& n : report.nodes) {
+    if (n.bench.figures.empty() || !comparable_bench(report, n, base)) continue;
     for (const auto& [key, value] : n.bench.figures) {
       auto [it, fresh] = by_key.try_emplace(key);
       if (fresh) order.push_back(key);

@@ -97,6 +97,8 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   for (const auto& m : report.measurements) {
     if (m.ok() && std::isfinite(*m.value)) r.figures.emplace_back(printable(m.json_key(), 80), *m.value);
   }
+  r.mode = printable(report.mode, 20);
+  r.started_utc = printable(report.started_utc, 40);
   r.status = bench_passed(report) ? "passed" : "failed";
   std::vector<std::string> why;
   for (const auto& m : report.measurements) {

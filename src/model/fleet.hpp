@@ -19,6 +19,8 @@ struct FleetRun {
   std::string detail;  ///< why not passed, in words
   /// bench: each figure measured ("gpu0.gemm_bf16.tflops" -> the median), in the run's order.
   std::vector<std::pair<std::string, double>> figures;
+  std::string mode;         ///< bench: "quick", "default", "full"; "" unknown
+  std::string started_utc;  ///< bench: when it ran ("2026-12-01T10:58:03Z"); "" unknown
 };
 
 /// One node's part of the fleet's NCCL all-reduce (`fleet --nccl`).

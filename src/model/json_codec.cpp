@@ -607,6 +607,8 @@ void describe(Io& io, Of<FleetRun> auto& r) {
   io.field("status", r.status);
   io.field("detail", r.detail);
   io.field("figures", r.figures, Empty::omit);
+  io.field("mode", r.mode, Empty::omit);
+  io.field("started_utc", r.started_utc, Empty::omit);
 }
 
 template <class Io>

@@ -124,6 +124,40 @@ TEST(FleetCompare, ABenchFigureFarFromTheMedianByMadIsNamed) {
   EXPECT_TRUE(doc["nodes"][0]["verify"].is_null());
 }
 
+// `fleet --from` reads each host's last bench (/bench.json): a full run beside quick ones, or a
+// run a month old, measures something else than the fleet's runs and is named, not compared.
+TEST(FleetCompare, ABenchOfAnotherModeOrAMonthOldIsNotCompared) {
+  FleetReport r;
+  for (int i = 0; i < 6; ++i) {
+    FleetNode n = healthy("n" + std::to_string(i));
+    n.bench = {.ran = true,
+               .status = "passed",
+               .figures = {{"gpu0.gemm_bf16.tflops", 100.0 + i % 2}},
+               .mode = "quick",
+               .started_utc = "2026-12-01T10:0" + std::to_string(i) + ":00Z"};
+    r.nodes.push_back(std::move(n));
+  }
+  r.nodes[4].bench.mode = "full";
+  r.nodes[4].bench.figures[0].second = 60;
+  r.nodes[5].bench.started_utc = "2026-10-31T09:00:00Z";
+  r.nodes[5].bench.figures[0].second = 50;
+  compare_fleet(r);
+  EXPECT_TRUE(named(r, "n4", "bench figures from a full run, not compared with the quick runs of 5 node(s)"));
+  EXPECT_TRUE(named(r, "n5",
+                    "bench from 2026-10-31T09:00:00Z, 31 days before the newest (2026-12-01T10:04:00Z): "
+                    "not compared"));
+  EXPECT_FALSE(named(r, "n4", "below the fleet's median"));
+  EXPECT_FALSE(named(r, "n5", "below the fleet's median"));
+  ASSERT_EQ(r.bench.size(), 1u);
+  EXPECT_EQ(r.bench[0].nodes, 4u) << "only the fresh quick runs";
+  EXPECT_DOUBLE_EQ(r.bench[0].min, 100);
+  // Without a mode or a time (an older gpudoctor's report), figures are compared as before.
+  for (auto& n : r.nodes) n.bench.mode = n.bench.started_utc = "";
+  compare_fleet(r);
+  EXPECT_EQ(r.bench[0].nodes, 6u);
+  EXPECT_TRUE(named(r, "n5", "below the fleet's median"));
+}
+
 TEST(FleetNode, VerifyAndBenchRunsReadBack) {
   nlohmann::ordered_json msg = {{"node", "n1"}, {"rank", 1}, {"status", "failed"}, {"error", "doctor gone"}};
   msg["verify"] = {{"schema_version", 1},

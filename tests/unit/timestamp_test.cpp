@@ -18,5 +18,16 @@ TEST(UtcTimestamp, BeforeTheEpoch) {
   EXPECT_EQ(utc_timestamp(-1), "1969-12-31T23:59:59Z");
 }
 
+TEST(UtcTimestamp, ReadsBackWhatItWritesAndNothingElse) {
+  for (std::int64_t t : {0LL, 951782400LL, 1764586683LL, 4102444799LL, -86400LL}) {
+    EXPECT_EQ(parse_utc_timestamp(utc_timestamp(t)), t) << utc_timestamp(t);
+  }
+  for (const char* junk : {"", "2026-12-01", "2026-12-01T10:58:03", "2026-12-01 10:58:03Z", "2026-02-30T00:00:00Z",
+                           "2026-13-01T00:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T10:60:00Z",
+                           "+026-12-01T10:58:03Z", "2026-12-01T10:58:03Z\n", "２０26-12-01T10:58:03Z"}) {
+    EXPECT_FALSE(parse_utc_timestamp(junk).has_value()) << junk;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
