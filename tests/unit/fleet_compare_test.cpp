@@ -38,6 +38,8 @@ TEST(FleetCompare, TheOddNodeOutIsNamedWithWhatDiffers) {
   EXPECT_FALSE(r.groups[0].outlier);
   EXPECT_EQ(r.groups[1].nodes, std::vector<std::string>{"n3"});
   EXPECT_TRUE(r.groups[1].outlier);
+  EXPECT_EQ(r.nodes[0].group, "A");
+  EXPECT_EQ(r.nodes[3].group, "B") << "each node knows its group (the JSON's nodes[].group)";
   ASSERT_EQ(r.differences.size(), 1u);
   EXPECT_EQ(r.differences[0].key, "driver");
   EXPECT_EQ(r.differences[0].values, (std::vector<std::string>{"580.95.05", "570.86.10"}));
