@@ -421,12 +421,12 @@ class Checker {
   }
 
   /// A GPU that NVIDIA's drivers after its last branch no longer drive (Tesla K80: 470.xx).
-  /// The newer driver refuses to bind it, so NVML and /proc never list it: only its PCI device
-  /// id in sysfs tells. The branch lists come from the Linux drivers' own supported-gpus.json.
+  /// The newer driver refuses to bind it, so NVML and /proc never list it: its PCI device id in
+  /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
+  /// supported-gpus.json.
   void legacy_gpu_rules(const Version& drv) {
     for (const GpuFacts& g : facts_.gpus) {
-      if (g.pci_device_id.empty()) continue;
-      const LegacyDriverBranch* b = kb_.legacy_branch(g.pci_device_id);
+      const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
       if (b == nullptr || drv.major() <= b->major) continue;
       const std::string branch = std::to_string(b->major);
       std::string cuda;
@@ -461,18 +461,20 @@ class Checker {
         if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
       }
       std::string name = g.kb_name.empty() ? g.name : g.kb_name;
-      add(Finding{.id = "driver-drops-gpu",
-                  .severity = Severity::error,
-                  .area = FindingArea::driver,
-                  .title = "Driver " + drv.str() + " does not drive the " + printable(name, 80) +
-                           ": its last driver branch is " + b->branch,
-                  .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU (PCI " +
-                            "device 10de:" + g.pci_device_id + "): the " + std::to_string(drv.major()) +
-                            " driver does not bind it, so nvidia-smi does not list it and CUDA sees no device." + cuda,
-                  .fix = how,
-                  .evidence = {g.pci_bus_id + " device 10de:" + g.pci_device_id,
-                               "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
-                  .source = b->source});
+      add(Finding{
+          .id = "driver-drops-gpu",
+          .severity = Severity::error,
+          .area = FindingArea::driver,
+          .title = "Driver " + drv.str() + " does not drive the " + printable(name, 80) +
+                   ": its last driver branch is " + b->branch,
+          .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU" +
+                    (g.pci_device_id.empty() ? "" : " (PCI device 10de:" + g.pci_device_id + ")") + ": the " +
+                    std::to_string(drv.major()) +
+                    " driver does not bind it, so nvidia-smi does not list it and CUDA sees no device." + cuda,
+          .fix = how,
+          .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
+                       "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
+          .source = b->source});
     }
   }
 

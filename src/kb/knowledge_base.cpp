@@ -237,6 +237,18 @@ const LegacyDriverBranch* KnowledgeBase::legacy_branch(std::string_view pci_devi
   return nullptr;
 }
 
+const LegacyDriverBranch* KnowledgeBase::last_driver_branch(std::string_view pci_device_id,
+                                                            std::string_view gpu_name) const {
+  if (!pci_device_id.empty()) return legacy_branch(pci_device_id);
+  const LegacyDriverBranch* found = nullptr;
+  for (const std::string& device : pci_devices_named(gpu_name)) {
+    const LegacyDriverBranch* b = legacy_branch(device);
+    if (b == nullptr) return nullptr;  // a board of that name is still driven: claim no ceiling
+    if (found == nullptr || b->major > found->major) found = b;
+  }
+  return found;
+}
+
 const CudaDriverRow* KnowledgeBase::newest_toolkit_for_branch(int branch) const {
   for (const CudaDriverRow& r : cuda_drivers) {  // newest first
     if (r.linux && r.linux->major() <= branch) return &r;

@@ -74,19 +74,9 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
 }
 
-/// The last driver branch of the planned GPU (Tesla K80: 470.xx), by its PCI device id from
-/// the facts, else by its name in the PCI ID database (every device of that name must be
-/// legacy); null when no driver package read calls it legacy. The lists are of Linux drivers.
+/// The last driver branch of the planned GPU (Tesla K80: 470.xx); the lists are of Linux drivers.
 const LegacyDriverBranch* last_branch(const PlanRequest& req, const KnowledgeBase& kb, Platform route) {
-  if (route != Platform::linux) return nullptr;
-  if (!req.gpu_pci_device_id.empty()) return kb.legacy_branch(req.gpu_pci_device_id);
-  const LegacyDriverBranch* found = nullptr;
-  for (const std::string& device : kb.pci_devices_named(req.gpu_name)) {
-    const LegacyDriverBranch* b = kb.legacy_branch(device);
-    if (b == nullptr) return nullptr;
-    if (found == nullptr || b->major > found->major) found = b;
-  }
-  return found;
+  return route == Platform::linux ? kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name) : nullptr;
 }
 
 /// One lower bound on the driver, and why it applies.

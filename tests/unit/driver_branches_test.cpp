@@ -198,6 +198,21 @@ TEST(DriverDropsGpu, ElsewhereTheFixSaysWhichReleasesPackageTheBranch) {
   EXPECT_NE(f->fix.find("debian 12: nvidia-tesla-470-driver"), std::string::npos) << f->fix;
 }
 
+TEST(DriverDropsGpu, ADeclaredCardIsKnownByItsName) {
+  Facts f = k80_with("535.261.03");
+  f.gpus.resize(1);
+  f.gpus[0] = GpuFacts{.name = "Tesla K80", .source = "declared"};
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-drops-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_EQ(d->evidence.front(), "--gpu Tesla K80");
+  // A name some still-driven board shares claims nothing; an unknown name neither.
+  f.gpus[0].name = "GeForce GTX 1080";
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+  f.gpus[0].name = "Tesla K81";
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+}
+
 TEST(DriverDropsGpu, OnlyOnLinuxWhereTheListsComeFrom) {
   Facts f = k80_with("535.261.03");
   f.platform = Platform::windows;
