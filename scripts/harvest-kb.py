@@ -449,7 +449,15 @@ def main() -> int:
                     help="read the architectures of the JAX PJRT plugins (jax-cuda12/13-pjrt, xla_cuda_plugin.so) "
                          "from release SINCE on (cuobjdump)")
     ap.add_argument("--all-patches", action="store_true", help="with --cudnn: every patch release, not the newest of each minor")
+    ap.add_argument("--driver-branches", nargs="+", metavar="SUITE=DEB",
+                    help="write data/compat/driver_branches.toml from the supported-gpus.json of NVIDIA driver .debs "
+                         "already downloaded with `apt-get download` (each given as the apt suite it came from, '=', "
+                         "its path): which driver branch last supports each PCI device id")
+    ap.add_argument("--branches-out", default=os.path.join(os.path.dirname(__file__), "..", "data", "compat",
+                                                           "driver_branches.toml"))
     args = ap.parse_args()
+    if args.driver_branches:
+        return driver_branches(args.driver_branches, args.branches_out)
     if args.cudnn:
         return elf_harvest(Harvester(args.cache), args.cache, "cudnn", args.cudnn, args.out, args.all_patches)
     if args.jax_elf:
@@ -794,6 +802,135 @@ def write_merged(path: str, kept: list[dict], rows: list[dict], today: str) -> N
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines))
     os.replace(tmp, path)
+
+
+# ---- Driver branches from NVIDIA's own supported-gpus.json (Debian's driver packages) ----------
+
+# Debian suites -> the release a user has in /etc/os-release (VERSION_ID); sid/experimental: none.
+DEBIAN_SUITES = {"bookworm": "12", "bookworm-security": "12", "bookworm-updates": "12", "bookworm-backports": "12",
+                 "trixie": "13", "trixie-security": "13", "trixie-updates": "13", "trixie-backports": "13"}
+MAX_JSON_BYTES = 16 << 20
+
+
+def deb_supported_gpus(deb: str) -> tuple[dict, str, list]:
+    """The control fields, the member path and the chips of supported-gpus.json in one .deb, read
+    from its data archive without unpacking it (dpkg-deb --fsys-tarfile)."""
+    import gzip
+    import subprocess
+    import tarfile
+    fields = {}
+    for k in ("Package", "Version", "Source"):
+        fields[k] = subprocess.run(["dpkg-deb", "-f", deb, k], check=True, capture_output=True,
+                                   text=True).stdout.strip()
+    proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb], stdout=subprocess.PIPE)
+    member, chips = "", None
+    with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+        for ti in tar:
+            name = ti.name.removeprefix("./")
+            if not ti.isfile() or not re.search(r"/supported-gpus\.json(\.gz)?$", name):
+                continue
+            if ti.size > MAX_JSON_BYTES:
+                raise IOError(f"{deb}: {name} is {ti.size} bytes")
+            raw = tar.extractfile(ti).read(MAX_JSON_BYTES + 1)
+            if name.endswith(".gz"):
+                raw = gzip.decompress(raw)
+            member, chips = name, json.loads(raw)["chips"]
+    proc.wait()
+    if chips is None:
+        raise IOError(f"{deb}: no supported-gpus.json")
+    return fields, member, chips
+
+
+def driver_branches(args: list[str], out_path: str) -> int:
+    """data/compat/driver_branches.toml: per legacy branch ("470.xx"), the PCI device ids NVIDIA's
+    newer drivers no longer drive (supported-gpus.json `legacybranch`), and which Debian package of
+    each stable release carries a branch. Every package read must agree on every device; a device one
+    package calls legacy and another drives would stop the harvest."""
+    import hashlib
+    reads = []
+    for a in args:
+        suite, _, deb = a.partition("=")
+        if not deb or not os.path.isfile(deb):
+            log(f"expected SUITE=PATH.deb, got {a}")
+            return 2
+        with open(deb, "rb") as fh:
+            sha = hashlib.sha256(fh.read()).hexdigest()
+        fields, member, chips = deb_supported_gpus(deb)
+        per_dev: dict[str, set] = {}
+        for c in chips:
+            dev = c["devid"].lower().removeprefix("0x")
+            if not re.fullmatch(r"[0-9a-f]{4}", dev):
+                raise ValueError(f"{deb}: devid {c['devid']!r}")
+            per_dev.setdefault(dev, set()).add(c.get("legacybranch", ""))
+        reads.append({"suite": suite, "package": fields["Package"], "version": fields["Version"], "sha256": sha,
+                      "member": member, "file": os.path.basename(deb), "devices": per_dev})
+        log(f"{fields['Package']} {fields['Version']}: {len(chips)} chips, {len(per_dev)} device ids")
+    # The branch each device last had, and every disagreement.
+    last: dict[str, str] = {}
+    bad = []
+    for r in reads:
+        for dev, branches in r["devices"].items():
+            legacy = {b for b in branches if b}
+            if len(branches) > 1:
+                bad.append(f"{r['package']} {r['version']}: {dev} both {sorted(branches)}")
+            for b in legacy:
+                if last.setdefault(dev, b) != b:
+                    bad.append(f"{dev}: {last[dev]} and {b} ({r['package']} {r['version']})")
+    for r in reads:
+        for dev, branches in r["devices"].items():
+            # Driven by this package although another calls it legacy before this branch.
+            if dev in last and "" in branches and branch_major(last[dev]) < branch_major(r["version"]):
+                bad.append(f"{r['package']} {r['version']} drives {dev}, which another package ends at {last[dev]}")
+    if bad:
+        for b in bad[:20]:
+            log("disagreement: " + b)
+        return 1
+    newest = max(reads, key=lambda r: (branch_major(r["version"]), vkey(r["version"].split("-")[0])))
+    today = _dt.date.today().isoformat()
+    by_branch: dict[str, list] = {}
+    for dev, b in last.items():
+        by_branch.setdefault(b, []).append(dev)
+
+    def src(r: dict) -> str:
+        return (f"{r['package']} {r['version']} (Debian {r['suite']} non-free, {r['file']} sha256 {r['sha256']}): "
+                f"{r['member']}")
+    lines = [
+        "# Which driver branch last drives each NVIDIA GPU, read from NVIDIA's own supported-gpus.json in",
+        "# Debian's driver packages by scripts/harvest-kb.py --driver-branches: generated, do not edit.",
+        "# A device listed under a branch is not driven by any later branch (the driver refuses to bind",
+        "# it; nvidia-smi does not list it). Devices no package calls legacy are absent: still driven by",
+        f"# the newest package read ({newest['package']} {newest['version']}), or not known to it.",
+        f'harvested = "{today}"',
+        "",
+    ]
+    for b in sorted(by_branch, key=branch_major, reverse=True):
+        stating = [r for r in reads if any(b in v for v in r["devices"].values())]
+        first = max(stating, key=lambda r: branch_major(r["version"]))
+        devs = sorted(by_branch[b])
+        lines += ["[[legacy]]", f'branch = "{b}"', "devices = ["]
+        for i in range(0, len(devs), 12):
+            lines.append("  " + ", ".join(f'"{d}"' for d in devs[i:i + 12]) + ",")
+        lines += ["]", f'source = "[artefact] {src(first)}, chips[].devid with legacybranch {b}; the same in '
+                       f'{len(stating) - 1} other package(s) read (compat/driver_branches.toml [[package]])"', ""]
+    for r in sorted(reads, key=lambda r: (branch_major(r["version"]), r["package"], r["suite"])):
+        release = DEBIAN_SUITES.get(r["suite"], "")
+        lines += ["[[package]]", 'distro = "debian"', f'suite = "{r["suite"]}"']
+        if release:
+            lines.append(f'version_id = "{release}"')
+        lines += [f'package = "{r["package"]}"', f'version = "{r["version"]}"',
+                  f'branch = "{branch_major(r["version"])}"',
+                  f'source = "[artefact] {src(r)}, read {today}"', ""]
+    tmp = out_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines))
+    os.replace(tmp, out_path)
+    return 0
+
+
+def branch_major(v: str) -> int:
+    """470 for "470.xx", "470.256.02-1~deb12u1" or "1:470.256.02-1"."""
+    m = re.match(r"(?:\d+:)?(\d+)", v)
+    return int(m.group(1)) if m else 0
 
 
 if __name__ == "__main__":

@@ -89,12 +89,12 @@ bool involves(const Finding& problem, const Finding& item) {
   return false;
 }
 
-/// An inventory line (an environment, a library copy, a toolkit) that a warning or an error is
-/// about is never shown as fine: it loses its ✓ and points at the problem.
+/// An inventory line (an environment, a library copy, a toolkit, a GPU) that a warning or an error
+/// is about is never shown as fine: it loses its ✓ and points at the problem.
 void unmark_involved_items(std::vector<Finding>& findings) {
   for (Finding& item : findings) {
     if (item.severity != Severity::ok) continue;
-    if (item.id != "python-env" && item.id != "library" && item.id != "toolkit") continue;
+    if (item.id != "python-env" && item.id != "library" && item.id != "toolkit" && item.id != "gpu") continue;
     const Finding* worst_problem = nullptr;
     for (const Finding& p : findings) {
       if (p.severity < Severity::warning || !involves(p, item)) continue;

@@ -400,6 +400,7 @@ class Checker {
                   .evidence = {"driver " + drv->str()},
                   .source = tf.wsl2_driver_source});
     }
+    if (facts_.platform == Platform::linux) legacy_gpu_rules(*drv);
     for (const KnownGpu& g : gpus_) {
       if (kb_.is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
       auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));
@@ -417,6 +418,72 @@ class Checker {
                   .evidence = {g.name + " compute capability " + g.cc.str(), "driver " + drv->str()},
                   .source = floor->source});
     }
+  }
+
+  /// A GPU that NVIDIA's drivers after its last branch no longer drive (Tesla K80: 470.xx).
+  /// The newer driver refuses to bind it, so NVML and /proc never list it: its PCI device id in
+  /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
+  /// supported-gpus.json.
+  void legacy_gpu_rules(const Version& drv) {
+    for (const GpuFacts& g : facts_.gpus) {
+      const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
+      if (b == nullptr || drv.major() <= b->major) continue;
+      const std::string branch = std::to_string(b->major);
+      std::string cuda;
+      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
+        cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
+               " is the newest toolkit whose own driver it is (" +
+               (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
+        if (auto major = kb_.newest_cuda_major_for_branch(b->major)) {
+          cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
+          if (const CudaFamily* next = family_after(*major)) {
+            cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
+                    " or later, a branch that no longer drives this GPU";
+          }
+        }
+        cuda += ".";
+      }
+      std::string how;
+      if (const DriverBranchPackage* p = kb_.branch_package(facts_.os.id, facts_.os.version_id, b->major)) {
+        how = "Install the " + b->branch + " branch: `sudo apt-get install " + p->package + "` (" + p->distro + " " +
+              p->suite + ", non-free; " + p->version + "), remove the " + std::to_string(drv.major()) +
+              " driver's packages, then reboot.";
+      } else {
+        how = "Install the " + b->branch + " legacy branch in place of driver " + std::to_string(drv.major()) +
+              ": your distribution's " + branch + " package, or NVIDIA's " + b->branch + " legacy driver; then reboot.";
+        std::vector<std::string> known;
+        for (const DriverBranchPackage& pkg : kb_.branch_packages) {
+          std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;
+          if (pkg.branch == b->major && !pkg.version_id.empty() &&
+              std::find(known.begin(), known.end(), one) == known.end())
+            known.push_back(one);
+        }
+        if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
+      }
+      std::string name = g.kb_name.empty() ? g.name : g.kb_name;
+      add(Finding{
+          .id = "driver-drops-gpu",
+          .severity = Severity::error,
+          .area = FindingArea::driver,
+          .title = "Driver " + drv.str() + " does not drive the " + printable(name, 80) +
+                   ": its last driver branch is " + b->branch,
+          .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU" +
+                    (g.pci_device_id.empty() ? "" : " (PCI device 10de:" + g.pci_device_id + ")") + ": the " +
+                    std::to_string(drv.major()) +
+                    " driver does not bind it, so nvidia-smi does not list it and CUDA sees no device." + cuda,
+          .fix = how,
+          .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
+                       "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
+          .source = b->source});
+    }
+  }
+
+  const CudaFamily* family_after(int major) const {
+    const CudaFamily* next = nullptr;
+    for (const CudaFamily& f : kb_.cuda_families) {
+      if (f.major > major && (next == nullptr || f.major < next->major)) next = &f;
+    }
+    return next;
   }
 
   // ---- Toolkits vs driver and GPU ----

@@ -502,6 +502,39 @@ void read_gpus(RowReader& top, KnowledgeBase& kb) {
   });
 }
 
+void read_driver_branches(RowReader& top, KnowledgeBase& kb) {
+  top.str("harvested", false);
+  top.each("legacy", [&](RowReader& r, const toml::table&) {
+    LegacyDriverBranch b;
+    b.branch = r.str("branch", true).value_or("");
+    b.devices = r.strings("devices");
+    b.source = r.source();
+    auto major = Version::parse(b.branch.substr(0, b.branch.find(".xx")));
+    if (!b.branch.ends_with(".xx") || !major) r.issue(Level::error, "branch must read like \"470.xx\"");
+    if (major) b.major = major->major();
+    for (const std::string& d : b.devices) {
+      if (d.size() != 4 || d.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        r.issue(Level::error, "device '" + printable(d, 20) + "' is not 4 lower-case hex digits");
+      }
+    }
+    kb.legacy_branches.push_back(std::move(b));
+  });
+  top.each("package", [&](RowReader& r, const toml::table&) {
+    DriverBranchPackage p;
+    p.distro = r.str("distro", true).value_or("");
+    p.suite = r.text("suite");
+    p.version_id = r.text("version_id");
+    p.package = r.str("package", true).value_or("");
+    p.version = r.str("version", true).value_or("");
+    auto branch = r.version("branch", true);
+    p.source = r.source();
+    if (branch) p.branch = branch->major();
+    kb.branch_packages.push_back(std::move(p));
+  });
+  std::sort(kb.legacy_branches.begin(), kb.legacy_branches.end(),
+            [](const LegacyDriverBranch& a, const LegacyDriverBranch& b) { return a.major > b.major; });
+}
+
 void read_gpu_peaks(RowReader& top, KnowledgeBase& kb) {
   top.each("peak", [&](RowReader& r, const toml::table&) {
     GpuPeak p;
@@ -577,6 +610,7 @@ constexpr FileReader kReaders[] = {
     {"compat/cuda_drivers.toml", read_cuda_drivers},
     {"compat/cuda_arch.toml", read_cuda_arch},
     {"compat/gpus.toml", read_gpus},
+    {"compat/driver_branches.toml", read_driver_branches},
     {"compat/gpu_peaks.toml", read_gpu_peaks},
     {"compat/cudnn.toml", read_cudnn},
     {"compat/python.toml", read_python},

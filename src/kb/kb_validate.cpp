@@ -191,6 +191,20 @@ void validate_gpus(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   }
 }
 
+/// A device belongs to one branch: the first row a lookup meets would otherwise win silently.
+void validate_driver_branches(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
+  std::map<std::string, const LegacyDriverBranch*> seen;
+  for (const LegacyDriverBranch& b : kb.legacy_branches) {
+    for (const std::string& d : b.devices) {
+      auto [it, fresh] = seen.emplace(d, &b);
+      if (!fresh) {
+        add(issues, Level::error, "compat/driver_branches.toml", "legacy " + b.branch,
+            "device " + d + " is also under " + it->second->branch);
+      }
+    }
+  }
+}
+
 void validate_cudnn(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
   for (const CudnnBuild& b : kb.cudnn_builds) {
     auto lo = b.cuda.lowest();
@@ -209,6 +223,7 @@ void KnowledgeBase::validate(std::vector<KbIssue>& issues) const {
   validate_pytorch(*this, issues);
   validate_drivers(*this, issues);
   validate_gpus(*this, issues);
+  validate_driver_branches(*this, issues);
   validate_cudnn(*this, issues);
   if (jax.variants.empty()) add(issues, Level::error, "compat/jax.toml", "", "no [[variant]] rows");
   // Release runs are oldest first and never share a version (a lookup takes the first match).

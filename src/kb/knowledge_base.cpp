@@ -230,6 +230,68 @@ std::optional<ArchDriverFloor> KnowledgeBase::arch_driver_floor(const Version& c
   return ArchDriverFloor{*d, g->name, g->first_cuda, g->source + "; " + r->release + " driver: " + r->source};
 }
 
+const LegacyDriverBranch* KnowledgeBase::legacy_branch(std::string_view pci_device_id) const {
+  for (const LegacyDriverBranch& b : legacy_branches) {
+    if (std::find(b.devices.begin(), b.devices.end(), pci_device_id) != b.devices.end()) return &b;
+  }
+  return nullptr;
+}
+
+const LegacyDriverBranch* KnowledgeBase::last_driver_branch(std::string_view pci_device_id,
+                                                            std::string_view gpu_name) const {
+  if (!pci_device_id.empty()) return legacy_branch(pci_device_id);
+  const LegacyDriverBranch* found = nullptr;
+  for (const std::string& device : pci_devices_named(gpu_name)) {
+    const LegacyDriverBranch* b = legacy_branch(device);
+    if (b == nullptr) return nullptr;  // a board of that name is still driven: claim no ceiling
+    if (found == nullptr || b->major > found->major) found = b;
+  }
+  return found;
+}
+
+const CudaDriverRow* KnowledgeBase::newest_toolkit_for_branch(int branch) const {
+  for (const CudaDriverRow& r : cuda_drivers) {  // newest first
+    if (r.linux && r.linux->major() <= branch) return &r;
+  }
+  return nullptr;
+}
+
+std::optional<int> KnowledgeBase::newest_cuda_major_for_branch(int branch) const {
+  std::optional<int> best;
+  for (const CudaFamily& f : cuda_families) {
+    if (f.linux.major() <= branch && (!best || f.major > *best)) best = f.major;
+  }
+  return best;
+}
+
+const DriverBranchPackage* KnowledgeBase::branch_package(std::string_view distro, std::string_view version_id,
+                                                         int branch) const {
+  for (const DriverBranchPackage& p : branch_packages) {
+    if (p.branch == branch && p.distro == distro && !p.version_id.empty() && p.version_id == version_id) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> KnowledgeBase::pci_devices_named(std::string_view name) const {
+  std::vector<std::string> out;
+  const std::string key = normalize_gpu_name(name);
+  if (key.empty()) return out;
+  for (const auto& [device, pci_name] : pci_names) {
+    auto open = pci_name.find('[');
+    auto close = pci_name.rfind(']');
+    if (open == std::string::npos || close == std::string::npos || close <= open + 1) continue;
+    // "GK104GL [GRID K2 / Tesla K10]": each name the brackets give.
+    const std::string marketing = pci_name.substr(open + 1, close - open - 1);
+    for (std::string_view part : split(marketing, '/')) {
+      if (normalize_gpu_name(trim(part)) == key) {
+        out.push_back(device);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 const ToolkitArch* KnowledgeBase::toolkit_arch(const Version& cuda) const {
   for (const ToolkitArch& t : toolkit_archs) {
     if (t.cuda.contains(cuda)) return &t;

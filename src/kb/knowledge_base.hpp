@@ -71,6 +71,8 @@ class KnowledgeBase {
   std::vector<ToolkitArch> toolkit_archs;
   std::vector<ArchGeneration> generations;
   std::vector<GpuModel> gpus;
+  std::vector<LegacyDriverBranch> legacy_branches;  ///< newest branch first
+  std::vector<DriverBranchPackage> branch_packages;
   std::vector<GpuPeak> gpu_peaks;
   std::vector<CudnnBuild> cudnn_builds;
   std::vector<Version> python_versions;
@@ -106,6 +108,27 @@ class KnowledgeBase {
   /// The driver floor of a GPU's architecture on a platform (WSL2: Windows); empty when the
   /// generation or its first toolkit's driver is not in the tables.
   [[nodiscard]] std::optional<ArchDriverFloor> arch_driver_floor(const Version& cc, Platform platform) const;
+  /// The last driver branch that drives a PCI device ("102d", Tesla K80: 470.xx); null when no
+  /// driver package read calls the device legacy.
+  [[nodiscard]] const LegacyDriverBranch* legacy_branch(std::string_view pci_device_id) const;
+  /// The last driver branch of a GPU: by its PCI device id when known (sysfs, NVML), else by its
+  /// name in the PCI ID database, where every device of that name must be legacy (the newest of
+  /// their branches counts); null when no driver package read calls it legacy.
+  [[nodiscard]] const LegacyDriverBranch* last_driver_branch(std::string_view pci_device_id,
+                                                             std::string_view gpu_name) const;
+  /// The newest toolkit whose own Linux driver is of `branch` or older (470: CUDA 11.4 Update 4,
+  /// 470.82.01); null when none is.
+  [[nodiscard]] const CudaDriverRow* newest_toolkit_for_branch(int branch) const;
+  /// The newest CUDA major whose minor-version-compatibility floor a driver of `branch` meets
+  /// on Linux (470: 11); empty when none.
+  [[nodiscard]] std::optional<int> newest_cuda_major_for_branch(int branch) const;
+  /// The package of `branch` in a distribution release (os-release ID and VERSION_ID); null when
+  /// none of the packages read is.
+  [[nodiscard]] const DriverBranchPackage* branch_package(std::string_view distro, std::string_view version_id,
+                                                          int branch) const;
+  /// The PCI device ids whose PCI-database name ("GK210GL [Tesla K80]") names the GPU `name`
+  /// ("Tesla K80", "NVIDIA Tesla K80"): for a GPU described by name only.
+  [[nodiscard]] std::vector<std::string> pci_devices_named(std::string_view name) const;
   /// SASS archs a toolkit can compile for; null when the table has no row.
   [[nodiscard]] const ToolkitArch* toolkit_arch(const Version& cuda) const;
 

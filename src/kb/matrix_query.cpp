@@ -155,6 +155,16 @@ MatrixView matrix_view(const KnowledgeBase& kb, const MatrixFilter& f) {
     view.gpu = std::move(g);
   }
   view.frameworks = matrix_framework_rows(kb, f);
+  // The companion pins of the TensorFlow shown: a series whose range holds a shown TF release.
+  if (!f.framework || *f.framework == Framework::tensorflow) {
+    for (auto it = kb.tensorflow.addons.rbegin(); it != kb.tensorflow.addons.rend(); ++it) {
+      bool shown = std::any_of(view.frameworks.begin(), view.frameworks.end(), [&](const MatrixRow& r) {
+        auto v = Version::parse(r.version);
+        return r.framework == Framework::tensorflow && v && it->tensorflow.contains(*v);
+      });
+      if (shown) view.addons.push_back(*it);
+    }
+  }
   for (const CudaDriverRow& d : kb.cuda_drivers) {
     if (f.cuda && !d.cuda.same_series(*f.cuda, f.cuda->parts().size() < 2 ? 1 : 2)) continue;
     view.drivers.push_back(d);

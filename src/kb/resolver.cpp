@@ -74,6 +74,11 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
 }
 
+/// The last driver branch of the planned GPU (Tesla K80: 470.xx); the lists are of Linux drivers.
+const LegacyDriverBranch* last_branch(const PlanRequest& req, const KnowledgeBase& kb, Platform route) {
+  return route == Platform::linux ? kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name) : nullptr;
+}
+
 /// One lower bound on the driver, and why it applies.
 struct DriverFloor {
   Version driver;
@@ -146,6 +151,29 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
   o.driver_min = top->driver;
   add_unique(o.sources, top->source);
+  if (const LegacyDriverBranch* b = last_branch(req, kb, o.route)) {
+    // A floor past the GPU's last branch: no driver both runs the build and drives the GPU.
+    if (top->driver.major() > b->major) {
+      o.issues.push_back(PlanIssue{.id = "gpu-dropped-by-driver",
+                                   .fatal = true,
+                                   .message = "needs driver >= " + top->driver.str() + " (" + top->why +
+                                              "), and no driver after the " + b->branch + " branch drives the '" +
+                                              printable(req.gpu_name, 80) + "'",
+                                   .source = b->source});
+      add_unique(o.sources, b->source);
+      return;
+    }
+    if (req.driver && req.driver->major() > b->major) {
+      o.issues.push_back(PlanIssue{.id = "driver-drops-gpu",
+                                   .fatal = false,
+                                   .message = "driver " + req.driver->str() + " does not drive the '" +
+                                              printable(req.gpu_name, 80) + "', whose last branch is " + b->branch +
+                                              ": install a " + b->branch + " driver >= " + top->driver.str() + " first",
+                                   .source = b->source});
+      add_unique(o.sources, b->source);
+      return;
+    }
+  }
   if (jetson) {
     o.issues.push_back(PlanIssue{.id = "jetson-driver-from-jetpack",
                                  .fatal = false,
@@ -244,7 +272,8 @@ std::string env_name(const PlanOption& o) {
 
 void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (!o.driver_min || !o.gpu) return;
-  bool ok = req.driver && *req.driver >= *o.driver_min;
+  const LegacyDriverBranch* branch = last_branch(req, kb, o.route);
+  bool ok = req.driver && *req.driver >= *o.driver_min && (branch == nullptr || req.driver->major() <= branch->major);
   PlanStep s;
   s.id = "driver";
   if (kb.is_jetson(req.gpu_name, req.cc)) {
@@ -264,10 +293,17 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   } else if (!ok) {
     s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
+  if (branch != nullptr) {
+    s.title += " of the " + branch->branch + " branch";
+    s.detail = "Later branches do not drive this GPU (the drivers' own supported-gpus.json). " + s.detail;
+  }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
-    s.commands.push_back(PlanCommand{
-        check_shell, "install the NVIDIA driver >= " + o.driver_min->str() + " from " + kDriverDownload, true});
+    s.commands.push_back(PlanCommand{check_shell,
+                                     "install the NVIDIA driver >= " + o.driver_min->str() +
+                                         (branch != nullptr ? " of the " + branch->branch + " branch" : std::string()) +
+                                         " from " + kDriverDownload,
+                                     true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
 }
@@ -920,6 +956,7 @@ PlanRequest request_from_facts(const Facts& facts) {
     if (g.name.empty() && !g.cc_major) continue;
     req.gpu_name = g.name;
     req.gpu_kb_name = g.kb_name;
+    req.gpu_pci_device_id = g.pci_device_id;
     // From NVML, or from the knowledge base when the facts were annotated (kb/annotate_facts.hpp).
     if (g.cc_major && g.cc_minor) req.cc = Version::of({*g.cc_major, *g.cc_minor});
     break;

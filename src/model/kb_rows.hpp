@@ -222,6 +222,26 @@ struct ArchGeneration {
   std::string source;
 };
 
+/// GPUs NVIDIA's newer drivers no longer drive (compat/driver_branches.toml, from the
+/// `legacybranch` of supported-gpus.json in the drivers' own packages): no later branch binds them.
+struct LegacyDriverBranch {
+  std::string branch;                ///< "470.xx", as the driver writes it
+  int major = 0;                     ///< 470
+  std::vector<std::string> devices;  ///< PCI device ids: 4 hex digits, lower case ("102d")
+  std::string source;
+};
+
+/// A distribution package that carries a driver branch (compat/driver_branches.toml [[package]]).
+struct DriverBranchPackage {
+  std::string distro;      ///< os-release ID: "debian"
+  std::string suite;       ///< "bookworm", "bookworm-backports", "sid"
+  std::string version_id;  ///< os-release VERSION_ID: "12"; empty for sid/experimental
+  std::string package;     ///< "nvidia-tesla-470-driver"
+  std::string version;     ///< "470.256.02-1~deb12u1"
+  int branch = 0;          ///< 470
+  std::string source;
+};
+
 struct GpuModel {
   std::string name;  ///< as nvidia-smi prints it
   Version cc;

@@ -66,6 +66,9 @@ struct MatrixView {
   std::vector<ArchGeneration> generations;
   std::vector<GpuModel> gpus;     ///< of the filtered compute capability
   std::vector<CudnnBuild> cudnn;  ///< those for the filtered CUDA
+  /// tensorflow-addons series and the TensorFlow each supports, newest first; empty when
+  /// TensorFlow is filtered out (or, with --python, when no TensorFlow row is kept).
+  std::vector<TfAddons> addons;
 };
 
 }  // namespace gpudoctor

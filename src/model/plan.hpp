@@ -21,9 +21,10 @@ struct FrameworkRequest {
 
 struct PlanRequest {
   Platform os = Platform::linux;
-  std::string gpu_name;       ///< as given or as NVML printed it; empty: unknown
-  std::string gpu_kb_name;    ///< the knowledge base's name, when the facts matched it (a PCI name)
-  std::optional<Version> cc;  ///< from NVML, else from the knowledge base
+  std::string gpu_name;           ///< as given or as NVML printed it; empty: unknown
+  std::string gpu_kb_name;        ///< the knowledge base's name, when the facts matched it (a PCI name)
+  std::optional<Version> cc;      ///< from NVML, else from the knowledge base
+  std::string gpu_pci_device_id;  ///< "102d" from sysfs; empty: described by name only
   std::optional<Version> driver;
   std::optional<Version> python;
   std::vector<FrameworkRequest> frameworks;

@@ -50,6 +50,14 @@ std::string render_matrix_json(const MatrixView& view) {
                       {"source", r.source}});
   }
   j["frameworks"] = fw;
+  json addons = json::array();
+  for (const TfAddons& a : view.addons) {
+    addons.push_back(json{{"tensorflow_addons", a.addons.str()},
+                          {"tensorflow", a.tensorflow.text()},
+                          {"end_of_life", str_or_null(a.end_of_life)},
+                          {"source", a.source}});
+  }
+  j["tensorflow_addons"] = addons;
   json drivers = json::array();
   for (const CudaDriverRow& d : view.drivers) {
     drivers.push_back(json{{"cuda", d.cuda.str()},

@@ -84,6 +84,20 @@ std::string render_matrix_text(const MatrixView& view) {
            "pip_default: where plain `pip install torch` gets this variant from PyPI.";
     if (!f.sources) out += " Add --sources to see where each row comes from.";
     out += "\n";
+    if (!view.addons.empty()) {
+      std::vector<std::vector<std::string>> addon_cells;
+      for (const TfAddons& a : view.addons) {
+        std::vector<std::string> c{a.addons.str(), a.tensorflow.text(), a.end_of_life.empty() ? "-" : a.end_of_life};
+        if (f.sources) c.push_back(a.source);
+        addon_cells.push_back(std::move(c));
+      }
+      std::vector<std::string> h{"tensorflow_addons", "tensorflow", "end_of_life"};
+      if (f.sources) h.push_back("source");
+      out +=
+          "\ntensorflow-addons -> the TensorFlow each series supports (its version.py; outside the range it "
+          "warns at import)\n" +
+          table(h, addon_cells);
+    }
   }
   if (f.drivers) {
     std::vector<std::vector<std::string>> cells;

@@ -129,6 +129,7 @@ const std::map<std::string, Expectation>& expectations() {
       {"linux-ort-cu12-with-cuda11", {1, {"framework-cuda-libraries-missing", "python-env"}, {}}},
       {"linux-pip-cudnn-shadowed", {1, {"pip-library-shadowed"}, {"framework-cuda-libraries-missing"}}},
       {"linux-pascal-torch-cu128", {1, {"gpu-arch-unsupported-by-framework"}, {"framework-cuda-libraries-missing"}}},
+      {"linux-k80-driver-535", {1, {"driver-drops-gpu", "gpu"}, {"driver-too-old-for-gpu"}}},
       {"linux-jax-cuda12", {0, {"python-env", "driver"}, {"framework-cpu-only", "framework-cuda-libraries-missing"}}},
       {"bad-binary-junk", {0, {"framework-metadata-unreadable"}, {}}},
       {"bad-escaping-symlinks", {0, {"probe-problem"}, {}}},

@@ -336,6 +336,31 @@ TEST(FixtureConclusions, PascalWithTorchCu128) {
   EXPECT_TRUE(mentions(f[0], covering)) << covering << ": " << str(f[0]);
 }
 
+TEST(FixtureConclusions, TeslaK80WithDebiansDriver535) {
+  Doctor d = doctor("linux-k80-driver-535");
+  EXPECT_EQ(d.exit_code, 1);
+  // Both GPUs of the board, seen only on the PCI bus, named by the embedded PCI ID database.
+  ASSERT_EQ(d.facts()["gpus"].size(), 2u);
+  for (const auto& g : d.facts()["gpus"]) EXPECT_EQ(g["pci_device_id"], "102d") << g.dump();
+  auto f = d.findings("driver-drops-gpu");
+  ASSERT_EQ(f.size(), 1u);  // one finding, both buses as evidence
+  EXPECT_EQ(f[0]["severity"], "error");
+  const LegacyDriverBranch* b = kb().legacy_branch("102d");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(mentions(f[0], b->branch)) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "535.261.03")) << str(f[0]);
+  const DriverBranchPackage* p = kb().branch_package("debian", "12", b->major);
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(mentions(f[0], "apt-get install " + p->package)) << str(f[0]);
+  const CudaDriverRow* newest = kb().newest_toolkit_for_branch(b->major);
+  ASSERT_NE(newest, nullptr);
+  EXPECT_TRUE(mentions(f[0], "CUDA " + newest->cuda.truncated(2).str() + " is the newest toolkit")) << str(f[0]);
+  EXPECT_EQ(f[0]["evidence"].size(), 3u) << str(f[0]);  // two buses, the driver
+  // Not "driver too old": the driver is too new for this card.
+  EXPECT_FALSE(d.has("driver-too-old-for-gpu"));
+  EXPECT_FALSE(d.has("driver-missing"));
+}
+
 TEST(FixtureConclusions, JaxCuda12Healthy) {
   Doctor d = doctor("linux-jax-cuda12");
   EXPECT_EQ(d.exit_code, 0);

@@ -152,5 +152,45 @@ TEST(KbMatrix, ColumnsFromTheReleasedWheels) {
   EXPECT_NE(t.find("580 (still runs 12.x)"), std::string::npos) << t;
 }
 
+// tensorflow-addons' [[addons]] rows: a table beside the TensorFlow rows it pins to, in text and
+// JSON, only for the TensorFlow releases the filter keeps.
+TEST(KbMatrix, TensorflowAddonsBesideTheTensorflowRows) {
+  MatrixFilter f;
+  MatrixView all = matrix_view(kb(), f);
+  ASSERT_EQ(all.addons.size(), kb().tensorflow.addons.size());
+  EXPECT_EQ(all.addons.front().addons.str(), kb().tensorflow.addons.back().addons.str());  // newest first
+  std::string t = render_matrix_text(all);
+  const TfAddons& newest = kb().tensorflow.addons.back();
+  EXPECT_NE(t.find("tensorflow-addons -> the TensorFlow each series supports"), std::string::npos) << t;
+  auto line_at = t.find("\n" + newest.addons.str() + " ");
+  ASSERT_NE(line_at, std::string::npos) << t;
+  std::string line = t.substr(line_at + 1, t.find('\n', line_at + 1) - line_at - 1);
+  EXPECT_NE(line.find(newest.tensorflow.text()), std::string::npos) << line;
+  EXPECT_NE(line.find(newest.end_of_life), std::string::npos) << line;
+  auto j = nlohmann::json::parse(render_matrix_json(all));
+  ASSERT_EQ(j["tensorflow_addons"].size(), kb().tensorflow.addons.size());
+  const auto& first = j["tensorflow_addons"][0];
+  EXPECT_EQ(first["tensorflow_addons"], newest.addons.str());
+  EXPECT_EQ(first["tensorflow"], newest.tensorflow.text());
+  EXPECT_EQ(first["end_of_life"], newest.end_of_life);
+  EXPECT_EQ(first["source"], newest.source);
+  // Only the series whose range holds a TensorFlow release shown: TF 2.15 -> 0.22 and 0.23.
+  f.framework = Framework::tensorflow;
+  f.python = v("3.11");
+  f.cuda = v("12.2");
+  MatrixView one = matrix_view(kb(), f);
+  ASSERT_EQ(one.frameworks.size(), 1u);
+  for (const TfAddons& a : one.addons) EXPECT_TRUE(a.tensorflow.contains(v("2.15"))) << a.addons.str();
+  EXPECT_FALSE(one.addons.empty());
+  EXPECT_LT(one.addons.size(), kb().tensorflow.addons.size());
+  // No TensorFlow shown, no table.
+  f = MatrixFilter{};
+  f.framework = Framework::pytorch;
+  MatrixView torch = matrix_view(kb(), f);
+  EXPECT_TRUE(torch.addons.empty());
+  EXPECT_EQ(render_matrix_text(torch).find("tensorflow-addons"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(render_matrix_json(torch))["tensorflow_addons"].empty());
+}
+
 }  // namespace
 }  // namespace gpudoctor

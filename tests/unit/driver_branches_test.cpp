@@ -1,0 +1,293 @@
+// The last driver branch of each GPU (compat/driver_branches.toml, read from NVIDIA's own
+// supported-gpus.json in Debian's driver packages), the generations' last_driver_branch that
+// must agree with it, and the doctor rule for a GPU the installed driver no longer drives.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "check/compat_checks.hpp"
+#include "check_test_support.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb/resolver.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::find;
+using testing::has;
+using testing::ids;
+using testing::v;
+
+const KnowledgeBase& kb() {
+  return testing::builtin_kb();
+}
+
+TEST(KbDriverBranches, EachRowNamesThePackageItWasReadFrom) {
+  ASSERT_FALSE(kb().legacy_branches.empty());
+  for (const LegacyDriverBranch& b : kb().legacy_branches) {
+    EXPECT_TRUE(b.source.starts_with("[artefact] ")) << b.branch;
+    EXPECT_NE(b.source.find("sha256 "), std::string::npos) << b.source;
+    EXPECT_NE(b.source.find("supported-gpus.json"), std::string::npos) << b.source;
+    EXPECT_FALSE(b.devices.empty()) << b.branch;
+  }
+  for (const DriverBranchPackage& p : kb().branch_packages) {
+    EXPECT_NE(p.source.find("sha256 "), std::string::npos) << p.package;
+  }
+}
+
+TEST(KbDriverBranches, TeslaK80AndKeplerEndAt470) {
+  const LegacyDriverBranch* k80 = kb().legacy_branch("102d");  // GK210GL [Tesla K80]
+  ASSERT_NE(k80, nullptr);
+  EXPECT_EQ(k80->major, 470);
+  EXPECT_EQ(k80->branch, "470.xx");
+  ASSERT_NE(kb().legacy_branch("1180"), nullptr);  // GK104 [GeForce GTX 680]
+  EXPECT_EQ(kb().legacy_branch("1180")->major, 470);
+  ASSERT_NE(kb().legacy_branch("11bf"), nullptr);  // GK104GL [GRID K2]: ended earlier
+  EXPECT_EQ(kb().legacy_branch("11bf")->major, 367);
+  EXPECT_EQ(kb().legacy_branch("1b80"), nullptr);  // GP104 [GeForce GTX 1080]: still driven
+  EXPECT_EQ(kb().legacy_branch("2330"), nullptr);  // GH100 [H100 SXM5 80GB]
+  EXPECT_EQ(kb().legacy_branch("102D"), nullptr);  // ids are lower case, as the probe writes them
+}
+
+TEST(KbDriverBranches, DebianTwelvePackagesThe470Branch) {
+  const DriverBranchPackage* p = kb().branch_package("debian", "12", 470);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->package, "nvidia-tesla-470-driver");
+  EXPECT_EQ(kb().branch_package("debian", "13", 470), nullptr);  // trixie has no 470 package
+  EXPECT_EQ(kb().branch_package("ubuntu", "12", 470), nullptr);
+}
+
+TEST(KbDriverBranches, NamedGpusMapToTheirPciDevices) {
+  auto k80 = kb().pci_devices_named("Tesla K80");
+  EXPECT_EQ(k80, std::vector<std::string>{"102d"});
+  EXPECT_EQ(kb().pci_devices_named("NVIDIA Tesla K80"), k80);
+  EXPECT_TRUE(kb().pci_devices_named("Tesla K81").empty());
+}
+
+// ---- cuda_arch.toml's last_driver_branch against the drivers' own lists --------------------
+
+/// The architecture generation of a PCI device, from its chip in the PCI ID database
+/// ("GK210GL [Tesla K80]" -> Kepler); empty for chips no generation row covers.
+std::string generation_of_chip(const std::string& pci_name) {
+  static const std::vector<std::pair<std::string, std::string>> kChips = {
+      {"GK10", "Kepler (GK10x)"}, {"GK11", "Kepler"}, {"GK18", "Kepler"}, {"GK20", "Kepler"},
+      {"GK21", "Kepler"},         {"GM", "Maxwell"},  {"GP", "Pascal"},   {"GV", "Volta"},
+      {"TU", "Turing"},           {"GA", "Ampere"},   {"AD", "Ada"},      {"GH", "Hopper"},
+      {"GB", "Blackwell"}};
+  for (const auto& [prefix, gen] : kChips) {
+    if (pci_name.starts_with(prefix)) return gen;
+  }
+  return "";
+}
+
+/// Where a generation's last_driver_branch says something the legacy rows contradict: a branch
+/// other than the newest its devices end at, or "ongoing"/R580 for a generation whose devices
+/// all ended earlier.
+std::vector<std::string> branch_disagreements(const KnowledgeBase& base) {
+  std::map<std::string, int> newest_end;  // generation -> newest legacy branch of its devices
+  std::map<std::string, int> driven;      // generation -> devices no package calls legacy
+  for (const auto& [device, name] : base.pci_names) {
+    std::string gen = generation_of_chip(name);
+    if (gen.empty()) continue;
+    if (const LegacyDriverBranch* b = base.legacy_branch(device)) {
+      newest_end[gen] = std::max(newest_end[gen], b->major);
+    } else {
+      ++driven[gen];
+    }
+  }
+  std::vector<std::string> out;
+  std::map<std::string, bool> seen;
+  for (const ArchGeneration& g : base.generations) {
+    if (seen[g.name]) continue;  // Blackwell's three rows share a name
+    seen[g.name] = true;
+    auto end = newest_end.find(g.name);
+    const std::string said = g.last_driver_branch;
+    if (end == newest_end.end()) continue;  // every device still driven: nothing to contradict
+    const std::string read = "R" + std::to_string(end->second);
+    if (said != read) out.push_back(g.name + ": last_driver_branch '" + said + "', the drivers' lists say " + read);
+  }
+  return out;
+}
+
+TEST(KbDriverBranches, GenerationsAgreeWithTheDriversOwnLists) {
+  auto bad = branch_disagreements(kb());
+  EXPECT_TRUE(bad.empty()) << ::testing::PrintToString(bad);
+}
+
+TEST(KbDriverBranches, ADisagreementIsCaught) {
+  KnowledgeBase planted = kb();
+  for (ArchGeneration& g : planted.generations) {
+    if (g.name == "Kepler (GK10x)") g.last_driver_branch = "";  // as before the artefact was read
+    if (g.name == "Kepler") g.last_driver_branch = "R390";
+  }
+  auto bad = branch_disagreements(planted);
+  ASSERT_EQ(bad.size(), 2u) << ::testing::PrintToString(bad);
+  EXPECT_NE(bad[0].find("R470"), std::string::npos) << bad[0];
+}
+
+// ---- The doctor: a GPU the installed driver does not drive -----------------------------------
+
+/// A Tesla K80 seen only in sysfs (the driver does not bind it), with a driver known from
+/// libcuda's file name, on Debian 12.
+Facts k80_with(const char* driver, const char* os_id = "debian", const char* os_version = "12") {
+  Facts f;
+  f.platform = Platform::linux;
+  f.os.id = os_id;
+  f.os.version_id = os_version;
+  for (const char* bus : {"0000:05:00.0", "0000:06:00.0"}) {
+    GpuFacts g;
+    g.source = "pci";
+    g.name = "GK210GL [Tesla K80]";
+    g.pci_bus_id = bus;
+    g.pci_device_id = "102d";
+    f.gpus.push_back(g);
+  }
+  f.driver.version = v(driver);
+  f.driver.version_source = "/usr/lib/x86_64-linux-gnu/libcuda.so.1 (file name)";
+  return f;
+}
+
+TEST(DriverDropsGpu, TeslaK80WithDriver535IsAnError) {
+  auto fs = compatibility_findings(k80_with("535.261.03"), kb());
+  const Finding* f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("470.xx"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("Tesla K80"), std::string::npos) << f->title;
+  // The fix names Debian 12's package of the branch, read from the table.
+  const DriverBranchPackage* p = kb().branch_package("debian", "12", 470);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(f->fix.find("apt-get install " + p->package), std::string::npos) << f->fix;
+  // With 470, the newest toolkit is the one whose own driver is of that branch (CUDA 11.4).
+  const CudaDriverRow* row = kb().newest_toolkit_for_branch(470);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->cuda.truncated(2).str(), "11.4");
+  EXPECT_NE(f->detail.find("CUDA " + row->cuda.truncated(2).str() + " is the newest toolkit"), std::string::npos)
+      << f->detail;
+  EXPECT_NE(f->detail.find("CUDA 11.x builds run"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("CUDA 12 needs " + kb().family_for_cuda(v("12.0"))->linux.str()), std::string::npos)
+      << f->detail;
+  EXPECT_EQ(f->source, kb().legacy_branch("102d")->source);
+  // Both boards' GPUs are named in the evidence, by bus.
+  ASSERT_GE(f->evidence.size(), 2u);
+  EXPECT_NE(f->evidence[0].find("10de:102d"), std::string::npos);
+}
+
+TEST(DriverDropsGpu, TheBranchItselfAndOlderDriversAreFine) {
+  EXPECT_FALSE(has(compatibility_findings(k80_with("470.256.02"), kb()), "driver-drops-gpu"));
+  EXPECT_FALSE(has(compatibility_findings(k80_with("460.106.00"), kb()), "driver-drops-gpu"));
+  // The next branch after 470 already drops it.
+  EXPECT_TRUE(has(compatibility_findings(k80_with("495.29.05"), kb()), "driver-drops-gpu"));
+}
+
+TEST(DriverDropsGpu, AGpuStillDrivenIsNotFlagged) {
+  Facts f = k80_with("535.261.03");
+  for (GpuFacts& g : f.gpus) g.pci_device_id = "2503";  // GA106 [GeForce RTX 3060]
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+}
+
+TEST(DriverDropsGpu, ElsewhereTheFixSaysWhichReleasesPackageTheBranch) {
+  auto fs = compatibility_findings(k80_with("535.183.01", "ubuntu", "22.04"), kb());
+  const Finding* f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_EQ(f->fix.find("sudo apt-get install"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("470"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("debian 12: nvidia-tesla-470-driver"), std::string::npos) << f->fix;
+}
+
+TEST(DriverDropsGpu, ADeclaredCardIsKnownByItsName) {
+  Facts f = k80_with("535.261.03");
+  f.gpus.resize(1);
+  f.gpus[0] = GpuFacts{.name = "Tesla K80", .source = "declared"};
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-drops-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_EQ(d->evidence.front(), "--gpu Tesla K80");
+  // A name some still-driven board shares claims nothing; an unknown name neither.
+  f.gpus[0].name = "GeForce GTX 1080";
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+  f.gpus[0].name = "Tesla K81";
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+}
+
+TEST(DriverDropsGpu, OnlyOnLinuxWhereTheListsComeFrom) {
+  Facts f = k80_with("535.261.03");
+  f.platform = Platform::windows;
+  EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+}
+
+// ---- The plan: never a driver that drops the GPU -------------------------------------------
+
+bool has_issue(const PlanOption& o, const std::string& id) {
+  return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
+}
+
+std::vector<const PlanOption*> offered(const FrameworkPlan& fp) {
+  std::vector<const PlanOption*> out;
+  if (fp.best) out.push_back(&*fp.best);
+  for (const PlanOption& o : fp.alternatives) out.push_back(&o);
+  return out;
+}
+
+PlanRequest k80_plan(const char* framework, const char* driver = nullptr) {
+  PlanRequest r;
+  r.os = Platform::linux;
+  r.gpu_name = "Tesla K80";
+  r.python = v("3.8");
+  if (driver) r.driver = v(driver);
+  r.frameworks.push_back(*parse_framework_request(framework));
+  return r;
+}
+
+TEST(DriverDropsGpu, ThePlanForAK80NeverOffersADriverPastItsBranch) {
+  for (const char* fw : {"torch", "tensorflow", "jax"}) {
+    Plan p = resolve(k80_plan(fw), kb());
+    ASSERT_EQ(p.frameworks.size(), 1u);
+    const FrameworkPlan& fp = p.frameworks[0];
+    for (const PlanOption* o : offered(fp)) {
+      if (!o->gpu || !o->driver_min) continue;
+      EXPECT_LE(o->driver_min->major(), 470) << fw << ": " << o->summary();
+    }
+    // What needs CUDA 12 is rejected for the GPU, with the branch as the reason.
+    bool dropped = std::any_of(fp.rejected.begin(), fp.rejected.end(),
+                               [](const PlanOption& o) { return has_issue(o, "gpu-dropped-by-driver"); });
+    EXPECT_TRUE(dropped) << fw;
+  }
+  // A GPU of the same plan still driven by new branches: no such issue.
+  PlanRequest rtx = k80_plan("torch");
+  rtx.gpu_name = "RTX 3060";
+  for (const FrameworkPlan& fp : resolve(rtx, kb()).frameworks) {
+    for (const PlanOption& o : fp.rejected) EXPECT_FALSE(has_issue(o, "gpu-dropped-by-driver")) << o.summary();
+  }
+}
+
+TEST(DriverDropsGpu, ThePlanOnAK80WithDriver535SaysToInstallTheBranch) {
+  // From the facts: the GPU by its PCI device id (its sysfs name is the PCI database's).
+  PlanRequest r = k80_plan("torch==2.0", "535.261.03");
+  r.gpu_name = "GK210GL [Tesla K80]";
+  r.gpu_pci_device_id = "102d";
+  Plan p = resolve(r, kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  const FrameworkPlan& fp = p.frameworks[0];
+  auto options = offered(fp);
+  ASSERT_FALSE(options.empty()) << "torch 2.0 cu117/cu118 run on 470";
+  for (const PlanOption* o : options) {
+    if (!o->gpu) continue;
+    EXPECT_TRUE(has_issue(*o, "driver-drops-gpu")) << o->summary();
+    auto step = std::find_if(o->steps.begin(), o->steps.end(), [](const PlanStep& s) { return s.id == "driver"; });
+    ASSERT_NE(step, o->steps.end()) << o->summary();
+    EXPECT_NE(step->title.find("of the 470.xx branch"), std::string::npos) << step->title;
+    EXPECT_EQ(step->title.find("is new enough"), std::string::npos) << step->title;
+  }
+  // With 470 installed, nothing to change.
+  r.driver = v("470.256.02");
+  for (const PlanOption* o : offered(resolve(r, kb()).frameworks[0])) {
+    EXPECT_FALSE(has_issue(*o, "driver-drops-gpu")) << o->summary();
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
