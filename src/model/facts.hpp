@@ -247,6 +247,25 @@ struct WindowsFacts {
   bool operator==(const WindowsFacts&) const = default;
 };
 
+/// A port this node can reach other nodes through, from sysfs: an InfiniBand or RoCE HCA port
+/// (/sys/class/infiniband/<dev>/ports/<n>) or an Ethernet interface backed by a device
+/// (/sys/class/net/<if> with a `device` link; virtual interfaces have none and are skipped).
+struct NetworkLink {
+  std::string kind;    ///< "infiniband", "roce" (an HCA port whose link layer is Ethernet), "ethernet"
+  std::string device;  ///< "mlx5_0", "eth0"
+  int port = 0;        ///< the HCA's port number (from 1); 0 for an Ethernet interface
+  /// The rate the kernel reports, in Gb/s: an HCA port's `rate` ("400 Gb/sec (4X NDR)"), an
+  /// interface's `speed` (Mb/s ÷ 1000). Unknown (nullopt) when missing, -1 or unreadable.
+  std::optional<double> rate_gbps;
+  std::optional<int> width;  ///< an HCA port's lanes ("4X" -> 4), from its rate; unknown for Ethernet
+  std::string rate_text;     ///< the HCA's rate line as read (cut, printable): "400 Gb/sec (4X NDR)"
+  std::string state;         ///< HCA "ACTIVE", "DOWN", "INIT", ...; Ethernet operstate "up", "down", ...
+  std::string phys_state;    ///< HCA "LinkUp", "Polling", "Disabled", ...; empty for Ethernet
+  bool up = false;           ///< passes traffic: HCA state ACTIVE, or operstate "up"
+
+  bool operator==(const NetworkLink&) const = default;
+};
+
 struct Facts {
   Platform platform = Platform::linux;
   std::string root = "/";
@@ -258,6 +277,7 @@ struct Facts {
   std::vector<LibraryFacts> libraries;
   std::vector<PythonEnvFacts> python_envs;
   std::vector<EnvVarFacts> env;  ///< GPU-relevant variables that are set
+  std::vector<NetworkLink> network;  ///< HCA ports and device-backed Ethernet interfaces (Linux)
   std::vector<ProbeProblem> problems;
   std::optional<WindowsFacts> windows;  ///< native Windows targets only
 

@@ -334,6 +334,19 @@ void describe(Io& io, Of<WindowsFacts> auto& w) {
 }
 
 template <class Io>
+void describe(Io& io, Of<NetworkLink> auto& l) {
+  io.field("kind", l.kind);
+  io.field("device", l.device);
+  io.field("port", l.port);
+  io.field("rate_gbps", l.rate_gbps);
+  io.field("width", l.width, Empty::omit);
+  io.field("rate_text", l.rate_text, Empty::omit);
+  io.field("state", l.state, Empty::null);
+  io.field("phys_state", l.phys_state, Empty::omit);
+  io.field("up", l.up);
+}
+
+template <class Io>
 void describe(Io& io, Of<Facts> auto& f) {
   io.field("platform", f.platform);
   io.field("root", f.root);
@@ -354,6 +367,8 @@ void describe(Io& io, Of<Facts> auto& f) {
       if (value.is_string()) f.env.push_back({name, value.template get<std::string>()});
     }
   }
+  // Omitted when none was found (a tree without /sys): reports of such trees stay as they were.
+  io.field("network", f.network, Empty::omit);
   io.field("problems", f.problems);
   io.field("windows", f.windows, Empty::omit);
 }

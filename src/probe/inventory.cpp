@@ -124,6 +124,7 @@ Facts collect_facts(const SystemView& system, const InventoryOptions& options) {
   timed("framework libraries", facts, [&] { resolve_framework_libraries(system, loader, facts); });
   timed("windows DLL search", facts, [&] { resolve_windows_dlls(system, facts); });
   timed("environment variables", facts, [&] { probe_env(system, facts); });
+  timed("network", facts, [&] { probe_network(system, facts); });
   // Nothing is cut silently: every bound reached while reading the target is a problem (and so
   // a finding): the verdict cannot be "no issues" while part of the target was not read.
   for (const auto& b : system.bounds_hit()) {

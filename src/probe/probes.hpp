@@ -49,6 +49,9 @@ std::vector<std::pair<std::string, std::string>> registered_cuda_toolkits(const 
 /// Native Windows: for each framework's CUDA build, the DLLs it opens, the loader that opens
 /// each and what that loader finds (WindowsFacts::dll_loads). Runs after the library probe.
 void resolve_windows_dlls(const SystemView& system, Facts& facts);
+/// The node's network ports (Linux sysfs): InfiniBand / RoCE HCA ports and Ethernet interfaces
+/// backed by a device, with their rate and state (Facts::network).
+void probe_network(const SystemView& system, Facts& facts);
 /// Environment variables that change GPU behaviour.
 void probe_env(const SystemView& system, Facts& facts);
 

@@ -19,6 +19,7 @@
 #include "kb/knowledge_base.hpp"
 #include "platform/registry.hpp"
 #include "platform/system_view.hpp"
+#include "probe/network_files.hpp"
 #include "probe/pe_version.hpp"
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
@@ -196,6 +197,12 @@ const std::vector<Target>& targets() {
        }},
       {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
       {"pe_version", [](std::string_view s) { (void)pe_file_version(s); }},
+      {"network_sysfs",
+       [](std::string_view s) {
+         (void)parse_hca_rate(s);
+         (void)parse_ethernet_speed_gbps(s);
+         (void)parse_hca_state(s);
+       }},
       {"conda_meta_name",
        [](std::string_view s) {
          (void)parse_conda_meta_filename(s);
