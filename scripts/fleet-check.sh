@@ -8,6 +8,9 @@
 # fake NCCL going over InfiniBand and rank 3's over sockets: rank 3 must be named for it; and
 # --verify/--bench (verify --quick over the fakes, a small CPU-only bench --quick): rank 3's fake
 # kernel answers wrong, so its verify must fail and be named, and every rank's figures arrive.
+# Rank 3's tree has its InfiniBand port up at 1X and its 100 GbE port at 10 Gb/s: the network
+# differs, the 1X port and NCCL's sockets beside an up HCA are findings, and the all-reduce's
+# network ceiling is rank 3's Ethernet.
 # Usage: scripts/fleet-check.sh [BUILD-DIR]. Exit 77 (skipped) without mpirun, python3 or a
 # built gpudoctor-fleet.
 set -euo pipefail
@@ -93,7 +96,7 @@ else:
     if [n.split("/")[-1] for n in groups[1]["nodes"]] != ["rank3"] or not groups[1]["outlier"]:
         problems.append(f"group B is {groups[1]}, expected rank 3 alone, an outlier")
 keys = [d["key"] for d in doc["differences"]]
-for k in ("driver", "GPUs", "cuDNN"):
+for k in ("driver", "GPUs", "cuDNN", "network"):
     if k not in keys:
         problems.append(f"'{k}' not among the differences {keys}")
 if not any(o["node"].endswith("/rank3") for o in doc["outliers"]):
@@ -111,6 +114,17 @@ if [b["key"] for b in doc.get("bench", [])][:1] != ["cpu.sgemm_fp32.gflops"] or 
     problems.append(f"the fleet's bench figures: {doc.get('bench')}")
 if not any(o["node"].endswith("/rank3") and "NCCL chose sockets" in o["reason"] for o in doc["outliers"]):
     problems.append("rank 3's NCCL over sockets is not among the outliers")
+# Rank 3's tree has its NDR HCA up at 1X and its 100 GbE port at 10 Gb/s; its NCCL used sockets.
+def finding_nodes(fid):
+    return [[n.split("/")[-1] for n in f["nodes"]] for f in doc["findings"] if f["id"] == fid]
+for fid in ("nccl-sockets-with-hca-up", "network-link-narrow"):
+    if finding_nodes(fid) != [["rank3"]]:
+        problems.append(f"finding {fid} on {finding_nodes(fid)}, expected rank 3 alone")
+ceiling, fraction = nccl.get("network_ceiling_gbps"), nccl.get("network_fraction")
+if ceiling != 1.25 or not str(nccl.get("network_node", "")).endswith("/rank3") or fraction is None or \
+        abs(fraction - nccl["busbw_gbps"] / 1.25) > 1e-9:
+    problems.append(f"--nccl network ceiling {ceiling} GB/s on {nccl.get('network_node')}, fraction {fraction}: "
+                    "expected 1.25 GB/s (rank 3's 10 Gb/s port, NCCL over sockets there)")
 for n in doc["nodes"]:
     verify, bench = n.get("verify") or {}, n.get("bench") or {}
     if verify.get("status") != ("failed" if n["rank"] == 3 else "passed"):
@@ -133,5 +147,6 @@ if problems:
     sys.exit(1)
 print(f"fleet-check: ok: odd node out found ({groups[1]['nodes'][0]}: {', '.join(keys)} differ); "
       f"--nccl over 4 fake GPUs passed, rank 3's sockets and failed verify named, bench figures from 4; "
+      f"network ceiling {ceiling} GB/s from rank 3's 10 Gb/s port, its 1X HCA and sockets-with-HCA-up named; "
       f"hung, crashed and silent ranks reported in {took} s (deadline 15 s)")
 PY

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "check/fleet_network.hpp"
 #include "core/text.hpp"
 #include "core/timestamp.hpp"
 #include "model/nccl_links.hpp"
@@ -35,8 +36,8 @@ std::string framework_build(const FrameworkFacts& f) {
   return f.name + " " + f.version.str() + (build.empty() ? "" : " (" + build + ")");
 }
 
-/// The fingerprint's items before the environment variables (GPUs ... OS).
-constexpr long kFixedItems = 8;
+/// The fingerprint's items before the environment variables (GPUs ... network).
+constexpr long kFixedItems = 9;
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -233,6 +234,7 @@ std::vector<std::pair<std::string, std::string>> fleet_fingerprint(const Facts& 
                                        ? "none"
                                        : join(std::vector<std::string>(frameworks.begin(), frameworks.end()), "; "));
   print.emplace_back("OS", facts.os.name.empty() ? to_string(facts.platform) : facts.os.name);
+  print.emplace_back("network", network_fingerprint(facts));
   // Facts::env holds only the GPU-relevant variables; one item each, so a difference names it.
   for (const auto& v : facts.env) print.emplace_back("env " + v.name, v.value);
   std::sort(print.begin() + kFixedItems, print.end());
@@ -328,6 +330,7 @@ void compare_fleet(FleetReport& report) {
   }
   bench_outliers(report);
   summarize_nccl(report);
+  compare_fleet_network(report);
   // The items that differ between groups.
   if (report.groups.size() > 1) {
     const auto& keys = report.groups[0].print;

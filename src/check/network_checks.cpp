@@ -21,12 +21,12 @@ std::vector<Finding> network_findings(const Facts& facts) {
   for (const NetworkLink& l : facts.network) {
     std::string state = l.state.empty() ? "state unknown" : l.up ? "up" : "not up (" + l.state + ")";
     if (!l.up && !l.state.empty() && !l.phys_state.empty()) state.insert(state.size() - 1, ", " + l.phys_state);
-    out.push_back(Finding{.id = "network-link",
-                          .severity = l.up ? Severity::ok : Severity::info,
-                          .area = FindingArea::system,
-                          .title = network_kind_name(l.kind) + " " + network_link_name(l) + ": " +
-                                   network_link_rate(l) + ", " + state,
-                          .evidence = {sysfs_path(l)}});
+    out.push_back(Finding{
+        .id = "network-link",
+        .severity = l.up ? Severity::ok : Severity::info,
+        .area = FindingArea::system,
+        .title = network_kind_name(l.kind) + " " + network_link_name(l) + ": " + network_link_rate(l) + ", " + state,
+        .evidence = {sysfs_path(l)}});
   }
   for (const NetworkLink& l : facts.network) {
     // RoCE's width follows its Ethernet lanes (a 25 GbE port reads "1X"), so only InfiniBand.

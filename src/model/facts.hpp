@@ -276,7 +276,7 @@ struct Facts {
   std::vector<ToolkitFacts> toolkits;
   std::vector<LibraryFacts> libraries;
   std::vector<PythonEnvFacts> python_envs;
-  std::vector<EnvVarFacts> env;  ///< GPU-relevant variables that are set
+  std::vector<EnvVarFacts> env;      ///< GPU-relevant variables that are set
   std::vector<NetworkLink> network;  ///< HCA ports and device-backed Ethernet interfaces (Linux)
   std::vector<ProbeProblem> problems;
   std::optional<WindowsFacts> windows;  ///< native Windows targets only

@@ -2,6 +2,7 @@
 /// A fleet: every node's doctor report gathered to one place (gpudoctor-fleet's rank 0), and
 /// what comparing them found. Plain data; check/fleet_compare.hpp fills the report,
 /// render/fleet_report.hpp prints it and model/json_codec writes and reads its JSON.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,15 @@ struct FleetNccl {
   std::string slowest_node;
   std::string slowest_transport;  ///< the slowest kind of link NCCL chose anywhere
   std::vector<std::string> slowest_transport_nodes;
+  /// The network the all-reduce crossed (check/fleet_network.hpp): the slowest node's fastest up
+  /// port of the kind NCCL used there, its rate ÷ 8 in GB/s. Unknown on one node, within SHM or
+  /// P2P only, or when a node reported no up port of a known rate (network_detail says which).
+  std::optional<double> network_ceiling_gbps;
+  std::optional<double> network_fraction;  ///< busbw_gbps ÷ network_ceiling_gbps
+  std::string network_node;                ///< the node whose port sets the ceiling
+  std::string network_link;                ///< "InfiniBand mlx5_0 port 1, 400 Gb/s, 4X"
+  std::optional<int> network_links_up;     ///< ports of that kind up at that rate there (rails)
+  std::string network_detail;              ///< the comparison in words, or why there is none
 };
 
 /// One benchmark figure across the nodes that measured it: the robust centre and spread that

@@ -751,6 +751,13 @@ void describe(Io& io, Of<FleetNccl> auto& n) {
   io.field("slowest_node", n.slowest_node);
   io.field("slowest_transport", n.slowest_transport);
   io.field("slowest_transport_nodes", n.slowest_transport_nodes);
+  // Omitted when there is no ceiling to state: fleet reports from before stay as they were.
+  io.field("network_ceiling_gbps", n.network_ceiling_gbps, Empty::omit);
+  io.field("network_fraction", n.network_fraction, Empty::omit);
+  io.field("network_node", n.network_node, Empty::omit);
+  io.field("network_link", n.network_link, Empty::omit);
+  io.field("network_links_up", n.network_links_up, Empty::omit);
+  io.field("network_detail", n.network_detail, Empty::omit);
 }
 
 template <class Io>

@@ -24,13 +24,14 @@ std::string attribute(const SystemView& system, const std::string& path) {
   return text ? std::string(trim(*text)) : std::string();
 }
 
-/// The entries of a directory, sorted, the plain names only, at most `limit` (the cut recorded).
+/// The subdirectories of a directory (links to one included), sorted, plain names only, at most
+/// `limit` (the cut recorded).
 std::vector<std::string> names_in(const SystemView& system, const std::string& dir, size_t limit, const char* what) {
   std::vector<std::string> out;
   auto entries = system.list_dir(dir);
   if (!entries) return out;
   for (const DirEntry& e : *entries) {
-    if (plain_name(e.name)) out.push_back(e.name);
+    if (e.is_dir && plain_name(e.name)) out.push_back(e.name);
   }
   std::sort(out.begin(), out.end());
   if (out.size() > limit) {
@@ -79,7 +80,8 @@ void read_ethernet(const SystemView& system, Facts& facts) {
     // A physical (or SR-IOV) port has a `device` link to its PCI function; a bridge, bond,
     // VLAN, veth or tunnel has none.
     auto entries = system.list_dir(dir);
-    if (!entries || std::none_of(entries->begin(), entries->end(), [](const DirEntry& e) { return e.name == "device"; }))
+    if (!entries ||
+        std::none_of(entries->begin(), entries->end(), [](const DirEntry& e) { return e.name == "device"; }))
       continue;
     // ARPHRD_ETHER is 1; IPoIB (32) is the HCA port already listed, anything else is not Ethernet.
     std::string type = attribute(system, dir + "/type");

@@ -119,6 +119,7 @@ std::string render_fleet_text(const FleetReport& r) {
     }
     if (!n.detail.empty()) out += "; " + terminal_safe(n.detail);
     out += "\n";
+    if (!n.network_detail.empty()) out += "  Network: " + terminal_safe(n.network_detail) + "\n";
   }
   if (!r.outliers.empty()) {
     out += "\nOutliers:\n";

@@ -807,6 +807,7 @@ mstch::map fleet_view(const FleetReport& r) {
                     {"slowest_transport", or_dash(n.slowest_transport)},
                     {"slowest_transport_nodes",
                      n.slowest_transport_nodes.empty() ? std::string("—") : node_list_text(n.slowest_transport_nodes)}};
+    if (!n.network_detail.empty()) nccl["network"] = text(n.network_detail);
     if (!busbw.empty() && busbw.size() <= kMaxNodeBars)
       nccl["chart"] = bar_chart("chart-fleet-nccl", "NCCL bus bandwidth per node (GB/s)", "Node", busbw);
     v["nccl"] = nccl;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "check/network_checks.hpp"
@@ -26,10 +27,10 @@ TEST(NetworkFiles, HcaRatesAsTheKernelWritesThem) {
     double gbps;
     int width;
   };
-  for (const Case& c : {Case{"400 Gb/sec (4X NDR)\n", 400, 4}, Case{"2.5 Gb/sec (1X SDR)", 2.5, 1},
-                        Case{"56 Gb/sec (4X FDR)", 56, 4}, Case{"100 Gb/sec (2X HDR)", 100, 2},
-                        Case{"40 Gb/sec (4X FDR10)", 40, 4}, Case{"  25 Gb/sec (1X EDR)  ", 25, 1},
-                        Case{"300 Gb/sec (12X EDR)", 300, 12}}) {
+  for (const Case& c :
+       {Case{"400 Gb/sec (4X NDR)\n", 400, 4}, Case{"2.5 Gb/sec (1X SDR)", 2.5, 1}, Case{"56 Gb/sec (4X FDR)", 56, 4},
+        Case{"100 Gb/sec (2X HDR)", 100, 2}, Case{"40 Gb/sec (4X FDR10)", 40, 4}, Case{"  25 Gb/sec (1X EDR)  ", 25, 1},
+        Case{"300 Gb/sec (12X EDR)", 300, 12}}) {
     HcaRate r = parse_hca_rate(c.text);
     ASSERT_TRUE(r.gbps.has_value()) << c.text;
     EXPECT_DOUBLE_EQ(*r.gbps, c.gbps) << c.text;
@@ -120,9 +121,9 @@ TEST(NetworkProbe, ReadsHcaPortsAndPhysicalEthernetOnly) {
   interface(t, "lo", false, "772", "", "unknown");
   interface(t, "eno1", true, "1", "25000", "up");
   interface(t, "eno2", true, "1", "-1", "down");
-  interface(t, "ib0", true, "32", "400000", "up");         // IPoIB: the HCA port, already listed
-  interface(t, "docker0", false, "1", "10000", "up");      // a bridge: no device
-  interface(t, "bond0", false, "1", "50000", "up");        // a bond: no device
+  interface(t, "ib0", true, "32", "400000", "up");          // IPoIB: the HCA port, already listed
+  interface(t, "docker0", false, "1", "10000", "up");       // a bridge: no device
+  interface(t, "bond0", false, "1", "50000", "up");         // a bond: no device
   interface(t, "eno3", true, "1", "garbage\x1b[2J", "UP");  // junk speed: unknown; operstate lower-cased
   Facts f;
   probe_network(view_of(t), f);
@@ -170,14 +171,14 @@ TEST(NetworkProbe, HostileTreesAreBoundedAndSaySo) {
   t.mkdir("sys/class/infiniband/mlx5_2/ports/1/state");
   t.symlink("loop", "sys/class/net/loop");
   // More interfaces than the probe reads.
-  for (int i = 0; i < 300; ++i) t.mkdir("sys/class/net/veth" + std::to_string(1000 + i));
+  for (int i = 0; i < 260; ++i) t.mkdir("sys/class/net/veth" + std::to_string(1000 + i));
   SystemView view = view_of(t);
   Facts f;
   probe_network(view, f);
   const NetworkLink* cut = link_named(f, "mlx5_0", 1);
   ASSERT_NE(cut, nullptr);
   EXPECT_EQ(cut->rate_gbps, 400);
-  EXPECT_LE(cut->rate_text.size(), 40U);
+  EXPECT_LE(cut->rate_text.size(), 40U + std::string("…").size());
   const NetworkLink* stateless = link_named(f, "mlx5_2", 1);
   ASSERT_NE(stateless, nullptr);
   EXPECT_EQ(stateless->state, "");
@@ -186,12 +187,12 @@ TEST(NetworkProbe, HostileTreesAreBoundedAndSaySo) {
   EXPECT_EQ(link_named(f, "loop"), nullptr);
   std::vector<std::string> bounds;
   for (const auto& b : view.bounds_hit()) bounds.push_back(b.path + ": " + b.what);
-  EXPECT_TRUE(std::any_of(bounds.begin(), bounds.end(),
-                          [](const std::string& b) { return b.starts_with("/sys/class/infiniband/mlx5_0/ports/1/rate"); }))
-      << ::testing::PrintToString(bounds);
-  EXPECT_TRUE(std::any_of(bounds.begin(), bounds.end(),
-                          [](const std::string& b) { return b.starts_with("/sys/class/net: 301 interfaces"); }))
-      << ::testing::PrintToString(bounds);
+  EXPECT_TRUE(std::any_of(bounds.begin(), bounds.end(), [](const std::string& b) {
+    return b.starts_with("/sys/class/infiniband/mlx5_0/ports/1/rate");
+  })) << ::testing::PrintToString(bounds);
+  EXPECT_TRUE(std::any_of(bounds.begin(), bounds.end(), [](const std::string& b) {
+    return b.starts_with("/sys/class/net: ") && b.ends_with("interfaces; the first 256 read");
+  })) << ::testing::PrintToString(bounds);
 }
 
 TEST(NetworkProbe, WindowsAndTreesWithoutSysfsHaveNoLinks) {
@@ -231,7 +232,7 @@ TEST(NetworkFacts, RoundTripAndOmittedWhenEmpty) {
 }
 
 TEST(NetworkFacts, ImplausibleRatesFromAnotherNodeAreUnknown) {
-  for (double junk : {-1.0, 0.0, 1e308, 100'001.0, std::nan(""), INFINITY}) {
+  for (double junk : {-1.0, 0.0, 1e308, 100'001.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
     NetworkLink l{.kind = "infiniband", .device = "mlx5_0", .port = 1, .rate_gbps = junk};
     EXPECT_FALSE(network_rate_gbps(l).has_value()) << junk;
     EXPECT_EQ(network_link_rate(l), "rate unknown");
@@ -243,14 +244,31 @@ TEST(NetworkFacts, ImplausibleRatesFromAnotherNodeAreUnknown) {
 
 TEST(NetworkChecks, OneLinePerLinkAndANarrowInfiniBandPortWarned) {
   Facts f;
-  f.network.push_back({.kind = "infiniband", .device = "mlx5_0", .port = 1, .rate_gbps = 400, .width = 4,
-                       .state = "ACTIVE", .up = true});
-  f.network.push_back({.kind = "infiniband", .device = "mlx5_1", .port = 1, .rate_gbps = 100, .width = 1,
-                       .rate_text = "100 Gb/sec (1X NDR)", .state = "ACTIVE", .up = true});
-  f.network.push_back({.kind = "roce", .device = "mlx5_2", .port = 1, .rate_gbps = 25, .width = 1,
-                       .state = "ACTIVE", .up = true});
-  f.network.push_back({.kind = "infiniband", .device = "mlx5_3", .port = 1, .rate_gbps = 10, .width = 1,
-                       .state = "DOWN", .phys_state = "Polling", .up = false});
+  f.network.push_back({.kind = "infiniband",
+                       .device = "mlx5_0",
+                       .port = 1,
+                       .rate_gbps = 400,
+                       .width = 4,
+                       .state = "ACTIVE",
+                       .up = true});
+  f.network.push_back({.kind = "infiniband",
+                       .device = "mlx5_1",
+                       .port = 1,
+                       .rate_gbps = 100,
+                       .width = 1,
+                       .rate_text = "100 Gb/sec (1X NDR)",
+                       .state = "ACTIVE",
+                       .up = true});
+  f.network.push_back(
+      {.kind = "roce", .device = "mlx5_2", .port = 1, .rate_gbps = 25, .width = 1, .state = "ACTIVE", .up = true});
+  f.network.push_back({.kind = "infiniband",
+                       .device = "mlx5_3",
+                       .port = 1,
+                       .rate_gbps = 10,
+                       .width = 1,
+                       .state = "DOWN",
+                       .phys_state = "Polling",
+                       .up = false});
   auto fs = network_findings(f);
   std::vector<const Finding*> lines, narrow;
   for (const auto& x : fs) (x.id == "network-link" ? lines : narrow).push_back(&x);
