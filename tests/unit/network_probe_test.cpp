@@ -242,33 +242,23 @@ TEST(NetworkFacts, ImplausibleRatesFromAnotherNodeAreUnknown) {
   EXPECT_EQ(network_kind_name(hostile.kind).find('\x1b'), std::string::npos);
 }
 
+/// An HCA port as the probe records it.
+NetworkLink hca(const char* kind, const char* dev, double gbps, int width, const char* state) {
+  return {.kind = kind,
+          .device = dev,
+          .port = 1,
+          .rate_gbps = gbps,
+          .width = width,
+          .state = state,
+          .up = std::string_view(state) == "ACTIVE"};
+}
+
 TEST(NetworkChecks, OneLinePerLinkAndANarrowInfiniBandPortWarned) {
   Facts f;
-  f.network.push_back({.kind = "infiniband",
-                       .device = "mlx5_0",
-                       .port = 1,
-                       .rate_gbps = 400,
-                       .width = 4,
-                       .state = "ACTIVE",
-                       .up = true});
-  f.network.push_back({.kind = "infiniband",
-                       .device = "mlx5_1",
-                       .port = 1,
-                       .rate_gbps = 100,
-                       .width = 1,
-                       .rate_text = "100 Gb/sec (1X NDR)",
-                       .state = "ACTIVE",
-                       .up = true});
-  f.network.push_back(
-      {.kind = "roce", .device = "mlx5_2", .port = 1, .rate_gbps = 25, .width = 1, .state = "ACTIVE", .up = true});
-  f.network.push_back({.kind = "infiniband",
-                       .device = "mlx5_3",
-                       .port = 1,
-                       .rate_gbps = 10,
-                       .width = 1,
-                       .state = "DOWN",
-                       .phys_state = "Polling",
-                       .up = false});
+  f.network = {hca("infiniband", "mlx5_0", 400, 4, "ACTIVE"), hca("infiniband", "mlx5_1", 100, 1, "ACTIVE"),
+               hca("roce", "mlx5_2", 25, 1, "ACTIVE"), hca("infiniband", "mlx5_3", 10, 1, "DOWN")};
+  f.network[1].rate_text = "100 Gb/sec (1X NDR)";
+  f.network[3].phys_state = "Polling";
   auto fs = network_findings(f);
   std::vector<const Finding*> lines, narrow;
   for (const auto& x : fs) (x.id == "network-link" ? lines : narrow).push_back(&x);
