@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -60,40 +61,48 @@ void memory_health_outliers(const FleetNode& n, std::vector<FleetOutlier>& out) 
   }
 }
 
-/// A bench run more than this much older than the fleet's newest describes another machine
-/// (a driver, a clock or a cooling fix ago): `fleet --from` reads each host's last run.
+/// A bench run more than this much before (or after) most nodes' runs describes another machine
+/// (a driver, a clock or a cooling fix ago; or its clock is wrong): `fleet --from` reads each
+/// host's last run.
 constexpr std::int64_t kBenchMaxAgeSeconds = 7 * 24 * 3600;
 
-/// What a node's bench run is held against: the mode most nodes ran and the newest run.
+/// What a node's bench run is held against: the mode most nodes ran, and the middle (median) of
+/// those runs' times, so that one node with a clock in the future, or a fresh run of another
+/// mode, does not make every other run look old.
 struct BenchBaseline {
   std::string mode;  ///< "" when no run said
   size_t mode_nodes = 0;
-  std::optional<std::int64_t> newest;
-  std::string newest_text;
+  std::optional<std::int64_t> middle;
+  std::string middle_text;
 };
 
 BenchBaseline bench_baseline(const FleetReport& report) {
   BenchBaseline base;
   std::map<std::string, size_t> modes;
   for (const auto& n : report.nodes) {
-    if (n.bench.figures.empty()) continue;
-    if (!n.bench.mode.empty()) ++modes[n.bench.mode];
-    auto t = parse_utc_timestamp(n.bench.started_utc);
-    if (t && (!base.newest || *t > *base.newest)) {
-      base.newest = t;
-      base.newest_text = n.bench.started_utc;
-    }
+    if (!n.bench.figures.empty() && !n.bench.mode.empty()) ++modes[n.bench.mode];
   }
   for (const auto& [mode, count] : modes) {  // the most common; on a tie, the first by name
-    if (count > base.mode_nodes) base = {mode, count, base.newest, base.newest_text};
+    if (count > base.mode_nodes) base = {.mode = mode, .mode_nodes = count};
+  }
+  std::vector<std::pair<std::int64_t, std::string>> times;
+  for (const auto& n : report.nodes) {
+    if (n.bench.figures.empty() || (!n.bench.mode.empty() && n.bench.mode != base.mode)) continue;
+    if (auto t = parse_utc_timestamp(n.bench.started_utc)) times.emplace_back(*t, n.bench.started_utc);
+  }
+  if (!times.empty()) {
+    auto mid = times.begin() + static_cast<long>((times.size() - 1) / 2);
+    std::nth_element(times.begin(), mid, times.end());
+    base.middle = mid->first;
+    base.middle_text = mid->second;
   }
   return base;
 }
 
 /// Whether a node's bench figures join the fleet's: not when its run was of another mode than
-/// most nodes' (a full run measures longer, at other clocks) or is a week older than the
-/// newest. A node left out is named, with why. Runs that do not say (an older gpudoctor's) are
-/// compared.
+/// most nodes' (a full run measures longer, at other clocks) or is more than a week from the
+/// middle of their runs. A node left out is named, with why. Runs that do not say (an older
+/// gpudoctor's) are compared.
 bool comparable_bench(FleetReport& report, const FleetNode& node, const BenchBaseline& base) {
   if (!node.bench.mode.empty() && !base.mode.empty() && node.bench.mode != base.mode) {
     report.outliers.push_back({node.name, fmt::format("bench figures from a {} run, not compared with the {} runs "
@@ -102,10 +111,11 @@ bool comparable_bench(FleetReport& report, const FleetNode& node, const BenchBas
     return false;
   }
   auto t = parse_utc_timestamp(node.bench.started_utc);
-  if (t && base.newest && *base.newest - *t > kBenchMaxAgeSeconds) {
-    report.outliers.push_back(
-        {node.name, fmt::format("bench from {}, {} days before the newest ({}): not compared", node.bench.started_utc,
-                                (*base.newest - *t) / (24 * 3600), base.newest_text)});
+  if (t && base.middle && std::llabs(*t - *base.middle) > kBenchMaxAgeSeconds) {
+    report.outliers.push_back({node.name, fmt::format("bench from {}, {} days {} most nodes' runs (their median: "
+                                                      "{}): not compared",
+                                                      node.bench.started_utc, std::llabs(*t - *base.middle) / 86400,
+                                                      *t < *base.middle ? "before" : "after", base.middle_text)});
     return false;
   }
   return true;

@@ -1,5 +1,6 @@
 #include "model/json_codec.hpp"
 
+#include <algorithm>
 #include <concepts>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -999,8 +1000,38 @@ json fleet_report_to_json(const FleetReport& report) {
   return encode(report);
 }
 
+namespace {
+
+/// A fleet document's size in what reading it allocates: nodes, and the GPUs their memory
+/// health pads each node to (a "gpu": 1023 entry makes 1024 GpuFacts). Counted before reading,
+/// so a small hostile file cannot make gigabytes of them.
+constexpr size_t kMaxFleetNodes = 65536;
+constexpr size_t kMaxFleetGpus = 262144;
+
+bool fleet_document_fits(const json& nodes) {
+  if (nodes.size() > kMaxFleetNodes) return false;
+  size_t gpus = 0;
+  for (const auto& n : nodes) {
+    auto health = n.is_object() ? n.find("gpu_memory") : n.end();
+    if (!n.is_object() || health == n.end() || !health->is_array()) continue;
+    size_t count = 0;
+    for (const auto& h : *health) {
+      auto gpu = h.is_object() ? h.find("gpu") : h.end();
+      size_t index = kMaxFleetNodeGpus;  // what decode() would read, or out of range
+      if (h.is_object() && gpu != h.end()) decode(*gpu, index);
+      if (index < kMaxFleetNodeGpus) count = std::max(count, index + 1);
+    }
+    gpus += count;
+    if (gpus > kMaxFleetGpus) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool fleet_report_from_json(const json& doc, FleetReport& report) {
   if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array()) return false;
+  if (!fleet_document_fits(doc["nodes"])) return false;
   FleetReport r;
   decode(doc, r);
   // Each node's own findings, as far as the fleet kept them (its warnings and errors).

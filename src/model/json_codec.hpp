@@ -76,7 +76,8 @@ nlohmann::ordered_json fleet_report_to_json(const FleetReport& report);
 /// for `report --html --fleet`: every part the fleet printed, as leniently as the readers above
 /// (the file is the user's). A node's facts are only what the document holds (its GPUs' memory
 /// health), and its findings only the warnings and errors the fleet collapsed. False when doc is
-/// not an object with a "nodes" array.
+/// not an object with a "nodes" array, or when reading it would make more than 65,536 nodes or
+/// 262,144 GPUs (junk: no fleet is that large, and a small file could ask for gigabytes).
 bool fleet_report_from_json(const nlohmann::ordered_json& doc, FleetReport& report);
 
 }  // namespace gpudoctor

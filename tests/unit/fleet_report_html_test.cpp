@@ -187,6 +187,23 @@ TEST(FleetReportHtml, ReportCommandReadsTheFleetJson) {
   EXPECT_NE(not_fleet.err.find("not a gpudoctor fleet --json report"), std::string::npos) << not_fleet.err;
 }
 
+// A 0.9 MB document of 20,000 nodes each naming GPU 1023 would make 20 million GpuFacts (6 GB):
+// refused before reading, as is one of more nodes than any fleet has. A real fleet's size reads.
+TEST(FleetReportHtml, ADocumentThatWouldMakeGigabytesIsRefused) {
+  ordered_json doc = {{"nodes", ordered_json::array()}};
+  for (int i = 0; i < 20000; ++i) doc["nodes"].push_back({{"gpu_memory", {{{"gpu", 1023}}}}});
+  FleetReport r;
+  EXPECT_FALSE(fleet_report_from_json(doc, r));
+  ordered_json many = {{"nodes", ordered_json::array()}};
+  for (int i = 0; i < 65537; ++i) many["nodes"].push_back(ordered_json::object());
+  EXPECT_FALSE(fleet_report_from_json(many, r));
+  ordered_json real = {{"nodes", ordered_json::array()}};
+  for (int i = 0; i < 4096; ++i) real["nodes"].push_back({{"gpu_memory", {{{"gpu", 7}, {"retired_pages", 0}}}}});
+  ASSERT_TRUE(fleet_report_from_json(real, r));
+  EXPECT_EQ(r.nodes.size(), 4096u);
+  EXPECT_EQ(r.nodes[4095].facts.gpus.size(), 8u);
+}
+
 // The recorded fleet JSON (written before the codec's describe() lists took over the fleet
 // types) reads back and is written again key for key, in the same order: the JSON a script reads did not move.
 TEST(FleetReportHtml, TheRecordedFleetJsonIsWrittenAgainKeyForKey) {

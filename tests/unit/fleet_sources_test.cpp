@@ -143,9 +143,10 @@ TEST(FleetCompare, ABenchOfAnotherModeOrAMonthOldIsNotCompared) {
   r.nodes[5].bench.figures[0].second = 50;
   compare_fleet(r);
   EXPECT_TRUE(named(r, "n4", "bench figures from a full run, not compared with the quick runs of 5 node(s)"));
+  // Held against the middle of the quick runs (10:00-10:03 and n5's), not n4's newer full run.
   EXPECT_TRUE(named(r, "n5",
-                    "bench from 2026-10-31T09:00:00Z, 31 days before the newest (2026-12-01T10:04:00Z): "
-                    "not compared"));
+                    "bench from 2026-10-31T09:00:00Z, 31 days before most nodes' runs (their median: "
+                    "2026-12-01T10:01:00Z): not compared"));
   EXPECT_FALSE(named(r, "n4", "below the fleet's median"));
   EXPECT_FALSE(named(r, "n5", "below the fleet's median"));
   ASSERT_EQ(r.bench.size(), 1u);
@@ -156,6 +157,37 @@ TEST(FleetCompare, ABenchOfAnotherModeOrAMonthOldIsNotCompared) {
   compare_fleet(r);
   EXPECT_EQ(r.bench[0].nodes, 6u);
   EXPECT_TRUE(named(r, "n5", "below the fleet's median"));
+}
+
+// The reference time is the middle of the comparable runs, not the newest of all: one node with
+// a clock in the future, or a fresh run of another mode, must not shut every other node out.
+TEST(FleetCompare, OneSkewedClockOrAnotherModesRunDoesNotShutTheFleetOut) {
+  FleetReport r;
+  for (int i = 0; i < 6; ++i) {
+    FleetNode n = healthy("n" + std::to_string(i));
+    n.bench = {.ran = true,
+               .status = "passed",
+               .figures = {{"gpu0.gemm_bf16.tflops", 100.0}},
+               .mode = "quick",
+               .started_utc = "2026-12-01T10:00:00Z"};
+    r.nodes.push_back(std::move(n));
+  }
+  r.nodes[5].bench.started_utc = "2027-06-01T00:00:00Z";  // a clock half a year ahead
+  compare_fleet(r);
+  for (const char* n : {"n0", "n1", "n2", "n3", "n4"}) EXPECT_FALSE(named(r, n, "not compared")) << n;
+  EXPECT_TRUE(named(r, "n5", "bench from 2027-06-01T00:00:00Z, 181 days after most nodes' runs"));
+  ASSERT_EQ(r.bench.size(), 1u);
+  EXPECT_EQ(r.bench[0].nodes, 5u);
+  // Quick runs 8 days old and one fresh full run: the full run is set apart for its mode, and
+  // the quick runs are held against each other, not against it.
+  for (auto& n : r.nodes) n.bench.started_utc = "2026-11-23T10:00:00Z";
+  r.nodes[5].bench.mode = "full";
+  r.nodes[5].bench.started_utc = "2026-12-01T10:00:00Z";
+  compare_fleet(r);
+  EXPECT_TRUE(named(r, "n5", "bench figures from a full run"));
+  for (const char* n : {"n0", "n1", "n2", "n3", "n4"}) EXPECT_FALSE(named(r, n, "not compared")) << n;
+  ASSERT_EQ(r.bench.size(), 1u);
+  EXPECT_EQ(r.bench[0].nodes, 5u);
 }
 
 TEST(FleetNode, VerifyAndBenchRunsReadBack) {
