@@ -78,7 +78,7 @@ explain-answer-lead-not-best	src/explain/explain_session.cpp	{ return a.score > 
 torch-wheels-after-ld-path	src/probe/framework_libraries.cpp	    if (needs.wheels_first) {	    if (false) {
 torch-cufile-ignored	src/probe/framework_libraries.cpp	          if (requires_mentioning(*md, "cufile")) n.sonames.push_back("libcufile.so.0");	          if (false) n.sonames.push_back("libcufile.so.0");
 fleet-bench-mode-mixed	src/check/fleet_compare.cpp	  if (!node.bench.mode.empty() && !base.mode.empty() && node.bench.mode != base.mode) {	  if (false) {
-fleet-bench-age-ignored	src/check/fleet_compare.cpp	  if (t && base.newest && *base.newest - *t > kBenchMaxAgeSeconds) {	  if (t && base.newest && *base.newest - *t > 100 * kBenchMaxAgeSeconds) {
+fleet-bench-age-ignored	src/check/fleet_compare.cpp	  if (t && base.middle && std::llabs(*t - *base.middle) > kBenchMaxAgeSeconds) {	  if (t && base.middle && std::llabs(*t - *base.middle) > 100 * kBenchMaxAgeSeconds) {
 fleet-node-group-unset	src/check/fleet_compare.cpp	      report.nodes[i].group = group.id;	      (void)group.id;
 fleet-json-group-unread	src/model/json_codec.cpp	  io.field("group", n.group, Empty::null);	  if constexpr (Io::writes) io.field("group", n.group, Empty::null);
 fleet-json-run-junk-present	src/model/json_codec.cpp	    if (!j || !j->is_object()) return;	    if (!j) return;
