@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "core/text.hpp"
@@ -41,8 +42,11 @@ std::vector<std::string> names_in(const SystemView& system, const std::string& d
   return out;
 }
 
-void read_hca_ports(const SystemView& system, Facts& facts) {
+/// Reads each HCA's ports; returns the network interfaces of its RoCE ports (the HCA's PCI
+/// function's `net/` folder), which read_ethernet then leaves out: the same port, listed once.
+std::set<std::string> read_hca_ports(const SystemView& system, Facts& facts) {
   const std::string base = "/sys/class/infiniband";
+  std::set<std::string> roce_interfaces;
   for (const std::string& dev : names_in(system, base, kMaxHcas, "HCAs")) {
     const std::string ports_dir = base + "/" + dev + "/ports";
     std::vector<std::pair<int, std::string>> ports;
@@ -52,6 +56,7 @@ void read_hca_ports(const SystemView& system, Facts& facts) {
       ports.emplace_back(std::stoi(p), p);
     }
     std::sort(ports.begin(), ports.end());
+    bool roce_listed = false;  // this HCA's interfaces, read once
     for (const auto& [number, name] : ports) {
       const std::string dir = ports_dir + "/" + name;
       NetworkLink link;
@@ -67,15 +72,21 @@ void read_hca_ports(const SystemView& system, Facts& facts) {
       link.state = parse_hca_state(attribute(system, dir + "/state"));
       link.phys_state = parse_hca_state(attribute(system, dir + "/phys_state"));
       link.up = link.state == "ACTIVE";
+      if (link.kind == "roce" && !roce_listed) {
+        roce_listed = true;
+        for (const std::string& net : names_in(system, base + "/" + dev + "/device/net", kMaxInterfaces, "interfaces"))
+          roce_interfaces.insert(net);
+      }
       facts.network.push_back(std::move(link));
     }
   }
+  return roce_interfaces;
 }
 
-void read_ethernet(const SystemView& system, Facts& facts) {
+void read_ethernet(const SystemView& system, Facts& facts, const std::set<std::string>& roce_interfaces) {
   const std::string base = "/sys/class/net";
   for (const std::string& name : names_in(system, base, kMaxInterfaces, "interfaces")) {
-    if (name == "lo") continue;
+    if (name == "lo" || roce_interfaces.contains(name)) continue;
     const std::string dir = base + "/" + name;
     // A physical (or SR-IOV) port has a `device` link to its PCI function; a bridge, bond,
     // VLAN, veth or tunnel has none.
@@ -101,8 +112,7 @@ void read_ethernet(const SystemView& system, Facts& facts) {
 
 void probe_network(const SystemView& system, Facts& facts) {
   if (system.is_windows()) return;
-  read_hca_ports(system, facts);
-  read_ethernet(system, facts);
+  read_ethernet(system, facts, read_hca_ports(system, facts));
 }
 
 }  // namespace gpudoctor

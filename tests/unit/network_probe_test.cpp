@@ -125,10 +125,16 @@ TEST(NetworkProbe, ReadsHcaPortsAndPhysicalEthernetOnly) {
   interface(t, "docker0", false, "1", "10000", "up");       // a bridge: no device
   interface(t, "bond0", false, "1", "50000", "up");         // a bond: no device
   interface(t, "eno3", true, "1", "garbage\x1b[2J", "UP");  // junk speed: unknown; operstate lower-cased
+  // The RoCE port's own interface (its PCI function's net/): listed once, as the HCA port.
+  t.mkdir("sys/class/infiniband/mlx5_1/device/net/ens1f0np0");
+  interface(t, "ens1f0np0", true, "1", "100000", "up");
+  hca_port(t, "mlx5_3", 1, "100 Gb/sec (4X EDR)", "4: ACTIVE", "5: LinkUp", "Ethernet");  // a second RoCE card
+  t.mkdir("sys/class/infiniband/mlx5_3/device/net/ens2f0np0");
+  interface(t, "ens2f0np0", true, "1", "100000", "up");
   Facts f;
   probe_network(view_of(t), f);
 
-  ASSERT_EQ(f.network.size(), 6U);
+  ASSERT_EQ(f.network.size(), 7U);
   const NetworkLink* ib = link_named(f, "mlx5_0", 1);
   ASSERT_NE(ib, nullptr);
   EXPECT_EQ(ib->kind, "infiniband");
@@ -155,7 +161,8 @@ TEST(NetworkProbe, ReadsHcaPortsAndPhysicalEthernetOnly) {
   ASSERT_NE(link_named(f, "eno3"), nullptr);
   EXPECT_FALSE(link_named(f, "eno3")->rate_gbps.has_value());
   EXPECT_TRUE(link_named(f, "eno3")->up);
-  for (const char* skipped : {"lo", "ib0", "docker0", "bond0"}) EXPECT_EQ(link_named(f, skipped), nullptr) << skipped;
+  for (const char* skipped : {"lo", "ib0", "docker0", "bond0", "ens1f0np0", "ens2f0np0"})
+    EXPECT_EQ(link_named(f, skipped), nullptr) << skipped;
   EXPECT_TRUE(f.problems.empty());
 }
 
