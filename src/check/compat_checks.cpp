@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/text.hpp"
+#include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
@@ -428,38 +429,9 @@ class Checker {
     for (const GpuFacts& g : facts_.gpus) {
       const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
       if (b == nullptr || drv.major() <= b->major) continue;
-      const std::string branch = std::to_string(b->major);
-      std::string cuda;
-      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
-        cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
-               " is the newest toolkit whose own driver it is (" +
-               (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
-        if (auto major = kb_.newest_cuda_major_for_branch(b->major)) {
-          cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
-          if (const CudaFamily* next = family_after(*major)) {
-            cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
-                    " or later, a branch that no longer drives this GPU";
-          }
-        }
-        cuda += ".";
-      }
-      std::string how;
-      if (const DriverBranchPackage* p = kb_.branch_package(facts_.os.id, facts_.os.version_id, b->major)) {
-        how = "Install the " + b->branch + " branch: `sudo apt-get install " + p->package + "` (" + p->distro + " " +
-              p->suite + ", non-free; " + p->version + "), remove the " + std::to_string(drv.major()) +
-              " driver's packages, then reboot.";
-      } else {
-        how = "Install the " + b->branch + " legacy branch in place of driver " + std::to_string(drv.major()) +
-              ": your distribution's " + branch + " package, or NVIDIA's " + b->branch + " legacy driver; then reboot.";
-        std::vector<std::string> known;
-        for (const DriverBranchPackage& pkg : kb_.branch_packages) {
-          std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;
-          if (pkg.branch == b->major && !pkg.version_id.empty() &&
-              std::find(known.begin(), known.end(), one) == known.end())
-            known.push_back(one);
-        }
-        if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
-      }
+      const DriverBranchAdvice advice =
+          driver_branch_advice(kb_, b->branch, drv.major(), facts_.os.id, facts_.os.version_id);
+      const std::string cuda = advice.toolkits.empty() ? "" : " " + advice.toolkits;
       std::string name = g.kb_name.empty() ? g.name : g.kb_name;
       add(Finding{
           .id = "driver-drops-gpu",
@@ -470,20 +442,13 @@ class Checker {
           .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU" +
                     (g.pci_device_id.empty() ? "" : " (PCI device 10de:" + g.pci_device_id + ")") + ": the " +
                     std::to_string(drv.major()) +
-                    " driver does not bind it, so nvidia-smi does not list it and CUDA sees no device." + cuda,
-          .fix = how,
+                    " driver does not bind it (the kernel log says the GPU \"is supported through the NVIDIA " +
+                    b->branch + " Legacy drivers\"), so nvidia-smi does not list it and CUDA sees no device." + cuda,
+          .fix = advice.install,
           .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
           .source = b->source});
     }
-  }
-
-  const CudaFamily* family_after(int major) const {
-    const CudaFamily* next = nullptr;
-    for (const CudaFamily& f : kb_.cuda_families) {
-      if (f.major > major && (next == nullptr || f.major < next->major)) next = &f;
-    }
-    return next;
   }
 
   // ---- Toolkits vs driver and GPU ----
