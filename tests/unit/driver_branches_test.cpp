@@ -350,3 +350,49 @@ TEST(KeplerPlans, TheK80GetsTheTensorflowWhoseWheelHasSm35) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// ---- The doctor on a K80 with its own 470 driver and today's torch ---------------------------
+
+FrameworkFacts torch_wheel(const char* version, const char* variant, const char* cuda) {
+  FrameworkFacts fw;
+  fw.name = "torch";
+  fw.package = "torch";
+  fw.version = v(version);
+  fw.cuda_build = true;
+  fw.variant = variant;
+  fw.cuda_version = v(cuda);
+  return fw;
+}
+
+TEST(KeplerDoctor, TodaysTorchOnAK80WithItsOwn470Driver) {
+  // `pip install torch` of 2.5.1 gives the cu124 wheel: sm_50 and up, CUDA 12.
+  Facts f = testing::machine(Platform::linux, "Tesla K80", "470.256.02");
+  f.python_envs.push_back(testing::env_with("3.12.3", torch_wheel("2.5.1", "cu124", "12.4")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_FALSE(has(fs, "driver-drops-gpu")) << "470 is the K80's own branch";
+  const Finding* arch = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(arch, nullptr) << ids(fs);
+  // Not 2.5's cu118 (its list is not recorded): the newest release whose wheel has sm_37.
+  EXPECT_EQ(arch->fix.find("cu118"), std::string::npos) << arch->fix;
+  EXPECT_NE(arch->fix.find("torch==2.0.*"), std::string::npos) << arch->fix;
+  EXPECT_NE(arch->fix.find("whl/cu117"), std::string::npos) << arch->fix;
+  // The CUDA 12 build needs 525, which no longer drives a K80: never "update the driver".
+  const Finding* drv = find(fs, "driver-too-old-for-framework");
+  ASSERT_NE(drv, nullptr) << ids(fs);
+  EXPECT_EQ(drv->fix.find("Update the NVIDIA driver"), std::string::npos) << drv->fix;
+  EXPECT_NE(drv->fix.find("470.xx"), std::string::npos) << drv->fix;
+  EXPECT_NE(drv->fix.find("CUDA 11.x"), std::string::npos) << drv->fix;
+  // A GPU still driven by new branches keeps the usual advice.
+  Facts rtx = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.256.02");
+  rtx.python_envs.push_back(testing::env_with("3.12.3", torch_wheel("2.5.1", "cu124", "12.4")));
+  auto rtx_findings = compatibility_findings(rtx, kb());
+  const Finding* d2 = find(rtx_findings, "driver-too-old-for-framework");
+  ASSERT_NE(d2, nullptr);
+  EXPECT_NE(d2->fix.find("Update the NVIDIA driver"), std::string::npos) << d2->fix;
+}
+
+}  // namespace
+}  // namespace gpudoctor
