@@ -506,12 +506,14 @@ def torch_elf(h: "Harvester", cache: str, version: str, out_path: str) -> int:
     import subprocess
     import tempfile
     tool = os.environ.get("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
+    # cp312 where there is one (the lists recorded so far), else the newest CPython the release
+    # has (2.0.1 ends at cp311); the source names the wheel that was read.
     files = [f for f in h.project("torch")["releases"].get(version, [])
-             if "cp312-cp312-manylinux" in f["filename"] and f["filename"].endswith("x86_64.whl")]
+             if re.search(r"-cp3\d+-cp3\d+-manylinux", f["filename"]) and f["filename"].endswith("x86_64.whl")]
     if not files:
-        log(f"torch {version}: no cp312 Linux x86_64 wheel on PyPI")
+        log(f"torch {version}: no CPython Linux x86_64 wheel on PyPI")
         return 2
-    f = files[0]
+    f = max(files, key=lambda f: (cp_minor(f["filename"]) == 12, cp_minor(f["filename"])))
     done = os.path.join(cache, "elf", f["filename"] + ".json")
     if not os.path.exists(done):
         url = urllib.parse.urljoin(PYPI.format(name="torch"), f["url"])
@@ -525,8 +527,14 @@ def torch_elf(h: "Harvester", cache: str, version: str, out_path: str) -> int:
             so.flush()
             lists = {}
             for kind in ("elf", "ptx"):
-                out = subprocess.run([tool, f"--list-{kind}", so.name], capture_output=True, text=True,
-                                     check=False, timeout=600).stdout
+                run = subprocess.run([tool, f"--list-{kind}", so.name], capture_output=True, text=True,
+                                     check=False, timeout=600)
+                out = run.stdout
+                # A cuobjdump that stops part way lists a few cubins and exits 1 ("Invalid ELF" from
+                # CUDA 13's on CUDA 12.1 builds, "Support for 'sm_37' has been removed"): no list.
+                if run.returncode != 0 and "No PTX file found" not in run.stderr:
+                    log(f"{f['filename']}: {tool} --list-{kind} failed: {run.stderr.strip()[:300]}")
+                    return 2
                 counts: dict[str, int] = {}
                 for arch in re.findall(r"\.(sm_\d+[a-z]?)\.", out):
                     counts[arch] = counts.get(arch, 0) + 1

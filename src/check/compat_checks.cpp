@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/text.hpp"
+#include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
@@ -420,6 +421,23 @@ class Checker {
     }
   }
 
+  /// The GPU of this machine whose driver branches ended first, with that branch (Linux, where
+  /// the lists come from); null when every GPU is still driven by new branches.
+  const std::pair<std::string, const LegacyDriverBranch*>* oldest_last_branch() {
+    if (!oldest_branch_) {
+      oldest_branch_.emplace("", nullptr);
+      if (facts_.platform != Platform::linux) return nullptr;
+      for (const GpuFacts& g : facts_.gpus) {
+        const std::string name = g.kb_name.empty() ? g.name : g.kb_name;
+        const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, name);
+        if (b != nullptr && (oldest_branch_->second == nullptr || b->major < oldest_branch_->second->major))
+          oldest_branch_.emplace(name, b);
+      }
+    }
+    return oldest_branch_->second != nullptr ? &*oldest_branch_ : nullptr;
+  }
+  std::optional<std::pair<std::string, const LegacyDriverBranch*>> oldest_branch_;
+
   /// A GPU that NVIDIA's drivers after its last branch no longer drive (Tesla K80: 470.xx).
   /// The newer driver refuses to bind it, so NVML and /proc never list it: its PCI device id in
   /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
@@ -428,38 +446,9 @@ class Checker {
     for (const GpuFacts& g : facts_.gpus) {
       const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
       if (b == nullptr || drv.major() <= b->major) continue;
-      const std::string branch = std::to_string(b->major);
-      std::string cuda;
-      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
-        cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
-               " is the newest toolkit whose own driver it is (" +
-               (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
-        if (auto major = kb_.newest_cuda_major_for_branch(b->major)) {
-          cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
-          if (const CudaFamily* next = family_after(*major)) {
-            cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
-                    " or later, a branch that no longer drives this GPU";
-          }
-        }
-        cuda += ".";
-      }
-      std::string how;
-      if (const DriverBranchPackage* p = kb_.branch_package(facts_.os.id, facts_.os.version_id, b->major)) {
-        how = "Install the " + b->branch + " branch: `sudo apt-get install " + p->package + "` (" + p->distro + " " +
-              p->suite + ", non-free; " + p->version + "), remove the " + std::to_string(drv.major()) +
-              " driver's packages, then reboot.";
-      } else {
-        how = "Install the " + b->branch + " legacy branch in place of driver " + std::to_string(drv.major()) +
-              ": your distribution's " + branch + " package, or NVIDIA's " + b->branch + " legacy driver; then reboot.";
-        std::vector<std::string> known;
-        for (const DriverBranchPackage& pkg : kb_.branch_packages) {
-          std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;
-          if (pkg.branch == b->major && !pkg.version_id.empty() &&
-              std::find(known.begin(), known.end(), one) == known.end())
-            known.push_back(one);
-        }
-        if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
-      }
+      const DriverBranchAdvice advice =
+          driver_branch_advice(kb_, b->branch, drv.major(), facts_.os.id, facts_.os.version_id);
+      const std::string cuda = advice.toolkits.empty() ? "" : " " + advice.toolkits;
       std::string name = g.kb_name.empty() ? g.name : g.kb_name;
       add(Finding{
           .id = "driver-drops-gpu",
@@ -470,20 +459,13 @@ class Checker {
           .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU" +
                     (g.pci_device_id.empty() ? "" : " (PCI device 10de:" + g.pci_device_id + ")") + ": the " +
                     std::to_string(drv.major()) +
-                    " driver does not bind it, so nvidia-smi does not list it and CUDA sees no device." + cuda,
-          .fix = how,
+                    " driver does not bind it (the kernel log says the GPU \"is supported through the NVIDIA " +
+                    b->branch + " Legacy drivers\"), so nvidia-smi does not list it and CUDA sees no device." + cuda,
+          .fix = advice.install,
           .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
           .source = b->source});
     }
-  }
-
-  const CudaFamily* family_after(int major) const {
-    const CudaFamily* next = nullptr;
-    for (const CudaFamily& f : kb_.cuda_families) {
-      if (f.major > major && (next == nullptr || f.major < next->major)) next = &f;
-    }
-    return next;
   }
 
   // ---- Toolkits vs driver and GPU ----
@@ -677,6 +659,16 @@ class Checker {
     }
     if (!floor || *drv >= *floor) return;
     const CudaFamily* fam = kb_.family_for_cuda(cuda);
+    std::string fix = "Update the NVIDIA driver to >= " + floor->str() +
+                      ", or install a build for an older CUDA your driver supports.";
+    if (const auto* ended = oldest_last_branch(); ended != nullptr && floor->major() > ended->second->major) {
+      // No driver that new drives this GPU (Tesla K80: 470.xx): only an older build helps.
+      const auto cuda_major = kb_.newest_cuda_major_for_branch(ended->second->major);
+      fix = "No driver >= " + floor->str() + " drives the " + printable(ended->first, 80) + " (its last branch is " +
+            ended->second->branch + "): install a " + display + " build for CUDA " +
+            (cuda_major ? std::to_string(*cuda_major) + ".x" : "older than " + cuda.truncated(2).str()) +
+            " instead (`gpudoctor plan --framework " + fw.name + "`).";
+    }
     add(Finding{.id = "driver-too-old-for-framework",
                 .severity = Severity::error,
                 .area = FindingArea::driver,
@@ -684,8 +676,7 @@ class Checker {
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                           ", which needs driver >= " + floor->str() +
                           (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
-                .fix = "Update the NVIDIA driver to >= " + floor->str() +
-                       ", or install a build for an older CUDA your driver supports.",
+                .fix = fix,
                 .evidence = {where(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
@@ -961,16 +952,40 @@ class Checker {
     if (var == nullptr && fw.compute_capabilities.empty()) return;
     // The fix: a variant of the same release that has kernels for every GPU here.
     std::string fix = "Install a PyTorch build with kernels for this GPU (`gpudoctor plan --framework pytorch`).";
+    // A GPU whose driver branches have ended (Tesla K80): frameworks drop such GPUs early, so only
+    // a list read from the wheel counts, from this release or the newest older one that has it.
+    const bool legacy = oldest_last_branch() != nullptr;
+    auto has_kernels = [&](const TorchVariant& v) {
+      if (legacy && v.archs.empty()) return false;
+      return !gpus_.empty() && std::all_of(gpus_.begin(), gpus_.end(), [&](const KnownGpu& g) {
+        return kb_.torch_coverage(v, g.cc, facts_.platform, aarch64(g)) == ArchCoverage::native;
+      });
+    };
     if (rel != nullptr) {
       for (const TorchVariant& v : rel->variants) {
-        bool all = !gpus_.empty() && std::all_of(gpus_.begin(), gpus_.end(), [&](const KnownGpu& g) {
-          return kb_.torch_coverage(v, g.cc, facts_.platform, aarch64(g)) == ArchCoverage::native;
-        });
-        if (all) {
+        if (has_kernels(v)) {
           fix = "Install the " + v.tag + " wheels: pip install \"torch==" + fw.version.truncated(3).str() +
                 "\" --index-url " + kb_.torch_index_url(v.tag);
           break;
         }
+      }
+      const TorchRelease* older = nullptr;
+      const TorchVariant* older_var = nullptr;
+      for (const TorchRelease& r : kb_.pytorch.releases) {
+        if (!legacy || r.version >= rel->version || (older != nullptr && r.version <= older->version)) continue;
+        for (const TorchVariant& v : r.variants) {
+          if (has_kernels(v)) {
+            older = &r;
+            older_var = &v;
+            break;
+          }
+        }
+      }
+      if (older_var != nullptr && fix.starts_with("Install a PyTorch build")) {
+        fix = "Install PyTorch " + older->version.truncated(2).str() + " (its " + older_var->tag +
+              " wheel's own list has kernels for this GPU; Python " + older->python.text() +
+              "): pip install \"torch==" + older->version.truncated(2).str() + ".*\" --index-url " +
+              kb_.torch_index_url(older_var->tag);
       }
     }
     std::string src =

@@ -9,6 +9,7 @@
 #include "core/text.hpp"
 #include "explain/rule.hpp"
 #include "explain/rule_matcher.hpp"
+#include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
@@ -127,6 +128,17 @@ bool any_framework(const Facts& f, const std::function<bool(const FrameworkFacts
   return false;
 }
 
+/// A GPU of this machine whose last driver branch is older than the installed driver (the
+/// doctor's driver-drops-gpu, Linux only: the branch lists are of the Linux drivers).
+Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
+  if (kb == nullptr || !f.driver.version || f.platform != Platform::linux || f.os.wsl2) return Truth::unknown;
+  for (const GpuFacts& g : f.gpus) {
+    const LegacyDriverBranch* b = kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
+    if (b != nullptr && f.driver.version->major() > b->major) return Truth::yes;
+  }
+  return Truth::no;
+}
+
 bool driver_loaded(const Facts& f) {
   return f.driver.version.has_value() || f.driver.nvidia_module_loaded || f.driver.nvml_status == "ok";
 }
@@ -164,7 +176,7 @@ const std::vector<std::string>& explain_condition_names() {
       "platform-windows",  "platform-wsl2", "platform-linux",  "container",           "driver-loaded",
       "no-driver",         "gpu-present",   "no-gpu",          "multi-gpu",           "cudnn-present",
       "cudnn-other-major", "lib-found",     "toolkit-present", "framework-cpu-build", "framework-cuda-build",
-      "tf-windows-no-gpu", "nvidia-wheels"};
+      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu"};
   return kNames;
 }
 
@@ -206,6 +218,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
       return fw.name == "tensorflow" && !machine.kb->tf_native_windows_gpu(fw.version);
     }));
   }
+  if (condition == "driver-drops-gpu") return driver_drops_gpu(*f, machine.kb);
   if (condition == "lib-found") {
     const std::string lib = first_capture(captures, "lib");
     if (lib.empty()) return Truth::unknown;
@@ -420,6 +433,16 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
       }
     }
     if (!g.empty()) add(parts, "GPUs: " + join(g, ", "));
+  } else if (rule.tailor == "legacy-driver") {
+    add(parts, driver_loaded(f) ? fmt::format("the NVIDIA driver {} is installed",
+                                              f.driver.version ? f.driver.version->str() : "(version unknown)")
+                                : "no loaded NVIDIA driver was found on this machine");
+    std::vector<std::string> g;
+    for (const auto& gpu : f.gpus) {
+      g.push_back(gpu.pci_device_id.empty() ? gpu.name : gpu.name + " (PCI device 10de:" + gpu.pci_device_id + ")");
+    }
+    if (!g.empty()) add(parts, "GPUs: " + join(g, ", "));
+    if (!f.os.name.empty()) add(parts, "the distribution is " + f.os.name);
   } else if (rule.tailor == "nccl") {
     std::vector<std::string> found;
     for (const auto* l : libraries_named(f, "nccl")) found.push_back(describe_library(*l));
@@ -429,6 +452,25 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
       add(parts, "this is a " + f.os.container + " container (check --shm-size / --ipc=host)");
   }
   return join(parts, "; ");
+}
+
+std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine) {
+  if (rule.tailor != "legacy-driver" || machine.kb == nullptr) return {};
+  const std::string branch = first_capture(captures, "branch");
+  if (branch.empty()) return {};
+  std::optional<int> installed;
+  if (auto v = Version::parse(first_capture(captures, "driver"))) installed = v->major();
+  std::string distro, version_id;
+  if (machine.facts != nullptr) {
+    if (!installed && machine.facts->driver.version) installed = machine.facts->driver.version->major();
+    distro = machine.facts->os.id;
+    version_id = machine.facts->os.version_id;
+  }
+  const DriverBranchAdvice advice = driver_branch_advice(*machine.kb, branch, installed, distro, version_id);
+  std::vector<std::string> parts;
+  add(parts, advice.install);
+  add(parts, advice.toolkits);
+  return join(parts, " ");
 }
 
 void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts& log) {

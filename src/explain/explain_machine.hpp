@@ -60,4 +60,10 @@ struct Rule;
 /// needs is said only when machine.kb is set.
 std::string machine_note(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine);
 
+/// What the knowledge base adds to a rule's fix, with or without machine facts: for the
+/// `legacy-driver` tailor, the branch in the `branch` capture ("470.xx"), the toolkits it
+/// drives and who packages it (the apt command when the machine's release has a package), the
+/// same text as the doctor's `driver-drops-gpu`. Empty otherwise or without machine.kb.
+std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine);
+
 }  // namespace gpudoctor

@@ -290,6 +290,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       std::sort(catalog_lines.begin(), catalog_lines.end());
     }
     const std::string note = machine_note(rule, h.captures, machine);
+    const std::string kb_fix = knowledge_fix(rule, h.captures, machine);
     const std::optional<Platform> platform = log_platform(h.captures, machine);
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
@@ -309,6 +310,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       m.captures = h.captures;
       m.cause = fill_placeholders(select_platform_text(c.cause, platform), h.captures);
       m.fix = fill_placeholders(select_platform_text(c.fix, platform), h.captures);
+      if (k == 0 && !kb_fix.empty()) m.fix += " " + kb_fix;
       m.machine = note;
       m.sources = rule.sources;
       m.score = c.priority;

@@ -576,8 +576,15 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   if (req.cc) {
     bool aarch64 = kb.is_jetson(req.gpu_name, req.cc);
     std::string src = aarch64 ? v.aarch64_source : v.archs_source;
-    apply_coverage(o, req, kb, kb.torch_coverage(v, *req.cc, req.os, aarch64), what, src.empty() ? r.source : src,
-                   aarch64 ? false : v.archs.empty());
+    const ArchCoverage c = kb.torch_coverage(v, *req.cc, req.os, aarch64);
+    apply_coverage(o, req, kb, c, what, src.empty() ? r.source : src, aarch64 ? false : v.archs.empty());
+    // Assumed from the toolkit's list while no recorded variant of the release has kernels for
+    // this GPU (cu118 of 2.1-2.7 on a K80): a build read from its wheel ranks first.
+    o.coverage_assumed = !aarch64 && v.archs.empty() && c == ArchCoverage::native &&
+                         std::none_of(r.variants.begin(), r.variants.end(), [&](const TorchVariant& sib) {
+                           return !sib.archs.empty() &&
+                                  KnowledgeBase::coverage_by_list(*req.cc, sib.archs, sib.ptx) == ArchCoverage::native;
+                         });
   } else {
     coverage_unknown(o, req, what);
   }
@@ -738,7 +745,7 @@ bool better(const PlanOption& a, const PlanOption& b, Platform os) {
     int arch_risk = has_issue(o, "gpu-arch-doubtful")     ? 4
                     : has_issue(o, "gpu-arch-unverified") ? 3
                     : has_issue(o, "gpu-arch-ptx-only")   ? 2
-                    : !o.verified()                       ? 1
+                    : !o.verified() || o.coverage_assumed ? 1
                                                           : 0;
     return std::make_tuple(o.python_change, arch_risk);
   };

@@ -72,6 +72,8 @@ struct PlanOption {
   std::optional<Version> cudnn;
   std::optional<Version> driver_min;
   std::string coverage;  ///< to_string(ArchCoverage) or "unknown" without a GPU
+  /// Kernels assumed from the toolkit's list, and no recorded list of the release has them.
+  bool coverage_assumed = false;
   std::vector<std::string> reasons;
   std::vector<PlanIssue> issues;
   std::vector<PlanStep> steps;

@@ -289,5 +289,110 @@ TEST(DriverDropsGpu, ThePlanOnAK80WithDriver535SaysToInstallTheBranch) {
   }
 }
 
+// ---- The plan for a Tesla K80 (3.7): builds whose own lists have sm_37 -------------------------
+
+TEST(KeplerPlans, TheK80GetsTheTorchWhoseWheelHasSm37) {
+  PlanRequest r = k80_plan("torch");
+  r.python.reset();
+  Plan p = resolve(r, kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best.has_value());
+  const PlanOption& best = *fp.best;
+  EXPECT_TRUE(best.verified()) << best.summary();
+  EXPECT_EQ(best.coverage, "native") << best.summary();
+  // Its list is the one read from the wheel, and it has 3.7.
+  const TorchRelease* rel = kb().torch_release(best.version);
+  ASSERT_NE(rel, nullptr) << best.summary();
+  const TorchVariant* var = kb().torch_variant(*rel, best.variant);
+  ASSERT_NE(var, nullptr) << best.summary();
+  EXPECT_NE(std::find(var->archs.begin(), var->archs.end(), v("3.7")), var->archs.end()) << best.summary();
+  EXPECT_NE(var->archs_source.find("[artefact]"), std::string::npos);
+  ASSERT_TRUE(best.cuda.has_value());
+  EXPECT_EQ(best.cuda->major(), 11);
+  ASSERT_TRUE(best.driver_min.has_value());
+  EXPECT_LE(best.driver_min->major(), 470);
+  EXPECT_FALSE(best.coverage_assumed) << best.summary();
+  // The cu118 builds of later releases live on PyTorch's own index, whose lists are not recorded:
+  // assumed from CUDA 11.8's list, they rank after the build read from the wheel.
+  const TorchRelease* later = kb().torch_release(v("2.6"));
+  ASSERT_NE(later, nullptr);
+  const TorchVariant* cu118 = kb().torch_variant(*later, "cu118");
+  ASSERT_NE(cu118, nullptr);
+  EXPECT_TRUE(cu118->archs.empty());
+  PlanRequest asked = k80_plan("torch==2.6");
+  asked.python.reset();
+  Plan p26 = resolve(asked, kb());
+  ASSERT_TRUE(p26.frameworks[0].best.has_value()) << "asked for, the assumed build is still offered";
+  EXPECT_EQ(p26.frameworks[0].best->variant, "cu118");
+  EXPECT_TRUE(p26.frameworks[0].best->coverage_assumed);
+}
+
+TEST(KeplerPlans, TheK80GetsTheTensorflowWhoseWheelHasSm35) {
+  PlanRequest r = k80_plan("tensorflow");
+  r.python.reset();
+  Plan p = resolve(r, kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& best = *p.frameworks[0].best;
+  EXPECT_TRUE(best.verified()) << best.summary();
+  EXPECT_EQ(best.coverage, "native") << best.summary();
+  const TfBuild* b = kb().tf_build(best.version, Platform::linux);
+  ASSERT_NE(b, nullptr);
+  // sm_35 SASS runs on 3.7 (same major, lower minor); the list is the wheel's build_info.py.
+  EXPECT_NE(std::find(b->archs.begin(), b->archs.end(), v("3.5")), b->archs.end()) << best.summary();
+  EXPECT_NE(b->archs_source.find("build_info.py"), std::string::npos);
+  ASSERT_TRUE(b->cuda.has_value());
+  EXPECT_EQ(b->cuda->major(), 11);
+  ASSERT_TRUE(best.driver_min.has_value());
+  EXPECT_LE(best.driver_min->major(), 470);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// ---- The doctor on a K80 with its own 470 driver and today's torch ---------------------------
+
+FrameworkFacts torch_wheel(const char* version, const char* variant, const char* cuda) {
+  FrameworkFacts fw;
+  fw.name = "torch";
+  fw.package = "torch";
+  fw.version = v(version);
+  fw.cuda_build = true;
+  fw.variant = variant;
+  fw.cuda_version = v(cuda);
+  return fw;
+}
+
+TEST(KeplerDoctor, TodaysTorchOnAK80WithItsOwn470Driver) {
+  // `pip install torch` of 2.5.1 gives the cu124 wheel: sm_50 and up, CUDA 12.
+  Facts f = testing::machine(Platform::linux, "Tesla K80", "470.256.02");
+  f.python_envs.push_back(testing::env_with("3.12.3", torch_wheel("2.5.1", "cu124", "12.4")));
+  auto fs = compatibility_findings(f, kb());
+  EXPECT_FALSE(has(fs, "driver-drops-gpu")) << "470 is the K80's own branch";
+  const Finding* arch = find(fs, "gpu-arch-unsupported-by-framework");
+  ASSERT_NE(arch, nullptr) << ids(fs);
+  // Not 2.5's cu118 (its list is not recorded): the newest release whose wheel has sm_37.
+  EXPECT_EQ(arch->fix.find("cu118"), std::string::npos) << arch->fix;
+  EXPECT_NE(arch->fix.find("torch==2.0.*"), std::string::npos) << arch->fix;
+  EXPECT_NE(arch->fix.find("whl/cu117"), std::string::npos) << arch->fix;
+  // The CUDA 12 build needs 525, which no longer drives a K80: never "update the driver".
+  const Finding* drv = find(fs, "driver-too-old-for-framework");
+  ASSERT_NE(drv, nullptr) << ids(fs);
+  EXPECT_EQ(drv->fix.find("Update the NVIDIA driver"), std::string::npos) << drv->fix;
+  EXPECT_NE(drv->fix.find("470.xx"), std::string::npos) << drv->fix;
+  EXPECT_NE(drv->fix.find("CUDA 11.x"), std::string::npos) << drv->fix;
+  // A GPU still driven by new branches keeps the usual advice.
+  Facts rtx = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "470.256.02");
+  rtx.python_envs.push_back(testing::env_with("3.12.3", torch_wheel("2.5.1", "cu124", "12.4")));
+  auto rtx_findings = compatibility_findings(rtx, kb());
+  const Finding* d2 = find(rtx_findings, "driver-too-old-for-framework");
+  ASSERT_NE(d2, nullptr);
+  EXPECT_NE(d2->fix.find("Update the NVIDIA driver"), std::string::npos) << d2->fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
