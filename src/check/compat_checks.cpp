@@ -157,6 +157,16 @@ class Checker {
                     .source = "compat/gpus.toml"});
       }
     }
+    // The lists are of Linux drivers (Windows numbers its branches 472.xx etc.).
+    if (facts.platform != Platform::linux) return;
+    for (const GpuFacts& g : facts.gpus) {
+      std::optional<Version> cc;
+      if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
+      if (auto b = kb.last_driver_branch(g.pci_device_id, gpu_kb_name(g), cc)) legacy_.push_back(LegacyGpu{&g, *b});
+    }
+    for (const LegacyGpu& l : legacy_) {
+      if (lowest_ == nullptr || l.branch.major < lowest_->branch.major) lowest_ = &l;
+    }
   }
 
   std::vector<Finding> run() {
@@ -341,6 +351,12 @@ class Checker {
             " (your distribution's packaged driver, or NVIDIA's CUDA repository: package `cuda-drivers`), then "
             "reboot.";
     }
+    // A declared card that newer branches no longer drive (Tesla K80): its own branch, not the
+    // distribution's default driver (Ubuntu's ubuntu-drivers picks the branch itself).
+    if (lowest_ != nullptr && os != "ubuntu" && os != "pop" && os != "linuxmint")
+      how = legacy_install_how(lowest_->branch, std::nullopt);
+    if (floor && !past_last_branch(*floor, "").empty())
+      how += " " + past_last_branch(*floor, "a toolkit and builds");
     if (!facts_.os.container.empty()) {
       how = "Inside a container (" + facts_.os.container + ") the driver comes from the host: on the host, " +
             to_lower(how.substr(0, 1)) + how.substr(1) +
@@ -425,10 +441,10 @@ class Checker {
   /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
   /// supported-gpus.json.
   void legacy_gpu_rules(const Version& drv) {
-    for (const GpuFacts& g : facts_.gpus) {
-      const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
-      if (b == nullptr || drv.major() <= b->major) continue;
-      const std::string branch = std::to_string(b->major);
+    for (const LegacyGpu& l : legacy_) {
+      const GpuFacts& g = *l.gpu;
+      const LegacyDriverBranch* b = &l.branch;
+      if (drv.major() <= b->major) continue;
       std::string cuda;
       if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
         cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
@@ -443,24 +459,24 @@ class Checker {
         }
         cuda += ".";
       }
-      std::string how;
-      if (const DriverBranchPackage* p = kb_.branch_package(facts_.os.id, facts_.os.version_id, b->major)) {
-        how = "Install the " + b->branch + " branch: `sudo apt-get install " + p->package + "` (" + p->distro + " " +
-              p->suite + ", non-free; " + p->version + "), remove the " + std::to_string(drv.major()) +
-              " driver's packages, then reboot.";
-      } else {
-        how = "Install the " + b->branch + " legacy branch in place of driver " + std::to_string(drv.major()) +
-              ": your distribution's " + branch + " package, or NVIDIA's " + b->branch + " legacy driver; then reboot.";
-        std::vector<std::string> known;
-        for (const DriverBranchPackage& pkg : kb_.branch_packages) {
-          std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;
-          if (pkg.branch == b->major && !pkg.version_id.empty() &&
-              std::find(known.begin(), known.end(), one) == known.end())
-            known.push_back(one);
-        }
-        if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
+      std::string name = gpu_kb_name(g);
+      // Another card whose architecture needs a driver past the branch: no one driver drives both.
+      std::vector<std::string> newer;
+      for (const KnownGpu& k : gpus_) {
+        if (kb_.is_jetson(k.name, k.cc)) continue;
+        auto f = kb_.arch_driver_floor(k.cc, Platform::linux);
+        if (f && f->driver.major() > b->major)
+          newer.push_back("the " + k.name + " (" + f->generation + ") needs >= " + f->driver.str());
       }
-      std::string name = g.kb_name.empty() ? g.name : g.kb_name;
+      std::string how;
+      if (!newer.empty()) {
+        how = "No single driver drives both: the " + printable(name, 80) + " ends at the " + b->branch +
+              " branch, and " + join(newer, ", ") + ". Take the " + printable(name, 80) +
+              " out of this machine (driver " + std::to_string(drv.major()) +
+              " then drives the others), or give each its own machine.";
+      } else {
+        how = legacy_install_how(*b, drv.major());
+      }
       add(Finding{
           .id = "driver-drops-gpu",
           .severity = Severity::error,
@@ -476,6 +492,74 @@ class Checker {
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
           .source = b->source});
     }
+  }
+
+  /// How to install a GPU's last branch on this machine's distribution; `installed`: the major
+  /// of the newer driver to take out first.
+  std::string legacy_install_how(const LegacyDriverBranch& b, std::optional<int> installed) const {
+    const std::string branch = std::to_string(b.major);
+    const std::string& os = facts_.os.id;
+    const std::string newer = installed ? std::to_string(*installed) : "";
+    if (os == "debian") {
+      if (const DriverBranchPackage* p = kb_.branch_package(os, facts_.os.version_id, b.major)) {
+        // Debian's unversioned nvidia-driver packages (nvidia-driver 535.261.03-1's Depends); the
+        // nvidia-tesla-NNN packages have names of their own.
+        std::string purge =
+            installed ? "remove driver " + newer +
+                            "'s packages (Debian's: `sudo apt-get purge nvidia-driver nvidia-driver-libs "
+                            "nvidia-driver-bin nvidia-kernel-dkms nvidia-alternative xserver-xorg-video-nvidia "
+                            "nvidia-vdpau-driver && sudo apt-get autoremove --purge`), "
+                      : "";
+        return "Install the " + b.branch + " branch: " + purge + "`sudo apt-get install " + p->package + "` (" +
+               p->distro + " " + p->suite + ", non-free; " + p->version +
+               "), then reboot. Not `nvidia-driver` or `cuda-drivers`: their branch no longer drives this GPU.";
+      }
+      // A Debian release whose packages were read, none of them of the branch (13, trixie: 470).
+      const DriverBranchPackage* read = nullptr;
+      for (const DriverBranchPackage& p : kb_.branch_packages) {
+        if (read == nullptr && p.distro == os && !p.version_id.empty() && p.version_id == facts_.os.version_id)
+          read = &p;
+      }
+      if (read != nullptr) {
+        std::string how = "Debian " + read->version_id + " (" + read->suite + ") packages no " + b.branch +
+                          " driver (the knowledge base read its NVIDIA driver packages): install NVIDIA's " +
+                          b.branch + " legacy driver from nvidia.com" +
+                          (installed ? " in place of driver " + newer : std::string()) + ", then reboot";
+        std::vector<std::string> other;
+        for (const DriverBranchPackage& p : kb_.branch_packages) {
+          std::string one = p.distro + " " + p.version_id + " (" + p.package + ")";
+          if (p.branch == b.major && !p.version_id.empty() && std::find(other.begin(), other.end(), one) == other.end())
+            other.push_back(one);
+        }
+        return how + (other.empty() ? "." : "; or run a release that packages it: " + join(other, ", ") + ".");
+      }
+    }
+    if (os == "ubuntu" || os == "pop" || os == "linuxmint") {
+      return (installed ? "Purge driver " + newer + ": `sudo apt-get purge 'nvidia-driver-" + newer +
+                              "*' && sudo apt-get autoremove --purge`; then install"
+                        : std::string("Install")) +
+             " the " + b.branch + " branch: `sudo apt-get install nvidia-driver-" + branch +
+             "` (or `sudo ubuntu-drivers install`, which picks a branch that drives the card), then reboot. The "
+             "knowledge base read no Ubuntu packages: `apt-cache policy nvidia-driver-" +
+             branch + "` shows whether your release has it.";
+    }
+    if (os == "fedora" || os == "rhel" || os == "rocky" || os == "almalinux" || os == "centos") {
+      return "Install NVIDIA's " + b.branch + " legacy driver" +
+             (installed ? " in place of driver " + newer : std::string()) +
+             ", then reboot. Not the newest `nvidia-driver` module or `cuda-drivers`: their branch no longer drives "
+             "this GPU.";
+    }
+    std::string how = "Install the " + b.branch + " legacy branch" +
+                      (installed ? " in place of driver " + newer : std::string()) + ": your distribution's " +
+                      branch + " package, or NVIDIA's " + b.branch + " legacy driver; then reboot.";
+    std::vector<std::string> known;
+    for (const DriverBranchPackage& pkg : kb_.branch_packages) {
+      std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;
+      if (pkg.branch == b.major && !pkg.version_id.empty() && std::find(known.begin(), known.end(), one) == known.end())
+        known.push_back(one);
+    }
+    if (!known.empty()) how += " Packaged as " + join(known, ", ") + ".";
+    return how;
   }
 
   const CudaFamily* family_after(int major) const {
@@ -506,8 +590,10 @@ class Checker {
                               " (minor-version compatibility)" +
                               (full ? "; the toolkit ships with " + full->str() : "") +
                               ". Programs built with it fail with 'CUDA driver version is insufficient'.",
-                    .fix = "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
-                           ", or use a toolkit your driver supports.",
+                    .fix = past_last_branch(*family, "a toolkit").empty()
+                               ? "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
+                                     ", or use a toolkit your driver supports."
+                               : past_last_branch(*family, "a toolkit"),
                     .evidence = {tk.path, "driver " + drv->str()},
                     .source = src});
       } else if (drv && full && *drv < *full) {
@@ -668,7 +754,9 @@ class Checker {
                     .title = fw_title(display, fw) + " will need NVIDIA driver >= " + floor->str(),
                     .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                               ", which needs driver >= " + floor->str() + " (Linux).",
-                    .fix = "Install an NVIDIA driver >= " + floor->str() + ".",
+                    .fix = past_last_branch(*floor, "a build of " + display).empty()
+                               ? "Install an NVIDIA driver >= " + floor->str() + "."
+                               : past_last_branch(*floor, "a build of " + display),
                     .evidence = {where(env, fw)},
                     .source = kb_.family_for_cuda(cuda) != nullptr ? kb_.family_for_cuda(cuda)->source
                                                                    : "compat/cuda_drivers.toml"});
@@ -684,8 +772,10 @@ class Checker {
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                           ", which needs driver >= " + floor->str() +
                           (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
-                .fix = "Update the NVIDIA driver to >= " + floor->str() +
-                       ", or install a build for an older CUDA your driver supports.",
+                .fix = past_last_branch(*floor, "a build of " + display).empty()
+                           ? "Update the NVIDIA driver to >= " + floor->str() +
+                                 ", or install a build for an older CUDA your driver supports."
+                           : past_last_branch(*floor, "a build of " + display),
                 .evidence = {where(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
@@ -725,7 +815,9 @@ class Checker {
                               cuda->str() + " toolkit's driver (" + full->str() +
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
-                    .fix = "Update the NVIDIA driver to >= " + full->str() + ", or " + fix,
+                    .fix = past_last_branch(*full, "a build of " + display).empty()
+                               ? "Update the NVIDIA driver to >= " + full->str() + ", or " + fix
+                               : past_last_branch(*full, "a build of " + display),
                     .evidence = {where(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
         continue;
@@ -1297,9 +1389,40 @@ class Checker {
            "; pip install \"tensorflow<" + Version::of({last.major(), last.minor() + 1}).str() + "\")";
   }
 
+  static std::string gpu_kb_name(const GpuFacts& g) { return g.kb_name.empty() ? g.name : g.kb_name; }
+
+  /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
+  /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
+  std::string past_last_branch(const Version& floor, const std::string& what) const {
+    if (lowest_ == nullptr || floor.major() <= lowest_->branch.major) return "";
+    const LegacyDriverBranch& b = lowest_->branch;
+    std::string text = "No driver after the " + b.branch + " branch drives the " +
+                       printable(gpu_kb_name(*lowest_->gpu), 80) + ", so no driver >= " + floor.str() +
+                       " can run it: use " + what;
+    if (auto major = kb_.newest_cuda_major_for_branch(b.major)) {
+      text += " for CUDA " + std::to_string(*major) + ".x";
+      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b.major)) {
+        text += " (CUDA " + row->cuda.truncated(2).str() + " is the newest toolkit whose own driver is of the " +
+                b.branch + " branch; later " + std::to_string(*major) +
+                ".x releases run on it through minor-version compatibility)";
+      }
+    } else {
+      text += " that a " + b.branch + " driver supports";
+    }
+    return text + ".";
+  }
+
+  /// A GPU with a last driver branch (Tesla K80: 470.xx), from the device lists or its generation.
+  struct LegacyGpu {
+    const GpuFacts* gpu;
+    LegacyDriverBranch branch;
+  };
+
   const Facts& facts_;
   const KnowledgeBase& kb_;
   std::vector<KnownGpu> gpus_;
+  std::vector<LegacyGpu> legacy_;
+  const LegacyGpu* lowest_ = nullptr;  ///< the lowest last branch among legacy_
   std::vector<Finding> out_;
 };
 
