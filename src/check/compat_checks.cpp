@@ -355,8 +355,7 @@ class Checker {
     // distribution's default driver (Ubuntu's ubuntu-drivers picks the branch itself).
     if (lowest_ != nullptr && os != "ubuntu" && os != "pop" && os != "linuxmint")
       how = legacy_install_how(lowest_->branch, std::nullopt);
-    if (floor && !past_last_branch(*floor, "").empty())
-      how += " " + past_last_branch(*floor, "a toolkit and builds");
+    if (floor && !past_last_branch(*floor, "").empty()) how += " " + past_last_branch(*floor, "a toolkit and builds");
     if (!facts_.os.container.empty()) {
       how = "Inside a container (" + facts_.os.container + ") the driver comes from the host: on the host, " +
             to_lower(how.substr(0, 1)) + how.substr(1) +
@@ -522,8 +521,8 @@ class Checker {
       }
       if (read != nullptr) {
         std::string how = "Debian " + read->version_id + " (" + read->suite + ") packages no " + b.branch +
-                          " driver (the knowledge base read its NVIDIA driver packages): install NVIDIA's " +
-                          b.branch + " legacy driver from nvidia.com" +
+                          " driver (the knowledge base read its NVIDIA driver packages): install NVIDIA's " + b.branch +
+                          " legacy driver from nvidia.com" +
                           (installed ? " in place of driver " + newer : std::string()) + ", then reboot";
         std::vector<std::string> other;
         for (const DriverBranchPackage& p : kb_.branch_packages) {
@@ -550,8 +549,8 @@ class Checker {
              "this GPU.";
     }
     std::string how = "Install the " + b.branch + " legacy branch" +
-                      (installed ? " in place of driver " + newer : std::string()) + ": your distribution's " +
-                      branch + " package, or NVIDIA's " + b.branch + " legacy driver; then reboot.";
+                      (installed ? " in place of driver " + newer : std::string()) + ": your distribution's " + branch +
+                      " package, or NVIDIA's " + b.branch + " legacy driver; then reboot.";
     std::vector<std::string> known;
     for (const DriverBranchPackage& pkg : kb_.branch_packages) {
       std::string one = pkg.distro + " " + pkg.version_id + ": " + pkg.package;

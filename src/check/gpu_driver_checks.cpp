@@ -195,9 +195,9 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                           .area = FindingArea::gpu,
                           .title = gpu_line(g),
                           // A declared card has neither: its evidence is the flag, as in the findings about it.
-                          .evidence = {!g.uuid.empty()       ? g.uuid
-                                       : !g.pci_bus_id.empty() ? g.pci_bus_id
-                                                               : "--gpu " + g.name}});
+                          .evidence = {g.source == "declared" && g.uuid.empty() && g.pci_bus_id.empty()
+                                           ? "--gpu " + g.name
+                                           : (g.uuid.empty() ? g.pci_bus_id : g.uuid)}});
   }
 
   // --- kernel driver (Linux) ---

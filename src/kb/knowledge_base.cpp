@@ -267,11 +267,13 @@ std::optional<LegacyDriverBranch> KnowledgeBase::last_driver_branch(std::string_
   int newest_read = 0;
   for (const DriverBranchPackage& p : branch_packages) newest_read = std::max(newest_read, p.branch);
   std::string listed = newest_read > 0 ? " (driver packages up to " + std::to_string(newest_read) + " read)" : "";
-  return LegacyDriverBranch{
-      std::to_string(major) + ".xx", major, {},
-      "compat/cuda_arch.toml generation " + g->name + " (compute capability " + cc->truncated(2).str() +
-          "): last_driver_branch " + g->last_driver_branch + ", " + g->source +
-          "; the drivers' own device lists in compat/driver_branches.toml" + listed + " do not list this GPU"};
+  return LegacyDriverBranch{std::to_string(major) + ".xx",
+                            major,
+                            {},
+                            "compat/cuda_arch.toml generation " + g->name + " (compute capability " +
+                                cc->truncated(2).str() + "): last_driver_branch " + g->last_driver_branch + ", " +
+                                g->source + "; the drivers' own device lists in compat/driver_branches.toml" + listed +
+                                " do not list this GPU"};
 }
 
 const CudaDriverRow* KnowledgeBase::newest_toolkit_for_branch(int branch) const {

@@ -294,19 +294,20 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   } else if (!ok) {
     s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
-  if (branch) {
+  // A generation's branch (Pascal: 580.xx) is said only when the driver must change.
+  const bool by_generation = branch && branch->source.starts_with("compat/cuda_arch.toml");
+  if (branch && (!ok || !by_generation)) {
     s.title += " of the " + branch->branch + " branch";
-    const bool by_generation = branch->source.starts_with("compat/cuda_arch.toml");
     s.detail = std::string("Later branches do not drive this GPU (") +
-               (by_generation ? "NVIDIA's architecture matrix" : "the drivers' own supported-gpus.json") + "). " +
-               s.detail;
+               (by_generation ? "NVIDIA's architecture matrix" : "the drivers' own supported-gpus.json") + ")." +
+               (s.detail.empty() ? "" : " " + s.detail);
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
                                      "install the NVIDIA driver >= " + o.driver_min->str() +
-                                         (branch ? " of the " + branch->branch + " branch" : std::string()) +
-                                         " from " + kDriverDownload,
+                                         (branch ? " of the " + branch->branch + " branch" : std::string()) + " from " +
+                                         kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
