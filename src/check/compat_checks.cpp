@@ -449,7 +449,14 @@ class Checker {
         cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
                " is the newest toolkit whose own driver it is (" +
                (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
-        if (auto major = kb_.newest_cuda_major_for_branch(b->major)) {
+        // The GPU's generation may end earlier than the branch's CUDA (Pascal: 12, on 580.xx).
+        const ArchGeneration* gen =
+            g.cc_major && g.cc_minor ? kb_.generation_of(Version::of({*g.cc_major, *g.cc_minor})) : nullptr;
+        auto major = kb_.newest_cuda_major_for_branch(b->major);
+        if (major && gen != nullptr && gen->last_cuda_major && *gen->last_cuda_major < *major) {
+          cuda += "; CUDA " + std::to_string(*gen->last_cuda_major) + " is the last CUDA for " + gen->name +
+                  " GPUs, so use CUDA " + std::to_string(*gen->last_cuda_major) + ".x builds";
+        } else if (major) {
           cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
           if (const CudaFamily* next = family_after(*major)) {
             cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +

@@ -271,6 +271,9 @@ TEST(DriverDropsGpu, APascalCardPastItsGenerationsBranchIsAnError) {
   EXPECT_NE(f->title.find("580.xx"), std::string::npos) << f->title;
   EXPECT_NE(f->source.find("compat/cuda_arch.toml generation Pascal"), std::string::npos) << f->source;
   EXPECT_NE(f->source.find("do not list this GPU"), std::string::npos) << f->source;
+  // 580 runs CUDA 13, but CUDA 13 has no Pascal target: the detail says 12.
+  EXPECT_EQ(f->detail.find("CUDA 13.x builds run"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("CUDA 12 is the last CUDA for Pascal GPUs"), std::string::npos) << f->detail;
   EXPECT_FALSE(has(compatibility_findings(gtx1080_with("580.65.06"), kb()), "driver-drops-gpu"));
   // A Jetson board's Volta (7.2) takes JetPack's driver: no branch.
   EXPECT_FALSE(kb().last_driver_branch("", "Jetson AGX Xavier", v("7.2")).has_value());
