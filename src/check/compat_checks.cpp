@@ -158,6 +158,16 @@ class Checker {
                     .source = "compat/gpus.toml"});
       }
     }
+    // The lists are of Linux drivers (Windows numbers its branches 472.xx etc.).
+    if (facts.platform != Platform::linux) return;
+    for (const GpuFacts& g : facts.gpus) {
+      std::optional<Version> cc;
+      if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
+      if (auto b = kb.last_driver_branch(g.pci_device_id, gpu_kb_name(g), cc)) legacy_.push_back(LegacyGpu{&g, *b});
+    }
+    for (const LegacyGpu& l : legacy_) {
+      if (lowest_ == nullptr || l.branch.major < lowest_->branch.major) lowest_ = &l;
+    }
   }
 
   std::vector<Finding> run() {
@@ -342,6 +352,11 @@ class Checker {
             " (your distribution's packaged driver, or NVIDIA's CUDA repository: package `cuda-drivers`), then "
             "reboot.";
     }
+    // A declared card that newer branches no longer drive (Tesla K80): its own branch, not the
+    // distribution's default driver (Ubuntu's ubuntu-drivers picks the branch itself).
+    if (lowest_ != nullptr && os != "ubuntu" && os != "pop" && os != "linuxmint")
+      how = driver_branch_advice(kb_, lowest_->branch.branch, std::nullopt, os, facts_.os.version_id).install;
+    if (floor && !past_last_branch(*floor, "").empty()) how += " " + past_last_branch(*floor, "a toolkit and builds");
     if (!facts_.os.container.empty()) {
       how = "Inside a container (" + facts_.os.container + ") the driver comes from the host: on the host, " +
             to_lower(how.substr(0, 1)) + how.substr(1) +
@@ -421,35 +436,54 @@ class Checker {
     }
   }
 
-  /// The GPU of this machine whose driver branches ended first, with that branch (Linux, where
-  /// the lists come from); null when every GPU is still driven by new branches.
-  const std::pair<std::string, const LegacyDriverBranch*>* oldest_last_branch() {
-    if (!oldest_branch_) {
-      oldest_branch_.emplace("", nullptr);
-      if (facts_.platform != Platform::linux) return nullptr;
-      for (const GpuFacts& g : facts_.gpus) {
-        const std::string name = g.kb_name.empty() ? g.name : g.kb_name;
-        const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, name);
-        if (b != nullptr && (oldest_branch_->second == nullptr || b->major < oldest_branch_->second->major))
-          oldest_branch_.emplace(name, b);
-      }
-    }
-    return oldest_branch_->second != nullptr ? &*oldest_branch_ : nullptr;
-  }
-  std::optional<std::pair<std::string, const LegacyDriverBranch*>> oldest_branch_;
-
   /// A GPU that NVIDIA's drivers after its last branch no longer drive (Tesla K80: 470.xx).
   /// The newer driver refuses to bind it, so NVML and /proc never list it: its PCI device id in
   /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
   /// supported-gpus.json.
   void legacy_gpu_rules(const Version& drv) {
-    for (const GpuFacts& g : facts_.gpus) {
-      const LegacyDriverBranch* b = kb_.last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
-      if (b == nullptr || drv.major() <= b->major) continue;
-      const DriverBranchAdvice advice =
-          driver_branch_advice(kb_, b->branch, drv.major(), facts_.os.id, facts_.os.version_id);
-      const std::string cuda = advice.toolkits.empty() ? "" : " " + advice.toolkits;
-      std::string name = g.kb_name.empty() ? g.name : g.kb_name;
+    for (const LegacyGpu& l : legacy_) {
+      const GpuFacts& g = *l.gpu;
+      const LegacyDriverBranch* b = &l.branch;
+      if (drv.major() <= b->major) continue;
+      std::string cuda;
+      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
+        cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
+               " is the newest toolkit whose own driver it is (" +
+               (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
+        // The GPU's generation may end earlier than the branch's CUDA (Pascal: 12, on 580.xx).
+        const ArchGeneration* gen =
+            g.cc_major && g.cc_minor ? kb_.generation_of(Version::of({*g.cc_major, *g.cc_minor})) : nullptr;
+        auto major = kb_.newest_cuda_major_for_branch(b->major);
+        if (major && gen != nullptr && gen->last_cuda_major && *gen->last_cuda_major < *major) {
+          cuda += "; CUDA " + std::to_string(*gen->last_cuda_major) + " is the last CUDA for " + gen->name +
+                  " GPUs, so use CUDA " + std::to_string(*gen->last_cuda_major) + ".x builds";
+        } else if (major) {
+          cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
+          if (const CudaFamily* next = family_after(*major)) {
+            cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
+                    " or later, a branch that no longer drives this GPU";
+          }
+        }
+        cuda += ".";
+      }
+      std::string name = gpu_kb_name(g);
+      // Another card whose architecture needs a driver past the branch: no one driver drives both.
+      std::vector<std::string> newer;
+      for (const KnownGpu& k : gpus_) {
+        if (kb_.is_jetson(k.name, k.cc)) continue;
+        auto f = kb_.arch_driver_floor(k.cc, Platform::linux);
+        if (f && f->driver.major() > b->major)
+          newer.push_back("the " + k.name + " (" + f->generation + ") needs >= " + f->driver.str());
+      }
+      std::string how;
+      if (!newer.empty()) {
+        how = "No single driver drives both: the " + printable(name, 80) + " ends at the " + b->branch +
+              " branch, and " + join(newer, ", ") + ". Take the " + printable(name, 80) +
+              " out of this machine (driver " + std::to_string(drv.major()) +
+              " then drives the others), or give each its own machine.";
+      } else {
+        how = driver_branch_advice(kb_, b->branch, drv.major(), facts_.os.id, facts_.os.version_id).install;
+      }
       add(Finding{
           .id = "driver-drops-gpu",
           .severity = Severity::error,
@@ -461,11 +495,19 @@ class Checker {
                     std::to_string(drv.major()) +
                     " driver does not bind it (the kernel log says the GPU \"is supported through the NVIDIA " +
                     b->branch + " Legacy drivers\"), so nvidia-smi does not list it and CUDA sees no device." + cuda,
-          .fix = advice.install,
+          .fix = how,
           .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
           .source = b->source});
     }
+  }
+
+  const CudaFamily* family_after(int major) const {
+    const CudaFamily* next = nullptr;
+    for (const CudaFamily& f : kb_.cuda_families) {
+      if (f.major > major && (next == nullptr || f.major < next->major)) next = &f;
+    }
+    return next;
   }
 
   // ---- Toolkits vs driver and GPU ----
@@ -488,8 +530,10 @@ class Checker {
                               " (minor-version compatibility)" +
                               (full ? "; the toolkit ships with " + full->str() : "") +
                               ". Programs built with it fail with 'CUDA driver version is insufficient'.",
-                    .fix = "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
-                           ", or use a toolkit your driver supports.",
+                    .fix = past_last_branch(*family, "a toolkit").empty()
+                               ? "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
+                                     ", or use a toolkit your driver supports."
+                               : past_last_branch(*family, "a toolkit"),
                     .evidence = {tk.path, "driver " + drv->str()},
                     .source = src});
       } else if (drv && full && *drv < *full) {
@@ -650,7 +694,9 @@ class Checker {
                     .title = fw_title(display, fw) + " will need NVIDIA driver >= " + floor->str(),
                     .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                               ", which needs driver >= " + floor->str() + " (Linux).",
-                    .fix = "Install an NVIDIA driver >= " + floor->str() + ".",
+                    .fix = past_last_branch(*floor, "a build of " + display).empty()
+                               ? "Install an NVIDIA driver >= " + floor->str() + "."
+                               : past_last_branch(*floor, "a build of " + display),
                     .evidence = {where(env, fw)},
                     .source = kb_.family_for_cuda(cuda) != nullptr ? kb_.family_for_cuda(cuda)->source
                                                                    : "compat/cuda_drivers.toml"});
@@ -659,16 +705,6 @@ class Checker {
     }
     if (!floor || *drv >= *floor) return;
     const CudaFamily* fam = kb_.family_for_cuda(cuda);
-    std::string fix = "Update the NVIDIA driver to >= " + floor->str() +
-                      ", or install a build for an older CUDA your driver supports.";
-    if (const auto* ended = oldest_last_branch(); ended != nullptr && floor->major() > ended->second->major) {
-      // No driver that new drives this GPU (Tesla K80: 470.xx): only an older build helps.
-      const auto cuda_major = kb_.newest_cuda_major_for_branch(ended->second->major);
-      fix = "No driver >= " + floor->str() + " drives the " + printable(ended->first, 80) + " (its last branch is " +
-            ended->second->branch + "): install a " + display + " build for CUDA " +
-            (cuda_major ? std::to_string(*cuda_major) + ".x" : "older than " + cuda.truncated(2).str()) +
-            " instead (`gpudoctor plan --framework " + fw.name + "`).";
-    }
     add(Finding{.id = "driver-too-old-for-framework",
                 .severity = Severity::error,
                 .area = FindingArea::driver,
@@ -676,7 +712,10 @@ class Checker {
                 .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                           ", which needs driver >= " + floor->str() +
                           (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
-                .fix = fix,
+                .fix = past_last_branch(*floor, "a build of " + display).empty()
+                           ? "Update the NVIDIA driver to >= " + floor->str() +
+                                 ", or install a build for an older CUDA your driver supports."
+                           : past_last_branch(*floor, "a build of " + display),
                 .evidence = {where(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
@@ -716,7 +755,9 @@ class Checker {
                               cuda->str() + " toolkit's driver (" + full->str() +
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
-                    .fix = "Update the NVIDIA driver to >= " + full->str() + ", or " + fix,
+                    .fix = past_last_branch(*full, "a build of " + display).empty()
+                               ? "Update the NVIDIA driver to >= " + full->str() + ", or " + fix
+                               : past_last_branch(*full, "a build of " + display),
                     .evidence = {where(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
         continue;
@@ -952,9 +993,16 @@ class Checker {
     if (var == nullptr && fw.compute_capabilities.empty()) return;
     // The fix: a variant of the same release that has kernels for every GPU here.
     std::string fix = "Install a PyTorch build with kernels for this GPU (`gpudoctor plan --framework pytorch`).";
-    // A GPU whose driver branches have ended (Tesla K80): frameworks drop such GPUs early, so only
-    // a list read from the wheel counts, from this release or the newest older one that has it.
-    const bool legacy = oldest_last_branch() != nullptr;
+    // A GPU whose last driver branch cannot run the newest CUDA (Tesla K80, 470.xx: CUDA 11):
+    // frameworks drop such GPUs early, so only a list read from the wheel counts, from this
+    // release or the newest older one that has it. (Pascal's R580 runs CUDA 13: not yet.)
+    bool legacy = false;
+    if (lowest_ != nullptr) {
+      int newest = 0;
+      for (const CudaFamily& f : kb_.cuda_families) newest = std::max(newest, f.major);
+      auto runs = kb_.newest_cuda_major_for_branch(lowest_->branch.major);
+      legacy = !runs || *runs < newest;
+    }
     auto has_kernels = [&](const TorchVariant& v) {
       if (legacy && v.archs.empty()) return false;
       return !gpus_.empty() && std::all_of(gpus_.begin(), gpus_.end(), [&](const KnownGpu& g) {
@@ -1312,9 +1360,40 @@ class Checker {
            "; pip install \"tensorflow<" + Version::of({last.major(), last.minor() + 1}).str() + "\")";
   }
 
+  static std::string gpu_kb_name(const GpuFacts& g) { return g.kb_name.empty() ? g.name : g.kb_name; }
+
+  /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
+  /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
+  std::string past_last_branch(const Version& floor, const std::string& what) const {
+    if (lowest_ == nullptr || floor.major() <= lowest_->branch.major) return "";
+    const LegacyDriverBranch& b = lowest_->branch;
+    std::string text = "No driver after the " + b.branch + " branch drives the " +
+                       printable(gpu_kb_name(*lowest_->gpu), 80) + ", so no driver >= " + floor.str() +
+                       " can run it: use " + what;
+    if (auto major = kb_.newest_cuda_major_for_branch(b.major)) {
+      text += " for CUDA " + std::to_string(*major) + ".x";
+      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b.major)) {
+        text += " (CUDA " + row->cuda.truncated(2).str() + " is the newest toolkit whose own driver is of the " +
+                b.branch + " branch; later " + std::to_string(*major) +
+                ".x releases run on it through minor-version compatibility)";
+      }
+    } else {
+      text += " that a " + b.branch + " driver supports";
+    }
+    return text + ".";
+  }
+
+  /// A GPU with a last driver branch (Tesla K80: 470.xx), from the device lists or its generation.
+  struct LegacyGpu {
+    const GpuFacts* gpu;
+    LegacyDriverBranch branch;
+  };
+
   const Facts& facts_;
   const KnowledgeBase& kb_;
   std::vector<KnownGpu> gpus_;
+  std::vector<LegacyGpu> legacy_;
+  const LegacyGpu* lowest_ = nullptr;  ///< the lowest last branch among legacy_
   std::vector<Finding> out_;
 };
 

@@ -194,7 +194,10 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                           .severity = Severity::ok,
                           .area = FindingArea::gpu,
                           .title = gpu_line(g),
-                          .evidence = {g.uuid.empty() ? g.pci_bus_id : g.uuid}});
+                          // A declared card has neither: its evidence is the flag, as in the findings about it.
+                          .evidence = {g.source == "declared" && g.uuid.empty() && g.pci_bus_id.empty()
+                                           ? "--gpu " + g.name
+                                           : (g.uuid.empty() ? g.pci_bus_id : g.uuid)}});
   }
 
   // --- kernel driver (Linux) ---

@@ -133,8 +133,10 @@ bool any_framework(const Facts& f, const std::function<bool(const FrameworkFacts
 Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
   if (kb == nullptr || !f.driver.version || f.platform != Platform::linux || f.os.wsl2) return Truth::unknown;
   for (const GpuFacts& g : f.gpus) {
-    const LegacyDriverBranch* b = kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name);
-    if (b != nullptr && f.driver.version->major() > b->major) return Truth::yes;
+    std::optional<Version> cc;
+    if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
+    auto b = kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name, cc);
+    if (b && f.driver.version->major() > b->major) return Truth::yes;
   }
   return Truth::no;
 }

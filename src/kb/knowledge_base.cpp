@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <set>
 
 #include "core/text.hpp"
@@ -237,16 +238,42 @@ const LegacyDriverBranch* KnowledgeBase::legacy_branch(std::string_view pci_devi
   return nullptr;
 }
 
-const LegacyDriverBranch* KnowledgeBase::last_driver_branch(std::string_view pci_device_id,
-                                                            std::string_view gpu_name) const {
-  if (!pci_device_id.empty()) return legacy_branch(pci_device_id);
+std::optional<LegacyDriverBranch> KnowledgeBase::last_driver_branch(std::string_view pci_device_id,
+                                                                    std::string_view gpu_name,
+                                                                    const std::optional<Version>& cc) const {
   const LegacyDriverBranch* found = nullptr;
-  for (const std::string& device : pci_devices_named(gpu_name)) {
-    const LegacyDriverBranch* b = legacy_branch(device);
-    if (b == nullptr) return nullptr;  // a board of that name is still driven: claim no ceiling
-    if (found == nullptr || b->major > found->major) found = b;
+  if (!pci_device_id.empty()) {
+    found = legacy_branch(pci_device_id);
+  } else {
+    for (const std::string& device : pci_devices_named(gpu_name)) {
+      const LegacyDriverBranch* b = legacy_branch(device);
+      if (b == nullptr) {  // a board of that name is still driven by the packages read
+        found = nullptr;
+        break;
+      }
+      if (found == nullptr || b->major > found->major) found = b;
+    }
   }
-  return found;
+  if (found != nullptr) return LegacyDriverBranch{found->branch, found->major, {}, found->source};
+  // The packages read (up to 555) still drive Maxwell, Pascal and Volta: their end (R580) is the
+  // generation's, from NVIDIA's matrix. Jetson boards take JetPack's driver, not a branch.
+  if (!cc || is_jetson(gpu_name, cc)) return std::nullopt;
+  const ArchGeneration* g = generation_of(*cc);
+  if (g == nullptr || g->last_driver_branch.size() < 2 || g->last_driver_branch[0] != 'R') return std::nullopt;
+  int major = 0;
+  const std::string digits = g->last_driver_branch.substr(1);
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), major);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || major <= 0) return std::nullopt;
+  int newest_read = 0;
+  for (const DriverBranchPackage& p : branch_packages) newest_read = std::max(newest_read, p.branch);
+  std::string listed = newest_read > 0 ? " (driver packages up to " + std::to_string(newest_read) + " read)" : "";
+  return LegacyDriverBranch{std::to_string(major) + ".xx",
+                            major,
+                            {},
+                            "compat/cuda_arch.toml generation " + g->name + " (compute capability " +
+                                cc->truncated(2).str() + "): last_driver_branch " + g->last_driver_branch + ", " +
+                                g->source + "; the drivers' own device lists in compat/driver_branches.toml" + listed +
+                                " do not list this GPU"};
 }
 
 const CudaDriverRow* KnowledgeBase::newest_toolkit_for_branch(int branch) const {

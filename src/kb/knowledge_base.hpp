@@ -113,9 +113,12 @@ class KnowledgeBase {
   [[nodiscard]] const LegacyDriverBranch* legacy_branch(std::string_view pci_device_id) const;
   /// The last driver branch of a GPU: by its PCI device id when known (sysfs, NVML), else by its
   /// name in the PCI ID database, where every device of that name must be legacy (the newest of
-  /// their branches counts); null when no driver package read calls it legacy.
-  [[nodiscard]] const LegacyDriverBranch* last_driver_branch(std::string_view pci_device_id,
-                                                             std::string_view gpu_name) const;
+  /// their branches counts); else its generation's `last_driver_branch` by compute capability
+  /// (cuda_arch.toml: Pascal R580), whose source says the device lists did not cover it. Empty
+  /// when neither ends it. The row carries no device list.
+  [[nodiscard]] std::optional<LegacyDriverBranch> last_driver_branch(std::string_view pci_device_id,
+                                                                     std::string_view gpu_name,
+                                                                     const std::optional<Version>& cc) const;
   /// The newest toolkit whose own Linux driver is of `branch` or older (470: CUDA 11.4 Update 4,
   /// 470.82.01); null when none is.
   [[nodiscard]] const CudaDriverRow* newest_toolkit_for_branch(int branch) const;

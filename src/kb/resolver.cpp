@@ -75,8 +75,9 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
 }
 
 /// The last driver branch of the planned GPU (Tesla K80: 470.xx); the lists are of Linux drivers.
-const LegacyDriverBranch* last_branch(const PlanRequest& req, const KnowledgeBase& kb, Platform route) {
-  return route == Platform::linux ? kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name) : nullptr;
+std::optional<LegacyDriverBranch> last_branch(const PlanRequest& req, const KnowledgeBase& kb, Platform route) {
+  if (route != Platform::linux) return std::nullopt;
+  return kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name, req.cc);
 }
 
 /// One lower bound on the driver, and why it applies.
@@ -151,7 +152,7 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
   o.driver_min = top->driver;
   add_unique(o.sources, top->source);
-  if (const LegacyDriverBranch* b = last_branch(req, kb, o.route)) {
+  if (const std::optional<LegacyDriverBranch> b = last_branch(req, kb, o.route)) {
     // A floor past the GPU's last branch: no driver both runs the build and drives the GPU.
     if (top->driver.major() > b->major) {
       o.issues.push_back(PlanIssue{.id = "gpu-dropped-by-driver",
@@ -272,8 +273,8 @@ std::string env_name(const PlanOption& o) {
 
 void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (!o.driver_min || !o.gpu) return;
-  const LegacyDriverBranch* branch = last_branch(req, kb, o.route);
-  bool ok = req.driver && *req.driver >= *o.driver_min && (branch == nullptr || req.driver->major() <= branch->major);
+  const std::optional<LegacyDriverBranch> branch = last_branch(req, kb, o.route);
+  bool ok = req.driver && *req.driver >= *o.driver_min && (!branch || req.driver->major() <= branch->major);
   PlanStep s;
   s.id = "driver";
   if (kb.is_jetson(req.gpu_name, req.cc)) {
@@ -293,16 +294,20 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   } else if (!ok) {
     s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
-  if (branch != nullptr) {
+  // A generation's branch (Pascal: 580.xx) is said only when the driver must change.
+  const bool by_generation = branch && branch->source.starts_with("compat/cuda_arch.toml");
+  if (branch && (!ok || !by_generation)) {
     s.title += " of the " + branch->branch + " branch";
-    s.detail = "Later branches do not drive this GPU (the drivers' own supported-gpus.json). " + s.detail;
+    s.detail = std::string("Later branches do not drive this GPU (") +
+               (by_generation ? "NVIDIA's architecture matrix" : "the drivers' own supported-gpus.json") + ")." +
+               (s.detail.empty() ? "" : " " + s.detail);
   }
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
                                      "install the NVIDIA driver >= " + o.driver_min->str() +
-                                         (branch != nullptr ? " of the " + branch->branch + " branch" : std::string()) +
-                                         " from " + kDriverDownload,
+                                         (branch ? " of the " + branch->branch + " branch" : std::string()) + " from " +
+                                         kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));

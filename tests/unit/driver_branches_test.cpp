@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "check/checks.hpp"
 #include "check/compat_checks.hpp"
 #include "check_test_support.hpp"
 #include "kb/knowledge_base.hpp"
@@ -88,15 +89,10 @@ std::string generation_of_chip(const std::string& pci_name) {
 /// all ended earlier.
 std::vector<std::string> branch_disagreements(const KnowledgeBase& base) {
   std::map<std::string, int> newest_end;  // generation -> newest legacy branch of its devices
-  std::map<std::string, int> driven;      // generation -> devices no package calls legacy
   for (const auto& [device, name] : base.pci_names) {
     std::string gen = generation_of_chip(name);
     if (gen.empty()) continue;
-    if (const LegacyDriverBranch* b = base.legacy_branch(device)) {
-      newest_end[gen] = std::max(newest_end[gen], b->major);
-    } else {
-      ++driven[gen];
-    }
+    if (const LegacyDriverBranch* b = base.legacy_branch(device)) newest_end[gen] = std::max(newest_end[gen], b->major);
   }
   std::vector<std::string> out;
   std::map<std::string, bool> seen;
@@ -115,6 +111,34 @@ std::vector<std::string> branch_disagreements(const KnowledgeBase& base) {
 TEST(KbDriverBranches, GenerationsAgreeWithTheDriversOwnLists) {
   auto bad = branch_disagreements(kb());
   EXPECT_TRUE(bad.empty()) << ::testing::PrintToString(bad);
+}
+
+/// Devices of a generation with a stated last branch that the lookup leaves without one. The
+/// legacy lists miss many (Quadro K420, 10de:0ff3: 470.256.02 lists it as supported, 535 and
+/// 555 do not list it at all, so no package calls it legacy): the generation's branch covers them.
+std::vector<std::string> stated_but_driven(const KnowledgeBase& base) {
+  std::vector<std::string> out;
+  for (const auto& [device, name] : base.pci_names) {
+    std::string gen = generation_of_chip(name);
+    if (gen.empty() || name.find("Audio") != std::string::npos) continue;
+    for (const ArchGeneration& g : base.generations) {
+      if (g.name != gen || g.last_driver_branch.empty() || g.cc.empty()) continue;
+      if (!base.last_driver_branch(device, "", g.cc.front())) out.push_back(device + " " + name);
+      break;
+    }
+  }
+  return out;
+}
+
+TEST(KbDriverBranches, NoDeviceOfAnEndedGenerationIsLeftWithoutABranch) {
+  auto driven = stated_but_driven(kb());
+  EXPECT_TRUE(driven.empty()) << ::testing::PrintToString(driven);
+  // Quadro K420 (GK107GL, Kepler GK10x): in no legacy list, so its branch is the generation's.
+  ASSERT_EQ(kb().legacy_branch("0ff3"), nullptr);
+  auto k420 = kb().last_driver_branch("0ff3", "", v("3.0"));
+  ASSERT_TRUE(k420.has_value());
+  EXPECT_EQ(k420->major, 470);
+  EXPECT_NE(k420->source.find("Kepler (GK10x)"), std::string::npos) << k420->source;
 }
 
 TEST(KbDriverBranches, ADisagreementIsCaught) {
@@ -190,12 +214,141 @@ TEST(DriverDropsGpu, AGpuStillDrivenIsNotFlagged) {
 }
 
 TEST(DriverDropsGpu, ElsewhereTheFixSaysWhichReleasesPackageTheBranch) {
-  auto fs = compatibility_findings(k80_with("535.183.01", "ubuntu", "22.04"), kb());
+  auto fs = compatibility_findings(k80_with("535.183.01", "arch", ""), kb());
   const Finding* f = find(fs, "driver-drops-gpu");
   ASSERT_NE(f, nullptr) << ids(fs);
   EXPECT_EQ(f->fix.find("sudo apt-get install"), std::string::npos) << f->fix;
   EXPECT_NE(f->fix.find("470"), std::string::npos) << f->fix;
   EXPECT_NE(f->fix.find("debian 12: nvidia-tesla-470-driver"), std::string::npos) << f->fix;
+}
+
+TEST(DriverDropsGpu, UbuntuIsToldItsOwnPackageNotDebians) {
+  auto fs = compatibility_findings(k80_with("535.183.01", "ubuntu", "22.04"), kb());
+  const Finding* f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_NE(f->fix.find("sudo apt-get install nvidia-driver-470`"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("sudo apt-get purge 'nvidia-driver-535*'"), std::string::npos) << f->fix;
+  EXPECT_EQ(f->fix.find("debian"), std::string::npos) << f->fix;
+}
+
+TEST(DriverDropsGpu, DebianThirteenIsToldItHasNoPackageOfTheBranch) {
+  auto fs = compatibility_findings(k80_with("550.163.01", "debian", "13"), kb());
+  const Finding* f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_NE(f->fix.find("Debian 13 (trixie) packages no 470.xx driver"), std::string::npos) << f->fix;
+  EXPECT_EQ(f->fix.find("apt-get install nvidia-tesla-470-driver"), std::string::npos) << f->fix;
+}
+
+TEST(DriverDropsGpu, DebianTwelveIsToldWhichPackagesToPurge) {
+  const Finding* f = nullptr;
+  auto fs = compatibility_findings(k80_with("535.261.03"), kb());
+  f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  // The names are nvidia-driver 535.261.03-1's Depends (the .deb read for the harvest).
+  EXPECT_NE(f->fix.find("`sudo apt-get purge nvidia-driver nvidia-driver-libs nvidia-driver-bin nvidia-kernel-dkms"),
+            std::string::npos)
+      << f->fix;
+}
+
+// ---- A generation's last branch when the device lists do not cover the GPU ------------------
+
+/// A GeForce GTX 1080 (GP104, 10de:1b80, compute capability 6.1) on a driver of `driver`.
+Facts gtx1080_with(const char* driver) {
+  Facts f = k80_with(driver);
+  f.gpus.resize(1);
+  f.gpus[0].name = "GP104 [GeForce GTX 1080]";
+  f.gpus[0].pci_device_id = "1b80";
+  f.gpus[0].cc_major = 6;
+  f.gpus[0].cc_minor = 1;
+  return f;
+}
+
+TEST(DriverDropsGpu, APascalCardPastItsGenerationsBranchIsAnError) {
+  ASSERT_EQ(kb().legacy_branch("1b80"), nullptr) << "the packages read (up to 555) still drive the GTX 1080";
+  auto fs = compatibility_findings(gtx1080_with("590.44.01"), kb());
+  const Finding* f = find(fs, "driver-drops-gpu");
+  ASSERT_NE(f, nullptr) << ids(fs);
+  EXPECT_NE(f->title.find("580.xx"), std::string::npos) << f->title;
+  EXPECT_NE(f->source.find("compat/cuda_arch.toml generation Pascal"), std::string::npos) << f->source;
+  EXPECT_NE(f->source.find("do not list this GPU"), std::string::npos) << f->source;
+  // 580 runs CUDA 13, but CUDA 13 has no Pascal target: the detail says 12.
+  EXPECT_EQ(f->detail.find("CUDA 13.x builds run"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("CUDA 12 is the last CUDA for Pascal GPUs"), std::string::npos) << f->detail;
+  EXPECT_FALSE(has(compatibility_findings(gtx1080_with("580.65.06"), kb()), "driver-drops-gpu"));
+  // A Jetson board's Volta (7.2) takes JetPack's driver: no branch.
+  EXPECT_FALSE(kb().last_driver_branch("", "Jetson AGX Xavier", v("7.2")).has_value());
+}
+
+// ---- Other fixes must not send a legacy GPU's owner past its branch -------------------------
+
+TEST(DriverDropsGpu, TheToolkitFixOnAK80SaysCuda11NotANewerDriver) {
+  Facts f = k80_with("470.256.02");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-12.2";
+  tk.version = v("12.2.140");
+  f.toolkits.push_back(tk);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* t = find(fs, "driver-too-old-for-toolkit");
+  ASSERT_NE(t, nullptr) << ids(fs);
+  EXPECT_EQ(t->fix.find("Install NVIDIA driver >="), std::string::npos) << t->fix;
+  EXPECT_NE(t->fix.find("No driver after the 470.xx branch drives the"), std::string::npos) << t->fix;
+  EXPECT_NE(t->fix.find("for CUDA 11.x"), std::string::npos) << t->fix;
+}
+
+TEST(DriverDropsGpu, TheFrameworkFixOnAK80SaysCuda11NotANewerDriver) {
+  Facts f = k80_with("470.256.02");
+  PythonEnvFacts env;
+  env.path = "/opt/venv";
+  FrameworkFacts fw;
+  fw.name = "torch";
+  fw.package = "torch";
+  fw.version = v("2.1.0");
+  fw.cuda_version = v("12.1");
+  fw.cuda_build = true;
+  env.frameworks.push_back(fw);
+  f.python_envs.push_back(env);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* t = find(fs, "driver-too-old-for-framework");
+  ASSERT_NE(t, nullptr) << ids(fs);
+  EXPECT_EQ(t->fix.find("Update the NVIDIA driver"), std::string::npos) << t->fix;
+  EXPECT_NE(t->fix.find("No driver after the 470.xx branch"), std::string::npos) << t->fix;
+}
+
+TEST(DriverDropsGpu, ADeclaredK80WithNoDriverGetsItsBranchNotDebiansDefault) {
+  Facts f = k80_with("535.261.03");
+  f.driver = DriverFacts{};
+  f.gpus.resize(1);
+  f.gpus[0] = GpuFacts{.name = "Tesla K80", .source = "declared"};
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-missing-for-declared-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_EQ(d->fix.find("install nvidia-driver firmware"), std::string::npos) << d->fix;
+  EXPECT_NE(d->fix.find("apt-get install nvidia-tesla-470-driver"), std::string::npos) << d->fix;
+  f.os.id = "rhel";
+  f.os.version_id = "9";
+  auto rhel = compatibility_findings(f, kb());
+  d = find(rhel, "driver-missing-for-declared-gpu");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->fix.find("`sudo dnf module install nvidia-driver`"), std::string::npos) << d->fix;
+  EXPECT_NE(d->fix.find("470.xx legacy driver"), std::string::npos) << d->fix;
+}
+
+TEST(DriverDropsGpu, AK80BesideAnRtx4090IsNotToldToInstall470) {
+  Facts f = k80_with("535.261.03");
+  GpuFacts rtx;
+  rtx.source = "pci";
+  rtx.name = "NVIDIA GeForce RTX 4090";
+  rtx.pci_bus_id = "0000:81:00.0";
+  rtx.pci_device_id = "2684";
+  rtx.cc_major = 8;
+  rtx.cc_minor = 9;
+  f.gpus.push_back(rtx);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* d = find(fs, "driver-drops-gpu");
+  ASSERT_NE(d, nullptr) << ids(fs);
+  EXPECT_NE(d->fix.find("No single driver drives both"), std::string::npos) << d->fix;
+  EXPECT_NE(d->fix.find("RTX 4090"), std::string::npos) << d->fix;
+  EXPECT_EQ(d->fix.find("apt-get install nvidia-tesla-470-driver"), std::string::npos) << d->fix;
 }
 
 TEST(DriverDropsGpu, ADeclaredCardIsKnownByItsName) {
@@ -211,6 +364,19 @@ TEST(DriverDropsGpu, ADeclaredCardIsKnownByItsName) {
   EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
   f.gpus[0].name = "Tesla K81";
   EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
+}
+
+TEST(DriverDropsGpu, ADeclaredCardsInventoryLineLosesItsTick) {
+  Facts f = k80_with("535.261.03");
+  f.gpus.resize(1);
+  f.gpus[0] = GpuFacts{.name = "Tesla K80", .source = "declared"};
+  auto fs = run_checks(f, &kb());
+  ASSERT_TRUE(has(fs, "driver-drops-gpu")) << ids(fs);
+  const Finding* item = find(fs, "gpu");
+  ASSERT_NE(item, nullptr) << ids(fs);
+  EXPECT_EQ(item->evidence.front(), "--gpu Tesla K80");
+  EXPECT_EQ(item->severity, Severity::info) << item->title;
+  EXPECT_NE(item->title.find("see ✗ Driver 535.261.03 does not drive"), std::string::npos) << item->title;
 }
 
 TEST(DriverDropsGpu, OnlyOnLinuxWhereTheListsComeFrom) {
@@ -392,6 +558,20 @@ TEST(KeplerDoctor, TodaysTorchOnAK80WithItsOwn470Driver) {
   const Finding* d2 = find(rtx_findings, "driver-too-old-for-framework");
   ASSERT_NE(d2, nullptr);
   EXPECT_NE(d2->fix.find("Update the NVIDIA driver"), std::string::npos) << d2->fix;
+}
+
+TEST(DriverDropsGpu, ThePlanForAPascalCardOnDriver590SaysTheBranch) {
+  PlanRequest r = k80_plan("torch", "590.44.01");
+  r.gpu_name = "GP104 [GeForce GTX 1080]";
+  r.gpu_pci_device_id = "1b80";
+  r.cc = v("6.1");
+  Plan p = resolve(r, kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  auto options = offered(p.frameworks[0]);
+  ASSERT_FALSE(options.empty());
+  for (const PlanOption* o : options) {
+    if (o->gpu) EXPECT_TRUE(has_issue(*o, "driver-drops-gpu")) << o->summary();
+  }
 }
 
 }  // namespace
