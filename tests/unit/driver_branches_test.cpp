@@ -450,7 +450,8 @@ TEST(DriverDropsGpu, ThePlanOnAK80WithDriver535SaysToInstallTheBranch) {
   }
   // With 470 installed, nothing to change.
   r.driver = v("470.256.02");
-  for (const PlanOption* o : offered(resolve(r, kb()).frameworks[0])) {
+  const Plan on_470 = resolve(r, kb());  // kept: offered() points into it
+  for (const PlanOption* o : offered(on_470.frameworks[0])) {
     EXPECT_FALSE(has_issue(*o, "driver-drops-gpu")) << o->summary();
   }
 }
