@@ -459,7 +459,7 @@ class Checker {
                   " GPUs, so use CUDA " + std::to_string(*gen->last_cuda_major) + ".x builds";
         } else if (major) {
           cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
-          if (const CudaFamily* next = family_after(*major)) {
+          if (const CudaFamily* next = family_after(kb_, *major)) {
             cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
                     " or later, a branch that no longer drives this GPU";
           }
@@ -500,14 +500,6 @@ class Checker {
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
           .source = b->source});
     }
-  }
-
-  const CudaFamily* family_after(int major) const {
-    const CudaFamily* next = nullptr;
-    for (const CudaFamily& f : kb_.cuda_families) {
-      if (f.major > major && (next == nullptr || f.major < next->major)) next = &f;
-    }
-    return next;
   }
 
   // ---- Toolkits vs driver and GPU ----

@@ -8,8 +8,6 @@
 
 namespace gpudoctor {
 
-namespace {
-
 const CudaFamily* family_after(const KnowledgeBase& kb, int major) {
   const CudaFamily* next = nullptr;
   for (const CudaFamily& f : kb.cuda_families) {
@@ -17,6 +15,8 @@ const CudaFamily* family_after(const KnowledgeBase& kb, int major) {
   }
   return next;
 }
+
+namespace {
 
 /// How to install the branch on this distribution; `installed`: the newer driver to take out.
 std::string install_how(const KnowledgeBase& kb, const std::string& name, int major, std::optional<int> installed,

@@ -16,6 +16,9 @@ struct DriverBranchAdvice {
   std::string install;   ///< the apt command for a known release, else the branch and who packages it
 };
 
+/// The CUDA family after `major` (12 -> 13), whose floor a driver must meet; null when none.
+const CudaFamily* family_after(const KnowledgeBase& kb, int major);
+
 /// `branch` as the driver writes it ("470.xx"); `installed_major`: the driver that ignores the
 /// GPU, when known; `distro`/`version_id`: os-release ID and VERSION_ID, empty when unknown.
 DriverBranchAdvice driver_branch_advice(const KnowledgeBase& kb, std::string_view branch,
