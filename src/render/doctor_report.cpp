@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
@@ -48,7 +49,10 @@ std::string render_doctor_text(const Facts& facts, const std::vector<Finding>& f
     for (const auto* f : mine) w = std::max(w, f->severity);
     if (w == Severity::error) ++areas_with_errors;
     if (w == Severity::warning) ++areas_with_warnings;
-    Severity head = w == Severity::info ? Severity::ok : w;
+    // ✓ only over something checked and fine: an area of notes alone (no driver, a GPU whose
+    // line points at a problem elsewhere) is headed by a note, not a tick.
+    bool any_ok = std::ranges::any_of(mine, [](const Finding* f) { return f->severity == Severity::ok; });
+    Severity head = w == Severity::info && any_ok ? Severity::ok : w;
     out += fmt::format("[{}] {}\n", paint(severity_mark(head), head, style.color), area_title(area));
     for (const auto* f : mine) {
       bool problem = f->severity >= Severity::warning;
