@@ -1,0 +1,66 @@
+// What JAX and TensorFlow print when the driver's libcuda.so.1 cannot be loaded: XLA's CUDA stub
+// answers cuInit with 303 and cannot name the error. The lines below are the real stderr of
+// jax 0.10.2 (jax[cuda12], every nvidia-* wheel loaded) and TensorFlow 2.21.0 from PyPI on this
+// driverless machine (2026-12-02). JAX's own words ("unable to load the CUDA libraries") sent
+// people to reinstall jax[cuda12], which cannot help.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+
+constexpr const char* kJaxNoDriver =
+    "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+    "Traceback (most recent call last):\n"
+    "  File \"/tmp/jax-venv/lib/python3.11/site-packages/jax/_src/xla_bridge.py\", line 508, in "
+    "discover_pjrt_plugins\n"
+    "    plugin_module.initialize()\n"
+    "RuntimeError: jaxlib/cuda/versions_helpers.cc:135: operation cuInit(0) failed: Unknown CUDA error 303; "
+    "cuGetErrorName failed. This probably means that JAX was unable to load the CUDA libraries.\n";
+
+constexpr const char* kTfNoDriver =
+    "I0000 00:00:1796171199.025044    5825 cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU "
+    "will not be used.\n"
+    "E0000 00:00:1796171204.575384    5825 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: "
+    "Failed call to cuInit: UNKNOWN ERROR (303)\n";
+
+bool names_rule(const ExplainReport& r, std::string_view id) {
+  for (const auto& m : r.matches) {
+    if (m.rule == id || m.rule.starts_with(std::string(id) + "/")) return true;
+  }
+  return false;
+}
+
+TEST(ExplainNoDriverLibrary, JaxsUnableToLoadTheCudaLibrariesIsTheDriversLibrary) {
+  const auto r = explain_text(builtin_matcher(), kJaxNoDriver, ExplainMachine{Platform::linux});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "xla-cuinit-libcuda-not-loaded");
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
+  EXPECT_NE(r.matches.front().cause.find("libcuda.so.1"), std::string::npos);
+  // The advice to reinstall jax[cuda12] (the plugin rule) must not be offered for this line.
+  EXPECT_FALSE(names_rule(r, "jax-cuda-libraries-not-loaded"));
+  for (const auto& m : r.matches) EXPECT_EQ(m.fix.find("pip install -U \"jax[cuda12]\""), std::string::npos) << m.rule;
+}
+
+TEST(ExplainNoDriverLibrary, TensorflowsUnknownError303FromCuInit) {
+  const auto r = explain_text(builtin_matcher(), kTfNoDriver, ExplainMachine{Platform::linux});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "xla-cuinit-libcuda-not-loaded");
+  EXPECT_TRUE(names_rule(r, "tf-cudart-stub-no-driver"));
+}
+
+TEST(ExplainNoDriverLibrary, ThePluginsOwnLoadFailureKeepsItsRule) {
+  // jax_plugins/xla_cuda12 failing to load the nvidia-* wheels is the plugin rule's case.
+  const auto r = explain_text(builtin_matcher(), "Error loading CUDA libraries. GPU will not be used.\n",
+                              ExplainMachine{Platform::linux});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "jax-cuda-libraries-not-loaded");
+}
+
+}  // namespace
+}  // namespace gpudoctor
