@@ -69,8 +69,7 @@ struct Run {
     return fail(std::string(call) + ": " + cuda_error_name(rc) + " (" + std::to_string(rc) + ")");
   }
   std::vector<std::string> names(const char* lib, std::vector<std::string> fallback) const {
-    auto it = libs.find(lib);
-    return it == libs.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
+    return library_names(libs, lib, std::move(fallback));
   }
 
   bool enter(int device) {

@@ -49,8 +49,7 @@ struct StepRun {
   }
   [[nodiscard]] bool failed() const { return step.status == kStepFailed; }
   [[nodiscard]] std::vector<std::string> names(const char* lib, std::vector<std::string> fallback) const {
-    auto it = libs.find(lib);
-    return it == libs.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
+    return library_names(libs, lib, std::move(fallback));
   }
 
   /// "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"
@@ -756,6 +755,12 @@ std::map<std::string, std::string> parse_library_args(const std::vector<std::str
     if (eq != std::string::npos) libs[args[i].substr(0, eq)] = args[i].substr(eq + 1);
   }
   return libs;
+}
+
+std::vector<std::string> library_names(const std::map<std::string, std::string>& libraries, const std::string& name,
+                                       std::vector<std::string> fallback) {
+  auto it = libraries.find(name);
+  return it == libraries.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
 }
 
 std::vector<std::string> verify_step_args(const std::string& step, int device,
