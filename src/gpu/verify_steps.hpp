@@ -33,9 +33,6 @@ std::vector<std::string> verify_step_args(const std::string& step, int device,
 
 /// The "name=path" arguments from index `from` on, as a map (verify's and bench's children).
 std::map<std::string, std::string> parse_library_args(const std::vector<std::string>& args, size_t from);
-/// What to dlopen for library `name` ("cublas"): the path the parent chose, else `fallback`.
-std::vector<std::string> library_names(const std::map<std::string, std::string>& libraries, const std::string& name,
-                                       std::vector<std::string> fallback);
 
 /// The "verify-step" task body.
 void verify_step_body(const std::vector<std::string>& args, ChildChannel& out);
