@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "gpu/bench_kernels.hpp"
 #include "gpu/bench_math.hpp"
+#include "gpu/child_libraries.hpp"
 #include "gpu/child_lines.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "gpu/cublas_api.hpp"
@@ -46,12 +47,8 @@ float bf16_to_float(std::uint16_t h) {
 }
 
 /// One benchmark in the child: the loaded driver, the device's context, the measurement.
-struct Run {
-  ChildChannel& out;
+struct Run : ChildLibraries {
   BenchMeasurement m;
-  std::map<std::string, std::string> libs;
-  std::optional<CudaDriverApi> driver;
-  std::optional<CudaComputeApi> cuda;
   CUcontext ctx = nullptr;
   int cc_major = 0;  ///< the device's compute capability (cuDeviceGetAttribute 75/76)
   int cc_minor = 0;
@@ -67,10 +64,6 @@ struct Run {
     CUresult rc = fn(std::forward<Args>(args)...);
     if (rc == kCudaSuccess) return true;
     return fail(std::string(call) + ": " + cuda_error_name(rc) + " (" + std::to_string(rc) + ")");
-  }
-  std::vector<std::string> names(const char* lib, std::vector<std::string> fallback) const {
-    auto it = libs.find(lib);
-    return it == libs.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
   }
 
   bool enter(int device) {
@@ -590,7 +583,7 @@ void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolic
 /// Writes one {"measurement"} line per figure; the last is the all-reduce's.
 void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& libs, int count, long long max_bytes,
                  const SamplingPolicy& policy) {
-  Run r{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+  Run r{{.out = out, .libs = libs}};
   std::vector<CUcontext> ctx(static_cast<size_t>(count), nullptr);
   auto finish = [&](BenchMeasurement m) { send_json_line(out, json{{"measurement", measurement_to_json(m)}}); };
   r.m = BenchMeasurement{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = kBenchFailed};
@@ -626,7 +619,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
         (void)r.cuda->can_access_peer(&can, i, j);
         matrix += " " + std::to_string(i) + "->" + std::to_string(j) + (can != 0 ? ":P2P" : ":no");
         if (can == 0) continue;
-        Run p{.out = out, .m = {}, .libs = libs, .driver = {}, .cuda = {}, .ctx = nullptr};
+        Run p{{.out = out, .libs = libs}};
         p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j),
                                .unit = "gbps",
                                .status = kBenchFailed};
@@ -821,7 +814,7 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
                 std::clamp(std::atoll(args[3].c_str()), 1LL << 20, 8LL << 30), bench_policy(args[2]));
     return;
   }
-  Run r{.out = out, .m = {}, .libs = parse_library_args(args, 4), .driver = {}, .cuda = {}, .ctx = nullptr};
+  Run r{{.out = out, .libs = parse_library_args(args, 4)}};
   const std::string& op = args[0];
   const int device = std::atoi(args[1].c_str());
   const SamplingPolicy policy = bench_policy(args[2]);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "gpu/child_libraries.hpp"
 #include "gpu/child_lines.hpp"
 #include "gpu/cublas_api.hpp"
 #include "gpu/cuda_compute_api.hpp"
@@ -31,12 +32,8 @@ constexpr const char* kStepNames[] = {"driver", "context",    "memory",         
                                       "hgemm",  "cudnn-conv", "nccl-allreduce", "peer-access"};
 
 /// One step in the child: what it has loaded and what it will report.
-struct StepRun {
-  ChildChannel& out;
+struct StepRun : ChildLibraries {
   VerifyStep step;
-  std::map<std::string, std::string> libs;
-  std::optional<CudaDriverApi> driver;
-  std::optional<CudaComputeApi> cuda;
   std::vector<CUcontext> contexts;  ///< primary context per device, once retained
 
   void fail(std::string why) {
@@ -48,10 +45,6 @@ struct StepRun {
     step.detail = std::move(what);
   }
   [[nodiscard]] bool failed() const { return step.status == kStepFailed; }
-  [[nodiscard]] std::vector<std::string> names(const char* lib, std::vector<std::string> fallback) const {
-    auto it = libs.find(lib);
-    return it == libs.end() || it->second.empty() ? fallback : std::vector<std::string>{it->second};
-  }
 
   /// "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"
   std::string cuda_error(const std::string& call, CUresult rc) {
@@ -767,7 +760,7 @@ std::vector<std::string> verify_step_args(const std::string& step, int device,
 
 void verify_step_body(const std::vector<std::string>& args, ChildChannel& out) {
   if (args.size() < 2) return;
-  StepRun s{.out = out, .step = {}, .libs = parse_library_args(args, 2), .driver = {}, .cuda = {}, .contexts = {}};
+  StepRun s{{.out = out, .libs = parse_library_args(args, 2)}};
   s.step.name = args[0];
   int device = std::atoi(args[1].c_str());
   if (device >= 0) s.step.device = device;

@@ -145,34 +145,37 @@ class Reader {
 
 // ---- the field lists ----
 
+// `GPUDOCTOR_FIELDS(io, g, name, uuid)` is `io.field("name", g.name); io.field("uuid", g.uuid);`:
+// a member whose JSON key is its own name is named once, so key and member cannot drift apart.
+// `_EMPTY` passes an Empty policy to each. A lone field, a key that differs from its member and
+// required() stay spelled out. The for-each is nlohmann's own (what NLOHMANN_DEFINE_TYPE_INTRUSIVE uses).
+#define GPUDOCTOR_FIELD_(member) fields_io_.field(#member, fields_of_.member, fields_empty_);
+#define GPUDOCTOR_FIELDS_EMPTY(io, of, empty, ...)                           \
+  do {                                                                       \
+    auto& fields_io_ = (io);                                                 \
+    auto& fields_of_ = (of);                                                 \
+    const Empty fields_empty_ = (empty);                                     \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(GPUDOCTOR_FIELD_, __VA_ARGS__)) \
+  } while (false)
+#define GPUDOCTOR_FIELDS(io, of, ...) GPUDOCTOR_FIELDS_EMPTY(io, of, Empty::keep, __VA_ARGS__)
+
 template <class Io>
 void describe(Io& io, Of<ProbeProblem> auto& p) {
-  io.field("probe", p.probe);
-  io.field("path", p.path);
-  io.field("message", p.message);
+  GPUDOCTOR_FIELDS(io, p, probe, path, message);
 }
 
 template <class Io>
 void describe(Io& io, Of<OsFacts> auto& os) {
-  io.field("name", os.name, Empty::null);
-  io.field("id", os.id, Empty::null);
-  io.field("version_id", os.version_id, Empty::null);
-  io.field("kernel", os.kernel, Empty::null);
-  io.field("arch", os.arch, Empty::null);
-  io.field("wsl2", os.wsl2);
-  io.field("wsl_dxg_device", os.wsl_dxg_device);
-  io.field("wsl_lib_dir", os.wsl_lib_dir);
+  GPUDOCTOR_FIELDS_EMPTY(io, os, Empty::null, name, id, version_id, kernel, arch);
+  GPUDOCTOR_FIELDS(io, os, wsl2, wsl_dxg_device, wsl_lib_dir);
   io.field("container", os.container, Empty::null);
   io.field("container_evidence", os.container_evidence);
 }
 
 template <class Io>
 void describe(Io& io, Of<GpuFacts> auto& g) {
-  io.field("name", g.name);
-  io.field("source", g.source);
-  io.field("uuid", g.uuid, Empty::null);
-  io.field("pci_bus_id", g.pci_bus_id, Empty::null);
-  io.field("pci_device_id", g.pci_device_id, Empty::null);
+  GPUDOCTOR_FIELDS(io, g, name, source);
+  GPUDOCTOR_FIELDS_EMPTY(io, g, Empty::null, uuid, pci_bus_id, pci_device_id);
   // One "8.6" string for the two numbers.
   if constexpr (Io::writes) {
     io.put("compute_capability", g.cc_major
@@ -186,13 +189,10 @@ void describe(Io& io, Of<GpuFacts> auto& g) {
       g.cc_minor = cc->parts()[1];
     }
   }
-  io.field("compute_capability_source", g.compute_capability_source, Empty::null);
-  io.field("kb_name", g.kb_name, Empty::null);
-  io.field("memory_total_bytes", g.memory_total_bytes);
-  io.field("persistence_mode", g.persistence_mode);
+  GPUDOCTOR_FIELDS_EMPTY(io, g, Empty::null, compute_capability_source, kb_name);
+  GPUDOCTOR_FIELDS(io, g, memory_total_bytes, persistence_mode);
   // Omitted when unknown (no ECC, or no NVML): reports of GPUs without ECC stay as they were.
-  io.field("ecc_uncorrected_volatile", g.ecc_uncorrected_volatile, Empty::omit);
-  io.field("retired_pages", g.retired_pages, Empty::omit);
+  GPUDOCTOR_FIELDS_EMPTY(io, g, Empty::omit, ecc_uncorrected_volatile, retired_pages);
   io.field("kernel_driver", g.kernel_driver, Empty::null);
 }
 
@@ -208,11 +208,8 @@ void describe(Io& io, Of<DriverFile> auto& f) {
 template <class Io>
 void describe(Io& io, Of<DriverFacts> auto& d) {
   io.field("version", d.version);
-  io.field("version_source", d.version_source, Empty::null);
-  io.field("module_flavor", d.module_flavor, Empty::null);
-  io.field("nvidia_module_loaded", d.nvidia_module_loaded);
-  io.field("nouveau_loaded", d.nouveau_loaded);
-  io.field("cuda_driver_version", d.cuda_driver_version);
+  GPUDOCTOR_FIELDS_EMPTY(io, d, Empty::null, version_source, module_flavor);
+  GPUDOCTOR_FIELDS(io, d, nvidia_module_loaded, nouveau_loaded, cuda_driver_version);
   io.field("cuda_driver_version_source", d.cuda_driver_version_source, Empty::null);
   io.field("libraries", d.files);
   io.object("nvml", [&](auto& sub) {
@@ -229,31 +226,22 @@ void describe(Io& io, Of<DriverFacts> auto& d) {
 
 template <class Io>
 void describe(Io& io, Of<ToolkitFacts> auto& t) {
-  io.field("path", t.path);
-  io.field("version", t.version);
+  GPUDOCTOR_FIELDS(io, t, path, version);
   io.field("version_source", t.version_source, Empty::null);
-  io.field("found_via", t.found_via);
-  io.field("has_nvcc", t.has_nvcc);
-  io.field("kind", t.kind);
+  GPUDOCTOR_FIELDS(io, t, found_via, has_nvcc, kind);
 }
 
 template <class Io>
 void describe(Io& io, Of<LibraryFacts> auto& l) {
-  io.field("name", l.name);
-  io.field("version", l.version);
+  GPUDOCTOR_FIELDS(io, l, name, version);
   io.field("version_source", l.version_source, Empty::null);
-  io.field("path", l.path);
-  io.field("files", l.files);
-  io.field("origin", l.origin);
-  io.field("cuda_major", l.cuda_major);
-  io.field("loader_order", l.loader_order);
+  GPUDOCTOR_FIELDS(io, l, path, files, origin, cuda_major, loader_order);
 }
 
 template <class Io>
 void describe(Io& io, Of<LibraryLoad> auto& l) {
   io.field("soname", l.soname);
-  io.field("path", l.path, Empty::null);
-  io.field("via", l.via, Empty::null);
+  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, path, via);
 }
 
 template <class Io>
@@ -262,47 +250,31 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("package", f.package, Empty::null);
   io.field("version", f.version);
   io.field("location", f.location, Empty::null);
-  io.field("cuda_build", f.cuda_build);
-  io.field("cuda_version", f.cuda_version);
-  io.field("cudnn_version", f.cudnn_version);
-  io.field("compute_capabilities", f.compute_capabilities);
+  GPUDOCTOR_FIELDS(io, f, cuda_build, cuda_version, cudnn_version, compute_capabilities);
   io.field("variant", f.variant, Empty::null);
   io.field("requires_torch", f.requires_torch);
   io.field("evidence", f.evidence, Empty::null);
-  io.field("problems", f.problems);
-  io.field("conflicts", f.conflicts);
-  io.field("loads", f.loads);
+  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads);
 }
 
 template <class Io>
 void describe(Io& io, Of<NvidiaWheel> auto& w) {
-  io.field("package", w.package);
-  io.field("version", w.version);
-  io.field("library", w.library);
-  io.field("cuda_major", w.cuda_major);
+  GPUDOCTOR_FIELDS(io, w, package, version, library, cuda_major);
 }
 
 template <class Io>
 void describe(Io& io, Of<PythonEnvFacts> auto& e) {
-  io.field("path", e.path);
-  io.field("kind", e.kind);
+  GPUDOCTOR_FIELDS(io, e, path, kind);
   io.field("interpreter", e.interpreter, Empty::null);
   io.field("python_version", e.python_version);
   io.field("python_version_source", e.python_version_source, Empty::null);
-  io.field("site_packages", e.site_packages);
-  io.field("found_via", e.found_via);
-  io.field("frameworks", e.frameworks);
-  io.field("nvidia_wheels", e.nvidia_wheels);
+  GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels);
 }
 
 template <class Io>
 void describe(Io& io, Of<PythonRegistration> auto& r) {
-  io.field("hive", r.hive);
-  io.field("company", r.company);
-  io.field("tag", r.tag);
-  io.field("install_path", r.install_path, Empty::null);
-  io.field("executable", r.executable, Empty::null);
-  io.field("version", r.version, Empty::null);
+  GPUDOCTOR_FIELDS(io, r, hive, company, tag);
+  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::null, install_path, executable, version);
   io.field("exists", r.exists);
 }
 
@@ -314,34 +286,24 @@ void describe(Io& io, Of<WindowsDll> auto& d) {
 
 template <class Io>
 void describe(Io& io, Of<DllLoad> auto& l) {
-  io.field("framework", l.framework);
-  io.field("env", l.env);
-  io.field("dll", l.dll);
-  io.field("loader", l.loader);
-  io.field("path", l.path, Empty::null);
-  io.field("via", l.via, Empty::null);
+  GPUDOCTOR_FIELDS(io, l, framework, env, dll, loader);
+  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, path, via);
   io.field("unreached", l.unreached);
 }
 
 template <class Io>
 void describe(Io& io, Of<WindowsFacts> auto& w) {
-  io.field("registry_source", w.registry_source, Empty::null);
-  io.field("build", w.build, Empty::null);
+  GPUDOCTOR_FIELDS_EMPTY(io, w, Empty::null, registry_source, build);
   io.field("python_registrations", w.pythons);
   io.field("msvc_runtime", w.msvc_runtime);
   io.field("py_launcher", w.py_launcher, Empty::null);
-  io.field("store_pythons", w.store_pythons);
-  io.field("dll_loads", w.dll_loads);
+  GPUDOCTOR_FIELDS(io, w, store_pythons, dll_loads);
 }
 
 template <class Io>
 void describe(Io& io, Of<NetworkLink> auto& l) {
-  io.field("kind", l.kind);
-  io.field("device", l.device);
-  io.field("port", l.port);
-  io.field("rate_gbps", l.rate_gbps);
-  io.field("width", l.width, Empty::omit);
-  io.field("rate_text", l.rate_text, Empty::omit);
+  GPUDOCTOR_FIELDS(io, l, kind, device, port, rate_gbps);
+  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::omit, width, rate_text);
   io.field("state", l.state, Empty::null);
   io.field("phys_state", l.phys_state, Empty::omit);
   io.field("up", l.up);
@@ -349,15 +311,7 @@ void describe(Io& io, Of<NetworkLink> auto& l) {
 
 template <class Io>
 void describe(Io& io, Of<Facts> auto& f) {
-  io.field("platform", f.platform);
-  io.field("root", f.root);
-  io.field("live", f.live);
-  io.field("os", f.os);
-  io.field("gpus", f.gpus);
-  io.field("driver", f.driver);
-  io.field("toolkits", f.toolkits);
-  io.field("libraries", f.libraries);
-  io.field("python_envs", f.python_envs);
+  GPUDOCTOR_FIELDS(io, f, platform, root, live, os, gpus, driver, toolkits, libraries, python_envs);
   // The variables as one object, name to value.
   if constexpr (Io::writes) {
     json vars = json::object();
@@ -376,13 +330,7 @@ void describe(Io& io, Of<Facts> auto& f) {
 
 template <class Io>
 void describe(Io& io, Of<Finding> auto& f) {
-  io.field("id", f.id);
-  io.field("severity", f.severity);
-  io.field("area", f.area);
-  io.field("title", f.title);
-  io.field("detail", f.detail);
-  io.field("fix", f.fix);
-  io.field("evidence", f.evidence);
+  GPUDOCTOR_FIELDS(io, f, id, severity, area, title, detail, fix, evidence);
   io.field("source", f.source, Empty::null);
 }
 
@@ -390,19 +338,12 @@ void describe(Io& io, Of<Finding> auto& f) {
 
 template <class Io>
 void describe(Io& io, Of<BoundSymbol> auto& b) {
-  io.field("slot", b.slot);
-  io.field("symbol", b.symbol);
+  GPUDOCTOR_FIELDS(io, b, slot, symbol);
 }
 
 template <class Io>
 void describe(Io& io, Of<LibraryReport> auto& r) {
-  io.field("status", r.status);
-  io.field("error", r.error);
-  io.field("error_kind", r.error_kind);
-  io.field("code", r.code);
-  io.field("path", r.path);
-  io.field("problems", r.problems);
-  io.field("bound", r.bound);
+  GPUDOCTOR_FIELDS(io, r, status, error, error_kind, code, path, problems, bound);
 }
 
 /// The struct's LibraryReport part, const when the struct is.
@@ -415,70 +356,52 @@ auto& library_part(T& r) {
 /// What a GPU report and a GPU sample both carry to say which GPU they are.
 template <class Io, class Gpu>
 void describe_identity(Io& io, Gpu& g) {
-  io.field("index", g.index);
-  io.field("name", g.name);
-  io.field("uuid", g.uuid);
-  io.field("pci_bus_id", g.pci_bus_id);
+  GPUDOCTOR_FIELDS(io, g, index, name, uuid, pci_bus_id);
 }
 
 template <class Io>
 void describe(Io& io, Of<GpuDeviceReport> auto& d) {
   describe_identity(io, d);
   io.field("pci_device_id", d.pci_device_id);
-  io.field("cc_major", d.cc_major, Empty::omit);
-  io.field("cc_minor", d.cc_minor, Empty::omit);
-  io.field("memory_total_bytes", d.memory_total_bytes, Empty::omit);
-  io.field("persistence_mode", d.persistence_mode, Empty::omit);
-  io.field("ecc_uncorrected_volatile", d.ecc_uncorrected_volatile, Empty::omit);
-  io.field("retired_pages", d.retired_pages, Empty::omit);
+  GPUDOCTOR_FIELDS_EMPTY(io, d, Empty::omit, cc_major, cc_minor, memory_total_bytes, persistence_mode,
+                         ecc_uncorrected_volatile, retired_pages);
 }
 
 template <class Io>
 void describe(Io& io, Of<NvmlReport> auto& r) {
   describe(io, library_part(r));
   io.field("driver_version", r.driver_version);
-  io.field("cuda_driver_version", r.cuda_driver_version, Empty::omit);
-  io.field("device_count", r.device_count, Empty::omit);
+  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, cuda_driver_version, device_count);
   io.field("devices", r.devices);
 }
 
 template <class Io>
 void describe(Io& io, Of<CudaDriverReport> auto& r) {
   describe(io, library_part(r));
-  io.field("driver_version", r.driver_version, Empty::omit);
-  io.field("device_count", r.device_count, Empty::omit);
+  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, driver_version, device_count);
 }
 
 template <class Io>
 void describe(Io& io, Of<RuntimeLibraryReport> auto& r) {
   describe(io, library_part(r));
-  io.field("name", r.name);
-  io.field("version", r.version);
+  GPUDOCTOR_FIELDS(io, r, name, version);
   io.field("version_code", r.version_code, Empty::omit);
-  io.field("version_call", r.version_call);
-  io.field("tried", r.tried);
+  GPUDOCTOR_FIELDS(io, r, version_call, tried);
 }
 
 template <class Io>
 void describe(Io& io, Of<VerifyStep> auto& s) {
   io.field("name", s.name);
   io.field("device", s.device, Empty::omit);
-  io.field("status", s.status);
-  io.field("detail", s.detail);
+  GPUDOCTOR_FIELDS(io, s, status, detail);
   io.field("last_call", s.last_call, Empty::null);
-  io.field("elapsed_ms", s.elapsed_ms);
-  io.field("notes", s.notes);
+  GPUDOCTOR_FIELDS(io, s, elapsed_ms, notes);
 }
 
 template <class Io>
 void describe(Io& io, Of<VerifyReport> auto& r) {
   if constexpr (Io::writes) io.put("passed", verify_passed(r));
-  io.field("libs_from", r.libs_from);
-  io.field("quick", r.quick);
-  io.field("driver", r.driver);
-  io.field("libraries", r.libraries);
-  io.field("steps", r.steps);
-  io.field("problems", r.problems);
+  GPUDOCTOR_FIELDS(io, r, libs_from, quick, driver, libraries, steps, problems);
 }
 
 // Monitor snapshots: unknown readings are null, so every sample has the same keys.
@@ -486,57 +409,32 @@ void describe(Io& io, Of<VerifyReport> auto& r) {
 template <class Io>
 void describe(Io& io, Of<GpuProcessSample> auto& p) {
   io.required("pid", p.pid);
-  io.field("used_memory_bytes", p.used_memory_bytes);
-  io.field("command", p.command);
-  io.field("cpu_percent", p.cpu_percent);
+  GPUDOCTOR_FIELDS(io, p, used_memory_bytes, command, cpu_percent);
 }
 
 template <class Io>
 void describe(Io& io, Of<GpuSample> auto& g) {
   describe_identity(io, g);
-  io.field("gpu_util_percent", g.gpu_util_percent);
-  io.field("memory_util_percent", g.memory_util_percent);
-  io.field("memory_used_bytes", g.memory_used_bytes);
-  io.field("memory_total_bytes", g.memory_total_bytes);
-  io.field("temperature_c", g.temperature_c);
-  io.field("power_w", g.power_w);
-  io.field("power_limit_w", g.power_limit_w);
-  io.field("sm_clock_mhz", g.sm_clock_mhz);
-  io.field("memory_clock_mhz", g.memory_clock_mhz);
-  io.field("throttle_reasons", g.throttle_reasons);
+  GPUDOCTOR_FIELDS(io, g, gpu_util_percent, memory_util_percent, memory_used_bytes, memory_total_bytes, temperature_c,
+                   power_w, power_limit_w, sm_clock_mhz, memory_clock_mhz, throttle_reasons);
   if constexpr (Io::writes) {
     io.put("throttle_reason_names",
            g.throttle_reasons ? json(throttle_reason_names(*g.throttle_reasons)) : json(nullptr));
   }
-  io.field("pcie_tx_kib_per_s", g.pcie_tx_kib_per_s);
-  io.field("pcie_rx_kib_per_s", g.pcie_rx_kib_per_s);
-  io.field("ecc_uncorrected_volatile", g.ecc_uncorrected_volatile);
-  io.field("retired_pages_single_bit", g.retired_pages_single_bit);
-  io.field("retired_pages_double_bit", g.retired_pages_double_bit);
-  io.field("remapped_rows_uncorrectable", g.remapped_rows_uncorrectable);
-  io.field("remapping_pending", g.remapping_pending);
-  io.field("processes", g.processes);
-  io.field("problems", g.problems);
+  GPUDOCTOR_FIELDS(io, g, pcie_tx_kib_per_s, pcie_rx_kib_per_s, ecc_uncorrected_volatile, retired_pages_single_bit,
+                   retired_pages_double_bit, remapped_rows_uncorrectable, remapping_pending, processes, problems);
 }
 
 template <class Io>
 void describe(Io& io, Of<HostSample> auto& h) {
-  io.field("cpu_percent", h.cpu_percent);
-  io.field("cpu_count", h.cpu_count);
-  io.field("memory_total_bytes", h.memory_total_bytes);
-  io.field("memory_available_bytes", h.memory_available_bytes);
+  GPUDOCTOR_FIELDS(io, h, cpu_percent, cpu_count, memory_total_bytes, memory_available_bytes);
 }
 
 template <class Io>
 void describe(Io& io, Of<Snapshot> auto& s) {
-  io.field("time_ms", s.time_ms);
-  io.field("status", s.status);
-  io.field("error", s.error, Empty::null);
-  io.field("driver_version", s.driver_version, Empty::null);
-  io.field("agent_starts", s.agent_starts);
-  io.field("host", s.host);
-  io.field("gpus", s.gpus);
-  io.field("diagnoses", s.diagnoses);
+  GPUDOCTOR_FIELDS(io, s, time_ms, status);
+  GPUDOCTOR_FIELDS_EMPTY(io, s, Empty::null, error, driver_version);
+  GPUDOCTOR_FIELDS(io, s, agent_starts, host, gpus, diagnoses);
 }
 
 // bench: a measurement's median, spread and check, its ceiling and how close it came.
@@ -544,19 +442,9 @@ void describe(Io& io, Of<Snapshot> auto& s) {
 template <class Io>
 void describe(Io& io, Of<BenchMeasurement> auto& m) {
   io.required("key", m.key);
-  io.field("unit", m.unit);
-  io.field("status", m.status);
-  io.field("value", m.value);
-  io.field("min", m.min);
-  io.field("max", m.max);
-  io.field("spread_pct", m.spread_pct);
-  io.field("iterations", m.iterations);
-  io.field("seconds_median", m.seconds_median);
-  io.field("detail", m.detail);
-  io.field("library", m.library, Empty::null);
-  io.field("check", m.check, Empty::null);
-  io.field("check_passed", m.check_passed);
-  io.field("ceiling", m.ceiling);
+  GPUDOCTOR_FIELDS(io, m, unit, status, value, min, max, spread_pct, iterations, seconds_median, detail);
+  GPUDOCTOR_FIELDS_EMPTY(io, m, Empty::null, library, check);
+  GPUDOCTOR_FIELDS(io, m, check_passed, ceiling);
   io.field("ceiling_source", m.ceiling_source, Empty::null);
   if constexpr (Io::writes) io.put("fraction_of_ceiling", encode(m.fraction_of_ceiling()));
   io.field("last_call", m.last_call, Empty::null);
@@ -564,29 +452,17 @@ void describe(Io& io, Of<BenchMeasurement> auto& m) {
 
 template <class Io>
 void describe(Io& io, Of<BenchClaim> auto& c) {
-  io.field("what", c.what);
-  io.field("guide", c.guide);
-  io.field("ratio", c.ratio);
-  io.field("basis", c.basis);
+  GPUDOCTOR_FIELDS(io, c, what, guide, ratio, basis);
 }
 
 template <class Io>
 void describe(Io& io, Of<BenchChange> auto& c) {
-  io.field("key", c.key);
-  io.field("previous", c.previous);
-  io.field("current", c.current);
-  io.field("change_pct", c.change_pct);
-  io.field("noise_pct", c.noise_pct);
-  io.field("verdict", c.verdict);
+  GPUDOCTOR_FIELDS(io, c, key, previous, current, change_pct, noise_pct, verdict);
 }
 
 template <class Io>
 void describe(Io& io, Of<BenchTopology> auto& t) {
-  io.field("bus_ids", t.bus_ids);
-  io.field("links", t.links);
-  io.field("p2p_read", t.p2p_read);
-  io.field("link_gbps", t.link_gbps);
-  io.field("link_basis", t.link_basis);
+  GPUDOCTOR_FIELDS(io, t, bus_ids, links, p2p_read, link_gbps, link_basis);
   io.field("note", t.note, Empty::null);
 }
 
@@ -595,9 +471,7 @@ void describe(Io& io, Of<BenchReport> auto& r) {
   if constexpr (Io::writes) {
     io.put("passed", bench_passed(r));
   }
-  io.field("mode", r.mode);
-  io.field("started_utc", r.started_utc);
-  io.field("host", r.host);
+  GPUDOCTOR_FIELDS(io, r, mode, started_utc, host);
   io.field("cpu_model", r.cpu_model, Empty::null);
   io.field("cpu_threads", r.cpu_threads);
   io.field("gpus", r.gpu_names);
@@ -607,34 +481,22 @@ void describe(Io& io, Of<BenchReport> auto& r) {
     for (const auto& m : r.measurements) results[m.json_key()] = m.ok() ? json(*m.value) : json(nullptr);
     io.put("results", std::move(results));
   }
-  io.field("measurements", r.measurements);
-  io.field("claims", r.claims);
+  GPUDOCTOR_FIELDS(io, r, measurements, claims);
   io.field("compared_with_utc", r.compared_with_utc, Empty::null);
-  io.field("changes", r.changes);
-  io.field("topology", r.topology);
-  io.field("notes", r.notes);
-  io.field("problems", r.problems);
+  GPUDOCTOR_FIELDS(io, r, changes, topology, notes, problems);
 }
 
 // fleet: every node's result as rank 0 (or `fleet --from`) got it, and what comparing found.
 
 template <class Io>
 void describe(Io& io, Of<FleetRun> auto& r) {
-  io.field("status", r.status);
-  io.field("detail", r.detail);
-  io.field("figures", r.figures, Empty::omit);
-  io.field("mode", r.mode, Empty::omit);
-  io.field("started_utc", r.started_utc, Empty::omit);
+  GPUDOCTOR_FIELDS(io, r, status, detail);
+  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, figures, mode, started_utc);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetNcclRun> auto& r) {
-  io.field("status", r.status);
-  io.field("detail", r.detail);
-  io.field("seconds", r.seconds);
-  io.field("busbw_gbps", r.busbw_gbps);
-  io.field("transport", r.transport);
-  io.field("connections", r.connections);
+  GPUDOCTOR_FIELDS(io, r, status, detail, seconds, busbw_gbps, transport, connections);
 }
 
 /// The most GPUs one node's memory health may name: more is junk, not a node.
@@ -652,10 +514,8 @@ struct GpuMemoryHealth {
 template <class Io>
 void describe(Io& io, Of<GpuMemoryHealth> auto& h) {
   io.required("gpu", h.gpu);
-  io.field("name", h.name);
-  io.field("uuid", h.uuid);
-  io.field("ecc_uncorrected_volatile", h.ecc_uncorrected_volatile, Empty::null);
-  io.field("retired_pages", h.retired_pages, Empty::null);
+  GPUDOCTOR_FIELDS(io, h, name, uuid);
+  GPUDOCTOR_FIELDS_EMPTY(io, h, Empty::null, ecc_uncorrected_volatile, retired_pages);
 }
 
 /// The GPUs whose memory health NVML knew.
@@ -688,10 +548,8 @@ void apply_memory_health(const std::vector<GpuMemoryHealth>& health, Facts& fact
 template <class Io>
 void describe(Io& io, Of<FleetNode> auto& n) {
   io.field("node", n.name);
-  io.field("rank", n.rank);
-  io.field("status", n.status);
-  io.field("error", n.error, Empty::null);
-  io.field("group", n.group, Empty::null);
+  GPUDOCTOR_FIELDS(io, n, rank, status);
+  GPUDOCTOR_FIELDS_EMPTY(io, n, Empty::null, error, group);
   if constexpr (Io::writes) {
     int errors = 0, warnings = 0;
     for (const auto& f : n.findings) {
@@ -715,66 +573,42 @@ void describe(Io& io, Of<FleetNode> auto& n) {
 
 template <class Io>
 void describe(Io& io, Of<FleetGroup> auto& g) {
-  io.field("id", g.id);
-  io.field("nodes", g.nodes);
-  io.field("outlier", g.outlier);
+  GPUDOCTOR_FIELDS(io, g, id, nodes, outlier);
   io.field("fingerprint", g.print);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetDifference> auto& d) {
-  io.field("key", d.key);
-  io.field("values", d.values);
+  GPUDOCTOR_FIELDS(io, d, key, values);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetFinding> auto& f) {
-  io.field("id", f.id);
-  io.field("severity", f.severity);
-  io.field("title", f.title);
-  io.field("fix", f.fix);
-  io.field("nodes", f.nodes);
+  GPUDOCTOR_FIELDS(io, f, id, severity, title, fix, nodes);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetOutlier> auto& o) {
-  io.field("node", o.node);
-  io.field("reason", o.reason);
+  GPUDOCTOR_FIELDS(io, o, node, reason);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetNccl> auto& n) {
-  io.field("status", n.status);
-  io.field("detail", n.detail);
-  io.field("gpus", n.gpus);
-  io.field("bytes", n.bytes);
-  io.field("busbw_gbps", n.busbw_gbps);
-  io.field("slowest_node", n.slowest_node);
-  io.field("slowest_transport", n.slowest_transport);
-  io.field("slowest_transport_nodes", n.slowest_transport_nodes);
+  GPUDOCTOR_FIELDS(io, n, status, detail, gpus, bytes, busbw_gbps, slowest_node, slowest_transport,
+                   slowest_transport_nodes);
   // Omitted when there is no ceiling to state: fleet reports from before stay as they were.
-  io.field("network_ceiling_gbps", n.network_ceiling_gbps, Empty::omit);
-  io.field("network_fraction", n.network_fraction, Empty::omit);
-  io.field("network_node", n.network_node, Empty::omit);
-  io.field("network_link", n.network_link, Empty::omit);
-  io.field("network_links_up", n.network_links_up, Empty::omit);
-  io.field("network_detail", n.network_detail, Empty::omit);
+  GPUDOCTOR_FIELDS_EMPTY(io, n, Empty::omit, network_ceiling_gbps, network_fraction, network_node, network_link,
+                         network_links_up, network_detail);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetBenchFigure> auto& b) {
-  io.field("key", b.key);
-  io.field("nodes", b.nodes);
-  io.field("median", b.median);
-  io.field("mad", b.mad);
-  io.field("min", b.min);
-  io.field("max", b.max);
+  GPUDOCTOR_FIELDS(io, b, key, nodes, median, mad, min, max);
 }
 
 template <class Io>
 void describe(Io& io, Of<FleetReport> auto& r) {
-  io.field("source", r.source);
-  io.field("ranks", r.ranks);
+  GPUDOCTOR_FIELDS(io, r, source, ranks);
   if constexpr (Io::writes) {
     size_t reported = 0;
     json missing = json::array();
@@ -792,13 +626,14 @@ void describe(Io& io, Of<FleetReport> auto& r) {
   } else {
     io.field("nodes", r.nodes);
   }
-  io.field("groups", r.groups);
-  io.field("differences", r.differences);
-  io.field("findings", r.findings);
-  io.field("outliers", r.outliers);
+  GPUDOCTOR_FIELDS(io, r, groups, differences, findings, outliers);
   io.if_present("nccl", r.nccl, r.nccl.ran);
   io.field("bench", r.bench);
 }
+
+#undef GPUDOCTOR_FIELDS
+#undef GPUDOCTOR_FIELDS_EMPTY
+#undef GPUDOCTOR_FIELD_
 
 // ---- values ----
 
