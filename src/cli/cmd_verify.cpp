@@ -93,6 +93,29 @@ std::string fallback_reasons(const Facts& facts, const gpu::FrameworkTarget& tar
   return text;
 }
 
+/// What the process loaded next to what the doctor said the loader would give it: a copy from
+/// elsewhere (LD_LIBRARY_PATH, a system cuDNN) is the cause of many "works here, not there".
+void expected_loads(const Facts& facts, const gpu::FrameworkTarget& target, const std::string& framework,
+                    gpu::FrameworkRun& run) {
+  const FrameworkFacts* f = nullptr;
+  for (const PythonEnvFacts& e : facts.python_envs) {
+    if (e.path == target.env) f = framework_in(e, probe_name(framework));
+  }
+  if (f == nullptr || f->loads.empty() || run.loaded.empty()) return;
+  std::vector<LibraryLoad> expected = f->loads;
+  for (LibraryLoad& l : expected) {
+    std::error_code ec;
+    if (l.path.empty()) continue;
+    auto real = std::filesystem::canonical(l.path, ec);  // the live machine: maps names the link's target
+    if (!ec) l.path = real.string();
+  }
+  int differ = 0;
+  for (auto& line : gpu::loads_against_expected(expected, run.loaded, &differ)) run.step.notes.push_back(line);
+  if (differ > 0)
+    run.step.detail += "; " + std::to_string(differ) + " CUDA librar" + (differ == 1 ? "y" : "ies") +
+                       " loaded from elsewhere than the doctor expected (see the notes)";
+}
+
 /// The framework's stderr through the explain rules: one note per real problem recognised.
 void explain_stderr(CommandContext& ctx, const std::string& text, VerifyStep& step) {
   if (text.empty()) return;
@@ -132,6 +155,7 @@ int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
         std::string why = fallback_reasons(*facts, target, framework);
         if (!why.empty()) run.step.detail += "; why: " + why;
       }
+      expected_loads(*facts, target, framework, run);
       explain_stderr(ctx, run.stderr_text, run.step);
       report.steps.push_back(std::move(run.step));
     }

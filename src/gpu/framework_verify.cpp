@@ -73,6 +73,10 @@ try:
             w = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
             conv = tf.nn.conv2d(x, w, 1, "SAME")
         out["matmul_error"] = maxerr(got.numpy(), a.astype(np.float64) @ b.astype(np.float64))
+        if gpus:
+            with tf.device(dev):
+                h = tf.matmul(tf.cast(a, tf.float16), tf.cast(b, tf.float16))
+            out["mixed_precision"] = {"dtype": h.dtype.name, "error": maxerr(h.numpy(), a.astype(np.float64) @ b.astype(np.float64))}
         with tf.device("/CPU:0"):
             out["conv_error"] = maxerr(conv.numpy(), tf.nn.conv2d(x.astype(np.float64), w.astype(np.float64), 1, "SAME").numpy())
     else:
@@ -81,6 +85,7 @@ except BaseException as e:
     out["error"] = f"{type(e).__name__}: {e}"
     traceback.print_exc()
 try:
+    import os
     seen = []
     if sys.platform == "win32":
         import ctypes
@@ -98,9 +103,12 @@ try:
             parts = line.split()
             if len(parts) >= 6 and ".so" in parts[5] and parts[5] not in seen:
                 seen.append(parts[5])
+    # By file name, not path: the NVIDIA libraries and the framework's core, not each of
+    # TensorFlow's 60 Python extension modules that live under site-packages/tensorflow.
     keys = ("cuda", "cudnn", "cublas", "nccl", "nvrtc", "nvjitlink", "cufft", "cusparse", "cusolver", "curand",
-            "libtorch", "xla", "jaxlib", "tensorflow", "nvidia")
-    out["loaded"] = [p for p in seen if any(k in p.lower() for k in keys)]
+            "cupti", "nvshmem", "nvidia", "libtorch", "torch_", "c10", "libtensorflow", "tensorflow_internal",
+            "xla_extension", "_jax.", "libjax")
+    out["loaded"] = [p for p in seen if any(k in os.path.basename(p).lower() for k in keys)]
 except OSError:
     pass
 print("GPUDOCTOR-RESULT " + json.dumps(out), flush=True)
@@ -177,7 +185,9 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
   }
   if (auto l = result.find("loaded"); l != result.end() && l->is_array()) {
     for (const auto& x : *l) {
-      if (x.is_string()) s.notes.push_back("loaded " + printable(x.get<std::string>(), 300));
+      if (!x.is_string()) continue;
+      run.loaded.push_back(x.get<std::string>());
+      s.notes.push_back("loaded " + printable(x.get<std::string>(), 300));
     }
   }
   std::string who = target.framework + (version.empty() ? "" : " " + version);
@@ -213,6 +223,61 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
     s.detail = who + " on " + placed + ": " + checks;
   }
   return run;
+}
+
+namespace {
+
+std::string_view base_name(std::string_view path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view dir_name(std::string_view path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+/// Whether `path` is a file for `soname`: the soname itself or the soname with more version
+/// digits (libcudnn.so.9 -> libcudnn.so.9.1.0 through the loader's link).
+bool is_file_for(const std::string& soname, std::string_view path) {
+  std::string_view name = base_name(path);
+  return name == soname || (name.starts_with(soname) && name[soname.size()] == '.');
+}
+
+}  // namespace
+
+std::vector<std::string> loads_against_expected(const std::vector<LibraryLoad>& expected,
+                                                const std::vector<std::string>& loaded, int* differ) {
+  std::vector<std::string> lines;
+  int same = 0;
+  *differ = 0;
+  for (const LibraryLoad& want : expected) {
+    // A process can map two copies of one soname (LD_PRELOAD, a dlopen by full path): each counts.
+    std::vector<std::string> copies;
+    for (const auto& path : loaded) {
+      if (is_file_for(want.soname, path)) copies.push_back(path);
+    }
+    if (copies.empty()) continue;
+    bool as_expected = !want.path.empty() && is_file_for(want.soname, want.path);
+    for (const auto& c : copies) as_expected = as_expected && dir_name(c) == dir_name(want.path);
+    if (as_expected) {
+      ++same;
+      continue;
+    }
+    ++*differ;
+    std::string where;
+    for (const auto& c : copies) where += (where.empty() ? "" : " and ") + printable(c, 300);
+    lines.push_back("not as the doctor expected: " + want.soname + " was loaded from " + where +
+                    (copies.size() > 1 ? " (" + std::to_string(copies.size()) + " copies in one process)" : "") +
+                    (want.path.empty() ? "; the doctor found no copy the loader would take"
+                                       : "; the doctor expected " + printable(want.path, 300) +
+                                             (want.via.empty() ? "" : " (" + want.via + ")")));
+  }
+  if (same > 0)
+    lines.insert(lines.begin(), "loaded as the doctor expected: " + std::to_string(same) + " of the " +
+                                    std::to_string(same + *differ) +
+                                    " CUDA libraries it resolved that this run loaded");
+  return lines;
 }
 
 FrameworkRun run_framework_check(const ProcessRunner& runner, const FrameworkTarget& target,

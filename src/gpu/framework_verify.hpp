@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/facts.hpp"
 #include "model/verify_report.hpp"
 #include "platform/process_runner.hpp"
 
@@ -22,9 +23,18 @@ struct FrameworkTarget {
 };
 
 struct FrameworkRun {
-  VerifyStep step;          ///< name "framework <name>"; passed only when the work ran on a GPU, checked
-  std::string stderr_text;  ///< the framework's own words, for explain
+  VerifyStep step;                  ///< name "framework <name>"; passed only when the work ran on a GPU, checked
+  std::string stderr_text;          ///< the framework's own words, for explain
+  std::vector<std::string> loaded;  ///< the CUDA and framework libraries the process mapped, as the kernel names them
 };
+
+/// The libraries the process loaded set against where the doctor said the loader would find
+/// them (FrameworkFacts::loads). `expected` paths are canonical (symbolic links resolved, as
+/// /proc/self/maps names files). One line per library of `expected` that the process loaded:
+/// "as expected" lines folded into one count, a copy from elsewhere named with both paths.
+/// Libraries the script did not need (not loaded) are not judged. `*differ` counts the others.
+std::vector<std::string> loads_against_expected(const std::vector<LibraryLoad>& expected,
+                                                const std::vector<std::string>& loaded, int* differ);
 
 /// The Python the child runs (`python -c SCRIPT FRAMEWORK`); it prints one line
 /// "GPUDOCTOR-RESULT {json}" last.

@@ -71,5 +71,56 @@ TEST(FrameworkVerify, TimeoutAndSilence) {
   EXPECT_NE(silent.step.detail.find("without a result"), std::string::npos);
 }
 
+// What the process mapped set against the doctor's loader model (FrameworkFacts::loads). The
+// second copy is what jax 0.10.2 mapped here under LD_PRELOAD=/usr/local/cuda/lib64/libcudnn.so.9:
+// the system cuDNN and the wheel's, both named libcudnn.so.9, in one process.
+TEST(FrameworkVerify, LoadedLibrariesAreSetAgainstWhereTheDoctorSaidTheyWouldComeFrom) {
+  const std::string wheel = "/venv/lib/python3.11/site-packages/nvidia/";
+  std::vector<LibraryLoad> expected = {
+      {.soname = "libcudnn.so.9", .path = wheel + "cudnn/lib/libcudnn.so.9", .via = "pip wheel"},
+      {.soname = "libcublas.so.12", .path = wheel + "cublas/lib/libcublas.so.12", .via = "pip wheel"},
+      {.soname = "libcublasLt.so.12", .path = wheel + "cublas/lib/libcublasLt.so.12", .via = "pip wheel"},
+      {.soname = "libcufft.so.11", .path = wheel + "cufft/lib/libcufft.so.11", .via = "pip wheel"},
+      {.soname = "libcudart.so.12", .path = "", .via = ""},
+  };
+  int differ = -1;
+  // Everything from where the doctor said; cufft not needed by this run; libcudnn_graph is not libcudnn.
+  auto same = loads_against_expected(expected,
+                                     {wheel + "cudnn/lib/libcudnn_graph.so.9", wheel + "cudnn/lib/libcudnn.so.9",
+                                      wheel + "cublas/lib/libcublasLt.so.12", wheel + "cublas/lib/libcublas.so.12"},
+                                     &differ);
+  EXPECT_EQ(differ, 0);
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0], "loaded as the doctor expected: 3 of the 3 CUDA libraries it resolved that this run loaded");
+
+  auto two =
+      loads_against_expected(expected,
+                             {"/usr/local/cuda-13.0/lib/libcudnn.so.9", wheel + "cudnn/lib/libcudnn.so.9",
+                              "/usr/lib/x86_64-linux-gnu/libcudart.so.12.4.127", wheel + "cublas/lib/libcublas.so.12"},
+                             &differ);
+  EXPECT_EQ(differ, 2);
+  ASSERT_EQ(two.size(), 3u);
+  EXPECT_NE(two[1].find("libcudnn.so.9 was loaded from /usr/local/cuda-13.0/lib/libcudnn.so.9 and"), std::string::npos)
+      << two[1];
+  EXPECT_NE(two[1].find("(2 copies in one process)"), std::string::npos) << two[1];
+  EXPECT_NE(two[1].find("expected " + wheel + "cudnn/lib/libcudnn.so.9 (pip wheel)"), std::string::npos) << two[1];
+  // A versioned file name is the soname's (the loader's link resolved), and one the doctor did not find is said.
+  EXPECT_NE(two[2].find("libcudart.so.12 was loaded from /usr/lib/x86_64-linux-gnu/libcudart.so.12.4.127; the "
+                        "doctor found no copy"),
+            std::string::npos)
+      << two[2];
+  EXPECT_EQ(two[0], "loaded as the doctor expected: 1 of the 3 CUDA libraries it resolved that this run loaded");
+}
+
+TEST(FrameworkVerify, TheLoadedListIsKeptForTheComparison) {
+  auto run = framework_step_from_output(
+      kTarget,
+      printed(R"({"version":"2.5.1","devices":["cpu"],"placed_on":"cpu","matmul_error":1e-5,"conv_error":2e-6,)"
+              R"("error":null,"loaded":["/venv/x/libcudnn.so.9", 7]})"),
+      10);
+  ASSERT_EQ(run.loaded.size(), 1u);
+  EXPECT_EQ(run.loaded[0], "/venv/x/libcudnn.so.9");
+}
+
 }  // namespace
 }  // namespace gpudoctor::gpu
