@@ -335,6 +335,15 @@ def tensorflow():
     out["model_source"] = "defined in the script with tf.keras layers (ResNet v1.5 layout; keras.applications not used)"
     gpus = tf.config.list_physical_devices("GPU") if cfg["gpu"] else []
     out["gpus"] = [g.name for g in gpus]
+    gpu_dev, mark, mirrored = "/GPU:0", "", lambda: tf.distribute.MirroredStrategy()
+    if cfg.get("dp_platform") == "cpu":  # tests: the GPU figures' code on logical CPU devices
+        ranks = cfg.get("dp_ranks", 2)
+        cpu0 = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu0, [tf.config.LogicalDeviceConfiguration()] * ranks)
+        gpus = tf.config.list_logical_devices("CPU")
+        out["gpus"] = [g.name for g in gpus]
+        gpu_dev, mark = "/CPU:0", "test mode, on the CPU: "
+        mirrored = lambda: tf.distribute.MirroredStrategy([g.name for g in gpus])
     L = tf.keras.layers
     def build():
         def conv_bn(x, cout, k, stride):
@@ -399,16 +408,16 @@ def tensorflow():
                lambda: sample(make_step("/CPU:0", cfg["cpu_batch"], "float32")))
     if not gpus:
         return
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32 (TensorFlow may use TF32 on Ampere and newer)",
-           lambda: sample(make_step("/GPU:0", cfg["gpu_batch"], "float32")))
-    figure(name + "_fp16.gpu0", cfg["gpu_batch"], "mixed precision: keras policy mixed_float16, loss scaling",
-           lambda: sample(make_step("/GPU:0", cfg["gpu_batch"], "mixed_float16")))
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32 (TensorFlow may use TF32 on Ampere and newer)",
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")))
+    figure(name + "_fp16.gpu0", cfg["gpu_batch"], f"{mark}mixed precision: keras policy mixed_float16, loss scaling",
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "mixed_float16")))
     tf.keras.mixed_precision.set_global_policy("float32")
     if len(gpus) > 1:
         n = len(gpus)
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
-               f"tf.distribute.MirroredStrategy over {n} GPUs, {cfg['gpu_batch']} images per GPU",
-               lambda: sample(make_step(None, cfg["gpu_batch"], "float32", tf.distribute.MirroredStrategy())))
+               f"{mark}tf.distribute.MirroredStrategy over {n} devices, {cfg['gpu_batch']} images per device",
+               lambda: sample(make_step(None, cfg["gpu_batch"], "float32", mirrored())))
 try:
     {"pytorch": pytorch, "jax": jax_bench, "tensorflow": tensorflow}[fw]()
 except BaseException as e:
