@@ -111,7 +111,8 @@ class LibraryCollector {
       }
     }
     for (const auto& h : candidates) {
-      auto text = system_.read_file(h, 256 * 1024);
+      // The version defines sit at the top (CUDA 13's cublas_api.h: line 82 of a 324 KiB file).
+      auto text = system_.read_head(h, 256 * 1024);
       if (!text) continue;
       auto v = fam.parse_header(*text);
       if (!v) continue;

@@ -63,6 +63,28 @@ TEST(Bounds, D8_ReadFileRecordsACutButReadHeadDoesNot) {
   EXPECT_EQ(view.bounds_hit()[0].path, "/big");
 }
 
+// A real toolkit is not "not fully read": nvcc is a 30 MB ELF that is only looked at for a
+// "#!" wrapper, and CUDA 13's cublas_api.h (324 KiB) has its version at line 82. Both were
+// warnings on every machine with CUDA 13 installed (seen on this one, 2026-12-02).
+TEST(Bounds, ALargeNvccAndCublasHeaderAreReadForTheirHeadsOnly) {
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.path().empty());
+  auto t = copy_fixture(scratch, "linux-several-toolkits", "t");
+  const auto cuda = t / "root/usr/local/cuda-12.4";
+  ASSERT_TRUE(std::filesystem::is_regular_file(cuda / "bin/nvcc"));
+  std::filesystem::remove(cuda / "bin/nvcc");
+  scratch.write("t/root/usr/local/cuda-12.4/bin/nvcc",
+                "\x7f"
+                "ELF" +
+                    std::string(5 * 1024 * 1024, '\0'));
+  std::string header = "#define CUBLAS_VER_MAJOR 12\n#define CUBLAS_VER_MINOR 4\n#define CUBLAS_VER_PATCH 5\n";
+  header += std::string(400 * 1024, ' ') + "\n";
+  scratch.write("t/root/usr/local/cuda-12.4/include/cublas_api.h", header);
+  auto r = run_gpudoctor({"--root", (t / "root").string(), "--env-file", (t / "env").string()});
+  EXPECT_FALSE(mentions_not_fully_read(r)) << r.out;
+  EXPECT_NE(r.out.find("CUDA 12.4"), std::string::npos) << r.out;
+}
+
 TEST(Bounds, D20_NulBytesInAnEnvFileAreProblemsNotVariables) {
   using namespace std::string_literals;
   EnvFile f = parse_env_file("A=1\nCUDA_VISIBLE_DEVICES=0\0,1\nB\0C=2\nD=4\n"s);
