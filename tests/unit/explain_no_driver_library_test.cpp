@@ -51,7 +51,7 @@ TEST(ExplainNoDriverLibrary, TensorflowsUnknownError303FromCuInit) {
   const auto r = explain_text(builtin_matcher(), kTfNoDriver, ExplainMachine{Platform::linux});
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().rule, "xla-cuinit-libcuda-not-loaded");
-  EXPECT_TRUE(names_rule(r, "tf-cudart-stub-no-driver"));
+  EXPECT_TRUE(names_rule(r, "tf-cudart-not-loaded"));
 }
 
 TEST(ExplainNoDriverLibrary, ThePluginsOwnLoadFailureKeepsItsRule) {

@@ -16,9 +16,15 @@ using testing::category_rank;
 const auto explain = testing::explain_no_facts;
 
 TEST(ExplainNoGpu, CommonestNoGpuLinesGetAnAnswer) {
+  // TensorFlow's "Could not find cuda drivers" is the CUDA runtime missing (cudart_stub.cc:
+  // GetCudaRuntimeDsoHandle), not the driver: it is cuda-lib-missing, below.
+  const ExplainReport cudart = explain(
+      "2025-01-01 12:00:00.000000: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] Could not find cuda "
+      "drivers on your machine, GPU will not be used.");
+  ASSERT_FALSE(cudart.matches.empty());
+  EXPECT_EQ(cudart.matches.front().category, "cuda-lib-missing");
+  EXPECT_NE(cudart.matches.front().fix.find("tensorflow[and-cuda]"), std::string::npos) << cudart.matches.front().fix;
   for (std::string_view line : {
-           "2025-01-01 12:00:00.000000: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] Could not find cuda "
-           "drivers on your machine, GPU will not be used.",
            "RuntimeError: No CUDA GPUs are available",
            "E external/local_xla/xla/stream_executor/cuda/cuda_platform.cc:51] failed call to cuInit: INTERNAL: CUDA "
            "error: Failed call to cuInit: UNKNOWN ERROR (303)",
@@ -126,7 +132,7 @@ TEST(ExplainPasted, EscapedNewlinesSplitTheLogButNotAWindowsPath) {
                    R"(2024-01-01 10:00:01: W cudart_stub.cc:29] Could not find cuda drivers on )"
                    R"(your machine, GPU will not be used.\nRuntimeError: No CUDA GPUs are available)",
                    ExplainMachine{});
-  EXPECT_NE(testing::find_rule(r, "tf-cudart-stub-no-driver"), nullptr);
+  EXPECT_NE(testing::find_rule(r, "tf-cudart-not-loaded"), nullptr);
   EXPECT_NE(testing::find_rule(r, "torch-no-cuda-gpus"), nullptr);
   const ExplainReport w = explain_text(
       testing::builtin_matcher(),
