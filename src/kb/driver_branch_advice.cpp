@@ -38,7 +38,7 @@ std::string toolkit_and_driver(const CudaDriverRow& r, Platform platform) {
 }
 
 /// NVIDIA's Windows driver of the branch; Windows numbers a branch's drivers up to the next
-/// branch (R470: 471.11 to 474.xx), so the text says where the branch ends.
+/// branch (R470: 471.11 to 475.14), so the text says where the branch ends.
 std::string windows_how(const KnowledgeBase& kb, int major, const BranchAdviceTarget& target) {
   const std::string r = "R" + std::to_string(major);
   std::optional<Version> low;
@@ -97,8 +97,8 @@ std::string packaged_how(const KnowledgeBase& kb, const DriverBranchPackage& p, 
            "NVIDIA's CUDA repository did, purge its packages and remove that repository, or apt upgrades past " +
            name + " again), then ";
   }
-  how += "`sudo apt-get install " + p.package + "` (" + p.distro + " " + p.suite + ", non-free; " + p.version +
-         "), then reboot.";
+  how += "run `sudo apt-get install " + p.package + "` (" + p.distro + " " + p.suite + ", non-free; " + p.version +
+         ") and reboot.";
   const ArchGeneration* gen = target.cc ? kb.generation_of(*target.cc) : nullptr;
   const std::optional<int> cap = gen != nullptr ? gen->last_cuda_major : std::nullopt;
   auto runs = [&](int branch) {

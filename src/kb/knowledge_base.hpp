@@ -127,7 +127,7 @@ class KnowledgeBase {
   [[nodiscard]] std::optional<int> next_driver_branch(int branch) const;
   /// Whether `driver` is of a branch after `branch`, so that it no longer drives a GPU whose last
   /// branch that is. Linux numbers a branch's drivers by the branch (470.256.02); Windows, whose
-  /// driver WSL2 uses, numbers them up to the next branch (R470: 471.11 to 474.xx), so there the
+  /// driver WSL2 uses, numbers them up to the next branch (R470: 471.11 to 475.14), so there the
   /// driver is past when its major reaches the next branch. False when no next branch is known.
   [[nodiscard]] bool driver_past_branch(const Version& driver, int branch, Platform platform) const;
   /// The newest toolkit whose own Linux driver is of `branch` or older (470: CUDA 11.4 Update 4,

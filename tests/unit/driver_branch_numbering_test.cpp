@@ -55,9 +55,17 @@ TEST(DriverBranchNumbering, TheSequenceComesFromTheTables) {
   EXPECT_TRUE(kb().driver_past_branch(v("495.29.05"), 470, Platform::linux));
   EXPECT_TRUE(kb().driver_past_branch(v("472.50"), 470, Platform::linux));  // no such Linux driver
   EXPECT_FALSE(kb().driver_past_branch(v("472.50"), 470, Platform::windows));
-  EXPECT_FALSE(kb().driver_past_branch(v("474.44"), 470, Platform::windows));
+  EXPECT_FALSE(kb().driver_past_branch(v("475.14"), 470, Platform::windows));
   EXPECT_TRUE(kb().driver_past_branch(v("496.13"), 470, Platform::windows));
   EXPECT_TRUE(kb().driver_past_branch(v("496.13"), 470, Platform::wsl2));
+  // Fermi's R390: Windows 391.35 is its, CUDA 9.2's 397.44 (R396) is past it. Needs the CUDA 9.x
+  // rows of NVIDIA's table, without which the next known branch would be 410.
+  EXPECT_EQ(kb().next_driver_branch(390), 396);
+  EXPECT_FALSE(kb().driver_past_branch(v("391.35"), 390, Platform::windows));
+  EXPECT_TRUE(kb().driver_past_branch(v("397.44"), 390, Platform::windows));
+  const CudaDriverRow* fermi = kb().newest_toolkit_for_branch(390);
+  ASSERT_NE(fermi, nullptr);
+  EXPECT_EQ(fermi->cuda.truncated(2).str(), "9.1");
 }
 
 TEST(DriverBranchNumbering, AK80OnWindowsWithA5xxDriverIsAnError) {
@@ -78,7 +86,7 @@ TEST(DriverBranchNumbering, AK80OnWindowsWithA5xxDriverIsAnError) {
 }
 
 TEST(DriverBranchNumbering, TheR470WindowsDriversStillDriveIt) {
-  for (const char* d : {"471.11", "472.50", "474.44"}) {
+  for (const char* d : {"471.11", "472.50", "475.14"}) {
     EXPECT_FALSE(has(compatibility_findings(windows_k80(d), kb()), "driver-drops-gpu")) << d;
   }
   EXPECT_TRUE(has(compatibility_findings(windows_k80("496.13"), kb()), "driver-drops-gpu"));
@@ -91,7 +99,7 @@ TEST(DriverBranchNumbering, InWsl2TheWindowsDriverIsTheOneToChange) {
   EXPECT_NE(f->fix.find("On Windows"), std::string::npos) << f->fix;
   EXPECT_NE(f->fix.find("not inside WSL2"), std::string::npos) << f->fix;
   EXPECT_EQ(f->fix.find("apt-get install"), std::string::npos) << f->fix;
-  EXPECT_FALSE(has(compatibility_findings(windows_k80("474.44", Platform::wsl2), kb()), "driver-drops-gpu"));
+  EXPECT_FALSE(has(compatibility_findings(windows_k80("475.14", Platform::wsl2), kb()), "driver-drops-gpu"));
 }
 
 TEST(DriverBranchNumbering, APascalCardOnWindowsEndsWithR580sWindowsDrivers) {
@@ -105,7 +113,7 @@ TEST(DriverBranchNumbering, APascalCardOnWindowsEndsWithR580sWindowsDrivers) {
 }
 
 TEST(DriverBranchNumbering, TheToolkitFixOnAWindowsK80SaysCuda11) {
-  Facts f = windows_k80("474.44");
+  Facts f = windows_k80("475.14");
   ToolkitFacts tk;
   tk.path = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2";
   tk.version = v("12.2.140");
@@ -139,7 +147,7 @@ TEST(DriverBranchNumbering, TheWindowsPlanForAK80) {
       std::find_if(fp.best->steps.begin(), fp.best->steps.end(), [](const PlanStep& s) { return s.id == "driver"; });
   ASSERT_NE(step, fp.best->steps.end());
   EXPECT_NE(step->title.find("of the 470.xx branch"), std::string::npos) << step->title;
-  r.driver = v("474.44");
+  r.driver = v("475.14");
   const Plan ok = resolve(r, kb());
   ASSERT_TRUE(ok.frameworks[0].best.has_value());
   EXPECT_FALSE(has_issue(*ok.frameworks[0].best, "driver-drops-gpu")) << ok.frameworks[0].best->summary();
@@ -153,7 +161,7 @@ TEST(DriverBranchNumbering, ExplainsConditionOnWindows) {
   const ExplainMatch* alt = testing::find_rule(r, "cuinit-no-device/legacy-gpu");
   ASSERT_NE(alt, nullptr);
   EXPECT_EQ(alt->facts_verdict, "supported");
-  Facts ok = windows_k80("474.44");
+  Facts ok = windows_k80("475.14");
   const auto r2 =
       explain_text(testing::builtin_matcher(), log, ExplainMachine{Platform::windows, &ok, &testing::builtin_kb()});
   const ExplainMatch* alt2 = testing::find_rule(r2, "cuinit-no-device/legacy-gpu");
@@ -169,7 +177,7 @@ TEST(DriverBranchNumbering, InWsl2AK80IsNotRejectedByAFloorSourcedOnlyForCuda12)
   r.os = Platform::wsl2;
   r.gpu_name = "Tesla K80";
   r.cc = v("3.7");
-  r.driver = v("474.44");
+  r.driver = v("475.14");
   r.frameworks.push_back(*parse_framework_request("torch"));
   const Plan p = resolve(r, kb());
   ASSERT_EQ(p.frameworks.size(), 1u);

@@ -380,11 +380,11 @@ TEST(DriverDropsGpu, ADeclaredCardsInventoryLineLosesItsTick) {
 }
 
 TEST(DriverDropsGpu, OnWindowsTheBranchEndsAtTheNextOne) {
-  // Windows numbers R470's drivers 471.xx-474.xx; 535 is past it there too.
+  // Windows numbers R470's drivers 471.11 to 475.14; 535 is past it there too.
   Facts f = k80_with("535.261.03");
   f.platform = Platform::windows;
   EXPECT_TRUE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
-  f.driver.version = v("474.44");
+  f.driver.version = v("475.14");
   EXPECT_FALSE(has(compatibility_findings(f, kb()), "driver-drops-gpu"));
 }
 
