@@ -84,6 +84,15 @@ std::optional<LegacyDriverBranch> last_branch(const PlanRequest& req, const Know
   return kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name, req.cc);
 }
 
+/// A branch as a route's driver names it: "470.xx branch" on Linux; on Windows and WSL2 NVIDIA's
+/// "R470 branch" with where its Windows numbers end ("(Windows drivers below 495)").
+std::string branch_words(const LegacyDriverBranch& b, Platform route, const KnowledgeBase& kb) {
+  if (route == Platform::linux) return b.branch + " branch";
+  const std::optional<int> next = kb.next_driver_branch(b.major);
+  return "R" + std::to_string(b.major) + " branch" +
+         (next ? " (Windows drivers below " + std::to_string(*next) + ")" : std::string());
+}
+
 /// The planned GPU's last driver branch cannot run the newest CUDA major (Tesla K80 and K40:
 /// 470.xx, CUDA 11); not Pascal on 580.xx, which runs CUDA 13.
 bool gpu_outlived_by_cuda(const PlanRequest& req, const KnowledgeBase& kb) {
@@ -202,7 +211,11 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
                                    .fatal = false,
                                    .message = "driver " + req.driver->str() + " does not drive the '" +
                                               printable(req.gpu_name, 80) + "', whose last branch is " + b->branch +
-                                              ": install a " + b->branch + " driver >= " + top->driver.str() + " first",
+                                              (o.route == Platform::linux
+                                                   ? ": install a " + b->branch + " driver >= "
+                                                   : ": install an R" + std::to_string(b->major) +
+                                                         " Windows driver >= ") +
+                                              top->driver.str() + " first",
                                    .source = b->source});
       add_unique(o.sources, b->source);
       return;
@@ -325,13 +338,14 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
                : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
-  } else if (!ok) {
+  } else if (!ok && o.route == Platform::linux) {
     s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
   // A generation's branch (Pascal: 580.xx) is said only when the driver must change.
   const bool by_generation = branch && branch->source.starts_with("compat/cuda_arch.toml");
+  const std::string named = branch ? branch_words(*branch, o.route, kb) : "";
   if (branch && (!ok || !by_generation)) {
-    s.title += " of the " + branch->branch + " branch";
+    s.title += " of the " + named;
     s.detail = std::string("Later branches do not drive this GPU (") +
                (by_generation ? "NVIDIA's architecture matrix" : "the drivers' own supported-gpus.json") + ")." +
                (s.detail.empty() ? "" : " " + s.detail);
@@ -340,7 +354,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
                                      "install the NVIDIA driver >= " + o.driver_min->str() +
-                                         (branch ? " of the " + branch->branch + " branch" : std::string()) + " from " +
+                                         (branch ? " of the " + named : std::string()) + " from " +
                                          kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});

@@ -146,7 +146,13 @@ TEST(DriverBranchNumbering, TheWindowsPlanForAK80) {
   auto step =
       std::find_if(fp.best->steps.begin(), fp.best->steps.end(), [](const PlanStep& s) { return s.id == "driver"; });
   ASSERT_NE(step, fp.best->steps.end());
-  EXPECT_NE(step->title.find("of the 470.xx branch"), std::string::npos) << step->title;
+  // Windows words: NVIDIA's R470 with where its Windows numbers end; no distribution packages.
+  EXPECT_NE(step->title.find("of the R470 branch (Windows drivers below 495)"), std::string::npos) << step->title;
+  EXPECT_EQ(step->detail.find("distribution"), std::string::npos) << step->detail;
+  const PlanIssue* drops = nullptr;
+  for (const PlanIssue& i : fp.best->issues) drops = i.id == "driver-drops-gpu" ? &i : drops;
+  ASSERT_NE(drops, nullptr);
+  EXPECT_NE(drops->message.find("install an R470 Windows driver"), std::string::npos) << drops->message;
   r.driver = v("475.14");
   const Plan ok = resolve(r, kb());
   ASSERT_TRUE(ok.frameworks[0].best.has_value());
