@@ -207,16 +207,16 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
       return;
     }
     if (req.driver && kb.driver_past_branch(*req.driver, b->major, dp)) {
-      o.issues.push_back(PlanIssue{.id = "driver-drops-gpu",
-                                   .fatal = false,
-                                   .message = "driver " + req.driver->str() + " does not drive the '" +
-                                              printable(req.gpu_name, 80) + "', whose last branch is " + b->branch +
-                                              (o.route == Platform::linux
-                                                   ? ": install a " + b->branch + " driver >= "
-                                                   : ": install an R" + std::to_string(b->major) +
-                                                         " Windows driver >= ") +
-                                              top->driver.str() + " first",
-                                   .source = b->source});
+      o.issues.push_back(PlanIssue{
+          .id = "driver-drops-gpu",
+          .fatal = false,
+          .message =
+              "driver " + req.driver->str() + " does not drive the '" + printable(req.gpu_name, 80) +
+              "', whose last branch is " + b->branch +
+              (o.route == Platform::linux ? ": install a " + b->branch + " driver >= "
+                                          : ": install an R" + std::to_string(b->major) + " Windows driver >= ") +
+              top->driver.str() + " first",
+          .source = b->source});
       add_unique(o.sources, b->source);
       return;
     }
@@ -354,8 +354,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
                                      "install the NVIDIA driver >= " + o.driver_min->str() +
-                                         (branch ? " of the " + named : std::string()) + " from " +
-                                         kDriverDownload,
+                                         (branch ? " of the " + named : std::string()) + " from " + kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
