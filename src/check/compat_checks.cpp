@@ -412,7 +412,14 @@ class Checker {
                            ", the only sourced floor for GPU use in WSL2",
                   .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
                             "not known to work in WSL2.",
-                  .fix = "Update the NVIDIA driver on Windows to >= " + tf.wsl2_min_driver->str() + ".",
+                  .fix = past_last_branch(*tf.wsl2_min_driver, "").empty()
+                             ? "Update the NVIDIA driver on Windows to >= " + tf.wsl2_min_driver->str() + "."
+                             // The floor is sourced for CUDA 12 builds; a GPU that ends before it has CUDA 11.
+                             : past_last_branch(*tf.wsl2_min_driver, "a build") +
+                                   " No WSL2 floor is sourced for those builds, so whether this Windows driver "
+                                   "serves them in WSL2 is not verified (NVIDIA's CUDA 11.2 WSL guide enables "
+                                   "CUDA on WSL 2 from Kepler on); native Linux with the branch's driver is "
+                                   "the known way.",
                   .evidence = {"driver " + drv->str()},
                   .source = tf.wsl2_driver_source});
     }

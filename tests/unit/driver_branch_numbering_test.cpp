@@ -99,7 +99,14 @@ TEST(DriverBranchNumbering, InWsl2TheWindowsDriverIsTheOneToChange) {
   EXPECT_NE(f->fix.find("On Windows"), std::string::npos) << f->fix;
   EXPECT_NE(f->fix.find("not inside WSL2"), std::string::npos) << f->fix;
   EXPECT_EQ(f->fix.find("apt-get install"), std::string::npos) << f->fix;
-  EXPECT_FALSE(has(compatibility_findings(windows_k80("475.14", Platform::wsl2), kb()), "driver-drops-gpu"));
+  auto ok = compatibility_findings(windows_k80("475.14", Platform::wsl2), kb());
+  EXPECT_FALSE(has(ok, "driver-drops-gpu"));
+  // The WSL2 floor (528.33, sourced for CUDA 12) is past R470: its fix must not send the K80's
+  // owner to a driver that drops the card.
+  const Finding* floor = find(ok, "driver-below-wsl2-floor");
+  ASSERT_NE(floor, nullptr) << ids(ok);
+  EXPECT_EQ(floor->fix.find("Update the NVIDIA driver"), std::string::npos) << floor->fix;
+  EXPECT_NE(floor->fix.find("No driver after the 470.xx branch"), std::string::npos) << floor->fix;
 }
 
 TEST(DriverBranchNumbering, APascalCardOnWindowsEndsWithR580sWindowsDrivers) {
