@@ -158,8 +158,8 @@ class Checker {
                     .source = "compat/gpus.toml"});
       }
     }
-    // The lists are of Linux drivers (Windows numbers its branches 472.xx etc.).
-    if (facts.platform != Platform::linux) return;
+    // The branches are Linux's numbers; on Windows and WSL2 the driver is compared with the next
+    // branch (KnowledgeBase::driver_past_branch).
     for (const GpuFacts& g : facts.gpus) {
       std::optional<Version> cc;
       if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
@@ -355,7 +355,7 @@ class Checker {
     // A declared card that newer branches no longer drive (Tesla K80): its own branch, not the
     // distribution's default driver (Ubuntu's ubuntu-drivers picks the branch itself).
     if (lowest_ != nullptr && os != "ubuntu" && os != "pop" && os != "linuxmint")
-      how = driver_branch_advice(kb_, lowest_->branch.branch, std::nullopt, os, facts_.os.version_id).install;
+      how = driver_branch_advice(kb_, lowest_->branch.branch, advice_target(*lowest_->gpu, std::nullopt)).install;
     if (floor && !past_last_branch(*floor, "").empty()) how += " " + past_last_branch(*floor, "a toolkit and builds");
     if (!facts_.os.container.empty()) {
       how = "Inside a container (" + facts_.os.container + ") the driver comes from the host: on the host, " +
@@ -412,11 +412,18 @@ class Checker {
                            ", the only sourced floor for GPU use in WSL2",
                   .detail = "No source gives a lower WSL2 driver floor for any CUDA version; older drivers are "
                             "not known to work in WSL2.",
-                  .fix = "Update the NVIDIA driver on Windows to >= " + tf.wsl2_min_driver->str() + ".",
+                  .fix = past_last_branch(*tf.wsl2_min_driver, "").empty()
+                             ? "Update the NVIDIA driver on Windows to >= " + tf.wsl2_min_driver->str() + "."
+                             // The floor is sourced for CUDA 12 builds; a GPU that ends before it has CUDA 11.
+                             : past_last_branch(*tf.wsl2_min_driver, "a build") +
+                                   " No WSL2 floor is sourced for those builds, so whether this Windows driver "
+                                   "serves them in WSL2 is not verified (NVIDIA's CUDA 11.2 WSL guide enables "
+                                   "CUDA on WSL 2 from Kepler on); native Linux with the branch's driver is "
+                                   "the known way.",
                   .evidence = {"driver " + drv->str()},
                   .source = tf.wsl2_driver_source});
     }
-    if (facts_.platform == Platform::linux) legacy_gpu_rules(*drv);
+    legacy_gpu_rules(*drv);
     for (const KnownGpu& g : gpus_) {
       if (kb_.is_jetson(g.name, g.cc)) continue;  // the driver comes with JetPack
       auto floor = kb_.arch_driver_floor(g.cc, driver_platform(facts_.platform));
@@ -439,40 +446,22 @@ class Checker {
   /// A GPU that NVIDIA's drivers after its last branch no longer drive (Tesla K80: 470.xx).
   /// The newer driver refuses to bind it, so NVML and /proc never list it: its PCI device id in
   /// sysfs tells (a --gpu card: its name). The branch lists come from the Linux drivers' own
-  /// supported-gpus.json.
+  /// supported-gpus.json; a Windows driver (WSL2's too) is of the branch up to the next one.
   void legacy_gpu_rules(const Version& drv) {
+    const Platform dp = driver_platform(facts_.platform);
     for (const LegacyGpu& l : legacy_) {
       const GpuFacts& g = *l.gpu;
       const LegacyDriverBranch* b = &l.branch;
-      if (drv.major() <= b->major) continue;
-      std::string cuda;
-      if (const CudaDriverRow* row = kb_.newest_toolkit_for_branch(b->major)) {
-        cuda = " With the " + b->branch + " branch, CUDA " + row->cuda.truncated(2).str() +
-               " is the newest toolkit whose own driver it is (" +
-               (row->release.empty() ? row->cuda.str() : row->release) + ": " + row->linux->str() + ")";
-        // The GPU's generation may end earlier than the branch's CUDA (Pascal: 12, on 580.xx).
-        const ArchGeneration* gen =
-            g.cc_major && g.cc_minor ? kb_.generation_of(Version::of({*g.cc_major, *g.cc_minor})) : nullptr;
-        auto major = kb_.newest_cuda_major_for_branch(b->major);
-        if (major && gen != nullptr && gen->last_cuda_major && *gen->last_cuda_major < *major) {
-          cuda += "; CUDA " + std::to_string(*gen->last_cuda_major) + " is the last CUDA for " + gen->name +
-                  " GPUs, so use CUDA " + std::to_string(*gen->last_cuda_major) + ".x builds";
-        } else if (major) {
-          cuda += "; CUDA " + std::to_string(*major) + ".x builds run on it through minor-version compatibility";
-          if (const CudaFamily* next = family_after(kb_, *major)) {
-            cuda += ", CUDA " + std::to_string(next->major) + " needs " + next->linux.str() +
-                    " or later, a branch that no longer drives this GPU";
-          }
-        }
-        cuda += ".";
-      }
+      if (!kb_.driver_past_branch(drv, b->major, dp)) continue;
+      const DriverBranchAdvice advice = driver_branch_advice(kb_, b->branch, advice_target(g, drv.major()));
+      const std::string cuda = advice.toolkits.empty() ? "" : " " + advice.toolkits;
       std::string name = gpu_kb_name(g);
       // Another card whose architecture needs a driver past the branch: no one driver drives both.
       std::vector<std::string> newer;
       for (const KnownGpu& k : gpus_) {
         if (kb_.is_jetson(k.name, k.cc)) continue;
-        auto f = kb_.arch_driver_floor(k.cc, Platform::linux);
-        if (f && f->driver.major() > b->major)
+        auto f = kb_.arch_driver_floor(k.cc, dp);
+        if (f && kb_.driver_past_branch(f->driver, b->major, dp))
           newer.push_back("the " + k.name + " (" + f->generation + ") needs >= " + f->driver.str());
       }
       std::string how;
@@ -482,7 +471,7 @@ class Checker {
               " out of this machine (driver " + std::to_string(drv.major()) +
               " then drives the others), or give each its own machine.";
       } else {
-        how = driver_branch_advice(kb_, b->branch, drv.major(), facts_.os.id, facts_.os.version_id).install;
+        how = advice.install;
       }
       add(Finding{
           .id = "driver-drops-gpu",
@@ -492,9 +481,12 @@ class Checker {
                    ": its last driver branch is " + b->branch,
           .detail = "NVIDIA's drivers after the " + b->branch + " branch no longer support this GPU" +
                     (g.pci_device_id.empty() ? "" : " (PCI device 10de:" + g.pci_device_id + ")") + ": the " +
-                    std::to_string(drv.major()) +
-                    " driver does not bind it (the kernel log says the GPU \"is supported through the NVIDIA " +
-                    b->branch + " Legacy drivers\"), so nvidia-smi does not list it and CUDA sees no device." + cuda,
+                    std::to_string(drv.major()) + " driver " +
+                    (dp == Platform::linux ? "does not bind it" : "does not support it") +
+                    (dp == Platform::linux ? " (the kernel log says the GPU \"is supported through the NVIDIA " +
+                                                 b->branch + " Legacy drivers\")"
+                                           : std::string()) +
+                    ", so nvidia-smi does not list it and CUDA sees no device." + cuda,
           .fix = how,
           .evidence = {g.pci_device_id.empty() ? "--gpu " + g.name : g.pci_bus_id + " device 10de:" + g.pci_device_id,
                        "driver " + drv.str() + " (" + facts_.driver.version_source + ")"},
@@ -1357,7 +1349,8 @@ class Checker {
   /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
   /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
   std::string past_last_branch(const Version& floor, const std::string& what) const {
-    if (lowest_ == nullptr || floor.major() <= lowest_->branch.major) return "";
+    if (lowest_ == nullptr || !kb_.driver_past_branch(floor, lowest_->branch.major, driver_platform(facts_.platform)))
+      return "";
     const LegacyDriverBranch& b = lowest_->branch;
     std::string text = "No driver after the " + b.branch + " branch drives the " +
                        printable(gpu_kb_name(*lowest_->gpu), 80) + ", so no driver >= " + floor.str() +
@@ -1373,6 +1366,16 @@ class Checker {
       text += " that a " + b.branch + " driver supports";
     }
     return text + ".";
+  }
+
+  /// The machine that driver_branch_advice speaks to, about the GPU `g`.
+  BranchAdviceTarget advice_target(const GpuFacts& g, std::optional<int> installed) const {
+    BranchAdviceTarget t{.installed_major = installed,
+                         .distro = facts_.os.id,
+                         .version_id = facts_.os.version_id,
+                         .platform = facts_.platform};
+    if (g.cc_major && g.cc_minor) t.cc = Version::of({*g.cc_major, *g.cc_minor});
+    return t;
   }
 
   /// A GPU with a last driver branch (Tesla K80: 470.xx), from the device lists or its generation.

@@ -129,14 +129,15 @@ bool any_framework(const Facts& f, const std::function<bool(const FrameworkFacts
 }
 
 /// A GPU of this machine whose last driver branch is older than the installed driver (the
-/// doctor's driver-drops-gpu, Linux only: the branch lists are of the Linux drivers).
+/// doctor's driver-drops-gpu; on Windows and WSL2 the Windows driver's numbering).
 Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
-  if (kb == nullptr || !f.driver.version || f.platform != Platform::linux || f.os.wsl2) return Truth::unknown;
+  if (kb == nullptr || !f.driver.version) return Truth::unknown;
+  const Platform numbering = f.platform == Platform::linux && !f.os.wsl2 ? Platform::linux : Platform::windows;
   for (const GpuFacts& g : f.gpus) {
     std::optional<Version> cc;
     if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
     auto b = kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name, cc);
-    if (b && f.driver.version->major() > b->major) return Truth::yes;
+    if (b && kb->driver_past_branch(*f.driver.version, b->major, numbering)) return Truth::yes;
   }
   return Truth::no;
 }
@@ -462,13 +463,21 @@ std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const Ex
   if (branch.empty()) return {};
   std::optional<int> installed;
   if (auto v = Version::parse(first_capture(captures, "driver"))) installed = v->major();
-  std::string distro, version_id;
+  // The message is the Linux kernel module's: Linux's advice, for this machine when its facts are known.
+  BranchAdviceTarget target;
   if (machine.facts != nullptr) {
     if (!installed && machine.facts->driver.version) installed = machine.facts->driver.version->major();
-    distro = machine.facts->os.id;
-    version_id = machine.facts->os.version_id;
+    target.distro = machine.facts->os.id;
+    target.version_id = machine.facts->os.version_id;
+    for (const GpuFacts& g : machine.facts->gpus) {  // the GPU the message is about: of its branch
+      if (target.cc || !g.cc_major || !g.cc_minor) continue;
+      const Version cc = Version::of({*g.cc_major, *g.cc_minor});
+      auto b = machine.kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name, cc);
+      if (b && b->branch == branch) target.cc = cc;
+    }
   }
-  const DriverBranchAdvice advice = driver_branch_advice(*machine.kb, branch, installed, distro, version_id);
+  target.installed_major = installed;
+  const DriverBranchAdvice advice = driver_branch_advice(*machine.kb, branch, target);
   std::vector<std::string> parts;
   add(parts, advice.install);
   add(parts, advice.toolkits);

@@ -4,7 +4,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/version.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/platform.hpp"
 
 namespace gpudoctor {
 
@@ -16,13 +18,20 @@ struct DriverBranchAdvice {
   std::string install;   ///< the apt command for a known release, else the branch and who packages it
 };
 
+/// The machine the advice is for.
+struct BranchAdviceTarget {
+  std::optional<int> installed_major;   ///< the driver that does not drive the GPU, when known
+  std::string_view distro;              ///< os-release ID; empty when unknown
+  std::string_view version_id;          ///< os-release VERSION_ID
+  Platform platform = Platform::linux;  ///< windows and wsl2: NVIDIA's Windows driver, on Windows
+  std::optional<Version> cc;            ///< the GPU's compute capability, when known
+};
+
 /// The CUDA family after `major` (12 -> 13), whose floor a driver must meet; null when none.
 const CudaFamily* family_after(const KnowledgeBase& kb, int major);
 
-/// `branch` as the driver writes it ("470.xx"); `installed_major`: the driver that ignores the
-/// GPU, when known; `distro`/`version_id`: os-release ID and VERSION_ID, empty when unknown.
+/// `branch` as the driver writes it ("470.xx").
 DriverBranchAdvice driver_branch_advice(const KnowledgeBase& kb, std::string_view branch,
-                                        std::optional<int> installed_major, std::string_view distro,
-                                        std::string_view version_id);
+                                        const BranchAdviceTarget& target);
 
 }  // namespace gpudoctor

@@ -276,6 +276,31 @@ std::optional<LegacyDriverBranch> KnowledgeBase::last_driver_branch(std::string_
                                 " do not list this GPU"};
 }
 
+std::vector<int> KnowledgeBase::driver_branch_sequence() const {
+  std::vector<int> seq;
+  for (const CudaDriverRow& r : cuda_drivers) {
+    if (r.linux) seq.push_back(r.linux->major());
+  }
+  for (const LegacyDriverBranch& b : legacy_branches) seq.push_back(b.major);
+  for (const DriverBranchPackage& p : branch_packages) seq.push_back(p.branch);
+  std::sort(seq.begin(), seq.end());
+  seq.erase(std::unique(seq.begin(), seq.end()), seq.end());
+  return seq;
+}
+
+std::optional<int> KnowledgeBase::next_driver_branch(int branch) const {
+  for (int b : driver_branch_sequence()) {
+    if (b > branch) return b;
+  }
+  return std::nullopt;
+}
+
+bool KnowledgeBase::driver_past_branch(const Version& driver, int branch, Platform platform) const {
+  if (platform == Platform::linux) return driver.major() > branch;
+  const std::optional<int> next = next_driver_branch(branch);
+  return next && driver.major() >= *next;
+}
+
 const CudaDriverRow* KnowledgeBase::newest_toolkit_for_branch(int branch) const {
   for (const CudaDriverRow& r : cuda_drivers) {  // newest first
     if (r.linux && r.linux->major() <= branch) return &r;

@@ -119,6 +119,17 @@ class KnowledgeBase {
   [[nodiscard]] std::optional<LegacyDriverBranch> last_driver_branch(std::string_view pci_device_id,
                                                                      std::string_view gpu_name,
                                                                      const std::optional<Version>& cc) const;
+  /// NVIDIA's driver branches the tables know, oldest first: the Linux driver of each toolkit
+  /// (compat/cuda_drivers.toml, NVIDIA's table), the legacy branches and the packages' branches
+  /// (compat/driver_branches.toml). Not every branch: 396, 430 and 435, for instance, are missing.
+  [[nodiscard]] std::vector<int> driver_branch_sequence() const;
+  /// The branch after `branch` in that sequence (470 -> 495); empty when none is known.
+  [[nodiscard]] std::optional<int> next_driver_branch(int branch) const;
+  /// Whether `driver` is of a branch after `branch`, so that it no longer drives a GPU whose last
+  /// branch that is. Linux numbers a branch's drivers by the branch (470.256.02); Windows, whose
+  /// driver WSL2 uses, numbers them up to the next branch (R470: 471.11 to 475.14), so there the
+  /// driver is past when its major reaches the next branch. False when no next branch is known.
+  [[nodiscard]] bool driver_past_branch(const Version& driver, int branch, Platform platform) const;
   /// The newest toolkit whose own Linux driver is of `branch` or older (470: CUDA 11.4 Update 4,
   /// 470.82.01); null when none is.
   [[nodiscard]] const CudaDriverRow* newest_toolkit_for_branch(int branch) const;

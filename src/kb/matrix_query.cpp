@@ -85,8 +85,10 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
             if (*tag == v.tag) r.pypi_default += (r.pypi_default.empty() ? "" : ",") + std::string(plat);
           }
           if (f.cc) {
-            r.gpu = to_string(kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson));
-            if (r.gpu == "none") continue;
+            const ArchCoverage c = kb.torch_coverage(v, *f.cc, f.os.value_or(Platform::linux), jetson);
+            if (c == ArchCoverage::none) continue;
+            // No list of its own: the toolkit's list is an assumption, as for TensorFlow's rows.
+            r.gpu = to_string(c == ArchCoverage::native && v.archs.empty() && !jetson ? ArchCoverage::derived : c);
           }
           rows.push_back(std::move(r));
         }

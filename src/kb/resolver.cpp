@@ -17,6 +17,10 @@ constexpr const char* kWslGuide =
     "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
     "WSL2)";
 
+constexpr const char* kWslGuide11 =
+    "[official] docs.nvidia.com/cuda/archive/11.2.2/wsl-user-guide (\"CUDA on WSL 2 is enabled on GPUs starting with "
+    "the Kepler architecture; however, we recommend running CUDA on WSL 2 on Turing or newer architectures\")";
+
 /// Driver floors: WSL2 uses the Windows driver.
 Platform driver_platform(Platform route) {
   return route == Platform::linux ? Platform::linux : Platform::windows;
@@ -74,10 +78,30 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
 }
 
-/// The last driver branch of the planned GPU (Tesla K80: 470.xx); the lists are of Linux drivers.
-std::optional<LegacyDriverBranch> last_branch(const PlanRequest& req, const KnowledgeBase& kb, Platform route) {
-  if (route != Platform::linux) return std::nullopt;
+/// The last driver branch of the planned GPU (Tesla K80: 470.xx), on every route: Windows and
+/// WSL2 drivers are compared with it through KnowledgeBase::driver_past_branch.
+std::optional<LegacyDriverBranch> last_branch(const PlanRequest& req, const KnowledgeBase& kb) {
   return kb.last_driver_branch(req.gpu_pci_device_id, req.gpu_name, req.cc);
+}
+
+/// A branch as a route's driver names it: "470.xx branch" on Linux; on Windows and WSL2 NVIDIA's
+/// "R470 branch" with where its Windows numbers end ("(Windows drivers below 495)").
+std::string branch_words(const LegacyDriverBranch& b, Platform route, const KnowledgeBase& kb) {
+  if (route == Platform::linux) return b.branch + " branch";
+  const std::optional<int> next = kb.next_driver_branch(b.major);
+  return "R" + std::to_string(b.major) + " branch" +
+         (next ? " (Windows drivers below " + std::to_string(*next) + ")" : std::string());
+}
+
+/// The planned GPU's last driver branch cannot run the newest CUDA major (Tesla K80 and K40:
+/// 470.xx, CUDA 11); not Pascal on 580.xx, which runs CUDA 13.
+bool gpu_outlived_by_cuda(const PlanRequest& req, const KnowledgeBase& kb) {
+  const std::optional<LegacyDriverBranch> b = last_branch(req, kb);
+  if (!b) return false;
+  int newest = 0;
+  for (const CudaFamily& f : kb.cuda_families) newest = std::max(newest, f.major);
+  const std::optional<int> runs = kb.newest_cuda_major_for_branch(b->major);
+  return !runs || *runs < newest;
 }
 
 /// One lower bound on the driver, and why it applies.
@@ -125,10 +149,28 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     }
   }
   const TensorflowTable& tf = kb.tensorflow;
-  if (o.route == Platform::wsl2 && tf.wsl2_min_driver) {
+  const bool unsourced_wsl2 =
+      o.route == Platform::wsl2 && tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major();
+  const std::optional<LegacyDriverBranch> ends = last_branch(req, kb);
+  if (o.route == Platform::wsl2 && tf.wsl2_min_driver && unsourced_wsl2 && ends &&
+      kb.driver_past_branch(*tf.wsl2_min_driver, ends->major, dp)) {
+    // The only WSL2 floor (for CUDA 12 builds) lies past the GPU's last branch; for this CUDA
+    // none is sourced, and NVIDIA's WSL guide for CUDA 11.2 enables CUDA on WSL 2 from Kepler on.
+    o.issues.push_back(PlanIssue{.id = "wsl2-driver-floor-past-branch",
+                                 .fatal = false,
+                                 .message = "no source gives a WSL2 driver floor for CUDA " +
+                                            std::to_string(cuda.major()) + ".x builds, and the one given for CUDA " +
+                                            tf.wsl2_min_driver_cuda->str() + " (" + tf.wsl2_min_driver->str() +
+                                            ") is past the " + ends->branch +
+                                            " branch; NVIDIA's WSL guide for CUDA 11.2 enables CUDA on WSL 2 from "
+                                            "Kepler on, so a " +
+                                            ends->branch + " Windows driver may serve it (not verified)",
+                                 .source = std::string(kWslGuide11) + "; " + tf.wsl2_driver_source,
+                                 .unverified = true});
+  } else if (o.route == Platform::wsl2 && tf.wsl2_min_driver) {
     floors.push_back({*tf.wsl2_min_driver, "the minimum Windows driver for GPU use in WSL2", tf.wsl2_driver_source});
     // Older CUDA majors (10.x/11.x) in WSL2 have no sourced floor; newer ones need more anyway.
-    if (tf.wsl2_min_driver_cuda && cuda.major() < tf.wsl2_min_driver_cuda->major()) {
+    if (unsourced_wsl2) {
       o.issues.push_back(PlanIssue{.id = "wsl2-driver-floor-unsourced",
                                    .fatal = false,
                                    .message = "no source gives a WSL2 driver floor for CUDA " +
@@ -152,9 +194,9 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   }
   o.driver_min = top->driver;
   add_unique(o.sources, top->source);
-  if (const std::optional<LegacyDriverBranch> b = last_branch(req, kb, o.route)) {
+  if (const std::optional<LegacyDriverBranch> b = last_branch(req, kb)) {
     // A floor past the GPU's last branch: no driver both runs the build and drives the GPU.
-    if (top->driver.major() > b->major) {
+    if (kb.driver_past_branch(top->driver, b->major, dp)) {
       o.issues.push_back(PlanIssue{.id = "gpu-dropped-by-driver",
                                    .fatal = true,
                                    .message = "needs driver >= " + top->driver.str() + " (" + top->why +
@@ -164,13 +206,17 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
       add_unique(o.sources, b->source);
       return;
     }
-    if (req.driver && req.driver->major() > b->major) {
-      o.issues.push_back(PlanIssue{.id = "driver-drops-gpu",
-                                   .fatal = false,
-                                   .message = "driver " + req.driver->str() + " does not drive the '" +
-                                              printable(req.gpu_name, 80) + "', whose last branch is " + b->branch +
-                                              ": install a " + b->branch + " driver >= " + top->driver.str() + " first",
-                                   .source = b->source});
+    if (req.driver && kb.driver_past_branch(*req.driver, b->major, dp)) {
+      o.issues.push_back(PlanIssue{
+          .id = "driver-drops-gpu",
+          .fatal = false,
+          .message =
+              "driver " + req.driver->str() + " does not drive the '" + printable(req.gpu_name, 80) +
+              "', whose last branch is " + b->branch +
+              (o.route == Platform::linux ? ": install a " + b->branch + " driver >= "
+                                          : ": install an R" + std::to_string(b->major) + " Windows driver >= ") +
+              top->driver.str() + " first",
+          .source = b->source});
       add_unique(o.sources, b->source);
       return;
     }
@@ -273,8 +319,9 @@ std::string env_name(const PlanOption& o) {
 
 void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (!o.driver_min || !o.gpu) return;
-  const std::optional<LegacyDriverBranch> branch = last_branch(req, kb, o.route);
-  bool ok = req.driver && *req.driver >= *o.driver_min && (!branch || req.driver->major() <= branch->major);
+  const std::optional<LegacyDriverBranch> branch = last_branch(req, kb);
+  bool ok = req.driver && *req.driver >= *o.driver_min &&
+            (!branch || !kb.driver_past_branch(*req.driver, branch->major, driver_platform(o.route)));
   PlanStep s;
   s.id = "driver";
   if (kb.is_jetson(req.gpu_name, req.cc)) {
@@ -291,13 +338,14 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
                : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
-  } else if (!ok) {
+  } else if (!ok && o.route == Platform::linux) {
     s.detail = "Or use your distribution's driver packages.";  // the address is in the command below, once
   }
   // A generation's branch (Pascal: 580.xx) is said only when the driver must change.
   const bool by_generation = branch && branch->source.starts_with("compat/cuda_arch.toml");
+  const std::string named = branch ? branch_words(*branch, o.route, kb) : "";
   if (branch && (!ok || !by_generation)) {
-    s.title += " of the " + branch->branch + " branch";
+    s.title += " of the " + named;
     s.detail = std::string("Later branches do not drive this GPU (") +
                (by_generation ? "NVIDIA's architecture matrix" : "the drivers' own supported-gpus.json") + ")." +
                (s.detail.empty() ? "" : " " + s.detail);
@@ -306,8 +354,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
                                      "install the NVIDIA driver >= " + o.driver_min->str() +
-                                         (branch ? " of the " + branch->branch + " branch" : std::string()) + " from " +
-                                         kDriverDownload,
+                                         (branch ? " of the " + named : std::string()) + " from " + kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});
   o.steps.push_back(std::move(s));
@@ -590,6 +637,20 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
                            return !sib.archs.empty() &&
                                   KnowledgeBase::coverage_by_list(*req.cc, sib.archs, sib.ptx) == ArchCoverage::native;
                          });
+    // For a GPU whose last branch cannot run the newest CUDA (Kepler: 470.xx, CUDA 11), builds drop
+    // it long before their toolkit does (torch 2.0.1's own list starts at sm_37, CUDA 11.7's at
+    // sm_35): the toolkit's list is no evidence, so the option is not verified.
+    if (o.coverage_assumed && gpu_outlived_by_cuda(req, kb)) {
+      o.issues.push_back(PlanIssue{.id = "gpu-arch-assumed",
+                                   .fatal = false,
+                                   .message = what +
+                                              "'s own architecture list is not recorded; builds drop a GPU "
+                                              "whose last driver branch is this old before their toolkit "
+                                              "does, so its kernels for compute capability " +
+                                              req.cc->str() + " are not verified",
+                                   .source = src.empty() ? r.source : src,
+                                   .unverified = true});
+    }
   } else {
     coverage_unknown(o, req, what);
   }
@@ -746,12 +807,13 @@ bool has_issue(const PlanOption& o, std::string_view id) {
 bool better(const PlanOption& a, const PlanOption& b, Platform os) {
   auto key = [&](const PlanOption& o) {
     // Verified first; then assumptions (unrecorded list, unsourced floor), PTX known to be
-    // shipped, PTX that may not exist, and last an assumption its recorded neighbour contradicts.
-    int arch_risk = has_issue(o, "gpu-arch-doubtful")     ? 4
-                    : has_issue(o, "gpu-arch-unverified") ? 3
-                    : has_issue(o, "gpu-arch-ptx-only")   ? 2
-                    : !o.verified() || o.coverage_assumed ? 1
-                                                          : 0;
+    // shipped or an unrecorded list on a GPU that builds drop early (K40), PTX that may not exist,
+    // and last an assumption its recorded neighbour contradicts.
+    int arch_risk = has_issue(o, "gpu-arch-doubtful")                                       ? 4
+                    : has_issue(o, "gpu-arch-unverified")                                   ? 3
+                    : has_issue(o, "gpu-arch-ptx-only") || has_issue(o, "gpu-arch-assumed") ? 2
+                    : !o.verified() || o.coverage_assumed                                   ? 1
+                                                                                            : 0;
     return std::make_tuple(o.python_change, arch_risk);
   };
   if (key(a) != key(b)) return key(a) < key(b);

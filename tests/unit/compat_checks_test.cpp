@@ -435,7 +435,7 @@ TEST(CompatChecks, B5PtxOnlyOnDriverOlderThanTheBuildToolkit) {
 }
 
 TEST(CompatChecks, B3UnknownGpuWithFrameworksIsAWarning) {
-  Facts f = machine(Platform::linux, "Tesla K40m", "470.82.01");
+  Facts f = machine(Platform::linux, "Quadro K6000", "470.82.01");
   expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::info, "skipped");
   f.python_envs.push_back(env_with("3.11.4", torch("2.14.0+cu132", "cu132")));
   expect_finding(compatibility_findings(f, kb()), "gpu-model-unknown", Severity::warning, "could not be checked");

@@ -308,8 +308,8 @@ TEST(ResolverAudit, B1HopperAndAdaNeedTheir118Driver) {
 // ---- B3: unknown GPUs ----------------------------------------------------------------------
 
 TEST(ResolverAudit, B3UnknownGpuIsNeverVerified) {
-  // (The Tesla K80 was one until its 3.7 and the lists that decide it were recorded.)
-  for (const char* gpu : {"Tesla K40m", "GTX 780", ""}) {
+  // (The Tesla K80, K40 and K20 were ones until they were recorded.)
+  for (const char* gpu : {"Quadro K6000", "GTX 780", ""}) {
     Plan p = resolve(described(Platform::linux, gpu, nullptr, {"pytorch", "tensorflow", "jax"}), kb());
     EXPECT_FALSE(p.cc) << gpu;
     for (const PlanOption* o : shown(p)) {
@@ -318,7 +318,7 @@ TEST(ResolverAudit, B3UnknownGpuIsNeverVerified) {
       EXPECT_EQ(o->coverage, "unknown");
     }
   }
-  Plan k = resolve(described(Platform::linux, "Tesla K40m", nullptr, {"pytorch"}), kb());
+  Plan k = resolve(described(Platform::linux, "Quadro K6000", nullptr, {"pytorch"}), kb());
   EXPECT_FALSE(k.gpu_suggestions.empty());
 }
 
