@@ -5,6 +5,7 @@
 // that figure's status rather than the run's end.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,7 +46,9 @@ class FakeBench : public ::testing::Test {
                        " --json bench --quick --no-history --sgemm-size 96 --conv-batch 1 --gpu-gemm-size 64"
                        " --gpu-copy-mib 1 --host-copy-mib 1 --gpu-conv-shape 1,4,8,4 " +
                        flags;
-    auto r = run_shell(line);
+    // A whole quick bench (every CPU and GPU figure, each in its own child) under ASan on a loaded
+    // 2-core machine passed 60 s once (8 s unloaded); the deadline guards a hang, not speed.
+    auto r = run_shell(line, std::chrono::minutes(4));
     EXPECT_TRUE(r.json.is_object()) << line << "\nstdout: " << r.out << "\nstderr: " << r.err;
     return r;
   }
