@@ -82,6 +82,29 @@ TEST(CompatChecks, Tf215WithSystemCudnn86) {
   EXPECT_EQ(find(fs, "driver-too-old-for-framework"), nullptr);
 }
 
+// Real tensorflow 2.15.1 (build_info: cuda_version '12.2', cudnn_version '8') on a machine whose
+// only cuDNN is 9.19.0 from a CUDA 13 toolkit. TF opens libcudnn.so.8 by name: it never loads
+// cuDNN 9. The detail said "the cuDNN it will load (...) is a different major version".
+TEST(CompatChecks, Tf215WithOnlyCudnn9SaysItIsNotLoaded) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = v("9.19.0");
+  cudnn.origin = "toolkit";
+  cudnn.path = "/usr/local/cuda-13.0/lib";
+  f.libraries.push_back(cudnn);
+  FrameworkFacts t = tf("2.15.1");
+  t.cuda_version = v("12.2");
+  t.cudnn_version = v("8");
+  f.python_envs.push_back(env_with("3.11.7", t));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->detail.find("it will load"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("libcudnn.so.8"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("not loaded"), std::string::npos) << m->detail;
+}
+
 TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {
   // An RTX 2080 (7.5): TF 2.15's wheel has sm_75 (an RTX 3060 gets only its compute_80 PTX).
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 2080", "535.104.05");
