@@ -125,6 +125,35 @@ TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
   EXPECT_EQ(find(no_gpu, "framework-cpu-only")->severity, Severity::info);
 }
 
+// Debian bookworm's python3-torch 1.13.1+dfsg-4 as apt installs it: torch/version.py says
+// '1.13.0a0', cuda = None, in /usr/lib/python3/dist-packages. pip refuses the system Python
+// there (PEP 668, "externally-managed-environment"): the fix must not be a bare pip command.
+TEST(Checks, CpuOnlyFrameworkFromTheDistributionIsReplacedInAVenv) {
+  Facts f = healthy_linux();
+  PythonEnvFacts env;
+  env.path = "/usr";
+  env.kind = "system";
+  env.site_packages = {"/usr/lib/python3/dist-packages"};
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.package = "torch";
+  torch.version = v("1.13.0a0+gitunknown");
+  torch.cuda_build = false;
+  torch.location = "/usr/lib/python3/dist-packages";
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  const Finding* cpu = find(fs, "framework-cpu-only");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_TRUE(cpu->fix.starts_with("It is the distribution's package")) << cpu->fix;
+  EXPECT_NE(cpu->fix.find("python3 -m venv"), std::string::npos) << cpu->fix;
+  EXPECT_NE(cpu->fix.find("download.pytorch.org"), std::string::npos) << cpu->fix;
+  // pip's own installs into the system Python (/usr/local/...) keep the plain fix.
+  f.python_envs.back().frameworks.back().location = "/usr/local/lib/python3.11/dist-packages";
+  auto local = run_checks(f, nullptr);
+  EXPECT_EQ(find(local, "framework-cpu-only")->fix.find("python3 -m venv"), std::string::npos);
+}
+
 TEST(Checks, SeveralToolkitsThatDisagree) {
   Facts f = healthy_linux();
   ToolkitFacts a{
