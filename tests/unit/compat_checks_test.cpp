@@ -57,14 +57,18 @@ using testing::find;
 using testing::has;
 using testing::ids;
 
-TEST(CompatChecks, Tf215WithSystemCudnn86) {
-  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+LibraryFacts cudnn_at(const char* version, const char* origin, const char* dir) {
   LibraryFacts cudnn;
   cudnn.name = "cudnn";
-  cudnn.version = v("8.6.0");
-  cudnn.origin = "system";
-  cudnn.path = "/usr/lib/x86_64-linux-gnu";
-  f.libraries.push_back(cudnn);
+  cudnn.version = v(version);
+  cudnn.origin = origin;
+  cudnn.path = dir;
+  return cudnn;
+}
+
+TEST(CompatChecks, Tf215WithSystemCudnn86) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  f.libraries.push_back(cudnn_at("8.6.0", "system", "/usr/lib/x86_64-linux-gnu"));
   ToolkitFacts tk;
   tk.path = "/usr/local/cuda-12.2";
   tk.version = v("12.2.2");
@@ -87,12 +91,7 @@ TEST(CompatChecks, Tf215WithSystemCudnn86) {
 // cuDNN 9. The detail said "the cuDNN it will load (...) is a different major version".
 TEST(CompatChecks, Tf215WithOnlyCudnn9SaysItIsNotLoaded) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
-  LibraryFacts cudnn;
-  cudnn.name = "cudnn";
-  cudnn.version = v("9.19.0");
-  cudnn.origin = "toolkit";
-  cudnn.path = "/usr/local/cuda-13.0/lib";
-  f.libraries.push_back(cudnn);
+  f.libraries.push_back(cudnn_at("9.19.0", "toolkit", "/usr/local/cuda-13.0/lib"));
   FrameworkFacts t = tf("2.15.1");
   t.cuda_version = v("12.2");
   t.cudnn_version = v("8");
