@@ -849,10 +849,13 @@ class Checker {
             .area = FindingArea::python,
             .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " + seen.version->str(),
             .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
-                      (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") +
-                      "; the cuDNN it will load (" + seen.origin + ") is " +
-                      (major_differs ? "a different major version" : "older") +
-                      ". The GPU is not used, or convolutions fail at run time.",
+                      (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") + "; " +
+                      // The loader opens libcudnn.so.<major> by name: another major is never loaded.
+                      (major_differs ? "the cuDNN found (" + seen.origin + ") is another major version, not loaded: " +
+                                           "TensorFlow opens libcudnn.so." + std::to_string(want_cudnn->major()) +
+                                           " by name. The GPU is not used."
+                                     : "the cuDNN it will load (" + seen.origin +
+                                           ") is older. The GPU is not used, or convolutions fail at run time."),
             .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
                        ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
                              fw.version.str() + "\"" +

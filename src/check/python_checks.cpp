@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <set>
 
 #include "check/gpu_driver_checks.hpp"
@@ -52,6 +53,23 @@ std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
     return "Install the CUDA plugin: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]` with a 580+ driver).";
   }
   return "Install the framework's CUDA build.";
+}
+
+/// apt's Python packages (Debian, Ubuntu) live in /usr/lib/python3/dist-packages; pip's own go
+/// to /usr/local. pip will not replace apt's: the system Python is externally managed (PEP 668).
+bool from_distribution(const FrameworkFacts& fw) {
+  return fw.location.starts_with("/usr/lib/python3/dist-packages");
+}
+
+std::string cpu_only_fix_in(const FrameworkFacts& fw, const Facts& facts) {
+  std::string fix = cpu_only_fix(fw, facts);
+  if (!from_distribution(fw)) return fix;
+  if (!fix.empty()) fix[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(fix[0])));
+  return "It is the distribution's package (in " + fw.location +
+         "), and pip will not replace it: the system Python is externally managed (PEP 668; pip stops with "
+         "\"externally-managed-environment\"). Make a virtual environment (`python3 -m venv ~/venvs/gpu && . "
+         "~/venvs/gpu/bin/activate`) and, in it: " +
+         fix;
 }
 
 }  // namespace
@@ -143,7 +161,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
           .detail = gpu ? "This machine has an NVIDIA GPU, but this build has no CUDA support: it will silently "
                           "run on the CPU."
                         : "A CPU-only build; fine on a machine without a GPU.",
-          .fix = gpu ? cpu_only_fix(fw, facts) : "",
+          .fix = gpu ? cpu_only_fix_in(fw, facts) : "",
           // Location and package first: a more specific compatibility finding about the same
           // framework carries the same two (see run_checks).
           .evidence = {fw.location.empty() ? env.path : fw.location,

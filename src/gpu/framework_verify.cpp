@@ -42,8 +42,7 @@ try:
         out["placed_on"] = f"{d0.platform}:{d0.id}"
         rng = np.random.default_rng(1)
         a, b = rng.standard_normal((256, 256), dtype=np.float32), rng.standard_normal((256, 256), dtype=np.float32)
-        with jax.default_matmul_precision("highest"):
-            got = jax.device_put(a, d0) @ jax.device_put(b, d0)
+        got = jnp.matmul(jax.device_put(a, d0), jax.device_put(b, d0), precision=jax.lax.Precision.HIGHEST)
         out["matmul_error"] = maxerr(np.asarray(got), a.astype(np.float64) @ b.astype(np.float64))
         x, w = rng.standard_normal((2, 3, 10, 10), dtype=np.float32), rng.standard_normal((4, 3, 3, 3), dtype=np.float32)
         conv = jax.lax.conv_general_dilated(jax.device_put(x, d0), jax.device_put(w, d0), (1, 1), ((1, 1), (1, 1)),

@@ -12,6 +12,12 @@ namespace {
 
 constexpr size_t kMaxToolkits = 64;
 
+// Debian's and Ubuntu's nvidia-cuda-toolkit split one toolkit in two: /usr/lib/cuda (header
+// links, an empty bin/) and the compiler in /usr/lib/nvidia-cuda-toolkit/bin behind the
+// /usr/bin/nvcc wrapper. The second is the first's bin/, not a toolkit of its own.
+constexpr const char* kDebianToolkit = "/usr/lib/cuda";
+constexpr const char* kDebianCompilerHome = "/usr/lib/nvidia-cuda-toolkit";
+
 /// Reads the toolkit's version from the best witness available, in order of trust.
 void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
   // 64 KiB: real version.json files are a few KiB; a huge one is not worth parsing.
@@ -119,6 +125,10 @@ class ToolkitCollector {
     }
     auto canon = system_.canonical(path);
     if (!canon || !system_.is_dir(*canon)) return;
+    if (same_dir(*canon, kDebianCompilerHome)) {
+      if (auto debian = system_.canonical(kDebianToolkit); debian && looks_like_toolkit(system_, *debian))
+        canon = debian;
+    }
     for (auto& tk : facts_.toolkits) {
       if (tk.path == *canon) {
         if (std::find(tk.found_via.begin(), tk.found_via.end(), via) == tk.found_via.end()) {
@@ -134,11 +144,19 @@ class ToolkitCollector {
     tk.kind = kind;
     std::string bin = system_.join(*canon, "bin");
     tk.has_nvcc = system_.is_file(system_.join(bin, "nvcc")) || system_.is_file(system_.join(bin, "nvcc.exe"));
+    if (!tk.has_nvcc && same_dir(tk.path, kDebianToolkit)) {
+      tk.has_nvcc = system_.is_file(std::string(kDebianCompilerHome) + "/bin/nvcc");
+    }
     read_toolkit_version(system_, tk);
     facts_.toolkits.push_back(std::move(tk));
   }
 
  private:
+  bool same_dir(const std::string& canon, const char* path) const {
+    auto other = system_.canonical(path);
+    return other && *other == canon;
+  }
+
   const SystemView& system_;
   Facts& facts_;
   bool cut_reported_ = false;

@@ -103,19 +103,25 @@ TEST(Checks, EmptyCudaVisibleDevicesHidesEverything) {
   EXPECT_FALSE(has(run_checks(g, nullptr), "cuda-visible-devices-hides-all"));
 }
 
-TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
-  Facts f = healthy_linux();
+/// An environment holding one CPU-only torch.
+PythonEnvFacts env_with_cpu_torch(const char* path, const char* kind, const char* version, const char* location = "") {
   PythonEnvFacts env;
-  env.path = "/home/u/.venv";
-  env.kind = "venv";
+  env.path = path;
+  env.kind = kind;
   FrameworkFacts torch;
   torch.name = "torch";
   torch.package = "torch";
-  torch.version = v("2.3.1+cpu");
+  torch.version = v(version);
   torch.cuda_build = false;
-  torch.variant = "cpu";
+  torch.location = location;
   env.frameworks.push_back(torch);
-  f.python_envs.push_back(env);
+  return env;
+}
+
+TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
+  Facts f = healthy_linux();
+  f.python_envs.push_back(env_with_cpu_torch("/home/u/.venv", "venv", "2.3.1+cpu"));
+  f.python_envs.back().frameworks.back().variant = "cpu";
   auto fs = run_checks(f, nullptr);
   ASSERT_NE(find(fs, "framework-cpu-only"), nullptr);
   EXPECT_EQ(find(fs, "framework-cpu-only")->severity, Severity::error);
@@ -123,6 +129,25 @@ TEST(Checks, CpuOnlyFrameworkMattersOnlyWithAGpu) {
   f.gpus.clear();
   auto no_gpu = run_checks(f, nullptr);
   EXPECT_EQ(find(no_gpu, "framework-cpu-only")->severity, Severity::info);
+}
+
+// Debian bookworm's python3-torch 1.13.1+dfsg-4 as apt installs it: torch/version.py says
+// '1.13.0a0', cuda = None, in /usr/lib/python3/dist-packages. pip refuses the system Python
+// there (PEP 668, "externally-managed-environment"): the fix must not be a bare pip command.
+TEST(Checks, CpuOnlyFrameworkFromTheDistributionIsReplacedInAVenv) {
+  Facts f = healthy_linux();
+  f.python_envs.push_back(
+      env_with_cpu_torch("/usr", "system", "1.13.0a0+gitunknown", "/usr/lib/python3/dist-packages"));
+  auto fs = run_checks(f, nullptr);
+  const Finding* cpu = find(fs, "framework-cpu-only");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_TRUE(cpu->fix.starts_with("It is the distribution's package")) << cpu->fix;
+  EXPECT_NE(cpu->fix.find("python3 -m venv"), std::string::npos) << cpu->fix;
+  EXPECT_NE(cpu->fix.find("download.pytorch.org"), std::string::npos) << cpu->fix;
+  // pip's own installs into the system Python (/usr/local/...) keep the plain fix.
+  f.python_envs.back().frameworks.back().location = "/usr/local/lib/python3.11/dist-packages";
+  auto local = run_checks(f, nullptr);
+  EXPECT_EQ(find(local, "framework-cpu-only")->fix.find("python3 -m venv"), std::string::npos);
 }
 
 TEST(Checks, SeveralToolkitsThatDisagree) {

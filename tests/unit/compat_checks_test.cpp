@@ -57,14 +57,18 @@ using testing::find;
 using testing::has;
 using testing::ids;
 
-TEST(CompatChecks, Tf215WithSystemCudnn86) {
-  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+LibraryFacts cudnn_at(const char* version, const char* origin, const char* dir) {
   LibraryFacts cudnn;
   cudnn.name = "cudnn";
-  cudnn.version = v("8.6.0");
-  cudnn.origin = "system";
-  cudnn.path = "/usr/lib/x86_64-linux-gnu";
-  f.libraries.push_back(cudnn);
+  cudnn.version = v(version);
+  cudnn.origin = origin;
+  cudnn.path = dir;
+  return cudnn;
+}
+
+TEST(CompatChecks, Tf215WithSystemCudnn86) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+  f.libraries.push_back(cudnn_at("8.6.0", "system", "/usr/lib/x86_64-linux-gnu"));
   ToolkitFacts tk;
   tk.path = "/usr/local/cuda-12.2";
   tk.version = v("12.2.2");
@@ -80,6 +84,24 @@ TEST(CompatChecks, Tf215WithSystemCudnn86) {
   EXPECT_FALSE(m->source.empty());
   EXPECT_EQ(find(fs, "tf-cuda-mismatch"), nullptr);
   EXPECT_EQ(find(fs, "driver-too-old-for-framework"), nullptr);
+}
+
+// Real tensorflow 2.15.1 (build_info: cuda_version '12.2', cudnn_version '8') on a machine whose
+// only cuDNN is 9.19.0 from a CUDA 13 toolkit. TF opens libcudnn.so.8 by name: it never loads
+// cuDNN 9. The detail said "the cuDNN it will load (...) is a different major version".
+TEST(CompatChecks, Tf215WithOnlyCudnn9SaysItIsNotLoaded) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
+  f.libraries.push_back(cudnn_at("9.19.0", "toolkit", "/usr/local/cuda-13.0/lib"));
+  FrameworkFacts t = tf("2.15.1");
+  t.cuda_version = v("12.2");
+  t.cudnn_version = v("8");
+  f.python_envs.push_back(env_with("3.11.7", t));
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->detail.find("it will load"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("libcudnn.so.8"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("not loaded"), std::string::npos) << m->detail;
 }
 
 TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {

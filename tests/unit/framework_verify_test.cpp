@@ -31,6 +31,17 @@ TEST(FrameworkVerify, GpuRunWithSmallErrorsPasses) {
   EXPECT_TRUE(listed);
 }
 
+// Real jax 0.4.30 + jaxlib 0.4.30 (CPU): `jax.default_matmul_precision("highest")` stops the script
+// with "ValueError: new enum value must be None or in ['bfloat16', 'tensorfloat32', 'float32'], got
+// highest": a healthy JAX failed verify. The per-call precision argument exists in every release.
+TEST(FrameworkVerify, JaxMatmulPrecisionIsNamedPerCall) {
+  std::string script = framework_script();
+  EXPECT_EQ(script.find("default_matmul_precision"), std::string::npos);
+  EXPECT_NE(
+      script.find("jnp.matmul(jax.device_put(a, d0), jax.device_put(b, d0), precision=jax.lax.Precision.HIGHEST)"),
+      std::string::npos);
+}
+
 TEST(FrameworkVerify, CpuFallbackFailsAndSaysSo) {
   auto run = framework_step_from_output(
       kTarget,

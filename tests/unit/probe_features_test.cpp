@@ -89,6 +89,33 @@ TEST(ProbeFeatures, DebianToolkitUnderUsrLibCuda) {
   EXPECT_EQ(tk->version_source, "version.txt");
 }
 
+// The layout of Debian bookworm's nvidia-cuda-toolkit 11.8.89~11.8.0-5~deb12u1 as dpkg -x
+// unpacks it: /usr/lib/cuda holds links to the headers and an empty bin/, the compiler lives in
+// /usr/lib/nvidia-cuda-toolkit/bin and /usr/bin/nvcc is a wrapper script. One toolkit, with
+// nvcc: it was reported as two, the second "version unknown ... incomplete or damaged".
+TEST(ProbeFeatures, DebianPackagedToolkitIsOneToolkitWithNvcc) {
+  TempTree t;
+  t.write("usr/include/cuda.h", "#ifndef __cuda_cuda_h__\n#define CUDA_VERSION 11080\n#endif\n");
+  t.symlink("../../../include/cuda.h", "usr/lib/cuda/include/cuda.h");
+  t.mkdir("usr/lib/cuda/bin");
+  t.mkdir("usr/lib/cuda/lib64");
+  t.write("usr/lib/nvidia-cuda-toolkit/bin/nvcc",
+          "\x7f"
+          "ELF");
+  t.write("usr/lib/nvidia-cuda-toolkit/bin/nvcc.profile", "TOP = $(_HERE_)/..\n");
+  t.write("usr/bin/nvcc", "#!/bin/sh\n\nexec /usr/lib/nvidia-cuda-toolkit/bin/nvcc \"$@\"\n");
+  for (const EnvMap& env : {EnvMap{}, EnvMap{{"PATH", "/usr/local/bin:/usr/bin:/bin"}}}) {
+    Facts f = inventory(t, env);
+    ASSERT_EQ(f.toolkits.size(), 1u) << toolkits(f);
+    const ToolkitFacts* tk = toolkit_at(f, "/usr/lib/cuda");
+    ASSERT_NE(tk, nullptr) << toolkits(f);
+    EXPECT_TRUE(tk->has_nvcc);
+    ASSERT_TRUE(tk->version);
+    EXPECT_EQ(tk->version->str(), "11.8");
+    if (!env.empty()) EXPECT_TRUE(has(tk->found_via, "PATH nvcc"));
+  }
+}
+
 TEST(ProbeFeatures, ToolkitVersionedFromCudaHAlone) {
   TempTree t;
   // No version.json, no version.txt, no runtime library: only the header says 12.3.
