@@ -45,7 +45,8 @@ Command plan_command() {
     app.add_option("-o,--output", args->output, "Write the script or report to this file instead of stdout");
     app.footer(
         "--gpu MODEL (global option) names the target's GPU, e.g. --gpu \"RTX 3060\".\n"
-        "Without --os/--gpu/--driver/--python the plan is for this machine (or --root tree).");
+        "Without --os/--gpu/--driver/--python the plan is for this machine (or --root tree);\n"
+        "with --root, --gpu declares the tree's card and the plan stays the tree's.");
   };
   c.run = [args](CommandContext& ctx) -> int {
     const KnowledgeBase* kb = ctx.kb();
@@ -72,7 +73,10 @@ Command plan_command() {
       args->python.clear();
     }
     const GlobalOptions& g = ctx.options();
-    bool described = !args->os.empty() || !g.gpus.empty() || !args->driver.empty() || !args->python.empty();
+    // With --root, --gpu declares the tree's card (what the doctor tells a tree's user to add), so
+    // the plan stays the tree's: its driver and environments with that GPU.
+    bool described =
+        !args->os.empty() || (!g.gpus.empty() && g.root.empty()) || !args->driver.empty() || !args->python.empty();
     PlanRequest req;
     if (described) {
       if (!args->os.empty()) {

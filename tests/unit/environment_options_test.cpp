@@ -83,5 +83,24 @@ TEST(EnvironmentOptions, PlanSeesTheEnvironmentGivenWithEnvOrPython) {
   }
 }
 
+// `--root TREE --gpu MODEL plan`: --gpu declares the tree's card (the doctor's own advice for a
+// tree with no GPU record), so the plan keeps the tree's driver and environments. It was a plan
+// for a "described machine" with driver and Python "not given" (found on a real Debian tree).
+TEST(EnvironmentOptions, PlanForATreeWithADeclaredGpuKeepsTheTreesDriverAndPython) {
+  TempTree t;
+  make_tree(t);
+  t.write("proc/driver/nvidia/version",
+          "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.261.03  Release Build  (pbuilder@debian)\n");
+  const auto r = run_gpudoctor({"--root", t.path().string(), "--platform", "linux", "--gpu", "RTX 3060", "--env",
+                                "/elsewhere/env-a", "--json", "plan"});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  const auto& req = r.json["request"];
+  EXPECT_EQ(req.value("this_machine", false), true) << req.dump();
+  EXPECT_EQ(req.value("gpu", ""), "RTX 3060") << req.dump();
+  EXPECT_EQ(req.value("driver", ""), "535.261.03") << req.dump();
+  EXPECT_EQ(req.value("python", ""), "3.11.9") << req.dump();
+  EXPECT_EQ(req["frameworks"], nlohmann::json::array({"torch"})) << req.dump();
+}
+
 }  // namespace
 }  // namespace gpudoctor
