@@ -5,24 +5,20 @@
 // MirroredStrategy) runs on the CPU through the script's test mode: logical CPU devices.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
-#include "gpu/framework_bench.hpp"
 #include "platform/process_runner.hpp"
-#include "run_gpudoctor.hpp"
+#include "real_framework.hpp"
 
 namespace gpudoctor {
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr std::chrono::minutes kDeadline{10};
+using testing::find_figure;
+using testing::gpu_machine;
+constexpr auto kDeadline = testing::kRealFrameworkDeadline;
 
 std::string tf_venv() {
-  const char* v = std::getenv("GPUDOCTOR_TF_VENV");
-  return v == nullptr ? std::string() : std::string(v);
+  return testing::venv_from("GPUDOCTOR_TF_VENV");
 }
 
 #define REQUIRE_TF_VENV()                                                                                  \
@@ -31,15 +27,7 @@ std::string tf_venv() {
                   "downloaded in CI; docs/testing.md)"
 
 gpu::FrameworkTarget target() {
-  fs::path venv = fs::canonical(tf_venv());
-  return {.framework = "tensorflow", .env = venv.string(), .interpreter = (venv / "bin/python").string()};
-}
-
-const BenchMeasurement* find(const gpu::FrameworkBenchRun& run, const std::string& key) {
-  for (const auto& m : run.measurements) {
-    if (m.key == key) return &m;
-  }
-  return nullptr;
+  return testing::framework_target(tf_venv(), "tensorflow");
 }
 
 TEST(RealTensorflow, VerifySaysWhereTheWorkRanAndWhatWasLoaded) {
@@ -47,11 +35,7 @@ TEST(RealTensorflow, VerifySaysWhereTheWorkRanAndWhatWasLoaded) {
   const std::string venv = target().env;
   auto r = testing::run_gpudoctor({"--env", venv, "--json", "verify", "--framework", "tensorflow"}, kDeadline);
   ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
-  const nlohmann::json* step = nullptr;
-  for (const auto& s : r.json["steps"]) {
-    if (s["name"] == "framework tensorflow" && s["notes"].dump().find("environment: " + venv) != std::string::npos)
-      step = &s;
-  }
+  const nlohmann::json* step = testing::framework_step(r, "tensorflow", venv);
   ASSERT_NE(step, nullptr) << r.out;
   const std::string detail = (*step)["detail"];
   const std::string notes = (*step)["notes"].dump();
@@ -59,7 +43,7 @@ TEST(RealTensorflow, VerifySaysWhereTheWorkRanAndWhatWasLoaded) {
   // By file name: none of TensorFlow's Python extension modules (_pywrap_tfe.so and 60 more).
   EXPECT_EQ(notes.find("_pywrap_tfe.so"), std::string::npos) << notes;
   EXPECT_NE(detail.find("matmul max error"), std::string::npos) << detail;
-  if (fs::exists("/proc/driver/nvidia/version")) {
+  if (gpu_machine()) {
     EXPECT_EQ((*step)["status"], "passed") << detail;
   } else {
     EXPECT_EQ((*step)["status"], "failed") << detail;
@@ -101,17 +85,17 @@ TEST(RealTensorflow, GpuFigureCodeOnTheCpuWithMirroredStrategy) {
   auto run = gpu::run_framework_bench(runner, target(), c, kDeadline);
   for (const char* key :
        {"tensorflow.resnet18_fp32.gpu0", "tensorflow.resnet18_fp16.gpu0", "tensorflow.resnet18_fp32.gpus2"}) {
-    const BenchMeasurement* m = find(run, key);
+    const BenchMeasurement* m = find_figure(run, key);
     ASSERT_NE(m, nullptr) << key << "\n" << run.stderr_text;
     EXPECT_EQ(m->status, kBenchOk) << key << ": " << m->detail << "\n" << run.stderr_text;
     EXPECT_TRUE(m->check_passed) << key << ": " << m->check;
     EXPECT_GT(m->value, 0) << key;
   }
-  const BenchMeasurement* mirrored = find(run, "tensorflow.resnet18_fp32.gpus2");
+  const BenchMeasurement* mirrored = find_figure(run, "tensorflow.resnet18_fp32.gpus2");
   ASSERT_NE(mirrored, nullptr);
   EXPECT_NE(mirrored->detail.find("MirroredStrategy over 2 devices"), std::string::npos) << mirrored->detail;
   EXPECT_NE(mirrored->detail.find("test mode, on the CPU"), std::string::npos) << mirrored->detail;
-  EXPECT_NE(find(run, "tensorflow.resnet18_fp16.gpu0")->detail.find("mixed_float16"), std::string::npos);
+  EXPECT_NE(find_figure(run, "tensorflow.resnet18_fp16.gpu0")->detail.find("mixed_float16"), std::string::npos);
 }
 
 }  // namespace

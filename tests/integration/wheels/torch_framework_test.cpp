@@ -7,23 +7,19 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
-#include "gpu/framework_bench.hpp"
-#include "run_gpudoctor.hpp"
+#include "real_framework.hpp"
 
 namespace gpudoctor {
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr std::chrono::minutes kDeadline{10};
+using testing::find_figure;
+using testing::gpu_machine;
+constexpr auto kDeadline = testing::kRealFrameworkDeadline;
 
 std::string torch_venv() {
-  const char* v = std::getenv("GPUDOCTOR_TORCH_VENV");
-  return v == nullptr ? std::string() : std::string(v);
+  return testing::venv_from("GPUDOCTOR_TORCH_VENV");
 }
 
 #define REQUIRE_TORCH_VENV()                                                                             \
@@ -31,20 +27,8 @@ std::string torch_venv() {
   GTEST_SKIP() << "SKIPPED: GPUDOCTOR_TORCH_VENV is not set (a venv with PyPI's torch, about 3 GB: not " \
                   "downloaded in CI; docs/testing.md)"
 
-bool gpu_machine() {
-  return fs::exists("/proc/driver/nvidia/version");
-}
-
 gpu::FrameworkTarget target() {
-  fs::path venv = fs::canonical(torch_venv());
-  return {.framework = "pytorch", .env = venv.string(), .interpreter = (venv / "bin/python").string()};
-}
-
-const BenchMeasurement* find(const gpu::FrameworkBenchRun& run, const std::string& key) {
-  for (const auto& m : run.measurements) {
-    if (m.key == key) return &m;
-  }
-  return nullptr;
+  return testing::framework_target(torch_venv(), "pytorch");
 }
 
 TEST(RealTorch, VerifySaysWhereTheWorkRanAndWhatWasLoaded) {
@@ -52,11 +36,7 @@ TEST(RealTorch, VerifySaysWhereTheWorkRanAndWhatWasLoaded) {
   const std::string venv = target().env;
   auto r = testing::run_gpudoctor({"--env", venv, "--json", "verify", "--framework", "pytorch"}, kDeadline);
   ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
-  const nlohmann::json* step = nullptr;
-  for (const auto& s : r.json["steps"]) {
-    if (s["name"] == "framework pytorch" && s["notes"].dump().find("environment: " + venv) != std::string::npos)
-      step = &s;
-  }
+  const nlohmann::json* step = testing::framework_step(r, "pytorch", venv);
   ASSERT_NE(step, nullptr) << r.out;
   const std::string detail = (*step)["detail"];
   const std::string notes = (*step)["notes"].dump();
@@ -104,18 +84,18 @@ TEST(RealTorch, GpuFigureCodeOnTheCpuWithDdpOverGloo) {
   HostProcessRunner runner;
   auto run = gpu::run_framework_bench(runner, target(), c, kDeadline);
   for (const char* key : {"pytorch.resnet18_fp32.gpu0", "pytorch.resnet18_fp16.gpu0", "pytorch.resnet18_fp32.gpus2"}) {
-    const BenchMeasurement* m = find(run, key);
+    const BenchMeasurement* m = find_figure(run, key);
     ASSERT_NE(m, nullptr) << key << "\n" << run.stderr_text;
     EXPECT_EQ(m->status, kBenchOk) << key << ": " << m->detail << "\n" << run.stderr_text;
     EXPECT_TRUE(m->check_passed) << key << ": " << m->check;
     EXPECT_GT(m->value, 0) << key;
   }
-  const BenchMeasurement* ddp = find(run, "pytorch.resnet18_fp32.gpus2");
+  const BenchMeasurement* ddp = find_figure(run, "pytorch.resnet18_fp32.gpus2");
   ASSERT_NE(ddp, nullptr);
   EXPECT_NE(ddp->detail.find("batch 4 "), std::string::npos) << ddp->detail;  // 2 per rank
   EXPECT_NE(ddp->detail.find("DistributedDataParallel (gloo)"), std::string::npos) << ddp->detail;
   EXPECT_NE(ddp->detail.find("test mode, on the CPU"), std::string::npos) << ddp->detail;
-  EXPECT_NE(find(run, "pytorch.resnet18_fp16.gpu0")->detail.find("GradScaler"), std::string::npos);
+  EXPECT_NE(find_figure(run, "pytorch.resnet18_fp16.gpu0")->detail.find("GradScaler"), std::string::npos);
 }
 
 // A rank that dies ends the DDP figure at once: the other rank, waiting for the group, is killed
@@ -134,12 +114,12 @@ TEST(RealTorch, ADdpRankThatDiesFailsTheFigureAtOnce) {
   // Within the deadline the script's gloo rendezvous would wait 30 min for the missing rank.
   auto run = gpu::run_framework_bench(runner, target(), c, std::chrono::minutes(5));
   auto took = std::chrono::steady_clock::now() - start;
-  const BenchMeasurement* ddp = find(run, "pytorch.resnet18_fp32.gpus2");
+  const BenchMeasurement* ddp = find_figure(run, "pytorch.resnet18_fp32.gpus2");
   ASSERT_NE(ddp, nullptr) << run.stderr_text;
   EXPECT_EQ(ddp->status, kBenchFailed) << ddp->detail;
   EXPECT_NE(ddp->detail.find("DDP rank(s) [1] exited with [3]"), std::string::npos) << ddp->detail;
   EXPECT_LT(took, std::chrono::minutes(4)) << "the surviving rank was left waiting";
-  const BenchMeasurement* bf16 = find(run, "pytorch.resnet18_bf16.gpu0");
+  const BenchMeasurement* bf16 = find_figure(run, "pytorch.resnet18_bf16.gpu0");
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ(bf16->status, kBenchOk) << bf16->detail;
   EXPECT_TRUE(bf16->check_passed) << bf16->check;
