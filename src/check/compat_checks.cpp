@@ -1051,7 +1051,30 @@ class Checker {
     for (const FrameworkFacts& fw : env.frameworks) {
       if (fw.name == "torch") torch = &fw;
     }
-    if (torch == nullptr) return;
+    if (torch == nullptr) {
+      // Each imports torch first: alone in an environment, `import torchaudio` fails (a venv can
+      // still see a torch elsewhere through include-system-site-packages or PYTHONPATH: a warning).
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.name != "torchvision" && fw.name != "torchaudio") continue;
+        const std::string pin =
+            fw.requires_torch ? "\"torch==" + fw.requires_torch->truncated(3).str() + "\"" : "torch";
+        add(Finding{.id = "torch-companion-without-torch",
+                    .severity = Severity::warning,
+                    .area = FindingArea::python,
+                    .title = fw.name + " " + fw.version.str() + " is installed without torch (in " + env.path + ")",
+                    .detail = "`import " + fw.name +
+                              "` imports torch first, so it fails with "
+                              "\"ModuleNotFoundError: No module named 'torch'\" unless a torch comes from outside "
+                              "this environment (a venv with include-system-site-packages, PYTHONPATH).",
+                    .fix = "Install the torch it is built for, from the same index as " + fw.name + ": pip install " +
+                           pin +
+                           (fw.variant.starts_with("cu") ? " --index-url " + kb_.torch_index_url(fw.variant) : "") +
+                           "; or remove " + fw.name + " if it was not wanted.",
+                    .evidence = {where(env, fw)},
+                    .source = fw.evidence});
+      }
+      return;
+    }
     const Version installed = torch->version.truncated(3);
     const TorchRelease* rel = kb_.torch_release(torch->version);
     for (const FrameworkFacts& fw : env.frameworks) {

@@ -277,5 +277,23 @@ TEST(CompanionChecks, TensorflowAddonsOutsideItsRangeAndEndOfLife) {
   EXPECT_FALSE(has(unknown, "tensorflow-addons-mismatch") || has(unknown, "tensorflow-addons-end-of-life"));
 }
 
+// torchaudio 2.8.0 with no torch at all (found by the real-install sweep: listed without a word,
+// though its import fails).
+TEST(CompanionChecks, ACompanionWithoutTorchIsAWarning) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  PythonEnvFacts e = testing::env_with("3.12.3", companion("torchaudio", "2.8.0+cu128", "2.8.0"));
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, builtin_kb());
+  const Finding* m = find(fs, "torch-companion-without-torch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::warning);
+  EXPECT_TRUE(contains(m->title, "torchaudio 2.8.0+cu128 is installed without torch")) << m->title;
+  EXPECT_TRUE(contains(m->fix, "pip install \"torch==2.8.0\" --index-url https://download.pytorch.org/whl/cu128"))
+      << m->fix;
+  // With its torch beside it, nothing of the kind.
+  auto ok = torch_env("2.8.0+cu128", "cu128", {companion("torchaudio", "2.8.0+cu128", "2.8.0")});
+  EXPECT_EQ(find(ok, "torch-companion-without-torch"), nullptr) << ids(ok);
+}
+
 }  // namespace
 }  // namespace gpudoctor
