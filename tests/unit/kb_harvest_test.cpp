@@ -32,6 +32,7 @@ struct Artefact {
   std::string cuda_major, header;            ///< cuDNN wheels: cuNN of the package, cudnn_version.h
   std::string end_of_life;                   ///< tensorflow-addons: its own end-of-life notice
   std::string cudart;                        ///< jax plugins: what the with-cuda extra asks of the CUDA runtime
+  std::string and_cuda_cudnn;                ///< tensorflow: what its [and-cuda] extra asks of nvidia-cudnn-cuNN
 };
 
 std::string str(const toml::table& t, const char* key) {
@@ -68,6 +69,7 @@ std::vector<Artefact> load_artefacts() {
       a.cuda_major = str(t, "cuda_major");
       a.header = str(t, "header");
       a.end_of_life = str(t, "end_of_life");
+      a.and_cuda_cudnn = str(t, "and_cuda_cudnn");
       a.cudart = str(t, "cudart");
       out.push_back(std::move(a));
     }
@@ -341,6 +343,15 @@ std::vector<std::string> disagreements(const KnowledgeBase& kb, const std::vecto
       }
     }
     if (b->archs != sass || b->ptx != ptx) out.push_back(at + "archs differ from build_info.py");
+    // [[and_cuda]]: the cuDNN its extra asks for, pin ("==9.3.0.75") or range ("<10.0,>=9.3.0.75").
+    if (!a.and_cuda_cudnn.empty()) {
+      const TfAndCuda* ac = kb.tf_and_cuda(a.version);
+      bool named = ac != nullptr && std::any_of(ac->pins.begin(), ac->pins.end(), [&](const std::string& p) {
+                     return p.starts_with("nvidia-cudnn-cu") && p.ends_with(a.and_cuda_cudnn) &&
+                            (p.find("==") != std::string::npos || p.find('<') != std::string::npos);
+                   });
+      if (!named) out.push_back(at + "[and-cuda] row does not name the wheel's nvidia-cudnn " + a.and_cuda_cudnn);
+    }
   }
   jax_disagreements(kb, all, out);
   companion_disagreements(kb, all, out);

@@ -39,7 +39,7 @@ $ErrorActionPreference = 'Stop'
 # (run in bash) python -m pip install --upgrade pip
 
 # Install TensorFlow 2.21
-# pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed. Exact pins not verified. A nightly setup.py between 2.18 and 2.19 pinned cuDNN 9.3.0.75 / CUDA 12.5.82 wheels; newer releases may use ranges (e.g. nvidia-cusparse-cu12<13.0,>=12.5.1.3).
+# pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed. Ranges, as 2.20: the newest CUDA 12.x wheels (runtime >= 12.5.82) and cuDNN 9.x (>= 9.3.0.75); NCCL >= 2.27.7. Its wheels are manylinux_2_27: glibc 2.27 or newer.
 # (run in bash) python -m pip install "tensorflow[and-cuda]==2.21.*"
 
 # Check that TensorFlow sees the GPU
