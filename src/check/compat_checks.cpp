@@ -161,9 +161,7 @@ class Checker {
     // The branches are Linux's numbers; on Windows and WSL2 the driver is compared with the next
     // branch (KnowledgeBase::driver_past_branch).
     for (const GpuFacts& g : facts.gpus) {
-      std::optional<Version> cc;
-      if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
-      if (auto b = kb.last_driver_branch(g.pci_device_id, gpu_kb_name(g), cc)) legacy_.push_back(LegacyGpu{&g, *b});
+      if (auto b = kb.last_driver_branch(g)) legacy_.push_back(LegacyGpu{&g, *b});
     }
     for (const LegacyGpu& l : legacy_) {
       if (lowest_ == nullptr || l.branch.major < lowest_->branch.major) lowest_ = &l;

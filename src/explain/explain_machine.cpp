@@ -134,9 +134,7 @@ Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
   if (kb == nullptr || !f.driver.version) return Truth::unknown;
   const Platform numbering = f.platform == Platform::linux && !f.os.wsl2 ? Platform::linux : Platform::windows;
   for (const GpuFacts& g : f.gpus) {
-    std::optional<Version> cc;
-    if (g.cc_major && g.cc_minor) cc = Version::of({*g.cc_major, *g.cc_minor});
-    auto b = kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name, cc);
+    auto b = kb->last_driver_branch(g);
     if (b && kb->driver_past_branch(*f.driver.version, b->major, numbering)) return Truth::yes;
   }
   return Truth::no;
@@ -471,9 +469,8 @@ std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const Ex
     target.version_id = machine.facts->os.version_id;
     for (const GpuFacts& g : machine.facts->gpus) {  // the GPU the message is about: of its branch
       if (target.cc || !g.cc_major || !g.cc_minor) continue;
-      const Version cc = Version::of({*g.cc_major, *g.cc_minor});
-      auto b = machine.kb->last_driver_branch(g.pci_device_id, g.kb_name.empty() ? g.name : g.kb_name, cc);
-      if (b && b->branch == branch) target.cc = cc;
+      auto b = machine.kb->last_driver_branch(g);
+      if (b && b->branch == branch) target.cc = Version::of({*g.cc_major, *g.cc_minor});
     }
   }
   target.installed_major = installed;

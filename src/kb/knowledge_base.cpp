@@ -276,6 +276,12 @@ std::optional<LegacyDriverBranch> KnowledgeBase::last_driver_branch(std::string_
                                 " do not list this GPU"};
 }
 
+std::optional<LegacyDriverBranch> KnowledgeBase::last_driver_branch(const GpuFacts& gpu) const {
+  std::optional<Version> cc;
+  if (gpu.cc_major && gpu.cc_minor) cc = Version::of({*gpu.cc_major, *gpu.cc_minor});
+  return last_driver_branch(gpu.pci_device_id, gpu.kb_name.empty() ? gpu.name : gpu.kb_name, cc);
+}
+
 std::vector<int> KnowledgeBase::driver_branch_sequence() const {
   std::vector<int> seq;
   for (const CudaDriverRow& r : cuda_drivers) {

@@ -11,6 +11,7 @@
 
 #include "core/result.hpp"
 #include "core/version.hpp"
+#include "model/facts.hpp"
 #include "model/kb_rows.hpp"
 #include "model/platform.hpp"
 
@@ -119,6 +120,9 @@ class KnowledgeBase {
   [[nodiscard]] std::optional<LegacyDriverBranch> last_driver_branch(std::string_view pci_device_id,
                                                                      std::string_view gpu_name,
                                                                      const std::optional<Version>& cc) const;
+  /// The same for a GPU of the facts: its PCI device id, its knowledge-base name (else its own
+  /// name) and its compute capability.
+  [[nodiscard]] std::optional<LegacyDriverBranch> last_driver_branch(const GpuFacts& gpu) const;
   /// NVIDIA's driver branches the tables know, oldest first: the Linux driver of each toolkit
   /// (compat/cuda_drivers.toml, NVIDIA's table), the legacy branches and the packages' branches
   /// (compat/driver_branches.toml). Not every branch: 396, 430 and 435, for instance, are missing.
