@@ -12,7 +12,7 @@
 namespace gpudoctor {
 
 struct DataFile {
-  std::string path;  ///< relative, '/'-separated ("explain/rules-tensorflow.toml")
+  std::string path;  ///< relative, '/'-separated ("explain/driver.toml")
   std::string content;
   std::string origin;  ///< "built-in" or the host path it was read from
 };

@@ -1,7 +1,7 @@
 #pragma once
 /// The Windows registry, read-only, as the probes see it: the live registry of this host
 /// (registry_win32.cpp: RegOpenKeyExW / RegEnumKeyExW / RegEnumValueW, in the 64-bit or the
-/// 32-bit view) or a `reg export` file read on any host (registry_file.cpp), so a Windows
+/// 32-bit view) or a `reg export` file read on any host (registry.cpp), so a Windows
 /// machine can be diagnosed from Linux (`--root C: --platform windows --registry FILE.reg`) and
 /// the tests run anywhere. The file is untrusted input: bounded in size and count, every line
 /// not understood reported.

@@ -220,13 +220,22 @@ FAKE_API CUresult cuMemcpyDtoH_v2(void* to, CUdeviceptr from, size_t bytes) {
 FAKE_API CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned, int*, void**) {
   FAKE_CALL("cuModuleLoadDataEx");
   // What the real JIT needs of verify's module: PTX text with the kernel's entry.
+  // Comments count as white space before the first directive (nvcc's own PTX opens with them).
   const char* text = static_cast<const char*>(image);
+  while (*text == '\n' || *text == ' ' || *text == '\t' || std::strncmp(text, "//", 2) == 0) {
+    if (*text == '/') {
+      const char* eol = std::strchr(text, '\n');
+      text = eol != nullptr ? eol : text + std::strlen(text);
+    } else {
+      ++text;
+    }
+  }
   if (std::strncmp(text, ".version", 8) != 0) return kInvalidPtx;
   if (std::strstr(text, ".entry gpudoctor_affine") != nullptr) {
     *module = &g_module_tag;
     return kSuccess;
   }
-  // bench's stream kernels (gpu/bench_kernels.cpp).
+  // bench's stream kernels (src/gpu/kernels/stream.ptx).
   if (std::strstr(text, ".entry gpudoctor_copy") != nullptr && std::strstr(text, ".entry gpudoctor_triad") != nullptr) {
     *module = &g_stream_module_tag;
     return kSuccess;

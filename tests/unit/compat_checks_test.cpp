@@ -389,7 +389,7 @@ TEST(CompatChecks, ImplausibleBuildInfoIsIgnored) {
   EXPECT_TRUE(fs.empty()) << ids(fs);
 }
 
-// ---- Regression tests for the KB audit (notes/kb-audit.md) ----
+// ---- Regression tests for the KB audit (commits f2a3cc8, 8360ae7) ----
 
 /// A finding `id` of that severity whose detail or fix names `text` (a driver floor, a doubt).
 void expect_finding(const std::vector<Finding>& fs, const std::string& id, Severity severity, const std::string& text) {

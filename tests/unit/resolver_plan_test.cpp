@@ -239,7 +239,7 @@ TEST(ResolverPlan, RequestFromFacts) {
   EXPECT_EQ(p.frameworks[0].best->driver_min->major(), 528);
 }
 
-// ---- Regression tests for the wrong ✓ verdicts of the KB audit (notes/kb-audit.md, B1-B7) ----
+// ---- Regression tests for the wrong ✓ verdicts of the KB audit (B1-B7; commit f2a3cc8) ----
 
 std::string issue_ids(const PlanOption& o) {
   std::string s;

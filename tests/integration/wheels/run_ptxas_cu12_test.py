@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The PTX verify carries must assemble for Maxwell to Volta (sm_50..sm_72), which CUDA 13's
 ptxas no longer serves: this takes ptxas from the CUDA 12 nvidia-cuda-nvcc-cu12 wheel (cached)
-and runs VerifyKernels.PtxasOfCuda12AssemblesItForMaxwellToVolta with it.
+and runs PtxModules.PtxasOfCuda12AssemblesEachForMaxwellToVolta with it.
 
   run_ptxas_cu12_test.py --cache DIR --work DIR --unit-tests PATH
 
@@ -40,7 +40,7 @@ def main():
             out.write(z.read("nvidia/cuda_nvcc/bin/ptxas"))
         os.chmod(ptxas, 0o755)
     env = dict(os.environ, GPUDOCTOR_CU12_PTXAS=ptxas)
-    r = subprocess.run([a.unit_tests, "--gtest_filter=VerifyKernels.PtxasOfCuda12AssemblesItForMaxwellToVolta"],
+    r = subprocess.run([a.unit_tests, "--gtest_filter=PtxModules.PtxasOfCuda12AssemblesEachForMaxwellToVolta"],
                        env=env, capture_output=True, text=True)
     print(r.stdout[-2000:], flush=True)
     if r.returncode != 0 or "[  PASSED  ] 1 test" not in r.stdout or "SKIPPED" in r.stdout:
