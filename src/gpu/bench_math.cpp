@@ -15,26 +15,13 @@ double median_of(std::vector<double>& v) {
   return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2.0;
 }
 
-std::string check_summary(const SampledCheck& c) {
+std::string check_summary(const BoundCheck& c) {
   char text[200];
   std::snprintf(text, sizeof text,
                 "%zu sampled elements against a double-precision CPU reference, max error %.3g (bound %.3g)%s",
                 c.checked, c.worst_error, c.worst_bound,
                 c.outside == 0 ? "" : (", " + std::to_string(c.outside) + " outside the bound").c_str());
   return text;
-}
-
-void add_sample(SampledCheck& c, double got, double want, double bound) {
-  double error = std::fabs(got - want);
-  ++c.checked;
-  // NaN or Inf fails: !(error <= bound).
-  if (!(error <= bound)) ++c.outside;
-  double ratio = error / bound;
-  if (!(ratio <= c.worst_ratio)) {
-    c.worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
-    c.worst_error = error;
-    c.worst_bound = bound;
-  }
 }
 
 /// Index `i` of `samples` spread over [0, total): first and last included, a stride between.
@@ -82,9 +69,6 @@ std::vector<double> sample_times(const std::function<double()>& once, const Samp
 double gemm_flops(double m, double n, double k) {
   return 2.0 * m * n * k;
 }
-double conv_flops(double n, double c, double k, double out_h, double out_w, double r, double s) {
-  return 2.0 * n * k * out_h * out_w * c * r * s;
-}
 double copy_bytes(double count, double size) {
   return 2.0 * count * size;
 }
@@ -116,9 +100,9 @@ size_t check_samples(long long terms) {
   return static_cast<size_t>(std::max(256LL, kBudget / std::max(terms, 1LL)));
 }
 
-SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double u, double terms_factor, double output_u, double input_u) {
-  SampledCheck check;
+BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
+                              double u, double terms_factor, double output_u, double input_u) {
+  BoundCheck check;
   const size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
   samples = std::min(samples, total);
   for (size_t s = 0; s < samples; ++s) {
@@ -133,10 +117,9 @@ SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, 
       want += term;
       magnitude += std::fabs(term);
     }
-    add_sample(check, c[at], want,
-               (terms_factor * k * u + 2 * input_u) * magnitude + output_u * std::fabs(want) + 1e-30);
+    check.add(at, c[at], want, (terms_factor * k * u + 2 * input_u) * magnitude + output_u * std::fabs(want) + 1e-30);
   }
-  check.passed = check.checked > 0 && check.outside == 0;
+  check.finish();
   check.summary = check_summary(check);
   return check;
 }
@@ -163,14 +146,9 @@ double gemm_sampled_relative_error(const float* a, const float* b, const float* 
   return want2 > 0 ? std::sqrt(error2 / want2) : (error2 > 0 ? INFINITY : 0.0);
 }
 
-std::string BenchConvShape::text() const {
-  return std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + ", " +
-         std::to_string(k) + " filters " + std::to_string(r) + "x" + std::to_string(s) + ", pad " + std::to_string(pad);
-}
-
-SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const float* w, const float* y,
-                                size_t samples, double u, double terms_factor, double output_u) {
-  SampledCheck check;
+BoundCheck check_conv_sampled(const ConvShape& sh, const float* x, const float* w, const float* y, size_t samples,
+                              double u, double terms_factor, double output_u) {
+  BoundCheck check;
   const int oh = sh.out_h();
   const int ow = sh.out_w();
   const size_t total = static_cast<size_t>(sh.n) * sh.k * oh * ow;
@@ -197,9 +175,9 @@ SampledCheck check_conv_sampled(const BenchConvShape& sh, const float* x, const 
         }
       }
     }
-    add_sample(check, y[at], want, terms_factor * terms * u * magnitude + output_u * std::fabs(want) + 1e-30);
+    check.add(at, y[at], want, terms_factor * terms * u * magnitude + output_u * std::fabs(want) + 1e-30);
   }
-  check.passed = check.checked > 0 && check.outside == 0;
+  check.finish();
   check.summary = check_summary(check);
   return check;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/reference_check.hpp"
 #include "model/bench_report.hpp"
 
 namespace gpudoctor::gpu {
@@ -44,8 +45,6 @@ std::vector<double> sample_times(const std::function<double()>& once, const Samp
 
 /// Floating-point operations of C(MxN) = A(MxK) * B(KxN): 2*M*N*K.
 double gemm_flops(double m, double n, double k);
-/// Of a stride-1 convolution forward: 2 * N * K * OH * OW * C * R * S.
-double conv_flops(double n, double c, double k, double out_h, double out_w, double r, double s);
 /// Bytes a copy kernel moves for `count` elements of `size` bytes: read + write (STREAM's count).
 double copy_bytes(double count, double size);
 /// Bytes of a triad a = b + s*c: two reads, one write.
@@ -62,18 +61,6 @@ double scaling_efficiency(double one, double many, int n);
 /// and GB/s, 1e12 for TFLOP/s.
 void fill_rate(BenchMeasurement& m, const SampleStats& stats, double work, double scale);
 
-/// A correctness check on sampled elements against a double-precision CPU reference, bound
-/// terms * u * sum|a||b| per element (Higham 3.1).
-struct SampledCheck {
-  bool passed = false;
-  size_t checked = 0;
-  size_t outside = 0;
-  double worst_error = 0;
-  double worst_bound = 0;
-  double worst_ratio = 0;  ///< worst error over its bound
-  std::string summary;     ///< "256 sampled elements, max error 2.1e-06 (bound 3.1e-05)"
-};
-
 /// How many elements to check when each costs `terms` products: every one of a small result, and
 /// about 1e8 products (a fraction of a second) for a large one, never fewer than 256.
 size_t check_samples(long long terms);
@@ -83,9 +70,8 @@ size_t check_samples(long long terms);
 /// adds 2 * input_u * sum|a||b| once (each product's two rounded factors), not per term.
 /// `output_u`: the unit roundoff of the result's own type when it is narrower than FP32 (an FP16
 /// output adds |exact| * 2^-11).
-SampledCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                                double unit_roundoff, double terms_factor = 1.0, double output_u = 0,
-                                double input_u = 0);
+BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
+                              double unit_roundoff, double terms_factor = 1.0, double output_u = 0, double input_u = 0);
 
 /// FP8 E4M3 (OCP FP8, NVIDIA's __nv_fp8_e4m3): 4 exponent bits (bias 7), 3 mantissa bits, no
 /// infinities, max 448. Round to nearest even, saturating at +-448 (what cuBLASLt's FP8 inputs
@@ -113,14 +99,9 @@ double nvlink_gbps_per_link(unsigned version);
 double pcie_link_gbps(unsigned gen, unsigned width);
 
 /// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.
-struct BenchConvShape {
-  int n = 8, c = 64, h = 56, w = 56, k = 64, r = 3, s = 3, pad = 1;
-  [[nodiscard]] int out_h() const { return h + 2 * pad - r + 1; }
-  [[nodiscard]] int out_w() const { return w + 2 * pad - s + 1; }
-  [[nodiscard]] double flops() const { return conv_flops(n, c, k, out_h(), out_w(), r, s); }
-  [[nodiscard]] std::string text() const;  ///< "8x64x56x56, 64 filters 3x3, pad 1"
-};
-SampledCheck check_conv_sampled(const BenchConvShape& shape, const float* x, const float* w, const float* y,
-                                size_t samples, double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
+/// The CPU convolution bench measures unless told otherwise (a ResNet-50 stage-2 layer, batch 8).
+inline constexpr ConvShape kBenchCpuConvShape{.n = 8, .c = 64, .h = 56, .w = 56, .k = 64, .r = 3, .s = 3, .pad = 1};
+BoundCheck check_conv_sampled(const ConvShape& shape, const float* x, const float* w, const float* y, size_t samples,
+                              double unit_roundoff, double terms_factor = 1.0, double output_u = 0);
 
 }  // namespace gpudoctor::gpu

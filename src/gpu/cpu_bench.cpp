@@ -118,7 +118,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   send_call_line(out, "cblas_sgemm");
   SampleStats stats = summarize(sample_times(once, bench_policy(budget)));
   fill_rate(m, stats, gemm_flops(n, n, n), 1e9);
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff);
+  BoundCheck check = check_gemm_sampled(a.data(), b.data(), c.data(), n, n, n, check_samples(n), kFloatUnitRoundoff);
   m.check = check.summary;
   m.check_passed = check.passed;
   m.detail =
@@ -207,7 +207,7 @@ bool reorder(DnnlRun& r, dnnl_engine_t engine, dnnl_stream_t stream, dnnl_memory
 
 void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = kBenchFailed};
-  BenchConvShape sh;
+  ConvShape sh = kBenchCpuConvShape;
   sh.n = int_arg(args, 1, sh.n);
   sh.c = int_arg(args, 2, sh.c);
   sh.h = int_arg(args, 3, sh.h);
@@ -323,7 +323,7 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   }
   fill_rate(m, stats, sh.flops(), 1e9);
   // oneDNN's FP32 kernels are FMA-based; Winograd is not chosen for convolution_direct.
-  SampledCheck check =
+  BoundCheck check =
       check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s), kFloatUnitRoundoff);
   m.check = check.summary;
   m.check_passed = check.passed;

@@ -226,8 +226,8 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   };
   auto c = time_gemm(r, gemm, "cublasGemmEx", dc, n, policy);
   if (!c) return;
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
-                                          factor, 0.0, input_u);
+  BoundCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
+                                        factor, 0.0, input_u);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
@@ -353,8 +353,8 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   };
   auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, n, policy);
   if (!c) return;
-  SampledCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
-                                          fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0);
+  BoundCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
+                                        fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0);
   if (fp8) {
     const double relative = gemm_sampled_relative_error(a.data(), b.data(), c->data(), n, n, n, check_samples(n));
     char text[120];
@@ -481,7 +481,7 @@ inline constexpr int kCudnnTensorOpMath = 1;            ///< CUDNN_TENSOR_OP_MAT
 inline constexpr int kCudnnFwdImplicitPrecompGemm = 1;  ///< CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM
 
 /// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
-void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolicy& policy) {
+void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& policy) {
   send_call_line(r.out, "dlopen cuDNN");
   auto loaded = load_cudnn(r.names("cudnn", {"libcudnn.so"}));
   if (!loaded) {
@@ -568,8 +568,8 @@ void bench_conv(Run& r, bool half, const BenchConvShape& sh, const SamplingPolic
   fill_rate(r.m, *stats, sh.flops(), 1e12);
   // FP16: exact products of the rounded inputs, FP32 accumulation (twice the bound, for tensor
   // cores), the result rounded to half.
-  SampledCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s),
-                                          kFloatUnitRoundoff, 2.0, half ? 1.0 / (1 << 11) : 0.0);
+  BoundCheck check = check_conv_sampled(sh, x.data(), w.data(), y.data(), check_samples(sh.c * sh.r * sh.s),
+                                        kFloatUnitRoundoff, 2.0, half ? 1.0 / (1 << 11) : 0.0);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
@@ -827,14 +827,14 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
       bench_gemm(r, op.substr(5), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
     else if (op.starts_with("conv-")) {
       // size = batch; then channels, height (= width), filters.
-      BenchConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)),
-                        .c = 64,
-                        .h = 56,
-                        .w = 56,
-                        .k = 64,
-                        .r = 3,
-                        .s = 3,
-                        .pad = 1};
+      ConvShape sh{.n = static_cast<int>(std::clamp(size, 1LL, 1024LL)),
+                   .c = 64,
+                   .h = 56,
+                   .w = 56,
+                   .k = 64,
+                   .r = 3,
+                   .s = 3,
+                   .pad = 1};
       if (args.size() > 4 && std::sscanf(args[4].c_str(), "%d,%d,%d", &sh.c, &sh.h, &sh.k) == 3) sh.w = sh.h;
       sh.c = std::clamp(sh.c, 1, 4096);
       sh.h = sh.w = std::clamp(sh.h, 3, 4096);

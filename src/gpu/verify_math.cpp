@@ -138,26 +138,16 @@ Reference conv_backward_data_reference(const ConvShape& s, const std::vector<flo
   return r;
 }
 
-Comparison compare_with_bound(const std::vector<float>& got, const Reference& ref, int terms, double unit_roundoff) {
-  Comparison c;
-  double worst_ratio = -1;
+BoundCheck compare_with_bound(const std::vector<float>& got, const Reference& ref, int terms, double unit_roundoff) {
+  BoundCheck c;
   for (size_t i = 0; i < ref.value.size(); ++i) {
     // 2*terms*u: the accumulation's gamma plus the rounding of the inputs and of the output;
     // the smallest normal float keeps an all-zero element from having a zero bound.
     double bound = 2.0 * terms * unit_roundoff * ref.magnitude[i] + 1e-30;
-    double g = i < got.size() ? static_cast<double>(got[i]) : NAN;
-    double error = std::fabs(g - ref.value[i]);
-    bool ok = error <= bound;  // NaN fails
-    if (!ok) ++c.outside;
-    double ratio = ok ? error / bound : INFINITY;
-    if (ratio > worst_ratio) {
-      worst_ratio = ratio;
-      c.worst = i;
-      c.worst_error = error;
-      c.worst_bound = bound;
-    }
+    c.add(i, i < got.size() ? static_cast<double>(got[i]) : NAN, ref.value[i], bound);
   }
-  c.passed = c.outside == 0 && got.size() == ref.value.size();
+  c.finish();
+  c.passed = c.passed && got.size() == ref.value.size();
   char text[200];
   if (c.passed) {
     std::snprintf(text, sizeof text, "max error %.3g (bound %.3g) over %zu elements", c.worst_error, c.worst_bound,
@@ -166,7 +156,7 @@ Comparison compare_with_bound(const std::vector<float>& got, const Reference& re
     std::snprintf(text, sizeof text,
                   "%zu of %zu elements outside the bound; element %zu: %.9g, expected %.9g (bound %.3g)", c.outside,
                   ref.value.size(), c.worst, c.worst < got.size() ? static_cast<double>(got[c.worst]) : NAN,
-                  ref.value[c.worst], c.worst_bound);
+                  c.worst < ref.value.size() ? ref.value[c.worst] : NAN, c.worst_bound);
   }
   c.summary = text;
   return c;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/reference_check.hpp"
+
 namespace gpudoctor::gpu {
 
 /// Deterministic values in [-1, 1) (a 32-bit LCG): the same inputs on every run.
@@ -31,28 +33,13 @@ struct Reference {
 };
 Reference gemm_reference(const std::vector<float>& a, const std::vector<float>& b, int m, int n, int k);
 
-/// NCHW convolution, cross-correlation, stride 1, zero padding `pad`, filters KCRS.
-struct ConvShape {
-  int n = 2, c = 3, h = 10, w = 10, k = 4, r = 3, s = 3, pad = 1;
-  [[nodiscard]] int out_h() const { return h + 2 * pad - r + 1; }
-  [[nodiscard]] int out_w() const { return w + 2 * pad - s + 1; }
-};
 Reference conv_forward_reference(const ConvShape& shape, const std::vector<float>& x, const std::vector<float>& w);
 /// The gradient with respect to the input, given the output's gradient dy.
 Reference conv_backward_data_reference(const ConvShape& shape, const std::vector<float>& dy,
                                        const std::vector<float>& w);
 
-/// How `got` compares with `ref` when each element may be off by `terms * u * magnitude`:
-/// passed, the worst element and its error against its bound, and how many were outside.
-struct Comparison {
-  bool passed = false;
-  size_t worst = 0;
-  double worst_error = 0;
-  double worst_bound = 0;
-  size_t outside = 0;
-  std::string summary;  ///< "max error 1.2e-06 (bound 3.1e-05) over 3072 elements"
-};
-Comparison compare_with_bound(const std::vector<float>& got, const Reference& ref, int terms, double unit_roundoff);
+/// How `got` compares with `ref` when each element may be off by `terms * u * magnitude`.
+BoundCheck compare_with_bound(const std::vector<float>& got, const Reference& ref, int terms, double unit_roundoff);
 
 /// FNV-1a over bytes: the round trip's checksum.
 std::uint64_t fnv1a(const void* data, size_t size);

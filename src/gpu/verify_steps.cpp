@@ -299,7 +299,7 @@ constexpr int kGemmM = 64;
 constexpr int kGemmN = 48;
 constexpr int kGemmK = 256;
 
-void finish_comparison(StepRun& s, const std::string& what, const Comparison& c) {
+void finish_comparison(StepRun& s, const std::string& what, const BoundCheck& c) {
   if (c.passed)
     s.pass(what + ": " + c.summary);
   else
@@ -352,7 +352,7 @@ void step_gemm(StepRun& s, int device, bool half) {
   Reference ref = gemm_reference(a, b, kGemmM, kGemmN, kGemmK);
   // Half inputs are exact in FP32 products; the accumulation gets twice the FP32 bound, for
   // tensor-core paths that truncate rather than round.
-  Comparison cmp = compare_with_bound(c, ref, half ? 2 * kGemmK : kGemmK, kFloatUnitRoundoff);
+  BoundCheck cmp = compare_with_bound(c, ref, half ? 2 * kGemmK : kGemmK, kFloatUnitRoundoff);
   std::string what = std::string(half ? "FP16 GEMM (cublasGemmEx, FP32 accumulate) " : "SGEMM ") +
                      std::to_string(kGemmM) + "x" + std::to_string(kGemmN) + "x" + std::to_string(kGemmK);
   finish_comparison(s, what, cmp);
@@ -439,8 +439,8 @@ void step_cudnn(StepRun& s, int device) {
       !cu(s, "cuCtxSynchronize", s.cuda->ctx_synchronize) || !from_device(s, y, d_y) || !from_device(s, dx, d_dx)) {
     return;
   }
-  Comparison fwd = compare_with_bound(y, conv_forward_reference(shape, x, w), shape.c * shape.r * shape.s, u);
-  Comparison bwd = compare_with_bound(dx, conv_backward_data_reference(shape, dy, w), shape.k * shape.r * shape.s, u);
+  BoundCheck fwd = compare_with_bound(y, conv_forward_reference(shape, x, w), shape.c * shape.r * shape.s, u);
+  BoundCheck bwd = compare_with_bound(dx, conv_backward_data_reference(shape, dy, w), shape.k * shape.r * shape.s, u);
   s.step.notes.push_back("forward: " + fwd.summary);
   s.step.notes.push_back("backward data: " + bwd.summary);
   std::string what = "cuDNN " + packed_version_text(version) + " 3x3 convolution, " + std::to_string(shape.n) + "x" +

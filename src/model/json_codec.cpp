@@ -755,41 +755,32 @@ bool doctor_report_from_json(const json& doc, Facts& facts, std::vector<Finding>
   return true;
 }
 
-json report_to_json(const NvmlReport& report) {
-  return encode(report);
-}
-json report_to_json(const CudaDriverReport& report) {
-  return encode(report);
-}
-json report_to_json(const RuntimeLibraryReport& report) {
-  return encode(report);
-}
-void report_from_json(const json& j, NvmlReport& report) {
-  decode(j, report);
-}
-void report_from_json(const json& j, CudaDriverReport& report) {
-  decode(j, report);
-}
-void report_from_json(const json& j, RuntimeLibraryReport& report) {
-  decode(j, report);
-}
+// The public names of the generic codec: a type's encode and its lenient decode, one line each.
+#define GPUDOCTOR_CODEC_NAMES(Type, to_name, from_name) \
+  json to_name(const Type& value) {                     \
+    return encode(value);                               \
+  }                                                     \
+  void from_name(const json& j, Type& value) {          \
+    decode(j, value);                                   \
+  }
+GPUDOCTOR_CODEC_NAMES(NvmlReport, report_to_json, report_from_json)
+GPUDOCTOR_CODEC_NAMES(CudaDriverReport, report_to_json, report_from_json)
+GPUDOCTOR_CODEC_NAMES(RuntimeLibraryReport, report_to_json, report_from_json)
+GPUDOCTOR_CODEC_NAMES(VerifyStep, step_to_json, step_from_json)
+GPUDOCTOR_CODEC_NAMES(std::vector<GpuSample>, gpu_samples_to_json, gpu_samples_from_json)
+GPUDOCTOR_CODEC_NAMES(BenchMeasurement, measurement_to_json, measurement_from_json)
+GPUDOCTOR_CODEC_NAMES(BenchReport, bench_report_to_json, bench_report_from_json)
+#undef GPUDOCTOR_CODEC_NAMES
 
-json step_to_json(const VerifyStep& step) {
-  return encode(step);
-}
-void step_from_json(const json& j, VerifyStep& step) {
-  decode(j, step);
-}
+// The readers that first check the document is what it claims to be.
 json verify_report_to_json(const VerifyReport& report) {
   return encode(report);
 }
-
 bool verify_report_from_json(const json& j, VerifyReport& report) {
   if (!j.is_object() || !j.contains("steps") || !j["steps"].is_array()) return false;
   decode(j, report);
   return true;
 }
-
 json snapshot_to_json(const Snapshot& snapshot) {
   return encode(snapshot);
 }
@@ -800,33 +791,9 @@ bool snapshot_from_json(const json& j, Snapshot& snapshot) {
   decode(j, snapshot);
   return true;
 }
-json gpu_samples_to_json(const std::vector<GpuSample>& gpus) {
-  return encode(gpus);
-}
-void gpu_samples_from_json(const json& j, std::vector<GpuSample>& gpus) {
-  decode(j, gpus);
-}
-
-json measurement_to_json(const BenchMeasurement& m) {
-  return encode(m);
-}
-
-void measurement_from_json(const json& j, BenchMeasurement& m) {
-  decode(j, m);
-}
-
-json bench_report_to_json(const BenchReport& report) {
-  return encode(report);
-}
-
-void bench_report_from_json(const json& j, BenchReport& report) {
-  decode(j, report);
-}
-
 json bench_topology_to_json(const BenchTopology& topology) {
   return encode(topology);
 }
-
 bool bench_topology_from_json(const json& j, BenchTopology& topology) {
   return decode(j, topology);
 }

@@ -42,10 +42,10 @@ TEST(VerifyMath, GemmBoundPassesFloatResultAndCatchesOneWrongElement) {
       for (int p = 0; p < k; ++p) sum += a[p * m + i] * b[j * k + p];
       c[j * m + i] = sum;
     }
-  Comparison ok = compare_with_bound(c, ref, k, kFloatUnitRoundoff);
+  BoundCheck ok = compare_with_bound(c, ref, k, kFloatUnitRoundoff);
   EXPECT_TRUE(ok.passed) << ok.summary;
   c[37] += 0.01F;
-  Comparison bad = compare_with_bound(c, ref, k, kFloatUnitRoundoff);
+  BoundCheck bad = compare_with_bound(c, ref, k, kFloatUnitRoundoff);
   EXPECT_FALSE(bad.passed);
   EXPECT_EQ(bad.outside, 1U);
   EXPECT_EQ(bad.worst, 37U);
