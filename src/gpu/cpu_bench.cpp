@@ -40,9 +40,7 @@ inline constexpr int kCblasNoTrans = 111;
   X(get_corename,    char*, (),    Need::optional, "openblas_get_corename")
 // clang-format on
 
-struct OpenblasApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct OpenblasApi : VendorLibrary {
   GPUDOCTOR_OPENBLAS_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 
@@ -130,9 +128,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
 #if defined(GPUDOCTOR_HAVE_DNNL_HEADERS)
 
 /// oneDNN's C API (dnnl.h, 2.x), bound at run time; the types come from Debian's header.
-struct OnednnApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct OnednnApi : VendorLibrary {
   decltype(&::dnnl_version) version = nullptr;
   decltype(&::dnnl_engine_create) engine_create = nullptr;
   decltype(&::dnnl_stream_create) stream_create = nullptr;

@@ -48,9 +48,7 @@ inline constexpr int kPatchLevel = 2;
   X(status_name,   const char*, (cublasStatus_t),              Need::optional, "cublasGetStatusName")
 // clang-format on
 
-struct CublasApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct CublasApi : VendorLibrary {
   GPUDOCTOR_CUBLAS_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 
@@ -110,9 +108,7 @@ inline constexpr int kCublasLtPrefMaxWorkspaceBytes = 1;  ///< CUBLASLT_MATMUL_P
     "cublasLtMatmul")
 // clang-format on
 
-struct CublasLtApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct CublasLtApi : VendorLibrary {
   GPUDOCTOR_CUBLASLT_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 

@@ -80,9 +80,7 @@ inline constexpr CUresult kCudaErrorPeerAccessAlreadyEnabled = 704;
   X(mem_free_host,     CUresult, (void*),                          Need::optional, "cuMemFreeHost")
 // clang-format on
 
-struct CudaComputeApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct CudaComputeApi : VendorLibrary {
   GPUDOCTOR_CUDA_COMPUTE_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 

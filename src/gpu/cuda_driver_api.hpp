@@ -28,9 +28,7 @@ inline constexpr CUresult kCudaSuccess = 0;
   X(error_string,      CUresult, (CUresult, const char**), Need::optional, "cuGetErrorString")
 // clang-format on
 
-struct CudaDriverApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct CudaDriverApi : VendorLibrary {
   GPUDOCTOR_CUDA_DRIVER_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 

@@ -63,9 +63,7 @@ inline constexpr int kCudnnBwdDataAlgo1 = 1;
     "cudnnConvolutionBackwardData")
 // clang-format on
 
-struct CudnnApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct CudnnApi : VendorLibrary {
   GPUDOCTOR_CUDNN_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 

@@ -52,15 +52,22 @@ void bind_entry_point(const DynamicLibrary& lib, Fn& slot, const char* slot_name
 /// symbol_missing, naming every absent required entry point of the library at `path`.
 Error missing_entry_points_error(const BindState& state, const std::string& path);
 
-/// Opens the first of `names` that loads and binds the API table `Api` (members `library`,
-/// `bound`, then the declared slots) through `bind_all(api, state)`, a lambda that expands the
+/// What every API table holds before its slots: the library, whose handle keeps it mapped for as
+/// long as the pointers are used (so a table is move-only), and what was bound, by which name.
+struct VendorLibrary {
+  DynamicLibrary library;
+  std::vector<BoundSymbol> bound;
+};
+
+/// Opens the first of `names` that loads and binds the API table `Api` (a VendorLibrary, then
+/// the declared slots) through `bind_all(api, state)`, a lambda that expands the
 /// API's list with GPUDOCTOR_BIND_ENTRY_POINT. Errors: not_found / load_failed from the loader,
 /// symbol_missing (message names every absent required entry point; the library is closed).
 template <class Api, class BindAll>
 Result<Api> load_api(const std::vector<std::string>& names, BindAll bind_all) {
   auto opened = DynamicLibrary::open_first(names);
   if (!opened) return opened.error();
-  Api api{.library = std::move(opened).value(), .bound = {}};
+  Api api{VendorLibrary{.library = std::move(opened).value(), .bound = {}}};
   BindState state;
   bind_all(api, state);
   if (!state.missing_required.empty()) {

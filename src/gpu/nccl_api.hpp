@@ -39,9 +39,7 @@ struct ncclUniqueId {
     Need::optional, "ncclCommInitRank")
 // clang-format on
 
-struct NcclApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct NcclApi : VendorLibrary {
   GPUDOCTOR_NCCL_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 
@@ -54,9 +52,7 @@ using nvrtcResult = int;
   X(error_string,  const char*, (nvrtcResult),                 Need::optional, "nvrtcGetErrorString")
 // clang-format on
 
-struct NvrtcApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct NvrtcApi : VendorLibrary {
   GPUDOCTOR_NVRTC_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 

@@ -168,9 +168,7 @@ inline constexpr unsigned kNvmlNvlinkMaxLinks = 18;  ///< NVML_NVLINK_MAX_LINKS 
 // clang-format on
 
 /// The loaded library and its function table. Move-only: it owns the library handle.
-struct NvmlApi {
-  DynamicLibrary library;
-  std::vector<BoundSymbol> bound;
+struct NvmlApi : VendorLibrary {
   GPUDOCTOR_NVML_ENTRY_POINTS(GPUDOCTOR_DECLARE_ENTRY_POINT)
 };
 
