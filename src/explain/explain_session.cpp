@@ -298,22 +298,21 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       // Another platform's alternative is no cause of these lines; a rule's own cause stays,
       // ranked down by its `when` like any contradicted answer.
       if (k > 0 && !fits_platform(c, h.captures, machine)) continue;
-      ExplainMatch m;
-      m.rule = c.id;
-      m.title = rule.title;
-      m.category = c.category;
-      m.severity = c.severity;
-      m.harmless = c.harmless;
-      m.count = h.count;
-      m.lines = h.lines;
-      m.excerpts = h.excerpts;
-      m.captures = h.captures;
-      m.cause = fill_placeholders(select_platform_text(c.cause, platform), h.captures);
-      m.fix = fill_placeholders(select_platform_text(c.fix, platform), h.captures);
+      ExplainMatch m{.rule = c.id,
+                     .title = rule.title,
+                     .category = c.category,
+                     .severity = c.severity,
+                     .harmless = c.harmless,
+                     .count = h.count,
+                     .lines = h.lines,
+                     .excerpts = h.excerpts,
+                     .captures = h.captures,
+                     .cause = fill_placeholders(select_platform_text(c.cause, platform), h.captures),
+                     .fix = fill_placeholders(select_platform_text(c.fix, platform), h.captures),
+                     .machine = note,
+                     .sources = rule.sources,
+                     .score = c.priority};
       if (k == 0 && !kb_fix.empty()) m.fix += " " + kb_fix;
-      m.machine = note;
-      m.sources = rule.sources;
-      m.score = c.priority;
       bool any_no = false;
       bool all_yes = !c.when.empty();
       for (const auto& cond : c.when) {
