@@ -8,6 +8,7 @@
 #include "core/text.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -600,6 +601,51 @@ class Checker {
     import_fails,  ///< PyTorch: the libraries are linked, so `import torch` itself fails
   };
 
+  /// The environment's nvidia-* wheels that provide a missing library under another major
+  /// (nvidia-cudnn-cu12 9.10 where libcudnn.so.8 is wanted): a later install replaced the wheel
+  /// the build pins. `users`: the other frameworks of the environment that load that major.
+  struct Replaced {
+    std::vector<const NvidiaWheel*> wheels;
+    std::vector<std::string> users;
+    std::string text;  ///< for the detail, "" when none
+  };
+  static Replaced replaced_wheels(const PythonEnvFacts& env, const FrameworkFacts& fw,
+                                  const std::vector<std::string>& missing) {
+    Replaced r;
+    for (const std::string& soname : missing) {
+      // "libcudnn.so.8" -> "cudnn" and "8"; the wheels' library names drop "lib" (and CUDA's
+      // own components are "cuda-runtime", "cuda-cupti", "cuda-nvrtc").
+      const size_t so = soname.find(".so.");
+      if (!soname.starts_with("lib") || so == std::string::npos) continue;
+      const std::string stem = soname.substr(3, so - 3);
+      const std::string major = soname.substr(so + 4);
+      const std::string library = stem == "cudart"     ? "cuda-runtime"
+                                  : stem == "cupti"    ? "cuda-cupti"
+                                  : stem == "nvrtc"    ? "cuda-nvrtc"
+                                  : stem == "cublasLt" ? "cublas"
+                                                       : stem;
+      for (const NvidiaWheel& w : env.nvidia_wheels) {
+        if (w.library != library || std::to_string(w.version.major()) == major) continue;
+        const std::string provides = "lib" + stem + ".so." + std::to_string(w.version.major());
+        r.text += " The environment has " + w.package + " " + w.version.str() + ", which provides " + provides +
+                  ", not " + soname + ": another install replaced the one this build needs.";
+        r.wheels.push_back(&w);
+        for (const FrameworkFacts& other : env.frameworks) {
+          if (&other == &fw) continue;
+          for (const LibraryLoad& l : other.loads) {
+            if (l.soname != provides || l.path.empty()) continue;
+            const std::string user = installed_display_name(other.name) + " " + other.version.str();
+            if (std::find(r.users.begin(), r.users.end(), user) == r.users.end()) {
+              r.users.push_back(user);
+              r.text += " " + user + " loads " + provides + " from it.";
+            }
+          }
+        }
+      }
+    }
+    return r;
+  }
+
   /// The CUDA libraries a build opens that the loader does not find in its environment (the
   /// probe resolved each SONAME as the loader would). Returns whether any is missing.
   bool missing_loads(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
@@ -626,6 +672,21 @@ class Checker {
     std::vector<std::string> evidence{where(env, fw)};
     for (const auto& m : missing) evidence.push_back(m + ": not found");
     evidence.insert(evidence.end(), found.begin(), found.end());
+    const Replaced replaced = replaced_wheels(env, fw, missing);
+    for (const NvidiaWheel* w : replaced.wheels) evidence.push_back(w->package + " " + w->version.str());
+    std::string full_fix = fatal ? fix : "";
+    if (fatal && !replaced.wheels.empty()) {
+      full_fix = replaced.users.empty()
+                     ? fix +
+                           " That puts back the wheels it pins; `pip check` then names any installed package "
+                           "that wanted the newer ones."
+                     : "Give " + display +
+                           " an environment of its own (`python -m venv`), since one environment "
+                           "holds one " +
+                           replaced.wheels.front()->package + " and " + join(replaced.users, ", ") +
+                           " needs the one installed; there: " + fix +
+                           " Or choose releases of both that use the same major version (`gpudoctor plan`).";
+    }
     add(Finding{.id = "framework-cuda-libraries-missing",
                 .severity = fatal ? Severity::error : Severity::info,
                 .area = FindingArea::python,
@@ -637,9 +698,9 @@ class Checker {
                           (when == WhenMissing::import_fails || fw.name == "jax"
                                ? "in the environment's nvidia-* wheels, on LD_LIBRARY_PATH"
                                : "on LD_LIBRARY_PATH, in the environment's nvidia-* wheels") +
-                          ", in the loader cache or in the default directories. " + consequence +
+                          ", in the loader cache or in the default directories. " + consequence + replaced.text +
                           (found.empty() ? "" : " Found: " + join(found, "; ") + "."),
-                .fix = fatal ? fix : "",
+                .fix = full_fix,
                 .evidence = evidence,
                 .source = source});
     return true;

@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -29,13 +30,6 @@ constexpr const char* kRedistUrl = "https://aka.ms/vs/17/release/vc_redist.x64.e
 bool is_msvc_runtime(const std::string& dll) {
   const std::string d = to_lower(dll);
   return d.starts_with("msvcp140") || d.starts_with("vcruntime140");
-}
-
-std::string display_name(const std::string& framework) {
-  return framework == "torch"         ? "PyTorch"
-         : framework == "tensorflow"  ? "TensorFlow"
-         : framework == "onnxruntime" ? "ONNX Runtime"
-                                      : framework;
 }
 
 std::string parent_dir(const std::string& path) {
@@ -101,7 +95,7 @@ class WindowsChecker {
         evidence.push_back(u + " (not searched by " + l->loader + ")");
       }
     }
-    const std::string name = display_name(g.fw->name);
+    const std::string name = installed_display_name(g.fw->name);
     std::string detail = name + " " + g.fw->version.str() + " needs the Microsoft Visual C++ runtime (" +
                          join(names, ", ") + ") and will not import without it" +
                          (g.fw->name == "tensorflow" ? " (\"Could not find the DLL(s) '" + names.front() + "'\")"
@@ -126,7 +120,7 @@ class WindowsChecker {
 
   void cuda_dlls(const Group& g) {
     const FrameworkFacts& fw = *g.fw;
-    const std::string name = display_name(fw.name);
+    const std::string name = installed_display_name(fw.name);
     std::vector<std::string> names;
     std::vector<std::string> evidence{fw.location.empty() ? g.env->path : fw.location};
     std::set<std::string> unreached_dirs;

@@ -26,4 +26,12 @@ const char* display_name(Framework f) {
   return "TensorFlow";
 }
 
+std::string installed_display_name(const std::string& name) {
+  return name == "torch"         ? "PyTorch"
+         : name == "tensorflow"  ? "TensorFlow"
+         : name == "jax"         ? "JAX"
+         : name == "onnxruntime" ? "ONNX Runtime"
+                                 : name;
+}
+
 }  // namespace gpudoctor

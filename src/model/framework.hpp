@@ -2,6 +2,8 @@
 /// The three frameworks gpudoctor plans and tabulates. Installed packages keep their own names
 /// (FrameworkFacts::name holds "torch", "jaxlib", "keras"...); this is the closed set a plan, a
 /// request and a matrix row are about.
+#include <string>
+
 namespace gpudoctor {
 
 enum class Framework { tensorflow, pytorch, jax };
@@ -10,5 +12,8 @@ enum class Framework { tensorflow, pytorch, jax };
 const char* to_string(Framework f);
 /// "TensorFlow", "PyTorch", "JAX".
 const char* display_name(Framework f);
+/// The same for an installed framework's FrameworkFacts::name ("torch" -> "PyTorch",
+/// "onnxruntime" -> "ONNX Runtime"); any other name as it is.
+std::string installed_display_name(const std::string& name);
 
 }  // namespace gpudoctor

@@ -191,6 +191,48 @@ TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
   EXPECT_TRUE(plugin->loads.empty());
 }
 
+TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAndNotToBreakTheOther) {
+  // torch 2.3.1+cu121 pins nvidia-cudnn-cu12==8.9.2.26; `pip install "jax[cuda12]"` into the
+  // same environment afterwards upgrades it to 9.x ("torch 2.3.1 requires
+  // nvidia-cudnn-cu12==8.9.2.26, but you have 9.10.2.21, which is incompatible").
+  TempTree t;
+  copy_env(t, "linux-jax-cuda12", kJaxEnv);
+  const std::string torch_sp =
+      std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
+  for (const char* part : {"torch", "torch-2.3.1+cu121.dist-info"}) {
+    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
+  }
+  const Doctor d = doctor(t, kJaxEnv, {}, true);
+  const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(m, nullptr) << ids(d.findings);
+  EXPECT_TRUE(contains(m->title, "PyTorch 2.3.1+cu121 cannot load libcudnn.so.8")) << m->title;
+  EXPECT_TRUE(contains(m->detail, "nvidia-cudnn-cu12 9.10.2.21")) << m->detail;
+  EXPECT_TRUE(contains(m->detail, "libcudnn.so.9")) << m->detail;
+  EXPECT_TRUE(contains(m->detail, "JAX 0.6.2")) << "the framework that uses the other cuDNN: " << m->detail;
+  // Reinstalling torch would put cuDNN 8 back and break JAX: one environment each.
+  EXPECT_TRUE(contains(m->fix, "environment of its own")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "torch==2.3.1+cu121")) << m->fix;
+  // JAX itself is fine: its cuDNN 9 is there.
+  for (const Finding& f : d.findings) {
+    if (f.id == "framework-cuda-libraries-missing") EXPECT_FALSE(contains(f.title, "JAX")) << f.title;
+  }
+
+  // The same torch with the wheel replaced and no other framework: told what replaced it.
+  TempTree alone;
+  copy_env(alone, "linux-torch-healthy", kTorchEnv);
+  std::filesystem::rename(alone.path() / (kTorchSp + "nvidia_cudnn_cu12-8.9.2.26.dist-info"),
+                          alone.path() / (kTorchSp + "nvidia_cudnn_cu12-9.1.0.70.dist-info"));
+  alone.write(kTorchSp + "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA",
+              "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
+  std::filesystem::remove(alone.path() / (kTorchSp + "nvidia/cudnn/lib/libcudnn.so.8"));
+  alone.write(kTorchSp + "nvidia/cudnn/lib/libcudnn.so.9", "");
+  const Doctor a = doctor(alone, kTorchEnv);
+  const Finding* m2 = find(a.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(m2, nullptr) << ids(a.findings);
+  EXPECT_TRUE(contains(m2->detail, "nvidia-cudnn-cu12 9.1.0.70")) << m2->detail;
+  EXPECT_TRUE(contains(m2->fix, "pip check")) << m2->fix;
+}
+
 TEST(FrameworkLibraries, JaxWithoutItsCudaRuntimeFallsBackToTheCpu) {
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
