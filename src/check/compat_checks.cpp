@@ -678,8 +678,8 @@ class Checker {
     if (fatal && !replaced.wheels.empty()) {
       full_fix = replaced.users.empty()
                      ? fix +
-                           " That puts back the wheels it pins; `pip check` then names any installed package "
-                           "that wanted the newer ones."
+                           " That puts back the versions it pins; `pip check` then names any other installed "
+                           "package that needed the ones it replaces."
                      : "Give " + display +
                            " an environment of its own (`python -m venv`), since one environment "
                            "holds one " +
