@@ -162,7 +162,7 @@ int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
     if (targets.empty()) {
       VerifyStep s;
       s.name = "framework " + framework;
-      s.status = kStepSkipped;
+      s.status = StepStatus::skipped;
       s.detail = no_framework_env_text(*facts, framework);
       report.steps.push_back(std::move(s));
     }

@@ -72,8 +72,8 @@ FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
   r.status = verify_passed(report) ? "passed" : "failed";
   std::vector<std::string> why;
   for (const auto& s : report.steps) {
-    if (s.status == kStepPassed || s.status == kStepSkipped) continue;
-    why.push_back(s.name + (s.device ? " on GPU " + std::to_string(*s.device) : "") + " " + s.status +
+    if (s.status == StepStatus::passed || s.status == StepStatus::skipped) continue;
+    why.push_back(s.name + (s.device ? " on GPU " + std::to_string(*s.device) : "") + " " + to_string(s.status) +
                   (s.detail.empty() ? "" : ": " + s.detail));
   }
   for (const auto& p : report.problems) why.push_back(p);
@@ -176,10 +176,11 @@ FleetNode fleet_node_from_message(const std::string& text, int rank) {
 Result<std::string> make_nccl_unique_id(std::chrono::milliseconds deadline) {
   auto outcomes = gpu::run_isolated({{"verify-step", gpu::verify_step_args("nccl-id", -1, {})}}, deadline);
   VerifyStep step = gpu::verify_step_from_child("nccl-id", -1, outcomes.front());
-  if (step.status == kStepPassed && !step.notes.empty() && step.notes.front().starts_with("id=")) {
+  if (step.status == StepStatus::passed && !step.notes.empty() && step.notes.front().starts_with("id=")) {
     return step.notes.front().substr(3);
   }
-  return Error{ErrorKind::call_failed, "no NCCL unique id: " + (step.detail.empty() ? step.status : step.detail),
+  return Error{ErrorKind::call_failed,
+               "no NCCL unique id: " + (step.detail.empty() ? std::string(to_string(step.status)) : step.detail),
                "ncclGetUniqueId", 0};
 }
 
@@ -205,7 +206,7 @@ std::string run_node_nccl(const NodeNcclRun& run) {
     std::filesystem::remove_all(dir, ec);
   }
   nlohmann::ordered_json msg = {
-      {"status", step.status}, {"detail", printable(step.detail, 400)}, {"notes", step.notes}};
+      {"status", to_string(step.status)}, {"detail", printable(step.detail, 400)}, {"notes", step.notes}};
   return msg.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

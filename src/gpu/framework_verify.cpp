@@ -159,14 +159,14 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
   s.notes.push_back("environment: " + target.env + " (" + target.interpreter + ")");
   if (!output) {
     const Error& e = output.error();
-    s.status = e.kind == ErrorKind::timeout ? kStepTimeout : kStepCrashed;
+    s.status = e.kind == ErrorKind::timeout ? StepStatus::timeout : StepStatus::crashed;
     s.detail = e.message;
     return run;
   }
   run.stderr_text = output->err;
   json result = json::parse(framework_result_text(output->out), nullptr, false);
   if (!result.is_object()) {
-    s.status = output->exit_code < 0 || output->exit_code > 128 ? kStepCrashed : kStepFailed;
+    s.status = output->exit_code < 0 || output->exit_code > 128 ? StepStatus::crashed : StepStatus::failed;
     s.detail = "the interpreter ended (status " + std::to_string(output->exit_code) + ") without a result";
     return run;
   }
@@ -191,7 +191,7 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
   }
   std::string who = target.framework + (version.empty() ? "" : " " + version);
   if (std::string error = text("error"); !error.empty()) {
-    s.status = kStepFailed;
+    s.status = StepStatus::failed;
     s.detail = who + ": " + error;
     return run;
   }
@@ -212,13 +212,13 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
   const bool on_gpu =
       placed.find("cuda") != std::string::npos || placed.find("GPU") != std::string::npos || placed.starts_with("gpu");
   if (worst > 1e-2) {
-    s.status = kStepFailed;
+    s.status = StepStatus::failed;
     s.detail = who + " on " + placed + ": wrong result: " + checks;
   } else if (!on_gpu) {
-    s.status = kStepFailed;
+    s.status = StepStatus::failed;
     s.detail = who + " sees no GPU and ran on the CPU (" + placed + "): CPU fallback; " + checks;
   } else {
-    s.status = kStepPassed;
+    s.status = StepStatus::passed;
     s.detail = who + " on " + placed + ": " + checks;
   }
   return run;

@@ -28,7 +28,7 @@ struct Runner {
     return report.steps.back();
   }
 
-  VerifyStep& not_run(const std::string& name, int device, const char* status, std::string why) {
+  VerifyStep& not_run(const std::string& name, int device, StepStatus status, std::string why) {
     VerifyStep s;
     s.name = name;
     if (device >= 0) s.device = device;
@@ -46,18 +46,18 @@ struct Runner {
   /// Runs `name` when `ready` passed and `lib` (if any) loaded; otherwise says why not.
   bool run_if(const std::string& name, int device, const VerifyStep* ready, const char* lib, const char* lib_words) {
     if (ready != nullptr && !ready->passed()) {
-      not_run(name, device, kStepSkipped, "not run: the " + ready->name + " step did not pass");
+      not_run(name, device, StepStatus::skipped, "not run: the " + ready->name + " step did not pass");
       return false;
     }
     if (lib != nullptr) {
       const RuntimeLibraryReport* l = library(lib);
       if (l == nullptr || l->status == "not-found") {
         std::string where = report.libs_from == "system" ? "on the loader's path" : "in " + report.libs_from;
-        not_run(name, device, kStepSkipped, std::string(lib_words) + " not found " + where);
+        not_run(name, device, StepStatus::skipped, std::string(lib_words) + " not found " + where);
         return false;
       }
       if (l->status != "ok") {
-        not_run(name, device, kStepFailed, std::string(lib_words) + " did not load: " + l->error);
+        not_run(name, device, StepStatus::failed, std::string(lib_words) + " did not load: " + l->error);
         return false;
       }
     }
@@ -91,7 +91,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
       if (std::string_view(step) == "driver") continue;
       if (options.quick && std::string_view(step) == "sgemm") break;
       bool across = std::string_view(step) == "nccl-allreduce" || std::string_view(step) == "peer-access";
-      r.not_run(step, across ? -1 : 0, kStepSkipped, "not run: the driver step did not pass");
+      r.not_run(step, across ? -1 : 0, StepStatus::skipped, "not run: the driver step did not pass");
     }
     return report;
   }
@@ -104,7 +104,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
     }
     VerifyStep context = r.run("context", d);
     VerifyStep memory =
-        context.passed() ? r.run("memory", d) : r.not_run("memory", d, kStepSkipped, "not run: no context on this GPU");
+        context.passed() ? r.run("memory", d) : r.not_run("memory", d, StepStatus::skipped, "not run: no context on this GPU");
     all_memory = all_memory && memory.passed();
     r.run_if("kernel", d, &memory, nullptr, nullptr);
     if (options.quick) continue;
@@ -114,16 +114,16 @@ VerifyReport run_verify(const VerifyOptions& options) {
   }
   if (options.quick) return report;
   if (!all_memory) {
-    r.not_run("nccl-allreduce", -1, kStepSkipped, "not run: memory did not work on every GPU");
+    r.not_run("nccl-allreduce", -1, StepStatus::skipped, "not run: memory did not work on every GPU");
   } else {
     r.run_if("nccl-allreduce", -1, nullptr, "nccl", "NCCL");
   }
   if (devices < 2) {
-    r.not_run("peer-access", -1, kStepSkipped, "only one GPU visible: no peer to reach");
+    r.not_run("peer-access", -1, StepStatus::skipped, "only one GPU visible: no peer to reach");
   } else if (all_memory) {
     r.run("peer-access", -1);
   } else {
-    r.not_run("peer-access", -1, kStepSkipped, "not run: memory did not work on every GPU");
+    r.not_run("peer-access", -1, StepStatus::skipped, "not run: memory did not work on every GPU");
   }
   return report;
 }

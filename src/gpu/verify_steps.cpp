@@ -37,14 +37,14 @@ struct StepRun : ChildLibraries {
   std::vector<CUcontext> contexts;  ///< primary context per device, once retained
 
   void fail(std::string why) {
-    step.status = kStepFailed;
+    step.status = StepStatus::failed;
     step.detail = std::move(why);
   }
   void pass(std::string what) {
-    step.status = kStepPassed;
+    step.status = StepStatus::passed;
     step.detail = std::move(what);
   }
-  [[nodiscard]] bool failed() const { return step.status == kStepFailed; }
+  [[nodiscard]] bool failed() const { return step.status == StepStatus::failed; }
 
   /// "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"
   std::string cuda_error(const std::string& call, CUresult rc) {
@@ -729,7 +729,7 @@ void step_peer(StepRun& s) {
     }
   }
   if (copied == 0) {
-    s.step.status = kStepSkipped;
+    s.step.status = StepStatus::skipped;
     s.step.detail = "no pair of the " + std::to_string(count) + " GPUs can access each other (the topology)";
     return;
   }
@@ -812,10 +812,10 @@ VerifyStep verify_step_from_child(const std::string& step, int device, const Chi
   result.last_call = lines.last_call;
   if (outcome.error) {
     const Error& e = *outcome.error;
-    result.status = e.kind == ErrorKind::timeout ? kStepTimeout : kStepCrashed;
+    result.status = e.kind == ErrorKind::timeout ? StepStatus::timeout : StepStatus::crashed;
     result.detail = e.message + where;
-  } else if (!lines.junk.empty() || result.status.empty()) {
-    result.status = kStepCrashed;
+  } else if (!lines.junk.empty() || result.status == StepStatus::none) {
+    result.status = StepStatus::crashed;
     result.detail = (lines.junk.empty() ? std::string("the child process ended without an answer")
                                         : "unreadable answer from the child process: \"" + lines.junk + "\"") +
                     where;

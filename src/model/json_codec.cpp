@@ -58,6 +58,9 @@ void parse_enum(const std::string& s, FindingArea& v) {
     if (s == to_string(c)) v = c;
   }
 }
+void parse_enum(const std::string& s, StepStatus& v) {
+  v = parse_step_status(s);
+}
 void parse_enum(const std::string& s, Platform& v) {
   v = parse_platform(s).value_or(Platform::linux);
 }

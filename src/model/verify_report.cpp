@@ -2,11 +2,37 @@
 
 namespace gpudoctor {
 
+const char* to_string(StepStatus s) {
+  switch (s) {
+    case StepStatus::none:
+      return "";
+    case StepStatus::passed:
+      return "passed";
+    case StepStatus::failed:
+      return "failed";
+    case StepStatus::skipped:
+      return "skipped";
+    case StepStatus::crashed:
+      return "crashed";
+    case StepStatus::timeout:
+      return "timeout";
+  }
+  return "";
+}
+
+StepStatus parse_step_status(std::string_view name) {
+  for (StepStatus s : {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed,
+                       StepStatus::timeout}) {
+    if (name == to_string(s)) return s;
+  }
+  return StepStatus::none;
+}
+
 bool verify_passed(const VerifyReport& report) {
   if (!report.problems.empty()) return false;
   bool ran = false;
   for (const VerifyStep& s : report.steps) {
-    if (s.status == kStepSkipped) continue;
+    if (s.status == StepStatus::skipped) continue;
     if (!s.passed()) return false;
     ran = true;
   }

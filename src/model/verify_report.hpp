@@ -5,6 +5,7 @@
 /// codec (model/json_codec.hpp), the renderers print it.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/gpu_reports.hpp"
@@ -22,23 +23,29 @@ struct RuntimeLibraryReport : LibraryReport {
   std::vector<std::string> tried;         ///< the names or paths tried, in order
 };
 
-/// Step results.
-inline constexpr const char* kStepPassed = "passed";
-inline constexpr const char* kStepFailed = "failed";    ///< ran, and the answer was wrong or an error
-inline constexpr const char* kStepSkipped = "skipped";  ///< could not run here; `detail` says why
-inline constexpr const char* kStepCrashed = "crashed";  ///< the child died from a signal
-inline constexpr const char* kStepTimeout = "timeout";  ///< killed at its deadline
+/// A step's result; in JSON by these names ("" for none).
+enum class StepStatus {
+  none,     ///< not reported (a child that ended without an answer)
+  passed,
+  failed,   ///< ran, and the answer was wrong or an error
+  skipped,  ///< could not run here; `detail` says why
+  crashed,  ///< the child died from a signal
+  timeout,  ///< killed at its deadline
+};
+const char* to_string(StepStatus s);
+/// The status of that name; none for any other text (a report from another process is untrusted).
+StepStatus parse_step_status(std::string_view name);
 
 struct VerifyStep {
   std::string name;                ///< "driver", "context", "memory", "kernel", "sgemm", ...
   std::optional<int> device;       ///< the GPU; none for steps across GPUs (NCCL)
-  std::string status;              ///< kStep* above
+  StepStatus status = StepStatus::none;
   std::string detail;              ///< what was proven, or why not, in words
   std::string last_call;           ///< the vendor call in progress when the child stopped
   long long elapsed_ms = 0;        ///< wall time of the step's child
   std::vector<std::string> notes;  ///< measured figures: max error vs bound, bytes, names
   /// Whether a later step may build on this one.
-  [[nodiscard]] bool passed() const { return status == kStepPassed; }
+  [[nodiscard]] bool passed() const { return status == StepStatus::passed; }
 };
 
 struct VerifyReport {

@@ -596,13 +596,13 @@ mstch::map verify_view(const VerifyReport& r) {
   mstch::array steps;
   std::vector<Bar> bars;
   for (const VerifyStep& s : r.steps) {
-    std::string cls = s.status == kStepPassed ? "ok" : s.status == kStepSkipped ? "info" : "error";
+    std::string cls = s.status == StepStatus::passed ? "ok" : s.status == StepStatus::skipped ? "info" : "error";
     std::string name = s.name + (s.device ? " (GPU " + std::to_string(*s.device) + ")" : "");
     double seconds = static_cast<double>(s.elapsed_ms) / 1000.0;
     std::string detail = s.detail;
     for (const auto& n : s.notes) detail += (detail.empty() ? "" : "\n") + n;
     steps.emplace_back(mstch::map{{"name", text(name)},
-                                  {"status", text(s.status)},
+                                  {"status", text(to_string(s.status))},
                                   {"cls", cls},
                                   {"seconds", number(seconds)},
                                   {"detail", text(detail)}});

@@ -10,9 +10,10 @@
 namespace gpudoctor {
 namespace {
 
-const char* mark(const std::string& status, bool color) {
-  if (status == kStepPassed || status == "ok") return color ? "\x1b[32m✓\x1b[0m" : "✓";
-  if (status == kStepSkipped || status == "not-found") return color ? "\x1b[33m-\x1b[0m" : "-";
+/// The glyph of a step's status or a library's ("ok", "not-found", ...).
+const char* mark(std::string_view status, bool color) {
+  if (status == "passed" || status == "ok") return color ? "\x1b[32m✓\x1b[0m" : "✓";
+  if (status == "skipped" || status == "not-found") return color ? "\x1b[33m-\x1b[0m" : "-";
   return color ? "\x1b[31m✗\x1b[0m" : "✗";
 }
 
@@ -24,8 +25,8 @@ std::string where(const VerifyStep& s) {
 }  // namespace
 
 std::string render_verify_step_line(const VerifyStep& s, bool color) {
-  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", mark(s.status, color), s.name, where(s),
-                                 s.elapsed_ms, s.status, s.detail);
+  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", mark(to_string(s.status), color), s.name,
+                                 where(s), s.elapsed_ms, to_string(s.status), s.detail);
   for (const auto& n : s.notes) line += "        " + n + "\n";
   return line;
 }
@@ -42,7 +43,7 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
     out += fmt::format("{} {}, speaks CUDA {}.{}, {} GPU(s)\n", mark("ok", color), r.driver.path, v / 1000,
                        v % 1000 / 10, r.driver.device_count.value_or(0));
   } else {
-    out += fmt::format("{} {}: {}\n", mark(kStepFailed, color), r.driver.status.empty() ? "unknown" : r.driver.status,
+    out += fmt::format("{} {}: {}\n", mark("failed", color), r.driver.status.empty() ? "unknown" : r.driver.status,
                        r.driver.error);
   }
   if (!framework_mode) out += "\nRuntime libraries:\n";
@@ -63,16 +64,16 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
   size_t bad = 0;
   std::string first_bad;
   for (const auto& s : r.steps) {
-    if (s.passed() || s.status == kStepSkipped) continue;
-    if (bad++ == 0) first_bad = s.name + " on " + where(s) + " (" + s.status + ")";
+    if (s.passed() || s.status == StepStatus::skipped) continue;
+    if (bad++ == 0) first_bad = s.name + " on " + where(s) + " (" + to_string(s.status) + ")";
   }
   out += "\n";
   if (verify_passed(r)) {
     out += fmt::format("{} every step that could run passed\n", mark("ok", color));
   } else if (bad == 0) {
-    out += fmt::format("{} no step could run here\n", mark(kStepFailed, color));
+    out += fmt::format("{} no step could run here\n", mark("failed", color));
   } else {
-    out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark(kStepFailed, color), bad, first_bad);
+    out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark("failed", color), bad, first_bad);
   }
   return out;
 }

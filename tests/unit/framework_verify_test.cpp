@@ -23,7 +23,7 @@ TEST(FrameworkVerify, GpuRunWithSmallErrorsPasses) {
               R"("conv_error":2e-6,"mixed_precision":{"dtype":"torch.float16","error":0.05},"error":null,)"
               R"("loaded":["/venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9"]})"),
       1200);
-  EXPECT_EQ(run.step.status, kStepPassed) << run.step.detail;
+  EXPECT_EQ(run.step.status, StepStatus::passed) << run.step.detail;
   EXPECT_EQ(run.step.name, "framework pytorch");
   EXPECT_NE(run.step.detail.find("pytorch 2.5.1 on cuda:0"), std::string::npos) << run.step.detail;
   bool listed = false;
@@ -48,18 +48,18 @@ TEST(FrameworkVerify, CpuFallbackFailsAndSaysSo) {
       printed(
           R"({"version":"2.5.1","devices":["cpu"],"placed_on":"cpu","matmul_error":1e-5,"conv_error":2e-6,"error":null,"loaded":[]})"),
       10);
-  EXPECT_EQ(run.step.status, kStepFailed);
+  EXPECT_EQ(run.step.status, StepStatus::failed);
   EXPECT_NE(run.step.detail.find("CPU fallback"), std::string::npos) << run.step.detail;
 }
 
 TEST(FrameworkVerify, WrongResultOnTheGpuFails) {
   auto run = framework_step_from_output(
       kTarget, printed(R"({"placed_on":"cuda:0","matmul_error":3.5,"conv_error":2e-6,"error":null})"), 10);
-  EXPECT_EQ(run.step.status, kStepFailed);
+  EXPECT_EQ(run.step.status, StepStatus::failed);
   EXPECT_NE(run.step.detail.find("wrong result"), std::string::npos) << run.step.detail;
   auto nan =
       framework_step_from_output(kTarget, printed(R"({"placed_on":"cuda:0","matmul_error":null,"conv_error":0})"), 1);
-  EXPECT_EQ(nan.step.status, kStepFailed) << "a missing error figure is not a pass";
+  EXPECT_EQ(nan.step.status, StepStatus::failed) << "a missing error figure is not a pass";
 }
 
 TEST(FrameworkVerify, ImportErrorIsTheDetailAndStderrIsKeptForExplain) {
@@ -68,7 +68,7 @@ TEST(FrameworkVerify, ImportErrorIsTheDetailAndStderrIsKeptForExplain) {
       printed(R"({"version":null,"error":"ImportError: libcudnn.so.9: cannot open shared object file"})", 0,
               "Traceback ...\nImportError: libcudnn.so.9: cannot open shared object file\n"),
       10);
-  EXPECT_EQ(run.step.status, kStepFailed);
+  EXPECT_EQ(run.step.status, StepStatus::failed);
   EXPECT_NE(run.step.detail.find("libcudnn.so.9"), std::string::npos);
   EXPECT_NE(run.stderr_text.find("Traceback"), std::string::npos);
 }
@@ -76,9 +76,9 @@ TEST(FrameworkVerify, ImportErrorIsTheDetailAndStderrIsKeptForExplain) {
 TEST(FrameworkVerify, TimeoutAndSilence) {
   auto timeout =
       framework_step_from_output(kTarget, Error{ErrorKind::timeout, "no answer within 5000 ms", "", 0}, 5000);
-  EXPECT_EQ(timeout.step.status, kStepTimeout);
+  EXPECT_EQ(timeout.step.status, StepStatus::timeout);
   auto silent = framework_step_from_output(kTarget, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
-  EXPECT_EQ(silent.step.status, kStepCrashed);
+  EXPECT_EQ(silent.step.status, StepStatus::crashed);
   EXPECT_NE(silent.step.detail.find("without a result"), std::string::npos);
 }
 

@@ -302,6 +302,31 @@ TEST(JsonCodec, NumbersThatDoNotFitTheirFieldAreNotRead) {
   EXPECT_FALSE(out[0].gpu_util_percent.has_value());
 }
 
+TEST(JsonCodec, AStepStatusIsItsNameAndJunkReadsAsNone) {
+  // The enum goes out by name (a child's answer, `verify --json`), never as a number.
+  for (StepStatus s : {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed,
+                       StepStatus::timeout}) {
+    VerifyStep step{.name = "kernel", .status = s};
+    nlohmann::ordered_json j = step_to_json(step);
+    ASSERT_TRUE(j["status"].is_string()) << j.dump();
+    EXPECT_EQ(j["status"].get<std::string>(), to_string(s));
+    VerifyStep back;
+    step_from_json(j, back);
+    EXPECT_EQ(back.status, s) << to_string(s);
+  }
+  // What another process wrote is untrusted: an unknown name is no status (the parent then calls
+  // the step crashed), never a pass.
+  for (const char* junk : {"PASSED", "passed ", "ok", "1"}) {
+    VerifyStep back;
+    step_from_json(nlohmann::ordered_json{{"status", junk}}, back);
+    EXPECT_EQ(back.status, StepStatus::none) << junk;
+    EXPECT_FALSE(back.passed()) << junk;
+  }
+  VerifyStep numeric;
+  step_from_json(nlohmann::ordered_json{{"status", 1}}, numeric);
+  EXPECT_EQ(numeric.status, StepStatus::none);
+}
+
 TEST(JsonCodec, EveryBenchFieldSurvivesTheRoundTrip) {
   BenchReport in{.mode = "quick",
                  .started_utc = "2026-12-01T10:58:03Z",

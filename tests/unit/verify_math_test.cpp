@@ -92,14 +92,14 @@ TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
   EXPECT_FALSE(verify_passed(r)) << "no step ran";
   r.steps.push_back({.name = "driver",
                      .device = 0,
-                     .status = kStepPassed,
+                     .status = StepStatus::passed,
                      .detail = "",
                      .last_call = "",
                      .elapsed_ms = 1,
                      .notes = {}});
   r.steps.push_back({.name = "peer-access",
                      .device = {},
-                     .status = kStepSkipped,
+                     .status = StepStatus::skipped,
                      .detail = "one GPU",
                      .last_call = "",
                      .elapsed_ms = 0,
@@ -107,7 +107,7 @@ TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
   EXPECT_TRUE(verify_passed(r));
   r.steps.push_back({.name = "sgemm",
                      .device = 0,
-                     .status = kStepTimeout,
+                     .status = StepStatus::timeout,
                      .detail = "",
                      .last_call = "cublasSgemm_v2",
                      .elapsed_ms = 1,
