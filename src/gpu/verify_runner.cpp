@@ -103,8 +103,9 @@ VerifyReport run_verify(const VerifyOptions& options) {
       continue;
     }
     VerifyStep context = r.run("context", d);
-    VerifyStep memory =
-        context.passed() ? r.run("memory", d) : r.not_run("memory", d, StepStatus::skipped, "not run: no context on this GPU");
+    VerifyStep memory = context.passed()
+                            ? r.run("memory", d)
+                            : r.not_run("memory", d, StepStatus::skipped, "not run: no context on this GPU");
     all_memory = all_memory && memory.passed();
     r.run_if("kernel", d, &memory, nullptr, nullptr);
     if (options.quick) continue;

@@ -21,8 +21,8 @@ const char* to_string(StepStatus s) {
 }
 
 StepStatus parse_step_status(std::string_view name) {
-  for (StepStatus s : {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed,
-                       StepStatus::timeout}) {
+  for (StepStatus s :
+       {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed, StepStatus::timeout}) {
     if (name == to_string(s)) return s;
   }
   return StepStatus::none;

@@ -25,7 +25,7 @@ struct RuntimeLibraryReport : LibraryReport {
 
 /// A step's result; in JSON by these names ("" for none).
 enum class StepStatus {
-  none,     ///< not reported (a child that ended without an answer)
+  none,  ///< not reported (a child that ended without an answer)
   passed,
   failed,   ///< ran, and the answer was wrong or an error
   skipped,  ///< could not run here; `detail` says why
@@ -37,8 +37,8 @@ const char* to_string(StepStatus s);
 StepStatus parse_step_status(std::string_view name);
 
 struct VerifyStep {
-  std::string name;                ///< "driver", "context", "memory", "kernel", "sgemm", ...
-  std::optional<int> device;       ///< the GPU; none for steps across GPUs (NCCL)
+  std::string name;           ///< "driver", "context", "memory", "kernel", "sgemm", ...
+  std::optional<int> device;  ///< the GPU; none for steps across GPUs (NCCL)
   StepStatus status = StepStatus::none;
   std::string detail;              ///< what was proven, or why not, in words
   std::string last_call;           ///< the vendor call in progress when the child stopped

@@ -197,8 +197,7 @@ TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAn
   // nvidia-cudnn-cu12==8.9.2.26, but you have 9.10.2.21, which is incompatible").
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
-  const std::string torch_sp =
-      std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
+  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
   for (const char* part : {"torch", "torch-2.3.1+cu121.dist-info"}) {
     std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
   }

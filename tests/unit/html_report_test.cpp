@@ -84,8 +84,9 @@ TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
       {.key = "gpu0.gemm_fp8", .unit = "tflops", .status = kBenchSkipped, .detail = "no cuBLASLt FP8 here"}};
   bench.claims = {{.what = "GPU/CPU on GEMM", .guide = "10-50x", .ratio = 38.0, .basis = "gpu0 over cpu"}};
   VerifyReport verify;
-  verify.steps = {{.name = "driver", .device = 0, .status = StepStatus::passed, .elapsed_ms = 120},
-                  {.name = "cudnn-conv", .device = 0, .status = StepStatus::failed, .detail = "wrong", .elapsed_ms = 1500}};
+  verify.steps = {
+      {.name = "driver", .device = 0, .status = StepStatus::passed, .elapsed_ms = 120},
+      {.name = "cudnn-conv", .device = 0, .status = StepStatus::failed, .detail = "wrong", .elapsed_ms = 1500}};
   std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench, .verify = &verify});
   size_t svgs = count(html, "<svg ");
   EXPECT_EQ(svgs, 4u) << "verdicts, two bench groups, verify times";
