@@ -165,7 +165,7 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
         gpu::run_framework_bench(runner, targets[0], config, std::chrono::milliseconds(a.framework_timeout_ms));
     // The framework's own last words, when one of its figures did not pass.
     const bool trouble = std::any_of(run.measurements.begin(), run.measurements.end(), [](const BenchMeasurement& m) {
-      return m.status != kBenchOk && m.status != kBenchSkipped;
+      return m.status != BenchStatus::ok && m.status != BenchStatus::skipped;
     });
     for (auto& m : run.measurements) {
       if (o.on_measurement) o.on_measurement(m);

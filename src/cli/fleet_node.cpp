@@ -102,8 +102,8 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   r.status = bench_passed(report) ? "passed" : "failed";
   std::vector<std::string> why;
   for (const auto& m : report.measurements) {
-    if (m.status == kBenchFailed || m.status == kBenchCrashed || m.status == kBenchTimeout)
-      why.push_back(m.key + " " + m.status + (m.detail.empty() ? "" : ": " + m.detail));
+    if (m.status == BenchStatus::failed || m.status == BenchStatus::crashed || m.status == BenchStatus::timeout)
+      why.push_back(m.key + " " + to_string(m.status) + (m.detail.empty() ? "" : ": " + m.detail));
   }
   for (const auto& p : report.problems) why.push_back(p);
   r.detail = printable(join(why, "; "), 400);

@@ -79,7 +79,7 @@ void finish(ChildChannel& out, const BenchMeasurement& m) {
 }
 
 void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
-  BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = kBenchFailed};
+  BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = BenchStatus::failed};
   const int n = int_arg(args, 1, 1024);
   const std::string budget = args.size() > 2 ? args[2] : "default";
   std::string lib = library_arg(args);
@@ -87,7 +87,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   send_call_line(out, "dlopen " + names.front());
   auto api = load_openblas(names);
   if (!api) {
-    m.status = api.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    m.status = api.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     m.detail = "OpenBLAS: " + api.error().message +
                (api.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libopenblas0)" : "");
     finish(out, m);
@@ -121,7 +121,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   m.check_passed = check.passed;
   m.detail =
       "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) + ", row-major, FP32";
-  m.status = check.passed ? kBenchOk : kBenchFailed;
+  m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   finish(out, m);
 }
 
@@ -175,7 +175,7 @@ struct DnnlRun {
   BenchMeasurement& m;
   bool ok(const char* call, dnnl_status_t status) {
     if (status == dnnl_success) return true;
-    m.status = kBenchFailed;
+    m.status = BenchStatus::failed;
     m.detail = std::string(call) + ": dnnl_status_t " + std::to_string(static_cast<int>(status));
     return false;
   }
@@ -202,7 +202,7 @@ bool reorder(DnnlRun& r, dnnl_engine_t engine, dnnl_stream_t stream, dnnl_memory
 }
 
 void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
-  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = kBenchFailed};
+  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = BenchStatus::failed};
   ConvShape sh = kBenchCpuConvShape;
   sh.n = int_arg(args, 1, sh.n);
   sh.c = int_arg(args, 2, sh.c);
@@ -219,7 +219,7 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   send_call_line(out, "dlopen " + names.front());
   auto loaded = load_onednn(names);
   if (!loaded) {
-    m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     m.detail = "oneDNN: " + loaded.error().message +
                (loaded.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libdnnl2)" : "");
     finish(out, m);
@@ -327,14 +327,14 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
               (impl.empty() ? "" : " (" + impl + ")") + ", " + std::to_string(threads) + " thread(s), " +
               api.library.path();
   m.detail = "forward convolution " + sh.text() + ", FP32, direct";
-  m.status = check.passed ? kBenchOk : kBenchFailed;
+  m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   finish(out, m);
 }
 
 #else
 
 void bench_conv(const std::vector<std::string>&, ChildChannel& out) {
-  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = kBenchSkipped};
+  BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = BenchStatus::skipped};
   m.detail = "this gpudoctor was built without oneDNN's headers (Debian: libdnnl-dev)";
   finish(out, m);
 }
@@ -395,17 +395,17 @@ void cpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   else
     finish(out, BenchMeasurement{.key = "cpu." + printable(args[0], 40),
                                  .unit = "",
-                                 .status = kBenchFailed,
+                                 .status = BenchStatus::failed,
                                  .detail = "no CPU benchmark named \"" + printable(args[0], 40) + "\""});
 }
 
 void mark_child_failure(BenchMeasurement& m, const ChildOutcome& outcome, const ChildLines& lines) {
   std::string where = lines.last_call.empty() ? "" : " in " + lines.last_call;
   if (outcome.error) {
-    m.status = outcome.error->kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed;
+    m.status = outcome.error->kind == ErrorKind::timeout ? BenchStatus::timeout : BenchStatus::crashed;
     m.detail = outcome.error->message + where;
-  } else if (!lines.junk.empty() || m.status.empty()) {
-    m.status = kBenchCrashed;
+  } else if (!lines.junk.empty() || m.status == BenchStatus::none) {
+    m.status = BenchStatus::crashed;
     m.detail = (lines.junk.empty() ? std::string("the child process ended without an answer")
                                    : "unreadable answer from the child process: \"" + lines.junk + "\"") +
                where;

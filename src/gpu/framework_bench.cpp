@@ -448,7 +448,7 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
   FrameworkBenchRun run;
   const std::string prefix = target.framework + "." + config.model;
   const std::string where = "environment " + target.env + " (" + target.interpreter + ")";
-  auto whole_run = [&](const std::string& status, const std::string& detail) {
+  auto whole_run = [&](BenchStatus status, const std::string& detail) {
     BenchMeasurement m;
     m.key = prefix + "_fp32." + (config.cpu ? "cpu" : "gpu0");
     m.unit = "images_per_s";
@@ -458,14 +458,14 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
   };
   if (!output) {
     const Error& e = output.error();
-    whole_run(e.kind == ErrorKind::timeout ? kBenchTimeout : kBenchCrashed,
+    whole_run(e.kind == ErrorKind::timeout ? BenchStatus::timeout : BenchStatus::crashed,
               target.framework + " training step: " + e.message + " after " + std::to_string(elapsed_ms) + " ms");
     return run;
   }
   run.stderr_text = output->err;
   json result = json::parse(framework_result_text(output->out), nullptr, false);
   if (!result.is_object()) {
-    whole_run(output->exit_code < 0 || output->exit_code > 128 ? kBenchCrashed : kBenchFailed,
+    whole_run(output->exit_code < 0 || output->exit_code > 128 ? BenchStatus::crashed : BenchStatus::failed,
               "the interpreter ended (status " + std::to_string(output->exit_code) + ") without a result");
     return run;
   }
@@ -486,7 +486,7 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
                         (names.empty() ? "" : ": " + names));
   }
   if (std::string error = text(result, "error", 600); !error.empty()) {
-    whole_run(kBenchFailed, library + ": " + error);
+    whole_run(BenchStatus::failed, library + ": " + error);
     return run;
   }
   auto figures = result.find("figures");
@@ -507,7 +507,7 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
                std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
                std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
     if (std::string error = text(f, "error", 600); !error.empty()) {
-      m.status = kBenchFailed;
+      m.status = BenchStatus::failed;
       m.detail += ": " + error;
       run.measurements.push_back(std::move(m));
       continue;
@@ -525,14 +525,14 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     for (double l : losses) finite = finite && std::isfinite(l);
     for (double t : times) finite = finite && std::isfinite(t) && t > 0;
     if (times.empty() || batch <= 0 || !finite) {
-      m.status = kBenchFailed;
+      m.status = BenchStatus::failed;
       m.check = "no usable step times or a loss that is not a number";
       run.measurements.push_back(std::move(m));
       continue;
     }
     SampleStats stats = summarize(times);
     fill_rate(m, stats, batch, 1.0);
-    m.status = kBenchOk;
+    m.status = BenchStatus::ok;
     m.check_passed = losses.back() < losses.front();
     m.check = "loss over " + std::to_string(losses.size()) +
               " steps on the same batch: " + short_number(losses.front()) + " -> " + short_number(losses.back()) +

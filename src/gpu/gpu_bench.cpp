@@ -54,7 +54,7 @@ struct Run : ChildLibraries {
   int cc_minor = 0;
 
   bool fail(std::string why) {
-    m.status = kBenchFailed;
+    m.status = BenchStatus::failed;
     m.detail = std::move(why);
     return false;
   }
@@ -115,7 +115,7 @@ struct Run : ChildLibraries {
     send_call_line(out, call);
     SampleStats stats = summarize(sample_times(once, policy));
     if (!ok) {
-      if (m.status != kBenchFailed) fail("a call failed during the timed loop");
+      if (m.status != BenchStatus::failed) fail("a call failed during the timed loop");
       return std::nullopt;
     }
     return stats;
@@ -158,7 +158,7 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   send_call_line(r.out, "dlopen cuBLAS");
   auto loaded = load_cublas(r.names("cublas", {"libcublas.so"}));
   if (!loaded) {
-    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     r.m.detail = "cuBLAS: " + loaded.error().message;
     return;
   }
@@ -233,7 +233,7 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
   r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, FP32 accumulate and output" +
                (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "");
-  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+  r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 
 /// cublasLtMatmul: FP16 or BF16 inputs on the tensor cores, or FP8 E4M3 (CC 8.9 and newer); FP32
@@ -247,7 +247,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   }
   const std::string cc = std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor);
   if (fp8 && r.cc_major * 10 + r.cc_minor < 89) {
-    r.m.status = kBenchSkipped;
+    r.m.status = BenchStatus::skipped;
     r.m.detail = "FP8 (E4M3) GEMM not supported on CC " + cc +
                  ": FP8 tensor cores need CC 8.9 or newer (Ada, Hopper, Blackwell)";
     return;
@@ -256,7 +256,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   send_call_line(r.out, "dlopen cuBLASLt");
   auto loaded = load_cublaslt(r.names("cublasLt", {"libcublasLt.so"}));
   if (!loaded) {
-    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     r.m.detail = "cuBLASLt: " + loaded.error().message;
     return;
   }
@@ -301,14 +301,14 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
           api.pref_set(pref, kCublasLtPrefMaxWorkspaceBytes, &workspace_max, sizeof workspace_max)) ||
       !ok("cublasLtMatmulAlgoGetHeuristic",
           api.heuristic(handle, desc, la, lb, lc, lc, pref, 1, &found, &found_count))) {
-    r.m.status = last == kCublasStatusNotSupported ? kBenchSkipped : kBenchFailed;
+    r.m.status = last == kCublasStatusNotSupported ? BenchStatus::skipped : BenchStatus::failed;
     r.m.detail = std::string(last_call) + ": " + cublas_status_name(last) +
                  (last == kCublasStatusNotSupported ? " (this cuBLASLt has no " + precision + " GEMM on CC " + cc + ")"
                                                     : std::string());
     return;
   }
   if (found_count < 1 || found.state != kCublasSuccess) {
-    r.m.status = kBenchSkipped;
+    r.m.status = BenchStatus::skipped;
     r.m.detail = "cublasLtMatmulAlgoGetHeuristic found no algorithm for a " + precision + " GEMM on CC " + cc;
     return;
   }
@@ -369,7 +369,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
                (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") +
                ", FP32 accumulate and output, CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
-  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+  r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
   if (api.layout_destroy != nullptr)
     (void)api.layout_destroy(la), (void)api.layout_destroy(lb), (void)api.layout_destroy(lc);
@@ -430,7 +430,7 @@ void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& pol
   r.m.check_passed = wrong == 0;
   r.m.detail = std::string(triad ? "triad a = b + s*c" : "copy b = a") + " over " + std::to_string(bytes >> 20) +
                " MiB per array (embedded PTX, grid-stride), bytes counted as STREAM does";
-  r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
+  r.m.status = wrong == 0 ? BenchStatus::ok : BenchStatus::failed;
 }
 
 void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const SamplingPolicy& policy) {
@@ -472,7 +472,7 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   r.m.check_passed = same;
   r.m.detail = std::string(to_device ? "host -> device " : "device -> host ") + std::to_string(size >> 20) + " MiB, " +
                (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory";
-  r.m.status = same ? kBenchOk : kBenchFailed;
+  r.m.status = same ? BenchStatus::ok : BenchStatus::failed;
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }
 
@@ -485,7 +485,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   send_call_line(r.out, "dlopen cuDNN");
   auto loaded = load_cudnn(r.names("cudnn", {"libcudnn.so"}));
   if (!loaded) {
-    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     r.m.detail = "cuDNN: " + loaded.error().message;
     return;
   }
@@ -575,7 +575,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
   r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
                (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", implicit precomputed GEMM";
-  r.m.status = check.passed ? kBenchOk : kBenchFailed;
+  r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 
 /// Across GPUs, in one child: peer copies between every pair that can (the P2P matrix and each
@@ -586,7 +586,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   Run r{{.out = out, .libs = libs}};
   std::vector<CUcontext> ctx(static_cast<size_t>(count), nullptr);
   auto finish = [&](BenchMeasurement m) { send_json_line(out, json{{"measurement", measurement_to_json(m)}}); };
-  r.m = BenchMeasurement{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = kBenchFailed};
+  r.m = BenchMeasurement{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = BenchStatus::failed};
   for (int d = 0; d < count; ++d) {
     if (!r.enter(d)) return finish(r.m);
     ctx[static_cast<size_t>(d)] = r.ctx;
@@ -622,7 +622,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
         Run p{{.out = out, .libs = libs}};
         p.m = BenchMeasurement{.key = "gpu" + std::to_string(i) + ".peer_to_gpu" + std::to_string(j),
                                .unit = "gbps",
-                               .status = kBenchFailed};
+                               .status = BenchStatus::failed};
         p.driver.emplace(std::move(*r.driver));
         p.cuda.emplace(std::move(*r.cuda));
         r.driver.reset();
@@ -651,7 +651,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
                 fill_rate(p.m, *stats, static_cast<double>(peer_bytes), 1e9);
                 p.m.check = same ? "every byte arrived" : "the bytes differ";
                 p.m.check_passed = same;
-                p.m.status = same ? kBenchOk : kBenchFailed;
+                p.m.status = same ? BenchStatus::ok : BenchStatus::failed;
                 p.m.detail = "cuMemcpyPeer GPU " + std::to_string(j) + " -> GPU " + std::to_string(i) + ", " +
                              std::to_string(peer_bytes >> 20) + " MiB";
                 const auto ui = static_cast<size_t>(i);
@@ -682,7 +682,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   // NCCL all-reduce sweep.
   auto loaded = load_nccl(r.names("nccl", {"libnccl.so.2"}));
   if (!loaded) {
-    r.m.status = loaded.error().kind == ErrorKind::not_found ? kBenchSkipped : kBenchFailed;
+    r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
     r.m.detail = "NCCL: " + loaded.error().message;
     return finish(r.m);
   }
@@ -765,7 +765,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   r.m.check = wrong == 0 ? "every element on every GPU exact (the sum of the ranks' values)"
                          : std::to_string(wrong) + " elements wrong across the GPUs";
   r.m.check_passed = wrong == 0;
-  r.m.status = wrong == 0 ? kBenchOk : kBenchFailed;
+  r.m.status = wrong == 0 ? BenchStatus::ok : BenchStatus::failed;
   char at[96];
   std::snprintf(at, sizeof at, "; busbw at %zu B (algbw %.3g GB/s); ", largest * 4, algbw);
   r.m.detail =
@@ -819,7 +819,7 @@ void gpu_bench_body(const std::vector<std::string>& args, ChildChannel& out) {
   const int device = std::atoi(args[1].c_str());
   const SamplingPolicy policy = bench_policy(args[2]);
   const long long size = std::atoll(args[3].c_str());
-  r.m.status = kBenchFailed;
+  r.m.status = BenchStatus::failed;
   if (r.enter(device)) {
     if (op.starts_with("gemmlt-"))
       bench_gemm_lt(r, op.substr(7), static_cast<int>(std::clamp(size, 64LL, 32768LL)), policy);
@@ -933,7 +933,7 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     // The all-reduce comes last; a child that died or went silent before it is its failure.
     if (found.empty() || found.back().key != "gpus.allreduce_busbw" || outcome.error) {
       if (!found.empty() && found.back().key == "gpus.allreduce_busbw") found.pop_back();
-      BenchMeasurement m{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = ""};
+      BenchMeasurement m{.key = "gpus.allreduce_busbw", .unit = "gbps", .status = BenchStatus::none};
       mark_child_failure(m, outcome, lines);
       found.push_back(std::move(m));
     }

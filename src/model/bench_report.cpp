@@ -6,6 +6,32 @@
 #include <map>
 
 namespace gpudoctor {
+
+const char* to_string(BenchStatus s) {
+  switch (s) {
+    case BenchStatus::none:
+      return "";
+    case BenchStatus::ok:
+      return "ok";
+    case BenchStatus::skipped:
+      return "skipped";
+    case BenchStatus::failed:
+      return "failed";
+    case BenchStatus::crashed:
+      return "crashed";
+    case BenchStatus::timeout:
+      return "timeout";
+  }
+  return "";
+}
+
+BenchStatus parse_bench_status(std::string_view name) {
+  for (BenchStatus s :
+       {BenchStatus::ok, BenchStatus::skipped, BenchStatus::failed, BenchStatus::crashed, BenchStatus::timeout}) {
+    if (name == to_string(s)) return s;
+  }
+  return BenchStatus::none;
+}
 namespace {
 
 /// A figure's value in `unit`: tflops and gflops convert, nothing else does.
@@ -147,8 +173,9 @@ std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchRe
 bool bench_passed(const BenchReport& report) {
   if (!report.problems.empty()) return false;
   for (const auto& m : report.measurements) {
-    if (m.status == kBenchFailed || m.status == kBenchCrashed || m.status == kBenchTimeout) return false;
-    if (m.status == kBenchOk && !m.check_passed) return false;
+    if (m.status == BenchStatus::failed || m.status == BenchStatus::crashed || m.status == BenchStatus::timeout)
+      return false;
+    if (m.status == BenchStatus::ok && !m.check_passed) return false;
   }
   return true;
 }

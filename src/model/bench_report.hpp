@@ -6,20 +6,28 @@
 /// parent reads them back through the JSON codec, the renderers print the report.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpudoctor {
 
-inline constexpr const char* kBenchOk = "ok";
-inline constexpr const char* kBenchSkipped = "skipped";  ///< cannot run here; detail says why
-inline constexpr const char* kBenchFailed = "failed";    ///< ran and failed, or the answer was wrong
-inline constexpr const char* kBenchCrashed = "crashed";  ///< the child died
-inline constexpr const char* kBenchTimeout = "timeout";  ///< killed at its deadline
+/// A measurement's result; in JSON by these names ("" for none).
+enum class BenchStatus {
+  none,  ///< not reported
+  ok,
+  skipped,  ///< cannot run here; detail says why
+  failed,   ///< ran and failed, or the answer was wrong
+  crashed,  ///< the child died
+  timeout,  ///< killed at its deadline
+};
+const char* to_string(BenchStatus s);
+/// The status of that name; none for any other text (a child's answer, a history row).
+BenchStatus parse_bench_status(std::string_view name);
 
 struct BenchMeasurement {
-  std::string key;              ///< what, "cpu.sgemm_fp32", "gpu0.gemm_bf16", "gpu0.h2d_pinned"
-  std::string unit;             ///< "gflops", "tflops", "gbps", "ratio"; the JSON key is key + "." + unit
-  std::string status;           ///< kBench* above
+  std::string key;   ///< what, "cpu.sgemm_fp32", "gpu0.gemm_bf16", "gpu0.h2d_pinned"
+  std::string unit;  ///< "gflops", "tflops", "gbps", "ratio"; the JSON key is key + "." + unit
+  BenchStatus status = BenchStatus::none;
   std::string detail;           ///< the shape and library, or why it did not run
   std::optional<double> value;  ///< the median, in `unit`
   std::optional<double> min;    ///< the best and worst iteration, in `unit`
@@ -35,7 +43,7 @@ struct BenchMeasurement {
   std::string last_call;          ///< the vendor call in progress when a child stopped
 
   [[nodiscard]] std::string json_key() const { return key + "." + unit; }
-  [[nodiscard]] bool ok() const { return status == kBenchOk && value.has_value(); }
+  [[nodiscard]] bool ok() const { return status == BenchStatus::ok && value.has_value(); }
   /// value / ceiling, when both are known.
   [[nodiscard]] std::optional<double> fraction_of_ceiling() const;
 

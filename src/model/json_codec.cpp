@@ -61,6 +61,9 @@ void parse_enum(const std::string& s, FindingArea& v) {
 void parse_enum(const std::string& s, StepStatus& v) {
   v = parse_step_status(s);
 }
+void parse_enum(const std::string& s, BenchStatus& v) {
+  v = parse_bench_status(s);
+}
 void parse_enum(const std::string& s, Platform& v) {
   v = parse_platform(s).value_or(Platform::linux);
 }

@@ -114,7 +114,7 @@ Result<long long> BenchHistory::add(const BenchReport& report) {
     else
       sqlite3_bind_null(st.s, 3);
     sqlite3_bind_double(st.s, 4, m.spread_pct);
-    sqlite3_bind_text(st.s, 5, m.status.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st.s, 5, to_string(m.status), -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st.s) != SQLITE_DONE) return rollback("insert figure");
   }
   if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return rollback("commit");

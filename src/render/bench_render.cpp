@@ -10,9 +10,9 @@
 namespace gpudoctor {
 namespace {
 
-const char* mark(const std::string& status, bool color) {
-  if (status == kBenchOk) return color ? "\x1b[32m✓\x1b[0m" : "✓";
-  if (status == kBenchSkipped) return color ? "\x1b[33m-\x1b[0m" : "-";
+const char* mark(BenchStatus status, bool color) {
+  if (status == BenchStatus::ok) return color ? "\x1b[32m✓\x1b[0m" : "✓";
+  if (status == BenchStatus::skipped) return color ? "\x1b[33m-\x1b[0m" : "-";
   return color ? "\x1b[31m✗\x1b[0m" : "✗";
 }
 
@@ -65,9 +65,9 @@ std::string render_bench_line(const BenchMeasurement& m, bool color) {
                        mark(m.status, color), m.key, number(*m.value), bench_unit_text(m.unit),
                        number(m.min.value_or(0)), number(m.max.value_or(0)), m.spread_pct, m.iterations);
   } else {
-    line = fmt::format("  {} {:<24} {:<7} {}\n", mark(m.status, color), m.key, m.status, m.detail);
+    line = fmt::format("  {} {:<24} {:<7} {}\n", mark(m.status, color), m.key, to_string(m.status), m.detail);
   }
-  if (m.ok() || m.status == kBenchFailed) {
+  if (m.ok() || m.status == BenchStatus::failed) {
     if (m.ok() && !m.detail.empty()) line += "        " + m.detail + "\n";
     if (!m.library.empty()) line += "        library: " + m.library + "\n";
     if (!m.check.empty()) line += std::string("        check: ") + (m.check_passed ? "" : "FAILED: ") + m.check + "\n";
@@ -126,8 +126,9 @@ std::string render_bench_text(const BenchReport& r, bool color) {
   }
   out += "\n";
   out += bench_passed(r)
-             ? fmt::format("{} every figure that could be measured was measured and checked\n", mark(kBenchOk, color))
-             : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(kBenchFailed, color));
+             ? fmt::format("{} every figure that could be measured was measured and checked\n",
+                           mark(BenchStatus::ok, color))
+             : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(BenchStatus::failed, color));
   return out;
 }
 

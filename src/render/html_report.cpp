@@ -533,8 +533,8 @@ mstch::map bench_view(const BenchReport& r) {
   for (const BenchMeasurement& m : r.measurements) {
     if (!m.ok()) {
       unmeasured.emplace_back(mstch::map{{"key", text(m.json_key())},
-                                         {"status", text(m.status)},
-                                         {"cls", m.status == kBenchSkipped ? "info" : "error"},
+                                         {"status", text(to_string(m.status))},
+                                         {"cls", m.status == BenchStatus::skipped ? "info" : "error"},
                                          {"detail", text(m.detail)}});
       continue;
     }

@@ -175,7 +175,7 @@ BenchMeasurement figure(const std::string& key, const std::string& unit, double 
   BenchMeasurement m;
   m.key = key;
   m.unit = unit;
-  m.status = kBenchOk;
+  m.status = BenchStatus::ok;
   m.value = value;
   m.min = value * 0.9;
   m.max = value * 1.1;
@@ -237,7 +237,7 @@ TEST(BenchReport, JsonKeysNameWhatAndUnitAndReadBack) {
   BenchMeasurement skipped;
   skipped.key = "cpu.conv_fp32";
   skipped.unit = "gflops";
-  skipped.status = kBenchSkipped;
+  skipped.status = BenchStatus::skipped;
   skipped.detail = "no oneDNN";
   r.measurements.push_back(skipped);
   auto doc = nlohmann::ordered_json::parse(render_bench_json(r));
@@ -251,7 +251,7 @@ TEST(BenchReport, JsonKeysNameWhatAndUnitAndReadBack) {
   ASSERT_EQ(back.measurements.size(), 3U);
   EXPECT_EQ(back.measurements[0].json_key(), "cpu.sgemm_fp32.gflops");
   EXPECT_DOUBLE_EQ(*back.measurements[0].value, 123.5);
-  EXPECT_EQ(back.measurements[2].status, kBenchSkipped);
+  EXPECT_EQ(back.measurements[2].status, BenchStatus::skipped);
   EXPECT_EQ(back.mode, "quick");
 }
 
@@ -394,10 +394,10 @@ TEST(CpuBench, SgemmAndConvRunInAChildAndPassTheirChecks) {
   BenchReport r = run_bench(o);
   ASSERT_EQ(r.measurements.size(), 2U);
   for (const auto& m : r.measurements) {
-    if (m.status == kBenchSkipped) {
+    if (m.status == BenchStatus::skipped) {
       GTEST_SKIP() << m.key << " could not run here: " << m.detail;
     }
-    EXPECT_EQ(m.status, kBenchOk) << m.key << ": " << m.detail;
+    EXPECT_EQ(m.status, BenchStatus::ok) << m.key << ": " << m.detail;
     EXPECT_TRUE(m.check_passed) << m.check;
     ASSERT_TRUE(m.value.has_value());
     EXPECT_GT(*m.value, 0.1) << m.key;
@@ -411,7 +411,7 @@ TEST(CpuBench, AMissingLibraryIsSkippedWithTheReason) {
   std::vector<ChildOutcome> out = run_isolated(
       {{"cpu-bench", {"sgemm", "64", "quick", "lib=/nonexistent/libopenblas.so.0"}}}, std::chrono::seconds(30));
   BenchMeasurement m = measurement_from_child("cpu.sgemm_fp32", "gflops", out.at(0));
-  EXPECT_EQ(m.status, kBenchSkipped);
+  EXPECT_EQ(m.status, BenchStatus::skipped);
   EXPECT_NE(m.detail.find("OpenBLAS"), std::string::npos) << m.detail;
   EXPECT_FALSE(m.value.has_value());
 }

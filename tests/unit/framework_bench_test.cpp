@@ -56,7 +56,7 @@ TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
       5000);
   const BenchMeasurement* cpu = by_key(run, "pytorch.resnet50_fp32.cpu");
   ASSERT_NE(cpu, nullptr);
-  EXPECT_EQ(cpu->status, kBenchOk);
+  EXPECT_EQ(cpu->status, BenchStatus::ok);
   EXPECT_EQ(cpu->json_key(), "pytorch.resnet50_fp32.cpu.images_per_s");
   ASSERT_TRUE(cpu->value.has_value());
   EXPECT_DOUBLE_EQ(*cpu->value, 4.0);  // 8 images over the median 2.0 s
@@ -72,12 +72,12 @@ TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
   // One figure's error is that figure's, the others stand.
   const BenchMeasurement* half = by_key(run, "pytorch.resnet50_bf16.gpu0");
   ASSERT_NE(half, nullptr);
-  EXPECT_EQ(half->status, kBenchFailed);
+  EXPECT_EQ(half->status, BenchStatus::failed);
   EXPECT_NE(half->detail.find("out of memory"), std::string::npos) << half->detail;
   // A loss that is not a number (the script writes NaN as null: NaN is not JSON) fails the figure.
   const BenchMeasurement* ddp = by_key(run, "pytorch.resnet50_fp32.gpus2");
   ASSERT_NE(ddp, nullptr);
-  EXPECT_EQ(ddp->status, kBenchFailed);
+  EXPECT_EQ(ddp->status, BenchStatus::failed);
 }
 
 TEST(FrameworkBench, ANonFiniteLossFailsAndForeignKeysAreDropped) {
@@ -90,21 +90,21 @@ TEST(FrameworkBench, ANonFiniteLossFailsAndForeignKeysAreDropped) {
               R"({"key":"resnet18_fp32.cpu;drop","batch":4,"times":[1.0],"losses":[2,1]}]})"),
       10);
   ASSERT_EQ(run.measurements.size(), 1u);
-  EXPECT_EQ(run.measurements[0].status, kBenchFailed);
+  EXPECT_EQ(run.measurements[0].status, BenchStatus::failed);
 }
 
 TEST(FrameworkBench, TimeoutSilenceAndImportErrorEachSaySo) {
   FrameworkBenchConfig c = framework_bench_config("default");
   auto timeout = framework_bench_from_output(kTarget, c, Error{ErrorKind::timeout, "killed at the deadline"}, 600000);
   ASSERT_EQ(timeout.measurements.size(), 1u);
-  EXPECT_EQ(timeout.measurements[0].status, kBenchTimeout);
+  EXPECT_EQ(timeout.measurements[0].status, BenchStatus::timeout);
   EXPECT_EQ(timeout.measurements[0].key, "pytorch.resnet50_fp32.cpu");
   auto silent = framework_bench_from_output(kTarget, c, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
-  EXPECT_EQ(silent.measurements.at(0).status, kBenchCrashed);
+  EXPECT_EQ(silent.measurements.at(0).status, BenchStatus::crashed);
   auto import = framework_bench_from_output(
       kTarget, c, printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"),
       5);
-  EXPECT_EQ(import.measurements.at(0).status, kBenchFailed);
+  EXPECT_EQ(import.measurements.at(0).status, BenchStatus::failed);
   EXPECT_NE(import.measurements.at(0).detail.find("No module named"), std::string::npos);
 }
 
@@ -112,7 +112,7 @@ BenchMeasurement rate(const std::string& key, double value) {
   BenchMeasurement m;
   m.key = key;
   m.unit = "images_per_s";
-  m.status = kBenchOk;
+  m.status = BenchStatus::ok;
   m.value = value;
   m.check_passed = true;
   return m;

@@ -78,10 +78,10 @@ TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   BenchReport bench;
   bench.gpu_names = {"NVIDIA H200"};
   bench.measurements = {
-      {.key = "gpu0.gemm_fp16", .unit = "tflops", .status = kBenchOk, .value = 700.5, .ceiling = 989},
-      {.key = "gpu0.gemm_fp32", .unit = "tflops", .status = kBenchOk, .value = 51, .ceiling = 67},
-      {.key = "gpu0.device_memory", .unit = "gbps", .status = kBenchOk, .value = 4100},
-      {.key = "gpu0.gemm_fp8", .unit = "tflops", .status = kBenchSkipped, .detail = "no cuBLASLt FP8 here"}};
+      {.key = "gpu0.gemm_fp16", .unit = "tflops", .status = BenchStatus::ok, .value = 700.5, .ceiling = 989},
+      {.key = "gpu0.gemm_fp32", .unit = "tflops", .status = BenchStatus::ok, .value = 51, .ceiling = 67},
+      {.key = "gpu0.device_memory", .unit = "gbps", .status = BenchStatus::ok, .value = 4100},
+      {.key = "gpu0.gemm_fp8", .unit = "tflops", .status = BenchStatus::skipped, .detail = "no cuBLASLt FP8 here"}};
   bench.claims = {{.what = "GPU/CPU on GEMM", .guide = "10-50x", .ratio = 38.0, .basis = "gpu0 over cpu"}};
   VerifyReport verify;
   verify.steps = {
@@ -149,8 +149,8 @@ TEST(HtmlReport, HostileStringsStayText) {
   BenchReport bench;
   bench.host = attack;
   bench.gpu_names = {attack};
-  bench.measurements = {{.key = "gpu0." + attack, .unit = attack, .status = kBenchOk, .value = 1},
-                        {.key = attack, .unit = "gbps", .status = kBenchFailed, .detail = attack}};
+  bench.measurements = {{.key = "gpu0." + attack, .unit = attack, .status = BenchStatus::ok, .value = 1},
+                        {.key = attack, .unit = "gbps", .status = BenchStatus::failed, .detail = attack}};
   bench.notes = {attack};
   FleetReport fleet;
   FleetNode node;

@@ -327,6 +327,21 @@ TEST(JsonCodec, AStepStatusIsItsNameAndJunkReadsAsNone) {
   EXPECT_EQ(numeric.status, StepStatus::none);
 }
 
+TEST(JsonCodec, ABenchStatusIsItsNameAndJunkReadsAsNone) {
+  for (BenchStatus s :
+       {BenchStatus::ok, BenchStatus::skipped, BenchStatus::failed, BenchStatus::crashed, BenchStatus::timeout}) {
+    nlohmann::ordered_json j = measurement_to_json(BenchMeasurement{.key = "cpu.sgemm_fp32", .status = s});
+    ASSERT_TRUE(j["status"].is_string()) << j.dump();
+    BenchMeasurement back;
+    measurement_from_json(j, back);
+    EXPECT_EQ(back.status, s) << to_string(s);
+  }
+  BenchMeasurement junk;
+  measurement_from_json(nlohmann::ordered_json{{"status", "OK"}, {"value", 1.0}}, junk);
+  EXPECT_EQ(junk.status, BenchStatus::none);
+  EXPECT_FALSE(junk.ok()) << "a figure whose status is not ok is no measurement";
+}
+
 TEST(JsonCodec, EveryBenchFieldSurvivesTheRoundTrip) {
   BenchReport in{.mode = "quick",
                  .started_utc = "2026-12-01T10:58:03Z",
@@ -336,7 +351,7 @@ TEST(JsonCodec, EveryBenchFieldSurvivesTheRoundTrip) {
                  .gpu_names = {"NVIDIA H200"},
                  .measurements = {{.key = "gpu0.gemm_bf16",
                                    .unit = "tflops",
-                                   .status = "ok",
+                                   .status = BenchStatus::ok,
                                    .detail = "8192x8192x8192 cublasGemmEx",
                                    .value = 700.5,
                                    .min = 690,

@@ -87,7 +87,7 @@ TEST(RealTensorflow, GpuFigureCodeOnTheCpuWithMirroredStrategy) {
        {"tensorflow.resnet18_fp32.gpu0", "tensorflow.resnet18_fp16.gpu0", "tensorflow.resnet18_fp32.gpus2"}) {
     const BenchMeasurement* m = find_figure(run, key);
     ASSERT_NE(m, nullptr) << key << "\n" << run.stderr_text;
-    EXPECT_EQ(m->status, kBenchOk) << key << ": " << m->detail << "\n" << run.stderr_text;
+    EXPECT_EQ(m->status, BenchStatus::ok) << key << ": " << m->detail << "\n" << run.stderr_text;
     EXPECT_TRUE(m->check_passed) << key << ": " << m->check;
     EXPECT_GT(m->value, 0) << key;
   }

@@ -86,7 +86,7 @@ TEST(RealTorch, GpuFigureCodeOnTheCpuWithDdpOverGloo) {
   for (const char* key : {"pytorch.resnet18_fp32.gpu0", "pytorch.resnet18_fp16.gpu0", "pytorch.resnet18_fp32.gpus2"}) {
     const BenchMeasurement* m = find_figure(run, key);
     ASSERT_NE(m, nullptr) << key << "\n" << run.stderr_text;
-    EXPECT_EQ(m->status, kBenchOk) << key << ": " << m->detail << "\n" << run.stderr_text;
+    EXPECT_EQ(m->status, BenchStatus::ok) << key << ": " << m->detail << "\n" << run.stderr_text;
     EXPECT_TRUE(m->check_passed) << key << ": " << m->check;
     EXPECT_GT(m->value, 0) << key;
   }
@@ -116,12 +116,12 @@ TEST(RealTorch, ADdpRankThatDiesFailsTheFigureAtOnce) {
   auto took = std::chrono::steady_clock::now() - start;
   const BenchMeasurement* ddp = find_figure(run, "pytorch.resnet18_fp32.gpus2");
   ASSERT_NE(ddp, nullptr) << run.stderr_text;
-  EXPECT_EQ(ddp->status, kBenchFailed) << ddp->detail;
+  EXPECT_EQ(ddp->status, BenchStatus::failed) << ddp->detail;
   EXPECT_NE(ddp->detail.find("DDP rank(s) [1] exited with [3]"), std::string::npos) << ddp->detail;
   EXPECT_LT(took, std::chrono::minutes(4)) << "the surviving rank was left waiting";
   const BenchMeasurement* bf16 = find_figure(run, "pytorch.resnet18_bf16.gpu0");
   ASSERT_NE(bf16, nullptr);
-  EXPECT_EQ(bf16->status, kBenchOk) << bf16->detail;
+  EXPECT_EQ(bf16->status, BenchStatus::ok) << bf16->detail;
   EXPECT_TRUE(bf16->check_passed) << bf16->check;
 }
 
