@@ -36,10 +36,12 @@ std::string gpu_line(const GpuFacts& g) {
 /// The live NVML/libcuda answers, in words; empty when nothing was tried.
 void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
   const DriverFacts& d = facts.driver;
-  if (!facts.live || d.nvml_status.empty() || d.nvml_status == "ok" || d.nvml_status == "skipped") return;
-  if (d.nvml_status == "not-found") return;  // reported by the file checks with a better fix
+  if (!facts.live || d.nvml_status == LibraryStatus::none || d.nvml_status == LibraryStatus::ok ||
+      d.nvml_status == LibraryStatus::skipped)
+    return;
+  if (d.nvml_status == LibraryStatus::not_found) return;  // reported by the file checks with a better fix
   Severity sev = Severity::error;
-  std::string title = "NVML could not be used: " + d.nvml_status;
+  std::string title = std::string("NVML could not be used: ") + to_string(d.nvml_status);
   std::string fix = "Run `nvidia-smi`; if it fails the same way, reinstall the NVIDIA driver and reboot.";
   if (contains(d.nvml_error, "DRIVER_NOT_LOADED") || contains(to_lower(d.nvml_error), "driver not loaded")) {
     title = "NVML is installed but the NVIDIA kernel driver is not loaded";
@@ -52,29 +54,31 @@ void runtime_findings(const Facts& facts, std::vector<Finding>& out) {
     fix =
         "The kernel module and user-space libraries come from different driver versions, usually "
         "after an upgrade without a reboot: reboot; if it persists, reinstall one driver version.";
-  } else if (d.nvml_status == "timeout") {
+  } else if (d.nvml_status == LibraryStatus::timeout) {
     title = "NVML hung and was stopped";
     fix =
         "A hung driver call usually means a GPU in a bad state: check `dmesg` for Xid errors, "
         "then reset the GPU (`nvidia-smi -r`) or reboot.";
-  } else if (d.nvml_status == "crashed") {
+  } else if (d.nvml_status == LibraryStatus::crashed) {
     title = "NVML crashed while being queried";
   }
-  out.push_back(Finding{.id = "nvml-" + d.nvml_status,
+  out.push_back(Finding{.id = std::string("nvml-") + to_string(d.nvml_status),
                         .severity = sev,
                         .area = FindingArea::driver,
                         .title = title,
                         .detail = d.nvml_error + (d.nvml_path.empty() ? "" : " (" + d.nvml_path + ")"),
                         .fix = fix,
                         .evidence = {d.nvml_path}});
-  if (!d.libcuda_status.empty() && d.libcuda_status != "ok" && d.libcuda_status != "not-found") {
-    out.push_back(Finding{.id = "libcuda-" + d.libcuda_status,
-                          .severity = Severity::error,
-                          .area = FindingArea::driver,
-                          .title = "The CUDA driver library does not initialise: " + d.libcuda_status,
-                          .detail = d.libcuda_error,
-                          .fix = "Frameworks will fall back to the CPU. Fix the driver findings above first.",
-                          .evidence = {d.libcuda_path}});
+  if (d.libcuda_status != LibraryStatus::none && d.libcuda_status != LibraryStatus::ok &&
+      d.libcuda_status != LibraryStatus::not_found) {
+    out.push_back(
+        Finding{.id = std::string("libcuda-") + to_string(d.libcuda_status),
+                .severity = Severity::error,
+                .area = FindingArea::driver,
+                .title = std::string("The CUDA driver library does not initialise: ") + to_string(d.libcuda_status),
+                .detail = d.libcuda_error,
+                .fix = "Frameworks will fall back to the CPU. Fix the driver findings above first.",
+                .evidence = {d.libcuda_path}});
   }
 }
 

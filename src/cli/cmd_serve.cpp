@@ -359,7 +359,10 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
       res.set_content(latest ? "stale: the sampler has not finished a sample lately\n" : "starting\n", "text/plain");
       return;
     }
-    res.set_content(latest->status == "ok" ? "ok\n" : "ok (GPU query: " + latest->status + ")\n", "text/plain");
+    res.set_content(latest->status == LibraryStatus::ok
+                        ? "ok\n"
+                        : "ok (GPU query: " + std::string(to_string(latest->status)) + ")\n",
+                    "text/plain");
   });
   server.Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("gpudoctor serve: /metrics /report.json /verify.json /bench.json /healthz\n", "text/plain");

@@ -80,8 +80,8 @@ std::string fallback_reasons(const Facts& facts, const gpu::FrameworkTarget& tar
   if (found == nullptr) return "";
   const PythonEnvFacts& env = *found;
   std::vector<std::string> why;
-  if (facts.driver.libcuda_status != "ok")
-    why.push_back("no working NVIDIA driver (libcuda: " + facts.driver.libcuda_status + ")");
+  if (facts.driver.libcuda_status != LibraryStatus::ok)
+    why.push_back(std::string("no working NVIDIA driver (libcuda: ") + to_string(facts.driver.libcuda_status) + ")");
   const FrameworkFacts* f = framework_in(env, probe_name(framework));
   if (f != nullptr && f->cuda_build == false)
     why.push_back(framework + " " + f->version.str() + " is a CPU-only build");

@@ -55,7 +55,7 @@ void draw(const monitor::Sampler& sampler) {
                        ? fmt::format("{:.1f}", static_cast<double>(*s.host.memory_available_bytes) / kGiB)
                        : "n/a"),
        A_BOLD);
-  if (s.status != "ok") line(y, "GPUs not read: " + s.error + " (" + s.status + ")", A_BOLD);
+  if (s.status != LibraryStatus::ok) line(y, "GPUs not read: " + s.error + " (" + to_string(s.status) + ")", A_BOLD);
   const size_t width = static_cast<size_t>(std::max(10, COLS - 12));
   for (const auto& g : s.gpus) {
     ++y;

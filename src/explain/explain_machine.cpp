@@ -141,7 +141,7 @@ Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
 }
 
 bool driver_loaded(const Facts& f) {
-  return f.driver.version.has_value() || f.driver.nvidia_module_loaded || f.driver.nvml_status == "ok";
+  return f.driver.version.has_value() || f.driver.nvidia_module_loaded || f.driver.nvml_status == LibraryStatus::ok;
 }
 
 std::vector<int> cudnn_majors(const Facts& f) {

@@ -37,7 +37,7 @@ void send_call(ChildChannel& out, const std::string& call, std::optional<unsigne
   out.write_line(dump_line(j));
 }
 
-void set_failure(LibraryReport& r, const char* status, ErrorKind kind, std::string message, int code) {
+void set_failure(LibraryReport& r, LibraryStatus status, ErrorKind kind, std::string message, int code) {
   r.status = status;
   r.error_kind = to_string(kind);
   r.error = std::move(message);
@@ -81,7 +81,7 @@ const Api* load_in_child(std::optional<Api>& slot, const std::vector<std::string
 /// A required call answered with an error: the query ends with this report.
 template <class Report>
 void send_call_failure(ChildChannel& out, Report& report, std::string message, int code) {
-  set_failure(report, "init-failed", ErrorKind::call_failed, std::move(message), code);
+  set_failure(report, LibraryStatus::init_failed, ErrorKind::call_failed, std::move(message), code);
   send_report(out, report);
 }
 
@@ -264,7 +264,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
     set_failure(report, status_for(e.kind), e.kind, std::string(library) + ": " + e.message + where, e.code);
     return report;
   }
-  if (!junk.empty() || !have_report || report.status.empty()) {
+  if (!junk.empty() || !have_report || report.status == LibraryStatus::none) {
     std::string why = !junk.empty() ? "unreadable answer from the child process: \"" + junk + "\""
                                     : "the child process ended without an answer";
     set_failure(report, status_for(ErrorKind::invalid_data), ErrorKind::invalid_data,
@@ -275,20 +275,20 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
 
 }  // namespace
 
-const char* status_for(ErrorKind kind) {
+LibraryStatus status_for(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::timeout:
-      return "timeout";
+      return LibraryStatus::timeout;
     case ErrorKind::crashed:
     case ErrorKind::invalid_data:
-      return "crashed";
+      return LibraryStatus::crashed;
     case ErrorKind::not_found:
-      return "not-found";
+      return LibraryStatus::not_found;
     case ErrorKind::load_failed:
     case ErrorKind::symbol_missing:
-      return "load-failed";
+      return LibraryStatus::load_failed;
     default:
-      return "init-failed";
+      return LibraryStatus::init_failed;
   }
 }
 
@@ -338,7 +338,7 @@ void query_nvml(DriverSession& session, const std::vector<std::string>& args, Ch
     else
       report.problems.push_back(s.describe(call, rc));
   }
-  report.status = "ok";
+  report.status = LibraryStatus::ok;
   send_report(out, report);
 
   unsigned count = 0;
@@ -398,7 +398,7 @@ void query_cuda_driver(DriverSession& session, const std::vector<std::string>& a
     return;
   }
   report.device_count = count;
-  report.status = "ok";
+  report.status = LibraryStatus::ok;
   send_report(out, report);
 }
 

@@ -72,7 +72,7 @@ CudaDriverReport cuda_report_from_child(const ChildOutcome& outcome);
 /// The status word for an error kind: timeout -> "timeout", crashed / invalid_data ->
 /// "crashed", not_found -> "not-found", load_failed / symbol_missing -> "load-failed",
 /// anything else -> "init-failed".
-const char* status_for(ErrorKind kind);
+LibraryStatus status_for(ErrorKind kind);
 
 /// "00000000:18:00.0" -> "0000:18:00.0"; lower-case; unrecognised text is returned as is.
 std::string normalize_pci_bus_id(std::string_view nvml_bus_id);

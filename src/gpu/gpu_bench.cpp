@@ -856,14 +856,14 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
     std::vector<ChildOutcome> outcome = run_isolated({{"cuda-driver", o.cuda_names}}, o.deadline);
     driver = cuda_report_from_child(outcome.at(0));
   }
-  if (driver.status != "ok" || driver.device_count.value_or(0) <= 0) {
-    const std::string why = driver.status == "not-found"
+  if (driver.status != LibraryStatus::ok || driver.device_count.value_or(0) <= 0) {
+    const std::string why = driver.status == LibraryStatus::not_found
                                 ? std::string("no NVIDIA driver (libcuda not found)")
-                                : "the driver (libcuda " + driver.status +
+                                : "the driver (libcuda " + std::string(to_string(driver.status)) +
                                       ") answered: " + (driver.error.empty() ? "no GPU" : driver.error);
     // No driver on a CPU machine is a fact; a driver that fails, or GPUs asked for alone that
     // cannot be measured, is a failed run (exit 1), never a pass with nothing measured.
-    if ((driver.status != "ok" && driver.status != "not-found") || !o.cpu) {
+    if ((driver.status != LibraryStatus::ok && driver.status != LibraryStatus::not_found) || !o.cpu) {
       report.problems.push_back("No GPU figures: " + why + ".");
     } else {
       report.notes.push_back("No GPU figures: " + why + ". The CPU figures stand on their own.");
@@ -874,10 +874,11 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
   if (!driver.path.empty()) libs.push_back("cuda=" + driver.path);
   // cuBLAS and cuDNN where verify finds them (--libs-from's choice), each loaded in a child first.
   for (const RuntimeLibraryReport& l : probe_runtime_libraries(o.libraries, o.deadline)) {
-    if ((l.name == "cublas" || l.name == "cublasLt" || l.name == "cudnn" || l.name == "nccl") && l.status == "ok") {
+    if ((l.name == "cublas" || l.name == "cublasLt" || l.name == "cudnn" || l.name == "nccl") &&
+        l.status == LibraryStatus::ok) {
       libs.push_back(l.name + "=" + l.path);
     } else if (l.name == "cublas" || l.name == "cudnn") {
-      report.notes.push_back(l.name + " from " + o.libraries.label + ": " + l.status +
+      report.notes.push_back(l.name + " from " + o.libraries.label + ": " + to_string(l.status) +
                              (l.error.empty() ? "" : " (" + l.error + ")"));
     }
   }

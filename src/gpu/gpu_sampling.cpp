@@ -18,8 +18,8 @@ void send(ChildChannel& out, const json& j) {
   out.write_line(j.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-void send_failure(ChildChannel& out, const char* status, const std::string& error) {
-  send(out, json{{"status", status}, {"error", error}});
+void send_failure(ChildChannel& out, LibraryStatus status, const std::string& error) {
+  send(out, json{{"status", to_string(status)}, {"error", error}});
 }
 
 std::string bounded(const char* text, size_t max) {
@@ -177,12 +177,12 @@ void sample_gpus(DriverSession& session, const std::vector<std::string>& args, C
   if (!session.nvml_initialised) {
     nvmlReturn_t rc = api.init();
     if (rc != kNvmlSuccess) {
-      send_failure(out, "init-failed", "nvmlInit: " + nvml_error_name(rc));
+      send_failure(out, LibraryStatus::init_failed, "nvmlInit: " + nvml_error_name(rc));
       return;
     }
     session.nvml_initialised = true;
   }
-  json answer{{"status", "ok"}};
+  json answer{{"status", to_string(LibraryStatus::ok)}};
   if (api.system_driver_version != nullptr) {
     char version[kNvmlDriverVersionBufferSize] = {};
     if (api.system_driver_version(version, kNvmlDriverVersionBufferSize) == kNvmlSuccess) {
@@ -193,7 +193,7 @@ void sample_gpus(DriverSession& session, const std::vector<std::string>& args, C
   unsigned count = 0;
   nvmlReturn_t rc = api.device_count(&count);
   if (rc != kNvmlSuccess) {
-    send_failure(out, "init-failed", "nvmlDeviceGetCount: " + nvml_error_name(rc));
+    send_failure(out, LibraryStatus::init_failed, "nvmlDeviceGetCount: " + nvml_error_name(rc));
     return;
   }
   std::vector<GpuSample> gpus;
@@ -232,11 +232,11 @@ GpuSampling request_gpu_sample(Agent& agent, const std::vector<std::string>& nam
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  s.status = text("status");
+  s.status = parse_library_status(text("status"));
   s.error = text("error");
   s.driver_version = text("driver_version");
   if (auto it = j.find("gpus"); it != j.end()) gpu_samples_from_json(*it, s.gpus);
-  if (s.status.empty()) s.status = status_for(ErrorKind::invalid_data);
+  if (s.status == LibraryStatus::none) s.status = status_for(ErrorKind::invalid_data);
   return s;
 }
 

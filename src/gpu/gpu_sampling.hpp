@@ -19,7 +19,7 @@ namespace gpudoctor::gpu {
 void sample_gpus(DriverSession& session, const std::vector<std::string>& args, ChildChannel& out);
 
 struct GpuSampling {
-  std::string status;  ///< "ok", or driver_query's failure words ("timeout", "crashed", ...)
+  LibraryStatus status = LibraryStatus::none;
   std::string error;
   std::string driver_version;
   std::vector<GpuSample> gpus;

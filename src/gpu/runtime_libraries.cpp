@@ -53,11 +53,11 @@ void set_version(RuntimeLibraryReport& r, const std::string& call, long long cod
   r.version_call = call;
   r.version_code = code;
   r.version = std::move(text);
-  r.status = "ok";
+  r.status = LibraryStatus::ok;
 }
 
 void version_failed(RuntimeLibraryReport& r, const std::string& call, const std::string& why, int code) {
-  r.status = "init-failed";
+  r.status = LibraryStatus::init_failed;
   r.error_kind = to_string(ErrorKind::call_failed);
   r.error = call + ": " + why;
   r.code = code;
@@ -153,7 +153,7 @@ void probe_cudnn_sub_libraries(int major, const std::string& front_path, ChildCh
         missing.emplace_back(symbol);
     }
     if (missing.empty()) {
-      r.status = "ok";
+      r.status = LibraryStatus::ok;
     } else {
       BindState state;
       state.missing_required = missing;
@@ -257,7 +257,7 @@ void runtime_library_body(const std::vector<std::string>& args, ChildChannel& ou
   for (const ProbeEntry& p : kProbes) {
     if (r.name != p.name) continue;
     p.probe(r.tried, r, out);
-    if (!r.status.empty()) send_library(out, r);
+    if (r.status != LibraryStatus::none) send_library(out, r);
     return;
   }
 }
@@ -296,7 +296,7 @@ std::vector<RuntimeLibraryReport> runtime_library_reports_from_child(const std::
     current.error_kind = to_string(e.kind);
     current.error = e.message + where;
     current.code = e.code;
-  } else if (!lines.junk.empty() || current.status.empty() || !lines.last_call.empty()) {
+  } else if (!lines.junk.empty() || current.status == LibraryStatus::none || !lines.last_call.empty()) {
     current.status = status_for(ErrorKind::invalid_data);
     current.error_kind = to_string(ErrorKind::invalid_data);
     current.error = (lines.junk.empty() ? std::string("the child process ended without an answer")

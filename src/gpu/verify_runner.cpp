@@ -51,12 +51,12 @@ struct Runner {
     }
     if (lib != nullptr) {
       const RuntimeLibraryReport* l = library(lib);
-      if (l == nullptr || l->status == "not-found") {
+      if (l == nullptr || l->status == LibraryStatus::not_found) {
         std::string where = report.libs_from == "system" ? "on the loader's path" : "in " + report.libs_from;
         not_run(name, device, StepStatus::skipped, std::string(lib_words) + " not found " + where);
         return false;
       }
-      if (l->status != "ok") {
+      if (l->status != LibraryStatus::ok) {
         not_run(name, device, StepStatus::failed, std::string(lib_words) + " did not load: " + l->error);
         return false;
       }
@@ -81,7 +81,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
   if (!report.driver.path.empty()) r.libs["cuda"] = report.driver.path;
   for (const char* name : {"cublas", "cudnn", "nccl"}) {
     const RuntimeLibraryReport* l = r.library(name);
-    if (l != nullptr && l->status == "ok") r.libs[name] = l->path;
+    if (l != nullptr && l->status == LibraryStatus::ok) r.libs[name] = l->path;
   }
 
   std::optional<int> count;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/version.hpp"
+#include "model/gpu_reports.hpp"
 #include "model/platform.hpp"
 
 namespace gpudoctor {
@@ -77,12 +78,11 @@ struct DriverFacts {
   std::optional<Version> cuda_driver_version;  ///< highest CUDA the driver supports (12.2)
   std::string cuda_driver_version_source;      ///< "nvml", "cuDriverGetVersion"
   std::vector<DriverFile> files;               ///< libcuda / NVML copies found
-  /// NVML on the live machine: "ok", "not-found", "load-failed", "init-failed", "timeout",
-  /// "crashed", "skipped" (under --root), "" (not tried).
-  std::string nvml_status;
+  /// NVML on the live machine: skipped under --root, none when not tried.
+  LibraryStatus nvml_status = LibraryStatus::none;
   std::string nvml_error;
-  std::string nvml_path;       ///< absolute path of the NVML actually loaded
-  std::string libcuda_status;  ///< same vocabulary for cuInit/cuDriverGetVersion
+  std::string nvml_path;                               ///< absolute path of the NVML actually loaded
+  LibraryStatus libcuda_status = LibraryStatus::none;  ///< the same for cuInit/cuDriverGetVersion
   std::string libcuda_error;
   std::string libcuda_path;
 

@@ -3,14 +3,29 @@
 /// agent): plain data, so that probes read it, the JSON codec carries it between processes
 /// and machines (model/json_codec.hpp), and the coming verify and watch report it.
 ///
-/// Status vocabulary (as DriverFacts::nvml_status): "ok", "not-found", "load-failed",
-/// "init-failed", "timeout", "crashed" (gpu/driver_query.hpp says what each means).
+/// Status vocabulary: LibraryStatus (gpu/driver_query.hpp says what each means).
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpudoctor {
+
+/// How asking a vendor library went; in JSON by these names ("" for none).
+enum class LibraryStatus {
+  none,         ///< not asked (yet)
+  ok,           ///< "ok"
+  not_found,    ///< "not-found": no such library on the loader's path
+  load_failed,  ///< "load-failed": found but refused, or a required entry point missing
+  init_failed,  ///< "init-failed": initialisation or enumeration returned an error
+  timeout,      ///< "timeout": the child was killed at its deadline
+  crashed,      ///< "crashed": the child died, or answered junk
+  skipped,      ///< "skipped": not asked on purpose (the doctor under --root)
+};
+const char* to_string(LibraryStatus s);
+/// The status of that name; none for any other text (another process's answer is untrusted).
+LibraryStatus parse_library_status(std::string_view name);
 
 /// Which exported name filled a slot ("init" <- "nvmlInit"): tells an old driver from a new.
 struct BoundSymbol {
@@ -34,8 +49,8 @@ struct GpuDeviceReport {
 };
 
 struct LibraryReport {
-  std::string status;  ///< vocabulary above; "" only before the query ran
-  std::string error;   ///< why status is not "ok", in words with the call and code names
+  LibraryStatus status = LibraryStatus::none;
+  std::string error;  ///< why status is not "ok", in words with the call and code names
   /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
   std::string error_kind;
   int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none

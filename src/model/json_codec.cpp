@@ -64,6 +64,9 @@ void parse_enum(const std::string& s, StepStatus& v) {
 void parse_enum(const std::string& s, BenchStatus& v) {
   v = parse_bench_status(s);
 }
+void parse_enum(const std::string& s, LibraryStatus& v) {
+  v = parse_library_status(s);
+}
 void parse_enum(const std::string& s, Platform& v) {
   v = parse_platform(s).value_or(Platform::linux);
 }
@@ -78,6 +81,7 @@ class Writer {
     bool is_empty = false;
     if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value) is_empty = v.empty();
     if constexpr (is_optional<T>::value) is_empty = !v.has_value();
+    if constexpr (std::is_enum_v<T>) is_empty = *to_string(v) == '\0';  // a status not set
     if (is_empty && empty == Empty::omit) return;
     out_[key] = is_empty && empty == Empty::null ? json(nullptr) : encode(v);
   }

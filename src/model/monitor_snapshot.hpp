@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/finding.hpp"
+#include "model/gpu_reports.hpp"
 
 namespace gpudoctor {
 
@@ -76,9 +77,8 @@ struct HostSample {
 
 struct Snapshot {
   std::int64_t time_ms = 0;  ///< Unix time, milliseconds
-  /// The GPU query's outcome, in driver_query's vocabulary: "ok", "not-found", "load-failed",
-  /// "init-failed", "timeout", "crashed".
-  std::string status;
+  /// The GPU query's outcome.
+  LibraryStatus status = LibraryStatus::none;
   std::string error;  ///< why status is not "ok"
   std::string driver_version;
   std::vector<GpuSample> gpus;

@@ -39,8 +39,9 @@ std::vector<const GpuSample*> series_of(std::span<const SnapshotPtr> window, uns
 }
 
 void not_answering(const Snapshot& latest, std::vector<Finding>& out) {
-  if (latest.status != "timeout" && latest.status != "crashed") return;
-  Finding f = make("watch-gpu-not-answering", Severity::error, "The GPU stopped answering (" + latest.status + ")",
+  if (latest.status != LibraryStatus::timeout && latest.status != LibraryStatus::crashed) return;
+  Finding f = make("watch-gpu-not-answering", Severity::error,
+                   "The GPU stopped answering (" + std::string(to_string(latest.status)) + ")",
                    latest.error +
                        ". The GPU agent that asks NVML was stopped and is started again for the next "
                        "sample (" +
@@ -48,7 +49,7 @@ void not_answering(const Snapshot& latest, std::vector<Finding>& out) {
                    "Look for Xid errors in the kernel log (`sudo dmesg | grep -i xid`) and run `nvidia-smi`; if it "
                    "hangs too, the driver is wedged: stop the jobs on the GPU, then reset it (`sudo nvidia-smi -r "
                    "-i N`) or reboot.");
-  f.evidence.push_back("status: " + latest.status);
+  f.evidence.push_back(std::string("status: ") + to_string(latest.status));
   out.push_back(std::move(f));
 }
 
@@ -188,7 +189,7 @@ std::vector<Finding> diagnose(std::span<const SnapshotPtr> history, const Diagno
   // Trends are judged only over answered samples; the GPUs are those of the latest answer.
   std::vector<SnapshotPtr> answered;
   for (const auto& s : window) {
-    if (s && s->status == "ok") answered.push_back(s);
+    if (s && s->status == LibraryStatus::ok) answered.push_back(s);
   }
   if (answered.empty()) return out;
   for (const auto& g : answered.back()->gpus) {

@@ -99,7 +99,7 @@ WatchSummary summarize_watch(std::span<const Snapshot> samples, size_t max_point
   std::map<std::pair<std::string, std::string>, size_t> diagnosis_at;  // (id, GPU in title) -> index
   for (const Snapshot* s : ordered) {
     const double t = static_cast<double>(s->time_ms - out.start_ms) / 1000.0;
-    if (s->status != "ok") ++out.samples_not_ok;
+    if (s->status != LibraryStatus::ok) ++out.samples_not_ok;
     for (const GpuSample& g : s->gpus) {
       std::string key = g.uuid.empty() ? "#" + std::to_string(g.index) : g.uuid;
       GpuSeries& series = by_gpu[key];

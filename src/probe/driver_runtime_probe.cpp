@@ -38,8 +38,8 @@ void probe_driver_runtime(const SystemView& system, Facts& facts) {
   DriverFacts& driver = facts.driver;
   if (!system.is_live()) {
     // Never load a library from a diagnosed tree, nor the host's in its place.
-    driver.nvml_status = "skipped";
-    driver.libcuda_status = "skipped";
+    driver.nvml_status = LibraryStatus::skipped;
+    driver.libcuda_status = LibraryStatus::skipped;
     return;
   }
   gpu::DriverQueryOptions options;

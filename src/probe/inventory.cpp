@@ -58,7 +58,8 @@ void timed(const char* what, Facts& facts, Probe&& probe) {
 void log_facts(const Facts& facts) {
   spdlog::debug("driver: version {} from '{}', nvidia module loaded: {}, NVML: '{}', libcuda: '{}'",
                 facts.driver.version ? facts.driver.version->str() : "unknown", facts.driver.version_source,
-                facts.driver.nvidia_module_loaded, facts.driver.nvml_status, facts.driver.libcuda_status);
+                facts.driver.nvidia_module_loaded, to_string(facts.driver.nvml_status),
+                to_string(facts.driver.libcuda_status));
   for (const DriverFile& f : facts.driver.files) {
     spdlog::debug("driver file {}: {}", f.name, f.path.empty() ? "not found" : f.path);
   }

@@ -315,7 +315,7 @@ mstch::map inventory_view(const Facts& facts) {
                     {"driver", or_dash(d.version)},
                     {"driver_source", or_dash(d.version_source)},
                     {"cuda_driver", or_dash(d.cuda_driver_version)},
-                    {"nvml", or_dash(d.nvml_status)},
+                    {"nvml", or_dash(to_string(d.nvml_status))},
                     {"gpus", gpus},
                     {"has_gpus", !gpus.empty()},
                     {"toolkits", toolkits},

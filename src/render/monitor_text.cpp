@@ -65,7 +65,7 @@ std::string render_watch_text(const Snapshot& s) {
       fmt::format("{}  driver {}  host cpu {}  mem {} of {} GiB free\n", utc_time(s.time_ms),
                   s.driver_version.empty() ? "n/a" : s.driver_version, or_na(s.host.cpu_percent, "{:.0f}%"),
                   gib(s.host.memory_available_bytes), gib(s.host.memory_total_bytes));
-  if (s.status != "ok") out += fmt::format("  GPUs not read: {} ({})\n", s.error, s.status);
+  if (s.status != LibraryStatus::ok) out += fmt::format("  GPUs not read: {} ({})\n", s.error, to_string(s.status));
   for (const auto& g : s.gpus) {
     out += fmt::format("GPU {}  {}  util {}  mem {} / {} GiB  {}  power {} / {}  sm {}  mem {}  throttle {}\n", g.index,
                        g.name.empty() ? "n/a" : g.name, or_na(g.gpu_util_percent, "{}%"), gib(g.memory_used_bytes),
@@ -103,7 +103,7 @@ std::string render_watch_csv(const Snapshot& s) {
     diagnoses += d.id;
   }
   const std::string tail = fmt::format(",{},{},{},{}\n", cell(s.host.cpu_percent), cell(s.host.memory_available_bytes),
-                                       csv_cell(s.status), csv_cell(diagnoses));
+                                       csv_cell(to_string(s.status)), csv_cell(diagnoses));
   const std::string time = utc_time(s.time_ms);
   if (s.gpus.empty()) return time + ",,,,,,,,,,,,,,,,," + tail.substr(1);
   std::string out;

@@ -145,7 +145,7 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
             });
 
     Family up(out, "gpudoctor_gpu_query_up", "gauge", "1 when the last GPU query answered, 0 when it failed.");
-    up.add(host, s.status == "ok" ? 1 : 0);
+    up.add(host, s.status == LibraryStatus::ok ? 1 : 0);
     Family count(out, "gpudoctor_gpus", "gauge", "GPUs the last query saw.");
     count.add(host, static_cast<double>(s.gpus.size()));
     Family age(out, "gpudoctor_sample_timestamp_seconds", "gauge", "When the last sample was taken (Unix time).");

@@ -33,29 +33,29 @@ std::string render_verify_step_line(const VerifyStep& s, bool color) {
 
 std::string render_verify_text(const VerifyReport& r, bool color) {
   std::string out = "gpudoctor verify: runtime libraries from " + r.libs_from + (r.quick ? " (--quick)" : "") + "\n\n";
-  const bool framework_mode = r.libraries.empty() && r.driver.status.empty();
+  const bool framework_mode = r.libraries.empty() && r.driver.status == LibraryStatus::none;
   if (framework_mode) out = "gpudoctor verify --framework: each environment's own interpreter\n";
   if (!framework_mode) out += "Driver (libcuda): ";
   if (framework_mode) {
     // nothing: the frameworks load their own libraries
-  } else if (r.driver.status == "ok") {
+  } else if (r.driver.status == LibraryStatus::ok) {
     int v = r.driver.driver_version.value_or(0);
     out += fmt::format("{} {}, speaks CUDA {}.{}, {} GPU(s)\n", mark("ok", color), r.driver.path, v / 1000,
                        v % 1000 / 10, r.driver.device_count.value_or(0));
   } else {
-    out += fmt::format("{} {}: {}\n", mark("failed", color), r.driver.status.empty() ? "unknown" : r.driver.status,
-                       r.driver.error);
+    out += fmt::format("{} {}: {}\n", mark("failed", color),
+                       r.driver.status == LibraryStatus::none ? "unknown" : to_string(r.driver.status), r.driver.error);
   }
   if (!framework_mode) out += "\nRuntime libraries:\n";
   for (const auto& l : r.libraries) {
     const bool sub = l.name.find('_') != std::string::npos;
-    std::string what = l.status == "ok" ? l.path : l.status + ": " + l.error;
-    if (l.status == "not-found" && !l.tried.empty()) {
+    std::string what = l.status == LibraryStatus::ok ? l.path : to_string(l.status) + (": " + l.error);
+    if (l.status == LibraryStatus::not_found && !l.tried.empty()) {
       what = "not found (tried " + l.tried.front() +
              (l.tried.size() > 1 ? " and " + std::to_string(l.tried.size() - 1) + " more" : "") + ")";
     }
-    out += fmt::format("  {}{} {:<{}} {:<10} {}\n", sub ? "  " : "", mark(l.status, color), l.name, sub ? 31 : 33,
-                       l.version, what);
+    out += fmt::format("  {}{} {:<{}} {:<10} {}\n", sub ? "  " : "", mark(to_string(l.status), color), l.name,
+                       sub ? 31 : 33, l.version, what);
     for (const auto& p : l.problems) out += "      " + p + "\n";
   }
   out += "\nSteps:\n";

@@ -84,10 +84,10 @@ class FakeDriver : public ::testing::Test {
 TEST_F(FakeDriver, HealthyReportsEveryField) {
   Facts facts = probe("healthy");
   const DriverFacts& d = facts.driver;
-  EXPECT_EQ(d.nvml_status, "ok") << d.nvml_error;
+  EXPECT_EQ(d.nvml_status, LibraryStatus::ok) << d.nvml_error;
   EXPECT_EQ(d.nvml_error, "");
   EXPECT_EQ(d.nvml_path, fs::canonical(fake("libnvidia-ml.so.1")).string());
-  EXPECT_EQ(d.libcuda_status, "ok") << d.libcuda_error;
+  EXPECT_EQ(d.libcuda_status, LibraryStatus::ok) << d.libcuda_error;
   EXPECT_EQ(d.libcuda_path, fs::canonical(fake("libcuda.so.1")).string());
   ASSERT_TRUE(d.version.has_value());
   EXPECT_EQ(d.version->str(), "550.54.15");
@@ -152,9 +152,9 @@ TEST_F(FakeDriver, HealthyUsesTheNewestEntryPoints) {
 TEST_F(FakeDriver, DriverNotLoadedKeepsTheErrorNames) {
   Facts facts = probe("driver_not_loaded");
   const DriverFacts& d = facts.driver;
-  EXPECT_EQ(d.nvml_status, "init-failed");
+  EXPECT_EQ(d.nvml_status, LibraryStatus::init_failed);
   EXPECT_EQ(d.nvml_error, "nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded");
-  EXPECT_EQ(d.libcuda_status, "init-failed");
+  EXPECT_EQ(d.libcuda_status, LibraryStatus::init_failed);
   EXPECT_EQ(d.libcuda_error, "cuInit(0): CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
   // The library paths are known even though init failed: the libraries are installed.
   EXPECT_EQ(d.nvml_path, fs::canonical(fake("libnvidia-ml.so.1")).string());
@@ -175,7 +175,7 @@ TEST_F(FakeDriver, FailedNvmlKeepsTheDriverVersionReadFromFiles) {
   facts.driver.version = Version::parse("535.104.05");
   facts.driver.version_source = "/proc/driver/nvidia/version";
   probe_driver_runtime(system, facts);
-  EXPECT_EQ(facts.driver.nvml_status, "init-failed");
+  EXPECT_EQ(facts.driver.nvml_status, LibraryStatus::init_failed);
   ASSERT_TRUE(facts.driver.version.has_value());
   EXPECT_EQ(*facts.driver.version, *Version::parse("535.104.05"));
   EXPECT_EQ(facts.driver.version_source, "/proc/driver/nvidia/version");
@@ -183,7 +183,7 @@ TEST_F(FakeDriver, FailedNvmlKeepsTheDriverVersionReadFromFiles) {
 
 TEST_F(FakeDriver, LibraryVersionMismatchIsNamed) {
   Facts facts = probe("version_mismatch");
-  EXPECT_EQ(facts.driver.nvml_status, "init-failed");
+  EXPECT_EQ(facts.driver.nvml_status, LibraryStatus::init_failed);
   EXPECT_TRUE(contains(facts.driver.nvml_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)")) << facts.driver.nvml_error;
   EXPECT_TRUE(contains(facts.driver.libcuda_error, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)"))
       << facts.driver.libcuda_error;
@@ -191,7 +191,7 @@ TEST_F(FakeDriver, LibraryVersionMismatchIsNamed) {
 
 TEST_F(FakeDriver, ErrorOnOneCallIsAProblemNotAFailure) {
   Facts facts = probe("error_on_one_call");
-  EXPECT_EQ(facts.driver.nvml_status, "ok");
+  EXPECT_EQ(facts.driver.nvml_status, LibraryStatus::ok);
   ASSERT_EQ(facts.gpus.size(), 2u);
   EXPECT_EQ(facts.gpus[0].uuid, "GPU-4a2b8c1e-6f0d-4e6a-9a51-3c7d2e9b1f00");
   EXPECT_EQ(facts.gpus[1].uuid, "");                       // the failed call
@@ -207,7 +207,7 @@ TEST_F(FakeDriver, HangingCallTimesOutAndKeepsWhatWasKnown) {
   // machine (load 14, 2026-12-02) starting it alone took longer than 700 ms.
   Facts facts = probe("hang", 2000);
   const DriverFacts& d = facts.driver;
-  EXPECT_EQ(d.nvml_status, "timeout");
+  EXPECT_EQ(d.nvml_status, LibraryStatus::timeout);
   EXPECT_EQ(d.nvml_error, "NVML: no answer within 2000 ms; child process killed in nvmlDeviceGetName (device 1)");
   // What NVML said before the hang still counts.
   ASSERT_TRUE(d.version.has_value());
@@ -215,7 +215,7 @@ TEST_F(FakeDriver, HangingCallTimesOutAndKeepsWhatWasKnown) {
   ASSERT_EQ(facts.gpus.size(), 1u);
   EXPECT_EQ(facts.gpus[0].uuid, "GPU-4a2b8c1e-6f0d-4e6a-9a51-3c7d2e9b1f00");
   // libcuda ran beside it and finished.
-  EXPECT_EQ(d.libcuda_status, "ok") << d.libcuda_error;
+  EXPECT_EQ(d.libcuda_status, LibraryStatus::ok) << d.libcuda_error;
   EXPECT_GE(elapsed_.count(), 1950);
   EXPECT_LT(elapsed_.count(), 6000);
 }
@@ -223,33 +223,33 @@ TEST_F(FakeDriver, HangingCallTimesOutAndKeepsWhatWasKnown) {
 TEST_F(FakeDriver, CrashInLibcudaIsReportedAndNvmlStillAnswers) {
   Facts facts = probe("crash_in_libcuda");
   const DriverFacts& d = facts.driver;
-  EXPECT_EQ(d.libcuda_status, "crashed");
+  EXPECT_EQ(d.libcuda_status, LibraryStatus::crashed);
   EXPECT_TRUE(contains(d.libcuda_error, "in cuDeviceGetCount")) << d.libcuda_error;
 #if !defined(__SANITIZE_ADDRESS__)
   // Under ASan the sanitizer catches the signal and exits with a status instead.
   EXPECT_EQ(d.libcuda_error, "libcuda: child process died from SIGSEGV (Segmentation fault) in cuDeviceGetCount");
 #endif
-  EXPECT_EQ(d.nvml_status, "ok");
+  EXPECT_EQ(d.nvml_status, LibraryStatus::ok);
   EXPECT_EQ(facts.gpus.size(), 2u);
   EXPECT_LT(elapsed_.count(), 3000);
 }
 
 TEST_F(FakeDriver, CrashInNvmlInit) {
   Facts facts = probe("crash_in_nvml_init");
-  EXPECT_EQ(facts.driver.nvml_status, "crashed");
+  EXPECT_EQ(facts.driver.nvml_status, LibraryStatus::crashed);
   EXPECT_TRUE(contains(facts.driver.nvml_error, "in nvmlInit_v2")) << facts.driver.nvml_error;
   // Which library crashed is known: the child said so before calling into it.
   EXPECT_EQ(facts.driver.nvml_path, fs::canonical(fake("libnvidia-ml.so.1")).string());
   EXPECT_TRUE(facts.gpus.empty());
-  EXPECT_EQ(facts.driver.libcuda_status, "ok");
+  EXPECT_EQ(facts.driver.libcuda_status, LibraryStatus::ok);
 }
 
 TEST_F(FakeDriver, WithoutAScenarioTheFakeRefusesToInit) {
   ::unsetenv("GPUDOCTOR_FAKE_DRIVER");
   gpu::DriverRuntimeReport r = gpu::query_driver_runtime({});
-  EXPECT_EQ(r.nvml.status, "init-failed");
+  EXPECT_EQ(r.nvml.status, LibraryStatus::init_failed);
   EXPECT_TRUE(contains(r.nvml.error, "NVML_ERROR_UNKNOWN (999)")) << r.nvml.error;
-  EXPECT_EQ(r.cuda.status, "init-failed");
+  EXPECT_EQ(r.cuda.status, LibraryStatus::init_failed);
 }
 
 TEST_F(FakeDriver, MissingRequiredSymbols) {
@@ -258,10 +258,10 @@ TEST_F(FakeDriver, MissingRequiredSymbols) {
   options.nvml_names = {std::string(GPUDOCTOR_FAKE_MISSING_DIR) + "/libnvidia-ml.so.1"};
   options.cuda_names = {std::string(GPUDOCTOR_FAKE_MISSING_DIR) + "/libcuda.so.1"};
   gpu::DriverRuntimeReport r = gpu::query_driver_runtime(options);
-  EXPECT_EQ(r.nvml.status, "load-failed");
+  EXPECT_EQ(r.nvml.status, LibraryStatus::load_failed);
   EXPECT_EQ(r.nvml.error, "missing required entry point: nvmlDeviceGetCount_v2 | nvmlDeviceGetCount");
   EXPECT_EQ(r.nvml.path, fs::canonical(options.nvml_names[0]).string());
-  EXPECT_EQ(r.cuda.status, "load-failed");
+  EXPECT_EQ(r.cuda.status, LibraryStatus::load_failed);
   EXPECT_EQ(r.cuda.error, "missing required entry point: cuDeviceGetCount");
 }
 
@@ -270,7 +270,7 @@ TEST_F(FakeDriver, LegacyNamesAreUsedWhenNewOnesAreAbsent) {
   gpu::DriverQueryOptions options;
   options.nvml_names = {std::string(GPUDOCTOR_FAKE_LEGACY_DIR) + "/libnvidia-ml.so.1"};
   gpu::DriverRuntimeReport r = gpu::query_driver_runtime(options);
-  ASSERT_EQ(r.nvml.status, "ok") << r.nvml.error;
+  ASSERT_EQ(r.nvml.status, LibraryStatus::ok) << r.nvml.error;
   std::map<std::string, std::string> bound;
   for (const auto& b : r.nvml.bound) bound[b.slot] = b.symbol;
   EXPECT_EQ(bound["init"], "nvmlInit");
@@ -290,7 +290,7 @@ TEST_F(FakeDriver, AgentAnswersAsTheOneShotTasksAndKeepsTheLibrariesLoaded) {
   gpu::DriverRuntimeReport one_shot = gpu::query_driver_runtime({});
   gpu::Agent agent;
   gpu::NvmlReport first = gpu::query_nvml(agent, {}, milliseconds(5000));
-  ASSERT_EQ(first.status, "ok") << first.error;
+  ASSERT_EQ(first.status, LibraryStatus::ok) << first.error;
   EXPECT_EQ(first.path, one_shot.nvml.path);
   EXPECT_EQ(first.driver_version, one_shot.nvml.driver_version);
   ASSERT_EQ(first.devices.size(), one_shot.nvml.devices.size());
@@ -303,7 +303,7 @@ TEST_F(FakeDriver, AgentAnswersAsTheOneShotTasksAndKeepsTheLibrariesLoaded) {
   EXPECT_TRUE(contains(second.output, R"({"call":"nvmlDeviceGetCount_v2"})")) << second.output;
   EXPECT_EQ(gpu::nvml_report_from_child(second).devices.size(), 2u);
   gpu::CudaDriverReport cuda = gpu::query_cuda_driver(agent, {}, milliseconds(5000));
-  EXPECT_EQ(cuda.status, "ok") << cuda.error;
+  EXPECT_EQ(cuda.status, LibraryStatus::ok) << cuda.error;
   EXPECT_EQ(cuda.device_count, 2);
   EXPECT_EQ(agent.starts(), 1);
 }
@@ -312,11 +312,11 @@ TEST_F(FakeDriver, AgentCrashInNvmlInitIsAFindingAndTheAgentComesBack) {
   ScopedEnv fake_env("GPUDOCTOR_FAKE_DRIVER", scenario("crash_in_nvml_init"));
   gpu::Agent agent;
   gpu::NvmlReport r = gpu::query_nvml(agent, {}, milliseconds(5000));
-  EXPECT_EQ(r.status, "crashed");
+  EXPECT_EQ(r.status, LibraryStatus::crashed);
   EXPECT_TRUE(contains(r.error, "in nvmlInit_v2")) << r.error;
   EXPECT_EQ(r.path, fs::canonical(fake("libnvidia-ml.so.1")).string());
   gpu::CudaDriverReport cuda = gpu::query_cuda_driver(agent, {}, milliseconds(5000));
-  EXPECT_EQ(cuda.status, "ok") << cuda.error;
+  EXPECT_EQ(cuda.status, LibraryStatus::ok) << cuda.error;
   EXPECT_EQ(agent.starts(), 2);
 }
 
@@ -328,7 +328,7 @@ TEST_F(FakeDriver, AgentHangIsKilledAtTheRequestDeadline) {
   // take most of a second (see HangingCallTimesOutAndKeepsWhatWasKnown).
   gpu::NvmlReport r = gpu::query_nvml(agent, {}, milliseconds(2000));
   auto took = steady_clock::now() - start;
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, LibraryStatus::timeout);
   EXPECT_EQ(r.error, "NVML: no answer within 2000 ms; child process killed in nvmlDeviceGetName (device 1)");
   EXPECT_EQ(r.driver_version, "550.54.15");
   EXPECT_GE(took, milliseconds(1950));
@@ -367,7 +367,7 @@ TEST_F(BadLibrary, GarbageBytes) {
   for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 251);
   std::string path = write(garbage);
   gpu::NvmlReport r = query(path);
-  EXPECT_EQ(r.status, "load-failed");
+  EXPECT_EQ(r.status, LibraryStatus::load_failed);
   EXPECT_EQ(r.error, path + ": invalid ELF header");
   EXPECT_EQ(r.path, path);
 }
@@ -375,7 +375,7 @@ TEST_F(BadLibrary, GarbageBytes) {
 TEST_F(BadLibrary, EmptyFile) {
   std::string path = write("");
   gpu::NvmlReport r = query(path);
-  EXPECT_EQ(r.status, "load-failed");
+  EXPECT_EQ(r.status, LibraryStatus::load_failed);
   EXPECT_EQ(r.error, path + ": file too short");
 }
 
@@ -394,7 +394,7 @@ TEST_F(BadLibrary, WrongElfClass) {
   header[20] = 1;
   std::string path = write(header);
   gpu::NvmlReport r = query(path);
-  EXPECT_EQ(r.status, "load-failed");
+  EXPECT_EQ(r.status, LibraryStatus::load_failed);
   EXPECT_EQ(r.error, path + ": wrong ELF class: ELFCLASS32");
 }
 
@@ -407,7 +407,7 @@ TEST_F(BadLibrary, WrongMachine) {
   bytes[19] = 0;
   std::string path = write(bytes);
   gpu::NvmlReport r = query(path);
-  EXPECT_EQ(r.status, "load-failed") << r.error;
+  EXPECT_EQ(r.status, LibraryStatus::load_failed) << r.error;
   // glibc's own words are misleading here ("No such file or directory"); the doctor adds
   // what the file really is.
   EXPECT_TRUE(contains(r.error, path + ": cannot open shared object file")) << r.error;
@@ -426,8 +426,8 @@ TEST(DriverRuntimeProbe, NotLiveNeverLoadsAnything) {
   SystemView system(options);
   Facts facts;
   probe_driver_runtime(system, facts);
-  EXPECT_EQ(facts.driver.nvml_status, "skipped");
-  EXPECT_EQ(facts.driver.libcuda_status, "skipped");
+  EXPECT_EQ(facts.driver.nvml_status, LibraryStatus::skipped);
+  EXPECT_EQ(facts.driver.libcuda_status, LibraryStatus::skipped);
   EXPECT_EQ(facts.driver.nvml_path, "");
   EXPECT_TRUE(facts.gpus.empty());
 }
@@ -442,7 +442,7 @@ TEST(DriverRuntimeProbe, BadDeadlineVariableIsReportedAndIgnored) {
   ASSERT_FALSE(facts.problems.empty());
   EXPECT_EQ(facts.problems[0].path, "GPUDOCTOR_DRIVER_TIMEOUT_MS");
   EXPECT_TRUE(contains(facts.problems[0].message, "\"soon\"")) << facts.problems[0].message;
-  EXPECT_FALSE(facts.driver.nvml_status.empty());
+  EXPECT_NE(facts.driver.nvml_status, LibraryStatus::none);
 }
 
 TEST(NoDriverLibrary, NothingOnTheLoaderPath) {
@@ -453,13 +453,13 @@ TEST(NoDriverLibrary, NothingOnTheLoaderPath) {
   Facts facts;
   probe_driver_runtime(SystemView::host(nullptr), facts);
   const DriverFacts& d = facts.driver;
-  if (d.nvml_status != "not-found") {
+  if (d.nvml_status != LibraryStatus::not_found) {
     GTEST_SKIP() << "this machine has an NVML the system loader finds (" << d.nvml_path
                  << "); the no-driver case cannot be shown here";
   }
   EXPECT_EQ(d.nvml_error, "libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
   EXPECT_EQ(d.nvml_path, "");
-  if (d.libcuda_status == "not-found") {
+  if (d.libcuda_status == LibraryStatus::not_found) {
     EXPECT_EQ(d.libcuda_error, "libcuda.so.1: cannot open shared object file: No such file or directory");
   } else {
     // A toolkit's stub libcuda.so on the loader's path is found and says what it is.

@@ -61,7 +61,7 @@ TEST_F(WatchFake, SnapshotsFollowTheRecordedSeries) {
   std::vector<SnapshotPtr> got;
   for (int i = 0; i < 5; ++i) got.push_back(sampler.sample());
   for (const auto& s : got) {
-    ASSERT_EQ(s->status, "ok") << s->error;
+    ASSERT_EQ(s->status, LibraryStatus::ok) << s->error;
     ASSERT_EQ(s->gpus.size(), 2U);
   }
   EXPECT_EQ(got[0]->driver_version, "550.54.15");
@@ -106,16 +106,16 @@ TEST_F(WatchFake, GpuThatStopsAnsweringIsDiagnosedAndTheAgentRestarted) {
   monitor::SamplerOptions options;
   options.deadline = 2000ms;  // an agent's start under ASan on a loaded machine, with room
   monitor::Sampler sampler(options);
-  EXPECT_EQ(sampler.sample()->status, "ok");
-  EXPECT_EQ(sampler.sample()->status, "ok");
+  EXPECT_EQ(sampler.sample()->status, LibraryStatus::ok);
+  EXPECT_EQ(sampler.sample()->status, LibraryStatus::ok);
   const auto before = std::chrono::steady_clock::now();
   SnapshotPtr hung = sampler.sample();
   EXPECT_LT(std::chrono::steady_clock::now() - before, 10s);  // bounded by the deadline
-  EXPECT_EQ(hung->status, "timeout") << hung->error;
+  EXPECT_EQ(hung->status, LibraryStatus::timeout) << hung->error;
   EXPECT_TRUE(has(*hung, "watch-gpu-not-answering"));
   // The next sample starts a fresh agent, whose NVML answers again.
   SnapshotPtr again = sampler.sample();
-  EXPECT_EQ(again->status, "ok") << again->error;
+  EXPECT_EQ(again->status, LibraryStatus::ok) << again->error;
   EXPECT_EQ(again->agent_starts, 2);
   EXPECT_FALSE(has(*again, "watch-gpu-not-answering"));
 }
@@ -156,7 +156,7 @@ TEST_F(WatchFake, InputBoundJobIsFoundFromItsRealCpuUse) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
   }
-  ASSERT_EQ(last->status, "ok") << last->error;
+  ASSERT_EQ(last->status, LibraryStatus::ok) << last->error;
   const auto& p = last->gpus.at(0).processes->at(0);
   EXPECT_NE(p.command.find("while :; do :; done"), std::string::npos) << p.command;
   ASSERT_TRUE(p.cpu_percent);

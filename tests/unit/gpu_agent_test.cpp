@@ -148,10 +148,10 @@ TEST(GpuAgent, NvmlOpAnswersAsTheOneShotTask) {
   // No NVML on this machine, or a real one: either way the agent's answer reads as a report.
   Agent agent(test_agent());
   NvmlReport r = query_nvml(agent, {"libgpudoctor-no-such-nvml.so.1"}, 5s);
-  EXPECT_EQ(r.status, "not-found");
+  EXPECT_EQ(r.status, LibraryStatus::not_found);
   EXPECT_EQ(r.error, "libgpudoctor-no-such-nvml.so.1: cannot open shared object file: No such file or directory");
   CudaDriverReport c = query_cuda_driver(agent, {"libgpudoctor-no-such-cuda.so.1"}, 5s);
-  EXPECT_EQ(c.status, "not-found");
+  EXPECT_EQ(c.status, LibraryStatus::not_found);
   EXPECT_EQ(agent.starts(), 1);
 }
 

@@ -18,7 +18,7 @@ namespace {
 Snapshot sample_at(std::int64_t ms, unsigned util, std::uint64_t throttle = 0) {
   Snapshot s;
   s.time_ms = ms;
-  s.status = "ok";
+  s.status = LibraryStatus::ok;
   GpuSample g;
   g.index = 0;
   g.name = "NVIDIA H200";

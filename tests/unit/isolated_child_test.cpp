@@ -166,14 +166,14 @@ ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullo
 
 TEST(ChildReport, JunkIsInvalidDataReportedAsACrash) {
   NvmlReport r = nvml_report_from_child(outcome("\x01\x02 not json at all\n"));
-  EXPECT_EQ(r.status, "crashed");
+  EXPECT_EQ(r.status, LibraryStatus::crashed);
   EXPECT_EQ(r.error_kind, "invalid_data");
   EXPECT_TRUE(r.error.find("unreadable answer from the child process") != std::string::npos) << r.error;
 }
 
 TEST(ChildReport, SilenceIsInvalidData) {
   CudaDriverReport r = cuda_report_from_child(outcome(""));
-  EXPECT_EQ(r.status, "crashed");
+  EXPECT_EQ(r.status, LibraryStatus::crashed);
   EXPECT_EQ(r.error_kind, "invalid_data");
   EXPECT_EQ(r.error, "libcuda: the child process ended without an answer");
 }
@@ -182,7 +182,7 @@ TEST(ChildReport, WrongTypesAreIgnoredNotTrusted) {
   NvmlReport r = nvml_report_from_child(
       outcome(R"({"report":{"status":"ok","driver_version":42,"devices":[{"index":"x","name":7},3]}})"
               "\n"));
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.status, LibraryStatus::ok);
   EXPECT_EQ(r.driver_version, "");
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].name, "");
@@ -198,7 +198,7 @@ TEST(ChildReport, TimeoutNamesTheCallAndKeepsTheLastReport) {
                        R"({"report":{"status":"ok","dri)";  // cut short by the kill
   NvmlReport r = nvml_report_from_child(
       outcome(output, Error{ErrorKind::timeout, "no answer within 100 ms; child process killed", "", 0}));
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, LibraryStatus::timeout);
   EXPECT_EQ(r.error, "NVML: no answer within 100 ms; child process killed in nvmlDeviceGetUUID (device 3)");
   EXPECT_EQ(r.driver_version, "535.104.05");
   EXPECT_EQ(r.last_call, "nvmlDeviceGetUUID");
@@ -224,8 +224,8 @@ TEST(ChildReport, RandomBytesNeverCrashTheParent) {
         text += static_cast<char>(next());
     }
     NvmlReport r = nvml_report_from_child(outcome(text));
-    EXPECT_FALSE(r.status.empty()) << text;
-    if (r.status != "ok") EXPECT_FALSE(r.error.empty()) << text;
+    EXPECT_NE(r.status, LibraryStatus::none) << text;
+    if (r.status != LibraryStatus::ok) EXPECT_FALSE(r.error.empty()) << text;
   }
 }
 
@@ -247,12 +247,12 @@ TEST(ChildReport, LibraryStderrBecomesOnePrintableProblem) {
 }
 
 TEST(ChildReport, StatusWords) {
-  EXPECT_STREQ(status_for(ErrorKind::not_found), "not-found");
-  EXPECT_STREQ(status_for(ErrorKind::load_failed), "load-failed");
-  EXPECT_STREQ(status_for(ErrorKind::symbol_missing), "load-failed");
-  EXPECT_STREQ(status_for(ErrorKind::call_failed), "init-failed");
-  EXPECT_STREQ(status_for(ErrorKind::timeout), "timeout");
-  EXPECT_STREQ(status_for(ErrorKind::crashed), "crashed");
+  EXPECT_EQ(status_for(ErrorKind::not_found), LibraryStatus::not_found);
+  EXPECT_EQ(status_for(ErrorKind::load_failed), LibraryStatus::load_failed);
+  EXPECT_EQ(status_for(ErrorKind::symbol_missing), LibraryStatus::load_failed);
+  EXPECT_EQ(status_for(ErrorKind::call_failed), LibraryStatus::init_failed);
+  EXPECT_EQ(status_for(ErrorKind::timeout), LibraryStatus::timeout);
+  EXPECT_EQ(status_for(ErrorKind::crashed), LibraryStatus::crashed);
 }
 
 TEST(PciBusId, NormalisedToTheSysfsForm) {

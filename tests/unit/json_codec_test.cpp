@@ -11,7 +11,7 @@ namespace {
 
 NvmlReport sample_nvml() {
   NvmlReport r;
-  r.status = "init-failed";
+  r.status = LibraryStatus::init_failed;
   r.error = "nvmlDeviceGetHandleByIndex_v2(1): NVML_ERROR_GPU_IS_LOST";
   r.error_kind = "io_error";
   r.code = 15;
@@ -68,13 +68,13 @@ TEST(JsonCodec, NvmlReportSurvivesTheRoundTrip) {
 
 TEST(JsonCodec, CudaDriverReportSurvivesTheRoundTrip) {
   CudaDriverReport in;
-  in.status = "ok";
+  in.status = LibraryStatus::ok;
   in.path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
   in.driver_version = 13000;
   in.device_count = 8;
   CudaDriverReport out;
   report_from_json(report_to_json(in), out);
-  EXPECT_EQ(out.status, "ok");
+  EXPECT_EQ(out.status, LibraryStatus::ok);
   EXPECT_EQ(out.driver_version, 13000);
   EXPECT_EQ(out.device_count, 8);
 }
@@ -85,7 +85,7 @@ TEST(JsonCodec, MistypedAndMissingKeysLeaveDefaults) {
           "devices": [null, {"name": ["no"], "cc_major": "9", "index": 3, "memory_total_bytes": -1}]})");
   NvmlReport r;
   report_from_json(j, r);
-  EXPECT_EQ(r.status, "");
+  EXPECT_EQ(r.status, LibraryStatus::none);
   EXPECT_EQ(r.code, 0);
   ASSERT_EQ(r.bound.size(), 1u);
   EXPECT_EQ(r.bound[0].slot, "init");
@@ -126,10 +126,10 @@ Facts every_fact_set() {
                          .path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
                          .version = Version::parse("580.95.05"),
                          .unreadable = {"/usr/lib64"}}},
-              .nvml_status = "ok",
+              .nvml_status = LibraryStatus::ok,
               .nvml_error = "none",
               .nvml_path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
-              .libcuda_status = "timeout",
+              .libcuda_status = LibraryStatus::timeout,
               .libcuda_error = "cuInit did not return in 10 s",
               .libcuda_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
   f.gpus = {{.name = "NVIDIA H200",

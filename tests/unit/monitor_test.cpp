@@ -30,7 +30,7 @@ std::vector<SnapshotPtr> series(const std::vector<Reading>& readings) {
   for (const Reading& r : readings) {
     auto s = std::make_shared<Snapshot>();
     s->time_ms = t += 1000;
-    s->status = "ok";
+    s->status = LibraryStatus::ok;
     GpuSample g;
     g.index = 0;
     g.name = "NVIDIA H100 80GB HBM3";
@@ -168,7 +168,7 @@ TEST(WatchDiagnoses, TwoSamplesAreTooFewForATrend) {
 
 TEST(WatchDiagnoses, MemoryHeldByOtherProcessesNamesThemAndTheAllocatorSettings) {
   auto s = std::make_shared<Snapshot>();
-  s->status = "ok";
+  s->status = LibraryStatus::ok;
   GpuSample g;
   g.memory_total_bytes = 80 * kGiB;
   g.memory_used_bytes = 78 * kGiB;
@@ -196,7 +196,7 @@ TEST(WatchDiagnoses, MemoryHeldByOtherProcessesNamesThemAndTheAllocatorSettings)
 TEST(WatchDiagnoses, GpuThatStoppedAnsweringIsAnErrorWithTheRestart) {
   auto history = series({{.util = 50}, {.util = 50}});
   auto hung = std::make_shared<Snapshot>();
-  hung->status = "timeout";
+  hung->status = LibraryStatus::timeout;
   hung->error = "GPU agent: no answer within 3000 ms";
   hung->agent_starts = 2;
   history.push_back(hung);
@@ -215,7 +215,7 @@ TEST(WatchDiagnoses, GpuThatStoppedAnsweringIsAnErrorWithTheRestart) {
 Snapshot two_gpus() {
   Snapshot s;
   s.time_ms = 1'796'100'000'000;
-  s.status = "ok";
+  s.status = LibraryStatus::ok;
   s.driver_version = "550.54.15";
   GpuSample a;
   a.index = 0;
@@ -267,7 +267,7 @@ TEST(WatchRender, CsvRowsHaveAsManyCellsAsTheHeader) {
   Snapshot s = two_gpus();
   std::string rows = render_watch_csv(s);
   Snapshot none;
-  none.status = "not-found";
+  none.status = LibraryStatus::not_found;
   rows += render_watch_csv(none);
   size_t begin = 0;
   int n = 0;
