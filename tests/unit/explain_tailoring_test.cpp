@@ -2,6 +2,7 @@
 // first answers and fixes that name what the machine has.
 #include <gtest/gtest.h>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -77,6 +78,53 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
   ASSERT_NE(mismatch, nullptr);
   EXPECT_EQ(mismatch->facts_verdict, "contradicted");
   EXPECT_NE(r2.matches.front().machine.find("no cuDNN was found"), std::string::npos);
+}
+
+// Measured 2026-12-02 in a venv: `pip install torch==2.3.1` (nvidia-cudnn-cu12 8.9.2.26), then
+// `pip install "jax[cuda12]"` ("Successfully uninstalled nvidia-cudnn-cu12-8.9.2.26", 9.28.0.42
+// installed), then `import torch`: "ImportError: libcudnn.so.8: cannot open shared object file:
+// No such file or directory". The fix said pip wheels keep cuDNN 8 and 9 apart; they do not: one
+// nvidia-cudnn-cu12 holds one major, and installing 8.* again breaks JAX.
+TEST(ExplainTailoring, CudnnOfAnotherMajorInOneVenvIsOneWheelNotTwo) {
+  const std::string log = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+  Facts f;
+  f.platform = Platform::linux;
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse("9.28.0.42"), "cudnn", 12});
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.version = *Version::parse("2.3.1");
+  torch.cudnn_version = Version::parse("8.9.2.26");
+  FrameworkFacts plugin;
+  plugin.name = "jax-cuda-plugin";
+  plugin.version = *Version::parse("0.10.2");
+  plugin.cudnn_version = Version::parse("9.8");
+  env.frameworks = {torch, plugin};
+  f.python_envs.push_back(env);
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  ASSERT_FALSE(r.matches.empty());
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_EQ(m.rule, "cudnn-library-missing/version-mismatch");
+  // What pip printed when jax[cuda12] replaced the wheel, and what `pip check` printed after.
+  for (const std::string pip :
+       {"torch 2.3.1 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine == "
+        "\"x86_64\", but you have nvidia-cudnn-cu12 9.28.0.42 which is incompatible.",
+        "torch 2.3.1 has requirement nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine "
+        "== \"x86_64\", but you have nvidia-cudnn-cu12 9.28.0.42."}) {
+    const auto p = explain_text(builtin_matcher(), pip, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+    ASSERT_FALSE(p.matches.empty()) << pip;
+    const ExplainMatch& c = p.matches.front();
+    EXPECT_EQ(c.category, "cudnn-version-mismatch") << c.rule;
+    EXPECT_EQ(c.captures.at("have"), std::vector<std::string>{"9.28.0.42"}) << pip;
+    EXPECT_TRUE(contains(c.fix, "environment of its own")) << c.fix;
+    EXPECT_TRUE(contains(c.machine, "PyTorch 2.3.1 (built with cuDNN 8.9.2.26) needs cuDNN 8")) << c.machine;
+  }
+  EXPECT_FALSE(contains(m.fix, "keep them apart")) << m.fix;
+  EXPECT_TRUE(contains(m.fix, "environment each")) << m.fix;
+  EXPECT_TRUE(contains(m.machine, "PyTorch 2.3.1 (built with cuDNN 8.9.2.26) needs cuDNN 8")) << m.machine;
+  EXPECT_TRUE(contains(m.machine, "nvidia-cudnn-cu12 is 9.28.0.42")) << m.machine;
+  EXPECT_TRUE(contains(m.machine, "JAX 0.10.2 there uses that one")) << m.machine;
 }
 
 TEST(ExplainTailoring, LibraryPresentMakesItASearchPathProblem) {
