@@ -926,10 +926,7 @@ class Checker {
                                      : "the cuDNN it will load (" + seen.origin +
                                            ") is older. The GPU is not used, or convolutions fail at run time."),
             .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
-                       ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
-                             fw.version.str() + "\"" +
-                             (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".") +
-                             loaded_copy_clause(facts_, seen)
+                       ? and_cuda_fix(env, fw, *want_cudnn, seen)
                        : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
                              ", or the TensorFlow release tested with the cuDNN you have "
                              "(`gpudoctor matrix --framework tensorflow`).",
@@ -1451,6 +1448,17 @@ class Checker {
       return {};  // a copy of unknown version: no verdict on it
     }
     return cudnn_for(facts_, env);
+  }
+
+  /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
+  /// environment loading the wheel that replaced it, one environment each instead.
+  [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
+                                         const CudnnSeen& seen) const {
+    const std::string fix =
+        "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\"" +
+        (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".");
+    const Replaced replaced = replaced_wheels(env, fw, {"libcudnn.so." + std::to_string(want.major())});
+    return replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix("TensorFlow", replaced, fix);
   }
 
   /// ", or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python 3.7-3.10 (...)": the
