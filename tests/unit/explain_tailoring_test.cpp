@@ -127,6 +127,38 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorInOneVenvIsOneWheelNotTwo) {
   EXPECT_TRUE(contains(m.machine, "JAX 0.10.2 there uses that one")) << m.machine;
 }
 
+// pip's last line after `pip install torch==2.5.1` on Linux x86_64 (2026-12-02): PyPI's untagged
+// torch there is the CUDA build (2.5.1+cu124) and brought its nvidia-* wheels. It was answered
+// "a PyTorch wheel without CUDA ... will not see the GPU", with a reinstall from PyTorch's index.
+TEST(ExplainTailoring, UntaggedTorchWithNvidiaWheelsOnLinuxIsACudaBuild) {
+  const std::string log =
+      "Successfully installed filelock-4.3.1 nvidia-cublas-cu12-12.4.5.8 nvidia-cudnn-cu12-9.1.0.70 "
+      "nvidia-nccl-cu12-2.21.5 sympy-1.13.1 torch-2.5.1 triton-3.1.0";
+  Facts f;
+  f.platform = Platform::linux;
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse("9.1.0.70"), "cudnn", 12});
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.version = *Version::parse("2.5.1");
+  torch.cuda_build = true;
+  env.frameworks = {torch};
+  f.python_envs.push_back(env);
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_TRUE(r.matches.front().harmless) << r.matches.front().rule << ": " << r.matches.front().cause;
+  EXPECT_EQ(r.matches.front().rule, "torch-cpu-wheel-installed/linux-cuda-wheel");
+  // On Windows the untagged wheel is the CPU build: still the warning.
+  Facts w;
+  w.platform = Platform::windows;
+  const auto rw = explain_text(builtin_matcher(), "Successfully installed torch-2.5.1",
+                               ExplainMachine{Platform::windows, &w, &builtin_kb()});
+  ASSERT_FALSE(rw.matches.empty());
+  EXPECT_EQ(rw.matches.front().rule, "torch-cpu-wheel-installed");
+  EXPECT_FALSE(rw.matches.front().harmless);
+}
+
 TEST(ExplainTailoring, LibraryPresentMakesItASearchPathProblem) {
   const std::string log =
       "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
