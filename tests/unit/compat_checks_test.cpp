@@ -105,9 +105,11 @@ TEST(CompatChecks, Tf215WithOnlyCudnn9SaysItIsNotLoaded) {
 }
 
 // `pip install "tensorflow[and-cuda]==2.18.1"` (nvidia-cudnn-cu12 9.3.0.75), then `pip install
-// torch==2.3.1`: pip replaces the wheel with 8.9.2.26 and, as the requirement is under TF's
-// and-cuda extra, says nothing (measured 2026-12-02). Reinstalling tensorflow[and-cuda] puts cuDNN
-// 9 back and `import torch` then fails on libcudnn.so.8: the fix is one environment each.
+// torch==2.3.1`: pip replaces the wheel with torch's pin, 8.9.2.26. Measured 2026-12-02 with
+// torch==2.5.1 in its place (9.3.0.75 -> 9.1.0.70): pip says nothing and `pip check` finds "No
+// broken requirements", as TF asks for cuDNN under its and-cuda extra. Reinstalling
+// tensorflow[and-cuda] puts cuDNN 9 back and `import torch` (2.3.1) then fails on libcudnn.so.8
+// (measured with jax[cuda12]): the fix is one environment each.
 TEST(CompatChecks, TfWhoseCudnnWheelTorchReplacedIsNotToldToBreakTorch) {
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
   const std::string sp = "/home/u/venv/lib/python3.11/site-packages";

@@ -80,6 +80,25 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
   EXPECT_NE(r2.matches.front().machine.find("no cuDNN was found"), std::string::npos);
 }
 
+FrameworkFacts framework(const char* name, const char* version) {
+  FrameworkFacts fw;
+  fw.name = name;
+  fw.version = *Version::parse(version);
+  return fw;
+}
+
+/// A Linux machine with one venv holding nvidia-cudnn-cu12 of this version and these frameworks.
+Facts linux_venv(const char* cudnn_wheel, std::vector<FrameworkFacts> frameworks) {
+  Facts f;
+  f.platform = Platform::linux;
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse(cudnn_wheel), "cudnn", 12});
+  env.frameworks = std::move(frameworks);
+  f.python_envs.push_back(env);
+  return f;
+}
+
 // Measured 2026-12-02 in a venv: `pip install torch==2.3.1` (nvidia-cudnn-cu12 8.9.2.26), then
 // `pip install "jax[cuda12]"` ("Successfully uninstalled nvidia-cudnn-cu12-8.9.2.26", 9.28.0.42
 // installed), then `import torch`: "ImportError: libcudnn.so.8: cannot open shared object file:
@@ -87,21 +106,11 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
 // nvidia-cudnn-cu12 holds one major, and installing 8.* again breaks JAX.
 TEST(ExplainTailoring, CudnnOfAnotherMajorInOneVenvIsOneWheelNotTwo) {
   const std::string log = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
-  Facts f;
-  f.platform = Platform::linux;
-  PythonEnvFacts env;
-  env.path = "/home/u/venv";
-  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse("9.28.0.42"), "cudnn", 12});
-  FrameworkFacts torch;
-  torch.name = "torch";
-  torch.version = *Version::parse("2.3.1");
+  FrameworkFacts torch = framework("torch", "2.3.1");
   torch.cudnn_version = Version::parse("8.9.2.26");
-  FrameworkFacts plugin;
-  plugin.name = "jax-cuda-plugin";
-  plugin.version = *Version::parse("0.10.2");
+  FrameworkFacts plugin = framework("jax-cuda-plugin", "0.10.2");
   plugin.cudnn_version = Version::parse("9.8");
-  env.frameworks = {torch, plugin};
-  f.python_envs.push_back(env);
+  const Facts f = linux_venv("9.28.0.42", {torch, plugin});
   const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
   ASSERT_FALSE(r.matches.empty());
   const ExplainMatch& m = r.matches.front();
@@ -134,17 +143,9 @@ TEST(ExplainTailoring, UntaggedTorchWithNvidiaWheelsOnLinuxIsACudaBuild) {
   const std::string log =
       "Successfully installed filelock-4.3.1 nvidia-cublas-cu12-12.4.5.8 nvidia-cudnn-cu12-9.1.0.70 "
       "nvidia-nccl-cu12-2.21.5 sympy-1.13.1 torch-2.5.1 triton-3.1.0";
-  Facts f;
-  f.platform = Platform::linux;
-  PythonEnvFacts env;
-  env.path = "/home/u/venv";
-  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse("9.1.0.70"), "cudnn", 12});
-  FrameworkFacts torch;
-  torch.name = "torch";
-  torch.version = *Version::parse("2.5.1");
+  FrameworkFacts torch = framework("torch", "2.5.1");
   torch.cuda_build = true;
-  env.frameworks = {torch};
-  f.python_envs.push_back(env);
+  const Facts f = linux_venv("9.1.0.70", {torch});
   const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
   ASSERT_FALSE(r.matches.empty());
   EXPECT_TRUE(r.matches.front().harmless) << r.matches.front().rule << ": " << r.matches.front().cause;

@@ -171,6 +171,15 @@ TEST(FrameworkLibraries, BundledAndCondaCopiesAreFound) {
 const std::string kJaxEnv = "home/alex/research/jax-exp/.venv";
 const std::string kJaxSp = kJaxEnv + "/lib/python3.12/site-packages/";
 
+/// Parts of the torch 2.3.1 fixture's site-packages put into the JAX environment's, as a
+/// `pip install torch==2.3.1` there puts them.
+void add_torch_parts(const TempTree& t, std::initializer_list<const char*> parts) {
+  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
+  for (const char* part : parts) {
+    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
+  }
+}
+
 TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
@@ -193,14 +202,12 @@ TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
 
 TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAndNotToBreakTheOther) {
   // torch 2.3.1+cu121 pins nvidia-cudnn-cu12==8.9.2.26; `pip install "jax[cuda12]"` into the
-  // same environment afterwards upgrades it to 9.x ("torch 2.3.1 requires
-  // nvidia-cudnn-cu12==8.9.2.26, but you have 9.10.2.21, which is incompatible").
+  // same environment afterwards upgrades it to 9.x (measured 2026-12-02, pip 23.2.1: "torch 2.3.1
+  // requires nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux" and platform_machine ==
+  // "x86_64", but you have nvidia-cudnn-cu12 9.28.0.42 which is incompatible.").
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
-  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
-  for (const char* part : {"torch", "torch-2.3.1+cu121.dist-info"}) {
-    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
-  }
+  add_torch_parts(t, {"torch", "torch-2.3.1+cu121.dist-info"});
   const Doctor d = doctor(t, kJaxEnv, {}, true);
   const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
   ASSERT_NE(m, nullptr) << ids(d.findings);
@@ -241,13 +248,10 @@ TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAn
 TEST(FrameworkLibraries, JaxWhoseCudnnWheelTorchReplacedIsNotSaidToLoadItNorToBreakTorch) {
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
-  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
   std::filesystem::remove_all(t.path() / (kJaxSp + "nvidia_cudnn_cu12-9.10.2.21.dist-info"));
   std::filesystem::remove_all(t.path() / (kJaxSp + "nvidia/cudnn/lib"));
-  for (const char* part :
-       {"torch", "torch-2.3.1+cu121.dist-info", "nvidia_cudnn_cu12-8.9.2.26.dist-info", "nvidia/cudnn/lib"}) {
-    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
-  }
+  add_torch_parts(t,
+                  {"torch", "torch-2.3.1+cu121.dist-info", "nvidia_cudnn_cu12-8.9.2.26.dist-info", "nvidia/cudnn/lib"});
   const Doctor d = doctor(t, kJaxEnv, {}, true);
   const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
   ASSERT_NE(m, nullptr) << ids(d.findings);
