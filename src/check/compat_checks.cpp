@@ -51,6 +51,22 @@ struct CudnnSeen {
   std::string path;    ///< its directory; empty for a wheel
 };
 
+/// The environment's nvidia-cudnn wheel, if it has one.
+std::optional<CudnnSeen> cudnn_wheel(const Facts& facts, const PythonEnvFacts& env) {
+  for (const NvidiaWheel& w : env.nvidia_wheels) {
+    if (w.library == "cudnn" || w.package.starts_with("nvidia-cudnn")) {
+      // The wheel's library directory, so the verdict names the copy it is about.
+      std::string dir;
+      for (const LibraryFacts& l : facts.libraries) {
+        if (l.name == "cudnn" && l.origin == "pip-wheel" && l.path.starts_with(env.path + "/")) dir = l.path;
+      }
+      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str() + (dir.empty() ? "" : " at " + dir),
+                       "pip-wheel", dir};
+    }
+  }
+  return std::nullopt;
+}
+
 CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional<int> want_major = std::nullopt) {
   std::vector<const LibraryFacts*> on_path;
   std::vector<const LibraryFacts*> elsewhere;
@@ -67,17 +83,7 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   for (const LibraryFacts* l : on_path) {
     if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
   }
-  for (const NvidiaWheel& w : env.nvidia_wheels) {
-    if (w.library == "cudnn" || w.package.starts_with("nvidia-cudnn")) {
-      // The wheel's library directory, so the verdict names the copy it is about.
-      std::string dir;
-      for (const LibraryFacts& l : facts.libraries) {
-        if (l.name == "cudnn" && l.origin == "pip-wheel" && l.path.starts_with(env.path + "/")) dir = l.path;
-      }
-      return CudnnSeen{w.version, "pip wheel " + w.package + " " + w.version.str() + (dir.empty() ? "" : " at " + dir),
-                       "pip-wheel", dir};
-    }
-  }
+  if (std::optional<CudnnSeen> wheel = cudnn_wheel(facts, env)) return *wheel;
   for (const LibraryFacts* l : on_path) {
     if (fits(*l->version)) return seen_lib(l);
   }
@@ -646,6 +652,15 @@ class Checker {
     return r;
   }
 
+  /// The fix when another framework of the environment loads the wheel a build lacks: the
+  /// build's own reinstall would put its pin back and break that one.
+  static std::string beside_fix(const std::string& display, const Replaced& replaced, const std::string& fix) {
+    return "Give " + display + " an environment of its own (`python -m venv`), since one environment holds one " +
+           replaced.wheels.front()->package + " and " + join(replaced.users, ", ") +
+           " needs the one installed; there: " + fix +
+           " Or choose releases of both that use the same major version (`gpudoctor plan`).";
+  }
+
   /// The CUDA libraries a build opens that the loader does not find in its environment (the
   /// probe resolved each SONAME as the loader would). Returns whether any is missing.
   bool missing_loads(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
@@ -680,12 +695,7 @@ class Checker {
                      ? fix +
                            " That puts back the versions it pins; `pip check` then names any other installed "
                            "package that needed the ones it replaces."
-                     : "Give " + display +
-                           " an environment of its own (`python -m venv`), since one environment "
-                           "holds one " +
-                           replaced.wheels.front()->package + " and " + join(replaced.users, ", ") +
-                           " needs the one installed; there: " + fix +
-                           " Or choose releases of both that use the same major version (`gpudoctor plan`).";
+                     : beside_fix(display, replaced, fix);
     }
     add(Finding{.id = "framework-cuda-libraries-missing",
                 .severity = fatal ? Severity::error : Severity::info,
@@ -916,10 +926,7 @@ class Checker {
                                      : "the cuDNN it will load (" + seen.origin +
                                            ") is older. The GPU is not used, or convolutions fail at run time."),
             .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
-                       ? "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" +
-                             fw.version.str() + "\"" +
-                             (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".") +
-                             loaded_copy_clause(facts_, seen)
+                       ? and_cuda_fix(env, fw, *want_cudnn, seen)
                        : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
                              ", or the TensorFlow release tested with the cuDNN you have "
                              "(`gpudoctor matrix --framework tensorflow`).",
@@ -1397,23 +1404,61 @@ class Checker {
     // The installed release's own floor (its plugin's with-cuda extra), else the guide's.
     const JaxRelease* rel = kb_.jax_release(fw.version);
     const VersionSpec* cudnn = kb_.jax_cudnn(*v, fw.version);
-    CudnnSeen seen = cudnn_for(facts_, env);
+    CudnnSeen seen = jax_cudnn_seen(env, fw);
     if (cudnn != nullptr && seen.version && !cudnn->contains(*seen.version)) {
       // JAX checks the loaded cuDNN when its CUDA backend starts ("Loaded runtime CuDNN library:
       // X but source was compiled with: Y"), fails to initialise it and falls back to the CPU:
       // the same consequence as TensorFlow's mismatch, so the same severity.
-      add(Finding{.id = "jax-cudnn-mismatch",
-                  .severity = Severity::error,
-                  .area = FindingArea::python,
-                  .title = "jax[" + v->extra + "] " + fw.version.str() + " needs cuDNN " + cudnn->text() + ", found " +
-                           seen.version->str(),
-                  .detail = "The cuDNN JAX will load comes from " + seen.origin +
-                            ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
-                  .fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel)." +
-                         loaded_copy_clause(facts_, seen),
-                  .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-                  .source = rel != nullptr ? rel->source : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
+      const std::optional<Version> low = cudnn->lowest();
+      const bool other_major = low && seen.version->major() != low->major();
+      const std::string soname = low ? "libcudnn.so." + std::to_string(low->major()) : "";
+      const std::string fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel).";
+      const Replaced replaced = low ? replaced_wheels(env, fw, {soname}) : Replaced{};
+      add(Finding{
+          .id = "jax-cudnn-mismatch",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = "jax[" + v->extra + "] " + fw.version.str() + " needs cuDNN " + cudnn->text() + ", found " +
+                   seen.version->str(),
+          // The loader opens libcudnn.so.<major> by name: another major is never loaded.
+          .detail = other_major
+                        ? "The cuDNN found (" + seen.origin + ") is another major version, not loaded: JAX opens " +
+                              soname + " by name. JAX's CUDA backend does not start and JAX runs on the CPU."
+                        : "The cuDNN JAX will load comes from " + seen.origin +
+                              ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
+          .fix = replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix(display, replaced, fix),
+          .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+          .source = rel != nullptr ? rel->source : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
     }
+  }
+
+  /// The cuDNN JAX loads. Where the probe resolved the plugin's libcudnn.so.N, the copy the loader
+  /// finds there (none: missing_loads names the missing library and what replaced its wheel);
+  /// else the first reachable copy.
+  [[nodiscard]] CudnnSeen jax_cudnn_seen(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
+    for (const LibraryLoad& l : fw.loads) {
+      if (!l.soname.starts_with("libcudnn.so.")) continue;
+      if (l.path.empty()) return {};
+      const std::string dir = l.path.substr(0, l.path.find_last_of("/\\"));
+      for (const LibraryFacts& lib : facts_.libraries) {
+        if (lib.name != "cudnn" || !lib.version || lib.path != dir) continue;
+        if (lib.origin == "pip-wheel") return cudnn_wheel(facts_, env).value_or(CudnnSeen{});
+        return CudnnSeen{lib.version, lib.origin + " " + lib.path, lib.origin, lib.path};
+      }
+      return {};  // a copy of unknown version: no verdict on it
+    }
+    return cudnn_for(facts_, env);
+  }
+
+  /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
+  /// environment loading the wheel that replaced it, one environment each instead.
+  [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
+                                         const CudnnSeen& seen) const {
+    const std::string fix =
+        "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\"" +
+        (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".");
+    const Replaced replaced = replaced_wheels(env, fw, {"libcudnn.so." + std::to_string(want.major())});
+    return replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix("TensorFlow", replaced, fix);
   }
 
   /// ", or native TensorFlow 2.10 with CUDA 11.2, cuDNN 8.1 and Python 3.7-3.10 (...)": the

@@ -11,6 +11,7 @@
 #include "explain/rule_matcher.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
 
@@ -155,6 +156,40 @@ std::vector<int> cudnn_majors(const Facts& f) {
     }
   }
   return out;
+}
+
+/// Frameworks built for cuDNN `want` whose environment's nvidia-cudnn wheel is another major: a
+/// later install replaced the wheel they pin (torch 2.3.1, then jax[cuda12]: 8.9.2.26 -> 9.x), and
+/// the frameworks there that use the installed one.
+std::string replaced_cudnn_wheels(const Facts& f, int want) {
+  std::vector<std::string> out;
+  for (const auto& env : f.python_envs) {
+    const NvidiaWheel* wheel = nullptr;
+    for (const auto& w : env.nvidia_wheels) {
+      if (w.library == "cudnn") wheel = &w;
+    }
+    if (wheel == nullptr || wheel->version.major() == want) continue;
+    std::vector<std::string> built_for_want;
+    std::vector<std::string> users;
+    for (const auto& fw : env.frameworks) {
+      if (!fw.cudnn_version) continue;
+      // JAX's cuDNN is its CUDA plugin's requirement.
+      const std::string name =
+          (fw.name == "jax-cuda-plugin" ? "JAX" : installed_display_name(fw.name)) + " " + fw.version.str();
+      if (fw.cudnn_version->major() == want) {
+        built_for_want.push_back(fmt::format("{} (built with cuDNN {})", name, fw.cudnn_version->str()));
+      } else if (fw.cudnn_version->major() == wheel->version.major()) {
+        users.push_back(name);
+      }
+    }
+    if (built_for_want.empty()) continue;
+    out.push_back(
+        fmt::format("in {}, {} needs cuDNN {}, but the environment's {} is {}: another install replaced "
+                    "the one it pins{}",
+                    env.path, join(built_for_want, ", "), want, wheel->package, wheel->version.str(),
+                    users.empty() ? "" : " (" + join(users, ", ") + " there uses that one)"));
+  }
+  return join(out, "; ");
 }
 
 bool library_file_present(const Facts& f, std::string_view file) {
@@ -346,12 +381,17 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
       add(parts, "no cuDNN was found on this machine");
     } else {
       add(parts, "this machine has " + join(found, "; "));
+      std::optional<int> major;  // the cuDNN major the log asks for: a library name, or pip's pin
       if (want && is_cudnn(lib)) {
+        major = want;
         auto majors = cudnn_majors(f);
         if (std::find(majors.begin(), majors.end(), *want) == majors.end() && !majors.empty()) {
           add(parts, fmt::format("none of them is cuDNN {}, which {} is", *want, lib));
         }
+      } else if (auto pinned = Version::parse(first_capture(captures, "cudnn_major"))) {
+        major = pinned->major();
       }
+      if (major) add(parts, replaced_cudnn_wheels(f, *major));
     }
     add(parts, tf_needs());
   } else if (rule.tailor == "cuda-runtime") {

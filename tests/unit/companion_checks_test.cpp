@@ -177,6 +177,8 @@ TEST(CompanionChecks, OldJaxReleasesAreCheckedAgainstTheirPluginsCudnnFloor) {
     const Finding* m = find(fs, "jax-cudnn-mismatch");
     ASSERT_NE(m, nullptr) << jax << ": " << ids(fs);
     EXPECT_TRUE(contains(m->source, "[artefact]")) << m->source;
+    // JAX opens libcudnn.so.9 by name: the cuDNN 8 wheel is never loaded.
+    EXPECT_TRUE(contains(m->detail, "not loaded: JAX opens libcudnn.so.9")) << m->detail;
   }
   auto at_floor = run("0.4.30", "9.0.0.312");
   EXPECT_EQ(find(at_floor, "jax-cudnn-mismatch"), nullptr) << ids(at_floor);

@@ -104,6 +104,38 @@ TEST(CompatChecks, Tf215WithOnlyCudnn9SaysItIsNotLoaded) {
   EXPECT_NE(m->detail.find("not loaded"), std::string::npos) << m->detail;
 }
 
+// `pip install "tensorflow[and-cuda]==2.18.1"` (nvidia-cudnn-cu12 9.3.0.75), then `pip install
+// torch==2.3.1`: pip replaces the wheel with torch's pin, 8.9.2.26. Measured 2026-12-02 with
+// torch==2.5.1 in its place (9.3.0.75 -> 9.1.0.70): pip says nothing and `pip check` finds "No
+// broken requirements", as TF asks for cuDNN under its and-cuda extra. Reinstalling
+// tensorflow[and-cuda] puts cuDNN 9 back and `import torch` (2.3.1) then fails on libcudnn.so.8
+// (measured with jax[cuda12]): the fix is one environment each.
+TEST(CompatChecks, TfWhoseCudnnWheelTorchReplacedIsNotToldToBreakTorch) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
+  const std::string sp = "/home/u/venv/lib/python3.11/site-packages";
+  FrameworkFacts t = tf("2.18.1");
+  t.cuda_version = v("12.5.1");
+  t.cudnn_version = v("9");
+  t.location = sp;
+  t.loads.push_back(LibraryLoad{"libcudnn.so.9", "", ""});
+  FrameworkFacts torch = testing::cuda_framework("torch", "2.3.1");
+  torch.cuda_version = v("12.1");
+  torch.cudnn_version = v("8.9.2.26");
+  torch.location = sp;
+  torch.loads.push_back(LibraryLoad{"libcudnn.so.8", sp + "/nvidia/cudnn/lib/libcudnn.so.8", "pip wheel"});
+  PythonEnvFacts e = env_with("3.11.7", t);
+  e.path = "/home/u/venv";
+  e.frameworks.push_back(torch);
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v("8.9.2.26"), "cudnn", 12});
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, kb());
+  const Finding* m = find(fs, "tf-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_NE(m->detail.find("not loaded"), std::string::npos) << m->detail;
+  EXPECT_NE(m->fix.find("environment of its own"), std::string::npos) << m->fix;
+  EXPECT_NE(m->fix.find("PyTorch 2.3.1"), std::string::npos) << m->fix;
+}
+
 TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {
   // An RTX 2080 (7.5): TF 2.15's wheel has sm_75 (an RTX 3060 gets only its compute_80 PTX).
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 2080", "535.104.05");

@@ -2,6 +2,7 @@
 // first answers and fixes that name what the machine has.
 #include <gtest/gtest.h>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -77,6 +78,86 @@ TEST(ExplainTailoring, CudnnOfAnotherMajorMakesItAVersionMismatch) {
   ASSERT_NE(mismatch, nullptr);
   EXPECT_EQ(mismatch->facts_verdict, "contradicted");
   EXPECT_NE(r2.matches.front().machine.find("no cuDNN was found"), std::string::npos);
+}
+
+FrameworkFacts framework(const char* name, const char* version) {
+  FrameworkFacts fw;
+  fw.name = name;
+  fw.version = *Version::parse(version);
+  return fw;
+}
+
+/// A Linux machine with one venv holding nvidia-cudnn-cu12 of this version and these frameworks.
+Facts linux_venv(const char* cudnn_wheel, std::vector<FrameworkFacts> frameworks) {
+  Facts f;
+  f.platform = Platform::linux;
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", *Version::parse(cudnn_wheel), "cudnn", 12});
+  env.frameworks = std::move(frameworks);
+  f.python_envs.push_back(env);
+  return f;
+}
+
+// Measured 2026-12-02 in a venv: `pip install torch==2.3.1` (nvidia-cudnn-cu12 8.9.2.26), then
+// `pip install "jax[cuda12]"` ("Successfully uninstalled nvidia-cudnn-cu12-8.9.2.26", 9.28.0.42
+// installed), then `import torch`: "ImportError: libcudnn.so.8: cannot open shared object file:
+// No such file or directory". The fix said pip wheels keep cuDNN 8 and 9 apart; they do not: one
+// nvidia-cudnn-cu12 holds one major, and installing 8.* again breaks JAX.
+TEST(ExplainTailoring, CudnnOfAnotherMajorInOneVenvIsOneWheelNotTwo) {
+  const std::string log = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+  FrameworkFacts torch = framework("torch", "2.3.1");
+  torch.cudnn_version = Version::parse("8.9.2.26");
+  FrameworkFacts plugin = framework("jax-cuda-plugin", "0.10.2");
+  plugin.cudnn_version = Version::parse("9.8");
+  const Facts f = linux_venv("9.28.0.42", {torch, plugin});
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  ASSERT_FALSE(r.matches.empty());
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_EQ(m.rule, "cudnn-library-missing/version-mismatch");
+  // What pip printed when jax[cuda12] replaced the wheel, and what `pip check` printed after.
+  for (const std::string pip :
+       {"torch 2.3.1 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine == "
+        "\"x86_64\", but you have nvidia-cudnn-cu12 9.28.0.42 which is incompatible.",
+        "torch 2.3.1 has requirement nvidia-cudnn-cu12==8.9.2.26; platform_system == \"Linux\" and platform_machine "
+        "== \"x86_64\", but you have nvidia-cudnn-cu12 9.28.0.42."}) {
+    const auto p = explain_text(builtin_matcher(), pip, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+    ASSERT_FALSE(p.matches.empty()) << pip;
+    const ExplainMatch& c = p.matches.front();
+    EXPECT_EQ(c.category, "cudnn-version-mismatch") << c.rule;
+    EXPECT_EQ(c.captures.at("have"), std::vector<std::string>{"9.28.0.42"}) << pip;
+    EXPECT_TRUE(contains(c.fix, "environment of its own")) << c.fix;
+    EXPECT_TRUE(contains(c.machine, "PyTorch 2.3.1 (built with cuDNN 8.9.2.26) needs cuDNN 8")) << c.machine;
+  }
+  EXPECT_FALSE(contains(m.fix, "keep them apart")) << m.fix;
+  EXPECT_TRUE(contains(m.fix, "environment each")) << m.fix;
+  EXPECT_TRUE(contains(m.machine, "PyTorch 2.3.1 (built with cuDNN 8.9.2.26) needs cuDNN 8")) << m.machine;
+  EXPECT_TRUE(contains(m.machine, "nvidia-cudnn-cu12 is 9.28.0.42")) << m.machine;
+  EXPECT_TRUE(contains(m.machine, "JAX 0.10.2 there uses that one")) << m.machine;
+}
+
+// pip's last line after `pip install torch==2.5.1` on Linux x86_64 (2026-12-02): PyPI's untagged
+// torch there is the CUDA build (2.5.1+cu124) and brought its nvidia-* wheels. It was answered
+// "a PyTorch wheel without CUDA ... will not see the GPU", with a reinstall from PyTorch's index.
+TEST(ExplainTailoring, UntaggedTorchWithNvidiaWheelsOnLinuxIsACudaBuild) {
+  const std::string log =
+      "Successfully installed filelock-4.3.1 nvidia-cublas-cu12-12.4.5.8 nvidia-cudnn-cu12-9.1.0.70 "
+      "nvidia-nccl-cu12-2.21.5 sympy-1.13.1 torch-2.5.1 triton-3.1.0";
+  FrameworkFacts torch = framework("torch", "2.5.1");
+  torch.cuda_build = true;
+  const Facts f = linux_venv("9.1.0.70", {torch});
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &f, &builtin_kb()});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_TRUE(r.matches.front().harmless) << r.matches.front().rule << ": " << r.matches.front().cause;
+  EXPECT_EQ(r.matches.front().rule, "torch-cpu-wheel-installed/linux-cuda-wheel");
+  // On Windows the untagged wheel is the CPU build: still the warning.
+  Facts w;
+  w.platform = Platform::windows;
+  const auto rw = explain_text(builtin_matcher(), "Successfully installed torch-2.5.1",
+                               ExplainMachine{Platform::windows, &w, &builtin_kb()});
+  ASSERT_FALSE(rw.matches.empty());
+  EXPECT_EQ(rw.matches.front().rule, "torch-cpu-wheel-installed");
+  EXPECT_FALSE(rw.matches.front().harmless);
 }
 
 TEST(ExplainTailoring, LibraryPresentMakesItASearchPathProblem) {

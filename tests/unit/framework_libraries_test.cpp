@@ -171,6 +171,15 @@ TEST(FrameworkLibraries, BundledAndCondaCopiesAreFound) {
 const std::string kJaxEnv = "home/alex/research/jax-exp/.venv";
 const std::string kJaxSp = kJaxEnv + "/lib/python3.12/site-packages/";
 
+/// Parts of the torch 2.3.1 fixture's site-packages put into the JAX environment's, as a
+/// `pip install torch==2.3.1` there puts them.
+void add_torch_parts(const TempTree& t, std::initializer_list<const char*> parts) {
+  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
+  for (const char* part : parts) {
+    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
+  }
+}
+
 TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
@@ -193,14 +202,12 @@ TEST(FrameworkLibraries, HealthyJaxResolvesEveryLibraryItsPluginOpens) {
 
 TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAndNotToBreakTheOther) {
   // torch 2.3.1+cu121 pins nvidia-cudnn-cu12==8.9.2.26; `pip install "jax[cuda12]"` into the
-  // same environment afterwards upgrades it to 9.x ("torch 2.3.1 requires
-  // nvidia-cudnn-cu12==8.9.2.26, but you have 9.10.2.21, which is incompatible").
+  // same environment afterwards upgrades it to 9.x (measured 2026-12-02, pip 23.2.1: "torch 2.3.1
+  // requires nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux" and platform_machine ==
+  // "x86_64", but you have nvidia-cudnn-cu12 9.28.0.42 which is incompatible.").
   TempTree t;
   copy_env(t, "linux-jax-cuda12", kJaxEnv);
-  const std::string torch_sp = std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp;
-  for (const char* part : {"torch", "torch-2.3.1+cu121.dist-info"}) {
-    std::filesystem::copy(torch_sp + part, t.path() / (kJaxSp + part), std::filesystem::copy_options::recursive);
-  }
+  add_torch_parts(t, {"torch", "torch-2.3.1+cu121.dist-info"});
   const Doctor d = doctor(t, kJaxEnv, {}, true);
   const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
   ASSERT_NE(m, nullptr) << ids(d.findings);
@@ -230,6 +237,35 @@ TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAn
   ASSERT_NE(m2, nullptr) << ids(a.findings);
   EXPECT_TRUE(contains(m2->detail, "nvidia-cudnn-cu12 9.1.0.70")) << m2->detail;
   EXPECT_TRUE(contains(m2->fix, "pip check")) << m2->fix;
+}
+
+// The reverse order, measured 2026-12-02: `pip install "jax[cuda12]"` (cuDNN 9.28.0.42), then
+// `pip install torch==2.3.1` uninstalls it for nvidia-cudnn-cu12 8.9.2.26 without a word, and
+// `pip check` says "No broken requirements found" (the plugin asks for cuDNN 9 only under its
+// with-cuda extra). The doctor said JAX "will load" the 8.9.2.26 wheel, which it never opens
+// (it opens libcudnn.so.9), and told it to `pip install -U "jax[cuda12]"`, which puts cuDNN 9
+// back and breaks `import torch` ("libcudnn.so.8: cannot open shared object file").
+TEST(FrameworkLibraries, JaxWhoseCudnnWheelTorchReplacedIsNotSaidToLoadItNorToBreakTorch) {
+  TempTree t;
+  copy_env(t, "linux-jax-cuda12", kJaxEnv);
+  std::filesystem::remove_all(t.path() / (kJaxSp + "nvidia_cudnn_cu12-9.10.2.21.dist-info"));
+  std::filesystem::remove_all(t.path() / (kJaxSp + "nvidia/cudnn/lib"));
+  add_torch_parts(t,
+                  {"torch", "torch-2.3.1+cu121.dist-info", "nvidia_cudnn_cu12-8.9.2.26.dist-info", "nvidia/cudnn/lib"});
+  const Doctor d = doctor(t, kJaxEnv, {}, true);
+  const Finding* m = find(d.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(m, nullptr) << ids(d.findings);
+  EXPECT_TRUE(contains(m->title, "JAX")) << m->title;
+  EXPECT_TRUE(contains(m->title, "libcudnn.so.9")) << m->title;
+  EXPECT_TRUE(contains(m->detail, "nvidia-cudnn-cu12 8.9.2.26")) << m->detail;
+  EXPECT_TRUE(contains(m->detail, "PyTorch 2.3.1")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "environment of its own")) << m->fix;
+  // JAX never opens the cuDNN 8 wheel: no verdict about a cuDNN it "will load".
+  EXPECT_EQ(find(d.findings, "jax-cudnn-mismatch"), nullptr) << ids(d.findings);
+  for (const Finding& f : d.findings) {
+    EXPECT_FALSE(contains(f.fix, "pip install -U \"jax[cuda12]\"")) << f.id << ": " << f.fix;
+    if (f.id == "framework-cuda-libraries-missing") EXPECT_FALSE(contains(f.title, "PyTorch")) << f.title;
+  }
 }
 
 TEST(FrameworkLibraries, JaxWithoutItsCudaRuntimeFallsBackToTheCpu) {
