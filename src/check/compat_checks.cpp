@@ -716,6 +716,28 @@ class Checker {
     return true;
   }
 
+  /// A Python the release installs on but whose torch.compile it does not support yet.
+  void compile_python(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                      const TorchRelease& rel) {
+    if (!env.python_version || !rel.compile_python_from) return;
+    const Version py = env.python_version->truncated(2);
+    if (py < *rel.compile_python_from || !rel.python.contains(*env.python_version)) return;
+    const std::string from = rel.compile_python_from->str();
+    add(Finding{.id = "torch-compile-python-unsupported",
+                .severity = Severity::info,
+                .area = FindingArea::python,
+                .title = fw_title(display, fw) + ": torch.compile does not run on Python " + py.str(),
+                .detail = display + " " + fw.version.truncated(2).str() + " installs on Python " + py.str() +
+                          ", but its torch.compile raises \"Dynamo is not supported on Python " + from +
+                          "+\" there (PyTorch ships a new Python's wheels before TorchDynamo supports it). Eager "
+                          "mode works; for torch.compile use a Python older than " +
+                          from + " or a newer PyTorch (`gpudoctor matrix --framework pytorch --python " + py.str() +
+                          "`).",
+                .fix = "",
+                .evidence = {where(env, fw), env.python_version_source},
+                .source = rel.compile_source});
+  }
+
   void python_range(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
                     const VersionSpec& range, const std::string& source) {
     if (!env.python_version || range.contains(*env.python_version)) return;
@@ -1022,7 +1044,8 @@ class Checker {
                   .evidence = {where(env, fw)},
                   .source = "compat/pytorch.toml"});
     } else {
-      python_range(env, fw, display, rel->python, rel->source);
+      python_range(env, fw, display, rel->python, rel->python_source.empty() ? rel->source : rel->python_source);
+      compile_python(env, fw, display, *rel);
     }
     if (fw.cuda_build && !*fw.cuda_build) return;
     std::string tag = fw.variant;

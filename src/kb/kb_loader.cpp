@@ -321,6 +321,9 @@ void read_pytorch(RowReader& top, KnowledgeBase& kb) {
     rel.note = r.text("note");
     rel.tags_source = r.text("tags_source");
     rel.python_source = r.text("python_source");
+    rel.compile_python_from = r.version("compile_python_from", false);
+    rel.compile_source = r.text("compile_source");
+    r.needs_source(rel.compile_python_from.has_value(), rel.compile_source, "compile_python_from needs compile_source");
     rel.torchvision = r.text("torchvision");
     rel.torchaudio = r.text("torchaudio");
     rel.companions_source = r.text("companions_source");

@@ -128,6 +128,11 @@ struct TorchRelease {
   std::string note;
   std::string tags_source;
   std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The first Python on which this release's torch.compile raises ("Dynamo is not supported on
+  /// Python 3.12+") although its wheels install: PyTorch ships a new Python's wheels before
+  /// TorchDynamo supports it. Read from the release's torch/__init__.py.
+  std::optional<Version> compile_python_from;
+  std::string compile_source;
   /// The variant plain `pip install torch` gets from PyPI per platform ("cu130", "cpu");
   /// empty: not recorded. Read from the PyPI wheels' torch/version.py.
   std::string pypi_linux;

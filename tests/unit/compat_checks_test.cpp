@@ -241,11 +241,37 @@ TEST(CompatChecks, Rtx50WithOldTorchAndTf) {
 
 TEST(CompatChecks, PythonOutsideFrameworkRange) {
   Facts f = machine(Platform::linux, nullptr, nullptr);
-  f.python_envs.push_back(env_with("3.12.1", torch("2.3.1+cu121", "cu121")));
+  f.python_envs.push_back(env_with("3.13.1", torch("2.3.1+cu121", "cu121")));
   auto fs = compatibility_findings(f, kb());
   const Finding* m = find(fs, "framework-python-unsupported");
   ASSERT_NE(m, nullptr) << ids(fs);
-  EXPECT_NE(m->detail.find(">=3.8,<=3.11"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find(">=3.8,<=3.12"), std::string::npos) << m->detail;
+}
+
+TEST(CompatChecks, APythonWhoseWheelsShipBeforeTorchCompileSupportsItIsSupportedButCompileIsNot) {
+  // torch 2.2.2 and 2.3.1 ship cp312 wheels (METADATA: Classifier Python :: 3.12) whose
+  // torch.compile raises "Dynamo is not supported on Python 3.12+" (their torch/__init__.py);
+  // 2.5.1 the same for 3.13. RELEASE.md calls those Pythons experimental.
+  for (const auto& [torch_version, python] : std::vector<std::pair<std::string, std::string>>{
+           {"2.2.2+cu121", "3.12.1"}, {"2.3.1+cu121", "3.12.4"}, {"2.5.1+cu124", "3.13.0"}}) {
+    Facts f = machine(Platform::linux, nullptr, nullptr);
+    f.python_envs.push_back(env_with(python.c_str(), torch(torch_version.c_str(), torch_version.substr(6).c_str())));
+    auto fs = compatibility_findings(f, kb());
+    EXPECT_EQ(find(fs, "framework-python-unsupported"), nullptr) << torch_version << " " << ids(fs);
+    const Finding* c = find(fs, "torch-compile-python-unsupported");
+    ASSERT_NE(c, nullptr) << torch_version << " " << ids(fs);
+    EXPECT_EQ(c->severity, Severity::info);
+    EXPECT_TRUE(c->detail.find("Dynamo is not supported on Python " + python.substr(0, 4) + "+") != std::string::npos)
+        << c->detail;
+  }
+  // One Python older, or a release whose torch.compile supports it: nothing to say.
+  for (const auto& [torch_version, python] : std::vector<std::pair<std::string, std::string>>{
+           {"2.3.1+cu121", "3.11.9"}, {"2.4.1+cu124", "3.12.4"}, {"2.6.0+cu124", "3.13.0"}}) {
+    Facts f = machine(Platform::linux, nullptr, nullptr);
+    f.python_envs.push_back(env_with(python.c_str(), torch(torch_version.c_str(), torch_version.substr(6).c_str())));
+    auto fs = compatibility_findings(f, kb());
+    EXPECT_EQ(find(fs, "torch-compile-python-unsupported"), nullptr) << torch_version << " on " << python;
+  }
 }
 
 TEST(CompatChecks, DriverTooOldForToolkit) {
