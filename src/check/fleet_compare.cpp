@@ -171,9 +171,10 @@ void summarize_nccl(FleetReport& report) {
   bool first = true;
   for (const auto& n : report.nodes) {
     if (!n.nccl.ran) continue;
-    if (n.nccl.status != "passed") {
+    if (n.nccl.status != FleetRunStatus::passed) {
       failed.push_back(n.name);
-      report.outliers.push_back({n.name, "NCCL all-reduce " + n.nccl.status + ": " + n.nccl.detail});
+      report.outliers.push_back(
+          {n.name, "NCCL all-reduce " + std::string(to_string(n.nccl.status)) + ": " + n.nccl.detail});
       continue;
     }
     if (first || n.nccl.busbw_gbps < f.busbw_gbps) {
@@ -188,7 +189,7 @@ void summarize_nccl(FleetReport& report) {
       f.slowest_transport = kind;
   }
   for (const auto& n : report.nodes) {
-    if (n.nccl.ran && n.nccl.status == "passed" && n.nccl.transport == f.slowest_transport &&
+    if (n.nccl.ran && n.nccl.status == FleetRunStatus::passed && n.nccl.transport == f.slowest_transport &&
         !f.slowest_transport.empty())
       f.slowest_transport_nodes.push_back(n.name);
   }
@@ -196,7 +197,7 @@ void summarize_nccl(FleetReport& report) {
     auto usual =
         std::max_element(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     for (const auto& n : report.nodes) {
-      if (n.nccl.ran && n.nccl.status == "passed" && !n.nccl.transport.empty() &&
+      if (n.nccl.ran && n.nccl.status == FleetRunStatus::passed && !n.nccl.transport.empty() &&
           nccl_link_order(n.nccl.transport) < nccl_link_order(usual->first)) {
         report.outliers.push_back(
             {n.name, fmt::format("NCCL chose {} here, where {} of {} node(s) use {}", n.nccl.transport, usual->second,
@@ -205,10 +206,10 @@ void summarize_nccl(FleetReport& report) {
     }
   }
   if (!failed.empty()) {
-    f.status = "failed";
+    f.status = FleetRunStatus::failed;
     f.detail = fmt::format("the all-reduce failed on {} node(s): {}", failed.size(), join(failed, ", "));
-  } else if (f.status.empty()) {
-    f.status = "passed";
+  } else if (f.status == FleetRunStatus::none) {
+    f.status = FleetRunStatus::passed;
   }
 }
 
@@ -263,8 +264,8 @@ void compare_fleet(FleetReport& report) {
   std::set<std::string> env_keys;
   size_t reporting = 0;
   for (const auto& n : report.nodes) {
-    prints.push_back(n.status == "ok" ? fleet_fingerprint(n.facts) : decltype(prints)::value_type{});
-    if (n.status == "ok") ++reporting;
+    prints.push_back(n.status == NodeStatus::ok ? fleet_fingerprint(n.facts) : decltype(prints)::value_type{});
+    if (n.status == NodeStatus::ok) ++reporting;
     for (const auto& [k, v] : prints.back()) {
       if (k.starts_with("env ")) env_keys.insert(k);
     }
@@ -272,7 +273,7 @@ void compare_fleet(FleetReport& report) {
   std::map<std::vector<std::pair<std::string, std::string>>, std::vector<size_t>> by_print;
   std::vector<std::vector<std::pair<std::string, std::string>>> order;  // first-seen order
   for (size_t i = 0; i < report.nodes.size(); ++i) {
-    if (report.nodes[i].status != "ok") continue;
+    if (report.nodes[i].status != NodeStatus::ok) continue;
     auto& p = prints[i];
     for (const auto& k : env_keys) {
       if (std::none_of(p.begin(), p.end(), [&](const auto& kv) { return kv.first == k; })) p.emplace_back(k, "unset");
@@ -313,30 +314,30 @@ void compare_fleet(FleetReport& report) {
   // A node that reports fewer GPUs than most nodes: a GPU missing (fallen off the bus, hidden).
   std::map<size_t, size_t> gpu_counts;
   for (const auto& n : report.nodes) {
-    if (n.status == "ok") ++gpu_counts[n.facts.gpus.size()];
+    if (n.status == NodeStatus::ok) ++gpu_counts[n.facts.gpus.size()];
   }
   if (!gpu_counts.empty()) {
     size_t usual = std::max_element(gpu_counts.begin(), gpu_counts.end(), [](const auto& a, const auto& b) {
                      return a.second < b.second;
                    })->first;
     for (const auto& n : report.nodes) {
-      if (n.status == "ok" && n.facts.gpus.size() < usual) {
+      if (n.status == NodeStatus::ok && n.facts.gpus.size() < usual) {
         report.outliers.push_back(
             {n.name, fmt::format("{} GPU(s) where most nodes have {}: a GPU is missing", n.facts.gpus.size(), usual)});
       }
     }
   }
   for (const auto& n : report.nodes) {
-    if (n.status == "ok") memory_health_outliers(n, report.outliers);
+    if (n.status == NodeStatus::ok) memory_health_outliers(n, report.outliers);
   }
   for (const auto& n : report.nodes) {
-    if (n.status != "ok") report.outliers.push_back({n.name, "no report: " + n.error});
+    if (n.status != NodeStatus::ok) report.outliers.push_back({n.name, "no report: " + n.error});
   }
   for (const auto& n : report.nodes) {
-    if (n.verify.ran && n.verify.status != "passed")
-      report.outliers.push_back({n.name, "verify " + n.verify.status + ": " + n.verify.detail});
-    if (n.bench.ran && n.bench.status != "passed")
-      report.outliers.push_back({n.name, "bench " + n.bench.status + ": " + n.bench.detail});
+    if (n.verify.ran && n.verify.status != FleetRunStatus::passed)
+      report.outliers.push_back({n.name, "verify " + std::string(to_string(n.verify.status)) + ": " + n.verify.detail});
+    if (n.bench.ran && n.bench.status != FleetRunStatus::passed)
+      report.outliers.push_back({n.name, "bench " + std::string(to_string(n.bench.status)) + ": " + n.bench.detail});
   }
   bench_outliers(report);
   summarize_nccl(report);

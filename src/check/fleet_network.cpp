@@ -83,9 +83,9 @@ std::string network_fingerprint(const Facts& facts) {
 
 void compare_fleet_network(FleetReport& report) {
   FleetNccl& f = report.nccl;
-  if (!f.ran || f.status != "passed" || f.busbw_gbps <= 0) return;
+  if (!f.ran || f.status != FleetRunStatus::passed || f.busbw_gbps <= 0) return;
   size_t ran = 0;
-  for (const auto& n : report.nodes) ran += n.nccl.ran && n.nccl.status == "passed" ? 1 : 0;
+  for (const auto& n : report.nodes) ran += n.nccl.ran && n.nccl.status == FleetRunStatus::passed ? 1 : 0;
   // On one node the all-reduce crosses no network; on several, the slowest node's fastest port
   // of the kind NCCL used bounds it (one port: a node with several can use them together).
   if (ran >= 2) {
@@ -94,7 +94,7 @@ void compare_fleet_network(FleetReport& report) {
     std::vector<std::string> unknown;
     bool crossed = true;
     for (const auto& n : report.nodes) {
-      if (!n.nccl.ran || n.nccl.status != "passed") continue;
+      if (!n.nccl.ran || n.nccl.status != FleetRunStatus::passed) continue;
       auto link = crossing_link(n, n.nccl.transport.empty() ? f.slowest_transport : n.nccl.transport);
       if (!link) {
         crossed = false;
@@ -140,7 +140,7 @@ void compare_fleet_network(FleetReport& report) {
           "name Socket, that rdma-core's libibverbs and its provider (libmlx5) are installed, and in a "
           "container that /dev/infiniband is passed in; NCCL_DEBUG=INFO says why NET/IB was not chosen."};
   for (const auto& n : report.nodes) {
-    if (n.nccl.ran && n.nccl.status == "passed" && n.nccl.transport.starts_with(kNcclSocket) &&
+    if (n.nccl.ran && n.nccl.status == FleetRunStatus::passed && n.nccl.transport.starts_with(kNcclSocket) &&
         fastest_up(n.facts, hca).up > 0)
       sockets.nodes.push_back(n.name);
   }

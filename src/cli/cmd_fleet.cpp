@@ -71,7 +71,8 @@ int run_from_hosts(bool json, std::vector<std::string> args) {
   compare_fleet(report);
   write_output(json ? render_fleet_json(report) : render_fleet_text(report));
   bool errors = false;
-  for (const auto& n : report.nodes) errors = errors || n.status != "ok" || worst(n.findings) == Severity::error;
+  for (const auto& n : report.nodes)
+    errors = errors || n.status != NodeStatus::ok || worst(n.findings) == Severity::error;
   int code = errors ? kExitProblems : kExitOk;
   if (fetched->abandoned) {
     // Threads still blocked on hosts past the deadline: end here, the report is out.

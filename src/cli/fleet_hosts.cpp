@@ -31,7 +31,7 @@ void set_timeouts(httplib::Client& client, Clock::duration left) {
   client.set_write_timeout(sec, usec);
 }
 
-FleetNode failed(const FleetHost& h, int index, const std::string& status, const std::string& why) {
+FleetNode failed(const FleetHost& h, int index, NodeStatus status, const std::string& why) {
   FleetNode n;
   n.name = printable(h.name, 200);
   n.rank = index;
@@ -45,7 +45,7 @@ struct Got {
   bool answered = false;
   int http = 0;
   std::string body;
-  std::string status;  ///< without an answer: "timeout" or "failed"
+  bool timed_out = false;  ///< without an answer: the deadline passed (else: failed)
   std::string why;
 };
 
@@ -59,8 +59,7 @@ Got get_from(const FleetHost& h, const std::string& path, std::chrono::milliseco
   for (;;) {
     auto left = end - Clock::now();
     if (left <= Clock::duration::zero()) {
-      return {.status = "timeout",
-              .why = "no answer to " + path + " within " + seconds_text(deadline) + " (still 503)"};
+      return {.timed_out = true, .why = "no answer to " + path + " within " + seconds_text(deadline) + " (still 503)"};
     }
     httplib::Client client(h.host, h.port);
     client.set_keep_alive(false);
@@ -78,14 +77,13 @@ Got get_from(const FleetHost& h, const std::string& path, std::chrono::milliseco
           body.append(data, n);
           return true;
         });
-    if (too_big) return {.status = "failed", .why = fmt::format("its answer is larger than {} MiB", max_bytes >> 20)};
+    if (too_big) return {.why = fmt::format("its answer is larger than {} MiB", max_bytes >> 20)};
     if (late || (!res && Clock::now() + std::chrono::milliseconds(50) >= end))
-      return {.status = "timeout", .why = "no answer from " + where + " within " + seconds_text(deadline)};
+      return {.timed_out = true, .why = "no answer from " + where + " within " + seconds_text(deadline)};
     if (!res) {
       if (res.error() == httplib::Error::Connection)
-        return {.status = "failed", .why = "cannot connect to " + where + " (nothing listening, or unreachable)"};
-      return {.status = "failed",
-              .why = "the connection to " + where + " ended without a whole answer (" +
+        return {.why = "cannot connect to " + where + " (nothing listening, or unreachable)"};
+      return {.why = "the connection to " + where + " ended without a whole answer (" +
                      httplib::to_string(res.error()) + ")"};
     }
     if (res->status == 503 && Clock::now() + std::chrono::milliseconds(500) < end) {
@@ -99,13 +97,17 @@ Got get_from(const FleetHost& h, const std::string& path, std::chrono::milliseco
 /// A node's verify or bench from what its serve answered: its JSON (verify's or bench's report,
 /// or serve's {status, error} saying why there is none), else why not in words.
 FleetRun run_from(const Got& got, const std::string& path, FleetRun (*read)(const nlohmann::ordered_json&)) {
-  if (!got.answered) return {.ran = true, .status = got.status, .detail = got.why, .figures = {}};
+  if (!got.answered)
+    return {.ran = true,
+            .status = got.timed_out ? FleetRunStatus::timeout : FleetRunStatus::failed,
+            .detail = got.why,
+            .figures = {}};
   auto doc = nlohmann::ordered_json::parse(got.body, nullptr, false);
   if (!doc.is_discarded() && doc.is_object() && (got.http == 200 || doc.contains("status"))) return read(doc);
   std::string why = got.http == 200   ? "its " + path + " is not a JSON object"
                     : got.http == 404 ? "HTTP 404 to " + path + " (a serve older than this gpudoctor?)"
                                       : fmt::format("HTTP {} to {}", got.http, path);
-  return {.ran = true, .status = "failed", .detail = why, .figures = {}};
+  return {.ran = true, .status = FleetRunStatus::failed, .detail = why, .figures = {}};
 }
 
 /// One host: its /report.json within the host's deadline, then (when asked, and its report
@@ -113,13 +115,14 @@ FleetRun run_from(const Got& got, const std::string& path, FleetRun (*read)(cons
 FleetNode fetch_one(const FleetHost& h, int index, const FleetFetchOptions& o) {
   const std::string where = fmt::format("{}:{}", h.host, h.port);
   Got report = get_from(h, "/report.json", o.host_deadline, o.max_bytes);
-  if (!report.answered) return failed(h, index, report.status, report.why);
+  if (!report.answered)
+    return failed(h, index, report.timed_out ? NodeStatus::timeout : NodeStatus::failed, report.why);
   if (report.http == 503)
-    return failed(h, index, "timeout", "no report within " + seconds_text(o.host_deadline) + " (still 503)");
+    return failed(h, index, NodeStatus::timeout, "no report within " + seconds_text(o.host_deadline) + " (still 503)");
   FleetNode n = report.http == 200 ? fleet_node_from_report_json(h.name, index, report.body)
-                                   : failed(h, index, "failed",
+                                   : failed(h, index, NodeStatus::failed,
                                             fmt::format("{} answered HTTP {} to /report.json", where, report.http));
-  if (n.status != "ok") return n;
+  if (n.status != NodeStatus::ok) return n;
   if (o.verify)
     n.verify =
         run_from(get_from(h, "/verify.json", o.verify_deadline, o.max_bytes), "/verify.json", verify_run_from_json);
@@ -167,7 +170,7 @@ Result<FleetFetch> fetch_fleet_reports(const std::vector<FleetHost>& hosts, cons
       out.nodes.push_back(*s->results[i]);
     } else {
       out.nodes.push_back(
-          failed(hosts[i], static_cast<int>(i), "no-report",
+          failed(hosts[i], static_cast<int>(i), NodeStatus::no_report,
                  "not asked or not answered within the fleet's deadline of " + seconds_text(options.deadline)));
     }
   }

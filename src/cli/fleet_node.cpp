@@ -50,11 +50,13 @@ nlohmann::ordered_json run_quick_json(const std::string& gpudoctor, const char* 
 
 FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
   FleetRun r{.ran = true};
-  if (!j.is_object()) return {.ran = true, .status = "no-result", .detail = "not a verify report"};
+  if (!j.is_object()) return {.ran = true, .status = FleetRunStatus::no_result, .detail = "not a verify report"};
   if (auto s = j.find("steps"); s == j.end() || !s->is_array()) {
     auto st = j.find("status");
     auto err = j.find("error");
-    r.status = st != j.end() && st->is_string() ? printable(st->get<std::string>(), 40) : "no-result";
+    r.status =
+        st != j.end() && st->is_string() ? parse_fleet_run_status(st->get<std::string>()) : FleetRunStatus::no_result;
+    if (r.status == FleetRunStatus::none) r.status = FleetRunStatus::no_result;  // a word not ours
     r.detail = err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300) : "not a verify report";
     return r;
   }
@@ -69,7 +71,7 @@ FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
       if (x.is_string()) report.problems.push_back(x.get<std::string>());
     }
   }
-  r.status = verify_passed(report) ? "passed" : "failed";
+  r.status = verify_passed(report) ? FleetRunStatus::passed : FleetRunStatus::failed;
   std::vector<std::string> why;
   for (const auto& s : report.steps) {
     if (s.status == StepStatus::passed || s.status == StepStatus::skipped) continue;
@@ -77,7 +79,7 @@ FleetRun verify_run_from_json(const nlohmann::ordered_json& j) {
                   (s.detail.empty() ? "" : ": " + s.detail));
   }
   for (const auto& p : report.problems) why.push_back(p);
-  if (r.status == "failed" && why.empty()) why.emplace_back("no step ran");
+  if (r.status == FleetRunStatus::failed && why.empty()) why.emplace_back("no step ran");
   r.detail = printable(join(why, "; "), 400);
   return r;
 }
@@ -87,7 +89,9 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   if (!j.is_object() || !j.contains("measurements")) {
     auto st = j.is_object() ? j.find("status") : j.end();
     auto err = j.is_object() ? j.find("error") : j.end();
-    r.status = j.is_object() && st != j.end() && st->is_string() ? printable(st->get<std::string>(), 40) : "no-result";
+    r.status = j.is_object() && st != j.end() && st->is_string() ? parse_fleet_run_status(st->get<std::string>())
+                                                                 : FleetRunStatus::no_result;
+    if (r.status == FleetRunStatus::none) r.status = FleetRunStatus::no_result;  // a word not ours
     r.detail = j.is_object() && err != j.end() && err->is_string() ? printable(err->get<std::string>(), 300)
                                                                    : "not a bench report";
     return r;
@@ -99,7 +103,7 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
   }
   r.mode = printable(report.mode, 20);
   r.started_utc = printable(report.started_utc, 40);
-  r.status = bench_passed(report) ? "passed" : "failed";
+  r.status = bench_passed(report) ? FleetRunStatus::passed : FleetRunStatus::failed;
   std::vector<std::string> why;
   for (const auto& m : report.measurements) {
     if (m.status == BenchStatus::failed || m.status == BenchStatus::crashed || m.status == BenchStatus::timeout)
@@ -147,7 +151,7 @@ FleetNode fleet_node_from_message(const std::string& text, int rank) {
   node.name = "rank " + std::to_string(rank);
   auto msg = nlohmann::ordered_json::parse(text, nullptr, false);
   if (msg.is_discarded() || !msg.is_object()) {
-    node.status = "failed";
+    node.status = NodeStatus::failed;
     node.error = "rank " + std::to_string(rank) + " sent a message that is not JSON";
     return node;
   }
@@ -157,16 +161,14 @@ FleetNode fleet_node_from_message(const std::string& text, int rank) {
     auto it = msg.find(key);
     return it != msg.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  node.status = str("status");
+  node.status = parse_node_status(str("status"));  // anything but a known word: failed
   node.error = str("error");
-  if (node.status == "ok") {
+  if (node.status == NodeStatus::ok) {
     auto report = msg.find("report");
     if (report == msg.end() || !doctor_report_from_json(*report, node.facts, node.findings)) {
-      node.status = "failed";
+      node.status = NodeStatus::failed;
       node.error = "the message holds no doctor report";
     }
-  } else if (node.status.empty()) {
-    node.status = "failed";
   }
   if (auto v = msg.find("verify"); v != msg.end()) node.verify = verify_run_from_json(*v);
   if (auto b = msg.find("bench"); b != msg.end()) node.bench = bench_run_from_json(*b);
@@ -214,11 +216,12 @@ FleetNcclRun nccl_run_from_message(const std::string& text) {
   FleetNcclRun r{.ran = true};
   auto msg = nlohmann::ordered_json::parse(text, nullptr, false);
   if (msg.is_discarded() || !msg.is_object() || !msg.contains("status") || !msg["status"].is_string()) {
-    r.status = "failed";
+    r.status = FleetRunStatus::failed;
     r.detail = "not an NCCL result";
     return r;
   }
-  r.status = printable(msg["status"].get<std::string>(), 40);
+  r.status = parse_fleet_run_status(msg["status"].get<std::string>());
+  if (r.status == FleetRunStatus::none) r.status = FleetRunStatus::failed;  // a word not ours
   if (auto d = msg.find("detail"); d != msg.end() && d->is_string()) r.detail = printable(d->get<std::string>(), 400);
   auto notes = msg.find("notes");
   if (notes == msg.end() || !notes->is_array()) return r;
@@ -331,10 +334,10 @@ FleetNode fleet_node_from_report_json(const std::string& name, int index, const 
   node.rank = index;
   auto doc = nlohmann::ordered_json::parse(body, nullptr, false);
   if (doc.is_discarded()) {
-    node.status = "failed";
+    node.status = NodeStatus::failed;
     node.error = "its /report.json is not JSON: " + printable(body, 80);
   } else if (!doctor_report_from_json(doc, node.facts, node.findings)) {
-    node.status = "failed";
+    node.status = NodeStatus::failed;
     node.error = "its /report.json is JSON but not a gpudoctor report";
   }
   return node;

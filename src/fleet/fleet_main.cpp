@@ -171,7 +171,8 @@ bool nccl_rank0(const FleetArgs& a, const std::vector<int>& leaders, std::map<in
   std::map<int, int> gpus;  // leader -> its GPUs in the communicator, as its report counts them
   for (int r : leaders) {
     const auto& nodes = by_rank[r];
-    int n = nodes.empty() || nodes.front().status != "ok" ? 0 : static_cast<int>(nodes.front().facts.gpus.size());
+    int n =
+        nodes.empty() || nodes.front().status != NodeStatus::ok ? 0 : static_cast<int>(nodes.front().facts.gpus.size());
     if (n > 0) gpus[r] = n;
   }
   std::string why_not;
@@ -204,7 +205,7 @@ bool nccl_rank0(const FleetArgs& a, const std::vector<int>& leaders, std::map<in
     send_text(plan.dump(), r, kNcclPlanTag);
   }
   if (!why_not.empty()) {
-    nccl.status = why_not.starts_with("not run") ? "not-run" : "failed";
+    nccl.status = why_not.starts_with("not run") ? FleetRunStatus::not_run : FleetRunStatus::failed;
     nccl.detail = why_not;
     return true;
   }
@@ -234,7 +235,7 @@ bool nccl_rank0(const FleetArgs& a, const std::vector<int>& leaders, std::map<in
   }
   for (int r : waiting) {
     by_rank[r].front().nccl = {.ran = true,
-                               .status = "no-report",
+                               .status = FleetRunStatus::no_report,
                                .detail = "rank " + std::to_string(r) + " sent no NCCL result within " +
                                          std::to_string(static_cast<int>(a.nccl_deadline_s)) + " s"};
   }
@@ -360,7 +361,7 @@ int run(int argc, char** argv) {
     FleetNode n;
     n.rank = r;
     n.name = "rank " + std::to_string(r);
-    n.status = "no-report";
+    n.status = NodeStatus::no_report;
     n.error = "rank " + std::to_string(r) + " sent " + (left > 1 ? "too few reports" : "no report") + " within " +
               std::to_string(static_cast<int>(a.deadline_s)) + " s (hung, crashed or unreachable)";
     by_rank[r].push_back(std::move(n));
@@ -382,7 +383,8 @@ int run(int argc, char** argv) {
         report.nodes.size(), gather_s, bytes, parse_s, compare_s, render_s);
   }
   bool errors = false;
-  for (const auto& n : report.nodes) errors = errors || n.status != "ok" || worst(n.findings) == Severity::error;
+  for (const auto& n : report.nodes)
+    errors = errors || n.status != NodeStatus::ok || worst(n.findings) == Severity::error;
   int code = errors ? kExitProblems : kExitOk;
   if (missing) {
     // A rank that never reported may never reach MPI_Finalize either: end the job, report printed.

@@ -4,6 +4,7 @@
 /// render/fleet_report.hpp prints it and model/json_codec writes and reads its JSON.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,11 +13,39 @@
 
 namespace gpudoctor {
 
+/// How a node's extra run (verify, bench, its part of the NCCL all-reduce) or the fleet's NCCL
+/// all-reduce ended; in JSON by these names ("" for none).
+enum class FleetRunStatus {
+  none,       ///< not asked for
+  passed,     ///< "passed"
+  failed,     ///< "failed": ran, and something failed
+  crashed,    ///< "crashed": the run died from a signal
+  timeout,    ///< "timeout": killed at its deadline
+  no_result,  ///< "no-result": it ended without a result
+  no_report,  ///< "no-report": the node sent nothing for it
+  not_run,    ///< "not-run": the fleet's all-reduce could not start
+};
+const char* to_string(FleetRunStatus s);
+/// The status of that name; none for any other text (a fleet document is the user's file).
+FleetRunStatus parse_fleet_run_status(std::string_view name);
+
+/// Whether a node's doctor report reached rank 0; in JSON by these names.
+enum class NodeStatus {
+  ok,         ///< "ok": a doctor report arrived
+  failed,     ///< "failed": the doctor's output was not a report
+  crashed,    ///< "crashed": the doctor died from a signal
+  timeout,    ///< "timeout": killed at its deadline
+  no_report,  ///< "no-report": the rank sent nothing before rank 0's deadline
+};
+const char* to_string(NodeStatus s);
+/// The status of that name; failed for any other text (never a report that did not arrive).
+NodeStatus parse_node_status(std::string_view name);
+
 /// One of a node's extra runs (`fleet --verify`: verify --quick, `--bench`: bench --quick) as
 /// rank 0 got it.
 struct FleetRun {
-  bool ran = false;    ///< asked for
-  std::string status;  ///< "passed", "failed" (ran; something failed), "crashed", "timeout", "no-result"
+  bool ran = false;  ///< asked for
+  FleetRunStatus status = FleetRunStatus::none;
   std::string detail;  ///< why not passed, in words
   /// bench: each figure measured ("gpu0.gemm_bf16.tflops" -> the median), in the run's order.
   std::vector<std::pair<std::string, double>> figures;
@@ -27,7 +56,7 @@ struct FleetRun {
 /// One node's part of the fleet's NCCL all-reduce (`fleet --nccl`).
 struct FleetNcclRun {
   bool ran = false;
-  std::string status;  ///< verify's step vocabulary: "passed", "failed", "crashed", "timeout", "no-report"
+  FleetRunStatus status = FleetRunStatus::none;
   std::string detail;
   double seconds = 0;     ///< one all-reduce, as this node timed it
   double busbw_gbps = 0;  ///< nccl-tests' bus bandwidth from this node's time
@@ -39,11 +68,8 @@ struct FleetNcclRun {
 struct FleetNode {
   std::string name;  ///< host name ("host/rank3" when every rank stands for a node)
   int rank = 0;      ///< MPI rank that reported it
-  /// "ok": a doctor report arrived. Otherwise why none did: "failed" (the doctor's output was
-  /// not a report), "crashed" (the doctor died from a signal), "timeout" (killed at its
-  /// deadline), "no-report" (the rank sent nothing before rank 0's deadline).
-  std::string status = "ok";
-  std::string error;  ///< the reason in words, for every status but "ok"
+  NodeStatus status = NodeStatus::ok;
+  std::string error;  ///< the reason in words, for every status but ok
   std::string group;  ///< the FleetGroup id its fingerprint fell in; "" when it did not report
   Facts facts;
   std::vector<Finding> findings;
@@ -55,9 +81,9 @@ struct FleetNode {
 /// The fleet's NCCL all-reduce across every node's GPUs, summed up at rank 0.
 struct FleetNccl {
   bool ran = false;
-  std::string status;  ///< "passed" when every node's part passed, else "failed" or "not-run"
-  std::string detail;  ///< why not passed, or what ran
-  int gpus = 0;        ///< ranks of the communicator
+  FleetRunStatus status = FleetRunStatus::none;  ///< passed when every node's part passed, else failed or not_run
+  std::string detail;                            ///< why not passed, or what ran
+  int gpus = 0;                                  ///< ranks of the communicator
   long long bytes = 0;
   /// nccl-tests' bus bandwidth of the collective: from the slowest node's time, since the
   /// collective is as fast as its slowest link.

@@ -67,6 +67,12 @@ void parse_enum(const std::string& s, BenchStatus& v) {
 void parse_enum(const std::string& s, LibraryStatus& v) {
   v = parse_library_status(s);
 }
+void parse_enum(const std::string& s, FleetRunStatus& v) {
+  v = parse_fleet_run_status(s);
+}
+void parse_enum(const std::string& s, NodeStatus& v) {
+  v = parse_node_status(s);
+}
 void parse_enum(const std::string& s, Platform& v) {
   v = parse_platform(s).value_or(Platform::linux);
 }
@@ -623,10 +629,10 @@ void describe(Io& io, Of<FleetReport> auto& r) {
     size_t reported = 0;
     json missing = json::array();
     for (const auto& n : r.nodes) {
-      if (n.status == "ok") {
+      if (n.status == NodeStatus::ok) {
         ++reported;
       } else {
-        missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", n.status}, {"reason", n.error}});
+        missing.push_back({{"rank", n.rank}, {"node", n.name}, {"status", to_string(n.status)}, {"reason", n.error}});
       }
     }
     io.put("node_count", r.nodes.size());

@@ -33,7 +33,7 @@ std::string pad(const std::string& s, size_t w) {
 
 size_t reporting(const FleetReport& r) {
   return static_cast<size_t>(
-      std::count_if(r.nodes.begin(), r.nodes.end(), [](const auto& n) { return n.status == "ok"; }));
+      std::count_if(r.nodes.begin(), r.nodes.end(), [](const auto& n) { return n.status == NodeStatus::ok; }));
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ std::string render_fleet_text(const FleetReport& r) {
       fmt::format("gpudoctor fleet {} — {} node(s) from {} {}, {} reported, {} group(s)\n\n", build_info().version,
                   r.nodes.size(), r.ranks, serve ? "serve endpoint(s)" : "rank(s)", reporting(r), r.groups.size());
   for (const auto& n : r.nodes) {
-    if (n.status == "ok") continue;
+    if (n.status == NodeStatus::ok) continue;
     if (serve) {
       out += fmt::format("✗ {}: no report: {}\n", terminal_safe(n.name), terminal_safe(n.error));
     } else {
@@ -91,7 +91,7 @@ std::string render_fleet_text(const FleetReport& r) {
        {std::pair{"verify --quick", &FleetNode::verify}, std::pair{"bench --quick", &FleetNode::bench}}) {
     std::map<std::string, size_t> statuses;
     for (const auto& n : r.nodes) {
-      if ((n.*run).ran) ++statuses[(n.*run).status];
+      if ((n.*run).ran) ++statuses[to_string((n.*run).status)];
     }
     if (statuses.empty()) continue;
     std::vector<std::string> parts;
@@ -108,8 +108,8 @@ std::string render_fleet_text(const FleetReport& r) {
   if (r.nccl.ran) {
     const FleetNccl& n = r.nccl;
     out += fmt::format("\nNCCL all-reduce across the fleet ({} GPU(s), {} MiB): {}", n.gpus, n.bytes >> 20,
-                       terminal_safe(n.status));
-    if (n.status == "passed" || !n.slowest_node.empty()) {
+                       terminal_safe(to_string(n.status)));
+    if (n.status == FleetRunStatus::passed || !n.slowest_node.empty()) {
       out += fmt::format("; bus bandwidth {:.3g} GB/s (nccl-tests' busbw, the slowest node: {})", n.busbw_gbps,
                          terminal_safe(n.slowest_node));
     }

@@ -622,9 +622,9 @@ mstch::map verify_view(const VerifyReport& r) {
 /// A node's verify or bench run as one table cell: its status, and why when it did not pass.
 mstch::map run_cell(const FleetRun& run) {
   if (!run.ran) return mstch::map{{"text", std::string("—")}, {"cls", std::string()}};
-  std::string cell = text(run.status, 40);
-  if (!run.detail.empty() && run.status != "passed") cell += ": " + text(run.detail, 400);
-  return mstch::map{{"text", cell}, {"cls", std::string(run.status == "passed" ? "ok" : "error")}};
+  std::string cell = text(to_string(run.status), 40);
+  if (!run.detail.empty() && run.status != FleetRunStatus::passed) cell += ": " + text(run.detail, 400);
+  return mstch::map{{"text", cell}, {"cls", std::string(run.status == FleetRunStatus::passed ? "ok" : "error")}};
 }
 
 std::string node_list_text(const std::vector<std::string>& nodes) {
@@ -671,11 +671,11 @@ mstch::map fleet_view(const FleetReport& r) {
   bool any_nccl = false;
   size_t reported = 0;
   for (const FleetNode& n : r.nodes) {
-    if (n.status == "ok") ++reported;
-    if (n.status != "ok") {
+    if (n.status == NodeStatus::ok) ++reported;
+    if (n.status != NodeStatus::ok) {
       missing.emplace_back(mstch::map{{"node", text(n.name, 200)},
                                       {"rank", std::to_string(n.rank)},
-                                      {"status", text(n.status, 40)},
+                                      {"status", text(to_string(n.status), 40)},
                                       {"reason", text(n.error)}});
     }
     int errors = 0;
@@ -689,24 +689,25 @@ mstch::map fleet_view(const FleetReport& r) {
     any_nccl = any_nccl || n.nccl.ran;
     std::string nccl = "—";
     if (n.nccl.ran) {
-      nccl = text(n.nccl.status, 40);
-      if (n.nccl.status == "passed") nccl += ", " + number(n.nccl.busbw_gbps) + " GB/s";
+      nccl = text(to_string(n.nccl.status), 40);
+      if (n.nccl.status == FleetRunStatus::passed) nccl += ", " + number(n.nccl.busbw_gbps) + " GB/s";
       if (!n.nccl.transport.empty()) nccl += ", " + text(n.nccl.transport, 80);
-      if (n.nccl.status != "passed" && !n.nccl.detail.empty()) nccl += ": " + text(n.nccl.detail, 400);
+      if (n.nccl.status != FleetRunStatus::passed && !n.nccl.detail.empty()) nccl += ": " + text(n.nccl.detail, 400);
     }
     auto group = group_of.find(n.name);
-    nodes.emplace_back(mstch::map{{"node", text(n.name, 200)},
-                                  {"status", text(n.status, 40)},
-                                  {"cls", std::string(n.status == "ok" ? (errors > 0 ? "error" : "") : "error")},
-                                  {"group", group == group_of.end() ? std::string("—") : text(group->second, 100)},
-                                  {"errors", std::to_string(errors)},
-                                  {"warnings", std::to_string(warnings)},
-                                  {"verify", run_cell(n.verify)},
-                                  {"bench", run_cell(n.bench)},
-                                  {"nccl", nccl},
-                                  {"nccl_cls", std::string(!n.nccl.ran                 ? ""
-                                                           : n.nccl.status == "passed" ? "ok"
-                                                                                       : "error")}});
+    nodes.emplace_back(
+        mstch::map{{"node", text(n.name, 200)},
+                   {"status", text(to_string(n.status), 40)},
+                   {"cls", std::string(n.status == NodeStatus::ok ? (errors > 0 ? "error" : "") : "error")},
+                   {"group", group == group_of.end() ? std::string("—") : text(group->second, 100)},
+                   {"errors", std::to_string(errors)},
+                   {"warnings", std::to_string(warnings)},
+                   {"verify", run_cell(n.verify)},
+                   {"bench", run_cell(n.bench)},
+                   {"nccl", nccl},
+                   {"nccl_cls", std::string(!n.nccl.ran                               ? ""
+                                            : n.nccl.status == FleetRunStatus::passed ? "ok"
+                                                                                      : "error")}});
     for (size_t i = 0; i < n.facts.gpus.size(); ++i) {
       const GpuFacts& g = n.facts.gpus[i];
       if (!g.ecc_uncorrected_volatile && !g.retired_pages) continue;
@@ -791,14 +792,14 @@ mstch::map fleet_view(const FleetReport& r) {
     const FleetNccl& n = r.nccl;
     std::vector<Bar> busbw;
     for (const FleetNode& node : r.nodes) {
-      if (node.nccl.ran && node.nccl.status == "passed")
+      if (node.nccl.ran && node.nccl.status == FleetRunStatus::passed)
         busbw.push_back({.label = node.name,
                          .value = node.nccl.busbw_gbps,
                          .value_text = number(node.nccl.busbw_gbps) + " GB/s",
                          .cls = node.name == n.slowest_node ? "warning" : "ok"});
     }
-    mstch::map nccl{{"status", text(n.status, 40)},
-                    {"cls", std::string(n.status == "passed" ? "ok" : "error")},
+    mstch::map nccl{{"status", text(to_string(n.status), 40)},
+                    {"cls", std::string(n.status == FleetRunStatus::passed ? "ok" : "error")},
                     {"detail", text(n.detail)},
                     {"gpus", std::to_string(n.gpus)},
                     {"mib", number(static_cast<double>(n.bytes) / (1024.0 * 1024))},

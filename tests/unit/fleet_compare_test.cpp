@@ -84,19 +84,20 @@ TEST(FleetNode, MessagesReadBackOrSayWhyNot) {
                     .node = "gpu07",
                     .rank = 5};
   FleetNode ok = fleet_node_from_message(run_node_doctor(run), 5);
-  EXPECT_EQ(ok.status, "ok") << ok.error;
+  EXPECT_EQ(ok.status, NodeStatus::ok) << ok.error;
   EXPECT_EQ(ok.name, "gpu07");
   ASSERT_EQ(ok.facts.gpus.size(), 1u);
   EXPECT_EQ(ok.facts.driver.version->str(), "550.54.14");
   run.command = {"/bin/sh", "-c", "kill -SEGV $$"};
   FleetNode crashed = fleet_node_from_message(run_node_doctor(run), 5);
-  EXPECT_EQ(crashed.status, "crashed");
+  EXPECT_EQ(crashed.status, NodeStatus::crashed);
   run.command = {"/bin/sh", "-c", "echo not json"};
-  EXPECT_EQ(fleet_node_from_message(run_node_doctor(run), 5).status, "failed");
+  EXPECT_EQ(fleet_node_from_message(run_node_doctor(run), 5).status, NodeStatus::failed);
   FleetNode junk = fleet_node_from_message("\x01garbage", 9);
-  EXPECT_EQ(junk.status, "failed");
+  EXPECT_EQ(junk.status, NodeStatus::failed);
   EXPECT_EQ(junk.name, "rank 9");
-  EXPECT_EQ(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).status, "failed") << "ok without a report";
+  EXPECT_EQ(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).status, NodeStatus::failed)
+      << "ok without a report";
   EXPECT_EQ(per_rank_path("/srv/rank{}/root{}", 12), "/srv/rank12/root12");
 }
 
@@ -108,13 +109,17 @@ TEST(FleetNode, TheFleetJsonIsWhatTheHtmlReportShows) {
   FleetNode silent;
   silent.name = "rank 4";
   silent.rank = 4;
-  silent.status = "no-report";
+  silent.status = NodeStatus::no_report;
   silent.error = "rank 4 sent no report within 120 s";
   r.nodes.push_back(silent);
   compare_fleet(r);
   auto doc = nlohmann::ordered_json::parse(render_fleet_json(r));
   EXPECT_EQ(doc["node_count"], 5);
   EXPECT_EQ(doc["missing"].size(), 1u);
+  // Statuses are enums in the model and names in the document, never numbers.
+  EXPECT_EQ(doc["missing"][0]["status"], "no-report") << doc["missing"].dump();
+  EXPECT_EQ(doc["nodes"][4]["status"], "no-report");
+  EXPECT_EQ(doc["nodes"][0]["status"], "ok");
   FleetReport back;
   ASSERT_TRUE(fleet_report_from_json(doc, back));
   Facts facts;

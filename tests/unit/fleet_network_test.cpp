@@ -37,7 +37,8 @@ FleetNode node(const std::string& name, double busbw = 40, const char* transport
   n.facts.driver.version = Version::parse("580.95.05");
   n.facts.gpus.push_back({.name = "NVIDIA H200"});
   n.facts.network = {ib("mlx5_0", 400, 4), eth("eno1", 1)};
-  n.nccl = {.ran = true, .status = "passed", .seconds = 0.01, .busbw_gbps = busbw, .transport = transport};
+  n.nccl = {
+      .ran = true, .status = FleetRunStatus::passed, .seconds = 0.01, .busbw_gbps = busbw, .transport = transport};
   return n;
 }
 
@@ -84,7 +85,7 @@ TEST(FleetNetwork, TheBusBandwidthAgainstTheSlowestNodesFastestPort) {
   nodes[2].facts.network = {ib("mlx5_0", 200, 4), ib("mlx5_1", 100, 4), ib("mlx5_2", 200, 4), eth("eno1", 1)};
   FleetReport r = fleet(std::move(nodes));
   const FleetNccl& f = r.nccl;
-  EXPECT_EQ(f.status, "passed");
+  EXPECT_EQ(f.status, FleetRunStatus::passed);
   EXPECT_DOUBLE_EQ(f.busbw_gbps, 20);
   ASSERT_TRUE(f.network_ceiling_gbps.has_value());
   EXPECT_DOUBLE_EQ(*f.network_ceiling_gbps, 25);  // 200 Gb/s ÷ 8
@@ -139,7 +140,7 @@ TEST(FleetNetwork, NoCeilingWhereTheDataDoesNotGiveOne) {
   EXPECT_FALSE(one.nccl.network_ceiling_gbps.has_value());
   // A failed all-reduce has no bandwidth to compare.
   std::vector<FleetNode> failed = {node("a"), node("b")};
-  failed[1].nccl.status = "failed";
+  failed[1].nccl.status = FleetRunStatus::failed;
   EXPECT_FALSE(fleet(std::move(failed)).nccl.network_ceiling_gbps.has_value());
 }
 

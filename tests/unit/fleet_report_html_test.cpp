@@ -27,10 +27,11 @@ FleetNode node(const std::string& name, int rank, double gflops) {
   n.facts.driver.version = Version::parse("550.54.15");
   n.facts.gpus.push_back(
       {.name = "NVIDIA H100", .uuid = "GPU-" + name, .ecc_uncorrected_volatile = 0, .retired_pages = 0});
-  n.verify = {.ran = true, .status = "passed", .detail = "", .figures = {}};
-  n.bench = {.ran = true, .status = "passed", .detail = "", .figures = {{"gpu0.gemm_bf16.tflops", gflops}}};
+  n.verify = {.ran = true, .status = FleetRunStatus::passed, .detail = "", .figures = {}};
+  n.bench = {
+      .ran = true, .status = FleetRunStatus::passed, .detail = "", .figures = {{"gpu0.gemm_bf16.tflops", gflops}}};
   n.nccl = {.ran = true,
-            .status = "passed",
+            .status = FleetRunStatus::passed,
             .detail = "",
             .seconds = 0.01,
             .busbw_gbps = 180,
@@ -48,8 +49,10 @@ FleetReport sample_fleet(const std::string& odd = "node3") {
   r.nodes = {node("node0", 0, 700), node("node1", 1, 702), node("node2", 2, 698), node(odd, 3, 350)};
   r.nodes[1].facts.gpus[0].ecc_uncorrected_volatile = 7;
   r.nodes[1].facts.gpus[0].retired_pages = 3;
-  r.nodes[3].verify = {
-      .ran = true, .status = "failed", .detail = "kernel on GPU 0 failed: wrong result at 17", .figures = {}};
+  r.nodes[3].verify = {.ran = true,
+                       .status = FleetRunStatus::failed,
+                       .detail = "kernel on GPU 0 failed: wrong result at 17",
+                       .figures = {}};
   r.nodes[3].nccl.transport = "sockets (NET/Socket)";
   r.nodes[3].nccl.busbw_gbps = 11.5;
   r.nodes[3].findings.push_back(
@@ -57,10 +60,10 @@ FleetReport sample_fleet(const std::string& odd = "node3") {
   FleetNode silent;
   silent.name = "node4";
   silent.rank = 4;
-  silent.status = "no-report";
+  silent.status = NodeStatus::no_report;
   silent.error = "nothing within the deadline";
   r.nodes.push_back(silent);
-  r.nccl = {.ran = true, .status = "passed", .detail = "", .gpus = 4, .bytes = 64LL << 20};
+  r.nccl = {.ran = true, .status = FleetRunStatus::passed, .detail = "", .gpus = 4, .bytes = 64LL << 20};
   compare_fleet(r);
   return r;
 }

@@ -65,17 +65,17 @@ TEST(FleetHosts, AnAnswerIsAReportOrSaysWhyNot) {
   auto doctor = testing::run_gpudoctor({"--root", GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/root", "--env-file",
                                         GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/env", "doctor", "--json"});
   FleetNode ok = fleet_node_from_report_json("gpu07:9400", 3, doctor.out);
-  EXPECT_EQ(ok.status, "ok") << ok.error;
+  EXPECT_EQ(ok.status, NodeStatus::ok) << ok.error;
   EXPECT_EQ(ok.name, "gpu07:9400");
   EXPECT_EQ(ok.rank, 3);
   ASSERT_EQ(ok.facts.gpus.size(), 1u);
   FleetNode garbage = fleet_node_from_report_json("gpu08", 4, "<html>\x1b[31m{{{");
-  EXPECT_EQ(garbage.status, "failed");
+  EXPECT_EQ(garbage.status, NodeStatus::failed);
   EXPECT_NE(garbage.error.find("not JSON"), std::string::npos) << garbage.error;
   EXPECT_EQ(garbage.error.find('\x1b'), std::string::npos) << "the answer's bytes are shown printable";
-  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, R"({"facts": 1, "findings": []})").status, "failed");
-  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, "[1,2,3]").status, "failed");
-  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, std::string(100000, '[')).status, "failed");
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, R"({"facts": 1, "findings": []})").status, NodeStatus::failed);
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, "[1,2,3]").status, NodeStatus::failed);
+  EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, std::string(100000, '[')).status, NodeStatus::failed);
 }
 
 TEST(FleetCompare, EccErrorsAndRetiredPagesAreNamed) {
@@ -99,8 +99,9 @@ TEST(FleetCompare, ABenchFigureFarFromTheMedianByMadIsNamed) {
   const double copy[] = {50, 50, 50, 50, 47};       // 6 %: within what is not worth naming
   for (int i = 0; i < 5; ++i) {
     FleetNode n = healthy("n" + std::to_string(i));
-    n.bench = {
-        .ran = true, .status = "passed", .figures = {{"gpu0.gemm_bf16.tflops", gemm[i]}, {"gpu0.d2d.gbps", copy[i]}}};
+    n.bench = {.ran = true,
+               .status = FleetRunStatus::passed,
+               .figures = {{"gpu0.gemm_bf16.tflops", gemm[i]}, {"gpu0.d2d.gbps", copy[i]}}};
     r.nodes.push_back(std::move(n));
   }
   r.nodes[0].bench.figures.emplace_back("gpu1.gemm_bf16.tflops", 1);  // on one node only
@@ -131,7 +132,7 @@ TEST(FleetCompare, ABenchOfAnotherModeOrAMonthOldIsNotCompared) {
   for (int i = 0; i < 6; ++i) {
     FleetNode n = healthy("n" + std::to_string(i));
     n.bench = {.ran = true,
-               .status = "passed",
+               .status = FleetRunStatus::passed,
                .figures = {{"gpu0.gemm_bf16.tflops", 100.0 + i % 2}},
                .mode = "quick",
                .started_utc = "2026-12-01T10:0" + std::to_string(i) + ":00Z"};
@@ -166,7 +167,7 @@ TEST(FleetCompare, OneSkewedClockOrAnotherModesRunDoesNotShutTheFleetOut) {
   for (int i = 0; i < 6; ++i) {
     FleetNode n = healthy("n" + std::to_string(i));
     n.bench = {.ran = true,
-               .status = "passed",
+               .status = FleetRunStatus::passed,
                .figures = {{"gpu0.gemm_bf16.tflops", 100.0}},
                .mode = "quick",
                .started_utc = "2026-12-01T10:00:00Z"};
@@ -200,23 +201,23 @@ TEST(FleetNode, VerifyAndBenchRunsReadBack) {
   msg["bench"] = {{"status", "timeout"}, {"error", "killed after 40 s"}};
   FleetNode n = fleet_node_from_message(msg.dump(), 1);
   ASSERT_TRUE(n.verify.ran);
-  EXPECT_EQ(n.verify.status, "failed");
+  EXPECT_EQ(n.verify.status, FleetRunStatus::failed);
   EXPECT_EQ(n.verify.detail, "sgemm on GPU 1 failed: max error 3.1 > 1e-3");
-  EXPECT_EQ(n.bench.status, "timeout");
+  EXPECT_EQ(n.bench.status, FleetRunStatus::timeout);
   EXPECT_EQ(n.bench.detail, "killed after 40 s");
   msg["verify"] = "junk";
   msg["bench"] = {
       {"measurements",
        {{{"key", "cpu.sgemm_fp32"}, {"unit", "gflops"}, {"status", "ok"}, {"value", 41.5}, {"check_passed", true}}}}};
   n = fleet_node_from_message(msg.dump(), 1);
-  EXPECT_EQ(n.verify.status, "no-result");
+  EXPECT_EQ(n.verify.status, FleetRunStatus::no_result);
   ASSERT_EQ(n.bench.figures.size(), 1u);
   EXPECT_EQ(n.bench.figures[0].first, "cpu.sgemm_fp32.gflops");
   EXPECT_DOUBLE_EQ(n.bench.figures[0].second, 41.5);
   EXPECT_FALSE(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).verify.ran) << "not asked: not run";
   FleetReport r;
   r.nodes = {healthy("a"), healthy("b")};
-  r.nodes[1].verify = {.ran = true, .status = "failed", .detail = "sgemm on GPU 1 failed"};
+  r.nodes[1].verify = {.ran = true, .status = FleetRunStatus::failed, .detail = "sgemm on GPU 1 failed"};
   compare_fleet(r);
   EXPECT_TRUE(named(r, "b", "verify failed: sgemm on GPU 1 failed"));
   EXPECT_NE(render_fleet_text(r).find("verify --quick on each node: 1 failed"), std::string::npos);
@@ -226,14 +227,18 @@ TEST(FleetNccl, TheSlowestNodeAndLinkAreNamed) {
   FleetReport r;
   for (int i = 0; i < 4; ++i) {
     FleetNode n = healthy("n" + std::to_string(i));
-    n.nccl = {.ran = true, .status = "passed", .seconds = 0.01, .busbw_gbps = 40, .transport = "InfiniBand (NET/IB)"};
+    n.nccl = {.ran = true,
+              .status = FleetRunStatus::passed,
+              .seconds = 0.01,
+              .busbw_gbps = 40,
+              .transport = "InfiniBand (NET/IB)"};
     r.nodes.push_back(std::move(n));
   }
   r.nodes[2].nccl.busbw_gbps = 3.5;
   r.nodes[2].nccl.transport = "sockets (NET/Socket)";
   r.nccl = {.ran = true, .gpus = 8, .bytes = 64 << 20};
   compare_fleet(r);
-  EXPECT_EQ(r.nccl.status, "passed");
+  EXPECT_EQ(r.nccl.status, FleetRunStatus::passed);
   EXPECT_DOUBLE_EQ(r.nccl.busbw_gbps, 3.5) << "the collective is as fast as its slowest node";
   EXPECT_EQ(r.nccl.slowest_node, "n2");
   EXPECT_EQ(r.nccl.slowest_transport, "sockets (NET/Socket)");
@@ -243,10 +248,10 @@ TEST(FleetNccl, TheSlowestNodeAndLinkAreNamed) {
   auto text = render_fleet_text(r);
   EXPECT_NE(text.find("bus bandwidth 3.5 GB/s"), std::string::npos) << text;
   // A node whose part failed fails the whole, and is named.
-  r.nodes[1].nccl = {.ran = true, .status = "timeout", .detail = "killed at 80 s in ncclCommInitRank"};
+  r.nodes[1].nccl = {.ran = true, .status = FleetRunStatus::timeout, .detail = "killed at 80 s in ncclCommInitRank"};
   r.nccl = {.ran = true, .gpus = 8, .bytes = 64 << 20};
   compare_fleet(r);
-  EXPECT_EQ(r.nccl.status, "failed");
+  EXPECT_EQ(r.nccl.status, FleetRunStatus::failed);
   EXPECT_TRUE(named(r, "n1", "NCCL all-reduce timeout: killed at 80 s in ncclCommInitRank"));
   auto doc = nlohmann::json::parse(render_fleet_json(r));
   EXPECT_EQ(doc["nccl"]["status"], "failed");
@@ -258,13 +263,13 @@ TEST(FleetNccl, ANodesResultReadsBack) {
       R"j({"status":"passed","detail":"ok","notes":["seconds=0.002 algbw_gbps=33.5 busbw_gbps=50.25",)j"
       R"j("transport=InfiniBand (NET/IB)","connections=InfiniBand (NET/IB):4","gdr=1"]})j");
   EXPECT_TRUE(n.ran);
-  EXPECT_EQ(n.status, "passed");
+  EXPECT_EQ(n.status, FleetRunStatus::passed);
   EXPECT_DOUBLE_EQ(n.seconds, 0.002);
   EXPECT_DOUBLE_EQ(n.busbw_gbps, 50.25);
   EXPECT_EQ(n.transport, "InfiniBand (NET/IB)");
   ASSERT_EQ(n.connections.size(), 1u);
   EXPECT_EQ(n.connections[0].second, 4);
-  EXPECT_EQ(nccl_run_from_message("garbage").status, "failed");
+  EXPECT_EQ(nccl_run_from_message("garbage").status, FleetRunStatus::failed);
   EXPECT_EQ(
       nccl_run_from_message(R"({"status":"passed","notes":["seconds=nan algbw_gbps=1 busbw_gbps=inf"]})").busbw_gbps, 0)
       << "figures that are not numbers are not taken";

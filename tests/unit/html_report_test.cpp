@@ -155,7 +155,7 @@ TEST(HtmlReport, HostileStringsStayText) {
   FleetReport fleet;
   FleetNode node;
   node.name = attack;
-  node.status = "no-report";
+  node.status = NodeStatus::no_report;
   node.error = attack;
   fleet.nodes.push_back(node);
   fleet.groups.push_back({.id = attack, .nodes = {attack}, .print = {}, .outlier = true});
