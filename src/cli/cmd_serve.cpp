@@ -168,7 +168,8 @@ class VerifyOnDemand {
         running_ = false;
       });
     }
-    return answer(503, {{"status", "running"}, {"error", "verify --quick is running; ask again"}});
+    return answer(503,
+                  {{"status", to_string(FleetRunStatus::running)}, {"error", "verify --quick is running; ask again"}});
   }
 
  private:
@@ -201,7 +202,7 @@ class BenchFromHistory {
     std::error_code ec;
     // Never created here: BenchHistory::open would make an empty one.
     if (path_.empty() || !std::filesystem::is_regular_file(path_, ec)) {
-      return answer(404, {{"status", "no-result"},
+      return answer(404, {{"status", to_string(FleetRunStatus::no_result)},
                           {"error", "no bench history on this host (" + (path_.empty() ? "HOME unset" : path_) +
                                         "): run `gpudoctor bench --quick` there"}});
     }
@@ -210,7 +211,7 @@ class BenchFromHistory {
     auto last = history->last(mode_, host_fs::host_name());
     if (!last) return answer(500, {{"status", "failed"}, {"error", "bench history: " + last.error().message}});
     if (!*last) {
-      return answer(404, {{"status", "no-result"},
+      return answer(404, {{"status", to_string(FleetRunStatus::no_result)},
                           {"error", "no " + mode_ + " bench run of this host in " + path_ +
                                         ": run `gpudoctor bench --quick` there"}});
     }
@@ -337,9 +338,9 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
     res.set_content(*view.json, "application/json");
   });
   server.Get("/verify.json", [&](const httplib::Request&, httplib::Response& res) {
-    Answer got =
-        verify ? verify->get()
-               : answer(403, {{"status", "not-offered"}, {"error", "this serve was started without --allow-verify"}});
+    Answer got = verify ? verify->get()
+                        : answer(403, {{"status", to_string(FleetRunStatus::not_offered)},
+                                       {"error", "this serve was started without --allow-verify"}});
     res.status = got.status;
     if (got.status == 503) res.set_header("Retry-After", "1");
     res.set_content(*got.body, "application/json");

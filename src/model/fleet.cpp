@@ -20,14 +20,18 @@ const char* to_string(FleetRunStatus s) {
       return "no-report";
     case FleetRunStatus::not_run:
       return "not-run";
+    case FleetRunStatus::not_offered:
+      return "not-offered";
+    case FleetRunStatus::running:
+      return "running";
   }
   return "";
 }
 
 FleetRunStatus parse_fleet_run_status(std::string_view name) {
-  for (FleetRunStatus s :
-       {FleetRunStatus::passed, FleetRunStatus::failed, FleetRunStatus::crashed, FleetRunStatus::timeout,
-        FleetRunStatus::no_result, FleetRunStatus::no_report, FleetRunStatus::not_run}) {
+  for (FleetRunStatus s : {FleetRunStatus::passed, FleetRunStatus::failed, FleetRunStatus::crashed,
+                           FleetRunStatus::timeout, FleetRunStatus::no_result, FleetRunStatus::no_report,
+                           FleetRunStatus::not_run, FleetRunStatus::not_offered, FleetRunStatus::running}) {
     if (name == to_string(s)) return s;
   }
   return FleetRunStatus::none;

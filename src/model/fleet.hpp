@@ -24,6 +24,9 @@ enum class FleetRunStatus {
   no_result,  ///< "no-result": it ended without a result
   no_report,  ///< "no-report": the node sent nothing for it
   not_run,    ///< "not-run": the fleet's all-reduce could not start
+  // What a node's serve answers instead of a run (docs/watch-serve.md):
+  not_offered,  ///< "not-offered": serve was started without --allow-verify
+  running,      ///< "running": its verify was still running at the deadline
 };
 const char* to_string(FleetRunStatus s);
 /// The status of that name; none for any other text (a fleet document is the user's file).

@@ -215,6 +215,10 @@ TEST(FleetNode, VerifyAndBenchRunsReadBack) {
   EXPECT_EQ(n.bench.figures[0].first, "cpu.sgemm_fp32.gflops");
   EXPECT_DOUBLE_EQ(n.bench.figures[0].second, 41.5);
   EXPECT_FALSE(fleet_node_from_message(R"({"node":"x","status":"ok"})", 1).verify.ran) << "not asked: not run";
+  // What a serve answers instead of a run keeps its word; a word not ours is no result.
+  EXPECT_EQ(verify_run_from_json({{"status", "not-offered"}, {"error", "started without --allow-verify"}}).status,
+            FleetRunStatus::not_offered);
+  EXPECT_EQ(verify_run_from_json({{"status", "passed!"}}).status, FleetRunStatus::no_result);
   FleetReport r;
   r.nodes = {healthy("a"), healthy("b")};
   r.nodes[1].verify = {.ran = true, .status = FleetRunStatus::failed, .detail = "sgemm on GPU 1 failed"};
