@@ -25,6 +25,8 @@ build_pkgs=(
 )
 test_pkgs=(
   libgtest-dev libgmock-dev clang libclang-rt-14-dev clang-format shellcheck hyperfine
+  # scripts/check-run-path.sh traces the release configure to see every file it reads
+  strace
   python3-venv python3-pip
   # packaging checks: the .deb (cpack: dpkg-shlibdeps, file) and the wheel
   dpkg-dev file
