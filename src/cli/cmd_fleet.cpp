@@ -65,7 +65,7 @@ int run_from_hosts(bool json, std::vector<std::string> args) {
                                               .verify_deadline = millis(verify_deadline_s)});
   if (!fetched) return usage_error("fleet", fetched.error().message);
   FleetReport report;
-  report.source = "serve";
+  report.source = FleetSource::serve;
   report.ranks = static_cast<int>(hosts->size());
   report.nodes = std::move(fetched->nodes);
   compare_fleet(report);

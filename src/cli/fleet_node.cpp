@@ -22,25 +22,34 @@ namespace gpudoctor {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+/// How a child that did not finish ended, in the words of the node's message (the enums' names).
+template <class Status>
+Status status_of_unfinished(const Error& e) {
+  if (e.kind == ErrorKind::timeout) return Status::timeout;
+  if (e.kind == ErrorKind::crashed) return Status::crashed;
+  return Status::failed;
+}
+
+}  // namespace
+
 nlohmann::ordered_json run_quick_json(const std::string& gpudoctor, const char* command,
                                       const std::vector<std::string>& options, Clock::time_point end) {
   // Not the doctor's --root/--env-file: verify and bench measure the live machine, not a tree.
   std::vector<std::string> argv{gpudoctor, command, "--quick", "--json", "--no-color"};
   argv.insert(argv.end(), options.begin(), options.end());
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-  if (left.count() <= 0) return {{"status", "timeout"}, {"error", "no time left for it"}};
+  if (left.count() <= 0) return {{"status", to_string(FleetRunStatus::timeout)}, {"error", "no time left for it"}};
   HostProcessRunner runner;
   auto out = runner.run(argv, left);
   if (!out) {
     const Error& e = out.error();
-    return {{"status", e.kind == ErrorKind::timeout   ? "timeout"
-                       : e.kind == ErrorKind::crashed ? "crashed"
-                                                      : "failed"},
-            {"error", printable(e.message, 300)}};
+    return {{"status", to_string(status_of_unfinished<FleetRunStatus>(e))}, {"error", printable(e.message, 300)}};
   }
   auto doc = nlohmann::ordered_json::parse(out->out, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
-    return {{"status", "no-result"},
+    return {{"status", to_string(FleetRunStatus::no_result)},
             {"error", printable(std::string(command) + " exited " + std::to_string(out->exit_code) +
                                     " without a JSON report: " + out->err,
                                 300)}};
@@ -116,7 +125,8 @@ FleetRun bench_run_from_json(const nlohmann::ordered_json& j) {
 
 std::string run_node_doctor(const NodeDoctorRun& run) {
   const auto end = Clock::now() + run.deadline;
-  nlohmann::ordered_json msg = {{"node", run.node}, {"rank", run.rank}, {"status", "ok"}, {"error", ""}};
+  nlohmann::ordered_json msg = {
+      {"node", run.node}, {"rank", run.rank}, {"status", to_string(NodeStatus::ok)}, {"error", ""}};
   std::vector<std::string> argv{run.gpudoctor, "doctor", "--json", "--no-color"};
   argv.insert(argv.end(), run.args.begin(), run.args.end());
   if (!run.command.empty()) argv = run.command;
@@ -124,12 +134,12 @@ std::string run_node_doctor(const NodeDoctorRun& run) {
   auto out = runner.run(argv, run.deadline);
   if (!out) {
     const Error& e = out.error();
-    msg["status"] = e.kind == ErrorKind::timeout ? "timeout" : e.kind == ErrorKind::crashed ? "crashed" : "failed";
+    msg["status"] = to_string(status_of_unfinished<NodeStatus>(e));
     msg["error"] = printable(e.message, 300);
   } else {
     auto doc = nlohmann::ordered_json::parse(out->out, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("facts")) {
-      msg["status"] = "failed";
+      msg["status"] = to_string(NodeStatus::failed);
       msg["error"] =
           printable("doctor exited " + std::to_string(out->exit_code) + " without a report: " + out->err, 300);
     } else {

@@ -30,4 +30,13 @@ const char* to_string(ErrorKind kind) {
   return "unknown";
 }
 
+std::optional<ErrorKind> parse_error_kind(std::string_view name) {
+  for (ErrorKind k : {ErrorKind::not_found, ErrorKind::permission_denied, ErrorKind::invalid_data, ErrorKind::too_large,
+                      ErrorKind::io_error, ErrorKind::load_failed, ErrorKind::symbol_missing, ErrorKind::call_failed,
+                      ErrorKind::timeout, ErrorKind::crashed, ErrorKind::unsupported}) {
+    if (name == to_string(k)) return k;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

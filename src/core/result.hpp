@@ -4,7 +4,9 @@
 /// std::optional would lose which one it was. Not std::expected: g++ 12 and mingw g++ 12 accept
 /// it under -std=c++23, but clang 14 (the fuzz preset) rejects libstdc++ 12's <expected>.
 #include <cassert>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -25,6 +27,8 @@ enum class ErrorKind {
 };
 
 const char* to_string(ErrorKind kind);
+/// The kind of that name (to_string's); nothing for any other text.
+std::optional<ErrorKind> parse_error_kind(std::string_view name);
 
 struct Error {
   ErrorKind kind = ErrorKind::io_error;

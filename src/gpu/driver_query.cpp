@@ -39,7 +39,7 @@ void send_call(ChildChannel& out, const std::string& call, std::optional<unsigne
 
 void set_failure(LibraryReport& r, LibraryStatus status, ErrorKind kind, std::string message, int code) {
   r.status = status;
-  r.error_kind = to_string(kind);
+  r.error_kind = kind;
   r.error = std::move(message);
   r.code = code;
 }

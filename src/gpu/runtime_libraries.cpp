@@ -24,7 +24,7 @@ void send_library(ChildChannel& out, const RuntimeLibraryReport& r) {
 
 void set_failure(RuntimeLibraryReport& r, const Error& e) {
   r.status = status_for(e.kind);
-  r.error_kind = to_string(e.kind);
+  r.error_kind = e.kind;
   r.error = e.message;
   r.code = e.code;
   if (e.kind != ErrorKind::not_found) r.path = e.origin;
@@ -58,7 +58,7 @@ void set_version(RuntimeLibraryReport& r, const std::string& call, long long cod
 
 void version_failed(RuntimeLibraryReport& r, const std::string& call, const std::string& why, int code) {
   r.status = LibraryStatus::init_failed;
-  r.error_kind = to_string(ErrorKind::call_failed);
+  r.error_kind = ErrorKind::call_failed;
   r.error = call + ": " + why;
   r.code = code;
 }
@@ -293,12 +293,12 @@ std::vector<RuntimeLibraryReport> runtime_library_reports_from_child(const std::
   if (outcome.error) {
     const Error& e = *outcome.error;
     current.status = status_for(e.kind);
-    current.error_kind = to_string(e.kind);
+    current.error_kind = e.kind;
     current.error = e.message + where;
     current.code = e.code;
   } else if (!lines.junk.empty() || current.status == LibraryStatus::none || !lines.last_call.empty()) {
     current.status = status_for(ErrorKind::invalid_data);
-    current.error_kind = to_string(ErrorKind::invalid_data);
+    current.error_kind = ErrorKind::invalid_data;
     current.error = (lines.junk.empty() ? std::string("the child process ended without an answer")
                                         : "unreadable answer from the child process: \"" + lines.junk + "\"") +
                     where;

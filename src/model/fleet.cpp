@@ -53,6 +53,20 @@ const char* to_string(NodeStatus s) {
   return "failed";
 }
 
+const char* to_string(FleetSource s) {
+  switch (s) {
+    case FleetSource::mpi:
+      return "mpi";
+    case FleetSource::serve:
+      return "serve";
+  }
+  return "mpi";
+}
+
+FleetSource parse_fleet_source(std::string_view name) {
+  return name == to_string(FleetSource::serve) ? FleetSource::serve : FleetSource::mpi;
+}
+
 NodeStatus parse_node_status(std::string_view name) {
   for (NodeStatus s : {NodeStatus::ok, NodeStatus::crashed, NodeStatus::timeout, NodeStatus::no_report}) {
     if (name == to_string(s)) return s;

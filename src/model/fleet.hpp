@@ -44,6 +44,15 @@ const char* to_string(NodeStatus s);
 /// The status of that name; failed for any other text (never a report that did not arrive).
 NodeStatus parse_node_status(std::string_view name);
 
+/// How the reports came to the fleet; in JSON by these names.
+enum class FleetSource {
+  mpi,    ///< "mpi": gpudoctor-fleet's ranks
+  serve,  ///< "serve": `fleet --from`, each host's /report.json
+};
+const char* to_string(FleetSource s);
+/// The source of that name; mpi for any other text (the document's default).
+FleetSource parse_fleet_source(std::string_view name);
+
 /// One of a node's extra runs (`fleet --verify`: verify --quick, `--bench`: bench --quick) as
 /// rank 0 got it.
 struct FleetRun {
@@ -146,9 +155,8 @@ struct FleetOutlier {
 };
 
 struct FleetReport {
-  /// How the reports came: "mpi" (gpudoctor-fleet's ranks) or "serve" (`fleet --from`, each
-  /// host's /report.json; a node's rank is then its place in the hosts file, from 0).
-  std::string source = "mpi";
+  /// With serve, a node's rank is its place in the hosts file, from 0.
+  FleetSource source = FleetSource::mpi;
   int ranks = 0;                 ///< MPI ranks launched, or hosts asked
   std::vector<FleetNode> nodes;  ///< every node, reporting or not, in rank order
   std::vector<FleetGroup> groups;

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace gpudoctor {
 
 /// How asking a vendor library went; in JSON by these names ("" for none).
@@ -51,8 +53,8 @@ struct GpuDeviceReport {
 struct LibraryReport {
   LibraryStatus status = LibraryStatus::none;
   std::string error;  ///< why status is not "ok", in words with the call and code names
-  /// ErrorKind of the failure (as text, to_string(ErrorKind)), "" when ok.
-  std::string error_kind;
+  /// What kind of failure (by its name in JSON, "" when none).
+  std::optional<ErrorKind> error_kind;
   int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
   std::string path;                   ///< absolute path of the library actually loaded
   std::vector<BoundSymbol> bound;     ///< which exported name filled each slot

@@ -70,6 +70,9 @@ void parse_enum(const std::string& s, LibraryStatus& v) {
 void parse_enum(const std::string& s, FleetRunStatus& v) {
   v = parse_fleet_run_status(s);
 }
+void parse_enum(const std::string& s, FleetSource& v) {
+  v = parse_fleet_source(s);
+}
 void parse_enum(const std::string& s, NodeStatus& v) {
   v = parse_node_status(s);
 }
@@ -359,7 +362,17 @@ void describe(Io& io, Of<BoundSymbol> auto& b) {
 
 template <class Io>
 void describe(Io& io, Of<LibraryReport> auto& r) {
-  GPUDOCTOR_FIELDS(io, r, status, error, error_kind, code, path, problems, bound);
+  GPUDOCTOR_FIELDS(io, r, status, error);
+  // "" when there was no failure, as the statuses write an unset value; a name the reader does not
+  // know (a newer child's) reads as none.
+  if constexpr (Io::writes) {
+    io.put("error_kind", r.error_kind ? to_string(*r.error_kind) : "");
+  } else {
+    std::string kind;
+    io.field("error_kind", kind);
+    r.error_kind = parse_error_kind(kind);
+  }
+  GPUDOCTOR_FIELDS(io, r, code, path, problems, bound);
 }
 
 /// The struct's LibraryReport part, const when the struct is.

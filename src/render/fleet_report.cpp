@@ -39,7 +39,7 @@ size_t reporting(const FleetReport& r) {
 }  // namespace
 
 std::string render_fleet_text(const FleetReport& r) {
-  const bool serve = r.source == "serve";
+  const bool serve = r.source == FleetSource::serve;
   std::string out =
       fmt::format("gpudoctor fleet {} — {} node(s) from {} {}, {} reported, {} group(s)\n\n", build_info().version,
                   r.nodes.size(), r.ranks, serve ? "serve endpoint(s)" : "rank(s)", reporting(r), r.groups.size());

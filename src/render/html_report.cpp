@@ -765,7 +765,7 @@ mstch::map fleet_view(const FleetReport& r) {
                {"has_missing", !missing.empty()},
                {"node_count", std::to_string(r.nodes.size())},
                {"reported", std::to_string(reported)},
-               {"source", std::string(r.source == "serve" ? "serve endpoint(s)" : "MPI rank(s)")},
+               {"source", std::string(r.source == FleetSource::serve ? "serve endpoint(s)" : "MPI rank(s)")},
                {"ranks", std::to_string(r.ranks)},
                {"nodes", nodes},
                {"any_verify", any_verify},

@@ -10,6 +10,7 @@
 
 #include "check/fleet_compare.hpp"
 #include "cli/fleet_node.hpp"
+#include "model/json_codec.hpp"
 #include "render/fleet_report.hpp"
 #include "run_gpudoctor.hpp"
 
@@ -277,6 +278,26 @@ TEST(FleetNccl, ANodesResultReadsBack) {
   EXPECT_EQ(
       nccl_run_from_message(R"({"status":"passed","notes":["seconds=nan algbw_gbps=1 busbw_gbps=inf"]})").busbw_gbps, 0)
       << "figures that are not numbers are not taken";
+}
+
+TEST(FleetSources, TheSourceIsItsNameInJsonAndJunkReadsAsMpi) {
+  FleetReport r;
+  r.source = FleetSource::serve;
+  r.nodes = {healthy("a")};
+  auto doc = fleet_report_to_json(r);
+  ASSERT_TRUE(doc["source"].is_string()) << doc.dump();
+  EXPECT_EQ(doc["source"], "serve");
+  FleetReport back;
+  ASSERT_TRUE(fleet_report_from_json(doc, back));
+  EXPECT_EQ(back.source, FleetSource::serve);
+  // The text names where the reports came from.
+  EXPECT_NE(render_fleet_text(back).find("serve endpoint(s)"), std::string::npos);
+  for (const char* junk : {"SERVE", "http", ""}) {
+    doc["source"] = junk;
+    FleetReport j;
+    ASSERT_TRUE(fleet_report_from_json(doc, j));
+    EXPECT_EQ(j.source, FleetSource::mpi) << junk;
+  }
 }
 
 }  // namespace

@@ -167,14 +167,14 @@ ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullo
 TEST(ChildReport, JunkIsInvalidDataReportedAsACrash) {
   NvmlReport r = nvml_report_from_child(outcome("\x01\x02 not json at all\n"));
   EXPECT_EQ(r.status, LibraryStatus::crashed);
-  EXPECT_EQ(r.error_kind, "invalid_data");
+  EXPECT_EQ(r.error_kind, ErrorKind::invalid_data);
   EXPECT_TRUE(r.error.find("unreadable answer from the child process") != std::string::npos) << r.error;
 }
 
 TEST(ChildReport, SilenceIsInvalidData) {
   CudaDriverReport r = cuda_report_from_child(outcome(""));
   EXPECT_EQ(r.status, LibraryStatus::crashed);
-  EXPECT_EQ(r.error_kind, "invalid_data");
+  EXPECT_EQ(r.error_kind, ErrorKind::invalid_data);
   EXPECT_EQ(r.error, "libcuda: the child process ended without an answer");
 }
 

@@ -13,7 +13,7 @@ NvmlReport sample_nvml() {
   NvmlReport r;
   r.status = LibraryStatus::init_failed;
   r.error = "nvmlDeviceGetHandleByIndex_v2(1): NVML_ERROR_GPU_IS_LOST";
-  r.error_kind = "io_error";
+  r.error_kind = ErrorKind::io_error;
   r.code = 15;
   r.path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1";
   r.bound = {{"init", "nvmlInit_v2"}, {"count", "nvmlDeviceGetCount_v2"}};
@@ -325,6 +325,29 @@ TEST(JsonCodec, AStepStatusIsItsNameAndJunkReadsAsNone) {
   VerifyStep numeric;
   step_from_json(nlohmann::ordered_json{{"status", 1}}, numeric);
   EXPECT_EQ(numeric.status, StepStatus::none);
+}
+
+TEST(JsonCodec, AnErrorKindIsItsNameEmptyWhenNoneAndJunkReadsAsNone) {
+  for (ErrorKind k :
+       {ErrorKind::not_found, ErrorKind::load_failed, ErrorKind::timeout, ErrorKind::crashed, ErrorKind::unsupported}) {
+    NvmlReport r;
+    r.error_kind = k;
+    nlohmann::ordered_json j = report_to_json(r);
+    ASSERT_TRUE(j["error_kind"].is_string()) << j.dump();
+    EXPECT_EQ(j["error_kind"].get<std::string>(), to_string(k));
+    NvmlReport back;
+    report_from_json(j, back);
+    EXPECT_EQ(back.error_kind, k) << to_string(k);
+  }
+  // No failure is "", as before the kind was an enum (the documented format).
+  EXPECT_EQ(report_to_json(NvmlReport{})["error_kind"], "");
+  for (const nlohmann::ordered_json& junk : {nlohmann::ordered_json("TIMEOUT"), nlohmann::ordered_json("unknown"),
+                                             nlohmann::ordered_json(""), nlohmann::ordered_json(3)}) {
+    NvmlReport back;
+    back.error_kind = ErrorKind::crashed;
+    report_from_json(nlohmann::ordered_json{{"error_kind", junk}}, back);
+    EXPECT_FALSE(back.error_kind.has_value()) << junk.dump();
+  }
 }
 
 TEST(JsonCodec, ABenchStatusIsItsNameAndJunkReadsAsNone) {
