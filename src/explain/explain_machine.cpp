@@ -40,6 +40,7 @@ Truth log_condition(std::string_view condition, const ExplainMachine& machine) {
     if (version.find("+cu") != std::string::npos && version.find("+cpu") == std::string::npos) cuda = true;
   }
   if (condition == "framework-cpu-build") return cpu ? Truth::yes : (cuda ? Truth::no : Truth::unknown);
+  if (condition == "nvidia-wheels") return log.nvidia_wheels ? Truth::yes : Truth::unknown;
   if (condition == "framework-cuda-build") return cuda ? Truth::yes : (cpu ? Truth::no : Truth::unknown);
   if (condition == "tf-windows-no-gpu") {
     const auto tf = log.versions.find("tensorflow");
@@ -223,7 +224,10 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
     return t == Truth::yes ? Truth::no : Truth::yes;
   }
   const auto platform = platform_of(machine);
-  if (condition == "platform-windows") return platform ? truth(*platform == Platform::windows) : Truth::unknown;
+  if (condition == "platform-windows") {
+    if (platform) return truth(*platform == Platform::windows);
+    return machine.log.posix ? Truth::no : Truth::unknown;  // Linux or WSL2, the log does not say which
+  }
   if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
   const Facts* f = machine.facts;
@@ -534,6 +538,10 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     }
     if (const auto w = h->captures.find("windows"); w != h->captures.end() && !w->second.empty()) {
       log.platform = Platform::windows;
+    }
+    if (const auto p = h->captures.find("posix"); p != h->captures.end() && !p->second.empty()) log.posix = true;
+    if (const auto w = h->captures.find("nvidia_wheel"); w != h->captures.end() && !w->second.empty()) {
+      log.nvidia_wheels = true;
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
       const std::string v = to_lower(b->second.front());

@@ -23,6 +23,10 @@ struct LogFacts {
   std::map<std::string, std::string> versions;  ///< "tensorflow" -> "2.15.0", "pytorch" -> "2.1.0+cpu"
   std::optional<Platform> platform;
   bool cpu_build = false;  ///< the log says the framework was built without CUDA
+  /// A Linux wheel, a POSIX site-packages path or a Linux OS line: Linux or WSL2, not native
+  /// Windows (which of the two it does not tell).
+  bool posix = false;
+  bool nvidia_wheels = false;  ///< pip installed or downloaded NVIDIA's nvidia-*-cuNN wheels
 };
 
 struct ExplainMachine {

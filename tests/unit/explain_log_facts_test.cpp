@@ -72,5 +72,49 @@ TEST(ExplainLogFacts, APyTorchCudaBuildInTheLogContradictsTheCpuBuildCause) {
   EXPECT_EQ(evaluate_condition("framework-cpu-build", {}, none), Truth::yes);
 }
 
+TEST(ExplainLogFacts, ALinuxPipLogThatBroughtTheNvidiaWheelsIsACudaTorchNotACpuOne) {
+  // pip on Linux, as it prints `pip install torch==2.5.1` (the untagged PyPI wheel is the CUDA
+  // build there; its requirements bring the nvidia-* wheels on the same line). No machine facts.
+  const std::string linux_log =
+      "Collecting torch==2.5.1\n"
+      "  Downloading torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl (906.4 MB)\n"
+      "Installing collected packages: nvidia-cublas-cu12, torch\n"
+      "Successfully installed nvidia-cublas-cu12-12.4.5.8 nvidia-cudnn-cu12-9.1.0.70 torch-2.5.1\n";
+  ExplainReport r = testing::explain_no_facts(linux_log);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-cpu-wheel-installed/linux-cuda-wheel");
+  EXPECT_TRUE(r.matches.front().harmless);
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+  // The same install line from native Windows (a win_amd64 wheel, no nvidia-* wheels): the CPU
+  // wheel is the answer.
+  const std::string windows_log =
+      "  Downloading torch-2.5.1-cp311-cp311-win_amd64.whl (203.1 MB)\n"
+      "Successfully installed torch-2.5.1\n";
+  r = testing::explain_no_facts(windows_log);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-cpu-wheel-installed");
+  EXPECT_FALSE(r.matches.front().harmless);
+  // Nothing said about the platform or the wheels: the warning stays first (it may be Windows).
+  r = testing::explain_no_facts("Successfully installed torch-2.5.1\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-cpu-wheel-installed");
+}
+
+TEST(ExplainLogFacts, APosixLogSaysNotWindowsAndNvidiaWheelsAreSeen) {
+  ExplainMachine machine;
+  EXPECT_EQ(evaluate_condition("platform-windows", {}, machine), Truth::unknown);
+  EXPECT_EQ(evaluate_condition("nvidia-wheels", {}, machine), Truth::unknown);
+  machine.log.posix = true;
+  machine.log.nvidia_wheels = true;
+  EXPECT_EQ(evaluate_condition("platform-windows", {}, machine), Truth::no);
+  EXPECT_EQ(evaluate_condition("!platform-windows", {}, machine), Truth::yes);
+  // Linux or WSL2: the log does not tell which.
+  EXPECT_EQ(evaluate_condition("platform-wsl2", {}, machine), Truth::unknown);
+  EXPECT_EQ(evaluate_condition("nvidia-wheels", {}, machine), Truth::yes);
+  // A Windows line in the same log wins: the wheels were Windows'.
+  machine.log.platform = Platform::windows;
+  EXPECT_EQ(evaluate_condition("platform-windows", {}, machine), Truth::yes);
+}
+
 }  // namespace
 }  // namespace gpudoctor
