@@ -67,5 +67,19 @@ TEST(ExplainWindowsDll, ZlibwapiForCudnn8) {
   EXPECT_EQ(r.matches.front().category, "cudnn-missing");
 }
 
+TEST(ExplainWindowsDll, OnnxRuntimesOwnVisualCppWarning) {
+  // onnxruntime/python/_pybind_state.py.in warns when vcruntime140_1.dll is not in System32.
+  const auto r = on_windows(
+      "C:\\venv\\Lib\\site-packages\\onnxruntime\\capi\\_pybind_state.py:28: UserWarning: Please install the "
+      "2019 Visual C++ runtime and then try again. If you've installed the runtime in a non-standard location "
+      "(other than %SystemRoot%\\System32), make sure it can be found by setting the correct path.\n"
+      "ImportError: DLL load failed while importing onnxruntime_pybind11_state: The specified module could not be "
+      "found.\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "framework-native-library-missing");
+  EXPECT_EQ(r.matches.front().count, 2u);
+  EXPECT_NE(r.matches.front().cause.find("ONNX Runtime"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor
