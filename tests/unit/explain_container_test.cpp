@@ -21,7 +21,9 @@ constexpr const char* kDockerPrefix =
     "runtime create failed: runc create failed: unable to start container process: error during container init: "
     "error running hook #0: error running hook: exit status 1, stdout: , stderr: ";
 
-std::string hook_line(std::string_view message) { return std::string(kDockerPrefix) + std::string(message) + "\n"; }
+std::string hook_line(std::string_view message) {
+  return std::string(kDockerPrefix) + std::string(message) + "\n";
+}
 
 TEST(ExplainContainer, MissingHostNvmlLibraryIsNotADriverNotLoaded) {
   const auto r = explain_no_facts(hook_line(
@@ -42,7 +44,8 @@ TEST(ExplainContainer, DriverLibraryMismatchInTheHookIsTheMismatch) {
 }
 
 TEST(ExplainContainer, DriverNotLoadedKeepsItsRule) {
-  const auto r = explain_no_facts("nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.\n");
+  const auto r =
+      explain_no_facts("nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.\n");
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().rule, "container-cli-driver-not-loaded");
 }
@@ -53,8 +56,8 @@ TEST(ExplainContainer, RequirementErrorsFromTheCliAndTheGoToolkit) {
   EXPECT_EQ(go.matches.front().rule, "cuda-driver-insufficient");
   EXPECT_NE(go.matches.front().cause.find("12.2"), std::string::npos);
 
-  const auto drv =
-      explain_no_facts(hook_line("nvidia-container-cli: requirement error: unsatisfied condition: driver>=535: unknown."));
+  const auto drv = explain_no_facts(
+      hook_line("nvidia-container-cli: requirement error: unsatisfied condition: driver>=535: unknown."));
   ASSERT_FALSE(drv.matches.empty());
   EXPECT_EQ(drv.matches.front().rule, "container-requires-newer-driver");
   EXPECT_EQ(drv.matches.front().category, "driver-too-old");
@@ -81,7 +84,8 @@ TEST(ExplainContainer, DeviceCgroupSetupFailure) {
 }
 
 TEST(ExplainContainer, AnyOtherHookStepStillGetsAnAnswer) {
-  const auto r = explain_no_facts(hook_line("nvidia-container-cli: detection error: nvml error: unknown error: unknown."));
+  const auto r =
+      explain_no_facts(hook_line("nvidia-container-cli: detection error: nvml error: unknown error: unknown."));
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().rule, "container-cli-error");
   EXPECT_NE(r.matches.front().cause.find("detection"), std::string::npos);

@@ -13,6 +13,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::builtin_matcher;
+using testing::explain_no_facts;
 using testing::find_rule;
 
 ExplainReport explain_on(std::string_view text, Platform p) {
