@@ -13,6 +13,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::builtin_matcher;
+using testing::leads_with;
 
 constexpr const char* kJaxNoDriver =
     "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
@@ -38,8 +39,7 @@ bool names_rule(const ExplainReport& r, std::string_view id) {
 
 TEST(ExplainNoDriverLibrary, JaxsUnableToLoadTheCudaLibrariesIsTheDriversLibrary) {
   const auto r = explain_text(builtin_matcher(), kJaxNoDriver, ExplainMachine{Platform::linux});
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "xla-cuinit-libcuda-not-loaded");
+  ASSERT_TRUE(leads_with(r, "xla-cuinit-libcuda-not-loaded"));
   EXPECT_EQ(r.matches.front().category, "driver-missing");
   EXPECT_NE(r.matches.front().cause.find("libcuda.so.1"), std::string::npos);
   // The advice to reinstall jax[cuda12] (the plugin rule) must not be offered for this line.
@@ -49,8 +49,7 @@ TEST(ExplainNoDriverLibrary, JaxsUnableToLoadTheCudaLibrariesIsTheDriversLibrary
 
 TEST(ExplainNoDriverLibrary, TensorflowsUnknownError303FromCuInit) {
   const auto r = explain_text(builtin_matcher(), kTfNoDriver, ExplainMachine{Platform::linux});
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "xla-cuinit-libcuda-not-loaded");
+  ASSERT_TRUE(leads_with(r, "xla-cuinit-libcuda-not-loaded"));
   EXPECT_TRUE(names_rule(r, "tf-cudart-not-loaded"));
 }
 
@@ -58,8 +57,7 @@ TEST(ExplainNoDriverLibrary, ThePluginsOwnLoadFailureKeepsItsRule) {
   // jax_plugins/xla_cuda12 failing to load the nvidia-* wheels is the plugin rule's case.
   const auto r = explain_text(builtin_matcher(), "Error loading CUDA libraries. GPU will not be used.\n",
                               ExplainMachine{Platform::linux});
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "jax-cuda-libraries-not-loaded");
+  ASSERT_TRUE(leads_with(r, "jax-cuda-libraries-not-loaded"));
 }
 
 }  // namespace

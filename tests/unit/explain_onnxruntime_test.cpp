@@ -15,6 +15,7 @@ namespace {
 using testing::builtin_matcher;
 using testing::explain_no_facts;
 using testing::find_rule;
+using testing::leads_with;
 
 ExplainReport explain_on(std::string_view text, Platform p) {
   return explain_text(builtin_matcher(), text, ExplainMachine{p});
@@ -28,8 +29,7 @@ TEST(ExplainOnnxRuntime, LinuxProviderLibraryWithAMissingCudaLibraryIsTheCudaPro
       "libonnxruntime_providers_cuda.so with error: libcublasLt.so.12: cannot open shared object file: No such "
       "file or directory\n",
       Platform::linux);
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "onnxruntime-cuda-provider-not-loaded");
+  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded"));
   EXPECT_EQ(r.matches.front().category, "cuda-lib-missing");
   EXPECT_NE(r.matches.front().cause.find("libcublasLt.so.12"), std::string::npos);
   EXPECT_NE(r.matches.front().fix.find("preload_dlls"), std::string::npos);
@@ -45,8 +45,7 @@ TEST(ExplainOnnxRuntime, TheFailedToCreateWarningNamesTheRequiredMajors) {
       "(https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), make sure "
       "they're in the PATH, and that your GPU is supported.\n",
       Platform::linux);
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "onnxruntime-cuda-provider-not-loaded");
+  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded"));
   EXPECT_NE(r.matches.front().cause.find("cuDNN 9 and CUDA 12"), std::string::npos) << r.matches.front().cause;
 }
 
@@ -57,8 +56,7 @@ TEST(ExplainOnnxRuntime, WindowsLoadLibraryError126AndTheMissingDependency) {
       "1637 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "
       "\"\" when trying to load \"C:\\venv\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"\n",
       Platform::windows);
-  ASSERT_FALSE(r126.matches.empty());
-  EXPECT_EQ(r126.matches.front().rule, "onnxruntime-cuda-provider-not-loaded");
+  ASSERT_TRUE(leads_with(r126, "onnxruntime-cuda-provider-not-loaded"));
   EXPECT_NE(r126.matches.front().fix.find("vc_redist"), std::string::npos);
 
   const auto dep = explain_on(
@@ -66,8 +64,7 @@ TEST(ExplainOnnxRuntime, WindowsLoadLibraryError126AndTheMissingDependency) {
       "onnxruntime_providers_cuda.dll\" which depends on \"cudnn64_9.dll\" which depends on \"cudnn_graph64_9.dll\" "
       "which is missing. (Error 126: \"The specified module could not be found.\")\n",
       Platform::windows);
-  ASSERT_FALSE(dep.matches.empty());
-  EXPECT_EQ(dep.matches.front().rule, "onnxruntime-cuda-provider-not-loaded");
+  ASSERT_TRUE(leads_with(dep, "onnxruntime-cuda-provider-not-loaded"));
   ASSERT_TRUE(dep.matches.front().captures.contains("lib"));
   EXPECT_EQ(dep.matches.front().captures.at("lib").front(), "cudnn_graph64_9.dll");  // the end of the chain
 }
@@ -78,8 +75,7 @@ TEST(ExplainOnnxRuntime, ACpuPackageHasNoCudaProvider) {
       "Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: "
       "'AzureExecutionProvider, CPUExecutionProvider'\n",
       Platform::linux);
-  ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(r.matches.front().rule, "onnxruntime-cuda-provider-not-built-in");
+  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-built-in"));
   EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
   EXPECT_NE(r.matches.front().cause.find("AzureExecutionProvider, CPUExecutionProvider"), std::string::npos);
   // Another package's provider (DirectML asked of a CUDA build) is not this problem.

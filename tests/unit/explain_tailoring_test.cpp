@@ -12,6 +12,7 @@ using testing::builtin_kb;
 using testing::builtin_matcher;
 using testing::category_rank;
 using testing::find_rule;
+using testing::leads_with;
 
 LibraryFacts cudnn_lib(const char* version, const char* path, std::vector<std::string> files) {
   LibraryFacts l;
@@ -155,8 +156,7 @@ TEST(ExplainTailoring, UntaggedTorchWithNvidiaWheelsOnLinuxIsACudaBuild) {
   w.platform = Platform::windows;
   const auto rw = explain_text(builtin_matcher(), "Successfully installed torch-2.5.1",
                                ExplainMachine{Platform::windows, &w, &builtin_kb()});
-  ASSERT_FALSE(rw.matches.empty());
-  EXPECT_EQ(rw.matches.front().rule, "torch-cpu-wheel-installed");
+  ASSERT_TRUE(leads_with(rw, "torch-cpu-wheel-installed"));
   EXPECT_FALSE(rw.matches.front().harmless);
 }
 

@@ -23,8 +23,6 @@ inline const RuleMatcher& builtin_matcher() {
   return *matcher;
 }
 
-/// The built-in compatibility tables, as `explain` gets them from CommandContext::kb().
-
 /// The text explained with the built-in rules and no machine facts (as `--no-probe`).
 inline ExplainReport explain_no_facts(std::string_view text) {
   return explain_text(builtin_matcher(), text, ExplainMachine{});
@@ -36,6 +34,15 @@ inline size_t category_rank(const ExplainReport& r, std::string_view category) {
     if (r.matches[i].category == category) return i + 1;
   }
   return 0;
+}
+
+/// The report has an answer and its first is `rule`; else says which answers came first.
+inline ::testing::AssertionResult leads_with(const ExplainReport& r, std::string_view rule) {
+  if (!r.matches.empty() && r.matches.front().rule == rule) return ::testing::AssertionSuccess();
+  auto failure = ::testing::AssertionFailure() << "expected " << rule << " first; the answers were:";
+  for (const auto& m : r.matches) failure << " " << m.rule;
+  if (r.matches.empty()) failure << " none";
+  return failure;
 }
 
 inline const ExplainMatch* find_rule(const ExplainReport& r, std::string_view rule) {
