@@ -88,8 +88,8 @@ TEST(ExplainPerformance, DataLoaderBusErrorIsSharedMemoryAndLeadsTheWorkerSummar
 }
 
 TEST(ExplainPerformance, SharedMemorySegmentThatCannotBeWrittenIsTheSameProblem) {
-  const auto r =
-      explain_no_facts("RuntimeError: unable to write to file </torch_287_2714559211_8>: No space left on device (28)\n");
+  const auto r = explain_no_facts(
+      "RuntimeError: unable to write to file </torch_287_2714559211_8>: No space left on device (28)\n");
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches.front().rule, "torch-dataloader-shm-exhausted");
   EXPECT_NE(r.matches.front().cause.find("No space left on device"), std::string::npos) << r.matches.front().cause;
