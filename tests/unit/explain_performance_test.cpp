@@ -137,5 +137,19 @@ TEST(ExplainPerformance, KerasInputRanOutOfDataIsTheDatasetNotTheGpu) {
   EXPECT_NE(r.matches.front().fix.find(".repeat()"), std::string::npos);
 }
 
+TEST(ExplainPerformance, SdpaRestrictedToFusedKernelsSaysReadTheReasons) {
+  // sdp_utils.cpp prints these only when the math kernel was disabled and no fused kernel fits.
+  const auto r = explain_no_facts(
+      "/venv/lib/python3.10/site-packages/sam2/modeling/sam/transformer.py:270: UserWarning: Memory efficient "
+      "kernel not used because: (Triggered internally at "
+      "../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:718.)\n"
+      "/venv/lib/python3.10/site-packages/sam2/modeling/sam/transformer.py:270: UserWarning: Flash attention kernel "
+      "not used because: (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:720.)\n"
+      "RuntimeError: No available kernel. Aborting execution.\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-sdpa-no-fused-kernel");
+  EXPECT_NE(r.matches.front().fix.find("SDPBackend.MATH"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor
