@@ -1,0 +1,155 @@
+// The GPU works but is slow, or a speed feature refuses: mixed precision and dtypes, torch.compile
+// and Triton, FlashAttention, DataLoader workers and shared memory, Keras input that runs out.
+// The lines are the frameworks' own wording, read where it is printed (torch/amp/autocast_mode.py,
+// torch/_inductor/exc.py, torch/csrc/DataLoader.cpp, torch/utils/data/dataloader.py,
+// aten/src/ATen/MapAllocator.cpp, flash-attention csrc/flash_attn/flash_api.cpp, Keras'
+// device_compatibility_check.py and epoch_iterator.py); the surrounding prefixes are those of
+// real logs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::explain_no_facts;
+using testing::find_rule;
+
+TEST(ExplainPerformance, AutocastBfloat16OnAnOldGpuSaysUseFloat16) {
+  const auto r = explain_no_facts(
+      "  File \"/venv/lib/python3.10/site-packages/torch/amp/autocast_mode.py\", line 241, in __init__\n"
+      "    raise RuntimeError(\n"
+      "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-autocast-bf16-unsupported");
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_NE(r.matches.front().fix.find("torch.float16"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("8.0"), std::string::npos);
+}
+
+TEST(ExplainPerformance, TorchCompileOnAPascalGpuNamesTheGpuAndItsCapability) {
+  const auto r = explain_no_facts(
+      "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+      "RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which "
+      "is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA "
+      "capability 6.0\n");
+  ASSERT_FALSE(r.matches.empty());
+  const auto& m = r.matches.front();
+  EXPECT_EQ(m.rule, "torch-inductor-gpu-too-old-for-triton");
+  EXPECT_NE(m.cause.find("Tesla P100-PCIE-16GB"), std::string::npos) << m.cause;
+  EXPECT_NE(m.cause.find("6.0"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("without torch.compile"), std::string::npos);
+}
+
+TEST(ExplainPerformance, TritonMissingIsTorchCompileNotTheGpu) {
+  const auto r = explain_no_facts(
+      "torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not "
+      "installed or it is too old. More information on installing Triton can be found at: "
+      "https://github.com/triton-lang/triton\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-inductor-triton-missing");
+  EXPECT_NE(r.matches.front().fix.find("WSL2"), std::string::npos);
+}
+
+TEST(ExplainPerformance, FlashAttentionOnATuringGpuAndWithFloat32) {
+  const auto arch = explain_no_facts("RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n");
+  ASSERT_FALSE(arch.matches.empty());
+  EXPECT_EQ(arch.matches.front().rule, "flash-attn-needs-ampere");
+  EXPECT_NE(arch.matches.front().fix.find("sdpa"), std::string::npos);
+
+  const auto dtype = explain_no_facts("RuntimeError: FlashAttention only support fp16 and bf16 data type\n");
+  ASSERT_FALSE(dtype.matches.empty());
+  EXPECT_EQ(dtype.matches.front().rule, "flash-attn-dtype");
+}
+
+TEST(ExplainPerformance, DataLoaderBusErrorIsSharedMemoryAndLeadsTheWorkerSummary) {
+  // What a container with Docker's default /dev/shm prints: the worker's own SIGBUS note, the
+  // main process's "killed by signal" and the summary raised from it.
+  const auto r = explain_no_facts(
+      "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory "
+      "(shm).\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py\", line 1133, in "
+      "_try_get_data\n"
+      "RuntimeError: DataLoader worker (pid 1124261) is killed by signal: Bus error. It is possible that "
+      "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "RuntimeError: DataLoader worker (pid(s) 1124261) exited unexpectedly\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-dataloader-shm-exhausted");
+  EXPECT_NE(r.matches.front().fix.find("--ipc=host"), std::string::npos);
+  EXPECT_NE(r.matches.front().fix.find("--shm-size"), std::string::npos);
+  // The summary is still named, after the cause.
+  EXPECT_NE(find_rule(r, "torch-dataloader-worker-died"), nullptr);
+}
+
+TEST(ExplainPerformance, SharedMemorySegmentThatCannotBeWrittenIsTheSameProblem) {
+  const auto r = explain_no_facts(
+      "RuntimeError: unable to write to file </torch_287_2714559211_8>: No space left on device (28)\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-dataloader-shm-exhausted");
+  EXPECT_NE(r.matches.front().cause.find("No space left on device"), std::string::npos) << r.matches.front().cause;
+  // Any other file is not PyTorch's shared memory.
+  const auto other = explain_no_facts("unable to write to file </home/me/out.txt>: Permission denied (13)\n");
+  EXPECT_EQ(find_rule(other, "torch-dataloader-shm-exhausted"), nullptr);
+}
+
+TEST(ExplainPerformance, AWorkerKilledOtherwiseIsOnlyASummaryWithTheSignal) {
+  const auto r = explain_no_facts("RuntimeError: DataLoader worker (pid 9833) is killed by signal: Killed.\n");
+  ASSERT_FALSE(r.matches.empty());
+  const auto& m = r.matches.front();
+  EXPECT_EQ(m.rule, "torch-dataloader-worker-died");
+  EXPECT_NE(m.cause.find("Killed"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("num_workers=0"), std::string::npos);
+  // Not the shared-memory answer: only SIGBUS says that.
+  EXPECT_EQ(find_rule(r, "torch-dataloader-shm-exhausted"), nullptr);
+}
+
+TEST(ExplainPerformance, KerasMixedFloat16OnAKeplerGpuNamesTheGpu) {
+  const auto r = explain_no_facts(
+      "WARNING:tensorflow:Mixed precision compatibility check (mixed_float16): WARNING\n"
+      "Your GPU may run slowly with dtype policy mixed_float16 because it does not have compute capability of at "
+      "least 7.0. Your GPU:\n"
+      "  Tesla K80, compute capability 3.7\n"
+      "See https://developer.nvidia.com/cuda-gpus for a list of GPUs and their compute capabilities.\n"
+      "If you will use compatible GPU(s) not attached to this host, e.g. by running a multi-worker model, you can "
+      "ignore this warning. This message will only be logged once\n");
+  ASSERT_FALSE(r.matches.empty());
+  const auto& m = r.matches.front();
+  EXPECT_EQ(m.rule, "keras-mixed-float16-slow-gpu");
+  EXPECT_EQ(m.severity, RuleSeverity::warning);
+  EXPECT_NE(m.fix.find("float32"), std::string::npos);
+}
+
+TEST(ExplainPerformance, KerasInputRanOutOfDataIsTheDatasetNotTheGpu) {
+  // Keras 3 prints it as a UserWarning whose text follows on the next line.
+  const auto r = explain_no_facts(
+      "/opt/conda/lib/python3.10/contextlib.py:153: UserWarning: Your input ran out of data; interrupting "
+      "training. Make sure that your dataset or generator can generate at least `steps_per_epoch * epochs` "
+      "batches. You may need to use the `.repeat()` function when building your dataset.\n"
+      "  self.gen.throw(typ, value, traceback)\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "keras-input-ran-out-of-data");
+  EXPECT_NE(r.matches.front().fix.find(".repeat()"), std::string::npos);
+}
+
+TEST(ExplainPerformance, SdpaRestrictedToFusedKernelsSaysReadTheReasons) {
+  // sdp_utils.cpp prints these only when the math kernel was disabled and no fused kernel fits.
+  const auto r = explain_no_facts(
+      "/venv/lib/python3.10/site-packages/sam2/modeling/sam/transformer.py:270: UserWarning: Memory efficient "
+      "kernel not used because: (Triggered internally at "
+      "../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:718.)\n"
+      "/venv/lib/python3.10/site-packages/sam2/modeling/sam/transformer.py:270: UserWarning: Flash attention kernel "
+      "not used because: (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:720.)\n"
+      "RuntimeError: No available kernel. Aborting execution.\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "torch-sdpa-no-fused-kernel");
+  EXPECT_NE(r.matches.front().fix.find("SDPBackend.MATH"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
