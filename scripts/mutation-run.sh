@@ -82,6 +82,33 @@ fleet-bench-age-ignored	src/check/fleet_compare.cpp	  if (t && base.middle && st
 fleet-node-group-unset	src/check/fleet_compare.cpp	      report.nodes[i].group = group.id;	      (void)group.id;
 fleet-json-group-unread	src/model/json_codec.cpp	  io.field("group", n.group, Empty::null);	  if constexpr (Io::writes) io.field("group", n.group, Empty::null);
 fleet-json-run-junk-present	src/model/json_codec.cpp	    if (!j || !j->is_object()) return;	    if (!j) return;
+verify-kernel-unchecked	src/gpu/verify_steps.cpp	    if (!(out[i] == want) && wrong++ == 0) first = i;	    if (false && !(out[i] == want) && wrong++ == 0) first = i;
+verify-roundtrip-unchecked	src/gpu/verify_steps.cpp	  if (differ != 0 || sent != got) {	  if (false) {
+verify-bound-loose	src/gpu/verify_math.cpp	    double bound = 2.0 * terms * unit_roundoff * ref.magnitude[i] + 1e-30;	    double bound = 200.0 * terms * unit_roundoff * ref.magnitude[i] + 1e-30;
+verify-conv-backward-unchecked	src/gpu/verify_steps.cpp	  else if (!bwd.passed)	  else if (false)
+verify-nccl-unchecked	src/gpu/verify_steps.cpp	    if (got[i] != want) {	    if (false && got[i] != want) {
+verify-all-skipped-passes	src/model/verify_report.cpp	  return ran;\n}	  return ran || true;\n}
+verify-problems-ignored	src/model/verify_report.cpp	  if (!report.problems.empty()) return false;	  if (false) return false;
+verify-child-deadline-ignored	src/gpu/isolated_child.cpp	    if (waiting.empty() || Clock::now() >= end) break;	    if (waiting.empty() || Clock::now() >= end + std::chrono::hours(1)) break;
+verify-child-output-unbounded	src/gpu/isolated_child.cpp	  append_bounded(r.outcome.output, r.process->take_output(ChildStream::out), max_output_bytes);	  append_bounded(r.outcome.output, r.process->take_output(ChildStream::out), max_output_bytes * 1000000);
+bench-problems-ignored	src/model/bench_report.cpp	  if (!report.problems.empty()) return false;	  if (false) return false;
+bench-unchecked-passes	src/model/bench_report.cpp	    if (m.status == BenchStatus::ok && !m.check_passed) return false;	    if (false) return false;
+bench-busbw-factor	src/gpu/bench_math.cpp	  return ranks > 0 ? algbw * 2.0 * (ranks - 1) / ranks : 0;	  return ranks > 0 ? algbw * (ranks - 1) / ranks : 0;
+bench-median-even-upper	src/gpu/bench_math.cpp	  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2.0;	  return v[mid];
+bench-spread-scale	src/gpu/bench_math.cpp	  s.spread_pct = s.median > 0 ? s.mad / s.median * 100.0 : 0;	  s.spread_pct = s.median > 0 ? s.mad / s.median * 10.0 : 0;
+bench-rate-min-from-fastest	src/gpu/bench_math.cpp	  m.min = work / stats.max / scale;	  m.min = work / stats.min / scale;
+bench-scaling-not-per-gpu	src/gpu/bench_math.cpp	  return one > 0 && n > 0 ? many / (n * one) : 0;	  return one > 0 && n > 0 ? many / one : 0;
+bench-gemm-check-loose	src/gpu/bench_math.cpp	    check.add(at, c[at], want, (terms_factor * k * u + 2 * input_u) * magnitude	    check.add(at, c[at], want, (100 * terms_factor * k * u + 2 * input_u) * magnitude
+bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));	    c.noise_pct = floor_pct + 0 * std::max(before->spread_pct, now.spread_pct);
+bench-compare-direction	src/model/bench_report.cpp	    if (c.change_pct < -c.noise_pct)	    if (c.change_pct < c.noise_pct)
+fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
+fleet-outlier-min-off	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.0) {
+fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      if (n.status == NodeStatus::ok && n.facts.gpus.size() < usual) {	      if (false) {
+fleet-nccl-slowest-fastest	src/check/fleet_compare.cpp	    if (first || n.nccl.busbw_gbps < f.busbw_gbps) {	    if (first || n.nccl.busbw_gbps > f.busbw_gbps) {
+fleet-majority-half	src/check/fleet_compare.cpp	report.groups[0].nodes.size() * 2 > reporting	report.groups[0].nodes.size() * 2 >= reporting
+prometheus-label-quote-raw	src/render/prometheus.cpp	      out += "\\\"";	      out += "\"";
+watch-thermal-any-sample	src/monitor/diagnoses.cpp	  if (thermal * 2 > known) {	  if (thermal > 0) {
+html-control-chars-raw	src/render/html_report.cpp	    out += terminal_safe(line);	    out += std::string(line);
 EOF
 }
 
