@@ -7,6 +7,7 @@
 #include "check/gpu_driver_checks.hpp"
 #include "check/network_checks.hpp"
 #include "check/python_checks.hpp"
+#include "check/requirement_checks.hpp"
 #include "check/toolkit_checks.hpp"
 #include "check/windows_checks.hpp"
 #include "core/text.hpp"
@@ -122,6 +123,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
   if (kb != nullptr) append(windows_findings(facts, *kb));
   append(python_findings(facts));
+  append(requirement_findings(facts));
   append(env_findings(facts));
   append(network_findings(facts));
   drop_explained_generics(out);

@@ -118,6 +118,17 @@ struct LibraryFacts {
   bool operator==(const LibraryFacts&) const = default;
 };
 
+/// One `Requires-Dist:` of a distribution's METADATA, as written there, split in its three parts:
+/// `nvidia-cudnn-cu12==9.10.2.21; platform_system == "Linux"` gives name "nvidia-cudnn-cu12",
+/// specifier "==9.10.2.21", marker `platform_system == "Linux"`.
+struct DistRequirement {
+  std::string name;       ///< normalised distribution name
+  std::string specifier;  ///< PEP 440 specifier, "" for any version
+  std::string marker;     ///< PEP 508 environment marker, "" for none
+
+  bool operator==(const DistRequirement&) const = default;
+};
+
 /// A pip `nvidia-*` wheel (nvidia-cudnn-cu12 9.1.0.70).
 struct NvidiaWheel {
   std::string package;  ///< normalised name "nvidia-cudnn-cu12"
@@ -161,6 +172,9 @@ struct FrameworkFacts {
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;
+  /// Its METADATA's requirements on NVIDIA's wheels (`nvidia-*`), the ones `pip check` holds the
+  /// installed wheels to; at most 64.
+  std::vector<DistRequirement> nvidia_requires;
 
   bool operator==(const FrameworkFacts&) const = default;
 };

@@ -264,6 +264,13 @@ void describe(Io& io, Of<LibraryLoad> auto& l) {
 }
 
 template <class Io>
+void describe(Io& io, Of<DistRequirement> auto& r) {
+  io.field("name", r.name);
+  io.field("specifier", r.specifier, Empty::null);
+  io.field("marker", r.marker, Empty::null);
+}
+
+template <class Io>
 void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("name", f.name);
   io.field("package", f.package, Empty::null);
@@ -273,7 +280,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("variant", f.variant, Empty::null);
   io.field("requires_torch", f.requires_torch);
   io.field("evidence", f.evidence, Empty::null);
-  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads);
+  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, nvidia_requires);
 }
 
 template <class Io>

@@ -51,6 +51,20 @@ void detect_container(const SystemView& system, OsFacts& os) {
   }
 }
 
+/// The machine, from the dynamic loader at the path each architecture's ABI fixes (there live
+/// and in a tree under --root), else from Debian's multiarch directory when only one is there.
+/// Empty when the tree does not tell (or holds both: a multi-architecture install).
+std::string linux_arch(const SystemView& system) {
+  const bool x86 = system.exists("/lib64/ld-linux-x86-64.so.2");
+  const bool arm = system.exists("/lib/ld-linux-aarch64.so.1");
+  if (x86 != arm) return x86 ? "x86_64" : "aarch64";
+  if (x86) return "";
+  const bool x86_dir = system.is_dir("/usr/lib/x86_64-linux-gnu");
+  const bool arm_dir = system.is_dir("/usr/lib/aarch64-linux-gnu");
+  if (x86_dir != arm_dir) return x86_dir ? "x86_64" : "aarch64";
+  return "";
+}
+
 }  // namespace
 
 void probe_os(const SystemView& system, Facts& facts) {
@@ -63,6 +77,7 @@ void probe_os(const SystemView& system, Facts& facts) {
     return;
   }
   read_os_release(system, os);
+  os.arch = linux_arch(system);
   if (auto rel = system.read_file("/proc/sys/kernel/osrelease", 4096)) {
     os.kernel = printable(trim(*rel), 120);
   } else if (auto ver = system.read_file("/proc/version", 4096)) {

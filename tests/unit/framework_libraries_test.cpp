@@ -239,6 +239,36 @@ TEST(FrameworkLibraries, TorchWhoseCudnnWheelAnotherFrameworkReplacedIsToldWhyAn
   EXPECT_TRUE(contains(m2->fix, "pip check")) << m2->fix;
 }
 
+// Case C of the real two-framework installs (2026-12-02): `pip install torch==2.5.1`, then
+// `tensorflow[and-cuda]==2.18.1` upgrades cuDNN, cuBLAS, ... within their majors; both import,
+// and pip prints "torch 2.5.1 requires nvidia-cudnn-cu12==9.1.0.70, but you have ... 9.3.0.75
+// which is incompatible". The doctor said nothing of it; `pip check` fails there.
+TEST(FrameworkLibraries, APinnedWheelUpgradedWithinItsMajorIsWhatPipCheckSays) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  t.write("lib64/ld-linux-x86-64.so.2", "");  // an x86_64 machine: torch's pins apply there
+  std::filesystem::rename(t.path() / (kTorchSp + "nvidia_cudnn_cu12-8.9.2.26.dist-info"),
+                          t.path() / (kTorchSp + "nvidia_cudnn_cu12-8.9.7.29.dist-info"));
+  t.write(kTorchSp + "nvidia_cudnn_cu12-8.9.7.29.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.7.29\n");
+  const Doctor d = doctor(t, kTorchEnv, {}, true);
+  EXPECT_EQ(d.facts.os.arch, "x86_64");
+  const Finding* p = find(d.findings, "pip-requirement-unmet");
+  ASSERT_NE(p, nullptr) << ids(d.findings);
+  EXPECT_TRUE(
+      contains(p->detail, "torch requires nvidia-cudnn-cu12==8.9.2.26, nvidia-cudnn-cu12 8.9.7.29 is installed"))
+      << p->detail;
+  EXPECT_TRUE(contains(p->detail, "newer release of the same major")) << p->detail;
+  // The library itself still loads: no error about it.
+  EXPECT_EQ(find(d.findings, "framework-cuda-libraries-missing"), nullptr) << ids(d.findings);
+  // The same tree as installed: nothing to say.
+  TempTree healthy;
+  copy_env(healthy, "linux-torch-healthy", kTorchEnv);
+  healthy.write("lib64/ld-linux-x86-64.so.2", "");
+  const Doctor h = doctor(healthy, kTorchEnv, {}, true);
+  EXPECT_EQ(find(h.findings, "pip-requirement-unmet"), nullptr) << ids(h.findings);
+}
+
 // The reverse order, measured 2026-12-02: `pip install "jax[cuda12]"` (cuDNN 9.28.0.42), then
 // `pip install torch==2.3.1` uninstalls it for nvidia-cudnn-cu12 8.9.2.26 without a word, and
 // `pip check` says "No broken requirements found" (the plugin asks for cuDNN 9 only under its

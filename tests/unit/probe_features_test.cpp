@@ -325,6 +325,33 @@ TEST(ProbeFeatures, Wsl2KernelMakesWsl2WhateverThePlatformSaid) {
   EXPECT_EQ(g.platform, Platform::linux);
 }
 
+// Found 2026-12-02: `arch` was set only on Windows, so an aarch64 Linux machine was never told
+// apart and no `platform_machine` marker could be evaluated.
+TEST(ProbeFeatures, LinuxArchitectureFromTheDynamicLoadersAbiPath) {
+  auto arch_of = [](const TempTree& t) {
+    Facts f;
+    probe_os(view_of(t, Platform::linux), f);
+    return f.os.arch;
+  };
+  TempTree x86;
+  x86.write("usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "");
+  x86.symlink("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "lib64/ld-linux-x86-64.so.2");
+  EXPECT_EQ(arch_of(x86), "x86_64");
+  TempTree arm;
+  arm.write("lib/ld-linux-aarch64.so.1", "");
+  arm.mkdir("usr/lib/x86_64-linux-gnu");  // a foreign multiarch directory does not outvote the loader
+  EXPECT_EQ(arch_of(arm), "aarch64");
+  TempTree multiarch_only;
+  multiarch_only.mkdir("usr/lib/aarch64-linux-gnu");
+  EXPECT_EQ(arch_of(multiarch_only), "aarch64");
+  TempTree both;
+  both.write("lib64/ld-linux-x86-64.so.2", "");
+  both.write("lib/ld-linux-aarch64.so.1", "");
+  EXPECT_EQ(arch_of(both), "") << "two loaders: which one runs is not told";
+  TempTree bare;
+  EXPECT_EQ(arch_of(bare), "");
+}
+
 // Found in review.
 TEST(ReviewRegression, SystemHeaderDoesNotOverrideATarballsVersion) {
   TempTree t;

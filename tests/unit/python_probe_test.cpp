@@ -298,6 +298,11 @@ TEST(PythonProbe, PipCudnnWheelBesideTorch) {
   EXPECT_EQ(torch->version.str(), "2.4.0");
   EXPECT_EQ(torch->variant, "cu121");
   EXPECT_EQ(wheel(*venv, "nvidia-cudnn-cu12")->version.str(), "9.1.0.70");
+  // Its METADATA's pin, kept for the `pip check` comparison.
+  ASSERT_EQ(torch->nvidia_requires.size(), 1U);
+  EXPECT_EQ(torch->nvidia_requires[0].name, "nvidia-cudnn-cu12");
+  EXPECT_EQ(torch->nvidia_requires[0].specifier, "==9.1.0.70");
+  EXPECT_EQ(torch->nvidia_requires[0].marker, R"(platform_system == "Linux" and platform_machine == "x86_64")");
   EXPECT_NO_PROBLEMS(f);
 }
 

@@ -66,10 +66,41 @@ DistMetadata parse_dist_metadata(std::string_view text) {
     std::string_view value = trim(line.substr(colon + 1));
     if (iequals(key, "Name") && md.name.empty()) md.name = printable(value, 200);
     if (iequals(key, "Version") && md.version.empty()) md.version = printable(value, 100);
+    if (iequals(key, "Requires-Dist") && md.requires_dist.size() < 512) md.requires_dist.emplace_back(value);
   }
   if (md.name.empty()) md.problems.push_back("METADATA has no Name: header");
   if (md.version.empty()) md.problems.push_back("METADATA has no Version: header");
   return md;
+}
+
+std::optional<DistRequirement> parse_requirement(std::string_view text) {
+  if (text.size() > 1000) return std::nullopt;
+  DistRequirement r;
+  std::string_view req = text;
+  if (size_t semi = req.find(';'); semi != std::string_view::npos) {
+    r.marker = printable(trim(req.substr(semi + 1)), 300);
+    req = req.substr(0, semi);
+  }
+  req = trim(req);
+  size_t end = 0;
+  while (end < req.size() && (std::isalnum(static_cast<unsigned char>(req[end])) != 0 || req[end] == '-' ||
+                              req[end] == '_' || req[end] == '.')) {
+    ++end;
+  }
+  if (end == 0) return std::nullopt;
+  r.name = normalize_dist_name(req.substr(0, end));
+  std::string_view rest = trim(req.substr(end));
+  if (rest.starts_with('[')) {
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    rest = trim(rest.substr(close + 1));
+  }
+  if (rest.starts_with('@')) return std::nullopt;  // a direct URL: no version to hold it to
+  // The older form puts the specifier in parentheses: "torch (==2.5.1)".
+  if (rest.starts_with('(') && rest.ends_with(')')) rest = trim(rest.substr(1, rest.size() - 2));
+  if (!rest.empty() && rest.find_first_of("<>=!~") != 0) return std::nullopt;
+  r.specifier = printable(rest, 200);
+  return r;
 }
 
 std::optional<NvidiaWheelName> parse_nvidia_wheel_name(std::string_view n) {

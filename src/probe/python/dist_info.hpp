@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/facts.hpp"
+
 namespace gpudoctor {
 
 /// PEP 503 normalisation: lower case, runs of '-', '_', '.' become one '-'.
@@ -22,13 +24,18 @@ struct DistDirName {
 std::optional<DistDirName> parse_dist_dir_name(std::string_view dir_name);
 
 struct DistMetadata {
-  std::string name;     ///< "Name:" header as written
-  std::string version;  ///< "Version:" header
+  std::string name;                        ///< "Name:" header as written
+  std::string version;                     ///< "Version:" header
+  std::vector<std::string> requires_dist;  ///< "Requires-Dist:" values, at most 512
   std::vector<std::string> problems;
 };
 
 /// The RFC 822 style header block of METADATA / PKG-INFO (up to the first blank line).
 DistMetadata parse_dist_metadata(std::string_view text);
+
+/// A `Requires-Dist:` value (PEP 508, name form) in its parts: `nvidia-cudnn-cu12 (==9.1.0.70) ;
+/// platform_system == "Linux"`; extras are dropped. Nothing for a URL requirement or a bad name.
+std::optional<DistRequirement> parse_requirement(std::string_view text);
 
 /// nvidia-* wheel names: "nvidia-cudnn-cu12" -> library "cudnn", cuda major 12;
 /// "nvidia-cuda-runtime-cu12" -> "cudart"; CUDA 13's unsuffixed "nvidia-cublas" -> "cublas".

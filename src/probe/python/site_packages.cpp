@@ -42,6 +42,11 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
   if (text) {
     DistMetadata md = parse_dist_metadata(*text);
     for (auto& p : md.problems) fw.problems.push_back(p + " (" + d.path + ")");
+    for (const auto& requirement : md.requires_dist) {
+      auto req = parse_requirement(requirement);
+      if (req && req->name.starts_with("nvidia-") && fw.nvidia_requires.size() < 64)
+        fw.nvidia_requires.push_back(std::move(*req));
+    }
     if (!md.version.empty()) {
       auto from_md = Version::parse(md.version);
       if (!parsed && from_md) {

@@ -1,0 +1,268 @@
+#include "check/requirement_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <map>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+
+namespace gpudoctor {
+namespace {
+
+// ---- PEP 508 markers, in three values: true, false, unknown (nullopt) ----
+
+using Maybe = std::optional<bool>;
+
+struct Token {
+  enum Kind { word, string, op, open, close, end } kind = end;
+  std::string text;
+};
+
+std::vector<Token> tokenize(std::string_view s, bool& ok) {
+  std::vector<Token> out;
+  ok = true;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      ++i;
+    } else if (c == '(' || c == ')') {
+      out.push_back({c == '(' ? Token::open : Token::close, std::string(1, c)});
+      ++i;
+    } else if (c == '"' || c == '\'') {
+      size_t close = s.find(c, i + 1);
+      if (close == std::string_view::npos) {
+        ok = false;
+        return out;
+      }
+      out.push_back({Token::string, std::string(s.substr(i + 1, close - i - 1))});
+      i = close + 1;
+    } else if (std::string_view("<>=!~").find(c) != std::string_view::npos) {
+      size_t j = i;
+      while (j < s.size() && std::string_view("<>=!~").find(s[j]) != std::string_view::npos) ++j;
+      out.push_back({Token::op, std::string(s.substr(i, j - i))});
+      i = j;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
+      size_t j = i;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) != 0 || s[j] == '_' || s[j] == '.')) ++j;
+      out.push_back({Token::word, std::string(s.substr(i, j - i))});
+      i = j;
+    } else {
+      ok = false;
+      return out;
+    }
+  }
+  out.push_back({Token::end, ""});
+  return out;
+}
+
+class MarkerParser {
+ public:
+  MarkerParser(std::vector<Token> tokens, const MarkerEnvironment& env) : t_(std::move(tokens)), env_(env) {}
+
+  /// The whole marker; nullopt also when it does not parse to the end.
+  Maybe parse() {
+    Maybe v = any_of(0);
+    if (bad_ || t_[at_].kind != Token::end) return std::nullopt;
+    return v;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 16;
+
+  Maybe any_of(int depth) {  // marker_or
+    Maybe v = all_of(depth);
+    while (!bad_ && is_word("or")) {
+      ++at_;
+      Maybe w = all_of(depth);
+      v = (v == true || w == true) ? Maybe(true) : (v && w ? Maybe(false) : std::nullopt);
+    }
+    return v;
+  }
+
+  Maybe all_of(int depth) {  // marker_and
+    Maybe v = one(depth);
+    while (!bad_ && is_word("and")) {
+      ++at_;
+      Maybe w = one(depth);
+      v = (v == false || w == false) ? Maybe(false) : (v && w ? Maybe(true) : std::nullopt);
+    }
+    return v;
+  }
+
+  Maybe one(int depth) {  // marker_expr
+    if (t_[at_].kind == Token::open) {
+      if (depth >= kMaxDepth) return fail();
+      ++at_;
+      Maybe v = any_of(depth + 1);
+      if (t_[at_].kind != Token::close) return fail();
+      ++at_;
+      return v;
+    }
+    auto left = value();
+    std::string op;
+    if (t_[at_].kind == Token::op) {
+      op = t_[at_++].text;
+    } else if (is_word("in")) {
+      op = "in";
+      ++at_;
+    } else if (is_word("not") && t_[at_ + 1].kind == Token::word && t_[at_ + 1].text == "in") {
+      op = "not in";
+      at_ += 2;
+    } else {
+      return fail();
+    }
+    auto right = value();
+    if (bad_ || !left || !right) return std::nullopt;
+    return compare(*left, op, *right);
+  }
+
+  /// A variable's value or a string; nullopt for an unknown variable (the marker is unknown).
+  std::optional<std::string> value() {
+    const Token& tok = t_[at_];
+    if (tok.kind == Token::string) {
+      ++at_;
+      return tok.text;
+    }
+    if (tok.kind != Token::word) {
+      fail();
+      return std::nullopt;
+    }
+    ++at_;
+    static const std::map<std::string_view, std::string MarkerEnvironment::*> kVariables = {
+        {"platform_system", &MarkerEnvironment::platform_system},
+        {"sys_platform", &MarkerEnvironment::sys_platform},
+        {"os_name", &MarkerEnvironment::os_name},
+        {"platform_machine", &MarkerEnvironment::platform_machine},
+        {"python_version", &MarkerEnvironment::python_version},
+        {"python_full_version", &MarkerEnvironment::python_full_version},
+    };
+    // pip check evaluates every requirement with no extra requested.
+    if (tok.text == "extra") return std::string();
+    auto it = kVariables.find(tok.text);
+    if (it == kVariables.end() || (env_.*(it->second)).empty()) return std::nullopt;
+    return env_.*(it->second);
+  }
+
+  static Maybe compare(const std::string& left, const std::string& op, const std::string& right) {
+    if (op == "in") return right.find(left) != std::string::npos;
+    if (op == "not in") return right.find(left) == std::string::npos;
+    auto lv = Version::parse(left);
+    auto rv = Version::parse(right);
+    if (op == "===") return left == right;
+    if (lv && rv) {
+      if (op == "~=") {
+        auto spec = VersionSpec::parse("~=" + right);
+        return spec ? Maybe(spec->contains(*lv)) : std::nullopt;
+      }
+      if (op == "==") return *lv == *rv;
+      if (op == "!=") return *lv != *rv;
+      if (op == "<") return *lv < *rv;
+      if (op == "<=") return *lv <= *rv;
+      if (op == ">") return *lv > *rv;
+      if (op == ">=") return *lv >= *rv;
+      return std::nullopt;
+    }
+    if (op == "==") return left == right;
+    if (op == "!=") return left != right;
+    return std::nullopt;  // an ordering of words: not something a requirement we read asks
+  }
+
+  bool is_word(std::string_view w) const { return t_[at_].kind == Token::word && t_[at_].text == w; }
+  Maybe fail() {
+    bad_ = true;
+    return std::nullopt;
+  }
+
+  std::vector<Token> t_;
+  const MarkerEnvironment& env_;
+  size_t at_ = 0;
+  bool bad_ = false;
+};
+
+std::string framework_name(const FrameworkFacts& fw) {
+  return fw.package.empty() ? fw.name : fw.package;
+}
+
+}  // namespace
+
+MarkerEnvironment marker_environment(const Facts& facts, const PythonEnvFacts& env) {
+  MarkerEnvironment m;
+  const bool windows = facts.platform == Platform::windows;
+  m.platform_system = windows ? "Windows" : "Linux";
+  m.sys_platform = windows ? "win32" : "linux";
+  m.os_name = windows ? "nt" : "posix";
+  m.platform_machine = facts.os.arch;
+  if (env.python_version && env.python_version->parts().size() >= 2) {
+    m.python_version = env.python_version->truncated(2).str();
+    if (env.python_version->parts().size() >= 3) m.python_full_version = env.python_version->str();
+  }
+  return m;
+}
+
+std::optional<bool> evaluate_marker(std::string_view marker, const MarkerEnvironment& env) {
+  marker = trim(marker);
+  if (marker.empty()) return true;
+  if (marker.size() > 300) return std::nullopt;
+  bool ok = true;
+  std::vector<Token> tokens = tokenize(marker, ok);
+  if (!ok) return std::nullopt;
+  return MarkerParser(std::move(tokens), env).parse();
+}
+
+std::vector<Finding> requirement_findings(const Facts& facts) {
+  std::vector<Finding> out;
+  for (const auto& env : facts.python_envs) {
+    const MarkerEnvironment menv = marker_environment(facts, env);
+    for (const auto& fw : env.frameworks) {
+      std::vector<std::string> unmet;
+      std::vector<std::string> pins;
+      bool older_or_other_major = false;
+      for (const auto& req : fw.nvidia_requires) {
+        if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;
+        auto spec = VersionSpec::parse(req.specifier);
+        if (!spec) continue;  // a form we do not read is not a failure
+        // Only a wheel that is installed is judged: whether a missing library is found elsewhere
+        // is the library resolution's question (a system copy may serve it).
+        for (const auto& w : env.nvidia_wheels) {
+          if (w.package != req.name || spec->contains(w.version)) continue;
+          bool newer = spec->lowest() && w.version > *spec->lowest();
+          bool same_major = spec->lowest() && spec->lowest()->major() == w.version.major();
+          if (!newer || !same_major) older_or_other_major = true;
+          unmet.push_back(fmt::format("{} requires {}{}, {} {} is installed{}", framework_name(fw), req.name,
+                                      req.specifier, req.name, w.version.str(),
+                                      newer && same_major ? " (a newer release of the same major)" : ""));
+          pins.push_back(req.name + req.specifier);
+        }
+      }
+      if (unmet.empty()) continue;
+      const std::string name = framework_name(fw);
+      std::string quoted;
+      for (const auto& p : pins) quoted += (quoted.empty() ? "\"" : " \"") + p + "\"";
+      out.push_back(Finding{
+          .id = "pip-requirement-unmet",
+          .severity = Severity::warning,
+          .area = FindingArea::python,
+          .title = fmt::format("`pip check` fails in {}: {} NVIDIA wheel(s) do not match what {} {} requires", env.path,
+                               unmet.size(), name, fw.version.str()),
+          .detail = join(unmet, "\n") + "\n" +
+                    (older_or_other_major
+                         ? "A wheel older than the one " + name +
+                               " was built and tested with, or of another major, may lack what it calls; see the "
+                               "other findings about this environment for what fails."
+                         : "A newer release within one major usually loads and works (NVIDIA keeps a library's ABI "
+                           "within its major), but pip counts this environment as broken: `pip check` fails, and "
+                           "the next install that resolves " +
+                               name + " may put the pinned version back.") +
+                    " Source: the Requires-Dist lines of " + name + "'s METADATA.",
+          .fix = "Install the versions " + name + " pins: `" + (env.interpreter.empty() ? "python" : env.interpreter) +
+                 " -m pip install " + quoted + "` (or upgrade " + name + " to a release built for the newer wheels).",
+          .evidence = {fw.location.empty() ? env.path : fw.location, "package " + name, fw.evidence}});
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor
