@@ -91,5 +91,54 @@ TEST(ExplainContainer, UnresolvableCdiDevice) {
   EXPECT_NE(r.matches.front().fix.find("nvidia-ctk cdi generate"), std::string::npos);
 }
 
+// nvidia-container-runtime's INFO line (internal/info/auto.go) is quoted at the head of the
+// hook's stderr; it must never be the answer when the hook's error follows.
+TEST(ExplainContainer, ModeNoticeAloneIsHarmless) {
+  const auto r = explain_no_facts("INFO[0000] Auto-detected mode as 'legacy'\n");
+  ASSERT_TRUE(leads_with(r, "container-runtime-mode-notice"));
+  EXPECT_TRUE(r.matches.front().harmless);
+  EXPECT_NE(r.matches.front().cause.find("'legacy'"), std::string::npos);
+}
+
+TEST(ExplainContainer, ModeNoticeNeverOutranksTheHookError) {
+  const auto r = explain_no_facts(
+      "INFO[0000] Auto-detected mode as 'legacy'\n" + hook_line("Auto-detected mode as 'legacy'") +
+      "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+      "object file: no such file or directory: unknown.\n");
+  ASSERT_TRUE(leads_with(r, "container-cli-nvml-not-loadable"));
+  const auto* notice = find_rule(r, "container-runtime-mode-notice");
+  ASSERT_NE(notice, nullptr);
+  EXPECT_TRUE(notice->harmless);
+  EXPECT_EQ(&r.matches.back(), notice);
+}
+
+TEST(ExplainContainer, HookFailureWithoutItsMessageSaysWhereTheReasonIs) {
+  // The paste ends at the runtime's notice: the hook failed, its reason was not copied.
+  const auto r = explain_no_facts(hook_line("Auto-detected mode as 'legacy'"));
+  ASSERT_TRUE(leads_with(r, "container-nvidia-hook-failed"));
+  EXPECT_FALSE(r.matches.front().harmless);
+  EXPECT_NE(r.matches.front().fix.find("nvidia-container-cli -k -d /dev/tty info"), std::string::npos);
+}
+
+TEST(ExplainContainer, LdconfigThatRanAndFailedIsNotTheMissingFile) {
+  const auto r = explain_no_facts(hook_line(
+      "Auto-detected mode as 'legacy'\nnvidia-container-cli: ldcache error: process /sbin/ldconfig.real failed with "
+      "error code: 1: unknown."));
+  ASSERT_TRUE(leads_with(r, "container-cli-ldconfig-failed"));
+  EXPECT_NE(r.matches.front().cause.find("/sbin/ldconfig.real"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("exit code 1"), std::string::npos);
+  EXPECT_EQ(r.matches.front().cause.find("killed by signal"), std::string::npos);
+  EXPECT_EQ(find_rule(r, "container-cli-ldconfig-missing"), nullptr);
+}
+
+TEST(ExplainContainer, LdconfigKilledBySignal) {
+  const auto r = explain_no_facts(
+      "Error: crun: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1): OCI runtime error\n"
+      "nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig terminated with signal 9: unknown.\n");
+  ASSERT_TRUE(leads_with(r, "container-cli-ldconfig-failed"));
+  EXPECT_NE(r.matches.front().cause.find("killed by signal 9"), std::string::npos);
+  EXPECT_NE(find_rule(r, "container-nvidia-hook-failed"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -141,5 +141,92 @@ TEST(ExplainPerformance, SdpaRestrictedToFusedKernelsSaysReadTheReasons) {
   EXPECT_NE(r.matches.front().fix.find("SDPBackend.MATH"), std::string::npos);
 }
 
+// The reasons sdp_utils.cpp / sdp_utils_cpp.h print after each "<kernel> kernel not used
+// because:" line name the problem; they lead the summary rule.
+constexpr const char* kSdpaHead =
+    "/home/u/model.py:88: UserWarning: Flash attention kernel not used because: (Triggered internally at "
+    "../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:723.)\n"
+    "  out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n";
+constexpr const char* kSdpaTail = "RuntimeError: No available kernel. Aborting execution.\n";
+
+TEST(ExplainPerformance, SdpaReasonGpuArchitectureLeadsTheSummary) {
+  const auto r = explain_no_facts(std::string(kSdpaHead) +
+                                  "/home/u/model.py:88: UserWarning: Flash attention only supports gpu architectures "
+                                  "in the range [sm80, sm90]. Attempting to run on a sm 7.5 gpu. (Triggered "
+                                  "internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:201.)\n" +
+                                  kSdpaTail);
+  ASSERT_TRUE(leads_with(r, "torch-sdpa-kernel-gpu-arch"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_NE(r.matches.front().cause.find("sm 7.5"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("sm80 to sm90"), std::string::npos);
+  EXPECT_NE(find_rule(r, "torch-sdpa-no-fused-kernel"), nullptr);
+}
+
+TEST(ExplainPerformance, SdpaReasonFloat32InputsSaysHalfPrecision) {
+  const auto r = explain_no_facts(
+      std::string(kSdpaHead) +
+      "UserWarning: Expected query, key and value to all be of dtype: {Half, BFloat16}. Got Query dtype: float, Key "
+      "dtype: float, and Value dtype: float instead. (Triggered internally at "
+      "../aten/src/ATen/native/transformers/sdp_utils_cpp.h:110.)\n" +
+      kSdpaTail);
+  ASSERT_TRUE(leads_with(r, "torch-sdpa-kernel-dtype"));
+  EXPECT_NE(r.matches.front().cause.find("Half, BFloat16"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("query: float"), std::string::npos);
+  EXPECT_NE(r.matches.front().fix.find("torch.autocast"), std::string::npos);
+}
+
+TEST(ExplainPerformance, SdpaReasonHeadDimensionIsTheModel) {
+  const auto r = explain_no_facts(
+      "UserWarning: Memory efficient kernel not used because: (Triggered internally at "
+      "/pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:855.)\n"
+      "UserWarning: Mem efficient attention requires last dimension of inputs to be divisible by 8. Got "
+      "Query.size(-1): 100, Key.size(-1): 100, Value.size(-1): 100 instead. (Triggered internally at "
+      "/pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:361.)\n" +
+      std::string(kSdpaTail));
+  ASSERT_TRUE(leads_with(r, "torch-sdpa-kernel-head-dim"));
+  EXPECT_NE(r.matches.front().cause.find("100"), std::string::npos);
+}
+
+TEST(ExplainPerformance, SdpaReasonAttentionMaskInOldReleases) {
+  const auto r = explain_no_facts(
+      "UserWarning: Both fused kernels do not support non-null attn_mask. (Triggered internally at "
+      "../aten/src/ATen/native/transformers/sdp_utils_cpp.h:261.)\n" +
+      std::string(kSdpaTail));
+  ASSERT_TRUE(leads_with(r, "torch-sdpa-kernel-input-unsupported"));
+  EXPECT_NE(r.matches.front().cause.find("non-null attn_mask"), std::string::npos);
+  EXPECT_NE(r.matches.front().fix.find("is_causal=True"), std::string::npos);
+}
+
+TEST(ExplainPerformance, TritonOutOfSharedMemoryNamesTheNumbers) {
+  const auto r = explain_no_facts(
+      "  File \"/usr/lib/python3/dist-packages/triton/compiler/compiler.py\", line 483, in _init_handles\n"
+      "    raise OutOfResources(self.metadata.shared, max_shared, \"shared memory\")\n"
+      "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 110592, Hardware limit: "
+      "101376. Reducing block sizes or `num_stages` may help.\n");
+  ASSERT_TRUE(leads_with(r, "triton-out-of-resources"));
+  EXPECT_NE(r.matches.front().cause.find("110592"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("101376"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("shared memory"), std::string::npos);
+}
+
+TEST(ExplainPerformance, TritonFp8e4nvNeedsAda) {
+  const auto r = explain_no_facts(
+      "triton.compiler.errors.CompilationError: at 1:0:\ndef _w8a8_block_fp8_matmul(\n^\n"
+      "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', "
+      "'fp8e5')\")\n");
+  ASSERT_TRUE(leads_with(r, "triton-fp8e4nv-unsupported"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_NE(r.matches.front().cause.find("8.9"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("'fp8e4b15', 'fp8e5'"), std::string::npos);
+}
+
+TEST(ExplainPerformance, InductorNotEnoughSmsIsANotice) {
+  const auto r = explain_no_facts(
+      "W1202 10:01:02.123000 1234 torch/_inductor/utils.py:1250] [0/0] Not enough SMs to use max_autotune_gemm "
+      "mode\n");
+  ASSERT_TRUE(leads_with(r, "torch-inductor-not-enough-sms"));
+  EXPECT_TRUE(r.matches.front().harmless);
+}
+
 }  // namespace
 }  // namespace gpudoctor

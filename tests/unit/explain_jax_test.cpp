@@ -1,0 +1,112 @@
+// JAX's own checks, as its sources print them: jaxlib/plugin_support.py (plugin version),
+// jax_plugins/cuda/__init__.py (the CUDA libraries' versions and known-bad releases),
+// jax/_src/xla_bridge.py (plugin discovery) and XLA's GPU client (xla/pjrt/gpu/gpu_helpers.cc).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::explain_no_facts;
+using testing::find_rule;
+using testing::leads_with;
+
+TEST(ExplainJax, PluginVersionMismatchLeadsTheCpuFallbackItCauses) {
+  const auto r = explain_no_facts(
+      "/usr/local/lib/python3.11/site-packages/jaxlib/plugin_support.py:71: RuntimeWarning: JAX plugin "
+      "jax_cuda12_plugin version 0.4.35 is installed, but it is not compatible with the installed jaxlib version "
+      "0.4.34, so it will not be used.\n"
+      "  warnings.warn(\n"
+      "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to "
+      "cpu.\n");
+  ASSERT_TRUE(leads_with(r, "jax-cuda-plugin-version-mismatch"));
+  EXPECT_NE(r.matches.front().cause.find("0.4.35"), std::string::npos);
+  EXPECT_NE(r.matches.front().fix.find("jax-cuda12-plugin==0.4.34"), std::string::npos);
+}
+
+TEST(ExplainJax, CudnnReleasesJaxRefusesByName) {
+  const auto enums = explain_no_facts(
+      "RuntimeError: cuDNN 9.10.0 had a binary backward-compatibility issue due to reordered enum values affecting "
+      "block-scale datatypes. Found runtime version 91000 and build version 90800. Please upgrade to 9.10.1 or "
+      "above.\n");
+  ASSERT_TRUE(leads_with(enums, "jax-cudnn-known-bad-release"));
+  EXPECT_NE(enums.matches.front().cause.find("91000"), std::string::npos);
+
+  const auto matmul = explain_no_facts(
+      "RuntimeError: Unable to initialize backend 'cuda': cuDNN < 9.10.0 (90501 found) had an issue that caused "
+      "some multi-GPU matmuls, in which the same finalized execution plan is used across different GPUs, to be "
+      "functionally incorrect when run with cublasLt >= 12.9 (120904 found). Please upgrade to 9.10.1 or above. "
+      "(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)\n");
+  ASSERT_TRUE(leads_with(matmul, "jax-cudnn-known-bad-release"));
+  EXPECT_NE(matmul.matches.front().cause.find("90501"), std::string::npos);
+  EXPECT_NE(matmul.matches.front().fix.find("nvidia-cudnn-cu12>=9.10.1"), std::string::npos);
+}
+
+TEST(ExplainJax, CublasTmemWarningOnBlackwell) {
+  const auto r = explain_no_facts(
+      "WARNING:jax_plugins.xla_cuda13:cuBLAS < 13.2 (130100 found) has a known issue where many kernels free TMEM "
+      "buffers multiple times. Executing a cuBLAS kernel concurrently with another kernel (e.g. on another stream) "
+      "can lead to silent data corruption.\n");
+  ASSERT_TRUE(leads_with(r, "jax-cublas-tmem-warning"));
+  EXPECT_EQ(r.matches.front().severity, RuleSeverity::warning);
+  EXPECT_NE(r.matches.front().cause.find("130100"), std::string::npos);
+}
+
+TEST(ExplainJax, ALibraryOtherThanCudaOrCudnnThatCannotBeLoaded) {
+  const auto r = explain_no_facts(
+      "RuntimeError: Unable to initialize backend 'cuda': Unable to load cuSPARSE. Is it installed? (you may need "
+      "to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)\n");
+  ASSERT_TRUE(leads_with(r, "jax-cuda-library-not-loadable"));
+  EXPECT_NE(r.matches.front().cause.find("cuSPARSE"), std::string::npos);
+  EXPECT_EQ(find_rule(r, "jax-unable-to-load-cuda"), nullptr);
+}
+
+TEST(ExplainJax, PluginModuleThatDoesNotExist) {
+  const auto r = explain_no_facts(
+      "WARNING:jax._src.xla_bridge:Jax plugin configuration error: Plugin module jax_plugins.xla_cuda12 does not "
+      "exist\n");
+  ASSERT_TRUE(leads_with(r, "jax-plugin-module-missing"));
+  EXPECT_NE(r.matches.front().cause.find("jax_plugins.xla_cuda12"), std::string::npos);
+}
+
+TEST(ExplainJax, PreallocationNoticeIsHarmlessAndNeverHidesTheOutOfMemory) {
+  const std::string notice =
+      "I1202 10:00:00.000000  1111 gpu_helpers.cc:105] XLA backend allocating 61203361792 bytes on device 0 for "
+      "BFCAllocator.\n";
+  const auto alone = explain_no_facts(notice);
+  ASSERT_TRUE(leads_with(alone, "xla-bfc-preallocation-notice"));
+  EXPECT_TRUE(alone.matches.front().harmless);
+
+  const auto oom = explain_no_facts(
+      notice +
+      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+      "21474836480 bytes.\n");
+  ASSERT_FALSE(oom.matches.empty());
+  EXPECT_FALSE(oom.matches.front().harmless);
+  EXPECT_EQ(oom.matches.front().category, "out-of-memory");
+  EXPECT_NE(find_rule(oom, "xla-bfc-preallocation-notice"), nullptr);
+}
+
+// XLA's "ptxas exited with non-zero error code %d, output: %s" means ptxas was found and ran.
+TEST(ExplainJax, PtxasThatRanButDoesNotKnowHopperIsTooOldNotMissing) {
+  const auto r = explain_no_facts(
+      "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ptxas exited with non-zero error code 65280, output: ptxas "
+      "fatal   : Value 'sm_90a' is not defined for option 'gpu-name'\n");
+  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu"));
+  EXPECT_NE(r.matches.front().cause.find("sm_90a"), std::string::npos);
+  EXPECT_EQ(find_rule(r, "ptxas-missing"), nullptr);
+}
+
+TEST(ExplainJax, PtxasWithoutTheGpusComputeCapability) {
+  const auto r = explain_no_facts(
+      "W1202 10:00:00.000000 7777 ptx_compiler_helpers.cc:60] Falling back to the CUDA driver for PTX compilation; "
+      "ptxas does not support CC 12.0\n");
+  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu"));
+  EXPECT_NE(r.matches.front().cause.find("compute capability 12.0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
