@@ -310,13 +310,16 @@ class Checker {
       if (toolkit_says_it) continue;
       const CudaFamily* fam = kb_.family_for_cuda(cuda);
       const std::string copy = "cuDNN " + (lib.version ? lib.version->str() + " " : std::string()) + "at " + lib.path;
+      const std::string said = lib.cuda_major_source.empty()      ? ""
+                               : lib.cuda_major_source == "wheel" ? " (its wheel's name says so)"
+                                                                  : " (" + lib.cuda_major_source + ")";
       std::string how = past_last_branch(*floor, "a cuDNN build");
       if (how.empty()) {
         how = "Update the NVIDIA driver to >= " + floor->str() + ", or use a cuDNN built for the CUDA your driver runs";
         if (auto runs = kb_.newest_cuda_major_for_branch(drv->major())) {
           const std::string m = std::to_string(*runs);
-          how += " (CUDA " + m + ": the pip wheel nvidia-cudnn-cu" + m + ", the tarball cudnn-linux-*_cuda" + m +
-                 "-archive" + " or the package libcudnn9-cuda-" + m + ")";
+          how += " (CUDA " + m + ": the pip wheel nvidia-cudnn-cu" + m + ", or NVIDIA's tarball or package for CUDA " +
+                 m + ")";
         }
         how += ".";
       }
@@ -325,9 +328,9 @@ class Checker {
                   .area = FindingArea::libraries,
                   .title = copy + " is built for CUDA " + std::to_string(major) + ", which driver " + drv->str() +
                            " cannot run",
-                  .detail = "This copy [" + lib.origin + "] was built for CUDA " + std::to_string(major) + " (" +
-                            lib.cuda_major_source + "); CUDA " + std::to_string(major) +
-                            ".x needs driver >= " + floor->str() + (dp == Platform::linux ? " (Linux)" : " (Windows)") +
+                  .detail = "This copy [" + lib.origin + "] was built for CUDA " + std::to_string(major) + said +
+                            "; CUDA " + std::to_string(major) + ".x needs driver >= " + floor->str() +
+                            (dp == Platform::linux ? " (Linux)" : " (Windows)") +
                             ". cuDNN cannot initialise on this driver, whichever program loads it.",
                   .fix = how,
                   .evidence = {lib.path, "driver " + drv->str()},
