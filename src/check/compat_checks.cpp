@@ -180,6 +180,7 @@ class Checker {
     gpu_driver_rules();
     toolkit_rules();
     cudnn_arch_rules();
+    cudnn_driver_rules();
     for (const PythonEnvFacts& env : facts_.python_envs) {
       const size_t first = out_.size();
       for (const FrameworkFacts& fw : env.frameworks) {
@@ -206,6 +207,7 @@ class Checker {
                         "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements");
         }
       }
+      for (const FrameworkFacts& fw : env.frameworks) cudnn_build_for_framework(env, fw);
       torch_companion_rules(env);
       keras_rules(env);
       // Each verdict names its environment: two environments with the same fault get two
@@ -280,6 +282,94 @@ class Checker {
                     .fix = cudnn_downgrade_fix(lib, b, g),
                     .evidence = {lib.path, g.name},
                     .source = b.source});
+      }
+    }
+  }
+
+  // ---- cuDNN's CUDA major vs the driver ----
+  /// A cuDNN build carries the CUDA runtime of its major (cuDNN 9 links it statically), so it
+  /// initialises only on a driver of that major's family: a CUDA 13 build on a 570 driver cannot
+  /// work, whichever framework loads it. The build's major comes from its wheel or from the
+  /// cuBLAS soname its binaries name (probe/cudnn_cuda_major.hpp); unknown: no verdict. A copy
+  /// inside a toolkit of the same major is left to that toolkit's driver finding.
+  void cudnn_driver_rules() {
+    const std::optional<Version>& drv = facts_.driver.version;
+    if (!drv) return;
+    const Platform dp = driver_platform(facts_.platform);
+    for (const LibraryFacts& lib : facts_.libraries) {
+      if (lib.name != "cudnn" || !lib.cuda_major) continue;
+      const int major = *lib.cuda_major;
+      const Version cuda = Version::of({major, 0});
+      std::optional<Version> floor = kb_.family_min_driver(cuda, dp);
+      if (!floor || *drv >= *floor) continue;
+      const bool toolkit_says_it =
+          std::any_of(facts_.toolkits.begin(), facts_.toolkits.end(), [&](const ToolkitFacts& t) {
+            return t.version && t.version->major() == major &&
+                   (lib.path == t.path || lib.path.starts_with(t.path + "/"));
+          });
+      if (toolkit_says_it) continue;
+      const CudaFamily* fam = kb_.family_for_cuda(cuda);
+      const std::string copy = "cuDNN " + (lib.version ? lib.version->str() + " " : std::string()) + "at " + lib.path;
+      const std::string said = lib.cuda_major_source.empty()      ? ""
+                               : lib.cuda_major_source == "wheel" ? " (its wheel's name says so)"
+                                                                  : " (" + lib.cuda_major_source + ")";
+      std::string how = past_last_branch(*floor, "a cuDNN build");
+      if (how.empty()) {
+        how = "Update the NVIDIA driver to >= " + floor->str() + ", or use a cuDNN built for the CUDA your driver runs";
+        if (auto runs = kb_.newest_cuda_major_for_branch(drv->major())) {
+          const std::string m = std::to_string(*runs);
+          how += " (CUDA " + m + ": the pip wheel nvidia-cudnn-cu" + m + ", or NVIDIA's tarball or package for CUDA " +
+                 m + ")";
+        }
+        how += ".";
+      }
+      add(Finding{.id = "cudnn-driver-too-old",
+                  .severity = Severity::error,
+                  .area = FindingArea::libraries,
+                  .title = copy + " is built for CUDA " + std::to_string(major) + ", which driver " + drv->str() +
+                           " cannot run",
+                  .detail = "This copy [" + lib.origin + "] was built for CUDA " + std::to_string(major) + said +
+                            "; CUDA " + std::to_string(major) + ".x needs driver >= " + floor->str() +
+                            (dp == Platform::linux ? " (Linux)" : " (Windows)") +
+                            ". cuDNN cannot initialise on this driver, whichever program loads it.",
+                  .fix = how,
+                  .evidence = {lib.path, "driver " + drv->str()},
+                  .source = (fam != nullptr ? fam->source : std::string("compat/cuda_drivers.toml")) +
+                            "; [official] cuDNN support matrix: a build for CUDA N.x needs that family's driver"});
+    }
+  }
+
+  /// The cuDNN copy the loader gives a framework (its resolved libcudnn.so.N) built for another
+  /// CUDA major than the framework: NVIDIA supports each cuDNN build with its own CUDA major only,
+  /// and it opens that major's cuBLAS (libcublasLt.so.13 for a CUDA 13 build), which an
+  /// environment of the framework's major need not have. Either major unknown: no verdict.
+  void cudnn_build_for_framework(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+    std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
+    if (!cuda || !fw.cuda_build.value_or(false)) return;
+    for (const LibraryLoad& l : fw.loads) {
+      if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;
+      const std::string dir = l.path.substr(0, l.path.find_last_of('/'));
+      for (const LibraryFacts& lib : facts_.libraries) {
+        if (lib.name != "cudnn" || lib.path != dir || !lib.cuda_major || *lib.cuda_major == cuda->major()) continue;
+        const std::string built = std::to_string(*lib.cuda_major);
+        const std::string want = std::to_string(cuda->major());
+        const std::string display = installed_display_name(fw.name);
+        add(Finding{
+            .id = "cudnn-cuda-major-mismatch",
+            .severity = Severity::warning,
+            .area = FindingArea::libraries,
+            .title = fw_title(display, fw) + " (CUDA " + cuda->str() + ") loads a cuDNN built for CUDA " + built +
+                     " from " + lib.path,
+            .detail =
+                display + " was built for CUDA " + cuda->str() + "; the " + l.soname + " the loader gives it (" +
+                l.via + ") is a CUDA " + built + " build (" + lib.cuda_major_source +
+                "). NVIDIA supports a cuDNN build only with its own CUDA major, " + "and it opens CUDA " + built +
+                "'s cuBLAS, which this environment may not have: " + "convolutions and matmuls can fail at run time.",
+            .fix = "Give " + display + " the cuDNN built for CUDA " + want + " (pip install nvidia-cudnn-cu" + want +
+                   " in " + env.path + ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want +
+                   " package), or take " + lib.path + " out of the loader's way (" + l.via + ").",
+            .evidence = {where(env, fw), l.soname + " → " + l.path + " (" + l.via + ")"},
+            .source = "[official] cuDNN support matrix: one build per CUDA major (for CUDA 11.x / 12.x / 13.x)"});
       }
     }
   }

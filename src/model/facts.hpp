@@ -110,6 +110,10 @@ struct LibraryFacts {
   std::vector<std::string> files;  ///< library file names found there
   std::string origin;              ///< "system", "toolkit", "conda", "pip-wheel", "ld-library-path"
   std::optional<int> cuda_major;   ///< which CUDA major it was built for, when known (cu12)
+  /// Where cuda_major comes from: "wheel" (its pip wheel's name), or the file and soname that
+  /// say it ("libcudnn_adv.so.9 names libcublasLt.so.13", probe/cudnn_cuda_major.hpp); empty
+  /// when unknown.
+  std::string cuda_major_source;
   /// Position of its directory in the dynamic loader's default search (LD_LIBRARY_PATH first,
   /// then ld.so.conf / the loader cache, then the default directories); nullopt when only an
   /// RPATH or an explicit path reaches it (a toolkit not on the search path, a pip wheel).

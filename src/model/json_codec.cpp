@@ -254,7 +254,9 @@ template <class Io>
 void describe(Io& io, Of<LibraryFacts> auto& l) {
   GPUDOCTOR_FIELDS(io, l, name, version);
   io.field("version_source", l.version_source, Empty::null);
-  GPUDOCTOR_FIELDS(io, l, path, files, origin, cuda_major, loader_order);
+  GPUDOCTOR_FIELDS(io, l, path, files, origin, cuda_major);
+  io.field("cuda_major_source", l.cuda_major_source, Empty::null);
+  GPUDOCTOR_FIELDS(io, l, loader_order);
 }
 
 template <class Io>

@@ -68,8 +68,10 @@ Result<std::vector<Entry>> list_at(const Handle& dir, size_t max_entries, bool* 
 bool is_dir_followed_at(const Handle& dir, const std::string& name);
 Result<std::uint64_t> size_at(const Handle& dir, const std::string& name);
 /// Reads the regular file `name` in dir without following a link there (one that appeared
-/// since the lookup fails with ELOOP); at most max_bytes, *cut says whether more was there.
-Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut);
+/// since the lookup fails with ELOOP); at most max_bytes from byte `offset` on, *cut says
+/// whether more was there.
+Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut,
+                            std::uint64_t offset = 0);
 
 /// Kernel-side confinement (Linux 5.6+ openat2 with RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS):
 /// relative_path is resolved by the kernel inside root, links included, atomically. The
@@ -81,8 +83,8 @@ Result<HandleRef> open_in_root(const Handle& root, const std::string& relative_p
 Result<Kind> kind_of(const Handle& handle);
 /// The identity (device, inode) of an open descriptor: the same file opened twice compares equal.
 Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle);
-/// Reads a handle opened with OpenAs::file.
-Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut);
+/// Reads a handle opened with OpenAs::file, from byte `offset` on.
+Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut, std::uint64_t offset = 0);
 /// A descriptor 0-2 that the caller closed would be handed to the next file opened, and
 /// output would land in it: each closed one is held by /dev/null opened read-only, so writes to
 /// a closed stdout fail (EBADF) and are reported.

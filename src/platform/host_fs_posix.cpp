@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -142,11 +143,19 @@ Result<std::string> read_fd(int fd, const std::string& path, size_t max_bytes, s
   return out;
 }
 
-Result<std::string> read_regular_fd(int fd, const std::string& path, size_t max_bytes, bool* cut) {
+Result<std::string> read_regular_fd(int fd, const std::string& path, size_t max_bytes, bool* cut,
+                                    std::uint64_t offset = 0) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return errno_error(errno, path, "fstat");
   if (!S_ISREG(st.st_mode)) return Error{ErrorKind::invalid_data, "not a regular file", path, 0};
-  return read_fd(fd, path, max_bytes, st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0, cut);
+  const auto size = static_cast<std::uint64_t>(std::max<off_t>(st.st_size, 0));
+  if (offset == 0) return read_fd(fd, path, max_bytes, static_cast<size_t>(size), cut);  // /proc files say 0
+  if (offset >= size) {
+    if (cut != nullptr) *cut = false;
+    return std::string();
+  }
+  if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) return errno_error(errno, path, "seek");
+  return read_fd(fd, path, max_bytes, static_cast<size_t>(size - offset), cut);
 }
 
 }  // namespace
@@ -251,10 +260,11 @@ Result<std::uint64_t> size_at(const Handle& dir, const std::string& name) {
   return static_cast<std::uint64_t>(st.st_size);
 }
 
-Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut) {
+Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut,
+                            std::uint64_t offset) {
   Fd f{::openat(dir.fd(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)};
   if (f.fd < 0) return errno_error(errno, name, "open");
-  return read_regular_fd(f.fd, name, max_bytes, cut);
+  return read_regular_fd(f.fd, name, max_bytes, cut, offset);
 }
 
 Result<HandleRef> open_in_root(const Handle& root, const std::string& relative_path, OpenAs as) {
@@ -296,8 +306,8 @@ Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle) {
   return std::make_pair(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
 }
 
-Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut) {
-  return read_regular_fd(file.fd(), "", max_bytes, cut);
+Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut, std::uint64_t offset) {
+  return read_regular_fd(file.fd(), "", max_bytes, cut, offset);
 }
 
 void keep_standard_streams_apart() {

@@ -104,14 +104,24 @@ Result<std::string> read_all(HANDLE h, const std::string& path, size_t max_bytes
 }
 
 /// A regular file on a disk: not a directory, a device (NUL, CON, COM1) or a pipe.
-Result<std::string> read_regular(HANDLE h, const std::string& path, size_t max_bytes, bool* cut) {
+Result<std::string> read_regular(HANDLE h, const std::string& path, size_t max_bytes, bool* cut,
+                                 std::uint64_t offset = 0) {
   BY_HANDLE_FILE_INFORMATION info{};
   if (::GetFileType(h) != FILE_TYPE_DISK || ::GetFileInformationByHandle(h, &info) == 0 ||
       (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) != 0) {
     return Error{ErrorKind::invalid_data, "not a regular file", path, 0};
   }
   const std::uint64_t size = (std::uint64_t{info.nFileSizeHigh} << 32) | info.nFileSizeLow;
-  return read_all(h, path, max_bytes, static_cast<size_t>(std::min<std::uint64_t>(size, max_bytes)), cut);
+  if (offset >= size && offset > 0) {
+    if (cut != nullptr) *cut = false;
+    return std::string();
+  }
+  if (offset > 0) {
+    LARGE_INTEGER at{};
+    at.QuadPart = static_cast<LONGLONG>(offset);
+    if (::SetFilePointerEx(h, at, nullptr, FILE_BEGIN) == 0) return win_error(::GetLastError(), path, "seek");
+  }
+  return read_all(h, path, max_bytes, static_cast<size_t>(std::min<std::uint64_t>(size - offset, max_bytes)), cut);
 }
 
 HANDLE native(const Handle& handle) {
@@ -443,10 +453,11 @@ Result<std::uint64_t> size_at(const Handle& dir, const std::string& name) {
   return size_from(info);
 }
 
-Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut) {
+Result<std::string> read_at(const Handle& dir, const std::string& name, size_t max_bytes, bool* cut,
+                            std::uint64_t offset) {
   auto h = open_no_link_at(dir, name, GENERIC_READ, kShareAll, 0, "open");
   if (!h) return h.error();
-  return read_regular(native(**h), name, max_bytes, cut);
+  return read_regular(native(**h), name, max_bytes, cut, offset);
 }
 
 Result<HandleRef> open_in_root(const Handle&, const std::string& relative_path, OpenAs) {
@@ -467,8 +478,8 @@ Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle) {
                         (std::uint64_t{info.nFileIndexHigh} << 32) | info.nFileIndexLow);
 }
 
-Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut) {
-  return read_regular(native(file), file.path(), max_bytes, cut);
+Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut, std::uint64_t offset) {
+  return read_regular(native(file), file.path(), max_bytes, cut, offset);
 }
 
 void keep_standard_streams_apart() {

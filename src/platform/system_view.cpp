@@ -245,7 +245,12 @@ Result<std::string> SystemView::read_head(std::string_view path, size_t max_byte
   return read_impl(path, max_bytes, false);
 }
 
-Result<std::string> SystemView::read_impl(std::string_view path, size_t max_bytes, bool record_cut) const {
+Result<std::string> SystemView::read_range(std::string_view path, std::uint64_t offset, size_t max_bytes) const {
+  return read_impl(path, max_bytes, false, offset);
+}
+
+Result<std::string> SystemView::read_impl(std::string_view path, size_t max_bytes, bool record_cut,
+                                          std::uint64_t offset) const {
   if (!root_handle_) return *root_error_;
   bool cut = false;
   auto with_origin = [&](Result<std::string> r) -> Result<std::string> {
@@ -274,14 +279,14 @@ Result<std::string> SystemView::read_impl(std::string_view path, size_t max_byte
           host_fs::identity(**file).value_or(std::pair<std::uint64_t, std::uint64_t>{1, 1})) {
         return Error{ErrorKind::io_error, "changed while being read", std::string(path), 0};
       }
-      return with_origin(host_fs::read_handle(**file, max_bytes, &cut));
+      return with_origin(host_fs::read_handle(**file, max_bytes, &cut, offset));
     }
     if (probe.error().kind != ErrorKind::unsupported) return probe.error();
   }
   auto r = resolve(path);
   if (!r) return r.error();
   if (r->kind != host_fs::Kind::regular || !r->parent) return not_regular;
-  return with_origin(host_fs::read_at(*r->parent, r->name, max_bytes, &cut));
+  return with_origin(host_fs::read_at(*r->parent, r->name, max_bytes, &cut, offset));
 }
 
 Result<FileStat> SystemView::stat(std::string_view path) const {

@@ -86,6 +86,9 @@ class SystemView {
   /// The first max_bytes of a file whose head is all a parser needs (a version define at the
   /// top of a header, an ELF header): the rest is not wanted, so nothing is recorded.
   [[nodiscard]] Result<std::string> read_head(std::string_view path, size_t max_bytes) const;
+  /// At most max_bytes from byte `offset` on (an ELF section named by its header); shorter at the
+  /// end of the file, empty past it. Like read_head, nothing is recorded.
+  [[nodiscard]] Result<std::string> read_range(std::string_view path, std::uint64_t offset, size_t max_bytes) const;
   [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const;
   [[nodiscard]] Result<FileStat> stat(std::string_view path) const;
   [[nodiscard]] bool exists(std::string_view path) const { return stat(path).has_value(); }
@@ -143,7 +146,8 @@ class SystemView {
   /// The case-insensitive lookup of a Windows tree: one index per directory, built once.
   [[nodiscard]] std::optional<std::string> find_ignoring_case(const host_fs::Handle& dir, const std::string& dir_key,
                                                               const std::string& name) const;
-  [[nodiscard]] Result<std::string> read_impl(std::string_view path, size_t max_bytes, bool record_cut) const;
+  [[nodiscard]] Result<std::string> read_impl(std::string_view path, size_t max_bytes, bool record_cut,
+                                              std::uint64_t offset = 0) const;
   [[nodiscard]] std::vector<std::string> target_components(std::string_view path) const;
 
   Options options_;

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "probe/cudnn_cuda_major.hpp"
 #include "probe/library_dirs.hpp"
 #include "probe/probes.hpp"
 #include "probe/version_files.hpp"
@@ -90,6 +91,15 @@ class LibraryCollector {
         read_header_version(*fam, *canon, lf);
       }
       std::sort(lf.files.begin(), lf.files.end());
+      if (lf.cuda_major) {
+        lf.cuda_major_source = "wheel";
+      } else if (lf.name == "cudnn") {
+        // Only a wheel's name says which CUDA the build is for; any other copy says it in its
+        // binaries (the soname of the cuBLAS it opens).
+        CudnnCudaMajor built = cudnn_cuda_major(system_, *canon);
+        lf.cuda_major = built.major;
+        lf.cuda_major_source = built.source;
+      }
       facts_.libraries.push_back(std::move(lf));
     }
   }

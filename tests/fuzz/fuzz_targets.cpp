@@ -19,6 +19,8 @@
 #include "kb/knowledge_base.hpp"
 #include "platform/registry.hpp"
 #include "platform/system_view.hpp"
+#include "probe/cudnn_cuda_major.hpp"
+#include "probe/elf_sections.hpp"
 #include "probe/network_files.hpp"
 #include "probe/pe_version.hpp"
 #include "probe/python/conda_meta.hpp"
@@ -197,6 +199,22 @@ const std::vector<Target>& targets() {
        }},
       {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
       {"pe_version", [](std::string_view s) { (void)pe_file_version(s); }},
+      {"elf_sections",
+       [](std::string_view s) {
+         // The input is the file: each read is bounded by what the reader may ask for.
+         std::uint64_t asked = 0;
+         const ReadRange read = [&](std::uint64_t offset, std::size_t length) -> Result<std::string> {
+           asked += length;
+           if (offset >= s.size()) return std::string();
+           return std::string(s.substr(static_cast<size_t>(offset), length));
+         };
+         for (const char* name : {".rodata", ".dynstr", ".shstrtab"}) {
+           auto bytes = elf_section_bytes(read, name, kMaxCudnnRodata);
+           if (bytes && bytes->size() > kMaxCudnnRodata) std::abort();
+           if (bytes) (void)cuda_major_in_strings(*bytes);
+         }
+         if (asked > 3 * (64 + kMaxElfSections * 64 + kMaxElfSectionNames + kMaxCudnnRodata)) std::abort();
+       }},
       {"network_sysfs",
        [](std::string_view s) {
          (void)parse_hca_rate(s);

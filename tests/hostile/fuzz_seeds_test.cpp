@@ -41,5 +41,25 @@ TEST(FuzzSeeds, SanitiserPathResolutionAndEnvFile) {
   run_target("path_resolution", seeds);
 }
 
+TEST(FuzzSeeds, ElfSections) {
+  // An ELF64 header whose section table claims 65535 entries at the end of a 2^64 file, one
+  // whose names table is itself, and plain junk.
+  std::string header =
+      "\x7F"
+      "ELF\x02\x01\x01"s +
+      std::string(57, '\0');
+  std::string huge = header;
+  for (int i = 0; i < 8; ++i) huge[0x28 + i] = '\xFF';
+  huge[0x3A] = 64;
+  huge[0x3C] = huge[0x3D] = '\xFF';
+  std::string self = header;
+  self[0x28] = 0;
+  self[0x3A] = 64;
+  self[0x3C] = 1;
+  run_target("elf_sections", {"", header, huge, self, std::string(4096, '\x7F'),
+                              "\x7F"
+                              "ELF"});
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -591,5 +591,85 @@ TEST(CompatChecks, CudnnWithoutKernelsForTheCardIsAnError) {
   }
 }
 
+/// A cuDNN copy outside pip whose binaries say which CUDA it was built for.
+LibraryFacts system_cudnn(const char* path, std::optional<int> cuda_major) {
+  LibraryFacts lib = cudnn_copy("9.19.0.56", cuda_major);
+  lib.origin = "system";
+  lib.path = path;
+  if (cuda_major) lib.cuda_major_source = "libcudnn_adv.so.9 names libcublasLt.so." + std::to_string(*cuda_major);
+  return lib;
+}
+
+TEST(CompatChecks, CudnnBuiltForCuda13OnADriverBelow580IsAnError) {
+  // CUDA 13's minor-version floor is 580 (compat/cuda_drivers.toml [[family]] "13").
+  Facts below = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "575.57.08");
+  below.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", 13));
+  auto findings = compatibility_findings(below, testing::builtin_kb());
+  const Finding* f = testing::find(findings, "cudnn-driver-too-old");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("cuDNN 9.19.0.56 at /usr/local/cudnn/lib"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("CUDA 13"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("driver 575.57.08"), std::string::npos) << f->title;
+  EXPECT_NE(f->detail.find("needs driver >= 580"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("libcudnn_adv.so.9 names libcublasLt.so.13"), std::string::npos) << f->detail;
+  EXPECT_NE(f->fix.find(">= 580"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("nvidia-cudnn-cu12"), std::string::npos) << "a 575 driver runs CUDA 12: " << f->fix;
+  EXPECT_NE(f->source.find("minor-version-compatibility"), std::string::npos) << f->source;
+
+  // At the floor: no finding. A CUDA 12 build on the same old driver: none either.
+  Facts at = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "580");
+  at.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", 13));
+  EXPECT_FALSE(testing::has(compatibility_findings(at, testing::builtin_kb()), "cudnn-driver-too-old"));
+  Facts cu12 = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "575.57.08");
+  cu12.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", 12));
+  EXPECT_FALSE(testing::has(compatibility_findings(cu12, testing::builtin_kb()), "cudnn-driver-too-old"));
+
+  // Unknown stays unknown: no CUDA major read, or no driver version.
+  Facts unknown = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "575.57.08");
+  unknown.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", std::nullopt));
+  EXPECT_FALSE(testing::has(compatibility_findings(unknown, testing::builtin_kb()), "cudnn-driver-too-old"));
+  Facts no_driver = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", nullptr);
+  no_driver.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", 13));
+  EXPECT_FALSE(testing::has(compatibility_findings(no_driver, testing::builtin_kb()), "cudnn-driver-too-old"));
+
+  // A copy inside a CUDA 13 toolkit: the toolkit's own driver finding speaks for it.
+  Facts in_toolkit = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "575.57.08");
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-13.0";
+  tk.version = testing::v("13.0");
+  in_toolkit.toolkits.push_back(tk);
+  LibraryFacts inside = system_cudnn("/usr/local/cuda-13.0/lib64", 13);
+  inside.origin = "toolkit";
+  in_toolkit.libraries.push_back(inside);
+  auto tk_findings = compatibility_findings(in_toolkit, testing::builtin_kb());
+  EXPECT_TRUE(testing::has(tk_findings, "driver-too-old-for-toolkit"));
+  EXPECT_FALSE(testing::has(tk_findings, "cudnn-driver-too-old"));
+}
+
+TEST(CompatChecks, AFrameworkLoadingACudnnOfAnotherCudaMajorIsNamed) {
+  auto with_cudnn = [](std::optional<int> cudnn_major) {
+    Facts f = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "580.95.05");
+    FrameworkFacts tf = testing::cuda_framework("tensorflow", "2.20.0");
+    tf.cuda_version = testing::v("12.5.1");
+    tf.cudnn_version = testing::v("9");
+    tf.loads = {{"libcudart.so.12", "/usr/lib/x86_64-linux-gnu/libcudart.so.12", "ld.so.cache"},
+                {"libcudnn.so.9", "/usr/local/cudnn/lib/libcudnn.so.9", "LD_LIBRARY_PATH"}};
+    f.python_envs.push_back(testing::env_with("3.11", tf));
+    f.libraries.push_back(system_cudnn("/usr/local/cudnn/lib", cudnn_major));
+    return compatibility_findings(f, testing::builtin_kb());
+  };
+  auto findings = with_cudnn(13);
+  const Finding* f = testing::find(findings, "cudnn-cuda-major-mismatch");
+  ASSERT_NE(f, nullptr) << testing::ids(findings);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_NE(f->title.find("TensorFlow 2.20.0"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("CUDA 13 from /usr/local/cudnn/lib"), std::string::npos) << f->title;
+  EXPECT_NE(f->detail.find("libcudnn_adv.so.9 names libcublasLt.so.13"), std::string::npos) << f->detail;
+  EXPECT_NE(f->fix.find("nvidia-cudnn-cu12"), std::string::npos) << f->fix;
+  EXPECT_FALSE(testing::has(with_cudnn(12), "cudnn-cuda-major-mismatch"));
+  EXPECT_FALSE(testing::has(with_cudnn(std::nullopt), "cudnn-cuda-major-mismatch")) << "unknown stays unknown";
+}
+
 }  // namespace
 }  // namespace gpudoctor
