@@ -147,6 +147,18 @@ INSTANTIATE_TEST_SUITE_P(Results, FakeVerifyWrong,
                                            WrongCase{"[cudnn]\nresult = wrong\n", "cudnn-conv"},
                                            WrongCase{"[nccl]\nresult = wrong\n", "nccl-allreduce"}));
 
+// Found by the mutation run (verify-conv-backward-unchecked survived): only forward was ever wrong.
+TEST_F(FakeVerify, AWrongBackwardDataConvolutionIsCaughtWhenForwardIsRight) {
+  auto r = verify("[cudnn]\nresult = wrong-backward\n");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(first_failure(r), "cudnn-conv") << r.out;
+  const auto* s = step(r, "cudnn-conv");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ((*s)["status"], "failed");
+  std::string detail = (*s)["detail"];
+  EXPECT_NE(detail.find("backward data gave a wrong result"), std::string::npos) << detail;
+}
+
 TEST_F(FakeVerify, WrongHalfGemmIsCaughtToo) {
   auto r = verify("[cublas]\nresult = wrong\n");
   EXPECT_EQ((*step(r, "hgemm"))["status"], "failed");
