@@ -136,22 +136,14 @@ std::optional<PinnedRequirement> requirement_at(std::string_view metadata, std::
   for (std::string_view line : lines(metadata)) {
     if (line.empty()) break;  // the headers end at the first empty line; the description follows
     if (!line.starts_with("Requires-Dist:")) continue;
-    std::string_view req = trim(line.substr(14));
-    req = trim(req.substr(0, req.find(';')));  // drop the environment marker
-    size_t spec = req.find_first_of("=<>!~ (");
-    if (spec == std::string_view::npos) continue;
-    std::string_view name = trim(req.substr(0, spec));
-    if (size_t bracket = name.find('['); bracket != std::string_view::npos) name = trim(name.substr(0, bracket));
-    std::string norm = normalize_dist_name(name);
-    if (!norm.starts_with(name_prefix)) continue;
-    for (std::string_view clause : split(req.substr(spec), ',')) {
+    auto req = parse_requirement(trim(line.substr(14)));
+    if (!req || !req->name.starts_with(name_prefix)) continue;
+    for (std::string_view clause : split(req->specifier, ',')) {
       clause = trim(clause);
-      if (clause.starts_with('(')) clause = trim(clause.substr(1));
       if (!clause.starts_with(op)) continue;
       std::string_view version = trim(clause.substr(op.size()));
-      if (version.ends_with(')')) version = trim(version.substr(0, version.size() - 1));
       if (version.empty() || version.size() > 64) continue;
-      return PinnedRequirement{norm, std::string(version)};
+      return PinnedRequirement{req->name, std::string(version)};
     }
   }
   return std::nullopt;
