@@ -38,6 +38,10 @@ struct Rule {
   /// capture name -> RE2 pattern the captured value must match (partial) for the rule to
   /// apply: one line shape, different problems by what was captured.
   std::vector<std::pair<std::string, std::string>> require;
+  /// (older, newer) capture names: the rule applies only when the first captured value is an
+  /// older version than the second (core/version.hpp ordering); not when either is no version.
+  /// One line shape that reports two opposite problems ("loaded X but compiled with Y").
+  std::pair<std::string, std::string> require_older;
   std::vector<std::string> frameworks;
   std::vector<std::string> sources;
   /// Log lines the rule must recognise, each on its own (checked by the tests for the

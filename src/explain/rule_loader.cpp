@@ -183,6 +183,15 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
       r.require.emplace_back(std::string(key.str()), *s);
     }
   }
+  if (v["require_older"]) {
+    std::vector<std::string> names;
+    if (!string_list(v["require_older"], names, problem, "require_older")) return false;
+    if (names.size() != 2 || names[0].empty() || names[1].empty() || names[0] == names[1]) {
+      problem = "'require_older' must name two different captures: [older, newer]";
+      return false;
+    }
+    r.require_older = {names[0], names[1]};
+  }
   RuleCandidate own;
   own.id = r.id;
   if (!read_candidate(t, nullptr, own, problem)) return false;

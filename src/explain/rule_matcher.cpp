@@ -7,6 +7,8 @@
 #include <array>
 #include <cstring>
 
+#include "core/version.hpp"
+
 namespace gpudoctor {
 
 namespace {
@@ -31,6 +33,13 @@ struct CompiledRequire {
   std::string capture;
   std::unique_ptr<RE2> re;
 };
+
+/// True when both values are versions and the first is the older.
+bool is_older_version(std::string_view older, std::string_view newer) {
+  const auto a = Version::parse(older);
+  const auto b = Version::parse(newer);
+  return a && b && *a < *b;
+}
 
 }  // namespace
 
@@ -260,7 +269,9 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
         rules_this_line_.end()) {
       continue;  // another pattern of the same rule already took this line
     }
-    const bool needs_groups = !cp.groups.empty() || !impl.require_filters[cp.rule_index].empty();
+    const Rule& rule = matcher_.base().rules[cp.rule_index];
+    const bool needs_groups =
+        !cp.groups.empty() || !impl.require_filters[cp.rule_index].empty() || !rule.require_older.first.empty();
     // The set already said this pattern matches the line; run it again only for captures.
     const int n = needs_groups ? std::min(16, cp.re->NumberOfCapturingGroups() + 1) : 0;
     if (needs_groups) ++work_.capture_runs;
@@ -279,6 +290,9 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
         required_ok = false;
         break;
       }
+    }
+    if (required_ok && !rule.require_older.first.empty()) {
+      required_ok = is_older_version(value_of(rule.require_older.first), value_of(rule.require_older.second));
     }
     if (!required_ok) continue;
     rules_this_line_.push_back(static_cast<int>(cp.rule_index));

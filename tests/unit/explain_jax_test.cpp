@@ -64,6 +64,36 @@ TEST(ExplainJax, ALibraryOtherThanCudaOrCudnnThatCannotBeLoaded) {
   EXPECT_EQ(find_rule(r, "jax-unable-to-load-cuda"), nullptr);
 }
 
+// jax 0.4.17-0.4.25 (jax/_src/xla_bridge.py, _check_cuda_versions) compared each CUDA library it
+// loaded with the version jaxlib was built against and refused an older one in these words; from
+// 0.4.26 the same check prints "Outdated X installation found" (other rules). The generic
+// "CUDA backend failed to initialize" must not lead with the driver when the reason names a library.
+TEST(ExplainJax, ALibraryOlderThanJaxlibsBuildIsNamedNotTheDriver) {
+  const auto cudnn = explain_no_facts(
+      "CUDA backend failed to initialize: Found cuDNN version 8700, but JAX was built against version 8904, which "
+      "is newer. The copy of cuDNN that is installed must be at least as new as the version against which JAX was "
+      "built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
+  ASSERT_TRUE(leads_with(cudnn, "jax-cudnn-older-than-build"));
+  EXPECT_EQ(cudnn.matches.front().category, "cudnn-version-mismatch");
+  EXPECT_NE(cudnn.matches.front().cause.find("8700"), std::string::npos);
+  EXPECT_NE(cudnn.matches.front().cause.find("8904"), std::string::npos);
+
+  const auto solver = explain_no_facts(
+      "I0105 14:05:05.749943 140453630969664 xla_bridge.py:660] Unable to initialize backend 'cuda': Found cuSOLVER "
+      "version 11002, but JAX was built against version 11401, which is newer. The copy of cuSOLVER that is "
+      "installed must be at least as new as the version against which JAX was built.\n");
+  ASSERT_TRUE(leads_with(solver, "jax-cuda-library-older-than-build"));
+  EXPECT_EQ(solver.matches.front().category, "cuda-lib-missing");
+  EXPECT_NE(solver.matches.front().cause.find("cuSOLVER"), std::string::npos);
+
+  const auto runtime = explain_no_facts(
+      "CUDA backend failed to initialize: Found CUDA version 12000, but JAX was built against version 12020, which "
+      "is newer. The copy of CUDA that is installed must be at least as new as the version against which JAX was "
+      "built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
+  ASSERT_TRUE(leads_with(runtime, "jax-cuda-library-older-than-build"));
+  EXPECT_NE(runtime.matches.front().cause.find("12020"), std::string::npos);
+}
+
 TEST(ExplainJax, PluginModuleThatDoesNotExist) {
   const auto r = explain_no_facts(
       "WARNING:jax._src.xla_bridge:Jax plugin configuration error: Plugin module jax_plugins.xla_cuda12 does not "

@@ -129,6 +129,46 @@ TEST(ExplainRules, UserRuleMatchesWithAnchorsInsideABatch) {
   EXPECT_EQ(r.matches[0].fix, "buy more cheese; ask a friend");
 }
 
+TEST(ExplainRules, RequireOlderComparesTwoCapturedVersions) {
+  // One line shape, opposite problems by which version is older: the rule applies only when the
+  // first capture's version is older than the second's, compared as versions (9.10 > 9.9), and
+  // never when either is not a version.
+  auto m = build(R"(
+[[rule]]
+id = "too-old"
+category = "cudnn-version-mismatch"
+severity = "error"
+patterns = ['loaded (?P<loaded>\S+) built (?P<built>\S+)']
+require_older = ["loaded", "built"]
+cause = "{loaded} is older than {built}"
+fix = "upgrade"
+sources = ["https://example.org/too-old"]
+)");
+  ASSERT_TRUE(m);
+  auto r = explain_text(*m, "loaded 9.9.0 built 9.10.0\n", ExplainMachine{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].cause, "9.9.0 is older than 9.10.0");
+  EXPECT_TRUE(explain_text(*m, "loaded 9.10.0 built 9.9.0\n", ExplainMachine{}).matches.empty());
+  EXPECT_TRUE(explain_text(*m, "loaded 9.1.0 built 9.1.0\n", ExplainMachine{}).matches.empty());
+  EXPECT_TRUE(explain_text(*m, "loaded seven built 9.1.0\n", ExplainMachine{}).matches.empty());
+
+  std::vector<std::string> problems;
+  build(R"(
+[[rule]]
+id = "bad-order"
+category = "cudnn-version-mismatch"
+severity = "error"
+patterns = ['x (?P<a>\S+)']
+require_older = ["a"]
+cause = "c"
+fix = "f"
+sources = ["https://example.org/bad"]
+)",
+        &problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("require_older"), std::string::npos) << problems[0];
+}
+
 TEST(ExplainRules, OldTensorflowBuildTablesAreReportedNotRead) {
   // TensorFlow's tested builds live in the knowledge base (compat/tensorflow.toml) only; an old
   // explain file that still carries its own copy is told so, and its rules still load.

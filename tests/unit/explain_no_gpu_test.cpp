@@ -119,6 +119,38 @@ TEST(ExplainWrongAdvice, PtxWordingCudnnEncodingAndHermeticVariable) {
   }
 }
 
+// TensorFlow's cuda_dnn.cc prints "Loaded runtime CuDNN library: X but source was compiled with: Y"
+// whenever the two are incompatible, in either direction: an older minor, but also another
+// major (cuDNN 9 loaded by a TensorFlow built for 8, e.g. PyTorch's wheel in the same venv), and
+// in TF 1.x (the "(compatibility version N)" form) any other minor, newer ones too.
+TEST(ExplainWrongAdvice, CudnnNewerThanTheBuildIsNotCalledOlder) {
+  const ExplainReport major = explain(
+      "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN library: 9.1.0 but source "
+      "was compiled with: 8.9.4.  CuDNN library needs to have matching major version and equal or higher minor "
+      "version.");
+  ASSERT_FALSE(major.matches.empty());
+  EXPECT_EQ(major.matches.front().rule, "cudnn-runtime-major-differs-from-build");
+  EXPECT_EQ(major.matches.front().category, "cudnn-version-mismatch");
+  EXPECT_EQ(major.matches.front().cause.find("older"), std::string::npos) << major.matches.front().cause;
+  EXPECT_NE(major.matches.front().fix.find("==8.*"), std::string::npos) << major.matches.front().fix;
+
+  const ExplainReport minor = explain(
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 7201 (compatibility version "
+      "7200) but source was compiled with 7004 (compatibility version 7000).  If using a binary install, upgrade "
+      "your CuDNN library to match.");
+  ASSERT_FALSE(minor.matches.empty());
+  EXPECT_EQ(minor.matches.front().rule, "cudnn-runtime-minor-differs-from-build");
+  EXPECT_NE(minor.matches.front().cause.find("7000"), std::string::npos) << minor.matches.front().cause;
+
+  const ExplainReport older = explain(
+      "Loaded runtime CuDNN library: 7.5.0 but source was compiled with: 7.6.3.  CuDNN library major and minor "
+      "version needs to match or have higher minor version in case of CuDNN 7.0 or later version.");
+  ASSERT_FALSE(older.matches.empty());
+  EXPECT_EQ(older.matches.front().rule, "cudnn-runtime-older-than-build");
+  EXPECT_EQ(older.matches.front().fix.find("nvidia-cudnn-cu12==7"), std::string::npos)
+      << "no cuDNN 7 wheel exists: " << older.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
 
