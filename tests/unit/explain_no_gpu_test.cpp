@@ -176,3 +176,24 @@ TEST(ExplainPasted, EscapedNewlinesSplitTheLogButNotAWindowsPath) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// torch/cuda/__init__.py warns "{name} with CUDA capability sm_X is not compatible ..." after a
+// "path:line: UserWarning: " prefix; pasted as one line, the prefix is not the GPU's name, and
+// the supported list that follows on the same line is still read.
+TEST(ExplainWrongAdvice, CapabilityWarningNamesTheGpuNotThePrefix) {
+  const ExplainReport r = testing::explain_no_facts(
+      "/usr/local/lib/python3.12/site-packages/torch/cuda/__init__.py:262: UserWarning: NVIDIA GeForce RTX 5090 with "
+      "CUDA capability sm_120 is not compatible with the current PyTorch installation. The current PyTorch install "
+      "supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.");
+  ASSERT_FALSE(r.matches.empty());
+  const std::string& cause = r.matches.front().cause;
+  EXPECT_NE(cause.find("kernels for NVIDIA GeForce RTX 5090's"), std::string::npos) << cause;
+  EXPECT_EQ(cause.find("UserWarning"), std::string::npos) << cause;
+  EXPECT_NE(cause.find("sm_86"), std::string::npos) << cause;
+}
+
+}  // namespace
+}  // namespace gpudoctor
