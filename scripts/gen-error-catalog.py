@@ -406,7 +406,15 @@ def main():
         if msg and (len(msg) >= 24 or fam == "nvml"):
             # Only distinctive texts: "unknown error" or "invalid argument" alone name nothing.
             lit = re.escape(msg).replace(r"\ ", " ")
-            pats.append(lit if fam != "nvml" else r"NVML[^\n]*" + lit)
+            # \b: "mapping of buffer object failed" must not match inside "unmapping of ...".
+            word = r"\b" if msg[0].isalnum() else ""
+            pats.append(word + lit if fam != "nvml" else r"NVML[^\n]*" + lit)
+        elif msg and fam == "cudart":
+            # PyTorch's C10_CUDA_CHECK prints "CUDA error: " + cudaGetErrorString(code) (then,
+            # pasted on one line, its "CUDA kernel errors might be ..." hint): after that prefix,
+            # and only there, a short message names its code.
+            lit = re.escape(msg).replace(r"\ ", " ")
+            pats.append(r"\bCUDA error: " + lit + r"(?:[.;,]|\s*$|\s+CUDA kernel errors)")
         for p in NUMBER_PATTERNS.get(fam, []):
             pats.append(p.format(n=num))
         example = f"{'CUDA error' if fam == 'cudart' else 'failed call to cuInit' if fam == 'cuda-driver' else label + ' error'}: {name}"

@@ -52,6 +52,29 @@ TEST(ExplainErrorCodes, EveryCodeIsExplainedByNameAndByItsMessage) {
   }
 }
 
+// PyTorch prints a CUDA runtime failure as "CUDA error: " + cudaGetErrorString(code), so after
+// that prefix even a short message ("misaligned address", "invalid argument") names its code;
+// alone, in other prose, it names nothing.
+TEST(ExplainErrorCodes, EveryCudaRuntimeMessageAfterPytorchsPrefixNamesItsCode) {
+  std::map<std::string, std::set<std::string>> codes_of_message;
+  for (const ErrorCode& c : builtin_matcher().base().codes) {
+    if (c.family == "cudart" && !c.message.empty()) codes_of_message[c.message].insert("code/cudart/" + c.name);
+  }
+  ASSERT_GT(codes_of_message.size(), 50u);
+  for (const auto& [message, rules] : codes_of_message) {
+    for (const std::string tail : {"", "\nCUDA kernel errors might be asynchronously reported at some other API call"}) {
+      const ExplainReport r = explain("RuntimeError: CUDA error: " + message + tail);
+      ASSERT_FALSE(r.matches.empty()) << "'" << message << "' gets no answer";
+      const std::string& first = r.matches.front().rule;
+      if (first.starts_with("code/")) EXPECT_TRUE(rules.contains(first)) << message << ": " << first;
+    }
+  }
+  const ExplainReport m = explain("RuntimeError: CUDA error: misaligned address");
+  ASSERT_FALSE(m.matches.empty());
+  EXPECT_EQ(m.matches.front().rule, "code/cudart/cudaErrorMisalignedAddress");
+  EXPECT_TRUE(explain("ValueError: invalid argument\nerror: misaligned address in struct").matches.empty());
+}
+
 TEST(ExplainErrorCodes, NumbersNamesAndCaseAreQueries) {
   const RuleBase& base = builtin_matcher().base();
   auto q = error_code_query(base, "802");
