@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <map>
 #include <optional>
 
 namespace gpudoctor {
@@ -257,6 +258,16 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   std::sort(known_lines.begin(), known_lines.end());
+  // Lines each superseded rule must leave to the rule that knows them better.
+  std::map<std::string, std::vector<std::uint64_t>, std::less<>> superseded_lines;
+  for (const RuleHits& h : hits) {
+    if (h.rule_index >= base.rules.size()) continue;
+    for (const std::string& id : base.rules[h.rule_index].supersedes) {
+      auto& lines = superseded_lines[id];
+      lines.insert(lines.end(), h.lines.begin(), h.lines.end());
+    }
+  }
+  for (auto& [id, lines] : superseded_lines) std::sort(lines.begin(), lines.end());
   // Catalog rules with more lines first, so that one matching a subset of another's lines
   // (the runtime's 303 on one line, the driver's 303 on that line and another) is the one
   // dropped.
@@ -273,6 +284,12 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
+    if (const auto it = superseded_lines.find(rule.id);
+        it != superseded_lines.end() && !h.lines.empty() &&
+        std::all_of(h.lines.begin(), h.lines.end(),
+                    [&](std::uint64_t l) { return std::binary_search(it->second.begin(), it->second.end(), l); })) {
+      continue;
+    }
     if (rule.catalog) {
       if (!h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
             return std::binary_search(known_lines.begin(), known_lines.end(), l);

@@ -42,6 +42,10 @@ struct Rule {
   /// older version than the second (core/version.hpp ordering); not when either is no version.
   /// One line shape that reports two opposite problems ("loaded X but compiled with Y").
   std::pair<std::string, std::string> require_older;
+  /// Ids of more general rules this one knows better: their answer is dropped for lines this
+  /// rule also recognised (the container hook's "libnvidia-ml.so.1: cannot open shared object
+  /// file" is the hook's, not the generic driver-library rule's).
+  std::vector<std::string> supersedes;
   std::vector<std::string> frameworks;
   std::vector<std::string> sources;
   /// Log lines the rule must recognise, each on its own (checked by the tests for the

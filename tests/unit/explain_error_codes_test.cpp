@@ -62,7 +62,8 @@ TEST(ExplainErrorCodes, EveryCudaRuntimeMessageAfterPytorchsPrefixNamesItsCode) 
   }
   ASSERT_GT(codes_of_message.size(), 50u);
   for (const auto& [message, rules] : codes_of_message) {
-    for (const std::string tail : {"", "\nCUDA kernel errors might be asynchronously reported at some other API call"}) {
+    for (const std::string tail :
+         {"", "\nCUDA kernel errors might be asynchronously reported at some other API call"}) {
       const ExplainReport r = explain("RuntimeError: CUDA error: " + message + tail);
       ASSERT_FALSE(r.matches.empty()) << "'" << message << "' gets no answer";
       const std::string& first = r.matches.front().rule;

@@ -225,3 +225,45 @@ TEST(ExplainRanking, PlatformTextKeepsOnlyItsPlatformAndBothWhenUnknown) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// The container hook's message names libnvidia-ml.so.1 "cannot open shared object file", which
+// the generic driver-library rule also recognises; on a machine that is itself a container, its
+// "container started without the NVIDIA runtime" alternative outranked the hook's own rule,
+// although the hook runs on the host. A rule that knows the line better supersedes the generic
+// one on the lines both recognised.
+TEST(ExplainRanking, TheContainerHooksOwnRuleSupersedesTheGenericLibraryRule) {
+  const std::string line =
+      "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI "
+      "runtime create failed: runc create failed: unable to start container process: error during container init: "
+      "error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\n"
+      "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object "
+      "file: no such file or directory: unknown.\n";
+  Facts container;
+  container.os.container = "docker";
+  for (const ExplainReport& r : {testing::explain_no_facts(line), explain_on(line, container)}) {
+    ASSERT_FALSE(r.matches.empty());
+    EXPECT_EQ(r.matches.front().rule, "container-cli-nvml-not-loadable");
+    for (const ExplainMatch& m : r.matches) EXPECT_FALSE(m.rule.starts_with("libcuda-missing")) << m.rule;
+  }
+  // Alone, the generic rule still answers the same library name.
+  const ExplainReport alone = explain_on("libnvidia-ml.so.1: cannot open shared object file\n", container);
+  ASSERT_FALSE(alone.matches.empty());
+  EXPECT_TRUE(alone.matches.front().rule.starts_with("libcuda-missing")) << alone.matches.front().rule;
+}
+
+TEST(ExplainRanking, SupersededRulesExist) {
+  const RuleBase& base = testing::builtin_matcher().base();
+  for (const Rule& rule : base.rules) {
+    for (const std::string& id : rule.supersedes) {
+      EXPECT_TRUE(std::any_of(base.rules.begin(), base.rules.end(), [&](const Rule& r) { return r.id == id; }))
+          << rule.id << " supersedes unknown rule " << id;
+      EXPECT_NE(id, rule.id);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
