@@ -25,6 +25,7 @@ Curated causes and fixes for the codes people meet most are in CURATED below; th
 the header's description and a generic fix.
 """
 import argparse
+import ctypes
 import datetime
 import importlib.util
 import pathlib
@@ -264,17 +265,23 @@ def parse_enum(text, type_name):
     return out
 
 
-def library_strings(path, first_name_prefix):
-    """name -> message from a library whose string table holds name, message pairs."""
+def cudart_messages(path):
+    """number -> the text cudaGetErrorString returns, asked of libcudart itself (it needs no GPU
+    and no driver). Pairing names with messages in the library's strings table went wrong where
+    the linker shares one text between codes or orders them otherwise: cudaErrorInvalidDeviceFunction
+    got "invalid configuration argument", cudaErrorInvalidResourceHandle "the operation cannot be
+    performed in the present state", and 54 codes got none."""
     try:
-        s = subprocess.run(["strings", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return {}
-    out = {}
-    for i, line in enumerate(s[:-1]):
-        if re.fullmatch(first_name_prefix + r"\w+", line) and not re.match(r"cuda[A-Z]", s[i + 1]):
-            out.setdefault(line, s[i + 1])
-    return out
+        lib = ctypes.CDLL(str(path))
+    except OSError:
+        return lambda num: ""
+    lib.cudaGetErrorString.restype = ctypes.c_char_p
+    lib.cudaGetErrorString.argtypes = [ctypes.c_int]
+
+    def message(num):
+        text = (lib.cudaGetErrorString(num) or b"").decode("utf-8", "replace")
+        return "" if text == "unrecognized error code" else text
+    return message
 
 
 def toml_str(s):
@@ -324,7 +331,7 @@ def main():
         del headers["nvml"]
         print("no nvml.h: NVML codes skipped (pass --nvml-header)", file=sys.stderr)
 
-    messages = {"cudart": library_strings(pathlib.Path(a.cuda) / "lib64/libcudart.so", r"cuda(?:Error|Success)")}
+    cudart_message = cudart_messages(pathlib.Path(a.cuda) / "lib64/libcudart.so")
     nccl_msgs = {}
     lib = pathlib.Path(a.cuda) / "lib64/libnccl.so"
     if lib.exists():
@@ -376,7 +383,7 @@ def main():
                 continue
             msg = ""
             if fam == "cudart":
-                msg = messages["cudart"].get(name, "")
+                msg = cudart_message(num)
             elif fam == "nccl":
                 msg = nccl_msgs.get(num, "")
             elif fam == "nvml":

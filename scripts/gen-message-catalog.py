@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Regenerates tests/catalog/messages.jsonl: the GPU-related error and warning messages of
-TensorFlow, PyTorch and JAX as their released wheels print them, with provenance (package,
+TensorFlow, PyTorch, JAX and NCCL as their released wheels print them, with provenance (package,
 release, file inside the wheel), so that explain's rules are checked against the messages'
 own sources rather than against example logs (tests/unit/explain_catalog_test.cpp).
 
 Run by hand (not in CI; it needs PyPI):
 
     scripts/gen-message-catalog.py [--out tests/catalog/messages.jsonl] [--only tensorflow]
+
+--only re-reads only the packages whose name contains the word and keeps the other packages'
+entries of the existing output file as they are (so adding one package does not re-read the
+others' many GB of wheels).
 
 Each wheel is read where it lies on PyPI with HTTP range requests: the zip's central directory,
 then only the members named in RELEASES (a few Python files, the shared libraries that hold the
@@ -17,7 +21,9 @@ Python files are parsed (ast): each string constant and f-string (its holes beco
 candidate. Shared libraries give the `strings` of the library (binutils) (the printf/absl
 format strings and the pieces that C++ streams join). A candidate is kept when it names the GPU
 stack (GPU_WORDS) and reads as an error, warning or notice (MESSAGE_WORDS), is prose (three
-words or more) and is not code (no C++ symbol, no flag description).
+words or more) and is not code (no C++ symbol, no flag description). NCCL's library is read
+without the GPU_WORDS test: its WARN format strings rarely name NCCL or CUDA (the "NCCL WARN"
+prefix is added when they are printed), and all of libnccl's prose is NCCL's.
 """
 import argparse
 import ast
@@ -49,6 +55,7 @@ JAXLIB_SO = r"jaxlib/(xla_extension\.so|_jax\.so|cuda/_[a-z]+\.so)$"
 JAXLIB_PY = r"jaxlib/(gpu_[a-z_]+|plugin_support|xla_client)\.py$"
 PJRT_SO = r"jax_plugins/xla_cuda12/xla_cuda_plugin\.so$"
 PLUGIN_PY = r"jax_cuda12_plugin/(__init__|_versions)?\.py$|jax_plugins/xla_cuda12/__init__\.py$"
+NCCL_SO = r"nvidia/nccl/lib/libnccl\.so\.2$"
 
 RELEASES = [
     ("tensorflow-gpu", "1.15.5", "cp37", [TF_PY, TF_SO]),
@@ -68,9 +75,19 @@ RELEASES = [
     ("jax-cuda12-pjrt", "0.9.2", "py3", [PJRT_SO]),
     ("jax-cuda12-plugin", "0.4.30", "cp311", [PLUGIN_PY, r"jax_cuda12_plugin/_[a-z]+\.so$"]),
     ("jax-cuda12-plugin", "0.9.2", "cp311", [PLUGIN_PY, r"jax_cuda12_plugin/_[a-z]+\.so$"]),
+    # NCCL as the frameworks pin it: 2.14.3 (torch 1.13, cu11 wheel), 2.18.1 (torch 2.1),
+    # 2.21.5 (torch 2.5/2.6), the newest cu12 and cu13 wheels.
+    ("nvidia-nccl-cu11", "2.14.3", "py3", [NCCL_SO]),
+    ("nvidia-nccl-cu12", "2.18.1", "py3", [NCCL_SO]),
+    ("nvidia-nccl-cu12", "2.21.5", "py3", [NCCL_SO]),
+    ("nvidia-nccl-cu12", "2.32.3", "py3", [NCCL_SO]),
+    ("nvidia-nccl-cu13", "2.32.3", "py3", [NCCL_SO]),
 ]
 
-FRAMEWORK = {"tensorflow": "tensorflow", "tensorflow-gpu": "tensorflow", "torch": "pytorch"}
+FRAMEWORK = {"tensorflow": "tensorflow", "tensorflow-gpu": "tensorflow", "torch": "pytorch",
+             "nvidia-nccl-cu11": "nccl", "nvidia-nccl-cu12": "nccl", "nvidia-nccl-cu13": "nccl"}
+# Libraries whose every prose string is GPU-stack prose: the GPU_WORDS test is not applied.
+ALL_GPU = {"nccl"}
 
 GPU_WORDS = re.compile(
     r"cuda|cudnn|cublas|cufft|cusolver|cusparse|curand|nccl|nvml|\bgpus?\b|nvidia|\bdriver\b|"
@@ -199,19 +216,23 @@ def binary_strings(stream):
     return out
 
 
-def is_message(s):
+def is_message(s, gpu_words=True):
     s = s.strip()
     if not (16 <= len(s) <= 400) or len(s.split()) < 3 or not re.search(r"[a-z]", s):
         return False
-    if not GPU_WORDS.search(s) or not MESSAGE_WORDS.search(s) or NOT_MESSAGE.search(s):
+    if gpu_words and not GPU_WORDS.search(s):
+        return False
+    if not MESSAGE_WORDS.search(s) or NOT_MESSAGE.search(s):
         return False
     # Mostly letters and spaces: prose, not a table or an encoded blob.
     letters = sum(c.isalpha() or c == " " for c in s)
     return letters >= 0.7 * len(s)
 
 
-def member_messages(zf, info, wheel):
-    key = hashlib.sha256(f"{wheel}/{info.filename}".encode()).hexdigest()[:24]
+def member_messages(zf, info, wheel, gpu_words=True):
+    key = hashlib.sha256(f"{wheel}/{info.filename}/{gpu_words}".encode()).hexdigest()[:24]
+    if gpu_words:  # the key the cache had before the NCCL libraries were read
+        key = hashlib.sha256(f"{wheel}/{info.filename}".encode()).hexdigest()[:24]
     cached = CACHE / f"{key}.json"
     if cached.exists():
         return json.loads(cached.read_text())
@@ -220,7 +241,7 @@ def member_messages(zf, info, wheel):
             found = python_strings(f.read().decode("utf-8", "replace"))
         else:
             found = binary_strings(f)
-    kept = sorted({s.strip() for s in found if is_message(s)})
+    kept = sorted({s.strip() for s in found if is_message(s, gpu_words)})
     CACHE.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(kept))
     return kept
@@ -233,6 +254,14 @@ def main():
     args = ap.parse_args()
 
     catalog = {}  # (framework, text) -> sources
+    out = pathlib.Path(args.out)
+    if args.only and out.exists():
+        # Keep what the other packages contributed; the packages read again replace theirs.
+        for line in out.read_text().splitlines():
+            entry = json.loads(line)
+            kept = [s for s in entry["sources"] if args.only not in s.split(" ", 1)[0]]
+            if kept:
+                catalog[(entry["framework"], entry["text"])] = kept
     for package, version, tag, members in RELEASES:
         if args.only and args.only not in package:
             continue
@@ -242,12 +271,11 @@ def main():
         wanted = [i for i in zf.infolist() if any(re.search(m, i.filename) for m in members)]
         framework = FRAMEWORK.get(package, "jax")
         for info in wanted:
-            msgs = member_messages(zf, info, fn)
+            msgs = member_messages(zf, info, fn, framework not in ALL_GPU)
             print(f"  {info.filename}: {info.file_size >> 20} MiB, {len(msgs)} messages", file=sys.stderr)
             for text in msgs:
                 catalog.setdefault((framework, text), []).append(f"{package} {version}: {info.filename}")
 
-    out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as f:
         for (framework, text), sources in sorted(catalog.items()):

@@ -132,5 +132,31 @@ TEST(ExplainErrorCodes, ANumberWithoutContextIsNotACode) {
   EXPECT_TRUE(r.matches.empty()) << r.matches.front().rule;
 }
 
+// The texts are cudaGetErrorString's own (libcudart.so.13 of CUDA 13.0, asked through ctypes by
+// scripts/gen-error-catalog.py): pairing names and texts in the library's strings table gave
+// eight codes a neighbour's text and 54 none (found through NCCL's catalog messages, which hold
+// the runtime it links statically).
+TEST(ExplainErrorCodes, CudaTextsBelongToTheirOwnCodes) {
+  const std::map<std::string, std::string> expected = {
+      {"cudaErrorInvalidDeviceFunction", "invalid device function"},
+      {"cudaErrorInvalidConfiguration", "invalid configuration argument"},
+      {"cudaErrorInvalidResourceHandle", "invalid resource handle"},
+      {"cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+      {"cudaErrorIncompatibleDriverContext", "incompatible driver context"},
+      {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+  };
+  std::set<std::string> seen;
+  for (const ErrorCode& c : builtin_matcher().base().codes) {
+    const auto it = expected.find(c.name);
+    if (it == expected.end()) continue;
+    seen.insert(c.name);
+    EXPECT_EQ(c.message, it->second) << c.name;
+  }
+  EXPECT_EQ(seen.size(), expected.size());
+  const ExplainReport r = explain("RuntimeError: CUDA error: invalid configuration argument");
+  EXPECT_NE(testing::find_rule(r, "code/cudart/cudaErrorInvalidConfiguration"), nullptr);
+  EXPECT_EQ(testing::find_rule(r, "code/cudart/cudaErrorInvalidDeviceFunction"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -122,5 +122,143 @@ TEST(ExplainNccl, ProxyFailureIsASummaryAfterTheRealWarn) {
   ASSERT_TRUE(leads_with(with_cause, "nccl-ib-memlock-limit"));
 }
 
+// The catalog's NCCL messages (tests/catalog/messages.jsonl, libnccl.so of the nvidia-nccl
+// wheels 2.14.3 to 2.32.3) that name a cause a user can fix.
+
+TEST(ExplainNccl, VersionMismatchBetweenRanksIsNotALibraryOnTheSearchPath) {
+  const std::string lines[] = {
+      "node-2:77:77 [0] init.cc:1043 NCCL WARN Mismatched NCCL version detected : rank 3 version 22105 rank 0 version "
+      "21803\n",
+      "node-1:61:90 [0] ras/ras.cc:415 NCCL WARN NCCL version mismatch with remote peer 10.0.0.5<28028> (local: "
+      "2.27.7, "
+      "remote 2.26.2)\n",
+  };
+  for (const auto& line : lines) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "nccl-version-mismatch-ranks")) << line;
+    EXPECT_NE(r.matches.front().fix.find("every node"), std::string::npos);
+  }
+}
+
+TEST(ExplainNccl, LibraryOlderThanTheApplicationIsTheLibraryVersion) {
+  const auto r = explain_no_facts(
+      "host:5:5 [0] dev_runtime.cc:1428 NCCL WARN NCCL library is too old. This application was compiled with NCCL "
+      "version 2.29.2, but is running with NCCL library version 2.27.7.\n");
+  ASSERT_TRUE(leads_with(r, "nccl-library-version"));
+}
+
+TEST(ExplainNccl, SharedMemoryThatCannotGrowAfterLastErrorIsTheShmRule) {
+  const auto r = explain_no_facts(std::string(kTorchSystemError) +
+                                  "Error: failed to extend /dev/shm/nccl-Xa81qD to 9637892 bytes, error: No space "
+                                  "left on device (28)\n");
+  ASSERT_TRUE(leads_with(r, "nccl-shm-failure"));
+}
+
+TEST(ExplainNccl, PeerAccessRefusedIsPeerToPeerNotTheBareCudaCode) {
+  const auto r = explain_no_facts(
+      "host:3:40 [1] transport/p2p.cc:355 NCCL WARN failed to peer with device 0(=1b000): 217 peer access is not "
+      "supported between these two devices\n");
+  ASSERT_TRUE(leads_with(r, "nccl-p2p-access-failed"));
+  EXPECT_NE(r.matches.front().fix.find("NCCL_P2P_DISABLE=1"), std::string::npos);
+}
+
+TEST(ExplainNccl, NvlinkPeersWithoutP2pIsAHardwareOrFabricProblem) {
+  const auto r = explain_no_facts(
+      "host:3:3 [0] graph/paths.cc:396 NCCL WARN P2P is disabled between NVLINK connected GPUs 1 and 0. This should "
+      "not "
+      "be the case given their connectivity, and is probably due to a hardware issue. If you still want to proceed, "
+      "you can set NCCL_IGNORE_DISABLED_P2P=1.\n");
+  ASSERT_TRUE(leads_with(r, "nccl-nvlink-p2p-disabled"));
+}
+
+TEST(ExplainNccl, InfinibandDeviceThatCannotBeOpened) {
+  const auto r = explain_no_facts(
+      "gpu-1:12:12 [0] transport/net_ib/init.cc:334 NCCL WARN NET/IB : Unable to open "
+      "device mlx5_0\n");
+  ASSERT_TRUE(leads_with(r, "nccl-ib-device-unusable"));
+  EXPECT_NE(r.matches.front().cause.find("mlx5_0"), std::string::npos);
+  EXPECT_NE(r.matches.front().fix.find("/dev/infiniband"), std::string::npos);
+}
+
+TEST(ExplainNccl, InfinibandAndRoceNicsMixedInOneConnection) {
+  const auto r = explain_no_facts(
+      "NCCL WARN NET/IB : Attempted to connect incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_2:1/RoCE. Try "
+      "selecting NICs of only one link type using NCCL_IB_HCA\n");
+  ASSERT_TRUE(leads_with(r, "nccl-ib-mixed-link-layers"));
+  EXPECT_NE(r.matches.front().fix.find("NCCL_IB_HCA"), std::string::npos);
+}
+
+TEST(ExplainNccl, TruncatedMessageIsACollectiveSizeMismatchBetweenRanks) {
+  const std::string lines[] = {
+      "NCCL WARN NET/Socket : peer 10.0.0.2<55555> message truncated : receiving 1048576 bytes instead of 65536. If "
+      "you "
+      "believe your socket network is in a healthy state, there may be a mismatch in collective sizes or environment "
+      "settings (e.g. NCCL_PROTO, NCCL_ALGO) between ranks\n",
+      "NCCL WARN NET/IB : req 0/1 tag 7 peer 10.0.0.2<55555> collective mismatch error, local size 4096 remote size "
+      "8192\n",
+  };
+  for (const auto& line : lines) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "nccl-collective-size-mismatch")) << line;
+  }
+}
+
+TEST(ExplainNccl, SocketCallsWithoutTheWarnPrefixAreTheSocketProblem) {
+  const std::string lines[] = {
+      "Last error:\nNet : Connect to 10.0.0.2<40155> failed : Connection refused\n",
+      "Last error:\nncclSocketInit: Socket creation failed : Address family not supported by protocol\n",
+  };
+  for (const auto& line : lines) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "nccl-socket-failure")) << line;
+  }
+}
+
+TEST(ExplainNccl, ProxyCallToALocalRankFailedPointsAtThatRank) {
+  const auto r = explain_no_facts("host:9:88 [2] proxy.cc:884 NCCL WARN Proxy Call to rank 1 failed (Setup)\n");
+  ASSERT_TRUE(leads_with(r, "nccl-proxy-call-failed"));
+  EXPECT_NE(r.matches.front().cause.find("rank 1"), std::string::npos);
+}
+
+TEST(ExplainNccl, BootstrapRootSeesTwoWorldSizes) {
+  const auto r = explain_no_facts(
+      "node-0:40:52 [0] bootstrap.cc:140 NCCL WARN Bootstrap Root : mismatch in rank count from procs 16 : 8\n");
+  ASSERT_TRUE(leads_with(r, "nccl-bootstrap-rank-count-mismatch"));
+  EXPECT_NE(r.matches.front().cause.find("16"), std::string::npos);
+}
+
+TEST(ExplainNccl, BareUnhandledSystemErrorAsOldNcclAndTensorflowPrintIt) {
+  // ncclGetErrorString(ncclSystemError) of NCCL 2.14-2.18 has no "(run with NCCL_DEBUG=INFO ...)".
+  const auto r = explain_no_facts("tensorflow.python.framework.errors_impl.InternalError: unhandled system error\n");
+  ASSERT_TRUE(leads_with(r, "nccl-unhandled-system-error"));
+}
+
+// NCCL's alloc.h wordings, as libnccl and the copies inside torch 1.13 and TensorFlow print them.
+TEST(ExplainNccl, NcclDeviceAllocationFailureIsNcclsBuffersAndHostAllocIsNotGpuMemory) {
+  const auto device =
+      explain_no_facts("host:5:40 [1] include/alloc.h:84 NCCL WARN Failed to CUDA malloc 33554432 bytes\n");
+  ASSERT_TRUE(leads_with(device, "nccl-cuda-out-of-memory"));
+  const auto host =
+      explain_no_facts("host:5:40 [1] include/alloc.h:31 NCCL WARN Failed to CUDA host alloc 4194304 bytes\n");
+  EXPECT_EQ(find_rule(host, "tf-gpu-alloc-failed"), nullptr) << "pinned host memory read as GPU memory";
+}
+
+TEST(ExplainNccl, DiagnosticProbeTimeoutIsNoCollectiveTimeout) {
+  const auto diag = explain_no_facts(
+      "host:5:5 [0] NCCL INFO misc/diag.cc:210 NCCL DIAG [INFO] net bw: capability probe timed out in comm 0x7f3a\n");
+  EXPECT_EQ(find_rule(diag, "nccl-timeout"), nullptr);
+  const auto torch = explain_no_facts(
+      "[rank0]:[E1201 10:00:00.000000000 ProcessGroupNCCL.cpp:1895] Some NCCL operations have failed or timed out. "
+      "Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete "
+      "data.\n");
+  EXPECT_NE(find_rule(torch, "nccl-timeout"), nullptr);
+}
+
+TEST(ExplainNccl, InsufficientDriverIsADriverOlderThanThisNccl) {
+  const auto r = explain_no_facts("host:5:5 [0] NCCL WARN Insufficient driver: 12020 < 12080\n");
+  ASSERT_TRUE(leads_with(r, "nccl-driver-too-old"));
+  EXPECT_NE(r.matches.front().cause.find("12080"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor
