@@ -115,5 +115,22 @@ TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
   EXPECT_FALSE(verify_passed(r));
 }
 
+// A failure outside any step (the child that runs the steps could not start, a library wrote on
+// stderr) fails the run even when every step it did run passed: a ✓ over a partial run is wrong.
+// (The mutation run's survivor `verify-problems-ignored`.)
+TEST(VerifyReportPassed, AProblemOutsideTheStepsFailsARunWhoseStepsPassed) {
+  VerifyReport r;
+  r.steps.push_back({.name = "driver",
+                     .device = 0,
+                     .status = StepStatus::passed,
+                     .detail = "",
+                     .last_call = "",
+                     .elapsed_ms = 1,
+                     .notes = {}});
+  ASSERT_TRUE(verify_passed(r));
+  r.problems.push_back("the verify child for GPU 1 could not start: fork: Resource temporarily unavailable");
+  EXPECT_FALSE(verify_passed(r));
+}
+
 }  // namespace
 }  // namespace gpudoctor::gpu
