@@ -90,6 +90,10 @@ const Case kCases[] = {
     {"numa-warning-harmless",
      "2024-01-01 I external/local_xla/xla/stream_executor/cuda/cuda_executor.cc:887] could not open file to read NUMA "
      "node: /sys/bus/pci/devices/0000:2b:00.0/numa_node\nYour kernel may have been built without NUMA support."},
+    {"numa-warning-harmless",
+     "2021-08-21 10:32:12.586804: I tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc:305] "
+     "Could not identify NUMA node of platform GPU ID 0, defaulting to 0. Your kernel may not have been built with "
+     "NUMA support."},
 };
 
 TEST(ExplainGeneralisation, UnseenLogsRankTheirCategory) {
