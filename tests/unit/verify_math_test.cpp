@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include "model/verify_report.hpp"
 
@@ -87,31 +88,24 @@ TEST(VerifyVersionText, EachLibrarysEncoding) {
   EXPECT_EQ(packed_version_text(0), "");
 }
 
+VerifyStep step(const char* name, std::optional<int> device, StepStatus status, const char* detail = "",
+                const char* last_call = "") {
+  return {.name = name,
+          .device = device,
+          .status = status,
+          .detail = detail,
+          .last_call = last_call,
+          .elapsed_ms = status == StepStatus::skipped ? 0 : 1,
+          .notes = {}};
+}
+
 TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
   VerifyReport r;
   EXPECT_FALSE(verify_passed(r)) << "no step ran";
-  r.steps.push_back({.name = "driver",
-                     .device = 0,
-                     .status = StepStatus::passed,
-                     .detail = "",
-                     .last_call = "",
-                     .elapsed_ms = 1,
-                     .notes = {}});
-  r.steps.push_back({.name = "peer-access",
-                     .device = {},
-                     .status = StepStatus::skipped,
-                     .detail = "one GPU",
-                     .last_call = "",
-                     .elapsed_ms = 0,
-                     .notes = {}});
+  r.steps.push_back(step("driver", 0, StepStatus::passed));
+  r.steps.push_back(step("peer-access", {}, StepStatus::skipped, "one GPU"));
   EXPECT_TRUE(verify_passed(r));
-  r.steps.push_back({.name = "sgemm",
-                     .device = 0,
-                     .status = StepStatus::timeout,
-                     .detail = "",
-                     .last_call = "cublasSgemm_v2",
-                     .elapsed_ms = 1,
-                     .notes = {}});
+  r.steps.push_back(step("sgemm", 0, StepStatus::timeout, "", "cublasSgemm_v2"));
   EXPECT_FALSE(verify_passed(r));
 }
 
@@ -120,13 +114,7 @@ TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
 // (The mutation run's survivor `verify-problems-ignored`.)
 TEST(VerifyReportPassed, AProblemOutsideTheStepsFailsARunWhoseStepsPassed) {
   VerifyReport r;
-  r.steps.push_back({.name = "driver",
-                     .device = 0,
-                     .status = StepStatus::passed,
-                     .detail = "",
-                     .last_call = "",
-                     .elapsed_ms = 1,
-                     .notes = {}});
+  r.steps.push_back(step("driver", 0, StepStatus::passed));
   ASSERT_TRUE(verify_passed(r));
   r.problems.push_back("the verify child for GPU 1 could not start: fork: Resource temporarily unavailable");
   EXPECT_FALSE(verify_passed(r));
