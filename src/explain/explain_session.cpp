@@ -244,6 +244,19 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
   return true;
 }
 
+/// Non-empty when the log's own platform (its DLL names and C:\ paths, or its manylinux wheels
+/// and POSIX site-packages) is not the platform of the machine whose facts were probed.
+std::string foreign_log_note(const ExplainMachine& m) {
+  if (m.facts == nullptr) return "";
+  const Platform here = m.facts->os.wsl2 ? Platform::wsl2 : m.facts->platform;
+  if (m.log.platform == Platform::windows && here != Platform::windows) {
+    return std::string("the log comes from native Windows; this machine runs ") +
+           (here == Platform::wsl2 ? "WSL2" : "Linux");
+  }
+  if (m.log.posix && here == Platform::windows) return "the log comes from Linux or WSL2; this machine runs Windows";
+  return "";
+}
+
 }  // namespace
 
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine) {
@@ -414,7 +427,15 @@ ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   std::vector<RuleHits> hits = scanner_.hits();
   ExplainMachine with_log = machine;
   take_log_facts(matcher_.base(), hits, with_log.log);
+  // A log from another platform describes another system: this machine's facts (its cuDNN, its
+  // driver) must not pick the cause; the text alone does.
+  const std::string foreign = foreign_log_note(with_log);
+  if (!foreign.empty()) {
+    with_log.facts = nullptr;
+    with_log.platform.reset();
+  }
   ExplainReport report = rank_hits(matcher_.base(), hits, with_log);
+  report.facts_note = foreign;
   report.input = decoder_.stats();
   const LogDecoderStats& second = second_decoder_.stats();
   report.input.bytes_in += second.bytes_in;

@@ -48,7 +48,10 @@ struct ExplainMatch {
 struct ExplainReport {
   std::vector<ExplainMatch> matches;  ///< best first; harmless ones after all real ones
   LogDecoderStats input;
-  bool probed = false;                ///< the machine's facts were used
+  bool probed = false;  ///< the machine's facts were used
+  /// Why this machine's facts were set aside although probed: the log comes from another
+  /// platform ("the log comes from native Windows; this machine runs Linux"); empty otherwise.
+  std::string facts_note;
   std::vector<std::string> problems;  ///< rule files skipped, input problems
 };
 

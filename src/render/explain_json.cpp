@@ -40,6 +40,7 @@ std::string render_explain_json(const ExplainReport& report) {
   json doc{
       {"schema_version", kExplainSchemaVersion},
       {"probed", report.probed},
+      {"facts_note", report.facts_note.empty() ? json(nullptr) : json(report.facts_note)},
       {"input",
        {{"bytes", report.input.bytes_in},
         {"lines", report.input.lines},

@@ -62,7 +62,9 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
   out +=
       fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
                   p.bold, problems, p.reset, candidates, harmless, report.input.lines,
-                  report.probed ? "; ranked with this machine's facts" : "; from the text alone (--no-probe)",
+                  report.probed               ? std::string("; ranked with this machine's facts")
+                  : report.facts_note.empty() ? std::string("; from the text alone (--no-probe)")
+                                              : "; from the text alone (" + report.facts_note + ")",
                   report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
                       ? std::string("; input was ") + to_string(report.input.encoding)
                       : std::string());

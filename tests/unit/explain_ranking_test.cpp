@@ -267,3 +267,39 @@ TEST(ExplainRanking, SupersededRulesExist) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// A log from native Windows (its DLL names, its C:\ paths) explained on a Linux machine: this
+// machine's facts describe another system, so they must not pick the cause. Seen: a Windows
+// cuDNN 8 DLL that failed to load (Error code 126) was put down to "another cuDNN major is
+// installed" because this Linux machine has cuDNN 9, and the rendering said "ranked with this
+// machine's facts".
+TEST(ExplainRanking, AWindowsLogIsNotJudgedByTheFactsOfThisLinuxMachine) {
+  Facts linux_box = linux_machine(true);
+  LibraryFacts cudnn;
+  cudnn.name = "cudnn";
+  cudnn.version = Version::parse("9.19.0");
+  cudnn.path = "/usr/local/cuda/lib64";
+  cudnn.files = {"libcudnn.so.9"};
+  cudnn.origin = "toolkit";
+  linux_box.libraries.push_back(cudnn);
+  const std::string windows_log =
+      "Could not load library cudnn_cnn_infer64_8.dll. Error code 126\n"
+      "Please make sure cudnn_cnn_infer64_8.dll is in your library path!\n";
+  const ExplainReport r = explain_on(windows_log, linux_box);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_FALSE(r.probed);
+  EXPECT_NE(r.facts_note.find("Windows"), std::string::npos) << r.facts_note;
+  EXPECT_EQ(r.matches.front().rule, testing::explain_no_facts(windows_log).matches.front().rule);
+  for (const ExplainMatch& m : r.matches) EXPECT_TRUE(m.facts_verdict.empty()) << m.rule << ": " << m.facts_verdict;
+
+  // The same machine's facts still count for a log from Linux.
+  const ExplainReport own = explain_on("ImportError: libcudnn.so.8: cannot open shared object file\n", linux_box);
+  EXPECT_TRUE(own.probed);
+  EXPECT_TRUE(own.facts_note.empty());
+}
+
+}  // namespace
+}  // namespace gpudoctor
