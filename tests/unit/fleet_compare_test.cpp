@@ -67,6 +67,19 @@ TEST(FleetCompare, WithoutAMajorityNobodyIsAnOutlierButAMissingGpuIs) {
   EXPECT_NE(r.outliers[0].reason.find("1 GPU(s) where most nodes have 2"), std::string::npos);
 }
 
+// An even split is no majority: with two nodes on each driver neither half is "the odd one out"
+// (the mutation run's survivor `fleet-majority-half`: `>=` instead of `>` for "most").
+TEST(FleetCompare, AnEvenSplitHasNoOutlierGroup) {
+  FleetReport r;
+  r.nodes = {node("a", "580.95.05"), node("b", "580.95.05"), node("c", "570.86.10"), node("d", "570.86.10")};
+  compare_fleet(r);
+  ASSERT_EQ(r.groups.size(), 2u);
+  for (const auto& g : r.groups) EXPECT_FALSE(g.outlier) << g.id;
+  EXPECT_TRUE(r.outliers.empty()) << r.outliers.front().node << ": " << r.outliers.front().reason;
+  ASSERT_EQ(r.differences.size(), 1u);
+  EXPECT_EQ(r.differences[0].key, "driver");
+}
+
 TEST(FleetCompare, AnEnvironmentVariableSetOnOneNodeIsADifference) {
   FleetReport r;
   r.nodes = {node("a", "580.95.05"), node("b", "580.95.05"), node("c", "580.95.05")};
