@@ -273,7 +273,8 @@ def cudart_messages(path):
     performed in the present state", and 54 codes got none."""
     try:
         lib = ctypes.CDLL(str(path))
-    except OSError:
+    except OSError as e:
+        print(f"{path}: {e}: the CUDA runtime codes get no message text", file=sys.stderr)
         return lambda num: ""
     lib.cudaGetErrorString.restype = ctypes.c_char_p
     lib.cudaGetErrorString.argtypes = [ctypes.c_int]
@@ -410,9 +411,9 @@ def main():
             f"This is what {label} reported; the lines before it in the log usually say which call failed. "
             "Run `gpudoctor` to check the driver, CUDA and library versions this program uses.")
         pats = [r"\b" + name + r"\b"]
+        lit = re.escape(msg).replace(r"\ ", " ")
         if msg and (len(msg) >= 24 or fam == "nvml"):
             # Only distinctive texts: "unknown error" or "invalid argument" alone name nothing.
-            lit = re.escape(msg).replace(r"\ ", " ")
             # \b: "mapping of buffer object failed" must not match inside "unmapping of ...".
             word = r"\b" if msg[0].isalnum() else ""
             pats.append(word + lit if fam != "nvml" else r"NVML[^\n]*" + lit)
@@ -420,7 +421,6 @@ def main():
             # PyTorch's C10_CUDA_CHECK prints "CUDA error: " + cudaGetErrorString(code) (then,
             # pasted on one line, its "CUDA kernel errors might be ..." hint): after that prefix,
             # and only there, a short message names its code.
-            lit = re.escape(msg).replace(r"\ ", " ")
             pats.append(r"\bCUDA error: " + lit + r"(?:[.;,]|\s*$|\s+CUDA kernel errors)")
         for p in NUMBER_PATTERNS.get(fam, []):
             pats.append(p.format(n=num))

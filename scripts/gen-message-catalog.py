@@ -230,9 +230,8 @@ def is_message(s, gpu_words=True):
 
 
 def member_messages(zf, info, wheel, gpu_words=True):
-    key = hashlib.sha256(f"{wheel}/{info.filename}/{gpu_words}".encode()).hexdigest()[:24]
-    if gpu_words:  # the key the cache had before the NCCL libraries were read
-        key = hashlib.sha256(f"{wheel}/{info.filename}".encode()).hexdigest()[:24]
+    # Without the GPU_WORDS test another set is kept; the plain key is the one the cache had before.
+    key = hashlib.sha256(f"{wheel}/{info.filename}{'' if gpu_words else '/all-prose'}".encode()).hexdigest()[:24]
     cached = CACHE / f"{key}.json"
     if cached.exists():
         return json.loads(cached.read_text())

@@ -244,6 +244,13 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
   return true;
 }
 
+/// True when every line of `h` is in `sorted_lines` (and it has lines): another answer covers it.
+bool lines_covered(const RuleHits& h, const std::vector<std::uint64_t>& sorted_lines) {
+  return !h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
+    return std::binary_search(sorted_lines.begin(), sorted_lines.end(), l);
+  });
+}
+
 /// Non-empty when the log's own platform (its DLL names and C:\ paths, or its manylinux wheels
 /// and POSIX site-packages) is not the platform of the machine whose facts were probed.
 std::string foreign_log_note(const ExplainMachine& m) {
@@ -297,25 +304,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
-    if (const auto it = superseded_lines.find(rule.id);
-        it != superseded_lines.end() && !h.lines.empty() &&
-        std::all_of(h.lines.begin(), h.lines.end(),
-                    [&](std::uint64_t l) { return std::binary_search(it->second.begin(), it->second.end(), l); })) {
+    if (const auto it = superseded_lines.find(rule.id); it != superseded_lines.end() && lines_covered(h, it->second)) {
       continue;
     }
     if (rule.catalog) {
-      if (!h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
-            return std::binary_search(known_lines.begin(), known_lines.end(), l);
-          })) {
-        continue;
-      }
+      if (lines_covered(h, known_lines)) continue;
       // One code printed by two libraries' names on the same lines (the runtime's and the
       // driver's 303): one answer.
-      if (!h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
-            return std::binary_search(catalog_lines.begin(), catalog_lines.end(), l);
-          })) {
-        continue;
-      }
+      if (lines_covered(h, catalog_lines)) continue;
       catalog_lines.insert(catalog_lines.end(), h.lines.begin(), h.lines.end());
       std::sort(catalog_lines.begin(), catalog_lines.end());
     }

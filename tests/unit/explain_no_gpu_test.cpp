@@ -149,6 +149,15 @@ TEST(ExplainWrongAdvice, CudnnNewerThanTheBuildIsNotCalledOlder) {
   EXPECT_EQ(older.matches.front().rule, "cudnn-runtime-older-than-build");
   EXPECT_EQ(older.matches.front().fix.find("nvidia-cudnn-cu12==7"), std::string::npos)
       << "no cuDNN 7 wheel exists: " << older.matches.front().fix;
+
+  // A build for cuDNN 7 (TF 1.13-2.3) that loaded cuDNN 8: no pip pin to cuDNN 7 either.
+  const ExplainReport seven = explain(
+      "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 7.6.5.  CuDNN library major and minor "
+      "version needs to match or have higher minor version in case of CuDNN 7.0 or later version.");
+  ASSERT_FALSE(seven.matches.empty());
+  EXPECT_EQ(seven.matches.front().rule, "cudnn-runtime-major-differs-from-build");
+  EXPECT_EQ(seven.matches.front().fix.find("nvidia-cudnn-cu12==7"), std::string::npos) << seven.matches.front().fix;
+  EXPECT_NE(seven.matches.front().fix.find("7.6.5"), std::string::npos) << seven.matches.front().fix;
 }
 
 }  // namespace
