@@ -257,6 +257,7 @@ TEST(ExplainNccl, DiagnosticProbeTimeoutIsNoCollectiveTimeout) {
 TEST(ExplainNccl, InsufficientDriverIsADriverOlderThanThisNccl) {
   const auto r = explain_no_facts("host:5:5 [0] NCCL WARN Insufficient driver: 12020 < 12080\n");
   ASSERT_TRUE(leads_with(r, "nccl-driver-too-old"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old") << "the driver is the problem, not the collective";
   EXPECT_NE(r.matches.front().cause.find("12080"), std::string::npos);
 }
 
