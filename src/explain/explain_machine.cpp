@@ -142,6 +142,26 @@ Truth driver_drops_gpu(const Facts& f, const KnowledgeBase* kb) {
   return Truth::no;
 }
 
+/// A cuDNN the dynamic loader finds on its own search path (LD_LIBRARY_PATH, ld.so.cache) of the
+/// same major as an environment's nvidia-cudnn wheel but another version. The loader searches
+/// LD_LIBRARY_PATH before the wheel's RUNPATH, and cuDNN 9 opens its engine sub-libraries by
+/// bare soname, so one process can end up with parts of both (pytorch#102535, #188892). Other
+/// majors do not mix: their sonames differ. Unknown versions say nothing.
+Truth cudnn_loader_mix(const Facts& f) {
+  bool wheel = false;
+  for (const auto& env : f.python_envs) {
+    for (const auto& w : env.nvidia_wheels) {
+      if (w.library != "cudnn") continue;
+      wheel = true;
+      for (const auto* l : libraries_named(f, "cudnn")) {
+        if (!l->loader_order || l->origin == "pip-wheel" || !l->version) continue;
+        if (l->version->major() == w.version.major() && !l->version->same_series(w.version, 3)) return Truth::yes;
+      }
+    }
+  }
+  return wheel ? Truth::no : Truth::unknown;
+}
+
 bool driver_loaded(const Facts& f) {
   return f.driver.version.has_value() || f.driver.nvidia_module_loaded || f.driver.nvml_status == LibraryStatus::ok;
 }
@@ -210,10 +230,10 @@ bool library_file_present(const Facts& f, std::string_view file) {
 
 const std::vector<std::string>& explain_condition_names() {
   static const std::vector<std::string> kNames = {
-      "platform-windows",  "platform-wsl2", "platform-linux",  "container",           "driver-loaded",
-      "no-driver",         "gpu-present",   "no-gpu",          "multi-gpu",           "cudnn-present",
-      "cudnn-other-major", "lib-found",     "toolkit-present", "framework-cpu-build", "framework-cuda-build",
-      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu"};
+      "platform-windows",  "platform-wsl2", "platform-linux",   "container",           "driver-loaded",
+      "no-driver",         "gpu-present",   "no-gpu",           "multi-gpu",           "cudnn-present",
+      "cudnn-other-major", "lib-found",     "toolkit-present",  "framework-cpu-build", "framework-cuda-build",
+      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu", "cudnn-loader-mix"};
   return kNames;
 }
 
@@ -259,6 +279,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
     }));
   }
   if (condition == "driver-drops-gpu") return driver_drops_gpu(*f, machine.kb);
+  if (condition == "cudnn-loader-mix") return cudnn_loader_mix(*f);
   if (condition == "lib-found") {
     const std::string lib = first_capture(captures, "lib");
     if (lib.empty()) return Truth::unknown;

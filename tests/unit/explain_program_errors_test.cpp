@@ -1,0 +1,192 @@
+// Errors of the user's own program on a working GPU stack (data/explain/program-errors.toml),
+// and PyTorch's "GET/FIND was unable to find an engine", whose cause the message hides
+// (data/explain/cudnn.toml). The lines are real ones pasted in public issues and notes (named
+// per test); the causes come from where PyTorch raises them.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_kb;
+using testing::builtin_matcher;
+using testing::explain_no_facts;
+using testing::find_rule;
+using testing::leads_with;
+
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Before, the first line was answered as "A CUDA error raised by the program's own kernels" with
+// CUDA_LAUNCH_BLOCKING=1 as the fix (it is not a CUDA error: ATen refuses before launching
+// anything), and the others got no answer at all.
+TEST(ExplainProgramErrors, TensorsOnTwoDevicesNameBothDevicesAndTheMove) {
+  struct Case {
+    const char* line;
+    const char* device_a;
+    const char* device_b;
+  };
+  for (const Case& c : {
+           // a note on NeuralRecon-W (the line as cut off in the paste)
+           Case{"RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cpu and "
+                "cuda:0! (when checking argument for argument index in method wrapper__index_selec",
+                "cpu", "cuda:0"},
+           // a T4 x2 notebook: HF Trainer wrapped the model in DataParallel
+           Case{"`Expected all tensors to be on the same device, but got index is on cuda:1,", "", ""},
+           Case{"RuntimeError: Expected all tensors to be on the same device, but got index is on cuda:0, different "
+                "from other tensors on cpu (when checking argument in method wrapper_CUDA__index_select)",
+                "cuda:0", "cpu"},
+           // torch.nn.Conv2d via Python, and the same check through tch-rs (C++ type names)
+           Case{"RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the "
+                "same or input should be a MKLDNN tensor and weight is a dense tensor",
+                "torch.FloatTensor", "torch.cuda.FloatTensor"},
+           Case{"called `Result::unwrap()` on an `Err` value: Torch(\"Input type (CPUFloatType) and weight type "
+                "(CUDAFloatType) should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
+                "CPUFloatType", "CUDAFloatType"},
+       }) {
+    const auto r = explain_no_facts(c.line);
+    ASSERT_TRUE(leads_with(r, "torch-tensors-on-different-devices")) << c.line;
+    const auto& m = r.matches.front();
+    EXPECT_EQ(m.category, "other");
+    EXPECT_TRUE(contains(m.cause, "The GPU stack works")) << m.cause;
+    if (*c.device_a != '\0') {
+      EXPECT_TRUE(contains(m.cause, std::string("(") + c.device_a + " and " + c.device_b + ")")) << m.cause;
+    }
+    EXPECT_TRUE(contains(m.fix, "x = x.to(device)")) << m.fix;
+    EXPECT_FALSE(contains(m.fix, "CUDA_LAUNCH_BLOCKING")) << m.fix;
+    EXPECT_EQ(find_rule(r, "torch-cuda-errors-in-user-code"), nullptr) << c.line;
+  }
+  // A line cut before the devices still gets the answer, without an empty "( and )".
+  const auto cut = explain_no_facts("RuntimeError: Expected all tensors to be on the same device, but found at");
+  ASSERT_TRUE(leads_with(cut, "torch-tensors-on-different-devices"));
+  EXPECT_FALSE(contains(cut.matches.front().cause, "( and")) << cut.matches.front().cause;
+}
+
+TEST(ExplainProgramErrors, TheOldArgumentChecksAndDataParallelAreTheSameAnswer) {
+  for (const char* line : {
+           "RuntimeError: Expected object of device type cuda but got device type cpu for argument #1 'self' in call "
+           "to _th_addmm",
+           "RuntimeError: Tensor for argument #2 'mat1' is on CPU, but expected it to be on GPU (while checking "
+           "arguments for addmm)",
+           "RuntimeError: module must have its parameters and buffers on device cuda:0 (device_ids[0]) but found one "
+           "of them on device: cpu",
+       }) {
+    EXPECT_TRUE(leads_with(explain_no_facts(line), "torch-tensors-on-different-devices")) << line;
+  }
+}
+
+// Mixed precision by hand. The bias form is a real paste (a Persian-language project log); a
+// 32-bit-only dtype mismatch ("expected scalar type Long but found Float": a loss target) is
+// another problem and must not get the mixed-precision answer.
+TEST(ExplainProgramErrors, HalfAgainstFloatIsMixedPrecisionAndLongAgainstFloatIsNot) {
+  for (const char* line : {
+           "**مشکل:** `Input type (float) and bias type (c10::Half) should be the same`",
+           "RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the "
+           "same",
+           "RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != c10::Half",
+           "RuntimeError: expected scalar type BFloat16 but found Float",
+       }) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "torch-mixed-precision-dtype-mismatch")) << line;
+    EXPECT_TRUE(contains(r.matches.front().fix, "torch.autocast")) << r.matches.front().fix;
+    EXPECT_EQ(find_rule(r, "torch-tensors-on-different-devices"), nullptr) << line;
+  }
+  const auto target = explain_no_facts("RuntimeError: expected scalar type Long but found Float");
+  EXPECT_EQ(find_rule(target, "torch-mixed-precision-dtype-mismatch"), nullptr);
+  const auto doubles = explain_no_facts(
+      "RuntimeError: Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same");
+  EXPECT_EQ(find_rule(doubles, "torch-mixed-precision-dtype-mismatch"), nullptr);
+}
+
+TEST(ExplainProgramErrors, ACudaTensorHandedToNumpy) {
+  const auto r = explain_no_facts(
+      "TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+      "memory first.");
+  ASSERT_TRUE(leads_with(r, "torch-cuda-tensor-to-numpy"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "cuda:0")) << r.matches.front().cause;
+}
+
+// --- GET / FIND was unable to find an engine ---
+
+PythonEnvFacts torch_env_with_cudnn_wheel(const char* wheel_version) {
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.python_version = Version::parse("3.12.3");
+  FrameworkFacts torch;
+  torch.name = "torch";
+  torch.package = "torch";
+  torch.version = *Version::parse("2.12.1+cu130");
+  torch.cuda_build = true;
+  env.frameworks.push_back(torch);
+  env.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu13", *Version::parse(wheel_version), "cudnn", 13});
+  return env;
+}
+
+LibraryFacts loader_cudnn(const char* version, std::optional<int> loader_order) {
+  LibraryFacts l;
+  l.name = "cudnn";
+  l.version = Version::parse(version);
+  l.path = "/usr/local/cuda/lib64";
+  l.files = {"libcudnn.so.9"};
+  l.origin = "ld-library-path";
+  l.loader_order = loader_order;
+  return l;
+}
+
+// pytorch#188892 (torch 2.12.1+cu130 with nvidia-cudnn-cu13 9.20.0.48 and a system cuDNN 9.23 on
+// the loader path) and pytorch#102535 (LD_LIBRARY_PATH). With no facts the mixed cuDNN leads and
+// the other two causes the source allows (out of memory, a data type or GPU without an engine)
+// follow; the machine's facts then move the answer.
+TEST(ExplainProgramErrors, NoEngineIsAMixedCudnnOnlyWhereTheMachineHasOne) {
+  const std::string log = "RuntimeError: GET was unable to find an engine to execute this computation";
+  const auto text = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(text, "torch-cudnn-no-engine"));
+  EXPECT_NE(find_rule(text, "torch-cudnn-no-engine/memory"), nullptr);
+  EXPECT_NE(find_rule(text, "torch-cudnn-no-engine/data-type-or-gpu"), nullptr);
+  EXPECT_TRUE(leads_with(explain_no_facts("FIND was unable to find an engine to execute this computation"),
+                         "torch-cudnn-no-engine"));
+
+  // A system cuDNN 9.23 the loader finds, next to the wheel's 9.20: confirmed.
+  Facts mixed;
+  mixed.platform = Platform::linux;
+  mixed.python_envs.push_back(torch_env_with_cudnn_wheel("9.20.0.48"));
+  mixed.libraries.push_back(loader_cudnn("9.23.0", 0));
+  const auto r = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &mixed, &builtin_kb()});
+  ASSERT_TRUE(leads_with(r, "torch-cudnn-no-engine"));
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+
+  // Only the wheel's cuDNN (or a copy of the same version): not mixed, so memory leads.
+  Facts clean = mixed;
+  clean.libraries.clear();
+  const auto c = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &clean, &builtin_kb()});
+  EXPECT_TRUE(leads_with(c, "torch-cudnn-no-engine/memory"));
+  Facts same = mixed;
+  same.libraries = {loader_cudnn("9.20.0", 0)};
+  const auto s = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &same, &builtin_kb()});
+  EXPECT_TRUE(leads_with(s, "torch-cudnn-no-engine/memory"));
+}
+
+TEST(ExplainConditions, CudnnLoaderMixNeedsTheSameMajorOnTheLoaderPathAndAnotherVersion) {
+  const CaptureMap caps;
+  Facts f;
+  f.platform = Platform::linux;
+  const ExplainMachine m{Platform::linux, &f, nullptr};
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::unknown);  // no cuDNN wheel
+  f.python_envs.push_back(torch_env_with_cudnn_wheel("9.20.0.48"));
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::no);
+  f.libraries = {loader_cudnn("9.23.0", 1)};
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::yes);
+  f.libraries = {loader_cudnn("9.23.0", std::nullopt)};  // a toolkit's copy the loader does not search
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::no);
+  f.libraries = {loader_cudnn("8.9.7", 0)};  // another major: another soname, nothing mixes
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::no);
+  f.libraries = {loader_cudnn("9.20.0", 0)};  // the same release as the wheel's
+  EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::no);
+}
+
+}  // namespace
+}  // namespace gpudoctor
