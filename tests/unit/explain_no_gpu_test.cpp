@@ -56,12 +56,21 @@ TEST(ExplainNoGpu, CudnnFixHasNoPlaceholderAndPinsTheLogsMajor) {
   EXPECT_NE(fix.find("==8.*"), std::string::npos) << "pinned within cuDNN 8: " << fix;
 }
 
+/// "cuXX", "535.XX", "10de:XXXX": an X-run standing for digits; CXX (the C++ compiler variable)
+/// is a word, not a placeholder.
+bool has_xx_placeholder(const std::string& text) {
+  for (size_t at = text.find("XX"); at != std::string::npos; at = text.find("XX", at + 1)) {
+    if (at == 0 || !std::isupper(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == 'X') return true;
+  }
+  return false;
+}
+
 TEST(ExplainNoGpu, NoRenderedFixOfAnExampleHasAnUnfilledPlaceholder) {
   for (const Rule& rule : builtin_matcher().base().rules) {
     for (const std::string& example : rule.examples) {
       for (const ExplainMatch& m : explain(example).matches) {
         for (const std::string* text : {&m.fix, &m.cause}) {
-          EXPECT_EQ(text->find("XX"), std::string::npos) << m.rule << ": " << *text;
+          EXPECT_FALSE(has_xx_placeholder(*text)) << m.rule << ": " << *text;
           EXPECT_EQ(text->find("X.Y}"), std::string::npos) << m.rule << ": " << *text;
           EXPECT_EQ(text->find('{'), std::string::npos) << m.rule << ": " << *text;
         }
