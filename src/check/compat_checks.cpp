@@ -1020,7 +1020,15 @@ class Checker {
                     b->source);
     }
     CudnnSeen seen = cudnn_for(facts_, env, want_cudnn ? std::optional<int>(want_cudnn->major()) : std::nullopt);
-    if (want_cudnn && seen.version) {
+    // Native Windows: the loader model knows the cudnn64_N.dll TensorFlow opens and reads its
+    // version (windows-cudnn-too-old, check/windows_checks.cpp); a listed copy, whose version
+    // may be its file name's major alone ("8", read as 8.0), would say less, or wrongly.
+    const bool loader_judges =
+        facts_.platform == Platform::windows && facts_.windows &&
+        std::any_of(facts_.windows->dll_loads.begin(), facts_.windows->dll_loads.end(), [&](const DllLoad& l) {
+          return l.env == env.path && l.framework == fw.name && l.dll.starts_with("cudnn64_") && !l.path.empty();
+        });
+    if (want_cudnn && seen.version && !loader_judges) {
       bool major_differs = seen.version->major() != want_cudnn->major();
       bool older = !major_differs && want_cudnn->parts().size() >= 2 && seen.version->minor() < want_cudnn->minor();
       if (major_differs || older) {

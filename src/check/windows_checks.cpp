@@ -25,6 +25,10 @@ constexpr const char* kOnnxruntimeLoaderSource =
 constexpr const char* kPythonImportSource =
     "https://docs.python.org/3/whatsnew/3.8.html#bpo-36085-whatsnew (extension modules' DLL dependencies: "
     "PATH is no longer searched); tensorflow/python/platform/self_check.py (msvcp_dll_names)";
+constexpr const char* kTfCudnnRuleSource =
+    "tensorflow/stream_executor/cuda/cudnn_version.cc IsSourceCompatibleWithCudnnLibrary (tensorflow@c3bd2f4), "
+    "called by CudnnSupport::Init in tensorflow/stream_executor/cuda/cuda_dnn.cc; the build's cuDNN: "
+    "https://www.tensorflow.org/install/source_windows#gpu";
 constexpr const char* kRedistUrl = "https://aka.ms/vs/17/release/vc_redist.x64.exe";
 
 bool is_msvc_runtime(const std::string& dll) {
@@ -68,7 +72,10 @@ class WindowsChecker {
     std::map<std::pair<std::string, std::string>, Group> runtime;  // (env, framework)
     std::map<std::pair<std::string, std::string>, Group> cuda;
     for (const DllLoad& l : facts_.windows->dll_loads) {
-      if (!l.path.empty()) continue;
+      if (!l.path.empty()) {
+        if (l.framework == "tensorflow" && l.dll.starts_with("cudnn64_")) tensorflow_cudnn_version(l);
+        continue;
+      }
       auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
                               [&](const PythonEnvFacts& e) { return e.path == l.env; });
       if (env == facts_.python_envs.end()) continue;
@@ -81,6 +88,77 @@ class WindowsChecker {
     }
     for (const auto& [key, g] : runtime) msvc_runtime(g);
     for (const auto& [key, g] : cuda) cuda_dlls(g);
+  }
+
+  /// TensorFlow checks the cuDNN it loads against the one it was compiled with when it first
+  /// creates a cuDNN handle: the same major, and a minor no older ("Loaded runtime CuDNN library:
+  /// 8.0.5 but source was compiled with: 8.1.0"). A newer minor of the same major passes: "Minor
+  /// version is backward-compatible and therefore minor version of library needs to be same or
+  /// higher" (IsSourceCompatibleWithCudnnLibrary, kTfCudnnRuleSource). The file name says only
+  /// the major; the minor comes from the DLL's file version or the header beside it.
+  void tensorflow_cudnn_version(const DllLoad& l) {
+    auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
+                            [&](const PythonEnvFacts& e) { return e.path == l.env; });
+    if (env == facts_.python_envs.end()) return;
+    const FrameworkFacts* fw = framework(*env, l.framework);
+    if (fw == nullptr) return;
+    // build_info.py on Windows says only "64_8"; the tested build table gives the minor.
+    const TfBuild* b = kb_.tf_build(fw->version, Platform::windows);
+    if (b == nullptr || !b->cudnn || b->cudnn->parts().size() < 2) return;
+    const std::string name = installed_display_name(fw->name) + " " + fw->version.str();
+    const std::string built = b->cudnn->str();
+    const std::string dir = parent_dir(l.path);
+    if (l.version && l.version->major() != b->cudnn->major()) return;  // the name's major: not this file's
+    // The folder stands alone in one line, so that its library line loses its tick (checks.cpp).
+    std::vector<std::string> evidence{
+        l.path + " (found by " + l.loader + " via " + l.via + ")",
+        "cuDNN in " + dir + " (" + (l.version ? l.version_source : l.version_problem) + ")",
+        name + " built with cuDNN " + built + " (" + b->source + ")"};
+    if (!l.version) {
+      // A warning, not a note: an older minor is refused, and nothing here says this is not one.
+      out_.push_back(Finding{
+          .id = "windows-cudnn-version-unknown",
+          .severity = Severity::warning,
+          .area = FindingArea::python,
+          .title = name + ": the version of " + l.path + " could not be read (in " + env->path + ")",
+          .detail = name + " was built with cuDNN " + built + " and refuses an older cuDNN " +
+                    std::to_string(b->cudnn->major()) +
+                    ".x when it starts using the GPU. The file name says only the major; neither the DLL's file "
+                    "version nor a cudnn_version.h beside it says which " +
+                    std::to_string(b->cudnn->major()) + ".x this is (" + l.version_problem + ").",
+          .fix = "Check the cuDNN in " + dir + " (the DLL's Properties > Details > File version): it must be cuDNN " +
+                 built + " or a later " + std::to_string(b->cudnn->major()) + ".x.",
+          .evidence = evidence,
+          .source = kTfCudnnRuleSource});
+      return;
+    }
+    if (l.version->minor() >= b->cudnn->minor()) return;
+    const std::string c = b->cuda ? b->cuda->truncated(2).str() : std::string();
+    const std::optional<Version>& conda = kb_.tensorflow.windows_gpu_conda_cudnn;
+    const std::string conda_cudnn = conda && conda->truncated(2) == b->cudnn->truncated(2) ? conda->str() : built;
+    const std::string loaded = l.version->truncated(3).str();
+    std::string fix = "Install cuDNN " + built + (c.empty() ? "" : " for CUDA " + c) + " in place of cuDNN " + loaded +
+                      ": copy its bin\\ and include\\ files over those in " + dir + " and " +
+                      dir.substr(0, dir.find_last_of('\\') + 1) + "include";
+    if (!c.empty()) {
+      fix += ", or use a conda environment: conda install -c conda-forge cudatoolkit=" + c + " cudnn=" + conda_cudnn +
+             " (its Library\\bin comes before " + dir + " on PATH while the environment is active)";
+    }
+    fix += ".";
+    out_.push_back(Finding{
+        .id = "windows-cudnn-too-old",
+        .severity = Severity::error,
+        .area = FindingArea::python,
+        .title = name + " will refuse cuDNN " + loaded + ", older than the cuDNN " + built + " it was built with (in " +
+                 env->path + ")",
+        .detail = "TensorFlow's loader opens " + l.path + " (found via " + l.via + "), which is cuDNN " + loaded +
+                  ". TensorFlow accepts a cuDNN of the major it was built with and the same or a newer minor; "
+                  "when it first uses cuDNN it logs \"Loaded runtime CuDNN library: " +
+                  l.version->truncated(3).str() + " but source was compiled with: " + built +
+                  "...\" and the operations that need cuDNN (convolutions, cuDNN RNNs) fail.",
+        .fix = fix,
+        .evidence = evidence,
+        .source = kTfCudnnRuleSource});
   }
 
   void msvc_runtime(const Group& g) {

@@ -248,6 +248,11 @@ struct DllLoad {
   std::string via;   ///< "PATH", "torch\\lib", "System32", "application directory", ...
   /// Copies of the DLL elsewhere that this loader does not search (a toolkit bin not on PATH).
   std::vector<std::string> unreached;
+  /// The version of the file found, for cuDNN (cudnn64_N.dll), whose name gives only its major
+  /// (probe/cudnn_dll_version.hpp): empty when not read or unreadable.
+  std::optional<Version> version;
+  std::string version_source;   ///< "<path> file version 8.9.4.25", "<include>\cudnn_version.h"
+  std::string version_problem;  ///< why no version could be read; empty when one was, or none was looked for
 
   bool operator==(const DllLoad&) const = default;
 };

@@ -317,6 +317,8 @@ void describe(Io& io, Of<DllLoad> auto& l) {
   GPUDOCTOR_FIELDS(io, l, framework, env, dll, loader);
   GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, path, via);
   io.field("unreached", l.unreached);
+  GPUDOCTOR_FIELDS(io, l, version);
+  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, version_source, version_problem);
 }
 
 template <class Io>

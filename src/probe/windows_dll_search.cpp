@@ -34,8 +34,10 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "probe/cudnn_dll_version.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
+#include "probe/version_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -247,6 +249,10 @@ class DllSearch {
       if (system_.is_file(p)) {
         l.path = p;
         l.via = d.via;
+        // cudnn64_8.dll names only cuDNN's major; a framework may need a minor (TensorFlow does).
+        if (auto name = parse_library_name(dll); name && name->stem == "cudnn" && name->version) {
+          read_cudnn_dll_version(system_, p, name->version->major(), l);
+        }
         return l;
       }
     }

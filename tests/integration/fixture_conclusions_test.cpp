@@ -286,6 +286,46 @@ TEST(FixtureConclusions, Tf210OnNativeWindowsDoneRight) {
   }
   EXPECT_GE(loads, 15u) << "2 MSVC runtime DLLs, 6 CUDA libraries and 7 cuDNN 8 libraries";
   EXPECT_EQ(d.facts()["driver"]["version"], "516.94");
+  // Its cudnn64_8.dll (an empty file here) has no version resource: the header beside it speaks.
+  for (const auto& l : d.facts()["windows"]["dll_loads"]) {
+    if (l["dll"] != "cudnn64_8.dll") continue;
+    EXPECT_EQ(l["version"], "8.1.0") << l.dump();
+    EXPECT_TRUE(l["version_source"].is_string() &&
+                l["version_source"].get<std::string>().find("cudnn_version.h") != std::string::npos)
+        << l.dump();
+  }
+  EXPECT_FALSE(d.has("windows-cudnn-too-old"));
+  EXPECT_FALSE(d.has("windows-cudnn-version-unknown"));
+}
+
+TEST(FixtureConclusions, Tf210WithAnOlderCudnnMinorOnNativeWindows) {
+  // The same setup with cuDNN 8.0.5 copied into CUDA v11.2: cudnn64_8.dll, as TF 2.10 opens by
+  // name, but older than the cuDNN 8.1 it was built with.
+  Doctor d = doctor("windows-tf210-cudnn80-too-old");
+  EXPECT_EQ(d.exit_code, 1);
+  const TfBuild* b = kb().tf_build(ver("2.10.0"), Platform::windows);
+  ASSERT_TRUE(b && b->cudnn && b->cuda);
+  auto f = d.findings("windows-cudnn-too-old");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]["severity"], "error");
+  EXPECT_TRUE(mentions(f[0], "cuDNN 8.0.5")) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "cuDNN " + b->cudnn->str() + " it was built with")) << str(f[0]);
+  EXPECT_TRUE(mentions(f[0], "cuDNN " + b->cudnn->str() + " for CUDA " + b->cuda->truncated(2).str())) << str(f[0]);
+  // One finding for one problem: the library listing's tf-cudnn-mismatch gives way to the loader's.
+  for (const char* id :
+       {"windows-dll-not-found", "windows-cudnn-version-unknown", "tf-native-windows-no-gpu", "tf-cudnn-mismatch"})
+    EXPECT_FALSE(d.has(id)) << id;
+  // The version is the DLL's own word, its version resource.
+  bool seen = false;
+  for (const auto& l : d.facts()["windows"]["dll_loads"]) {
+    if (l["dll"] != "cudnn64_8.dll") continue;
+    seen = true;
+    EXPECT_EQ(l["version"], "8.0.5.39") << l.dump();
+    EXPECT_TRUE(l["version_source"].is_string() &&
+                l["version_source"].get<std::string>().find("file version 8.0.5.39") != std::string::npos)
+        << l.dump();
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(FixtureConclusions, TorchCu124InACondaEnvironment) {

@@ -215,7 +215,27 @@ Facts every_fact_set() {
                      .loader = "torch-dll-loader",
                      .path = "C:\\env\\Lib\\site-packages\\torch\\lib\\cudart64_12.dll",
                      .via = "torch\\lib",
-                     .unreached = {}}}};
+                     .unreached = {}},
+                    {.framework = "tensorflow",
+                     .env = "C:\\env",
+                     .dll = "cudnn64_8.dll",
+                     .loader = "tensorflow-dso-loader",
+                     .path = "C:\\CUDA\\bin\\cudnn64_8.dll",
+                     .via = "PATH",
+                     .unreached = {},
+                     .version = Version::parse("8.0.5.39"),
+                     .version_source = "C:\\CUDA\\bin\\cudnn64_8.dll file version 8.0.5.39",
+                     .version_problem = ""},
+                    {.framework = "tensorflow",
+                     .env = "C:\\env2",
+                     .dll = "cudnn64_8.dll",
+                     .loader = "tensorflow-dso-loader",
+                     .path = "C:\\tools\\cuda\\bin\\cudnn64_8.dll",
+                     .via = "PATH",
+                     .unreached = {},
+                     .version = std::nullopt,
+                     .version_source = "",
+                     .version_problem = "no file version: no version resource"}}};
   return f;
 }
 

@@ -13,6 +13,7 @@
 #include "finding_lookup.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb_test_support.hpp"
+#include "pe_image.hpp"
 #include "platform/registry.hpp"
 #include "test_support.hpp"
 
@@ -329,6 +330,129 @@ TEST(WindowsDllSearch, CudnnOfAnotherMajorIsNamed) {
   EXPECT_EQ(f->title.find("cudart64_110.dll"), std::string::npos) << "found on PATH: " << f->title;
   EXPECT_NE(f->detail.find("cuDNN 9.1.0"), std::string::npos) << f->detail;
   EXPECT_NE(f->detail.find("another major"), std::string::npos) << f->detail;
+}
+
+/// TF 2.10 with CUDA 11.2 on PATH whose cudnn64_8.dll is `dll` (its bytes) and whose
+/// include\cudnn_version.h says `header` ("" for none).
+void tf210_with_cudnn(Machine& m, const std::string& dll, const std::string& header) {
+  m.cuda_112(false);
+  for (const char* f : {"cudnn_ops_infer64_8.dll", "cudnn_ops_train64_8.dll", "cudnn_cnn_infer64_8.dll",
+                        "cudnn_cnn_train64_8.dll", "cudnn_adv_infer64_8.dll", "cudnn_adv_train64_8.dll"}) {
+    m.tree.write(std::string(kToolkit) + "/bin/" + f, "");
+  }
+  m.tree.write(std::string(kToolkit) + "/bin/cudnn64_8.dll", dll);
+  if (!header.empty()) {
+    Version h = v(header.c_str());
+    m.tree.write(std::string(kToolkit) + "/include/cudnn_version.h",
+                 "#define CUDNN_MAJOR " + std::to_string(h.major()) + "\n#define CUDNN_MINOR " +
+                     std::to_string(h.minor()) + "\n#define CUDNN_PATCHLEVEL " + std::to_string(h.patch()) + "\n");
+  }
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string("C:\\env\\Scripts;") + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+}
+
+const Version& tf210_cudnn() {
+  static const Version c = [] {
+    const TfBuild* b = builtin_kb().tf_build(v("2.10.0"), Platform::windows);
+    EXPECT_TRUE(b && b->cudnn && b->cudnn->parts().size() >= 2);
+    return b && b->cudnn ? *b->cudnn : Version{};
+  }();
+  return c;
+}
+
+/// The inventory line of the cuDNN copy: never ticked while its version is wrong or unknown.
+std::optional<Finding> cudnn_line(const std::vector<Finding>& fs) {
+  for (const Finding& f : fs) {
+    if (f.id == "library" && f.title.find("cudnn") != std::string::npos) return f;
+  }
+  return std::nullopt;
+}
+
+TEST(WindowsCudnnVersion, AnOlderMinorThanTheBuildsIsAnError) {
+  // The guides' mix: TF 2.10 (built with cuDNN 8.1) and an older cuDNN 8.0 zip copied into the
+  // toolkit, its DLL's file version 8.0.5.39; a stale cudnn_version.h of 8.1 beside it does not
+  // hide it: the DLL's own word comes first.
+  const Version& built = tf210_cudnn();
+  ASSERT_EQ(built.major(), 8);
+  ASSERT_GE(built.minor(), 1);
+  const auto older = static_cast<std::uint16_t>(built.minor() - 1);
+  Machine m;
+  tf210_with_cudnn(m, testing::pe_with_version(8, older, 5, 39), built.str() + ".0");
+  Facts facts = m.facts();
+  const DllLoad* cudnn = load_of(facts, "cudnn64_8.dll");
+  ASSERT_NE(cudnn, nullptr);
+  ASSERT_TRUE(cudnn->version) << cudnn->version_problem;
+  EXPECT_EQ(cudnn->version->str(), "8." + std::to_string(older) + ".5.39");
+  EXPECT_NE(cudnn->version_source.find("file version"), std::string::npos) << cudnn->version_source;
+  auto fs = run_checks(facts, &builtin_kb());
+  auto f = testing::find_copy(fs, "windows-cudnn-too-old");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::error);
+  const std::string loaded = "8." + std::to_string(older) + ".5";
+  EXPECT_NE(f->title.find("cuDNN " + loaded), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("cuDNN " + built.str() + " it was built with"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix.find("cuDNN " + built.str()), std::string::npos) << f->fix;
+  EXPECT_NE(f->source.find("IsSourceCompatibleWithCudnnLibrary"), std::string::npos) << f->source;
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+  auto line = cudnn_line(fs);
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->severity, Severity::ok) << line->title;
+}
+
+TEST(WindowsCudnnVersion, TheHeaderBesideTheDllSpeaksWhenTheDllHasNoVersion) {
+  // A DLL without a version resource (here: no PE at all), include\cudnn_version.h of an older 8.x.
+  const Version& built = tf210_cudnn();
+  Machine m;
+  tf210_with_cudnn(m, "", "8." + std::to_string(built.minor() - 1) + ".5");
+  Facts facts = m.facts();
+  const DllLoad* cudnn = load_of(facts, "cudnn64_8.dll");
+  ASSERT_NE(cudnn, nullptr);
+  ASSERT_TRUE(cudnn->version) << cudnn->version_problem;
+  EXPECT_NE(cudnn->version_source.find("cudnn_version.h"), std::string::npos) << cudnn->version_source;
+  EXPECT_TRUE(testing::has(run_checks(facts, &builtin_kb()), "windows-cudnn-too-old"));
+}
+
+TEST(WindowsCudnnVersion, ANewerMinorOfTheSameMajorIsAccepted) {
+  // TensorFlow's rule: same major, same or newer minor (cuDNN 8.9.4.25 as nvidia-cudnn-cu11 ships it).
+  Machine m;
+  tf210_with_cudnn(m, testing::pe_with_version(8, 9, 4, 25), "");
+  Facts facts = m.facts();
+  const DllLoad* cudnn = load_of(facts, "cudnn64_8.dll");
+  ASSERT_TRUE(cudnn && cudnn->version);
+  EXPECT_EQ(cudnn->version->str(), "8.9.4.25");
+  auto fs = run_checks(facts, &builtin_kb());
+  EXPECT_FALSE(testing::has(fs, "windows-cudnn-too-old"));
+  EXPECT_FALSE(testing::has(fs, "windows-cudnn-version-unknown"));
+  // Nor from the library listing, whose copy without a header is versioned by its name alone ("8").
+  EXPECT_FALSE(testing::has(fs, "tf-cudnn-mismatch"));
+}
+
+TEST(WindowsCudnnVersion, NoReadableVersionIsSaidNeverPassed) {
+  // No resource and no header; a resource of another product's numbering (a driver's
+  // 31.0.15.4633); a version resource cut short: each gives "could not be read", none an error
+  // or silence.
+  const std::string cut = testing::pe_with_version(8, 0, 5, 39).substr(0, 0x490);
+  for (const std::string& dll : {std::string(), testing::pe_with_version(31, 0, 15, 4633), cut}) {
+    Machine m;
+    tf210_with_cudnn(m, dll, "");
+    Facts facts = m.facts();
+    const DllLoad* cudnn = load_of(facts, "cudnn64_8.dll");
+    ASSERT_NE(cudnn, nullptr);
+    EXPECT_FALSE(cudnn->version) << cudnn->version->str();
+    EXPECT_FALSE(cudnn->version_problem.empty());
+    auto fs = run_checks(facts, &builtin_kb());
+    EXPECT_FALSE(testing::has(fs, "windows-cudnn-too-old"));
+    EXPECT_FALSE(testing::has(fs, "tf-cudnn-mismatch")) << "a name's major is no minor";
+    auto f = testing::find_copy(fs, "windows-cudnn-version-unknown");
+    ASSERT_TRUE(f) << dll.size();
+    EXPECT_EQ(f->severity, Severity::warning);
+    EXPECT_NE(f->title.find("could not be read"), std::string::npos) << f->title;
+    auto line = cudnn_line(fs);
+    ASSERT_TRUE(line);
+    EXPECT_NE(line->severity, Severity::ok) << line->title;
+    EXPECT_NE(f->fix.find("cuDNN " + tf210_cudnn().str()), std::string::npos) << f->fix;
+  }
 }
 
 TEST(WindowsDllSearch, MsvcRuntimeOnPathOnlyDoesNotCountForPython38AndLater) {

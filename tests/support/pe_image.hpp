@@ -1,0 +1,69 @@
+#pragma once
+/// A PE image built byte by byte (the layout of the PE/COFF specification) for the tests of
+/// the version-resource reader and of what reads it (a cudnn64_8.dll of a chosen version in a
+/// scratch tree): our own bytes, no vendor's DLL.
+#include <cstdint>
+#include <string>
+
+namespace gpudoctor::testing {
+
+inline void put16(std::string& b, size_t at, std::uint32_t v) {
+  b[at] = static_cast<char>(v & 0xFF);
+  b[at + 1] = static_cast<char>((v >> 8) & 0xFF);
+}
+inline void put32(std::string& b, size_t at, std::uint32_t v) {
+  put16(b, at, v & 0xFFFF);
+  put16(b, at + 2, v >> 16);
+}
+
+/// A PE32+ image with one section (.rsrc at file offset 0x400, RVA 0x1000) whose resource tree
+/// holds RT_VERSION / 1 / 0x409 -> VS_VERSIONINFO with the file version a.b.c.d.
+inline std::string pe_with_version(std::uint16_t a, std::uint16_t b, std::uint16_t c, std::uint16_t d) {
+  std::string img(0x600, '\0');
+  img[0] = 'M';
+  img[1] = 'Z';
+  put32(img, 0x3C, 0x80);
+  img.replace(0x80, 4, std::string("PE\0\0", 4));
+  put16(img, 0x84, 0x8664);  // machine
+  put16(img, 0x86, 1);       // sections
+  put16(img, 0x94, 240);     // SizeOfOptionalHeader (PE32+ with 16 directories)
+  const size_t opt = 0x98;
+  put16(img, opt, 0x20B);
+  put32(img, opt + 108, 16);              // NumberOfRvaAndSizes
+  put32(img, opt + 112 + 2 * 8, 0x1000);  // resource directory RVA
+  put32(img, opt + 112 + 2 * 8 + 4, 0x200);
+  const size_t sec = opt + 240;
+  img.replace(sec, 5, ".rsrc");
+  put32(img, sec + 8, 0x200);    // VirtualSize
+  put32(img, sec + 12, 0x1000);  // VirtualAddress
+  put32(img, sec + 16, 0x200);   // SizeOfRawData
+  put32(img, sec + 20, 0x400);   // PointerToRawData
+  const size_t r = 0x400;
+  // Level 1: one id entry, RT_VERSION -> subdirectory at 0x18.
+  put16(img, r + 14, 1);
+  put32(img, r + 16, 16);
+  put32(img, r + 20, 0x80000000U | 0x18);
+  // Level 2 at 0x18: id 1 -> subdirectory at 0x30.
+  put16(img, r + 0x18 + 14, 1);
+  put32(img, r + 0x18 + 16, 1);
+  put32(img, r + 0x18 + 20, 0x80000000U | 0x30);
+  // Level 3 at 0x30: language 0x409 -> data entry at 0x48.
+  put16(img, r + 0x30 + 14, 1);
+  put32(img, r + 0x30 + 16, 0x409);
+  put32(img, r + 0x30 + 20, 0x48);
+  // Data entry at 0x48: the block at RVA 0x1060, 0x100 bytes.
+  put32(img, r + 0x48, 0x1060);
+  put32(img, r + 0x48 + 4, 0x100);
+  const size_t v = r + 0x60;
+  put16(img, v, 0x100);
+  put16(img, v + 2, 52);
+  const std::u16string key = u"VS_VERSION_INFO";
+  for (size_t i = 0; i < key.size(); ++i) put16(img, v + 6 + 2 * i, key[i]);
+  put32(img, v + 40, 0xFEEF04BD);
+  put32(img, v + 44, 0x00010000);
+  put32(img, v + 48, (std::uint32_t{a} << 16) | b);
+  put32(img, v + 52, (std::uint32_t{c} << 16) | d);
+  return img;
+}
+
+}  // namespace gpudoctor::testing
