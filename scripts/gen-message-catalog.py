@@ -10,7 +10,8 @@ Run by hand (not in CI; it needs PyPI):
 
 --only re-reads only the packages whose name contains the word and keeps the other packages'
 entries of the existing output file as they are (so adding one package does not re-read the
-others' many GB of wheels).
+others' many GB of wheels). --python-only likewise re-reads only the Python members (a change to
+how Python files are read does not need the shared libraries again).
 
 Each wheel is read where it lies on PyPI with HTTP range requests: the zip's central directory,
 then only the members named in RELEASES (a few Python files, the shared libraries that hold the
@@ -48,7 +49,13 @@ CACHE = pathlib.Path.home() / ".cache" / "gpudoctor" / "message-catalog"
 # (first jax wheel on PyPI), 0.4.30 (plugin era), latest.
 TF_PY = r"tensorflow(_core)?/python/(platform/[a-z_]+|framework/(config|errors_impl|test_util|device)|eager/context|client/device_lib)\.py$"
 TF_SO = r"tensorflow(_core)?/(python/_pywrap_tensorflow_internal\.so|libtensorflow_framework\.so\.\d+|libtensorflow_cc\.so\.\d+)$"
-TORCH_PY = r"torch/(cuda/(__init__|memory|nccl|random|streams)\.py|__init__\.py|utils/cpp_extension\.py|distributed/distributed_c10d\.py)$"
+# torch.distributed and torchrun: where users' multi-GPU launches fail (process groups, rendezvous,
+# the launcher and its elastic agent, DDP), plus AMP's scaler, cuDNN's switches and the DataLoader.
+TORCH_PY = (r"torch/(cuda/(__init__|memory|nccl|random|streams)\.py|__init__\.py|utils/cpp_extension\.py|"
+            r"distributed/(distributed_c10d|rendezvous|run|launch|constants|utils)\.py|"
+            r"distributed/elastic/(rendezvous/[a-z_]+|multiprocessing/errors/[a-z_]+|agent/server/api)\.py|"
+            r"nn/parallel/distributed\.py|cuda/amp/grad_scaler\.py|amp/grad_scaler\.py|"
+            r"backends/cudnn/__init__\.py|utils/data/dataloader\.py)$")
 TORCH_SO = r"torch/lib/(libtorch_cuda|libc10_cuda|libtorch_python|libtorch_cuda_cu|libtorch_cuda_cpp|libc10)\.so$"
 JAX_PY = r"jax/(_src/(xla_bridge|compiler|dispatch|lib/__init__|cloud_tpu_init)|__init__)\.py$"
 JAXLIB_SO = r"jaxlib/(xla_extension\.so|_jax\.so|cuda/_[a-z]+\.so)$"
@@ -180,23 +187,111 @@ class RangeFile(io.RawIOBase):
         return done
 
 
+# Python files whose every raised, warned or logged message concerns the GPU stack (the
+# GPU_WORDS test is not applied to those messages): CUDA, cuDNN, AMP's scaler, torch.distributed
+# and torchrun, DDP.
+GPU_PY_FILES = re.compile(r"torch/(cuda|distributed|backends/cudnn)/|torch/nn/parallel/distributed\.py$|"
+                          r"torch/amp/grad_scaler\.py$")
+# General files read for one GPU-launch topic: their sited messages on that topic are kept.
+TOPIC_PY_FILES = {"torch/utils/data/dataloader.py": re.compile(r"\bworkers?\b|shared memory|/dev/shm", re.I)}
+# logger.warning(...), log.error(...), logging.critical(...): the levels that report a problem.
+LOG_LEVELS = {"warning", "warn", "error", "exception", "critical", "fatal"}
+
+
+def _text(node, names):
+    """The message an expression builds, holes as {} ("" when it builds none): literals, f-strings,
+    `+` joins, "..." % args, "...".format(...), and a local name assigned such a text."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else "{}"
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
+                       for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _text(node.left, names), _text(node.right, names)
+        return left + right if left or right else ""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _text(node.left, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return _text(node.func.value, names)
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    return ""
+
+
+def _callee(call):
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+
+
+def _message_arg(node):
+    """The message argument of a raise X(msg), warnings.warn(msg) or logger.<level>(msg) call, or
+    of an error a helper returns (`return _error("...")`, `return ValueError("...")`: torch's
+    rendezvous builds its errors so)."""
+    if isinstance(node, ast.Raise):
+        call = node.exc
+        if isinstance(call, ast.Call) and call.args:
+            return call.args[0]
+        return None
+    if isinstance(node, ast.Return):
+        call = node.value
+        if isinstance(call, ast.Call) and call.args and re.search(r"(?i)(error|exception)$", _callee(call)):
+            return call.args[0]
+        return None
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    f = node.func
+    if isinstance(f, ast.Name) and f.id == "warn":
+        return node.args[0]
+    if not isinstance(f, ast.Attribute):
+        return None
+    owner = f.value.attr if isinstance(f.value, ast.Attribute) else getattr(f.value, "id", "")
+    if f.attr == "warn" and owner == "warnings":
+        return node.args[0]
+    if f.attr in LOG_LEVELS and "log" in owner.lower():
+        return node.args[0]
+    return None
+
+
+def _lines(texts):
+    # Adjacent literals are already one constant; split multi-line texts into their lines.
+    return [line for s in texts for line in s.splitlines()]
+
+
 def python_strings(source):
-    """String constants of a Python file; an f-string's holes become {}."""
+    """String constants of a Python file (an f-string's holes become {}), and apart from them the
+    sited messages: the texts that a raise, warnings.warn or logging call prints."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return [m.group(2) for m in re.finditer(r"([\"'])((?:(?!\1)[^\\\n]|\\.){12,})\1", source)]
+        return [m.group(2) for m in re.finditer(r"([\"'])((?:(?!\1)[^\\\n]|\\.){12,})\1", source)], []
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
-            parts = []
-            for v in node.values:
-                parts.append(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}")
-            out.append("".join(parts))
+            out.append(_text(node, {}))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             out.append(node.value)
-    # Adjacent literals are already one constant; split multi-line texts into their lines.
-    return [line for s in out for line in s.splitlines()]
+    sited = []
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        # msg = "..." (or msg += "...") then raise X(msg): the name's text, within one function. A
+        # name assigned twice is left alone (which text reaches the call depends on the flow: a
+        # debug message assigned to the same name must not pass for the raised one).
+        names, assigned = {}, {}
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0].id
+                assigned[name] = assigned.get(name, 0) + 1
+                text = _text(node.value, names)
+                if text:
+                    names[name] = text
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id in names:
+                names[node.target.id] += _text(node.value, names) or "{}"
+        names = {name: text for name, text in names.items() if assigned.get(name) == 1}
+        for node in ast.walk(scope):
+            arg = _message_arg(node)
+            if arg is not None:
+                sited.append(_text(arg, names))
+    return _lines(out), _lines(t for t in sited if t)
 
 
 def binary_strings(stream):
@@ -216,13 +311,16 @@ def binary_strings(stream):
     return out
 
 
-def is_message(s, gpu_words=True):
+def is_message(s, gpu_words=True, sited=False):
+    """sited: the text is what a raise, warnings.warn or logging call prints, so it is an error or
+    warning by where it sits: neither MESSAGE_WORDS nor the not-code test (NOT_MESSAGE, made for
+    strings tables: "DataLoader worker (pid ..." reads as a signature) is asked of it."""
     s = s.strip()
     if not (16 <= len(s) <= 400) or len(s.split()) < 3 or not re.search(r"[a-z]", s):
         return False
     if gpu_words and not GPU_WORDS.search(s):
         return False
-    if not MESSAGE_WORDS.search(s) or NOT_MESSAGE.search(s):
+    if not sited and (not MESSAGE_WORDS.search(s) or NOT_MESSAGE.search(s)):
         return False
     # Mostly letters and spaces: prose, not a table or an encoded blob.
     letters = sum(c.isalpha() or c == " " for c in s)
@@ -231,16 +329,24 @@ def is_message(s, gpu_words=True):
 
 def member_messages(zf, info, wheel, gpu_words=True):
     # Without the GPU_WORDS test another set is kept; the plain key is the one the cache had before.
-    key = hashlib.sha256(f"{wheel}/{info.filename}{'' if gpu_words else '/all-prose'}".encode()).hexdigest()[:24]
+    # Python files are keyed anew since their sited messages are kept ("/sited").
+    python = info.filename.endswith(".py")
+    variant = ("" if gpu_words else "/all-prose") + ("/sited" if python else "")
+    key = hashlib.sha256(f"{wheel}/{info.filename}{variant}".encode()).hexdigest()[:24]
     cached = CACHE / f"{key}.json"
     if cached.exists():
         return json.loads(cached.read_text())
     with zf.open(info) as f:
-        if info.filename.endswith(".py"):
-            found = python_strings(f.read().decode("utf-8", "replace"))
+        if python:
+            found, sited = python_strings(f.read().decode("utf-8", "replace"))
         else:
-            found = binary_strings(f)
-    kept = sorted({s.strip() for s in found if is_message(s, gpu_words)})
+            found, sited = binary_strings(f), []
+    gpu_file = GPU_PY_FILES.search(info.filename)
+    topic = next((t for name, t in TOPIC_PY_FILES.items() if info.filename.endswith(name)), None)
+    kept = {s.strip() for s in found if is_message(s, gpu_words)}
+    kept |= {s.strip() for s in sited
+             if is_message(s, gpu_words and not gpu_file and not (topic and topic.search(s)), sited=True)}
+    kept = sorted(kept)
     CACHE.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(kept))
     return kept
@@ -250,15 +356,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(HERE / "tests/catalog/messages.jsonl"))
     ap.add_argument("--only", help="only packages whose name contains this")
+    ap.add_argument("--python-only", action="store_true",
+                    help="re-read only the Python members; keep the shared libraries' entries as they are")
     args = ap.parse_args()
 
     catalog = {}  # (framework, text) -> sources
     out = pathlib.Path(args.out)
-    if args.only and out.exists():
-        # Keep what the other packages contributed; the packages read again replace theirs.
+    def read_again(source):
+        package, member = source.split(" ", 1)[0], source.rsplit(" ", 1)[1]
+        return (not args.only or args.only in package) and (not args.python_only or member.endswith(".py"))
+
+    if (args.only or args.python_only) and out.exists():
+        # Keep what the other packages (or members) contributed; those read again replace theirs.
         for line in out.read_text().splitlines():
             entry = json.loads(line)
-            kept = [s for s in entry["sources"] if args.only not in s.split(" ", 1)[0]]
+            kept = [s for s in entry["sources"] if not read_again(s)]
             if kept:
                 catalog[(entry["framework"], entry["text"])] = kept
     for package, version, tag, members in RELEASES:
@@ -267,7 +379,8 @@ def main():
         fn, url, _ = wheel_url(package, version, tag)
         print(f"{package} {version}: {fn}", file=sys.stderr)
         zf = zipfile.ZipFile(RangeFile(url))
-        wanted = [i for i in zf.infolist() if any(re.search(m, i.filename) for m in members)]
+        wanted = [i for i in zf.infolist() if any(re.search(m, i.filename) for m in members)
+                  and (not args.python_only or i.filename.endswith(".py"))]
         framework = FRAMEWORK.get(package, "jax")
         for info in wanted:
             msgs = member_messages(zf, info, fn, framework not in ALL_GPU)

@@ -138,5 +138,16 @@ TEST(ExplainJax, PtxasWithoutTheGpusComputeCapability) {
   EXPECT_NE(r.matches.front().cause.find("compute capability 12.0"), std::string::npos);
 }
 
+TEST(ExplainJax, JaxWarnsOfAGpuBelowItsMinimumComputeCapability) {
+  // jax 0.4.30's xla_bridge.py warning, as warnings.warn prints it (no public paste found).
+  const auto r = explain_no_facts(
+      "/usr/local/lib/python3.11/site-packages/jax/_src/xla_bridge.py:1: RuntimeWarning: Device 0 has CUDA compute "
+      "capability 5.0 which is lower than the minimum supported compute capability 5.2. See "
+      "https://jax.readthedocs.io/en/latest/installation.html#nvidia-gpu for more details\n");
+  ASSERT_TRUE(leads_with(r, "jax-gpu-cc-below-minimum"));
+  EXPECT_TRUE((r.matches.front().cause.find("capability 5.0") != std::string::npos)) << r.matches.front().cause;
+  EXPECT_TRUE((r.matches.front().cause.find("(5.2)") != std::string::npos)) << r.matches.front().cause;
+}
+
 }  // namespace
 }  // namespace gpudoctor

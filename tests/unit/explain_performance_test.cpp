@@ -228,5 +228,24 @@ TEST(ExplainPerformance, InductorNotEnoughSmsIsANotice) {
   EXPECT_TRUE(r.matches.front().harmless);
 }
 
+TEST(ExplainPerformance, DataLoaderOutOfFileDescriptorsIsTheOpenFilesLimit) {
+  // pytorch/pytorch#973, speechbrain/speechbrain#912 (num_workers=32); the wording torch 1.x-2.10 raise itself.
+  for (const char* log : {
+           "  File \"/home/jamfly/miniconda3/envs/sb/lib/python3.8/multiprocessing/reduction.py\", line 164, in "
+           "recvfds\n"
+           "    raise RuntimeError('received %d items of ancdata' %\n"
+           "RuntimeError: received 0 items of ancdata\n",
+           "RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase "
+           "the "
+           "limit using `ulimit -n` in the shell or change the sharing strategy by calling "
+           "`torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code\n",
+       }) {
+    const auto r = explain_no_facts(log);
+    ASSERT_TRUE(leads_with(r, "torch-dataloader-too-many-open-files")) << log;
+    EXPECT_TRUE((r.matches.front().fix.find("ulimit -n") != std::string::npos)) << r.matches.front().fix;
+    EXPECT_TRUE((r.matches.front().fix.find("file_system") != std::string::npos)) << r.matches.front().fix;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
