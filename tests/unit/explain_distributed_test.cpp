@@ -208,5 +208,29 @@ TEST(ExplainDistributed, NprocPerNodeGpuWithoutCudaIsTheEnvironmentNotTorchrun) 
   EXPECT_EQ(r.matches.size(), 1u);
 }
 
+// torchrun's and torch.distributed.launch's notices (run.py, launch.py) are printed on every healthy
+// start; a paste with them and the real error leads with the error and lists them as harmless.
+TEST(ExplainDistributed, LaunchNoticesAreHarmlessAndNeverLeadTheRealError) {
+  const auto r = explain_no_facts(
+      "/usr/lib/python3/dist-packages/torch/distributed/launch.py:181: FutureWarning: The module "
+      "torch.distributed.launch is deprecated\n"
+      "and will be removed in future. Use torchrun.\n"
+      "Note that --use-env is set by default in torchrun.\n"
+      "If your script expects `--local-rank` argument to be set, please\n"
+      "change it to read from `os.environ['LOCAL_RANK']` instead. See \n"
+      "WARNING:torch.distributed.run:\n"
+      "*****************************************\n"
+      "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system "
+      "being overloaded, please further tune the variable for optimal performance in your application as needed.\n"
+      "*****************************************\n"
+      "RuntimeError: Distributed package doesn't have NCCL built in\n");
+  ASSERT_TRUE(leads_with(r, "torch-dist-nccl-not-built-in"));
+  for (const char* id : {"torch-distributed-launch-deprecated", "torchrun-omp-threads-notice"}) {
+    const ExplainMatch* m = find_rule(r, id);
+    ASSERT_NE(m, nullptr) << id;
+    EXPECT_TRUE(m->harmless) << id;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -188,5 +188,23 @@ TEST(ExplainConditions, CudnnLoaderMixNeedsTheSameMajorOnTheLoaderPathAndAnother
   EXPECT_EQ(evaluate_condition("cudnn-loader-mix", caps, m), Truth::no);
 }
 
+// torch/backends/cudnn/__init__.py (torch 2.10): a cuDNN of 9.11 or later with any GPU below
+// compute capability 7.5 is refused, with no switch to skip it; and is_acceptable()'s warning for a
+// build without cuDNN.
+TEST(ExplainProgramErrors, CudnnRefusedForOldGpusAndABuildWithoutCudnn) {
+  const auto r = explain_no_facts(
+      "The log says Kokoro model failed on cuda: cuDNN version 91900 is not compatible with devices with SM < 7.5, "
+      "then Wisp falls back to CPU.");
+  ASSERT_TRUE(leads_with(r, "torch-cudnn-drops-gpu-below-sm75"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_TRUE(contains(r.matches.front().cause, "91900")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "cu126")) << r.matches.front().fix;
+  const auto w = explain_no_facts(
+      "/opt/torch/nn/modules/conv.py:456: UserWarning: PyTorch was compiled without cuDNN/MIOpen support. To use "
+      "cuDNN/MIOpen, rebuild PyTorch making sure the library is visible to the build system.");
+  ASSERT_TRUE(leads_with(w, "torch-built-without-cudnn"));
+  EXPECT_EQ(w.matches.front().severity, RuleSeverity::warning);
+}
+
 }  // namespace
 }  // namespace gpudoctor
