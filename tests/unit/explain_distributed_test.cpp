@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -12,10 +13,6 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
-
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST(ExplainDistributed, NcclNotBuiltInIsAWindowsMacOrCpuBuildAndTheFixIsGloo) {
   // bshall/hubert#1 (mp.spawn on Windows), kohya_ss#1347 (accelerate on Windows).

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -14,10 +15,6 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
-
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 // An optimum-intel notebook's output: xFormers built for 2.0.1+cu118 under a 2.1.2+cpu PyTorch,
 // next to bitsandbytes' CPU library.

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -14,10 +15,6 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
-
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 // An Ubuntu forum post (nvidia-dkms-545 on kernel 6.8.0-36): apt's whole output, one answer
 // that names the kernel and the build log to read.

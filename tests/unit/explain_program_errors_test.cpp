@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -16,10 +17,6 @@ using testing::builtin_matcher;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
-
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Before, the first line was answered as "A CUDA error raised by the program's own kernels" with
 // CUDA_LAUNCH_BLOCKING=1 as the fix (it is not a CUDA error: ATen refuses before launching

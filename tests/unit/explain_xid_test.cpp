@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -13,10 +14,6 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
-
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 /// How many answers came from the Xid rules (ids starting with "xid-", alternatives included).
 size_t xid_answers(const ExplainReport& r) {
