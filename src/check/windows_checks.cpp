@@ -68,6 +68,19 @@ class WindowsChecker {
     return nullptr;
   }
 
+  const PythonEnvFacts* env_at(const std::string& path) const {
+    auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
+                            [&](const PythonEnvFacts& e) { return e.path == path; });
+    return env == facts_.python_envs.end() ? nullptr : &*env;
+  }
+
+  /// The conda-forge cuDNN for a build's tested cuDNN: conda-forge versions cuDNN with three
+  /// parts (8.1.0 for the tested 8.1), which the knowledge base holds for that series.
+  std::string conda_cudnn_for(const Version& tested) const {
+    const std::optional<Version>& conda = kb_.tensorflow.windows_gpu_conda_cudnn;
+    return conda && conda->truncated(2) == tested.truncated(2) ? conda->str() : tested.str();
+  }
+
   void dll_groups() {
     std::map<std::pair<std::string, std::string>, Group> runtime;  // (env, framework)
     std::map<std::pair<std::string, std::string>, Group> cuda;
@@ -76,13 +89,12 @@ class WindowsChecker {
         if (l.framework == "tensorflow" && l.dll.starts_with("cudnn64_")) tensorflow_cudnn_version(l);
         continue;
       }
-      auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
-                              [&](const PythonEnvFacts& e) { return e.path == l.env; });
-      if (env == facts_.python_envs.end()) continue;
+      const PythonEnvFacts* env = env_at(l.env);
+      if (env == nullptr) continue;
       const FrameworkFacts* fw = framework(*env, l.framework);
       if (fw == nullptr) continue;
       Group& g = (is_msvc_runtime(l.dll) ? runtime : cuda)[{l.env, l.framework}];
-      g.env = &*env;
+      g.env = env;
       g.fw = fw;
       g.missing.push_back(&l);
     }
@@ -97,9 +109,8 @@ class WindowsChecker {
   /// higher" (IsSourceCompatibleWithCudnnLibrary, kTfCudnnRuleSource). The file name says only
   /// the major; the minor comes from the DLL's file version or the header beside it.
   void tensorflow_cudnn_version(const DllLoad& l) {
-    auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
-                            [&](const PythonEnvFacts& e) { return e.path == l.env; });
-    if (env == facts_.python_envs.end()) return;
+    const PythonEnvFacts* env = env_at(l.env);
+    if (env == nullptr) return;
     const FrameworkFacts* fw = framework(*env, l.framework);
     if (fw == nullptr) return;
     // build_info.py on Windows says only "64_8"; the tested build table gives the minor.
@@ -134,8 +145,7 @@ class WindowsChecker {
     }
     if (l.version->minor() >= b->cudnn->minor()) return;
     const std::string c = b->cuda ? b->cuda->truncated(2).str() : std::string();
-    const std::optional<Version>& conda = kb_.tensorflow.windows_gpu_conda_cudnn;
-    const std::string conda_cudnn = conda && conda->truncated(2) == b->cudnn->truncated(2) ? conda->str() : built;
+    const std::string conda_cudnn = conda_cudnn_for(*b->cudnn);
     const std::string loaded = l.version->truncated(3).str();
     std::string fix = "Install cuDNN " + built + (c.empty() ? "" : " for CUDA " + c) + " in place of cuDNN " + loaded +
                       ": copy its bin\\ and include\\ files over those in " + dir + " and " +
@@ -154,7 +164,7 @@ class WindowsChecker {
         .detail = "TensorFlow's loader opens " + l.path + " (found via " + l.via + "), which is cuDNN " + loaded +
                   ". TensorFlow accepts a cuDNN of the major it was built with and the same or a newer minor; "
                   "when it first uses cuDNN it logs \"Loaded runtime CuDNN library: " +
-                  l.version->truncated(3).str() + " but source was compiled with: " + built +
+                  loaded + " but source was compiled with: " + built +
                   "...\" and the operations that need cuDNN (convolutions, cuDNN RNNs) fail.",
         .fix = fix,
         .evidence = evidence,
@@ -245,10 +255,7 @@ class WindowsChecker {
               dirs.front() + "', 'User')), then open a new terminal.";
       } else if (b && b->cuda && b->cudnn) {
         const std::string c = b->cuda->truncated(2).str();
-        // conda-forge versions cuDNN with three parts (8.1.0 for the tested 8.1).
-        const std::optional<Version>& conda = kb_.tensorflow.windows_gpu_conda_cudnn;
-        const std::string conda_cudnn =
-            conda && conda->truncated(2) == b->cudnn->truncated(2) ? conda->str() : b->cudnn->str();
+        const std::string conda_cudnn = conda_cudnn_for(*b->cudnn);
         fix = "Install CUDA " + c + " and cuDNN " + b->cudnn->str() +
               " (in a conda environment: conda install -c conda-forge cudatoolkit=" + c + " cudnn=" + conda_cudnn +
               ", whose Library\\bin is on PATH while the environment is active), or put their bin folders on PATH.";

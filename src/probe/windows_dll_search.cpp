@@ -31,6 +31,7 @@
 //   or onnxruntime.preload_dlls() from the nvidia wheels): neither is seen on disk, so a copy in
 //   torch\lib or the nvidia wheels is named as unreached, not as loaded.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/text.hpp"
@@ -251,7 +252,7 @@ class DllSearch {
         l.via = d.via;
         // cudnn64_8.dll names only cuDNN's major; a framework may need a minor (TensorFlow does).
         if (auto name = parse_library_name(dll); name && name->stem == "cudnn" && name->version) {
-          read_cudnn_dll_version(system_, p, name->version->major(), l);
+          cudnn_version(p, name->version->major(), l);
         }
         return l;
       }
@@ -264,7 +265,18 @@ class DllSearch {
     return l;
   }
 
+  /// One read per file: the same toolkit's cudnn64_N.dll is found for every framework and
+  /// environment, and cuDNN 7's single DLL is read up to 64 MiB.
+  void cudnn_version(const std::string& path, int major, DllLoad& l) const {
+    auto [it, fresh] = cudnn_versions_.try_emplace(path);
+    if (fresh) read_cudnn_dll_version(system_, path, major, it->second);
+    l.version = it->second.version;
+    l.version_source = it->second.version_source;
+    l.version_problem = it->second.version_problem;
+  }
+
   const SystemView& system_;
+  mutable std::map<std::string, DllLoad> cudnn_versions_;  ///< path -> its version fields
   std::string windir_;
   std::string system32_;
   std::vector<std::string> path_;
