@@ -45,5 +45,41 @@ TEST(ExplainInstall, ALocalCudaVersionIsOnlyOnPytorchsOwnIndex) {
   EXPECT_EQ(find_rule(plain, "pip-pytorch-local-version-not-on-pypi"), nullptr);
 }
 
+// conda's __cuda virtual package exists only where conda could load libcuda and cuInit succeeded
+// (conda/plugins/virtual_packages/cuda.py); a CUDA build then cannot be solved. libsolv words it
+// "nothing provides %s needed by %s" (src/problems.c), libmamba's tree "..., which is missing on
+// the system" (libmamba/src/solver/problems_graph.cpp).
+TEST(ExplainInstall, CondaWithoutTheCudaVirtualPackageNamesTheDriverAndTheOverride) {
+  const auto solv = explain_no_facts(
+      "Could not solve for environment specs\n"
+      "Encountered problems while solving:\n"
+      "  - nothing provides __cuda needed by tensorflow-2.10.0-cuda112py310he87a039_0\n");
+  ASSERT_TRUE(leads_with(solv, "conda-cuda-virtual-package-missing"));
+  EXPECT_EQ(solv.matches.front().category, "driver-missing");
+  EXPECT_NE(solv.matches.front().cause.find("tensorflow-2.10.0-cuda112py310he87a039_0"), std::string::npos);
+  EXPECT_NE(solv.matches.front().fix.find("CONDA_OVERRIDE_CUDA=12.4"), std::string::npos);
+
+  const auto tree = explain_no_facts(
+      "error    libmamba Could not solve for environment specs\n"
+      "    The following packages are incompatible\n"
+      "    \u251c\u2500 pytorch 2.0.1 is installable with the potential options\n"
+      "    \u2502  \u2514\u2500 pytorch 2.0.1 would require\n"
+      "    \u2502     \u2514\u2500 __cuda >=11.8 , which is missing on the system;\n"
+      "critical libmamba Could not solve for environment specs\n");
+  ASSERT_TRUE(leads_with(tree, "conda-cuda-virtual-package-missing"));
+  EXPECT_NE(tree.matches.front().cause.find("(__cuda >=11.8)"), std::string::npos) << tree.matches.front().cause;
+}
+
+TEST(ExplainInstall, CondaMissingCudaWithADriverLoadedIsADriverTooOld) {
+  const std::string log = "  - nothing provides __cuda >=12 needed by pytorch-2.5.1-cuda126_py312h1763f6d_303\n";
+  Facts f;
+  f.platform = Platform::linux;
+  f.driver.nvidia_module_loaded = true;
+  const auto r = explain_text(testing::builtin_matcher(), log, ExplainMachine{Platform::linux, &f});
+  ASSERT_TRUE(leads_with(r, "conda-cuda-virtual-package-missing/driver-too-old"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_NE(r.matches.front().cause.find("(__cuda >=12)"), std::string::npos) << r.matches.front().cause;
+}
+
 }  // namespace
 }  // namespace gpudoctor

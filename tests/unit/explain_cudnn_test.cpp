@@ -1,0 +1,99 @@
+// cuDNN failures whose line names something other than a missing cuDNN: the graph API finding
+// no engine for an operation (cudnn-frontend's plans.h, raised through PyTorch's
+// AT_CUDNN_FRONTEND_CHECK and XLA), and cuDNN 8's own loader, whose "Could not load library X.
+// Error: Y" names in Y the file the dynamic loader did not find (libcudnn.so.8 of
+// nvidia-cudnn-cu11 8.9.6.50 holds the format "Could not load library %s. Error: %s").
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::explain_no_facts;
+using testing::find_rule;
+using testing::leads_with;
+
+TEST(ExplainCudnn, FrontendWithNoExecutionPlanIsAnUnsupportedOperationNotAMissingCudnn) {
+  // PyTorch's scaled_dot_product_attention on its cuDNN backend (diffusers#9704).
+  const auto torch = explain_no_facts(
+      "  File \"/venv/lib/python3.10/site-packages/transformers/models/clip/modeling_clip.py\", line 491, in forward\n"
+      "    attn_output = torch.nn.functional.scaled_dot_product_attention(\n"
+      "RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph.\n");
+  ASSERT_TRUE(leads_with(torch, "cudnn-frontend-no-execution-plan"));
+  EXPECT_EQ(torch.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_NE(torch.matches.front().fix.find("enable_cudnn_sdp(False)"), std::string::npos);
+  ASSERT_NE(find_rule(torch, "cudnn-frontend-no-execution-plan/old-cudnn"), nullptr);
+
+  // The build step's wording, as XLA returns it inside JAX's error.
+  const auto jax = explain_no_facts(
+      "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: [cudnn_frontend] Error: No valid execution plans built.\n"
+      "in external/xla/xla/stream_executor/cuda/cuda_dnn.cc(8246): 'graph_.build_plans(cudnn_handle)'\n");
+  ASSERT_TRUE(leads_with(jax, "cudnn-frontend-no-execution-plan"));
+  EXPECT_NE(jax.matches.front().fix.find("implementation='xla'"), std::string::npos);
+}
+
+TEST(ExplainCudnn, LoaderErrorNamingNvrtcLeadsWithNvrtcNotCudnn) {
+  const auto r = explain_no_facts(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No "
+      "such file or directory\n");
+  ASSERT_TRUE(leads_with(r, "cudnn-needs-unversioned-nvrtc"));
+  EXPECT_EQ(r.matches.front().category, "cuda-lib-missing");
+  EXPECT_NE(r.matches.front().cause.find("libcudnn_cnn_infer.so.8"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().fix.find("ln -s libnvrtc.so.11.2 libnvrtc.so"), std::string::npos);
+  // cuDNN is installed: the answer that says it is missing is not given.
+  EXPECT_EQ(find_rule(r, "cudnn-library-missing"), nullptr);
+  EXPECT_EQ(find_rule(r, "cuda-library-missing"), nullptr);
+}
+
+TEST(ExplainCudnn, LoaderErrorNamingAnotherLibraryLeadsWithThatLibrary) {
+  const auto r = explain_no_facts(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcublasLt.so.11: cannot open shared object file: "
+      "No such file or directory\nPlease make sure libcudnn_cnn_infer.so.8 is in your library path!\n");
+  ASSERT_TRUE(leads_with(r, "cudnn-dependency-missing"));
+  ASSERT_TRUE(r.matches.front().captures.contains("lib"));
+  EXPECT_EQ(r.matches.front().captures.at("lib").front(), "libcublasLt.so.11");
+  EXPECT_EQ(find_rule(r, "cuda-library-missing"), nullptr);  // one answer for the line
+  // cuDNN's "Please make sure X is in your library path!" alone cannot say which file was
+  // missing: it may still add the cuDNN answer, after this one.
+
+  // The driver's library named after "Error:" is the driver's problem, answered once.
+  const auto cuda = explain_no_facts(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such "
+      "file or directory\n");
+  ASSERT_TRUE(leads_with(cuda, "libcuda-missing"));
+  EXPECT_EQ(find_rule(cuda, "cudnn-dependency-missing"), nullptr);
+  EXPECT_EQ(find_rule(cuda, "cudnn-library-missing"), nullptr);
+}
+
+TEST(ExplainCudnn, LoaderErrorNamingTheCudnnFileItselfIsStillMissingCudnn) {
+  const auto same = explain_no_facts(
+      "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object "
+      "file: No such file or directory\n");
+  ASSERT_TRUE(leads_with(same, "cudnn-library-missing"));
+  EXPECT_EQ(find_rule(same, "cudnn-dependency-missing"), nullptr);
+  // Another cuDNN sub-library missing is cuDNN incomplete, not a foreign dependency.
+  const auto sibling = explain_no_facts(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object "
+      "file: No such file or directory\n");
+  ASSERT_TRUE(leads_with(sibling, "cudnn-library-missing"));
+  EXPECT_EQ(find_rule(sibling, "cudnn-dependency-missing"), nullptr);
+}
+
+// TensorFlow 0.x/1.x's stream_executor/dso_loader.cc logged a failed dlopen as "Couldn't open CUDA
+// library <path>. LD_LIBRARY_PATH: <value>".
+TEST(ExplainCudnn, TheOldDsoLoaderWordingNamesTheMissingLibrary) {
+  const auto cudnn = explain_no_facts(
+      "I tensorflow/stream_executor/dso_loader.cc:126] Couldn't open CUDA library libcudnn.so.5. LD_LIBRARY_PATH: "
+      "/usr/local/cuda-8.0/lib64\n");
+  ASSERT_TRUE(leads_with(cudnn, "cudnn-library-missing"));
+  ASSERT_TRUE(cudnn.matches.front().captures.contains("lib"));
+  EXPECT_EQ(cudnn.matches.front().captures.at("lib").front(), "libcudnn.so.5");
+  const auto driver = explain_no_facts("[...\\stream_executor\\dso_loader.cc] Couldn't open CUDA library nvcuda.dll\n");
+  ASSERT_TRUE(leads_with(driver, "libcuda-missing"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
