@@ -49,6 +49,21 @@ TEST(ExplainOnnxRuntime, TheFailedToCreateWarningNamesTheRequiredMajors) {
   EXPECT_NE(r.matches.front().cause.find("cuDNN 9 and CUDA 12"), std::string::npos) << r.matches.front().cause;
 }
 
+// With the CUDA_PATH variable set, CreateExecutionProviderInstance (onnxruntime_pybind_state.cc)
+// throws instead of warning; releases spell it "wasn't" or "wasnt".
+TEST(ExplainOnnxRuntime, TheCudaPathIsSetErrorIsTheSameProviderFailure) {
+  for (const char* line :
+       {"RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\python\\onnxruntime_pybind_state.cc:574 "
+        "onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. "
+        "Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page\n",
+        "onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasnt able to be loaded. "
+        "Please install the correct version of CUDA andcuDNN as mentioned in the GPU requirements page\n"}) {
+    const auto r = explain_on(line, Platform::windows);
+    ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded")) << line;
+    EXPECT_NE(r.matches.front().fix.find("preload_dlls"), std::string::npos);
+  }
+}
+
 TEST(ExplainOnnxRuntime, WindowsLoadLibraryError126AndTheMissingDependency) {
   const auto r126 = explain_on(
       "2024-08-17 09:12:23.6153922 [E:onnxruntime:Default, provider_bridge_ort.cc:1992 "

@@ -57,6 +57,24 @@ TEST(ExplainWindowsDll, Error126KeepsTheMissingLibraryRule) {
   EXPECT_EQ(r.matches.front().count, 2u);
 }
 
+// cuDNN 8's Windows loader prints the Win32 code as a number ("Could not load library %s. Error
+// code %ld", cudnn64_8.dll of nvidia-cudnn-cu12 8.9.7.29): 127 and 193 are not a missing cuDNN.
+TEST(ExplainWindowsDll, CudnnLoaderErrorCodesOtherThan126AreNotAMissingCudnn) {
+  const auto r127 = on_windows("Could not load library cudnn_cnn_infer64_8.dll. Error code 127\n");
+  ASSERT_TRUE(leads_with(r127, "windows-dll-procedure-not-found"));
+  EXPECT_EQ(find_rule(r127, "cudnn-library-missing"), nullptr);
+  EXPECT_NE(r127.matches.front().fix.find("where cudnn_cnn_infer64_8.dll"), std::string::npos)
+      << r127.matches.front().fix;
+  const auto r193 = on_windows(
+      "Could not load library cudnn_ops_infer64_8.dll. Error code 193. Please verify that the library is built "
+      "correctly for your processor architecture (32-bit, 64-bit)\n");
+  ASSERT_TRUE(leads_with(r193, "windows-dll-bad-format"));
+  EXPECT_EQ(find_rule(r193, "cudnn-library-missing"), nullptr);
+  // 126, not found, keeps the missing-cuDNN answer.
+  const auto r126 = on_windows("Could not load library cudnn_cnn_infer64_8.dll. Error code 126\n");
+  ASSERT_TRUE(leads_with(r126, "cudnn-library-missing"));
+}
+
 TEST(ExplainWindowsDll, ZlibwapiForCudnn8) {
   const auto r = on_windows("Could not locate zlibwapi.dll. Please make sure it is in your library path!\n");
   ASSERT_TRUE(leads_with(r, "cudnn-zlib-missing"));
