@@ -41,5 +41,20 @@ TEST(ExplainMemory, GraphModeDstTensorIsOutOfMemoryToo) {
   EXPECT_EQ(r.matches.front().cause.find("()"), std::string::npos) << r.matches.front().cause;
 }
 
+// jaxlib/gpu/solver_handle_pool.cc returns gpusolverDnCreate's status; the handle needs memory
+// outside JAX's preallocated pool, and mixed nvidia-* wheels break it too (jax#29475).
+TEST(ExplainMemory, JaxCusolverHandleNamesPreallocationThenTheWheels) {
+  const auto r = explain_no_facts(
+      "E0714 16:40:03.040179   40365 pjrt_stream_executor_client.cc:2916] Execution of replica 0 failed: INTERNAL: "
+      "jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) failed: cuSolver internal error\n"
+      "jaxlib._jax.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_handle_pool.cc:37: operation "
+      "gpusolverDnCreate(&handle) failed: cuSolver internal error\n");
+  ASSERT_TRUE(leads_with(r, "jax-cusolver-handle-failed"));
+  EXPECT_NE(r.matches.front().fix.find("XLA_PYTHON_CLIENT_PREALLOCATE=false"), std::string::npos);
+  const ExplainMatch* wheels = find_rule(r, "jax-cusolver-handle-failed/mixed-cuda-wheels");
+  ASSERT_NE(wheels, nullptr);
+  EXPECT_NE(wheels->fix.find("nvidia-cublas-cu12"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor
