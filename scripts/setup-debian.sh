@@ -34,6 +34,8 @@ test_pkgs=(
   # (scripts/build-windows.sh, scripts/windows-check.sh): RE2's build regenerates its Unicode
   # tables from unicode-data (as Debian's does); SQLite's amalgamation needs tclsh
   g++-mingw-w64-x86-64 wine64 unicode-data tcl
+  # llvm-ar indexes the cross build's COFF archives in under a second where binutils' takes minutes
+  llvm
   # the HTML report opened in headless Chromium (scripts/html-report-check.sh)
   chromium
   # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
