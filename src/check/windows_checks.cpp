@@ -147,10 +147,23 @@ class WindowsChecker {
     const std::string c = b->cuda ? b->cuda->truncated(2).str() : std::string();
     const std::string conda_cudnn = conda_cudnn_for(*b->cudnn);
     const std::string loaded = l.version->truncated(3).str();
-    std::string fix = "Install cuDNN " + built + (c.empty() ? "" : " for CUDA " + c) + " in place of cuDNN " + loaded +
-                      ": copy its bin\\ and include\\ files over those in " + dir + " and " +
-                      dir.substr(0, dir.find_last_of('\\') + 1) + "include";
-    if (!c.empty()) {
+    // A copy in System32 (some guides put it there) is found before every folder on PATH, a
+    // conda environment's Library\bin included: it has to go, and System32 has no include\.
+    const std::string lower_dir = to_lower(dir);
+    const bool system_folder = lower_dir.ends_with("\\system32") || lower_dir.ends_with("\\syswow64");
+    std::string fix;
+    if (system_folder) {
+      fix = "Remove " + l.path + " (cuDNN " + loaded +
+            "): Windows searches its own folder before PATH, so no other cuDNN is reached while it is there. "
+            "Then install cuDNN " +
+            built + (c.empty() ? "" : " for CUDA " + c) +
+            " in the CUDA toolkit's bin\\ folder and keep that folder on PATH";
+    } else {
+      fix = "Install cuDNN " + built + (c.empty() ? "" : " for CUDA " + c) + " in place of cuDNN " + loaded +
+            ": copy its bin\\ and include\\ files over those in " + dir + " and " +
+            dir.substr(0, dir.find_last_of('\\') + 1) + "include";
+    }
+    if (!c.empty() && !system_folder) {
       fix += ", or use a conda environment: conda install -c conda-forge cudatoolkit=" + c + " cudnn=" + conda_cudnn +
              " (its Library\\bin comes before " + dir + " on PATH while the environment is active)";
     }
