@@ -147,14 +147,17 @@ class WindowsChecker {
     const std::string c = b->cuda ? b->cuda->truncated(2).str() : std::string();
     const std::string conda_cudnn = conda_cudnn_for(*b->cudnn);
     const std::string loaded = l.version->truncated(3).str();
-    // A copy in System32 (some guides put it there) is found before every folder on PATH, a
-    // conda environment's Library\bin included: it has to go, and System32 has no include\.
-    const std::string lower_dir = to_lower(dir);
-    const bool system_folder = lower_dir.ends_with("\\system32") || lower_dir.ends_with("\\syswow64");
+    // A copy in a folder searched before PATH (System32, the Windows folder, python.exe's folder:
+    // some guides put it there) shadows every folder on PATH, a conda environment's Library\bin
+    // included: it has to go, and none of those folders has a cuDNN include\ beside it.
+    const bool system_folder = !l.via.starts_with("PATH");
     std::string fix;
     if (system_folder) {
-      fix = "Remove " + l.path + " (cuDNN " + loaded +
-            "): Windows searches its own folder before PATH, so no other cuDNN is reached while it is there. "
+      const std::string where = l.via == "application folder" ? "python.exe's folder"
+                                : l.via == "Windows folder"   ? "the Windows folder"
+                                                              : l.via;
+      fix = "Remove " + l.path + " (cuDNN " + loaded + "): " + where +
+            " is searched before PATH, so no other cuDNN is reached while it is there. "
             "Then install cuDNN " +
             built + (c.empty() ? "" : " for CUDA " + c) +
             " in the CUDA toolkit's bin\\ folder and keep that folder on PATH";

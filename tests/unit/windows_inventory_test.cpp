@@ -400,26 +400,33 @@ TEST(WindowsCudnnVersion, AnOlderMinorThanTheBuildsIsAnError) {
   EXPECT_NE(line->severity, Severity::ok) << line->title;
 }
 
-TEST(WindowsCudnnVersion, AnOldCopyInSystem32IsRemovedNotOverwritten) {
-  // Some guides copy cudnn64_8.dll into System32. python.exe's DLL search takes System32
-  // before PATH, so the good cuDNN in the toolkit is never reached: the fix is taking the stray
-  // copy out, not copying a cuDNN's bin\ and include\ "over" System32 (which has no include).
+// Some guides copy cudnn64_8.dll into System32, the Windows folder or python.exe's folder.
+// TensorFlow's DLL search takes each of them before PATH, so the good cuDNN in the toolkit is
+// never reached: the fix is taking the stray copy out, not copying a cuDNN's bin\ and include\
+// "over" that folder (none of them has a cuDNN include\ beside it).
+class WindowsCudnnBeforePath : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WindowsCudnnBeforePath, AnOldCopyThereIsRemovedNotOverwritten) {
+  const std::string folder = GetParam();
   const Version& built = tf210_cudnn();
   Machine m;
   tf210_with_cudnn(m, testing::pe_with_version(8, built.minor(), 5, 39), built.str() + ".0");
-  m.tree.write("Windows/System32/cudnn64_8.dll", testing::pe_with_version(8, 0, 5, 39));
+  m.tree.write(folder + "/cudnn64_8.dll", testing::pe_with_version(8, 0, 5, 39));
   Facts facts = m.facts();
   const DllLoad* cudnn = load_of(facts, "cudnn64_8.dll");
   ASSERT_NE(cudnn, nullptr);
-  ASSERT_NE(cudnn->path.find("System32"), std::string::npos) << cudnn->path;
+  ASSERT_EQ(cudnn->path.find(kToolkitWin), std::string::npos) << cudnn->path;
   auto fs = run_checks(facts, &builtin_kb());
   auto f = testing::find_copy(fs, "windows-cudnn-too-old");
   ASSERT_TRUE(f);
   EXPECT_EQ(f->fix.find("over those in"), std::string::npos) << f->fix;
-  EXPECT_EQ(f->fix.find("Windows\\include"), std::string::npos) << f->fix;
-  EXPECT_NE(f->fix.find("Remove"), std::string::npos) << f->fix;
-  EXPECT_NE(f->fix.find(cudnn->path), std::string::npos) << f->fix;
+  EXPECT_EQ(f->fix.find("\\include"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("Remove " + cudnn->path), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("before PATH"), std::string::npos) << f->fix;
 }
+
+INSTANTIATE_TEST_SUITE_P(Folders, WindowsCudnnBeforePath,
+                         ::testing::Values("Windows/System32", "Windows", "Python310"));
 
 TEST(WindowsCudnnVersion, TheHeaderBesideTheDllSpeaksWhenTheDllHasNoVersion) {
   // A DLL without a version resource (here: no PE at all), include\cudnn_version.h of an older 8.x.
