@@ -233,7 +233,7 @@ const std::vector<std::string>& explain_condition_names() {
       "platform-windows",  "platform-wsl2", "platform-linux",   "container",           "driver-loaded",
       "no-driver",         "gpu-present",   "no-gpu",           "multi-gpu",           "cudnn-present",
       "cudnn-other-major", "lib-found",     "toolkit-present",  "framework-cpu-build", "framework-cuda-build",
-      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu", "cudnn-loader-mix"};
+      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu", "cudnn-loader-mix",    "pip-build"};
   return kNames;
 }
 
@@ -250,6 +250,8 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   }
   if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
+  // Only the log can say what was running when it was written, machine facts or not.
+  if (condition == "pip-build") return machine.log.pip_build ? Truth::yes : Truth::unknown;
   const Facts* f = machine.facts;
   if (f == nullptr) return log_condition(condition, machine);
   if (condition == "container") return truth(!f->os.container.empty());
@@ -563,6 +565,9 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     if (const auto p = h->captures.find("posix"); p != h->captures.end() && !p->second.empty()) log.posix = true;
     if (const auto w = h->captures.find("nvidia_wheel"); w != h->captures.end() && !w->second.empty()) {
       log.nvidia_wheels = true;
+    }
+    if (const auto b = h->captures.find("pip_build"); b != h->captures.end() && !b->second.empty()) {
+      log.pip_build = true;
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
       const std::string v = to_lower(b->second.front());

@@ -27,6 +27,10 @@ struct LogFacts {
   /// Windows (which of the two it does not tell).
   bool posix = false;
   bool nvidia_wheels = false;  ///< pip installed or downloaded NVIDIA's nvidia-*-cuNN wheels
+  /// pip or uv was building a package from source (its build steps or isolated build
+  /// environment show in the log): a module missing there is build isolation, not the program's
+  /// environment.
+  bool pip_build = false;
 };
 
 struct ExplainMachine {

@@ -1,7 +1,9 @@
 // Packages with CUDA code of their own built against one PyTorch (xFormers, bitsandbytes), vLLM's
 // dtype check and torch.autocast's refused dtype (data/explain/extension-packages.toml,
 // performance.toml). The lines are real pastes (named per test); before these rules none of them
-// got an answer.
+// got an answer. Then building such code: the linker, the compiler, Triton's launcher, flash-attn's
+// setup.py and pip's isolated build environment (none of these lines had an answer before
+// session 16).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -66,6 +68,203 @@ TEST(ExplainExtensionPackages, AutocastWithAnUnsupportedDtypeIsOffNotBroken) {
   ASSERT_TRUE(leads_with(r, "torch-autocast-dtype-disabled"));
   EXPECT_EQ(r.matches.front().severity, RuleSeverity::warning);
   EXPECT_TRUE(contains(r.matches.front().fix, "enabled=False")) << r.matches.front().fix;
+}
+
+// Triton links its launcher with `gcc main.c -lcuda -L<dirs>` (python/triton/runtime/build.py);
+// the dirs are where `ldconfig -p` lists libcuda.so.1, and -lcuda needs libcuda.so there. The
+// log of a torch.compile run (pytorch#103417, state-spaces/mamba#123 and Seg-Zero#63 word it so).
+TEST(ExplainExtensionPackages, TritonLinkingWithoutLibcudaSoNamesTheVariableAndTheLink) {
+  const auto r = explain_no_facts(
+      "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
+      "collect2: error: ld returned 1 exit status\n"
+      "  File \"/venv/lib/python3.12/site-packages/triton/runtime/build.py\", line 50, in _build\n"
+      "    ret = subprocess.check_call(cc_cmd)\n"
+      "subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpe7nu9b0l/main.c', '-O3', '-shared', "
+      "'-fPIC', '-o', '/tmp/tmpe7nu9b0l/cuda_utils.cpython-312-x86_64-linux-gnu.so', '-lcuda', "
+      "'-L/venv/lib/python3.12/site-packages/triton/backends/nvidia/lib', '-L/lib/x86_64-linux-gnu']' returned "
+      "non-zero exit status 1.\n");
+  ASSERT_TRUE(leads_with(r, "link-libcuda-missing"));
+  EXPECT_EQ(r.matches.front().lines.size(), 2u);  // the linker's line and Triton's, one answer
+  EXPECT_TRUE(contains(r.matches.front().fix, "TRITON_LIBCUDA_PATH=")) << r.matches.front().fix;
+  EXPECT_TRUE(contains(r.matches.front().fix, "ln -s libcuda.so.1")) << r.matches.front().fix;
+  EXPECT_TRUE(contains(r.matches.front().fix, "lib64/stubs")) << r.matches.front().fix;
+
+  // In Jupyter the linker's own line goes to the server's terminal: Triton's line is enough.
+  const auto notebook = explain_no_facts(
+      "CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpx/main.c', '-O3', '-shared', '-fPIC', '-o', "
+      "'/tmp/tmpx/__triton_launcher.cpython-310-x86_64-linux-gnu.so', '-lcuda', '-L/usr/lib/x86_64-linux-gnu']' "
+      "returned non-zero exit status 1.\n");
+  EXPECT_TRUE(leads_with(notebook, "link-libcuda-missing"));
+  // Other spellings: lld, conda's binutils, the linker without the errno text.
+  for (const char* line :
+       {"ld.lld: error: unable to find library -lcuda", "/opt/conda/x86_64-conda-linux-gnu/bin/ld: cannot find -lcuda",
+        "/usr/bin/ld: cannot find -l:libcuda.so.1: No such file or directory"}) {
+    EXPECT_TRUE(leads_with(explain_no_facts(line), "link-libcuda-missing")) << line;
+  }
+  // -lcudart is the toolkit's library, not the driver's.
+  const auto cudart = explain_no_facts("/usr/bin/ld: cannot find -lcudart: No such file or directory\n");
+  ASSERT_TRUE(leads_with(cudart, "link-cuda-toolkit-library-missing"));
+  EXPECT_EQ(find_rule(cudart, "link-libcuda-missing"), nullptr);
+  EXPECT_EQ(cudart.matches.front().category, "toolkit-missing");
+}
+
+TEST(ExplainExtensionPackages, TritonFindingNoLibcudaAtAllIsTheDriver) {
+  const auto r = explain_no_facts(
+      "AssertionError: libcuda.so cannot found!\n"
+      "Please make sure GPU is set up and then run \"/sbin/ldconfig\" (requires sudo) to refresh the linker cache.\n");
+  ASSERT_TRUE(leads_with(r, "triton-libcuda-not-found"));
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
+  EXPECT_TRUE(contains(r.matches.front().fix, "sudo ldconfig")) << r.matches.front().fix;
+  // Triton 2.x (python/triton/common/build.py) asserted libcuda.so and listed the libcuda.so.1 it
+  // found: the driver is there, the link name is what is missing.
+  const auto v2 = explain_no_facts(
+      "AssertionError: libcuda.so cannot found!\n"
+      "Possible files are located at ['/usr/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of "
+      "libcuda.so to any of the file.\n");
+  ASSERT_TRUE(leads_with(v2, "link-libcuda-missing"));
+  EXPECT_TRUE(contains(v2.matches.front().cause, "/usr/lib/x86_64-linux-gnu/libcuda.so.1")) << v2.matches.front().cause;
+}
+
+// gcc, clang and MSVC each word a missing header their own way; any CUDA toolkit header is the
+// same answer, cuDNN's and Python's are others, and a header of another library is none of them.
+TEST(ExplainExtensionPackages, MissingHeadersAreTheToolkitCudnnOrPython) {
+  for (const char* line : {
+           "fatal error: cuda_runtime.h: No such file or directory",
+           "csrc/flash_attn/flash_api.cpp:7:10: fatal error: cuda.h: No such file or directory",
+           "/tmp/x/kernel.cu:2:10: fatal error: cublas_v2.h: No such file or directory",
+           "src/ext.cpp:4:10: fatal error: 'cuda_runtime_api.h' file not found",
+           "C:\\src\\ext.cpp(4): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or "
+           "directory",
+           "fatal error: cub/cub.cuh: No such file or directory",
+       }) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "cuda-header-missing")) << line;
+    EXPECT_EQ(r.matches.front().category, "toolkit-missing");
+    EXPECT_TRUE(contains(r.matches.front().fix, "CUDA_HOME")) << r.matches.front().fix;
+  }
+  const auto cudnn = explain_no_facts("fatal error: cudnn.h: No such file or directory\n");
+  ASSERT_TRUE(leads_with(cudnn, "cudnn-header-missing"));
+  EXPECT_EQ(find_rule(cudnn, "cuda-header-missing"), nullptr);
+  EXPECT_TRUE(leads_with(explain_no_facts("/tmp/tmpab/main.c:5:10: fatal error: Python.h: No such file or directory"),
+                         "python-headers-missing"));
+  EXPECT_TRUE(explain_no_facts("fatal error: boost/shared_ptr.hpp: No such file or directory\n").matches.empty());
+}
+
+// The compiler's wrappers (setuptools' "command 'X' failed", torch's "Error compiling objects for
+// extension", ninja's "build stopped") and pip's "Failed building wheel" rank below the error
+// they report; flash-attn's own answer replaces pip's generic one on the same lines.
+TEST(ExplainExtensionPackages, BuildWrappersLeaveTheLeadToTheCompilersError) {
+  const auto r = explain_no_facts(
+      "      csrc/flash_attn/flash_api.cpp:7:10: fatal error: cuda_runtime_api.h: No such file or directory\n"
+      "      compilation terminated.\n"
+      "      ninja: build stopped: subcommand failed.\n"
+      "      RuntimeError: Error compiling objects for extension\n"
+      "      [end of output]\n"
+      "  note: This error originates from a subprocess, and is likely not a problem with pip.\n"
+      "  ERROR: Failed building wheel for flash-attn\n"
+      "  Running setup.py clean for flash-attn\n"
+      "Failed to build flash-attn\n"
+      "ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects\n");
+  ASSERT_TRUE(leads_with(r, "cuda-header-missing"));
+  const ExplainMatch* wrapper = find_rule(r, "extension-compile-failed");
+  const ExplainMatch* flash = find_rule(r, "flash-attn-build-failed");
+  ASSERT_NE(wrapper, nullptr);
+  ASSERT_NE(flash, nullptr);
+  EXPECT_LT(wrapper->score, r.matches.front().score);
+  EXPECT_LT(flash->score, r.matches.front().score);
+  EXPECT_EQ(find_rule(r, "pip-wheel-build-failed"), nullptr);
+  EXPECT_TRUE(contains(flash->fix, "--no-build-isolation")) << flash->fix;
+  EXPECT_TRUE(contains(flash->cause, "prebuilt wheel")) << flash->cause;
+
+  // Alone, the wrapper says where to look and claims no cause.
+  const auto alone = explain_no_facts("error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n");
+  ASSERT_TRUE(leads_with(alone, "extension-compile-failed"));
+  EXPECT_LE(alone.matches.front().score, 50);
+  EXPECT_EQ(alone.matches.front().category, "other");
+  EXPECT_TRUE(contains(alone.matches.front().cause, "/usr/local/cuda/bin/nvcc")) << alone.matches.front().cause;
+  EXPECT_TRUE(leads_with(explain_no_facts("ERROR: Failed building wheel for flash_attn"), "flash-attn-build-failed"));
+}
+
+// flash-attn's setup.py: "FlashAttention is only supported on CUDA 11.7 and above" (11.6, 11.4 and
+// 11 in older releases; FlashAttention-3's hopper/setup.py: 12.3), from `$CUDA_HOME/bin/nvcc -V`.
+TEST(ExplainExtensionPackages, FlashAttnRefusingAnOldNvccNamesTheFloorAndCudaHome) {
+  for (const char* line : {"RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.  Note: make sure "
+                           "nvcc has a supported version by running nvcc -V.",
+                           "RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure "
+                           "nvcc has a supported version by running nvcc -V.",
+                           "RuntimeError: FlashAttention-3 is only supported on CUDA 12.3 and above"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "flash-attn-cuda-too-old")) << line;
+    EXPECT_EQ(r.matches.front().category, "toolkit-missing");
+    EXPECT_TRUE(contains(r.matches.front().fix, "export CUDA_HOME=")) << r.matches.front().fix;
+    EXPECT_TRUE(contains(r.matches.front().fix, "github.com/Dao-AILab/flash-attention/releases"));
+  }
+  EXPECT_TRUE(contains(
+      explain_no_facts("FlashAttention is only supported on CUDA 11.7 and above").matches.front().cause, "CUDA 11.7"));
+}
+
+// A missing torch is the wrong environment at run time, and pip's build isolation while pip builds
+// a CUDA extension (the build's lines show it: the log fact "pip-build", with machine facts or not).
+TEST(ExplainExtensionPackages, NoTorchInsidePipsBuildIsBuildIsolation) {
+  const std::string pip_log =
+      "  Installing build dependencies ... done\n"
+      "  Getting requirements to build wheel ... error\n"
+      "  error: subprocess-exited-with-error\n"
+      "  \xC3\x97 Getting requirements to build wheel did not run successfully.\n"
+      "  \xE2\x94\x82 exit code: 1\n"
+      "  \xE2\x95\xB0\xE2\x94\x80> [20 lines of output]\n"
+      "      Traceback (most recent call last):\n"
+      "        File \"/venv/lib/python3.11/site-packages/pip/_vendor/pyproject_hooks/_in_process/_in_process.py\", "
+      "line 353, in <module>\n"
+      "          main()\n"
+      "        File \"/tmp/pip-build-env-8ft2qz1h/overlay/lib/python3.11/site-packages/setuptools/build_meta.py\", "
+      "line 334, in get_requires_for_build_wheel\n"
+      "        File \"<string>\", line 22, in <module>\n"
+      "      ModuleNotFoundError: No module named 'torch'\n"
+      "      [end of output]\n";
+  const auto r = explain_no_facts(pip_log);
+  ASSERT_TRUE(leads_with(r, "torch-not-importable/build-isolation"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "--no-build-isolation")) << r.matches.front().fix;
+  EXPECT_EQ(r.matches.front().facts_verdict, "supported");
+  EXPECT_NE(find_rule(r, "pip-wheel-build-failed"), nullptr);
+
+  Facts f;
+  f.platform = Platform::linux;
+  const auto probed = explain_text(testing::builtin_matcher(), pip_log, ExplainMachine{Platform::linux, &f});
+  EXPECT_TRUE(leads_with(probed, "torch-not-importable/build-isolation"));
+
+  // At run time, the environment; build isolation stays listed as the other cause.
+  const auto run = explain_no_facts(
+      "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n    import torch\n"
+      "ModuleNotFoundError: No module named 'torch'\n");
+  ASSERT_TRUE(leads_with(run, "torch-not-importable"));
+  EXPECT_NE(find_rule(run, "torch-not-importable/build-isolation"), nullptr);
+  EXPECT_TRUE(explain_no_facts("ModuleNotFoundError: No module named 'torchvision'\n").matches.empty());
+  // A pasted line annotated by its author says where it came from.
+  EXPECT_TRUE(leads_with(explain_no_facts("ModuleNotFoundError: No module named 'torch' (while building flash-attn)"),
+                         "torch-not-importable/build-isolation"));
+}
+
+// uv names the build dependency the package did not declare (uv-build-frontend/src/error.rs).
+TEST(ExplainExtensionPackages, UvNamingAnUndeclaredBuildDependencyIsBuildIsolation) {
+  const auto r = explain_no_facts(
+      "      hint: This error likely indicates that `flash-attn@2.7.4.post1` depends on `torch`, but doesn't "
+      "declare it as a build dependency. If `flash-attn` is a first-party package, consider adding `torch` to its "
+      "`build-system.requires`. Otherwise, `uv pip install torch` into the environment and re-run with "
+      "`--no-build-isolation`.\n");
+  ASSERT_TRUE(leads_with(r, "build-isolation-missing-module"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "flash-attn@2.7.4.post1 imports torch")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "uv pip install PKG --no-build-isolation")) << r.matches.front().fix;
+}
+
+// nvcc reports its killed front end, gcc its killed cc1plus: memory, with flash-attn's MAX_JOBS.
+TEST(ExplainExtensionPackages, AKilledCompilerIsMemoryAndMaxJobs) {
+  for (const char* line : {"nvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+                           "c++: fatal error: Killed signal terminated program cc1plus"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "compiler-killed-out-of-memory")) << line;
+    EXPECT_TRUE(contains(r.matches.front().fix, "MAX_JOBS=")) << r.matches.front().fix;
+  }
 }
 
 }  // namespace

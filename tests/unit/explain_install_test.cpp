@@ -1,9 +1,11 @@
-// What goes wrong before the GPU is ever touched: pip cannot find the build asked for, or the
-// framework's binary needs CPU instructions the machine lacks.
+// What goes wrong before the GPU is ever touched: pip cannot find the build asked for, cannot
+// build it or runs out of disk, the framework's binary needs CPU instructions the machine lacks,
+// or a compiled module meets a NumPy of another ABI.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -79,6 +81,116 @@ TEST(ExplainInstall, CondaMissingCudaWithADriverLoadedIsADriverTooOld) {
   ASSERT_TRUE(leads_with(r, "conda-cuda-virtual-package-missing/driver-too-old"));
   EXPECT_EQ(r.matches.front().category, "driver-too-old");
   EXPECT_NE(r.matches.front().cause.find("(__cuda >=12)"), std::string::npos) << r.matches.front().cause;
+}
+
+// pip's summaries of a failed source build (operations/build/wheel.py, exceptions/build.py,
+// commands/install.py): a pointer to the build output, never ahead of the error in it.
+TEST(ExplainInstall, PipBuildFailureIsAPointerBelowTheBuildsError) {
+  for (const char* line :
+       {"ERROR: Failed building wheel for mamba-ssm",
+        "ERROR: Failed to build installable wheels for some pyproject.toml based projects "
+        "(causal-conv1d)",
+        "  \xC3\x97 python setup.py egg_info did not run successfully.",
+        "  \xE2\x95\xB0\xE2\x94\x80\xE2\x96\xB6 Call to `setuptools.build_meta:__legacy__.build_wheel` "
+        "failed (exit status: 1)"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "pip-wheel-build-failed")) << line;
+    EXPECT_EQ(r.matches.front().category, "other");
+  }
+  const auto r = explain_no_facts(
+      "      /tmp/pip-install-x/mamba-ssm/csrc/selective_scan.cpp:6:10: fatal error: cuda.h: No such file or "
+      "directory\n"
+      "      error: command '/usr/bin/g++' failed with exit code 1\n"
+      "  ERROR: Failed building wheel for mamba-ssm\n");
+  ASSERT_TRUE(leads_with(r, "cuda-header-missing"));
+  const ExplainMatch* pip = find_rule(r, "pip-wheel-build-failed");
+  ASSERT_NE(pip, nullptr);
+  EXPECT_TRUE(contains(pip->cause, "mamba-ssm")) << pip->cause;
+}
+
+// pip's OSError report (commands/install.py create_os_error_message; "EnvironmentError" before
+// 21.0): where pip writes, TMPDIR and the cache.
+TEST(ExplainInstall, PipOutOfDiskSpaceNamesTmpdirAndTheCache) {
+  for (const char* line : {
+           "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+           "ERROR: Could not install packages due to an EnvironmentError: [Errno 28] No space left on device",
+       }) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "pip-no-space-left")) << line;
+    EXPECT_EQ(r.matches.size(), 1u);  // the generic answer is superseded on pip's line
+    EXPECT_TRUE(contains(r.matches.front().fix, "TMPDIR=")) << r.matches.front().fix;
+    EXPECT_TRUE(contains(r.matches.front().fix, "--no-cache-dir")) << r.matches.front().fix;
+  }
+  const auto other = explain_no_facts("OSError: [Errno 28] No space left on device: '/data/ckpt/step_900.pt'\n");
+  ASSERT_TRUE(leads_with(other, "no-space-left-on-device"));
+  EXPECT_TRUE(contains(other.matches.front().cause, "/data/ckpt/step_900.pt")) << other.matches.front().cause;
+}
+
+// NumPy 2.x's numpy/core/_multiarray_umath.py prints this (wrapped, its version on the second
+// line) when a module built for 1.x asks for _ARRAY_API; the 1.x headers then raise
+// "_ARRAY_API not found" and "numpy.core.multiarray failed to import". An OpenCV import.
+TEST(ExplainInstall, NumPy2UnderAModuleBuiltForNumPy1) {
+  const auto r = explain_no_facts(
+      "\n"
+      "A module that was compiled using NumPy 1.x cannot be run in\n"
+      "NumPy 2.1.3 as it may crash. To support both 1.x and 2.x\n"
+      "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+      "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.\n"
+      "\n"
+      "If you are a user of the module, the easiest solution will be to\n"
+      "downgrade to 'numpy<2' or try to upgrade the affected module.\n"
+      "We expect that some modules will need time to support NumPy 2.\n"
+      "\n"
+      "Traceback (most recent call last):  File \"/app/run.py\", line 3, in <module>\n"
+      "    import cv2\n"
+      "AttributeError: _ARRAY_API not found\n"
+      "ImportError: numpy.core.multiarray failed to import\n");
+  ASSERT_TRUE(leads_with(r, "numpy2-module-built-for-numpy1"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  EXPECT_TRUE(contains(r.matches.front().cause, "NumPy 2.1.3")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "pip install \"numpy<2\"")) << r.matches.front().fix;
+  // Each line alone, and the message pasted as one line.
+  for (const char* line : {"AttributeError: _ARRAY_API not found",
+                           "A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.0 as it may crash. "
+                           "To support both 1.x and 2.x versions of NumPy, modules must be compiled with NumPy 2.0.",
+                           "UserWarning: Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at "
+                           "../torch/csrc/utils/tensor_numpy.cpp:84.)",
+                           // Cython's size check: PyArray_Descr is 96 bytes in 1.x's headers, 88 in 2.x.
+                           "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 "
+                           "from C header, got 88 from PyObject"}) {
+    const auto one = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(one, "numpy2-module-built-for-numpy1")) << line;
+    EXPECT_EQ(find_rule(one, "torch-numpy-unavailable"), nullptr) << line;
+  }
+  const auto multiarray = explain_no_facts("ImportError: numpy.core.multiarray failed to import\n");
+  ASSERT_TRUE(leads_with(multiarray, "numpy-c-api-import-failed"));
+  EXPECT_TRUE(contains(multiarray.matches.front().fix, "numpy<2")) << multiarray.matches.front().fix;
+  // NumPy 1.15's harmless RuntimeWarning of the same words (no "from C header") is not this.
+  EXPECT_EQ(find_rule(explain_no_facts("RuntimeWarning: numpy.dtype size changed, may indicate binary "
+                                       "incompatibility. Expected 96, got 88"),
+                      "numpy2-module-built-for-numpy1"),
+            nullptr);
+  // NumPy 2's headers spell numpy._core: that module was built for NumPy 2.
+  EXPECT_TRUE(leads_with(explain_no_facts("ImportError: numpy._core.multiarray failed to import"),
+                         "numpy2-headers-import-failed"));
+}
+
+// The headers' C API version check: the module was built with a newer NumPy than is installed.
+TEST(ExplainInstall, NumPyOlderThanTheModuleIsAnUpgrade) {
+  const auto r = explain_no_facts(
+      "/opt/conda/lib/python3.8/site-packages/torch/_masked/__init__.py:223: UserWarning: Failed to initialize "
+      "NumPy: module compiled against API version 0xf but this version of numpy is 0xe (Triggered internally at  "
+      "/opt/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:68.)\n"
+      "RuntimeError: Numpy is not available\n");
+  ASSERT_TRUE(leads_with(r, "numpy-older-than-module"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "pip install -U numpy")) << r.matches.front().fix;
+  const ExplainMatch* torch = find_rule(r, "torch-numpy-unavailable");
+  ASSERT_NE(torch, nullptr);  // "Numpy is not available" is another line: its answer follows
+  EXPECT_LT(torch->score, r.matches.front().score);
+
+  const auto alone = explain_no_facts("RuntimeError: Numpy is not available\n");
+  ASSERT_TRUE(leads_with(alone, "torch-numpy-unavailable"));
+  EXPECT_TRUE(contains(alone.matches.front().fix, "numpy<2")) << alone.matches.front().fix;
 }
 
 }  // namespace
