@@ -95,5 +95,37 @@ TEST(ExplainCudnn, TheOldDsoLoaderWordingNamesTheMissingLibrary) {
   ASSERT_TRUE(leads_with(driver, "libcuda-missing"));
 }
 
+// PyTorch's AT_CUDNN_CHECK wording ("cuDNN error: " and the status name,
+// aten/src/ATen/cudnn/Exceptions.h) is PyTorch's: TensorFlow's memory-growth answer is wrong there.
+TEST(ExplainCudnn, PytorchsCudnnInternalErrorIsMemoryFirstNotTensorflowsGrowth) {
+  for (const char* status : {"CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_ALLOC_FAILED"}) {
+    const auto r = explain_no_facts(
+        std::string("  File \"/opt/conda/lib/python3.10/site-packages/torch/nn/modules/conv.py\", line 456, in "
+                    "_conv_forward\n"
+                    "RuntimeError: cuDNN error: ") +
+        status + "\n");
+    ASSERT_TRUE(leads_with(r, "torch-cudnn-internal-error")) << status;
+    const ExplainMatch& m = r.matches.front();
+    EXPECT_EQ(m.category, "out-of-memory");
+    EXPECT_NE(m.fix.find("torch.backends.cudnn.benchmark = False"), std::string::npos) << m.fix;
+    EXPECT_EQ(m.fix.find("set_memory_growth"), std::string::npos) << m.fix;
+    EXPECT_EQ(find_rule(r, "tf-failed-convolution-algorithm"), nullptr) << status;
+    EXPECT_NE(find_rule(r, "torch-cudnn-internal-error/cudnn-mismatch"), nullptr);
+  }
+}
+
+TEST(ExplainCudnn, TensorflowsCudnnHandleFailureKeepsItsOwnAnswer) {
+  // TensorFlow's own log lines still get the memory-growth answer.
+  for (const char* line :
+       {"E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR",
+        "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: "
+        "CUDNN_STATUS_INTERNAL_ERROR"}) {
+    const auto r = explain_no_facts(line);
+    EXPECT_TRUE(leads_with(r, "tf-failed-convolution-algorithm")) << line;
+    EXPECT_EQ(find_rule(r, "torch-cudnn-internal-error"), nullptr) << line;
+    EXPECT_EQ(find_rule(r, "jax-cudnn-handle-failed"), nullptr) << line;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -229,5 +229,32 @@ TEST(ExplainDistributed, LaunchNoticesAreHarmlessAndNeverLeadTheRealError) {
   }
 }
 
+// ProcessGroupNCCL::broadcastUniqueNCCLID: rank 0 publishes NCCL's id in the c10d store; the
+// others' failure to read it is rank 0's crash, lateness or a blocked port, not NCCL's.
+TEST(ExplainDistributed, ARankWithoutNcclsIdPointsAtRankZero) {
+  for (const char* error : {"Connection reset by peer", "Socket Timeout", "wait timeout after 300000ms"}) {
+    const auto r = explain_no_facts(
+        std::string("torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving "
+                    "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: ") +
+        error + ". This may indicate a possible application crash on rank 0 or a network set up issue.\n");
+    ASSERT_TRUE(leads_with(r, "torch-nccl-unique-id-not-received")) << error;
+    const ExplainMatch& m = r.matches.front();
+    EXPECT_NE(m.cause.find(error), std::string::npos) << m.cause;
+    EXPECT_NE(m.cause.find("rank 3"), std::string::npos) << m.cause;
+    EXPECT_NE(m.fix.find("rank 0's own log"), std::string::npos) << m.fix;
+  }
+}
+
+TEST(ExplainDistributed, OldTcpStoresBareAddressInUseIsThePort) {
+  // PyTorch 1.x's TCPStore raised the bare socket error.
+  const auto r = explain_no_facts(
+      "  File \"/opt/conda/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", line 156, in "
+      "_env_rendezvous_handler\n"
+      "    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
+      "RuntimeError: Address already in use\n");
+  ASSERT_TRUE(leads_with(r, "torch-dist-port-in-use"));
+  EXPECT_NE(r.matches.front().fix.find("29500"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor

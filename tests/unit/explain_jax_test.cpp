@@ -149,5 +149,43 @@ TEST(ExplainJax, JaxWarnsOfAGpuBelowItsMinimumComputeCapability) {
   EXPECT_TRUE((r.matches.front().cause.find("(5.2)") != std::string::npos)) << r.matches.front().cause;
 }
 
+// jaxlib's XLA logs from external/xla/...; its cuDNN handle fails when JAX's preallocation (or
+// another process) left cuDNN no memory (docs.jax.dev, GPU memory allocation).
+TEST(ExplainJax, CudnnHandleFromJaxlibNamesPreallocationNotTensorflow) {
+  const auto r = explain_no_facts(
+      "2023-06-01 10:00:00.000000: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn "
+      "handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+      "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the "
+      "errors above for more details.\n");
+  ASSERT_TRUE(leads_with(r, "jax-cudnn-handle-failed"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_NE(m.cause.find("CUDNN_STATUS_INTERNAL_ERROR"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("XLA_PYTHON_CLIENT_PREALLOCATE=false"), std::string::npos) << m.fix;
+  EXPECT_EQ(find_rule(r, "tf-failed-convolution-algorithm"), nullptr);
+  EXPECT_EQ(find_rule(r, "dnn-initialization-failed"), nullptr);
+}
+
+// jax_plugins/cuda/__init__.py only warns when jax_cuda1X_plugin's extension does not import.
+TEST(ExplainJax, AMissingCudaPluginExtensionIsAMismatchedInstall) {
+  const auto r = explain_no_facts("WARNING:jax_plugins.xla_cuda12:cuda_plugin_extension is not found.\n");
+  ASSERT_TRUE(leads_with(r, "jax-cuda-plugin-extension-missing"));
+  EXPECT_FALSE(r.matches.front().harmless);
+  EXPECT_NE(r.matches.front().fix.find("jax[cuda12]"), std::string::npos);
+}
+
+// xla_bridge.py logs the built-in TPU and ROCm backends' failures at INFO on other machines.
+TEST(ExplainJax, OtherBackendsFailingIsHarmlessButCudaIsNot) {
+  const auto tpu = explain_no_facts(
+      "I0000 00:00:1700000000.000000 1 xla_bridge.py:884] Unable to initialize backend 'tpu': INTERNAL: Failed to "
+      "open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(leads_with(tpu, "jax-other-backend-unavailable"));
+  EXPECT_TRUE(tpu.matches.front().harmless);
+  const auto cuda =
+      explain_no_facts("Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices.\n");
+  EXPECT_EQ(find_rule(cuda, "jax-other-backend-unavailable"), nullptr);
+  ASSERT_FALSE(cuda.matches.empty());
+  EXPECT_FALSE(cuda.matches.front().harmless);
+}
+
 }  // namespace
 }  // namespace gpudoctor

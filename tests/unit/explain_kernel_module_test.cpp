@@ -176,5 +176,66 @@ TEST(ExplainToolkit, AnUnsupportedHostCompilerNamesTheLimitAndCcbin) {
                          "cuda-installer-gcc"));
 }
 
+// TensorFlow's and JAX's CUDA diagnostics after cuInit failed (xla/stream_executor/cuda/
+// cuda_diagnostics.cc, WarnOnDsoKernelMismatch): which way the versions differ says which fix.
+TEST(ExplainKernelModule, ALibcudaNewerThanTheModuleIsARebootOrTheCompatLibrary) {
+  const auto r = explain_no_facts(
+      "I tensorflow/compiler/xla/stream_executor/cuda/cuda_diagnostics.cc:199] libcuda reported version is: "
+      "470.223.2\n"
+      "I tensorflow/compiler/xla/stream_executor/cuda/cuda_diagnostics.cc:203] kernel reported version is: 470.182.3\n"
+      "E tensorflow/compiler/xla/stream_executor/cuda/cuda_diagnostics.cc:312] kernel version 470.182.3 does not match "
+      "DSO version 470.223.2 -- cannot find working devices in this configuration\n");
+  ASSERT_TRUE(leads_with(r, "libcuda-newer-than-kernel-module"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_NE(m.cause.find("470.223.2"), std::string::npos) << m.cause;
+  EXPECT_NE(m.cause.find("compat"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("Reboot"), std::string::npos) << m.fix;
+  EXPECT_EQ(find_rule(r, "libcuda-older-than-kernel-module"), nullptr);
+}
+
+TEST(ExplainKernelModule, ALibcudaOlderThanTheModuleIsAStaleCopy) {
+  const auto r = explain_no_facts(
+      "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version 430.14.0 does not match DSO "
+      "version 418.67.0 -- cannot find working devices in this configuration\n");
+  ASSERT_TRUE(leads_with(r, "libcuda-older-than-kernel-module"));
+  EXPECT_NE(r.matches.front().fix.find("ldconfig -p | grep libcuda"), std::string::npos) << r.matches.front().fix;
+  EXPECT_EQ(find_rule(r, "libcuda-newer-than-kernel-module"), nullptr);
+}
+
+TEST(ExplainKernelModule, AnUnreadableModuleVersionMeansNoModuleNotAHarmlessNote) {
+  const auto r = explain_no_facts(
+      "E external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:312] kernel version PERMISSION_DENIED: "
+      "could not open driver version path for reading: /proc/driver/nvidia/version does not match DSO version "
+      "535.104.5 -- cannot find working devices in this configuration\n");
+  ASSERT_TRUE(leads_with(r, "kernel-module-version-unreadable"));
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
+  // The general "XLA could not read the driver's version" answer calls it harmless: not here.
+  EXPECT_EQ(find_rule(r, "xla-driver-version-unreadable"), nullptr);
+  EXPECT_EQ(find_rule(r, "libcuda-newer-than-kernel-module"), nullptr);
+  EXPECT_EQ(find_rule(r, "libcuda-older-than-kernel-module"), nullptr);
+}
+
+// nv-fabricmanager's own start-up check: its version must be the driver's (NVSwitch systems).
+TEST(ExplainKernelModule, FabricManagerOfAnotherVersionNamesBothVersions) {
+  const auto r = explain_no_facts(
+      "Nov 05 13:55:26 node1 systemd[1]: Starting NVIDIA fabric manager service...\n"
+      "Nov 05 13:55:26 node1 nv-fabricmanager[104230]: fabric manager NVIDIA GPU driver interface version "
+      "550.127.05 doesn't match with driver version 550.120. Please update with the matching NVIDIA driver package.\n"
+      "Nov 05 13:55:26 node1 systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, "
+      "status=1/FAILURE\n");
+  ASSERT_TRUE(leads_with(r, "fabric-manager-version-mismatch"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_NE(m.cause.find("550.127.05"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("=550.120-1"), std::string::npos) << m.fix;
+  EXPECT_NE(find_rule(r, "fabric-manager-not-running"), nullptr);
+}
+
+TEST(ExplainKernelModule, BusyDevicesNameTheComputeMode) {
+  const auto r = explain_no_facts("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n");
+  ASSERT_TRUE(leads_with(r, "cuda-devices-busy"));
+  EXPECT_NE(r.matches.front().fix.find("compute_mode"), std::string::npos);
+  EXPECT_EQ(find_rule(r, "code/cudart/cudaErrorDevicesUnavailable"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

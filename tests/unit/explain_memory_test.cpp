@@ -56,5 +56,53 @@ TEST(ExplainMemory, JaxCusolverHandleNamesPreallocationThenTheWheels) {
   EXPECT_NE(wheels->fix.find("nvidia-cublas-cu12"), std::string::npos);
 }
 
+// The CUDA out-of-memory codes alone do not name a framework: a TensorFlow or JAX line must not
+// get PyTorch's answer.
+TEST(ExplainMemory, TensorflowsFailedDeviceAllocationIsNotPytorchs) {
+  const auto r = explain_no_facts(
+      "E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to allocate 3.87G (4156162048 bytes) from "
+      "device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_TRUE(leads_with(r, "xla-failed-to-allocate-from-device"));
+  EXPECT_NE(r.matches.front().cause.find("3.87G"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().fix.find("set_memory_growth"), std::string::npos);
+  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr);
+  EXPECT_EQ(find_rule(r, "cuda-out-of-memory"), nullptr);
+}
+
+TEST(ExplainMemory, BareCudaOutOfMemoryCodesGetTheFrameworkNeutralAnswer) {
+  for (const char* line : {"RuntimeError: CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+                           "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of "
+                           "memory"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "cuda-out-of-memory")) << line;
+    EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << line;
+    EXPECT_EQ(r.matches.front().title.find("PyTorch"), std::string::npos) << r.matches.front().title;
+  }
+}
+
+TEST(ExplainMemory, XlaRuntimeLaunchOutOfMemoryIsJaxs) {
+  const auto r = explain_no_facts(
+      "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: "
+      "custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion with block dimensions: "
+      "1024x1x1 and grid dimensions: 1x1x1 and shared memory size: 0: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_TRUE(leads_with(r, "xla-resource-exhausted"));
+  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr);
+}
+
+TEST(ExplainMemory, PytorchsOwnCudaErrorWordingStaysPytorchs) {
+  // C10_CUDA_CHECK: "CUDA error: " and cudaGetErrorString.
+  const auto r = explain_no_facts("RuntimeError: CUDA error: out of memory\n");
+  ASSERT_TRUE(leads_with(r, "torch-cuda-oom"));
+  EXPECT_EQ(find_rule(r, "code/cudart/cudaErrorMemoryAllocation"), nullptr);
+}
+
+TEST(ExplainMemory, ForcedAllowGrowthIsTheVariableWorking) {
+  const auto r = explain_no_facts(
+      "W tensorflow/core/common_runtime/gpu/gpu_bfc_allocator.cc:47] Overriding orig_value setting because the "
+      "TF_FORCE_GPU_ALLOW_GROWTH environment variable is set. Original config value was 0.\n");
+  ASSERT_TRUE(leads_with(r, "tf-force-allow-growth-override"));
+  EXPECT_TRUE(r.matches.front().harmless);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -247,5 +247,24 @@ TEST(ExplainPerformance, DataLoaderOutOfFileDescriptorsIsTheOpenFilesLimit) {
   }
 }
 
+// PyTorch 2.0-2.1's FlashAttention (v1) checks the architecture with bare TORCH_CHECKs
+// (fmha_api.cpp): "Expected is_sm80 || is_sm90 to be true, but got false." on an RTX 30/40.
+TEST(ExplainPerformance, FlashAttentionV1ArchitectureCheckNamesTheCardsAndTheWayOut) {
+  const auto r = explain_no_facts(
+      "  File \"/usr/local/lib/python3.10/dist-packages/torch/autograd/__init__.py\", line 200, in backward\n"
+      "    Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  "
+      "If so, please report an enhancement request to PyTorch.)\n");
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_EQ(m.category, "gpu-arch-unsupported");
+  EXPECT_NE(m.cause.find("is_sm80 || is_sm90"), std::string::npos) << m.cause;
+  EXPECT_NE(m.fix.find("enable_flash_sdp(False)"), std::string::npos) << m.fix;
+  // Another bare TORCH_CHECK is not this.
+  EXPECT_EQ(find_rule(explain_no_facts("RuntimeError: Expected q.is_cuda() to be true, but got false."),
+                      "torch-flash-attention-v1-arch"),
+            nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

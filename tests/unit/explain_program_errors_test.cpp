@@ -203,5 +203,37 @@ TEST(ExplainProgramErrors, CudnnRefusedForOldGpusAndABuildWithoutCudnn) {
   EXPECT_EQ(w.matches.front().severity, RuleSeverity::warning);
 }
 
+// A half-precision tensor in one of PyTorch's CPU kernels ("<op>_cpu" in the dispatch error):
+// the GPU is not being used, which is the problem to explain.
+TEST(ExplainProgramErrors, HalfPrecisionOnTheCpuSaysTheGpuIsNotUsed) {
+  for (const char* line : {"RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",
+                           "RuntimeError: \"slow_conv2d_cpu\" not implemented for 'Half'",
+                           "RuntimeError: \"LayerNormKernelImpl\" not implemented for 'BFloat16'"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "torch-half-on-cpu")) << line;
+    EXPECT_NE(r.matches.front().fix.find("torch.cuda.is_available()"), std::string::npos);
+  }
+  // A CUDA kernel's name is another problem (a dtype that kernel lacks), not the CPU.
+  const auto cuda = explain_no_facts("RuntimeError: \"baddbmm_with_gemm\" not implemented for 'Half'");
+  EXPECT_EQ(find_rule(cuda, "torch-half-on-cpu"), nullptr);
+}
+
+TEST(ExplainProgramErrors, HalfOnTheCpuWithACpuOnlyBuildLeadsWithTheBuild) {
+  const auto r = explain_no_facts(
+      "PyTorch version: 2.1.0+cpu\n"
+      "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build") << r.matches.front().rule;
+}
+
+TEST(ExplainProgramErrors, ACheckpointFromAnotherGpuIsMappedNotReinstalled) {
+  const auto r = explain_no_facts(
+      "RuntimeError: Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 1. Please "
+      "use torch.load with map_location to map your storages to an existing device.\n");
+  ASSERT_TRUE(leads_with(r, "torch-load-missing-device"));
+  EXPECT_NE(r.matches.front().cause.find("cuda:3"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().fix.find("map_location='cuda:0'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -13,6 +13,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::builtin_matcher;
+using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
 
@@ -92,6 +93,36 @@ TEST(ExplainWindowsDll, OnnxRuntimesOwnVisualCppWarning) {
   ASSERT_TRUE(leads_with(r, "framework-native-library-missing"));
   EXPECT_EQ(r.matches.front().count, 2u);
   EXPECT_NE(r.matches.front().cause.find("ONNX Runtime"), std::string::npos);
+}
+
+// pywrap_tensorflow.py wraps the import's own error: that error answers first, the wrapper after.
+TEST(ExplainWindowsDll, TheNativeRuntimeWrapperFollowsTheImportErrorItWraps) {
+  const auto r = explain_no_facts(
+      "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The specified module could not be "
+      "found.\n"
+      "\n"
+      "Failed to load the native TensorFlow runtime.\n"
+      "See https://www.tensorflow.org/install/errors for some common causes and solutions.\n");
+  ASSERT_GE(r.matches.size(), 2u);
+  EXPECT_NE(r.matches.front().rule, "tf-native-runtime-failed");
+  ASSERT_NE(find_rule(r, "tf-native-runtime-failed"), nullptr);
+  // Alone, it still says where to look.
+  const auto alone = explain_no_facts("Failed to load the native TensorFlow runtime.\n");
+  ASSERT_TRUE(leads_with(alone, "tf-native-runtime-failed"));
+  EXPECT_NE(alone.matches.front().fix.find("ImportError above"), std::string::npos);
+}
+
+// cmd.exe's and PowerShell's "not found", in English and Chinese Windows.
+TEST(ExplainWindowsDll, NvidiaSmiNotFoundOnWindowsIsTheDriver) {
+  for (const char* line :
+       {"'nvidia-smi' is not recognized as an internal or external command,\noperable program or batch file.\n",
+        "'nvidia-smi' 不是内部或外部命令，也不是可运行的程序\n或批处理文件。\n",
+        "nvidia-smi : The term 'nvidia-smi' is not recognized as the name of a cmdlet, function, script file, or "
+        "operable program.\n"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "windows-nvidia-smi-not-found")) << line;
+    EXPECT_NE(r.matches.front().fix.find("NVSMI"), std::string::npos);
+  }
 }
 
 }  // namespace
