@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "core/text.hpp"
 #include "explain_test_support.hpp"
@@ -265,6 +266,26 @@ TEST(ExplainExtensionPackages, AKilledCompilerIsMemoryAndMaxJobs) {
     ASSERT_TRUE(leads_with(r, "compiler-killed-out-of-memory")) << line;
     EXPECT_TRUE(contains(r.matches.front().fix, "MAX_JOBS=")) << r.matches.front().fix;
   }
+}
+
+// Wordings of known problems that had no answer: torchvision's two CUDA-check messages (older
+// "different CUDA versions", and "Couldn't load custom C++ ops"), nvcc missing in the words of
+// the shell, Ubuntu's command-not-found and Chinese Windows, and Triton's missing C compiler.
+TEST(ExplainExtensionPackages, MoreWordingsOfKnownBuildProblems) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has "
+       "CUDA Version=11.7 and torchvision has CUDA Version=11.8. Please reinstall the torchvision that matches your "
+       "PyTorch install.",
+       "torchvision-built-for-another-torch"},
+      {"RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+       "incompatible, or if you had errors while compiling torchvision from source.",
+       "torchvision-built-for-another-torch"},
+      {"/bin/sh: 1: /usr/local/cuda/bin/nvcc: No such file or directory", "nvcc-not-found"},
+      {"Command 'nvcc' not found, but can be installed with:", "nvcc-not-found"},
+      {"'nvcc' 不是内部或外部命令，也不是可运行的程序", "nvcc-not-found"},
+      {"RuntimeError: Failed to find C compiler. Please specify via CC environment variable.", "triton-no-c-compiler"},
+  };
+  for (const auto& [line, rule] : cases) EXPECT_TRUE(leads_with(explain_no_facts(line), rule)) << line;
 }
 
 }  // namespace

@@ -193,5 +193,15 @@ TEST(ExplainInstall, NumPyOlderThanTheModuleIsAnUpgrade) {
   EXPECT_TRUE(contains(alone.matches.front().fix, "numpy<2")) << alone.matches.front().fix;
 }
 
+// conda env create's wording for a pin no channel has (environment.yml).
+TEST(ExplainInstall, CondaEnvCreateResolvePackageNotFound) {
+  const auto r = explain_no_facts(
+      "Collecting package metadata (repodata.json): done\n"
+      "Solving environment: failed\n\n"
+      "ResolvePackageNotFound: \n"
+      "  - cudatoolkit=10.1\n");
+  EXPECT_TRUE(leads_with(r, "conda-package-unavailable"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

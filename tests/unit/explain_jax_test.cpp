@@ -187,5 +187,13 @@ TEST(ExplainJax, OtherBackendsFailingIsHarmlessButCudaIsNot) {
   EXPECT_FALSE(cuda.matches.front().harmless);
 }
 
+// XLA's GPU backend (gpu_backend_lib.cc) in the TensorFlow 2.x wording of a missing libdevice.
+TEST(ExplainJax, LibdeviceRequiredButNotFoundIsLibdeviceMissing) {
+  const auto r = explain_no_facts(
+      "2023-01-01 00:00:00.000000: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:522] "
+      "libdevice is required by this HLO module but was not found at ./libdevice.10.bc\n");
+  EXPECT_TRUE(leads_with(r, "libdevice-missing"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

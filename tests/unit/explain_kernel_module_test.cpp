@@ -237,5 +237,11 @@ TEST(ExplainKernelModule, BusyDevicesNameTheComputeMode) {
   EXPECT_EQ(find_rule(r, "code/cudart/cudaErrorDevicesUnavailable"), nullptr);
 }
 
+TEST(ExplainKernelModule, UbuntusCommandNotFoundForNvidiaSmiIsNoDriver) {
+  const auto r = explain_no_facts(
+      "Command 'nvidia-smi' not found, but can be installed with:\n\nsudo apt install nvidia-utils-535\n");
+  EXPECT_TRUE(leads_with(r, "kernel-driver-not-running"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
