@@ -150,9 +150,9 @@ class WindowsChecker {
     // A copy in a folder searched before PATH (System32, the Windows folder, python.exe's folder:
     // some guides put it there) shadows every folder on PATH, a conda environment's Library\bin
     // included: it has to go, and none of those folders has a cuDNN include\ beside it.
-    const bool system_folder = !l.via.starts_with("PATH");
+    const bool before_path = !l.via.starts_with("PATH");
     std::string fix;
-    if (system_folder) {
+    if (before_path) {
       const std::string where = l.via == "application folder" ? "python.exe's folder"
                                 : l.via == "Windows folder"   ? "the Windows folder"
                                                               : l.via;
@@ -166,7 +166,7 @@ class WindowsChecker {
             ": copy its bin\\ and include\\ files over those in " + dir + " and " +
             dir.substr(0, dir.find_last_of('\\') + 1) + "include";
     }
-    if (!c.empty() && !system_folder) {
+    if (!c.empty() && !before_path) {
       fix += ", or use a conda environment: conda install -c conda-forge cudatoolkit=" + c + " cudnn=" + conda_cudnn +
              " (its Library\\bin comes before " + dir + " on PATH while the environment is active)";
     }
