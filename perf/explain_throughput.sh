@@ -5,6 +5,7 @@
 #
 #   perf/explain_throughput.sh [BINARY] [SIZE_MB] [WORKDIR]
 #   defaults: build/release/gpudoctor, 300, a fresh temporary directory (removed at the end)
+#   BASELINE=OLD_BINARY: also times that build's start-up on one line, in the same run
 #
 # Build the binary first: cmake --preset release && cmake --build build/release -j2 --target gpudoctor
 set -euo pipefail
@@ -111,5 +112,13 @@ head -c $((bytes / 10)) "$log" > "$work/small.log"
 /usr/bin/time -v "$bin" explain --no-probe "$work/small.log" > /dev/null 2> "$work/time-small.txt" || true
 echo "a tenth of the log: $(grep 'Maximum resident set size' "$work/time-small.txt")"
 "$bin" explain --no-probe "$log" | head -3 || true
+
+# 5. Start-up: one known line, where loading and compiling the rules is nearly all the work.
+#    BASELINE=/path/to/an/older/gpudoctor adds that build to the same run.
+printf 'RuntimeError: CUDA error: out of memory\n' > "$work/one-line.log"
+startup=("taskset -c 0 $bin explain --no-probe $work/one-line.log" "taskset -c 0 grep -E -c -f $patterns $work/one-line.log")
+if [[ -n "${BASELINE:-}" ]]; then startup+=("taskset -c 0 $BASELINE explain --no-probe $work/one-line.log"); fi
+hyperfine -N --warmup 3 --runs 30 -i --export-markdown "$work/startup.md" "${startup[@]}" > /dev/null
+cat "$work/startup.md"
 
 if [[ $cleanup == 1 ]]; then rm -rf "$work"; fi

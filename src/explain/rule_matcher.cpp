@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <mutex>
 
 #include "core/version.hpp"
 
@@ -23,10 +24,28 @@ RE2::Options pattern_options() {
   return o;
 }
 
+/// One pattern of the set, compiled on its own only when needed: for its captures once the
+/// set has said it matches a line, or when the set cannot decide. Few patterns ever match a
+/// given log, and compiling all of them up front was a third of explain's start-up.
 struct CompiledPattern {
   size_t rule_index = 0;
-  std::unique_ptr<RE2> re;
-  std::vector<std::pair<std::string, int>> groups;  ///< named groups: name, index
+  const std::string* pattern = nullptr;  ///< in the matcher's own copy of the rule base
+  std::unique_ptr<std::once_flag> once = std::make_unique<std::once_flag>();
+  mutable std::unique_ptr<RE2> re;
+  mutable std::vector<std::pair<std::string, int>> groups;  ///< named groups: name, index
+
+  /// The compiled pattern; nullptr if RE2 cannot compile it alone within its memory limit
+  /// (a user's huge pattern that the set, with more memory, took).
+  const RE2* get() const {
+    std::call_once(*once, [this] {
+      auto compiled = std::make_unique<RE2>(*pattern, pattern_options());
+      if (!compiled->ok()) return;
+      for (const auto& [name, index] : compiled->NamedCapturingGroups()) groups.emplace_back(name, index);
+      std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      re = std::move(compiled);
+    });
+    return re.get();
+  }
 };
 
 struct CompiledRequire {
@@ -56,8 +75,10 @@ size_t RuleMatcher::pattern_count() const {
   return impl_->patterns.size();
 }
 
-Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& base) {
-  std::unique_ptr<RuleMatcher> m(new RuleMatcher(base));
+Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& given) {
+  std::unique_ptr<RuleMatcher> m(new RuleMatcher(given));
+  // The matcher's own copy from here on: the patterns point into it, and the caller's may go.
+  const RuleBase& base = m->base_;
   Impl& impl = *m->impl_;
   RE2::Options set_options = pattern_options();
   set_options.set_max_mem(kSetMaxMemBytes);
@@ -68,21 +89,14 @@ Result<std::unique_ptr<RuleMatcher>> RuleMatcher::build(const RuleBase& base) {
     for (const auto& p : rule.patterns) {
       CompiledPattern cp;
       cp.rule_index = r;
-      cp.re = std::make_unique<RE2>(p, pattern_options());
-      if (!cp.re->ok()) {
-        return Error{ErrorKind::invalid_data, "pattern is not valid RE2: " + cp.re->error(),
-                     rule.id + " (" + rule.origin + ")", 0};
-      }
-      for (const auto& [name, index] : cp.re->NamedCapturingGroups()) {
-        cp.groups.emplace_back(name, index);
-      }
-      std::sort(cp.groups.begin(), cp.groups.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      cp.pattern = &p;
       std::string error;
       // (?m): in a batch of lines, ^ and $ must still mean "start/end of a line", so that
       // a batch matches whenever one of its lines does.
       const int index = impl.set->Add("(?m)" + p, &error);
       if (index < 0) {
-        return Error{ErrorKind::invalid_data, "pattern rejected by RE2::Set: " + error, rule.id, 0};
+        return Error{ErrorKind::invalid_data, "pattern is not valid RE2: " + error, rule.id + " (" + rule.origin + ")",
+                     0};
       }
       impl.patterns.push_back(std::move(cp));
     }
@@ -256,7 +270,8 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
       // The set could not decide (DFA memory): fall back to each pattern on its own.
       line_hits_.clear();
       for (size_t i = 0; i < impl.patterns.size(); ++i) {
-        if (RE2::PartialMatch(line, *impl.patterns[i].re)) line_hits_.push_back(static_cast<int>(i));
+        const RE2* re = impl.patterns[i].get();
+        if (re != nullptr && RE2::PartialMatch(line, *re)) line_hits_.push_back(static_cast<int>(i));
       }
     }
   }
@@ -270,12 +285,16 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
       continue;  // another pattern of the same rule already took this line
     }
     const Rule& rule = matcher_.base().rules[cp.rule_index];
-    const bool needs_groups =
-        !cp.groups.empty() || !impl.require_filters[cp.rule_index].empty() || !rule.require_older.first.empty();
+    const RE2* re = cp.get();
+    const bool has_requirements = !impl.require_filters[cp.rule_index].empty() || !rule.require_older.first.empty();
+    // A pattern too big to compile alone still matched (the set says so): it counts, without
+    // captures, unless the rule's requirements need them.
+    if (re == nullptr && has_requirements) continue;
+    const bool needs_groups = re != nullptr && (!cp.groups.empty() || has_requirements);
     // The set already said this pattern matches the line; run it again only for captures.
-    const int n = needs_groups ? std::min(16, cp.re->NumberOfCapturingGroups() + 1) : 0;
+    const int n = needs_groups ? std::min(16, re->NumberOfCapturingGroups() + 1) : 0;
     if (needs_groups) ++work_.capture_runs;
-    if (needs_groups && !cp.re->Match(line, 0, line.size(), RE2::UNANCHORED, groups, n)) continue;
+    if (needs_groups && !re->Match(line, 0, line.size(), RE2::UNANCHORED, groups, n)) continue;
     auto value_of = [&](const std::string& name) -> std::string_view {
       for (const auto& [g, gi] : cp.groups) {
         if (g == name && gi < n && groups[gi].data() != nullptr) {

@@ -129,6 +129,44 @@ TEST(ExplainRules, UserRuleMatchesWithAnchorsInsideABatch) {
   EXPECT_EQ(r.matches[0].fix, "buy more cheese; ask a friend");
 }
 
+TEST(ExplainRules, TheMatcherKeepsItsOwnRulesWhateverBecomesOfTheCallers) {
+  // Patterns are compiled on their own only when first needed, so they must be read from the
+  // matcher's copy of the rules, not from the caller's, which may change or go away.
+  RuleLoadResult loaded;
+  parse_rule_file(kUserRule, "test.toml", loaded);
+  ASSERT_EQ(loaded.base.rules.size(), 1u);
+  auto m = RuleMatcher::build(loaded.base);
+  ASSERT_TRUE(m.has_value());
+  // Same length or shorter: the string keeps its buffer, so a pointer into it reads this.
+  std::string& caller_pattern = loaded.base.rules[0].patterns[0];
+  caller_pattern.replace(0, caller_pattern.size(), "^(?P<what>nothing)$");
+  auto r = explain_text(**m, "MYAPP: no memory for cheese\n", ExplainMachine{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].cause, "my app ran out of memory for cheese");
+}
+
+TEST(ExplainRules, APatternTooBigToCompileAloneStillMatchesThroughTheSet) {
+  // RE2 compiles \pL{1000} within the set's memory but not alone (8 MiB): the line matches,
+  // and the rule counts without captures, never silently not at all.
+  std::vector<std::string> problems;
+  auto m = build(R"(
+[[rule]]
+id = "wide"
+category = "other"
+patterns = ['^WIDE: \pL{1000}']
+cause = "a wide line"
+fix = "f"
+sources = ["https://x"]
+)",
+                 &problems);
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  auto r = explain_text(*m, "noise\nWIDE: " + std::string(1000, 'a') + "\n", ExplainMachine{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].rule, "wide");
+  EXPECT_EQ(r.matches[0].lines, std::vector<std::uint64_t>{2});
+}
+
 TEST(ExplainRules, RequireOlderComparesTwoCapturedVersions) {
   // One line shape, opposite problems by which version is older: the rule applies only when the
   // first capture's version is older than the second's, compared as versions (9.10 > 9.9), and
