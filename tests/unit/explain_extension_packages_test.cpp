@@ -288,5 +288,27 @@ TEST(ExplainExtensionPackages, MoreWordingsOfKnownBuildProblems) {
   for (const auto& [line, rule] : cases) EXPECT_TRUE(leads_with(explain_no_facts(line), rule)) << line;
 }
 
+// The dispatcher's words (c10 OperatorEntry::reportError) for a torchvision operator with no
+// CUDA kernel: a CPU-only torchvision beside a CUDA torch.
+TEST(ExplainExtensionPackages, TorchvisionOperatorWithoutACudaKernelIsTheWrongTorchvision) {
+  const auto r = explain_no_facts(
+      "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could "
+      "be because the operator doesn't exist for this backend, or was omitted during the selective/custom build "
+      "process (if using custom build).\n");
+  ASSERT_TRUE(leads_with(r, "torchvision-built-for-another-torch"));
+}
+
+// torch/utils/cpp_extension.py _get_cuda_arch_flags: an architecture this PyTorch's list does not
+// have, from TORCH_CUDA_ARCH_LIST (or, in old releases, from the GPU itself).
+TEST(ExplainExtensionPackages, UnknownCudaArchIsAPytorchOlderThanTheArchitecture) {
+  const auto r = explain_no_facts(
+      "  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 1793, in _get_cuda_arch_flags\n"
+      "    raise ValueError(f\"Unknown CUDA arch ({arch}) or GPU not supported\")\n"
+      "ValueError: Unknown CUDA arch (12.0+PTX) or GPU not supported\n");
+  ASSERT_TRUE(leads_with(r, "torch-extension-unknown-cuda-arch"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "12.0+PTX")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "TORCH_CUDA_ARCH_LIST")) << r.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -104,5 +104,17 @@ TEST(ExplainMemory, ForcedAllowGrowthIsTheVariableWorking) {
   EXPECT_TRUE(r.matches.front().harmless);
 }
 
+// TensorFlow's stream.cc says it has no BLAS when cuda_blas.cc could not create the cuBLAS
+// handle just before (the memory was taken); the line often comes without the one before it.
+TEST(ExplainMemory, TensorflowWithoutBlasSupportIsTheCublasHandleThatFailed) {
+  const auto r = explain_no_facts(
+      "2018-10-03 13:51:00.160626: W tensorflow/stream_executor/stream.cc:1901] attempting to perform BLAS "
+      "operation using StreamExecutor without BLAS support\n"
+      "tensorflow.python.framework.errors_impl.InternalError: Exception encountered when calling layer \"dense\" "
+      "(type Dense). Attempting to perform BLAS operation using StreamExecutor without BLAS support [Op:MatMul]\n");
+  ASSERT_TRUE(leads_with(r, "cublas-alloc-failed"));
+  EXPECT_NE(find_rule(r, "cublas-alloc-failed/memory-growth"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor
