@@ -127,5 +127,22 @@ TEST(ExplainCudnn, TensorflowsCudnnHandleFailureKeepsItsOwnAnswer) {
   }
 }
 
+// cuDNN 9 and cuBLAS loaded by name (CTranslate2, as faster-whisper uses it): the list of names
+// tried, then the first symbol that could not be resolved, then an abort. The pip wheels' lib
+// folders are not on the loader's path.
+TEST(ExplainCudnn, UnableToLoadAnyOfNamesTheCudnnOrCublasLibraryThatIsMissing) {
+  const auto cudnn = explain_no_facts(
+      "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\n"
+      "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor\n"
+      "Aborted (core dumped)\n");
+  ASSERT_TRUE(leads_with(cudnn, "cudnn-library-missing"));
+  EXPECT_NE(cudnn.matches.front().cause.find("libcudnn_ops.so.9.1.0"), std::string::npos)
+      << cudnn.matches.front().cause;
+  const auto cublas = explain_no_facts(
+      "Unable to load any of {libcublasLt.so.12.4.5, libcublasLt.so.12.4, libcublasLt.so.12, libcublasLt.so}\n"
+      "Invalid handle. Cannot load symbol cublasLtGetVersion\n");
+  ASSERT_TRUE(leads_with(cublas, "cuda-library-missing"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -243,5 +243,20 @@ TEST(ExplainKernelModule, UbuntusCommandNotFoundForNvidiaSmiIsNoDriver) {
   EXPECT_TRUE(leads_with(r, "kernel-driver-not-running"));
 }
 
+// nvidia-installer's kernel.c names the other modules it test-loads ("Unable to load the '%s'
+// kernel module."), and says which DKMS command failed when it builds through DKMS.
+TEST(ExplainKernelModule, InstallerNamesTheDrmModuleItCouldNotLoad) {
+  const auto r = explain_no_facts("ERROR: Unable to load the 'nvidia-drm' kernel module.\n");
+  ASSERT_TRUE(leads_with(r, "nvidia-installer-module-load-failed"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "nvidia-drm")) << r.matches.front().cause;
+}
+
+TEST(ExplainKernelModule, InstallersFailedDkmsBuildIsAModuleBuildFailure) {
+  const auto r =
+      explain_no_facts("ERROR: Failed to run `/usr/sbin/dkms build -m nvidia -v 550.54.14 -k 6.5.0-14-generic`:\n");
+  ASSERT_TRUE(leads_with(r, "kernel-module-build-failed"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "6.5.0-14-generic")) << r.matches.front().cause;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -261,5 +261,20 @@ TEST(ExplainNccl, InsufficientDriverIsADriverOlderThanThisNccl) {
   EXPECT_NE(r.matches.front().cause.find("12080"), std::string::npos);
 }
 
+// NCCL's plugin loader (src/plugin/net.cc) says which optional plugin it did not find, in the
+// wording of each release; none of it is a problem.
+TEST(ExplainNccl, NoNetworkPluginIsHarmlessInEveryWording) {
+  for (const char* line : {"node1:123:456 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal "
+                           "network plugin.\n",
+                           "node1:123:456 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal "
+                           "implementation\n",
+                           "node1:123:456 [0] NCCL INFO TUNER/Plugin: Could not find: libnccl-tuner.so. Using internal "
+                           "tuner plugin.\n"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "nccl-net-plugin-notice")) << line;
+    EXPECT_TRUE(r.matches.front().harmless) << line;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -264,6 +265,31 @@ TEST(ExplainPerformance, FlashAttentionV1ArchitectureCheckNamesTheCardsAndTheWay
   EXPECT_EQ(find_rule(explain_no_facts("RuntimeError: Expected q.is_cuda() to be true, but got false."),
                       "torch-flash-attention-v1-arch"),
             nullptr);
+}
+
+// tensorflow/core/kernels/data/cache_dataset_ops.cc: a cache that is never read to its end is
+// thrown away, so every epoch reads the source again.
+TEST(ExplainPerformance, PartiallyReadCacheIsDiscardedEveryEpoch) {
+  const auto r = explain_no_facts(
+      "2024-03-01 10:00:00.000000: W tensorflow/core/kernels/data/cache_dataset_ops.cc:858] The calling iterator "
+      "did not fully read the dataset being cached. In order to avoid unexpected truncation of the dataset, the "
+      "partially cached contents of the dataset  will be discarded. This can happen if you have an input pipeline "
+      "similar to `dataset.cache().take(k).repeat()`. You should use `dataset.take(k).cache().repeat()` instead.\n");
+  ASSERT_TRUE(leads_with(r, "tf-cache-partially-read"));
+  EXPECT_EQ(r.matches.front().severity, RuleSeverity::warning);
+}
+
+// torch/utils/data/dataloader.py _check_worker_number_rationality.
+TEST(ExplainPerformance, MoreDataLoaderWorkersThanCoresNamesBothNumbers) {
+  const auto r = explain_no_facts(
+      "/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:557: UserWarning: This DataLoader will create "
+      "16 worker processes in total. Our suggested max number of worker in current system is 4, which is smaller "
+      "than what this DataLoader is going to create. Please be aware that excessive worker creation might get "
+      "DataLoader running slow or even freeze, lower the worker number to avoid potential slowness/freeze if "
+      "necessary.\n");
+  ASSERT_TRUE(leads_with(r, "torch-dataloader-too-many-workers"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "16")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "num_workers=4")) << r.matches.front().fix;
 }
 
 }  // namespace

@@ -235,5 +235,39 @@ TEST(ExplainProgramErrors, ACheckpointFromAnotherGpuIsMappedNotReinstalled) {
   EXPECT_NE(r.matches.front().fix.find("map_location='cuda:0'"), std::string::npos);
 }
 
+// ATen's CUDA kernels check their indices with CUDA_KERNEL_ASSERT, which prints the failed
+// condition per thread before "device-side assert triggered": the condition says which mistake.
+TEST(ExplainProgramErrors, NllLossAssertIsAClassLabelOutOfRange) {
+  const auto r = explain_no_facts(
+      "../aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: "
+      "[0,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+      "RuntimeError: CUDA error: device-side assert triggered\n");
+  ASSERT_TRUE(leads_with(r, "torch-class-label-out-of-range"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "ignore_index")) << r.matches.front().fix;
+  EXPECT_NE(find_rule(r, "torch-cuda-errors-in-user-code"), nullptr);
+}
+
+TEST(ExplainProgramErrors, IndexAssertIsAnIndexBeyondTheTensor) {
+  for (const char* line :
+       {"/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [0,0,0], thread: [25,0,0] "
+        "Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.\n",
+        "../aten/src/ATen/native/cuda/IndexKernel.cu:91: operator(): block: [5,0,0], thread: [105,0,0] Assertion "
+        "`index >= -sizes[i] && index < sizes[i] && \"index out of bounds\"` failed.\n",
+        "../aten/src/ATen/native/cuda/Indexing.cu:1093: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "torch-index-out-of-range")) << line;
+    EXPECT_TRUE(contains(r.matches.front().fix, "resize_token_embeddings")) << r.matches.front().fix;
+  }
+}
+
+TEST(ExplainProgramErrors, BinaryCrossEntropyAssertIsAnInputOutsideZeroToOne) {
+  const auto r = explain_no_facts(
+      "../aten/src/ATen/native/cuda/Loss.cu:94: operator(): block: [0,0,0], thread: [0,0,0] Assertion "
+      "`input_val >= zero && input_val <= one` failed.\n");
+  ASSERT_TRUE(leads_with(r, "torch-bce-input-out-of-range"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "BCEWithLogitsLoss")) << r.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
