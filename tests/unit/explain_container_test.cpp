@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -138,6 +139,16 @@ TEST(ExplainContainer, LdconfigKilledBySignal) {
   ASSERT_TRUE(leads_with(r, "container-cli-ldconfig-failed"));
   EXPECT_NE(r.matches.front().cause.find("killed by signal 9"), std::string::npos);
   EXPECT_NE(find_rule(r, "container-nvidia-hook-failed"), nullptr);
+}
+
+// wsl.exe's own messages: WSL 2 without its kernel package, and WSL without a distribution.
+TEST(ExplainContainer, WslWithoutItsKernelOrADistribution) {
+  const auto kernel = explain_no_facts(
+      "WSL 2 requires an update to its kernel component. For information please visit https://aka.ms/wsl2kernel\n");
+  ASSERT_TRUE(leads_with(kernel, "wsl-kernel-update-needed"));
+  EXPECT_TRUE(contains(kernel.matches.front().fix, "wsl --update")) << kernel.matches.front().fix;
+  const auto none = explain_no_facts("Windows Subsystem for Linux has no installed distributions.\n");
+  ASSERT_TRUE(leads_with(none, "wsl-no-distribution"));
 }
 
 }  // namespace

@@ -310,5 +310,38 @@ TEST(ExplainExtensionPackages, UnknownCudaArchIsAPytorchOlderThanTheArchitecture
   EXPECT_TRUE(contains(r.matches.front().fix, "TORCH_CUDA_ARCH_LIST")) << r.matches.front().fix;
 }
 
+// The same wrong-environment answer as torch's for the other frameworks' modules.
+TEST(ExplainExtensionPackages, NoModuleNamedTensorflowOrJaxIsTheWrongEnvironment) {
+  for (const char* module : {"tensorflow", "jax"}) {
+    const auto r = explain_no_facts(std::string("ModuleNotFoundError: No module named '") + module + "'\n");
+    ASSERT_TRUE(leads_with(r, "framework-not-importable")) << module;
+    EXPECT_TRUE(contains(r.matches.front().fix, std::string("pip show ") + module)) << r.matches.front().fix;
+  }
+  // Another module of the same family is not the framework itself.
+  EXPECT_EQ(find_rule(explain_no_facts("ModuleNotFoundError: No module named 'tensorflow_addons'\n"),
+                      "framework-not-importable"),
+            nullptr);
+}
+
+// torch/utils/cpp_extension.py verify_ninja_availability, on a JIT build of an extension.
+TEST(ExplainExtensionPackages, NinjaMissingForAJitExtensionBuild) {
+  const auto r = explain_no_facts("RuntimeError: Ninja is required to load C++ extensions\n");
+  ASSERT_TRUE(leads_with(r, "torch-extension-ninja-missing"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "pip install ninja")) << r.matches.front().fix;
+}
+
+// nvcc's deprecation notices are warnings: the build goes on.
+TEST(ExplainExtensionPackages, NvccDeprecatedArchitecturesAreAHarmlessNotice) {
+  for (const char* line :
+       {"nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, and may be "
+        "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n",
+        "nvcc warning : Support for offline compilation for architectures prior to '<compute/sm/lto>_75' will be "
+        "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "nvcc-architecture-deprecated")) << line;
+    EXPECT_TRUE(r.matches.front().harmless);
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor

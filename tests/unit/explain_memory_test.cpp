@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -114,6 +115,30 @@ TEST(ExplainMemory, TensorflowWithoutBlasSupportIsTheCublasHandleThatFailed) {
       "(type Dense). Attempting to perform BLAS operation using StreamExecutor without BLAS support [Op:MatMul]\n");
   ASSERT_TRUE(leads_with(r, "cublas-alloc-failed"));
   EXPECT_NE(find_rule(r, "cublas-alloc-failed/memory-growth"), nullptr);
+}
+
+// aten/src/ATen/cuda/CublasHandlePool.cpp warns once and sets the primary context itself.
+TEST(ExplainMemory, CublasWithoutACurrentContextIsHarmless) {
+  const auto r = explain_no_facts(
+      "/usr/lib/python3/dist-packages/torch/autograd/graph.py:744: UserWarning: Attempting to run cuBLAS, but "
+      "there was no current CUDA context! Attempting to set the primary context... (Triggered internally at "
+      "../aten/src/ATen/cuda/CublasHandlePool.cpp:135.)\n");
+  ASSERT_TRUE(leads_with(r, "torch-cublas-no-current-context"));
+  EXPECT_TRUE(r.matches.front().harmless);
+}
+
+// A shell's "Killed" and the kernel's own line: SIGKILL from the out-of-memory killer, host RAM.
+TEST(ExplainMemory, KilledIsTheHostsOutOfMemoryKiller) {
+  const auto bare = explain_no_facts("Epoch 1/10\nKilled\n");
+  ASSERT_TRUE(leads_with(bare, "process-killed-host-oom"));
+  EXPECT_TRUE(contains(bare.matches.front().fix, "dmesg")) << bare.matches.front().fix;
+  const auto kernel = explain_no_facts(
+      "[81234.5] Memory cgroup out of memory: Killed process 4242 (python) total-vm:31857176kB, "
+      "anon-rss:15620260kB\n");
+  ASSERT_TRUE(leads_with(kernel, "process-killed-host-oom"));
+  EXPECT_TRUE(contains(kernel.matches.front().cause, "python, pid 4242")) << kernel.matches.front().cause;
+  // A word in a sentence is not the shell's report.
+  EXPECT_EQ(find_rule(explain_no_facts("Killed 3 stale workers before restart\n"), "process-killed-host-oom"), nullptr);
 }
 
 }  // namespace
