@@ -26,7 +26,7 @@ RE2::Options pattern_options() {
 
 /// One pattern of the set, compiled on its own only when needed: for its captures once the
 /// set has said it matches a line, or when the set cannot decide. Few patterns ever match a
-/// given log, and compiling all of them up front was a third of explain's start-up.
+/// given log, and compiling all of them up front was a quarter of explain's start-up.
 struct CompiledPattern {
   size_t rule_index = 0;
   const std::string* pattern = nullptr;  ///< in the matcher's own copy of the rule base
