@@ -151,5 +151,53 @@ TEST(ExplainContainer, WslWithoutItsKernelOrADistribution) {
   ASSERT_TRUE(leads_with(none, "wsl-no-distribution"));
 }
 
+// The NGC images' start-up banner when the container got no driver.
+TEST(ExplainContainer, NgcBannerWithoutDriverIsAContainerStartedWithoutGpus) {
+  const auto r = explain_no_facts(
+      "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+      "   Use 'nvidia-docker run' to start this container; see\n"
+      "   https://github.com/NVIDIA/nvidia-docker/wiki/nvidia-docker\n");
+  ASSERT_TRUE(leads_with(r, "ngc-container-no-driver"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "--gpus all")) << r.matches.front().fix;
+}
+
+// k8s-device-plugin logs go-nvml's "could not load NVML library" and asks about the runtime.
+TEST(ExplainContainer, DevicePluginWithoutNvmlIsTheNodesContainerRuntime) {
+  const auto r = explain_no_facts(
+      "2024/01/04 06:08:15 Loading NVML\n"
+      "2024/01/04 06:08:15 Failed to initialize NVML: could not load NVML library.\n"
+      "2024/01/04 06:08:15 If this is a GPU node, did you set the docker default runtime to `nvidia`?\n");
+  ASSERT_TRUE(leads_with(r, "k8s-device-plugin-no-nvml"));
+  EXPECT_EQ(r.matches.front().category, "container/docker-runtime");
+  EXPECT_TRUE(contains(r.matches.front().fix, "runtimeClassName")) << r.matches.front().fix;
+}
+
+// A CDI spec made before the device nodes changed.
+TEST(ExplainContainer, StaleCdiSpecNamesTheMissingDevice) {
+  const auto r = explain_no_facts(
+      "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device "
+      "\"/dev/dri/renderD129\": no such file or directory\n");
+  ASSERT_TRUE(leads_with(r, "cdi-device-injection-failed"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "/dev/dri/renderD129")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "nvidia-ctk cdi generate")) << r.matches.front().fix;
+}
+
+// DKMS building the Linux driver for WSL's kernel (WSL1's -Microsoft, WSL2's -microsoft-standard).
+TEST(ExplainContainer, LinuxDriverBuiltForAWslKernelIsTheWrongDriver) {
+  const auto wsl1 = explain_no_facts(
+      "Error! Your kernel headers for kernel 4.4.0-19041-Microsoft cannot be found.\n"
+      "Please install the linux-headers-4.4.0-19041-Microsoft package,\n"
+      "or use the --kernelsourcedir option to tell DKMS where it's located\n");
+  ASSERT_TRUE(leads_with(wsl1, "linux-driver-built-for-wsl-kernel"));
+  EXPECT_EQ(find_rule(wsl1, "kernel-headers-missing"), nullptr);
+  EXPECT_TRUE(contains(wsl1.matches.front().cause, "4.4.0-19041-Microsoft")) << wsl1.matches.front().cause;
+  EXPECT_TRUE(leads_with(
+      explain_no_facts("Error! Your kernel headers for kernel 5.15.153.1-microsoft-standard-WSL2 cannot be found.\n"),
+      "linux-driver-built-for-wsl-kernel"));
+  // An ordinary kernel's missing headers stay the headers answer.
+  EXPECT_TRUE(leads_with(explain_no_facts("Error! Your kernel headers for kernel 6.1.0-18-amd64 cannot be found.\n"),
+                         "kernel-headers-missing"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -25,8 +25,8 @@ struct CorpusCase {
   size_t index = 0;
 };
 
-std::vector<CorpusCase> load_corpus() {
-  std::ifstream in(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/corpus/error-logs.jsonl");
+std::vector<CorpusCase> load_corpus(const std::string& file = "error-logs.jsonl") {
+  std::ifstream in(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/corpus/" + file);
   std::vector<CorpusCase> out;
   std::string line;
   while (std::getline(in, line)) {
@@ -93,6 +93,35 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
   EXPECT_GE(text_all.top1 * 100, text_all.cases * 91) << text_all.str();
   EXPECT_GE(text_all.top3 * 100, text_all.cases * 97) << text_all.str();
   EXPECT_GE(plat_all.top1 * 100, plat_all.cases * 94) << plat_all.str();
+}
+
+// tests/corpus/issue-threads.jsonl: 98 logs from public issue threads gathered on 2026-12-03,
+// each with the cause its thread confirmed. Measured before any rule was written from them
+// (41/98 first, 48/98 in the first three, 21 unanswered), then rules were written from where
+// their messages come from (62/98, 77/98, 3). Its labels are one reader's: some causes fit two
+// categories, so this is a floor against regressions, not a per-case requirement.
+TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
+  const auto cases = load_corpus("issue-threads.jsonl");
+  ASSERT_GE(cases.size(), 90u) << "tests/corpus/issue-threads.jsonl missing or short";
+  const RuleMatcher& matcher = testing::builtin_matcher();
+  Tally text, plat;
+  size_t unanswered = 0;
+  for (const auto& c : cases) {
+    ASSERT_TRUE(is_explain_category(c.category)) << c.id;
+    const auto t = explain_text(matcher, c.log, ExplainMachine{.kb = &testing::builtin_kb()});
+    text.add(testing::category_rank(t, c.category));
+    if (t.matches.empty()) ++unanswered;
+    ExplainMachine m;
+    m.kb = &testing::builtin_kb();
+    m.platform = parse_platform(c.platform);
+    plat.add(testing::category_rank(explain_text(matcher, c.log, m), c.category));
+  }
+  std::cout << "[issue threads] text only : " << text.str() << ", " << unanswered << " unanswered\n"
+            << "[issue threads] + platform: " << plat.str() << "\n";
+  // Two cases of slack below the figures in docs/explain.md.
+  EXPECT_GE(text.top1, 60u) << text.str();
+  EXPECT_GE(text.top3, 75u) << text.str();
+  EXPECT_LE(unanswered, 5u);
 }
 
 // Every category of the corpus README has at least one rule (the rule base covers them all).

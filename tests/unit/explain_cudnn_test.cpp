@@ -7,11 +7,13 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
 
+using testing::category_rank;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -142,6 +144,26 @@ TEST(ExplainCudnn, UnableToLoadAnyOfNamesTheCudnnOrCublasLibraryThatIsMissing) {
       "Unable to load any of {libcublasLt.so.12.4.5, libcublasLt.so.12.4, libcublasLt.so.12, libcublasLt.so}\n"
       "Invalid handle. Cannot load symbol cublasLtGetVersion\n");
   ASSERT_TRUE(leads_with(cublas, "cuda-library-missing"));
+}
+
+// Old PyTorch printed the cuDNN status after a CUDA failure around a successful cuDNN call.
+TEST(ExplainCudnn, CudnnErrorWithStatusSuccessIsAnOldBuildOnANewerGpu) {
+  const auto r = explain_no_facts(
+      "  File \"/opt/conda/lib/python3.6/site-packages/torch/nn/modules/rnn.py\", line 105, in flatten_parameters\n"
+      "    self.batch_first, bool(self.bidirectional))\n"
+      "RuntimeError: CuDNN error: CUDNN_STATUS_SUCCESS\n");
+  ASSERT_TRUE(leads_with(r, "torch-cudnn-status-success"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+}
+
+// An older cuDNN loaded may be an old copy earlier on the search path while the right one is installed.
+TEST(ExplainCudnn, OlderCudnnLoadedMayBeAnOldCopyFirstOnThePath) {
+  const auto r = explain_no_facts(
+      "Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled with 5105 "
+      "(compatibility version 5100).  If using a binary install, upgrade your CuDNN library to match.\n");
+  ASSERT_TRUE(leads_with(r, "cudnn-runtime-older-than-build"));
+  const size_t rank = category_rank(r, "path-or-env-misconfigured");
+  EXPECT_TRUE(rank >= 1 && rank <= 3) << rank;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 namespace gpudoctor {
 namespace {
 
+using testing::category_rank;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -254,6 +255,38 @@ TEST(ExplainDistributed, OldTcpStoresBareAddressInUseIsThePort) {
       "RuntimeError: Address already in use\n");
   ASSERT_TRUE(leads_with(r, "torch-dist-port-in-use"));
   EXPECT_NE(r.matches.front().fix.find("29500"), std::string::npos);
+}
+
+// A traceback shows the raising source line, where older torch split the string in two literals.
+TEST(ExplainDistributed, NcclNotBuiltInAsTheTracebackSourceLineOnWindows) {
+  const std::string log =
+      "  File \"C:\\Users\\me\\venv\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py\", line 597, in "
+      "_new_process_group_helper\n"
+      "    raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")\n";
+  // The log's own C:\ path says Windows, machine facts or not.
+  const auto r = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(r, "torch-dist-nccl-not-built-in/windows"));
+  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  // Without a platform the build without NCCL leads and Windows is the alternative.
+  const auto bare = explain_no_facts("RuntimeError: Distributed package doesn't have NCCL built in\n");
+  ASSERT_TRUE(leads_with(bare, "torch-dist-nccl-not-built-in"));
+  EXPECT_NE(find_rule(bare, "torch-dist-nccl-not-built-in/windows"), nullptr);
+}
+
+// TensorFlow's MirroredStrategy all-reduces with NCCL by default; Windows builds register no
+// NCCL kernels.
+TEST(ExplainDistributed, TensorflowNcclOpWithoutAKernelIsABuildWithoutNccl) {
+  const auto r = explain_no_facts(
+      "tensorflow.python.framework.errors_impl.NotFoundError: No OpKernel was registered to support Op "
+      "'NcclAllReduce' used by {{node NcclAllReduce}} with these attrs: [reduction=\"sum\", shared_name=\"c1\", "
+      "T=DT_FLOAT, num_devices=2]\nRegistered devices: [CPU, GPU]\nRegistered kernels:\n  <no registered "
+      "kernels>\n");
+  ASSERT_TRUE(leads_with(r, "tf-nccl-op-not-registered"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "HierarchicalCopyAllReduce")) << r.matches.front().fix;
+  // Another op without a kernel is not NCCL's.
+  EXPECT_EQ(find_rule(explain_no_facts("No OpKernel was registered to support Op 'CudnnRNN' used by node\n"),
+                      "tf-nccl-op-not-registered"),
+            nullptr);
 }
 
 }  // namespace

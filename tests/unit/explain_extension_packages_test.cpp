@@ -15,6 +15,8 @@
 namespace gpudoctor {
 namespace {
 
+using testing::builtin_matcher;
+using testing::category_rank;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -341,6 +343,43 @@ TEST(ExplainExtensionPackages, NvccDeprecatedArchitecturesAreAHarmlessNotice) {
     ASSERT_TRUE(leads_with(r, "nvcc-architecture-deprecated")) << line;
     EXPECT_TRUE(r.matches.front().harmless);
   }
+}
+
+// Serialized TensorRT engines are tied to the TensorRT version and the GPU that built them.
+TEST(ExplainExtensionPackages, TensorrtEngineFromAnotherVersionOrGpuMustBeRebuilt) {
+  const auto tag = explain_no_facts(
+      "[06/29/2022-16:20:45] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization "
+      "(Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: "
+      "Current Version: 0, Serialized Engine Version: 43)\n"
+      "[06/29/2022-16:20:45] [TRT] [E] 4: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error "
+      "(Engine deserialization failed.)\n");
+  ASSERT_TRUE(leads_with(tag, "tensorrt-engine-incompatible"));
+  EXPECT_TRUE(contains(tag.matches.front().fix, "trtexec")) << tag.matches.front().fix;
+  const auto device = explain_no_facts(
+      "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute "
+      "8.0, please rebuild.\n");
+  ASSERT_TRUE(leads_with(device, "tensorrt-engine-incompatible"));
+  EXPECT_TRUE(contains(device.matches.front().cause, "8.6")) << device.matches.front().cause;
+}
+
+TEST(ExplainExtensionPackages, TensorrtUnsupportedSmIsTensorrtOlderThanTheGpu) {
+  const auto r = explain_no_facts(
+      "INTERNAL_ERROR: Assertion failed: Unsupported SM.\n../rtSafe/cuda/caskUtils.cpp:80\nAborting...\n");
+  ASSERT_TRUE(leads_with(r, "tensorrt-unsupported-sm"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+}
+
+// bitsandbytes' cuda_setup looks for libcuda.so by name; WSL2 keeps it in /usr/lib/wsl/lib.
+TEST(ExplainExtensionPackages, BitsandbytesWithoutLibcudaIsTheDriverLibraryNotFound) {
+  const std::string log =
+      "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit "
+      "multiplication, and GPU quantization are unavailable.\n"
+      "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
+      "sure you are on a CUDA machine!\n";
+  const auto r = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(r, "bitsandbytes-libcuda-not-found"));
+  const auto wsl = explain_text(builtin_matcher(), log, ExplainMachine{Platform::wsl2});
+  EXPECT_EQ(category_rank(wsl, "wsl2-specific"), 1u);
 }
 
 }  // namespace

@@ -203,5 +203,55 @@ TEST(ExplainInstall, CondaEnvCreateResolvePackageNotFound) {
   EXPECT_TRUE(leads_with(r, "conda-package-unavailable"));
 }
 
+// libstdc++'s own header failing under nvcc: nvcc 11.5's front end with gcc 11's headers.
+TEST(ExplainInstall, LibstdcxxHeaderRejectedByNvccIsTheToolkitAndGccPair) {
+  const auto r = explain_no_facts(
+      "/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with ‘...’:\n"
+      "  435 |         function(_Functor&& __f)\n"
+      "/usr/include/c++/11/bits/std_function.h:435:145: note:         ‘_ArgTypes’\n");
+  ASSERT_TRUE(leads_with(r, "nvcc-libstdcxx-headers-rejected"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "-ccbin g++-10")) << r.matches.front().fix;
+  // The same error in the user's own code is a C++ error, not this.
+  EXPECT_EQ(find_rule(explain_no_facts("src/kernels.cu:12:7: error: parameter packs not expanded with '...':\n"),
+                      "nvcc-libstdcxx-headers-rejected"),
+            nullptr);
+}
+
+// CMakeDetermineCUDACompiler.cmake's messages when nvcc is not found or does not work.
+TEST(ExplainInstall, CmakeWithoutAWorkingNvccSaysHowToPointAtIt) {
+  const auto r = explain_no_facts(
+      "-- The CUDA compiler identification is unknown\n"
+      "CMake Error at /usr/share/cmake-3.23/Modules/CMakeDetermineCUDACompiler.cmake:633 (message):\n"
+      "  Failed to detect a default CUDA architecture.\n");
+  ASSERT_TRUE(leads_with(r, "cmake-cuda-compiler-not-found"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "CMAKE_CUDA_COMPILER")) << r.matches.front().fix;
+  EXPECT_TRUE(
+      leads_with(explain_no_facts("No CMAKE_CUDA_COMPILER could be found.\n"), "cmake-cuda-compiler-not-found"));
+}
+
+TEST(ExplainInstall, NvccWithoutClExeIsTheVisualStudioEnvironment) {
+  const auto r = explain_no_facts(
+      "pycuda.driver.CompileError: nvcc compilation of kernel.cu failed\nstdout:\n"
+      "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH\n");
+  ASSERT_TRUE(leads_with(r, "nvcc-no-msvc"));
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
+}
+
+// nvcc's "Unsupported gpu architecture": an old toolkit, or an older nvcc first on PATH.
+TEST(ExplainInstall, UnsupportedGpuArchitectureMayBeAnOlderNvccFirstOnPath) {
+  const auto r = explain_no_facts("nvcc fatal   : Unsupported gpu architecture 'compute_61'\n");
+  ASSERT_TRUE(leads_with(r, "nvrtc-invalid-arch"));
+  EXPECT_NE(find_rule(r, "nvrtc-invalid-arch/older-nvcc-on-path"), nullptr);
+}
+
+// torch.utils.cpp_extension's CUDA check: the toolkit found, or the torch it builds against.
+TEST(ExplainInstall, ExtensionCudaMismatchMayBeTheToolkitOnPath) {
+  const auto r = explain_no_facts(
+      "RuntimeError:\nThe detected CUDA version (12.2) mismatches the version that was used to compile\n"
+      "PyTorch (11.7). Please make sure to use the same CUDA versions.\n");
+  ASSERT_NE(find_rule(r, "cuda-version-mismatch-extension"), nullptr);
+  EXPECT_NE(find_rule(r, "cuda-version-mismatch-extension/toolkit-on-path"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -193,6 +194,20 @@ TEST(ExplainJax, LibdeviceRequiredButNotFoundIsLibdeviceMissing) {
       "2023-01-01 00:00:00.000000: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:522] "
       "libdevice is required by this HLO module but was not found at ./libdevice.10.bc\n");
   EXPECT_TRUE(leads_with(r, "libdevice-missing"));
+}
+
+// XLA's ptxas warning compared versions wrongly in TF 1.12; only an older ptxas is a problem.
+TEST(ExplainJax, PtxasOlderThanWarningIsCheckedAgainstTheVersions) {
+  const auto wrong = explain_no_facts("\"*** WARNING *** You are using ptxas 10.0.145, which is older than 9.2.88\"\n");
+  ASSERT_TRUE(leads_with(wrong, "tf-ptxas-version-warning-wrong"));
+  EXPECT_TRUE(wrong.matches.front().harmless);
+  EXPECT_EQ(find_rule(wrong, "tf-ptxas-older-than-minimum"), nullptr);
+  EXPECT_EQ(find_rule(wrong, "tf-ptxas-miscompiles"), nullptr);
+  const auto old = explain_no_facts(
+      "*** WARNING *** You are using ptxas 10.1.243, which is older than 11.1. ptxas before 11.1 is known to "
+      "miscompile XLA code, leading to incorrect results or invalid-address errors.\n");
+  ASSERT_TRUE(leads_with(old, "tf-ptxas-older-than-minimum"));
+  EXPECT_EQ(find_rule(old, "tf-ptxas-version-warning-wrong"), nullptr);
 }
 
 }  // namespace

@@ -258,5 +258,16 @@ TEST(ExplainKernelModule, InstallersFailedDkmsBuildIsAModuleBuildFailure) {
   EXPECT_TRUE(contains(r.matches.front().cause, "6.5.0-14-generic")) << r.matches.front().cause;
 }
 
+// nv-pci.c's probe: a BAR the firmware left unassigned.
+TEST(ExplainKernelModule, UnassignedBarIsFirmwareNotTheDriver) {
+  const auto r = explain_no_facts(
+      "[    6.821212] NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:\n"
+      "               NVRM: BAR0 is 0M @ 0x0 (PCI:0000:01:00.0)\n"
+      "[    6.821283] NVRM: The NVIDIA probe routine failed for 1 device(s).\n");
+  ASSERT_TRUE(leads_with(r, "nvrm-bar-invalid"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "pci=realloc")) << r.matches.front().fix;
+  EXPECT_TRUE(contains(r.matches.front().fix, "Above 4G")) << r.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -141,5 +141,26 @@ TEST(ExplainMemory, KilledIsTheHostsOutOfMemoryKiller) {
   EXPECT_EQ(find_rule(explain_no_facts("Killed 3 stale workers before restart\n"), "process-killed-host-oom"), nullptr);
 }
 
+// vllm/worker (V0) and vllm/v1/core/kv_cache_utils.py (V1, "models's" then "model's").
+TEST(ExplainMemory, VllmKvCacheTooSmallSaysWhichContextFits) {
+  const auto v1 = explain_no_facts(
+      "(EngineCore_DP0 pid=140653) ValueError: To serve at least one request with the models's max seq len "
+      "(262144), (24.00 GiB KV cache is needed, which is larger than the available KV cache memory (8.68 GiB). "
+      "Based on the available memory, the estimated maximum model length is 94784. Try increasing "
+      "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n");
+  ASSERT_TRUE(leads_with(v1, "vllm-kv-cache-too-small"));
+  EXPECT_TRUE(contains(v1.matches.front().fix, "--max-model-len 94784")) << v1.matches.front().fix;
+  EXPECT_TRUE(contains(v1.matches.front().cause, "8.68 GiB")) << v1.matches.front().cause;
+  const auto v0 = explain_no_facts(
+      "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored "
+      "in KV cache (7344). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+      "the engine.\n");
+  ASSERT_TRUE(leads_with(v0, "vllm-kv-cache-too-small"));
+  EXPECT_TRUE(contains(v0.matches.front().cause, "7344")) << v0.matches.front().cause;
+  EXPECT_TRUE(leads_with(explain_no_facts("ValueError: No available memory for the cache blocks. Try increasing "
+                                          "`gpu_memory_utilization` when initializing the engine.\n"),
+                         "vllm-kv-cache-too-small"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

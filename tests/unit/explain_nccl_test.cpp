@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -274,6 +275,13 @@ TEST(ExplainNccl, NoNetworkPluginIsHarmlessInEveryWording) {
     ASSERT_TRUE(leads_with(r, "nccl-net-plugin-notice")) << line;
     EXPECT_TRUE(r.matches.front().harmless) << line;
   }
+}
+
+// "unhandled system error" in a container is most often its /dev/shm.
+TEST(ExplainNccl, UnhandledSystemErrorInAContainerIsItsSharedMemory) {
+  const auto r = explain_no_facts("RuntimeError: NCCL Error 2: unhandled system error\n");
+  ASSERT_TRUE(leads_with(r, "nccl-unhandled-system-error"));
+  EXPECT_NE(find_rule(r, "nccl-unhandled-system-error/container"), nullptr);
 }
 
 }  // namespace

@@ -7,12 +7,15 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
 namespace {
 
 using testing::builtin_matcher;
+using testing::explain_no_facts;
+using testing::find_rule;
 using testing::leads_with;
 
 constexpr const char* kJaxNoDriver =
@@ -58,6 +61,30 @@ TEST(ExplainNoDriverLibrary, ThePluginsOwnLoadFailureKeepsItsRule) {
   const auto r = explain_text(builtin_matcher(), "Error loading CUDA libraries. GPU will not be used.\n",
                               ExplainMachine{Platform::linux});
   ASSERT_TRUE(leads_with(r, "jax-cuda-libraries-not-loaded"));
+}
+
+// numba/cuda/cudadrv/driver.py: a "driver" without cuInit is not libcuda at all; another
+// missing function is a driver older than Numba needs.
+TEST(ExplainNoDriverLibrary, NumbaDriverWithoutCuInitIsNotTheDriverLibrary) {
+  const auto r = explain_no_facts(
+      "numba.cuda.cudadrv.error.CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.\n");
+  ASSERT_TRUE(leads_with(r, "numba-driver-not-libcuda"));
+  EXPECT_EQ(find_rule(r, "numba-driver-missing-function"), nullptr);
+  EXPECT_TRUE(contains(r.matches.front().fix, "NUMBA_CUDA_DRIVER")) << r.matches.front().fix;
+  const auto old = explain_no_facts("CudaDriverError: Driver missing function: cuMemAllocAsync\n");
+  ASSERT_TRUE(leads_with(old, "numba-driver-missing-function"));
+  EXPECT_EQ(old.matches.front().category, "driver-too-old");
+}
+
+// ptxas and the driver's JIT refuse PTX of a newer ISA than they know.
+TEST(ExplainNoDriverLibrary, PtxNewerThanTheJitIsADriverOlderThanTheToolkit) {
+  const auto r = explain_no_facts(
+      "LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\n"
+      "ptxas application ptx input, line 9; fatal   : Unsupported .version 7.7; current version is '7.4'\n");
+  ASSERT_NE(find_rule(r, "ptx-isa-newer-than-jit"), nullptr);
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_TRUE(contains(find_rule(r, "ptx-isa-newer-than-jit")->cause, "7.7"))
+      << find_rule(r, "ptx-isa-newer-than-jit")->cause;
 }
 
 }  // namespace

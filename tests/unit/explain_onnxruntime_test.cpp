@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -79,7 +80,8 @@ TEST(ExplainOnnxRuntime, WindowsLoadLibraryError126AndTheMissingDependency) {
       "onnxruntime_providers_cuda.dll\" which depends on \"cudnn64_9.dll\" which depends on \"cudnn_graph64_9.dll\" "
       "which is missing. (Error 126: \"The specified module could not be found.\")\n",
       Platform::windows);
-  ASSERT_TRUE(leads_with(dep, "onnxruntime-cuda-provider-not-loaded"));
+  // A cuDNN library at the end of the chain: the cuDNN answer of the same lines.
+  ASSERT_TRUE(leads_with(dep, "onnxruntime-cuda-provider-cudnn-missing"));
   ASSERT_TRUE(dep.matches.front().captures.contains("lib"));
   EXPECT_EQ(dep.matches.front().captures.at("lib").front(), "cudnn_graph64_9.dll");  // the end of the chain
 }
@@ -127,6 +129,21 @@ TEST(ExplainOnnxRuntime, TheFallbackPrintIsRecognised) {
   const auto* m = find_rule(r, "onnxruntime-ep-fallback");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->count, 2u);
+}
+
+// The CUDA provider library failing on a cuDNN library is cuDNN missing, not any CUDA library.
+TEST(ExplainOnnxruntime, ProviderFailingOnCudnnIsCudnnMissing) {
+  const auto r = explain_no_facts(
+      "E:onnxruntime:Default, provider_bridge_ort.cc:1745 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/"
+      "session/provider_bridge_ort.cc:1426 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() "
+      "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+      "libcudnn.so.9: cannot open shared object file: No such file or directory\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "cudnn-missing") << r.matches.front().rule;
+  const auto cublas = explain_no_facts(
+      "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+      "libcublasLt.so.12: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(leads_with(cublas, "onnxruntime-cuda-provider-not-loaded"));
 }
 
 }  // namespace

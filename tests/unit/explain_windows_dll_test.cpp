@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -123,6 +124,13 @@ TEST(ExplainWindowsDll, NvidiaSmiNotFoundOnWindowsIsTheDriver) {
     ASSERT_TRUE(leads_with(r, "windows-nvidia-smi-not-found")) << line;
     EXPECT_NE(r.matches.front().fix.find("NVSMI"), std::string::npos);
   }
+}
+
+// zlibwapi.dll is cuDNN 8's dependency: cuDNN missing a part, or a missing DLL.
+TEST(ExplainWindowsDll, ZlibForCudnnIsAlsoAMissingLibrary) {
+  const auto r = explain_no_facts("Could not locate zlibwapi.dll. Please make sure it is in your library path!\n");
+  ASSERT_TRUE(leads_with(r, "cudnn-zlib-missing"));
+  EXPECT_NE(find_rule(r, "cudnn-zlib-missing/missing-dll"), nullptr);
 }
 
 }  // namespace
