@@ -266,6 +266,11 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
         out.problems.push_back(fmt::format("{}: rule '{}': {}", origin, printable(id, 80), problem));
         continue;
       }
+      if (auto [seen, fresh] = out.layer_files.try_emplace(r.id, origin); !fresh) {
+        out.problems.push_back(fmt::format("{}: rule '{}' is also defined in {}; the later one is used", origin,
+                                           printable(r.id, 80), seen->second));
+        seen->second = origin;
+      }
       auto same =
           std::find_if(out.base.rules.begin(), out.base.rules.end(), [&](const Rule& x) { return x.id == r.id; });
       if (same != out.base.rules.end()) {
@@ -311,6 +316,7 @@ Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
   // Built-in files first, then the user's, so that a user rule replaces a built-in rule of
   // the same id whatever the file names.
   for (const bool builtin : {true, false}) {
+    out.layer_files.clear();
     for (const DataFile& f : *files) {
       if (!f.path.ends_with(".toml") || (f.origin == "built-in") != builtin) continue;
       parse_rule_file(f.content, builtin ? f.path : f.origin, out);

@@ -2,6 +2,7 @@
 /// Reads explain rules from TOML text. Every file is untrusted (a user's --kb rules): a bad
 /// file or a bad rule gives a message naming the file and the rule, never a crash; a rule
 /// whose pattern RE2 rejects is refused at load, not at match time.
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace gpudoctor {
 struct RuleLoadResult {
   RuleBase base;
   std::vector<std::string> problems;  ///< rules or files skipped, in words
+  /// Rule id -> the file that defined it, for the layer being read (built-in or the user's): a
+  /// second definition in the same layer is reported; one in the next layer replaces quietly.
+  std::map<std::string, std::string, std::less<>> layer_files;
 };
 
 /// Parses one file's text into `out`; problems are appended, the good rules kept.

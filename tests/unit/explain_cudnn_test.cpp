@@ -166,5 +166,15 @@ TEST(ExplainCudnn, OlderCudnnLoadedMayBeAnOldCopyFirstOnThePath) {
   EXPECT_TRUE(rank >= 1 && rank <= 3) << rank;
 }
 
+// Paddle's dynload (paddle/phi/backends/dynload): cuDNN could not be opened.
+TEST(ExplainCudnn, PaddleCannotLoadCudnnIsCudnnNotFound) {
+  const auto r = explain_no_facts(
+      "Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at "
+      "(/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)\n");
+  ASSERT_TRUE(leads_with(r, "paddle-cudnn-not-loaded"));
+  const size_t path = category_rank(r, "path-or-env-misconfigured");
+  EXPECT_TRUE(path >= 1 && path <= 3) << path;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -263,11 +263,10 @@ TEST(ExplainDistributed, NcclNotBuiltInAsTheTracebackSourceLineOnWindows) {
       "  File \"C:\\Users\\me\\venv\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py\", line 597, in "
       "_new_process_group_helper\n"
       "    raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")\n";
-  // The log's own C:\ path says Windows, machine facts or not.
+  // NCCL missing leads (the multi-GPU problem the user has), Windows as the alternative.
   const auto r = explain_no_facts(log);
-  ASSERT_TRUE(leads_with(r, "torch-dist-nccl-not-built-in/windows"));
-  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
-  // Without a platform the build without NCCL leads and Windows is the alternative.
+  ASSERT_TRUE(leads_with(r, "torch-dist-nccl-not-built-in"));
+  EXPECT_LE(category_rank(r, "windows-native-gpu-unsupported"), 3u);
   const auto bare = explain_no_facts("RuntimeError: Distributed package doesn't have NCCL built in\n");
   ASSERT_TRUE(leads_with(bare, "torch-dist-nccl-not-built-in"));
   EXPECT_NE(find_rule(bare, "torch-dist-nccl-not-built-in/windows"), nullptr);
@@ -287,6 +286,18 @@ TEST(ExplainDistributed, TensorflowNcclOpWithoutAKernelIsABuildWithoutNccl) {
   EXPECT_EQ(find_rule(explain_no_facts("No OpKernel was registered to support Op 'CudnnRNN' used by node\n"),
                       "tf-nccl-op-not-registered"),
             nullptr);
+}
+
+// torch/csrc/distributed/c10d/TCPStore.cpp: the libuv store is the default since 2.4, and the
+// Windows wheels are built without libuv.
+TEST(ExplainDistributed, LibuvRequestedOnABuildWithoutItIsWindowsTcpStore) {
+  const auto r = explain_no_facts(
+      "  File \"C:\\hostedtoolcache\\windows\\Python\\3.12.7\\x64\\Lib\\site-packages\\torch\\distributed\\"
+      "rendezvous.py\", line 189, in _create_c10d_store\n"
+      "    return TCPStore(\n"
+      "RuntimeError: use_libuv was requested but PyTorch was build without libuv support\n");
+  ASSERT_TRUE(leads_with(r, "torch-tcpstore-without-libuv"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "USE_LIBUV=0")) << r.matches.front().fix;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/text.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -113,7 +114,33 @@ sources = ["https://intranet.example/gpu"]
     }
   }
   EXPECT_EQ(n, 1);
+  EXPECT_TRUE(loaded->problems.empty()) << loaded->problems.front();  // replacing is what --kb is for
   EXPECT_FALSE(load_rule_base("/nonexistent/kb/dir").has_value());
+}
+
+// Two rules of one id in the same layer (two built-in files, or two files of the user's) is a
+// mistake, not an override: one would silently hide the other.
+TEST(ExplainRules, ARuleDefinedTwiceInOneLayerIsReported) {
+  const std::string first = R"(
+[[rule]]
+id = "dup"
+category = "other"
+patterns = ['first']
+cause = "one"
+fix = "one"
+sources = ["https://example.org/1"]
+)";
+  std::string second = first;
+  second.replace(second.find("'first'"), 7, "'second'");
+  RuleLoadResult r;
+  parse_rule_file(first, "explain/a.toml", r);
+  parse_rule_file(second, "explain/b.toml", r);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_TRUE(contains(r.problems.front(), "explain/a.toml")) << r.problems.front();
+  EXPECT_TRUE(contains(r.problems.front(), "explain/b.toml")) << r.problems.front();
+  EXPECT_TRUE(contains(r.problems.front(), "'dup'")) << r.problems.front();
+  ASSERT_EQ(r.base.rules.size(), 1u);
+  EXPECT_EQ(r.base.rules.front().patterns.front(), "second");
 }
 
 TEST(ExplainRules, UserRuleMatchesWithAnchorsInsideABatch) {

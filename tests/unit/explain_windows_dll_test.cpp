@@ -14,6 +14,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::builtin_matcher;
+using testing::category_rank;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -131,6 +132,42 @@ TEST(ExplainWindowsDll, ZlibForCudnnIsAlsoAMissingLibrary) {
   const auto r = explain_no_facts("Could not locate zlibwapi.dll. Please make sure it is in your library path!\n");
   ASSERT_TRUE(leads_with(r, "cudnn-zlib-missing"));
   EXPECT_NE(find_rule(r, "cudnn-zlib-missing/missing-dll"), nullptr);
+}
+
+// libgpuarray quotes the DLL name in double quotes; the CUDA-library rule reads it.
+TEST(ExplainWindowsDll, DoubleQuotedLibraryNameIsRead) {
+  const auto r = explain_no_facts(
+      "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be "
+      "found.\\r\\n'\n");
+  ASSERT_TRUE(leads_with(r, "cuda-library-missing"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "nvrtc64_70.dll")) << r.matches.front().cause;
+}
+
+// Windows error 127 while importing an extension's _C ("procedure", or "program" as some
+// reports word it): a DLL of another version, or an extension built for another torch.
+TEST(ExplainWindowsDll, ProcedureNotFoundWhileImportingAnExtensionIsAVersionMismatch) {
+  const auto r = explain_no_facts(
+      "  File \"E:\\Workplace\\DECA\\decalib\\utils\\renderer.py\", line 12, in set_rasterizer\n"
+      "    from pytorch3d.io import load_obj\n"
+      "ImportError: DLL load failed while importing _C: The specified procedure could not be found.\n");
+  ASSERT_TRUE(leads_with(r, "windows-dll-procedure-not-found"));
+  const size_t build = category_rank(r, "wrong-framework-build");
+  EXPECT_TRUE(build >= 1 && build <= 3) << build;
+  EXPECT_EQ(find_rule(r, "framework-native-library-missing"), nullptr);
+  // Error 126 (the module itself not found) stays the missing-library answer.
+  EXPECT_TRUE(leads_with(
+      explain_no_facts("ImportError: DLL load failed while importing _C: The specified module could not be found.\n"),
+      "framework-native-library-missing"));
+}
+
+// Windows error 182 ("The operating system cannot run %1."): a DLL of another build was loaded.
+TEST(ExplainWindowsDll, CannotRunPercentOneIsAnotherBuildOfADll) {
+  const auto r = explain_no_facts(
+      " File \"C:\\anaconda2\\envs\\pytorch\\lib\\site-packages\\torch\\__init__.py\", line 78, in <module>\n"
+      "    from torch._C import *\n"
+      "ImportError: DLL load failed: The operating system cannot run %1.\n");
+  ASSERT_TRUE(leads_with(r, "windows-dll-wrong-build-loaded"));
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
 }
 
 }  // namespace
