@@ -158,5 +158,18 @@ TEST(ExplainErrorCodes, CudaTextsBelongToTheirOwnCodes) {
   EXPECT_EQ(testing::find_rule(r, "code/cudart/cudaErrorInvalidDeviceFunction"), nullptr);
 }
 
+// The checkCudaErrors macro of widely copied tutorials ("CUDA error = 999at main.cu:196", no
+// space after the number) and Numba's "[222] Call to cuLinkAddData results in ...".
+TEST(ExplainErrorCodes, NumbersRunIntoTextAndNumbasBracketsAreCodes) {
+  const ExplainReport tutorial = explain("CUDA error = 999at main.cu:196'cudaDeviceSynchronize()'\n");
+  ASSERT_FALSE(tutorial.matches.empty());
+  EXPECT_EQ(tutorial.matches.front().rule, "code/cudart/cudaErrorUnknown");
+  const ExplainReport numba = explain("LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\n");
+  ASSERT_FALSE(numba.matches.empty());
+  EXPECT_EQ(numba.matches.front().rule, "code/cuda-driver/CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+  // A longer number is not the code it starts with.
+  EXPECT_TRUE(explain("CUDA error = 9990 retries\n").matches.empty());
+}
+
 }  // namespace
 }  // namespace gpudoctor
