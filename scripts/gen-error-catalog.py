@@ -223,15 +223,18 @@ DOCS = {
 # Number-in-context patterns per family: the code printed as a number after the library's name
 # or a call of it. {n} is the number; it ends at a non-digit, not a word boundary, because
 # widely copied checkCudaErrors macros print "CUDA error = 999at main.cu:196". Numba prints
-# driver codes first: "[222] Call to cuLinkAddData results in ...". Only these families print
-# bare numbers often.
+# driver codes first: "[222] Call to cuLinkAddData results in ...", Ollama "cuda driver library init
+# failure: 3". Only these families print bare numbers often.
 NUMBER_PATTERNS = {
     "cudart": [r"(?i)\bcuda(?:\s+runtime)?\s+error\b[^\d\n]*(?:\(|code\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
                r"\bcuda[A-Z]\w*\(?\)?\s+(?:returned|failed)\W{{0,3}}(?:with\s+)?(?:error\s+)?(?:code\s+)?{n}(?:\D|$)"],
     "cuda-driver": [r"\bcu(?:Init|Ctx|Device|Mem|Module|Launch|Stream|Event|Driver|Graph|Link|Func)\w*\b[^\d\n]*"
                     r"(?:\(|code\W{{0,2}}|ERROR\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
                     r"\bCUresult\W{{1,3}}{n}(?:\D|$)",
-                    r"\[{n}\] Call to cu\w+ results in"],
+                    r"\[{n}\] Call to cu\w+ results in",
+                    r"\bcuda driver library init failure:\s*{n}(?:\D|$)"],
+    # Ollama (discover/gpu.go): "nvml vram init failure: 9" is nvmlInit's return code.
+    "nvml": [r"\bnvml (?:vram )?init failure:\s*{n}(?:\D|$)"],
 }
 
 

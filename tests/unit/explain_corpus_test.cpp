@@ -95,15 +95,15 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
   EXPECT_GE(plat_all.top1 * 100, plat_all.cases * 94) << plat_all.str();
 }
 
-// tests/corpus/issue-threads.jsonl: 141 logs from public issue threads gathered on 2026-12-03,
-// each with the cause its thread confirmed, in two rounds. Each round was measured before any
+// tests/corpus/issue-threads.jsonl: 181 logs from public issue threads gathered on 2026-12-03,
+// each with the cause its thread confirmed, in three rounds. Each round was measured before any
 // rule was written from it (98 logs: 41 first, 48 in the first three, 21 unanswered; 43 more:
-// 18, 25, 6), then rules were written from where their messages come from (all 141: 83, 106, 6).
-// Its labels are one reader's and some causes fit two categories, so this is a floor against
-// regressions, not a per-case requirement.
+// 18, 25, 6; 40 more: 14, 15, 10), then rules were written from where their messages come from
+// (all 181: 107, 133, 6). Its labels are one reader's and some causes fit two categories, so this
+// is a floor against regressions, not a per-case requirement.
 TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   const auto cases = load_corpus("issue-threads.jsonl");
-  ASSERT_GE(cases.size(), 140u) << "tests/corpus/issue-threads.jsonl missing or short";
+  ASSERT_GE(cases.size(), 180u) << "tests/corpus/issue-threads.jsonl missing or short";
   const RuleMatcher& matcher = testing::builtin_matcher();
   Tally text, plat;
   size_t unanswered = 0;
@@ -120,8 +120,8 @@ TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   std::cout << "[issue threads] text only : " << text.str() << ", " << unanswered << " unanswered\n"
             << "[issue threads] + platform: " << plat.str() << "\n";
   // Two cases of slack below the figures in docs/explain.md.
-  EXPECT_GE(text.top1, 81u) << text.str();
-  EXPECT_GE(text.top3, 104u) << text.str();
+  EXPECT_GE(text.top1, 105u) << text.str();
+  EXPECT_GE(text.top3, 131u) << text.str();
   EXPECT_LE(unanswered, 8u);
 }
 

@@ -146,14 +146,15 @@ TEST(ExplainCudnn, UnableToLoadAnyOfNamesTheCudnnOrCublasLibraryThatIsMissing) {
   ASSERT_TRUE(leads_with(cublas, "cuda-library-missing"));
 }
 
-// Old PyTorch printed the cuDNN status after a CUDA failure around a successful cuDNN call.
-TEST(ExplainCudnn, CudnnErrorWithStatusSuccessIsAnOldBuildOnANewerGpu) {
+// Old PyTorch printed the cuDNN status after a CUDA failure around a successful cuDNN call;
+// the fix that worked was another CUDA build of PyTorch.
+TEST(ExplainCudnn, CudnnErrorWithStatusSuccessIsAnOldBuildThatDoesNotFit) {
   const auto r = explain_no_facts(
       "  File \"/opt/conda/lib/python3.6/site-packages/torch/nn/modules/rnn.py\", line 105, in flatten_parameters\n"
       "    self.batch_first, bool(self.bidirectional))\n"
       "RuntimeError: CuDNN error: CUDNN_STATUS_SUCCESS\n");
   ASSERT_TRUE(leads_with(r, "torch-cudnn-status-success"));
-  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
 }
 
 // An older cuDNN loaded may be an old copy earlier on the search path while the right one is installed.

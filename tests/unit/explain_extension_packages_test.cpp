@@ -382,5 +382,22 @@ TEST(ExplainExtensionPackages, BitsandbytesWithoutLibcudaIsTheDriverLibraryNotFo
   EXPECT_EQ(category_rank(wsl, "wsl2-specific"), 1u);
 }
 
+// CTranslate2 asks compute capability 7.0 or newer of a GPU for efficient float16; on the CPU
+// it has none.
+TEST(ExplainExtensionPackages, CtranslateFloat16NeedsAVoltaOrNewerGpu) {
+  const auto error = explain_no_facts(
+      "ValueError: Requested float16 compute type, but the target device or backend do not support efficient "
+      "float16 computation.\n");
+  ASSERT_TRUE(leads_with(error, "ctranslate2-float16-unsupported"));
+  EXPECT_EQ(error.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_TRUE(contains(error.matches.front().fix, "int8")) << error.matches.front().fix;
+  const auto warning = explain_no_facts(
+      "[ctranslate2] [thread 144] [warning] The compute type inferred from the saved model is float16, but the "
+      "target device or backend do not support efficient float16 computation. The model weights have been "
+      "automatically converted to use the float32 compute type instead.\n");
+  ASSERT_TRUE(leads_with(warning, "ctranslate2-float16-converted"));
+  EXPECT_TRUE(contains(warning.matches.front().fix, "device=\"cuda\"")) << warning.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -253,5 +253,11 @@ TEST(ExplainInstall, ExtensionCudaMismatchMayBeTheToolkitOnPath) {
   EXPECT_NE(find_rule(r, "cuda-version-mismatch-extension/toolkit-on-path"), nullptr);
 }
 
+// nvcc's message as some reports type it: lower case, no colon.
+TEST(ExplainInstall, UnsupportedGpuArchitectureInAnyCase) {
+  EXPECT_TRUE(
+      leads_with(explain_no_facts("nvcc fatal unsupported gpu architecture 'compute_86'\n"), "nvrtc-invalid-arch"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -162,5 +162,14 @@ TEST(ExplainMemory, VllmKvCacheTooSmallSaysWhichContextFits) {
                          "vllm-kv-cache-too-small"));
 }
 
+// ComfyUI turns on the cudaMallocAsync allocator; some GPUs, drivers and VMs do not support it.
+TEST(ExplainMemory, OperationNotSupportedOnAllocationIsTheAsyncAllocator) {
+  const auto r = explain_no_facts(
+      "Error occurred when executing CLIPTextEncode:\n\nCUDA error: operation not supported\n"
+      "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+  ASSERT_TRUE(leads_with(r, "torch-cuda-operation-not-supported"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "--disable-cuda-malloc")) << r.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -284,5 +284,22 @@ TEST(ExplainNccl, UnhandledSystemErrorInAContainerIsItsSharedMemory) {
   EXPECT_NE(find_rule(r, "nccl-unhandled-system-error/container"), nullptr);
 }
 
+// NCCL 2.7-2.12 reported the verbs status without naming the peer.
+TEST(ExplainNccl, InfinibandCompletionErrorWithoutAPeer) {
+  const auto r = explain_no_facts(
+      "worker-1:946:988 [0] transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len "
+      "0, vendor err 129\n");
+  ASSERT_TRUE(leads_with(r, "nccl-ib-completion-error"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "status 12")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "NCCL_IB_GID_INDEX")) << r.matches.front().fix;
+}
+
+// Verbs pin memory; a 64 KB locked-memory limit makes queue creation fail.
+TEST(ExplainNccl, VerbsOutOfMemoryIsTheLockedMemoryLimit) {
+  const auto r = explain_no_facts("ibv_create_cq(cqe=4096) failed: Cannot allocate memory\n");
+  ASSERT_TRUE(leads_with(r, "rdma-locked-memory-limit"));
+  EXPECT_TRUE(contains(r.matches.front().fix, "ulimit -l")) << r.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor

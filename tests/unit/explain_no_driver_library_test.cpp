@@ -87,5 +87,32 @@ TEST(ExplainNoDriverLibrary, PtxNewerThanTheJitIsADriverOlderThanTheToolkit) {
       << find_rule(r, "ptx-isa-newer-than-jit")->cause;
 }
 
+// Round three of the issue-thread logs: wordings of the same faults by other programs.
+TEST(ExplainNoDriverLibrary, OllamasDriverMessagesNameTheOldDriver) {
+  const auto r = explain_no_facts(
+      "time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg=\"unable to load cuda driver library\" "
+      "library=C:\\WINDOWS\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 failed: x\"\n");
+  ASSERT_TRUE(leads_with(r, "driver-lacks-function"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_TRUE(contains(r.matches.front().cause, "cuCtxCreate_v3")) << r.matches.front().cause;
+  // Ollama's init failures carry the driver's and NVML's own return codes.
+  const auto init = explain_no_facts(
+      "msg=\"Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.575.57.08: cuda driver library init "
+      "failure: 3\"\n");
+  ASSERT_FALSE(init.matches.empty());
+  EXPECT_EQ(init.matches.front().rule, "code/cuda-driver/CUDA_ERROR_NOT_INITIALIZED");
+  const auto nvml = explain_no_facts("2024/01/08 19:28:33 gpu.go:39: CUDA not detected: nvml vram init failure: 9\n");
+  ASSERT_FALSE(nvml.matches.empty());
+  EXPECT_EQ(nvml.matches.front().rule, "code/nvml/NVML_ERROR_DRIVER_NOT_LOADED");
+}
+
+// "driver version is insufficient" inside a container that got no driver at all.
+TEST(ExplainNoDriverLibrary, InsufficientDriverInAContainerMayBeNoDriverMounted) {
+  const auto r = explain_no_facts(
+      "[2023-03-07 09:00:00.361] [error] CUDA error: CUDA driver version is insufficient for CUDA runtime version\n");
+  ASSERT_TRUE(leads_with(r, "cuda-driver-insufficient"));
+  EXPECT_NE(find_rule(r, "cuda-driver-insufficient/container-without-gpu"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -170,5 +170,15 @@ TEST(ExplainWindowsDll, CannotRunPercentOneIsAnotherBuildOfADll) {
   EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
 }
 
+// CTranslate2 (faster-whisper) words a library that does not load so.
+TEST(ExplainWindowsDll, CtranslateLibraryNotFoundIsTheCudaLibraryMissing) {
+  const auto r = explain_no_facts("RuntimeError: Library libcublas.so.11 is not found or cannot be loaded\n");
+  ASSERT_TRUE(leads_with(r, "cuda-library-missing"));
+  EXPECT_TRUE(contains(r.matches.front().cause, "libcublas.so.11")) << r.matches.front().cause;
+  EXPECT_TRUE(leads_with(explain_no_facts("RuntimeError: Library cudnn_ops_infer64_8.dll is not found or cannot be "
+                                          "loaded\n"),
+                         "cudnn-library-missing"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
