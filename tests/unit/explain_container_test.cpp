@@ -199,5 +199,22 @@ TEST(ExplainContainer, LinuxDriverBuiltForAWslKernelIsTheWrongDriver) {
                          "kernel-headers-missing"));
 }
 
+// Lines that only mention what a rule looks for are not the problem: uname's WSL kernel, a
+// `ulimit -a` listing, another program's "Version tag".
+TEST(ExplainContainer, AWslKernelNameAloneIsNotADriverBuild) {
+  const auto r = explain_no_facts(
+      "$ uname -a\nLinux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP Fri Mar 29 23:14:13 UTC 2024 x86_64 "
+      "GNU/Linux\n");
+  EXPECT_EQ(find_rule(r, "linux-driver-built-for-wsl-kernel"), nullptr);
+  EXPECT_TRUE(leads_with(explain_no_facts("Error! Bad return status for module build on kernel: "
+                                          "5.15.153.1-microsoft-standard-WSL2 (x86_64)\n"),
+                         "linux-driver-built-for-wsl-kernel"));
+  EXPECT_EQ(find_rule(explain_no_facts("max locked memory           (kbytes, -l) 64\n"), "rdma-locked-memory-limit"),
+            nullptr);
+  EXPECT_EQ(
+      find_rule(explain_no_facts("save file rejected: Version tag does not match\n"), "tensorrt-engine-incompatible"),
+      nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor
