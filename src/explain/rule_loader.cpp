@@ -266,18 +266,19 @@ void parse_rule_file(std::string_view text, const std::string& origin, RuleLoadR
         out.problems.push_back(fmt::format("{}: rule '{}': {}", origin, printable(id, 80), problem));
         continue;
       }
-      if (auto [seen, fresh] = out.layer_files.try_emplace(r.id, origin); !fresh) {
-        out.problems.push_back(fmt::format("{}: rule '{}' is also defined in {}; the later one is used", origin,
-                                           printable(r.id, 80), seen->second));
-        seen->second = origin;
-      }
-      auto same =
-          std::find_if(out.base.rules.begin(), out.base.rules.end(), [&](const Rule& x) { return x.id == r.id; });
-      if (same != out.base.rules.end()) {
-        *same = std::move(r);
-      } else {
+      auto [seen, fresh] = out.defined.try_emplace(r.id, RuleLoadResult::Defined{out.base.rules.size(), origin});
+      if (fresh) {
         out.base.rules.push_back(std::move(r));
+        continue;
       }
+      RuleLoadResult::Defined& d = seen->second;
+      if (d.this_layer) {
+        out.problems.push_back(fmt::format("{}: rule '{}' is also defined in {}; the later one is used", origin,
+                                           printable(r.id, 80), d.file));
+      }
+      d.file = origin;
+      d.this_layer = true;
+      out.base.rules[d.index] = std::move(r);
     }
   }
   if (const toml::array* codes = doc["code"].as_array()) {
@@ -316,7 +317,7 @@ Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
   // Built-in files first, then the user's, so that a user rule replaces a built-in rule of
   // the same id whatever the file names.
   for (const bool builtin : {true, false}) {
-    out.layer_files.clear();
+    for (auto& entry : out.defined) entry.second.this_layer = false;
     for (const DataFile& f : *files) {
       if (!f.path.ends_with(".toml") || (f.origin == "built-in") != builtin) continue;
       parse_rule_file(f.content, builtin ? f.path : f.origin, out);

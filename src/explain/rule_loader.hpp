@@ -15,9 +15,15 @@ namespace gpudoctor {
 struct RuleLoadResult {
   RuleBase base;
   std::vector<std::string> problems;  ///< rules or files skipped, in words
-  /// Rule id -> the file that defined it, for the layer being read (built-in or the user's): a
-  /// second definition in the same layer is reported; one in the next layer replaces quietly.
-  std::map<std::string, std::string, std::less<>> layer_files;
+  /// Where each rule id stands in base.rules and which file defined it. A second definition in
+  /// the same layer (built-in files, or the user's) is reported; one in the next layer replaces
+  /// the first quietly (a --kb rule overriding a built-in one).
+  struct Defined {
+    size_t index = 0;
+    std::string file;
+    bool this_layer = true;
+  };
+  std::map<std::string, Defined, std::less<>> defined;
 };
 
 /// Parses one file's text into `out`; problems are appended, the good rules kept.

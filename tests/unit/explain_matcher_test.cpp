@@ -118,6 +118,31 @@ sources = ["https://intranet.example/gpu"]
   EXPECT_FALSE(load_rule_base("/nonexistent/kb/dir").has_value());
 }
 
+// The user's own files are one layer: the same id in two of them is reported, although the
+// first of the two quietly replaced a built-in rule.
+TEST(ExplainRules, TheSameIdInTwoUserFilesIsReported) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-kb2-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "explain");
+  for (const char* name : {"a.toml", "b.toml"}) {
+    std::ofstream(dir / "explain" / name) << R"(
+[[rule]]
+id = "torch-not-compiled-with-cuda"
+category = "other"
+patterns = ['Torch not compiled with CUDA enabled']
+cause = "site policy"
+fix = "ask"
+sources = ["https://intranet.example/gpu"]
+)";
+  }
+  auto loaded = load_rule_base(dir.string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(loaded.has_value());
+  ASSERT_EQ(loaded->problems.size(), 1u);
+  EXPECT_TRUE(contains(loaded->problems.front(), "a.toml")) << loaded->problems.front();
+  EXPECT_TRUE(contains(loaded->problems.front(), "b.toml")) << loaded->problems.front();
+}
+
 // Two rules of one id in the same layer (two built-in files, or two files of the user's) is a
 // mistake, not an override: one would silently hide the other.
 TEST(ExplainRules, ARuleDefinedTwiceInOneLayerIsReported) {

@@ -36,6 +36,16 @@ inline size_t category_rank(const ExplainReport& r, std::string_view category) {
   return 0;
 }
 
+/// `category` is among the report's first three answers; else says which answers there were.
+inline ::testing::AssertionResult among_first_three(const ExplainReport& r, std::string_view category) {
+  const size_t rank = category_rank(r, category);
+  if (rank >= 1 && rank <= 3) return ::testing::AssertionSuccess();
+  auto failure = ::testing::AssertionFailure() << category << " not among the first three; the answers were:";
+  for (const auto& m : r.matches) failure << " " << m.rule << " (" << m.category << ")";
+  if (r.matches.empty()) failure << " none";
+  return failure;
+}
+
 /// The report has an answer and its first is `rule`; else says which answers came first.
 inline ::testing::AssertionResult leads_with(const ExplainReport& r, std::string_view rule) {
   if (!r.matches.empty() && r.matches.front().rule == rule) return ::testing::AssertionSuccess();
