@@ -87,6 +87,9 @@ NCCL_FIX = ("Rerun with `NCCL_DEBUG=INFO` (and `NCCL_DEBUG_SUBSYS=INIT,NET`) to 
             "that every rank uses the same NCCL version, that `/dev/shm` is large enough in containers "
             "(`--shm-size=1g` or `--ipc=host`), and the network interface (`NCCL_SOCKET_IFNAME`).")
 
+PEER_CAUSE = ('Peer-to-peer access between these two GPUs is not possible on this machine: they sit under different PCIe root complexes or CPU sockets without NVLink, the platform (IOMMU, PCIe ACS, a virtual machine) blocks it, or the GPUs do not offer it. A program that enables peer access without asking cudaDeviceCanAccessPeer first fails with this code.')
+PEER_FIX = ('`nvidia-smi topo -m` and `nvidia-smi topo -p2p r` show which pairs can reach each other. Use a release of the program that checks cudaDeviceCanAccessPeer, or run it on GPUs that can (CUDA_VISIBLE_DEVICES); for NCCL, `NCCL_P2P_DISABLE=1` goes through host memory instead. In a VM or with ACS enabled, P2P needs the hypervisor or the firmware to allow it.')
+
 # Curated: (category, priority, tailor, cause, fix) for the codes people meet most. The
 # causes come from the vendors' documentation of each code and the frameworks' issue threads.
 CURATED = {
@@ -199,6 +202,11 @@ CURATED = {
         "other", 65, "driver",
         "Every GPU is busy or unavailable: the GPUs are in Exclusive-Process compute mode and another process holds them.",
         "Find the process with `nvidia-smi` and stop it, or set the compute mode back: `sudo nvidia-smi -c DEFAULT`."),
+    # Peer access refused between two GPUs is a multi-GPU topology problem, not a program error.
+    ("cudart", "cudaErrorPeerAccessUnsupported"): (
+        "multi-gpu/nccl", 60, "", PEER_CAUSE, PEER_FIX),
+    ("cuda-driver", "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"): (
+        "multi-gpu/nccl", 60, "", PEER_CAUSE, PEER_FIX),
 }
 for key in ["ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclRemoteError",
             "ncclInvalidUsage", "ncclInvalidArgument"]:

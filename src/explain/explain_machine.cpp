@@ -252,6 +252,8 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
   // Only the log can say what was running when it was written, machine facts or not.
   if (condition == "pip-build") return machine.log.pip_build ? Truth::yes : Truth::unknown;
+  // A log written in a container says where the failure happened, whatever machine explains it.
+  if (condition == "container" && machine.log.container) return Truth::yes;
   const Facts* f = machine.facts;
   if (f == nullptr) return log_condition(condition, machine);
   if (condition == "container") return truth(!f->os.container.empty());
@@ -560,7 +562,15 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
       if (c != h->captures.end() && !c->second.empty()) log.versions.emplace(framework, c->second.front());
     }
     if (const auto w = h->captures.find("windows"); w != h->captures.end() && !w->second.empty()) {
-      log.platform = Platform::windows;
+      if (log.platform != Platform::wsl2) log.platform = Platform::windows;
+    }
+    // WSL2's own markers outrank a Windows path in the same log (a WSL user pastes both sides).
+    if (const auto w = h->captures.find("wsl2"); w != h->captures.end() && !w->second.empty()) {
+      log.platform = Platform::wsl2;
+      log.posix = true;
+    }
+    if (const auto c = h->captures.find("container"); c != h->captures.end() && !c->second.empty()) {
+      log.container = true;
     }
     if (const auto p = h->captures.find("posix"); p != h->captures.end() && !p->second.empty()) log.posix = true;
     if (const auto w = h->captures.find("nvidia_wheel"); w != h->captures.end() && !w->second.empty()) {

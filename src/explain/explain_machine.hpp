@@ -31,6 +31,9 @@ struct LogFacts {
   /// environment show in the log): a module missing there is build isolation, not the program's
   /// environment.
   bool pip_build = false;
+  /// The log shows it was written inside a container (a Docker prompt or compose line, an NGC
+  /// banner): where the failure happened, whatever machine explains it.
+  bool container = false;
 };
 
 struct ExplainMachine {

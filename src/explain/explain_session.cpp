@@ -216,6 +216,7 @@ std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMa
   }
   std::optional<Platform> known =
       machine.facts != nullptr ? std::optional<Platform>(machine.facts->platform) : machine.platform;
+  if (!known && machine.log.platform == Platform::wsl2) known = Platform::wsl2;  // the log's own WSL markers
   if (dll && !so) return Platform::windows;
   // A .so is Linux's or WSL2's: the machine tells which, Linux when it does not say.
   if (so && !dll) return known == Platform::wsl2 ? Platform::wsl2 : Platform::linux;
@@ -259,6 +260,10 @@ std::string foreign_log_note(const ExplainMachine& m) {
   if (m.log.platform == Platform::windows && here != Platform::windows) {
     return std::string("the log comes from native Windows; this machine runs ") +
            (here == Platform::wsl2 ? "WSL2" : "Linux");
+  }
+  if (m.log.platform == Platform::wsl2 && here != Platform::wsl2) {
+    return std::string("the log comes from WSL2; this machine runs ") +
+           (here == Platform::windows ? "native Windows" : "Linux");
   }
   if (m.log.posix && here == Platform::windows) return "the log comes from Linux or WSL2; this machine runs Windows";
   return "";

@@ -61,11 +61,12 @@ TEST(ExplainCudnn, LoaderErrorNamingAnotherLibraryLeadsWithThatLibrary) {
   // cuDNN's "Please make sure X is in your library path!" alone cannot say which file was
   // missing: it may still add the cuDNN answer, after this one.
 
-  // The driver's library named after "Error:" is the driver's problem, answered once.
+  // The driver's library named after "Error:" is answered once, by the rule that knows cuDNN asks
+  // for its development name (CudnnLoadingTheUnversionedLibcudaIsAWslLinkNotAMissingDriver).
   const auto cuda = explain_no_facts(
       "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such "
       "file or directory\n");
-  ASSERT_TRUE(leads_with(cuda, "libcuda-missing"));
+  ASSERT_TRUE(leads_with(cuda, "cudnn-needs-unversioned-libcuda"));
   EXPECT_EQ(find_rule(cuda, "cudnn-dependency-missing"), nullptr);
   EXPECT_EQ(find_rule(cuda, "cudnn-library-missing"), nullptr);
 }
@@ -173,6 +174,33 @@ TEST(ExplainCudnn, PaddleCannotLoadCudnnIsCudnnNotFound) {
       "(/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)\n");
   ASSERT_TRUE(leads_with(r, "paddle-cudnn-not-loaded"));
   EXPECT_TRUE(among_first_three(r, "path-or-env-misconfigured"));
+}
+
+TEST(ExplainCudnn, CudnnLoadingTheUnversionedLibcudaIsAWslLinkNotAMissingDriver) {
+  // cuDNN 8 is reached only after the framework initialised CUDA through libcuda.so.1: the driver
+  // works, only its development name is not found, which is WSL2's loader-cache problem.
+  const std::string line =
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such "
+      "file or directory\n";
+  ExplainReport r = explain_no_facts(line);
+  ASSERT_TRUE(leads_with(r, "cudnn-needs-unversioned-libcuda"));
+  EXPECT_EQ(r.matches.front().category, "wsl2-specific");
+  EXPECT_NE(r.matches.front().fix.find("/usr/lib/wsl/lib"), std::string::npos) << r.matches.front().fix;
+  EXPECT_EQ(find_rule(r, "libcuda-missing"), nullptr);
+  EXPECT_EQ(find_rule(r, "cudnn-library-missing"), nullptr);
+  // On a machine known to run native Linux the missing development link comes first.
+  ExplainMachine linux_machine;
+  linux_machine.platform = Platform::linux;
+  r = explain_text(testing::builtin_matcher(), line, linux_machine);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
+  EXPECT_NE(r.matches.front().fix.find("ln -s libcuda.so.1 libcuda.so"), std::string::npos) << r.matches.front().fix;
+  // libcuda.so.1 itself missing is still the driver.
+  r = explain_no_facts(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so.1: cannot open shared object file: No such "
+      "file or directory\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
 }
 
 }  // namespace

@@ -166,6 +166,8 @@ TEST(ExplainToolkit, AnUnsupportedHostCompilerNamesTheLimitAndCcbin) {
   EXPECT_TRUE(contains(r.matches.front().cause, "gcc versions later than 12 are not supported"))
       << r.matches.front().cause;
   EXPECT_TRUE(contains(r.matches.front().fix, "NVCC_CCBIN=g++-12")) << r.matches.front().fix;
+  // nvcc ran, so a toolkit is there: the problem is the compiler beside it, not a missing toolkit.
+  EXPECT_EQ(r.matches.front().category, "other");
   EXPECT_TRUE(leads_with(explain_no_facts("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/"
                                           "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft "
                                           "Visual Studio version! Only the versions between 2017 and 2022 (inclusive) "

@@ -114,5 +114,88 @@ TEST(ExplainLogFacts, APosixLogSaysNotWindowsAndNvidiaWheelsAreSeen) {
   EXPECT_EQ(evaluate_condition("platform-windows", {}, machine), Truth::yes);
 }
 
+TEST(ExplainLogFacts, WslMarkersInTheLogMakeItAWsl2Log) {
+  // Each marker only WSL2 prints: the driver's library directory, the WSL2 kernel's name, a
+  // Windows drive mounted under /mnt, a bash prompt on a host with Windows' default name.
+  for (const char* marker : {
+           "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n",
+           "Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n",
+           "(venv) me@box:/mnt/c/Users/me/projects/sd$ python train.py\n",
+           "me@DESKTOP-930EG0A:~$ nvidia-smi\n",
+           "kim@LAPTOP-K2J9QF1M:~/work$ python -c 'import torch'\n",
+       }) {
+    const ExplainReport r = testing::explain_no_facts(
+        std::string(marker) +
+        "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
+        "sure you are on a CUDA machine!\n");
+    ASSERT_FALSE(r.matches.empty()) << marker;
+    EXPECT_EQ(r.matches.front().category, "wsl2-specific") << marker;
+    EXPECT_EQ(r.matches.front().facts_verdict, "supported") << marker;
+  }
+  // Without a marker the driver comes first; a Linux prompt on another host says nothing.
+  for (const char* marker : {"", "me@gpu-node-3:~$ python train.py\n", "me@desktop-box:~$ ls\n"}) {
+    const ExplainReport r = testing::explain_no_facts(
+        std::string(marker) + "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?\n");
+    ASSERT_FALSE(r.matches.empty()) << marker;
+    EXPECT_EQ(r.matches.front().category, "driver-missing") << marker;
+  }
+}
+
+TEST(ExplainLogFacts, NvidiaSmiFailingInWslIsAWslProblem) {
+  const std::string smi =
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+      "driver is installed and running.\n";
+  ExplainReport r = testing::explain_no_facts("me@DESKTOP-930EG0A:~$ nvidia-smi\n" + smi);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "wsl2-specific");
+  r = testing::explain_no_facts(smi);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
+  EXPECT_GT(category_rank(r, "wsl2-specific"), 1u);
+}
+
+TEST(ExplainLogFacts, ContainerMarkersInTheLogMakeTheContainerCauseFirst) {
+  const std::string no_driver =
+      "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+      "driver from http://www.nvidia.com/Download/index.aspx\n";
+  // Docker's default hostname is the container id's first 12 hex digits; docker compose and the
+  // daemon print their own lines; NGC images print their banner and entrypoint.
+  for (const char* marker : {
+           "root@3f2a9c81d0be:/workspace# python train.py\n",
+           "Creating vqgan-clip-docker_generate_run ... done\n",
+           " Container sd-webui-1  Started\n",
+           "Attaching to comfyui-1\n",
+           "== PyTorch ==\n\nNVIDIA Release 24.01 (build 80741402)\n",
+           "$ docker run --rm -it myimage python train.py\n",
+           "/opt/nvidia/nvidia_entrypoint.sh: line 67: exec: python: not found\n",
+       }) {
+    const ExplainReport r = testing::explain_no_facts(std::string(marker) + no_driver);
+    ASSERT_FALSE(r.matches.empty()) << marker;
+    EXPECT_EQ(r.matches.front().category, "container/docker-runtime") << marker;
+  }
+  for (const char* marker : {"", "root@gpu-node-3:/workspace# python train.py\n", "me@deadbeef:~$ ls\n"}) {
+    const ExplainReport r = testing::explain_no_facts(std::string(marker) + no_driver);
+    ASSERT_FALSE(r.matches.empty()) << marker;
+    EXPECT_EQ(r.matches.front().category, "driver-missing") << marker;
+  }
+}
+
+TEST(ExplainLogFacts, AWsl2LogIsNotJudgedByTheFactsOfALinuxMachine) {
+  ExplainMachine machine;
+  machine.log.platform = Platform::wsl2;
+  EXPECT_EQ(evaluate_condition("platform-wsl2", {}, machine), Truth::yes);
+  EXPECT_EQ(evaluate_condition("platform-linux", {}, machine), Truth::no);
+  EXPECT_EQ(evaluate_condition("platform-windows", {}, machine), Truth::no);
+  machine.log.container = true;
+  EXPECT_EQ(evaluate_condition("container", {}, machine), Truth::yes);
+  // The log's container holds with machine facts too: it says where the failure happened.
+  Facts host;
+  host.platform = Platform::linux;
+  machine.facts = &host;
+  EXPECT_EQ(evaluate_condition("container", {}, machine), Truth::yes);
+  machine.log.container = false;
+  EXPECT_EQ(evaluate_condition("container", {}, machine), Truth::no);
+}
+
 }  // namespace
 }  // namespace gpudoctor
