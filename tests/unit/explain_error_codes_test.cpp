@@ -171,5 +171,17 @@ TEST(ExplainErrorCodes, NumbersRunIntoTextAndNumbasBracketsAreCodes) {
   EXPECT_TRUE(explain("CUDA error = 9990 retries\n").matches.empty());
 }
 
+TEST(ExplainErrorCodes, PeerAccessRefusedBetweenTwoGpusIsAMultiGpuProblem) {
+  // cudaErrorPeerAccessUnsupported (217) and the driver API's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED:
+  // the topology, not the program's logic, is what the user has to look at.
+  for (const char* line : {"RuntimeError: CUDA error: peer access is not supported between these two devices",
+                           "cuCtxEnablePeerAccess failed: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"}) {
+    const ExplainReport r = testing::explain_no_facts(line);
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(r.matches.front().category, "multi-gpu/nccl") << line;
+    EXPECT_NE(r.matches.front().fix.find("nvidia-smi topo"), std::string::npos) << line;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
