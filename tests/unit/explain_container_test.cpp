@@ -216,5 +216,18 @@ TEST(ExplainContainer, AWslKernelNameAloneIsNotADriverBuild) {
       nullptr);
 }
 
+TEST(ExplainContainer, AnNgcImageOlderThanTheGpuRefusesToRun) {
+  // NVIDIA's NGC images check the GPU against the ones their release supports before the
+  // command runs: the image is older than the GPU, the host is fine.
+  const auto r = explain_no_facts(
+      "WARNING: Detected NVIDIA NVIDIA GeForce RTX 4060 Laptop GPU GPU, which is not yet supported in this version of "
+      "the container\nERROR: No supported GPU(s) detected to run this container\n");
+  ASSERT_TRUE(leads_with(r, "ngc-image-older-than-gpu"));
+  EXPECT_EQ(r.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_NE(r.matches.front().cause.find("RTX 4060"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().fix.find("NVIDIA_DISABLE_REQUIRE"), std::string::npos) << r.matches.front().fix;
+  EXPECT_EQ(find_rule(explain_no_facts("ERROR: No GPU detected"), "ngc-image-older-than-gpu"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

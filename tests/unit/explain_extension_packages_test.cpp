@@ -399,5 +399,21 @@ TEST(ExplainExtensionPackages, CtranslateFloat16NeedsAVoltaOrNewerGpu) {
   EXPECT_TRUE(contains(warning.matches.front().fix, "device=\"cuda\"")) << warning.matches.front().fix;
 }
 
+TEST(ExplainExtensionPackages, AnMmcvOpWithoutItsCudaImplementationIsAMmcvBuiltWithoutCuda) {
+  // mmcv's device registry (ops/csrc/common/pytorch_device_registry.hpp) names the op and the
+  // device it has no kernel for: a CUDA device means mmcv was built without its CUDA ops.
+  auto r = explain_no_facts(
+      "  File \"/home/me/.conda/envs/mm/lib/python3.8/site-packages/mmcv/ops/nms.py\", line 28, in forward\n"
+      "RuntimeError: nms_impl: implementation for device cuda:0 not found.\n");
+  ASSERT_TRUE(leads_with(r, "mmcv-op-without-device-kernel"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  EXPECT_NE(r.matches.front().cause.find("nms_impl"), std::string::npos) << r.matches.front().cause;
+  // The CPU has no kernel for some ops at all: that is the op, not the build.
+  r = explain_no_facts("RuntimeError: diff_iou_rotated_sort_vertices_forward_impl: implementation for device cpu not "
+                       "found.\n");
+  ASSERT_TRUE(leads_with(r, "mmcv-op-without-cpu-kernel"));
+  EXPECT_EQ(r.matches.front().category, "other");
+}
+
 }  // namespace
 }  // namespace gpudoctor

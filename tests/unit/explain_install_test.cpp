@@ -259,5 +259,18 @@ TEST(ExplainInstall, UnsupportedGpuArchitectureInAnyCase) {
       leads_with(explain_no_facts("nvcc fatal unsupported gpu architecture 'compute_86'\n"), "nvrtc-invalid-arch"));
 }
 
+TEST(ExplainInstall, AnApplicationsOwnPythonVersionCheckIsAPythonVersionAnswer) {
+  // SD.Next's installer and AUTOMATIC1111's launcher check the Python version themselves.
+  for (const char* line : {
+           "07:57:11-501772 ERROR    Incompatible Python version: 3.11.4 required 3.[9, 10]",
+           "This program is tested with 3.10.6 Python, but you have 3.12.3.",
+       }) {
+    const auto r = explain_no_facts(line);
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(r.matches.front().category, "python-version-unsupported") << line;
+  }
+  EXPECT_TRUE(explain_no_facts("Python version: 3.11.4").matches.empty());
+}
+
 }  // namespace
 }  // namespace gpudoctor

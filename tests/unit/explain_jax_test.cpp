@@ -210,5 +210,22 @@ TEST(ExplainJax, PtxasOlderThanWarningIsCheckedAgainstTheVersions) {
   EXPECT_EQ(find_rule(old, "tf-ptxas-version-warning-wrong"), nullptr);
 }
 
+TEST(ExplainJax, XlaFallingBackToTheDriversPtxCompilerIsAMissingPtxasWarning) {
+  // XLA's buffer comparator and redzone allocator log this once when ptxas could not be used.
+  const auto r = explain_no_facts(
+      "Relying on driver to perform ptx compilation. \nModify $PATH to customize ptxas location.\nThis message will "
+      "be only logged once.\n");
+  ASSERT_TRUE(leads_with(r, "xla-ptx-compiled-by-driver"));
+  EXPECT_EQ(r.matches.front().category, "ptxas/xla/libdevice-missing");
+  EXPECT_NE(r.matches.front().fix.find("xla_gpu_cuda_data_dir"), std::string::npos) << r.matches.front().fix;
+  // After ptxas' own failure, that line's answer comes first.
+  const auto both = explain_no_facts(
+      "W tensorflow/stream_executor/gpu/redzone_allocator.cc:314] Internal: ptxas exited with non-zero error code "
+      "65280, output: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n\nRelying on driver to "
+      "perform ptx compilation. This message will be only logged once.\n");
+  ASSERT_FALSE(both.matches.empty());
+  EXPECT_NE(both.matches.front().rule, "xla-ptx-compiled-by-driver");
+}
+
 }  // namespace
 }  // namespace gpudoctor
