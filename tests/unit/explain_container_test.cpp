@@ -229,5 +229,35 @@ TEST(ExplainContainer, AnNgcImageOlderThanTheGpuRefusesToRun) {
   EXPECT_EQ(find_rule(explain_no_facts("ERROR: No GPU detected"), "ngc-image-older-than-gpu"), nullptr);
 }
 
+TEST(ExplainContainer, AnNgcImageNeedingANewerDriverIsTheHostsDriver) {
+  const auto r = explain_no_facts(
+      "ERROR: This container was built for NVIDIA Driver Release 535.86 or later, but\n"
+      "       version 525.125.06 was detected and compatibility mode is UNAVAILABLE.\n");
+  ASSERT_TRUE(leads_with(r, "ngc-image-needs-newer-driver"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_NE(r.matches.front().cause.find("535.86"), std::string::npos) << r.matches.front().cause;
+}
+
+TEST(ExplainContainer, DockersGpuCapabilityErrorWithoutTheQuotedDriverName) {
+  // Docker Compose v2 words the daemon's error without the empty driver name in quotes.
+  EXPECT_TRUE(leads_with(explain_no_facts("Error response from daemon: could not select device driver with "
+                                          "capabilities: [[gpu]]"),
+                         "docker-no-gpu-driver"));
+}
+
+TEST(ExplainContainer, NvmlInsufficientPermissionsIsTheContainersDeviceAccessFirst) {
+  // The driver creates /dev/nvidia* world-readable by default (NVreg_DeviceFileMode 0666), so a
+  // refusal is a container's device cgroup or SELinux unless the host restricted the nodes.
+  const std::string line = "Failed to initialize NVML: Insufficient Permissions\n";
+  auto r = explain_no_facts(line);
+  ASSERT_TRUE(leads_with(r, "nvml-insufficient-permissions"));
+  EXPECT_EQ(r.matches.front().category, "container/docker-runtime");
+  Facts host;
+  host.platform = Platform::linux;
+  r = explain_text(testing::builtin_matcher(), line, ExplainMachine{Platform::linux, &host});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "other");
+}
+
 }  // namespace
 }  // namespace gpudoctor

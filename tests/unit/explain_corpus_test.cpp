@@ -103,7 +103,7 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
 // is a floor against regressions, not a per-case requirement.
 TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   const auto cases = load_corpus("issue-threads.jsonl");
-  ASSERT_GE(cases.size(), 270u) << "tests/corpus/issue-threads.jsonl missing or short";
+  ASSERT_GE(cases.size(), 340u) << "tests/corpus/issue-threads.jsonl missing or short";
   const RuleMatcher& matcher = testing::builtin_matcher();
   Tally text, plat;
   size_t unanswered = 0;
@@ -120,9 +120,9 @@ TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   std::cout << "[issue threads] text only : " << text.str() << ", " << unanswered << " unanswered\n"
             << "[issue threads] + platform: " << plat.str() << "\n";
   // Two cases of slack below the figures in docs/explain.md.
-  EXPECT_GE(text.top1, 167u) << text.str();
-  EXPECT_GE(text.top3, 207u) << text.str();
-  EXPECT_LE(unanswered, 16u);
+  EXPECT_GE(text.top1, 209u) << text.str();
+  EXPECT_GE(text.top3, 254u) << text.str();
+  EXPECT_LE(unanswered, 32u);
 }
 
 // Every category of the corpus README has at least one rule (the rule base covers them all).

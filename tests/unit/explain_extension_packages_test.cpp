@@ -409,8 +409,9 @@ TEST(ExplainExtensionPackages, AnMmcvOpWithoutItsCudaImplementationIsAMmcvBuiltW
   EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
   EXPECT_NE(r.matches.front().cause.find("nms_impl"), std::string::npos) << r.matches.front().cause;
   // The CPU has no kernel for some ops at all: that is the op, not the build.
-  r = explain_no_facts("RuntimeError: diff_iou_rotated_sort_vertices_forward_impl: implementation for device cpu not "
-                       "found.\n");
+  r = explain_no_facts(
+      "RuntimeError: diff_iou_rotated_sort_vertices_forward_impl: implementation for device cpu not "
+      "found.\n");
   ASSERT_TRUE(leads_with(r, "mmcv-op-without-cpu-kernel"));
   EXPECT_EQ(r.matches.front().category, "other");
 }

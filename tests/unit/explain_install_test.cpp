@@ -272,5 +272,23 @@ TEST(ExplainInstall, AnApplicationsOwnPythonVersionCheckIsAPythonVersionAnswer) 
   EXPECT_TRUE(explain_no_facts("Python version: 3.11.4").matches.empty());
 }
 
+TEST(ExplainInstall, ALibrarySayingItsBuildHasNoGpuSupportIsTheBuild) {
+  // OpenCV's DNN module, LightGBM, AutoGPTQ: each says its own build lacks CUDA.
+  for (const char* line : {
+           "[ WARN:0] global dnn.cpp (1314) cv::dnn::dnn4_v20191024::Net::Impl::setUpNet DNN module was not built "
+           "with CUDA backend; switching to CPU",
+           "lightgbm.basic.LightGBMError: GPU Tree Learner was not enabled in this build, Please recompile with CMake "
+           "option -DUSE_GPU=1",
+           "CUDA extension not installed.",
+       }) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "library-built-without-gpu")) << line;
+    EXPECT_EQ(r.matches.front().category, "wrong-framework-build") << line;
+  }
+  // PyTorch's own wording keeps its own rule.
+  EXPECT_TRUE(leads_with(explain_no_facts("AssertionError: Torch not compiled with CUDA enabled"),
+                         "torch-not-compiled-with-cuda"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -292,5 +292,23 @@ TEST(ExplainPerformance, MoreDataLoaderWorkersThanCoresNamesBothNumbers) {
   EXPECT_TRUE(contains(r.matches.front().fix, "num_workers=4")) << r.matches.front().fix;
 }
 
+TEST(ExplainPerformance, TritonMissingOnWindowsIsWindowsHavingNoTritonWheels) {
+  const std::string windows =
+      "  File \"C:\\Users\\me\\unsloth\\venv\\lib\\site-packages\\unsloth\\__init__.py\", line 83, in <module>\n"
+      "ModuleNotFoundError: No module named 'triton'\n";
+  auto r = testing::explain_no_facts(windows);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().category, "windows-native-gpu-unsupported");
+  r = testing::explain_no_facts(
+      "  File \"/home/me/venv/lib/python3.11/site-packages/unsloth/__init__.py\", line 83, in <module>\n"
+      "ModuleNotFoundError: No module named 'triton'\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().rule, "triton-module-missing");
+  // Another module whose name starts the same is not triton.
+  EXPECT_EQ(testing::find_rule(testing::explain_no_facts("ModuleNotFoundError: No module named 'tritonclient'"),
+                               "triton-module-missing"),
+            nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor
