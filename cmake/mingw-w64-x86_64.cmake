@@ -27,3 +27,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # One self-contained .exe: libstdc++, libgcc and winpthreads in the binary, no DLL beside it.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+# COFF allows 32,767 sections per object; an unoptimised unity batch of the cli layer (CMakeLists.txt)
+# has more (one per inline function), so objects use the big-object format.
+set(CMAKE_CXX_FLAGS_INIT "-Wa,-mbig-obj")

@@ -159,7 +159,7 @@ log "dependencies ready in $((SECONDS - start)) s"
 
 start=$SECONDS
 cmake -S . -B "$out" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" "-DCMAKE_BUILD_TYPE=$build_type" \
-  -DGPUDOCTOR_BUILD_TESTS=OFF -DGPUDOCTOR_ENABLE_WARNINGS_AS_ERRORS=ON \
+  -DGPUDOCTOR_BUILD_TESTS=OFF -DGPUDOCTOR_ENABLE_WARNINGS_AS_ERRORS=ON -DCMAKE_UNITY_BUILD=ON \
   "-DGPUDOCTOR_DEPS_PREFIX=$prefixes" >"$out.configure.log" 2>&1 || { cat "$out.configure.log" >&2; exit 1; }
 nice cmake --build "$out" -j "$jobs" --target gpudoctor >&2
 log "gpudoctor.exe (build type: ${build_type:-none, unoptimised}) built in $((SECONDS - start)) s"

@@ -12,8 +12,6 @@
 namespace gpudoctor {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 template <class T>
 std::string or_na(const std::optional<T>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : std::string("n/a");

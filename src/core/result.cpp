@@ -2,6 +2,10 @@
 
 namespace gpudoctor {
 
+std::string error_text(const Error& e) {
+  return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
+}
+
 const char* to_string(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::not_found:

@@ -37,6 +37,9 @@ struct Error {
   int code = 0;         ///< errno, nvmlReturn_t, CUresult, exit status, signal number
 };
 
+/// The message, or the kind's name when there is none.
+std::string error_text(const Error& e);
+
 template <class T>
 class Result {
  public:

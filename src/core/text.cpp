@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace gpudoctor {
+
+std::string bounded_c_string(const char* text, size_t max) {
+  if (text == nullptr) return {};
+  return std::string(text, ::strnlen(text, max));
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

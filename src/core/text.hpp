@@ -7,6 +7,12 @@
 
 namespace gpudoctor {
 
+/// '0'..'9' only, whatever the locale (std::isdigit depends on it and takes an int).
+constexpr bool is_ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+/// A C string from a library, cut at `max` bytes even when it is not terminated; "" for null.
+std::string bounded_c_string(const char* text, size_t max = 512);
 std::string_view trim(std::string_view s);
 bool contains(std::string_view s, std::string_view needle);
 bool iequals(std::string_view a, std::string_view b);

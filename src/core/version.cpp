@@ -95,6 +95,10 @@ bool Version::same_series(const Version& other, size_t n) const {
   return true;
 }
 
+std::string series_text(const Version& v) {
+  return v.truncated(2).str();
+}
+
 std::string Version::str() const {
   std::string out;
   for (size_t i = 0; i < parts_.size(); ++i) {

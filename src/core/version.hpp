@@ -49,6 +49,9 @@ class Version {
   int post_ = -1;
 };
 
+/// The major.minor series as text: "12.4" for 12.4.1.
+std::string series_text(const Version& v);
+
 /// A set of versions written as the tables write them:
 ///   "3.9-3.11" (inclusive on the shown components), ">=3.10,<=3.14", "==2.15.*",
 ///   "2.7, 3.5-3.7" (a union), "12.x", "any".

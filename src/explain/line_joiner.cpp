@@ -1,5 +1,7 @@
 #include "explain/line_joiner.hpp"
 
+#include "core/text.hpp"
+
 namespace gpudoctor {
 
 namespace {
@@ -16,9 +18,6 @@ bool is_lower(char c) {
 }
 bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
 }
 
 std::string_view trim_right(std::string_view s) {
@@ -45,8 +44,9 @@ bool names_exception(std::string_view s) {
 /// new exception.
 bool starts_record(std::string_view body) {
   const char c = body[0];
-  if (is_digit(c) || c == '[' || c == '<' || c == '{' || c == '"' || c == '#' || c == '+' || c == '$') return true;
-  if (body.size() > 1 && (c == 'I' || c == 'W' || c == 'E' || c == 'F') && is_digit(body[1])) return true;
+  if (is_ascii_digit(c) || c == '[' || c == '<' || c == '{' || c == '"' || c == '#' || c == '+' || c == '$')
+    return true;
+  if (body.size() > 1 && (c == 'I' || c == 'W' || c == 'E' || c == 'F') && is_ascii_digit(body[1])) return true;
   if (starts_with(body, "File \"") || starts_with(body, "Traceback") || starts_with(body, "During handling") ||
       starts_with(body, "The above exception")) {
     return true;
@@ -68,7 +68,7 @@ bool LineJoiner::continues(std::string_view first, std::string_view last, std::s
   // lower case.
   const bool wrapped =
       last.size() >= kMinWrappedBytes && is_lower(body[0]) &&
-      (is_lower(end) || is_upper(end) || is_digit(end) || end == ',' || end == '-' || end == '/' || end == '\'');
+      (is_lower(end) || is_upper(end) || is_ascii_digit(end) || end == ',' || end == '-' || end == '/' || end == '\'');
   // A head ending with ':' and its body ("UserWarning:", XLA's "INTERNAL: ...:").
   const bool head = end == ':';
   // Most lines are none of these: decided without looking further.

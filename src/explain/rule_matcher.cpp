@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/text.hpp"
 #include "core/version.hpp"
 
 namespace gpudoctor {
@@ -23,6 +24,12 @@ RE2::Options pattern_options() {
   o.set_log_errors(false);
   return o;
 }
+
+}  // namespace
+
+// Named, not anonymous: RuleMatcher::Impl holds these, and a member whose type is in an anonymous
+// namespace is a warning where this file is built together with others (unity builds).
+namespace rule_matcher_parts {
 
 /// One pattern of the set, compiled on its own only when needed: for its captures once the
 /// set has said it matches a line, or when the set cannot decide. Few patterns ever match a
@@ -52,6 +59,13 @@ struct CompiledRequire {
   std::string capture;
   std::unique_ptr<RE2> re;
 };
+
+}  // namespace rule_matcher_parts
+
+namespace {
+
+using rule_matcher_parts::CompiledPattern;
+using rule_matcher_parts::CompiledRequire;
 
 /// True when both values are versions and the first is the older.
 bool is_older_version(std::string_view older, std::string_view newer) {
@@ -187,15 +201,11 @@ std::uint64_t line_hash(std::string_view line, std::string_view body) {
   return h;
 }
 
-bool is_digit(char ch) {
-  return ch >= '0' && ch <= '9';
-}
-
 /// The cache key's equality: the same line, digits of the timestamp aside.
 bool same_key(std::string_view key, std::string_view line, size_t prefix) {
   if (key.size() != line.size()) return false;
   for (size_t i = 0; i < prefix; ++i) {
-    if (key[i] != line[i] && !(is_digit(key[i]) && is_digit(line[i]))) return false;
+    if (key[i] != line[i] && !(is_ascii_digit(key[i]) && is_ascii_digit(line[i]))) return false;
   }
   return key.substr(prefix) == line.substr(prefix);
 }

@@ -15,12 +15,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-/// A C string from a vendor library, cut at `max` bytes even when it is not terminated.
-std::string bounded(const char* text, size_t max = 512) {
-  if (text == nullptr) return {};
-  return std::string(text, ::strnlen(text, max));
-}
-
 /// Vendor strings may hold any bytes; invalid UTF-8 is replaced rather than thrown on.
 std::string dump_line(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -97,7 +91,7 @@ struct NvmlSession {
     std::string text = call + ": " + nvml_error_name(rc) + " (" + std::to_string(rc) + ")";
     if (api.error_string != nullptr) {
       send_call(out, "nvmlErrorString");
-      std::string words = bounded(api.error_string(rc));
+      std::string words = bounded_c_string(api.error_string(rc));
       if (!words.empty()) text += ": " + words;
     }
     return text;
@@ -142,11 +136,11 @@ void query_device(NvmlSession& s, unsigned index) {
   }
   char text[kNvmlDeviceNameBufferSize] = {};
   if (s.device_call(api.device_name, "device_name", index, device, text, kNvmlDeviceNameBufferSize)) {
-    d.name = bounded(text, sizeof text);
+    d.name = bounded_c_string(text, sizeof text);
   }
   char uuid[kNvmlDeviceUuidBufferSize] = {};
   if (s.device_call(api.device_uuid, "device_uuid", index, device, uuid, kNvmlDeviceUuidBufferSize)) {
-    d.uuid = bounded(uuid, sizeof uuid);
+    d.uuid = bounded_c_string(uuid, sizeof uuid);
   }
   int major = 0;
   int minor = 0;
@@ -175,8 +169,8 @@ void query_device(NvmlSession& s, unsigned index) {
   }
   nvmlPciInfo_t pci{};
   if (s.device_call(api.device_pci_info, "device_pci_info", index, device, &pci)) {
-    std::string bus = bounded(pci.busId, sizeof pci.busId);
-    if (bus.empty()) bus = bounded(pci.busIdLegacy, sizeof pci.busIdLegacy);
+    std::string bus = bounded_c_string(pci.busId, sizeof pci.busId);
+    if (bus.empty()) bus = bounded_c_string(pci.busIdLegacy, sizeof pci.busIdLegacy);
     d.pci_bus_id = normalize_pci_bus_id(bus);
     d.pci_device_id = hex4(pci.pciDeviceId >> 16U);
   }
@@ -205,9 +199,6 @@ void query_device(NvmlSession& s, unsigned index) {
   s.report.devices.push_back(std::move(d));
 }
 
-/// NVML reports at most this many devices; more is a broken library, not a machine.
-constexpr unsigned kMaxDevices = 64;
-
 // ---- libcuda ----
 
 std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std::string& call, CUresult rc) {
@@ -215,7 +206,7 @@ std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std
   if (api.error_name != nullptr) {
     send_call(out, "cuGetErrorName");
     const char* text = nullptr;
-    if (api.error_name(rc, &text) == kCudaSuccess) name = bounded(text);
+    if (api.error_name(rc, &text) == kCudaSuccess) name = bounded_c_string(text);
   }
   if (name.empty()) name = cuda_error_name(rc);
   std::string message = call + ": " + name + " (" + std::to_string(rc) + ")";
@@ -223,7 +214,7 @@ std::string describe_cuda(const CudaDriverApi& api, ChildChannel& out, const std
     send_call(out, "cuGetErrorString");
     const char* text = nullptr;
     if (api.error_string(rc, &text) == kCudaSuccess && text != nullptr) {
-      message += ": " + bounded(text);
+      message += ": " + bounded_c_string(text);
     }
   }
   return message;
@@ -324,7 +315,7 @@ void query_nvml(DriverSession& session, const std::vector<std::string>& args, Ch
     send_call(out, "nvmlSystemGetDriverVersion");
     rc = api.system_driver_version(version, kNvmlDriverVersionBufferSize);
     if (rc == kNvmlSuccess)
-      report.driver_version = bounded(version, sizeof version);
+      report.driver_version = bounded_c_string(version, sizeof version);
     else
       report.problems.push_back(s.describe("nvmlSystemGetDriverVersion", rc));
   }

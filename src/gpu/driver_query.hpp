@@ -22,6 +22,9 @@
 
 namespace gpudoctor::gpu {
 
+/// The most GPUs read from NVML or the driver; more is a broken library, not a machine.
+inline constexpr unsigned kMaxDevices = 64;
+
 struct DriverQueryOptions {
   /// For NVML and libcuda together (they run side by side). nvmlInit on a large machine with
   /// persistence mode off can take a second or two; a wedged driver takes forever.

@@ -8,7 +8,7 @@
 
 namespace gpudoctor::gpu {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 FrameworkBenchConfig framework_bench_config(const std::string& mode) {
   FrameworkBenchConfig c;

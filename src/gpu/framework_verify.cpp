@@ -116,7 +116,7 @@ print("GPUDOCTOR-RESULT " + json.dumps(out), flush=True)
 
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 std::string number(const json& j) {
   if (!j.is_number()) return "?";

@@ -11,7 +11,7 @@
 namespace gpudoctor::gpu {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 using Clock = ChildProcess::Clock;
 
 constexpr std::string_view kReady = ".ready gpu-agent 1";

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/text.hpp"
 #include "model/json_codec.hpp"
 
 namespace gpudoctor::gpu {
@@ -10,8 +11,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-/// NVML reports at most this many devices, and a GPU at most this many processes we keep.
-constexpr unsigned kMaxDevices = 64;
+/// A GPU's processes: at most this many are kept.
 constexpr unsigned kMaxProcesses = 256;
 
 void send(ChildChannel& out, const json& j) {
@@ -20,10 +20,6 @@ void send(ChildChannel& out, const json& j) {
 
 void send_failure(ChildChannel& out, LibraryStatus status, const std::string& error) {
   send(out, json{{"status", to_string(status)}, {"error", error}});
-}
-
-std::string bounded(const char* text, size_t max) {
-  return std::string(text, ::strnlen(text, max));
 }
 
 /// One optional reading: the value when the call answered, nullopt when the slot is absent or
@@ -80,16 +76,16 @@ GpuSample read_device(const NvmlApi& api, unsigned index, nvmlDevice_t device) {
   Reader r(g);
   char text[kNvmlDeviceNameBufferSize] = {};
   if (r.call(api.device_name, "nvmlDeviceGetName", device, text, kNvmlDeviceNameBufferSize)) {
-    g.name = bounded(text, sizeof text);
+    g.name = bounded_c_string(text, sizeof text);
   }
   char uuid[kNvmlDeviceUuidBufferSize] = {};
   if (r.call(api.device_uuid, "nvmlDeviceGetUUID", device, uuid, kNvmlDeviceUuidBufferSize)) {
-    g.uuid = bounded(uuid, sizeof uuid);
+    g.uuid = bounded_c_string(uuid, sizeof uuid);
   }
   nvmlPciInfo_t pci{};
   if (r.call(api.device_pci_info, "nvmlDeviceGetPciInfo", device, &pci)) {
-    std::string bus = bounded(pci.busId, sizeof pci.busId);
-    if (bus.empty()) bus = bounded(pci.busIdLegacy, sizeof pci.busIdLegacy);
+    std::string bus = bounded_c_string(pci.busId, sizeof pci.busId);
+    if (bus.empty()) bus = bounded_c_string(pci.busIdLegacy, sizeof pci.busIdLegacy);
     g.pci_bus_id = normalize_pci_bus_id(bus);
   }
   nvmlUtilization_t util{};
@@ -186,7 +182,7 @@ void sample_gpus(DriverSession& session, const std::vector<std::string>& args, C
   if (api.system_driver_version != nullptr) {
     char version[kNvmlDriverVersionBufferSize] = {};
     if (api.system_driver_version(version, kNvmlDriverVersionBufferSize) == kNvmlSuccess) {
-      answer["driver_version"] = bounded(version, sizeof version);
+      answer["driver_version"] = bounded_c_string(version, sizeof version);
     }
   }
   // Counted every time: a GPU that fell off the bus leaves the list.

@@ -18,8 +18,6 @@ const CudaFamily* family_after(const KnowledgeBase& kb, int major) {
 
 namespace {
 
-constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
-
 /// The newest toolkit whose own Linux driver is of `branch` or older, of CUDA `cap` or older.
 const CudaDriverRow* newest_toolkit(const KnowledgeBase& kb, int branch, std::optional<int> cap) {
   for (const CudaDriverRow& r : kb.cuda_drivers) {  // newest first

@@ -10,6 +10,9 @@
 
 namespace gpudoctor {
 
+/// Where NVIDIA's drivers are downloaded from (Windows, and a driver no distribution packages).
+inline constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
+
 /// What to do about a GPU whose last driver branch is older than the installed driver: said
 /// the same way by the doctor's `driver-drops-gpu` and explain's `gpu-needs-legacy-driver`,
 /// all from compat/driver_branches.toml and compat/cuda_drivers.toml.

@@ -17,10 +17,6 @@ void add(std::vector<KbIssue>& issues, Level level, std::string file, std::strin
   issues.push_back(KbIssue{level, std::move(file), std::move(where), std::move(message), ""});
 }
 
-std::string series(const Version& v) {
-  return v.truncated(2).str();
-}
-
 bool gap_declared(const std::vector<KnownGap>& gaps, const std::string& os, const Version& v) {
   return std::any_of(gaps.begin(), gaps.end(),
                      [&](const KnownGap& g) { return (g.os.empty() || g.os == os) && g.version.same_series(v, 2); });
@@ -33,7 +29,8 @@ void check_series(const std::vector<Version>& sorted, const std::vector<KnownGap
     const Version& a = sorted[i - 1];
     const Version& b = sorted[i];
     if (a.same_series(b, 2)) {
-      add(issues, Level::error, file, what, "overlap: two rows for " + series(a) + (os.empty() ? "" : " on " + os));
+      add(issues, Level::error, file, what,
+          "overlap: two rows for " + series_text(a) + (os.empty() ? "" : " on " + os));
       continue;
     }
     if (a.major() != b.major()) continue;  // a new major starts its own count

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/facts.hpp"
 
@@ -11,7 +12,6 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
 constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv";
 constexpr const char* kWslGuide =
     "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
@@ -24,10 +24,6 @@ constexpr const char* kWslGuide11 =
 /// Driver floors: WSL2 uses the Windows driver.
 Platform driver_platform(Platform route) {
   return route == Platform::linux ? Platform::linux : Platform::windows;
-}
-
-std::string series(const Version& v) {
-  return v.truncated(2).str();
 }
 
 /// The Python for a new environment. Near the one the user has (the closest inside the range);
@@ -61,14 +57,14 @@ void apply_python(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
     if (range.contains(*req.python)) {
       o.python = req.python->truncated(2);
       o.reasons.push_back("Python " + req.python->truncated(2).str() + " is inside " + display_name(o.framework) + " " +
-                          series(o.version) + "'s range " + range.text());
+                          series_text(o.version) + "'s range " + range.text());
     } else {
       o.python_change = true;
       o.python = pick_python(kb, range, req.python);
       o.issues.push_back(PlanIssue{.id = "python-outside-range",
                                    .fatal = false,
                                    .message = "Python " + req.python->truncated(2).str() + " is outside " +
-                                              display_name(o.framework) + " " + series(o.version) + "'s range " +
+                                              display_name(o.framework) + " " + series_text(o.version) + "'s range " +
                                               range.text() + ": use a new environment with Python " +
                                               (o.python ? o.python->str() : range.text()),
                                    .source = source});
@@ -414,7 +410,7 @@ void add_install_step(PlanOption& o, const std::string& pip_args, const std::str
   s.id = "install";
   s.title = o.framework == Framework::jax
                 ? "Install JAX (jax[" + o.variant + "])"
-                : std::string("Install ") + display_name(o.framework) + " " + series(o.version);
+                : std::string("Install ") + display_name(o.framework) + " " + series_text(o.version);
   s.detail = detail;
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   s.commands.push_back(PlanCommand{sh, "python -m pip install " + pip_args, false});
@@ -463,7 +459,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     o.issues.push_back(PlanIssue{
         .id = "tf-native-windows-no-gpu",
         .fatal = true,
-        .message = "TensorFlow " + series(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
+        .message = "TensorFlow " + series_text(b.version) + " on native Windows is a CPU-only build: " + "TensorFlow " +
                    kb.tensorflow.windows_gpu_last.str() + " was the last release with GPU support on native Windows",
         .source = kb.tensorflow.windows_gpu_source});
     add_unique(o.sources, kb.tensorflow.windows_gpu_source);
@@ -481,7 +477,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   if (!b.gpu) return o;
   o.reasons.push_back("tested build: CUDA " + b.cuda->str() + ", cuDNN " + b.cudnn->str() + ", Python " +
                       b.python.text() + " (" + b.tested + ")");
-  std::string what = "TensorFlow " + series(b.version);
+  std::string what = "TensorFlow " + series_text(b.version);
   if (req.cc) {
     ArchCoverage c = kb.is_jetson(req.gpu_name, req.cc) ? ArchCoverage::unknown : kb.tf_coverage(b, *req.cc);
     apply_coverage(o, req, kb, c, what, b.archs_source.empty() ? b.source : b.archs_source, b.archs.empty());
@@ -490,7 +486,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
       // The same toolchain's recorded wheel has no kernels for this GPU: the assumption is doubtful.
       o.issues.push_back(PlanIssue{.id = "gpu-arch-doubtful",
                                    .fatal = false,
-                                   .message = "the recorded TensorFlow " + series(n->version) + " wheel (CUDA " +
+                                   .message = "the recorded TensorFlow " + series_text(n->version) + " wheel (CUDA " +
                                               n->cuda->str() +
                                               ", same CUDA major) has no kernels for compute capability " +
                                               req.cc->str() + ", so " + what + " probably has none either",
@@ -532,7 +528,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
       }
       o.issues.push_back(PlanIssue{.id = "and-cuda-no-wheel-for-python",
                                    .fatal = false,
-                                   .message = "tensorflow[and-cuda] " + series(b.version) +
+                                   .message = "tensorflow[and-cuda] " + series_text(b.version) +
                                               " pins a wheel with no build for Python " + o.python->str() +
                                               ", so pip fails; use Python " +
                                               (other ? other->str() : std::string("another version")),
@@ -543,7 +539,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
         o.python_change = true;
       }
     }
-    std::string exact = !ac->recommended.empty() ? "==" + ac->recommended : "==" + series(b.version) + ".*";
+    std::string exact = !ac->recommended.empty() ? "==" + ac->recommended : "==" + series_text(b.version) + ".*";
     o.install_spec = "tensorflow[and-cuda]" + exact;
     add_env_step(o, req, false, {});
     std::string detail = "pip brings CUDA and cuDNN as nvidia-* wheels: no system CUDA toolkit or cuDNN is needed.";
@@ -552,14 +548,14 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     add_unique(o.sources, ac->source);
   } else {
     o.variant = "system-cuda";
-    o.install_spec = "tensorflow==" + series(b.version) + ".*";
+    o.install_spec = "tensorflow==" + series_text(b.version) + ".*";
     add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + b.cudnn->str()});
     add_install_step(o, "\"" + o.install_spec + "\"",
                      "This release has no [and-cuda] extra: it needs CUDA " + b.cuda->str() + " and cuDNN " +
                          b.cudnn->str() + " (here from conda-forge, following TF's conda recipe pattern).");
     o.issues.push_back(PlanIssue{.id = "tf-needs-system-cuda",
                                  .fatal = false,
-                                 .message = "TensorFlow " + series(b.version) +
+                                 .message = "TensorFlow " + series_text(b.version) +
                                             " predates tensorflow[and-cuda]: CUDA " + b.cuda->str() + " and cuDNN " +
                                             b.cudnn->str() + " must be installed separately",
                                  .source = b.source});
@@ -590,7 +586,7 @@ std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& 
         o.issues.push_back(
             PlanIssue{.id = "tf-native-windows-no-gpu",
                       .fatal = true,
-                      .message = "TensorFlow " + series(g.version) +
+                      .message = "TensorFlow " + series_text(g.version) +
                                  " has no native-Windows GPU build (no tested Windows configuration at all)",
                       .source = g.source});
         o.sources.push_back(g.source);
@@ -618,13 +614,13 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
                       (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + to_string(v.status) + ")");
   if (v.status == VariantStatus::experimental) {
-    o.issues.push_back(
-        PlanIssue{.id = "variant-experimental",
-                  .fatal = false,
-                  .message = "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series(r.version),
-                  .source = r.source});
+    o.issues.push_back(PlanIssue{
+        .id = "variant-experimental",
+        .fatal = false,
+        .message = "CUDA " + v.cuda.str() + " is an experimental variant for PyTorch " + series_text(r.version),
+        .source = r.source});
   }
-  std::string what = "PyTorch " + series(r.version) + " " + v.tag;
+  std::string what = "PyTorch " + series_text(r.version) + " " + v.tag;
   if (req.cc) {
     bool aarch64 = kb.is_jetson(req.gpu_name, req.cc);
     std::string src = aarch64 ? v.aarch64_source : v.archs_source;
@@ -656,11 +652,11 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   }
   apply_driver(o, req, kb, v.cuda);
   std::string url = kb.torch_index_url(v.tag);
-  o.install_spec = "torch==" + series(r.version) + ".* --index-url " + url;
+  o.install_spec = "torch==" + series_text(r.version) + ".* --index-url " + url;
   add_unique(o.sources, kb.pytorch.index_source);
   add_driver_step(o, req, kb);
   add_env_step(o, req, false, {});
-  std::string pkgs = "\"torch==" + series(r.version) + ".*\"";
+  std::string pkgs = "\"torch==" + series_text(r.version) + ".*\"";
   if (!r.torchvision.empty()) pkgs += " \"torchvision==" + r.torchvision + ".*\"";
   if (!r.torchaudio.empty()) pkgs += " \"torchaudio==" + r.torchaudio + ".*\"";
   std::string detail = "The " + v.tag + " wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.";

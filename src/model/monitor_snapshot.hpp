@@ -14,6 +14,9 @@
 
 namespace gpudoctor {
 
+/// Bytes in a GiB: the unit memory is shown in.
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
 /// NVML's clock-event (throttle) reason bits, from nvml.h (nvmlClocksEventReason*).
 namespace throttle {
 inline constexpr std::uint64_t kGpuIdle = 0x1;

@@ -7,8 +7,6 @@
 namespace gpudoctor::monitor {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 std::string gpu_label(const GpuSample& g) {
   std::string label = "GPU " + std::to_string(g.index);
   if (!g.name.empty()) label += " (" + g.name + ")";

@@ -12,8 +12,6 @@
 namespace gpudoctor::monitor {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 std::optional<double> median_of(std::vector<double> v) {
   if (v.empty()) return std::nullopt;
   auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);

@@ -26,26 +26,27 @@
 extern char** environ;
 
 namespace gpudoctor {
-namespace {
 
-using Clock = ChildProcess::Clock;
+// Named, not anonymous: the Impl structs below hold descriptors, and a member whose type is in an
+// anonymous namespace is a warning where this file is built together with others (unity builds).
+namespace posix_child {
 
 /// Owns one descriptor.
-class Fd {
+class OwnedFd {
  public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
+  OwnedFd() = default;
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  OwnedFd(OwnedFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  OwnedFd& operator=(OwnedFd&& o) noexcept {
     if (this != &o) {
       reset();
       fd_ = std::exchange(o.fd_, -1);
     }
     return *this;
   }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  ~OwnedFd() { reset(); }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -57,9 +58,16 @@ class Fd {
   int fd_ = -1;
 };
 
+}  // namespace posix_child
+
+namespace {
+
+using Clock = ChildProcess::Clock;
+using posix_child::OwnedFd;
+
 /// A close-on-exec pipe whose ends are never 0, 1 or 2: dup2 onto a standard descriptor in
 /// the spawn actions would otherwise be a no-op that leaves close-on-exec set.
-bool make_pipe(Fd& read_end, Fd& write_end) {
+bool make_pipe(OwnedFd& read_end, OwnedFd& write_end) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return false;
   for (int& fd : fds) {
@@ -69,8 +77,8 @@ bool make_pipe(Fd& read_end, Fd& write_end) {
       fd = moved;
     }
   }
-  read_end = Fd(fds[0]);
-  write_end = Fd(fds[1]);
+  read_end = OwnedFd(fds[0]);
+  write_end = OwnedFd(fds[1]);
   return read_end && write_end;
 }
 
@@ -138,7 +146,7 @@ struct ProcStat {
 std::optional<ProcStat> proc_stat(pid_t pid) {
   char path[32];
   std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  Fd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  OwnedFd fd(::open(path, O_RDONLY | O_CLOEXEC));
   if (!fd) return std::nullopt;
   char buf[512];
   ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
@@ -217,11 +225,11 @@ std::vector<pid_t> stop_descendants(pid_t root) {
 struct ChildProcess::Impl : ChildProcess::State {
   pid_t pid = -1;
   bool own_group = true;
-  Fd stdin_fd;
-  Fd streams[2];  ///< stdout, stderr read ends
+  OwnedFd stdin_fd;
+  OwnedFd streams[2];  ///< stdout, stderr read ends
   std::string pending[2];
   /// Tells when the child ends without a periodic waitpid (Linux 5.3+); absent: a 10 ms tick.
-  Fd pidfd;
+  OwnedFd pidfd;
 
   /// waitpid without waiting; true when the child was reaped now.
   bool try_reap() {
@@ -261,7 +269,7 @@ struct ChildProcess::Impl : ChildProcess::State {
 Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   auto impl = std::make_unique<Impl>();
   impl->own_group = spec.own_group;
-  Fd child_ends[3];
+  OwnedFd child_ends[3];
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawnattr_t attr;
@@ -277,7 +285,7 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
       posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
       continue;
     }
-    Fd ours;
+    OwnedFd ours;
     bool ok = fd == 0 ? make_pipe(child_ends[0], ours) : make_pipe(ours, child_ends[fd]);
     if (!ok) {
       int e = errno;
@@ -341,7 +349,7 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   impl->pid = pid;
 #ifdef SYS_pidfd_open
   // pidfd_open's descriptor is close-on-exec by definition.
-  impl->pidfd = Fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  impl->pidfd = OwnedFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 #endif
   return ChildProcess(impl.release());
 }
@@ -404,7 +412,7 @@ bool ChildProcess::reading(ChildStream stream) const {
 }
 
 void ChildProcess::stop_reading() {
-  for (Fd& f : impl_->streams) f.reset();
+  for (OwnedFd& f : impl_->streams) f.reset();
 }
 
 const ChildProcess::State& ChildProcess::state() const {
@@ -515,15 +523,15 @@ Status replace_process(const std::vector<std::string>& argv) {
 }
 
 struct ParentPipe::Impl {
-  Fd in;
-  Fd out;
+  OwnedFd in;
+  OwnedFd out;
 };
 
 ParentPipe ParentPipe::take() {
   ParentPipe pipe;
   pipe.impl_ = std::make_unique<Impl>();
-  pipe.impl_->in = Fd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3));
-  pipe.impl_->out = Fd(::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3));
+  pipe.impl_->in = OwnedFd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3));
+  pipe.impl_->out = OwnedFd(::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3));
   int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (devnull >= 0) {
     ::dup2(devnull, STDIN_FILENO);

@@ -16,28 +16,27 @@
 #include "platform/win32_text.hpp"
 
 namespace gpudoctor {
-namespace {
 
-using Clock = ChildProcess::Clock;
-using win32::error_text;
-using win32::widen;
+// Named, not anonymous: the Impl structs below hold these, and a member whose type is in an
+// anonymous namespace is a warning where this file is built together with others (unity builds).
+namespace win32_child {
 
 /// Owns one handle.
-class Handle {
+class OwnedHandle {
  public:
-  Handle() = default;
-  explicit Handle(HANDLE h) : h_(h == INVALID_HANDLE_VALUE ? nullptr : h) {}
-  Handle(Handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-  Handle& operator=(Handle&& o) noexcept {
+  OwnedHandle() = default;
+  explicit OwnedHandle(HANDLE h) : h_(h == INVALID_HANDLE_VALUE ? nullptr : h) {}
+  OwnedHandle(OwnedHandle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  OwnedHandle& operator=(OwnedHandle&& o) noexcept {
     if (this != &o) {
       reset();
       h_ = std::exchange(o.h_, nullptr);
     }
     return *this;
   }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() { reset(); }
+  OwnedHandle(const OwnedHandle&) = delete;
+  OwnedHandle& operator=(const OwnedHandle&) = delete;
+  ~OwnedHandle() { reset(); }
   void reset() {
     if (h_ != nullptr) ::CloseHandle(h_);
     h_ = nullptr;
@@ -49,38 +48,47 @@ class Handle {
   HANDLE h_ = nullptr;
 };
 
+}  // namespace win32_child
+
+namespace {
+
+using Clock = ChildProcess::Clock;
+using win32::error_text;
+using win32::widen;
+using win32_child::OwnedHandle;
+
 constexpr DWORD kReadChunk = 64 * 1024;
 
 /// A pipe whose read end (ours) is overlapped: a named pipe with a unique name, as CreatePipe's
 /// ends cannot be waited on with a deadline. The write end is inheritable.
-bool make_output_pipe(Handle& read_end, Handle& write_end) {
+bool make_output_pipe(OwnedHandle& read_end, OwnedHandle& write_end) {
   static std::atomic<unsigned long> counter{0};
   std::wstring name = L"\\\\.\\pipe\\gpudoctor-" + std::to_wstring(::GetCurrentProcessId()) + L"-" +
                       std::to_wstring(counter++) + L"-" + std::to_wstring(::GetTickCount64());
-  read_end = Handle(::CreateNamedPipeW(name.c_str(),
-                                       PIPE_ACCESS_INBOUND | FILE_FLAG_OVERLAPPED | FILE_FLAG_FIRST_PIPE_INSTANCE,
-                                       PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS, 1,
-                                       kReadChunk, kReadChunk, 0, nullptr));
+  read_end = OwnedHandle(
+      ::CreateNamedPipeW(name.c_str(), PIPE_ACCESS_INBOUND | FILE_FLAG_OVERLAPPED | FILE_FLAG_FIRST_PIPE_INSTANCE,
+                         PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS, 1, kReadChunk,
+                         kReadChunk, 0, nullptr));
   if (!read_end) return false;
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-  write_end =
-      Handle(::CreateFileW(name.c_str(), GENERIC_WRITE, 0, &inherit, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
+  write_end = OwnedHandle(
+      ::CreateFileW(name.c_str(), GENERIC_WRITE, 0, &inherit, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
   return static_cast<bool>(write_end);
 }
 
-Handle null_device() {
+OwnedHandle null_device() {
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-  return Handle(::CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
-                              OPEN_EXISTING, 0, nullptr));
+  return OwnedHandle(::CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
+                                   OPEN_EXISTING, 0, nullptr));
 }
 
 /// An inheritable copy of one of our standard handles; the null device when we have none.
-Handle inherited_std(DWORD which) {
+OwnedHandle inherited_std(DWORD which) {
   HANDLE ours = ::GetStdHandle(which);
   HANDLE copy = nullptr;
   if (ours != nullptr && ours != INVALID_HANDLE_VALUE &&
       ::DuplicateHandle(::GetCurrentProcess(), ours, ::GetCurrentProcess(), &copy, 0, TRUE, DUPLICATE_SAME_ACCESS)) {
-    return Handle(copy);
+    return OwnedHandle(copy);
   }
   return null_device();
 }
@@ -167,31 +175,37 @@ ExitStatus status_of(DWORD code) {
   return ExitStatus{.crashed = (code & 0xF0000000u) == 0xC0000000u, .code = static_cast<int>(code)};
 }
 
-struct Stream {
-  Handle pipe;
-  Handle event;
+}  // namespace
+
+namespace win32_child {
+
+struct StreamPipe {
+  OwnedHandle pipe;
+  OwnedHandle event;
   OVERLAPPED ov{};
   std::vector<char> buffer = std::vector<char>(kReadChunk);
   bool in_flight = false;
   std::string pending;
 };
 
-}  // namespace
+}  // namespace win32_child
+
+using win32_child::StreamPipe;
 
 struct ChildProcess::Impl : ChildProcess::State {
-  Handle process;
-  Handle job;
-  Handle stdin_pipe;
+  OwnedHandle process;
+  OwnedHandle job;
+  OwnedHandle stdin_pipe;
   DWORD pid = 0;
   bool own_group = true;
-  Stream streams[2];
+  StreamPipe streams[2];
 
   ~Impl() {
-    for (Stream& s : streams) close(s);
+    for (StreamPipe& s : streams) close(s);
   }
 
   /// A read in flight must finish (or be cancelled) before its buffer goes.
-  static void close(Stream& s) {
+  static void close(StreamPipe& s) {
     if (s.in_flight) {
       ::CancelIoEx(s.pipe.get(), &s.ov);
       DWORD n = 0;
@@ -212,7 +226,7 @@ struct ChildProcess::Impl : ChildProcess::State {
   }
 
   /// Collects a finished read and starts the next one, until one is pending.
-  static void pump(Stream& s, bool& activity) {
+  static void pump(StreamPipe& s, bool& activity) {
     while (s.pipe) {
       if (s.in_flight) {
         DWORD n = 0;
@@ -246,7 +260,7 @@ struct ChildProcess::Impl : ChildProcess::State {
 Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   auto impl = std::make_unique<Impl>();
   impl->own_group = spec.own_group;
-  Handle child_std[3];
+  OwnedHandle child_std[3];
   const ChildStdio modes[3] = {spec.in, spec.out, spec.err};
   const DWORD std_ids[3] = {STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE};
   for (int fd = 0; fd < 3; ++fd) {
@@ -261,14 +275,14 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
       HANDLE w = nullptr;
       ok = ::CreatePipe(&r, &w, &inherit, 0) != 0;
       if (ok) {
-        child_std[0] = Handle(r);
-        impl->stdin_pipe = Handle(w);
+        child_std[0] = OwnedHandle(r);
+        impl->stdin_pipe = OwnedHandle(w);
         ::SetHandleInformation(w, HANDLE_FLAG_INHERIT, 0);
       }
     } else {
-      Stream& s = impl->streams[fd - 1];
+      StreamPipe& s = impl->streams[fd - 1];
       ok = make_output_pipe(s.pipe, child_std[fd]);
-      s.event = Handle(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
+      s.event = OwnedHandle(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
       ok = ok && s.event;
     }
     if (!ok || !child_std[fd]) {
@@ -278,7 +292,7 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   }
   // Only these three handles reach the child, whatever else is inheritable in this process.
   std::vector<HANDLE> handles;
-  for (const Handle& h : child_std) {
+  for (const OwnedHandle& h : child_std) {
     if (std::find(handles.begin(), handles.end(), h.get()) == handles.end()) handles.push_back(h.get());
   }
   SIZE_T list_size = 0;
@@ -313,13 +327,13 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
     return Error{kind_for_create_error(code), "cannot run: " + error_text(code),
                  spec.program.empty() ? spec.argv[0] : spec.program, static_cast<int>(code)};
   }
-  impl->process = Handle(pi.hProcess);
-  Handle thread(pi.hThread);
+  impl->process = OwnedHandle(pi.hProcess);
+  OwnedHandle thread(pi.hThread);
   impl->pid = pi.dwProcessId;
   if (spec.own_group) {
     // The job kills the whole tree at once, ends it when we end (we hold its only handle),
     // and turns an unhandled exception into an exit instead of an error-report dialog.
-    Handle job(::CreateJobObjectW(nullptr, nullptr));
+    OwnedHandle job(::CreateJobObjectW(nullptr, nullptr));
     JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
     limits.BasicLimitInformation.LimitFlags =
         JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION;
@@ -338,7 +352,7 @@ bool wait_any(std::span<ChildProcess* const> children, Clock::time_point until) 
   for (ChildProcess* c : children) {
     ChildProcess::Impl& p = *c->impl_;
     if (p.try_reap()) activity = true;
-    for (Stream& s : p.streams) {
+    for (StreamPipe& s : p.streams) {
       ChildProcess::Impl::pump(s, activity);
       if (s.pending.size() >= ChildProcess::kMaxPendingBytes) activity = true;  // the caller takes it first
       if (s.pipe && s.in_flight) handles.push_back(s.event.get());
@@ -359,7 +373,7 @@ bool wait_any(std::span<ChildProcess* const> children, Clock::time_point until) 
   ::WaitForMultipleObjects(static_cast<DWORD>(handles.size()), handles.data(), FALSE, static_cast<DWORD>(wait_ms));
   for (ChildProcess* c : children) {
     ChildProcess::Impl& p = *c->impl_;
-    for (Stream& s : p.streams) ChildProcess::Impl::pump(s, activity);
+    for (StreamPipe& s : p.streams) ChildProcess::Impl::pump(s, activity);
     if (p.try_reap()) activity = true;
   }
   return activity;
@@ -374,7 +388,7 @@ bool ChildProcess::reading(ChildStream stream) const {
 }
 
 void ChildProcess::stop_reading() {
-  for (Stream& s : impl_->streams) Impl::close(s);
+  for (StreamPipe& s : impl_->streams) Impl::close(s);
 }
 
 const ChildProcess::State& ChildProcess::state() const {
@@ -401,7 +415,7 @@ void ChildProcess::kill() {
   }
   // Whatever was written before the kill is still in the pipe.
   bool ignored = false;
-  for (Stream& s : p.streams) Impl::pump(s, ignored);
+  for (StreamPipe& s : p.streams) Impl::pump(s, ignored);
 }
 
 Status ChildProcess::write_stdin(std::string_view data) {
@@ -459,8 +473,8 @@ Result<std::string> current_executable() {
 }
 
 struct ParentPipe::Impl {
-  Handle in;
-  Handle out;
+  OwnedHandle in;
+  OwnedHandle out;
 };
 
 ParentPipe ParentPipe::take() {
@@ -472,8 +486,8 @@ ParentPipe ParentPipe::take() {
   ::DuplicateHandle(self, ::GetStdHandle(STD_OUTPUT_HANDLE), self, &out, 0, FALSE, DUPLICATE_SAME_ACCESS);
   ParentPipe pipe;
   pipe.impl_ = std::make_unique<Impl>();
-  pipe.impl_->in = Handle(in);
-  pipe.impl_->out = Handle(out);
+  pipe.impl_->in = OwnedHandle(in);
+  pipe.impl_->out = OwnedHandle(out);
   // Both the C runtime's descriptors and the process's standard handles: vendor code may
   // write through either.
   std::fflush(stdout);

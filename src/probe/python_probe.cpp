@@ -31,10 +31,6 @@ const char* const kCondaHomeDirs[] = {"miniconda3", "anaconda3", "miniforge3", "
 const char* const kHomeScanSkip[] = {"node_modules", "snap",          "go",         "Library",
                                      "AppData",      "site-packages", "__pycache__"};
 
-std::string problem_text(const Error& e) {
-  return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
-}
-
 /// "python3.11" -> "3.11"; "Python311" (a Windows install folder) -> "3.11".
 std::optional<std::string> version_from_name(std::string_view name) {
   std::string n = to_lower(name);
@@ -109,7 +105,7 @@ class PythonProbe {
     auto entries = system_.list_dir(dir);
     if (!entries) {
       if (entries.error().kind != ErrorKind::not_found) {
-        problem(dir, "cannot list directory: " + problem_text(entries.error()));
+        problem(dir, "cannot list directory: " + error_text(entries.error()));
       }
       return {};
     }
@@ -125,7 +121,7 @@ class PythonProbe {
     auto canon = system_.canonical(prefix);
     if (!canon) {
       if (explicit_request || canon.error().kind != ErrorKind::not_found) {
-        problem(prefix, via + " names " + prefix + ", which cannot be used: " + problem_text(canon.error()));
+        problem(prefix, via + " names " + prefix + ", which cannot be used: " + error_text(canon.error()));
       }
       return;
     }
@@ -362,7 +358,7 @@ class PythonProbe {
       auto canon_dir = system_.canonical(dir);
       if (!canon_dir) {
         if (canon_dir.error().kind != ErrorKind::not_found) {
-          problem(dir, "PATH entry cannot be used: " + problem_text(canon_dir.error()));
+          problem(dir, "PATH entry cannot be used: " + error_text(canon_dir.error()));
         }
         continue;
       }
@@ -548,7 +544,7 @@ class PythonProbe {
           problem(cfg_path, "pyvenv.cfg version is not a version: " + printable(cfg.python_version, 40));
         }
       } else {
-        problem(cfg_path, "cannot read pyvenv.cfg: " + problem_text(text.error()));
+        problem(cfg_path, "cannot read pyvenv.cfg: " + error_text(text.error()));
       }
     }
     if (!env.python_version && env.kind == "conda") {
@@ -641,7 +637,7 @@ class PythonProbe {
       auto canon = system_.canonical(c);
       if (!canon) {
         if (canon.error().kind != ErrorKind::not_found) {
-          problem(c, "cannot resolve site-packages: " + problem_text(canon.error()));
+          problem(c, "cannot resolve site-packages: " + error_text(canon.error()));
         }
         continue;
       }

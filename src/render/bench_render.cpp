@@ -16,7 +16,7 @@ const char* mark(BenchStatus status, bool color) {
   return color ? "\x1b[31m✗\x1b[0m" : "✗";
 }
 
-std::string number(double v) {
+std::string figure_text(double v) {
   if (v >= 100) return fmt::format("{:.1f}", v);
   if (v >= 10) return fmt::format("{:.2f}", v);
   return fmt::format("{:.3g}", v);
@@ -62,8 +62,8 @@ std::string render_bench_line(const BenchMeasurement& m, bool color) {
   std::string line;
   if (m.ok()) {
     line = fmt::format("  {} {:<24} {:>10} {:<8} (min {}, max {}; spread {:.1f}%, {} iterations)\n",
-                       mark(m.status, color), m.key, number(*m.value), bench_unit_text(m.unit),
-                       number(m.min.value_or(0)), number(m.max.value_or(0)), m.spread_pct, m.iterations);
+                       mark(m.status, color), m.key, figure_text(*m.value), bench_unit_text(m.unit),
+                       figure_text(m.min.value_or(0)), figure_text(m.max.value_or(0)), m.spread_pct, m.iterations);
   } else {
     line = fmt::format("  {} {:<24} {:<7} {}\n", mark(m.status, color), m.key, to_string(m.status), m.detail);
   }
@@ -73,7 +73,7 @@ std::string render_bench_line(const BenchMeasurement& m, bool color) {
     if (!m.check.empty()) line += std::string("        check: ") + (m.check_passed ? "" : "FAILED: ") + m.check + "\n";
   }
   if (auto f = m.fraction_of_ceiling()) {
-    line += fmt::format("        {:.0f}% of the ceiling {} {} ({})\n", *f * 100, number(*m.ceiling),
+    line += fmt::format("        {:.0f}% of the ceiling {} {} ({})\n", *f * 100, figure_text(*m.ceiling),
                         bench_unit_text(m.unit), m.ceiling_source);
   }
   return line;
@@ -119,8 +119,8 @@ std::string render_bench_text(const BenchReport& r, bool color) {
     for (const auto& c : r.changes) {
       const char* m =
           c.verdict == "regression" ? (color ? "\x1b[31m✗\x1b[0m" : "✗") : (c.verdict == "improvement" ? "+" : " ");
-      out += fmt::format("  {} {:<30} {:>10} -> {:<10} {:+.1f}% (noise {:.1f}%) {}\n", m, c.key, number(c.previous),
-                         number(c.current), c.change_pct, c.noise_pct, c.verdict);
+      out += fmt::format("  {} {:<30} {:>10} -> {:<10} {:+.1f}% (noise {:.1f}%) {}\n", m, c.key,
+                         figure_text(c.previous), figure_text(c.current), c.change_pct, c.noise_pct, c.verdict);
     }
     if (r.changes.empty()) out += "  no figure in common with that run\n";
   }

@@ -12,8 +12,6 @@
 namespace gpudoctor {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 std::string utc_time(std::int64_t time_ms) {
   return utc_timestamp(time_ms / 1000);
 }

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kFixtures = GPUDOCTOR_FIXTURES_DIR;
+const fs::path kConclusionFixtures = GPUDOCTOR_FIXTURES_DIR;
 
 const KnowledgeBase& kb() {
   static const KnowledgeBase k = [] {
@@ -78,7 +78,7 @@ struct Doctor {
 };
 
 Doctor doctor(const std::string& scenario) {
-  fs::path dir = kFixtures / scenario;
+  fs::path dir = kConclusionFixtures / scenario;
   std::vector<std::string> args = {"--root", (dir / "root").string(), "--json"};
   if (fs::exists(dir / "env")) {
     args.push_back("--env-file");

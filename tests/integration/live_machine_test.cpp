@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_gpudoctor;
 
-std::string slurp(const fs::path& p) {
+std::string read_text(const fs::path& p) {
   std::ifstream f(p);
   std::stringstream ss;
   ss << f.rdbuf();
@@ -46,7 +46,7 @@ TEST(LiveMachine, ReportsTheToolkitCudnnNcclAndNoDriver) {
   const auto& facts = run.json["facts"];
 
   std::string toolkit = fs::canonical("/usr/local/cuda").string();
-  std::string cuda_h = slurp("/usr/local/cuda/include/cuda.h");
+  std::string cuda_h = read_text("/usr/local/cuda/include/cuda.h");
   int cuda_version = std::stoi(define_value(cuda_h, "CUDA_VERSION"));
   std::string cuda_mm = std::to_string(cuda_version / 1000) + "." + std::to_string(cuda_version % 1000 / 10);
   bool found_toolkit = false;
@@ -60,10 +60,10 @@ TEST(LiveMachine, ReportsTheToolkitCudnnNcclAndNoDriver) {
   }
   EXPECT_TRUE(found_toolkit) << "toolkit " << toolkit << " missing from " << facts["toolkits"].dump();
 
-  std::string cudnn_h = slurp("/usr/local/cuda/include/cudnn_version.h");
+  std::string cudnn_h = read_text("/usr/local/cuda/include/cudnn_version.h");
   std::string cudnn = define_value(cudnn_h, "CUDNN_MAJOR") + "." + define_value(cudnn_h, "CUDNN_MINOR") + "." +
                       define_value(cudnn_h, "CUDNN_PATCHLEVEL");
-  std::string nccl_h = slurp("/usr/local/cuda/include/nccl.h");
+  std::string nccl_h = read_text("/usr/local/cuda/include/nccl.h");
   std::string nccl = define_value(nccl_h, "NCCL_MAJOR") + "." + define_value(nccl_h, "NCCL_MINOR") + "." +
                      define_value(nccl_h, "NCCL_PATCH");
   std::map<std::string, std::string> seen;

@@ -37,13 +37,8 @@ using testing::env_with;
 using testing::ids;
 using testing::machine;
 
-bool has(const std::vector<Finding>& fs, const std::string& id) {
-  return testing::find(fs, id) != nullptr;
-}
-
-FrameworkFacts torch(const char* version, const char* variant) {
-  return testing::cuda_framework("torch", version, variant);
-}
+using testing::has;
+using testing::torch;
 
 /// Runs the checks with the framework/toolkit setup `add` on a machine with `driver`.
 template <typename Add>

@@ -55,4 +55,8 @@ inline FrameworkFacts cuda_framework(const char* name, const char* version, cons
   return fw;
 }
 
+inline FrameworkFacts torch(const char* version, const char* variant = "") {
+  return cuda_framework("torch", version, variant);
+}
+
 }  // namespace gpudoctor::testing

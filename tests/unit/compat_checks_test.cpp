@@ -10,9 +10,7 @@
 namespace gpudoctor {
 namespace {
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 using testing::v;
 
@@ -28,15 +26,7 @@ FrameworkFacts tf(const char* version) {
   return fw;
 }
 
-FrameworkFacts torch(const char* version, const char* variant) {
-  FrameworkFacts fw;
-  fw.name = "torch";
-  fw.package = "torch";
-  fw.version = v(version);
-  fw.cuda_build = true;
-  fw.variant = variant;
-  return fw;
-}
+using testing::torch;
 
 /// TF in an env with the CUDA 12.5 / cuDNN 9.3 pip wheels TF 2.18-2.21 install.
 PythonEnvFacts tf_with_cu12_wheels(FrameworkFacts t) {

@@ -25,9 +25,7 @@ namespace {
 using testing::TempTree;
 using testing::v;
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 using testing::view_of;
 

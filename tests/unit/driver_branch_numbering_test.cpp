@@ -21,9 +21,7 @@ using testing::has;
 using testing::ids;
 using testing::v;
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 /// A Tesla K80 on Windows: declared with --gpu (a driver that does not support the card leaves
 /// it without an NVIDIA entry in the registry), the driver from the registry.
@@ -131,9 +129,7 @@ TEST(DriverBranchNumbering, TheToolkitFixOnAWindowsK80SaysCuda11) {
   EXPECT_NE(t->fix.find("No driver after the 470.xx branch"), std::string::npos) << t->fix;
 }
 
-bool has_issue(const PlanOption& o, const std::string& id) {
-  return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
-}
+using testing::has_issue;
 
 TEST(DriverBranchNumbering, TheWindowsPlanForAK80) {
   PlanRequest r;

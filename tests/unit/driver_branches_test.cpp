@@ -22,9 +22,7 @@ using testing::has;
 using testing::ids;
 using testing::v;
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 TEST(KbDriverBranches, EachRowNamesThePackageItWasReadFrom) {
   ASSERT_FALSE(kb().legacy_branches.empty());
@@ -390,9 +388,7 @@ TEST(DriverDropsGpu, OnWindowsTheBranchEndsAtTheNextOne) {
 
 // ---- The plan: never a driver that drops the GPU -------------------------------------------
 
-bool has_issue(const PlanOption& o, const std::string& id) {
-  return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
-}
+using testing::has_issue;
 
 std::vector<const PlanOption*> offered(const FrameworkPlan& fp) {
   std::vector<const PlanOption*> out;

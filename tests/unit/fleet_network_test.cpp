@@ -31,7 +31,7 @@ NetworkLink eth(const std::string& name, std::optional<double> gbps, bool up = t
 }
 
 /// A node of the fleet with an NDR HCA and a management port, whose NCCL part passed.
-FleetNode node(const std::string& name, double busbw = 40, const char* transport = kNcclInfiniBand) {
+FleetNode network_node(const std::string& name, double busbw = 40, const char* transport = kNcclInfiniBand) {
   FleetNode n;
   n.name = name;
   n.facts.driver.version = Version::parse("580.95.05");
@@ -64,7 +64,7 @@ TEST(FleetNetwork, TheFingerprintItemCountsPortsWithoutNames) {
 }
 
 TEST(FleetNetwork, ANodeWithASlowerPortIsAnOutlierInItsOwnGroup) {
-  std::vector<FleetNode> nodes = {node("n0"), node("n1"), node("n2"), node("n3")};
+  std::vector<FleetNode> nodes = {network_node("n0"), network_node("n1"), network_node("n2"), network_node("n3")};
   nodes[3].facts.network[0] = ib("mlx5_0", 100, 1);  // trained at one lane
   FleetReport r = fleet(std::move(nodes));
   ASSERT_EQ(r.groups.size(), 2u);
@@ -81,7 +81,7 @@ TEST(FleetNetwork, ANodeWithASlowerPortIsAnOutlierInItsOwnGroup) {
 }
 
 TEST(FleetNetwork, TheBusBandwidthAgainstTheSlowestNodesFastestPort) {
-  std::vector<FleetNode> nodes = {node("n0", 22), node("n1", 20), node("n2", 21)};
+  std::vector<FleetNode> nodes = {network_node("n0", 22), network_node("n1", 20), network_node("n2", 21)};
   nodes[2].facts.network = {ib("mlx5_0", 200, 4), ib("mlx5_1", 100, 4), ib("mlx5_2", 200, 4), eth("eno1", 1)};
   FleetReport r = fleet(std::move(nodes));
   const FleetNccl& f = r.nccl;
@@ -100,7 +100,7 @@ TEST(FleetNetwork, TheBusBandwidthAgainstTheSlowestNodesFastestPort) {
 }
 
 TEST(FleetNetwork, SocketsWhileAnHcaIsUpIsAFindingAndItsEthernetTheCeiling) {
-  std::vector<FleetNode> nodes = {node("n0", 9), node("n1", 9), node("n2", 0.9, kNcclSocket)};
+  std::vector<FleetNode> nodes = {network_node("n0", 9), network_node("n1", 9), network_node("n2", 0.9, kNcclSocket)};
   nodes[2].facts.network.push_back(eth("enp65s0f1", 10));
   FleetReport r = fleet(std::move(nodes));
   auto it = std::find_if(r.findings.begin(), r.findings.end(),
@@ -114,7 +114,7 @@ TEST(FleetNetwork, SocketsWhileAnHcaIsUpIsAFindingAndItsEthernetTheCeiling) {
   EXPECT_EQ(r.nccl.network_detail.find("such ports"), std::string::npos) << r.nccl.network_detail;
   EXPECT_NEAR(r.nccl.network_fraction.value_or(0), 0.72, 1e-9);
   // Sockets with no HCA up anywhere is no such finding.
-  std::vector<FleetNode> plain = {node("a", 1, kNcclSocket), node("b", 1, kNcclSocket)};
+  std::vector<FleetNode> plain = {network_node("a", 1, kNcclSocket), network_node("b", 1, kNcclSocket)};
   for (auto& n : plain) n.facts.network = {eth("eno1", 25)};
   FleetReport p = fleet(std::move(plain));
   EXPECT_TRUE(std::none_of(p.findings.begin(), p.findings.end(),
@@ -124,7 +124,7 @@ TEST(FleetNetwork, SocketsWhileAnHcaIsUpIsAFindingAndItsEthernetTheCeiling) {
 
 TEST(FleetNetwork, NoCeilingWhereTheDataDoesNotGiveOne) {
   // A node with no port of a known rate: unknown, and said.
-  std::vector<FleetNode> nodes = {node("n0"), node("n1")};
+  std::vector<FleetNode> nodes = {network_node("n0"), network_node("n1")};
   nodes[1].facts.network = {eth("eno1", std::nullopt)};
   nodes[1].nccl.transport.clear();
   FleetReport r = fleet(std::move(nodes));
@@ -132,20 +132,20 @@ TEST(FleetNetwork, NoCeilingWhereTheDataDoesNotGiveOne) {
   EXPECT_NE(r.nccl.network_detail.find("no network ceiling: 1 node(s)"), std::string::npos) << r.nccl.network_detail;
   EXPECT_NE(r.nccl.network_detail.find("n1"), std::string::npos);
   // Within shared memory or NVLink only, no network was crossed.
-  FleetReport shm = fleet({node("a", 100, kNcclShm), node("b", 100, kNcclP2p)});
+  FleetReport shm = fleet({network_node("a", 100, kNcclShm), network_node("b", 100, kNcclP2p)});
   EXPECT_FALSE(shm.nccl.network_ceiling_gbps.has_value());
   EXPECT_TRUE(shm.nccl.network_detail.empty());
   // One node: its all-reduce crosses no network either.
-  FleetReport one = fleet({node("a")});
+  FleetReport one = fleet({network_node("a")});
   EXPECT_FALSE(one.nccl.network_ceiling_gbps.has_value());
   // A failed all-reduce has no bandwidth to compare.
-  std::vector<FleetNode> failed = {node("a"), node("b")};
+  std::vector<FleetNode> failed = {network_node("a"), network_node("b")};
   failed[1].nccl.status = FleetRunStatus::failed;
   EXPECT_FALSE(fleet(std::move(failed)).nccl.network_ceiling_gbps.has_value());
 }
 
 TEST(FleetNetwork, TheCeilingTravelsInTheFleetJsonAndReachesTheHtmlReport) {
-  std::vector<FleetNode> nodes = {node("n0", 20), node("n1", 20)};
+  std::vector<FleetNode> nodes = {network_node("n0", 20), network_node("n1", 20)};
   nodes[1].facts.network[0] = ib("mlx5_0<script>", 200, 4);
   FleetReport r = fleet(std::move(nodes));
   ASSERT_TRUE(r.nccl.network_ceiling_gbps.has_value());
@@ -165,7 +165,7 @@ TEST(FleetNetwork, TheCeilingTravelsInTheFleetJsonAndReachesTheHtmlReport) {
   EXPECT_NE(page.find("80 % of 25 GB&#x2F;s"), std::string::npos);  // mstch escapes the slash
   EXPECT_EQ(page.find("mlx5_0<script>"), std::string::npos);
   // No ceiling: none of the keys is written, so older fleet reports read and write the same.
-  FleetReport none = fleet({node("a", 100, kNcclShm), node("b", 100, kNcclShm)});
+  FleetReport none = fleet({network_node("a", 100, kNcclShm), network_node("b", 100, kNcclShm)});
   auto plain = nlohmann::ordered_json::parse(render_fleet_json(none));
   for (const char* key : {"network_ceiling_gbps", "network_fraction", "network_node", "network_link",
                           "network_links_up", "network_detail"})

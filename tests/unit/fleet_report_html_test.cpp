@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-FleetNode node(const std::string& name, int rank, double gflops) {
+FleetNode ranked_node(const std::string& name, int rank, double gflops) {
   FleetNode n;
   n.name = name;
   n.rank = rank;
@@ -46,7 +46,8 @@ FleetNode node(const std::string& name, int rank, double gflops) {
 FleetReport sample_fleet(const std::string& odd = "node3") {
   FleetReport r;
   r.ranks = 5;
-  r.nodes = {node("node0", 0, 700), node("node1", 1, 702), node("node2", 2, 698), node(odd, 3, 350)};
+  r.nodes = {ranked_node("node0", 0, 700), ranked_node("node1", 1, 702), ranked_node("node2", 2, 698),
+             ranked_node(odd, 3, 350)};
   r.nodes[1].facts.gpus[0].ecc_uncorrected_volatile = 7;
   r.nodes[1].facts.gpus[0].retired_pages = 3;
   r.nodes[3].verify = {.ran = true,

@@ -16,9 +16,9 @@
 namespace gpudoctor::gpu {
 namespace {
 
-const FrameworkTarget kTarget{.framework = "pytorch", .env = "/venv", .interpreter = "/venv/bin/python"};
+const FrameworkTarget kBenchTarget{.framework = "pytorch", .env = "/venv", .interpreter = "/venv/bin/python"};
 
-Result<ProcessOutput> printed(const std::string& json_line, int status = 0) {
+Result<ProcessOutput> bench_printed(const std::string& json_line, int status = 0) {
   return ProcessOutput{.exit_code = status, .out = "noise\nGPUDOCTOR-RESULT " + json_line + "\n", .err = "warn\n"};
 }
 
@@ -45,8 +45,8 @@ TEST(FrameworkBench, QuickIsASmallerModelAndTheConfigReachesTheScript) {
 TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
   FrameworkBenchConfig c = framework_bench_config("default");
   auto run = framework_bench_from_output(
-      kTarget, c,
-      printed(
+      kBenchTarget, c,
+      bench_printed(
           R"({"version":"2.11.0","model_source":"defined in the script","gpus":["NVIDIA H200"],"error":null,)"
           R"("figures":[{"key":"resnet50_fp32.cpu","batch":8,"detail":"16 threads","times":[2.0,2.0,2.2,1.8,2.0],)"
           R"("losses":[6.9,6.0,5.0,4.0,3.0,2.0,1.0],"error":null},)"
@@ -83,11 +83,12 @@ TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
 TEST(FrameworkBench, ANonFiniteLossFailsAndForeignKeysAreDropped) {
   FrameworkBenchConfig c = framework_bench_config("quick");
   auto run = framework_bench_from_output(
-      kTarget, c,
-      printed(R"({"version":"2.11.0","gpus":[],"error":null,"figures":[)"
-              R"({"key":"resnet18_fp32.cpu","batch":4,"detail":"","times":[1.0],"losses":[6.9,null],"error":null},)"
-              R"({"key":"../../etc","batch":4,"times":[1.0],"losses":[2,1]},)"
-              R"({"key":"resnet18_fp32.cpu;drop","batch":4,"times":[1.0],"losses":[2,1]}]})"),
+      kBenchTarget, c,
+      bench_printed(
+          R"({"version":"2.11.0","gpus":[],"error":null,"figures":[)"
+          R"({"key":"resnet18_fp32.cpu","batch":4,"detail":"","times":[1.0],"losses":[6.9,null],"error":null},)"
+          R"({"key":"../../etc","batch":4,"times":[1.0],"losses":[2,1]},)"
+          R"({"key":"resnet18_fp32.cpu;drop","batch":4,"times":[1.0],"losses":[2,1]}]})"),
       10);
   ASSERT_EQ(run.measurements.size(), 1u);
   EXPECT_EQ(run.measurements[0].status, BenchStatus::failed);
@@ -95,15 +96,16 @@ TEST(FrameworkBench, ANonFiniteLossFailsAndForeignKeysAreDropped) {
 
 TEST(FrameworkBench, TimeoutSilenceAndImportErrorEachSaySo) {
   FrameworkBenchConfig c = framework_bench_config("default");
-  auto timeout = framework_bench_from_output(kTarget, c, Error{ErrorKind::timeout, "killed at the deadline"}, 600000);
+  auto timeout =
+      framework_bench_from_output(kBenchTarget, c, Error{ErrorKind::timeout, "killed at the deadline"}, 600000);
   ASSERT_EQ(timeout.measurements.size(), 1u);
   EXPECT_EQ(timeout.measurements[0].status, BenchStatus::timeout);
   EXPECT_EQ(timeout.measurements[0].key, "pytorch.resnet50_fp32.cpu");
-  auto silent = framework_bench_from_output(kTarget, c, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
+  auto silent = framework_bench_from_output(kBenchTarget, c, ProcessOutput{.exit_code = 139, .out = "", .err = ""}, 5);
   EXPECT_EQ(silent.measurements.at(0).status, BenchStatus::crashed);
   auto import = framework_bench_from_output(
-      kTarget, c, printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"),
-      5);
+      kBenchTarget, c,
+      bench_printed(R"({"version":null,"error":"ModuleNotFoundError: No module named 'torch'","figures":[]})"), 5);
   EXPECT_EQ(import.measurements.at(0).status, BenchStatus::failed);
   EXPECT_NE(import.measurements.at(0).detail.find("No module named"), std::string::npos);
 }

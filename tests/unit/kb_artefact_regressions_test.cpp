@@ -12,9 +12,7 @@
 namespace gpudoctor {
 namespace {
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 using testing::v;
 

@@ -6,9 +6,7 @@
 namespace gpudoctor {
 namespace {
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 using testing::v;
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "finding_lookup.hpp"
 #include "model/json_codec.hpp"
 #include "monitor/diagnoses.hpp"
 #include "monitor/host_readings.hpp"
@@ -47,12 +48,7 @@ std::vector<SnapshotPtr> series(const std::vector<Reading>& readings) {
   return out;
 }
 
-bool has(const std::vector<Finding>& findings, const std::string& id) {
-  for (const auto& f : findings) {
-    if (f.id == id) return true;
-  }
-  return false;
-}
+using testing::has;
 
 const Finding* find(const std::vector<Finding>& findings, const std::string& id) {
   for (const auto& f : findings) {

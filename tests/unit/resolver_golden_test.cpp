@@ -18,9 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 struct Case {
   const char* name;

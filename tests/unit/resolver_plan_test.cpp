@@ -9,9 +9,7 @@
 namespace gpudoctor {
 namespace {
 
-const KnowledgeBase& kb() {
-  return testing::builtin_kb();
-}
+using testing::kb;
 
 using testing::v;
 
@@ -26,9 +24,7 @@ PlanRequest described(Platform os, const char* gpu, const char* python, std::vec
   return r;
 }
 
-bool has_issue(const PlanOption& o, const std::string& id) {
-  return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
-}
+using testing::has_issue;
 
 std::string all_commands(const PlanOption& o) {
   std::string s;

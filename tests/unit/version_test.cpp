@@ -2,14 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "kb_test_support.hpp"
+
 namespace gpudoctor {
 namespace {
 
-Version v(const char* s) {
-  auto r = Version::parse(s);
-  EXPECT_TRUE(r.has_value()) << s;
-  return r.value_or(Version{});
-}
+using testing::v;
 
 TEST(Version, ParsesTheFieldsForms) {
   EXPECT_EQ(v("535.104.05").parts(), (std::vector<int>{535, 104, 5}));

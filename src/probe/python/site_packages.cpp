@@ -31,10 +31,6 @@ struct Dist {
   std::string path;  ///< the .dist-info directory
 };
 
-std::string problem_text(const Error& e) {
-  return e.message.empty() ? std::string(to_string(e.kind)) : e.message;
-}
-
 /// Version from the dist-info directory name, cross-checked against METADATA.
 Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw) {
   auto parsed = Version::parse(d.dir.version);
@@ -59,7 +55,7 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
       }
     }
   } else if (text.error().kind != ErrorKind::not_found) {
-    fw.problems.push_back("cannot read METADATA in " + d.path + ": " + problem_text(text.error()));
+    fw.problems.push_back("cannot read METADATA in " + d.path + ": " + error_text(text.error()));
   }
   if (!parsed) {
     fw.problems.push_back("no readable version for " + d.dir.name + " (directory name " + printable(d.dir.version, 60) +
@@ -79,7 +75,7 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
           "tensorflow/python/platform/build_info.py is missing: the package "
           "files are incomplete or were removed");
     } else {
-      fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+      fw.problems.push_back("cannot read " + path + ": " + error_text(text.error()));
     }
     if (contains(fw.package, "-cpu")) fw.variant = "cpu";
     return;
@@ -160,7 +156,7 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
   if (text.error().kind == ErrorKind::not_found) {
     fw.problems.push_back("torch/version.py is missing: the package files are incomplete");
   } else {
-    fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+    fw.problems.push_back("cannot read " + path + ": " + error_text(text.error()));
   }
   // Fall back on the local tag of the distribution version ("+cu121", "+cpu").
   if (local.starts_with("cu")) {
@@ -230,7 +226,7 @@ void fill_onnxruntime(const SystemView& system, const std::string& site, const D
     auto text = system.read_file(path, 64 * 1024);
     if (!text) {
       if (text.error().kind != ErrorKind::not_found) {
-        fw.problems.push_back("cannot read " + path + ": " + problem_text(text.error()));
+        fw.problems.push_back("cannot read " + path + ": " + error_text(text.error()));
       }
       continue;
     }
@@ -367,7 +363,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
   auto entries = system.list_dir(dir);
   if (!entries) {
     if (entries.error().kind != ErrorKind::not_found) {
-      problems.push_back({"python", dir, "cannot list site-packages: " + problem_text(entries.error())});
+      problems.push_back({"python", dir, "cannot list site-packages: " + error_text(entries.error())});
     }
     return;
   }
