@@ -37,16 +37,24 @@ fuzz_one() {
 export -f fuzz_one
 export corpus_root seconds
 
-targets=()
-for target in build/fuzz/tests/fuzz/fuzz_*; do
-  [ -x "$target" ] && targets+=("$target")
-done
-# A build that produced no fuzz target (a renamed target, a glob that stopped matching) has
-# fuzzed nothing: that is a failure, never a pass.
-if [ "${#targets[@]}" = 0 ]; then
-  echo "fuzz: no fuzz target found under build/fuzz/tests/fuzz/; nothing was fuzzed"
+# One executable fuzzes every parser: started as fuzz_<parser> (a link to it), it fuzzes that one.
+dir=build/fuzz/tests/fuzz
+names=()
+if [ -x "$dir/gpudoctor_fuzz" ]; then mapfile -t names < <("$dir/gpudoctor_fuzz" --list); fi
+# A build that produced no fuzz target (a renamed target, an empty list) has fuzzed nothing:
+# that is a failure, never a pass.
+if [ "${#names[@]}" = 0 ]; then
+  echo "fuzz: $dir/gpudoctor_fuzz was not built or names no parser; nothing was fuzzed"
   exit 1
 fi
+targets=()
+for name in "${names[@]}"; do
+  case "$name" in
+    *[!a-z0-9_]* | "") echo "fuzz: odd parser name '$name'"; exit 1 ;;
+  esac
+  ln -sfn gpudoctor_fuzz "$dir/fuzz_$name"
+  targets+=("$dir/fuzz_$name")
+done
 failed=0
 # Each target is one process: as many at once as there are cores. xargs exits 123 when any failed.
 # shellcheck disable=SC2016  # \$1 is bash -c's argument

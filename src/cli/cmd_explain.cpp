@@ -133,7 +133,7 @@ int run_explain(CommandContext& ctx, const ExplainArgs& a) {
   report.problems = rules->problems;
   if (!ctx.options().kb_dir.empty()) {
     // A user's rules: say when one does not match its own examples.
-    for (auto& p : check_rule_examples(**matcher)) report.problems.push_back(std::move(p));
+    for (auto& p : check_rule_examples(**matcher, RulesChecked::kb_dir)) report.problems.push_back(std::move(p));
   }
   std::string text = ctx.options().json
                          ? render_explain_json(report)

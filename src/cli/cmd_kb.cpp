@@ -7,7 +7,9 @@
 
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
+#include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
+#include "explain/rule_matcher.hpp"
 #include "kb/data_files.hpp"
 #include "kb/knowledge_base.hpp"
 #include "render/json_text.hpp"
@@ -63,6 +65,17 @@ Command kb_command() {
     }
     for (const std::string& problem : rules->problems) {
       issues.push_back(KbIssue{KbIssue::Level::error, "explain/", "", problem, dir.empty() ? "built-in" : dir});
+    }
+    // A user's rule that misses its own examples never fires on the log it was written for.
+    if (!dir.empty()) {
+      auto matcher = RuleMatcher::build(rules->base);
+      if (!matcher) {
+        issues.push_back(KbIssue{KbIssue::Level::error, "explain/", "", matcher.error().message, dir});
+      } else {
+        for (std::string& problem : check_rule_examples(**matcher, RulesChecked::kb_dir)) {
+          issues.push_back(KbIssue{KbIssue::Level::error, "explain/", "", std::move(problem), dir});
+        }
+      }
     }
     kb.files_loaded.push_back("explain/: " + std::to_string(rules->base.rules.size()) + " rules, " +
                               std::to_string(rules->base.codes.size()) + " error codes");

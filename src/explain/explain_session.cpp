@@ -446,9 +446,10 @@ ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   return report;
 }
 
-std::vector<std::string> check_rule_examples(const RuleMatcher& matcher) {
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher, RulesChecked which) {
   std::vector<std::string> problems;
   for (const Rule& rule : matcher.base().rules) {
+    if (which == RulesChecked::kb_dir && !rule.from_kb_dir) continue;
     for (const std::string& example : rule.examples) {
       // What the rule itself matched, before ranking (which may defer a catalog rule to a
       // hand-written rule for the same line).

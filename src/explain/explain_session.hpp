@@ -66,10 +66,15 @@ class ExplainSession {
   LogDecoder second_decoder_;
 };
 
+/// Which rules' examples check_rule_examples reads: every rule (the test suite), or those the
+/// user's --kb directory defined (explain and kb validate at each run: the built-in ones cannot
+/// change there, and checking them all costs a second).
+enum class RulesChecked { all, kb_dir };
+
 /// Each rule's `examples`, explained one at a time, must be recognised by that rule; returns
 /// one message per example that is not (a rule whose pattern does not do what its author
 /// meant).
-std::vector<std::string> check_rule_examples(const RuleMatcher& matcher);
+std::vector<std::string> check_rule_examples(const RuleMatcher& matcher, RulesChecked which = RulesChecked::all);
 
 /// The whole text at once (tests, the fuzz target).
 ExplainReport explain_text(const RuleMatcher& matcher, std::string_view text, const ExplainMachine& machine);

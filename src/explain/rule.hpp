@@ -57,6 +57,8 @@ struct Rule {
   std::string tailor;
   std::vector<RuleCandidate> candidates;  ///< [0] is the rule's own cause
   std::string origin;                     ///< file it came from
+  /// Defined (or replaced) by the user's --kb directory, whose examples each run checks.
+  bool from_kb_dir = false;
   /// Generated from the error-code catalog (scripts/gen-error-catalog.py): answers only for
   /// lines no hand-written rule recognised, which know the context better.
   bool catalog = false;

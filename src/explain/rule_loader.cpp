@@ -323,6 +323,10 @@ Result<RuleLoadResult> load_rule_base(const std::string& kb_dir) {
       parse_rule_file(f.content, builtin ? f.path : f.origin, out);
     }
   }
+  // this_layer now marks what the user's files defined.
+  for (const auto& entry : out.defined) {
+    if (entry.second.this_layer) out.base.rules[entry.second.index].from_kb_dir = true;
+  }
   return out;
 }
 

@@ -9,8 +9,8 @@ struct Target {
   void (*run)(std::string_view input);
 };
 
-/// The explicit list of fuzzed parsers (fuzz_targets.cpp); tests/fuzz/CMakeLists.txt builds
-/// one executable per name.
+/// The explicit list of fuzzed parsers (fuzz_targets.cpp); gpudoctor_fuzz fuzzes the one named
+/// by the name it is started under (main_fuzz.cpp).
 const std::vector<Target>& targets();
 
 }  // namespace gpudoctor::fuzz

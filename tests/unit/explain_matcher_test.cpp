@@ -89,6 +89,32 @@ sources = ["https://x"]
   EXPECT_NE(problems[0].find("common.cu:874"), std::string::npos);
 }
 
+TEST(ExplainRules, OnlyTheKbDirectorysRulesHaveTheirExamplesCheckedAtEachRun) {
+  // The built-in rules' examples are the test suite's to check (above); each explain --kb run
+  // checks the user's alone, which is what the run can change (all of them cost a second).
+  constexpr const char* kMisses = R"(
+[[rule]]
+id = "misses"
+category = "other"
+patterns = ['wanted']
+examples = ["not it"]
+cause = "c"
+fix = "f"
+sources = ["https://x"]
+)";
+  RuleLoadResult loaded;
+  parse_rule_file(kMisses, "explain/builtin.toml", loaded);
+  ASSERT_EQ(loaded.base.rules.size(), 1u);
+  auto built_in = RuleMatcher::build(loaded.base);
+  ASSERT_TRUE(built_in.has_value());
+  EXPECT_EQ(check_rule_examples(**built_in).size(), 1u);
+  EXPECT_TRUE(check_rule_examples(**built_in, RulesChecked::kb_dir).empty());
+  loaded.base.rules[0].from_kb_dir = true;
+  auto users = RuleMatcher::build(loaded.base);
+  ASSERT_TRUE(users.has_value());
+  EXPECT_EQ(check_rule_examples(**users, RulesChecked::kb_dir).size(), 1u);
+}
+
 TEST(ExplainRules, KbRuleReplacesBuiltInRuleOfTheSameId) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-kb-" + std::to_string(::getpid()));
@@ -112,6 +138,8 @@ sources = ["https://intranet.example/gpu"]
       ++n;
       EXPECT_EQ(r.candidates.front().cause, "site policy: CPU only");
     }
+    // The replaced rule is the user's now; every other stays built-in.
+    EXPECT_EQ(r.from_kb_dir, r.id == "torch-not-compiled-with-cuda") << r.id;
   }
   EXPECT_EQ(n, 1);
   EXPECT_TRUE(loaded->problems.empty()) << loaded->problems.front();  // replacing is what --kb is for

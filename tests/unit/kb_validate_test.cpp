@@ -257,6 +257,20 @@ TEST(KbValidate, BrokenExplainRuleFileIsAnError) {
   if (r.exit_code != 0) ADD_FAILURE() << "a valid rule file is refused: " << r.out;
 }
 
+// A user's rule whose pattern misses its own examples never fires on the log it was written for:
+// the validator says so rather than pass it (explain --kb says the same at each run).
+TEST(KbValidate, AUserRuleThatMissesItsOwnExampleIsAnError) {
+  KbDir d;
+  d.write("explain/mine.toml",
+          "[[rule]]\nid = \"my-typo\"\ncategory = \"other\"\npatterns = [\"my markr\"]\n"
+          "sources = [\"local\"]\nexamples = [\"my marker here\"]\ncause = \"c\"\nfix = \"f\"\n");
+  testing::RunResult r = testing::run_gpudoctor({"kb", "validate", d.path()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("'my-typo'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("my marker here"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("knowledge base OK"), std::string::npos) << r.out;
+}
+
 // Issue 11 D12: --kb read every file under the directory into memory (663 MB for forty large
 // unrelated files). Only the folder asked for, only the knowledge base's file types, bounded.
 TEST(KbValidate, OnlyTheTablesAreReadFromAKbDirectory) {
