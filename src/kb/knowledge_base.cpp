@@ -334,7 +334,20 @@ std::vector<std::string> KnowledgeBase::pci_devices_named(std::string_view name)
   std::vector<std::string> out;
   const std::string key = normalize_gpu_name(name);
   if (key.empty()) return out;
+  // A token of a normalised name is a run of the name's letters and digits, lower-cased: an
+  // entry without the key's longest token, in any case, cannot match. Checked before normalising
+  // each of the ~1,750 entries (which made a plan, asking several times, 140 ms instead of 40).
+  std::string_view longest;
+  for (std::string_view tok : split(key, ' ')) {
+    if (tok.size() > longest.size()) longest = tok;
+  }
+  const auto same_letter = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == static_cast<unsigned char>(b);
+  };
   for (const auto& [device, pci_name] : pci_names) {
+    if (std::search(pci_name.begin(), pci_name.end(), longest.begin(), longest.end(), same_letter) == pci_name.end()) {
+      continue;
+    }
     auto open = pci_name.find('[');
     auto close = pci_name.rfind(']');
     if (open == std::string::npos || close == std::string::npos || close <= open + 1) continue;

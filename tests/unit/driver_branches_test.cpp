@@ -11,6 +11,7 @@
 #include "check/checks.hpp"
 #include "check/compat_checks.hpp"
 #include "check_test_support.hpp"
+#include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 
@@ -64,6 +65,28 @@ TEST(KbDriverBranches, NamedGpusMapToTheirPciDevices) {
   EXPECT_EQ(k80, std::vector<std::string>{"102d"});
   EXPECT_EQ(kb().pci_devices_named("NVIDIA Tesla K80"), k80);
   EXPECT_TRUE(kb().pci_devices_named("Tesla K81").empty());
+}
+
+TEST(KbDriverBranches, EveryBoardThePciDatabaseNamesFindsItsDevice) {
+  // Each marketing name in brackets, as NVML or a person would write it (other case, other
+  // spacing), finds its own device: a shortcut in the search must not lose one.
+  size_t checked = 0;
+  for (const auto& [device, pci_name] : kb().pci_names) {
+    const auto open = pci_name.find('[');
+    const auto close = pci_name.rfind(']');
+    if (open == std::string::npos || close == std::string::npos || close <= open + 1) continue;
+    const std::string marketing = pci_name.substr(open + 1, close - open - 1);
+    for (std::string_view part : split(marketing, '/')) {
+      const std::string name(trim(part));
+      if (normalize_gpu_name(name).empty()) continue;
+      // One way of writing it per name, in turn (all three for every name cost seconds in ASan).
+      const std::string asked = checked % 3 == 0 ? name : checked % 3 == 1 ? to_lower(name) : "NVIDIA  " + name;
+      const auto found = kb().pci_devices_named(asked);
+      EXPECT_NE(std::find(found.begin(), found.end(), device), found.end()) << asked << " -> " << device;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 // ---- cuda_arch.toml's last_driver_branch against the drivers' own lists --------------------
