@@ -92,16 +92,9 @@ sources = ["https://x"]
 TEST(ExplainRules, OnlyTheKbDirectorysRulesHaveTheirExamplesCheckedAtEachRun) {
   // The built-in rules' examples are the test suite's to check (above); each explain --kb run
   // checks the user's alone, which is what the run can change (all of them cost a second).
-  constexpr const char* kMisses = R"(
-[[rule]]
-id = "misses"
-category = "other"
-patterns = ['wanted']
-examples = ["not it"]
-cause = "c"
-fix = "f"
-sources = ["https://x"]
-)";
+  constexpr const char* kMisses =
+      "[[rule]]\nid = 'misses'\ncategory = 'other'\npatterns = ['wanted']\nexamples = ['not it']\n"
+      "cause = 'c'\nfix = 'f'\nsources = ['https://x']\n";
   RuleLoadResult loaded;
   parse_rule_file(kMisses, "explain/builtin.toml", loaded);
   ASSERT_EQ(loaded.base.rules.size(), 1u);
