@@ -3,24 +3,44 @@
 Runs `gpudoctor bench --json`, then torch.matmul in BF16 on the same N and a device-to-device
 copy of the same bytes with the same method (warm-up, CUDA events, median), and prints both
 with their ratio. Exit status 1 when the BF16 GEMM or the copy is not within 5 % of PyTorch.
-Usage: python3 perf/bench_vs_torch_gpu.py path/to/gpudoctor [default|quick|full]
+Usage: python3 perf/bench_vs_torch_gpu.py path/to/gpudoctor [default|quick|full] [--from BENCH.json]
+(--from: a default-size `bench --json` report already made in this run, instead of a second bench)
 """
 import json
+import re
 import statistics
 import subprocess
 import sys
 
-binary = sys.argv[1]
-mode = sys.argv[2] if len(sys.argv) > 2 else "default"
-args = [binary, "--no-color", "--json", "bench", "--no-history"] + ([f"--{mode}"] if mode != "default" else [])
-proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
-doc = json.loads(proc.stdout)
+argv = sys.argv[1:]
+report = None
+if "--from" in argv:
+    i = argv.index("--from")
+    report = argv[i + 1]
+    del argv[i:i + 2]
+binary = argv[0]
+mode = argv[1] if len(argv) > 1 else "default"
+if report is not None:
+    with open(report, encoding="utf-8") as f:
+        doc = json.load(f)
+else:
+    args = [binary, "--no-color", "--json", "bench", "--no-history"] + ([f"--{mode}"] if mode != "default" else [])
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    doc = json.loads(proc.stdout)
 m = {x["key"]: x for x in doc["measurements"]}
 import torch  # noqa: E402  (after the bench, so torch's CUDA context does not share its time)
 
-# bench_sizes(): quick 4096 / 256 MiB, default 8192 / 1 GiB, full 16384 / 4 GiB.
+# The sizes bench used, from its own words ("cublasGemmEx 8192^3, ...", "copy b = a over 1024 MiB
+# per array ..."); bench_sizes()' defaults (quick 4096 / 256 MiB, default 8192 / 1 GiB, full
+# 16384 / 4 GiB) where a figure is missing.
 n = {"quick": 4096, "default": 8192, "full": 16384}[mode]
 copy_bytes = {"quick": 256 << 20, "default": 1 << 30, "full": 4 << 30}[mode]
+sized = re.search(r" (\d+)\^3,", m.get("gpu0.gemm_bf16", {}).get("detail") or "")
+if sized:
+    n = int(sized.group(1))
+sized = re.search(r" over (\d+) MiB per array", m.get("gpu0.copy", {}).get("detail") or "")
+if sized:
+    copy_bytes = int(sized.group(1)) << 20
 
 
 def timed(fn, warmup=2, min_iter=5, min_s=0.3, max_s=3.0):

@@ -1,80 +1,177 @@
 #!/usr/bin/env bash
-# On a machine with an NVIDIA GPU: builds gpudoctor, runs the GPU-labelled tests, `verify`
-# (text and JSON), `verify --framework pytorch` and `jax` once the build has them, `bench` (and
-# its BF16 GEMM and copy against PyTorch, perf/bench_vs_torch_gpu.py; cuBLASLt and FP8 alone; with
-# several GPUs the topology against nvidia-smi topo -m), `bench --framework pytorch`
-# and `jax` (the training step, quick and default), and prints
-# a short table last. Every step's output is kept under build/device-check/ (override with
-# DEVICE_CHECK_OUT). Exit status: 0 when every step passed, 1 otherwise.
+# On a machine with an NVIDIA GPU: the doctor on a real driver, the GPU-labelled tests, `verify`
+# (text and JSON), `verify --framework pytorch` and `jax`, `bench` (its BF16 GEMM and copy against
+# PyTorch, perf/bench_vs_torch_gpu.py; cuBLASLt and FP8 alone; with several GPUs the topology
+# against nvidia-smi topo -m) with `watch` sampling beside it, `bench --framework pytorch` and
+# `jax` (the training step, quick and default), the HTML report of all of it, and a short table
+# last. Every step's output is kept under build/device-check/ (override with DEVICE_CHECK_OUT).
+#
+#   scripts/device-check.sh               builds the dev preset here, then checks
+#   scripts/device-check.sh --prepare     builds the device preset (self-contained: glibc only)
+#                                          for a GPU machine without the build packages
+#   scripts/device-check.sh --prebuilt    checks with what --prepare built (carried there)
+#
+# The lent GPU machine has CMake and nvcc but none of Debian's -dev packages and no network, so
+# there the check runs --prebuilt: `run` with carry build/device/gpudoctor and
+# build/device/tests/integration/gpu/gpu_tests, command `scripts/device-check.sh --prebuilt`.
+# DEVICE_CHECK_BUDGET_S (seconds) stops starting steps past that time and caps each step's
+# timeout, so the table is printed inside the caller's limit; where $OUT is a folder, the table,
+# the logs (one archive) and the HTML report are copied there. DEVICE_CHECK_BENCH_ARGS is added to
+# the bench runs of our own figures (small sizes for a dry run against the fake libraries, which
+# compute on the CPU: docs/verify.md). DEVICE_CHECK_FRAMEWORKS (default "pytorch jax") names the
+# frameworks verified and benched; DEVICE_CHECK_PREBUILT_DIR (default build/device) the tree that
+# --prebuilt takes gpudoctor and gpu_tests from (tests/fakes/device_check_fake_test.cpp runs the
+# whole script against the fake libraries with the dev tree's). Exit status: 0 when every step
+# passed, 1 otherwise, 2 for a bad argument.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+mode=build
+case "${1:-}" in
+  '') ;;
+  --prepare | --prebuilt) mode=${1#--} ;;
+  *)
+    echo "usage: $0 [--prepare | --prebuilt]" >&2
+    exit 2
+    ;;
+esac
+jobs=$(nproc 2>/dev/null || echo 2)
+prebuilt=${DEVICE_CHECK_PREBUILT_DIR:-build/device}
+device_bin=$prebuilt/gpudoctor
+device_tests=$prebuilt/tests/integration/gpu/gpu_tests
+frameworks=${DEVICE_CHECK_FRAMEWORKS-pytorch jax}
+
+if [ "$mode" = prepare ]; then
+  cmake --preset device >/dev/null && cmake --build --preset device -j"$jobs" || exit 1
+  # Anything beyond glibc would be missing on the GPU machine.
+  for f in "$device_bin" "$device_tests"; do
+    extra=$(ldd "$f" | grep -Ev 'linux-vdso|ld-linux|/libc\.so|/libm\.so|/libdl\.so|/libpthread\.so|/librt\.so')
+    if [ -n "$extra" ]; then
+      echo "$f needs more than glibc:" >&2
+      echo "$extra" >&2
+      exit 1
+    fi
+  done
+  du -b "$device_bin" "$device_tests"
+  echo "carry: [\"$device_bin\", \"$device_tests\"]; command: scripts/device-check.sh --prebuilt"
+  exit 0
+fi
+
 out=${DEVICE_CHECK_OUT:-build/device-check}
 mkdir -p "$out"
-jobs=$(nproc 2>/dev/null || echo 2)
+budget=${DEVICE_CHECK_BUDGET_S:-0}
+bench_args=${DEVICE_CHECK_BENCH_ARGS:-}
+started=$(date +%s)
 rows=()
 failed=0
 
-# step NAME COMMAND...: runs it with its output in $out/NAME.log and adds a row to the table.
+# step NAME TIMEOUT_S COMMAND...: runs it with its output in $out/NAME.log, under a timeout (cut
+# to what the budget leaves), and adds a row to the table. Returns the step's status.
 step() {
-  local name=$1
-  shift
-  local start status
+  local name=$1 limit=$2
+  shift 2
+  local start status rc=0
   start=$(date +%s)
-  if "$@" >"$out/$name.log" 2>&1; then
+  if [ "$budget" -gt 0 ]; then
+    local left=$((budget - (start - started)))
+    if [ "$left" -lt 15 ]; then
+      rows+=("$name|not run|-|the time budget (${budget} s) is spent")
+      failed=1
+      return 1
+    fi
+    [ "$left" -lt "$limit" ] && limit=$left
+  fi
+  timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then
     status=ok
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    status="TIMEOUT (${limit} s)"
+    failed=1
   else
-    status="FAILED ($?)"
+    status="FAILED ($rc)"
     failed=1
   fi
   rows+=("$name|$status|$(($(date +%s) - start)) s|$out/$name.log")
+  return "$rc"
 }
 
-step build sh -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs --target gpudoctor gpu_tests"
-step gpu-tests ctest --preset dev -L gpu --output-on-failure
-step verify build/dev/gpudoctor verify
-step verify-json sh -c "build/dev/gpudoctor --json verify >'$out/verify.json'"
-for framework in pytorch jax; do
-  if build/dev/gpudoctor verify --help 2>/dev/null | grep -q -- '--framework'; then
-    step "verify-$framework" build/dev/gpudoctor verify --framework "$framework"
-  else
-    rows+=("verify-$framework|not built yet|-|verify --framework is not in this build")
+if [ "$mode" = prebuilt ]; then
+  if [ ! -x "$device_bin" ] || [ ! -x "$device_tests" ]; then
+    echo "--prebuilt: $device_bin and $device_tests are missing (scripts/device-check.sh --prepare, then carry them)" >&2
+    exit 1
   fi
+  bin=$device_bin
+  rows+=("build|prebuilt|-|$($bin --version | sed -n 's/^commit: *//p'), device preset")
+  step gpu-tests 420 env GPUDOCTOR_TEST_BINARY="$PWD/$bin" "$device_tests"
+else
+  bin=build/dev/gpudoctor
+  step build 1200 sh -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs --target gpudoctor gpu_tests"
+  step gpu-tests 420 ctest --preset dev -L gpu --output-on-failure
+fi
+
+step machine 30 sh -c "nvidia-smi; $bin --version; python3 -c 'import torch; print(\"torch\", torch.__version__, torch.version.cuda)'; python3 -c 'import jax; print(\"jax\", jax.__version__, jax.devices())'"
+step doctor 60 "$bin" doctor
+step doctor-json 60 sh -c "$bin --json doctor >'$out/doctor.json'"
+step verify 180 "$bin" verify
+step verify-json 180 sh -c "$bin --json verify >'$out/verify.json'"
+for framework in $frameworks; do
+  step "verify-$framework" 180 "$bin" verify --framework "$framework"
 done
 
-step bench build/dev/gpudoctor bench --no-history
-step bench-json sh -c "build/dev/gpudoctor --json bench --no-history >'$out/bench.json'"
+# The whole bench with watch sampling beside it, so that the report shows the card under load.
+"$bin" watch --loop 0.5 --count 600 --jsonl "$out/watch.jsonl" >"$out/watch.log" 2>&1 &
+watcher=$!
+step bench-json 240 sh -c "$bin --json bench --no-history $bench_args >'$out/bench.json'"
+kill "$watcher" 2>/dev/null
+wait "$watcher" 2>/dev/null
 # cuBLASLt on its own: FP16/BF16 tensor-core GEMM and FP8 E4M3 (on a card below CC 8.9 the FP8
 # figure must be "skipped" with "not supported on CC x.y"), each against the datasheet peak.
-step bench-cublaslt sh -c "build/dev/gpudoctor --json bench --no-history --gpu-only --only gemmlt,gemm_fp8 >'$out/bench-cublaslt.json'"
+step bench-cublaslt 120 sh -c "$bin --json bench --no-history --gpu-only --only gemmlt,gemm_fp8 $bench_args >'$out/bench-cublaslt.json'"
+# BF16 GEMM and device copy against torch.matmul and torch's copy_, same sizes, same run.
+if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  step bench-vs-torch 120 python3 perf/bench_vs_torch_gpu.py "$bin" --from "$out/bench.json"
+else
+  rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3")
+fi
 # With two GPUs or more: NVML's topology matrix (peer copies against their links, and NCCL), held
 # against nvidia-smi topo -m cell by cell.
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$gpus" -ge 2 ]; then
-  step bench-topology sh -c "build/dev/gpudoctor --json bench --no-history --gpu-only --only peer >'$out/bench-topology.json'"
-  step topo-vs-nvidia-smi sh -c "nvidia-smi topo -m >'$out/nvidia-smi-topo.txt' && python3 perf/bench_topology_vs_nvidia_smi.py '$out/bench-topology.json' '$out/nvidia-smi-topo.txt'"
+  step bench-topology 120 sh -c "$bin --json bench --no-history --gpu-only --only peer >'$out/bench-topology.json'"
+  step topo-vs-nvidia-smi 30 sh -c "nvidia-smi topo -m >'$out/nvidia-smi-topo.txt' && python3 perf/bench_topology_vs_nvidia_smi.py '$out/bench-topology.json' '$out/nvidia-smi-topo.txt'"
 else
   rows+=("bench-topology|not run|-|$gpus GPU(s): the topology needs two")
 fi
-# BF16 GEMM and device copy against torch.matmul and torch's copy_, same sizes, same run.
-if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-  step bench-vs-torch python3 perf/bench_vs_torch_gpu.py build/dev/gpudoctor
-else
-  rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3")
-fi
-
-# The training step through each framework (ResNet-50: CPU, GPU FP32, mixed precision; data-parallel
-# with several GPUs), text and JSON; quick first (ResNet-18), which is cheap.
-for framework in pytorch jax; do
-  step "bench-$framework-quick" build/dev/gpudoctor bench --no-history --quick --framework "$framework"
-  step "bench-$framework" sh -c "build/dev/gpudoctor --json bench --no-history --framework $framework >'$out/bench-$framework.json'"
+# The report before the slow framework steps, so that the budget leaves it. Its exit status is
+# the doctor's (its own step above): written is what counts here.
+step report 60 sh -c "$bin report --html '$out/report.html' --from-json '$out/doctor.json' --verify '$out/verify.json' \
+  --bench '$out/bench.json' --watch '$out/watch.jsonl'; [ \$? -le 1 ] && [ -s '$out/report.html' ]"
+# The training step through each framework (ResNet-18 quick; ResNet-50: CPU, GPU FP32, mixed
+# precision; data-parallel with several GPUs), quick first, which is cheap.
+for framework in $frameworks; do
+  step "bench-$framework-quick" 180 "$bin" bench --no-history --quick --framework "$framework"
+done
+for framework in $frameworks; do
+  step "bench-$framework" 300 sh -c "$bin --json bench --no-history --framework $framework >'$out/bench-$framework.json'"
 done
 
+# The figures that the issues' checks name, then the table (a caller that keeps only the end of
+# the output still has both).
+for log in bench-vs-torch verify; do
+  [ -f "$out/$log.log" ] && { echo "== $log"; tail -n 40 "$out/$log.log"; }
+done
 card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
-echo
-echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card"
-printf '%-22s %-14s %-8s %s\n' step result time log
-for row in "${rows[@]}"; do
-  IFS='|' read -r name status seconds log <<<"$row"
-  printf '%-22s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
-done
+{
+  echo
+  echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card ($(($(date +%s) - started)) s)"
+  printf '%-22s %-14s %-8s %s\n' step result time log
+  for row in "${rows[@]}"; do
+    IFS='|' read -r name status seconds log <<<"$row"
+    printf '%-22s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
+  done
+} | tee "$out/table.txt"
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  cp "$out/table.txt" "$OUT/device-check-table.txt"
+  [ -f "$out/report.html" ] && cp "$out/report.html" "$OUT/device-check-report.html"
+  tar -czf "$OUT/device-check-logs.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
+fi
 exit "$failed"

@@ -4,6 +4,7 @@
 /// HostProcessRunner::kMaxOutputBytes per stream, and a run that timed out or died from a signal
 /// says so instead of passing for an exit status.
 #include <chrono>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -53,15 +54,23 @@ inline std::string shell_quote(std::string_view s) {
   return q + "'";
 }
 
-/// The built gpudoctor with these arguments, no shell in between.
+/// The gpudoctor under test: the one built beside this binary, or $GPUDOCTOR_TEST_BINARY where
+/// set (scripts/device-check.sh carries gpu_tests and gpudoctor to a GPU machine, where the
+/// build tree's absolute path does not exist).
+inline std::string gpudoctor_binary() {
+  const char* path = std::getenv("GPUDOCTOR_TEST_BINARY");
+  return path != nullptr && *path != '\0' ? path : GPUDOCTOR_BINARY;
+}
+
+/// The gpudoctor under test with these arguments, no shell in between.
 inline RunResult run_gpudoctor(std::vector<std::string> args, std::chrono::milliseconds deadline = kRunDeadline) {
-  args.insert(args.begin(), GPUDOCTOR_BINARY);
+  args.insert(args.begin(), gpudoctor_binary());
   return run_command(args, deadline);
 }
 
-/// The built gpudoctor with arguments written as shell text (`--gpu 'RTX 3060' 2>&1`).
+/// The gpudoctor under test with arguments written as shell text (`--gpu 'RTX 3060' 2>&1`).
 inline RunResult run_gpudoctor_shell(const std::string& args, std::chrono::milliseconds deadline = kRunDeadline) {
-  return run_shell("exec " + shell_quote(GPUDOCTOR_BINARY) + " " + args, deadline);
+  return run_shell("exec " + shell_quote(gpudoctor_binary()) + " " + args, deadline);
 }
 
 }  // namespace gpudoctor::testing
