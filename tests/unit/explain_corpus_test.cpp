@@ -99,11 +99,13 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
 // each with the cause its thread confirmed, in three rounds. Each round was measured before any
 // rule was written from it (98 logs: 41 first, 48 in the first three, 21 unanswered; 43 more:
 // 18, 25, 6; 40 more: 14, 15, 10), then rules were written from where their messages come from
-// (all 181: 106, 133, 6). Its labels are one reader's and some causes fit two categories, so this
-// is a floor against regressions, not a per-case requirement.
+// (all 181: 106, 133, 6). Three more rounds followed (docs/explain.md, "How well it does"); the
+// sixth, 64 logs of 2026-12-04, brings the file to 407 (247 first, 302 in the first three, 35
+// unanswered). Its labels are one reader's and some causes fit two categories, so this is a floor
+// against regressions, not a per-case requirement.
 TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   const auto cases = load_corpus("issue-threads.jsonl");
-  ASSERT_GE(cases.size(), 340u) << "tests/corpus/issue-threads.jsonl missing or short";
+  ASSERT_GE(cases.size(), 407u) << "tests/corpus/issue-threads.jsonl missing or short";
   const RuleMatcher& matcher = testing::builtin_matcher();
   Tally text, plat;
   size_t unanswered = 0;
@@ -120,9 +122,9 @@ TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   std::cout << "[issue threads] text only : " << text.str() << ", " << unanswered << " unanswered\n"
             << "[issue threads] + platform: " << plat.str() << "\n";
   // Two cases of slack below the figures in docs/explain.md.
-  EXPECT_GE(text.top1, 209u) << text.str();
-  EXPECT_GE(text.top3, 254u) << text.str();
-  EXPECT_LE(unanswered, 32u);
+  EXPECT_GE(text.top1, 245u) << text.str();
+  EXPECT_GE(text.top3, 300u) << text.str();
+  EXPECT_LE(unanswered, 37u);
 }
 
 // Every category of the corpus README has at least one rule (the rule base covers them all).

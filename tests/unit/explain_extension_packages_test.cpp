@@ -416,5 +416,39 @@ TEST(ExplainExtensionPackages, AnMmcvOpWithoutItsCudaImplementationIsAMmcvBuiltW
   EXPECT_EQ(r.matches.front().category, "other");
 }
 
+// DGL's device registry (src/runtime/c_runtime_api.cc, DeviceAPIManager::GetAPI) refuses a device
+// type its build has no API for, in the package's own words: a CPU build of DGL.
+TEST(ExplainExtensionPackages, DglWithoutItsCudaDeviceApiIsACpuBuildOfDgl) {
+  for (const char* line :
+       {"dgl._ffi.base.DGLError: [10:31:07] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check failed: allow_missing: "
+        "Device API cuda is not enabled. Please install the cuda version of dgl.",
+        "DGLError: [09:02:44] /tmp/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu "
+        "is not enabled. Please install the cuda version of dgl."}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "dgl-cpu-build")) << line;
+    EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+    EXPECT_NE(r.matches.front().fix.find("data.dgl.ai/wheels"), std::string::npos) << r.matches.front().fix;
+  }
+}
+
+// bitsandbytes before 0.43 (cuda_setup/main.py) looked for Linux's libcudart.so on every
+// platform; on native Windows its paths print as WindowsPath(...), and no Windows binary existed.
+TEST(ExplainExtensionPackages, OldBitsandbytesSearchingLibcudartOnWindowsIsNativeWindows) {
+  const auto windows = explain_no_facts(
+      "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n"
+      "The following directories listed in your path were found to be non-existent: "
+      "{WindowsPath('C:/Users/me/miniconda3/envs/lora/lib')}\n");
+  ASSERT_FALSE(windows.matches.empty());
+  EXPECT_EQ(windows.matches.front().category, "windows-native-gpu-unsupported") << windows.matches.front().rule;
+  EXPECT_EQ(windows.matches.front().rule, "bitsandbytes-libcudart-not-found/windows-before-0.43");
+  // On Linux the same search is the runtime library off the loader's path.
+  const auto linux_log = explain_no_facts(
+      "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n"
+      "The following directories listed in your path were found to be non-existent: "
+      "{PosixPath('/usr/local/cuda/lib64')}\n");
+  ASSERT_TRUE(leads_with(linux_log, "bitsandbytes-libcudart-not-found"));
+  EXPECT_EQ(linux_log.matches.front().category, "path-or-env-misconfigured");
+}
+
 }  // namespace
 }  // namespace gpudoctor

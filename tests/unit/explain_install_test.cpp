@@ -290,5 +290,15 @@ TEST(ExplainInstall, ALibrarySayingItsBuildHasNoGpuSupportIsTheBuild) {
                          "torch-not-compiled-with-cuda"));
 }
 
+// The shell quoting the path it could not run ('...nvcc': No such file or directory), as a
+// build's subprocess error prints it; with a toolkit installed, the variable points elsewhere.
+TEST(ExplainInstall, AQuotedNvccPathThatIsNotThereIsNvccNotFound) {
+  const auto r = explain_no_facts("/bin/sh: 1: ':/usr/local/cuda-11.3/bin/nvcc': No such file or directory\n");
+  ASSERT_TRUE(leads_with(r, "nvcc-not-found"));
+  EXPECT_NE(find_rule(r, "nvcc-not-found/env"), nullptr);
+  const auto plain = explain_no_facts("/usr/local/cuda-12.1/bin/nvcc': No such file or directory\n");
+  EXPECT_TRUE(leads_with(plain, "nvcc-not-found"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -227,5 +227,17 @@ TEST(ExplainJax, XlaFallingBackToTheDriversPtxCompilerIsAMissingPtxasWarning) {
   EXPECT_NE(both.matches.front().rule, "xla-ptx-compiled-by-driver");
 }
 
+// XLA's GEMM autotuner (service/gpu/gemm_algorithm_picker.cc) RET_CHECKs that the stream's BLAS
+// can list its algorithms: cuBLAS did not start in this process.
+TEST(ExplainJax, GemmAlgorithmPickerWithoutBlasIsCublasThatDidNotStart) {
+  const auto r = explain_no_facts(
+      "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: RET_CHECK failure "
+      "(external/xla/xla/service/gpu/gemm_algorithm_picker.cc:283) "
+      "stream->parent()->GetBlasGemmAlgorithms(stream, &algorithms)\n");
+  ASSERT_TRUE(leads_with(r, "xla-gemm-algorithms-unavailable"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  EXPECT_NE(find_rule(r, "xla-gemm-algorithms-unavailable/memory"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

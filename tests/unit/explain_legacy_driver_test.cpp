@@ -159,5 +159,21 @@ TEST(ExplainLegacyDriver, NoDeviceOnAMachineWhoseDriverDropsItsGpu) {
   EXPECT_NE(r2.matches.front().rule, "cuinit-no-device/legacy-gpu");
 }
 
+// Omniverse Kit's GPU foundation (Isaac Sim, Isaac Lab) checks the driver against its own
+// supported range before RTX starts and names both; below the range is an old driver.
+TEST(ExplainLegacyDriver, OmniverseRefusingTheDriverNamesTheInstalledOne) {
+  const auto r = testing::explain_no_facts(
+      "2024-03-02T10:11:12Z [1,234ms] [Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver "
+      "is unsupported or has known issues.\n"
+      "Reason for failure: The minimum Omniverse RTX requirement on Linux\n"
+      "Installed driver: 525.60\n"
+      "The unsupported driver range: [0.0, 535.129)\n"
+      "2024-03-02T10:11:12Z [1,234ms] [Error] [carb.scenerenderer-rtx.plugin] rtx driver verification failed.\n");
+  ASSERT_TRUE(leads_with(r, "omniverse-driver-unsupported"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_NE(r.matches.front().cause.find("525.60"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().cause.find("535.129"), std::string::npos) << r.matches.front().cause;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -13,6 +13,7 @@
 namespace gpudoctor {
 namespace {
 
+using testing::among_first_three;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -169,6 +170,58 @@ TEST(ExplainMemory, OperationNotSupportedOnAllocationIsTheAsyncAllocator) {
       "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
   ASSERT_TRUE(leads_with(r, "torch-cuda-operation-not-supported"));
   EXPECT_TRUE(contains(r.matches.front().fix, "--disable-cuda-malloc")) << r.matches.front().fix;
+}
+
+// A request larger than any GPU's memory (the largest has under 300 GB) is a size computed
+// wrong, not a shortage: "reduce the batch size" would not help.
+TEST(ExplainMemory, ASizeNoGpuHasIsNotAMemoryShortage) {
+  for (const char* line :
+       {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16777216.00 GiB. GPU 0 has a total capacity "
+        "of 11.76 GiB of which 9.20 GiB is free.",
+        "RuntimeError: CUDA out of memory. Tried to allocate 25.50 TiB (GPU 0; 79.15 GiB total capacity; 1.02 GiB "
+        "already allocated; 77.40 GiB free; 1.05 GiB reserved in total by PyTorch)",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+        "18446744073709551600 bytes."}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "allocation-larger-than-any-gpu")) << line;
+    EXPECT_EQ(r.matches.front().category, "wrong-framework-build") << line;
+    EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << line;
+    EXPECT_EQ(find_rule(r, "xla-resource-exhausted"), nullptr) << line;
+    EXPECT_NE(find_rule(r, "allocation-larger-than-any-gpu/program-bug"), nullptr) << line;
+  }
+  // Sizes a GPU can lack stay ordinary out-of-memory answers.
+  for (const char* line :
+       {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 640.00 GiB. GPU 0 has a total capacity of "
+        "79.15 GiB",
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 3.94 GiB total capacity)",
+        "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 8589934592 bytes."}) {
+    const auto r = explain_no_facts(line);
+    EXPECT_EQ(find_rule(r, "allocation-larger-than-any-gpu"), nullptr) << line;
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(r.matches.front().category, "out-of-memory") << line;
+  }
+}
+
+// TensorFlow's op kernels log a failed Status as "<CODE>: <message>" (op_kernel.cc); an allocation
+// that failed is RESOURCE_EXHAUSTED.
+TEST(ExplainMemory, TensorflowsResourceExhaustedAllocationIsOutOfMemory) {
+  const auto r = explain_no_facts(
+      "2023-02-11 10:12:40.114530: W tensorflow/core/framework/op_kernel.cc:1780] OP_REQUIRES failed at "
+      "conv_ops.cc:1068 : RESOURCE_EXHAUSTED: failed to allocate memory\n");
+  ASSERT_TRUE(leads_with(r, "tf-oom"));
+  EXPECT_EQ(r.matches.front().category, "out-of-memory");
+}
+
+// XLA's kernel launch (stream_executor's LaunchKernel: "Failed to launch CUDA kernel: NAME with
+// block dimensions: ...") out of memory, also without the runtime executable's prefix; with JAX's
+// preallocation, another process on the GPU is the usual reason a one-block kernel finds none.
+TEST(ExplainMemory, XlaKernelLaunchOutOfMemoryNamesPreallocation) {
+  const auto r = explain_no_facts(
+      "jax.errors.JaxRuntimeError: INTERNAL: Failed to launch CUDA kernel: loop_add_fusion with block dimensions: "
+      "256x1x1 and grid dimensions: 4x1x1: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_TRUE(leads_with(r, "xla-resource-exhausted"));
+  EXPECT_TRUE(among_first_three(r, "memory-growth/allocator"));
+  EXPECT_NE(find_rule(r, "xla-resource-exhausted/preallocation"), nullptr);
 }
 
 }  // namespace
