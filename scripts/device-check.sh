@@ -64,25 +64,65 @@ started=$(date +%s)
 rows=()
 failed=0
 
+# The table so far, printed and (where $OUT is a folder) copied there with the logs after every
+# step: a run cut off at the caller's limit still returns what it did.
+table() {
+  local card
+  card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
+  echo
+  echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card ($(($(date +%s) - started)) s)"
+  printf '%-22s %-14s %-8s %s\n' step result time log
+  for row in "${rows[@]}"; do
+    IFS='|' read -r name status seconds log <<<"$row"
+    printf '%-22s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
+  done
+}
+save() {
+  table >"$out/table.txt"
+  if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+    cp "$out/table.txt" "$OUT/device-check-table.txt"
+    [ -f "$out/report.html" ] && cp "$out/report.html" "$OUT/device-check-report.html"
+    tar -czf "$OUT/device-check-logs.tar.gz" -C "$(dirname "$out")" "$(basename "$out")" 2>/dev/null
+  fi
+  return 0
+}
+
 # step NAME TIMEOUT_S COMMAND...: runs it with its output in $out/NAME.log, under a timeout (cut
-# to what the budget leaves), and adds a row to the table. Returns the step's status.
+# to what the budget leaves), and adds a row to the table. Each step is a session of its own, and
+# whatever of it is left when it ends is killed: a timed-out step must not keep the GPU busy under
+# the next one. A test binary's skipped tests are counted in its result ("ok, 3 skipped"); the
+# doctor's exit status 1 means it has findings (its report says which), not that it failed.
 step() {
   local name=$1 limit=$2
   shift 2
-  local start status rc=0
+  local start status rc=0 pid
   start=$(date +%s)
   if [ "$budget" -gt 0 ]; then
     local left=$((budget - (start - started)))
     if [ "$left" -lt 15 ]; then
       rows+=("$name|not run|-|the time budget (${budget} s) is spent")
       failed=1
+      save
       return 1
     fi
     [ "$left" -lt "$limit" ] && limit=$left
   fi
-  timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1 || rc=$?
-  if [ "$rc" -eq 0 ]; then
+  if command -v setsid >/dev/null; then
+    setsid timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1 &
+  else
+    timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1 &
+  fi
+  pid=$!
+  wait "$pid" || rc=$?
+  command -v pkill >/dev/null && pkill -KILL -s "$pid" 2>/dev/null
+  local skipped
+  skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$out/$name.log")
+  if [ "$rc" -eq 0 ] && [ -n "$skipped" ]; then
+    status="ok, $skipped skipped"
+  elif [ "$rc" -eq 0 ]; then
     status=ok
+  elif [ "$rc" -eq 1 ] && [ "${name%%-*}" = doctor ]; then
+    status="findings (1)"
   elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     status="TIMEOUT (${limit} s)"
     failed=1
@@ -91,6 +131,7 @@ step() {
     failed=1
   fi
   rows+=("$name|$status|$(($(date +%s) - start)) s|$out/$name.log")
+  save
   return "$rc"
 }
 
@@ -101,77 +142,72 @@ if [ "$mode" = prebuilt ]; then
   fi
   bin=$device_bin
   rows+=("build|prebuilt|-|$($bin --version | sed -n 's/^commit: *//p'), device preset")
-  step gpu-tests 420 env GPUDOCTOR_TEST_BINARY="$PWD/$bin" "$device_tests"
 else
   bin=build/dev/gpudoctor
   step build 1200 sh -c "cmake --preset dev >/dev/null && cmake --build --preset dev -j$jobs --target gpudoctor gpu_tests"
-  step gpu-tests 420 ctest --preset dev -L gpu --output-on-failure
 fi
+case $bin in
+  /*) ;;
+  *) bin=$PWD/$bin ;;
+esac
 
-step machine 30 sh -c "nvidia-smi; $bin --version; python3 -c 'import torch; print(\"torch\", torch.__version__, torch.version.cuda)'; python3 -c 'import jax; print(\"jax\", jax.__version__, jax.devices())'"
+# What the machine is; only nvidia-smi and gpudoctor must answer.
+step machine 60 sh -c "nvidia-smi && $bin --version && { python3 -c 'import torch; print(\"torch\", torch.__version__, torch.version.cuda, torch.cuda.is_available())' || true; } && { python3 -c 'import jax; print(\"jax\", jax.__version__, jax.devices())' || true; }"
 step doctor 60 "$bin" doctor
-step doctor-json 60 sh -c "$bin --json doctor >'$out/doctor.json'"
-step verify 180 "$bin" verify
-step verify-json 180 sh -c "$bin --json verify >'$out/verify.json'"
-for framework in $frameworks; do
-  step "verify-$framework" 180 "$bin" verify --framework "$framework"
-done
+step doctor-json 60 sh -c "'$bin' --json doctor >'$out/doctor.json'"
+step verify-json 180 sh -c "'$bin' --json verify >'$out/verify.json'"
 
 # The whole bench with watch sampling beside it, so that the report shows the card under load.
 "$bin" watch --loop 0.5 --count 600 --jsonl "$out/watch.jsonl" >"$out/watch.log" 2>&1 &
 watcher=$!
-step bench-json 240 sh -c "$bin --json bench --no-history $bench_args >'$out/bench.json'"
+step bench-json 240 sh -c "'$bin' --json bench --no-history $bench_args >'$out/bench.json'"
 kill "$watcher" 2>/dev/null
 wait "$watcher" 2>/dev/null
-# cuBLASLt on its own: FP16/BF16 tensor-core GEMM and FP8 E4M3 (on a card below CC 8.9 the FP8
-# figure must be "skipped" with "not supported on CC x.y"), each against the datasheet peak.
-step bench-cublaslt 120 sh -c "$bin --json bench --no-history --gpu-only --only gemmlt,gemm_fp8 $bench_args >'$out/bench-cublaslt.json'"
 # BF16 GEMM and device copy against torch.matmul and torch's copy_, same sizes, same run.
-if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+if grep -q 'torch .* True$' "$out/machine.log" 2>/dev/null; then
   step bench-vs-torch 120 python3 perf/bench_vs_torch_gpu.py "$bin" --from "$out/bench.json"
 else
-  rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3")
+  rows+=("bench-vs-torch|not run|-|no PyTorch with CUDA in python3 (machine.log)")
 fi
+# The report now, so that the budget leaves it. Its exit status is the doctor's (its own step
+# above): written is what counts here.
+step report 60 sh -c "'$bin' report --html '$out/report.html' --from-json '$out/doctor.json' --verify '$out/verify.json' \
+  --bench '$out/bench.json' --watch '$out/watch.jsonl'; [ \$? -le 1 ] && [ -s '$out/report.html' ]"
+# cuBLASLt on its own: FP16/BF16 tensor-core GEMM and FP8 E4M3 (on a card below CC 8.9 the FP8
+# figure must be "skipped" with "not supported on CC x.y"), each against the datasheet peak.
+step bench-cublaslt 120 sh -c "'$bin' --json bench --no-history --gpu-only --only gemmlt,gemm_fp8 $bench_args >'$out/bench-cublaslt.json'"
 # With two GPUs or more: NVML's topology matrix (peer copies against their links, and NCCL), held
 # against nvidia-smi topo -m cell by cell.
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+gpus=$(timeout 20 nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$gpus" -ge 2 ]; then
-  step bench-topology 120 sh -c "$bin --json bench --no-history --gpu-only --only peer >'$out/bench-topology.json'"
+  step bench-topology 120 sh -c "'$bin' --json bench --no-history --gpu-only --only peer >'$out/bench-topology.json'"
   step topo-vs-nvidia-smi 30 sh -c "nvidia-smi topo -m >'$out/nvidia-smi-topo.txt' && python3 perf/bench_topology_vs_nvidia_smi.py '$out/bench-topology.json' '$out/nvidia-smi-topo.txt'"
 else
   rows+=("bench-topology|not run|-|$gpus GPU(s): the topology needs two")
 fi
-# The report before the slow framework steps, so that the budget leaves it. Its exit status is
-# the doctor's (its own step above): written is what counts here.
-step report 60 sh -c "$bin report --html '$out/report.html' --from-json '$out/doctor.json' --verify '$out/verify.json' \
-  --bench '$out/bench.json' --watch '$out/watch.jsonl'; [ \$? -le 1 ] && [ -s '$out/report.html' ]"
+for framework in $frameworks; do
+  step "verify-$framework" 180 "$bin" verify --framework "$framework"
+done
+# The GPU-labelled tests: verify and bench --quick again, with their assertions.
+if [ "$mode" = prebuilt ]; then
+  step gpu-tests 200 env GPUDOCTOR_TEST_BINARY="$bin" "$device_tests"
+else
+  step gpu-tests 200 ctest --preset dev -L gpu --output-on-failure
+fi
 # The training step through each framework (ResNet-18 quick; ResNet-50: CPU, GPU FP32, mixed
 # precision; data-parallel with several GPUs), quick first, which is cheap.
 for framework in $frameworks; do
   step "bench-$framework-quick" 180 "$bin" bench --no-history --quick --framework "$framework"
 done
 for framework in $frameworks; do
-  step "bench-$framework" 300 sh -c "$bin --json bench --no-history --framework $framework >'$out/bench-$framework.json'"
+  step "bench-$framework" 300 sh -c "'$bin' --json bench --no-history --framework $framework >'$out/bench-$framework.json'"
 done
 
 # The figures that the issues' checks name, then the table (a caller that keeps only the end of
 # the output still has both).
-for log in bench-vs-torch verify; do
+for log in bench-vs-torch gpu-tests; do
   [ -f "$out/$log.log" ] && { echo "== $log"; tail -n 40 "$out/$log.log"; }
 done
-card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
-{
-  echo
-  echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card ($(($(date +%s) - started)) s)"
-  printf '%-22s %-14s %-8s %s\n' step result time log
-  for row in "${rows[@]}"; do
-    IFS='|' read -r name status seconds log <<<"$row"
-    printf '%-22s %-14s %-8s %s\n' "$name" "$status" "$seconds" "$log"
-  done
-} | tee "$out/table.txt"
-if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  cp "$out/table.txt" "$OUT/device-check-table.txt"
-  [ -f "$out/report.html" ] && cp "$out/report.html" "$OUT/device-check-report.html"
-  tar -czf "$OUT/device-check-logs.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
-fi
+save
+table
 exit "$failed"

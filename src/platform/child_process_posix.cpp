@@ -7,11 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
@@ -64,6 +66,58 @@ namespace {
 
 using Clock = ChildProcess::Clock;
 using posix_child::OwnedFd;
+
+// The process groups of running children. A child in a group of its own does not get the
+// terminal's Ctrl-C, and one left behind when gpudoctor ends would keep a GPU busy (or hung)
+// with nobody to read it or enforce its deadline. So a signal that ends gpudoctor (SIGINT,
+// SIGTERM, SIGHUP, where nobody else handles it) kills these groups first. Fixed slots of
+// lock-free atomics: all a signal handler may touch. A child beyond the slots is not
+// remembered; its deadline still applies while gpudoctor lives.
+constexpr size_t kGroupSlots = 256;
+std::atomic<pid_t> g_running_groups[kGroupSlots];
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+
+void remember_group(pid_t group) {
+  for (auto& slot : g_running_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, group)) return;
+  }
+}
+
+/// At the leader's reaping: the id may be reused by an unrelated group once its members are
+/// gone, so it is never killed by this list after that.
+void forget_group(pid_t group) {
+  for (auto& slot : g_running_groups) {
+    pid_t expected = group;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+void kill_groups_then_end(int sig) {
+  for (auto& slot : g_running_groups) {
+    const pid_t group = slot.load();
+    if (group > 0) ::kill(-group, SIGKILL);
+  }
+  // Then the signal's own default action, so that the exit status says what ended us.
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void kill_groups_on_ending_signals() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      if (::sigaction(sig, nullptr, &current) != 0) continue;
+      // Ignored (nohup, a watched command's Ctrl-C) or someone else's handler: left alone.
+      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
+      struct sigaction handler {};
+      handler.sa_handler = kill_groups_then_end;
+      sigemptyset(&handler.sa_mask);
+      ::sigaction(sig, &handler, nullptr);
+    }
+  });
+}
 
 /// A close-on-exec pipe whose ends are never 0, 1 or 2: dup2 onto a standard descriptor in
 /// the spawn actions would otherwise be a no-op that leaves close-on-exec set.
@@ -237,6 +291,7 @@ struct ChildProcess::Impl : ChildProcess::State {
     int st = 0;
     pid_t r = ::waitpid(pid, &st, WNOHANG);
     if (r == 0 || (r < 0 && errno == EINTR)) return false;
+    if (own_group) forget_group(pid);
     ended = true;
     ended_at = Clock::now();
     pidfd.reset();
@@ -318,6 +373,7 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
   if (spec.own_group) {
     flags |= POSIX_SPAWN_SETPGROUP;
     posix_spawnattr_setpgroup(&attr, 0);
+    kill_groups_on_ending_signals();
   }
   posix_spawnattr_setflags(&attr, flags);
 
@@ -347,6 +403,7 @@ Result<ChildProcess> ChildProcess::spawn(const ChildSpec& spec) {
     return Error{kind_for_spawn_errno(rc), std::string("cannot run: ") + std::strerror(rc), program, rc};
   }
   impl->pid = pid;
+  if (spec.own_group) remember_group(pid);
 #ifdef SYS_pidfd_open
   // pidfd_open's descriptor is close-on-exec by definition.
   impl->pidfd = OwnedFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
@@ -438,6 +495,7 @@ void ChildProcess::kill() {
   do {
     r = ::waitpid(p.pid, &st, 0);
   } while (r < 0 && errno == EINTR);
+  if (p.own_group) forget_group(p.pid);
   p.ended = true;
   p.ended_at = Clock::now();
   p.pidfd.reset();

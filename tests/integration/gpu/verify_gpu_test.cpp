@@ -14,6 +14,14 @@ bool driver_loaded() {
   return ::access("/proc/driver/nvidia/version", F_OK) == 0 || ::access("/dev/nvidiactl", F_OK) == 0;
 }
 
+// Runs everywhere: the gpudoctor these tests drive answers (scripts/device-check.sh --prebuilt names
+// a carried one in GPUDOCTOR_TEST_BINARY; a wrong path would otherwise only show as skips).
+TEST(GpuTestsSetup, TheGpudoctorUnderTestAnswers) {
+  auto r = testing::run_gpudoctor({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << testing::gpudoctor_binary() << ": " << r.err;
+  EXPECT_NE(r.out.find("gpudoctor"), std::string::npos) << r.out;
+}
+
 TEST(VerifyOnGpu, EveryStepThatCanRunPasses) {
   if (!driver_loaded()) GTEST_SKIP() << "no NVIDIA driver loaded on this machine: the GPU path is tested by the fakes";
   auto r = testing::run_gpudoctor({"--json", "verify"}, std::chrono::minutes(10));
