@@ -6,27 +6,21 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_text;
 using testing::run_shell;
 using testing::shell_quote;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// The table's rows, step name -> result ("ok", "FAILED (1)", "not run" ...).
 std::map<std::string, std::string> table_rows(const std::string& out) {
@@ -89,7 +83,7 @@ TEST_F(DeviceCheck, EveryStepRunsAndTheTableAndFilesComeBack) {
   }
   // Here the GPU tests skip (no driver); the one that checks the carried binary runs.
   EXPECT_EQ(rows["gpu-tests"], "ok, 3 skipped") << r.out;
-  EXPECT_NE(read_file(dir_ / "logs" / "gpu-tests.log").find("[       OK ] GpuTestsSetup.TheGpudoctorUnderTestAnswers"),
+  EXPECT_NE(read_text(dir_ / "logs" / "gpu-tests.log").find("[       OK ] GpuTestsSetup.TheGpudoctorUnderTestAnswers"),
             std::string::npos);
   EXPECT_EQ(rows["machine"].rfind("FAILED", 0), 0U) << "nvidia-smi is not here: " << rows["machine"];
   EXPECT_TRUE(rows["doctor"] == "ok" || rows["doctor"] == "findings (1)") << rows["doctor"];
@@ -97,20 +91,20 @@ TEST_F(DeviceCheck, EveryStepRunsAndTheTableAndFilesComeBack) {
   EXPECT_EQ(rows.count("verify-pytorch"), 0U) << "DEVICE_CHECK_FRAMEWORKS is empty";
 
   const fs::path logs = dir_ / "logs";
-  auto verify = nlohmann::json::parse(read_file(logs / "verify.json"), nullptr, false);
+  auto verify = nlohmann::json::parse(read_text(logs / "verify.json"), nullptr, false);
   ASSERT_TRUE(verify.is_object());
   EXPECT_EQ(verify["passed"], true);
-  auto bench = nlohmann::json::parse(read_file(logs / "bench.json"), nullptr, false);
+  auto bench = nlohmann::json::parse(read_text(logs / "bench.json"), nullptr, false);
   ASSERT_TRUE(bench.is_object());
   bool bf16 = false;
   for (const auto& m : bench["measurements"]) bf16 = bf16 || (m["key"] == "gpu0.gemm_bf16" && m["status"] == "ok");
   EXPECT_TRUE(bf16) << "the figure perf/bench_vs_torch_gpu.py compares";
   // watch sampled beside the bench: the report's charts over time.
-  EXPECT_FALSE(read_file(logs / "watch.jsonl").empty());
+  EXPECT_FALSE(read_text(logs / "watch.jsonl").empty());
 
   const fs::path back = dir_ / "returned";
-  EXPECT_NE(r.out.find(read_file(back / "device-check-table.txt")), std::string::npos);
-  const std::string html = read_file(back / "device-check-report.html");
+  EXPECT_NE(r.out.find(read_text(back / "device-check-table.txt")), std::string::npos);
+  const std::string html = read_text(back / "device-check-report.html");
   EXPECT_NE(html.find("NVIDIA H100 80GB HBM3"), std::string::npos) << "the fake cards in the report";
   auto listing = run_shell("tar -tzf " + shell_quote((back / "device-check-logs.tar.gz").string()));
   EXPECT_NE(listing.out.find("logs/verify.json"), std::string::npos) << listing.out << listing.err;

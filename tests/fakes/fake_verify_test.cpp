@@ -7,24 +7,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_text;
 using testing::run_shell;
 using testing::shell_quote;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class FakeVerify : public ::testing::Test {
  protected:
@@ -42,7 +36,7 @@ class FakeVerify : public ::testing::Test {
   testing::RunResult verify(const std::string& extra, const std::string& flags = "",
                             const std::string& lib_path = GPUDOCTOR_FAKE_LIB_DIR) {
     fs::path scenario = dir_ / "scenario.ini";
-    std::ofstream(scenario) << read_file(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini") << "\n"
+    std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini") << "\n"
                             << extra << "\n";
     std::string line = "LD_LIBRARY_PATH=" + shell_quote(lib_path) +
                        " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
@@ -270,7 +264,7 @@ TEST_F(FakeVerify, NoDriverSaysSoAndSkipsTheRestWithTheReason) {
 
 TEST_F(FakeVerify, TextReportNamesTheFailingStep) {
   fs::path scenario = dir_ / "text.ini";
-  std::ofstream(scenario) << read_file(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini")
+  std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini")
                           << "\n[kernel]\nresult = wrong\n";
   auto r = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " GPUDOCTOR_FAKE_DRIVER=" +
                      shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) + " verify --quick");

@@ -6,30 +6,24 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "platform/child_process.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_text;
 using namespace std::chrono_literals;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// The state letter and parent of /proc/PID/stat; nullopt once the process is gone.
 std::optional<std::pair<char, pid_t>> stat_of(pid_t pid) {
-  const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
   const size_t close = stat.rfind(')');
   if (close == std::string::npos || close + 4 >= stat.size()) return std::nullopt;
   std::istringstream rest(stat.substr(close + 2));
