@@ -64,11 +64,14 @@ started=$(date +%s)
 rows=()
 failed=0
 
+# The card, asked once and under a timeout: the table is written after every step, and a wedged
+# driver can hang nvidia-smi.
+card=$( (timeout 20 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null ||
+  echo "nvidia-smi not found or not answering") | paste -sd ';' -)
+
 # The table so far, printed and (where $OUT is a folder) copied there with the logs after every
 # step: a run cut off at the caller's limit still returns what it did.
 table() {
-  local card
-  card=$( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi not found") | paste -sd ';' -)
   echo
   echo "device check $(date -u '+%Y-%m-%d %H:%M UTC') on: $card ($(($(date +%s) - started)) s)"
   printf '%-22s %-14s %-8s %s\n' step result time log

@@ -12,13 +12,13 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "explain/watched_command.hpp"
 #include "gpu/isolated_child.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace testing {
@@ -29,15 +29,10 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = ChildProcess::Clock;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 /// Gone, or a zombie nobody reaped yet (a container's init may be slow to): not running.
 bool process_gone(pid_t pid) {
   if (::kill(pid, 0) != 0) return errno == ESRCH;
-  std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat = testing::read_text("/proc/" + std::to_string(pid) + "/stat");
   size_t close = stat.rfind(')');
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
 }
@@ -113,7 +108,7 @@ TEST(ChildProcess, DeadlineKillsTheWholeGroup) {
   EXPECT_EQ(r.error().kind, ErrorKind::timeout);
   EXPECT_GE(took, 990ms);  // 1 s: the shell writes the pid file first, on a loaded CI too
   EXPECT_LT(took, 3500ms);
-  pid_t grandchild = std::atoi(read_file(pid_file).c_str());
+  pid_t grandchild = std::atoi(testing::read_text(pid_file).c_str());
   std::remove(pid_file.c_str());
   ASSERT_GT(grandchild, 0);
   EXPECT_TRUE(gone_within(grandchild, 2s)) << "grandchild " << grandchild << " survived the deadline";
