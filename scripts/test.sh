@@ -37,7 +37,8 @@ stage() {
   fi
 }
 # skippable COMMAND...: a script that exits 77 when it cannot run here, after printing
-# "SKIPPED: why" on stderr; the why goes into the summary.
+# "SKIPPED: why" on stderr; the why goes into the summary, as does a "PART SKIPPED: why" of a
+# script that passed without one of its parts.
 # shellcheck disable=SC2317  # called through stage
 skippable() {
   local err rc
@@ -46,6 +47,10 @@ skippable() {
   rc=$?
   cat "$err" >&2
   if [ "$rc" = 77 ]; then stage_note="$(sed -n 's/.*SKIPPED: //p' "$err" | tail -n 1)"; fi
+  # A part that could not run inside a stage that passed: "ok (part skipped: why)".
+  if [ "$rc" = 0 ] && grep -q 'PART SKIPPED: ' "$err"; then
+    stage_note="part skipped: $(sed -n 's/.*PART SKIPPED: //p' "$err" | paste -sd ';' -)"
+  fi
   rm -f "$err"
   return "$rc"
 }

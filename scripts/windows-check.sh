@@ -10,7 +10,8 @@
 #      severity) and exit status must equal the Linux binary's on the same tree, once more from a
 #      non-ASCII folder whose files' paths are longer than MAX_PATH (which wine does not
 #      enforce); plan (report and PowerShell script) and explain on corpus logs, equal to the
-#      Linux binary's output.
+#      Linux binary's output; bench's CPU SGEMM through the OpenBLAS DLL of numpy's win_amd64
+#      wheel (PyPI, cached), found in a venv given with --env.
 # Usage: scripts/windows-check.sh LINUX_BUILD_DIR   (default build/dev: its gpudoctor is compared)
 # Exits 77 (skipped), saying why, when mingw-w64, wine64 or jq is missing.
 set -euo pipefail
@@ -212,6 +213,56 @@ jq -r 'select(.platform == "windows") | .log_excerpt' tests/corpus/error-logs.js
 run_exe "$out/explain.win" explain "$(winpath "$out/windows.log")" --no-probe --json
 if ! jq -e '.' "$out/explain.win" >/dev/null 2>&1 || ! cmp -s "$out/explain.win" "$out/explain.linux"; then
   fail "explain differs from the Linux binary's: $(diff "$out/explain.linux" "$out/explain.win" | head -n 20)"
+fi
+
+# A venv on another drive than the system's (wine's Z:, where this folder is; a user's D:\venvs):
+# the live doctor must see it. Its view was rooted at C:\, so every other drive was missing.
+venv="$out/numpy-venv"
+mkdir -p "$venv/Lib/site-packages" "$venv/Scripts"
+printf 'home = C:\\Python312\ninclude-system-site-packages = false\nversion = 3.12.10\n' >"$venv/pyvenv.cfg"
+run_exe "$out/venv.json" --env "$(winpath "$venv")" --json
+if ! jq -e --arg p "$(winpath "$venv")" '[.facts.python_envs[] | select(.path == $p and .kind == "venv")] | length == 1' \
+  "$out/venv.json" >/dev/null 2>&1; then
+  fail "--env $(winpath "$venv") (another drive): the venv is not found: $(jq -c '.facts.python_envs' "$out/venv.json" 2>&1 | head -c 1000; grep -o 'names [^"]*' "$out/venv.json" | head -n 2)"
+fi
+
+# bench's CPU SGEMM on Windows through the OpenBLAS that numpy's win_amd64 wheel bundles (an
+# ILP64 DLL, names prefixed scipy_ and suffixed 64_; the wheel from PyPI, cached in .cache/wheels),
+# found as a user's machine offers it: no libopenblas.dll on the loader's path, numpy in a venv
+# given with --env. Without the venv the figure is skipped, saying where OpenBLAS is looked for.
+numpy_pin="numpy==2.5.5"
+wheels=.cache/wheels
+mkdir -p "$wheels"
+numpy_wheel() { find "$wheels" -maxdepth 1 -name 'numpy-2.5.5-cp312-cp312-win_amd64.whl' | head -n 1; }
+if [ -z "$(numpy_wheel)" ]; then
+  python3 -m pip download --disable-pip-version-check -q --retries 1 --timeout 15 --no-deps --only-binary=:all: \
+    --platform win_amd64 --python-version 3.12 -d "$wheels" "$numpy_pin" >"$out/pip.log" 2>&1 || true
+fi
+if [ -z "$(numpy_wheel)" ]; then
+  echo "windows-check: PART SKIPPED: bench under wine needs $numpy_pin's win_amd64 wheel, not in $wheels and not downloaded: $(tail -n 1 "$out/pip.log")" >&2
+else
+  python3 - "$(numpy_wheel)" "$venv/Lib/site-packages" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in wheel.namelist():
+        if name.startswith("numpy.libs/") and "openblas" in name.lower() and name.lower().endswith(".dll"):
+            wheel.extract(name, sys.argv[2])
+PY
+  bench=(--json bench --quick --cpu-only --no-history --sgemm-size 128 --conv-batch 1)
+  run_exe "$out/bench.json" --env "$(winpath "$venv")" "${bench[@]}"
+  sgemm='.measurements[] | select(.key == "cpu.sgemm_fp32")'
+  if [ "$status" != 0 ] || ! jq -e "$sgemm | .status == \"ok\" and .check_passed and (.library | test(\"ILP64\"))
+      and (.library | test(\"numpy.libs\"))" "$out/bench.json" >/dev/null 2>&1; then
+    fail "bench's CPU SGEMM through numpy's OpenBLAS DLL (exit $status): $(head -c 3000 "$out/bench.json"; head -c 2000 "$out/bench.json.err")"
+  elif ! jq -e '.measurements[] | select(.key == "cpu.conv_fp32") | .status == "skipped"' "$out/bench.json" >/dev/null; then
+    fail "bench's CPU convolution should be skipped by the Windows build: $(head -c 2000 "$out/bench.json")"
+  else
+    echo "windows-check: bench under wine: $(jq -r "$sgemm | \"\\(.value | floor) GFLOP/s through \\(.library)\"" "$out/bench.json")" >&2
+  fi
+  run_exe "$out/bench-none.json" "${bench[@]}"
+  if ! jq -e "$sgemm | .status == \"skipped\" and (.detail | test(\"libopenblas.dll\"))" "$out/bench-none.json" >/dev/null 2>&1; then
+    fail "bench without any OpenBLAS should skip the SGEMM, naming libopenblas.dll: $(head -c 2000 "$out/bench-none.json")"
+  fi
 fi
 
 echo "windows-check: exe built in ${built} s; $compared fixture trees compared; $((SECONDS - start)) s in all" >&2

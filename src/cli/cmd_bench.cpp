@@ -14,6 +14,8 @@
 #include "kb/knowledge_base.hpp"
 #include "platform/bench_history.hpp"
 #include "platform/host_fs.hpp"
+#include "platform/registry.hpp"
+#include "probe/inventory.hpp"
 #include "render/bench_render.hpp"
 
 namespace gpudoctor {
@@ -42,9 +44,33 @@ struct BenchArgs {
   int framework_image = 0;
   std::string framework_batch;  ///< "CPU[,GPU]"
   int framework_timeout_ms = 600000;
+  std::string openblas;  ///< --openblas PATH: the CPU SGEMM's library, instead of the search
 };
 
+/// The OpenBLAS copies the CPU SGEMM tries, in order: --openblas alone when given; else the
+/// system's (the loader's names), then those bundled by numpy and scipy in the Python
+/// environments the doctor finds (files only: no driver is loaded, no interpreter run).
+std::vector<std::string> openblas_candidates(CommandContext& ctx, const BenchArgs& a) {
+  if (!a.openblas.empty()) return {a.openblas};
+  std::vector<std::string> names = gpu::openblas_names();
+  const SystemView* system = ctx.system();
+  if (system == nullptr) return names;
+  InventoryOptions inventory = ctx.inventory_options();
+  inventory.query_driver_libraries = false;
+  Facts facts = collect_facts(*system, inventory);
+  std::vector<std::string> sites;
+  for (const PythonEnvFacts& env : facts.python_envs)
+    sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
+  for (std::string& path : gpu::bundled_openblas(sites)) names.push_back(std::move(path));
+  return names;
+}
+
 std::string cpu_model() {
+  // Windows names the processor in the registry; there is no /proc there.
+  if (std::unique_ptr<Registry> registry = open_host_registry()) {
+    auto name = registry->text("HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0", "ProcessorNameString");
+    return name ? std::string(trim(*name)) : std::string();
+  }
   std::FILE* f = std::fopen("/proc/cpuinfo", "re");
   if (f == nullptr) return "";
   char line[512];
@@ -247,6 +273,9 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     return usage_error("bench",
                        "--framework times a training step: the library benchmarks' sizes, --only and "
                        "--cpu-threads do not apply (use --framework-image, --framework-batch)");
+  if (!a.framework.empty() && !a.openblas.empty())
+    return usage_error("bench", "--openblas picks the CPU SGEMM's library; --framework does not run it");
+  if (a.gpu_only && !a.openblas.empty()) return usage_error("bench", "--openblas with --gpu-only: no CPU SGEMM runs");
   if (a.framework.empty() && (a.framework_image > 0 || !a.framework_batch.empty()))
     return usage_error("bench", "--framework-image and --framework-batch need --framework");
   if (a.framework_image < 0 || (a.framework_image > 0 && a.framework_image < 32) || a.framework_image > 1024)
@@ -257,6 +286,7 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     if (!framework_report) return kExitUsage;
     report = std::move(*framework_report);
   } else {
+    if (o.cpu) o.openblas = openblas_candidates(ctx, a);
     report = gpu::run_bench(o);
   }
   report.host = host_fs::host_name();
@@ -317,6 +347,9 @@ Command bench_command() {
                    "The SQLite history file (default $XDG_DATA_HOME/gpudoctor/bench.sqlite or "
                    "~/.local/share/gpudoctor/bench.sqlite)");
     sub.add_flag("--no-history", args->no_history, "Do not read or write the history");
+    sub.add_option("--openblas", args->openblas,
+                   "The OpenBLAS library of the CPU SGEMM (default: the system's, then the copy numpy or scipy "
+                   "bundles in a Python environment the doctor finds)");
     sub.add_option("--sgemm-size", args->sgemm_n, "N of the CPU SGEMM (N x N x N; default: the mode's)");
     sub.add_option("--conv-batch", args->conv_batch, "Images in the CPU convolution's batch (default: the mode's)");
     sub.add_option(

@@ -47,7 +47,9 @@ BenchReport run_bench(const BenchOptions& o) {
     if (o.on_measurement) o.on_measurement(report.measurements.back());
   };
   if (o.cpu) {
-    run_one("cpu.sgemm_fp32", "gflops", {"sgemm", std::to_string(o.sizes.sgemm_n), budget, threads});
+    std::vector<std::string> sgemm{"sgemm", std::to_string(o.sizes.sgemm_n), budget, threads};
+    for (const std::string& lib : o.openblas) sgemm.push_back("lib=" + lib);
+    run_one("cpu.sgemm_fp32", "gflops", std::move(sgemm));
     run_one("cpu.conv_fp32", "gflops",
             {"conv", std::to_string(o.sizes.conv_n), "64", "56", "56", "64", budget, threads});
   }

@@ -30,6 +30,8 @@ struct BenchOptions {
   std::string mode = "default";  ///< quick | default | full
   bool cpu = true;
   int cpu_threads = 0;  ///< 0: every CPU this process may use
+  /// OpenBLAS libraries to try for the CPU SGEMM, in order; empty: openblas_names().
+  std::vector<std::string> openblas;
   bool gpu = true;
   LibrarySource libraries{.label = "system", .dirs = {}};
   std::vector<std::string> cuda_names;         ///< empty: default_cuda_driver_names()

@@ -1,6 +1,8 @@
 #include "gpu/cpu_bench.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "gpu/entry_points.hpp"
 #include "gpu/verify_math.hpp"
 #include "model/json_codec.hpp"
+#include "platform/host_fs.hpp"
 
 #if defined(GPUDOCTOR_HAVE_DNNL_HEADERS)
 #include <oneapi/dnnl/dnnl.h>
@@ -30,14 +33,27 @@ inline constexpr int kCblasRowMajor = 101;
 inline constexpr int kCblasNoTrans = 111;
 
 // clang-format off
-/// OpenBLAS's CBLAS and its own calls, declared by hand (cblas.h's values).
-#define GPUDOCTOR_OPENBLAS_ENTRY_POINTS(X)                                                                   \
-  X(sgemm,           void, (int, int, int, int, int, int, float, const float*, int, const float*, int, float, \
-                            float*, int), Need::required, "cblas_sgemm")                                     \
-  X(set_num_threads, void, (int),  Need::optional, "openblas_set_num_threads")                               \
-  X(get_num_threads, int, (),      Need::optional, "openblas_get_num_threads")                               \
-  X(get_config,      char*, (),    Need::optional, "openblas_get_config")                                    \
-  X(get_corename,    char*, (),    Need::optional, "openblas_get_corename")
+/// OpenBLAS's CBLAS and its own calls, declared by hand (cblas.h's values). The dimensions are
+/// `blasint`: int in the usual (LP64) build, int64_t in an ILP64 one (INTERFACE64=1), which
+/// numpy's wheels bundle with the names suffixed (scipy_cblas_sgemm64_) and Debian's
+/// libopenblas64 exports unsuffixed. Both forms get a slot; the thread and config calls take
+/// and return int in either.
+#define GPUDOCTOR_OPENBLAS_ENTRY_POINTS(X)                                                                     \
+  X(sgemm64,  void, (int, int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*,             \
+                     std::int64_t, const float*, std::int64_t, float, float*, std::int64_t), Need::optional,   \
+                     "scipy_cblas_sgemm64_", "cblas_sgemm64_")                                                 \
+  X(sgemm,    void, (int, int, int, int, int, int, float, const float*, int, const float*, int, float,        \
+                     float*, int), Need::optional, "cblas_sgemm", "scipy_cblas_sgemm")                         \
+  X(set_num_threads, void, (int),  Need::optional, "openblas_set_num_threads",                                 \
+                     "scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_",                       \
+                     "scipy_openblas_set_num_threads")                                                         \
+  X(get_num_threads, int, (),      Need::optional, "openblas_get_num_threads",                                 \
+                     "scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_",                       \
+                     "scipy_openblas_get_num_threads")                                                         \
+  X(get_config,      char*, (),    Need::optional, "openblas_get_config", "scipy_openblas_get_config64_",      \
+                     "openblas_get_config64_", "scipy_openblas_get_config")                                    \
+  X(get_corename,    char*, (),    Need::optional, "openblas_get_corename", "scipy_openblas_get_corename64_",  \
+                     "openblas_get_corename64_", "scipy_openblas_get_corename")
 // clang-format on
 
 struct OpenblasApi : VendorLibrary {
@@ -49,11 +65,46 @@ Result<OpenblasApi> load_openblas(const std::vector<std::string>& names) {
       names, [](OpenblasApi& api, BindState& state) { GPUDOCTOR_OPENBLAS_ENTRY_POINTS(GPUDOCTOR_BIND_ENTRY_POINT) });
 }
 
-std::string library_arg(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a.starts_with("lib=")) return a.substr(4);
+/// The library's SGEMM with the integer width it was built with. An unsuffixed cblas_sgemm is
+/// ILP64 when the build says so (USE64BITINT in openblas_get_config): called with 32-bit ints,
+/// its 64-bit dimensions would take whatever the upper halves of the registers and stack
+/// slots hold.
+struct Sgemm {
+  decltype(OpenblasApi::sgemm) lp64 = nullptr;
+  decltype(OpenblasApi::sgemm64) ilp64 = nullptr;
+  void operator()(int n, const float* a, const float* b, float* c) const {
+    if (ilp64 != nullptr) {
+      std::int64_t m = n;
+      ilp64(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, m, m, 1.0F, a, m, b, m, 0.0F, c, m);
+    } else {
+      lp64(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0F, a, n, b, n, 0.0F, c, n);
+    }
   }
-  return "";
+};
+
+std::optional<Sgemm> choose_sgemm(const OpenblasApi& api, const std::string& config) {
+  if (api.sgemm64 != nullptr) return Sgemm{.lp64 = nullptr, .ilp64 = api.sgemm64};
+  if (api.sgemm == nullptr) return std::nullopt;
+  if (config.find("USE64BITINT") != std::string::npos) {
+    // The same symbol looked up again, as the 64-bit form it is.
+    for (const BoundSymbol& b : api.bound) {
+      if (b.slot != "sgemm") continue;
+      void* address = api.library.symbol(b.symbol.c_str());
+      if (address == nullptr) return std::nullopt;
+      return Sgemm{.lp64 = nullptr, .ilp64 = reinterpret_cast<decltype(OpenblasApi::sgemm64)>(address)};
+    }
+    return std::nullopt;
+  }
+  return Sgemm{.lp64 = api.sgemm, .ilp64 = nullptr};
+}
+
+/// Every "lib=PATH" among the arguments, in order (the libraries to try, first loadable wins).
+std::vector<std::string> library_args(const std::vector<std::string>& args) {
+  std::vector<std::string> names;
+  for (const auto& a : args) {
+    if (a.starts_with("lib=")) names.push_back(a.substr(4));
+  }
+  return names;
 }
 
 int int_arg(const std::vector<std::string>& args, size_t i, int fallback) {
@@ -78,18 +129,34 @@ void finish(ChildChannel& out, const BenchMeasurement& m) {
   send_json_line(out, json{{"measurement", measurement_to_json(m)}});
 }
 
+#if defined(_WIN32)
+constexpr const char* kOpenblasInstallHint =
+    " (OpenBLAS's Windows release puts libopenblas.dll in its bin folder: add that to Path, or pass --openblas; "
+    "a Python environment with numpy, given with --env, lends its own copy)";
+#else
+constexpr const char* kOpenblasInstallHint = " (Debian: apt-get install libopenblas0)";
+#endif
+
 void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = BenchStatus::failed};
   const int n = int_arg(args, 1, 1024);
   const std::string budget = args.size() > 2 ? args[2] : "default";
-  std::string lib = library_arg(args);
-  std::vector<std::string> names = lib.empty() ? openblas_names() : std::vector<std::string>{lib};
+  std::vector<std::string> names = library_args(args);
+  if (names.empty()) names = openblas_names();
   send_call_line(out, "dlopen " + names.front());
   auto api = load_openblas(names);
   if (!api) {
     m.status = api.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
-    m.detail = "OpenBLAS: " + api.error().message +
-               (api.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libopenblas0)" : "");
+    m.detail =
+        "OpenBLAS: " + api.error().message + (api.error().kind == ErrorKind::not_found ? kOpenblasInstallHint : "");
+    finish(out, m);
+    return;
+  }
+  std::string raw_config = api->get_config != nullptr ? printable(api->get_config(), 200) : "";
+  std::optional<Sgemm> sgemm = choose_sgemm(*api, raw_config);
+  if (!sgemm) {
+    m.detail = "OpenBLAS: " + api->library.path() +
+               " exports no cblas_sgemm (nor scipy_cblas_sgemm64_, cblas_sgemm64_, scipy_cblas_sgemm)";
     finish(out, m);
     return;
   }
@@ -99,18 +166,17 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
     api->set_num_threads(threads);
   }
   int used = api->get_num_threads != nullptr ? api->get_num_threads() : threads;
-  std::string config = api->get_config != nullptr ? printable(api->get_config(), 120) : "OpenBLAS";
+  std::string config = raw_config.empty() ? "OpenBLAS" : printable(raw_config, 120);
   std::string core = api->get_corename != nullptr ? printable(api->get_corename(), 40) : "";
-  m.library = config + (core.empty() ? "" : ", core " + core) + ", " + std::to_string(used) + " thread(s), " +
-              api->library.path();
+  m.library = config + (core.empty() ? "" : ", core " + core) + (sgemm->ilp64 != nullptr ? ", ILP64" : "") + ", " +
+              std::to_string(used) + " thread(s), " + api->library.path();
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> a = test_values(count, 3);
   std::vector<float> b = test_values(count, 5);
   std::vector<float> c(count, NAN);
   auto once = [&]() {
     double t0 = monotonic_seconds();
-    api->sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n, 0.0F, c.data(),
-               n);
+    (*sgemm)(n, a.data(), b.data(), c.data());
     return monotonic_seconds() - t0;
   };
   send_call_line(out, "cblas_sgemm");
@@ -210,18 +276,23 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   sh.w = int_arg(args, 4, sh.w);
   sh.k = int_arg(args, 5, sh.k);
   const std::string budget = args.size() > 6 ? args[6] : "default";
-  std::string lib = library_arg(args);
-  std::vector<std::string> names = lib.empty() ? onednn_names() : std::vector<std::string>{lib};
+  std::vector<std::string> names = library_args(args);
+  if (names.empty()) names = onednn_names();
   // Debian's oneDNN runs on OpenMP, which reads its thread count once, when it loads: this is a
   // child of its own, started for this one figure.
   const int threads = threads_arg(args);
-  ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  host_fs::set_own_environment("OMP_NUM_THREADS", std::to_string(threads));
   send_call_line(out, "dlopen " + names.front());
   auto loaded = load_onednn(names);
   if (!loaded) {
-    m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
-    m.detail = "oneDNN: " + loaded.error().message +
-               (loaded.error().kind == ErrorKind::not_found ? " (Debian: apt-get install libdnnl2)" : "");
+    const ErrorKind kind = loaded.error().kind;
+    // A oneDNN 3.x library has no convolution descriptor to call: not measured, not broken.
+    m.status =
+        kind == ErrorKind::not_found || kind == ErrorKind::symbol_missing ? BenchStatus::skipped : BenchStatus::failed;
+    m.detail = "oneDNN: " + loaded.error().message;
+    if (kind == ErrorKind::not_found) m.detail += " (Debian: apt-get install libdnnl2)";
+    if (kind == ErrorKind::symbol_missing)
+      m.detail += " (this benchmark calls oneDNN 1.x-2.x's C API, whose operation descriptors 3.0 removed)";
     finish(out, m);
     return;
   }
@@ -335,7 +406,13 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
 
 void bench_conv(const std::vector<std::string>&, ChildChannel& out) {
   BenchMeasurement m{.key = "cpu.conv_fp32", .unit = "gflops", .status = BenchStatus::skipped};
+#if defined(_WIN32)
+  m.detail =
+      "not measured by the Windows build, which is built without oneDNN's header (this benchmark calls "
+      "oneDNN 2.x's C API)";
+#else
   m.detail = "this gpudoctor was built without oneDNN's headers (Debian: libdnnl-dev)";
+#endif
   finish(out, m);
 }
 
@@ -344,15 +421,63 @@ void bench_conv(const std::vector<std::string>&, ChildChannel& out) {
 }  // namespace
 
 std::vector<std::string> openblas_names() {
+#if defined(_WIN32)
+  // OpenBLAS's own Windows release and conda-forge: libopenblas.dll; vcpkg: openblas.dll.
+  return {"libopenblas.dll", "openblas.dll"};
+#else
   std::vector<std::string> names{"libopenblas.so.0", "libopenblas.so"};
 #if defined(GPUDOCTOR_OPENBLAS_LIBDIR)
   names.push_back(std::string(GPUDOCTOR_OPENBLAS_LIBDIR) + "/libopenblas.so.0");
 #endif
+  // Debian's ILP64 build (libopenblas64-0), last: its unsuffixed calls take 64-bit dimensions.
+  names.push_back("libopenblas64.so.0");
   return names;
+#endif
 }
 
 std::vector<std::string> onednn_names() {
+#if defined(_WIN32)
+  return {"dnnl.dll"};
+#else
   return {"libdnnl.so.2", "libdnnl.so"};
+#endif
+}
+
+std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages) {
+#if defined(_WIN32)
+  constexpr char kSep = '\\';
+  auto is_library = [](const std::string& lower) { return lower.ends_with(".dll"); };
+#else
+  constexpr char kSep = '/';
+  auto is_library = [](const std::string& lower) {
+    return lower.ends_with(".so") || lower.find(".so.") != std::string::npos;
+  };
+#endif
+  // numpy's wheels (numpy.libs/ since 1.22 on Linux and 2.0 on Windows, numpy/.libs/ on older
+  // Windows wheels), then scipy's, which bundles its own (LP64) copy.
+  constexpr const char* kFolders[] = {"numpy.libs", "numpy/.libs", "scipy.libs", "scipy/.libs"};
+  constexpr size_t kMaxCandidates = 16;
+  std::vector<std::string> found;
+  for (const char* folder : kFolders) {
+    for (const std::string& site : site_packages) {
+      std::string dir = site + kSep + folder;
+      if (kSep != '/') std::replace(dir.begin(), dir.end(), '/', kSep);
+      auto entries = host_fs::list(dir, 256);
+      if (!entries) continue;
+      std::vector<std::string> names;
+      for (const auto& e : *entries) {
+        if (e.kind != host_fs::Kind::regular && e.kind != host_fs::Kind::symlink) continue;
+        const std::string lower = to_lower(e.name);
+        if (lower.find("openblas") != std::string::npos && is_library(lower)) names.push_back(e.name);
+      }
+      std::sort(names.begin(), names.end());
+      for (const auto& name : names) {
+        if (found.size() == kMaxCandidates) return found;
+        found.push_back(dir + kSep + name);
+      }
+    }
+  }
+  return found;
 }
 
 SamplingPolicy bench_policy(const std::string& budget) {

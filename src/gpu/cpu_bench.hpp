@@ -5,10 +5,11 @@
 /// constructors start thread pools and their code is vendor code, which never runs in the
 /// doctor's own process (docs/child-processes.md).
 ///
-///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH] [threads=N]
-///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH] [threads=N]
+///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH...] [threads=N]
+///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH...] [threads=N]
 ///
-/// BUDGET is quick|default|full (the sampling policy). The child announces every vendor call
+/// BUDGET is quick|default|full (the sampling policy); each lib= is a library to try, in order
+/// (none: openblas_names() / onednn_names()). The child announces every vendor call
 /// ({"call": ...}) and ends with {"measurement": ...} (model/bench_report.hpp).
 #include <string>
 #include <vector>
@@ -19,9 +20,15 @@
 
 namespace gpudoctor::gpu {
 
-/// The sonames tried for OpenBLAS and oneDNN, in order.
+/// The names tried for OpenBLAS and oneDNN, in order: the loader's (sonames; DLL names on
+/// Windows), never a path of someone's environment.
 std::vector<std::string> openblas_names();
 std::vector<std::string> onednn_names();
+
+/// The OpenBLAS copies bundled by numpy's and scipy's wheels in these site-packages folders
+/// (numpy.libs/libscipy_openblas64_-<hash>.so or .dll, ...), numpy's first, at most 16: the
+/// CPU baseline's fallback where the system has no OpenBLAS, the one numpy.matmul itself runs.
+std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages);
 
 /// The sampling policy of a budget: quick keeps the whole CPU run within a few seconds.
 SamplingPolicy bench_policy(const std::string& budget);

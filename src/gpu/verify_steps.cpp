@@ -564,15 +564,6 @@ void step_nccl_id(StepRun& s) {
   s.pass("NCCL unique id made");
 }
 
-/// Sets a variable in this child's own environment (NCCL reads its variables at its first call).
-void set_own_env(const char* name, const std::string& value) {
-#ifdef _WIN32
-  ::_putenv_s(name, value.c_str());
-#else
-  ::setenv(name, value.c_str(), 1);
-#endif
-}
-
 /// "nccl-fleet": this process's GPUs join one communicator of `nranks` ranks (`rank0` is the
 /// first of ours) made from rank 0's id, the way nccl-tests runs across nodes (ncclGetUniqueId
 /// on one rank, the id sent over MPI, ncclCommInitRank on every rank in a group); then an
@@ -590,8 +581,8 @@ void step_nccl_fleet(StepRun& s) {
     return;
   }
   // Read by NCCL at its first call: set before it is loaded.
-  set_own_env("NCCL_DEBUG", "INFO");
-  if (!log.empty()) set_own_env("NCCL_DEBUG_FILE", log);
+  host_fs::set_own_environment("NCCL_DEBUG", "INFO");  // NCCL reads it at its first call
+  if (!log.empty()) host_fs::set_own_environment("NCCL_DEBUG_FILE", log);
   if (!enter_device(s, 0)) return;
   // The GPUs the node's report counted (NVML); CUDA must see as many (CUDA_VISIBLE_DEVICES).
   const int count = std::atoi(lib_arg(s, "gpus").c_str());

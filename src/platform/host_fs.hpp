@@ -57,6 +57,10 @@ using HandleRef = std::shared_ptr<const Handle>;
 
 /// Opens a directory the user named (--root): links in it are followed, it is theirs.
 Result<HandleRef> open_dir(const std::string& path);
+/// Windows: the root of drive `letter` ("D:\\") of a local disk (fixed, removable, optical, RAM
+/// disk). A network drive is refused (unsupported): a disconnected share stalls every call for
+/// tens of seconds. Elsewhere: not_found.
+Result<HandleRef> open_drive_root(char letter);
 /// The entry `name` (one component) in dir, not following a final link.
 Result<Kind> kind_at(const Handle& dir, const std::string& name);
 /// Opens the subdirectory `name`; fails (ELOOP/ENOTDIR) if it is, or became, a link.
@@ -91,6 +95,10 @@ Result<std::string> read_handle(const Handle& file, size_t max_bytes, bool* cut,
 void keep_standard_streams_apart();
 /// The environment of this process (UTF-8 on Windows too).
 std::vector<std::pair<std::string, std::string>> process_environment();
+/// Sets a variable in this process's own environment, for a vendor library loaded after it that
+/// reads it once (NCCL_DEBUG, OMP_NUM_THREADS). On Windows both the process block and the C
+/// runtime's copy, since a DLL may read either.
+void set_own_environment(const std::string& name, const std::string& value);
 /// This machine's name (gethostname; GetComputerNameExW), empty if it cannot be had.
 std::string host_name();
 

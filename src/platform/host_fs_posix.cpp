@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "platform/host_fs.hpp"
@@ -200,6 +201,10 @@ Result<HandleRef> open_dir(const std::string& path) {
   return std::make_shared<const Handle>(fd);
 }
 
+Result<HandleRef> open_drive_root(char letter) {
+  return Error{ErrorKind::not_found, "no drive letters on this host", std::string(1, letter) + ":", ENOENT};
+}
+
 Result<Kind> kind_at(const Handle& dir, const std::string& name) {
   struct stat st {};
   if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return errno_error(errno, name, "lstat");
@@ -330,6 +335,10 @@ std::vector<std::pair<std::string, std::string>> process_environment() {
     out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return out;
+}
+
+void set_own_environment(const std::string& name, const std::string& value) {
+  ::setenv(name.c_str(), value.c_str(), 1);
 }
 
 std::string host_name() {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -376,6 +377,22 @@ Result<HandleRef> open_dir(const std::string& path) {
   return hold_directory(long_path(path), path);
 }
 
+Result<HandleRef> open_drive_root(char letter) {
+  const std::string root = std::string(1, letter) + ":\\";
+  switch (::GetDriveTypeW(widen(root).c_str())) {
+    case DRIVE_FIXED:
+    case DRIVE_REMOVABLE:
+    case DRIVE_CDROM:
+    case DRIVE_RAMDISK:
+      return open_dir(root);
+    case DRIVE_REMOTE:
+      return Error{ErrorKind::unsupported, "a network drive: not read (a share that does not answer stalls every call)",
+                   root, 0};
+    default:
+      return Error{ErrorKind::not_found, "no such drive", root, ERROR_PATH_NOT_FOUND};
+  }
+}
+
 Result<Kind> kind_at(const Handle& dir, const std::string& name) {
   bool link = false;
   auto h = open_at(dir, name, FILE_READ_ATTRIBUTES, kShareAll, 0, "stat", &link);
@@ -499,6 +516,11 @@ std::vector<std::pair<std::string, std::string>> process_environment() {
   }
   ::FreeEnvironmentStringsW(block);
   return out;
+}
+
+void set_own_environment(const std::string& name, const std::string& value) {
+  ::SetEnvironmentVariableW(widen(name).c_str(), widen(value).c_str());
+  ::_putenv_s(name.c_str(), value.c_str());
 }
 
 std::string host_name() {

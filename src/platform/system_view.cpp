@@ -1,6 +1,7 @@
 #include "platform/system_view.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <deque>
 
@@ -31,6 +32,10 @@ constexpr size_t kMaxCaseIndexes = 256;
 
 SystemView::SystemView(Options options) : options_(std::move(options)) {
   if (options_.root.empty()) options_.root = "/";
+  if (options_.live && is_windows() && is_drive_prefix(options_.root)) {
+    system_drive_ = static_cast<char>(std::toupper(static_cast<unsigned char>(options_.root[0])));
+    live_drives_ = true;
+  }
   auto root = host_fs::open_dir(options_.root);  // the user's own path: links in it are followed
   if (root) {
     root_handle_ = *root;
@@ -113,8 +118,13 @@ std::vector<std::string> SystemView::target_components(std::string_view path) co
     if (is_drive_prefix(path)) {
       char drive = static_cast<char>(std::toupper(static_cast<unsigned char>(path[0])));
       path.remove_prefix(2);
-      // Drive C: is the root itself; any other drive lives in a folder named after it.
-      if (drive != 'C') out.push_back(std::string("drive-") + static_cast<char>(std::tolower(drive)));
+      // The root's drive is the root itself. Any other drive is, in a tree, a folder named after
+      // it; on the live host its own root, named "D:" (no file name holds a colon), which
+      // resolve() starts from.
+      if (drive != system_drive_) {
+        out.push_back(live_drives_ ? std::string(1, drive) + ":"
+                                   : std::string("drive-") + static_cast<char>(std::tolower(drive)));
+      }
     }
     std::string p(path);
     std::replace(p.begin(), p.end(), '\\', '/');
@@ -137,6 +147,7 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
   // by name, without following a link, so renames elsewhere cannot redirect it.
   std::vector<host_fs::HandleRef> dirs{root_handle_};
   std::vector<std::string> done;
+  size_t floor = 0;  // entries of `done` that ".." never leaves: a live drive's root
   int hops = 0;
   const auto fail = [&](ErrorKind kind, const char* message, int code) {
     return Error{kind, message, std::string(path), code};
@@ -148,8 +159,21 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
     if (++resolve_steps_ > options_.max_resolve_steps) {
       return fail(ErrorKind::too_large, "stopped: this tree needs too much path resolution", 0);
     }
+    if (done.empty() && live_drives_ && c.size() == 2 && c[1] == ':') {
+      // Another drive of the live Windows host: the walk goes on from that drive's root.
+      auto drive = live_drive_root(c[0]);
+      if (!drive) {
+        Error e = drive.error();
+        e.origin = std::string(path);
+        return e;
+      }
+      dirs.assign(1, *drive);
+      done.push_back(c);
+      floor = 1;
+      continue;
+    }
     if (c == "..") {
-      if (!done.empty()) {  // never above the root
+      if (done.size() > floor) {  // never above the root
         done.pop_back();
         dirs.pop_back();
       }
@@ -177,7 +201,8 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
       // An absolute link means "from the target's root", never the host's: re-root it.
       if (t.starts_with("/") || (is_windows() && is_drive_prefix(t))) {
         done.clear();
-        dirs.resize(1);
+        dirs.assign(1, root_handle_);
+        floor = 0;
       }
       auto comps = target_components(t);
       for (auto it = comps.rbegin(); it != comps.rend(); ++it) pending.push_front(*it);
@@ -217,14 +242,26 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
   return r;
 }
 
+Result<host_fs::HandleRef> SystemView::live_drive_root(char letter) const {
+  const char drive = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
+  if (drive < 'A' || drive > 'Z') return Error{ErrorKind::not_found, "no such drive", std::string(1, letter), 2};
+  // Kept, failures too: a drive without media is asked once.
+  auto it = drive_roots_.find(drive);
+  if (it == drive_roots_.end()) it = drive_roots_.emplace(drive, host_fs::open_drive_root(drive)).first;
+  return it->second;
+}
+
 Result<std::string> SystemView::canonical(std::string_view path) const {
   auto r = resolve(path);
   if (!r) return r.error();
   if (is_windows()) {
-    // The folder that stands for another drive ("drive-d") reads as that drive again ("D:").
+    // Another drive reads as that drive again ("D:"), from the folder that stands for it in a tree.
     size_t first = 0;
-    std::string out = "C:";
-    if (!r->components.empty() && r->components[0].size() == 7 && r->components[0].starts_with("drive-")) {
+    std::string out = std::string(1, system_drive_) + ":";
+    if (!r->components.empty() && r->components[0].size() == 2 && r->components[0][1] == ':') {
+      out = r->components[0];  // another drive of the live host
+      first = 1;
+    } else if (!r->components.empty() && r->components[0].size() == 7 && r->components[0].starts_with("drive-")) {
       out = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(r->components[0][6])))) + ":";
       first = 1;
     }

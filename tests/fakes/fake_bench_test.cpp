@@ -333,5 +333,62 @@ TEST_F(FakeBench, NvswitchLinksAndMissingLinkData) {
   EXPECT_TRUE((*p)["ceiling"].is_null()) << "no link data, no ceiling";
 }
 
+// The CPU SGEMM through each shape of OpenBLAS a machine offers (fake_openblas.cpp): the usual
+// LP64 build, Debian's ILP64 libopenblas64 (unsuffixed names, 64-bit dimensions: only its config
+// says so) and numpy's bundled copy (scipy_..._64_ names). An ILP64 library called with 32-bit
+// dimensions reads garbage in their upper halves; the library line says which form was called.
+TEST(FakeOpenblas, EachShapeOfOpenblasIsCalledWithItsOwnIntegerWidth) {
+  struct Shape {
+    const char* file;
+    bool ilp64;
+  };
+  for (Shape shape : {Shape{"openblas-lp64/libopenblas.so.0", false}, Shape{"openblas-ilp64/libopenblas64.so.0", true},
+                      Shape{"openblas-scipy64/libscipy_openblas64_-fake.so", true}}) {
+    const std::string lib = std::string(GPUDOCTOR_FAKE_DIR) + "/" + shape.file;
+    auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                    " --json bench --quick --cpu-only --no-history --sgemm-size 96 --conv-batch 1"
+                                    " --openblas " +
+                                    shell_quote(lib),
+                                std::chrono::minutes(2));
+    ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+    const nlohmann::json* m = nullptr;
+    for (const auto& f : r.json["measurements"]) {
+      if (f["key"] == "cpu.sgemm_fp32") m = &f;
+    }
+    ASSERT_NE(m, nullptr) << r.out;
+    EXPECT_EQ((*m)["status"], "ok") << shape.file << ": " << (*m)["detail"] << " " << (*m)["check"];
+    EXPECT_TRUE((*m)["check_passed"].get<bool>()) << shape.file << ": " << (*m)["check"];
+    const std::string library = (*m)["library"].get<std::string>();
+    EXPECT_NE(library.find(lib), std::string::npos) << library;
+    EXPECT_NE(library.find("(fake)"), std::string::npos) << library;
+    EXPECT_EQ(library.find(", ILP64") != std::string::npos, shape.ilp64) << shape.file << ": " << library;
+  }
+}
+
+TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndAMissingOneIsSkipped) {
+  // The fake NVML is a shared library with no cblas_sgemm of any name.
+  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
+                                  " --openblas " +
+                                  shell_quote(std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libnvidia-ml.so.1"),
+                              std::chrono::minutes(2));
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const auto& first = r.json["measurements"][0];
+  EXPECT_EQ(first["key"], "cpu.sgemm_fp32");
+  EXPECT_EQ(first["status"], "failed");
+  EXPECT_NE(first["detail"].get<std::string>().find("exports no cblas_sgemm"), std::string::npos) << first["detail"];
+
+  auto missing = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                        " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
+                                        " --openblas /nonexistent/libopenblas.so.0",
+                                    std::chrono::minutes(2));
+  ASSERT_TRUE(missing.json.is_object()) << missing.out << missing.err;
+  EXPECT_EQ(missing.json["measurements"][0]["status"], "skipped");
+  auto usage =
+      testing::run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --gpu-only --openblas /x.so", std::chrono::minutes(1));
+  EXPECT_EQ(usage.exit_code, 2) << usage.err;
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -416,5 +416,42 @@ TEST(CpuBench, AMissingLibraryIsSkippedWithTheReason) {
   EXPECT_FALSE(m.value.has_value());
 }
 
+// numpy's and scipy's wheels bundle OpenBLAS under names of their own; bench falls back on them
+// where the system has none, numpy's first, and takes nothing else from those folders.
+TEST(CpuBench, BundledOpenblasIsFoundInNumpyThenScipyWheels) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("gpudoctor-bundled-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::path a = dir / "a" / "site-packages";
+  fs::path b = dir / "b" / "site-packages";
+  for (const fs::path& p : {a / "numpy.libs", a / "scipy.libs", b / "numpy.libs", b / "numpy.libs" / "openblas.so"})
+    fs::create_directories(p);
+  for (const fs::path& f :
+       {a / "numpy.libs" / "libscipy_openblas64_-4e3987.so", a / "numpy.libs" / "libgfortran-040039e1.so.5.0.0",
+        a / "numpy.libs" / "libopenblas-notes.txt", a / "scipy.libs" / "libscipy_openblas-68440149.so",
+        b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so"}) {
+    std::FILE* out = std::fopen(f.c_str(), "w");
+    ASSERT_NE(out, nullptr) << f;
+    std::fclose(out);
+  }
+  std::vector<std::string> found = bundled_openblas({a.string(), b.string(), (dir / "missing").string()});
+  EXPECT_EQ(found, (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string(),
+                                             (b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so").string(),
+                                             (a / "scipy.libs" / "libscipy_openblas-68440149.so").string()}));
+  EXPECT_TRUE(bundled_openblas({}).empty());
+  fs::remove_all(dir);
+}
+
+// Every lib= is tried in order: the first that loads is measured.
+TEST(CpuBench, EveryLibraryArgumentIsTriedInOrder) {
+  std::vector<ChildOutcome> out = run_isolated(
+      {{"cpu-bench", {"sgemm", "64", "quick", "lib=/nonexistent/libopenblas.so.0", "lib=libopenblas.so.0"}}},
+      std::chrono::seconds(60));
+  BenchMeasurement m = measurement_from_child("cpu.sgemm_fp32", "gflops", out.at(0));
+  if (m.status == BenchStatus::skipped) GTEST_SKIP() << "no OpenBLAS here: " << m.detail;
+  EXPECT_EQ(m.status, BenchStatus::ok) << m.detail;
+  EXPECT_EQ(m.library.find("/nonexistent"), std::string::npos) << m.library;
+}
+
 }  // namespace
 }  // namespace gpudoctor::gpu

@@ -79,6 +79,7 @@ def main():
         fail(f"exit status {r.returncode}, expected 1 (the CPU fallback is a failure of verify)")
     log(f"ok: {len(loaded)} libraries listed, e.g. {loaded[0]}")
     bench_framework(a)
+    bench_numpy_openblas(a)
 
 
 def bench_framework(a):
@@ -107,6 +108,28 @@ def bench_framework(a):
         fail(f"bench: with --cpu-only the GPU/CPU claim has no ratio: {claims}")
     if r.returncode != 0:
         fail(f"bench: exit status {r.returncode}, expected 0")
+
+
+def bench_numpy_openblas(a):
+    """bench's CPU SGEMM through the OpenBLAS numpy's wheel bundles (jax pulls numpy in): an ILP64
+    build with scipy_..._64_ names, called with 64-bit dimensions and checked. The CPU baseline
+    falls back on it where the system has no OpenBLAS (the GPU machine has none)."""
+    import glob
+    libs = sorted(glob.glob(os.path.join(a.venv, "lib", "python3*", "site-packages", "numpy.libs", "*openblas*.so*")))
+    if not libs:
+        fail("numpy's wheel bundles no OpenBLAS under numpy.libs: the fallback has nothing to find")
+    r = subprocess.run([a.gpudoctor, "--json", "bench", "--quick", "--cpu-only", "--no-history", "--sgemm-size", "256",
+                        "--conv-batch", "1", "--openblas", libs[0]], capture_output=True, text=True, timeout=300)
+    try:
+        report = json.loads(r.stdout)
+    except ValueError:
+        fail(f"bench --openblas: not JSON (exit {r.returncode}): {r.stdout[:400]} {r.stderr[:400]}")
+    m = next(m for m in report["measurements"] if m["key"] == "cpu.sgemm_fp32")
+    log(f"bench cpu.sgemm_fp32 through numpy's OpenBLAS: {m['status']} {m.get('value')} GFLOP/s; {m['library']}")
+    if m["status"] != "ok" or not m["check_passed"]:
+        fail(f"bench --openblas {libs[0]}: {m}")
+    if libs[0] not in m["library"] or ", ILP64" not in m["library"]:
+        fail(f"bench --openblas: numpy's copy is ILP64 and the library line should say so: {m['library']}")
 
 
 if __name__ == "__main__":
