@@ -240,14 +240,21 @@ if [ -z "$(numpy_wheel)" ]; then
 fi
 if [ -z "$(numpy_wheel)" ]; then
   echo "windows-check: PART SKIPPED: bench under wine needs $numpy_pin's win_amd64 wheel, not in $wheels and not downloaded: $(tail -n 1 "$out/pip.log")" >&2
-else
-  python3 - "$(numpy_wheel)" "$venv/Lib/site-packages" <<'PY'
+elif ! python3 - "$(numpy_wheel)" "$venv/Lib/site-packages" >"$out/unzip.log" 2>&1 <<'PY'
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as wheel:
-    for name in wheel.namelist():
-        if name.startswith("numpy.libs/") and "openblas" in name.lower() and name.lower().endswith(".dll"):
-            wheel.extract(name, sys.argv[2])
+    names = [n for n in wheel.namelist()
+             if n.startswith("numpy.libs/") and "openblas" in n.lower() and n.lower().endswith(".dll")]
+    if not names:
+        sys.exit("no numpy.libs/*openblas*.dll in the wheel")
+    for name in names:
+        wheel.extract(name, sys.argv[2])
 PY
+then
+  # A damaged download would fail every later run the same way: it goes, and this run fails.
+  fail "numpy's wheel $(numpy_wheel) is unreadable (removed from the cache): $(tail -n 2 "$out/unzip.log")"
+  rm -f "$(numpy_wheel)"
+else
   bench=(--json bench --quick --cpu-only --no-history --sgemm-size 128 --conv-batch 1)
   run_exe "$out/bench.json" --env "$(winpath "$venv")" "${bench[@]}"
   sgemm='.measurements[] | select(.key == "cpu.sgemm_fp32")'

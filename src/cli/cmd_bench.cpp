@@ -47,22 +47,28 @@ struct BenchArgs {
   std::string openblas;  ///< --openblas PATH: the CPU SGEMM's library, instead of the search
 };
 
-/// The OpenBLAS copies the CPU SGEMM tries, in order: --openblas alone when given; else the
-/// system's (the loader's names), then those bundled by numpy and scipy in the Python
-/// environments the doctor finds (files only: no driver is loaded, no interpreter run).
-std::vector<std::string> openblas_candidates(CommandContext& ctx, const BenchArgs& a) {
-  if (!a.openblas.empty()) return {a.openblas};
-  std::vector<std::string> names = gpu::openblas_names();
+/// The OpenBLAS copies bundled by numpy and scipy in the Python environments the doctor finds
+/// (files only: no driver is loaded, no interpreter run), for the CPU SGEMM to fall back on after
+/// the system's. Only environments the user points at (--env, --python, VIRTUAL_ENV, CONDA_PREFIX,
+/// the interpreters on PATH, PEP 514 registrations): not those found by scanning folders anyone
+/// may create (C:\Python3x, a checkout's .venv), whose library would then run in our child.
+std::vector<std::string> bundled_openblas_candidates(CommandContext& ctx) {
   const SystemView* system = ctx.system();
-  if (system == nullptr) return names;
+  if (system == nullptr) return {};
   InventoryOptions inventory = ctx.inventory_options();
   inventory.query_driver_libraries = false;
+  inventory.python.project_dir.clear();
   Facts facts = collect_facts(*system, inventory);
+  static constexpr std::string_view kChosen[] = {"--env", "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH"};
   std::vector<std::string> sites;
-  for (const PythonEnvFacts& env : facts.python_envs)
-    sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
-  for (std::string& path : gpu::bundled_openblas(sites)) names.push_back(std::move(path));
-  return names;
+  for (const PythonEnvFacts& env : facts.python_envs) {
+    const bool chosen = std::any_of(env.found_via.begin(), env.found_via.end(), [](const std::string& via) {
+      return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||
+             std::find(std::begin(kChosen), std::end(kChosen), via) != std::end(kChosen);
+    });
+    if (chosen) sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
+  }
+  return gpu::bundled_openblas(sites);
 }
 
 std::string cpu_model() {
@@ -286,7 +292,8 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     if (!framework_report) return kExitUsage;
     report = std::move(*framework_report);
   } else {
-    if (o.cpu) o.openblas = openblas_candidates(ctx, a);
+    if (o.cpu && !a.openblas.empty()) o.openblas = {a.openblas};
+    if (o.cpu && a.openblas.empty()) o.openblas_bundled = bundled_openblas_candidates(ctx);
     report = gpu::run_bench(o);
   }
   report.host = host_fs::host_name();

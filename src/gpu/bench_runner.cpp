@@ -48,7 +48,8 @@ BenchReport run_bench(const BenchOptions& o) {
   };
   if (o.cpu) {
     std::vector<std::string> sgemm{"sgemm", std::to_string(o.sizes.sgemm_n), budget, threads};
-    for (const std::string& lib : o.openblas) sgemm.push_back("lib=" + lib);
+    for (const std::string& lib : o.openblas.empty() ? openblas_names() : o.openblas) sgemm.push_back("lib=" + lib);
+    for (const std::string& lib : o.openblas_bundled) sgemm.push_back("bundled=" + lib);
     run_one("cpu.sgemm_fp32", "gflops", std::move(sgemm));
     run_one("cpu.conv_fp32", "gflops",
             {"conv", std::to_string(o.sizes.conv_n), "64", "56", "56", "64", budget, threads});

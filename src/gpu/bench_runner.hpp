@@ -32,6 +32,8 @@ struct BenchOptions {
   int cpu_threads = 0;  ///< 0: every CPU this process may use
   /// OpenBLAS libraries to try for the CPU SGEMM, in order; empty: openblas_names().
   std::vector<std::string> openblas;
+  /// Then copies bundled by Python packages (bundled_openblas()): one that cannot load is a note.
+  std::vector<std::string> openblas_bundled;
   bool gpu = true;
   LibrarySource libraries{.label = "system", .dirs = {}};
   std::vector<std::string> cuda_names;         ///< empty: default_cuda_driver_names()

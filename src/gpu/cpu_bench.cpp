@@ -98,11 +98,19 @@ std::optional<Sgemm> choose_sgemm(const OpenblasApi& api, const std::string& con
   return Sgemm{.lp64 = api.sgemm, .ilp64 = nullptr};
 }
 
-/// Every "lib=PATH" among the arguments, in order (the libraries to try, first loadable wins).
-std::vector<std::string> library_args(const std::vector<std::string>& args) {
-  std::vector<std::string> names;
+/// A library to try: named by the user or the loader's search (lib=), or a copy a Python
+/// package bundles (bundled=), whose failure to load is a note, never the figure's failure.
+struct LibraryCandidate {
+  std::string name;
+  bool bundled = false;
+};
+
+/// Every "lib=PATH" and "bundled=PATH" among the arguments, in order.
+std::vector<LibraryCandidate> library_args(const std::vector<std::string>& args) {
+  std::vector<LibraryCandidate> names;
   for (const auto& a : args) {
-    if (a.starts_with("lib=")) names.push_back(a.substr(4));
+    if (a.starts_with("lib=")) names.push_back({a.substr(4), false});
+    if (a.starts_with("bundled=")) names.push_back({a.substr(8), true});
   }
   return names;
 }
@@ -141,22 +149,48 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = BenchStatus::failed};
   const int n = int_arg(args, 1, 1024);
   const std::string budget = args.size() > 2 ? args[2] : "default";
-  std::vector<std::string> names = library_args(args);
-  if (names.empty()) names = openblas_names();
-  send_call_line(out, "dlopen " + names.front());
-  auto api = load_openblas(names);
-  if (!api) {
-    m.status = api.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
-    m.detail =
-        "OpenBLAS: " + api.error().message + (api.error().kind == ErrorKind::not_found ? kOpenblasInstallHint : "");
-    finish(out, m);
-    return;
+  std::vector<LibraryCandidate> candidates = library_args(args);
+  if (candidates.empty()) {
+    for (std::string& name : openblas_names()) candidates.push_back({std::move(name), false});
   }
-  std::string raw_config = api->get_config != nullptr ? printable(api->get_config(), 200) : "";
-  std::optional<Sgemm> sgemm = choose_sgemm(*api, raw_config);
-  if (!sgemm) {
-    m.detail = "OpenBLAS: " + api->library.path() +
-               " exports no cblas_sgemm (nor scipy_cblas_sgemm64_, cblas_sgemm64_, scipy_cblas_sgemm)";
+  // The first library that loads and has an SGEMM of either width is measured; one that loads
+  // without it (a build without CBLAS) is passed over, so a later one still gets its turn.
+  std::optional<OpenblasApi> api;
+  std::optional<Sgemm> sgemm;
+  std::string raw_config;
+  std::vector<std::string> passed_over;
+  bool named_one_broken = false;  // a library of the system's or --openblas exists but cannot serve
+  for (const LibraryCandidate& candidate : candidates) {
+    send_call_line(out, "dlopen " + candidate.name);
+    auto loaded = load_openblas({candidate.name});
+    if (!loaded) {
+      if (loaded.error().kind == ErrorKind::not_found) continue;
+      passed_over.push_back(printable(candidate.name + ": " + loaded.error().message, 400));
+      named_one_broken = named_one_broken || !candidate.bundled;
+      continue;
+    }
+    std::string config = loaded->get_config != nullptr ? printable(loaded->get_config(), 200) : "";
+    if (auto chosen = choose_sgemm(*loaded, config)) {
+      api.emplace(std::move(loaded).value());
+      sgemm = chosen;
+      raw_config = std::move(config);
+      break;
+    }
+    passed_over.push_back(printable(loaded->library.path(), 300) +
+                          ": exports no cblas_sgemm (nor scipy_cblas_sgemm64_, cblas_sgemm64_, scipy_cblas_sgemm)");
+    named_one_broken = named_one_broken || !candidate.bundled;
+  }
+  if (!api) {
+    m.status = named_one_broken ? BenchStatus::failed : BenchStatus::skipped;
+    if (passed_over.empty()) {
+      std::string tried;
+      for (size_t i = 0; i < candidates.size() && i < 3; ++i) tried += (i == 0 ? "" : ", ") + candidates[i].name;
+      if (candidates.size() > 3) tried += " and " + std::to_string(candidates.size() - 3) + " more";
+      m.detail = "OpenBLAS: not found (" + tried + ")" + kOpenblasInstallHint;
+    } else {
+      m.detail = "OpenBLAS: no library that can serve: " + join(passed_over, "; ") +
+                 (named_one_broken ? std::string() : std::string(kOpenblasInstallHint));
+    }
     finish(out, m);
     return;
   }
@@ -187,6 +221,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   m.check_passed = check.passed;
   m.detail =
       "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) + ", row-major, FP32";
+  if (!passed_over.empty()) m.detail += " (passed over: " + join(passed_over, "; ") + ")";
   m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   finish(out, m);
 }
@@ -276,7 +311,8 @@ void bench_conv(const std::vector<std::string>& args, ChildChannel& out) {
   sh.w = int_arg(args, 4, sh.w);
   sh.k = int_arg(args, 5, sh.k);
   const std::string budget = args.size() > 6 ? args[6] : "default";
-  std::vector<std::string> names = library_args(args);
+  std::vector<std::string> names;
+  for (LibraryCandidate& c : library_args(args)) names.push_back(std::move(c.name));
   if (names.empty()) names = onednn_names();
   // Debian's oneDNN runs on OpenMP, which reads its thread count once, when it loads: this is a
   // child of its own, started for this one figure.
@@ -468,7 +504,9 @@ std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_p
       for (const auto& e : *entries) {
         if (e.kind != host_fs::Kind::regular && e.kind != host_fs::Kind::symlink) continue;
         const std::string lower = to_lower(e.name);
-        if (lower.find("openblas") != std::string::npos && is_library(lower)) names.push_back(e.name);
+        if (lower.find("openblas") == std::string::npos || !is_library(lower)) continue;
+        // Loaded into a child of ours: never a file someone else could have put or changed there.
+        if (host_fs::written_only_by_owner(dir + kSep + e.name)) names.push_back(e.name);
       }
       std::sort(names.begin(), names.end());
       for (const auto& name : names) {

@@ -5,11 +5,12 @@
 /// constructors start thread pools and their code is vendor code, which never runs in the
 /// doctor's own process (docs/child-processes.md).
 ///
-///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH...] [threads=N]
+///   gpudoctor --internal-task cpu-bench sgemm N BUDGET [lib=PATH...] [bundled=PATH...] [threads=N]
 ///   gpudoctor --internal-task cpu-bench conv N C H W K BUDGET [lib=PATH...] [threads=N]
 ///
 /// BUDGET is quick|default|full (the sampling policy); each lib= is a library to try, in order
-/// (none: openblas_names() / onednn_names()). The child announces every vendor call
+/// (none: openblas_names() / onednn_names()); bundled= a copy from a Python package, tried in
+/// its turn, whose failure to load is a note rather than the figure's failure. The child announces every vendor call
 /// ({"call": ...}) and ends with {"measurement": ...} (model/bench_report.hpp).
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ std::vector<std::string> onednn_names();
 /// The OpenBLAS copies bundled by numpy's and scipy's wheels in these site-packages folders
 /// (numpy.libs/libscipy_openblas64_-<hash>.so or .dll, ...), numpy's first, at most 16: the
 /// CPU baseline's fallback where the system has no OpenBLAS, the one numpy.matmul itself runs.
+/// Only files that no one but their owner (root or this user) can write, with their folder
+/// (host_fs::written_only_by_owner): the library is loaded and run.
 std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages);
 
 /// The sampling policy of a budget: quick keeps the whole CPU run within a few seconds.

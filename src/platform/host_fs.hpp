@@ -55,11 +55,16 @@ class Handle {
 };
 using HandleRef = std::shared_ptr<const Handle>;
 
+/// Whether the file at `path` (links followed) and the folder holding it are owned by root or by
+/// this process's user and writable by no one else: a library found by searching, before it is
+/// loaded. Windows: true (the caller trusts where the path came from; ACLs are not read).
+bool written_only_by_owner(const std::string& path);
 /// Opens a directory the user named (--root): links in it are followed, it is theirs.
 Result<HandleRef> open_dir(const std::string& path);
 /// Windows: the root of drive `letter` ("D:\\") of a local disk (fixed, removable, optical, RAM
-/// disk). A network drive is refused (unsupported): a disconnected share stalls every call for
-/// tens of seconds. Elsewhere: not_found.
+/// disk), with no dialog for a drive without its disk. A network drive is refused (not_found,
+/// with that reason): a disconnected share stalls every call for tens of seconds. Elsewhere:
+/// not_found.
 Result<HandleRef> open_drive_root(char letter);
 /// The entry `name` (one component) in dir, not following a final link.
 Result<Kind> kind_at(const Handle& dir, const std::string& name);

@@ -201,6 +201,18 @@ Result<HandleRef> open_dir(const std::string& path) {
   return std::make_shared<const Handle>(fd);
 }
 
+bool written_only_by_owner(const std::string& path) {
+  auto safe = [](const std::string& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return false;
+    return (st.st_uid == 0 || st.st_uid == ::geteuid()) && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+  };
+  size_t slash = path.rfind('/');
+  std::string dir =
+      slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
+  return safe(path) && safe(dir);
+}
+
 Result<HandleRef> open_drive_root(char letter) {
   return Error{ErrorKind::not_found, "no drive letters on this host", std::string(1, letter) + ":", ENOENT};
 }

@@ -377,17 +377,28 @@ Result<HandleRef> open_dir(const std::string& path) {
   return hold_directory(long_path(path), path);
 }
 
+bool written_only_by_owner(const std::string&) {
+  return true;
+}
+
 Result<HandleRef> open_drive_root(char letter) {
   const std::string root = std::string(1, letter) + ":\\";
   switch (::GetDriveTypeW(widen(root).c_str())) {
     case DRIVE_FIXED:
     case DRIVE_REMOVABLE:
     case DRIVE_CDROM:
-    case DRIVE_RAMDISK:
-      return open_dir(root);
+    case DRIVE_RAMDISK: {
+      // A drive without its disk would ask with a dialog box, which stops a diagnostic tool.
+      DWORD old_mode = 0;
+      ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
+      auto opened = open_dir(root);
+      ::SetThreadErrorMode(old_mode, nullptr);
+      return opened;
+    }
     case DRIVE_REMOTE:
-      return Error{ErrorKind::unsupported, "a network drive: not read (a share that does not answer stalls every call)",
-                   root, 0};
+      // not_found: a PATH entry there is passed over quietly; an --env there shows this reason.
+      return Error{ErrorKind::not_found, "a network drive: not read (a share that does not answer stalls every call)",
+                   root, ERROR_PATH_NOT_FOUND};
     default:
       return Error{ErrorKind::not_found, "no such drive", root, ERROR_PATH_NOT_FOUND};
   }

@@ -245,10 +245,9 @@ Result<SystemView::Resolved> SystemView::resolve(std::string_view path) const {
 Result<host_fs::HandleRef> SystemView::live_drive_root(char letter) const {
   const char drive = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
   if (drive < 'A' || drive > 'Z') return Error{ErrorKind::not_found, "no such drive", std::string(1, letter), 2};
-  // Kept, failures too: a drive without media is asked once.
-  auto it = drive_roots_.find(drive);
-  if (it == drive_roots_.end()) it = drive_roots_.emplace(drive, host_fs::open_drive_root(drive)).first;
-  return it->second;
+  // Opened for each lookup, not kept: a handle held on a drive's root stops its removal, and a
+  // long-running serve must see a drive that appears later.
+  return host_fs::open_drive_root(drive);
 }
 
 Result<std::string> SystemView::canonical(std::string_view path) const {

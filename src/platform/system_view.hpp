@@ -160,10 +160,9 @@ class SystemView {
   /// Windows: the drive the root stands for (C: in a tree; the system drive on the live host).
   char system_drive_ = 'C';
   bool live_drives_ = false;  ///< the live Windows host, rooted at its system drive
-  /// The live Windows host: every other drive's root ("D:\\"), opened when first asked for (a
-  /// path's component "D:"). In a tree another drive is a folder, "drive-d".
+  /// The live Windows host: another drive's root ("D:\\"), for a path whose first component is
+  /// "D:". In a tree another drive is a folder, "drive-d".
   [[nodiscard]] Result<host_fs::HandleRef> live_drive_root(char letter) const;
-  mutable std::map<char, Result<host_fs::HandleRef>> drive_roots_;
   mutable bool kernel_resolution_unavailable_ = false;
   mutable std::map<std::string, std::map<std::string, std::string>> case_index_;
   mutable std::vector<BoundHit> bounds_hit_;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "gpu/cpu_bench.hpp"
 #include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
@@ -388,6 +389,43 @@ TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndAMissingOneIsSkipped) {
   auto usage =
       testing::run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --gpu-only --openblas /x.so", std::chrono::minutes(1));
   EXPECT_EQ(usage.exit_code, 2) << usage.err;
+}
+
+// The child tries every candidate in turn: a library that loads without any SGEMM is passed over
+// for the next; a bundled copy that cannot load is a note, never the figure's failure, while a
+// broken library of the system's or --openblas fails it.
+TEST(FakeOpenblas, CandidatesArePassedOverInTurnAndOnlyANamedOneFailsTheFigure) {
+  const std::string fake = GPUDOCTOR_FAKE_DIR;
+  const std::string no_sgemm = std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libnvidia-ml.so.1";
+  auto run = [](std::vector<std::string> libs) {
+    std::vector<std::string> args{"sgemm", "64", "quick", "threads=1"};
+    args.insert(args.end(), libs.begin(), libs.end());
+    auto out = gpu::run_isolated({{"cpu-bench", args}}, std::chrono::seconds(60));
+    return gpu::measurement_from_child("cpu.sgemm_fp32", "gflops", out.at(0));
+  };
+  // Not an ELF file: it exists, and fails to load.
+  fs::path junk = fs::temp_directory_path() / ("gpudoctor-junk-openblas-" + std::to_string(::getpid()) + ".so");
+  std::ofstream(junk) << "not a library";
+
+  BenchMeasurement later = run({"lib=" + no_sgemm, "lib=/nonexistent/libopenblas.so.0", "bundled=" + junk.string(),
+                                "bundled=" + fake + "/openblas-scipy64/libscipy_openblas64_-fake.so"});
+  EXPECT_EQ(later.status, BenchStatus::ok) << later.detail;
+  EXPECT_NE(later.library.find("openblas-scipy64"), std::string::npos) << later.library;
+  EXPECT_NE(later.detail.find("passed over"), std::string::npos) << later.detail;
+  EXPECT_NE(later.detail.find("exports no cblas_sgemm"), std::string::npos) << later.detail;
+  EXPECT_NE(later.detail.find(junk.string()), std::string::npos) << later.detail;
+
+  BenchMeasurement bundled_broken = run({"lib=/nonexistent/libopenblas.so.0", "bundled=" + junk.string()});
+  EXPECT_EQ(bundled_broken.status, BenchStatus::skipped) << bundled_broken.detail;
+  EXPECT_NE(bundled_broken.detail.find(junk.string()), std::string::npos) << bundled_broken.detail;
+
+  BenchMeasurement named_broken = run({"lib=" + junk.string(), "bundled=/nonexistent/libscipy_openblas64_.so"});
+  EXPECT_EQ(named_broken.status, BenchStatus::failed) << named_broken.detail;
+
+  BenchMeasurement none = run({"lib=/nonexistent/libopenblas.so.0", "bundled=/nonexistent/libscipy_openblas64_.so"});
+  EXPECT_EQ(none.status, BenchStatus::skipped) << none.detail;
+  EXPECT_NE(none.detail.find("not found (/nonexistent/libopenblas.so.0"), std::string::npos) << none.detail;
+  fs::remove(junk);
 }
 
 }  // namespace

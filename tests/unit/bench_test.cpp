@@ -434,11 +434,22 @@ TEST(CpuBench, BundledOpenblasIsFoundInNumpyThenScipyWheels) {
     ASSERT_NE(out, nullptr) << f;
     std::fclose(out);
   }
+  // Whatever this process's umask: the folders and files writable by their owner only.
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    fs::permissions(e.path(), e.is_directory() ? fs::perms(0755) : fs::perms(0644));
+  }
+  fs::permissions(dir, fs::perms(0755));
   std::vector<std::string> found = bundled_openblas({a.string(), b.string(), (dir / "missing").string()});
   EXPECT_EQ(found, (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string(),
                                              (b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so").string(),
                                              (a / "scipy.libs" / "libscipy_openblas-68440149.so").string()}));
   EXPECT_TRUE(bundled_openblas({}).empty());
+  // A copy anyone may replace, or one in a folder anyone may write to, is never offered: it would
+  // be loaded and run.
+  fs::permissions(b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so", fs::perms(0666));
+  fs::permissions(a / "scipy.libs", fs::perms(0777));
+  EXPECT_EQ(bundled_openblas({a.string(), b.string()}),
+            (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string()}));
   fs::remove_all(dir);
 }
 
