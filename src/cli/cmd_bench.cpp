@@ -49,26 +49,14 @@ struct BenchArgs {
 
 /// The OpenBLAS copies bundled by numpy and scipy in the Python environments the doctor finds
 /// (files only: no driver is loaded, no interpreter run), for the CPU SGEMM to fall back on after
-/// the system's. Only environments the user points at (--env, --python, VIRTUAL_ENV, CONDA_PREFIX,
-/// the interpreters on PATH, PEP 514 registrations): not those found by scanning folders anyone
-/// may create (C:\Python3x, a checkout's .venv), whose library would then run in our child.
+/// the system's; only from environments the user points at (gpu::user_chosen_site_packages).
 std::vector<std::string> bundled_openblas_candidates(CommandContext& ctx) {
   const SystemView* system = ctx.system();
   if (system == nullptr) return {};
   InventoryOptions inventory = ctx.inventory_options();
   inventory.query_driver_libraries = false;
   inventory.python.project_dir.clear();
-  Facts facts = collect_facts(*system, inventory);
-  static constexpr std::string_view kChosen[] = {"--env", "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH"};
-  std::vector<std::string> sites;
-  for (const PythonEnvFacts& env : facts.python_envs) {
-    const bool chosen = std::any_of(env.found_via.begin(), env.found_via.end(), [](const std::string& via) {
-      return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||
-             std::find(std::begin(kChosen), std::end(kChosen), via) != std::end(kChosen);
-    });
-    if (chosen) sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
-  }
-  return gpu::bundled_openblas(sites);
+  return gpu::bundled_openblas(gpu::user_chosen_site_packages(collect_facts(*system, inventory).python_envs));
 }
 
 std::string cpu_model() {

@@ -18,6 +18,7 @@
 #include "gpu/bench_math.hpp"
 #include "gpu/child_lines.hpp"
 #include "gpu/isolated_child.hpp"
+#include "model/facts.hpp"
 
 namespace gpudoctor::gpu {
 
@@ -32,6 +33,12 @@ std::vector<std::string> onednn_names();
 /// Only files that no one but their owner (root or this user) can write, with their folder
 /// (host_fs::written_only_by_owner): the library is loaded and run.
 std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages);
+
+/// The site-packages of the environments the user points at: found through --env, --python,
+/// VIRTUAL_ENV, CONDA_PREFIX, an interpreter on PATH, a PEP 514 registration or the Microsoft
+/// Store. Not those found by scanning folders anyone may create (C:\\Python3x, a checkout's
+/// .venv, ~/.virtualenvs of a shared home), whose bundled library would then run in our child.
+std::vector<std::string> user_chosen_site_packages(const std::vector<PythonEnvFacts>& envs);
 
 /// The sampling policy of a budget: quick keeps the whole CPU run within a few seconds.
 SamplingPolicy bench_policy(const std::string& budget);

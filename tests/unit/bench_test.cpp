@@ -453,6 +453,32 @@ TEST(CpuBench, BundledOpenblasIsFoundInNumpyThenScipyWheels) {
   fs::remove_all(dir);
 }
 
+// Only environments the user points at lend their bundled OpenBLAS: one found by scanning a
+// folder anyone may create would have its library run in our child.
+TEST(CpuBench, OnlyEnvironmentsTheUserPointsAtLendTheirOpenblas) {
+  auto env = [](std::string site, std::vector<std::string> via) {
+    PythonEnvFacts e;
+    e.site_packages = {std::move(site)};
+    e.found_via = std::move(via);
+    return e;
+  };
+  std::vector<PythonEnvFacts> envs{
+      env("/chosen/env", {"--env"}),
+      env("/usr/lib/python3/dist-packages", {"system lib libpython3.11.so.1.0", "PATH"}),
+      env("/scanned/venv", {"./.venv"}),
+      env("C:\\Python39\\Lib\\site-packages", {"standard install folder"}),
+      env("/home/x/.virtualenvs/a", {"~/.virtualenvs"}),
+      env("/opt/conda/envs/b", {"~/.conda/environments.txt"}),
+      env("/active", {"VIRTUAL_ENV"}),
+      env("/conda", {"CONDA_PREFIX"}),
+      env("C:\\Py311\\Lib\\site-packages", {"PEP 514 HKCU PythonCore\\3.11"}),
+      env("/given/python", {"--python"}),
+  };
+  EXPECT_EQ(user_chosen_site_packages(envs),
+            (std::vector<std::string>{"/chosen/env", "/usr/lib/python3/dist-packages", "/active", "/conda",
+                                      "C:\\Py311\\Lib\\site-packages", "/given/python"}));
+}
+
 // Every lib= is tried in order: the first that loads is measured.
 TEST(CpuBench, EveryLibraryArgumentIsTriedInOrder) {
   std::vector<ChildOutcome> out = run_isolated(
