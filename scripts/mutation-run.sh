@@ -109,6 +109,30 @@ fleet-majority-half	src/check/fleet_compare.cpp	report.groups[0].nodes.size() * 
 prometheus-label-quote-raw	src/render/prometheus.cpp	      out += "\\\"";	      out += "\"";
 watch-thermal-any-sample	src/monitor/diagnoses.cpp	  if (thermal * 2 > known) {	  if (thermal > 0) {
 html-control-chars-raw	src/render/html_report.cpp	    out += terminal_safe(line);	    out += std::string(line);
+bench-ilp64-config-ignored	src/gpu/cpu_bench.cpp	  if (config.find("USE64BITINT") != std::string::npos) {	  if (false && config.find("USE64BITINT") != std::string::npos) {
+bench-sgemm64-not-preferred	src/gpu/cpu_bench.cpp	  if (api.sgemm64 != nullptr) return Sgemm{.lp64 = nullptr, .ilp64 = api.sgemm64};	  if (false && api.sgemm64 != nullptr) return Sgemm{.lp64 = nullptr, .ilp64 = api.sgemm64};
+bench-ilp64-called-lp64	src/gpu/cpu_bench.cpp	    if (ilp64 != nullptr) {	    if (false && ilp64 != nullptr) {
+bench-width-unknown-called	src/gpu/cpu_bench.cpp	  if (api.sgemm == nullptr || api.get_config == nullptr) return std::nullopt;	  if (api.sgemm == nullptr) return std::nullopt;
+bench-absent-counts-broken	src/gpu/cpu_bench.cpp	      if (loaded.error().kind == ErrorKind::not_found && candidate.kind != Kind::named) continue;	      if (loaded.error().kind == ErrorKind::not_found) continue;
+bench-bundled-load-failure-fails	src/gpu/cpu_bench.cpp	      named_one_broken = named_one_broken || candidate.kind != Kind::bundled;\n      continue;	      named_one_broken = true;\n      continue;
+bench-no-sgemm-stops-search	src/gpu/cpu_bench.cpp	      raw_config = std::move(config);\n      break;\n    }	      raw_config = std::move(config);\n      break;\n    }\n    if (candidate.kind != Kind::bundled) break;
+bench-broken-reported-skipped	src/gpu/cpu_bench.cpp	    m.status = named_one_broken ? BenchStatus::failed : BenchStatus::skipped;	    m.status = BenchStatus::skipped;
+bench-ilp64-not-named	src/gpu/cpu_bench.cpp	(sgemm->ilp64 != nullptr ? ", ILP64" : "")	(sgemm->ilp64 == nullptr ? "" : "")
+bundled-refused-offered	src/gpu/cpu_bench.cpp	        if (!why.empty() && sibling_why.empty()) sibling_why = why;	        (void)why;
+bundled-any-file	src/gpu/cpu_bench.cpp	        if (!is_library(lower)) continue;\n        const std::string why	        const std::string why
+bundled-scipy-first	src/gpu/cpu_bench.cpp	  constexpr const char* kFolders[] = {"numpy.libs", "numpy/.libs", "scipy.libs", "scipy/.libs"};	  constexpr const char* kFolders[] = {"scipy.libs", "scipy/.libs", "numpy.libs", "numpy/.libs"};
+chosen-sites-every-env	src/gpu/cpu_bench.cpp	    if (std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))	    if (true || std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))
+chosen-sites-pep514-dropped	src/gpu/cpu_bench.cpp	    return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||	    return via.starts_with("Microsoft Store package") ||
+owner-ancestors-unchecked	src/platform/host_fs_posix.cpp	    if (std::string why = others_can_write(dir, st); !why.empty()) return why;	    (void)others_can_write;
+owner-link-not-resolved	src/platform/host_fs_posix.cpp	  char* resolved = ::realpath(path.c_str(), nullptr);	  char* resolved = ::strdup(path.c_str());
+owner-sticky-ignored	src/platform/host_fs_posix.cpp	  const bool sticky = dir && (st.st_mode & S_ISVTX) != 0;	  const bool sticky = false;
+owner-any-group-trusted	src/platform/host_fs_posix.cpp	  if ((st.st_mode & S_IWGRP) != 0 && !sticky && !private_group_of_user(st.st_gid))	  if ((st.st_mode & S_IWGRP) != 0 && !sticky && false)
+owner-other-uid-allowed	src/platform/host_fs_posix.cpp	  if (st.st_uid != 0 && st.st_uid != ::geteuid()) return	  if (false) return
+compare-library-ignored	src/model/bench_report.cpp	    if (!before_file.empty() && !now_file.empty() && before_file != now_file)	    if (false && !before_file.empty() && !now_file.empty() && before_file != now_file)
+signal-groups-not-killed	src/platform/child_process_posix.cpp	    if (group > 0) ::kill(-group, SIGKILL);	    if (false && group > 0) ::kill(-group, SIGKILL);
+signal-group-never-forgotten	src/platform/child_process_posix.cpp	    pid_t expected = group;\n    if (slot.compare_exchange_strong(expected, 0)) return;	    pid_t expected = group;\n    if (false && slot.compare_exchange_strong(expected, 0)) return;
+signal-others-handler-replaced	src/platform/child_process_posix.cpp	      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;	      if (false && ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL)) continue;
+nvcc-arch-dropped-as-newer	src/explain/explain_machine.cpp	  } else if (*first == 0 && *last + 1 < rows.size()) {	  } else if (false) {
 EOF
 }
 

@@ -50,7 +50,7 @@ struct BenchArgs {
 /// The OpenBLAS copies bundled by numpy and scipy in the Python environments the doctor finds
 /// (files only: no driver is loaded, no interpreter run), for the CPU SGEMM to fall back on after
 /// the system's; only from environments the user points at (gpu::user_chosen_site_packages).
-std::vector<std::string> bundled_openblas_candidates(CommandContext& ctx) {
+gpu::BundledOpenblas bundled_openblas_candidates(CommandContext& ctx) {
   const SystemView* system = ctx.system();
   if (system == nullptr) return {};
   InventoryOptions inventory = ctx.inventory_options();
@@ -281,7 +281,11 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     report = std::move(*framework_report);
   } else {
     if (o.cpu && !a.openblas.empty()) o.openblas = {a.openblas};
-    if (o.cpu && a.openblas.empty()) o.openblas_bundled = bundled_openblas_candidates(ctx);
+    if (o.cpu && a.openblas.empty()) {
+      gpu::BundledOpenblas bundled = bundled_openblas_candidates(ctx);
+      o.openblas_bundled = std::move(bundled.found);
+      o.openblas_refused = std::move(bundled.refused);
+    }
     report = gpu::run_bench(o);
   }
   report.host = host_fs::host_name();

@@ -462,7 +462,7 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
   } else if (rule.tailor == "framework-build") {
     add(parts, describe_frameworks(f, rule.frameworks));
     if (windows) add(parts, tf_needs());
-  } else if (rule.tailor == "gpu-arch") {
+  } else if (rule.tailor == "gpu-arch" || rule.tailor == "nvcc-arch") {
     std::vector<std::string> g;
     for (const auto& gpu : f.gpus) {
       g.push_back(gpu.cc_major
@@ -524,8 +524,83 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
   return join(parts, "; ");
 }
 
+namespace {
+
+/// "compute_86", "sm_90a", "lto_120" -> compute capability 8.6, 9.0, 12.0.
+std::optional<Version> nvcc_arch_cc(const std::string& arch) {
+  const size_t underscore = arch.find('_');
+  if (underscore == std::string::npos) return std::nullopt;
+  std::string digits;
+  for (char c : arch.substr(underscore + 1)) {
+    if (c < '0' || c > '9') break;
+    digits += c;
+  }
+  if (digits.size() < 2 || digits.size() > 3) return std::nullopt;
+  return Version::parse(digits.substr(0, digits.size() - 1) + "." + digits.back());
+}
+
+/// Which CUDA toolkits compile for the architecture nvcc refused (cuda_arch.toml, whose rows
+/// run from the oldest toolkit to the newest), and whether this machine's toolkits do: nvcc
+/// refuses an architecture newer than itself and one its release dropped alike.
+std::string nvcc_arch_fix(const CaptureMap& captures, const ExplainMachine& machine) {
+  const std::string arch = first_capture(captures, "arch");
+  const std::optional<Version> cc = nvcc_arch_cc(arch);
+  if (!cc) return {};
+  const auto& rows = machine.kb->toolkit_archs;
+  if (rows.empty()) return {};
+  auto compiles = [&](const ToolkitArch& t) { return std::find(t.sass.begin(), t.sass.end(), *cc) != t.sass.end(); };
+  auto lowest = [](const ToolkitArch& t) { return t.cuda.lowest() ? t.cuda.lowest()->str() : t.cuda.text(); };
+  auto highest = [](const ToolkitArch& t) { return t.cuda.highest() ? t.cuda.highest()->str() : t.cuda.text(); };
+  std::optional<size_t> first;
+  std::optional<size_t> last;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!compiles(rows[i])) continue;
+    if (!first) first = i;
+    last = i;
+  }
+  std::vector<std::string> parts;
+  // The table starts at CUDA 9.0: an architecture it has from its first row was compiled by
+  // older toolkits too, and one it never has may be one that only older toolkits knew.
+  if (!first) {
+    add(parts, fmt::format("No CUDA toolkit from {} on compiles for {} (compute capability {}).", lowest(rows.front()),
+                           arch, cc->str()));
+  } else if (*first == 0 && *last + 1 < rows.size()) {
+    const ToolkitArch& dropped = rows[*last + 1];
+    const std::string why = dropped.note.substr(0, dropped.note.find(';'));
+    add(parts, fmt::format("{} (compute capability {}) is compiled by CUDA up to {}; CUDA {} and later do not{}.", arch,
+                           cc->str(), highest(rows[*last]), lowest(dropped), why.empty() ? "" : " (" + why + ")"));
+  } else if (*last + 1 == rows.size()) {
+    add(parts,
+        fmt::format("{} (compute capability {}) needs CUDA {} or later.", arch, cc->str(), lowest(rows[*first])));
+  } else {
+    // The release that dropped it, and why when the table says (its note's first clause).
+    const ToolkitArch& dropped = rows[*last + 1];
+    const std::string why = dropped.note.substr(0, dropped.note.find(';'));
+    add(parts, fmt::format("{} (compute capability {}) is compiled by CUDA {} to {}; CUDA {} and later do not{}.", arch,
+                           cc->str(), lowest(rows[*first]), highest(rows[*last]), lowest(dropped),
+                           why.empty() ? "" : " (" + why + ")"));
+  }
+  if (machine.facts != nullptr) {
+    std::vector<std::string> can;
+    std::vector<std::string> cannot;
+    for (const ToolkitFacts& t : machine.facts->toolkits) {
+      if (!t.version || !t.has_nvcc) continue;
+      const ToolkitArch* row = machine.kb->toolkit_arch(*t.version);
+      if (row == nullptr) continue;
+      (compiles(*row) ? can : cannot).push_back(fmt::format("CUDA {} at {}", t.version->str(), t.path));
+    }
+    if (!can.empty()) add(parts, "On this machine " + join(can, ", ") + " does: build with it (CUDA_HOME, PATH).");
+    if (!cannot.empty()) add(parts, "On this machine " + join(cannot, ", ") + " does not.");
+  }
+  return join(parts, " ");
+}
+
+}  // namespace
+
 std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const ExplainMachine& machine) {
-  if (rule.tailor != "legacy-driver" || machine.kb == nullptr) return {};
+  if (machine.kb == nullptr) return {};
+  if (rule.tailor == "nvcc-arch") return nvcc_arch_fix(captures, machine);
+  if (rule.tailor != "legacy-driver") return {};
   const std::string branch = first_capture(captures, "branch");
   if (branch.empty()) return {};
   std::optional<int> installed;

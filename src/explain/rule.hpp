@@ -52,7 +52,7 @@ struct Rule {
   /// built-in rules and at load time for --kb rules).
   std::vector<std::string> examples;
   /// Which machine facts make the fix specific: "cudnn", "cuda-runtime", "driver",
-  /// "framework-build", "gpu-arch", "python", "wsl2", "container", "memory", "nccl",
+  /// "framework-build", "gpu-arch", "nvcc-arch", "python", "wsl2", "container", "memory", "nccl",
   /// "legacy-driver", "".
   std::string tailor;
   std::vector<RuleCandidate> candidates;  ///< [0] is the rule's own cause

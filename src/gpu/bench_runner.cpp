@@ -48,8 +48,12 @@ BenchReport run_bench(const BenchOptions& o) {
   };
   if (o.cpu) {
     std::vector<std::string> sgemm{"sgemm", std::to_string(o.sizes.sgemm_n), budget, threads};
-    for (const std::string& lib : o.openblas.empty() ? openblas_names() : o.openblas) sgemm.push_back("lib=" + lib);
+    if (o.openblas.empty()) {
+      for (const std::string& lib : openblas_names()) sgemm.push_back("lib=" + lib);
+    }
+    for (const std::string& lib : o.openblas) sgemm.push_back("named=" + lib);
     for (const std::string& lib : o.openblas_bundled) sgemm.push_back("bundled=" + lib);
+    for (const std::string& why : o.openblas_refused) sgemm.push_back("refused=" + why);
     run_one("cpu.sgemm_fp32", "gflops", std::move(sgemm));
     run_one("cpu.conv_fp32", "gflops",
             {"conv", std::to_string(o.sizes.conv_n), "64", "56", "56", "64", budget, threads});

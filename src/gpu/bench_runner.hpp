@@ -30,10 +30,13 @@ struct BenchOptions {
   std::string mode = "default";  ///< quick | default | full
   bool cpu = true;
   int cpu_threads = 0;  ///< 0: every CPU this process may use
-  /// OpenBLAS libraries to try for the CPU SGEMM, in order; empty: openblas_names().
+  /// OpenBLAS libraries the user named for the CPU SGEMM (--openblas), in order: one missing
+  /// fails the figure; empty: the loader's names, openblas_names(), which may all be absent.
   std::vector<std::string> openblas;
   /// Then copies bundled by Python packages (bundled_openblas()): one that cannot load is a note.
   std::vector<std::string> openblas_bundled;
+  /// Bundled copies not offered because others could change them ("FOLDER: why"): said in the detail.
+  std::vector<std::string> openblas_refused;
   bool gpu = true;
   LibrarySource libraries{.label = "system", .dirs = {}};
   std::vector<std::string> cuda_names;         ///< empty: default_cuda_driver_names()

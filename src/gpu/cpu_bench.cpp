@@ -84,7 +84,9 @@ struct Sgemm {
 
 std::optional<Sgemm> choose_sgemm(const OpenblasApi& api, const std::string& config) {
   if (api.sgemm64 != nullptr) return Sgemm{.lp64 = nullptr, .ilp64 = api.sgemm64};
-  if (api.sgemm == nullptr) return std::nullopt;
+  // Unsuffixed, the width is only known from OpenBLAS's own config: a BLAS without it (netlib's
+  // libblas64, an ILP64 BLIS) would be called with 32-bit dimensions it reads as 64-bit ones.
+  if (api.sgemm == nullptr || api.get_config == nullptr) return std::nullopt;
   if (config.find("USE64BITINT") != std::string::npos) {
     // The same symbol looked up again, as the 64-bit form it is.
     for (const BoundSymbol& b : api.bound) {
@@ -98,21 +100,34 @@ std::optional<Sgemm> choose_sgemm(const OpenblasApi& api, const std::string& con
   return Sgemm{.lp64 = api.sgemm, .ilp64 = nullptr};
 }
 
-/// A library to try: named by the user or the loader's search (lib=), or a copy a Python
-/// package bundles (bundled=), whose failure to load is a note, never the figure's failure.
+/// A library to try: one of the loader's names (lib=), absent on many machines; one the user
+/// named (named=, --openblas), whose absence is a failure; or a copy a Python package bundles
+/// (bundled=), whose failure to load is a note, never the figure's failure.
 struct LibraryCandidate {
+  enum class Kind { system, named, bundled };
   std::string name;
-  bool bundled = false;
+  Kind kind = Kind::system;
 };
 
-/// Every "lib=PATH" and "bundled=PATH" among the arguments, in order.
+/// Every "lib=", "named=" and "bundled=" among the arguments, in order.
 std::vector<LibraryCandidate> library_args(const std::vector<std::string>& args) {
+  using Kind = LibraryCandidate::Kind;
   std::vector<LibraryCandidate> names;
   for (const auto& a : args) {
-    if (a.starts_with("lib=")) names.push_back({a.substr(4), false});
-    if (a.starts_with("bundled=")) names.push_back({a.substr(8), true});
+    if (a.starts_with("lib=")) names.push_back({a.substr(4), Kind::system});
+    if (a.starts_with("named=")) names.push_back({a.substr(6), Kind::named});
+    if (a.starts_with("bundled=")) names.push_back({a.substr(8), Kind::bundled});
   }
   return names;
+}
+
+/// The "refused=PATH: why" arguments: bundled copies not offered because others could change them.
+std::vector<std::string> refused_args(const std::vector<std::string>& args) {
+  std::vector<std::string> refused;
+  for (const auto& a : args) {
+    if (a.starts_with("refused=")) refused.push_back(printable(a.substr(8), 300));
+  }
+  return refused;
 }
 
 int int_arg(const std::vector<std::string>& args, size_t i, int fallback) {
@@ -149,10 +164,14 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   BenchMeasurement m{.key = "cpu.sgemm_fp32", .unit = "gflops", .status = BenchStatus::failed};
   const int n = int_arg(args, 1, 1024);
   const std::string budget = args.size() > 2 ? args[2] : "default";
+  using Kind = LibraryCandidate::Kind;
   std::vector<LibraryCandidate> candidates = library_args(args);
   if (candidates.empty()) {
-    for (std::string& name : openblas_names()) candidates.push_back({std::move(name), false});
+    for (std::string& name : openblas_names()) candidates.push_back({std::move(name), Kind::system});
   }
+  const std::vector<std::string> refused = refused_args(args);
+  const std::string refused_note =
+      refused.empty() ? std::string() : "not used, others could change them: " + join(refused, "; ");
   // The first library that loads and has an SGEMM of either width is measured; one that loads
   // without it (a build without CBLAS) is passed over, so a later one still gets its turn.
   std::optional<OpenblasApi> api;
@@ -161,12 +180,13 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   std::vector<std::string> passed_over;
   bool named_one_broken = false;  // a library of the system's or --openblas exists but cannot serve
   for (const LibraryCandidate& candidate : candidates) {
-    send_call_line(out, "dlopen " + candidate.name);
+    send_call_line(out, "dlopen " + printable(candidate.name, 300));
     auto loaded = load_openblas({candidate.name});
     if (!loaded) {
-      if (loaded.error().kind == ErrorKind::not_found) continue;
+      // The loader's names are absent on most machines; a library the user named is not.
+      if (loaded.error().kind == ErrorKind::not_found && candidate.kind != Kind::named) continue;
       passed_over.push_back(printable(candidate.name + ": " + loaded.error().message, 400));
-      named_one_broken = named_one_broken || !candidate.bundled;
+      named_one_broken = named_one_broken || candidate.kind != Kind::bundled;
       continue;
     }
     std::string config = loaded->get_config != nullptr ? printable(loaded->get_config(), 200) : "";
@@ -176,21 +196,27 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
       raw_config = std::move(config);
       break;
     }
-    passed_over.push_back(printable(loaded->library.path(), 300) +
-                          ": exports no cblas_sgemm (nor scipy_cblas_sgemm64_, cblas_sgemm64_, scipy_cblas_sgemm)");
-    named_one_broken = named_one_broken || !candidate.bundled;
+    passed_over.push_back(
+        printable(loaded->library.path(), 300) +
+        (loaded->sgemm != nullptr
+             ? ": exports cblas_sgemm but not openblas_get_config, so its integer width (LP64 or "
+               "ILP64) is unknown: not an OpenBLAS"
+             : ": exports no cblas_sgemm (nor scipy_cblas_sgemm64_, cblas_sgemm64_, scipy_cblas_sgemm)"));
+    named_one_broken = named_one_broken || candidate.kind != Kind::bundled;
   }
   if (!api) {
     m.status = named_one_broken ? BenchStatus::failed : BenchStatus::skipped;
     if (passed_over.empty()) {
       std::string tried;
-      for (size_t i = 0; i < candidates.size() && i < 3; ++i) tried += (i == 0 ? "" : ", ") + candidates[i].name;
+      for (size_t i = 0; i < candidates.size() && i < 3; ++i)
+        tried += (i == 0 ? "" : ", ") + printable(candidates[i].name, 200);
       if (candidates.size() > 3) tried += " and " + std::to_string(candidates.size() - 3) + " more";
       m.detail = "OpenBLAS: not found (" + tried + ")" + kOpenblasInstallHint;
     } else {
       m.detail = "OpenBLAS: no library that can serve: " + join(passed_over, "; ") +
                  (named_one_broken ? std::string() : std::string(kOpenblasInstallHint));
     }
+    if (!refused_note.empty()) m.detail += "; " + refused_note;
     finish(out, m);
     return;
   }
@@ -203,7 +229,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   std::string config = raw_config.empty() ? "OpenBLAS" : printable(raw_config, 120);
   std::string core = api->get_corename != nullptr ? printable(api->get_corename(), 40) : "";
   m.library = config + (core.empty() ? "" : ", core " + core) + (sgemm->ilp64 != nullptr ? ", ILP64" : "") + ", " +
-              std::to_string(used) + " thread(s), " + api->library.path();
+              std::to_string(used) + " thread(s), " + printable(api->library.path(), 300);
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> a = test_values(count, 3);
   std::vector<float> b = test_values(count, 5);
@@ -222,6 +248,7 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   m.detail =
       "cblas_sgemm " + std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) + ", row-major, FP32";
   if (!passed_over.empty()) m.detail += " (passed over: " + join(passed_over, "; ") + ")";
+  if (!refused_note.empty()) m.detail += " (" + refused_note + ")";
   m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   finish(out, m);
 }
@@ -479,7 +506,7 @@ std::vector<std::string> onednn_names() {
 #endif
 }
 
-std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages) {
+BundledOpenblas bundled_openblas(const std::vector<std::string>& site_packages) {
 #if defined(_WIN32)
   constexpr char kSep = '\\';
   auto is_library = [](const std::string& lower) { return lower.ends_with(".dll"); };
@@ -493,7 +520,7 @@ std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_p
   // Windows wheels), then scipy's, which bundles its own (LP64) copy.
   constexpr const char* kFolders[] = {"numpy.libs", "numpy/.libs", "scipy.libs", "scipy/.libs"};
   constexpr size_t kMaxCandidates = 16;
-  std::vector<std::string> found;
+  BundledOpenblas result;
   for (const char* folder : kFolders) {
     for (const std::string& site : site_packages) {
       std::string dir = site + kSep + folder;
@@ -501,21 +528,34 @@ std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_p
       auto entries = host_fs::list(dir, 256);
       if (!entries) continue;
       std::vector<std::string> names;
+      // The copy and the libraries the loader takes from beside it (libgfortran, libquadmath):
+      // loaded into a child of ours, so none may be a file someone else could put or change there.
+      std::string sibling_why;
+      bool has_openblas = false;
       for (const auto& e : *entries) {
         if (e.kind != host_fs::Kind::regular && e.kind != host_fs::Kind::symlink) continue;
         const std::string lower = to_lower(e.name);
-        if (lower.find("openblas") == std::string::npos || !is_library(lower)) continue;
-        // Loaded into a child of ours: never a file someone else could have put or changed there.
-        if (host_fs::written_only_by_owner(dir + kSep + e.name)) names.push_back(e.name);
+        if (!is_library(lower)) continue;
+        const std::string why = host_fs::writable_by_others(dir + kSep + e.name);
+        if (lower.find("openblas") != std::string::npos) {
+          has_openblas = true;
+          names.push_back(e.name);
+        }
+        if (!why.empty() && sibling_why.empty()) sibling_why = why;
       }
       std::sort(names.begin(), names.end());
+      if (!has_openblas) continue;
+      if (!sibling_why.empty()) {
+        if (result.refused.size() < kMaxCandidates) result.refused.push_back(dir + ": " + sibling_why);
+        continue;
+      }
       for (const auto& name : names) {
-        if (found.size() == kMaxCandidates) return found;
-        found.push_back(dir + kSep + name);
+        if (result.found.size() == kMaxCandidates) return result;
+        result.found.push_back(dir + kSep + name);
       }
     }
   }
-  return found;
+  return result;
 }
 
 std::vector<std::string> user_chosen_site_packages(const std::vector<PythonEnvFacts>& envs) {

@@ -27,12 +27,18 @@ namespace gpudoctor::gpu {
 std::vector<std::string> openblas_names();
 std::vector<std::string> onednn_names();
 
+struct BundledOpenblas {
+  std::vector<std::string> found;    ///< paths, numpy's first
+  std::vector<std::string> refused;  ///< "FOLDER: why": copies others could change, not offered
+};
+
 /// The OpenBLAS copies bundled by numpy's and scipy's wheels in these site-packages folders
 /// (numpy.libs/libscipy_openblas64_-<hash>.so or .dll, ...), numpy's first, at most 16: the
 /// CPU baseline's fallback where the system has no OpenBLAS, the one numpy.matmul itself runs.
-/// Only files that no one but their owner (root or this user) can write, with their folder
-/// (host_fs::written_only_by_owner): the library is loaded and run.
-std::vector<std::string> bundled_openblas(const std::vector<std::string>& site_packages);
+/// A folder is offered only when no library in it (the copy, and the libgfortran the loader
+/// takes from beside it) could be changed by anyone but root and this user, nor any folder
+/// above it (host_fs::writable_by_others): the library is loaded and run.
+BundledOpenblas bundled_openblas(const std::vector<std::string>& site_packages);
 
 /// The site-packages of the environments the user points at: found through --env, --python,
 /// VIRTUAL_ENV, CONDA_PREFIX, an interpreter on PATH, a PEP 514 registration or the Microsoft

@@ -146,6 +146,14 @@ std::vector<BenchClaim> bench_claims(const BenchReport& r) {
   return claims;
 }
 
+/// The library file a figure's `library` text ends with ("..., 2 thread(s), /usr/lib/.../libopenblas.so.0",
+/// "cuBLASLt 13.1.0 /usr/local/cuda/lib64/libcublasLt.so.13"); empty when it names none.
+std::string library_file(const std::string& library) {
+  const size_t space = library.find_last_of(' ');
+  std::string last = space == std::string::npos ? library : library.substr(space + 1);
+  return last.find_first_of("/\\") == std::string::npos ? std::string() : last;
+}
+
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct) {
   std::vector<BenchChange> changes;
   for (const auto& now : current.measurements) {
@@ -158,8 +166,14 @@ std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchRe
     c.current = *now.value;
     c.change_pct = (c.current - c.previous) / c.previous * 100.0;
     c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));
-    // Every figure is a rate: higher is better.
-    if (c.change_pct < -c.noise_pct)
+    // Every figure is a rate: higher is better. A figure measured through another library file
+    // (the system's OpenBLAS, then an activated venv's bundled copy) says nothing about the
+    // machine; the same file in a new version (a cuBLAS update) is compared: that is the question.
+    const std::string before_file = library_file(before->library);
+    const std::string now_file = library_file(now.library);
+    if (!before_file.empty() && !now_file.empty() && before_file != now_file)
+      c.verdict = "library changed";
+    else if (c.change_pct < -c.noise_pct)
       c.verdict = "regression";
     else if (c.change_pct > c.noise_pct)
       c.verdict = "improvement";

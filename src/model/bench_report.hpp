@@ -67,7 +67,7 @@ struct BenchChange {
   double current = 0;
   double change_pct = 0;  ///< (current - previous) / previous, percent
   double noise_pct = 0;   ///< what counts as noise for this figure
-  std::string verdict;    ///< "regression", "improvement", "same"
+  std::string verdict;    ///< "regression", "improvement", "same", "library changed" (not compared)
 
   bool operator==(const BenchChange&) const = default;
 };
@@ -121,6 +121,9 @@ std::vector<BenchClaim> bench_claims(const BenchReport& report);
 /// Each figure both runs measured, the current against the previous. A change is a regression
 /// (or an improvement) only beyond the noise: three times the larger of the two runs' spreads,
 /// and never less than `floor_pct`.
+/// The library file a figure's `library` text ends with; empty when it names none.
+std::string library_file(const std::string& library);
+
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct = 5.0);
 
 /// True when nothing failed, crashed or timed out and every check beside a timing passed.

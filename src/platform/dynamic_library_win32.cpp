@@ -2,6 +2,7 @@
 // by scripts/windows-check.sh; CMake picks this file only when WIN32.
 #include <windows.h>
 
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -20,8 +21,13 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
   std::wstring wide = widen(name_or_path);
   bool has_dir = name_or_path.find_first_of("\\/") != std::string::npos;
-  // A bare name: the default search (application dir, System32 ...), as the driver installs
-  // nvml.dll / nvcuda.dll into System32.
+  // The standard search looks in the current folder before PATH: a libopenblas.dll in the folder
+  // gpudoctor was started from (a download, a share) would be loaded and run. SetDllDirectory("")
+  // takes the current folder out of the search, for this process and the libraries it loads.
+  static std::once_flag no_current_folder;
+  std::call_once(no_current_folder, [] { ::SetDllDirectoryW(L""); });
+  // A bare name: the default search (application dir, System32 ..., then PATH), as the driver
+  // installs nvml.dll / nvcuda.dll into System32.
   HMODULE module = ::LoadLibraryExW(wide.c_str(), nullptr,
                                     has_dir ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS : 0);
   DWORD code = module == nullptr ? ::GetLastError() : 0;

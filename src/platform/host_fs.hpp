@@ -55,10 +55,12 @@ class Handle {
 };
 using HandleRef = std::shared_ptr<const Handle>;
 
-/// Whether the file at `path` (links followed) and the folder holding it are owned by root or by
-/// this process's user and writable by no one else: a library found by searching, before it is
-/// loaded. Windows: true (the caller trusts where the path came from; ACLs are not read).
-bool written_only_by_owner(const std::string& path);
+/// Why someone other than root and this process's user could change the file at `path` (links
+/// resolved) or any folder above it, which would let them put another file there; empty when
+/// no one can: a library found by searching, before it is loaded. Group-writable is allowed for
+/// the user's own private group, and any folder with the sticky bit (/tmp). Windows: the
+/// file's, its folder's and every ancestor's access list (host_fs_win32.cpp).
+std::string writable_by_others(const std::string& path);
 /// Opens a directory the user named (--root): links in it are followed, it is theirs.
 Result<HandleRef> open_dir(const std::string& path);
 /// Windows: the root of drive `letter` ("D:\\") of a local disk (fixed, removable, optical, RAM

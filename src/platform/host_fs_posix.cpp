@@ -1,5 +1,7 @@
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "platform/host_fs.hpp"
 
@@ -201,16 +204,67 @@ Result<HandleRef> open_dir(const std::string& path) {
   return std::make_shared<const Handle>(fd);
 }
 
-bool written_only_by_owner(const std::string& path) {
-  auto safe = [](const std::string& p) {
-    struct stat st {};
-    if (::stat(p.c_str(), &st) != 0) return false;
-    return (st.st_uid == 0 || st.st_uid == ::geteuid()) && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
-  };
-  size_t slash = path.rfind('/');
-  std::string dir =
-      slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
-  return safe(path) && safe(dir);
+namespace {
+
+/// The group is this user's own: a user private group (Debian's and Fedora's default, where
+/// umask 002 makes every file the user creates group-writable), named after the user, their
+/// primary group, with no other members.
+bool private_group_of_user(gid_t gid) {
+  const uid_t uid = ::geteuid();
+  std::vector<char> buf(16384);
+  struct passwd pw {};
+  struct passwd* pw_found = nullptr;
+  if (::getpwuid_r(uid, &pw, buf.data(), buf.size(), &pw_found) != 0 || pw_found == nullptr) return false;
+  if (pw.pw_gid != gid) return false;
+  const std::string user = pw.pw_name;
+  // A group's member list may be long: grow the buffer a few times, then give up (not private).
+  for (size_t size = 16384; size <= (size_t{1} << 22); size *= 4) {
+    std::vector<char> gbuf(size);
+    struct group gr {};
+    struct group* gr_found = nullptr;
+    const int rc = ::getgrgid_r(gid, &gr, gbuf.data(), gbuf.size(), &gr_found);
+    if (rc == ERANGE) continue;
+    if (rc != 0 || gr_found == nullptr || user != gr.gr_name) return false;
+    for (char** m = gr.gr_mem; m != nullptr && *m != nullptr; ++m) {
+      if (user != *m) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/// Why someone other than root and this user could change what is at `path`; empty when no one.
+std::string others_can_write(const std::string& path, const struct stat& st) {
+  if (st.st_uid != 0 && st.st_uid != ::geteuid()) return path + " belongs to user id " + std::to_string(st.st_uid);
+  const bool dir = S_ISDIR(st.st_mode);
+  // In a sticky folder only an entry's owner (and the folder's, and root) may rename or remove it.
+  const bool sticky = dir && (st.st_mode & S_ISVTX) != 0;
+  if ((st.st_mode & S_IWOTH) != 0 && !sticky) return path + " is writable by every user";
+  if ((st.st_mode & S_IWGRP) != 0 && !sticky && !private_group_of_user(st.st_gid))
+    return path + " is writable by group id " + std::to_string(st.st_gid);
+  return {};
+}
+
+}  // namespace
+
+std::string writable_by_others(const std::string& path) {
+  // The file as the loader will reach it (links resolved), and every folder above it: whoever
+  // may write to one of them could rename a folder and put another library in its place.
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return path + ": " + std::strerror(errno);
+  const std::string real = resolved;
+  std::free(resolved);
+  struct stat st {};
+  if (::stat(real.c_str(), &st) != 0) return real + ": " + std::strerror(errno);
+  if (!S_ISREG(st.st_mode)) return real + " is not a regular file";
+  if (std::string why = others_can_write(real, st); !why.empty()) return why;
+  for (size_t slash = real.rfind('/'); slash != std::string::npos; slash = real.rfind('/', slash - 1)) {
+    const std::string dir = slash == 0 ? std::string("/") : real.substr(0, slash);
+    if (::stat(dir.c_str(), &st) != 0) return dir + ": " + std::strerror(errno);
+    if (std::string why = others_can_write(dir, st); !why.empty()) return why;
+    if (slash == 0) break;
+  }
+  return {};
 }
 
 Result<HandleRef> open_drive_root(char letter) {

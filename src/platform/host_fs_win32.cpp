@@ -7,6 +7,9 @@
 // redirect the walk (issue 11, D1). Folders are held open without FILE_SHARE_DELETE, so none of
 // the chain can be renamed while a lookup holds it.
 #include <windows.h>
+// windows.h first
+#include <aclapi.h>
+#include <sddl.h>
 #include <winioctl.h>
 #include <winternl.h>
 
@@ -15,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "platform/host_fs.hpp"
@@ -377,8 +381,118 @@ Result<HandleRef> open_dir(const std::string& path) {
   return hold_directory(long_path(path), path);
 }
 
-bool written_only_by_owner(const std::string&) {
-  return true;
+namespace {
+
+/// Whether writing by this SID is no one else's: this process's user, SYSTEM, Administrators
+/// and TrustedInstaller (who can change any file anyway).
+bool trusted_writer(PSID sid, PSID user) {
+  if (user != nullptr && ::EqualSid(sid, user)) return true;
+  if (::IsWellKnownSid(sid, WinLocalSystemSid) || ::IsWellKnownSid(sid, WinBuiltinAdministratorsSid)) return true;
+  LPWSTR text = nullptr;
+  if (!::ConvertSidToStringSidW(sid, &text)) return false;
+  const bool installer = std::wstring(text) == L"S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464";
+  ::LocalFree(text);
+  return installer;
+}
+
+std::string sid_text(PSID sid) {
+  WCHAR name[256];
+  WCHAR domain[256];
+  DWORD name_len = 256;
+  DWORD domain_len = 256;
+  SID_NAME_USE use{};
+  if (::LookupAccountSidW(nullptr, sid, name, &name_len, domain, &domain_len, &use))
+    return narrow(domain_len > 0 ? std::wstring(domain) + L"\\" + name : std::wstring(name));
+  LPWSTR text = nullptr;
+  if (!::ConvertSidToStringSidW(sid, &text)) return "an unknown account";
+  std::string out = narrow(text);
+  ::LocalFree(text);
+  return out;
+}
+
+/// This process's user, from its token (a copy the caller frees with LocalFree).
+PSID process_user() {
+  HANDLE token = nullptr;
+  if (!::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token)) return nullptr;
+  DWORD size = 0;
+  ::GetTokenInformation(token, TokenUser, nullptr, 0, &size);
+  std::vector<unsigned char> buf(size);
+  PSID copy = nullptr;
+  if (size > 0 && ::GetTokenInformation(token, TokenUser, buf.data(), size, &size)) {
+    PSID sid = reinterpret_cast<TOKEN_USER*>(buf.data())->User.Sid;
+    const DWORD len = ::GetLengthSid(sid);
+    copy = ::LocalAlloc(LMEM_FIXED, len);
+    if (copy != nullptr && !::CopySid(len, copy, sid)) {
+      ::LocalFree(copy);
+      copy = nullptr;
+    }
+  }
+  ::CloseHandle(token);
+  return copy;
+}
+
+/// Why someone else could change `path` in a way `rights` names; empty when no one. The owner
+/// may rewrite the access list, so it must be a trusted writer too. Deny entries are not
+/// weighed (an allow that a deny cancels is still refused: the cautious answer).
+std::string others_may(const std::string& path, ACCESS_MASK rights, PSID user) {
+  PSID owner = nullptr;
+  PACL dacl = nullptr;
+  PSECURITY_DESCRIPTOR sd = nullptr;
+  std::wstring wide = long_path(path);
+  const DWORD rc =
+      ::GetNamedSecurityInfoW(wide.c_str(), SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION,
+                              &owner, nullptr, &dacl, nullptr, &sd);
+  if (rc != ERROR_SUCCESS) return path + ": its access list cannot be read (error " + std::to_string(rc) + ")";
+  std::string why;
+  if (owner != nullptr && !trusted_writer(owner, user)) {
+    why = path + " belongs to " + sid_text(owner);
+  } else if (dacl == nullptr) {
+    why = path + " has no access list: everyone may change it";
+  } else {
+    for (DWORD i = 0; i < dacl->AceCount && why.empty(); ++i) {
+      void* ace = nullptr;
+      if (!::GetAce(dacl, i, &ace)) continue;
+      const auto* header = static_cast<const ACE_HEADER*>(ace);
+      if ((header->AceFlags & INHERIT_ONLY_ACE) != 0 || header->AceType == ACCESS_DENIED_ACE_TYPE) continue;
+      if (header->AceType != ACCESS_ALLOWED_ACE_TYPE) {
+        why = path + " has an access entry of a kind gpudoctor does not read (type " + std::to_string(header->AceType) +
+              ")";
+        break;
+      }
+      const auto* allowed = static_cast<const ACCESS_ALLOWED_ACE*>(ace);
+      PSID sid = const_cast<DWORD*>(&allowed->SidStart);
+      // CREATOR OWNER outside an inherit-only entry grants nothing itself.
+      if ((allowed->Mask & rights) == 0 || ::IsWellKnownSid(sid, WinCreatorOwnerSid) || trusted_writer(sid, user))
+        continue;
+      why = path + " may be changed by " + sid_text(sid);
+    }
+  }
+  ::LocalFree(sd);
+  return why;
+}
+
+}  // namespace
+
+std::string writable_by_others(const std::string& path) {
+  PSID user = process_user();
+  // The file itself; the folder holding it, where a new library could be added beside it; and
+  // above it every folder whose entries someone else could rename or remove, or whose access
+  // list they could change.
+  constexpr ACCESS_MASK kTakeOver = DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_ALL | GENERIC_WRITE;
+  constexpr ACCESS_MASK kFile = kTakeOver | FILE_WRITE_DATA | FILE_APPEND_DATA;
+  constexpr ACCESS_MASK kFolder = kTakeOver | FILE_ADD_FILE | FILE_DELETE_CHILD;
+  constexpr ACCESS_MASK kAncestor = kTakeOver | FILE_DELETE_CHILD;
+  std::string why = others_may(path, kFile, user);
+  size_t cut = path.find_last_of("\\/");
+  for (bool first = true; why.empty() && cut != std::string::npos && cut > 0; first = false) {
+    std::string dir = path.substr(0, cut);
+    if (dir.size() == 2 && dir[1] == ':') dir += '\\';  // "C:" is the drive's current folder
+    why = others_may(dir, first ? kFolder : kAncestor, user);
+    if (dir.size() == 3 && dir[1] == ':') break;
+    cut = path.find_last_of("\\/", cut - 1);
+  }
+  ::LocalFree(user);
+  return why;
 }
 
 Result<HandleRef> open_drive_root(char letter) {

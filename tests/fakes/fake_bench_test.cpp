@@ -366,7 +366,7 @@ TEST(FakeOpenblas, EachShapeOfOpenblasIsCalledWithItsOwnIntegerWidth) {
   }
 }
 
-TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndAMissingOneIsSkipped) {
+TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndSoDoesAMissingNamedOne) {
   // The fake NVML is a shared library with no cblas_sgemm of any name.
   auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
                                   " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
@@ -380,15 +380,36 @@ TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndAMissingOneIsSkipped) {
   EXPECT_EQ(first["status"], "failed");
   EXPECT_NE(first["detail"].get<std::string>().find("exports no cblas_sgemm"), std::string::npos) << first["detail"];
 
+  // The user named it: a typo is a failure that names the path, not "skipped" with exit 0.
   auto missing = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
                                         " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
                                         " --openblas /nonexistent/libopenblas.so.0",
                                     std::chrono::minutes(2));
   ASSERT_TRUE(missing.json.is_object()) << missing.out << missing.err;
-  EXPECT_EQ(missing.json["measurements"][0]["status"], "skipped");
+  EXPECT_EQ(missing.exit_code, 1) << missing.out;
+  EXPECT_EQ(missing.json["measurements"][0]["status"], "failed");
+  EXPECT_NE(missing.json["measurements"][0]["detail"].get<std::string>().find("/nonexistent/libopenblas.so.0"),
+            std::string::npos)
+      << missing.json["measurements"][0]["detail"];
   auto usage =
       testing::run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --gpu-only --openblas /x.so", std::chrono::minutes(1));
   EXPECT_EQ(usage.exit_code, 2) << usage.err;
+}
+
+// A cblas_sgemm without openblas_get_config is no OpenBLAS: whether its dimensions are 32- or
+// 64-bit cannot be known, so it is not called (this fake is ILP64: called as LP64 it would read
+// garbage dimensions).
+TEST(FakeOpenblas, ABlasWhoseIntegerWidthIsUnknownIsNotCalled) {
+  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
+                                  " --openblas " +
+                                  shell_quote(std::string(GPUDOCTOR_FAKE_DIR) + "/blas-no-config/libblas64.so.3"),
+                              std::chrono::minutes(2));
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  const auto& m = r.json["measurements"][0];
+  EXPECT_EQ(m["status"], "failed") << m;
+  EXPECT_NE(m["detail"].get<std::string>().find("integer width (LP64 or ILP64) is unknown"), std::string::npos) << m;
+  EXPECT_FALSE(m.contains("value") && m["value"].is_number()) << m;
 }
 
 // The child tries every candidate in turn: a library that loads without any SGEMM is passed over

@@ -2,12 +2,17 @@
 // offers: the usual LP64 build (cblas_sgemm with int dimensions), Debian's ILP64 libopenblas64
 // (GPUDOCTOR_FAKE_BLAS_ILP64: the same unsuffixed names, 64-bit dimensions, USE64BITINT in its
 // config) and the ILP64 copy numpy's wheels bundle (GPUDOCTOR_FAKE_BLAS_SCIPY64: every name
-// prefixed scipy_ and suffixed 64_). A naive row-major product, checked by the caller as any
+// prefixed scipy_ and suffixed 64_); and a fourth that is no OpenBLAS (GPUDOCTOR_FAKE_BLAS_NO_CONFIG:
+// an ILP64 cblas_sgemm without openblas_get_config, as netlib's libblas64 or an ILP64 BLIS), whose
+// width a caller cannot know. A naive row-major product, checked by the caller as any
 // OpenBLAS is. A dimension it does not expect (what a caller passing 32-bit ints to the 64-bit
 // form leaves in the upper halves) makes it write NaN, so the caller's check fails.
 #include <cmath>
 #include <cstdint>
 
+#if defined(GPUDOCTOR_FAKE_BLAS_NO_CONFIG)
+#define GPUDOCTOR_FAKE_BLAS_ILP64 1
+#endif
 #if defined(GPUDOCTOR_FAKE_BLAS_ILP64) || defined(GPUDOCTOR_FAKE_BLAS_SCIPY64)
 using blasint = std::int64_t;
 #define GPUDOCTOR_FAKE_CONFIG "OpenBLAS 0.3.30 (fake) USE64BITINT DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64"
@@ -65,9 +70,11 @@ __attribute__((visibility("default"))) int GPUDOCTOR_FAKE_NAME(openblas_get_num_
   return threads;
 }
 
+#if !defined(GPUDOCTOR_FAKE_BLAS_NO_CONFIG)
 __attribute__((visibility("default"))) char* GPUDOCTOR_FAKE_NAME(openblas_get_config)() {
   return config;
 }
+#endif
 
 __attribute__((visibility("default"))) char* GPUDOCTOR_FAKE_NAME(openblas_get_corename)() {
   return core;

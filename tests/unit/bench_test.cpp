@@ -205,6 +205,30 @@ TEST(BenchReport, CompareFlagsOnlyChangesBeyondTheNoise) {
   EXPECT_EQ(changes[2].verdict, "improvement");
 }
 
+// The CPU SGEMM's library depends on the environment bench runs in (the system's OpenBLAS, or
+// an activated venv's bundled copy): a figure through another file is not a regression. The
+// same file in another version (a cuBLAS update) is still compared.
+TEST(BenchReport, CompareDoesNotJudgeAFigureMeasuredThroughAnotherLibraryFile) {
+  BenchReport before;
+  before.measurements = {figure("cpu.sgemm_fp32", "gflops", 100), figure("gpu0.gemm_fp32", "tflops", 50)};
+  before.measurements[0].library =
+      "OpenBLAS 0.3.21 NO_AFFINITY HASWELL, 2 thread(s), /usr/lib/x86_64-linux-gnu/libopenblas.so.0";
+  before.measurements[1].library = "cuBLASLt 13.0.1 /usr/local/cuda/lib64/libcublasLt.so.13";
+  BenchReport now;
+  now.measurements = {figure("cpu.sgemm_fp32", "gflops", 60), figure("gpu0.gemm_fp32", "tflops", 30)};
+  now.measurements[0].library =
+      "OpenBLAS 0.3.30 USE64BITINT, ILP64, 2 thread(s), /home/u/venv/lib/python3.12/site-packages/numpy.libs/"
+      "libscipy_openblas64_-56d6093b.so";
+  now.measurements[1].library = "cuBLASLt 13.1.0 /usr/local/cuda/lib64/libcublasLt.so.13";
+  auto changes = compare_runs(before, now, 5.0);
+  ASSERT_EQ(changes.size(), 2U);
+  EXPECT_EQ(changes[0].verdict, "library changed");
+  EXPECT_DOUBLE_EQ(changes[0].change_pct, -40);
+  EXPECT_EQ(changes[1].verdict, "regression");
+  EXPECT_EQ(library_file(now.measurements[1].library), "/usr/local/cuda/lib64/libcublasLt.so.13");
+  EXPECT_EQ(library_file("OpenBLAS"), "");
+}
+
 TEST(BenchReport, ClaimsComeFromTheFiguresOrSayWhatIsMissing) {
   BenchReport r;
   r.measurements = {figure("cpu.sgemm_fp32", "gflops", 200), figure("gpu0.gemm_fp32", "tflops", 20),
@@ -439,17 +463,21 @@ TEST(CpuBench, BundledOpenblasIsFoundInNumpyThenScipyWheels) {
     fs::permissions(e.path(), e.is_directory() ? fs::perms(0755) : fs::perms(0644));
   }
   fs::permissions(dir, fs::perms(0755));
-  std::vector<std::string> found = bundled_openblas({a.string(), b.string(), (dir / "missing").string()});
+  std::vector<std::string> found = bundled_openblas({a.string(), b.string(), (dir / "missing").string()}).found;
   EXPECT_EQ(found, (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string(),
                                              (b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so").string(),
                                              (a / "scipy.libs" / "libscipy_openblas-68440149.so").string()}));
-  EXPECT_TRUE(bundled_openblas({}).empty());
+  EXPECT_TRUE(bundled_openblas({}).found.empty());
   // A copy anyone may replace, or one in a folder anyone may write to, is never offered: it would
-  // be loaded and run.
+  // be loaded and run. Each refusal is said, with the reason.
   fs::permissions(b / "numpy.libs" / "libopenblas64_p-r0-5007b62f.3.23.dev.so", fs::perms(0666));
   fs::permissions(a / "scipy.libs", fs::perms(0777));
-  EXPECT_EQ(bundled_openblas({a.string(), b.string()}),
-            (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string()}));
+  BundledOpenblas r = bundled_openblas({a.string(), b.string()});
+  EXPECT_EQ(r.found, (std::vector<std::string>{(a / "numpy.libs" / "libscipy_openblas64_-4e3987.so").string()}));
+  ASSERT_EQ(r.refused.size(), 2U);
+  EXPECT_NE(r.refused[0].find("libopenblas64_p-r0-5007b62f.3.23.dev.so is writable by every user"), std::string::npos)
+      << r.refused[0];
+  EXPECT_NE(r.refused[1].find("scipy.libs is writable by every user"), std::string::npos) << r.refused[1];
   fs::remove_all(dir);
 }
 

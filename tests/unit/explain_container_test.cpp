@@ -259,5 +259,38 @@ TEST(ExplainContainer, NvmlInsufficientPermissionsIsTheContainersDeviceAccessFir
   EXPECT_EQ(r.matches.front().category, "other");
 }
 
+// libnvidia-container's WSL path finding no adapter: the Windows driver first, WSL itself second.
+TEST(ExplainContainer, WslWithoutAdaptersIsTheWindowsDriverFirst) {
+  const ExplainReport r = explain_no_facts(
+      "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown.\n");
+  ASSERT_TRUE(leads_with(r, "wsl-container-no-adapters"));
+  EXPECT_EQ(r.matches.front().category, "driver-missing");
+  ASSERT_GE(r.matches.size(), 2u);
+  EXPECT_EQ(r.matches[1].category, "wsl2-specific");
+}
+
+// NVML's Not Supported at init: WSL2's libraries first; outside WSL2 the container's own copy.
+TEST(ExplainContainer, NvmlNotSupportedIsWslFirstAndTheContainerOutsideIt) {
+  ExplainReport r = explain_no_facts("Failed to initialize NVML: Not Supported\n");
+  ASSERT_TRUE(leads_with(r, "nvml-init-not-supported"));
+  EXPECT_EQ(r.matches.front().category, "wsl2-specific");
+  r = explain_text(testing::builtin_matcher(), "Failed to initialize NVML: Not Supported\n",
+                   ExplainMachine{Platform::wsl2});
+  ASSERT_TRUE(leads_with(r, "nvml-init-not-supported"));
+  r = explain_text(testing::builtin_matcher(), "Failed to initialize NVML: Not Supported\n",
+                   ExplainMachine{Platform::linux});
+  ASSERT_TRUE(leads_with(r, "nvml-init-not-supported/container-libraries"));
+  EXPECT_EQ(r.matches.front().category, "container/docker-runtime");
+}
+
+// CUDA's 804: the driver is too old for the program's CUDA; cuda-compat cannot bridge it on a
+// GeForce. The fix is the driver, so that is the first answer, the image's compat package second.
+TEST(ExplainContainer, ForwardCompatibilityOnAGeforceIsTheDriverFirst) {
+  const ExplainReport r = explain_no_facts("Error 804: forward compatibility was attempted on non supported HW\n");
+  ASSERT_TRUE(leads_with(r, "cuda-forward-compat-unsupported"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  EXPECT_NE(find_rule(r, "cuda-forward-compat-unsupported/container-compat-package"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

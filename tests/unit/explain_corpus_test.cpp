@@ -101,11 +101,12 @@ TEST(ExplainCorpus, EveryCaseIsRecognised) {
 // 18, 25, 6; 40 more: 14, 15, 10), then rules were written from where their messages come from
 // (all 181: 106, 133, 6). Three more rounds followed (docs/explain.md, "How well it does"); the
 // sixth, 64 logs of 2026-12-04, brings the file to 407 (246 first, 302 in the first three, 35
-// unanswered). Its labels are one reader's and some causes fit two categories, so this is a floor
+// unanswered); the seventh, 41 recent threads on the mainstream frameworks, to 448 (279, 336, 36
+// with its rules). Its labels are one reader's and some causes fit two categories, so this is a floor
 // against regressions, not a per-case requirement.
 TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   const auto cases = load_corpus("issue-threads.jsonl");
-  ASSERT_GE(cases.size(), 407u) << "tests/corpus/issue-threads.jsonl missing or short";
+  ASSERT_GE(cases.size(), 448u) << "tests/corpus/issue-threads.jsonl missing or short";
   const RuleMatcher& matcher = testing::builtin_matcher();
   Tally text, plat;
   size_t unanswered = 0;
@@ -122,9 +123,9 @@ TEST(ExplainCorpus, IssueThreadLogsKeepTheirScore) {
   std::cout << "[issue threads] text only : " << text.str() << ", " << unanswered << " unanswered\n"
             << "[issue threads] + platform: " << plat.str() << "\n";
   // Two cases of slack below the figures in docs/explain.md.
-  EXPECT_GE(text.top1, 244u) << text.str();
-  EXPECT_GE(text.top3, 300u) << text.str();
-  EXPECT_LE(unanswered, 37u);
+  EXPECT_GE(text.top1, 277u) << text.str();
+  EXPECT_GE(text.top3, 333u) << text.str();
+  EXPECT_LE(unanswered, 38u);
 }
 
 // Every category of the corpus README has at least one rule (the rule base covers them all).

@@ -11,6 +11,8 @@
 namespace gpudoctor {
 namespace {
 
+using testing::builtin_kb;
+using testing::builtin_matcher;
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
@@ -257,6 +259,58 @@ TEST(ExplainInstall, ExtensionCudaMismatchMayBeTheToolkitOnPath) {
 TEST(ExplainInstall, UnsupportedGpuArchitectureInAnyCase) {
   EXPECT_TRUE(
       leads_with(explain_no_facts("nvcc fatal unsupported gpu architecture 'compute_86'\n"), "nvrtc-invalid-arch"));
+}
+
+// nvcc refuses an architecture newer than its release and one its release dropped: the answer
+// must not tell a CUDA 13 user with compute_50 in the build to install a newer toolkit. Which
+// toolkits compile for the architecture comes from compat/cuda_arch.toml.
+TEST(ExplainInstall, UnsupportedGpuArchitectureSaysWhichToolkitsCompileForIt) {
+  const ExplainMachine no_facts{Platform::linux, nullptr, &builtin_kb()};
+  auto fix_for = [&](const std::string& arch, const ExplainMachine& m) {
+    const auto r = explain_text(builtin_matcher(), "nvcc fatal   : Unsupported gpu architecture '" + arch + "'\n", m);
+    EXPECT_TRUE(leads_with(r, "nvrtc-invalid-arch")) << arch;
+    return r.matches.empty() ? std::string{} : r.matches.front().fix;
+  };
+  // Dropped: Maxwell to Volta by 13.0, Kepler's 3.5 by 12.0, 3.0 by 11.0.
+  std::string fix = fix_for("compute_50", no_facts);
+  EXPECT_TRUE(contains(fix, "compiled by CUDA up to 12.9; CUDA 13.0 and later do not")) << fix;
+  EXPECT_FALSE(contains(fix, "needs CUDA")) << fix;
+  fix = fix_for("sm_35", no_facts);
+  EXPECT_TRUE(contains(fix, "up to 11.8; CUDA 12.0 and later do not")) << fix;
+  fix = fix_for("compute_30", no_facts);
+  EXPECT_TRUE(contains(fix, "up to 10.2; CUDA 11.0 and later do not")) << fix;
+  // Newer than the toolkit: the first release that knows it.
+  fix = fix_for("compute_86", no_facts);
+  EXPECT_TRUE(contains(fix, "compute_86 (compute capability 8.6) needs CUDA 11.1 or later")) << fix;
+  fix = fix_for("compute_120", no_facts);
+  EXPECT_TRUE(contains(fix, "needs CUDA 12.8 or later")) << fix;
+  fix = fix_for("compute_90a", no_facts);
+  EXPECT_TRUE(contains(fix, "compute capability 9.0) needs CUDA 11.8 or later")) << fix;
+  // On a machine with CUDA 13.0's nvcc: whether it is the answer.
+  Facts f;
+  f.platform = Platform::linux;
+  ToolkitFacts tk;
+  tk.path = "/usr/local/cuda-13.0";
+  tk.version = Version::parse("13.0.88");
+  tk.has_nvcc = true;
+  f.toolkits.push_back(tk);
+  const ExplainMachine cuda13{Platform::linux, &f, &builtin_kb()};
+  fix = fix_for("compute_61", cuda13);
+  EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does not.")) << fix;
+  fix = fix_for("compute_89", cuda13);
+  EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does: build with it")) << fix;
+  // A toolkit without nvcc (the runtime wheels) compiles nothing.
+  f.toolkits.front().has_nvcc = false;
+  fix = fix_for("compute_89", cuda13);
+  EXPECT_FALSE(contains(fix, "On this machine")) << fix;
+}
+
+// nvcc's message quoted without its prefix is still nvcc's; another compiler's target is not.
+TEST(ExplainInstall, UnsupportedGpuArchitectureWithoutNvccsPrefix) {
+  EXPECT_TRUE(leads_with(
+      explain_no_facts("when I install it I meet the error:\"Unsupported gpu architecture 'compute_75'\".\n"),
+      "nvrtc-invalid-arch"));
+  EXPECT_EQ(find_rule(explain_no_facts("Unsupported gpu architecture 'gfx1030'\n"), "nvrtc-invalid-arch"), nullptr);
 }
 
 TEST(ExplainInstall, AnApplicationsOwnPythonVersionCheckIsAPythonVersionAnswer) {

@@ -239,5 +239,27 @@ TEST(ExplainJax, GemmAlgorithmPickerWithoutBlasIsCublasThatDidNotStart) {
   EXPECT_NE(find_rule(r, "xla-gemm-algorithms-unavailable/memory"), nullptr);
 }
 
+// A CUDA plugin newer than jaxlib: its initialize() calls jaxlib API that is not there. The
+// AttributeError is the cause; the wrapper line alone is JAX running on the CPU.
+TEST(ExplainJax, APluginOfAnotherReleaseThanJaxlibIsTheMixedInstall) {
+  ExplainReport r = explain_no_facts(
+      "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+      "Traceback (most recent call last):\n"
+      "  File \"../lib/python3.13/site-packages/jax/_src/xla_bridge.py\", line 610, in discover_pjrt_plugins\n"
+      "    plugin_module.initialize()\n"
+      "  File \"../lib/python3.13/site-packages/jax_plugins/xla_cuda12/__init__.py\", line 96, in initialize\n"
+      "    xla_client.register_custom_type_id_handler(\n"
+      "AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'.\n");
+  ASSERT_TRUE(leads_with(r, "jaxlib-attribute-missing"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  EXPECT_NE(r.matches.front().cause.find("register_custom_type_id_handler"), std::string::npos);
+  r = explain_no_facts("Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda13.initialize()\n");
+  ASSERT_TRUE(leads_with(r, "jax-plugin-initialize-failed"));
+  // Another module's missing attribute is not jaxlib's.
+  EXPECT_EQ(find_rule(explain_no_facts("AttributeError: module 'numpy' has no attribute 'bool'\n"),
+                      "jaxlib-attribute-missing"),
+            nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

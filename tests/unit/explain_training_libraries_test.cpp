@@ -144,5 +144,69 @@ TEST(ExplainTrainingLibraries, AnImportFailingOnAVersionedCudaLibraryIsABuildFor
   EXPECT_EQ(find_rule(r, "python-import-cuda-lib-version-missing"), nullptr);
 }
 
+// Lightning's device checks (fabric/utilities/device_parser.py, accelerator_connector.py): no
+// GPU visible at all is PyTorch's build first; GPUs visible but not the ones asked for is the
+// visible-device set, never the build.
+TEST(ExplainTrainingLibraries, LightningNoGpuIsTheBuildAndAWrongIndexIsTheVisibleSet) {
+  ExplainReport r = explain_no_facts(
+      "  File \"/home/u/envs/ln2/lib/python3.7/site-packages/pytorch_lightning/trainer/distrib_parts.py\", line 533, "
+      "in sanitize_gpu_ids\n    raise MisconfigurationException(message)\n"
+      "pytorch_lightning.utilities.debugging.MisconfigurationException: \n"
+      "            You requested GPUs: [0]\n"
+      "            But your machine only has: []\n");
+  ASSERT_TRUE(leads_with(r, "lightning-requested-gpus-none-visible"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  EXPECT_TRUE(among_first_three(r, "path-or-env-misconfigured"));
+  r = explain_no_facts(
+      "lightning_fabric.utilities.exceptions.MisconfigurationException: You requested gpu: [0, 1, 2, 3]\n"
+      " But your machine only has: [0]\n");
+  ASSERT_TRUE(leads_with(r, "lightning-requested-gpus-not-visible"));
+  EXPECT_EQ(r.matches.front().category, "path-or-env-misconfigured");
+  EXPECT_EQ(find_rule(r, "lightning-requested-gpus-none-visible"), nullptr);
+  for (const char* line : {
+           "lightning_fabric.utilities.exceptions.MisconfigurationException: `CUDAAccelerator` can not run on your "
+           "system since the accelerator is not available. The following accelerator(s) is available and can be "
+           "passed into `accelerator` argument of `Trainer`: ['cpu'].",
+           "lightning.fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend found!",
+       }) {
+    r = explain_no_facts(std::string(line) + "\n");
+    ASSERT_TRUE(leads_with(r, "lightning-cuda-accelerator-unavailable")) << line;
+    EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+  }
+  // Apple's MPS accelerator missing is a Mac question, not a CUDA one.
+  r = explain_no_facts(
+      "MisconfigurationException: `MPSAccelerator` can not run on your system since the accelerator is not "
+      "available. The following accelerator(s) is available and can be passed into `accelerator` argument of "
+      "`Trainer`: ['cpu', 'cuda'].\n");
+  EXPECT_EQ(find_rule(r, "lightning-cuda-accelerator-unavailable"), nullptr);
+}
+
+TEST(ExplainTrainingLibraries, UnslothWithoutAGpuIsTheTorchBuildFirst) {
+  const ExplainReport r = explain_no_facts(
+      "    raise NotImplementedError(\"Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!\")\n"
+      "NotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports GPUs!\n");
+  ASSERT_TRUE(leads_with(r, "unsloth-no-gpu"));
+  EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+}
+
+// torch/cuda/__init__.py's driver check prints six lines; a paste often keeps only the tail.
+TEST(ExplainTrainingLibraries, TheTailOfPyTorchsDriverTooOldMessageIsStillThatMessage) {
+  const ExplainReport r = explain_no_facts(
+      "    Please update your GPU driver by downloading and installing a new\n"
+      "    version from the URL: http://www.nvidia.com/Download/index.aspx\n"
+      "    Alternatively, go to: https://pytorch.org to install\n"
+      "    a PyTorch version that has been compiled with your version\n"
+      "    of the CUDA driver.\n"
+      "    ----------------------------------------\n");
+  ASSERT_TRUE(leads_with(r, "driver-too-old-torch"));
+  EXPECT_EQ(r.matches.front().category, "driver-too-old");
+  // "Found no NVIDIA driver" names the same download page and is another answer.
+  EXPECT_EQ(find_rule(explain_no_facts("RuntimeError: Found no NVIDIA driver on your system. Please check that you "
+                                       "have an NVIDIA GPU and installed a driver from "
+                                       "http://www.nvidia.com/Download/index.aspx\n"),
+                      "driver-too-old-torch"),
+            nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -177,3 +177,8 @@ TEST(ReviewRegression, PathResolutionWorkIsBoundedPerRun) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+// <sys/sysmacros.h>'s major()/minor() are macros: in a unity batch they would rewrite the next
+// file's Version::major() calls.
+#undef major
+#undef minor
