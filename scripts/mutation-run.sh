@@ -80,7 +80,6 @@ torch-cufile-ignored	src/probe/framework_libraries.cpp	          if (requires_me
 fleet-bench-mode-mixed	src/check/fleet_compare.cpp	  if (!node.bench.mode.empty() && !base.mode.empty() && node.bench.mode != base.mode) {	  if (false) {
 fleet-bench-age-ignored	src/check/fleet_compare.cpp	  if (t && base.middle && std::llabs(*t - *base.middle) > kBenchMaxAgeSeconds) {	  if (t && base.middle && std::llabs(*t - *base.middle) > 100 * kBenchMaxAgeSeconds) {
 fleet-node-group-unset	src/check/fleet_compare.cpp	      report.nodes[i].group = group.id;	      (void)group.id;
-fleet-json-group-unread	src/model/json_codec.cpp	  io.field("group", n.group, Empty::null);	  if constexpr (Io::writes) io.field("group", n.group, Empty::null);
 fleet-json-run-junk-present	src/model/json_codec.cpp	    if (!j || !j->is_object()) return;	    if (!j) return;
 verify-kernel-unchecked	src/gpu/verify_steps.cpp	    if (!(out[i] == want) && wrong++ == 0) first = i;	    if (false && !(out[i] == want) && wrong++ == 0) first = i;
 verify-roundtrip-unchecked	src/gpu/verify_steps.cpp	  if (differ != 0 || sent != got) {	  if (false) {
@@ -100,7 +99,7 @@ bench-rate-min-from-fastest	src/gpu/bench_math.cpp	  m.min = work / stats.max / 
 bench-scaling-not-per-gpu	src/gpu/bench_math.cpp	  return one > 0 && n > 0 ? many / (n * one) : 0;	  return one > 0 && n > 0 ? many / one : 0;
 bench-gemm-check-loose	src/gpu/bench_math.cpp	    check.add(at, c[at], want, (terms_factor * k * u + 2 * input_u) * magnitude	    check.add(at, c[at], want, (100 * terms_factor * k * u + 2 * input_u) * magnitude
 bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));	    c.noise_pct = floor_pct + 0 * std::max(before->spread_pct, now.spread_pct);
-bench-compare-direction	src/model/bench_report.cpp	    if (c.change_pct < -c.noise_pct)	    if (c.change_pct < c.noise_pct)
+bench-compare-direction	src/model/bench_report.cpp	    else if (c.change_pct < -c.noise_pct)	    else if (c.change_pct < c.noise_pct)
 fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
 fleet-outlier-min-off	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.0) {
 fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      if (n.status == NodeStatus::ok && n.facts.gpus.size() < usual) {	      if (false) {

@@ -74,6 +74,14 @@ for f in platform/child_process platform/child_process_win32 core/result; do
 done
 x86_64-w64-mingw32-g++-posix -static "$out"/*.o -o "$out/smoke.exe"
 if ! timeout 300 "$wine" "$out/smoke.exe"; then fail "the child-process launcher's test under wine"; fi
+# The access-list check before a bundled OpenBLAS DLL is loaded (host_fs_win32.cpp).
+mkdir -p "$out/acl"
+ccache x86_64-w64-mingw32-g++-posix -std=c++20 -O1 -Isrc -c tests/windows/host_fs_acl_smoke.cpp -o "$out/acl/smoke.o"
+for f in platform/host_fs_win32 core/result; do
+  ccache x86_64-w64-mingw32-g++-posix -std=c++20 -O1 -Isrc -c "src/$f.cpp" -o "$out/acl/$(basename "$f").o"
+done
+x86_64-w64-mingw32-g++-posix -static "$out"/acl/*.o -o "$out/acl-smoke.exe" -ladvapi32 -lntdll
+if ! timeout 120 "$wine" "$out/acl-smoke.exe"; then fail "the access-list check's test under wine"; fi
 
 # 3. --version: says what it is and what it leaves out.
 run_exe "$out/version" --version
@@ -238,27 +246,52 @@ if [ -z "$(numpy_wheel)" ]; then
   python3 -m pip download --disable-pip-version-check -q --retries 1 --timeout 15 --no-deps --only-binary=:all: \
     --platform win_amd64 --python-version 3.12 -d "$wheels" "$numpy_pin" >"$out/pip.log" 2>&1 || true
 fi
-if [ -z "$(numpy_wheel)" ]; then
-  echo "windows-check: PART SKIPPED: bench under wine needs $numpy_pin's win_amd64 wheel, not in $wheels and not downloaded: $(tail -n 1 "$out/pip.log")" >&2
-elif ! python3 - "$(numpy_wheel)" "$venv/Lib/site-packages" >"$out/unzip.log" 2>&1 <<'PY'
+# Exit 3: the wheel itself is damaged (not a zip, or no OpenBLAS DLL in it); any other failure
+# (a full disk, no python3) is not the cached wheel's fault and leaves it in the cache.
+unzip_status=0
+if [ -n "$(numpy_wheel)" ]; then
+  python3 - "$(numpy_wheel)" "$venv/Lib/site-packages" >"$out/unzip.log" 2>&1 <<'PY' || unzip_status=$?
 import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as wheel:
+try:
+    wheel = zipfile.ZipFile(sys.argv[1])
     names = [n for n in wheel.namelist()
              if n.startswith("numpy.libs/") and "openblas" in n.lower() and n.lower().endswith(".dll")]
-    if not names:
-        sys.exit("no numpy.libs/*openblas*.dll in the wheel")
-    for name in names:
-        wheel.extract(name, sys.argv[2])
+except zipfile.BadZipFile as e:
+    print(f"not a zip file: {e}")
+    sys.exit(3)
+if not names:
+    print("no numpy.libs/*openblas*.dll in the wheel")
+    sys.exit(3)
+for name in names:
+    wheel.extract(name, sys.argv[2])
 PY
-then
+fi
+if [ -z "$(numpy_wheel)" ]; then
+  echo "windows-check: PART SKIPPED: bench under wine needs $numpy_pin's win_amd64 wheel, not in $wheels and not downloaded: $(tail -n 1 "$out/pip.log")" >&2
+elif [ "$unzip_status" = 3 ]; then
   # A damaged download would fail every later run the same way: it goes, and this run fails.
   fail "numpy's wheel $(numpy_wheel) is unreadable (removed from the cache): $(tail -n 2 "$out/unzip.log")"
   rm -f "$(numpy_wheel)"
+elif [ "$unzip_status" != 0 ]; then
+  fail "could not unpack numpy's OpenBLAS DLL from $(numpy_wheel) (exit $unzip_status; the wheel stays cached): $(tail -n 2 "$out/unzip.log")"
 else
   bench=(--json bench --quick --cpu-only --no-history --sgemm-size 128 --conv-batch 1)
-  run_exe "$out/bench.json" --env "$(winpath "$venv")" "${bench[@]}"
   sgemm='.measurements[] | select(.key == "cpu.sgemm_fp32")'
-  if [ "$status" != 0 ] || ! jq -e "$sgemm | .status == \"ok\" and .check_passed and (.library | test(\"ILP64\"))
+  # Under /tmp (mode 1777; wine shows it to Windows as writable by Everyone, who could swap the
+  # DLL) the copy is refused, and the figure says by whom.
+  run_exe "$out/bench-tmp.json" --env "$(winpath "$venv")" "${bench[@]}"
+  if ! jq -e "$sgemm | .status == \"skipped\" and (.detail | test(\"not used, others could change them: .*numpy.libs: .*Everyone\"))" \
+    "$out/bench-tmp.json" >/dev/null 2>&1; then
+    fail "a bundled OpenBLAS under a folder Everyone may change should be refused, naming who: $(head -c 2000 "$out/bench-tmp.json")"
+  fi
+  # The same venv where only its owner can write, all the way up (this build tree).
+  trusted="build/windows-check/numpy-venv"
+  rm -rf "$trusted" && mkdir -p "$(dirname "$trusted")" && cp -r "$venv" "$trusted"
+  venv="$trusted"
+  run_exe "$out/bench.json" --env "$(winpath "$venv")" "${bench[@]}"
+  if jq -e "$sgemm | .status == \"skipped\" and (.detail | test(\"others could change them\"))" "$out/bench.json" >/dev/null 2>&1; then
+    echo "windows-check: PART SKIPPED: bench through numpy's DLL: this checkout lies under a folder others may change ($(jq -r "$sgemm | .detail" "$out/bench.json" | grep -o 'others could change them.*' | head -c 300))" >&2
+  elif [ "$status" != 0 ] || ! jq -e "$sgemm | .status == \"ok\" and .check_passed and (.library | test(\"ILP64\"))
       and (.library | test(\"numpy.libs\"))" "$out/bench.json" >/dev/null 2>&1; then
     fail "bench's CPU SGEMM through numpy's OpenBLAS DLL (exit $status): $(head -c 3000 "$out/bench.json"; head -c 2000 "$out/bench.json.err")"
   elif ! jq -e '.measurements[] | select(.key == "cpu.conv_fp32") | .status == "skipped"' "$out/bench.json" >/dev/null; then

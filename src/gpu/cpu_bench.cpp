@@ -228,8 +228,14 @@ void bench_sgemm(const std::vector<std::string>& args, ChildChannel& out) {
   int used = api->get_num_threads != nullptr ? api->get_num_threads() : threads;
   std::string config = raw_config.empty() ? "OpenBLAS" : printable(raw_config, 120);
   std::string core = api->get_corename != nullptr ? printable(api->get_corename(), 40) : "";
+  // The file whose SGEMM runs: dlsym also finds a dependency's, which a shim forwards to.
+  const void* entry = sgemm->ilp64 != nullptr ? reinterpret_cast<const void*>(sgemm->ilp64)
+                                              : reinterpret_cast<const void*>(sgemm->lp64);
+  const std::string holder = DynamicLibrary::file_holding(entry);
+  const std::string through =
+      holder.empty() || holder == api->library.path() ? "" : printable(holder, 300) + " through ";
   m.library = config + (core.empty() ? "" : ", core " + core) + (sgemm->ilp64 != nullptr ? ", ILP64" : "") + ", " +
-              std::to_string(used) + " thread(s), " + printable(api->library.path(), 300);
+              std::to_string(used) + " thread(s), " + through + printable(api->library.path(), 300);
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> a = test_values(count, 3);
   std::vector<float> b = test_values(count, 5);

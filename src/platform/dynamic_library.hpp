@@ -43,6 +43,10 @@ class DynamicLibrary {
   [[nodiscard]] const std::string& path() const { return path_; }
   /// The name or path that was asked for.
   [[nodiscard]] const std::string& requested() const { return requested_; }
+  /// The absolute path of the loaded file that holds `address` (a symbol() result): not always
+  /// this library's own, since a symbol may come from one it depends on (a BLAS shim such as
+  /// FlexiBLAS forwarding to the real one). Empty when the OS will not say.
+  [[nodiscard]] static std::string file_holding(const void* address);
 
  private:
   DynamicLibrary(void* handle, std::string requested, std::string path)

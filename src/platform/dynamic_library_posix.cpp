@@ -91,6 +91,13 @@ std::string absolute_path_of(void* handle, const std::string& requested) {
 
 }  // namespace
 
+std::string DynamicLibrary::file_holding(const void* address) {
+  Dl_info info{};
+  if (address == nullptr || ::dladdr(address, &info) == 0 || info.dli_fname == nullptr) return {};
+  std::unique_ptr<char, decltype(&::free)> real(::realpath(info.dli_fname, nullptr), &::free);
+  return real ? std::string(real.get()) : std::string(info.dli_fname);
+}
+
 Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   if (name_or_path.empty()) {
     return Error{ErrorKind::not_found, "empty library name", "", 0};

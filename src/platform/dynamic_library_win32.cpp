@@ -44,6 +44,18 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name_or_path) {
   return DynamicLibrary(module, name_or_path, std::move(loaded));
 }
 
+std::string DynamicLibrary::file_holding(const void* address) {
+  HMODULE module = nullptr;
+  if (address == nullptr ||
+      !::GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                            static_cast<LPCWSTR>(address), &module)) {
+    return {};
+  }
+  std::wstring path(32768, L'\0');
+  DWORD n = ::GetModuleFileNameW(module, path.data(), static_cast<DWORD>(path.size()));
+  return n > 0 ? narrow(path.substr(0, n)) : std::string();
+}
+
 void DynamicLibrary::close() {
   if (handle_ != nullptr) ::FreeLibrary(static_cast<HMODULE>(handle_));
   handle_ = nullptr;

@@ -33,8 +33,10 @@ using win32::widen;
 
 Error win_error(DWORD code, const std::string& path, const char* what) {
   ErrorKind kind = ErrorKind::io_error;
+  // ERROR_NOT_READY: a card reader or optical drive without its disk; whatever PATH names there
+  // is absent, as before drives were walked from their own root.
   if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND || code == ERROR_INVALID_NAME ||
-      code == ERROR_BAD_NETPATH || code == ERROR_DIRECTORY) {
+      code == ERROR_BAD_NETPATH || code == ERROR_DIRECTORY || code == ERROR_NOT_READY) {
     kind = ErrorKind::not_found;
   }
   if (code == ERROR_ACCESS_DENIED || code == ERROR_SHARING_VIOLATION) kind = ErrorKind::permission_denied;

@@ -412,6 +412,23 @@ TEST(FakeOpenblas, ABlasWhoseIntegerWidthIsUnknownIsNotCalled) {
   EXPECT_FALSE(m.contains("value") && m["value"].is_number()) << m;
 }
 
+// dlsym on a shim's handle finds the SGEMM of a library it depends on: the report names the file
+// whose code ran, and the one that was opened.
+TEST(FakeOpenblas, AShimIsNamedWithTheLibraryWhoseSgemmRan) {
+  const std::string shim = std::string(GPUDOCTOR_FAKE_DIR) + "/blas-shim/libflexiblas.so.3";
+  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
+                                  " --openblas " +
+                                  shell_quote(shim),
+                              std::chrono::minutes(2));
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  const auto& m = r.json["measurements"][0];
+  EXPECT_EQ(m["status"], "ok") << m;
+  const std::string library = m["library"].get<std::string>();
+  EXPECT_NE(library.find("openblas-lp64/libopenblas.so.0 through "), std::string::npos) << library;
+  EXPECT_TRUE(library.ends_with("blas-shim/libflexiblas.so.3")) << library;
+}
+
 // The child tries every candidate in turn: a library that loads without any SGEMM is passed over
 // for the next; a bundled copy that cannot load is a note, never the figure's failure, while a
 // broken library of the system's or --openblas fails it.
