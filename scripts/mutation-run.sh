@@ -123,15 +123,19 @@ bundled-scipy-first	src/gpu/cpu_bench.cpp	  constexpr const char* kFolders[] = {
 chosen-sites-every-env	src/gpu/cpu_bench.cpp	    if (std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))	    if (true || std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))
 chosen-sites-pep514-dropped	src/gpu/cpu_bench.cpp	    return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||	    return via.starts_with("Microsoft Store package") ||
 owner-ancestors-unchecked	src/platform/host_fs_posix.cpp	    if (std::string why = others_can_write(dir, st); !why.empty()) return why;	    (void)others_can_write;
-owner-link-not-resolved	src/platform/host_fs_posix.cpp	  char* resolved = ::realpath(path.c_str(), nullptr);	  char* resolved = ::strdup(path.c_str());
+owner-link-not-resolved	src/platform/host_fs_posix.cpp	  char* real = ::realpath(path.c_str(), nullptr);	  char* real = ::strdup(path.c_str());
 owner-sticky-ignored	src/platform/host_fs_posix.cpp	  const bool sticky = dir && (st.st_mode & S_ISVTX) != 0;	  const bool sticky = false;
-owner-any-group-trusted	src/platform/host_fs_posix.cpp	  if ((st.st_mode & S_IWGRP) != 0 && !sticky && !private_group_of_user(st.st_gid))	  if ((st.st_mode & S_IWGRP) != 0 && !sticky && false)
+owner-any-group-trusted	src/platform/host_fs_posix.cpp	    if (!private_group_of_user(st.st_gid)) return path	    if (false) return path
 owner-other-uid-allowed	src/platform/host_fs_posix.cpp	  if (st.st_uid != 0 && st.st_uid != ::geteuid()) return	  if (false) return
+owner-acl-ignored	src/platform/host_fs_posix.cpp	    if (::getxattr(path.c_str(), "system.posix_acl_access", nullptr, 0) >= 0)	    if (false)
+owner-link-folder-unchecked	src/platform/host_fs_posix.cpp	  if (folder == real.substr(0, real.rfind('/')) || (folder == "/" && real.rfind('/') == 0)) return {};	  return {};
+nvcc-arch-suffix-floor-ignored	src/explain/explain_machine.cpp	  if (t.suffix == 'a') raise("12.0");	  (void)0;
+compare-library-version-kept	src/model/bench_report.cpp	    if (last[i] < '0' || last[i] > '9') {	    if (true) {
 compare-library-ignored	src/model/bench_report.cpp	    if (!before_file.empty() && !now_file.empty() && before_file != now_file)	    if (false && !before_file.empty() && !now_file.empty() && before_file != now_file)
 signal-groups-not-killed	src/platform/child_process_posix.cpp	    if (group > 0) ::kill(-group, SIGKILL);	    if (false && group > 0) ::kill(-group, SIGKILL);
 signal-group-never-forgotten	src/platform/child_process_posix.cpp	    pid_t expected = group;\n    if (slot.compare_exchange_strong(expected, 0)) return;	    pid_t expected = group;\n    if (false && slot.compare_exchange_strong(expected, 0)) return;
 signal-others-handler-replaced	src/platform/child_process_posix.cpp	      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;	      if (false && ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL)) continue;
-nvcc-arch-dropped-as-newer	src/explain/explain_machine.cpp	  } else if (*first == 0 && *last + 1 < rows.size()) {	  } else if (false) {
+nvcc-arch-dropped-as-newer	src/explain/explain_machine.cpp	  } else if (*last + 1 == rows.size()) {	  } else if (true) {
 EOF
 }
 

@@ -526,31 +526,80 @@ std::string machine_note(const Rule& rule, const CaptureMap& captures, const Exp
 
 namespace {
 
-/// "compute_86", "sm_90a", "lto_120" -> compute capability 8.6, 9.0, 12.0.
-std::optional<Version> nvcc_arch_cc(const std::string& arch) {
+/// What nvcc was asked to compile for: "compute_86" -> 8.6; "sm_90a" -> 9.0 with the
+/// architecture-specific suffix 'a'; "sm_100f" -> 10.0, family-specific 'f'; "lto_80" -> 8.0 as
+/// LTO-IR.
+struct NvccTarget {
+  Version cc;
+  char suffix = 0;  ///< 0, 'a' or 'f'
+  bool lto = false;
+};
+
+std::optional<NvccTarget> nvcc_target(const std::string& arch) {
   const size_t underscore = arch.find('_');
   if (underscore == std::string::npos) return std::nullopt;
+  const std::string kind = arch.substr(0, underscore);
+  if (kind != "compute" && kind != "sm" && kind != "lto") return std::nullopt;
   std::string digits;
-  for (char c : arch.substr(underscore + 1)) {
-    if (c < '0' || c > '9') break;
-    digits += c;
-  }
+  size_t i = underscore + 1;
+  for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9'; ++i) digits += arch[i];
   if (digits.size() < 2 || digits.size() > 3) return std::nullopt;
-  return Version::parse(digits.substr(0, digits.size() - 1) + "." + digits.back());
+  NvccTarget target;
+  if (i < arch.size()) {
+    if (i + 1 != arch.size() || (arch[i] != 'a' && arch[i] != 'f')) return std::nullopt;
+    target.suffix = arch[i];
+  }
+  auto cc = Version::parse(digits.substr(0, digits.size() - 1) + "." + digits.back());
+  if (!cc) return std::nullopt;
+  target.cc = *cc;
+  target.lto = kind == "lto";
+  return target;
 }
 
-/// Which CUDA toolkits compile for the architecture nvcc refused (cuda_arch.toml, whose rows
+/// The oldest toolkit that accepts the target's form, beyond the architecture itself: the 'a'
+/// targets begin with 9.0a in CUDA 12.0, the 'f' targets with CUDA 12.9, LTO-IR with 11.2 (the
+/// nvcc documentation's GPU feature list and each release's notes).
+std::optional<Version> form_floor(const NvccTarget& t) {
+  std::optional<Version> floor;
+  auto raise = [&](const char* v) {
+    auto parsed = Version::parse(v);
+    if (parsed && (!floor || *parsed > *floor)) floor = parsed;
+  };
+  if (t.suffix == 'a') raise("12.0");
+  if (t.suffix == 'f') raise("12.9");
+  if (t.lto) raise("11.2");
+  return floor;
+}
+
+/// Which CUDA toolkits compile for the target nvcc refused (compat/cuda_arch.toml, whose rows
 /// run from the oldest toolkit to the newest), and whether this machine's toolkits do: nvcc
 /// refuses an architecture newer than itself and one its release dropped alike.
 std::string nvcc_arch_fix(const CaptureMap& captures, const ExplainMachine& machine) {
   const std::string arch = first_capture(captures, "arch");
-  const std::optional<Version> cc = nvcc_arch_cc(arch);
-  if (!cc) return {};
-  const auto& rows = machine.kb->toolkit_archs;
+  const std::optional<NvccTarget> target = nvcc_target(arch);
+  if (!target) return {};
+  const Version& cc = target->cc;
+  const KnowledgeBase& kb = *machine.kb;
+  const auto& rows = kb.toolkit_archs;
   if (rows.empty()) return {};
-  auto compiles = [&](const ToolkitArch& t) { return std::find(t.sass.begin(), t.sass.end(), *cc) != t.sass.end(); };
-  auto lowest = [](const ToolkitArch& t) { return t.cuda.lowest() ? t.cuda.lowest()->str() : t.cuda.text(); };
-  auto highest = [](const ToolkitArch& t) { return t.cuda.highest() ? t.cuda.highest()->str() : t.cuda.text(); };
+  // 'a' exists from Hopper on, 'f' from Blackwell on: "sm_86a" is no target of any toolkit.
+  if ((target->suffix == 'a' && cc < Version::of({9, 0})) || (target->suffix == 'f' && cc < Version::of({10, 0}))) {
+    return fmt::format(
+        "{} is not a target of any CUDA toolkit: the '{}' variants exist for compute capability {} "
+        "and later; ask for compute_{}{} instead.",
+        arch, target->suffix, target->suffix == 'a' ? "9.0" : "10.0", cc.major(), cc.minor());
+  }
+  const std::optional<Version> floor = form_floor(*target);
+  auto compiles = [&](const ToolkitArch& row) {
+    return std::find(row.sass.begin(), row.sass.end(), cc) != row.sass.end();
+  };
+  auto accepts = [&](const ToolkitArch& row, const Version& cuda) {
+    return compiles(row) && (!floor || cuda.truncated(2) >= *floor);
+  };
+  auto lowest = [](const ToolkitArch& row) { return row.cuda.lowest() ? row.cuda.lowest()->str() : row.cuda.text(); };
+  auto highest = [](const ToolkitArch& row) {
+    return row.cuda.highest() ? row.cuda.highest()->str() : row.cuda.text();
+  };
   std::optional<size_t> first;
   std::optional<size_t> last;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -558,36 +607,55 @@ std::string nvcc_arch_fix(const CaptureMap& captures, const ExplainMachine& mach
     if (!first) first = i;
     last = i;
   }
+  // The first release that takes this form of the architecture: its row's, or the form's own.
+  auto first_release = [&]() {
+    std::string from = lowest(rows[*first]);
+    auto row_low = rows[*first].cuda.lowest();
+    if (floor && (!row_low || *row_low < *floor)) from = floor->str();
+    return from;
+  };
+  // A generation the dropping release's note names ("Maxwell, Pascal and Volta ... removed") is
+  // quoted only for an architecture of that generation; a renaming in the note is said instead.
+  auto dropped_why = [&](const ToolkitArch& dropped) -> std::string {
+    const std::string renamed = fmt::format("sm_{}{} -> sm_", cc.major(), cc.minor());
+    if (const size_t at = dropped.note.find(renamed); at != std::string::npos) {
+      std::string to;
+      for (size_t i = at + renamed.size();
+           i < dropped.note.size() && std::isdigit(static_cast<unsigned char>(dropped.note[i])); ++i)
+        to += dropped.note[i];
+      if (!to.empty()) return "renamed compute_" + to + ": ask for that";
+    }
+    for (const ArchGeneration& g : kb.generations) {
+      if (std::find(g.cc.begin(), g.cc.end(), cc) == g.cc.end()) continue;
+      const std::string clause = dropped.note.substr(0, dropped.note.find(';'));
+      if (clause.find(g.name) != std::string::npos) return clause;
+    }
+    return {};
+  };
   std::vector<std::string> parts;
   // The table starts at CUDA 9.0: an architecture it has from its first row was compiled by
   // older toolkits too, and one it never has may be one that only older toolkits knew.
   if (!first) {
     add(parts, fmt::format("No CUDA toolkit from {} on compiles for {} (compute capability {}).", lowest(rows.front()),
-                           arch, cc->str()));
-  } else if (*first == 0 && *last + 1 < rows.size()) {
-    const ToolkitArch& dropped = rows[*last + 1];
-    const std::string why = dropped.note.substr(0, dropped.note.find(';'));
-    add(parts, fmt::format("{} (compute capability {}) is compiled by CUDA up to {}; CUDA {} and later do not{}.", arch,
-                           cc->str(), highest(rows[*last]), lowest(dropped), why.empty() ? "" : " (" + why + ")"));
+                           arch, cc.str()));
   } else if (*last + 1 == rows.size()) {
-    add(parts,
-        fmt::format("{} (compute capability {}) needs CUDA {} or later.", arch, cc->str(), lowest(rows[*first])));
+    add(parts, fmt::format("{} (compute capability {}) needs CUDA {} or later.", arch, cc.str(), first_release()));
   } else {
-    // The release that dropped it, and why when the table says (its note's first clause).
     const ToolkitArch& dropped = rows[*last + 1];
-    const std::string why = dropped.note.substr(0, dropped.note.find(';'));
-    add(parts, fmt::format("{} (compute capability {}) is compiled by CUDA {} to {}; CUDA {} and later do not{}.", arch,
-                           cc->str(), lowest(rows[*first]), highest(rows[*last]), lowest(dropped),
-                           why.empty() ? "" : " (" + why + ")"));
+    const std::string why = dropped_why(dropped);
+    const std::string from =
+        *first == 0 && !floor ? "up to " + highest(rows[*last]) : first_release() + " to " + highest(rows[*last]);
+    add(parts, fmt::format("{} (compute capability {}) is compiled by CUDA {}; CUDA {} and later do not{}.", arch,
+                           cc.str(), from, lowest(dropped), why.empty() ? "" : " (" + why + ")"));
   }
   if (machine.facts != nullptr) {
     std::vector<std::string> can;
     std::vector<std::string> cannot;
-    for (const ToolkitFacts& t : machine.facts->toolkits) {
-      if (!t.version || !t.has_nvcc) continue;
-      const ToolkitArch* row = machine.kb->toolkit_arch(*t.version);
+    for (const ToolkitFacts& tk : machine.facts->toolkits) {
+      if (!tk.version || !tk.has_nvcc) continue;
+      const ToolkitArch* row = kb.toolkit_arch(*tk.version);
       if (row == nullptr) continue;
-      (compiles(*row) ? can : cannot).push_back(fmt::format("CUDA {} at {}", t.version->str(), t.path));
+      (accepts(*row, *tk.version) ? can : cannot).push_back(fmt::format("CUDA {} at {}", tk.version->str(), tk.path));
     }
     if (!can.empty()) add(parts, "On this machine " + join(can, ", ") + " does: build with it (CUDA_HOME, PATH).");
     if (!cannot.empty()) add(parts, "On this machine " + join(cannot, ", ") + " does not.");

@@ -147,11 +147,27 @@ std::vector<BenchClaim> bench_claims(const BenchReport& r) {
 }
 
 /// The library file a figure's `library` text ends with ("..., 2 thread(s), /usr/lib/.../libopenblas.so.0",
-/// "cuBLASLt 13.1.0 /usr/local/cuda/lib64/libcublasLt.so.13"); empty when it names none.
+/// "cuBLASLt 13.1.0 /usr/local/cuda/lib64/libcublasLt.so.13"), with its version numbers taken out
+/// ("/usr/local/cuda-#/targets/x#_#-linux/lib/libcublasLt.so.#"): the loader's path is resolved to
+/// the versioned file, so an update in place changes the path but not which library it is.
+/// Empty when the text names no file.
 std::string library_file(const std::string& library) {
   const size_t space = library.find_last_of(' ');
   std::string last = space == std::string::npos ? library : library.substr(space + 1);
-  return last.find_first_of("/\\") == std::string::npos ? std::string() : last;
+  if (last.find_first_of("/\\") == std::string::npos) return {};
+  std::string out;
+  for (size_t i = 0; i < last.size();) {
+    if (last[i] < '0' || last[i] > '9') {
+      out += last[i++];
+      continue;
+    }
+    // A run of digits and the dots between them: 13, 13.1.0.3, 0.3.26.
+    while (i < last.size() && ((last[i] >= '0' && last[i] <= '9') ||
+                               (last[i] == '.' && i + 1 < last.size() && last[i + 1] >= '0' && last[i + 1] <= '9')))
+      ++i;
+    out += '#';
+  }
+  return out;
 }
 
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct) {

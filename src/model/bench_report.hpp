@@ -121,7 +121,8 @@ std::vector<BenchClaim> bench_claims(const BenchReport& report);
 /// Each figure both runs measured, the current against the previous. A change is a regression
 /// (or an improvement) only beyond the noise: three times the larger of the two runs' spreads,
 /// and never less than `floor_pct`.
-/// The library file a figure's `library` text ends with; empty when it names none.
+/// The library file a figure's `library` text ends with, version numbers replaced by '#' (an
+/// update in place is the same library); empty when it names none.
 std::string library_file(const std::string& library);
 
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct = 5.0);

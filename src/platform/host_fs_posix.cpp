@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "platform/host_fs.hpp"
@@ -208,29 +211,38 @@ namespace {
 
 /// The group is this user's own: a user private group (Debian's and Fedora's default, where
 /// umask 002 makes every file the user creates group-writable), named after the user, their
-/// primary group, with no other members.
+/// primary group, with no other members listed. (Another account whose passwd entry has this
+/// gid as its primary group is a member too; enumerating every account to rule that out could
+/// take minutes on a directory service, and such an account is a misconfiguration.) The answer
+/// is kept per group for the process: each lookup may ask LDAP or SSSD.
 bool private_group_of_user(gid_t gid) {
-  const uid_t uid = ::geteuid();
-  std::vector<char> buf(16384);
-  struct passwd pw {};
-  struct passwd* pw_found = nullptr;
-  if (::getpwuid_r(uid, &pw, buf.data(), buf.size(), &pw_found) != 0 || pw_found == nullptr) return false;
-  if (pw.pw_gid != gid) return false;
-  const std::string user = pw.pw_name;
-  // A group's member list may be long: grow the buffer a few times, then give up (not private).
-  for (size_t size = 16384; size <= (size_t{1} << 22); size *= 4) {
-    std::vector<char> gbuf(size);
-    struct group gr {};
-    struct group* gr_found = nullptr;
-    const int rc = ::getgrgid_r(gid, &gr, gbuf.data(), gbuf.size(), &gr_found);
-    if (rc == ERANGE) continue;
-    if (rc != 0 || gr_found == nullptr || user != gr.gr_name) return false;
-    for (char** m = gr.gr_mem; m != nullptr && *m != nullptr; ++m) {
-      if (user != *m) return false;
+  static std::mutex mutex;
+  static std::map<gid_t, bool> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(gid); it != known.end()) return it->second;
+  auto lookup = [gid]() {
+    std::vector<char> buf(16384);
+    struct passwd pw {};
+    struct passwd* pw_found = nullptr;
+    if (::getpwuid_r(::geteuid(), &pw, buf.data(), buf.size(), &pw_found) != 0 || pw_found == nullptr) return false;
+    if (pw.pw_gid != gid) return false;
+    const std::string user = pw.pw_name;
+    // A group's member list may be long: grow the buffer a few times, then give up (not private).
+    for (size_t size = 16384; size <= (size_t{1} << 20); size *= 4) {
+      std::vector<char> gbuf(size);
+      struct group gr {};
+      struct group* gr_found = nullptr;
+      const int rc = ::getgrgid_r(gid, &gr, gbuf.data(), gbuf.size(), &gr_found);
+      if (rc == ERANGE) continue;
+      if (rc != 0 || gr_found == nullptr || user != gr.gr_name) return false;
+      for (char** m = gr.gr_mem; m != nullptr && *m != nullptr; ++m) {
+        if (user != *m) return false;
+      }
+      return true;
     }
-    return true;
-  }
-  return false;
+    return false;
+  };
+  return known.emplace(gid, lookup()).first->second;
 }
 
 /// Why someone other than root and this user could change what is at `path`; empty when no one.
@@ -240,8 +252,33 @@ std::string others_can_write(const std::string& path, const struct stat& st) {
   // In a sticky folder only an entry's owner (and the folder's, and root) may rename or remove it.
   const bool sticky = dir && (st.st_mode & S_ISVTX) != 0;
   if ((st.st_mode & S_IWOTH) != 0 && !sticky) return path + " is writable by every user";
-  if ((st.st_mode & S_IWGRP) != 0 && !sticky && !private_group_of_user(st.st_gid))
-    return path + " is writable by group id " + std::to_string(st.st_gid);
+  if ((st.st_mode & S_IWGRP) != 0 && !sticky) {
+    // With a POSIX access ACL the group bits are the ACL's mask: write there may be granted to
+    // any named user or group (setfacl), whatever the owning group is.
+    if (::getxattr(path.c_str(), "system.posix_acl_access", nullptr, 0) >= 0)
+      return path + " has an access control list that may let others write (getfacl)";
+    if (!private_group_of_user(st.st_gid)) return path + " is writable by group id " + std::to_string(st.st_gid);
+  }
+  return {};
+}
+
+/// The check of `real` (a resolved path) and every folder above it.
+std::string chain_writable_by_others(const std::string& real, struct stat st) {
+  if (std::string why = others_can_write(real, st); !why.empty()) return why;
+  for (size_t slash = real.rfind('/'); slash != std::string::npos && slash > 0; slash = real.rfind('/', slash - 1)) {
+    const std::string dir = real.substr(0, slash);
+    if (::stat(dir.c_str(), &st) != 0) return dir + ": " + std::strerror(errno);
+    if (std::string why = others_can_write(dir, st); !why.empty()) return why;
+  }
+  if (::stat("/", &st) != 0) return std::string("/: ") + std::strerror(errno);
+  return others_can_write("/", st);
+}
+
+std::string resolved(const std::string& path, std::string& out) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (real == nullptr) return path + ": " + std::strerror(errno);
+  out = real;
+  std::free(real);
   return {};
 }
 
@@ -249,22 +286,23 @@ std::string others_can_write(const std::string& path, const struct stat& st) {
 
 std::string writable_by_others(const std::string& path) {
   // The file as the loader will reach it (links resolved), and every folder above it: whoever
-  // may write to one of them could rename a folder and put another library in its place.
-  char* resolved = ::realpath(path.c_str(), nullptr);
-  if (resolved == nullptr) return path + ": " + std::strerror(errno);
-  const std::string real = resolved;
-  std::free(resolved);
+  // may write to one of them could rename a folder and put another library in its place. And
+  // the folder the name itself is in, when the name is a link: whoever may write there could
+  // point the link elsewhere.
+  std::string real;
+  if (std::string why = resolved(path, real); !why.empty()) return why;
   struct stat st {};
   if (::stat(real.c_str(), &st) != 0) return real + ": " + std::strerror(errno);
   if (!S_ISREG(st.st_mode)) return real + " is not a regular file";
-  if (std::string why = others_can_write(real, st); !why.empty()) return why;
-  for (size_t slash = real.rfind('/'); slash != std::string::npos; slash = real.rfind('/', slash - 1)) {
-    const std::string dir = slash == 0 ? std::string("/") : real.substr(0, slash);
-    if (::stat(dir.c_str(), &st) != 0) return dir + ": " + std::strerror(errno);
-    if (std::string why = others_can_write(dir, st); !why.empty()) return why;
-    if (slash == 0) break;
-  }
-  return {};
+  if (std::string why = chain_writable_by_others(real, st); !why.empty()) return why;
+  const size_t slash = path.rfind('/');
+  std::string folder;
+  if (std::string why = resolved(slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash)), folder);
+      !why.empty())
+    return why;
+  if (folder == real.substr(0, real.rfind('/')) || (folder == "/" && real.rfind('/') == 0)) return {};
+  if (::stat(folder.c_str(), &st) != 0) return folder + ": " + std::strerror(errno);
+  return chain_writable_by_others(folder, st);
 }
 
 Result<HandleRef> open_drive_root(char letter) {

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "platform/host_fs.hpp"
@@ -397,14 +398,19 @@ bool trusted_writer(PSID sid, PSID user) {
   return installer;
 }
 
+/// An account for a message, without LookupAccountSidW (which may wait on an unreachable
+/// domain controller): the well-known groups by name, any other SID as its string.
 std::string sid_text(PSID sid) {
-  WCHAR name[256];
-  WCHAR domain[256];
-  DWORD name_len = 256;
-  DWORD domain_len = 256;
-  SID_NAME_USE use{};
-  if (::LookupAccountSidW(nullptr, sid, name, &name_len, domain, &domain_len, &use))
-    return narrow(domain_len > 0 ? std::wstring(domain) + L"\\" + name : std::wstring(name));
+  static const std::pair<WELL_KNOWN_SID_TYPE, const char*> kKnown[] = {
+      {WinWorldSid, "Everyone"},
+      {WinAuthenticatedUserSid, "NT AUTHORITY\\Authenticated Users"},
+      {WinBuiltinUsersSid, "BUILTIN\\Users"},
+      {WinInteractiveSid, "NT AUTHORITY\\INTERACTIVE"},
+      {WinAnonymousSid, "NT AUTHORITY\\ANONYMOUS LOGON"},
+  };
+  for (const auto& [type, name] : kKnown) {
+    if (::IsWellKnownSid(sid, type)) return name;
+  }
   LPWSTR text = nullptr;
   if (!::ConvertSidToStringSidW(sid, &text)) return "an unknown account";
   std::string out = narrow(text);
@@ -475,24 +481,63 @@ std::string others_may(const std::string& path, ACCESS_MASK rights, PSID user) {
 
 }  // namespace
 
+namespace {
+
+/// The path without its "\\?\" prefix ("\\?\C:\x" -> "C:\x"; "\\?\UNC\s\x" -> "\\s\x").
+std::string plain_path(std::string path) {
+  if (path.rfind("\\\\?\\UNC\\", 0) == 0) return "\\\\" + path.substr(8);
+  if (path.rfind("\\\\?\\", 0) == 0) return path.substr(4);
+  return path;
+}
+
+/// The file's final path, links and junctions resolved (GetFinalPathNameByHandleW); empty when
+/// it cannot be opened.
+std::string final_path(const std::string& path) {
+  HANDLE h = ::CreateFileW(long_path(path).c_str(), FILE_READ_ATTRIBUTES,
+                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return {};
+  std::wstring buf(32768, L'\0');
+  const DWORD n = ::GetFinalPathNameByHandleW(h, buf.data(), static_cast<DWORD>(buf.size()), FILE_NAME_NORMALIZED);
+  ::CloseHandle(h);
+  if (n == 0 || n >= buf.size()) return {};
+  return plain_path(narrow(buf.substr(0, n)));
+}
+
+/// The file (or folder, with `folder_rights`) at an absolute drive path and every folder above
+/// it up to the drive's root.
+std::string chain_may(const std::string& path, ACCESS_MASK own_rights, ACCESS_MASK folder_rights,
+                      ACCESS_MASK ancestor_rights, PSID user) {
+  if (path.size() < 3 || path[1] != ':' || (path[2] != '\\' && path[2] != '/'))
+    return path + ": not a path on a local drive (a network share's access lists are not trusted)";
+  std::string why = others_may(path, own_rights, user);
+  size_t cut = path.find_last_of("\\/");
+  for (bool first = true; why.empty() && cut != std::string::npos && cut >= 2; first = false) {
+    std::string dir = path.substr(0, cut);
+    if (dir.size() == 2) dir += '\\';  // "C:" is the drive's current folder, not its root
+    why = others_may(dir, first ? folder_rights : ancestor_rights, user);
+    if (dir.size() == 3) break;
+    cut = path.find_last_of("\\/", cut - 1);
+  }
+  return why;
+}
+
+}  // namespace
+
 std::string writable_by_others(const std::string& path) {
-  PSID user = process_user();
   // The file itself; the folder holding it, where a new library could be added beside it; and
   // above it every folder whose entries someone else could rename or remove, or whose access
-  // list they could change.
+  // list they could change. Both as named and where links and junctions lead.
   constexpr ACCESS_MASK kTakeOver = DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_ALL | GENERIC_WRITE;
   constexpr ACCESS_MASK kFile = kTakeOver | FILE_WRITE_DATA | FILE_APPEND_DATA;
   constexpr ACCESS_MASK kFolder = kTakeOver | FILE_ADD_FILE | FILE_DELETE_CHILD;
   constexpr ACCESS_MASK kAncestor = kTakeOver | FILE_DELETE_CHILD;
-  std::string why = others_may(path, kFile, user);
-  size_t cut = path.find_last_of("\\/");
-  for (bool first = true; why.empty() && cut != std::string::npos && cut > 0; first = false) {
-    std::string dir = path.substr(0, cut);
-    if (dir.size() == 2 && dir[1] == ':') dir += '\\';  // "C:" is the drive's current folder
-    why = others_may(dir, first ? kFolder : kAncestor, user);
-    if (dir.size() == 3 && dir[1] == ':') break;
-    cut = path.find_last_of("\\/", cut - 1);
-  }
+  const std::string named = plain_path(path);
+  const std::string real = final_path(named);
+  if (real.empty()) return path + ": cannot be opened";
+  PSID user = process_user();
+  std::string why = chain_may(named, kFile, kFolder, kAncestor, user);
+  if (why.empty() && _stricmp(real.c_str(), named.c_str()) != 0) why = chain_may(real, kFile, kFolder, kAncestor, user);
   ::LocalFree(user);
   return why;
 }

@@ -225,8 +225,21 @@ TEST(BenchReport, CompareDoesNotJudgeAFigureMeasuredThroughAnotherLibraryFile) {
   EXPECT_EQ(changes[0].verdict, "library changed");
   EXPECT_DOUBLE_EQ(changes[0].change_pct, -40);
   EXPECT_EQ(changes[1].verdict, "regression");
-  EXPECT_EQ(library_file(now.measurements[1].library), "/usr/local/cuda/lib64/libcublasLt.so.13");
+  EXPECT_EQ(library_file(now.measurements[1].library), "/usr/local/cuda/lib#/libcublasLt.so.#");
   EXPECT_EQ(library_file("OpenBLAS"), "");
+  // The loader's path is the resolved, versioned file: a toolkit or distribution update in place
+  // is the same library, and its regression is judged.
+  before.measurements[1].library =
+      "cuBLASLt 13.0.1 /usr/local/cuda-13.0/targets/x86_64-linux/lib/libcublasLt.so.13.0.1.2";
+  now.measurements[1].library = "cuBLASLt 13.1.0 /usr/local/cuda-13.1/targets/x86_64-linux/lib/libcublasLt.so.13.1.0.3";
+  before.measurements[0].library =
+      "OpenBLAS 0.3.21, 2 thread(s), /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so";
+  now.measurements[0].library =
+      "OpenBLAS 0.3.26, 2 thread(s), /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.26.so";
+  changes = compare_runs(before, now, 5.0);
+  ASSERT_EQ(changes.size(), 2U);
+  EXPECT_EQ(changes[0].verdict, "regression");
+  EXPECT_EQ(changes[1].verdict, "regression");
 }
 
 TEST(BenchReport, ClaimsComeFromTheFiguresOrSayWhatIsMissing) {

@@ -284,8 +284,21 @@ TEST(ExplainInstall, UnsupportedGpuArchitectureSaysWhichToolkitsCompileForIt) {
   EXPECT_TRUE(contains(fix, "compute_86 (compute capability 8.6) needs CUDA 11.1 or later")) << fix;
   fix = fix_for("compute_120", no_facts);
   EXPECT_TRUE(contains(fix, "needs CUDA 12.8 or later")) << fix;
+  // The suffixed forms have floors of their own: 'a' from CUDA 12.0 (9.0a), 'f' from 12.9,
+  // LTO-IR from 11.2; an 'a' below Hopper is no target at all.
   fix = fix_for("compute_90a", no_facts);
-  EXPECT_TRUE(contains(fix, "compute capability 9.0) needs CUDA 11.8 or later")) << fix;
+  EXPECT_TRUE(contains(fix, "compute capability 9.0) needs CUDA 12.0 or later")) << fix;
+  fix = fix_for("sm_100f", no_facts);
+  EXPECT_TRUE(contains(fix, "needs CUDA 12.9 or later")) << fix;
+  fix = fix_for("lto_80", no_facts);
+  EXPECT_TRUE(contains(fix, "needs CUDA 11.2 or later")) << fix;
+  fix = fix_for("compute_86a", no_facts);
+  EXPECT_TRUE(contains(fix, "compute_86a is not a target of any CUDA toolkit")) << fix;
+  EXPECT_TRUE(contains(fix, "ask for compute_86 instead")) << fix;
+  // 13.0 renamed Thor's 10.1 to 11.0: the reason is the renaming, not Maxwell to Volta.
+  fix = fix_for("compute_101", no_facts);
+  EXPECT_TRUE(contains(fix, "CUDA 13.0 and later do not (renamed compute_110: ask for that)")) << fix;
+  EXPECT_FALSE(contains(fix, "Maxwell")) << fix;
   // On a machine with CUDA 13.0's nvcc: whether it is the answer.
   Facts f;
   f.platform = Platform::linux;
@@ -299,6 +312,11 @@ TEST(ExplainInstall, UnsupportedGpuArchitectureSaysWhichToolkitsCompileForIt) {
   EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does not.")) << fix;
   fix = fix_for("compute_89", cuda13);
   EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does: build with it")) << fix;
+  // CUDA 11.8 compiles for 9.0 but not for 9.0a: it is the nvcc that refused.
+  f.toolkits.front().version = Version::parse("11.8.89");
+  fix = fix_for("compute_90a", cuda13);
+  EXPECT_TRUE(contains(fix, "On this machine CUDA 11.8.89 at /usr/local/cuda-13.0 does not.")) << fix;
+  f.toolkits.front().version = Version::parse("13.0.88");
   // A toolkit without nvcc (the runtime wheels) compiles nothing.
   f.toolkits.front().has_nvcc = false;
   fix = fix_for("compute_89", cuda13);

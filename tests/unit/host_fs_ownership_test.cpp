@@ -4,9 +4,13 @@
 #include <grp.h>
 #include <gtest/gtest.h>
 #include <pwd.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -74,6 +78,42 @@ TEST(HostFsOwnership, ALinkIsJudgedByWhereItLeads) {
   EXPECT_TRUE(contains(host_fs::writable_by_others((s.dir / "none.so").string()), "No such file"));
   // Not a regular file (a FIFO, a folder): nothing to load.
   EXPECT_TRUE(contains(host_fs::writable_by_others(s.dir.string()), "is not a regular file"));
+}
+
+// The link's own folder counts too: whoever may write there can point the link elsewhere.
+TEST(HostFsOwnership, ALinkInAFolderAnyoneMayWriteIsRefused) {
+  Scratch s;
+  const fs::path target = s.file("safe/libopenblas.so.0");
+  fs::create_directories(s.dir / "numpy.libs");
+  fs::create_symlink(target, s.dir / "numpy.libs" / "libopenblas.so");
+  EXPECT_EQ(host_fs::writable_by_others((s.dir / "numpy.libs" / "libopenblas.so").string()), "");
+  fs::permissions(s.dir / "numpy.libs", fs::perms(0777));
+  const std::string why = host_fs::writable_by_others((s.dir / "numpy.libs" / "libopenblas.so").string());
+  EXPECT_TRUE(contains(why, (s.dir / "numpy.libs").string() + " is writable by every user")) << why;
+}
+
+// With a POSIX access ACL the mode's group bits are the ACL's mask: a named user may write,
+// whatever group owns the file. (setfacl -m u:4321:rw, written as the kernel's xattr.)
+TEST(HostFsOwnership, AnAccessControlListThatMayGrantWriteIsRefused) {
+  Scratch s;
+  const fs::path lib = s.file("venv/numpy.libs/libopenblas.so", 0664);
+  struct Entry {
+    std::uint16_t tag, perm;
+    std::uint32_t id;
+  };
+  struct {
+    std::uint32_t version = 2;
+    Entry e[5] = {{0x01, 6, 0xffffffffu},
+                  {0x02, 6, 4321},
+                  {0x04, 4, 0xffffffffu},
+                  {0x10, 6, 0xffffffffu},
+                  {0x20, 4, 0xffffffffu}};
+  } acl;
+  static_assert(sizeof acl == 4 + 5 * 8);
+  if (::setxattr(lib.c_str(), "system.posix_acl_access", &acl, sizeof acl, 0) != 0)
+    GTEST_SKIP() << "this file system keeps no POSIX ACLs here: " << std::strerror(errno);
+  const std::string why = host_fs::writable_by_others(lib.string());
+  EXPECT_TRUE(contains(why, "libopenblas.so has an access control list that may let others write")) << why;
 }
 
 // Debian's and Fedora's user private groups: umask 002 makes every file the user creates

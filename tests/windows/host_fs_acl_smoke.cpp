@@ -37,6 +37,12 @@ int main() {
   ::CloseHandle(f);
   const std::string before = host_fs::writable_by_others(lib);
   std::printf("before: '%s'\n", before.c_str());
+  CHECK(before.empty(), before);
+  // The same file named through the extended-length prefix is the same file.
+  CHECK(host_fs::writable_by_others("\\\\?\\" + lib).empty(), host_fs::writable_by_others("\\\\?\\" + lib));
+  // A share's access lists are not trusted, and the reason says so.
+  const std::string share = host_fs::writable_by_others("\\\\server\\share\\libopenblas.dll");
+  CHECK(!share.empty(), share);
 
   // Everyone may now add files to the folder (and so put a DLL beside ours).
   EXPLICIT_ACCESS_A grant{};
