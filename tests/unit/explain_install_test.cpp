@@ -271,34 +271,34 @@ TEST(ExplainInstall, UnsupportedGpuArchitectureSaysWhichToolkitsCompileForIt) {
     EXPECT_TRUE(leads_with(r, "nvrtc-invalid-arch")) << arch;
     return r.matches.empty() ? std::string{} : r.matches.front().fix;
   };
-  // Dropped: Maxwell to Volta by 13.0, Kepler's 3.5 by 12.0, 3.0 by 11.0.
-  std::string fix = fix_for("compute_50", no_facts);
-  EXPECT_TRUE(contains(fix, "compiled by CUDA up to 12.9; CUDA 13.0 and later do not")) << fix;
-  EXPECT_FALSE(contains(fix, "needs CUDA")) << fix;
-  fix = fix_for("sm_35", no_facts);
-  EXPECT_TRUE(contains(fix, "up to 11.8; CUDA 12.0 and later do not")) << fix;
-  fix = fix_for("compute_30", no_facts);
-  EXPECT_TRUE(contains(fix, "up to 10.2; CUDA 11.0 and later do not")) << fix;
-  // Newer than the toolkit: the first release that knows it.
-  fix = fix_for("compute_86", no_facts);
-  EXPECT_TRUE(contains(fix, "compute_86 (compute capability 8.6) needs CUDA 11.1 or later")) << fix;
-  fix = fix_for("compute_120", no_facts);
-  EXPECT_TRUE(contains(fix, "needs CUDA 12.8 or later")) << fix;
-  // The suffixed forms have floors of their own: 'a' from CUDA 12.0 (9.0a), 'f' from 12.9,
-  // LTO-IR from 11.2; an 'a' below Hopper is no target at all.
-  fix = fix_for("compute_90a", no_facts);
-  EXPECT_TRUE(contains(fix, "compute capability 9.0) needs CUDA 12.0 or later")) << fix;
-  fix = fix_for("sm_100f", no_facts);
-  EXPECT_TRUE(contains(fix, "needs CUDA 12.9 or later")) << fix;
-  fix = fix_for("lto_80", no_facts);
-  EXPECT_TRUE(contains(fix, "needs CUDA 11.2 or later")) << fix;
-  fix = fix_for("compute_86a", no_facts);
-  EXPECT_TRUE(contains(fix, "compute_86a is not a target of any CUDA toolkit")) << fix;
-  EXPECT_TRUE(contains(fix, "ask for compute_86 instead")) << fix;
-  // 13.0 renamed Thor's 10.1 to 11.0: the reason is the renaming, not Maxwell to Volta.
-  fix = fix_for("compute_101", no_facts);
-  EXPECT_TRUE(contains(fix, "CUDA 13.0 and later do not (renamed compute_110: ask for that)")) << fix;
-  EXPECT_FALSE(contains(fix, "Maxwell")) << fix;
+  const struct {
+    const char* arch;
+    const char* says;
+  } cases[] = {
+      // Dropped: Maxwell to Volta by 13.0, Kepler's 3.5 by 12.0, 3.0 by 11.0.
+      {"compute_50", "compiled by CUDA up to 12.9; CUDA 13.0 and later do not (Maxwell, Pascal and Volta"},
+      {"sm_35", "up to 11.8; CUDA 12.0 and later do not"},
+      {"compute_30", "up to 10.2; CUDA 11.0 and later do not"},
+      // Newer than the toolkit: the first release that knows it.
+      {"compute_86", "compute_86 (compute capability 8.6) needs CUDA 11.1 or later"},
+      {"compute_120", "needs CUDA 12.8 or later"},
+      // The suffixed forms have floors of their own: 'a' from CUDA 12.0 (9.0a), 'f' from 12.9,
+      // LTO-IR from 11.2; an 'a' below Hopper is no target at all.
+      {"compute_90a", "compute capability 9.0) needs CUDA 12.0 or later"},
+      {"sm_100f", "needs CUDA 12.9 or later"},
+      {"lto_80", "needs CUDA 11.2 or later"},
+      {"compute_86a",
+       "compute_86a is not a target of any CUDA toolkit: the 'a' variants exist for compute capability "
+       "9.0 and later; ask for compute_86 instead"},
+      // 13.0 renamed Thor's 10.1 to 11.0: the reason is the renaming, not Maxwell to Volta.
+      {"compute_101", "CUDA 13.0 and later do not (renamed compute_110: ask for that)"},
+  };
+  for (const auto& c : cases) {
+    const std::string fix = fix_for(c.arch, no_facts);
+    EXPECT_TRUE(contains(fix, c.says)) << c.arch << ": " << fix;
+    EXPECT_EQ(contains(fix, "needs CUDA"), contains(c.says, "needs CUDA")) << c.arch << ": " << fix;
+  }
+  EXPECT_FALSE(contains(fix_for("compute_101", no_facts), "Maxwell"));
   // On a machine with CUDA 13.0's nvcc: whether it is the answer.
   Facts f;
   f.platform = Platform::linux;
@@ -308,7 +308,7 @@ TEST(ExplainInstall, UnsupportedGpuArchitectureSaysWhichToolkitsCompileForIt) {
   tk.has_nvcc = true;
   f.toolkits.push_back(tk);
   const ExplainMachine cuda13{Platform::linux, &f, &builtin_kb()};
-  fix = fix_for("compute_61", cuda13);
+  std::string fix = fix_for("compute_61", cuda13);
   EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does not.")) << fix;
   fix = fix_for("compute_89", cuda13);
   EXPECT_TRUE(contains(fix, "On this machine CUDA 13.0.88 at /usr/local/cuda-13.0 does: build with it")) << fix;
