@@ -125,7 +125,7 @@ chosen-sites-pep514-dropped	src/gpu/cpu_bench.cpp	    return via.starts_with("PE
 owner-ancestors-unchecked	src/platform/host_fs_posix.cpp	    if (std::string why = others_can_write(dir, st); !why.empty()) return why;	    (void)others_can_write;
 owner-link-not-resolved	src/platform/host_fs_posix.cpp	  char* real = ::realpath(path.c_str(), nullptr);	  char* real = ::strdup(path.c_str());
 owner-sticky-ignored	src/platform/host_fs_posix.cpp	  const bool sticky = dir && (st.st_mode & S_ISVTX) != 0;	  const bool sticky = false;
-owner-any-group-trusted	src/platform/host_fs_posix.cpp	    if (!private_group_of_user(st.st_gid)) return path	    if (false) return path
+owner-any-group-trusted	src/platform/host_fs_posix.cpp	    if (!private_group_of_user(st.st_gid)) return path	    if (!private_group_of_user(st.st_gid) && false) return path
 owner-other-uid-allowed	src/platform/host_fs_posix.cpp	  if (st.st_uid != 0 && st.st_uid != ::geteuid()) return	  if (false) return
 owner-acl-ignored	src/platform/host_fs_posix.cpp	    if (::getxattr(path.c_str(), "system.posix_acl_access", nullptr, 0) >= 0)	    if (false)
 owner-link-folder-unchecked	src/platform/host_fs_posix.cpp	  if (folder == real.substr(0, real.rfind('/')) || (folder == "/" && real.rfind('/') == 0)) return {};	  return {};

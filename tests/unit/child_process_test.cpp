@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -127,6 +128,45 @@ TEST(ChildProcess, KillReachesTheGroupAfterTheChildEnded) {
   EXPECT_FALSE(process_gone(grandchild));
   child->kill();
   EXPECT_TRUE(gone_within(grandchild, 2s));
+}
+
+// A signal that ends gpudoctor kills the groups of its running children, from a list of 256
+// slots. An ended child's group must leave the list when it is reaped: else the list fills (a
+// child started later would outlive Ctrl-C), and an ended group's id, which the system may give
+// to an unrelated group, would be killed. Run in a forked helper, which the signal ends.
+TEST(ChildProcess, AnEndingSignalReachesAChildStartedAfterHundredsHaveEnded) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t helper = ::fork();
+  ASSERT_GE(helper, 0);
+  if (helper == 0) {
+    ::close(fds[0]);
+    for (int i = 0; i < 300; ++i) {
+      if (!run_to_end({.argv = {"true"}}, 10s, 64)) ::_exit(3);
+    }
+    auto sleeper = ChildProcess::start({.argv = {"sh", "-c", "echo $$; exec sleep 30"}});
+    if (!sleeper) ::_exit(4);
+    std::string out;
+    while (out.find('\n') == std::string::npos && sleeper->wait(Clock::now() + 2s)) {
+      out += sleeper->take_output(ChildStream::out);
+    }
+    const pid_t pid = std::atoi(out.c_str());
+    if (::write(fds[1], &pid, sizeof pid) != static_cast<ssize_t>(sizeof pid)) ::_exit(5);
+    ::close(fds[1]);
+    ::raise(SIGTERM);
+    ::_exit(6);  // not reached: the handler ends the helper with SIGTERM's own action
+  }
+  ::close(fds[1]);
+  pid_t sleeper = 0;
+  const ssize_t got = ::read(fds[0], &sleeper, sizeof sleeper);
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(helper, &status, 0), helper);
+  ASSERT_EQ(got, static_cast<ssize_t>(sizeof sleeper)) << "the helper exited with " << status;
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  ASSERT_GT(sleeper, 0);
+  EXPECT_TRUE(gone_within(sleeper, 3s)) << "child " << sleeper << " outlived the signal that ended its parent";
+  if (!process_gone(sleeper)) ::kill(sleeper, SIGKILL);
 }
 
 TEST(ChildProcess, StdinIsTheNullDeviceUnlessPiped) {
