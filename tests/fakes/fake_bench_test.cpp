@@ -366,13 +366,18 @@ TEST(FakeOpenblas, EachShapeOfOpenblasIsCalledWithItsOwnIntegerWidth) {
   }
 }
 
+/// bench's CPU figures only, small, through the library `--openblas` names.
+testing::RunResult bench_cpu_with_openblas(const std::string& library) {
+  return testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
+                                " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
+                                " --openblas " +
+                                shell_quote(library),
+                            std::chrono::minutes(2));
+}
+
 TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndSoDoesAMissingNamedOne) {
   // The fake NVML is a shared library with no cblas_sgemm of any name.
-  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
-                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
-                                  " --openblas " +
-                                  shell_quote(std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libnvidia-ml.so.1"),
-                              std::chrono::minutes(2));
+  auto r = bench_cpu_with_openblas(std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libnvidia-ml.so.1");
   ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out;
   const auto& first = r.json["measurements"][0];
@@ -381,10 +386,7 @@ TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndSoDoesAMissingNamedOne) {
   EXPECT_NE(first["detail"].get<std::string>().find("exports no cblas_sgemm"), std::string::npos) << first["detail"];
 
   // The user named it: a typo is a failure that names the path, not "skipped" with exit 0.
-  auto missing = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
-                                        " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
-                                        " --openblas /nonexistent/libopenblas.so.0",
-                                    std::chrono::minutes(2));
+  auto missing = bench_cpu_with_openblas("/nonexistent/libopenblas.so.0");
   ASSERT_TRUE(missing.json.is_object()) << missing.out << missing.err;
   EXPECT_EQ(missing.exit_code, 1) << missing.out;
   EXPECT_EQ(missing.json["measurements"][0]["status"], "failed");
@@ -400,11 +402,7 @@ TEST(FakeOpenblas, ALibraryWithoutSgemmFailsAndSoDoesAMissingNamedOne) {
 // 64-bit cannot be known, so it is not called (this fake is ILP64: called as LP64 it would read
 // garbage dimensions).
 TEST(FakeOpenblas, ABlasWhoseIntegerWidthIsUnknownIsNotCalled) {
-  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
-                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
-                                  " --openblas " +
-                                  shell_quote(std::string(GPUDOCTOR_FAKE_DIR) + "/blas-no-config/libblas64.so.3"),
-                              std::chrono::minutes(2));
+  auto r = bench_cpu_with_openblas(std::string(GPUDOCTOR_FAKE_DIR) + "/blas-no-config/libblas64.so.3");
   ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
   const auto& m = r.json["measurements"][0];
   EXPECT_EQ(m["status"], "failed") << m;
@@ -416,11 +414,7 @@ TEST(FakeOpenblas, ABlasWhoseIntegerWidthIsUnknownIsNotCalled) {
 // whose code ran, and the one that was opened.
 TEST(FakeOpenblas, AShimIsNamedWithTheLibraryWhoseSgemmRan) {
   const std::string shim = std::string(GPUDOCTOR_FAKE_DIR) + "/blas-shim/libflexiblas.so.3";
-  auto r = testing::run_shell(shell_quote(GPUDOCTOR_BINARY) +
-                                  " --json bench --quick --cpu-only --no-history --sgemm-size 64 --conv-batch 1"
-                                  " --openblas " +
-                                  shell_quote(shim),
-                              std::chrono::minutes(2));
+  auto r = bench_cpu_with_openblas(shim);
   ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
   const auto& m = r.json["measurements"][0];
   EXPECT_EQ(m["status"], "ok") << m;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/text.hpp"
 #include "platform/host_fs.hpp"
 
 namespace gpudoctor {
@@ -41,10 +42,6 @@ struct Scratch {
     return p;
   }
 };
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST(HostFsOwnership, OwnFilesInOwnFoldersAreTrusted) {
   Scratch s;
