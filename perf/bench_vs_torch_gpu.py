@@ -70,8 +70,8 @@ torch_copy = 2 * copy_bytes / t / 1e9  # read + write, as bench counts its copy 
 
 ok = True
 print(f"card: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, CUDA {torch.version.cuda}")
-# BF16 twice: cublasGemmEx and cuBLASLt (which torch.matmul itself calls); the closer one counts.
-# Both write FP32 results, torch BF16 ones: a little more memory traffic on our side.
+# BF16 twice: cublasGemmEx and cuBLASLt (torch.matmul reaches one or the other, by its preferred
+# BLAS backend); the closer one counts. All three write BF16 results with FP32 accumulation.
 within = {}
 for key, group, unit, theirs, what in [
         ("gpu0.gemm_bf16", "bf16", "TFLOP/s", torch_bf16, f"torch.matmul bf16 {n}^3"),

@@ -25,6 +25,20 @@ inline constexpr int kCudnnCrossCorrelation = 1;
 inline constexpr int kCudnnFmaMath = 3;  ///< CUDNN_FMA_MATH (8.0+): no TF32, plain FP32 FMA
 inline constexpr int kCudnnFwdAlgoImplicitGemm = 0;
 inline constexpr int kCudnnBwdDataAlgo1 = 1;
+inline constexpr cudnnStatus_t kCudnnStatusNotSupported9 = 3000;  ///< CUDNN_STATUS_NOT_SUPPORTED in 9
+inline constexpr cudnnStatus_t kCudnnStatusNotSupported8 = 9;     ///< and in 7 and 8
+
+/// cudnnConvolutionFwdAlgoPerf_t (cudnn.h 7 to 9; the layout has not changed): one ranked
+/// candidate of cudnnGetConvolutionForwardAlgorithm_v7.
+struct CudnnFwdAlgoPerf {
+  int algo = 0;
+  cudnnStatus_t status = 0;
+  float time = 0;
+  size_t memory = 0;
+  int determinism = 0;
+  int math_type = 0;
+  int reserved[3] = {};
+};
 
 // clang-format off
 #define GPUDOCTOR_CUDNN_ENTRY_POINTS(X)                                                                   \
@@ -47,6 +61,10 @@ inline constexpr int kCudnnBwdDataAlgo1 = 1;
   /* cuDNN 7 */                                                                                           \
   X(set_conv_math,      cudnnStatus_t, (CudnnDescriptor, int),     Need::optional,                        \
     "cudnnSetConvolutionMathType")                                                                        \
+  /* cuDNN 7: the heuristic's ranked forward algorithms for these descriptors */                         \
+  X(fwd_algorithms,     cudnnStatus_t, (cudnnHandle_t, CudnnDescriptor, CudnnDescriptor, CudnnDescriptor, \
+                                        CudnnDescriptor, int, int*, CudnnFwdAlgoPerf*), Need::optional,   \
+    "cudnnGetConvolutionForwardAlgorithm_v7")                                                             \
   X(fwd_workspace,      cudnnStatus_t, (cudnnHandle_t, CudnnDescriptor, CudnnDescriptor, CudnnDescriptor, \
                                         CudnnDescriptor, int, size_t*), Need::required,                   \
     "cudnnGetConvolutionForwardWorkspaceSize")                                                            \

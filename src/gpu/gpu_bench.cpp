@@ -132,10 +132,11 @@ T* ptr(CUdeviceptr d) {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(d));
 }
 
-/// Times `gemm` (one GEMM call returning its cuBLAS status, C = N x N FP32 at `dc`), reads C back
-/// and fills the rate; nullopt after a failure, which r.m records.
+/// Times `gemm` (one GEMM call returning its cuBLAS status, C = N x N at `dc` in `c_type`: FP32,
+/// FP16 or BF16), reads C back as floats and fills the rate; nullopt after a failure, which r.m
+/// records.
 std::optional<std::vector<float>> time_gemm(Run& r, const std::function<int()>& gemm, const char* call, CUdeviceptr dc,
-                                            int n, const SamplingPolicy& policy) {
+                                            int c_type, int n, const SamplingPolicy& policy) {
   int last = kCublasSuccess;
   auto work = [&]() {
     last = gemm();
@@ -148,9 +149,29 @@ std::optional<std::vector<float>> time_gemm(Run& r, const std::function<int()>& 
   }
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> c(count, NAN);
-  if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return std::nullopt;
+  if (c_type == kCudaR32F) {
+    if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, c.data(), dc, count * 4)) return std::nullopt;
+  } else {
+    std::vector<std::uint16_t> h(count);
+    if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, h.data(), dc, count * 2)) return std::nullopt;
+    for (size_t i = 0; i < count; ++i) c[i] = c_type == kCudaR16BF ? bf16_to_float(h[i]) : half_to_float(h[i]);
+  }
   fill_rate(r.m, *stats, gemm_flops(n, n, n), 1e12);
   return c;
+}
+
+/// FP16 and BF16 GEMMs write C in their input type, as the frameworks' matmul does (torch.matmul
+/// in BF16 returns BF16): half the output traffic of an FP32 C, and the comparison with PyTorch is
+/// of the same operation. The check allows C's rounding.
+int gemm_output_type(int input_type) {
+  return input_type == kCudaR16F || input_type == kCudaR16BF ? input_type : kCudaR32F;
+}
+double output_unit_roundoff(int c_type) {
+  return c_type == kCudaR16BF ? 1.0 / (1 << 8) : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;
+}
+const char* output_words(int c_type) {
+  return c_type == kCudaR16BF ? "FP32 accumulate, BF16 output" : c_type == kCudaR16F ? "FP32 accumulate, FP16 output"
+                                                                                    : "FP32 accumulate and output";
 }
 
 void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
@@ -207,9 +228,10 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
     r.fail("no GEMM precision \"" + printable(precision, 20) + "\"");
     return;
   }
+  const int c_type = gemm_output_type(type);
   CUdeviceptr da = r.alloc(count * elem);
   CUdeviceptr db = da == 0 ? 0 : r.alloc(count * elem);
-  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * 4);
+  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * (c_type == kCudaR32F ? 4 : 2));
   if (dc == 0) return;
   const void* host_a = elem == 4 ? static_cast<const void*>(a.data()) : ha.data();
   const void* host_b = elem == 4 ? static_cast<const void*>(b.data()) : hb.data();
@@ -222,22 +244,22 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   // Row-major C = A * B is column-major C^T = B^T * A^T: B first.
   auto gemm = [&]() {
     return api->gemm_ex(handle, kCublasOpN, kCublasOpN, n, n, n, &alpha, ptr<const void>(db), type, n,
-                        ptr<const void>(da), type, n, &beta, ptr<void>(dc), kCudaR32F, n, compute, kCublasGemmDefault);
+                        ptr<const void>(da), type, n, &beta, ptr<void>(dc), c_type, n, compute, kCublasGemmDefault);
   };
-  auto c = time_gemm(r, gemm, "cublasGemmEx", dc, n, policy);
+  auto c = time_gemm(r, gemm, "cublasGemmEx", dc, c_type, n, policy);
   if (!c) return;
   BoundCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n), kFloatUnitRoundoff,
-                                        factor, 0.0, input_u);
+                                        factor, output_unit_roundoff(c_type), input_u);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
-  r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, FP32 accumulate and output" +
+  r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, " + output_words(c_type) +
                (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "");
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 
-/// cublasLtMatmul: FP16 or BF16 inputs on the tensor cores, or FP8 E4M3 (CC 8.9 and newer); FP32
-/// accumulate and output, the heuristic's first algorithm. FP8 needs A transposed ("TN", cuBLASLt's
+/// cublasLtMatmul: FP16 or BF16 inputs on the tensor cores (output in the same type), or FP8 E4M3
+/// (CC 8.9 and newer, FP32 output); FP32 accumulate, the heuristic's first algorithm. FP8 needs A transposed ("TN", cuBLASLt's
 /// only FP8 layout), so B goes up transposed.
 void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
   const bool fp8 = precision == "fp8";
@@ -276,6 +298,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   };
   const int type = fp8 ? kCudaR8FE4M3 : precision == "bf16" ? kCudaR16BF : kCudaR16F;
   const size_t elem = fp8 ? 1 : 2;
+  const int c_type = gemm_output_type(type);  // FP8 writes FP32
   const auto un = static_cast<std::uint64_t>(n);
   const int trans_a = fp8 ? kCublasOpT : kCublasOpN;
   const int trans_b = kCublasOpN;
@@ -295,7 +318,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
       !ok("cublasLtMatmulDescSetAttribute", api.desc_set(desc, kCublasLtMatmulDescTransB, &trans_b, sizeof trans_b)) ||
       !ok("cublasLtMatrixLayoutCreate", api.layout_create(&la, type, un, un, n)) ||
       !ok("cublasLtMatrixLayoutCreate", api.layout_create(&lb, type, un, un, n)) ||
-      !ok("cublasLtMatrixLayoutCreate", api.layout_create(&lc, kCudaR32F, un, un, n)) ||
+      !ok("cublasLtMatrixLayoutCreate", api.layout_create(&lc, c_type, un, un, n)) ||
       !ok("cublasLtMatmulPreferenceCreate", api.pref_create(&pref)) ||
       !ok("cublasLtMatmulPreferenceSetAttribute",
           api.pref_set(pref, kCublasLtPrefMaxWorkspaceBytes, &workspace_max, sizeof workspace_max)) ||
@@ -338,7 +361,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   }
   CUdeviceptr da = r.alloc(count * elem);
   CUdeviceptr db = da == 0 ? 0 : r.alloc(count * elem);
-  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * 4);
+  CUdeviceptr dc = db == 0 ? 0 : r.alloc(count * (c_type == kCudaR32F ? 4 : 2));
   CUdeviceptr dws = dc == 0 || found.workspaceSize == 0 ? dc : r.alloc(found.workspaceSize);
   if (dws == 0 || !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, da, ha.data(), count * elem) ||
       !r.cu("cuMemcpyHtoD_v2", r.cuda->memcpy_htod, db, hb.data(), count * elem)) {
@@ -351,10 +374,11 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
                       ptr<const void>(dc), lc, ptr<void>(dc), lc, &found.algo,
                       found.workspaceSize == 0 ? nullptr : ptr<void>(dws), found.workspaceSize, nullptr);
   };
-  auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, n, policy);
+  auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, c_type, n, policy);
   if (!c) return;
   BoundCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
-                                        fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0);
+                                        fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0,
+                                        output_unit_roundoff(c_type));
   if (fp8) {
     const double relative = gemm_sampled_relative_error(a.data(), b.data(), c->data(), n, n, n, check_samples(n));
     char text[120];
@@ -368,7 +392,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
                (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") +
-               ", FP32 accumulate and output, CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
+               ", " + output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
   if (api.layout_destroy != nullptr)
@@ -476,9 +500,44 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }
 
-inline constexpr int kCudnnDataHalf = 1;                ///< CUDNN_DATA_HALF
-inline constexpr int kCudnnTensorOpMath = 1;            ///< CUDNN_TENSOR_OP_MATH
-inline constexpr int kCudnnFwdImplicitPrecompGemm = 1;  ///< CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM
+inline constexpr int kCudnnDataHalf = 1;      ///< CUDNN_DATA_HALF
+inline constexpr int kCudnnTensorOpMath = 1;  ///< CUDNN_TENSOR_OP_MATH
+
+/// cudnnConvolutionFwdAlgo_t's names, by value.
+const char* cudnn_fwd_algo_name(int algo) {
+  static const char* const names[] = {"implicit GEMM", "implicit precomputed GEMM", "GEMM", "direct", "FFT",
+                                      "tiled FFT",     "Winograd",                  "non-fused Winograd"};
+  return algo >= 0 && algo < 8 ? names[algo] : "unknown";
+}
+
+/// The forward algorithms to try, best first: the heuristic's candidates that it says are
+/// supported (cudnnGetConvolutionForwardAlgorithm_v7, as frameworks pick without autotuning),
+/// then every algorithm in a fixed order. Which ones a cuDNN build runs for a layout and data type
+/// differs by release and card: cuDNN 9.14 on an H200 refused implicit precomputed GEMM for FP16
+/// NCHW at the workspace query.
+std::vector<int> conv_forward_candidates(const CudnnApi& api, cudnnHandle_t handle, CudnnDescriptor x_desc,
+                                         CudnnDescriptor w_desc, CudnnDescriptor conv, CudnnDescriptor y_desc,
+                                         bool& from_heuristic) {
+  std::vector<int> order;
+  from_heuristic = false;
+  if (api.fwd_algorithms != nullptr) {
+    CudnnFwdAlgoPerf found[8] = {};
+    int count = 0;
+    if (api.fwd_algorithms(handle, x_desc, w_desc, conv, y_desc, 8, &count, found) == kCudnnSuccess) {
+      for (int i = 0; i < std::min(count, 8); ++i) {
+        if (found[i].status == kCudnnSuccess && found[i].algo >= 0 && found[i].algo < 8 &&
+            std::find(order.begin(), order.end(), found[i].algo) == order.end()) {
+          order.push_back(found[i].algo);
+        }
+      }
+      from_heuristic = !order.empty();
+    }
+  }
+  for (int algo : {1, 0, 2, 7, 6, 5, 4, 3}) {
+    if (std::find(order.begin(), order.end(), algo) == order.end()) order.push_back(algo);
+  }
+  return order;
+}
 
 /// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
 void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& policy) {
@@ -517,10 +576,38 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
       !ok("cudnnSetConvolution2dDescriptor",
           api.set_conv_2d(conv, sh.pad, sh.pad, 1, 1, 1, 1, kCudnnCrossCorrelation, kCudnnDataFloat)) ||
       (api.set_conv_math != nullptr &&
-       !ok("cudnnSetConvolutionMathType", api.set_conv_math(conv, half ? kCudnnTensorOpMath : kCudnnFmaMath))) ||
-      !ok("cudnnGetConvolutionForwardWorkspaceSize",
-          api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, kCudnnFwdImplicitPrecompGemm, &ws_bytes))) {
+       !ok("cudnnSetConvolutionMathType", api.set_conv_math(conv, half ? kCudnnTensorOpMath : kCudnnFmaMath)))) {
     r.fail(std::string(last_call) + ": " + cudnn_status_text(api, last));
+    return;
+  }
+  // The first candidate whose workspace query succeeds runs; "not supported" moves on to the next,
+  // any other error is the figure's failure.
+  bool from_heuristic = false;
+  send_call_line(r.out, "cudnnGetConvolutionForwardAlgorithm_v7");
+  const std::vector<int> candidates = conv_forward_candidates(api, handle, x_desc, w_desc, conv, y_desc, from_heuristic);
+  int algo = -1;
+  std::string refused;
+  for (int candidate : candidates) {
+    if (ok("cudnnGetConvolutionForwardWorkspaceSize",
+           api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
+      if (ws_bytes <= (1ULL << 30)) {
+        algo = candidate;
+        break;
+      }
+      refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + " (a " +
+                 std::to_string(ws_bytes >> 20) + " MiB workspace)";
+      continue;
+    }
+    if (last != kCudnnStatusNotSupported9 && last != kCudnnStatusNotSupported8) {
+      r.fail(std::string("cudnnGetConvolutionForwardWorkspaceSize (") + cudnn_fwd_algo_name(candidate) +
+             "): " + cudnn_status_text(api, last));
+      return;
+    }
+    refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate));
+  }
+  if (algo < 0) {
+    r.fail("cuDNN supports no forward algorithm for this " + std::string(half ? "FP16" : "FP32") +
+           " convolution (passed over: " + refused + ")");
     return;
   }
   const size_t nx = static_cast<size_t>(sh.n) * sh.c * sh.h * sh.w;
@@ -548,7 +635,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   float beta = 0.0F;
   auto work = [&]() {
     last = api.conv_forward(handle, &alpha, x_desc, ptr<const void>(dx), w_desc, ptr<const void>(dw), conv,
-                            kCudnnFwdImplicitPrecompGemm, ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta,
+                            algo, ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta,
                             y_desc, ptr<void>(dy));
     return last == kCudnnSuccess;
   };
@@ -574,7 +661,11 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   r.m.check_passed = check.passed;
   r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
   r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
-               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", implicit precomputed GEMM";
+               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", " + cudnn_fwd_algo_name(algo) +
+               (from_heuristic && algo == candidates.front() ? " (the heuristic's first)"
+                : from_heuristic                             ? " (the heuristic's first that this cuDNN supports)"
+                                                             : " (no heuristic: the first supported)") +
+               (refused.empty() ? std::string() : "; passed over: " + refused);
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 

@@ -51,7 +51,9 @@ void read_toolkit_version(const SystemView& system, ToolkitFacts& tk) {
       }
     }
   }
-  if (auto text = system.read_file(system.join(system.join(tk.path, "include"), "cuda.h"))) {
+  // CUDA_VERSION is near the top of cuda.h (byte 14324 in 13.0), which is over 1 MB: its head is
+  // all that is wanted, and a whole-file read would report a healthy header as cut short.
+  if (auto text = system.read_head(system.join(system.join(tk.path, "include"), "cuda.h"), 256 * 1024)) {
     if (auto v = parse_cuda_h(*text)) {
       tk.version = *v;
       tk.version_source = "include/cuda.h";

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/text.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "run_gpudoctor.hpp"
 
@@ -122,6 +123,31 @@ TEST_F(FakeBench, AWrongFp16ConvolutionIsCaught) {
   EXPECT_EQ((*figure(r, "gpu0.conv_fp16"))["status"], "failed");
   EXPECT_EQ((*figure(r, "gpu0.conv_fp32"))["status"], "failed");
   EXPECT_EQ((*figure(r, "gpu0.gemm_fp16"))["status"], "ok");
+}
+
+// On an H200 (cuDNN 9.14, 2026-12-04) the FP16 figure failed: the one algorithm bench asked for
+// was refused at the workspace query. The heuristic's next candidate must run instead.
+TEST_F(FakeBench, AConvolutionAlgorithmThisCudnnRefusesIsPassedOver) {
+  auto r = bench("[cudnn]\nfp16_unsupported_algo = 1\n", "--gpu-only --only conv");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const auto* half = figure(r, "gpu0.conv_fp16");
+  ASSERT_NE(half, nullptr);
+  EXPECT_EQ((*half)["status"], "ok") << (*half)["detail"];
+  EXPECT_TRUE((*half)["check_passed"].get<bool>());
+  const std::string detail = (*half)["detail"].get<std::string>();
+  EXPECT_TRUE(contains(detail, ", implicit GEMM (the heuristic's first that this cuDNN supports)")) << detail;
+  EXPECT_TRUE(contains(detail, "passed over: implicit precomputed GEMM")) << detail;
+  const std::string fp32 = (*figure(r, "gpu0.conv_fp32"))["detail"].get<std::string>();
+  EXPECT_TRUE(contains(fp32, "implicit precomputed GEMM (the heuristic's first)")) << fp32;
+  // A cuDNN without the heuristic: the fixed order, whose first is refused here too.
+  auto plain = bench("[cudnn]\nfp16_unsupported_algo = 1\nheuristic = 0\n", "--gpu-only --only conv_fp16");
+  ASSERT_TRUE(plain.json.is_object());
+  const auto* m = figure(plain, "gpu0.conv_fp16");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ((*m)["status"], "ok") << (*m)["detail"];
+  EXPECT_TRUE(contains((*m)["detail"].get<std::string>(), "implicit GEMM (no heuristic: the first supported)"))
+      << (*m)["detail"];
 }
 
 TEST_F(FakeBench, AWrongAllReduceIsCaught) {

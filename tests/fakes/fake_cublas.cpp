@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "fake_floats.hpp"
 #include "fake_runtime.hpp"
 
 namespace {
@@ -20,39 +21,29 @@ long long version() {
   return fake_driver::number("cublas", "version", 130100);
 }
 
-/// binary16 -> binary32 by moving the fields (subnormals scaled by hand).
-float from_half(std::uint16_t h) {
-  unsigned sign = (h >> 15) & 1U;
-  unsigned exp = (h >> 10) & 0x1FU;
-  unsigned mant = h & 0x3FFU;
-  float magnitude = 0;
-  if (exp == 0) {
-    magnitude = static_cast<float>(mant) / 16777216.0F;  // mant * 2^-24
+using fake_floats::from_bf16;
+using fake_floats::from_half;
+
+void store(void* out, int type, size_t at, float v) {
+  if (type == 0) {
+    static_cast<float*>(out)[at] = v;
   } else {
-    std::uint32_t bits = ((exp + 112U) << 23) | (mant << 13);
-    std::memcpy(&magnitude, &bits, 4);
+    static_cast<std::uint16_t*>(out)[at] = type == 2 ? fake_floats::to_half(v) : fake_floats::to_bf16(v);
   }
-  return sign != 0U ? -magnitude : magnitude;
 }
 
-/// C = A * B, column-major, no transposes: the only form verify asks for.
+/// C = A * B, column-major, no transposes: the only form verify asks for. C is FP32 (c_type 0),
+/// or FP16 (2) / BF16 (14), rounded from the FP32 sum.
 template <class In>
-void multiply(int m, int n, int k, const In* a, const In* b, float* c, float (*value)(In)) {
+void multiply(int m, int n, int k, const In* a, const In* b, void* c, int c_type, float (*value)(In)) {
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < m; ++i) {
       float sum = 0;
       for (int p = 0; p < k; ++p) sum += value(a[p * m + i]) * value(b[j * k + p]);
-      c[j * m + i] = sum;
+      if (j * m + i == m * n / 2 && fake_driver::wrong_result("cublas")) sum += 0.25F;
+      store(c, c_type, static_cast<size_t>(j) * m + i, sum);
     }
   }
-  if (fake_driver::wrong_result("cublas")) c[m * n / 2] += 0.25F;
-}
-
-float from_bf16(std::uint16_t h) {
-  std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
-  float f = 0;
-  std::memcpy(&f, &bits, 4);
-  return f;
 }
 
 float same(float v) {
@@ -111,7 +102,8 @@ float from_e4m3(std::uint8_t v) {
 
 bool lt_supported(const LtDesc& d, const LtLayout& a, const LtLayout& b, const LtLayout& c) {
   const bool fp8 = a.type == 28;
-  return d.compute == 68 && d.scale == 0 && a.type == b.type && (a.type == 2 || a.type == 14 || fp8) && c.type == 0 &&
+  return d.compute == 68 && d.scale == 0 && a.type == b.type && (a.type == 2 || a.type == 14 || fp8) &&
+         (c.type == 0 || (!fp8 && c.type == a.type)) &&
          (!fp8 || (d.trans_a == 1 && d.trans_b == 0));
 }
 
@@ -205,7 +197,7 @@ FAKE_API int cublasLtMatmul(void* handle, LtDesc* desc, const void* alpha, const
       (desc->trans_b != 0 ? lb->cols : lb->rows) != k) {
     return kInvalidValue;
   }
-  float* out = fake_driver::host<float>(d);
+  void* out = fake_driver::host<void>(d);
   for (std::uint64_t j = 0; j < n; ++j) {
     for (std::uint64_t i = 0; i < m; ++i) {
       float sum = 0;
@@ -214,10 +206,10 @@ FAKE_API int cublasLtMatmul(void* handle, LtDesc* desc, const void* alpha, const
         float y = desc->trans_b != 0 ? element(*lb, b, j, p) : element(*lb, b, p, j);
         sum += x * y;
       }
-      out[j * static_cast<std::uint64_t>(ld->ld) + i] = sum;
+      if (j * m + i == m * n / 2 && fake_driver::wrong_result("cublaslt")) sum += 0.25F;
+      store(out, ld->type, j * static_cast<std::uint64_t>(ld->ld) + i, sum);
     }
   }
-  if (fake_driver::wrong_result("cublaslt")) out[m * n / 2] += 0.25F;
   return kSuccess;
 }
 #else
@@ -245,7 +237,7 @@ FAKE_API int cublasSgemm_v2(void* handle, int ta, int tb, int m, int n, int k, c
   if (handle != &g_handle || ta != 0 || tb != 0 || lda != m || ldb != k || ldc != m || *alpha != 1 || *beta != 0) {
     return kInvalidValue;
   }
-  multiply<float>(m, n, k, a, b, c, &same);
+  multiply<float>(m, n, k, a, b, c, 0, &same);
   return kSuccess;
 }
 #endif
@@ -254,20 +246,21 @@ FAKE_API int cublasGemmEx(void* handle, int ta, int tb, int m, int n, int k, con
                           int atype, int lda, const void* b, int btype, int ldb, const void* beta, void* c, int ctype,
                           int ldc, int compute, int) {
   FAKE_CALL("cublasGemmEx");
-  // Inputs CUDA_R_32F (0), CUDA_R_16F (2) or CUDA_R_16BF (14), both alike; output CUDA_R_32F;
+  // Inputs CUDA_R_32F (0), CUDA_R_16F (2) or CUDA_R_16BF (14), both alike; output CUDA_R_32F, or
+  // the inputs' 16-bit type (bench's FP16/BF16 GEMM, as torch.matmul asks);
   // CUBLAS_COMPUTE_32F (68), or _FAST_TF32 (77) for FP32 inputs: verify's half GEMM and bench's.
   const bool tf32_ok = compute == 77 && atype == 0;
   if (handle != &g_handle || ta != 0 || tb != 0 || atype != btype || (atype != 0 && atype != 2 && atype != 14) ||
-      ctype != 0 || (compute != 68 && !tf32_ok) || lda != m || ldb != k || ldc != m ||
+      (ctype != 0 && (atype == 0 || ctype != atype)) || (compute != 68 && !tf32_ok) || lda != m || ldb != k || ldc != m ||
       *static_cast<const float*>(alpha) != 1 || *static_cast<const float*>(beta) != 0) {
     return kInvalidValue;
   }
   if (atype == 0) {
-    multiply<float>(m, n, k, fake_driver::host<float>(a), fake_driver::host<float>(b), fake_driver::host<float>(c),
+    multiply<float>(m, n, k, fake_driver::host<float>(a), fake_driver::host<float>(b), fake_driver::host<void>(c), 0,
                     &same);
   } else {
     multiply<std::uint16_t>(m, n, k, fake_driver::host<std::uint16_t>(a), fake_driver::host<std::uint16_t>(b),
-                            fake_driver::host<float>(c), atype == 2 ? &from_half : &from_bf16);
+                            fake_driver::host<void>(c), ctype, atype == 2 ? &from_half : &from_bf16);
   }
   return kSuccess;
 }

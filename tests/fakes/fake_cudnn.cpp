@@ -7,46 +7,23 @@
 #include <cstring>
 #include <vector>
 
+#include "fake_floats.hpp"
 #include "fake_runtime.hpp"
 
 namespace {
 
 constexpr int kSuccess = 0;
 constexpr int kBadParam = 2000;
+constexpr int kNotSupported = 3000;
 
 struct Tensor {
   int n = 0, c = 0, h = 0, w = 0;
   int type = 0;  ///< CUDNN_DATA_FLOAT (0) or CUDNN_DATA_HALF (1, bench's FP16 convolution)
 };
 
-/// binary16 <-> binary32 (round to nearest even), by the fields: the fake's own, so a bug in
-/// gpudoctor's conversion cannot hide behind the same code here.
-float from_half(std::uint16_t h) {
-  unsigned sign = (h >> 15) & 1U;
-  unsigned exp = (h >> 10) & 0x1FU;
-  unsigned mant = h & 0x3FFU;
-  float magnitude = 0;
-  if (exp == 0) {
-    magnitude = std::ldexp(static_cast<float>(mant), -24);
-  } else {
-    std::uint32_t bits = ((exp + 112U) << 23) | (mant << 13);
-    std::memcpy(&magnitude, &bits, 4);
-  }
-  return sign != 0U ? -magnitude : magnitude;
-}
-std::uint16_t to_half(float f) {
-  std::uint32_t b = 0;
-  std::memcpy(&b, &f, 4);
-  auto sign = static_cast<std::uint16_t>((b >> 16) & 0x8000U);
-  int exp = static_cast<int>((b >> 23) & 0xFFU) - 127 + 15;
-  if (exp <= 0) return static_cast<std::uint16_t>(sign | std::lrint(std::ldexp(std::fabs(f), 24)));
-  if (exp >= 31) return static_cast<std::uint16_t>(sign | 0x7C00U);
-  std::uint32_t mant = b & 0x7FFFFFU;
-  std::uint32_t h = sign | (static_cast<std::uint32_t>(exp) << 10) | (mant >> 13);
-  std::uint32_t rest = mant & 0x1FFFU;
-  if (rest > 0x1000U || (rest == 0x1000U && (h & 1U) != 0)) ++h;
-  return static_cast<std::uint16_t>(h);
-}
+using fake_floats::from_half;
+using fake_floats::to_half;
+
 float half_value(const void* p, size_t i) {
   std::uint16_t h = 0;
   std::memcpy(&h, static_cast<const char*>(p) + 2 * i, 2);
@@ -80,6 +57,17 @@ float correlate(const Tensor& xs, const float* x, const Tensor& ws, const float*
 }
 
 }  // namespace
+
+/// cudnnConvolutionFwdAlgoPerf_t as cudnn.h lays it out.
+struct gpudoctor_fake_algo_perf {
+  int algo;
+  int status;
+  float time;
+  size_t memory;
+  int determinism;
+  int math_type;
+  int reserved[3];
+};
 
 FAKE_API size_t cudnnGetVersion() {
   FAKE_CALL("cudnnGetVersion");
@@ -134,8 +122,30 @@ FAKE_API int cudnnSetConvolutionMathType(void*, int) {
   FAKE_CALL("cudnnSetConvolutionMathType");
   return kSuccess;
 }
-FAKE_API int cudnnGetConvolutionForwardWorkspaceSize(void*, void*, void*, void*, void*, int, size_t* bytes) {
+// The heuristic ranks implicit precomputed GEMM, then implicit GEMM, as cuDNN 9 does for these
+// shapes. [cudnn] fp16_unsupported_algo = N: the workspace query refuses algorithm N for FP16
+// with CUDNN_STATUS_NOT_SUPPORTED, as cuDNN 9.14 on an H200 refused 1 (2026-12-04);
+// heuristic = 0 takes the heuristic out (a cuDNN without it).
+FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void*, void*, void*, void*, int requested, int* returned,
+                                                    gpudoctor_fake_algo_perf* results) {
+  FAKE_CALL("cudnnGetConvolutionForwardAlgorithm_v7");
+  if (fake_driver::number("cudnn", "heuristic", 1) == 0) return kNotSupported;
+  const int ranked[] = {1, 0};
+  *returned = 0;
+  for (int algo : ranked) {
+    if (*returned >= requested) break;
+    results[*returned] = gpudoctor_fake_algo_perf{};
+    results[*returned].algo = algo;
+    ++*returned;
+  }
+  return kSuccess;
+}
+FAKE_API int cudnnGetConvolutionForwardWorkspaceSize(void*, void* x_desc, void*, void*, void*, int algo,
+                                                     size_t* bytes) {
   FAKE_CALL("cudnnGetConvolutionForwardWorkspaceSize");
+  if (tensor(x_desc)->type == 1 && algo == fake_driver::number("cudnn", "fp16_unsupported_algo", -1)) {
+    return kNotSupported;
+  }
   *bytes = 4096;
   return kSuccess;
 }

@@ -241,6 +241,24 @@ TEST(DoctorUserDefects, ToolkitVersionIsTheReleaseNvccReports) {
   EXPECT_EQ(got["/usr/local/cuda-12.4"], "12.4.131");
 }
 
+// Seen on the H200 machine, 2026-12-04: an NVIDIA-installed CUDA 13.0 has no version.json, and its
+// cuda.h (1.1 MB) is past the read limit; the doctor warned "not fully read" on a healthy install.
+// Its CUDA_VERSION define is in the first 15 kB: only the head is wanted.
+TEST(DoctorUserDefects, ALargeCudaHeaderIsReadForItsVersionWithoutAWarning) {
+  TempTree t;
+  t.write("usr/local/cuda-13.0/bin/nvcc", "");
+  std::string header = "/* cuda.h */\n#define CUDA_VERSION 13000\n";
+  header += std::string(1200 * 1024, ' ');
+  t.write("usr/local/cuda-13.0/include/cuda.h", header);
+  SystemView sys = view_of(t);
+  Facts f;
+  probe_toolkits(sys, read_loader_paths(sys), f);
+  ASSERT_FALSE(f.toolkits.empty());
+  ASSERT_TRUE(f.toolkits[0].version.has_value());
+  EXPECT_EQ(f.toolkits[0].version->str(), "13.0");
+  EXPECT_TRUE(sys.bounds_hit().empty()) << sys.bounds_hit().front().path << ": " << sys.bounds_hit().front().what;
+}
+
 // (7) No way to point the doctor at an environment, and the project's .venv was not looked at.
 TEST(DoctorUserDefects, EnvironmentsNamedOnTheCommandLineAndInTheProjectAreFound) {
   TempTree t;
