@@ -20,6 +20,7 @@ using cudnnHandle_t = struct cudnnContext*;
 using CudnnDescriptor = void*;  ///< every cudnn*Descriptor_t is an opaque pointer
 inline constexpr cudnnStatus_t kCudnnSuccess = 0;
 inline constexpr int kCudnnTensorNchw = 0;
+inline constexpr int kCudnnTensorNhwc = 1;
 inline constexpr int kCudnnDataFloat = 0;
 inline constexpr int kCudnnCrossCorrelation = 1;
 inline constexpr int kCudnnFmaMath = 3;  ///< CUDNN_FMA_MATH (8.0+): no TF32, plain FP32 FMA

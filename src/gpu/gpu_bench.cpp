@@ -539,6 +539,28 @@ std::vector<int> conv_forward_candidates(const CudnnApi& api, cudnnHandle_t hand
   return order;
 }
 
+/// NCHW <-> NHWC of a 4-D array with dimensions (n, c, h, w): to NHWC when `to_nhwc`, else back.
+template <class T>
+std::vector<T> permute_nchw(const std::vector<T>& in, int n, int c, int h, int w, bool to_nhwc) {
+  std::vector<T> out(in.size());
+  for (int a = 0; a < n; ++a) {
+    for (int ch = 0; ch < c; ++ch) {
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          const size_t nchw = ((static_cast<size_t>(a) * c + ch) * h + y) * w + x;
+          const size_t nhwc = ((static_cast<size_t>(a) * h + y) * w + x) * c + ch;
+          if (to_nhwc) {
+            out[nhwc] = in[nchw];
+          } else {
+            out[nchw] = in[nhwc];
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /// cuDNN forward convolution, FP32 (FMA math: no TF32) or FP16 (tensor ops, FP32 compute).
 void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& policy) {
   send_call_line(r.out, "dlopen cuDNN");
@@ -567,11 +589,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   size_t ws_bytes = 0;
   if (!ok("cudnnCreate", api.create(&handle)) || !ok("cudnnCreateTensorDescriptor", api.create_tensor(&x_desc)) ||
       !ok("cudnnCreateTensorDescriptor", api.create_tensor(&y_desc)) ||
-      !ok("cudnnSetTensor4dDescriptor", api.set_tensor_4d(x_desc, kCudnnTensorNchw, type, sh.n, sh.c, sh.h, sh.w)) ||
-      !ok("cudnnSetTensor4dDescriptor",
-          api.set_tensor_4d(y_desc, kCudnnTensorNchw, type, sh.n, sh.k, sh.out_h(), sh.out_w())) ||
       !ok("cudnnCreateFilterDescriptor", api.create_filter(&w_desc)) ||
-      !ok("cudnnSetFilter4dDescriptor", api.set_filter_4d(w_desc, type, kCudnnTensorNchw, sh.k, sh.c, sh.r, sh.s)) ||
       !ok("cudnnCreateConvolutionDescriptor", api.create_conv(&conv)) ||
       !ok("cudnnSetConvolution2dDescriptor",
           api.set_conv_2d(conv, sh.pad, sh.pad, 1, 1, 1, 1, kCudnnCrossCorrelation, kCudnnDataFloat)) ||
@@ -580,36 +598,58 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
     r.fail(std::string(last_call) + ": " + cudnn_status_text(api, last));
     return;
   }
-  // The first candidate whose workspace query succeeds runs; "not supported" moves on to the next,
-  // any other error is the figure's failure.
+  // In each layout (FP16 also tries NHWC, the tensor cores' own, when cuDNN takes no algorithm in
+  // NCHW: cuDNN 9.14 on an H200 refused every legacy FP16 NCHW algorithm, 2026-12-04), the first
+  // candidate whose workspace query succeeds runs; "not supported" moves on to the next, any other
+  // error is the figure's failure.
   bool from_heuristic = false;
-  send_call_line(r.out, "cudnnGetConvolutionForwardAlgorithm_v7");
-  const std::vector<int> candidates = conv_forward_candidates(api, handle, x_desc, w_desc, conv, y_desc, from_heuristic);
+  int format = kCudnnTensorNchw;
   int algo = -1;
+  bool first_candidate = false;
   std::string refused;
-  for (int candidate : candidates) {
-    if (ok("cudnnGetConvolutionForwardWorkspaceSize",
-           api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
-      if (ws_bytes <= (1ULL << 30)) {
-        algo = candidate;
-        break;
-      }
-      refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + " (a " +
-                 std::to_string(ws_bytes >> 20) + " MiB workspace)";
-      continue;
-    }
-    if (last != kCudnnStatusNotSupported9 && last != kCudnnStatusNotSupported8) {
-      r.fail(std::string("cudnnGetConvolutionForwardWorkspaceSize (") + cudnn_fwd_algo_name(candidate) +
-             "): " + cudnn_status_text(api, last));
+  for (int layout : {kCudnnTensorNchw, kCudnnTensorNhwc}) {
+    if (layout == kCudnnTensorNhwc && !half) break;
+    if (!ok("cudnnSetTensor4dDescriptor", api.set_tensor_4d(x_desc, layout, type, sh.n, sh.c, sh.h, sh.w)) ||
+        !ok("cudnnSetTensor4dDescriptor",
+            api.set_tensor_4d(y_desc, layout, type, sh.n, sh.k, sh.out_h(), sh.out_w())) ||
+        !ok("cudnnSetFilter4dDescriptor", api.set_filter_4d(w_desc, type, layout, sh.k, sh.c, sh.r, sh.s))) {
+      r.fail(std::string(last_call) + ": " + cudnn_status_text(api, last));
       return;
     }
-    refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate));
+    send_call_line(r.out, "cudnnGetConvolutionForwardAlgorithm_v7");
+    const std::vector<int> candidates =
+        conv_forward_candidates(api, handle, x_desc, w_desc, conv, y_desc, from_heuristic);
+    const char* layout_name = layout == kCudnnTensorNhwc ? " in NHWC" : " in NCHW";
+    for (int candidate : candidates) {
+      if (ok("cudnnGetConvolutionForwardWorkspaceSize",
+             api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
+        if (ws_bytes <= (1ULL << 30)) {
+          algo = candidate;
+          first_candidate = candidate == candidates.front();
+          break;
+        }
+        refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name +
+                   " (a " + std::to_string(ws_bytes >> 20) + " MiB workspace)";
+        continue;
+      }
+      if (last != kCudnnStatusNotSupported9 && last != kCudnnStatusNotSupported8) {
+        r.fail(std::string("cudnnGetConvolutionForwardWorkspaceSize (") + cudnn_fwd_algo_name(candidate) +
+               layout_name + "): " + cudnn_status_text(api, last));
+        return;
+      }
+      refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name;
+    }
+    if (algo >= 0) {
+      format = layout;
+      break;
+    }
   }
   if (algo < 0) {
     r.fail("cuDNN supports no forward algorithm for this " + std::string(half ? "FP16" : "FP32") +
            " convolution (passed over: " + refused + ")");
     return;
   }
+  const bool nhwc = format == kCudnnTensorNhwc;
   const size_t nx = static_cast<size_t>(sh.n) * sh.c * sh.h * sh.w;
   const size_t nw = static_cast<size_t>(sh.k) * sh.c * sh.r * sh.s;
   const size_t ny = static_cast<size_t>(sh.n) * sh.k * sh.out_h() * sh.out_w();
@@ -619,6 +659,10 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   std::vector<std::uint16_t> hw(half ? nw : 0);
   for (size_t i = 0; i < hx.size(); ++i) hx[i] = float_to_half(x[i]), x[i] = half_to_float(hx[i]);
   for (size_t i = 0; i < hw.size(); ++i) hw[i] = float_to_half(w[i]), w[i] = half_to_float(hw[i]);
+  if (nhwc) {  // the device's copies in NHWC (filters KRSC); the reference keeps NCHW
+    hx = permute_nchw(hx, sh.n, sh.c, sh.h, sh.w, true);
+    hw = permute_nchw(hw, sh.k, sh.c, sh.r, sh.s, true);
+  }
   const size_t elem = half ? 2 : 4;
   CUdeviceptr dx = r.alloc(nx * elem);
   CUdeviceptr dw = dx == 0 ? 0 : r.alloc(nw * elem);
@@ -648,6 +692,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   if (half) {
     std::vector<std::uint16_t> hy(ny);
     if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, hy.data(), dy, ny * 2)) return;
+    if (nhwc) hy = permute_nchw(hy, sh.n, sh.k, sh.out_h(), sh.out_w(), false);
     for (size_t i = 0; i < ny; ++i) y[i] = half_to_float(hy[i]);
   } else if (!r.cu("cuMemcpyDtoH_v2", r.cuda->memcpy_dtoh, y.data(), dy, ny * 4)) {
     return;
@@ -661,8 +706,9 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   r.m.check_passed = check.passed;
   r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
   r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
-               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + ", " + cudnn_fwd_algo_name(algo) +
-               (from_heuristic && algo == candidates.front() ? " (the heuristic's first)"
+               (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + (nhwc ? ", NHWC" : ", NCHW") + ", " +
+               cudnn_fwd_algo_name(algo) +
+               (from_heuristic && first_candidate ? " (the heuristic's first)"
                 : from_heuristic                             ? " (the heuristic's first that this cuDNN supports)"
                                                              : " (no heuristic: the first supported)") +
                (refused.empty() ? std::string() : "; passed over: " + refused);

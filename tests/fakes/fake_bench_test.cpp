@@ -136,10 +136,25 @@ TEST_F(FakeBench, AConvolutionAlgorithmThisCudnnRefusesIsPassedOver) {
   EXPECT_EQ((*half)["status"], "ok") << (*half)["detail"];
   EXPECT_TRUE((*half)["check_passed"].get<bool>());
   const std::string detail = (*half)["detail"].get<std::string>();
-  EXPECT_TRUE(contains(detail, ", implicit GEMM (the heuristic's first that this cuDNN supports)")) << detail;
-  EXPECT_TRUE(contains(detail, "passed over: implicit precomputed GEMM")) << detail;
+  EXPECT_TRUE(contains(detail, ", NCHW, implicit GEMM (the heuristic's first that this cuDNN supports)")) << detail;
+  EXPECT_TRUE(contains(detail, "passed over: implicit precomputed GEMM in NCHW")) << detail;
   const std::string fp32 = (*figure(r, "gpu0.conv_fp32"))["detail"].get<std::string>();
   EXPECT_TRUE(contains(fp32, "implicit precomputed GEMM (the heuristic's first)")) << fp32;
+  // cuDNN 9.14 on an H200: no legacy algorithm at all for FP16 in NCHW. NHWC (filters KRSC) runs,
+  // and its result, laid out back, passes the same check; a wrong one in NHWC is still caught.
+  auto nhwc = bench("[cudnn]\nfp16_nchw = 0\n", "--gpu-only --only conv_fp16");
+  ASSERT_TRUE(nhwc.json.is_object());
+  const auto* n = figure(nhwc, "gpu0.conv_fp16");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ((*n)["status"], "ok") << (*n)["detail"];
+  EXPECT_TRUE((*n)["check_passed"].get<bool>()) << (*n)["check"];
+  EXPECT_TRUE(contains((*n)["detail"].get<std::string>(), ", NHWC, implicit precomputed GEMM (the heuristic's first)"))
+      << (*n)["detail"];
+  EXPECT_TRUE(contains((*n)["detail"].get<std::string>(), "passed over: implicit precomputed GEMM in NCHW, implicit GEMM in NCHW"))
+      << (*n)["detail"];
+  auto wrong = bench("[cudnn]\nfp16_nchw = 0\nresult = wrong\n", "--gpu-only --only conv_fp16");
+  ASSERT_TRUE(wrong.json.is_object());
+  EXPECT_EQ((*figure(wrong, "gpu0.conv_fp16"))["status"], "failed");
   // A cuDNN without the heuristic: the fixed order, whose first is refused here too.
   auto plain = bench("[cudnn]\nfp16_unsupported_algo = 1\nheuristic = 0\n", "--gpu-only --only conv_fp16");
   ASSERT_TRUE(plain.json.is_object());

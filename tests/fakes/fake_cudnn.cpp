@@ -18,8 +18,15 @@ constexpr int kNotSupported = 3000;
 
 struct Tensor {
   int n = 0, c = 0, h = 0, w = 0;
-  int type = 0;  ///< CUDNN_DATA_FLOAT (0) or CUDNN_DATA_HALF (1, bench's FP16 convolution)
+  int type = 0;    ///< CUDNN_DATA_FLOAT (0) or CUDNN_DATA_HALF (1, bench's FP16 convolution)
+  int format = 0;  ///< CUDNN_TENSOR_NCHW (0) or CUDNN_TENSOR_NHWC (1, FP16 only; filters KRSC)
 };
+
+/// Where element (n, c, y, x) of `t` is in memory.
+size_t index_of(const Tensor& t, int n, int c, int y, int x) {
+  if (t.format == 1) return ((static_cast<size_t>(n) * t.h + y) * t.w + x) * t.c + c;
+  return ((static_cast<size_t>(n) * t.c + c) * t.h + y) * t.w + x;
+}
 
 using fake_floats::from_half;
 using fake_floats::to_half;
@@ -91,8 +98,8 @@ FAKE_API int cudnnCreateTensorDescriptor(void** d) {
 }
 FAKE_API int cudnnSetTensor4dDescriptor(void* d, int format, int type, int n, int c, int h, int w) {
   FAKE_CALL("cudnnSetTensor4dDescriptor");
-  if (format != 0 || (type != 0 && type != 1)) return kBadParam;
-  *tensor(d) = Tensor{n, c, h, w, type};
+  if ((format != 0 && format != 1) || (type != 0 && type != 1)) return kBadParam;
+  *tensor(d) = Tensor{n, c, h, w, type, format};
   return kSuccess;
 }
 FAKE_API int cudnnCreateFilterDescriptor(void** d) {
@@ -102,8 +109,8 @@ FAKE_API int cudnnCreateFilterDescriptor(void** d) {
 }
 FAKE_API int cudnnSetFilter4dDescriptor(void* d, int type, int format, int k, int c, int h, int w) {
   FAKE_CALL("cudnnSetFilter4dDescriptor");
-  if (format != 0 || (type != 0 && type != 1)) return kBadParam;
-  *tensor(d) = Tensor{k, c, h, w, type};
+  if ((format != 0 && format != 1) || (type != 0 && type != 1)) return kBadParam;
+  *tensor(d) = Tensor{k, c, h, w, type, format};
   return kSuccess;
 }
 FAKE_API int cudnnCreateConvolutionDescriptor(void** d) {
@@ -124,10 +131,18 @@ FAKE_API int cudnnSetConvolutionMathType(void*, int) {
 }
 // The heuristic ranks implicit precomputed GEMM, then implicit GEMM, as cuDNN 9 does for these
 // shapes. [cudnn] fp16_unsupported_algo = N: the workspace query refuses algorithm N for FP16
-// with CUDNN_STATUS_NOT_SUPPORTED, as cuDNN 9.14 on an H200 refused 1 (2026-12-04);
+// with CUDNN_STATUS_NOT_SUPPORTED; fp16_nchw = 0 refuses every algorithm for FP16 in NCHW, and
+// the heuristic marks its candidates not supported, as cuDNN 9.14 did on an H200 (2026-12-04);
 // heuristic = 0 takes the heuristic out (a cuDNN without it).
-FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void*, void*, void*, void*, int requested, int* returned,
-                                                    gpudoctor_fake_algo_perf* results) {
+static bool layout_refused(const Tensor& x) {
+  return x.type == 1 && x.format == 0 && fake_driver::number("cudnn", "fp16_nchw", 1) == 0;
+}
+/// The heuristic does not know of fp16_unsupported_algo: it ranks what the workspace query refuses.
+static bool refused(const Tensor& x, int algo) {
+  return layout_refused(x) || (x.type == 1 && algo == fake_driver::number("cudnn", "fp16_unsupported_algo", -1));
+}
+FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void* x_desc, void*, void*, void*, int requested,
+                                                    int* returned, gpudoctor_fake_algo_perf* results) {
   FAKE_CALL("cudnnGetConvolutionForwardAlgorithm_v7");
   if (fake_driver::number("cudnn", "heuristic", 1) == 0) return kNotSupported;
   const int ranked[] = {1, 0};
@@ -136,6 +151,7 @@ FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void*, void*, void*, 
     if (*returned >= requested) break;
     results[*returned] = gpudoctor_fake_algo_perf{};
     results[*returned].algo = algo;
+    results[*returned].status = layout_refused(*tensor(x_desc)) ? kNotSupported : kSuccess;
     ++*returned;
   }
   return kSuccess;
@@ -143,9 +159,7 @@ FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void*, void*, void*, 
 FAKE_API int cudnnGetConvolutionForwardWorkspaceSize(void*, void* x_desc, void*, void*, void*, int algo,
                                                      size_t* bytes) {
   FAKE_CALL("cudnnGetConvolutionForwardWorkspaceSize");
-  if (tensor(x_desc)->type == 1 && algo == fake_driver::number("cudnn", "fp16_unsupported_algo", -1)) {
-    return kNotSupported;
-  }
+  if (refused(*tensor(x_desc), algo)) return kNotSupported;
   *bytes = 4096;
   return kSuccess;
 }
@@ -164,23 +178,31 @@ FAKE_API int cudnnConvolutionForward(void* handle, const void*, void* x_desc, co
   const Tensor& ws = *tensor(w_desc);
   const Tensor& ys = *tensor(y_desc);
   const Conv& cv = *static_cast<Conv*>(conv);
-  if (xs.type != ws.type || xs.type != ys.type) return kBadParam;
+  if (xs.type != ws.type || xs.type != ys.type || xs.format != ws.format || xs.format != ys.format) return kBadParam;
   if (xs.type == 1) {
-    // FP16 in and out, FP32 accumulation: widen, correlate, round back.
-    std::vector<float> xf(static_cast<size_t>(xs.n) * xs.c * xs.h * xs.w);
-    std::vector<float> wf(static_cast<size_t>(ws.n) * ws.c * ws.h * ws.w);
-    for (size_t i = 0; i < xf.size(); ++i) xf[i] = half_value(x, i);
-    for (size_t i = 0; i < wf.size(); ++i) wf[i] = half_value(w, i);
+    // FP16 in and out, FP32 accumulation: widen (into NCHW, from either layout), correlate, round
+    // back into the output's layout.
+    auto widen = [](const Tensor& t, const void* data) {
+      std::vector<float> f(static_cast<size_t>(t.n) * t.c * t.h * t.w);
+      for (int n = 0; n < t.n; ++n)
+        for (int c = 0; c < t.c; ++c)
+          for (int i = 0; i < t.h; ++i)
+            for (int j = 0; j < t.w; ++j)
+              f[((static_cast<size_t>(n) * t.c + c) * t.h + i) * t.w + j] = half_value(data, index_of(t, n, c, i, j));
+      return f;
+    };
+    std::vector<float> xf = widen(xs, x);
+    std::vector<float> wf = widen(ws, w);
     auto* out = static_cast<std::uint16_t*>(y);
     for (int n = 0; n < ys.n; ++n)
       for (int k = 0; k < ys.c; ++k)
         for (int i = 0; i < ys.h; ++i)
           for (int j = 0; j < ys.w; ++j)
-            out[((n * ys.c + k) * ys.h + i) * ys.w + j] =
-                to_half(correlate(xs, xf.data(), ws, wf.data(), cv, n, k, i, j));
+            out[index_of(ys, n, k, i, j)] = to_half(correlate(xs, xf.data(), ws, wf.data(), cv, n, k, i, j));
     if (fake_driver::wrong_result("cudnn")) out[7] = to_half(from_half(out[7]) * 1.5F + 1.0F);
     return kSuccess;
   }
+  if (xs.format != 0) return kBadParam;  // FP32 only in NCHW here
   auto* out = static_cast<float*>(y);
   for (int n = 0; n < ys.n; ++n)
     for (int k = 0; k < ys.c; ++k)
@@ -201,6 +223,7 @@ FAKE_API int cudnnConvolutionBackwardData(void* handle, const void*, void* w_des
   const Tensor& ys = *tensor(dy_desc);
   const Tensor& xs = *tensor(dx_desc);
   const Conv& cv = *static_cast<Conv*>(conv);
+  if (ws.format != 0 || ys.format != 0 || xs.format != 0) return kBadParam;  // verify's FP32 NCHW only
   const auto* g = static_cast<const float*>(dy);
   const auto* f = static_cast<const float*>(w);
   auto* out = static_cast<float*>(dx);
