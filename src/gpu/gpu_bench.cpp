@@ -170,8 +170,9 @@ double output_unit_roundoff(int c_type) {
   return c_type == kCudaR16BF ? 1.0 / (1 << 8) : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;
 }
 const char* output_words(int c_type) {
-  return c_type == kCudaR16BF ? "FP32 accumulate, BF16 output" : c_type == kCudaR16F ? "FP32 accumulate, FP16 output"
-                                                                                    : "FP32 accumulate and output";
+  return c_type == kCudaR16BF  ? "FP32 accumulate, BF16 output"
+         : c_type == kCudaR16F ? "FP32 accumulate, FP16 output"
+                               : "FP32 accumulate and output";
 }
 
 void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
@@ -259,8 +260,8 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
 }
 
 /// cublasLtMatmul: FP16 or BF16 inputs on the tensor cores (output in the same type), or FP8 E4M3
-/// (CC 8.9 and newer, FP32 output); FP32 accumulate, the heuristic's first algorithm. FP8 needs A transposed ("TN", cuBLASLt's
-/// only FP8 layout), so B goes up transposed.
+/// (CC 8.9 and newer, FP32 output); FP32 accumulate, the heuristic's first algorithm. FP8 needs A transposed ("TN",
+/// cuBLASLt's only FP8 layout), so B goes up transposed.
 void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
   const bool fp8 = precision == "fp8";
   if (precision != "fp16" && precision != "bf16" && !fp8) {
@@ -376,9 +377,9 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   };
   auto c = time_gemm(r, gemm, "cublasLtMatmul", dc, c_type, n, policy);
   if (!c) return;
-  BoundCheck check = check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
-                                        fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0,
-                                        output_unit_roundoff(c_type));
+  BoundCheck check =
+      check_gemm_sampled(a.data(), b.data(), c->data(), n, n, n, check_samples(n),
+                         fp8 ? kFp8AccumulateUnitRoundoff : kFloatUnitRoundoff, 2.0, output_unit_roundoff(c_type));
   if (fp8) {
     const double relative = gemm_sampled_relative_error(a.data(), b.data(), c->data(), n, n, n, check_samples(n));
     char text[120];
@@ -391,8 +392,8 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   r.m.check_passed = check.passed;
   r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
-               (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") +
-               ", " + output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
+               (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") + ", " +
+               output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
   if (api.layout_destroy != nullptr)
@@ -505,8 +506,9 @@ inline constexpr int kCudnnTensorOpMath = 1;  ///< CUDNN_TENSOR_OP_MATH
 
 /// cudnnConvolutionFwdAlgo_t's names, by value.
 const char* cudnn_fwd_algo_name(int algo) {
-  static const char* const names[] = {"implicit GEMM", "implicit precomputed GEMM", "GEMM", "direct", "FFT",
-                                      "tiled FFT",     "Winograd",                  "non-fused Winograd"};
+  static const char* const names[] = {
+      "implicit GEMM", "implicit precomputed GEMM", "GEMM", "direct", "FFT", "tiled FFT",
+      "Winograd",      "non-fused Winograd"};
   return algo >= 0 && algo < 8 ? names[algo] : "unknown";
 }
 
@@ -628,13 +630,13 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
           first_candidate = candidate == candidates.front();
           break;
         }
-        refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name +
-                   " (a " + std::to_string(ws_bytes >> 20) + " MiB workspace)";
+        refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name + " (a " +
+                   std::to_string(ws_bytes >> 20) + " MiB workspace)";
         continue;
       }
       if (last != kCudnnStatusNotSupported9 && last != kCudnnStatusNotSupported8) {
-        r.fail(std::string("cudnnGetConvolutionForwardWorkspaceSize (") + cudnn_fwd_algo_name(candidate) +
-               layout_name + "): " + cudnn_status_text(api, last));
+        r.fail(std::string("cudnnGetConvolutionForwardWorkspaceSize (") + cudnn_fwd_algo_name(candidate) + layout_name +
+               "): " + cudnn_status_text(api, last));
         return;
       }
       refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name;
@@ -678,9 +680,8 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   float alpha = 1.0F;
   float beta = 0.0F;
   auto work = [&]() {
-    last = api.conv_forward(handle, &alpha, x_desc, ptr<const void>(dx), w_desc, ptr<const void>(dw), conv,
-                            algo, ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta,
-                            y_desc, ptr<void>(dy));
+    last = api.conv_forward(handle, &alpha, x_desc, ptr<const void>(dx), w_desc, ptr<const void>(dw), conv, algo,
+                            ws_bytes == 0 ? nullptr : ptr<void>(dws), ws_bytes, &beta, y_desc, ptr<void>(dy));
     return last == kCudnnSuccess;
   };
   auto stats = r.time(work, policy, "cudnnConvolutionForward");
@@ -709,8 +710,8 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
                (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + (nhwc ? ", NHWC" : ", NCHW") + ", " +
                cudnn_fwd_algo_name(algo) +
                (from_heuristic && first_candidate ? " (the heuristic's first)"
-                : from_heuristic                             ? " (the heuristic's first that this cuDNN supports)"
-                                                             : " (no heuristic: the first supported)") +
+                : from_heuristic                  ? " (the heuristic's first that this cuDNN supports)"
+                                                  : " (no heuristic: the first supported)") +
                (refused.empty() ? std::string() : "; passed over: " + refused);
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <map>
+#include <string_view>
 
 namespace gpudoctor::monitor {
 namespace {
@@ -120,6 +121,24 @@ void memory_held(const GpuSample& g, const DiagnosisOptions& o, std::vector<Find
   out.push_back(std::move(f));
 }
 
+/// What keeps a core busy beside an idle GPU, from its command line: gpudoctor's own bench and
+/// verify children (their CPU time is the reference check of a result: no verdict), a Python
+/// process (a framework's input pipeline is the usual cause: the data-loading advice), or any
+/// other program (the finding, without a framework's advice).
+enum class BusyProcess { own_task, python, other };
+
+BusyProcess busy_process_kind(std::string_view command) {
+  const std::string_view program = command.substr(0, command.find(' '));
+  const size_t slash = program.find_last_of("/\\");
+  std::string_view name = slash == std::string_view::npos ? program : program.substr(slash + 1);
+  if (name.ends_with(".exe")) name.remove_suffix(4);
+  if (name == "gpudoctor" && command.find(" --internal-task ") != std::string_view::npos) return BusyProcess::own_task;
+  for (std::string_view launcher : {"python", "pythonw", "torchrun", "accelerate", "deepspeed", "ipykernel_launcher"}) {
+    if (name.starts_with(launcher)) return BusyProcess::python;
+  }
+  return BusyProcess::other;
+}
+
 void input_or_gpu_bound(const std::vector<const GpuSample*>& series, const DiagnosisOptions& o,
                         std::vector<Finding>& out) {
   // The GPU's utilisation and, per process on it, its CPU use over the window.
@@ -155,7 +174,25 @@ void input_or_gpu_bound(const std::vector<const GpuSample*>& series, const Diagn
     if (n < o.min_samples) continue;
     const double process_cpu = sum / static_cast<double>(n);
     if (process_cpu < o.busy_cpu_percent) continue;
+    const BusyProcess kind = busy_process_kind(commands.count(pid) != 0 ? commands[pid] : std::string());
+    if (kind == BusyProcess::own_task) continue;
     std::string command = commands.count(pid) != 0 ? " (" + commands[pid] + ")" : "";
+    if (kind == BusyProcess::other) {
+      Finding f = make(
+          "watch-input-bound", Severity::warning,
+          fmt::format("{} is mostly idle while PID {} is busy on the CPU", gpu_label(last), pid),
+          fmt::format("Over the last {} samples the GPU averaged {:.0f}% utilisation while PID {}{} used {:.0f}% of a "
+                      "CPU core: the GPU waits for work that this process does on the CPU between its GPU calls.",
+                      util_n, util, pid, command, process_cpu),
+          fmt::format("Find what PID {0} does on the CPU between its GPU calls (`perf top -p {0}`, or `py-spy dump "
+                      "--pid {0}` if it embeds Python). If it prepares the GPU's input, prepare it in parallel and "
+                      "ahead of the GPU; if it is the program's own serial work, the GPU is not what limits it.",
+                      pid));
+      f.evidence.push_back(fmt::format("gpu utilisation {:.0f}%", util));
+      f.evidence.push_back(fmt::format("PID {} cpu {:.0f}%", pid, process_cpu));
+      out.push_back(std::move(f));
+      continue;
+    }
     Finding f = make(
         "watch-input-bound", Severity::warning,
         fmt::format("{} waits for its input: PID {} is busy on the CPU while the GPU is mostly idle", gpu_label(last),

@@ -150,7 +150,8 @@ TEST_F(FakeBench, AConvolutionAlgorithmThisCudnnRefusesIsPassedOver) {
   EXPECT_TRUE((*n)["check_passed"].get<bool>()) << (*n)["check"];
   EXPECT_TRUE(contains((*n)["detail"].get<std::string>(), ", NHWC, implicit precomputed GEMM (the heuristic's first)"))
       << (*n)["detail"];
-  EXPECT_TRUE(contains((*n)["detail"].get<std::string>(), "passed over: implicit precomputed GEMM in NCHW, implicit GEMM in NCHW"))
+  EXPECT_TRUE(contains((*n)["detail"].get<std::string>(),
+                       "passed over: implicit precomputed GEMM in NCHW, implicit GEMM in NCHW"))
       << (*n)["detail"];
   auto wrong = bench("[cudnn]\nfp16_nchw = 0\nresult = wrong\n", "--gpu-only --only conv_fp16");
   ASSERT_TRUE(wrong.json.is_object());

@@ -103,8 +103,7 @@ float from_e4m3(std::uint8_t v) {
 bool lt_supported(const LtDesc& d, const LtLayout& a, const LtLayout& b, const LtLayout& c) {
   const bool fp8 = a.type == 28;
   return d.compute == 68 && d.scale == 0 && a.type == b.type && (a.type == 2 || a.type == 14 || fp8) &&
-         (c.type == 0 || (!fp8 && c.type == a.type)) &&
-         (!fp8 || (d.trans_a == 1 && d.trans_b == 0));
+         (c.type == 0 || (!fp8 && c.type == a.type)) && (!fp8 || (d.trans_a == 1 && d.trans_b == 0));
 }
 
 float element(const LtLayout& l, const void* data, std::uint64_t row, std::uint64_t col) {
@@ -251,8 +250,8 @@ FAKE_API int cublasGemmEx(void* handle, int ta, int tb, int m, int n, int k, con
   // CUBLAS_COMPUTE_32F (68), or _FAST_TF32 (77) for FP32 inputs: verify's half GEMM and bench's.
   const bool tf32_ok = compute == 77 && atype == 0;
   if (handle != &g_handle || ta != 0 || tb != 0 || atype != btype || (atype != 0 && atype != 2 && atype != 14) ||
-      (ctype != 0 && (atype == 0 || ctype != atype)) || (compute != 68 && !tf32_ok) || lda != m || ldb != k || ldc != m ||
-      *static_cast<const float*>(alpha) != 1 || *static_cast<const float*>(beta) != 0) {
+      (ctype != 0 && (atype == 0 || ctype != atype)) || (compute != 68 && !tf32_ok) || lda != m || ldb != k ||
+      ldc != m || *static_cast<const float*>(alpha) != 1 || *static_cast<const float*>(beta) != 0) {
     return kInvalidValue;
   }
   if (atype == 0) {

@@ -23,6 +23,7 @@ struct Reading {
   std::optional<std::uint64_t> throttle;
   std::optional<unsigned> temperature;
   std::optional<double> process_cpu;
+  std::string command = "python train.py";
 };
 
 std::vector<SnapshotPtr> series(const std::vector<Reading>& readings) {
@@ -41,7 +42,7 @@ std::vector<SnapshotPtr> series(const std::vector<Reading>& readings) {
     g.memory_total_bytes = 80 * kGiB;
     g.memory_used_bytes = 20 * kGiB;
     g.processes = std::vector<GpuProcessSample>{
-        {.pid = 4242, .used_memory_bytes = 20 * kGiB, .command = "python train.py", .cpu_percent = r.process_cpu}};
+        {.pid = 4242, .used_memory_bytes = 20 * kGiB, .command = r.command, .cpu_percent = r.process_cpu}};
     s->gpus.push_back(std::move(g));
     out.push_back(std::move(s));
   }
@@ -140,6 +141,41 @@ TEST(WatchDiagnoses, InputBoundWhenTheGpuIdlesAndItsProcessKeepsACoreBusy) {
     EXPECT_NE(f->fix.find(advice), std::string::npos) << advice;
   }
   EXPECT_FALSE(has(found, "watch-gpu-bound"));
+}
+
+// Seen on an H200 (2026-12-04): watch beside `bench` called each of bench's own children "waits for
+// its input" and told the user to tune tf.data and DataLoader; those children were checking their
+// results on the CPU. gpudoctor's own tasks get no verdict, and a program that is not Python gets
+// the finding without a framework's advice.
+TEST(WatchDiagnoses, OwnChildrenAreNotJudgedAndOnlyPythonGetsDataLoaderAdvice) {
+  auto starved = [](const std::string& command) {
+    std::vector<Reading> r;
+    for (unsigned util : {5U, 0U, 8U, 2U}) r.push_back({.util = util, .process_cpu = 100, .command = command});
+    return series(r);
+  };
+  auto own =
+      diagnose(starved("/usr/local/bin/gpudoctor --internal-task gpu-bench gemm-bf16 0 default 8192 "
+                       "cuda=/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+  EXPECT_FALSE(has(own, "watch-input-bound"));
+  EXPECT_FALSE(has(own, "watch-gpu-bound"));
+  // The same name doing the user's own work (not an internal task) is judged like any program.
+  EXPECT_TRUE(has(diagnose(starved("gpudoctor bench")), "watch-input-bound"));
+  auto native = diagnose(starved("./simulate --steps 100000"));
+  const Finding* f = find(native, "watch-input-bound");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("PID 4242"), std::string::npos) << f->title;
+  for (const char* advice : {"AUTOTUNE", "num_workers", "DataLoader", "waits for its input"}) {
+    EXPECT_EQ(f->fix.find(advice), std::string::npos) << advice << ": " << f->fix;
+    EXPECT_EQ(f->title.find(advice), std::string::npos) << advice << ": " << f->title;
+  }
+  EXPECT_NE(f->fix.find("perf top -p 4242"), std::string::npos) << f->fix;
+  for (const char* python : {"/opt/torch/.venv/bin/python3 -m train", "python3.12 fit.py", "torchrun --nproc 1 x.py"}) {
+    auto found = diagnose(starved(python));
+    const Finding* p = find(found, "watch-input-bound");
+    ASSERT_NE(p, nullptr) << python;
+    EXPECT_NE(p->fix.find("num_workers"), std::string::npos) << python;
+    EXPECT_NE(p->title.find("waits for its input"), std::string::npos) << python;
+  }
 }
 
 TEST(WatchDiagnoses, IdleGpuWithAnIdleProcessIsNotInputBound) {
