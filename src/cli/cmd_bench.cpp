@@ -158,7 +158,10 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
       return std::nullopt;
     }
     config.cpu_batch = cpu;
-    if (got == 2) config.gpu_batch = gpu;
+    if (got == 2) {
+      config.gpu_batch = gpu;
+      config.gpu_batch_scaled = false;
+    }
   }
   config.cpu = o.cpu;
   config.gpu = o.gpu;
@@ -192,6 +195,12 @@ std::optional<BenchReport> run_framework_benches(CommandContext& ctx, const Benc
       report.measurements.push_back(std::move(m));
     }
     for (auto& n : run.notes) report.notes.push_back(std::move(n));
+    // A batch the script scaled for this card is part of the mode: --compare never holds images per
+    // second at one batch against another.
+    const std::string scaled = " (GPU batch " + std::to_string(run.gpu_batch) + ")";
+    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {
+      report.mode += scaled;
+    }
     if (trouble && !run.stderr_text.empty()) {
       std::string_view last = trim(run.stderr_text);
       if (size_t nl = last.rfind('\n'); nl != std::string_view::npos) last = last.substr(nl + 1);

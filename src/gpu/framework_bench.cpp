@@ -38,6 +38,7 @@ std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
               {"image", c.image},
               {"cpu_batch", c.cpu_batch},
               {"gpu_batch", c.gpu_batch},
+              {"gpu_batch_scaled", c.gpu_batch_scaled},
               {"warmup", c.warmup},
               {"min_steps", c.min_steps},
               {"max_steps", c.max_steps},
@@ -75,6 +76,18 @@ def sample(step):
     return times, losses
 '''
 exec(SAMPLE_SRC)
+def scale_gpu_batch(memory_bytes, what):
+    """The per-GPU batch for a card on which the framework may use memory_bytes: the configured
+    one, doubled from 24 GiB and quadrupled from 48 GiB unless the batch was given. Returns the
+    words the figures' details carry."""
+    if not cfg.get("gpu_batch_scaled") or not memory_bytes:
+        return ""
+    gib = memory_bytes / 2**30
+    factor = 4 if gib >= 48 else 2 if gib >= 24 else 1
+    if factor == 1:
+        return ""
+    cfg["gpu_batch"] *= factor
+    return f"; batch {factor}x the default for {gib:.0f} GiB of {what} (--framework-batch CPU,GPU sets it)"
 def figure(key, batch, detail, run):
     f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None}
     out["figures"].append(f)
@@ -220,9 +233,10 @@ def pytorch():
         return
     dev = torch.device("cpu") if on_cpu else torch.device("cuda", 0)
     mark = "test mode, on the CPU: " if on_cpu else ""
+    scaled = "" if on_cpu else scale_gpu_batch(torch.cuda.get_device_properties(0).total_memory, "GPU memory")
     tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
     layout = "NCHW" if on_cpu else "channels_last"
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}",
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}{scaled}",
            lambda: sample(make_step(dev, cfg["gpu_batch"], None)))
     if on_cpu:
         half = torch.float16 if cfg.get("half") == "fp16" else torch.bfloat16
@@ -230,7 +244,8 @@ def pytorch():
         half = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     hname = "bf16" if half == torch.bfloat16 else "fp16"
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
-           f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else ""),
+           f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else "") +
+           scaled,
            lambda: sample(make_step(dev, cfg["gpu_batch"], half)))
     if n > 1:
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
@@ -320,9 +335,15 @@ def jax_bench():
         figure(name + "_fp32.cpu", cfg["cpu_batch"], "XLA CPU", lambda: sample(make_step(jax.devices("cpu")[:1], cfg["cpu_batch"], jnp.float32)))
     if not gpus:
         return
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)",
+    scaled = ""
+    if cfg.get("dp_platform") != "cpu":
+        try:  # what XLA's allocator may use (75 % of the card by default)
+            scaled = scale_gpu_batch((gpus[0].memory_stats() or {}).get("bytes_limit"), "memory JAX may use")
+        except Exception:
+            pass
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)" + scaled,
            lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)))
-    figure(name + "_bf16.gpu0", cfg["gpu_batch"], "mixed precision: bfloat16 compute, FP32 weights and loss",
+    figure(name + "_bf16.gpu0", cfg["gpu_batch"], "mixed precision: bfloat16 compute, FP32 weights and loss" + scaled,
            lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.bfloat16)))
     if len(gpus) > 1:
         n = len(gpus)
@@ -502,7 +523,8 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     m.key = target.framework + "." + key;
     m.unit = "images_per_s";
     m.library = library;
-    const int batch = f.value("batch", 0);
+    const int batch = f.contains("batch") && f["batch"].is_number_integer() ? f["batch"].get<int>() : 0;
+    if (key.ends_with(".gpu0") && batch > 0) run.gpu_batch = batch;
     m.detail = model_name(config.model) + " training step (forward, backward, SGD with momentum), batch " +
                std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
                std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
