@@ -93,7 +93,9 @@ ok = all(within.values())
 for key, x in m.items():
     if x["status"] == "ok" and key.startswith("gpu"):
         frac = x.get("fraction_of_ceiling")
-        print(f"  {key}.{x['unit']} = {x['value']:.1f}" + (f" ({frac * 100:.0f}% of the datasheet)" if frac else ""))
+        wall = f", {x['wall_seconds']:.1f} s in all" if x.get("wall_seconds") else ""
+        print(f"  {key}.{x['unit']} = {x['value']:.1f}" + (f" ({frac * 100:.0f}% of the datasheet{wall})" if frac else
+                                                           f" ({wall[2:]})" if wall else ""))
 for c in doc.get("claims", []):
     if c.get("ratio"):
         print(f"  claim: {c['what']}: {c['ratio']:.1f}x")

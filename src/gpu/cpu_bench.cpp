@@ -651,6 +651,7 @@ BenchMeasurement measurement_from_child(const std::string& key, const std::strin
   // The parent's names, whatever the child said.
   m.key = key;
   m.unit = unit;
+  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
   mark_child_failure(m, outcome, lines);
   return m;
 }

@@ -1077,6 +1077,7 @@ void run_gpu_benches(const BenchOptions& o, BenchReport& report) {
       found.push_back(std::move(m));
     }
     for (auto& m : found) {
+      m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;  // the one child's, shared
       report.measurements.push_back(std::move(m));
       if (o.on_measurement) o.on_measurement(report.measurements.back());
     }

@@ -35,6 +35,10 @@ struct BenchMeasurement {
   double spread_pct = 0;      ///< median absolute deviation of the times over their median, percent
   int iterations = 0;         ///< timed iterations (after the warm-up)
   double seconds_median = 0;  ///< one iteration's median time
+  /// The figure's whole child, from its start to its end: process, CUDA context, library loads,
+  /// warm-up, the timed iterations and the check. What `--quick`'s time is made of; 0 when unknown.
+  /// The peer copies and the all-reduce share one child, and each carries its whole time.
+  double wall_seconds = 0;
   std::string library;        ///< "OpenBLAS 0.3.21 (Haswell, 2 threads) /usr/lib/.../libopenblas.so.0"
   std::string check;          ///< the correctness check beside the timing, in words
   bool check_passed = false;

@@ -482,7 +482,7 @@ void describe(Io& io, Of<Snapshot> auto& s) {
 template <class Io>
 void describe(Io& io, Of<BenchMeasurement> auto& m) {
   io.required("key", m.key);
-  GPUDOCTOR_FIELDS(io, m, unit, status, value, min, max, spread_pct, iterations, seconds_median, detail);
+  GPUDOCTOR_FIELDS(io, m, unit, status, value, min, max, spread_pct, iterations, seconds_median, wall_seconds, detail);
   GPUDOCTOR_FIELDS_EMPTY(io, m, Empty::null, library, check);
   GPUDOCTOR_FIELDS(io, m, check_passed, ceiling);
   io.field("ceiling_source", m.ceiling_source, Empty::null);

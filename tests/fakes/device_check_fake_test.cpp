@@ -78,7 +78,7 @@ TEST_F(DeviceCheck, EveryStepRunsAndTheTableAndFilesComeBack) {
   auto rows = table_rows(r.out);
   ASSERT_FALSE(rows.empty()) << r.out;
   EXPECT_EQ(rows["build"], "prebuilt");
-  for (const char* name : {"verify-json", "bench-json", "bench-cublaslt", "report"}) {
+  for (const char* name : {"verify-json", "bench-json", "bench-cublaslt", "report", "bench-quick"}) {
     EXPECT_EQ(rows[name], "ok") << name << "\n" << r.out;
   }
   // Here the GPU tests skip (no driver); the one that checks the carried binary runs.
@@ -99,6 +99,9 @@ TEST_F(DeviceCheck, EveryStepRunsAndTheTableAndFilesComeBack) {
   bool bf16 = false;
   for (const auto& m : bench["measurements"]) bf16 = bf16 || (m["key"] == "gpu0.gemm_bf16" && m["status"] == "ok");
   EXPECT_TRUE(bf16) << "the figure perf/bench_vs_torch_gpu.py compares";
+  // bench --quick's figures each say how long their child took, and the script lists them.
+  EXPECT_NE(r.out.find("== bench-quick: seconds per figure"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" s  gpu0.gemm_bf16  ok"), std::string::npos) << r.out;
   // watch sampled beside the bench: the report's charts over time.
   EXPECT_FALSE(read_text(logs / "watch.jsonl").empty());
 

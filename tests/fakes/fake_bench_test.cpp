@@ -80,6 +80,11 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
       EXPECT_TRUE(r.json["results"][key].is_number()) << key << ": " << r.out;
     }
   }
+  // Each figure's whole child is timed: what --quick's 30 s are made of (27.6 to 30.2 s on an H200).
+  for (const auto& m : r.json["measurements"]) {
+    EXPECT_GT(m["wall_seconds"].get<double>(), 0.0) << m["key"];
+    EXPECT_LT(m["wall_seconds"].get<double>(), 240.0) << m["key"];
+  }
   const auto* bf16 = figure(r, "gpu0.gemm_bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ((*bf16)["status"], "ok");
