@@ -136,6 +136,17 @@ signal-groups-not-killed	src/platform/child_process_posix.cpp	    if (group > 0)
 signal-group-never-forgotten	src/platform/child_process_posix.cpp	    pid_t expected = group;\n    if (slot.compare_exchange_strong(expected, 0)) return;	    pid_t expected = group;\n    if (false && slot.compare_exchange_strong(expected, 0)) return;
 signal-others-handler-replaced	src/platform/child_process_posix.cpp	      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;	      if (false && ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL)) continue;
 nvcc-arch-dropped-as-newer	src/explain/explain_machine.cpp	  } else if (*last + 1 == rows.size()) {	  } else if (true) {
+cuda-h-whole-file-read	src/probe/toolkit_probe.cpp	system.read_head(system.join(system.join(tk.path, "include"), "cuda.h"), 256 * 1024)	system.read_file(system.join(system.join(tk.path, "include"), "cuda.h"))
+conv-heuristic-ignored	src/gpu/gpu_bench.cpp	  if (api.fwd_algorithms != nullptr) {	  if (false && api.fwd_algorithms != nullptr) {
+conv-no-nhwc-fallback	src/gpu/gpu_bench.cpp	    if (layout == kCudnnTensorNhwc && !half) break;	    if (layout == kCudnnTensorNhwc) break;
+conv-nhwc-output-not-laid-back	src/gpu/gpu_bench.cpp	    if (nhwc) hy = permute_nchw(hy, sh.n, sh.k, sh.out_h(), sh.out_w(), false);	    if (false) hy = permute_nchw(hy, sh.n, sh.k, sh.out_h(), sh.out_w(), false);
+gemm-bf16-output-rounding-unallowed	src/gpu/gpu_bench.cpp	  return c_type == kCudaR16BF ? 1.0 / (1 << 8) : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;	  return c_type == kCudaR16BF ? 0.0 : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;
+watch-own-children-judged	src/monitor/diagnoses.cpp	    if (kind == BusyProcess::own_task) continue;	    if (false && kind == BusyProcess::own_task) continue;
+watch-python-advice-for-all	src/monitor/diagnoses.cpp	    if (kind == BusyProcess::other) {	    if (false && kind == BusyProcess::other) {
+framework-batch-not-in-mode	src/cli/cmd_bench.cpp	    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {	    if (false && !scaled.empty()) {
+bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
+  mark_child_failure	  (void)outcome.elapsed;
+  mark_child_failure
 EOF
 }
 

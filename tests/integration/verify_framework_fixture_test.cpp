@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "run_gpudoctor.hpp"
@@ -174,6 +176,40 @@ TEST_F(VerifyFrameworkFixture, BenchFrameworkFiguresAndClaims) {
   EXPECT_EQ(quick.json["measurements"][0]["key"], "tensorflow.resnet18_fp32.cpu");
   EXPECT_EQ(quick.json["measurements"][0]["status"], "failed");
   EXPECT_EQ(quick.exit_code, 1);
+}
+
+// The script may scale the GPU batch for a large card (ResNet-50 at 64 measured Python, not an
+// H200; PyTorch and JAX do, the stand-in here plays the part): the batch it used becomes part of the mode, so --compare
+// never holds 256 against 64, and a batch given with --framework-batch is not scaled.
+TEST_F(VerifyFrameworkFixture, AScaledGpuBatchIsPartOfTheModeAndAGivenOneIsNotScaled) {
+  const std::string seen = (dir_ / "config.json").string();
+  auto read_file = [](const std::string& path) {
+    std::stringstream text;
+    text << std::ifstream(path).rdbuf();
+    return text.str();
+  };
+  interpreter("printf '%s' \"$4\" > " + testing::shell_quote(seen) +
+              "\n"
+              "echo 'GPUDOCTOR-RESULT {\"framework\":\"pytorch\",\"version\":\"2.11.0\",\"model\":\"resnet50\",'"
+              "'\"model_source\":\"defined in the script\",\"gpus\":[\"NVIDIA H200\"],\"error\":null,\"figures\":['"
+              "'{\"key\":\"resnet50_fp32.gpu0\",\"batch\":256,\"detail\":\"gpu; batch 4x the default\",'"
+              "'\"times\":[0.1,0.1,0.1],\"losses\":[7,6,5],\"error\":null}]}'\n");
+  auto r = testing::run_gpudoctor({"--env", (dir_ / "venv").string(), "--json", "bench", "--framework", "tensorflow",
+                                   "--gpu-only", "--no-history"});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.json["mode"], "framework-default (GPU batch 256)");
+  EXPECT_DOUBLE_EQ(r.json["results"]["tensorflow.resnet50_fp32.gpu0.images_per_s"].get<double>(), 2560.0);
+  auto config = nlohmann::json::parse(read_file(seen), nullptr, false);
+  ASSERT_TRUE(config.is_object()) << read_file(seen);
+  EXPECT_EQ(config["gpu_batch"], 64);
+  EXPECT_EQ(config["gpu_batch_scaled"], true);
+  auto given = testing::run_gpudoctor({"--env", (dir_ / "venv").string(), "--json", "bench", "--framework",
+                                       "tensorflow", "--gpu-only", "--no-history", "--framework-batch", "8,256"});
+  ASSERT_TRUE(given.json.is_object()) << given.out << given.err;
+  config = nlohmann::json::parse(read_file(seen), nullptr, false);
+  EXPECT_EQ(config["gpu_batch"], 256);
+  EXPECT_EQ(config["gpu_batch_scaled"], false);
+  EXPECT_EQ(given.json["mode"].get<std::string>().find("(GPU batch"), std::string::npos) << given.json["mode"];
 }
 
 }  // namespace
