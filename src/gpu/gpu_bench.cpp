@@ -513,15 +513,15 @@ const char* cudnn_fwd_algo_name(int algo) {
 }
 
 /// The forward algorithms to try, best first: the heuristic's candidates that it says are
-/// supported (cudnnGetConvolutionForwardAlgorithm_v7, as frameworks pick without autotuning),
-/// then every algorithm in a fixed order. Which ones a cuDNN build runs for a layout and data type
-/// differs by release and card: cuDNN 9.14 on an H200 refused implicit precomputed GEMM for FP16
+/// supported (cudnnGetConvolutionForwardAlgorithm_v7, as frameworks pick without autotuning; their
+/// number goes to `from_heuristic`), then every other algorithm in a fixed order. Which ones a cuDNN build runs for a
+/// layout and data type differs by release and card: cuDNN 9.14 on an H200 refused implicit precomputed GEMM for FP16
 /// NCHW at the workspace query.
 std::vector<int> conv_forward_candidates(const CudnnApi& api, cudnnHandle_t handle, CudnnDescriptor x_desc,
                                          CudnnDescriptor w_desc, CudnnDescriptor conv, CudnnDescriptor y_desc,
-                                         bool& from_heuristic) {
+                                         size_t& from_heuristic) {
   std::vector<int> order;
-  from_heuristic = false;
+  from_heuristic = 0;
   if (api.fwd_algorithms != nullptr) {
     CudnnFwdAlgoPerf found[8] = {};
     int count = 0;
@@ -532,7 +532,7 @@ std::vector<int> conv_forward_candidates(const CudnnApi& api, cudnnHandle_t hand
           order.push_back(found[i].algo);
         }
       }
-      from_heuristic = !order.empty();
+      from_heuristic = order.size();
     }
   }
   for (int algo : {1, 0, 2, 7, 6, 5, 4, 3}) {
@@ -604,10 +604,10 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   // NCHW: cuDNN 9.14 on an H200 refused every legacy FP16 NCHW algorithm, 2026-12-04), the first
   // candidate whose workspace query succeeds runs; "not supported" moves on to the next, any other
   // error is the figure's failure.
-  bool from_heuristic = false;
+  size_t from_heuristic = 0;
   int format = kCudnnTensorNchw;
   int algo = -1;
-  bool first_candidate = false;
+  size_t rank = 0;  // the chosen algorithm's place among the candidates
   std::string refused;
   for (int layout : {kCudnnTensorNchw, kCudnnTensorNhwc}) {
     if (layout == kCudnnTensorNhwc && !half) break;
@@ -627,7 +627,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
              api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
         if (ws_bytes <= (1ULL << 30)) {
           algo = candidate;
-          first_candidate = candidate == candidates.front();
+          rank = static_cast<size_t>(std::find(candidates.begin(), candidates.end(), candidate) - candidates.begin());
           break;
         }
         refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name + " (a " +
@@ -709,9 +709,10 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
                (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + (nhwc ? ", NHWC" : ", NCHW") + ", " +
                cudnn_fwd_algo_name(algo) +
-               (from_heuristic && first_candidate ? " (the heuristic's first)"
-                : from_heuristic                  ? " (the heuristic's first that this cuDNN supports)"
-                                                  : " (no heuristic: the first supported)") +
+               (rank == 0 && from_heuristic > 0 ? " (the heuristic's first)"
+                : rank < from_heuristic         ? " (the heuristic's first that this cuDNN supports)"
+                : from_heuristic > 0            ? " (none of the heuristic's: the first supported of the rest)"
+                                                : " (no heuristic: the first supported)") +
                (refused.empty() ? std::string() : "; passed over: " + refused);
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }

@@ -161,6 +161,16 @@ TEST_F(FakeBench, AConvolutionAlgorithmThisCudnnRefusesIsPassedOver) {
   auto wrong = bench("[cudnn]\nfp16_nchw = 0\nresult = wrong\n", "--gpu-only --only conv_fp16");
   ASSERT_TRUE(wrong.json.is_object());
   EXPECT_EQ((*figure(wrong, "gpu0.conv_fp16"))["status"], "failed");
+  // Both of the heuristic's candidates refused: the first of the fixed order's rest, named as such.
+  auto rest =
+      bench("[cudnn]\nfp16_unsupported_algo = 1\nfp16_unsupported_algo_too = 0\n", "--gpu-only --only conv_fp16");
+  ASSERT_TRUE(rest.json.is_object());
+  const auto* g = figure(rest, "gpu0.conv_fp16");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ((*g)["status"], "ok") << (*g)["detail"];
+  EXPECT_TRUE(contains((*g)["detail"].get<std::string>(),
+                       ", NCHW, GEMM (none of the heuristic's: the first supported of the rest)"))
+      << (*g)["detail"];
   // A cuDNN without the heuristic: the fixed order, whose first is refused here too.
   auto plain = bench("[cudnn]\nfp16_unsupported_algo = 1\nheuristic = 0\n", "--gpu-only --only conv_fp16");
   ASSERT_TRUE(plain.json.is_object());

@@ -130,7 +130,8 @@ FAKE_API int cudnnSetConvolutionMathType(void*, int) {
   return kSuccess;
 }
 // The heuristic ranks implicit precomputed GEMM, then implicit GEMM, as cuDNN 9 does for these
-// shapes. [cudnn] fp16_unsupported_algo = N: the workspace query refuses algorithm N for FP16
+// shapes. [cudnn] fp16_unsupported_algo = N (and fp16_unsupported_algo_too = M): the workspace
+// query refuses algorithm N (and M) for FP16
 // with CUDNN_STATUS_NOT_SUPPORTED; fp16_nchw = 0 refuses every algorithm for FP16 in NCHW, and
 // the heuristic marks its candidates not supported, as cuDNN 9.14 did on an H200 (2026-12-04);
 // heuristic = 0 takes the heuristic out (a cuDNN without it).
@@ -139,7 +140,8 @@ static bool layout_refused(const Tensor& x) {
 }
 /// The heuristic does not know of fp16_unsupported_algo: it ranks what the workspace query refuses.
 static bool refused(const Tensor& x, int algo) {
-  return layout_refused(x) || (x.type == 1 && algo == fake_driver::number("cudnn", "fp16_unsupported_algo", -1));
+  return layout_refused(x) || (x.type == 1 && (algo == fake_driver::number("cudnn", "fp16_unsupported_algo", -1) ||
+                                               algo == fake_driver::number("cudnn", "fp16_unsupported_algo_too", -1)));
 }
 FAKE_API int cudnnGetConvolutionForwardAlgorithm_v7(void*, void* x_desc, void*, void*, void*, int requested,
                                                     int* returned, gpudoctor_fake_algo_perf* results) {
