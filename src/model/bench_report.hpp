@@ -39,8 +39,8 @@ struct BenchMeasurement {
   /// warm-up, the timed iterations and the check. What `--quick`'s time is made of; 0 when unknown.
   /// The peer copies and the all-reduce share one child, and each carries its whole time.
   double wall_seconds = 0;
-  std::string library;        ///< "OpenBLAS 0.3.21 (Haswell, 2 threads) /usr/lib/.../libopenblas.so.0"
-  std::string check;          ///< the correctness check beside the timing, in words
+  std::string library;  ///< "OpenBLAS 0.3.21 (Haswell, 2 threads) /usr/lib/.../libopenblas.so.0"
+  std::string check;    ///< the correctness check beside the timing, in words
   bool check_passed = false;
   std::optional<double> ceiling;  ///< the datasheet peak, in `unit`
   std::string ceiling_source;     ///< the knowledge-base row's name and source
