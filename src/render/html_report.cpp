@@ -93,7 +93,8 @@ mstch::map bar_chart(const std::string& id, const std::string& title, const std:
                    {"y", std::to_string(y)},
                    {"text_y", std::to_string(y + 14)},
                    {"w", std::to_string(std::max(1, x_of(b.value) - kChartBarX))},
-                   {"value_x", std::to_string(x_of(b.value) + 6)},
+                   // Right of the bar, or of the ceiling's line when the bar stops short of it.
+                   {"value_x", std::to_string(std::max(x_of(b.value), b.ceiling ? x_of(*b.ceiling) : 0) + 6)},
                    {"value_text", text(b.value_text)},
                    {"cls", b.cls}};
     if (b.ceiling) {

@@ -105,6 +105,15 @@ TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   EXPECT_NE(html.find("<h2 id=\"verify-h\">Verification</h2>"), std::string::npos);
   // Every data cell of a table belongs to a header with a scope.
   EXPECT_EQ(html.find("<th>"), std::string::npos);
+  // A bar short of its ceiling has its figure right of the ceiling's line, not under it (on an H200's
+  // report the line crossed "352.82 TFLOP/s"): every value's x is past its row's line.
+  std::regex row(R"re(<line x1="(\d+)"[^>]*class="ceiling"></line>\s*<text x="(\d+)"[^>]*class="value">)re");
+  int rows_with_line = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator(); ++it) {
+    ++rows_with_line;
+    EXPECT_GT(std::stoi((*it)[2].str()), std::stoi((*it)[1].str())) << (*it)[0].str();
+  }
+  EXPECT_EQ(rows_with_line, 2) << "gemm_fp16 and gemm_fp32 have ceilings";
 }
 
 TEST(HtmlReport, ThePageLoadsNothing) {
