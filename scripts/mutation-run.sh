@@ -142,7 +142,7 @@ conv-no-nhwc-fallback	src/gpu/gpu_bench.cpp	    if (layout == kCudnnTensorNhwc &
 conv-nhwc-output-not-laid-back	src/gpu/gpu_bench.cpp	    if (nhwc) hy = permute_nchw(hy, sh.n, sh.k, sh.out_h(), sh.out_w(), false);	    if (false) hy = permute_nchw(hy, sh.n, sh.k, sh.out_h(), sh.out_w(), false);
 gemm-bf16-output-rounding-unallowed	src/gpu/gpu_bench.cpp	  return c_type == kCudaR16BF ? 1.0 / (1 << 8) : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;	  return c_type == kCudaR16BF ? 0.0 : c_type == kCudaR16F ? 1.0 / (1 << 11) : 0.0;
 watch-own-children-judged	src/monitor/diagnoses.cpp	    if (kind == BusyProcess::own_task) continue;	    if (false && kind == BusyProcess::own_task) continue;
-watch-python-advice-for-all	src/monitor/diagnoses.cpp	    if (kind == BusyProcess::other) {	    if (false && kind == BusyProcess::other) {
+watch-python-advice-for-all	src/monitor/diagnoses.cpp	    const bool python = kind == BusyProcess::python;	    const bool python = true || kind == BusyProcess::python;
 framework-batch-not-in-mode	src/cli/cmd_bench.cpp	    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {	    if (false && !scaled.empty()) {
 bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
   mark_child_failure	  (void)outcome.elapsed;

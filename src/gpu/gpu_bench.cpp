@@ -622,12 +622,13 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
     const std::vector<int> candidates =
         conv_forward_candidates(api, handle, x_desc, w_desc, conv, y_desc, from_heuristic);
     const char* layout_name = layout == kCudnnTensorNhwc ? " in NHWC" : " in NCHW";
-    for (int candidate : candidates) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const int candidate = candidates[i];
       if (ok("cudnnGetConvolutionForwardWorkspaceSize",
              api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
         if (ws_bytes <= (1ULL << 30)) {
           algo = candidate;
-          rank = static_cast<size_t>(std::find(candidates.begin(), candidates.end(), candidate) - candidates.begin());
+          rank = i;
           break;
         }
         refused += (refused.empty() ? "" : ", ") + std::string(cudnn_fwd_algo_name(candidate)) + layout_name + " (a " +

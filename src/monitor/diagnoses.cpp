@@ -174,38 +174,33 @@ void input_or_gpu_bound(const std::vector<const GpuSample*>& series, const Diagn
     if (n < o.min_samples) continue;
     const double process_cpu = sum / static_cast<double>(n);
     if (process_cpu < o.busy_cpu_percent) continue;
-    const BusyProcess kind = busy_process_kind(commands.count(pid) != 0 ? commands[pid] : std::string());
+    const std::string& seen = commands[pid];  // empty when unknown
+    const BusyProcess kind = busy_process_kind(seen);
     if (kind == BusyProcess::own_task) continue;
-    std::string command = commands.count(pid) != 0 ? " (" + commands[pid] + ")" : "";
-    if (kind == BusyProcess::other) {
-      Finding f = make(
-          "watch-input-bound", Severity::warning,
-          fmt::format("{} is mostly idle while PID {} is busy on the CPU", gpu_label(last), pid),
-          fmt::format("Over the last {} samples the GPU averaged {:.0f}% utilisation while PID {}{} used {:.0f}% of a "
-                      "CPU core: the GPU waits for work that this process does on the CPU between its GPU calls.",
-                      util_n, util, pid, command, process_cpu),
-          fmt::format("Find what PID {0} does on the CPU between its GPU calls (`perf top -p {0}`, or `py-spy dump "
-                      "--pid {0}` if it embeds Python). If it prepares the GPU's input, prepare it in parallel and "
-                      "ahead of the GPU; if it is the program's own serial work, the GPU is not what limits it.",
-                      pid));
-      f.evidence.push_back(fmt::format("gpu utilisation {:.0f}%", util));
-      f.evidence.push_back(fmt::format("PID {} cpu {:.0f}%", pid, process_cpu));
-      out.push_back(std::move(f));
-      continue;
-    }
+    const bool python = kind == BusyProcess::python;
+    const std::string command = seen.empty() ? "" : " (" + seen + ")";
     Finding f = make(
         "watch-input-bound", Severity::warning,
-        fmt::format("{} waits for its input: PID {} is busy on the CPU while the GPU is mostly idle", gpu_label(last),
-                    pid),
+        python ? fmt::format("{} waits for its input: PID {} is busy on the CPU while the GPU is mostly idle",
+                             gpu_label(last), pid)
+               : fmt::format("{} is mostly idle while PID {} is busy on the CPU", gpu_label(last), pid),
         fmt::format("Over the last {} samples the GPU averaged {:.0f}% utilisation while PID {}{} used {:.0f}% of a "
-                    "CPU core: the GPU finishes each step and waits for the next batch (data loading, decoding, "
-                    "augmentation on the CPU).",
-                    util_n, util, pid, command, process_cpu),
-        "Prepare batches in parallel and ahead of the GPU. TensorFlow tf.data: `.map(f, "
-        "num_parallel_calls=tf.data.AUTOTUNE)`, `.cache()` after the expensive steps that do not change per epoch, "
-        "and `.prefetch(tf.data.AUTOTUNE)` at the end. PyTorch DataLoader: `num_workers=` the CPU cores you can "
-        "spare, `pin_memory=True`, `persistent_workers=True`. Larger batches and mixed precision do not help "
-        "while the input is the bottleneck.");
+                    "CPU core: {}",
+                    util_n, util, pid, command, process_cpu,
+                    python ? "the GPU finishes each step and waits for the next batch (data loading, decoding, "
+                             "augmentation on the CPU)."
+                           : "the GPU waits for work that this process does on the CPU between its GPU calls."),
+        python
+            ? std::string("Prepare batches in parallel and ahead of the GPU. TensorFlow tf.data: `.map(f, "
+                          "num_parallel_calls=tf.data.AUTOTUNE)`, `.cache()` after the expensive steps that do not "
+                          "change per epoch, and `.prefetch(tf.data.AUTOTUNE)` at the end. PyTorch DataLoader: "
+                          "`num_workers=` the CPU cores you can spare, `pin_memory=True`, `persistent_workers=True`. "
+                          "Larger batches and mixed precision do not help while the input is the bottleneck.")
+            : fmt::format("Find what PID {0} does on the CPU between its GPU calls (`perf top -p {0}`, or `py-spy "
+                          "dump --pid {0}` if it embeds Python). If it prepares the GPU's input, prepare it in "
+                          "parallel and ahead of the GPU; if it is the program's own serial work, the GPU is not "
+                          "what limits it.",
+                          pid));
     f.evidence.push_back(fmt::format("gpu utilisation {:.0f}%", util));
     f.evidence.push_back(fmt::format("PID {} cpu {:.0f}%", pid, process_cpu));
     out.push_back(std::move(f));
