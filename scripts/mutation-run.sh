@@ -144,9 +144,7 @@ gemm-bf16-output-rounding-unallowed	src/gpu/gpu_bench.cpp	  return c_type == kCu
 watch-own-children-judged	src/monitor/diagnoses.cpp	    if (kind == BusyProcess::own_task) continue;	    if (false && kind == BusyProcess::own_task) continue;
 watch-python-advice-for-all	src/monitor/diagnoses.cpp	    const bool python = kind == BusyProcess::python;	    const bool python = true || kind == BusyProcess::python;
 framework-batch-not-in-mode	src/cli/cmd_bench.cpp	    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {	    if (false && !scaled.empty()) {
-bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;
-  mark_child_failure	  (void)outcome.elapsed;
-  mark_child_failure
+bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;\n  mark_child_failure	  (void)outcome.elapsed;\n  mark_child_failure
 EOF
 }
 
