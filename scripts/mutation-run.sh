@@ -145,6 +145,7 @@ watch-own-children-judged	src/monitor/diagnoses.cpp	    if (kind == BusyProcess:
 watch-python-advice-for-all	src/monitor/diagnoses.cpp	    const bool python = kind == BusyProcess::python;	    const bool python = true || kind == BusyProcess::python;
 framework-batch-not-in-mode	src/cli/cmd_bench.cpp	    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {	    if (false && !scaled.empty()) {
 bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;\n  mark_child_failure	  (void)outcome.elapsed;\n  mark_child_failure
+bench-check-panel-offset	src/gpu/bench_math.cpp	      const float* row = b + i * cols + first;	      const float* row = b + i * cols;
 EOF
 }
 

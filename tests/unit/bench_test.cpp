@@ -121,6 +121,36 @@ TEST(BenchMath, SampledGemmCheckPassesRightAndCatchesOneWrongElement) {
       << "the first element is always sampled";
 }
 
+// B is read a panel of 64 columns at a time: a result wider than one panel, with a partial last
+// one, must check every element against its own row and column (a panel offset off by one
+// column would fail right results or pass wrong ones), and the relative error must be 0 when C
+// is the rounded exact product.
+TEST(BenchMath, SampledGemmCheckReadsEveryPanelOfColumns) {
+  const int m = 5, n = 130, k = 77;
+  auto a = test_values(static_cast<size_t>(m) * k, 31);
+  auto b = test_values(static_cast<size_t>(k) * n, 32);
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int q = 0; q < k; ++q)
+        sum += static_cast<double>(a[static_cast<size_t>(i) * k + q]) * b[static_cast<size_t>(q) * n + j];
+      c[static_cast<size_t>(i) * n + j] = static_cast<float>(sum);
+    }
+  const size_t all = c.size();
+  BoundCheck ok = check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, all, kFloatUnitRoundoff);
+  EXPECT_TRUE(ok.passed) << ok.summary;
+  EXPECT_EQ(ok.checked, all);
+  EXPECT_LT(gemm_sampled_relative_error(a.data(), b.data(), c.data(), m, n, k, all), 1e-7);
+  for (size_t at : {static_cast<size_t>(64), static_cast<size_t>(2 * n + 129), all - 1}) {
+    std::vector<float> wrong = c;
+    wrong[at] += 0.01F;
+    BoundCheck bad = check_gemm_sampled(a.data(), b.data(), wrong.data(), m, n, k, all, kFloatUnitRoundoff);
+    EXPECT_EQ(bad.outside, 1U) << "element " << at;
+    EXPECT_EQ(bad.worst, at);
+  }
+}
+
 // TF32: the GPU rounds FP32 inputs to 10 mantissa bits. That error enters once per product, so
 // the check allows 2 * 2^-11 * sum|a||b| beside the FP32 accumulation's K*u: a right TF32 result
 // passes, and the same result fails a plain FP32 bound.

@@ -3,7 +3,9 @@
 // and its nvidia-smi-like text.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "gpu/bench_math.hpp"
@@ -41,6 +43,46 @@ TEST(BenchFp8, E4m3EncodesRoundsToEvenAndSaturates) {
     EXPECT_EQ(float_to_e4m3(f), code) << v;
   }
   EXPECT_EQ(finite, 254);
+}
+
+// The encoder works on the bits; the reference here finds the nearest of the 127 non-negative
+// finite values by search (ties to the even code, beyond 448 saturating), over a sweep of float
+// patterns and around every midpoint between neighbouring codes.
+TEST(BenchFp8, E4m3EncodingIsTheNearestCodeEverywhere) {
+  std::vector<double> values;  // code c's value at values[c]
+  for (int c = 0; c <= 0x7E; ++c)
+    values.push_back(c < 8 ? std::ldexp(c, -9) : std::ldexp(1.0 + (c & 7) / 8.0, (c >> 3) - 7));
+  auto nearest = [&](float f) {
+    const double x = std::fabs(static_cast<double>(f));
+    if (x >= 448) return 0x7E;
+    const auto hi = static_cast<int>(std::lower_bound(values.begin(), values.end(), x) - values.begin());
+    if (values[static_cast<size_t>(hi)] == x || hi == 0) return hi;
+    const double down = x - values[static_cast<size_t>(hi - 1)];
+    const double up = values[static_cast<size_t>(hi)] - x;
+    return down < up ? hi - 1 : up < down ? hi : (hi % 2 == 0 ? hi : hi - 1);
+  };
+  auto expect_nearest = [&](float f) {
+    const int want = nearest(f) | (std::signbit(f) ? 0x80 : 0);
+    ASSERT_EQ(float_to_e4m3(f), want) << "float " << f;
+  };
+  std::vector<float> probes;
+  for (std::uint32_t bits = 0; bits < 0x44000000U; bits += 1021) {
+    float f = 0;
+    std::memcpy(&f, &bits, 4);
+    probes.push_back(f);
+  }
+  for (size_t c = 0; c + 1 < values.size(); ++c) {
+    const auto mid = static_cast<float>((values[c] + values[c + 1]) / 2);  // exact: a few bits
+    probes.insert(probes.end(), {mid, std::nextafter(mid, 0.0F), std::nextafter(mid, 1e9F)});
+  }
+  probes.insert(probes.end(), {448.0F, 464.0F, 1e30F, INFINITY, 0.0F});
+  for (float f : probes) {
+    expect_nearest(f);
+    expect_nearest(-f);
+  }
+  EXPECT_EQ(float_to_e4m3(-0.0F), 0x80);
+  EXPECT_EQ(float_to_e4m3(-NAN), 0x7F);
+  for (int c = 0; c <= 0x7E; ++c) EXPECT_EQ(e4m3_to_float(static_cast<std::uint8_t>(c)), values[static_cast<size_t>(c)]);
 }
 
 // The per-element bound with a 14-bit accumulator grows with K faster than a random-sign result:

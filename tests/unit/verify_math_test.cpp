@@ -31,6 +31,26 @@ TEST(VerifyMath, HalfConversionOnKnownValues) {
   }
 }
 
+// Every one of the 65,536 halves decodes to its value by the format's formula, and every finite
+// one encodes back to itself (the round trip bench's FP16 inputs and results go through).
+TEST(VerifyMath, EveryHalfDecodesToItsValueAndBack) {
+  for (std::uint32_t h = 0; h < 0x10000U; ++h) {
+    const auto code = static_cast<std::uint16_t>(h);
+    const std::uint32_t exp = (h >> 10) & 0x1FU;
+    const std::uint32_t mant = h & 0x3FFU;
+    const double magnitude = exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1.0 + mant / 1024.0, static_cast<int>(exp) - 15);
+    const float got = half_to_float(code);
+    if (exp == 31) {
+      EXPECT_EQ(std::isnan(got), mant != 0) << h;
+      if (mant == 0) EXPECT_EQ(std::fabs(got), INFINITY) << h;
+      continue;
+    }
+    ASSERT_EQ(static_cast<double>(got), (h & 0x8000U) != 0 ? -magnitude : magnitude) << h;
+    ASSERT_EQ(std::signbit(got), (h & 0x8000U) != 0) << h;
+    ASSERT_EQ(float_to_half(got), code) << h;
+  }
+}
+
 TEST(VerifyMath, GemmBoundPassesFloatResultAndCatchesOneWrongElement) {
   const int m = 16, n = 8, k = 512;
   auto a = test_values(static_cast<size_t>(m) * k, 1);
