@@ -146,6 +146,11 @@ watch-python-advice-for-all	src/monitor/diagnoses.cpp	    const bool python = ki
 framework-batch-not-in-mode	src/cli/cmd_bench.cpp	    if (run.gpu_batch > 0 && run.gpu_batch != config.gpu_batch && report.mode.find(scaled) == std::string::npos) {	    if (false && !scaled.empty()) {
 bench-wall-seconds-unset	src/gpu/cpu_bench.cpp	  m.wall_seconds = static_cast<double>(outcome.elapsed.count()) / 1000.0;\n  mark_child_failure	  (void)outcome.elapsed;\n  mark_child_failure
 bench-check-panel-offset	src/gpu/bench_math.cpp	      const float* row = b + i * cols + first;	      const float* row = b + i * cols;
+bench-e4m3-ties-up	src/gpu/bench_math.cpp	(mag + 0x7FFFFU + ((mag >> 20) & 1U)) >> 20	(mag + 0x80000U) >> 20
+half-decode-mantissa-shift	src/gpu/verify_math.cpp	bits = ((exp + 112U) << 23) | (mant << 13);	bits = ((exp + 112U) << 23) | (mant << 12);
+bench-tf32-before-ampere-measured	src/gpu/gpu_bench.cpp	  if (precision == "tf32" && r.cc_major < 8) {	  if (precision == "tf32" && r.cc_major < 7) {
+bench-bf16-note-from-volta	src/gpu/gpu_bench.cpp	  if (precision == "bf16" && cc_major < 8) {	  if (precision == "bf16" && cc_major < 7) {
+bench-claim-skipped-as-failed	src/model/bench_report.cpp	               : m->status == BenchStatus::skipped ? " was skipped (" + m->detail + ")"	               : m->status == BenchStatus::failed ? " was skipped (" + m->detail + ")"
 EOF
 }
 

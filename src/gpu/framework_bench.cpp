@@ -241,7 +241,9 @@ def pytorch():
     if on_cpu:
         half = torch.float16 if cfg.get("half") == "fp16" else torch.bfloat16
     else:
-        half = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        # BF16 where the card has BF16 tensor cores (CC 8.0+); before Ampere, FP16 is its mixed
+        # precision (is_bf16_supported() also says yes to BF16 emulated on the CUDA cores).
+        half = torch.bfloat16 if torch.cuda.get_device_capability(0)[0] >= 8 else torch.float16
     hname = "bf16" if half == torch.bfloat16 else "fp16"
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
            f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else "") +
@@ -343,8 +345,16 @@ def jax_bench():
             pass
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)" + scaled,
            lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)))
-    figure(name + "_bf16.gpu0", cfg["gpu_batch"], "mixed precision: bfloat16 compute, FP32 weights and loss" + scaled,
-           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.bfloat16)))
+    # BF16 where the card has BF16 tensor cores (CC 8.0+); before Ampere XLA would emulate it,
+    # and FP16 is the card's mixed precision.
+    try:
+        bf16 = cfg.get("dp_platform") == "cpu" or float(getattr(gpus[0], "compute_capability", "8.0")) >= 8
+    except (TypeError, ValueError):
+        bf16 = True
+    hname, htype = ("bf16", jnp.bfloat16) if bf16 else ("fp16", jnp.float16)
+    figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
+           f"mixed precision: {'bfloat16' if bf16 else 'float16'} compute, FP32 weights and loss" + scaled,
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], htype)))
     if len(gpus) > 1:
         n = len(gpus)
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,

@@ -175,7 +175,33 @@ const char* output_words(int c_type) {
                                : "FP32 accumulate and output";
 }
 
+/// What a half-precision figure measures on a card without the tensor cores for it: the figure is
+/// real (cuBLAS and cuDNN fall back to the CUDA cores), but it is not what the guides' "mixed
+/// precision gives 1.5-3x" is about, and the user should know which precision this card speeds up.
+std::string tensor_core_note(const std::string& precision, int cc_major, int cc_minor) {
+  const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
+  if ((precision == "fp16" || precision == "bf16") && cc_major < 7) {
+    return "; CC " + cc +
+           " has no tensor cores (Volta, CC 7.0, and newer have them): FP16 and BF16 run on the CUDA cores, so "
+           "mixed precision does not speed this card up";
+  }
+  if (precision == "bf16" && cc_major < 8) {
+    return "; CC " + cc +
+           " has no BF16 tensor cores (Ampere, CC 8.0, and newer have them): cuBLAS emulates BF16 on the CUDA "
+           "cores, and this card's mixed precision is FP16 (with loss scaling)";
+  }
+  return {};
+}
+
 void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolicy& policy) {
+  if (precision == "tf32" && r.cc_major < 8) {
+    // CUBLAS_COMPUTE_32F_FAST_TF32 only allows TF32; without it cuBLAS computes FP32, and the
+    // figure would be gemm_fp32's under another name.
+    r.m.status = BenchStatus::skipped;
+    r.m.detail = "TF32 needs CC 8.0 (Ampere) or newer; on this CC " + std::to_string(r.cc_major) + "." +
+                 std::to_string(r.cc_minor) + " card cuBLAS would compute FP32, which gemm_fp32 measures";
+    return;
+  }
   std::optional<CublasApi> api;
   send_call_line(r.out, "dlopen cuBLAS");
   auto loaded = load_cublas(r.names("cublas", {"libcublas.so"}));
@@ -255,7 +281,8 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   r.m.check_passed = check.passed;
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
   r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, " + output_words(c_type) +
-               (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "");
+               (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "") +
+               tensor_core_note(precision, r.cc_major, r.cc_minor);
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 
@@ -393,7 +420,8 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
                (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") + ", " +
-               output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "");
+               output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "") +
+               tensor_core_note(precision, r.cc_major, r.cc_minor);
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
   if (api.layout_destroy != nullptr)
@@ -714,7 +742,8 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
                 : rank < from_heuristic         ? " (the heuristic's first that this cuDNN supports)"
                 : from_heuristic > 0            ? " (none of the heuristic's: the first supported of the rest)"
                                                 : " (no heuristic: the first supported)") +
-               (refused.empty() ? std::string() : "; passed over: " + refused);
+               (refused.empty() ? std::string() : "; passed over: " + refused) +
+               (half ? tensor_core_note("fp16", r.cc_major, r.cc_minor) : std::string());
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 

@@ -56,8 +56,11 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
   auto bv = value_in(b, same_unit ? b->unit : "gflops");
   if (!av || !bv || *bv <= 0) {
     std::string missing = !av ? top : bottom;
-    c.basis =
-        "not measured here: " + missing + (find_measurement(r, missing) == nullptr ? " was not run" : " did not pass");
+    const BenchMeasurement* m = find_measurement(r, missing);
+    c.basis = "not measured here: " + missing +
+              (m == nullptr                           ? " was not run"
+               : m->status == BenchStatus::skipped ? " was skipped (" + m->detail + ")"
+                                                    : " did not pass");
     return c;
   }
   c.ratio = *av / *bv;

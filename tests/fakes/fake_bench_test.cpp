@@ -297,6 +297,53 @@ TEST_F(FakeBench, Fp8IsSkippedWithWhyOnACardWithoutIt) {
   EXPECT_DOUBLE_EQ((*bf16)["ceiling"].get<double>(), 312);  // A100: 312 dense BF16
 }
 
+// Before Ampere there is no TF32: cuBLAS's FAST_TF32 compute type then runs FP32, so a "TF32"
+// figure would be the FP32 one under another name, and "BF16 over TF32" a claim about nothing.
+// BF16 runs (cuBLAS emulates it on the CUDA cores) and says so; before Volta, FP16 too.
+TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks) {
+  auto card = [&](const std::string& name, const std::string& cc) {
+    fs::path base = dir_ / ("card-" + cc + ".ini");
+    std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
+                           "driver_version = 12040\ndevice_count = 1\n[device]\nname = "
+                        << name << "\ncc = " << cc << "\n[cublas]\nversion = 120402\n";
+    return bench("", "--gpu-only --only gemm_", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  };
+  auto detail = [](const nlohmann::json* m) { return m == nullptr ? std::string() : (*m)["detail"].get<std::string>(); };
+  auto t4 = card("Tesla T4", "7.5");
+  ASSERT_TRUE(t4.json.is_object());
+  EXPECT_EQ(t4.exit_code, 0) << "a card without TF32 is no failure: " << t4.out;
+  const auto* tf32 = figure(t4, "gpu0.gemm_tf32");
+  ASSERT_NE(tf32, nullptr) << t4.out;
+  EXPECT_EQ((*tf32)["status"], "skipped");
+  EXPECT_TRUE(t4.json["results"]["gpu0.gemm_tf32.tflops"].is_null()) << "never the FP32 figure under TF32's name";
+  EXPECT_NE(detail(tf32).find("TF32 needs CC 8.0"), std::string::npos) << detail(tf32);
+  EXPECT_EQ((*figure(t4, "gpu0.gemm_fp32"))["status"], "ok");
+  const auto* bf16 = figure(t4, "gpu0.gemm_bf16");
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ((*bf16)["status"], "ok");
+  EXPECT_NE(detail(bf16).find("no BF16 tensor cores"), std::string::npos) << detail(bf16);
+  EXPECT_EQ(detail(figure(t4, "gpu0.gemm_fp16")).find("tensor cores"), std::string::npos)
+      << "a T4 has FP16 tensor cores: " << detail(figure(t4, "gpu0.gemm_fp16"));
+  bool tf32_claim = false;
+  for (const auto& c : t4.json["claims"]) {
+    if (c["what"].get<std::string>().find("TF32") == std::string::npos) continue;
+    tf32_claim = true;
+    EXPECT_TRUE(c["ratio"].is_null()) << c.dump();
+    EXPECT_NE(c["basis"].get<std::string>().find("gpu0.gemm_tf32 was skipped"), std::string::npos) << c.dump();
+  }
+  EXPECT_TRUE(tf32_claim) << t4.out;
+
+  auto pascal = card("NVIDIA GeForce GTX 1080", "6.1");
+  ASSERT_TRUE(pascal.json.is_object());
+  EXPECT_NE(detail(figure(pascal, "gpu0.gemm_fp16")).find("no tensor cores"), std::string::npos)
+      << detail(figure(pascal, "gpu0.gemm_fp16"));
+
+  auto ampere = card("NVIDIA A100-SXM4-80GB", "8.0");
+  ASSERT_TRUE(ampere.json.is_object());
+  EXPECT_EQ((*figure(ampere, "gpu0.gemm_tf32"))["status"], "ok");
+  EXPECT_EQ(detail(figure(ampere, "gpu0.gemm_bf16")).find("tensor cores"), std::string::npos);
+}
+
 TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {
   for (const char* flags : {"--cpu-only --only gemm", "--only gemm,,copy", "--framework jax --only gemm"}) {
     auto r = run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --no-history " + flags);
