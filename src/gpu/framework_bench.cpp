@@ -88,16 +88,44 @@ def scale_gpu_batch(memory_bytes, what):
         return ""
     cfg["gpu_batch"] *= factor
     return f"; batch {factor}x the default for {gib:.0f} GiB of {what} (--framework-batch CPU,GPU sets it)"
-def figure(key, batch, detail, run):
+def out_of_memory(e):
+    """The device's memory ran out: PyTorch's OutOfMemoryError ("CUDA out of memory"), XLA's
+    RESOURCE_EXHAUSTED ("Out of memory while trying to allocate"), TensorFlow's
+    ResourceExhaustedError ("OOM when allocating tensor")."""
+    text = f"{type(e).__name__}: {e}"
+    return any(w in text for w in ("OutOfMemory", "out of memory", "Out of memory", "RESOURCE_EXHAUSTED",
+                                   "ResourceExhausted", "OOM when allocating"))
+def release_memory():
+    import gc
+    gc.collect()
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.empty_cache()
+def figure(key, batch, detail, run, per_gpu_batch=False):
+    """Runs one figure. per_gpu_batch: `run` uses cfg["gpu_batch"], so a step that runs out of
+    GPU memory is tried again at half the batch (down to 4), which the later figures keep: the
+    default batch does not fit every card, and a figure at a smaller batch says more than none."""
     f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None}
     out["figures"].append(f)
-    try:
-        f["times"], f["losses"] = run()
-        # NaN is not JSON: a loss that is not a number goes as null, and the figure fails.
-        f["losses"] = [x if math.isfinite(x) else None for x in map(float, f["losses"])]
-    except BaseException as e:
-        f["error"] = f"{type(e).__name__}: {str(e)[:600]}"
-        traceback.print_exc()
+    while True:
+        smaller = False
+        try:
+            f["times"], f["losses"] = run()
+            # NaN is not JSON: a loss that is not a number goes as null, and the figure fails.
+            f["losses"] = [x if math.isfinite(x) else None for x in map(float, f["losses"])]
+        except BaseException as e:
+            if per_gpu_batch and out_of_memory(e) and cfg["gpu_batch"] >= 8:
+                smaller = True
+                f["detail"] += f"; batch {cfg['gpu_batch']} ran out of GPU memory"
+                cfg["gpu_batch"] //= 2
+                f["batch"] = cfg["gpu_batch"]
+                f["detail"] += f", so {cfg['gpu_batch']}"
+            else:
+                f["error"] = f"{type(e).__name__}: {str(e)[:600]}"
+                traceback.print_exc()
+        if not smaller:
+            return
+        release_memory()  # after the except block, which held the failed step's frames
 PT_MODEL = r'''
 import contextlib, torch, torch.nn as nn, torch.nn.functional as F
 def conv_bn(cin, cout, k, stride):
@@ -237,7 +265,7 @@ def pytorch():
     tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
     layout = "NCHW" if on_cpu else "channels_last"
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}{scaled}",
-           lambda: sample(make_step(dev, cfg["gpu_batch"], None)))
+           lambda: sample(make_step(dev, cfg["gpu_batch"], None)), per_gpu_batch=True)
     if on_cpu:
         half = torch.float16 if cfg.get("half") == "fp16" else torch.bfloat16
     else:
@@ -248,7 +276,7 @@ def pytorch():
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
            f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else "") +
            scaled,
-           lambda: sample(make_step(dev, cfg["gpu_batch"], half)))
+           lambda: sample(make_step(dev, cfg["gpu_batch"], half)), per_gpu_batch=True)
     if n > 1:
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
                f"{mark}DistributedDataParallel ({'gloo' if on_cpu else 'NCCL'}), one process per "
@@ -344,7 +372,7 @@ def jax_bench():
         except Exception:
             pass
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)" + scaled,
-           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)))
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)), per_gpu_batch=True)
     # BF16 where the card has BF16 tensor cores (CC 8.0+); before Ampere XLA would emulate it,
     # and FP16 is the card's mixed precision.
     try:
@@ -354,7 +382,7 @@ def jax_bench():
     hname, htype = ("bf16", jnp.bfloat16) if bf16 else ("fp16", jnp.float16)
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
            f"mixed precision: {'bfloat16' if bf16 else 'float16'} compute, FP32 weights and loss" + scaled,
-           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], htype)))
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], htype)), per_gpu_batch=True)
     if len(gpus) > 1:
         n = len(gpus)
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
@@ -440,9 +468,9 @@ def tensorflow():
     if not gpus:
         return
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32 (TensorFlow may use TF32 on Ampere and newer)",
-           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")))
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")), per_gpu_batch=True)
     figure(name + "_fp16.gpu0", cfg["gpu_batch"], f"{mark}mixed precision: keras policy mixed_float16, loss scaling",
-           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "mixed_float16")))
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "mixed_float16")), per_gpu_batch=True)
     tf.keras.mixed_precision.set_global_policy("float32")
     if len(gpus) > 1:
         n = len(gpus)

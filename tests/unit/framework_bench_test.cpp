@@ -49,11 +49,26 @@ TEST(FrameworkBench, QuickIsASmallerModelAndTheConfigReachesTheScript) {
 // the card finished each batch before Python had the next one ready. The script scales the GPU
 // batch with the memory the framework may use, unless the batch was given. Run with python3 on
 // the script's own definitions (no framework needed).
-TEST(FrameworkBench, TheGpuBatchGrowsWithTheCardUnlessItWasGiven) {
+/// Runs the script's definitions (everything before it dispatches on the framework) followed by
+/// `checks`, a Python snippet that asserts and prints "checked" at its end.
+testing::RunResult run_script_checks(const std::string& checks) {
   std::string script = framework_bench_script();
   const size_t dispatch = script.find("try:\n    {\"pytorch\"");
-  ASSERT_NE(dispatch, std::string::npos);
-  std::string checks = R"PY(
+  EXPECT_NE(dispatch, std::string::npos);
+  auto dir = std::filesystem::temp_directory_path() /
+             ("gpudoctor-script-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "script.py") << script.substr(0, dispatch) << checks;
+  auto config = framework_bench_config_json(framework_bench_config("default"));
+  auto r = testing::run_shell("python3 " + testing::shell_quote((dir / "script.py").string()) + " pytorch " +
+                              testing::shell_quote(config));
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+TEST(FrameworkBench, TheGpuBatchGrowsWithTheCardUnlessItWasGiven) {
+  auto r = run_script_checks(R"PY(
 GiB = 2**30
 def scaled(memory, given=False):
     cfg["gpu_batch"], cfg["gpu_batch_scaled"] = 64, not given
@@ -67,17 +82,64 @@ assert scaled(16 * GiB) == (64, ""), scaled(16 * GiB)
 assert scaled(None) == (64, "") and scaled(0) == (64, "")
 assert scaled(140 * GiB, given=True) == (64, "")
 print("checked")
-)PY";
-  auto dir = std::filesystem::temp_directory_path() / ("gpudoctor-batch-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "script.py") << script.substr(0, dispatch) << checks;
-  auto config = framework_bench_config_json(framework_bench_config("default"));
-  auto r = testing::run_shell("python3 " + testing::shell_quote((dir / "script.py").string()) + " pytorch " +
-                              testing::shell_quote(config));
-  std::filesystem::remove_all(dir);
+)PY");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("checked"), std::string::npos) << r.out << r.err;
-  EXPECT_TRUE(nlohmann::json::parse(config)["gpu_batch_scaled"].get<bool>());
+  EXPECT_TRUE(nlohmann::json::parse(framework_bench_config_json(framework_bench_config("default")))["gpu_batch_scaled"]
+                  .get<bool>());
+}
+
+// ResNet-50 at the default batch does not fit every card. A single-GPU figure whose step runs out
+// of memory, in any framework's words, is tried at half the batch (down to 4), which the later
+// figures keep and the figure's batch (the images per second) follows; any other error, or a
+// figure whose batch is not the per-GPU one, is that figure's failure at once.
+TEST(FrameworkBench, AStepThatRunsOutOfGpuMemoryIsTriedAtHalfTheBatch) {
+  auto r = run_script_checks(R"PY(
+class OutOfMemoryError(RuntimeError):
+    pass
+tries = []
+def fits_at(limit, words="CUDA out of memory. Tried to allocate 2.00 GiB"):
+    def run():
+        tries.append(cfg["gpu_batch"])
+        if cfg["gpu_batch"] > limit:
+            raise OutOfMemoryError(words)
+        return [0.1, 0.1], [1.0, 0.5]
+    return run
+cfg["gpu_batch"] = 64
+figure("resnet50_fp32.gpu0", cfg["gpu_batch"], "FP32", fits_at(16), per_gpu_batch=True)
+f = out["figures"][-1]
+assert tries == [64, 32, 16], tries
+assert f["batch"] == 16 and f["error"] is None and f["times"] == [0.1, 0.1], f
+assert "FP32; batch 64 ran out of GPU memory, so 32; batch 32 ran out of GPU memory, so 16" == f["detail"], f["detail"]
+assert cfg["gpu_batch"] == 16, "the later figures keep it"
+for words in ["RESOURCE_EXHAUSTED: Out of memory while trying to allocate 822083584 bytes.",
+              "OOM when allocating tensor with shape[64,256,56,56] and type float"]:
+    cfg["gpu_batch"] = 64
+    tries.clear()
+    def run(words=words):
+        tries.append(cfg["gpu_batch"])
+        if cfg["gpu_batch"] > 32:
+            raise RuntimeError(words)
+        return [0.1], [1.0]
+    figure("x.gpu0", 64, "", run, per_gpu_batch=True)
+    assert tries == [64, 32] and out["figures"][-1]["batch"] == 32, (words, tries)
+cfg["gpu_batch"] = 64
+tries.clear()
+def broken():
+    tries.append(cfg["gpu_batch"])
+    raise ValueError("Expected all tensors to be on the same device")
+figure("a.gpu0", 64, "", broken, per_gpu_batch=True)
+assert tries == [64] and out["figures"][-1]["error"].startswith("ValueError"), out["figures"][-1]
+tries.clear()
+figure("a.gpus2", 128, "", fits_at(0))
+assert tries == [64] and out["figures"][-1]["error"].startswith("OutOfMemoryError"), out["figures"][-1]
+figure("a.gpu0", 64, "", fits_at(0), per_gpu_batch=True)
+assert tries == [64, 64, 32, 16, 8, 4], tries
+assert out["figures"][-1]["batch"] == 4 and out["figures"][-1]["error"].startswith("OutOfMemoryError")
+print("checked")
+)PY");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("checked"), std::string::npos) << r.out << r.err;
 }
 
 TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
