@@ -151,6 +151,10 @@ half-decode-mantissa-shift	src/gpu/verify_math.cpp	bits = ((exp + 112U) << 23) |
 bench-tf32-before-ampere-measured	src/gpu/gpu_bench.cpp	  if (precision == "tf32" && r.cc_major < 8) {	  if (precision == "tf32" && r.cc_major < 7) {
 bench-bf16-note-from-volta	src/gpu/gpu_bench.cpp	  if (precision == "bf16" && cc_major < 8) {	  if (precision == "bf16" && cc_major < 7) {
 bench-claim-skipped-as-failed	src/model/bench_report.cpp	               : m->status == BenchStatus::skipped ? " was skipped (" + m->detail + ")"	               : m->status == BenchStatus::failed ? " was skipped (" + m->detail + ")"
+framework-oom-not-retried	src/gpu/framework_bench.cpp	            if per_gpu_batch and out_of_memory(e) and cfg["gpu_batch"] >= 8:	            if per_gpu_batch and out_of_memory(e) and cfg["gpu_batch"] >= 128:
+framework-oom-batch-not-followed	src/gpu/framework_bench.cpp	                f["batch"] = cfg["gpu_batch"]	                f["batch"] = f["batch"]
+bench-triad-fits-two-arrays	src/gpu/gpu_bench.cpp	  bytes = array_bytes_that_fit(bytes, triad ? 3 : 2, usable);	  bytes = array_bytes_that_fit(bytes, 2, usable);
+bench-gemm-not-shrunk	src/gpu/bench_math.cpp	  if (need(n) <= static_cast<double>(usable)) return n;	  if (need(n) <= static_cast<double>(usable) * 4) return n;
 EOF
 }
 

@@ -210,6 +210,26 @@ BoundCheck check_conv_sampled(const ConvShape& sh, const float* x, const float* 
   return check;
 }
 
+int gemm_n_that_fits(int n, double bytes_per_element, std::uint64_t usable) {
+  if (usable == 0 || bytes_per_element <= 0) return n;
+  auto need = [&](int side) { return static_cast<double>(side) * side * bytes_per_element; };
+  if (need(n) <= static_cast<double>(usable)) return n;
+  const auto side = static_cast<int>(std::sqrt(static_cast<double>(usable) / bytes_per_element));
+  return std::min(n, std::max(256, side / 256 * 256));
+}
+
+long long array_bytes_that_fit(long long bytes, int arrays, std::uint64_t usable) {
+  if (usable == 0 || arrays <= 0) return bytes;
+  const auto each = static_cast<long long>(usable / static_cast<std::uint64_t>(arrays));
+  if (bytes <= each) return bytes;
+  constexpr long long kMiB = 1LL << 20;
+  return std::min(bytes, std::max(kMiB, each / kMiB * kMiB));
+}
+
+std::uint64_t usable_device_memory(std::uint64_t free_bytes) {
+  return free_bytes / 10 * 8;
+}
+
 // Both conversions run on every element of a GEMM's inputs (2 x 16.7 M at 4096^3), so they work
 // on the bits (the libm ilogb/ldexp/nearbyint version took 2 s of a --quick run's FP8 figure).
 std::uint8_t float_to_e4m3(float f) {
@@ -217,7 +237,7 @@ std::uint8_t float_to_e4m3(float f) {
   std::memcpy(&bits, &f, 4);
   const auto sign = static_cast<std::uint8_t>((bits >> 24) & 0x80U);
   const std::uint32_t mag = bits & 0x7FFFFFFFU;
-  if (mag > 0x7F800000U) return 0x7F;                                 // NaN
+  if (mag > 0x7F800000U) return 0x7F;                                     // NaN
   if (mag >= 0x43E00000U) return static_cast<std::uint8_t>(sign | 0x7E);  // 448 and up (and Inf) saturate
   if (mag >= 0x3C800000U) {
     // A normal (2^-6 and up): keep 3 of the 23 mantissa bits, rounding to nearest even; a carry

@@ -73,6 +73,18 @@ size_t check_samples(long long terms);
 BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
                               double unit_roundoff, double terms_factor = 1.0, double output_u = 0, double input_u = 0);
 
+/// A figure's size shrunk to the device memory it may use (`usable` bytes; 0: unknown, nothing
+/// shrinks): `--full`'s 16384^3 GEMM and 4 GiB copy arrays do not fit a 12 GB card, and a
+/// figure that fails for lack of memory says nothing about the card's speed.
+/// The largest N at most `n`, a multiple of 256 (never below 256), whose `bytes_per_element`
+/// (summed over the figure's N x N matrices) fit.
+int gemm_n_that_fits(int n, double bytes_per_element, std::uint64_t usable);
+/// Bytes per array at most `bytes`, whole MiB (never below 1 MiB), of which `arrays` fit.
+long long array_bytes_that_fit(long long bytes, int arrays, std::uint64_t usable);
+/// What a figure may use of `free_bytes` on the device: 80 %, the rest left to the libraries'
+/// handles and workspaces (cuBLAS's, cuDNN's).
+std::uint64_t usable_device_memory(std::uint64_t free_bytes);
+
 /// FP8 E4M3 (OCP FP8, NVIDIA's __nv_fp8_e4m3): 4 exponent bits (bias 7), 3 mantissa bits, no
 /// infinities, max 448. Round to nearest even, saturating at +-448 (what cuBLASLt's FP8 inputs
 /// are prepared with); NaN stays NaN (0x7F).

@@ -77,7 +77,10 @@ inline constexpr CUresult kCudaErrorPeerAccessAlreadyEnabled = 704;
     "cuEventElapsedTime_v2", "cuEventElapsedTime")                                                          \
   X(mem_alloc_host,    CUresult, (void**, size_t),                 Need::optional,                          \
     "cuMemAllocHost_v2", "cuMemAllocHost")                                                                  \
-  X(mem_free_host,     CUresult, (void*),                          Need::optional, "cuMemFreeHost")
+  X(mem_free_host,     CUresult, (void*),                          Need::optional, "cuMemFreeHost")    \
+  /* CUDA 2.0, _v2 in 3.2: bench sizes its figures to the free memory */                                    \
+  X(mem_get_info,      CUresult, (size_t*, size_t*),               Need::optional,                          \
+    "cuMemGetInfo_v2", "cuMemGetInfo")
 // clang-format on
 
 struct CudaComputeApi : VendorLibrary {

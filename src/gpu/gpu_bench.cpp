@@ -121,6 +121,21 @@ struct Run : ChildLibraries {
     return stats;
   }
 
+  /// What this figure may allocate (usable_device_memory of cuMemGetInfo's free); 0 when the
+  /// driver does not say, and then nothing is shrunk.
+  std::uint64_t usable_memory() {
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    if (cuda->mem_get_info == nullptr || cuda->mem_get_info(&free_bytes, &total_bytes) != kCudaSuccess) return 0;
+    return usable_device_memory(free_bytes);
+  }
+
+  /// The words a shrunk figure's detail ends with.
+  static std::string shrunk_note(const std::string& asked, std::uint64_t usable) {
+    return "; " + asked + " did not fit in the " + std::to_string(usable >> 20) +
+           " MiB it may use (80 % of the free device memory)";
+  }
+
   CUdeviceptr alloc(size_t bytes) {
     CUdeviceptr d = 0;
     return cu("cuMemAlloc_v2", cuda->mem_alloc, &d, bytes) ? d : 0;
@@ -223,6 +238,11 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   }
   int version = 0;
   (void)api->get_version(handle, &version);
+  // A, B and C: 4 bytes each in FP32 and TF32, 2 each in FP16 and BF16 (C in the input's type).
+  const int asked = n;
+  const std::uint64_t usable = r.usable_memory();
+  n = gemm_n_that_fits(n, precision == "fp16" || precision == "bf16" ? 6.0 : 12.0, usable);
+  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", usable);
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> a = test_values(count, 3);
   std::vector<float> b = test_values(count, 5);
@@ -282,7 +302,7 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   r.m.library = "cuBLAS " + cublas_version_text(version) + " " + api->library.path();
   r.m.detail = "cublasGemmEx " + std::to_string(n) + "^3, " + precision + " inputs, " + output_words(c_type) +
                (precision == "tf32" ? " (CUBLAS_COMPUTE_32F_FAST_TF32)" : "") +
-               tensor_core_note(precision, r.cc_major, r.cc_minor);
+               tensor_core_note(precision, r.cc_major, r.cc_minor) + shrunk;
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
 }
 
@@ -304,6 +324,13 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   }
   if (fp8) n = std::max(16, n / 16 * 16);  // FP8 dimensions must be multiples of 16
   send_call_line(r.out, "dlopen cuBLASLt");
+  // A and B (1 byte each in FP8, 2 in FP16/BF16) and C (FP32 for FP8), beside a workspace of up
+  // to 32 MiB. The 256s gemm_n_that_fits keeps are multiples of 16.
+  const int asked = n;
+  const std::uint64_t free_for_lt = r.usable_memory();
+  const std::uint64_t usable = free_for_lt > (32ULL << 20) ? free_for_lt - (32ULL << 20) : (free_for_lt != 0 ? 1 : 0);
+  n = gemm_n_that_fits(n, 6.0, usable);  // FP8: 1 + 1 + 4 bytes per element; FP16, BF16: 2 + 2 + 2
+  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", usable);
   auto loaded = load_cublaslt(r.names("cublasLt", {"libcublasLt.so"}));
   if (!loaded) {
     r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
@@ -421,7 +448,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
                (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") + ", " +
                output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "") +
-               tensor_core_note(precision, r.cc_major, r.cc_minor);
+               tensor_core_note(precision, r.cc_major, r.cc_minor) + shrunk;
   r.m.status = check.passed ? BenchStatus::ok : BenchStatus::failed;
   if (api.pref_destroy != nullptr) (void)api.pref_destroy(pref);
   if (api.layout_destroy != nullptr)
@@ -431,6 +458,11 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
 }
 
 void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& policy) {
+  const long long asked = bytes;
+  const std::uint64_t usable = r.usable_memory();
+  bytes = array_bytes_that_fit(bytes, triad ? 3 : 2, usable);
+  const std::string shrunk =
+      bytes == asked ? std::string() : Run::shrunk_note(std::to_string(asked >> 20) + " MiB per array", usable);
   const size_t n = static_cast<size_t>(bytes) / 4;
   char log[2048] = {};
   CUjit_option options[] = {kCuJitErrorLogBuffer, kCuJitErrorLogBufferSizeBytes};
@@ -482,11 +514,16 @@ void bench_stream(Run& r, bool triad, long long bytes, const SamplingPolicy& pol
                          : std::to_string(wrong) + " of " + std::to_string(n) + " elements wrong";
   r.m.check_passed = wrong == 0;
   r.m.detail = std::string(triad ? "triad a = b + s*c" : "copy b = a") + " over " + std::to_string(bytes >> 20) +
-               " MiB per array (embedded PTX, grid-stride), bytes counted as STREAM does";
+               " MiB per array (embedded PTX, grid-stride), bytes counted as STREAM does" + shrunk;
   r.m.status = wrong == 0 ? BenchStatus::ok : BenchStatus::failed;
 }
 
 void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const SamplingPolicy& policy) {
+  const long long asked = bytes;
+  const std::uint64_t usable = r.usable_memory();
+  bytes = array_bytes_that_fit(bytes, 1, usable);
+  const std::string shrunk =
+      bytes == asked ? std::string() : Run::shrunk_note(std::to_string(asked >> 20) + " MiB", usable);
   const auto size = static_cast<size_t>(bytes);
   void* host = nullptr;
   std::vector<unsigned char> pageable;
@@ -524,7 +561,7 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   r.m.check = same ? "every byte arrived (FNV-1a of the " + std::to_string(size >> 20) + " MiB)" : "the bytes differ";
   r.m.check_passed = same;
   r.m.detail = std::string(to_device ? "host -> device " : "device -> host ") + std::to_string(size >> 20) + " MiB, " +
-               (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory";
+               (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory" + shrunk;
   r.m.status = same ? BenchStatus::ok : BenchStatus::failed;
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }

@@ -58,9 +58,9 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
     std::string missing = !av ? top : bottom;
     const BenchMeasurement* m = find_measurement(r, missing);
     c.basis = "not measured here: " + missing +
-              (m == nullptr                           ? " was not run"
+              (m == nullptr                        ? " was not run"
                : m->status == BenchStatus::skipped ? " was skipped (" + m->detail + ")"
-                                                    : " did not pass");
+                                                   : " did not pass");
     return c;
   }
   c.ratio = *av / *bv;

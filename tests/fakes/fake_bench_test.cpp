@@ -44,10 +44,7 @@ class FakeBench : public ::testing::Test {
     std::ofstream(scenario) << healthy.str() << "\n" << extra << "\n";
     std::string line = "LD_LIBRARY_PATH=" + shell_quote(lib_path) +
                        " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
-                       shell_quote(GPUDOCTOR_BINARY) +
-                       " --json bench --quick --no-history --sgemm-size 96 --conv-batch 1 --gpu-gemm-size 64"
-                       " --gpu-copy-mib 1 --host-copy-mib 1 --gpu-conv-shape 1,4,8,4 " +
-                       flags;
+                       shell_quote(GPUDOCTOR_BINARY) + " --json bench --quick --no-history " + sizes_ + " " + flags;
     // A whole quick bench (every CPU and GPU figure, each in its own child) under ASan on a loaded
     // 2-core machine passed 60 s once (8 s unloaded); the deadline guards a hang, not speed.
     auto r = run_shell(line, std::chrono::minutes(4));
@@ -64,6 +61,9 @@ class FakeBench : public ::testing::Test {
   }
 
   fs::path dir_;
+  /// Small sizes, unless a test gives its own.
+  std::string sizes_ =
+      "--sgemm-size 96 --conv-batch 1 --gpu-gemm-size 64 --gpu-copy-mib 1 --host-copy-mib 1 --gpu-conv-shape 1,4,8,4";
 };
 
 TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
@@ -308,7 +308,9 @@ TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks)
                         << name << "\ncc = " << cc << "\n[cublas]\nversion = 120402\n";
     return bench("", "--gpu-only --only gemm_", GPUDOCTOR_FAKE_LIB_DIR, base.string());
   };
-  auto detail = [](const nlohmann::json* m) { return m == nullptr ? std::string() : (*m)["detail"].get<std::string>(); };
+  auto detail = [](const nlohmann::json* m) {
+    return m == nullptr ? std::string() : (*m)["detail"].get<std::string>();
+  };
   auto t4 = card("Tesla T4", "7.5");
   ASSERT_TRUE(t4.json.is_object());
   EXPECT_EQ(t4.exit_code, 0) << "a card without TF32 is no failure: " << t4.out;
@@ -342,6 +344,57 @@ TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks)
   ASSERT_TRUE(ampere.json.is_object());
   EXPECT_EQ((*figure(ampere, "gpu0.gemm_tf32"))["status"], "ok");
   EXPECT_EQ(detail(figure(ampere, "gpu0.gemm_bf16")).find("tensor cores"), std::string::npos);
+}
+
+// --full asks for three 4 GiB arrays and a 16384^3 GEMM, which a 12 GB card cannot hold: a
+// figure's buffers shrink to 80 % of the free device memory (the fake card's memory_total_bytes,
+// which its cuMemAlloc_v2 enforces and cuMemGetInfo_v2 reports), and the detail says so.
+TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
+  auto card = [&](unsigned long long bytes, const std::string& flags) {
+    fs::path base = dir_ / ("card-" + std::to_string(bytes) + ".ini");
+    std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
+                           "driver_version = 12040\ndevice_count = 1\n[device]\nname = NVIDIA A100-SXM4-80GB\n"
+                           "cc = 8.0\nmemory_total_bytes = "
+                        << bytes << "\n[cublas]\nversion = 120402\n";
+    return bench("", "--gpu-only " + flags, GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  };
+  auto detail = [](const nlohmann::json* m) {
+    return m == nullptr ? std::string() : (*m)["detail"].get<std::string>();
+  };
+  sizes_ = "--gpu-conv-shape 1,4,8,4";  // each run below gives the sizes it shrinks
+  // 5 MiB: 4 MiB usable. Copy's two 4 MiB arrays -> 2 MiB each, the triad's three -> 1 MiB (three
+  // of 2 MiB would not fit the card), an 8 MiB host copy -> 4 MiB.
+  auto small = card(5ULL << 20, "--only copy,triad,h2d_pinned --gpu-copy-mib 4 --host-copy-mib 8");
+  ASSERT_TRUE(small.json.is_object());
+  EXPECT_EQ(small.exit_code, 0) << small.out;
+  for (auto [key, each] :
+       {std::pair{"gpu0.copy", "over 2 MiB per array"}, std::pair{"gpu0.triad", "over 1 MiB per array"}}) {
+    const auto* m = figure(small, key);
+    ASSERT_NE(m, nullptr) << small.out;
+    EXPECT_EQ((*m)["status"], "ok") << detail(m);
+    EXPECT_NE(detail(m).find(each), std::string::npos) << detail(m);
+    EXPECT_NE(detail(m).find("4 MiB per array did not fit in the 4 MiB it may use"), std::string::npos) << detail(m);
+  }
+  const auto* h2d = figure(small, "gpu0.h2d_pinned");
+  ASSERT_NE(h2d, nullptr);
+  EXPECT_EQ((*h2d)["status"], "ok") << detail(h2d);
+  EXPECT_NE(detail(h2d).find("host -> device 4 MiB"), std::string::npos) << detail(h2d);
+  // 1 MiB: a 512^3 GEMM needs 3 MiB in FP32 and 1.5 MiB in FP16; both become 256^3.
+  auto tiny = card(1ULL << 20, "--only gemm_fp32,gemm_fp16 --gpu-gemm-size 512");
+  ASSERT_TRUE(tiny.json.is_object());
+  EXPECT_EQ(tiny.exit_code, 0) << tiny.out;
+  for (const char* key : {"gpu0.gemm_fp32", "gpu0.gemm_fp16"}) {
+    const auto* m = figure(tiny, key);
+    ASSERT_NE(m, nullptr) << tiny.out;
+    EXPECT_EQ((*m)["status"], "ok") << detail(m);
+    EXPECT_NE(detail(m).find("cublasGemmEx 256^3"), std::string::npos) << detail(m);
+    EXPECT_NE(detail(m).find("512^3 did not fit"), std::string::npos) << detail(m);
+  }
+  // A card with room: as asked, and no word about it.
+  auto roomy = card(1ULL << 30, "--only copy,gemm_fp32 --gpu-copy-mib 4 --gpu-gemm-size 64");
+  ASSERT_TRUE(roomy.json.is_object());
+  EXPECT_NE(detail(figure(roomy, "gpu0.copy")).find("over 4 MiB per array"), std::string::npos);
+  EXPECT_EQ(roomy.out.find("did not fit"), std::string::npos) << roomy.out;
 }
 
 TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {

@@ -110,6 +110,7 @@ FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include "fake_runtime.hpp"
 
@@ -125,6 +126,7 @@ struct FakeContext {
   int device;
 };
 FakeContext g_contexts[16];
+FakeContext* g_current_context = nullptr;
 int g_module_tag = 0;
 int g_function_tag = 0;
 int g_stream_tag = 0;
@@ -184,8 +186,9 @@ FAKE_API CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
 FAKE_API CUresult cuDevicePrimaryCtxRelease_v2(int) {
   return kSuccess;
 }
-FAKE_API CUresult cuCtxSetCurrent(void*) {
+FAKE_API CUresult cuCtxSetCurrent(void* context) {
   FAKE_CALL("cuCtxSetCurrent");
+  g_current_context = static_cast<FakeContext*>(context);
   return kSuccess;
 }
 FAKE_API CUresult cuCtxSynchronize() {
@@ -193,16 +196,44 @@ FAKE_API CUresult cuCtxSynchronize() {
   return kSuccess;
 }
 
+// A device whose [device] memory_total_bytes is set has that much: cuMemAlloc_v2 refuses what
+// would pass it (CUDA_ERROR_OUT_OF_MEMORY) and cuMemGetInfo_v2 says what is left. The device is
+// the current context's (bench's and verify's children use one each).
+namespace {
+std::map<CUdeviceptr, size_t> g_allocated;
+size_t g_allocated_bytes = 0;
+unsigned long long device_memory_total() {
+  const int device = g_current_context != nullptr ? g_current_context->device : 0;
+  const auto& devices = s().devices;
+  return device >= 0 && static_cast<size_t>(device) < devices.size() ? devices[device].memory_total_bytes : 0;
+}
+}  // namespace
 FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
   FAKE_CALL("cuMemAlloc_v2");
+  const unsigned long long total = device_memory_total();
+  if (total != 0 && g_allocated_bytes + bytes > total) return kOutOfMemory;
   void* p = std::malloc(bytes == 0 ? 1 : bytes);
   if (p == nullptr) return kOutOfMemory;
   *pointer = reinterpret_cast<std::uintptr_t>(p);
+  g_allocated[*pointer] = bytes;
+  g_allocated_bytes += bytes;
   return kSuccess;
 }
 FAKE_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
   FAKE_CALL("cuMemFree_v2");
+  if (auto it = g_allocated.find(pointer); it != g_allocated.end()) {
+    g_allocated_bytes -= it->second;
+    g_allocated.erase(it);
+  }
   std::free(fake_driver::host<void>(pointer));
+  return kSuccess;
+}
+FAKE_API CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes) {
+  FAKE_CALL("cuMemGetInfo_v2");
+  if (free_bytes == nullptr || total_bytes == nullptr) return kInvalidValue;
+  const unsigned long long total = device_memory_total();
+  *total_bytes = total != 0 ? total : 80ULL << 30;  // unset: an 80 GB card
+  *free_bytes = *total_bytes - std::min<size_t>(*total_bytes, g_allocated_bytes);
   return kSuccess;
 }
 FAKE_API CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void* from, size_t bytes) {

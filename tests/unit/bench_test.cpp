@@ -151,6 +151,27 @@ TEST(BenchMath, SampledGemmCheckReadsEveryPanelOfColumns) {
   }
 }
 
+// --full on a 12 GB card: the 16384^3 FP32 GEMM (3 GiB) fits, the triad's three 4 GiB arrays do
+// not and shrink to whole MiB that do; an unknown free size shrinks nothing.
+TEST(BenchMath, FiguresShrinkToTheDeviceMemoryTheyMayUse) {
+  constexpr std::uint64_t kGiB = 1ULL << 30;
+  const std::uint64_t usable = usable_device_memory(11 * kGiB);  // 8.8 GiB
+  EXPECT_EQ(usable, 11 * kGiB / 10 * 8);
+  EXPECT_EQ(gemm_n_that_fits(16384, 12, usable), 16384);
+  EXPECT_EQ(array_bytes_that_fit(4LL << 30, 3, usable), (static_cast<long long>(usable / 3) >> 20) << 20);
+  EXPECT_LE(3 * array_bytes_that_fit(4LL << 30, 3, usable), static_cast<long long>(usable));
+  EXPECT_EQ(array_bytes_that_fit(4LL << 30, 2, usable), 4LL << 30) << "copy's two arrays fit";
+  // A 2 GiB card: FP32 GEMM at 12 bytes per element of N^2 gives sqrt(1.6 GiB / 12) = 11,965 -> 11,776.
+  const std::uint64_t small = usable_device_memory(2 * kGiB);
+  EXPECT_EQ(gemm_n_that_fits(16384, 12, small), 11776);
+  EXPECT_LE(11776.0 * 11776 * 12, static_cast<double>(small));
+  EXPECT_EQ(gemm_n_that_fits(4096, 12, small), 4096) << "never grows";
+  EXPECT_EQ(gemm_n_that_fits(16384, 12, 1000), 256) << "not below 256: such a card fails the figure";
+  EXPECT_EQ(array_bytes_that_fit(4LL << 30, 3, 1000), 1LL << 20);
+  EXPECT_EQ(gemm_n_that_fits(16384, 12, 0), 16384) << "unknown: as asked";
+  EXPECT_EQ(array_bytes_that_fit(4LL << 30, 3, 0), 4LL << 30);
+}
+
 // TF32: the GPU rounds FP32 inputs to 10 mantissa bits. That error enters once per product, so
 // the check allows 2 * 2^-11 * sum|a||b| beside the FP32 accumulation's K*u: a right TF32 result
 // passes, and the same result fails a plain FP32 bound.

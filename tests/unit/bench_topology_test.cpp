@@ -82,7 +82,8 @@ TEST(BenchFp8, E4m3EncodingIsTheNearestCodeEverywhere) {
   }
   EXPECT_EQ(float_to_e4m3(-0.0F), 0x80);
   EXPECT_EQ(float_to_e4m3(-NAN), 0x7F);
-  for (int c = 0; c <= 0x7E; ++c) EXPECT_EQ(e4m3_to_float(static_cast<std::uint8_t>(c)), values[static_cast<size_t>(c)]);
+  for (int c = 0; c <= 0x7E; ++c)
+    EXPECT_EQ(e4m3_to_float(static_cast<std::uint8_t>(c)), values[static_cast<size_t>(c)]);
 }
 
 // The per-element bound with a 14-bit accumulator grows with K faster than a random-sign result:

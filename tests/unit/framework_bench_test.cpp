@@ -55,9 +55,8 @@ testing::RunResult run_script_checks(const std::string& checks) {
   std::string script = framework_bench_script();
   const size_t dispatch = script.find("try:\n    {\"pytorch\"");
   EXPECT_NE(dispatch, std::string::npos);
-  auto dir = std::filesystem::temp_directory_path() /
-             ("gpudoctor-script-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  auto dir = std::filesystem::temp_directory_path() / ("gpudoctor-script-" + std::to_string(::getpid()) + "-" +
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "script.py") << script.substr(0, dispatch) << checks;
   auto config = framework_bench_config_json(framework_bench_config("default"));

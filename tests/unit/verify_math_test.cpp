@@ -38,7 +38,8 @@ TEST(VerifyMath, EveryHalfDecodesToItsValueAndBack) {
     const auto code = static_cast<std::uint16_t>(h);
     const std::uint32_t exp = (h >> 10) & 0x1FU;
     const std::uint32_t mant = h & 0x3FFU;
-    const double magnitude = exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1.0 + mant / 1024.0, static_cast<int>(exp) - 15);
+    const double magnitude =
+        exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1.0 + mant / 1024.0, static_cast<int>(exp) - 15);
     const float got = half_to_float(code);
     if (exp == 31) {
       EXPECT_EQ(std::isnan(got), mant != 0) << h;
