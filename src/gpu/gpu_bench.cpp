@@ -327,10 +327,10 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   // A and B (1 byte each in FP8, 2 in FP16/BF16) and C (FP32 for FP8), beside a workspace of up
   // to 32 MiB. The 256s gemm_n_that_fits keeps are multiples of 16.
   const int asked = n;
-  const std::uint64_t free_for_lt = r.usable_memory();
-  const std::uint64_t usable = free_for_lt > (32ULL << 20) ? free_for_lt - (32ULL << 20) : (free_for_lt != 0 ? 1 : 0);
+  const std::uint64_t may_use = r.usable_memory();
+  const std::uint64_t usable = may_use > (32ULL << 20) ? may_use - (32ULL << 20) : (may_use != 0 ? 1 : 0);
   n = gemm_n_that_fits(n, 6.0, usable);  // FP8: 1 + 1 + 4 bytes per element; FP16, BF16: 2 + 2 + 2
-  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", usable);
+  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", may_use);
   auto loaded = load_cublaslt(r.names("cublasLt", {"libcublasLt.so"}));
   if (!loaded) {
     r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;
@@ -669,6 +669,15 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   // NCHW: cuDNN 9.14 on an H200 refused every legacy FP16 NCHW algorithm, 2026-12-04), the first
   // candidate whose workspace query succeeds runs; "not supported" moves on to the next, any other
   // error is the figure's failure.
+  // At most 1 GiB of workspace, and no more than the card has left beside the three tensors.
+  const std::uint64_t tensor_bytes =
+      (static_cast<std::uint64_t>(sh.n) * sh.c * sh.h * sh.w + static_cast<std::uint64_t>(sh.k) * sh.c * sh.r * sh.s +
+       static_cast<std::uint64_t>(sh.n) * sh.k * sh.out_h() * sh.out_w()) *
+      (half ? 2 : 4);
+  const std::uint64_t may_use = r.usable_memory();
+  const std::uint64_t workspace_limit =
+      may_use == 0 ? 1ULL << 30
+                   : std::min<std::uint64_t>(1ULL << 30, may_use > tensor_bytes ? may_use - tensor_bytes : 0);
   size_t from_heuristic = 0;
   int format = kCudnnTensorNchw;
   int algo = -1;
@@ -691,7 +700,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
       const int candidate = candidates[i];
       if (ok("cudnnGetConvolutionForwardWorkspaceSize",
              api.fwd_workspace(handle, x_desc, w_desc, conv, y_desc, candidate, &ws_bytes))) {
-        if (ws_bytes <= (1ULL << 30)) {
+        if (ws_bytes <= workspace_limit) {
           algo = candidate;
           rank = i;
           break;

@@ -355,7 +355,7 @@ TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
     std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
                            "driver_version = 12040\ndevice_count = 1\n[device]\nname = NVIDIA A100-SXM4-80GB\n"
                            "cc = 8.0\nmemory_total_bytes = "
-                        << bytes << "\n[cublas]\nversion = 120402\n";
+                        << bytes << "\n[cublas]\nversion = 120402\n[cudnn]\nprecomputed_workspace_mib = 8\n";
     return bench("", "--gpu-only " + flags, GPUDOCTOR_FAKE_LIB_DIR, base.string());
   };
   auto detail = [](const nlohmann::json* m) {
@@ -364,7 +364,7 @@ TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
   sizes_ = "--gpu-conv-shape 1,4,8,4";  // each run below gives the sizes it shrinks
   // 5 MiB: 4 MiB usable. Copy's two 4 MiB arrays -> 2 MiB each, the triad's three -> 1 MiB (three
   // of 2 MiB would not fit the card), an 8 MiB host copy -> 4 MiB.
-  auto small = card(5ULL << 20, "--only copy,triad,h2d_pinned --gpu-copy-mib 4 --host-copy-mib 8");
+  auto small = card(5ULL << 20, "--only copy,triad,h2d_pinned,conv_fp32 --gpu-copy-mib 4 --host-copy-mib 8");
   ASSERT_TRUE(small.json.is_object());
   EXPECT_EQ(small.exit_code, 0) << small.out;
   for (auto [key, each] :
@@ -379,6 +379,12 @@ TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
   ASSERT_NE(h2d, nullptr);
   EXPECT_EQ((*h2d)["status"], "ok") << detail(h2d);
   EXPECT_NE(detail(h2d).find("host -> device 4 MiB"), std::string::npos) << detail(h2d);
+  // The convolution's workspace too: the heuristic's first wants 8 MiB, the next 4 KiB.
+  const auto* conv = figure(small, "gpu0.conv_fp32");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ((*conv)["status"], "ok") << detail(conv);
+  EXPECT_NE(detail(conv).find("passed over: implicit precomputed GEMM in NCHW (a 8 MiB workspace)"), std::string::npos)
+      << detail(conv);
   // 1 MiB: a 512^3 GEMM needs 3 MiB in FP32 and 1.5 MiB in FP16; both become 256^3.
   auto tiny = card(1ULL << 20, "--only gemm_fp32,gemm_fp16 --gpu-gemm-size 512");
   ASSERT_TRUE(tiny.json.is_object());
@@ -391,10 +397,11 @@ TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
     EXPECT_NE(detail(m).find("512^3 did not fit"), std::string::npos) << detail(m);
   }
   // A card with room: as asked, and no word about it.
-  auto roomy = card(1ULL << 30, "--only copy,gemm_fp32 --gpu-copy-mib 4 --gpu-gemm-size 64");
+  auto roomy = card(1ULL << 30, "--only copy,gemm_fp32,conv_fp32 --gpu-copy-mib 4 --gpu-gemm-size 64");
   ASSERT_TRUE(roomy.json.is_object());
   EXPECT_NE(detail(figure(roomy, "gpu0.copy")).find("over 4 MiB per array"), std::string::npos);
   EXPECT_EQ(roomy.out.find("did not fit"), std::string::npos) << roomy.out;
+  EXPECT_EQ(roomy.out.find("workspace)"), std::string::npos) << "8 MiB of workspace fits: " << roomy.out;
 }
 
 TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {

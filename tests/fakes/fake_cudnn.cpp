@@ -162,7 +162,9 @@ FAKE_API int cudnnGetConvolutionForwardWorkspaceSize(void*, void* x_desc, void*,
                                                      size_t* bytes) {
   FAKE_CALL("cudnnGetConvolutionForwardWorkspaceSize");
   if (refused(*tensor(x_desc), algo)) return kNotSupported;
-  *bytes = 4096;
+  // [cudnn] precomputed_workspace_mib = N: implicit precomputed GEMM (1) asks for N MiB.
+  const long long mib = fake_driver::number("cudnn", "precomputed_workspace_mib", 0);
+  *bytes = algo == 1 && mib > 0 ? static_cast<size_t>(mib) << 20 : 4096;
   return kSuccess;
 }
 FAKE_API int cudnnGetConvolutionBackwardDataWorkspaceSize(void*, void*, void*, void*, void*, int, size_t* bytes) {
