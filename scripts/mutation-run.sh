@@ -155,7 +155,7 @@ framework-oom-not-retried	src/gpu/framework_bench.cpp	            if per_gpu_bat
 framework-oom-batch-not-followed	src/gpu/framework_bench.cpp	                f["batch"] = cfg["gpu_batch"]	                f["batch"] = f["batch"]
 bench-triad-fits-two-arrays	src/gpu/gpu_bench.cpp	  bytes = array_bytes_that_fit(bytes, triad ? 3 : 2, usable);	  bytes = array_bytes_that_fit(bytes, 2, usable);
 bench-gemm-not-shrunk	src/gpu/bench_math.cpp	  if (need(n) <= static_cast<double>(usable)) return n;	  if (need(n) <= static_cast<double>(usable) * 4) return n;
-bench-conv-workspace-unbounded	src/gpu/gpu_bench.cpp	        if (ws_bytes <= workspace_limit) {	        if (ws_bytes <= (1ULL << 30)) {
+bench-conv-workspace-unbounded	src/gpu/gpu_bench.cpp	        if (ws_bytes <= workspace_limit) {	        if (ws_bytes <= workspace_limit + (1ULL << 30)) {
 EOF
 }
 

@@ -271,16 +271,29 @@ float e4m3_to_float(std::uint8_t v) {
   return kValues[v];
 }
 
-double nvlink_gbps_per_link(unsigned version) {
-  switch (version) {
+// NVML's nvmlDeviceGetNvLinkVersion answers with nvmlNvlinkVersion_t, not the generation: 1 is
+// NVLink 1.0, 2 is 2.0, 3 is 2.2, 4 is 3.0, 5 is 3.1, 6 is 4.0, 7 is 5.0 (NVML's enum; an A100 and
+// an RTX 3090 both answer 5: hwloc#658, nvtop#469).
+std::string nvlink_version_name(unsigned nvml_version) {
+  static const char* const names[] = {"", "1.0", "2.0", "2.2", "3.0", "3.1", "4.0", "5.0"};
+  return nvml_version < std::size(names) ? names[nvml_version] : "";
+}
+
+double nvlink_gbps_per_link(unsigned nvml_version, int cc_major, int cc_minor) {
+  switch (nvml_version) {
     case 1:
-      return 20;  // P100: 160 GB/s over 4 links
+      return 20;  // P100: 160 GB/s over 4 links, both ways
     case 2:
     case 3:
+    case 6:
+      return 25;  // V100 300/6, H100 900/18, both ways: 50 GB/s per link, 25 one way
     case 4:
-      return 25;  // V100 300/6, A100 600/12, H100 900/18: 50 GB/s per link both ways
     case 5:
-      return 50;  // B200: 1800 over 18
+      // A100 (GA100, CC 8.0): 600/12, 25 one way. GA102 (CC 8.6: RTX 3090, A6000, A40): 112.5 GB/s
+      // over 4 links both ways (GA102 whitepaper), 14.0625 one way.
+      return cc_major == 8 && cc_minor == 6 ? 14.0625 : 25;
+    case 7:
+      return 50;  // B200: 1800/18
     default:
       return 0;
   }

@@ -102,10 +102,14 @@ inline constexpr double kFp8MaxRelativeError = 0.05;
 /// 1 for a zero result, NaN for a NaN.
 double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples);
 
-/// Per-direction bandwidth, GB/s, of one NVLink of NVML's version `version` (nvmlDeviceGetNvLinkVersion),
-/// 0 when unknown. From NVIDIA's per-GPU totals (bidirectional) over its link count: V100 300 GB/s
-/// over 6 links (2.x), A100 600 over 12 (3.x), H100/H200 900 over 18 (4.0), B200 1800 over 18 (5.0).
-double nvlink_gbps_per_link(unsigned version);
+/// The NVLink generation ("3.1") of NVML's nvmlDeviceGetNvLinkVersion answer, which is the enum
+/// nvmlNvlinkVersion_t (5 is NVLink 3.1), not the generation; "" when unknown.
+std::string nvlink_version_name(unsigned nvml_version);
+/// Per-direction bandwidth, GB/s, of one NVLink of NVML's version enum on a device of compute
+/// capability `cc_major`.`cc_minor`, 0 when unknown. From NVIDIA's per-GPU totals (bidirectional)
+/// over its link count: P100 160 GB/s over 4 links (1.0), V100 300 over 6 (2.x), A100 600 over 12
+/// (3.x), GA102 112.5 over 4 (3.x at CC 8.6), H100/H200 900 over 18 (4.0), B200 1800 over 18 (5.0).
+double nvlink_gbps_per_link(unsigned nvml_version, int cc_major, int cc_minor);
 /// Per-direction bandwidth, GB/s, of a PCIe link of generation `gen` and `width` lanes after line
 /// encoding (8b/10b for gen 1-2, 128b/130b for gen 3-5): gen3 x16 = 15.75. 0 when unknown.
 double pcie_link_gbps(unsigned gen, unsigned width);

@@ -181,9 +181,19 @@ BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
       const unsigned version = direct > 0 ? direct_version : switch_version;
       if (bonded > 0) {
         t.links[i][j] = "NV" + std::to_string(bonded);
-        const double per_link = nvlink_gbps_per_link(version);
+        int cc_major = 0;
+        int cc_minor = 0;
+        if (api.device_compute_capability == nullptr || a == nullptr ||
+            api.device_compute_capability(a, &cc_major, &cc_minor) != kNvmlSuccess) {
+          cc_major = cc_minor = 0;
+        }
+        const double per_link = nvlink_gbps_per_link(version, cc_major, cc_minor);
+        const std::string generation = nvlink_version_name(version);
         t.link_gbps[i][j] = bonded * per_link;
-        t.link_basis[i][j] = std::to_string(bonded) + " NVLink" + (version > 0 ? " " + std::to_string(version) : "") +
+        t.link_basis[i][j] = std::to_string(bonded) + " NVLink" +
+                             (!generation.empty() ? " " + generation
+                              : version > 0       ? " (NVML version " + std::to_string(version) + ")"
+                                                  : std::string()) +
                              " link(s)" + (direct > 0 ? "" : " through NVSwitch") +
                              (per_link > 0 ? " x " + gbps_text(per_link) + " GB/s one way"
                                            : ": no per-link rate known for this NVLink version");

@@ -421,7 +421,7 @@ TEST_F(FakeBench, TopologyOfFourGpusInTwoNvlinkPairs) {
     std::string links;
     for (int l = 0; l < 4; ++l) links += std::string(l == 0 ? "" : " ") + bus[pair];
     gpus += std::string("[device]\nname = NVIDIA H100 80GB HBM3\ncc = 9.0\npci_bus_id = ") + bus[d] +
-            "\nnvlinks = " + links + "\nnvlink_version = 4\nnuma_node = " + std::to_string(d / 2) +
+            "\nnvlinks = " + links + "\nnvlink_version = 6\nnuma_node = " + std::to_string(d / 2) +
             "\npcie_max_gen = 5\npcie_max_width = 16\n";
   }
   const std::string four =
@@ -447,6 +447,8 @@ TEST_F(FakeBench, TopologyOfFourGpusInTwoNvlinkPairs) {
   EXPECT_EQ((*nv)["status"], "ok");
   EXPECT_DOUBLE_EQ((*nv)["ceiling"].get<double>(), 100);
   EXPECT_NE((*nv)["ceiling_source"].get<std::string>().find("NV4"), std::string::npos) << (*nv)["ceiling_source"];
+  EXPECT_NE((*nv)["ceiling_source"].get<std::string>().find("NVLink 4.0 link(s) x 25 GB/s"), std::string::npos)
+      << "NVML's 6 is NVLink 4.0: " << (*nv)["ceiling_source"];
   const auto* sys = figure(r, "gpu3.peer_to_gpu0");
   ASSERT_NE(sys, nullptr);
   EXPECT_NEAR((*sys)["ceiling"].get<double>(), 63.02, 0.01);
@@ -471,7 +473,7 @@ TEST_F(FakeBench, NvswitchLinksAndMissingLinkData) {
     for (int l = 0; l < 18; ++l)
       links += std::string(l == 0 ? "" : " ") + "00000000:C" + std::to_string(l % 4) + ":00.0";
     gpus += "[device]\nname = NVIDIA H100 80GB HBM3\ncc = 9.0\npci_bus_id = 00000000:" + std::to_string(18 + d) +
-            ":00.0\nnvlinks = " + links + "\nnvlink_version = 4\n";
+            ":00.0\nnvlinks = " + links + "\nnvlink_version = 6\n";
   }
   fs::path base = dir_ / "hgx.ini";
   std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\n[cuda]\ndriver_version = 12040\ndevice_count = 2\n"

@@ -433,7 +433,7 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t de
 }
 
 // bench's topology matrix. Per [device]: nvlinks = the far end's PCI bus id of each active link,
-// space-separated (a bus id that is no GPU's stands for an NVSwitch), nvlink_version = 4,
+// space-separated (a bus id that is no GPU's stands for an NVSwitch), nvlink_version = 6 (NVML's enum: NVLink 4.0),
 // numa_node = N and pcie_switch = NAME (the common ancestor: one switch -> SINGLE, one NUMA node ->
 // NODE, else SYSTEM), pcie_max_gen / pcie_max_width. P2P reads are OK over NVLink or within a NUMA
 // node, CHIPSET_NOT_SUPPORTED otherwise.

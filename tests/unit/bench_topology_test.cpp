@@ -117,10 +117,20 @@ TEST(BenchLinks, CeilingsPerLinkKind) {
   EXPECT_NEAR(pcie_link_gbps(2, 8), 4.0, 1e-9);  // 5 GT/s x 8b/10b
   EXPECT_EQ(pcie_link_gbps(0, 16), 0);
   EXPECT_EQ(pcie_link_gbps(7, 16), 0);
-  EXPECT_EQ(nvlink_gbps_per_link(4), 25);  // H100: 900 GB/s both ways over 18 links
-  EXPECT_EQ(nvlink_gbps_per_link(5), 50);
-  EXPECT_EQ(nvlink_gbps_per_link(0), 0);
-  EXPECT_EQ(nvlink_gbps_per_link(99), 0);
+  // NVML answers its enum, not the generation: an A100 (CC 8.0) and an RTX 3090 (CC 8.6) both
+  // answer 5 (NVLink 3.1), an H100 6 (4.0), a B200 7 (5.0).
+  EXPECT_EQ(nvlink_gbps_per_link(5, 8, 0), 25);       // A100: 600 GB/s both ways over 12 links
+  EXPECT_EQ(nvlink_gbps_per_link(5, 8, 6), 14.0625);  // GA102: 112.5 GB/s both ways over 4 links
+  EXPECT_EQ(nvlink_gbps_per_link(6, 9, 0), 25);       // H100: 900 GB/s both ways over 18 links
+  EXPECT_EQ(nvlink_gbps_per_link(7, 10, 0), 50);      // B200: 1800 over 18
+  EXPECT_EQ(nvlink_gbps_per_link(2, 7, 0), 25);       // V100: 300 over 6
+  EXPECT_EQ(nvlink_gbps_per_link(1, 6, 0), 20);       // P100: 160 over 4
+  EXPECT_EQ(nvlink_gbps_per_link(0, 9, 0), 0);
+  EXPECT_EQ(nvlink_gbps_per_link(99, 9, 0), 0);
+  EXPECT_EQ(nvlink_version_name(5), "3.1");
+  EXPECT_EQ(nvlink_version_name(6), "4.0");
+  EXPECT_EQ(nvlink_version_name(7), "5.0");
+  EXPECT_EQ(nvlink_version_name(8), "");
 }
 
 TEST(BenchTopology, NvmlVocabularyAsNvidiaSmiPrintsIt) {
