@@ -156,6 +156,9 @@ framework-oom-batch-not-followed	src/gpu/framework_bench.cpp	                f["
 bench-triad-fits-two-arrays	src/gpu/gpu_bench.cpp	  bytes = array_bytes_that_fit(bytes, triad ? 3 : 2, usable);	  bytes = array_bytes_that_fit(bytes, 2, usable);
 bench-gemm-not-shrunk	src/gpu/bench_math.cpp	  if (need(n) <= static_cast<double>(usable)) return n;	  if (need(n) <= static_cast<double>(usable) * 4) return n;
 bench-conv-workspace-unbounded	src/gpu/gpu_bench.cpp	        if (ws_bytes <= workspace_limit) {	        if (ws_bytes <= workspace_limit + (1ULL << 30)) {
+peak-laptop-matches-desktop	src/kb/knowledge_base.cpp	  if (board.laptop) return nullptr;	  if (board.laptop && key.empty()) return nullptr;
+peak-memory-size-ignored	src/kb/knowledge_base.cpp	    if (p.memory_gb && board.memory_gb && *board.memory_gb != *p.memory_gb) continue;	    if (p.memory_gb && board.memory_gb && *board.memory_gb == 0) continue;
+nvlink-enum-as-generation	src/gpu/bench_math.cpp	    case 7:\n      return 50;  // B200: 1800/18	    case 7:\n      return 0;  // B200: 1800/18
 EOF
 }
 

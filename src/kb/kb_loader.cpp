@@ -543,6 +543,11 @@ void read_gpu_peaks(RowReader& top, KnowledgeBase& kb) {
     GpuPeak p;
     p.name = r.str("name", true).value_or("");
     p.variant = r.text("variant");
+    p.form = r.text("form");
+    if (!p.form.empty() && p.form != "sxm" && p.form != "pcie" && p.form != "nvl") {
+      r.issue(Level::error, "form \"" + p.form + "\" is none of sxm, pcie, nvl");
+    }
+    if (auto gb = r.number("memory_gb")) p.memory_gb = static_cast<int>(*gb);
     p.mem_bw_gbps = r.number("mem_bw_gbps");
     p.fp32_tflops = r.number("fp32_tflops");
     p.tf32_tflops = r.number("tf32_tflops");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <set>
 
 #include "core/text.hpp"
@@ -128,10 +129,52 @@ GpuMatch KnowledgeBase::find_gpu(std::string_view name) const {
   return m;
 }
 
+namespace {
+
+/// What a device name says about its board beyond the model: a laptop part, the form factor, the
+/// memory size (the words normalize_gpu_name drops).
+struct BoardWords {
+  bool laptop = false;
+  std::string form;  ///< "sxm", "pcie", "nvl" or empty
+  std::optional<int> memory_gb;
+};
+
+BoardWords board_words(std::string_view name) {
+  std::string s;
+  for (char c : name.substr(0, 200)) {
+    const auto u = static_cast<unsigned char>(c);
+    s += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ';
+  }
+  BoardWords w;
+  std::string_view previous;
+  for (std::string_view tok : split(s, ' ')) {
+    if (tok.empty()) continue;
+    if (tok == "laptop" || tok == "mobile" || tok == "notebook" || tok == "maxq" || (previous == "max" && tok == "q"))
+      w.laptop = true;
+    if (tok.starts_with("sxm")) w.form = "sxm";
+    if (tok == "pcie" || tok == "nvl") w.form = std::string(tok);
+    size_t digits = 0;
+    while (digits < tok.size() && std::isdigit(static_cast<unsigned char>(tok[digits]))) ++digits;
+    if (digits > 0 && digits <= 4 && (tok.substr(digits) == "gb" || tok.substr(digits) == "g"))
+      w.memory_gb = std::atoi(std::string(tok.substr(0, digits)).c_str());
+    previous = tok;
+  }
+  return w;
+}
+
+}  // namespace
+
 const GpuPeak* KnowledgeBase::find_gpu_peak(std::string_view name) const {
   std::string key = normalize_gpu_name(name);
+  const BoardWords board = board_words(name);
+  // The peaks are a desktop or datacenter board's: a laptop part of the same name is another chip
+  // at other clocks, and a board of another form or memory size has other figures.
+  if (board.laptop) return nullptr;
   for (const GpuPeak& p : gpu_peaks) {
-    if (!key.empty() && p.key == key) return &p;
+    if (key.empty() || p.key != key) continue;
+    if (!p.form.empty() && !board.form.empty() && board.form != p.form) continue;
+    if (p.memory_gb && board.memory_gb && *board.memory_gb != *p.memory_gb) continue;
+    return &p;
   }
   return nullptr;
 }

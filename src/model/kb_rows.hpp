@@ -266,6 +266,10 @@ struct GpuPeak {
   std::string name;     ///< as NVML prints it
   std::string key;      ///< normalised, as GpuModel::key
   std::string variant;  ///< "SXM5 80GB": which board the figures are for
+  /// The board's form ("sxm", "pcie", "nvl"; empty: the model comes in one) and memory (GB; unset:
+  /// one size): a device whose name says another form or size, or a laptop part, is not this board.
+  std::string form;
+  std::optional<int> memory_gb;
   std::optional<double> mem_bw_gbps, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops;
   std::string source;
 };

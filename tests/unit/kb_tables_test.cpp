@@ -34,6 +34,27 @@ TEST(KbTables, BuiltInLoadsWithoutIssues) {
   for (const GpuPeak& p : kb.gpu_peaks) EXPECT_FALSE(p.source.empty()) << p.name;
 }
 
+// A datasheet row is for one board. The name matcher drops "Laptop", "PCIe", "SXM4" and memory
+// sizes (they never decide the compute capability), but they decide the ceilings: a laptop RTX
+// 4090 is another chip with 576 GB/s, an A100 40GB has 1555 GB/s, an H100 PCIe 2000. Those get no
+// ceiling rather than the row's.
+TEST(KbTables, APeakRowIsForItsBoardOnly) {
+  auto files = load_data_files("compat/", "");
+  ASSERT_TRUE(files.has_value());
+  std::vector<KbIssue> issues;
+  KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
+  for (const KbIssue& i : issues) ADD_FAILURE() << i.str();
+  for (const char* same : {"NVIDIA H200", "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA GeForce RTX 4090",
+                           "NVIDIA L40S", "NVIDIA L4"}) {
+    EXPECT_NE(kb.find_gpu_peak(same), nullptr) << same;
+  }
+  for (const char* other :
+       {"NVIDIA GeForce RTX 4090 Laptop GPU", "NVIDIA GeForce RTX 3090 Max-Q", "NVIDIA H100 PCIe", "NVIDIA H100 NVL",
+        "NVIDIA H200 NVL", "NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"}) {
+    EXPECT_EQ(kb.find_gpu_peak(other), nullptr) << other;
+  }
+}
+
 TEST(KbTables, ANegativePeakIsAnError) {
   auto files = load_data_files("compat/", "");
   ASSERT_TRUE(files.has_value());
