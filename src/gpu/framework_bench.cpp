@@ -188,7 +188,9 @@ if cfg.get("dp_platform") == "cpu":  # tests: DDP over gloo, one thread per proc
 else:
     torch.cuda.set_device(rank)
     torch.backends.cudnn.benchmark = True
-    dev, backend, ids = torch.device("cuda", rank), "nccl", [rank]
+    # NCCL where this torch has it; Windows builds do not, and DDP there runs over gloo.
+    backend = "nccl" if torch.distributed.is_nccl_available() else "gloo"
+    dev, ids = torch.device("cuda", rank), [rank]
 if cfg.get("dp_fail_rank") == rank:  # tests: a rank that dies before the group forms
     sys.exit(3)
 torch.distributed.init_process_group(backend, rank=rank, world_size=world)
@@ -279,7 +281,7 @@ def pytorch():
            lambda: sample(make_step(dev, cfg["gpu_batch"], half)), per_gpu_batch=True)
     if n > 1:
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
-               f"{mark}DistributedDataParallel ({'gloo' if on_cpu else 'NCCL'}), one process per "
+               f"{mark}DistributedDataParallel ({'NCCL' if not on_cpu and torch.distributed.is_nccl_available() else 'gloo'}), one process per "
                f"{'rank' if on_cpu else 'GPU'}, {cfg['gpu_batch']} images per {'rank' if on_cpu else 'GPU'}",
                lambda: pytorch_ddp(n))
 JAX_MODEL = r'''

@@ -159,7 +159,15 @@ std::optional<std::vector<float>> time_gemm(Run& r, const std::function<int()>& 
   };
   auto stats = r.time(work, policy, call);
   if (!stats) {
-    if (last != kCublasSuccess) r.fail(std::string(call) + ": " + cublas_status_name(last));
+    if (last == kCublasStatusNotSupported) {
+      // The card or this cuBLAS has no such GEMM (cuBLAS 11.3 refused BF16 on a P100,
+      // pytorch#57773): what it lacks, not a failure of a healthy machine.
+      r.m.status = BenchStatus::skipped;
+      r.m.detail = std::string(call) + ": " + cublas_status_name(last) + " (this cuBLAS has no such GEMM on CC " +
+                   std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor) + ")";
+    } else if (last != kCublasSuccess) {
+      r.fail(std::string(call) + ": " + cublas_status_name(last));
+    }
     return std::nullopt;
   }
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);

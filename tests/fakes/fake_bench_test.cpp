@@ -301,11 +301,12 @@ TEST_F(FakeBench, Fp8IsSkippedWithWhyOnACardWithoutIt) {
 // figure would be the FP32 one under another name, and "BF16 over TF32" a claim about nothing.
 // BF16 runs (cuBLAS emulates it on the CUDA cores) and says so; before Volta, FP16 too.
 TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks) {
-  auto card = [&](const std::string& name, const std::string& cc) {
+  auto card = [&](const std::string& name, const std::string& cc, const std::string& cublas = "") {
     fs::path base = dir_ / ("card-" + cc + ".ini");
     std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\ncuda_driver_version = 12040\n[cuda]\n"
                            "driver_version = 12040\ndevice_count = 1\n[device]\nname = "
-                        << name << "\ncc = " << cc << "\n[cublas]\nversion = 120402\n";
+                        << name << "\ncc = " << cc << "\n[cublas]\nversion = 120402\n"
+                        << cublas;
     return bench("", "--gpu-only --only gemm_", GPUDOCTOR_FAKE_LIB_DIR, base.string());
   };
   auto detail = [](const nlohmann::json* m) {
@@ -339,6 +340,18 @@ TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks)
   ASSERT_TRUE(pascal.json.is_object());
   EXPECT_NE(detail(figure(pascal, "gpu0.gemm_fp16")).find("no tensor cores"), std::string::npos)
       << detail(figure(pascal, "gpu0.gemm_fp16"));
+  // A cuBLAS that refuses BF16 on the card (CUBLAS_STATUS_NOT_SUPPORTED): skipped with why; a
+  // healthy machine does not fail the run for what its card lacks.
+  auto p100 = card("Tesla P100-PCIE-16GB", "6.0", "bf16 = unsupported\n");
+  ASSERT_TRUE(p100.json.is_object());
+  EXPECT_EQ(p100.exit_code, 0) << p100.out;
+  const auto* refused = figure(p100, "gpu0.gemm_bf16");
+  ASSERT_NE(refused, nullptr) << p100.out;
+  EXPECT_EQ((*refused)["status"], "skipped") << detail(refused);
+  EXPECT_NE(detail(refused).find("CUBLAS_STATUS_NOT_SUPPORTED (this cuBLAS has no such GEMM on CC 6.0)"),
+            std::string::npos)
+      << detail(refused);
+  EXPECT_EQ((*figure(p100, "gpu0.gemm_fp16"))["status"], "ok");
 
   auto ampere = card("NVIDIA A100-SXM4-80GB", "8.0");
   ASSERT_TRUE(ampere.json.is_object());

@@ -254,6 +254,9 @@ FAKE_API int cublasGemmEx(void* handle, int ta, int tb, int m, int n, int k, con
       ldc != m || *static_cast<const float*>(alpha) != 1 || *static_cast<const float*>(beta) != 0) {
     return kInvalidValue;
   }
+  // [cublas] bf16 = unsupported: CUBLAS_STATUS_NOT_SUPPORTED for BF16, as cuBLAS 11.3 answered on
+  // a P100 (pytorch#57773).
+  if (atype == 14 && fake_driver::setting("cublas", "bf16") == "unsupported") return 15;
   if (atype == 0) {
     multiply<float>(m, n, k, fake_driver::host<float>(a), fake_driver::host<float>(b), fake_driver::host<void>(c), 0,
                     &same);
