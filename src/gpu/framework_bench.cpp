@@ -53,13 +53,43 @@ std::string framework_bench_config_json(const FrameworkBenchConfig& c) {
 const char* framework_bench_script() {
   // The standard library, the framework and numpy. Each figure's error stays with that figure.
   return R"PY(
-import json, math, os, sys, time, traceback
+import json, math, os, sys, threading, time, traceback
 fw, cfg = sys.argv[1], json.loads(sys.argv[2])
 MODEL, IMG, CLASSES = cfg["model"], cfg["image"], 1000
 BLOCKS = {"resnet50": (True, [3, 4, 6, 3]), "resnet18": (False, [2, 2, 2, 2])}[MODEL]
 out = {"framework": fw, "version": None, "model": MODEL, "model_source": None, "gpus": [], "figures": [], "error": None}
+emitted = threading.Lock()
 def emit():
+    """Prints the result once: at the end of the script or from the watchdog, not both."""
+    if not emitted.acquire(blocking=False):
+        return False
     print("GPUDOCTOR-RESULT " + json.dumps(out), flush=True)
+    return True
+children = []  # processes the script started (DDP ranks): the watchdog ends them
+def watchdog(seconds):
+    """A step that never returns (NCCL waiting for a peer that cannot reach it, a driver stuck in a
+    kernel) must not cost the figures already measured: shortly before the parent's deadline the
+    figure in progress is marked as timed out, the rest is printed, and the script ends."""
+    time.sleep(seconds)
+    for f in out["figures"]:
+        if not f["times"] and f["error"] is None:
+            f["error"] = f"TimeoutError: did not finish within {seconds:.0f} s (the framework deadline is " \
+                         f"{cfg['deadline_s']:.0f} s: --framework-timeout-ms)"
+    for p in children:
+        try:
+            p.kill()
+        except Exception:
+            pass
+    try:
+        if not emit():
+            time.sleep(10)  # the script is printing its own result: let it finish
+    finally:
+        os._exit(0)
+if cfg.get("deadline_s"):
+    # The result must be out before the parent kills the interpreter: a fifth of the deadline,
+    # at most 30 s, is left for that.
+    threading.Thread(target=watchdog, args=(cfg["deadline_s"] - min(30.0, cfg["deadline_s"] / 5),),
+                     daemon=True).start()
 SAMPLE_SRC = r'''
 def sample(step):
     """Untimed warm-up (compilation, autotuning), then timed steps until the policy is met; each
@@ -220,6 +250,7 @@ def pytorch_ddp(ranks):
                        MASTER_PORT=str(port))
             outs.append(tempfile.TemporaryFile("w+"))
             procs.append(subprocess.Popen([sys.executable, "-c", code, json.dumps(cfg)], env=env, stdout=outs[-1]))
+            children.append(procs[-1])
         while True:
             codes = [p.poll() for p in procs]  # every one: any() would stop at the first running
             if None not in codes or any(c not in (None, 0) for c in codes):
@@ -569,7 +600,7 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
                std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
                std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
     if (std::string error = text(f, "error", 600); !error.empty()) {
-      m.status = BenchStatus::failed;
+      m.status = error.starts_with("TimeoutError") ? BenchStatus::timeout : BenchStatus::failed;
       m.detail += ": " + error;
       run.measurements.push_back(std::move(m));
       continue;
@@ -607,8 +638,12 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
 FrameworkBenchRun run_framework_bench(const ProcessRunner& runner, const FrameworkTarget& target,
                                       const FrameworkBenchConfig& config, std::chrono::milliseconds deadline) {
   long long elapsed_ms = 0;
-  auto output = run_framework_script(runner, target, framework_bench_script(), {framework_bench_config_json(config)},
-                                     deadline, elapsed_ms);
+  // The script's watchdog prints what it has before this deadline ends it.
+  json script_config = json::parse(framework_bench_config_json(config));
+  if (!script_config.contains("deadline_s"))
+    script_config["deadline_s"] = static_cast<double>(deadline.count()) / 1000.0;
+  auto output =
+      run_framework_script(runner, target, framework_bench_script(), {script_config.dump()}, deadline, elapsed_ms);
   return framework_bench_from_output(target, config, output, elapsed_ms);
 }
 

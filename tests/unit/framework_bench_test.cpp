@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "model/bench_report.hpp"
 #include "render/bench_render.hpp"
@@ -51,7 +53,7 @@ TEST(FrameworkBench, QuickIsASmallerModelAndTheConfigReachesTheScript) {
 // the script's own definitions (no framework needed).
 /// Runs the script's definitions (everything before it dispatches on the framework) followed by
 /// `checks`, a Python snippet that asserts and prints "checked" at its end.
-testing::RunResult run_script_checks(const std::string& checks) {
+testing::RunResult run_script_checks(const std::string& checks, const std::string& test_config = "") {
   std::string script = framework_bench_script();
   const size_t dispatch = script.find("try:\n    {\"pytorch\"");
   EXPECT_NE(dispatch, std::string::npos);
@@ -59,9 +61,12 @@ testing::RunResult run_script_checks(const std::string& checks) {
                                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "script.py") << script.substr(0, dispatch) << checks;
-  auto config = framework_bench_config_json(framework_bench_config("default"));
-  auto r = testing::run_shell("python3 " + testing::shell_quote((dir / "script.py").string()) + " pytorch " +
-                              testing::shell_quote(config));
+  FrameworkBenchConfig c = framework_bench_config("default");
+  c.test_config = test_config;
+  auto config = framework_bench_config_json(c);
+  auto r = testing::run_shell(
+      "python3 " + testing::shell_quote((dir / "script.py").string()) + " pytorch " + testing::shell_quote(config),
+      std::chrono::seconds(60));
   std::filesystem::remove_all(dir);
   return r;
 }
@@ -139,6 +144,54 @@ print("checked")
 )PY");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("checked"), std::string::npos) << r.out << r.err;
+}
+
+// A step that never returns (NCCL waiting for a peer, a driver stuck) must not cost the figures
+// already measured: the script's watchdog marks the figure in progress as timed out, ends the
+// processes it started, and prints the rest before the parent's deadline, which reads it as a
+// timeout of that figure alone.
+TEST(FrameworkBench, AHungStepTimesOutAloneAndTheFiguresBeforeItStay) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_script_checks(R"PY(
+import subprocess
+figure("resnet50_fp32.cpu", 8, "16 threads", lambda: ([0.5, 0.5], [2.0, 1.0]))
+rank = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+children.append(rank)
+print("CHILD", rank.pid, flush=True)
+def hang():
+    time.sleep(120)
+figure("resnet50_fp32.gpu0", 64, "FP32", hang, per_gpu_batch=True)
+print("not reached")
+)PY",
+                             R"({"deadline_s": 3})");
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 20) << "the watchdog fires at 2.4 s of a 3 s deadline";
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos) << r.out;
+  const size_t child = r.out.find("CHILD ");
+  ASSERT_NE(child, std::string::npos) << r.out << r.err;
+  const int pid = std::atoi(r.out.c_str() + child + 6);
+  ASSERT_GT(pid, 0);
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    gone = !stat || text.find(") Z ") != std::string::npos;  // reaped, or a zombie being reaped
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(gone) << "the rank the script started outlived it: pid " << pid;
+  FrameworkBenchConfig c = framework_bench_config("default");
+  auto run =
+      framework_bench_from_output(kBenchTarget, c, ProcessOutput{.exit_code = 0, .out = r.out, .err = r.err}, 3000);
+  const BenchMeasurement* cpu = by_key(run, "pytorch.resnet50_fp32.cpu");
+  ASSERT_NE(cpu, nullptr) << r.out;
+  EXPECT_EQ(cpu->status, BenchStatus::ok);
+  const BenchMeasurement* gpu = by_key(run, "pytorch.resnet50_fp32.gpu0");
+  ASSERT_NE(gpu, nullptr) << r.out;
+  EXPECT_EQ(gpu->status, BenchStatus::timeout) << gpu->detail;
+  EXPECT_NE(gpu->detail.find("did not finish within 2 s (the framework deadline is 3 s"), std::string::npos)
+      << gpu->detail;
 }
 
 TEST(FrameworkBench, StepTimesBecomeImagesPerSecondWithTheLossAsCheck) {
