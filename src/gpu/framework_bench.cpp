@@ -294,7 +294,9 @@ def pytorch():
         return
     dev = torch.device("cpu") if on_cpu else torch.device("cuda", 0)
     mark = "test mode, on the CPU: " if on_cpu else ""
-    scaled = "" if on_cpu else scale_gpu_batch(torch.cuda.get_device_properties(0).total_memory, "GPU memory")
+    # The smallest card's memory: the data-parallel figure runs the same batch on every GPU.
+    scaled = "" if on_cpu else scale_gpu_batch(min(torch.cuda.get_device_properties(i).total_memory for i in range(n)),
+                                               "GPU memory" + (" on the smallest GPU" if n > 1 else ""))
     tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
     layout = "NCHW" if on_cpu else "channels_last"
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}{scaled}",
@@ -401,7 +403,9 @@ def jax_bench():
     scaled = ""
     if cfg.get("dp_platform") != "cpu":
         try:  # what XLA's allocator may use (75 % of the card by default)
-            scaled = scale_gpu_batch((gpus[0].memory_stats() or {}).get("bytes_limit"), "memory JAX may use")
+            limits = [(d.memory_stats() or {}).get("bytes_limit") for d in gpus]
+            scaled = scale_gpu_batch(None if None in limits else min(limits),
+                                     "memory JAX may use" + (" on the smallest GPU" if len(gpus) > 1 else ""))
         except Exception:
             pass
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)" + scaled,

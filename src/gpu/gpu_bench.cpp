@@ -918,6 +918,20 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
     r.fail("ncclCommInitAll: " + nccl_result_text(nccl, rc));
     return finish(r.m);
   }
+  // Each GPU holds a send and a receive buffer of the largest size: at most what the smallest
+  // card may use (--full asks for 4 GiB each, which two 8 GB cards do not hold).
+  std::uint64_t smallest = 0;
+  for (int d = 0; d < count; ++d) {
+    if (r.cuda->ctx_set_current(ctx[static_cast<size_t>(d)]) != kCudaSuccess) continue;
+    const std::uint64_t usable = r.usable_memory();
+    if (usable != 0 && (smallest == 0 || usable < smallest)) smallest = usable;
+  }
+  const long long asked = max_bytes;
+  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest);
+  const std::string shrunk =
+      max_bytes == asked
+          ? std::string()
+          : Run::shrunk_note(std::to_string(asked >> 20) + " MiB per buffer", smallest) + " of the smallest GPU";
   const size_t max_count = static_cast<size_t>(max_bytes) / 4;
   std::vector<CUdeviceptr> send(static_cast<size_t>(count));
   std::vector<CUdeviceptr> recv(static_cast<size_t>(count));
@@ -991,8 +1005,8 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   r.m.status = wrong == 0 ? BenchStatus::ok : BenchStatus::failed;
   char at[96];
   std::snprintf(at, sizeof at, "; busbw at %zu B (algbw %.3g GB/s); ", largest * 4, algbw);
-  r.m.detail =
-      "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs" + at + "sweep, algbw/busbw GB/s: " + sweep;
+  r.m.detail = "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs" + at +
+               "sweep, algbw/busbw GB/s: " + sweep + shrunk;
   r.m.library = "NCCL " + nccl.library.path();
   finish(r.m);
 }

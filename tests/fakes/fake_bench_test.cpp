@@ -417,6 +417,31 @@ TEST_F(FakeBench, FiguresShrinkToTheCardsFreeMemoryAndSaySo) {
   EXPECT_EQ(roomy.out.find("workspace)"), std::string::npos) << "8 MiB of workspace fits: " << roomy.out;
 }
 
+// The all-reduce's send and receive buffers on every GPU fit the smallest card's memory.
+TEST_F(FakeBench, TheAllReduceSweepFitsTheSmallestGpu) {
+  sizes_ = "--gpu-conv-shape 1,4,8,4 --gpu-copy-mib 4";
+  std::string gpus;
+  for (int d = 0; d < 2; ++d) {
+    gpus += "[device]\nname = NVIDIA A100-SXM4-80GB\ncc = 8.0\nmemory_total_bytes = " +
+            std::to_string(d == 0 ? 64ULL << 20 : 5ULL << 20) + "\npci_bus_id = 00000000:" + std::to_string(18 + d) +
+            ":00.0\n";
+  }
+  fs::path base = dir_ / "two.ini";
+  std::ofstream(base) << "[nvml]\ndriver_version = 550.54.15\n[cuda]\ndriver_version = 12040\ndevice_count = 2\n"
+                      << gpus << "[nccl]\nversion = 22304\n";
+  auto r = bench("", "--gpu-only --only allreduce", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  ASSERT_TRUE(r.json.is_object());
+  const auto* m = figure(r, "gpus.allreduce_busbw");
+  ASSERT_NE(m, nullptr) << r.out;
+  EXPECT_EQ((*m)["status"], "ok") << (*m)["detail"];
+  const std::string detail = (*m)["detail"];
+  EXPECT_NE(detail.find("4 MiB per buffer did not fit in the 4 MiB it may use (80 % of the free device memory) of the "
+                        "smallest GPU"),
+            std::string::npos)
+      << detail;
+  EXPECT_NE(detail.find("busbw at 2097152 B"), std::string::npos) << "the sweep's largest size: " << detail;
+}
+
 TEST_F(FakeBench, OnlyThatCannotApplyIsAUsageError) {
   for (const char* flags : {"--cpu-only --only gemm", "--only gemm,,copy", "--framework jax --only gemm"}) {
     auto r = run_shell(shell_quote(GPUDOCTOR_BINARY) + " bench --no-history " + flags);

@@ -198,31 +198,38 @@ FAKE_API CUresult cuCtxSynchronize() {
 
 // A device whose [device] memory_total_bytes is set has that much: cuMemAlloc_v2 refuses what
 // would pass it (CUDA_ERROR_OUT_OF_MEMORY) and cuMemGetInfo_v2 says what is left. The device is
-// the current context's (bench's and verify's children use one each).
+// the current context's; bench's multi-GPU child holds several.
 namespace {
-std::map<CUdeviceptr, size_t> g_allocated;
-size_t g_allocated_bytes = 0;
-unsigned long long device_memory_total() {
-  const int device = g_current_context != nullptr ? g_current_context->device : 0;
+struct Allocation {
+  int device;
+  size_t bytes;
+};
+std::map<CUdeviceptr, Allocation> g_allocated;
+std::map<int, size_t> g_allocated_bytes;  // by device
+int current_device() {
+  return g_current_context != nullptr ? g_current_context->device : 0;
+}
+unsigned long long device_memory_total(int device) {
   const auto& devices = s().devices;
   return device >= 0 && static_cast<size_t>(device) < devices.size() ? devices[device].memory_total_bytes : 0;
 }
 }  // namespace
 FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
   FAKE_CALL("cuMemAlloc_v2");
-  const unsigned long long total = device_memory_total();
-  if (total != 0 && g_allocated_bytes + bytes > total) return kOutOfMemory;
+  const int device = current_device();
+  const unsigned long long total = device_memory_total(device);
+  if (total != 0 && g_allocated_bytes[device] + bytes > total) return kOutOfMemory;
   void* p = std::malloc(bytes == 0 ? 1 : bytes);
   if (p == nullptr) return kOutOfMemory;
   *pointer = reinterpret_cast<std::uintptr_t>(p);
-  g_allocated[*pointer] = bytes;
-  g_allocated_bytes += bytes;
+  g_allocated[*pointer] = Allocation{device, bytes};
+  g_allocated_bytes[device] += bytes;
   return kSuccess;
 }
 FAKE_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
   FAKE_CALL("cuMemFree_v2");
   if (auto it = g_allocated.find(pointer); it != g_allocated.end()) {
-    g_allocated_bytes -= it->second;
+    g_allocated_bytes[it->second.device] -= it->second.bytes;
     g_allocated.erase(it);
   }
   std::free(fake_driver::host<void>(pointer));
@@ -231,9 +238,10 @@ FAKE_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
 FAKE_API CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes) {
   FAKE_CALL("cuMemGetInfo_v2");
   if (free_bytes == nullptr || total_bytes == nullptr) return kInvalidValue;
-  const unsigned long long total = device_memory_total();
+  const int device = current_device();
+  const unsigned long long total = device_memory_total(device);
   *total_bytes = total != 0 ? total : 80ULL << 30;  // unset: an 80 GB card
-  *free_bytes = *total_bytes - std::min<size_t>(*total_bytes, g_allocated_bytes);
+  *free_bytes = *total_bytes - std::min<size_t>(*total_bytes, g_allocated_bytes[device]);
   return kSuccess;
 }
 FAKE_API CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void* from, size_t bytes) {
