@@ -159,6 +159,10 @@ bench-conv-workspace-unbounded	src/gpu/gpu_bench.cpp	        if (ws_bytes <= wor
 peak-laptop-matches-desktop	src/kb/knowledge_base.cpp	  if (board.laptop) return nullptr;	  if (board.laptop && key.empty()) return nullptr;
 peak-memory-size-ignored	src/kb/knowledge_base.cpp	    if (p.memory_gb && board.memory_gb && *board.memory_gb != *p.memory_gb) continue;	    if (p.memory_gb && board.memory_gb && *board.memory_gb == 0) continue;
 nvlink-enum-as-generation	src/gpu/bench_math.cpp	    case 7:\n      return 50;  // B200: 1800/18	    case 7:\n      return 0;  // B200: 1800/18
+bench-gemm-not-supported-fails	src/gpu/gpu_bench.cpp	    if (last == kCublasStatusNotSupported) {	    if (last == kCublasStatusNotSupported && r.cc_major < 0) {
+framework-watchdog-spares-children	src/gpu/framework_bench.cpp	    for p in children:	    for p in children[:0]:
+framework-timeout-as-failed	src/gpu/framework_bench.cpp	      m.status = error.starts_with("TimeoutError") ? BenchStatus::timeout : BenchStatus::failed;	      m.status = BenchStatus::failed;
+bench-allreduce-not-shrunk	src/gpu/gpu_bench.cpp	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest);	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest * 4);
 EOF
 }
 
