@@ -218,6 +218,10 @@ int gemm_n_that_fits(int n, double bytes_per_element, std::uint64_t usable) {
   return std::min(n, std::max(256, side / 256 * 256));
 }
 
+int gemm_n_under_watchdog(int n, bool watchdog) {
+  return watchdog ? std::min(n, 4096) : n;
+}
+
 long long array_bytes_that_fit(long long bytes, int arrays, std::uint64_t usable) {
   if (usable == 0 || arrays <= 0) return bytes;
   const auto each = static_cast<long long>(usable / static_cast<std::uint64_t>(arrays));

@@ -79,6 +79,10 @@ BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, in
 /// The largest N at most `n`, a multiple of 256 (never below 256), whose `bytes_per_element`
 /// (summed over the figure's N x N matrices) fit.
 int gemm_n_that_fits(int n, double bytes_per_element, std::uint64_t usable);
+/// A GEMM's N where a display watchdog ends long kernels (Windows' WDDM resets the driver after
+/// 2 s): at most 4096, one call of 0.14 TFLOP, well under a second even on a laptop part or in
+/// emulated BF16; `n` without a watchdog.
+int gemm_n_under_watchdog(int n, bool watchdog);
 /// Bytes per array at most `bytes`, whole MiB (never below 1 MiB), of which `arrays` fit.
 long long array_bytes_that_fit(long long bytes, int arrays, std::uint64_t usable);
 /// What a figure may use of `free_bytes` on the device: 80 %, the rest left to the libraries'

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "core/text.hpp"
 #include "gpu/bench_kernels.hpp"
@@ -52,6 +54,7 @@ struct Run : ChildLibraries {
   CUcontext ctx = nullptr;
   int cc_major = 0;  ///< the device's compute capability (cuDeviceGetAttribute 75/76)
   int cc_minor = 0;
+  int kernel_timeout = 0;  ///< CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: a display watchdog is on
 
   bool fail(std::string why) {
     m.status = BenchStatus::failed;
@@ -92,6 +95,9 @@ struct Run : ChildLibraries {
             handle)) {
       return false;
     }
+    // A display watchdog (Windows' WDDM, an X server on the GPU) ends a kernel that runs too long.
+    if (cuda->device_attribute(&kernel_timeout, kCuDeviceAttributeKernelExecTimeout, handle) != kCudaSuccess)
+      kernel_timeout = 0;
     return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
            cu("cuCtxSetCurrent", cuda->ctx_set_current, ctx);
   }
@@ -128,6 +134,19 @@ struct Run : ChildLibraries {
     size_t total_bytes = 0;
     if (cuda->mem_get_info == nullptr || cuda->mem_get_info(&free_bytes, &total_bytes) != kCudaSuccess) return 0;
     return usable_device_memory(free_bytes);
+  }
+
+  /// A GEMM's N with a display watchdog on: at most 4096, so that one call (0.14 TFLOP) stays far
+  /// below the 2 s after which Windows resets the driver, even on a laptop part or in emulated
+  /// BF16. `note` gets the words when N is capped.
+  int watchdog_cap(int n, std::string& note) const {
+    const int capped = gemm_n_under_watchdog(n, kernel_timeout != 0);
+    if (capped != n) {
+      note += "; " + std::to_string(n) + "^3 capped at " + std::to_string(capped) +
+              "^3: a display watchdog ends long kernels on this GPU (CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT; "
+              "Windows resets the driver after 2 s)";
+    }
+    return capped;
   }
 
   /// The words a shrunk figure's detail ends with.
@@ -225,6 +244,15 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
                  std::to_string(r.cc_minor) + " card cuBLAS would compute FP32, which gemm_fp32 measures";
     return;
   }
+  if (const char* off = std::getenv("NVIDIA_TF32_OVERRIDE");
+      precision == "tf32" && off != nullptr && std::string_view(off) == "0") {
+    // NVIDIA's libraries turn TF32 off everywhere with it (some clusters set it): the same FP32.
+    r.m.status = BenchStatus::skipped;
+    r.m.detail =
+        "NVIDIA_TF32_OVERRIDE=0 in the environment turns TF32 off in cuBLAS: the figure would be FP32, "
+        "which gemm_fp32 measures";
+    return;
+  }
   std::optional<CublasApi> api;
   send_call_line(r.out, "dlopen cuBLAS");
   auto loaded = load_cublas(r.names("cublas", {"libcublas.so"}));
@@ -247,10 +275,12 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
   int version = 0;
   (void)api->get_version(handle, &version);
   // A, B and C: 4 bytes each in FP32 and TF32, 2 each in FP16 and BF16 (C in the input's type).
+  std::string shrunk;
+  n = r.watchdog_cap(n, shrunk);
   const int asked = n;
   const std::uint64_t usable = r.usable_memory();
   n = gemm_n_that_fits(n, precision == "fp16" || precision == "bf16" ? 6.0 : 12.0, usable);
-  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", usable);
+  if (n != asked) shrunk += Run::shrunk_note(std::to_string(asked) + "^3", usable);
   const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> a = test_values(count, 3);
   std::vector<float> b = test_values(count, 5);
@@ -334,11 +364,13 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   send_call_line(r.out, "dlopen cuBLASLt");
   // A and B (1 byte each in FP8, 2 in FP16/BF16) and C (FP32 for FP8), beside a workspace of up
   // to 32 MiB. The 256s gemm_n_that_fits keeps are multiples of 16.
+  std::string shrunk;
+  n = r.watchdog_cap(n, shrunk);
   const int asked = n;
   const std::uint64_t may_use = r.usable_memory();
   const std::uint64_t usable = may_use > (32ULL << 20) ? may_use - (32ULL << 20) : (may_use != 0 ? 1 : 0);
   n = gemm_n_that_fits(n, 6.0, usable);  // FP8: 1 + 1 + 4 bytes per element; FP16, BF16: 2 + 2 + 2
-  const std::string shrunk = n == asked ? std::string() : Run::shrunk_note(std::to_string(asked) + "^3", may_use);
+  if (n != asked) shrunk += Run::shrunk_note(std::to_string(asked) + "^3", may_use);
   auto loaded = load_cublaslt(r.names("cublasLt", {"libcublasLt.so"}));
   if (!loaded) {
     r.m.status = loaded.error().kind == ErrorKind::not_found ? BenchStatus::skipped : BenchStatus::failed;

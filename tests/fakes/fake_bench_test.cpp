@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -356,6 +357,13 @@ TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks)
   auto ampere = card("NVIDIA A100-SXM4-80GB", "8.0");
   ASSERT_TRUE(ampere.json.is_object());
   EXPECT_EQ((*figure(ampere, "gpu0.gemm_tf32"))["status"], "ok");
+  // NVIDIA_TF32_OVERRIDE=0 turns TF32 off in NVIDIA's libraries: the same FP32 under TF32's name.
+  ::setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
+  auto overridden = card("NVIDIA A100-SXM4-80GB", "8.0");
+  ::unsetenv("NVIDIA_TF32_OVERRIDE");
+  ASSERT_TRUE(overridden.json.is_object());
+  EXPECT_EQ((*figure(overridden, "gpu0.gemm_tf32"))["status"], "skipped");
+  EXPECT_NE(detail(figure(overridden, "gpu0.gemm_tf32")).find("NVIDIA_TF32_OVERRIDE=0"), std::string::npos);
   EXPECT_EQ(detail(figure(ampere, "gpu0.gemm_bf16")).find("tensor cores"), std::string::npos);
 }
 

@@ -170,6 +170,11 @@ TEST(BenchMath, FiguresShrinkToTheDeviceMemoryTheyMayUse) {
   EXPECT_EQ(array_bytes_that_fit(4LL << 30, 3, 1000), 1LL << 20);
   EXPECT_EQ(gemm_n_that_fits(16384, 12, 0), 16384) << "unknown: as asked";
   EXPECT_EQ(array_bytes_that_fit(4LL << 30, 3, 0), 4LL << 30);
+  // A display watchdog: --full's and the default's GEMMs come down to 4096^3, --quick's stays.
+  EXPECT_EQ(gemm_n_under_watchdog(16384, true), 4096);
+  EXPECT_EQ(gemm_n_under_watchdog(8192, true), 4096);
+  EXPECT_EQ(gemm_n_under_watchdog(4096, true), 4096);
+  EXPECT_EQ(gemm_n_under_watchdog(16384, false), 16384);
 }
 
 // TF32: the GPU rounds FP32 inputs to 10 mantissa bits. That error enters once per product, so
