@@ -163,6 +163,8 @@ bench-gemm-not-supported-fails	src/gpu/gpu_bench.cpp	    if (last == kCublasStat
 framework-watchdog-spares-children	src/gpu/framework_bench.cpp	    for p in children:	    for p in children[:0]:
 framework-timeout-as-failed	src/gpu/framework_bench.cpp	      m.status = error.starts_with("TimeoutError") ? BenchStatus::timeout : BenchStatus::failed;	      m.status = BenchStatus::failed;
 bench-allreduce-not-shrunk	src/gpu/gpu_bench.cpp	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest);	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest * 4);
+bench-watchdog-not-capped	src/gpu/bench_math.cpp	  return watchdog ? std::min(n, 4096) : n;	  return watchdog ? std::min(n, 8192) : n;
+bench-tf32-override-ignored	src/gpu/gpu_bench.cpp	std::string_view(off) == "0") {	std::string_view(off) == "off") {
 EOF
 }
 
