@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "exact_gemm.hpp"
 #include "gpu/bench_math.hpp"
 #include "gpu/bench_runner.hpp"
 #include "gpu/cpu_bench.hpp"
@@ -129,14 +130,7 @@ TEST(BenchMath, SampledGemmCheckReadsEveryPanelOfColumns) {
   const int m = 5, n = 130, k = 77;
   auto a = test_values(static_cast<size_t>(m) * k, 31);
   auto b = test_values(static_cast<size_t>(k) * n, 32);
-  std::vector<float> c(static_cast<size_t>(m) * n);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int q = 0; q < k; ++q)
-        sum += static_cast<double>(a[static_cast<size_t>(i) * k + q]) * b[static_cast<size_t>(q) * n + j];
-      c[static_cast<size_t>(i) * n + j] = static_cast<float>(sum);
-    }
+  std::vector<float> c = exact_row_major_product(a, b, m, n, k);
   const size_t all = c.size();
   BoundCheck ok = check_gemm_sampled(a.data(), b.data(), c.data(), m, n, k, all, kFloatUnitRoundoff);
   EXPECT_TRUE(ok.passed) << ok.summary;

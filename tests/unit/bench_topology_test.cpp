@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "exact_gemm.hpp"
 #include "gpu/bench_math.hpp"
 #include "gpu/gpu_topology.hpp"
 #include "gpu/verify_math.hpp"
@@ -92,13 +93,7 @@ TEST(BenchFp8, ARelativeErrorCheckCatchesWhatTheLooseBoundPasses) {
   const int m = 4, n = 4, k = 8192;
   auto a = test_values(static_cast<size_t>(m) * k, 7);
   auto b = test_values(static_cast<size_t>(k) * n, 9);
-  std::vector<float> right(static_cast<size_t>(m) * n);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int q = 0; q < k; ++q) sum += double{a[static_cast<size_t>(i) * k + q]} * b[static_cast<size_t>(q) * n + j];
-      right[static_cast<size_t>(i) * n + j] = static_cast<float>(sum);
-    }
+  std::vector<float> right = exact_row_major_product(a, b, m, n, k);
   std::vector<float> zero(right.size(), 0.0F);
   const size_t all = right.size();
   EXPECT_TRUE(check_gemm_sampled(a.data(), b.data(), zero.data(), m, n, k, all, kFp8AccumulateUnitRoundoff, 2.0).passed)
