@@ -150,10 +150,12 @@ size_t check_samples(long long terms) {
   return static_cast<size_t>(std::max(256LL, kBudget / std::max(terms, 1LL)));
 }
 
-BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
-                              double u, double terms_factor, double output_u, double input_u) {
+namespace {
+
+BoundCheck bound_check_of(const std::vector<SampledDot>& dots, const float* c, int k, double u, double terms_factor,
+                          double output_u, double input_u) {
   BoundCheck check;
-  for (const SampledDot& d : sampled_dots(a, b, m, n, k, samples)) {
+  for (const SampledDot& d : dots) {
     check.add(d.at, c[d.at], d.want,
               (terms_factor * k * u + 2 * input_u) * d.magnitude + output_u * std::fabs(d.want) + 1e-30);
   }
@@ -162,16 +164,35 @@ BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, in
   return check;
 }
 
-double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
-                                   size_t samples) {
+double relative_error_of(const std::vector<SampledDot>& dots, const float* c) {
   double error2 = 0;
   double want2 = 0;
-  for (const SampledDot& d : sampled_dots(a, b, m, n, k, samples)) {
+  for (const SampledDot& d : dots) {
     const double error = static_cast<double>(c[d.at]) - d.want;
     error2 += error * error;
     want2 += d.want * d.want;
   }
   return want2 > 0 ? std::sqrt(error2 / want2) : (error2 > 0 ? INFINITY : 0.0);
+}
+
+}  // namespace
+
+BoundCheck check_gemm_sampled(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples,
+                              double u, double terms_factor, double output_u, double input_u) {
+  return bound_check_of(sampled_dots(a, b, m, n, k, samples), c, k, u, terms_factor, output_u, input_u);
+}
+
+double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
+                                   size_t samples) {
+  return relative_error_of(sampled_dots(a, b, m, n, k, samples), c);
+}
+
+BoundCheck check_gemm_sampled_with_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
+                                                  size_t samples, double u, double terms_factor,
+                                                  double& relative_error) {
+  const std::vector<SampledDot> dots = sampled_dots(a, b, m, n, k, samples);
+  relative_error = relative_error_of(dots, c);
+  return bound_check_of(dots, c, k, u, terms_factor, 0, 0);
 }
 
 BoundCheck check_conv_sampled(const ConvShape& sh, const float* x, const float* w, const float* y, size_t samples,

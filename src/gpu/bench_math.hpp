@@ -105,6 +105,11 @@ inline constexpr double kFp8MaxRelativeError = 0.05;
 /// ||C - A*B|| / ||A*B|| over the elements check_gemm_sampled picks (row-major, double reference);
 /// 1 for a zero result, NaN for a NaN.
 double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples);
+/// Both of the above over one pass of the samples (the FP8 figure needs both): the bound check
+/// (no output or input rounding terms) and, in `relative_error`, the relative 2-norm error.
+BoundCheck check_gemm_sampled_with_relative_error(const float* a, const float* b, const float* c, int m, int n, int k,
+                                                  size_t samples, double unit_roundoff, double terms_factor,
+                                                  double& relative_error);
 
 /// The NVLink generation ("3.1") of NVML's nvmlDeviceGetNvLinkVersion answer, which is the enum
 /// nvmlNvlinkVersion_t (5 is NVLink 3.1), not the generation; "" when unknown.
