@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 rev="${1:-HEAD~1}"
 rounds="${2:-3}"
 shift $(( $# > 2 ? 2 : $# ))
-sizes=("${@:-4096}")
-[ $# -gt 0 ] || sizes=(4096 8192)
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(4096 8192)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

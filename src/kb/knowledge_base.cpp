@@ -40,6 +40,16 @@ const char* to_string(ArchCoverage c) {
 
 namespace {
 
+/// The name lowercased, every character that is not a letter or digit a space (its first 200).
+std::string gpu_name_words(std::string_view name) {
+  std::string s;
+  for (char c : name.substr(0, 200)) {
+    const auto u = static_cast<unsigned char>(c);
+    s += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ';
+  }
+  return s;
+}
+
 /// Words that vary between nvidia-smi, NVML, marketing and people, and never decide the
 /// compute capability: vendor and brand words, form factors, memory sizes, editions.
 bool is_noise_token(std::string_view t) {
@@ -75,11 +85,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string normalize_gpu_name(std::string_view name) {
-  std::string s;
-  for (char c : name.substr(0, 200)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    s += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ';
-  }
+  const std::string s = gpu_name_words(name);
   std::string out;
   for (std::string_view tok : split(s, ' ')) {
     if (tok.empty() || is_noise_token(tok)) continue;
@@ -140,11 +146,7 @@ struct BoardWords {
 };
 
 BoardWords board_words(std::string_view name) {
-  std::string s;
-  for (char c : name.substr(0, 200)) {
-    const auto u = static_cast<unsigned char>(c);
-    s += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ';
-  }
+  const std::string s = gpu_name_words(name);
   BoardWords w;
   std::string_view previous;
   for (std::string_view tok : split(s, ' ')) {
