@@ -160,11 +160,7 @@ FAKE_API CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
   FAKE_CALL("cuDeviceGetAttribute");
   if (device < 0 || device >= device_count()) return kInvalidDevice;
   bool known = static_cast<size_t>(device) < s().devices.size();
-  if (attribute == 17) {  // CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: [device] kernel_exec_timeout = 1
-    const auto& series = known ? s().devices[device].series : decltype(s().devices[0].series){};
-    auto it = series.find("kernel_exec_timeout");
-    *value = it != series.end() && !it->second.empty() ? std::atoi(it->second.front().c_str()) : 0;
-  } else if (attribute == 75)
+  if (attribute == 75)
     *value = known ? s().devices[device].cc_major : 8;
   else if (attribute == 76)
     *value = known ? s().devices[device].cc_minor : 0;
