@@ -131,11 +131,16 @@ def release_memory():
     torch = sys.modules.get("torch")
     if torch is not None and torch.cuda.is_available():
         torch.cuda.empty_cache()
-def figure(key, batch, detail, run, per_gpu_batch=False):
+def tf32_overridden():
+    """NVIDIA_TF32_OVERRIDE=0 turns TF32 off in cuBLAS and cuDNN, under every framework."""
+    return os.environ.get("NVIDIA_TF32_OVERRIDE") == "0"
+def figure(key, batch, detail, run, per_gpu_batch=False, tf32=False, gpus=None):
     """Runs one figure. per_gpu_batch: `run` uses cfg["gpu_batch"], so a step that runs out of
     GPU memory is tried again at half the batch (down to 4), which the later figures keep: the
-    default batch does not fit every card, and a figure at a smaller batch says more than none."""
-    f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None}
+    default batch does not fit every card, and a figure at a smaller batch says more than none.
+    tf32: an FP32 figure the framework lets run in TF32; gpus: the models of the GPUs it runs on."""
+    f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None, "tf32": tf32,
+         "gpus": gpus or []}
     out["figures"].append(f)
     while True:
         smaller = False
@@ -297,10 +302,16 @@ def pytorch():
     # The smallest card's memory: the data-parallel figure runs the same batch on every GPU.
     scaled = "" if on_cpu else scale_gpu_batch(min(torch.cuda.get_device_properties(i).total_memory for i in range(n)),
                                                "GPU memory" + (" on the smallest GPU" if n > 1 else ""))
-    tf32 = "TF32 allowed in convolutions (PyTorch's default)" if torch.backends.cudnn.allow_tf32 else "no TF32"
+    # TF32 needs CC 8.0; cuDNN may use it in FP32 convolutions unless told not to (PyTorch allows
+    # it by default there; its matmuls default to plain FP32).
+    cc = None if on_cpu else torch.cuda.get_device_capability(0)
+    tf32 = cc is not None and cc[0] >= 8 and torch.backends.cudnn.allow_tf32 and not tf32_overridden()
+    tf32_words = ("TF32 allowed in convolutions (PyTorch's default on CC 8.0 and newer)" if tf32
+                  else "no TF32" + (f" (CC {cc[0]}.{cc[1]} has none)" if cc is not None and cc[0] < 8 else ""))
+    models = [] if on_cpu else out["gpus"]
     layout = "NCHW" if on_cpu else "channels_last"
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32}, {layout}{scaled}",
-           lambda: sample(make_step(dev, cfg["gpu_batch"], None)), per_gpu_batch=True)
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32_words}, {layout}{scaled}",
+           lambda: sample(make_step(dev, cfg["gpu_batch"], None)), per_gpu_batch=True, tf32=tf32, gpus=models[:1])
     if on_cpu:
         half = torch.float16 if cfg.get("half") == "fp16" else torch.bfloat16
     else:
@@ -311,12 +322,12 @@ def pytorch():
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
            f"{mark}mixed precision: torch.autocast {hname}, FP32 weights" + (", GradScaler" if hname == "fp16" else "") +
            scaled,
-           lambda: sample(make_step(dev, cfg["gpu_batch"], half)), per_gpu_batch=True)
+           lambda: sample(make_step(dev, cfg["gpu_batch"], half)), per_gpu_batch=True, gpus=models[:1])
     if n > 1:
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
                f"{mark}DistributedDataParallel ({'NCCL' if not on_cpu and torch.distributed.is_nccl_available() else 'gloo'}), one process per "
                f"{'rank' if on_cpu else 'GPU'}, {cfg['gpu_batch']} images per {'rank' if on_cpu else 'GPU'}",
-               lambda: pytorch_ddp(n))
+               lambda: pytorch_ddp(n), tf32=tf32, gpus=models[:n])
 JAX_MODEL = r'''
 import jax, jax.numpy as jnp, numpy as np
 def init(key):
@@ -408,23 +419,34 @@ def jax_bench():
                                      "memory JAX may use" + (" on the smallest GPU" if len(gpus) > 1 else ""))
         except Exception:
             pass
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], "FP32, default matmul precision (XLA may use TF32)" + scaled,
-           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)), per_gpu_batch=True)
+    on_cpu = cfg.get("dp_platform") == "cpu"
+    try:
+        cc = None if on_cpu else float(getattr(gpus[0], "compute_capability", None))
+    except (TypeError, ValueError):
+        cc = None
+    # XLA's DEFAULT precision (and "tensorfloat32") lets dots and convolutions run in TF32 on CC
+    # 8.0 and newer; "highest" or "float32" asks for FP32, "high" for three BF16 passes.
+    precision = str(getattr(jax.config, "jax_default_matmul_precision", None) or "default").lower()
+    tf32 = (cc is not None and cc >= 8 and precision in ("default", "fastest", "tensorfloat32", "precision.default")
+            and not tf32_overridden())
+    models = [] if on_cpu else [getattr(d, "device_kind", "") for d in gpus]
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"],
+           ("FP32, default matmul precision: XLA may use TF32 on CC 8.0 and newer" if tf32
+            else f"FP32, matmul precision {precision}") + scaled,
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)), per_gpu_batch=True, tf32=tf32,
+           gpus=models[:1])
     # BF16 where the card has BF16 tensor cores (CC 8.0+); before Ampere XLA would emulate it,
     # and FP16 is the card's mixed precision.
-    try:
-        bf16 = cfg.get("dp_platform") == "cpu" or float(getattr(gpus[0], "compute_capability", "8.0")) >= 8
-    except (TypeError, ValueError):
-        bf16 = True
+    bf16 = on_cpu or cc is None or cc >= 8
     hname, htype = ("bf16", jnp.bfloat16) if bf16 else ("fp16", jnp.float16)
     figure(f"{name}_{hname}.gpu0", cfg["gpu_batch"],
            f"mixed precision: {'bfloat16' if bf16 else 'float16'} compute, FP32 weights and loss" + scaled,
-           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], htype)), per_gpu_batch=True)
+           lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], htype)), per_gpu_batch=True, gpus=models[:1])
     if len(gpus) > 1:
         n = len(gpus)
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
                f"jax.sharding: batch split over {n} devices, weights replicated, {cfg['gpu_batch']} images per device",
-               lambda: sample(make_step(gpus, cfg["gpu_batch"] * n, jnp.float32)))
+               lambda: sample(make_step(gpus, cfg["gpu_batch"] * n, jnp.float32)), tf32=tf32, gpus=models)
 def tensorflow():
     import tensorflow as tf
     out["version"] = tf.__version__
@@ -504,16 +526,30 @@ def tensorflow():
                lambda: sample(make_step("/CPU:0", cfg["cpu_batch"], "float32")))
     if not gpus:
         return
-    figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32 (TensorFlow may use TF32 on Ampere and newer)",
-           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")), per_gpu_batch=True)
+    models, cc = [], None
+    if not mark:
+        try:  # {"device_name": "NVIDIA A100-SXM4-80GB", "compute_capability": (8, 0)}
+            details = [tf.config.experimental.get_device_details(g) for g in gpus]
+            models = [str(d.get("device_name", "")) for d in details]
+            cc = details[0].get("compute_capability")
+        except Exception:
+            pass
+    # TensorFlow allows TF32 in convolutions and matmuls by default (2.4 and newer) on CC 8.0+.
+    tf32 = (cc is not None and cc[0] >= 8 and tf.config.experimental.tensor_float_32_execution_enabled()
+            and not tf32_overridden())
+    figure(name + "_fp32.gpu0", cfg["gpu_batch"],
+           f"{mark}FP32" + (" (TF32 allowed: TensorFlow's default on CC 8.0 and newer)" if tf32 else
+                            " (TF32 not in use)" if cc is not None else " (TensorFlow may use TF32 on CC 8.0 and newer)"),
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")), per_gpu_batch=True, tf32=tf32,
+           gpus=models[:1])
     figure(name + "_fp16.gpu0", cfg["gpu_batch"], f"{mark}mixed precision: keras policy mixed_float16, loss scaling",
-           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "mixed_float16")), per_gpu_batch=True)
+           lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "mixed_float16")), per_gpu_batch=True, gpus=models[:1])
     tf.keras.mixed_precision.set_global_policy("float32")
     if len(gpus) > 1:
         n = len(gpus)
         figure(f"{name}_fp32.gpus{n}", cfg["gpu_batch"] * n,
                f"{mark}tf.distribute.MirroredStrategy over {n} devices, {cfg['gpu_batch']} images per device",
-               lambda: sample(make_step(None, cfg["gpu_batch"], "float32", mirrored())))
+               lambda: sample(make_step(None, cfg["gpu_batch"], "float32", mirrored())), tf32=tf32, gpus=models)
 try:
     {"pytorch": pytorch, "jax": jax_bench, "tensorflow": tensorflow}[fw]()
 except BaseException as e:
@@ -603,6 +639,12 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     m.detail = model_name(config.model) + " training step (forward, backward, SGD with momentum), batch " +
                std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
                std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
+    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && f["tf32"].get<bool>();
+    if (auto g = f.find("gpus"); g != f.end() && g->is_array()) {
+      for (const auto& x : *g) {
+        if (x.is_string() && m.gpus.size() < 64) m.gpus.push_back(printable(x.get<std::string>(), 100));
+      }
+    }
     if (std::string error = text(f, "error", 600); !error.empty()) {
       m.status = error.starts_with("TimeoutError") ? BenchStatus::timeout : BenchStatus::failed;
       m.detail += ": " + error;

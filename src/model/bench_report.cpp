@@ -68,6 +68,15 @@ BenchClaim ratio_claim(const BenchReport& r, std::string what, std::string guide
   return c;
 }
 
+/// The GPUs' models joined by ", " when they are not all the same model; empty when they are
+/// (or when the framework did not name them).
+std::string unlike_gpus(const std::vector<std::string>& gpus) {
+  if (std::all_of(gpus.begin(), gpus.end(), [&](const std::string& g) { return g == gpus.front(); })) return {};
+  std::string text;
+  for (const std::string& g : gpus) text += (text.empty() ? "" : ", ") + g;
+  return text;
+}
+
 /// The framework claims for each "<framework>.<model>" that has training-step figures.
 void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
   std::vector<std::string> prefixes;
@@ -81,19 +90,26 @@ void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
     const std::string model = p.substr(p.find('.') + 1);
     const std::string name = model == "resnet50" ? "ResNet-50" : (model == "resnet18" ? "ResNet-18" : model);
     const std::string what = name + " training, " + framework + ": ";
-    claims.push_back(ratio_claim(r, what + "GPU/CPU (FP32 both)",
+    const BenchMeasurement* one = find_measurement(r, p + "_fp32.gpu0");
+    // The guides' figures are against plain FP32; the frameworks' FP32 on Ampere and newer is TF32
+    // in the convolutions unless turned off, which takes much of mixed precision's gain first.
+    const bool tf32 = one != nullptr && one->tf32;
+    const std::string tf32_basis =
+        "; the FP32 step was allowed TF32 (the framework's default on CC 8.0 and newer), not plain FP32";
+    claims.push_back(ratio_claim(r, what + (tf32 ? "GPU (FP32, TF32 allowed) / CPU (FP32)" : "GPU/CPU (FP32 both)"),
                                  "the guides: ResNet-50, 8 hours on a CPU, 12 minutes on a GPU (40x)", p + "_fp32.gpu0",
                                  p + "_fp32.cpu"));
+    if (tf32 && claims.back().ratio) claims.back().basis += tf32_basis;
     std::string half = find_measurement(r, p + "_fp16.gpu0") != nullptr ? "fp16" : "bf16";
-    claims.push_back(ratio_claim(r, what + "mixed precision (" + half + ") over FP32",
-                                 "the guides: mixed precision gives 1.5-3x", p + "_" + half + ".gpu0",
-                                 p + "_fp32.gpu0"));
+    claims.push_back(
+        ratio_claim(r, what + "mixed precision (" + half + ") over FP32" + (tf32 ? " with TF32 allowed" : ""),
+                    "the guides: mixed precision gives 1.5-3x", p + "_" + half + ".gpu0", p + "_fp32.gpu0"));
+    if (tf32 && claims.back().ratio) claims.back().basis += tf32_basis;
     // Data-parallel: "<p>_fp32.gpusN" against N times one GPU.
     BenchClaim scaling{.what = what + "data-parallel scaling efficiency",
                        .guide = "the guides: 92% scaling on two GPUs",
                        .ratio = std::nullopt,
                        .basis = ""};
-    const BenchMeasurement* one = find_measurement(r, p + "_fp32.gpu0");
     const BenchMeasurement* many = nullptr;
     int n = 0;
     for (const auto& m : r.measurements) {
@@ -107,6 +123,12 @@ void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
       scaling.basis = "cannot measure: one GPU";
     } else if (!many->ok() || n < 2) {
       scaling.basis = "not measured here: " + many->key + " did not pass";
+    } else if (std::string models = unlike_gpus(many->gpus); !models.empty()) {
+      // A synchronous step waits for the slowest GPU, and only GPU 0 was measured alone: n times
+      // GPU 0 is no baseline for GPUs of different models.
+      scaling.basis = "cannot compare: the GPUs are of different models (" + models +
+                      "); a synchronous data-parallel step runs at the slowest GPU's pace, and only GPU 0 was "
+                      "measured alone";
     } else {
       scaling.what += " on " + std::to_string(n) + " GPUs";
       scaling.ratio = *many->value / (n * *one->value);

@@ -45,6 +45,13 @@ struct BenchMeasurement {
   std::optional<double> ceiling;  ///< the datasheet peak, in `unit`
   std::string ceiling_source;     ///< the knowledge-base row's name and source
   std::string last_call;          ///< the vendor call in progress when a child stopped
+  /// A framework's FP32 figure whose framework lets its convolutions or matrix products run in
+  /// TF32 on this card (PyTorch's, TensorFlow's and XLA's default on CC 8.0 and newer): not plain
+  /// FP32, and the claims built on it say so.
+  bool tf32 = false;
+  /// A framework figure's GPUs, by model name as the framework reports them (empty on the CPU,
+  /// and where the framework does not name them).
+  std::vector<std::string> gpus;
 
   [[nodiscard]] std::string json_key() const { return key + "." + unit; }
   [[nodiscard]] bool ok() const { return status == BenchStatus::ok && value.has_value(); }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "model/bench_report.hpp"
+#include "model/json_codec.hpp"
 #include "render/bench_render.hpp"
 #include "run_gpudoctor.hpp"
 
@@ -312,6 +313,159 @@ TEST(FrameworkBench, ClaimsGpuOverCpuMixedPrecisionAndScaling) {
   ASSERT_TRUE(none);
   EXPECT_FALSE(none->ratio);
   EXPECT_NE(none->basis.find("pytorch.resnet18_fp32.gpu0 was not run"), std::string::npos) << none->basis;
+}
+
+// Which FP32 figures each framework lets run in TF32, and which GPUs each figure names: the
+// script's own decisions, run with stand-in framework modules (the steps themselves are stubbed;
+// the real frameworks run them in the wheels tests and on the GPU machine).
+TEST(FrameworkBench, TheScriptSaysWhereFp32MayBeTf32AndNamesEachFiguresGpus) {
+  auto r = run_script_checks(R"PY(
+import sys, types
+from unittest import mock
+sample = lambda step: ([0.1, 0.1], [1.0, 0.5])
+pytorch_ddp = lambda n: ([0.1], [1.0, 0.5])
+PT_MODEL = JAX_MODEL = ""
+make_step = lambda *a, **k: None
+cfg.update(cpu=False, gpu=True, gpu_batch_scaled=False)
+def figures():
+    return {f["key"]: f for f in out["figures"]}
+def fake_torch(cc, names, allow=True):
+    torch = mock.MagicMock()
+    torch.__version__ = "2.11.0"
+    torch.cuda.is_available.return_value = True
+    torch.cuda.device_count.return_value = len(names)
+    torch.cuda.get_device_name.side_effect = lambda i: names[i]
+    torch.cuda.get_device_capability.return_value = cc
+    torch.backends.cudnn.allow_tf32 = allow
+    torch.cuda.get_device_properties.return_value.total_memory = 16 * 2**30
+    sys.modules["torch"] = torch
+def run(fn):
+    out["figures"].clear()
+    fn()
+    return figures()
+fake_torch((8, 0), ["NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-40GB"])
+f = run(pytorch)
+assert f["resnet50_fp32.gpu0"]["tf32"] is True and "TF32 allowed" in f["resnet50_fp32.gpu0"]["detail"], f
+assert f["resnet50_fp32.gpu0"]["gpus"] == ["NVIDIA A100-SXM4-80GB"], f
+assert f["resnet50_bf16.gpu0"]["tf32"] is False and f["resnet50_bf16.gpu0"]["gpus"] == ["NVIDIA A100-SXM4-80GB"]
+assert f["resnet50_fp32.gpus2"]["gpus"] == ["NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-40GB"], f
+assert f["resnet50_fp32.gpus2"]["tf32"] is True
+fake_torch((7, 5), ["Tesla T4"])
+f = run(pytorch)
+assert f["resnet50_fp32.gpu0"]["tf32"] is False and "CC 7.5 has none" in f["resnet50_fp32.gpu0"]["detail"], f
+assert "resnet50_fp16.gpu0" in f, f
+fake_torch((9, 0), ["NVIDIA H200"], allow=False)
+assert run(pytorch)["resnet50_fp32.gpu0"]["tf32"] is False
+fake_torch((9, 0), ["NVIDIA H200"])
+os.environ["NVIDIA_TF32_OVERRIDE"] = "0"
+assert run(pytorch)["resnet50_fp32.gpu0"]["tf32"] is False
+del os.environ["NVIDIA_TF32_OVERRIDE"]
+
+def fake_jax(cc, precision=None, n=1):
+    jax = mock.MagicMock()
+    jax.__version__ = "0.11.2"
+    devices = []
+    for i in range(n):
+        d = mock.MagicMock(platform="gpu", id=i, device_kind="NVIDIA H200", compute_capability=cc)
+        d.memory_stats.return_value = {}
+        devices.append(d)
+    jax.devices.side_effect = lambda *a: devices
+    jax.config.jax_default_matmul_precision = precision
+    sys.modules["jax"] = jax
+    sys.modules["jax.numpy"] = jax.numpy
+f = run(jax_bench) if fake_jax("9.0", n=2) is None else None
+assert f["resnet50_fp32.gpu0"]["tf32"] is True and f["resnet50_fp32.gpu0"]["gpus"] == ["NVIDIA H200"], f
+assert f["resnet50_fp32.gpus2"]["gpus"] == ["NVIDIA H200", "NVIDIA H200"], f
+fake_jax("9.0", "highest")
+f = run(jax_bench)
+assert f["resnet50_fp32.gpu0"]["tf32"] is False and "precision highest" in f["resnet50_fp32.gpu0"]["detail"], f
+fake_jax("7.0")
+f = run(jax_bench)
+assert f["resnet50_fp32.gpu0"]["tf32"] is False and "resnet50_fp16.gpu0" in f, f
+
+def fake_tf(cc, enabled=True):
+    tf = mock.MagicMock()
+    tf.__version__ = "2.20.0"
+    tf.config.list_physical_devices.return_value = [mock.MagicMock()]
+    tf.config.list_physical_devices.return_value[0].name = "/physical_device:GPU:0"
+    tf.config.experimental.get_device_details.return_value = {"device_name": "NVIDIA L4", "compute_capability": cc}
+    tf.config.experimental.tensor_float_32_execution_enabled.return_value = enabled
+    sys.modules["tensorflow"] = tf
+fake_tf((8, 9))
+f = run(tensorflow)
+assert f["resnet50_fp32.gpu0"]["tf32"] is True and f["resnet50_fp32.gpu0"]["gpus"] == ["NVIDIA L4"], f
+fake_tf((8, 9), enabled=False)
+assert run(tensorflow)["resnet50_fp32.gpu0"]["tf32"] is False
+fake_tf((7, 5))
+assert run(tensorflow)["resnet50_fp32.gpu0"]["tf32"] is False
+print("checked")
+)PY");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("checked"), std::string::npos) << r.out << r.err;
+}
+
+// The guides' "mixed precision gives 1.5-3x" is against plain FP32. On Ampere and newer the
+// frameworks' FP32 step runs its convolutions in TF32 by default, and a scaling efficiency against
+// n times GPU 0 means nothing when the other GPUs are another model: the claims must say both.
+TEST(FrameworkBench, ClaimsSayWhenFp32WasTf32AndWhenTheGpusDiffer) {
+  FrameworkBenchConfig c = framework_bench_config("default");
+  auto figures = [](const std::string& tf32, const std::string& gpu0, const std::string& gpus) {
+    return bench_printed(
+        R"({"version":"2.11.0","gpus":)" + gpus +
+        R"(,"error":null,"figures":[)"
+        R"({"key":"resnet50_fp32.cpu","batch":8,"detail":"","times":[2.0],"losses":[7,6],"error":null},)"
+        R"({"key":"resnet50_fp32.gpu0","batch":64,"detail":"FP32","times":[0.1],"losses":[7,6],"error":null,)"
+        R"("tf32":)" +
+        tf32 + R"(,"gpus":[")" + gpu0 +
+        R"("]},)"
+        R"({"key":"resnet50_bf16.gpu0","batch":64,"detail":"bf16","times":[0.04],"losses":[7,6],"error":null},)"
+        R"({"key":"resnet50_fp32.gpus2","batch":128,"detail":"DDP","times":[0.125],"losses":[7,6],"error":null,)"
+        R"("tf32":)" +
+        tf32 + R"(,"gpus":)" + gpus + R"(}]})");
+  };
+  auto report = [&](const std::string& tf32, const std::string& gpu0, const std::string& gpus) {
+    BenchReport r;
+    r.measurements = framework_bench_from_output(kBenchTarget, c, figures(tf32, gpu0, gpus), 5000).measurements;
+    r.claims = bench_claims(r);
+    return r;
+  };
+
+  BenchReport ampere = report("true", "NVIDIA A100-SXM4-80GB", R"(["NVIDIA A100-SXM4-80GB","NVIDIA A100-SXM4-80GB"])");
+  const BenchMeasurement* fp32 = find_measurement(ampere, "pytorch.resnet50_fp32.gpu0");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_TRUE(fp32->tf32);
+  EXPECT_EQ(fp32->gpus, std::vector<std::string>{"NVIDIA A100-SXM4-80GB"});
+  EXPECT_EQ(find_measurement(ampere, "pytorch.resnet50_fp32.gpus2")->gpus.size(), 2u);
+  auto mixed = claim(ampere, "pytorch: mixed precision (bf16) over FP32 with TF32 allowed");
+  ASSERT_TRUE(mixed && mixed->ratio) << render_bench_text(ampere, false);
+  EXPECT_DOUBLE_EQ(*mixed->ratio, 2.5);
+  EXPECT_NE(mixed->basis.find("not plain FP32"), std::string::npos) << mixed->basis;
+  auto gpu_cpu = claim(ampere, "pytorch: GPU (FP32, TF32 allowed) / CPU (FP32)");
+  ASSERT_TRUE(gpu_cpu && gpu_cpu->ratio);
+  EXPECT_DOUBLE_EQ(*gpu_cpu->ratio, 160.0);
+  auto alike = claim(ampere, "pytorch: data-parallel scaling efficiency on 2 GPUs");
+  ASSERT_TRUE(alike && alike->ratio);
+  EXPECT_DOUBLE_EQ(*alike->ratio, 0.8);
+  // The JSON carries both, and reads them back (the history holds the report as JSON).
+  BenchReport back;
+  bench_report_from_json(bench_report_to_json(ampere), back);
+  EXPECT_EQ(back.measurements, ampere.measurements);
+
+  BenchReport turing = report("false", "Tesla T4", R"(["Tesla T4","Tesla T4"])");
+  EXPECT_FALSE(find_measurement(turing, "pytorch.resnet50_fp32.gpu0")->tf32);
+  EXPECT_TRUE(claim(turing, "pytorch: mixed precision (bf16) over FP32"));
+  for (const BenchClaim& t : turing.claims) {
+    if (t.what.starts_with("ResNet-50")) EXPECT_EQ(t.what.find("TF32"), std::string::npos) << t.what;
+  }
+  EXPECT_FALSE(bench_report_to_json(turing)["measurements"][0].contains("tf32"));
+
+  BenchReport mixed_models =
+      report("false", "NVIDIA GeForce RTX 4090", R"(["NVIDIA GeForce RTX 4090","NVIDIA GeForce RTX 3090"])");
+  auto unlike = claim(mixed_models, "pytorch: data-parallel scaling efficiency");
+  ASSERT_TRUE(unlike);
+  EXPECT_FALSE(unlike->ratio) << unlike->basis;
+  EXPECT_NE(unlike->basis.find("NVIDIA GeForce RTX 4090, NVIDIA GeForce RTX 3090"), std::string::npos) << unlike->basis;
+  EXPECT_NE(unlike->basis.find("slowest GPU"), std::string::npos) << unlike->basis;
 }
 
 }  // namespace
