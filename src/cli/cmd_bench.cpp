@@ -83,14 +83,26 @@ std::string cpu_model() {
   return model;
 }
 
+/// The GPU a figure ran on, by name: "gpu1.copy" is report.gpu_names[1]; a framework's figure
+/// carries its own. Empty when unknown (a CPU figure).
+std::string gpu_of(const BenchReport& report, const BenchMeasurement& m) {
+  if (m.key.starts_with("gpu") && m.key.find('.') != std::string::npos) {
+    const int index = std::atoi(m.key.c_str() + 3);
+    if (index >= 0 && static_cast<size_t>(index) < report.gpu_names.size())
+      return report.gpu_names[static_cast<size_t>(index)];
+    return {};
+  }
+  return m.gpus.empty() ? std::string() : m.gpus.front();
+}
+
 /// The datasheet peak for a GPU figure ("gpu0.gemm_bf16" -> bf16_tflops of GPU 0's row).
 void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
   for (BenchMeasurement& m : report.measurements) {
     if (!m.key.starts_with("gpu")) continue;
-    size_t dot = m.key.find('.');
-    int index = std::atoi(m.key.c_str() + 3);
-    if (dot == std::string::npos || index < 0 || static_cast<size_t>(index) >= report.gpu_names.size()) continue;
-    const GpuPeak* peak = kb.find_gpu_peak(report.gpu_names[static_cast<size_t>(index)]);
+    const std::string gpu = gpu_of(report, m);
+    if (gpu.empty()) continue;
+    const size_t dot = m.key.find('.');
+    const GpuPeak* peak = kb.find_gpu_peak(gpu);
     if (peak == nullptr) continue;
     const std::string what = m.key.substr(dot + 1);
     std::optional<double> value;
@@ -106,6 +118,28 @@ void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
     m.ceiling = value;
     m.ceiling_source = "datasheet " + field + " of " + (peak->variant.empty() ? peak->name : peak->variant) +
                        ", compat/gpu_peaks.toml: " + peak->source;
+  }
+}
+
+/// A half-precision figure on a card whose chip was built without tensor cores: a GTX 1660 is CC
+/// 7.5 like an RTX 2080, so the child, which knows the compute capability, cannot tell. The
+/// figure's detail says so, and the report's notes once per card, with the source.
+void attach_tensor_core_notes(const KnowledgeBase& kb, BenchReport& report) {
+  std::vector<std::string> noted;
+  for (BenchMeasurement& m : report.measurements) {
+    if (m.key.find("fp16") == std::string::npos && m.key.find("bf16") == std::string::npos) continue;
+    const std::string gpu = gpu_of(report, m);
+    const ChipWithoutTensorCores* chip = gpu.empty() ? nullptr : kb.chip_without_tensor_cores("", gpu);
+    if (chip == nullptr) continue;
+    const std::string words = gpu + " is a " + chip->chip +
+                              ", built without tensor cores: FP16 and BF16 run on its CUDA cores, so mixed "
+                              "precision cannot give the guides' 1.5-3x";
+    m.detail += "; " + words;
+    if (std::find(noted.begin(), noted.end(), gpu) == noted.end()) {
+      noted.push_back(gpu);
+      report.notes.push_back(words + " (compat/cuda_arch.toml no_tensor_cores " + chip->chip + ": " + chip->source +
+                             ")");
+    }
   }
 }
 
@@ -300,7 +334,10 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   report.host = host_fs::host_name();
   report.cpu_model = cpu_model();
   if (std::string sizes = custom_sizes(a); !sizes.empty()) report.mode += " (" + sizes + ")";
-  if (const KnowledgeBase* kb = ctx.kb()) attach_ceilings(*kb, report);
+  if (const KnowledgeBase* kb = ctx.kb()) {
+    attach_ceilings(*kb, report);
+    attach_tensor_core_notes(*kb, report);
+  }
 
   std::string path =
       a.history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME")) : a.history;

@@ -55,6 +55,11 @@ Command kb_command() {
     }
     std::vector<KbIssue> issues;
     KnowledgeBase kb = KnowledgeBase::parse(*files, issues);
+    // The PCI ID database too: rows name its chips.
+    if (std::optional<Error> e = kb.read_pci_names(dir)) {
+      print_error("gpudoctor kb validate: {}: {}\n", e->origin, e->message);
+      return kExitUsage;
+    }
     kb.validate(issues);
     // The explain rules are part of the knowledge base too: a rule file explain would skip
     // is an error here, not a silent ✓.

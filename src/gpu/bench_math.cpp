@@ -325,10 +325,12 @@ double nvlink_gbps_per_link(unsigned nvml_version, int cc_major, int cc_minor) {
 }
 
 double pcie_link_gbps(unsigned gen, unsigned width) {
-  // GT/s per lane, and the share left after line encoding.
-  static constexpr double kRate[] = {0, 2.5, 5.0, 8.0, 16.0, 32.0};
+  // GT/s per lane, and the share left after line encoding: 8b/10b, then 128b/130b; Gen 6 (PAM4)
+  // sends 256-byte flits of which 14 bytes are CRC and FEC (glennklockwood.com/garden/PCIe-Gen6):
+  // about 121 GB/s one way on x16, not the 128 of PCI-SIG's headline.
+  static constexpr double kRate[] = {0, 2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
   if (gen == 0 || gen >= std::size(kRate) || width == 0 || width > 32) return 0;
-  const double efficiency = gen <= 2 ? 0.8 : 128.0 / 130.0;
+  const double efficiency = gen <= 2 ? 0.8 : gen <= 5 ? 128.0 / 130.0 : 242.0 / 256.0;
   return kRate[gen] * efficiency / 8.0 * width;
 }
 

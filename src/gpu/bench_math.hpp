@@ -120,7 +120,8 @@ std::string nvlink_version_name(unsigned nvml_version);
 /// (3.x), GA102 112.5 over 4 (3.x at CC 8.6), H100/H200 900 over 18 (4.0), B200 1800 over 18 (5.0).
 double nvlink_gbps_per_link(unsigned nvml_version, int cc_major, int cc_minor);
 /// Per-direction bandwidth, GB/s, of a PCIe link of generation `gen` and `width` lanes after line
-/// encoding (8b/10b for gen 1-2, 128b/130b for gen 3-5): gen3 x16 = 15.75. 0 when unknown.
+/// encoding (8b/10b for gen 1-2, 128b/130b for gen 3-5, flits less CRC and FEC for gen 6): gen3
+/// x16 = 15.75, gen6 x16 = 121. 0 when unknown.
 double pcie_link_gbps(unsigned gen, unsigned width);
 
 /// NCHW stride-1 cross-correlation with zero padding, filters KCRS, y NCHW.

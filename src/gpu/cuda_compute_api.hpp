@@ -26,6 +26,7 @@ using CUevent = struct CUevent_st*;
 inline constexpr int kCuDeviceAttributeComputeCapabilityMajor = 75;
 inline constexpr int kCuDeviceAttributeComputeCapabilityMinor = 76;
 inline constexpr int kCuDeviceAttributeKernelExecTimeout = 17;  ///< CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT
+inline constexpr int kCuDeviceAttributeIntegrated = 18;         ///< CU_DEVICE_ATTRIBUTE_INTEGRATED
 /// CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, _PCI_DEVICE_ID, _PCI_DOMAIN_ID: which NVML device a CUDA ordinal is.
 inline constexpr int kCuDeviceAttributePciBusId = 33;
 inline constexpr int kCuDeviceAttributePciDeviceId = 34;

@@ -55,6 +55,7 @@ struct Run : ChildLibraries {
   int cc_major = 0;  ///< the device's compute capability (cuDeviceGetAttribute 75/76)
   int cc_minor = 0;
   int kernel_timeout = 0;  ///< CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: a display watchdog is on
+  int integrated = 0;      ///< CU_DEVICE_ATTRIBUTE_INTEGRATED: the GPU shares the host's memory (Jetson)
 
   bool fail(std::string why) {
     m.status = BenchStatus::failed;
@@ -98,6 +99,7 @@ struct Run : ChildLibraries {
     // A display watchdog (Windows' WDDM, an X server on the GPU) ends a kernel that runs too long.
     if (cuda->device_attribute(&kernel_timeout, kCuDeviceAttributeKernelExecTimeout, handle) != kCudaSuccess)
       kernel_timeout = 0;
+    if (cuda->device_attribute(&integrated, kCuDeviceAttributeIntegrated, handle) != kCudaSuccess) integrated = 0;
     return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
            cu("cuCtxSetCurrent", cuda->ctx_set_current, ctx);
   }
@@ -606,6 +608,12 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
   r.m.check_passed = same;
   r.m.detail = std::string(to_device ? "host -> device " : "device -> host ") + std::to_string(size >> 20) + " MiB, " +
                (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory" + shrunk;
+  // A Jetson's GPU has no memory of its own: the copy goes from DRAM to DRAM, over no bus, and
+  // says nothing about a PCIe link. (Its device memory figures are the same DRAM's bandwidth.)
+  if (r.integrated != 0)
+    r.m.detail +=
+        "; an integrated GPU (CU_DEVICE_ATTRIBUTE_INTEGRATED): host and device memory are the same DRAM, so "
+        "this is a copy within it, not a transfer over a bus";
   r.m.status = same ? BenchStatus::ok : BenchStatus::failed;
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }

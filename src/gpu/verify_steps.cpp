@@ -689,7 +689,10 @@ void step_peer(StepRun& s) {
       if (!cu(s, "cuDeviceCanAccessPeer", s.cuda->can_access_peer, &can, i, j)) return;
       std::string pair = "GPU " + std::to_string(i) + " -> GPU " + std::to_string(j);
       if (can == 0) {
-        s.step.notes.push_back(pair + ": no peer access (the topology does not allow it)");
+        // The driver's answer, not only the wiring's: GPUs under different root complexes, a
+        // driver that disables P2P on the card or platform, WSL2. bench's matrix has NVML's reason.
+        s.step.notes.push_back(pair + ": no peer access (cuDeviceCanAccessPeer: the driver does not allow it between " +
+                               "these GPUs; `gpudoctor bench` shows NVML's reason per pair)");
         continue;
       }
       std::vector<float> values = test_values(kCount, static_cast<std::uint32_t>(31 + i * 8 + j));

@@ -480,6 +480,13 @@ void read_cuda_arch(RowReader& top, KnowledgeBase& kb) {
     if (first) g.first_cuda = *first;
     kb.generations.push_back(std::move(g));
   });
+  top.each("no_tensor_cores", [&](RowReader& r, const toml::table&) {
+    ChipWithoutTensorCores c;
+    c.chip = r.str("chip", true).value_or("");
+    c.note = r.text("note");
+    c.source = r.source();
+    if (!c.chip.empty()) kb.chips_without_tensor_cores.push_back(std::move(c));
+  });
 }
 
 void read_gpus(RowReader& top, KnowledgeBase& kb) {
@@ -676,18 +683,23 @@ KnowledgeBase KnowledgeBase::parse(const std::vector<DataFile>& files, std::vect
   return kb;
 }
 
+std::optional<Error> KnowledgeBase::read_pci_names(const std::string& kb_dir) {
+  auto pci = load_data_files("pci/", kb_dir);
+  if (!pci) return pci.error();
+  for (const DataFile& f : *pci) {
+    pci_names.merge(parse_pci_ids_nvidia(f.content));
+    files_loaded.push_back(f.path + " (" + f.origin + ")");
+  }
+  return std::nullopt;
+}
+
 Result<KnowledgeBase> KnowledgeBase::load(const std::string& kb_dir) {
   auto files = load_data_files("compat/", kb_dir);
   if (!files) return files.error();
   std::vector<KbIssue> issues;
   KnowledgeBase kb = parse(*files, issues);
+  if (std::optional<Error> e = kb.read_pci_names(kb_dir)) return *e;
   kb.validate(issues);
-  auto pci = load_data_files("pci/", kb_dir);
-  if (!pci) return pci.error();
-  for (const DataFile& f : *pci) {
-    kb.pci_names.merge(parse_pci_ids_nvidia(f.content));
-    kb.files_loaded.push_back(f.path + " (" + f.origin + ")");
-  }
   std::vector<std::string> errors;
   for (const KbIssue& i : issues) {
     if (i.level == Level::error) errors.push_back(i.str());

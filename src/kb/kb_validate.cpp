@@ -186,6 +186,16 @@ void validate_gpus(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
           "compute capability " + g.cc.str() + " is in no [[generation]] of cuda_arch.toml");
     }
   }
+  // A chip the PCI ID database never names would match no card: a misspelt row says nothing.
+  for (const ChipWithoutTensorCores& c : kb.chips_without_tensor_cores) {
+    const bool named =
+        kb.pci_names.empty() || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),
+                                            [&](const auto& entry) { return entry.second.starts_with(c.chip); });
+    if (!named) {
+      add(issues, Level::error, "compat/cuda_arch.toml", "no_tensor_cores " + c.chip,
+          "no device of the PCI ID database is of this chip");
+    }
+  }
 }
 
 /// A device belongs to one branch: the first row a lookup meets would otherwise win silently.

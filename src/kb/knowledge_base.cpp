@@ -375,6 +375,28 @@ const DriverBranchPackage* KnowledgeBase::branch_package(std::string_view distro
   return nullptr;
 }
 
+const ChipWithoutTensorCores* KnowledgeBase::chip_without_tensor_cores(std::string_view pci_device_id,
+                                                                       std::string_view gpu_name) const {
+  // "TU117GLM [Quadro T1000 Mobile]": the chip is what comes before the brackets.
+  auto row_of = [&](const std::string& device) -> const ChipWithoutTensorCores* {
+    auto it = pci_names.find(device);
+    if (it == pci_names.end()) return nullptr;
+    const std::string_view chip = trim(std::string_view(it->second).substr(0, it->second.find('[')));
+    for (const ChipWithoutTensorCores& c : chips_without_tensor_cores) {
+      if (chip.starts_with(c.chip)) return &c;
+    }
+    return nullptr;
+  };
+  if (!pci_device_id.empty()) return row_of(std::string(pci_device_id));
+  const ChipWithoutTensorCores* found = nullptr;
+  for (const std::string& device : pci_devices_named(gpu_name)) {
+    const ChipWithoutTensorCores* c = row_of(device);
+    if (c == nullptr) return nullptr;  // a board of that name has them
+    if (found == nullptr) found = c;
+  }
+  return found;
+}
+
 std::vector<std::string> KnowledgeBase::pci_devices_named(std::string_view name) const {
   std::vector<std::string> out;
   const std::string key = normalize_gpu_name(name);

@@ -56,6 +56,9 @@ class KnowledgeBase {
   /// Parses files into a knowledge base and reports every issue found (schema, types, versions,
   /// sources, gaps, overlaps). Never fails: the returned base holds the rows that parsed.
   static KnowledgeBase parse(const std::vector<DataFile>& files, std::vector<KbIssue>& issues);
+  /// Reads the PCI ID database (pci/, kb_dir's copy over the built-in one) into pci_names;
+  /// before validate(), whose checks of the chip names need it.
+  std::optional<Error> read_pci_names(const std::string& kb_dir);
   /// Semantic checks over parsed tables: sources, gaps, overlaps, references.
   void validate(std::vector<KbIssue>& issues) const;
 
@@ -71,6 +74,7 @@ class KnowledgeBase {
   std::string cuda_unrecorded_source;
   std::vector<ToolkitArch> toolkit_archs;
   std::vector<ArchGeneration> generations;
+  std::vector<ChipWithoutTensorCores> chips_without_tensor_cores;
   std::vector<GpuModel> gpus;
   std::vector<LegacyDriverBranch> legacy_branches;  ///< newest branch first
   std::vector<DriverBranchPackage> branch_packages;
@@ -93,6 +97,11 @@ class KnowledgeBase {
   /// Up to max known names closest to name (edit distance on the normalised form).
   [[nodiscard]] std::vector<std::string> nearest_gpu_names(std::string_view name, size_t max = 5) const;
   [[nodiscard]] const ArchGeneration* generation_of(const Version& cc) const;
+  /// The chip without tensor cores that this GPU is: by its PCI device id when known, else by
+  /// the devices of its name in the PCI ID database, each of which must be such a chip (the GTX
+  /// 1650 comes as TU117 and as TU116). Null when it has them or the database does not know it.
+  [[nodiscard]] const ChipWithoutTensorCores* chip_without_tensor_cores(std::string_view pci_device_id,
+                                                                        std::string_view gpu_name) const;
   /// Jetson boards (Tegra, aarch64): by name, or by a compute capability that the GPU table
   /// gives a Jetson board (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0 today).
   [[nodiscard]] bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) const;

@@ -227,6 +227,15 @@ struct ArchGeneration {
   std::string source;
 };
 
+/// A chip built without the tensor cores its architecture has (cuda_arch.toml `[[no_tensor_cores]]`):
+/// Turing's TU116 and TU117 (GTX 16xx, MX450/MX550, T400-T1200). Its half precision runs on the
+/// CUDA cores, so mixed precision cannot give what the guides promise.
+struct ChipWithoutTensorCores {
+  std::string chip;  ///< "TU117": the PCI ID database's chip names that start with it (TU117M, TU117GL)
+  std::string note;
+  std::string source;
+};
+
 /// GPUs NVIDIA's newer drivers no longer drive (compat/driver_branches.toml, from the
 /// `legacybranch` of supported-gpus.json in the drivers' own packages): no later branch binds them.
 struct LegacyDriverBranch {

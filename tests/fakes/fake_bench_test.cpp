@@ -198,6 +198,29 @@ TEST_F(FakeBench, CorruptCopiesAreCaught) {
   EXPECT_EQ(r.exit_code, 1);
 }
 
+// A Jetson's GPU shares the host's DRAM (CU_DEVICE_ATTRIBUTE_INTEGRATED): its host copies cross no
+// bus, and the figure must not read as a PCIe measurement.
+TEST_F(FakeBench, AnIntegratedGpusHostCopiesSayThereIsNoBus) {
+  auto board = [&](const std::string& name, const std::string& integrated) {
+    fs::path base = dir_ / ("board-" + integrated + ".ini");
+    std::ofstream(base) << "[nvml]\ndriver_version = 540.4.0\ncuda_driver_version = 12060\n[cuda]\n"
+                           "driver_version = 12060\ndevice_count = 1\n[device]\nname = "
+                        << name << "\ncc = 8.7\nintegrated = " << integrated << "\n";
+    return bench("", "--gpu-only --only h2d_pinned,d2h_pageable", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  };
+  auto orin = board("Orin", "1");
+  ASSERT_TRUE(orin.json.is_object()) << orin.out;
+  for (const char* key : {"gpu0.h2d_pinned", "gpu0.d2h_pageable"}) {
+    const auto* m = figure(orin, key);
+    ASSERT_NE(m, nullptr) << orin.out;
+    EXPECT_EQ((*m)["status"], "ok") << m->dump();
+    EXPECT_NE((*m)["detail"].get<std::string>().find("the same DRAM"), std::string::npos) << m->dump();
+  }
+  auto discrete = board("NVIDIA A100-SXM4-80GB", "0");
+  ASSERT_TRUE(discrete.json.is_object()) << discrete.out;
+  EXPECT_EQ((*figure(discrete, "gpu0.h2d_pinned"))["detail"].get<std::string>().find("DRAM"), std::string::npos);
+}
+
 TEST_F(FakeBench, AHangInCublasIsThatFiguresTimeout) {
   auto r = bench("[calls]\ncublasGemmEx = hang\n", "--gpu-only --timeout-ms 2500 --only gemm_fp32,triad");
   ASSERT_TRUE(r.json.is_object());
@@ -336,6 +359,23 @@ TEST_F(FakeBench, BeforeAmpereTf32IsSkippedAndTheHalfFiguresSayWhatTheCardLacks)
     EXPECT_NE(c["basis"].get<std::string>().find("gpu0.gemm_tf32 was skipped"), std::string::npos) << c.dump();
   }
   EXPECT_TRUE(tf32_claim) << t4.out;
+
+  // A GTX 1660 Ti is CC 7.5 like the T4, but its chip (TU116) was built without tensor cores:
+  // only the knowledge base, through the PCI ID database, can say so.
+  auto tu116 = card("NVIDIA GeForce GTX 1660 Ti", "7.5");
+  ASSERT_TRUE(tu116.json.is_object());
+  EXPECT_EQ(tu116.exit_code, 0) << tu116.out;
+  for (const char* key : {"gpu0.gemm_fp16", "gpu0.gemm_bf16"}) {
+    EXPECT_NE(detail(figure(tu116, key)).find("NVIDIA GeForce GTX 1660 Ti is a TU116, built without tensor cores"),
+              std::string::npos)
+        << detail(figure(tu116, key));
+  }
+  EXPECT_EQ(detail(figure(tu116, "gpu0.gemm_fp32")).find("tensor cores"), std::string::npos);
+  int noted = 0;
+  for (const auto& n : tu116.json["notes"])
+    noted += n.get<std::string>().find("TU116, built without") != std::string::npos;
+  EXPECT_EQ(noted, 1) << "once per card, with its source: " << tu116.json["notes"].dump();
+  EXPECT_NE(tu116.json["notes"].dump().find("anandtech.com/show/13973"), std::string::npos);
 
   auto pascal = card("NVIDIA GeForce GTX 1080", "6.1");
   ASSERT_TRUE(pascal.json.is_object());

@@ -170,6 +170,13 @@ FAKE_API CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
     if (!known || std::sscanf(s().devices[device].pci_bus_id.c_str(), "%x:%x:%x", &domain, &bus, &dev) != 3)
       return kInvalidValue;
     *value = static_cast<int>(attribute == 33 ? bus : attribute == 34 ? dev : domain);
+  } else if (attribute == 18) {  // CU_DEVICE_ATTRIBUTE_INTEGRATED: [device] integrated = 1 (a Jetson)
+    *value = 0;
+    if (known) {
+      const auto& series = s().devices[device].series;
+      auto it = series.find("integrated");
+      *value = it != series.end() && !it->second.empty() && it->second[0] == "1" ? 1 : 0;
+    }
   } else
     return kInvalidValue;
   return kSuccess;

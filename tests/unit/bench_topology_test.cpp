@@ -111,6 +111,7 @@ TEST(BenchLinks, CeilingsPerLinkKind) {
   EXPECT_NEAR(pcie_link_gbps(5, 16), 63.02, 0.01);
   EXPECT_NEAR(pcie_link_gbps(2, 8), 4.0, 1e-9);  // 5 GT/s x 8b/10b
   EXPECT_EQ(pcie_link_gbps(0, 16), 0);
+  EXPECT_NEAR(pcie_link_gbps(6, 16), 121.0, 0.01);  // 64 GT/s x 242/256 (flit less CRC, FEC) / 8 x 16
   EXPECT_EQ(pcie_link_gbps(7, 16), 0);
   // NVML answers its enum, not the generation: an A100 (CC 8.0) and an RTX 3090 (CC 8.6) both
   // answer 5 (NVLink 3.1), an H100 6 (4.0), a B200 7 (5.0).

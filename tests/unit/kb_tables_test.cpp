@@ -34,6 +34,34 @@ TEST(KbTables, BuiltInLoadsWithoutIssues) {
   for (const GpuPeak& p : kb.gpu_peaks) EXPECT_FALSE(p.source.empty()) << p.name;
 }
 
+// TU116 and TU117 boards are CC 7.5 like the RTX 20 series but have no tensor cores; the chip
+// comes from the PCI ID database, by device id or by every device of the board's name.
+TEST(KbTables, ChipsWithoutTensorCoresAreFoundByDeviceOrName) {
+  KnowledgeBase kb = builtin();
+  auto chip = [&](std::string_view device, std::string_view name) {
+    const ChipWithoutTensorCores* c = kb.chip_without_tensor_cores(device, name);
+    return c == nullptr ? std::string("-") : c->chip;
+  };
+  EXPECT_EQ(chip("", "NVIDIA GeForce GTX 1660 Ti"), "TU116");
+  EXPECT_EQ(chip("", "NVIDIA GeForce GTX 1660"), "TU116");
+  EXPECT_EQ(chip("", "NVIDIA GeForce MX450"), "TU117");  // TU117M in the database
+  EXPECT_EQ(chip("", "NVIDIA T1000 8GB"), "TU117");      // TU117GL
+  EXPECT_EQ(chip("", "NVIDIA T600 Laptop GPU"), "TU117");
+  // GTX 1650s are TU117 and TU116 boards, and one is a TU106 (10de:1f0a), as is one GTX 1660
+  // SUPER (10de:1f09): a TU106 has tensor cores for all the database says. By name such a card
+  // cannot be told; by device id it can.
+  EXPECT_EQ(chip("", "NVIDIA GeForce GTX 1650"), "-");
+  EXPECT_EQ(chip("", "NVIDIA GeForce GTX 1660 SUPER"), "-");
+  EXPECT_EQ(chip("1f82", "NVIDIA GeForce GTX 1650"), "TU117");
+  EXPECT_EQ(chip("1f97", ""), "TU117");
+  EXPECT_EQ(chip("2182", "whatever the name says"), "TU116");  // the device id decides
+  for (const char* with : {"NVIDIA GeForce RTX 2080 Ti", "Tesla T4", "NVIDIA GeForce RTX 2060", "NVIDIA H200",
+                           "NVIDIA GeForce GTX 1080", "a card nobody makes"}) {
+    EXPECT_EQ(chip("", with), "-") << with;
+  }
+  for (const ChipWithoutTensorCores& c : kb.chips_without_tensor_cores) EXPECT_FALSE(c.source.empty()) << c.chip;
+}
+
 // A datasheet row is for one board. The name matcher drops "Laptop", "PCIe", "SXM4" and memory
 // sizes (they never decide the compute capability), but they decide the ceilings: a laptop RTX
 // 4090 is another chip with 576 GB/s, an A100 40GB has 1555 GB/s, an H100 PCIe 2000. Those get no

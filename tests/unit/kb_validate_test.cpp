@@ -223,6 +223,23 @@ TEST(KbValidate, TruncatedTablesNeverCrash) {
   }
 }
 
+// A no_tensor_cores row names a chip by the PCI ID database's words: a misspelt one would match no
+// card and say nothing, so validation refuses it.
+TEST(KbValidate, AChipWithoutTensorCoresMustBeInThePciIdDatabase) {
+  KbDir d;
+  auto files = load_data_files("compat/", "");
+  ASSERT_TRUE(files.has_value());
+  for (const DataFile& f : *files) {
+    if (f.path.ends_with("cuda_arch.toml")) {
+      d.write("compat/cuda_arch.toml", replace_once(f.content, "chip = \"TU116\"", "chip = \"TU161\""));
+    }
+  }
+  auto r = testing::run_gpudoctor_shell("kb validate " + testing::shell_quote(d.path()) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("no_tensor_cores TU161"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no device of the PCI ID database"), std::string::npos) << r.out;
+}
+
 TEST(KbValidate, CliReportsBrokenKbDirClearly) {
   KbDir d;
   d.write("compat/tensorflow.toml", "this is = not toml [");
