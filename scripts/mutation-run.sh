@@ -165,6 +165,17 @@ framework-timeout-as-failed	src/gpu/framework_bench.cpp	      m.status = error.s
 bench-allreduce-not-shrunk	src/gpu/gpu_bench.cpp	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest);	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest * 4);
 bench-watchdog-not-capped	src/gpu/bench_math.cpp	  return watchdog ? std::min(n, 4096) : n;	  return watchdog ? std::min(n, 8192) : n;
 bench-tf32-override-ignored	src/gpu/gpu_bench.cpp	std::string_view(off) == "0") {	std::string_view(off) == "off") {
+fw-claim-tf32-ignored	src/model/bench_report.cpp	    const bool tf32 = one != nullptr && one->tf32;	    const bool tf32 = one != nullptr && false;
+fw-scaling-unlike-gpus	src/model/bench_report.cpp	unlike_gpus(many->gpus); !models.empty()) {	unlike_gpus(many->gpus); models.empty() && false) {
+fw-parse-tf32-dropped	src/gpu/framework_bench.cpp	    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && f["tf32"].get<bool>();	    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && false;
+fw-script-torch-tf32-any-cc	src/gpu/framework_bench.cpp	tf32 = cc is not None and cc[0] >= 8 and torch.backends.cudnn.allow_tf32	tf32 = cc is not None and torch.backends.cudnn.allow_tf32
+fw-script-jax-precision-ignored	src/gpu/framework_bench.cpp	precision in ("default", "fastest", "tensorfloat32", "precision.default")	precision is not None
+fw-script-tf-cc-ignored	src/gpu/framework_bench.cpp	cc[0] >= 8 and tf.config.experimental.tensor_float_32_execution_enabled()	cc[0] >= 7 and tf.config.experimental.tensor_float_32_execution_enabled()
+kb-no-tc-any-device	src/kb/knowledge_base.cpp	    if (c == nullptr) return nullptr;  // a board of that name has them	    if (c == nullptr) continue;  // a board of that name has them
+kb-no-tc-chip-unchecked	src/kb/kb_validate.cpp	        kb.pci_names.empty() || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),	        true || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),
+bench-no-tc-note-dropped	src/cli/cmd_bench.cpp	    const ChipWithoutTensorCores* chip = gpu.empty() ? nullptr : kb.chip_without_tensor_cores("", gpu);	    const ChipWithoutTensorCores* chip = gpu.empty() || true ? nullptr : kb.chip_without_tensor_cores("", gpu);
+pcie-gen6-unknown	src/gpu/bench_math.cpp	{0, 2.5, 5.0, 8.0, 16.0, 32.0, 64.0}	{0, 2.5, 5.0, 8.0, 16.0, 32.0}
+bench-integrated-note-dropped	src/gpu/gpu_bench.cpp	  if (r.integrated != 0)\n    r.m.detail +=	  if (r.integrated != 0 && false)\n    r.m.detail +=
 EOF
 }
 
