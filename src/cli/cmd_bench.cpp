@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -86,7 +87,8 @@ std::string cpu_model() {
 /// The GPU a figure ran on, by name: "gpu1.copy" is report.gpu_names[1]; a framework's figure
 /// carries its own. Empty when unknown (a CPU figure).
 std::string gpu_of(const BenchReport& report, const BenchMeasurement& m) {
-  if (m.key.starts_with("gpu") && m.key.find('.') != std::string::npos) {
+  // "gpus.allreduce_busbw" is every GPU's, not GPU 0's.
+  if (m.key.starts_with("gpu") && m.key.size() > 3 && std::isdigit(static_cast<unsigned char>(m.key[3])) != 0) {
     const int index = std::atoi(m.key.c_str() + 3);
     if (index >= 0 && static_cast<size_t>(index) < report.gpu_names.size())
       return report.gpu_names[static_cast<size_t>(index)];
@@ -131,9 +133,12 @@ void attach_tensor_core_notes(const KnowledgeBase& kb, BenchReport& report) {
     const std::string gpu = gpu_of(report, m);
     const ChipWithoutTensorCores* chip = gpu.empty() ? nullptr : kb.chip_without_tensor_cores("", gpu);
     if (chip == nullptr) continue;
+    // These chips run FP16 at twice the FP32 rate on their CUDA cores (not on tensor cores), and
+    // emulate BF16: some gain, but not what the guides' tensor-core figures are.
     const std::string words = gpu + " is a " + chip->chip +
-                              ", built without tensor cores: FP16 and BF16 run on its CUDA cores, so mixed "
-                              "precision cannot give the guides' 1.5-3x";
+                              ", built without tensor cores: FP16 runs on its CUDA cores (at twice the FP32 rate), "
+                              "BF16 is emulated, and the tensor-core speedup behind the guides' \"mixed precision "
+                              "gives 1.5-3x\" is not there";
     m.detail += "; " + words;
     if (std::find(noted.begin(), noted.end(), gpu) == noted.end()) {
       noted.push_back(gpu);

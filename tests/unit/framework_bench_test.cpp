@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -281,17 +282,23 @@ std::optional<BenchClaim> claim(const BenchReport& r, const std::string& part) {
   return std::nullopt;
 }
 
+/// The ratio of the claim whose name holds `part`; NaN (and a failure) when there is none.
+double claimed_ratio(const BenchReport& r, const std::string& part) {
+  auto c = claim(r, part);
+  if (!c || !c->ratio) {
+    ADD_FAILURE() << "no ratio for \"" << part << "\": " << render_bench_text(r, false);
+    return std::nan("");
+  }
+  return *c->ratio;
+}
+
 TEST(FrameworkBench, ClaimsGpuOverCpuMixedPrecisionAndScaling) {
   BenchReport r;
   r.measurements = {rate("jax.resnet50_fp32.cpu", 10), rate("jax.resnet50_fp32.gpu0", 800),
                     rate("jax.resnet50_bf16.gpu0", 2000)};
   r.claims = bench_claims(r);
-  auto gpu_cpu = claim(r, "ResNet-50 training, jax: GPU/CPU");
-  ASSERT_TRUE(gpu_cpu && gpu_cpu->ratio);
-  EXPECT_DOUBLE_EQ(*gpu_cpu->ratio, 80.0);
-  auto mixed = claim(r, "ResNet-50 training, jax: mixed precision (bf16)");
-  ASSERT_TRUE(mixed && mixed->ratio);
-  EXPECT_DOUBLE_EQ(*mixed->ratio, 2.5);
+  EXPECT_DOUBLE_EQ(claimed_ratio(r, "ResNet-50 training, jax: GPU/CPU"), 80.0);
+  EXPECT_DOUBLE_EQ(claimed_ratio(r, "ResNet-50 training, jax: mixed precision (bf16)"), 2.5);
   auto one = claim(r, "ResNet-50 training, jax: data-parallel");
   ASSERT_TRUE(one);
   EXPECT_FALSE(one->ratio);
@@ -436,16 +443,10 @@ TEST(FrameworkBench, ClaimsSayWhenFp32WasTf32AndWhenTheGpusDiffer) {
   EXPECT_TRUE(fp32->tf32);
   EXPECT_EQ(fp32->gpus, std::vector<std::string>{"NVIDIA A100-SXM4-80GB"});
   EXPECT_EQ(find_measurement(ampere, "pytorch.resnet50_fp32.gpus2")->gpus.size(), 2u);
-  auto mixed = claim(ampere, "pytorch: mixed precision (bf16) over FP32 with TF32 allowed");
-  ASSERT_TRUE(mixed && mixed->ratio) << render_bench_text(ampere, false);
-  EXPECT_DOUBLE_EQ(*mixed->ratio, 2.5);
-  EXPECT_NE(mixed->basis.find("not plain FP32"), std::string::npos) << mixed->basis;
-  auto gpu_cpu = claim(ampere, "pytorch: GPU (FP32, TF32 allowed) / CPU (FP32)");
-  ASSERT_TRUE(gpu_cpu && gpu_cpu->ratio);
-  EXPECT_DOUBLE_EQ(*gpu_cpu->ratio, 160.0);
-  auto alike = claim(ampere, "pytorch: data-parallel scaling efficiency on 2 GPUs");
-  ASSERT_TRUE(alike && alike->ratio);
-  EXPECT_DOUBLE_EQ(*alike->ratio, 0.8);
+  EXPECT_DOUBLE_EQ(claimed_ratio(ampere, "pytorch: mixed precision (bf16) over FP32 with TF32 allowed"), 2.5);
+  EXPECT_NE(claim(ampere, "mixed precision (bf16)")->basis.find("not plain FP32"), std::string::npos);
+  EXPECT_DOUBLE_EQ(claimed_ratio(ampere, "pytorch: GPU (FP32, TF32 allowed) / CPU (FP32)"), 160.0);
+  EXPECT_DOUBLE_EQ(claimed_ratio(ampere, "pytorch: data-parallel scaling efficiency on 2 GPUs"), 0.8);
   // The JSON carries both, and reads them back (the history holds the report as JSON).
   BenchReport back;
   bench_report_from_json(bench_report_to_json(ampere), back);
