@@ -123,27 +123,38 @@ void attach_ceilings(const KnowledgeBase& kb, BenchReport& report) {
   }
 }
 
-/// A half-precision figure on a card whose chip was built without tensor cores: a GTX 1660 is CC
-/// 7.5 like an RTX 2080, so the child, which knows the compute capability, cannot tell. The
-/// figure's detail says so, and the report's notes once per card, with the source.
+/// A half-precision figure on a card without tensor cores (a GTX 1660 is CC 7.5 like an RTX 2080,
+/// so the child, which knows only the compute capability, cannot tell): the figure's detail says
+/// so, and the report's notes once per card, with the knowledge base's sources.
 void attach_tensor_core_notes(const KnowledgeBase& kb, BenchReport& report) {
   std::vector<std::string> noted;
   for (BenchMeasurement& m : report.measurements) {
-    if (m.key.find("fp16") == std::string::npos && m.key.find("bf16") == std::string::npos) continue;
+    const bool bf16 = m.key.find("bf16") != std::string::npos;
+    if (!bf16 && m.key.find("fp16") == std::string::npos) continue;
     const std::string gpu = gpu_of(report, m);
-    const ChipWithoutTensorCores* chip = gpu.empty() ? nullptr : kb.chip_without_tensor_cores("", gpu);
-    if (chip == nullptr) continue;
-    // These chips run FP16 at twice the FP32 rate on their CUDA cores (not on tensor cores), and
-    // emulate BF16: some gain, but not what the guides' tensor-core figures are.
-    const std::string words = gpu + " is a " + chip->chip +
-                              ", built without tensor cores: FP16 runs on its CUDA cores (at twice the FP32 rate), "
-                              "BF16 is emulated, and the tensor-core speedup behind the guides' \"mixed precision "
-                              "gives 1.5-3x\" is not there";
-    m.detail += "; " + words;
+    const std::vector<const ChipWithoutTensorCores*> rows =
+        gpu.empty() ? std::vector<const ChipWithoutTensorCores*>{} : kb.without_tensor_cores("", gpu);
+    if (rows.empty()) continue;
+    // "a TU117, TU116 or TU106 (tensor cores disabled) board"
+    std::string chips;
+    std::string sources;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      chips += (i == 0                 ? ""
+                : i + 1 == rows.size() ? " or "
+                                       : ", ") +
+               rows[i]->chip + (rows[i]->devices.empty() ? "" : " (tensor cores disabled)");
+      sources += (i == 0 ? "" : "; ") + rows[i]->chip + ": " + rows[i]->source;
+    }
+    const std::string lacks = gpu + " has no tensor cores (a " + chips + " board)";
+    // FP16 still runs at twice the FP32 rate on these chips' shader cores; BF16 is emulated.
+    m.detail += "; " + lacks + (bf16 ? ": BF16 is emulated" : ": FP16 runs on its shader cores") +
+                ", without the tensor-core speedup behind the guides' \"mixed precision gives 1.5-3x\"";
     if (std::find(noted.begin(), noted.end(), gpu) == noted.end()) {
       noted.push_back(gpu);
-      report.notes.push_back(words + " (compat/cuda_arch.toml no_tensor_cores " + chip->chip + ": " + chip->source +
-                             ")");
+      report.notes.push_back(lacks +
+                             ": mixed precision cannot give the tensor-core speedup the guides count on "
+                             "(compat/cuda_arch.toml no_tensor_cores, " +
+                             sources + ")");
     }
   }
 }

@@ -134,11 +134,13 @@ def release_memory():
 def tf32_overridden():
     """NVIDIA_TF32_OVERRIDE=0 turns TF32 off in cuBLAS and cuDNN, under every framework."""
     return os.environ.get("NVIDIA_TF32_OVERRIDE") == "0"
-def figure(key, batch, detail, run, per_gpu_batch=False, tf32=False, gpus=None):
+OVERRIDDEN = "no TF32 (NVIDIA_TF32_OVERRIDE=0)"
+def figure(key, batch, detail, run, per_gpu_batch=False, tf32=None, gpus=None):
     """Runs one figure. per_gpu_batch: `run` uses cfg["gpu_batch"], so a step that runs out of
     GPU memory is tried again at half the batch (down to 4), which the later figures keep: the
     default batch does not fit every card, and a figure at a smaller batch says more than none.
-    tf32: an FP32 figure the framework lets run in TF32; gpus: the models of the GPUs it runs on."""
+    tf32: on an FP32 GPU figure, whether the framework lets it run in TF32 (None elsewhere); gpus:
+    the models of the GPUs it runs on."""
     f = {"key": key, "batch": batch, "detail": detail, "times": [], "losses": [], "error": None, "tf32": tf32,
          "gpus": gpus or []}
     out["figures"].append(f)
@@ -303,11 +305,22 @@ def pytorch():
     scaled = "" if on_cpu else scale_gpu_batch(min(torch.cuda.get_device_properties(i).total_memory for i in range(n)),
                                                "GPU memory" + (" on the smallest GPU" if n > 1 else ""))
     # TF32 needs CC 8.0; cuDNN may use it in FP32 convolutions unless told not to (PyTorch allows
-    # it by default there; its matmuls default to plain FP32).
-    cc = None if on_cpu else torch.cuda.get_device_capability(0)
-    tf32 = cc is not None and cc[0] >= 8 and torch.backends.cudnn.allow_tf32 and not tf32_overridden()
+    # it by default there; its matmuls default to plain FP32). PyTorch 2.9 added
+    # torch.backends.cudnn.conv.fp32_precision, and reading allow_tf32 after code mixed the two
+    # APIs raises: a failed read costs the word, never the figures. ROCm builds are not judged.
+    cc = None if on_cpu or getattr(torch.version, "hip", None) else torch.cuda.get_device_capability(0)
+    try:
+        conv = getattr(torch.backends.cudnn, "conv", None)
+        precision = getattr(conv, "fp32_precision", None) if conv is not None else None
+        allowed = precision == "tf32" if isinstance(precision, str) else bool(torch.backends.cudnn.allow_tf32)
+    except Exception:
+        allowed = None
+    tf32 = cc is not None and cc[0] >= 8 and allowed is True and not tf32_overridden()
     tf32_words = ("TF32 allowed in convolutions (PyTorch's default on CC 8.0 and newer)" if tf32
-                  else "no TF32" + (f" (CC {cc[0]}.{cc[1]} has none)" if cc is not None and cc[0] < 8 else ""))
+                  else f"no TF32 (CC {cc[0]}.{cc[1]} has none)" if cc is not None and cc[0] < 8
+                  else OVERRIDDEN if cc is not None and tf32_overridden()
+                  else "TF32 setting unreadable" if cc is not None and allowed is None
+                  else "no TF32")
     models = [] if on_cpu else out["gpus"]
     layout = "NCHW" if on_cpu else "channels_last"
     figure(name + "_fp32.gpu0", cfg["gpu_batch"], f"{mark}FP32, {tf32_words}, {layout}{scaled}",
@@ -424,15 +437,18 @@ def jax_bench():
         cc = None if on_cpu else float(getattr(gpus[0], "compute_capability", None))
     except (TypeError, ValueError):
         cc = None
-    # XLA's DEFAULT precision (and "tensorfloat32") lets dots and convolutions run in TF32 on CC
-    # 8.0 and newer; "highest" or "float32" asks for FP32, "high" for three BF16 passes.
+    # On the GPU, XLA allows TF32 at precision DEFAULT and HIGH (xla/service/gpu/matmul_utils.cc,
+    # IsTf32Allowed: compute_precision <= 1): "default", "fastest", "bfloat16", "high",
+    # "tensorfloat32", "bfloat16_3x" and the tf32 algorithm presets. Only HIGHEST ("highest",
+    # "float32") and the F32 presets ask for FP32 arithmetic.
     precision = str(getattr(jax.config, "jax_default_matmul_precision", None) or "default").lower()
-    tf32 = (cc is not None and cc >= 8 and precision in ("default", "fastest", "tensorfloat32", "precision.default")
-            and not tf32_overridden())
+    level = precision[len("precision."):] if precision.startswith("precision.") else precision
+    fp32_asked = level in ("highest", "float32") or level.startswith("f32_f32")
+    tf32 = cc is not None and cc >= 8 and not fp32_asked and not tf32_overridden()
     models = [] if on_cpu else [getattr(d, "device_kind", "") for d in gpus]
     figure(name + "_fp32.gpu0", cfg["gpu_batch"],
-           ("FP32, default matmul precision: XLA may use TF32 on CC 8.0 and newer" if tf32
-            else f"FP32, matmul precision {precision}") + scaled,
+           (f"FP32, matmul precision {precision}: XLA may use TF32 on CC 8.0 and newer" if tf32
+            else f"FP32, matmul precision {precision}" + (f", {OVERRIDDEN}" if tf32_overridden() else "")) + scaled,
            lambda: sample(make_step(gpus[:1], cfg["gpu_batch"], jnp.float32)), per_gpu_batch=True, tf32=tf32,
            gpus=models[:1])
     # BF16 where the card has BF16 tensor cores (CC 8.0+); before Ampere XLA would emulate it,
@@ -539,6 +555,7 @@ def tensorflow():
             and not tf32_overridden())
     figure(name + "_fp32.gpu0", cfg["gpu_batch"],
            f"{mark}FP32" + (" (TF32 allowed: TensorFlow's default on CC 8.0 and newer)" if tf32 else
+                            f" ({OVERRIDDEN})" if cc is not None and tf32_overridden() else
                             " (TF32 not in use)" if cc is not None else " (TensorFlow may use TF32 on CC 8.0 and newer)"),
            lambda: sample(make_step(gpu_dev, cfg["gpu_batch"], "float32")), per_gpu_batch=True, tf32=tf32,
            gpus=models[:1])
@@ -639,7 +656,8 @@ FrameworkBenchRun framework_bench_from_output(const FrameworkTarget& target, con
     m.detail = model_name(config.model) + " training step (forward, backward, SGD with momentum), batch " +
                std::to_string(batch) + " of synthetic 3x" + std::to_string(config.image) + "x" +
                std::to_string(config.image) + " images, 1000 classes; " + text(f, "detail", 300);
-    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && f["tf32"].get<bool>();
+    if (key.find("_fp32.gpu") != std::string::npos && f.contains("tf32") && f["tf32"].is_boolean())
+      m.tf32 = f["tf32"].get<bool>();
     if (auto g = f.find("gpus"); g != f.end() && g->is_array()) {
       for (const auto& x : *g) {
         if (x.is_string() && m.gpus.size() < 64) m.gpus.push_back(printable(x.get<std::string>(), 100));

@@ -483,6 +483,7 @@ void read_cuda_arch(RowReader& top, KnowledgeBase& kb) {
   top.each("no_tensor_cores", [&](RowReader& r, const toml::table&) {
     ChipWithoutTensorCores c;
     c.chip = r.str("chip", true).value_or("");
+    c.devices = r.strings("devices");
     c.note = r.text("note");
     c.source = r.source();
     if (!c.chip.empty()) kb.chips_without_tensor_cores.push_back(std::move(c));

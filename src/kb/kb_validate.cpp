@@ -195,6 +195,13 @@ void validate_gpus(const KnowledgeBase& kb, std::vector<KbIssue>& issues) {
       add(issues, Level::error, "compat/cuda_arch.toml", "no_tensor_cores " + c.chip,
           "no device of the PCI ID database is of this chip");
     }
+    for (const std::string& d : c.devices) {
+      auto it = kb.pci_names.find(d);
+      if (!kb.pci_names.empty() && (it == kb.pci_names.end() || !it->second.starts_with(c.chip))) {
+        add(issues, Level::error, "compat/cuda_arch.toml", "no_tensor_cores " + c.chip,
+            "device " + d + " is not a " + c.chip + " in the PCI ID database");
+      }
+    }
   }
 }
 

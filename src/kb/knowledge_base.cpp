@@ -375,24 +375,26 @@ const DriverBranchPackage* KnowledgeBase::branch_package(std::string_view distro
   return nullptr;
 }
 
-const ChipWithoutTensorCores* KnowledgeBase::chip_without_tensor_cores(std::string_view pci_device_id,
-                                                                       std::string_view gpu_name) const {
+std::vector<const ChipWithoutTensorCores*> KnowledgeBase::without_tensor_cores(std::string_view pci_device_id,
+                                                                               std::string_view gpu_name) const {
   // "TU117GLM [Quadro T1000 Mobile]": the chip is what comes before the brackets.
   auto row_of = [&](const std::string& device) -> const ChipWithoutTensorCores* {
     auto it = pci_names.find(device);
     if (it == pci_names.end()) return nullptr;
     const std::string_view chip = trim(std::string_view(it->second).substr(0, it->second.find('[')));
     for (const ChipWithoutTensorCores& c : chips_without_tensor_cores) {
-      if (chip.starts_with(c.chip)) return &c;
+      const bool listed = std::find(c.devices.begin(), c.devices.end(), device) != c.devices.end();
+      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;
     }
     return nullptr;
   };
-  if (!pci_device_id.empty()) return row_of(std::string(pci_device_id));
-  const ChipWithoutTensorCores* found = nullptr;
-  for (const std::string& device : pci_devices_named(gpu_name)) {
+  std::vector<const ChipWithoutTensorCores*> found;
+  const std::vector<std::string> devices =
+      pci_device_id.empty() ? pci_devices_named(gpu_name) : std::vector<std::string>{std::string(pci_device_id)};
+  for (const std::string& device : devices) {
     const ChipWithoutTensorCores* c = row_of(device);
-    if (c == nullptr) return nullptr;  // a board of that name has them
-    if (found == nullptr) found = c;
+    if (c == nullptr) return {};  // a board of that name has them, or may
+    if (std::find(found.begin(), found.end(), c) == found.end()) found.push_back(c);
   }
   return found;
 }

@@ -97,11 +97,12 @@ class KnowledgeBase {
   /// Up to max known names closest to name (edit distance on the normalised form).
   [[nodiscard]] std::vector<std::string> nearest_gpu_names(std::string_view name, size_t max = 5) const;
   [[nodiscard]] const ArchGeneration* generation_of(const Version& cc) const;
-  /// The chip without tensor cores that this GPU is: by its PCI device id when known, else by
-  /// the devices of its name in the PCI ID database, each of which must be such a chip (the GTX
-  /// 1650 comes as TU117 and as TU116). Null when it has them or the database does not know it.
-  [[nodiscard]] const ChipWithoutTensorCores* chip_without_tensor_cores(std::string_view pci_device_id,
-                                                                        std::string_view gpu_name) const;
+  /// The no_tensor_cores rows this GPU falls under: by its PCI device id when known, else by the
+  /// devices of its name in the PCI ID database, every one of which must be such a board (a GTX
+  /// 1650 is a TU117, a TU116 or a TU106 with them disabled: three rows). Empty when the GPU has
+  /// tensor cores, or may have them, or the database does not know it.
+  [[nodiscard]] std::vector<const ChipWithoutTensorCores*> without_tensor_cores(std::string_view pci_device_id,
+                                                                                std::string_view gpu_name) const;
   /// Jetson boards (Tegra, aarch64): by name, or by a compute capability that the GPU table
   /// gives a Jetson board (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0 today).
   [[nodiscard]] bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) const;

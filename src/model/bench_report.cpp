@@ -93,7 +93,7 @@ void framework_claims(const BenchReport& r, std::vector<BenchClaim>& claims) {
     const BenchMeasurement* one = find_measurement(r, p + "_fp32.gpu0");
     // The guides' figures are against plain FP32; the frameworks' FP32 on Ampere and newer is TF32
     // in the convolutions unless turned off, which takes much of mixed precision's gain first.
-    const bool tf32 = one != nullptr && one->tf32;
+    const bool tf32 = one != nullptr && one->tf32.value_or(false);
     const std::string tf32_basis =
         "; the FP32 step was allowed TF32 (the framework's default on CC 8.0 and newer), not plain FP32";
     claims.push_back(ratio_claim(r, what + (tf32 ? "GPU (FP32, TF32 allowed) / CPU (FP32)" : "GPU/CPU (FP32 both)"),
@@ -214,6 +214,8 @@ std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchRe
     const std::string now_file = library_file(now.library);
     if (!before_file.empty() && !now_file.empty() && before_file != now_file)
       c.verdict = "library changed";
+    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)
+      c.verdict = "TF32 changed";  // NVIDIA_TF32_OVERRIDE or a framework setting: another precision
     else if (c.change_pct < -c.noise_pct)
       c.verdict = "regression";
     else if (c.change_pct > c.noise_pct)

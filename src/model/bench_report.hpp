@@ -45,10 +45,11 @@ struct BenchMeasurement {
   std::optional<double> ceiling;  ///< the datasheet peak, in `unit`
   std::string ceiling_source;     ///< the knowledge-base row's name and source
   std::string last_call;          ///< the vendor call in progress when a child stopped
-  /// A framework's FP32 figure whose framework lets its convolutions or matrix products run in
-  /// TF32 on this card (PyTorch's, TensorFlow's and XLA's default on CC 8.0 and newer): not plain
-  /// FP32, and the claims built on it say so.
-  bool tf32 = false;
+  /// A framework's FP32 GPU figure: whether the framework let its convolutions or matrix products
+  /// run in TF32 on this card (PyTorch's, TensorFlow's and XLA's default on CC 8.0 and newer). True
+  /// is not plain FP32, and the claims built on it say so. Unset for every other figure, and in
+  /// runs saved before 2026-12-05.
+  std::optional<bool> tf32;
   /// A framework figure's GPUs, by model name as the framework reports them (empty on the CPU,
   /// and where the framework does not name them).
   std::vector<std::string> gpus;
@@ -78,7 +79,8 @@ struct BenchChange {
   double current = 0;
   double change_pct = 0;  ///< (current - previous) / previous, percent
   double noise_pct = 0;   ///< what counts as noise for this figure
-  std::string verdict;    ///< "regression", "improvement", "same", "library changed" (not compared)
+  /// "regression", "improvement", "same"; not judged: "library changed", "TF32 changed"
+  std::string verdict;
 
   bool operator==(const BenchChange&) const = default;
 };

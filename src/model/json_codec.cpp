@@ -488,7 +488,7 @@ void describe(Io& io, Of<BenchMeasurement> auto& m) {
   io.field("ceiling_source", m.ceiling_source, Empty::null);
   if constexpr (Io::writes) io.put("fraction_of_ceiling", encode(m.fraction_of_ceiling()));
   io.field("last_call", m.last_call, Empty::null);
-  if (m.tf32 || !Io::writes) io.field("tf32", m.tf32);
+  io.field("tf32", m.tf32, Empty::omit);
   io.field("gpus", m.gpus, Empty::omit);
 }
 

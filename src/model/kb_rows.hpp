@@ -227,11 +227,14 @@ struct ArchGeneration {
   std::string source;
 };
 
-/// A chip built without the tensor cores its architecture has (cuda_arch.toml `[[no_tensor_cores]]`):
-/// Turing's TU116 and TU117 (GTX 16xx, MX450/MX550, T400-T1200). Its half precision runs on the
-/// CUDA cores, so mixed precision cannot give what the guides promise.
+/// Boards without the tensor cores their architecture has (cuda_arch.toml `[[no_tensor_cores]]`):
+/// Turing's TU116 and TU117 chips (GTX 16xx, MX450/MX550, T400-T1200), built without them, and
+/// single devices of another chip sold with them disabled (a GTX 1650 on a TU106). Their half
+/// precision never runs on tensor cores, so mixed precision cannot give what the guides promise.
 struct ChipWithoutTensorCores {
   std::string chip;  ///< "TU117": the PCI ID database's chip names that start with it (TU117M, TU117GL)
+  /// When given, only these PCI device ids of the chip ("1f0a"): their tensor cores are disabled.
+  std::vector<std::string> devices;
   std::string note;
   std::string source;
 };

@@ -258,6 +258,30 @@ TEST(BenchReport, CompareFlagsOnlyChangesBeyondTheNoise) {
 // The CPU SGEMM's library depends on the environment bench runs in (the system's OpenBLAS, or
 // an activated venv's bundled copy): a figure through another file is not a regression. The
 // same file in another version (a cuBLAS update) is still compared.
+// A framework's FP32 step with TF32 allowed one run and not the next (NVIDIA_TF32_OVERRIDE=0, a
+// framework setting) ran at another precision: no regression of the machine. Runs saved before
+// the field existed say nothing, and are compared as before.
+TEST(BenchReport, CompareDoesNotJudgeAnFp32FigureWhoseTf32Changed) {
+  auto step = [](std::optional<bool> tf32, double value) {
+    BenchMeasurement m = figure("pytorch.resnet50_fp32.gpu0", "images_per_s", value);
+    m.tf32 = tf32;
+    return m;
+  };
+  BenchReport before;
+  BenchReport now;
+  before.measurements = {step(true, 2400)};
+  now.measurements = {step(false, 1200)};
+  auto changes = compare_runs(before, now, 5.0);
+  ASSERT_EQ(changes.size(), 1U);
+  EXPECT_EQ(changes[0].verdict, "TF32 changed");
+  EXPECT_DOUBLE_EQ(changes[0].change_pct, -50);
+  now.measurements = {step(true, 1200)};
+  EXPECT_EQ(compare_runs(before, now, 5.0).at(0).verdict, "regression");
+  before.measurements = {step(std::nullopt, 2400)};
+  now.measurements = {step(false, 1200)};
+  EXPECT_EQ(compare_runs(before, now, 5.0).at(0).verdict, "regression");
+}
+
 TEST(BenchReport, CompareDoesNotJudgeAFigureMeasuredThroughAnotherLibraryFile) {
   BenchReport before;
   before.measurements = {figure("cpu.sgemm_fp32", "gflops", 100), figure("gpu0.gemm_fp32", "tflops", 50)};

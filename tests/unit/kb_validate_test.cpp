@@ -238,6 +238,15 @@ TEST(KbValidate, AChipWithoutTensorCoresMustBeInThePciIdDatabase) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("no_tensor_cores TU161"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no device of the PCI ID database"), std::string::npos) << r.out;
+  // A disabled-cores device must be a device of that chip.
+  for (const DataFile& f : *files) {
+    if (f.path.ends_with("cuda_arch.toml")) {
+      d.write("compat/cuda_arch.toml", replace_once(f.content, "devices = [\"1f0a\"]", "devices = [\"1f82\"]"));
+    }
+  }
+  r = testing::run_gpudoctor_shell("kb validate " + testing::shell_quote(d.path()) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("device 1f82 is not a TU106"), std::string::npos) << r.out;
 }
 
 TEST(KbValidate, CliReportsBrokenKbDirClearly) {
