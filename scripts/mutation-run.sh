@@ -97,7 +97,7 @@ bench-median-even-upper	src/gpu/bench_math.cpp	  return v.size() % 2 == 1 ? v[mi
 bench-spread-scale	src/gpu/bench_math.cpp	  s.spread_pct = s.median > 0 ? s.mad / s.median * 100.0 : 0;	  s.spread_pct = s.median > 0 ? s.mad / s.median * 10.0 : 0;
 bench-rate-min-from-fastest	src/gpu/bench_math.cpp	  m.min = work / stats.max / scale;	  m.min = work / stats.min / scale;
 bench-scaling-not-per-gpu	src/gpu/bench_math.cpp	  return one > 0 && n > 0 ? many / (n * one) : 0;	  return one > 0 && n > 0 ? many / one : 0;
-bench-gemm-check-loose	src/gpu/bench_math.cpp	    check.add(at, c[at], want, (terms_factor * k * u + 2 * input_u) * magnitude	    check.add(at, c[at], want, (100 * terms_factor * k * u + 2 * input_u) * magnitude
+bench-gemm-check-loose	src/gpu/bench_math.cpp	              (terms_factor * k * u + 2 * input_u) * d.magnitude	              (100 * terms_factor * k * u + 2 * input_u) * d.magnitude
 bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));	    c.noise_pct = floor_pct + 0 * std::max(before->spread_pct, now.spread_pct);
 bench-compare-direction	src/model/bench_report.cpp	    else if (c.change_pct < -c.noise_pct)	    else if (c.change_pct < c.noise_pct)
 fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
@@ -165,17 +165,22 @@ framework-timeout-as-failed	src/gpu/framework_bench.cpp	      m.status = error.s
 bench-allreduce-not-shrunk	src/gpu/gpu_bench.cpp	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest);	  max_bytes = array_bytes_that_fit(max_bytes, 2, smallest * 4);
 bench-watchdog-not-capped	src/gpu/bench_math.cpp	  return watchdog ? std::min(n, 4096) : n;	  return watchdog ? std::min(n, 8192) : n;
 bench-tf32-override-ignored	src/gpu/gpu_bench.cpp	std::string_view(off) == "0") {	std::string_view(off) == "off") {
-fw-claim-tf32-ignored	src/model/bench_report.cpp	    const bool tf32 = one != nullptr && one->tf32;	    const bool tf32 = one != nullptr && false;
+fw-claim-tf32-ignored	src/model/bench_report.cpp	    const bool tf32 = one != nullptr && one->tf32.value_or(false);	    const bool tf32 = one != nullptr && false;
 fw-scaling-unlike-gpus	src/model/bench_report.cpp	unlike_gpus(many->gpus); !models.empty()) {	unlike_gpus(many->gpus); models.empty() && false) {
-fw-parse-tf32-dropped	src/gpu/framework_bench.cpp	    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && f["tf32"].get<bool>();	    m.tf32 = f.contains("tf32") && f["tf32"].is_boolean() && false;
-fw-script-torch-tf32-any-cc	src/gpu/framework_bench.cpp	tf32 = cc is not None and cc[0] >= 8 and torch.backends.cudnn.allow_tf32	tf32 = cc is not None and torch.backends.cudnn.allow_tf32
-fw-script-jax-precision-ignored	src/gpu/framework_bench.cpp	precision in ("default", "fastest", "tensorfloat32", "precision.default")	precision is not None
+fw-parse-tf32-dropped	src/gpu/framework_bench.cpp	      m.tf32 = f["tf32"].get<bool>();	      m.tf32 = false;
+fw-script-torch-tf32-any-cc	src/gpu/framework_bench.cpp	    tf32 = cc is not None and cc[0] >= 8 and allowed is True	    tf32 = cc is not None and allowed is True
+fw-script-jax-precision-ignored	src/gpu/framework_bench.cpp	    tf32 = cc is not None and cc >= 8 and not fp32_asked and not tf32_overridden()	    tf32 = cc is not None and cc >= 8 and not tf32_overridden()
 fw-script-tf-cc-ignored	src/gpu/framework_bench.cpp	cc[0] >= 8 and tf.config.experimental.tensor_float_32_execution_enabled()	cc[0] >= 7 and tf.config.experimental.tensor_float_32_execution_enabled()
-kb-no-tc-any-device	src/kb/knowledge_base.cpp	    if (c == nullptr) return nullptr;  // a board of that name has them	    if (c == nullptr) continue;  // a board of that name has them
+kb-no-tc-any-device	src/kb/knowledge_base.cpp	    if (c == nullptr) return {};  // a board of that name has them, or may	    if (c == nullptr) continue;  // a board of that name has them, or may
 kb-no-tc-chip-unchecked	src/kb/kb_validate.cpp	        kb.pci_names.empty() || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),	        true || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),
-bench-no-tc-note-dropped	src/cli/cmd_bench.cpp	    const ChipWithoutTensorCores* chip = gpu.empty() ? nullptr : kb.chip_without_tensor_cores("", gpu);	    const ChipWithoutTensorCores* chip = gpu.empty() || true ? nullptr : kb.chip_without_tensor_cores("", gpu);
+bench-no-tc-note-dropped	src/cli/cmd_bench.cpp	        gpu.empty() ? std::vector<const ChipWithoutTensorCores*>{} : kb.without_tensor_cores("", gpu);	        gpu.empty() || true ? std::vector<const ChipWithoutTensorCores*>{} : kb.without_tensor_cores("", gpu);
 pcie-gen6-unknown	src/gpu/bench_math.cpp	{0, 2.5, 5.0, 8.0, 16.0, 32.0, 64.0}	{0, 2.5, 5.0, 8.0, 16.0, 32.0}
 bench-integrated-note-dropped	src/gpu/gpu_bench.cpp	  if (r.integrated != 0)\n    r.m.detail +=	  if (r.integrated != 0 && false)\n    r.m.detail +=
+fw-script-jax-high-as-fp32	src/gpu/framework_bench.cpp	    fp32_asked = level in ("highest", "float32") or level.startswith("f32_f32")	    fp32_asked = level in ("highest", "float32", "high", "bfloat16") or level.startswith("f32_f32")
+fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = precision == "tf32" if isinstance(precision, str) else bool(torch.backends.cudnn.allow_tf32)	        allowed = bool(torch.backends.cudnn.allow_tf32)
+fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:\n        allowed = None	    except ImportError:\n        allowed = None
+kb-no-tc-devices-ignored	src/kb/knowledge_base.cpp	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed || true)) return &c;
+compare-tf32-change-judged	src/model/bench_report.cpp	    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)	    else if (before->tf32 && now.tf32 && false)
 EOF
 }
 
