@@ -177,7 +177,7 @@ bench-no-tc-note-dropped	src/cli/cmd_bench.cpp	        gpu.empty() ? std::vector
 pcie-gen6-unknown	src/gpu/bench_math.cpp	{0, 2.5, 5.0, 8.0, 16.0, 32.0, 64.0}	{0, 2.5, 5.0, 8.0, 16.0, 32.0}
 bench-integrated-note-dropped	src/gpu/gpu_bench.cpp	  if (r.integrated != 0)\n    r.m.detail +=	  if (r.integrated != 0 && false)\n    r.m.detail +=
 fw-script-jax-high-as-fp32	src/gpu/framework_bench.cpp	    fp32_asked = level in ("highest", "float32") or level.startswith("f32_f32")	    fp32_asked = level in ("highest", "float32", "high", "bfloat16") or level.startswith("f32_f32")
-fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = precision == "tf32" if isinstance(precision, str) else bool(torch.backends.cudnn.allow_tf32)	        allowed = bool(torch.backends.cudnn.allow_tf32)
+fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = precision == "tf32" if precision in ("tf32", "ieee") else bool(torch.backends.cudnn.allow_tf32)	        allowed = bool(torch.backends.cudnn.allow_tf32)
 fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:\n        allowed = None	    except ImportError:\n        allowed = None
 kb-no-tc-devices-ignored	src/kb/knowledge_base.cpp	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed || true)) return &c;
 compare-tf32-change-judged	src/model/bench_report.cpp	    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)	    else if (before->tf32 && now.tf32 && false)

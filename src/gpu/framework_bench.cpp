@@ -312,7 +312,8 @@ def pytorch():
     try:
         conv = getattr(torch.backends.cudnn, "conv", None)
         precision = getattr(conv, "fp32_precision", None) if conv is not None else None
-        allowed = precision == "tf32" if isinstance(precision, str) else bool(torch.backends.cudnn.allow_tf32)
+        # "tf32" or "ieee"; "none" inherits from torch.backends.cudnn's, which allow_tf32 resolves.
+        allowed = precision == "tf32" if precision in ("tf32", "ieee") else bool(torch.backends.cudnn.allow_tf32)
     except Exception:
         allowed = None
     tf32 = cc is not None and cc[0] >= 8 and allowed is True and not tf32_overridden()

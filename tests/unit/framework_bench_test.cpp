@@ -376,6 +376,8 @@ fake_torch((8, 6), ["NVIDIA GeForce RTX 3090"], allow=True, new_api="ieee")
 assert run(pytorch)["resnet50_fp32.gpu0"]["tf32"] is False
 fake_torch((8, 6), ["NVIDIA GeForce RTX 3090"], allow=False, new_api="tf32")
 assert run(pytorch)["resnet50_fp32.gpu0"]["tf32"] is True
+fake_torch((8, 6), ["NVIDIA GeForce RTX 3090"], allow=True, new_api="none")  # inherited: the legacy getter resolves it
+assert run(pytorch)["resnet50_fp32.gpu0"]["tf32"] is True
 fake_torch((8, 6), ["NVIDIA GeForce RTX 3090"])
 type(sys.modules["torch"].backends.cudnn).allow_tf32 = mock.PropertyMock(side_effect=RuntimeError("mix of APIs"))
 f = run(pytorch)
