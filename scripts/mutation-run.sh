@@ -181,6 +181,7 @@ fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = pr
 fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:\n        allowed = None	    except ImportError:\n        allowed = None
 kb-no-tc-devices-ignored	src/kb/knowledge_base.cpp	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed || true)) return &c;
 compare-tf32-change-judged	src/model/bench_report.cpp	    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)	    else if (before->tf32 && now.tf32 && false)
+fp8-one-pass-relative-dropped	src/gpu/bench_math.cpp	  relative_error = relative_error_of(dots, c);	  relative_error = 0;
 EOF
 }
 

@@ -103,7 +103,8 @@ inline constexpr double kFp8AccumulateUnitRoundoff = 1.0 / (1 << 14);
 /// (2-norm) under this. The same report measured up to about 2 % at K = 4096.
 inline constexpr double kFp8MaxRelativeError = 0.05;
 /// ||C - A*B|| / ||A*B|| over the elements check_gemm_sampled picks (row-major, double reference);
-/// 1 for a zero result, NaN for a NaN.
+/// 1 for a zero result, NaN for a NaN. bench calls the one-pass form below; this one stays for
+/// perf/bench_host_work.sh, which times it against revisions that had only it.
 double gemm_sampled_relative_error(const float* a, const float* b, const float* c, int m, int n, int k, size_t samples);
 /// Both of the above over one pass of the samples (the FP8 figure needs both): the bound check
 /// (no output or input rounding terms) and, in `relative_error`, the relative 2-norm error.
