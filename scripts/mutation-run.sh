@@ -182,6 +182,11 @@ fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:
 kb-no-tc-devices-ignored	src/kb/knowledge_base.cpp	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed || true)) return &c;
 compare-tf32-change-judged	src/model/bench_report.cpp	    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)	    else if (before->tf32 && now.tf32 && false)
 fp8-one-pass-relative-dropped	src/gpu/bench_math.cpp	  relative_error = relative_error_of(dots, c);	  relative_error = 0;
+jax-plugin-version-truncated	src/probe/python/site_packages.cpp	jax_order(q->version, jaxlib->version) != 0) {	q->version.truncated(3) != jaxlib->version.truncated(3)) {
+jaxlib-newer-unchecked	src/probe/python/site_packages.cpp	  if (jax_order(jaxlib.version, jax.version) > 0) {	  if (false) {
+jaxlib-minimum-unchecked	src/probe/python/site_packages.cpp	jax_order(jaxlib.version, *minimum) >= 0) return;	true) return;
+jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {	false) {
+jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
 EOF
 }
 

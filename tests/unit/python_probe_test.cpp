@@ -765,5 +765,91 @@ TEST(PythonProbe, TensorflowAddonsIsRecorded) {
   EXPECT_EQ(tfa->version.str(), "0.23.0");
 }
 
+// JAX's parts must agree the way JAX itself checks them, on the whole dotted number:
+// jax against jaxlib (check_jaxlib_version in jax/_src/lib/__init__.py: jaxlib not below jax's
+// _minimum_jaxlib_version, not newer than jax), the CUDA plugin against jaxlib
+// (check_plugin_version in jaxlib/plugin_support.py: 0.12.0 is not 0.12.0.1), and the plugin
+// beside the PJRT package that holds the CUDA backend (the plugin pins it exactly).
+struct JaxInstall {
+  std::string jax, jaxlib, plugin, pjrt;  ///< "" = not installed
+  std::string minimum_jaxlib = "0.11.2";  ///< jax/version.py; "" = no such line
+};
+
+const FrameworkFacts* probe_jax(const JaxInstall& in, Facts& f) {
+  char tmpl[] = "/tmp/gpudoctor-jaxparts-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) return nullptr;
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.13.1\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.13/site-packages";
+  auto dist = [&](const std::string& name, const std::string& dirname, const std::string& version) {
+    if (version.empty()) return;
+    write_file(sp / (dirname + "-" + version + ".dist-info/METADATA"),
+               "Name: " + name + "\nVersion: " + version + "\n\n");
+  };
+  dist("jax", "jax", in.jax);
+  if (!in.jax.empty()) {
+    write_file(sp / "jax/version.py",
+               "_version = \"" + in.jax + "\"\n" +
+                   (in.minimum_jaxlib.empty() ? "" : "_minimum_jaxlib_version = '" + in.minimum_jaxlib + "'\n"));
+  }
+  dist("jaxlib", "jaxlib", in.jaxlib);
+  dist("jax-cuda13-plugin", "jax_cuda13_plugin", in.plugin);
+  dist("jax-cuda13-pjrt", "jax_cuda13_pjrt", in.pjrt);
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  f = probe_dir(dir);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  return e == nullptr ? nullptr : framework(*e, "jax");
+}
+
+TEST(PythonProbe, JaxPartsAreComparedAsJaxComparesThem) {
+  struct Case {
+    JaxInstall in;
+    bool cuda;
+    std::string conflict;  ///< "" = none expected
+  };
+  const std::vector<Case> cases = {
+      {{"0.12.0.1", "0.12.0.1", "0.12.0.1", "0.12.0.1"}, true, ""},
+      // jax 0.12.0.1 accepts jaxlib from its minimum, 0.11.2, with that jaxlib's plugin.
+      {{"0.12.0.1", "0.11.2", "0.11.2", "0.11.2"}, true, ""},
+      // A post release is another version to jaxlib: the plugin is not used.
+      {{"0.12.0.1", "0.12.0.1", "0.12.0", "0.12.0"}, false, "jax-cuda13-plugin 0.12.0 does not match jaxlib 0.12.0.1"},
+      {{"0.12.0.1", "0.12.0.1", "0.12.1", "0.12.1"}, false, "jax-cuda13-plugin 0.12.1 does not match jaxlib 0.12.0.1"},
+      {{"0.12.0", "0.12.0.1", "0.12.0.1", "0.12.0.1"}, true, "jaxlib 0.12.0.1 is newer than jax 0.12.0"},
+      {{"0.12.0.1", "0.11.1", "0.11.1", "0.11.1"}, true, "jaxlib 0.11.1 is older than jax 0.12.0.1 needs (0.11.2"},
+      // Without the plugin, the PJRT package's initialize() fails its CUDA check (from 0.6.1).
+      {{"0.12.0.1", "0.12.0.1", "", "0.12.0.1"},
+       false,
+       "jax-cuda13-pjrt 0.12.0.1 is installed without jax-cuda13-plugin"},
+      // Before 0.6.1 the backend starts, without the plugin's kernels.
+      {{"0.5.3", "0.5.3", "", "0.5.3", "0.5.0"}, true, "jax-cuda13-pjrt 0.5.3 is installed without jax-cuda13-plugin"},
+      // Without the PJRT package there is no CUDA backend to register.
+      {{"0.12.0.1", "0.12.0.1", "0.12.0.1", ""},
+       false,
+       "jax-cuda13-plugin 0.12.0.1 is installed without jax-cuda13-pjrt"},
+      {{"0.12.0.1", "0.12.0.1", "0.12.0.1", "0.12.1"},
+       true,
+       "jax-cuda13-pjrt 0.12.1 is not the version jax-cuda13-plugin 0.12.0.1 requires"},
+      // No _minimum_jaxlib_version line: only the newer-than check applies.
+      {{"0.12.0.1", "0.4.30", "0.4.30", "0.4.30", ""}, true, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("jax " + c.in.jax + ", jaxlib " + c.in.jaxlib + ", plugin " + c.in.plugin + ", pjrt " + c.in.pjrt);
+    Facts f;
+    const FrameworkFacts* jax = probe_jax(c.in, f);
+    ASSERT_NE(jax, nullptr) << describe(f);
+    EXPECT_EQ(jax->cuda_build, c.cuda);
+    std::string conflicts = join(jax->conflicts, "\n");
+    if (c.conflict.empty()) {
+      EXPECT_EQ(conflicts, "");
+    } else {
+      EXPECT_NE(conflicts.find(c.conflict), std::string::npos) << conflicts;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor

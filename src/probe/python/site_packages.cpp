@@ -309,33 +309,109 @@ void fill_jaxlib(FrameworkFacts& fw) {
   }
 }
 
+/// JAX compares versions by their leading dotted number only, as a Python tuple (the regex
+/// `[0-9]+(?:\.[0-9]+)*` in jax/_src/lib/__init__.py and jaxlib/plugin_support.py): 0.12.0 and
+/// 0.12.0.1 differ, a pre-release or local tag is ignored. Version::parts() is that number.
+std::strong_ordering jax_order(const Version& a, const Version& b) {
+  return std::lexicographical_compare_three_way(a.parts().begin(), a.parts().end(), b.parts().begin(), b.parts().end());
+}
+
+/// `import jax` raises unless jaxlib is at least jax/version.py's _minimum_jaxlib_version and
+/// not newer than jax (check_jaxlib_version in jax/_src/lib/__init__.py, since before 0.4.30).
+void check_jax_against_jaxlib(const SystemView& system, const std::string& dir, FrameworkFacts& jax,
+                              const FrameworkFacts& jaxlib) {
+  if (jax.version.parts().empty() || jaxlib.version.parts().empty()) return;
+  if (jax_order(jaxlib.version, jax.version) > 0) {
+    jax.conflicts.push_back("jaxlib " + jaxlib.version.str() + " is newer than jax " + jax.version.str() +
+                            "; `import jax` raises \"jaxlib version " + jaxlib.version.str() +
+                            " is newer than and incompatible with jax version " + jax.version.str() + "\"");
+    return;
+  }
+  const std::string version_py = system.join(system.join(dir, "jax"), "version.py");
+  auto text = system.read_file(version_py, 64 * 1024);
+  if (!text || pyfile::looks_binary(*text)) return;
+  auto values = pyfile::parse_assignments(*text).values;
+  auto it = values.find("_minimum_jaxlib_version");
+  if (it == values.end() || it->second.kind != pyfile::PyValue::Kind::string) return;
+  auto minimum = Version::parse(it->second.text);
+  if (!minimum || minimum->parts().empty() || jax_order(jaxlib.version, *minimum) >= 0) return;
+  jax.conflicts.push_back("jaxlib " + jaxlib.version.str() + " is older than jax " + jax.version.str() + " needs (" +
+                          minimum->str() + " or newer, " + version_py + "); `import jax` raises \"jaxlib is version " +
+                          jaxlib.version.str() + ", but this version of jax requires version >= " + minimum->str() +
+                          "\"");
+}
+
+/// The PJRT package alone cannot start JAX's CUDA backend from this release on: its
+/// initialize() asserts the plugin's _versions module (jax_plugins/xla_cuda12/__init__.py of
+/// jax-cuda12-pjrt 0.6.1; 0.6.0 and older start without the plugin's kernels).
+const Version kPjrtNeedsPluginFrom = Version::of({0, 6, 1});
+/// jax-cuda*-pjrt split from jax-cuda*-plugin in 0.4.23; from then on the plugin pins it exactly.
+const Version kPjrtSplitFrom = Version::of({0, 4, 23});
+
 /// The "jax" entry carries the verdict for the JAX install in `dir` as a whole: a CUDA
-/// plugin (or an old CUDA jaxlib) makes it a CUDA build; jaxlib alone is CPU-only.
-void summarize_jax(PythonEnvFacts& env, const std::string& dir) {
+/// plugin with its PJRT package, both of jaxlib's version, make it a CUDA build (or an old
+/// CUDA jaxlib); jaxlib alone is CPU-only.
+void summarize_jax(const SystemView& system, PythonEnvFacts& env, const std::string& dir) {
   FrameworkFacts* jax = nullptr;
   const FrameworkFacts* jaxlib = nullptr;
   std::vector<const FrameworkFacts*> plugins;
+  std::vector<const FrameworkFacts*> pjrts;
   for (FrameworkFacts& fw : env.frameworks) {
     if (fw.location != dir) continue;
     if (fw.name == "jax") jax = &fw;
     if (fw.name == "jaxlib") jaxlib = &fw;
-    if (fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt") plugins.push_back(&fw);
+    if (fw.name == "jax-cuda-plugin") plugins.push_back(&fw);
+    if (fw.name == "jax-cuda-pjrt") pjrts.push_back(&fw);
   }
   if (jax == nullptr) return;
-  if (!plugins.empty()) {
-    const FrameworkFacts* usable = nullptr;
-    for (const FrameworkFacts* q : plugins) {
-      // JAX refuses a CUDA plugin whose version differs from jaxlib's.
-      if (jaxlib != nullptr && !jaxlib->version.parts().empty() &&
-          q->version.truncated(3) != jaxlib->version.truncated(3)) {
-        jax->conflicts.push_back(q->package + " " + q->version.str() + " does not match jaxlib " +
-                                 jaxlib->version.str() + "; JAX will not use it");
-      } else if (usable == nullptr) {
-        usable = q;
-      }
+  if (jaxlib != nullptr) check_jax_against_jaxlib(system, dir, *jax, *jaxlib);
+  // "jax-cuda13-plugin" <-> "jax-cuda13-pjrt": one pair per CUDA major.
+  auto pair_name = [](const FrameworkFacts* fw, std::string_view role) {
+    return "jax-" + fw->variant + "-" + std::string(role);
+  };
+  auto partner = [](const std::vector<const FrameworkFacts*>& among, const FrameworkFacts* fw) {
+    auto it =
+        std::find_if(among.begin(), among.end(), [&](const FrameworkFacts* o) { return o->variant == fw->variant; });
+    return it == among.end() ? nullptr : *it;
+  };
+  const FrameworkFacts* usable = nullptr;  // a plugin JAX accepts, with its PJRT package
+  for (const FrameworkFacts* q : plugins) {
+    bool ok = true;
+    if (jaxlib != nullptr && !jaxlib->version.parts().empty() && jax_order(q->version, jaxlib->version) != 0) {
+      jax->conflicts.push_back(q->package + " " + q->version.str() + " does not match jaxlib " + jaxlib->version.str() +
+                               " (jaxlib compares the whole version); JAX will not use it");
+      ok = false;
     }
-    const FrameworkFacts* p = usable != nullptr ? usable : plugins.front();
-    // Only a plugin JAX accepts makes this a CUDA install.
+    const FrameworkFacts* pjrt = partner(pjrts, q);
+    if (pjrt == nullptr && (q->version.parts().empty() || jax_order(q->version, kPjrtSplitFrom) >= 0)) {
+      jax->conflicts.push_back(q->package + " " + q->version.str() + " is installed without " + pair_name(q, "pjrt") +
+                               ", which it requires and which holds JAX's CUDA backend (jax_plugins/xla_" + q->variant +
+                               "): JAX has no CUDA backend and runs on the CPU");
+      ok = false;
+    } else if (pjrt != nullptr && jax_order(pjrt->version, q->version) != 0) {
+      jax->conflicts.push_back(pjrt->package + " " + pjrt->version.str() + " is not the version " + q->package + " " +
+                               q->version.str() + " requires (==" + q->version.str() +
+                               "): the two were not installed together");
+    }
+    if (ok && usable == nullptr) usable = q;
+  }
+  for (const FrameworkFacts* r : pjrts) {
+    if (partner(plugins, r) != nullptr) continue;
+    const std::string without = r->package + " " + r->version.str() + " is installed without " + pair_name(r, "plugin");
+    if (r->version.parts().empty() || jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {
+      jax->conflicts.push_back(without +
+                               ": its initialize() needs the plugin's version checks and fails (\"Jax plugin "
+                               "configuration error\"), so JAX has no CUDA backend and runs on the CPU");
+    } else {
+      jax->conflicts.push_back(without +
+                               ": JAX's CUDA backend starts without the plugin's GPU kernels "
+                               "(\"cuda_plugin_extension is not found\")");
+      if (usable == nullptr) usable = r;
+    }
+  }
+  if (!plugins.empty() || !pjrts.empty()) {
+    const FrameworkFacts* p = usable != nullptr ? usable : !plugins.empty() ? plugins.front() : pjrts.front();
+    // Only parts JAX accepts make this a CUDA install.
     jax->cuda_build = usable != nullptr;
     jax->variant = usable != nullptr ? p->variant : "cpu";
     jax->cuda_version = p->cuda_version;
@@ -535,7 +611,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     }
     if (!attached) problems.push_back({"python", dir, message});
   }
-  summarize_jax(env, dir);
+  summarize_jax(system, env, dir);
 }
 
 }  // namespace gpudoctor
