@@ -187,6 +187,7 @@ jaxlib-newer-unchecked	src/probe/python/site_packages.cpp	  if (jax_order(jaxlib
 jaxlib-minimum-unchecked	src/probe/python/site_packages.cpp	jax_order(jaxlib.version, *minimum) >= 0) return;	true) return;
 jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {	false) {
 jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
+record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return std::nullopt;\n    carry = text.substr(cut);	    return std::nullopt;\n    carry = text.substr(cut);
 EOF
 }
 

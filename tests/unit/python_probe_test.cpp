@@ -851,5 +851,38 @@ TEST(PythonProbe, JaxPartsAreComparedAsJaxComparesThem) {
   }
 }
 
+// A CUDA 13 wheel names its major only by where it installs (nvidia/cu13/): nvidia-cufft 12.0 is
+// one. RECORDs run long (nvidia-cuda-cccl's is 277 KB, and torch 2.15 pulls it in): read to the
+// line that says, with no size bound reported, since nothing that mattered was left unread.
+TEST(PythonProbe, ALongRecordStillGivesTheCudaMajorAndNoBoundHit) {
+  char tmpl[] = "/tmp/gpudoctor-record-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.13.1\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.13/site-packages";
+  write_file(sp / "nvidia_cufft-12.0.0.15.dist-info/METADATA", "Name: nvidia-cufft\nVersion: 12.0.0.15\n\n");
+  std::string record;
+  // 300 KB of lines before the first nvidia/cu13/ one, the way pip writes them (sorted).
+  while (record.size() < 300 * 1024) {
+    record += "nvidia_cufft-12.0.0.15.dist-info/licenses/" + std::to_string(record.size()) + ".txt,sha256=abc,12\n";
+  }
+  record += "nvidia/cu13/lib/libcufft.so.12,sha256=def,34\n";
+  write_file(sp / "nvidia_cufft-12.0.0.15.dist-info/RECORD", record);
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  SystemView system = fixture_view(dir);
+  Facts f;
+  probe_python(system, f);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const NvidiaWheel* w = wheel(*e, "nvidia-cufft");
+  ASSERT_NE(w, nullptr) << describe(f);
+  EXPECT_EQ(w->cuda_major, 13);
+  EXPECT_TRUE(system.bounds_hit().empty()) << system.bounds_hit().front().path;
+}
+
 }  // namespace
 }  // namespace gpudoctor

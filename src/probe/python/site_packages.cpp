@@ -309,6 +309,29 @@ void fill_jaxlib(FrameworkFacts& fw) {
   }
 }
 
+/// The CUDA major a wheel's RECORD names (nvidia/cu13/...), read in pieces up to the first line
+/// that says: RECORDs run to hundreds of KB (nvidia-cuda-cccl 13.2's is 277 KB) and only that
+/// line matters. A RECORD longer than the bound without one is a problem, not a silent stop.
+std::optional<int> record_cuda_major(const SystemView& system, const std::string& path,
+                                     std::vector<ProbeProblem>& problems) {
+  constexpr size_t kPiece = 64 * 1024;
+  constexpr std::uint64_t kMaxRecord = 32 << 20;
+  std::string carry;  // a line cut by the end of the previous piece
+  for (std::uint64_t offset = 0; offset < kMaxRecord; offset += kPiece) {
+    auto piece = system.read_range(path, offset, kPiece);
+    if (!piece) return std::nullopt;
+    const bool last = piece->size() < kPiece;
+    std::string text = carry + *piece;
+    size_t cut = last ? text.size() : text.rfind('\n') + 1;  // rfind npos + 1 == 0: all carried
+    if (auto major = cuda_major_from_record(std::string_view(text).substr(0, cut))) return major;
+    if (last) return std::nullopt;
+    carry = text.substr(cut);
+    if (carry.size() > kPiece) carry.clear();  // no RECORD line is that long
+  }
+  problems.push_back({"python", path, "not fully read: RECORD longer than 32 MiB names no nvidia/cuNN/ directory"});
+  return std::nullopt;
+}
+
 /// JAX compares versions by their leading dotted number only, as a Python tuple (the regex
 /// `[0-9]+(?:\.[0-9]+)*` in jax/_src/lib/__init__.py and jaxlib/plugin_support.py): 0.12.0 and
 /// 0.12.0.1 differ, a pre-release or local tag is ignored. Version::parts() is that number.
@@ -518,9 +541,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       // CUDA 13 wheels drop the -cuNN suffix and install under nvidia/cu13/: the RECORD says
       // which (nvidia-cufft 12.0 is a CUDA 13 wheel, so its own major cannot tell).
       if (!w.cuda_major && d.dir.kind != "egg-info") {
-        if (auto record = system.read_file(system.join(d.path, "RECORD"), 64 * 1024)) {
-          w.cuda_major = cuda_major_from_record(*record);
-        }
+        w.cuda_major = record_cuda_major(system, system.join(d.path, "RECORD"), problems);
       }
       // Otherwise the CUDA components' own major is the CUDA major.
       if (!w.cuda_major && (name.starts_with("nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
