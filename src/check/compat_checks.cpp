@@ -1164,6 +1164,7 @@ class Checker {
                     rel != nullptr ? rel->source : "compat/pytorch.toml", WhenMissing::import_fails);
     }
     driver_for_framework(env, fw, display, *cuda);
+    torch_cudnn_rules(env, fw, display, rel);
     if (var == nullptr && fw.compute_capabilities.empty()) return;
     // The fix: a variant of the same release that has kernels for every GPU here.
     std::string fix = "Install a PyTorch build with kernels for this GPU (`gpudoctor plan --framework pytorch`).";
@@ -1227,6 +1228,91 @@ class Checker {
           return var != nullptr ? kb_.torch_coverage(*var, g.cc, facts_.platform, aarch64(g)) : ArchCoverage::native;
         },
         src, fix, cuda, why);
+  }
+
+  /// The version of the libcudnn.so.N torch loads (fw.loads): its nvidia-cudnn wheel, or the copy
+  /// the library probe read in that directory. Bundled (torch/lib) or unread: none.
+  std::optional<Version> loaded_cudnn(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
+    for (const LibraryLoad& l : fw.loads) {
+      if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;
+      const std::string dir = l.path.substr(0, l.path.find_last_of('/'));
+      if (l.via == "pip wheel") {
+        if (std::optional<CudnnSeen> w = cudnn_wheel(facts_, env)) return w->version;
+      }
+      for (const LibraryFacts& lib : facts_.libraries) {
+        if (lib.name == "cudnn" && lib.path == dir && lib.version) return lib.version;
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// torch.backends.cudnn's own checks (torch/backends/cudnn/__init__.py _init()): the loaded
+  /// cuDNN must be of the compiled major and at least its minor ("cuDNN version incompatibility",
+  /// unless PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1); and pytorch.toml's cudnn_refuses_cc: a new
+  /// cuDNN is refused when any visible GPU is older than a compute capability. The compiled cuDNN
+  /// is the METADATA pin (the probe's cudnn_version), which torch 2.15's getCompileVersion() equals.
+  void torch_cudnn_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                         const TorchRelease* rel) {
+    std::optional<Version> runtime = loaded_cudnn(env, fw);
+    if (!runtime || runtime->parts().empty()) return;
+    const std::optional<Version>& compiled = fw.cudnn_version;
+    std::string pin = compiled ? "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12) +
+                                     "==" + compiled->str()
+                               : std::string();
+    if (compiled && compiled->parts().size() >= 2 && runtime->major() == compiled->major() && runtime->major() >= 7 &&
+        runtime->minor() < compiled->minor()) {
+      auto tuple = [](const Version& x) {
+        return "(" + std::to_string(x.major()) + ", " + std::to_string(x.minor()) + ", " + std::to_string(x.part(2)) +
+               ")";
+      };
+      bool skipped = std::any_of(facts_.env.begin(), facts_.env.end(), [](const EnvVarFacts& e) {
+        return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";
+      });
+      add(Finding{.id = "torch-cudnn-too-old",
+                  .severity = skipped ? Severity::info : Severity::error,
+                  .area = FindingArea::python,
+                  .title = fw_title(display, fw) + " was built with cuDNN " + compiled->str() +
+                           " and loads the older " + runtime->str(),
+                  .detail = std::string(skipped ? "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1 turns off the check that "
+                                                  "would refuse it; convolutions then run on a cuDNN older than the "
+                                                  "build's. "
+                                                : "") +
+                            "torch.backends.cudnn accepts only its compiled major at an equal or newer minor; here it "
+                            "raises \"cuDNN version incompatibility: PyTorch was compiled  against " +
+                            tuple(*compiled) + " but found runtime version " + tuple(*runtime) +
+                            "\" (from cudnn.version(), and so from RNNs on the GPU). Another package's pin usually "
+                            "replaced the wheel torch installed.",
+                  .fix = "Reinstall the cuDNN torch was built with: pip install \"" + pin +
+                         "\" (`pip check` names the package that asked for the other one).",
+                  .evidence = {where(env, fw), "cuDNN " + runtime->str()},
+                  .source = "torch/backends/cudnn/__init__.py (_init)"});
+    }
+    if (rel == nullptr) return;
+    for (const TorchCudnnCcRule& rule : kb_.pytorch.cudnn_refuses_cc) {
+      if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;
+      std::vector<std::string> old;
+      for (const KnownGpu& g : gpus_) {
+        if (g.cc < rule.below_cc) old.push_back(g.name + " (compute capability " + g.cc.str() + ")");
+      }
+      if (old.empty()) continue;
+      add(Finding{
+          .id = "torch-cudnn-refuses-gpu",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = fw_title(display, fw) + " refuses cuDNN " + runtime->str() + " beside " + join(old, ", "),
+          .detail = "torch.backends.cudnn raises \"cuDNN version ... is not compatible with devices with SM < " +
+                    rule.below_cc.str() + "\" when the cuDNN it loaded is " + rule.cudnn.text() +
+                    " and any visible GPU is older: cuDNN then fails for every GPU of the process (cudnn.version(), "
+                    "RNNs on the GPU, varlen attention), not only the old one.",
+          .fix = (compiled && compiled->major() == runtime->major() && *compiled < *runtime
+                      ? "Reinstall the cuDNN this torch was built with: pip install \"" + pin + "\"; or "
+                      : std::string("Install a PyTorch build whose cuDNN supports the older GPU (`gpudoctor plan "
+                                    "--framework pytorch`); or ")) +
+                 "hide the older GPU from the process (CUDA_VISIBLE_DEVICES lists only the newer ones).",
+          .evidence = {where(env, fw), "cuDNN " + runtime->str()},
+          .source = rule.source});
+    }
   }
 
   /// torchvision / torchaudio are built for one exact torch (their METADATA pins it) and one

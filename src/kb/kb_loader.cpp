@@ -343,6 +343,16 @@ void read_pytorch(RowReader& top, KnowledgeBase& kb) {
       t.releases.push_back(std::move(rel));
     }
   });
+  top.each("cudnn_refuses_cc", [&](RowReader& r, const toml::table&) {
+    auto torch = r.spec("torch", true);
+    auto cudnn = r.spec("cudnn", true);
+    auto below = r.version("below_cc", true);
+    std::string source = r.source();
+    if (torch && cudnn && below) {
+      t.cudnn_refuses_cc.push_back(
+          TorchCudnnCcRule{.torch = *torch, .cudnn = *cudnn, .below_cc = *below, .source = std::move(source)});
+    }
+  });
 }
 
 void read_jax(RowReader& top, KnowledgeBase& kb) {

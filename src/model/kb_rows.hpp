@@ -148,11 +148,21 @@ struct TorchRelease {
   std::vector<TorchVariant> variants;
 };
 
+/// torch.backends.cudnn refuses a cuDNN of `cudnn` in a torch of `torch` when any visible GPU is
+/// below compute capability `below_cc` (torch/backends/cudnn/__init__.py _init()).
+struct TorchCudnnCcRule {
+  VersionSpec torch;
+  VersionSpec cudnn;
+  Version below_cc;
+  std::string source;
+};
+
 struct TorchTable {
   std::string index_url;  ///< with "{tag}"
   std::string index_source;
   std::vector<std::string> os;
   std::vector<TorchRelease> releases;
+  std::vector<TorchCudnnCcRule> cudnn_refuses_cc;
 };
 
 struct JaxVariant {

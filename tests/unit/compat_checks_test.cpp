@@ -661,5 +661,89 @@ TEST(CompatChecks, AFrameworkLoadingACudnnOfAnotherCudaMajorIsNamed) {
   EXPECT_FALSE(testing::has(with_cudnn(std::nullopt), "cudnn-cuda-major-mismatch")) << "unknown stays unknown";
 }
 
+// torch/backends/cudnn/__init__.py _init() (read from the 2.10.0 to 2.15.0 wheels): the cuDNN
+// loaded must be of the compiled major and at least its minor, else torch.backends.cudnn raises
+// "cuDNN version incompatibility" (PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1 skips it); and from
+// 2.10 a cuDNN of 9.11 or newer is refused when any visible GPU is below compute capability 7.5.
+struct TorchCudnnCase {
+  const char* gpu;
+  const char* second_gpu = nullptr;
+  const char* torch_version = "2.15.0";
+  const char* compiled = "9.26.0.51";  ///< the METADATA pin: the build's cuDNN
+  const char* wheel = "9.26.0.51";     ///< the nvidia-cudnn wheel torch loads
+  const char* skip = nullptr;          ///< PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK
+};
+
+std::vector<Finding> torch_cudnn_findings(const TorchCudnnCase& c) {
+  Facts f = machine(Platform::linux, c.gpu, "580.95.05");
+  if (c.second_gpu != nullptr) f.gpus.push_back(machine(Platform::linux, c.second_gpu, "580.95.05").gpus.front());
+  FrameworkFacts t = torch(c.torch_version, "cu126");
+  t.cuda_version = v("12.6");
+  t.cudnn_version = v(c.compiled);
+  PythonEnvFacts e = env_with("3.12.3", t);
+  const std::string dir = e.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
+  e.frameworks.front().loads = {{"libcudnn.so.9", dir + "/libcudnn.so.9", "pip wheel"}};
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu12", v(c.wheel), "cudnn", 12});
+  f.python_envs.push_back(e);
+  f.libraries.push_back(cudnn_at(c.wheel, "pip-wheel", dir.c_str()));
+  if (c.skip != nullptr) f.env.push_back({"PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK", c.skip});
+  return compatibility_findings(f, kb());
+}
+
+TEST(CompatChecks, TorchRefusesACudnnOfAnOlderMinorThanItWasBuiltWith) {
+  auto fs = torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.20.0.48"});
+  const Finding* m = find(fs, "torch-cudnn-too-old");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->title.find("9.20.0.48"), std::string::npos) << m->title;
+  EXPECT_NE(m->detail.find("compiled  against (9, 26, 0)"), std::string::npos) << m->detail;
+  EXPECT_NE(m->fix.find("nvidia-cudnn-cu12==9.26.0.51"), std::string::npos) << m->fix;
+  // A newer minor, and an older patch of the same minor, are accepted.
+  EXPECT_FALSE(
+      has(torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.28.0.42"}), "torch-cudnn-too-old"));
+  EXPECT_FALSE(has(torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .compiled = "9.26.5.1", .wheel = "9.26.0.51"}),
+                   "torch-cudnn-too-old"));
+  // The variable torch reads turns the refusal off: said, not an error.
+  auto skipped = torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.20.0.48", .skip = "1"});
+  const Finding* s = find(skipped, "torch-cudnn-too-old");
+  ASSERT_NE(s, nullptr) << ids(skipped);
+  EXPECT_EQ(s->severity, Severity::info);
+  auto not_skipped = torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.20.0.48", .skip = "0"});
+  ASSERT_NE(find(not_skipped, "torch-cudnn-too-old"), nullptr) << ids(not_skipped);
+  EXPECT_EQ(find(not_skipped, "torch-cudnn-too-old")->severity, Severity::error);
+}
+
+TEST(CompatChecks, TorchRefusesCudnn911OrNewerWhenAnyGpuIsBelowComputeCapability75) {
+  // torch 2.14 cu126 pins cuDNN 9.10.2.21, which a GTX 1080 Ti may use.
+  EXPECT_FALSE(has(torch_cudnn_findings({.gpu = "NVIDIA GeForce GTX 1080 Ti",
+                                         .torch_version = "2.14.1",
+                                         .compiled = "9.10.2.21",
+                                         .wheel = "9.10.2.21"}),
+                   "torch-cudnn-refuses-gpu"));
+  // A newer cuDNN wheel beside it (another package's pin) is refused for every GPU of the process.
+  auto fs = torch_cudnn_findings({.gpu = "NVIDIA GeForce RTX 3090",
+                                  .second_gpu = "NVIDIA GeForce GTX 1080 Ti",
+                                  .torch_version = "2.14.1",
+                                  .compiled = "9.10.2.21",
+                                  .wheel = "9.20.0.48"});
+  const Finding* m = find(fs, "torch-cudnn-refuses-gpu");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->title.find("GTX 1080 Ti"), std::string::npos) << m->title;
+  EXPECT_NE(m->detail.find("SM < 7.5"), std::string::npos) << m->detail;
+  EXPECT_NE(m->fix.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << m->fix;
+  EXPECT_NE(m->source.find("torch/backends/cudnn/__init__.py"), std::string::npos) << m->source;
+  // Before 2.10 torch has no such check; on Turing and newer there is nothing to refuse.
+  EXPECT_FALSE(has(torch_cudnn_findings({.gpu = "NVIDIA GeForce GTX 1080 Ti",
+                                         .torch_version = "2.9.1",
+                                         .compiled = "9.10.2.21",
+                                         .wheel = "9.20.0.48"}),
+                   "torch-cudnn-refuses-gpu"));
+  EXPECT_FALSE(has(
+      torch_cudnn_findings(
+          {.gpu = "NVIDIA GeForce RTX 2080", .torch_version = "2.14.1", .compiled = "9.10.2.21", .wheel = "9.20.0.48"}),
+      "torch-cudnn-refuses-gpu"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
