@@ -188,6 +188,10 @@ jaxlib-minimum-unchecked	src/probe/python/site_packages.cpp	jax_order(jaxlib.ver
 jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {	false) {
 jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
 record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return std::nullopt;\n    carry = text.substr(cut);	    return std::nullopt;\n    carry = text.substr(cut);
+torch-cudnn-minor-unchecked	src/check/compat_checks.cpp	        runtime->minor() < compiled->minor()) {	        false) {
+torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return false;
+torch-cudnn-cc-rule-dropped	src/check/compat_checks.cpp	if (g.cc < rule.below_cc) old.push_back(	if (false) old.push_back(
+torch-cudnn-cc-torch-range-ignored	src/check/compat_checks.cpp	if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;	if (!rule.cudnn.contains(*runtime)) continue;
 EOF
 }
 
