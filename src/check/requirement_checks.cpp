@@ -212,10 +212,69 @@ std::optional<bool> evaluate_marker(std::string_view marker, const MarkerEnviron
   return MarkerParser(std::move(tokens), env).parse();
 }
 
+/// A framework's numpy requirement against the numpy it imports (the one in its own site-packages,
+/// else the environment's first). A compiled extension needs the NumPy major it was built against:
+/// NumPy 2 refuses modules built for 1.x ("A module that was compiled using NumPy 1.x cannot be run
+/// in NumPy 2.x"), and a module built against 2.x needs 2.x, so a requirement whose bound the
+/// installed major crosses is an import failure; within one major NumPy keeps its ABI, and only
+/// `pip check` fails.
+void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, std::vector<Finding>& out) {
+  for (const auto& fw : env.frameworks) {
+    const PlainDist* numpy = nullptr;
+    for (const PlainDist& d : env.packages) {
+      if (d.name == "numpy" && (numpy == nullptr || d.location == fw.location)) numpy = &d;
+    }
+    if (numpy == nullptr) continue;
+    for (const auto& req : fw.numpy_requires) {
+      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;
+      auto spec = VersionSpec::parse(req.specifier);
+      if (!spec || spec->contains(numpy->version)) continue;
+      const Version& have = numpy->version;
+      auto hi = spec->highest();
+      auto lo = spec->lowest();
+      // "<2.0.0" excludes all of 2.x; "<=1.26" too; ">=2.2" all of 1.x.
+      const bool crosses =
+          (hi && have > *hi && (have.major() > hi->major() || (hi->minor() == 0 && hi->part(2) == 0))) ||
+          (lo && have < *lo && have.major() < lo->major());
+      const std::string name = framework_name(fw);
+      out.push_back(Finding{
+          .id = "numpy-requirement-unmet",
+          .severity = crosses ? Severity::error : Severity::warning,
+          .area = FindingArea::python,
+          .title = fmt::format("{} {} in {} requires numpy{}, and NumPy {} is installed", name, fw.version.str(),
+                               env.path, req.specifier, have.str()),
+          .detail =
+              name + " requires numpy" + req.specifier + " (its METADATA), numpy " + have.str() + " is installed in " +
+              numpy->location + ". " +
+              (crosses
+                   ? "Its compiled extensions were built against another NumPy major, and NumPy refuses them across "
+                     "a major" +
+                         std::string(have.major() >= 2
+                                         ? " (\"A module that was compiled using NumPy 1.x cannot be run in "
+                                           "NumPy 2.x\"" +
+                                               std::string(name.starts_with("tensorflow")
+                                                               ? "; `import tensorflow` fails with "
+                                                                 "\"numpy.core.umath failed to import\""
+                                                               : "") +
+                                               ")."
+                                         : ": a module built for NumPy 2 does not import under NumPy 1.")
+                   : "NumPy keeps its ABI within a major, so it usually imports, but `pip check` fails and "
+                     "the next install that resolves " +
+                         name + " may change NumPy again."),
+          .fix = "Install the NumPy " + name + " was built for: `" +
+                 (env.interpreter.empty() ? "python" : env.interpreter) + " -m pip install \"numpy" + req.specifier +
+                 "\"` (or upgrade " + name + " to a release built for NumPy " + std::to_string(have.major()) + ").",
+          .evidence = {fw.location.empty() ? env.path : fw.location, "numpy " + have.str()}});
+      break;
+    }
+  }
+}
+
 std::vector<Finding> requirement_findings(const Facts& facts) {
   std::vector<Finding> out;
   for (const auto& env : facts.python_envs) {
     const MarkerEnvironment menv = marker_environment(facts, env);
+    numpy_findings(env, menv, out);
     for (const auto& fw : env.frameworks) {
       std::vector<std::string> unmet;
       std::vector<std::string> pins;

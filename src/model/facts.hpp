@@ -179,8 +179,20 @@ struct FrameworkFacts {
   /// Its METADATA's requirements on NVIDIA's wheels (`nvidia-*`), the ones `pip check` holds the
   /// installed wheels to; at most 64.
   std::vector<DistRequirement> nvidia_requires;
+  /// Its METADATA's requirements on numpy: a build's compiled extensions need the NumPy major
+  /// they were built against (TensorFlow up to 2.16: `numpy<2.0.0`); at most 8.
+  std::vector<DistRequirement> numpy_requires;
 
   bool operator==(const FrameworkFacts&) const = default;
+};
+
+/// A distribution a framework's import depends on (numpy), as installed in one site-packages.
+struct PlainDist {
+  std::string name;
+  Version version;
+  std::string location;  ///< the site-packages directory
+
+  bool operator==(const PlainDist&) const = default;
 };
 
 struct PythonEnvFacts {
@@ -193,6 +205,8 @@ struct PythonEnvFacts {
   std::vector<std::string> found_via;  ///< "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "~/.virtualenvs", ...
   std::vector<FrameworkFacts> frameworks;
   std::vector<NvidiaWheel> nvidia_wheels;
+  /// numpy, per site-packages directory it is installed in.
+  std::vector<PlainDist> packages;
 
   bool operator==(const PythonEnvFacts&) const = default;
 };

@@ -282,7 +282,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("variant", f.variant, Empty::null);
   io.field("requires_torch", f.requires_torch);
   io.field("evidence", f.evidence, Empty::null);
-  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, nvidia_requires);
+  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, nvidia_requires, numpy_requires);
 }
 
 template <class Io>
@@ -291,12 +291,17 @@ void describe(Io& io, Of<NvidiaWheel> auto& w) {
 }
 
 template <class Io>
+void describe(Io& io, Of<PlainDist> auto& d) {
+  GPUDOCTOR_FIELDS(io, d, name, version, location);
+}
+
+template <class Io>
 void describe(Io& io, Of<PythonEnvFacts> auto& e) {
   GPUDOCTOR_FIELDS(io, e, path, kind);
   io.field("interpreter", e.interpreter, Empty::null);
   io.field("python_version", e.python_version);
   io.field("python_version_source", e.python_version_source, Empty::null);
-  GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels);
+  GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels, packages);
 }
 
 template <class Io>

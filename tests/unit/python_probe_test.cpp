@@ -884,5 +884,37 @@ TEST(PythonProbe, ALongRecordStillGivesTheCudaMajorAndNoBoundHit) {
   EXPECT_TRUE(system.bounds_hit().empty()) << system.bounds_hit().front().path;
 }
 
+// numpy is recorded per site-packages, and a framework's numpy requirement with it: TensorFlow up
+// to 2.16 needs NumPy 1.x (its METADATA says numpy<2.0.0), and `import tensorflow` fails on 2.x.
+TEST(PythonProbe, NumpyAndAFrameworksNumpyRequirementAreRecorded) {
+  char tmpl[] = "/tmp/gpudoctor-numpy-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.11/site-packages";
+  write_file(sp / "tensorflow-2.16.2.dist-info/METADATA",
+             "Name: tensorflow\nVersion: 2.16.2\nRequires-Dist: ml-dtypes~=0.3.1\n"
+             "Requires-Dist: numpy<2.0.0,>=1.23.5; python_version <= \"3.11\"\n"
+             "Requires-Dist: numpy<2.0.0,>=1.26.0; python_version >= \"3.12\"\n\n");
+  write_file(sp / "numpy-2.1.3.dist-info/METADATA", "Name: numpy\nVersion: 2.1.3\n\n");
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  Facts f = probe_dir(dir);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  ASSERT_EQ(e->packages.size(), 1U) << describe(f);
+  EXPECT_EQ(e->packages[0].name, "numpy");
+  EXPECT_EQ(e->packages[0].version.str(), "2.1.3");
+  EXPECT_EQ(e->packages[0].location, "/home/u/.venv/lib/python3.11/site-packages");
+  const FrameworkFacts* tf = framework(*e, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  ASSERT_EQ(tf->numpy_requires.size(), 2U);
+  EXPECT_EQ(tf->numpy_requires[0].specifier, "<2.0.0,>=1.23.5");
+  EXPECT_EQ(tf->numpy_requires[0].marker, "python_version <= \"3.11\"");
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "check_test_support.hpp"
+#include "core/text.hpp"
 #include "probe/python/dist_info.hpp"
 
 namespace gpudoctor {
@@ -165,6 +166,45 @@ TEST(RequirementChecks, AnOlderWheelIsNotCalledHarmless) {
 TEST(RequirementChecks, APinForAnotherMachineDoesNotCount) {
   EXPECT_TRUE(requirement_findings(torch_env("9.14.0.64", "aarch64")).empty());
   EXPECT_TRUE(requirement_findings(torch_env("9.14.0.64", "")).empty());  // arch unknown: no verdict
+}
+
+/// TensorFlow 2.16 as PyPI ships it: its extensions are built against NumPy 1.x (`numpy<2.0.0`).
+Facts tf_with_numpy(const char* numpy, const char* spec = "<2.0.0,>=1.23.5; python_version <= \"3.11\"") {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 4090", "580.65.06");
+  f.os.arch = "x86_64";
+  FrameworkFacts tf = cuda_framework("tensorflow", "2.16.2");
+  std::string_view sv(spec);
+  size_t semi = sv.find(';');
+  tf.numpy_requires = {{"numpy", std::string(sv.substr(0, semi)),
+                        semi == std::string_view::npos ? "" : std::string(trim(sv.substr(semi + 1)))}};
+  PythonEnvFacts e = env_with("3.11.9", tf);
+  e.interpreter = e.path + "/bin/python";
+  e.packages = {{"numpy", testing::v(numpy), e.path + "/lib/site-packages"}};
+  f.python_envs.push_back(e);
+  return f;
+}
+
+TEST(RequirementChecks, NumpyOfAnotherMajorThanTheBuildsIsAnImportFailure) {
+  EXPECT_TRUE(requirement_findings(tf_with_numpy("1.26.4")).empty());
+  auto out = requirement_findings(tf_with_numpy("2.1.3"));
+  ASSERT_EQ(out.size(), 1U);
+  const Finding& f = out.front();
+  EXPECT_EQ(f.id, "numpy-requirement-unmet");
+  EXPECT_EQ(f.severity, Severity::error);
+  EXPECT_NE(f.title.find("NumPy 2.1.3"), std::string::npos) << f.title;
+  EXPECT_NE(f.detail.find("tensorflow requires numpy<2.0.0,>=1.23.5"), std::string::npos) << f.detail;
+  EXPECT_NE(f.fix.find(R"(/home/u/.venvs/x/bin/python -m pip install "numpy<2.0.0,>=1.23.5")"), std::string::npos)
+      << f.fix;
+  // A floor of another major (JAX 0.12: numpy>=2.2) is the same failure the other way.
+  auto low = requirement_findings(tf_with_numpy("1.26.4", ">=2.2"));
+  ASSERT_EQ(low.size(), 1U);
+  EXPECT_EQ(low.front().severity, Severity::error);
+  // Outside the range within one major: pip check fails, NumPy's ABI holds; a warning.
+  auto same = requirement_findings(tf_with_numpy("2.2.6", "<2.1.0,>=1.26.0"));
+  ASSERT_EQ(same.size(), 1U);
+  EXPECT_EQ(same.front().severity, Severity::warning);
+  // A requirement whose marker does not hold here is not judged.
+  EXPECT_TRUE(requirement_findings(tf_with_numpy("2.1.3", "<2.0.0; python_version >= \"3.12\"")).empty());
 }
 
 }  // namespace

@@ -40,8 +40,11 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
     for (auto& p : md.problems) fw.problems.push_back(p + " (" + d.path + ")");
     for (const auto& requirement : md.requires_dist) {
       auto req = parse_requirement(requirement);
-      if (req && req->name.starts_with("nvidia-") && fw.nvidia_requires.size() < 64)
+      if (req && req->name.starts_with("nvidia-") && fw.nvidia_requires.size() < 64) {
         fw.nvidia_requires.push_back(std::move(*req));
+      } else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {
+        fw.numpy_requires.push_back(std::move(*req));
+      }
     }
     if (!md.version.empty()) {
       auto from_md = Version::parse(md.version);
@@ -479,7 +482,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
                d->name == "tensorflow-text" || d->name == "tensorflow-addons" || d->name == "jax" ||
                d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" || d->name.starts_with("jax-cuda") ||
-               d->name.starts_with("nvidia-") || is_onnxruntime_dist(d->name)) {
+               d->name.starts_with("nvidia-") || d->name == "numpy" || is_onnxruntime_dist(d->name)) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -526,6 +529,10 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (is_onnxruntime_dist(name)) ort_dists.push_back(name + " " + d.dir.version);
   }
   for (const auto& [name, d] : others) {
+    if (name == "numpy") {
+      if (auto v = Version::parse(d.dir.version)) env.packages.push_back(PlainDist{name, *v, dir});
+      continue;
+    }
     if (auto nv = parse_nvidia_wheel_name(name)) {
       NvidiaWheel w;
       w.package = name;
