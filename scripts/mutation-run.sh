@@ -192,6 +192,11 @@ torch-cudnn-minor-unchecked	src/check/compat_checks.cpp	        runtime->minor()
 torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return false;
 torch-cudnn-cc-rule-dropped	src/check/compat_checks.cpp	if (g.cc < rule.below_cc) old.push_back(	if (false) old.push_back(
 torch-cudnn-cc-torch-range-ignored	src/check/compat_checks.cpp	if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;	if (!rule.cudnn.contains(*runtime)) continue;
+numpy-major-crossing-warned	src/check/requirement_checks.cpp	.severity = crosses ? Severity::error : Severity::warning,	.severity = Severity::warning,
+numpy-requires-not-probed	src/probe/python/site_packages.cpp	} else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {	} else if (false) {
+numpy-marker-ignored	src/check/requirement_checks.cpp	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;	      if (req.specifier.empty()) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;
+shadow-loads-ignored	src/check/toolkit_checks.cpp	const bool nobody_misled = misled.empty() && !unaffected.empty();	const bool nobody_misled = false;
+shadow-copy-path-ignored	src/check/toolkit_checks.cpp	const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.path.starts_with(lib.path + "/");	const bool from_copy = false;
 EOF
 }
 

@@ -178,26 +178,59 @@ std::vector<Finding> library_findings(const Facts& facts) {
     }
   }
   // A pip wheel's library shadowed by another copy on LD_LIBRARY_PATH, which the loader
-  // searches before the wheel's RUNPATH. Only a copy with the same SONAME (libcudnn.so.9: the
-  // same major) can stand in for the wheel's; another major is simply not picked up.
+  // searches before a RUNPATH. Only a copy with the same SONAME (libcudnn.so.9: the same major)
+  // can stand in for the wheel's; another major is simply not picked up. Whom it misleads is what
+  // each framework's loads say (probe/framework_libraries.cpp): PyTorch's libraries carry DT_RPATH
+  // to the wheels, searched before LD_LIBRARY_PATH, and JAX preloads them by path, so those two
+  // load the wheel; TensorFlow's RUNPATH comes after LD_LIBRARY_PATH.
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
       for (const auto& lib : facts.libraries) {
         if (lib.origin != "ld-library-path" || lib.name != w.library || !lib.version) continue;
         if (lib.version->major() != w.version.major() || lib.version->same_series(w.version, 2)) continue;
-        bool older = *lib.version < w.version;
+        const std::string soname = "lib" + lib.name + ".so.";
+        std::vector<std::string> misled;
+        std::vector<std::string> unaffected;
+        for (const auto& fw : env.frameworks) {
+          for (const auto& load : fw.loads) {
+            if (!load.soname.starts_with(soname) || load.path.empty()) continue;
+            const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.path.starts_with(lib.path + "/");
+            (from_copy ? misled : unaffected).push_back(fw.name + " " + fw.version.str());
+            break;
+          }
+        }
+        const bool older = *lib.version < w.version;
+        const bool nobody_misled = misled.empty() && !unaffected.empty();
+        std::string who =
+            !misled.empty()
+                ? join(misled, ", ") + " in this environment " + (misled.size() == 1 ? "loads " : "load ") + lib.path +
+                      " instead of the library installed with it (LD_LIBRARY_PATH is searched before its RUNPATH)."
+            : nobody_misled
+                ? join(unaffected, ", ") +
+                      " still loads the wheel: its libraries' DT_RPATH names the wheels and is searched before "
+                      "LD_LIBRARY_PATH (JAX preloads them by path). Programs without such a path, started from "
+                      "this environment, load " +
+                      lib.path + "."
+                : "LD_LIBRARY_PATH is searched before a wheel's RUNPATH, so frameworks in this environment "
+                  "load " +
+                      lib.path + " instead of the library they were installed with.";
         out.push_back(Finding{
             .id = "pip-library-shadowed",
-            .severity = older ? Severity::error : Severity::warning,
+            .severity = nobody_misled ? Severity::info
+                        : older       ? Severity::error
+                                      : Severity::warning,
             .area = FindingArea::libraries,
-            .title = fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
-                                 lib.version->str(), w.package, w.version.str(), env.path),
-            .detail = "LD_LIBRARY_PATH is searched before a wheel's RUNPATH, so frameworks in this environment load " +
-                      lib.path +
-                      " instead of the library they were installed with. Expect \"version "
-                      "incompatibility\" or symbol errors at the first GPU operation.",
-            .fix = "Remove " + lib.path + " from LD_LIBRARY_PATH when using " + env.path +
-                   " (or unset LD_LIBRARY_PATH there).",
+            .title = nobody_misled
+                         ? fmt::format("{} {} on LD_LIBRARY_PATH: {} in {} still loads the {} {} wheel", lib.name,
+                                       lib.version->str(), join(unaffected, ", "), env.path, w.package, w.version.str())
+                         : fmt::format("{} {} from LD_LIBRARY_PATH shadows the {} {} wheel in {}", lib.name,
+                                       lib.version->str(), w.package, w.version.str(), env.path),
+            .detail = who + (nobody_misled ? ""
+                                           : " Expect \"version incompatibility\" or symbol errors at the first GPU "
+                                             "operation."),
+            .fix = nobody_misled ? ""
+                                 : "Remove " + lib.path + " from LD_LIBRARY_PATH when using " + env.path +
+                                       " (or unset LD_LIBRARY_PATH there).",
             .evidence = {lib.path, w.package + "==" + w.version.str()}});
       }
     }

@@ -201,6 +201,48 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
 }
 
+// PyTorch's libraries carry DT_RPATH to the environment's nvidia wheels (read from the 2.9.1,
+// 2.14.1 and 2.15.0 wheels), searched before LD_LIBRARY_PATH, and JAX preloads them by path: an
+// LD_LIBRARY_PATH copy shadows the wheel only for a framework whose loads say so (TensorFlow's
+// RUNPATH comes after LD_LIBRARY_PATH).
+TEST(Checks, AWheelShadowedOnlyForWhatLoadsTheOtherCopy) {
+  auto with = [](const char* framework, const char* via) {
+    Facts f = healthy_linux();
+    PythonEnvFacts env;
+    env.path = "/home/u/venv";
+    env.kind = "venv";
+    env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.26.0.51"), "cudnn", 12});
+    FrameworkFacts fw;
+    fw.name = framework;
+    fw.package = framework;
+    fw.version = v(std::string_view(framework) == "torch" ? "2.15.0" : "2.20.0");
+    fw.cuda_build = true;
+    const std::string wheel_dir = env.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
+    fw.loads = {{"libcudnn.so.9",
+                 std::string_view(via) == "LD_LIBRARY_PATH" ? "/opt/cudnn-9.20/lib/libcudnn.so.9"
+                                                            : wheel_dir + "/libcudnn.so.9",
+                 via}};
+    env.frameworks.push_back(fw);
+    f.python_envs.push_back(env);
+    LibraryFacts sys;
+    sys.name = "cudnn";
+    sys.version = v("9.20.0");
+    sys.path = "/opt/cudnn-9.20/lib";
+    sys.origin = "ld-library-path";
+    f.libraries.push_back(sys);
+    return find_copy(run_checks(f, nullptr), "pip-library-shadowed");
+  };
+  auto torch = with("torch", "pip wheel");
+  ASSERT_TRUE(torch.has_value());
+  EXPECT_EQ(torch->severity, Severity::info) << torch->title;
+  EXPECT_NE(torch->detail.find("torch"), std::string::npos) << torch->detail;
+  EXPECT_NE(torch->detail.find("RPATH"), std::string::npos) << torch->detail;
+  auto tf = with("tensorflow", "LD_LIBRARY_PATH");
+  ASSERT_TRUE(tf.has_value());
+  EXPECT_EQ(tf->severity, Severity::error);
+  EXPECT_NE(tf->detail.find("tensorflow"), std::string::npos) << tf->detail;
+}
+
 // Found in review.
 TEST(ReviewRegression, CpuOnlyJaxOnAGpuMachineIsAnError) {
   Facts f;
