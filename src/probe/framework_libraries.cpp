@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/text.hpp"
@@ -121,8 +122,9 @@ class Resolver {
       if (!fw.cuda_build.value_or(false) || !fw.cuda_version) continue;
       Needs needs = needs_of(env, fw);
       if (needs.sonames.empty()) continue;
+      const std::vector<FirstDir> dirs = fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;
       for (const std::string& soname : needs.sonames) {
-        LibraryLoad load = find(soname, first_dirs, needs);
+        LibraryLoad load = find(soname, dirs, needs);
         spdlog::debug("loader: {} in {} opens {} -> {} ({})", fw.name, env.path, soname,
                       load.path.empty() ? "not found" : load.path, load.via);
         fw.loads.push_back(std::move(load));
@@ -170,11 +172,44 @@ class Resolver {
     return n;
   }
 
-  /// site-packages/nvidia/<component>/lib of the environment (CUDA 13 wheels share
-  /// nvidia/cu13/lib): the directories the frameworks' RPATH/RUNPATH names.
+  /// What TensorFlow's dlopen searches besides LD_LIBRARY_PATH and the system's: the RUNPATH of
+  /// libtensorflow_framework.so.2, which makes the loader skip the python binary's RPATH. From
+  /// 2.14 it names $ORIGIN/../nvidia/*/lib, the wheels in TensorFlow's own site-packages only;
+  /// 2.11 to 2.13 name only $ORIGIN (readelf -d on the PyPI wheels), so their nvidia wheels are
+  /// found only through LD_LIBRARY_PATH, as TensorFlow's install guide had one export it. A conda
+  /// environment's lib/ is searched only by conda's own TensorFlow builds (their RPATH), not by a
+  /// pip wheel installed into the environment.
+  std::vector<FirstDir> tensorflow_dirs(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
+    std::vector<FirstDir> out;
+    if (fw.version >= Version::of({2, 14}) && !fw.location.empty()) {
+      for (std::string& d : nvidia_wheel_dirs(std::vector<std::string>{fw.location}))
+        out.push_back({std::move(d), "pip wheel"});
+    }
+    if (env.kind == "conda" && conda_installed(env, "tensorflow")) {
+      out.push_back({system_.join(env.path, "lib"), "conda env"});
+    }
+    return out;
+  }
+
+  /// Whether conda installed a package of this name into env (conda-meta/<name>-*.json,
+  /// <name>-base-... included): pip writes no conda-meta entry.
+  bool conda_installed(const PythonEnvFacts& env, std::string_view name) const {
+    auto entries = system_.list_dir(system_.join(env.path, "conda-meta"));
+    if (!entries) return false;
+    return std::any_of(entries->begin(), entries->end(), [&](const DirEntry& e) {
+      return !e.is_dir && e.name.starts_with(std::string(name) + "-") && e.name.ends_with(".json");
+    });
+  }
+
   std::vector<std::string> nvidia_wheel_dirs(const PythonEnvFacts& env) const {
+    return nvidia_wheel_dirs(env.site_packages);
+  }
+
+  /// site-packages/nvidia/<component>/lib of these site-packages (CUDA 13 wheels share
+  /// nvidia/cu13/lib): the directories the frameworks' RPATH/RUNPATH names.
+  std::vector<std::string> nvidia_wheel_dirs(const std::vector<std::string>& site_packages) const {
     std::vector<std::string> out;
-    for (const std::string& sp : env.site_packages) {
+    for (const std::string& sp : site_packages) {
       std::string nvidia = system_.join(sp, "nvidia");
       auto entries = system_.list_dir(nvidia);
       if (!entries) continue;

@@ -332,5 +332,87 @@ TEST(FrameworkLibraries, RequirementFloorReadsTheLowerBoundOfAnyClause) {
   EXPECT_EQ(pin->version, "13.2.2");
 }
 
+// TensorFlow's dlopen searches LD_LIBRARY_PATH, then the RUNPATH of libtensorflow_framework.so.2,
+// then the system: from 2.14 that RUNPATH names the nvidia wheels of its own site-packages; 2.11
+// to 2.13 name only $ORIGIN (readelf -d on the PyPI wheels), and no pip wheel of TensorFlow names
+// a conda environment's lib/. Wheels or conda libraries beside it are then not found.
+struct TfTree {
+  const char* version;
+  const char* cuda;        ///< build_info's cuda_version
+  bool wheels = false;     ///< nvidia-*-cuNN wheels in its site-packages
+  bool conda_lib = false;  ///< the CUDA libraries in the conda environment's lib/
+  bool conda_tf = false;   ///< conda-meta says conda installed TensorFlow
+};
+
+Doctor tf_doctor(const TfTree& c) {
+  TempTree t;
+  const std::string env = c.conda_lib || c.conda_tf ? "home/u/miniconda3/envs/tf" : "home/u/tf/.venv";
+  const std::string sp = env + "/lib/python3.11/site-packages/";
+  if (c.conda_lib || c.conda_tf) {
+    t.write(env + "/conda-meta/python-3.11.9-h955ad1f_0.json", "{}");
+    t.write(env + "/conda-meta/history", "");
+    t.write(env + "/bin/python3.11", "");
+    if (c.conda_tf) t.write(env + "/conda-meta/tensorflow-base-2.15.0-cuda120py311h.json", "{}");
+  } else {
+    t.write(env + "/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
+  }
+  t.write(sp + "tensorflow-" + std::string(c.version) + ".dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: tensorflow\nVersion: " + std::string(c.version) + "\n");
+  t.write(sp + "tensorflow/python/platform/build_info.py",
+          "build_info = {'cuda_version': '" + std::string(c.cuda) +
+              "', 'cudnn_version': '8', 'is_cuda_build': True, 'is_rocm_build': False}\n");
+  const bool cuda11 = std::string_view(c.cuda).starts_with("11");
+  const std::vector<std::pair<std::string, std::string>> libs =
+      cuda11 ? std::vector<std::pair<std::string, std::string>>{{"cuda_runtime", "libcudart.so.11.0"},
+                                                                {"cublas", "libcublas.so.11"},
+                                                                {"cublas", "libcublasLt.so.11"},
+                                                                {"cufft", "libcufft.so.10"},
+                                                                {"cusolver", "libcusolver.so.11"},
+                                                                {"cusparse", "libcusparse.so.11"},
+                                                                {"cudnn", "libcudnn.so.8"}}
+             : std::vector<std::pair<std::string, std::string>>{
+                   {"cuda_runtime", "libcudart.so.12"}, {"cublas", "libcublas.so.12"},
+                   {"cublas", "libcublasLt.so.12"},     {"cufft", "libcufft.so.11"},
+                   {"cusolver", "libcusolver.so.11"},   {"cusparse", "libcusparse.so.12"},
+                   {"cudnn", "libcudnn.so.8"}};
+  for (const auto& [dir, file] : libs) {
+    if (c.wheels) t.write(sp + "nvidia/" + dir + "/lib/" + file, "");
+    if (c.conda_lib) t.write(env + "/lib/" + file, "");
+  }
+  EnvMap vars;
+  if (c.conda_lib || c.conda_tf) vars["CONDA_PREFIX"] = "/" + env;
+  vars["VIRTUAL_ENV"] = c.conda_lib || c.conda_tf ? "" : "/" + env;
+  SystemView sys = view_of(t, Platform::linux, vars);
+  InventoryOptions inv;
+  inv.declared_gpus = {"NVIDIA GeForce RTX 3060"};
+  Doctor d;
+  d.facts = collect_facts(sys, inv);
+  d.findings = run_checks(d.facts, &testing::builtin_kb());
+  return d;
+}
+
+TEST(FrameworkLibraries, TensorflowFindsOnlyWhatItsRunpathNames) {
+  // 2.15 with its wheels: the RUNPATH finds them.
+  Doctor ok = tf_doctor({.version = "2.15.1", .cuda = "12.2", .wheels = true});
+  const FrameworkFacts* tf = framework(ok.facts, "tensorflow");
+  ASSERT_NE(tf, nullptr) << ids(ok.findings);
+  ASSERT_FALSE(tf->loads.empty());
+  for (const LibraryLoad& l : tf->loads) EXPECT_EQ(l.via, "pip wheel") << l.soname;
+  EXPECT_EQ(find(ok.findings, "framework-cuda-libraries-missing"), nullptr) << ids(ok.findings);
+  // 2.12 with the same wheels and no LD_LIBRARY_PATH: its RUNPATH is $ORIGIN alone.
+  Doctor old = tf_doctor({.version = "2.12.1", .cuda = "11.8", .wheels = true});
+  EXPECT_NE(find(old.findings, "framework-cuda-libraries-missing"), nullptr) << ids(old.findings);
+  // pip's TensorFlow 2.15 in a conda environment whose lib/ holds the libraries: not searched.
+  Doctor pip_in_conda = tf_doctor({.version = "2.15.1", .cuda = "12.2", .conda_lib = true});
+  EXPECT_NE(find(pip_in_conda.findings, "framework-cuda-libraries-missing"), nullptr) << ids(pip_in_conda.findings);
+  // conda's own TensorFlow: its RPATH names the environment's lib/.
+  Doctor conda = tf_doctor({.version = "2.15.1", .cuda = "12.2", .conda_lib = true, .conda_tf = true});
+  const FrameworkFacts* ctf = framework(conda.facts, "tensorflow");
+  ASSERT_NE(ctf, nullptr) << ids(conda.findings);
+  ASSERT_FALSE(ctf->loads.empty());
+  EXPECT_EQ(ctf->loads.front().via, "conda env") << ctf->loads.front().path;
+  EXPECT_EQ(find(conda.findings, "framework-cuda-libraries-missing"), nullptr) << ids(conda.findings);
+}
+
 }  // namespace
 }  // namespace gpudoctor
