@@ -916,5 +916,40 @@ TEST(PythonProbe, NumpyAndAFrameworksNumpyRequirementAreRecorded) {
   EXPECT_EQ(tf->numpy_requires[0].marker, "python_version <= \"3.11\"");
 }
 
+// PyPI's torchvision and torchaudio wheels carry no local tag in their dist-info name, but their
+// version.py does: '0.20.1+cpu' on Windows (PyPI's Windows builds are CPU-only), '0.29.2+cu132'
+// on Linux. That is the build's variant.
+TEST(PythonProbe, CompanionVariantComesFromItsVersionPyWhenTheDistInfoHasNoTag) {
+  char tmpl[] = "/tmp/gpudoctor-tvvariant-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  fs::path dir = tmpl;
+  fs::path venv = dir / "root/home/u/.venv";
+  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
+  write_file(venv / "bin/python", "");
+  fs::path sp = venv / "lib/python3.12/site-packages";
+  write_file(sp / "torchvision-0.20.1.dist-info/METADATA",
+             "Name: torchvision\nVersion: 0.20.1\nRequires-Dist: torch==2.5.1\n\n");
+  write_file(sp / "torchvision/version.py",
+             "__version__ = '0.20.1+cpu'\ngit_version = '3ac97aa9120137381ed1060f37237e44485ac2aa'\n"
+             "from torchvision.extension import _check_cuda_version\nif _check_cuda_version() > 0:\n"
+             "    cuda = _check_cuda_version()\n");
+  write_file(sp / "torchaudio-2.11.1.dist-info/METADATA", "Name: torchaudio\nVersion: 2.11.1\n\n");
+  write_file(sp / "torchaudio/version.py",
+             "__version__ = '2.11.1+cu132'\ngit_version = '455331b1b3bb4aabfe3228f6f911fc3f11ae93b1'\n");
+  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+  write_file(dir / "args", "");
+  Facts f = probe_dir(dir);
+  fs::remove_all(dir);
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const FrameworkFacts* tv = framework(*e, "torchvision");
+  ASSERT_NE(tv, nullptr) << describe(f);
+  EXPECT_EQ(tv->variant, "cpu");
+  EXPECT_EQ(tv->version.str(), "0.20.1");
+  const FrameworkFacts* ta = framework(*e, "torchaudio");
+  ASSERT_NE(ta, nullptr) << describe(f);
+  EXPECT_EQ(ta->variant, "cu132");
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -575,6 +575,21 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       // Built for one exact torch: METADATA pins it, the local tag names the CUDA variant.
       fw.name = name;
       fw.variant = fw.version.local();
+      // PyPI's wheels name no local tag in the dist-info, but their version.py does ('0.20.1+cpu'
+      // for PyPI's CPU-only Windows builds, '0.29.2+cu132' on Linux): the build's variant.
+      if (fw.variant.empty()) {
+        const std::string version_py = system.join(system.join(dir, name), "version.py");
+        if (auto text = system.read_file(version_py, 16 * 1024); text && !pyfile::looks_binary(*text)) {
+          auto values = pyfile::parse_assignments(*text).values;
+          if (auto it = values.find("__version__");
+              it != values.end() && it->second.kind == pyfile::PyValue::Kind::string) {
+            if (auto v = Version::parse(it->second.text); v && v->parts() == fw.version.parts()) {
+              fw.variant = v->local();
+              if (fw.evidence.empty()) fw.evidence = version_py;
+            }
+          }
+        }
+      }
       if (d.dir.kind != "egg-info") {
         if (auto md = system.read_file(system.join(d.path, "METADATA"), 256 * 1024)) {
           if (auto pin = pinned_requirement(*md, "torch"); pin && pin->name == "torch") {
