@@ -1319,6 +1319,17 @@ class Checker {
   /// CUDA variant (their local tag): another torch fails at import or at the first op
   /// ("operator torchvision::nms does not exist"), and a later `pip install torchvision` from
   /// the default index silently replaces the CUDA torch with PyPI's.
+  /// Whether the knowledge base pairs this companion's series with a torch older than or equal to
+  /// `installed`: a stable-ABI companion of that series loads with it.
+  bool built_for_older_torch(const FrameworkFacts& fw, const Version& installed) const {
+    for (const TorchRelease& r : kb_.pytorch.releases) {
+      const std::string& series = fw.name == "torchvision" ? r.torchvision : r.torchaudio;
+      auto v = Version::parse(series);
+      if (v && fw.version.same_series(*v, 2)) return r.version.truncated(2) <= installed.truncated(2);
+    }
+    return false;
+  }
+
   void torch_companion_rules(const PythonEnvFacts& env) {
     const FrameworkFacts* torch = nullptr;
     for (const FrameworkFacts& fw : env.frameworks) {
@@ -1355,9 +1366,27 @@ class Checker {
       // The pin in its METADATA, else the series the knowledge base pairs with this torch.
       std::string built_for;
       std::string source = fw.evidence;
-      if (fw.requires_torch) {
+      // On the stable ABI (torchvision/_C_stable.so, torchaudio's .abi3.so) the operators load
+      // with the torch they were built against or a newer one, not an older one.
+      const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);
+      if (stable_newer) {
+        add(Finding{
+            .id = "torch-companion-stable-abi",
+            .severity = Severity::info,
+            .area = FindingArea::python,
+            .title = fw.name + " " + fw.version.str() + " pins torch " + fw.requires_torch->str() +
+                     " and loads with torch " + torch->version.str(),
+            .detail = "Its operators are built on PyTorch's stable ABI (" +
+                      std::string(fw.name == "torchvision" ? "torchvision/_C_stable.so" : "torchaudio/lib/*.abi3.so") +
+                      "), which a newer torch still runs; `pip check` fails on the pin, and the next "
+                      "install that resolves " +
+                      fw.name + " may change torch to match it.",
+            .evidence = {where(env, fw), "torch " + torch->version.str()},
+            .source = fw.evidence});
+      } else if (fw.requires_torch) {
         if (fw.requires_torch->truncated(3) != installed) built_for = "torch " + fw.requires_torch->truncated(3).str();
-      } else if (rel != nullptr && torch->version.pre().empty() && fw.version.pre().empty()) {
+      } else if (rel != nullptr && torch->version.pre().empty() && fw.version.pre().empty() &&
+                 !(fw.stable_abi && built_for_older_torch(fw, installed))) {
         // The knowledge base pairs released versions only: a pre-release or source build (NGC's
         // 2.6.0a0 with its own torchvision) is judged by a pin, never by the series table.
         const std::string& want = fw.name == "torchvision" ? rel->torchvision : rel->torchaudio;

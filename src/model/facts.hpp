@@ -173,6 +173,10 @@ struct FrameworkFacts {
   /// torchvision / torchaudio: the torch their METADATA pins (`Requires-Dist: torch==2.5.1`);
   /// empty when not pinned to one version (torchaudio >= 2.11 says only torch>=).
   std::optional<Version> requires_torch;
+  /// torchvision / torchaudio whose operators are built on PyTorch's stable ABI
+  /// (torchvision/_C_stable.so from 0.29, torchaudio/lib/*.abi3.so from 2.11): they load with a
+  /// newer torch than the one they were built against.
+  bool stable_abi = false;
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;

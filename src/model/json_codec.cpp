@@ -281,6 +281,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   GPUDOCTOR_FIELDS(io, f, cuda_build, cuda_version, cudnn_version, compute_capabilities);
   io.field("variant", f.variant, Empty::null);
   io.field("requires_torch", f.requires_torch);
+  io.field("stable_abi", f.stable_abi);
   io.field("evidence", f.evidence, Empty::null);
   GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, nvidia_requires, numpy_requires);
 }

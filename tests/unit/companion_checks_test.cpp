@@ -297,5 +297,25 @@ TEST(CompanionChecks, ACompanionWithoutTorchIsAWarning) {
   EXPECT_EQ(find(ok, "torch-companion-without-torch"), nullptr) << ids(ok);
 }
 
+// torchvision 0.29 builds its operators on PyTorch's stable ABI (torchvision/_C_stable.so; 0.28
+// has _C.so): 0.29.0 pins torch==2.14.0, yet loads its operators with torch 2.15.0 and runs nms
+// (tried on the PyPI wheels). A newer torch is then information; an older one still fails.
+TEST(CompanionChecks, AStableAbiCompanionLoadsWithANewerTorch) {
+  FrameworkFacts stable = companion("torchvision", "0.29.0", "2.14.0");
+  stable.stable_abi = true;
+  auto newer = torch_env("2.15.0", "", {stable});
+  EXPECT_EQ(find(newer, "torch-companion-mismatch"), nullptr) << ids(newer);
+  const Finding* info = find(newer, "torch-companion-stable-abi");
+  ASSERT_NE(info, nullptr) << ids(newer);
+  EXPECT_EQ(info->severity, Severity::info);
+  EXPECT_TRUE(contains(info->detail, "stable ABI")) << info->detail;
+  // Not backwards: torch 2.13 is older than what it was built against.
+  auto older = torch_env("2.13.0", "", {stable});
+  ASSERT_NE(find(older, "torch-companion-mismatch"), nullptr) << ids(older);
+  // Without the stable ABI (0.28's _C.so), a newer torch is the error it always was.
+  auto classic = torch_env("2.15.0", "", {companion("torchvision", "0.28.0", "2.13.0")});
+  ASSERT_NE(find(classic, "torch-companion-mismatch"), nullptr) << ids(classic);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -933,7 +933,9 @@ TEST(PythonProbe, CompanionVariantComesFromItsVersionPyWhenTheDistInfoHasNoTag) 
              "__version__ = '0.20.1+cpu'\ngit_version = '3ac97aa9120137381ed1060f37237e44485ac2aa'\n"
              "from torchvision.extension import _check_cuda_version\nif _check_cuda_version() > 0:\n"
              "    cuda = _check_cuda_version()\n");
+  write_file(sp / "torchvision/_C_stable.so", "");
   write_file(sp / "torchaudio-2.11.1.dist-info/METADATA", "Name: torchaudio\nVersion: 2.11.1\n\n");
+  write_file(sp / "torchaudio/lib/_torchaudio.abi3.so", "");
   write_file(sp / "torchaudio/version.py",
              "__version__ = '2.11.1+cu132'\ngit_version = '455331b1b3bb4aabfe3228f6f911fc3f11ae93b1'\n");
   write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
@@ -949,6 +951,9 @@ TEST(PythonProbe, CompanionVariantComesFromItsVersionPyWhenTheDistInfoHasNoTag) 
   const FrameworkFacts* ta = framework(*e, "torchaudio");
   ASSERT_NE(ta, nullptr) << describe(f);
   EXPECT_EQ(ta->variant, "cu132");
+  // Their operators' file names say the stable ABI (0.29's _C_stable.so, torchaudio 2.11's .abi3.so).
+  EXPECT_TRUE(tv->stable_abi);
+  EXPECT_TRUE(ta->stable_abi);
 }
 
 }  // namespace

@@ -575,6 +575,15 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       // Built for one exact torch: METADATA pins it, the local tag names the CUDA variant.
       fw.name = name;
       fw.variant = fw.version.local();
+      // Operators on PyTorch's stable ABI load with a newer torch than they were built for.
+      const std::string lib_dir =
+          name == "torchvision" ? system.join(dir, "torchvision") : system.join(system.join(dir, "torchaudio"), "lib");
+      if (auto files = system.list_dir(lib_dir)) {
+        fw.stable_abi = std::any_of(files->begin(), files->end(), [&](const DirEntry& e) {
+          return !e.is_dir && (name == "torchvision" ? e.name.starts_with("_C_stable") && e.name.ends_with(".so")
+                                                     : e.name.ends_with(".abi3.so"));
+        });
+      }
       // PyPI's wheels name no local tag in the dist-info, but their version.py does ('0.20.1+cpu'
       // for PyPI's CPU-only Windows builds, '0.29.2+cu132' on Linux): the build's variant.
       if (fw.variant.empty()) {
