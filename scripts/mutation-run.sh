@@ -189,14 +189,20 @@ jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, k
 jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
 record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return std::nullopt;\n    carry = text.substr(cut);	    return std::nullopt;\n    carry = text.substr(cut);
 torch-cudnn-minor-unchecked	src/check/compat_checks.cpp	        runtime->minor() < compiled->minor()) {	        false) {
-torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return false;
+torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "never";
 torch-cudnn-cc-rule-dropped	src/check/compat_checks.cpp	if (g.cc < rule.below_cc) old.push_back(	if (false) old.push_back(
 torch-cudnn-cc-torch-range-ignored	src/check/compat_checks.cpp	if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;	if (!rule.cudnn.contains(*runtime)) continue;
 numpy-major-crossing-warned	src/check/requirement_checks.cpp	.severity = crosses ? Severity::error : Severity::warning,	.severity = Severity::warning,
 numpy-requires-not-probed	src/probe/python/site_packages.cpp	} else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {	} else if (false) {
-numpy-marker-ignored	src/check/requirement_checks.cpp	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;	      if (req.specifier.empty()) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;
+numpy-marker-ignored	src/check/requirement_checks.cpp	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) == std::nullopt) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;
 shadow-loads-ignored	src/check/toolkit_checks.cpp	const bool nobody_misled = misled.empty() && !unaffected.empty();	const bool nobody_misled = false;
 shadow-copy-path-ignored	src/check/toolkit_checks.cpp	const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.path.starts_with(lib.path + "/");	const bool from_copy = false;
+tf-runpath-any-version	src/probe/framework_libraries.cpp	if (fw.version >= Version::of({2, 14}) && !fw.location.empty()) {	if (!fw.location.empty()) {
+tf-conda-lib-always	src/probe/framework_libraries.cpp	if (env.kind == "conda" && conda_installed(env, "tensorflow")) {	if (env.kind == "conda") {
+tf-dirs-envwide	src/probe/framework_libraries.cpp	fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;	first_dirs;
+companion-version-py-ignored	src/probe/python/site_packages.cpp	      if (fw.variant.empty()) {\n        const std::string version_py	      if (false) {\n        const std::string version_py
+companion-stable-abi-ignored	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = false;
+companion-stable-abi-backwards	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed != fw.requires_torch->truncated(3);
 EOF
 }
 
