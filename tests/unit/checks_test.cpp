@@ -172,6 +172,16 @@ TEST(Checks, StubLibcudaOnTheLoaderPath) {
   ASSERT_NE(find(fs, "cuda-stubs-on-loader-path"), nullptr);
 }
 
+/// A cuDNN copy the library probe found through LD_LIBRARY_PATH.
+LibraryFacts ld_library_path_cudnn(const char* version, const char* dir) {
+  LibraryFacts lib;
+  lib.name = "cudnn";
+  lib.version = v(version);
+  lib.path = dir;
+  lib.origin = "ld-library-path";
+  return lib;
+}
+
 TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   Facts f = healthy_linux();
   PythonEnvFacts env;
@@ -179,12 +189,7 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   env.kind = "venv";
   env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.1.0.70"), "cudnn", 12});
   f.python_envs.push_back(env);
-  LibraryFacts sys;
-  sys.name = "cudnn";
-  sys.version = v("9.0.0");
-  sys.path = "/opt/cudnn-9.0/lib";
-  sys.origin = "ld-library-path";
-  f.libraries.push_back(sys);
+  f.libraries.push_back(ld_library_path_cudnn("9.0.0", "/opt/cudnn-9.0/lib"));
   // Same SONAME (libcudnn.so.9), older: it is loaded instead of the wheel's.
   auto fs = run_checks(f, nullptr);
   ASSERT_NE(find(fs, "pip-library-shadowed"), nullptr);
@@ -224,12 +229,7 @@ TEST(Checks, AWheelShadowedOnlyForWhatLoadsTheOtherCopy) {
                  via}};
     env.frameworks.push_back(fw);
     f.python_envs.push_back(env);
-    LibraryFacts sys;
-    sys.name = "cudnn";
-    sys.version = v("9.20.0");
-    sys.path = "/opt/cudnn-9.20/lib";
-    sys.origin = "ld-library-path";
-    f.libraries.push_back(sys);
+    f.libraries.push_back(ld_library_path_cudnn("9.20.0", "/opt/cudnn-9.20/lib"));
     return find_copy(run_checks(f, nullptr), "pip-library-shadowed");
   };
   auto torch = with("torch", "pip wheel");

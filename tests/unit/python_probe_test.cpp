@@ -381,6 +381,34 @@ void write_file(const fs::path& p, std::string_view text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
+/// A private scratch tree holding one venv, /home/u/.venv, that VIRTUAL_ENV names: files go into
+/// its site-packages, then the Python probe reads the tree. Removed with the object.
+class ScratchVenv {
+ public:
+  explicit ScratchVenv(const std::string& python = "3.12.3") {
+    char tmpl[] = "/tmp/gpudoctor-venv-XXXXXX";
+    if (::mkdtemp(tmpl) != nullptr) dir_ = tmpl;
+    const fs::path venv = dir_ / "root/home/u/.venv";
+    write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = " + python + "\n");
+    write_file(venv / "bin/python", "");
+    sp_ = venv / ("lib/python" + python.substr(0, python.rfind('.')) + "/site-packages");
+    write_file(dir_ / "env", "VIRTUAL_ENV=/home/u/.venv\n");
+    write_file(dir_ / "args", "");
+  }
+  ~ScratchVenv() { fs::remove_all(dir_); }
+  ScratchVenv(const ScratchVenv&) = delete;
+  ScratchVenv& operator=(const ScratchVenv&) = delete;
+  void write(const std::string& in_site_packages, std::string_view text) const {
+    write_file(sp_ / in_site_packages, text);
+  }
+  [[nodiscard]] SystemView view() const { return fixture_view(dir_); }
+  [[nodiscard]] Facts probe() const { return probe_dir(dir_); }
+
+ private:
+  fs::path dir_;
+  fs::path sp_;
+};
+
 TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
   fs::path dir = fs::temp_directory_path() / ("gpudoctor-wincondavenv-" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -713,24 +741,15 @@ TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
 // torchvision / torchaudio are read with the torch their METADATA pins (issue 9, companions),
 // in both the current and the older parenthesised Requires-Dist form.
 TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
-  char tmpl[] = "/tmp/gpudoctor-companions-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.12/site-packages";
-  write_file(sp / "torch-2.6.0+cu124.dist-info/METADATA", "Name: torch\nVersion: 2.6.0+cu124\n\n");
-  write_file(sp / "torch/version.py", "__version__ = '2.6.0+cu124'\ncuda: Optional[str] = '12.4'\n");
-  write_file(sp / "torchvision-0.20.1+cu121.dist-info/METADATA",
-             "Name: torchvision\nVersion: 0.20.1+cu121\nRequires-Dist: numpy\nRequires-Dist: torch==2.5.1\n"
-             "Requires-Dist: pillow!=8.3.*,>=5.3.0\n\n");
-  write_file(sp / "torchaudio-2.0.1.dist-info/METADATA",
-             "Name: torchaudio\nVersion: 2.0.1\nRequires-Dist: torch (==2.0.0)\n\n");
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  Facts f = probe_dir(dir);
-  fs::remove_all(dir);
+  ScratchVenv v("3.12.3");
+  v.write("torch-2.6.0+cu124.dist-info/METADATA", "Name: torch\nVersion: 2.6.0+cu124\n\n");
+  v.write("torch/version.py", "__version__ = '2.6.0+cu124'\ncuda: Optional[str] = '12.4'\n");
+  v.write("torchvision-0.20.1+cu121.dist-info/METADATA",
+          "Name: torchvision\nVersion: 0.20.1+cu121\nRequires-Dist: numpy\nRequires-Dist: torch==2.5.1\n"
+          "Requires-Dist: pillow!=8.3.*,>=5.3.0\n\n");
+  v.write("torchaudio-2.0.1.dist-info/METADATA",
+          "Name: torchaudio\nVersion: 2.0.1\nRequires-Dist: torch (==2.0.0)\n\n");
+  Facts f = v.probe();
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
   const FrameworkFacts* tv = framework(*e, "torchvision");
@@ -746,18 +765,9 @@ TEST(PythonProbe, TorchCompanionsKeepTheTorchTheyPin) {
 
 // tensorflow-addons is recorded beside TensorFlow, so the doctor can judge its TF range.
 TEST(PythonProbe, TensorflowAddonsIsRecorded) {
-  char tmpl[] = "/tmp/gpudoctor-tfa-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.11/site-packages";
-  write_file(sp / "tensorflow_addons-0.23.0.dist-info/METADATA", "Name: tensorflow-addons\nVersion: 0.23.0\n\n");
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  Facts f = probe_dir(dir);
-  fs::remove_all(dir);
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow_addons-0.23.0.dist-info/METADATA", "Name: tensorflow-addons\nVersion: 0.23.0\n\n");
+  Facts f = v.probe();
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
   const FrameworkFacts* tfa = framework(*e, "tensorflow-addons");
@@ -776,31 +786,21 @@ struct JaxInstall {
 };
 
 const FrameworkFacts* probe_jax(const JaxInstall& in, Facts& f) {
-  char tmpl[] = "/tmp/gpudoctor-jaxparts-XXXXXX";
-  if (::mkdtemp(tmpl) == nullptr) return nullptr;
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.13.1\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.13/site-packages";
+  ScratchVenv v("3.13.1");
   auto dist = [&](const std::string& name, const std::string& dirname, const std::string& version) {
     if (version.empty()) return;
-    write_file(sp / (dirname + "-" + version + ".dist-info/METADATA"),
-               "Name: " + name + "\nVersion: " + version + "\n\n");
+    v.write(dirname + "-" + version + ".dist-info/METADATA", "Name: " + name + "\nVersion: " + version + "\n\n");
   };
   dist("jax", "jax", in.jax);
   if (!in.jax.empty()) {
-    write_file(sp / "jax/version.py",
-               "_version = \"" + in.jax + "\"\n" +
-                   (in.minimum_jaxlib.empty() ? "" : "_minimum_jaxlib_version = '" + in.minimum_jaxlib + "'\n"));
+    v.write("jax/version.py",
+            "_version = \"" + in.jax + "\"\n" +
+                (in.minimum_jaxlib.empty() ? "" : "_minimum_jaxlib_version = '" + in.minimum_jaxlib + "'\n"));
   }
   dist("jaxlib", "jaxlib", in.jaxlib);
   dist("jax-cuda13-plugin", "jax_cuda13_plugin", in.plugin);
   dist("jax-cuda13-pjrt", "jax_cuda13_pjrt", in.pjrt);
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  f = probe_dir(dir);
-  fs::remove_all(dir);
+  f = v.probe();
   const auto* e = env_at(f, "/home/u/.venv");
   return e == nullptr ? nullptr : framework(*e, "jax");
 }
@@ -855,27 +855,18 @@ TEST(PythonProbe, JaxPartsAreComparedAsJaxComparesThem) {
 // one. RECORDs run long (nvidia-cuda-cccl's is 277 KB, and torch 2.15 pulls it in): read to the
 // line that says, with no size bound reported, since nothing that mattered was left unread.
 TEST(PythonProbe, ALongRecordStillGivesTheCudaMajorAndNoBoundHit) {
-  char tmpl[] = "/tmp/gpudoctor-record-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.13.1\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.13/site-packages";
-  write_file(sp / "nvidia_cufft-12.0.0.15.dist-info/METADATA", "Name: nvidia-cufft\nVersion: 12.0.0.15\n\n");
+  ScratchVenv v("3.13.1");
+  v.write("nvidia_cufft-12.0.0.15.dist-info/METADATA", "Name: nvidia-cufft\nVersion: 12.0.0.15\n\n");
   std::string record;
   // 300 KB of lines before the first nvidia/cu13/ one, the way pip writes them (sorted).
   while (record.size() < 300 * 1024) {
     record += "nvidia_cufft-12.0.0.15.dist-info/licenses/" + std::to_string(record.size()) + ".txt,sha256=abc,12\n";
   }
   record += "nvidia/cu13/lib/libcufft.so.12,sha256=def,34\n";
-  write_file(sp / "nvidia_cufft-12.0.0.15.dist-info/RECORD", record);
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  SystemView system = fixture_view(dir);
+  v.write("nvidia_cufft-12.0.0.15.dist-info/RECORD", record);
+  SystemView system = v.view();
   Facts f;
   probe_python(system, f);
-  fs::remove_all(dir);
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
   const NvidiaWheel* w = wheel(*e, "nvidia-cufft");
@@ -887,22 +878,13 @@ TEST(PythonProbe, ALongRecordStillGivesTheCudaMajorAndNoBoundHit) {
 // numpy is recorded per site-packages, and a framework's numpy requirement with it: TensorFlow up
 // to 2.16 needs NumPy 1.x (its METADATA says numpy<2.0.0), and `import tensorflow` fails on 2.x.
 TEST(PythonProbe, NumpyAndAFrameworksNumpyRequirementAreRecorded) {
-  char tmpl[] = "/tmp/gpudoctor-numpy-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.11/site-packages";
-  write_file(sp / "tensorflow-2.16.2.dist-info/METADATA",
-             "Name: tensorflow\nVersion: 2.16.2\nRequires-Dist: ml-dtypes~=0.3.1\n"
-             "Requires-Dist: numpy<2.0.0,>=1.23.5; python_version <= \"3.11\"\n"
-             "Requires-Dist: numpy<2.0.0,>=1.26.0; python_version >= \"3.12\"\n\n");
-  write_file(sp / "numpy-2.1.3.dist-info/METADATA", "Name: numpy\nVersion: 2.1.3\n\n");
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  Facts f = probe_dir(dir);
-  fs::remove_all(dir);
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-2.16.2.dist-info/METADATA",
+          "Name: tensorflow\nVersion: 2.16.2\nRequires-Dist: ml-dtypes~=0.3.1\n"
+          "Requires-Dist: numpy<2.0.0,>=1.23.5; python_version <= \"3.11\"\n"
+          "Requires-Dist: numpy<2.0.0,>=1.26.0; python_version >= \"3.12\"\n\n");
+  v.write("numpy-2.1.3.dist-info/METADATA", "Name: numpy\nVersion: 2.1.3\n\n");
+  Facts f = v.probe();
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
   ASSERT_EQ(e->packages.size(), 1U) << describe(f);
@@ -920,28 +902,19 @@ TEST(PythonProbe, NumpyAndAFrameworksNumpyRequirementAreRecorded) {
 // version.py does: '0.20.1+cpu' on Windows (PyPI's Windows builds are CPU-only), '0.29.2+cu132'
 // on Linux. That is the build's variant.
 TEST(PythonProbe, CompanionVariantComesFromItsVersionPyWhenTheDistInfoHasNoTag) {
-  char tmpl[] = "/tmp/gpudoctor-tvvariant-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  fs::path dir = tmpl;
-  fs::path venv = dir / "root/home/u/.venv";
-  write_file(venv / "pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
-  write_file(venv / "bin/python", "");
-  fs::path sp = venv / "lib/python3.12/site-packages";
-  write_file(sp / "torchvision-0.20.1.dist-info/METADATA",
-             "Name: torchvision\nVersion: 0.20.1\nRequires-Dist: torch==2.5.1\n\n");
-  write_file(sp / "torchvision/version.py",
-             "__version__ = '0.20.1+cpu'\ngit_version = '3ac97aa9120137381ed1060f37237e44485ac2aa'\n"
-             "from torchvision.extension import _check_cuda_version\nif _check_cuda_version() > 0:\n"
-             "    cuda = _check_cuda_version()\n");
-  write_file(sp / "torchvision/_C_stable.so", "");
-  write_file(sp / "torchaudio-2.11.1.dist-info/METADATA", "Name: torchaudio\nVersion: 2.11.1\n\n");
-  write_file(sp / "torchaudio/lib/_torchaudio.abi3.so", "");
-  write_file(sp / "torchaudio/version.py",
-             "__version__ = '2.11.1+cu132'\ngit_version = '455331b1b3bb4aabfe3228f6f911fc3f11ae93b1'\n");
-  write_file(dir / "env", "VIRTUAL_ENV=/home/u/.venv\n");
-  write_file(dir / "args", "");
-  Facts f = probe_dir(dir);
-  fs::remove_all(dir);
+  ScratchVenv v("3.12.3");
+  v.write("torchvision-0.20.1.dist-info/METADATA",
+          "Name: torchvision\nVersion: 0.20.1\nRequires-Dist: torch==2.5.1\n\n");
+  v.write("torchvision/version.py",
+          "__version__ = '0.20.1+cpu'\ngit_version = '3ac97aa9120137381ed1060f37237e44485ac2aa'\n"
+          "from torchvision.extension import _check_cuda_version\nif _check_cuda_version() > 0:\n"
+          "    cuda = _check_cuda_version()\n");
+  v.write("torchvision/_C_stable.so", "");
+  v.write("torchaudio-2.11.1.dist-info/METADATA", "Name: torchaudio\nVersion: 2.11.1\n\n");
+  v.write("torchaudio/lib/_torchaudio.abi3.so", "");
+  v.write("torchaudio/version.py",
+          "__version__ = '2.11.1+cu132'\ngit_version = '455331b1b3bb4aabfe3228f6f911fc3f11ae93b1'\n");
+  Facts f = v.probe();
   const auto* e = env_at(f, "/home/u/.venv");
   ASSERT_NE(e, nullptr) << describe(f);
   const FrameworkFacts* tv = framework(*e, "torchvision");
