@@ -1164,7 +1164,7 @@ class Checker {
                     rel != nullptr ? rel->source : "compat/pytorch.toml", WhenMissing::import_fails);
     }
     driver_for_framework(env, fw, display, *cuda);
-    torch_cudnn_rules(env, fw, display, rel);
+    torch_cudnn_rules(env, fw, display);
     if (var == nullptr && fw.compute_capabilities.empty()) return;
     // The fix: a variant of the same release that has kernels for every GPU here.
     std::string fix = "Install a PyTorch build with kernels for this GPU (`gpudoctor plan --framework pytorch`).";
@@ -1252,8 +1252,7 @@ class Checker {
   /// unless PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1); and pytorch.toml's cudnn_refuses_cc: a new
   /// cuDNN is refused when any visible GPU is older than a compute capability. The compiled cuDNN
   /// is the METADATA pin (the probe's cudnn_version), which torch 2.15's getCompileVersion() equals.
-  void torch_cudnn_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
-                         const TorchRelease* rel) {
+  void torch_cudnn_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) {
     std::optional<Version> runtime = loaded_cudnn(env, fw);
     if (!runtime || runtime->parts().empty()) return;
     const std::optional<Version>& compiled = fw.cudnn_version;
@@ -1288,7 +1287,6 @@ class Checker {
                   .evidence = {where(env, fw), "cuDNN " + runtime->str()},
                   .source = "torch/backends/cudnn/__init__.py (_init)"});
     }
-    if (rel == nullptr) return;
     for (const TorchCudnnCcRule& rule : kb_.pytorch.cudnn_refuses_cc) {
       if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;
       std::vector<std::string> old;
@@ -1315,10 +1313,6 @@ class Checker {
     }
   }
 
-  /// torchvision / torchaudio are built for one exact torch (their METADATA pins it) and one
-  /// CUDA variant (their local tag): another torch fails at import or at the first op
-  /// ("operator torchvision::nms does not exist"), and a later `pip install torchvision` from
-  /// the default index silently replaces the CUDA torch with PyPI's.
   /// Whether the knowledge base pairs this companion's series with a torch older than or equal to
   /// `installed`: a stable-ABI companion of that series loads with it.
   bool built_for_older_torch(const FrameworkFacts& fw, const Version& installed) const {
@@ -1330,6 +1324,10 @@ class Checker {
     return false;
   }
 
+  /// torchvision / torchaudio are built for one exact torch (their METADATA pins it) and one
+  /// CUDA variant (their local tag): another torch fails at import or at the first op
+  /// ("operator torchvision::nms does not exist"), and a later `pip install torchvision` from
+  /// the default index silently replaces the CUDA torch with PyPI's.
   void torch_companion_rules(const PythonEnvFacts& env) {
     const FrameworkFacts* torch = nullptr;
     for (const FrameworkFacts& fw : env.frameworks) {

@@ -253,8 +253,8 @@ void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, st
                                          ? " (\"A module that was compiled using NumPy 1.x cannot be run in "
                                            "NumPy 2.x\"" +
                                                std::string(name.starts_with("tensorflow")
-                                                               ? "; `import tensorflow` fails with "
-                                                                 "\"numpy.core.umath failed to import\""
+                                                               ? "; `import tensorflow` fails (2.16.2: "
+                                                                 "\"numpy.core.umath failed to import\")"
                                                                : "") +
                                                ")."
                                          : ": a module built for NumPy 2 does not import under NumPy 1.")
