@@ -1230,30 +1230,15 @@ class Checker {
         src, fix, cuda, why);
   }
 
-  /// The version of the libcudnn.so.N torch loads (fw.loads): its nvidia-cudnn wheel, or the copy
-  /// the library probe read in that directory. Bundled (torch/lib) or unread: none.
-  std::optional<Version> loaded_cudnn(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
-    for (const LibraryLoad& l : fw.loads) {
-      if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;
-      const std::string dir = l.path.substr(0, l.path.find_last_of('/'));
-      if (l.via == "pip wheel") {
-        if (std::optional<CudnnSeen> w = cudnn_wheel(facts_, env)) return w->version;
-      }
-      for (const LibraryFacts& lib : facts_.libraries) {
-        if (lib.name == "cudnn" && lib.path == dir && lib.version) return lib.version;
-      }
-      return std::nullopt;
-    }
-    return std::nullopt;
-  }
-
   /// torch.backends.cudnn's own checks (torch/backends/cudnn/__init__.py _init()): the loaded
   /// cuDNN must be of the compiled major and at least its minor ("cuDNN version incompatibility",
   /// unless PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1); and pytorch.toml's cudnn_refuses_cc: a new
   /// cuDNN is refused when any visible GPU is older than a compute capability. The compiled cuDNN
   /// is the METADATA pin (the probe's cudnn_version), which torch 2.15's getCompileVersion() equals.
   void torch_cudnn_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) {
-    std::optional<Version> runtime = loaded_cudnn(env, fw);
+    // The copy its loads resolved; none listed, or of unknown version: no verdict.
+    std::optional<CudnnSeen> seen = cudnn_from_loads(env, fw);
+    std::optional<Version> runtime = seen ? seen->version : std::nullopt;
     if (!runtime || runtime->parts().empty()) return;
     const std::optional<Version>& compiled = fw.cudnn_version;
     std::string pin = compiled ? "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12) +
@@ -1670,18 +1655,25 @@ class Checker {
   /// finds there (none: missing_loads names the missing library and what replaced its wheel);
   /// else the first reachable copy.
   [[nodiscard]] CudnnSeen jax_cudnn_seen(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
+    return cudnn_from_loads(env, fw).value_or(cudnn_for(facts_, env));
+  }
+
+  /// The cuDNN copy the probe resolved for this framework's libcudnn.so.N (fw.loads): the copy
+  /// the library probe read in that directory, or the env's wheel. Empty when it is missing or
+  /// of unknown version; nullopt when the loads list no libcudnn.
+  [[nodiscard]] std::optional<CudnnSeen> cudnn_from_loads(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
     for (const LibraryLoad& l : fw.loads) {
       if (!l.soname.starts_with("libcudnn.so.")) continue;
-      if (l.path.empty()) return {};
+      if (l.path.empty()) return CudnnSeen{};
       const std::string dir = l.path.substr(0, l.path.find_last_of("/\\"));
       for (const LibraryFacts& lib : facts_.libraries) {
         if (lib.name != "cudnn" || !lib.version || lib.path != dir) continue;
         if (lib.origin == "pip-wheel") return cudnn_wheel(facts_, env).value_or(CudnnSeen{});
         return CudnnSeen{lib.version, lib.origin + " " + lib.path, lib.origin, lib.path};
       }
-      return {};  // a copy of unknown version: no verdict on it
+      return CudnnSeen{};  // a copy of unknown version: no verdict on it
     }
-    return cudnn_for(facts_, env);
+    return std::nullopt;
   }
 
   /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
