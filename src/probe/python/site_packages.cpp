@@ -576,12 +576,14 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       fw.name = name;
       fw.variant = fw.version.local();
       // Operators on PyTorch's stable ABI load with a newer torch than they were built for.
+      // (A bool, not the structured binding `name`: a lambda may not capture one in C++20.)
+      const bool vision = name == "torchvision";
       const std::string lib_dir =
-          name == "torchvision" ? system.join(dir, "torchvision") : system.join(system.join(dir, "torchaudio"), "lib");
+          vision ? system.join(dir, "torchvision") : system.join(system.join(dir, "torchaudio"), "lib");
       if (auto files = system.list_dir(lib_dir)) {
-        fw.stable_abi = std::any_of(files->begin(), files->end(), [&](const DirEntry& e) {
-          return !e.is_dir && (name == "torchvision" ? e.name.starts_with("_C_stable") && e.name.ends_with(".so")
-                                                     : e.name.ends_with(".abi3.so"));
+        fw.stable_abi = std::any_of(files->begin(), files->end(), [vision](const DirEntry& e) {
+          return !e.is_dir &&
+                 (vision ? e.name.starts_with("_C_stable") && e.name.ends_with(".so") : e.name.ends_with(".abi3.so"));
         });
       }
       // PyPI's wheels name no local tag in the dist-info, but their version.py does ('0.20.1+cpu'
