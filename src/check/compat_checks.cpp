@@ -1241,9 +1241,15 @@ class Checker {
     std::optional<Version> runtime = seen ? seen->version : std::nullopt;
     if (!runtime || runtime->parts().empty()) return;
     const std::optional<Version>& compiled = fw.cudnn_version;
-    std::string pin = compiled ? "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12) +
-                                     "==" + compiled->str()
-                               : std::string();
+    // The wheel and version torch's METADATA pins (probe: nvidia_requires), as pip writes it.
+    std::string pin;
+    for (const DistRequirement& r : fw.nvidia_requires) {
+      if (r.name.starts_with("nvidia-cudnn") && r.specifier.starts_with("==")) pin = r.name + r.specifier;
+    }
+    if (pin.empty() && compiled) {
+      pin =
+          "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12) + "==" + compiled->str();
+    }
     if (compiled && compiled->parts().size() >= 2 && runtime->major() == compiled->major() && runtime->major() >= 7 &&
         runtime->minor() < compiled->minor()) {
       auto tuple = [](const Version& x) {

@@ -669,9 +669,10 @@ struct TorchCudnnCase {
   const char* gpu;
   const char* second_gpu = nullptr;
   const char* torch_version = "2.15.0";
-  const char* compiled = "9.26.0.51";  ///< the METADATA pin: the build's cuDNN
-  const char* wheel = "9.26.0.51";     ///< the nvidia-cudnn wheel torch loads
-  const char* skip = nullptr;          ///< PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK
+  const char* compiled = "9.26.0.51";    ///< the METADATA pin: the build's cuDNN
+  const char* wheel = "9.26.0.51";       ///< the nvidia-cudnn wheel torch loads
+  const char* skip = nullptr;            ///< PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK
+  const char* requires_cudnn = nullptr;  ///< the METADATA's nvidia-cudnn requirement, name and pin
 };
 
 std::vector<Finding> torch_cudnn_findings(const TorchCudnnCase& c) {
@@ -680,6 +681,10 @@ std::vector<Finding> torch_cudnn_findings(const TorchCudnnCase& c) {
   FrameworkFacts t = torch(c.torch_version, "cu126");
   t.cuda_version = v("12.6");
   t.cudnn_version = v(c.compiled);
+  if (c.requires_cudnn != nullptr) {
+    std::string_view r(c.requires_cudnn);
+    t.nvidia_requires = {{std::string(r.substr(0, r.find('='))), std::string(r.substr(r.find('='))), ""}};
+  }
   PythonEnvFacts e = env_with("3.12.3", t);
   const std::string dir = e.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
   e.frameworks.front().loads = {{"libcudnn.so.9", dir + "/libcudnn.so.9", "pip wheel"}};
@@ -698,6 +703,12 @@ TEST(CompatChecks, TorchRefusesACudnnOfAnOlderMinorThanItWasBuiltWith) {
   EXPECT_NE(m->title.find("9.20.0.48"), std::string::npos) << m->title;
   EXPECT_NE(m->detail.find("compiled  against (9, 26, 0)"), std::string::npos) << m->detail;
   EXPECT_NE(m->fix.find("nvidia-cudnn-cu12==9.26.0.51"), std::string::npos) << m->fix;
+  // The fix installs what the METADATA pins, under the wheel's own name.
+  auto pinned = torch_cudnn_findings(
+      {.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.20.0.48", .requires_cudnn = "nvidia-cudnn-cu13==9.26.0.51"});
+  ASSERT_NE(find(pinned, "torch-cudnn-too-old"), nullptr) << ids(pinned);
+  EXPECT_NE(find(pinned, "torch-cudnn-too-old")->fix.find("\"nvidia-cudnn-cu13==9.26.0.51\""), std::string::npos)
+      << find(pinned, "torch-cudnn-too-old")->fix;
   // A newer minor, and an older patch of the same minor, are accepted.
   EXPECT_FALSE(
       has(torch_cudnn_findings({.gpu = "NVIDIA H100 80GB HBM3", .wheel = "9.28.0.42"}), "torch-cudnn-too-old"));

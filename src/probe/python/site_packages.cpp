@@ -335,6 +335,17 @@ std::optional<int> record_cuda_major(const SystemView& system, const std::string
   return std::nullopt;
 }
 
+/// The string a small generated Python file (a version.py) assigns to `name`: none when the file
+/// is missing, binary, or does not assign a string literal to it.
+std::optional<std::string> python_string(const SystemView& system, const std::string& path, const char* name) {
+  auto text = system.read_file(path, 64 * 1024);
+  if (!text || pyfile::looks_binary(*text)) return std::nullopt;
+  auto values = pyfile::parse_assignments(*text).values;
+  auto it = values.find(name);
+  if (it == values.end() || it->second.kind != pyfile::PyValue::Kind::string) return std::nullopt;
+  return it->second.text;
+}
+
 /// JAX compares versions by their leading dotted number only, as a Python tuple (the regex
 /// `[0-9]+(?:\.[0-9]+)*` in jax/_src/lib/__init__.py and jaxlib/plugin_support.py): 0.12.0 and
 /// 0.12.0.1 differ, a pre-release or local tag is ignored. Version::parts() is that number.
@@ -354,12 +365,8 @@ void check_jax_against_jaxlib(const SystemView& system, const std::string& dir, 
     return;
   }
   const std::string version_py = system.join(system.join(dir, "jax"), "version.py");
-  auto text = system.read_file(version_py, 64 * 1024);
-  if (!text || pyfile::looks_binary(*text)) return;
-  auto values = pyfile::parse_assignments(*text).values;
-  auto it = values.find("_minimum_jaxlib_version");
-  if (it == values.end() || it->second.kind != pyfile::PyValue::Kind::string) return;
-  auto minimum = Version::parse(it->second.text);
+  auto text = python_string(system, version_py, "_minimum_jaxlib_version");
+  auto minimum = text ? Version::parse(*text) : std::nullopt;
   if (!minimum || minimum->parts().empty() || jax_order(jaxlib.version, *minimum) >= 0) return;
   jax.conflicts.push_back("jaxlib " + jaxlib.version.str() + " is older than jax " + jax.version.str() + " needs (" +
                           minimum->str() + " or newer, " + version_py + "); `import jax` raises \"jaxlib is version " +
@@ -590,14 +597,10 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       // for PyPI's CPU-only Windows builds, '0.29.2+cu132' on Linux): the build's variant.
       if (fw.variant.empty()) {
         const std::string version_py = system.join(system.join(dir, name), "version.py");
-        if (auto text = system.read_file(version_py, 16 * 1024); text && !pyfile::looks_binary(*text)) {
-          auto values = pyfile::parse_assignments(*text).values;
-          if (auto it = values.find("__version__");
-              it != values.end() && it->second.kind == pyfile::PyValue::Kind::string) {
-            if (auto v = Version::parse(it->second.text); v && v->parts() == fw.version.parts()) {
-              fw.variant = v->local();
-              if (fw.evidence.empty()) fw.evidence = version_py;
-            }
+        if (auto text = python_string(system, version_py, "__version__")) {
+          if (auto v = Version::parse(*text); v && v->parts() == fw.version.parts()) {
+            fw.variant = v->local();
+            if (fw.evidence.empty()) fw.evidence = version_py;
           }
         }
       }
