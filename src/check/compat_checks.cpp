@@ -52,9 +52,12 @@ struct CudnnSeen {
 };
 
 /// The environment's nvidia-cudnn wheel, if it has one.
-std::optional<CudnnSeen> cudnn_wheel(const Facts& facts, const PythonEnvFacts& env) {
+/// The environment's cuDNN wheel; with `major`, only one of that major (nvidia-cudnn-cu11 holds
+/// libcudnn.so.8, which a search for libcudnn.so.9 passes over).
+std::optional<CudnnSeen> cudnn_wheel(const Facts& facts, const PythonEnvFacts& env,
+                                     std::optional<int> major = std::nullopt) {
   for (const NvidiaWheel& w : env.nvidia_wheels) {
-    if (w.library == "cudnn" || w.package.starts_with("nvidia-cudnn")) {
+    if ((w.library == "cudnn" || w.package.starts_with("nvidia-cudnn")) && (!major || w.version.major() == *major)) {
       // The wheel's library directory, so the verdict names the copy it is about.
       std::string dir;
       for (const LibraryFacts& l : facts.libraries) {
@@ -83,10 +86,13 @@ CudnnSeen cudnn_for(const Facts& facts, const PythonEnvFacts& env, std::optional
   for (const LibraryFacts* l : on_path) {
     if (l->origin == "ld-library-path" && fits(*l->version)) return seen_lib(l);
   }
-  if (std::optional<CudnnSeen> wheel = cudnn_wheel(facts, env)) return *wheel;
+  // The wheels' directories come before the system's, but the loader looks there for its own
+  // SONAME only: a wheel of another major is passed over for a system copy of the one asked for.
+  if (std::optional<CudnnSeen> wheel = cudnn_wheel(facts, env, want_major)) return *wheel;
   for (const LibraryFacts* l : on_path) {
     if (fits(*l->version)) return seen_lib(l);
   }
+  if (std::optional<CudnnSeen> wheel = cudnn_wheel(facts, env)) return *wheel;
   if (!on_path.empty()) return seen_lib(on_path.front());
   if (!elsewhere.empty()) return seen_lib(elsewhere.front());
   return {};
@@ -1447,6 +1453,37 @@ class Checker {
   /// its end of life (0.23 is the last release, for TensorFlow 2.13-2.15): outside the range its
   /// compiled ops fail to load and Keras 3 (TF >= 2.16) breaks its layers; inside, it still works.
   void addons_rule(const PythonEnvFacts& env, const FrameworkFacts& fw, const FrameworkFacts& tf) {
+    // Every release imports keras.src.engine.keras_tensor (tensorflow_addons/utils/types.py),
+    // which no Keras 3 has: with Keras 3 installed `import tensorflow_addons` fails whatever the
+    // TensorFlow, TF_USE_LEGACY_KERAS and tf-keras included.
+    for (const FrameworkFacts& k : env.frameworks) {
+      if (k.name != "keras" || k.package == "tf-keras" || k.version.major() < 3) continue;
+      add(Finding{
+          .id = "tensorflow-addons-keras3",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = "tensorflow-addons " + fw.version.str() + " does not import beside Keras " + k.version.str(),
+          .detail = "tensorflow-addons is written against Keras 2's internals: `import tensorflow_addons` "
+                    "imports keras.src.engine, which Keras 3 does not have (\"ModuleNotFoundError: No "
+                    "module named 'keras.src.engine'\"), also with TF_USE_LEGACY_KERAS=1 and tf-keras. "
+                    "TensorFlow " +
+                    tf.version.str() +
+                    (tf.version >= Version::of({2, 16}) ? " requires Keras 3, so no tensorflow-addons works with it."
+                                                        : " is built on Keras 2."),
+          .fix =
+              tf.version >= Version::of({2, 16})
+                  ? "Replace tensorflow-addons (its ops moved to Keras, KerasCV and KerasNLP), or keep it in "
+                    "an environment with TensorFlow 2.15 and Keras 2: pip install \"tensorflow~=2.15.0\" "
+                    "\"keras~=2.15.0\" \"tensorflow-addons~=0.23.0\"."
+                  : "pip install \"keras~=" + tf.version.truncated(2).str() + ".0\" (the Keras 2 of this TensorFlow).",
+          .evidence = {where(env, fw), "keras " + k.version.str(), "tensorflow " + tf.version.str()},
+          .source = "[artefact] tensorflow_addons-0.23.0-cp311 wheel (sha256 "
+                    "591b1c38cfe170727746a60983157ecbdef6a7062dfea8988558e1ab885b513a): "
+                    "tensorflow_addons/utils/types.py `from keras.src.engine import keras_tensor` (0.21 and "
+                    "0.22 alike); no keras 3.x wheel has keras/src/engine; import reproduced failing with "
+                    "TensorFlow 2.15.1 and Keras 3 (2026-12-05)"});
+      return;
+    }
     const TfAddons* row = nullptr;
     const TfAddons* last = nullptr;
     for (const TfAddons& a : kb_.tensorflow.addons) {
@@ -1544,6 +1581,30 @@ class Checker {
       if (row == nullptr || row->keras.contains(fw.version)) continue;
       const bool keras3_on_old_tf =
           fw.version.major() >= 3 && row->keras.highest() && row->keras.highest()->major() < 3;
+      if (keras3_on_old_tf && tf->version >= Version::of({2, 15})) {
+        // 2.15 routes tf.keras by the installed Keras (KerasLazyLoader): Keras 3 works as tf.keras.
+        add(Finding{
+            .id = "keras-mismatch",
+            .severity = Severity::warning,
+            .area = FindingArea::python,
+            .title = "Keras " + fw.version.str() + " with TensorFlow " + tf->version.str() +
+                     ": tf.keras is Keras 3 (TensorFlow requires keras" + row->keras.text() + ")",
+            .detail = "TensorFlow 2.15 maps tf.keras to the installed Keras: with Keras 3, to keras._tf_keras.keras "
+                      "(tensorflow/python/util/lazy_loader.py, KerasLazyLoader), so `import tensorflow` and Keras 3 "
+                      "models work. Keras 2 code does not (keras.engine and other Keras 2 internals), nor do "
+                      "tensorflow-addons and tensorflow-probability up to 0.23, and `pip check` fails: TensorFlow " +
+                      tf->version.str() + " requires keras" + row->keras.text() + ".",
+            .fix = "For Keras 2 code: pip install \"tf-keras~=" + series +
+                   ".0\" and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or pip install \"keras" +
+                   row->keras.text() + "\". For Keras 3, TensorFlow >= 2.16 is the release built on it.",
+            .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
+            .source = "[artefact] tensorflow-2.15.1-cp311 wheel (sha256 "
+                      "bb0edd69103c154245c5f209f0507355cc68ba7e4de350084bc31edc562478e4) "
+                      "tensorflow/python/util/lazy_loader.py KerasLazyLoader (keras 3.x -> keras._tf_keras.keras; "
+                      "TF_USE_LEGACY_KERAS -> tf_keras), 2.15.0 alike, absent from 2.14.1; tf.keras trained a model "
+                      "with Keras 3.0.0 to 3.15.1 on TensorFlow 2.15.1 (2026-12-05)"});
+        continue;
+      }
       add(Finding{
           .id = "keras-mismatch",
           .severity = Severity::error,

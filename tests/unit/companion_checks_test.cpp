@@ -204,14 +204,25 @@ FrameworkFacts keras(const char* package, const char* version) {
   return fw;
 }
 
-// tensorflow-2.15.1 METADATA: keras<2.16,>=2.15.0. Keras 3 beside it breaks tf.keras.
-TEST(CompanionChecks, Keras3WithTensorflow215IsAnError) {
-  auto fs = tf_env("2.15.1", keras("keras", "3.3.3"));
+// tensorflow-2.14.1 METADATA: keras<2.15,>=2.14.0, and its tf.keras is keras.api._v2.keras,
+// which no Keras 3 has: Keras 3 beside it breaks tf.keras. 2.15 (keras<2.16,>=2.15.0) maps
+// tf.keras to the installed Keras (KerasLazyLoader), so Keras 3 works there: a warning (the
+// helper's audit found the error false: tf.keras trained a model with Keras 3 on 2.15.1).
+TEST(CompanionChecks, Keras3WithTensorflow214IsAnErrorAnd215AWarning) {
+  auto fs = tf_env("2.14.1", keras("keras", "3.3.3"));
   const Finding* m = find(fs, "keras-mismatch");
   ASSERT_NE(m, nullptr) << ids(fs);
   EXPECT_EQ(m->severity, Severity::error);
-  EXPECT_TRUE(contains(m->fix, "keras>=2.15.0,<2.16")) << m->fix;
-  EXPECT_TRUE(contains(m->source, "[artefact] tensorflow-2.15")) << m->source;
+  EXPECT_TRUE(contains(m->fix, "keras>=2.14.0,<2.15")) << m->fix;
+  EXPECT_TRUE(contains(m->source, "[artefact] tensorflow-2.14")) << m->source;
+  auto on215 = tf_env("2.15.1", keras("keras", "3.3.3"));
+  const Finding* w = find(on215, "keras-mismatch");
+  ASSERT_NE(w, nullptr) << ids(on215);
+  EXPECT_EQ(w->severity, Severity::warning);
+  EXPECT_TRUE(contains(w->detail, "keras._tf_keras.keras")) << w->detail;
+  EXPECT_TRUE(contains(w->fix, "tf-keras~=2.15.0")) << w->fix;
+  EXPECT_TRUE(contains(w->fix, "TF_USE_LEGACY_KERAS=1")) << w->fix;
+  EXPECT_TRUE(contains(w->source, "[artefact] tensorflow-2.15.1")) << w->source;
   EXPECT_FALSE(has(tf_env("2.15.1", keras("keras", "2.15.0")), "keras-mismatch"));
   // TF 2.16+ requires Keras 3 (tensorflow-2.16.2 METADATA: keras>=3.0.0); Keras 2 code uses tf-keras.
   auto old = tf_env("2.17.0", keras("keras", "2.15.0"));
@@ -277,6 +288,38 @@ TEST(CompanionChecks, TensorflowAddonsOutsideItsRangeAndEndOfLife) {
   tfa.version = v("0.16.1");
   auto unknown = tf_env("2.8.0", tfa);
   EXPECT_FALSE(has(unknown, "tensorflow-addons-mismatch") || has(unknown, "tensorflow-addons-end-of-life"));
+}
+
+// tensorflow_addons/utils/types.py (0.21-0.23) imports keras.src.engine, which no Keras 3 has:
+// `import tensorflow_addons` fails beside Keras 3 on any TensorFlow (reproduced on 2.15.1 with
+// TF_USE_LEGACY_KERAS=1 and tf-keras too). Inside its TF range it was only an end-of-life note.
+TEST(CompanionChecks, TensorflowAddonsBesideKeras3IsAnError) {
+  auto run = [](const char* tf, const char* keras_version) {
+    Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+    PythonEnvFacts e = testing::env_with("3.11.9", testing::cuda_framework("tensorflow", tf, "cuda12"));
+    FrameworkFacts tfa;
+    tfa.name = "tensorflow-addons";
+    tfa.package = "tensorflow-addons";
+    tfa.version = v("0.23.0");
+    e.frameworks.push_back(tfa);
+    e.frameworks.push_back(keras("keras", keras_version));
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, builtin_kb());
+  };
+  auto on215 = run("2.15.1", "3.3.3");
+  const Finding* m = find(on215, "tensorflow-addons-keras3");
+  ASSERT_NE(m, nullptr) << ids(on215);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->detail, "keras.src.engine")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "keras~=2.15.0")) << m->fix;
+  EXPECT_FALSE(has(on215, "tensorflow-addons-end-of-life")) << ids(on215);
+  auto on216 = run("2.16.1", "3.3.3");
+  const Finding* n = find(on216, "tensorflow-addons-keras3");
+  ASSERT_NE(n, nullptr) << ids(on216);
+  EXPECT_TRUE(contains(n->fix, "Replace tensorflow-addons")) << n->fix;
+  auto keras2 = run("2.15.1", "2.15.0");
+  EXPECT_FALSE(has(keras2, "tensorflow-addons-keras3")) << ids(keras2);
+  EXPECT_TRUE(has(keras2, "tensorflow-addons-end-of-life")) << ids(keras2);
 }
 
 // torchaudio 2.8.0 with no torch at all (found by the real-install sweep: listed without a word,

@@ -126,6 +126,35 @@ TEST(CompatChecks, TfWhoseCudnnWheelTorchReplacedIsNotToldToBreakTorch) {
   EXPECT_NE(m->fix.find("PyTorch 2.3.1"), std::string::npos) << m->fix;
 }
 
+// A cuDNN wheel of another major beside a system cuDNN of the one TensorFlow opens: TF 2.18.1
+// opens libcudnn.so.9, which nvidia-cudnn-cu11 (libcudnn.so.8) does not hold, so the loader goes
+// on to the system's 9.3. The check took the wheel first and said "needs cuDNN 9.3, found
+// 8.9.6.50" (the helper's audit, reproduced with the built binary on such a tree).
+TEST(CompatChecks, TfPassesOverACudnnWheelOfAnotherMajorForTheSystemCopy) {
+  auto run = [](bool system_copy) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "580.65.06");
+    if (system_copy) {
+      LibraryFacts sys = cudnn_at("9.3.0", "system", "/usr/lib/x86_64-linux-gnu");
+      sys.loader_order = 0;
+      f.libraries.push_back(sys);
+    }
+    FrameworkFacts t = tf("2.18.1");
+    t.cuda_version = v("12.5.1");
+    t.cudnn_version = v("9");
+    PythonEnvFacts e = env_with("3.11.7", t);
+    e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu11", v("8.9.6.50"), "cudnn", 11});
+    e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cuda-runtime-cu12", v("12.5.82"), "cudart", 12});
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, kb());
+  };
+  auto with_system = run(true);
+  EXPECT_FALSE(has(with_system, "tf-cudnn-mismatch")) << ids(with_system);
+  auto wheel_only = run(false);
+  const Finding* m = find(wheel_only, "tf-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << ids(wheel_only);
+  EXPECT_NE(m->title.find("8.9.6.50"), std::string::npos) << m->title;
+}
+
 TEST(CompatChecks, Tf215WithMatchingWheelsIsQuiet) {
   // An RTX 2080 (7.5): TF 2.15's wheel has sm_75 (an RTX 3060 gets only its compute_80 PTX).
   Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 2080", "535.104.05");
