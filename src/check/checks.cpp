@@ -123,7 +123,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
   if (kb != nullptr) append(windows_findings(facts, *kb));
   append(python_findings(facts));
-  append(requirement_findings(facts));
+  append(requirement_findings(facts, kb));
   append(env_findings(facts));
   append(network_findings(facts));
   drop_explained_generics(out);

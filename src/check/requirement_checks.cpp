@@ -7,6 +7,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "kb/knowledge_base.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -270,11 +271,141 @@ void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, st
   }
 }
 
-std::vector<Finding> requirement_findings(const Facts& facts) {
+/// A release built against NumPy 1 headers only, under a NumPy of a later major
+/// (python.toml [[numpy_abi]]): its METADATA does not say so, so `pip check` and the requirement
+/// check above are silent.
+void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std::vector<Finding>& out) {
+  for (const FrameworkFacts& fw : env.frameworks) {
+    const PlainDist* numpy = nullptr;
+    for (const PlainDist& d : env.packages) {
+      if (d.name == "numpy" && (numpy == nullptr || d.location == fw.location)) numpy = &d;
+    }
+    if (numpy == nullptr) continue;
+    for (const NumpyAbiRow& row : kb.numpy_abi) {
+      const std::string package = fw.package.empty() ? fw.name : fw.package;
+      if (package != row.package || !row.versions.contains(fw.version) || numpy->version.major() <= row.built_for) {
+        continue;
+      }
+      const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
+      out.push_back(Finding{
+          .id = "numpy-abi-too-new",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = fmt::format("{} {} in {} was built for NumPy {}, and NumPy {} is installed", row.package,
+                               fw.version.str(), env.path, row.built_for, numpy->version.str()),
+          .detail = fmt::format("{} {} was compiled against NumPy {}.x ({} names only NumPy {}'s module), though its "
+                                "METADATA puts no bound on numpy, so pip installed NumPy {} in {}. NumPy refuses a "
+                                "module built for an older major: {}.",
+                                row.package, fw.version.str(), row.built_for, row.binary, row.built_for,
+                                numpy->version.str(), numpy->location, row.effect),
+          .fix = fmt::format("Keep NumPy {0}.x for this release: `{1} -m pip install \"numpy<{2}\"`, or upgrade {3} "
+                             "to a release built against NumPy {2} (`gpudoctor plan`).",
+                             row.built_for, python, row.built_for + 1, row.package),
+          .evidence = {fw.location.empty() ? env.path : fw.location, "numpy " + numpy->version.str()},
+          .source = row.source});
+      break;
+    }
+  }
+}
+
+/// What the loader does with a library missing an import, by which library it is.
+std::string missing_import_effect(const FrameworkFacts& fw, const MissingImports& m) {
+  const std::string first = m.symbols.front();
+  const std::string failure =
+      "`dlopen` with RTLD_NOW, which Python's import, ctypes and TensorFlow's loader use, "
+      "refuses it: \"undefined symbol: " +
+      first + "\" (the loader names the first it meets)";
+  if (m.library.ends_with("/libtorch_cuda.so") || fw.name == "torch") return failure + ", so `import torch` fails.";
+  if (fw.name == "tensorflow") {
+    return failure + ", so TensorFlow cannot open it and registers no GPU (\"Cannot dlopen some GPU libraries\").";
+  }
+  return failure + ", so " + framework_name(fw) + "'s CUDA backend cannot load it.";
+}
+
+/// The fix for a provider missing imports: the version the framework pins when it pins one, else
+/// one at least as new as the versioned names ask for (`__nvJitLinkComplete_12_9`: 12.9).
+std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironment& menv, const FrameworkFacts& fw,
+                               const MissingImports& m) {
+  const bool nccl = m.provider_soname.starts_with("libnccl.so.");
+  const std::string library = nccl ? "nccl" : "nvjitlink";
+  std::string package;
+  for (const NvidiaWheel& w : env.nvidia_wheels) {
+    if (w.library == library && m.provider.find("/nvidia/") != std::string::npos) package = w.package;
+  }
+  const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
+  std::string requirement;
+  for (const DistRequirement& r : fw.nvidia_requires) {
+    if ((package.empty() ? r.name.find(library) != std::string::npos : r.name == package) && !r.specifier.empty() &&
+        evaluate_marker(r.marker, menv) != false) {  // unknown here: the pin is still the one to name
+      requirement = r.name + r.specifier;
+    }
+  }
+  if (requirement.empty() && !nccl) {
+    // The highest "_M_N" suffix among the names: the nvJitLink release that added them.
+    std::optional<Version> wanted;
+    for (const std::string& sym : m.symbols) {
+      const size_t minor_at = sym.find_last_of('_');
+      const size_t major_at = minor_at == std::string::npos ? std::string::npos : sym.find_last_of('_', minor_at - 1);
+      if (major_at == std::string::npos) continue;
+      auto v = Version::parse(sym.substr(major_at + 1, minor_at - major_at - 1) + "." + sym.substr(minor_at + 1));
+      if (v && (!wanted || *v > *wanted)) wanted = v;
+    }
+    if (wanted) {
+      if (package.empty()) package = wanted->major() >= 13 ? "nvidia-nvjitlink" : "nvidia-nvjitlink-cu12";
+      requirement = package + ">=" + wanted->str();
+    }
+  }
+  const std::string what = nccl ? "NCCL" : "nvJitLink";
+  if (requirement.empty() && !package.empty()) requirement = package;
+  const std::string install = requirement.empty() ? "" : "`" + python + " -m pip install -U \"" + requirement + "\"`";
+  if (m.provider.find("/nvidia/") == std::string::npos) {
+    return "Give " + m.library.substr(m.library.find_last_of('/') + 1) + " the " + what +
+           " it was built against: the copy at " + m.provider +
+           " comes first in the loader's search and is too old; replace it or take its directory off the search" +
+           (install.empty() ? "." : ", so that the wheel's copy is found (" + install + ").");
+  }
+  if (install.empty()) {
+    return "Upgrade the " + what + " at " + m.provider + " to the release " + m.library + " was built with.";
+  }
+  return "Install the " + what + " it needs: " + install + ".";
+}
+
+/// Libraries a framework loads whose imports the dependency the loader gives them lacks
+/// (probe/framework_libraries.cpp check_imports): the load fails, whatever `pip check` says.
+void missing_import_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, std::vector<Finding>& out) {
+  for (const FrameworkFacts& fw : env.frameworks) {
+    for (const MissingImports& m : fw.missing_imports) {
+      if (m.symbols.empty()) continue;
+      const std::string lib = m.library.substr(m.library.find_last_of('/') + 1);
+      const std::string name = framework_name(fw);
+      std::vector<std::string> evidence{m.library, m.provider};
+      evidence.push_back("missing: " + join(m.symbols, ", ") +
+                         (m.count > m.symbols.size() ? fmt::format(" and {} more", m.count - m.symbols.size()) : ""));
+      out.push_back(Finding{
+          .id = "library-imports-missing",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = fmt::format("{} {} in {}: {} needs {} function(s) that {} lacks", name, fw.version.str(), env.path,
+                               lib, m.count, m.provider_soname),
+          .detail = lib + " imports " + join(m.symbols, ", ") +
+                    (m.count > m.symbols.size() ? fmt::format(" and {} more", m.count - m.symbols.size()) : "") +
+                    " from " + m.provider_soname + ", and the copy the loader gives it, " + m.provider +
+                    ", is older: it does not export them (read from both files' dynamic symbol tables). " +
+                    missing_import_effect(fw, m) +
+                    " `pip check` may still pass: the nvidia wheels' requirements on each other carry no version.",
+          .fix = missing_import_fix(env, menv, fw, m),
+          .evidence = evidence});
+    }
+  }
+}
+
+std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBase* kb) {
   std::vector<Finding> out;
   for (const auto& env : facts.python_envs) {
     const MarkerEnvironment menv = marker_environment(facts, env);
     numpy_findings(env, menv, out);
+    if (kb != nullptr) numpy_abi_findings(env, *kb, out);
+    missing_import_findings(env, menv, out);
     for (const auto& fw : env.frameworks) {
       std::vector<std::string> unmet;
       std::vector<std::string> pins;

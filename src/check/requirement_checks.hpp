@@ -12,6 +12,8 @@
 
 namespace gpudoctor {
 
+class KnowledgeBase;
+
 /// The values PEP 508 environment markers are evaluated against; an empty value is unknown.
 struct MarkerEnvironment {
   std::string platform_system;      ///< "Linux", "Windows"
@@ -30,7 +32,9 @@ MarkerEnvironment marker_environment(const Facts& facts, const PythonEnvFacts& e
 /// `pip check`: a requirement of an extra does not count. An empty marker is true.
 std::optional<bool> evaluate_marker(std::string_view marker, const MarkerEnvironment& env);
 
-/// Findings for frameworks whose `nvidia-*` requirements the installed wheels do not meet.
-std::vector<Finding> requirement_findings(const Facts& facts);
+/// Findings for frameworks whose requirements the installed wheels do not meet: the `nvidia-*`
+/// and numpy requirements of their METADATA, the NumPy major their build needs (the knowledge
+/// base's numpy_abi rows, when `kb` is given), and the imports their CUDA libraries' dependencies lack.
+std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBase* kb = nullptr);
 
 }  // namespace gpudoctor

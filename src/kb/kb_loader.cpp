@@ -622,6 +622,20 @@ void read_python(RowReader& top, KnowledgeBase& kb) {
     kb.python_versions.insert(kb.python_versions.end(), vs.begin(), vs.end());
   });
   std::sort(kb.python_versions.begin(), kb.python_versions.end());
+  top.each("numpy_abi", [&](RowReader& r, const toml::table&) {
+    NumpyAbiRow row;
+    row.package = r.str("package", true).value_or("");
+    auto versions = r.spec("versions", true);
+    auto built_for = r.version("built_for", true);
+    row.binary = r.str("binary", true).value_or("");
+    row.effect = r.str("effect", true).value_or("");
+    row.source = r.source();
+    if (versions && built_for && !row.package.empty()) {
+      row.versions = *versions;
+      row.built_for = built_for->major();
+      kb.numpy_abi.push_back(std::move(row));
+    }
+  });
 }
 
 struct FileReader {

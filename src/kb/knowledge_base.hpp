@@ -82,6 +82,7 @@ class KnowledgeBase {
   std::vector<CudnnBuild> cudnn_builds;
   std::vector<Version> python_versions;
   std::string python_source;
+  std::vector<NumpyAbiRow> numpy_abi;
   /// NVIDIA PCI device id -> the PCI ID database's name, from data/pci/nvidia.ids (or --kb's
   /// copy): names a GPU the probe found in sysfs on a machine without its own pci.ids.
   std::map<std::string, std::string> pci_names;

@@ -154,6 +154,20 @@ struct LibraryLoad {
   bool operator==(const LibraryLoad&) const = default;
 };
 
+/// Functions a library the build loads imports from a dependency that the copy of the dependency
+/// the loader would give it does not export. `dlopen(RTLD_NOW)` (Python's import, ctypes,
+/// TensorFlow's DSO loader) then fails with "undefined symbol: <the first>", although `pip check`
+/// may pass (the nvidia wheels' requirements on each other carry no version).
+struct MissingImports {
+  std::string library;               ///< the importing library: ".../torch/lib/libtorch_cuda.so"
+  std::string provider;              ///< the dependency as found: ".../nvidia/nccl/lib/libnccl.so.2"
+  std::string provider_soname;       ///< "libnccl.so.2"
+  std::vector<std::string> symbols;  ///< the missing names, sorted; at most 16
+  std::size_t count = 0;             ///< how many are missing in all
+
+  bool operator==(const MissingImports&) const = default;
+};
+
 struct FrameworkFacts {
   std::string name;     ///< "tensorflow", "torch", "jax", "jaxlib", "keras", "jax-cuda-plugin"
   std::string package;  ///< distribution name: "tensorflow-intel", "tf-nightly", "torch"
@@ -180,6 +194,10 @@ struct FrameworkFacts {
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;
+  /// Linux CUDA builds: the loaded libraries whose imports a dependency lacks (libtorch_cuda.so
+  /// from libnccl.so.2, libcusparse.so.12 from libnvJitLink.so.12); empty when all are there or
+  /// the files are not ELF libraries.
+  std::vector<MissingImports> missing_imports;
   /// Its METADATA's requirements on NVIDIA's wheels (`nvidia-*`), the ones `pip check` holds the
   /// installed wheels to; at most 64.
   std::vector<DistRequirement> nvidia_requires;

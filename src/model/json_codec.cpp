@@ -266,6 +266,11 @@ void describe(Io& io, Of<LibraryLoad> auto& l) {
 }
 
 template <class Io>
+void describe(Io& io, Of<MissingImports> auto& m) {
+  GPUDOCTOR_FIELDS(io, m, library, provider, provider_soname, symbols, count);
+}
+
+template <class Io>
 void describe(Io& io, Of<DistRequirement> auto& r) {
   io.field("name", r.name);
   io.field("specifier", r.specifier, Empty::null);
@@ -283,7 +288,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("requires_torch", f.requires_torch);
   io.field("stable_abi", f.stable_abi);
   io.field("evidence", f.evidence, Empty::null);
-  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, nvidia_requires, numpy_requires);
+  GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, missing_imports, nvidia_requires, numpy_requires);
 }
 
 template <class Io>

@@ -157,6 +157,20 @@ struct TorchCudnnCcRule {
   std::string source;
 };
 
+/// Releases of a package whose compiled extension was built against NumPy `built_for`.x headers
+/// only: NumPy of a newer major refuses its C-API import ("A module that was compiled using NumPy
+/// 1.x cannot be run in NumPy 2.x"), although the package's METADATA puts no bound on numpy.
+/// Read from the extension's strings: NumPy 2's headers make import_array() try
+/// "numpy._core._multiarray_umath" first, NumPy 1's name only "numpy.core._multiarray_umath".
+struct NumpyAbiRow {
+  std::string package;  ///< the distribution: "torch", "jaxlib"
+  VersionSpec versions;
+  int built_for = 1;
+  std::string binary;  ///< the extension read: "torch/lib/libtorch_python.so"
+  std::string effect;  ///< what fails under the newer major, in words
+  std::string source;
+};
+
 struct TorchTable {
   std::string index_url;  ///< with "{tag}"
   std::string index_source;

@@ -1,9 +1,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <set>
 
 #include "core/text.hpp"
+#include "probe/elf_symbols.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/dist_info.hpp"
 
@@ -129,6 +132,7 @@ class Resolver {
                       load.path.empty() ? "not found" : load.path, load.via);
         fw.loads.push_back(std::move(load));
       }
+      check_imports(fw, dirs, needs);
     }
   }
 
@@ -170,6 +174,109 @@ class Resolver {
       n.sonames.push_back("libcudnn.so." + std::to_string(cudnn->major()));
     }
     return n;
+  }
+
+  /// Whether the libraries the build loads find every function they import from two
+  /// dependencies whose wheels carry no version requirement between them, so `pip check` passes
+  /// while `dlopen(RTLD_NOW)` fails (both read in the PyPI wheels, docs/knowledge-base.md):
+  /// torch's libtorch_cuda.so imports `nccl*` functions of the NCCL its release pins (torch 2.15.0
+  /// needs ncclCommResume, which NCCL 2.29.2 lacks), and cuSPARSE imports nvJitLink functions by
+  /// versioned name (12.5.10.65: __nvJitLinkComplete_12_9, absent from nvJitLink 12.5.82).
+  void check_imports(FrameworkFacts& fw, const std::vector<FirstDir>& dirs, const Needs& needs) const {
+    auto loaded = [&](std::string_view stem) -> const LibraryLoad* {
+      for (const LibraryLoad& l : fw.loads) {
+        if (l.soname.starts_with(stem) && !l.path.empty()) return &l;
+      }
+      return nullptr;
+    };
+    if (const LibraryLoad* nccl = loaded("libnccl.so."); nccl != nullptr && fw.name == "torch") {
+      const std::string torch_lib = system_.join(system_.join(fw.location, "torch"), "lib");
+      check_import(fw, system_.join(torch_lib, "libtorch_cuda.so"), "nccl", "libnccl.so.",
+                   [&](const std::string&, const std::vector<FirstDir>&) { return *nccl; });
+    }
+    if (const LibraryLoad* cusparse = loaded("libcusparse.so.")) {
+      check_import(fw, cusparse->path, "__nvJitLink", "libnvJitLink.so.",
+                   [&](const std::string& soname, const std::vector<FirstDir>& own) {
+                     // Its own RUNPATH ($ORIGIN/../../nvjitlink/lib in the cu12 wheel) is searched
+                     // with the framework's directories; torch and JAX preload the wheel's copy.
+                     std::vector<FirstDir> with_own = own;
+                     with_own.insert(with_own.end(), dirs.begin(), dirs.end());
+                     return find(soname, with_own, needs);
+                   });
+    }
+  }
+
+  /// One importing library against the provider of its imports starting with `prefix`: the
+  /// DT_NEEDED entry starting with `provider_stem`, found by `provider_of(soname, the library's
+  /// own RUNPATH directories)`.
+  template <class ProviderOf>
+  void check_import(FrameworkFacts& fw, const std::string& library, std::string_view prefix,
+                    std::string_view provider_stem, ProviderOf provider_of) const {
+    auto imports = dynamic_symbols(fw, library, prefix);
+    if (!imports || imports->undefined.empty()) return;
+    auto soname = std::find_if(imports->needed.begin(), imports->needed.end(),
+                               [&](const std::string& n) { return n.starts_with(provider_stem); });
+    if (soname == imports->needed.end()) return;  // the imports come from elsewhere: not ours to judge
+    std::vector<FirstDir> own;
+    const std::string via = "RUNPATH of " + library.substr(library.find_last_of('/') + 1);
+    for (const std::string& d : imports->search_path) {
+      if (std::string dir = expand_origin(d, system_.parent(library)); !dir.empty()) own.push_back({dir, via});
+    }
+    const LibraryLoad provider = provider_of(*soname, own);
+    if (provider.path.empty()) return;  // not found at all: the library resolution's finding
+    auto exports = dynamic_symbols(fw, provider.path, prefix);
+    if (!exports) return;
+    MissingImports m{.library = library, .provider = provider.path, .provider_soname = *soname};
+    std::set_difference(imports->undefined.begin(), imports->undefined.end(), exports->defined.begin(),
+                        exports->defined.end(), std::back_inserter(m.symbols));
+    m.count = m.symbols.size();
+    if (m.symbols.empty()) return;
+    if (m.symbols.size() > 16) m.symbols.resize(16);
+    spdlog::debug("loader: {} imports {} {}* functions {} lacks", library, m.count, prefix, provider.path);
+    fw.missing_imports.push_back(std::move(m));
+  }
+
+  /// The library's needed entries and its `prefix` imports and exports. Nothing when it is not an
+  /// ELF file (a placeholder says nothing); an ELF file whose tables cannot be read is a problem
+  /// on `fw`, since the check did not happen.
+  std::optional<DynamicSymbols> dynamic_symbols(FrameworkFacts& fw, const std::string& path,
+                                                std::string_view prefix) const {
+    const ReadRange read = [&](std::uint64_t offset, std::size_t length) {
+      return system_.read_range(path, offset, length);
+    };
+    auto magic = read(0, 4);
+    if (!magic || *magic !=
+                      "\x7F"
+                      "ELF") {
+      return std::nullopt;
+    }
+    auto symbols = elf_dynamic_symbols(read, prefix);
+    if (!symbols) {
+      fw.problems.push_back("the dynamic symbols of " + path + " could not be read (" + symbols.error().message +
+                            "), so whether it finds every function it imports was not checked");
+      return std::nullopt;
+    }
+    return std::move(*symbols);
+  }
+
+  /// A RUNPATH entry with $ORIGIN (or ${ORIGIN}) replaced by the library's directory and ".."
+  /// taken lexically; empty for any other entry (the loader's own list has the absolute ones).
+  std::string expand_origin(std::string_view entry, std::string dir) const {
+    for (std::string_view origin : {std::string_view("$ORIGIN"), std::string_view("${ORIGIN}")}) {
+      if (!entry.starts_with(origin)) continue;
+      for (std::string_view rest = entry.substr(origin.size()); !rest.empty();) {
+        const std::size_t slash = rest.find('/');
+        const std::string_view part = rest.substr(0, slash);
+        if (part == "..") {
+          dir = system_.parent(dir);
+        } else if (!part.empty() && part != ".") {
+          dir = system_.join(dir, part);
+        }
+        rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+      }
+      return dir;
+    }
+    return "";
   }
 
   /// What TensorFlow's dlopen searches besides LD_LIBRARY_PATH and the system's: the RUNPATH of

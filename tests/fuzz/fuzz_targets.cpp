@@ -21,6 +21,7 @@
 #include "platform/system_view.hpp"
 #include "probe/cudnn_cuda_major.hpp"
 #include "probe/elf_sections.hpp"
+#include "probe/elf_symbols.hpp"
 #include "probe/network_files.hpp"
 #include "probe/pe_version.hpp"
 #include "probe/python/conda_meta.hpp"
@@ -214,6 +215,25 @@ const std::vector<Target>& targets() {
            if (bytes) (void)cuda_major_in_strings(*bytes);
          }
          if (asked > 3 * (64 + kMaxElfSections * 64 + kMaxElfSectionNames + kMaxCudnnRodata)) std::abort();
+       }},
+      {"elf_symbols",
+       [](std::string_view s) {
+         std::uint64_t asked = 0;
+         const ReadRange read = [&](std::uint64_t offset, std::size_t length) -> Result<std::string> {
+           asked += length;
+           if (offset >= s.size()) return std::string();
+           return std::string(s.substr(static_cast<size_t>(offset), length));
+         };
+         auto symbols = elf_dynamic_symbols(read, "nccl");
+         if (symbols) {
+           for (const std::string& name : symbols->undefined) {
+             if (!name.starts_with("nccl")) std::abort();
+           }
+           if (symbols->search_path.size() > 64) std::abort();
+         }
+         if (asked > 3 * (64 + kMaxElfSections * 64 + kMaxElfSectionNames) + kMaxElfDynsym + kMaxElfDynstr + 65536) {
+           std::abort();
+         }
        }},
       {"network_sysfs",
        [](std::string_view s) {

@@ -4,6 +4,7 @@
 
 #include "check_test_support.hpp"
 #include "core/text.hpp"
+#include "kb_test_support.hpp"
 #include "probe/python/dist_info.hpp"
 
 namespace gpudoctor {
@@ -204,6 +205,51 @@ TEST(RequirementChecks, NumpyOfAnotherMajorThanTheBuildsIsAnImportFailure) {
   EXPECT_EQ(same.front().severity, Severity::warning);
   // A requirement whose marker does not hold here is not judged.
   EXPECT_TRUE(requirement_findings(tf_with_numpy("2.1.3", "<2.0.0; python_version >= \"3.12\"")).empty());
+}
+
+/// A framework with no numpy requirement in its METADATA (torch never declares one; jaxlib says
+/// numpy>=1.22) beside a NumPy.
+Facts framework_with_numpy(const char* package, const char* version, const char* numpy) {
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 4090", "580.65.06");
+  f.os.arch = "x86_64";
+  FrameworkFacts fw = cuda_framework(package, version);
+  fw.package = package;
+  if (std::string_view(package) == "jaxlib") fw.numpy_requires = {{"numpy", ">=1.22", ""}};
+  PythonEnvFacts e = env_with("3.11.9", fw);
+  e.interpreter = e.path + "/bin/python";
+  e.packages = {{"numpy", testing::v(numpy), e.path + "/lib/site-packages"}};
+  f.python_envs.push_back(e);
+  return f;
+}
+
+// torch up to 2.2.2 and jaxlib up to 0.4.25 were built against NumPy 1 headers only (their
+// extensions name only numpy.core._multiarray_umath; python.toml [[numpy_abi]]), and their
+// METADATA does not bound numpy, so `pip install numpy` gives them NumPy 2 silently. torch then
+// says "Numpy is not available" on every from_numpy/numpy(); jax 0.4.25 crashed on its first op.
+TEST(RequirementChecks, AReleaseBuiltForNumpy1UnderNumpy2IsAnError) {
+  const KnowledgeBase& kb = testing::builtin_kb();
+  auto torch = requirement_findings(framework_with_numpy("torch", "2.2.2+cu121", "2.0.2"), &kb);
+  const Finding* m = find(torch, "numpy-abi-too-new");
+  ASSERT_NE(m, nullptr) << testing::ids(torch);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_NE(m->title.find("built for NumPy 1, and NumPy 2.0.2"), std::string::npos) << m->title;
+  EXPECT_NE(m->detail.find("Numpy is not available"), std::string::npos) << m->detail;
+  EXPECT_NE(m->fix.find(R"(/home/u/.venvs/x/bin/python -m pip install "numpy<2")"), std::string::npos) << m->fix;
+  EXPECT_NE(m->source.find("[artefact]"), std::string::npos) << m->source;
+  // The first release built against NumPy 2, and NumPy 1 under the old one: nothing to say.
+  EXPECT_FALSE(
+      testing::has(requirement_findings(framework_with_numpy("torch", "2.3.0", "2.0.2"), &kb), "numpy-abi-too-new"));
+  EXPECT_FALSE(
+      testing::has(requirement_findings(framework_with_numpy("torch", "2.2.2", "1.26.4"), &kb), "numpy-abi-too-new"));
+  // jaxlib's own numpy>=1.22 holds for NumPy 2, so only the build's headers tell.
+  auto jaxlib = requirement_findings(framework_with_numpy("jaxlib", "0.4.25", "2.0.2"), &kb);
+  EXPECT_NE(find(jaxlib, "numpy-abi-too-new"), nullptr) << testing::ids(jaxlib);
+  EXPECT_EQ(find(jaxlib, "numpy-requirement-unmet"), nullptr) << testing::ids(jaxlib);
+  EXPECT_FALSE(
+      testing::has(requirement_findings(framework_with_numpy("jaxlib", "0.4.26", "2.0.2"), &kb), "numpy-abi-too-new"));
+  // Without the knowledge base there is no claim.
+  EXPECT_FALSE(
+      testing::has(requirement_findings(framework_with_numpy("torch", "2.2.2", "2.0.2")), "numpy-abi-too-new"));
 }
 
 }  // namespace
