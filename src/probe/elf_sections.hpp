@@ -13,6 +13,13 @@
 
 namespace gpudoctor {
 
+/// The little-endian unsigned integer of `width` bytes at `at` in `b` (the caller checks the bounds).
+inline std::uint64_t elf_le(std::string_view b, std::size_t at, std::size_t width) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < width; ++i) v |= std::uint64_t{static_cast<unsigned char>(b[at + i])} << (8 * i);
+  return v;
+}
+
 /// Reads at most `length` bytes of the file from `offset` on: fewer at its end, none past it.
 using ReadRange = std::function<Result<std::string>(std::uint64_t offset, std::size_t length)>;
 

@@ -19,12 +19,6 @@ constexpr std::uint64_t kDtRunpath = 29;
 constexpr unsigned kStbGlobal = 1;
 constexpr unsigned kStbWeak = 2;
 
-std::uint64_t le(std::string_view b, std::size_t at, std::size_t width) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < width; ++i) v |= std::uint64_t{static_cast<unsigned char>(b[at + i])} << (8 * i);
-  return v;
-}
-
 /// The NUL-terminated string at `at` in the string table; empty when `at` is outside it or the
 /// string runs off its end (a hostile table).
 std::string_view string_at(std::string_view table, std::uint64_t at) {
@@ -55,9 +49,9 @@ Result<DynamicSymbols> elf_dynamic_symbols(const ReadRange& read, std::string_vi
   std::string_view runpath;
   std::string_view rpath;
   for (std::size_t at = 0; at + kDynSize <= dynamic->size(); at += kDynSize) {
-    const std::uint64_t tag = le(*dynamic, at, 8);
+    const std::uint64_t tag = elf_le(*dynamic, at, 8);
     if (tag == kDtNull) break;
-    const std::string_view value = string_at(strings, le(*dynamic, at + 8, 8));
+    const std::string_view value = string_at(strings, elf_le(*dynamic, at + 8, 8));
     if (tag == kDtNeeded && !value.empty()) out.needed.emplace_back(value);
     if (tag == kDtRunpath) runpath = value;
     if (tag == kDtRpath) rpath = value;
@@ -75,10 +69,10 @@ Result<DynamicSymbols> elf_dynamic_symbols(const ReadRange& read, std::string_vi
   }
   for (std::size_t at = 0; at < dynsym->size(); at += kSymSize) {
     const std::string_view sym = std::string_view(*dynsym).substr(at, kSymSize);
-    const std::string_view name = string_at(strings, le(sym, kSymName, 4));
+    const std::string_view name = string_at(strings, elf_le(sym, kSymName, 4));
     if (name.empty() || !name.starts_with(prefix)) continue;
     const unsigned binding = static_cast<unsigned char>(sym[kSymInfo]) >> 4;
-    if (le(sym, kSymShndx, 2) == 0) {
+    if (elf_le(sym, kSymShndx, 2) == 0) {
       // SHN_UNDEF: imported. A weak import may stay unresolved; dlopen fails only on a global one.
       if (binding == kStbGlobal) out.undefined.emplace_back(name);
     } else if (binding == kStbGlobal || binding == kStbWeak) {
