@@ -310,11 +310,10 @@ void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std:
 
 /// What the loader does with a library missing an import, by which library it is.
 std::string missing_import_effect(const FrameworkFacts& fw, const MissingImports& m) {
-  const std::string first = m.symbols.front();
   const std::string failure =
-      "`dlopen` with RTLD_NOW, which Python's import, ctypes and TensorFlow's loader use, "
-      "refuses it: \"undefined symbol: " +
-      first + "\" (the loader names the first it meets)";
+      "`dlopen` with RTLD_NOW, which Python's import, ctypes and TensorFlow's loader use, refuses it: \"undefined "
+      "symbol: " +
+      (m.count == 1 ? m.symbols.front() + "\"" : "\" and one of these names (the first its relocations reach)");
   if (m.library.ends_with("/libtorch_cuda.so") || fw.name == "torch") return failure + ", so `import torch` fails.";
   if (fw.name == "tensorflow") {
     return failure + ", so TensorFlow cannot open it and registers no GPU (\"Cannot dlopen some GPU libraries\").";
