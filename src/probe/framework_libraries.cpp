@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "probe/elf_symbols.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/dist_info.hpp"
@@ -132,7 +133,7 @@ class Resolver {
                       load.path.empty() ? "not found" : load.path, load.via);
         fw.loads.push_back(std::move(load));
       }
-      check_imports(fw, dirs, needs);
+      check_imports(env, fw, dirs, needs);
     }
   }
 
@@ -182,14 +183,19 @@ class Resolver {
   /// torch's libtorch_cuda.so imports `nccl*` functions of the NCCL its release pins (torch 2.15.0
   /// needs ncclCommResume, which NCCL 2.29.2 lacks), and cuSPARSE imports nvJitLink functions by
   /// versioned name (12.5.10.65: __nvJitLinkComplete_12_9, absent from nvJitLink 12.5.82).
-  void check_imports(FrameworkFacts& fw, const std::vector<FirstDir>& dirs, const Needs& needs) const {
+  void check_imports(const PythonEnvFacts& env, FrameworkFacts& fw, const std::vector<FirstDir>& dirs,
+                     const Needs& needs) const {
     auto loaded = [&](std::string_view stem) -> const LibraryLoad* {
       for (const LibraryLoad& l : fw.loads) {
         if (l.soname.starts_with(stem) && !l.path.empty()) return &l;
       }
       return nullptr;
     };
-    if (const LibraryLoad* nccl = loaded("libnccl.so."); nccl != nullptr && fw.name == "torch") {
+    // libtorch_cuda.so's tables are 7 MB of a 520 MB file (torch 2.15.0); they are read only when
+    // the NCCL found is not a wheel at least as new as the one torch pins. libnccl.so.2 keeps
+    // every function of earlier 2.x releases (2.29.2, 2.29.7, 2.30.7 read: none removed).
+    if (const LibraryLoad* nccl = loaded("libnccl.so.");
+        nccl != nullptr && fw.name == "torch" && !at_pin(env, fw, *nccl)) {
       const std::string torch_lib = system_.join(system_.join(fw.location, "torch"), "lib");
       check_import(fw, system_.join(torch_lib, "libtorch_cuda.so"), "nccl", "libnccl.so.",
                    [&](const std::string&, const std::vector<FirstDir>&) { return *nccl; });
@@ -204,6 +210,22 @@ class Resolver {
                      return find(soname, with_own, needs);
                    });
     }
+  }
+
+  /// Whether the load is the NCCL wheel of the environment at or above the version the framework's
+  /// METADATA pins (`nvidia-nccl-cu13==2.30.7`).
+  static bool at_pin(const PythonEnvFacts& env, const FrameworkFacts& fw, const LibraryLoad& load) {
+    if (load.via != "pip wheel") return false;
+    for (const NvidiaWheel& w : env.nvidia_wheels) {
+      if (w.library != "nccl") continue;
+      for (const DistRequirement& r : fw.nvidia_requires) {
+        if (r.name != w.package) continue;
+        auto spec = VersionSpec::parse(r.specifier);
+        auto pinned = spec ? spec->lowest() : std::nullopt;
+        if (pinned && !(w.version < *pinned)) return true;
+      }
+    }
+    return false;
   }
 
   /// One importing library against the provider of its imports starting with `prefix`: the

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "check/checks.hpp"
@@ -27,8 +28,10 @@ const std::string kEnv = "home/alex/projects/vision/.venv";
 const std::string kSp = kEnv + "/lib/python3.10/site-packages/";
 
 /// linux-torch-healthy's environment (torch 2.3.1+cu121 and its nvidia wheels, placeholder
-/// libraries) with the stubs in place of torch's libtorch_cuda.so, NCCL, cuSPARSE and nvJitLink.
-void build_env(const TempTree& t, const std::string& nccl, const std::string& nvjitlink) {
+/// libraries) with the stubs in place of torch's libtorch_cuda.so, NCCL, cuSPARSE and nvJitLink,
+/// and the NCCL wheel's dist-info saying `nccl_version` (torch pins nvidia-nccl-cu12==2.20.5).
+void build_env(const TempTree& t, const std::string& nccl, const std::string& nvjitlink,
+               const std::string& nccl_version = "2.19.3") {
   const fs::path from = fs::path(GPUDOCTOR_FIXTURES_DIR) / "linux-torch-healthy/root" / kEnv;
   fs::create_directories((t.path() / kEnv).parent_path());
   fs::copy(from, t.path() / kEnv, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
@@ -37,6 +40,11 @@ void build_env(const TempTree& t, const std::string& nccl, const std::string& nv
     fs::create_directories(to.parent_path());
     fs::copy_file(fs::path(GPUDOCTOR_SYMBOL_STUBS_DIR) / stub, to, fs::copy_options::overwrite_existing);
   };
+  const fs::path dist = t.path() / (kSp + "nvidia_nccl_cu12-2.20.5.dist-info");
+  const fs::path renamed = t.path() / (kSp + "nvidia_nccl_cu12-" + nccl_version + ".dist-info");
+  fs::rename(dist, renamed);
+  std::ofstream(renamed / "METADATA") << "Metadata-Version: 2.1\nName: nvidia-nccl-cu12\nVersion: " << nccl_version
+                                      << "\n";
   put("torch/libtorch_cuda.so", "torch/lib/libtorch_cuda.so");
   put(nccl + "/libnccl.so.2", "nvidia/nccl/lib/libnccl.so.2");
   put("cusparse/libcusparse.so.12", "nvidia/cusparse/lib/libcusparse.so.12");
@@ -121,6 +129,20 @@ TEST(SymbolImports, TheReleasesThatExportEverythingLoadAndAreQuiet) {
   const auto fs = doctor(t);
   EXPECT_TRUE(missing(fs).empty()) << testing::ids(fs);
   EXPECT_FALSE(testing::has(fs, "framework-metadata-unreadable")) << testing::ids(fs);
+}
+
+// libtorch_cuda.so's tables are 7 MB (torch 2.15.0), so they are read only when the NCCL wheel
+// is older than torch's pin (or the NCCL is not a wheel): libnccl.so.2 keeps every function of
+// earlier 2.x releases, so a wheel at the pin or newer has all torch imports. This test shows
+// the trade: a (corrupt) NCCL wheel that says it is the pinned version is not read.
+TEST(SymbolImports, AnNcclWheelAtTorchsPinIsNotRead) {
+  TempTree t;
+  build_env(t, "nccl-old", "nvjitlink-new", "2.20.5");
+  const auto fs = doctor(t);
+  EXPECT_TRUE(missing(fs).empty()) << testing::ids(fs);
+  TempTree newer;
+  build_env(newer, "nccl-old", "nvjitlink-new", "2.21.5");
+  EXPECT_TRUE(missing(doctor(newer)).empty());
 }
 
 // An ELF library whose symbol tables cannot be read is not "all imports found": the check did
