@@ -204,6 +204,18 @@ tf-dirs-envwide	src/probe/framework_libraries.cpp	fw.name == "tensorflow" ? tens
 companion-version-py-ignored	src/probe/python/site_packages.cpp	      if (fw.variant.empty()) {\n        const std::string version_py	      if (false) {\n        const std::string version_py
 companion-stable-abi-ignored	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = false;
 companion-stable-abi-backwards	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed != fw.requires_torch->truncated(3);
+elf-weak-import-counted	src/probe/elf_symbols.cpp	if (binding == kStbGlobal) out.undefined.emplace_back(name);	if (binding != 0) out.undefined.emplace_back(name);
+elf-runpath-ignored	src/probe/elf_symbols.cpp	if (tag == kDtRunpath) runpath = value;	if (false) runpath = value;
+imports-missing-never-kept	src/probe/framework_libraries.cpp	if (m.symbols.empty()) return;	if (true) return;
+nccl-pin-gate-any-version	src/probe/framework_libraries.cpp	if (pinned && !(w.version < *pinned)) return true;	if (pinned) return true;
+unreadable-elf-silent	src/probe/framework_libraries.cpp	fw.problems.push_back("the dynamic symbols of "	if (false) fw.problems.push_back("the dynamic symbols of "
+import-fix-pin-dropped	src/check/requirement_checks.cpp	requirement = r.name + r.specifier;	requirement = r.name;
+nvjitlink-fix-floor-dropped	src/check/requirement_checks.cpp	requirement = package + ">=" + wanted->str();	requirement = package;
+numpy-abi-same-major	src/check/requirement_checks.cpp	numpy->version.major() <= row.built_for	numpy->version.major() < row.built_for
+kb-numpy-abi-built-for	src/kb/kb_loader.cpp	row.built_for = built_for->major();	row.built_for = 2;
+cudnn-wheel-other-major-first	src/check/compat_checks.cpp	cudnn_wheel(facts, env, want_major)	cudnn_wheel(facts, env)
+keras3-tf215-error	src/check/compat_checks.cpp	keras3_on_old_tf && tf->version >= Version::of({2, 15})	keras3_on_old_tf && tf->version >= Version::of({2, 16})
+tfa-keras3-ignored	src/check/compat_checks.cpp	k.version.major() < 3) continue;	k.version.major() < 4) continue;
 EOF
 }
 
