@@ -213,6 +213,15 @@ std::optional<bool> evaluate_marker(std::string_view marker, const MarkerEnviron
   return MarkerParser(std::move(tokens), env).parse();
 }
 
+/// The numpy a framework imports: the one in its own site-packages, else the environment's first.
+const PlainDist* numpy_for(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+  const PlainDist* numpy = nullptr;
+  for (const PlainDist& d : env.packages) {
+    if (d.name == "numpy" && (numpy == nullptr || d.location == fw.location)) numpy = &d;
+  }
+  return numpy;
+}
+
 /// A framework's numpy requirement against the numpy it imports (the one in its own site-packages,
 /// else the environment's first). A compiled extension needs the NumPy major it was built against:
 /// NumPy 2 refuses modules built for 1.x ("A module that was compiled using NumPy 1.x cannot be run
@@ -221,10 +230,7 @@ std::optional<bool> evaluate_marker(std::string_view marker, const MarkerEnviron
 /// `pip check` fails.
 void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, std::vector<Finding>& out) {
   for (const auto& fw : env.frameworks) {
-    const PlainDist* numpy = nullptr;
-    for (const PlainDist& d : env.packages) {
-      if (d.name == "numpy" && (numpy == nullptr || d.location == fw.location)) numpy = &d;
-    }
+    const PlainDist* numpy = numpy_for(env, fw);
     if (numpy == nullptr) continue;
     for (const auto& req : fw.numpy_requires) {
       if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;
@@ -276,10 +282,7 @@ void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, st
 /// check above are silent.
 void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std::vector<Finding>& out) {
   for (const FrameworkFacts& fw : env.frameworks) {
-    const PlainDist* numpy = nullptr;
-    for (const PlainDist& d : env.packages) {
-      if (d.name == "numpy" && (numpy == nullptr || d.location == fw.location)) numpy = &d;
-    }
+    const PlainDist* numpy = numpy_for(env, fw);
     if (numpy == nullptr) continue;
     for (const NumpyAbiRow& row : kb.numpy_abi) {
       const std::string package = fw.package.empty() ? fw.name : fw.package;
@@ -294,7 +297,7 @@ void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std:
           .title = fmt::format("{} {} in {} was built for NumPy {}, and NumPy {} is installed", row.package,
                                fw.version.str(), env.path, row.built_for, numpy->version.str()),
           .detail = fmt::format("{} {} was compiled against NumPy {}.x ({} names only NumPy {}'s module), though its "
-                                "METADATA puts no bound on numpy, so pip installed NumPy {} in {}. NumPy refuses a "
+                                "METADATA puts no bound on numpy, so nothing kept NumPy {} out of {}. NumPy refuses a "
                                 "module built for an older major: {}.",
                                 row.package, fw.version.str(), row.built_for, row.binary, row.built_for,
                                 numpy->version.str(), numpy->location, row.effect),

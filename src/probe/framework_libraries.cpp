@@ -179,7 +179,7 @@ class Resolver {
 
   /// Whether the libraries the build loads find every function they import from two
   /// dependencies whose wheels carry no version requirement between them, so `pip check` passes
-  /// while `dlopen(RTLD_NOW)` fails (both read in the PyPI wheels, docs/knowledge-base.md):
+  /// while `dlopen(RTLD_NOW)` fails (both read in the PyPI wheels, docs/doctor-json.md):
   /// torch's libtorch_cuda.so imports `nccl*` functions of the NCCL its release pins (torch 2.15.0
   /// needs ncclCommResume, which NCCL 2.29.2 lacks), and cuSPARSE imports nvJitLink functions by
   /// versioned name (12.5.10.65: __nvJitLinkComplete_12_9, absent from nvJitLink 12.5.82).

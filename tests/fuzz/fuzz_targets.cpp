@@ -35,6 +35,15 @@
 namespace gpudoctor::fuzz {
 namespace {
 
+/// The fuzz input as the file an ELF reader reads, counting the bytes asked for.
+ReadRange file_reader(std::string_view s, std::uint64_t& asked) {
+  return [s, &asked](std::uint64_t offset, std::size_t length) -> Result<std::string> {
+    asked += length;
+    if (offset >= s.size()) return std::string();
+    return std::string(s.substr(static_cast<size_t>(offset), length));
+  };
+}
+
 const RuleMatcher& builtin_rules() {
   static std::unique_ptr<RuleMatcher> m = [] {
     auto loaded = load_rule_base("");
@@ -204,11 +213,7 @@ const std::vector<Target>& targets() {
        [](std::string_view s) {
          // The input is the file: each read is bounded by what the reader may ask for.
          std::uint64_t asked = 0;
-         const ReadRange read = [&](std::uint64_t offset, std::size_t length) -> Result<std::string> {
-           asked += length;
-           if (offset >= s.size()) return std::string();
-           return std::string(s.substr(static_cast<size_t>(offset), length));
-         };
+         const ReadRange read = file_reader(s, asked);
          for (const char* name : {".rodata", ".dynstr", ".shstrtab"}) {
            auto bytes = elf_section_bytes(read, name, kMaxCudnnRodata);
            if (bytes && bytes->size() > kMaxCudnnRodata) std::abort();
@@ -219,11 +224,7 @@ const std::vector<Target>& targets() {
       {"elf_symbols",
        [](std::string_view s) {
          std::uint64_t asked = 0;
-         const ReadRange read = [&](std::uint64_t offset, std::size_t length) -> Result<std::string> {
-           asked += length;
-           if (offset >= s.size()) return std::string();
-           return std::string(s.substr(static_cast<size_t>(offset), length));
-         };
+         const ReadRange read = file_reader(s, asked);
          auto symbols = elf_dynamic_symbols(read, "nccl");
          if (symbols) {
            for (const std::string& name : symbols->undefined) {
