@@ -216,6 +216,7 @@ kb-numpy-abi-built-for	src/kb/kb_loader.cpp	row.built_for = built_for->major();	
 cudnn-wheel-other-major-first	src/check/compat_checks.cpp	cudnn_wheel(facts, env, want_major)	cudnn_wheel(facts, env)
 keras3-tf215-error	src/check/compat_checks.cpp	keras3_on_old_tf && tf->version >= Version::of({2, 15})	keras3_on_old_tf && tf->version >= Version::of({2, 16})
 tfa-keras3-ignored	src/check/compat_checks.cpp	k.version.major() < 3) continue;	k.version.major() < 4) continue;
+elf-rpath-wins	src/probe/elf_symbols.cpp	for (std::string_view rest = runpath.empty() ? rpath : runpath; !rest.empty();) {	for (std::string_view rest = rpath.empty() ? runpath : rpath; !rest.empty();) {
 EOF
 }
 

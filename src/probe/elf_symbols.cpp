@@ -57,7 +57,6 @@ Result<DynamicSymbols> elf_dynamic_symbols(const ReadRange& read, std::string_vi
     if (tag == kDtRpath) rpath = value;
   }
   // The loader ignores DT_RPATH when DT_RUNPATH is present (ld.so(8)).
-  out.rpath = runpath.empty() && !rpath.empty();
   for (std::string_view rest = runpath.empty() ? rpath : runpath; !rest.empty();) {
     const std::size_t colon = rest.find(':');
     const std::string_view dir = rest.substr(0, colon);

@@ -23,9 +23,8 @@ inline constexpr std::size_t kMaxElfDynstr = 32u << 20;
 struct DynamicSymbols {
   std::vector<std::string> needed;  ///< DT_NEEDED, in order: "libnccl.so.2"
   /// DT_RUNPATH's directories, as written ("$ORIGIN/../../nvjitlink/lib"), or DT_RPATH's when
-  /// there is no DT_RUNPATH (`rpath` true: searched before LD_LIBRARY_PATH, not after).
+  /// there is no DT_RUNPATH (the loader then ignores DT_RPATH).
   std::vector<std::string> search_path;
-  bool rpath = false;
   std::vector<std::string> undefined;  ///< imported names starting with the prefix, sorted, unique
   std::vector<std::string> defined;    ///< exported (global or weak) names starting with the prefix, sorted, unique
 };
