@@ -54,7 +54,9 @@ PACKAGES = {
     "keras": {"since": "2.10", "members": []},
     "tf-keras": {"since": "2.15", "members": []},
     "tensorflow-text": {"since": "2.10", "members": []},
-    "tensorflow-probability": {"since": "0.18", "members": []},
+    # Its import checks TensorFlow's version (and from 0.24 imports tf_keras) in python/__init__.py;
+    # the METADATA says nothing of TensorFlow before 0.24's `tf` extra.
+    "tensorflow-probability": {"since": "0.12", "members": ["tensorflow_probability/python/__init__.py"]},
     # Its TF range lives in version.py (the METADATA extras say the same only from 0.20 on); the
     # end-of-life notice in tfa_eol_msg.py (0.20+).
     "tensorflow-addons": {"since": "0.17", "members": ["tensorflow_addons/version.py",
@@ -416,6 +418,13 @@ def facts(row: dict) -> dict:
         tf = [r for r in req if extra_of(r) == "tf"]
         out["tensorflow"] = pin(tf, r"tensorflow")
         out["tf_keras"] = pin(tf, r"tf-keras")
+        # What _validate_tf_environment refuses: a TensorFlow below required_tensorflow_version
+        # (the commented `#   required_tensorflow_version = '1.15'` is the internal build's).
+        init = row.get("files", {}).get("tensorflow_probability/python/__init__.py", "")
+        floor = re.search(r"^[ \t]*required_tensorflow_version\s*=\s*['\"]([^'\"]+)['\"]", init, re.M)
+        out["import_tensorflow_floor"] = floor.group(1) if floor else ""
+        if init:
+            out["import_tf_keras"] = "yes" if re.search(r"^[ \t]*import tf_keras\b", init, re.M) else "no"
     return {k: v for k, v in out.items() if v not in ("", [], None)}
 
 

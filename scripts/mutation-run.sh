@@ -214,9 +214,17 @@ nvjitlink-fix-floor-dropped	src/check/requirement_checks.cpp	requirement = packa
 numpy-abi-same-major	src/check/requirement_checks.cpp	numpy->version.major() <= row.built_for	numpy->version.major() < row.built_for
 kb-numpy-abi-built-for	src/kb/kb_loader.cpp	row.built_for = built_for->major();	row.built_for = 2;
 cudnn-wheel-other-major-first	src/check/compat_checks.cpp	cudnn_wheel(facts, env, want_major)	cudnn_wheel(facts, env)
-keras3-tf215-error	src/check/compat_checks.cpp	keras3_on_old_tf && tf->version >= Version::of({2, 15})	keras3_on_old_tf && tf->version >= Version::of({2, 16})
-tfa-keras3-ignored	src/check/compat_checks.cpp	k.version.major() < 3) continue;	k.version.major() < 4) continue;
+keras3-tf215-error	src/check/tensorflow_companion_checks.cpp	keras3_on_old_tf && tf->version >= Version::of({2, 15})	keras3_on_old_tf && tf->version >= Version::of({2, 16})
+tfa-keras3-ignored	src/check/tensorflow_companion_checks.cpp	k.version.major() < 3) continue;	k.version.major() < 4) continue;
 elf-rpath-wins	src/probe/elf_symbols.cpp	for (std::string_view rest = runpath.empty() ? rpath : runpath; !rest.empty();) {	for (std::string_view rest = rpath.empty() ? runpath : rpath; !rest.empty();) {
+tfp-init-comment	src/probe/python/tfp_import_checks.cpp	if (line.empty() || line.front() == '#') continue;	if (line.empty()) continue;
+tfp-init-floor-dropped	src/probe/python/site_packages.cpp	fw.requires_tensorflow = checks.tensorflow_floor;	fw.requires_tensorflow = std::nullopt;
+tfp-loose-version-order	src/check/tensorflow_companion_checks.cpp	return std::lexicographical_compare(a.parts().begin(), a.parts().end(), b.parts().begin(), b.parts().end());	return a < b;
+tfp-tf-keras-ignored	src/check/tensorflow_companion_checks.cpp	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr) {	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr && false) {
+tfp-table-fallback	src/check/tensorflow_companion_checks.cpp	if (!from_install && row == nullptr) return;	if (!from_install) return;
+tf-legacy-keras-values	src/check/tensorflow_companion_checks.cpp	return value == "true" || value == "True" || value == "1";	return to_lower(value) == "true" || value == "1";
+tf-legacy-keras-routes	src/check/tensorflow_companion_checks.cpp	if (legacy_keras() && package_in(env, "tf-keras") != nullptr) return false;	if (package_in(env, "tf-keras") != nullptr) return false;
+tf-keras-install-no-deps	src/check/tensorflow_companion_checks.cpp	const bool other_dist = tf.package != "tensorflow" && tf.package != "tensorflow-intel";	const bool other_dist = false;
 EOF
 }
 

@@ -8,6 +8,7 @@
 #include "check/network_checks.hpp"
 #include "check/python_checks.hpp"
 #include "check/requirement_checks.hpp"
+#include "check/tensorflow_companion_checks.hpp"
 #include "check/toolkit_checks.hpp"
 #include "check/windows_checks.hpp"
 #include "core/text.hpp"
@@ -121,6 +122,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   append(toolkit_findings(facts));
   append(library_findings(facts));
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
+  if (kb != nullptr) append(tensorflow_companion_findings(facts, *kb));
   if (kb != nullptr) append(windows_findings(facts, *kb));
   append(python_findings(facts));
   append(requirement_findings(facts, kb));

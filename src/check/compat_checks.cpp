@@ -31,10 +31,6 @@ std::string cu_tag(const Version& cuda) {
   return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
 }
 
-std::string where(const PythonEnvFacts& env, const FrameworkFacts& fw) {
-  return fw.location.empty() ? env.path : fw.location;
-}
-
 std::string fw_title(const std::string& display, const FrameworkFacts& fw) {
   return display + " " + fw.version.str();
 }
@@ -215,12 +211,7 @@ class Checker {
       }
       for (const FrameworkFacts& fw : env.frameworks) cudnn_build_for_framework(env, fw);
       torch_companion_rules(env);
-      keras_rules(env);
-      // Each verdict names its environment: two environments with the same fault get two
-      // findings, each saying where, not one that hides which.
-      for (size_t i = first; i < out_.size(); ++i) {
-        if (!contains(out_[i].title, env.path)) out_[i].title += " (in " + env.path + ")";
-      }
+      name_environment(out_, first, env);
     }
     return std::move(out_);
   }
@@ -374,7 +365,7 @@ class Checker {
             .fix = "Give " + display + " the cuDNN built for CUDA " + want + " (pip install nvidia-cudnn-cu" + want +
                    " in " + env.path + ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want +
                    " package), or take " + lib.path + " out of the loader's way (" + l.via + ").",
-            .evidence = {where(env, fw), l.soname + " → " + l.path + " (" + l.via + ")"},
+            .evidence = {installed_at(env, fw), l.soname + " → " + l.path + " (" + l.via + ")"},
             .source = "[official] cuDNN support matrix: one build per CUDA major (for CUDA 11.x / 12.x / 13.x)"});
       }
     }
@@ -780,7 +771,7 @@ class Checker {
     } else {
       consequence = gpu ? "It will not use the GPU: it falls back to the CPU." : "Fine while this machine has no GPU.";
     }
-    std::vector<std::string> evidence{where(env, fw)};
+    std::vector<std::string> evidence{installed_at(env, fw)};
     for (const auto& m : missing) evidence.push_back(m + ": not found");
     evidence.insert(evidence.end(), found.begin(), found.end());
     const Replaced replaced = replaced_wheels(env, fw, missing);
@@ -830,7 +821,7 @@ class Checker {
                           from + " or a newer PyTorch (`gpudoctor matrix --framework pytorch --python " + py.str() +
                           "`).",
                 .fix = "",
-                .evidence = {where(env, fw), env.python_version_source},
+                .evidence = {installed_at(env, fw), env.python_version_source},
                 .source = rel.compile_source});
   }
 
@@ -846,7 +837,7 @@ class Checker {
                 .fix = "Use an environment with a Python in " + range.text() + ", or a " + display +
                        " release that supports this Python (`gpudoctor matrix --framework " + fw.name + " --python " +
                        env.python_version->truncated(2).str() + "`).",
-                .evidence = {where(env, fw), env.python_version_source},
+                .evidence = {installed_at(env, fw), env.python_version_source},
                 .source = source});
   }
 
@@ -868,7 +859,7 @@ class Checker {
                     .fix = past_last_branch(*floor, "a build of " + display).empty()
                                ? "Install an NVIDIA driver >= " + floor->str() + "."
                                : past_last_branch(*floor, "a build of " + display),
-                    .evidence = {where(env, fw)},
+                    .evidence = {installed_at(env, fw)},
                     .source = kb_.family_for_cuda(cuda) != nullptr ? kb_.family_for_cuda(cuda)->source
                                                                    : "compat/cuda_drivers.toml"});
       }
@@ -887,7 +878,7 @@ class Checker {
                            ? "Update the NVIDIA driver to >= " + floor->str() +
                                  ", or install a build for an older CUDA your driver supports."
                            : past_last_branch(*floor, "a build of " + display),
-                .evidence = {where(env, fw), "driver " + drv->str()},
+                .evidence = {installed_at(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
   }
 
@@ -908,7 +899,7 @@ class Checker {
             .detail = "No architecture list for this platform (aarch64/Jetson) is recorded, and the build "
                       "does not report its own.",
             .fix = "Check with the framework itself (e.g. torch.cuda.get_arch_list()).",
-            .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+            .evidence = {installed_at(env, fw), g.name + " compute capability " + g.cc.str()},
             .source = source});
         continue;
       }
@@ -929,7 +920,7 @@ class Checker {
                     .fix = past_last_branch(*full, "a build of " + display).empty()
                                ? "Update the NVIDIA driver to >= " + full->str() + ", or " + fix
                                : past_last_branch(*full, "a build of " + display),
-                    .evidence = {where(env, fw), "driver " + drv->str()},
+                    .evidence = {installed_at(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
         continue;
       }
@@ -943,7 +934,7 @@ class Checker {
                               ": CUDA calls fail with 'no kernel image is available for execution on the device'." +
                               why_this_build,
                     .fix = fix,
-                    .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+                    .evidence = {installed_at(env, fw), g.name + " compute capability " + g.cc.str()},
                     .source = recorded ? fw.evidence : source});
       } else if (c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) {
         add(Finding{.id = "gpu-arch-ptx-only",
@@ -956,7 +947,7 @@ class Checker {
                                         "; it runs only if the wheel carries PTX, "
                                         "which the knowledge base does not record.",
                     .fix = fix,
-                    .evidence = {where(env, fw)},
+                    .evidence = {installed_at(env, fw)},
                     .source = recorded ? fw.evidence : source});
       }
     }
@@ -981,7 +972,7 @@ class Checker {
                  ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) + ")" + native_windows_recipe() +
                  ". `gpudoctor plan --framework tensorflow --script powershell` writes the steps as a PowerShell "
                  "script.",
-          .evidence = {where(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
+          .evidence = {installed_at(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
           .source = kb_.tensorflow.windows_gpu_source});
       if (b) python_range(env, fw, display, b->python, b->source);
       return;
@@ -993,7 +984,7 @@ class Checker {
                   .title = fw_title(display, fw) + " is not in the knowledge base",
                   .detail = "No tested configuration for this release; CUDA/cuDNN/Python checks are skipped.",
                   .fix = "Use --kb with newer tables, or check https://www.tensorflow.org/install/source#gpu.",
-                  .evidence = {where(env, fw)},
+                  .evidence = {installed_at(env, fw)},
                   .source = "compat/tensorflow.toml"});
       return;
     }
@@ -1056,7 +1047,7 @@ class Checker {
                        : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
                              ", or the TensorFlow release tested with the cuDNN you have "
                              "(`gpudoctor matrix --framework tensorflow`).",
-            .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+            .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
             .source = b->source});
       }
     } else if (want_cudnn && !seen.version && !wheels && !resolved) {
@@ -1072,7 +1063,7 @@ class Checker {
                                         "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
                                   : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
                                         want_cudnn->str() + ".",
-                  .evidence = {where(env, fw)},
+                  .evidence = {installed_at(env, fw)},
                   .source = b->source});
     }
     // A system toolkit of another CUDA major is not what this TF can load.
@@ -1081,7 +1072,7 @@ class Checker {
         return t.version && t.version->major() == cuda->major();
       });
       if (!any_major) {
-        std::vector<std::string> ev{where(env, fw)};
+        std::vector<std::string> ev{installed_at(env, fw)};
         for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
         add(Finding{
             .id = "tf-cuda-mismatch",
@@ -1129,7 +1120,7 @@ class Checker {
                     " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
                     g.cc.str() + ".",
           .fix = fix,
-          .evidence = {where(env, fw), g.name + " compute capability " + g.cc.str()},
+          .evidence = {installed_at(env, fw), g.name + " compute capability " + g.cc.str()},
           .source = n->archs_source});
     }
   }
@@ -1145,7 +1136,7 @@ class Checker {
                   .title = fw_title(display, fw) + " is not in the knowledge base",
                   .detail = "No release row for it; Python, driver and architecture checks use only its own metadata.",
                   .fix = "",
-                  .evidence = {where(env, fw)},
+                  .evidence = {installed_at(env, fw)},
                   .source = "compat/pytorch.toml"});
     } else {
       python_range(env, fw, display, rel->python, rel->python_source.empty() ? rel->source : rel->python_source);
@@ -1281,7 +1272,7 @@ class Checker {
                             "replaced the wheel torch installed.",
                   .fix = "Reinstall the cuDNN torch was built with: pip install \"" + pin +
                          "\" (`pip check` names the package that asked for the other one).",
-                  .evidence = {where(env, fw), "cuDNN " + runtime->str()},
+                  .evidence = {installed_at(env, fw), "cuDNN " + runtime->str()},
                   .source = "torch/backends/cudnn/__init__.py (_init)"});
     }
     for (const TorchCudnnCcRule& rule : kb_.pytorch.cudnn_refuses_cc) {
@@ -1305,7 +1296,7 @@ class Checker {
                       : std::string("Install a PyTorch build whose cuDNN supports the older GPU (`gpudoctor plan "
                                     "--framework pytorch`); or ")) +
                  "hide the older GPU from the process (CUDA_VISIBLE_DEVICES lists only the newer ones).",
-          .evidence = {where(env, fw), "cuDNN " + runtime->str()},
+          .evidence = {installed_at(env, fw), "cuDNN " + runtime->str()},
           .source = rule.source});
     }
   }
@@ -1349,7 +1340,7 @@ class Checker {
                            pin +
                            (fw.variant.starts_with("cu") ? " --index-url " + kb_.torch_index_url(fw.variant) : "") +
                            "; or remove " + fw.name + " if it was not wanted.",
-                    .evidence = {where(env, fw)},
+                    .evidence = {installed_at(env, fw)},
                     .source = fw.evidence});
       }
       return;
@@ -1376,7 +1367,7 @@ class Checker {
                       "), which a newer torch still runs; `pip check` fails on the pin, and the next "
                       "install that resolves " +
                       fw.name + " may change torch to match it.",
-            .evidence = {where(env, fw), "torch " + torch->version.str()},
+            .evidence = {installed_at(env, fw), "torch " + torch->version.str()},
             .source = fw.evidence});
       } else if (fw.requires_torch) {
         if (fw.requires_torch->truncated(3) != installed) built_for = "torch " + fw.requires_torch->truncated(3).str();
@@ -1427,7 +1418,7 @@ class Checker {
                               "\"undefined symbol\"). This happens when one of them is installed later from "
                               "another index, which also swaps the torch build.",
                     .fix = fix,
-                    .evidence = {where(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
+                    .evidence = {installed_at(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
                     .source = source.empty() ? "compat/pytorch.toml" : source});
       } else {
         add(Finding{.id = "torch-companion-variant-mismatch",
@@ -1443,187 +1434,9 @@ class Checker {
                                              : "Within one CUDA major the two builds load, but this is not the set "
                                                "PyTorch builds and tests together."),
                     .fix = fix,
-                    .evidence = {where(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
+                    .evidence = {installed_at(env, fw), "torch " + torch->version.str() + " (" + torch->variant + ")"},
                     .source = "compat/pytorch.toml"});
       }
-    }
-  }
-
-  /// tensorflow-addons supports one TensorFlow range per release (its version.py) and has reached
-  /// its end of life (0.23 is the last release, for TensorFlow 2.13-2.15): outside the range its
-  /// compiled ops fail to load and Keras 3 (TF >= 2.16) breaks its layers; inside, it still works.
-  void addons_rule(const PythonEnvFacts& env, const FrameworkFacts& fw, const FrameworkFacts& tf) {
-    // Every release imports keras.src.engine.keras_tensor (tensorflow_addons/utils/types.py),
-    // which no Keras 3 has: with Keras 3 installed `import tensorflow_addons` fails whatever the
-    // TensorFlow, TF_USE_LEGACY_KERAS and tf-keras included.
-    for (const FrameworkFacts& k : env.frameworks) {
-      if (k.name != "keras" || k.package == "tf-keras" || k.version.major() < 3) continue;
-      add(Finding{
-          .id = "tensorflow-addons-keras3",
-          .severity = Severity::error,
-          .area = FindingArea::python,
-          .title = "tensorflow-addons " + fw.version.str() + " does not import beside Keras " + k.version.str(),
-          .detail = "tensorflow-addons is written against Keras 2's internals: `import tensorflow_addons` "
-                    "imports keras.src.engine, which Keras 3 does not have (\"ModuleNotFoundError: No "
-                    "module named 'keras.src.engine'\"), also with TF_USE_LEGACY_KERAS=1 and tf-keras. "
-                    "TensorFlow " +
-                    tf.version.str() +
-                    (tf.version >= Version::of({2, 16}) ? " requires Keras 3, so no tensorflow-addons works with it."
-                                                        : " is built on Keras 2."),
-          .fix =
-              tf.version >= Version::of({2, 16})
-                  ? "Replace tensorflow-addons (its ops moved to Keras, KerasCV and KerasNLP), or keep it in "
-                    "an environment with TensorFlow 2.15 and Keras 2: pip install \"tensorflow~=2.15.0\" "
-                    "\"keras~=2.15.0\" \"tensorflow-addons~=0.23.0\"."
-                  : "pip install \"keras~=" + tf.version.truncated(2).str() + ".0\" (the Keras 2 of this TensorFlow).",
-          .evidence = {where(env, fw), "keras " + k.version.str(), "tensorflow " + tf.version.str()},
-          .source = "[artefact] tensorflow_addons-0.23.0-cp311 wheel (sha256 "
-                    "591b1c38cfe170727746a60983157ecbdef6a7062dfea8988558e1ab885b513a): "
-                    "tensorflow_addons/utils/types.py `from keras.src.engine import keras_tensor` (0.21 and "
-                    "0.22 alike); no keras 3.x wheel has keras/src/engine; import reproduced failing with "
-                    "TensorFlow 2.15.1 and Keras 3 (2026-12-05)"});
-      return;
-    }
-    const TfAddons* row = nullptr;
-    const TfAddons* last = nullptr;
-    for (const TfAddons& a : kb_.tensorflow.addons) {
-      if (fw.version.same_series(a.addons, 2)) row = &a;
-      if (last == nullptr || last->addons < a.addons) last = &a;
-    }
-    if (row == nullptr || last == nullptr) return;  // a release the table does not know: say nothing
-    const std::string eol = last->end_of_life.empty() ? "" : " (planned end of life " + last->end_of_life + ")";
-    const std::string ended = "TensorFlow Addons has ended development" + eol + "; its last release, " +
-                              last->addons.str() + ", supports TensorFlow " + last->tensorflow.text() +
-                              ". Its own notice points to Keras, KerasCV and KerasNLP instead.";
-    if (row->tensorflow.contains(tf.version)) {
-      add(Finding{.id = "tensorflow-addons-end-of-life",
-                  .severity = Severity::info,
-                  .area = FindingArea::python,
-                  .title = "tensorflow-addons " + fw.version.str() + " is end-of-life",
-                  .detail = "It supports the installed TensorFlow " + tf.version.str() + " (" + row->tensorflow.text() +
-                            "), but it gets no new releases. " + ended,
-                  .fix = "",
-                  .evidence = {where(env, fw), "tensorflow " + tf.version.str()},
-                  .source = last->source});
-      return;
-    }
-    const bool newer_tf = row->tensorflow.highest() && !(tf.version < *row->tensorflow.highest());
-    add(Finding{.id = "tensorflow-addons-mismatch",
-                .severity = Severity::warning,
-                .area = FindingArea::python,
-                .title = "tensorflow-addons " + fw.version.str() + " supports TensorFlow " + row->tensorflow.text() +
-                         ", but TensorFlow " + tf.version.str() + " is installed",
-                .detail = "Its compiled ops are built against the TensorFlow it supports and may fail to load in "
-                          "another (undefined symbol / NotFoundError), and it warns at import that this "
-                          "TensorFlow is not supported. " +
-                          ended,
-                .fix = newer_tf && !last->tensorflow.contains(tf.version)
-                           ? "No tensorflow-addons release supports TensorFlow " + tf.version.truncated(2).str() +
-                                 ": replace it (Keras, KerasCV, KerasNLP), or pin \"tensorflow" +
-                                 last->tensorflow.text() + "\" with \"tensorflow-addons==" + last->addons.str() +
-                                 ".*\"."
-                           : "pip install a tensorflow-addons release whose range holds TensorFlow " +
-                                 tf.version.str() + " (see `gpudoctor matrix`), or replace it.",
-                .evidence = {where(env, fw), "tensorflow " + tf.version.str()},
-                .source = row->source});
-  }
-
-  /// TensorFlow requires one Keras per series (its METADATA): Keras 2 of the same minor up to
-  /// 2.15, Keras 3 from 2.16. Keras 2 code on 2.16+ uses `tf-keras` of TensorFlow's series.
-  void keras_rules(const PythonEnvFacts& env) {
-    const FrameworkFacts* tf = nullptr;
-    for (const FrameworkFacts& fw : env.frameworks) {
-      if (fw.name == "tensorflow") tf = &fw;
-    }
-    if (tf == nullptr) return;
-    const TfKeras* row = nullptr;
-    for (const TfKeras& k : kb_.tensorflow.keras) {
-      if (tf->version.same_series(k.tensorflow, 2)) row = &k;
-    }
-    const std::string series = tf->version.truncated(2).str();
-    for (const FrameworkFacts& fw : env.frameworks) {
-      // tensorflow-text pins TensorFlow's minor (its METADATA: tensorflow<2.(N+1),>=2.N); its ops
-      // are compiled against that TensorFlow and fail to load in another.
-      if (fw.name == "tensorflow-text" && !fw.version.parts().empty() && !fw.version.same_series(tf->version, 2)) {
-        add(Finding{.id = "tensorflow-text-mismatch",
-                    .severity = Severity::error,
-                    .area = FindingArea::python,
-                    .title = "tensorflow-text " + fw.version.str() + " is built for TensorFlow " +
-                             fw.version.truncated(2).str() + ", but TensorFlow " + tf->version.str() + " is installed",
-                    .detail = "tensorflow-text's compiled ops load only into the TensorFlow minor it was built for "
-                              "(undefined symbol / NotFoundError when its .so is loaded).",
-                    .fix = "pip install \"tensorflow-text~=" + series + ".0\"",
-                    .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
-                    .source = "[artefact] tensorflow-text METADATA (Requires-Dist: tensorflow<2.(N+1),>=2.N for "
-                              "every release 2.10-2.21; data/harvest/artefacts.toml)"});
-        continue;
-      }
-      if (fw.name == "tensorflow-addons") {
-        addons_rule(env, fw, *tf);
-        continue;
-      }
-      if (fw.name != "keras" || fw.version.parts().empty()) continue;
-      if (fw.package == "tf-keras") {
-        if (fw.version.same_series(tf->version, 2)) continue;
-        add(Finding{
-            .id = "keras-mismatch",
-            .severity = Severity::error,
-            .area = FindingArea::python,
-            .title = "tf-keras " + fw.version.str() + " is built for TensorFlow " + fw.version.truncated(2).str() +
-                     ", but TensorFlow " + tf->version.str() + " is installed",
-            .detail = "tf-keras pins one TensorFlow series (tensorflow<2.(N+1),>=2.N): with another, "
-                      "`import tf_keras` fails or pulls another TensorFlow.",
-            .fix = "pip install \"tf-keras~=" + series + ".0\" (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
-            .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
-            .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
-        continue;
-      }
-      if (row == nullptr || row->keras.contains(fw.version)) continue;
-      const bool keras3_on_old_tf =
-          fw.version.major() >= 3 && row->keras.highest() && row->keras.highest()->major() < 3;
-      if (keras3_on_old_tf && tf->version >= Version::of({2, 15})) {
-        // 2.15 routes tf.keras by the installed Keras (KerasLazyLoader): Keras 3 works as tf.keras.
-        add(Finding{
-            .id = "keras-mismatch",
-            .severity = Severity::warning,
-            .area = FindingArea::python,
-            .title = "Keras " + fw.version.str() + " with TensorFlow " + tf->version.str() +
-                     ": tf.keras is Keras 3 (TensorFlow requires keras" + row->keras.text() + ")",
-            .detail = "TensorFlow 2.15 maps tf.keras to the installed Keras: with Keras 3, to keras._tf_keras.keras "
-                      "(tensorflow/python/util/lazy_loader.py, KerasLazyLoader), so `import tensorflow` and Keras 3 "
-                      "models work. Keras 2 code does not (keras.engine and other Keras 2 internals), nor do "
-                      "tensorflow-addons and tensorflow-probability up to 0.23, and `pip check` fails: TensorFlow " +
-                      tf->version.str() + " requires keras" + row->keras.text() + ".",
-            .fix = "For Keras 2 code: pip install \"tf-keras~=" + series +
-                   ".0\" and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or pip install \"keras" +
-                   row->keras.text() + "\". For Keras 3, TensorFlow >= 2.16 is the release built on it.",
-            .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
-            .source = "[artefact] tensorflow-2.15.1-cp311 wheel (sha256 "
-                      "bb0edd69103c154245c5f209f0507355cc68ba7e4de350084bc31edc562478e4) "
-                      "tensorflow/python/util/lazy_loader.py KerasLazyLoader (keras 3.x -> keras._tf_keras.keras; "
-                      "TF_USE_LEGACY_KERAS -> tf_keras), 2.15.0 alike, absent from 2.14.1; tf.keras trained a model "
-                      "with Keras 3.0.0 to 3.15.1 on TensorFlow 2.15.1 (2026-12-05)"});
-        continue;
-      }
-      add(Finding{
-          .id = "keras-mismatch",
-          .severity = Severity::error,
-          .area = FindingArea::python,
-          .title = "Keras " + fw.version.str() + " does not fit TensorFlow " + tf->version.str() +
-                   " (it requires keras" + row->keras.text() + ")",
-          .detail = keras3_on_old_tf
-                        ? "TensorFlow before 2.16 is built on Keras 2; with Keras 3 installed, tf.keras and model "
-                          "code fail (import errors, 'KerasTensor' and optimizer errors)."
-                        : "TensorFlow " + series +
-                              " is built on Keras 3; Keras 2 code on it needs the tf-keras package of the same "
-                              "series and TF_USE_LEGACY_KERAS=1.",
-          .fix = keras3_on_old_tf
-                     ? "pip install \"keras" + row->keras.text() +
-                           "\" (Keras 2 for this TensorFlow), or upgrade to TensorFlow >= 2.16 for Keras 3."
-                     : "pip install -U \"keras" + row->keras.text() + "\"; for Keras 2 code: pip install " +
-                           "\"tf-keras~=" + series + ".0\" and set TF_USE_LEGACY_KERAS=1.",
-          .evidence = {where(env, fw), "tensorflow " + tf->version.str()},
-          .source = row->source});
     }
   }
 
@@ -1647,7 +1460,7 @@ class Checker {
                   .title = "JAX has no GPU support on native Windows",
                   .detail = "JAX's CUDA wheels are for Linux (x86_64, aarch64); WSL2 is experimental.",
                   .fix = "Use JAX in WSL2 or on Linux: pip install -U \"jax[" + v->extra + "]\".",
-                  .evidence = {where(env, fw)},
+                  .evidence = {installed_at(env, fw)},
                   .source = kb_.jax.source});
       return;
     }
@@ -1663,7 +1476,7 @@ class Checker {
             .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
             .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
                             : "This GPU is not supported by JAX's CUDA wheels.",
-            .evidence = {where(env, fw)},
+            .evidence = {installed_at(env, fw)},
             .source = v->source});
       }
     }
@@ -1679,7 +1492,7 @@ class Checker {
             .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
             .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
             .fix = "Update the NVIDIA driver to >= " + floor.str() + " (or use jax[cuda12] on an older driver).",
-            .evidence = {where(env, fw), "driver " + drv->str()},
+            .evidence = {installed_at(env, fw), "driver " + drv->str()},
             .source = v->source});
       }
     }
@@ -1713,7 +1526,7 @@ class Checker {
                         : "The cuDNN JAX will load comes from " + seen.origin +
                               ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
           .fix = replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix(display, replaced, fix),
-          .evidence = {where(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+          .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
           .source = rel != nullptr ? rel->source : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
     }
   }
@@ -1816,6 +1629,12 @@ class Checker {
 };
 
 }  // namespace
+
+void name_environment(std::vector<Finding>& findings, size_t first, const PythonEnvFacts& env) {
+  for (size_t i = first; i < findings.size(); ++i) {
+    if (!contains(findings[i].title, env.path)) findings[i].title += " (in " + env.path + ")";
+  }
+}
 
 std::vector<Finding> compatibility_findings(const Facts& facts, const KnowledgeBase& kb) {
   return Checker(facts, kb).run();

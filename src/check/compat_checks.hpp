@@ -14,4 +14,9 @@ class KnowledgeBase;
 
 std::vector<Finding> compatibility_findings(const Facts& facts, const KnowledgeBase& kb);
 
+/// A verdict about one Python environment names it: two environments with the same fault get
+/// two findings, each saying where, not one that hides which. Adds " (in <env>)" to the titles
+/// of findings[first...] that do not name it already.
+void name_environment(std::vector<Finding>& findings, size_t first, const PythonEnvFacts& env);
+
 }  // namespace gpudoctor

@@ -7,6 +7,7 @@
 
 #include "check/gpu_driver_checks.hpp"
 #include "core/text.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -143,7 +144,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
                                           (fw.package.empty() ? fw.name : fw.package) +
                                           "` (repeat until none "
                                           "is left), then install it once.",
-            .evidence = {fw.location.empty() ? env.path : fw.location, fw.evidence}});
+            .evidence = {installed_at(env, fw), fw.evidence}});
       }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;
       // JAX is judged on its `jax` entry (which knows about the plugins); keras on its backend.
@@ -164,8 +165,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
           .fix = gpu ? cpu_only_fix_in(fw, facts) : "",
           // Location and package first: a more specific compatibility finding about the same
           // framework carries the same two (see run_checks).
-          .evidence = {fw.location.empty() ? env.path : fw.location,
-                       "package " + (fw.package.empty() ? fw.name : fw.package), fw.evidence}});
+          .evidence = {installed_at(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package), fw.evidence}});
     }
   }
   std::set<std::pair<std::string, std::string>> seen;

@@ -8,6 +8,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/knowledge_base.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -271,7 +272,7 @@ void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, st
           .fix = "Install the NumPy " + name + " was built for: `" +
                  (env.interpreter.empty() ? "python" : env.interpreter) + " -m pip install \"numpy" + req.specifier +
                  "\"` (or upgrade " + name + " to a release built for NumPy " + std::to_string(have.major()) + ").",
-          .evidence = {fw.location.empty() ? env.path : fw.location, "numpy " + have.str()}});
+          .evidence = {installed_at(env, fw), "numpy " + have.str()}});
       break;
     }
   }
@@ -304,7 +305,7 @@ void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std:
           .fix = fmt::format("Keep NumPy {0}.x for this release: `{1} -m pip install \"numpy<{2}\"`, or upgrade {3} "
                              "to a release built against NumPy {2} (`gpudoctor plan`).",
                              row.built_for, python, row.built_for + 1, row.package),
-          .evidence = {fw.location.empty() ? env.path : fw.location, "numpy " + numpy->version.str()},
+          .evidence = {installed_at(env, fw), "numpy " + numpy->version.str()},
           .source = row.source});
       break;
     }
@@ -451,7 +452,7 @@ std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBas
                     " Source: the Requires-Dist lines of " + name + "'s METADATA.",
           .fix = "Install the versions " + name + " pins: `" + (env.interpreter.empty() ? "python" : env.interpreter) +
                  " -m pip install " + quoted + "` (or upgrade " + name + " to a release built for the newer wheels).",
-          .evidence = {fw.location.empty() ? env.path : fw.location, "package " + name, fw.evidence}});
+          .evidence = {installed_at(env, fw), "package " + name, fw.evidence}});
     }
   }
   return out;

@@ -262,6 +262,14 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     if (addons && tf) t.addons.push_back(TfAddons{*addons, *tf, eol, source});
   });
 
+  top.each("probability", [&](RowReader& r, const toml::table&) {
+    auto tfp = r.version("probability", true);
+    auto tf = r.version("tensorflow", true);
+    bool tf_keras = r.boolean("tf_keras").value_or(false);
+    std::string source = r.source();
+    if (tfp && tf) t.probability.push_back(TfProbability{*tfp, *tf, tf_keras, source});
+  });
+
   top.each("package", [&](RowReader& r, const toml::table&) {
     TfPackage p;
     p.name = r.str("name", true).value_or("");

@@ -191,6 +191,10 @@ struct FrameworkFacts {
   /// (torchvision/_C_stable.so from 0.29, torchaudio/lib/*.abi3.so from 2.11): they load with a
   /// newer torch than the one they were built against.
   bool stable_abi = false;
+  /// tensorflow-probability: the TensorFlow its import refuses to run below, and whether it
+  /// imports tf_keras (from 0.24) instead of using tf.keras; read from its python/__init__.py.
+  std::optional<Version> requires_tensorflow;
+  bool imports_tf_keras = false;
   /// Linux CUDA builds: every CUDA library this build opens, as the loader resolves it for this
   /// environment; empty when the build's needs are not known.
   std::vector<LibraryLoad> loads;

@@ -34,4 +34,8 @@ std::string installed_display_name(const std::string& name) {
                                  : name;
 }
 
+std::string installed_at(const PythonEnvFacts& env, const FrameworkFacts& fw) {
+  return fw.location.empty() ? env.path : fw.location;
+}
+
 }  // namespace gpudoctor

@@ -4,6 +4,8 @@
 /// request and a matrix row are about.
 #include <string>
 
+#include "model/facts.hpp"
+
 namespace gpudoctor {
 
 enum class Framework { tensorflow, pytorch, jax };
@@ -15,5 +17,9 @@ const char* display_name(Framework f);
 /// The same for an installed framework's FrameworkFacts::name ("torch" -> "PyTorch",
 /// "onnxruntime" -> "ONNX Runtime"); any other name as it is.
 std::string installed_display_name(const std::string& name);
+
+/// Where an installed framework lives, for a finding's evidence: its site-packages directory,
+/// else its environment.
+std::string installed_at(const PythonEnvFacts& env, const FrameworkFacts& fw);
 
 }  // namespace gpudoctor

@@ -287,6 +287,8 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("variant", f.variant, Empty::null);
   io.field("requires_torch", f.requires_torch);
   io.field("stable_abi", f.stable_abi);
+  io.field("requires_tensorflow", f.requires_tensorflow);
+  io.field("imports_tf_keras", f.imports_tf_keras);
   io.field("evidence", f.evidence, Empty::null);
   GPUDOCTOR_FIELDS(io, f, problems, conflicts, loads, missing_imports, nvidia_requires, numpy_requires);
 }

@@ -65,6 +65,15 @@ struct TfAddons {
   std::string source;
 };
 
+/// What a tensorflow-probability series' import checks (its python/__init__.py,
+/// _validate_tf_environment): the TensorFlow it refuses to run below, and from 0.24 `import tf_keras`.
+struct TfProbability {
+  Version probability;  ///< series "0.25"
+  Version tensorflow;   ///< required_tensorflow_version: "2.18"
+  bool tf_keras = false;
+  std::string source;
+};
+
 /// A hole in an official table that is known and sourced, so validation does not flag it.
 struct KnownGap {
   std::string table;
@@ -94,6 +103,7 @@ struct TensorflowTable {
   std::vector<TfPackage> packages;
   std::vector<TfKeras> keras;
   std::vector<TfAddons> addons;
+  std::vector<TfProbability> probability;
   std::vector<KnownGap> gaps;
 };
 

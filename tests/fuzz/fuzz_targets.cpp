@@ -29,6 +29,7 @@
 #include "probe/python/python_literal.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
 #include "probe/python/tf_build_info.hpp"
+#include "probe/python/tfp_import_checks.hpp"
 #include "probe/python/torch_version.hpp"
 #include "probe/version_files.hpp"
 
@@ -200,6 +201,7 @@ const std::vector<Target>& targets() {
       {"dist_metadata", [](std::string_view s) { (void)parse_dist_metadata(s); }},
       {"tf_build_info", [](std::string_view s) { (void)parse_tf_build_info(s); }},
       {"torch_version", [](std::string_view s) { (void)parse_torch_version(s); }},
+      {"tfp_import_checks", [](std::string_view s) { (void)read_tfp_import_checks(s); }},
       {"pyvenv_cfg", [](std::string_view s) { (void)parse_pyvenv_cfg(s); }},
       {"registry_export",
        [](std::string_view s) {

@@ -1,11 +1,13 @@
-/// The doctor's verdicts that read harvested release facts (issue 9): torchvision / torchaudio
-/// built for another torch, Keras against TensorFlow, plain `pip install torch` on a card its
-/// PyPI wheel has no kernels for, and the JAX release's own cuDNN floor.
+/// The doctor's verdicts that read the releases' own facts (issue 9): torchvision / torchaudio
+/// built for another torch, TensorFlow's companions (Keras and tf-keras with TF_USE_LEGACY_KERAS,
+/// tensorflow-text, tensorflow-addons, tensorflow-probability) against the TensorFlow beside them, plain `pip install
+/// torch` on a card its PyPI wheel has no kernels for, and the JAX release's own cuDNN floor.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "check/compat_checks.hpp"
+#include "check/tensorflow_companion_checks.hpp"
 #include "check_test_support.hpp"
 #include "core/text.hpp"
 
@@ -186,6 +188,46 @@ TEST(CompanionChecks, OldJaxReleasesAreCheckedAgainstTheirPluginsCudnnFloor) {
   EXPECT_NE(find(below, "jax-cudnn-mismatch"), nullptr) << "0.4.31 on needs >= 9.1";
 }
 
+// torchaudio 2.8.0 with no torch at all (found by the real-install sweep: listed without a word,
+// though its import fails).
+TEST(CompanionChecks, ACompanionWithoutTorchIsAWarning) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  PythonEnvFacts e = testing::env_with("3.12.3", companion("torchaudio", "2.8.0+cu128", "2.8.0"));
+  f.python_envs.push_back(e);
+  auto fs = compatibility_findings(f, builtin_kb());
+  const Finding* m = find(fs, "torch-companion-without-torch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::warning);
+  EXPECT_TRUE(contains(m->title, "torchaudio 2.8.0+cu128 is installed without torch")) << m->title;
+  EXPECT_TRUE(contains(m->fix, "pip install \"torch==2.8.0\" --index-url https://download.pytorch.org/whl/cu128"))
+      << m->fix;
+  // With its torch beside it, nothing of the kind.
+  auto ok = torch_env("2.8.0+cu128", "cu128", {companion("torchaudio", "2.8.0+cu128", "2.8.0")});
+  EXPECT_EQ(find(ok, "torch-companion-without-torch"), nullptr) << ids(ok);
+}
+
+// torchvision 0.29 builds its operators on PyTorch's stable ABI (torchvision/_C_stable.so; 0.28
+// has _C.so): 0.29.0 pins torch==2.14.0, yet loads its operators with torch 2.15.0 and runs nms
+// (tried on the PyPI wheels). A newer torch is then information; an older one still fails.
+TEST(CompanionChecks, AStableAbiCompanionLoadsWithANewerTorch) {
+  FrameworkFacts stable = companion("torchvision", "0.29.0", "2.14.0");
+  stable.stable_abi = true;
+  auto newer = torch_env("2.15.0", "", {stable});
+  EXPECT_EQ(find(newer, "torch-companion-mismatch"), nullptr) << ids(newer);
+  const Finding* info = find(newer, "torch-companion-stable-abi");
+  ASSERT_NE(info, nullptr) << ids(newer);
+  EXPECT_EQ(info->severity, Severity::info);
+  EXPECT_TRUE(contains(info->detail, "stable ABI")) << info->detail;
+  // Not backwards: torch 2.13 is older than what it was built against.
+  auto older = torch_env("2.13.0", "", {stable});
+  ASSERT_NE(find(older, "torch-companion-mismatch"), nullptr) << ids(older);
+  // Without the stable ABI (0.28's _C.so), a newer torch is the error it always was.
+  auto classic = torch_env("2.15.0", "", {companion("torchvision", "0.28.0", "2.13.0")});
+  ASSERT_NE(find(classic, "torch-companion-mismatch"), nullptr) << ids(classic);
+}
+
+// ---- TensorFlow's companions ----
+
 std::vector<Finding> tf_env(const char* tf, FrameworkFacts keras) {
   Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
   FrameworkFacts t = testing::cuda_framework("tensorflow", tf, "cuda12");
@@ -193,7 +235,7 @@ std::vector<Finding> tf_env(const char* tf, FrameworkFacts keras) {
   keras.location = e.path + "/lib/site-packages";
   e.frameworks.push_back(std::move(keras));
   f.python_envs.push_back(e);
-  return compatibility_findings(f, builtin_kb());
+  return tensorflow_companion_findings(f, builtin_kb());
 }
 
 FrameworkFacts keras(const char* package, const char* version) {
@@ -304,7 +346,7 @@ TEST(CompanionChecks, TensorflowAddonsBesideKeras3IsAnError) {
     e.frameworks.push_back(tfa);
     e.frameworks.push_back(keras("keras", keras_version));
     f.python_envs.push_back(e);
-    return compatibility_findings(f, builtin_kb());
+    return tensorflow_companion_findings(f, builtin_kb());
   };
   auto on215 = run("2.15.1", "3.3.3");
   const Finding* m = find(on215, "tensorflow-addons-keras3");
@@ -322,42 +364,182 @@ TEST(CompanionChecks, TensorflowAddonsBesideKeras3IsAnError) {
   EXPECT_TRUE(has(keras2, "tensorflow-addons-end-of-life")) << ids(keras2);
 }
 
-// torchaudio 2.8.0 with no torch at all (found by the real-install sweep: listed without a word,
-// though its import fails).
-TEST(CompanionChecks, ACompanionWithoutTorchIsAWarning) {
-  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
-  PythonEnvFacts e = testing::env_with("3.12.3", companion("torchaudio", "2.8.0+cu128", "2.8.0"));
-  f.python_envs.push_back(e);
-  auto fs = compatibility_findings(f, builtin_kb());
-  const Finding* m = find(fs, "torch-companion-without-torch");
-  ASSERT_NE(m, nullptr) << ids(fs);
-  EXPECT_EQ(m->severity, Severity::warning);
-  EXPECT_TRUE(contains(m->title, "torchaudio 2.8.0+cu128 is installed without torch")) << m->title;
-  EXPECT_TRUE(contains(m->fix, "pip install \"torch==2.8.0\" --index-url https://download.pytorch.org/whl/cu128"))
-      << m->fix;
-  // With its torch beside it, nothing of the kind.
-  auto ok = torch_env("2.8.0+cu128", "cu128", {companion("torchaudio", "2.8.0+cu128", "2.8.0")});
-  EXPECT_EQ(find(ok, "torch-companion-without-torch"), nullptr) << ids(ok);
+// ---- tensorflow-probability ----
+
+FrameworkFacts tfp(const char* version, const char* floor, bool tf_keras) {
+  FrameworkFacts fw;
+  fw.name = "tensorflow-probability";
+  fw.package = "tensorflow-probability";
+  fw.version = v(version);
+  if (floor != nullptr) fw.requires_tensorflow = v(floor);
+  fw.imports_tf_keras = tf_keras;
+  fw.evidence = "/home/u/.venvs/x/lib/site-packages/tensorflow_probability/python/__init__.py";
+  return fw;
 }
 
-// torchvision 0.29 builds its operators on PyTorch's stable ABI (torchvision/_C_stable.so; 0.28
-// has _C.so): 0.29.0 pins torch==2.14.0, yet loads its operators with torch 2.15.0 and runs nms
-// (tried on the PyPI wheels). A newer torch is then information; an older one still fails.
-TEST(CompanionChecks, AStableAbiCompanionLoadsWithANewerTorch) {
-  FrameworkFacts stable = companion("torchvision", "0.29.0", "2.14.0");
-  stable.stable_abi = true;
-  auto newer = torch_env("2.15.0", "", {stable});
-  EXPECT_EQ(find(newer, "torch-companion-mismatch"), nullptr) << ids(newer);
-  const Finding* info = find(newer, "torch-companion-stable-abi");
-  ASSERT_NE(info, nullptr) << ids(newer);
-  EXPECT_EQ(info->severity, Severity::info);
-  EXPECT_TRUE(contains(info->detail, "stable ABI")) << info->detail;
-  // Not backwards: torch 2.13 is older than what it was built against.
-  auto older = torch_env("2.13.0", "", {stable});
-  ASSERT_NE(find(older, "torch-companion-mismatch"), nullptr) << ids(older);
-  // Without the stable ABI (0.28's _C.so), a newer torch is the error it always was.
-  auto classic = torch_env("2.15.0", "", {companion("torchvision", "0.28.0", "2.13.0")});
-  ASSERT_NE(find(classic, "torch-companion-mismatch"), nullptr) << ids(classic);
+struct TfpEnv {
+  const char* tf;
+  std::vector<FrameworkFacts> others;
+  std::vector<EnvVarFacts> vars;
+  const char* tf_package = "tensorflow";
+};
+
+std::vector<Finding> tfp_env(const TfpEnv& c) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  FrameworkFacts tf = testing::cuda_framework("tensorflow", c.tf, "cuda12");
+  tf.package = c.tf_package;
+  PythonEnvFacts e = testing::env_with("3.11.9", tf);
+  for (const FrameworkFacts& o : c.others) e.frameworks.push_back(o);
+  f.python_envs.push_back(e);
+  f.env = c.vars;
+  return tensorflow_companion_findings(f, builtin_kb());
+}
+
+// tensorflow_probability-0.25.0 python/__init__.py: required_tensorflow_version = '2.18'; its
+// METADATA's `tf` extra says only tensorflow>=2.16, so pip installs it beside 2.17. Reproduced:
+// "ImportError: This version of TensorFlow Probability requires TensorFlow version >= 2.18;
+// Detected an installation of version 2.17.1." (TF 2.17.1, tfp 0.25.0, tf-keras 2.17.0).
+TEST(TensorflowProbability, BelowTheFloorItsImportChecksIsAnError) {
+  auto fs = tfp_env({"2.17.1", {tfp("0.25.0", "2.18", true), keras("tf-keras", "2.17.0")}, {}});
+  const Finding* m = find(fs, "tensorflow-probability-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->title, "needs TensorFlow >= 2.18")) << m->title;
+  EXPECT_TRUE(contains(m->detail, "requires TensorFlow version >= 2.18; Detected an installation of version 2.17.1"))
+      << m->detail;
+  // The release for 2.17 is 0.24 (floor 2.16, tf_keras): the table names it.
+  EXPECT_TRUE(contains(m->fix, "tensorflow-probability~=0.24.0")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "tf-keras~=2.17.0")) << m->fix;
+  EXPECT_TRUE(contains(m->source, "tensorflow_probability/python/__init__.py")) << m->source;
+  EXPECT_FALSE(has(tfp_env({"2.18.1", {tfp("0.25.0", "2.18", true), keras("tf-keras", "2.18.0")}, {}}),
+                   "tensorflow-probability-mismatch"));
+  // TF 2.15 and tfp 0.24 (floor 2.16): 0.23 is the release for 2.15, without tf-keras.
+  auto e = tfp_env({"2.15.1", {tfp("0.24.0", "2.16", true), keras("keras", "2.15.0")}, {}});
+  const Finding* n = find(e, "tensorflow-probability-mismatch");
+  ASSERT_NE(n, nullptr) << ids(e);
+  EXPECT_TRUE(contains(n->fix, "tensorflow-probability~=0.23.0\" (")) << n->fix;
+  EXPECT_FALSE(contains(n->fix, "tf-keras")) << n->fix;
+}
+
+// distutils' LooseVersion compares the numbers: 2.16.0rc0 and a nightly's 2.18.0.dev20241001 are
+// not below '2.16' / '2.18' (PEP 440 would put a pre-release below its release).
+TEST(TensorflowProbability, PreReleasesAreComparedAsItsImportDoes) {
+  EXPECT_FALSE(has(tfp_env({"2.16.0rc0", {tfp("0.24.0", "2.16", true), keras("tf-keras", "2.16.0")}, {}}),
+                   "tensorflow-probability-mismatch"));
+  EXPECT_FALSE(has(tfp_env({"2.18.0.dev20241001", {tfp("0.25.0", "2.18", true), keras("tf-keras", "2.18.0")}, {}}),
+                   "tensorflow-probability-mismatch"));
+  EXPECT_TRUE(has(tfp_env({"2.17.9", {tfp("0.25.0", "2.18", true), keras("tf-keras", "2.17.0")}, {}}),
+                  "tensorflow-probability-mismatch"));
+}
+
+// The installed file is the source; when it could not be read, the knowledge base's row for the
+// series stands in (tensorflow.toml [[probability]], from the same file in the wheel).
+TEST(TensorflowProbability, TheTableStandsInForAnUnreadableInit) {
+  FrameworkFacts unread = tfp("0.25.0", nullptr, false);
+  unread.evidence.clear();
+  auto fs = tfp_env({"2.17.1", {unread, keras("tf-keras", "2.17.0")}, {}});
+  const Finding* m = find(fs, "tensorflow-probability-mismatch");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(m->source, "[artefact] tensorflow_probability-0.25.0")) << m->source;
+  // A series the table does not know, and no file: nothing is claimed.
+  FrameworkFacts unknown = tfp("0.11.1", nullptr, false);
+  EXPECT_TRUE(tfp_env({"2.3.0", {unknown}, {}}).empty()) << ids(tfp_env({"2.3.0", {unknown}, {}}));
+}
+
+// tfp 0.24.0 without tf-keras on TF 2.16.2 (reproduced): "Failed to import TF-Keras" and
+// "ModuleNotFoundError: No module named 'tf_keras'", with or without TF_USE_LEGACY_KERAS.
+TEST(TensorflowProbability, FromTwentyFourItNeedsTfKeras) {
+  auto fs = tfp_env({"2.16.2", {tfp("0.24.0", "2.16", true), keras("keras", "3.15.1")}, {}});
+  const Finding* m = find(fs, "tensorflow-probability-tf-keras-missing");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->detail, "No module named 'tf_keras'")) << m->detail;
+  EXPECT_EQ(m->fix, "pip install \"tf-keras~=2.16.0\" (the Keras 2 of this TensorFlow).") << m->fix;
+  // tf-keras requires the `tensorflow` distribution: beside tensorflow-cpu, pip must not add it.
+  auto cpu = tfp_env({"2.16.2", {tfp("0.24.0", "2.16", true), keras("keras", "3.15.1")}, {}, "tensorflow-cpu"});
+  const Finding* c = find(cpu, "tensorflow-probability-tf-keras-missing");
+  ASSERT_NE(c, nullptr) << ids(cpu);
+  EXPECT_TRUE(contains(c->fix, "pip install --no-deps \"tf-keras~=2.16.0\"")) << c->fix;
+  auto ok =
+      tfp_env({"2.16.2", {tfp("0.24.0", "2.16", true), keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {}});
+  EXPECT_TRUE(ok.empty()) << ids(ok);
+}
+
+// tfp 0.23.0 on TF 2.16.2 with Keras 3.15.1 (reproduced): "AttributeError: module
+// 'keras._tf_keras.keras' has no attribute '__internal__'" (layers/distribution_layer.py). With
+// tf-keras 2.16.0 and TF_USE_LEGACY_KERAS=1 it works; "TRUE" and "yes" are ignored and it fails.
+// On TF 2.15.1 with Keras 2.15 it works; `pip install "keras>=3"` there breaks it the same way.
+TEST(TensorflowProbability, BeforeTwentyFourKeras3AsTfKerasBreaksIt) {
+  const FrameworkFacts old = tfp("0.23.0", "2.15", false);
+  auto fs = tfp_env({"2.16.2", {old, keras("keras", "3.15.1")}, {}});
+  const Finding* m = find(fs, "tensorflow-probability-keras3");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->detail, "has no attribute '__internal__'")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "tensorflow-probability~=0.24.0")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "TF_USE_LEGACY_KERAS=1")) << m->fix;
+  auto legacy =
+      tfp_env({"2.16.2", {old, keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {{"TF_USE_LEGACY_KERAS", "1"}}});
+  EXPECT_TRUE(legacy.empty()) << ids(legacy);
+  auto upper = tfp_env(
+      {"2.16.2", {old, keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {{"TF_USE_LEGACY_KERAS", "TRUE"}}});
+  EXPECT_TRUE(has(upper, "tensorflow-probability-keras3")) << ids(upper);
+  // TF 2.15 routes tf.keras by the installed Keras.
+  EXPECT_TRUE(tfp_env({"2.15.1", {old, keras("keras", "2.15.0")}, {}}).empty());
+  auto on215 = tfp_env({"2.15.1", {old, keras("keras", "3.15.1")}, {}});
+  const Finding* n = find(on215, "tensorflow-probability-keras3");
+  ASSERT_NE(n, nullptr) << ids(on215);
+  EXPECT_TRUE(contains(n->fix, "keras~=2.15.0")) << n->fix;
+  // TF 2.14 has no KerasLazyLoader: tf.keras is its own Keras 2 requirement's.
+  EXPECT_FALSE(has(tfp_env({"2.14.1", {tfp("0.22.1", "2.14", false), keras("keras", "3.15.1")}, {}}),
+                   "tensorflow-probability-keras3"));
+}
+
+// No TensorFlow: tfp is used through its JAX substrate, which checks nothing of TensorFlow.
+TEST(TensorflowProbability, WithoutTensorflowNothingIsSaid) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  PythonEnvFacts e = testing::env_with("3.11.9", testing::cuda_framework("jax", "0.4.35", "cuda12"));
+  e.frameworks.push_back(tfp("0.25.0", "2.18", true));
+  f.python_envs.push_back(e);
+  auto fs = tensorflow_companion_findings(f, builtin_kb());
+  EXPECT_TRUE(fs.empty()) << ids(fs);
+}
+
+// ---- TF_USE_LEGACY_KERAS ----
+
+// TF 2.16.2, no tf_keras, TF_USE_LEGACY_KERAS=1 (reproduced): the warning "Your environment has
+// TF_USE_LEGACY_KERAS set to True, but you do not have the tf_keras package installed", then
+// "ImportError: Keras cannot be imported", though Keras 3 is installed.
+TEST(TfLegacyKeras, SetWithoutTfKerasIsAnError) {
+  auto fs = tfp_env({"2.16.2", {keras("keras", "3.15.1")}, {{"TF_USE_LEGACY_KERAS", "1"}}});
+  const Finding* m = find(fs, "tf-keras-missing");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_EQ(m->severity, Severity::error);
+  EXPECT_TRUE(contains(m->detail, "Keras cannot be imported")) << m->detail;
+  EXPECT_TRUE(contains(m->fix, "tf-keras~=2.16.0")) << m->fix;
+  EXPECT_TRUE(contains(m->evidence.front(), "TF_USE_LEGACY_KERAS=1")) << m->evidence.front();
+  auto ok =
+      tfp_env({"2.16.2", {keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {{"TF_USE_LEGACY_KERAS", "True"}}});
+  EXPECT_TRUE(ok.empty()) << ids(ok);
+  // TF 2.14 does not read the variable.
+  EXPECT_TRUE(tfp_env({"2.14.1", {keras("keras", "2.14.0")}, {{"TF_USE_LEGACY_KERAS", "1"}}}).empty());
+}
+
+// TensorFlow reads "true", "True" and "1" only: "TRUE" and "yes" leave tf.keras on Keras 3.
+TEST(TfLegacyKeras, OtherSpellingsOfOnAreIgnoredByTensorflow) {
+  for (const char* value : {"TRUE", "yes", "on", " 1"}) {
+    auto fs =
+        tfp_env({"2.16.2", {keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {{"TF_USE_LEGACY_KERAS", value}}});
+    const Finding* m = find(fs, "tf-legacy-keras-ignored");
+    ASSERT_NE(m, nullptr) << value << ": " << ids(fs);
+    EXPECT_EQ(m->severity, Severity::warning);
+    EXPECT_TRUE(contains(m->detail, "(3.15.1)")) << m->detail;
+    EXPECT_EQ(m->fix, "export TF_USE_LEGACY_KERAS=1") << m->fix;
+  }
+  for (const char* value : {"0", "false", ""}) {
+    auto fs = tfp_env({"2.16.2", {keras("keras", "3.15.1")}, {{"TF_USE_LEGACY_KERAS", value}}});
+    EXPECT_TRUE(fs.empty()) << value << ": " << ids(fs);
+  }
 }
 
 }  // namespace

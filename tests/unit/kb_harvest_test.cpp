@@ -25,14 +25,15 @@ struct Artefact {
   std::string package, platform, cuda, cudnn, is_cuda_build, source;
   Version version;
   std::vector<std::string> pythons, archs;
-  std::string requires_python, torch;        ///< torch: the torch==X a torchvision/torchaudio pins
-  std::string cuda12_plugin, cuda13_plugin;  ///< jax: the plugin versions its extras pin
-  std::string tf;                            ///< tf-keras / tensorflow-text: the TensorFlow they require
-  std::vector<std::string> sass, ptx;        ///< torch-elf / cuDNN: what cuobjdump lists in the library
-  std::string cuda_major, header;            ///< cuDNN wheels: cuNN of the package, cudnn_version.h
-  std::string end_of_life;                   ///< tensorflow-addons: its own end-of-life notice
-  std::string cudart;                        ///< jax plugins: what the with-cuda extra asks of the CUDA runtime
-  std::string and_cuda_cudnn;                ///< tensorflow: what its [and-cuda] extra asks of nvidia-cudnn-cuNN
+  std::string requires_python, torch;         ///< torch: the torch==X a torchvision/torchaudio pins
+  std::string cuda12_plugin, cuda13_plugin;   ///< jax: the plugin versions its extras pin
+  std::string tf;                             ///< tf-keras / tensorflow-text: the TensorFlow they require
+  std::vector<std::string> sass, ptx;         ///< torch-elf / cuDNN: what cuobjdump lists in the library
+  std::string cuda_major, header;             ///< cuDNN wheels: cuNN of the package, cudnn_version.h
+  std::string end_of_life;                    ///< tensorflow-addons: its own end-of-life notice
+  std::string cudart;                         ///< jax plugins: what the with-cuda extra asks of the CUDA runtime
+  std::string and_cuda_cudnn;                 ///< tensorflow: what its [and-cuda] extra asks of nvidia-cudnn-cuNN
+  std::string import_floor, import_tf_keras;  ///< tensorflow-probability: what its python/__init__.py checks
 };
 
 std::string str(const toml::table& t, const char* key) {
@@ -71,6 +72,8 @@ std::vector<Artefact> load_artefacts() {
       a.end_of_life = str(t, "end_of_life");
       a.and_cuda_cudnn = str(t, "and_cuda_cudnn");
       a.cudart = str(t, "cudart");
+      a.import_floor = str(t, "import_tensorflow_floor");
+      a.import_tf_keras = str(t, "import_tf_keras");
       out.push_back(std::move(a));
     }
   }
@@ -260,6 +263,22 @@ void companion_disagreements(const KnowledgeBase& kb, const std::vector<Artefact
                     "'), version.py says " + a.tf + " ('" + a.end_of_life + "')");
     }
   }
+  // tensorflow-probability: every release's import checks are its series' [[probability]] row.
+  for (const Artefact& a : all) {
+    if (a.package != "tensorflow-probability" || a.import_floor.empty()) continue;
+    std::string at = "tensorflow-probability " + a.version.str() + " (" + a.source + "): ";
+    const TfProbability* row = nullptr;
+    for (const TfProbability& r : kb.tensorflow.probability) {
+      if (r.probability.same_series(a.version, 2)) row = &r;
+    }
+    if (row == nullptr) {
+      out.push_back(at + "no [[probability]] row in tensorflow.toml");
+    } else if (row->tensorflow.str() != a.import_floor || row->tf_keras != (a.import_tf_keras == "yes")) {
+      out.push_back(at + "row says tensorflow >= " + row->tensorflow.str() + (row->tf_keras ? " with" : " without") +
+                    " tf_keras, its __init__.py says >= " + a.import_floor + " (import tf_keras: " + a.import_tf_keras +
+                    ")");
+    }
+  }
   for (const Artefact& a : all) {
     // Only an exact pin names the torch (torchvision 0.29.1 says torch>=2.14.0).
     if ((a.package != "torchvision" && a.package != "torchaudio") || a.platform != "linux-x86_64" || a.torch.empty() ||
@@ -404,6 +423,10 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   for (TfAddons& r : kb.tensorflow.addons) {
     if (r.addons == v("0.23")) r.tensorflow = *VersionSpec::parse(">=2.13.0,<2.17.0");
   }
+  for (TfProbability& r : kb.tensorflow.probability) {
+    if (r.probability == v("0.25")) r.tensorflow = v("2.16");  // what its METADATA's `tf` extra says
+    if (r.probability == v("0.24")) r.tf_keras = false;
+  }
   // cuDNN: a CUDA 13 row that claims Volta, and a release with no row at all.
   std::erase_if(kb.cudnn_builds,
                 [](const CudnnBuild& b) { return b.cudnn.contains(v("9.27.0")) && b.cuda_major == 12; });
@@ -416,6 +439,8 @@ TEST(KbHarvest, ADisagreementIsCaught) {
   EXPECT_NE(text.find("lists compute capability 7.0, the binary has no SASS"), std::string::npos) << text;
   EXPECT_NE(text.find("no cudnn.toml row for cuDNN 9.27.0.42 with CUDA 12"), std::string::npos) << text;
   EXPECT_NE(text.find("tensorflow-addons 0.23.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensorflow-probability 0.25.0 ("), std::string::npos) << text;
+  EXPECT_NE(text.find("tensorflow-probability 0.24.0 ("), std::string::npos) << text;
   EXPECT_NE(text.find("cuda13 min_cc 7.0 is below the plugin's lowest SASS 7.5"), std::string::npos) << text;
   EXPECT_NE(text.find("torch 2.14"), std::string::npos) << text;
   EXPECT_NE(text.find("claims Python 3.15"), std::string::npos) << text;

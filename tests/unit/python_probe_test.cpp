@@ -775,6 +775,45 @@ TEST(PythonProbe, TensorflowAddonsIsRecorded) {
   EXPECT_EQ(tfa->version.str(), "0.23.0");
 }
 
+// tensorflow-probability (and its nightly, which installs the same package) is recorded with the
+// checks its own python/__init__.py makes before its TensorFlow modules load.
+TEST(PythonProbe, TensorflowProbabilityKeepsItsImportChecks) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow_probability-0.25.0.dist-info/METADATA", "Name: tensorflow-probability\nVersion: 0.25.0\n\n");
+  v.write("tensorflow_probability/python/__init__.py",
+          "def _validate_tf_environment(package):\n"
+          "  required_tensorflow_version = '2.18'\n"
+          "#   required_tensorflow_version = '1.15'  # Needed internally -- DisableOnExport\n"
+          "  if required_tensorflow_version[0] == '2':\n"
+          "    try:\n"
+          "      import tf_keras  # pylint: disable=unused-import\n"
+          "    except ImportError:\n"
+          "      raise\n");
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const FrameworkFacts* t = framework(*e, "tensorflow-probability");
+  ASSERT_NE(t, nullptr) << describe(f);
+  EXPECT_EQ(t->version.str(), "0.25.0");
+  ASSERT_TRUE(t->requires_tensorflow.has_value()) << describe(f);
+  EXPECT_EQ(t->requires_tensorflow->str(), "2.18");
+  EXPECT_TRUE(t->imports_tf_keras);
+  EXPECT_TRUE(t->evidence.ends_with("tensorflow_probability/python/__init__.py")) << t->evidence;
+
+  // The nightly; a package directory without the file: no floor is claimed.
+  ScratchVenv n("3.11.9");
+  n.write("tfp_nightly-0.26.0.dev20250101.dist-info/METADATA", "Name: tfp-nightly\nVersion: 0.26.0.dev20250101\n\n");
+  n.write("tensorflow_probability/__init__.py", "");
+  Facts g = n.probe();
+  const auto* ne = env_at(g, "/home/u/.venv");
+  ASSERT_NE(ne, nullptr) << describe(g);
+  const FrameworkFacts* nightly = framework(*ne, "tensorflow-probability");
+  ASSERT_NE(nightly, nullptr) << describe(g);
+  EXPECT_EQ(nightly->package, "tfp-nightly");
+  EXPECT_FALSE(nightly->requires_tensorflow.has_value());
+  EXPECT_TRUE(nightly->problems.empty()) << nightly->problems.front();
+}
+
 // JAX's parts must agree the way JAX itself checks them, on the whole dotted number:
 // jax against jaxlib (check_jaxlib_version in jax/_src/lib/__init__.py: jaxlib not below jax's
 // _minimum_jaxlib_version, not newer than jax), the CUDA plugin against jaxlib

@@ -7,6 +7,7 @@
 #include "probe/python/dist_info.hpp"
 #include "probe/python/python_literal.hpp"
 #include "probe/python/tf_build_info.hpp"
+#include "probe/python/tfp_import_checks.hpp"
 #include "probe/python/torch_version.hpp"
 
 namespace gpudoctor {
@@ -178,6 +179,11 @@ void fill_torch(const SystemView& system, const std::string& site, FrameworkFact
 bool is_onnxruntime_dist(const std::string& name) {
   return name == "onnxruntime" || name.starts_with("onnxruntime-") || name == "ort-nightly" ||
          name.starts_with("ort-nightly-");
+}
+
+/// TensorFlow Probability, as released and as nightly: both install tensorflow_probability/.
+bool is_tfp_dist(const std::string& name) {
+  return name == "tensorflow-probability" || name == "tfp-nightly";
 }
 
 /// The cuDNN major an onnxruntime-gpu build opens, when its METADATA does not pin one: ONNX
@@ -487,9 +493,10 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (one_of(d->name, kTensorflowDists)) {
       tensorflow.push_back(std::move(dist));
     } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
-               d->name == "tensorflow-text" || d->name == "tensorflow-addons" || d->name == "jax" ||
-               d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" || d->name.starts_with("jax-cuda") ||
-               d->name.starts_with("nvidia-") || d->name == "numpy" || is_onnxruntime_dist(d->name)) {
+               d->name == "tensorflow-text" || d->name == "tensorflow-addons" || is_tfp_dist(d->name) ||
+               d->name == "jax" || d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" ||
+               d->name.starts_with("jax-cuda") || d->name.starts_with("nvidia-") || d->name == "numpy" ||
+               is_onnxruntime_dist(d->name)) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
       // installers. Keep the higher version, and say so.
       auto [it, inserted] = others.emplace(d->name, dist);
@@ -618,6 +625,19 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       if (ort_dists.size() > 1) {
         fw.conflicts.push_back("several ONNX Runtime distributions share one onnxruntime/ package: " +
                                join(ort_dists, ", ") + "; the files of the last one installed win");
+      }
+    } else if (is_tfp_dist(name)) {
+      fw.name = "tensorflow-probability";
+      // Its own import refuses a TensorFlow below the floor it names, and from 0.24 imports tf_keras.
+      const std::string init_py =
+          system.join(system.join(system.join(dir, "tensorflow_probability"), "python"), "__init__.py");
+      if (auto text = system.read_file(init_py, 64 * 1024)) {
+        TfpImportChecks checks = read_tfp_import_checks(*text);
+        fw.requires_tensorflow = checks.tensorflow_floor;
+        fw.imports_tf_keras = checks.imports_tf_keras;
+        fw.evidence = init_py;
+      } else if (text.error().kind != ErrorKind::not_found) {
+        fw.problems.push_back("cannot read " + init_py + ": " + error_text(text.error()));
       }
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";

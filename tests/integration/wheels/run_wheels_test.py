@@ -4,7 +4,7 @@
   run_wheels_test.py --venv DIR --cache DIR --test-binary PATH [--no-torch]
 
 Wheels: tensorflow (pinned), jax + jaxlib + jax-cuda12-plugin + jax-cuda12-pjrt (matching
-versions), nvidia-cudnn-cu12, torch (PyPI's default Linux build, a CUDA build) unless
+versions), nvidia-cudnn-cu12, tensorflow-probability (pure Python, 7 MB), torch (PyPI's default Linux build, a CUDA build) unless
 --no-torch or GPUDOCTOR_WHEELS_NO_TORCH=1. All with --no-deps: nothing is imported or run.
 
 The expected facts come from the venv itself, independently of gpudoctor: versions from
@@ -112,7 +112,7 @@ def main():
     jaxlib = download(host_python, args.cache, "jaxlib", report)
     jax_version = jaxlib.split("-")[1]
     reqs = [f"jax=={jax_version}", f"jax-cuda12-plugin=={jax_version}",
-            f"jax-cuda12-pjrt=={jax_version}", TENSORFLOW, "nvidia-cudnn-cu12"]
+            f"jax-cuda12-pjrt=={jax_version}", TENSORFLOW, "nvidia-cudnn-cu12", "tensorflow-probability"]
     if not no_torch:
         reqs.append("torch")
     for req in reqs:
@@ -241,6 +241,18 @@ for plugin in sorted(glob.glob(os.path.join(sp, "jax_plugins", "xla_cuda*", "__i
                         # copy was found whose own dependencies failed.
                         loads[name] = None if str(e).startswith(name + ":") else "system"
     out.setdefault("jax_plugin_loads", {}).update(loads)
+# tensorflow-probability's own import checks (python/__init__.py, _validate_tf_environment), read
+# with Python's parser: the TensorFlow floor it assigns and whether it imports tf_keras.
+tfp = os.path.join(sp, "tensorflow_probability", "python", "__init__.py")
+if os.path.exists(tfp):
+    floor, tf_keras = None, False
+    for node in ast.walk(ast.parse(open(tfp).read())):
+        if (isinstance(node, ast.Assign) and floor is None and isinstance(node.value, ast.Constant)
+                and any(getattr(t, "id", None) == "required_tensorflow_version" for t in node.targets)):
+            floor = node.value.value
+        if isinstance(node, ast.Import) and any(a.name == "tf_keras" for a in node.names):
+            tf_keras = True
+    out["tfp_import_checks"] = {"tensorflow_floor": floor, "imports_tf_keras": tf_keras}
 print(json.dumps(out))
 '''
     r = subprocess.run([venv_python, "-c", oracle], capture_output=True, text=True)

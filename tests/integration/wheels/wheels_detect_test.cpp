@@ -276,6 +276,22 @@ TEST_F(Wheels, JaxPluginResolvesEveryCudaLibraryAsThePluginDoes) {
   }
 }
 
+// tensorflow-probability's import checks: the probe's line reader and Python's own parser (the
+// oracle, in run_wheels_test.py) on the same installed python/__init__.py.
+TEST_F(Wheels, TensorflowProbabilityImportChecks) {
+  const std::string version = pip_version("tensorflow-probability");
+  ASSERT_FALSE(version.empty()) << "run_wheels_test.py installs tensorflow-probability";
+  const FrameworkFacts* t = fw("tensorflow-probability");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->version.str(), version);
+  const json& oracle = expected_["tfp_import_checks"];
+  ASSERT_TRUE(oracle.is_object() && oracle["tensorflow_floor"].is_string()) << oracle.dump();
+  ASSERT_TRUE(t->requires_tensorflow.has_value()) << t->evidence;
+  EXPECT_EQ(t->requires_tensorflow->str(), oracle["tensorflow_floor"].get<std::string>());
+  EXPECT_EQ(t->imports_tf_keras, oracle["imports_tf_keras"].get<bool>());
+  EXPECT_TRUE(t->evidence.ends_with("tensorflow_probability/python/__init__.py")) << t->evidence;
+}
+
 TEST_F(Wheels, NothingElseMistakenForAFramework) {
   for (const auto& f : env_->frameworks) {
     EXPECT_FALSE(pip_version(f.package).empty()) << f.package << " detected but not installed";
