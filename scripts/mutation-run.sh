@@ -217,7 +217,7 @@ cudnn-wheel-other-major-first	src/check/compat_checks.cpp	cudnn_wheel(facts, env
 keras3-tf215-error	src/check/tensorflow_companion_checks.cpp	keras3_on_old_tf && tf->version >= Version::of({2, 15})	keras3_on_old_tf && tf->version >= Version::of({2, 16})
 tfa-keras3-ignored	src/check/tensorflow_companion_checks.cpp	k.version.major() < 3) continue;	k.version.major() < 4) continue;
 elf-rpath-wins	src/probe/elf_symbols.cpp	for (std::string_view rest = runpath.empty() ? rpath : runpath; !rest.empty();) {	for (std::string_view rest = rpath.empty() ? runpath : rpath; !rest.empty();) {
-tfp-init-comment	src/probe/python/tfp_import_checks.cpp	if (line.empty() || line.front() == '#') continue;	if (line.empty()) continue;
+tfp-init-module-boundary	src/probe/python/tfp_import_checks.cpp	return rest.empty() || rest.front() == ' '	return true || rest.front() == ' '
 tfp-init-floor-dropped	src/probe/python/site_packages.cpp	fw.requires_tensorflow = checks.tensorflow_floor;	fw.requires_tensorflow = std::nullopt;
 tfp-loose-version-order	src/check/tensorflow_companion_checks.cpp	return std::lexicographical_compare(a.parts().begin(), a.parts().end(), b.parts().begin(), b.parts().end());	return a < b;
 tfp-tf-keras-ignored	src/check/tensorflow_companion_checks.cpp	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr) {	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr && false) {

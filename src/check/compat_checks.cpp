@@ -1545,7 +1545,7 @@ class Checker {
     for (const LibraryLoad& l : fw.loads) {
       if (!l.soname.starts_with("libcudnn.so.")) continue;
       if (l.path.empty()) return CudnnSeen{};
-      const std::string dir = l.path.substr(0, l.path.find_last_of("/\\"));
+      const std::string dir = !l.real_dir.empty() ? l.real_dir : l.path.substr(0, l.path.find_last_of("/\\"));
       for (const LibraryFacts& lib : facts_.libraries) {
         if (lib.name != "cudnn" || !lib.version || lib.path != dir) continue;
         if (lib.origin == "pip-wheel") return cudnn_wheel(facts_, env).value_or(CudnnSeen{});

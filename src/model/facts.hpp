@@ -150,6 +150,9 @@ struct LibraryLoad {
   std::string soname;  ///< "libcudart.so.12"
   std::string path;    ///< the file found; empty when the loader finds none
   std::string via;     ///< "LD_LIBRARY_PATH", "pip wheel", "bundled", "ld.so.cache", "default", ""
+  /// The directory holding it with links resolved, as LibraryFacts::path records it
+  /// (/usr/local/cuda/lib64 -> /usr/local/cuda-12.4/targets/x86_64-linux/lib); empty when the same.
+  std::string real_dir;
 
   bool operator==(const LibraryLoad&) const = default;
 };

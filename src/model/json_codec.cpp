@@ -262,7 +262,7 @@ void describe(Io& io, Of<LibraryFacts> auto& l) {
 template <class Io>
 void describe(Io& io, Of<LibraryLoad> auto& l) {
   io.field("soname", l.soname);
-  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, path, via);
+  GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, path, via, real_dir);
 }
 
 template <class Io>

@@ -129,6 +129,12 @@ class Resolver {
       const std::vector<FirstDir> dirs = fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;
       for (const std::string& soname : needs.sonames) {
         LibraryLoad load = find(soname, dirs, needs);
+        // The library probe names a copy by its real directory: a link on the way (LD_LIBRARY_PATH
+        // naming /usr/local/cuda/lib64) must not hide which copy this is.
+        if (!load.path.empty()) {
+          const std::string dir = load.path.substr(0, load.path.find_last_of("/\\"));
+          if (auto real = system_.canonical(dir); real && *real != dir) load.real_dir = *real;
+        }
         spdlog::debug("loader: {} in {} opens {} -> {} ({})", fw.name, env.path, soname,
                       load.path.empty() ? "not found" : load.path, load.via);
         fw.loads.push_back(std::move(load));

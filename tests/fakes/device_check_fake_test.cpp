@@ -43,8 +43,7 @@ std::map<std::string, std::string> table_rows(const std::string& out) {
 class DeviceCheck : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-device-check-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-device-check");
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "returned");
   }

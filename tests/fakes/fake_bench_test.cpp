@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -26,8 +27,7 @@ using testing::shell_quote;
 class FakeBench : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-bench-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-bench");
     fs::create_directories(dir_);
   }
   void TearDown() override {

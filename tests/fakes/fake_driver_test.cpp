@@ -13,6 +13,7 @@
 #include "gpu/driver_query.hpp"
 #include "gpu/gpu_agent.hpp"
 #include "probe/probes.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -340,8 +341,7 @@ TEST_F(FakeDriver, AgentHangIsKilledAtTheRequestDeadline) {
 class BadLibrary : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-badlib-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-badlib");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -23,8 +23,7 @@ using testing::shell_quote;
 class FakeVerify : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-verify-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-verify");
     fs::create_directories(dir_);
   }
   void TearDown() override {

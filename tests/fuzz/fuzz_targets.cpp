@@ -126,6 +126,17 @@ void env_file(std::string_view text) {
   }
 }
 
+std::filesystem::path& confinement_base() {
+  static std::filesystem::path base;
+  return base;
+}
+
+/// At exit, the tree goes (links removed, never followed); a crash leaves it for the reader.
+void remove_confinement_tree() {
+  std::error_code ec;
+  std::filesystem::remove_all(confinement_base(), ec);
+}
+
 /// A fixed tree in a private temporary folder: a root with links of every kind next to a file
 /// outside it. Whatever path the fuzzer asks for, neither resolution reads the outside file.
 const std::filesystem::path& confinement_tree() {
@@ -134,6 +145,8 @@ const std::filesystem::path& confinement_tree() {
     std::string tmpl = (fs::temp_directory_path() / "gpudoctor-fuzz-XXXXXX").string();
     if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
     fs::path base = tmpl;
+    confinement_base() = base;
+    std::atexit(remove_confinement_tree);
     fs::create_directories(base / "root/a/b");
     std::ofstream(base / "outside") << "OUTSIDE";
     std::ofstream(base / "root/a/b/file") << "inside";

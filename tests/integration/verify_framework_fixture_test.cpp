@@ -13,6 +13,7 @@
 #include <string>
 
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -22,8 +23,7 @@ namespace fs = std::filesystem;
 class VerifyFrameworkFixture : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-vfw-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-vfw");
     fs::create_directories(dir_);
     // cp -a: the fixture holds symlinks that fs::copy will not follow into a copy.
     auto copied = testing::run_command(

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -19,8 +20,7 @@ using testing::RunResult;
 class ExplainCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudoctor-explain-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir_for_test("gpudoctor-explain-cli");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

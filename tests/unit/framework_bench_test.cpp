@@ -19,6 +19,7 @@
 #include "model/json_codec.hpp"
 #include "render/bench_render.hpp"
 #include "run_gpudoctor.hpp"
+#include "test_files.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
@@ -59,8 +60,7 @@ testing::RunResult run_script_checks(const std::string& checks, const std::strin
   std::string script = framework_bench_script();
   const size_t dispatch = script.find("try:\n    {\"pytorch\"");
   EXPECT_NE(dispatch, std::string::npos);
-  auto dir = std::filesystem::temp_directory_path() / ("gpudoctor-script-" + std::to_string(::getpid()) + "-" +
-                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  auto dir = testing::scratch_dir_for_test("gpudoctor-script");
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "script.py") << script.substr(0, dispatch) << checks;
   FrameworkBenchConfig c = framework_bench_config("default");

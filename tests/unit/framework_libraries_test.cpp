@@ -146,6 +146,37 @@ TEST(FrameworkLibraries, TorchPrefersItsWheelsOverLdLibraryPathTensorflowDoesNot
   EXPECT_EQ(torch->loads.front().via, "pip wheel") << torch->loads.front().path;
 }
 
+// LD_LIBRARY_PATH names the toolkit's lib64, a link to targets/x86_64-linux/lib (as the CUDA
+// installers make it): the library probe records the copy by its real folder, the loader's
+// search by the link. The cuDNN torch loads there is still the copy judged: 8.6 below the 8.9
+// torch 2.3.1+cu121 was built with ("cuDNN version incompatibility" at its first convolution).
+// Before, the two paths did not match and torch's cuDNN was not judged at all.
+TEST(FrameworkLibraries, ACudnnReachedThroughALinkedFolderIsStillJudged) {
+  TempTree t;
+  copy_env(t, "linux-torch-healthy", kTorchEnv);
+  std::filesystem::remove_all(t.path() / (kTorchSp + "nvidia/cudnn"));
+  std::filesystem::remove_all(t.path() / (kTorchSp + "nvidia_cudnn_cu12-8.9.2.26.dist-info"));
+  t.write("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudnn.so.8.6.0", "");
+  std::filesystem::create_directories(t.path() / "usr/local/cuda-12.1/targets/x86_64-linux/lib");
+  std::filesystem::create_symlink("libcudnn.so.8.6.0",
+                                  t.path() / "usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudnn.so.8");
+  std::filesystem::create_directory_symlink("targets/x86_64-linux/lib", t.path() / "usr/local/cuda-12.1/lib64");
+  std::filesystem::create_directory_symlink("cuda-12.1", t.path() / "usr/local/cuda");
+  const Doctor d = doctor(t, kTorchEnv, EnvMap{{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64"}}, true);
+  const FrameworkFacts* torch = framework(d.facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  const LibraryLoad* cudnn = nullptr;
+  for (const LibraryLoad& l : torch->loads) {
+    if (l.soname == "libcudnn.so.8") cudnn = &l;
+  }
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ(cudnn->path, "/usr/local/cuda/lib64/libcudnn.so.8");
+  EXPECT_EQ(cudnn->real_dir, "/usr/local/cuda-12.1/targets/x86_64-linux/lib");
+  const Finding* m = find(d.findings, "torch-cudnn-too-old");
+  ASSERT_NE(m, nullptr) << ids(d.findings);
+  EXPECT_TRUE(contains(m->title, "8.6")) << m->title;
+}
+
 TEST(FrameworkLibraries, BundledAndCondaCopiesAreFound) {
   TempTree t;
   // A CUDA 12 torch with its libraries bundled under auditwheel's hashed names, no wheels.

@@ -27,7 +27,7 @@ TfpImportChecks read_tfp_import_checks(std::string_view init_py) {
     if (end == std::string_view::npos) end = init_py.size();
     std::string_view line = trim(init_py.substr(pos, end - pos));
     pos = end + 1;
-    if (line.empty() || line.front() == '#') continue;
+    // A comment (`#   required_tensorflow_version = '1.15'`) starts with neither name.
     if (names_module(line, "import tf_keras") || names_module(line, "from tf_keras")) {
       out.imports_tf_keras = true;
       continue;
