@@ -220,11 +220,13 @@ elf-rpath-wins	src/probe/elf_symbols.cpp	for (std::string_view rest = runpath.em
 tfp-init-module-boundary	src/probe/python/tfp_import_checks.cpp	return rest.empty() || rest.front() == ' '	return true || rest.front() == ' '
 tfp-init-floor-dropped	src/probe/python/site_packages.cpp	fw.requires_tensorflow = checks.tensorflow_floor;	fw.requires_tensorflow = std::nullopt;
 tfp-loose-version-order	src/check/tensorflow_companion_checks.cpp	return std::lexicographical_compare(a.parts().begin(), a.parts().end(), b.parts().begin(), b.parts().end());	return a < b;
-tfp-tf-keras-ignored	src/check/tensorflow_companion_checks.cpp	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr) {	if (needs_tf_keras && package_in(env, "tf-keras") == nullptr && false) {
+tfp-tf-keras-ignored	src/check/tensorflow_companion_checks.cpp	if (needs_tf_keras && tf_keras_in(env) == nullptr) {	if (needs_tf_keras && tf_keras_in(env) == nullptr && false) {
 tfp-table-fallback	src/check/tensorflow_companion_checks.cpp	if (!from_install && row == nullptr) return;	if (!from_install) return;
 tf-legacy-keras-values	src/check/tensorflow_companion_checks.cpp	return value == "true" || value == "True" || value == "1";	return to_lower(value) == "true" || value == "1";
-tf-legacy-keras-routes	src/check/tensorflow_companion_checks.cpp	if (legacy_keras() && package_in(env, "tf-keras") != nullptr) return false;	if (package_in(env, "tf-keras") != nullptr) return false;
+tf-legacy-keras-routes	src/check/tensorflow_companion_checks.cpp	if (legacy_keras() && tf_keras_in(env) != nullptr) return false;	if (tf_keras_in(env) != nullptr) return false;
 tf-keras-install-no-deps	src/check/tensorflow_companion_checks.cpp	const bool other_dist = tf.package != "tensorflow" && tf.package != "tensorflow-intel";	const bool other_dist = false;
+cudnn-load-real-dir-ignored	src/check/compat_checks.cpp	const std::string dir = !l.real_dir.empty() ? l.real_dir : 	const std::string dir = false ? l.real_dir : 
+load-real-dir-unset	src/probe/framework_libraries.cpp	real && *real != dir) load.real_dir = *real;	real && *real != dir && false) load.real_dir = *real;
 EOF
 }
 

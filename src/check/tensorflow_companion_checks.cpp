@@ -23,6 +23,18 @@ const FrameworkFacts* package_in(const PythonEnvFacts& env, std::string_view pac
   return nullptr;
 }
 
+/// tf-keras or its nightly: either gives `import tf_keras`.
+bool is_tf_keras(const FrameworkFacts& fw) {
+  return fw.package == "tf-keras" || fw.package == "tf-keras-nightly";
+}
+
+const FrameworkFacts* tf_keras_in(const PythonEnvFacts& env) {
+  for (const FrameworkFacts& fw : env.frameworks) {
+    if (is_tf_keras(fw)) return &fw;
+  }
+  return nullptr;
+}
+
 /// The values TensorFlow (2.15 to 2.21: tensorflow/__init__.py and KerasLazyLoader) accepts as
 /// "on"; any other value leaves tf.keras on the installed Keras.
 bool legacy_keras_on(std::string_view value) {
@@ -83,7 +95,7 @@ class CompanionChecker {
   /// TF_USE_LEGACY_KERAS is on and tf_keras imports.
   bool tf_keras_is_keras3(const PythonEnvFacts& env, const FrameworkFacts& tf) const {
     if (numbers_below(tf.version, Version::of({2, 15}))) return false;
-    if (legacy_keras() && package_in(env, "tf-keras") != nullptr) return false;
+    if (legacy_keras() && tf_keras_in(env) != nullptr) return false;
     const FrameworkFacts* keras = package_in(env, "keras");
     return keras != nullptr && keras->version.major() >= 3;
   }
@@ -92,7 +104,7 @@ class CompanionChecker {
   void legacy_keras_rules(const PythonEnvFacts& env, const FrameworkFacts& tf) {
     if (legacy_var_ == nullptr || numbers_below(tf.version, Version::of({2, 15}))) return;
     const std::string series = tf.version.truncated(2).str();
-    if (legacy_keras() && package_in(env, "tf-keras") == nullptr) {
+    if (legacy_keras() && tf_keras_in(env) == nullptr) {
       add(Finding{
           .id = "tf-keras-missing",
           .severity = Severity::error,
@@ -118,7 +130,7 @@ class CompanionChecker {
                             (keras != nullptr ? " (" + keras->version.str() + ")" : std::string()) +
                             ", so Keras 2 code and packages that need tf-keras fail.",
                   .fix = "export TF_USE_LEGACY_KERAS=1" +
-                         (package_in(env, "tf-keras") == nullptr ? " and " + tf_keras_install(tf) : std::string()),
+                         (tf_keras_in(env) == nullptr ? " and " + tf_keras_install(tf) : std::string()),
                   .evidence = {legacy_var_evidence(), "tensorflow " + tf.version.str()},
                   .source = kLazyLoaderSource});
     }
@@ -177,7 +189,7 @@ class CompanionChecker {
                   .source = source});
       return;
     }
-    if (needs_tf_keras && package_in(env, "tf-keras") == nullptr) {
+    if (needs_tf_keras && tf_keras_in(env) == nullptr) {
       add(Finding{.id = "tensorflow-probability-tf-keras-missing",
                   .severity = Severity::error,
                   .area = FindingArea::python,
@@ -227,7 +239,7 @@ class CompanionChecker {
     // which no Keras 3 has: with Keras 3 installed `import tensorflow_addons` fails whatever the
     // TensorFlow, TF_USE_LEGACY_KERAS and tf-keras included.
     for (const FrameworkFacts& k : env.frameworks) {
-      if (k.name != "keras" || k.package == "tf-keras" || k.version.major() < 3) continue;
+      if (k.name != "keras" || is_tf_keras(k) || k.version.major() < 3) continue;
       add(Finding{
           .id = "tensorflow-addons-keras3",
           .severity = Severity::error,
@@ -338,7 +350,7 @@ class CompanionChecker {
         continue;
       }
       if (fw.name != "keras" || fw.version.parts().empty()) continue;
-      if (fw.package == "tf-keras") {
+      if (is_tf_keras(fw)) {
         if (fw.version.same_series(tf->version, 2)) continue;
         add(Finding{
             .id = "keras-mismatch",

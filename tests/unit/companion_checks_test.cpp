@@ -521,6 +521,12 @@ TEST(TfLegacyKeras, SetWithoutTfKerasIsAnError) {
   auto ok =
       tfp_env({"2.16.2", {keras("keras", "3.15.1"), keras("tf-keras", "2.16.0")}, {{"TF_USE_LEGACY_KERAS", "True"}}});
   EXPECT_TRUE(ok.empty()) << ids(ok);
+  // tf-keras-nightly gives the same tf_keras module, beside tf-nightly.
+  auto nightly = tfp_env({"2.19.0.dev20241201",
+                          {keras("keras", "3.15.1"), keras("tf-keras-nightly", "2.19.0.dev20241201")},
+                          {{"TF_USE_LEGACY_KERAS", "1"}},
+                          "tf-nightly"});
+  EXPECT_TRUE(nightly.empty()) << ids(nightly);
   // TF 2.14 does not read the variable.
   EXPECT_TRUE(tfp_env({"2.14.1", {keras("keras", "2.14.0")}, {{"TF_USE_LEGACY_KERAS", "1"}}}).empty());
 }

@@ -800,6 +800,17 @@ TEST(PythonProbe, TensorflowProbabilityKeepsItsImportChecks) {
   EXPECT_TRUE(t->imports_tf_keras);
   EXPECT_TRUE(t->evidence.ends_with("tensorflow_probability/python/__init__.py")) << t->evidence;
 
+  // tf-keras-nightly is tf-keras under another name: the same tf_keras package.
+  v.write("tf_keras_nightly-2.19.0.dev20241201.dist-info/METADATA",
+          "Name: tf-keras-nightly\nVersion: 2.19.0.dev20241201\n\n");
+  Facts k = v.probe();
+  const FrameworkFacts* tk = nullptr;
+  for (const FrameworkFacts& fw : env_at(k, "/home/u/.venv")->frameworks) {
+    if (fw.package == "tf-keras-nightly") tk = &fw;
+  }
+  ASSERT_NE(tk, nullptr) << describe(k);
+  EXPECT_EQ(tk->name, "keras");
+
   // The nightly; a package directory without the file: no floor is claimed.
   ScratchVenv n("3.11.9");
   n.write("tfp_nightly-0.26.0.dev20250101.dist-info/METADATA", "Name: tfp-nightly\nVersion: 0.26.0.dev20250101\n\n");

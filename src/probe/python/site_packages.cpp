@@ -181,6 +181,11 @@ bool is_onnxruntime_dist(const std::string& name) {
          name.starts_with("ort-nightly-");
 }
 
+/// tf-keras, as released and as nightly: both install tf_keras/ (TensorFlow's Keras 2).
+bool is_tf_keras_dist(const std::string& name) {
+  return name == "tf-keras" || name == "tf-keras-nightly";
+}
+
 /// TensorFlow Probability, as released and as nightly: both install tensorflow_probability/.
 bool is_tfp_dist(const std::string& name) {
   return name == "tensorflow-probability" || name == "tfp-nightly";
@@ -494,7 +499,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       tensorflow.push_back(std::move(dist));
     } else if (d->name == "torch" || d->name == "torchvision" || d->name == "torchaudio" ||
                d->name == "tensorflow-text" || d->name == "tensorflow-addons" || is_tfp_dist(d->name) ||
-               d->name == "jax" || d->name == "jaxlib" || d->name == "keras" || d->name == "tf-keras" ||
+               d->name == "jax" || d->name == "jaxlib" || d->name == "keras" || is_tf_keras_dist(d->name) ||
                d->name.starts_with("jax-cuda") || d->name.starts_with("nvidia-") || d->name == "numpy" ||
                is_onnxruntime_dist(d->name)) {
       // Two dist-info directories of one distribution: an interrupted upgrade or two
@@ -642,9 +647,9 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     } else if (name == "jaxlib") {
       fw.name = "jaxlib";
       fill_jaxlib(fw);
-    } else if (name == "jax" || name == "keras" || name == "tf-keras" || name == "tensorflow-text" ||
+    } else if (name == "jax" || name == "keras" || is_tf_keras_dist(name) || name == "tensorflow-text" ||
                name == "tensorflow-addons") {
-      fw.name = name == "tf-keras" ? "keras" : name;
+      fw.name = is_tf_keras_dist(name) ? "keras" : name;
     } else if (name.starts_with("jax-cuda")) {
       // jax-cuda12-plugin, jax-cuda12-pjrt, jax-cuda13-plugin, ...
       std::string_view rest = std::string_view(name).substr(8);
