@@ -118,18 +118,19 @@ class CompanionChecker {
               tf_keras_install(tf) + " (the Keras 2 of this TensorFlow), or unset TF_USE_LEGACY_KERAS to use Keras 3.",
           .evidence = {legacy_var_evidence(), installed_at(env, tf), "tensorflow " + tf.version.str()},
           .source = kLazyLoaderSource});
-    } else if (meant_on(legacy_var_->value)) {
-      const FrameworkFacts* keras = package_in(env, "keras");
+    } else if (const FrameworkFacts* keras = package_in(env, "keras");
+               meant_on(legacy_var_->value) && keras != nullptr && keras->version.major() >= 3) {
+      // With Keras 2 installed (TF 2.15's own), tf.keras is Keras 2 whatever the variable says.
       add(Finding{.id = "tf-legacy-keras-ignored",
                   .severity = Severity::warning,
                   .area = FindingArea::python,
                   .title = "TF_USE_LEGACY_KERAS=" + legacy_var_->value + " is not a value TensorFlow reads as on",
                   .detail = "TensorFlow " + tf.version.str() +
                             " turns legacy Keras on only for \"true\", \"True\" or \"1\"; with this value tf.keras "
-                            "stays the installed Keras" +
-                            (keras != nullptr ? " (" + keras->version.str() + ")" : std::string()) +
-                            ", so Keras 2 code and packages that need tf-keras fail.",
-                  .fix = "export TF_USE_LEGACY_KERAS=1" +
+                            "stays the installed Keras " +
+                            keras->version.str() + ", so Keras 2 code and packages that need tf-keras fail.",
+                  .fix = std::string(facts_.platform == Platform::windows ? "set" : "export") +
+                         " TF_USE_LEGACY_KERAS=1" +
                          (tf_keras_in(env) == nullptr ? " and " + tf_keras_install(tf) : std::string()),
                   .evidence = {legacy_var_evidence(), "tensorflow " + tf.version.str()},
                   .source = kLazyLoaderSource});
@@ -146,8 +147,11 @@ class CompanionChecker {
     return best;
   }
 
+  /// Installs the newest tensorflow-probability that accepts this TensorFlow, with the tf-keras
+  /// it imports.
   static std::string probability_install(const TfProbability& p, const FrameworkFacts& tf) {
-    return "pip install \"tensorflow-probability~=" + p.probability.str() + ".0\"" +
+    return "pip install \"tensorflow-probability~=" + p.probability.str() +
+           ".0\" (the newest release that accepts TensorFlow " + tf.version.truncated(2).str() + ")" +
            (p.tf_keras ? " and " + tf_keras_install(tf) : std::string());
   }
 
@@ -181,8 +185,7 @@ class CompanionChecker {
                             "TensorFlow Probability requires TensorFlow version >= " +
                             floor.str() + "; Detected an installation of version " + tf.version.str() + ".\"" + when +
                             " `pip check` does not see it: the release's base requirements name no TensorFlow.",
-                  .fix = fits != nullptr ? probability_install(*fits, tf) + " (the release for TensorFlow " +
-                                               fits->tensorflow.str() + " and later), or upgrade TensorFlow to " +
+                  .fix = fits != nullptr ? probability_install(*fits, tf) + ", or upgrade TensorFlow to " +
                                                floor.str() + " or later."
                                          : "Upgrade TensorFlow to " + floor.str() + " or later.",
                   .evidence = {installed_at(env, fw), "tensorflow " + tf.version.str()},
@@ -218,9 +221,8 @@ class CompanionChecker {
                             "'keras._tf_keras.keras' has no attribute '__internal__'\")." +
                             when,
                   .fix = keras3_release && fits != nullptr && fits->tf_keras
-                             ? probability_install(*fits, tf) + " (the release for TensorFlow " + series +
-                                   "), or keep this release on Keras 2: " + tf_keras_install(tf) +
-                                   " and set TF_USE_LEGACY_KERAS=1."
+                             ? probability_install(*fits, tf) + ", or keep this release on Keras 2: " +
+                                   tf_keras_install(tf) + " and set TF_USE_LEGACY_KERAS=1."
                          : keras3_release
                              ? tf_keras_install(tf) + " and set TF_USE_LEGACY_KERAS=1."
                              : "pip install \"keras~=" + series + ".0\" (the Keras 2 this TensorFlow requires), or " +

@@ -417,7 +417,8 @@ TEST(TensorflowProbability, BelowTheFloorItsImportChecksIsAnError) {
   auto e = tfp_env({"2.15.1", {tfp("0.24.0", "2.16", true), keras("keras", "2.15.0")}, {}});
   const Finding* n = find(e, "tensorflow-probability-mismatch");
   ASSERT_NE(n, nullptr) << ids(e);
-  EXPECT_TRUE(contains(n->fix, "tensorflow-probability~=0.23.0\" (")) << n->fix;
+  EXPECT_TRUE(contains(n->fix, "tensorflow-probability~=0.23.0\" (the newest release that accepts TensorFlow 2.15)"))
+      << n->fix;
   EXPECT_FALSE(contains(n->fix, "tf-keras")) << n->fix;
 }
 
@@ -539,9 +540,13 @@ TEST(TfLegacyKeras, OtherSpellingsOfOnAreIgnoredByTensorflow) {
     const Finding* m = find(fs, "tf-legacy-keras-ignored");
     ASSERT_NE(m, nullptr) << value << ": " << ids(fs);
     EXPECT_EQ(m->severity, Severity::warning);
-    EXPECT_TRUE(contains(m->detail, "(3.15.1)")) << m->detail;
+    EXPECT_TRUE(contains(m->detail, "installed Keras 3.15.1")) << m->detail;
     EXPECT_EQ(m->fix, "export TF_USE_LEGACY_KERAS=1") << m->fix;
   }
+  // TF 2.15 with its own Keras 2: tf.keras is Keras 2 whatever the variable says.
+  EXPECT_TRUE(
+      tfp_env({"2.15.1", {keras("keras", "2.15.0"), keras("tf-keras", "2.15.1")}, {{"TF_USE_LEGACY_KERAS", "TRUE"}}})
+          .empty());
   for (const char* value : {"0", "false", ""}) {
     auto fs = tfp_env({"2.16.2", {keras("keras", "3.15.1")}, {{"TF_USE_LEGACY_KERAS", value}}});
     EXPECT_TRUE(fs.empty()) << value << ": " << ids(fs);
