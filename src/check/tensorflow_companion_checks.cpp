@@ -354,17 +354,16 @@ class CompanionChecker {
       if (fw.name != "keras" || fw.version.parts().empty()) continue;
       if (is_tf_keras(fw)) {
         if (fw.version.same_series(tf->version, 2)) continue;
-        add(Finding{
-            .id = "keras-mismatch",
-            .severity = Severity::error,
-            .area = FindingArea::python,
-            .title = "tf-keras " + fw.version.str() + " is built for TensorFlow " + fw.version.truncated(2).str() +
-                     ", but TensorFlow " + tf->version.str() + " is installed",
-            .detail = "tf-keras pins one TensorFlow series (tensorflow<2.(N+1),>=2.N): with another, "
-                      "`import tf_keras` fails or pulls another TensorFlow.",
-            .fix = "pip install \"tf-keras~=" + series + ".0\" (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
-            .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
-            .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
+        add(Finding{.id = "keras-mismatch",
+                    .severity = Severity::error,
+                    .area = FindingArea::python,
+                    .title = "tf-keras " + fw.version.str() + " is built for TensorFlow " +
+                             fw.version.truncated(2).str() + ", but TensorFlow " + tf->version.str() + " is installed",
+                    .detail = "tf-keras pins one TensorFlow series (tensorflow<2.(N+1),>=2.N): with another, "
+                              "`import tf_keras` fails or pulls another TensorFlow.",
+                    .fix = tf_keras_install(*tf) + " (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
+                    .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
+                    .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
         continue;
       }
       if (row == nullptr || row->keras.contains(fw.version)) continue;
@@ -383,8 +382,8 @@ class CompanionChecker {
                       "models work. Keras 2 code does not (keras.engine and other Keras 2 internals), nor do "
                       "tensorflow-addons and tensorflow-probability up to 0.23, and `pip check` fails: TensorFlow " +
                       tf->version.str() + " requires keras" + row->keras.text() + ".",
-            .fix = "For Keras 2 code: pip install \"tf-keras~=" + series +
-                   ".0\" and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or pip install \"keras" +
+            .fix = "For Keras 2 code: " + tf_keras_install(*tf) +
+                   " and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or pip install \"keras" +
                    row->keras.text() + "\". For Keras 3, TensorFlow >= 2.16 is the release built on it.",
             .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
             .source = "[artefact] tensorflow-2.15.1-cp311 wheel (sha256 "
@@ -409,8 +408,8 @@ class CompanionChecker {
           .fix = keras3_on_old_tf
                      ? "pip install \"keras" + row->keras.text() +
                            "\" (Keras 2 for this TensorFlow), or upgrade to TensorFlow >= 2.16 for Keras 3."
-                     : "pip install -U \"keras" + row->keras.text() + "\"; for Keras 2 code: pip install " +
-                           "\"tf-keras~=" + series + ".0\" and set TF_USE_LEGACY_KERAS=1.",
+                     : "pip install -U \"keras" + row->keras.text() + "\"; for Keras 2 code: " + tf_keras_install(*tf) +
+                           " and set TF_USE_LEGACY_KERAS=1.",
           .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
           .source = row->source});
     }

@@ -280,6 +280,7 @@ TEST(CompanionChecks, TfKerasOfAnotherSeriesIsAnError) {
   const Finding* m = find(fs, "keras-mismatch");
   ASSERT_NE(m, nullptr) << ids(fs);
   EXPECT_TRUE(contains(m->title, "TensorFlow 2.16")) << m->title;
+  EXPECT_TRUE(contains(m->fix, "pip install \"tf-keras~=2.17.0\"")) << m->fix;
   EXPECT_FALSE(has(tf_env("2.17.1", keras("tf-keras", "2.17.0")), "keras-mismatch"));
 }
 
@@ -551,6 +552,24 @@ TEST(TfLegacyKeras, OtherSpellingsOfOnAreIgnoredByTensorflow) {
     auto fs = tfp_env({"2.16.2", {keras("keras", "3.15.1")}, {{"TF_USE_LEGACY_KERAS", value}}});
     EXPECT_TRUE(fs.empty()) << value << ": " << ids(fs);
   }
+}
+
+// Every Keras fix that adds tf-keras beside tensorflow-cpu says --no-deps: tf-keras requires the
+// `tensorflow` distribution, and pip would install it over the same tensorflow/ files.
+TEST(CompanionChecks, KerasFixesBesideTensorflowCpuDoNotPullTensorflow) {
+  const auto cpu = [](const char* tf, FrameworkFacts k) { return tfp_env({tf, {std::move(k)}, {}, "tensorflow-cpu"}); };
+  auto other_series = cpu("2.17.1", keras("tf-keras", "2.16.0"));
+  const Finding* a = find(other_series, "keras-mismatch");
+  ASSERT_NE(a, nullptr) << ids(other_series);
+  EXPECT_TRUE(contains(a->fix, "pip install --no-deps \"tf-keras~=2.17.0\"")) << a->fix;
+  auto keras2 = cpu("2.17.1", keras("keras", "2.15.0"));
+  const Finding* b = find(keras2, "keras-mismatch");
+  ASSERT_NE(b, nullptr) << ids(keras2);
+  EXPECT_TRUE(contains(b->fix, "pip install --no-deps \"tf-keras~=2.17.0\"")) << b->fix;
+  auto keras3 = cpu("2.15.1", keras("keras", "3.3.3"));
+  const Finding* c = find(keras3, "keras-mismatch");
+  ASSERT_NE(c, nullptr) << ids(keras3);
+  EXPECT_TRUE(contains(c->fix, "pip install --no-deps \"tf-keras~=2.15.0\"")) << c->fix;
 }
 
 }  // namespace
