@@ -227,6 +227,23 @@ tf-legacy-keras-routes	src/check/tensorflow_companion_checks.cpp	if (legacy_kera
 tf-keras-install-no-deps	src/check/tensorflow_companion_checks.cpp	const bool other_dist = tf.package != "tensorflow" && tf.package != "tensorflow-intel";	const bool other_dist = false;
 cudnn-load-real-dir-ignored	src/check/compat_checks.cpp	const std::string dir = !l.real_dir.empty() ? l.real_dir : 	const std::string dir = false ? l.real_dir : 
 load-real-dir-unset	src/probe/framework_libraries.cpp	real && *real != dir) load.real_dir = *real;	real && *real != dir && false) load.real_dir = *real;
+tf-plugin-so-n-names	src/probe/python/tf_plugins.cpp	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9';	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9' && false;
+tf-plugin-record-owner	src/probe/python/tf_plugins.cpp	if (!owner_of.contains(name) && record_lists(*record, name)) owner_of[name] = &d;	if (!owner_of.contains(name) && record_lists(*record, name) && false) owner_of[name] = &d;
+tf-plugin-requirer-lookup	src/probe/python/tf_plugins.cpp	if (r.requires_owner && !r.tensorflow.empty()) {	if (false && r.requires_owner && !r.tensorflow.empty()) {
+tf-plugin-elf-class	src/probe/python/tf_plugins.cpp	if (h[4] != 2) return	if (h[4] != 2 && false) return
+tf-plugin-empty-file	src/probe/python/tf_plugins.cpp	if (h.empty()) return	if (false) return
+tf-plugin-so-dot-name	src/probe/python/tf_plugins.cpp	  if (name.ends_with(".so.")) {\n    return "named	  if (false) {\n    return "named
+tf-plugin-device-var	src/probe/python/tf_plugins.cpp	if (named.empty()) return;	if (true) return;
+tf-plugin-user-scheme-folder	src/probe/python_probe.cpp	if (!user_listed) add(user, enabled ? "user site" : "user scheme");	if (false) add(user, enabled ? "user site" : "user scheme");
+tf-plugin-venv-system-site	src/probe/python_probe.cpp	&& venv_sees_system_site));	&& !venv_sees_system_site));
+tf-plugin-nousersite	src/probe/python_probe.cpp	const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") != "";	const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") == "never";
+tf-plugin-pythonpath	src/probe/python_probe.cpp	if (contains(entry, "site-packages")) add(std::string(entry), "PYTHONPATH");	if (contains(entry, "site-packages") && false) add(std::string(entry), "PYTHONPATH");
+tf-plugin-userbase	src/probe/python_probe.cpp	if (auto b = system_.env("PYTHONUSERBASE"); b && !b->empty()) return *b;	if (auto b = system_.env("PYTHONUSERBASE"); b && b->empty()) return *b;
+tf-plugin-schemes-from	src/check/tensorflow_plugin_checks.cpp	if (p.reached_via == "user scheme" && tf.version < kSchemesFrom) return;	if (p.reached_via == "user scheme" && tf.version < Version::of({2, 0}) && kSchemesFrom.major() > 0) return;
+tf-plugin-marker-ignored	src/check/tensorflow_plugin_checks.cpp	if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;	if (req.specifier.empty() || menv.platform_system == "never") continue;
+tf-plugin-system-user-site	src/check/tensorflow_plugin_checks.cpp	if (outside_the_environment(p) && env.kind != "system" && env.kind != "pyenv") {	if (outside_the_environment(p) && env.kind != "pyenv") {
+tf-plugin-device-var-unowned	src/check/tensorflow_plugin_checks.cpp	if (p.owner.empty() && p.reached_via != kDeviceVariable) {	if (p.owner.empty()) {
+tf-plugin-unloadable-once	src/check/tensorflow_plugin_checks.cpp	.source = kPluginLoadSource});\n      return;\n    }\n    if (const DistRequirement* unmet	.source = kPluginLoadSource});\n    }\n    if (const DistRequirement* unmet
 EOF
 }
 

@@ -9,6 +9,7 @@
 #include "check/python_checks.hpp"
 #include "check/requirement_checks.hpp"
 #include "check/tensorflow_companion_checks.hpp"
+#include "check/tensorflow_plugin_checks.hpp"
 #include "check/toolkit_checks.hpp"
 #include "check/windows_checks.hpp"
 #include "core/text.hpp"
@@ -123,6 +124,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   append(library_findings(facts));
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
   if (kb != nullptr) append(tensorflow_companion_findings(facts, *kb));
+  append(tensorflow_plugin_findings(facts));
   if (kb != nullptr) append(windows_findings(facts, *kb));
   append(python_findings(facts));
   append(requirement_findings(facts, kb));

@@ -224,6 +224,28 @@ struct PlainDist {
   bool operator==(const PlainDist&) const = default;
 };
 
+/// A shared object that `import tensorflow` loads from a `tensorflow-plugins` folder: its
+/// __init__.py dlopens every *.so and *.so.N (*.dll on Windows) there, in every site-packages
+/// it looks in, and one that fails to load stops the import (NotFoundError).
+struct TfPlugin {
+  std::string path;           ///< ".../site-packages/tensorflow-plugins/libitex_gpu.so"
+  std::string site_packages;  ///< the folder holding tensorflow-plugins
+  /// How TensorFlow's import reaches that folder: "site-packages" (the environment's own),
+  /// "user site" (site.USER_SITE, enabled for this Python), "user scheme" (the user site of a
+  /// Python that disables it, a venv: only the sysconfig loop of TensorFlow >= 2.19 reaches it).
+  std::string reached_via;
+  std::string owner;  ///< the distribution whose RECORD lists it, "tensorflow-directml-plugin"; empty: none
+  std::string owner_version;
+  /// The TensorFlow it was built for, as the installed METADATA says: the owner's requirements on
+  /// a TensorFlow distribution, or those of the distribution that requires the owner
+  /// (intel-extension-for-tensorflow for intel-extension-for-tensorflow-lib).
+  std::vector<DistRequirement> requires_tensorflow;
+  std::string requirement_source;  ///< the METADATA those came from
+  std::string problem;             ///< why the loader would refuse the file; empty: it looks loadable
+
+  bool operator==(const TfPlugin&) const = default;
+};
+
 struct PythonEnvFacts {
   std::string path;         ///< env prefix
   std::string kind;         ///< "system", "venv", "conda", "pyenv", "virtualenv"
@@ -236,6 +258,8 @@ struct PythonEnvFacts {
   std::vector<NvidiaWheel> nvidia_wheels;
   /// numpy, per site-packages directory it is installed in.
   std::vector<PlainDist> packages;
+  /// Where TensorFlow is installed: the plugins its import loads; at most 64.
+  std::vector<TfPlugin> tf_plugins;
 
   bool operator==(const PythonEnvFacts&) const = default;
 };

@@ -304,12 +304,20 @@ void describe(Io& io, Of<PlainDist> auto& d) {
 }
 
 template <class Io>
+void describe(Io& io, Of<TfPlugin> auto& p) {
+  GPUDOCTOR_FIELDS(io, p, path, site_packages, reached_via);
+  GPUDOCTOR_FIELDS_EMPTY(io, p, Empty::null, owner, owner_version);
+  io.field("requires_tensorflow", p.requires_tensorflow);
+  GPUDOCTOR_FIELDS_EMPTY(io, p, Empty::null, requirement_source, problem);
+}
+
+template <class Io>
 void describe(Io& io, Of<PythonEnvFacts> auto& e) {
   GPUDOCTOR_FIELDS(io, e, path, kind);
   io.field("interpreter", e.interpreter, Empty::null);
   io.field("python_version", e.python_version);
   io.field("python_version_source", e.python_version_source, Empty::null);
-  GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels, packages);
+  GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels, packages, tf_plugins);
 }
 
 template <class Io>

@@ -13,6 +13,7 @@
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
 #include "probe/python/site_packages.hpp"
+#include "probe/python/tf_plugins.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -529,6 +530,7 @@ class PythonProbe {
       hint_source = it->second.second;
     }
     bool include_user_site = env.kind == "system" || env.kind == "pyenv";
+    bool venv_sees_system_site = false;
     // Version.
     if (env.kind == "venv") {
       std::string cfg_path = join(env.path, "pyvenv.cfg");
@@ -537,6 +539,7 @@ class PythonProbe {
         PyvenvCfg cfg = parse_pyvenv_cfg(*text);
         for (auto& p : cfg.problems) problem(cfg_path, p);
         if (cfg.creator == "virtualenv") env.kind = "virtualenv";
+        venv_sees_system_site = cfg.include_system_site_packages;
         if (auto v = Version::parse(cfg.python_version)) {
           env.python_version = v;
           env.python_version_source = "pyvenv.cfg";
@@ -594,6 +597,7 @@ class PythonProbe {
     }
     // Site-packages.
     std::vector<std::string> candidates;
+    std::string user_site;  ///< site.USER_SITE, where this Python reads it
     std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
                                               std::to_string(env.python_version->minor())
                                         : std::string();
@@ -602,15 +606,8 @@ class PythonProbe {
                                               std::to_string(env.python_version->minor()) + "\\site-packages"));
     } else if (win_) {
       candidates.push_back(join(env.path, "Lib\\site-packages"));
-      if (include_user_site && !mm.empty()) {
-        std::string tag =
-            "Python" + std::to_string(env.python_version->major()) + std::to_string(env.python_version->minor());
-        if (auto a = system_.env("APPDATA"); a && !a->empty()) {
-          candidates.push_back(join(*a, "Python\\" + tag + "\\site-packages"));
-        } else if (home_) {
-          candidates.push_back(join(*home_, "AppData\\Roaming\\Python\\" + tag + "\\site-packages"));
-        }
-      }
+      if (include_user_site) user_site = user_site_of(env.python_version);
+      if (!user_site.empty()) candidates.push_back(user_site);
     } else {
       std::vector<std::string> versions;
       if (!mm.empty()) {
@@ -627,8 +624,8 @@ class PythonProbe {
           candidates.push_back("/usr/lib/python3/dist-packages");
           candidates.push_back("/usr/local/lib/python" + v + "/dist-packages");
         }
-        if (include_user_site && home_) {
-          candidates.push_back(join(*home_, ".local/lib/python" + v + "/site-packages"));
+        if (include_user_site && !user_base().empty()) {
+          candidates.push_back(join(user_base(), "lib/python" + v + "/site-packages"));
         }
       }
     }
@@ -645,6 +642,66 @@ class PythonProbe {
       env.site_packages.push_back(c);
       scan_site_packages(system_, c, env, budget_, facts_.problems);
     }
+    if (std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                    [](const FrameworkFacts& f) { return f.name == "tensorflow"; })) {
+      scan_tf_plugins(system_, plugin_folders(env, venv_sees_system_site), env, facts_.problems);
+    }
+  }
+
+  /// site.USER_BASE: PYTHONUSERBASE, else ~/.local (%APPDATA%\Python on Windows); "" when unknown.
+  std::string user_base() const {
+    if (auto b = system_.env("PYTHONUSERBASE"); b && !b->empty()) return *b;
+    if (win_) {
+      if (auto a = system_.env("APPDATA"); a && !a->empty()) return join(*a, "Python");
+      return home_ ? join(*home_, "AppData\\Roaming\\Python") : std::string();
+    }
+    return home_ ? join(*home_, ".local") : std::string();
+  }
+
+  /// site.USER_SITE of this Python version ("" when the version or the user base is unknown).
+  std::string user_site_of(const std::optional<Version>& version) const {
+    const std::string base = user_base();
+    if (!version || base.empty()) return {};
+    const std::string major = std::to_string(version->major());
+    const std::string minor = std::to_string(version->minor());
+    return win_ ? join(base, "Python" + major + minor + "\\site-packages")
+                : join(base, "lib/python" + major + "." + minor + "/site-packages");
+  }
+
+  /// The folders `import tensorflow` reads tensorflow-plugins from (tensorflow/__init__.py):
+  /// the environment's site-packages, and the user site: site.USER_SITE where this Python
+  /// enables it (not in a venv unless it sees the system's packages, not with PYTHONNOUSERSITE),
+  /// and from 2.19 every sysconfig scheme's, posix_user included, so a venv's TensorFlow reads
+  /// ~/.local's too.
+  std::vector<PluginFolder> plugin_folders(const PythonEnvFacts& env, bool venv_sees_system_site) const {
+    const std::string user = user_site_of(env.python_version);
+    const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") != "";
+    const bool enabled = !no_user_site && (env.kind == "system" || env.kind == "pyenv" || env.kind == "conda" ||
+                                           ((env.kind == "venv" || env.kind == "virtualenv") && venv_sees_system_site));
+    std::vector<PluginFolder> folders;
+    bool user_listed = false;
+    for (const std::string& site : env.site_packages) {
+      const bool is_user = !user.empty() && site == user;
+      user_listed = user_listed || is_user;
+      folders.push_back({site, is_user ? (enabled ? "user site" : "user scheme") : "site-packages"});
+    }
+    const auto add = [&](const std::string& dir, const char* via) {
+      const bool known =
+          std::any_of(folders.begin(), folders.end(), [&](const PluginFolder& f) { return f.site_packages == dir; });
+      if (!dir.empty() && !known && system_.is_dir(dir)) folders.push_back({dir, via});
+    };
+    if (!user_listed) add(user, enabled ? "user site" : "user scheme");
+    // The other user schemes 2.19's loop reads (osx_framework_user, nt_user) on a POSIX system.
+    if (!win_ && !user_base().empty()) {
+      add(join(user_base(), "lib/python/site-packages"), "user scheme");
+      add(join(user_base(), "Python/site-packages"), "user scheme");
+    }
+    // sys.path entries with "site-packages" in their name: PYTHONPATH's.
+    const std::string pythonpath = system_.env("PYTHONPATH").value_or("");
+    for (std::string_view entry : split(pythonpath, win_ ? ';' : ':')) {
+      if (contains(entry, "site-packages")) add(std::string(entry), "PYTHONPATH");
+    }
+    return folders;
   }
 
   const SystemView& system_;

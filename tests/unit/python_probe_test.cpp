@@ -75,7 +75,7 @@ const NvidiaWheel* wheel(const PythonEnvFacts& e, std::string_view package) {
   return nullptr;
 }
 
-bool has(const std::vector<std::string>& v, std::string_view s) {
+bool lists(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
@@ -116,8 +116,8 @@ TEST(PythonProbe, TorchHealthyVenv) {
   ASSERT_TRUE(venv->python_version);
   EXPECT_EQ(venv->python_version->str(), "3.10.12");
   EXPECT_EQ(venv->python_version_source, "pyvenv.cfg");
-  EXPECT_TRUE(has(venv->found_via, "VIRTUAL_ENV"));
-  EXPECT_TRUE(has(venv->found_via, "PATH"));
+  EXPECT_TRUE(lists(venv->found_via, "VIRTUAL_ENV"));
+  EXPECT_TRUE(lists(venv->found_via, "PATH"));
   EXPECT_EQ(venv->interpreter, "/home/alex/projects/vision/.venv/bin/python3");
   ASSERT_EQ(venv->site_packages.size(), 1u);  // lib64 -> lib is the same directory
   const auto* torch = framework(*venv, "torch");
@@ -159,7 +159,7 @@ TEST(PythonProbe, Tf215VenvBuiltForCuda122Cudnn8) {
   EXPECT_EQ(tf->cuda_version->str(), "12.2");
   EXPECT_EQ(tf->cudnn_version->str(), "8");
   EXPECT_EQ(tf->variant, "cuda12");
-  EXPECT_TRUE(has(tf->compute_capabilities, "compute_80"));
+  EXPECT_TRUE(lists(tf->compute_capabilities, "compute_80"));
   EXPECT_NE(tf->evidence.find("build_info.py"), std::string::npos);
   EXPECT_TRUE(venv->nvidia_wheels.empty());
   ASSERT_NE(framework(*venv, "keras"), nullptr);
@@ -201,7 +201,7 @@ TEST(PythonProbe, CpuOnlyBuildsFoundByHomeScan) {
   const auto* torchenv = env_at(f, "/home/alex/code/detector/.venv");
   ASSERT_NE(tfenv, nullptr) << describe(f);
   ASSERT_NE(torchenv, nullptr) << describe(f);
-  EXPECT_TRUE(has(tfenv->found_via, "project venv under home"));
+  EXPECT_TRUE(lists(tfenv->found_via, "project venv under home"));
   const auto* tf = framework(*tfenv, "tensorflow");
   ASSERT_NE(tf, nullptr);
   EXPECT_EQ(tf->package, "tensorflow-cpu");
@@ -223,7 +223,7 @@ TEST(PythonProbe, CondaEnvsPyenvVirtualenvsAndOldBuildInfo) {
   EXPECT_EQ(tfenv->kind, "conda");
   EXPECT_EQ(tfenv->python_version->str(), "3.11.9");
   EXPECT_EQ(tfenv->python_version_source, "conda-meta");
-  EXPECT_TRUE(has(tfenv->found_via, "CONDA_PREFIX"));
+  EXPECT_TRUE(lists(tfenv->found_via, "CONDA_PREFIX"));
   EXPECT_EQ(framework(*tfenv, "tensorflow")->cuda_version->str(), "12.2");
   const auto* base = env_at(f, "/home/alex/miniconda3");
   ASSERT_NE(base, nullptr);
@@ -251,7 +251,7 @@ TEST(PythonProbe, WindowsTensorflowIntel) {
   const auto& env = f.python_envs.front();
   EXPECT_EQ(env.path, "C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311");
   EXPECT_EQ(env.python_version->str(), "3.11");
-  EXPECT_TRUE(has(env.found_via, "PATH"));
+  EXPECT_TRUE(lists(env.found_via, "PATH"));
   EXPECT_EQ(env.interpreter, "C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311\\python.exe");
   const auto* tf = framework(env, "tensorflow");
   ASSERT_NE(tf, nullptr);
@@ -271,8 +271,8 @@ TEST(PythonProbe, WindowsTf210GpuVenvWithRealBuildInfo) {
   ASSERT_NE(v, nullptr) << describe(f);
   EXPECT_EQ(v->kind, "venv");
   EXPECT_EQ(v->python_version->str(), "3.10.7");
-  EXPECT_TRUE(has(v->found_via, "VIRTUAL_ENV"));
-  EXPECT_TRUE(has(v->found_via, "PATH"));
+  EXPECT_TRUE(lists(v->found_via, "VIRTUAL_ENV"));
+  EXPECT_TRUE(lists(v->found_via, "PATH"));
   EXPECT_EQ(v->interpreter, "C:\\Users\\maria\\tf210\\Scripts\\python.exe");
   const auto* tf = framework(*v, "tensorflow");
   ASSERT_NE(tf, nullptr);
@@ -323,7 +323,7 @@ TEST(PythonProbe, JaxWithCuda12PluginInPyenvBasedVenv) {
   Facts f = probe_fixture("linux-jax-cuda12");
   const auto* venv = env_at(f, "/home/alex/research/jax-exp/.venv");
   ASSERT_NE(venv, nullptr) << describe(f);
-  EXPECT_TRUE(has(venv->found_via, "project venv under home"));
+  EXPECT_TRUE(lists(venv->found_via, "project venv under home"));
   const auto* jax = framework(*venv, "jax");
   ASSERT_NE(jax, nullptr);
   EXPECT_EQ(jax->version.str(), "0.6.2");
@@ -401,6 +401,9 @@ class ScratchVenv {
   void write(const std::string& in_site_packages, std::string_view text) const {
     write_file(sp_ / in_site_packages, text);
   }
+  /// A file anywhere in the tree ("home/u/.local/..."), and the probe's environment.
+  void write_root(const std::string& path, std::string_view text) const { write_file(dir_ / "root" / path, text); }
+  void set_env(const std::string& text) const { write_file(dir_ / "env", text); }
   [[nodiscard]] SystemView view() const { return fixture_view(dir_); }
   [[nodiscard]] Facts probe() const { return probe_dir(dir_); }
 
@@ -432,6 +435,19 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
              "build_info = collections.OrderedDict([('cuda_version', '64_112'), ('cudart_dll_name', "
              "'cudart64_112.dll'), ('cudnn_dll_name', 'cudnn64_8.dll'), ('cudnn_version', '64_8'), "
              "('is_cuda_build', True), ('is_rocm_build', False)])\n");
+  // tensorflow-directml-plugin on Windows: its DLL, a file the loader would refuse, a .so TensorFlow
+  // does not take on Windows, and one in the user site.
+  fs::path vsp = venv / "Lib/site-packages";
+  write_file(vsp / "tensorflow-plugins/tfdml_plugin.dll", std::string("MZ\x90\0", 4));
+  write_file(vsp / "tensorflow-plugins/broken.dll", "");
+  write_file(vsp / "tensorflow-plugins/libfoo.so", "");
+  write_file(
+      vsp / "tensorflow_directml_plugin-0.4.0.dev230202.dist-info/METADATA",
+      "Name: tensorflow-directml-plugin\nVersion: 0.4.0.dev230202\nRequires-Dist: tensorflow-cpu (==2.10.0)\n\n");
+  write_file(vsp / "tensorflow_directml_plugin-0.4.0.dev230202.dist-info/RECORD",
+             "tensorflow-plugins/tfdml_plugin.dll,sha256=x,1\n");
+  write_file(r / "Users/bob/AppData/Roaming/Python/Python312/site-packages/tensorflow-plugins/user.dll",
+             std::string("MZ\x90\0", 4));
   write_file(dir / "env",
              "USERPROFILE=C:\\Users\\bob\nPath=C:\\Users\\bob\\proj\\.venv\\Scripts;C:\\WINDOWS\\system32\n"
              "CONDA_PREFIX=C:\\Users\\bob\\miniconda3\\envs\\torch\n");
@@ -442,7 +458,7 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
   ASSERT_NE(c, nullptr) << describe(f);
   EXPECT_EQ(c->kind, "conda");
   EXPECT_EQ(c->python_version->str(), "3.10.14");
-  EXPECT_TRUE(has(c->found_via, "CONDA_PREFIX"));
+  EXPECT_TRUE(lists(c->found_via, "CONDA_PREFIX"));
   ASSERT_NE(framework(*c, "torch"), nullptr) << describe(f);
   EXPECT_EQ(framework(*c, "torch")->variant, "cu121");
   EXPECT_EQ(framework(*c, "torch")->cuda_version->str(), "12.1");
@@ -453,7 +469,7 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
   const auto* v = env_at(f, "C:\\Users\\bob\\proj\\.venv");
   ASSERT_NE(v, nullptr) << describe(f);
   EXPECT_EQ(v->kind, "venv");
-  EXPECT_TRUE(has(v->found_via, "PATH"));
+  EXPECT_TRUE(lists(v->found_via, "PATH"));
   const auto* tf = framework(*v, "tensorflow");
   ASSERT_NE(tf, nullptr);
   // TF 2.10 on Windows writes "64_112" / "64_8": the DLL suffixes, read as 11.2 and 8.
@@ -462,6 +478,17 @@ TEST(PythonProbe, WindowsCondaAndVenvLayouts) {
   EXPECT_EQ(tf->cuda_version->str(), "11.2");
   EXPECT_EQ(tf->cudnn_version->str(), "8");
   EXPECT_TRUE(tf->problems.empty()) << tf->problems.front();
+  ASSERT_EQ(v->tf_plugins.size(), 3u) << describe(f);
+  EXPECT_TRUE(v->tf_plugins[0].path.ends_with("broken.dll")) << describe(f);
+  EXPECT_TRUE(contains(v->tf_plugins[0].problem, "no MZ header")) << v->tf_plugins[0].problem;
+  const TfPlugin& dml = v->tf_plugins[1];
+  EXPECT_TRUE(dml.path.ends_with("tfdml_plugin.dll")) << describe(f);
+  EXPECT_EQ(dml.owner, "tensorflow-directml-plugin");
+  EXPECT_TRUE(dml.problem.empty()) << dml.problem;
+  ASSERT_EQ(dml.requires_tensorflow.size(), 1u);
+  EXPECT_EQ(dml.requires_tensorflow[0].specifier, "==2.10.0");
+  EXPECT_EQ(v->tf_plugins[2].reached_via, "user scheme");
+  EXPECT_EQ(v->tf_plugins[2].site_packages, "C:\\Users\\bob\\AppData\\Roaming\\Python\\Python312\\site-packages");
 }
 
 TEST(PythonProbe, WslWindowsDriveMountsOnPathAreNotSearched) {
@@ -773,6 +800,182 @@ TEST(PythonProbe, TensorflowAddonsIsRecorded) {
   const FrameworkFacts* tfa = framework(*e, "tensorflow-addons");
   ASSERT_NE(tfa, nullptr) << describe(f);
   EXPECT_EQ(tfa->version.str(), "0.23.0");
+}
+
+/// The first bytes of an x86-64 ELF shared library, enough for the loader's first look.
+std::string elf_library_head() {
+  std::string h(64, '\0');
+  h.replace(0, 4,
+            "\x7f"
+            "ELF");
+  h[4] = 2;  // ELFCLASS64
+  h[5] = 1;  // little-endian
+  h[6] = 1;
+  h[16] = 3;  // ET_DYN
+  h[18] = 0x3e;
+  return h;
+}
+
+const TfPlugin* plugin_named(const PythonEnvFacts& env, std::string_view file) {
+  for (const TfPlugin& p : env.tf_plugins) {
+    if (p.path.ends_with(file)) return &p;
+  }
+  return nullptr;
+}
+
+// import tensorflow loads every *.so / *.so.N of each tensorflow-plugins folder it reads: the
+// probe records them with the distribution whose RECORD installs each and the TensorFlow that
+// distribution (or the one requiring it, for a library-only wheel) names.
+TEST(PythonProbe, TensorflowPluginsAreRecordedWithTheirInstaller) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-2.20.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.20.0\n\n");
+  v.write("tensorflow-plugins/libtfdml_plugin.so", elf_library_head());
+  v.write("tensorflow-plugins/directml/libdirectml.d6f03b.so", elf_library_head());
+  v.write("tensorflow-plugins/DirectML_LICENSE.txt", "license");
+  v.write("tensorflow_directml_plugin-0.4.0.dev230202.dist-info/METADATA",
+          "Name: tensorflow-directml-plugin\nVersion: 0.4.0.dev230202\nRequires-Dist: tensorflow-cpu (==2.10.0)\n"
+          "Requires-Dist: grpcio (>=1.8.6)\n\n");
+  v.write("tensorflow_directml_plugin-0.4.0.dev230202.dist-info/RECORD",
+          "tensorflow-directml-plugin/__init__.py,sha256=47DE,0\n"
+          "tensorflow-plugins/libtfdml_plugin.so,sha256=uN-c,19306096\n"
+          "tensorflow-plugins/directml/libdirectml.d6f03b.so,sha256=d0ac,28978192\n");
+  v.write("tensorflow-plugins/libitex_gpu.so", elf_library_head());
+  v.write("intel_extension_for_tensorflow_lib-2.15.0.3.2.dist-info/METADATA",
+          "Name: intel_extension_for_tensorflow_lib\nVersion: 2.15.0.3.2\nRequires-Dist: grpcio>=1.8.6\n\n");
+  v.write("intel_extension_for_tensorflow_lib-2.15.0.3.2.dist-info/RECORD",
+          "tensorflow-plugins/libitex_gpu.so,sha256=abc,7273496\n");
+  v.write("intel_extension_for_tensorflow-2.15.0.3.dist-info/METADATA",
+          "Name: intel_extension_for_tensorflow\nVersion: 2.15.0.3\nRequires-Dist: tensorflow~=2.15.0\n"
+          "Requires-Dist: intel_extension_for_tensorflow_lib==2.15.0.3.2; extra == \"xpu\"\n\n");
+  v.write("intel_extension_for_tensorflow-2.15.0.3.dist-info/RECORD", "intel_extension_for_tensorflow/__init__.py,,\n");
+  v.write("tensorflow-plugins/libstray.so.1", "");
+  v.write("tensorflow-plugins/libodd.so.", elf_library_head());
+  v.write("tensorflow-plugins/libnot.so.x", "");
+  std::string elf32 = elf_library_head();
+  elf32[4] = 1;  // ELFCLASS32
+  v.write("tensorflow-plugins/lib32.so", elf32);
+  // The user site of this Python, which a venv does not put on sys.path.
+  v.write_root("home/u/.local/lib/python3.11/site-packages/tensorflow-plugins/libuser.so", elf_library_head());
+  v.set_env("VIRTUAL_ENV=/home/u/.venv\nHOME=/home/u\n");
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  EXPECT_EQ(e->tf_plugins.size(), 6u) << describe(f);
+  const TfPlugin* lib32 = plugin_named(*e, "lib32.so");
+  ASSERT_NE(lib32, nullptr) << describe(f);
+  EXPECT_TRUE(contains(lib32->problem, "wrong ELF class: ELFCLASS32")) << lib32->problem;
+
+  const TfPlugin* dml = plugin_named(*e, "/tensorflow-plugins/libtfdml_plugin.so");
+  ASSERT_NE(dml, nullptr) << describe(f);
+  EXPECT_EQ(dml->owner, "tensorflow-directml-plugin");
+  EXPECT_EQ(dml->owner_version, "0.4.0.dev230202");
+  EXPECT_EQ(dml->reached_via, "site-packages");
+  EXPECT_TRUE(dml->problem.empty()) << dml->problem;
+  ASSERT_EQ(dml->requires_tensorflow.size(), 1u) << describe(f);
+  EXPECT_EQ(dml->requires_tensorflow[0].name, "tensorflow-cpu");
+  EXPECT_EQ(dml->requires_tensorflow[0].specifier, "==2.10.0");
+  EXPECT_TRUE(dml->requirement_source.ends_with("tensorflow_directml_plugin-0.4.0.dev230202.dist-info/METADATA"))
+      << dml->requirement_source;
+
+  const TfPlugin* itex = plugin_named(*e, "libitex_gpu.so");
+  ASSERT_NE(itex, nullptr) << describe(f);
+  EXPECT_EQ(itex->owner, "intel-extension-for-tensorflow-lib");
+  ASSERT_EQ(itex->requires_tensorflow.size(), 1u) << describe(f);
+  EXPECT_EQ(itex->requires_tensorflow[0].specifier, "~=2.15.0");
+  EXPECT_TRUE(itex->requirement_source.ends_with("intel_extension_for_tensorflow-2.15.0.3.dist-info/METADATA"))
+      << itex->requirement_source;
+
+  const TfPlugin* stray = plugin_named(*e, "libstray.so.1");
+  ASSERT_NE(stray, nullptr) << describe(f);
+  EXPECT_TRUE(stray->owner.empty());
+  EXPECT_TRUE(contains(stray->problem, "file too short")) << stray->problem;
+  const TfPlugin* odd = plugin_named(*e, "libodd.so.");
+  ASSERT_NE(odd, nullptr) << describe(f);
+  EXPECT_TRUE(contains(odd->problem, "IndexError")) << odd->problem;
+  EXPECT_EQ(plugin_named(*e, "libnot.so.x"), nullptr) << describe(f);
+
+  const TfPlugin* user = plugin_named(*e, "libuser.so");
+  ASSERT_NE(user, nullptr) << describe(f);
+  EXPECT_EQ(user->reached_via, "user scheme");
+  EXPECT_EQ(user->site_packages, "/home/u/.local/lib/python3.11/site-packages");
+
+  // A venv that sees the system's packages enables the user site.
+  v.write_root("home/u/.venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\ninclude-system-site-packages = true\n");
+  Facts g = v.probe();
+  ASSERT_NE(env_at(g, "/home/u/.venv"), nullptr) << describe(g);
+  const TfPlugin* enabled = plugin_named(*env_at(g, "/home/u/.venv"), "libuser.so");
+  ASSERT_NE(enabled, nullptr) << describe(g);
+  EXPECT_EQ(enabled->reached_via, "user site");
+  // PYTHONNOUSERSITE turns it off again.
+  v.set_env("VIRTUAL_ENV=/home/u/.venv\nHOME=/home/u\nPYTHONNOUSERSITE=1\n");
+  Facts h = v.probe();
+  const TfPlugin* off = plugin_named(*env_at(h, "/home/u/.venv"), "libuser.so");
+  ASSERT_NE(off, nullptr) << describe(h);
+  EXPECT_EQ(off->reached_via, "user scheme");
+}
+
+// The other folders the import reads: PYTHONUSERBASE moves the user site, 2.19's loop adds the
+// osx_framework_user and nt_user schemes' folders, PYTHONPATH entries named site-packages count,
+// and TF_PLUGGABLE_DEVICE_LIBRARY_PATH names one more library or folder (reproduced on 2.20.0).
+TEST(PythonProbe, TensorflowPluginsOfTheOtherFoldersTheImportReads) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-2.20.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.20.0\n\n");
+  v.write_root("opt/ub/lib/python3.11/site-packages/tensorflow-plugins/libub.so", elf_library_head());
+  v.write_root("opt/ub/lib/python/site-packages/tensorflow-plugins/libosx.so", elf_library_head());
+  v.write_root("opt/ub/Python/site-packages/tensorflow-plugins/libnt.so", elf_library_head());
+  v.write_root("home/u/.local/lib/python3.11/site-packages/tensorflow-plugins/libhome.so", elf_library_head());
+  v.write_root("srv/extra/site-packages/tensorflow-plugins/libpp.so", elf_library_head());
+  v.write_root("srv/other/tensorflow-plugins/libnotread.so", elf_library_head());
+  v.write_root("opt/dev/libdev.so", "");
+  v.set_env(
+      "VIRTUAL_ENV=/home/u/.venv\nHOME=/home/u\nPYTHONUSERBASE=/opt/ub\n"
+      "PYTHONPATH=/srv/other:/srv/extra/site-packages\nTF_PLUGGABLE_DEVICE_LIBRARY_PATH=/opt/dev/libdev.so\n");
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const auto via = [&](std::string_view file) {
+    const TfPlugin* p = plugin_named(*e, file);
+    return p == nullptr ? std::string("(none)") : p->reached_via;
+  };
+  EXPECT_EQ(via("/libub.so"), "user scheme") << describe(f);
+  EXPECT_EQ(via("/libosx.so"), "user scheme") << describe(f);
+  EXPECT_EQ(via("/libnt.so"), "user scheme") << describe(f);
+  EXPECT_EQ(via("/libhome.so"), "(none)") << describe(f);  // not the user base any more
+  EXPECT_EQ(via("/libpp.so"), "PYTHONPATH") << describe(f);
+  EXPECT_EQ(via("/libnotread.so"), "(none)") << describe(f);
+  EXPECT_EQ(via("/libdev.so"), "TF_PLUGGABLE_DEVICE_LIBRARY_PATH") << describe(f);
+  const TfPlugin* dev = plugin_named(*e, "/libdev.so");
+  ASSERT_NE(dev, nullptr) << describe(f);
+  EXPECT_TRUE(contains(dev->problem, "file too short")) << describe(f);
+
+  // The variable naming nothing; then a folder, whose libraries each count.
+  v.set_env("VIRTUAL_ENV=/home/u/.venv\nTF_PLUGGABLE_DEVICE_LIBRARY_PATH=/opt/gone\n");
+  Facts g = v.probe();
+  ASSERT_NE(env_at(g, "/home/u/.venv"), nullptr) << describe(g);
+  const TfPlugin* gone = plugin_named(*env_at(g, "/home/u/.venv"), "/opt/gone");
+  ASSERT_NE(gone, nullptr) << describe(g);
+  EXPECT_TRUE(contains(gone->problem, "FileNotFoundError")) << gone->problem;
+  v.write_root("opt/dev/libgood.so", elf_library_head());
+  v.set_env("VIRTUAL_ENV=/home/u/.venv\nTF_PLUGGABLE_DEVICE_LIBRARY_PATH=/opt/dev\n");
+  Facts h = v.probe();
+  const auto* he = env_at(h, "/home/u/.venv");
+  ASSERT_NE(he, nullptr) << describe(h);
+  const TfPlugin* good = plugin_named(*he, "/opt/dev/libgood.so");
+  const TfPlugin* empty = plugin_named(*he, "/opt/dev/libdev.so");
+  ASSERT_NE(good, nullptr) << describe(h);
+  ASSERT_NE(empty, nullptr) << describe(h);
+  EXPECT_TRUE(good->problem.empty()) << good->problem;
+  EXPECT_FALSE(empty->problem.empty());
+}
+
+// Without TensorFlow in the environment nothing loads the folder, and nothing is read.
+TEST(PythonProbe, TensorflowPluginsWithoutTensorflowAreNotRead) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-plugins/libtfdml_plugin.so", elf_library_head());
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  EXPECT_TRUE(e->tf_plugins.empty()) << describe(f);
 }
 
 // tensorflow-probability (and its nightly, which installs the same package) is recorded with the

@@ -27,6 +27,15 @@ bool one_of(const std::string& name, const auto& list) {
   return std::any_of(std::begin(list), std::end(list), [&](const char* n) { return name == n; });
 }
 
+}  // namespace
+
+bool is_tensorflow_dist(std::string_view normalized_name) {
+  return std::any_of(std::begin(kTensorflowDists), std::end(kTensorflowDists),
+                     [&](const char* n) { return normalized_name == n; });
+}
+
+namespace {
+
 struct Dist {
   DistDirName dir;
   std::string path;  ///< the .dist-info directory

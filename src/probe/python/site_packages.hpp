@@ -3,12 +3,17 @@
 /// which pip nvidia-* wheels are installed there, from dist-info names, METADATA,
 /// tensorflow/python/platform/build_info.py and torch/version.py. Nothing is imported.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/facts.hpp"
 #include "platform/system_view.hpp"
 
 namespace gpudoctor {
+
+/// A distribution that installs the `tensorflow` package (normalised name): tensorflow,
+/// tensorflow-cpu, tensorflow-intel, tf-nightly, ...
+bool is_tensorflow_dist(std::string_view normalized_name);
 
 /// Caps the directories the Python probe lists, so a huge home directory or a tree full of
 /// environments cannot make the doctor slow.
