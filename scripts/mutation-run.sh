@@ -228,22 +228,34 @@ tf-keras-install-no-deps	src/check/tensorflow_companion_checks.cpp	const bool ot
 cudnn-load-real-dir-ignored	src/check/compat_checks.cpp	const std::string dir = !l.real_dir.empty() ? l.real_dir : 	const std::string dir = false ? l.real_dir : 
 load-real-dir-unset	src/probe/framework_libraries.cpp	real && *real != dir) load.real_dir = *real;	real && *real != dir && false) load.real_dir = *real;
 tf-plugin-so-n-names	src/probe/python/tf_plugins.cpp	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9';	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9' && false;
-tf-plugin-record-owner	src/probe/python/tf_plugins.cpp	if (!owner_of.contains(name) && record_lists(*record, name)) owner_of[name] = &d;	if (!owner_of.contains(name) && record_lists(*record, name) && false) owner_of[name] = &d;
+tf-plugin-record-owner	src/probe/python/tf_plugins.cpp	for (const std::string& listed : plugins_in_record(*record)) owner_of.emplace(listed, &d);	for (const std::string& listed : plugins_in_record(*record)) owner_of.emplace(listed + "~", &d);
 tf-plugin-requirer-lookup	src/probe/python/tf_plugins.cpp	if (r.requires_owner && !r.tensorflow.empty()) {	if (false && r.requires_owner && !r.tensorflow.empty()) {
 tf-plugin-elf-class	src/probe/python/tf_plugins.cpp	if (h[4] != 2) return	if (h[4] != 2 && false) return
 tf-plugin-empty-file	src/probe/python/tf_plugins.cpp	if (h.empty()) return	if (false) return
-tf-plugin-so-dot-name	src/probe/python/tf_plugins.cpp	  if (name.ends_with(".so.")) {\n    return "named	  if (false) {\n    return "named
+tf-plugin-so-dot-name	src/probe/python/tf_plugins.cpp	    if (name.ends_with(".so.")) {\n      return "named	    if (false) {\n      return "named
 tf-plugin-device-var	src/probe/python/tf_plugins.cpp	if (named.empty()) return;	if (true) return;
-tf-plugin-user-scheme-folder	src/probe/python_probe.cpp	if (!user_listed) add(user, enabled ? "user site" : "user scheme");	if (false) add(user, enabled ? "user site" : "user scheme");
-tf-plugin-venv-system-site	src/probe/python_probe.cpp	&& venv_sees_system_site));	&& !venv_sees_system_site));
+tf-plugin-user-scheme-folder	src/probe/python_probe.cpp	    add(user, enabled ? "user site" : "user scheme");	    add(user, enabled ? "user site" : "user site");
+tf-plugin-venv-system-site	src/probe/python_probe.cpp	const bool enabled = !no_user_site && (!is_venv || venv_sees_system_site);	const bool enabled = !no_user_site && (!is_venv || !venv_sees_system_site);
 tf-plugin-nousersite	src/probe/python_probe.cpp	const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") != "";	const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") == "never";
 tf-plugin-pythonpath	src/probe/python_probe.cpp	if (contains(entry, "site-packages")) add(std::string(entry), "PYTHONPATH");	if (contains(entry, "site-packages") && false) add(std::string(entry), "PYTHONPATH");
 tf-plugin-userbase	src/probe/python_probe.cpp	if (auto b = system_.env("PYTHONUSERBASE"); b && !b->empty()) return *b;	if (auto b = system_.env("PYTHONUSERBASE"); b && b->empty()) return *b;
-tf-plugin-schemes-from	src/check/tensorflow_plugin_checks.cpp	if (p.reached_via == "user scheme" && tf.version < kSchemesFrom) return;	if (p.reached_via == "user scheme" && tf.version < Version::of({2, 0}) && kSchemesFrom.major() > 0) return;
+tf-plugin-schemes-from	src/check/tensorflow_plugin_checks.cpp	if (p.reached_via == "user scheme") return known && (tf < kUserSiteGatedFrom || !(tf < kSchemesFrom));	if (p.reached_via == "user scheme") return known && (tf < kUserSiteGatedFrom || !(tf < Version::of({2, 0})));
 tf-plugin-marker-ignored	src/check/tensorflow_plugin_checks.cpp	if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;	if (req.specifier.empty() || menv.platform_system == "never") continue;
 tf-plugin-system-user-site	src/check/tensorflow_plugin_checks.cpp	if (outside_the_environment(p) && env.kind != "system" && env.kind != "pyenv") {	if (outside_the_environment(p) && env.kind != "pyenv") {
-tf-plugin-device-var-unowned	src/check/tensorflow_plugin_checks.cpp	if (p.owner.empty() && p.reached_via != kDeviceVariable) {	if (p.owner.empty()) {
-tf-plugin-unloadable-once	src/check/tensorflow_plugin_checks.cpp	.source = kPluginLoadSource});\n      return;\n    }\n    if (const DistRequirement* unmet	.source = kPluginLoadSource});\n    }\n    if (const DistRequirement* unmet
+tf-plugin-device-var-unowned	src/check/tensorflow_plugin_checks.cpp	if (p.owner.empty() && p.owner_known && p.reached_via != kDeviceVariable) {	if (p.owner.empty() && p.owner_known) {
+tf-plugin-owner-known-ignored	src/check/tensorflow_plugin_checks.cpp	if (p.owner.empty() && p.owner_known && p.reached_via != kDeviceVariable) {	if (p.owner.empty() && p.reached_via != kDeviceVariable) {
+tf-plugin-read-budget	src/probe/python/tf_plugins.cpp	  if (text->size() >= cap) whole = false;	  if (text->size() > cap) whole = false;
+tf-plugin-unloadable-once	src/check/tensorflow_plugin_checks.cpp	          .source = source});\n      return;\n    }\n    if (outside_the_environment(p)	          .source = source});\n    }\n    if (outside_the_environment(p)
+tf-plugin-user-site-before-2-5	src/check/tensorflow_plugin_checks.cpp	return known && (tf < kUserSiteGatedFrom || !(tf < kSchemesFrom));	return known && (tf < Version::of({1, 0}) || !(tf < kSchemesFrom)) && kUserSiteGatedFrom.major() > 0;
+tf-plugin-device-var-from	src/check/tensorflow_plugin_checks.cpp	if (p.reached_via == kDeviceVariable) return known && !(tf < kDeviceVariableFrom);	if (p.reached_via == kDeviceVariable) return known && kDeviceVariableFrom.major() > 0;
+tf-plugin-unknown-version	src/check/tensorflow_plugin_checks.cpp	if (tf.version.parts().empty()) return nullptr;	if (tf.version.parts().empty() && false) return nullptr;
+tf-plugin-mismatch-first	src/check/tensorflow_plugin_checks.cpp	if (const DistRequirement* unmet = unmet_requirement(env, tf, p)) {	if (const DistRequirement* unmet = p.problem.empty() ? unmet_requirement(env, tf, p) : nullptr) {
+tf-plugin-folder-rank	src/probe/python_probe.cpp	} else if (rank(via) < rank(folders[it->second].reached_via)) {	} else if (rank(via) > rank(folders[it->second].reached_via)) {
+tf-plugin-folder-canonical	src/probe/python_probe.cpp	auto [it, inserted] = by_real.emplace(*real, folders.size());	auto [it, inserted] = by_real.emplace(dir, folders.size());
+tf-plugin-base-site	src/probe/python_probe.cpp	        add(dir, "system site-packages");	        add(dir + "-none", "system site-packages");
+tf-plugin-folder-entry	src/probe/python/tf_plugins.cpp	  if (stat && stat->is_dir) return "a folder	  if (stat && stat->is_dir && false) return "a folder
+tf-plugin-pie	src/probe/python/tf_plugins.cpp	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x08000000U) != 0;	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x04000000U) != 0;
+tf-plugin-arch	src/probe/python/tf_plugins.cpp	if (want != 0 && machine != want) {	if (want != 0 && machine != want && false) {
 EOF
 }
 

@@ -21,25 +21,69 @@ const std::string kPluginLoadSource =
     "distutils.sysconfig.get_python_lib() instead of the schemes; tensorflow/python/framework/load_library.py "
     "load_library: TF_LoadLibrary on every *.so and *.so.N of the folder (read 2026-12-05)";
 
-/// TensorFlow 2.19 added every sysconfig scheme to the folders it reads plugins from.
+/// TensorFlow 2.5 began to read site.USER_SITE only where it is enabled (before: always); 2.19
+/// reads every sysconfig scheme's folder, the user ones included; 2.12 added
+/// TF_PLUGGABLE_DEVICE_LIBRARY_PATH.
+const Version kUserSiteGatedFrom = Version::of({2, 5});
 const Version kSchemesFrom = Version::of({2, 19});
+const Version kDeviceVariableFrom = Version::of({2, 12});
+
+const std::string kBandsSource =
+    "; [artefact] tensorflow/__init__.py of 2.4.0 (sha256 "
+    "dcd8f2e501a791c937fa19b31ea963470fc20d30cb763c3cc4740dc3c44aefe9: "
+    "site.USER_SITE always), 2.5.0 (sha256 1ea003f9e11508d0336c242a2a3bc73aea205dd5b31892c3e1d7f5d0f0e60c0a: only with "
+    "site.ENABLE_USER_SITE) to 2.11.0 (sha256 335ab5cccd7a1c46e3d89d9d46913f0715e8032df8d7438f9743b3fb97b39f69: no "
+    "TF_PLUGGABLE_DEVICE_LIBRARY_PATH), 2.12.0 (sha256 "
+    "020d6a54cb26020bdc71a7bae8ee35be05096f63e773dc517f6e87c49de62c50: "
+    "the variable read)";
 
 const char* const kDeviceVariable = "TF_PLUGGABLE_DEVICE_LIBRARY_PATH";
 
-/// A folder of another Python's or of PYTHONPATH, not the environment's own.
+/// A folder of another Python's, of the base Python a venv sees, or of PYTHONPATH.
 bool outside_the_environment(const TfPlugin& p) {
-  return p.reached_via == "user site" || p.reached_via == "user scheme" || p.reached_via == "PYTHONPATH";
+  return p.reached_via != "site-packages" && p.reached_via != kDeviceVariable;
+}
+
+bool is_user_folder(const TfPlugin& p) {
+  return p.reached_via == "user site" || p.reached_via == "user scheme" || p.reached_via == "other user scheme";
+}
+
+/// Whether this TensorFlow's import reads the plugin at all; false when its version is unknown
+/// and that decides.
+bool loaded_by(const TfPlugin& p, const Version& tf) {
+  const bool known = !tf.parts().empty();
+  if (p.reached_via == "user scheme") return known && (tf < kUserSiteGatedFrom || !(tf < kSchemesFrom));
+  if (p.reached_via == "other user scheme") return known && !(tf < kSchemesFrom);
+  if (p.reached_via == kDeviceVariable) return known && !(tf < kDeviceVariableFrom);
+  return true;
 }
 
 /// Why this TensorFlow reads the plugin's folder, said once for every finding about it.
 std::string reach_text(const TfPlugin& p, const FrameworkFacts& tf) {
   if (p.reached_via == "user scheme") {
+    if (tf.version < kUserSiteGatedFrom) {
+      return " It sits in the user site (" + p.site_packages + "), which this Python does not read, but TensorFlow " +
+             tf.version.str() + " reads site.USER_SITE whether or not it is enabled (before 2.5), so it loads it.";
+    }
     return " It sits in the user site (" + p.site_packages +
            "), which this Python does not put on sys.path, but "
            "TensorFlow " +
            tf.version.str() +
            " reads the tensorflow-plugins of every sysconfig scheme, posix_user "
-           "included, so it loads it all the same.";
+           "included (from 2.19), so it loads it all the same, PYTHONNOUSERSITE or not.";
+  }
+  if (p.reached_via == "other user scheme") {
+    return " It sits in " + p.site_packages +
+           ", another user scheme's folder (osx_framework_user, nt_user), which "
+           "TensorFlow " +
+           tf.version.str() + " reads through sysconfig (from 2.19).";
+  }
+  if (p.reached_via == "user site") {
+    return " It sits in the user site (" + p.site_packages + "), which this Python reads.";
+  }
+  if (p.reached_via == "system site-packages") {
+    return " It sits in " + p.site_packages +
+           ", the base Python's, which this venv sees (include-system-site-packages = true).";
   }
   if (p.reached_via == "PYTHONPATH") {
     return " It sits in " + p.site_packages +
@@ -49,28 +93,39 @@ std::string reach_text(const TfPlugin& p, const FrameworkFacts& tf) {
   if (p.reached_via == kDeviceVariable) {
     return std::string(" TF_PLUGGABLE_DEVICE_LIBRARY_PATH names it, and TensorFlow's import loads what it names.");
   }
-  if (p.reached_via == "user site") {
-    return " It sits in the user site (" + p.site_packages +
-           "), which this Python reads, so every TensorFlow of this Python version loads it.";
-  }
   return {};
 }
 
 std::string owner_text(const TfPlugin& p) {
-  return p.owner.empty() ? std::string("no installed distribution") : p.owner + " " + p.owner_version;
+  if (!p.owner.empty()) return p.owner + " " + p.owner_version;
+  return p.owner_known ? "no installed distribution"
+                       : "a distribution not found (not every RECORD of " + p.site_packages + " could be read)";
 }
 
-/// The command that takes the plugin away: the owner's uninstall, else removing the file.
-std::string removal(const TfPlugin& p, const PythonEnvFacts& env) {
+/// pip run by the Python of another folder than the environment's: "python3.11 -m pip" (Windows:
+/// "py -3.11 -m pip"), outside any venv.
+std::string outer_pip(const PythonEnvFacts& env, bool windows) {
+  const std::string mm = env.python_version ? env.python_version->truncated(2).str() : std::string("3");
+  return windows ? "py -" + mm + " -m pip" : "python" + mm + " -m pip";
+}
+
+/// The command that takes the plugin away: the owner's uninstall where pip finds it, else the file.
+std::string removal(const TfPlugin& p, const PythonEnvFacts& env, bool windows) {
   if (p.reached_via == kDeviceVariable) {
     return "unset TF_PLUGGABLE_DEVICE_LIBRARY_PATH (Windows: set TF_PLUGGABLE_DEVICE_LIBRARY_PATH=), or point it at "
            "the plugin's library";
   }
-  if (p.owner.empty()) return "remove " + p.path;
-  if (outside_the_environment(p)) {
-    return "pip uninstall " + p.owner + " with the Python whose user site holds it (python" +
-           (env.python_version ? env.python_version->truncated(2).str() : std::string("3")) + " -m pip uninstall " +
-           p.owner + ", outside any venv)";
+  if (p.reached_via == "PYTHONPATH") return "take " + p.site_packages + " off PYTHONPATH, or remove " + p.path;
+  if (p.owner.empty() || p.reached_via == "other user scheme") return "remove " + p.path;
+  if (p.reached_via == "user site" || p.reached_via == "user scheme") {
+    return windows ? outer_pip(env, true) + " uninstall " + p.owner + ", outside any venv"
+                   : "env -u PYTHONNOUSERSITE " + outer_pip(env, false) + " uninstall " + p.owner +
+                         ", outside any venv (a Debian or Ubuntu system Python also wants --break-system-packages, "
+                         "PEP 668)";
+  }
+  if (p.reached_via == "system site-packages") {
+    return outer_pip(env, windows) + " uninstall " + p.owner +
+           " with the base Python, outside the venv, or make the venv without --system-site-packages";
   }
   return (env.interpreter.empty() ? std::string("pip") : env.interpreter + " -m pip") + " uninstall " + p.owner;
 }
@@ -93,27 +148,13 @@ class PluginChecker {
 
  private:
   void judge(const PythonEnvFacts& env, const FrameworkFacts& tf, const TfPlugin& p) {
-    // Before 2.19 only a Python that enables its user site reads it.
-    if (p.reached_via == "user scheme" && tf.version < kSchemesFrom) return;
+    if (!loaded_by(p, tf.version)) return;
+    const bool windows = facts_.platform == Platform::windows;
     std::vector<std::string> evidence = {p.path, "tensorflow " + tf.version.str() + " in " + installed_at(env, tf)};
     if (!p.owner.empty()) evidence.push_back("installed by " + owner_text(p));
-    if (!p.problem.empty()) {
-      out_.push_back(Finding{
-          .id = "tensorflow-plugin-unloadable",
-          .severity = Severity::error,
-          .area = FindingArea::python,
-          .title = "import tensorflow fails: it loads " + p.path + ", which is " + p.problem,
-          .detail = "TensorFlow's import loads every shared object in each tensorflow-plugins folder it finds "
-                    "(load_library), and a library the loader refuses stops the import." +
-                    reach_text(p, tf) +
-                    (p.reached_via == kDeviceVariable ? std::string() : " It belongs to " + owner_text(p) + "."),
-          .fix = p.owner.empty() ? removal(p, env)
-                                 : "reinstall " + p.owner + " (pip install --force-reinstall --no-deps \"" + p.owner +
-                                       "==" + p.owner_version + "\"), or " + removal(p, env),
-          .evidence = evidence,
-          .source = kPluginLoadSource});
-      return;
-    }
+    const std::string source =
+        kPluginLoadSource + (is_user_folder(p) || p.reached_via == kDeviceVariable ? kBandsSource : std::string());
+    // Built for another TensorFlow: the first thing to say, whether or not the file loads.
     if (const DistRequirement* unmet = unmet_requirement(env, tf, p)) {
       out_.push_back(Finding{
           .id = "tensorflow-plugin-mismatch",
@@ -129,11 +170,34 @@ class PluginChecker {
                     "undefined symbol: _ZN10tensorflow8internal15LogMessageFatalD1Ev\", on 2.20.0 "
                     "\"_pywrap_tensorflow_internal.so: cannot open shared object file\", which does not name the "
                     "plugin. `pip check` fails on it too." +
-                    reach_text(p, tf),
-          .fix = "Install the TensorFlow it was built for (pip install \"" + unmet->name + unmet->specifier +
-                 "\") or take the plugin away: " + removal(p, env) + ".",
+                    reach_text(p, tf) + (p.problem.empty() ? std::string() : " The file is also " + p.problem + "."),
+          .fix = "Take the plugin away: " + removal(p, env, windows) +
+                 ". Or use it where its TensorFlow is: a new environment with " + unmet->name + unmet->specifier +
+                 (unmet->name == tf.package
+                      ? " (installing that here would replace this environment's TensorFlow)."
+                      : " (installing that here would put a second TensorFlow distribution over this one's files)."),
           .evidence = evidence,
-          .source = kPluginLoadSource + "; the requirement: " + p.requirement_source});
+          .source = source + "; the requirement: " + p.requirement_source});
+      return;
+    }
+    if (!p.problem.empty()) {
+      const bool reinstall = !p.owner.empty() && p.reached_via == "site-packages";
+      out_.push_back(Finding{
+          .id = "tensorflow-plugin-unloadable",
+          .severity = Severity::error,
+          .area = FindingArea::python,
+          .title = "import tensorflow fails: it loads " + p.path + ", which is " + p.problem,
+          .detail = "TensorFlow's import loads every shared object in each tensorflow-plugins folder it finds "
+                    "(load_library), and a library the loader refuses stops the import." +
+                    reach_text(p, tf) +
+                    (p.reached_via == kDeviceVariable ? std::string() : " It belongs to " + owner_text(p) + "."),
+          .fix = reinstall ? "Reinstall " + p.owner + " (" +
+                                 (env.interpreter.empty() ? std::string("pip") : env.interpreter + " -m pip") +
+                                 " install --force-reinstall --no-deps \"" + p.owner + "==" + p.owner_version +
+                                 "\"), or take it away: " + removal(p, env, windows) + "."
+                           : "Take it away: " + removal(p, env, windows) + ".",
+          .evidence = evidence,
+          .source = source});
       return;
     }
     if (outside_the_environment(p) && env.kind != "system" && env.kind != "pyenv") {
@@ -146,12 +210,12 @@ class PluginChecker {
                     owner_text(p) +
                     "; a plugin built for another TensorFlow stops this environment's `import tensorflow`, and one "
                     "that loads registers its kernels and devices here.",
-          .fix = "If this environment should not use it: " + removal(p, env) + ".",
+          .fix = "If this environment should not use it: " + removal(p, env, windows) + ".",
           .evidence = evidence,
-          .source = kPluginLoadSource});
+          .source = source});
       return;
     }
-    if (p.owner.empty() && p.reached_via != kDeviceVariable) {
+    if (p.owner.empty() && p.owner_known && p.reached_via != kDeviceVariable) {
       out_.push_back(
           Finding{.id = "tensorflow-plugin-unowned",
                   .severity = Severity::warning,
@@ -163,7 +227,7 @@ class PluginChecker {
                             reach_text(p, tf),
                   .fix = "If you did not put it there: remove " + p.path + ".",
                   .evidence = evidence,
-                  .source = kPluginLoadSource});
+                  .source = source});
     }
   }
 
@@ -171,6 +235,7 @@ class PluginChecker {
   /// meet; null when all are met or none applies here.
   const DistRequirement* unmet_requirement(const PythonEnvFacts& env, const FrameworkFacts& tf,
                                            const TfPlugin& p) const {
+    if (tf.version.parts().empty()) return nullptr;  // an unreadable version meets nothing and fails nothing
     const MarkerEnvironment menv = marker_environment(facts_, env);
     for (const DistRequirement& req : p.requires_tensorflow) {
       if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;

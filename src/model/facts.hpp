@@ -230,12 +230,18 @@ struct PlainDist {
 struct TfPlugin {
   std::string path;           ///< ".../site-packages/tensorflow-plugins/libitex_gpu.so"
   std::string site_packages;  ///< the folder holding tensorflow-plugins
-  /// How TensorFlow's import reaches that folder: "site-packages" (the environment's own),
-  /// "user site" (site.USER_SITE, enabled for this Python), "user scheme" (the user site of a
-  /// Python that disables it, a venv: only the sysconfig loop of TensorFlow >= 2.19 reaches it).
+  /// How TensorFlow's import reaches that folder, the strongest way where several: "site-packages"
+  /// (the environment's own), "PYTHONPATH", "system site-packages" (the base Python's, seen by a
+  /// venv with include-system-site-packages), "user site" (site.USER_SITE, which this Python
+  /// reads), "user scheme" (the user site of a Python that does not read it: TensorFlow before 2.5
+  /// and from 2.19 still does), "other user scheme" (osx_framework_user / nt_user: only from 2.19),
+  /// "TF_PLUGGABLE_DEVICE_LIBRARY_PATH" (from 2.12).
   std::string reached_via;
   std::string owner;  ///< the distribution whose RECORD lists it, "tensorflow-directml-plugin"; empty: none
   std::string owner_version;
+  /// False when not every RECORD of its site-packages could be read (thousands of distributions,
+  /// a RECORD past the read limit): then an empty owner says nothing.
+  bool owner_known = true;
   /// The TensorFlow it was built for, as the installed METADATA says: the owner's requirements on
   /// a TensorFlow distribution, or those of the distribution that requires the owner
   /// (intel-extension-for-tensorflow for intel-extension-for-tensorflow-lib).
@@ -258,7 +264,7 @@ struct PythonEnvFacts {
   std::vector<NvidiaWheel> nvidia_wheels;
   /// numpy, per site-packages directory it is installed in.
   std::vector<PlainDist> packages;
-  /// Where TensorFlow is installed: the plugins its import loads; at most 64.
+  /// Where TensorFlow is installed: the plugins its import loads; at most 64 a folder.
   std::vector<TfPlugin> tf_plugins;
 
   bool operator==(const PythonEnvFacts&) const = default;

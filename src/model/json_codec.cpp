@@ -307,6 +307,7 @@ template <class Io>
 void describe(Io& io, Of<TfPlugin> auto& p) {
   GPUDOCTOR_FIELDS(io, p, path, site_packages, reached_via);
   GPUDOCTOR_FIELDS_EMPTY(io, p, Empty::null, owner, owner_version);
+  io.field("owner_known", p.owner_known);
   io.field("requires_tensorflow", p.requires_tensorflow);
   GPUDOCTOR_FIELDS_EMPTY(io, p, Empty::null, requirement_source, problem);
 }

@@ -531,6 +531,7 @@ class PythonProbe {
     }
     bool include_user_site = env.kind == "system" || env.kind == "pyenv";
     bool venv_sees_system_site = false;
+    std::string venv_home;  ///< pyvenv.cfg's home: the base interpreter's folder
     // Version.
     if (env.kind == "venv") {
       std::string cfg_path = join(env.path, "pyvenv.cfg");
@@ -540,6 +541,7 @@ class PythonProbe {
         for (auto& p : cfg.problems) problem(cfg_path, p);
         if (cfg.creator == "virtualenv") env.kind = "virtualenv";
         venv_sees_system_site = cfg.include_system_site_packages;
+        venv_home = cfg.home;
         if (auto v = Version::parse(cfg.python_version)) {
           env.python_version = v;
           env.python_version_source = "pyvenv.cfg";
@@ -644,7 +646,8 @@ class PythonProbe {
     }
     if (std::any_of(env.frameworks.begin(), env.frameworks.end(),
                     [](const FrameworkFacts& f) { return f.name == "tensorflow"; })) {
-      scan_tf_plugins(system_, plugin_folders(env, venv_sees_system_site), env, facts_.problems);
+      scan_tf_plugins(system_, plugin_folders(env, venv_home, venv_sees_system_site), facts_.os.arch, env,
+                      facts_.problems);
     }
   }
 
@@ -668,40 +671,69 @@ class PythonProbe {
                 : join(base, "lib/python" + major + "." + minor + "/site-packages");
   }
 
-  /// The folders `import tensorflow` reads tensorflow-plugins from (tensorflow/__init__.py):
-  /// the environment's site-packages, and the user site: site.USER_SITE where this Python
-  /// enables it (not in a venv unless it sees the system's packages, not with PYTHONNOUSERSITE),
-  /// and from 2.19 every sysconfig scheme's, posix_user included, so a venv's TensorFlow reads
-  /// ~/.local's too.
-  std::vector<PluginFolder> plugin_folders(const PythonEnvFacts& env, bool venv_sees_system_site) const {
-    const std::string user = user_site_of(env.python_version);
+  /// The folders `import tensorflow` reads tensorflow-plugins from (tensorflow/__init__.py),
+  /// each once (by its resolved path) with the strongest way it is reached
+  /// (TfPlugin::reached_via): the environment's site-packages; PYTHONPATH's entries with
+  /// "site-packages" in their name; a venv's base Python's, when it sees them (site.
+  /// getsitepackages()); site.USER_SITE, which TensorFlow before 2.5 reads always, 2.5 to 2.18
+  /// where this Python enables it (not a plain venv, not PYTHONNOUSERSITE), 2.19 on always (every
+  /// sysconfig scheme, posix_user included); and the other user schemes 2.19's loop adds.
+  std::vector<PluginFolder> plugin_folders(const PythonEnvFacts& env, const std::string& venv_home,
+                                           bool venv_sees_system_site) const {
     const bool no_user_site = system_.env("PYTHONNOUSERSITE").value_or("") != "";
-    const bool enabled = !no_user_site && (env.kind == "system" || env.kind == "pyenv" || env.kind == "conda" ||
-                                           ((env.kind == "venv" || env.kind == "virtualenv") && venv_sees_system_site));
-    std::vector<PluginFolder> folders;
-    bool user_listed = false;
-    for (const std::string& site : env.site_packages) {
-      const bool is_user = !user.empty() && site == user;
-      user_listed = user_listed || is_user;
-      folders.push_back({site, is_user ? (enabled ? "user site" : "user scheme") : "site-packages"});
-    }
-    const auto add = [&](const std::string& dir, const char* via) {
-      const bool known =
-          std::any_of(folders.begin(), folders.end(), [&](const PluginFolder& f) { return f.site_packages == dir; });
-      if (!dir.empty() && !known && system_.is_dir(dir)) folders.push_back({dir, via});
+    const bool is_venv = env.kind == "venv" || env.kind == "virtualenv";
+    const bool enabled = !no_user_site && (!is_venv || venv_sees_system_site);
+    // Strongest first: a folder reached two ways keeps the first.
+    static const std::vector<std::string> kOrder = {"site-packages", "PYTHONPATH",  "system site-packages",
+                                                    "user site",     "user scheme", "other user scheme"};
+    const auto rank = [](const std::string& via) {
+      return std::find(kOrder.begin(), kOrder.end(), via) - kOrder.begin();
     };
-    if (!user_listed) add(user, enabled ? "user site" : "user scheme");
-    // The other user schemes 2.19's loop reads (osx_framework_user, nt_user) on a POSIX system.
-    if (!win_ && !user_base().empty()) {
-      add(join(user_base(), "lib/python/site-packages"), "user scheme");
-      add(join(user_base(), "Python/site-packages"), "user scheme");
+    std::vector<PluginFolder> folders;
+    std::map<std::string, size_t> by_real;  ///< resolved path -> index in folders
+    const auto add = [&](const std::string& dir, const std::string& via) {
+      if (dir.empty()) return;
+      auto real = system_.canonical(dir);
+      if (!real || !system_.is_dir(*real)) return;
+      auto [it, inserted] = by_real.emplace(*real, folders.size());
+      if (inserted) {
+        folders.push_back({dir, via});
+      } else if (rank(via) < rank(folders[it->second].reached_via)) {
+        folders[it->second].reached_via = via;
+      }
+    };
+    const std::string user = user_site_of(env.python_version);
+    for (const std::string& site : env.site_packages) {
+      if (site != user) add(site, "site-packages");  // the user site is labelled below
     }
-    // sys.path entries with "site-packages" in their name: PYTHONPATH's.
     const std::string pythonpath = system_.env("PYTHONPATH").value_or("");
     for (std::string_view entry : split(pythonpath, win_ ? ';' : ':')) {
       if (contains(entry, "site-packages")) add(std::string(entry), "PYTHONPATH");
     }
+    if (is_venv && venv_sees_system_site && !venv_home.empty() && env.python_version) {
+      for (const std::string& dir : base_site_packages(venv_home, *env.python_version)) {
+        add(dir, "system site-packages");
+      }
+    }
+    add(user, enabled ? "user site" : "user scheme");
+    if (!win_ && !user_base().empty()) {
+      add(join(user_base(), "lib/python/site-packages"), "other user scheme");  // osx_framework_user
+      add(join(user_base(), "Python/site-packages"), "other user scheme");      // nt_user
+    }
     return folders;
+  }
+
+  /// site.getsitepackages() of a venv's base Python (pyvenv.cfg's home: its bin folder on POSIX,
+  /// its install folder on Windows), Debian's dist-packages included.
+  std::vector<std::string> base_site_packages(const std::string& venv_home, const Version& python) const {
+    const std::string mm = std::to_string(python.major()) + "." + std::to_string(python.minor());
+    if (win_) return {venv_home, join(venv_home, "Lib\\site-packages")};
+    std::string prefix = venv_home;
+    while (prefix.size() > 1 && prefix.ends_with('/')) prefix.pop_back();
+    if (prefix.ends_with("/bin")) prefix.resize(prefix.size() - 4);
+    if (prefix.empty()) prefix = "/";
+    return {join(prefix, "lib/python" + mm + "/site-packages"), join(prefix, "lib/python" + mm + "/dist-packages"),
+            join(prefix, "lib/python3/dist-packages"), join(prefix, "local/lib/python" + mm + "/dist-packages")};
   }
 
   const SystemView& system_;

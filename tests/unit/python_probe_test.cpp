@@ -404,6 +404,7 @@ class ScratchVenv {
   /// A file anywhere in the tree ("home/u/.local/..."), and the probe's environment.
   void write_root(const std::string& path, std::string_view text) const { write_file(dir_ / "root" / path, text); }
   void set_env(const std::string& text) const { write_file(dir_ / "env", text); }
+  [[nodiscard]] fs::path root() const { return dir_ / "root"; }
   [[nodiscard]] SystemView view() const { return fixture_view(dir_); }
   [[nodiscard]] Facts probe() const { return probe_dir(dir_); }
 
@@ -938,8 +939,8 @@ TEST(PythonProbe, TensorflowPluginsOfTheOtherFoldersTheImportReads) {
     return p == nullptr ? std::string("(none)") : p->reached_via;
   };
   EXPECT_EQ(via("/libub.so"), "user scheme") << describe(f);
-  EXPECT_EQ(via("/libosx.so"), "user scheme") << describe(f);
-  EXPECT_EQ(via("/libnt.so"), "user scheme") << describe(f);
+  EXPECT_EQ(via("/libosx.so"), "other user scheme") << describe(f);
+  EXPECT_EQ(via("/libnt.so"), "other user scheme") << describe(f);
   EXPECT_EQ(via("/libhome.so"), "(none)") << describe(f);  // not the user base any more
   EXPECT_EQ(via("/libpp.so"), "PYTHONPATH") << describe(f);
   EXPECT_EQ(via("/libnotread.so"), "(none)") << describe(f);
@@ -966,6 +967,97 @@ TEST(PythonProbe, TensorflowPluginsOfTheOtherFoldersTheImportReads) {
   ASSERT_NE(empty, nullptr) << describe(h);
   EXPECT_TRUE(good->problem.empty()) << good->problem;
   EXPECT_FALSE(empty->problem.empty());
+}
+
+// A RECORD read only in part (past the read limit) may name a plugin further on: its owner is
+// then unknown, not "none".
+TEST(PythonProbe, TensorflowPluginOwnersPastTheReadLimitAreUnknown) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-2.20.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.20.0\n\n");
+  v.write("tensorflow-plugins/libbig.so", elf_library_head());
+  v.write("tensorflow-plugins/libsmall.so", elf_library_head());
+  std::string filler;
+  while (filler.size() < 4u * 1024 * 1024 + 100) filler += "big/data/file_with_a_long_name.bin,sha256=abcdef,1234\n";
+  v.write("big-1.0.dist-info/RECORD", filler + "tensorflow-plugins/libbig.so,sha256=x,1\n");
+  v.write("small-1.0.dist-info/RECORD", "tensorflow-plugins/libsmall.so,sha256=x,1\n");
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  const TfPlugin* big = plugin_named(*e, "libbig.so");
+  const TfPlugin* small = plugin_named(*e, "libsmall.so");
+  ASSERT_NE(big, nullptr) << describe(f);
+  ASSERT_NE(small, nullptr) << describe(f);
+  EXPECT_TRUE(big->owner.empty());
+  EXPECT_FALSE(big->owner_known);
+  EXPECT_EQ(small->owner, "small");
+  EXPECT_TRUE(small->owner_known);
+}
+
+// One folder reached several ways is read once, under the strongest way: PYTHONPATH naming the
+// user site makes every release read it; a lib64 link to lib is the environment's own folder. A
+// venv that sees the system's packages reads the base Python's folders. Files the loader refuses
+// though their names pass: a folder, an executable, a library for another machine.
+TEST(PythonProbe, TensorflowPluginFoldersAreReadOnceAndFilesJudgedAsTheLoaderDoes) {
+  ScratchVenv v("3.11.9");
+  v.write("tensorflow-2.15.1.dist-info/METADATA", "Name: tensorflow\nVersion: 2.15.1\n\n");
+  v.write("tensorflow-plugins/libown.so", elf_library_head());
+  v.write("tensorflow-plugins/libdir.so/placeholder", "");
+  std::string exe = elf_library_head();
+  // A PIE executable: ET_DYN with DT_FLAGS_1 = DF_1_PIE in its PT_DYNAMIC segment.
+  exe[32] = 64;  // e_phoff
+  exe[54] = 56;  // e_phentsize
+  exe[56] = 1;   // e_phnum
+  std::string phdr(56, '\0');
+  phdr[0] = 2;    // PT_DYNAMIC
+  phdr[8] = 120;  // p_offset
+  phdr[32] = 32;  // p_filesz
+  std::string dynamic(32, '\0');
+  for (int i = 0; i < 8; ++i) dynamic[i] = "\xfb\xff\xff\x6f\0\0\0\0"[i];  // DT_FLAGS_1
+  dynamic[11] = 0x08;                                                      // DF_1_PIE (0x08000000)
+  v.write("tensorflow-plugins/libexe.so", exe + phdr + dynamic);
+  std::string arm = elf_library_head();
+  arm[18] = static_cast<char>(183);  // EM_AARCH64
+  v.write("tensorflow-plugins/libarm.so", arm);
+  v.write_root("home/u/.local/lib/python3.11/site-packages/tensorflow-plugins/libuser.so", elf_library_head());
+  v.write_root("usr/lib/python3/dist-packages/tensorflow-plugins/libsys.so", elf_library_head());
+  v.write_root("etc/os-release", "ID=debian\n");
+  fs::create_directory_symlink("lib", v.root() / "home/u/.venv/lib64");
+  v.write_root("home/u/.venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.9\ninclude-system-site-packages = true\n");
+  v.set_env(
+      "VIRTUAL_ENV=/home/u/.venv\nHOME=/home/u\nPYTHONNOUSERSITE=1\n"
+      "PYTHONPATH=/home/u/.local/lib/python3.11/site-packages:/home/u/.venv/lib64/python3.11/site-packages\n");
+  Facts f = v.probe();
+  const auto* e = env_at(f, "/home/u/.venv");
+  ASSERT_NE(e, nullptr) << describe(f);
+  int own = 0;
+  for (const TfPlugin& p : e->tf_plugins) own += p.path.ends_with("/libown.so") ? 1 : 0;
+  EXPECT_EQ(own, 1) << describe(f);
+  const TfPlugin* mine = plugin_named(*e, "/libown.so");
+  ASSERT_NE(mine, nullptr) << describe(f);
+  EXPECT_EQ(mine->reached_via, "site-packages");
+  const TfPlugin* user = plugin_named(*e, "/libuser.so");
+  ASSERT_NE(user, nullptr) << describe(f);
+  EXPECT_EQ(user->reached_via, "PYTHONPATH");
+  const TfPlugin* sys = plugin_named(*e, "/libsys.so");
+  ASSERT_NE(sys, nullptr) << describe(f);
+  EXPECT_EQ(sys->reached_via, "system site-packages");
+  const TfPlugin* dir = plugin_named(*e, "/libdir.so");
+  ASSERT_NE(dir, nullptr) << describe(f);
+  EXPECT_TRUE(contains(dir->problem, "Is a directory")) << dir->problem;
+  const TfPlugin* pie = plugin_named(*e, "/libexe.so");
+  ASSERT_NE(pie, nullptr) << describe(f);
+  EXPECT_TRUE(contains(pie->problem, "position-independent executable")) << pie->problem;
+  const TfPlugin* foreign = plugin_named(*e, "/libarm.so");
+  ASSERT_NE(foreign, nullptr) << describe(f);
+  EXPECT_TRUE(mine->problem.empty()) << mine->problem;
+  // The machine's architecture comes from the OS probe; probe_python alone leaves it unknown.
+  EXPECT_TRUE(foreign->problem.empty()) << foreign->problem;
+  Facts withos;
+  withos.os.arch = "x86_64";
+  probe_python(v.view(), withos);
+  const TfPlugin* judged = plugin_named(*env_at(withos, "/home/u/.venv"), "/libarm.so");
+  ASSERT_NE(judged, nullptr) << describe(withos);
+  EXPECT_TRUE(contains(judged->problem, "another architecture")) << judged->problem;
 }
 
 // Without TensorFlow in the environment nothing loads the folder, and nothing is read.

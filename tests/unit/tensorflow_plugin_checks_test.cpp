@@ -35,7 +35,10 @@ TfPlugin owned(TfPlugin p, const char* owner, const char* version, const char* r
 
 std::vector<Finding> with(const char* tf, std::vector<TfPlugin> plugins, const char* kind = "venv") {
   Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
-  PythonEnvFacts e = testing::env_with("3.11.9", testing::cuda_framework("tensorflow", tf, "cuda12"));
+  // "": a TensorFlow whose version could not be read.
+  PythonEnvFacts e =
+      testing::env_with("3.11.9", testing::cuda_framework("tensorflow", *tf != '\0' ? tf : "0", "cuda12"));
+  if (*tf == '\0') e.frameworks.front().version = Version{};
   e.kind = kind;
   e.tf_plugins = std::move(plugins);
   f.python_envs.push_back(e);
@@ -55,7 +58,9 @@ TEST(TensorflowPlugins, APluginBuiltForAnotherTensorflowIsAnError) {
   ASSERT_NE(m, nullptr) << testing::ids(fs);
   EXPECT_EQ(m->severity, Severity::error);
   EXPECT_TRUE(contains(m->title, "tensorflow-cpu==2.10.0")) << m->title;
-  EXPECT_TRUE(contains(m->fix, "pip install \"tensorflow-cpu==2.10.0\"")) << m->fix;
+  // Not an install over this TensorFlow's files: a second distribution (the Keras lesson).
+  EXPECT_FALSE(contains(m->fix, "pip install")) << m->fix;
+  EXPECT_TRUE(contains(m->fix, "a new environment with tensorflow-cpu==2.10.0")) << m->fix;
   EXPECT_TRUE(contains(m->fix, "uninstall tensorflow-directml-plugin")) << m->fix;
   EXPECT_TRUE(contains(m->source, "tensorflow_directml_plugin") || contains(m->source, "tensorflow-directml-plugin"))
       << m->source;
@@ -77,7 +82,7 @@ TEST(TensorflowPlugins, AFileTheLoaderRefusesStopsTheImport) {
   ASSERT_NE(u, nullptr) << testing::ids(fs);
   EXPECT_EQ(u->severity, Severity::error);
   EXPECT_TRUE(contains(u->title, "file too short")) << u->title;
-  EXPECT_EQ(u->fix, "remove " + broken.path);
+  EXPECT_EQ(u->fix, "Take it away: remove " + broken.path + ".");
   EXPECT_EQ(fs.size(), 1u) << testing::ids(fs);  // said once, not again as unowned
   TfPlugin owned_broken = dml();
   owned_broken.problem = "not an ELF file: dlopen says \"invalid ELF header\"";
@@ -134,6 +139,11 @@ TEST(TensorflowPlugins, AnUnownedPluginIsSaid) {
   const Finding* u = testing::find(fs, "tensorflow-plugin-unowned");
   ASSERT_NE(u, nullptr) << testing::ids(fs);
   EXPECT_EQ(u->severity, Severity::warning);
+  // Not every RECORD could be read: nothing is claimed about its owner.
+  TfPlugin unknown = plugin(kSite, "libcustom.so");
+  unknown.owner_known = false;
+  auto quiet = with("2.16.2", {unknown});
+  EXPECT_TRUE(quiet.empty()) << testing::ids(quiet);
   // An owner with requirements TensorFlow meets, in the environment's own site-packages: quiet.
   auto ok = with("2.15.1", {owned(plugin(kSite, "libitex_gpu.so"), "intel-extension-for-tensorflow-lib", "2.15.0.3.2",
                                   "tensorflow", "~=2.15.0")});
@@ -162,6 +172,60 @@ TEST(TensorflowPlugins, PythonpathAndThePluggableDeviceVariable) {
   ASSERT_NE(e, nullptr) << testing::ids(gone);
   EXPECT_TRUE(contains(e->fix, "unset TF_PLUGGABLE_DEVICE_LIBRARY_PATH")) << e->fix;
   EXPECT_FALSE(contains(e->detail, "no installed distribution")) << e->detail;
+}
+
+// Which releases read which folders: site.USER_SITE always before 2.5 (2.4.0's __init__.py), only
+// where enabled from 2.5 to 2.18, every user scheme from 2.19; TF_PLUGGABLE_DEVICE_LIBRARY_PATH
+// from 2.12. An unreadable TensorFlow version decides none of them, nor a requirement.
+TEST(TensorflowPlugins, WhatEachReleaseReads) {
+  TfPlugin broken = plugin(kUserSite, "libbroken.so", "user scheme");
+  broken.problem = "an empty file: dlopen says \"file too short\"";
+  EXPECT_TRUE(testing::has(with("2.4.0", {broken}), "tensorflow-plugin-unloadable"));
+  const auto before = with("2.4.0", {broken});
+  const Finding* old = testing::find(before, "tensorflow-plugin-unloadable");
+  ASSERT_NE(old, nullptr);
+  EXPECT_TRUE(contains(old->detail, "before 2.5")) << old->detail;
+  EXPECT_TRUE(with("2.5.0", {broken}).empty());
+  EXPECT_TRUE(with("2.18.1", {broken}).empty());
+  EXPECT_TRUE(testing::has(with("2.19.0", {broken}), "tensorflow-plugin-unloadable"));
+  TfPlugin other = plugin("/home/u/.local/lib/python/site-packages", "libbroken.so", "other user scheme");
+  other.problem = broken.problem;
+  EXPECT_TRUE(with("2.4.0", {other}).empty());
+  EXPECT_TRUE(testing::has(with("2.19.0", {other}), "tensorflow-plugin-unloadable"));
+  TfPlugin named;
+  named.path = "/nonexistent";
+  named.reached_via = "TF_PLUGGABLE_DEVICE_LIBRARY_PATH";
+  named.problem = "a path that does not exist: the import raises FileNotFoundError";
+  EXPECT_TRUE(with("2.11.0", {named}).empty());
+  EXPECT_TRUE(testing::has(with("2.12.0", {named}), "tensorflow-plugin-unloadable"));
+  EXPECT_TRUE(with("", {named, broken}).empty());
+  auto unknown = with("", {dml()});
+  EXPECT_FALSE(testing::has(unknown, "tensorflow-plugin-mismatch")) << testing::ids(unknown);
+}
+
+// Built for another TensorFlow comes first, also when the file is refused: a reinstall of the same
+// plugin would not help.
+TEST(TensorflowPlugins, AMismatchIsSaidBeforeTheLoadProblem) {
+  TfPlugin both = dml();
+  both.problem = "an empty file: dlopen says \"file too short\"";
+  auto fs = with("2.20.0", {both});
+  const Finding* m = testing::find(fs, "tensorflow-plugin-mismatch");
+  ASSERT_NE(m, nullptr) << testing::ids(fs);
+  EXPECT_FALSE(contains(m->fix, "--force-reinstall")) << m->fix;
+  EXPECT_TRUE(contains(m->detail, "file too short")) << m->detail;
+  EXPECT_EQ(fs.size(), 1u) << testing::ids(fs);
+  // The base Python's site-packages a venv sees: outside the environment.
+  auto base = with("2.16.2", {plugin("/usr/lib/python3/dist-packages", "libbase.so", "system site-packages")});
+  const Finding* w = testing::find(base, "tensorflow-plugin-outside-env");
+  ASSERT_NE(w, nullptr) << testing::ids(base);
+  EXPECT_TRUE(contains(w->detail, "include-system-site-packages")) << w->detail;
+  // A user-site plugin's removal is pip outside the venv, with what Debian's Python needs.
+  TfPlugin user = owned(plugin(kUserSite, "libu.so", "user site"), "uplug", "1.0", "tensorflow", ">=2.0");
+  auto u = with("2.16.2", {user}, "conda");
+  const Finding* c = testing::find(u, "tensorflow-plugin-outside-env");
+  ASSERT_NE(c, nullptr) << testing::ids(u);
+  EXPECT_TRUE(contains(c->fix, "env -u PYTHONNOUSERSITE python3.11 -m pip uninstall uplug")) << c->fix;
+  EXPECT_TRUE(contains(c->fix, "--break-system-packages")) << c->fix;
 }
 
 // The doctor runs them: a plugin finding reaches the report.

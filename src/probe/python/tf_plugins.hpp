@@ -22,11 +22,13 @@ struct PluginFolder {
 /// `*.so` and `*.so.<digit>...` on Linux, `*.dll` (as written) on Windows.
 bool is_tf_plugin_name(std::string_view name, bool windows);
 
-/// Adds to env.tf_plugins the shared objects of each folder's tensorflow-plugins (at most 64),
-/// with the distribution whose RECORD lists each, and the TensorFlow that distribution's
-/// METADATA (or that of the distribution requiring it) names. Folders without plugins cost one
-/// listing; an unreadable one goes to `problems`.
-void scan_tf_plugins(const SystemView& system, const std::vector<PluginFolder>& folders, PythonEnvFacts& env,
-                     std::vector<ProbeProblem>& problems);
+/// Adds to env.tf_plugins what TF_PLUGGABLE_DEVICE_LIBRARY_PATH names and the shared objects of
+/// each folder's tensorflow-plugins (at most 64 a folder), with the distribution whose RECORD
+/// lists each and the TensorFlow that distribution's METADATA (or that of the distribution
+/// requiring it) names. `arch` is the machine's ("x86_64", "aarch64"; empty: unknown), for a
+/// library built for another. Folders without plugins cost one listing; an unreadable one goes
+/// to `problems`.
+void scan_tf_plugins(const SystemView& system, const std::vector<PluginFolder>& folders, const std::string& arch,
+                     PythonEnvFacts& env, std::vector<ProbeProblem>& problems);
 
 }  // namespace gpudoctor
