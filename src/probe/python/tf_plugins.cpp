@@ -52,7 +52,7 @@ bool is_pie(const SystemView& system, const std::string& path, std::string_view 
   const std::uint64_t phoff = elf_le(h, 32, 8);
   const std::uint64_t phentsize = elf_le(h, 54, 2);
   const std::uint64_t phnum = std::min<std::uint64_t>(elf_le(h, 56, 2), 256);
-  if (phentsize < 56 || phnum == 0) return false;
+  if (phentsize != 56 || phnum == 0) return false;  // ELF64's program header size: a hostile file reads no more
   auto phdrs = system.read_range(path, phoff, static_cast<std::size_t>(phentsize * phnum));
   if (!phdrs) return false;
   for (std::uint64_t i = 0; i + 1 <= phnum && (i + 1) * phentsize <= phdrs->size(); ++i) {
