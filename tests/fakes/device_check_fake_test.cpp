@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -71,7 +72,20 @@ class DeviceCheck : public ::testing::Test {
 };
 
 TEST_F(DeviceCheck, EveryStepRunsAndTheTableAndFilesComeBack) {
-  auto r = device_check("");
+  // A `date` whose seconds move on at every call: a table printed twice (once saved, once shown)
+  // would differ in its elapsed time, as it did on a loaded CI machine when a second passed.
+  const fs::path bin = dir_ / "bin";
+  fs::create_directories(bin);
+  {
+    std::ofstream date(bin / "date");
+    date << "#!/bin/sh\n"
+            "if [ \"$1\" = +%s ]; then\n"
+            "  n=$(cat \"$0.count\" 2>/dev/null || echo 0); n=$((n + 1)); echo \"$n\" >\"$0.count\"\n"
+            "  echo $((1700000000 + n))\n"
+            "else exec /bin/date \"$@\"; fi\n";
+  }
+  fs::permissions(bin / "date", fs::perms::owner_all);
+  auto r = device_check("PATH=" + shell_quote(bin.string()) + ":\"$PATH\"");
   // Without nvidia-smi the machine step fails, so the run does; a usage error would be 2.
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   auto rows = table_rows(r.out);
