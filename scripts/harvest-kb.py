@@ -39,12 +39,17 @@ PYPI = "https://pypi.org/pypi/{name}/json"
 TIMEOUT_S = 60
 MAX_MEMBER_BYTES = 4 << 20  # METADATA, version.py and build_info.py are a few KB
 MAX_TAIL_BYTES = 8 << 20  # zip central directory of a torch wheel is ~2 MB
-CACHE_FORMAT = 2  # 2: members cached as raw text
+CACHE_FORMAT = 3  # 2: members cached as raw text; 3: TF's bundled headers (their version defines)
+
+TF_CUDA_H = "tensorflow/include/third_party/gpus/cuda/include/cuda.h"
+TF_CUDNN_H = "tensorflow/include/third_party/gpus/cudnn/include/cudnn_version.h"
 
 # Package -> which oldest release series to harvest, and which members to read.
 PACKAGES = {
     "torch": {"since": "2.0", "members": ["torch/version.py"]},
-    "tensorflow": {"since": "2.10", "members": ["tensorflow/python/platform/build_info.py"]},
+    # From 2.22 build_info.py keeps only is_cuda_build; the CUDA and cuDNN headers the wheel was
+    # built with still say which (cuda.h CUDA_VERSION, cudnn_version.h CUDNN_MAJOR/MINOR/PATCHLEVEL).
+    "tensorflow": {"since": "2.10", "members": ["tensorflow/python/platform/build_info.py", TF_CUDA_H, TF_CUDNN_H]},
     "jax": {"since": "0.4.30", "members": []},
     "jaxlib": {"since": "0.4.30", "members": []},
     "jax-cuda12-plugin": {"since": "0.4.30", "members": []},
@@ -290,7 +295,10 @@ class Harvester:
             data = lazy.read(m)
             if data is not None:
                 rec["read"].append(m)
-                rec.setdefault("files", {})[m] = data.decode("utf-8", "replace")  # raw: parsed in facts()
+                text = data.decode("utf-8", "replace")
+                if m.endswith(".h"):  # a 1 MB header: only its version defines are wanted
+                    text = "\n".join(l for l in text.splitlines() if re.match(r"#define (CUDA_VERSION|CUDNN_)", l))
+                rec.setdefault("files", {})[m] = text  # raw: parsed in facts()
         tmp = path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(rec, fh, indent=1, sort_keys=True)
@@ -387,8 +395,16 @@ def facts(row: dict) -> dict:
     elif name == "tensorflow":
         bi = files.get("tensorflow/python/platform/build_info.py", {})
         out["is_cuda_build"] = bi.get("is_cuda_build", "")
-        out["cuda"] = bi.get("cuda_version", "cpu" if bi else "")
+        out["cuda"] = bi.get("cuda_version", "cpu" if bi and bi.get("is_cuda_build") != "True" else "")
         out["cudnn"] = bi.get("cudnn_version", "")
+        raw = row.get("files", {})
+        if bi.get("is_cuda_build") == "True" and not out["cuda"]:
+            m = re.search(r"^#define CUDA_VERSION (\d+)", raw.get(TF_CUDA_H, ""), re.M)
+            out["cuda"] = f"{int(m.group(1)) // 1000}.{int(m.group(1)) % 1000 // 10}" if m else ""
+        if bi.get("is_cuda_build") == "True" and not out["cudnn"]:
+            d = [re.search(rf"^#define CUDNN_{k} (\d+)", raw.get(TF_CUDNN_H, ""), re.M)
+                 for k in ("MAJOR", "MINOR", "PATCHLEVEL")]
+            out["cudnn"] = ".".join(x.group(1) for x in d) if all(d) else ""
         out["archs"] = bi.get("cuda_compute_capabilities", [])
         and_cuda = [r for r in req if extra_of(r) == "and-cuda"]
         out["and_cuda_cudnn"] = pin(and_cuda, r"nvidia-cudnn-cu\d+")

@@ -133,6 +133,12 @@ std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi
   return std::nullopt;
 }
 
+/// The TensorFlow distribution installed, for the fixes that reinstall it with its [and-cuda]
+/// extra: tf-nightly's own, not `tensorflow[and-cuda]`, which would add a second TensorFlow.
+std::string tf_dist(const FrameworkFacts& fw) {
+  return fw.package.empty() ? "tensorflow" : fw.package;
+}
+
 bool has_framework(const PythonEnvFacts& env, std::string_view name) {
   return std::any_of(env.frameworks.begin(), env.frameworks.end(),
                      [&](const FrameworkFacts& f) { return f.name == name; });
@@ -978,14 +984,7 @@ class Checker {
       return;
     }
     if (b == nullptr) {
-      add(Finding{.id = "framework-version-unknown",
-                  .severity = Severity::info,
-                  .area = FindingArea::python,
-                  .title = fw_title(display, fw) + " is not in the knowledge base",
-                  .detail = "No tested configuration for this release; CUDA/cuDNN/Python checks are skipped.",
-                  .fix = "Use --kb with newer tables, or check https://www.tensorflow.org/install/source#gpu.",
-                  .evidence = {installed_at(env, fw)},
-                  .source = "compat/tensorflow.toml"});
+      unknown_tensorflow(env, fw, display);
       return;
     }
     python_range(env, fw, display, b->python, b->source);
@@ -1007,8 +1006,8 @@ class Checker {
     if (resolved) {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
       missing_loads(env, fw, display,
-                    and_cuda ? "pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
-                                   std::to_string(fw.cuda_version->major()) +
+                    and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
+                                   "\" (brings the CUDA " + std::to_string(fw.cuda_version->major()) +
                                    " libraries and cuDNN as pip wheels; no system toolkit needed)."
                              : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) +
                                    (want_cudnn ? " and cuDNN " + want_cudnn->str() : std::string()) +
@@ -1026,30 +1025,11 @@ class Checker {
           return l.env == env.path && l.framework == fw.name && l.dll.starts_with("cudnn64_") && !l.path.empty();
         });
     if (want_cudnn && seen.version && !loader_judges) {
-      bool major_differs = seen.version->major() != want_cudnn->major();
-      bool older = !major_differs && want_cudnn->parts().size() >= 2 && seen.version->minor() < want_cudnn->minor();
-      if (major_differs || older) {
-        add(Finding{
-            .id = "tf-cudnn-mismatch",
-            .severity = Severity::error,
-            .area = FindingArea::python,
-            .title = fw_title(display, fw) + " needs cuDNN " + want_cudnn->str() + ", found " + seen.version->str(),
-            .detail = "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
-                      (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?") + "; " +
-                      // The loader opens libcudnn.so.<major> by name: another major is never loaded.
-                      (major_differs ? "the cuDNN found (" + seen.origin + ") is another major version, not loaded: " +
-                                           "TensorFlow opens libcudnn.so." + std::to_string(want_cudnn->major()) +
-                                           " by name. The GPU is not used."
-                                     : "the cuDNN it will load (" + seen.origin +
-                                           ") is older. The GPU is not used, or convolutions fail at run time."),
-            .fix = kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
-                       ? and_cuda_fix(env, fw, *want_cudnn, seen)
-                       : "Install cuDNN " + want_cudnn->str() + " for CUDA " + (cuda ? cuda->str() : "?") +
-                             ", or the TensorFlow release tested with the cuDNN you have "
-                             "(`gpudoctor matrix --framework tensorflow`).",
-            .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-            .source = b->source});
-      }
+      tf_cudnn_mismatch(env, fw, display, *want_cudnn, seen,
+                        "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
+                            (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?"),
+                        kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows, cuda,
+                        b->source);
     } else if (want_cudnn && !seen.version && !wheels && !resolved) {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
       add(Finding{.id = "tf-cuda-libs-missing",
@@ -1059,7 +1039,7 @@ class Checker {
                   .detail = "Neither nvidia-* pip wheels in " + env.path +
                             " nor a system cuDNN were found. "
                             "TensorFlow will fall back to the CPU.",
-                  .fix = and_cuda ? "pip install \"tensorflow[and-cuda]==" + fw.version.str() +
+                  .fix = and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
                                         "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
                                   : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
                                         want_cudnn->str() + ".",
@@ -1074,19 +1054,19 @@ class Checker {
       if (!any_major) {
         std::vector<std::string> ev{installed_at(env, fw)};
         for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
-        add(Finding{
-            .id = "tf-cuda-mismatch",
-            .severity = Severity::error,
-            .area = FindingArea::python,
-            .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
-                     std::to_string(cuda->major()) + ".x is installed",
-            .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
-            .fix = "Install CUDA " + cuda->str() +
-                   (kb_.tf_and_cuda(fw.version) ? " (or pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\")"
-                                                : std::string()) +
-                   ".",
-            .evidence = ev,
-            .source = b->source});
+        add(Finding{.id = "tf-cuda-mismatch",
+                    .severity = Severity::error,
+                    .area = FindingArea::python,
+                    .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
+                             std::to_string(cuda->major()) + ".x is installed",
+                    .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
+                    .fix = "Install CUDA " + cuda->str() +
+                           (kb_.tf_and_cuda(fw.version)
+                                ? " (or pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\")"
+                                : std::string()) +
+                           ".",
+                    .evidence = ev,
+                    .source = b->source});
       }
     }
     if (cuda) driver_for_framework(env, fw, display, *cuda);
@@ -1097,6 +1077,96 @@ class Checker {
         [&](const KnownGpu& g) { return aarch64(g) ? ArchCoverage::unknown : kb_.tf_coverage(*b, g.cc); },
         b->archs_source.empty() ? b->source : b->archs_source, tf_fix, cuda);
     doubtful_tf_archs(env, fw, *b, tf_fix);
+  }
+
+  /// TensorFlow opens libcudnn.so.<major> by name, and refuses a cuDNN of that major older than the
+  /// one it was compiled with ("Loaded runtime CuDNN library: 9.3.0 but source was compiled with:
+  /// 9.10.0", stream_executor/cuda/cuda_dnn.cc). `built` says what the build was made with.
+  void tf_cudnn_mismatch(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                         const Version& want, const CudnnSeen& seen, const std::string& built, bool and_cuda,
+                         const std::optional<Version>& cuda, const std::string& source) {
+    const bool major_differs = seen.version->major() != want.major();
+    const bool older = !major_differs && want.parts().size() >= 2 && seen.version->minor() < want.minor();
+    if (!major_differs && !older) return;
+    add(Finding{
+        .id = "tf-cudnn-mismatch",
+        .severity = Severity::error,
+        .area = FindingArea::python,
+        .title = fw_title(display, fw) + " needs cuDNN " + want.str() + ", found " + seen.version->str(),
+        .detail = built + "; " +
+                  (major_differs ? "the cuDNN found (" + seen.origin +
+                                       ") is another major version, not loaded: " + "TensorFlow opens libcudnn.so." +
+                                       std::to_string(want.major()) + " by name. The GPU is not used."
+                                 : "the cuDNN it will load (" + seen.origin +
+                                       ") is older. The GPU is not used, or convolutions fail at run time."),
+        .fix = and_cuda ? and_cuda_fix(env, fw, want, seen)
+                        : "Install cuDNN " + want.str() + " for CUDA " + (cuda ? cuda->str() : "?") +
+                              ", or the TensorFlow release tested with the cuDNN you have "
+                              "(`gpudoctor matrix --framework tensorflow`).",
+        .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+        .source = source});
+  }
+
+  /// A release the tables lack (one newer than them, most often): what its own files say is still
+  /// checked, so that "not in the knowledge base" never stands for "all fine". Its build_info.py
+  /// (or, from 2.22, its bundled headers) names the CUDA and cuDNN it was built with; its METADATA
+  /// whether `tensorflow[and-cuda]` brings them.
+  void unknown_tensorflow(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) {
+    const bool gpu_build = fw.cuda_build.value_or(false) && facts_.platform != Platform::windows;
+    const std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
+    const std::optional<Version> cudnn = plausible(fw.cudnn_version, 5, 15);
+    std::vector<Version> sass;
+    std::optional<Version> ptx;
+    const bool archs = recorded_archs(fw, sass, ptx);
+    std::string detail =
+        "No tested configuration for this release: the Python versions and the cuDNN minor it was "
+        "tested with are not checked.";
+    if (gpu_build && cuda) {
+      detail += " Checked from its own files (" + fw.evidence + "): the CUDA libraries it opens, " +
+                (cudnn ? "the cuDNN it was built with, " : std::string()) + "the driver CUDA " + cuda->str() +
+                " needs" + (archs ? ", its GPU architectures" : "") + "." +
+                (archs ? "" : " Its GPU architectures are not checked: the build does not list them.");
+    } else if (gpu_build) {
+      detail +=
+          " Its own files do not say which CUDA it was built with, so the CUDA libraries, cuDNN and driver "
+          "it needs are not checked either.";
+    }
+    add(Finding{.id = "framework-version-unknown",
+                .severity = Severity::info,
+                .area = FindingArea::python,
+                .title = fw_title(display, fw) + " is not in the knowledge base",
+                .detail = detail,
+                .fix = "Use --kb with newer tables, or check https://www.tensorflow.org/install/source#gpu.",
+                .evidence = {installed_at(env, fw)},
+                .source = "compat/tensorflow.toml"});
+    if (!gpu_build || !cuda) return;
+    // Its METADATA's [and-cuda] extra brings the CUDA libraries and cuDNN as pip wheels; the
+    // extra of the distribution installed (tf-nightly's, not a second TensorFlow's).
+    const std::string dist = tf_dist(fw);
+    const bool and_cuda = std::any_of(fw.nvidia_requires.begin(), fw.nvidia_requires.end(),
+                                      [](const DistRequirement& r) { return contains(r.marker, "and-cuda"); });
+    const std::string fix =
+        and_cuda ? "pip install \"" + dist + "[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
+                       std::to_string(cuda->major()) + " libraries and cuDNN as pip wheels; no system toolkit needed)."
+                 : "Install CUDA " + cuda->str() + (cudnn ? " and cuDNN " + cudnn->str() : std::string()) +
+                       " and put their lib directories on the loader's path (ld.so.conf.d or LD_LIBRARY_PATH).";
+    if (!fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);
+    if (cudnn) {
+      CudnnSeen seen = cudnn_for(facts_, env, cudnn->major());
+      if (seen.version) {
+        tf_cudnn_mismatch(env, fw, display, *cudnn, seen,
+                          "TensorFlow " + fw.version.str() + " was built with CUDA " + cuda->str() + " and cuDNN " +
+                              cudnn->str() + " (its own files)",
+                          and_cuda, cuda, fw.evidence);
+      }
+    }
+    driver_for_framework(env, fw, display, *cuda);
+    if (archs) {
+      arch_rules(
+          env, fw, display, [](const KnownGpu&) { return ArchCoverage::unknown; }, fw.evidence,
+          "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).",
+          cuda);
+    }
   }
 
   /// A build whose own list is not recorded, where the recorded wheel of the same toolchain
@@ -1560,9 +1630,9 @@ class Checker {
   /// environment loading the wheel that replaced it, one environment each instead.
   [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
                                          const CudnnSeen& seen) const {
-    const std::string fix =
-        "Reinstall with the matching CUDA libraries: pip install \"tensorflow[and-cuda]==" + fw.version.str() + "\"" +
-        (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".");
+    const std::string fix = "Reinstall with the matching CUDA libraries: pip install \"" + tf_dist(fw) +
+                            "[and-cuda]==" + fw.version.str() + "\"" +
+                            (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".");
     const Replaced replaced = replaced_wheels(env, fw, {"libcudnn.so." + std::to_string(want.major())});
     return replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix("TensorFlow", replaced, fix);
   }

@@ -17,12 +17,42 @@ bool parse_int(std::string_view s, int& out) {
   return ec == std::errc() && ptr == s.data() + s.size() && out < kMaxComponent;
 }
 
+/// PEP 440's order of what follows the numbers: .devN < aN < bN < rcN (c, pre, preview too),
+/// each by its number ("rc10" after "rc2"); an unknown tag after those.
+struct PreKey {
+  int rank = 4;
+  long number = 0;
+  std::string rest;
+  auto operator<=>(const PreKey&) const = default;
+};
+
+PreKey pre_key(std::string_view pre) {
+  size_t letters = 0;
+  while (letters < pre.size() && std::isalpha(static_cast<unsigned char>(pre[letters]))) ++letters;
+  const std::string_view tag = pre.substr(0, letters);
+  PreKey k;
+  k.rank = tag == "dev"                                                    ? 0
+           : tag == "a" || tag == "alpha"                                  ? 1
+           : tag == "b" || tag == "beta"                                   ? 2
+           : tag == "rc" || tag == "c" || tag == "pre" || tag == "preview" ? 3
+                                                                           : 4;
+  size_t digits = letters;
+  while (digits < pre.size() && digits - letters < 9 && std::isdigit(static_cast<unsigned char>(pre[digits]))) {
+    k.number = k.number * 10 + (pre[digits] - '0');
+    ++digits;
+  }
+  k.rest = std::string(pre.substr(digits));
+  if (k.rank == 4) k.rest = std::string(pre);
+  return k;
+}
+
 int compare_pre(const std::string& a, const std::string& b) {
   // A release (empty pre) sorts after any pre-release of the same numbers.
   if (a == b) return 0;
   if (a.empty()) return 1;
   if (b.empty()) return -1;
-  return a < b ? -1 : 1;
+  const auto c = pre_key(a) <=> pre_key(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -105,6 +135,8 @@ std::string Version::str() const {
     if (i) out += '.';
     out += written_[i];
   }
+  // PEP 440's normal form: "2.22.0rc0", but "2.23.0.dev20261026" (pip accepts both spellings).
+  if (pre_.starts_with("dev")) out += '.';
   out += pre_;
   if (post_ >= 0) out += ".post" + std::to_string(post_);
   if (!local_.empty()) out += "+" + local_;

@@ -17,6 +17,9 @@ TEST(Version, ParsesTheFieldsForms) {
   EXPECT_EQ(v("v12.2").str(), "12.2");
   EXPECT_EQ(v("535.104.05").str(), "535.104.05");  // leading zeros shown as written
   EXPECT_EQ(v("535.104.05").truncated(2).str(), "535.104");
+  // PEP 440's normal forms: a dev release keeps its dot, a pre-release has none.
+  EXPECT_EQ(v("2.23.0.dev20261026").str(), "2.23.0.dev20261026");
+  EXPECT_EQ(v("2.22.0rc0").str(), "2.22.0rc0");
 }
 
 TEST(Version, RejectsGarbage) {
@@ -28,6 +31,12 @@ TEST(Version, RejectsGarbage) {
 TEST(Version, Orders) {
   EXPECT_LT(v("2.9"), v("2.10"));
   EXPECT_LT(v("2.16.0rc0"), v("2.16.0"));
+  // PEP 440: .devN < aN < bN < rcN, each by its number.
+  EXPECT_LT(v("1.0.dev5"), v("1.0a1"));
+  EXPECT_LT(v("1.0a2"), v("1.0b1"));
+  EXPECT_LT(v("1.0b9"), v("1.0rc1"));
+  EXPECT_LT(v("1.0rc2"), v("1.0rc10"));
+  EXPECT_LT(v("2.23.0.dev20261026"), v("2.23.0rc0"));
   EXPECT_LT(v("2.15.0"), v("2.15.0.post1"));
   EXPECT_EQ(v("12.2"), v("12.2.0"));
   EXPECT_EQ(v("2.7.1+cu126"), v("2.7.1"));

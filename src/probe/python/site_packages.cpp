@@ -9,6 +9,7 @@
 #include "probe/python/tf_build_info.hpp"
 #include "probe/python/tfp_import_checks.hpp"
 #include "probe/python/torch_version.hpp"
+#include "probe/version_files.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -78,6 +79,37 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
   return *parsed;
 }
 
+/// From 2.22 (2.22.0rc0, tf-nightly 2.23) build_info.py keeps only is_cuda_build; the wheel still
+/// carries the CUDA and cuDNN headers it was built with: cuda.h's CUDA_VERSION and
+/// cudnn_version.h's CUDNN_MAJOR/MINOR/PATCHLEVEL (12050 and 9.10.0 in 2.22.0rc0; 12050 and 9.3.0
+/// in 2.21.0, whose build_info says 12.5.1 and 9). Fills only what build_info left out.
+void bundled_header_versions(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
+  std::string gpus = system.join(system.join(system.join(site, "tensorflow"), "include"), "third_party");
+  gpus = system.join(gpus, "gpus");
+  std::vector<std::string> read;
+  if (!fw.cuda_version) {
+    const std::string h = system.join(system.join(system.join(gpus, "cuda"), "include"), "cuda.h");
+    // CUDA_VERSION is near the top of the 1 MB header (byte 13664 in 2.22.0rc0's).
+    if (auto text = system.read_head(h, 256 * 1024)) {
+      if (auto v = parse_cuda_h(*text)) {
+        fw.cuda_version = v;
+        read.push_back(h);
+      }
+    }
+  }
+  if (!fw.cudnn_version) {
+    const std::string h = system.join(system.join(system.join(gpus, "cudnn"), "include"), "cudnn_version.h");
+    if (auto text = system.read_head(h, 64 * 1024)) {
+      if (auto v = parse_cudnn_header(*text)) {
+        fw.cudnn_version = v;
+        read.push_back(h);
+      }
+    }
+  }
+  if (!read.empty())
+    fw.evidence += " (no CUDA versions in it; read from the headers built with: " + join(read, ", ") + ")";
+}
+
 void fill_tensorflow(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
   std::string path = system.join(site, system.is_windows() ? "tensorflow\\python\\platform\\build_info.py"
                                                            : "tensorflow/python/platform/build_info.py");
@@ -112,6 +144,9 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
     } else {
       fw.problems.push_back("build_info.py: cudnn_version is not a version: " + printable(info.cudnn_version, 40));
     }
+  }
+  if (info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {
+    bundled_header_versions(system, site, fw);
   }
   fw.compute_capabilities = info.compute_capabilities;
   if (info.is_rocm_build.value_or(false)) {
