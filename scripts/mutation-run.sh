@@ -257,8 +257,8 @@ tf-plugin-folder-entry	src/probe/python/tf_plugins.cpp	  if (stat && stat->is_di
 tf-plugin-pie	src/probe/python/tf_plugins.cpp	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x08000000U) != 0;	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x04000000U) != 0;
 tf-plugin-arch	src/probe/python/tf_plugins.cpp	if (want != 0 && machine != want) {	if (want != 0 && machine != want && false) {
 tf-headers-not-read	src/probe/python/site_packages.cpp	  if (info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {	  if (false && info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {
-tf-headers-cuda-over-build-info	src/probe/python/site_packages.cpp	  if (!fw.cuda_version) {\n    const std::string h	  if (true) {\n    const std::string h
-tf-headers-cuda-define	src/probe/python/site_packages.cpp	      if (auto v = parse_cuda_h(*text)) {	      if (auto v = parse_cudnn_header(*text)) {
+tf-headers-cuda-over-build-info	src/probe/python/site_packages.cpp	    if (field) return;	    if (field && false) return;
+tf-headers-cuda-define	src/probe/python/site_packages.cpp	  fill(fw.cuda_version, "cuda", "cuda.h", parse_cuda_h);	  fill(fw.cuda_version, "cuda", "cuda.h", parse_cudnn_header);
 unknown-tf-loads-skipped	src/check/compat_checks.cpp	    if (!fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);	    if (fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);
 unknown-tf-cudnn-skipped	src/check/compat_checks.cpp	      if (seen.version) {\n        tf_cudnn_mismatch(	      if (seen.version && false) {\n        tf_cudnn_mismatch(
 unknown-tf-driver-skipped	src/check/compat_checks.cpp	    driver_for_framework(env, fw, display, *cuda);\n    if (archs) {	    if (archs) {

@@ -87,27 +87,21 @@ void bundled_header_versions(const SystemView& system, const std::string& site, 
   std::string gpus = system.join(system.join(system.join(site, "tensorflow"), "include"), "third_party");
   gpus = system.join(gpus, "gpus");
   std::vector<std::string> read;
-  if (!fw.cuda_version) {
-    const std::string h = system.join(system.join(system.join(gpus, "cuda"), "include"), "cuda.h");
-    // CUDA_VERSION is near the top of the 1 MB header (byte 13664 in 2.22.0rc0's).
-    if (auto text = system.read_head(h, 256 * 1024)) {
-      if (auto v = parse_cuda_h(*text)) {
-        fw.cuda_version = v;
-        read.push_back(h);
-      }
-    }
-  }
-  if (!fw.cudnn_version) {
-    const std::string h = system.join(system.join(system.join(gpus, "cudnn"), "include"), "cudnn_version.h");
-    if (auto text = system.read_head(h, 64 * 1024)) {
-      if (auto v = parse_cudnn_header(*text)) {
-        fw.cudnn_version = v;
-        read.push_back(h);
-      }
-    }
-  }
-  if (!read.empty())
+  // The header's head only: CUDA_VERSION is near the top of the 1 MB cuda.h (byte 13664 in 2.22.0rc0's).
+  const auto fill = [&](std::optional<Version>& field, const char* component, const char* header,
+                        std::optional<Version> (*parse)(std::string_view)) {
+    if (field) return;
+    const std::string h = system.join(system.join(system.join(gpus, component), "include"), header);
+    auto text = system.read_head(h, 256 * 1024);
+    if (!text) return;
+    field = parse(*text);
+    if (field) read.push_back(h);
+  };
+  fill(fw.cuda_version, "cuda", "cuda.h", parse_cuda_h);
+  fill(fw.cudnn_version, "cudnn", "cudnn_version.h", parse_cudnn_header);
+  if (!read.empty()) {
     fw.evidence += " (no CUDA versions in it; read from the headers built with: " + join(read, ", ") + ")";
+  }
 }
 
 void fill_tensorflow(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
