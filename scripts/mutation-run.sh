@@ -267,6 +267,8 @@ tf-cudnn-older-minor	src/check/compat_checks.cpp	    const bool older = !major_d
 version-dev-dot	src/core/version.cpp	  if (pre_.starts_with("dev")) out += '.';	  if (pre_.starts_with("xdev")) out += '.';
 version-dev-rank	src/core/version.cpp	  k.rank = tag == "dev"	  k.rank = tag == "Dev"
 version-pre-number	src/core/version.cpp	    k.number = k.number * 10 + (pre[digits] - '0');	    k.number = 0;
+elf-load-phnum-cap	src/probe/python/tf_plugins.cpp	  const std::uint64_t phnum = std::min<std::uint64_t>(elf_le(h, 56, 2), 256);	  const std::uint64_t phnum = elf_le(h, 56, 2);
+elf-load-dynamic-cap	src/probe/python/tf_plugins.cpp	std::min<std::uint64_t>(elf_le(*phdrs, at + 32, 8), 64 * 1024)	elf_le(*phdrs, at + 32, 8)
 EOF
 }
 

@@ -29,6 +29,7 @@
 #include "probe/python/python_literal.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
 #include "probe/python/tf_build_info.hpp"
+#include "probe/python/tf_plugins.hpp"
 #include "probe/python/tfp_import_checks.hpp"
 #include "probe/python/torch_version.hpp"
 #include "probe/version_files.hpp"
@@ -250,6 +251,14 @@ const std::vector<Target>& targets() {
          if (asked > 3 * (64 + kMaxElfSections * 64 + kMaxElfSectionNames) + kMaxElfDynsym + kMaxElfDynstr + 65536) {
            std::abort();
          }
+       }},
+      {"elf_load_problem",
+       [](std::string_view s) {
+         // A TensorFlow plugin's header, program headers and PT_DYNAMIC: bounded reads, whatever
+         // the counts and offsets say.
+         std::uint64_t asked = 0;
+         (void)elf_load_problem(file_reader(s, asked), "x86_64");
+         if (asked > kMaxElfLoadBytes) std::abort();
        }},
       {"network_sysfs",
        [](std::string_view s) {

@@ -61,5 +61,31 @@ TEST(FuzzSeeds, ElfSections) {
                               "ELF"});
 }
 
+TEST(FuzzSeeds, ElfLoadProblem) {
+  // An x86_64 shared object whose program headers claim 65535 entries at the end of a 2^64 file,
+  // and one whose single PT_DYNAMIC claims 2^40 bytes at offset 0 (the file itself; not 2^64,
+  // whose count of bytes asked for would wrap around).
+  std::string so =
+      "\x7F"
+      "ELF\x02\x01\x01"s +
+      std::string(57, '\0');
+  so[16] = 3;   // ET_DYN
+  so[18] = 62;  // EM_X86_64
+  so[54] = 56;  // e_phentsize
+  std::string huge = so;
+  for (int i = 0; i < 8; ++i) huge[32 + i] = '\xFF';
+  huge[56] = huge[57] = '\xFF';
+  std::string dynamic = so;
+  dynamic[32] = 64;  // e_phoff: right after the header
+  dynamic[56] = 1;
+  std::string phdr(56, '\0');
+  phdr[0] = 2;  // PT_DYNAMIC
+  phdr[32 + 5] = 1;  // p_filesz 2^40
+  dynamic += phdr;
+  run_target("elf_load_problem", {"", so, huge, dynamic, std::string(64, '\x7F'),
+                                  "\x7F"
+                                  "ELF"});
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -48,19 +48,19 @@ unsigned elf_machine_of(std::string_view arch) {
 
 /// Whether an ELF shared object is a position-independent executable (DT_FLAGS_1 has DF_1_PIE),
 /// which glibc's dlopen refuses; read from its PT_DYNAMIC segment, at most 64 KiB of it.
-bool is_pie(const SystemView& system, const std::string& path, std::string_view h) {
+bool is_pie(const ReadRange& read, std::string_view h) {
   const std::uint64_t phoff = elf_le(h, 32, 8);
   const std::uint64_t phentsize = elf_le(h, 54, 2);
   const std::uint64_t phnum = std::min<std::uint64_t>(elf_le(h, 56, 2), 256);
   if (phentsize != 56 || phnum == 0) return false;  // ELF64's program header size: a hostile file reads no more
-  auto phdrs = system.read_range(path, phoff, static_cast<std::size_t>(phentsize * phnum));
+  auto phdrs = read(phoff, static_cast<std::size_t>(phentsize * phnum));
   if (!phdrs) return false;
   for (std::uint64_t i = 0; i + 1 <= phnum && (i + 1) * phentsize <= phdrs->size(); ++i) {
     const std::size_t at = static_cast<std::size_t>(i * phentsize);
     if (elf_le(*phdrs, at, 4) != 2) continue;  // PT_DYNAMIC
     const std::uint64_t offset = elf_le(*phdrs, at + 8, 8);
     const std::uint64_t size = std::min<std::uint64_t>(elf_le(*phdrs, at + 32, 8), 64 * 1024);
-    auto dynamic = system.read_range(path, offset, static_cast<std::size_t>(size));
+    auto dynamic = read(offset, static_cast<std::size_t>(size));
     if (!dynamic) return false;
     for (std::size_t d = 0; d + 16 <= dynamic->size(); d += 16) {
       const std::uint64_t tag = elf_le(*dynamic, d, 8);
@@ -72,43 +72,21 @@ bool is_pie(const SystemView& system, const std::string& path, std::string_view 
   return false;
 }
 
-/// Why the loader would refuse the file, from its first bytes (the messages are glibc's and
-/// Windows', as the import reports them); empty when it looks like a loadable library. `arch`
-/// is the machine's ("x86_64"), empty when unknown.
+/// Why the loader would refuse the file (the messages are glibc's and Windows', as the import
+/// reports them); empty when it looks like a loadable library.
 std::string load_problem(const SystemView& system, const std::string& path, bool windows, std::string_view arch) {
   auto stat = system.stat(path);
   if (stat && stat->is_dir) return "a folder: dlopen says \"cannot read file data: Is a directory\"";
-  auto head = system.read_head(path, 64);
-  if (!head) return "a file that cannot be read (" + error_text(head.error()) + ")";
-  const std::string& h = *head;
   if (windows) {
-    if (h.size() < 2 || h[0] != 'M' || h[1] != 'Z') return "not a DLL (no MZ header): LoadLibrary refuses it";
+    auto head = system.read_head(path, 2);
+    if (!head) return "a file that cannot be read (" + error_text(head.error()) + ")";
+    if (head->size() < 2 || (*head)[0] != 'M' || (*head)[1] != 'Z') {
+      return "not a DLL (no MZ header): LoadLibrary refuses it";
+    }
     return {};
   }
-  if (h.empty()) return "an empty file: dlopen says \"file too short\"";
-  if (h.size() < 4 || h.compare(0, 4,
-                                std::string_view("\x7f"
-                                                 "ELF",
-                                                 4)) != 0) {
-    return "not an ELF file: dlopen says \"invalid ELF header\"";
-  }
-  if (h.size() < 64) return "a truncated ELF header: dlopen says \"file too short\"";
-  if (h[4] != 2) return "a 32-bit ELF file: dlopen says \"wrong ELF class: ELFCLASS32\"";
-  if (h[5] != 1) return "a big-endian ELF file: dlopen refuses it";
-  const std::uint64_t type = elf_le(h, 16, 2);
-  if (type != 3) {
-    return "an ELF file that is not a shared library (type " + std::to_string(type) + "): dlopen refuses it";
-  }
-  const unsigned want = elf_machine_of(arch);
-  const std::uint64_t machine = elf_le(h, 18, 2);
-  if (want != 0 && machine != want) {
-    return "a library for another architecture (ELF machine " + std::to_string(machine) + ", this machine is " +
-           std::string(arch) + "): dlopen says \"cannot open shared object file\"";
-  }
-  if (is_pie(system, path, h)) {
-    return "an executable, not a library: dlopen says \"cannot dynamically load position-independent executable\"";
-  }
-  return {};
+  return elf_load_problem(
+      [&](std::uint64_t offset, std::size_t length) { return system.read_range(path, offset, length); }, arch);
 }
 
 /// The files a RECORD installs in tensorflow-plugins/ (their names, without the folder):
@@ -304,6 +282,36 @@ void scan_device_variable(const SystemView& system, const Loadability& loadabili
 }
 
 }  // namespace
+
+std::string elf_load_problem(const ReadRange& read, std::string_view arch) {
+  auto head = read(0, 64);
+  if (!head) return "a file that cannot be read (" + error_text(head.error()) + ")";
+  const std::string& h = *head;
+  if (h.empty()) return "an empty file: dlopen says \"file too short\"";
+  if (h.size() < 4 || h.compare(0, 4,
+                                std::string_view("\x7f"
+                                                 "ELF",
+                                                 4)) != 0) {
+    return "not an ELF file: dlopen says \"invalid ELF header\"";
+  }
+  if (h.size() < 64) return "a truncated ELF header: dlopen says \"file too short\"";
+  if (h[4] != 2) return "a 32-bit ELF file: dlopen says \"wrong ELF class: ELFCLASS32\"";
+  if (h[5] != 1) return "a big-endian ELF file: dlopen refuses it";
+  const std::uint64_t type = elf_le(h, 16, 2);
+  if (type != 3) {
+    return "an ELF file that is not a shared library (type " + std::to_string(type) + "): dlopen refuses it";
+  }
+  const unsigned want = elf_machine_of(arch);
+  const std::uint64_t machine = elf_le(h, 18, 2);
+  if (want != 0 && machine != want) {
+    return "a library for another architecture (ELF machine " + std::to_string(machine) + ", this machine is " +
+           std::string(arch) + "): dlopen says \"cannot open shared object file\"";
+  }
+  if (is_pie(read, h)) {
+    return "an executable, not a library: dlopen says \"cannot dynamically load position-independent executable\"";
+  }
+  return {};
+}
 
 bool is_tf_plugin_name(std::string_view name, bool windows) {
   if (windows) return name.ends_with(".dll");

@@ -8,6 +8,7 @@
 
 #include "model/facts.hpp"
 #include "platform/system_view.hpp"
+#include "probe/elf_sections.hpp"
 
 namespace gpudoctor {
 
@@ -21,6 +22,17 @@ struct PluginFolder {
 /// Whether TensorFlow's load_library takes a file of that name for a shared object:
 /// `*.so` and `*.so.<digit>...` on Linux, `*.dll` (as written) on Windows.
 bool is_tf_plugin_name(std::string_view name, bool windows);
+
+/// The most elf_load_problem reads of one file, however hostile: its 64-byte header, 256 ELF64
+/// program headers, 64 KiB of its PT_DYNAMIC.
+inline constexpr std::size_t kMaxElfLoadBytes = 64 + 256 * 56 + 64 * 1024;
+
+/// Why glibc's dlopen would refuse the file `read` gives, as the import reports it ("an empty
+/// file: dlopen says \"file too short\""...): not ELF, 32-bit, big-endian, not a shared object,
+/// another architecture than `arch` (the machine's, "x86_64"; empty: unknown), a
+/// position-independent executable (DT_FLAGS_1 has DF_1_PIE in its PT_DYNAMIC). Empty when it
+/// looks loadable.
+std::string elf_load_problem(const ReadRange& read, std::string_view arch);
 
 /// Adds to env.tf_plugins what TF_PLUGGABLE_DEVICE_LIBRARY_PATH names and the shared objects of
 /// each folder's tensorflow-plugins (at most 64 a folder), with the distribution whose RECORD
