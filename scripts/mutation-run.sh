@@ -256,19 +256,30 @@ tf-plugin-base-site	src/probe/python_probe.cpp	        add(dir, "system site-pac
 tf-plugin-folder-entry	src/probe/python/tf_plugins.cpp	  if (stat && stat->is_dir) return "a folder	  if (stat && stat->is_dir && false) return "a folder
 tf-plugin-pie	src/probe/python/tf_plugins.cpp	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x08000000U) != 0;	if (tag == 0x6ffffffb) return (elf_le(*dynamic, d + 8, 8) & 0x04000000U) != 0;
 tf-plugin-arch	src/probe/python/tf_plugins.cpp	if (want != 0 && machine != want) {	if (want != 0 && machine != want && false) {
-tf-headers-not-read	src/probe/python/site_packages.cpp	  if (info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {	  if (false && info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {
-tf-headers-cuda-over-build-info	src/probe/python/site_packages.cpp	    if (field) return;	    if (field && false) return;
+tf-headers-not-read	src/probe/python/site_packages.cpp	  if (info.is_cuda_build.value_or(false) &&\n      (!fw.cuda_version	  if (false && info.is_cuda_build.value_or(false) &&\n      (!fw.cuda_version
+tf-headers-cuda-over-build-info	src/probe/python/site_packages.cpp	    if (field && field->parts().size() >= 2) return;	    if (field && false) return;
 tf-headers-cuda-define	src/probe/python/site_packages.cpp	  fill(fw.cuda_version, "cuda", "cuda.h", parse_cuda_h);	  fill(fw.cuda_version, "cuda", "cuda.h", parse_cudnn_header);
-unknown-tf-loads-skipped	src/check/compat_checks.cpp	    if (!fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);	    if (fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);
-unknown-tf-cudnn-skipped	src/check/compat_checks.cpp	      if (seen.version) {\n        tf_cudnn_mismatch(	      if (seen.version && false) {\n        tf_cudnn_mismatch(
-unknown-tf-driver-skipped	src/check/compat_checks.cpp	    driver_for_framework(env, fw, display, *cuda);\n    if (archs) {	    if (archs) {
+unknown-tf-loads-skipped	src/check/compat_checks.cpp	    if (resolved) missing_loads(env, fw, display, fix, fw.evidence);	    if (!resolved) missing_loads(env, fw, display, fix, fw.evidence);
+unknown-tf-cudnn-skipped	src/check/compat_checks.cpp	    if (cudnn && seen.version) {\n      tf_cudnn_mismatch(	    if (cudnn && seen.version && false) {\n      tf_cudnn_mismatch(
+unknown-tf-driver-skipped	src/check/compat_checks.cpp	    driver_for_framework(env, fw, display, *cuda);\n    const std::string arch_fix =	    const std::string arch_fix =
 unknown-tf-and-cuda-extra	src/check/compat_checks.cpp	[](const DistRequirement& r) { return contains(r.marker, "and-cuda"); });	[](const DistRequirement& r) { return contains(r.marker, "and_cuda"); });
 tf-cudnn-older-minor	src/check/compat_checks.cpp	    const bool older = !major_differs && want.parts().size() >= 2 && seen.version->minor() < want.minor();	    const bool older = !major_differs && want.parts().size() >= 2 && seen.version->minor() > want.minor();
 version-dev-dot	src/core/version.cpp	  if (pre_.starts_with("dev")) out += '.';	  if (pre_.starts_with("xdev")) out += '.';
 version-dev-rank	src/core/version.cpp	  k.rank = tag == "dev"	  k.rank = tag == "Dev"
-version-pre-number	src/core/version.cpp	    k.number = k.number * 10 + (pre[digits] - '0');	    k.number = 0;
 elf-load-phnum-cap	src/probe/python/tf_plugins.cpp	  const std::uint64_t phnum = std::min<std::uint64_t>(elf_le(h, 56, 2), 256);	  const std::uint64_t phnum = elf_le(h, 56, 2);
 elf-load-dynamic-cap	src/probe/python/tf_plugins.cpp	std::min<std::uint64_t>(elf_le(*phdrs, at + 32, 8), 64 * 1024)	elf_le(*phdrs, at + 32, 8)
+tf-headers-cudnn-minor	src/probe/python/site_packages.cpp	    if (field && field->parts().size() >= 2) return;	    if (field) return;
+tf-headers-other-major	src/probe/python/site_packages.cpp	if (!v || (field && field->major() != v->major())) return;	if (!v) return;
+and-cuda-versions-skipped	src/probe/python/site_packages.cpp	    if (!fw.cuda_version || !fw.cudnn_version) and_cuda_versions(fw, metadata, notes);	    if (false) and_cuda_versions(fw, metadata, notes);
+tf-needs-cuda13	src/probe/framework_libraries.cpp	  if (cuda_major == 13) {\n    return {"libcudart.so.13", "libcublas.so.13",   "libcublasLt.so.13",	  if (cuda_major == 1300) {\n    return {"libcudart.so.13", "libcublas.so.13",   "libcublasLt.so.13",
+unknown-tf-unresolved-skipped	src/check/compat_checks.cpp	      tf_unresolved_libraries(env, fw, display, cudnn, seen.version.has_value(), cuda, and_cuda, fw.evidence);	      (void)and_cuda;
+unknown-tf-arch-neighbour	src/check/compat_checks.cpp	doubtful_by(env, fw, *like, arch_fix, [](const KnownGpu&) { return true; });	doubtful_by(env, fw, *like, arch_fix, [](const KnownGpu&) { return false; });
+unknown-tf-cudnn-range-wording	src/check/compat_checks.cpp	and_cuda_fix(env, fw, *cudnn, seen, false)	and_cuda_fix(env, fw, *cudnn, seen, true)
+tf-rocm-dist	src/probe/python/site_packages.cpp	"tensorflow-rocm"};	"tensorflow-rocm-x"};
+version-tag-case	src/core/version.cpp	  const std::string tag = to_lower(pre.substr(0, letters));	  const std::string tag = std::string(pre.substr(0, letters));
+version-dev-after	src/core/version.cpp	  k.dev_after = rest.empty() ? 1 : k.rank != 0 && to_lower(rest).starts_with("dev") ? 0 : 2;	  k.dev_after = rest.empty() ? 1 : 2;
+version-number-length	src/core/version.cpp	  k.digits = number.size();	  k.digits = 0;
+tf-dist-intel	src/check/compat_checks.cpp	  return fw.package.starts_with("tf-nightly") ? "tf-nightly" : "tensorflow";	  return fw.package.empty() ? "tensorflow" : fw.package;
 EOF
 }
 

@@ -133,10 +133,11 @@ std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi
   return std::nullopt;
 }
 
-/// The TensorFlow distribution installed, for the fixes that reinstall it with its [and-cuda]
-/// extra: tf-nightly's own, not `tensorflow[and-cuda]`, which would add a second TensorFlow.
+/// The distribution with the [and-cuda] extra for the TensorFlow installed: tf-nightly for the
+/// nightlies (`tensorflow[and-cuda]` beside them would add a second TensorFlow), else tensorflow
+/// (on Linux, what tensorflow-intel and the other builds of Windows and macOS stand for).
 std::string tf_dist(const FrameworkFacts& fw) {
-  return fw.package.empty() ? "tensorflow" : fw.package;
+  return fw.package.starts_with("tf-nightly") ? "tf-nightly" : "tensorflow";
 }
 
 bool has_framework(const PythonEnvFacts& env, std::string_view name) {
@@ -974,8 +975,9 @@ class Checker {
                     " was the last release with GPU support on native Windows; " + fw.version.str() +
                     " is a CPU-only build there, whatever CUDA or cuDNN is installed. " +
                     kb_.tensorflow.windows_gpu_note,
-          .fix = "Either use WSL2 (inside it: pip install \"tensorflow[and-cuda]==" + fw.version.truncated(2).str() +
-                 ".*\"" + (lin ? ", Python " + lin->python.text() : std::string()) + ")" + native_windows_recipe() +
+          .fix = "Either use WSL2 (inside it: pip install \"" + tf_dist(fw) +
+                 "[and-cuda]==" + fw.version.truncated(2).str() + ".*\"" +
+                 (lin ? ", Python " + lin->python.text() : std::string()) + ")" + native_windows_recipe() +
                  ". `gpudoctor plan --framework tensorflow --script powershell` writes the steps as a PowerShell "
                  "script.",
           .evidence = {installed_at(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
@@ -1028,46 +1030,14 @@ class Checker {
       tf_cudnn_mismatch(env, fw, display, *want_cudnn, seen,
                         "TensorFlow " + b->version.str() + " was built and tested with CUDA " +
                             (b->cuda ? b->cuda->str() : "?") + " and cuDNN " + (b->cudnn ? b->cudnn->str() : "?"),
-                        kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows, cuda,
-                        b->source);
-    } else if (want_cudnn && !seen.version && !wheels && !resolved) {
-      bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
-      add(Finding{.id = "tf-cuda-libs-missing",
-                  .severity = Severity::warning,
-                  .area = FindingArea::python,
-                  .title = fw_title(display, fw) + ": no cuDNN " + want_cudnn->str() + " found for it",
-                  .detail = "Neither nvidia-* pip wheels in " + env.path +
-                            " nor a system cuDNN were found. "
-                            "TensorFlow will fall back to the CPU.",
-                  .fix = and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
-                                        "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
-                                  : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
-                                        want_cudnn->str() + ".",
-                  .evidence = {installed_at(env, fw)},
-                  .source = b->source});
+                        kb_.tf_and_cuda(fw.version) != nullptr && facts_.platform != Platform::windows
+                            ? std::optional<std::string>(and_cuda_fix(env, fw, *want_cudnn, seen, cudnn_pinned(fw)))
+                            : std::nullopt,
+                        cuda, b->source);
     }
-    // A system toolkit of another CUDA major is not what this TF can load.
-    if (cuda && !wheels && !facts_.toolkits.empty() && !resolved) {
-      bool any_major = std::any_of(facts_.toolkits.begin(), facts_.toolkits.end(), [&](const ToolkitFacts& t) {
-        return t.version && t.version->major() == cuda->major();
-      });
-      if (!any_major) {
-        std::vector<std::string> ev{installed_at(env, fw)};
-        for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
-        add(Finding{.id = "tf-cuda-mismatch",
-                    .severity = Severity::error,
-                    .area = FindingArea::python,
-                    .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
-                             std::to_string(cuda->major()) + ".x is installed",
-                    .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
-                    .fix = "Install CUDA " + cuda->str() +
-                           (kb_.tf_and_cuda(fw.version)
-                                ? " (or pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\")"
-                                : std::string()) +
-                           ".",
-                    .evidence = ev,
-                    .source = b->source});
-      }
+    if (!wheels && !resolved) {
+      tf_unresolved_libraries(env, fw, display, want_cudnn, seen.version.has_value(), cuda,
+                              kb_.tf_and_cuda(fw.version) != nullptr, b->source);
     }
     if (cuda) driver_for_framework(env, fw, display, *cuda);
     const std::string tf_fix =
@@ -1083,8 +1053,9 @@ class Checker {
   /// one it was compiled with ("Loaded runtime CuDNN library: 9.3.0 but source was compiled with:
   /// 9.10.0", stream_executor/cuda/cuda_dnn.cc). `built` says what the build was made with.
   void tf_cudnn_mismatch(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
-                         const Version& want, const CudnnSeen& seen, const std::string& built, bool and_cuda,
-                         const std::optional<Version>& cuda, const std::string& source) {
+                         const Version& want, const CudnnSeen& seen, const std::string& built,
+                         const std::optional<std::string>& reinstall, const std::optional<Version>& cuda,
+                         const std::string& source) {
     const bool major_differs = seen.version->major() != want.major();
     const bool older = !major_differs && want.parts().size() >= 2 && seen.version->minor() < want.minor();
     if (!major_differs && !older) return;
@@ -1099,18 +1070,18 @@ class Checker {
                                        std::to_string(want.major()) + " by name. The GPU is not used."
                                  : "the cuDNN it will load (" + seen.origin +
                                        ") is older. The GPU is not used, or convolutions fail at run time."),
-        .fix = and_cuda ? and_cuda_fix(env, fw, want, seen)
-                        : "Install cuDNN " + want.str() + " for CUDA " + (cuda ? cuda->str() : "?") +
-                              ", or the TensorFlow release tested with the cuDNN you have "
-                              "(`gpudoctor matrix --framework tensorflow`).",
+        .fix = reinstall ? *reinstall
+                         : "Install cuDNN " + want.str() + " for CUDA " + (cuda ? cuda->str() : "?") +
+                               ", or the TensorFlow release tested with the cuDNN you have "
+                               "(`gpudoctor matrix --framework tensorflow`).",
         .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
         .source = source});
   }
 
   /// A release the tables lack (one newer than them, most often): what its own files say is still
   /// checked, so that "not in the knowledge base" never stands for "all fine". Its build_info.py
-  /// (or, from 2.22, its bundled headers) names the CUDA and cuDNN it was built with; its METADATA
-  /// whether `tensorflow[and-cuda]` brings them.
+  /// (from 2.22, its bundled headers or its METADATA's [and-cuda] requirements) names the CUDA and
+  /// cuDNN it was built with; its METADATA whether `tensorflow[and-cuda]` brings them.
   void unknown_tensorflow(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) {
     const bool gpu_build = fw.cuda_build.value_or(false) && facts_.platform != Platform::windows;
     const std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
@@ -1118,14 +1089,21 @@ class Checker {
     std::vector<Version> sass;
     std::optional<Version> ptx;
     const bool archs = recorded_archs(fw, sass, ptx);
+    const TfBuild* like = gpu_build && cuda && !archs ? kb_.tf_recorded_like("linux", *cuda) : nullptr;
+    const bool resolved = !fw.loads.empty();
+    std::vector<std::string> checked;
+    if (resolved) checked.push_back("the CUDA libraries it opens");
+    if (cudnn) checked.push_back("the cuDNN it was built with");
+    if (cuda) checked.push_back("the driver CUDA " + cuda->str() + " needs");
+    if (archs) checked.push_back("its GPU architectures");
+    if (like) checked.push_back("its GPU architectures by the recorded TensorFlow " + like->version.str() + "'s");
     std::string detail =
         "No tested configuration for this release: the Python versions and the cuDNN minor it was "
         "tested with are not checked.";
     if (gpu_build && cuda) {
-      detail += " Checked from its own files (" + fw.evidence + "): the CUDA libraries it opens, " +
-                (cudnn ? "the cuDNN it was built with, " : std::string()) + "the driver CUDA " + cuda->str() +
-                " needs" + (archs ? ", its GPU architectures" : "") + "." +
-                (archs ? "" : " Its GPU architectures are not checked: the build does not list them.");
+      detail += " Checked from its own files (" + fw.evidence + "): " + join(checked, ", ") + ".";
+      if (!resolved) detail += " Which CUDA libraries a CUDA " + cuda->str() + " build opens is not known here.";
+      if (!archs && !like) detail += " Its GPU architectures are not checked: the build does not list them.";
     } else if (gpu_build) {
       detail +=
           " Its own files do not say which CUDA it was built with, so the CUDA libraries, cuDNN and driver "
@@ -1140,32 +1118,36 @@ class Checker {
                 .evidence = {installed_at(env, fw)},
                 .source = "compat/tensorflow.toml"});
     if (!gpu_build || !cuda) return;
-    // Its METADATA's [and-cuda] extra brings the CUDA libraries and cuDNN as pip wheels; the
+    // Its METADATA's [and-cuda] extra brings the CUDA libraries and cuDNN as pip wheels: the
     // extra of the distribution installed (tf-nightly's, not a second TensorFlow's).
-    const std::string dist = tf_dist(fw);
     const bool and_cuda = std::any_of(fw.nvidia_requires.begin(), fw.nvidia_requires.end(),
                                       [](const DistRequirement& r) { return contains(r.marker, "and-cuda"); });
     const std::string fix =
-        and_cuda ? "pip install \"" + dist + "[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
+        and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
                        std::to_string(cuda->major()) + " libraries and cuDNN as pip wheels; no system toolkit needed)."
                  : "Install CUDA " + cuda->str() + (cudnn ? " and cuDNN " + cudnn->str() : std::string()) +
                        " and put their lib directories on the loader's path (ld.so.conf.d or LD_LIBRARY_PATH).";
-    if (!fw.loads.empty()) missing_loads(env, fw, display, fix, fw.evidence);
-    if (cudnn) {
-      CudnnSeen seen = cudnn_for(facts_, env, cudnn->major());
-      if (seen.version) {
-        tf_cudnn_mismatch(env, fw, display, *cudnn, seen,
-                          "TensorFlow " + fw.version.str() + " was built with CUDA " + cuda->str() + " and cuDNN " +
-                              cudnn->str() + " (its own files)",
-                          and_cuda, cuda, fw.evidence);
-      }
+    if (resolved) missing_loads(env, fw, display, fix, fw.evidence);
+    const CudnnSeen seen = cudnn ? cudnn_for(facts_, env, cudnn->major()) : CudnnSeen{};
+    if (cudnn && seen.version) {
+      tf_cudnn_mismatch(
+          env, fw, display, *cudnn, seen,
+          "TensorFlow " + fw.version.str() + " was built with CUDA " + cuda->str() + " and cuDNN " + cudnn->str() +
+              " (its own files)",
+          and_cuda ? std::optional<std::string>(and_cuda_fix(env, fw, *cudnn, seen, false)) : std::nullopt, cuda,
+          fw.evidence);
+    }
+    if (!resolved && !env_has_cuda_wheels(env)) {
+      tf_unresolved_libraries(env, fw, display, cudnn, seen.version.has_value(), cuda, and_cuda, fw.evidence);
     }
     driver_for_framework(env, fw, display, *cuda);
+    const std::string arch_fix =
+        "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).";
     if (archs) {
       arch_rules(
-          env, fw, display, [](const KnownGpu&) { return ArchCoverage::unknown; }, fw.evidence,
-          "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).",
-          cuda);
+          env, fw, display, [](const KnownGpu&) { return ArchCoverage::unknown; }, fw.evidence, arch_fix, cuda);
+    } else if (like) {
+      doubtful_by(env, fw, *like, arch_fix, [](const KnownGpu&) { return true; });
     }
   }
 
@@ -1178,21 +1160,70 @@ class Checker {
     if (recorded_archs(fw, sass, ptx)) return;
     const TfBuild* n = kb_.tf_recorded_neighbour(b);
     if (n == nullptr) return;
+    doubtful_by(env, fw, *n, fix, [&](const KnownGpu& g) { return kb_.tf_coverage(b, g.cc) == ArchCoverage::derived; });
+  }
+
+  /// "Probably no kernels" for each GPU (that `judged` picks) the recorded build n has none for.
+  void doubtful_by(const PythonEnvFacts& env, const FrameworkFacts& fw, const TfBuild& n, const std::string& fix,
+                   const std::function<bool(const KnownGpu&)>& judged) {
     for (const KnownGpu& g : gpus_) {
-      if (aarch64(g) || kb_.tf_coverage(b, g.cc) != ArchCoverage::derived) continue;
-      if (KnowledgeBase::coverage_by_list(g.cc, n->archs, n->ptx) == ArchCoverage::native) continue;
+      if (aarch64(g) || !judged(g)) continue;
+      if (KnowledgeBase::coverage_by_list(g.cc, n.archs, n.ptx) == ArchCoverage::native) continue;
       add(Finding{
           .id = "gpu-arch-doubtful",
           .severity = Severity::warning,
           .area = FindingArea::gpu,
           .title = fw_title("TensorFlow", fw) + " probably has no kernels for " + g.name + " (" + sm(g.cc) + ")",
-          .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " + n->version.str() +
-                    " wheel (CUDA " + n->cuda->str() + ", same CUDA major) has none for compute capability " +
+          .detail = "Its own architecture list is not recorded, and the recorded TensorFlow " + n.version.str() +
+                    " wheel (CUDA " + n.cuda->str() + ", same CUDA major) has none for compute capability " +
                     g.cc.str() + ".",
           .fix = fix,
           .evidence = {installed_at(env, fw), g.name + " compute capability " + g.cc.str()},
-          .source = n->archs_source});
+          .source = n.archs_source});
     }
+  }
+
+  /// Where the loader's view of a build is not known (no soname list for its CUDA major): no
+  /// cuDNN of its major found anywhere, or no toolkit of its CUDA major. Not for environments
+  /// whose nvidia-* wheels may bring them.
+  void tf_unresolved_libraries(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                               const std::optional<Version>& want_cudnn, bool cudnn_found,
+                               const std::optional<Version>& cuda, bool and_cuda, const std::string& source) {
+    if (want_cudnn && !cudnn_found) {
+      add(Finding{.id = "tf-cuda-libs-missing",
+                  .severity = Severity::warning,
+                  .area = FindingArea::python,
+                  .title = fw_title(display, fw) + ": no cuDNN " + want_cudnn->str() + " found for it",
+                  .detail = "Neither nvidia-* pip wheels in " + env.path +
+                            " nor a system cuDNN were found. "
+                            "TensorFlow will fall back to the CPU.",
+                  .fix = and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
+                                        "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
+                                  : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
+                                        want_cudnn->str() + ".",
+                  .evidence = {installed_at(env, fw)},
+                  .source = source});
+    }
+    // A system toolkit of another CUDA major is not what this TF can load.
+    if (!cuda || facts_.toolkits.empty()) return;
+    const bool any_major = std::any_of(facts_.toolkits.begin(), facts_.toolkits.end(), [&](const ToolkitFacts& t) {
+      return t.version && t.version->major() == cuda->major();
+    });
+    if (any_major) return;
+    std::vector<std::string> ev{installed_at(env, fw)};
+    for (const ToolkitFacts& t : facts_.toolkits) ev.push_back(t.path + (t.version ? " " + t.version->str() : ""));
+    add(Finding{.id = "tf-cuda-mismatch",
+                .severity = Severity::error,
+                .area = FindingArea::python,
+                .title = fw_title(display, fw) + " was built for CUDA " + cuda->str() + ", but no CUDA " +
+                         std::to_string(cuda->major()) + ".x is installed",
+                .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
+                .fix = "Install CUDA " + cuda->str() +
+                       (and_cuda ? " (or pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\")"
+                                 : std::string()) +
+                       ".",
+                .evidence = ev,
+                .source = source});
   }
 
   // ---- PyTorch ----
@@ -1628,11 +1659,24 @@ class Checker {
 
   /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
   /// environment loading the wheel that replaced it, one environment each instead.
+  /// Whether the release's [and-cuda] extra pins its cuDNN wheel to one version (up to 2.19), not a range.
+  [[nodiscard]] bool cudnn_pinned(const FrameworkFacts& fw) const {
+    const TfAndCuda* ac = kb_.tf_and_cuda(fw.version);
+    return ac != nullptr && std::any_of(ac->pins.begin(), ac->pins.end(), [](const std::string& p) {
+             return p.starts_with("nvidia-cudnn") && contains(p, "==");
+           });
+  }
+
+  /// `pinned`: the release's [and-cuda] extra pins the cuDNN wheel to its tested version (up to
+  /// 2.19); later ones, and releases the tables lack, give a range.
   [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
-                                         const CudnnSeen& seen) const {
+                                         const CudnnSeen& seen, bool pinned) const {
     const std::string fix = "Reinstall with the matching CUDA libraries: pip install \"" + tf_dist(fw) +
                             "[and-cuda]==" + fw.version.str() + "\"" +
-                            (seen.kind == "pip-wheel" ? " (it pins the cuDNN wheel to the tested version)." : ".");
+                            (seen.kind != "pip-wheel" ? "."
+                             : pinned                 ? " (it pins the cuDNN wheel to the tested version)."
+                                      : " (its cuDNN range puts back a cuDNN " + std::to_string(want.major()) +
+                                            " of at least " + want.str() + ").");
     const Replaced replaced = replaced_wheels(env, fw, {"libcudnn.so." + std::to_string(want.major())});
     return replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix("TensorFlow", replaced, fix);
   }

@@ -18,10 +18,13 @@ bool parse_int(std::string_view s, int& out) {
 }
 
 /// PEP 440's order of what follows the numbers: .devN < aN < bN < rcN (c, pre, preview too),
-/// each by its number ("rc10" after "rc2"); an unknown tag after those.
+/// tags in any case, each by its number ("rc10" after "rc2", however many digits); a ".devM" after
+/// that goes before the same tag without it ("a1.dev3" < "a1"); an unknown tag after all those.
 struct PreKey {
   int rank = 4;
-  long number = 0;
+  std::size_t digits = 0;  ///< the number's length without leading zeros, then
+  std::string number;      ///< its digits: numbers of any length compare as numbers
+  int dev_after = 1;       ///< 0: ".devM" follows the number; 1: nothing; 2: something else
   std::string rest;
   auto operator<=>(const PreKey&) const = default;
 };
@@ -29,20 +32,27 @@ struct PreKey {
 PreKey pre_key(std::string_view pre) {
   size_t letters = 0;
   while (letters < pre.size() && std::isalpha(static_cast<unsigned char>(pre[letters]))) ++letters;
-  const std::string_view tag = pre.substr(0, letters);
+  const std::string tag = to_lower(pre.substr(0, letters));
   PreKey k;
   k.rank = tag == "dev"                                                    ? 0
            : tag == "a" || tag == "alpha"                                  ? 1
            : tag == "b" || tag == "beta"                                   ? 2
            : tag == "rc" || tag == "c" || tag == "pre" || tag == "preview" ? 3
                                                                            : 4;
-  size_t digits = letters;
-  while (digits < pre.size() && digits - letters < 9 && std::isdigit(static_cast<unsigned char>(pre[digits]))) {
-    k.number = k.number * 10 + (pre[digits] - '0');
-    ++digits;
+  if (k.rank == 4) {
+    k.rest = std::string(pre);
+    return k;
   }
-  k.rest = std::string(pre.substr(digits));
-  if (k.rank == 4) k.rest = std::string(pre);
+  size_t end = letters;
+  while (end < pre.size() && std::isdigit(static_cast<unsigned char>(pre[end]))) ++end;
+  std::string_view number = pre.substr(letters, end - letters);
+  while (number.size() > 1 && number.front() == '0') number.remove_prefix(1);
+  k.digits = number.size();
+  k.number = std::string(number);
+  std::string_view rest = pre.substr(end);
+  if (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);
+  k.dev_after = rest.empty() ? 1 : k.rank != 0 && to_lower(rest).starts_with("dev") ? 0 : 2;
+  k.rest = std::string(rest);
   return k;
 }
 

@@ -566,11 +566,15 @@ ArchCoverage KnowledgeBase::tf_coverage(const TfBuild& b, const Version& cc) con
 
 const TfBuild* KnowledgeBase::tf_recorded_neighbour(const TfBuild& b) const {
   if (!b.cuda || !b.archs.empty() || b.ptx) return nullptr;
-  // Same OS and CUDA major; the same CUDA minor first, else the nearest release.
+  return tf_recorded_like(b.os, *b.cuda);
+}
+
+const TfBuild* KnowledgeBase::tf_recorded_like(std::string_view os, const Version& cuda) const {
+  // Same OS and CUDA major; the same CUDA minor first, else the nearest release (rows run newest first).
   const TfBuild* best = nullptr;
   for (const TfBuild& n : tensorflow.builds) {
-    if (n.os != b.os || !n.cuda || n.cuda->major() != b.cuda->major() || (n.archs.empty() && !n.ptx)) continue;
-    if (n.cuda->same_series(*b.cuda, 2)) return &n;
+    if (n.os != os || !n.cuda || n.cuda->major() != cuda.major() || (n.archs.empty() && !n.ptx)) continue;
+    if (n.cuda->same_series(cuda, 2)) return &n;
     if (best == nullptr) best = &n;
   }
   return best;

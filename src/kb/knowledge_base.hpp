@@ -188,6 +188,10 @@ class KnowledgeBase {
   /// A build of the same OS and CUDA major whose arch list is recorded (TF 2.15-2.21 -> 2.20;
   /// the same CUDA minor first): the nearest evidence for a build whose own list is not.
   [[nodiscard]] const TfBuild* tf_recorded_neighbour(const TfBuild& b) const;
+  /// The recorded build (one with an architecture list) of this OS ("linux") and CUDA major, of the
+  /// same CUDA minor if there is one, else the newest: what a release the tables lack most likely
+  /// compiled (2.22.0rc0's binaries hold 2.21's list). Null when none is recorded.
+  [[nodiscard]] const TfBuild* tf_recorded_like(std::string_view os, const Version& cuda) const;
 };
 
 /// Normalises a GPU name for matching ("NVIDIA GeForce RTX 3060 Laptop GPU" -> "rtx 3060").

@@ -21,6 +21,12 @@ namespace {
 /// release builds): CUDA 12 builds open libcufft.so.11 and libcusolver.so.11, CUDA 11 builds
 /// libcudart.so.11.0 and libcufft.so.10 (the sonames the toolkits of those majors install).
 std::vector<std::string> tensorflow_needs(int cuda_major) {
+  // No release is built for CUDA 13 yet (2.22.0rc0: 12.5); a build for it opens what the CUDA 13
+  // toolkit installs (ls /usr/local/cuda-13.0/lib64: libcufft.so.12, libcusolver.so.12).
+  if (cuda_major == 13) {
+    return {"libcudart.so.13", "libcublas.so.13",   "libcublasLt.so.13",
+            "libcufft.so.12",  "libcusolver.so.12", "libcusparse.so.12"};
+  }
   if (cuda_major == 12) {
     return {"libcudart.so.12", "libcublas.so.12",   "libcublasLt.so.12",
             "libcufft.so.11",  "libcusolver.so.11", "libcusparse.so.12"};

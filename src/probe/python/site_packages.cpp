@@ -17,10 +17,10 @@ namespace {
 /// Distributions that install the `tensorflow` package. tensorflow-intel (Windows),
 /// tensorflow-cpu-aws (Linux aarch64) and tensorflow-macos carry the code when plain
 /// `tensorflow` is only a meta-package depending on them.
-const char* const kTensorflowDists[] = {"tensorflow",       "tensorflow-cpu",     "tensorflow-gpu",
-                                        "tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-aarch64",
-                                        "tensorflow-macos", "tf-nightly",         "tf-nightly-cpu",
-                                        "tf-nightly-gpu",   "tf-nightly-intel",   "intel-tensorflow"};
+const char* const kTensorflowDists[] = {
+    "tensorflow",         "tensorflow-cpu",   "tensorflow-gpu", "tensorflow-intel", "tensorflow-cpu-aws",
+    "tensorflow-aarch64", "tensorflow-macos", "tf-nightly",     "tf-nightly-cpu",   "tf-nightly-gpu",
+    "tf-nightly-intel",   "intel-tensorflow", "tensorflow-rocm"};
 const char* const kTensorflowImplementations[] = {"tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos",
                                                   "tf-nightly-intel"};
 
@@ -82,29 +82,60 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
 /// From 2.22 (2.22.0rc0, tf-nightly 2.23) build_info.py keeps only is_cuda_build; the wheel still
 /// carries the CUDA and cuDNN headers it was built with: cuda.h's CUDA_VERSION and
 /// cudnn_version.h's CUDNN_MAJOR/MINOR/PATCHLEVEL (12050 and 9.10.0 in 2.22.0rc0; 12050 and 9.3.0
-/// in 2.21.0, whose build_info says 12.5.1 and 9). Fills only what build_info left out.
-void bundled_header_versions(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
+/// in 2.21.0, whose build_info says 12.5.1 and 9). Fills what build_info left out, and the minor
+/// of a cuDNN it gives as a major alone (TensorFlow refuses an older minor of its major).
+void bundled_header_versions(const SystemView& system, const std::string& site, FrameworkFacts& fw,
+                             std::vector<std::string>& notes) {
   std::string gpus = system.join(system.join(system.join(site, "tensorflow"), "include"), "third_party");
   gpus = system.join(gpus, "gpus");
-  std::vector<std::string> read;
   // The header's head only: CUDA_VERSION is near the top of the 1 MB cuda.h (byte 13664 in 2.22.0rc0's).
   const auto fill = [&](std::optional<Version>& field, const char* component, const char* header,
                         std::optional<Version> (*parse)(std::string_view)) {
-    if (field) return;
+    if (field && field->parts().size() >= 2) return;
     const std::string h = system.join(system.join(system.join(gpus, component), "include"), header);
     auto text = system.read_head(h, 256 * 1024);
     if (!text) return;
-    field = parse(*text);
-    if (field) read.push_back(h);
+    auto v = parse(*text);
+    if (!v || (field && field->major() != v->major())) return;  // another major than build_info's: not this build's
+    field = v;
+    notes.push_back(std::string(component == std::string_view("cuda") ? "CUDA " : "cuDNN ") + v->str() + " from " + h);
   };
   fill(fw.cuda_version, "cuda", "cuda.h", parse_cuda_h);
   fill(fw.cudnn_version, "cudnn", "cudnn_version.h", parse_cudnn_header);
-  if (!read.empty()) {
-    fw.evidence += " (no CUDA versions in it; read from the headers built with: " + join(read, ", ") + ")";
+}
+
+/// The lower bound of a requirement's specifier ("<13.0,>=12.5.82" gives 12.5.82; "~=9.0" 9.0).
+std::optional<Version> specifier_floor(std::string_view specifier) {
+  for (std::string_view clause : split(specifier, ',')) {
+    clause = trim(clause);
+    if (clause.starts_with(">=") || clause.starts_with("~=")) return Version::parse(clause.substr(2));
+  }
+  return std::nullopt;
+}
+
+/// Without build_info's versions or the headers (an image that dropped tensorflow/include), the
+/// [and-cuda] extra of its METADATA still says which CUDA and cuDNN it needs: 2.22.0rc0 requires
+/// nvidia-cuda-runtime-cu12>=12.5.82 and nvidia-cudnn-cu12>=9.10.2.21.
+void and_cuda_versions(FrameworkFacts& fw, const std::string& metadata, std::vector<std::string>& notes) {
+  for (const DistRequirement& r : fw.nvidia_requires) {
+    if (!contains(r.marker, "and-cuda")) continue;
+    auto floor = specifier_floor(r.specifier);
+    auto wheel = parse_nvidia_wheel_name(r.name);
+    if (!floor || !wheel) continue;
+    if (!fw.cuda_version && wheel->library == "cudart" &&
+        wheel->cuda_major.value_or(floor->major()) == floor->major()) {
+      fw.cuda_version = floor->truncated(2);
+      notes.push_back("CUDA " + fw.cuda_version->str() + " from " + metadata + " (" + r.name + r.specifier + ")");
+    } else if (!fw.cudnn_version && wheel->library == "cudnn") {
+      fw.cudnn_version = floor;
+      notes.push_back("cuDNN " + floor->str() + " from " + metadata + " (" + r.name + r.specifier + ")");
+    }
   }
 }
 
-void fill_tensorflow(const SystemView& system, const std::string& site, FrameworkFacts& fw) {
+/// `metadata`: its METADATA, for the [and-cuda] requirements.
+void fill_tensorflow(const SystemView& system, const std::string& site, const std::string& metadata,
+                     FrameworkFacts& fw) {
   std::string path = system.join(site, system.is_windows() ? "tensorflow\\python\\platform\\build_info.py"
                                                            : "tensorflow/python/platform/build_info.py");
   auto text = system.read_file(path);
@@ -139,8 +170,12 @@ void fill_tensorflow(const SystemView& system, const std::string& site, Framewor
       fw.problems.push_back("build_info.py: cudnn_version is not a version: " + printable(info.cudnn_version, 40));
     }
   }
-  if (info.is_cuda_build.value_or(false) && (!fw.cuda_version || !fw.cudnn_version)) {
-    bundled_header_versions(system, site, fw);
+  if (info.is_cuda_build.value_or(false) &&
+      (!fw.cuda_version || !fw.cudnn_version || fw.cudnn_version->parts().size() < 2)) {
+    std::vector<std::string> notes;
+    bundled_header_versions(system, site, fw, notes);
+    if (!fw.cuda_version || !fw.cudnn_version) and_cuda_versions(fw, metadata, notes);
+    if (!notes.empty()) fw.evidence += " (and " + join(notes, "; ") + ")";
   }
   fw.compute_capabilities = info.compute_capabilities;
   if (info.is_rocm_build.value_or(false)) {
@@ -575,7 +610,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       fw.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package: " + join(all, ", ") +
                              "; the files of the last one installed win");
     }
-    fill_tensorflow(system, dir, fw);
+    fill_tensorflow(system, dir, system.join(impl->path, "METADATA"), fw);
     if (fw.variant.empty() && contains(fw.package, "-cpu")) fw.variant = "cpu";
     env.frameworks.push_back(std::move(fw));
   }
