@@ -40,6 +40,8 @@ TEST(Version, Orders) {
   // Numbers of any length, tags in any case, a dev release of a pre-release before it.
   EXPECT_LT(v("1.0.dev999999999"), v("1.0.dev1000000000"));
   EXPECT_LT(v("2.22.0rc2"), v("2.22.0RC10"));
+  EXPECT_LT(v("1.0RC1"), v("1.0rc2"));
+  EXPECT_EQ(v("1.0RC1"), v("1.0rc1"));
   EXPECT_LT(v("1.0a1.dev3"), v("1.0a1"));
   EXPECT_LT(v("1.0a1"), v("1.0a1.post1"));
   EXPECT_LT(v("2.15.0"), v("2.15.0.post1"));
