@@ -1097,11 +1097,9 @@ class Checker {
     if (cuda) checked.push_back("the driver CUDA " + cuda->str() + " needs");
     if (archs) checked.push_back("its GPU architectures");
     if (like) checked.push_back("its GPU architectures by the recorded TensorFlow " + like->version.str() + "'s");
-    std::string detail =
-        "No tested configuration for this release: the Python versions and the cuDNN minor it was "
-        "tested with are not checked.";
+    std::string detail = "No tested configuration for this release: the Python versions it supports are not checked.";
     if (gpu_build && cuda) {
-      detail += " Checked from its own files (" + fw.evidence + "): " + join(checked, ", ") + ".";
+      detail += " Checked from its own files: " + join(checked, ", ") + " (read from " + fw.evidence + ").";
       if (!resolved) detail += " Which CUDA libraries a CUDA " + cuda->str() + " build opens is not known here.";
       if (!archs && !like) detail += " Its GPU architectures are not checked: the build does not list them.";
     } else if (gpu_build) {
@@ -1657,8 +1655,6 @@ class Checker {
     return std::nullopt;
   }
 
-  /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
-  /// environment loading the wheel that replaced it, one environment each instead.
   /// Whether the release's [and-cuda] extra pins its cuDNN wheel to one version (up to 2.19), not a range.
   [[nodiscard]] bool cudnn_pinned(const FrameworkFacts& fw) const {
     const TfAndCuda* ac = kb_.tf_and_cuda(fw.version);
@@ -1667,8 +1663,10 @@ class Checker {
            });
   }
 
-  /// `pinned`: the release's [and-cuda] extra pins the cuDNN wheel to its tested version (up to
-  /// 2.19); later ones, and releases the tables lack, give a range.
+  /// tensorflow[and-cuda]'s reinstall puts its cuDNN wheel back: with another framework of the
+  /// environment loading the wheel that replaced it, one environment each instead. `pinned`: the
+  /// release's [and-cuda] extra pins the cuDNN wheel to its tested version (up to 2.19); later
+  /// ones, and releases the tables lack, give a range.
   [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
                                          const CudnnSeen& seen, bool pinned) const {
     const std::string fix = "Reinstall with the matching CUDA libraries: pip install \"" + tf_dist(fw) +

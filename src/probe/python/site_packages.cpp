@@ -175,7 +175,7 @@ void fill_tensorflow(const SystemView& system, const std::string& site, const st
     std::vector<std::string> notes;
     bundled_header_versions(system, site, fw, notes);
     if (!fw.cuda_version || !fw.cudnn_version) and_cuda_versions(fw, metadata, notes);
-    if (!notes.empty()) fw.evidence += " (and " + join(notes, "; ") + ")";
+    for (const std::string& note : notes) fw.evidence += "; " + note;
   }
   fw.compute_capabilities = info.compute_capabilities;
   if (info.is_rocm_build.value_or(false)) {

@@ -169,6 +169,14 @@ bi = os.path.join(sp, "tensorflow", "python", "platform", "build_info.py")
 if os.path.exists(bi):
     d = dict(runpy.run_path(bi)["build_info"])
     out["tensorflow_build_info"] = {k: v for k, v in d.items() if isinstance(v, (str, bool, list))}
+# The cuDNN headers the wheel was built with and carries (its build_info names cuDNN's major alone).
+ch = os.path.join(sp, "tensorflow", "include", "third_party", "gpus", "cudnn", "include", "cudnn_version.h")
+if os.path.exists(ch):
+    import re
+    text = open(ch, encoding="utf-8", errors="replace").read()
+    parts = [re.search(r"^#define CUDNN_%s (\d+)" % k, text, re.M) for k in ("MAJOR", "MINOR", "PATCHLEVEL")]
+    if all(parts):
+        out["tensorflow_cudnn_header"] = ".".join(p.group(1) for p in parts)
 tv = os.path.join(sp, "torch", "version.py")
 if os.path.exists(tv):
     g = runpy.run_path(tv)
