@@ -138,18 +138,23 @@ std::optional<PinnedRequirement> requirement_at(std::string_view metadata, std::
     if (!line.starts_with("Requires-Dist:")) continue;
     auto req = parse_requirement(trim(line.substr(14)));
     if (!req || !req->name.starts_with(name_prefix)) continue;
-    for (std::string_view clause : split(req->specifier, ',')) {
-      clause = trim(clause);
-      if (!clause.starts_with(op)) continue;
-      std::string_view version = trim(clause.substr(op.size()));
-      if (version.empty() || version.size() > 64) continue;
-      return PinnedRequirement{req->name, std::string(version)};
-    }
+    if (auto version = specifier_bound(req->specifier, op)) return PinnedRequirement{req->name, std::move(*version)};
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::optional<std::string> specifier_bound(std::string_view specifier, std::string_view op) {
+  for (std::string_view clause : split(specifier, ',')) {
+    clause = trim(clause);
+    if (!clause.starts_with(op)) continue;
+    std::string_view version = trim(clause.substr(op.size()));
+    if (version.empty() || version.size() > 64) continue;
+    return std::string(version);
+  }
+  return std::nullopt;
+}
 
 std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, std::string_view name_prefix) {
   return requirement_at(metadata, name_prefix, "==");

@@ -57,6 +57,9 @@ std::optional<PinnedRequirement> pinned_requirement(std::string_view metadata, s
 /// Whether an unconditional requirement (no `extra ==` marker) names `word` in its name or
 /// extras: "nvidia-cusparselt-cu13==0.8.1", "cuda-toolkit[cublas,cufile]==13.2.2" for "cufile".
 bool requires_mentioning(std::string_view metadata, std::string_view word);
+/// The version a specifier's clause of operator `op` names: ("<13.0,>=12.5.82", ">=") gives
+/// "12.5.82"; nullopt when it has no such clause (or an empty or overlong version).
+std::optional<std::string> specifier_bound(std::string_view specifier, std::string_view op);
 /// The lower bound of such a requirement ("nvidia-cudnn-cu12<10.0,>=9.8" gives 9.8, "~=9.0" 9.0):
 /// JAX's CUDA plugins and onnxruntime-gpu's extras state the cuDNN they need this way.
 std::optional<PinnedRequirement> requirement_floor(std::string_view metadata, std::string_view name_prefix);

@@ -104,22 +104,15 @@ void bundled_header_versions(const SystemView& system, const std::string& site, 
   fill(fw.cudnn_version, "cudnn", "cudnn_version.h", parse_cudnn_header);
 }
 
-/// The lower bound of a requirement's specifier ("<13.0,>=12.5.82" gives 12.5.82; "~=9.0" 9.0).
-std::optional<Version> specifier_floor(std::string_view specifier) {
-  for (std::string_view clause : split(specifier, ',')) {
-    clause = trim(clause);
-    if (clause.starts_with(">=") || clause.starts_with("~=")) return Version::parse(clause.substr(2));
-  }
-  return std::nullopt;
-}
-
 /// Without build_info's versions or the headers (an image that dropped tensorflow/include), the
 /// [and-cuda] extra of its METADATA still says which CUDA and cuDNN it needs: 2.22.0rc0 requires
 /// nvidia-cuda-runtime-cu12>=12.5.82 and nvidia-cudnn-cu12>=9.10.2.21.
 void and_cuda_versions(FrameworkFacts& fw, const std::string& metadata, std::vector<std::string>& notes) {
   for (const DistRequirement& r : fw.nvidia_requires) {
     if (!contains(r.marker, "and-cuda")) continue;
-    auto floor = specifier_floor(r.specifier);
+    auto bound = specifier_bound(r.specifier, ">=");
+    if (!bound) bound = specifier_bound(r.specifier, "~=");  // a compatible release: ~=9.0 is >=9.0,<10
+    auto floor = bound ? Version::parse(*bound) : std::nullopt;
     auto wheel = parse_nvidia_wheel_name(r.name);
     if (!floor || !wheel) continue;
     if (!fw.cuda_version && wheel->library == "cudart" &&
