@@ -140,10 +140,14 @@ std::vector<Finding> python_findings(const Facts& facts) {
             .detail = join(fw.conflicts, "\n"),
             .fix = fw.name == "jax" ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
                                       "`jax[cuda13]`), which pins jaxlib and the CUDA plugin to one version."
-                                    : "Uninstall every copy and install one: `pip uninstall -y " +
-                                          (fw.package.empty() ? fw.name : fw.package) +
-                                          "` (repeat until none "
-                                          "is left), then install it once.",
+                   : !fw.sharing.empty()
+                       // Each RECORD lists the shared files: uninstalling one leaves the other's half.
+                       ? "Uninstall all of them: `pip uninstall -y " + join(fw.sharing, " ") +
+                             "`, then install the one you want."
+                       : "Uninstall every copy and install one: `pip uninstall -y " +
+                             (fw.package.empty() ? fw.name : fw.package) +
+                             "` (repeat until none is left), then "
+                             "install it once.",
             .evidence = {installed_at(env, fw), fw.evidence}});
       }
       bool cpu_only = fw.cuda_build.has_value() && !*fw.cuda_build;

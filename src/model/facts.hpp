@@ -187,6 +187,10 @@ struct FrameworkFacts {
   /// Installation faults that stop the framework from working as installed: files of two
   /// installs mixed, a JAX CUDA plugin of another version than jaxlib, jax without jaxlib.
   std::vector<std::string> conflicts;
+  /// Where several distributions install this one package (tensorflow and tf-nightly,
+  /// onnxruntime and onnxruntime-gpu): all their names, this one's included, sorted. Each must be
+  /// uninstalled before one is installed again; empty otherwise.
+  std::vector<std::string> sharing;
   /// torchvision / torchaudio: the torch their METADATA pins (`Requires-Dist: torch==2.5.1`);
   /// empty when not pinned to one version (torchaudio >= 2.11 says only torch>=).
   std::optional<Version> requires_torch;

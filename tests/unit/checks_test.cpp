@@ -274,6 +274,29 @@ TEST(ReviewRegression, InstallConflictsAreErrorsNotUnreadableMetadata) {
   EXPECT_EQ(find(fs, "framework-metadata-unreadable"), nullptr);
 }
 
+// Found in review: with tf-nightly beside tensorflow, uninstalling tensorflow alone left
+// tf-nightly's half of the mixed files.
+TEST(ReviewRegression, AConflictsFixUninstallsEveryDistributionSharingThePackage) {
+  Facts f;
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts tf{.name = "tensorflow", .package = "tensorflow", .version = *Version::parse("2.21.0")};
+  tf.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package");
+  tf.sharing = {"tensorflow", "tf-nightly"};
+  FrameworkFacts torch{.name = "torch", .package = "torch", .version = *Version::parse("2.9.0")};
+  torch.conflicts.push_back("several torch dist-info directories (2.8.0, 2.9.0)");
+  env.frameworks = {tf, torch};
+  f.python_envs.push_back(env);
+  auto fs = run_checks(f, nullptr);
+  std::vector<std::string> fixes;
+  for (const auto& x : fs) {
+    if (x.id == "framework-install-conflict") fixes.push_back(x.fix);
+  }
+  ASSERT_EQ(fixes.size(), 2u);
+  EXPECT_NE(fixes[0].find("`pip uninstall -y tensorflow tf-nightly`"), std::string::npos) << fixes[0];
+  EXPECT_NE(fixes[1].find("`pip uninstall -y torch`"), std::string::npos) << fixes[1];
+  EXPECT_NE(fixes[1].find("repeat"), std::string::npos) << fixes[1];
+}
+
 // Found in review.
 TEST(ReviewRegression, IdenticalGpusGiveOneVerdictWithAllTheirEvidence) {
   auto kb = KnowledgeBase::load("");

@@ -751,6 +751,28 @@ TEST(PythonProbeBadInput, TwoDistInfoDirectoriesOfOnePackage) {
   EXPECT_NE(all_problems(f).find("several nvidia-nccl-cu12 dist-info directories"), std::string::npos);
 }
 
+// Found in review: the fix named only one of the distributions whose files are mixed.
+TEST(PythonProbeBadInput, DistributionsSharingOnePackageAreAllNamed) {
+  ScratchVenv venv;
+  venv.write("tensorflow-2.21.0.dist-info/METADATA", "Name: tensorflow\nVersion: 2.21.0\n\n");
+  venv.write("tf_nightly-2.23.0.dev20261026.dist-info/METADATA", "Name: tf-nightly\nVersion: 2.23.0.dev20261026\n\n");
+  venv.write("tensorflow/python/platform/build_info.py", "build_info = {'is_cuda_build': True}\n");
+  venv.write("onnxruntime-1.20.1.dist-info/METADATA", "Name: onnxruntime\nVersion: 1.20.1\n\n");
+  venv.write("onnxruntime_gpu-1.20.1.dist-info/METADATA", "Name: onnxruntime-gpu\nVersion: 1.20.1\n\n");
+  venv.write("torch-2.9.0.dist-info/METADATA", "Name: torch\nVersion: 2.9.0\n\n");
+  Facts f = venv.probe();
+  ASSERT_EQ(f.python_envs.size(), 1u) << describe(f);
+  const auto* tf = framework(f.python_envs.front(), "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(join(tf->sharing, " "), "tensorflow tf-nightly");
+  const auto* ort = framework(f.python_envs.front(), "onnxruntime");
+  ASSERT_NE(ort, nullptr);
+  EXPECT_EQ(join(ort->sharing, " "), "onnxruntime onnxruntime-gpu");
+  const auto* torch = framework(f.python_envs.front(), "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_TRUE(torch->sharing.empty());
+}
+
 TEST(PythonProbeBadInput, ManyEnvironmentsAreCapped) {
   fs::path dir = make_temp_tree("many");
   for (int i = 0; i < 80; ++i) {

@@ -602,6 +602,8 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (metas.size() > 1 || impls.size() > 1) {
       fw.conflicts.push_back("several TensorFlow distributions share one tensorflow/ package: " + join(all, ", ") +
                              "; the files of the last one installed win");
+      for (const Dist& d : tensorflow) fw.sharing.push_back(d.dir.name);
+      std::sort(fw.sharing.begin(), fw.sharing.end());
     }
     fill_tensorflow(system, dir, system.join(impl->path, "METADATA"), fw);
     if (fw.variant.empty() && contains(fw.package, "-cpu")) fw.variant = "cpu";
@@ -609,9 +611,11 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
   }
 
   // onnxruntime and onnxruntime-gpu (and -directml, ...) all install the one onnxruntime/ package.
-  std::vector<std::string> ort_dists;
+  std::vector<std::string> ort_dists, ort_names;  // `others` is a sorted map: names in order
   for (const auto& [name, d] : others) {
-    if (is_onnxruntime_dist(name)) ort_dists.push_back(name + " " + d.dir.version);
+    if (!is_onnxruntime_dist(name)) continue;
+    ort_dists.push_back(name + " " + d.dir.version);
+    ort_names.push_back(name);
   }
   for (const auto& [name, d] : others) {
     if (name == "numpy") {
@@ -696,6 +700,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       if (ort_dists.size() > 1) {
         fw.conflicts.push_back("several ONNX Runtime distributions share one onnxruntime/ package: " +
                                join(ort_dists, ", ") + "; the files of the last one installed win");
+        fw.sharing = ort_names;
       }
     } else if (is_tfp_dist(name)) {
       fw.name = "tensorflow-probability";
