@@ -228,12 +228,19 @@ bool library_file_present(const Facts& f, std::string_view file) {
 
 }  // namespace
 
+/// Fact rules' captures that say something happened, and the condition each one makes true.
+constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip-build"},
+                                                              {"device_assert", "device-assert"},
+                                                              {"jax_plugin_failed", "jax-plugin-failed"},
+                                                              {"triton_ptxas", "triton-ptxas"}};
+
 const std::vector<std::string>& explain_condition_names() {
   static const std::vector<std::string> kNames = {
-      "platform-windows",  "platform-wsl2", "platform-linux",   "container",           "driver-loaded",
-      "no-driver",         "gpu-present",   "no-gpu",           "multi-gpu",           "cudnn-present",
-      "cudnn-other-major", "lib-found",     "toolkit-present",  "framework-cpu-build", "framework-cuda-build",
-      "tf-windows-no-gpu", "nvidia-wheels", "driver-drops-gpu", "cudnn-loader-mix",    "pip-build"};
+      "platform-windows",  "platform-wsl2",     "platform-linux",   "container",           "driver-loaded",
+      "no-driver",         "gpu-present",       "no-gpu",           "multi-gpu",           "cudnn-present",
+      "cudnn-other-major", "lib-found",         "toolkit-present",  "framework-cpu-build", "framework-cuda-build",
+      "tf-windows-no-gpu", "nvidia-wheels",     "driver-drops-gpu", "cudnn-loader-mix",    "pip-build",
+      "device-assert",     "jax-plugin-failed", "triton-ptxas"};
   return kNames;
 }
 
@@ -251,7 +258,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
   // Only the log can say what was running when it was written, machine facts or not.
-  if (condition == "pip-build") return machine.log.pip_build ? Truth::yes : Truth::unknown;
+  if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; })) {
+    return machine.log.events.contains(std::string(condition)) ? Truth::yes : Truth::unknown;
+  }
   // A log written in a container says where the failure happened, whatever machine explains it.
   if (condition == "container" && machine.log.container) return Truth::yes;
   const Facts* f = machine.facts;
@@ -719,8 +728,9 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     if (const auto w = h->captures.find("nvidia_wheel"); w != h->captures.end() && !w->second.empty()) {
       log.nvidia_wheels = true;
     }
-    if (const auto b = h->captures.find("pip_build"); b != h->captures.end() && !b->second.empty()) {
-      log.pip_build = true;
+    for (const auto& [capture, event] : kLogEvents) {
+      if (const auto e = h->captures.find(capture); e != h->captures.end() && !e->second.empty())
+        log.events.insert(event);
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
       const std::string v = to_lower(b->second.front());

@@ -6,6 +6,7 @@
 /// the doctor and `plan` use: explain keeps no table of its own, so the two cannot drift.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ struct LogFacts {
   /// Windows (which of the two it does not tell).
   bool posix = false;
   bool nvidia_wheels = false;  ///< pip installed or downloaded NVIDIA's nvidia-*-cuNN wheels
-  /// pip or uv was building a package from source (its build steps or isolated build
-  /// environment show in the log): a module missing there is build isolation, not the program's
-  /// environment.
-  bool pip_build = false;
+  /// What the log shows happened, as conditions of those names (kLogEvents in
+  /// explain_machine.cpp): "pip-build" (pip or uv was building a package from source: a module
+  /// missing there is build isolation, not the program's environment), "device-assert" (a
+  /// kernel's assertion failed: every later CUDA call of that process fails), "jax-plugin-failed"
+  /// (JAX's CUDA plugin raised in initialize()), "triton-ptxas" (Triton ran ptxas itself).
+  std::set<std::string> events;
   /// The log shows it was written inside a container (a Docker prompt or compose line, an NGC
   /// banner): where the failure happened, whatever machine explains it.
   bool container = false;

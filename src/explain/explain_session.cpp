@@ -392,10 +392,14 @@ ExplainSession::ExplainSession(const RuleMatcher& matcher)
       scanner_(matcher),
       joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
       second_joiner_([this](std::string_view line, std::uint64_t line_no) { scanner_.add_line(line, line_no); }),
-      decoder_([this](std::string& line, std::uint64_t) { take_line(line, joiner_); }),
-      second_decoder_([this](std::string& line, std::uint64_t) { take_line(line, second_joiner_); }) {}
+      decoder_([this](std::string& line, std::uint64_t no) { take_line(line, joiner_, no, first_no_); }),
+      second_decoder_(
+          [this](std::string& line, std::uint64_t no) { take_line(line, second_joiner_, no, second_no_); }) {}
 
-void ExplainSession::take_line(std::string& whole, LineJoiner& joiner) {
+void ExplainSession::take_line(std::string& whole, LineJoiner& joiner, std::uint64_t decoder_no,
+                               std::uint64_t& last_no) {
+  if (decoder_no != last_no) ++lines_;  // else another part of the line just numbered
+  last_no = decoder_no;
   std::string_view line = whole;
   // Short lines are never pasted logs; the search costs a memchr-speed pass over the others.
   constexpr size_t kMinEscapedLogBytes = 160;
@@ -407,10 +411,9 @@ void ExplainSession::take_line(std::string& whole, LineJoiner& joiner) {
     at = std::string_view::npos;
   }
   if (at == std::string_view::npos) {
-    joiner.take(whole, ++lines_);  // the joiner keeps the decoder's buffer: no copy
+    joiner.take(whole, lines_);  // the joiner keeps the decoder's buffer: no copy
     return;
   }
-  ++lines_;
   while (at != std::string_view::npos) {
     joiner.add(line.substr(0, at), lines_);
     line.remove_prefix(at + 2);

@@ -54,12 +54,15 @@ class ExplainSession {
  private:
   /// A log pasted with escaped newlines (`\n` as two characters, as JSON and issue
   /// templates give it) is split there, so that each message is matched as its own line.
-  /// Then a message broken over several lines is joined (one joiner per stream).
-  void take_line(std::string& line, LineJoiner& joiner);
+  /// Then a message broken over several lines is joined (one joiner per stream). `decoder_no`
+  /// is the stream's own line number: the parts of a redrawn line share it, and one number.
+  void take_line(std::string& line, LineJoiner& joiner, std::uint64_t decoder_no, std::uint64_t& last_no);
 
   const RuleMatcher& matcher_;
   LogScanner scanner_;
   std::uint64_t lines_ = 0;
+  std::uint64_t first_no_ = 0;   ///< the last line number decoder_ gave
+  std::uint64_t second_no_ = 0;  ///< the last line number second_decoder_ gave
   LineJoiner joiner_;
   LineJoiner second_joiner_;
   LogDecoder decoder_;

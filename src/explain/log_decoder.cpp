@@ -152,22 +152,44 @@ void LogDecoder::detect(bool at_end) {
 }
 
 void LogDecoder::feed_utf8(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
-    const size_t seg = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  // The next '\n' and '\r' of this chunk, each searched again only once passed: one pass over
+  // the bytes for each, however many lines.
+  const char* nl = nullptr;
+  const char* cr = nullptr;
+  bool nl_known = false;
+  bool cr_known = false;
+  while (p < end) {
+    if (!nl_known || (nl != nullptr && nl < p)) {
+      nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      nl_known = true;
+    }
+    if (!cr_known || (cr != nullptr && cr < p)) {
+      cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<size_t>(end - p)));
+      cr_known = true;
+    }
+    const char* stop = nl;
+    if (cr != nullptr && (stop == nullptr || cr < stop)) stop = cr;
+    const auto seg = static_cast<size_t>((stop != nullptr ? stop : end) - p);
     if (seg > 0) {
       line_started_ = true;
       const size_t room = kMaxLineBytes - line_.size();
       if (seg <= room) {
-        line_.append(bytes.data(), seg);
+        line_.append(p, seg);
       } else {
-        line_.append(bytes.data(), room);
+        line_.append(p, room);
         line_truncated_ = true;
       }
     }
-    if (nl == nullptr) return;
-    emit_line();
-    bytes.remove_prefix(seg + 1);
+    if (stop == nullptr) return;
+    if (stop == nl) {
+      emit_line();
+    } else {
+      line_started_ = true;
+      emit_part();  // a redraw; "\r\n" ends the line at its '\n' with nothing left over
+    }
+    p = stop + 1;
   }
 }
 
@@ -217,14 +239,28 @@ void LogDecoder::feed_utf16(std::string_view bytes) {
   scratch_.clear();
 }
 
-void LogDecoder::emit_line() {
-  ++stats_.lines;
+void LogDecoder::emit_part() {
+  if (line_.empty()) return;
   if (line_truncated_) ++stats_.lines_truncated;
   stats_.control_bytes += clean_log_line(line_);
-  sink_(line_, stats_.lines);
+  sink_(line_, stats_.lines + 1);
+  line_.clear();
+  line_truncated_ = false;
+  parts_emitted_ = true;
+}
+
+void LogDecoder::emit_line() {
+  ++stats_.lines;
+  // A redrawn line's last part; nothing after its last '\r' (as in "\r\n"): already delivered.
+  if (!parts_emitted_ || !line_.empty()) {
+    if (line_truncated_) ++stats_.lines_truncated;
+    stats_.control_bytes += clean_log_line(line_);
+    sink_(line_, stats_.lines);
+  }
   line_.clear();  // whatever buffer the sink left here is reused
   line_truncated_ = false;
   line_started_ = false;
+  parts_emitted_ = false;
 }
 
 void LogDecoder::finish() {

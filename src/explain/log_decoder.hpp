@@ -2,9 +2,11 @@
 /// LogDecoder: turns the raw bytes of a log (a file, a pipe, a command's output) into clean
 /// UTF-8 lines, streaming and in bounded memory. Logs come as people have them: UTF-8 with or
 /// without a BOM, UTF-16 as PowerShell's `>` writes it, CRLF, terminal colour codes, progress
-/// bars redrawn with '\r', binary junk, and lines of any length. Only the first kMaxLineBytes
-/// of a line are kept: every known message fits in far less, and a 100 MB line must not cost
-/// 100 MB.
+/// bars redrawn with '\r', binary junk, and lines of any length. A line a progress bar redrew
+/// with a lone '\r' comes as its parts, each under the line's number: what a terminal showed in
+/// turn, and a message after the last redraw is read however long the bar grew. Only the first
+/// kMaxLineBytes of a line (of a part) are kept: every known message fits in far less, and a
+/// 100 MB line must not cost 100 MB.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -17,7 +19,8 @@ namespace gpudoctor {
 class LogDecoder {
  public:
   static constexpr size_t kMaxLineBytes = 16 * 1024;
-  /// Called once per line, in order, with 1-based line numbers. The line is valid only
+  /// Called once per line (per part of a redrawn line, then several times with one number), in
+  /// order, with 1-based line numbers. The line is valid only
   /// during the call; the sink may take its buffer (swap it away) rather than copy it, so a
   /// stage that must hold a line until the next one arrives copies nothing.
   using LineSink = std::function<void(std::string& line, std::uint64_t line_no)>;
@@ -36,14 +39,16 @@ class LogDecoder {
   void feed_utf8(std::string_view bytes);
   void feed_utf16(std::string_view bytes);
   void emit_line();
+  void emit_part();
 
   LineSink sink_;
   LogDecoderStats stats_;
   std::string head_;  ///< first bytes kept until the encoding is known
   std::string line_;  ///< the current line, at most kMaxLineBytes
   bool line_truncated_ = false;
-  bool line_started_ = false;  ///< bytes seen since the last line end
-  std::string utf16_carry_;    ///< an odd byte left from the previous chunk
+  bool line_started_ = false;   ///< bytes seen since the last line end
+  bool parts_emitted_ = false;  ///< this line was redrawn: its parts went to the sink
+  std::string utf16_carry_;     ///< an odd byte left from the previous chunk
   std::uint32_t high_surrogate_ = 0;
   std::string scratch_;  ///< UTF-16 transcoded to UTF-8
 };

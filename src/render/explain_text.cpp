@@ -23,6 +23,12 @@ Palette palette(bool color) {
   return {"\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[2m", "\x1b[1m", "\x1b[0m"};
 }
 
+/// Says how many lines were cut at the decoder's limit; empty when none.
+std::string truncation_note(const ExplainReport& report) {
+  if (report.input.lines_truncated == 0) return "";
+  return fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n", report.input.lines_truncated);
+}
+
 std::string line_list(const ExplainMatch& m) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < m.lines.size() && i < 8; ++i) parts.push_back(std::to_string(m.lines[i]));
@@ -53,21 +59,19 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
   if (report.matches.empty()) {
     out +=
         fmt::format("No known problem found in {} line{}.\n", report.input.lines, report.input.lines == 1 ? "" : "s");
-    if (report.input.lines_truncated > 0) {
-      out += fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n",
-                         report.input.lines_truncated);
-    }
+    out += truncation_note(report);
     return out;
   }
-  out +=
-      fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n\n",
-                  p.bold, problems, p.reset, candidates, harmless, report.input.lines,
-                  report.probed               ? std::string("; ranked with this machine's facts")
-                  : report.facts_note.empty() ? std::string("; from the text alone (--no-probe)")
-                                              : "; from the text alone (" + report.facts_note + ")",
-                  report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
-                      ? std::string("; input was ") + to_string(report.input.encoding)
-                      : std::string());
+  out += fmt::format("{}{} problem(s) recognised{} ({} possible cause(s)), {} harmless message(s), in {} line(s){}{}\n",
+                     p.bold, problems, p.reset, candidates, harmless, report.input.lines,
+                     report.probed               ? std::string("; ranked with this machine's facts")
+                     : report.facts_note.empty() ? std::string("; from the text alone (--no-probe)")
+                                                 : "; from the text alone (" + report.facts_note + ")",
+                     report.input.encoding == LogEncoding::utf16le || report.input.encoding == LogEncoding::utf16be
+                         ? std::string("; input was ") + to_string(report.input.encoding)
+                         : std::string());
+  // Also beside answers: a message past the cut was not seen, and may be the one that matters.
+  out += truncation_note(report) + "\n";
   size_t shown = 0;
   bool harmless_header = false;
   for (const ExplainMatch& m : report.matches) {

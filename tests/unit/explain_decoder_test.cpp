@@ -72,11 +72,27 @@ TEST(ExplainDecoder, StripsAnsiEscapes) {
   }
 }
 
-TEST(ExplainDecoder, ProgressBarCarriageReturnsBecomeSpaces) {
-  auto c = decode_in_chunks("10%\r50%\r100%\r\nnext\n", 3);
-  ASSERT_EQ(c.lines.size(), 2u);
-  EXPECT_EQ(c.lines[0], "10% 50% 100%");
-  EXPECT_EQ(c.lines[1], "next");
+// What a terminal shows as one line redrawn: each redraw is read on its own (a message after
+// 40 KiB of redraws is not cut off), under the one line number an editor gives the line.
+TEST(ExplainDecoder, ProgressBarRedrawsArePartsOfOneLine) {
+  for (size_t chunk : {1, 2, 3, 1000}) {
+    LogDecoderStats st;
+    auto c = decode_in_chunks("10%\r50%\r100%\r\nnext\n\r\r\nlast\r", chunk, &st);
+    ASSERT_EQ(c.lines.size(), 6u) << chunk;
+    EXPECT_EQ(c.lines[0], "10%");
+    EXPECT_EQ(c.lines[1], "50%");
+    EXPECT_EQ(c.lines[2], "100%");
+    EXPECT_EQ(c.lines[3], "next");
+    EXPECT_EQ(c.lines[4], "");
+    EXPECT_EQ(c.lines[5], "last");
+    EXPECT_EQ(c.numbers, (std::vector<std::uint64_t>{1, 1, 1, 2, 3, 4})) << chunk;
+    EXPECT_EQ(st.lines, 4u);
+  }
+  // CRLF lines, empty ones included, are what they were.
+  auto crlf = decode_in_chunks("a\r\n\r\nb\r\n", 1);
+  ASSERT_EQ(crlf.lines.size(), 3u);
+  EXPECT_EQ(crlf.lines[1], "");
+  EXPECT_EQ(crlf.numbers, (std::vector<std::uint64_t>{1, 2, 3}));
 }
 
 TEST(ExplainDecoder, Utf16LittleEndianWithBomAsPowerShellWrites) {
