@@ -280,6 +280,18 @@ version-tag-case	src/core/version.cpp	  const std::string tag = to_lower(pre.sub
 version-dev-after	src/core/version.cpp	  k.dev_after = rest.empty() ? 1 : k.rank != 0 && to_lower(rest).starts_with("dev") ? 0 : 2;	  k.dev_after = rest.empty() ? 1 : 2;
 version-number-length	src/core/version.cpp	  k.digits = number.size();	  k.digits = 0;
 tf-dist-intel	src/check/compat_checks.cpp	  return fw.package.starts_with("tf-nightly") ? "tf-nightly" : "tensorflow";	  return fw.package.empty() ? "tensorflow" : fw.package;
+decoder-cr-ends-line	src/explain/log_decoder.cpp	    if (stop == nl) {\n      emit_line();	    if (stop != nullptr) {\n      emit_line();
+decoder-part-number	src/explain/log_decoder.cpp	  sink_(line_, stats_.lines + 1);	  sink_(line_, stats_.lines);
+decoder-part-twice	src/explain/log_decoder.cpp	  if (!parts_emitted_ || !line_.empty()) {	  if (true) {
+session-part-numbering	src/explain/explain_session.cpp	  if (decoder_no != last_no) ++lines_;	  ++lines_;
+log-event-ignored	src/explain/explain_machine.cpp	        log.events.insert(event);	        log.events.insert(std::string(capture));
+cublas-not-demoted	data/explain/memory.toml	when = ["!device-assert"]\ncause = "cuBLAS failed	cause = "cuBLAS failed
+jaxlib-not-demoted	data/explain/framework-build.toml	when = ["!jax-plugin-failed"]\ncause = "Only the CPU jaxlib	cause = "Only the CPU jaxlib
+xla-ptxas-under-triton	data/explain/ptxas-xla.toml	when = ["!triton-ptxas"]\ncause = "The ptxas found	cause = "The ptxas found
+triton-gcc-claims-libcuda	data/explain/extension-packages.toml	priority = 56\n	priority = 90\n
+truncation-note-beside	src/render/explain_text.cpp	  out += truncation_note(report) +	  out += std::string() +
+sharing-fix-one	src/check/python_checks.cpp	                   : !fw.sharing.empty()	                   : false
+sharing-ort	src/probe/python/site_packages.cpp	        fw.sharing = ort_names;	        fw.sharing = {};
 EOF
 }
 

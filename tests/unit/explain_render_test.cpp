@@ -30,6 +30,19 @@ TEST(ExplainRender, TextForNothingFound) {
   EXPECT_EQ(render_explain_text(r, {}), "No known problem found in 1 line.\n");
 }
 
+// A line cut at 16 KiB may have held the message that matters: said beside answers too (it
+// was said only when nothing matched, so a lost answer went unnoticed).
+TEST(ExplainRender, ACutLineIsSaidAlsoBesideAnswers) {
+  const std::string log = std::string(kLog) + std::string(20 * 1024, 'x') + " Torch not compiled with CUDA enabled\n";
+  const auto r = explain_text(testing::builtin_matcher(), log, ExplainMachine{});
+  ASSERT_EQ(r.input.lines_truncated, 1u);
+  ASSERT_FALSE(r.matches.empty());
+  const std::string plain = render_explain_text(r, ExplainTextOptions{.color = false});
+  EXPECT_NE(plain.find("1 very long line(s) were read only up to their first 16 KiB"), std::string::npos) << plain;
+  const auto none = explain_text(testing::builtin_matcher(), std::string(20 * 1024, 'y') + "\n", ExplainMachine{});
+  EXPECT_NE(render_explain_text(none, {}).find("very long line"), std::string::npos);
+}
+
 TEST(ExplainRender, JsonSchemaBestFirst) {
   const auto r = explain_text(testing::builtin_matcher(), kLog, ExplainMachine{});
   const auto j = nlohmann::json::parse(render_explain_json(r));

@@ -137,6 +137,14 @@ TEST(ExplainRootCause, TritonsOwnPtxasTooOldIsFixedByTritonsVariable) {
   EXPECT_TRUE(contains(m.fix, "TRITON_PTXAS_PATH")) << m.fix;
   EXPECT_TRUE(contains(m.fix, "sm_103a")) << m.fix;
   EXPECT_FALSE(contains(m.cause, "XLA")) << m.cause;
+  // XLA's own cause stays listed, marked unlikely: this log is Triton's.
+  bool xla_listed = false;
+  for (const ExplainMatch& x : r.matches) {
+    if (x.rule != "ptxas-too-old-for-gpu") continue;
+    xla_listed = true;
+    EXPECT_EQ(x.facts_verdict, "contradicted");
+  }
+  EXPECT_TRUE(xla_listed);
   // XLA's own line keeps XLA's answer.
   const auto xla = explain_no_facts(
       "INTERNAL: ptxas exited with non-zero error code 65280, output: ptxas fatal   : Value 'sm_90a' is not defined "
