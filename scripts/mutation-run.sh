@@ -292,6 +292,9 @@ triton-gcc-claims-libcuda	data/explain/extension-packages.toml	priority = 56\n	p
 truncation-note-beside	src/render/explain_text.cpp	  out += truncation_note(report) +	  out += std::string() +
 sharing-fix-one	src/check/python_checks.cpp	                   : !fw.sharing.empty()	                   : false
 sharing-ort	src/probe/python/site_packages.cpp	        fw.sharing = ort_names;	        fw.sharing = {};
+keras-by-metadata-skipped	src/check/tensorflow_companion_checks.cpp	        keras_by_metadata(env, fw, *tf);\n	        if (false) keras_by_metadata(env, fw, *tf);\n
+keras-by-metadata-severity	src/check/tensorflow_companion_checks.cpp	      const bool other_major = low && keras.version.major() < low->major();	      const bool other_major = false;
+keras-requires-unread	src/probe/python/site_packages.cpp	(req->name == "keras" || req->name == "keras-nightly")	(req->name == "keras")
 EOF
 }
 

@@ -1097,6 +1097,7 @@ class Checker {
     if (cuda) checked.push_back("the driver CUDA " + cuda->str() + " needs");
     if (archs) checked.push_back("its GPU architectures");
     if (like) checked.push_back("its GPU architectures by the recorded TensorFlow " + like->version.str() + "'s");
+    if (!fw.keras_requires.empty()) checked.push_back("Keras, by its METADATA's requirement");
     std::string detail = "No tested configuration for this release: the Python versions it supports are not checked.";
     if (gpu_build && cuda) {
       detail += " Checked from its own files: " + join(checked, ", ") + " (read from " + fw.evidence + ").";

@@ -366,7 +366,11 @@ class CompanionChecker {
                     .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
         continue;
       }
-      if (row == nullptr || row->keras.contains(fw.version)) continue;
+      if (row == nullptr) {
+        keras_by_metadata(env, fw, *tf);
+        continue;
+      }
+      if (row->keras.contains(fw.version)) continue;
       const bool keras3_on_old_tf =
           fw.version.major() >= 3 && row->keras.highest() && row->keras.highest()->major() < 3;
       if (keras3_on_old_tf && tf->version >= Version::of({2, 15})) {
@@ -412,6 +416,36 @@ class CompanionChecker {
                            " and set TF_USE_LEGACY_KERAS=1.",
           .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
           .source = row->source});
+    }
+  }
+
+  /// A TensorFlow the tables lack (2.22 on): its own METADATA's Keras requirement judges the
+  /// installed Keras. Keras 2 beside a release that requires Keras 3 crosses the major tf.keras is
+  /// built on; an older Keras 3 only fails `pip check`.
+  void keras_by_metadata(const PythonEnvFacts& env, const FrameworkFacts& keras, const FrameworkFacts& tf) {
+    for (const DistRequirement& req : tf.keras_requires) {
+      if (req.specifier.empty() || !req.marker.empty()) continue;
+      const auto spec = VersionSpec::parse(req.specifier);
+      if (!spec || spec->contains(keras.version)) continue;
+      const auto low = spec->lowest();
+      const bool other_major = low && keras.version.major() < low->major();
+      const std::string wanted = req.name + req.specifier;
+      add(Finding{.id = "keras-mismatch",
+                  .severity = other_major ? Severity::error : Severity::warning,
+                  .area = FindingArea::python,
+                  .title = "Keras " + keras.version.str() + " does not fit TensorFlow " + tf.version.str() +
+                           " (its METADATA requires " + wanted + ")",
+                  .detail = other_major
+                                ? "TensorFlow " + tf.version.str() + " is built on Keras " +
+                                      std::to_string(low->major()) + ": tf.keras and model code fail with Keras " +
+                                      std::to_string(keras.version.major()) + " installed, and `pip check` fails."
+                                : "tf.keras usually imports, but `pip check` fails and the next install that "
+                                  "resolves TensorFlow's requirements changes Keras.",
+                  .fix = "pip install -U \"keras" + req.specifier + "\"",
+                  .evidence = {installed_at(env, keras), "tensorflow " + tf.version.str()},
+                  .source = "[installed] " + (tf.package.empty() ? tf.name : tf.package) + " " + tf.version.str() +
+                            " METADATA (Requires-Dist: " + wanted + ")"});
+      return;
     }
   }
 

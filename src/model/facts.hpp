@@ -215,6 +215,9 @@ struct FrameworkFacts {
   /// Its METADATA's requirements on numpy: a build's compiled extensions need the NumPy major
   /// they were built against (TensorFlow up to 2.16: `numpy<2.0.0`); at most 8.
   std::vector<DistRequirement> numpy_requires;
+  /// TensorFlow: its METADATA's requirements on Keras (`keras>=3.12.0`; a pre-release asks for
+  /// `keras-nightly`), which judge the installed Keras where the tables have no row; at most 4.
+  std::vector<DistRequirement> keras_requires;
 
   bool operator==(const FrameworkFacts&) const = default;
 };

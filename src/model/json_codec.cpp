@@ -290,7 +290,8 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("requires_tensorflow", f.requires_tensorflow);
   io.field("imports_tf_keras", f.imports_tf_keras);
   io.field("evidence", f.evidence, Empty::null);
-  GPUDOCTOR_FIELDS(io, f, problems, conflicts, sharing, loads, missing_imports, nvidia_requires, numpy_requires);
+  GPUDOCTOR_FIELDS(io, f, problems, conflicts, sharing, loads, missing_imports, nvidia_requires, numpy_requires,
+                   keras_requires);
 }
 
 template <class Io>

@@ -38,6 +38,9 @@ struct NewTf {
   std::string cudnn_wheel = "9.10.2.21";
   std::string driver = "580.95.05";
   std::string gpu = "NVIDIA GeForce RTX 3060";
+  /// Its METADATA's Keras requirement, as 2.22.0rc0's (2.21.0: keras>=3.12.0); "" for none.
+  std::string keras_requirement = "keras-nightly>=3.12.0.dev";
+  std::string keras;  ///< the keras installed beside it; "" for none
 };
 
 struct NewTfRun {
@@ -54,6 +57,7 @@ NewTfRun doctor(const NewTf& c) {
   std::replace(dir.begin(), dir.end(), '-', '_');
   t.write(sp + dir + "-" + c.version + ".dist-info/METADATA",
           "Metadata-Version: 2.1\nName: " + c.dist + "\nVersion: " + c.version + "\nRequires-Python: >=3.10\n" +
+              (c.keras_requirement.empty() ? "" : "Requires-Dist: " + c.keras_requirement + "\n") +
               (c.and_cuda ? "Provides-Extra: and-cuda\n"
                             "Requires-Dist: nvidia-cuda-runtime-cu12<13.0,>=12.5.82; extra == \"and-cuda\"\n"
                             "Requires-Dist: nvidia-cudnn-cu12<10.0,>=9.10.2.21; extra == \"and-cuda\"\n"
@@ -82,6 +86,10 @@ NewTfRun doctor(const NewTf& c) {
             "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: " + c.cudnn_wheel + "\n");
     t.write(sp + "nvidia_cuda_runtime_cu12-12.5.82.dist-info/METADATA",
             "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\nVersion: 12.5.82\n");
+  }
+  if (!c.keras.empty()) {
+    t.write(sp + "keras-" + c.keras + ".dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: keras\nVersion: " + c.keras + "\n");
   }
   t.write("proc/driver/nvidia/version",
           "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " + c.driver + "  Release Build  (dvs-builder@U16)\n");
@@ -297,6 +305,30 @@ TEST(TensorflowNewerRelease, ARocmBuildIsRecognisedAndCannotUseAnNvidiaGpu) {
   const Finding* f = testing::find(r.findings, "framework-cpu-only");
   ASSERT_NE(f, nullptr) << testing::ids(r.findings);
   EXPECT_EQ(f->severity, Severity::error);
+}
+
+// Keras is judged by the release's own METADATA where the tables have no row for it: TensorFlow
+// 2.16 on is built on Keras 3 (tf.keras is Keras 3), so Keras 2 beside it breaks tf.keras.
+TEST(TensorflowNewerRelease, KerasIsCheckedAgainstItsOwnRequirement) {
+  const NewTfRun old = doctor({.wheels = true, .keras = "2.15.0"});
+  const Finding* f = testing::find(old.findings, "keras-mismatch");
+  ASSERT_NE(f, nullptr) << testing::ids(old.findings);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("keras-nightly>=3.12.0.dev"), std::string::npos) << f->title;
+  EXPECT_NE(f->source.find("METADATA"), std::string::npos) << f->source;
+  EXPECT_NE(f->fix.find("pip install -U \"keras>=3.12.0.dev\""), std::string::npos) << f->fix;
+  // An older Keras 3: tf.keras still imports, pip check does not pass.
+  const NewTfRun older3 = doctor({.wheels = true, .keras = "3.10.0"});
+  const Finding* w = testing::find(older3.findings, "keras-mismatch");
+  ASSERT_NE(w, nullptr) << testing::ids(older3.findings);
+  EXPECT_EQ(w->severity, Severity::warning);
+  // The Keras it asks for, released or nightly: nothing to say.
+  const NewTfRun fits = doctor({.wheels = true, .keras = "3.15.1"});
+  EXPECT_EQ(testing::find(fits.findings, "keras-mismatch"), nullptr) << testing::ids(fits.findings);
+  // And the note says Keras was checked.
+  const Finding* unknown = testing::find(old.findings, "framework-version-unknown");
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_NE(unknown->detail.find("Keras"), std::string::npos) << unknown->detail;
 }
 
 }  // namespace

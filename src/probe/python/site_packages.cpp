@@ -55,6 +55,8 @@ Version dist_version(const SystemView& system, const Dist& d, FrameworkFacts& fw
         fw.nvidia_requires.push_back(std::move(*req));
       } else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {
         fw.numpy_requires.push_back(std::move(*req));
+      } else if (req && (req->name == "keras" || req->name == "keras-nightly") && fw.keras_requires.size() < 4) {
+        fw.keras_requires.push_back(std::move(*req));
       }
     }
     if (!md.version.empty()) {
