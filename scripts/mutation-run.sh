@@ -295,6 +295,9 @@ sharing-ort	src/probe/python/site_packages.cpp	        fw.sharing = ort_names;	 
 keras-by-metadata-skipped	src/check/tensorflow_companion_checks.cpp	        keras_by_metadata(env, fw, *tf);\n	        if (false) keras_by_metadata(env, fw, *tf);\n
 keras-by-metadata-severity	src/check/tensorflow_companion_checks.cpp	      const bool other_major = low && keras.version.major() < low->major();	      const bool other_major = false;
 keras-requires-unread	src/probe/python/site_packages.cpp	(req->name == "keras" || req->name == "keras-nightly")	(req->name == "keras")
+nvjitlink-missing-ignored	src/probe/framework_libraries.cpp	    if (provider.path.empty()) return *soname;	    if (provider.path.empty()) return std::nullopt;
+nvjitlink-cusolver-unchecked	src/probe/framework_libraries.cpp	{"libcusparse.so.", "libcusolver.so."}	{"libcusparse.so."}
+missing-dependency-unsaid	src/check/compat_checks.cpp	        if (!l.via.empty()) {\n          dependencies +=	        if (false) {\n          dependencies +=
 EOF
 }
 

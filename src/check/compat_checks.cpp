@@ -760,10 +760,17 @@ class Checker {
   bool missing_loads(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
                      const std::string& fix, const std::string& source, WhenMissing when = WhenMissing::cpu_fallback) {
     std::vector<std::string> missing;
+    std::vector<std::string> sonames;  ///< of the missing, as the loader names them
     std::vector<std::string> found;
+    std::string dependencies;  ///< what the libraries that link a missing one say
     for (const LibraryLoad& l : fw.loads) {
       if (l.path.empty()) {
-        missing.push_back(l.soname);
+        // A library one of them links (nvJitLink, which cuSPARSE needs) says which.
+        missing.push_back(l.via.empty() ? l.soname : l.soname + " (" + l.via + ")");
+        sonames.push_back(l.soname);
+        if (!l.via.empty()) {
+          dependencies += " " + l.soname + " is " + l.via + " (its DT_NEEDED), which does not load without it.";
+        }
       } else {
         found.push_back(l.soname + " → " + l.path + " (" + l.via + ")");
       }
@@ -773,7 +780,7 @@ class Checker {
     const bool fatal = when == WhenMissing::import_fails || gpu;
     std::string consequence;
     if (when == WhenMissing::import_fails) {
-      consequence = "It links them, so `import " + fw.name + "` fails (\"" + missing.front() +
+      consequence = "It links them, so `import " + fw.name + "` fails (\"" + sonames.front() +
                     ": cannot open shared object file\"), with or without a GPU.";
     } else {
       consequence = gpu ? "It will not use the GPU: it falls back to the CPU." : "Fine while this machine has no GPU.";
@@ -781,7 +788,7 @@ class Checker {
     std::vector<std::string> evidence{installed_at(env, fw)};
     for (const auto& m : missing) evidence.push_back(m + ": not found");
     evidence.insert(evidence.end(), found.begin(), found.end());
-    const Replaced replaced = replaced_wheels(env, fw, missing);
+    const Replaced replaced = replaced_wheels(env, fw, sonames);
     for (const NvidiaWheel* w : replaced.wheels) evidence.push_back(w->package + " " + w->version.str());
     std::string full_fix = fatal ? fix : "";
     if (fatal && !replaced.wheels.empty()) {
@@ -802,8 +809,8 @@ class Checker {
                           (when == WhenMissing::import_fails || fw.name == "jax"
                                ? "in the environment's nvidia-* wheels, on LD_LIBRARY_PATH"
                                : "on LD_LIBRARY_PATH, in the environment's nvidia-* wheels") +
-                          ", in the loader cache or in the default directories. " + consequence + replaced.text +
-                          (found.empty() ? "" : " Found: " + join(found, "; ") + "."),
+                          ", in the loader cache or in the default directories." + dependencies + " " + consequence +
+                          replaced.text + (found.empty() ? "" : " Found: " + join(found, "; ") + "."),
                 .fix = full_fix,
                 .evidence = evidence,
                 .source = source});

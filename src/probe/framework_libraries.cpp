@@ -209,18 +209,33 @@ class Resolver {
     if (const LibraryLoad* nccl = loaded("libnccl.so.");
         nccl != nullptr && fw.name == "torch" && !at_pin(env, fw, *nccl)) {
       const std::string torch_lib = system_.join(system_.join(fw.location, "torch"), "lib");
-      check_import(fw, system_.join(torch_lib, "libtorch_cuda.so"), "nccl", "libnccl.so.",
-                   [&](const std::string&, const std::vector<FirstDir>&) { return *nccl; });
+      (void)check_import(fw, system_.join(torch_lib, "libtorch_cuda.so"), "nccl", "libnccl.so.",
+                         [&](const std::string&, const std::vector<FirstDir>&) { return *nccl; });
     }
-    if (const LibraryLoad* cusparse = loaded("libcusparse.so.")) {
-      check_import(fw, cusparse->path, "__nvJitLink", "libnvJitLink.so.",
-                   [&](const std::string& soname, const std::vector<FirstDir>& own) {
-                     // Its own RUNPATH ($ORIGIN/../../nvjitlink/lib in the cu12 wheel) is searched
-                     // with the framework's directories; torch and JAX preload the wheel's copy.
-                     std::vector<FirstDir> with_own = own;
-                     with_own.insert(with_own.end(), dirs.begin(), dirs.end());
-                     return find(soname, with_own, needs);
-                   });
+    // cuSPARSE (CUDA 12) and cuSOLVER (CUDA 13) link nvJitLink, which no framework opens by
+    // name: where no copy is found, the library that needs it cannot be loaded either.
+    std::vector<LibraryLoad> unfound;
+    for (const char* stem : {"libcusparse.so.", "libcusolver.so."}) {
+      const LibraryLoad* lib = loaded(stem);
+      if (lib == nullptr) continue;
+      const std::string needer = lib->soname;
+      auto missing = check_import(fw, lib->path, "__nvJitLink", "libnvJitLink.so.",
+                                  [&](const std::string& soname, const std::vector<FirstDir>& own) {
+                                    // Its own RUNPATH ($ORIGIN/../../nvjitlink/lib in the cu12 wheel) is
+                                    // searched with the framework's directories; torch and JAX preload the
+                                    // wheel's copy.
+                                    std::vector<FirstDir> with_own = own;
+                                    with_own.insert(with_own.end(), dirs.begin(), dirs.end());
+                                    return find(soname, with_own, needs);
+                                  });
+      if (missing &&
+          std::none_of(unfound.begin(), unfound.end(), [&](const LibraryLoad& u) { return u.soname == *missing; })) {
+        unfound.push_back(LibraryLoad{.soname = *missing, .via = "needed by " + needer});
+      }
+    }
+    for (LibraryLoad& u : unfound) {
+      spdlog::debug("loader: {} needs {}, which is not found", u.via.substr(10), u.soname);
+      fw.loads.push_back(std::move(u));
     }
   }
 
@@ -242,32 +257,34 @@ class Resolver {
 
   /// One importing library against the provider of its imports starting with `prefix`: the
   /// DT_NEEDED entry starting with `provider_stem`, found by `provider_of(soname, the library's
-  /// own RUNPATH directories)`.
+  /// own RUNPATH directories)`. Returns that entry when no copy of it is found at all.
   template <class ProviderOf>
-  void check_import(FrameworkFacts& fw, const std::string& library, std::string_view prefix,
-                    std::string_view provider_stem, ProviderOf provider_of) const {
+  std::optional<std::string> check_import(FrameworkFacts& fw, const std::string& library, std::string_view prefix,
+                                          std::string_view provider_stem, ProviderOf provider_of) const {
     auto imports = dynamic_symbols(fw, library, prefix);
-    if (!imports || imports->undefined.empty()) return;
+    if (!imports) return std::nullopt;
     auto soname = std::find_if(imports->needed.begin(), imports->needed.end(),
                                [&](const std::string& n) { return n.starts_with(provider_stem); });
-    if (soname == imports->needed.end()) return;  // the imports come from elsewhere: not ours to judge
+    if (soname == imports->needed.end()) return std::nullopt;  // the imports come from elsewhere
     std::vector<FirstDir> own;
     const std::string via = "RUNPATH of " + library.substr(library.find_last_of('/') + 1);
     for (const std::string& d : imports->search_path) {
       if (std::string dir = expand_origin(d, system_.parent(library)); !dir.empty()) own.push_back({dir, via});
     }
     const LibraryLoad provider = provider_of(*soname, own);
-    if (provider.path.empty()) return;  // not found at all: the library resolution's finding
+    if (provider.path.empty()) return *soname;  // the loader finds none: the library cannot load
+    if (imports->undefined.empty()) return std::nullopt;
     auto exports = dynamic_symbols(fw, provider.path, prefix);
-    if (!exports) return;
+    if (!exports) return std::nullopt;
     MissingImports m{.library = library, .provider = provider.path, .provider_soname = *soname};
     std::set_difference(imports->undefined.begin(), imports->undefined.end(), exports->defined.begin(),
                         exports->defined.end(), std::back_inserter(m.symbols));
     m.count = m.symbols.size();
-    if (m.symbols.empty()) return;
+    if (m.symbols.empty()) return std::nullopt;
     if (m.symbols.size() > 16) m.symbols.resize(16);
     spdlog::debug("loader: {} imports {} {}* functions {} lacks", library, m.count, prefix, provider.path);
     fw.missing_imports.push_back(std::move(m));
+    return std::nullopt;
   }
 
   /// The library's needed entries and its `prefix` imports and exports. Nothing when it is not an

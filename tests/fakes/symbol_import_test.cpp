@@ -121,6 +121,42 @@ TEST(SymbolImports, CusparseWithAnOlderNvJitLinkFailsToLoadAndIsSaid) {
   EXPECT_NE(m[0]->fix.find("pip install -U \"nvidia-nvjitlink-cu12>=12.9\""), std::string::npos) << m[0]->fix;
 }
 
+// No nvJitLink at all (its wheel uninstalled): cuSPARSE, which torch links, cannot be loaded,
+// though no framework opens nvJitLink by name. Found in review: "No issues found" before.
+TEST(SymbolImports, ANeededLibraryNoWheelProvidesIsAMissingLibrary) {
+  TempTree t;
+  build_env(t, "nccl-new", "nvjitlink-new");
+  fs::remove_all(t.path() / (kSp + "nvidia/nvjitlink"));
+  for (const auto& e : fs::directory_iterator(t.path() / kSp)) {
+    if (e.path().filename().string().starts_with("nvidia_nvjitlink")) fs::remove_all(e.path());
+  }
+  const std::string error = load_error(t.path() / (kSp + "nvidia/cusparse/lib/libcusparse.so.12"));
+  ASSERT_NE(error.find("libnvJitLink.so.12: cannot open shared object file"), std::string::npos) << error;
+  const auto fs = doctor(t);
+  const Finding* f = testing::find(fs, "framework-cuda-libraries-missing");
+  ASSERT_NE(f, nullptr) << testing::ids(fs);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("libnvJitLink.so.12"), std::string::npos) << f->title;
+  EXPECT_NE(f->detail.find("needed by libcusparse.so.12"), std::string::npos) << f->detail;
+}
+
+// CUDA 13's cuSOLVER links nvJitLink too (torch 2.15.0 and jax-cuda13-plugin: libcusolver.so.12
+// NEEDS libnvJitLink.so.13): the stub in cuSOLVER's place, a placeholder cuSPARSE.
+TEST(SymbolImports, CusolverNeedingAMissingNvJitLinkIsSaid) {
+  TempTree t;
+  build_env(t, "nccl-new", "nvjitlink-new");
+  fs::remove_all(t.path() / (kSp + "nvidia/nvjitlink"));
+  const fs::path cusolver = t.path() / (kSp + "nvidia/cusolver/lib/libcusolver.so.11");
+  fs::copy_file(t.path() / (kSp + "nvidia/cusparse/lib/libcusparse.so.12"), cusolver,
+                fs::copy_options::overwrite_existing);
+  std::ofstream(t.path() / (kSp + "nvidia/cusparse/lib/libcusparse.so.12"), std::ios::trunc) << "";
+  ASSERT_NE(load_error(cusolver).find("libnvJitLink.so.12"), std::string::npos);
+  const auto fs = doctor(t);
+  const Finding* f = testing::find(fs, "framework-cuda-libraries-missing");
+  ASSERT_NE(f, nullptr) << testing::ids(fs);
+  EXPECT_NE(f->detail.find("needed by libcusolver.so.11"), std::string::npos) << f->detail;
+}
+
 TEST(SymbolImports, TheReleasesThatExportEverythingLoadAndAreQuiet) {
   TempTree t;
   build_env(t, "nccl-new", "nvjitlink-new");
