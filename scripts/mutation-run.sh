@@ -298,6 +298,9 @@ keras-requires-unread	src/probe/python/site_packages.cpp	(req->name == "keras" |
 nvjitlink-missing-ignored	src/probe/framework_libraries.cpp	    if (provider.path.empty()) return *soname;	    if (provider.path.empty()) return std::nullopt;
 nvjitlink-cusolver-unchecked	src/probe/framework_libraries.cpp	{"libcusparse.so.", "libcusolver.so."}	{"libcusparse.so."}
 missing-dependency-unsaid	src/check/compat_checks.cpp	        if (!l.via.empty()) {\n          dependencies +=	        if (false) {\n          dependencies +=
+visible-uuid-any	src/check/env_checks.cpp	      valid = matches == 1;	      valid = matches < 2;
+visible-stop-at-invalid	src/check/env_checks.cpp	      c.first_invalid = e;\n      break;	      c.first_invalid = e;\n      continue;
+visible-index-bound	src/check/env_checks.cpp	std::stoul(e) < gpus.size()	std::stoul(e) <= gpus.size()
 EOF
 }
 

@@ -44,6 +44,41 @@ TEST(FindingsCoverage, CudaVisibleDevicesListIsInfoNotError) {
   }
 }
 
+// CUDA makes visible only the entries before the first invalid one (CUDA C Programming Guide,
+// CUDA_VISIBLE_DEVICES): on a one-GPU machine "1" and "1,0" hide it. Found in review: "No issues
+// found" before.
+TEST(FindingsCoverage, CudaVisibleDevicesIsJudgedAgainstThisMachinesGpus) {
+  auto with_gpu = [](const std::string& value, const std::string& source = "proc") {
+    Facts f;
+    f.env = {{"CUDA_VISIBLE_DEVICES", value}};
+    f.gpus = {GpuFacts{
+        .name = "NVIDIA GeForce RTX 3090", .source = source, .uuid = "GPU-8932f937-d72c-4106-c12f-20bd9faed9f6"}};
+    return env_findings(f);
+  };
+  for (const char* hides : {"1", "1,0", "GPU-deadbeef", "2,GPU-8932f937"}) {
+    auto fs = with_gpu(hides);
+    const Finding* f = find(fs, "cuda-visible-devices-hides-all");
+    ASSERT_NE(f, nullptr) << hides << ": " << ids(fs);
+    EXPECT_EQ(f->severity, Severity::error);
+    EXPECT_NE(f->detail.find("1 GPU"), std::string::npos) << f->detail;
+  }
+  auto partly = with_gpu("0,1");
+  const Finding* p = find(partly, "cuda-visible-devices-partly-invalid");
+  ASSERT_NE(p, nullptr) << ids(partly);
+  EXPECT_EQ(p->severity, Severity::warning);
+  for (const char* fine : {"0", "GPU-8932f937", "GPU-8932f937-d72c-4106-c12f-20bd9faed9f6"}) {
+    auto fs = with_gpu(fine);
+    EXPECT_NE(find(fs, "cuda-visible-devices"), nullptr) << fine << ": " << ids(fs);
+    EXPECT_EQ(find(fs, "cuda-visible-devices-hides-all"), nullptr) << fine;
+  }
+  // What cannot be judged here stays an info line: a declared GPU (the machine is not read), a
+  // MIG device (no MIG inventory).
+  const auto declared = with_gpu("1", "declared");
+  EXPECT_EQ(find(declared, "cuda-visible-devices-hides-all"), nullptr) << ids(declared);
+  const auto mig = with_gpu("MIG-abc");
+  EXPECT_EQ(find(mig, "cuda-visible-devices-hides-all"), nullptr) << ids(mig);
+}
+
 TEST(FindingsCoverage, NvidiaVisibleDevicesNone) {
   for (const char* none : {"void", "none", ""}) {
     auto fs = env_checks_for({{"NVIDIA_VISIBLE_DEVICES", none}});
