@@ -301,6 +301,7 @@ missing-dependency-unsaid	src/check/compat_checks.cpp	        if (!l.via.empty()
 visible-uuid-any	src/check/env_checks.cpp	      valid = matches == 1;	      valid = matches < 2;
 visible-stop-at-invalid	src/check/env_checks.cpp	      c.first_invalid = e;\n      break;	      c.first_invalid = e;\n      continue;
 visible-index-bound	src/check/env_checks.cpp	std::stoul(e) < gpus.size()	std::stoul(e) <= gpus.size()
+jax-fix-plugin-major	src/check/python_checks.cpp	other.variant.starts_with("cuda")) extra = other.variant;	other.variant.starts_with("cuda")) extra = "cuda12";
 EOF
 }
 

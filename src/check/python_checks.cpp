@@ -73,6 +73,24 @@ std::string cpu_only_fix_in(const FrameworkFacts& fw, const Facts& facts) {
          fix;
 }
 
+/// Reinstalls JAX's parts at one release: the extra of the CUDA plugin installed (a cuda13
+/// install told to take jax[cuda12] keeps its mismatched plugin and gains a second), at jax's
+/// version.
+std::string jax_reinstall(const PythonEnvFacts& env, const FrameworkFacts& jax) {
+  std::string extra;
+  for (const FrameworkFacts& other : env.frameworks) {
+    const bool part = other.name == "jax-cuda-plugin" || other.name == "jax-cuda-pjrt";
+    if (part && other.location == jax.location && other.variant.starts_with("cuda")) extra = other.variant;
+  }
+  const std::string pin = jax.version.parts().empty() ? "" : "==" + jax.version.str();
+  if (extra.empty()) {
+    return "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]" + pin + "\"` (or `jax[cuda13]" + pin +
+           "`), which pins jaxlib and the CUDA plugin to one version.";
+  }
+  return "Reinstall JAX with matching parts: `pip install -U \"jax[" + extra + "]" + pin +
+         "\"`, which pins jaxlib and the " + extra + " plugin to jax's release.";
+}
+
 }  // namespace
 
 std::vector<Finding> python_findings(const Facts& facts) {
@@ -138,8 +156,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
             .area = FindingArea::python,
             .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path + " is installed inconsistently",
             .detail = join(fw.conflicts, "\n"),
-            .fix = fw.name == "jax" ? "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]\"` (or "
-                                      "`jax[cuda13]`), which pins jaxlib and the CUDA plugin to one version."
+            .fix = fw.name == "jax" ? jax_reinstall(env, fw)
                    : !fw.sharing.empty()
                        // Each RECORD lists the shared files: uninstalling one leaves the other's half.
                        ? "Uninstall all of them: `pip uninstall -y " + join(fw.sharing, " ") +

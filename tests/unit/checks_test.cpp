@@ -274,6 +274,25 @@ TEST(ReviewRegression, InstallConflictsAreErrorsNotUnreadableMetadata) {
   EXPECT_EQ(find(fs, "framework-metadata-unreadable"), nullptr);
 }
 
+// Found in review: a cuda13 install's conflict was told to install jax[cuda12], which leaves the
+// mismatched cuda13 plugin in place and adds a second one.
+TEST(ReviewRegression, AJaxConflictsFixNamesTheInstalledPluginsCudaMajorAndJaxsVersion) {
+  Facts f;
+  PythonEnvFacts env{.path = "/home/u/.venv", .kind = "venv"};
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = *Version::parse("0.12.0.1")};
+  jax.conflicts.push_back("jax-cuda13-plugin 0.12.1 does not match jaxlib 0.12.0.1; JAX will not use it");
+  FrameworkFacts plugin{
+      .name = "jax-cuda-plugin", .package = "jax-cuda13-plugin", .version = *Version::parse("0.12.1")};
+  plugin.variant = "cuda13";
+  env.frameworks = {jax, plugin};
+  f.python_envs.push_back(env);
+  const auto fs = run_checks(f, nullptr);
+  const Finding* c = find(fs, "framework-install-conflict");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(c->fix.find("pip install -U \"jax[cuda13]==0.12.0.1\""), std::string::npos) << c->fix;
+  EXPECT_EQ(c->fix.find("cuda12"), std::string::npos) << c->fix;
+}
+
 // Found in review: with tf-nightly beside tensorflow, uninstalling tensorflow alone left
 // tf-nightly's half of the mixed files.
 TEST(ReviewRegression, AConflictsFixUninstallsEveryDistributionSharingThePackage) {
