@@ -302,6 +302,9 @@ visible-uuid-any	src/check/env_checks.cpp	      valid = matches == 1;	      vali
 visible-stop-at-invalid	src/check/env_checks.cpp	      c.first_invalid = e;\n      break;	      c.first_invalid = e;\n      continue;
 visible-index-bound	src/check/env_checks.cpp	std::stoul(e) < gpus.size()	std::stoul(e) <= gpus.size()
 jax-fix-plugin-major	src/check/python_checks.cpp	other.variant.starts_with("cuda")) extra = other.variant;	other.variant.starts_with("cuda")) extra = "cuda12";
+cudnn-fix-any-older	src/check/compat_checks.cpp	|| !cudnn_serves(b, g)) continue;	|| (false && !cudnn_serves(b, g))) continue;
+cudnn-fix-oldest	src/check/compat_checks.cpp	      if (best == nullptr || *best->cudnn.lowest() < *low) best = &b;	      if (best == nullptr || *low < *best->cudnn.lowest()) best = &b;
+cudnn-fix-no-other-major	src/check/compat_checks.cpp	        if (other == cuda_major) continue;	        if (true) continue;
 EOF
 }
 

@@ -235,21 +235,59 @@ class Checker {
   /// image". SASS runs on a later minor of its major (8.6 code on 8.9); a card newer than the
   /// list may still be served by the PTX, so only older cards are judged. With the CUDA major
   /// unknown, every row of that release must agree.
-  /// A cuDNN from before `lib`'s minor, the way this copy was installed: a pip wheel is pinned
-  /// below it; another copy is replaced from NVIDIA's archive or conda.
-  static std::string cudnn_downgrade_fix(const LibraryFacts& lib, const CudnnBuild& b, const KnownGpu& g) {
-    std::string below = fmt::format("{}.{}", lib.version->major(), lib.version->minor());
-    int cuda_major = lib.cuda_major.value_or(b.cuda_major);
-    std::string how =
-        lib.origin == "pip-wheel" && cuda_major > 0
-            ? fmt::format(
-                  "pin the wheel below it: pip install \"nvidia-cudnn-cu{}<{}\" (or the framework release "
-                  "that requires an older one)",
-                  cuda_major, below)
-            : "replace this copy with an older release (NVIDIA's cuDNN archive, or conda install \"cudnn<" + below +
-                  "\")";
-    return "Use a cuDNN release before " + below + " that still has kernels for " + sm(g.cc) +
-           " (`gpudoctor matrix` lists each release's architectures): " + how + ".";
+  /// Whether a release's binaries serve the card: SASS of its major at or below its minor.
+  static bool cudnn_serves(const CudnnBuild& b, const KnownGpu& g) {
+    return std::any_of(b.cc.begin(), b.cc.end(),
+                       [&](const Version& c) { return c.major() == g.cc.major() && c.minor() <= g.cc.minor(); });
+  }
+
+  /// The newest release of the tables for this CUDA major, older than `before`, whose binaries
+  /// serve the card; nullptr when none is.
+  const CudnnBuild* newest_serving(int cuda_major, const Version& before, const KnownGpu& g) const {
+    const CudnnBuild* best = nullptr;
+    for (const CudnnBuild& b : kb_.cudnn_builds) {
+      const auto low = b.cudnn.lowest();
+      if (b.cuda_major != cuda_major || !low || !(*low < before) || !cudnn_serves(b, g)) continue;
+      if (best == nullptr || *best->cudnn.lowest() < *low) best = &b;
+    }
+    return best;
+  }
+
+  /// The cuDNN to use instead, the way this copy was installed: the newest older release of the
+  /// same CUDA major that has kernels for the card (a pip wheel pinned to it; another copy
+  /// replaced from NVIDIA's archive or conda); where no release of that major has them, the other
+  /// CUDA major's. Found in review: "nvidia-cudnn-cu13<9.26" for a GTX 1080, which no cu13
+  /// release serves, and for a V100 pip's choice 9.25 has no sm_70 either.
+  std::string cudnn_downgrade_fix(const LibraryFacts& lib, const CudnnBuild& b, const KnownGpu& g) const {
+    const int cuda_major = lib.cuda_major.value_or(b.cuda_major);
+    const std::string for_cuda = cuda_major > 0 ? " for CUDA " + std::to_string(cuda_major) : "";
+    if (const CudnnBuild* use = cuda_major > 0 ? newest_serving(cuda_major, *lib.version, g) : nullptr) {
+      const std::string release = use->cudnn.lowest()->truncated(2).str();
+      const std::string which = "cuDNN " + release + ", the newest release" + for_cuda +
+                                " that still has kernels for " + sm(g.cc) + " (`gpudoctor matrix --cudnn`)";
+      if (lib.origin == "pip-wheel") {
+        return fmt::format(
+            "Use {}: pip install \"nvidia-cudnn-cu{}=={}.*\". A framework that pins its cuDNN exactly "
+            "(torch's METADATA) refuses another release: then install a release of it built with one "
+            "that serves this GPU (`gpudoctor plan`).",
+            which, cuda_major, release);
+      }
+      return "Replace this copy with " + which + ": NVIDIA's cuDNN archive, or conda install \"cudnn=" + release +
+             "\".";
+    }
+    if (cuda_major > 0) {
+      for (int other : {12, 13, 11}) {
+        if (other == cuda_major) continue;
+        if (const CudnnBuild* use = newest_serving(other, Version::of({99}), g)) {
+          return fmt::format(
+              "No cuDNN{} has kernels for {}; cuDNN {} for CUDA {} does: use a framework build for "
+              "CUDA {} (`gpudoctor plan`), which brings nvidia-cudnn-cu{}.",
+              for_cuda, sm(g.cc), use->cudnn.lowest()->truncated(2).str(), other, other, other);
+        }
+      }
+    }
+    return "Use a cuDNN release that still has kernels for " + sm(g.cc) +
+           " (`gpudoctor matrix --cudnn` lists each release's architectures).";
   }
 
   void cudnn_arch_rules() {
@@ -265,10 +303,7 @@ class Checker {
       for (const KnownGpu& g : gpus_) {
         if (aarch64(g)) continue;
         auto lacks = [&](const CudnnBuild* b) {
-          bool same_major = std::any_of(b->cc.begin(), b->cc.end(), [&](const Version& c) {
-            return c.major() == g.cc.major() && c.minor() <= g.cc.minor();
-          });
-          return !same_major && g.cc < *std::min_element(b->cc.begin(), b->cc.end());
+          return !cudnn_serves(*b, g) && g.cc < *std::min_element(b->cc.begin(), b->cc.end());
         };
         if (!std::all_of(rows.begin(), rows.end(), lacks)) continue;
         const CudnnBuild& b = *rows.front();

@@ -578,7 +578,7 @@ TEST(CompatChecks, CudnnWithoutKernelsForTheCardIsAnError) {
   EXPECT_EQ(f->severity, Severity::error);
   EXPECT_NE(f->title.find("cuDNN 9.27.0.42"), std::string::npos) << f->title;
   EXPECT_NE(f->source.find("[artefact]"), std::string::npos) << f->source;
-  EXPECT_NE(f->fix.find("pip install \"nvidia-cudnn-cu12<9.27\""), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("pip install \"nvidia-cudnn-cu12==9.26.*\""), std::string::npos) << f->fix;
 
   // A copy not from pip is not fixed with pip.
   Facts system_copy = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
@@ -590,7 +590,25 @@ TEST(CompatChecks, CudnnWithoutKernelsForTheCardIsAnError) {
   const Finding* s = testing::find(system_findings, "cudnn-no-kernels-for-gpu");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->fix.find("pip install"), std::string::npos) << s->fix;
-  EXPECT_NE(s->fix.find("before 9.27"), std::string::npos) << s->fix;
+  EXPECT_NE(s->fix.find("cuDNN 9.26"), std::string::npos) << s->fix;
+
+  // Found in review: the fix must name a release that serves the card. cu13 has sm_70 only in
+  // 9.18-9.20 (pip's "<9.26" would take 9.25, without it); for a GTX 1080 no cu13 release has
+  // kernels, cu12's 9.28 has.
+  Facts v100_13 = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  v100_13.libraries.push_back(cudnn_copy("9.26.0.51", 13));
+  const auto f13 = compatibility_findings(v100_13, testing::builtin_kb());
+  const Finding* v13 = testing::find(f13, "cudnn-no-kernels-for-gpu");
+  ASSERT_NE(v13, nullptr) << testing::ids(f13);
+  EXPECT_NE(v13->fix.find("pip install \"nvidia-cudnn-cu13==9.20.*\""), std::string::npos) << v13->fix;
+  Facts pascal = testing::machine(Platform::linux, "NVIDIA GeForce GTX 1080", "580.95.05");
+  pascal.libraries.push_back(cudnn_copy("9.26.0.51", 13));
+  const auto fp = compatibility_findings(pascal, testing::builtin_kb());
+  const Finding* p = testing::find(fp, "cudnn-no-kernels-for-gpu");
+  ASSERT_NE(p, nullptr) << testing::ids(fp);
+  EXPECT_EQ(p->fix.find("nvidia-cudnn-cu13"), std::string::npos) << p->fix;
+  EXPECT_NE(p->fix.find("CUDA 12"), std::string::npos) << p->fix;
+  EXPECT_NE(p->fix.find("9.28"), std::string::npos) << p->fix;
 
   // An older release built for 7.0 has kernels for it; the CUDA major unknown, both rows of 9.27 agree.
   Facts older = testing::machine(Platform::linux, "NVIDIA V100", "580.95.05");
