@@ -305,6 +305,8 @@ jax-fix-plugin-major	src/check/python_checks.cpp	other.variant.starts_with("cuda
 cudnn-fix-any-older	src/check/compat_checks.cpp	|| !cudnn_serves(b, g)) continue;	|| (false && !cudnn_serves(b, g))) continue;
 cudnn-fix-oldest	src/check/compat_checks.cpp	      if (best == nullptr || *best->cudnn.lowest() < *low) best = &b;	      if (best == nullptr || *low < *best->cudnn.lowest()) best = &b;
 cudnn-fix-no-other-major	src/check/compat_checks.cpp	        if (other == cuda_major) continue;	        if (true) continue;
+pins-extra-ignored	src/check/requirement_checks.cpp	if (evaluate_marker(r.marker, menv) == false && !contains(r.marker, "extra")) continue;	if (evaluate_marker(r.marker, menv) == false) continue;
+pins-conflict-unused	src/check/requirement_checks.cpp	          against.empty()\n	          true\n
 EOF
 }
 

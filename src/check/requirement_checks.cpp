@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -402,6 +403,33 @@ void missing_import_findings(const PythonEnvFacts& env, const MarkerEnvironment&
   }
 }
 
+/// The other frameworks of the environment whose requirements exclude a version `pins` would
+/// install: "tensorflow 2.21.0 requires nvidia-cudnn-cu12<10.0,>=9.3.0.75". Requirements of an
+/// extra count here (unlike `pip check`): the wheels installed came from it.
+std::vector<std::string> pins_others_exclude(const PythonEnvFacts& env, const MarkerEnvironment& menv,
+                                             const FrameworkFacts& fw,
+                                             const std::vector<const DistRequirement*>& pins) {
+  std::vector<std::string> out;
+  for (const DistRequirement* req : pins) {
+    auto spec = VersionSpec::parse(req->specifier);
+    const auto wanted = spec ? spec->lowest() : std::nullopt;
+    if (!wanted) continue;
+    for (const FrameworkFacts& other : env.frameworks) {
+      if (&other == &fw) continue;
+      for (const DistRequirement& r : other.nvidia_requires) {
+        if (r.name != req->name || r.specifier.empty()) continue;
+        if (evaluate_marker(r.marker, menv) == false && !contains(r.marker, "extra")) continue;
+        auto theirs = VersionSpec::parse(r.specifier);
+        if (!theirs || theirs->contains(*wanted)) continue;
+        const std::string line =
+            framework_name(other) + " " + other.version.str() + " requires " + r.name + r.specifier;
+        if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBase* kb) {
   std::vector<Finding> out;
   for (const auto& env : facts.python_envs) {
@@ -412,6 +440,7 @@ std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBas
     for (const auto& fw : env.frameworks) {
       std::vector<std::string> unmet;
       std::vector<std::string> pins;
+      std::vector<const DistRequirement*> pinned;
       bool older_or_other_major = false;
       for (const auto& req : fw.nvidia_requires) {
         if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;
@@ -428,12 +457,23 @@ std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBas
                                       req.specifier, req.name, w.version.str(),
                                       newer && same_major ? " (a newer release of the same major)" : ""));
           pins.push_back(req.name + req.specifier);
+          pinned.push_back(&req);
         }
       }
       if (unmet.empty()) continue;
       const std::string name = framework_name(fw);
       std::string quoted;
       for (const auto& p : pins) quoted += (quoted.empty() ? "\"" : " \"") + p + "\"";
+      const std::vector<std::string> against = pins_others_exclude(env, menv, fw, pinned);
+      const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
+      const std::string fix =
+          against.empty()
+              ? "Install the versions " + name + " pins: `" + python + " -m pip install " + quoted + "` (or upgrade " +
+                    name + " to a release built for the newer wheels)."
+              : "Do not install what " + name + " pins here: " + join(against, "; ") +
+                    ", so no set of wheels in this environment satisfies both. Give " + name +
+                    " an environment of its own (`python -m venv`), or choose releases of both built for the same "
+                    "wheels (`gpudoctor plan`).";
       out.push_back(Finding{
           .id = "pip-requirement-unmet",
           .severity = Severity::warning,
@@ -450,8 +490,7 @@ std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBas
                            "the next install that resolves " +
                                name + " may put the pinned version back.") +
                     " Source: the Requires-Dist lines of " + name + "'s METADATA.",
-          .fix = "Install the versions " + name + " pins: `" + (env.interpreter.empty() ? "python" : env.interpreter) +
-                 " -m pip install " + quoted + "` (or upgrade " + name + " to a release built for the newer wheels).",
+          .fix = fix,
           .evidence = {installed_at(env, fw), "package " + name, fw.evidence}});
     }
   }

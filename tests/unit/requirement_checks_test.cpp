@@ -157,6 +157,20 @@ TEST(RequirementChecks, ANewerMinorOfAPinnedWheelIsNamedAsPipCheckWouldNameIt) {
       << f.fix;
 }
 
+// Found in review: torch's pin told one environment to downgrade cuDNN below what TensorFlow
+// beside it requires (through its [and-cuda] extra), which would break TensorFlow instead.
+TEST(RequirementChecks, APinAnotherFrameworkOfTheEnvironmentExcludesIsNotTheFix) {
+  Facts f = torch_env("9.14.0.64");
+  FrameworkFacts tf = cuda_framework("tensorflow", "2.21.0", "cuda12");
+  tf.nvidia_requires = {{"nvidia-cudnn-cu12", "<10.0,>=9.14.0.64", R"(extra == "and-cuda")"}};
+  f.python_envs.front().frameworks.push_back(tf);
+  auto out = requirement_findings(f);
+  ASSERT_EQ(out.size(), 1U);
+  const Finding& w = out.front();
+  EXPECT_EQ(w.fix.find("pip install \"nvidia-cudnn-cu12==9.10.2.21\""), std::string::npos) << w.fix;
+  EXPECT_NE(w.fix.find("tensorflow 2.21.0 requires nvidia-cudnn-cu12<10.0,>=9.14.0.64"), std::string::npos) << w.fix;
+}
+
 TEST(RequirementChecks, AnOlderWheelIsNotCalledHarmless) {
   auto out = requirement_findings(torch_env("9.1.0.70"));
   ASSERT_EQ(out.size(), 1U);
