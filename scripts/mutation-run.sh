@@ -206,7 +206,7 @@ companion-stable-abi-ignored	src/check/compat_checks.cpp	const bool stable_newer
 companion-stable-abi-backwards	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed != fw.requires_torch->truncated(3);
 elf-weak-import-counted	src/probe/elf_symbols.cpp	if (binding == kStbGlobal) out.undefined.emplace_back(name);	if (binding != 0) out.undefined.emplace_back(name);
 elf-runpath-ignored	src/probe/elf_symbols.cpp	if (tag == kDtRunpath) runpath = value;	if (false) runpath = value;
-imports-missing-never-kept	src/probe/framework_libraries.cpp	if (m.symbols.empty()) return;	if (true) return;
+imports-missing-never-kept	src/probe/framework_libraries.cpp	if (m.symbols.empty()) return std::nullopt;	if (true) return std::nullopt;
 nccl-pin-gate-any-version	src/probe/framework_libraries.cpp	if (pinned && !(w.version < *pinned)) return true;	if (pinned) return true;
 unreadable-elf-silent	src/probe/framework_libraries.cpp	fw.problems.push_back("the dynamic symbols of "	if (false) fw.problems.push_back("the dynamic symbols of "
 import-fix-pin-dropped	src/check/requirement_checks.cpp	requirement = r.name + r.specifier;	requirement = r.name;
