@@ -378,6 +378,27 @@ class Checker {
     }
   }
 
+  /// The cuDNN of the framework's CUDA major in place of `lib`. A pip wheel of the other major is
+  /// uninstalled first: nvidia-cudnn-cu12 and -cu13 install the same nvidia/cudnn/lib files, so
+  /// adding the other and uninstalling either later deletes what both need. The release is the
+  /// one the framework's METADATA pins, where it does.
+  static std::string cudnn_major_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const LibraryFacts& lib,
+                                     const LibraryLoad& l, const std::string& built, const std::string& want) {
+    const std::string display = installed_display_name(fw.name);
+    std::string wanted = "nvidia-cudnn-cu" + want;
+    for (const DistRequirement& r : fw.nvidia_requires) {
+      if (r.name == wanted) wanted += r.specifier;
+    }
+    if (lib.origin == "pip-wheel" && l.via == "pip wheel") {
+      return "Replace the CUDA " + built + " wheel with the one built for CUDA " + want + " in " + env.path +
+             ": `pip uninstall -y nvidia-cudnn-cu" + built + "`, then `pip install --force-reinstall \"" + wanted +
+             "\"` (the two install the same nvidia/cudnn/lib files, so the first must go before the other comes).";
+    }
+    return "Give " + display + " the cuDNN built for CUDA " + want + " (pip install \"" + wanted + "\" in " + env.path +
+           ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want + " package), or take " + lib.path +
+           " out of the loader's way (" + l.via + ").";
+  }
+
   /// The cuDNN copy the loader gives a framework (its resolved libcudnn.so.N) built for another
   /// CUDA major than the framework: NVIDIA supports each cuDNN build with its own CUDA major only,
   /// and it opens that major's cuBLAS (libcublasLt.so.13 for a CUDA 13 build), which an
@@ -404,9 +425,7 @@ class Checker {
                 l.via + ") is a CUDA " + built + " build (" + lib.cuda_major_source +
                 "). NVIDIA supports a cuDNN build only with its own CUDA major, " + "and it opens CUDA " + built +
                 "'s cuBLAS, which this environment may not have: " + "convolutions and matmuls can fail at run time.",
-            .fix = "Give " + display + " the cuDNN built for CUDA " + want + " (pip install nvidia-cudnn-cu" + want +
-                   " in " + env.path + ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want +
-                   " package), or take " + lib.path + " out of the loader's way (" + l.via + ").",
+            .fix = cudnn_major_fix(env, fw, lib, l, built, want),
             .evidence = {installed_at(env, fw), l.soname + " → " + l.path + " (" + l.via + ")"},
             .source = "[official] cuDNN support matrix: one build per CUDA major (for CUDA 11.x / 12.x / 13.x)"});
       }

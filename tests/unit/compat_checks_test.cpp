@@ -708,6 +708,27 @@ TEST(CompatChecks, AFrameworkLoadingACudnnOfAnotherCudaMajorIsNamed) {
   EXPECT_FALSE(testing::has(with_cudnn(std::nullopt), "cudnn-cuda-major-mismatch")) << "unknown stays unknown";
 }
 
+// Found in review: torch 2.15.0 (CUDA 13, pins nvidia-cudnn-cu13==9.26.0.51) given the cu12 wheel.
+// The fix must remove the other major's wheel first (both wheels install nvidia/cudnn/lib, so
+// uninstalling either later deletes the other's files) and install the pinned release.
+TEST(CompatChecks, AnotherMajorsCudnnWheelIsReplacedNotAddedTo) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3090", "580.95.05");
+  FrameworkFacts torch = testing::cuda_framework("torch", "2.15.0");
+  torch.cuda_version = testing::v("13.2");
+  torch.nvidia_requires = {{"nvidia-cudnn-cu13", "==9.26.0.51", ""}};
+  const std::string dir = "/home/u/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib";
+  torch.loads = {{"libcudnn.so.9", dir + "/libcudnn.so.9", "pip wheel"}};
+  f.python_envs.push_back(testing::env_with("3.12", torch));
+  LibraryFacts wheel = system_cudnn(dir.c_str(), 12);
+  wheel.origin = "pip-wheel";
+  f.libraries.push_back(wheel);
+  const auto findings = compatibility_findings(f, testing::builtin_kb());
+  const Finding* m = testing::find(findings, "cudnn-cuda-major-mismatch");
+  ASSERT_NE(m, nullptr) << testing::ids(findings);
+  EXPECT_NE(m->fix.find("pip uninstall -y nvidia-cudnn-cu12"), std::string::npos) << m->fix;
+  EXPECT_NE(m->fix.find("pip install --force-reinstall \"nvidia-cudnn-cu13==9.26.0.51\""), std::string::npos) << m->fix;
+}
+
 // torch/backends/cudnn/__init__.py _init() (read from the 2.10.0 to 2.15.0 wheels): the cuDNN
 // loaded must be of the compiled major and at least its minor, else torch.backends.cudnn raises
 // "cuDNN version incompatibility" (PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1 skips it); and from
