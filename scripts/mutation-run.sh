@@ -308,7 +308,7 @@ cudnn-fix-no-other-major	src/check/compat_checks.cpp	        if (other == cuda_m
 pins-extra-ignored	src/check/requirement_checks.cpp	if (evaluate_marker(r.marker, menv) == false && !contains(r.marker, "extra")) continue;	if (evaluate_marker(r.marker, menv) == false) continue;
 pins-conflict-unused	src/check/requirement_checks.cpp	          against.empty()\n	          true\n
 cudnn-major-fix-adds	src/check/compat_checks.cpp	    if (lib.origin == "pip-wheel" && l.via == "pip wheel") {	    if (false && l.via == "pip wheel") {
-cudnn-major-fix-no-pin	src/check/compat_checks.cpp	      if (r.name == wanted) wanted += r.specifier;	      if (r.name == wanted) wanted += "";
+cudnn-major-fix-no-pin	src/check/compat_checks.cpp	      wanted += r.specifier;  // the first	      wanted += "";  // the first
 EOF
 }
 

@@ -387,7 +387,9 @@ class Checker {
     const std::string display = installed_display_name(fw.name);
     std::string wanted = "nvidia-cudnn-cu" + want;
     for (const DistRequirement& r : fw.nvidia_requires) {
-      if (r.name == wanted) wanted += r.specifier;
+      if (r.name != wanted) continue;
+      wanted += r.specifier;  // the first: one line per platform marker may repeat the pin
+      break;
     }
     if (lib.origin == "pip-wheel" && l.via == "pip wheel") {
       return "Replace the CUDA " + built + " wheel with the one built for CUDA " + want + " in " + env.path +

@@ -715,7 +715,9 @@ TEST(CompatChecks, AnotherMajorsCudnnWheelIsReplacedNotAddedTo) {
   Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 3090", "580.95.05");
   FrameworkFacts torch = testing::cuda_framework("torch", "2.15.0");
   torch.cuda_version = testing::v("13.2");
-  torch.nvidia_requires = {{"nvidia-cudnn-cu13", "==9.26.0.51", ""}};
+  // One requirement line per platform, as METADATA may give them.
+  torch.nvidia_requires = {{"nvidia-cudnn-cu13", "==9.26.0.51", R"(platform_machine == "x86_64")"},
+                           {"nvidia-cudnn-cu13", "==9.26.0.51", R"(platform_machine == "aarch64")"}};
   const std::string dir = "/home/u/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib";
   torch.loads = {{"libcudnn.so.9", dir + "/libcudnn.so.9", "pip wheel"}};
   f.python_envs.push_back(testing::env_with("3.12", torch));
