@@ -45,6 +45,9 @@ struct CudnnSeen {
   std::string origin;  ///< "pip wheel nvidia-cudnn-cu12 9.1.0.70", "ld-library-path /usr/...", ""
   std::string kind;    ///< the copy's origin ("ld-library-path", "pip-wheel", "toolkit", "system", ...)
   std::string path;    ///< its directory; empty for a wheel
+  /// The directory as the loader's search path names it (/usr/local/cuda/lib64 for a path that is
+  /// /usr/local/cuda-12.4/targets/x86_64-linux/lib): what the user takes off LD_LIBRARY_PATH.
+  std::string named_dir;
 };
 
 /// The environment's nvidia-cudnn wheel, if it has one.
@@ -100,7 +103,7 @@ std::string loaded_copy_clause(const Facts& facts, const CudnnSeen& seen) {
   bool ld_set = std::any_of(facts.env.begin(), facts.env.end(),
                             [](const EnvVarFacts& e) { return e.name == "LD_LIBRARY_PATH" && !e.value.empty(); });
   if (seen.kind == "ld-library-path" && ld_set && !seen.path.empty()) {
-    return " Then take " + seen.path + " off LD_LIBRARY_PATH for this environment: it is searched first.";
+    return " Then take " + (seen.named_dir.empty() ? seen.path : seen.named_dir) + " off LD_LIBRARY_PATH for this environment: it is searched first.";
   }
   return "";
 }
@@ -397,7 +400,7 @@ class Checker {
              "\"` (the two install the same nvidia/cudnn/lib files, so the first must go before the other comes).";
     }
     return "Give " + display + " the cuDNN built for CUDA " + want + " (pip install \"" + wanted + "\" in " + env.path +
-           ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want + " package), or take " + lib.path +
+           ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want + " package), or take " + l.named_dir() +
            " out of the loader's way (" + l.via + ").";
   }
 
@@ -410,7 +413,7 @@ class Checker {
     if (!cuda || !fw.cuda_build.value_or(false)) return;
     for (const LibraryLoad& l : fw.loads) {
       if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;
-      const std::string dir = l.path.substr(0, l.path.find_last_of('/'));
+      const std::string dir = l.dir();
       for (const LibraryFacts& lib : facts_.libraries) {
         if (lib.name != "cudnn" || lib.path != dir || !lib.cuda_major || *lib.cuda_major == cuda->major()) continue;
         const std::string built = std::to_string(*lib.cuda_major);
@@ -1708,11 +1711,11 @@ class Checker {
     for (const LibraryLoad& l : fw.loads) {
       if (!l.soname.starts_with("libcudnn.so.")) continue;
       if (l.path.empty()) return CudnnSeen{};
-      const std::string dir = !l.real_dir.empty() ? l.real_dir : l.path.substr(0, l.path.find_last_of("/\\"));
+      const std::string dir = l.dir();
       for (const LibraryFacts& lib : facts_.libraries) {
         if (lib.name != "cudnn" || !lib.version || lib.path != dir) continue;
         if (lib.origin == "pip-wheel") return cudnn_wheel(facts_, env).value_or(CudnnSeen{});
-        return CudnnSeen{lib.version, lib.origin + " " + lib.path, lib.origin, lib.path};
+        return CudnnSeen{lib.version, lib.origin + " " + lib.path, lib.origin, lib.path, l.named_dir()};
       }
       return CudnnSeen{};  // a copy of unknown version: no verdict on it
     }

@@ -191,11 +191,14 @@ std::vector<Finding> library_findings(const Facts& facts) {
         const std::string soname = "lib" + lib.name + ".so.";
         std::vector<std::string> misled;
         std::vector<std::string> unaffected;
+        std::string named = lib.path;  // as LD_LIBRARY_PATH names it, for the fix
         for (const auto& fw : env.frameworks) {
           for (const auto& load : fw.loads) {
             if (!load.soname.starts_with(soname) || load.path.empty()) continue;
-            const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.path.starts_with(lib.path + "/");
+            // The copy's directory with links resolved: LD_LIBRARY_PATH often names /usr/local/cuda/lib64.
+            const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.dir() == lib.path;
             (from_copy ? misled : unaffected).push_back(fw.name + " " + fw.version.str());
+            if (from_copy) named = load.named_dir();
             break;
           }
         }
@@ -229,7 +232,7 @@ std::vector<Finding> library_findings(const Facts& facts) {
                                            : " Expect \"version incompatibility\" or symbol errors at the first GPU "
                                              "operation."),
             .fix = nobody_misled ? ""
-                                 : "Remove " + lib.path + " from LD_LIBRARY_PATH when using " + env.path +
+                                 : "Remove " + named + " from LD_LIBRARY_PATH when using " + env.path +
                                        " (or unset LD_LIBRARY_PATH there).",
             .evidence = {lib.path, w.package + "==" + w.version.str()}});
       }

@@ -154,6 +154,11 @@ struct LibraryLoad {
   /// (/usr/local/cuda/lib64 -> /usr/local/cuda-12.4/targets/x86_64-linux/lib); empty when the same.
   std::string real_dir;
 
+  /// The directory as the search path names it (what a fix tells the user to take off LD_LIBRARY_PATH).
+  [[nodiscard]] std::string named_dir() const { return path.substr(0, path.find_last_of("/\\")); }
+  /// The directory with links resolved: what LibraryFacts::path holds for the same copy.
+  [[nodiscard]] std::string dir() const { return real_dir.empty() ? named_dir() : real_dir; }
+
   bool operator==(const LibraryLoad&) const = default;
 };
 

@@ -241,6 +241,31 @@ TEST(Checks, AWheelShadowedOnlyForWhatLoadsTheOtherCopy) {
   ASSERT_TRUE(tf.has_value());
   EXPECT_EQ(tf->severity, Severity::error);
   EXPECT_NE(tf->detail.find("tensorflow"), std::string::npos) << tf->detail;
+  EXPECT_NE(tf->fix.find("Remove /opt/cudnn-9.20/lib from LD_LIBRARY_PATH"), std::string::npos) << tf->fix;
+}
+
+// Found in review: LD_LIBRARY_PATH=/opt/cudnn/lib with /opt/cudnn -> cudnn-9.20. The library
+// probe records the real directory, the load the named one; TensorFlow is still misled (its
+// RUNPATH comes after LD_LIBRARY_PATH), and the fix names what the user put there.
+TEST(Checks, AWheelShadowedThroughALinkedDirectoryIsStillAnError) {
+  Facts f = healthy_linux();
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.kind = "venv";
+  env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.26.0.51"), "cudnn", 12});
+  FrameworkFacts fw;
+  fw.name = "tensorflow";
+  fw.package = "tensorflow";
+  fw.version = v("2.20.0");
+  fw.cuda_build = true;
+  fw.loads = {{"libcudnn.so.9", "/opt/cudnn/lib/libcudnn.so.9", "LD_LIBRARY_PATH", "/opt/cudnn-9.20/lib"}};
+  env.frameworks.push_back(fw);
+  f.python_envs.push_back(env);
+  f.libraries.push_back(ld_library_path_cudnn("9.20.0", "/opt/cudnn-9.20/lib"));
+  auto found = find_copy(run_checks(f, nullptr), "pip-library-shadowed");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->severity, Severity::error) << found->title << " / " << found->detail;
+  EXPECT_NE(found->fix.find("Remove /opt/cudnn/lib from LD_LIBRARY_PATH"), std::string::npos) << found->fix;
 }
 
 // Found in review.

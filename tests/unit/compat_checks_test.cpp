@@ -708,6 +708,24 @@ TEST(CompatChecks, AFrameworkLoadingACudnnOfAnotherCudaMajorIsNamed) {
   EXPECT_FALSE(testing::has(with_cudnn(std::nullopt), "cudnn-cuda-major-mismatch")) << "unknown stays unknown";
 }
 
+// Found in review: LD_LIBRARY_PATH names the copy through a link (/opt/cudnn -> cudnn-9.1, the
+// way /usr/local/cuda -> cuda-X.Y is named). The library probe records the real directory and
+// the load the named one: the two must still be seen as one copy, and the fix must name the
+// directory the user put on LD_LIBRARY_PATH.
+TEST(CompatChecks, ACudnnReachedThroughALinkedDirectoryIsStillJudged) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA H100 80GB HBM3", "580.95.05");
+  FrameworkFacts tf = testing::cuda_framework("tensorflow", "2.20.0");
+  tf.cuda_version = testing::v("12.5.1");
+  tf.cudnn_version = testing::v("9");
+  tf.loads = {{"libcudnn.so.9", "/opt/cudnn/lib/libcudnn.so.9", "LD_LIBRARY_PATH", "/opt/cudnn-9.1/lib"}};
+  f.python_envs.push_back(testing::env_with("3.11", tf));
+  f.libraries.push_back(system_cudnn("/opt/cudnn-9.1/lib", 13));
+  const auto findings = compatibility_findings(f, testing::builtin_kb());
+  const Finding* m = testing::find(findings, "cudnn-cuda-major-mismatch");
+  ASSERT_NE(m, nullptr) << testing::ids(findings);
+  EXPECT_NE(m->fix.find("take /opt/cudnn/lib out of the loader's way"), std::string::npos) << m->fix;
+}
+
 // Found in review: torch 2.15.0 (CUDA 13, pins nvidia-cudnn-cu13==9.26.0.51) given the cu12 wheel.
 // The fix must remove the other major's wheel first (both wheels install nvidia/cudnn/lib, so
 // uninstalling either later deletes the other's files) and install the pinned release.
