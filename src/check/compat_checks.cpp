@@ -103,7 +103,8 @@ std::string loaded_copy_clause(const Facts& facts, const CudnnSeen& seen) {
   bool ld_set = std::any_of(facts.env.begin(), facts.env.end(),
                             [](const EnvVarFacts& e) { return e.name == "LD_LIBRARY_PATH" && !e.value.empty(); });
   if (seen.kind == "ld-library-path" && ld_set && !seen.path.empty()) {
-    return " Then take " + (seen.named_dir.empty() ? seen.path : seen.named_dir) + " off LD_LIBRARY_PATH for this environment: it is searched first.";
+    return " Then take " + (seen.named_dir.empty() ? seen.path : seen.named_dir) +
+           " off LD_LIBRARY_PATH for this environment: it is searched first.";
   }
   return "";
 }
