@@ -9,8 +9,25 @@ namespace gpudoctor {
 
 namespace {
 
-/// Bytes to look at before guessing a BOM-less UTF-16 log.
-constexpr size_t kDetectBytes = 8;
+/// Bytes to look at before guessing a BOM-less UTF-16 log: enough that a log starting with a
+/// line of Chinese (no zero bytes in its units) still shows the zeros of its ASCII or line ends.
+constexpr size_t kDetectBytes = 256;
+
+/// UTF-16 without a BOM: zero bytes nearly all on one side of the units (ASCII, CR, LF), as no
+/// UTF-8 text has them. 0: no, 1: little-endian, 2: big-endian.
+int bomless_utf16(std::string_view h) {
+  size_t even = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) {
+    even += h[i] == 0 ? 1 : 0;
+    odd += h[i + 1] == 0 ? 1 : 0;
+  }
+  const size_t units = h.size() / 2;
+  if (units < 4) return 0;
+  if (odd * 8 >= units && even * 8 <= odd) return 1;
+  if (even * 8 >= units && odd * 8 <= even) return 2;
+  return 0;
+}
 
 bool is_control(unsigned char c) {
   return (c < 0x20 && c != '\t') || c == 0x7f;
@@ -40,7 +57,122 @@ size_t find_control(const char* p, size_t from, size_t n) {
   return i;
 }
 
+/// How a line's bytes read in one double-byte code page: well formed or not, and how many of its
+/// two-byte characters fall in the page's common rows.
+struct PageFit {
+  bool valid = true;
+  size_t pairs = 0;
+  size_t common = 0;
+};
+
+bool in(unsigned char c, unsigned lo, unsigned hi) {
+  return c >= lo && c <= hi;
+}
+
+/// GBK (cp936): lead 0x81-0xFE, trail 0x40-0xFE but 0x7F; GB2312's rows are lead 0xA1-0xF7
+/// with trail 0xA1-0xFE (punctuation in 0xA1-0xA9, hanzi from 0xB0).
+PageFit fit_gbk(std::string_view s) {
+  PageFit f;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if (!in(c, 0x81, 0xfe) || !in(t, 0x40, 0xfe) || t == 0x7f) return {false};
+    ++f.pairs;
+    if (in(c, 0xa1, 0xf7) && in(t, 0xa1, 0xfe)) ++f.common;
+    i += 2;
+  }
+  return f;
+}
+
+/// Shift-JIS (cp932): single-byte half-width katakana 0xA1-0xDF; lead 0x81-0x9F or 0xE0-0xFC,
+/// trail 0x40-0x7E or 0x80-0xFC; JIS X 0208's punctuation, kana and kanji have lead 0x81-0x84,
+/// 0x88-0x9F, 0xE0-0xEA.
+PageFit fit_shift_jis(std::string_view s) {
+  PageFit f;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80 || in(c, 0xa1, 0xdf)) {
+      ++i;
+      continue;
+    }
+    const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if (!(in(c, 0x81, 0x9f) || in(c, 0xe0, 0xfc)) || !(in(t, 0x40, 0x7e) || in(t, 0x80, 0xfc))) return {false};
+    ++f.pairs;
+    if (in(c, 0x81, 0x84) || in(c, 0x88, 0x9f) || in(c, 0xe0, 0xea)) ++f.common;
+    i += 2;
+  }
+  return f;
+}
+
+/// UHC (cp949): lead 0x81-0xFE, trail 0x41-0x5A, 0x61-0x7A or 0x81-0xFE; KS X 1001's Hangul
+/// syllables are lead 0xB0-0xC8 with trail 0xA1-0xFE.
+PageFit fit_uhc(std::string_view s) {
+  PageFit f;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if (!in(c, 0x81, 0xfe) || !(in(t, 0x41, 0x5a) || in(t, 0x61, 0x7a) || in(t, 0x81, 0xfe))) return {false};
+    ++f.pairs;
+    if (in(c, 0xb0, 0xc8) && in(t, 0xa1, 0xfe)) ++f.common;
+    i += 2;
+  }
+  return f;
+}
+
+/// Whether s from `at` is the start of a UTF-8 character cut short: a lead byte followed by
+/// fewer continuation bytes than it announces, and nothing else.
+bool cut_utf8_tail(std::string_view s, size_t at) {
+  const auto lead = static_cast<unsigned char>(s[at]);
+  const size_t want = in(lead, 0xc2, 0xdf) ? 2 : in(lead, 0xe0, 0xef) ? 3 : in(lead, 0xf0, 0xf4) ? 4 : 0;
+  if (want == 0 || s.size() - at >= want) return false;
+  for (size_t i = at + 1; i < s.size(); ++i) {
+    if (!in(static_cast<unsigned char>(s[i]), 0x80, 0xbf)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+Codepage guess_codepage(std::string_view line) {
+  const PageFit gbk = fit_gbk(line);
+  const PageFit sjis = fit_shift_jis(line);
+  const PageFit uhc = fit_uhc(line);
+  auto good = [](const PageFit& f) { return f.valid && f.pairs > 0 && f.common * 2 >= f.pairs; };
+  // Korean text is all Hangul, which GB2312 also encodes (as rare hanzi in the same rows);
+  // Chinese text has hanzi beyond those rows or full-width punctuation.
+  if (good(uhc) && uhc.common == uhc.pairs && uhc.pairs >= 2 && gbk.valid) {
+    bool only_hangul_rows = true;
+    for (size_t i = 0; i + 1 < line.size() && only_hangul_rows;) {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if (c < 0x80) {
+        ++i;
+        continue;
+      }
+      only_hangul_rows = in(c, 0xb0, 0xc8);
+      i += 2;
+    }
+    if (only_hangul_rows) return Codepage::uhc;
+  }
+  // The page in which more characters are common ones; a tie goes to GBK, the most used.
+  const PageFit* best = nullptr;
+  Codepage page = Codepage::cp1252;
+  for (auto [fit, cp] : {std::pair{&gbk, Codepage::gbk}, std::pair{&sjis, Codepage::shift_jis}}) {
+    if (good(*fit) && (best == nullptr || fit->common > best->common)) {
+      best = fit;
+      page = cp;
+    }
+  }
+  if (best == nullptr && good(uhc)) return Codepage::uhc;
+  return page;
+}
 
 std::uint64_t clean_log_line(std::string& line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -102,6 +234,33 @@ std::uint64_t clean_log_line(std::string& line) {
   return replaced;
 }
 
+LogDecoder::LogDecoder(LineSink sink) : sink_(std::move(sink)) {}
+
+LogDecoder::~LogDecoder() = default;
+
+void LogDecoder::recode(std::string& line) {
+  const size_t bad = invalid_utf8_at(line);
+  if (bad == line.size()) return;
+  // A UTF-8 line cut at the length limit may end inside a character: that is no other encoding.
+  if (line_truncated_ && cut_utf8_tail(line, bad)) {
+    line.resize(bad);
+    return;
+  }
+  if (!codepage_) {
+    codepage_ = guess_codepage(line);
+    converter_ = std::make_unique<CodepageConverter>(*codepage_);
+    stats_.codepage = describe(*codepage_);
+  }
+  if (auto text = converter_->to_utf8(line)) {
+    line = std::move(*text);
+    ++stats_.lines_recoded;
+    return;
+  }
+  size_t replaced = 0;
+  line = replace_invalid_utf8(line, replaced);
+  stats_.bytes_replaced += replaced;
+}
+
 void LogDecoder::feed(std::string_view bytes) {
   stats_.bytes_in += bytes.size();
   if (stats_.encoding == LogEncoding::unknown) {
@@ -140,6 +299,8 @@ void LogDecoder::detect(bool at_end) {
     stats_.encoding = LogEncoding::utf16le;
   } else if (h.size() >= 4 && byte(0) == 0 && byte(1) != 0 && byte(2) == 0 && byte(3) != 0) {
     stats_.encoding = LogEncoding::utf16be;
+  } else if (const int u = bomless_utf16(h); u != 0) {
+    stats_.encoding = u == 1 ? LogEncoding::utf16le : LogEncoding::utf16be;
   } else {
     stats_.encoding = LogEncoding::utf8;
   }
@@ -243,6 +404,7 @@ void LogDecoder::emit_part() {
   if (line_.empty()) return;
   if (line_truncated_) ++stats_.lines_truncated;
   stats_.control_bytes += clean_log_line(line_);
+  recode(line_);
   sink_(line_, stats_.lines + 1);
   line_.clear();
   line_truncated_ = false;
@@ -255,6 +417,7 @@ void LogDecoder::emit_line() {
   if (!parts_emitted_ || !line_.empty()) {
     if (line_truncated_) ++stats_.lines_truncated;
     stats_.control_bytes += clean_log_line(line_);
+    recode(line_);
     sink_(line_, stats_.lines);
   }
   line_.clear();  // whatever buffer the sink left here is reused

@@ -9,10 +9,13 @@
 /// 100 MB line must not cost 100 MB.
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "model/explain_report.hpp"
+#include "platform/codepage.hpp"
 
 namespace gpudoctor {
 
@@ -25,7 +28,10 @@ class LogDecoder {
   /// stage that must hold a line until the next one arrives copies nothing.
   using LineSink = std::function<void(std::string& line, std::uint64_t line_no)>;
 
-  explicit LogDecoder(LineSink sink) : sink_(std::move(sink)) {}
+  explicit LogDecoder(LineSink sink);
+  ~LogDecoder();
+  LogDecoder(const LogDecoder&) = delete;
+  LogDecoder& operator=(const LogDecoder&) = delete;
 
   /// Any number of bytes, split anywhere (inside a UTF-16 unit, a CRLF, an escape sequence).
   void feed(std::string_view bytes);
@@ -40,6 +46,8 @@ class LogDecoder {
   void feed_utf16(std::string_view bytes);
   void emit_line();
   void emit_part();
+  /// A line that is not UTF-8: read in the log's code page (guessed from the first such line).
+  void recode(std::string& line);
 
   LineSink sink_;
   LogDecoderStats stats_;
@@ -51,7 +59,15 @@ class LogDecoder {
   std::string utf16_carry_;     ///< an odd byte left from the previous chunk
   std::uint32_t high_surrogate_ = 0;
   std::string scratch_;  ///< UTF-16 transcoded to UTF-8
+  std::optional<Codepage> codepage_;
+  std::unique_ptr<CodepageConverter> converter_;
 };
+
+/// The Windows code page a line that is not UTF-8 was most likely written in: the double-byte
+/// page (GBK, Shift-JIS, UHC) in which its bytes are well formed and fall in that page's common
+/// rows (GB2312's hanzi and punctuation, JIS X 0208's kana and kanji, KS X 1001's Hangul);
+/// code page 1252 when none fits (an accented Latin letter followed by ASCII).
+Codepage guess_codepage(std::string_view line);
 
 /// Removes ANSI/VT escape sequences (CSI, OSC, two-byte ESC forms), turns '\r' and other
 /// control bytes (except tab) into spaces, and drops a trailing '\r'. In place; returns the

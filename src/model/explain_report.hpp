@@ -21,6 +21,12 @@ struct LogDecoderStats {
   std::uint64_t lines_truncated = 0;  ///< lines longer than LogDecoder::kMaxLineBytes (the rest was dropped)
   std::uint64_t control_bytes = 0;    ///< NULs and other control bytes replaced (binary input)
   LogEncoding encoding = LogEncoding::unknown;
+  /// Lines that were not UTF-8 and were read in a Windows code page (Python on Windows writes
+  /// redirected output in the ANSI code page), and which one: "GBK (Windows code page 936, ...)".
+  std::uint64_t lines_recoded = 0;
+  std::string codepage;
+  /// Bytes that were neither UTF-8 nor valid in that code page, read as U+FFFD.
+  std::uint64_t bytes_replaced = 0;
 };
 
 struct ExplainMatch {

@@ -46,7 +46,10 @@ std::string render_explain_json(const ExplainReport& report) {
         {"lines", report.input.lines},
         {"lines_truncated", report.input.lines_truncated},
         {"control_bytes", report.input.control_bytes},
-        {"encoding", to_string(report.input.encoding)}}},
+        {"encoding", to_string(report.input.encoding)},
+        {"lines_recoded", report.input.lines_recoded},
+        {"codepage", report.input.codepage.empty() ? json(nullptr) : json(report.input.codepage)},
+        {"bytes_replaced", report.input.bytes_replaced}}},
       {"problems", report.problems},
       {"matches", std::move(matches)},
   };

@@ -23,10 +23,26 @@ Palette palette(bool color) {
   return {"\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[2m", "\x1b[1m", "\x1b[0m"};
 }
 
-/// Says how many lines were cut at the decoder's limit; empty when none.
+/// Says how many lines were cut at the decoder's limit, and which were not UTF-8 and how they
+/// were read; empty when neither.
 std::string truncation_note(const ExplainReport& report) {
-  if (report.input.lines_truncated == 0) return "";
-  return fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n", report.input.lines_truncated);
+  std::string out;
+  if (report.input.lines_truncated != 0) {
+    out +=
+        fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n", report.input.lines_truncated);
+  }
+  if (report.input.lines_recoded != 0) {
+    out += fmt::format("({} line(s) were not UTF-8 and were read as {}.)\n", report.input.lines_recoded,
+                       report.input.codepage);
+  }
+  if (report.input.bytes_replaced != 0) {
+    out += fmt::format(
+        "({} byte(s) were neither UTF-8 nor {}: messages with them may be missed; save the log as "
+        "UTF-8, or run Python with -X utf8.)\n",
+        report.input.bytes_replaced,
+        report.input.codepage.empty() ? std::string("a known code page") : report.input.codepage);
+  }
+  return out;
 }
 
 std::string line_list(const ExplainMatch& m) {

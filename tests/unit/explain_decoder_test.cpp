@@ -120,6 +120,78 @@ TEST(ExplainDecoder, Utf16BigEndianAndWithoutBom) {
   EXPECT_EQ(le.lines[0], "TF log");
 }
 
+// Found in review: Windows PowerShell 5 writes UTF-16LE; without a BOM (a copy, `tail`) and with
+// a line of Chinese first, the first units have no zero byte, yet the log is UTF-16.
+TEST(ExplainDecoder, Utf16WithoutBomStartingWithChinese) {
+  const std::u16string text =
+      u"\u9519\u8bef\uff1a\u9875\u9762\u6587\u4ef6\u592a\u5c0f\r\nOSError: [WinError 1455] The paging file\r\n";
+  for (size_t chunk : {1, 5, 4096}) {
+    LogDecoderStats st;
+    auto c = decode_in_chunks(utf16(text, true, false), chunk, &st);
+    EXPECT_EQ(st.encoding, LogEncoding::utf16le) << chunk;
+    ASSERT_EQ(c.lines.size(), 2u) << chunk;
+    EXPECT_EQ(c.lines[1], "OSError: [WinError 1455] The paging file");
+  }
+}
+
+// Python on Windows writes redirected output in the ANSI code page: the localised system
+// messages and the user's paths come in GBK, Shift-JIS, UHC or code page 1252 bytes.
+TEST(ExplainDecoder, LinesInAWindowsCodePageAreReadInIt) {
+  struct Case {
+    const char* bytes;
+    const char* utf8;
+    Codepage page;
+  };
+  const Case cases[] = {
+      {"OSError: "
+       "\xd2\xb3\xc3\xe6\xce\xc4\xbc\xfe\xcc\xab\xd0\xa1\xa3\xac\xce\xde\xb7\xa8\xcd\xea\xb3\xc9\xb2\xd9\xd7\xf7\xa1"
+       "\xa3 (os error 1455)",
+       "OSError: 页面文件太小，无法完成操作。 (os error 1455)", Codepage::gbk},
+      {"ImportError: DLL load failed while importing _C: "
+       "\x83\x79\x81\x5b\x83\x57\x83\x93\x83\x4f\x20\x83\x74\x83\x40\x83\x43\x83\x8b\x82\xaa\x8f\xac\x82\xb3"
+       "\x82\xb7\x82\xac\x82\xe9\x82\xbd\x82\xdf\x81\x41\x82\xb1\x82\xcc\x91\x80\x8d\xec\x82\xf0\x8a\xae\x97\xb9"
+       "\x82\xc5\x82\xab\x82\xdc\x82\xb9\x82\xf1\x81\x42",
+       "ImportError: DLL load failed while importing _C: ページング "
+       "ファイルが小さすぎるため、この操作を完了できません。",
+       Codepage::shift_jis},
+      {"OSError: [WinError 126] "
+       "\xc1\xf6\xc1\xa4\xb5\xc8\x20\xb8\xf0\xb5\xe2\xc0\xbb\x20\xc3\xa3\xc0\xbb\x20\xbc\xf6\x20"
+       "\xbe\xf8\xbd\xc0\xb4\xcf\xb4\xd9\x2e",
+       "OSError: [WinError 126] 지정된 모듈을 찾을 수 없습니다.", Codepage::uhc},
+      {"Error loading \"C:\\Users\\j\xfcrgen\\torch\\lib\\c10.dll\"",
+       "Error loading \"C:\\Users\\jürgen\\torch\\lib\\c10.dll\"", Codepage::cp1252},
+  };
+  for (const Case& k : cases) {
+    EXPECT_EQ(guess_codepage(k.bytes), k.page) << k.utf8;
+    LogDecoderStats st;
+    auto c = decode_in_chunks(std::string("first line\n") + k.bytes + "\n", 3, &st);
+    ASSERT_EQ(c.lines.size(), 2u);
+    EXPECT_EQ(c.lines[1], k.utf8);
+    EXPECT_EQ(st.lines_recoded, 1u);
+    EXPECT_EQ(st.codepage, describe(k.page));
+    EXPECT_EQ(st.bytes_replaced, 0u);
+  }
+}
+
+// UTF-8 that is valid stays as it is, and a UTF-8 line cut at the length limit inside a
+// character is not taken for another encoding: the cut character is dropped.
+TEST(ExplainDecoder, ValidOrCutUtf8IsNotRecoded) {
+  LogDecoderStats st;
+  auto c = decode_in_chunks("找不到指定的模块。 ü é\n", 4096, &st);
+  ASSERT_EQ(c.lines.size(), 1u);
+  EXPECT_EQ(c.lines[0], "找不到指定的模块。 ü é");
+  EXPECT_EQ(st.lines_recoded, 0u);
+  EXPECT_TRUE(st.codepage.empty());
+  std::string longline = "x";
+  for (int i = 0; i < 10000; ++i) longline += "\xc3\xa9";  // é: the 16 KiB cut falls inside one
+  auto cut = decode_in_chunks(longline + "\nnext\n", 4096, &st);
+  ASSERT_EQ(cut.lines.size(), 2u);
+  EXPECT_EQ(st.lines_truncated, 1u);
+  EXPECT_EQ(st.lines_recoded, 0u);
+  EXPECT_EQ(st.bytes_replaced, 0u);
+  EXPECT_EQ(cut.lines[0].size(), LogDecoder::kMaxLineBytes - 1);
+}
+
 TEST(ExplainDecoder, Utf8BomIsDropped) {
   auto c = decode_in_chunks("\xef\xbb\xbfhello\n", 1);
   ASSERT_EQ(c.lines.size(), 1u);

@@ -1,0 +1,126 @@
+// Windows before the framework runs: TensorFlow's own preload self-check, Windows' error codes
+// that PyTorch's DLL loader passes on (4551: Smart App Control), pip's long-path hint, Python's
+// spawn bootstrapping error, two OpenMP runtimes, TorchCodec's FFmpeg, the display watchdog,
+// and the system's message for error 1455 as localised Windows prints it (found in review: each
+// of these logs was answered "No known problem found", or blamed on the VC++ runtime).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::builtin_matcher;
+using testing::find_rule;
+using testing::leads_with;
+
+ExplainReport windows_log(std::string_view text) {
+  return explain_text(builtin_matcher(), text, ExplainMachine{Platform::windows});
+}
+
+TEST(ExplainWindows, TensorFlowsSelfCheckNamesTheMissingRuntime) {
+  const auto r = windows_log(
+      "  File \"C:\\venv\\lib\\site-packages\\tensorflow\\python\\platform\\self_check.py\", line 50, in "
+      "preload_check\n    raise ImportError(\n"
+      "ImportError: Could not find the DLL(s) 'msvcp140_1.dll'. TensorFlow requires that these DLLs be installed in "
+      "a directory that is named in your %PATH% environment variable.\n");
+  ASSERT_TRUE(leads_with(r, "tf-windows-msvc-runtime-missing"));
+  EXPECT_NE(r.matches.front().cause.find("msvcp140_1.dll"), std::string::npos) << r.matches.front().cause;
+  EXPECT_NE(r.matches.front().fix.find("vc_redist.x64.exe"), std::string::npos);
+  const auto mixed = windows_log(
+      "ImportError: Found conflicting TensorFlow installations in this environment: tensorflow 2.16.1, "
+      "tensorflow-intel 2.15.0. These distributions install into the same directory\n");
+  ASSERT_TRUE(leads_with(mixed, "tf-conflicting-installations"));
+  EXPECT_NE(mixed.matches.front().cause.find("tensorflow 2.16.1, tensorflow-intel 2.15.0"), std::string::npos)
+      << mixed.matches.front().cause;
+  EXPECT_TRUE(leads_with(windows_log("ImportError: TensorFlow requires a 64-bit Python interpreter, but this "
+                                     "interpreter is 32-bit.\n"),
+                         "python-32-bit"));
+}
+
+TEST(ExplainWindows, EveryWindowsErrorFromTorchsLoaderIsAnswered) {
+  const auto blocked = windows_log(
+      "OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "
+      "\"C:\\venv\\lib\\site-packages\\torch\\lib\\torch_python.dll\" or one of its dependencies.\n");
+  ASSERT_TRUE(leads_with(blocked, "windows-app-control-blocked-dll"));
+  EXPECT_NE(blocked.matches.front().cause.find("torch_python.dll"), std::string::npos);
+  EXPECT_EQ(find_rule(blocked, "torch-dll-load-error"), nullptr) << "4551 has its own rule";
+  const auto denied = windows_log(
+      "OSError: [WinError 5] Access is denied. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\shm.dll\" "
+      "or one of its dependencies.\n");
+  ASSERT_TRUE(leads_with(denied, "torch-dll-load-error"));
+  EXPECT_NE(denied.matches.front().fix.find("net helpmsg 5"), std::string::npos) << denied.matches.front().fix;
+  // The codes with rules of their own are not answered twice.
+  for (const char* code : {"126", "127", "193", "1114", "1455"}) {
+    const auto r = windows_log(std::string("OSError: [WinError ") + code +
+                               "] text. Error loading \"C:\\t\\torch\\lib\\c10.dll\" or one of its dependencies.\n");
+    EXPECT_EQ(find_rule(r, "torch-dll-load-error"), nullptr) << code;
+    EXPECT_FALSE(r.matches.empty()) << code;
+  }
+}
+
+TEST(ExplainWindows, ThePagingFileInTheLanguagesWindowsPrintsIt) {
+  for (const char* line : {
+           "OSError: \xe9\xa1\xb5\xe9\x9d\xa2\xe6\x96\x87\xe4\xbb\xb6\xe5\xa4\xaa\xe5\xb0\x8f\xef\xbc\x8c\xe6\x97\xa0"
+           "\xe6\xb3\x95\xe5\xae\x8c\xe6\x88\x90\xe6\x93\x8d\xe4\xbd\x9c\xe3\x80\x82 (os error 1455)",
+           "ImportError: DLL load failed while importing _C: \xe9\xa1\xb5\xe9\x9d\xa2\xe6\x96\x87\xe4\xbb\xb6\xe5"
+           "\xa4\xaa\xe5\xb0\x8f\xef\xbc\x8c\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x8c\xe6\x88\x90\xe6\x93\x8d\xe4\xbd\x9c"
+           "\xe3\x80\x82",
+           "Failed (\xd0\xa4\xd0\xb0\xd0\xb9\xd0\xbb \xd0\xbf\xd0\xbe\xd0\xb4\xd0\xba\xd0\xb0\xd1\x87\xd0\xba\xd0\xb8 "
+           "\xd1\x81\xd0\xbb\xd0\xb8\xd1\x88\xd0\xba\xd0\xbe\xd0\xbc \xd0\xbc\xd0\xb0\xd0\xbb (os error 1455))",
+           "OSError: The paging file is too small for this operation to complete. (os error 1455)",
+       }) {
+    const auto r = windows_log(std::string(line) + "\n");
+    EXPECT_TRUE(leads_with(r, "windows-paging-file-too-small")) << line;
+  }
+  // The same message in GBK bytes, as Python on a Chinese Windows writes redirected output.
+  const auto gbk = windows_log(
+      "ImportError: DLL load failed while importing _C: \xd2\xb3\xc3\xe6\xce\xc4\xbc\xfe\xcc\xab\xd0\xa1\xa3\xac\xce"
+      "\xde\xb7\xa8\xcd\xea\xb3\xc9\xb2\xd9\xd7\xf7\xa1\xa3\n");
+  EXPECT_TRUE(leads_with(gbk, "windows-paging-file-too-small"));
+  EXPECT_EQ(gbk.input.lines_recoded, 1u);
+}
+
+TEST(ExplainWindows, WhatPythonPipAndTheRuntimesPrintBeforeTheFrameworkRuns) {
+  struct Case {
+    const char* log;
+    const char* rule;
+  };
+  const Case cases[] = {
+      {"HINT: This error might have occurred since this system does not have Windows Long Path support enabled. "
+       "You can find information on how to enable this at https://pip.pypa.io/warnings/enable-long-paths",
+       "pip-windows-long-paths"},
+      {"RuntimeError:\n        An attempt has been made to start a new process before the\n        current process "
+       "has finished its bootstrapping phase.\n",
+       "multiprocessing-spawn-without-main-guard"},
+      {"OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.\n",
+       "openmp-runtime-loaded-twice"},
+      {"RuntimeError: Could not load libtorchcodec. Likely causes:\n"
+       "FFmpeg version 7: Could not find module 'C:\\v\\Lib\\site-packages\\torchcodec\\libtorchcodec_core7.dll' (or "
+       "one of its dependencies). Try using the full path with constructor syntax.\n",
+       "torchcodec-ffmpeg-missing"},
+      {"RuntimeError: CUDA error: the launch timed out and was terminated\n", "windows-tdr-launch-timeout"},
+      {"The kernel for train.ipynb appears to have died. It will restart automatically.\n", "jupyter-kernel-died"},
+      {"ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: "
+       "'C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll'\n",
+       "pip-file-in-use-windows"},
+      {"Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut "
+       "from Settings > Manage App Execution Aliases.\n",
+       "windows-python-store-alias"},
+      {"CondaError: Run 'conda init' before 'conda activate'\n", "conda-shell-not-initialised"},
+  };
+  for (const Case& c : cases) {
+    const auto r = windows_log(c.log);
+    EXPECT_TRUE(leads_with(r, c.rule)) << c.log;
+  }
+  // TorchCodec's own DLLs are not PyTorch's: no "reinstall torch" answer first.
+  const auto codec = windows_log(
+      "FileNotFoundError: Could not find module 'C:\\v\\Lib\\site-packages\\torchcodec\\libtorchcodec_core7.dll' (or "
+      "one of its dependencies). Try using the full path with constructor syntax.\n");
+  EXPECT_TRUE(leads_with(codec, "torchcodec-ffmpeg-missing"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
