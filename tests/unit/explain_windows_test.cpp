@@ -122,5 +122,44 @@ TEST(ExplainWindows, WhatPythonPipAndTheRuntimesPrintBeforeTheFrameworkRuns) {
   EXPECT_TRUE(leads_with(codec, "torchcodec-ffmpeg-missing"));
 }
 
+// Found in review: a Windows or WSL2 log was answered with Linux commands (ubuntu-drivers, dmesg,
+// rmmod nvidia_uvm, systemctl), which cannot work there.
+TEST(ExplainWindows, TheAnswerIsTheLogsPlatforms) {
+  auto on = [](Platform p, std::string_view text) { return explain_text(builtin_matcher(), text, ExplainMachine{p}); };
+  const std::string smi =
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+      "driver is installed and running.\n";
+  const auto win_smi = on(Platform::windows, smi);
+  ASSERT_TRUE(leads_with(win_smi, "kernel-driver-not-running/windows"));
+  EXPECT_EQ(win_smi.matches.front().fix.find("ubuntu-drivers"), std::string::npos);
+  EXPECT_TRUE(leads_with(on(Platform::linux, smi), "kernel-driver-not-running"));
+  const std::string unknown =
+      "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
+      "variable CUDA_VISIBLE_DEVICES after program start.\n";
+  const auto wsl = on(Platform::wsl2, unknown);
+  ASSERT_TRUE(leads_with(wsl, "cuda-unknown-error/wsl2"));
+  EXPECT_NE(wsl.matches.front().fix.find("wsl --shutdown"), std::string::npos);
+  EXPECT_TRUE(leads_with(on(Platform::windows, unknown), "cuda-unknown-error/windows"));
+  EXPECT_TRUE(leads_with(on(Platform::linux, unknown), "cuda-unknown-error"));
+  const std::string no_gpus = "2.15.0\nNum GPUs Available:  0\n";
+  // The release is not known from this log: the Windows answer is in the fix, in cmd's syntax.
+  const auto tf = on(Platform::windows, no_gpus);
+  ASSERT_TRUE(leads_with(tf, "tf-empty-gpu-list"));
+  EXPECT_NE(tf.matches.front().fix.find("set TF_CPP_MIN_LOG_LEVEL=0"), std::string::npos);
+  EXPECT_NE(tf.matches.front().fix.find("only TensorFlow 2.10 or older"), std::string::npos);
+  EXPECT_EQ(tf.matches.front().fix.find("TF_CPP_MIN_LOG_LEVEL=0 python"), std::string::npos);
+  const auto tf_linux = on(Platform::linux, no_gpus);
+  ASSERT_TRUE(leads_with(tf_linux, "tf-empty-gpu-list"));
+  EXPECT_NE(tf_linux.matches.front().fix.find("TF_CPP_MIN_LOG_LEVEL=0 python"), std::string::npos);
+  const std::string docker =
+      "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n";
+  EXPECT_TRUE(leads_with(on(Platform::windows, docker), "docker-no-gpu-driver/docker-desktop"));
+  EXPECT_TRUE(leads_with(on(Platform::linux, docker), "docker-no-gpu-driver"));
+  EXPECT_TRUE(leads_with(on(Platform::linux,
+                            "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/x/"
+                            "merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.\n"),
+                         "container-image-has-driver-libraries"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
