@@ -341,6 +341,7 @@ void LogDecoder::feed_utf8(std::string_view bytes) {
       } else {
         line_.append(p, room);
         line_truncated_ = true;
+        keep_tail(std::string_view(p + room, seg - room));
       }
     }
     if (stop == nullptr) return;
@@ -400,12 +401,37 @@ void LogDecoder::feed_utf16(std::string_view bytes) {
   scratch_.clear();
 }
 
-void LogDecoder::emit_part() {
-  if (line_.empty()) return;
+void LogDecoder::keep_tail(std::string_view more) {
+  if (more.size() >= kMaxLineBytes) {
+    tail_.assign(more.substr(more.size() - kMaxLineBytes));
+    return;
+  }
+  tail_.append(more);
+  // Trimmed in halves, so each byte is moved a bounded number of times.
+  if (tail_.size() > 2 * kMaxLineBytes) tail_.erase(0, tail_.size() - kMaxLineBytes);
+}
+
+void LogDecoder::deliver(std::uint64_t line_no) {
   if (line_truncated_) ++stats_.lines_truncated;
+  if (!tail_.empty()) {
+    // An over-long line: its first kMaxLineBytes, then its last, as two parts under one number
+    // (a record that ends in its error: a JSON log line, a progress bar's last redraw).
+    stats_.control_bytes += clean_log_line(line_);
+    recode(line_);
+    sink_(line_, line_no);
+    size_t from = tail_.size() > kMaxLineBytes ? tail_.size() - kMaxLineBytes : 0;
+    while (from < tail_.size() && (static_cast<unsigned char>(tail_[from]) & 0xc0) == 0x80) ++from;
+    line_.assign(tail_, from);
+    tail_.clear();
+  }
   stats_.control_bytes += clean_log_line(line_);
   recode(line_);
-  sink_(line_, stats_.lines + 1);
+  sink_(line_, line_no);
+}
+
+void LogDecoder::emit_part() {
+  if (line_.empty()) return;
+  deliver(stats_.lines + 1);
   line_.clear();
   line_truncated_ = false;
   parts_emitted_ = true;
@@ -414,12 +440,7 @@ void LogDecoder::emit_part() {
 void LogDecoder::emit_line() {
   ++stats_.lines;
   // A redrawn line's last part; nothing after its last '\r' (as in "\r\n"): already delivered.
-  if (!parts_emitted_ || !line_.empty()) {
-    if (line_truncated_) ++stats_.lines_truncated;
-    stats_.control_bytes += clean_log_line(line_);
-    recode(line_);
-    sink_(line_, stats_.lines);
-  }
+  if (!parts_emitted_ || !line_.empty()) deliver(stats_.lines);
   line_.clear();  // whatever buffer the sink left here is reused
   line_truncated_ = false;
   line_started_ = false;

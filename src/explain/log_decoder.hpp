@@ -5,7 +5,8 @@
 /// bars redrawn with '\r', binary junk, and lines of any length. A line a progress bar redrew
 /// with a lone '\r' comes as its parts, each under the line's number: what a terminal showed in
 /// turn, and a message after the last redraw is read however long the bar grew. Only the first
-/// kMaxLineBytes of a line (of a part) are kept: every known message fits in far less, and a
+/// and the last kMaxLineBytes of a line (of a part) are kept, as two parts: every known message
+/// fits in far less, a record that ends in its error (a JSON log line) is still read, and a
 /// 100 MB line must not cost 100 MB.
 #include <cstdint>
 #include <functional>
@@ -48,11 +49,16 @@ class LogDecoder {
   void emit_part();
   /// A line that is not UTF-8: read in the log's code page (guessed from the first such line).
   void recode(std::string& line);
+  /// Bytes of an over-long line past its first kMaxLineBytes: only the last kMaxLineBytes stay.
+  void keep_tail(std::string_view more);
+  /// Cleans, recodes and hands the current line (or part) to the sink, its tail after it.
+  void deliver(std::uint64_t line_no);
 
   LineSink sink_;
   LogDecoderStats stats_;
   std::string head_;  ///< first bytes kept until the encoding is known
   std::string line_;  ///< the current line, at most kMaxLineBytes
+  std::string tail_;  ///< the end of an over-long line, at most 2 * kMaxLineBytes
   bool line_truncated_ = false;
   bool line_started_ = false;   ///< bytes seen since the last line end
   bool parts_emitted_ = false;  ///< this line was redrawn: its parts went to the sink

@@ -28,8 +28,8 @@ Palette palette(bool color) {
 std::string truncation_note(const ExplainReport& report) {
   std::string out;
   if (report.input.lines_truncated != 0) {
-    out +=
-        fmt::format("({} very long line(s) were read only up to their first 16 KiB.)\n", report.input.lines_truncated);
+    out += fmt::format("({} very long line(s) were read only in their first and last 16 KiB.)\n",
+                       report.input.lines_truncated);
   }
   if (report.input.lines_recoded != 0) {
     out += fmt::format("({} line(s) were not UTF-8 and were read as {}.)\n", report.input.lines_recoded,

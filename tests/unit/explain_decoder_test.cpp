@@ -13,6 +13,7 @@ namespace {
 struct Collected {
   std::vector<std::string> lines;
   std::vector<std::uint64_t> numbers;
+  std::vector<std::string> tails;  ///< each line's last bytes, where a test keeps them
 };
 
 Collected decode_in_chunks(const std::string& bytes, size_t chunk, LogDecoderStats* stats = nullptr) {
@@ -185,11 +186,15 @@ TEST(ExplainDecoder, ValidOrCutUtf8IsNotRecoded) {
   std::string longline = "x";
   for (int i = 0; i < 10000; ++i) longline += "\xc3\xa9";  // é: the 16 KiB cut falls inside one
   auto cut = decode_in_chunks(longline + "\nnext\n", 4096, &st);
-  ASSERT_EQ(cut.lines.size(), 2u);
+  ASSERT_EQ(cut.lines.size(), 3u) << "the head, the tail, the next line";
   EXPECT_EQ(st.lines_truncated, 1u);
   EXPECT_EQ(st.lines_recoded, 0u);
   EXPECT_EQ(st.bytes_replaced, 0u);
   EXPECT_EQ(cut.lines[0].size(), LogDecoder::kMaxLineBytes - 1);
+  // The tail starts at a character, not inside one.
+  EXPECT_EQ(cut.lines[1].substr(0, 2), "\xc3\xa9");
+  // The tail holds only bytes past the head: 20001 - 16384, less the cut character's last byte.
+  EXPECT_EQ(cut.lines[1].size(), longline.size() - LogDecoder::kMaxLineBytes - 1);
 }
 
 TEST(ExplainDecoder, Utf8BomIsDropped) {
@@ -227,24 +232,33 @@ TEST(ExplainDecoder, BinaryJunkIsCleanedNotFatal) {
 }
 
 TEST(ExplainDecoder, HundredMegabyteLineInBoundedMemoryAndTime) {
-  // A 100 MB line, fed in 1 MiB chunks: only kMaxLineBytes is ever kept.
+  // A 100 MB line, fed in 1 MiB chunks: only its first and last kMaxLineBytes are kept, and
+  // come as two parts of line 1.
   const size_t total = 100u << 20;
   std::string chunk(1 << 20, 'x');
   chunk.replace(100, 20, "Could not load lib X");
+  std::string last = chunk;
+  last.replace(last.size() - 30, 30, "RuntimeError: CUDA out of mem.");
   Collected c;
   size_t longest = 0;
-  LogDecoder d([&](std::string_view line, std::uint64_t) {
+  LogDecoder d([&](std::string_view line, std::uint64_t n) {
     longest = std::max(longest, line.size());
     c.lines.emplace_back(line.substr(0, 40));
+    c.tails.emplace_back(line.substr(line.size() < 30 ? 0 : line.size() - 30));
+    c.numbers.push_back(n);
   });
   const auto t0 = std::chrono::steady_clock::now();
-  for (size_t fed = 0; fed < total; fed += chunk.size()) d.feed(chunk);
+  for (size_t fed = 0; fed + chunk.size() < total; fed += chunk.size()) d.feed(chunk);
+  d.feed(last);
   d.feed("\nafter\n");
   d.finish();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_EQ(c.lines.size(), 2u);
+  ASSERT_EQ(c.lines.size(), 3u);
   EXPECT_EQ(longest, LogDecoder::kMaxLineBytes);
-  EXPECT_EQ(c.lines[1], "after");
+  EXPECT_EQ(c.lines[0].substr(0, 10), "xxxxxxxxxx");
+  EXPECT_EQ(c.tails.at(1), "RuntimeError: CUDA out of mem.") << "the line's end is read";
+  EXPECT_EQ(c.numbers.at(1), 1u);
+  EXPECT_EQ(c.lines[2], "after");
   EXPECT_EQ(d.stats().lines_truncated, 1u);
   EXPECT_LT(s, 10.0) << "100 MB line took " << s << " s";
 }
