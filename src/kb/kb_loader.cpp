@@ -412,6 +412,28 @@ void read_jax(RowReader& top, KnowledgeBase& kb) {
       t.releases.push_back(std::move(rel));
     }
   });
+  top.each("plugin", [&](RowReader& r, const toml::table&) {
+    JaxPlugin p;
+    p.extra = r.str("extra", true).value_or("");
+    auto versions = r.spec("versions", true);
+    auto built = r.version("built_cuda", true);
+    p.archs = r.versions("archs");
+    p.ptx = r.version("ptx", false);
+    p.source = r.source();
+    if (p.extra != "cuda12" && p.extra != "cuda13") r.issue(Level::error, "extra: must be cuda12 or cuda13");
+    if (p.archs.empty()) r.issue(Level::error, "archs must list at least one architecture");
+    if (versions && built && !p.archs.empty()) {
+      p.versions = *versions;
+      p.built_cuda = *built;
+      t.plugins.push_back(std::move(p));
+    }
+  });
+  top.each("yanked", [&](RowReader& r, const toml::table&) {
+    auto version = r.version("version", true);
+    std::string reason = r.text("reason");
+    std::string source = r.source();
+    if (version) t.yanked.push_back(JaxYanked{.version = *version, .reason = reason, .source = source});
+  });
 }
 
 void read_string_gaps(RowReader& top, const std::string& table, std::vector<KnownGap>& out) {

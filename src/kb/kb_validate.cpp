@@ -249,6 +249,22 @@ void KnowledgeBase::validate(std::vector<KbIssue>& issues) const {
           "overlap or out of order: must start after " + jax.releases[i - 1].versions.text());
     }
   }
+  // A plugin's SASS must be something the CUDA that built it can build (sm_120 needs CUDA 12.8).
+  for (const JaxPlugin& p : jax.plugins) {
+    const std::string where = "plugin " + p.extra + " " + p.versions.text();
+    const ToolkitArch* t = toolkit_arch(p.built_cuda);
+    if (t == nullptr) {
+      add(issues, Level::error, "compat/jax.toml", where,
+          "CUDA " + p.built_cuda.str() + " has no row in cuda_arch.toml");
+      continue;
+    }
+    for (const Version& a : p.archs) {
+      if (std::none_of(t->sass.begin(), t->sass.end(), [&](const Version& s) { return s.same_series(a, 2); })) {
+        add(issues, Level::error, "compat/jax.toml", where,
+            "arch " + a.str() + " cannot be built by CUDA " + p.built_cuda.str() + " (cuda_arch.toml)");
+      }
+    }
+  }
   if (python_versions.empty()) add(issues, Level::error, "compat/python.toml", "", "no python versions");
 }
 

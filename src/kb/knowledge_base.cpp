@@ -512,6 +512,30 @@ const VersionSpec* KnowledgeBase::jax_cudnn(const JaxVariant& v, const std::opti
   return &v.cudnn;
 }
 
+const JaxPlugin* KnowledgeBase::jax_plugin(std::string_view extra, const Version& release) const {
+  for (const JaxPlugin& p : jax.plugins) {
+    if (p.extra == extra && p.versions.contains(release)) return &p;
+  }
+  return nullptr;
+}
+
+ArchCoverage KnowledgeBase::jax_coverage(const JaxVariant& v, const std::optional<Version>& release,
+                                         const Version& cc) const {
+  // JAX supports nothing below its floor, whatever the plugin carries (sm_50 SASS, JAX's 5.2).
+  if (cc.truncated(2) < v.min_cc.truncated(2)) return ArchCoverage::none;
+  if (const JaxPlugin* p = release ? jax_plugin(v.extra, *release) : nullptr) {
+    return coverage_by_list(cc, p->archs, p->ptx);
+  }
+  return ArchCoverage::native;
+}
+
+const JaxYanked* KnowledgeBase::jax_yanked(const Version& release) const {
+  for (const JaxYanked& y : jax.yanked) {
+    if (y.version == release) return &y;
+  }
+  return nullptr;
+}
+
 // ---- Architecture coverage ----------------------------------------------------------------
 
 ArchCoverage KnowledgeBase::coverage_by_list(const Version& cc, const std::vector<Version>& archs,

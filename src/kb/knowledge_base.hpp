@@ -174,6 +174,14 @@ class KnowledgeBase {
   [[nodiscard]] const JaxRelease* jax_release(const Version& version) const;
   /// The cuDNN range a JAX release's extra requires: the release row's, else the variant's.
   [[nodiscard]] const VersionSpec* jax_cudnn(const JaxVariant& v, const std::optional<Version>& release) const;
+  /// The PJRT plugin row of an extra for a JAX release (its archs and CUDA); null when none.
+  [[nodiscard]] const JaxPlugin* jax_plugin(std::string_view extra, const Version& release) const;
+  /// Coverage of a GPU by a JAX extra at a release: the plugin's recorded list; without one, the
+  /// variant's floor (min_cc) alone. Below min_cc: none.
+  [[nodiscard]] ArchCoverage jax_coverage(const JaxVariant& v, const std::optional<Version>& release,
+                                          const Version& cc) const;
+  /// The yanked row of a JAX release; null when PyPI serves it normally.
+  [[nodiscard]] const JaxYanked* jax_yanked(const Version& release) const;
 
   /// Coverage of a GPU by a list of SASS archs (+PTX): same-major lower-minor SASS runs.
   static ArchCoverage coverage_by_list(const Version& cc, const std::vector<Version>& archs,

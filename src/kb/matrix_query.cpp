@@ -100,20 +100,24 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     for (const std::string& o : kb.jax.os) os += (os.empty() ? "" : ",") + o;
     if (os_matches(f.os, os)) {
       auto add = [&](const JaxVariant& v, const std::string& version, const std::string& python,
-                     const std::string& cudnn, const std::string& source) {
-        if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, v.built_cuda)) return;
+                     const std::string& cudnn, const std::string& source, const std::optional<Version>& release) {
+        // The release's plugin, as its fatbins show (archs, the CUDA that built it); else the guide's.
+        const JaxPlugin* plugin = release ? kb.jax_plugin(v.extra, *release) : nullptr;
+        const Version built = plugin != nullptr ? plugin->built_cuda : v.built_cuda;
+        if (f.cuda && !v.cuda.contains(*f.cuda) && !cuda_matches(f.cuda, built)) return;
         MatrixRow r{.framework = Framework::jax,
                     .version = version,
                     .os = os,
                     .python = python,
-                    .cuda = v.built_cuda.str(),
+                    .cuda = built.str(),
                     .cudnn = cudnn,
                     .variant = v.extra,
-                    .archs = ">= " + v.min_cc.str(),
+                    .archs = plugin != nullptr ? arch_list(plugin->archs, plugin->ptx) : ">= " + v.min_cc.str(),
                     .note = "runs with CUDA " + v.cuda.text() + ", driver >= " + v.driver_linux.str(),
-                    .source = source};
+                    .source = plugin != nullptr ? source + "; " + plugin->source : source};
         if (f.cc) {
-          r.gpu = f.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : jetson ? "unknown" : "native";
+          const ArchCoverage c = kb.jax_coverage(v, release, *f.cc);
+          r.gpu = c == ArchCoverage::none ? "none" : jetson ? "unknown" : to_string(c);
           if (r.gpu == "none") return;
         }
         rows.push_back(std::move(r));
@@ -129,11 +133,13 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
           const JaxVariant* v = kb.jax_variant(extra);
           if (v == nullptr) continue;
           const VersionSpec* cudnn = kb.jax_cudnn(*v, hi);
-          add(*v, version, it->python.text(), cudnn != nullptr ? cudnn->text() : "", it->source);
+          add(*v, version, it->python.text(), cudnn != nullptr ? cudnn->text() : "", it->source, hi);
         }
       }
       if (kb.jax.releases.empty() && !f.python) {
-        for (const JaxVariant& v : kb.jax.variants) add(v, "jax[" + v.extra + "]", "", v.cudnn.text(), v.source);
+        for (const JaxVariant& v : kb.jax.variants) {
+          add(v, "jax[" + v.extra + "]", "", v.cudnn.text(), v.source, std::nullopt);
+        }
       }
     }
   }

@@ -690,6 +690,14 @@ bool overlaps(const VersionSpec& a, const VersionSpec& b) {
   return false;
 }
 
+/// The one version a request pins exactly ("jax==0.9.0"); empty for a range or no version.
+std::optional<Version> exact_pin(const FrameworkRequest& fr) {
+  if (!fr.spec || fr.spec->text().find('*') != std::string::npos) return std::nullopt;  // ==0.9.*: a series
+  std::optional<Version> lo = fr.spec->lowest(), hi = fr.spec->highest();
+  if (lo && hi && *lo == *hi && fr.spec->contains(*lo)) return lo;
+  return std::nullopt;
+}
+
 /// The newest harvested JAX release that ships this extra and matches the request, preferring
 /// one whose Python range holds the user's Python; null when no release row names the extra.
 const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& extra, const FrameworkRequest& fr,
@@ -734,38 +742,73 @@ std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase&
     o.cuda = v.built_cuda;
     o.cudnn = v.built_cudnn;
     add_unique(o.sources, v.source);
-    o.reasons.push_back("jax[" + v.extra + "]: built with CUDA " + v.built_cuda.str() + ", cuDNN " +
-                        v.built_cudnn.str() + "; needs compute capability >= " + v.min_cc.str());
+    std::string cudnn_words = "cuDNN " + v.built_cudnn.str() + " (JAX's install guide)";
+    std::optional<Version> release;  // the JAX release the plan installs, when one is known
     if (const JaxRelease* rel = jax_release_for(kb, v.extra, fr, req.python)) {
-      // The newest release of the run; pinned when it is not simply the newest JAX.
+      // The version pip installs: the one pinned with ==, else the newest of the run the request
+      // allows (pinned when it is not simply the newest JAX).
       o.version = rel->versions.highest().value_or(Version());
+      if (std::optional<Version> exact = exact_pin(fr); exact && rel->versions.contains(*exact)) o.version = *exact;
+      release = o.version;
       apply_python(o, req, kb, rel->python, rel->source);
       add_unique(o.sources, rel->source);
       // The cuDNN this release's extra installs at least (its plugin's with-cuda floor).
       if (const VersionSpec* floor = kb.jax_cudnn(v, o.version); floor != nullptr && floor->lowest()) {
         o.cudnn = *floor->lowest();
+        cudnn_words = "installs cuDNN >= " + o.cudnn->str() + " (its plugin's with-cuda extra)";
       }
       if (!fr.spec && rel != &kb.jax.releases.back()) pin = "==" + o.version.str();
+      if (const JaxYanked* y = kb.jax_yanked(o.version)) {
+        o.issues.push_back(
+            PlanIssue{.id = "jax-yanked",
+                      .fatal = false,
+                      .message = "JAX " + o.version.str() + " is yanked on PyPI" +
+                                 (y->reason.empty() ? "" : " (" + y->reason + ")") +
+                                 ": pip installs it only because of the == pin, and warns; pin another release",
+                      .source = y->source});
+        add_unique(o.sources, y->source);
+      }
     } else {
       o.python = req.python ? std::optional<Version>(req.python->truncated(2)) : std::nullopt;
       o.python_range = "not in the knowledge base";
+      // Releases the knowledge base knows match the request, and none has this extra's plugin
+      // (jax[cuda13]==0.4.30): pip would install jax without a GPU plugin, or fail.
+      const bool known = fr.spec && std::any_of(kb.jax.releases.begin(), kb.jax.releases.end(),
+                                                [&](const JaxRelease& r) { return overlaps(r.versions, *fr.spec); });
+      if (known) {
+        o.issues.push_back(PlanIssue{
+            .id = "jax-extra-not-released",
+            .fatal = true,
+            .message = "no JAX release matching '" + fr.text + "' has a jax-" + v.extra + "-plugin wheel on PyPI",
+            .source = kb.jax.releases.back().source});
+      }
     }
+    const JaxPlugin* plugin = release ? kb.jax_plugin(v.extra, *release) : nullptr;
+    if (plugin != nullptr) {
+      o.cuda = plugin->built_cuda;
+      add_unique(o.sources, plugin->source);
+    }
+    o.reasons.push_back("jax[" + v.extra + "]" + (release ? " " + release->str() : std::string()) +
+                        ": built with CUDA " + o.cuda->str() + "; " + cudnn_words +
+                        "; needs compute capability >= " + v.min_cc.str());
     if (route == Platform::wsl2 && kb.jax.wsl2_experimental) {
       o.issues.push_back(PlanIssue{.id = "jax-wsl2-experimental",
                                    .fatal = false,
                                    .message = "JAX GPU support in WSL2 is experimental",
                                    .source = kb.jax.source});
     }
+    const std::string what = "jax[" + v.extra + "]" + (release ? " " + release->str() : std::string());
     if (req.cc) {
-      ArchCoverage c = req.cc->truncated(2) >= v.min_cc.truncated(2) ? ArchCoverage::native : ArchCoverage::none;
+      // The plugin's own kernels (xla_cuda_plugin.so): 0.4.30-0.5.3 reach Blackwell only by PTX JIT.
+      ArchCoverage c = kb.jax_coverage(v, release, *req.cc);
       // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
-      if (c == ArchCoverage::native && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
-      apply_coverage(o, req, kb, c, "jax[" + v.extra + "]", v.source, false);
+      if (c != ArchCoverage::none && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
+      apply_coverage(o, req, kb, c, what, plugin != nullptr ? plugin->source : v.source, false);
     } else {
-      coverage_unknown(o, req, "jax[" + v.extra + "]");
+      coverage_unknown(o, req, what);
     }
-    apply_driver(o, req, kb, v.built_cuda,
-                 route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt, v.source);
+    apply_driver(o, req, kb, *o.cuda, route == Platform::linux ? std::optional<Version>(v.driver_linux) : std::nullopt,
+                 v.source);
     o.install_spec = "jax[" + v.extra + "]" + pin;
     if (!fr.spec) pin.clear();
     add_wsl_step(o, req, kb);
@@ -798,8 +841,9 @@ bool has_issue(const PlanOption& o, std::string_view id) {
   return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
 }
 
-/// Better first: works without changing Python, GPU kernels certain, newest release,
-/// the user's own OS, no driver update, stable and newer CUDA, fewer caveats.
+/// Better first: runs as it is (on the driver the user gave, in their Python, with kernels for
+/// the GPU), works without changing Python, GPU kernels certain, newest release, the user's own
+/// OS, no driver update, stable and newer CUDA, fewer caveats.
 bool better(const PlanOption& a, const PlanOption& b, Platform os) {
   auto key = [&](const PlanOption& o) {
     // Verified first; then assumptions (unrecorded list, unsourced floor), PTX known to be
@@ -810,12 +854,18 @@ bool better(const PlanOption& a, const PlanOption& b, Platform os) {
                     : has_issue(o, "gpu-arch-ptx-only") || has_issue(o, "gpu-arch-assumed") ? 2
                     : !o.verified() || o.coverage_assumed                                   ? 1
                                                                                             : 0;
-    return std::make_tuple(o.python_change, arch_risk);
+    // An option that runs as it is on the driver the user gave, in their Python, with kernels
+    // for the GPU (or assumed from the toolkit's list) comes first: a data-centre node usually
+    // cannot change its driver. One that needs a new Python or runs only through PTX JIT is
+    // worse than a driver update, and competes with the options that need one. Without
+    // --driver no option needs an update, and this changes nothing.
+    const bool as_is = !has_issue(o, "driver-too-old") && !o.python_change && arch_risk <= 1;
+    return std::make_tuple(!as_is, o.python_change, arch_risk);
   };
   if (key(a) != key(b)) return key(a) < key(b);
   if (a.version != b.version) return a.version > b.version;
   if ((a.route == os) != (b.route == os)) return a.route == os;
-  bool da = has_issue(a, "driver-too-old"), db = has_issue(b, "driver-too-old");
+  const bool da = has_issue(a, "driver-too-old"), db = has_issue(b, "driver-too-old");
   if (da != db) return !da;
   bool ea = has_issue(a, "variant-experimental"), eb = has_issue(b, "variant-experimental");
   if (ea != eb) return !ea;
@@ -882,6 +932,15 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   if (fp.best && fp.best->python_change) {
     for (const PlanOption& o : every_good) {
       if (!o.python_change) {
+        push_alt(o);
+        break;
+      }
+    }
+  }
+  if (fp.best && req.driver && !has_issue(*fp.best, "driver-too-old")) {
+    // The newest release that needs a driver update, for a user who can update it.
+    for (const PlanOption& o : good_matching) {
+      if (has_issue(o, "driver-too-old") && o.version > fp.best->version) {
         push_alt(o);
         break;
       }

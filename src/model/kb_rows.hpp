@@ -215,6 +215,26 @@ struct JaxRelease {
   std::string source;
 };
 
+/// What one extra's PJRT plugin (jax-cudaNN-pjrt: jax_plugins/xla_cudaNN/xla_cuda_plugin.so) of a
+/// run of releases was compiled for, as its fatbins show: the SASS and PTX architectures and the
+/// CUDA that built it (from the PTX ISA version nvcc wrote).
+struct JaxPlugin {
+  std::string extra;  ///< "cuda12", "cuda13"
+  VersionSpec versions;
+  Version built_cuda;
+  std::vector<Version> archs;  ///< SASS
+  std::optional<Version> ptx;  ///< the highest PTX shipped
+  std::string source;
+};
+
+/// A JAX release PyPI marks yanked (every file of jax, jaxlib and the plugins of that version):
+/// pip installs it only when pinned with ==.
+struct JaxYanked {
+  Version version;
+  std::string reason;  ///< PyPI's yanked reason, empty when it gives none
+  std::string source;
+};
+
 struct JaxTable {
   std::vector<std::string> os;
   bool wsl2_experimental = true;
@@ -222,6 +242,8 @@ struct JaxTable {
   std::string source;
   std::vector<JaxVariant> variants;
   std::vector<JaxRelease> releases;  ///< oldest first
+  std::vector<JaxPlugin> plugins;
+  std::vector<JaxYanked> yanked;
 };
 
 /// The driver packaged with one toolkit release (release notes table).

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/text.hpp"
 #include "render/plan_render.hpp"
 
@@ -9,6 +11,32 @@ std::string comment_safe(const std::string& s) {
   std::string out;
   for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
   return printable(out, 400);
+}
+
+bool needs_driver_update(const PlanOption& o) {
+  return std::any_of(o.issues.begin(), o.issues.end(), [](const PlanIssue& i) { return i.id == "driver-too-old"; });
+}
+
+/// Stops the script while the installed driver is older than the plan needs: a script run
+/// after the update goes on, one run before it installs nothing the driver cannot run.
+std::string driver_guard(const Version& min, Shell shell) {
+  // Digits and dots only; two parts at least, which PowerShell's [version] needs ("580" -> "580.0").
+  const std::string m = min.str() + (min.parts().size() < 2 ? ".0" : "");
+  if (shell == Shell::bash) {
+    return "drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)\n"
+           "if [ -z \"$drv\" ] || [ \"$(printf '%s\\n' '" +
+           m + "' \"$drv\" | sort -V | head -n1)\" != '" + m +
+           "' ]; then\n"
+           "  echo \"NVIDIA driver ${drv:-not found} is older than " +
+           min.str() +
+           ": update it (see the TODO above), then run this script again.\" >&2\n"
+           "  exit 1\n"
+           "fi\n";
+  }
+  return "$drv = (nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>$null | Select-Object -First 1)\n"
+         "if (-not $drv -or [version]$drv -lt [version]'" +
+         m + "') { throw \"NVIDIA driver $drv is older than " + min.str() +
+         ": update it (see the TODO above), then run this script again.\" }\n";
 }
 
 }  // namespace
@@ -43,6 +71,9 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
       for (const PlanCommand& c : s.commands) {
         if (c.manual) {
           out += "# TODO (by hand): " + comment_safe(c.line) + "\n";
+          // The driver the build needs: stop here rather than install what this driver cannot run.
+          if (s.id == "driver" && c.shell == shell && fp.best->driver_min && needs_driver_update(*fp.best))
+            out += driver_guard(*fp.best->driver_min, shell);
         } else if (c.shell != shell) {
           out += std::string("# (run in ") + (c.shell == Shell::bash ? "bash" : "PowerShell") + ") " +
                  comment_safe(c.line) + "\n";

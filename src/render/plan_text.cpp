@@ -1,5 +1,7 @@
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "core/text.hpp"
 #include "render/plan_render.hpp"
 
@@ -68,9 +70,15 @@ std::string render_plan_text(const Plan& plan, bool color) {
     out += "\n" + p.bold(fmt::format("{}. {}", ++fw_index, fp.request.text)) + "\n";
     for (const std::string& n : fp.notes) out += "  note: " + n + "\n";
     if (fp.best) {
-      // ✓ only where nothing is assumed; otherwise say plainly that it could not be checked.
-      out += "  " + (fp.best->verified() ? p.ok("✓ Best: ") : p.warn("! Best (not verified): ")) + fp.best->summary() +
-             "\n";
+      // ✓ only where nothing is assumed and it runs on the driver given; otherwise say plainly
+      // that it could not be checked, or that the driver must change first.
+      const bool update = std::any_of(fp.best->issues.begin(), fp.best->issues.end(),
+                                      [](const PlanIssue& i) { return i.id == "driver-too-old"; });
+      out += "  " +
+             (update                ? p.warn("! Best (after a driver update): ")
+              : fp.best->verified() ? p.ok("✓ Best: ")
+                                    : p.warn("! Best (not verified): ")) +
+             fp.best->summary() + "\n";
       option_lines(out, *fp.best, p, "    ", true);
     } else {
       out += "  " + p.bad("✗ No option that matches the request can use the GPU here.") + "\n";

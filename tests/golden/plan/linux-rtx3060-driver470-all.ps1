@@ -3,22 +3,19 @@
 $ErrorActionPreference = 'Stop'
 
 # ===== pytorch =====
-# PyTorch 2.15 on Linux (cu132, CUDA 13.2, cuDNN 9.26.0.51, Python 3.11)
-# ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
+# PyTorch 2.7 on Linux (cu118, CUDA 11.8, cuDNN 9.1.0.70, Python 3.11)
 
-# Install NVIDIA Linux driver >= 580
-# Or use your distribution's driver packages.
-# TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
+# NVIDIA driver 470.82.01 is new enough (>= 450.80.02)
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
-# Create a virtual environment 'torch215' with Python 3.11
-# (run in bash) python3.11 -m venv "$HOME/.venvs/torch215"
-# (run in bash) source "$HOME/.venvs/torch215/bin/activate"
+# Create a virtual environment 'torch27' with Python 3.11
+# (run in bash) python3.11 -m venv "$HOME/.venvs/torch27"
+# (run in bash) source "$HOME/.venvs/torch27/bin/activate"
 # (run in bash) python -m pip install --upgrade pip
 
-# Install PyTorch 2.15
-# The cu132 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-# (run in bash) python -m pip install "torch==2.15.*" --index-url https://download.pytorch.org/whl/cu132
+# Install PyTorch 2.7
+# The cu118 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed. torchvision and torchaudio are built for one exact torch: install them together, from the same index.
+# (run in bash) python -m pip install "torch==2.7.*" "torchvision==0.22.*" "torchaudio==2.7.*" --index-url https://download.pytorch.org/whl/cu118
 
 # Check that PyTorch sees the GPU
 # (run in bash) python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"

@@ -4,23 +4,20 @@
 set -euo pipefail
 
 # ===== pytorch =====
-# PyTorch 2.15 on Linux (cu132, CUDA 13.2, cuDNN 9.26.0.51, Python 3.11)
-# ! driver 470.82.01 is older than 580, the minimum Linux driver for CUDA 13.2 builds: update the driver first
+# PyTorch 2.7 on Linux (cu118, CUDA 11.8, cuDNN 9.1.0.70, Python 3.11)
 
-# Install NVIDIA Linux driver >= 580
-# Or use your distribution's driver packages.
-# TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
+# NVIDIA driver 470.82.01 is new enough (>= 450.80.02)
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
-# Create a virtual environment 'torch215' with Python 3.11
-python3.11 -m venv "$HOME/.venvs/torch215"
+# Create a virtual environment 'torch27' with Python 3.11
+python3.11 -m venv "$HOME/.venvs/torch27"
 # shellcheck disable=SC1091
-source "$HOME/.venvs/torch215/bin/activate"
+source "$HOME/.venvs/torch27/bin/activate"
 python -m pip install --upgrade pip
 
-# Install PyTorch 2.15
-# The cu132 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed.
-python -m pip install "torch==2.15.*" --index-url https://download.pytorch.org/whl/cu132
+# Install PyTorch 2.7
+# The cu118 wheels bundle the CUDA runtime and cuDNN: no system CUDA toolkit is needed. torchvision and torchaudio are built for one exact torch: install them together, from the same index.
+python -m pip install "torch==2.7.*" "torchvision==0.22.*" "torchaudio==2.7.*" --index-url https://download.pytorch.org/whl/cu118
 
 # Check that PyTorch sees the GPU
 python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())"
@@ -33,6 +30,11 @@ gpudoctor
 # Install NVIDIA Linux driver >= 525.60.13
 # Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 525.60.13 from https://www.nvidia.com/Download/index.aspx
+drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)
+if [ -z "$drv" ] || [ "$(printf '%s\n' '525.60.13' "$drv" | sort -V | head -n1)" != '525.60.13' ]; then
+  echo "NVIDIA driver ${drv:-not found} is older than 525.60.13: update it (see the TODO above), then run this script again." >&2
+  exit 1
+fi
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
 # Create a virtual environment 'tf221' with Python 3.11
@@ -56,6 +58,11 @@ gpudoctor
 # Install NVIDIA Linux driver >= 580
 # Or use your distribution's driver packages.
 # TODO (by hand): install the NVIDIA driver >= 580 from https://www.nvidia.com/Download/index.aspx
+drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)
+if [ -z "$drv" ] || [ "$(printf '%s\n' '580.0' "$drv" | sort -V | head -n1)" != '580.0' ]; then
+  echo "NVIDIA driver ${drv:-not found} is older than 580: update it (see the TODO above), then run this script again." >&2
+  exit 1
+fi
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
 
 # Create a virtual environment 'jax' with Python 3.11

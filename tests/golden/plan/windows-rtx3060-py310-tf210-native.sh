@@ -5,8 +5,9 @@ set -euo pipefail
 
 # ===== tensorflow<2.11 =====
 # TensorFlow 2.10 on native Windows (CUDA 11.2, cuDNN 8.1, Python 3.10)
+# ! TensorFlow 2.10 has no sm_86 kernels; it runs only through PTX JIT compilation (slow first start; not verified on this architecture)
 
-# NVIDIA driver 537.13 is new enough (>= 452.39)
+# NVIDIA driver 537.13 is new enough (>= 461.33)
 # (run in PowerShell) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
 # Create a conda environment 'tf210' with Python 3.10

@@ -25,7 +25,7 @@ python -c "import tensorflow as tf; print(tf.__version__, tf.config.list_physica
 gpudoctor
 
 # ===== jax =====
-# JAX 0.6.2 (jax[cuda12]) in WSL2 (CUDA 12.3, cuDNN 9.8, Python 3.10)
+# JAX 0.6.2 (jax[cuda12]) in WSL2 (CUDA 12.8, cuDNN 9.8, Python 3.10)
 # ! JAX GPU support in WSL2 is experimental
 
 # NVIDIA driver 560.94 is new enough (>= 528.33)

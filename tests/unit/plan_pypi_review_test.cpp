@@ -1,0 +1,241 @@
+/// `plan` against the released wheels on PyPI (review of 2026-12-05, defects 1, 2, 4, 5, 8): what
+/// the JAX PJRT plugins and TensorFlow's Windows wheels were compiled for, the version a pinned
+/// JAX plan names, a yanked JAX release, and a ✓ that needs a driver the user cannot install.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kb/knowledge_base.hpp"
+#include "kb/matrix_query.hpp"
+#include "kb/resolver.hpp"
+#include "kb_test_support.hpp"
+#include "render/plan_render.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::has_issue;
+using testing::kb;
+using testing::v;
+
+Plan plan_for(Platform os, const char* gpu, const char* driver, const char* python, const char* fw) {
+  PlanRequest r;
+  r.os = os;
+  r.gpu_name = gpu;
+  if (driver != nullptr) r.driver = v(driver);
+  if (python != nullptr) r.python = v(python);
+  r.frameworks.push_back(*parse_framework_request(fw));
+  return resolve(r, kb());
+}
+
+bool any_reason(const PlanOption& o, const std::string& needle) {
+  return std::any_of(o.reasons.begin(), o.reasons.end(),
+                     [&](const std::string& r) { return r.find(needle) != std::string::npos; });
+}
+
+/// The option of a route among the best and the alternatives.
+const PlanOption* option_on(const FrameworkPlan& fp, Platform route) {
+  if (fp.best && fp.best->route == route) return &*fp.best;
+  for (const PlanOption& a : fp.alternatives) {
+    if (a.route == route) return &a;
+  }
+  return nullptr;
+}
+
+// ---- Defect 1: jax_cuda12_pjrt 0.4.30-0.5.3 has SASS sm_50..sm_90 and PTX sm_90 only ----------
+
+TEST(PlanPypiReview, Jax0430OnRtx5090RunsOnlyThroughPtxJit) {
+  Plan p = plan_for(Platform::linux, "RTX 5090", "580.95.05", "3.12", "jax==0.4.30");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& b = *p.frameworks[0].best;
+  EXPECT_EQ(b.coverage, to_string(ArchCoverage::ptx_jit));
+  EXPECT_TRUE(has_issue(b, "gpu-arch-ptx-only"));
+  EXPECT_FALSE(b.verified()) << "a wrong ✓: the 0.4.30 plugin has no sm_120 kernels";
+  const std::string text = render_plan_text(p, false);
+  EXPECT_EQ(text.find("✓ Best"), std::string::npos) << text;
+  EXPECT_EQ(text.find("has kernels for compute capability 12.0"), std::string::npos) << text;
+}
+
+TEST(PlanPypiReview, Jax053OnRtx5090IsNotNativeButJax060Is) {
+  Plan old = plan_for(Platform::linux, "RTX 5090", "580.95.05", "3.12", "jax==0.5.3");
+  ASSERT_TRUE(old.frameworks[0].best.has_value());
+  EXPECT_FALSE(old.frameworks[0].best->verified());
+  Plan first = plan_for(Platform::linux, "RTX 5090", "580.95.05", "3.12", "jax==0.6.0");
+  ASSERT_TRUE(first.frameworks[0].best.has_value());
+  EXPECT_EQ(first.frameworks[0].best->coverage, to_string(ArchCoverage::native));
+  EXPECT_TRUE(first.frameworks[0].best->verified());
+}
+
+TEST(PlanPypiReview, JaxBuiltCudaComesFromThePluginsPtxIsa) {
+  // PTX ISA 8.3 (CUDA 12.3) in 0.4.30's plugin; 8.7 (CUDA 12.8, the first with sm_120) in 0.6.0's.
+  Plan old = plan_for(Platform::linux, "RTX 3090", "580.95.05", "3.12", "jax==0.4.30");
+  ASSERT_TRUE(old.frameworks[0].best.has_value());
+  EXPECT_EQ(old.frameworks[0].best->cuda, v("12.3"));
+  Plan now = plan_for(Platform::linux, "RTX 3090", "580.95.05", "3.12", "jax[cuda12]==0.6.0");
+  bool seen = false;
+  for (const FrameworkPlan& fp : {now.frameworks[0]}) {
+    std::vector<PlanOption> all = fp.alternatives;
+    if (fp.best) all.push_back(*fp.best);
+    for (const PlanOption& o : all) {
+      if (o.variant != "cuda12") continue;
+      seen = true;
+      EXPECT_EQ(o.cuda, v("12.8"));
+      EXPECT_TRUE(any_reason(o, "built with CUDA 12.8"));
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(PlanPypiReview, EveryJaxReleaseRunHasItsPluginsArchs) {
+  for (const JaxRelease& r : kb().jax.releases) {
+    for (const std::string& extra : r.extras) {
+      for (const auto& bound : {r.versions.lowest(), r.versions.highest()}) {
+        ASSERT_TRUE(bound.has_value()) << r.versions.text();
+        EXPECT_NE(kb().jax_plugin(extra, *bound), nullptr) << extra << " " << bound->str();
+      }
+    }
+  }
+}
+
+TEST(PlanPypiReview, JaxMatrixOnBlackwellSaysPtxJitBefore060) {
+  MatrixFilter f;
+  f.framework = Framework::jax;
+  f.gpu_name = "RTX 5090";
+  f.cc = v("12.0");
+  int checked = 0;
+  for (const MatrixRow& r : matrix_framework_rows(kb(), f)) {
+    auto lo = Version::parse(r.version.substr(0, r.version.find('-')));
+    ASSERT_TRUE(lo.has_value()) << r.version;
+    if (*lo < v("0.6.0")) {
+      EXPECT_EQ(r.gpu, to_string(ArchCoverage::ptx_jit)) << r.version;
+      EXPECT_NE(r.archs.find("+PTX 9.0"), std::string::npos) << r.archs;
+    } else {
+      EXPECT_EQ(r.gpu, to_string(ArchCoverage::native)) << r.version;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
+// ---- Defect 2: TF 2.10 win_amd64: build_info.py sm_35 50 60 70 75 compute_80 -------------------
+
+TEST(PlanPypiReview, Tf210WindowsWheelArchsAreRecorded) {
+  const TfBuild* b = kb().tf_build(v("2.10"), Platform::windows);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->archs, (std::vector<Version>{v("3.5"), v("5.0"), v("6.0"), v("7.0"), v("7.5")}));
+  EXPECT_EQ(b->ptx, v("8.0"));
+  EXPECT_NE(b->archs_source.find("win_amd64"), std::string::npos);
+}
+
+TEST(PlanPypiReview, Tf210NativeWindowsOnRtx3060IsPtxJitLikeWsl2) {
+  Plan p = plan_for(Platform::windows, "RTX 3060", "560.94", "3.10", "tensorflow==2.10");
+  const PlanOption* native = option_on(p.frameworks[0], Platform::windows);
+  ASSERT_NE(native, nullptr);
+  EXPECT_EQ(native->coverage, to_string(ArchCoverage::ptx_jit));
+  EXPECT_FALSE(native->verified());
+  EXPECT_FALSE(any_reason(*native, "has kernels for compute capability 8.6"));
+}
+
+TEST(PlanPypiReview, Tf210NativeWindowsOnRtx5090KnowsItsPtx) {
+  Plan p = plan_for(Platform::windows, "RTX 5090", "580.88", "3.10", "tensorflow==2.10");
+  const FrameworkPlan& fp = p.frameworks[0];
+  std::vector<PlanOption> all = fp.alternatives;
+  if (fp.best) all.push_back(*fp.best);
+  all.insert(all.end(), fp.rejected.begin(), fp.rejected.end());
+  bool seen = false;
+  for (const PlanOption& o : all) {
+    if (o.route != Platform::windows || o.version != v("2.10")) continue;
+    seen = true;
+    EXPECT_FALSE(has_issue(o, "gpu-arch-unverified")) << "the wheel's compute_80 PTX is recorded";
+    EXPECT_TRUE(has_issue(o, "gpu-arch-ptx-only"));
+  }
+  EXPECT_TRUE(seen);
+}
+
+// ---- Defect 4: the pinned JAX version, and the yanked 0.4.32 ------------------------------------
+
+TEST(PlanPypiReview, PinnedJaxVersionIsTheOneShown) {
+  Plan p = plan_for(Platform::linux, "RTX 2080", "580.95.05", "3.11", "jax==0.9.0");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& b = *p.frameworks[0].best;
+  EXPECT_EQ(b.version, v("0.9.0"));
+  EXPECT_NE(b.summary().find("JAX 0.9.0"), std::string::npos) << b.summary();
+  EXPECT_EQ(render_plan_text(p, false).find("JAX 0.10.2"), std::string::npos);
+  EXPECT_EQ(render_plan_json(p).find("JAX 0.10.2"), std::string::npos);
+}
+
+TEST(PlanPypiReview, PinnedYankedJaxSaysSo) {
+  Plan p = plan_for(Platform::linux, "RTX 3090", "580.95.05", "3.12", "jax==0.4.32");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  EXPECT_TRUE(has_issue(*p.frameworks[0].best, "jax-yanked"));
+  EXPECT_NE(render_plan_text(p, false).find("yanked"), std::string::npos);
+  Plan ok = plan_for(Platform::linux, "RTX 3090", "580.95.05", "3.12", "jax==0.4.33");
+  ASSERT_TRUE(ok.frameworks[0].best.has_value());
+  EXPECT_FALSE(has_issue(*ok.frameworks[0].best, "jax-yanked"));
+}
+
+// ---- Defect 5: a plan that runs on the given driver ranks first --------------------------------
+
+TEST(PlanPypiReview, A100OnDriver450GetsABuildThatRunsOnIt) {
+  Plan p = plan_for(Platform::linux, "A100", "450.80.02", "3.9", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& b = *p.frameworks[0].best;
+  EXPECT_FALSE(has_issue(b, "driver-too-old")) << b.summary();
+  EXPECT_EQ(b.variant, "cu118");
+}
+
+TEST(PlanPypiReview, WithoutDriverTheNewestStaysFirst) {
+  Plan p = plan_for(Platform::linux, "A100", nullptr, "3.9", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  EXPECT_GT(p.frameworks[0].best->version, v("2.7"));
+}
+
+TEST(PlanPypiReview, Rtx5090On570GetsACuda128Build) {
+  Plan p = plan_for(Platform::linux, "RTX 5090", "570.124.06", "3.12", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  EXPECT_FALSE(has_issue(*p.frameworks[0].best, "driver-too-old")) << p.frameworks[0].best->summary();
+}
+
+TEST(PlanPypiReview, BestThatNeedsADriverUpdateHasNoTickAndTheScriptStops) {
+  // Nothing runs a Blackwell GPU on a 560 driver: the best needs an update, and says so.
+  Plan p = plan_for(Platform::linux, "RTX 5090", "560.35.03", "3.12", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  ASSERT_TRUE(has_issue(*p.frameworks[0].best, "driver-too-old"));
+  const std::string text = render_plan_text(p, false);
+  EXPECT_EQ(text.find("✓ Best"), std::string::npos) << text;
+  const std::string script = render_plan_script(p, Shell::bash);
+  const size_t guard = script.find("exit 1");
+  const size_t install = script.find("pip install \"torch");
+  ASSERT_NE(guard, std::string::npos) << script;
+  ASSERT_NE(install, std::string::npos) << script;
+  EXPECT_LT(guard, install) << script;
+}
+
+TEST(PlanPypiReview, PowerShellScriptStopsOnAnOldWindowsDriver) {
+  Plan p = plan_for(Platform::windows, "RTX 5090", "560.94", "3.12", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  ASSERT_TRUE(has_issue(*p.frameworks[0].best, "driver-too-old"));
+  const std::string script = render_plan_script(p, Shell::powershell);
+  const size_t guard = script.find("-lt [version]'");
+  const size_t install = script.find("pip install \"torch");
+  ASSERT_NE(guard, std::string::npos) << script;
+  ASSERT_NE(install, std::string::npos) << script;
+  EXPECT_LT(guard, install) << script;
+  // A Linux plan's driver step is bash: its PowerShell rendering runs no check.
+  Plan lin = plan_for(Platform::linux, "RTX 5090", "560.35.03", "3.12", "pytorch");
+  EXPECT_EQ(render_plan_script(lin, Shell::powershell).find("-lt [version]'"), std::string::npos);
+}
+
+// ---- Defect 8: JAX's reason line names the release's cuDNN --------------------------------------
+
+TEST(PlanPypiReview, JaxReasonNamesTheReleasesCudnn) {
+  Plan p = plan_for(Platform::linux, "RTX 3090", "580.95.05", "3.12", "jax==0.4.30");
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& b = *p.frameworks[0].best;
+  EXPECT_EQ(b.cudnn, v("9.0"));
+  EXPECT_FALSE(any_reason(b, "cuDNN 9.8"));
+  EXPECT_TRUE(any_reason(b, "cuDNN >= 9.0"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
