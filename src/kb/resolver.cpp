@@ -13,6 +13,16 @@ namespace gpudoctor {
 namespace {
 
 constexpr const char* kSmiQuery = "nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv";
+/// TensorFlow's Linux recipe before tensorflow[and-cuda] (2.10-2.13): conda's CUDA, and the
+/// environment's lib/ on LD_LIBRARY_PATH, set on every activation; the PyPI wheel dlopens
+/// libcudart.so.11.0 and libcudnn.so.8 by name and finds nothing in $CONDA_PREFIX/lib without
+/// it. For cuDNN 8.6 (2.12, 2.13) the recipe takes the pip wheel nvidia-cudnn-cu11==8.6.0.163.
+constexpr const char* kTfCondaRecipe =
+    "[official] tensorflow/docs site/en/install/pip.md, Linux conda recipe of TF 2.10-2.13 (conda-forge cudatoolkit, "
+    "LD_LIBRARY_PATH=$CONDA_PREFIX/lib in etc/conda/activate.d/env_vars.sh; 2.12-2.13: pip "
+    "nvidia-cudnn-cu11==8.6.0.163 and its lib/); [artefact] nvidia_cudnn_cu11-8.6.0.163-py3-none-manylinux1_x86_64.whl "
+    "on "
+    "PyPI (read 2026-12-06)";
 constexpr const char* kWslGuide =
     "[official] docs.nvidia.com/cuda/wsl-user-guide (the driver lives on Windows; do not install a Linux driver inside "
     "WSL2)";
@@ -549,10 +559,40 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   } else {
     o.variant = "system-cuda";
     o.install_spec = "tensorflow==" + series_text(b.version) + ".*";
-    add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + b.cudnn->str()});
+    // cuDNN 8.6 came from pip in TensorFlow's recipe (2.12, 2.13); 8.1 from conda-forge.
+    const bool cudnn_wheel = b.cudnn->major() == 8 && b.cudnn->minor() == 6;
+    std::vector<std::string> conda = {"cudatoolkit=" + b.cuda->str()};
+    if (!cudnn_wheel) conda.push_back("cudnn=" + b.cudnn->str());
+    add_env_step(o, req, true, conda);
+    std::string paths = "$CONDA_PREFIX/lib/";
+    PlanStep& env = o.steps.back();
+    if (cudnn_wheel) {
+      env.commands.push_back(PlanCommand{Shell::bash, "python -m pip install nvidia-cudnn-cu11==8.6.0.163", false});
+      env.commands.push_back(
+          PlanCommand{Shell::bash,
+                      "echo 'CUDNN_PATH=$(dirname $(python -c \"import nvidia.cudnn;print(nvidia.cudnn.__file__)\"))' "
+                      ">> \"$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh\"",
+                      false});
+      paths += ":$CUDNN_PATH/lib";
+    }
+    // The activation script first, so the lines above it have a folder to write to.
+    env.commands.insert(env.commands.end() - (cudnn_wheel ? 2 : 0),
+                        PlanCommand{Shell::bash, "mkdir -p \"$CONDA_PREFIX/etc/conda/activate.d\"", false});
+    env.commands.push_back(PlanCommand{Shell::bash,
+                                       "echo 'export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:" + paths +
+                                           "' >> \"$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh\"",
+                                       false});
+    env.commands.push_back(
+        PlanCommand{Shell::bash, "source \"$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh\"", false});
+    env.detail +=
+        " TensorFlow finds conda's CUDA libraries only through LD_LIBRARY_PATH, which the activation script "
+        "sets each time the environment is activated.";
+    add_unique(o.sources, kTfCondaRecipe);
     add_install_step(o, "\"" + o.install_spec + "\"",
                      "This release has no [and-cuda] extra: it needs CUDA " + b.cuda->str() + " and cuDNN " +
-                         b.cudnn->str() + " (here from conda-forge, following TF's conda recipe pattern).");
+                         b.cudnn->str() + " (conda-forge's cudatoolkit" +
+                         (cudnn_wheel ? " and the nvidia-cudnn-cu11 wheel" : " and cudnn") +
+                         ", as TensorFlow's conda recipe installs them).");
     o.issues.push_back(PlanIssue{.id = "tf-needs-system-cuda",
                                  .fatal = false,
                                  .message = "TensorFlow " + series_text(b.version) +

@@ -237,5 +237,37 @@ TEST(PlanPypiReview, JaxReasonNamesTheReleasesCudnn) {
   EXPECT_TRUE(any_reason(b, "cuDNN >= 9.0"));
 }
 
+// ---- Defect 3: TensorFlow 2.10-2.13 on Linux with conda's CUDA --------------------------------
+// The PyPI wheel dlopens libcudart.so.11.0 and libcudnn.so.8 by name: without TensorFlow's
+// recipe line that puts $CONDA_PREFIX/lib on LD_LIBRARY_PATH it finds neither and runs on the
+// CPU. For cuDNN 8.6 (2.12, 2.13) the recipe takes the pip wheel, whose lib/ joins the path.
+
+std::string env_commands(const PlanOption& o) {
+  std::string all;
+  for (const PlanStep& s : o.steps) {
+    if (s.id != "env") continue;
+    for (const PlanCommand& c : s.commands) all += c.line + "\n";
+  }
+  return all;
+}
+
+TEST(PlanPypiReview, TensorflowWithCondasCudaPutsItOnTheLoaderPath) {
+  Plan p213 = plan_for(Platform::linux, "RTX 4090", "550.54.14", "3.8", "tensorflow");
+  ASSERT_TRUE(p213.frameworks[0].best.has_value());
+  ASSERT_EQ(p213.frameworks[0].best->variant, "system-cuda") << p213.frameworks[0].best->summary();
+  const std::string c213 = env_commands(*p213.frameworks[0].best);
+  EXPECT_NE(c213.find("python -m pip install nvidia-cudnn-cu11==8.6.0.163"), std::string::npos) << c213;
+  EXPECT_EQ(c213.find("cudnn=8.6"), std::string::npos) << "cuDNN 8.6 comes from pip in TensorFlow's recipe";
+  EXPECT_NE(c213.find("export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/:$CUDNN_PATH/lib"), std::string::npos)
+      << c213;
+  EXPECT_LT(c213.find("mkdir -p"), c213.find("env_vars.sh")) << c213;
+  Plan p210 = plan_for(Platform::linux, "GTX 1080 Ti", "470.256.02", "3.9", "tensorflow==2.10");
+  ASSERT_TRUE(p210.frameworks[0].best.has_value());
+  const std::string c210 = env_commands(*p210.frameworks[0].best);
+  EXPECT_NE(c210.find("cudnn=8.1"), std::string::npos) << c210;
+  EXPECT_NE(c210.find("export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/'"), std::string::npos) << c210;
+  EXPECT_NE(c210.find("source \"$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh\""), std::string::npos) << c210;
+}
+
 }  // namespace
 }  // namespace gpudoctor
