@@ -366,6 +366,21 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   o.steps.push_back(std::move(s));
 }
 
+/// The distribution a Windows plan installs in WSL2, and its Python: named, so the plan does not
+/// depend on which LTS the plain "Ubuntu" name points to when the user runs it.
+constexpr const char* kWslDistro = "Ubuntu-24.04";
+constexpr const char* kWslPython = "3.12";
+constexpr const char* kWslPythonSource =
+    "[official] Ubuntu 24.04 LTS (noble) release notes: python3 is Python 3.12; venv needs the python3-venv package";
+
+/// The request as the WSL2 route of a Windows machine sees it: the Python there is the
+/// distribution's (3.12 in Ubuntu 24.04), not the Windows Python the user named.
+PlanRequest wsl_request(const PlanRequest& req) {
+  PlanRequest r = req;
+  if (req.os == Platform::windows) r.python = Version::parse(kWslPython);
+  return r;
+}
+
 void add_wsl_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb) {
   if (o.route != Platform::wsl2 || req.os != Platform::windows) return;
   PlanStep s;
@@ -373,7 +388,9 @@ void add_wsl_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   s.title = "Install WSL2 with Ubuntu and run the next steps inside it";
   s.detail = "Needs Windows 10 build " + kb.tensorflow.wsl2_min_windows_build +
              " (21H2) or newer. Do not install a Linux NVIDIA driver inside WSL2.";
-  s.commands.push_back(PlanCommand{Shell::powershell, "wsl --install -d Ubuntu", true});
+  s.commands.push_back(PlanCommand{Shell::powershell, std::string("wsl --install -d ") + kWslDistro, true});
+  s.detail += std::string(" Its Python is ") + kWslPython + ", whatever Python Windows has.";
+  add_unique(o.sources, kWslPythonSource);
   o.steps.push_back(std::move(s));
   add_unique(o.sources, kb.tensorflow.wsl2_source);
   add_unique(o.sources, kWslGuide);
@@ -392,7 +409,21 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
     s.title = "Create a conda environment '" + name + "' with Python " + py;
     s.detail = o.python_change ? "A new environment, because the Python you have is outside the supported range."
                                : "conda provides the Python version the framework supports.";
-    if (sh == Shell::bash) s.commands.push_back(PlanCommand{sh, "eval \"$(conda shell.bash hook)\"", false});
+    if (o.route == Platform::wsl2 && req.os == Platform::windows) {
+      // A fresh distribution has no conda: Miniforge (conda-forge's installer, the channel the
+      // steps below use), installed unattended into the home folder.
+      s.commands.push_back(PlanCommand{sh,
+                                       "curl -fsSLo /tmp/miniforge.sh https://github.com/conda-forge/miniforge/"
+                                       "releases/latest/download/Miniforge3-Linux-x86_64.sh",
+                                       false});
+      s.commands.push_back(PlanCommand{sh, "bash /tmp/miniforge.sh -b -u -p \"$HOME/miniforge3\"", false});
+      s.commands.push_back(PlanCommand{sh, "eval \"$(\"$HOME/miniforge3/bin/conda\" shell.bash hook)\"", false});
+      add_unique(o.sources,
+                 "[official] github.com/conda-forge/miniforge README (Miniforge3-Linux-x86_64.sh; -b batch, -u update, "
+                 "-p prefix)");
+    } else if (sh == Shell::bash) {
+      s.commands.push_back(PlanCommand{sh, "eval \"$(conda shell.bash hook)\"", false});
+    }
     if (sh == Shell::powershell) s.detail += " (Once per machine: `conda init powershell`, then a new PowerShell.)";
     s.commands.push_back(PlanCommand{sh, "conda create -y -n " + name + " python=" + py, false});
     s.commands.push_back(PlanCommand{sh, "conda activate " + name, false});
@@ -403,6 +434,10 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
     }
   } else {
     s.title = "Create a virtual environment '" + name + "' with Python " + py;
+    // A fresh Ubuntu has python3 without ensurepip: venv fails until python3-venv is installed.
+    if (o.route == Platform::wsl2 && req.os == Platform::windows) {
+      s.commands.push_back(PlanCommand{sh, "sudo apt-get update && sudo apt-get install -y python3-venv", false});
+    }
     if (sh == Shell::bash) {
       s.commands.push_back(PlanCommand{sh, "python" + py + " -m venv \"$HOME/.venvs/" + name + "\"", false});
       s.commands.push_back(PlanCommand{sh, "source \"$HOME/.venvs/" + name + "/bin/activate\"", false});
@@ -610,8 +645,9 @@ std::vector<PlanOption> tf_options(const PlanRequest& req, const KnowledgeBase& 
   std::vector<PlanOption> out;
   for (Platform route : routes) {
     std::string os = route == Platform::windows ? "windows" : "linux";
+    const PlanRequest on_route = route == Platform::wsl2 ? wsl_request(req) : req;
     for (const TfBuild& b : kb.tensorflow.builds) {
-      if (b.os == os) out.push_back(evaluate_tf(b, route, req, kb));
+      if (b.os == os) out.push_back(evaluate_tf(b, route, on_route, kb));
     }
     // Releases with no row on native Windows (the 2.13 gap) are still CPU-only there.
     if (route == Platform::windows) {
@@ -753,7 +789,9 @@ const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& ex
   return fits != nullptr ? fits : newest;
 }
 
-std::vector<PlanOption> jax_options(const PlanRequest& req, const KnowledgeBase& kb, const FrameworkRequest& fr) {
+std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBase& kb, const FrameworkRequest& fr) {
+  // JAX's GPU route from Windows is WSL2's: its Python is the distribution's.
+  const PlanRequest req = wsl_request(asked);
   std::vector<PlanOption> out;
   Platform route = req.os == Platform::windows ? Platform::wsl2 : req.os;
   if (req.os == Platform::windows) {
