@@ -309,6 +309,18 @@ pins-extra-ignored	src/check/requirement_checks.cpp	if (evaluate_marker(r.marker
 pins-conflict-unused	src/check/requirement_checks.cpp	          against.empty()\n	          true\n
 cudnn-major-fix-adds	src/check/compat_checks.cpp	    if (lib.origin == "pip-wheel" && l.via == "pip wheel") {	    if (false && l.via == "pip wheel") {
 cudnn-major-fix-no-pin	src/check/compat_checks.cpp	      wanted += r.specifier;  // the first	      wanted += "";  // the first
+ld-linked-dir-named	src/check/toolkit_checks.cpp	load.via == "LD_LIBRARY_PATH" && load.dir() == lib.path	load.via == "LD_LIBRARY_PATH" && load.named_dir() == lib.path
+ld-linked-fix-real	src/check/toolkit_checks.cpp	if (from_copy) named = load.named_dir();	if (from_copy) named = lib.path;
+cudnn-major-linked-dir	src/check/compat_checks.cpp	if (lib.name != "cudnn" || lib.path != dir || !lib.cuda_major	if (lib.name != "cudnn" || lib.path != l.named_dir() || !lib.cuda_major
+codepage-not-recoded	src/explain/log_decoder.cpp	  if (auto text = converter_->to_utf8(line)) {	  if (auto text = converter_->to_utf8(line); false && text) {
+codepage-no-korean	src/explain/log_decoder.cpp	    if (only_hangul_rows) return Codepage::uhc;	    if (false && only_hangul_rows) return Codepage::uhc;
+utf16-bomless-cjk-missed	src/explain/log_decoder.cpp	  } else if (const int u = bomless_utf16(h); u != 0) {	  } else if (const int u = bomless_utf16(h); false && u != 0) {
+long-line-tail-dropped	src/explain/log_decoder.cpp	        keep_tail(std::string_view(p + room, seg - room));	        if (false) keep_tail(std::string_view(p + room, seg - room));
+cut-utf8-recoded	src/explain/log_decoder.cpp	  if (line_truncated_ && cut_utf8_tail(line, bad)) {	  if (false && cut_utf8_tail(line, bad)) {
+plan-driver-not-ranked	src/kb/resolver.cpp	const bool as_is = !has_issue(o, "driver-too-old") && !o.python_change && arch_risk <= 1;	const bool as_is = !o.python_change && arch_risk <= 1;
+plan-wsl-windows-python	src/kb/resolver.cpp	  if (req.os == Platform::windows) r.python = Version::parse(kWslPython);	  if (false) r.python = Version::parse(kWslPython);
+plan-tf-conda-no-libpath	src/kb/resolver.cpp	    std::string paths = "$CONDA_PREFIX/lib/";	    std::string paths = "";
+plan-jax-pin-not-shown	src/kb/resolver.cpp	if (std::optional<Version> exact = exact_pin(fr); exact && rel->versions.contains(*exact)) o.version = *exact;	if (std::optional<Version> exact = exact_pin(fr); false && exact) o.version = *exact;
 EOF
 }
 
