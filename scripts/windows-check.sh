@@ -223,6 +223,20 @@ if ! jq -e '.' "$out/explain.win" >/dev/null 2>&1 || ! cmp -s "$out/explain.win"
   fail "explain differs from the Linux binary's: $(diff "$out/explain.linux" "$out/explain.win" | head -n 20)"
 fi
 
+# Logs in a Windows code page, as Python on a Chinese or a Western Windows writes redirected
+# output (GBK, 1252): MultiByteToWideChar must read them as glibc's iconv does on Linux.
+printf 'ImportError: DLL load failed while importing _C: \xd2\xb3\xc3\xe6\xce\xc4\xbc\xfe\xcc\xab\xd0\xa1\xa3\xac\xce\xde\xb7\xa8\xcd\xea\xb3\xc9\xb2\xd9\xd7\xf7\xa1\xa3\r\n' >"$out/gbk.log"
+printf 'OSError: [WinError 126] x. Error loading "C:\\Users\\j\xfcrgen\\v\\torch\\lib\\c10.dll" or one of its dependencies.\r\n' >"$out/cp1252.log"
+for page in gbk cp1252; do
+  "$linux_bin" explain "$out/$page.log" --no-probe --json >"$out/$page.linux" || true
+  run_exe "$out/$page.win" explain "$(winpath "$out/$page.log")" --no-probe --json
+  if ! jq -e '.input.lines_recoded == 1 and (.matches | length) > 0' "$out/$page.linux" >/dev/null 2>&1; then
+    fail "explain did not read the $page log in its code page: $(head -c 600 "$out/$page.linux")"
+  elif ! cmp -s "$out/$page.win" "$out/$page.linux"; then
+    fail "explain of a $page log differs from the Linux binary's: $(diff "$out/$page.linux" "$out/$page.win" | head -n 20)"
+  fi
+done
+
 # A venv on another drive than the system's (wine's Z:, where this folder is; a user's D:\venvs):
 # the live doctor must see it. Its view was rooted at C:\, so every other drive was missing.
 venv="$out/numpy-venv"
