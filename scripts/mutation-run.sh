@@ -321,6 +321,7 @@ plan-driver-not-ranked	src/kb/resolver.cpp	const bool as_is = !has_issue(o, "dri
 plan-wsl-windows-python	src/kb/resolver.cpp	  if (req.os == Platform::windows) r.python = Version::parse(kWslPython);	  if (false) r.python = Version::parse(kWslPython);
 plan-tf-conda-no-libpath	src/kb/resolver.cpp	    std::string paths = "$CONDA_PREFIX/lib/";	    std::string paths = "";
 plan-jax-pin-not-shown	src/kb/resolver.cpp	if (std::optional<Version> exact = exact_pin(fr); exact && rel->versions.contains(*exact)) o.version = *exact;	if (std::optional<Version> exact = exact_pin(fr); false && exact) o.version = *exact;
+jax-plugin-coverage-ignored	src/check/compat_checks.cpp	      if (c == ArchCoverage::native || c == ArchCoverage::unknown) continue;	      if (c != ArchCoverage::none || true) continue;
 EOF
 }
 

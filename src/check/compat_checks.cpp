@@ -1647,6 +1647,43 @@ class Checker {
             .source = v->source});
       }
     }
+    // The kernels are the PJRT plugin's (xla_cuda_plugin.so in jax-cudaNN-pjrt, its own version):
+    // 0.4.30-0.5.3 carry none for Blackwell, only sm_90 PTX, from an XLA that predates it.
+    std::optional<Version> release = fw.version;
+    for (const FrameworkFacts& other : env.frameworks) {
+      if (other.name == "jax-cuda-pjrt" && other.variant == v->extra) release = other.version;
+    }
+    for (const KnownGpu& g : gpus_) {
+      if (g.cc.truncated(2) < v->min_cc.truncated(2)) continue;  // said above
+      const ArchCoverage c = kb_.jax_coverage(*v, release, g.cc);
+      if (c == ArchCoverage::native || c == ArchCoverage::unknown) continue;
+      const JaxPlugin* plugin = release ? kb_.jax_plugin(v->extra, *release) : nullptr;
+      // The first release whose plugin has kernels for this GPU, for the fix.
+      std::string first;
+      for (const JaxPlugin& p : kb_.jax.plugins) {
+        if (p.extra != v->extra || !p.versions.lowest() ||
+            KnowledgeBase::coverage_by_list(g.cc, p.archs, std::nullopt) != ArchCoverage::native)
+          continue;
+        if (first.empty() || *p.versions.lowest() < *Version::parse(first)) first = p.versions.lowest()->str();
+      }
+      const std::string upgrade = "pip install -U \"jax[" + v->extra + "]\"" +
+                                  (first.empty() ? "" : " (" + first + " and later have " + sm(g.cc) + " kernels)");
+      add(Finding{
+          .id = c == ArchCoverage::none ? "gpu-arch-unsupported-by-framework" : "gpu-arch-ptx-only",
+          .severity = c == ArchCoverage::none ? Severity::error : Severity::warning,
+          .area = FindingArea::gpu,
+          .title =
+              "JAX " + release->str() + " (jax[" + v->extra + "]) has no native " + sm(g.cc) + " kernels for " + g.name,
+          .detail = c == ArchCoverage::none
+                        ? "Its plugin carries no code for compute capability " + g.cc.str() + "."
+                        : "Its plugin (xla_cuda_plugin.so) carries kernels up to " +
+                              (plugin != nullptr && plugin->ptx ? sm(*plugin->ptx) : std::string("an older arch")) +
+                              " and that arch's PTX: it can run only by JIT-compiling it, and the XLA of this "
+                              "release predates the GPU (not verified here).",
+          .fix = upgrade + ".",
+          .evidence = {installed_at(env, fw), g.name + " compute capability " + g.cc.str()},
+          .source = plugin != nullptr ? plugin->source : v->source});
+    }
     const std::optional<Version>& drv = facts_.driver.version;
     if (drv && facts_.platform == Platform::linux) {
       Version floor = v->driver_linux;

@@ -407,6 +407,35 @@ TEST(CompatChecks, JaxWithCudaPluginAsTheProbesReportIt) {
       1);
 }
 
+// Found in review: the PJRT plugin of jax 0.4.30-0.5.3 (xla_cuda_plugin.so, read from PyPI) has
+// SASS up to sm_90 and sm_90 PTX only; 0.6.0 is the first with sm_120. The doctor judged JAX by
+// its compute-capability floor alone and said nothing on an RTX 5090.
+TEST(CompatChecks, JaxWhosePluginHasNoKernelsForTheGpuIsSaid) {
+  auto with = [](const char* release) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 5090", "580.95.05");
+    FrameworkFacts jax;
+    jax.name = "jax";
+    jax.version = v(release);
+    jax.cuda_build = true;
+    jax.variant = "cuda12";
+    PythonEnvFacts e = env_with("3.12.3", jax);
+    FrameworkFacts pjrt;
+    pjrt.name = "jax-cuda-pjrt";
+    pjrt.version = v(release);
+    pjrt.variant = "cuda12";
+    e.frameworks.push_back(pjrt);
+    f.python_envs.push_back(e);
+    return compatibility_findings(f, kb());
+  };
+  const auto old = with("0.4.30");
+  const Finding* ptx = find(old, "gpu-arch-ptx-only");
+  ASSERT_NE(ptx, nullptr) << ids(old);
+  EXPECT_EQ(ptx->severity, Severity::warning);
+  EXPECT_NE(ptx->title.find("sm_120"), std::string::npos) << ptx->title;
+  EXPECT_NE(ptx->fix.find("0.6.0"), std::string::npos) << ptx->fix;
+  EXPECT_FALSE(testing::has(with("0.6.0"), "gpu-arch-ptx-only"));
+}
+
 TEST(CompatChecks, EveryFindingIsWellFormed) {
   // A machine that trips many rules at once.
   Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080", "470.82.01");
