@@ -38,6 +38,10 @@ bool PlanOption::verified() const {
   return std::none_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.unverified; });
 }
 
+bool PlanOption::needs_driver_update() const {
+  return std::any_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.id == "driver-too-old"; });
+}
+
 std::string PlanOption::summary() const {
   std::string s = std::string(display_name(framework));
   if (framework != Framework::jax || version != Version()) s += " " + series(version);

@@ -82,6 +82,8 @@ struct PlanOption {
   [[nodiscard]] bool fatal() const;
   /// No issue leaves the verdict in doubt: the only options shown with ✓.
   [[nodiscard]] bool verified() const;
+  /// The driver given is older than this option needs ("driver-too-old"): never shown with ✓.
+  [[nodiscard]] bool needs_driver_update() const;
   [[nodiscard]] std::string summary() const;  ///< "TensorFlow 2.15 in WSL2 (CUDA 12.2, cuDNN 8.9, Python 3.11)"
 };
 

@@ -343,7 +343,8 @@ mstch::map plan_view(const Plan& plan) {
         issues.emplace_back(mstch::map{{"message", text(i.message)}, {"fatal", i.fatal}});
       v["best"] = mstch::map{{"summary", text(fp.best->summary())},
                              {"install", text(fp.best->install_spec)},
-                             {"verified", fp.best->verified()},
+                             {"verified", fp.best->verified() && !fp.best->needs_driver_update()},
+                             {"driver_update", fp.best->needs_driver_update()},
                              {"reasons", reasons},
                              {"issues", issues}};
     }

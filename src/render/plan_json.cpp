@@ -34,6 +34,7 @@ json option_json(const PlanOption& o) {
   j["driver_min"] = o.driver_min ? json(o.driver_min->str()) : json(nullptr);
   j["gpu_coverage"] = o.coverage.empty() ? json(nullptr) : json(o.coverage);
   j["verified"] = o.verified();
+  j["driver_update"] = o.needs_driver_update();
   j["reasons"] = o.reasons;
   j["issues"] = json::array();
   for (const PlanIssue& i : o.issues) j["issues"].push_back(issue_json(i));

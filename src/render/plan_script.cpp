@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "core/text.hpp"
 #include "render/plan_render.hpp"
 
@@ -11,10 +9,6 @@ std::string comment_safe(const std::string& s) {
   std::string out;
   for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
   return printable(out, 400);
-}
-
-bool needs_driver_update(const PlanOption& o) {
-  return std::any_of(o.issues.begin(), o.issues.end(), [](const PlanIssue& i) { return i.id == "driver-too-old"; });
 }
 
 /// Stops the script while the installed driver is older than the plan needs: a script run
@@ -72,7 +66,7 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
         if (c.manual) {
           out += "# TODO (by hand): " + comment_safe(c.line) + "\n";
           // The driver the build needs: stop here rather than install what this driver cannot run.
-          if (s.id == "driver" && c.shell == shell && fp.best->driver_min && needs_driver_update(*fp.best))
+          if (s.id == "driver" && c.shell == shell && fp.best->driver_min && fp.best->needs_driver_update())
             out += driver_guard(*fp.best->driver_min, shell);
         } else if (c.shell != shell) {
           out += std::string("# (run in ") + (c.shell == Shell::bash ? "bash" : "PowerShell") + ") " +

@@ -1,7 +1,5 @@
 #include <fmt/core.h>
 
-#include <algorithm>
-
 #include "core/text.hpp"
 #include "render/plan_render.hpp"
 
@@ -72,8 +70,7 @@ std::string render_plan_text(const Plan& plan, bool color) {
     if (fp.best) {
       // ✓ only where nothing is assumed and it runs on the driver given; otherwise say plainly
       // that it could not be checked, or that the driver must change first.
-      const bool update = std::any_of(fp.best->issues.begin(), fp.best->issues.end(),
-                                      [](const PlanIssue& i) { return i.id == "driver-too-old"; });
+      const bool update = fp.best->needs_driver_update();
       out += "  " +
              (update                ? p.warn("! Best (after a driver update): ")
               : fp.best->verified() ? p.ok("✓ Best: ")

@@ -72,6 +72,27 @@ TEST(HtmlReport, VerdictsWithFixesComeBeforeTheInventory) {
   EXPECT_EQ(html.find("id=\"fleet\""), std::string::npos);
 }
 
+// Found in review: a best option that needs a driver update carried the ✓ of one that works as
+// it is, in the page as in the plan's text.
+TEST(HtmlReport, APlanThatNeedsADriverUpdateHasNoTick) {
+  Facts facts = sample_facts();
+  auto findings = sample_findings();
+  PlanOption o;
+  o.framework = Framework::pytorch;
+  o.version = *Version::parse("2.15");
+  o.route = Platform::linux;
+  o.variant = "cu132";
+  Plan plan;
+  plan.frameworks.push_back(FrameworkPlan{.request = *parse_framework_request("pytorch"), .best = o});
+  std::string html = render_doctor_html({.facts = facts, .findings = findings, .plan = &plan});
+  EXPECT_NE(html.find("<span class=\"mark\">✓</span> PyTorch 2.15"), std::string::npos) << "as it is: ✓";
+  plan.frameworks[0].best->issues.push_back(
+      PlanIssue{.id = "driver-too-old", .fatal = false, .message = "driver 470 is older than 580"});
+  html = render_doctor_html({.facts = facts, .findings = findings, .plan = &plan});
+  EXPECT_EQ(html.find("<span class=\"mark\">✓</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"mark\">!</span> (after a driver update) PyTorch 2.15"), std::string::npos);
+}
+
 TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   Facts facts = sample_facts();
   auto findings = sample_findings();
