@@ -69,63 +69,56 @@ bool in(unsigned char c, unsigned lo, unsigned hi) {
   return c >= lo && c <= hi;
 }
 
-/// GBK (cp936): lead 0x81-0xFE, trail 0x40-0xFE but 0x7F; GB2312's rows are lead 0xA1-0xF7
-/// with trail 0xA1-0xFE (punctuation in 0xA1-0xA9, hanzi from 0xB0).
-PageFit fit_gbk(std::string_view s) {
+/// A double-byte code page's byte ranges: which bytes stand alone, which start a pair, which
+/// may follow, and which pairs are in its common rows.
+struct PageRules {
+  bool (*single)(unsigned char);
+  bool (*lead)(unsigned char);
+  bool (*trail)(unsigned char);
+  bool (*common)(unsigned char lead, unsigned char trail);
+};
+
+PageFit fit(std::string_view s, const PageRules& page) {
   PageFit f;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
+    if (c < 0x80 || page.single(c)) {
       ++i;
       continue;
     }
     const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if (!in(c, 0x81, 0xfe) || !in(t, 0x40, 0xfe) || t == 0x7f) return {false};
+    if (!page.lead(c) || !page.trail(t)) return {false};
     ++f.pairs;
-    if (in(c, 0xa1, 0xf7) && in(t, 0xa1, 0xfe)) ++f.common;
+    if (page.common(c, t)) ++f.common;
     i += 2;
   }
   return f;
 }
+
+bool none(unsigned char) {
+  return false;
+}
+
+/// GBK (cp936): lead 0x81-0xFE, trail 0x40-0xFE but 0x7F; GB2312's rows are lead 0xA1-0xF7
+/// with trail 0xA1-0xFE (punctuation in 0xA1-0xA9, hanzi from 0xB0).
+constexpr PageRules kGbk{none, [](unsigned char c) { return in(c, 0x81, 0xfe); },
+                         [](unsigned char t) { return in(t, 0x40, 0xfe) && t != 0x7f; },
+                         [](unsigned char c, unsigned char t) { return in(c, 0xa1, 0xf7) && in(t, 0xa1, 0xfe); }};
 
 /// Shift-JIS (cp932): single-byte half-width katakana 0xA1-0xDF; lead 0x81-0x9F or 0xE0-0xFC,
 /// trail 0x40-0x7E or 0x80-0xFC; JIS X 0208's punctuation, kana and kanji have lead 0x81-0x84,
 /// 0x88-0x9F, 0xE0-0xEA.
-PageFit fit_shift_jis(std::string_view s) {
-  PageFit f;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80 || in(c, 0xa1, 0xdf)) {
-      ++i;
-      continue;
-    }
-    const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if (!(in(c, 0x81, 0x9f) || in(c, 0xe0, 0xfc)) || !(in(t, 0x40, 0x7e) || in(t, 0x80, 0xfc))) return {false};
-    ++f.pairs;
-    if (in(c, 0x81, 0x84) || in(c, 0x88, 0x9f) || in(c, 0xe0, 0xea)) ++f.common;
-    i += 2;
-  }
-  return f;
-}
+constexpr PageRules kShiftJis{
+    [](unsigned char c) { return in(c, 0xa1, 0xdf); },
+    [](unsigned char c) { return in(c, 0x81, 0x9f) || in(c, 0xe0, 0xfc); },
+    [](unsigned char t) { return in(t, 0x40, 0x7e) || in(t, 0x80, 0xfc); },
+    [](unsigned char c, unsigned char) { return in(c, 0x81, 0x84) || in(c, 0x88, 0x9f) || in(c, 0xe0, 0xea); }};
 
 /// UHC (cp949): lead 0x81-0xFE, trail 0x41-0x5A, 0x61-0x7A or 0x81-0xFE; KS X 1001's Hangul
 /// syllables are lead 0xB0-0xC8 with trail 0xA1-0xFE.
-PageFit fit_uhc(std::string_view s) {
-  PageFit f;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if (!in(c, 0x81, 0xfe) || !(in(t, 0x41, 0x5a) || in(t, 0x61, 0x7a) || in(t, 0x81, 0xfe))) return {false};
-    ++f.pairs;
-    if (in(c, 0xb0, 0xc8) && in(t, 0xa1, 0xfe)) ++f.common;
-    i += 2;
-  }
-  return f;
-}
+constexpr PageRules kUhc{none, [](unsigned char c) { return in(c, 0x81, 0xfe); },
+                         [](unsigned char t) { return in(t, 0x41, 0x5a) || in(t, 0x61, 0x7a) || in(t, 0x81, 0xfe); },
+                         [](unsigned char c, unsigned char t) { return in(c, 0xb0, 0xc8) && in(t, 0xa1, 0xfe); }};
 
 /// Whether s from `at` is the start of a UTF-8 character cut short: a lead byte followed by
 /// fewer continuation bytes than it announces, and nothing else.
@@ -142,9 +135,9 @@ bool cut_utf8_tail(std::string_view s, size_t at) {
 }  // namespace
 
 Codepage guess_codepage(std::string_view line) {
-  const PageFit gbk = fit_gbk(line);
-  const PageFit sjis = fit_shift_jis(line);
-  const PageFit uhc = fit_uhc(line);
+  const PageFit gbk = fit(line, kGbk);
+  const PageFit sjis = fit(line, kShiftJis);
+  const PageFit uhc = fit(line, kUhc);
   auto good = [](const PageFit& f) { return f.valid && f.pairs > 0 && f.common * 2 >= f.pairs; };
   // Korean text is all Hangul, which GB2312 also encodes (as rare hanzi in the same rows);
   // Chinese text has hanzi beyond those rows or full-width punctuation.

@@ -206,31 +206,37 @@ TEST(Checks, PipWheelShadowedByLdLibraryPath) {
   EXPECT_FALSE(has(run_checks(f, nullptr), "pip-library-shadowed"));
 }
 
+/// A venv with the nvidia-cudnn-cu12 9.26 wheel and cuDNN 9.20 on LD_LIBRARY_PATH in
+/// /opt/cudnn-9.20/lib, whose framework loads libcudnn.so.9 as `load` says.
+std::optional<Finding> shadowed(const char* framework, const LibraryLoad& load) {
+  Facts f = healthy_linux();
+  PythonEnvFacts env;
+  env.path = "/home/u/venv";
+  env.kind = "venv";
+  env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.26.0.51"), "cudnn", 12});
+  FrameworkFacts fw;
+  fw.name = framework;
+  fw.package = framework;
+  fw.version = v(std::string_view(framework) == "torch" ? "2.15.0" : "2.20.0");
+  fw.cuda_build = true;
+  fw.loads = {load};
+  env.frameworks.push_back(fw);
+  f.python_envs.push_back(env);
+  f.libraries.push_back(ld_library_path_cudnn("9.20.0", "/opt/cudnn-9.20/lib"));
+  return find_copy(run_checks(f, nullptr), "pip-library-shadowed");
+}
+
 // PyTorch's libraries carry DT_RPATH to the environment's nvidia wheels (read from the 2.9.1,
 // 2.14.1 and 2.15.0 wheels), searched before LD_LIBRARY_PATH, and JAX preloads them by path: an
 // LD_LIBRARY_PATH copy shadows the wheel only for a framework whose loads say so (TensorFlow's
 // RUNPATH comes after LD_LIBRARY_PATH).
 TEST(Checks, AWheelShadowedOnlyForWhatLoadsTheOtherCopy) {
   auto with = [](const char* framework, const char* via) {
-    Facts f = healthy_linux();
-    PythonEnvFacts env;
-    env.path = "/home/u/venv";
-    env.kind = "venv";
-    env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.26.0.51"), "cudnn", 12});
-    FrameworkFacts fw;
-    fw.name = framework;
-    fw.package = framework;
-    fw.version = v(std::string_view(framework) == "torch" ? "2.15.0" : "2.20.0");
-    fw.cuda_build = true;
-    const std::string wheel_dir = env.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
-    fw.loads = {{"libcudnn.so.9",
-                 std::string_view(via) == "LD_LIBRARY_PATH" ? "/opt/cudnn-9.20/lib/libcudnn.so.9"
-                                                            : wheel_dir + "/libcudnn.so.9",
-                 via}};
-    env.frameworks.push_back(fw);
-    f.python_envs.push_back(env);
-    f.libraries.push_back(ld_library_path_cudnn("9.20.0", "/opt/cudnn-9.20/lib"));
-    return find_copy(run_checks(f, nullptr), "pip-library-shadowed");
+    const std::string wheel_dir = "/home/u/venv/lib/python3.12/site-packages/nvidia/cudnn/lib";
+    return shadowed(framework, {"libcudnn.so.9",
+                                std::string_view(via) == "LD_LIBRARY_PATH" ? "/opt/cudnn-9.20/lib/libcudnn.so.9"
+                                                                           : wheel_dir + "/libcudnn.so.9",
+                                via});
   };
   auto torch = with("torch", "pip wheel");
   ASSERT_TRUE(torch.has_value());
@@ -248,21 +254,8 @@ TEST(Checks, AWheelShadowedOnlyForWhatLoadsTheOtherCopy) {
 // probe records the real directory, the load the named one; TensorFlow is still misled (its
 // RUNPATH comes after LD_LIBRARY_PATH), and the fix names what the user put there.
 TEST(Checks, AWheelShadowedThroughALinkedDirectoryIsStillAnError) {
-  Facts f = healthy_linux();
-  PythonEnvFacts env;
-  env.path = "/home/u/venv";
-  env.kind = "venv";
-  env.nvidia_wheels.push_back({"nvidia-cudnn-cu12", v("9.26.0.51"), "cudnn", 12});
-  FrameworkFacts fw;
-  fw.name = "tensorflow";
-  fw.package = "tensorflow";
-  fw.version = v("2.20.0");
-  fw.cuda_build = true;
-  fw.loads = {{"libcudnn.so.9", "/opt/cudnn/lib/libcudnn.so.9", "LD_LIBRARY_PATH", "/opt/cudnn-9.20/lib"}};
-  env.frameworks.push_back(fw);
-  f.python_envs.push_back(env);
-  f.libraries.push_back(ld_library_path_cudnn("9.20.0", "/opt/cudnn-9.20/lib"));
-  auto found = find_copy(run_checks(f, nullptr), "pip-library-shadowed");
+  auto found = shadowed("tensorflow",
+                        {"libcudnn.so.9", "/opt/cudnn/lib/libcudnn.so.9", "LD_LIBRARY_PATH", "/opt/cudnn-9.20/lib"});
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->severity, Severity::error) << found->title << " / " << found->detail;
   EXPECT_NE(found->fix.find("Remove /opt/cudnn/lib from LD_LIBRARY_PATH"), std::string::npos) << found->fix;

@@ -28,6 +28,12 @@ inline ExplainReport explain_no_facts(std::string_view text) {
   return explain_text(builtin_matcher(), text, ExplainMachine{});
 }
 
+/// The text explained with the built-in rules on a machine known only by its platform
+/// (`--no-probe --platform P`).
+inline ExplainReport explain_on(Platform platform, std::string_view text) {
+  return explain_text(builtin_matcher(), text, ExplainMachine{platform});
+}
+
 /// 1-based position of the first match of `category`, 0 when absent.
 inline size_t category_rank(const ExplainReport& r, std::string_view category) {
   for (size_t i = 0; i < r.matches.size(); ++i) {

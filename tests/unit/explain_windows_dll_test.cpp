@@ -20,7 +20,7 @@ using testing::find_rule;
 using testing::leads_with;
 
 ExplainReport on_windows(std::string_view text) {
-  return explain_text(builtin_matcher(), text, ExplainMachine{Platform::windows});
+  return testing::explain_on(Platform::windows, text);
 }
 
 TEST(ExplainWindowsDll, Error127IsAnotherVersionOfTheDllNotAMissingOne) {

@@ -12,16 +12,13 @@
 namespace gpudoctor {
 namespace {
 
-using testing::builtin_matcher;
+using testing::explain_on;
 using testing::find_rule;
 using testing::leads_with;
 
-ExplainReport windows_log(std::string_view text) {
-  return explain_text(builtin_matcher(), text, ExplainMachine{Platform::windows});
-}
-
 TEST(ExplainWindows, TensorFlowsSelfCheckNamesTheMissingRuntime) {
-  const auto r = windows_log(
+  const auto r = explain_on(
+      Platform::windows,
       "  File \"C:\\venv\\lib\\site-packages\\tensorflow\\python\\platform\\self_check.py\", line 50, in "
       "preload_check\n    raise ImportError(\n"
       "ImportError: Could not find the DLL(s) 'msvcp140_1.dll'. TensorFlow requires that these DLLs be installed in "
@@ -29,33 +26,38 @@ TEST(ExplainWindows, TensorFlowsSelfCheckNamesTheMissingRuntime) {
   ASSERT_TRUE(leads_with(r, "tf-windows-msvc-runtime-missing"));
   EXPECT_NE(r.matches.front().cause.find("msvcp140_1.dll"), std::string::npos) << r.matches.front().cause;
   EXPECT_NE(r.matches.front().fix.find("vc_redist.x64.exe"), std::string::npos);
-  const auto mixed = windows_log(
-      "ImportError: Found conflicting TensorFlow installations in this environment: tensorflow 2.16.1, "
-      "tensorflow-intel 2.15.0. These distributions install into the same directory\n");
+  const auto mixed =
+      explain_on(Platform::windows,
+                 "ImportError: Found conflicting TensorFlow installations in this environment: tensorflow 2.16.1, "
+                 "tensorflow-intel 2.15.0. These distributions install into the same directory\n");
   ASSERT_TRUE(leads_with(mixed, "tf-conflicting-installations"));
   EXPECT_NE(mixed.matches.front().cause.find("tensorflow 2.16.1, tensorflow-intel 2.15.0"), std::string::npos)
       << mixed.matches.front().cause;
-  EXPECT_TRUE(leads_with(windows_log("ImportError: TensorFlow requires a 64-bit Python interpreter, but this "
-                                     "interpreter is 32-bit.\n"),
+  EXPECT_TRUE(leads_with(explain_on(Platform::windows,
+                                    "ImportError: TensorFlow requires a 64-bit Python interpreter, but this "
+                                    "interpreter is 32-bit.\n"),
                          "python-32-bit"));
 }
 
 TEST(ExplainWindows, EveryWindowsErrorFromTorchsLoaderIsAnswered) {
-  const auto blocked = windows_log(
-      "OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "
-      "\"C:\\venv\\lib\\site-packages\\torch\\lib\\torch_python.dll\" or one of its dependencies.\n");
+  const auto blocked =
+      explain_on(Platform::windows,
+                 "OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading "
+                 "\"C:\\venv\\lib\\site-packages\\torch\\lib\\torch_python.dll\" or one of its dependencies.\n");
   ASSERT_TRUE(leads_with(blocked, "windows-app-control-blocked-dll"));
   EXPECT_NE(blocked.matches.front().cause.find("torch_python.dll"), std::string::npos);
   EXPECT_EQ(find_rule(blocked, "torch-dll-load-error"), nullptr) << "4551 has its own rule";
-  const auto denied = windows_log(
+  const auto denied = explain_on(
+      Platform::windows,
       "OSError: [WinError 5] Access is denied. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\shm.dll\" "
       "or one of its dependencies.\n");
   ASSERT_TRUE(leads_with(denied, "torch-dll-load-error"));
   EXPECT_NE(denied.matches.front().fix.find("net helpmsg 5"), std::string::npos) << denied.matches.front().fix;
   // The codes with rules of their own are not answered twice.
   for (const char* code : {"126", "127", "193", "1114", "1455"}) {
-    const auto r = windows_log(std::string("OSError: [WinError ") + code +
-                               "] text. Error loading \"C:\\t\\torch\\lib\\c10.dll\" or one of its dependencies.\n");
+    const auto r = explain_on(Platform::windows,
+                              std::string("OSError: [WinError ") + code +
+                                  "] text. Error loading \"C:\\t\\torch\\lib\\c10.dll\" or one of its dependencies.\n");
     EXPECT_EQ(find_rule(r, "torch-dll-load-error"), nullptr) << code;
     EXPECT_FALSE(r.matches.empty()) << code;
   }
@@ -72,11 +74,12 @@ TEST(ExplainWindows, ThePagingFileInTheLanguagesWindowsPrintsIt) {
            "\xd1\x81\xd0\xbb\xd0\xb8\xd1\x88\xd0\xba\xd0\xbe\xd0\xbc \xd0\xbc\xd0\xb0\xd0\xbb (os error 1455))",
            "OSError: The paging file is too small for this operation to complete. (os error 1455)",
        }) {
-    const auto r = windows_log(std::string(line) + "\n");
+    const auto r = explain_on(Platform::windows, std::string(line) + "\n");
     EXPECT_TRUE(leads_with(r, "windows-paging-file-too-small")) << line;
   }
   // The same message in GBK bytes, as Python on a Chinese Windows writes redirected output.
-  const auto gbk = windows_log(
+  const auto gbk = explain_on(
+      Platform::windows,
       "ImportError: DLL load failed while importing _C: \xd2\xb3\xc3\xe6\xce\xc4\xbc\xfe\xcc\xab\xd0\xa1\xa3\xac\xce"
       "\xde\xb7\xa8\xcd\xea\xb3\xc9\xb2\xd9\xd7\xf7\xa1\xa3\n");
   EXPECT_TRUE(leads_with(gbk, "windows-paging-file-too-small"));
@@ -112,11 +115,12 @@ TEST(ExplainWindows, WhatPythonPipAndTheRuntimesPrintBeforeTheFrameworkRuns) {
       {"CondaError: Run 'conda init' before 'conda activate'\n", "conda-shell-not-initialised"},
   };
   for (const Case& c : cases) {
-    const auto r = windows_log(c.log);
+    const auto r = explain_on(Platform::windows, c.log);
     EXPECT_TRUE(leads_with(r, c.rule)) << c.log;
   }
   // TorchCodec's own DLLs are not PyTorch's: no "reinstall torch" answer first.
-  const auto codec = windows_log(
+  const auto codec = explain_on(
+      Platform::windows,
       "FileNotFoundError: Could not find module 'C:\\v\\Lib\\site-packages\\torchcodec\\libtorchcodec_core7.dll' (or "
       "one of its dependencies). Try using the full path with constructor syntax.\n");
   EXPECT_TRUE(leads_with(codec, "torchcodec-ffmpeg-missing"));
@@ -129,36 +133,37 @@ TEST(ExplainWindows, TheAnswerIsTheLogsPlatforms) {
   const std::string smi =
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
       "driver is installed and running.\n";
-  const auto win_smi = on(Platform::windows, smi);
+  const auto win_smi = explain_on(Platform::windows, smi);
   ASSERT_TRUE(leads_with(win_smi, "kernel-driver-not-running/windows"));
   EXPECT_EQ(win_smi.matches.front().fix.find("ubuntu-drivers"), std::string::npos);
-  EXPECT_TRUE(leads_with(on(Platform::linux, smi), "kernel-driver-not-running"));
+  EXPECT_TRUE(leads_with(explain_on(Platform::linux, smi), "kernel-driver-not-running"));
   const std::string unknown =
       "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
       "variable CUDA_VISIBLE_DEVICES after program start.\n";
-  const auto wsl = on(Platform::wsl2, unknown);
+  const auto wsl = explain_on(Platform::wsl2, unknown);
   ASSERT_TRUE(leads_with(wsl, "cuda-unknown-error/wsl2"));
   EXPECT_NE(wsl.matches.front().fix.find("wsl --shutdown"), std::string::npos);
-  EXPECT_TRUE(leads_with(on(Platform::windows, unknown), "cuda-unknown-error/windows"));
-  EXPECT_TRUE(leads_with(on(Platform::linux, unknown), "cuda-unknown-error"));
+  EXPECT_TRUE(leads_with(explain_on(Platform::windows, unknown), "cuda-unknown-error/windows"));
+  EXPECT_TRUE(leads_with(explain_on(Platform::linux, unknown), "cuda-unknown-error"));
   const std::string no_gpus = "2.15.0\nNum GPUs Available:  0\n";
   // The release is not known from this log: the Windows answer is in the fix, in cmd's syntax.
-  const auto tf = on(Platform::windows, no_gpus);
+  const auto tf = explain_on(Platform::windows, no_gpus);
   ASSERT_TRUE(leads_with(tf, "tf-empty-gpu-list"));
   EXPECT_NE(tf.matches.front().fix.find("set TF_CPP_MIN_LOG_LEVEL=0"), std::string::npos);
   EXPECT_NE(tf.matches.front().fix.find("only TensorFlow 2.10 or older"), std::string::npos);
   EXPECT_EQ(tf.matches.front().fix.find("TF_CPP_MIN_LOG_LEVEL=0 python"), std::string::npos);
-  const auto tf_linux = on(Platform::linux, no_gpus);
+  const auto tf_linux = explain_on(Platform::linux, no_gpus);
   ASSERT_TRUE(leads_with(tf_linux, "tf-empty-gpu-list"));
   EXPECT_NE(tf_linux.matches.front().fix.find("TF_CPP_MIN_LOG_LEVEL=0 python"), std::string::npos);
   const std::string docker =
       "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n";
-  EXPECT_TRUE(leads_with(on(Platform::windows, docker), "docker-no-gpu-driver/docker-desktop"));
-  EXPECT_TRUE(leads_with(on(Platform::linux, docker), "docker-no-gpu-driver"));
-  EXPECT_TRUE(leads_with(on(Platform::linux,
+  EXPECT_TRUE(leads_with(explain_on(Platform::windows, docker), "docker-no-gpu-driver/docker-desktop"));
+  EXPECT_TRUE(leads_with(explain_on(Platform::linux, docker), "docker-no-gpu-driver"));
+  EXPECT_TRUE(
+      leads_with(explain_on(Platform::linux,
                             "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/x/"
                             "merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.\n"),
-                         "container-image-has-driver-libraries"));
+                 "container-image-has-driver-libraries"));
 }
 
 }  // namespace
