@@ -157,9 +157,9 @@ Codepage guess_codepage(std::string_view line) {
   // The page in which more characters are common ones; a tie goes to GBK, the most used.
   const PageFit* best = nullptr;
   Codepage page = Codepage::cp1252;
-  for (auto [fit, cp] : {std::pair{&gbk, Codepage::gbk}, std::pair{&sjis, Codepage::shift_jis}}) {
-    if (good(*fit) && (best == nullptr || fit->common > best->common)) {
-      best = fit;
+  for (auto [candidate, cp] : {std::pair{&gbk, Codepage::gbk}, std::pair{&sjis, Codepage::shift_jis}}) {
+    if (good(*candidate) && (best == nullptr || candidate->common > best->common)) {
+      best = candidate;
       page = cp;
     }
   }

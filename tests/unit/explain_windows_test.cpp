@@ -113,6 +113,10 @@ TEST(ExplainWindows, WhatPythonPipAndTheRuntimesPrintBeforeTheFrameworkRuns) {
        "from Settings > Manage App Execution Aliases.\n",
        "windows-python-store-alias"},
       {"CondaError: Run 'conda init' before 'conda activate'\n", "conda-shell-not-initialised"},
+      {"EnvironmentNameNotFound: Could not find conda environment: tf-gpu\n", "conda-environment-not-found"},
+      {"conda : The term 'conda' is not recognized as the name of a cmdlet, function, script file, or operable "
+       "program.\n",
+       "conda-not-on-path"},
   };
   for (const Case& c : cases) {
     const auto r = explain_on(Platform::windows, c.log);
