@@ -526,6 +526,15 @@ ArchCoverage KnowledgeBase::jax_coverage(const JaxVariant& v, const std::optiona
   if (const JaxPlugin* p = release ? jax_plugin(v.extra, *release) : nullptr) {
     return coverage_by_list(cc, p->archs, p->ptx);
   }
+  // A release older than every row carries no newer arch than the oldest row: judged by it.
+  const JaxPlugin* oldest = nullptr;
+  for (const JaxPlugin& p : jax.plugins) {
+    if (p.extra != v.extra || !p.versions.lowest()) continue;
+    if (oldest == nullptr || *p.versions.lowest() < *oldest->versions.lowest()) oldest = &p;
+  }
+  if (release && oldest != nullptr && *release < *oldest->versions.lowest()) {
+    return coverage_by_list(cc, oldest->archs, oldest->ptx);
+  }
   return ArchCoverage::native;
 }
 

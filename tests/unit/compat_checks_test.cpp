@@ -434,6 +434,8 @@ TEST(CompatChecks, JaxWhosePluginHasNoKernelsForTheGpuIsSaid) {
   EXPECT_NE(ptx->title.find("sm_120"), std::string::npos) << ptx->title;
   EXPECT_NE(ptx->fix.find("0.6.0"), std::string::npos) << ptx->fix;
   EXPECT_FALSE(testing::has(with("0.6.0"), "gpu-arch-ptx-only"));
+  // Older than every plugin row: no newer arch than the oldest row's, so no sm_120 either.
+  EXPECT_TRUE(testing::has(with("0.4.20"), "gpu-arch-ptx-only")) << ids(with("0.4.20"));
 }
 
 TEST(CompatChecks, EveryFindingIsWellFormed) {
