@@ -316,12 +316,24 @@ codepage-not-recoded	src/explain/log_decoder.cpp	  if (auto text = converter_->t
 codepage-no-korean	src/explain/log_decoder.cpp	    if (only_hangul_rows) return Codepage::uhc;	    if (false && only_hangul_rows) return Codepage::uhc;
 utf16-bomless-cjk-missed	src/explain/log_decoder.cpp	  } else if (const int u = bomless_utf16(h); u != 0) {	  } else if (const int u = bomless_utf16(h); false && u != 0) {
 long-line-tail-dropped	src/explain/log_decoder.cpp	        keep_tail(std::string_view(p + room, seg - room));	        if (false) keep_tail(std::string_view(p + room, seg - room));
-cut-utf8-recoded	src/explain/log_decoder.cpp	  if (line_truncated_ && cut_utf8_tail(line, bad)) {	  if (false && cut_utf8_tail(line, bad)) {
+cut-utf8-recoded	src/explain/log_decoder.cpp	  if (cut == Cut::head && cut_utf8_tail(line, bad)) {	  if (false && cut_utf8_tail(line, bad)) {
 plan-driver-not-ranked	src/kb/resolver.cpp	const bool as_is = !has_issue(o, "driver-too-old") && !o.python_change && arch_risk <= 1;	const bool as_is = !o.python_change && arch_risk <= 1;
 plan-wsl-windows-python	src/kb/resolver.cpp	  if (req.os == Platform::windows) r.python = Version::parse(kWslPython);	  if (false) r.python = Version::parse(kWslPython);
 plan-tf-conda-no-libpath	src/kb/resolver.cpp	    std::string paths = "$CONDA_PREFIX/lib/";	    std::string paths = "";
 plan-jax-pin-not-shown	src/kb/resolver.cpp	if (std::optional<Version> exact = exact_pin(fr); exact && rel->versions.contains(*exact)) o.version = *exact;	if (std::optional<Version> exact = exact_pin(fr); false && exact) o.version = *exact;
 jax-plugin-coverage-ignored	src/check/compat_checks.cpp	      if (c == ArchCoverage::native || c == ArchCoverage::unknown) continue;	      if (c != ArchCoverage::none || true) continue;
+ps-exit-unchecked	src/render/plan_script.cpp	(bash ? c.line : checked_powershell(c.line))	(bash || true ? c.line : checked_powershell(c.line))
+ps-exit-no-reset	src/render/plan_script.cpp	out += "$global:LASTEXITCODE = 0	out += "$global:LASTEXITCODE_ = 0
+ps-quote-undoubled	src/render/plan_script.cpp	    if (safe[i] == '\'') {	    if (false) {
+ps-smart-quote-undoubled	src/render/plan_script.cpp	static_cast<unsigned char>(safe[i + 2]) >= 0x98 &&	static_cast<unsigned char>(safe[i + 2]) >= 0x9C &&
+script-other-shell-unsaid	src/render/plan_script.cpp	  if (own || !other) return nullptr;	  if (true) return nullptr;
+tv-warning-as-error	data/explain/framework-build.toml	severity = "warning"\npriority = 45\ntailor = "framework-build"	severity = "error"\npriority = 45\ntailor = "framework-build"
+tv-quoted-error-answered	data/explain/framework-build.toml	supersedes = ["windows-dll-procedure-not-found", 	supersedes = [
+jax-floor-said-no-kernels	src/kb/resolver.cpp	      if (below_floor && plugin != nullptr &&	      if (false && below_floor && plugin != nullptr &&
+tf-windows-unversioned-unlikely	src/explain/explain_machine.cpp	    return windows && !machine.log.versions.contains("tensorflow") ? Truth::yes : exact;	    return windows && false ? Truth::yes : exact;
+codepage-cut-lead-kept	src/explain/log_decoder.cpp	    if (cut == Cut::head && ends_in_lone_lead(line, *rules)) {	    if (false && ends_in_lone_lead(line, *rules)) {
+codepage-cut-guess-strict	src/explain/log_decoder.cpp	    Codepage page = guess_codepage(line, cut == Cut::head);	    Codepage page = guess_codepage(line, false);
+codepage-tail-unaligned	src/explain/log_decoder.cpp	               fit(std::string_view(line).substr(1), *rules).valid) {	               fit(std::string_view(line).substr(1), *rules).valid && false) {
 EOF
 }
 

@@ -236,11 +236,12 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
 
 const std::vector<std::string>& explain_condition_names() {
   static const std::vector<std::string> kNames = {
-      "platform-windows",  "platform-wsl2",     "platform-linux",   "container",           "driver-loaded",
-      "no-driver",         "gpu-present",       "no-gpu",           "multi-gpu",           "cudnn-present",
-      "cudnn-other-major", "lib-found",         "toolkit-present",  "framework-cpu-build", "framework-cuda-build",
-      "tf-windows-no-gpu", "nvidia-wheels",     "driver-drops-gpu", "cudnn-loader-mix",    "pip-build",
-      "device-assert",     "jax-plugin-failed", "triton-ptxas"};
+      "platform-windows", "platform-wsl2",       "platform-linux",       "container",
+      "driver-loaded",    "no-driver",           "gpu-present",          "no-gpu",
+      "multi-gpu",        "cudnn-present",       "cudnn-other-major",    "lib-found",
+      "toolkit-present",  "framework-cpu-build", "framework-cuda-build", "tf-windows-no-gpu",
+      "nvidia-wheels",    "driver-drops-gpu",    "cudnn-loader-mix",     "pip-build",
+      "device-assert",    "jax-plugin-failed",   "triton-ptxas",         "tf-windows-no-gpu-likely"};
   return kNames;
 }
 
@@ -260,6 +261,15 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   // Only the log can say what was running when it was written, machine facts or not.
   if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; })) {
     return machine.log.events.contains(std::string(condition)) ? Truth::yes : Truth::unknown;
+  }
+  // An empty GPU list on native Windows: with TensorFlow's version known (the log, the machine)
+  // as tf-windows-no-gpu; without it, every release since the last with native-Windows GPU
+  // support (2.10, 2022) has none, so that is the likely cause (the tables say which release).
+  if (condition == "tf-windows-no-gpu-likely") {
+    const Truth exact = evaluate_condition("tf-windows-no-gpu", captures, machine);
+    if (exact != Truth::unknown || machine.facts != nullptr || machine.kb == nullptr) return exact;
+    const bool windows = platform && *platform == Platform::windows;
+    return windows && !machine.log.versions.contains("tensorflow") ? Truth::yes : exact;
   }
   // A log written in a container says where the failure happened, whatever machine explains it.
   if (condition == "container" && machine.log.container) return Truth::yes;

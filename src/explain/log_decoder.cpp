@@ -78,7 +78,8 @@ struct PageRules {
   bool (*common)(unsigned char lead, unsigned char trail);
 };
 
-PageFit fit(std::string_view s, const PageRules& page) {
+/// `cut_end`: a lead byte alone at the very end is where the line was cut, not a fault.
+PageFit fit(std::string_view s, const PageRules& page, bool cut_end = false) {
   PageFit f;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -86,6 +87,7 @@ PageFit fit(std::string_view s, const PageRules& page) {
       ++i;
       continue;
     }
+    if (cut_end && i + 1 == s.size() && page.lead(c)) break;
     const auto t = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
     if (!page.lead(c) || !page.trail(t)) return {false};
     ++f.pairs;
@@ -132,12 +134,41 @@ bool cut_utf8_tail(std::string_view s, size_t at) {
   return true;
 }
 
+/// The pair rules of a double-byte page; nullptr for a single-byte one.
+const PageRules* rules_of(Codepage page) {
+  switch (page) {
+    case Codepage::gbk:
+      return &kGbk;
+    case Codepage::shift_jis:
+      return &kShiftJis;
+    case Codepage::uhc:
+      return &kUhc;
+    default:
+      return nullptr;
+  }
+}
+
+/// Whether the line, read pair by pair from its start, ends in the first byte of a pair.
+bool ends_in_lone_lead(std::string_view s, const PageRules& page) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80 || page.single(c)) {
+      ++i;
+    } else if (i + 1 == s.size()) {
+      return page.lead(c);
+    } else {
+      i += 2;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
-Codepage guess_codepage(std::string_view line) {
-  const PageFit gbk = fit(line, kGbk);
-  const PageFit sjis = fit(line, kShiftJis);
-  const PageFit uhc = fit(line, kUhc);
+Codepage guess_codepage(std::string_view line, bool cut_end) {
+  const PageFit gbk = fit(line, kGbk, cut_end);
+  const PageFit sjis = fit(line, kShiftJis, cut_end);
+  const PageFit uhc = fit(line, kUhc, cut_end);
   auto good = [](const PageFit& f) { return f.valid && f.pairs > 0 && f.common * 2 >= f.pairs; };
   // Korean text is all Hangul, which GB2312 also encodes (as rare hanzi in the same rows);
   // Chinese text has hanzi beyond those rows or full-width punctuation.
@@ -231,18 +262,33 @@ LogDecoder::LogDecoder(LineSink sink) : sink_(std::move(sink)) {}
 
 LogDecoder::~LogDecoder() = default;
 
-void LogDecoder::recode(std::string& line) {
+void LogDecoder::recode(std::string& line, Cut cut) {
   const size_t bad = invalid_utf8_at(line);
   if (bad == line.size()) return;
   // A UTF-8 line cut at the length limit may end inside a character: that is no other encoding.
-  if (line_truncated_ && cut_utf8_tail(line, bad)) {
+  if (cut == Cut::head && cut_utf8_tail(line, bad)) {
     line.resize(bad);
     return;
   }
   if (!codepage_) {
-    codepage_ = guess_codepage(line);
+    Codepage page = guess_codepage(line, cut == Cut::head);
+    // A kept end may start with the second byte of a pair: read one byte later if that fits.
+    if (cut == Cut::tail && page == Codepage::cp1252 && line.size() > 1) {
+      const Codepage later = guess_codepage(std::string_view(line).substr(1));
+      if (later != Codepage::cp1252) page = later;
+    }
+    codepage_ = page;
     converter_ = std::make_unique<CodepageConverter>(*codepage_);
     stats_.codepage = describe(*codepage_);
+  }
+  // Where the cut fell inside a double-byte character, its other half is dropped.
+  if (const PageRules* rules = rules_of(*codepage_)) {
+    if (cut == Cut::head && ends_in_lone_lead(line, *rules)) {
+      line.pop_back();
+    } else if (cut == Cut::tail && !line.empty() && !fit(line, *rules).valid &&
+               fit(std::string_view(line).substr(1), *rules).valid) {
+      line.erase(0, 1);
+    }
   }
   if (auto text = converter_->to_utf8(line)) {
     line = std::move(*text);
@@ -410,15 +456,22 @@ void LogDecoder::deliver(std::uint64_t line_no) {
     // An over-long line: its first kMaxLineBytes, then its last, as two parts under one number
     // (a record that ends in its error: a JSON log line, a progress bar's last redraw).
     stats_.control_bytes += clean_log_line(line_);
-    recode(line_);
+    recode(line_, Cut::head);
     sink_(line_, line_no);
     size_t from = tail_.size() > kMaxLineBytes ? tail_.size() - kMaxLineBytes : 0;
-    while (from < tail_.size() && (static_cast<unsigned char>(tail_[from]) & 0xc0) == 0x80) ++from;
+    // Past a UTF-8 character's continuation bytes (three at most: more are no UTF-8).
+    for (int i = 0; i < 3 && from < tail_.size() && (static_cast<unsigned char>(tail_[from]) & 0xc0) == 0x80; ++i) {
+      ++from;
+    }
     line_.assign(tail_, from);
     tail_.clear();
+    stats_.control_bytes += clean_log_line(line_);
+    recode(line_, Cut::tail);
+    sink_(line_, line_no);
+    return;
   }
   stats_.control_bytes += clean_log_line(line_);
-  recode(line_);
+  recode(line_, line_truncated_ ? Cut::head : Cut::none);
   sink_(line_, line_no);
 }
 

@@ -48,7 +48,9 @@ class LogDecoder {
   void emit_line();
   void emit_part();
   /// A line that is not UTF-8: read in the log's code page (guessed from the first such line).
-  void recode(std::string& line);
+  /// Where a line's bytes were cut: a head lost its end, a tail (the kept end) its start.
+  enum class Cut { none, head, tail };
+  void recode(std::string& line, Cut cut);
   /// Bytes of an over-long line past its first kMaxLineBytes: only the last kMaxLineBytes stay.
   void keep_tail(std::string_view more);
   /// Cleans, recodes and hands the current line (or part) to the sink, its tail after it.
@@ -73,7 +75,9 @@ class LogDecoder {
 /// page (GBK, Shift-JIS, UHC) in which its bytes are well formed and fall in that page's common
 /// rows (GB2312's hanzi and punctuation, JIS X 0208's kana and kanji, KS X 1001's Hangul);
 /// code page 1252 when none fits (an accented Latin letter followed by ASCII).
-Codepage guess_codepage(std::string_view line);
+/// `cut_end`: the line lost its end at the length limit, so a lone first byte of a pair there
+/// is the cut, not a fault.
+Codepage guess_codepage(std::string_view line, bool cut_end = false);
 
 /// Removes ANSI/VT escape sequences (CSI, OSC, two-byte ESC forms), turns '\r' and other
 /// control bytes (except tab) into spaces, and drops a trailing '\r'. In place; returns the

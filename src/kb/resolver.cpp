@@ -881,7 +881,22 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
       ArchCoverage c = kb.jax_coverage(v, release, *req.cc);
       // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
       if (c != ArchCoverage::none && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
-      apply_coverage(o, req, kb, c, what, plugin != nullptr ? plugin->source : v.source, false);
+      const bool below_floor = req.cc->truncated(2) < v.min_cc.truncated(2);
+      if (below_floor && plugin != nullptr &&
+          KnowledgeBase::coverage_by_list(*req.cc, plugin->archs, plugin->ptx) != ArchCoverage::none) {
+        // The plugin has kernels for it; JAX's documented floor is what rules it out.
+        const std::string sm = "sm_" + std::to_string(req.cc->major()) + std::to_string(req.cc->minor());
+        o.coverage = to_string(c);
+        o.issues.push_back(PlanIssue{.id = "gpu-arch-unsupported",
+                                     .fatal = true,
+                                     .message = what + " supports compute capability " + v.min_cc.str() +
+                                                " and newer (JAX's installation guide); this GPU is " + req.cc->str() +
+                                                ". Its plugin still carries " + sm + " kernels, but nothing below " +
+                                                v.min_cc.str() + " is supported or tested",
+                                     .source = v.source});
+      } else {
+        apply_coverage(o, req, kb, c, what, plugin != nullptr ? plugin->source : v.source, false);
+      }
     } else {
       coverage_unknown(o, req, what);
     }

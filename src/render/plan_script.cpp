@@ -33,6 +33,47 @@ std::string driver_guard(const Version& min, Shell shell) {
          ": update it (see the TODO above), then run this script again.\" }\n";
 }
 
+/// A PowerShell line that stops the script when the program it ran failed. `$ErrorActionPreference
+/// = 'Stop'` stops on a failing cmdlet only: a program's exit code stops nothing unless pwsh's
+/// `$PSNativeCommandUseErrorActionPreference` (7.3+, off by default) is set, and Windows
+/// PowerShell 5.1 has no such thing. The command is named in single quotes, which expand nothing;
+/// a quote inside is doubled, the typographic ones too (PowerShell ends a string on them as well).
+std::string checked_powershell(const std::string& line) {
+  std::string quoted;
+  const std::string safe = comment_safe(line);
+  for (size_t i = 0; i < safe.size(); ++i) {
+    quoted += safe[i];
+    if (safe[i] == '\'') {
+      quoted += '\'';
+    } else if (i + 2 < safe.size() && safe.compare(i, 2, "\xE2\x80") == 0 &&
+               static_cast<unsigned char>(safe[i + 2]) >= 0x98 &&
+               static_cast<unsigned char>(safe[i + 2]) <= 0x9B) {  // U+2018..U+201B
+      const std::string mark = safe.substr(i, 3);
+      quoted += mark.substr(1) + mark;
+      i += 2;
+    }
+  }
+  return line + "; if ($LASTEXITCODE -ne 0) { throw ('failed (exit code ' + $LASTEXITCODE + '): " + quoted + "') }";
+}
+
+/// The one shell every command of the plan is written for, when it is not `shell`: that script
+/// would run nothing, all its commands shown as comments.
+const char* only_other_shell(const Plan& plan, Shell shell) {
+  bool own = false;
+  bool other = false;
+  for (const FrameworkPlan& fp : plan.frameworks) {
+    if (!fp.best) continue;
+    for (const PlanStep& s : fp.best->steps) {
+      for (const PlanCommand& c : s.commands) {
+        if (c.manual) continue;
+        (c.shell == shell ? own : other) = true;
+      }
+    }
+  }
+  if (own || !other) return nullptr;
+  return shell == Shell::bash ? "powershell" : "bash";
+}
+
 }  // namespace
 
 std::string render_plan_script(const Plan& plan, Shell shell) {
@@ -44,7 +85,17 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
   out += "# Written by `gpudoctor plan`. Review it before running it.\n";
   out += "# Lines marked TODO are done by hand; commands for another shell are shown as comments.\n";
   for (const PlanIssue& n : plan.notes) out += "# note: " + comment_safe(n.message) + "\n";
-  out += bash ? "set -euo pipefail\n" : "$ErrorActionPreference = 'Stop'\n";
+  if (const char* other = only_other_shell(plan, shell)) {
+    out += std::string("# Every command of this plan is for ") + (bash ? "PowerShell" : "bash") +
+           ": this script runs none of them. Write it with `gpudoctor plan ... --script " + other + "`.\n";
+  }
+  if (bash) {
+    out += "set -euo pipefail\n";
+  } else {
+    out += "$ErrorActionPreference = 'Stop'\n";
+    out += "# A failing program does not stop PowerShell: each one's exit code is checked where it runs.\n";
+    out += "$global:LASTEXITCODE = 0\n";
+  }
   for (const FrameworkPlan& fp : plan.frameworks) {
     out += "\n# ===== " + comment_safe(fp.request.text) + " =====\n";
     if (!fp.best) {
@@ -78,7 +129,7 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
                             "'nvidia-smi failed: is the NVIDIA driver installed?' }\n";
         } else {
           if (bash && c.line.starts_with("source ")) out += "# shellcheck disable=SC1091\n";
-          out += c.line + "\n";
+          out += (bash ? c.line : checked_powershell(c.line)) + "\n";
         }
       }
     }

@@ -197,6 +197,30 @@ TEST(ExplainDecoder, ValidOrCutUtf8IsNotRecoded) {
   EXPECT_EQ(cut.lines[1].size(), longline.size() - LogDecoder::kMaxLineBytes - 1);
 }
 
+// Found in review (2026-12-05): a GBK line longer than 16 KiB whose cut fell between the two
+// bytes of a character made the first part look malformed, so the whole log was read as code page
+// 1252 (the next lines' Chinese became mojibake, their captures lost); the kept end of the line
+// starts with that character's second byte.
+TEST(ExplainDecoder, AWindowsCodePageLineCutInsideACharacter) {
+  std::string longline = "x";
+  for (int i = 0; i < 10000; ++i) longline += "\xce\xc4";  // 文: the cut falls between its bytes
+  const std::string later =
+      "OSError: \xd2\xb3\xc3\xe6\xce\xc4\xbc\xfe\xcc\xab\xd0\xa1\xa3\xac\xce\xde\xb7\xa8\xcd\xea\xb3\xc9\xb2\xd9"
+      "\xd7\xf7\xa1\xa3 (os error 1455)";
+  LogDecoderStats st;
+  auto c = decode_in_chunks(longline + "\n" + later + "\n", 4096, &st);
+  ASSERT_EQ(c.lines.size(), 3u) << "the head, the tail, the next line";
+  EXPECT_EQ(st.codepage, describe(Codepage::gbk));
+  EXPECT_EQ(st.bytes_replaced, 0u);
+  std::string head = "x";
+  for (int i = 0; i < 8191; ++i) head += "文";
+  EXPECT_EQ(c.lines[0], head);
+  std::string tail;
+  for (int i = 0; i < 1808; ++i) tail += "文";
+  EXPECT_EQ(c.lines[1], tail);
+  EXPECT_EQ(c.lines[2], "OSError: 页面文件太小，无法完成操作。 (os error 1455)");
+}
+
 TEST(ExplainDecoder, Utf8BomIsDropped) {
   auto c = decode_in_chunks("\xef\xbb\xbfhello\n", 1);
   ASSERT_EQ(c.lines.size(), 1u);

@@ -172,3 +172,27 @@ TEST(ExplainWindows, TheAnswerIsTheLogsPlatforms) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// Found in review (2026-12-05): on native Windows an empty GPU list led with "the CUDA libraries
+// are not on the library path" unless the log printed TensorFlow's version. Every release since
+// 2.11 (November 2022) has no GPU on native Windows: without a version that is the likely cause;
+// a version of 2.10 or older in the log leaves the library path first.
+TEST(ExplainWindows, AnEmptyGpuListOnWindowsLeadsWithTheMissingWindowsGpuSupport) {
+  const std::string log = ">>> import tensorflow as tf\n>>> tf.config.list_physical_devices('GPU')\n[]\n";
+  const auto r =
+      explain_text(testing::builtin_matcher(), log, ExplainMachine{Platform::windows, nullptr, &testing::builtin_kb()});
+  ASSERT_TRUE(leads_with(r, "tf-empty-gpu-list/windows"));
+  const auto old = explain_text(testing::builtin_matcher(), "tensorflow==2.10.1\n" + log,
+                                ExplainMachine{Platform::windows, nullptr, &testing::builtin_kb()});
+  EXPECT_TRUE(leads_with(old, "tf-empty-gpu-list"));
+  // On Linux the Windows cause stays behind.
+  const auto lin =
+      explain_text(testing::builtin_matcher(), log, ExplainMachine{Platform::linux, nullptr, &testing::builtin_kb()});
+  EXPECT_TRUE(leads_with(lin, "tf-empty-gpu-list"));
+}
+
+}  // namespace
+}  // namespace gpudoctor

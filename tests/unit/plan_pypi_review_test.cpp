@@ -152,6 +152,34 @@ TEST(PlanPypiReview, Tf210NativeWindowsOnRtx5090KnowsItsPtx) {
   EXPECT_TRUE(seen);
 }
 
+// Found in review (2026-12-05): a GTX 750 Ti (5.0) was told "jax[cuda12] has no kernels", but the
+// cuda12 plugin carries sm_50 SASS; what stops it is JAX's documented floor (5.2). The cuda13
+// plugin really has none (its list starts at sm_75).
+TEST(PlanPypiReview, JaxBelowItsFloorSaysTheFloorNotMissingKernels) {
+  Plan p = plan_for(Platform::linux, "GTX 750 Ti", "580.95.05", "3.11", "jax");
+  const FrameworkPlan& fp = p.frameworks[0];
+  EXPECT_FALSE(fp.best.has_value());
+  bool cuda12 = false;
+  bool cuda13 = false;
+  for (const PlanOption& o : fp.rejected) {
+    for (const PlanIssue& i : o.issues) {
+      if (i.id != "gpu-arch-unsupported") continue;
+      EXPECT_TRUE(i.fatal);
+      if (o.variant == "cuda12") {
+        cuda12 = true;
+        EXPECT_EQ(i.message.find("has no kernels"), std::string::npos) << i.message;
+        EXPECT_NE(i.message.find("5.2"), std::string::npos) << i.message;
+        EXPECT_NE(i.message.find("sm_50"), std::string::npos) << i.message;
+      } else if (o.variant == "cuda13") {
+        cuda13 = true;
+        EXPECT_NE(i.message.find("has no kernels"), std::string::npos) << i.message;
+      }
+    }
+  }
+  EXPECT_TRUE(cuda12);
+  EXPECT_TRUE(cuda13);
+}
+
 // ---- Defect 4: the pinned JAX version, and the yanked 0.4.32 ------------------------------------
 
 TEST(PlanPypiReview, PinnedJaxVersionIsTheOneShown) {

@@ -1,7 +1,10 @@
 # Written by `gpudoctor plan`. Review it before running it.
 # Lines marked TODO are done by hand; commands for another shell are shown as comments.
 # note: no driver version given (--driver VER): the plan states the minimum
+# Every command of this plan is for bash: this script runs none of them. Write it with `gpudoctor plan ... --script bash`.
 $ErrorActionPreference = 'Stop'
+# A failing program does not stop PowerShell: each one's exit code is checked where it runs.
+$global:LASTEXITCODE = 0
 
 # ===== tensorflow==2.15 =====
 # TensorFlow 2.15 in WSL2 (tensorflow[and-cuda], CUDA 12.2, cuDNN 8.9, Python 3.11)

@@ -1,6 +1,9 @@
 # Written by `gpudoctor plan`. Review it before running it.
 # Lines marked TODO are done by hand; commands for another shell are shown as comments.
+# Every command of this plan is for bash: this script runs none of them. Write it with `gpudoctor plan ... --script bash`.
 $ErrorActionPreference = 'Stop'
+# A failing program does not stop PowerShell: each one's exit code is checked where it runs.
+$global:LASTEXITCODE = 0
 
 # ===== torch==2.8 =====
 # PyTorch 2.8 on Linux (cu126, CUDA 12.6, cuDNN 9.10.2.21, Python 3.12)

@@ -1,6 +1,9 @@
 # Written by `gpudoctor plan`. Review it before running it.
 # Lines marked TODO are done by hand; commands for another shell are shown as comments.
+# Every command of this plan is for bash: this script runs none of them. Write it with `gpudoctor plan ... --script bash`.
 $ErrorActionPreference = 'Stop'
+# A failing program does not stop PowerShell: each one's exit code is checked where it runs.
+$global:LASTEXITCODE = 0
 
 # ===== pytorch =====
 # PyTorch 2.7 on Linux (cu118, CUDA 11.8, cuDNN 9.1.0.70, Python 3.11)

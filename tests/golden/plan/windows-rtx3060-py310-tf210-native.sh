@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Written by `gpudoctor plan`. Review it before running it.
 # Lines marked TODO are done by hand; commands for another shell are shown as comments.
+# Every command of this plan is for PowerShell: this script runs none of them. Write it with `gpudoctor plan ... --script powershell`.
 set -euo pipefail
 
 # ===== tensorflow<2.11 =====

@@ -1,6 +1,9 @@
 # Written by `gpudoctor plan`. Review it before running it.
 # Lines marked TODO are done by hand; commands for another shell are shown as comments.
+# Every command of this plan is for bash: this script runs none of them. Write it with `gpudoctor plan ... --script bash`.
 $ErrorActionPreference = 'Stop'
+# A failing program does not stop PowerShell: each one's exit code is checked where it runs.
+$global:LASTEXITCODE = 0
 
 # ===== tensorflow =====
 # TensorFlow 2.21 in WSL2 (tensorflow[and-cuda], CUDA 12.5, cuDNN 9.3, Python 3.10)
