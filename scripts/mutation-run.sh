@@ -334,6 +334,15 @@ tf-windows-unversioned-unlikely	src/explain/explain_machine.cpp	    return windo
 codepage-cut-lead-kept	src/explain/log_decoder.cpp	    if (cut == Cut::head && ends_in_lone_lead(line, *rules)) {	    if (false && ends_in_lone_lead(line, *rules)) {
 codepage-cut-guess-strict	src/explain/log_decoder.cpp	    Codepage page = guess_codepage(line, cut == Cut::head);	    Codepage page = guess_codepage(line, false);
 codepage-tail-unaligned	src/explain/log_decoder.cpp	               fit(std::string_view(line).substr(1), *rules).valid) {	               fit(std::string_view(line).substr(1), *rules).valid && false) {
+bench-lost-unjudged	src/model/bench_report.cpp	      if (!m.ok() || *m.value <= 0 || !selected(m.key) || ok_measurement(current, m.key) != nullptr) continue;	      if (!m.ok() || *m.value <= 0 || !selected(m.key) || true) continue;
+bench-lost-not-regression	src/model/bench_report.cpp	  return change.verdict == "regression" || change.verdict == "not measured";	  return change.verdict == "regression";
+bench-selection-ignored	src/cli/cmd_bench.cpp	    return o.gpu && (o.only.empty() ||	    return (o.only.empty() ||
+bench-noise-between-runs-ignored	src/model/bench_report.cpp	3.0 * spread, 3.0 * between_runs});	3.0 * spread, 0.0 * between_runs});
+bench-previous-latest-only	src/model/bench_report.cpp	    c.previous = median_of(values);	    c.previous = values.front();
+history-linked-dir-refused	src/platform/bench_history.cpp	    if (!ec) file = real / file.filename();	    if (false) file = real / file.filename();
+history-error-fails-run	src/cli/cmd_bench.cpp	      report.notes.push_back("this run was not saved in the bench history: " + history.error().message);	      report.problems.push_back("this run was not saved in the bench history: " + history.error().message);
+serve-failure-hidden	src/monitor/sampler.cpp	      if (next < now) next = failed ? now + interval : now;	      if (next < now) next = failed && false ? now + interval : now;
+serve-failures-uncounted	src/monitor/sampler.cpp	      if (failed) ++failed_samples_;	      if (false) ++failed_samples_;
 EOF
 }
 

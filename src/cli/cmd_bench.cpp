@@ -23,6 +23,9 @@ namespace gpudoctor {
 
 namespace {
 
+/// Earlier runs a comparison reads: enough to see how much runs differ on this machine.
+constexpr int kCompareRuns = 5;
+
 struct BenchArgs {
   bool quick = false;
   bool full = false;
@@ -357,24 +360,37 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
 
   std::string path =
       a.history.empty() ? BenchHistory::default_path(std::getenv("XDG_DATA_HOME"), std::getenv("HOME")) : a.history;
+  // Which figures this run asked for: a figure an earlier run measured and this one did not ask
+  // for (--cpu-only, --gpu-only, --only) is not lost.
+  const bool library_run = a.framework.empty();
+  auto selected = [&](const std::string& key) {
+    if (!library_run) return true;
+    if (key.starts_with("cpu.")) return o.cpu;
+    return o.gpu && (o.only.empty() || std::any_of(o.only.begin(), o.only.end(), [&](const std::string& w) {
+                       return key.find(w) != std::string::npos;
+                     }));
+  };
   if (!a.no_history && !path.empty()) {
+    // A history that cannot be used is no failed figure: the run says it was not saved; asked to
+    // compare, that it could not.
     auto history = BenchHistory::open(path);
     if (!history) {
-      report.problems.push_back("bench history: " + history.error().message);
+      if (a.compare) report.problems.push_back("could not compare: " + history.error().message);
+      report.notes.push_back("this run was not saved in the bench history: " + history.error().message);
     } else {
       if (a.compare) {
-        auto last = history->last(report.mode, report.host);
-        if (!last) {
-          report.problems.push_back("bench history: " + last.error().message);
-        } else if (!*last) {
+        auto earlier = history->recent(report.mode, report.host, kCompareRuns);
+        if (!earlier) {
+          report.problems.push_back("could not compare: " + earlier.error().message);
+        } else if (earlier->empty()) {
           report.notes.push_back("--compare: no earlier " + report.mode + " run of " + report.host + " in " + path);
         } else {
-          report.compared_with_utc = (*last)->started_utc;
-          report.changes = compare_runs(**last, report);
+          report.compared_with_utc = earlier->front().started_utc;
+          report.changes = compare_runs(*earlier, report, 5.0, selected);
         }
       }
       auto added = history->add(report);
-      if (!added) report.problems.push_back("bench history: " + added.error().message);
+      if (!added) report.notes.push_back("this run was not saved in the bench history: " + added.error().message);
     }
   } else if (a.compare) {
     return usage_error("bench", "--compare needs the history (no --no-history, and HOME or --history set)");
@@ -382,7 +398,7 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   write_output(ctx.options().json ? render_bench_json(report) : render_bench_text(report, ctx.color()));
   if (!bench_passed(report)) return kExitProblems;
   for (const auto& c : report.changes) {
-    if (c.verdict == "regression") return kExitProblems;
+    if (is_regression(c)) return kExitProblems;
   }
   return kExitOk;
 }
@@ -398,8 +414,8 @@ Command bench_command() {
     sub.add_flag("--quick", args->quick, "Small sizes, short sampling: under 30 s on a CPU-only machine");
     sub.add_flag("--full", args->full, "Bigger sizes and longer sampling: every figure");
     sub.add_flag("--compare", args->compare,
-                 "Compare with the last run of the same mode in the history and flag regressions beyond the noise "
-                 "(exit status 1 on a regression)");
+                 "Compare with the last runs of the same mode in the history and flag regressions beyond the noise "
+                 "and figures no longer measured (exit status 1 on either)");
     sub.add_flag("--cpu-only", args->cpu_only, "Measure the CPU baseline only");
     sub.add_flag("--gpu-only", args->gpu_only, "Measure the GPUs only (the GPU/CPU claims then say what is missing)");
     sub.add_option("--cpu-threads", args->cpu_threads,
@@ -440,7 +456,8 @@ Command bench_command() {
         "CUDA events on a GPU), with its spread, a correctness check against the CPU beside it, and the\n"
         "datasheet ceiling where the knowledge base has one. JSON keys name what and the unit:\n"
         "cpu.sgemm_fp32.gflops, gpu0.gemm_bf16.tflops, gpu0.h2d_pinned.gbps. Exit status: 0 when\n"
-        "every figure that could run passed its check (and, with --compare, nothing regressed), 1\n"
+        "every figure that could run passed its check (and, with --compare, nothing regressed or\n"
+        "went unmeasured), 1\n"
         "otherwise. Method and caveats: docs/bench.md.\n");
   };
   c.run = [args](CommandContext& ctx) { return run_bench_command(ctx, *args); };

@@ -315,6 +315,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
         PrometheusContext c;
         c.hostname = host_label;
         c.samples = loop.samples();
+        c.failed_samples = loop.failed_samples();
         if (view.findings) {
           c.doctor_findings = *view.findings;
           c.doctor_time_ms = view.time_ms;

@@ -195,27 +195,72 @@ std::string library_file(const std::string& library) {
   return out;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+const BenchMeasurement* ok_measurement(const BenchReport& r, const std::string& key) {
+  const BenchMeasurement* m = find_measurement(r, key);
+  return m != nullptr && m->ok() ? m : nullptr;
+}
+
+}  // namespace
+
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct) {
+  return compare_runs(std::vector<BenchReport>{previous}, current, floor_pct, [](const std::string&) { return true; });
+}
+
+std::vector<BenchChange> compare_runs(const std::vector<BenchReport>& earlier, const BenchReport& current,
+                                      double floor_pct, const std::function<bool(const std::string&)>& selected) {
   std::vector<BenchChange> changes;
   for (const auto& now : current.measurements) {
     if (!now.ok()) continue;
-    const BenchMeasurement* before = find_measurement(previous, now.key);
-    if (before == nullptr || !before->ok() || before->unit != now.unit || *before->value <= 0) continue;
+    // The newest earlier run that measured it decides whether it can be compared at all.
+    const BenchMeasurement* before = nullptr;
+    for (const BenchReport& r : earlier) {
+      if ((before = ok_measurement(r, now.key)) != nullptr) break;
+    }
+    if (before == nullptr || before->unit != now.unit || *before->value <= 0) continue;
     BenchChange c;
     c.key = now.json_key();
-    c.previous = *before->value;
     c.current = *now.value;
-    c.change_pct = (c.current - c.previous) / c.previous * 100.0;
-    c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));
     // Every figure is a rate: higher is better. A figure measured through another library file
     // (the system's OpenBLAS, then an activated venv's bundled copy) says nothing about the
     // machine; the same file in a new version (a cuBLAS update) is compared: that is the question.
     const std::string before_file = library_file(before->library);
     const std::string now_file = library_file(now.library);
-    if (!before_file.empty() && !now_file.empty() && before_file != now_file)
+    const bool other_library = !before_file.empty() && !now_file.empty() && before_file != now_file;
+    // NVIDIA_TF32_OVERRIDE or a framework setting: another precision.
+    const bool other_tf32 = before->tf32 && now.tf32 && *before->tf32 != *now.tf32;
+    std::vector<double> values;
+    double spread = now.spread_pct;
+    for (const BenchReport& r : earlier) {
+      const BenchMeasurement* m = ok_measurement(r, now.key);
+      if (m == nullptr || m->unit != now.unit || *m->value <= 0) continue;
+      if (other_library || other_tf32) {  // judged against the newest alone, and not judged
+        if (m != before) continue;
+      } else if ((!now_file.empty() && !library_file(m->library).empty() && library_file(m->library) != now_file) ||
+                 (m->tf32 && now.tf32 && *m->tf32 != *now.tf32)) {
+        continue;
+      }
+      values.push_back(*m->value);
+      spread = std::max(spread, m->spread_pct);
+    }
+    c.previous = median_of(values);
+    c.runs = static_cast<int>(values.size());
+    c.change_pct = (c.current - c.previous) / c.previous * 100.0;
+    std::vector<double> deviations;
+    for (double v : values) deviations.push_back(std::abs(v - c.previous) / c.previous * 100.0);
+    const double between_runs = median_of(deviations);
+    c.noise_pct = std::max({floor_pct, 3.0 * spread, 3.0 * between_runs});
+    if (other_library)
       c.verdict = "library changed";
-    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)
-      c.verdict = "TF32 changed";  // NVIDIA_TF32_OVERRIDE or a framework setting: another precision
+    else if (other_tf32)
+      c.verdict = "TF32 changed";
     else if (c.change_pct < -c.noise_pct)
       c.verdict = "regression";
     else if (c.change_pct > c.noise_pct)
@@ -224,7 +269,33 @@ std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchRe
       c.verdict = "same";
     changes.push_back(std::move(c));
   }
+  // What an earlier run measured and this run, asked for it, did not: lost GPUs after a driver
+  // update, a library that no longer loads. The newest earlier run that measured it is named.
+  std::vector<std::string> seen;
+  for (const BenchReport& r : earlier) {
+    for (const auto& m : r.measurements) {
+      if (!m.ok() || *m.value <= 0 || !selected(m.key) || ok_measurement(current, m.key) != nullptr) continue;
+      if (std::find(seen.begin(), seen.end(), m.key) != seen.end()) continue;
+      seen.push_back(m.key);
+      BenchChange c;
+      c.key = m.json_key();
+      c.previous = *m.value;
+      c.current = 0;
+      c.change_pct = -100;
+      c.verdict = "not measured";
+      if (const BenchMeasurement* now = find_measurement(current, m.key)) {
+        c.detail = std::string(to_string(now->status)) + (now->detail.empty() ? "" : ": " + now->detail);
+      } else {
+        c.detail = "this run has no such figure (the earlier run of " + r.started_utc + " measured it)";
+      }
+      changes.push_back(std::move(c));
+    }
+  }
   return changes;
+}
+
+bool is_regression(const BenchChange& change) {
+  return change.verdict == "regression" || change.verdict == "not measured";
 }
 
 bool bench_passed(const BenchReport& report) {

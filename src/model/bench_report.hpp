@@ -4,6 +4,7 @@
 /// ceiling it is held against; the guides' claims as this machine gives them; and the change
 /// since the last run (bench --compare). Plain data: the children write measurements, the
 /// parent reads them back through the JSON codec, the renderers print the report.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,8 +80,11 @@ struct BenchChange {
   double current = 0;
   double change_pct = 0;  ///< (current - previous) / previous, percent
   double noise_pct = 0;   ///< what counts as noise for this figure
-  /// "regression", "improvement", "same"; not judged: "library changed", "TF32 changed"
+  /// "regression", "improvement", "same"; "not measured": an earlier run measured it, this run
+  /// (which asked for it) did not; not judged: "library changed", "TF32 changed"
   std::string verdict;
+  int runs = 1;        ///< the earlier runs whose figures `previous` is the median of
+  std::string detail;  ///< "not measured": why not, as this run says (empty when it says nothing)
 
   bool operator==(const BenchChange&) const = default;
 };
@@ -139,6 +143,18 @@ std::vector<BenchClaim> bench_claims(const BenchReport& report);
 std::string library_file(const std::string& library);
 
 std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchReport& current, double floor_pct = 5.0);
+
+/// Against the earlier runs of the same mode (newest first): each figure against the median of
+/// the runs that measured it through the same library, and the noise also three times their
+/// spread around it (what varies between runs on this machine: a busy machine's runs differ far
+/// more than one run's iterations). A figure one of them measured that this run asked for
+/// (`selected`: not every run measures every figure, `--cpu-only`) and did not measure is
+/// "not measured".
+std::vector<BenchChange> compare_runs(const std::vector<BenchReport>& earlier, const BenchReport& current,
+                                      double floor_pct, const std::function<bool(const std::string&)>& selected);
+
+/// A regression or a figure no longer measured: what makes `bench --compare` exit 1.
+bool is_regression(const BenchChange& change);
 
 /// True when nothing failed, crashed or timed out and every check beside a timing passed.
 bool bench_passed(const BenchReport& report);

@@ -522,7 +522,8 @@ void describe(Io& io, Of<BenchClaim> auto& c) {
 
 template <class Io>
 void describe(Io& io, Of<BenchChange> auto& c) {
-  GPUDOCTOR_FIELDS(io, c, key, previous, current, change_pct, noise_pct, verdict);
+  GPUDOCTOR_FIELDS(io, c, key, previous, current, change_pct, noise_pct, verdict, runs);
+  io.field("detail", c.detail, Empty::omit);
 }
 
 template <class Io>

@@ -79,13 +79,17 @@ void SamplingLoop::run(std::chrono::milliseconds interval) {
     SnapshotPtr s = sampler_.sample();
     {
       std::unique_lock lock(mutex_);
+      const bool failed = s->status != LibraryStatus::ok;
       latest_ = std::move(s);
       ++samples_;
+      if (failed) ++failed_samples_;
       changed_.notify_all();
       next += interval;
-      // A slow sample (a GPU that stopped answering) does not make the next ones bunch up.
+      // A slow sample (a GPU that stopped answering) does not make the next ones bunch up; a
+      // failed one stays published for a whole interval, so that scrapes see it: a fresh agent
+      // would answer at once and hide a GPU that hangs now and then.
       const auto now = std::chrono::steady_clock::now();
-      if (next < now) next = now;
+      if (next < now) next = failed ? now + interval : now;
       if (changed_.wait_until(lock, next, [this] { return stop_; })) return;
     }
   }
@@ -105,6 +109,11 @@ SnapshotPtr SamplingLoop::wait_first(std::chrono::milliseconds timeout) const {
 std::uint64_t SamplingLoop::samples() const {
   std::lock_guard lock(mutex_);
   return samples_;
+}
+
+std::uint64_t SamplingLoop::failed_samples() const {
+  std::lock_guard lock(mutex_);
+  return failed_samples_;
 }
 
 }  // namespace gpudoctor::monitor

@@ -66,6 +66,9 @@ class SamplingLoop {
   SnapshotPtr wait_first(std::chrono::milliseconds timeout) const;
   /// Samples taken so far.
   [[nodiscard]] std::uint64_t samples() const;
+  /// Samples whose GPU query failed (timed out, crashed, errored), counted for a reader that
+  /// came after the GPU answered again.
+  [[nodiscard]] std::uint64_t failed_samples() const;
 
  private:
   void run(std::chrono::milliseconds interval);
@@ -74,6 +77,7 @@ class SamplingLoop {
   mutable std::condition_variable changed_;
   SnapshotPtr latest_;
   std::uint64_t samples_ = 0;
+  std::uint64_t failed_samples_ = 0;
   bool stop_ = false;
   std::thread thread_;
 };

@@ -56,14 +56,28 @@ std::string BenchHistory::default_path(const char* xdg_data_home, const char* ho
 
 Result<BenchHistory> BenchHistory::open(const std::string& path) {
   std::error_code ec;
-  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::filesystem::path file = path;
+  std::filesystem::path parent = file.parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  // SQLite's no-follow flag refuses a link anywhere in the path: the directories are the user's
+  // own (a $HOME reached through /home -> /var/home), so they are resolved first, and only the
+  // file itself must not be a link.
+  if (!parent.empty()) {
+    std::filesystem::path real = std::filesystem::canonical(parent, ec);
+    if (!ec) file = real / file.filename();
+  }
   sqlite3* raw = nullptr;
-  int rc =
-      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, nullptr);
+  int rc = sqlite3_open_v2(file.string().c_str(), &raw,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, nullptr);
   BenchHistory h;
   h.db_.reset(raw);
   h.path_ = path;
+  if (rc != SQLITE_OK && std::filesystem::is_symlink(file, ec)) {
+    return Error{ErrorKind::invalid_data,
+                 "the bench history is a symbolic link, and is never written through one (give --history the file "
+                 "itself)",
+                 path, 0};
+  }
   if (rc != SQLITE_OK) return db_error(raw, "cannot open the bench history", path);
   // Another bench writing at the same moment waits rather than failing.
   sqlite3_busy_timeout(raw, 5000);
@@ -141,6 +155,30 @@ Result<std::optional<BenchReport>> BenchHistory::last(const std::string& mode, c
   BenchReport report;
   bench_report_from_json(doc, report);
   return std::optional<BenchReport>(std::move(report));
+}
+
+Result<std::vector<BenchReport>> BenchHistory::recent(const std::string& mode, const std::string& host, int n) {
+  sqlite3* db = db_.get();
+  Statement st;
+  if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? AND host = ? ORDER BY id DESC LIMIT ?", -1,
+                         &st.s, nullptr) != SQLITE_OK) {
+    return db_error(db, "prepare", path_);
+  }
+  sqlite3_bind_text(st.s, 1, mode.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 2, host.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st.s, 3, n);
+  std::vector<BenchReport> runs;
+  int rc = SQLITE_ROW;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.s, 0));
+    auto doc = nlohmann::ordered_json::parse(text != nullptr ? text : "", nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) continue;
+    BenchReport report;
+    bench_report_from_json(doc, report);
+    runs.push_back(std::move(report));
+  }
+  if (rc != SQLITE_DONE) return db_error(db, "read the earlier runs", path_);
+  return runs;
 }
 
 Result<long long> BenchHistory::count() {

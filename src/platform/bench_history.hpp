@@ -30,6 +30,8 @@ class BenchHistory {
   /// The latest run of `mode` (quick, default, full) on `host`, nullopt when there is none: a
   /// history shared by several machines never compares one with another.
   Result<std::optional<BenchReport>> last(const std::string& mode, const std::string& host);
+  /// Up to `n` runs of that mode and host, newest first; rows that are not readable are left out.
+  Result<std::vector<BenchReport>> recent(const std::string& mode, const std::string& host, int n);
   /// How many runs are kept.
   Result<long long> count();
 

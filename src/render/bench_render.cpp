@@ -114,21 +114,46 @@ std::string render_bench_text(const BenchReport& r, bool color) {
   }
   out += "\nThe guides' claims, as measured here:\n";
   out += any_claim ? claims : claims + "  none: they need GPU figures, and no GPU was measured in this run\n";
+  int regressions = 0;
   if (!r.compared_with_utc.empty()) {
-    out += "\nChange since the run of " + r.compared_with_utc + ":\n";
+    int most_runs = 0;
+    for (const auto& c : r.changes) most_runs = std::max(most_runs, c.runs);
+    out += most_runs > 1
+               ? fmt::format("\nChange against the median of the last {} runs of this mode (the latest at {}):\n",
+                             most_runs, r.compared_with_utc)
+               : "\nChange since the run of " + r.compared_with_utc +
+                     " (one earlier run: the noise is each run's own spread; runs to come will "
+                     "also measure how much runs differ):\n";
     for (const auto& c : r.changes) {
-      const char* m =
-          c.verdict == "regression" ? (color ? "\x1b[31m✗\x1b[0m" : "✗") : (c.verdict == "improvement" ? "+" : " ");
+      const bool bad = is_regression(c);
+      regressions += bad ? 1 : 0;
+      const char* m = bad ? (color ? "\x1b[31m✗\x1b[0m" : "✗") : (c.verdict == "improvement" ? "+" : " ");
+      if (c.verdict == "not measured") {
+        out += fmt::format("  {} {:<30} {:>10} -> not measured now{}\n", m, c.key, figure_text(c.previous),
+                           c.detail.empty() ? "" : " (" + c.detail + ")");
+        continue;
+      }
       out += fmt::format("  {} {:<30} {:>10} -> {:<10} {:+.1f}% (noise {:.1f}%) {}\n", m, c.key,
                          figure_text(c.previous), figure_text(c.current), c.change_pct, c.noise_pct, c.verdict);
     }
     if (r.changes.empty()) out += "  no figure in common with that run\n";
   }
   out += "\n";
-  out += bench_passed(r)
-             ? fmt::format("{} every figure that could be measured was measured and checked\n",
-                           mark(BenchStatus::ok, color))
-             : fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(BenchStatus::failed, color));
+  bool figure_failed = false;
+  for (const auto& m : r.measurements) {
+    figure_failed |= m.status == BenchStatus::failed || m.status == BenchStatus::crashed ||
+                     m.status == BenchStatus::timeout || (m.status == BenchStatus::ok && !m.check_passed);
+  }
+  if (figure_failed)
+    out += fmt::format("{} a benchmark failed or gave a wrong answer (above)\n", mark(BenchStatus::failed, color));
+  else if (!bench_passed(r))
+    out += fmt::format("{} the run could not do all it was asked (above)\n", mark(BenchStatus::failed, color));
+  else
+    out +=
+        fmt::format("{} every figure that could be measured was measured and checked\n", mark(BenchStatus::ok, color));
+  if (regressions > 0)
+    out += fmt::format("{} {} figure(s) worse than before or no longer measured (above)\n",
+                       mark(BenchStatus::failed, color), regressions);
   return out;
 }
 

@@ -565,12 +565,14 @@ mstch::map bench_view(const BenchReport& r) {
   }
   mstch::array changes;
   for (const BenchChange& c : r.changes) {
-    changes.emplace_back(mstch::map{{"key", text(c.key)},
-                                    {"previous", number(c.previous)},
-                                    {"current", number(c.current)},
-                                    {"change", fmt::format("{:+.1f} % (noise {:.1f} %)", c.change_pct, c.noise_pct)},
-                                    {"verdict", text(c.verdict)},
-                                    {"cls", c.verdict == "regression" ? "error" : ""}});
+    changes.emplace_back(mstch::map{
+        {"key", text(c.key)},
+        {"previous", number(c.previous)},
+        {"current", c.verdict == "not measured" ? std::string("—") : number(c.current)},
+        {"change", c.verdict == "not measured" ? text(c.detail)
+                                               : fmt::format("{:+.1f} % (noise {:.1f} %)", c.change_pct, c.noise_pct)},
+        {"verdict", text(c.verdict)},
+        {"cls", is_regression(c) ? "error" : ""}});
   }
   mstch::array notes;
   for (const auto& n : r.notes) notes.emplace_back(text(n));

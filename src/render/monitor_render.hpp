@@ -27,8 +27,9 @@ struct PrometheusContext {
   /// The doctor's latest verdicts, when the report ran (serve refreshes it on a schedule).
   std::optional<std::vector<Finding>> doctor_findings;
   std::int64_t doctor_time_ms = 0;
-  std::uint64_t samples = 0;  ///< taken so far by the sampler; 0: no gpudoctor_samples_total
-  std::uint64_t scrapes = 0;  ///< served so far, this one included; 0: no gpudoctor_scrapes_total
+  std::uint64_t samples = 0;         ///< taken so far by the sampler; 0: no gpudoctor_samples_total
+  std::uint64_t failed_samples = 0;  ///< of those, whose GPU query failed
+  std::uint64_t scrapes = 0;         ///< served so far, this one included; 0: no gpudoctor_scrapes_total
 };
 
 /// `serve`'s /metrics: dcgm-exporter's names, types, units and labels (gpu, UUID, device,

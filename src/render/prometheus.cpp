@@ -186,6 +186,10 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
     Family samples(out, "gpudoctor_samples_total", "counter",
                    "GPU samples taken (one per interval, shared by scrapes).");
     samples.add(host, static_cast<double>(c.samples));
+    Family failures(out, "gpudoctor_gpu_query_failures_total", "counter",
+                    "GPU samples whose query failed (timed out, crashed, errored): counts a hang that was over "
+                    "before a scrape came.");
+    failures.add(host, static_cast<double>(c.failed_samples));
   }
   if (c.scrapes > 0) {
     Family scrapes(out, "gpudoctor_scrapes_total", "counter", "Scrapes of /metrics served.");

@@ -120,6 +120,40 @@ TEST_F(WatchFake, GpuThatStopsAnsweringIsDiagnosedAndTheAgentRestarted) {
   EXPECT_FALSE(has(*again, "watch-gpu-not-answering"));
 }
 
+// Found in review (2026-12-06): under `serve`, a GPU that hung for a sample and answered again
+// after the agent's restart never showed: the next sample followed the failed one at once, so the
+// failure was published for a few milliseconds, and scrapes saw gpudoctor_gpu_query_up 1 and no
+// watch-gpu-not-answering throughout. A failed sample now stays published for one interval, and a
+// counter keeps every failure for a scraper that came too late.
+TEST_F(WatchFake, AHangThatIsOverByTheNextSampleStaysVisibleForAnInterval) {
+  use(write("hang-once.ini",
+            "[nvml]\ndriver_version = 550.54.15\nhang_after_samples = 1\n[device]\nname = NVIDIA "
+            "A100\nuuid = GPU-x\nmemory_total_bytes = 1000\ngpu_util = 40\n"));
+  monitor::SamplerOptions options;
+  // A deadline longer than the interval, as `serve --interval 0.5 --deadline-ms 1000`: the hung
+  // sample ends after the next one was due.
+  options.deadline = 1000ms;
+  constexpr auto kInterval = 500ms;
+  monitor::SamplingLoop loop(options, kInterval);
+  // Every snapshot the loop publishes, in order, until one after a failure.
+  std::vector<SnapshotPtr> seen;
+  const auto give_up = std::chrono::steady_clock::now() + 20s;
+  while (std::chrono::steady_clock::now() < give_up) {
+    SnapshotPtr s = loop.latest();
+    if (s && (seen.empty() || seen.back() != s)) seen.push_back(s);
+    if (seen.size() >= 2 && seen[seen.size() - 2]->status == LibraryStatus::timeout) break;
+    std::this_thread::sleep_for(5ms);
+  }
+  size_t failed = 0;
+  while (failed < seen.size() && seen[failed]->status != LibraryStatus::timeout) ++failed;
+  ASSERT_LT(failed + 1, seen.size()) << "no sample timed out and was followed by another";
+  EXPECT_TRUE(has(*seen[failed], "watch-gpu-not-answering"));
+  // The next sample began an interval after the failed one ended (its deadline after it began).
+  const auto gap = std::chrono::milliseconds(seen[failed + 1]->time_ms - seen[failed]->time_ms);
+  EXPECT_GE(gap, options.deadline + kInterval - 150ms) << gap.count() << " ms";
+  EXPECT_GE(loop.failed_samples(), 1U);
+}
+
 /// A child running `script` under /bin/sh.
 pid_t start_shell(const char* script) {
   pid_t pid = ::fork();

@@ -495,6 +495,160 @@ TEST(BenchCompare, ARegressionAgainstTheHistoryIsNamedAndExitsOne) {
   EXPECT_EQ(r.json["mode"], "quick (sgemm 64, conv batch 1)");
 }
 
+// ---- Found in review (2026-12-06) ---------------------------------------------------------------
+
+// A figure the last run measured and this run could not (the GPUs gone after a driver update)
+// is the worst regression there is: it was not named at all, and --compare passed.
+TEST(BenchReport, CompareNamesAFigureThatIsNoLongerMeasured) {
+  BenchReport before;
+  before.measurements = {figure("cpu.sgemm_fp32", "gflops", 100), figure("gpu0.gemm_fp32", "tflops", 50),
+                         figure("gpu1.gemm_fp32", "tflops", 50)};
+  BenchReport now;
+  now.measurements = {figure("cpu.sgemm_fp32", "gflops", 100), figure("gpu0.gemm_fp32", "tflops", 50)};
+  BenchMeasurement skipped;
+  skipped.key = "gpu1.gemm_fp32";
+  skipped.unit = "tflops";
+  skipped.status = BenchStatus::skipped;
+  skipped.detail = "no GPU 1: the driver reports 1 device";
+  now.measurements.push_back(skipped);
+  const auto all = [](const std::string&) { return true; };
+  auto changes = compare_runs({before}, now, 5.0, all);
+  ASSERT_EQ(changes.size(), 3U);
+  EXPECT_EQ(changes[2].key, "gpu1.gemm_fp32.tflops");
+  EXPECT_EQ(changes[2].verdict, "not measured");
+  EXPECT_NE(changes[2].detail.find("the driver reports 1 device"), std::string::npos) << changes[2].detail;
+  // Nothing of GPU 0 at all now: named too.
+  now.measurements.erase(now.measurements.begin() + 1, now.measurements.end());
+  changes = compare_runs({before}, now, 5.0, all);
+  ASSERT_EQ(changes.size(), 3U);
+  EXPECT_EQ(changes[1].verdict, "not measured");
+  // A run that did not ask for a figure (--cpu-only) does not lose it.
+  changes = compare_runs({before}, now, 5.0, [](const std::string& key) { return key.starts_with("cpu."); });
+  ASSERT_EQ(changes.size(), 1U);
+  EXPECT_EQ(changes[0].verdict, "same");
+}
+
+// Run-to-run noise is measured from the history: one lucky earlier run made the next normal one a
+// "regression" (SGEMM 53.5, 90.2, then 51.2 GFLOP/s on a loaded machine, each run's own spread 2%).
+TEST(BenchReport, CompareTakesTheNoiseBetweenRunsFromTheHistory) {
+  auto run = [](double sgemm) {
+    BenchReport r;
+    r.measurements = {figure("cpu.sgemm_fp32", "gflops", sgemm, 2.0)};
+    return r;
+  };
+  const auto all = [](const std::string&) { return true; };
+  // Newest first, as the history returns them.
+  auto changes = compare_runs({run(90.2), run(53.5)}, run(51.2), 5.0, all);
+  ASSERT_EQ(changes.size(), 1U);
+  EXPECT_EQ(changes[0].verdict, "same") << changes[0].noise_pct;
+  EXPECT_EQ(changes[0].runs, 2);
+  EXPECT_DOUBLE_EQ(changes[0].previous, (90.2 + 53.5) / 2);
+  // A machine whose runs agree: half the speed is a regression.
+  changes = compare_runs({run(100), run(101), run(99)}, run(50), 5.0, all);
+  ASSERT_EQ(changes.size(), 1U);
+  EXPECT_EQ(changes[0].verdict, "regression");
+  EXPECT_DOUBLE_EQ(changes[0].previous, 100);
+  EXPECT_EQ(changes[0].runs, 3);
+}
+
+TEST(BenchHistory, RecentRunsNewestFirstAndOnlyOfTheModeAndHost) {
+  TempDir dir;
+  auto h = BenchHistory::open(dir.path + "/bench.sqlite");
+  ASSERT_TRUE(h) << h.error().message;
+  for (int i = 0; i < 7; ++i) {
+    BenchReport r;
+    r.mode = i == 3 ? "full" : "quick";
+    r.host = "node1";
+    r.started_utc = "2026-12-01T10:0" + std::to_string(i) + ":00Z";
+    ASSERT_TRUE(h->add(r));
+  }
+  auto recent = h->recent("quick", "node1", 5);
+  ASSERT_TRUE(recent) << recent.error().message;
+  ASSERT_EQ(recent->size(), 5U);
+  EXPECT_EQ(recent->front().started_utc, "2026-12-01T10:06:00Z");
+  EXPECT_EQ(recent->back().started_utc, "2026-12-01T10:01:00Z") << "10:03 was a full run";
+}
+
+// A history reached through a linked directory ($HOME -> /var/home, HPC homes on /gpfs) is the
+// user's own: SQLite's no-follow flag refused a link anywhere in the path, so every bench failed.
+TEST(BenchHistory, AHistoryInALinkedDirectoryOpens) {
+  TempDir dir;
+  ASSERT_TRUE(std::filesystem::create_directory(dir.path + "/real"));
+  ASSERT_EQ(::symlink((dir.path + "/real").c_str(), (dir.path + "/home").c_str()), 0);
+  auto h = BenchHistory::open(dir.path + "/home/.local/share/gpudoctor/bench.sqlite");
+  ASSERT_TRUE(h) << h.error().message;
+  EXPECT_TRUE(std::filesystem::exists(dir.path + "/real/.local/share/gpudoctor/bench.sqlite"));
+  // The file itself a link: still refused.
+  ASSERT_EQ(::symlink((dir.path + "/elsewhere").c_str(), (dir.path + "/real/link.sqlite").c_str()), 0);
+  EXPECT_FALSE(BenchHistory::open(dir.path + "/home/link.sqlite"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path + "/elsewhere"));
+}
+
+// A history that cannot be used is not a failed benchmark: the figures stand, the run says it was
+// not saved, and the exit status is 0. Asked to compare, the comparison could not be made: that
+// is said as such, not as "a benchmark failed".
+TEST(BenchCompare, AnUnusableHistoryIsNotAFailedBenchmark) {
+  TempDir dir;
+  const std::string db = dir.path + "/bench.sqlite";
+  {
+    std::FILE* f = std::fopen(db.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("this is not an SQLite database, it is a text file long enough to have a header page", f);
+    std::fclose(f);
+  }
+  const std::vector<std::string> args = {
+      "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch", "1", "--history", db};
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.begin(), "--json");
+  auto r = testing::run_gpudoctor(json_args);
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.json["passed"], true);
+  EXPECT_NE(r.json["notes"].dump().find("not saved"), std::string::npos) << r.json["notes"].dump();
+  std::vector<std::string> compare = args;
+  compare.push_back("--compare");
+  auto t = testing::run_gpudoctor(compare);
+  EXPECT_EQ(t.exit_code, 1) << t.out;
+  EXPECT_NE(t.out.find("could not compare"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("could not do all it was asked"), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("a benchmark failed"), std::string::npos) << t.out;
+}
+
+// End to end: an earlier run of the same mode measured a GPU figure this machine (no driver
+// here) cannot: --compare names it and exits 1; with --cpu-only it is not asked for.
+TEST(BenchCompare, AFigureTheLastRunHadIsNamedWhenItIsGone) {
+  TempDir dir;
+  const std::string db = dir.path + "/bench.sqlite";
+  char host[256] = {};
+  ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+  {
+    auto h = BenchHistory::open(db);
+    ASSERT_TRUE(h);
+    BenchReport before;
+    before.mode = "quick (sgemm 64, conv batch 1)";
+    before.host = host;
+    before.started_utc = "2026-11-30T09:00:00Z";
+    before.measurements = {figure("cpu.sgemm_fp32", "gflops", 1e-3), figure("gpu0.gemm_fp32", "tflops", 60)};
+    ASSERT_TRUE(h->add(before));
+  }
+  // --cpu-only does not ask for the GPU figures: none is lost.
+  auto cpu = testing::run_gpudoctor({"--json", "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch",
+                                     "1", "--compare", "--history", db});
+  ASSERT_TRUE(cpu.json.is_object()) << cpu.out << cpu.err;
+  EXPECT_EQ(cpu.exit_code, 0) << cpu.json["changes"].dump();
+  EXPECT_EQ(cpu.json["changes"].dump().find("gpu0"), std::string::npos);
+  // The whole run: the figure of the last run that measured it is named, though a CPU-only run
+  // came in between.
+  auto r = testing::run_gpudoctor(
+      {"--json", "bench", "--quick", "--sgemm-size", "64", "--conv-batch", "1", "--compare", "--history", db});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1);
+  bool named = false;
+  for (const auto& c : r.json["changes"])
+    named |= c["key"] == "gpu0.gemm_fp32.tflops" && c["verdict"] == "not measured";
+  EXPECT_TRUE(named) << r.json["changes"].dump();
+}
+
 // The CPU baseline for real, through the child and the real OpenBLAS and oneDNN, at small sizes.
 TEST(CpuBench, SgemmAndConvRunInAChildAndPassTheirChecks) {
   BenchOptions o;

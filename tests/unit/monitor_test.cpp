@@ -341,6 +341,7 @@ TEST(PrometheusRender, DcgmNamesLabelsAndUnits) {
   c.hostname = "node\"1";
   c.scrapes = 3;
   c.samples = 7;
+  c.failed_samples = 2;
   std::string m = render_prometheus(&s, c);
   EXPECT_NE(m.find("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"), std::string::npos) << m;
   EXPECT_NE(m.find(R"(DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a",device="nvidia0",modelName="NVIDIA H100",)"
@@ -360,6 +361,9 @@ TEST(PrometheusRender, DcgmNamesLabelsAndUnits) {
   EXPECT_NE(m.find("gpudoctor_gpu_query_up{hostname=\"node\\\"1\"} 1\n"), std::string::npos) << m;
   EXPECT_NE(m.find("gpudoctor_scrapes_total{hostname=\"node\\\"1\"} 3\n"), std::string::npos);
   EXPECT_NE(m.find("gpudoctor_samples_total{hostname=\"node\\\"1\"} 7\n"), std::string::npos);
+  // Failures counted, for a hang that was over before a scrape came (review of 2026-12-06).
+  EXPECT_NE(m.find("# TYPE gpudoctor_gpu_query_failures_total counter\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("gpudoctor_gpu_query_failures_total{hostname=\"node\\\"1\"} 2\n"), std::string::npos) << m;
   // gpudoctor's own series follow the Prometheus convention (snake_case labels).
   EXPECT_NE(m.find(R"(gpudoctor_clocks_event_reasons{gpu="0",uuid="GPU-a",device="nvidia0",model_name="NVIDIA H100",)"
                    R"(hostname="node\"1"} 1)"),
