@@ -343,6 +343,11 @@ history-linked-dir-refused	src/platform/bench_history.cpp	    if (!ec) file = re
 history-error-fails-run	src/cli/cmd_bench.cpp	      report.notes.push_back("this run was not saved in the bench history: " + history.error().message);	      report.problems.push_back("this run was not saved in the bench history: " + history.error().message);
 serve-failure-hidden	src/monitor/sampler.cpp	      if (next < now) next = failed ? now + interval : now;	      if (next < now) next = failed && false ? now + interval : now;
 serve-failures-uncounted	src/monitor/sampler.cpp	      if (failed) ++failed_samples_;	      if (false) ++failed_samples_;
+report-mistyped-ignored	src/cli/cmd_report.cpp	  if (mistyped.paths().empty()) return false;	  if (true) return false;
+report-absurd-figure	src/cli/cmd_report.cpp	        if (value && !(*value >= 0 && *value < 1e12))	        if (value && false)
+codec-field-unnoted	src/model/json_codec.cpp	      if (!decode(*j, v)) note_mistyped();	      if (!decode(*j, v)) (void)0;
+codec-element-unnoted	src/model/json_codec.cpp	      else\n        note_mistyped();	      else\n        (void)0;
+csv-time-seconds	src/render/monitor_text.cpp	  if (!t.empty() && t.back() == 'Z') t.insert(	  if (false && t.back() == 'Z') t.insert(
 EOF
 }
 

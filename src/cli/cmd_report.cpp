@@ -9,6 +9,7 @@
 #include "check/checks.hpp"
 #include "cli/commands_list.hpp"
 #include "cli/output.hpp"
+#include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "model/json_codec.hpp"
@@ -43,12 +44,33 @@ std::optional<nlohmann::ordered_json> read_json(const std::string& option, const
     usage_error("report", option + " " + path + ": larger than 64 MiB");
     return std::nullopt;
   }
-  auto doc = nlohmann::ordered_json::parse(*content, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  nlohmann::ordered_json doc;
+  try {
+    doc = nlohmann::ordered_json::parse(*content);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann's own message names the byte and what it found there.
+    std::string what = e.what();
+    if (const size_t tag = what.find("] "); what.starts_with("[json.exception") && tag != std::string::npos)
+      what.erase(0, tag + 2);
+    usage_error("report", option + " " + path + ": not valid JSON (at byte " + std::to_string(e.byte) + ": " +
+                              printable(what, 200) + ")");
+    return std::nullopt;
+  }
+  if (!doc.is_object()) {
     usage_error("report", option + " " + path + ": not a JSON object");
     return std::nullopt;
   }
   return doc;
+}
+
+/// A report read with a field of the wrong type would be drawn without it: refused, naming it.
+bool refuse_mistyped(const std::string& option, const std::string& path, const MistypedFields& mistyped) {
+  if (mistyped.paths().empty()) return false;
+  const size_t more = mistyped.paths().size() - 1;
+  usage_error("report", option + " " + path + ": " + printable(mistyped.paths().front(), 200) +
+                            " does not have the type a gpudoctor report gives it" +
+                            (more > 0 ? " (and " + std::to_string(more) + " more)" : ""));
+  return true;
 }
 
 }  // namespace
@@ -96,14 +118,26 @@ Command report_command() {
       if (!doc->contains("measurements") || !(*doc)["measurements"].is_array())
         return usage_error("report", "--bench " + args->bench + ": not a `gpudoctor bench --json` report");
       bench.emplace();
+      MistypedFields mistyped;
       bench_report_from_json(*doc, *bench);
+      if (refuse_mistyped("--bench", args->bench, mistyped)) return kExitUsage;
+      // Every figure is a rate: a negative one, or one no machine reaches (1e308 drew a 309-digit
+      // number and "inf %"), is no bench report's.
+      for (size_t i = 0; i < bench->measurements.size(); ++i) {
+        const auto& value = bench->measurements[i].value;
+        if (value && !(*value >= 0 && *value < 1e12))
+          return usage_error("report", "--bench " + args->bench + ": measurements[" + std::to_string(i) +
+                                           "].value is no rate a benchmark measures");
+      }
     }
     if (!args->verify.empty()) {
       auto doc = read_json("--verify", args->verify);
       if (!doc) return kExitUsage;
       verify.emplace();
+      MistypedFields mistyped;
       if (!verify_report_from_json(*doc, *verify))
         return usage_error("report", "--verify " + args->verify + ": not a `gpudoctor verify --json` report");
+      if (refuse_mistyped("--verify", args->verify, mistyped)) return kExitUsage;
     }
     std::optional<WatchSummary> watch;
     if (!args->watch.empty()) {
@@ -113,8 +147,12 @@ Command report_command() {
       watch = monitor::summarize_watch_log(*log, cut);
     }
     FleetReport fleet_report;
-    if (fleet && !fleet_report_from_json(*fleet, fleet_report))
-      return usage_error("report", "--fleet " + args->fleet + ": not a gpudoctor fleet --json report (no nodes)");
+    if (fleet) {
+      MistypedFields mistyped;
+      if (!fleet_report_from_json(*fleet, fleet_report))
+        return usage_error("report", "--fleet " + args->fleet + ": not a gpudoctor fleet --json report (no nodes)");
+      if (refuse_mistyped("--fleet", args->fleet, mistyped)) return kExitUsage;
+    }
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;
     Plan plan = resolve(request_from_facts(*facts), *kb);

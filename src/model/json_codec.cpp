@@ -40,6 +40,34 @@ struct is_optional<std::optional<T>> : std::true_type {};
 class Writer;
 class Reader;
 
+// MistypedFields' state on this thread: the collector reading reports to, and the path to the
+// field being read (kept only while a collector lives).
+thread_local std::vector<std::string>* t_mistyped = nullptr;
+thread_local std::vector<std::string> t_path;
+
+/// The path of the value being read, one part deeper, while it is read.
+class PathPart {
+ public:
+  explicit PathPart(std::string part) : on_(t_mistyped != nullptr) {
+    if (on_) t_path.push_back(std::move(part));
+  }
+  ~PathPart() {
+    if (on_) t_path.pop_back();
+  }
+  PathPart(const PathPart&) = delete;
+  PathPart& operator=(const PathPart&) = delete;
+
+ private:
+  bool on_;
+};
+
+void note_mistyped() {
+  if (t_mistyped == nullptr || t_mistyped->size() >= 20) return;
+  std::string path;
+  for (const std::string& part : t_path) path += (path.empty() || part.front() == '[' ? "" : ".") + part;
+  t_mistyped->push_back(path.empty() ? "(the document)" : path);
+}
+
 template <class T>
 json encode(const T& v);
 template <class T>
@@ -126,7 +154,10 @@ class Reader {
 
   template <class T>
   void field(const char* key, T& v, Empty = Empty::keep) {
-    if (const json* j = find(key)) decode(*j, v);
+    if (const json* j = find(key)) {
+      PathPart part(key);
+      if (!decode(*j, v)) note_mistyped();
+    }
   }
   /// A field without which the object means nothing (a process without its pid): the object
   /// is skipped when it is missing or mistyped.
@@ -775,9 +806,14 @@ bool decode(const json& j, T& v) {
     }
   } else if constexpr (is_vector<T>::value) {
     if (!j.is_array()) return false;
+    size_t index = 0;
     for (const auto& item : j) {
+      PathPart part("[" + std::to_string(index++) + "]");
       typename T::value_type inner{};
-      if (decode(item, inner)) v.push_back(std::move(inner));
+      if (decode(item, inner))
+        v.push_back(std::move(inner));
+      else
+        note_mistyped();
     }
   } else {
     if (!j.is_object()) return false;
@@ -789,6 +825,15 @@ bool decode(const json& j, T& v) {
 }
 
 }  // namespace
+
+MistypedFields::MistypedFields() : outer_(t_mistyped) {
+  t_mistyped = &paths_;
+  t_path.clear();
+}
+
+MistypedFields::~MistypedFields() {
+  t_mistyped = outer_;
+}
 
 json facts_to_json(const Facts& facts) {
   return encode(facts);

@@ -3,6 +3,7 @@
 /// renderer and by the processes that hand reports to each other. Unknown values
 /// are null, numbers are numbers, units are in the key names.
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 #include <vector>
 
 #include "model/bench_report.hpp"
@@ -14,6 +15,24 @@
 #include "model/verify_report.hpp"
 
 namespace gpudoctor {
+
+/// While one lives (on this thread), reading notes every field whose JSON had another type than
+/// the field, and every list element dropped for it, by its path ("measurements[2].value"):
+/// reading stays lenient for what another process wrote, but a file a user hands over
+/// (`report --html --bench FILE`) is refused rather than drawn without a figure.
+class MistypedFields {
+ public:
+  MistypedFields();
+  ~MistypedFields();
+  MistypedFields(const MistypedFields&) = delete;
+  MistypedFields& operator=(const MistypedFields&) = delete;
+  /// The first paths noted (at most 20), in reading order.
+  [[nodiscard]] const std::vector<std::string>& paths() const { return paths_; }
+
+ private:
+  std::vector<std::string> paths_;
+  std::vector<std::string>* outer_ = nullptr;  ///< the collector this one stands in for
+};
 
 nlohmann::ordered_json facts_to_json(const Facts& facts);
 nlohmann::ordered_json finding_to_json(const Finding& finding);

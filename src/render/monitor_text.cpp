@@ -16,6 +16,14 @@ std::string utc_time(std::int64_t time_ms) {
   return utc_timestamp(time_ms / 1000);
 }
 
+/// With milliseconds ("2026-12-06T03:35:35.123Z"): samples taken every half second differ.
+std::string utc_time_ms(std::int64_t time_ms) {
+  std::string t = utc_timestamp(time_ms / 1000);
+  const auto ms = ((time_ms % 1000) + 1000) % 1000;
+  if (!t.empty() && t.back() == 'Z') t.insert(t.size() - 1, fmt::format(".{:03d}", ms));
+  return t;
+}
+
 template <class T>
 std::string or_na(const std::optional<T>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : std::string("n/a");
@@ -102,7 +110,7 @@ std::string render_watch_csv(const Snapshot& s) {
   }
   const std::string tail = fmt::format(",{},{},{},{}\n", cell(s.host.cpu_percent), cell(s.host.memory_available_bytes),
                                        csv_cell(to_string(s.status)), csv_cell(diagnoses));
-  const std::string time = utc_time(s.time_ms);
+  const std::string time = utc_time_ms(s.time_ms);
   if (s.gpus.empty()) return time + ",,,,,,,,,,,,,,,,," + tail.substr(1);
   std::string out;
   for (const auto& g : s.gpus) {

@@ -285,6 +285,19 @@ TEST(WatchRender, UnknownIsNotZeroInEveryFormat) {
   EXPECT_EQ(j["gpus"][0]["throttle_reason_names"], "gpu-idle");
 }
 
+// Found in review (2026-12-06): `watch -l 0.5 --csv` gave two samples of a GPU the same time, to
+// the second; the CSV's time has the milliseconds the JSONL's time_ms has.
+TEST(WatchRender, CsvTimesTellHalfSecondSamplesApart) {
+  Snapshot s = two_gpus();
+  s.time_ms = 1764992135123;  // 2025-12-06T03:35:35.123Z
+  Snapshot later = s;
+  later.time_ms += 500;
+  const std::string first = render_watch_csv(s);
+  const std::string second = render_watch_csv(later);
+  EXPECT_EQ(first.substr(0, 25), "2025-12-06T03:35:35.123Z,") << first;
+  EXPECT_EQ(second.substr(0, 25), "2025-12-06T03:35:35.623Z,") << second;
+}
+
 TEST(WatchRender, CsvRowsHaveAsManyCellsAsTheHeader) {
   auto count_cells = [](const std::string& line) {
     size_t cells = 1;
