@@ -53,6 +53,15 @@ TEST(ReportInputs, AFigureOfTheWrongTypeIsRefusedWithItsPath) {
   EXPECT_NE(good.exit_code, 2) << good.err;
 }
 
+TEST(ReportInputs, AListElementThatIsNoFigureIsRefused) {
+  InputDir dir;
+  auto doc = fixture_bench();
+  doc["measurements"][1] = "cpu.conv_fp32: fast";
+  auto r = report_with_bench(dir.write("bench.json", doc.dump()));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("measurements[1]"), std::string::npos) << r.err;
+}
+
 TEST(ReportInputs, AListGivenAsAStringIsRefused) {
   InputDir dir;
   auto doc = fixture_bench();
