@@ -348,6 +348,7 @@ report-absurd-figure	src/cli/cmd_report.cpp	        if (value && !(*value >= 0 &
 codec-field-unnoted	src/model/json_codec.cpp	      if (!decode(*j, v)) note_mistyped();	      if (!decode(*j, v)) (void)0;
 codec-element-unnoted	src/model/json_codec.cpp	      else\n        note_mistyped();	      else\n        (void)0;
 csv-time-seconds	src/render/monitor_text.cpp	  if (!t.empty() && t.back() == 'Z') t.insert(	  if (false && t.back() == 'Z') t.insert(
+bench-busy-unsaid	src/model/bench_report.cpp	  if (load < std::max(1.0, 0.1 * cpus)) return std::nullopt;	  if (load < 1e9 * std::max(1.0, 0.1 * cpus)) return std::nullopt;
 EOF
 }
 

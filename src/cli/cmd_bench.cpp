@@ -336,6 +336,9 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     return usage_error("bench", "--framework-image and --framework-batch need --framework");
   if (a.framework_image < 0 || (a.framework_image > 0 && a.framework_image < 32) || a.framework_image > 1024)
     return usage_error("bench", "--framework-image must be 32 to 1024");
+  // What else ran on the CPUs before the run (Linux; no such file elsewhere).
+  bool loadavg_cut = false;
+  const auto loadavg = host_fs::read_followed("/proc/loadavg", 256, &loadavg_cut);
   BenchReport report;
   if (!a.framework.empty()) {
     auto framework_report = run_framework_benches(ctx, a, o);
@@ -352,6 +355,9 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   }
   report.host = host_fs::host_name();
   report.cpu_model = cpu_model();
+  if (loadavg && report.cpu_threads > 0) {
+    if (auto busy = busy_machine_note(*loadavg, report.cpu_threads)) report.notes.push_back(*busy);
+  }
   if (std::string sizes = custom_sizes(a); !sizes.empty()) report.mode += " (" + sizes + ")";
   if (const KnowledgeBase* kb = ctx.kb()) {
     attach_ceilings(*kb, report);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -292,6 +293,19 @@ std::vector<BenchChange> compare_runs(const std::vector<BenchReport>& earlier, c
     }
   }
   return changes;
+}
+
+std::optional<std::string> busy_machine_note(std::string_view loadavg, int cpus) {
+  const size_t end = loadavg.find(' ');
+  const std::string first(loadavg.substr(0, end));
+  char* stop = nullptr;
+  const double load = std::strtod(first.c_str(), &stop);
+  if (first.empty() || stop != first.c_str() + first.size() || !std::isfinite(load) || cpus <= 0) return std::nullopt;
+  if (load < std::max(1.0, 0.1 * cpus)) return std::nullopt;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", load);
+  return "the machine was busy before this run (load average " + std::string(text) + " on " + std::to_string(cpus) +
+         " CPU(s)): other work shares the CPUs, so the CPU figures may be low and differ from run to run";
 }
 
 bool is_regression(const BenchChange& change) {

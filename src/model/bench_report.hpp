@@ -153,6 +153,11 @@ std::vector<BenchChange> compare_runs(const BenchReport& previous, const BenchRe
 std::vector<BenchChange> compare_runs(const std::vector<BenchReport>& earlier, const BenchReport& current,
                                       double floor_pct, const std::function<bool(const std::string&)>& selected);
 
+/// A note when other work kept the CPUs busy before the run (the 1-minute load average of
+/// /proc/loadavg's text at least 1 and a tenth of `cpus`): CPU figures are then low and differ
+/// from run to run. nullopt when not busy or the text says nothing.
+std::optional<std::string> busy_machine_note(std::string_view loadavg, int cpus);
+
 /// A regression or a figure no longer measured: what makes `bench --compare` exit 1.
 bool is_regression(const BenchChange& change);
 

@@ -551,6 +551,22 @@ TEST(BenchReport, CompareTakesTheNoiseBetweenRunsFromTheHistory) {
   EXPECT_EQ(changes[0].runs, 3);
 }
 
+// Other work on the CPUs before a run makes its CPU figures low and unlike the next run's (the
+// review's loaded VM, load average 5 on 2 CPUs): said beside the figures, from /proc/loadavg.
+TEST(BenchReport, ABusyMachineIsSaid) {
+  auto note = busy_machine_note("5.21 4.80 3.90 7/312 4242\n", 2);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("5.2"), std::string::npos) << *note;
+  EXPECT_NE(note->find("2 CPU"), std::string::npos) << *note;
+  EXPECT_FALSE(busy_machine_note("0.08 0.10 0.09 1/200 99\n", 2));
+  // A 64-core server with one busy core is not busy for this purpose.
+  EXPECT_FALSE(busy_machine_note("1.50 1.20 1.00 2/900 1\n", 64));
+  EXPECT_TRUE(busy_machine_note("12.0 8.0 4.0 13/900 1\n", 64));
+  // Junk says nothing.
+  EXPECT_FALSE(busy_machine_note("", 2));
+  EXPECT_FALSE(busy_machine_note("nan inf x", 2));
+}
+
 TEST(BenchHistory, RecentRunsNewestFirstAndOnlyOfTheModeAndHost) {
   TempDir dir;
   auto h = BenchHistory::open(dir.path + "/bench.sqlite");
