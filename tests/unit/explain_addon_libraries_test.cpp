@@ -258,5 +258,75 @@ TEST(ExplainAddonLibraries, CmakeNotFindingTheCudaToolkitLeadsOverTheWheelBuild)
   EXPECT_TRUE(addon_has(vs.matches.front().fix, "BuildCustomizations")) << vs.matches.front().fix;
 }
 
+// B1: each add-on library's wording of "needs a CUDA device and PyTorch has none" is one answer.
+TEST(ExplainAddonLibraries, AddOnLibrariesNeedingACudaDeviceAreTheNoGpuAnswer) {
+  const char* lines[] = {
+      "RuntimeError: CUDA is required but not available for bitsandbytes. Please consider installing the "
+      "multi-platform enabled version of bitsandbytes, which is currently a work in progress.\n",
+      "ValueError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: Flash "
+      "Attention 2 is not available on CPU. Please make sure torch can access a CUDA device.\n",
+      "ValueError: fp16 mixed precision requires a GPU (not 'cpu').\n",
+      "RuntimeError: No GPU found. A GPU is needed for quantization.\n",
+      "RuntimeError: GPU is required to quantize or run quantize model.\n",
+      "RuntimeError: GPU is required to run AWQ quantized model. You can use IPEX version AWQ if you have an Intel "
+      "CPU\n",
+      "  File \"/usr/local/lib/python3.12/dist-packages/vllm/config.py\", line 1088, in __init__\n"
+      "    raise RuntimeError(\"Failed to infer device type\")\nRuntimeError: Failed to infer device type\n",
+  };
+  for (const char* line : lines) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "library-needs-cuda-device")) << line;
+    const ExplainMatch& m = r.matches.front();
+    EXPECT_EQ(m.severity, RuleSeverity::error);
+    EXPECT_TRUE(addon_has(m.cause, "torch.cuda.is_available()")) << m.cause;
+    EXPECT_TRUE(addon_has(m.fix, "download.pytorch.org")) << m.fix;
+    EXPECT_TRUE(addon_has(m.fix, "CUDA_VISIBLE_DEVICES")) << m.fix;
+    EXPECT_TRUE(addon_has(m.fix, "--gpus all")) << m.fix;
+  }
+  // In a container (docker run without --gpus), that cause leads.
+  const auto docker = explain_no_facts(
+      "$ docker run --rm -p 8000:8000 vllm/vllm-openai:v0.6.3 --model facebook/opt-125m\n"
+      "RuntimeError: Failed to infer device type\n");
+  ASSERT_TRUE(leads_with(docker, "library-needs-cuda-device/container"));
+  EXPECT_EQ(docker.matches.front().category, "container/docker-runtime");
+}
+
+// B2: libraries' own compute-capability checks.
+TEST(ExplainAddonLibraries, LibraryComputeCapabilityChecksAreGpuArchUnsupported) {
+  const auto vllm = explain_no_facts(
+      "ValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. "
+      "Current capability: 70.\n");
+  ASSERT_TRUE(leads_with(vllm, "library-gpu-too-old"));
+  EXPECT_EQ(vllm.matches.front().category, "gpu-arch-unsupported");
+  EXPECT_TRUE(addon_has(vllm.matches.front().cause, "7.5")) << vllm.matches.front().cause;
+  EXPECT_TRUE(addon_has(vllm.matches.front().cause, "7.0")) << vllm.matches.front().cause;
+  const auto ds = explain_no_facts(
+      "RuntimeError: Unable to JIT load the fp_quantizer op due to it not being compatible due to hardware/software "
+      "issue. NVIDIA Inference is only supported on Ampere and newer architectures\n");
+  ASSERT_TRUE(leads_with(ds, "library-gpu-too-old"));
+  EXPECT_TRUE(addon_has(ds.matches.front().cause, "Ampere")) << ds.matches.front().cause;
+}
+
+// B3: packages installed without their compiled (GPU) part.
+TEST(ExplainAddonLibraries, PackagesWithoutTheirCompiledPartAreNamed) {
+  const char* lines[] = {
+      "ModuleNotFoundError: No module named 'mmcv._ext'\n",
+      "RuntimeError: Detectron2 is not compiled with GPU support!\n",
+      "ImportError: cannot import name '_C' from 'detectron2' (/home/y/detectron2/detectron2/__init__.py)\n",
+      "warning: not compiled with GPU offload support, --gpu-layers option will be ignored\n",
+  };
+  for (const char* line : lines) {
+    const auto r = explain_no_facts(line);
+    ASSERT_TRUE(leads_with(r, "package-built-without-compiled-part")) << line;
+    EXPECT_EQ(r.matches.front().category, "wrong-framework-build");
+    EXPECT_TRUE(addon_has(r.matches.front().fix, "FORCE_CUDA=1")) << r.matches.front().fix;
+  }
+  const auto mmcv = explain_no_facts("ModuleNotFoundError: No module named 'mmcv._ext'\n");
+  EXPECT_TRUE(addon_has(mmcv.matches.front().cause, "mmcv")) << mmcv.matches.front().cause;
+  const auto llama =
+      explain_no_facts("warning: not compiled with GPU offload support, --gpu-layers option will be ignored\n");
+  EXPECT_TRUE(addon_has(llama.matches.front().fix, "GGML_CUDA")) << llama.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
