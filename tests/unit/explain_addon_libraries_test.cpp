@@ -172,6 +172,15 @@ TEST(ExplainAddonLibraries, BitsandbytesOnACpuTorchLeadsWithTheCpuTorch) {
   EXPECT_TRUE(addon_has(m.cause, "CPU build of PyTorch") || addon_has(m.cause, "CPU-only PyTorch")) << m.cause;
   EXPECT_TRUE(addon_has(m.fix, "download.pytorch.org")) << m.fix;
   EXPECT_FALSE(addon_has(m.fix, "0.43 and later ship CUDA binaries for Linux and Windows across CUDA 11.x-12.x"));
+  // Only the warning and the `+cpu` version (no diagnostics): the CPU PyTorch still leads.
+  const auto warned = explain_on(
+      Platform::windows,
+      "C:\\Users\\anna\\qlora\\venv\\lib\\site-packages\\bitsandbytes\\cextension.py:77: UserWarning: The "
+      "installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, "
+      "and GPU quantization are unavailable.\n"
+      "2.5.1+cpu False\n");
+  ASSERT_TRUE(leads_with(warned, "bitsandbytes-cpu-library/cpu-torch"));
+  EXPECT_TRUE(addon_has(warned.matches.front().fix, "download.pytorch.org")) << warned.matches.front().fix;
 }
 
 TEST(ExplainAddonLibraries, BitsandbytesWithoutABinaryForThisCudaNamesTheRelease) {
@@ -210,6 +219,8 @@ TEST(ExplainAddonLibraries, XformersOptionalTritonProbeIsHarmless) {
   const auto compile = explain_on(Platform::windows, "ModuleNotFoundError: No module named 'triton'\n");
   ASSERT_FALSE(compile.matches.empty());
   EXPECT_FALSE(compile.matches.front().harmless);
+  // ... and the harmless reading is not even listed behind it: the log shows no probe.
+  EXPECT_EQ(find_rule(compile, "triton-module-missing/xformers-optional"), nullptr);
 }
 
 // B5: DeepSpeed's own wording of "no ninja".
