@@ -339,5 +339,31 @@ TEST(ExplainAddonLibraries, PackagesWithoutTheirCompiledPartAreNamed) {
   EXPECT_TRUE(addon_has(llama.matches.front().fix, "GGML_CUDA")) << llama.matches.front().fix;
 }
 
+// A4: 0 KV-cache blocks is raised before any comparison with max_model_len: a shorter context cannot help.
+TEST(ExplainAddonLibraries, VllmWithNoCacheBlocksIsTheMemoryBudgetNotTheContext) {
+  const auto r = explain_no_facts(
+      "  File \"/home/ubuntu/venv/lib/python3.10/site-packages/vllm/worker/worker.py\", line 487, in "
+      "raise_if_cache_size_invalid\n"
+      "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+      "initializing the engine.\n");
+  ASSERT_TRUE(leads_with(r, "vllm-no-cache-blocks"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_EQ(m.category, "out-of-memory");
+  EXPECT_TRUE(addon_has(m.fix, "--gpu-memory-utilization")) << m.fix;
+  EXPECT_FALSE(addon_has(m.fix, "Start with a shorter context")) << m.fix;
+  EXPECT_FALSE(addon_has(m.cause, "room for fewer")) << m.cause;
+}
+
+// I1: vLLM forks its workers unless told otherwise (envs.py VLLM_WORKER_MULTIPROC_METHOD, default fork).
+TEST(ExplainAddonLibraries, VllmWorkersForkedAfterCudaNameVllmsSwitch) {
+  const auto r = explain_no_facts(
+      "(VllmWorkerProcess pid=28811)     raise RuntimeError(\n"
+      "(VllmWorkerProcess pid=28811) RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+      "multiprocessing, you must use the 'spawn' start method\n");
+  ASSERT_TRUE(leads_with(r, "vllm-worker-forked-after-cuda"));
+  EXPECT_TRUE(addon_has(r.matches.front().fix, "VLLM_WORKER_MULTIPROC_METHOD=spawn")) << r.matches.front().fix;
+  EXPECT_EQ(find_rule(r, "torch-cuda-in-forked-subprocess"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor
