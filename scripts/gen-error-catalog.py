@@ -433,10 +433,14 @@ def main():
             word = r"\b" if msg[0].isalnum() else ""
             pats.append(word + lit if fam != "nvml" else r"NVML[^\n]*" + lit)
         elif msg and fam == "cudart":
-            # PyTorch's C10_CUDA_CHECK prints "CUDA error: " + cudaGetErrorString(code) (then,
+            # PyTorch's C10_CUDA_CHECK (and ggml) prints "CUDA error: " + cudaGetErrorString(code) (then,
             # pasted on one line, its "CUDA kernel errors might be ..." hint): after that prefix,
             # and only there, a short message names its code.
-            pats.append(r"\bCUDA error: " + lit + r"(?:[.;,]|\s*$|\s+CUDA kernel errors)")
+            # The same after other libraries' prefixes: CTranslate2's "CUDA failed with error "
+            # (libctranslate2 4.5.0, read with strings) and ONNX Runtime's "CUDA failure N: "
+            # (core/providers/cuda/cuda_call.cc, "... ; GPU=0 ; hostname=..." after it).
+            pats.append(r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: )" + lit +
+                        r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)")
         for p in NUMBER_PATTERNS.get(fam, []):
             pats.append(p.format(n=num))
         example = f"{'CUDA error' if fam == 'cudart' else 'failed call to cuInit' if fam == 'cuda-driver' else label + ' error'}: {name}"

@@ -232,16 +232,42 @@ bool library_file_present(const Facts& f, std::string_view file) {
 constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip-build"},
                                                               {"device_assert", "device-assert"},
                                                               {"jax_plugin_failed", "jax-plugin-failed"},
-                                                              {"triton_ptxas", "triton-ptxas"}};
+                                                              {"triton_ptxas", "triton-ptxas"},
+                                                              {"cuda_error", "cuda-error"},
+                                                              {"xformers_triton_probe", "xformers-triton-probe"}};
+
+bool is_log_event_condition(std::string_view condition) {
+  return std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
+                     [&](const auto& e) { return condition == e.second; });
+}
 
 const std::vector<std::string>& explain_condition_names() {
-  static const std::vector<std::string> kNames = {
-      "platform-windows", "platform-wsl2",       "platform-linux",       "container",
-      "driver-loaded",    "no-driver",           "gpu-present",          "no-gpu",
-      "multi-gpu",        "cudnn-present",       "cudnn-other-major",    "lib-found",
-      "toolkit-present",  "framework-cpu-build", "framework-cuda-build", "tf-windows-no-gpu",
-      "nvidia-wheels",    "driver-drops-gpu",    "cudnn-loader-mix",     "pip-build",
-      "device-assert",    "jax-plugin-failed",   "triton-ptxas",         "tf-windows-no-gpu-likely"};
+  static const std::vector<std::string> kNames = {"platform-windows",
+                                                  "platform-wsl2",
+                                                  "platform-linux",
+                                                  "container",
+                                                  "driver-loaded",
+                                                  "no-driver",
+                                                  "gpu-present",
+                                                  "no-gpu",
+                                                  "multi-gpu",
+                                                  "cudnn-present",
+                                                  "cudnn-other-major",
+                                                  "lib-found",
+                                                  "toolkit-present",
+                                                  "framework-cpu-build",
+                                                  "framework-cuda-build",
+                                                  "tf-windows-no-gpu",
+                                                  "nvidia-wheels",
+                                                  "driver-drops-gpu",
+                                                  "cudnn-loader-mix",
+                                                  "pip-build",
+                                                  "device-assert",
+                                                  "jax-plugin-failed",
+                                                  "triton-ptxas",
+                                                  "tf-windows-no-gpu-likely",
+                                                  "cuda-error",
+                                                  "xformers-triton-probe"};
   return kNames;
 }
 

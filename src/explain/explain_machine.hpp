@@ -66,6 +66,10 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
 /// The names evaluate_condition knows (without '!').
 const std::vector<std::string>& explain_condition_names();
 
+/// True for the conditions only the log can make true (`pip-build`, `device-assert`,
+/// `cuda-error`, ...): after the whole log was read, such a condition left unknown did not happen.
+bool is_log_event_condition(std::string_view condition);
+
 struct Rule;
 
 /// One or a few sentences about this machine that make a rule's fix specific ("this machine

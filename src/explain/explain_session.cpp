@@ -329,6 +329,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       // Another platform's alternative is no cause of these lines; a rule's own cause stays,
       // ranked down by its `when` like any contradicted answer.
       if (k > 0 && !fits_platform(c, h.captures, machine)) continue;
+      // A harmless reading that needs something only the log can show (xformers' optional Triton
+      // probe) is no reading of these lines when the log did not show it: it would only stand
+      // between the problem and its other causes.
+      if (k > 0 && c.harmless && std::any_of(c.when.begin(), c.when.end(), [&](const std::string& cond) {
+            return is_log_event_condition(cond) && evaluate_condition(cond, h.captures, machine) == Truth::unknown;
+          })) {
+        continue;
+      }
       ExplainMatch m{.rule = c.id,
                      .title = rule.title,
                      .category = c.category,

@@ -12,6 +12,7 @@
 namespace gpudoctor {
 namespace {
 
+using testing::builtin_matcher;
 using testing::explain_on;
 using testing::find_rule;
 using testing::leads_with;
