@@ -349,6 +349,24 @@ codec-field-unnoted	src/model/json_codec.cpp	      if (!decode(*j, v)) note_mist
 codec-element-unnoted	src/model/json_codec.cpp	      else\n        note_mistyped();	      else\n        (void)0;
 csv-time-seconds	src/render/monitor_text.cpp	  if (!t.empty() && t.back() == 'Z') t.insert(	  if (false && t.back() == 'Z') t.insert(
 bench-busy-unsaid	src/model/bench_report.cpp	  if (load < std::max(1.0, 0.1 * cpus)) return std::nullopt;	  if (load < 1e9 * std::max(1.0, 0.1 * cpus)) return std::nullopt;
+explain-trt-fatal-line-harmless	data/explain/libraries.toml	supersedes = ["tensorrt-library-missing"]	supersedes = []
+explain-ort-trt-fallback-harmless	data/explain/onnxruntime.toml	severity = "warning"\npriority = 50	severity = "info"\nharmless = true\npriority = 50
+explain-ct2-cuda-prefix-dropped	data/explain/error-codes.toml	(?:CUDA error: |CUDA failed with error |CUDA failure \d+: )out of memory(?:	(?:CUDA error: )out of memory(?:
+explain-cuda-error-event-unread	src/explain/explain_machine.cpp	{"cuda_error", "cuda-error"},	{"cuda_error_unread", "cuda-error"},
+explain-ct2-float16-cpu-leads	data/explain/extension-packages.toml	when = ["cuda-error"]	when = ["device-assert"]
+explain-ort-extras-version-unsaid	data/explain/onnxruntime.toml	with pip on onnxruntime-gpu 1.21 and later, `pip install \"onnxruntime-gpu[cuda,cudnn]\"` brings it as	with pip, `pip install \"onnxruntime-gpu[cuda,cudnn]\"` brings it as
+explain-bnb-cpu-torch-not-read	data/explain/extension-packages.toml	priority = 60\nwhen = ["framework-cpu-build"]\ncause = "This is a CPU build of PyTorch (the log shows a `+cpu` version or a build without CUDA), so `torch.cuda.is_available()`	priority = 60\nwhen = ["platform-wsl2"]\ncause = "This is a CPU build of PyTorch (the log shows a `+cpu` version or a build without CUDA), so `torch.cuda.is_available()`
+explain-bnb-false-claim-back	data/explain/extension-packages.toml	Then upgrade bitsandbytes if it is older than 0.43	Then upgrade it (`pip install -U bitsandbytes`: 0.43 and later ship CUDA binaries for Linux and Windows across CUDA 11.x-12.x) if it is older than 0.43
+explain-xformers-probe-not-harmless	data/explain/performance.toml	harmless = true\n# 58:	harmless = false\n# 58:
+explain-harmless-alt-unconfirmed-listed	src/explain/explain_session.cpp	if (k > 0 && c.harmless && std::any_of(	if (k > 0 && c.harmless && false && std::any_of(
+explain-vllm-infer-device-missed	data/explain/no-gpu.toml	'''RuntimeError: Failed to infer device type''',	'''RuntimeError: Failed to infer the device type''',
+explain-min-capability-three-digits	data/explain/gpu-arch.toml	Minimum capability: (?P<need_major>\d)(?P<need_minor>\d)\.	Minimum capability: (?P<need_major>\d)(?P<need_minor>\d)\d\.
+explain-mmcv-ext-missed	data/explain/extension-packages.toml	No module named '(?P<module>(?P<package>mmcv|	No module named '(?P<module>(?P<package>mmcvx|
+explain-cmake-toolkit-below-pip	data/explain/toolkit.toml	priority = 80\ntailor = "cuda-runtime"\npatterns = [\n  '''Could NOT find CUDAToolkit	priority = 30\ntailor = "cuda-runtime"\npatterns = [\n  '''Could NOT find CUDAToolkit
+explain-deepspeed-ninja-missed	data/explain/extension-packages.toml	'''due to ninja not being installed'''	'''due to ninja not installed'''
+explain-fa2-toggled-missed	data/explain/extension-packages.toml	FlashAttention2 has been toggled on, but it cannot be used due to the following error: (?P<reason>	FlashAttention2 has been turned on, but it cannot be used due to the following error: (?P<reason>
+explain-vllm-zero-blocks-context-fix	data/explain/memory.toml	patterns = ['''No available memory for the cache blocks''']	patterns = ['''No available memory for the cache blockz''']
+explain-vllm-fork-generic	data/explain/framework-messages.toml	supersedes = ["torch-cuda-in-forked-subprocess"]	supersedes = []
 EOF
 }
 
