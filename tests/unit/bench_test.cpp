@@ -387,6 +387,14 @@ struct TempDir {
   }
 };
 
+/// A text file where the history should be: no SQLite database.
+bool write_not_a_database(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return false;
+  std::fputs("this is not an SQLite database, it is a text file long enough to have a header page", f);
+  return std::fclose(f) == 0;
+}
+
 TEST(BenchHistory, KeepsRunsAndReturnsTheLastOfAMode) {
   TempDir dir;
   ASSERT_FALSE(dir.path.empty());
@@ -428,12 +436,7 @@ TEST(BenchHistory, KeepsRunsAndReturnsTheLastOfAMode) {
 TEST(BenchHistory, ANonDatabaseFileIsAClearError) {
   TempDir dir;
   const std::string db = dir.path + "/bench.sqlite";
-  {
-    std::FILE* f = std::fopen(db.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("this is not an SQLite database, it is a text file long enough to have a header page", f);
-    std::fclose(f);
-  }
+  ASSERT_TRUE(write_not_a_database(db));
   auto h = BenchHistory::open(db);
   ASSERT_FALSE(h);
   EXPECT_NE(h.error().message.find("not"), std::string::npos) << h.error().message;
@@ -606,12 +609,7 @@ TEST(BenchHistory, AHistoryInALinkedDirectoryOpens) {
 TEST(BenchCompare, AnUnusableHistoryIsNotAFailedBenchmark) {
   TempDir dir;
   const std::string db = dir.path + "/bench.sqlite";
-  {
-    std::FILE* f = std::fopen(db.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("this is not an SQLite database, it is a text file long enough to have a header page", f);
-    std::fclose(f);
-  }
+  ASSERT_TRUE(write_not_a_database(db));
   const std::vector<std::string> args = {
       "bench", "--quick", "--cpu-only", "--sgemm-size", "64", "--conv-batch", "1", "--history", db};
   std::vector<std::string> json_args = args;

@@ -36,4 +36,16 @@ inline bool has_issue(const PlanOption& o, const std::string& id) {
   return std::any_of(o.issues.begin(), o.issues.end(), [&](const PlanIssue& i) { return i.id == id; });
 }
 
+/// The plan for a machine described as `plan --os --gpu --driver --python --framework` would;
+/// driver and python may be null (not given).
+inline Plan plan_described(Platform os, const char* gpu, const char* driver, const char* python, const char* fw) {
+  PlanRequest r;
+  r.os = os;
+  r.gpu_name = gpu;
+  if (driver != nullptr) r.driver = v(driver);
+  if (python != nullptr) r.python = v(python);
+  r.frameworks.push_back(*parse_framework_request(fw));
+  return resolve(r, kb());
+}
+
 }  // namespace gpudoctor::testing

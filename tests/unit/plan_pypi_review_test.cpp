@@ -19,13 +19,7 @@ using testing::kb;
 using testing::v;
 
 Plan plan_for(Platform os, const char* gpu, const char* driver, const char* python, const char* fw) {
-  PlanRequest r;
-  r.os = os;
-  r.gpu_name = gpu;
-  if (driver != nullptr) r.driver = v(driver);
-  if (python != nullptr) r.python = v(python);
-  r.frameworks.push_back(*parse_framework_request(fw));
-  return resolve(r, kb());
+  return testing::plan_described(os, gpu, driver, python, fw);
 }
 
 bool any_reason(const PlanOption& o, const std::string& needle) {

@@ -17,13 +17,7 @@ using testing::kb;
 using testing::v;
 
 Plan script_plan_for(Platform os, const char* gpu, const char* driver, const char* python, const char* fw) {
-  PlanRequest r;
-  r.os = os;
-  r.gpu_name = gpu;
-  if (driver != nullptr) r.driver = v(driver);
-  if (python != nullptr) r.python = v(python);
-  r.frameworks.push_back(*parse_framework_request(fw));
-  return resolve(r, kb());
+  return testing::plan_described(os, gpu, driver, python, fw);
 }
 
 std::vector<std::string> script_lines(const std::string& s) {
