@@ -48,8 +48,12 @@ thread_local std::vector<std::string> t_path;
 /// The path of the value being read, one part deeper, while it is read.
 class PathPart {
  public:
-  explicit PathPart(std::string part) : on_(t_mistyped != nullptr) {
-    if (on_) t_path.push_back(std::move(part));
+  // The path is built only while a collector lives: reading is a hot path (fleet, the history).
+  explicit PathPart(const char* key) : on_(t_mistyped != nullptr) {
+    if (on_) t_path.emplace_back(key);
+  }
+  explicit PathPart(size_t index) : on_(t_mistyped != nullptr) {
+    if (on_) t_path.push_back("[" + std::to_string(index) + "]");
   }
   ~PathPart() {
     if (on_) t_path.pop_back();
@@ -808,7 +812,7 @@ bool decode(const json& j, T& v) {
     if (!j.is_array()) return false;
     size_t index = 0;
     for (const auto& item : j) {
-      PathPart part("[" + std::to_string(index++) + "]");
+      PathPart part(index++);
       typename T::value_type inner{};
       if (decode(item, inner))
         v.push_back(std::move(inner));

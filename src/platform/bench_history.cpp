@@ -136,28 +136,18 @@ Result<long long> BenchHistory::add(const BenchReport& report) {
 }
 
 Result<std::optional<BenchReport>> BenchHistory::last(const std::string& mode, const std::string& host) {
-  sqlite3* db = db_.get();
-  Statement st;
-  if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? AND host = ? ORDER BY id DESC LIMIT 1", -1,
-                         &st.s, nullptr) != SQLITE_OK) {
-    return db_error(db, "prepare", path_);
-  }
-  sqlite3_bind_text(st.s, 1, mode.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 2, host.c_str(), -1, SQLITE_TRANSIENT);
-  int rc = sqlite3_step(st.s);
-  if (rc == SQLITE_DONE) return std::optional<BenchReport>();
-  if (rc != SQLITE_ROW) return db_error(db, "read the last run", path_);
-  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.s, 0));
-  auto doc = nlohmann::ordered_json::parse(text != nullptr ? text : "", nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return Error{ErrorKind::invalid_data, "the last run in the bench history is not readable JSON", path_, 0};
-  }
-  BenchReport report;
-  bench_report_from_json(doc, report);
-  return std::optional<BenchReport>(std::move(report));
+  auto runs = read_runs(mode, host, 1, false);
+  if (!runs) return runs.error();
+  if (runs->empty()) return std::optional<BenchReport>();
+  return std::optional<BenchReport>(std::move(runs->front()));
 }
 
 Result<std::vector<BenchReport>> BenchHistory::recent(const std::string& mode, const std::string& host, int n) {
+  return read_runs(mode, host, n, true);
+}
+
+Result<std::vector<BenchReport>> BenchHistory::read_runs(const std::string& mode, const std::string& host, int n,
+                                                         bool skip_unreadable) {
   sqlite3* db = db_.get();
   Statement st;
   if (sqlite3_prepare_v2(db, "SELECT report_json FROM runs WHERE mode = ? AND host = ? ORDER BY id DESC LIMIT ?", -1,
@@ -172,7 +162,10 @@ Result<std::vector<BenchReport>> BenchHistory::recent(const std::string& mode, c
   while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.s, 0));
     auto doc = nlohmann::ordered_json::parse(text != nullptr ? text : "", nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) continue;
+    if (doc.is_discarded() || !doc.is_object()) {
+      if (skip_unreadable) continue;
+      return Error{ErrorKind::invalid_data, "the last run in the bench history is not readable JSON", path_, 0};
+    }
     BenchReport report;
     bench_report_from_json(doc, report);
     runs.push_back(std::move(report));

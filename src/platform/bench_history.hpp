@@ -38,6 +38,9 @@ class BenchHistory {
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
+  /// Up to `n` runs, newest first; an unreadable row is skipped or is the error.
+  Result<std::vector<BenchReport>> read_runs(const std::string& mode, const std::string& host, int n,
+                                             bool skip_unreadable);
   struct Close {
     void operator()(sqlite3* db) const;
   };
