@@ -98,7 +98,7 @@ bench-spread-scale	src/gpu/bench_math.cpp	  s.spread_pct = s.median > 0 ? s.mad 
 bench-rate-min-from-fastest	src/gpu/bench_math.cpp	  m.min = work / stats.max / scale;	  m.min = work / stats.min / scale;
 bench-scaling-not-per-gpu	src/gpu/bench_math.cpp	  return one > 0 && n > 0 ? many / (n * one) : 0;	  return one > 0 && n > 0 ? many / one : 0;
 bench-gemm-check-loose	src/gpu/bench_math.cpp	              (terms_factor * k * u + 2 * input_u) * d.magnitude	              (100 * terms_factor * k * u + 2 * input_u) * d.magnitude
-bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std::max(floor_pct, 3.0 * std::max(before->spread_pct, now.spread_pct));	    c.noise_pct = floor_pct + 0 * std::max(before->spread_pct, now.spread_pct);
+bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std::max({floor_pct, 3.0 * spread, 3.0 * between_runs});	    c.noise_pct = std::max({floor_pct, 0.0 * spread, 3.0 * between_runs});
 bench-compare-direction	src/model/bench_report.cpp	    else if (c.change_pct < -c.noise_pct)	    else if (c.change_pct < c.noise_pct)
 fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
 fleet-outlier-min-off	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.0) {
@@ -131,7 +131,7 @@ owner-acl-ignored	src/platform/host_fs_posix.cpp	    if (::getxattr(path.c_str()
 owner-link-folder-unchecked	src/platform/host_fs_posix.cpp	  if (folder == real.substr(0, real.rfind('/')) || (folder == "/" && real.rfind('/') == 0)) return {};	  return {};
 nvcc-arch-suffix-floor-ignored	src/explain/explain_machine.cpp	  if (t.suffix == 'a') raise("12.0");	  (void)0;
 compare-library-version-kept	src/model/bench_report.cpp	    if (last[i] < '0' || last[i] > '9') {	    if (true) {
-compare-library-ignored	src/model/bench_report.cpp	    if (!before_file.empty() && !now_file.empty() && before_file != now_file)	    if (false && !before_file.empty() && !now_file.empty() && before_file != now_file)
+compare-library-ignored	src/model/bench_report.cpp	    const bool other_library = !before_file.empty() && !now_file.empty() && before_file != now_file;	    const bool other_library = false && !before_file.empty() && !now_file.empty() && before_file != now_file;
 signal-groups-not-killed	src/platform/child_process_posix.cpp	    if (group > 0) ::kill(-group, SIGKILL);	    if (false && group > 0) ::kill(-group, SIGKILL);
 signal-group-never-forgotten	src/platform/child_process_posix.cpp	    pid_t expected = group;\n    if (slot.compare_exchange_strong(expected, 0)) return;	    pid_t expected = group;\n    if (false && slot.compare_exchange_strong(expected, 0)) return;
 signal-others-handler-replaced	src/platform/child_process_posix.cpp	      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;	      if (false && ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL)) continue;
@@ -180,7 +180,7 @@ fw-script-jax-high-as-fp32	src/gpu/framework_bench.cpp	    fp32_asked = level in
 fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = precision == "tf32" if precision in ("tf32", "ieee") else bool(torch.backends.cudnn.allow_tf32)	        allowed = bool(torch.backends.cudnn.allow_tf32)
 fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:\n        allowed = None	    except ImportError:\n        allowed = None
 kb-no-tc-devices-ignored	src/kb/knowledge_base.cpp	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed)) return &c;	      if (chip.starts_with(c.chip) && (c.devices.empty() || listed || true)) return &c;
-compare-tf32-change-judged	src/model/bench_report.cpp	    else if (before->tf32 && now.tf32 && *before->tf32 != *now.tf32)	    else if (before->tf32 && now.tf32 && false)
+compare-tf32-change-judged	src/model/bench_report.cpp	    const bool other_tf32 = before->tf32 && now.tf32 && *before->tf32 != *now.tf32;	    const bool other_tf32 = before->tf32 && now.tf32 && false;
 fp8-one-pass-relative-dropped	src/gpu/bench_math.cpp	  relative_error = relative_error_of(dots, c);	  relative_error = 0;
 jax-plugin-version-truncated	src/probe/python/site_packages.cpp	jax_order(q->version, jaxlib->version) != 0) {	q->version.truncated(3) != jaxlib->version.truncated(3)) {
 jaxlib-newer-unchecked	src/probe/python/site_packages.cpp	  if (jax_order(jaxlib.version, jax.version) > 0) {	  if (false) {
@@ -197,7 +197,7 @@ numpy-major-crossing-warned	src/check/requirement_checks.cpp	.severity = crosses
 numpy-requires-not-probed	src/probe/python/site_packages.cpp	} else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {	} else if (false) {
 numpy-marker-ignored	src/check/requirement_checks.cpp	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) == std::nullopt) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;
 shadow-loads-ignored	src/check/toolkit_checks.cpp	const bool nobody_misled = misled.empty() && !unaffected.empty();	const bool nobody_misled = false;
-shadow-copy-path-ignored	src/check/toolkit_checks.cpp	const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.path.starts_with(lib.path + "/");	const bool from_copy = false;
+shadow-copy-path-ignored	src/check/toolkit_checks.cpp	            const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.dir() == lib.path;	            const bool from_copy = load.via == "LD_LIBRARY_PATH" && false;
 tf-runpath-any-version	src/probe/framework_libraries.cpp	if (fw.version >= Version::of({2, 14}) && !fw.location.empty()) {	if (!fw.location.empty()) {
 tf-conda-lib-always	src/probe/framework_libraries.cpp	if (env.kind == "conda" && conda_installed(env, "tensorflow")) {	if (env.kind == "conda") {
 tf-dirs-envwide	src/probe/framework_libraries.cpp	fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;	first_dirs;
@@ -225,7 +225,7 @@ tfp-table-fallback	src/check/tensorflow_companion_checks.cpp	if (!from_install &
 tf-legacy-keras-values	src/check/tensorflow_companion_checks.cpp	return value == "true" || value == "True" || value == "1";	return to_lower(value) == "true" || value == "1";
 tf-legacy-keras-routes	src/check/tensorflow_companion_checks.cpp	if (legacy_keras() && tf_keras_in(env) != nullptr) return false;	if (tf_keras_in(env) != nullptr) return false;
 tf-keras-install-no-deps	src/check/tensorflow_companion_checks.cpp	const bool other_dist = tf.package != "tensorflow" && tf.package != "tensorflow-intel";	const bool other_dist = false;
-cudnn-load-real-dir-ignored	src/check/compat_checks.cpp	const std::string dir = !l.real_dir.empty() ? l.real_dir : 	const std::string dir = false ? l.real_dir : 
+cudnn-load-real-dir-ignored	src/check/compat_checks.cpp	      if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;\n      const std::string dir = l.dir();	      if (!l.soname.starts_with("libcudnn.so.") || l.path.empty()) continue;\n      const std::string dir = l.named_dir();
 load-real-dir-unset	src/probe/framework_libraries.cpp	real && *real != dir) load.real_dir = *real;	real && *real != dir && false) load.real_dir = *real;
 tf-plugin-so-n-names	src/probe/python/tf_plugins.cpp	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9';	return at != std::string_view::npos && at + 4 < name.size() && name[at + 4] >= '0' && name[at + 4] <= '9' && false;
 tf-plugin-record-owner	src/probe/python/tf_plugins.cpp	for (const std::string& listed : plugins_in_record(*record)) owner_of.emplace(listed, &d);	for (const std::string& listed : plugins_in_record(*record)) owner_of.emplace(listed + "~", &d);
@@ -281,8 +281,8 @@ version-dev-after	src/core/version.cpp	  k.dev_after = rest.empty() ? 1 : k.rank
 version-number-length	src/core/version.cpp	  k.digits = number.size();	  k.digits = 0;
 tf-dist-intel	src/check/compat_checks.cpp	  return fw.package.starts_with("tf-nightly") ? "tf-nightly" : "tensorflow";	  return fw.package.empty() ? "tensorflow" : fw.package;
 decoder-cr-ends-line	src/explain/log_decoder.cpp	    if (stop == nl) {\n      emit_line();	    if (stop != nullptr) {\n      emit_line();
-decoder-part-number	src/explain/log_decoder.cpp	  sink_(line_, stats_.lines + 1);	  sink_(line_, stats_.lines);
-decoder-part-twice	src/explain/log_decoder.cpp	  if (!parts_emitted_ || !line_.empty()) {	  if (true) {
+decoder-part-number	src/explain/log_decoder.cpp	  deliver(stats_.lines + 1);	  deliver(stats_.lines);
+decoder-part-twice	src/explain/log_decoder.cpp	  if (!parts_emitted_ || !line_.empty()) deliver(stats_.lines);	  if (true) deliver(stats_.lines);
 session-part-numbering	src/explain/explain_session.cpp	  if (decoder_no != last_no) ++lines_;	  ++lines_;
 log-event-ignored	src/explain/explain_machine.cpp	        log.events.insert(event);	        log.events.insert(std::string(capture));
 cublas-not-demoted	data/explain/memory.toml	when = ["!device-assert"]\ncause = "cuBLAS failed	cause = "cuBLAS failed
