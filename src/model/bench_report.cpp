@@ -251,6 +251,7 @@ std::vector<BenchChange> compare_runs(const std::vector<BenchReport>& earlier, c
       values.push_back(*m->value);
       spread = std::max(spread, m->spread_pct);
     }
+    if (values.empty()) continue;  // `before` is among them unless its own figure is unusable
     c.previous = median_of(values);
     c.runs = static_cast<int>(values.size());
     c.change_pct = (c.current - c.previous) / c.previous * 100.0;
