@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace gpudoctor {
 
@@ -245,6 +246,36 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
   return true;
 }
 
+/// The captures a rule's text may use beyond its own lines': the CUDA tag of the PyTorch the log
+/// names ("2.1.2+cu118": torch_tag "cu118", torch_cuda "11.8", torch_cuda_dashed "11-8"), else of the probed machine's
+/// PyTorch. A fix then names the toolkit or wheel index of that PyTorch, not a fixed example. The
+/// rule's own capture of the same name wins.
+CaptureMap text_captures(const CaptureMap& own, const ExplainMachine& machine) {
+  std::string tag;
+  if (const auto v = machine.log.versions.find("pytorch"); v != machine.log.versions.end()) {
+    if (const auto plus = v->second.find('+'); plus != std::string::npos) tag = v->second.substr(plus + 1);
+  } else if (machine.facts != nullptr) {
+    // The machine's PyTorch only when all its environments agree: which one wrote the log is unknown.
+    std::set<std::string> tags;
+    for (const auto& env : machine.facts->python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.name == "torch") tags.insert(fw.variant);
+      }
+    }
+    if (tags.size() == 1) tag = *tags.begin();
+  }
+  const bool cuda_tag = tag.size() >= 4 && tag.size() <= 5 && tag.rfind("cu", 0) == 0 &&
+                        std::all_of(tag.begin() + 2, tag.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (!cuda_tag) return own;
+  CaptureMap out = own;
+  const std::string digits = tag.substr(2);  // "118": CUDA 11.8; "130": 13.0
+  out.try_emplace("torch_tag", std::vector<std::string>{tag});
+  const std::string major = digits.substr(0, digits.size() - 1);
+  out.try_emplace("torch_cuda", std::vector<std::string>{major + "." + digits.back()});
+  out.try_emplace("torch_cuda_dashed", std::vector<std::string>{major + "-" + digits.back()});  // apt's names
+  return out;
+}
+
 /// True when every line of `h` is in `sorted_lines` (and it has lines): another answer covers it.
 bool lines_covered(const RuleHits& h, const std::vector<std::uint64_t>& sorted_lines) {
   return !h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
@@ -293,6 +324,27 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   for (auto& [id, lines] : superseded_lines) std::sort(lines.begin(), lines.end());
+  // The missing libraries each superseded rule must leave to the rule that knows them better, when
+  // other lines name them: a chained exception's inner OSError, a summary warning after the loader's
+  // own line. The same library is the same failure.
+  std::map<std::string, std::vector<std::string>, std::less<>> superseded_libs;
+  for (const RuleHits& h : hits) {
+    if (h.rule_index >= base.rules.size()) continue;
+    const auto lib = h.captures.find("lib");
+    if (lib == h.captures.end()) continue;
+    for (const std::string& id : base.rules[h.rule_index].supersedes) {
+      auto& libs = superseded_libs[id];
+      libs.insert(libs.end(), lib->second.begin(), lib->second.end());
+    }
+  }
+  auto same_libraries = [&](const RuleHits& h, const std::string& id) {
+    const auto known = superseded_libs.find(id);
+    const auto lib = h.captures.find("lib");
+    if (known == superseded_libs.end() || lib == h.captures.end() || lib->second.empty()) return false;
+    return std::all_of(lib->second.begin(), lib->second.end(), [&](const std::string& l) {
+      return std::find(known->second.begin(), known->second.end(), l) != known->second.end();
+    });
+  };
   // Catalog rules with more lines first, so that one matching a subset of another's lines
   // (the runtime's 303 on one line, the driver's 303 on that line and another) is the one
   // dropped.
@@ -309,7 +361,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
-    if (const auto it = superseded_lines.find(rule.id); it != superseded_lines.end() && lines_covered(h, it->second)) {
+    if (const auto it = superseded_lines.find(rule.id);
+        it != superseded_lines.end() && (lines_covered(h, it->second) || same_libraries(h, rule.id))) {
       continue;
     }
     if (rule.catalog) {
@@ -323,6 +376,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const std::string note = machine_note(rule, h.captures, machine);
     const std::string kb_fix = knowledge_fix(rule, h.captures, machine);
     const std::optional<Platform> platform = log_platform(h.captures, machine);
+    const CaptureMap text_values = text_captures(h.captures, machine);
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
@@ -346,8 +400,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
                      .lines = h.lines,
                      .excerpts = h.excerpts,
                      .captures = h.captures,
-                     .cause = fill_placeholders(select_platform_text(c.cause, platform), h.captures),
-                     .fix = fill_placeholders(select_platform_text(c.fix, platform), h.captures),
+                     .cause = fill_placeholders(select_platform_text(c.cause, platform), text_values),
+                     .fix = fill_placeholders(select_platform_text(c.fix, platform), text_values),
                      .machine = note,
                      .sources = rule.sources,
                      .score = c.priority};

@@ -171,9 +171,12 @@ TEST(ExplainWindowsDll, CannotRunPercentOneIsAnotherBuildOfADll) {
 
 // CTranslate2 (faster-whisper) words a library that does not load so.
 TEST(ExplainWindowsDll, CtranslateLibraryNotFoundIsTheCudaLibraryMissing) {
+  // CTranslate2's own loader (src/cuda/cublas_stub.cc): its rule, of the same category.
   const auto r = explain_no_facts("RuntimeError: Library libcublas.so.11 is not found or cannot be loaded\n");
-  ASSERT_TRUE(leads_with(r, "cuda-library-missing"));
+  ASSERT_TRUE(leads_with(r, "ctranslate2-cuda-library-missing"));
+  EXPECT_EQ(r.matches.front().category, "cuda-lib-missing");
   EXPECT_TRUE(contains(r.matches.front().cause, "libcublas.so.11")) << r.matches.front().cause;
+  EXPECT_TRUE(contains(r.matches.front().fix, "ctranslate2==3.24.0")) << r.matches.front().fix;
   EXPECT_TRUE(leads_with(explain_no_facts("RuntimeError: Library cudnn_ops_infer64_8.dll is not found or cannot be "
                                           "loaded\n"),
                          "cudnn-library-missing"));
