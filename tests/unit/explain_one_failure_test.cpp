@@ -17,7 +17,9 @@ using testing::explain_on;
 using testing::find_rule;
 using testing::leads_with;
 
-bool says(const std::string& text, std::string_view words) { return text.find(words) != std::string::npos; }
+bool says(const std::string& text, std::string_view words) {
+  return text.find(words) != std::string::npos;
+}
 
 /// Answers counted as problems (the header's count): leading candidates that are not harmless.
 size_t problems_in(const ExplainReport& r) {
@@ -77,8 +79,8 @@ TEST(ExplainOneFailure, CTranslate2sMissingCublasGetsCTranslate2sFix) {
   EXPECT_TRUE(says(m.fix, "ctranslate2==3.24.0")) << m.fix;  // CUDA 11 and cuDNN 8
   EXPECT_TRUE(says(m.cause, "CUDA 12")) << m.cause;
 
-  const auto win = explain_on(Platform::windows,
-                              "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
+  const auto win =
+      explain_on(Platform::windows, "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
   ASSERT_TRUE(leads_with(win, "ctranslate2-cuda-library-missing"));
   EXPECT_TRUE(says(win.matches.front().fix, "PATH")) << win.matches.front().fix;
   EXPECT_FALSE(says(win.matches.front().fix, "LD_LIBRARY_PATH")) << win.matches.front().fix;
@@ -116,11 +118,10 @@ TEST(ExplainOneFailure, LlamaCppsPrebuiltWheelWithoutTheCudaRuntimeLeadsWithTheR
 
 // I2 (log 26): xFormers says which PyTorch is installed; the index in the fix is its tag's.
 TEST(ExplainOneFailure, XformersFixUsesTheInstalledTorchsCudaTag) {
-  const auto r = explain_on(
-      Platform::linux,
-      "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
-      "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n"
-      "    Python  3.10.15 (you have 3.10.12)\n");
+  const auto r = explain_on(Platform::linux,
+                            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+                            "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n"
+                            "    Python  3.10.15 (you have 3.10.12)\n");
   ASSERT_TRUE(leads_with(r, "xformers-built-for-other-torch"));
   const std::string& fix = r.matches.front().fix;
   EXPECT_TRUE(says(fix, "whl/cu124")) << fix;
