@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "check/onnxruntime_fix.hpp"
 #include "core/text.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
@@ -209,15 +210,10 @@ class Checker {
         } else if (fw.name == "onnxruntime" && fw.cuda_build.value_or(false) && fw.cuda_version) {
           // Without the CUDA provider's libraries, a session asked for CUDAExecutionProvider
           // logs "Failed to create CUDAExecutionProvider" and runs on the CPU.
-          const std::string major = std::to_string(fw.cuda_version->major());
-          missing_loads(env, fw, "ONNX Runtime",
-                        "pip install \"onnxruntime-gpu[cuda,cudnn]==" + fw.version.str() +
-                            "\" and call onnxruntime.preload_dlls() before creating the session (or `import torch` "
-                            "first, with a torch built for CUDA " +
-                            major + "), or install CUDA " + major + ".x and cuDNN " +
-                            (fw.cudnn_version ? std::to_string(fw.cudnn_version->major()) : std::string("9")) +
-                            ".x where the loader finds them.",
+          missing_loads(env, fw, "ONNX Runtime", onnxruntime_libraries_fix(fw, facts_.platform),
                         "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements");
+          // Its provider needs the driver of its CUDA major like any CUDA program.
+          driver_for_framework(env, fw, "ONNX Runtime", *fw.cuda_version);
         }
       }
       for (const FrameworkFacts& fw : env.frameworks) cudnn_build_for_framework(env, fw);

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "check/onnxruntime_fix.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/framework.hpp"
@@ -291,14 +292,13 @@ class WindowsChecker {
       const std::string cudnn = fw.cudnn_version ? std::to_string(fw.cudnn_version->major()) : std::string("9");
       if (!unreached_dirs.empty()) {
         std::vector<std::string> dirs(unreached_dirs.begin(), unreached_dirs.end());
-        fix = "Add " + join(dirs, " and ") +
-              " to PATH, or call onnxruntime.preload_dlls() (or `import torch`, built for CUDA " + major +
-              ") before creating the session, which loads them into the process first.";
+        fix = "Add " + join(dirs, " and ") + " to PATH, or " +
+              (onnxruntime_has_preload(fw)
+                   ? "call onnxruntime.preload_dlls() (or `import torch`, built for CUDA " + major + ")"
+                   : "`import torch` (built for CUDA " + major + ")") +
+              " before creating the session, which loads them into the process first.";
       } else {
-        fix =
-            "Install CUDA " + major + ".x and cuDNN " + cudnn +
-            ".x and put their bin folders on PATH, or pip install \"onnxruntime-gpu[cuda,cudnn]==" + fw.version.str() +
-            "\" and call onnxruntime.preload_dlls() before creating the session.";
+        fix = onnxruntime_libraries_fix(fw, Platform::windows);
       }
       source = kOnnxruntimeLoaderSource;
     } else {

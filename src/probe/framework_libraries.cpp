@@ -111,6 +111,10 @@ struct Needs {
   /// $ORIGIN): the loader's own order decides, and the environment's nvidia wheels serve only once
   /// something loaded them into the process (onnxruntime.preload_dlls(), or `import torch` first).
   bool wheels_need_preload = false;
+  bool preload_call = false;    ///< onnxruntime.preload_dlls() exists (1.21 and later)
+  bool torch_preloads = false;  ///< a torch in the environment loads them when imported first
+  /// No RPATH and nothing that preloads them: the wheels serve only through LD_LIBRARY_PATH.
+  bool wheels_unreachable = false;
 };
 
 /// A directory searched before the system's: a wheel's lib/ or a conda environment's lib/.
@@ -174,7 +178,13 @@ class Resolver {
       }
     } else if (fw.name == "onnxruntime") {
       n.sonames = onnxruntime_needs(major);
-      n.wheels_need_preload = true;
+      // preload_dlls() came in 1.21.0; before, only a torch of the same environment imported
+      // first loads the wheels into the process.
+      n.preload_call = fw.version >= Version::of({1, 21});
+      n.torch_preloads = std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                                     [](const FrameworkFacts& f) { return f.name == "torch"; });
+      n.wheels_need_preload = n.preload_call || n.torch_preloads;
+      n.wheels_unreachable = !n.wheels_need_preload;
     } else if (fw.name == "jax") {
       n.sonames = jax_needs(major);
       n.wheels_first = true;
@@ -413,7 +423,7 @@ class Resolver {
     for (const LibraryDir& d : loader_.search_dirs) {
       if (d.why == "LD_LIBRARY_PATH" && in(d.path)) return {soname, system_.join(d.path, soname), "LD_LIBRARY_PATH"};
     }
-    if (!needs.wheels_first && !needs.wheels_need_preload) {
+    if (!needs.wheels_first && !needs.wheels_need_preload && !needs.wheels_unreachable) {
       if (auto l = from_first()) return *l;
     }
     for (const auto& [name, path] : loader_.cache_entries) {
@@ -424,7 +434,9 @@ class Resolver {
     }
     if (needs.wheels_need_preload) {
       if (auto l = from_first()) {
-        l->via += " (once preloaded: onnxruntime.preload_dlls() or an earlier `import torch`)";
+        l->via += needs.preload_call
+                      ? std::string(" (once preloaded: onnxruntime.preload_dlls() or an earlier `import torch`)")
+                      : std::string(" (once an earlier `import torch` has loaded it)");
         return *l;
       }
     }

@@ -77,12 +77,30 @@ std::vector<std::string> tensorflow_dlls(const FrameworkFacts& fw) {
   return out;
 }
 
+/// The Windows names of CUDA `major`'s runtime, cuBLAS and cuBLASLt (cudart64_13.dll, the DLL
+/// names follow the Linux sonames: CUDA 13 installs libcudart.so.13, libcublas.so.13,
+/// libcufft.so.12, libcusolver.so.12, libcusparse.so.12, libcurand.so.10), and of `others` whose
+/// major CUDA 13 is known to carry. A CUDA major newer than the table still gets the three whose
+/// number is the CUDA major: a build the model does not know is checked, never passed unchecked.
+std::vector<std::string> cuda_dlls_of_major(int major, std::initializer_list<const char*> others) {
+  const std::string m = std::to_string(major);
+  std::vector<std::string> out = {"cudart64_" + m + ".dll", "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"};
+  if (major != 13) return out;
+  for (const char* lib : others) {
+    const std::string name = lib;
+    if (name == "cufft" || name == "cusolver" || name == "cusparse") out.push_back(name + "64_12.dll");
+    if (name == "curand") out.push_back("curand64_10.dll");
+  }
+  return out;
+}
+
 /// The CUDA DLLs a Windows CUDA build of PyTorch links (its torch\lib carries them): the same
 /// families as the Linux wheels' DT_NEEDED (probe/framework_libraries.cpp), with the Windows
 /// names of the toolkits of that major. cuDNN: the major torch\lib holds.
 std::vector<std::string> torch_dlls(const FrameworkFacts& fw) {
   if (!fw.cuda_version) return {};
   const int major = fw.cuda_version->major();
+  if (major >= 13) return cuda_dlls_of_major(major, {"cusolver", "cusparse"});
   if (major == 12) {
     return {"cudart64_12.dll", "cublas64_12.dll",   "cublasLt64_12.dll",
             "cufft64_11.dll",  "cusolver64_11.dll", "cusparse64_12.dll"};
@@ -101,7 +119,11 @@ std::vector<std::string> onnxruntime_dlls(const FrameworkFacts& fw) {
   if (!fw.cuda_version) return {};
   std::vector<std::string> out;
   const int major = fw.cuda_version->major();
-  if (major == 12) {
+  if (major >= 13) {
+    // onnxruntime-gpu 1.31.1 (CUDA 13.0): its provider imports cublas64_13.dll and cublasLt64_13.dll
+    // and names cudart64_13.dll, cufft64_12.dll and cudnn64_9.dll (strings of the DLL); no curand.
+    out = cuda_dlls_of_major(major, {"cufft"});
+  } else if (major == 12) {
     out = {"cudart64_12.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cufft64_11.dll", "curand64_10.dll"};
   } else if (major == 11) {
     out = {"cudart64_110.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cufft64_10.dll", "curand64_10.dll"};

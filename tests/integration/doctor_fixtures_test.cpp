@@ -131,6 +131,8 @@ const std::map<std::string, Expectation>& expectations() {
         {"gpu", "python-env", "driver"},
         {"windows-dll-not-found", "msvc-runtime-missing", "driver-too-old-for-framework", "framework-cpu-only"}}},
       {"windows-ort-cu12-with-cuda11", {1, {"windows-dll-not-found", "gpu", "python-env"}, {"msvc-runtime-missing"}}},
+      {"windows-ort-cu13-driver560",
+       {1, {"windows-dll-not-found", "driver-too-old-for-framework", "python-env"}, {"msvc-runtime-missing"}}},
       {"linux-ort-cu12-with-cuda11", {1, {"framework-cuda-libraries-missing", "python-env"}, {}}},
       {"linux-pip-cudnn-shadowed", {0, {"pip-library-shadowed"}, {"framework-cuda-libraries-missing"}}},
       {"linux-pascal-torch-cu128", {1, {"gpu-arch-unsupported-by-framework"}, {"framework-cuda-libraries-missing"}}},

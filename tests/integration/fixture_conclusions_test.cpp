@@ -430,7 +430,11 @@ TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnWindowsPath) {
   EXPECT_EQ(f["severity"], "error");
   EXPECT_TRUE(mentions(f, "cudart64_12.dll") && mentions(f, "cublas64_12.dll") && mentions(f, "cudnn64_9.dll"))
       << str(f);
-  EXPECT_TRUE(mentions(f, "preload_dlls")) << str(f);
+  // 1.20.2 has neither the [cuda,cudnn] extras nor preload_dlls() (its METADATA has no
+  // Provides-Extra, its __init__.py no preload_dlls): the wheels by name, or an upgrade to 1.21.
+  EXPECT_FALSE(mentions(f, "[cuda,cudnn]==1.20.2")) << str(f);
+  EXPECT_TRUE(mentions(f, "nvidia-cublas-cu12")) << str(f);
+  EXPECT_TRUE(mentions(f, "1.21")) << str(f);
   // The CUDA 11 copies on PATH are found, and are not what this build imports: nothing of them is flagged.
   EXPECT_FALSE(mentions(f, "cudart64_110.dll")) << str(f);
   size_t provider_loads = 0;
@@ -453,6 +457,28 @@ TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnWindowsPath) {
   EXPECT_TRUE(store_seen) << d.facts()["python_envs"].dump();
 }
 
+// onnxruntime-gpu 1.31.1 from PyPI is a CUDA 13 build (capi/version_info.py: 13.0.88; its provider
+// DLL imports cublas64_13.dll and cublasLt64_13.dll, and loads cudart64_13.dll, cufft64_12.dll and
+// cudnn64_9.dll by name). The review of session 36 saw "No issues found" with CUDA 11/12 on PATH and a
+// 560 driver: the DLL model knew only CUDA 11 and 12 names, and no driver floor was checked.
+TEST(FixtureConclusions, OnnxruntimeCuda13OnWindowsNeedsItsDllsAndA580Driver) {
+  Doctor d = doctor("windows-ort-cu13-driver560");
+  EXPECT_EQ(d.exit_code, 1);
+  json ort = d.framework("onnxruntime");
+  ASSERT_FALSE(ort.is_null());
+  EXPECT_EQ(ort["cuda_version"], "13.0.88");
+  json f = d.finding_about("windows-dll-not-found", "ONNX Runtime");
+  ASSERT_FALSE(f.is_null()) << d.report["findings"].dump();
+  EXPECT_EQ(f["severity"], "error");
+  EXPECT_TRUE(mentions(f, "cublas64_13.dll") && mentions(f, "cublasLt64_13.dll") && mentions(f, "cudart64_13.dll"))
+      << str(f);
+  EXPECT_FALSE(mentions(f, "cublas64_12.dll")) << str(f);
+  EXPECT_TRUE(mentions(f, "onnxruntime-gpu[cuda,cudnn]")) << str(f);  // 1.31.1 has the extras
+  json drv = d.finding_about("driver-too-old-for-framework", "ONNX Runtime");
+  ASSERT_FALSE(drv.is_null()) << d.report["findings"].dump();
+  EXPECT_EQ(drv["severity"], "error");
+}
+
 TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnLinux) {
   Doctor d = doctor("linux-ort-cu12-with-cuda11");
   EXPECT_EQ(d.exit_code, 1);
@@ -463,7 +489,8 @@ TEST(FixtureConclusions, OnnxruntimeCuda12WithOnlyCuda11OnLinux) {
   json f = d.finding_about("framework-cuda-libraries-missing", "ONNX Runtime");
   ASSERT_FALSE(f.is_null()) << d.report["findings"].dump();
   EXPECT_TRUE(mentions(f, "libcudart.so.12") && mentions(f, "libcudnn.so.9")) << str(f);
-  EXPECT_TRUE(mentions(f, "preload_dlls")) << str(f);
+  EXPECT_FALSE(mentions(f, "[cuda,cudnn]==1.20.2")) << str(f);  // 1.20.2 has no extras
+  EXPECT_TRUE(mentions(f, "LD_LIBRARY_PATH")) << str(f);
 }
 
 }  // namespace

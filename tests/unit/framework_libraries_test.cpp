@@ -445,5 +445,42 @@ TEST(FrameworkLibraries, TensorflowFindsOnlyWhatItsRunpathNames) {
   EXPECT_EQ(find(conda.findings, "framework-cuda-libraries-missing"), nullptr) << ids(conda.findings);
 }
 
+// onnxruntime-gpu 1.20.2's provider carries no RPATH, and 1.20 has no preload_dlls(): the nvidia-*
+// wheels of its environment serve it only after `import torch` loaded them. With no torch there, they
+// are not found (the review of session 36: the Windows and Linux fixes named preload_dlls and the
+// [cuda,cudnn] extras for 1.20.2, neither of which it has).
+TEST(FrameworkLibraries, OnnxruntimeBefore121FindsTheWheelsOnlyAfterTorch) {
+  const std::string ort_env = "home/alex/ort/.venv";
+  const std::string ort_sp = ort_env + "/lib/python3.11/site-packages/";
+  TempTree t;
+  copy_env(t, "linux-ort-cu12-with-cuda11", ort_env);
+  std::filesystem::copy(std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp + "nvidia",
+                        t.path() / (ort_sp + "nvidia"), std::filesystem::copy_options::recursive);
+  const Doctor alone = doctor(t, ort_env, {}, true);
+  const FrameworkFacts* ort = framework(alone.facts, "onnxruntime");
+  ASSERT_NE(ort, nullptr);
+  for (const LibraryLoad& l : ort->loads) {
+    if (l.soname == "libcudart.so.12") EXPECT_TRUE(l.path.empty()) << l.path << " " << l.via;
+  }
+  const Finding* f = find(alone.findings, "framework-cuda-libraries-missing");
+  ASSERT_NE(f, nullptr) << ids(alone.findings);
+  EXPECT_TRUE(contains(f->fix, "nvidia-cublas-cu12")) << f->fix;
+  EXPECT_TRUE(contains(f->fix, "LD_LIBRARY_PATH")) << f->fix;
+  EXPECT_FALSE(contains(f->fix, "[cuda,cudnn]==1.20.2")) << f->fix;
+
+  // With torch in the environment, `import torch` first loads them: found, said so.
+  copy_env(t, "linux-torch-healthy", kTorchSp + "torch");
+  std::filesystem::copy(
+      std::string(GPUDOCTOR_FIXTURES_DIR) + "/linux-torch-healthy/root/" + kTorchSp + "torch-2.3.1+cu121.dist-info",
+      t.path() / (ort_sp + "torch-2.3.1+cu121.dist-info"), std::filesystem::copy_options::recursive);
+  std::filesystem::rename(t.path() / (kTorchSp + "torch"), t.path() / (ort_sp + "torch"));
+  const Doctor with_torch = doctor(t, ort_env, {}, true);
+  ort = framework(with_torch.facts, "onnxruntime");
+  ASSERT_NE(ort, nullptr);
+  for (const LibraryLoad& l : ort->loads) {
+    if (l.soname == "libcudart.so.12") EXPECT_TRUE(contains(l.via, "import torch")) << l.path << " " << l.via;
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
