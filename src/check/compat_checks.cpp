@@ -150,6 +150,12 @@ bool has_framework(const PythonEnvFacts& env, std::string_view name) {
                      [&](const FrameworkFacts& f) { return f.name == name; });
 }
 
+/// "Use a release ..." as the second half of "Update the driver, or use a release ...".
+std::string lower_first(std::string text) {
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  return text;
+}
+
 class Checker {
  public:
   Checker(const Facts& facts, const KnowledgeBase& kb) : facts_(facts), kb_(kb) {
@@ -988,7 +994,7 @@ class Checker {
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
                     .fix = past_last_branch(*full, "a build of " + display).empty()
-                               ? "Update the NVIDIA driver to >= " + full->str() + ", or " + fix
+                               ? "Update the NVIDIA driver to >= " + full->str() + ", or " + lower_first(fix)
                                : past_last_branch(*full, "a build of " + display),
                     .evidence = {installed_at(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
@@ -1103,8 +1109,14 @@ class Checker {
                               kb_.tf_and_cuda(fw.version) != nullptr, b->source);
     }
     if (cuda) driver_for_framework(env, fw, display, *cuda);
+    // Native Windows has no TensorFlow with GPU support after 2.10: no release there has more kernels.
     const std::string tf_fix =
-        "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).";
+        facts_.platform == Platform::windows
+            ? "Use a newer TensorFlow in WSL2, whose Linux builds have kernels for newer GPUs: on native Windows "
+              "2.10 was the last release with GPU support, so no other release there has more (`gpudoctor plan "
+              "--framework tensorflow`)."
+            : "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework "
+              "tensorflow`).";
     arch_rules(
         env, fw, display,
         [&](const KnownGpu& g) { return aarch64(g) ? ArchCoverage::unknown : kb_.tf_coverage(*b, g.cc); },
@@ -1122,23 +1134,25 @@ class Checker {
     const bool major_differs = seen.version->major() != want.major();
     const bool older = !major_differs && want.parts().size() >= 2 && seen.version->minor() < want.minor();
     if (!major_differs && !older) return;
-    add(Finding{
-        .id = "tf-cudnn-mismatch",
-        .severity = Severity::error,
-        .area = FindingArea::python,
-        .title = fw_title(display, fw) + " needs cuDNN " + want.str() + ", found " + seen.version->str(),
-        .detail = built + "; " +
-                  (major_differs ? "the cuDNN found (" + seen.origin +
-                                       ") is another major version, not loaded: " + "TensorFlow opens libcudnn.so." +
-                                       std::to_string(want.major()) + " by name. The GPU is not used."
-                                 : "the cuDNN it will load (" + seen.origin +
-                                       ") is older. The GPU is not used, or convolutions fail at run time."),
-        .fix = reinstall ? *reinstall
-                         : "Install cuDNN " + want.str() + " for CUDA " + (cuda ? cuda->str() : "?") +
-                               ", or the TensorFlow release tested with the cuDNN you have "
-                               "(`gpudoctor matrix --framework tensorflow`).",
-        .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-        .source = source});
+    add(Finding{.id = "tf-cudnn-mismatch",
+                .severity = Severity::error,
+                .area = FindingArea::python,
+                .title = fw_title(display, fw) + " needs cuDNN " + want.str() + ", found " + seen.version->str(),
+                .detail = built + "; " +
+                          (major_differs ? "the cuDNN found (" + seen.origin +
+                                               ") is another major version, not loaded: TensorFlow opens " +
+                                               (facts_.platform == Platform::windows
+                                                    ? "cudnn64_" + std::to_string(want.major()) + ".dll"
+                                                    : "libcudnn.so." + std::to_string(want.major())) +
+                                               " by name. The GPU is not used."
+                                         : "the cuDNN it will load (" + seen.origin +
+                                               ") is older. The GPU is not used, or convolutions fail at run time."),
+                .fix = reinstall ? *reinstall
+                                 : "Install cuDNN " + want.str() + " for CUDA " + (cuda ? cuda->str() : "?") +
+                                       ", or the TensorFlow release tested with the cuDNN you have "
+                                       "(`gpudoctor matrix --framework tensorflow`).",
+                .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
+                .source = source});
   }
 
   /// A release the tables lack (one newer than them, most often): what its own files say is still
@@ -1615,18 +1629,23 @@ class Checker {
       }
     }
     const JaxVariant* v = kb_.jax_variant(extra);
-    if (v == nullptr) return;  // CPU jaxlib or unknown: the python checks report CPU builds
-    if (facts_.platform == Platform::windows) {
+    // Native Windows has only CPU jaxlib wheels (jax-cuda12-plugin has no win_amd64 wheel), so the
+    // CPU build there is not fixed by installing the plugin: the same answer as for a CUDA one.
+    if (facts_.platform == Platform::windows && (v != nullptr || !gpus_.empty() || !facts_.gpus.empty())) {
+      const std::string want = v != nullptr ? v->extra : "cuda12";
       add(Finding{.id = "jax-native-windows-no-gpu",
                   .severity = Severity::error,
                   .area = FindingArea::python,
                   .title = "JAX has no GPU support on native Windows",
-                  .detail = "JAX's CUDA wheels are for Linux (x86_64, aarch64); WSL2 is experimental.",
-                  .fix = "Use JAX in WSL2 or on Linux: pip install -U \"jax[" + v->extra + "]\".",
-                  .evidence = {installed_at(env, fw)},
+                  .detail = "JAX's CUDA wheels (jax-cuda12-plugin, jax-cuda13-plugin) are for Linux (x86_64, "
+                            "aarch64); on native Windows pip installs the CPU jaxlib, and `pip install "
+                            "\"jax[cuda12]\"` finds no plugin. WSL2 is experimental.",
+                  .fix = "Use JAX in WSL2 or on Linux: pip install -U \"jax[" + want + "]\".",
+                  .evidence = {installed_at(env, fw), "package " + (fw.package.empty() ? fw.name : fw.package)},
                   .source = kb_.jax.source});
       return;
     }
+    if (v == nullptr) return;  // CPU jaxlib or unknown: the python checks report CPU builds
     for (const KnownGpu& g : gpus_) {
       if (g.cc.truncated(2) < v->min_cc.truncated(2)) {
         const JaxVariant* other = kb_.jax_variant(v->extra == "cuda13" ? "cuda12" : "cuda13");
