@@ -367,6 +367,12 @@ explain-deepspeed-ninja-missed	data/explain/extension-packages.toml	'''due to ni
 explain-fa2-toggled-missed	data/explain/extension-packages.toml	FlashAttention2 has been toggled on, but it cannot be used due to the following error: (?P<reason>	FlashAttention2 has been turned on, but it cannot be used due to the following error: (?P<reason>
 explain-vllm-zero-blocks-context-fix	data/explain/memory.toml	patterns = ['''No available memory for the cache blocks''']	patterns = ['''No available memory for the cache blockz''']
 explain-vllm-fork-generic	data/explain/framework-messages.toml	supersedes = ["torch-cuda-in-forked-subprocess"]	supersedes = []
+explain-log-refuted-candidate-listed	src/explain/explain_session.cpp	      if (log_refutes(c) && (k > 0 || !keep_own)) continue;	      if (false && log_refutes(c) && (k > 0 || !keep_own)) continue;
+explain-explains-ignored	src/explain/explain_session.cpp	    if (explained.contains(rule.id)) continue;	    if (false && explained.contains(rule.id)) continue;
+explain-tf-host-oom-gpu-kept	data/explain/memory.toml	when = ["!host-oom"]	when = []
+explain-torch-oom-1eb-missed	data/explain/memory.toml	'''Tried to allocate (?P<size>more than 1EB) memory'''	'''Tried to allocate (?P<size>more than 1EiB) memory'''
+explain-torch-cublas-create-missed	data/explain/memory.toml	when calling `cublas(?:Lt)?Create\(	when calling `cublasLtCreate\(
+explain-ecc-cuda-error-generic	data/explain/xid.toml	'''\buncorrectable ECC error encountered\b''',	'''\buncorrectable ECC error encountred\b''',
 EOF
 }
 

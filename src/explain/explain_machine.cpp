@@ -234,7 +234,8 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"jax_plugin_failed", "jax-plugin-failed"},
                                                               {"triton_ptxas", "triton-ptxas"},
                                                               {"cuda_error", "cuda-error"},
-                                                              {"xformers_triton_probe", "xformers-triton-probe"}};
+                                                              {"xformers_triton_probe", "xformers-triton-probe"},
+                                                              {"host_oom", "host-oom"}};
 
 bool is_log_event_condition(std::string_view condition) {
   return std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
@@ -267,7 +268,8 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "triton-ptxas",
                                                   "tf-windows-no-gpu-likely",
                                                   "cuda-error",
-                                                  "xformers-triton-probe"};
+                                                  "xformers-triton-probe",
+                                                  "host-oom"};
   return kNames;
 }
 

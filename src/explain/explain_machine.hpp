@@ -32,7 +32,8 @@ struct LogFacts {
   /// explain_machine.cpp): "pip-build" (pip or uv was building a package from source: a module
   /// missing there is build isolation, not the program's environment), "device-assert" (a
   /// kernel's assertion failed: every later CUDA call of that process fails), "jax-plugin-failed"
-  /// (JAX's CUDA plugin raised in initialize()), "triton-ptxas" (Triton ran ptxas itself).
+  /// (JAX's CUDA plugin raised in initialize()), "triton-ptxas" (Triton ran ptxas itself),
+  /// "host-oom" (an allocation on the CPU device ran out of host memory).
   std::set<std::string> events;
   /// The log shows it was written inside a container (a Docker prompt or compose line, an NGC
   /// banner): where the failure happened, whatever machine explains it.

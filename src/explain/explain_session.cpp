@@ -324,6 +324,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   for (auto& [id, lines] : superseded_lines) std::sort(lines.begin(), lines.end());
+  // Rules whose failure another rule's lines report from another layer (the driver's Xid for the
+  // program's CUDA error): one answer, that rule's.
+  std::set<std::string, std::less<>> explained;
+  for (const RuleHits& h : hits) {
+    if (h.rule_index >= base.rules.size()) continue;
+    const auto& ids = base.rules[h.rule_index].explains;
+    explained.insert(ids.begin(), ids.end());
+  }
   // The missing libraries each superseded rule must leave to the rule that knows them better, when
   // other lines name them: a chained exception's inner OSError, a summary warning after the loader's
   // own line. The same library is the same failure.
@@ -361,6 +369,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
     const Rule& rule = base.rules[h.rule_index];
+    if (explained.contains(rule.id)) continue;
     if (const auto it = superseded_lines.find(rule.id);
         it != superseded_lines.end() && (lines_covered(h, it->second) || same_libraries(h, rule.id))) {
       continue;
@@ -377,20 +386,28 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const std::string kb_fix = knowledge_fix(rule, h.captures, machine);
     const std::optional<Platform> platform = log_platform(h.captures, machine);
     const CaptureMap text_values = text_captures(h.captures, machine);
+    // What the log showed happened is known once it was read: a candidate that needs an event the
+    // log did not show (an assertion, xformers' optional Triton probe), or the absence of one it
+    // did show, is no reading of these lines; it would only stand between the problem and its
+    // other causes. The rule's own cause goes too when another candidate is left to lead.
+    auto log_refutes = [&](const RuleCandidate& c) {
+      return std::any_of(c.when.begin(), c.when.end(), [&](const std::string& cond) {
+        const bool negated = !cond.empty() && cond.front() == '!';
+        if (!is_log_event_condition(negated ? std::string_view(cond).substr(1) : std::string_view(cond))) return false;
+        const Truth t = evaluate_condition(cond, h.captures, machine);
+        return negated ? t == Truth::no : t == Truth::unknown;
+      });
+    };
+    const bool keep_own = std::none_of(rule.candidates.begin() + 1, rule.candidates.end(), [&](const RuleCandidate& c) {
+      return fits_platform(c, h.captures, machine) && !log_refutes(c);
+    });
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
       // Another platform's alternative is no cause of these lines; a rule's own cause stays,
       // ranked down by its `when` like any contradicted answer.
       if (k > 0 && !fits_platform(c, h.captures, machine)) continue;
-      // A harmless reading that needs something only the log can show (xformers' optional Triton
-      // probe) is no reading of these lines when the log did not show it: it would only stand
-      // between the problem and its other causes.
-      if (k > 0 && c.harmless && std::any_of(c.when.begin(), c.when.end(), [&](const std::string& cond) {
-            return is_log_event_condition(cond) && evaluate_condition(cond, h.captures, machine) == Truth::unknown;
-          })) {
-        continue;
-      }
+      if (log_refutes(c) && (k > 0 || !keep_own)) continue;
       ExplainMatch m{.rule = c.id,
                      .title = rule.title,
                      .category = c.category,

@@ -46,6 +46,10 @@ struct Rule {
   /// rule also recognised (the container hook's "libnvidia-ml.so.1: cannot open shared object
   /// file" is the hook's, not the generic driver-library rule's).
   std::vector<std::string> supersedes;
+  /// Ids of rules whose answer is the same failure as another layer prints it (the program's
+  /// `uncorrectable ECC error encountered` under the driver's Xid 48): dropped when this rule
+  /// answered anywhere in the log, whatever the lines.
+  std::vector<std::string> explains;
   std::vector<std::string> frameworks;
   std::vector<std::string> sources;
   /// Log lines the rule must recognise, each on its own (checked by the tests for the

@@ -174,6 +174,7 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
   if (!string_list(v["sources"], r.sources, problem, "sources")) return false;
   if (!string_list(v["examples"], r.examples, problem, "examples")) return false;
   if (!string_list(v["supersedes"], r.supersedes, problem, "supersedes")) return false;
+  if (!string_list(v["explains"], r.explains, problem, "explains")) return false;
   if (r.sources.empty()) {
     problem = "a rule needs at least one source";
     return false;
