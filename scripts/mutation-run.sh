@@ -373,6 +373,10 @@ explain-tf-host-oom-gpu-kept	data/explain/memory.toml	when = ["!host-oom"]	when 
 explain-torch-oom-1eb-missed	data/explain/memory.toml	'''Tried to allocate (?P<size>more than 1EB) memory'''	'''Tried to allocate (?P<size>more than 1EiB) memory'''
 explain-torch-cublas-create-missed	data/explain/memory.toml	when calling `cublas(?:Lt)?Create\(	when calling `cublasLtCreate\(
 explain-ecc-cuda-error-generic	data/explain/xid.toml	'''\buncorrectable ECC error encountered\b''',	'''\buncorrectable ECC error encountred\b''',
+explain-amp-cpu-fallback-missed	data/explain/no-gpu.toml	'''GradScaler is enabled, but CUDA is not available\.\s+Disabling'''	'''GradScaler is enabled, but CUDA is not available\.\s+Disabled'''
+explain-gradscaler-fp16-missed	data/explain/training-libraries.toml	patterns = ['''Attempting to unscale FP16 gradients''']	patterns = ['''Attempting to unscale FP32 gradients''']
+explain-smi-thermal-any-state	data/explain/xid.toml	Thermal Slowdown)\s*:\s*Active\s*$'''	Thermal Slowdown)\s*:\s*(?:Not )?Active\s*$'''
+explain-smi-ecc-zero-counts	data/explain/xid.toml	(?P<counter>Uncorrectable Error)\s*:\s*(?P<count>[1-9]\d*)	(?P<counter>Uncorrectable Error)\s*:\s*(?P<count>\d+)
 EOF
 }
 

@@ -148,5 +148,117 @@ TEST(ExplainTraining, UncorrectableEccIsAHardwareFaultAndOneAnswerWithItsXid) {
   EXPECT_EQ(find_rule(xid95, "code/cudart/cudaErrorECCUncorrectable"), nullptr);
 }
 
+// torch/amp/grad_scaler.py:133 and autocast_mode.py:267 (torch 2.5.1) warn and disable themselves
+// when torch.cuda.is_available() is False: the run goes on, on the CPU.
+TEST(ExplainTraining, AmpDisablingItselfWithoutCudaIsTrainingOnTheCpu) {
+  const auto r = explain_no_facts(
+      "/home/u/.venv/lib/python3.11/site-packages/torch/amp/grad_scaler.py:132: UserWarning: "
+      "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.\n"
+      "  warnings.warn(\n"
+      "/home/u/.venv/lib/python3.11/site-packages/torch/amp/autocast_mode.py:266: UserWarning: User provided "
+      "device_type of 'cuda', but CUDA is not available. Disabling\n"
+      "Epoch 1/10:   0%|          | 3/6250 [00:41<23:51:07, 13.75s/it, loss=6.91]\n");
+  ASSERT_TRUE(leads_with(r, "torch-amp-without-cuda"));
+  EXPECT_EQ(r.matches.front().severity, RuleSeverity::error);
+  EXPECT_FALSE(r.matches.front().harmless);
+  EXPECT_EQ(training_answer_count(r), 1U);
+  EXPECT_NE(r.matches.front().cause.find("CPU"), std::string::npos);
+}
+
+// torch/_inductor/exc.py InvalidCxxCompiler: "No working C++ compiler found in
+// torch._inductor.config.cpp.cxx: (None, 'g++')" (cpp_builder.py cpp_compiler_search).
+TEST(ExplainTraining, InductorWithoutACxxCompilerNamesTheCompiler) {
+  const auto r = explain_no_facts(
+      "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+      "InvalidCxxCompiler: No working C++ compiler found in torch._inductor.config.cpp.cxx: (None, 'g++')\n");
+  ASSERT_TRUE(leads_with(r, "inductor-no-cxx-compiler"));
+  EXPECT_NE(r.matches.front().fix.find("CXX"), std::string::npos);
+  EXPECT_NE(r.matches.front().cause.find("g++"), std::string::npos);
+}
+
+// torch/amp/grad_scaler.py:260 and :455 (torch 2.5.1).
+TEST(ExplainTraining, GradScalerMisuseIsNamed) {
+  const auto fp16 = explain_no_facts(
+      "    raise ValueError(\"Attempting to unscale FP16 gradients.\")\n"
+      "ValueError: Attempting to unscale FP16 gradients.\n");
+  ASSERT_TRUE(leads_with(fp16, "gradscaler-fp16-parameters"));
+  EXPECT_EQ(training_answer_count(fp16), 1U);
+  EXPECT_NE(fp16.matches.front().fix.find("autocast"), std::string::npos);
+  const auto no_inf = explain_no_facts(
+      "    len(optimizer_state[\"found_inf_per_device\"]) > 0\n"
+      "AssertionError: No inf checks were recorded for this optimizer.\n");
+  ASSERT_TRUE(leads_with(no_inf, "gradscaler-no-gradients"));
+  EXPECT_NE(no_inf.matches.front().cause.find("gradient"), std::string::npos);
+}
+
+// deepspeed/runtime/fp16/loss_scaler.py DynamicLossScaler.update_scale raises when every step
+// overflowed down to min_loss_scale; its OVERFLOW lines before it stay harmless.
+TEST(ExplainTraining, DeepspeedLossScaleAtMinimumIsAnFp16Overflow) {
+  const auto r = explain_no_facts(
+      "[2024-03-05 10:02:12,002] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+      "step. Attempted loss scale: 1, reducing to 1\n"
+      "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.\n");
+  ASSERT_TRUE(leads_with(r, "deepspeed-loss-scale-at-minimum"));
+  EXPECT_NE(r.matches.front().fix.find("bf16"), std::string::npos);
+}
+
+// TensorFlow's MatMulOp: "Blas GEMM launch failed : a.shape=(...), b.shape=(...), m=, n=, k="
+// (core/kernels/matmul_op.cc) after cuda_blas.cc's "failed to run cuBLAS routine": cuBLAS without
+// memory, the GPU held by another process or session.
+TEST(ExplainTraining, TensorflowBlasGemmLaunchFailedIsMemoryHeldElsewhere) {
+  const auto r = explain_no_facts(
+      "2019-03-14 10:02:13.002157: E tensorflow/stream_executor/cuda/cuda_blas.cc:652] failed to run cuBLAS "
+      "routine cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED\n"
+      "tensorflow.python.framework.errors_impl.InternalError: Blas GEMM launch failed : a.shape=(100, 784), "
+      "b.shape=(784, 10), m=100, n=10, k=784\n");
+  ASSERT_TRUE(leads_with(r, "tf-blas-gemm-launch-failed"));
+  EXPECT_EQ(training_answer_count(r), 1U);
+  EXPECT_NE(r.matches.front().fix.find("allow_growth"), std::string::npos);
+}
+
+// nvidia-smi -q -d ECC,ROW_REMAPPER: uncorrectable DRAM errors and a pending row remap.
+TEST(ExplainTraining, NvidiaSmiUncorrectableEccCountsAreAHardwareFault) {
+  const auto r = explain_no_facts(
+      "    ECC Errors\n"
+      "        Volatile\n"
+      "            SRAM Uncorrectable            : 0\n"
+      "            DRAM Correctable              : 0\n"
+      "            DRAM Uncorrectable            : 2\n"
+      "    Remapped Rows\n"
+      "        Correctable Error                 : 0\n"
+      "        Uncorrectable Error               : 3\n"
+      "        Pending                           : Yes\n"
+      "        Remapping Failure Occurred        : No\n");
+  ASSERT_TRUE(leads_with(r, "smi-uncorrectable-memory-errors"));
+  EXPECT_EQ(r.matches.front().severity, RuleSeverity::error);
+  EXPECT_NE(r.matches.front().fix.find("reset"), std::string::npos);
+  // A clean GPU's counters are no finding.
+  EXPECT_TRUE(explain_no_facts("            DRAM Uncorrectable            : 0\n"
+                               "        Uncorrectable Error               : 0\n"
+                               "        Pending                           : No\n"
+                               "        Remapping Failure Occurred        : No\n")
+                  .matches.empty());
+}
+
+// nvidia-smi -q -d PERFORMANCE: "Clocks Event Reasons" (driver 535 and later) or "Clocks Throttle
+// Reasons" (before), each reason "Active" or "Not Active".
+TEST(ExplainTraining, NvidiaSmiSlowdownReasonsAreWarnings) {
+  const auto thermal = explain_no_facts(
+      "    Clocks Event Reasons\n"
+      "        HW Slowdown                       : Active\n"
+      "            HW Thermal Slowdown           : Active\n"
+      "            HW Power Brake Slowdown       : Not Active\n"
+      "        SW Thermal Slowdown               : Active\n");
+  ASSERT_TRUE(leads_with(thermal, "smi-thermal-slowdown"));
+  EXPECT_EQ(thermal.matches.front().severity, RuleSeverity::warning);
+  EXPECT_EQ(find_rule(thermal, "smi-power-brake-slowdown"), nullptr);
+  const auto brake = explain_no_facts(
+      "    Clocks Throttle Reasons\n"
+      "            HW Thermal Slowdown           : Not Active\n"
+      "            HW Power Brake Slowdown       : Active\n");
+  ASSERT_TRUE(leads_with(brake, "smi-power-brake-slowdown"));
+  EXPECT_EQ(find_rule(brake, "smi-thermal-slowdown"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpudoctor
