@@ -358,7 +358,6 @@ explain-ort-extras-version-unsaid	data/explain/onnxruntime.toml	with pip on onnx
 explain-bnb-cpu-torch-not-read	data/explain/extension-packages.toml	priority = 60\nwhen = ["framework-cpu-build"]\ncause = "This is a CPU build of PyTorch (the log shows a `+cpu` version or a build without CUDA), so `torch.cuda.is_available()`	priority = 60\nwhen = ["platform-wsl2"]\ncause = "This is a CPU build of PyTorch (the log shows a `+cpu` version or a build without CUDA), so `torch.cuda.is_available()`
 explain-bnb-false-claim-back	data/explain/extension-packages.toml	Then upgrade bitsandbytes if it is older than 0.43	Then upgrade it (`pip install -U bitsandbytes`: 0.43 and later ship CUDA binaries for Linux and Windows across CUDA 11.x-12.x) if it is older than 0.43
 explain-xformers-probe-not-harmless	data/explain/performance.toml	harmless = true\n# 58:	harmless = false\n# 58:
-explain-harmless-alt-unconfirmed-listed	src/explain/explain_session.cpp	if (k > 0 && c.harmless && std::any_of(	if (k > 0 && c.harmless && false && std::any_of(
 explain-vllm-infer-device-missed	data/explain/no-gpu.toml	'''RuntimeError: Failed to infer device type''',	'''RuntimeError: Failed to infer the device type''',
 explain-min-capability-three-digits	data/explain/gpu-arch.toml	Minimum capability: (?P<need_major>\d)(?P<need_minor>\d)\.	Minimum capability: (?P<need_major>\d)(?P<need_minor>\d)\d\.
 explain-mmcv-ext-missed	data/explain/extension-packages.toml	No module named '(?P<module>(?P<package>mmcv|	No module named '(?P<module>(?P<package>mmcvx|
@@ -377,6 +376,18 @@ explain-amp-cpu-fallback-missed	data/explain/no-gpu.toml	'''GradScaler is enable
 explain-gradscaler-fp16-missed	data/explain/training-libraries.toml	patterns = ['''Attempting to unscale FP16 gradients''']	patterns = ['''Attempting to unscale FP32 gradients''']
 explain-smi-thermal-any-state	data/explain/xid.toml	Thermal Slowdown)\s*:\s*Active\s*$'''	Thermal Slowdown)\s*:\s*(?:Not )?Active\s*$'''
 explain-smi-ecc-zero-counts	data/explain/xid.toml	(?P<counter>Uncorrectable Error)\s*:\s*(?P<count>[1-9]\d*)	(?P<counter>Uncorrectable Error)\s*:\s*(?P<count>\d+)
+explain-same-lib-not-superseded	src/explain/explain_session.cpp	(lines_covered(h, it->second) || same_libraries(h, rule.id))	(lines_covered(h, it->second) || (false && same_libraries(h, rule.id)))
+explain-log-torch-cuda-unused	src/explain/explain_session.cpp	  out.try_emplace("torch_cuda", std::vector<std::string>{major + "." + digits.back()});	  (void)major;
+explain-ct2-cublas-generic	data/explain/extension-packages.toml	  '''\bLibrary (?P<lib>libcublas(?:Lt)?\.so\.(?P<major>\d+)) is not found or cannot be loaded''',	  '''\bLibrary (?P<lib>libcublas(?:Lt)?\.so\.(?P<major>\d+)) is never printed''',
+explain-llama-runtime-generic	data/explain/extension-packages.toml	supersedes = ["python-import-cuda-lib-version-missing", "cudart-missing", "cuda-library-missing"]	supersedes = []
+win-dll-cuda13-unmodelled	src/probe/windows_dll_search.cpp	    out = cuda_dlls_of_major(major, {"cufft"});	    return out;
+ort-driver-floor-unchecked	src/check/compat_checks.cpp	          driver_for_framework(env, fw, "ONNX Runtime", *fw.cuda_version);	          (void)0;
+ort-preload-any-version	src/check/onnxruntime_fix.cpp	  return fw.version >= Version::of({1, 21});	  return fw.version >= Version::of({1, 0});
+ort-wheels-serve-without-preload	src/probe/framework_libraries.cpp	      n.wheels_unreachable = !n.wheels_need_preload;	      n.wheels_need_preload = true;
+jax-windows-cpu-plugin-fix	src/check/compat_checks.cpp	if (facts_.platform == Platform::windows && (v != nullptr || !gpus_.empty() || !facts_.gpus.empty())) {	if (facts_.platform == Platform::windows && v != nullptr) {
+tf-windows-kernels-release-fix	src/check/compat_checks.cpp	        facts_.platform == Platform::windows\n            ? "Use a newer TensorFlow in WSL2	        facts_.platform == Platform::wsl2\n            ? "Use a newer TensorFlow in WSL2
+tf-cudnn-linux-name-on-windows	src/check/compat_checks.cpp	? "cudnn64_" + std::to_string(want.major()) + ".dll"	? "libcudnn.so." + std::to_string(want.major())
+windows-bare-pip	src/check/python_checks.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
 EOF
 }
 

@@ -15,16 +15,10 @@ using testing::explain_no_facts;
 using testing::explain_on;
 using testing::find_rule;
 using testing::leads_with;
+using testing::problem_count;
 
 bool addon_has(const std::string& text, std::string_view words) {
   return text.find(words) != std::string::npos;
-}
-
-/// Answers counted as problems (the header's count): leading candidates that are not harmless.
-size_t addon_problem_count(const ExplainReport& r) {
-  size_t n = 0;
-  for (const auto& m : r.matches) n += (!m.alternative && !m.harmless) ? 1 : 0;
-  return n;
 }
 
 // A1: torch_tensorrt's __init__ imports tensorrt and, without it, looks for libnvinfer itself and raises.
@@ -50,7 +44,7 @@ TEST(ExplainAddonLibraries, TorchTensorrtWithoutTheTensorrtPackageIsAnErrorNotHa
   EXPECT_TRUE(addon_has(m.fix, "METADATA") || addon_has(m.fix, "pip show torch-tensorrt")) << m.fix;
   // The fatal FileNotFoundError is not the harmless optional-library note either.
   EXPECT_EQ(find_rule(r, "tensorrt-library-missing"), nullptr);
-  EXPECT_GT(addon_problem_count(r), 0U);
+  EXPECT_GT(problem_count(r), 0U);
 }
 
 TEST(ExplainAddonLibraries, ImportTensorrtWithoutItsLibrariesIsAnError) {
@@ -213,7 +207,7 @@ TEST(ExplainAddonLibraries, XformersOptionalTritonProbeIsHarmless) {
                             "ModuleNotFoundError: No module named 'triton'\n"
                             "Running on local URL:  http://127.0.0.1:7860\n");
   ASSERT_FALSE(r.matches.empty());
-  EXPECT_EQ(addon_problem_count(r), 0U) << r.matches.front().rule;
+  EXPECT_EQ(problem_count(r), 0U) << r.matches.front().rule;
   EXPECT_TRUE(r.matches.front().harmless) << r.matches.front().rule;
   // Triton missing under torch.compile, without xformers' probe, is still the problem it was.
   const auto compile = explain_on(Platform::windows, "ModuleNotFoundError: No module named 'triton'\n");

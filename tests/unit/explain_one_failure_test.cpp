@@ -16,16 +16,10 @@ namespace {
 using testing::explain_on;
 using testing::find_rule;
 using testing::leads_with;
+using testing::problem_count;
 
 bool says(const std::string& text, std::string_view words) {
   return text.find(words) != std::string::npos;
-}
-
-/// Answers counted as problems (the header's count): leading candidates that are not harmless.
-size_t problems_in(const ExplainReport& r) {
-  size_t n = 0;
-  for (const auto& m : r.matches) n += (!m.alternative && !m.harmless) ? 1 : 0;
-  return n;
 }
 
 // I4 (log 41): onnxruntime-gpu 1.20 logs the provider library's dlopen failure, then warns "Failed to
@@ -45,7 +39,7 @@ TEST(ExplainOneFailure, OnnxRuntimesMissingCudnnIsOneProblem) {
       "(https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), make sure "
       "they're in the PATH, and that your GPU is supported.\n");
   ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-cudnn-missing"));
-  EXPECT_EQ(problems_in(r), 1U);
+  EXPECT_EQ(problem_count(r), 1U);
   EXPECT_EQ(find_rule(r, "onnxruntime-cuda-provider-not-loaded"), nullptr);
   EXPECT_EQ(find_rule(r, "cudnn-library-missing"), nullptr);
 
@@ -56,7 +50,7 @@ TEST(ExplainOneFailure, OnnxRuntimesMissingCudnnIsOneProblem) {
       "libcublasLt.so.12: cannot open shared object file: No such file or directory\n"
       "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*. Please install all dependencies\n");
   ASSERT_TRUE(leads_with(cublas, "onnxruntime-cuda-provider-not-loaded"));
-  EXPECT_EQ(problems_in(cublas), 1U);
+  EXPECT_EQ(problem_count(cublas), 1U);
 }
 
 // I5 (log 50): CTranslate2 loads cuBLAS itself (src/cuda/cublas_stub.cc: "Library " name " is not
@@ -71,7 +65,7 @@ TEST(ExplainOneFailure, CTranslate2sMissingCublasGetsCTranslate2sFix) {
       "    return self.model.encode(features, to_cpu=to_cpu)\n"
       "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded\n");
   ASSERT_TRUE(leads_with(r, "ctranslate2-cuda-library-missing"));
-  EXPECT_EQ(problems_in(r), 1U);
+  EXPECT_EQ(problem_count(r), 1U);
   const ExplainMatch& m = r.matches.front();
   EXPECT_FALSE(says(m.fix, "tensorflow")) << m.fix;
   EXPECT_TRUE(says(m.fix, "nvidia-cublas-cu12")) << m.fix;
@@ -108,7 +102,7 @@ TEST(ExplainOneFailure, LlamaCppsPrebuiltWheelWithoutTheCudaRuntimeLeadsWithTheR
       "RuntimeError: Failed to load shared library '/home/z/venv/lib/python3.11/site-packages/llama_cpp/lib/"
       "libllama.so': libcudart.so.12: cannot open shared object file: No such file or directory\n");
   ASSERT_TRUE(leads_with(r, "llama-cpp-cuda-runtime-missing"));
-  EXPECT_EQ(problems_in(r), 1U);
+  EXPECT_EQ(problem_count(r), 1U);
   const ExplainMatch& m = r.matches.front();
   EXPECT_TRUE(says(m.fix, "nvidia-cuda-runtime-cu12")) << m.fix;
   EXPECT_FALSE(says(m.fix, "download.pytorch.org")) << m.fix;

@@ -61,6 +61,13 @@ inline ::testing::AssertionResult leads_with(const ExplainReport& r, std::string
   return failure;
 }
 
+/// Answers counted as problems (the header's count): leading candidates that are not harmless.
+inline size_t problem_count(const ExplainReport& r) {
+  size_t n = 0;
+  for (const auto& m : r.matches) n += (!m.alternative && !m.harmless) ? 1 : 0;
+  return n;
+}
+
 inline const ExplainMatch* find_rule(const ExplainReport& r, std::string_view rule) {
   for (const auto& m : r.matches) {
     if (m.rule == rule) return &m;

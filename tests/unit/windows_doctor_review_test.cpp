@@ -35,6 +35,18 @@ PythonEnvFacts windows_env(FrameworkFacts fw) {
   return e;
 }
 
+/// TensorFlow 2.10.1's Windows build (its build_info.py: CUDA 11.2), with the cuDNN it names.
+FrameworkFacts tensorflow_210(const char* cudnn) {
+  FrameworkFacts tf;
+  tf.name = "tensorflow";
+  tf.package = "tensorflow";
+  tf.version = v("2.10.1");
+  tf.cuda_build = true;
+  tf.cuda_version = v("11.2");
+  tf.cudnn_version = v(cudnn);
+  return tf;
+}
+
 // D2: `pip install jax` on Windows gives the CPU jaxlib (jax-cuda12-plugin has no win_amd64 wheel:
 // `pip install --dry-run --platform win_amd64 jax-cuda12-plugin` finds none). The fix was
 // `pip install -U "jax[cuda12]"`, which cannot succeed there.
@@ -58,14 +70,7 @@ TEST(WindowsDoctorReview, CpuJaxOnNativeWindowsIsToldWsl2NotTheCudaPlugin) {
 // libcudnn.so.8.
 TEST(WindowsDoctorReview, TheCudnnTensorflowOpensOnWindowsIsItsDll) {
   Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 3060", "516.94");
-  FrameworkFacts tf;
-  tf.name = "tensorflow";
-  tf.package = "tensorflow";
-  tf.version = v("2.10.1");
-  tf.cuda_build = true;
-  tf.cuda_version = v("11.2");
-  tf.cudnn_version = v("8");
-  f.python_envs.push_back(windows_env(tf));
+  f.python_envs.push_back(windows_env(tensorflow_210("8")));
   LibraryFacts cudnn;
   cudnn.name = "cudnn";
   cudnn.version = v("9.28.0");
@@ -83,14 +88,7 @@ TEST(WindowsDoctorReview, TheCudnnTensorflowOpensOnWindowsIsItsDll) {
 // GPU support there); "use a release whose build has kernels" pointed at none.
 TEST(WindowsDoctorReview, TensorflowWithoutKernelsOnNativeWindowsIsToldWsl2) {
   Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 3060", "456.71");
-  FrameworkFacts tf;
-  tf.name = "tensorflow";
-  tf.package = "tensorflow";
-  tf.version = v("2.10.1");
-  tf.cuda_build = true;
-  tf.cuda_version = v("11.2");
-  tf.cudnn_version = v("8.1");
-  f.python_envs.push_back(windows_env(tf));
+  f.python_envs.push_back(windows_env(tensorflow_210("8.1")));
   const auto fs = run_checks(f, &testing::builtin_kb());
   bool seen = false;
   for (const Finding& x : fs) {
