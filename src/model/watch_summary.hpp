@@ -50,7 +50,7 @@ struct WatchSummary {
   std::int64_t end_ms = 0;
   size_t samples = 0;
   size_t samples_not_ok = 0;    ///< the GPU query failed (timeout, crash, driver not loaded)
-  size_t unreadable_lines = 0;  ///< not JSON, or not a snapshot
+  size_t unreadable_lines = 0;  ///< not JSON, not a snapshot, or readings no GPU reports
   std::string left_out;         ///< "" or what of the log was not read ("everything past 64 MiB")
   std::vector<WatchGpuSummary> gpus;
   std::vector<WatchDiagnosis> diagnoses;

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -143,6 +144,29 @@ WatchSummary summarize_watch(std::span<const Snapshot> samples, size_t max_point
   return out;
 }
 
+namespace {
+
+/// Whether every reading of the sample is one a GPU can report. A hand-edited or corrupted log
+/// (one `power_w: 1e308` made every power-axis tick "inf W" and flattened the chart of every GPU,
+/// review of 2026-12-06) is no sample: it is counted with the unreadable lines. The bounds are far
+/// past any card (an H200 draws 700 W, a GB200 superchip 2.7 kW; memory in the terabytes).
+bool a_gpu_could_report(const Snapshot& s) {
+  constexpr std::uint64_t kMaxMemoryBytes = 64ULL << 40;  // 64 TiB
+  for (const GpuSample& g : s.gpus) {
+    if (g.gpu_util_percent && *g.gpu_util_percent > 100) return false;
+    if (g.memory_util_percent && *g.memory_util_percent > 100) return false;
+    if (g.temperature_c && *g.temperature_c > 200) return false;
+    for (const auto& w : {g.power_w, g.power_limit_w}) {
+      if (w && !(std::isfinite(*w) && *w >= 0 && *w <= 20000)) return false;
+    }
+    if (g.memory_total_bytes && *g.memory_total_bytes > kMaxMemoryBytes) return false;
+    if (g.memory_used_bytes && *g.memory_used_bytes > kMaxMemoryBytes) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 WatchSummary summarize_watch_log(std::string_view text, bool cut, const WatchLogLimits& limits) {
   if (cut) text = text.substr(0, text.rfind('\n') + 1);  // the line the cap cut through is not a sample
   std::vector<Snapshot> samples;
@@ -158,7 +182,7 @@ WatchSummary summarize_watch_log(std::string_view text, bool cut, const WatchLog
     ++lines_seen;
     auto j = nlohmann::ordered_json::parse(line, nullptr, false);
     Snapshot s;
-    if (j.is_discarded() || !snapshot_from_json(j, s)) {
+    if (j.is_discarded() || !snapshot_from_json(j, s) || !a_gpu_could_report(s)) {
       ++unreadable;
       continue;
     }

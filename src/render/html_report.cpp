@@ -463,7 +463,8 @@ mstch::map watch_view(const WatchSummary& w) {
         fmt::format("In {} of {} samples the GPU query failed (no readings).", w.samples_not_ok, w.samples));
   if (w.unreadable_lines > 0)
     problems.emplace_back(
-        fmt::format("{} line(s) of the log were not watch samples and were skipped.", w.unreadable_lines));
+        fmt::format("{} line(s) of the log were not watch samples, or held readings no GPU reports, and were skipped.",
+                    w.unreadable_lines));
   if (!w.left_out.empty()) problems.emplace_back(text("Not read: " + w.left_out + "."));
   if (w.samples == 0) problems.emplace_back(std::string("The log holds no sample."));
   return mstch::map{{"samples", std::to_string(w.samples)},

@@ -111,6 +111,29 @@ TEST(WatchSummary, LinesThatAreNotSamplesAreCountedAndTheCapsAreSaid) {
   EXPECT_NE(capped.left_out.find("3"), std::string::npos) << capped.left_out;
 }
 
+// A sample no GPU reports (the review of 2026-12-06, D7: one `power_w: 1e308` made every power-axis
+// tick "inf W" and flattened the chart of every GPU): skipped with the unreadable lines, not drawn.
+TEST(WatchSummary, ASampleNoGpuReportsIsSkippedNotDrawn) {
+  Snapshot absurd = sample_at(2000, 50);
+  absurd.gpus[0].power_w = 1e308;
+  Snapshot hot = sample_at(2500, 50);
+  hot.gpus[0].temperature_c = 4000000;
+  Snapshot busy = sample_at(2700, 50);
+  busy.gpus[0].gpu_util_percent = 250;
+  WatchSummary w =
+      monitor::summarize_watch_log(jsonl({sample_at(1000, 10), absurd, hot, busy, sample_at(3000, 30)}), false);
+  EXPECT_EQ(w.samples, 2U);
+  EXPECT_EQ(w.unreadable_lines, 3U);
+  ASSERT_EQ(w.gpus.size(), 1U);
+  ASSERT_TRUE(w.gpus[0].power_median_w.has_value());
+  EXPECT_DOUBLE_EQ(*w.gpus[0].power_median_w, 300.0);
+  Facts facts;
+  std::vector<Finding> findings;
+  const std::string html = render_doctor_html({.facts = facts, .findings = findings, .watch = &w});
+  EXPECT_EQ(html.find("inf W"), std::string::npos);
+  EXPECT_NE(html.find("3 line(s) of the log were not watch samples"), std::string::npos);
+}
+
 TEST(WatchHtml, ChartsPerReadingAndWhatWasNotReadAreOnThePage) {
   std::vector<Snapshot> samples;
   for (int i = 0; i < 10; ++i) samples.push_back(sample_at(1000 + i * 1000, 10 * i));
