@@ -70,9 +70,11 @@ TEST(ExplainErrorCodes, EveryCudaRuntimeMessageAfterPytorchsPrefixNamesItsCode) 
       if (first.starts_with("code/")) EXPECT_TRUE(rules.contains(first)) << message << ": " << first;
     }
   }
-  const ExplainReport m = explain("RuntimeError: CUDA error: misaligned address");
+  // A short text (under 24 characters) names its code after the prefix. (`misaligned address`,
+  // the example until session 36, has had a hand-written rule since: cuda-misaligned-address.)
+  const ExplainReport m = explain("RuntimeError: CUDA error: invalid resource handle");
   ASSERT_FALSE(m.matches.empty());
-  EXPECT_EQ(m.matches.front().rule, "code/cudart/cudaErrorMisalignedAddress");
+  EXPECT_EQ(m.matches.front().rule, "code/cudart/cudaErrorInvalidResourceHandle");
   EXPECT_TRUE(explain("ValueError: invalid argument\nerror: misaligned address in struct").matches.empty());
 }
 

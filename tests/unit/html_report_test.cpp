@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "kb/resolver.hpp"
 #include "model/json_codec.hpp"
 #include "render/html_templates.hpp"
 #include "run_gpudoctor.hpp"
