@@ -388,6 +388,11 @@ jax-windows-cpu-plugin-fix	src/check/compat_checks.cpp	if (facts_.platform == Pl
 tf-windows-kernels-release-fix	src/check/compat_checks.cpp	        facts_.platform == Platform::windows\n            ? "Use a newer TensorFlow in WSL2	        facts_.platform == Platform::wsl2\n            ? "Use a newer TensorFlow in WSL2
 tf-cudnn-linux-name-on-windows	src/check/compat_checks.cpp	? "cudnn64_" + std::to_string(want.major()) + ".dll"	? "libcudnn.so." + std::to_string(want.major())
 windows-bare-pip	src/check/python_checks.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
+explain-nccl-heartbeat-as-timeout	data/explain/nccl.toml	supersedes = ["nccl-timeout"]	supersedes = []
+explain-nccl-oom-last-error-missed	data/explain/nccl.toml	'''^(?:Last error: ?)?Cuda failure (?:\d+ )?'	'''^Cuda failure (?:\d+ )?'
+explain-cublas-exec-after-assert-kept	data/explain/program-errors.toml	when = ["device-assert"]\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine	when = []\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine
+explain-misaligned-address-generic	data/explain/program-errors.toml	'''CUDA (?:driver )?error: misaligned address''',	'''CUDA (?:driver )?error: misaligned addresses''',
+watch-absurd-sample-drawn	src/monitor/watch_summary.cpp	|| !snapshot_from_json(j, s) || !a_gpu_could_report(s)) {	|| !snapshot_from_json(j, s) || (false && !a_gpu_could_report(s))) {
 EOF
 }
 
