@@ -393,6 +393,7 @@ explain-nccl-oom-last-error-missed	data/explain/nccl.toml	'''^(?:Last error: ?)?
 explain-cublas-exec-after-assert-kept	data/explain/program-errors.toml	when = ["device-assert"]\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine	when = []\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine
 explain-misaligned-address-generic	data/explain/program-errors.toml	'''CUDA (?:driver )?error: misaligned address''',	'''CUDA (?:driver )?error: misaligned addresses''',
 watch-absurd-sample-drawn	src/monitor/watch_summary.cpp	|| !snapshot_from_json(j, s) || !a_gpu_could_report(s)) {	|| !snapshot_from_json(j, s) || (false && !a_gpu_could_report(s))) {
+win-dll-torch-cuda13-unmodelled	src/probe/windows_dll_search.cpp	  if (major >= 13) return cuda_dlls_of_major(major, {"cufft", "cusolver", "cusparse"});	  if (major >= 13) return {};
 EOF
 }
 

@@ -100,7 +100,7 @@ std::vector<std::string> cuda_dlls_of_major(int major, std::initializer_list<con
 std::vector<std::string> torch_dlls(const FrameworkFacts& fw) {
   if (!fw.cuda_version) return {};
   const int major = fw.cuda_version->major();
-  if (major >= 13) return cuda_dlls_of_major(major, {"cusolver", "cusparse"});
+  if (major >= 13) return cuda_dlls_of_major(major, {"cufft", "cusolver", "cusparse"});
   if (major == 12) {
     return {"cudart64_12.dll", "cublas64_12.dll",   "cublasLt64_12.dll",
             "cufft64_11.dll",  "cusolver64_11.dll", "cusparse64_12.dll"};

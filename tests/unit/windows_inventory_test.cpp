@@ -519,6 +519,34 @@ TEST(WindowsDllSearch, TorchBringsItsOwnDlls) {
   EXPECT_FALSE(testing::has(fs, "driver-too-old-for-framework"));
 }
 
+// A CUDA 13 build's DLLs carry CUDA 13's numbers (cudart64_13, cublas64_13; cuFFT, cuSOLVER and
+// cuSPARSE 12, as CUDA 13's libcufft.so.12, libcusolver.so.12, libcusparse.so.12): until session 36
+// the model knew CUDA 11 and 12 only, and a CUDA 13 build was checked for nothing.
+TEST(WindowsDllSearch, ACuda13TorchIsCheckedForItsOwnDlls) {
+  Machine m;
+  const std::string sp = m.venv("3.12.7");
+  m.tree.write(sp + "/torch-2.9.0+cu130.dist-info/METADATA",
+               "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0+cu130\n");
+  m.tree.write(sp + "/torch/__init__.py", "");
+  m.tree.write(sp + "/torch/version.py", "__version__ = '2.9.0+cu130'\ncuda = '13.0'\nhip = None\n");
+  for (const char* l : {"c10.dll", "torch_cuda.dll", "cudart64_13.dll", "cublas64_13.dll", "cublasLt64_13.dll",
+                        "cusolver64_12.dll", "cusparse64_12.dll", "cudnn64_9.dll"}) {
+    m.tree.write(sp + "/torch/lib/" + l, "");
+  }
+  m.reg += driver_keys("32.0.15.8157");  // 581.57
+  Facts f = m.facts();
+  const DllLoad* cublas = load_of(f, "cublas64_13.dll");
+  ASSERT_NE(cublas, nullptr);
+  EXPECT_EQ(cublas->via, "torch\\lib");
+  const DllLoad* cufft = load_of(f, "cufft64_12.dll");
+  ASSERT_NE(cufft, nullptr);
+  EXPECT_TRUE(cufft->path.empty());
+  const auto fs = run_checks(f, &builtin_kb());
+  const Finding* missing = testing::find(fs, "windows-dll-not-found");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_NE(missing->title.find("cufft64_12.dll"), std::string::npos) << missing->title;
+}
+
 TEST(WindowsDllSearch, TorchFallsBackToPathAndIsNotFlaggedForIt) {
   Machine m;
   std::vector<std::string> libs = torch_cu12_libs();
