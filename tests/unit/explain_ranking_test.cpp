@@ -262,6 +262,12 @@ TEST(ExplainRanking, SupersededRulesExist) {
           << rule.id << " supersedes unknown rule " << id;
       EXPECT_NE(id, rule.id);
     }
+    // `explains` drops the other rule's answer anywhere in the log: a typo would silently keep it.
+    for (const std::string& id : rule.explains) {
+      EXPECT_TRUE(std::any_of(base.rules.begin(), base.rules.end(), [&](const Rule& r) { return r.id == id; }))
+          << rule.id << " explains unknown rule " << id;
+      EXPECT_NE(id, rule.id);
+    }
   }
 }
 
