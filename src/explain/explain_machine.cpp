@@ -233,6 +233,7 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"device_assert", "device-assert"},
                                                               {"jax_plugin_failed", "jax-plugin-failed"},
                                                               {"triton_ptxas", "triton-ptxas"},
+                                                              {"triton_ptxas_path", "triton-ptxas-path"},
                                                               {"cuda_error", "cuda-error"},
                                                               {"xformers_triton_probe", "xformers-triton-probe"},
                                                               {"host_oom", "host-oom"}};
@@ -266,6 +267,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "device-assert",
                                                   "jax-plugin-failed",
                                                   "triton-ptxas",
+                                                  "triton-ptxas-path",
                                                   "tf-windows-no-gpu-likely",
                                                   "cuda-error",
                                                   "xformers-triton-probe",

@@ -14,7 +14,7 @@ namespace {
 
 using testing::builtin_matcher;
 using testing::category_rank;
-const auto explain = testing::explain_no_facts;
+using testing::explain;
 
 TEST(ExplainErrorCodes, CatalogHoldsEveryFamilyFromTheHeaders) {
   std::map<std::string, size_t> per_family;

@@ -13,7 +13,7 @@ namespace {
 
 using testing::builtin_matcher;
 using testing::category_rank;
-const auto explain = testing::explain_no_facts;
+using testing::explain;
 
 TEST(ExplainNoGpu, CommonestNoGpuLinesGetAnAnswer) {
   // TensorFlow's "Could not find cuda drivers" is the CUDA runtime missing (cudart_stub.cc:

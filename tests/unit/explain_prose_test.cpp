@@ -9,7 +9,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::category_rank;
-const auto explain = testing::explain_no_facts;
+using testing::explain;
 
 TEST(ExplainProse, ChineseTextAroundTheLogDoesNotDisturbMatching) {
   const std::string log =

@@ -1,0 +1,104 @@
+// Leftovers of the session 35 and 36 reviews: answers that told the user to do what caused the
+// failure, or gave only the catalog's generic text. Each message was read where it is printed
+// (Triton's third_party/nvidia/backend/compiler.py, the torch 2.5.1 wheel's libtorch_cuda.so
+// strings, the transformers / vLLM / mmdet wheels) before the rule was written.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::explain_no_facts;
+using testing::find_rule;
+using testing::leads_with;
+
+/// Every candidate's cause and fix of the report, one string: what a reader is told.
+std::string leftovers_all_text(const ExplainReport& r) {
+  std::string out;
+  for (const auto& m : r.matches) out += m.cause + "\n" + m.fix + "\n";
+  return out;
+}
+
+/// The rule ids of the report, in order, for failure messages.
+std::string leftovers_rules(const ExplainReport& r) {
+  std::string out;
+  for (const auto& m : r.matches) out += m.rule + " ";
+  return out;
+}
+
+bool leftovers_has(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Triton runs the ptxas TRITON_PTXAS_PATH names whenever that file exists, else its own
+// triton/backends/nvidia/bin/ptxas (compiler.py _path_to_binary), and its PTXASError ends with
+// "Repro command: " + the command it ran, that ptxas first. A CUDA toolkit's ptxas there that does
+// not know the GPU is the user's variable pointing at an older toolkit: telling them to export
+// TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas was the wrong way round (review 36, log 43).
+TEST(ExplainLeftovers, TritonPtxasPathAtAnOlderToolkitIsTheCauseNotTheFix) {
+  const std::string log =
+      "$ export TRITON_PTXAS_PATH=/usr/local/cuda-11.8/bin/ptxas\n"
+      "$ python train_h100.py --compile\n"
+      "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+      "PTXASError: Internal Triton PTX codegen error\n"
+      "`ptxas` stderr:\n"
+      "ptxas fatal   : Value 'sm_90a' is not defined for option 'gpu-name'\n"
+      "\n"
+      "Repro command: /usr/local/cuda-11.8/bin/ptxas -lineinfo -v --gpu-name=sm_90a /tmp/tmp4b2x9k1a.ptx -o "
+      "/tmp/tmp4b2x9k1a.ptx.o\n";
+  const auto r = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu/triton-path"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.fix, "unset TRITON_PTXAS_PATH")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "sm_90a")) << m.fix;
+  // No answer tells the user to set the variable to a toolkit's ptxas as the remedy.
+  const std::string all = leftovers_all_text(r);
+  EXPECT_FALSE(leftovers_has(all, "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas")) << all;
+  EXPECT_EQ(find_rule(r, "ptxas-too-old-for-gpu/triton"), nullptr) << leftovers_rules(r);
+  // Triton's PTXASError wrapper says the same: the ptxas that ran is the variable's.
+  const ExplainMatch* wrapper = find_rule(r, "triton-ptxas-failed/triton-path");
+  ASSERT_NE(wrapper, nullptr) << leftovers_rules(r);
+  EXPECT_TRUE(leftovers_has(wrapper->fix, "unset TRITON_PTXAS_PATH")) << wrapper->fix;
+
+  // The same ptxas line from Triton's own bundled ptxas keeps the old answer: give Triton a newer
+  // toolkit's ptxas (triton-lang/triton#8539, DGX Spark sm_121a).
+  const auto bundled = explain_no_facts(
+      "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
+      "`ptxas` stderr:\n"
+      "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n"
+      "Repro command: /home/u/miniforge3/envs/pt10/lib/python3.10/site-packages/triton/backends/nvidia/bin/ptxas "
+      "-lineinfo -v --gpu-name=sm_121a /tmp/tmpkw7ug6t8.ptx -o /tmp/tmpkw7ug6t8.ptx.o\n");
+  ASSERT_TRUE(leads_with(bundled, "ptxas-too-old-for-gpu/triton"));
+  EXPECT_TRUE(leftovers_has(bundled.matches.front().fix, "export TRITON_PTXAS_PATH=")) << bundled.matches.front().fix;
+  EXPECT_EQ(find_rule(bundled, "ptxas-too-old-for-gpu/triton-path"), nullptr) << leftovers_rules(bundled);
+  EXPECT_EQ(find_rule(bundled, "triton-ptxas-failed/triton-path"), nullptr) << leftovers_rules(bundled);
+
+  // Another failure of the user's ptxas (a crash, not an unknown GPU) is not put down to its age.
+  const auto crash = explain_no_facts(
+      "PTXASError: PTXAS error: `ptxas` raised SIGSEGV\n"
+      "`ptxas` stderr:\n"
+      "\n"
+      "Repro command: /usr/local/cuda-12.4/bin/ptxas -lineinfo -v --gpu-name=sm_90a /tmp/tmpa.ptx -o "
+      "/tmp/tmpa.ptx.o\n");
+  EXPECT_EQ(find_rule(crash, "ptxas-too-old-for-gpu/triton-path"), nullptr) << leftovers_rules(crash);
+  ASSERT_TRUE(leads_with(crash, "triton-ptxas-failed/triton-path"));
+  EXPECT_TRUE(leftovers_has(crash.matches.front().cause, "TRITON_PTXAS_PATH")) << crash.matches.front().cause;
+}
+
+// Triton 3.1 and earlier (the one torch 2.5 pins; triton/backends/nvidia/compiler.py make_cubin)
+// raised RuntimeError(f'Internal Triton PTX codegen error: \n{log}'), no PTXASError and no Repro
+// command: the ptxas is still Triton's, not XLA's.
+TEST(ExplainLeftovers, Triton31PtxasErrorIsTritonsNotXlas) {
+  const auto r = explain_no_facts(
+      "RuntimeError: Internal Triton PTX codegen error: \n"
+      "ptxas fatal   : Value 'sm_90a' is not defined for option 'gpu-name'\n");
+  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu/triton"));
+  EXPECT_FALSE(leftovers_has(leftovers_all_text(r), "XLA")) << leftovers_all_text(r);
+  EXPECT_NE(find_rule(r, "triton-ptxas-failed"), nullptr) << leftovers_rules(r);
+}
+
+}  // namespace
+}  // namespace gpudoctor
