@@ -100,5 +100,52 @@ TEST(ExplainLeftovers, Triton31PtxasErrorIsTritonsNotXlas) {
   EXPECT_NE(find_rule(r, "triton-ptxas-failed"), nullptr) << leftovers_rules(r);
 }
 
+// PyTorch's AT_CUDNN_CHECK (aten/src/ATen/cudnn/Exceptions.h): "cuDNN error: " + cuDNN's status
+// name, and for CUDNN_STATUS_NOT_SUPPORTED ". This error may appear if you passed in a
+// non-contiguous input."; a convolution adds ConvShared.cpp repro_from_args' "You can try to
+// repro this exception using the following code snippet." (all in the torch 2.5.1 wheel's
+// libtorch_cuda.so). Only the catalog's generic text answered them (review 36, logs 70, 71).
+TEST(ExplainLeftovers, TorchCudnnNotSupportedNamesItsUsualCausesAndTheCheck) {
+  const auto r = explain_no_facts(
+      "  File \"/usr/local/lib/python3.10/dist-packages/torch/nn/modules/conv.py\", line 458, in _conv_forward\n"
+      "    return F.conv2d(input, weight, bias, self.stride,\n"
+      "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a "
+      "non-contiguous input.\n");
+  ASSERT_TRUE(leads_with(r, "torch-cudnn-not-supported"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.fix, ".contiguous()")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "torch.backends.cudnn.enabled = False")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.cause, "2^31")) << m.cause;
+  EXPECT_EQ(find_rule(r, "code/cudnn/CUDNN_STATUS_NOT_SUPPORTED"), nullptr) << leftovers_rules(r);
+}
+
+TEST(ExplainLeftovers, TorchCudnnExecutionFailedLeadsWithMemoryAndTheReproSnippet) {
+  const std::string log =
+      "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n"
+      "You can try to repro this exception using the following code snippet. If that doesn't trigger the error, "
+      "please include your original repro script when reporting this issue.\n"
+      "\n"
+      "import torch\n"
+      "torch.backends.cudnn.benchmark = True\n"
+      "data = torch.randn([16, 256, 128, 128], dtype=torch.half, device='cuda', "
+      "requires_grad=True).to(memory_format=torch.channels_last)\n";
+  const auto r = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(r, "torch-cudnn-execution-failed"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.cause, "memory")) << m.cause;
+  EXPECT_TRUE(leftovers_has(m.fix, "CUDA_LAUNCH_BLOCKING=1")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "You can try to repro this exception")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "torch.backends.cudnn.enabled = False")) << m.fix;
+  EXPECT_EQ(find_rule(r, "code/cudnn/CUDNN_STATUS_EXECUTION_FAILED"), nullptr) << leftovers_rules(r);
+  // After a kernel's assertion the context is gone: the cuDNN failure is its consequence.
+  const auto after = explain_no_facts(
+      "/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+      "thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.\n" +
+      log);
+  const ExplainMatch* consequence = find_rule(after, "torch-cudnn-execution-failed/after-device-assert");
+  ASSERT_NE(consequence, nullptr) << leftovers_rules(after);
+  EXPECT_FALSE(consequence->alternative) << leftovers_rules(after);
+}
+
 }  // namespace
 }  // namespace gpudoctor
