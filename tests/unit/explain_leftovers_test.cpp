@@ -147,5 +147,70 @@ TEST(ExplainLeftovers, TorchCudnnExecutionFailedLeadsWithMemoryAndTheReproSnippe
   EXPECT_FALSE(consequence->alternative) << leftovers_rules(after);
 }
 
+// transformers 4.46.3 quantizers/quantizer_bnb_4bit.py:74 (8-bit: quantizer_bnb_8bit.py:73) raise
+// this when is_bitsandbytes_available() is False (utils/import_utils.py:869-881): bitsandbytes
+// missing, or older than 0.43.1 while torch.cuda.is_available() is False. "Upgrade" alone does not
+// help on a CPU PyTorch (session 35 review, log 04).
+TEST(ExplainLeftovers, TransformersBitsandbytesLatestVersionAsksWhetherTorchSeesTheGpu) {
+  const auto r = explain_no_facts(
+      "ImportError: Using `bitsandbytes` 4-bit quantization requires the latest version of bitsandbytes: `pip "
+      "install -U bitsandbytes`\n");
+  ASSERT_TRUE(leads_with(r, "transformers-bnb-unavailable"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.cause, "0.43.1")) << m.cause;
+  EXPECT_TRUE(leftovers_has(m.fix, "torch.cuda.is_available()")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "pip install -U bitsandbytes")) << m.fix;
+  EXPECT_TRUE(leads_with(explain_no_facts("ImportError: Using `bitsandbytes` 8-bit quantization requires the latest "
+                                          "version of bitsandbytes: `pip install -U bitsandbytes`\n"),
+                         "transformers-bnb-unavailable"));
+}
+
+// transformers' bitsandbytes quantizers (quantizer_bnb_8bit.py:102, quantizer_bnb_4bit.py:103) and
+// accelerate's utils/bnb.py:258: the device map put quantized layers on the CPU or disk, because
+// they do not fit in GPU memory, or because PyTorch sees no GPU at all (session 35, log 06).
+TEST(ExplainLeftovers, BitsandbytesModulesDispatchedOnTheCpuIsGpuMemory) {
+  const auto r = explain_no_facts(
+      "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the "
+      "quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in "
+      "32-bit, you need to set `llm_int8_enable_fp32_cpu_offload=True` and pass a custom `device_map` to "
+      "`from_pretrained`.\n");
+  ASSERT_TRUE(leads_with(r, "bnb-modules-dispatched-on-cpu"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_EQ(m.category, "out-of-memory");
+  EXPECT_TRUE(leftovers_has(m.fix, "llm_int8_enable_fp32_cpu_offload=True")) << m.fix;
+  EXPECT_TRUE(leftovers_has(m.fix, "torch.cuda.is_available()")) << m.fix;
+}
+
+// vLLM 0.6.3 worker/worker.py:232 determine_num_available_blocks: free memory after the profiling
+// run must be below free memory at start; more free memory means something else on the GPU freed
+// memory meanwhile (session 35, log 13).
+TEST(ExplainLeftovers, VllmMemoryProfilingAssertIsAnotherUserOfTheGpu) {
+  const auto r = explain_no_facts(
+      "[rank0]: AssertionError: Error in memory profiling. Initial free memory 22617849856, current free memory "
+      "23887413248. This happens when the GPU memory was not properly cleaned up before initializing the vLLM "
+      "instance.\n");
+  ASSERT_TRUE(leads_with(r, "vllm-memory-profiling-free-grew"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.cause, "22617849856")) << m.cause;
+  EXPECT_TRUE(leftovers_has(m.cause, "another process")) << m.cause;
+  EXPECT_TRUE(leftovers_has(m.fix, "nvidia-smi")) << m.fix;
+}
+
+// mmdet 3.3.0 mmdet/__init__.py: assert mmcv_minimum_version <= mmcv < mmcv_maximum_version, with
+// "MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0." (the same for
+// MMEngine); `mim install mmcv` takes 2.2.0 (session 35, log 72).
+TEST(ExplainLeftovers, MmdetMmcvVersionAssertNamesTheRange) {
+  const auto r = explain_no_facts(
+      "AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.\n");
+  ASSERT_TRUE(leads_with(r, "openmmlab-version-incompatible"));
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(leftovers_has(m.cause, "2.2.0")) << m.cause;
+  EXPECT_TRUE(leftovers_has(m.fix, "mim install \"mmcv>=2.0.0rc4, <2.2.0\"")) << m.fix;
+  const auto engine = explain_no_facts(
+      "AssertionError: MMEngine==1.0.1 is used but incompatible. Please install mmengine>=0.7.1, <1.0.0.\n");
+  ASSERT_TRUE(leads_with(engine, "openmmlab-version-incompatible"));
+  EXPECT_TRUE(leftovers_has(engine.matches.front().fix, "mmengine>=0.7.1, <1.0.0")) << engine.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
