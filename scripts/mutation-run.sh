@@ -394,6 +394,15 @@ explain-cublas-exec-after-assert-kept	data/explain/program-errors.toml	when = ["
 explain-misaligned-address-generic	data/explain/program-errors.toml	'''CUDA (?:driver )?error: misaligned address''',	'''CUDA (?:driver )?error: misaligned addresses''',
 watch-absurd-sample-drawn	src/monitor/watch_summary.cpp	|| !snapshot_from_json(j, s) || !a_gpu_could_report(s)) {	|| !snapshot_from_json(j, s) || (false && !a_gpu_could_report(s))) {
 win-dll-torch-cuda13-unmodelled	src/probe/windows_dll_search.cpp	  if (major >= 13) return cuda_dlls_of_major(major, {"cufft", "cusolver", "cusparse"});	  if (major >= 13) return {};
+explain-triton-path-not-the-culprit	data/explain/ptxas-xla.toml	when = ["triton-ptxas", "!triton-ptxas-path"]	when = ["triton-ptxas"]
+explain-triton-ptxas-path-fact-missed	data/explain/log-facts.toml	(?i:cuda)[^/\\\s]*(?:[/\\]v?\d+	(?i:cudax)[^/\\\s]*(?:[/\\]v?\d+
+explain-triton31-codegen-error-not-triton	data/explain/log-facts.toml	'''\b(?P<triton_ptxas>Internal Triton PTX codegen error)\b''',	'''\b(?P<triton_ptxas>Internal Triton PTX codegen errors)\b''',
+explain-torch-cudnn-not-supported-generic	data/explain/cudnn.toml	CUDNN_STATUS_NOT_SUPPORTED\. This error may appear	CUDNN_STATUS_NOT_SUPPORTEDX\. This error may appear
+explain-torch-cudnn-execution-failed-generic	data/explain/cudnn.toml	CUDNN_STATUS_EXECUTION_FAILED\b'''	CUDNN_STATUS_EXECUTION_FAILEDX\b'''
+explain-transformers-bnb-latest-version-missed	data/explain/extension-packages.toml	requires the latest version of bitsandbytes'''	requires the latest version of bitsandbytesX'''
+explain-bnb-dispatched-on-cpu-missed	data/explain/memory.toml	Make sure you have enough GPU RAM to fit'''	Make sure you have enough GPU RAM to fitX'''
+explain-vllm-memory-profiling-missed	data/explain/memory.toml	Error in memory profiling\. Initial	Error in memory profilingX\. Initial
+explain-openmmlab-range-keeps-the-full-stop	data/explain/extension-packages.toml	(?:, ?<=?\d+(?:\.\w+)*)?)	(?:, ?<=?[\w.]+)?)
 EOF
 }
 
