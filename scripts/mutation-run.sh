@@ -382,7 +382,7 @@ explain-ct2-cublas-generic	data/explain/extension-packages.toml	  '''\bLibrary (
 explain-llama-runtime-generic	data/explain/extension-packages.toml	supersedes = ["python-import-cuda-lib-version-missing", "cudart-missing", "cuda-library-missing"]	supersedes = []
 win-dll-cuda13-unmodelled	src/probe/windows_dll_search.cpp	    out = cuda_dlls_of_major(major, {"cufft"});	    return out;
 ort-driver-floor-unchecked	src/check/compat_checks.cpp	          driver_for_framework(env, fw, "ONNX Runtime", *fw.cuda_version);	          (void)0;
-ort-preload-any-version	src/check/onnxruntime_fix.cpp	  return fw.version >= Version::of({1, 21});	  return fw.version >= Version::of({1, 0});
+ort-preload-any-version	src/model/framework.cpp	  return fw.version >= Version::of({1, 21});	  return fw.version >= Version::of({1, 0});
 ort-wheels-serve-without-preload	src/probe/framework_libraries.cpp	      n.wheels_unreachable = !n.wheels_need_preload;	      n.wheels_need_preload = true;
 jax-windows-cpu-plugin-fix	src/check/compat_checks.cpp	if (facts_.platform == Platform::windows && (v != nullptr || !gpus_.empty() || !facts_.gpus.empty())) {	if (facts_.platform == Platform::windows && v != nullptr) {
 tf-windows-kernels-release-fix	src/check/compat_checks.cpp	        facts_.platform == Platform::windows\n            ? "Use a newer TensorFlow in WSL2	        facts_.platform == Platform::wsl2\n            ? "Use a newer TensorFlow in WSL2

@@ -4,10 +4,6 @@
 
 namespace gpudoctor {
 
-bool onnxruntime_has_preload(const FrameworkFacts& fw) {
-  return fw.version >= Version::of({1, 21});
-}
-
 std::string onnxruntime_libraries_fix(const FrameworkFacts& fw, Platform platform) {
   const bool windows = platform == Platform::windows;
   const std::string major = fw.cuda_version ? std::to_string(fw.cuda_version->major()) : std::string("12");

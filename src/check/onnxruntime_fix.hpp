@@ -7,11 +7,9 @@
 #include <string>
 
 #include "model/facts.hpp"
+#include "model/framework.hpp"
 
 namespace gpudoctor {
-
-/// True when this onnxruntime release has the [cuda,cudnn] extras and preload_dlls().
-bool onnxruntime_has_preload(const FrameworkFacts& fw);
 
 /// The whole fix sentence for `fw` (an onnxruntime CUDA build) on `platform`: the wheels or the
 /// toolkit and where the loader must find them.

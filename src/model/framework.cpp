@@ -38,4 +38,8 @@ std::string installed_at(const PythonEnvFacts& env, const FrameworkFacts& fw) {
   return fw.location.empty() ? env.path : fw.location;
 }
 
+bool onnxruntime_has_preload(const FrameworkFacts& fw) {
+  return fw.version >= Version::of({1, 21});
+}
+
 }  // namespace gpudoctor

@@ -22,4 +22,9 @@ std::string installed_display_name(const std::string& name);
 /// else its environment.
 std::string installed_at(const PythonEnvFacts& env, const FrameworkFacts& fw);
 
+/// Whether an onnxruntime release has the `[cuda,cudnn]` extras and onnxruntime.preload_dlls():
+/// both came in 1.21.0 (1.20.2's METADATA has no Provides-Extra, its __init__.py no preload_dlls).
+/// The probe (whether the nvidia wheels can serve its provider) and the fixes read it here.
+bool onnxruntime_has_preload(const FrameworkFacts& fw);
+
 }  // namespace gpudoctor

@@ -7,6 +7,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "model/framework.hpp"
 #include "probe/elf_symbols.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/dist_info.hpp"
@@ -178,9 +179,9 @@ class Resolver {
       }
     } else if (fw.name == "onnxruntime") {
       n.sonames = onnxruntime_needs(major);
-      // preload_dlls() came in 1.21.0; before, only a torch of the same environment imported
-      // first loads the wheels into the process.
-      n.preload_call = fw.version >= Version::of({1, 21});
+      // Before preload_dlls() (1.21), only a torch of the same environment imported first loads
+      // the wheels into the process.
+      n.preload_call = onnxruntime_has_preload(fw);
       n.torch_preloads = std::any_of(env.frameworks.begin(), env.frameworks.end(),
                                      [](const FrameworkFacts& f) { return f.name == "torch"; });
       n.wheels_need_preload = n.preload_call || n.torch_preloads;
