@@ -403,6 +403,21 @@ explain-transformers-bnb-latest-version-missed	data/explain/extension-packages.t
 explain-bnb-dispatched-on-cpu-missed	data/explain/memory.toml	Make sure you have enough GPU RAM to fit'''	Make sure you have enough GPU RAM to fitX'''
 explain-vllm-memory-profiling-missed	data/explain/memory.toml	Error in memory profiling\. Initial	Error in memory profilingX\. Initial
 explain-openmmlab-range-keeps-the-full-stop	data/explain/extension-packages.toml	(?:, ?<=?\d+(?:\.\w+)*)?)	(?:, ?<=?[\w.]+)?)
+pe-imports-delay-dir-skipped	src/probe/pe_imports.cpp	  if (auto ok = r.directory(PeDirectory::delay_imports, kDelayDescriptorBytes, 4, true); !ok) return ok.error();	  if (false) (void)r.directory(PeDirectory::delay_imports, kDelayDescriptorBytes, 4, true);
+pe-imports-dup-kept	src/probe/pe_imports.cpp	    if (!seen) out_.push_back(PeImport{dll, delay});	    (void)seen;\n    out_.push_back(PeImport{dll, delay});
+pe-imports-va-not-rebased	src/probe/pe_imports.cpp	        rva -= h_.image_base;	        (void)0;
+pe-imports-any-name	src/probe/pe_imports.cpp	    if (!plausible_dll_name(n)) return bad("an imported DLL's name is not a file name");	    if (n.empty() && !plausible_dll_name(n)) return bad("an imported DLL's name is not a file name");
+pe-imports-cut-name-kept	src/probe/pe_imports.cpp	    if (end == std::string::npos) return bad("an imported DLL's name is not terminated");	    if (end == std::string::npos && bytes->empty()) return bad("an imported DLL's name is not terminated");
+pe-imports-unbounded-room	src/probe/pe_imports.cpp	std::min<std::uint64_t>(h_.raw_bytes_from(dir->rva), (kMaxPeImports + 1) * stride)	std::max<std::uint64_t>(dir->size, (kMaxPeImports + 1) * stride)
+dll-imports-windows-own-searched	src/probe/windows_dll_search.cpp	        if (provided_by_windows(i.dll)) continue;	        if (false && provided_by_windows(i.dll)) continue;
+dll-imports-beside-searched	src/probe/windows_dll_search.cpp	        if (system_.is_file(system_.join(folder, i.dll))) continue;  // the loader's first place	        (void)folder;
+dll-imports-known-not-annotated	src/probe/windows_dll_search.cpp	          if (known->needed_by.empty() || (known->delay_loaded && !i.delay_loaded)) {	          if (false) {
+dll-imports-torch-lib-unread	src/probe/windows_dll_search.cpp	        imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);	        if (false) imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);
+dll-imports-ort-provider-unread	src/probe/windows_dll_search.cpp	          imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,	          if (false) imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,
+dll-imports-delay-not-kept	src/probe/windows_dll_search.cpp	            known->delay_loaded = i.delay_loaded;	            known->delay_loaded = false;
+msvc-missing-importer-unnamed	src/check/windows_checks.cpp	      if (importer.empty() && !l->needed_by.empty()) importer = file_name(l->needed_by);	      (void)file_name;
+msvc-missing-later-dll-unexplained	src/check/windows_checks.cpp	    if (beyond_self_check && !importer.empty()) {	    if (false) {
+dll-missing-delay-unsaid	src/check/windows_checks.cpp	    s += l.delay_loaded ? " (delay-loaded by "	    s += false ? " (delay-loaded by "
 EOF
 }
 

@@ -203,6 +203,40 @@ if [ "$(findings "$out/hostile.win.json")" != "$(findings "$out/hostile.linux.js
   fail "hostile tree: findings differ: exe $(findings "$out/hostile.win.json") linux $(findings "$out/hostile.linux.json")"
 fi
 
+# Import tables written by a real linker (probe/pe_imports.cpp): a torch_cuda.dll built with
+# mingw-w64 that imports cudart64_12.dll and msvcp140_atomic_wait.dll (import libraries made
+# with dlltool from .def files), dropped into a copy of windows-torch-cu124-conda, whose System32
+# holds an older Redistributable without msvcp140_atomic_wait.dll. Both binaries must name it,
+# read through their own file layer (the exe's ranged reads are Win32's).
+imp="$out/imports"
+mkdir -p "$imp/build"
+cp -r "$fixture/root" "$imp/root"
+printf 'LIBRARY cudart64_12.dll\nEXPORTS\ncudaFree\n' >"$imp/build/cudart.def"
+printf 'LIBRARY msvcp140_atomic_wait.dll\nEXPORTS\n__std_atomic_wait_direct\n' >"$imp/build/wait.def"
+printf 'extern int cudaFree(void*);\nextern int __std_atomic_wait_direct(void);\n__declspec(dllexport) int f(void) { return cudaFree(0) + __std_atomic_wait_direct(); }\n' >"$imp/build/torch_cuda.c"
+if x86_64-w64-mingw32-dlltool -d "$imp/build/cudart.def" -l "$imp/build/libcudart.a" &&
+  x86_64-w64-mingw32-dlltool -d "$imp/build/wait.def" -l "$imp/build/libwait.a" &&
+  x86_64-w64-mingw32-gcc -shared -o "$imp/build/torch_cuda.dll" "$imp/build/torch_cuda.c" \
+    "$imp/build/libcudart.a" "$imp/build/libwait.a" 2>"$imp/build/cc.log"; then
+  isp="$imp/root/Users/bob/miniconda3/envs/torch/Lib/site-packages"
+  cp "$imp/build/torch_cuda.dll" "$isp/torch/lib/torch_cuda.dll"
+  "$linux_bin" --root "$imp/root" --env-file "$fixture/env" --registry "$fixture/registry.reg" "${args[@]}" --json \
+    >"$out/imports.linux.json" || true
+  run_exe "$out/imports.win.json" --root "$(winpath "$imp/root")" --env-file "$(winpath "$fixture/env")" \
+    --registry "$(winpath "$fixture/registry.reg")" "${args[@]}" --json
+  wait_missing='[.findings[] | select(.id == "msvc-runtime-missing" and (.title | test("msvcp140_atomic_wait.dll")))] | length == 1'
+  for os in linux win; do
+    if ! jq -e "$wait_missing" "$out/imports.$os.json" >/dev/null 2>&1; then
+      fail "imports ($os): msvcp140_atomic_wait.dll, imported by a mingw-built torch_cuda.dll, is not named: $(jq -c '[.findings[] | {id, title}]' "$out/imports.$os.json" 2>&1 | head -c 1500; head -c 1000 "$out/imports.$os.json.err" 2>/dev/null)"
+    fi
+  done
+  if [ "$(findings "$out/imports.win.json")" != "$(findings "$out/imports.linux.json")" ]; then
+    fail "imports: findings differ: exe $(findings "$out/imports.win.json") linux $(findings "$out/imports.linux.json")"
+  fi
+else
+  fail "imports: mingw-w64 could not build the importing DLL: $(tail -n 5 "$imp/build/cc.log")"
+fi
+
 # plan for a Windows machine: the report and the PowerShell script, as the Linux binary makes them.
 plan=(plan --os windows --gpu "RTX 3060" --python 3.11 --framework tensorflow==2.15)
 for form in --json "--script powershell"; do

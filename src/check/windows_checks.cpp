@@ -32,9 +32,29 @@ constexpr const char* kTfCudnnRuleSource =
     "https://www.tensorflow.org/install/source_windows#gpu";
 constexpr const char* kRedistUrl = "https://aka.ms/vs/17/release/vc_redist.x64.exe";
 
+/// The DLLs of the Visual C++ Redistributable 2015-2022 (x64): the C++ library and its later
+/// additions (msvcp140_1.dll, msvcp140_2.dll, msvcp140_atomic_wait.dll, msvcp140_codecvt_ids.dll),
+/// the runtime, the Concurrency Runtime and OpenMP (vcomp140.dll).
 bool is_msvc_runtime(const std::string& dll) {
   const std::string d = to_lower(dll);
-  return d.starts_with("msvcp140") || d.starts_with("vcruntime140");
+  return d.starts_with("msvcp140") || d.starts_with("vcruntime140") || d == "concrt140.dll" || d == "vcomp140.dll" ||
+         d == "vccorlib140.dll";
+}
+
+/// "cudnn64_9.dll: not found by torch-dll-loader (imported by C:\...\torch_cuda.dll)".
+std::string not_found_line(const DllLoad& l) {
+  std::string s = l.dll + ": not found by " + l.loader;
+  if (!l.needed_by.empty()) {
+    s += l.delay_loaded ? " (delay-loaded by " + l.needed_by + ": needed when first called)"
+                        : " (imported by " + l.needed_by + ")";
+  }
+  return s;
+}
+
+/// The file name of a Windows path ("C:\x\torch_cuda.dll" -> "torch_cuda.dll").
+std::string file_name(const std::string& path) {
+  auto slash = path.find_last_of("\\/");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string parent_dir(const std::string& path) {
@@ -192,20 +212,43 @@ class WindowsChecker {
     std::vector<std::string> names;
     std::vector<std::string> evidence{g.fw->location.empty() ? g.env->path : g.fw->location};
     std::vector<std::string> on_path_only;
+    bool beyond_self_check = false;  // TensorFlow's self check names only msvcp140.dll and msvcp140_1.dll
+    std::string importer;
     for (const DllLoad* l : g.missing) {
       names.push_back(l->dll);
-      evidence.push_back(l->dll + ": not found by " + l->loader);
+      evidence.push_back(not_found_line(*l));
+      if (!iequals(l->dll, "msvcp140.dll") && !iequals(l->dll, "msvcp140_1.dll")) beyond_self_check = true;
+      if (importer.empty() && !l->needed_by.empty()) importer = file_name(l->needed_by);
       for (const std::string& u : l->unreached) {
         on_path_only.push_back(u);
         evidence.push_back(u + " (not searched by " + l->loader + ")");
       }
     }
     const std::string name = installed_display_name(g.fw->name);
+    // What the user sees: TensorFlow's self check for its two DLLs; a failed import of the
+    // extension module; torch's WinError 126 on a torch\lib DLL; ONNX Runtime's provider load.
+    std::string symptom;
+    const std::string loader = g.missing.front()->loader;
+    if (g.fw->name == "tensorflow" && !beyond_self_check) {
+      symptom = " (\"Could not find the DLL(s) '" + names.front() + "'\")";
+    } else if (loader == "torch-dll-loader") {
+      symptom = " ([WinError 126] on " + (importer.empty() ? std::string("torch\\lib's DLLs") : importer) + ")";
+    } else if (loader == "onnxruntime-provider-bridge") {
+      symptom = " (its CUDA provider fails to load: \"LoadLibrary failed with error 126\")";
+    } else {
+      symptom = " (\"DLL load failed while importing " +
+                (importer.empty() ? std::string("its extension module") : importer.substr(0, importer.find('.'))) +
+                "\")";
+    }
     std::string detail = name + " " + g.fw->version.str() + " needs the Microsoft Visual C++ runtime (" +
-                         join(names, ", ") + ") and will not import without it" +
-                         (g.fw->name == "tensorflow" ? " (\"Could not find the DLL(s) '" + names.front() + "'\")"
-                                                     : " ([WinError 126] on torch\\lib's DLLs)") +
-                         ". Windows keeps it in System32, where the Visual C++ Redistributable installs it.";
+                         join(names, ", ") + ") and will not " +
+                         (loader == "onnxruntime-provider-bridge" ? "use the GPU" : "import") + " without it" +
+                         symptom + ". Windows keeps it in System32, where the Visual C++ Redistributable installs it.";
+    if (beyond_self_check && !importer.empty()) {
+      detail +=
+          " A Redistributable that is installed but older lacks the DLLs added later "
+          "(msvcp140_atomic_wait.dll came with 14.28, Visual Studio 2019 16.8); the current one has them all.";
+    }
     if (!on_path_only.empty()) {
       detail += " A copy on PATH (" + join(on_path_only, ", ") +
                 ") does not count: Python 3.8 and later do not search PATH for the DLLs an extension module "
@@ -231,7 +274,7 @@ class WindowsChecker {
     std::set<std::string> unreached_dirs;
     for (const DllLoad* l : g.missing) {
       names.push_back(l->dll);
-      evidence.push_back(l->dll + ": not found by " + l->loader);
+      evidence.push_back(not_found_line(*l));
       for (const std::string& u : l->unreached) {
         unreached_dirs.insert(parent_dir(u));
         evidence.push_back(u + " (not searched by " + l->loader + ")");

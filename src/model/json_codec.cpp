@@ -377,6 +377,8 @@ void describe(Io& io, Of<DllLoad> auto& l) {
   io.field("unreached", l.unreached);
   GPUDOCTOR_FIELDS(io, l, version);
   GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, version_source, version_problem);
+  io.field("needed_by", l.needed_by, Empty::null);
+  io.field("delay_loaded", l.delay_loaded);
 }
 
 template <class Io>

@@ -30,12 +30,20 @@
 //   does not reach them. A DLL already loaded into the process counts too (`import torch` first,
 //   or onnxruntime.preload_dlls() from the nvidia wheels): neither is seen on disk, so a copy in
 //   torch\lib or the nvidia wheels is named as unreached, not as loaded.
+//
+// Beside those known lists, the frameworks' own binaries say what they need: the import tables
+// (probe/pe_imports.hpp) of every DLL torch loads from torch\lib, of TensorFlow's and ONNX
+// Runtime's extension modules and of ONNX Runtime's CUDA provider. Each DLL they name that
+// Windows itself does not provide is searched by the loader that opens the importing file, so a
+// build the tables do not know (a new CUDA major, a new MSVC runtime DLL such as
+// msvcp140_atomic_wait.dll) is checked from the release itself.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "core/text.hpp"
 #include "probe/cudnn_dll_version.hpp"
+#include "probe/pe_imports.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
 #include "probe/version_files.hpp"
@@ -134,6 +142,25 @@ std::vector<std::string> onnxruntime_dlls(const FrameworkFacts& fw) {
   return out;
 }
 
+/// DLLs that Windows itself provides (API sets, the Win32 DLLs, the Universal CRT, which is part
+/// of Windows 10 and later): not searched for, as a Windows without them does not start a
+/// program. nvcuda.dll and nvml.dll are the driver's, which the driver checks look for.
+bool provided_by_windows(const std::string& dll) {
+  static const std::set<std::string> kSystem = {
+      "advapi32.dll", "bcrypt.dll",   "cfgmgr32.dll", "combase.dll",    "comctl32.dll", "comdlg32.dll", "crypt32.dll",
+      "d3d11.dll",    "d3d12.dll",    "dbghelp.dll",  "dnsapi.dll",     "dwmapi.dll",   "dxgi.dll",     "gdi32.dll",
+      "imm32.dll",    "iphlpapi.dll", "kernel32.dll", "kernelbase.dll", "msvcrt.dll",   "mswsock.dll",  "ncrypt.dll",
+      "netapi32.dll", "normaliz.dll", "ntdll.dll",    "nvcuda.dll",     "nvml.dll",     "ole32.dll",    "oleaut32.dll",
+      "opengl32.dll", "powrprof.dll", "psapi.dll",    "rpcrt4.dll",     "sechost.dll",  "secur32.dll",  "setupapi.dll",
+      "shcore.dll",   "shell32.dll",  "shlwapi.dll",  "ucrtbase.dll",   "user32.dll",   "userenv.dll",  "version.dll",
+      "winhttp.dll",  "wininet.dll",  "winmm.dll",    "wintrust.dll",   "wldap32.dll",  "ws2_32.dll"};
+  const std::string d = to_lower(dll);
+  return d.starts_with("api-ms-win-") || d.starts_with("ext-ms-") || kSystem.contains(d);
+}
+
+constexpr std::size_t kMaxImportingFiles = 256;  ///< per framework: torch\lib holds some 60
+constexpr std::size_t kMaxImportedDlls = 64;     ///< per framework, beyond its known list
+
 class DllSearch {
  public:
   DllSearch(const SystemView& system, const Facts& facts) : system_(system) {
@@ -162,6 +189,9 @@ class DllSearch {
         if (!py38) append_path(import_dirs, "PATH");
         for (const char* dll : {"msvcp140.dll", "msvcp140_1.dll"}) {
           out.push_back(find(dll, "python-import", fw, env, import_dirs));
+        }
+        if (!pkg.empty()) {
+          imports({system_.join(pkg, "_pywrap_tensorflow_internal.pyd")}, "python-import", fw, env, import_dirs, out);
         }
         if (fw.cuda_build && !*fw.cuda_build) continue;
         std::vector<std::string> cuda = tensorflow_dlls(fw);
@@ -195,17 +225,29 @@ class DllSearch {
           out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
         }
         std::vector<std::string> cuda = torch_dlls(fw);
-        if (cuda.empty()) continue;
-        if (std::string cudnn = cudnn_in(lib); !cudnn.empty()) cuda.push_back(cudnn);
+        if (std::string cudnn = cudnn_in(lib); !cudnn.empty() && !cuda.empty()) cuda.push_back(cudnn);
         for (const std::string& dll : cuda) out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
-      } else if (fw.name == "onnxruntime" && fw.cuda_build.value_or(false)) {
-        std::vector<std::string> cuda = onnxruntime_dlls(fw);
-        if (cuda.empty()) continue;
+        // torch loads every DLL in torch\lib: what each imports is needed, CPU builds' too.
+        imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);
+      } else if (fw.name == "onnxruntime") {
         const std::string capi = fw.location.empty() ? "" : system_.join(fw.location, "onnxruntime\\capi");
+        if (!capi.empty()) {
+          std::vector<SearchDir> import_dirs = {
+              {capi, "the extension module's folder"}, {app_dir, "application folder"}, {system32_, "System32"}};
+          if (!py38) append_path(import_dirs, "PATH");
+          imports({system_.join(capi, "onnxruntime_pybind11_state.pyd")}, "python-import", fw, env, import_dirs, out);
+        }
+        if (!fw.cuda_build.value_or(false)) continue;
         std::vector<SearchDir> dirs = {
             {capi, "onnxruntime\\capi (the provider's folder)"}, {system32_, "System32"}, {windir_, "Windows folder"}};
         append_path(dirs, "PATH");
-        for (const std::string& dll : cuda) out.push_back(find(dll, "onnxruntime-provider-bridge", fw, env, dirs));
+        for (const std::string& dll : onnxruntime_dlls(fw)) {
+          out.push_back(find(dll, "onnxruntime-provider-bridge", fw, env, dirs));
+        }
+        if (!capi.empty()) {
+          imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,
+                  out);
+        }
       }
     }
   }
@@ -236,6 +278,65 @@ class DllSearch {
       }
     }
     return env.path;
+  }
+
+  /// The regular files in `dir` whose name ends with `suffix` (ignoring case), at most
+  /// kMaxImportingFiles of them.
+  std::vector<std::string> files_in(const std::string& dir, const std::string& suffix) const {
+    std::vector<std::string> out;
+    if (dir.empty()) return out;
+    auto entries = system_.list_dir(dir);
+    if (!entries) return out;
+    for (const DirEntry& e : *entries) {
+      if (e.is_dir || !to_lower(e.name).ends_with(suffix)) continue;
+      if (out.size() == kMaxImportingFiles) {
+        system_.note_bound(dir, "import tables read of the first " + std::to_string(kMaxImportingFiles) + " DLLs only");
+        break;
+      }
+      out.push_back(system_.join(dir, e.name));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  /// Every DLL the import tables of `files` name that is not already in `out` for this framework
+  /// and environment, not Windows' own and not beside the importing file, looked for by `loader`
+  /// in `dirs`. A file that is absent or not a PE image adds nothing: the known lists still hold.
+  void imports(const std::vector<std::string>& files, const std::string& loader, const FrameworkFacts& fw,
+               const PythonEnvFacts& env, const std::vector<SearchDir>& dirs, std::vector<DllLoad>& out) const {
+    std::size_t added = 0;
+    for (const std::string& file : files) {
+      if (!system_.is_file(file)) continue;
+      auto names = pe_imports([&](std::uint64_t offset, std::size_t n) { return system_.read_range(file, offset, n); });
+      if (!names) continue;
+      const std::string folder = system_.parent(file);
+      for (const PeImport& i : *names) {
+        if (provided_by_windows(i.dll)) continue;
+        auto known = std::find_if(out.begin(), out.end(), [&](const DllLoad& l) {
+          return l.env == env.path && l.framework == fw.name && iequals(l.dll, i.dll);
+        });
+        if (known != out.end()) {
+          // Named by a known list or another file as well: the import table says who needs it,
+          // an ordinary import before a delay-loaded one (needed when the file loads).
+          if (known->needed_by.empty() || (known->delay_loaded && !i.delay_loaded)) {
+            known->needed_by = file;
+            known->delay_loaded = i.delay_loaded;
+          }
+          continue;
+        }
+        if (system_.is_file(system_.join(folder, i.dll))) continue;  // the loader's first place
+        if (added == kMaxImportedDlls) {
+          system_.note_bound(file,
+                             "DLLs imported beyond the first " + std::to_string(kMaxImportedDlls) + " not looked for");
+          return;
+        }
+        DllLoad l = find(i.dll, loader, fw, env, dirs);
+        l.needed_by = file;
+        l.delay_loaded = i.delay_loaded;
+        out.push_back(std::move(l));
+        ++added;
+      }
+    }
   }
 
   bool has_cudart(const std::string& dir) const {

@@ -23,6 +23,8 @@
 #include "probe/elf_sections.hpp"
 #include "probe/elf_symbols.hpp"
 #include "probe/network_files.hpp"
+#include "probe/pe_headers.hpp"
+#include "probe/pe_imports.hpp"
 #include "probe/pe_version.hpp"
 #include "probe/python/conda_meta.hpp"
 #include "probe/python/dist_info.hpp"
@@ -225,6 +227,15 @@ const std::vector<Target>& targets() {
        }},
       {"python_literal", [](std::string_view s) { (void)pyfile::parse_assignments(s); }},
       {"pe_version", [](std::string_view s) { (void)pe_file_version(s); }},
+      {"pe_imports",
+       [](std::string_view s) {
+         // Each read is bounded: the headers, the descriptors, one name at a time.
+         auto imports = pe_imports([s](std::uint64_t offset, std::size_t n) -> Result<std::string> {
+           if (n > kPeHeadBytes + (kMaxPeImports + 1) * 32) std::abort();
+           return offset >= s.size() ? std::string() : std::string(s.substr(offset, n));
+         });
+         if (imports && imports->size() > 2 * kMaxPeImports) std::abort();
+       }},
       {"elf_sections",
        [](std::string_view s) {
          // The input is the file: each read is bounded by what the reader may ask for.

@@ -1,9 +1,11 @@
 #pragma once
 /// A PE image built byte by byte (the layout of the PE/COFF specification) for the tests of
-/// the version-resource reader and of what reads it (a cudnn64_8.dll of a chosen version in a
-/// scratch tree): our own bytes, no vendor's DLL.
+/// the version-resource and import readers and of what reads them (a cudnn64_8.dll of a chosen
+/// version, a torch_cuda.dll importing chosen DLLs, in a scratch tree): our own bytes, no
+/// vendor's DLL.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpudoctor::testing {
 
@@ -63,6 +65,60 @@ inline std::string pe_with_version(std::uint16_t a, std::uint16_t b, std::uint16
   put32(img, v + 44, 0x00010000);
   put32(img, v + 48, (std::uint32_t{a} << 16) | b);
   put32(img, v + 52, (std::uint32_t{c} << 16) | d);
+  return img;
+}
+
+/// A PE32+ image with one section (.idata at file offset 0x400, RVA 0x2000) holding an import
+/// directory naming `imports` and a delay-load directory naming `delayed` (RVAs, attribute 1),
+/// then the names. The import descriptors start at 0x400, the delay descriptors follow them.
+inline std::string pe_with_imports(const std::vector<std::string>& imports,
+                                   const std::vector<std::string>& delayed = {}) {
+  const size_t raw = 0x400, rva = 0x2000;
+  const size_t imports_at = 0, delay_at = (imports.size() + 1) * 20;
+  size_t names_at = delay_at + (delayed.size() + 1) * 32;
+  size_t section = names_at;
+  for (const auto& n : imports) section += n.size() + 1;
+  for (const auto& n : delayed) section += n.size() + 1;
+  section = (section + 0x1FF) & ~size_t{0x1FF};
+  std::string img(raw + section, '\0');
+  img[0] = 'M';
+  img[1] = 'Z';
+  put32(img, 0x3C, 0x80);
+  img.replace(0x80, 4, std::string("PE\0\0", 4));
+  put16(img, 0x84, 0x8664);
+  put16(img, 0x86, 1);
+  put16(img, 0x94, 240);
+  const size_t opt = 0x98;
+  put16(img, opt, 0x20B);
+  put32(img, opt + 24, 0x80000000U);  // ImageBase, low half
+  put32(img, opt + 28, 0x1);          // ImageBase, high half
+  put32(img, opt + 108, 16);
+  put32(img, opt + 112 + 1 * 8, static_cast<std::uint32_t>(rva + imports_at));
+  put32(img, opt + 112 + 1 * 8 + 4, static_cast<std::uint32_t>((imports.size() + 1) * 20));
+  if (!delayed.empty()) {
+    put32(img, opt + 112 + 13 * 8, static_cast<std::uint32_t>(rva + delay_at));
+    put32(img, opt + 112 + 13 * 8 + 4, static_cast<std::uint32_t>((delayed.size() + 1) * 32));
+  }
+  const size_t sec = opt + 240;
+  img.replace(sec, 6, ".idata");
+  put32(img, sec + 8, static_cast<std::uint32_t>(section));
+  put32(img, sec + 12, static_cast<std::uint32_t>(rva));
+  put32(img, sec + 16, static_cast<std::uint32_t>(section));
+  put32(img, sec + 20, static_cast<std::uint32_t>(raw));
+  auto name = [&](const std::string& n) {
+    img.replace(raw + names_at, n.size(), n);
+    const size_t at = names_at;
+    names_at += n.size() + 1;
+    return static_cast<std::uint32_t>(rva + at);
+  };
+  for (size_t i = 0; i < imports.size(); ++i) {
+    put32(img, raw + imports_at + 20 * i + 12, name(imports[i]));
+    put32(img, raw + imports_at + 20 * i + 16, static_cast<std::uint32_t>(rva));  // FirstThunk: any nonzero
+  }
+  for (size_t i = 0; i < delayed.size(); ++i) {
+    put32(img, raw + delay_at + 32 * i, 1);  // dlattrRva
+    put32(img, raw + delay_at + 32 * i + 4, name(delayed[i]));
+  }
   return img;
 }
 

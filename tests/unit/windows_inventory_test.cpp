@@ -547,6 +547,121 @@ TEST(WindowsDllSearch, ACuda13TorchIsCheckedForItsOwnDlls) {
   EXPECT_NE(missing->title.find("cufft64_12.dll"), std::string::npos) << missing->title;
 }
 
+// The import tables of the frameworks' own DLLs (probe/pe_imports.hpp): what they name beyond
+// the known lists is looked for by the loader that opens the importing file.
+TEST(WindowsDllImports, ALaterRuntimeDllATorchDllImportsIsLookedFor) {
+  // torch_cuda.dll imports msvcp140_atomic_wait.dll (Redistributable 14.28 and later); the
+  // machine has an older Redistributable: msvcp140.dll and vcruntime140*.dll only.
+  Machine m;
+  std::vector<std::string> libs = torch_cu12_libs();
+  std::erase(libs, "torch_cuda.dll");
+  const std::string sp = m.venv("3.11.9");
+  m.torch(sp, libs);
+  m.tree.write(sp + "/torch/lib/torch_cuda.dll",
+               testing::pe_with_imports({"KERNEL32.dll", "api-ms-win-crt-runtime-l1-1-0.dll", "c10.dll",
+                                         "cudart64_12.dll", "MSVCP140.dll", "MSVCP140_ATOMIC_WAIT.dll"}));
+  m.reg += driver_keys("32.0.15.6094");
+  Facts f = m.facts();
+  const DllLoad* wait = load_of(f, "MSVCP140_ATOMIC_WAIT.dll");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_TRUE(wait->path.empty());
+  EXPECT_EQ(wait->loader, "torch-dll-loader");
+  EXPECT_TRUE(wait->needed_by.ends_with("torch\\lib\\torch_cuda.dll")) << wait->needed_by;
+  // Windows' own DLLs and torch\lib's are not looked for; a known one learns who imports it.
+  EXPECT_EQ(load_of(f, "KERNEL32.dll"), nullptr);
+  EXPECT_EQ(load_of(f, "api-ms-win-crt-runtime-l1-1-0.dll"), nullptr);
+  EXPECT_EQ(load_of(f, "c10.dll"), nullptr);
+  ASSERT_NE(load_of(f, "cudart64_12.dll"), nullptr);
+  EXPECT_EQ(load_of(f, "cudart64_12.dll")->needed_by, wait->needed_by);
+  EXPECT_EQ(load_of(f, "MSVCP140.dll"), nullptr) << "msvcp140.dll is in the known list, once";
+  auto fs = run_checks(f, &builtin_kb());
+  auto runtime = testing::find_copy(fs, "msvc-runtime-missing");
+  ASSERT_TRUE(runtime);
+  EXPECT_NE(runtime->title.find("MSVCP140_ATOMIC_WAIT.dll"), std::string::npos) << runtime->title;
+  EXPECT_NE(runtime->detail.find("[WinError 126] on torch_cuda.dll"), std::string::npos) << runtime->detail;
+  EXPECT_NE(runtime->detail.find("14.28"), std::string::npos) << runtime->detail;
+  EXPECT_NE(runtime->fix.find("vc_redist.x64.exe"), std::string::npos);
+  const bool says_importer = std::any_of(runtime->evidence.begin(), runtime->evidence.end(), [](const std::string& e) {
+    return e.find("imported by") != std::string::npos && e.ends_with("torch_cuda.dll)");
+  });
+  EXPECT_TRUE(says_importer) << runtime->evidence.back();
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+
+  // With the current Redistributable in System32 nothing is said.
+  m.tree.write("Windows/System32/msvcp140_atomic_wait.dll", "");
+  EXPECT_FALSE(testing::has(m.findings(), "msvc-runtime-missing"));
+}
+
+TEST(WindowsDllImports, ACpuTorchMissingOneOfItsOwnDllsIsFound) {
+  // A CPU build has no CUDA list to check; its torch_cpu.dll still imports libiomp5md.dll, which
+  // the wheel puts in torch\lib and which an interrupted install or a cleaner removed.
+  Machine m;
+  const std::string sp = m.venv("3.11.9");
+  m.tree.write(sp + "/torch-2.5.1+cpu.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cpu\n");
+  m.tree.write(sp + "/torch/__init__.py", "");
+  m.tree.write(sp + "/torch/version.py", "__version__ = '2.5.1+cpu'\ncuda = None\nhip = None\n");
+  m.tree.write(sp + "/torch/lib/c10.dll", testing::pe_with_imports({"KERNEL32.dll", "VCRUNTIME140.dll"}));
+  m.tree.write(sp + "/torch/lib/torch_cpu.dll",
+               testing::pe_with_imports({"c10.dll", "libiomp5md.dll", "KERNEL32.dll"}, {"uv.dll"}));
+  m.tree.write(sp + "/torch/lib/uv.dll", "");
+  Facts f = m.facts();
+  const DllLoad* omp = load_of(f, "libiomp5md.dll");
+  ASSERT_NE(omp, nullptr);
+  EXPECT_TRUE(omp->path.empty());
+  EXPECT_EQ(load_of(f, "uv.dll"), nullptr) << "beside the importing DLL";
+  auto fs = run_checks(f, &builtin_kb());
+  auto missing = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(missing);
+  EXPECT_NE(missing->title.find("libiomp5md.dll"), std::string::npos) << missing->title;
+  EXPECT_NE(missing->fix.find("--force-reinstall torch==2.5.1"), std::string::npos) << missing->fix;
+  m.tree.write(sp + "/torch/lib/libiomp5md.dll", "");
+  EXPECT_FALSE(testing::has(m.findings(), "windows-dll-not-found"));
+}
+
+TEST(WindowsDllImports, TheOnnxruntimeProvidersImportsAreSearchedByItsLoader) {
+  // onnxruntime-gpu's CUDA provider is loaded by full path: what it imports is searched in capi,
+  // System32, the Windows folder and PATH. Here its table names cufft64_11.dll, which the
+  // CUDA 12 toolkit on PATH has, and it delay-loads cudnn64_9.dll, which nothing has.
+  Machine m;
+  const std::string sp = m.venv("3.11.9");
+  m.tree.write(sp + "/onnxruntime_gpu-1.20.2.dist-info/METADATA",
+               "Metadata-Version: 2.1\nName: onnxruntime-gpu\nVersion: 1.20.2\n");
+  m.tree.write(sp + "/onnxruntime/__init__.py", "");
+  m.tree.write(sp + "/onnxruntime/capi/version_info.py",
+               "use_cuda = True\ncuda_version = \"12.2.128\"\ncudnn_version = \"9\"\n");
+  m.tree.write(sp + "/onnxruntime/capi/onnxruntime_providers_shared.dll", "");
+  m.tree.write(sp + "/onnxruntime/capi/onnxruntime_providers_cuda.dll",
+               testing::pe_with_imports({"onnxruntime_providers_shared.dll", "cublasLt64_12.dll", "cublas64_12.dll",
+                                         "cudart64_12.dll", "cufft64_11.dll", "KERNEL32.dll"},
+                                        {"cudnn64_9.dll"}));
+  for (const char* dll :
+       {"cudart64_12.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cufft64_11.dll", "curand64_10.dll"}) {
+    m.tree.write(std::string("CUDA12/bin/") + dll, "");
+  }
+  m.path("C:\\CUDA12\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("32.0.15.6094");
+  Facts f = m.facts();
+  const DllLoad* cufft = load_of(f, "cufft64_11.dll");
+  ASSERT_NE(cufft, nullptr);
+  EXPECT_EQ(cufft->via, "PATH");
+  EXPECT_TRUE(cufft->needed_by.ends_with("onnxruntime_providers_cuda.dll")) << cufft->needed_by;
+  EXPECT_EQ(load_of(f, "onnxruntime_providers_shared.dll"), nullptr);
+  const DllLoad* cudnn = load_of(f, "cudnn64_9.dll");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_TRUE(cudnn->path.empty());
+  EXPECT_EQ(cudnn->loader, "onnxruntime-provider-bridge");
+  EXPECT_TRUE(cudnn->delay_loaded);
+  auto fs = run_checks(f, &builtin_kb());
+  auto missing = testing::find_copy(fs, "windows-dll-not-found");
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->title.find("cufft64_11.dll"), std::string::npos) << missing->title;
+  EXPECT_NE(missing->title.find("cudnn64_9.dll"), std::string::npos) << missing->title;
+  const bool delay_said = std::any_of(missing->evidence.begin(), missing->evidence.end(), [](const std::string& e) {
+    return e.starts_with("cudnn64_9.dll: not found") && e.find("delay-loaded by") != std::string::npos;
+  });
+  EXPECT_TRUE(delay_said) << missing->evidence.back();
+}
+
 TEST(WindowsDllSearch, TorchFallsBackToPathAndIsNotFlaggedForIt) {
   Machine m;
   std::vector<std::string> libs = torch_cu12_libs();
