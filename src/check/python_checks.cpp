@@ -6,6 +6,7 @@
 #include <set>
 
 #include "check/gpu_driver_checks.hpp"
+#include "check/windows_pip.hpp"
 #include "core/text.hpp"
 #include "model/framework.hpp"
 
@@ -62,30 +63,9 @@ bool from_distribution(const FrameworkFacts& fw) {
   return fw.location.starts_with("/usr/lib/python3/dist-packages");
 }
 
-/// On Windows with several Pythons, a bare `pip` is whichever comes first on PATH (the review of
-/// session 36: torch in Python 3.11, a newer 3.12 first on PATH): say which Python to run it with.
-std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts) {
-  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";
-  if ((env.kind == "system" || env.kind == "store") && env.python_version) {
-    // The Store's Python has no py launcher, but an app execution alias per version.
-    const std::string xy = env.python_version->truncated(2).str();
-    const std::string run = env.kind == "store" ? "python" + xy : "py -" + xy;
-    return " Run pip as this Python's (`" + run + " -m pip ...` instead of `pip ...`): a bare `pip` is the first " +
-           "on PATH, and " + std::to_string(facts.python_envs.size()) + " Python environments were found.";
-  }
-  if (env.kind == "conda") {
-    return " Run it in this environment (`conda activate " + env.path +
-           "` first): a bare `pip` is the first on PATH, and " + std::to_string(facts.python_envs.size()) +
-           " Python environments were found.";
-  }
-  return " Run it in this environment (`" + env.path + "\\Scripts\\Activate.ps1` first, or `" + env.path +
-         "\\Scripts\\python.exe -m pip ...`): a bare `pip` is the first on PATH, and " +
-         std::to_string(facts.python_envs.size()) + " Python environments were found.";
-}
-
 std::string cpu_only_fix_in(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts) {
   std::string fix = cpu_only_fix(fw, facts);
-  if (!fix.empty() && fix.find("pip ") != std::string::npos) fix += windows_which_pip(env, facts);
+  fix = with_windows_which_pip(fix, env, facts);
   if (!from_distribution(fw)) return fix;
   if (!fix.empty()) fix[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(fix[0])));
   return "It is the distribution's package (in " + fw.location +

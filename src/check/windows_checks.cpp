@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check/onnxruntime_fix.hpp"
+#include "check/windows_pip.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/framework.hpp"
@@ -365,6 +366,7 @@ class WindowsChecker {
       detail += " Copies exist in " + join(dirs, ", ") + ", which this loader does not search.";
     }
     if (!other_cudnn.empty()) detail += " " + other_cudnn;
+    fix = with_windows_which_pip(fix, *g.env, facts_);
     out_.push_back(Finding{.id = "windows-dll-not-found",
                            .severity = gpu || fw.name == "torch" ? Severity::error : Severity::warning,
                            .area = FindingArea::python,
@@ -412,6 +414,7 @@ class WindowsChecker {
         } else {
           fix = "pip uninstall tensorflow-gpu, then pip install \"tensorflow[and-cuda]\" (Linux and WSL2).";
         }
+        fix = with_windows_which_pip(fix, env, facts_);
         out_.push_back(Finding{
             .id = "tensorflow-gpu-discontinued",
             .severity = last_native ? Severity::info : Severity::warning,

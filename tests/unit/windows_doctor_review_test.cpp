@@ -124,5 +124,49 @@ TEST(WindowsDoctorReview, WithSeveralPythonsTheFixSaysWhichPythonsPip) {
   EXPECT_FALSE(windows_says(c1->fix, "py -3.11")) << c1->fix;
 }
 
+// The same for the fixes of windows-dll-not-found: a torch reinstall and ONNX Runtime's pip
+// fixes, run with a bare `pip`, go to whichever Python is first on PATH.
+TEST(WindowsDoctorReview, TheDllFixesSayWhichPythonsPipToo) {
+  Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 4070", "560.94");
+  FrameworkFacts torch = testing::cuda_framework("torch", "2.5.1+cu124", "cu124");
+  torch.cuda_version = v("12.4");
+  f.python_envs.push_back(windows_env(torch));
+  FrameworkFacts ort;
+  ort.name = "onnxruntime";
+  ort.package = "onnxruntime-gpu";
+  ort.version = v("1.22.0");
+  ort.cuda_build = true;
+  ort.cuda_version = v("12.2");
+  ort.cudnn_version = v("9");
+  PythonEnvFacts venv;
+  venv.path = "C:\\Users\\alice\\ort";
+  venv.kind = "venv";
+  venv.python_version = v("3.12.7");
+  ort.location = venv.path + "\\Lib\\site-packages";
+  venv.frameworks.push_back(ort);
+  f.python_envs.push_back(venv);
+  f.windows.emplace();
+  for (const PythonEnvFacts& e : f.python_envs) {
+    DllLoad l;
+    l.framework = e.frameworks.front().name;
+    l.env = e.path;
+    l.dll = l.framework == "torch" ? "cublas64_12.dll" : "cudnn64_9.dll";
+    l.loader = l.framework == "torch" ? "torch-dll-loader" : "onnxruntime-provider-bridge";
+    f.windows->dll_loads.push_back(l);
+  }
+  const auto fs = run_checks(f, &testing::builtin_kb());
+  int told = 0;
+  for (const Finding& x : fs) {
+    if (x.id != "windows-dll-not-found") continue;
+    ++told;
+    if (windows_says(x.title, "PyTorch")) {
+      EXPECT_TRUE(windows_says(x.fix, "py -3.11 -m pip")) << x.fix;
+    } else {
+      EXPECT_TRUE(windows_says(x.fix, "C:\\Users\\alice\\ort\\Scripts\\python.exe -m pip")) << x.fix;
+    }
+  }
+  EXPECT_EQ(told, 2) << windows_ids(fs);
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -1,0 +1,30 @@
+#include "check/windows_pip.hpp"
+
+namespace gpudoctor {
+
+// The review of session 36: torch in Python 3.11, a newer 3.12 first on PATH.
+std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts) {
+  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";
+  if ((env.kind == "system" || env.kind == "store") && env.python_version) {
+    // The Store's Python has no py launcher, but an app execution alias per version.
+    const std::string xy = env.python_version->truncated(2).str();
+    const std::string run = env.kind == "store" ? "python" + xy : "py -" + xy;
+    return " Run pip as this Python's (`" + run + " -m pip ...` instead of `pip ...`): a bare `pip` is the first " +
+           "on PATH, and " + std::to_string(facts.python_envs.size()) + " Python environments were found.";
+  }
+  if (env.kind == "conda") {
+    return " Run it in this environment (`conda activate " + env.path +
+           "` first): a bare `pip` is the first on PATH, and " + std::to_string(facts.python_envs.size()) +
+           " Python environments were found.";
+  }
+  return " Run it in this environment (`" + env.path + "\\Scripts\\Activate.ps1` first, or `" + env.path +
+         "\\Scripts\\python.exe -m pip ...`): a bare `pip` is the first on PATH, and " +
+         std::to_string(facts.python_envs.size()) + " Python environments were found.";
+}
+
+std::string with_windows_which_pip(std::string fix, const PythonEnvFacts& env, const Facts& facts) {
+  if (fix.find("pip ") != std::string::npos) fix += windows_which_pip(env, facts);
+  return fix;
+}
+
+}  // namespace gpudoctor

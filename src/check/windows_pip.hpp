@@ -1,0 +1,17 @@
+#pragma once
+/// Which pip a fix on Windows means: with several Pythons, a bare `pip` is whichever comes first
+/// on PATH, not necessarily the environment the finding is about.
+#include <string>
+
+#include "model/facts.hpp"
+
+namespace gpudoctor {
+
+/// A sentence to append to a fix that runs pip for `env` ("Run pip as this Python's (`py -3.11
+/// -m pip ...` ...)"); empty off Windows or with one Python environment.
+std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts);
+
+/// `fix` with windows_which_pip appended when it runs pip.
+std::string with_windows_which_pip(std::string fix, const PythonEnvFacts& env, const Facts& facts);
+
+}  // namespace gpudoctor
