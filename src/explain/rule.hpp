@@ -42,6 +42,18 @@ struct Rule {
   /// older version than the second (core/version.hpp ordering); not when either is no version.
   /// One line shape that reports two opposite problems ("loaded X but compiled with Y").
   std::pair<std::string, std::string> require_older;
+  /// Sizes the line must show in proportion (all must hold): the captured sizes in `sum`
+  /// ("118.44 MiB", "12.31 GiB", "512 bytes") added up are at least `at_least` / at most
+  /// `at_most` times the size captured as `of`; not when a size is missing or no size. A PyTorch
+  /// OOM message whose free memory and this process's own are a small part of the card: the rest
+  /// is another process's.
+  struct ShareRequirement {
+    std::vector<std::string> sum;
+    std::string of;
+    double at_least = 0;
+    double at_most = -1;  ///< negative: no upper bound
+  };
+  std::vector<ShareRequirement> require_share;
   /// Ids of more general rules this one knows better: their answer is dropped for lines this
   /// rule also recognised (the container hook's "libnvidia-ml.so.1: cannot open shared object
   /// file" is the hook's, not the generic driver-library rule's).

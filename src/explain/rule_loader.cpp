@@ -199,6 +199,38 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
     }
     r.require_older = {names[0], names[1]};
   }
+  if (const toml::node_view<const toml::node> shares = v["require_share"]) {
+    // One table or a list of them: { sum = [captures], of = capture, at_least = x, at_most = y }.
+    std::vector<const toml::table*> tables;
+    if (const toml::table* one = shares.as_table()) tables.push_back(one);
+    if (const toml::array* many = shares.as_array()) {
+      for (const auto& node : *many) tables.push_back(node.as_table());
+    }
+    if (tables.empty()) {
+      problem = "'require_share' must be a table or a list of tables";
+      return false;
+    }
+    for (const toml::table* st : tables) {
+      if (st == nullptr) {
+        problem = "'require_share' must be a table or a list of tables";
+        return false;
+      }
+      Rule::ShareRequirement share;
+      const toml::node_view<const toml::node> sv{*st};
+      if (!string_list(sv["sum"], share.sum, problem, "require_share.sum")) return false;
+      share.of = string_or(sv["of"]);
+      const std::optional<double> at_least = sv["at_least"].value<double>();
+      const std::optional<double> at_most = sv["at_most"].value<double>();
+      if (share.sum.empty() || share.of.empty() || (!at_least && !at_most) || (at_least && *at_least < 0) ||
+          (at_most && *at_most < 0)) {
+        problem = "'require_share' needs sum = [captures], of = capture and at_least or at_most (>= 0)";
+        return false;
+      }
+      share.at_least = at_least.value_or(0);
+      share.at_most = at_most.value_or(-1);
+      r.require_share.push_back(std::move(share));
+    }
+  }
   RuleCandidate own;
   own.id = r.id;
   if (!read_candidate(t, nullptr, own, problem)) return false;

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "core/text.hpp"
 #include "core/version.hpp"
@@ -72,6 +74,33 @@ bool is_older_version(std::string_view older, std::string_view newer) {
   const auto a = Version::parse(older);
   const auto b = Version::parse(newer);
   return a && b && *a < *b;
+}
+
+/// A size as logs print it ("118.44 MiB", "12.31 GiB", "1.5GB", "512 bytes") in bytes; K, M, G,
+/// T count as powers of 1024 with or without the i (only proportions are compared).
+std::optional<double> size_in_bytes(std::string_view text) {
+  text = trim(text);
+  size_t digits = 0;
+  while (digits < text.size() && ((text[digits] >= '0' && text[digits] <= '9') || text[digits] == '.')) ++digits;
+  if (digits == 0 || digits > 32) return std::nullopt;
+  const std::string number(text.substr(0, digits));
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size()) return std::nullopt;
+  std::string_view unit = trim(text.substr(digits));
+  double scale = 1;
+  if (!unit.empty() && std::string_view("KMGT").find(unit.front()) != std::string_view::npos) {
+    for (char u : std::string_view("KMGT")) {
+      scale *= 1024;
+      if (u == unit.front()) break;
+    }
+    unit.remove_prefix(1);
+    if (unit.starts_with("i")) unit.remove_prefix(1);
+    if (unit != "B") return std::nullopt;
+  } else if (unit != "B" && unit != "bytes" && unit != "") {
+    return std::nullopt;
+  }
+  return value * scale;
 }
 
 }  // namespace
@@ -296,7 +325,8 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
     }
     const Rule& rule = matcher_.base().rules[cp.rule_index];
     const RE2* re = cp.get();
-    const bool has_requirements = !impl.require_filters[cp.rule_index].empty() || !rule.require_older.first.empty();
+    const bool has_requirements = !impl.require_filters[cp.rule_index].empty() || !rule.require_older.first.empty() ||
+                                  !rule.require_share.empty();
     // A pattern too big to compile alone still matched (the set says so): it counts, without
     // captures, unless the rule's requirements need them.
     if (re == nullptr && has_requirements) continue;
@@ -322,6 +352,18 @@ void LogScanner::match_line(std::string_view line, std::uint64_t line_no) {
     }
     if (required_ok && !rule.require_older.first.empty()) {
       required_ok = is_older_version(value_of(rule.require_older.first), value_of(rule.require_older.second));
+    }
+    for (const Rule::ShareRequirement& share : rule.require_share) {
+      if (!required_ok) break;
+      const std::optional<double> whole = size_in_bytes(value_of(share.of));
+      double sum = 0;
+      for (const std::string& part : share.sum) {
+        const std::optional<double> v = size_in_bytes(value_of(part));
+        if (!v) required_ok = false;
+        sum += v.value_or(0);
+      }
+      required_ok = required_ok && whole && *whole > 0 && sum >= share.at_least * *whole &&
+                    (share.at_most < 0 || sum <= share.at_most * *whole);
     }
     if (!required_ok) continue;
     rules_this_line_.push_back(static_cast<int>(cp.rule_index));
