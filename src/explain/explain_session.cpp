@@ -136,24 +136,34 @@ constexpr PlatformPart kPlatformParts[] = {
 
 }  // namespace
 
-std::string select_platform_text(std::string_view text, std::optional<Platform> platform) {
+namespace {
+
+/// A conditional part opening at the start of `rest`: how long its opening is ("{?linux:"), the
+/// label said when the condition is not known, and whether its text is kept.
+struct OpenedPart {
+  size_t open_size = 0;
+  std::string label;
+  bool keep = false;
+  bool known = false;
+};
+
+/// Keeps or drops the conditional parts `find` recognises; unknown ones all stay, labelled ("A
+/// [Linux] or B [Windows]", "Linux: Use pip."). Shared by the platform and the version parts.
+template <class Find>
+std::string select_parts(std::string_view text, Find find) {
   std::string out;
   out.reserve(text.size());
   size_t last_part_end = std::string::npos;  ///< where the last kept part ended in `out`
   bool last_part_sentence = false;
   size_t i = 0;
   while (i < text.size()) {
-    const std::string_view rest = text.substr(i);
-    const PlatformPart* part = nullptr;
-    for (const PlatformPart& p : kPlatformParts) {
-      if (rest.starts_with(p.open)) part = &p;
-    }
-    if (part == nullptr) {
+    const std::optional<OpenedPart> part = text[i] == '{' ? find(text.substr(i)) : std::nullopt;
+    if (!part) {
       out.push_back(text[i++]);
       continue;
     }
     // The matching '}' (the inner text may hold {placeholders}).
-    const size_t open = i + part->open.size();
+    const size_t open = i + part->open_size;
     size_t j = open;
     int depth = 1;
     while (j < text.size() && depth > 0) {
@@ -165,11 +175,9 @@ std::string select_platform_text(std::string_view text, std::optional<Platform> 
       out.push_back(text[i++]);
       continue;
     }
-    const bool keep = !platform || (*platform == Platform::linux && part->linux) ||
-                      (*platform == Platform::wsl2 && part->wsl2) || (*platform == Platform::windows && part->windows);
     std::string_view inner = text.substr(open, j - open);
-    if (keep && !platform) {
-      // Every part stays, each saying which platform it is for.
+    if (part->keep && !part->known) {
+      // Every part stays, each saying what it is for.
       size_t lead = inner.find_first_not_of(' ');
       if (lead == std::string_view::npos) lead = inner.size();
       std::string_view body = inner.substr(lead);
@@ -187,14 +195,14 @@ std::string select_platform_text(std::string_view text, std::optional<Platform> 
         }
       }
       if (body.ends_with('.')) {
-        out += std::string(inner.substr(0, lead)) + std::string(part->label) + ": " + std::string(body);
+        out += std::string(inner.substr(0, lead)) + part->label + ": " + std::string(body);
         last_part_sentence = true;
       } else {
-        out += std::string(inner) + " [" + std::string(part->label) + "]";
+        out += std::string(inner) + " [" + part->label + "]";
         last_part_sentence = false;
       }
       last_part_end = out.size();
-    } else if (keep) {
+    } else if (part->keep) {
       out += inner;
     } else if (!out.empty() && out.back() == ' ' && (j + 1 >= text.size() || text[j + 1] == ' ')) {
       out.pop_back();  // no double space where the part was
@@ -202,6 +210,52 @@ std::string select_platform_text(std::string_view text, std::optional<Platform> 
     i = j + 1;
   }
   return out;
+}
+
+/// The frameworks a version part may name, and their key in LogFacts::versions.
+constexpr std::pair<std::string_view, std::string_view> kVersionPartNames[] = {
+    {"torch", "pytorch"}, {"tensorflow", "tensorflow"}, {"jax", "jax"}};
+
+}  // namespace
+
+std::string select_platform_text(std::string_view text, std::optional<Platform> platform) {
+  return select_parts(text, [&](std::string_view rest) -> std::optional<OpenedPart> {
+    for (const PlatformPart& p : kPlatformParts) {
+      if (!rest.starts_with(p.open)) continue;
+      const bool keep = !platform || (*platform == Platform::linux && p.linux) ||
+                        (*platform == Platform::wsl2 && p.wsl2) || (*platform == Platform::windows && p.windows);
+      return OpenedPart{p.open.size(), std::string(p.label), keep, platform.has_value()};
+    }
+    return std::nullopt;
+  });
+}
+
+std::string select_version_text(std::string_view text, const std::map<std::string, Version, std::less<>>& versions) {
+  return select_parts(text, [&](std::string_view rest) -> std::optional<OpenedPart> {
+    for (const auto& [name, key] : kVersionPartNames) {
+      if (!rest.starts_with("{?") || !rest.substr(2).starts_with(name)) continue;
+      const size_t colon = rest.find(':', 2 + name.size());
+      if (colon == std::string_view::npos || colon > 64) return std::nullopt;
+      const std::string_view spec_text = rest.substr(2 + name.size(), colon - 2 - name.size());
+      if (spec_text.empty() || std::string_view("<>=!~").find(spec_text.front()) == std::string_view::npos) {
+        return std::nullopt;
+      }
+      const std::optional<VersionSpec> spec = VersionSpec::parse(spec_text);
+      if (!spec) return std::nullopt;
+      const std::string shown = name == "torch" ? "PyTorch" : name == "tensorflow" ? "TensorFlow" : "JAX";
+      std::string label = shown + " " + std::string(spec_text);
+      if (spec_text.starts_with(">=") && spec_text.find(',') == std::string_view::npos) {
+        label = shown + " " + std::string(spec_text.substr(2)) + " and later";
+      } else if (spec_text.starts_with("<") && !spec_text.starts_with("<=") &&
+                 spec_text.find(',') == std::string_view::npos) {
+        label = shown + " before " + std::string(spec_text.substr(1));
+      }
+      const auto v = versions.find(key);
+      const bool known = v != versions.end();
+      return OpenedPart{colon + 1, label, !known || spec->contains(v->second), known};
+    }
+    return std::nullopt;
+  });
 }
 
 std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMachine& machine) {
@@ -244,6 +298,33 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
     }
   }
   return true;
+}
+
+/// The framework versions a rule's version parts (`{?torch>=2.1:...}`) are decided by: the version
+/// the log names (LogFacts::versions), else the probed machine's when all its environments have
+/// the same one (which wrote the log is unknown), as for {torch_tag}.
+std::map<std::string, Version, std::less<>> text_versions(const ExplainMachine& machine) {
+  static const std::pair<const char*, const char*> kInstalled[] = {
+      {"pytorch", "torch"}, {"tensorflow", "tensorflow"}, {"jax", "jax"}};
+  std::map<std::string, Version, std::less<>> out;
+  for (const auto& [key, installed] : kInstalled) {
+    if (const auto v = machine.log.versions.find(key); v != machine.log.versions.end()) {
+      if (auto parsed = Version::parse(v->second)) out.emplace(key, *parsed);
+      continue;
+    }
+    if (machine.facts == nullptr) continue;
+    std::set<std::string> seen;
+    std::optional<Version> one;
+    for (const auto& env : machine.facts->python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.name != installed) continue;
+        seen.insert(fw.version.str());
+        one = fw.version;
+      }
+    }
+    if (seen.size() == 1 && one && !one->parts().empty()) out.emplace(key, *one);
+  }
+  return out;
 }
 
 /// The captures a rule's text may use beyond its own lines': the CUDA tag of the PyTorch the log
@@ -304,6 +385,7 @@ std::string foreign_log_note(const ExplainMachine& m) {
 
 ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits, const ExplainMachine& machine) {
   ExplainReport report;
+  const std::map<std::string, Version, std::less<>> versions = text_versions(machine);
   report.probed = machine.facts != nullptr;
   // Lines a hand-written rule recognised: the catalog's generic answer for an error code on
   // such a line would only repeat it with less context.
@@ -386,6 +468,9 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const std::string kb_fix = knowledge_fix(rule, h.captures, machine);
     const std::optional<Platform> platform = log_platform(h.captures, machine);
     const CaptureMap text_values = text_captures(h.captures, machine);
+    auto render = [&](const std::string& text) {
+      return fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
+    };
     // What the log showed happened is known once it was read: a candidate that needs an event the
     // log did not show (an assertion, xformers' optional Triton probe), or the absence of one it
     // did show, is no reading of these lines; it would only stand between the problem and its
@@ -417,8 +502,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
                      .lines = h.lines,
                      .excerpts = h.excerpts,
                      .captures = h.captures,
-                     .cause = fill_placeholders(select_platform_text(c.cause, platform), text_values),
-                     .fix = fill_placeholders(select_platform_text(c.fix, platform), text_values),
+                     .cause = render(c.cause),
+                     .fix = render(c.fix),
                      .machine = note,
                      .sources = rule.sources,
                      .score = c.priority};

@@ -2,6 +2,8 @@
 /// The explain pipeline in one place: bytes -> LogDecoder -> LogScanner (RuleMatcher) ->
 /// ranked ExplainReport. Streaming: feed() any number of chunks; memory stays bounded.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/version.hpp"
 #include "explain/explain_machine.hpp"
 #include "explain/line_joiner.hpp"
 #include "explain/log_decoder.hpp"
@@ -29,6 +32,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
 /// each labelled ("LD_LIBRARY_PATH [Linux] or PATH [Windows]", "Linux: Use pip."). Runs before
 /// fill_placeholders.
 std::string select_platform_text(std::string_view text, std::optional<Platform> platform);
+
+/// Keeps the version parts of a rule's text for the framework versions known (the log's, else the
+/// probed machine's): `{?torch>=2.1:...}` keeps its inner text when the PyTorch version is in the
+/// range (core/version.hpp VersionSpec: ">=2.1", "<2.1", ">=1.10,<2.1"; also `tensorflow`,
+/// `jax`) and drops it otherwise; with the version unknown every part stays, labelled
+/// ("expandable_segments:True [PyTorch 2.1 and later] or max_split_size_mb:128 [PyTorch before
+/// 2.1]"). `versions` keys: "pytorch", "tensorflow", "jax". Runs before fill_placeholders.
+std::string select_version_text(std::string_view text, const std::map<std::string, Version, std::less<>>& versions);
 
 /// The platform a log's lines speak of: a captured library name ending in .dll is Windows, one
 /// with .so Linux (WSL2 when the machine is); otherwise the machine's (nullopt when unknown).

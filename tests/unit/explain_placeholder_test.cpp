@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <functional>
+#include <map>
 #include <set>
 
+#include "core/version.hpp"
+#include "explain/explain_session.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -94,9 +98,16 @@ TEST(ExplainPlaceholders, EveryRuleTextReadsCleanWithOrWithoutCaptures) {
           // Each platform's text, and both when the platform is not known.
           for (std::optional<Platform> p : {std::optional<Platform>(Platform::linux),
                                             std::optional<Platform>(Platform::windows), std::optional<Platform>()}) {
-            const std::string out = fill_placeholders(select_platform_text(*text, p), captures);
-            EXPECT_EQ(glitch(out, *text), "")
-                << c.id << " (" << label << ", " << (p ? to_string(*p) : "any platform") << "): " << out;
+            // And each version part's range: an old PyTorch, a new one, none known.
+            for (const char* torch : {"", "1.12.1", "2.5.1"}) {
+              std::map<std::string, Version, std::less<>> versions;
+              if (*torch != '\0') versions.emplace("pytorch", *Version::parse(torch));
+              const std::string out = fill_placeholders(select_version_text(select_platform_text(*text, p), versions),
+                                                        captures);
+              EXPECT_EQ(glitch(out, *text), "") << c.id << " (" << label << ", "
+                                                << (p ? to_string(*p) : "any platform") << ", torch " << torch
+                                                << "): " << out;
+            }
           }
         }
       }
