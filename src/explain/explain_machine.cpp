@@ -234,6 +234,7 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"jax_plugin_failed", "jax-plugin-failed"},
                                                               {"triton_ptxas", "triton-ptxas"},
                                                               {"triton_ptxas_path", "triton-ptxas-path"},
+                                                              {"triton_ptxas_legacy", "triton-ptxas-legacy"},
                                                               {"cuda_error", "cuda-error"},
                                                               {"xformers_triton_probe", "xformers-triton-probe"},
                                                               {"host_oom", "host-oom"}};
@@ -268,6 +269,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "jax-plugin-failed",
                                                   "triton-ptxas",
                                                   "triton-ptxas-path",
+                                                  "triton-ptxas-legacy",
                                                   "tf-windows-no-gpu-likely",
                                                   "cuda-error",
                                                   "xformers-triton-probe",
