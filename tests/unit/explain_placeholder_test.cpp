@@ -102,11 +102,10 @@ TEST(ExplainPlaceholders, EveryRuleTextReadsCleanWithOrWithoutCaptures) {
             for (const char* torch : {"", "1.12.1", "2.5.1"}) {
               std::map<std::string, Version, std::less<>> versions;
               if (*torch != '\0') versions.emplace("pytorch", *Version::parse(torch));
-              const std::string out = fill_placeholders(select_version_text(select_platform_text(*text, p), versions),
-                                                        captures);
-              EXPECT_EQ(glitch(out, *text), "") << c.id << " (" << label << ", "
-                                                << (p ? to_string(*p) : "any platform") << ", torch " << torch
-                                                << "): " << out;
+              const std::string out =
+                  fill_placeholders(select_version_text(select_platform_text(*text, p), versions), captures);
+              EXPECT_EQ(glitch(out, *text), "") << c.id << " (" << label << ", " << (p ? to_string(*p) : "any platform")
+                                                << ", torch " << torch << "): " << out;
             }
           }
         }
