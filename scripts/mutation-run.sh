@@ -418,6 +418,13 @@ dll-imports-delay-not-kept	src/probe/windows_dll_search.cpp	            known->d
 msvc-missing-importer-unnamed	src/check/windows_checks.cpp	      if (importer.empty() && !l->needed_by.empty()) importer = file_name(l->needed_by);	      (void)file_name;
 msvc-missing-later-dll-unexplained	src/check/windows_checks.cpp	    if (beyond_self_check && !importer.empty()) {	    if (false) {
 dll-missing-delay-unsaid	src/check/windows_checks.cpp	    s += l.delay_loaded ? " (delay-loaded by "	    s += false ? " (delay-loaded by "
+explain-oom-other-share-ignored	src/explain/rule_matcher.cpp	                    (share.at_most < 0 || sum <= share.at_most * *whole);	                    (share.at_most < 0 || true);
+explain-oom-other-share-bound	data/explain/memory.toml	  { sum = ["free", "self"], of = "total", at_most = 0.75 },	  { sum = ["free", "self"], of = "total", at_most = 1.0 },
+explain-oom-other-missed	data/explain/memory.toml	Process \d+ has [\d.]+ (?:bytes|[KMGT]iB) memory in use)*)\. Including non-PyTorch memory, this process has	Process \d+ has [\d.]+ (?:bytes|[KMGT]iB) memory in use)*)\. Including non-PyTorch memory, the process has
+explain-version-part-kept	src/explain/explain_session.cpp	      return OpenedPart{colon + 1, label, !known || spec->contains(v->second), known};	      return OpenedPart{colon + 1, label, true, known};
+explain-oom-old-torch-expandable	data/explain/memory.toml	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=2.1:	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=1.0:
+explain-triton-legacy-missed	data/explain/log-facts.toml	  '''\b(?P<triton_ptxas_legacy>Internal Triton PTX codegen error):(?:\s|$)''',	  '''\b(?P<triton_ptxas_legacy>Internal Triton PTX codegen error)xx:(?:\s|$)''',
+explain-size-units-ignored	src/explain/rule_matcher.cpp	      if (u == unit.front()) break;	      if (u == unit.front() || true) break;
 EOF
 }
 
