@@ -237,7 +237,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"triton_ptxas_legacy", "triton-ptxas-legacy"},
                                                               {"cuda_error", "cuda-error"},
                                                               {"xformers_triton_probe", "xformers-triton-probe"},
-                                                              {"host_oom", "host-oom"}};
+                                                              {"host_oom", "host-oom"},
+                                                              {"compiled_extension", "compiled-extension"},
+                                                              {"onnxruntime_log", "onnxruntime-log"}};
 
 bool is_log_event_condition(std::string_view condition) {
   return std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
@@ -273,7 +275,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "tf-windows-no-gpu-likely",
                                                   "cuda-error",
                                                   "xformers-triton-probe",
-                                                  "host-oom"};
+                                                  "host-oom",
+                                                  "compiled-extension",
+                                                  "onnxruntime-log"};
   return kNames;
 }
 
