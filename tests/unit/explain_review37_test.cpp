@@ -92,8 +92,7 @@ TEST(ExplainReview37A, UndefinedNcclSymbolIsAnOlderNcclNotTheCudaToolkit) {
       "ImportError: /root/.local/conda/envs/yolov10/lib/python3.9/site-packages/torch/lib/libtorch_cuda.so: "
       "undefined symbol: ncclCommRegister\n";
   // dlerror's format with a version node, another NCCL entry point, a bare-name library.
-  const std::string variant =
-      "OSError: libtorch_cuda.so: undefined symbol: ncclCommSplit\n";
+  const std::string variant = "OSError: libtorch_cuda.so: undefined symbol: ncclCommSplit\n";
   for (const std::string& log : {reviewer, variant}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "undefined-symbol-nccl")) << log;
@@ -148,8 +147,7 @@ TEST(ExplainReview37A, SplitLibtorchCudaMissingIsAnExtensionBuiltForTorch1) {
       "line 7, in <module>\n"
       "    from frnn import _C\n"
       "    ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory\n";
-  const std::string cpp =
-      "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory\n";
+  const std::string cpp = "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory\n";
   for (const std::string& log : {reviewer, cpp}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "torch-extension-split-libtorch-cuda")) << r37a_rules(r);
@@ -160,7 +158,8 @@ TEST(ExplainReview37A, SplitLibtorchCudaMissingIsAnExtensionBuiltForTorch1) {
     EXPECT_TRUE(r37a_has(r.matches.front().cause, "2.0")) << r.matches.front().cause;
   }
   // PyTorch's own library missing is not this.
-  const auto own = explain_no_facts("OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n");
+  const auto own =
+      explain_no_facts("OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n");
   EXPECT_EQ(find_rule(own, "torch-extension-split-libtorch-cuda"), nullptr) << r37a_rules(own);
 }
 
