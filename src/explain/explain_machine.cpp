@@ -54,6 +54,57 @@ Truth log_condition(std::string_view condition, const ExplainMachine& machine) {
   return Truth::unknown;
 }
 
+/// The PyTorch that wrote the log: the version the log names (pip's `Successfully installed
+/// torch-2.4.0+cpu`, collect_env), else the probed machine's when all its environments have the same.
+std::optional<Version> torch_version_of(const ExplainMachine& machine) {
+  if (const auto v = machine.log.versions.find("pytorch"); v != machine.log.versions.end()) {
+    return Version::parse(v->second);
+  }
+  if (machine.facts == nullptr) return std::nullopt;
+  std::optional<Version> seen;
+  for (const auto& env : machine.facts->python_envs) {
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name != "torch") continue;
+      Version v = fw.version;
+      if (v.local().empty() && !fw.variant.empty()) v = Version::parse(fw.version.str() + "+" + fw.variant).value_or(v);
+      if (seen && (*seen <=> v) != 0) return std::nullopt;  // environments differ: which one wrote the log?
+      seen = v;
+    }
+  }
+  return seen;
+}
+
+/// PyTorch's own wheels and the C++ ABI they were built with (`torch._C._GLIBCXX_USE_CXX11_ABI`):
+/// the old ABI up to 2.5; in 2.6 only the CUDA 12.6 build has the new one; every build from 2.7
+/// (pytorch#143962, the manylinux_2_28 move of pytorch#123649). A pre-release with a local tag that
+/// is no CUDA/CPU tag (NVIDIA's containers, `2.4.0a0+3bcc3cd`) is another build: unknown.
+Truth torch_cxx11_abi(const ExplainMachine& machine) {
+  const auto v = torch_version_of(machine);
+  if (!v) return Truth::unknown;
+  const std::string& tag = v->local();
+  const bool wheel_tag = tag.empty() || tag == "cpu" || tag.rfind("cu", 0) == 0;
+  if (!wheel_tag) return Truth::unknown;
+  if (*v >= Version::of({2, 7})) return Truth::yes;
+  if (v->same_series(Version::of({2, 6}), 2)) {
+    if (tag == "cu126") return Truth::yes;
+    return tag.empty() ? Truth::unknown : Truth::no;  // 2.6.0 from PyPI alone: cu124, but say so only when tagged
+  }
+  return Truth::no;
+}
+
+/// torch 2.4.0's Windows fbgemm.dll imports LLVM's OpenMP runtime (libomp140.x86_64.dll), which
+/// neither the wheel nor the Visual C++ Redistributable brings; 2.4.1 was built without it
+/// (pytorch#131662, PR #130697). A nightly/pre-release of the time may have it too: unknown.
+Truth torch_fbgemm_needs_libomp(const ExplainMachine& machine) {
+  const auto v = torch_version_of(machine);
+  if (!v) return Truth::unknown;
+  if (!v->pre().empty()) {
+    const bool then = v->same_series(Version::of({2, 4}), 2) || v->same_series(Version::of({2, 5}), 2);
+    return then ? Truth::unknown : Truth::no;
+  }
+  return truth(v->same_series(Version::of({2, 4, 0}), 3));
+}
+
 std::string first_capture(const CaptureMap& captures, const std::string& name) {
   auto it = captures.find(name);
   if (it == captures.end() || it->second.empty()) return {};
@@ -239,7 +290,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"xformers_triton_probe", "xformers-triton-probe"},
                                                               {"host_oom", "host-oom"},
                                                               {"compiled_extension", "compiled-extension"},
-                                                              {"onnxruntime_log", "onnxruntime-log"}};
+                                                              {"onnxruntime_log", "onnxruntime-log"},
+                                                              {"gpu_selection", "gpu-selection"},
+                                                              {"cuda_ld_path", "cuda-ld-path"}};
 
 bool is_log_event_condition(std::string_view condition) {
   return std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
@@ -277,7 +330,11 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "xformers-triton-probe",
                                                   "host-oom",
                                                   "compiled-extension",
-                                                  "onnxruntime-log"};
+                                                  "onnxruntime-log",
+                                                  "gpu-selection",
+                                                  "cuda-ld-path",
+                                                  "torch-cxx11-abi",
+                                                  "torch-fbgemm-needs-libomp"};
   return kNames;
 }
 
@@ -307,6 +364,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
     const bool windows = platform && *platform == Platform::windows;
     return windows && !machine.log.versions.contains("tensorflow") ? Truth::yes : exact;
   }
+  // Which PyTorch: the log's own version first, else the machine's (one for all environments).
+  if (condition == "torch-cxx11-abi") return torch_cxx11_abi(machine);
+  if (condition == "torch-fbgemm-needs-libomp") return torch_fbgemm_needs_libomp(machine);
   // A log written in a container says where the failure happened, whatever machine explains it.
   if (condition == "container" && machine.log.container) return Truth::yes;
   const Facts* f = machine.facts;
