@@ -239,6 +239,9 @@ TEST(ExplainReview37b, KubernetesInsufficientGpuIsNoNodeAdvertisingAFreeGpu) {
            // Older schedulers (before 1.17): "0/%v nodes are available to run pod %v: %v."
            std::string("0/3 nodes are available to run pod gpu-job: 1 node(s) had taints that the pod didn't "
                        "tolerate, 2 Insufficient nvidia.com/gpu.\n"),
+           // The cluster autoscaler's NotTriggerScaleUp event gives the same reason without the prefix.
+           std::string("  Normal   NotTriggerScaleUp  30s  cluster-autoscaler  pod didn't trigger scale-up: 1 "
+                       "Insufficient nvidia.com/gpu\n"),
        }) {
     const ExplainReport r = explain(log);
     ASSERT_TRUE(leads_with(r, "k8s-insufficient-nvidia-gpu")) << log << review37b_rules(r);
@@ -246,6 +249,9 @@ TEST(ExplainReview37b, KubernetesInsufficientGpuIsNoNodeAdvertisingAFreeGpu) {
     EXPECT_TRUE(review37b_has(all, "kubectl describe node")) << all;
     EXPECT_TRUE(review37b_has(all, "nvidia-device-plugin")) << all;
     EXPECT_TRUE(review37b_has(all, "Allocatable")) << all;
+    if (log.find("nodes are available") != std::string::npos) {
+      EXPECT_TRUE(review37b_has(r.matches.front().cause, " node(s) short of it")) << r.matches.front().cause;
+    }
   }
 }
 
