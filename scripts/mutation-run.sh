@@ -425,6 +425,34 @@ explain-version-part-kept	src/explain/explain_session.cpp	      return OpenedPar
 explain-oom-old-torch-expandable	data/explain/memory.toml	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=2.1:	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=1.0:
 explain-triton-legacy-missed	data/explain/log-facts.toml	  '''\b(?P<triton_ptxas_legacy>Internal Triton PTX codegen error):(?:\s|$)''',	  '''\b(?P<triton_ptxas_legacy>Internal Triton PTX codegen error)xx:(?:\s|$)''',
 explain-size-units-ignored	src/explain/rule_matcher.cpp	      if (u == unit.front()) break;	      if (u == unit.front() || true) break;
+explain-r37-extension-event-dropped	src/explain/explain_machine.cpp	{"compiled_extension", "compiled-extension"},	{"compiled_extension_none", "compiled-extension"},
+explain-r37-extension-alt-unconditional	data/explain/gpu-arch.toml	when = ["compiled-extension"]	when = []
+explain-r37-extension-torch-c-counted	data/explain/log-facts.toml	'''(?:^|[\s(=,])(?P<compiled_extension>_C)\.[A-Za-z]\w*\('''	'''(?P<compiled_extension>_C)\.\w+\('''
+explain-r37-nccl-not-superseding	data/explain/nccl.toml	supersedes = ["undefined-symbol-wrong-library"]	supersedes = []
+explain-r37-nccl-any-symbol	data/explain/nccl.toml	'''undefined symbol: (?P<symbol>nccl[A-Z]	'''undefined symbol: (?P<symbol>[A-Za-z_]
+explain-r37-split-libtorch-any	data/explain/runtime-abi.toml	libtorch_cuda_(?:cu|cpp)\.so): cannot	libtorch_cuda\w*\.so): cannot
+explain-r37-cublas-bf16-any-half	data/explain/program-errors.toml	\bCUDA_R_16BF\b	\bCUDA_R_16B?F\b
+explain-r37-ort-full-path-missed	data/explain/onnxruntime.toml	Failed to load library (?:\S*/)?(?P<provider>libonnxruntime_providers_cuda\.so) with error: (?:(?P<lib>	Failed to load library (?P<provider>libonnxruntime_providers_cuda\.so) with error: (?:(?P<lib>
+explain-r37-ort-toolkit-tf-kept	data/explain/libraries.toml	when = ["!toolkit-present", "!nvidia-wheels", "!onnxruntime-log"]	when = ["!toolkit-present", "!nvidia-wheels"]
+explain-r37-ort-generic-own-kept	data/explain/libraries.toml	when = ["!onnxruntime-log"]\ncause = "{lib|A CUDA library} was not found.	cause = "{lib|A CUDA library} was not found.
+explain-r37-soname-is-toolkit	data/explain/libraries.toml	libnvrtc.so.11.2 is the NVRTC of CUDA 11.2 to 11.8, libcufft.so.10 the cuFFT of CUDA 11): the package	.so.{version|N} = CUDA {version|of that version}): the package
+explain-r37-trt7-magic-missed	data/explain/extension-packages.toml	Magic tag does not match'''	Magic tag does not matchX'''
+explain-torch-cxx11-abi-from-28	src/explain/explain_machine.cpp	  if (*v >= Version::of({2, 7})) return Truth::yes;	  if (*v >= Version::of({2, 8})) return Truth::yes;
+explain-fbgemm-libomp-any-release	src/explain/explain_machine.cpp	  return truth(v->same_series(Version::of({2, 4, 0}), 3));	  return Truth::yes;
+explain-gpu-selection-event-lost	src/explain/explain_machine.cpp	{"gpu_selection", "gpu-selection"},	{"gpu_selection_unused", "gpu-selection"},
+explain-cuda-ld-path-event-lost	src/explain/explain_machine.cpp	{"cuda_ld_path", "cuda-ld-path"}};	{"cuda_ld_path_unused", "cuda-ld-path"}};
+explain-fbgemm-general-kept	data/explain/libraries.toml	supersedes = ["framework-native-library-missing"]\nwhen = ["torch-fbgemm-needs-libomp"]	when = ["torch-fbgemm-needs-libomp"]
+explain-fbgemm-version-ignored	data/explain/libraries.toml	when = ["torch-fbgemm-needs-libomp"]\n	\n
+explain-jax-wheels-ignored	data/explain/framework-build.toml	when = ["nvidia-wheels"]\ncause = "The nvidia-* wheels are installed	when = ["container"]\ncause = "The nvidia-* wheels are installed
+explain-jax-ld-path-ignored	data/explain/framework-build.toml	when = ["!cuda-ld-path"]\n	\n
+explain-uv-wheels-unread	data/explain/log-facts.toml	(?:\+ )?(?P<nvidia_wheel>nvidia-[a-z0-9-]+-cu\d+)(?:==|\s+)	(?:\+ )?(?P<nvidia_wheel>nvidia-[a-z0-9-]+-cu\d+)(?:===|\s+)
+explain-cxx11-abi-no-supersede	data/explain/runtime-abi.toml	supersedes = ["torch-extension-abi-mismatch", "undefined-symbol-wrong-library"]	supersedes = ["undefined-symbol-wrong-library"]
+explain-cxx11-new-abi-ignored	data/explain/runtime-abi.toml	priority = 78\nwhen = ["torch-cxx11-abi"]	priority = 78
+explain-program-picks-gpu-always	data/explain/no-gpu.toml	priority = 60\nwhen = ["gpu-selection"]	priority = 60
+explain-set-device-unread	data/explain/log-facts.toml	(?P<gpu_selection>torch\.cuda\.set_device)\(	(?P<gpu_selection>torch\.cuda\.set_devicex)\(
+explain-k8s-nodes-uncaptured	data/explain/container.toml	(?P<nodes>\d+) Insufficient	(?P<nodesx>\d+) Insufficient
+explain-k8s-gpu-unmatched	data/explain/container.toml	  '''\bInsufficient (?P<resource>nvidia\.com/(?:gpu|mig-[\w.-]+))''',	  '''\bInsufficient (?P<resource>nvidia\.com/(?:gpux|mig-[\w.-]+))''',
+explain-numba-nvvm-unmatched	data/explain/toolkit.toml	patterns = ['''libNVVM cannot be found\.''']	patterns = ['''libNVVM cannot be foundx\.''']
 EOF
 }
 
