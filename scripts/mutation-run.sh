@@ -453,6 +453,9 @@ explain-set-device-unread	data/explain/log-facts.toml	(?P<gpu_selection>torch\.c
 explain-k8s-nodes-uncaptured	data/explain/container.toml	(?P<nodes>\d+) Insufficient	(?P<nodesx>\d+) Insufficient
 explain-k8s-gpu-unmatched	data/explain/container.toml	  '''\bInsufficient (?P<resource>nvidia\.com/(?:gpu|mig-[\w.-]+))''',	  '''\bInsufficient (?P<resource>nvidia\.com/(?:gpux|mig-[\w.-]+))''',
 explain-numba-nvvm-unmatched	data/explain/toolkit.toml	patterns = ['''libNVVM cannot be found\.''']	patterns = ['''libNVVM cannot be foundx\.''']
+explain-oom-held-elsewhere-share-bound	data/explain/memory.toml	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.99 },
+explain-oom-held-elsewhere-cached-missed	data/explain/memory.toml	(?:reserved in total by PyTorch|cached)\)'''	(?:reserved in total by PyTorch)\)'''
+explain-oom-held-elsewhere-fit-ignored	data/explain/memory.toml	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },\n  { sum = ["size", "self"], of = "total", at_most = 1.0 },	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },
 EOF
 }
 

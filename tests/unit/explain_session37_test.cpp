@@ -184,5 +184,47 @@ TEST(ExplainSession37, OldTritonOnANewerGpuIsAnUpgradeNotTritonPtxasPath) {
   EXPECT_TRUE(s37_has(newer.matches.front().fix, "TRITON_PTXAS_BLACKWELL_PATH")) << newer.matches.front().fix;
 }
 
+// Review 37, log 23: PyTorch before 2.1 names no other process, but its message says how much
+// the card has, how much is free and how much PyTorch reserved (CUDACachingAllocator.cpp before
+// pytorch#99699): 86 MiB reserved and 24.56 MiB free of 7.92 GiB means the rest is held outside
+// this process's PyTorch, most often by another process.
+TEST(ExplainSession37, OldOomWithMostOfTheCardHeldOutsidePytorchNamesOtherProcesses) {
+  const auto r = explain_no_facts(
+      "RuntimeError: CUDA out of memory. Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB "
+      "already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch) If reserved memory is >> allocated "
+      "memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+      "PYTORCH_CUDA_ALLOC_CONF\n");
+  ASSERT_TRUE(leads_with(r, "torch-cuda-oom-held-elsewhere")) << s37_rules(r);
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(s37_has(m.cause, "86.00 MiB")) << m.cause;
+  EXPECT_TRUE(s37_has(m.cause, "7.92 GiB")) << m.cause;
+  EXPECT_TRUE(s37_has(m.fix, "nvidia-smi")) << m.fix;
+  EXPECT_NE(find_rule(r, "torch-cuda-oom-held-elsewhere/own-use"), nullptr) << s37_rules(r);
+  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << s37_rules(r);
+
+  // PyTorch 1.0-1.3 said "cached" for reserved; 2.0 inserts "allowed" under a memory fraction.
+  const auto cached = explain_no_facts(
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 11.00 GiB total capacity; 1.21 GiB "
+      "already allocated; 2.22 MiB free; 1.33 GiB cached)\n");
+  EXPECT_TRUE(leads_with(cached, "torch-cuda-oom-held-elsewhere")) << s37_rules(cached);
+  const auto allowed = explain_no_facts(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 1; 23.65 GiB total "
+      "capacity; 2.83 GiB already allocated; 18.06 MiB free; 23.00 GiB allowed; 3.10 GiB reserved in total by "
+      "PyTorch)\n");
+  EXPECT_TRUE(leads_with(allowed, "torch-cuda-oom-held-elsewhere")) << s37_rules(allowed);
+
+  // PyTorch holds most of the card itself: the batch, not another process.
+  const auto own = explain_no_facts(
+      "RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 7.92 GiB total capacity; 6.80 GiB "
+      "already allocated; 300.00 MiB free; 7.10 GiB reserved in total by PyTorch)\n");
+  ASSERT_TRUE(leads_with(own, "torch-cuda-oom")) << s37_rules(own);
+  EXPECT_EQ(find_rule(own, "torch-cuda-oom-held-elsewhere"), nullptr) << s37_rules(own);
+  // A request larger than the card fits nowhere: not the others' fault.
+  const auto huge = explain_no_facts(
+      "RuntimeError: CUDA out of memory. Tried to allocate 12.00 GiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB "
+      "already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(find_rule(huge, "torch-cuda-oom-held-elsewhere"), nullptr) << s37_rules(huge);
+}
+
 }  // namespace
 }  // namespace gpudoctor
