@@ -4,6 +4,7 @@
 /// version, a torch_cuda.dll importing chosen DLLs, in a scratch tree): our own bytes, no
 /// vendor's DLL.
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,17 @@ inline void put16(std::string& b, size_t at, std::uint32_t v) {
 inline void put32(std::string& b, size_t at, std::uint32_t v) {
   put16(b, at, v & 0xFFFF);
   put16(b, at + 2, v >> 16);
+}
+
+/// Damage where it matters to a parser of offsets and counts: 1 to 8 of the image's 32-bit fields
+/// set to an extreme (0, all ones, the sign bit) or a random value.
+inline void damage_fields(std::string& img, std::mt19937& rng) {
+  const int flips = 1 + static_cast<int>(rng() % 8);
+  for (int f = 0; f < flips; ++f) {
+    const size_t at = rng() % (img.size() - 4);
+    const std::uint32_t values[] = {0, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U, static_cast<std::uint32_t>(rng())};
+    put32(img, at, values[rng() % 5]);
+  }
 }
 
 /// A PE32+ image with one section (.rsrc at file offset 0x400, RVA 0x1000) whose resource tree

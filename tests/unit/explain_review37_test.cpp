@@ -18,24 +18,6 @@ using testing::find_rule;
 using testing::leads_with;
 using testing::problem_count;
 
-/// Every candidate's cause and fix of the report, one string: what a reader is told.
-std::string r37a_all_text(const ExplainReport& r) {
-  std::string out;
-  for (const auto& m : r.matches) out += m.cause + "\n" + m.fix + "\n";
-  return out;
-}
-
-/// The rule ids of the report, in order, for failure messages.
-std::string r37a_rules(const ExplainReport& r) {
-  std::string out;
-  for (const auto& m : r.matches) out += m.rule + " ";
-  return out;
-}
-
-bool r37a_has(const std::string& text, std::string_view what) {
-  return text.find(what) != std::string::npos;
-}
-
 // Log 16 (open-mmlab/mmcv#2201): mmcv's ops, built on an A100, run on a V100. The frame under the
 // error is mmcv/ops/focal_loss.py calling ext_module (mmcv/utils/ext_loader.py load_ext); PyTorch
 // itself has the V100's kernels. The extension's arch list is TORCH_CUDA_ARCH_LIST, else the
@@ -62,13 +44,13 @@ TEST(ExplainReview37A, NoKernelImageInsideACompiledExtensionIsTheExtensionsBuild
   for (const std::string& log : {mmcv, detectron2, pointnet}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "no-kernel-image/extension")) << log;
-    EXPECT_EQ(problem_count(r), 1u) << r37a_rules(r);
+    EXPECT_EQ(problem_count(r), 1u) << testing::rule_list(r);
     const std::string& fix = r.matches.front().fix;
-    EXPECT_TRUE(r37a_has(fix, "TORCH_CUDA_ARCH_LIST")) << fix;
-    EXPECT_TRUE(r37a_has(fix, "build/")) << fix;
-    EXPECT_FALSE(r37a_has(fix, "download.pytorch.org")) << fix;
+    EXPECT_TRUE(testing::mentions(fix, "TORCH_CUDA_ARCH_LIST")) << fix;
+    EXPECT_TRUE(testing::mentions(fix, "build/")) << fix;
+    EXPECT_FALSE(testing::mentions(fix, "download.pytorch.org")) << fix;
   }
-  EXPECT_TRUE(r37a_has(explain_no_facts(mmcv).matches.front().fix, "MMCV_WITH_OPS=1"));
+  EXPECT_TRUE(testing::mentions(explain_no_facts(mmcv).matches.front().fix, "MMCV_WITH_OPS=1"));
   // PyTorch's own kernels: the traceback is torch's (torch._C bindings are not an extension); the
   // framework-build answer stays and the extension reading is not offered.
   const auto torch_own = explain_no_facts(
@@ -77,8 +59,8 @@ TEST(ExplainReview37A, NoKernelImageInsideACompiledExtensionIsTheExtensionsBuild
       "  File \"/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 293, in _lazy_init\n"
       "    torch._C._cuda_init()\n"
       "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
-  ASSERT_TRUE(leads_with(torch_own, "no-kernel-image")) << r37a_rules(torch_own);
-  EXPECT_EQ(find_rule(torch_own, "no-kernel-image/extension"), nullptr) << r37a_rules(torch_own);
+  ASSERT_TRUE(leads_with(torch_own, "no-kernel-image")) << testing::rule_list(torch_own);
+  EXPECT_EQ(find_rule(torch_own, "no-kernel-image/extension"), nullptr) << testing::rule_list(torch_own);
 }
 
 // Log 12 (pytorch#119932, #119072): torch 2.2's libtorch_cuda.so needs ncclCommRegister, which
@@ -96,18 +78,18 @@ TEST(ExplainReview37A, UndefinedNcclSymbolIsAnOlderNcclNotTheCudaToolkit) {
   for (const std::string& log : {reviewer, variant}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "undefined-symbol-nccl")) << log;
-    EXPECT_EQ(find_rule(r, "undefined-symbol-wrong-library"), nullptr) << r37a_rules(r);
-    const std::string text = r37a_all_text(r);
-    EXPECT_TRUE(r37a_has(text, "nvidia-nccl-cu12==2.19.3")) << text;
-    EXPECT_TRUE(r37a_has(text, "libnccl.so.2")) << text;
-    EXPECT_FALSE(r37a_has(text, "upgrade the system CUDA")) << text;
+    EXPECT_EQ(find_rule(r, "undefined-symbol-wrong-library"), nullptr) << testing::rule_list(r);
+    const std::string text = testing::told(r);
+    EXPECT_TRUE(testing::mentions(text, "nvidia-nccl-cu12==2.19.3")) << text;
+    EXPECT_TRUE(testing::mentions(text, "libnccl.so.2")) << text;
+    EXPECT_FALSE(testing::mentions(text, "upgrade the system CUDA")) << text;
   }
-  EXPECT_TRUE(r37a_has(explain_no_facts(reviewer).matches.front().cause, "ncclCommRegister"));
+  EXPECT_TRUE(testing::mentions(explain_no_facts(reviewer).matches.front().cause, "ncclCommRegister"));
   // A CUDA library's symbol keeps the CUDA-copies answer.
   const auto cuda = explain_no_facts(
       "ImportError: /venv/lib/python3.11/site-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: "
       "__nvJitLinkComplete_12_4, version libnvJitLink.so.12\n");
-  EXPECT_EQ(find_rule(cuda, "undefined-symbol-nccl"), nullptr) << r37a_rules(cuda);
+  EXPECT_EQ(find_rule(cuda, "undefined-symbol-nccl"), nullptr) << testing::rule_list(cuda);
 }
 
 // Log 17 (open-mmlab/mmdeploy#2639): TensorRT 8.x's stdArchiveReader words a plan it cannot read
@@ -130,13 +112,13 @@ TEST(ExplainReview37A, TensorrtMagicTagMismatchIsAPlanFromElsewhere) {
   for (const std::string& log : {reviewer, trt8, trt7}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "tensorrt-engine-incompatible")) << log;
-    const std::string text = r37a_all_text(r);
-    EXPECT_TRUE(r37a_has(text, "trtexec")) << text;
-    EXPECT_TRUE(r37a_has(text, "not a serialized engine")) << text;
+    const std::string text = testing::told(r);
+    EXPECT_TRUE(testing::mentions(text, "trtexec")) << text;
+    EXPECT_TRUE(testing::mentions(text, "not a serialized engine")) << text;
   }
   // Another program's "magic" check is not TensorRT's.
   const auto other = explain_no_facts("Error: bad magic number in file header\n");
-  EXPECT_EQ(find_rule(other, "tensorrt-engine-incompatible"), nullptr) << r37a_rules(other);
+  EXPECT_EQ(find_rule(other, "tensorrt-engine-incompatible"), nullptr) << testing::rule_list(other);
 }
 
 // Log 20 (lxxue/FRNN#18): an extension linked against libtorch_cuda_cu.so. torch 1.13.1's PyPI
@@ -150,17 +132,17 @@ TEST(ExplainReview37A, SplitLibtorchCudaMissingIsAnExtensionBuiltForTorch1) {
   const std::string cpp = "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory\n";
   for (const std::string& log : {reviewer, cpp}) {
     const auto r = explain_no_facts(log);
-    ASSERT_TRUE(leads_with(r, "torch-extension-split-libtorch-cuda")) << r37a_rules(r);
-    EXPECT_EQ(problem_count(r), 1u) << r37a_rules(r);
+    ASSERT_TRUE(leads_with(r, "torch-extension-split-libtorch-cuda")) << testing::rule_list(r);
+    EXPECT_EQ(problem_count(r), 1u) << testing::rule_list(r);
     const std::string& fix = r.matches.front().fix;
-    EXPECT_TRUE(r37a_has(fix, "build/")) << fix;
-    EXPECT_TRUE(r37a_has(fix, "--no-build-isolation")) << fix;
-    EXPECT_TRUE(r37a_has(r.matches.front().cause, "2.0")) << r.matches.front().cause;
+    EXPECT_TRUE(testing::mentions(fix, "build/")) << fix;
+    EXPECT_TRUE(testing::mentions(fix, "--no-build-isolation")) << fix;
+    EXPECT_TRUE(testing::mentions(r.matches.front().cause, "2.0")) << r.matches.front().cause;
   }
   // PyTorch's own library missing is not this.
   const auto own =
       explain_no_facts("OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n");
-  EXPECT_EQ(find_rule(own, "torch-extension-split-libtorch-cuda"), nullptr) << r37a_rules(own);
+  EXPECT_EQ(find_rule(own, "torch-extension-split-libtorch-cuda"), nullptr) << testing::rule_list(own);
 }
 
 // Log 19 (opendatalab/MinerU#1508, fixed by #1512): PyTorch's TORCH_CUDABLAS_CHECK (CUDABlas.cpp)
@@ -177,18 +159,18 @@ TEST(ExplainReview37A, CublasNotSupportedForABf16GemmIsTheGpusBf16) {
       "CUBLAS_GEMM_DFALT_TENSOR_OP)`\n";
   for (const std::string& log : {reviewer, gemm}) {
     const auto r = explain_no_facts(log);
-    ASSERT_TRUE(leads_with(r, "torch-cublas-bf16-not-supported")) << r37a_rules(r);
-    EXPECT_EQ(find_rule(r, "code/cublas/CUBLAS_STATUS_NOT_SUPPORTED"), nullptr) << r37a_rules(r);
-    const std::string text = r37a_all_text(r);
-    EXPECT_TRUE(r37a_has(text, "float16")) << text;
-    EXPECT_TRUE(r37a_has(text, "8.0")) << text;
+    ASSERT_TRUE(leads_with(r, "torch-cublas-bf16-not-supported")) << testing::rule_list(r);
+    EXPECT_EQ(find_rule(r, "code/cublas/CUBLAS_STATUS_NOT_SUPPORTED"), nullptr) << testing::rule_list(r);
+    const std::string text = testing::told(r);
+    EXPECT_TRUE(testing::mentions(text, "float16")) << text;
+    EXPECT_TRUE(testing::mentions(text, "8.0")) << text;
   }
   // The same failure with half precision is not a bf16 problem.
   const auto fp16 = explain_no_facts(
       "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, "
       "&falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, "
       "CUBLAS_GEMM_DEFAULT_TENSOR_OP)`\n");
-  EXPECT_EQ(find_rule(fp16, "torch-cublas-bf16-not-supported"), nullptr) << r37a_rules(fp16);
+  EXPECT_EQ(find_rule(fp16, "torch-cublas-bf16-not-supported"), nullptr) << testing::rule_list(fp16);
 }
 
 // Log 02 (pykeio/ort#548): ONNX Runtime prints the path it was given (posix/env.cc
@@ -205,23 +187,23 @@ TEST(ExplainReview37A, OnnxruntimeProviderAtAFullPathIsOnnxruntimesAnswer) {
       "[ONNXRuntimeError] : 1 : FAIL : Failed to load library /opt/app/lib/libonnxruntime_providers_cuda.so with "
       "error: libcudnn.so.9: cannot open shared object file: No such file or directory\n";
   auto r = explain_no_facts(reviewer);
-  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded")) << r37a_rules(r);
-  EXPECT_TRUE(r37a_has(r.matches.front().cause, "libcublasLt.so.12")) << r.matches.front().cause;
-  EXPECT_FALSE(r37a_has(r37a_all_text(r), "tensorflow")) << r37a_all_text(r);
+  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded")) << testing::rule_list(r);
+  EXPECT_TRUE(testing::mentions(r.matches.front().cause, "libcublasLt.so.12")) << r.matches.front().cause;
+  EXPECT_FALSE(testing::mentions(testing::told(r), "tensorflow")) << testing::told(r);
   r = explain_no_facts(cudnn);
-  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-cudnn-missing")) << r37a_rules(r);
+  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-cudnn-missing")) << testing::rule_list(r);
   // The generic library answer, for a line of ONNX Runtime's that its provider rule does not read,
   // gives no TensorFlow command either; for TensorFlow's own line it still does.
   r = explain_no_facts(
       "2025-01-01 [E:onnxruntime:Default, cuda_call.cc:118 CudaCall] something failed\n"
       "OSError: libcufft.so.11: cannot open shared object file: No such file or directory\n");
-  ASSERT_NE(find_rule(r, "cuda-library-missing/onnxruntime"), nullptr) << r37a_rules(r);
-  EXPECT_FALSE(r37a_has(r37a_all_text(r), "tensorflow[and-cuda]")) << r37a_all_text(r);
+  ASSERT_NE(find_rule(r, "cuda-library-missing/onnxruntime"), nullptr) << testing::rule_list(r);
+  EXPECT_FALSE(testing::mentions(testing::told(r), "tensorflow[and-cuda]")) << testing::told(r);
   r = explain_no_facts(
       "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic library "
       "'libcublasLt.so.11'; dlerror: libcublasLt.so.11: cannot open shared object file: No such file or directory\n");
-  EXPECT_EQ(find_rule(r, "cuda-library-missing/onnxruntime"), nullptr) << r37a_rules(r);
-  EXPECT_TRUE(r37a_has(r37a_all_text(r), "tensorflow[and-cuda]")) << r37a_all_text(r);
+  EXPECT_EQ(find_rule(r, "cuda-library-missing/onnxruntime"), nullptr) << testing::rule_list(r);
+  EXPECT_TRUE(testing::mentions(testing::told(r), "tensorflow[and-cuda]")) << testing::told(r);
 }
 
 // Single-line probe k: NVRTC's soname is libnvrtc.so.11.2 in every CUDA 11.2-11.8 (Debian's
@@ -235,12 +217,12 @@ TEST(ExplainReview37A, ASonameVersionIsNotTheToolkitVersion) {
                            "OSError: libcufft.so.10: cannot open shared object file: No such file or directory\n"}) {
     const auto r = explain_no_facts(line);
     ASSERT_FALSE(r.matches.empty()) << line;
-    const std::string text = r37a_all_text(r);
-    EXPECT_FALSE(r37a_has(text, "= CUDA 11.2")) << text;
-    EXPECT_FALSE(r37a_has(text, "= CUDA 10)")) << text;
-    EXPECT_FALSE(r37a_has(text, "CUDA 11.2 libraries")) << text;
-    EXPECT_FALSE(r37a_has(text, "CUDA 10 libraries")) << text;
-    EXPECT_TRUE(r37a_has(text, "11.2 to 11.8")) << text;
+    const std::string text = testing::told(r);
+    EXPECT_FALSE(testing::mentions(text, "= CUDA 11.2")) << text;
+    EXPECT_FALSE(testing::mentions(text, "= CUDA 10)")) << text;
+    EXPECT_FALSE(testing::mentions(text, "CUDA 11.2 libraries")) << text;
+    EXPECT_FALSE(testing::mentions(text, "CUDA 10 libraries")) << text;
+    EXPECT_TRUE(testing::mentions(text, "11.2 to 11.8")) << text;
   }
 }
 

@@ -24,22 +24,6 @@ using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
 
-std::string s37_rules(const ExplainReport& r) {
-  std::string out;
-  for (const auto& m : r.matches) out += m.rule + " ";
-  return out;
-}
-
-bool s37_has(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
-std::string s37_all_text(const ExplainReport& r) {
-  std::string out;
-  for (const auto& m : r.matches) out += m.cause + "\n" + m.fix + "\n";
-  return out;
-}
-
 // Review 36, log 02: another process (24689) holds 12.31 GiB of the 23.65 GiB card, this one 11.21.
 constexpr std::string_view kS37OtherProcessOom =
     "  0%|          | 0/1250 [00:00<?, ?it/s]\n"
@@ -55,17 +39,17 @@ constexpr std::string_view kS37OtherProcessOom =
 
 TEST(ExplainSession37, AnotherProcessHoldingTheGpuIsNamedAsTheCause) {
   const auto r = explain_no_facts(kS37OtherProcessOom);
-  ASSERT_TRUE(leads_with(r, "torch-cuda-oom-other-process")) << s37_rules(r);
+  ASSERT_TRUE(leads_with(r, "torch-cuda-oom-other-process")) << testing::rule_list(r);
   const ExplainMatch& m = r.matches.front();
-  EXPECT_TRUE(s37_has(m.cause, "Process 24689 has 12.31 GiB")) << m.cause;
-  EXPECT_TRUE(s37_has(m.cause, "11.21 GiB")) << m.cause;
-  EXPECT_TRUE(s37_has(m.fix, "nvidia-smi")) << m.fix;
-  EXPECT_TRUE(s37_has(m.fix, "kill <PID>")) << m.fix;
+  EXPECT_TRUE(testing::mentions(m.cause, "Process 24689 has 12.31 GiB")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.cause, "11.21 GiB")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.fix, "nvidia-smi")) << m.fix;
+  EXPECT_TRUE(testing::mentions(m.fix, "kill <PID>")) << m.fix;
   // The batch reading follows it, as the other possible cause; the generic answer is gone.
   const ExplainMatch* own = find_rule(r, "torch-cuda-oom-other-process/own-use");
-  ASSERT_NE(own, nullptr) << s37_rules(r);
+  ASSERT_NE(own, nullptr) << testing::rule_list(r);
   EXPECT_TRUE(own->alternative);
-  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << s37_rules(r);
+  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << testing::rule_list(r);
 
   // torch 2.1's wording ("capacty"), this process listed first: NVML's order.
   const auto first = explain_no_facts(
@@ -73,9 +57,10 @@ TEST(ExplainSession37, AnotherProcessHoldingTheGpuIsNamedAsTheCause) {
       "15.90 GiB of which 8.44 MiB is free. Including non-PyTorch memory, this process has 2.32 GiB memory in use. "
       "Process 1246069 has 13.27 GiB memory in use. Process 1246100 has 310.00 MiB memory in use. Of the allocated "
       "memory 1.12 GiB is allocated by PyTorch, and 410.41 MiB is reserved by PyTorch but unallocated.\n");
-  ASSERT_TRUE(leads_with(first, "torch-cuda-oom-other-process")) << s37_rules(first);
-  EXPECT_TRUE(s37_has(first.matches.front().cause, "Process 1246069 has 13.27 GiB")) << first.matches.front().cause;
-  EXPECT_TRUE(s37_has(first.matches.front().cause, "Process 1246100")) << first.matches.front().cause;
+  ASSERT_TRUE(leads_with(first, "torch-cuda-oom-other-process")) << testing::rule_list(first);
+  EXPECT_TRUE(testing::mentions(first.matches.front().cause, "Process 1246069 has 13.27 GiB"))
+      << first.matches.front().cause;
+  EXPECT_TRUE(testing::mentions(first.matches.front().cause, "Process 1246100")) << first.matches.front().cause;
 }
 
 TEST(ExplainSession37, SmallOrOwnProcessEntriesKeepTheMemoryAnswer) {
@@ -85,8 +70,8 @@ TEST(ExplainSession37, SmallOrOwnProcessEntriesKeepTheMemoryAnswer) {
       "GiB of which 40.75 MiB is free. Process 9500 has 148.91 MiB memory in use. Including non-PyTorch memory, this "
       "process has 7.01 GiB memory in use. Of the allocated memory 6.81 GiB is allocated by PyTorch, and 17.19 MiB is "
       "reserved by PyTorch but unallocated.\n");
-  ASSERT_TRUE(leads_with(small, "torch-cuda-oom")) << s37_rules(small);
-  EXPECT_EQ(find_rule(small, "torch-cuda-oom-other-process"), nullptr) << s37_rules(small);
+  ASSERT_TRUE(leads_with(small, "torch-cuda-oom")) << testing::rule_list(small);
+  EXPECT_EQ(find_rule(small, "torch-cuda-oom-other-process"), nullptr) << testing::rule_list(small);
 
   // In a container NVML's PIDs are the host's, so this process itself is a "Process N" and no
   // "this process" entry is printed: not another process.
@@ -95,8 +80,8 @@ TEST(ExplainSession37, SmallOrOwnProcessEntriesKeepTheMemoryAnswer) {
       "GiB of which 514.19 MiB is free. Process 562167 has 15.25 GiB memory in use. Of the allocated memory 13.73 GiB "
       "is allocated by PyTorch, with 46.00 MiB allocated in private pools (e.g., CUDA Graphs), and 736.86 MiB is "
       "reserved by PyTorch but unallocated.\n");
-  ASSERT_TRUE(leads_with(container, "torch-cuda-oom")) << s37_rules(container);
-  EXPECT_EQ(find_rule(container, "torch-cuda-oom-other-process"), nullptr) << s37_rules(container);
+  ASSERT_TRUE(leads_with(container, "torch-cuda-oom")) << testing::rule_list(container);
+  EXPECT_EQ(find_rule(container, "torch-cuda-oom-other-process"), nullptr) << testing::rule_list(container);
 
   // Others hold a quarter of the card, but the request would not fit even without them.
   const auto huge = explain_no_facts(
@@ -104,8 +89,8 @@ TEST(ExplainSession37, SmallOrOwnProcessEntriesKeepTheMemoryAnswer) {
       "GiB of which 2.91 GiB is free. Process 4242 has 12.00 GiB memory in use. Including non-PyTorch memory, this "
       "process has 24.47 GiB memory in use. Of the allocated memory 23.80 GiB is allocated by PyTorch, and 188.11 "
       "MiB is reserved by PyTorch but unallocated.\n");
-  EXPECT_EQ(find_rule(huge, "torch-cuda-oom-other-process"), nullptr) << s37_rules(huge);
-  ASSERT_TRUE(leads_with(huge, "torch-cuda-oom")) << s37_rules(huge);
+  EXPECT_EQ(find_rule(huge, "torch-cuda-oom-other-process"), nullptr) << testing::rule_list(huge);
+  ASSERT_TRUE(leads_with(huge, "torch-cuda-oom")) << testing::rule_list(huge);
 }
 
 // Review 36, log 03: torch 1.12's OOM. expandable_segments is no option there (1.10-2.0 raise
@@ -117,26 +102,26 @@ TEST(ExplainSession37, OldTorchIsNotToldToUseExpandableSegments) {
       "already allocated; 2.81 MiB free; 10.73 GiB reserved in total by PyTorch) If reserved memory is >> allocated "
       "memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
       "PYTORCH_CUDA_ALLOC_CONF\n");
-  ASSERT_TRUE(leads_with(old, "torch-cuda-oom")) << s37_rules(old);
-  EXPECT_FALSE(s37_has(s37_all_text(old), "expandable_segments:True")) << s37_all_text(old);
-  EXPECT_TRUE(s37_has(old.matches.front().fix, "max_split_size_mb:128")) << old.matches.front().fix;
+  ASSERT_TRUE(leads_with(old, "torch-cuda-oom")) << testing::rule_list(old);
+  EXPECT_FALSE(testing::mentions(testing::told(old), "expandable_segments:True")) << testing::told(old);
+  EXPECT_TRUE(testing::mentions(old.matches.front().fix, "max_split_size_mb:128")) << old.matches.front().fix;
 
   // torch 2.5: expandable_segments, without the older release's label.
   const auto now = explain_no_facts(std::string("PyTorch version: 2.5.1+cu124\n") + std::string(kS37OtherProcessOom));
   const ExplainMatch* own = find_rule(now, "torch-cuda-oom-other-process/own-use");
-  ASSERT_NE(own, nullptr) << s37_rules(now);
-  EXPECT_TRUE(s37_has(own->fix, "expandable_segments:True")) << own->fix;
-  EXPECT_FALSE(s37_has(own->fix, "max_split_size_mb")) << own->fix;
-  EXPECT_FALSE(s37_has(own->fix, "PyTorch 2.1 and later")) << own->fix;
+  ASSERT_NE(own, nullptr) << testing::rule_list(now);
+  EXPECT_TRUE(testing::mentions(own->fix, "expandable_segments:True")) << own->fix;
+  EXPECT_FALSE(testing::mentions(own->fix, "max_split_size_mb")) << own->fix;
+  EXPECT_FALSE(testing::mentions(own->fix, "PyTorch 2.1 and later")) << own->fix;
 
   // No version in the log: both, each with the releases it is for.
   const auto unknown = explain_no_facts(
       "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.75 GiB total capacity; "
       "8.12 GiB already allocated; 1.02 GiB free; 8.40 GiB reserved in total by PyTorch)\n");
-  ASSERT_TRUE(leads_with(unknown, "torch-cuda-oom")) << s37_rules(unknown);
+  ASSERT_TRUE(leads_with(unknown, "torch-cuda-oom")) << testing::rule_list(unknown);
   const std::string& fix = unknown.matches.front().fix;
-  EXPECT_TRUE(s37_has(fix, "PyTorch 2.1 and later: If reserved")) << fix;
-  EXPECT_TRUE(s37_has(fix, "PyTorch before 2.1: If reserved")) << fix;
+  EXPECT_TRUE(testing::mentions(fix, "PyTorch 2.1 and later: If reserved")) << fix;
+  EXPECT_TRUE(testing::mentions(fix, "PyTorch before 2.1: If reserved")) << fix;
 }
 
 TEST(ExplainSession37, VersionPartsKeepTheTextOfTheRangeTheVersionIsIn) {
@@ -163,14 +148,14 @@ TEST(ExplainSession37, OldTritonOnANewerGpuIsAnUpgradeNotTritonPtxasPath) {
       "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
       "RuntimeError: Internal Triton PTX codegen error: \n"
       "ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'\n");
-  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu/triton-legacy")) << s37_rules(r);
+  ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu/triton-legacy")) << testing::rule_list(r);
   const ExplainMatch& m = r.matches.front();
-  EXPECT_TRUE(s37_has(m.fix, "2.7")) << m.fix;
-  EXPECT_TRUE(s37_has(m.cause, "sm_120")) << m.cause;
-  EXPECT_FALSE(s37_has(s37_all_text(r), "export TRITON_PTXAS_PATH=")) << s37_all_text(r);
-  EXPECT_EQ(find_rule(r, "ptxas-too-old-for-gpu/triton"), nullptr) << s37_rules(r);
+  EXPECT_TRUE(testing::mentions(m.fix, "2.7")) << m.fix;
+  EXPECT_TRUE(testing::mentions(m.cause, "sm_120")) << m.cause;
+  EXPECT_FALSE(testing::mentions(testing::told(r), "export TRITON_PTXAS_PATH=")) << testing::told(r);
+  EXPECT_EQ(find_rule(r, "ptxas-too-old-for-gpu/triton"), nullptr) << testing::rule_list(r);
   const ExplainMatch* wrapper = find_rule(r, "triton-ptxas-failed/triton-legacy");
-  ASSERT_NE(wrapper, nullptr) << s37_rules(r);
+  ASSERT_NE(wrapper, nullptr) << testing::rule_list(r);
 
   // Triton 3.2+ (no colon, a Repro command with its bundled ptxas) keeps the TRITON_PTXAS_PATH answer.
   const auto newer = explain_no_facts(
@@ -179,9 +164,9 @@ TEST(ExplainSession37, OldTritonOnANewerGpuIsAnUpgradeNotTritonPtxasPath) {
       "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n"
       "Repro command: /usr/lib/python3.12/site-packages/triton/backends/nvidia/bin/ptxas -lineinfo -v "
       "--gpu-name=sm_121a /tmp/tmpk.ptx -o /tmp/tmpk.ptx.o\n");
-  ASSERT_TRUE(leads_with(newer, "ptxas-too-old-for-gpu/triton")) << s37_rules(newer);
-  EXPECT_EQ(find_rule(newer, "ptxas-too-old-for-gpu/triton-legacy"), nullptr) << s37_rules(newer);
-  EXPECT_TRUE(s37_has(newer.matches.front().fix, "TRITON_PTXAS_BLACKWELL_PATH")) << newer.matches.front().fix;
+  ASSERT_TRUE(leads_with(newer, "ptxas-too-old-for-gpu/triton")) << testing::rule_list(newer);
+  EXPECT_EQ(find_rule(newer, "ptxas-too-old-for-gpu/triton-legacy"), nullptr) << testing::rule_list(newer);
+  EXPECT_TRUE(testing::mentions(newer.matches.front().fix, "TRITON_PTXAS_BLACKWELL_PATH")) << newer.matches.front().fix;
 }
 
 // Review 37, log 23: PyTorch before 2.1 names no other process, but its message says how much
@@ -194,36 +179,36 @@ TEST(ExplainSession37, OldOomWithMostOfTheCardHeldOutsidePytorchNamesOtherProces
       "already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch) If reserved memory is >> allocated "
       "memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
       "PYTORCH_CUDA_ALLOC_CONF\n");
-  ASSERT_TRUE(leads_with(r, "torch-cuda-oom-held-elsewhere")) << s37_rules(r);
+  ASSERT_TRUE(leads_with(r, "torch-cuda-oom-held-elsewhere")) << testing::rule_list(r);
   const ExplainMatch& m = r.matches.front();
-  EXPECT_TRUE(s37_has(m.cause, "86.00 MiB")) << m.cause;
-  EXPECT_TRUE(s37_has(m.cause, "7.92 GiB")) << m.cause;
-  EXPECT_TRUE(s37_has(m.fix, "nvidia-smi")) << m.fix;
-  EXPECT_NE(find_rule(r, "torch-cuda-oom-held-elsewhere/own-use"), nullptr) << s37_rules(r);
-  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << s37_rules(r);
+  EXPECT_TRUE(testing::mentions(m.cause, "86.00 MiB")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.cause, "7.92 GiB")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.fix, "nvidia-smi")) << m.fix;
+  EXPECT_NE(find_rule(r, "torch-cuda-oom-held-elsewhere/own-use"), nullptr) << testing::rule_list(r);
+  EXPECT_EQ(find_rule(r, "torch-cuda-oom"), nullptr) << testing::rule_list(r);
 
   // PyTorch 1.0-1.3 said "cached" for reserved; 2.0 inserts "allowed" under a memory fraction.
   const auto cached = explain_no_facts(
       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 11.00 GiB total capacity; 1.21 GiB "
       "already allocated; 2.22 MiB free; 1.33 GiB cached)\n");
-  EXPECT_TRUE(leads_with(cached, "torch-cuda-oom-held-elsewhere")) << s37_rules(cached);
+  EXPECT_TRUE(leads_with(cached, "torch-cuda-oom-held-elsewhere")) << testing::rule_list(cached);
   const auto allowed = explain_no_facts(
       "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 1; 23.65 GiB total "
       "capacity; 2.83 GiB already allocated; 18.06 MiB free; 23.00 GiB allowed; 3.10 GiB reserved in total by "
       "PyTorch)\n");
-  EXPECT_TRUE(leads_with(allowed, "torch-cuda-oom-held-elsewhere")) << s37_rules(allowed);
+  EXPECT_TRUE(leads_with(allowed, "torch-cuda-oom-held-elsewhere")) << testing::rule_list(allowed);
 
   // PyTorch holds most of the card itself: the batch, not another process.
   const auto own = explain_no_facts(
       "RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 7.92 GiB total capacity; 6.80 GiB "
       "already allocated; 300.00 MiB free; 7.10 GiB reserved in total by PyTorch)\n");
-  ASSERT_TRUE(leads_with(own, "torch-cuda-oom")) << s37_rules(own);
-  EXPECT_EQ(find_rule(own, "torch-cuda-oom-held-elsewhere"), nullptr) << s37_rules(own);
+  ASSERT_TRUE(leads_with(own, "torch-cuda-oom")) << testing::rule_list(own);
+  EXPECT_EQ(find_rule(own, "torch-cuda-oom-held-elsewhere"), nullptr) << testing::rule_list(own);
   // A request larger than the card fits nowhere: not the others' fault.
   const auto huge = explain_no_facts(
       "RuntimeError: CUDA out of memory. Tried to allocate 12.00 GiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB "
       "already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)\n");
-  EXPECT_EQ(find_rule(huge, "torch-cuda-oom-held-elsewhere"), nullptr) << s37_rules(huge);
+  EXPECT_EQ(find_rule(huge, "torch-cuda-oom-held-elsewhere"), nullptr) << testing::rule_list(huge);
 }
 
 }  // namespace

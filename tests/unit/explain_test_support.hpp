@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
@@ -80,6 +82,24 @@ inline const ExplainMatch* find_rule(const ExplainReport& r, std::string_view ru
     if (m.rule == rule) return &m;
   }
   return nullptr;
+}
+
+/// The rule ids of the report in order, for failure messages.
+inline std::string rule_list(const ExplainReport& r) {
+  std::string out;
+  for (const auto& m : r.matches) out += m.rule + " ";
+  return out;
+}
+
+/// Every candidate's cause and fix, one string: what a reader of the report is told.
+inline std::string told(const ExplainReport& r) {
+  std::string out;
+  for (const auto& m : r.matches) out += m.cause + "\n" + m.fix + "\n";
+  return out;
+}
+
+inline bool mentions(std::string_view text, std::string_view what) {
+  return text.find(what) != std::string_view::npos;
 }
 
 }  // namespace gpudoctor::testing

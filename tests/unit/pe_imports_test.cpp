@@ -139,12 +139,7 @@ TEST(PeImports, MutatedImagesNeverCrashOrReadOutside) {
   int parsed = 0;
   for (int i = 0; i < 5000; ++i) {
     std::string img = base;
-    const int flips = 1 + static_cast<int>(rng() % 8);
-    for (int f = 0; f < flips; ++f) {
-      const size_t at = rng() % (img.size() - 4);
-      const std::uint32_t values[] = {0, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U, static_cast<std::uint32_t>(rng())};
-      put32(img, at, values[rng() % 5]);
-    }
+    testing::damage_fields(img, rng);
     auto r = pe_imports(img);  // ASan and the bounded reads are the assertion
     if (r) {
       ++parsed;

@@ -53,13 +53,7 @@ TEST(PeVersion, MutatedImagesNeverCrashOrReadOutside) {
   std::mt19937 rng(14);
   for (int i = 0; i < 5000; ++i) {
     std::string img = base;
-    const int flips = 1 + static_cast<int>(rng() % 8);
-    for (int f = 0; f < flips; ++f) {
-      // Offsets and counts are where the damage matters: mostly 32-bit fields set to extremes.
-      const size_t at = rng() % (img.size() - 4);
-      const std::uint32_t values[] = {0, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U, static_cast<std::uint32_t>(rng())};
-      put32(img, at, values[rng() % 5]);
-    }
+    testing::damage_fields(img, rng);
     (void)pe_file_version(img);  // ASan and the bounded reads are the assertion
   }
   SUCCEED();

@@ -118,11 +118,16 @@ struct Machine {
                "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
   }
 
-  void torch(const std::string& sp, const std::vector<std::string>& libs) {
-    tree.write(sp + "/torch-2.5.1+cu124.dist-info/METADATA",
-               "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu124\n");
+  /// torch `version` in site-packages `sp`: its METADATA and version.py (`cuda`: "'12.4'", "None").
+  void torch_release(const std::string& sp, const std::string& version, const std::string& cuda) {
+    tree.write(sp + "/torch-" + version + ".dist-info/METADATA",
+               "Metadata-Version: 2.1\nName: torch\nVersion: " + version + "\n");
     tree.write(sp + "/torch/__init__.py", "");
-    tree.write(sp + "/torch/version.py", "__version__ = '2.5.1+cu124'\ncuda = '12.4'\nhip = None\n");
+    tree.write(sp + "/torch/version.py", "__version__ = '" + version + "'\ncuda = " + cuda + "\nhip = None\n");
+  }
+
+  void torch(const std::string& sp, const std::vector<std::string>& libs) {
+    torch_release(sp, "2.5.1+cu124", "'12.4'");
     for (const std::string& l : libs) tree.write(sp + "/torch/lib/" + l, "");
   }
 
@@ -525,10 +530,7 @@ TEST(WindowsDllSearch, TorchBringsItsOwnDlls) {
 TEST(WindowsDllSearch, ACuda13TorchIsCheckedForItsOwnDlls) {
   Machine m;
   const std::string sp = m.venv("3.12.7");
-  m.tree.write(sp + "/torch-2.9.0+cu130.dist-info/METADATA",
-               "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0+cu130\n");
-  m.tree.write(sp + "/torch/__init__.py", "");
-  m.tree.write(sp + "/torch/version.py", "__version__ = '2.9.0+cu130'\ncuda = '13.0'\nhip = None\n");
+  m.torch_release(sp, "2.9.0+cu130", "'13.0'");
   for (const char* l : {"c10.dll", "torch_cuda.dll", "cudart64_13.dll", "cublas64_13.dll", "cublasLt64_13.dll",
                         "cusolver64_12.dll", "cusparse64_12.dll", "cudnn64_9.dll"}) {
     m.tree.write(sp + "/torch/lib/" + l, "");
@@ -597,9 +599,7 @@ TEST(WindowsDllImports, ACpuTorchMissingOneOfItsOwnDllsIsFound) {
   // the wheel puts in torch\lib and which an interrupted install or a cleaner removed.
   Machine m;
   const std::string sp = m.venv("3.11.9");
-  m.tree.write(sp + "/torch-2.5.1+cpu.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cpu\n");
-  m.tree.write(sp + "/torch/__init__.py", "");
-  m.tree.write(sp + "/torch/version.py", "__version__ = '2.5.1+cpu'\ncuda = None\nhip = None\n");
+  m.torch_release(sp, "2.5.1+cpu", "None");
   m.tree.write(sp + "/torch/lib/c10.dll", testing::pe_with_imports({"KERNEL32.dll", "VCRUNTIME140.dll"}));
   m.tree.write(sp + "/torch/lib/torch_cpu.dll",
                testing::pe_with_imports({"c10.dll", "libiomp5md.dll", "KERNEL32.dll"}, {"uv.dll"}));
