@@ -456,6 +456,7 @@ explain-numba-nvvm-unmatched	data/explain/toolkit.toml	patterns = ['''libNVVM ca
 explain-oom-held-elsewhere-share-bound	data/explain/memory.toml	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.99 },
 explain-oom-held-elsewhere-cached-missed	data/explain/memory.toml	(?:reserved in total by PyTorch|cached)\)'''	(?:reserved in total by PyTorch)\)'''
 explain-oom-held-elsewhere-fit-ignored	data/explain/memory.toml	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },\n  { sum = ["size", "self"], of = "total", at_most = 1.0 },	# request would fit beside PyTorch's reserve alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },
+dll-imports-python-process-searched	src/probe/windows_dll_search.cpp	        if (loaded_by_python(i.dll)) continue;	        if (false && loaded_by_python(i.dll)) continue;
 EOF
 }
 

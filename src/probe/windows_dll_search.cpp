@@ -158,6 +158,14 @@ bool provided_by_windows(const std::string& dll) {
   return d.starts_with("api-ms-win-") || d.starts_with("ext-ms-") || kSystem.contains(d);
 }
 
+/// DLLs every Python process has loaded before it imports a module: the interpreter's own
+/// (python3.dll, python311.dll) and the C runtime python.exe links (vcruntime140.dll). A loaded
+/// DLL satisfies an import by name, wherever its file is (a Store Python's is in WindowsApps).
+bool loaded_by_python(const std::string& dll) {
+  const std::string d = to_lower(dll);
+  return (d.starts_with("python") && d.ends_with(".dll")) || d == "vcruntime140.dll";
+}
+
 constexpr std::size_t kMaxImportingFiles = 256;  ///< per framework: torch\lib holds some 60
 constexpr std::size_t kMaxImportedDlls = 64;     ///< per framework, beyond its known list
 
@@ -325,6 +333,7 @@ class DllSearch {
           continue;
         }
         if (system_.is_file(system_.join(folder, i.dll))) continue;  // the loader's first place
+        if (loaded_by_python(i.dll)) continue;
         if (added == kMaxImportedDlls) {
           system_.note_bound(file,
                              "DLLs imported beyond the first " + std::to_string(kMaxImportedDlls) + " not looked for");

@@ -630,6 +630,10 @@ TEST(WindowsDllImports, TheOnnxruntimeProvidersImportsAreSearchedByItsLoader) {
   m.tree.write(sp + "/onnxruntime/capi/version_info.py",
                "use_cuda = True\ncuda_version = \"12.2.128\"\ncudnn_version = \"9\"\n");
   m.tree.write(sp + "/onnxruntime/capi/onnxruntime_providers_shared.dll", "");
+  // The extension module imports the interpreter's DLL and the C runtime python.exe has already
+  // loaded: found in the process, wherever their files are, never reported.
+  m.tree.write(sp + "/onnxruntime/capi/onnxruntime_pybind11_state.pyd",
+               testing::pe_with_imports({"python311.dll", "python3.dll", "VCRUNTIME140.dll", "KERNEL32.dll"}));
   m.tree.write(sp + "/onnxruntime/capi/onnxruntime_providers_cuda.dll",
                testing::pe_with_imports({"onnxruntime_providers_shared.dll", "cublasLt64_12.dll", "cublas64_12.dll",
                                          "cudart64_12.dll", "cufft64_11.dll", "KERNEL32.dll"},
@@ -646,6 +650,8 @@ TEST(WindowsDllImports, TheOnnxruntimeProvidersImportsAreSearchedByItsLoader) {
   EXPECT_EQ(cufft->via, "PATH");
   EXPECT_TRUE(cufft->needed_by.ends_with("onnxruntime_providers_cuda.dll")) << cufft->needed_by;
   EXPECT_EQ(load_of(f, "onnxruntime_providers_shared.dll"), nullptr);
+  EXPECT_EQ(load_of(f, "python311.dll"), nullptr);
+  EXPECT_EQ(load_of(f, "VCRUNTIME140.dll"), nullptr);
   const DllLoad* cudnn = load_of(f, "cudnn64_9.dll");
   ASSERT_NE(cudnn, nullptr);
   EXPECT_TRUE(cudnn->path.empty());
