@@ -106,6 +106,7 @@ class WindowsChecker {
   void dll_groups() {
     std::map<std::pair<std::string, std::string>, Group> runtime;  // (env, framework)
     std::map<std::pair<std::string, std::string>, Group> cuda;
+    std::map<std::pair<std::string, std::string>, Group> outside_wheel;  // torch: not in its wheel
     for (const DllLoad& l : facts_.windows->dll_loads) {
       if (!l.path.empty()) {
         if (l.framework == "tensorflow" && l.dll.starts_with("cudnn64_")) tensorflow_cudnn_version(l);
@@ -115,13 +116,16 @@ class WindowsChecker {
       if (env == nullptr) continue;
       const FrameworkFacts* fw = framework(*env, l.framework);
       if (fw == nullptr) continue;
-      Group& g = (is_msvc_runtime(l.dll) ? runtime : cuda)[{l.env, l.framework}];
+      Group& g = (is_msvc_runtime(l.dll)       ? runtime
+                  : !l.in_wheel.value_or(true) ? outside_wheel
+                                               : cuda)[{l.env, l.framework}];
       g.env = env;
       g.fw = fw;
       g.missing.push_back(&l);
     }
     for (const auto& [key, g] : runtime) msvc_runtime(g);
     for (const auto& [key, g] : cuda) cuda_dlls(g);
+    for (const auto& [key, g] : outside_wheel) dlls_outside_wheel(g);
   }
 
   /// TensorFlow checks the cuDNN it loads against the one it was compiled with when it first
@@ -375,6 +379,63 @@ class WindowsChecker {
                            .fix = fix,
                            .evidence = evidence,
                            .source = source});
+  }
+
+  /// DLLs torch's own files import that none of its loader's folders holds and that its wheel
+  /// does not install (its RECORD lists no torch\lib\<dll>): reinstalling torch cannot bring them.
+  void dlls_outside_wheel(const Group& g) {
+    const FrameworkFacts& fw = *g.fw;
+    const std::string name = installed_display_name(fw.name) + " " + fw.version.str();
+    std::vector<std::string> names;
+    std::vector<std::string> importers;
+    std::vector<std::string> evidence{fw.location.empty() ? g.env->path : fw.location};
+    bool libomp140 = false;
+    for (const DllLoad* l : g.missing) {
+      names.push_back(l->dll);
+      const std::string importer = file_name(l->needed_by);
+      if (std::find(importers.begin(), importers.end(), importer) == importers.end()) importers.push_back(importer);
+      evidence.push_back(not_found_line(*l));
+      for (const std::string& u : l->unreached) evidence.push_back(u + " (not searched by " + l->loader + ")");
+      libomp140 = libomp140 || to_lower(l->dll).starts_with("libomp140");
+    }
+    evidence.push_back("the wheel's RECORD installs none of them in torch\\lib");
+    std::string fix;
+    std::string source = kTorchLoaderSource;
+    if (libomp140) {
+      // pytorch#131662: 2.4.0's fbgemm.dll links LLVM's OpenMP; #130697 (in 2.4.1) removed it.
+      const std::string tag = !fw.variant.empty() ? fw.variant : std::string("cpu");
+      fix =
+          "Upgrade PyTorch: 2.4.1 and later are built without this dependency: pip install --upgrade "
+          "\"torch>=2.4.1\" --index-url https://download.pytorch.org/whl/" +
+          tag +
+          " (with torchvision and torchaudio of the same release), or go back to torch==2.3.1. To keep this "
+          "release, put libomp140.x86_64.dll (Visual Studio 2022's MSVC v143 C++ build tools install it) in "
+          "torch\\lib.";
+      source = "https://github.com/pytorch/pytorch/issues/131662; https://github.com/pytorch/pytorch/pull/130697";
+    } else {
+      fix = "Reinstalling torch does not bring " + join(names, ", ") +
+            ": install what provides it and put its folder where torch's loader looks (torch\\lib, or a folder "
+            "on PATH), or use a torch release whose DLLs do not import it. `dumpbin /dependents` on " +
+            importers.front() + " lists what it imports.";
+    }
+    fix = with_windows_which_pip(fix, *g.env, facts_);
+    out_.push_back(Finding{
+        .id = "windows-dll-outside-wheel",
+        .severity = Severity::error,
+        .area = FindingArea::python,
+        .title = name + ": " + join(importers, ", ") + " import" + (importers.size() == 1 ? "s " : " ") +
+                 join(names, ", ") + ", which the torch wheel does not carry and nothing here provides",
+        .detail = "torch loads every DLL in torch\\lib at import; " + join(importers, ", ") + " import" +
+                  (importers.size() == 1 ? "s " : " ") + join(names, ", ") +
+                  ", which none of the folders its loader searches holds, so `import torch` fails with WinError "
+                  "126 (\"Error loading ..." +
+                  importers.front() +
+                  "\" or one of its dependencies\"). The wheel's RECORD installs no such file, so reinstalling "
+                  "torch does not bring it" +
+                  (libomp140 ? "; the Visual C++ Redistributable does not install libomp140.x86_64.dll either." : "."),
+        .fix = fix,
+        .evidence = evidence,
+        .source = source});
   }
 
   void registrations() {

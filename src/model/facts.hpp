@@ -342,6 +342,9 @@ struct DllLoad {
   /// when the DLL comes from what the loader is known to open (a TensorFlow build's CUDA DLLs).
   std::string needed_by;
   bool delay_loaded = false;  ///< named only in needed_by's delay-load table: needed at its first use
+  /// torch, a DLL not found: whether the wheel's RECORD installs it in torch\lib (false: a
+  /// reinstall cannot bring it back); unknown without a readable RECORD or for other frameworks.
+  std::optional<bool> in_wheel;
 
   bool operator==(const DllLoad&) const = default;
 };

@@ -379,6 +379,7 @@ void describe(Io& io, Of<DllLoad> auto& l) {
   GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, version_source, version_problem);
   io.field("needed_by", l.needed_by, Empty::null);
   io.field("delay_loaded", l.delay_loaded);
+  GPUDOCTOR_FIELDS(io, l, in_wheel);
 }
 
 template <class Io>

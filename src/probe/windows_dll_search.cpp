@@ -166,8 +166,9 @@ bool loaded_by_python(const std::string& dll) {
   return (d.starts_with("python") && d.ends_with(".dll")) || d == "vcruntime140.dll";
 }
 
-constexpr std::size_t kMaxImportingFiles = 256;  ///< per framework: torch\lib holds some 60
-constexpr std::size_t kMaxImportedDlls = 64;     ///< per framework, beyond its known list
+constexpr std::size_t kMaxRecordBytes = 16 * 1024 * 1024;  ///< torch 2.x's RECORD is about 2 MiB
+constexpr std::size_t kMaxImportingFiles = 256;            ///< per framework: torch\lib holds some 60
+constexpr std::size_t kMaxImportedDlls = 64;               ///< per framework, beyond its known list
 
 class DllSearch {
  public:
@@ -237,6 +238,7 @@ class DllSearch {
         for (const std::string& dll : cuda) out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
         // torch loads every DLL in torch\lib: what each imports is needed, CPU builds' too.
         imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);
+        mark_wheel_files(fw, env, out);
       } else if (fw.name == "onnxruntime") {
         const std::string capi = fw.location.empty() ? "" : system_.join(fw.location, "onnxruntime\\capi");
         if (!capi.empty()) {
@@ -345,6 +347,36 @@ class DllSearch {
         out.push_back(std::move(l));
         ++added;
       }
+    }
+  }
+
+  /// For each DLL torch's files import that was not found: whether its wheel installs it, from
+  /// the RECORD of its dist-info (torch-<version>.dist-info/RECORD, lines "torch/lib/x.dll,...").
+  void mark_wheel_files(const FrameworkFacts& fw, const PythonEnvFacts& env, std::vector<DllLoad>& out) const {
+    auto missing = [&](const DllLoad& l) {
+      return l.env == env.path && l.framework == fw.name && !l.needed_by.empty() && l.path.empty();
+    };
+    if (fw.location.empty() || std::none_of(out.begin(), out.end(), missing)) return;
+    auto entries = system_.list_dir(fw.location);
+    if (!entries) return;
+    std::string dist_info;
+    const std::string version = to_lower(fw.version.str());
+    for (const DirEntry& e : *entries) {
+      const std::string n = to_lower(e.name);
+      if (!e.is_dir || !n.starts_with("torch-") || !n.ends_with(".dist-info")) continue;
+      // Several (a stale one left by an interrupted upgrade): the one of this version.
+      if (dist_info.empty() || n == "torch-" + version + ".dist-info") dist_info = e.name;
+    }
+    if (dist_info.empty()) return;
+    auto record = system_.read_file(system_.join(system_.join(fw.location, dist_info), "RECORD"), kMaxRecordBytes);
+    if (!record || record->size() >= kMaxRecordBytes) return;  // a RECORD not read whole proves nothing
+    std::set<std::string> shipped;
+    for (std::string_view line : lines(*record)) {
+      const std::string path = to_lower(std::string(line.substr(0, line.find(','))));
+      if (path.starts_with("torch/lib/")) shipped.insert(path.substr(10));
+    }
+    for (DllLoad& l : out) {
+      if (missing(l)) l.in_wheel = shipped.contains(to_lower(l.dll));
     }
   }
 

@@ -618,6 +618,50 @@ TEST(WindowsDllImports, ACpuTorchMissingOneOfItsOwnDllsIsFound) {
   EXPECT_FALSE(testing::has(m.findings(), "windows-dll-not-found"));
 }
 
+// The wheel's RECORD says whether reinstalling can bring a missing DLL back. torch 2.4.0's
+// fbgemm.dll imports libomp140.x86_64.dll, which its wheel does not carry and the Redistributable
+// does not install (pytorch#131662; 2.4.1 dropped it): "reinstall torch" would change nothing.
+TEST(WindowsDllImports, ADllTheWheelDoesNotCarryIsNotFixedByReinstalling) {
+  Machine m;
+  m.tree.write("Windows/System32/vcomp140.dll", "");
+  const std::string sp = m.venv("3.11.9");
+  m.torch_release(sp, "2.4.0+cpu", "None");
+  m.tree.write(sp + "/torch-2.4.0+cpu.dist-info/RECORD",
+               "torch/__init__.py,sha256=x,100\ntorch/lib/asmjit.dll,sha256=x,100\n"
+               // A file of that name elsewhere in the wheel is not in torch\\lib, where the loader looks.
+               "torch/share/omp/libomp140.x86_64.dll,sha256=x,100\n"
+               "torch/lib/fbgemm.dll,sha256=x,100\ntorch/lib/c10.dll,sha256=x,100\n");
+  m.tree.write(sp + "/torch/lib/asmjit.dll", "");
+  m.tree.write(sp + "/torch/lib/c10.dll", "");
+  m.tree.write(sp + "/torch/lib/fbgemm.dll",
+               testing::pe_with_imports({"asmjit.dll", "libomp140.x86_64.dll", "VCOMP140.DLL", "KERNEL32.dll"}));
+  Facts f = m.facts();
+  const DllLoad* omp = load_of(f, "libomp140.x86_64.dll");
+  ASSERT_NE(omp, nullptr);
+  EXPECT_TRUE(omp->path.empty());
+  ASSERT_TRUE(omp->in_wheel.has_value());
+  EXPECT_FALSE(*omp->in_wheel);
+  auto fs = run_checks(f, &builtin_kb());
+  auto outside = testing::find_copy(fs, "windows-dll-outside-wheel");
+  ASSERT_TRUE(outside);
+  EXPECT_NE(outside->title.find("libomp140.x86_64.dll"), std::string::npos) << outside->title;
+  EXPECT_NE(outside->title.find("fbgemm.dll"), std::string::npos) << outside->title;
+  EXPECT_NE(outside->fix.find("torch>=2.4.1"), std::string::npos) << outside->fix;
+  EXPECT_EQ(outside->fix.find("--force-reinstall"), std::string::npos) << outside->fix;
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+  EXPECT_FALSE(testing::has(fs, "msvc-runtime-missing"));
+
+  // A DLL the RECORD installs is a broken install: the reinstall fix stands.
+  m.tree.write(sp + "/torch-2.4.0+cpu.dist-info/RECORD",
+               "torch/lib/asmjit.dll,sha256=x,100\ntorch/lib/fbgemm.dll,sha256=x,100\n"
+               "torch/lib/libomp140.x86_64.dll,sha256=x,100\n");
+  auto broken = m.findings();
+  EXPECT_FALSE(testing::has(broken, "windows-dll-outside-wheel"));
+  auto reinstall = testing::find_copy(broken, "windows-dll-not-found");
+  ASSERT_TRUE(reinstall);
+  EXPECT_NE(reinstall->fix.find("--force-reinstall torch==2.4.0"), std::string::npos) << reinstall->fix;
+}
+
 TEST(WindowsDllImports, TheOnnxruntimeProvidersImportsAreSearchedByItsLoader) {
   // onnxruntime-gpu's CUDA provider is loaded by full path: what it imports is searched in capi,
   // System32, the Windows folder and PATH. Here its table names cufft64_11.dll, which the
