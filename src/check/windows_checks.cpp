@@ -428,9 +428,9 @@ class WindowsChecker {
         .detail = "torch loads every DLL in torch\\lib at import; " + join(importers, ", ") + " import" +
                   (importers.size() == 1 ? "s " : " ") + join(names, ", ") +
                   ", which none of the folders its loader searches holds, so `import torch` fails with WinError "
-                  "126 (\"Error loading ..." +
+                  "126 (Error loading \"...\\" +
                   importers.front() +
-                  "\" or one of its dependencies\"). The wheel's RECORD installs no such file, so reinstalling "
+                  "\" or one of its dependencies). The wheel's RECORD installs no such file, so reinstalling "
                   "torch does not bring it" +
                   (libomp140 ? "; the Visual C++ Redistributable does not install libomp140.x86_64.dll either." : "."),
         .fix = fix,
