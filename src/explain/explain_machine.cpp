@@ -54,24 +54,10 @@ Truth log_condition(std::string_view condition, const ExplainMachine& machine) {
   return Truth::unknown;
 }
 
-/// The PyTorch that wrote the log: the version the log names (pip's `Successfully installed
-/// torch-2.4.0+cpu`, collect_env), else the probed machine's when all its environments have the same.
+/// The PyTorch that wrote the log (pip's `Successfully installed torch-2.4.0+cpu`, collect_env, or
+/// the machine's).
 std::optional<Version> torch_version_of(const ExplainMachine& machine) {
-  if (const auto v = machine.log.versions.find("pytorch"); v != machine.log.versions.end()) {
-    return Version::parse(v->second);
-  }
-  if (machine.facts == nullptr) return std::nullopt;
-  std::optional<Version> seen;
-  for (const auto& env : machine.facts->python_envs) {
-    for (const FrameworkFacts& fw : env.frameworks) {
-      if (fw.name != "torch") continue;
-      Version v = fw.version;
-      if (v.local().empty() && !fw.variant.empty()) v = Version::parse(fw.version.str() + "+" + fw.variant).value_or(v);
-      if (seen && (*seen <=> v) != 0) return std::nullopt;  // environments differ: which one wrote the log?
-      seen = v;
-    }
-  }
-  return seen;
+  return framework_version_of(machine, "pytorch", "torch");
 }
 
 /// PyTorch's own wheels and the C++ ABI they were built with (`torch._C._GLIBCXX_USE_CXX11_ABI`):
@@ -844,6 +830,25 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     }
   }
   hits.erase(facts, hits.end());
+}
+
+std::optional<Version> framework_version_of(const ExplainMachine& machine, std::string_view log_key,
+                                            std::string_view installed) {
+  if (const auto v = machine.log.versions.find(std::string(log_key)); v != machine.log.versions.end()) {
+    return Version::parse(v->second);
+  }
+  if (machine.facts == nullptr) return std::nullopt;
+  std::optional<Version> seen;
+  for (const auto& env : machine.facts->python_envs) {
+    for (const FrameworkFacts& fw : env.frameworks) {
+      if (fw.name != installed) continue;
+      Version v = fw.version;
+      if (v.local().empty() && !fw.variant.empty()) v = Version::parse(fw.version.str() + "+" + fw.variant).value_or(v);
+      if (seen && (*seen <=> v) != 0) return std::nullopt;  // environments differ: which one wrote the log?
+      seen = v;
+    }
+  }
+  return seen;
 }
 
 }  // namespace gpudoctor

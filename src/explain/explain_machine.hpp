@@ -64,6 +64,13 @@ using CaptureMap = std::map<std::string, std::vector<std::string>>;
 /// hides a candidate); the list of names is in docs/explain.md.
 Truth evaluate_condition(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine);
 
+/// The version of a framework that wrote the log: the one the log names (`log_key` in
+/// LogFacts::versions: "pytorch", "tensorflow", "jax"), else the probed machine's `installed`
+/// framework ("torch") when all its environments have the same one (which wrote the log is
+/// unknown otherwise). A version without a local part takes the build's variant ("2.5.1+cu124").
+std::optional<Version> framework_version_of(const ExplainMachine& machine, std::string_view log_key,
+                                            std::string_view installed);
+
 /// The names evaluate_condition knows (without '!').
 const std::vector<std::string>& explain_condition_names();
 

@@ -304,25 +304,10 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
 /// the log names (LogFacts::versions), else the probed machine's when all its environments have
 /// the same one (which wrote the log is unknown), as for {torch_tag}.
 std::map<std::string, Version, std::less<>> text_versions(const ExplainMachine& machine) {
-  static const std::pair<const char*, const char*> kInstalled[] = {
-      {"pytorch", "torch"}, {"tensorflow", "tensorflow"}, {"jax", "jax"}};
   std::map<std::string, Version, std::less<>> out;
-  for (const auto& [key, installed] : kInstalled) {
-    if (const auto v = machine.log.versions.find(key); v != machine.log.versions.end()) {
-      if (auto parsed = Version::parse(v->second)) out.emplace(key, *parsed);
-      continue;
-    }
-    if (machine.facts == nullptr) continue;
-    std::set<std::string> seen;
-    std::optional<Version> one;
-    for (const auto& env : machine.facts->python_envs) {
-      for (const FrameworkFacts& fw : env.frameworks) {
-        if (fw.name != installed) continue;
-        seen.insert(fw.version.str());
-        one = fw.version;
-      }
-    }
-    if (seen.size() == 1 && one && !one->parts().empty()) out.emplace(key, *one);
+  for (const auto& [key, installed] :
+       {std::pair<const char*, const char*>{"pytorch", "torch"}, {"tensorflow", "tensorflow"}, {"jax", "jax"}}) {
+    if (auto v = framework_version_of(machine, key, installed); v && !v->parts().empty()) out.emplace(key, *v);
   }
   return out;
 }
