@@ -387,14 +387,14 @@ ort-wheels-serve-without-preload	src/probe/framework_libraries.cpp	      n.wheel
 jax-windows-cpu-plugin-fix	src/check/compat_checks.cpp	if (facts_.platform == Platform::windows && (v != nullptr || !gpus_.empty() || !facts_.gpus.empty())) {	if (facts_.platform == Platform::windows && v != nullptr) {
 tf-windows-kernels-release-fix	src/check/compat_checks.cpp	        facts_.platform == Platform::windows\n            ? "Use a newer TensorFlow in WSL2	        facts_.platform == Platform::wsl2\n            ? "Use a newer TensorFlow in WSL2
 tf-cudnn-linux-name-on-windows	src/check/compat_checks.cpp	? "cudnn64_" + std::to_string(want.major()) + ".dll"	? "libcudnn.so." + std::to_string(want.major())
-windows-bare-pip	src/check/python_checks.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
+windows-bare-pip	src/check/windows_pip.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
 explain-nccl-heartbeat-as-timeout	data/explain/nccl.toml	supersedes = ["nccl-timeout"]	supersedes = []
 explain-nccl-oom-last-error-missed	data/explain/nccl.toml	'''^(?:Last error: ?)?Cuda failure (?:\d+ )?'	'''^Cuda failure (?:\d+ )?'
 explain-cublas-exec-after-assert-kept	data/explain/program-errors.toml	when = ["device-assert"]\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine	when = []\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine
 explain-misaligned-address-generic	data/explain/program-errors.toml	'''CUDA (?:driver )?error: misaligned address''',	'''CUDA (?:driver )?error: misaligned addresses''',
 watch-absurd-sample-drawn	src/monitor/watch_summary.cpp	|| !snapshot_from_json(j, s) || !a_gpu_could_report(s)) {	|| !snapshot_from_json(j, s) || (false && !a_gpu_could_report(s))) {
 win-dll-torch-cuda13-unmodelled	src/probe/windows_dll_search.cpp	  if (major >= 13) return cuda_dlls_of_major(major, {"cufft", "cusolver", "cusparse"});	  if (major >= 13) return {};
-explain-triton-path-not-the-culprit	data/explain/ptxas-xla.toml	when = ["triton-ptxas", "!triton-ptxas-path"]	when = ["triton-ptxas"]
+explain-triton-path-not-the-culprit	data/explain/ptxas-xla.toml	when = ["triton-ptxas", "!triton-ptxas-path", "!triton-ptxas-legacy"]	when = ["triton-ptxas", "!triton-ptxas-legacy"]
 explain-triton-ptxas-path-fact-missed	data/explain/log-facts.toml	(?i:cuda)[^/\\\s]*(?:[/\\]v?\d+	(?i:cudax)[^/\\\s]*(?:[/\\]v?\d+
 explain-triton31-codegen-error-not-triton	data/explain/log-facts.toml	'''\b(?P<triton_ptxas>Internal Triton PTX codegen error)\b''',	'''\b(?P<triton_ptxas>Internal Triton PTX codegen errors)\b''',
 explain-torch-cudnn-not-supported-generic	data/explain/cudnn.toml	CUDNN_STATUS_NOT_SUPPORTED\. This error may appear	CUDNN_STATUS_NOT_SUPPORTEDX\. This error may appear
@@ -419,7 +419,7 @@ msvc-missing-importer-unnamed	src/check/windows_checks.cpp	      if (importer.em
 msvc-missing-later-dll-unexplained	src/check/windows_checks.cpp	    if (beyond_self_check && !importer.empty()) {	    if (false) {
 dll-missing-delay-unsaid	src/check/windows_checks.cpp	    s += l.delay_loaded ? " (delay-loaded by "	    s += false ? " (delay-loaded by "
 explain-oom-other-share-ignored	src/explain/rule_matcher.cpp	                    (share.at_most < 0 || sum <= share.at_most * *whole);	                    (share.at_most < 0 || true);
-explain-oom-other-share-bound	data/explain/memory.toml	  { sum = ["free", "self"], of = "total", at_most = 0.75 },	  { sum = ["free", "self"], of = "total", at_most = 1.0 },
+explain-oom-other-share-bound	data/explain/memory.toml	# Others hold at least a quarter of the card, and the request fits beside this process alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 0.75 },	# Others hold at least a quarter of the card, and the request fits beside this process alone.\nrequire_share = [\n  { sum = ["free", "self"], of = "total", at_most = 1.0 },
 explain-oom-other-missed	data/explain/memory.toml	Process \d+ has [\d.]+ (?:bytes|[KMGT]iB) memory in use)*)\. Including non-PyTorch memory, this process has	Process \d+ has [\d.]+ (?:bytes|[KMGT]iB) memory in use)*)\. Including non-PyTorch memory, the process has
 explain-version-part-kept	src/explain/explain_session.cpp	      return OpenedPart{colon + 1, label, !known || spec->contains(v->second), known};	      return OpenedPart{colon + 1, label, true, known};
 explain-oom-old-torch-expandable	data/explain/memory.toml	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=2.1:	fix = "Reduce the batch size or input size; use mixed precision (torch.autocast) or gradient checkpointing; free other GPU processes (nvidia-smi). {?torch>=1.0:
