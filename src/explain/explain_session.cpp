@@ -381,6 +381,19 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   std::sort(known_lines.begin(), known_lines.end());
+  // How many hand-written rules recognised each line: a rule's own answer that the log refutes
+  // is kept only where no other rule answers its lines.
+  std::map<std::uint64_t, int> rules_per_line;
+  for (const RuleHits& h : hits) {
+    if (h.rule_index >= base.rules.size() || base.rules[h.rule_index].catalog) continue;
+    for (const std::uint64_t l : std::set<std::uint64_t>(h.lines.begin(), h.lines.end())) ++rules_per_line[l];
+  }
+  auto others_answer = [&](const RuleHits& h) {
+    return !h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
+      const auto it = rules_per_line.find(l);
+      return it != rules_per_line.end() && it->second > 1;
+    });
+  };
   // Lines each superseded rule must leave to the rule that knows them better.
   std::map<std::string, std::vector<std::uint64_t>, std::less<>> superseded_lines;
   for (const RuleHits& h : hits) {
@@ -471,6 +484,10 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const bool keep_own = std::none_of(rule.candidates.begin() + 1, rule.candidates.end(), [&](const RuleCandidate& c) {
       return fits_platform(c, h.captures, machine) && !log_refutes(c);
     });
+    // The log refutes this rule's own reading and it has no other: another rule's answer for the
+    // same lines is the one (python-import-cuda-lib-version-missing on ONNX Runtime's lines, which
+    // cudart-missing/onnxruntime answers with the provider's own install).
+    if (keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
@@ -494,12 +511,20 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
                      .score = c.priority};
       if (k == 0 && !kb_fix.empty()) m.fix += " " + kb_fix;
       bool any_no = false;
-      bool all_yes = !c.when.empty();
+      bool all_yes = false;
+      bool any_unknown = false;
       for (const auto& cond : c.when) {
         const Truth t = evaluate_condition(cond, h.captures, machine);
+        // "Not an ONNX Runtime log" when the log shows none of its lines: no evidence either way,
+        // so the other conditions decide (log_refutes drops the candidate when the log shows it).
+        if (t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {
+          continue;
+        }
         if (t == Truth::no) any_no = true;
-        if (t != Truth::yes) all_yes = false;
+        if (t == Truth::yes) all_yes = true;
+        if (t == Truth::unknown) any_unknown = true;
       }
+      all_yes = all_yes && !any_no && !any_unknown;
       if (any_no) {
         m.score -= kFactsWeight;
         m.facts_verdict = "contradicted";
