@@ -52,6 +52,13 @@ std::string not_found_line(const DllLoad& l) {
   return s;
 }
 
+/// A DLL named by the import table of a file outside the framework's package (probe
+/// `dependencies`: a toolkit's DLL the framework loads), not by the framework's own files.
+bool imported_from_elsewhere(const DllLoad& l, const std::string& location, const std::string& package) {
+  if (l.needed_by.empty() || location.empty()) return false;
+  return !to_lower(l.needed_by).starts_with(to_lower(location + "\\" + package + "\\"));
+}
+
 /// The file name of a Windows path ("C:\x\torch_cuda.dll" -> "torch_cuda.dll").
 std::string file_name(const std::string& path) {
   auto slash = path.find_last_of("\\/");
@@ -107,6 +114,7 @@ class WindowsChecker {
     std::map<std::pair<std::string, std::string>, Group> runtime;  // (env, framework)
     std::map<std::pair<std::string, std::string>, Group> cuda;
     std::map<std::pair<std::string, std::string>, Group> outside_wheel;  // torch: not in its wheel
+    std::map<std::pair<std::string, std::string>, Group> dependency;     // imported by a DLL from elsewhere
     for (const DllLoad& l : facts_.windows->dll_loads) {
       if (!l.path.empty()) {
         if (l.framework == "tensorflow" && l.dll.starts_with("cudnn64_")) tensorflow_cudnn_version(l);
@@ -116,9 +124,10 @@ class WindowsChecker {
       if (env == nullptr) continue;
       const FrameworkFacts* fw = framework(*env, l.framework);
       if (fw == nullptr) continue;
-      Group& g = (is_msvc_runtime(l.dll)       ? runtime
-                  : !l.in_wheel.value_or(true) ? outside_wheel
-                                               : cuda)[{l.env, l.framework}];
+      Group& g = (is_msvc_runtime(l.dll)                           ? runtime
+                  : imported_from_elsewhere(l, fw->location, fw->name) ? dependency
+                  : !l.in_wheel.value_or(true)                     ? outside_wheel
+                                                                   : cuda)[{l.env, l.framework}];
       g.env = env;
       g.fw = fw;
       g.missing.push_back(&l);
@@ -126,6 +135,74 @@ class WindowsChecker {
     for (const auto& [key, g] : runtime) msvc_runtime(g);
     for (const auto& [key, g] : cuda) cuda_dlls(g);
     for (const auto& [key, g] : outside_wheel) dlls_outside_wheel(g);
+    for (const auto& [key, g] : dependency) dependency_dlls(g);
+  }
+
+  /// A DLL the framework loads from outside its package (a CUDA toolkit's, cuDNN's) imports one
+  /// that none of the loader's folders holds (probe/windows_dll_search.cpp `dependencies`):
+  /// loading the importing DLL fails with error 126 though that DLL itself is there. Reinstalling
+  /// the framework cannot help; what installed the importing DLL should have brought it.
+  void dependency_dlls(const Group& g) {
+    const FrameworkFacts& fw = *g.fw;
+    const std::string name = installed_display_name(fw.name) + " " + fw.version.str();
+    std::vector<std::string> pairs;
+    std::vector<std::string> importers;
+    std::vector<std::string> evidence{fw.location.empty() ? g.env->path : fw.location};
+    bool zlib = false;
+    for (const DllLoad* l : g.missing) {
+      pairs.push_back(l->dll + " (imported by " + l->needed_by + ")");
+      if (std::find(importers.begin(), importers.end(), l->needed_by) == importers.end()) {
+        importers.push_back(l->needed_by);
+      }
+      evidence.push_back(not_found_line(*l));
+      for (const std::string& u : l->unreached) evidence.push_back(u + " (not searched by " + l->loader + ")");
+      zlib = zlib || iequals(l->dll, "zlibwapi.dll");
+    }
+    const std::string loader = g.missing.front()->loader;
+    std::string consequence;
+    std::string source;
+    if (loader == "tensorflow-dso-loader") {
+      consequence = "TensorFlow logs \"Could not load dynamic library '" + file_name(importers.front()) +
+                    "'\" and runs without it (on the CPU)";
+      source = kTensorflowLoaderSource;
+    } else if (loader == "onnxruntime-provider-bridge") {
+      consequence = "ONNX Runtime's CUDA provider fails to load (\"LoadLibrary failed with error 126\") and the "
+                    "session runs on the CPU";
+      source = kOnnxruntimeLoaderSource;
+    } else if (loader == "torch-dll-loader") {
+      consequence = "`import torch` fails with WinError 126";
+      source = kTorchLoaderSource;
+    } else {
+      consequence = "the import fails (\"DLL load failed\")";
+      source = kPythonImportSource;
+    }
+    std::string fix;
+    if (zlib) {
+      fix = "zlibwapi.dll is zlib's Windows DLL, which cuDNN 8's DLLs import and its Windows package does not "
+            "bring (NVIDIA's cuDNN installation guide for Windows installs it separately): put the 64-bit "
+            "zlibwapi.dll (zlib's dll_x64 build; a 32-bit one fails with error 193) in " +
+            parent_dir(importers.front()) + " or another folder on PATH, then open a new terminal.";
+    } else {
+      fix = "Reinstalling " + installed_display_name(fw.name) +
+            " does not bring it: reinstall what installed " + parent_dir(importers.front()) +
+            " (the CUDA toolkit or cuDNN of that version), or put the folder that holds the missing DLL on PATH. "
+            "`dumpbin /dependents \"" +
+            importers.front() + "\"` lists what it imports.";
+    }
+    out_.push_back(Finding{
+        .id = "windows-dll-dependency-missing",
+        .severity = facts_.gpus.empty() && fw.name != "torch" ? Severity::warning : Severity::error,
+        .area = FindingArea::python,
+        .title = name + ": a DLL it loads from outside its package needs " + join(pairs, ", ") +
+                 ", which no folder its loader searches holds",
+        .detail = name + " loads " + join(importers, ", ") + ", which import" + (importers.size() == 1 ? "s" : "") +
+                  " DLLs that Windows looks for in the importing DLL's folder and the loader's folders and does not "
+                  "find; loading " +
+                  file_name(importers.front()) + " fails with error 126 though the file is there, and " +
+                  consequence + ".",
+        .fix = fix,
+        .evidence = evidence,
+        .source = source});
   }
 
   /// TensorFlow checks the cuDNN it loads against the one it was compiled with when it first

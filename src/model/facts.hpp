@@ -338,8 +338,10 @@ struct DllLoad {
   std::optional<Version> version;
   std::string version_source;   ///< "<path> file version 8.9.4.25", "<include>\cudnn_version.h"
   std::string version_problem;  ///< why no version could be read; empty when one was, or none was looked for
-  /// The framework's file whose import table names this DLL (torch\lib\torch_cuda.dll); empty
-  /// when the DLL comes from what the loader is known to open (a TensorFlow build's CUDA DLLs).
+  /// The file whose import table names this DLL: the framework's own (torch\lib\torch_cuda.dll),
+  /// or a DLL it loads from elsewhere (a toolkit's cudnn_ops_infer64_8.dll, which imports
+  /// zlibwapi.dll); empty when the DLL comes from what the loader is known to open (a TensorFlow
+  /// build's CUDA DLLs).
   std::string needed_by;
   bool delay_loaded = false;  ///< named only in needed_by's delay-load table: needed at its first use
   /// torch, a DLL not found: whether the wheel's RECORD installs it in torch\lib (false: a

@@ -169,6 +169,8 @@ bool loaded_by_python(const std::string& dll) {
 constexpr std::size_t kMaxRecordBytes = 16 * 1024 * 1024;  ///< torch 2.x's RECORD is about 2 MiB
 constexpr std::size_t kMaxImportingFiles = 256;            ///< per framework: torch\lib holds some 60
 constexpr std::size_t kMaxImportedDlls = 64;               ///< per framework, beyond its known list
+constexpr std::size_t kMaxDependencyFiles = 64;            ///< per framework and level: DLLs it loads from elsewhere
+constexpr int kDependencyLevels = 2;                       ///< a DLL it loads, and what that one loads
 
 class DllSearch {
  public:
@@ -209,6 +211,7 @@ class DllSearch {
             {app_dir, "application folder"}, {system32_, "System32"}, {windir_, "Windows folder"}};
         append_path(dso, "PATH");
         for (const std::string& dll : cuda) out.push_back(find(dll, "tensorflow-dso-loader", fw, env, dso));
+        dependencies("tensorflow-dso-loader", fw, env, dso, out);
       } else if (fw.name == "torch") {
         const std::string lib = fw.location.empty() ? "" : system_.join(fw.location, "torch\\lib");
         std::vector<SearchDir> dirs = {{lib, "torch\\lib"},
@@ -238,6 +241,7 @@ class DllSearch {
         for (const std::string& dll : cuda) out.push_back(find(dll, "torch-dll-loader", fw, env, dirs));
         // torch loads every DLL in torch\lib: what each imports is needed, CPU builds' too.
         imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);
+        dependencies("torch-dll-loader", fw, env, dirs, out);
         mark_wheel_files(fw, env, out);
       } else if (fw.name == "onnxruntime") {
         const std::string capi = fw.location.empty() ? "" : system_.join(fw.location, "onnxruntime\\capi");
@@ -258,6 +262,7 @@ class DllSearch {
           imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,
                   out);
         }
+        dependencies("onnxruntime-provider-bridge", fw, env, dirs, out);
       }
     }
   }
@@ -312,8 +317,12 @@ class DllSearch {
   /// Every DLL the import tables of `files` name that is not already in `out` for this framework
   /// and environment, not Windows' own and not beside the importing file, looked for by `loader`
   /// in `dirs`. A file that is absent or not a PE image adds nothing: the known lists still hold.
+  /// `own`: the framework's own files; a known DLL they import learns who imports it. A DLL the
+  /// framework loads from elsewhere (`dependencies`) adds only what nothing named yet: a DLL of
+  /// the framework's known list stays the framework's to report.
   void imports(const std::vector<std::string>& files, const std::string& loader, const FrameworkFacts& fw,
-               const PythonEnvFacts& env, const std::vector<SearchDir>& dirs, std::vector<DllLoad>& out) const {
+               const PythonEnvFacts& env, const std::vector<SearchDir>& dirs, std::vector<DllLoad>& out,
+               bool own = true) const {
     std::size_t added = 0;
     for (const std::string& file : files) {
       if (!system_.is_file(file)) continue;
@@ -326,6 +335,7 @@ class DllSearch {
           return l.env == env.path && l.framework == fw.name && iequals(l.dll, i.dll);
         });
         if (known != out.end()) {
+          if (!own) continue;
           // Named by a known list or another file as well: the import table says who needs it,
           // an ordinary import before a delay-loaded one (needed when the file loads).
           if (known->needed_by.empty() || (known->delay_loaded && !i.delay_loaded)) {
@@ -350,11 +360,47 @@ class DllSearch {
     }
   }
 
+  /// What the DLLs a framework loads from outside its own package import in turn (a CUDA
+  /// toolkit's cudnn_ops_infer64_8.dll imports zlibwapi.dll, cublas64_12.dll cublasLt64_12.dll):
+  /// one the loader does not find fails the load of the DLL that imports it, with the same error
+  /// 126 as a missing DLL of its own. Two levels (the DLL it loads, and what that one loads), each
+  /// file read once; Windows' own folder is not read. The search is the loader's, as for the
+  /// framework's files: the importing DLL's folder first, then the loader's folders (exact for
+  /// the loaders that search a DLL's own folder; for TensorFlow's bare-name loads, whose
+  /// dependencies Windows looks for in the standard order, that folder is the one on PATH that
+  /// the DLL was found in).
+  void dependencies(const std::string& loader, const FrameworkFacts& fw, const PythonEnvFacts& env,
+                    const std::vector<SearchDir>& dirs, std::vector<DllLoad>& out) const {
+    const std::string own = fw.location.empty() ? "" : to_lower(system_.join(fw.location, fw.name)) + "\\";
+    const std::string windows = windir_.empty() ? "" : to_lower(windir_) + "\\";
+    std::set<std::string> read;
+    for (int level = 0; level < kDependencyLevels; ++level) {
+      std::vector<std::string> files;
+      for (const DllLoad& l : out) {
+        if (l.env != env.path || l.framework != fw.name || l.loader != loader || l.path.empty()) continue;
+        const std::string lower = to_lower(l.path);
+        if ((!own.empty() && lower.starts_with(own)) || (!windows.empty() && lower.starts_with(windows))) continue;
+        if (!read.insert(lower).second) continue;
+        if (files.size() == kMaxDependencyFiles) {
+          system_.note_bound(l.path, "imports of the DLLs loaded from outside " + fw.name + " read for the first " +
+                                         std::to_string(kMaxDependencyFiles) + " only");
+          break;
+        }
+        files.push_back(l.path);
+      }
+      if (files.empty()) return;
+      imports(files, loader, fw, env, dirs, out, false);
+    }
+  }
+
   /// For each DLL torch's files import that was not found: whether its wheel installs it, from
   /// the RECORD of its dist-info (torch-<version>.dist-info/RECORD, lines "torch/lib/x.dll,...").
+  /// Only for torch's own files' imports: what a DLL loaded from elsewhere needs is not the wheel's.
   void mark_wheel_files(const FrameworkFacts& fw, const PythonEnvFacts& env, std::vector<DllLoad>& out) const {
+    const std::string own = to_lower(system_.join(fw.location, "torch")) + "\\";
     auto missing = [&](const DllLoad& l) {
-      return l.env == env.path && l.framework == fw.name && !l.needed_by.empty() && l.path.empty();
+      return l.env == env.path && l.framework == fw.name && !l.needed_by.empty() && l.path.empty() &&
+             to_lower(l.needed_by).starts_with(own);
     };
     if (fw.location.empty() || std::none_of(out.begin(), out.end(), missing)) return;
     auto entries = system_.list_dir(fw.location);

@@ -618,6 +618,73 @@ TEST(WindowsDllImports, ACpuTorchMissingOneOfItsOwnDllsIsFound) {
   EXPECT_FALSE(testing::has(m.findings(), "windows-dll-not-found"));
 }
 
+// What a DLL the framework loads from elsewhere imports in turn: cuDNN 8's sub-libraries import
+// zlibwapi.dll (zlib's Windows DLL), which the cuDNN package does not bring; the toolkit's
+// cublas64_N.dll imports cublasLt64_N.dll. Missing, the importing DLL fails to load (error 126)
+// though it is there: before session 38 only the framework's own files' imports were read, so
+// such a machine was reported as fine.
+TEST(WindowsDllImports, WhatAToolkitDllTheFrameworkLoadsImportsIsLookedForToo) {
+  Machine m;
+  m.cuda_112();
+  m.tree.write(std::string(kToolkit) + "/bin/cudnn_ops_infer64_8.dll",
+               testing::pe_with_imports({"KERNEL32.dll", "cudnn64_8.dll", "zlibwapi.dll", "MSVCP140.dll"}));
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string("C:\\env\\Scripts;") + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  Facts f = m.facts();
+  const DllLoad* zlib = load_of(f, "zlibwapi.dll");
+  ASSERT_NE(zlib, nullptr);
+  EXPECT_TRUE(zlib->path.empty());
+  EXPECT_EQ(zlib->loader, "tensorflow-dso-loader");
+  EXPECT_TRUE(zlib->needed_by.ends_with("\\bin\\cudnn_ops_infer64_8.dll")) << zlib->needed_by;
+  auto fs = run_checks(f, &builtin_kb());
+  auto dep = testing::find_copy(fs, "windows-dll-dependency-missing");
+  ASSERT_TRUE(dep);
+  EXPECT_NE(dep->title.find("zlibwapi.dll (imported by"), std::string::npos) << dep->title;
+  EXPECT_NE(dep->fix.find("64-bit zlibwapi.dll"), std::string::npos) << dep->fix;
+  EXPECT_NE(dep->detail.find("Could not load dynamic library 'cudnn_ops_infer64_8.dll'"), std::string::npos)
+      << dep->detail;
+  // Not the framework's own DLL list: no "install CUDA and cuDNN" finding for it.
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+
+  // zlibwapi.dll beside the toolkit's DLLs: nothing to say.
+  m.tree.write(std::string(kToolkit) + "/bin/zlibwapi.dll", "");
+  EXPECT_FALSE(testing::has(m.findings(), "windows-dll-dependency-missing"));
+}
+
+TEST(WindowsDllImports, ADependencyOfADllOnPathIsNotTheTorchWheels) {
+  // torch 1.x-2.0's torch_cuda.dll imports NVTX's nvToolsExt64_1.dll, which the CUDA installer
+  // puts in NvToolsExt\bin\x64 and PATH; that copy here imports a DLL that is gone (constructed:
+  // the second level is what is tested). Two levels deep, and a DLL importing itself is read once.
+  Machine m;
+  std::vector<std::string> libs = torch_cu12_libs();
+  std::erase(libs, "torch_cuda.dll");
+  const std::string sp = m.venv("3.11.9");
+  m.torch(sp, libs);
+  m.tree.write(sp + "/torch/lib/torch_cuda.dll",
+               testing::pe_with_imports({"KERNEL32.dll", "c10.dll", "nvToolsExt64_1.dll"}));
+  const std::string nvtx = "Program Files/NVIDIA Corporation/NvToolsExt/bin/x64/";
+  m.tree.write(nvtx + "nvToolsExt64_1.dll",
+               testing::pe_with_imports({"KERNEL32.dll", "nvToolsExt64_1.dll", "nvtx_injection64.dll"}));
+  m.path("C:\\env\\Scripts;C:\\Program Files\\NVIDIA Corporation\\NvToolsExt\\bin\\x64;C:\\Windows\\system32");
+  m.reg += driver_keys("32.0.15.6094");
+  Facts f = m.facts();
+  ASSERT_NE(load_of(f, "nvToolsExt64_1.dll"), nullptr);
+  EXPECT_FALSE(load_of(f, "nvToolsExt64_1.dll")->path.empty());
+  const DllLoad* dep = load_of(f, "nvtx_injection64.dll");
+  ASSERT_NE(dep, nullptr);
+  EXPECT_TRUE(dep->path.empty());
+  EXPECT_TRUE(dep->needed_by.ends_with("x64\\nvToolsExt64_1.dll")) << dep->needed_by;
+  EXPECT_FALSE(dep->in_wheel.has_value()) << "not torch's own file's import";
+  auto fs = run_checks(f, &builtin_kb());
+  auto finding = testing::find_copy(fs, "windows-dll-dependency-missing");
+  ASSERT_TRUE(finding);
+  EXPECT_NE(finding->fix.find("Reinstalling PyTorch does not bring it"), std::string::npos) << finding->fix;
+  EXPECT_NE(finding->detail.find("WinError 126"), std::string::npos) << finding->detail;
+  EXPECT_FALSE(testing::has(fs, "windows-dll-outside-wheel"));
+  EXPECT_FALSE(testing::has(fs, "windows-dll-not-found"));
+}
+
 // The wheel's RECORD says whether reinstalling can bring a missing DLL back. torch 2.4.0's
 // fbgemm.dll imports libomp140.x86_64.dll, which its wheel does not carry and the Redistributable
 // does not install (pytorch#131662; 2.4.1 dropped it): "reinstall torch" would change nothing.

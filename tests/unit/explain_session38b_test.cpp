@@ -1,0 +1,58 @@
+// Session 38 (review 38, own items): two answers that stopped one step short of the thread's cause.
+// - NCCL's watchdog timeout (ProcessGroupNCCL.cpp: "Watchdog caught collective operation timeout:
+//   WorkNCCL(SeqNum=N, OpType=OP, ..., Timeout(ms)=T)") most often means one rank was busy outside
+//   the collectives (rank 0 alone validating, sampling, saving) while the others waited in the next
+//   one, longer than the process group's timeout (huggingface/finetrainers#114: the maintainer's fix
+//   was a larger timeout or less validation). The answer said to raise the timeout only last.
+// - cuBLAS's CUBLAS_STATUS_EXECUTION_FAILED is usually an earlier kernel's failure, but it can be
+//   cuBLAS itself: fp16 tensor-op GEMMs failed in the cuBLAS of CUDA 10.0/10.1 until cuBLAS
+//   10.2.0.186 (CUDA 10.1 Update 2; pytorch#24018, a maintainer isolated it).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "explain/explain_session.hpp"
+#include "explain_test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::explain_no_facts;
+
+TEST(ExplainSession38b, NcclWatchdogTimeoutNamesOneRankBusyOutsideTheCollectives) {
+  const auto r = explain_no_facts(
+      "[rank3]:[E1205 04:35:53.584483882 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum=3348, OpType=BROADCAST, NumelIn=54607872, NumelOut=54607872, Timeout(ms)=1800000) ran "
+      "for 1800098 milliseconds before timing out.\n"
+      "[rank3]:[E1205 04:35:57.185975464 ProcessGroupNCCL.cpp:621] [Rank 3] Some NCCL operations have failed or timed "
+      "out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete "
+      "data.\n");
+  ASSERT_TRUE(testing::leads_with(r, "nccl-timeout")) << testing::rule_list(r);
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(testing::mentions(m.cause, "BROADCAST")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.cause, "1800000 ms")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.cause, "validation")) << m.cause;
+  EXPECT_TRUE(testing::mentions(m.fix, "timeout=datetime.timedelta")) << m.fix;
+  EXPECT_FALSE(testing::mentions(m.fix, "only after that")) << m.fix;
+
+  // Without WorkNCCL's details the text still reads whole.
+  const auto bare = explain_no_facts("RuntimeError: NCCL communicator was aborted. Some NCCL operations have failed or timed out.\n");
+  ASSERT_FALSE(bare.matches.empty());
+  EXPECT_FALSE(testing::mentions(bare.matches.front().cause, "( ms)")) << bare.matches.front().cause;
+}
+
+TEST(ExplainSession38b, CublasExecutionFailedSaysCublasItselfCanBeTheCause) {
+  const auto r = explain_no_facts(
+      "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, "
+      "k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, "
+      "CUBLAS_GEMM_DFALT_TENSOR_OP)`\n");
+  ASSERT_TRUE(testing::leads_with(r, "torch-cublas-execution-failed")) << testing::rule_list(r);
+  const ExplainMatch& m = r.matches.front();
+  EXPECT_TRUE(testing::mentions(m.fix, "CUDA_LAUNCH_BLOCKING=1")) << m.fix;
+  EXPECT_TRUE(testing::mentions(m.fix, "CUDA 10.1 Update 2")) << m.fix;
+  EXPECT_TRUE(testing::mentions(m.cause, "a bug in the cuBLAS")) << m.cause;
+}
+
+}  // namespace
+}  // namespace gpudoctor
