@@ -168,11 +168,13 @@ TEST(ExplainToolkit, AnUnsupportedHostCompilerNamesTheLimitAndCcbin) {
   EXPECT_TRUE(contains(r.matches.front().fix, "NVCC_CCBIN=g++-12")) << r.matches.front().fix;
   // nvcc ran, so a toolkit is there: the problem is the compiler beside it, not a missing toolkit.
   EXPECT_EQ(r.matches.front().category, "other");
+  // Visual Studio has its own answer since session 38 (nvcc-msvc-unsupported, ExplainReview38B): this
+  // one's fix was `sudo apt install g++-N` for a Windows compiler.
   EXPECT_TRUE(leads_with(explain_no_facts("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/"
                                           "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft "
                                           "Visual Studio version! Only the versions between 2017 and 2022 (inclusive) "
                                           "are supported!"),
-                         "nvcc-host-compiler-unsupported"));
+                         "nvcc-msvc-unsupported"));
   EXPECT_TRUE(leads_with(explain_no_facts("Failed to verify gcc version. See log at /var/log/cuda-installer.log for "
                                           "details."),
                          "cuda-installer-gcc"));
