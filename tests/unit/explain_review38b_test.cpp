@@ -56,10 +56,9 @@ TEST(ExplainReview38B, TensorflowGpuRemovalStubIsRecognisedWithItsQuotes) {
       "      =========================================================\n"
       "\n"
       "      [end of output]\n";
-  for (const std::string& log :
-       {reviewer, std::string("The \"tensorflow-gpu\" package has been removed!\n"),
-        std::string("The \"tensorflow-gpu\" package has been deprecated!\n"),
-        std::string("      The \"tf-nightly-gpu\" package has been removed!\n")}) {
+  for (const std::string& log : {reviewer, std::string("The \"tensorflow-gpu\" package has been removed!\n"),
+                                 std::string("The \"tensorflow-gpu\" package has been deprecated!\n"),
+                                 std::string("      The \"tf-nightly-gpu\" package has been removed!\n")}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "pip-tensorflow-gpu-removed")) << log;
     EXPECT_EQ(problem_count(r), 1u) << rule_list(r);
@@ -184,11 +183,10 @@ TEST(ExplainReview38B, CondaChoseThePytorchChannelsCpuBuild) {
 // (2.1 and later), `cpu_<blas>_py<NN>h<hash>` and `cpu_py<NN>h<hash>` before; the CUDA builds
 // `cuda<NNN>_...` need the __cuda virtual package, so without a visible driver the solver picks these.
 TEST(ExplainReview38B, CondaForgeCpuVariantOfPytorch) {
-  for (const char* line :
-       {"pytorch                   2.5.1           cpu_mkl_py312_h01b4a48_108    conda-forge\n",
-        "    pytorch            conda-forge/linux-64::pytorch-2.1.0-cpu_generic_py311h2f6bd1f_0\n",
-        "    pytorch-2.0.0              |cpu_py39h7df8c77_0        61.3 MB  conda-forge\n",
-        "  libtorch           conda-forge/linux-64::libtorch-2.5.1-cpu_mkl_hd2a8bd0_108\n"}) {
+  for (const char* line : {"pytorch                   2.5.1           cpu_mkl_py312_h01b4a48_108    conda-forge\n",
+                           "    pytorch            conda-forge/linux-64::pytorch-2.1.0-cpu_generic_py311h2f6bd1f_0\n",
+                           "    pytorch-2.0.0              |cpu_py39h7df8c77_0        61.3 MB  conda-forge\n",
+                           "  libtorch           conda-forge/linux-64::libtorch-2.5.1-cpu_mkl_hd2a8bd0_108\n"}) {
     const auto r = explain_no_facts(line);
     ASSERT_TRUE(leads_with(r, "conda-forge-pytorch-cpu-build")) << line << rule_list(r);
     const std::string text = told(r);
@@ -197,8 +195,9 @@ TEST(ExplainReview38B, CondaForgeCpuVariantOfPytorch) {
     EXPECT_TRUE(mentions(text, "CONDA_OVERRIDE_CUDA")) << text;
     EXPECT_FALSE(mentions(text, "-c nvidia")) << text;  // not the pytorch channel's advice
   }
-  const auto cuda = explain_no_facts("pytorch                   2.5.1           cuda126_mkl_py312_h3fa1c2b_308    "
-                                     "conda-forge\n");
+  const auto cuda = explain_no_facts(
+      "pytorch                   2.5.1           cuda126_mkl_py312_h3fa1c2b_308    "
+      "conda-forge\n");
   EXPECT_EQ(find_rule(cuda, "conda-forge-pytorch-cpu-build"), nullptr) << rule_list(cuda);
 }
 
@@ -247,7 +246,8 @@ TEST(ExplainReview38B, VisualStudioRejectedByNvccGetsWindowsAdvicePerRelease) {
   EXPECT_TRUE(mentions(twelve, "12.4")) << twelve;
   EXPECT_TRUE(mentions(twelve, "-allow-unsupported-compiler")) << twelve;
   // nvcc's own message: no Visual Studio it accepts is installed where it looked.
-  EXPECT_TRUE(mentions(told(explain_no_facts(driver)), "Desktop development with C++")) << told(explain_no_facts(driver));
+  EXPECT_TRUE(mentions(told(explain_no_facts(driver)), "Desktop development with C++"))
+      << told(explain_no_facts(driver));
   // gcc keeps the Linux answer.
   const auto gcc = explain_no_facts(
       "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later "
@@ -278,7 +278,8 @@ TEST(ExplainReview38B, LongWindowsPathWithoutPipsHintIsStillTheLongPathLimit) {
       "operator_test\\collect_and_distribute_fpn_rpn_proposals_op_test.test_collect_and_dist.zip'\n";
   const std::string win206 =
       "ERROR: Could not install packages due to an OSError: [WinError 206] The filename or extension is too long: "
-      "'C:\\\\actions-runner\\\\_work\\\\_temp\\\\conda_environment\\\\Lib\\\\site-packages\\\\torch-2.13.0.dev20260522+"
+      "'C:\\\\actions-runner\\\\_work\\\\_temp\\\\conda_environment\\\\Lib\\\\site-packages\\\\torch-2.13.0."
+      "dev20260522+"
       "cu130.dist-info\\\\licenses\\\\third_party'\n";
   for (const std::string& log : {pip19, pip21, rendered, win206}) {
     const auto r = explain_no_facts(log);
@@ -343,7 +344,8 @@ TEST(ExplainReview38B, AsmCompilationOnWindowsIsHarmless) {
   }
   // On Linux the same fallback keeps its answer: there ptxas was looked for and not found.
   const auto linux_log = explain_no_facts(
-      "W external/xla/xla/service/gpu/buffer_comparator.cc:1054] INTERNAL: ptxas exited with non-zero error code 65280\n"
+      "W external/xla/xla/service/gpu/buffer_comparator.cc:1054] INTERNAL: ptxas exited with non-zero error code "
+      "65280\n"
       "Relying on driver to perform ptx compilation.\n");
   EXPECT_NE(find_rule(linux_log, "xla-ptx-compiled-by-driver"), nullptr) << rule_list(linux_log);
 }
