@@ -18,10 +18,19 @@ fuzz_one() {
   name="$(basename "$target")"
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
-  # Seed each corpus with small real files from the fixtures (any file: parsers take anything).
+  # Seed each corpus with small real files (any file: parsers take anything): real binaries first,
+  # so the PE and ELF readers start from valid headers, import tables and symbol tables rather
+  # than from the fixtures' empty stand-in DLLs (wine's PE DLLs, present where the Windows stage's
+  # packages are; small system shared libraries), then the fixtures.
   # (|| true: head closing the pipe early must not end the script under pipefail.)
-  if [ -d tests/fixtures ] && [ -z "$(ls -A "$corpus")" ]; then
-    { find tests/fixtures -type f -size -64k 2>/dev/null || true; } | head -200 | while read -r f; do
+  if [ -z "$(ls -A "$corpus")" ]; then
+    {
+      { find /usr/lib/x86_64-linux-gnu/wine/x86_64-windows -name '*.dll' -size -64k 2>/dev/null || true; } | sort | head -12
+      { find /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'lib*.so.*' -type f -size -64k 2>/dev/null || true; } | sort | head -12
+      if [ -d tests/fixtures ]; then
+        { find tests/fixtures -type f -size -64k 2>/dev/null || true; } | head -200
+      fi
+    } | while read -r f; do
       cp -n "$f" "$corpus/seed-$(echo "$f" | md5sum | cut -c1-12)" 2>/dev/null || true
     done || true
   fi

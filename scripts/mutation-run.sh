@@ -446,7 +446,7 @@ explain-fbgemm-version-ignored	data/explain/libraries.toml	when = ["torch-fbgemm
 explain-jax-wheels-ignored	data/explain/framework-build.toml	when = ["nvidia-wheels"]\ncause = "The nvidia-* wheels are installed	when = ["container"]\ncause = "The nvidia-* wheels are installed
 explain-jax-ld-path-ignored	data/explain/framework-build.toml	when = ["!cuda-ld-path"]\n	\n
 explain-uv-wheels-unread	data/explain/log-facts.toml	(?:\+ )?(?P<nvidia_wheel>nvidia-[a-z0-9-]+-cu\d+)(?:==|\s+)	(?:\+ )?(?P<nvidia_wheel>nvidia-[a-z0-9-]+-cu\d+)(?:===|\s+)
-explain-cxx11-abi-no-supersede	data/explain/runtime-abi.toml	supersedes = ["torch-extension-abi-mismatch", "undefined-symbol-wrong-library"]	supersedes = ["undefined-symbol-wrong-library"]
+explain-cxx11-abi-no-supersede	data/explain/runtime-abi.toml	\w*__cxx11\w*)''',\n]\nsupersedes = ["torch-extension-abi-mismatch", "undefined-symbol-wrong-library"]	\w*__cxx11\w*)''',\n]\nsupersedes = ["undefined-symbol-wrong-library"]
 explain-cxx11-new-abi-ignored	data/explain/runtime-abi.toml	priority = 78\nwhen = ["torch-cxx11-abi"]	priority = 78
 explain-program-picks-gpu-always	data/explain/no-gpu.toml	priority = 60\nwhen = ["gpu-selection"]	priority = 60
 explain-set-device-unread	data/explain/log-facts.toml	(?P<gpu_selection>torch\.cuda\.set_device)\(	(?P<gpu_selection>torch\.cuda\.set_devicex)\(
@@ -459,8 +459,55 @@ explain-oom-held-elsewhere-fit-ignored	data/explain/memory.toml	# request would 
 dll-imports-python-process-searched	src/probe/windows_dll_search.cpp	        if (loaded_by_python(i.dll)) continue;	        if (false && loaded_by_python(i.dll)) continue;
 dll-imports-record-ignored	src/probe/windows_dll_search.cpp	      if (missing(l)) l.in_wheel = shipped.contains(to_lower(l.dll));	      if (missing(l)) l.in_wheel = true;
 dll-imports-record-folder-any	src/probe/windows_dll_search.cpp	      if (path.starts_with("torch/lib/")) shipped.insert(path.substr(10));	      if (path.find('/') != std::string::npos) shipped.insert(path.substr(path.rfind('/') + 1));
-dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true) ? outside_wheel	                  : false && !l.in_wheel.value_or(true) ? outside_wheel
+dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true)                     ? outside_wheel	                  : false && !l.in_wheel.value_or(true)            ? outside_wheel
 dll-outside-wheel-libomp-generic	src/check/windows_checks.cpp	      libomp140 = libomp140 || to_lower(l->dll).starts_with("libomp140");	      libomp140 = false;
+ort-cudart-not-gated	data/explain/libraries.toml	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)^(?:lib)?cudart' }
+ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)cudnn' }
+ort-python-import-not-gated	data/explain/libraries.toml	# with the provider's own install (session 38).\nwhen = ["!onnxruntime-log"]	# with the provider's own install (session 38).
+refuted-own-answer-kept	src/explain/explain_session.cpp	if (keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;	if (false && keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;
+negated-event-unknown-counts	src/explain/explain_session.cpp	if (t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {	if (false && t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {
+old-abi-not-conditioned	data/explain/runtime-abi.toml	when = ["torch-cxx11-abi"]\ncause = "The missing PyTorch function takes a std::string in the old	cause = "The missing PyTorch function takes a std::string in the old
+old-abi-any-Ss	data/explain/runtime-abi.toml	(?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?(?:[EKROPI]|_)Ss\w*)''',\n  '''undefined symbol: (?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?(?:[EKROPI]|_)Ss\w*)'''	(?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?Ss\w*)''',\n  '''undefined symbol: (?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?Ss\w*)'''
+cupy-keeps-python-import	data/explain/toolkit.toml	supersedes = ["python-import-cuda-lib-version-missing", "cuda-library-missing", "cudart-missing"]	supersedes = ["cuda-library-missing", "cudart-missing"]
+pathfinder-unmatched	data/explain/toolkit.toml	patterns = ['''DynamicLibNotFoundError: Failure finding	patterns = ['''DynamicLibNotFoundError: NEVER Failure finding
+nvrtc-half-raw-unmatched	data/explain/toolkit.toml	  '''identifier "__half_raw" is undefined''',\n	  # mutated away\n
+nvrtc-load-builtins-unmatched	data/explain/framework-messages.toml	  '''nvrtc: error: failed to load builtins''',\n	  # mutated away\n
+oom-outside-share-off	data/explain/memory.toml	{ sum = ["free", "allocated", "unallocated"], of = "total", at_most = 0.75 }	{ sum = ["free", "allocated", "unallocated"], of = "total", at_most = 1.0 }
+win-dep-not-followed	src/probe/windows_dll_search.cpp	        dependencies("tensorflow-dso-loader", fw, env, dso, out);	        if (false) dependencies("tensorflow-dso-loader", fw, env, dso, out);
+win-dep-torch-not-followed	src/probe/windows_dll_search.cpp	        dependencies("torch-dll-loader", fw, env, dirs, out);	        if (false) dependencies("torch-dll-loader", fw, env, dirs, out);
+win-dep-known-list-taken	src/probe/windows_dll_search.cpp	          if (!own) continue;	          if (false && !own) continue;
+win-dep-wheel-marked	src/probe/windows_dll_search.cpp	             to_lower(l.needed_by).starts_with(own);	             (true || to_lower(l.needed_by).starts_with(own));
+win-dep-grouped-as-cuda	src/check/windows_checks.cpp	imported_from_elsewhere(l, fw->location, fw->name) ? dependency	(false && imported_from_elsewhere(l, fw->location, fw->name)) ? dependency
+win-dep-zlib-generic	src/check/windows_checks.cpp	      zlib = zlib || iequals(l->dll, "zlibwapi.dll");	      zlib = zlib && iequals(l->dll, "zlibwapi.dll");
+nccl-timeout-no-op	data/explain/nccl.toml	OpType=(?P<op>\w+)	OpType=(?:\w+)
+nccl-timeout-no-busy-rank	data/explain/nccl.toml	(typically rank 0 alone running validation or evaluation, generating samples or saving a checkpoint)	(for a while)
+cublas-no-library-bug	data/explain/program-errors.toml	with valid inputs and the right library it is cuBLAS itself: update to a PyTorch built with a newer CUDA (fp16 tensor-op GEMMs, cublasGemmEx with CUDA_R_16F, failed in the cuBLAS of CUDA 10.0 and 10.1 until cuBLAS 10.2.0.186 of CUDA 10.1 Update 2).	that is all.
+r38b-tfgpu-quotes-missed	data/explain/install.toml	The "?(?P<pkg>tensorflow-gpu|tf-nightly-gpu)"? package	The (?P<pkg>tensorflow-gpu|tf-nightly-gpu) package
+r38b-tfgpu-deprecated-missed	data/explain/install.toml	package has been (?:removed|deprecated)''',	package has been removed''',
+r38b-tfgpu-sdist-missed	data/explain/install.toml	  '''\b(?P<pkg>tensorflow[-_]gpu|tf[-_]nightly[-_]gpu)-(?P<version>\d[\w.]*)\.tar\.gz\b''',\n	\n
+r38b-tfgpu-explains-dropped	data/explain/install.toml	explains = ["pip-wheel-build-failed"]\n	\n
+r38b-tfgpu-notfound-paraphrase	data/explain/install.toml	  '''(?i)\bno (?:matching )?version (?:[\w.]+ )?of (?:the )?tensorflow-gpu\b''',\n	\n
+r38b-conda-cpu-build-string	data/explain/install.toml	(?P<build>py\d\.?\d+_cpu(?:_\d+)?)\b''',	(?P<build>py\d\.?\d+_XXcpu(?:_\d+)?)\b''',
+r38b-conda-cuda-build-counted	data/explain/install.toml	(?P<build>py\d\.?\d+_cpu(?:_\d+)?)\b''',	(?P<build>py\d\.?\d+_(?:cpu|cuda)\S*)''',
+r38b-conda-mutex-missed	data/explain/install.toml	\bpytorch-mutex(?:-|\s+)1\.0(?:\s*\|\s*|-|\s+)(?P<build>cpu)\b	\bpytorch-mutex(?:-|\s+)1\.0(?:\s*\|\s*|-|\s+)(?P<build>XXcpu)\b
+r38b-conda-cpuonly-plan-missed	data/explain/install.toml	  '''pytorch/noarch::(?P<pkg>cpuonly)-\d[\d.]*-\d+''',\n	\n
+r38b-conda-cpuonly-anchored	data/explain/install.toml	'''\b(?P<pkg>cpuonly)(?:-	'''^\s*(?P<pkg>cpuonly)(?:-
+r38b-condaforge-generic-missed	data/explain/install.toml	(?P<build>cpu_(?:(?:mkl|generic)_)?(?:py\d+_?)?h	(?P<build>cpu_(?:mkl_)?(?:py\d+_?)?h
+r38b-condaforge-old-form-missed	data/explain/install.toml	(?P<build>cpu_(?:(?:mkl|generic)_)?(?:py\d+_?)?h	(?P<build>cpu_(?:mkl|generic)_(?:py\d+_?)?h
+r38b-msvc-year-list-missed	data/explain/toolkit.toml	unsupported Microsoft Visual Studio version! (?P<limit>Only the versions (?:between \d+ and \d+(?: \(inclusive\))?|\d{4}(?:, \d{4})*,? and \d{4}) are supported)	unsupported Microsoft Visual Studio version! (?P<limit>Only the versions (?:between \d+ and \d+(?: \(inclusive\))?) are supported)
+r38b-msvc-driver-missed	data/explain/toolkit.toml	'''nvcc cannot find a supported version of Microsoft Visual Studio	'''XXnvcc cannot find a supported version of Microsoft Visual Studio
+r38b-msvc-v1411-dropped	data/explain/toolkit.toml	build from a prompt set up with `vcvarsall.bat x64 -vcvars_ver=14.11`	build from a prompt set up with `vcvarsall.bat x64`
+r38b-msvc-1940-dropped	data/explain/toolkit.toml	CUDA 11.x to 12.3 refuse `_MSC_VER` 1940 and later, so VS 2022 from 17.10 (MSVC 14.40) fails although the message names 2022; 	 
+r38b-msvc-in-gcc-rule	data/explain/toolkit.toml	  '''unsupported clang version! (?P<limit>clang version must be less than \d+ and greater than [\d.]+)''',\n]	  '''unsupported clang version! (?P<limit>clang version must be less than \d+ and greater than [\d.]+)''',\n  '''unsupported Microsoft Visual Studio version! (?P<limit>Only the versions between \d+ and \d+(?: \(inclusive\))? are supported)''',\n]
+r38b-longpath-doubled-missed	data/explain/windows.toml	'(?P<path>[A-Za-z]:\\\\(?:\\\\|[^'\\]){245,})'''	'(?P<path>[A-Za-z]:XX\\\\(?:\\\\|[^'\\]){245,})'''
+r38b-longpath-counts-printed	data/explain/windows.toml	'(?P<path>[A-Za-z]:\\\\(?:\\\\|[^'\\]){245,})'''	'(?P<path>[A-Za-z]:\\\\(?:\\\\|[^'\\]|\\){245,})'''
+r38b-longpath-single-missed	data/explain/windows.toml	'(?P<path>[A-Za-z]:\\[^'\\][^']{244,})'''	'(?P<path>[A-Za-z]:XX\\[^'\\][^']{244,})'''
+r38b-longpath-single-counts-doubled	data/explain/windows.toml	'(?P<path>[A-Za-z]:\\[^'\\][^']{244,})'''	'(?P<path>[A-Za-z]:[^']{245,})'''
+r38b-longpath-206-missed	data/explain/windows.toml	\[WinError 206\]	\[WinError 2066\]
+r38b-zlib-supersedes-dropped	data/explain/libraries.toml	supersedes = ["windows-dll-bad-format"]\n	\n
+r38b-zlib-any-dll	data/explain/libraries.toml	'''Could not load library (?P<lib>zlibwapi\.dll)\. Error code 193\b'''	'''Could not load library (?P<lib>[\w.+-]+\.dll)\. Error code 193\b'''
+r38b-asm-explains-dropped	data/explain/harmless.toml	explains = ["xla-ptx-compiled-by-driver"]\n	\n
+r38b-asm-not-harmless	data/explain/harmless.toml	harmless = true\npriority = 10\nframeworks = ["tensorflow"]\npatterns = ['''Invoking GPU asm	harmless = false\npriority = 10\nframeworks = ["tensorflow"]\npatterns = ['''Invoking GPU asm
 EOF
 }
 
