@@ -459,7 +459,7 @@ explain-oom-held-elsewhere-fit-ignored	data/explain/memory.toml	# request would 
 dll-imports-python-process-searched	src/probe/windows_dll_search.cpp	        if (loaded_by_python(i.dll)) continue;	        if (false && loaded_by_python(i.dll)) continue;
 dll-imports-record-ignored	src/probe/windows_dll_search.cpp	      if (missing(l)) l.in_wheel = shipped.contains(to_lower(l.dll));	      if (missing(l)) l.in_wheel = true;
 dll-imports-record-folder-any	src/probe/windows_dll_search.cpp	      if (path.starts_with("torch/lib/")) shipped.insert(path.substr(10));	      if (path.find('/') != std::string::npos) shipped.insert(path.substr(path.rfind('/') + 1));
-dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true)                     ? outside_wheel	                  : false && !l.in_wheel.value_or(true)            ? outside_wheel
+dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true)                         ? outside_wheel	                  : false && !l.in_wheel.value_or(true)                ? outside_wheel
 dll-outside-wheel-libomp-generic	src/check/windows_checks.cpp	      libomp140 = libomp140 || to_lower(l->dll).starts_with("libomp140");	      libomp140 = false;
 ort-cudart-not-gated	data/explain/libraries.toml	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)^(?:lib)?cudart' }
 ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)cudnn' }

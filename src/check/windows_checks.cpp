@@ -124,10 +124,10 @@ class WindowsChecker {
       if (env == nullptr) continue;
       const FrameworkFacts* fw = framework(*env, l.framework);
       if (fw == nullptr) continue;
-      Group& g = (is_msvc_runtime(l.dll)                           ? runtime
+      Group& g = (is_msvc_runtime(l.dll)                               ? runtime
                   : imported_from_elsewhere(l, fw->location, fw->name) ? dependency
-                  : !l.in_wheel.value_or(true)                     ? outside_wheel
-                                                                   : cuda)[{l.env, l.framework}];
+                  : !l.in_wheel.value_or(true)                         ? outside_wheel
+                                                                       : cuda)[{l.env, l.framework}];
       g.env = env;
       g.fw = fw;
       g.missing.push_back(&l);
@@ -166,8 +166,9 @@ class WindowsChecker {
                     "'\" and runs without it (on the CPU)";
       source = kTensorflowLoaderSource;
     } else if (loader == "onnxruntime-provider-bridge") {
-      consequence = "ONNX Runtime's CUDA provider fails to load (\"LoadLibrary failed with error 126\") and the "
-                    "session runs on the CPU";
+      consequence =
+          "ONNX Runtime's CUDA provider fails to load (\"LoadLibrary failed with error 126\") and the "
+          "session runs on the CPU";
       source = kOnnxruntimeLoaderSource;
     } else if (loader == "torch-dll-loader") {
       consequence = "`import torch` fails with WinError 126";
@@ -178,13 +179,14 @@ class WindowsChecker {
     }
     std::string fix;
     if (zlib) {
-      fix = "zlibwapi.dll is zlib's Windows DLL, which cuDNN 8's DLLs import and its Windows package does not "
-            "bring (NVIDIA's cuDNN installation guide for Windows installs it separately): put the 64-bit "
-            "zlibwapi.dll (zlib's dll_x64 build; a 32-bit one fails with error 193) in " +
-            parent_dir(importers.front()) + " or another folder on PATH, then open a new terminal.";
+      fix =
+          "zlibwapi.dll is zlib's Windows DLL, which cuDNN 8's DLLs import and its Windows package does not "
+          "bring (NVIDIA's cuDNN installation guide for Windows installs it separately): put the 64-bit "
+          "zlibwapi.dll (zlib's dll_x64 build; a 32-bit one fails with error 193) in " +
+          parent_dir(importers.front()) + " or another folder on PATH, then open a new terminal.";
     } else {
-      fix = "Reinstalling " + installed_display_name(fw.name) +
-            " does not bring it: reinstall what installed " + parent_dir(importers.front()) +
+      fix = "Reinstalling " + installed_display_name(fw.name) + " does not bring it: reinstall what installed " +
+            parent_dir(importers.front()) +
             " (the CUDA toolkit or cuDNN of that version), or put the folder that holds the missing DLL on PATH. "
             "`dumpbin /dependents \"" +
             importers.front() + "\"` lists what it imports.";
@@ -198,8 +200,8 @@ class WindowsChecker {
         .detail = name + " loads " + join(importers, ", ") + ", which import" + (importers.size() == 1 ? "s" : "") +
                   " DLLs that Windows looks for in the importing DLL's folder and the loader's folders and does not "
                   "find; loading " +
-                  file_name(importers.front()) + " fails with error 126 though the file is there, and " +
-                  consequence + ".",
+                  file_name(importers.front()) + " fails with error 126 though the file is there, and " + consequence +
+                  ".",
         .fix = fix,
         .evidence = evidence,
         .source = source});

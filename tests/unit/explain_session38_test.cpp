@@ -65,7 +65,8 @@ TEST(ExplainSession38, OnnxRuntimeCudartLineGetsNoTensorFlowCommand) {
 TEST(ExplainSession38, OnnxRuntimeCudnnLineGetsNoTensorFlowCommand) {
   const auto r = explain_no_facts(
       "2024-05-01 12:00:00.000 [E:onnxruntime:Default, provider_bridge_ort.cc:1744 "
-      "onnxruntime::TryGetProviderInfo_CUDA] D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1426 "
+      "onnxruntime::TryGetProviderInfo_CUDA] "
+      "D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1426 "
       "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when "
       "trying to load \"C:\\Python311\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"\n"
       "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n");
@@ -78,7 +79,8 @@ TEST(ExplainSession38, OnnxRuntimeCudnnLineGetsNoTensorFlowCommand) {
   // A Windows line: no Linux directories.
   EXPECT_FALSE(testing::mentions(ort->fix, "LD_LIBRARY_PATH")) << ort->fix;
 
-  const auto tf = explain_no_facts("Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n");
+  const auto tf =
+      explain_no_facts("Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n");
   EXPECT_TRUE(testing::mentions(testing::told(tf), "TF <= 2.10")) << testing::told(tf);
 }
 
@@ -106,15 +108,16 @@ TEST(ExplainSession38, OldAbiExtensionUnderANewAbiTorchIsTheAbiNotTheRelease) {
   // A torch with the old ABI (2.4 from PyPI): both use it, so another release is the cause.
   const auto old = explain_no_facts(std::string("torch 2.4.1+cu121\n") + std::string(kS38OldAbiExtension));
   ASSERT_FALSE(old.matches.empty());
-  EXPECT_EQ(old.matches.front().rule, "torch-extension-pre-cxx11-abi-mismatch/other-release") << testing::rule_list(old);
+  EXPECT_EQ(old.matches.front().rule, "torch-extension-pre-cxx11-abi-mismatch/other-release")
+      << testing::rule_list(old);
 
   // A symbol with no std::string (no Ss) stays the release answer; "Ss" inside a name is not the ABI.
   const auto plain = explain_no_facts(
       "ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
       "_ZN3c104cuda9SetDeviceEi\n");
   ASSERT_TRUE(testing::leads_with(plain, "torch-extension-abi-mismatch")) << testing::rule_list(plain);
-  const auto name = explain_no_facts(
-      "ImportError: /x/_C.so: undefined symbol: _ZN2at4_ops10ClassSsOps4callERKNS_6TensorE\n");
+  const auto name =
+      explain_no_facts("ImportError: /x/_C.so: undefined symbol: _ZN2at4_ops10ClassSsOps4callERKNS_6TensorE\n");
   ASSERT_TRUE(testing::leads_with(name, "torch-extension-abi-mismatch")) << testing::rule_list(name);
 }
 
@@ -169,7 +172,8 @@ TEST(ExplainSession38, NvrtcHeaderAndBuiltinsErrorsAreNamed) {
       "cupy.cuda.compiler.CompileException: /tmp/tmpq1w2e3/0a1b2c.cubin.cu(1): catastrophic error: cannot open "
       "source file \"vector_types.h\"\n");
   ASSERT_TRUE(testing::leads_with(headers, "nvrtc-cuda-headers-not-found")) << testing::rule_list(headers);
-  EXPECT_TRUE(testing::mentions(headers.matches.front().fix, "nvidia-cuda-runtime-cu12")) << headers.matches.front().fix;
+  EXPECT_TRUE(testing::mentions(headers.matches.front().fix, "nvidia-cuda-runtime-cu12"))
+      << headers.matches.front().fix;
   EXPECT_TRUE(testing::mentions(headers.matches.front().fix, "cuda-cudart-dev")) << headers.matches.front().fix;
   const auto fp16 = explain_no_facts("error: identifier \"__half_raw\" is undefined\n");
   ASSERT_TRUE(testing::leads_with(fp16, "nvrtc-cuda-headers-not-found")) << testing::rule_list(fp16);

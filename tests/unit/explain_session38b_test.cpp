@@ -26,7 +26,8 @@ TEST(ExplainSession38b, NcclWatchdogTimeoutNamesOneRankBusyOutsideTheCollectives
       "timeout: WorkNCCL(SeqNum=3348, OpType=BROADCAST, NumelIn=54607872, NumelOut=54607872, Timeout(ms)=1800000) ran "
       "for 1800098 milliseconds before timing out.\n"
       "[rank3]:[E1205 04:35:57.185975464 ProcessGroupNCCL.cpp:621] [Rank 3] Some NCCL operations have failed or timed "
-      "out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete "
+      "out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+      "corrupted/incomplete "
       "data.\n");
   ASSERT_TRUE(testing::leads_with(r, "nccl-timeout")) << testing::rule_list(r);
   const ExplainMatch& m = r.matches.front();
@@ -37,7 +38,8 @@ TEST(ExplainSession38b, NcclWatchdogTimeoutNamesOneRankBusyOutsideTheCollectives
   EXPECT_FALSE(testing::mentions(m.fix, "only after that")) << m.fix;
 
   // Without WorkNCCL's details the text still reads whole.
-  const auto bare = explain_no_facts("RuntimeError: NCCL communicator was aborted. Some NCCL operations have failed or timed out.\n");
+  const auto bare =
+      explain_no_facts("RuntimeError: NCCL communicator was aborted. Some NCCL operations have failed or timed out.\n");
   ASSERT_FALSE(bare.matches.empty());
   EXPECT_FALSE(testing::mentions(bare.matches.front().cause, "( ms)")) << bare.matches.front().cause;
 }
