@@ -669,6 +669,9 @@ TEST(WindowsDllImports, ADependencyOfADllOnPathIsNotTheTorchWheels) {
   const std::string nvtx = "Program Files/NVIDIA Corporation/NvToolsExt/bin/x64/";
   m.tree.write(nvtx + "nvToolsExt64_1.dll",
                testing::pe_with_imports({"KERNEL32.dll", "nvToolsExt64_1.dll", "nvtx_injection64.dll"}));
+  // The wheel's RECORD (which does not list it): read for torch's own files' imports only.
+  m.tree.write(sp + "/torch-2.5.1+cu124.dist-info/RECORD",
+               "torch/lib/c10.dll,sha256=x,1\ntorch/lib/torch_cuda.dll,sha256=x,1\n");
   m.path("C:\\env\\Scripts;C:\\Program Files\\NVIDIA Corporation\\NvToolsExt\\bin\\x64;C:\\Windows\\system32");
   m.reg += driver_keys("32.0.15.6094");
   Facts f = m.facts();
