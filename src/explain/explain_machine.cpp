@@ -278,10 +278,41 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"compiled_extension", "compiled-extension"},
                                                               {"onnxruntime_log", "onnxruntime-log"},
                                                               {"gpu_selection", "gpu-selection"},
-                                                              {"cuda_ld_path", "cuda-ld-path"}};
+                                                              {"cuda_ld_path", "cuda-ld-path"},
+                                                              {"tf_log", "tf-log"},
+                                                              {"jax_log", "jax-log"},
+                                                              {"colab", "colab"},
+                                                              {"tf_pip_install", "tf-pip-install"},
+                                                              {"conda_env", "conda-env"}};
+
+/// `tensorflow<X.Y`: the TensorFlow that wrote the log is older than X.Y. Its version as the log
+/// names it, else the bound its source paths set (LogFacts::tf_below), else the machine's when all
+/// its environments agree. Like a log event it is yes or unknown, never no: a candidate that needs
+/// an older TensorFlow is not listed unless the log shows one, and one that needs a newer one
+/// (`!tensorflow<2.14`) is not listed when it does.
+namespace {
+
+constexpr std::string_view kTensorflowOlderThan = "tensorflow<";
+
+Truth tensorflow_older_than(std::string_view bound_text, const ExplainMachine& machine) {
+  const auto bound = Version::parse(bound_text);
+  if (!bound) return Truth::unknown;
+  std::optional<Version> v;
+  if (const auto it = machine.log.versions.find("tensorflow"); it != machine.log.versions.end()) {
+    v = Version::parse(it->second);
+  } else if (machine.log.tf_below) {
+    return *machine.log.tf_below <= *bound ? Truth::yes : Truth::unknown;
+  } else {
+    v = framework_version_of(machine, "tensorflow", "tensorflow");
+  }
+  return v && *v < *bound ? Truth::yes : Truth::unknown;
+}
+
+}  // namespace
 
 bool is_log_event_condition(std::string_view condition) {
-  return std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
+  return condition.starts_with(kTensorflowOlderThan) ||
+         std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; });
 }
 
@@ -320,7 +351,14 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "gpu-selection",
                                                   "cuda-ld-path",
                                                   "torch-cxx11-abi",
-                                                  "torch-fbgemm-needs-libomp"};
+                                                  "torch-fbgemm-needs-libomp",
+                                                  "tf-log",
+                                                  "jax-log",
+                                                  "colab",
+                                                  "tf-pip-install",
+                                                  "conda-env",
+                                                  "tensorflow<2.14",
+                                                  "tensorflow<2.15"};
   return kNames;
 }
 
@@ -337,6 +375,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   }
   if (condition == "platform-wsl2") return platform ? truth(*platform == Platform::wsl2) : Truth::unknown;
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
+  if (condition.starts_with(kTensorflowOlderThan)) {
+    return tensorflow_older_than(condition.substr(kTensorflowOlderThan.size()), machine);
+  }
   // Only the log can say what was running when it was written, machine facts or not.
   if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; })) {
     return machine.log.events.contains(std::string(condition)) ? Truth::yes : Truth::unknown;
@@ -823,6 +864,13 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     for (const auto& [capture, event] : kLogEvents) {
       if (const auto e = h->captures.find(capture); e != h->captures.end() && !e->second.empty())
         log.events.insert(event);
+    }
+    // `tf_below_2_11`: TensorFlow is older than 2.11 (the lowest such bound wins).
+    for (const auto& [capture, values] : h->captures) {
+      if (!capture.starts_with("tf_below_") || values.empty()) continue;
+      std::string bound = capture.substr(9);
+      std::replace(bound.begin(), bound.end(), '_', '.');
+      if (const auto v = Version::parse(bound); v && (!log.tf_below || *v < *log.tf_below)) log.tf_below = v;
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
       const std::string v = to_lower(b->second.front());

@@ -38,6 +38,10 @@ struct LogFacts {
   /// The log shows it was written inside a container (a Docker prompt or compose line, an NGC
   /// banner): where the failure happened, whatever machine explains it.
   bool container = false;
+  /// TensorFlow is older than this, from the source tree its log lines name (fact captures named
+  /// `tf_below_X_Y`: `tensorflow/stream_executor/` is 2.10 or older, so below 2.11): a bound, not
+  /// a version, read by the conditions `tensorflow<X.Y` when the log names no version.
+  std::optional<Version> tf_below;
 };
 
 struct ExplainMachine {
