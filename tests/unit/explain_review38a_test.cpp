@@ -135,19 +135,37 @@ TEST(ExplainReview38A, DnnLibraryNotFoundIsCudnnNotInitialisingInTheFrameworkTha
   }
   // Log 31: Colab (its kernel under /usr/local/lib/python3.7/dist-packages): TensorFlow comes
   // preinstalled there; the Colab team's workarounds were the preinstalled TF or pinning libcudnn8.
-  const auto colab = explain_no_facts(
-      "    File \"/usr/local/lib/python3.7/dist-packages/ipykernel_launcher.py\", line 16, in <module>\n"
-      "      app.launch_new_instance()\n"
-      "    File \"/usr/local/lib/python3.7/dist-packages/keras/layers/convolutional/base_conv.py\", line 232, in "
-      "convolution_op\n"
+  // Colab's kernel alone, and Keras in the system Python's dist-packages alone (colabtools#3013).
+  const std::string error31 =
       "Node: 'cnn4_2/Conv1D00-f128-ks20/Conv1D'\n"
       "DNN library is not found.\n"
-      "\t [[{{node cnn4_2/Conv1D00-f128-ks20/Conv1D}}]] [Op:__inference_train_function_2933]\n");
-  ASSERT_TRUE(leads_with(colab, "dnn-library-not-found/colab")) << rule_list(colab);
-  EXPECT_EQ(colab.matches.front().category, "cudnn-version-mismatch");
-  EXPECT_TRUE(mentions(colab.matches.front().fix, "libcudnn8")) << colab.matches.front().fix;
-  EXPECT_TRUE(mentions(colab.matches.front().fix, "preinstalled")) << colab.matches.front().fix;
-  EXPECT_FALSE(mentions(told(colab), "tensorflow[and-cuda]")) << told(colab);
+      "\t [[{{node cnn4_2/Conv1D00-f128-ks20/Conv1D}}]] [Op:__inference_train_function_2933]\n";
+  for (const std::string& frame :
+       {std::string("    File \"/usr/local/lib/python3.7/dist-packages/ipykernel_launcher.py\", line 16, in "
+                    "<module>\n      app.launch_new_instance()\n"),
+        std::string("    File \"/usr/local/lib/python3.7/dist-packages/keras/layers/convolutional/base_conv.py\", "
+                    "line 232, in convolution_op\n")}) {
+    const auto colab = explain_no_facts(frame + error31);
+    ASSERT_TRUE(leads_with(colab, "dnn-library-not-found/colab")) << frame << rule_list(colab);
+    EXPECT_EQ(colab.matches.front().category, "cudnn-version-mismatch");
+    EXPECT_TRUE(mentions(colab.matches.front().fix, "libcudnn8")) << colab.matches.front().fix;
+    EXPECT_TRUE(mentions(colab.matches.front().fix, "preinstalled")) << colab.matches.front().fix;
+    EXPECT_FALSE(mentions(told(colab), "tensorflow[and-cuda]")) << told(colab);
+  }
+  // A user's own venv (site-packages) is no Colab.
+  const auto venv = explain_no_facts(
+      "  File \"/home/u/venv/lib/python3.10/site-packages/keras/engine/training.py\", line 1, in fit\n" + error31);
+  ASSERT_TRUE(leads_with(venv, "dnn-library-not-found/tensorflow")) << rule_list(venv);
+
+  // XLA's autotuner with nothing else to tell the framework: both frameworks' memory advice.
+  const auto neutral = explain_no_facts(
+      "Failed to determine best cudnn convolution algorithm for:\n"
+      "Original error: UNIMPLEMENTED: DNN library is not found.\n");
+  ASSERT_TRUE(leads_with(neutral, "dnn-library-not-found")) << rule_list(neutral);
+  EXPECT_TRUE(mentions(neutral.matches.front().fix, "XLA_PYTHON_CLIENT_PREALLOCATE=false")) << told(neutral);
+  EXPECT_TRUE(mentions(neutral.matches.front().fix, "TF_FORCE_GPU_ALLOW_GROWTH=true")) << told(neutral);
+  EXPECT_EQ(find_rule(neutral, "dnn-library-not-found/tensorflow"), nullptr) << rule_list(neutral);
+  EXPECT_EQ(find_rule(neutral, "dnn-library-not-found/jax"), nullptr) << rule_list(neutral);
 
   // JAX's own lines keep JAX's answer: XLA's autotuner and jaxlib's exception.
   for (const char* log :
