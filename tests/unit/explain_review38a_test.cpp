@@ -330,8 +330,8 @@ TEST(ExplainReview38A, PtxasThatDroppedTheGpusArchitectureNeedsAnOlderToolkit) {
     const char* last;
   } cases[] = {{"sm_30", "10.2"}, {"sm_35", "11.8"}, {"sm_37", "11.8"}, {"sm_50", "12.9"}, {"sm_70", "12.9"}};
   for (const auto& c : cases) {
-    const auto r = explain_no_facts(std::string("ptxas fatal   : Value '") + c.sm +
-                                    "' is not defined for option 'gpu-name'\n");
+    const auto r =
+        explain_no_facts(std::string("ptxas fatal   : Value '") + c.sm + "' is not defined for option 'gpu-name'\n");
     ASSERT_TRUE(leads_with(r, "ptxas-gpu-arch-dropped")) << c.sm << " " << rule_list(r);
     const ExplainMatch& m = r.matches.front();
     EXPECT_TRUE(mentions(m.fix, c.last)) << c.sm << ": " << m.fix;
@@ -347,17 +347,16 @@ TEST(ExplainReview38A, PtxasThatDroppedTheGpusArchitectureNeedsAnOlderToolkit) {
                {"sm_35", "up to 11.8; CUDA 12.0 and later do not"},
                {"sm_70", "up to 12.9; CUDA 13.0 and later do not"}};
   for (const auto& c : table) {
-    const auto kb = explain_text(testing::builtin_matcher(),
-                                 std::string("ptxas fatal   : Value '") + c.sm +
-                                     "' is not defined for option 'gpu-name'\n",
-                                 with_kb);
+    const auto kb = explain_text(
+        testing::builtin_matcher(),
+        std::string("ptxas fatal   : Value '") + c.sm + "' is not defined for option 'gpu-name'\n", with_kb);
     ASSERT_TRUE(leads_with(kb, "ptxas-gpu-arch-dropped")) << rule_list(kb);
     EXPECT_TRUE(mentions(kb.matches.front().fix, c.says)) << c.sm << ": " << kb.matches.front().fix;
   }
   // Near misses: a GPU newer than the ptxas keeps "a newer ptxas".
   for (const char* sm : {"sm_89", "sm_90a", "sm_120"}) {
-    const auto r = explain_no_facts(std::string("ptxas fatal   : Value '") + sm +
-                                    "' is not defined for option 'gpu-name'\n");
+    const auto r =
+        explain_no_facts(std::string("ptxas fatal   : Value '") + sm + "' is not defined for option 'gpu-name'\n");
     ASSERT_TRUE(leads_with(r, "ptxas-too-old-for-gpu")) << sm << " " << rule_list(r);
   }
 }
