@@ -440,7 +440,7 @@ explain-r37-trt7-magic-missed	data/explain/extension-packages.toml	Magic tag doe
 explain-torch-cxx11-abi-from-28	src/explain/explain_machine.cpp	  if (*v >= Version::of({2, 7})) return Truth::yes;	  if (*v >= Version::of({2, 8})) return Truth::yes;
 explain-fbgemm-libomp-any-release	src/explain/explain_machine.cpp	  return truth(v->same_series(Version::of({2, 4, 0}), 3));	  return Truth::yes;
 explain-gpu-selection-event-lost	src/explain/explain_machine.cpp	{"gpu_selection", "gpu-selection"},	{"gpu_selection_unused", "gpu-selection"},
-explain-cuda-ld-path-event-lost	src/explain/explain_machine.cpp	{"cuda_ld_path", "cuda-ld-path"}};	{"cuda_ld_path_unused", "cuda-ld-path"}};
+explain-cuda-ld-path-event-lost	src/explain/explain_machine.cpp	{"cuda_ld_path", "cuda-ld-path"},	{"cuda_ld_path_unused", "cuda-ld-path"},
 explain-fbgemm-general-kept	data/explain/libraries.toml	supersedes = ["framework-native-library-missing"]\nwhen = ["torch-fbgemm-needs-libomp"]	when = ["torch-fbgemm-needs-libomp"]
 explain-fbgemm-version-ignored	data/explain/libraries.toml	when = ["torch-fbgemm-needs-libomp"]\n	\n
 explain-jax-wheels-ignored	data/explain/framework-build.toml	when = ["nvidia-wheels"]\ncause = "The nvidia-* wheels are installed	when = ["container"]\ncause = "The nvidia-* wheels are installed
@@ -508,6 +508,27 @@ r38b-zlib-supersedes-dropped	data/explain/libraries.toml	supersedes = ["windows-
 r38b-zlib-any-dll	data/explain/libraries.toml	'''Could not load library (?P<lib>zlibwapi\.dll)\. Error code 193\b'''	'''Could not load library (?P<lib>[\w.+-]+\.dll)\. Error code 193\b'''
 r38b-asm-explains-dropped	data/explain/harmless.toml	explains = ["xla-ptx-compiled-by-driver"]\n	\n
 r38b-asm-not-harmless	data/explain/harmless.toml	harmless = true\npriority = 10\nframeworks = ["tensorflow"]\npatterns = ['''Invoking GPU asm	harmless = false\npriority = 10\nframeworks = ["tensorflow"]\npatterns = ['''Invoking GPU asm
+r38a-version-line-explains	data/explain/cudnn.toml	# support, so every cuDNN op fails) is this answer's, not a second problem.\nexplains = ["dnn-library-not-found", "tf-failed-convolution-algorithm", "dnn-initialization-failed"]	# support, so every cuDNN op fails) is this answer's, not a second problem.
+r38a-conda-path-fact	data/explain/log-facts.toml	  '''[/\\](?P<conda_env>(?:ana|mini)conda\d?|miniforge\d?|mambaforge|micromamba)[/\\](?:envs|lib|pkgs|bin)[/\\]''',\n	\n
+r38a-tf-below-2-11-fact	data/explain/log-facts.toml	  '''(?:^|[\s\]'"(:\\])(?P<tf_below_2_11>tensorflow[/\\]stream_executor[/\\])''',\n	\n
+r38a-tf-range-unread	src/explain/explain_machine.cpp	return *machine.log.tf_below <= *bound ? Truth::yes : Truth::unknown;	return Truth::unknown;
+r38a-pip-own-not-gated	data/explain/cudnn.toml	when = ["!tensorflow<2.14", "!conda-env", "!colab"]	when = ["!conda-env", "!colab"]
+r38a-tf-log-alt-ungated	data/explain/cudnn.toml	id = "tensorflow"\ncategory = "memory-growth/allocator"\npriority = 84\nwhen = ["tf-log"]	id = "tensorflow"\ncategory = "memory-growth/allocator"\npriority = 84
+r38a-jax-log-fact	data/explain/log-facts.toml	  '''\b(?P<jax_log>jaxlib|jax_plugins|jax_cuda\d+_plugin|XlaRuntimeError|xla_bridge)\b''',\n	\n
+r38a-colab-kernel-fact	data/explain/log-facts.toml	  '''/usr/local/lib/python3\.\d+/dist-packages/(?P<colab>ipykernel)(?:_launcher\.py|/)''',\n	\n
+r38a-colab-keras-fact	data/explain/log-facts.toml	  '''/usr/local/lib/python3\.\d+/dist-packages/(?P<colab>tensorflow|keras|tf_keras)/''',\n	\n
+r38a-pip-install-fact	data/explain/log-facts.toml	  '''\bpip3?\s+install\b.*?[\s'"](?P<tf_pip_install>tensorflow(?:-gpu)?)(?:(?:[=<>~!]=|[<>])[\w.*]+|\[[\w,-]+\])?['"]?(?:\s|$)''',\n	\n
+r38a-reinstalled-without-pip-evidence	data/explain/memory.toml	id = "reinstalled"\ncategory = "cudnn-version-mismatch"\npriority = 90\nwhen = ["tf-pip-install", "!colab"]	id = "reinstalled"\ncategory = "cudnn-version-mismatch"\npriority = 90\nwhen = ["!colab"]
+r38a-fail-find-dnn-unread	data/explain/cudnn.toml	patterns = ['''DNN library is not found''', '''Fail to find the dnn implementation''']	patterns = ['''DNN library is not found''']
+r38a-handle-mismatch-first	data/explain/cudnn.toml	id = "cudnn-mismatch"\ncategory = "cudnn-version-mismatch"\npriority = 74\nwhen = ["!colab", "!tf-pip-install"]	id = "cudnn-mismatch"\ncategory = "cudnn-version-mismatch"\npriority = 94\nwhen = ["!colab", "!tf-pip-install"]
+r38a-stale-driver-reads-cudnn-line	data/explain/framework-messages.toml	patterns = ['''cuLinkAddData fails\. This is usually caused by stale driver version''', '''Invoking the PTX->SASS JIT from driver version''']	patterns = ['''cuLinkAddData fails\. This is usually caused by stale driver version''', '''Possibly insufficient driver version''', '''Invoking the PTX->SASS JIT from driver version''']
+r38a-driver-cuda12-any-tf	data/explain/cudnn.toml	patterns = ['''(?i:possibly insufficient driver version):?\s*(?P<driver>(?:4[5-9]\d|5[01]\d|52[0-4])\.\d+(?:\.\d+)*)''']\nwhen = ["!tensorflow<2.15"]	patterns = ['''(?i:possibly insufficient driver version):?\s*(?P<driver>(?:4[5-9]\d|5[01]\d|52[0-4])\.\d+(?:\.\d+)*)''']
+r38a-ptxas-own-not-gated	data/explain/ptxas-xla.toml	when = ["!tensorflow<2.14", "!conda-env"]	when = ["!conda-env"]
+r38a-ptxas-conda-ungated	data/explain/ptxas-xla.toml	id = "conda"\npriority = 87\nwhen = ["conda-env"]	id = "conda"\npriority = 87
+r38a-dropped-arch-not-superseding	data/explain/ptxas-xla.toml	supersedes = ["ptxas-too-old-for-gpu"]\npatterns = [	patterns = [
+r38a-dropped-arch-kepler-missed	data/explain/ptxas-xla.toml	sm_(?:2[01]|3[057]|5[023]|6[012]|7[02])	sm_(?:2[01]|30|5[023]|6[012]|7[02])
+r38a-cuinit-bug-not-superseding	data/explain/framework-messages.toml	priority = 80\nframeworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]	priority = 80\nframeworks = ["jax"]
+r38a-jax-cudnn-load-not-superseding	data/explain/cudnn.toml	frameworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]\npatterns = ['''Unable to load cuDNN'''	frameworks = ["jax"]\npatterns = ['''Unable to load cuDNN'''
 EOF
 }
 
