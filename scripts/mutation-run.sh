@@ -529,6 +529,10 @@ r38a-dropped-arch-not-superseding	data/explain/ptxas-xla.toml	supersedes = ["ptx
 r38a-dropped-arch-kepler-missed	data/explain/ptxas-xla.toml	sm_(?:2[01]|3[057]|5[023]|6[012]|7[02])	sm_(?:2[01]|30|5[023]|6[012]|7[02])
 r38a-cuinit-bug-not-superseding	data/explain/framework-messages.toml	priority = 80\nframeworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]	priority = 80\nframeworks = ["jax"]
 r38a-jax-cudnn-load-not-superseding	data/explain/cudnn.toml	frameworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]\npatterns = ['''Unable to load cuDNN'''	frameworks = ["jax"]\npatterns = ['''Unable to load cuDNN'''
+joiner-slog-head-joined	src/explain/line_joiner.cpp	if (n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;	if (false && n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;
+joiner-any-word-colon-head	src/explain/line_joiner.cpp	(body[n] == ':' && underscore)	(body[n] == ':')
+jax-pjrt-generic-kept	data/explain/runtime-abi.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
+jax-older-lib-generic-kept	data/explain/framework-build.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
 EOF
 }
 

@@ -41,7 +41,7 @@ bool names_exception(std::string_view s) {
 
 /// The start of a new log record, which no message continues into: a timestamp or counter,
 /// a glog prefix (I0101 ...), a bracketed tag ([rank0], [W socket.cpp]), a traceback line, a
-/// new exception.
+/// key=value or function-name record (slog's `time=`, ggml's `load_backend:`), a new exception.
 bool starts_record(std::string_view body) {
   const char c = body[0];
   if (is_ascii_digit(c) || c == '[' || c == '<' || c == '{' || c == '"' || c == '#' || c == '+' || c == '$')
@@ -50,6 +50,18 @@ bool starts_record(std::string_view body) {
   if (starts_with(body, "File \"") || starts_with(body, "Traceback") || starts_with(body, "During handling") ||
       starts_with(body, "The above exception")) {
     return true;
+  }
+  // Structured records that start lower case: Go's slog and logfmt (`time=... level=...`,
+  // Ollama's), and llama.cpp/ggml's `function_name: ...` (`load_backend:`, `ggml_cuda_init:`).
+  // A `key=` head, or a snake_case name with its colon: ordinary words have no underscore.
+  if (is_lower(c)) {
+    size_t n = 0;
+    bool underscore = false;
+    while (n < body.size() && n < 48 && (is_lower(body[n]) || is_ascii_digit(body[n]) || body[n] == '_')) {
+      underscore = underscore || body[n] == '_';
+      ++n;
+    }
+    if (n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;
   }
   // Only the head of a line can name a new exception: "RuntimeError: x", not "... see Error: y".
   return is_upper(c) && names_exception(body.substr(0, 120));

@@ -90,6 +90,31 @@ TEST(ExplainLineJoiner, SeparateRecordsStayApart) {
   for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(out[i].first, lines[i]);
 }
 
+// Go's slog records (Ollama: `time=... level=... msg=...`) and llama.cpp/ggml's `function_name:`
+// lines start lower case, so a long record ending in a letter looked like a sentence wrapped into
+// the next one: review 38 (C) log 01, where four records became one and the answer named line 1
+// and quoted the wrong text. A `key=` or `snake_case:` head starts a record.
+TEST(ExplainLineJoiner, KeyValueAndFunctionNameRecordsStayApart) {
+  const std::vector<std::string> lines = {
+      "time=2026-04-07T20:03:58.278Z level=DEBUG source=ggml.go:94 msg=\"ggml backend load all from path\" "
+      "path=/usr/lib/ollama",
+      "load_backend: loaded CPU backend from /usr/lib/ollama/libggml-cpu-icelake.so",
+      "time=2026-04-07T20:03:58.282Z level=DEBUG source=ggml.go:94 msg=\"x\" path=/usr/lib/ollama/cuda_v13",
+      "ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version",
+      "ts=2024-01-01T00:00:00Z caller=main.go:12 level=error msg=\"a long structured line that ends in a word\" x",
+      "level=error msg=\"next\""};
+  const auto out = join(lines);
+  ASSERT_EQ(out.size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(out[i].first, lines[i]);
+
+  // A sentence wrapped before an ordinary word still joins, with or without a colon after it.
+  const auto wrapped =
+      join({"W dso_loader.cc:64] Could not load the dynamic libraries listed below for the "
+            "requested",
+            "libraries: libcudnn.so.8 cannot be found"});
+  ASSERT_EQ(wrapped.size(), 1u);
+}
+
 TEST(ExplainLineJoiner, LongRunsAreCut) {
   std::vector<std::string> lines(20, "and the sentence goes on and on and on, as a terminal wraps it at eighty");
   lines[0] = "Head:";

@@ -56,5 +56,28 @@ TEST(ExplainSession38b, CublasExecutionFailedSaysCublasItselfCanBeTheCause) {
   EXPECT_TRUE(testing::mentions(m.cause, "a bug in the cuBLAS")) << m.cause;
 }
 
+// Review 38 (A) probes p18-p20: JAX's generic backend line carries the reason a specific rule reads;
+// the driver-missing reading of the generic line was listed after it.
+TEST(ExplainSession38b, JaxBackendLineWithAReadReasonIsOneAnswer) {
+  for (const char* line :
+       {"RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+        "(0.54) and framework PJRT API version 0.51).\n",
+        "I0105 14:05:05.749943 140453630969664 xla_bridge.py:660] Unable to initialize backend 'cuda': Found cuSOLVER "
+        "version 11002, but JAX was built against version 11401, which is newer. The copy of cuSOLVER that is "
+        "installed must be at least as new as the version against which JAX was built.\n",
+        "CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, which "
+        "is newer. The copy of CUDA that is installed must be at least as new as the version against which JAX was "
+        "built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n"}) {
+    const auto r = explain_no_facts(line);
+    ASSERT_FALSE(r.matches.empty()) << line;
+    EXPECT_EQ(testing::find_rule(r, "jax-backend-init-failed"), nullptr) << testing::rule_list(r);
+    EXPECT_EQ(testing::find_rule(r, "jax-cuda-backend-failed"), nullptr) << testing::rule_list(r);
+    EXPECT_NE(r.matches.front().category, "driver-missing") << testing::rule_list(r);
+  }
+  // A reason no specific JAX rule reads keeps the generic answer.
+  const auto other = explain_no_facts("CUDA backend failed to initialize: CUDA_ERROR_NO_DEVICE\n");
+  EXPECT_NE(testing::find_rule(other, "jax-cuda-backend-failed"), nullptr) << testing::rule_list(other);
+}
+
 }  // namespace
 }  // namespace gpudoctor
