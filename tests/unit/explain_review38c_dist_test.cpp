@@ -129,6 +129,8 @@ TEST(ExplainReview38CDist, C10dRendezvousStoreNotHostedNamesHostnameResolution) 
   const auto& m = r.matches.front();
   EXPECT_TRUE(mentions(m.cause, "hostname")) << m.cause;
   EXPECT_TRUE(mentions(m.cause, "_matches_machine_hostname")) << m.cause;
+  // One answer: the generic "cannot reach the store" answer for the same failure is dropped.
+  EXPECT_EQ(find_rule(r, "torch-dist-store-unreachable"), nullptr) << rule_list(r);
   EXPECT_TRUE(mentions(m.fix, "/etc/hosts")) << m.fix;
   EXPECT_TRUE(mentions(m.fix, "getent hosts")) << m.fix;
   // The plain traceback form (not JSON-escaped) is the same rule.
