@@ -533,6 +533,20 @@ joiner-slog-head-joined	src/explain/line_joiner.cpp	if (n < body.size() && (body
 joiner-any-word-colon-head	src/explain/line_joiner.cpp	(body[n] == ':' && underscore)	(body[n] == ':')
 jax-pjrt-generic-kept	data/explain/runtime-abi.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
 jax-older-lib-generic-kept	data/explain/framework-build.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
+d38c-gloo-loopback-pair	data/explain/distributed.toml	'''pair\.cc:\d+\]\s*connect \[(?P<address>127\.	'''pair\.cc:\d+\]\s*connect \[(?P<address>128\.
+d38c-gloo-loopback-soerror	data/explain/distributed.toml	remote=\[(?P<address>127\.\d+\.\d+\.\d+)\]''',	remote=\[(?P<address>128\.\d+\.\d+\.\d+)\]''',
+d38c-gloo-loopback-explains	data/explain/distributed.toml	explains = ["gloo-connect-failed", "gloo-hostname-loopback-fallback"]	explains = ["gloo-hostname-loopback-fallback"]
+d38c-gloo-fullmesh	data/explain/distributed.toml	Gloo connectFullMesh failed with (?P<error>	Gloo connectFullMesh failed WITH (?P<error>
+d38c-gloo-fallback-pattern	data/explain/distributed.toml	Unable to resolve hostname to a \(local\) address\.	Unable to resolve hostnames to a \(local\) address\.
+d38c-gloo-fallback-severity	data/explain/distributed.toml	severity = "warning"\npriority = 40	severity = "error"\npriority = 90
+d38c-c10d-frame-json	data/explain/distributed.toml	c10d_rendezvous_backend\.py\\?", line	c10d_rendezvous_backend\.py", line
+d38c-c10d-explains	data/explain/distributed.toml	explains = ["torch-dist-store-unreachable"]	explains = []
+d38c-port-explains-c10d	data/explain/distributed.toml	explains = ["torch-elastic-c10d-store-not-hosted"]	explains = []
+d38c-nccl-shmem-pattern	data/explain/nccl.toml	ncclMaxSharedMem (?P<need>\d+) exceeds	ncclMaxSharedMem (?P<need>\d+) exceeded
+d38c-nccl-shmem-arch	data/explain/nccl.toml	'''(?:cudaArch (?P<arch>\d+) )?ncclMaxSharedMem	'''ncclMaxSharedMem
+d38c-nccl-shmem-harmless	data/explain/nccl.toml	severity = "error"\npriority = 88	severity = "info"\nharmless = true\npriority = 88
+d38c-p2p-cumem	data/explain/nccl.toml	via P2P/(?P<mode>IPC|CUMEM|direct pointer)	via P2P/(?P<mode>IPC|direct pointer)
+d38c-p2p-harmless	data/explain/nccl.toml	harmless = true\npriority = 12	harmless = false\npriority = 12
 EOF
 }
 
