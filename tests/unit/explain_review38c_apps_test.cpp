@@ -60,11 +60,15 @@ TEST(ExplainReview38CApps, BitsandbytesMissingBinaryIsNotAMissingLibcudart) {
   // libcudart was found: nobody is told to put it on LD_LIBRARY_PATH.
   EXPECT_EQ(find_rule(r, "bitsandbytes-libcudart-not-found"), nullptr) << rule_list(r);
   EXPECT_FALSE(mentions(told(r), "export LD_LIBRARY_PATH=/usr/local/cuda/lib64")) << told(r);
-  // The _nocublaslt binary of 0.40.1-0.42 (probe form, PyTorch's CUDA) is the same answer.
+  // 0.40.1-0.42 pick by PyTorch's CUDA; a _nocublaslt binary is the same answer, and the libcudart
+  // warning before it (no backup-path line here) is that search, not the failure.
   const auto nocublaslt = explain_no_facts(
+      "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n"
+      "CUDA SETUP: PyTorch settings found: CUDA_VERSION=117, Highest Compute Capability: 3.7.\n"
       "CUDA SETUP: Required library version not found: libbitsandbytes_cuda117_nocublaslt.so. Maybe you need to "
       "compile it from source?\n");
   EXPECT_TRUE(leads_with(nocublaslt, "bitsandbytes-legacy-no-binary-for-cuda")) << rule_list(nocublaslt);
+  EXPECT_EQ(find_rule(nocublaslt, "bitsandbytes-libcudart-not-found"), nullptr) << rule_list(nocublaslt);
 }
 
 // Near miss: the backup search found nothing (no "runtime path found" line): the libcudart answer
