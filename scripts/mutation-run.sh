@@ -547,6 +547,17 @@ d38c-nccl-shmem-arch	data/explain/nccl.toml	'''(?:cudaArch (?P<arch>\d+) )?ncclM
 d38c-nccl-shmem-harmless	data/explain/nccl.toml	severity = "error"\npriority = 88	severity = "info"\nharmless = true\npriority = 88
 d38c-p2p-cumem	data/explain/nccl.toml	via P2P/(?P<mode>IPC|CUMEM|direct pointer)	via P2P/(?P<mode>IPC|direct pointer)
 d38c-p2p-harmless	data/explain/nccl.toml	harmless = true\npriority = 12	harmless = false\npriority = 12
+F1	data/explain/extension-packages.toml	'''Required library version not found: (?P<binary>libbitsandbytes_cuda	'''Required library version NOT found: (?P<binary>libbitsandbytes_cuda
+F2	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "This bitsandbytes release	cause = "This bitsandbytes release
+F3	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "bitsandbytes' search	cause = "bitsandbytes' search
+F4	data/explain/extension-packages.toml	require = { libdir = '(?i)(?:cuda|rocm)[^/\\]*$' }	require = { libdir = '(?i)(?:vulkan)[^/\\]*$' }
+F5	data/explain/extension-packages.toml	supersedes = ["ollama-llm-library-skips-gpu"]	supersedes = []
+F6	data/explain/gpu-arch.toml	in function (?P<function>\w+) at (?P<file>\S*ggml-cuda\S*)	in function (?P<function>\w+) at (?P<file>\S*ggml-cudnn\S*)
+F7	data/explain/gpu-arch.toml	supersedes = ["no-kernel-image"]\ncause = "ggml's	cause = "ggml's
+F8	data/explain/ptxas-xla.toml	but got CUDA version: (?P<cuda>\d+\.\d+)'''	but got CUDA version: (?P<cuda>\d+\.\d+\.\d+)'''
+F9	data/explain/program-errors.toml	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cuda:\d+)	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cpu)
+F10	data/explain/program-errors.toml	supersedes = ["torch-tensors-on-different-devices"]	supersedes = []
+F11	data/explain/gpu-arch.toml	do not replace torch inside it	keep torch inside it
 EOF
 }
 
