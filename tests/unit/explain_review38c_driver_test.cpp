@@ -91,12 +91,13 @@ TEST(ExplainReview38CDriver, GpuAlreadyBoundToNovaCoreIsNotNouveau) {
   const std::string& fix = r.matches.front().fix;
   EXPECT_TRUE(mentions(fix, "nova_core")) << fix;
   EXPECT_TRUE(mentions(fix, "nova_drm")) << fix;
+  EXPECT_TRUE(mentions(r.matches.front().cause, "bound to NovaCore, ")) << r.matches.front().cause;
   // The generic "no device" answer (nouveau, no GPU visible) is this one's consequence.
   EXPECT_EQ(find_rule(r, "kernel-module-no-device"), nullptr) << rule_list(r);
   // Other drivers: the generic rule names the driver.
   const auto vfio = explain_no_facts("NVRM: GPU 0000:41:00.0 is already bound to vfio-pci.\n");
   ASSERT_TRUE(leads_with(vfio, "nvidia-gpu-bound-to-other-driver")) << rule_list(vfio);
-  EXPECT_TRUE(mentions(vfio.matches.front().cause, "vfio-pci")) << vfio.matches.front().cause;
+  EXPECT_TRUE(mentions(vfio.matches.front().cause, "(vfio-pci)")) << vfio.matches.front().cause;
   // Near miss: "No NVIDIA devices probed" alone keeps its generic answer.
   const auto alone = explain_no_facts("NVRM: No NVIDIA devices probed.\n");
   EXPECT_TRUE(leads_with(alone, "kernel-module-no-device")) << rule_list(alone);
@@ -115,6 +116,12 @@ TEST(ExplainReview38CDriver, CompilerErrorInDkmsTreeIsAModuleBuildFailure) {
   EXPECT_TRUE(mentions(all, "418.74")) << all;
   EXPECT_TRUE(mentions(r.matches.front().fix, "newer driver branch")) << r.matches.front().fix;
   EXPECT_EQ(find_rule(r, "kernel-module-build-failed"), nullptr) << rule_list(r);
+  // The .run installer's tree: the same answer, with its version.
+  const auto run = explain_no_facts(
+      "/tmp/selfgz1234/NVIDIA-Linux-x86_64-470.82.00/kernel/nvidia/os-mlock.c:40:5: error: implicit declaration of "
+      "function 'follow_pfn'\n");
+  ASSERT_TRUE(leads_with(run, "kernel-module-too-old-for-kernel")) << rule_list(run);
+  EXPECT_TRUE(mentions(run.matches.front().cause, "470.82.00")) << run.matches.front().cause;
   // Another compiler error in the tree (a missing header): a build failure, not "too old".
   const auto other = explain_no_facts(
       "/var/lib/dkms/nvidia/535.54.03/build/nvidia/nv.c:12:10: fatal error: linux/foo.h: No such file or "
@@ -122,7 +129,8 @@ TEST(ExplainReview38CDriver, CompilerErrorInDkmsTreeIsAModuleBuildFailure) {
   ASSERT_TRUE(leads_with(other, "kernel-module-build-failed")) << rule_list(other);
   EXPECT_TRUE(mentions(told(other), "535.54.03")) << told(other);
   // Near miss: DKMS's own summary keeps its answer.
-  const auto dkms = explain_no_facts("Error! Bad return status for module build on kernel: 6.8.0-36-generic (x86_64)\n");
+  const auto dkms =
+      explain_no_facts("Error! Bad return status for module build on kernel: 6.8.0-36-generic (x86_64)\n");
   EXPECT_TRUE(leads_with(dkms, "kernel-module-build-failed")) << rule_list(dkms);
   // Near miss: a user's own C file with an error is nothing of this.
   const auto user = explain_no_facts("/home/me/src/foo.c:10:5: error: void value not ignored as it ought to be\n");
