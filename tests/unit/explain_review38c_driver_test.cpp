@@ -52,6 +52,20 @@ TEST(ExplainReview38CDriver, NvmlMismatchAfterARebootIsAHalfFinishedUpgrade) {
   const auto c = explain_no_facts(
       "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown.\n");
   ASSERT_TRUE(leads_with(c, "nvml-driver-library-mismatch")) << rule_list(c);
+  // nvidia-smi's next line gives the libraries' release, on its own line or in parentheses.
+  for (const std::string& smi : {std::string("Failed to initialize NVML: Driver/library version mismatch\n"
+                                             "NVML library version: 525.85\n"),
+                                 std::string("Failed to initialize NVML: Driver/library version mismatch (NVML "
+                                             "library version: 615.71)\n")}) {
+    const auto v = explain_no_facts(smi);
+    ASSERT_TRUE(leads_with(v, "nvml-driver-library-mismatch")) << rule_list(v);
+    EXPECT_TRUE(mentions(v.matches.front().cause, "(NVML 525.85)") ||
+                mentions(v.matches.front().cause, "(NVML 615.71)"))
+        << v.matches.front().cause;
+  }
+  // Near miss: a tool's own report that it could not read the version is no mismatch.
+  const auto slurm = explain_no_facts("error: Failed to get the NVML library version: Uninitialized\n");
+  EXPECT_EQ(find_rule(slurm, "nvml-driver-library-mismatch"), nullptr) << rule_list(slurm);
 }
 
 // Log 16 and probe p53: nouveau's probe lines in dmesg, and lspci -k.
