@@ -177,6 +177,8 @@ TEST(ExplainReview38CDriver, DriverInsufficientInAContainerNamesCdiRegeneration)
   ASSERT_NE(m, nullptr) << rule_list(r);
   EXPECT_TRUE(mentions(m->fix, "nvidia-ctk cdi generate")) << m->fix;
   EXPECT_TRUE(mentions(m->cause, "CDI")) << m->cause;
+  // The lead (update the driver) says when it is the container instead.
+  EXPECT_TRUE(mentions(r.matches.front().fix, "on the host already shows")) << r.matches.front().fix;
 }
 
 }  // namespace
