@@ -547,17 +547,32 @@ d38c-nccl-shmem-arch	data/explain/nccl.toml	'''(?:cudaArch (?P<arch>\d+) )?ncclM
 d38c-nccl-shmem-harmless	data/explain/nccl.toml	severity = "error"\npriority = 88	severity = "info"\nharmless = true\npriority = 88
 d38c-p2p-cumem	data/explain/nccl.toml	via P2P/(?P<mode>IPC|CUMEM|direct pointer)	via P2P/(?P<mode>IPC|direct pointer)
 d38c-p2p-harmless	data/explain/nccl.toml	harmless = true\npriority = 12	harmless = false\npriority = 12
-F1	data/explain/extension-packages.toml	'''Required library version not found: (?P<binary>libbitsandbytes_cuda	'''Required library version NOT found: (?P<binary>libbitsandbytes_cuda
-F2	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "This bitsandbytes release	cause = "This bitsandbytes release
-F3	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "bitsandbytes' search	cause = "bitsandbytes' search
-F4	data/explain/extension-packages.toml	require = { libdir = '(?i)(?:cuda|rocm)[^/\\]*$' }	require = { libdir = '(?i)(?:vulkan)[^/\\]*$' }
-F5	data/explain/extension-packages.toml	supersedes = ["ollama-llm-library-skips-gpu"]	supersedes = []
-F6	data/explain/gpu-arch.toml	in function (?P<function>\w+) at (?P<file>\S*ggml-cuda\S*)	in function (?P<function>\w+) at (?P<file>\S*ggml-cudnn\S*)
-F7	data/explain/gpu-arch.toml	supersedes = ["no-kernel-image"]\ncause = "ggml's	cause = "ggml's
-F8	data/explain/ptxas-xla.toml	but got CUDA version: (?P<cuda>\d+\.\d+)'''	but got CUDA version: (?P<cuda>\d+\.\d+\.\d+)'''
-F9	data/explain/program-errors.toml	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cuda:\d+)	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cpu)
-F10	data/explain/program-errors.toml	supersedes = ["torch-tensors-on-different-devices"]	supersedes = []
-F11	data/explain/gpu-arch.toml	do not replace torch inside it	keep torch inside it
+r38c-apps-F1	data/explain/extension-packages.toml	'''Required library version not found: (?P<binary>libbitsandbytes_cuda	'''Required library version NOT found: (?P<binary>libbitsandbytes_cuda
+r38c-apps-F2	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "This bitsandbytes release	cause = "This bitsandbytes release
+r38c-apps-F3	data/explain/extension-packages.toml	explains = ["bitsandbytes-libcudart-not-found"]\ncause = "bitsandbytes' search	cause = "bitsandbytes' search
+r38c-apps-F4	data/explain/extension-packages.toml	require = { libdir = '(?i)(?:cuda|rocm)[^/\\]*$' }	require = { libdir = '(?i)(?:vulkan)[^/\\]*$' }
+r38c-apps-F5	data/explain/extension-packages.toml	supersedes = ["ollama-llm-library-skips-gpu"]	supersedes = []
+r38c-apps-F6	data/explain/gpu-arch.toml	in function (?P<function>\w+) at (?P<file>\S*ggml-cuda\S*)	in function (?P<function>\w+) at (?P<file>\S*ggml-cudnn\S*)
+r38c-apps-F7	data/explain/gpu-arch.toml	supersedes = ["no-kernel-image"]\ncause = "ggml's	cause = "ggml's
+r38c-apps-F8	data/explain/ptxas-xla.toml	but got CUDA version: (?P<cuda>\d+\.\d+)'''	but got CUDA version: (?P<cuda>\d+\.\d+\.\d+)'''
+r38c-apps-F9	data/explain/program-errors.toml	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cuda:\d+)	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cpu)
+r38c-apps-F10	data/explain/program-errors.toml	supersedes = ["torch-tensors-on-different-devices"]	supersedes = []
+r38c-apps-F11	data/explain/gpu-arch.toml	do not replace torch inside it	keep torch inside it
+r38c-driver-E1	data/explain/driver.toml	`sudo apt update && sudo apt install --fix-broken` (restore the driver's repository first if it is gone), 	`sudo apt update`, 
+r38c-driver-E2	data/explain/driver.toml	NVIDIA (?P<chipset>\w+) \([0-9a-fA-F]{8}\)	NVIDIA (?P<chipset>\w+) NEVER\([0-9a-fA-F]{8}\)
+r38c-driver-E3	data/explain/driver.toml	'''^\s*Kernel driver in use: nouveau\s*$'''	'''^\s*Kernel driver in use: nouveau NEVER\s*$'''
+r38c-driver-E4	data/explain/driver.toml	`rd.driver.blacklist=nouveau` on the kernel command line only keeps it out of the initramfs (dracut); udev loads it after the switch to the real root: add `modprobe.blacklist=nouveau` too (Fedora: `sudo grubby --update-kernel=ALL --args=modprobe.blacklist=nouveau`).	Reboot.
+r38c-driver-E5	data/explain/kernel-module.toml	require = { driver = '(?i)^nova' }	require = { driver = '(?i)^nouveau' }
+r38c-driver-E6	data/explain/kernel-module.toml	explains = ["kernel-module-no-device", "nvidia-installer-module-load-failed"]	explains = ["nvidia-installer-module-load-failed"]
+r38c-driver-E7	data/explain/kernel-module.toml	(?P<driver>another driver|[\w-]+)	(?P<driver>another driver|[\w.-]+)
+r38c-driver-E8	data/explain/kernel-module.toml	/build/\S+?:\d+(?::\d+)?: (?:fatal )?error: 	/build/\S+?:\d+(?::\d+)?: (?:fatal )?NEVER: 
+r38c-driver-E9	data/explain/kernel-module.toml	explains = ["kernel-module-build-failed"]	explains = []
+r38c-driver-E10	data/explain/kernel-module.toml	/build/\S+?:\d+(?::\d+)?: error: (?P<api>	/build/\S+?:\d+(?::\d+)?: error: NEVER(?P<api>
+r38c-driver-E11	data/explain/kernel-module.toml	NVIDIA-Linux-\w+-(?P<module_version>	NVIDIA-Linux-\w+-NEVER(?P<module_version>
+r38c-driver-E12	data/explain/container.toml	Windows itself must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`), with a current	with a current
+r38c-driver-E13	data/explain/driver.toml	 With CDI, regenerate the spec on the host after every driver change: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`, then restart the container.	 Then restart the container.
+r38c-driver-E14	data/explain/driver.toml	'''(?:^|\()\s*NVML library version: (?P<library>	'''(?:^|\()\s*NVML library NEVER version: (?P<library>
+r38c-driver-E15	data/explain/driver.toml	 In a container the host's driver is the one that counts: if `nvidia-smi` on the host already shows a new enough CUDA version, the container got no (or a stale) driver library, the container cause below.	 
 EOF
 }
 
