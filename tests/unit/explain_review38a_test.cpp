@@ -32,6 +32,7 @@ using testing::leads_with;
 using testing::mentions;
 using testing::problem_count;
 using testing::rule_list;
+using testing::says_all;
 using testing::told;
 
 /// JAX's own install advice (or a JAX title) in a TensorFlow answer.
@@ -70,8 +71,7 @@ TEST(ExplainReview38A, OldTensorflowInACondaEnvGetsCondasCudnnNotPipWheels) {
   const auto r = explain_no_facts(kReview38aLog03);
   ASSERT_TRUE(leads_with(r, "cudnn-runtime-older-than-build/conda")) << rule_list(r);
   const ExplainMatch& m = r.matches.front();
-  EXPECT_TRUE(mentions(m.fix, "conda install -c conda-forge cudnn=8.1")) << m.fix;
-  EXPECT_TRUE(mentions(m.fix, "$CONDA_PREFIX/lib")) << m.fix;
+  EXPECT_TRUE(says_all(m.fix, {"conda install -c conda-forge cudnn=8.1", "$CONDA_PREFIX/lib"}));
   const std::string all = told(r);
   EXPECT_FALSE(mentions(all, "nvidia-cudnn-cu12")) << all;
   EXPECT_FALSE(mentions(all, "tensorflow[and-cuda]")) << all;
@@ -148,8 +148,7 @@ TEST(ExplainReview38A, DnnLibraryNotFoundIsCudnnNotInitialisingInTheFrameworkTha
     const auto colab = explain_no_facts(frame + error31);
     ASSERT_TRUE(leads_with(colab, "dnn-library-not-found/colab")) << frame << rule_list(colab);
     EXPECT_EQ(colab.matches.front().category, "cudnn-version-mismatch");
-    EXPECT_TRUE(mentions(colab.matches.front().fix, "libcudnn8")) << colab.matches.front().fix;
-    EXPECT_TRUE(mentions(colab.matches.front().fix, "preinstalled")) << colab.matches.front().fix;
+    EXPECT_TRUE(says_all(colab.matches.front().fix, {"libcudnn8", "preinstalled"}));
     EXPECT_FALSE(mentions(told(colab), "tensorflow[and-cuda]")) << told(colab);
   }
   // A user's own venv (site-packages) is no Colab.
@@ -294,8 +293,7 @@ TEST(ExplainReview38A, PtxasMissingGetsCondaOrToolkitAdviceWhereThePipWheelIsNot
       "ptxas version string: INTERNAL: Couldn't invoke ptxas --version\n";
   const auto log10 = explain_no_facts(ptxas);
   ASSERT_TRUE(leads_with(log10, "ptxas-missing")) << rule_list(log10);
-  EXPECT_TRUE(mentions(log10.matches.front().fix, "TensorFlow 2.14 and later")) << log10.matches.front().fix;
-  EXPECT_TRUE(mentions(log10.matches.front().fix, "--xla_gpu_cuda_data_dir")) << log10.matches.front().fix;
+  EXPECT_TRUE(says_all(log10.matches.front().fix, {"TensorFlow 2.14 and later", "--xla_gpu_cuda_data_dir"}));
 
   const auto conda = explain_no_facts("(tf) me@box:~$ conda activate tf\n" + ptxas);
   ASSERT_TRUE(leads_with(conda, "ptxas-missing/conda")) << rule_list(conda);

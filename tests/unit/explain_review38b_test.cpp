@@ -32,6 +32,7 @@ using testing::leads_with;
 using testing::mentions;
 using testing::problem_count;
 using testing::rule_list;
+using testing::says_all;
 using testing::told;
 
 // Log 06 (dionhaefner/pyhpc-benchmarks#17): the stub's exception, quotes and all, in pip's
@@ -128,8 +129,7 @@ TEST(ExplainReview38B, NoTensorflowGpuVersionIsTheEndedPackage) {
                     "versions: 2.8.0rc1, 2.8.0, 2.10.0, 2.10.1)\n")}) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "pip-tensorflow-gpu-not-found")) << log << rule_list(r);
-    EXPECT_TRUE(mentions(r.matches.front().fix, "2.10")) << r.matches.front().fix;
-    EXPECT_TRUE(mentions(r.matches.front().fix, "WSL2")) << r.matches.front().fix;
+    EXPECT_TRUE(says_all(r.matches.front().fix, {"2.10", "WSL2"}));
   }
 }
 
@@ -162,10 +162,7 @@ TEST(ExplainReview38B, CondaChoseThePytorchChannelsCpuBuild) {
     const auto r = explain_no_facts(log);
     ASSERT_TRUE(leads_with(r, "conda-pytorch-cpu-build")) << log << rule_list(r);
     const std::string text = told(r);
-    EXPECT_TRUE(mentions(text, "conda remove cpuonly")) << text;
-    EXPECT_TRUE(mentions(text, "pytorch-cuda=")) << text;
-    EXPECT_TRUE(mentions(text, "-c nvidia")) << text;
-    EXPECT_TRUE(mentions(text, "conda list pytorch")) << text;
+    EXPECT_TRUE(says_all(text, {"conda remove cpuonly", "pytorch-cuda=", "-c nvidia", "conda list pytorch"}));
     EXPECT_TRUE(mentions(text, "2.5")) << text;  // the channel's last release
   }
   // The CUDA variant is no such answer.
@@ -190,9 +187,7 @@ TEST(ExplainReview38B, CondaForgeCpuVariantOfPytorch) {
     const auto r = explain_no_facts(line);
     ASSERT_TRUE(leads_with(r, "conda-forge-pytorch-cpu-build")) << line << rule_list(r);
     const std::string text = told(r);
-    EXPECT_TRUE(mentions(text, "__cuda")) << text;
-    EXPECT_TRUE(mentions(text, "pytorch=*=cuda*")) << text;
-    EXPECT_TRUE(mentions(text, "CONDA_OVERRIDE_CUDA")) << text;
+    EXPECT_TRUE(says_all(text, {"__cuda", "pytorch=*=cuda*", "CONDA_OVERRIDE_CUDA"}));
     EXPECT_FALSE(mentions(text, "-c nvidia")) << text;  // not the pytorch channel's advice
   }
   const auto cuda = explain_no_facts(
@@ -238,13 +233,10 @@ TEST(ExplainReview38B, VisualStudioRejectedByNvccGetsWindowsAdvicePerRelease) {
   }
   // CUDA 9.x: VS 2015's compiler or VS 2017's 14.11 toolset.
   const std::string nine = told(explain_no_facts(cuda90));
-  EXPECT_TRUE(mentions(nine, "-vcvars_ver=14.11")) << nine;
-  EXPECT_TRUE(mentions(nine, "2015")) << nine;
+  EXPECT_TRUE(says_all(nine, {"-vcvars_ver=14.11", "2015"}));
   // VS 2022 17.10 (MSVC 14.40, _MSC_VER 1940) is refused by CUDA 12.3 and older.
   const std::string twelve = told(explain_no_facts(cuda121));
-  EXPECT_TRUE(mentions(twelve, "1940")) << twelve;
-  EXPECT_TRUE(mentions(twelve, "12.4")) << twelve;
-  EXPECT_TRUE(mentions(twelve, "-allow-unsupported-compiler")) << twelve;
+  EXPECT_TRUE(says_all(twelve, {"1940", "12.4", "-allow-unsupported-compiler"}));
   // nvcc's own message: no Visual Studio it accepts is installed where it looked.
   EXPECT_TRUE(mentions(told(explain_no_facts(driver)), "Desktop development with C++"))
       << told(explain_no_facts(driver));
@@ -313,8 +305,7 @@ TEST(ExplainReview38B, Error193ForZlibwapiIsThe32BitZlibDll) {
     ASSERT_TRUE(leads_with(r, "cudnn-zlib-wrong-architecture")) << rule_list(r);
     EXPECT_EQ(find_rule(r, "windows-dll-bad-format"), nullptr) << rule_list(r);
     const std::string text = told(r);
-    EXPECT_TRUE(mentions(text, "dll_x64")) << text;
-    EXPECT_TRUE(mentions(text, "where zlibwapi.dll")) << text;
+    EXPECT_TRUE(says_all(text, {"dll_x64", "where zlibwapi.dll"}));
     EXPECT_FALSE(mentions(text, "--force-reinstall")) << text;
   }
   // Another DLL's 193 keeps the general answer.

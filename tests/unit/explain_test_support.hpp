@@ -2,6 +2,7 @@
 // Shared by the explain tests: the built-in rule base, compiled once per test binary.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -100,6 +101,16 @@ inline std::string told(const ExplainReport& r) {
 
 inline bool mentions(std::string_view text, std::string_view what) {
   return text.find(what) != std::string_view::npos;
+}
+
+/// Every one of `words` is in `text`; the failure names those missing and shows the text.
+inline ::testing::AssertionResult says_all(std::string_view text, std::initializer_list<std::string_view> words) {
+  std::string missing;
+  for (std::string_view w : words) {
+    if (!mentions(text, w)) missing += (missing.empty() ? "" : ", ") + std::string(w);
+  }
+  if (missing.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "missing " << missing << " in: " << text;
 }
 
 }  // namespace gpudoctor::testing
