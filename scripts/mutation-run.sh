@@ -515,8 +515,6 @@ r38a-tf-range-unread	src/explain/explain_machine.cpp	return *machine.log.tf_belo
 r38a-pip-own-not-gated	data/explain/cudnn.toml	when = ["!tensorflow<2.14", "!conda-env", "!colab"]	when = ["!conda-env", "!colab"]
 r38a-tf-log-alt-ungated	data/explain/cudnn.toml	id = "tensorflow"\ncategory = "memory-growth/allocator"\npriority = 84\nwhen = ["tf-log"]	id = "tensorflow"\ncategory = "memory-growth/allocator"\npriority = 84
 r38a-jax-log-fact	data/explain/log-facts.toml	  '''\b(?P<jax_log>jaxlib|jax_plugins|jax_cuda\d+_plugin|XlaRuntimeError|xla_bridge)\b''',\n	\n
-r38a-colab-kernel-fact	data/explain/log-facts.toml	  '''/usr/local/lib/python3\.\d+/dist-packages/(?P<colab>ipykernel)(?:_launcher\.py|/)''',\n	\n
-r38a-colab-keras-fact	data/explain/log-facts.toml	  '''/usr/local/lib/python3\.\d+/dist-packages/(?P<colab>tensorflow|keras|tf_keras)/''',\n	\n
 r38a-pip-install-fact	data/explain/log-facts.toml	  '''\bpip3?\s+install\b.*?[\s'"](?P<tf_pip_install>tensorflow(?:-gpu)?)(?:(?:[=<>~!]=|[<>])[\w.*]+|\[[\w,-]+\])?['"]?(?:\s|$)''',\n	\n
 r38a-reinstalled-without-pip-evidence	data/explain/memory.toml	id = "reinstalled"\ncategory = "cudnn-version-mismatch"\npriority = 90\nwhen = ["tf-pip-install", "!colab"]	id = "reinstalled"\ncategory = "cudnn-version-mismatch"\npriority = 90\nwhen = ["!colab"]
 r38a-fail-find-dnn-unread	data/explain/cudnn.toml	patterns = ['''DNN library is not found''', '''Fail to find the dnn implementation''']	patterns = ['''DNN library is not found''']
@@ -573,6 +571,8 @@ r38c-driver-E12	data/explain/container.toml	Windows itself must be Windows 11 or
 r38c-driver-E13	data/explain/driver.toml	 With CDI, regenerate the spec on the host after every driver change: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`, then restart the container.	 Then restart the container.
 r38c-driver-E14	data/explain/driver.toml	'''(?:^|\()\s*NVML library version: (?P<library>	'''(?:^|\()\s*NVML library NEVER version: (?P<library>
 r38c-driver-E15	data/explain/driver.toml	 In a container the host's driver is the one that counts: if `nvidia-smi` on the host already shows a new enough CUDA version, the container got no (or a stale) driver library, the container cause below.	 
+tf-parts-follow-machine	src/explain/explain_session.cpp	if (std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;	if (false && std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;
+cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-read).\npriority = 80	# handle failure (session 38 re-read).\npriority = 88
 EOF
 }
 

@@ -56,7 +56,13 @@ std::string not_found_line(const DllLoad& l) {
 /// `dependencies`: a toolkit's DLL the framework loads), not by the framework's own files.
 bool imported_from_elsewhere(const DllLoad& l, const std::string& location, const std::string& package) {
   if (l.needed_by.empty() || location.empty()) return false;
-  return !to_lower(l.needed_by).starts_with(to_lower(location + "\\" + package + "\\"));
+  // One spelling for both: lower case, backslashes, no trailing separator on the location.
+  auto norm = [](std::string p) {
+    std::replace(p.begin(), p.end(), '/', '\\');
+    while (p.size() > 3 && p.back() == '\\') p.pop_back();
+    return to_lower(p);
+  };
+  return !norm(l.needed_by).starts_with(norm(location) + "\\" + to_lower(package) + "\\");
 }
 
 /// The file name of a Windows path ("C:\x\torch_cuda.dll" -> "torch_cuda.dll").

@@ -307,6 +307,10 @@ std::map<std::string, Version, std::less<>> text_versions(const ExplainMachine& 
   std::map<std::string, Version, std::less<>> out;
   for (const auto& [key, installed] :
        {std::pair<const char*, const char*>{"pytorch", "torch"}, {"tensorflow", "tensorflow"}, {"jax", "jax"}}) {
+    // A log whose TensorFlow source paths bound its release (LogFacts::tf_below) but name none is
+    // not the machine's TensorFlow: its parts stay labelled rather than follow the machine's
+    // release, as the `tensorflow<X.Y` conditions do.
+    if (std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;
     if (auto v = framework_version_of(machine, key, installed); v && !v->parts().empty()) out.emplace(key, *v);
   }
   return out;

@@ -380,12 +380,13 @@ class DllSearch {
         if (l.env != env.path || l.framework != fw.name || l.loader != loader || l.path.empty()) continue;
         const std::string lower = to_lower(l.path);
         if ((!own.empty() && lower.starts_with(own)) || (!windows.empty() && lower.starts_with(windows))) continue;
-        if (!read.insert(lower).second) continue;
+        if (read.contains(lower)) continue;
         if (files.size() == kMaxDependencyFiles) {
           system_.note_bound(l.path, "imports of the DLLs loaded from outside " + fw.name + " read for the first " +
                                          std::to_string(kMaxDependencyFiles) + " only");
           break;
         }
+        read.insert(lower);
         files.push_back(l.path);
       }
       if (files.empty()) return;

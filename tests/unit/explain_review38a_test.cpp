@@ -133,23 +133,32 @@ TEST(ExplainReview38A, DnnLibraryNotFoundIsCudnnNotInitialisingInTheFrameworkTha
     EXPECT_TRUE(mentions(m.fix, "TF_FORCE_GPU_ALLOW_GROWTH=true")) << m.fix;
     EXPECT_NE(find_rule(r, "dnn-library-not-found/cudnn-mismatch"), nullptr) << rule_list(r);
   }
-  // Log 31: Colab (its kernel under /usr/local/lib/python3.7/dist-packages): TensorFlow comes
-  // preinstalled there; the Colab team's workarounds were the preinstalled TF or pinning libcudnn8.
-  // Colab's kernel alone, and Keras in the system Python's dist-packages alone (colabtools#3013).
+  // Log 31 (colabtools#3013): TensorFlow comes preinstalled on Colab; the Colab team's workarounds
+  // were the preinstalled TF or pinning libcudnn8. Colab's own files say so (google.colab,
+  // colab_kernel_launcher, /content); a kernel or Keras under /usr/local/lib/python3.X/dist-packages
+  // does not: every root pip install on Debian/Ubuntu (TensorFlow's Docker images, `sudo pip`) has
+  // those paths (session 38 re-read), and such a user must not be told "don't pip-install on Colab".
   const std::string error31 =
       "Node: 'cnn4_2/Conv1D00-f128-ks20/Conv1D'\n"
       "DNN library is not found.\n"
       "\t [[{{node cnn4_2/Conv1D00-f128-ks20/Conv1D}}]] [Op:__inference_train_function_2933]\n";
   for (const std::string& frame :
-       {std::string("    File \"/usr/local/lib/python3.7/dist-packages/ipykernel_launcher.py\", line 16, in "
-                    "<module>\n      app.launch_new_instance()\n"),
-        std::string("    File \"/usr/local/lib/python3.7/dist-packages/keras/layers/convolutional/base_conv.py\", "
-                    "line 232, in convolution_op\n")}) {
+       {std::string("  File \"/usr/local/lib/python3.10/dist-packages/google/colab/_shell.py\", line 1, in run\n"),
+        std::string("  File \"/content/drive/MyDrive/train.py\", line 12, in <module>\n")}) {
     const auto colab = explain_no_facts(frame + error31);
     ASSERT_TRUE(leads_with(colab, "dnn-library-not-found/colab")) << frame << rule_list(colab);
     EXPECT_EQ(colab.matches.front().category, "cudnn-version-mismatch");
     EXPECT_TRUE(says_all(colab.matches.front().fix, {"libcudnn8", "preinstalled"}));
     EXPECT_FALSE(mentions(told(colab), "tensorflow[and-cuda]")) << told(colab);
+  }
+  for (const std::string& frame :
+       {std::string("    File \"/usr/local/lib/python3.7/dist-packages/ipykernel_launcher.py\", line 16, in "
+                    "<module>\n      app.launch_new_instance()\n"),
+        std::string("    File \"/usr/local/lib/python3.7/dist-packages/keras/layers/convolutional/base_conv.py\", "
+                    "line 232, in convolution_op\n")}) {
+    const auto image = explain_no_facts(frame + error31);
+    EXPECT_EQ(find_rule(image, "dnn-library-not-found/colab"), nullptr) << frame << rule_list(image);
+    EXPECT_FALSE(mentions(told(image), "on Colab")) << told(image);
   }
   // A user's own venv (site-packages) is no Colab.
   const auto venv = explain_no_facts(
@@ -262,12 +271,21 @@ TEST(ExplainReview38A, PossiblyInsufficientDriverIsTheCudnnHandlesDriverNotPtx) 
   EXPECT_FALSE(mentions(told(p12), "PTX")) << told(p12);
   EXPECT_EQ(find_rule(p12, "xla-stale-driver"), nullptr) << rule_list(p12);
 
-  // TensorFlow 1.11 with driver 390 (anaconda's CUDA 9.2 build needs 396.26): older than any CUDA 10+.
+  // TensorFlow 1.11 with driver 390: enough for its pip wheels' CUDA 9.0 (384.81), not for
+  // anaconda's CUDA 9.2 build (396.26); TensorFlow prints the line after every handle failure, so
+  // the memory reading leads and the driver follows (session 38 re-read).
   const auto old = explain_no_facts(
       "E tensorflow/stream_executor/cuda/cuda_dnn.cc:353] Could not create cudnn handle: "
       "CUDNN_STATUS_NOT_INITIALIZED\n"
       "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Possibly insufficient driver version: 390.87.0\n");
-  ASSERT_TRUE(leads_with(old, "cudnn-handle-driver-too-old")) << rule_list(old);
+  ASSERT_TRUE(leads_with(old, "dnn-initialization-failed")) << rule_list(old);
+  EXPECT_NE(find_rule(old, "cudnn-handle-driver-too-old"), nullptr) << rule_list(old);
+  // Older than CUDA 9.0 needs: the driver leads.
+  const auto ancient = explain_no_facts(
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:353] Could not create cudnn handle: "
+      "CUDNN_STATUS_NOT_INITIALIZED\n"
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Possibly insufficient driver version: 375.26.0\n");
+  ASSERT_TRUE(leads_with(ancient, "cudnn-handle-driver-below-cuda9")) << rule_list(ancient);
 
   // A TensorFlow 2.10-or-older build is CUDA 11 at most, which driver 470 runs: memory leads.
   const auto cuda11 = explain_no_facts(

@@ -12,8 +12,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/version.hpp"
 #include "explain/explain_session.hpp"
 #include "explain_test_support.hpp"
+#include "model/facts.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -74,6 +76,35 @@ TEST(ExplainSession38b, JaxBackendLineWithAReadReasonIsOneAnswer) {
   // A reason no specific JAX rule reads keeps the generic answer.
   const auto other = explain_no_facts("CUDA backend failed to initialize: CUDA_ERROR_NO_DEVICE\n");
   EXPECT_NE(testing::find_rule(other, "jax-cuda-backend-failed"), nullptr) << testing::rule_list(other);
+}
+
+// Session 38 re-read: a log whose TensorFlow source paths say "2.10 or older"
+// (tensorflow/stream_executor/) explained on a machine with TensorFlow 2.16: the version parts of
+// the text followed the machine's release and told only `tensorflow[and-cuda]`, which the log's own
+// release does not have; the `tensorflow<2.14` conditions already used the log's bound.
+TEST(ExplainSession38b, VersionPartsFollowTheLogsTensorflowBoundNotTheMachines) {
+  Facts f;
+  f.platform = Platform::linux;
+  PythonEnvFacts env;
+  env.path = "/home/u/tf216";
+  env.python_version = Version::parse("3.11.9");
+  FrameworkFacts tf;
+  tf.name = "tensorflow";
+  tf.package = "tensorflow";
+  tf.version = *Version::parse("2.16.1");
+  env.frameworks.push_back(tf);
+  f.python_envs.push_back(env);
+  ExplainMachine m{Platform::linux, &f, &testing::builtin_kb()};
+  const auto r = explain_text(testing::builtin_matcher(),
+                              "2022-06-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could "
+                              "not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n",
+                              m);
+  const ExplainMatch* mismatch = testing::find_rule(r, "dnn-initialization-failed/cudnn-mismatch");
+  ASSERT_NE(mismatch, nullptr) << testing::rule_list(r);
+  // Not the machine's 2.16 alone: the log's release is older than 2.11, so the older releases' part
+  // is there (each part labelled; the bound decides no spec of its own).
+  EXPECT_TRUE(testing::mentions(mismatch->fix, "TensorFlow before 2.14: cuDNN comes from the library path"))
+      << mismatch->fix;
 }
 
 }  // namespace
