@@ -527,7 +527,7 @@ r38a-dropped-arch-not-superseding	data/explain/ptxas-xla.toml	supersedes = ["ptx
 r38a-dropped-arch-kepler-missed	data/explain/ptxas-xla.toml	sm_(?:2[01]|3[057]|5[023]|6[012]|7[02])	sm_(?:2[01]|30|5[023]|6[012]|7[02])
 r38a-cuinit-bug-not-superseding	data/explain/framework-messages.toml	priority = 80\nframeworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]	priority = 80\nframeworks = ["jax"]
 r38a-jax-cudnn-load-not-superseding	data/explain/cudnn.toml	frameworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]\npatterns = ['''Unable to load cuDNN'''	frameworks = ["jax"]\npatterns = ['''Unable to load cuDNN'''
-joiner-slog-head-joined	src/explain/line_joiner.cpp	if (n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;	if (false && n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;
+joiner-slog-head-joined	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(false && starts_structured_record(body))
 joiner-any-word-colon-head	src/explain/line_joiner.cpp	(body[n] == ':' && underscore)	(body[n] == ':')
 jax-pjrt-generic-kept	data/explain/runtime-abi.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
 jax-older-lib-generic-kept	data/explain/framework-build.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
@@ -573,6 +573,7 @@ r38c-driver-E14	data/explain/driver.toml	'''(?:^|\()\s*NVML library version: (?P
 r38c-driver-E15	data/explain/driver.toml	 In a container the host's driver is the one that counts: if `nvidia-smi` on the host already shows a new enough CUDA version, the container got no (or a stale) driver library, the container cause below.	 
 tf-parts-follow-machine	src/explain/explain_session.cpp	if (std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;	if (false && std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;
 cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-read).\npriority = 80	# handle failure (session 38 re-read).\npriority = 88
+joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(starts_structured_record(body))
 EOF
 }
 

@@ -39,9 +39,25 @@ bool names_exception(std::string_view s) {
   return false;
 }
 
+/// A structured record that starts lower case, at the start of a line (an indented one is an
+/// argument of the record above: a tensor repr's `dtype=...`): Go's slog and logfmt (`time=...
+/// level=...`, Ollama's) and llama.cpp/ggml's `function_name: ...` (`load_backend:`,
+/// `ggml_cuda_init:`). A `key=` head, or a snake_case name with its colon: ordinary words have no
+/// underscore.
+bool starts_structured_record(std::string_view body) {
+  if (body.empty() || !is_lower(body[0])) return false;
+  size_t n = 0;
+  bool underscore = false;
+  while (n < body.size() && n < 48 && (is_lower(body[n]) || is_ascii_digit(body[n]) || body[n] == '_')) {
+    underscore = underscore || body[n] == '_';
+    ++n;
+  }
+  return n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore));
+}
+
 /// The start of a new log record, which no message continues into: a timestamp or counter,
 /// a glog prefix (I0101 ...), a bracketed tag ([rank0], [W socket.cpp]), a traceback line, a
-/// key=value or function-name record (slog's `time=`, ggml's `load_backend:`), a new exception.
+/// new exception.
 bool starts_record(std::string_view body) {
   const char c = body[0];
   if (is_ascii_digit(c) || c == '[' || c == '<' || c == '{' || c == '"' || c == '#' || c == '+' || c == '$')
@@ -50,18 +66,6 @@ bool starts_record(std::string_view body) {
   if (starts_with(body, "File \"") || starts_with(body, "Traceback") || starts_with(body, "During handling") ||
       starts_with(body, "The above exception")) {
     return true;
-  }
-  // Structured records that start lower case: Go's slog and logfmt (`time=... level=...`,
-  // Ollama's), and llama.cpp/ggml's `function_name: ...` (`load_backend:`, `ggml_cuda_init:`).
-  // A `key=` head, or a snake_case name with its colon: ordinary words have no underscore.
-  if (is_lower(c)) {
-    size_t n = 0;
-    bool underscore = false;
-    while (n < body.size() && n < 48 && (is_lower(body[n]) || is_ascii_digit(body[n]) || body[n] == '_')) {
-      underscore = underscore || body[n] == '_';
-      ++n;
-    }
-    if (n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore))) return true;
   }
   // Only the head of a line can name a new exception: "RuntimeError: x", not "... see Error: y".
   return is_upper(c) && names_exception(body.substr(0, 120));
@@ -85,7 +89,7 @@ bool LineJoiner::continues(std::string_view first, std::string_view last, std::s
   const bool head = end == ':';
   // Most lines are none of these: decided without looking further.
   if (!wrapped && !head && indent == 0) return false;
-  if (starts_record(body)) return false;
+  if (starts_record(body) || (indent == 0 && starts_structured_record(body))) return false;
   if (wrapped || head) return true;
   // A Python warning's or exception's further lines, indented.
   return names_exception(first.substr(0, 400));

@@ -107,6 +107,12 @@ TEST(ExplainLineJoiner, KeyValueAndFunctionNameRecordsStayApart) {
   ASSERT_EQ(out.size(), lines.size());
   for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(out[i].first, lines[i]);
 
+  // An indented `key=` line is an argument of the record above, not a record: a Python warning's
+  // tensor repr going on with `device='cuda:0', dtype=torch.float16)` (session 38 re-read).
+  const auto repr = join({"/x/torch/nn/functional.py:12: UserWarning: got tensor([1., 2.],",
+                          "       dtype=torch.float16) on the wrong device"});
+  ASSERT_EQ(repr.size(), 1u);
+
   // A sentence wrapped before an ordinary word still joins, with or without a colon after it.
   const auto wrapped =
       join({"W dso_loader.cc:64] Could not load the dynamic libraries listed below for the "
