@@ -21,18 +21,13 @@ fuzz_one() {
   # Seed each corpus with small real files (any file: parsers take anything): real binaries first,
   # so the PE and ELF readers start from valid headers, import tables and symbol tables rather
   # than from the fixtures' empty stand-in DLLs (wine's PE DLLs, present where the Windows stage's
-  # packages are; small system shared libraries), then the fixtures.
+  # packages are; small system shared libraries), then the fixtures. Every parser gets them: the
+  # log decoder fed a wine DLL is how a recoded line past the cap was found (tests/fuzz/findings/).
   # (|| true: head closing the pipe early must not end the script under pipefail.)
-  # Only the PE and ELF readers get the binaries: the log decoder fed a wine DLL delivers a line with
-  # a control byte (tests/fuzz/findings/, docs/testing.md), an open defect, not to fail every run.
   if [ -z "$(ls -A "$corpus")" ]; then
     {
-      case "$name" in
-        fuzz_pe_* | fuzz_elf_*)
-          { find /usr/lib/x86_64-linux-gnu/wine/x86_64-windows -name '*.dll' -size -64k 2>/dev/null || true; } | sort | head -12
-          { find /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'lib*.so.*' -type f -size -64k 2>/dev/null || true; } | sort | head -12
-          ;;
-      esac
+      { find /usr/lib/x86_64-linux-gnu/wine/x86_64-windows -name '*.dll' -size -64k 2>/dev/null || true; } | sort | head -12
+      { find /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'lib*.so.*' -type f -size -64k 2>/dev/null || true; } | sort | head -12
       if [ -d tests/fixtures ]; then
         { find tests/fixtures -type f -size -64k 2>/dev/null || true; } | head -200
       fi
@@ -40,6 +35,17 @@ fuzz_one() {
       cp -n "$f" "$corpus/seed-$(echo "$f" | md5sum | cut -c1-12)" 2>/dev/null || true
     done || true
   fi
+  # Past findings (tests/fuzz/findings/<parser>-<what>.bin) first, each run once: a fixed defect
+  # that comes back fails here whatever the fuzzing finds this time.
+  local finding
+  for finding in tests/fuzz/findings/"${name#fuzz_}"-*.bin; do
+    [ -e "$finding" ] || continue
+    if ! "$target" "$finding" >"build/fuzz/$name.replay.log" 2>&1; then
+      echo "fuzz: $name FAILED on a past finding, $finding; see build/fuzz/$name.replay.log"
+      tail -30 "build/fuzz/$name.replay.log"
+      return 1
+    fi
+  done
   if "$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
     >"build/fuzz/$name.log" 2>&1; then
     echo "fuzz: $name ok ($(grep -c . "build/fuzz/$name.log") log lines)"

@@ -574,6 +574,8 @@ r38c-driver-E15	data/explain/driver.toml	 In a container the host's driver is th
 tf-parts-follow-machine	src/explain/explain_session.cpp	if (std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;	if (false && std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;
 cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-read).\npriority = 80	# handle failure (session 38 re-read).\npriority = 88
 joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(starts_structured_record(body))
+decoder-recoded-cap-dropped	src/explain/log_decoder.cpp	  if (line.size() <= kMaxLineBytes) return;	  if (true) return;
+decoder-recoded-whole-line-end-lost	src/explain/log_decoder.cpp	  if (cut == Cut::none) {\n    overflow_.assign(line, head);	  if (false) {\n    overflow_.assign(line, head);
 EOF
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/text.hpp"
 #include "core/utf8.hpp"
 
 namespace gpudoctor {
@@ -293,11 +294,32 @@ void LogDecoder::recode(std::string& line, Cut cut) {
   if (auto text = converter_->to_utf8(line)) {
     line = std::move(*text);
     ++stats_.lines_recoded;
-    return;
+  } else {
+    size_t replaced = 0;
+    line = replace_invalid_utf8(line, replaced);
+    stats_.bytes_replaced += replaced;
   }
-  size_t replaced = 0;
-  line = replace_invalid_utf8(line, replaced);
-  stats_.bytes_replaced += replaced;
+  // Read as UTF-8 the line grew (a hanzi takes three bytes, an accented letter two): the cap is
+  // on what is delivered. A tail keeps its end, a head its start, and a whole line becomes a head
+  // and a tail as an over-long one does, so a record that ends in its error is still read.
+  if (line.size() <= kMaxLineBytes) return;
+  const size_t head = utf8_prefix(line, kMaxLineBytes).size();
+  if (cut == Cut::none) {
+    overflow_.assign(line, head);
+    keep_utf8_end(overflow_);
+  }
+  if (cut == Cut::tail) {
+    keep_utf8_end(line);
+  } else {
+    line.resize(head);
+  }
+}
+
+void LogDecoder::keep_utf8_end(std::string& s) {
+  if (s.size() <= kMaxLineBytes) return;
+  size_t from = s.size() - kMaxLineBytes;
+  while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xc0) == 0x80) ++from;
+  s.erase(0, from);
 }
 
 void LogDecoder::feed(std::string_view bytes) {
@@ -473,6 +495,12 @@ void LogDecoder::deliver(std::uint64_t line_no) {
   stats_.control_bytes += clean_log_line(line_);
   recode(line_, line_truncated_ ? Cut::head : Cut::none);
   sink_(line_, line_no);
+  if (!overflow_.empty()) {
+    // A line that outgrew the cap when recoded: its end as a second part.
+    line_.swap(overflow_);
+    overflow_.clear();
+    sink_(line_, line_no);
+  }
 }
 
 void LogDecoder::emit_part() {

@@ -5,7 +5,8 @@
 /// bars redrawn with '\r', binary junk, and lines of any length. A line a progress bar redrew
 /// with a lone '\r' comes as its parts, each under the line's number: what a terminal showed in
 /// turn, and a message after the last redraw is read however long the bar grew. Only the first
-/// and the last kMaxLineBytes of a line (of a part) are kept, as two parts: every known message
+/// and the last kMaxLineBytes of a line (of a part) are kept, as two parts, and no delivered line
+/// is longer, in a code page's text read as UTF-8 too: every known message
 /// fits in far less, a record that ends in its error (a JSON log line) is still read, and a
 /// 100 MB line must not cost 100 MB.
 #include <cstdint>
@@ -50,7 +51,10 @@ class LogDecoder {
   /// A line that is not UTF-8: read in the log's code page (guessed from the first such line).
   /// Where a line's bytes were cut: a head lost its end, a tail (the kept end) its start.
   enum class Cut { none, head, tail };
+  /// Recoding may make a line longer than the cap: a whole line's end then goes to overflow_.
   void recode(std::string& line, Cut cut);
+  /// Keeps the last kMaxLineBytes of UTF-8 text, starting at a character.
+  static void keep_utf8_end(std::string& s);
   /// Bytes of an over-long line past its first kMaxLineBytes: only the last kMaxLineBytes stay.
   void keep_tail(std::string_view more);
   /// Cleans, recodes and hands the current line (or part) to the sink, its tail after it.
@@ -58,9 +62,10 @@ class LogDecoder {
 
   LineSink sink_;
   LogDecoderStats stats_;
-  std::string head_;  ///< first bytes kept until the encoding is known
-  std::string line_;  ///< the current line, at most kMaxLineBytes
-  std::string tail_;  ///< the end of an over-long line, at most 2 * kMaxLineBytes
+  std::string head_;      ///< first bytes kept until the encoding is known
+  std::string line_;      ///< the current line, at most kMaxLineBytes
+  std::string tail_;      ///< the end of an over-long line, at most 2 * kMaxLineBytes
+  std::string overflow_;  ///< the end of a line that outgrew the cap when recoded
   bool line_truncated_ = false;
   bool line_started_ = false;   ///< bytes seen since the last line end
   bool parts_emitted_ = false;  ///< this line was redrawn: its parts went to the sink

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.hpp"
 #include "explain/log_decoder.hpp"
 
 namespace gpudoctor {
@@ -212,13 +213,46 @@ TEST(ExplainDecoder, AWindowsCodePageLineCutInsideACharacter) {
   ASSERT_EQ(c.lines.size(), 3u) << "the head, the tail, the next line";
   EXPECT_EQ(st.codepage, describe(Codepage::gbk));
   EXPECT_EQ(st.bytes_replaced, 0u);
-  std::string head = "x";
-  for (int i = 0; i < 8191; ++i) head += "文";
+  std::string head = "x";  // 8191 whole characters kept, of which 5461 fit the cap read as UTF-8
+  for (int i = 0; i < 5461; ++i) head += "文";
   EXPECT_EQ(c.lines[0], head);
   std::string tail;
   for (int i = 0; i < 1808; ++i) tail += "文";
   EXPECT_EQ(c.lines[1], tail);
   EXPECT_EQ(c.lines[2], "OSError: 页面文件太小，无法完成操作。 (os error 1455)");
+}
+
+// Found by the fuzzer (2026-12-06, tests/fuzz/findings/): a line in code page 1252 or GBK grows
+// when read as UTF-8 (an accented letter takes two bytes, a hanzi three), so a kept 16 KiB became a
+// delivered line of up to 48 KiB, past the cap every later stage relies on. The cap is on what is
+// delivered: a recoded head keeps its start, a recoded tail its end, each cut between characters.
+TEST(ExplainDecoder, ARecodedLineStaysWithinTheCap) {
+  std::string accented(20000, '\xe9');  // é in code page 1252: one byte, two in UTF-8
+  accented += " RuntimeError: the end";
+  auto c = decode_in_chunks("caf\xe9\n" + accented + "\n", 4096);
+  ASSERT_EQ(c.lines.size(), 3u) << "the first line, then the long one's head and tail";
+  EXPECT_EQ(c.lines[0], "café");
+  for (const auto& l : c.lines) {
+    EXPECT_LE(l.size(), LogDecoder::kMaxLineBytes);
+    EXPECT_EQ(invalid_utf8_at(l), l.size()) << "not cut inside a character";
+  }
+  EXPECT_EQ(c.lines[1].substr(0, 4), "éé");
+  EXPECT_GE(c.lines[1].size(), LogDecoder::kMaxLineBytes - 1);
+  EXPECT_TRUE(c.lines[2].ends_with("éé RuntimeError: the end")) << "the tail keeps its end";
+
+  // A line under the cap in GBK (two bytes a hanzi) but over it in UTF-8 (three): its start and
+  // its end, as two parts under its number, as an over-long line comes.
+  std::string gbk;
+  for (int i = 0; i < 6000; ++i) gbk += "\xce\xc4";          // 文
+  gbk += " RuntimeError: \xcf\xd4\xb4\xe6\xb2\xbb\xd7\xe3";  // 显存不足
+  auto g = decode_in_chunks(gbk + "\nafter\n", 1000);
+  ASSERT_EQ(g.lines.size(), 3u);
+  EXPECT_EQ(g.numbers, (std::vector<std::uint64_t>{1, 1, 2}));
+  EXPECT_EQ(g.lines[0].size(), LogDecoder::kMaxLineBytes - 1) << "5461 whole hanzi";
+  EXPECT_TRUE(g.lines[1].ends_with("文文 RuntimeError: 显存不足")) << g.lines[1].substr(0, 20);
+  EXPECT_EQ(g.lines[0].size() + g.lines[1].size(), 6000u * 3 + std::string(" RuntimeError: 显存不足").size())
+      << "nothing lost, nothing twice";
+  EXPECT_EQ(g.lines[2], "after");
 }
 
 TEST(ExplainDecoder, Utf8BomIsDropped) {
