@@ -385,19 +385,6 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   std::sort(known_lines.begin(), known_lines.end());
-  // How many hand-written rules recognised each line: a rule's own answer that the log refutes
-  // is kept only where no other rule answers its lines.
-  std::map<std::uint64_t, int> rules_per_line;
-  for (const RuleHits& h : hits) {
-    if (h.rule_index >= base.rules.size() || base.rules[h.rule_index].catalog) continue;
-    for (const std::uint64_t l : std::set<std::uint64_t>(h.lines.begin(), h.lines.end())) ++rules_per_line[l];
-  }
-  auto others_answer = [&](const RuleHits& h) {
-    return !h.lines.empty() && std::all_of(h.lines.begin(), h.lines.end(), [&](std::uint64_t l) {
-      const auto it = rules_per_line.find(l);
-      return it != rules_per_line.end() && it->second > 1;
-    });
-  };
   // Lines each superseded rule must leave to the rule that knows them better.
   std::map<std::string, std::vector<std::uint64_t>, std::less<>> superseded_lines;
   for (const RuleHits& h : hits) {
@@ -408,6 +395,52 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     }
   }
   for (auto& [id, lines] : superseded_lines) std::sort(lines.begin(), lines.end());
+  // What the log showed happened is known once it was read: a candidate that needs an event the
+  // log did not show (an assertion, xformers' optional Triton probe), or the absence of one it
+  // did show, is no reading of these lines; it would only stand between the problem and its
+  // other causes.
+  auto log_refutes = [&](const RuleCandidate& c, const RuleHits& h) {
+    return std::any_of(c.when.begin(), c.when.end(), [&](const std::string& cond) {
+      const bool negated = !cond.empty() && cond.front() == '!';
+      if (!is_log_event_condition(negated ? std::string_view(cond).substr(1) : std::string_view(cond))) return false;
+      const Truth t = evaluate_condition(cond, h.captures, machine);
+      return negated ? t == Truth::no : t == Truth::unknown;
+    });
+  };
+  // The rule's own reading is the only one left for these lines (no other candidate fits the
+  // platform and the log).
+  auto keeps_own = [&](const Rule& rule, const RuleHits& h) {
+    return std::none_of(rule.candidates.begin() + 1, rule.candidates.end(), [&](const RuleCandidate& c) {
+      return fits_platform(c, h.captures, machine) && !log_refutes(c, h);
+    });
+  };
+  // A hand-written rule whose only reading the log refutes: its answer goes where another answer
+  // for each of its lines survives (below). Decided for every hit first, so that two rules the log
+  // refutes on the same line do not drop each other and leave the line with no answer.
+  std::vector<bool> refuted_only(hits.size(), false);
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const RuleHits& h = hits[i];
+    if (h.rule_index >= base.rules.size()) continue;
+    const Rule& rule = base.rules[h.rule_index];
+    if (rule.catalog || rule.fact) continue;
+    refuted_only[i] = keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);
+  }
+  // Lines an answer that survives covers: a hand-written rule's that the log does not refute and
+  // that no rule supersedes there (the rule that supersedes it has those lines itself). A rule
+  // dropped because another layer's line explains it, or another rule answers the same missing
+  // library elsewhere, still counts: its failure is answered.
+  std::vector<std::uint64_t> answered_lines;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const RuleHits& h = hits[i];
+    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;
+    const Rule& rule = base.rules[h.rule_index];
+    if (rule.catalog || rule.fact) continue;
+    if (const auto it = superseded_lines.find(rule.id); it != superseded_lines.end() && lines_covered(h, it->second)) {
+      continue;
+    }
+    answered_lines.insert(answered_lines.end(), h.lines.begin(), h.lines.end());
+  }
+  std::sort(answered_lines.begin(), answered_lines.end());
   // Rules whose failure another rule's lines report from another layer (the driver's Xid for the
   // program's CUDA error): one answer, that rule's.
   std::set<std::string, std::less<>> explained;
@@ -473,32 +506,19 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     auto render = [&](const std::string& text) {
       return fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
     };
-    // What the log showed happened is known once it was read: a candidate that needs an event the
-    // log did not show (an assertion, xformers' optional Triton probe), or the absence of one it
-    // did show, is no reading of these lines; it would only stand between the problem and its
-    // other causes. The rule's own cause goes too when another candidate is left to lead.
-    auto log_refutes = [&](const RuleCandidate& c) {
-      return std::any_of(c.when.begin(), c.when.end(), [&](const std::string& cond) {
-        const bool negated = !cond.empty() && cond.front() == '!';
-        if (!is_log_event_condition(negated ? std::string_view(cond).substr(1) : std::string_view(cond))) return false;
-        const Truth t = evaluate_condition(cond, h.captures, machine);
-        return negated ? t == Truth::no : t == Truth::unknown;
-      });
-    };
-    const bool keep_own = std::none_of(rule.candidates.begin() + 1, rule.candidates.end(), [&](const RuleCandidate& c) {
-      return fits_platform(c, h.captures, machine) && !log_refutes(c);
-    });
+    // The rule's own cause goes too when another candidate is left to lead.
+    const bool keep_own = keeps_own(rule, h);
     // The log refutes this rule's own reading and it has no other: another rule's answer for the
     // same lines is the one (python-import-cuda-lib-version-missing on ONNX Runtime's lines, which
     // cudart-missing/onnxruntime answers with the provider's own install).
-    if (keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;
+    if (refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
       // Another platform's alternative is no cause of these lines; a rule's own cause stays,
       // ranked down by its `when` like any contradicted answer.
       if (k > 0 && !fits_platform(c, h.captures, machine)) continue;
-      if (log_refutes(c) && (k > 0 || !keep_own)) continue;
+      if (log_refutes(c, h) && (k > 0 || !keep_own)) continue;
       ExplainMatch m{.rule = c.id,
                      .title = rule.title,
                      .category = c.category,

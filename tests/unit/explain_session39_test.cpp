@@ -11,12 +11,12 @@
 //   LLVM's MinVersionForOffloadArch). The answer follows the CUDA release the log names, and names
 //   both readings with `ptxas --version` when it names none.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 
 #include "explain/explain_machine.hpp"
 #include "explain/explain_session.hpp"
@@ -86,8 +86,7 @@ constexpr std::string_view kSession39OrtNvjpegLog =
 
 TEST(ExplainSession39, TwoRulesTheLogRefutesOnOneLineDoNotDropEachOther) {
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("gpudoctor-explain-s39-" + std::to_string(::getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-s39-" + std::to_string(::getpid()));
   fs::create_directories(dir / "explain");
   std::ofstream(dir / "explain" / "site.toml") << kSession39SiteRule;
   auto loaded = load_rule_base(dir.string());
@@ -240,7 +239,8 @@ TEST(ExplainSession39, PtxasWithNoVersionInTheLogNamesBothReadingsAndHowToTell) 
                                       std::string(kSession39PtxasSm70));
   EXPECT_TRUE(leads_with(mixed, "ptxas-gpu-arch-dropped")) << rule_list(mixed);
   // A CUDA release that knows sm_70 (12.4) did not refuse it: the log's ptxas is another one.
-  const auto knows = explain_no_facts(std::string("/usr/local/cuda-12.4/bin/ptxas\n") + std::string(kSession39PtxasSm70));
+  const auto knows =
+      explain_no_facts(std::string("/usr/local/cuda-12.4/bin/ptxas\n") + std::string(kSession39PtxasSm70));
   EXPECT_TRUE(leads_with(knows, "ptxas-gpu-arch-dropped")) << rule_list(knows);
   // Near miss: a GPU newer than every such ptxas keeps ptxas-too-old-for-gpu.
   const auto h100 = explain_no_facts(
