@@ -310,8 +310,59 @@ Truth tensorflow_older_than(std::string_view bound_text, const ExplainMachine& m
 
 }  // namespace
 
+/// `ptxas-cuda-dropped-arch` / `ptxas-cuda-predates-arch`: ptxas refused the architecture in the
+/// rule's `arch` (or `sm`) capture, and every CUDA release the log names for its toolkit or ptxas
+/// (LogFacts::cuda_releases) is at or after the release that dropped it, or before the first that
+/// knows it. Like a log event yes or unknown, never no: no release named, or releases on both sides
+/// (two toolkits, or one that knows the architecture and so is not the ptxas that refused it), tell
+/// nothing.
+namespace {
+
+constexpr std::string_view kPtxasCudaDroppedArch = "ptxas-cuda-dropped-arch";
+constexpr std::string_view kPtxasCudaPredatesArch = "ptxas-cuda-predates-arch";
+
+/// The CUDA release that dropped each architecture: CMake's CMakeCUDAArchitecturesAll.cmake and
+/// compat/cuda_arch.toml (9.0 removes 2.0/2.1, 11.0 3.0, 12.0 3.5/3.7, 13.0 5.0 to 7.2). The first
+/// release that knows it where that is sourced: sm_60-62 from CUDA 8.0 and sm_70 from 9.0 (CMake
+/// adds them there), sm_72 from 9.1 (LLVM's MinVersionForOffloadArch, clang/lib/Basic/Cuda.cpp);
+/// for the older ones CMake's list starts at CUDA 7.0, which knows them all, so "older than the
+/// architecture" is never concluded for them.
+struct PtxasArchReleases {
+  std::string_view arch;
+  std::string_view first;  ///< "" when not sourced
+  std::string_view dropped;
+};
+constexpr PtxasArchReleases kPtxasArchReleases[] = {
+    {"sm_20", "", "9.0"},     {"sm_21", "", "9.0"},     {"sm_30", "", "11.0"},    {"sm_35", "", "12.0"},
+    {"sm_37", "", "12.0"},    {"sm_50", "", "13.0"},    {"sm_52", "", "13.0"},    {"sm_53", "", "13.0"},
+    {"sm_60", "8.0", "13.0"}, {"sm_61", "8.0", "13.0"}, {"sm_62", "8.0", "13.0"}, {"sm_70", "9.0", "13.0"},
+    {"sm_72", "9.1", "13.0"},
+};
+
+Truth ptxas_cuda_release(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine) {
+  std::string arch = first_capture(captures, "arch");
+  if (arch.empty()) arch = first_capture(captures, "sm");
+  const auto* row = std::find_if(std::begin(kPtxasArchReleases), std::end(kPtxasArchReleases),
+                                 [&](const PtxasArchReleases& r) { return r.arch == arch; });
+  const auto& releases = machine.log.cuda_releases;
+  if (row == std::end(kPtxasArchReleases) || releases.empty()) return Truth::unknown;
+  if (condition == kPtxasCudaDroppedArch) {
+    const Version dropped = *Version::parse(row->dropped);
+    return std::all_of(releases.begin(), releases.end(), [&](const Version& v) { return v >= dropped; })
+               ? Truth::yes
+               : Truth::unknown;
+  }
+  if (row->first.empty()) return Truth::unknown;
+  const Version first = *Version::parse(row->first);
+  return std::all_of(releases.begin(), releases.end(), [&](const Version& v) { return v < first; }) ? Truth::yes
+                                                                                                    : Truth::unknown;
+}
+
+}  // namespace
+
 bool is_log_event_condition(std::string_view condition) {
-  return condition.starts_with(kTensorflowOlderThan) ||
+  return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
+         condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; });
 }
@@ -357,6 +408,8 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "colab",
                                                   "tf-pip-install",
                                                   "conda-env",
+                                                  "ptxas-cuda-dropped-arch",
+                                                  "ptxas-cuda-predates-arch",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;
@@ -377,6 +430,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == "platform-linux") return platform ? truth(*platform == Platform::linux) : Truth::unknown;
   if (condition.starts_with(kTensorflowOlderThan)) {
     return tensorflow_older_than(condition.substr(kTensorflowOlderThan.size()), machine);
+  }
+  if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch) {
+    return ptxas_cuda_release(condition, captures, machine);
   }
   // Only the log can say what was running when it was written, machine facts or not.
   if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; })) {
@@ -871,6 +927,16 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
       std::string bound = capture.substr(9);
       std::replace(bound.begin(), bound.end(), '_', '.');
       if (const auto v = Version::parse(bound); v && (!log.tf_below || *v < *log.tf_below)) log.tf_below = v;
+    }
+    // The CUDA releases the log names for its toolkit or ptxas (log-fact-cuda-release): all of
+    // them, distinct; the ptxas conditions read them together.
+    if (const auto c = h->captures.find("cuda_release"); c != h->captures.end()) {
+      for (const std::string& text : c->second) {
+        const auto v = Version::parse(text);
+        if (v && std::find(log.cuda_releases.begin(), log.cuda_releases.end(), *v) == log.cuda_releases.end()) {
+          log.cuda_releases.push_back(*v);
+        }
+      }
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {
       const std::string v = to_lower(b->second.front());
