@@ -43,7 +43,7 @@ struct LogFacts {
   /// a version, read by the conditions `tensorflow<X.Y` when the log names no version.
   std::optional<Version> tf_below;
   /// The CUDA releases the log names for its toolkit or ptxas (`ptxas --version`, a cuda-X.Y or
-  /// CUDA\\vX.Y path, the CUDA 13 wheels' nvidia/cu13/; log-fact-cuda-release), distinct: read by
+  /// CUDA\vX.Y path, the CUDA 13 wheels' nvidia/cu13/; log-fact-cuda-release), distinct: read by
   /// the conditions ptxas-cuda-dropped-arch and ptxas-cuda-predates-arch.
   std::vector<Version> cuda_releases;
 };
