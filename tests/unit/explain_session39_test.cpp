@@ -113,6 +113,55 @@ TEST(ExplainSession39, TwoRulesTheLogRefutesOnOneLineDoNotDropEachOther) {
   EXPECT_NE(find_rule(builtin, "python-import-cuda-lib-version-missing"), nullptr) << rule_list(builtin);
 }
 
+/// Two more site rules on the same line: a general one, and a specific one that supersedes it there
+/// and, like the other, leaves ONNX Runtime's logs alone.
+constexpr std::string_view kSession39SupersedingSiteRules = R"toml(
+[[rule]]
+id = "site-cuda-library-module"
+examples = ["OSError: libnvjpeg.so.12: cannot open shared object file: No such file or directory"]
+title = "A CUDA library is not loaded (site rule)"
+category = "cuda-lib-missing"
+severity = "error"
+priority = 70
+patterns = ['''(?P<lib>lib(?:nvjpeg|cufft)\.so\.\d+): cannot open shared object file''']
+cause = "On this cluster the CUDA libraries come from the cuda module."
+fix = "`module load cuda` in the job script."
+sources = ["https://intranet.example/gpu/modules"]
+
+[[rule]]
+id = "site-nvjpeg-module"
+examples = ["OSError: libnvjpeg.so.12: cannot open shared object file: No such file or directory"]
+title = "nvJPEG is not loaded (site rule)"
+category = "cuda-lib-missing"
+severity = "error"
+priority = 80
+supersedes = ["site-cuda-library-module"]
+patterns = ['''(?P<lib>libnvjpeg\.so\.\d+): cannot open shared object file''']
+when = ["!onnxruntime-log"]
+cause = "On this cluster nvJPEG comes from the cuda module, which the job did not load."
+fix = "`module load cuda/12.4` in the job script before Python starts."
+sources = ["https://intranet.example/gpu/modules"]
+)toml";
+
+// A rule superseded on a line is no answer for it: the rule that supersedes it is, if it stands.
+// Here that one is refuted too, so the line keeps the refuted answers rather than none.
+TEST(ExplainSession39, ARuleSupersededOnTheLineDoesNotCountAsItsAnswer) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-s39b-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "explain");
+  std::ofstream(dir / "explain" / "site.toml") << kSession39SupersedingSiteRules;
+  auto loaded = load_rule_base(dir.string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(loaded.has_value());
+  ASSERT_TRUE(loaded->problems.empty()) << loaded->problems.front();
+  auto matcher = RuleMatcher::build(loaded->base);
+  ASSERT_TRUE(matcher.has_value());
+  const auto r = explain_text(**matcher, kSession39OrtNvjpegLog, ExplainMachine{});
+  EXPECT_EQ(find_rule(r, "site-cuda-library-module"), nullptr) << rule_list(r);
+  EXPECT_NE(find_rule(r, "site-nvjpeg-module"), nullptr) << rule_list(r);
+  EXPECT_NE(find_rule(r, "python-import-cuda-lib-version-missing"), nullptr) << rule_list(r);
+}
+
 // The drop still happens where another answer for the line survives: ONNX Runtime's provider
 // line names the library and the traceback's OSError names it again (cuda-library-missing leaves
 // it to onnxruntime-cuda-provider-not-loaded, which supersedes it for that library).
