@@ -366,7 +366,7 @@ explain-deepspeed-ninja-missed	data/explain/extension-packages.toml	'''due to ni
 explain-fa2-toggled-missed	data/explain/extension-packages.toml	FlashAttention2 has been toggled on, but it cannot be used due to the following error: (?P<reason>	FlashAttention2 has been turned on, but it cannot be used due to the following error: (?P<reason>
 explain-vllm-zero-blocks-context-fix	data/explain/memory.toml	patterns = ['''No available memory for the cache blocks''']	patterns = ['''No available memory for the cache blockz''']
 explain-vllm-fork-generic	data/explain/framework-messages.toml	supersedes = ["torch-cuda-in-forked-subprocess"]	supersedes = []
-explain-log-refuted-candidate-listed	src/explain/explain_session.cpp	      if (log_refutes(c) && (k > 0 || !keep_own)) continue;	      if (false && log_refutes(c) && (k > 0 || !keep_own)) continue;
+explain-log-refuted-candidate-listed	src/explain/explain_session.cpp	      if (log_refutes(c, h) && (k > 0 || !keep_own)) continue;	      if (false && log_refutes(c, h) && (k > 0 || !keep_own)) continue;
 explain-explains-ignored	src/explain/explain_session.cpp	    if (explained.contains(rule.id)) continue;	    if (false && explained.contains(rule.id)) continue;
 explain-tf-host-oom-gpu-kept	data/explain/memory.toml	when = ["!host-oom"]	when = []
 explain-torch-oom-1eb-missed	data/explain/memory.toml	'''Tried to allocate (?P<size>more than 1EB) memory'''	'''Tried to allocate (?P<size>more than 1EiB) memory'''
@@ -464,7 +464,7 @@ dll-outside-wheel-libomp-generic	src/check/windows_checks.cpp	      libomp140 = 
 ort-cudart-not-gated	data/explain/libraries.toml	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)^(?:lib)?cudart' }
 ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)cudnn' }
 ort-python-import-not-gated	data/explain/libraries.toml	# with the provider's own install (session 38).\nwhen = ["!onnxruntime-log"]	# with the provider's own install (session 38).
-refuted-own-answer-kept	src/explain/explain_session.cpp	if (keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;	if (false && keep_own && !rule.catalog && log_refutes(rule.candidates.front()) && others_answer(h)) continue;
+refuted-own-answer-kept	src/explain/explain_session.cpp	    refuted_only[i] = keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);	    refuted_only[i] = false && keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);
 negated-event-unknown-counts	src/explain/explain_session.cpp	if (t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {	if (false && t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {
 old-abi-not-conditioned	data/explain/runtime-abi.toml	when = ["torch-cxx11-abi"]\ncause = "The missing PyTorch function takes a std::string in the old	cause = "The missing PyTorch function takes a std::string in the old
 old-abi-any-Ss	data/explain/runtime-abi.toml	(?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?(?:[EKROPI]|_)Ss\w*)''',\n  '''undefined symbol: (?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?(?:[EKROPI]|_)Ss\w*)'''	(?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?Ss\w*)''',\n  '''undefined symbol: (?P<symbol>_ZNK?(?:2at|3c10|5torch)\w*?Ss\w*)'''
@@ -576,6 +576,22 @@ cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-r
 joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(starts_structured_record(body))
 decoder-recoded-cap-dropped	src/explain/log_decoder.cpp	  if (line.size() <= kMaxLineBytes) return;	  if (true) return;
 decoder-recoded-whole-line-end-lost	src/explain/log_decoder.cpp	  if (cut == Cut::none) {\n    overflow_.assign(line, head);	  if (false) {\n    overflow_.assign(line, head);
+s39-refuted-counted-as-answer	src/explain/explain_session.cpp	    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;	    if (h.rule_index >= base.rules.size()) continue;
+s39-superseded-counted-as-answer	src/explain/explain_session.cpp	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      continue;\n    }\n    answered_lines.insert	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      (void)0;\n    }\n    answered_lines.insert
+s39-refuted-never-dropped	src/explain/explain_session.cpp	    if (refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;	    if (false && refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;
+s39-keras-any-path-tf	data/explain/log-facts.toml	(?P<tf_log>tensorflow|tf_keras)[/\\]''',	(?P<tf_log>tensorflow|tf_keras|keras)[/\\]''',
+s39-keras-src-counted-as-dir	data/explain/log-facts.toml	s(?:[a-qs-z]\w*|r(?:[a-bd-z]\w*|c\w+)?)?	s\w*
+s39-keras-init-counted	data/explain/log-facts.toml	)?[a-z]\w*\.py\b''',	)?\w+\.py\b''',
+s39-keras2-dirs-dropped	data/explain/log-facts.toml	(?P<tf_log>keras)[/\\](?:(?:[a-rt-z]	(?P<tf_log>keras)[/\\]NEVER(?:(?:[a-rt-z]
+s39-keras2-src-engine-dropped	data/explain/log-facts.toml	src[/\\](?:engine[/\\]|	src[/\\](?:NEVER[/\\]|
+s39-keras3-tf-backend-dropped	data/explain/log-facts.toml	|backend[/\\]tensorflow[/\\])''',	|NEVER[/\\]tensorflow[/\\])''',
+s39-ptxas-dropped-any-release	src/explain/explain_machine.cpp	    return std::all_of(releases.begin(), releases.end(), [&](const Version& v) { return v >= dropped; })	    return std::any_of(releases.begin(), releases.end(), [&](const Version& v) { return v >= dropped; })
+s39-ptxas-predates-always	src/explain/explain_machine.cpp	[&](const Version& v) { return v < first; })	[&](const Version& v) { return v < first || true; })
+s39-cuda-release-fact-ignored	src/explain/explain_machine.cpp	h->captures.find("cuda_release"); c != h->captures.end()	h->captures.find("cuda_release_none"); c != h->captures.end()
+s39-cuda-path-pattern-dropped	data/explain/log-facts.toml	'''[/\\]cuda-(?P<cuda_release>	'''[/\\]cudaNEVER-(?P<cuda_release>
+s39-ptxas-own-unconditional	data/explain/ptxas-xla.toml	when = ["!triton-ptxas", "!ptxas-cuda-dropped-arch", "!ptxas-cuda-predates-arch"]	when = ["!triton-ptxas"]
+s39-ptxas-too-old-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-predates-arch", "!triton-ptxas"]	when = ["!triton-ptxas"]
+s39-ptxas-dropped-alt-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-dropped-arch", "!triton-ptxas"]	when = ["!triton-ptxas"]
 EOF
 }
 
