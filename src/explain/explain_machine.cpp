@@ -283,7 +283,14 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"jax_log", "jax-log"},
                                                               {"colab", "colab"},
                                                               {"tf_pip_install", "tf-pip-install"},
-                                                              {"conda_env", "conda-env"}};
+                                                              {"conda_env", "conda-env"},
+                                                              {"vllm_log", "vllm-log"},
+                                                              {"cdi_error", "cdi-error"}};
+
+/// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
+/// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
+/// events above: a candidate that needs one is not listed unless the log shows both versions.
+constexpr const char* kLogVersionEvents[] = {"nvidia-module-other-branch", "nvidia-module-same-branch"};
 
 /// `tensorflow<X.Y`: the TensorFlow that wrote the log is older than X.Y. Its version as the log
 /// names it, else the bound its source paths set (LogFacts::tf_below), else the machine's when all
@@ -364,7 +371,9 @@ bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
          condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
-                     [&](const auto& e) { return condition == e.second; });
+                     [&](const auto& e) { return condition == e.second; }) ||
+         std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
+                     [&](const char* e) { return condition == e; });
 }
 
 const std::vector<std::string>& explain_condition_names() {
@@ -410,6 +419,10 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "conda-env",
                                                   "ptxas-cuda-dropped-arch",
                                                   "ptxas-cuda-predates-arch",
+                                                  "vllm-log",
+                                                  "cdi-error",
+                                                  "nvidia-module-other-branch",
+                                                  "nvidia-module-same-branch",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;
@@ -435,7 +448,9 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
     return ptxas_cuda_release(condition, captures, machine);
   }
   // Only the log can say what was running when it was written, machine facts or not.
-  if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; })) {
+  if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; }) ||
+      std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
+                  [&](const char* e) { return condition == e; })) {
     return machine.log.events.contains(std::string(condition)) ? Truth::yes : Truth::unknown;
   }
   // An empty GPU list on native Windows: with TensorFlow's version known (the log, the machine)
@@ -891,12 +906,64 @@ std::string knowledge_fix(const Rule& rule, const CaptureMap& captures, const Ex
   return join(parts, " ");
 }
 
+namespace {
+
+/// "535.129.03" -> {"535", "129", "03"}.
+std::vector<std::string_view> version_parts(std::string_view v) {
+  std::vector<std::string_view> parts;
+  while (!v.empty()) {
+    const size_t dot = v.find('.');
+    parts.push_back(v.substr(0, dot));
+    if (dot == std::string_view::npos) break;
+    v.remove_prefix(dot + 1);
+  }
+  return parts;
+}
+
+/// What the NVIDIA kernel module's versions and the user-space libraries' versions the log shows
+/// say about a "version mismatch": another branch (535 against 550: two branches' packages, or
+/// an upgrade to a new branch left half-done), or the same branch and another release
+/// (535.129.03 against 535.154.05: the packages were updated and the old module is still
+/// loaded). nvidia-smi prints the libraries' version without its last part (`NVML library
+/// version: 535.154`): versions that agree as far as both go are one release. nullptr when the
+/// log does not show both, or they agree.
+const char* nvidia_versions_event(const std::vector<std::string>& modules, const std::vector<std::string>& libraries) {
+  bool other_branch = false;
+  bool other_release = false;
+  for (const std::string& m : modules) {
+    const auto mp = version_parts(m);
+    for (const std::string& l : libraries) {
+      const auto lp = version_parts(l);
+      if (mp.empty() || lp.empty()) continue;
+      if (mp.front() != lp.front()) {
+        other_branch = true;
+        continue;
+      }
+      for (size_t i = 1; i < std::min(mp.size(), lp.size()); ++i) {
+        if (mp[i] != lp[i]) other_release = true;
+      }
+    }
+  }
+  if (other_branch) return "nvidia-module-other-branch";
+  return other_release ? "nvidia-module-same-branch" : nullptr;
+}
+
+}  // namespace
+
 void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts& log) {
   static const std::pair<const char*, const char*> kVersions[] = {
       {"tf_version", "tensorflow"}, {"torch_version", "pytorch"}, {"jax_version", "jax"}};
   const auto facts = std::stable_partition(hits.begin(), hits.end(),
                                            [&](const RuleHits& h) { return !base.rules[h.rule_index].fact; });
+  std::vector<std::string> module_versions;
+  std::vector<std::string> library_versions;
   for (auto h = facts; h != hits.end(); ++h) {
+    for (const auto& [capture, into] :
+         {std::pair{"nv_module_version", &module_versions}, std::pair{"nv_library_version", &library_versions}}) {
+      if (const auto c = h->captures.find(capture); c != h->captures.end()) {
+        into->insert(into->end(), c->second.begin(), c->second.end());
+      }
+    }
     // The first value the log gives wins: a log is usually one run of one environment.
     for (const auto& [capture, framework] : kVersions) {
       const auto c = h->captures.find(capture);
@@ -943,6 +1010,7 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
       if (v == "none" || v == "false") log.cpu_build = true;
     }
   }
+  if (const char* event = nvidia_versions_event(module_versions, library_versions)) log.events.insert(event);
   hits.erase(facts, hits.end());
 }
 

@@ -33,7 +33,10 @@ struct LogFacts {
   /// missing there is build isolation, not the program's environment), "device-assert" (a
   /// kernel's assertion failed: every later CUDA call of that process fails), "jax-plugin-failed"
   /// (JAX's CUDA plugin raised in initialize()), "triton-ptxas" (Triton ran ptxas itself),
-  /// "host-oom" (an allocation on the CPU device ran out of host memory).
+  /// "host-oom" (an allocation on the CPU device ran out of host memory), "vllm-log" (vLLM wrote
+  /// it), "cdi-error" (a container runtime failed on its CDI spec), and from two versions it shows
+  /// "nvidia-module-other-branch" / "nvidia-module-same-branch" (the NVIDIA kernel module's and the
+  /// driver libraries' versions differ in the branch / only in the release).
   std::set<std::string> events;
   /// The log shows it was written inside a container (a Docker prompt or compose line, an NGC
   /// banner): where the failure happened, whatever machine explains it.

@@ -42,9 +42,11 @@ TEST(ExplainReview38CDriver, NvmlMismatchAfterARebootIsAHalfFinishedUpgrade) {
       "+++-==============-============-============-==================================\n"
       "ii  nvidia-smi     525.85.12-1  amd64        NVIDIA System Management Interface\n";
   const auto r = explain_no_facts(log);
-  ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch")) << rule_list(r);
+  // Since session 39 the two versions the log shows (520 against 525) choose the reading: two
+  // branches, the new one's module never installed (ExplainSession39B.*).
+  ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch/other-branch")) << rule_list(r);
   const std::string& fix = r.matches.front().fix;
-  EXPECT_TRUE(says_all(fix, {"Reboot", "--fix-broken", "/proc/driver/nvidia/version", "dkms status"}));
+  EXPECT_TRUE(says_all(fix, {"reboot", "--fix-broken", "/proc/driver/nvidia/version", "dkms status"}));
   EXPECT_TRUE(mentions(r.matches.front().cause, "half")) << r.matches.front().cause;
   // The container variant keeps the same answer.
   const auto c = explain_no_facts(
