@@ -60,6 +60,21 @@ TEST(ExplainSession39B, VllmNoKernelImageLeadsWithAVllmBuildNotAPytorchWheel) {
       "    engine = AsyncLLMEngine.from_engine_args(engine_args)\n"
       "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
   EXPECT_TRUE(leads_with(old, "no-kernel-image/vllm")) << rule_list(old);
+
+  // Each of vLLM's marks alone: the logger's prefix (bracketed, and a worker's older one), a
+  // traceback frame in its installed package.
+  const std::string kError = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+  for (const std::string& alone :
+       {"ERROR 07-28 15:07:22 [core.py:632] " + kError,
+        "(VllmWorkerProcess pid=8498) ERROR 12-25 12:05:59 multiproc_worker_utils.py:226] " + kError,
+        "  File \"/home/ubuntu/.venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_worker.py\", line 143, in "
+        "init_device\n" +
+            kError,
+        "  File \"/opt/venv/lib/python3.10/site-packages/vllm/_custom_ops.py\", line 58, in paged_attention_v1\n" +
+            kError}) {
+    const auto v = explain_no_facts(alone);
+    EXPECT_TRUE(leads_with(v, "no-kernel-image/vllm")) << alone << rule_list(v);
+  }
 }
 
 // Near miss: the same error from a plain PyTorch program keeps the framework answer.
@@ -118,8 +133,32 @@ TEST(ExplainSession39B, NvmlMismatchInOneBranchIsAnUpdateWithoutReboot) {
       << rule_list(r);
   EXPECT_TRUE(r.matches.front().fix.starts_with("Reboot")) << r.matches.front().fix;
   EXPECT_TRUE(mentions(r.matches.front().fix, "rmmod")) << r.matches.front().fix;
-  // The new format's lines are the API-mismatch rule's too.
+  // The new format's lines are the API-mismatch rule's too, each on its own.
   ASSERT_NE(find_rule(r, "kernel-module-api-mismatch/same-branch"), nullptr) << rule_list(r);
+  for (const char* line : {"[ 1820.531003] NVRM: API mismatch: the client 'nvidia-smi' (pid 4121)\n",
+                           "[ 1820.531004] NVRM: has the version 575.64.03, but this kernel module has\n",
+                           "[ 1820.531005] NVRM: the version 575.51.02.  Please make sure that this\n"}) {
+    const auto alone = explain_no_facts(line);
+    EXPECT_TRUE(leads_with(alone, "kernel-module-api-mismatch")) << line << rule_list(alone);
+  }
+  // Each source of the versions on its own: the RM's two lines; nvidia-smi's library version with
+  // /proc/driver/nvidia/version.
+  const auto rm = explain_no_facts(
+      "[ 1820.531004] NVRM: has the version 575.64.03, but this kernel module has\n"
+      "[ 1820.531005] NVRM: the version 575.51.02.  Please make sure that this\n");
+  EXPECT_TRUE(leads_with(rm, "kernel-module-api-mismatch/same-branch")) << rule_list(rm);
+  const auto smi = explain_no_facts(
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVML library version: 535.154\n"
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n");
+  EXPECT_TRUE(leads_with(smi, "nvml-driver-library-mismatch/same-branch")) << rule_list(smi);
+  // nvidia-smi's short version that agrees with the module's as far as it goes is no mismatch of
+  // versions: nothing is claimed.
+  const auto agree = explain_no_facts(
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVML library version: 535.129\n"
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n");
+  EXPECT_TRUE(leads_with(agree, "nvml-driver-library-mismatch")) << rule_list(agree);
   EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(r);
   // Both versions on one line (a paste of the older format's two lines).
   const auto one = explain_no_facts(
