@@ -77,6 +77,23 @@ TEST(ExplainSession39B, VllmNoKernelImageLeadsWithAVllmBuildNotAPytorchWheel) {
   }
 }
 
+// PyTorch's own warning in a vLLM log (vllm-project/vllm#16901, RTX 5090): the torch is vLLM's pinned one.
+TEST(ExplainSession39B, TorchCapabilityWarningInAVllmLogNamesAVllmRelease) {
+  const std::string kWarning =
+      "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:262: UserWarning: \n"
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+      "installation.\n"
+      "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n";
+  const auto r =
+      explain_no_facts("INFO 04-21 10:12:03 [__init__.py:239] Automatically detected platform cuda.\n" + kWarning);
+  ASSERT_TRUE(leads_with(r, "torch-capability-not-compatible/vllm")) << rule_list(r);
+  EXPECT_TRUE(says_all(r.matches.front().fix, {"vLLM release", "Do not install another torch wheel"}));
+  // Near miss: the warning alone keeps PyTorch's wheel advice.
+  const auto plain = explain_no_facts(kWarning);
+  ASSERT_TRUE(leads_with(plain, "torch-capability-not-compatible")) << rule_list(plain);
+  EXPECT_EQ(find_rule(plain, "torch-capability-not-compatible/vllm"), nullptr) << rule_list(plain);
+}
+
 // Near miss: the same error from a plain PyTorch program keeps the framework answer.
 TEST(ExplainSession39B, PytorchNoKernelImageKeepsTheWheelAnswer) {
   const auto r = explain_no_facts(
