@@ -556,7 +556,7 @@ r38c-apps-F8	data/explain/ptxas-xla.toml	but got CUDA version: (?P<cuda>\d+\.\d+
 r38c-apps-F9	data/explain/program-errors.toml	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cuda:\d+)	found at least two devices, (?P<device_a>cuda:\d+) and (?P<device_b>cpu)
 r38c-apps-F10	data/explain/program-errors.toml	supersedes = ["torch-tensors-on-different-devices"]	supersedes = []
 r38c-apps-F11	data/explain/gpu-arch.toml	do not replace torch inside it	keep torch inside it
-r38c-driver-E1	data/explain/driver.toml	`sudo apt update && sudo apt install --fix-broken` (restore the driver's repository first if it is gone), 	`sudo apt update`, 
+r38c-driver-E1	data/explain/driver.toml	libraries are one release: `sudo apt update && sudo apt install --fix-broken` (restore the driver's repository first if it is gone), 	libraries are one release: `sudo apt update`, 
 r38c-driver-E2	data/explain/driver.toml	NVIDIA (?P<chipset>\w+) \([0-9a-fA-F]{8}\)	NVIDIA (?P<chipset>\w+) NEVER\([0-9a-fA-F]{8}\)
 r38c-driver-E3	data/explain/driver.toml	'''^\s*Kernel driver in use: nouveau\s*$'''	'''^\s*Kernel driver in use: nouveau NEVER\s*$'''
 r38c-driver-E4	data/explain/driver.toml	`rd.driver.blacklist=nouveau` on the kernel command line only keeps it out of the initramfs (dracut); udev loads it after the switch to the real root: add `modprobe.blacklist=nouveau` too (Fedora: `sudo grubby --update-kernel=ALL --args=modprobe.blacklist=nouveau`).	Reboot.
@@ -592,6 +592,20 @@ s39-cuda-path-pattern-dropped	data/explain/log-facts.toml	'''[/\\]cuda-(?P<cuda_
 s39-ptxas-own-unconditional	data/explain/ptxas-xla.toml	when = ["!triton-ptxas", "!ptxas-cuda-dropped-arch", "!ptxas-cuda-predates-arch"]	when = ["!triton-ptxas"]
 s39-ptxas-too-old-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-predates-arch", "!triton-ptxas"]	when = ["!triton-ptxas"]
 s39-ptxas-dropped-alt-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-dropped-arch", "!triton-ptxas"]	when = ["!triton-ptxas"]
+s39b-vllm-prefix	data/explain/log-facts.toml	(?P<vllm_log>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d	(?P<vllm_log>(?:NOLEVEL) \d\d-\d\d
+s39b-vllm-sitepackages	data/explain/log-facts.toml	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllm)[/\\]'''	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllmx)[/\\]'''
+s39b-vllm-when	data/explain/gpu-arch.toml	priority = 92\nwhen = ["vllm-log"]	priority = 92\nwhen = ["vllm-log", "colab"]
+s39b-nv-procfs	data/explain/log-facts.toml	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel Module)	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel NoModule)
+s39b-nv-dpkg	data/explain/log-facts.toml	(?:nvidia-smi|nvidia-utils-\d+[\w-]*|libnvidia-(?:ml1|compute-\d+[\w-]*))	(?:nvidia-smix)
+s39b-nv-joined	data/explain/log-facts.toml	'''has the version (?P<nv_library_version>	'''has the versionX (?P<nv_library_version>
+s39b-nv-rm-client	data/explain/log-facts.toml	'''(?:the client|NVRM:) has the version	'''(?:the client) has the version
+s39b-nv-other-branch-code	src/explain/explain_machine.cpp	  if (other_branch) return "nvidia-module-other-branch";	  if (other_branch && false) return "nvidia-module-other-branch";
+s39b-nv-release-code	src/explain/explain_machine.cpp	if (mp[i] != lp[i]) other_release = true;	if (false) other_release = true;
+s39b-nv-when-other	data/explain/driver.toml	when = ["nvidia-module-other-branch"]	when = ["nvidia-module-other-branch", "colab"]
+s39b-km-newfmt-client	data/explain/kernel-module.toml	'''NVRM: has the version (?P<client>	'''NVRM: has the versionX (?P<client>
+s39b-cdi-fact	data/explain/log-facts.toml	(?P<cdi_error>failed to inject CDI devices|unresolvable CDI devices|failed to stat CDI host device|setting up CDI devices:)	(?P<cdi_error>NOCDI)
+s39b-cdi-when	data/explain/driver.toml	when = ["cdi-error"]	when = ["cdi-error", "colab"]
+s39b-torchcap-vllm-when	data/explain/gpu-arch.toml	priority = 94\nwhen = ["vllm-log"]	priority = 94\nwhen = ["vllm-log", "colab"]
 EOF
 }
 
