@@ -285,7 +285,8 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"tf_pip_install", "tf-pip-install"},
                                                               {"conda_env", "conda-env"},
                                                               {"vllm_log", "vllm-log"},
-                                                              {"cdi_error", "cdi-error"}};
+                                                              {"cdi_error", "cdi-error"},
+                                                              {"mig_enabled", "mig-enabled"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -423,6 +424,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "cdi-error",
                                                   "nvidia-module-other-branch",
                                                   "nvidia-module-same-branch",
+                                                  "mig-enabled",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;

@@ -537,6 +537,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       bool any_no = false;
       bool all_yes = false;
       bool any_unknown = false;
+      bool machine_decided = false;  // a condition the machine's facts (not the log) decided
       for (const auto& cond : c.when) {
         const Truth t = evaluate_condition(cond, h.captures, machine);
         // "Not an ONNX Runtime log" when the log shows none of its lines: no evidence either way,
@@ -547,6 +548,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
         if (t == Truth::no) any_no = true;
         if (t == Truth::yes) all_yes = true;
         if (t == Truth::unknown) any_unknown = true;
+        const std::string_view name = cond.starts_with('!') ? std::string_view(cond).substr(1) : std::string_view(cond);
+        if (t != Truth::unknown && !is_log_event_condition(name)) machine_decided = true;
       }
       all_yes = all_yes && !any_no && !any_unknown;
       if (any_no) {
@@ -556,6 +559,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
         m.score += kFactsWeight;
         m.facts_verdict = "supported";
       }
+      m.facts_from_log = !m.facts_verdict.empty() && !machine_decided;
       answer.push_back(std::move(m));
     }
     // One answer for these lines: the best-scored candidate leads (the rule's own on a tie),

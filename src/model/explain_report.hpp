@@ -47,6 +47,9 @@ struct ExplainMatch {
   std::string machine;
   /// How the facts weighed on this candidate: "supported", "contradicted", "" (no facts).
   std::string facts_verdict;
+  /// The verdict came from what the log itself shows (its log-event conditions: Triton's legacy
+  /// error, a pip build ...), not from the machine's facts; the text then says so.
+  bool facts_from_log = false;
   std::vector<std::string> sources;
   int score = 0;
 };

@@ -108,8 +108,11 @@ std::string render_explain_text(const ExplainReport& report, const ExplainTextOp
     out += fmt::format("   cause: {}\n", printable(m.cause, 2000));
     out += fmt::format("   fix:   {}\n", printable(m.fix, 2000));
     if (!m.machine.empty()) out += fmt::format("   this machine: {}\n", printable(m.machine, 2000));
-    if (m.facts_verdict == "supported") out += "   (what is known of this machine points to this cause)\n";
-    if (m.facts_verdict == "contradicted") out += "   (what is known of this machine makes this cause unlikely)\n";
+    // Log-event conditions are read from the log itself: under --no-probe nothing of the machine
+    // is known, so the verdict is the log's.
+    const char* const known = m.facts_from_log ? "what the log shows" : "what is known of this machine";
+    if (m.facts_verdict == "supported") out += std::string("   (") + known + " points to this cause)\n";
+    if (m.facts_verdict == "contradicted") out += std::string("   (") + known + " makes this cause unlikely)\n";
     if (!m.sources.empty()) out += fmt::format("   {}source: {}{}\n", p.dim, m.sources.front(), p.reset);
     out += "\n";
   }
