@@ -61,6 +61,8 @@ TEST(ExplainReview39A, OrtRequiringCudnn8PointsAtTheBuildForCudnn9) {
   EXPECT_TRUE(says_all(lead.cause, {"cuDNN 8", "cuDNN 9"}));
   EXPECT_TRUE(says_all(lead.fix, {"1.18.1", "JetPack", "--cudnn_home"}));
   EXPECT_FALSE(mentions(lead.fix, "onnxruntime-gpu[cuda,cudnn]")) << lead.fix;
+  EXPECT_EQ(find_rule(r, "onnxruntime-cuda-provider-not-loaded"), nullptr) << rule_list(r);
+  EXPECT_FALSE(mentions(told(r), "onnxruntime-gpu[cuda,cudnn]")) << told(r);
   // Near miss: "Require cuDNN 9.*" keeps the general answer.
   const auto nine = explain_no_facts(
       "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:993 CreateExecutionProviderInstance] Failed to create "
@@ -251,6 +253,8 @@ TEST(ExplainReview39A, DockerNoGpuDriverOffersTheSnapDockerToCheck) {
   const auto* snap = find_rule(r, "docker-no-gpu-driver/snap-docker");
   ASSERT_NE(snap, nullptr) << rule_list(r);
   EXPECT_TRUE(says_all(snap->fix, {"snap list docker", "sudo snap remove docker", "nvidia-ctk runtime configure"}));
+  // A log known to come from Linux still leads with the toolkit: Linux alone does not make a snap likely.
+  EXPECT_TRUE(leads_with(testing::explain_on(Platform::linux, log), "docker-no-gpu-driver"));
   // Docker Desktop on Windows has no snap.
   const auto win = testing::explain_on(Platform::windows, log);
   EXPECT_EQ(find_rule(win, "docker-no-gpu-driver/snap-docker"), nullptr) << rule_list(win);
