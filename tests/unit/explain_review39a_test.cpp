@@ -37,6 +37,9 @@ TEST(ExplainReview39A, OrtWindowsLoadLibraryError126IsTheCudaProvider) {
   const std::string all = told(r);
   EXPECT_TRUE(says_all(all, {"126", "1.18.1", "cuDNN 8", "cuDNN 9", "PATH"}));
   EXPECT_FALSE(mentions(all, "LD_LIBRARY_PATH")) << all;  // a .dll: Windows only
+  // The cuDNN major by release, in the cause and as the upgrade in the fix.
+  EXPECT_TRUE(says_all(r.matches.front().cause, {"1.18.0", "1.18.1"}));
+  EXPECT_TRUE(says_all(r.matches.front().fix, {"1.18.0 or older", "1.18.1 or later"}));
   // ORT's own wording (quotes, full path) keeps its answer.
   const auto own = explain_no_facts(
       "LoadLibrary failed with error 126 \"\" when trying to load "
