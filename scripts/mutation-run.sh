@@ -606,6 +606,22 @@ s39b-km-newfmt-client	data/explain/kernel-module.toml	'''NVRM: has the version (
 s39b-cdi-fact	data/explain/log-facts.toml	(?P<cdi_error>failed to inject CDI devices|unresolvable CDI devices|failed to stat CDI host device|setting up CDI devices:)	(?P<cdi_error>NOCDI)
 s39b-cdi-when	data/explain/driver.toml	when = ["cdi-error"]	when = ["cdi-error", "colab"]
 s39b-torchcap-vllm-when	data/explain/gpu-arch.toml	priority = 94\nwhen = ["vllm-log"]	priority = 94\nwhen = ["vllm-log", "colab"]
+c01	data/explain/onnxruntime.toml	'''(?i:LoadLibrary) failed with error (?P<code>\d+)(?: "[^"]*")? when trying to load "?[^"]*?(?P<provider>onnxruntime_providers_cuda\.dll)''',	'''LoadLibrary failed with error (?P<code>\d+) "[^"]*" when trying to load "[^"]*?(?P<provider>onnxruntime_providers_cuda\.dll)"''',
+c02	data/explain/onnxruntime.toml	supersedes = ["onnxruntime-cuda-provider-not-loaded"]\nwhen = ["cudnn-other-major"]	when = ["cudnn-other-major"]
+c03	data/explain/gpu-arch.toml	  '''CUDA kernel (?P<kernel>\w+) has no device code compatible with CUDA arch (?P<arch>\d+)\. ggml-cuda\.cu was compiled for: (?P<compiled>\d+(?:[ ,;]+\d+)*)''',	  '''CUDA kernel (?P<kernel>\w+) has no device code compatible with CUDA arch (?P<arch>\d+)\. ggml-cuda\.cuh was compiled for: (?P<compiled>\d+(?:[ ,;]+\d+)*)''',
+c04	data/explain/toolkit.toml	  '''Could not find nvcc, please set CUDAToolkit_ROOT''',	  '''Could not find nvcc, please set CUDAToolkit_ROOT\b.*\bCMAKE_CUDA_COMPILER''',
+c05	data/explain/distributed.toml	  '''DEADLINE_EXCEEDED: Barrier timed out\. Barrier_id: (?P<barrier>[^\s.]+(?:\.[^\s.]+)*)''',	  '''DEADLINE_EXCEEDED: Barrier timeout\. Barrier_id: (?P<barrier>[^\s.]+(?:\.[^\s.]+)*)''',
+c06	data/explain/ptxas-xla.toml	  '''Profiling failure on cuDNN engine (?P<engine>\S+): (?:\w+: )?(?P<status>CUDNN_STATUS_\w+)''',	  '''Profiling failed on cuDNN engine (?P<engine>\S+): (?:\w+: )?(?P<status>CUDNN_STATUS_\w+)''',
+c07	data/explain/framework-build.toml	  '''CUDA backend failed to initialize: Unable to load (?P<library>cuSOLVER|cuSPARSE)\.(?:\s*\(|\s*$)''',	  '''CUDA backend failed to initialize: Unable to load (?P<library>cuSOLVER|cuSPARSE)\. Is it installed\?''',
+c08	data/explain/ptxas-xla.toml	priority = 88\nframeworks = ["pytorch"]\nsupersedes = ["triton-ptxas-failed"]	priority = 48\nframeworks = ["pytorch"]
+c09	src/render/explain_text.cpp	m.facts_from_log ? "what the log shows" : "what is known of this machine"	m.facts_from_log ? "what is known of this machine" : "what is known of this machine"
+c10	data/explain/memory.toml	  '''NVML_SUCCESS == r INTERNAL ASSERT FAILED at "[^"]*CUDACachingAllocator\.cpp"''',	  '''NVML_SUCCESS == [^\n]*INTERNAL ASSERT FAILED at "[^"]*CUDACachingAllocator\.cpp"''',
+c11	data/explain/log-facts.toml	  '''^\|\s+\|\s+\|\s+(?P<mig_enabled>Enabled)\s+\|\s*$''',	  '''^\|\s+\|\s+\|\s+(?P<mig_enabled>\w*abled)\s+\|\s*$''',
+c12	data/explain/container.toml	priority = 45\nwhen = ["platform-linux"]	priority = 72\nwhen = ["platform-linux"]
+c13	data/explain/extension-packages.toml	so `pip uninstall mmcv` and `mim install mmcv-full` (or	so `pip install mmcv` (or
+c14	data/explain/program-errors.toml	keep the split and pass `no_split_module_classes=[\"<the model's decoder layer class>\"]` (e.g. LlamaDecoderLayer)	keep the split
+c15	data/explain/onnxruntime.toml	if only cuDNN 9 is installed and this onnxruntime-gpu is 1.18.0 or older, upgrade it to 1.18.1 or later (a CUDA 12 build), or install cuDNN 8 for CUDA 12 beside cuDNN 9. Check with	Check with
+c16	data/explain/toolkit.toml	priority = 76\nwhen = ["mig-enabled"]	priority = 76\nwhen = ["multi-gpu"]
 EOF
 }
 

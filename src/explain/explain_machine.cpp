@@ -286,7 +286,11 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"conda_env", "conda-env"},
                                                               {"vllm_log", "vllm-log"},
                                                               {"cdi_error", "cdi-error"},
-                                                              {"mig_enabled", "mig-enabled"}};
+                                                              {"mig_enabled", "mig-enabled"},
+                                                              {"paddle_log", "paddle-log"},
+                                                              {"torch_log", "torch-log"},
+                                                              {"msstore_python", "msstore-python"},
+                                                              {"msvc_build", "msvc-build"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -425,6 +429,10 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "nvidia-module-other-branch",
                                                   "nvidia-module-same-branch",
                                                   "mig-enabled",
+                                                  "paddle-log",
+                                                  "torch-log",
+                                                  "msstore-python",
+                                                  "msvc-build",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;

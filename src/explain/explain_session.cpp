@@ -272,6 +272,8 @@ std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMa
   std::optional<Platform> known =
       machine.facts != nullptr ? std::optional<Platform>(machine.facts->platform) : machine.platform;
   if (!known && machine.log.platform == Platform::wsl2) known = Platform::wsl2;  // the log's own WSL markers
+  // The log's own Windows markers (log-fact-windows: a drive path, a DLL name on another line).
+  if (!known && machine.log.platform == Platform::windows && !machine.log.posix) known = Platform::windows;
   if (dll && !so) return Platform::windows;
   // A .so is Linux's or WSL2's: the machine tells which, Linux when it does not say.
   if (so && !dll) return known == Platform::wsl2 ? Platform::wsl2 : Platform::linux;
@@ -512,6 +514,15 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     // same lines is the one (python-import-cuda-lib-version-missing on ONNX Runtime's lines, which
     // cudart-missing/onnxruntime answers with the provider's own install).
     if (refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;
+    // Its own reading needs an event the log did not show (an MSVC build around a UTF-8 decode
+    // error, msvc-output-not-utf8) and it has no other: these lines are not what it is about.
+    const RuleCandidate& own = rule.candidates.front();
+    if (keep_own && !rule.catalog && std::any_of(own.when.begin(), own.when.end(), [&](const std::string& cond) {
+          return !cond.starts_with('!') && is_log_event_condition(cond) &&
+                 evaluate_condition(cond, h.captures, machine) == Truth::unknown;
+        })) {
+      continue;
+    }
     std::vector<ExplainMatch> answer;  ///< this rule's candidates for these lines
     for (size_t k = 0; k < rule.candidates.size(); ++k) {
       const RuleCandidate& c = rule.candidates[k];
