@@ -292,6 +292,7 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
   for (const std::string& cond : c.when) {
     if (!log) return true;
     if (cond == "platform-windows" && *log != Platform::windows) return false;
+    if (cond == "!platform-windows" && *log == Platform::windows) return false;  // a container, Linux's wheels
     if (cond == "platform-wsl2" && (*log == Platform::windows || (machine_known && *log != Platform::wsl2))) {
       return false;
     }

@@ -185,12 +185,14 @@ TEST(ExplainReview39B, TorchVersionEndingInCpuIsACpuBuild) {
       "False\n"
       ">>> print(torch.__version__)\n"
       "2.3.1+cpu\n");
-  ASSERT_TRUE(leads_with(r, "torch-cpu-wheel-installed")) << rule_list(r);
+  ASSERT_TRUE(leads_with(r, "torch-cpu-build-version")) << rule_list(r);
+  EXPECT_EQ(testing::problem_count(r), 1u) << rule_list(r);
+  EXPECT_FALSE(mentions(told(r), "is a CUDA build")) << told(r);
   EXPECT_TRUE(says_all(r.matches.front().cause, {"CPU-only", "mirror"}));
   EXPECT_TRUE(mentions(r.matches.front().fix, "download.pytorch.org/whl/cu")) << r.matches.front().fix;
   // Near miss: a CUDA build's version is no such answer.
   const auto cu = explain_no_facts(">>> print(torch.__version__)\n2.3.1+cu121\n");
-  EXPECT_EQ(find_rule(cu, "torch-cpu-wheel-installed"), nullptr) << rule_list(cu);
+  EXPECT_EQ(find_rule(cu, "torch-cpu-build-version"), nullptr) << rule_list(cu);
 }
 
 // Log 12 (OpenPPL/ppq#85): a Chinese Visual Studio's output decoded as UTF-8.
@@ -261,6 +263,21 @@ TEST(ExplainReview39B, EmptyGpuListWithWindowsAndNewTensorflowLeadsWithNoNativeW
       "print(tf.config.list_physical_devices('GPU'))  # prints []\n");
   ASSERT_FALSE(old.matches.empty());
   EXPECT_EQ(old.matches.front().rule, "tf-empty-gpu-list") << rule_list(old);
+}
+
+// Log 18 (PaddlePaddle/PaddleDetection#8493): a native-Windows log gets no container cause.
+TEST(ExplainReview39B, InsufficientDriverOnAWindowsLogHasNoContainerCause) {
+  const std::string line =
+      "OSError: (External) CUDA error(35), CUDA driver version is insufficient for CUDA runtime version.\n";
+  const auto win = explain_no_facts(
+      "  File \"F:\\PaddleDetection-release-2.6\\deploy\\python\\infer.py\", line 1084, in <module>\n"
+      "  File \"C:\\Users\\me\\anaconda3\\lib\\site-packages\\paddle\\inference\\__init__.py\", line 1\n" +
+      line);
+  ASSERT_TRUE(leads_with(win, "cuda-driver-insufficient")) << rule_list(win);
+  EXPECT_EQ(find_rule(win, "cuda-driver-insufficient/container-without-gpu"), nullptr) << rule_list(win);
+  // Near miss: a log that does not say its platform keeps the container cause.
+  const auto bare = explain_no_facts(line);
+  EXPECT_NE(find_rule(bare, "cuda-driver-insufficient/container-without-gpu"), nullptr) << rule_list(bare);
 }
 
 }  // namespace
