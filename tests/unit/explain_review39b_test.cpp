@@ -162,6 +162,7 @@ TEST(ExplainReview39B, TorchVersionListOfOnlyZeroOneTwoMeansThirtyTwoBitPython) 
       "0.1.2.post1, 0.1.2.post2)\n"
       "ERROR: No matching distribution found for torch===1.4.0\n");
   ASSERT_TRUE(leads_with(r, "pip-torch-32bit-python")) << rule_list(r);
+  EXPECT_EQ(testing::problem_count(r), 1u) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().cause, {"32-bit"}));
   EXPECT_TRUE(says_all(r.matches.front().fix, {"64-bit", "struct.calcsize"}));
   EXPECT_FALSE(mentions(told(r), "-n tf ")) << told(r);
