@@ -462,7 +462,7 @@ dll-imports-record-folder-any	src/probe/windows_dll_search.cpp	      if (path.st
 dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true)                         ? outside_wheel	                  : false && !l.in_wheel.value_or(true)                ? outside_wheel
 dll-outside-wheel-libomp-generic	src/check/windows_checks.cpp	      libomp140 = libomp140 || to_lower(l->dll).starts_with("libomp140");	      libomp140 = false;
 ort-cudart-not-gated	data/explain/libraries.toml	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)^(?:lib)?cudart' }
-ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log"]	require = { lib = '(?i)cudnn' }
+ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log", "!paddle-log", "!torch-log"]	require = { lib = '(?i)cudnn' }\nwhen = ["!paddle-log", "!torch-log"]
 ort-python-import-not-gated	data/explain/libraries.toml	# with the provider's own install (session 38).\nwhen = ["!onnxruntime-log"]	# with the provider's own install (session 38).
 refuted-own-answer-kept	src/explain/explain_session.cpp	    refuted_only[i] = keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);	    refuted_only[i] = false && keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);
 negated-event-unknown-counts	src/explain/explain_session.cpp	if (t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {	if (false && t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {
@@ -622,6 +622,31 @@ c13	data/explain/extension-packages.toml	so `pip uninstall mmcv` and `mim instal
 c14	data/explain/program-errors.toml	keep the split and pass `no_split_module_classes=[\"<the model's decoder layer class>\"]` (e.g. LlamaDecoderLayer)	keep the split
 c15	data/explain/onnxruntime.toml	if only cuDNN 9 is installed and this onnxruntime-gpu is 1.18.0 or older, upgrade it to 1.18.1 or later (a CUDA 12 build), or install cuDNN 8 for CUDA 12 beside cuDNN 9. Check with	Check with
 c16	data/explain/toolkit.toml	priority = 76\nwhen = ["mig-enabled"]	priority = 76\nwhen = ["multi-gpu"]
+s39d-cudnn-paddle-when	data/explain/libraries.toml	priority = 82\nwhen = ["paddle-log"]	priority = 82\nwhen = ["paddle-log", "colab"]
+s39d-cudnn-own-when	data/explain/libraries.toml	when = ["!onnxruntime-log", "!paddle-log", "!torch-log"]	when = ["!onnxruntime-log"]
+s39d-msstore-when	data/explain/libraries.toml	priority = 88\nwhen = ["msstore-python"]	priority = 88\nwhen = ["msstore-python", "colab"]
+s39d-msstore-fact	data/explain/log-facts.toml	  '''(?i)(?P<msstore_python>WindowsApps[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundation\.Python\.3\.\d+_qbz5n2kfra8p0)''',	  '''(?i)(?P<msstore_python>WindowsAppsx[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundationx\.Python\.3\.\d+_qbz5n2kfra8p0)''',
+s39d-paddle-event	src/explain/explain_machine.cpp	{"paddle_log", "paddle-log"}	{"paddle_logx", "paddle-log"}
+s39d-torch-when	data/explain/libraries.toml	when = ["torch-log", "!paddle-log"]	when = ["torch-log", "colab"]
+s39d-paddle-dll-list	data/explain/libraries.toml	(?:;(?P<also>[\w.;+-]+))?	(?:,(?P<also>[\w.;+-]+))?
+s39d-paddle-restart	data/explain/libraries.toml	then restart the terminal or IDE, which keeps the PATH it was started with	then continue
+s39d-paddle-cudnn-linux	data/explain/libraries.toml	{?linux: (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)}	 (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)
+s39d-paddle-cudnn-major	data/explain/libraries.toml	{?windows: (the number in the DLL's name is the cuDNN major it needs: cudnn64_7.dll is cuDNN 7, cudnn64_8.dll cuDNN 8)}	{?windows: (the number in the DLL's name is the major)}
+s39d-not-compiled	data/explain/paddle.toml	AssertionError: (?P<what>Not compiled with CUDA)	AssertionError: (?P<what>Not compiled with CUDAx)
+s39d-pip-paddle	data/explain/install.toml	(?P<pkg>paddlepaddle(?:-gpu)?)(?:[=<>!~]=?=?(?P<version>[\w.*+]+))? \(from versions: none\)	(?P<pkg>paddlepaddlex(?:-gpu)?)(?:[=<>!~]=?=?(?P<version>[\w.*+]+))? \(from versions: none\)
+s39d-torch-32bit	data/explain/install.toml	\(from versions: 0\.1\.2(?:, 0\.1\.2\.post\d+)*\)	\(from versions: 0\.1\.3(?:, 0\.1\.2\.post\d+)*\)
+s39d-torch-32bit-explains	data/explain/install.toml	explains = ["pip-no-matching-framework"]	explains = ["pip-no-matching-frameworkx"]
+s39d-general-example	data/explain/install.toml	`conda create -n gpu python=3.X` or `py -3.X -m venv venv`, X from the range	`conda create -n tf python=3.11` or `py -3.11 -m venv venv`
+s39d-cpu-version-line	data/explain/framework-build.toml	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpu\s*$'''	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpux\s*$'''
+s39d-msvc-when	data/explain/windows.toml	priority = 72\nwhen = ["msvc-build"]	priority = 72
+s39d-msvc-session	src/explain/explain_session.cpp	return !cond.starts_with('!') && is_log_event_condition(cond) &&	return false && !cond.starts_with('!') && is_log_event_condition(cond) &&
+s39d-msvc-fact-vs	data/explain/log-facts.toml	(?P<msvc_build>visual studio|	(?P<msvc_build>visual studiox|
+s39d-193-explains	data/explain/paddle.toml	explains = ["windows-dll-bad-format"]	explains = ["windows-dll-bad-formatx"]
+s39d-template-windows	data/explain/log-facts.toml	(?:OS platform(?: and distribution)?|	(?:OS platformx(?: and distribution)?|
+s39d-template-tf	data/explain/log-facts.toml	TensorFlow version:?\s*tf\s*(?P<tf_version>	TensorFlow version:?\s*tfx\s*(?P<tf_version>
+s39d-log-platform	src/explain/explain_session.cpp	if (!known && machine.log.platform == Platform::windows && !machine.log.posix) known = Platform::windows;	if (false) known = Platform::windows;
+s39d-container-when	data/explain/driver.toml	priority = 70\n# Containers run Linux: no cause of a native-Windows log's lines (session 39 review B, log 18).\nwhen = ["!platform-windows"]	priority = 70
+s39d-fits-not-windows	src/explain/explain_session.cpp	    if (cond == "!platform-windows" && *log == Platform::windows) return false;  // a container, Linux's wheels\n	    // removed\n
 EOF
 }
 
