@@ -3,7 +3,8 @@
 execute_process(COMMAND git rev-parse --short=12 HEAD
   WORKING_DIRECTORY ${SOURCE_DIR}
   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-execute_process(COMMAND git status --porcelain --untracked-files=no
+# --no-optional-locks: no index.lock, so a commit made while a build runs is not refused.
+execute_process(COMMAND git --no-optional-locks status --porcelain --untracked-files=no
   WORKING_DIRECTORY ${SOURCE_DIR}
   OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 if(NOT commit)

@@ -305,6 +305,8 @@ void LogDecoder::recode(std::string& line, Cut cut) {
   if (line.size() <= kMaxLineBytes) return;
   const size_t head = utf8_prefix(line, kMaxLineBytes).size();
   if (cut == Cut::none) {
+    // Past twice the cap its middle is lost, as an over-long line's is: counted for the note.
+    if (line.size() > 2 * kMaxLineBytes) ++stats_.lines_truncated;
     overflow_.assign(line, head);
     keep_utf8_end(overflow_);
   }

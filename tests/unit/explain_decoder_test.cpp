@@ -253,6 +253,16 @@ TEST(ExplainDecoder, ARecodedLineStaysWithinTheCap) {
   EXPECT_EQ(g.lines[0].size() + g.lines[1].size(), 6000u * 3 + std::string(" RuntimeError: 显存不足").size())
       << "nothing lost, nothing twice";
   EXPECT_EQ(g.lines[2], "after");
+
+  // Past twice the cap read as UTF-8 (16000 bytes of euro signs, 3 bytes each) the middle is
+  // lost: the line counts as truncated, so the report says so.
+  LogDecoderStats euro_stats;
+  auto e = decode_in_chunks(std::string(16000, '\x80') + "\n", 4096, &euro_stats);
+  ASSERT_EQ(e.lines.size(), 2u);
+  EXPECT_EQ(euro_stats.lines_truncated, 1u);
+  LogDecoderStats gbk_stats;
+  (void)decode_in_chunks(gbk + "\n", 1000, &gbk_stats);
+  EXPECT_EQ(gbk_stats.lines_truncated, 0u) << "within twice the cap nothing is lost";
 }
 
 TEST(ExplainDecoder, Utf8BomIsDropped) {

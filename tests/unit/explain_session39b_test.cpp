@@ -176,7 +176,8 @@ TEST(ExplainSession39B, NvmlMismatchInOneBranchIsAnUpdateWithoutReboot) {
       "NVML library version: 535.129\n"
       "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n");
   EXPECT_TRUE(leads_with(agree, "nvml-driver-library-mismatch")) << rule_list(agree);
-  EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(r);
+  EXPECT_EQ(find_rule(agree, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(agree);
+  EXPECT_EQ(find_rule(agree, "nvml-driver-library-mismatch/same-branch"), nullptr) << rule_list(agree);
   // Both versions on one line (a paste of the older format's two lines).
   const auto one = explain_no_facts(
       "NVRM: API mismatch: the client has the version 535.154.05, but this kernel module has the version "
@@ -198,6 +199,7 @@ TEST(ExplainSession39B, NvmlMismatchWithoutVersionsKeepsItsOwnAnswer) {
       "Failed to initialize NVML: Driver/library version mismatch\n");
   ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch")) << rule_list(r);
   EXPECT_TRUE(r.matches.front().fix.starts_with("Reboot")) << r.matches.front().fix;
+  EXPECT_TRUE(mentions(r.matches.front().fix, "--fix-broken")) << "both readings' steps";
   EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(r);
   EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/same-branch"), nullptr) << rule_list(r);
   // libnvidia-container's own version (1.x) is no driver version.
@@ -239,4 +241,56 @@ TEST(ExplainSession39B, DriverInsufficientWithoutACdiErrorKeepsTheDriverAnswer) 
 }
 
 }  // namespace
+
+// Re-read (session 39): a change of branch that apt finished also leaves the old branch's module
+// loaded until the next boot, so "other branch" puts the reboot first and the package steps for a
+// mismatch that survives it; the log cannot show whether the machine was rebooted.
+TEST(ExplainSession39B, OtherBranchAfterAFinishedUpgradeStillRebootsFirst) {
+  const auto r = explain_no_facts(
+      "Setting up cuda-drivers (550.54.15-1) ...\n"
+      "$ nvidia-smi\n"
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVML library version: 550.54\n"
+      "$ cat /proc/driver/nvidia/version\n"
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.08  Sat Feb 17 23:07:24 UTC 2024\n");
+  ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch/other-branch")) << rule_list(r);
+  const auto& m = r.matches.front();
+  EXPECT_TRUE(m.fix.starts_with("If the machine has not been rebooted since the driver changed: reboot")) << m.fix;
+  EXPECT_TRUE(says_all(m.cause, {"until the next boot", "survives a reboot"})) << m.cause;
+  EXPECT_FALSE(mentions(m.cause, "A reboot alone loads the old branch")) << m.cause;
+  // Debian's packages carry no branch number: the purge by branch is said to be Ubuntu's.
+  EXPECT_TRUE(says_all(m.fix, {"Debian's do not", "nvidia-kernel-dkms"})) << m.fix;
+  const auto k = explain_no_facts(
+      "[   52.396206] NVRM: API mismatch: the client has the version 550.54.14, but\n"
+      "[   52.396210] NVRM: this kernel module has the version 535.129.03.  Please\n");
+  ASSERT_TRUE(leads_with(k, "kernel-module-api-mismatch/other-branch")) << rule_list(k);
+  EXPECT_TRUE(k.matches.front().fix.starts_with("If the machine has not been rebooted")) << k.matches.front().fix;
+}
+
+// Re-read: a removed package's dpkg line (`rc`, its config files left) is no installed version; an
+// old branch's leftover must not turn a same-branch mismatch into two branches.
+TEST(ExplainSession39B, ARemovedPackagesLineIsNoInstalledVersion) {
+  const auto r = explain_no_facts(
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVML library version: 535.154\n"
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n"
+      "rc  nvidia-utils-525    525.147.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries\n"
+      "ii  nvidia-utils-535    535.154.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries\n");
+  ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch/same-branch")) << rule_list(r);
+  EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(r);
+}
+
+// Re-read: `import vllm` alone prints a vLLM logger line; a job that imports vLLM and fails in
+// another compiled extension (mmcv here) gets the extension's answer, not vLLM's.
+TEST(ExplainSession39B, AnotherExtensionsKernelInAJobThatImportsVllmIsThatExtensions) {
+  const auto r = explain_no_facts(
+      "INFO 05-06 10:00:00 [__init__.py:239] Automatically detected platform cuda.\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/mmcv/ops/deform_conv.py\", line 91, in forward\n"
+      "    ext_module.deform_conv_forward(\n"
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+  ASSERT_TRUE(leads_with(r, "no-kernel-image/extension")) << rule_list(r);
+  EXPECT_EQ(find_rule(r, "no-kernel-image/vllm"), nullptr) << rule_list(r);
+}
+
 }  // namespace gpudoctor
