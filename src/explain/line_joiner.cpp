@@ -55,6 +55,16 @@ bool starts_structured_record(std::string_view body) {
   return n < body.size() && (body[n] == '=' || (body[n] == ':' && underscore));
 }
 
+/// A row of `dpkg -l`: its status columns (desired: u i h r p; state: n c H U F W t i; then R for
+/// an error, else a space), a space, the package ("ii  nvidia-utils-535  535.154.05-0ubuntu1 ...").
+/// It starts lower case like a wrapped sentence but is a record of its own: joined to the line
+/// above (an `NVRM version:` line), its version was never read.
+bool starts_package_row(std::string_view body) {
+  return body.size() > 4 && std::string_view("uihrp").find(body[0]) != std::string_view::npos &&
+         std::string_view("ncHUFWti").find(body[1]) != std::string_view::npos && (body[2] == ' ' || body[2] == 'R') &&
+         body[3] == ' ' && !is_blank(body[4]);
+}
+
 /// The start of a new log record, which no message continues into: a timestamp or counter,
 /// a glog prefix (I0101 ...), a bracketed tag ([rank0], [W socket.cpp]), a traceback line, a
 /// new exception.
@@ -89,7 +99,8 @@ bool LineJoiner::continues(std::string_view first, std::string_view last, std::s
   const bool head = end == ':';
   // Most lines are none of these: decided without looking further.
   if (!wrapped && !head && indent == 0) return false;
-  if (starts_record(body) || (indent == 0 && starts_structured_record(body))) return false;
+  if (starts_record(body) || (indent == 0 && (starts_structured_record(body) || starts_package_row(body))))
+    return false;
   if (wrapped || head) return true;
   // A Python warning's or exception's further lines, indented.
   return names_exception(first.substr(0, 400));

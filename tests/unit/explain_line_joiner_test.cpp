@@ -46,6 +46,23 @@ TEST(ExplainLineJoiner, HardWrappedSentenceIsJoined) {
   EXPECT_EQ(out[1].second, 3u);
 }
 
+// Re-read (session 39): `dpkg -l`'s rows start lower case but are records of their own; joined as
+// a wrapped sentence to the long `NVRM version:` line above, their versions were never read. A
+// sentence wrapped before a word of two letters and two spaces stays joined.
+TEST(ExplainLineJoiner, DpkgRowsAreRecordsNotWrappedSentences) {
+  const auto out = join({"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023",
+                         "rc  nvidia-utils-525    525.147.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries",
+                         "ii  nvidia-utils-535    535.154.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries",
+                         "hiR libnvidia-compute-535  535.154.05-0ubuntu0.22.04.1  amd64  NVIDIA libcompute package"});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[2].first.substr(0, 20), "ii  nvidia-utils-535");
+  const auto wrapped =
+      join({"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
+            "cannot open shared object file: No such file",
+            "or directory"});
+  EXPECT_EQ(wrapped.size(), 1u);
+}
+
 TEST(ExplainLineJoiner, HeadEndingWithColonTakesItsBody) {
   const auto out = join({"jaxlib.xla_extension.XlaRuntimeError: INTERNAL:",
                          "Failed to load in-memory CUBIN: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available"});

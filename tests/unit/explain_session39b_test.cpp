@@ -278,6 +278,15 @@ TEST(ExplainSession39B, ARemovedPackagesLineIsNoInstalledVersion) {
       "ii  nvidia-utils-535    535.154.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries\n");
   ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch/same-branch")) << rule_list(r);
   EXPECT_EQ(find_rule(r, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(r);
+  // The rows right below the module's version line, the removed one first: each a record of its
+  // own (a dpkg row is not a sentence wrapped onto the line above), each read.
+  const auto below = explain_no_facts(
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n"
+      "rc  nvidia-utils-525    525.147.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries\n"
+      "ii  nvidia-utils-535    535.154.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries\n");
+  ASSERT_TRUE(leads_with(below, "nvml-driver-library-mismatch/same-branch")) << rule_list(below);
+  EXPECT_EQ(find_rule(below, "nvml-driver-library-mismatch/other-branch"), nullptr) << rule_list(below);
 }
 
 // Re-read: `import vllm` alone prints a vLLM logger line; a job that imports vLLM and fails in
