@@ -290,7 +290,8 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"paddle_log", "paddle-log"},
                                                               {"torch_log", "torch-log"},
                                                               {"msstore_python", "msstore-python"},
-                                                              {"msvc_build", "msvc-build"}};
+                                                              {"msvc_build", "msvc-build"},
+                                                              {"ctranslate2_log", "ctranslate2-log"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -433,6 +434,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "torch-log",
                                                   "msstore-python",
                                                   "msvc-build",
+                                                  "ctranslate2-log",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;

@@ -272,8 +272,12 @@ std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMa
   std::optional<Platform> known =
       machine.facts != nullptr ? std::optional<Platform>(machine.facts->platform) : machine.platform;
   if (!known && machine.log.platform == Platform::wsl2) known = Platform::wsl2;  // the log's own WSL markers
-  // The log's own Windows markers (log-fact-windows: a drive path, a DLL name on another line).
-  if (!known && machine.log.platform == Platform::windows && !machine.log.posix) known = Platform::windows;
+  // The log's own Windows markers (log-fact-windows: a drive path, a DLL name on another line);
+  // not when it shows a container, whose own lines are Linux's (Docker Desktop started from
+  // PowerShell: `PS C:\...> docker run ...`).
+  if (!known && machine.log.platform == Platform::windows && !machine.log.posix && !machine.log.container) {
+    known = Platform::windows;
+  }
   if (dll && !so) return Platform::windows;
   // A .so is Linux's or WSL2's: the machine tells which, Linux when it does not say.
   if (so && !dll) return known == Platform::wsl2 ? Platform::wsl2 : Platform::linux;
@@ -571,7 +575,10 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
         m.score += kFactsWeight;
         m.facts_verdict = "supported";
       }
-      m.facts_from_log = !m.facts_verdict.empty() && !machine_decided;
+      // With no machine facts (--no-probe without --platform) whatever decided came from the log
+      // (its platform markers, a +cpu tag), not from this machine.
+      m.facts_from_log =
+          !m.facts_verdict.empty() && ((machine.facts == nullptr && !machine.platform) || !machine_decided);
       answer.push_back(std::move(m));
     }
     // One answer for these lines: the best-scored candidate leads (the rule's own on a tie),

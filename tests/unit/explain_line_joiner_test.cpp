@@ -48,7 +48,8 @@ TEST(ExplainLineJoiner, HardWrappedSentenceIsJoined) {
 
 // Re-read (session 39): `dpkg -l`'s rows start lower case but are records of their own; joined as
 // a wrapped sentence to the long `NVRM version:` line above, their versions were never read. A
-// sentence wrapped before a word of two letters and two spaces stays joined.
+// wrapped sentence that goes on with an ordinary word stays joined (one that goes on with a word
+// of two dpkg status letters and two spaces, "in  the", would not: rare enough).
 TEST(ExplainLineJoiner, DpkgRowsAreRecordsNotWrappedSentences) {
   const auto out = join({"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023",
                          "rc  nvidia-utils-525    525.147.05-0ubuntu0.22.04.1  amd64  NVIDIA driver support binaries",
