@@ -8,6 +8,7 @@
 #include "explain/explain_session.hpp"
 #include "explain_test_support.hpp"
 #include "kb_test_support.hpp"
+#include "model/platform.hpp"
 #include "render/explain_render.hpp"
 
 namespace gpudoctor {
@@ -66,6 +67,15 @@ TEST(ExplainReread39, Utf8DecodeErrorInALinuxOrVsCodeLogIsNoChineseCompiler) {
       "C:\\Python39\\lib\\site-packages\\torch\\utils\\cpp_extension.py:287: UserWarning: Error checking compiler "
       "version for cl: 'utf-8' codec can't decode byte 0xd3 in position 0: invalid continuation byte\n");
   ASSERT_TRUE(leads_with(win, "msvc-output-not-utf8")) << rule_list(win);
+  // On a machine known to be Linux the Windows compiler's answer is contradicted, like every
+  // Windows-only answer there.
+  const auto on_linux = testing::explain_on(
+      Platform::linux,
+      "C:\\Python39\\lib\\site-packages\\torch\\utils\\cpp_extension.py:287: UserWarning: Error checking compiler "
+      "version for cl: 'utf-8' codec can't decode byte 0xd3 in position 0: invalid continuation byte\n");
+  const auto* m = find_rule(on_linux, "msvc-output-not-utf8");
+  ASSERT_NE(m, nullptr) << rule_list(on_linux);
+  EXPECT_EQ(m->facts_verdict, "contradicted");
 }
 
 // M2: WSL2 users fill the template with "Windows 11, WSL2 Ubuntu"; that is no native Windows.

@@ -27,6 +27,7 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
+using testing::leads_without;
 using testing::mentions;
 using testing::rule_list;
 using testing::says_all;
@@ -274,8 +275,7 @@ TEST(ExplainReview39B, InsufficientDriverOnAWindowsLogHasNoContainerCause) {
       "  File \"F:\\PaddleDetection-release-2.6\\deploy\\python\\infer.py\", line 1084, in <module>\n"
       "  File \"C:\\Users\\me\\anaconda3\\lib\\site-packages\\paddle\\inference\\__init__.py\", line 1\n" +
       line);
-  ASSERT_TRUE(leads_with(win, "cuda-driver-insufficient")) << rule_list(win);
-  EXPECT_EQ(find_rule(win, "cuda-driver-insufficient/container-without-gpu"), nullptr) << rule_list(win);
+  ASSERT_TRUE(leads_without(win, "cuda-driver-insufficient", {"cuda-driver-insufficient/container-without-gpu"}));
   // Near miss: a log that does not say its platform keeps the container cause.
   const auto bare = explain_no_facts(line);
   EXPECT_NE(find_rule(bare, "cuda-driver-insufficient/container-without-gpu"), nullptr) << rule_list(bare);

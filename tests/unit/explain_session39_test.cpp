@@ -30,6 +30,7 @@ namespace {
 using testing::explain_no_facts;
 using testing::find_rule;
 using testing::leads_with;
+using testing::leads_without;
 using testing::mentions;
 using testing::rule_list;
 using testing::told;
@@ -175,8 +176,7 @@ TEST(ExplainSession39, ARefutedRuleStillGivesWayToAnAnswerOfTheSameLibrary) {
       "Traceback (most recent call last):\n"
       "  File \"/srv/venv/lib/python3.11/site-packages/onnxruntime/capi/_pybind_state.py\", line 32, in <module>\n"
       "OSError: libcublasLt.so.12: cannot open shared object file: No such file or directory\n");
-  ASSERT_TRUE(leads_with(r, "onnxruntime-cuda-provider-not-loaded")) << rule_list(r);
-  EXPECT_EQ(find_rule(r, "python-import-cuda-lib-version-missing"), nullptr) << rule_list(r);
+  ASSERT_TRUE(leads_without(r, "onnxruntime-cuda-provider-not-loaded", {"python-import-cuda-lib-version-missing"}));
 }
 
 // --- 2. Keras 3 on JAX or PyTorch is not TensorFlow's -----------------------------------------
@@ -196,8 +196,7 @@ constexpr std::string_view kSession39Keras3JaxLog =
 
 TEST(ExplainSession39, Keras3OnJaxGetsNoTensorflowAnswer) {
   const auto r = explain_no_facts(kSession39Keras3JaxLog);
-  ASSERT_TRUE(leads_with(r, "dnn-library-not-found/jax")) << rule_list(r);
-  EXPECT_EQ(find_rule(r, "dnn-library-not-found/tensorflow"), nullptr) << rule_list(r);
+  ASSERT_TRUE(leads_without(r, "dnn-library-not-found/jax", {"dnn-library-not-found/tensorflow"}));
   EXPECT_FALSE(mentions(told(r), "set_memory_growth")) << told(r);
   EXPECT_FALSE(session39_log_facts(kSession39Keras3JaxLog).events.contains("tf-log"));
 }

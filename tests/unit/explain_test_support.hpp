@@ -62,6 +62,13 @@ inline ::testing::AssertionResult among_first_three(const ExplainReport& r, std:
   return failure;
 }
 
+/// The rule ids of the report in order (for the assertions' messages below).
+inline std::string rule_list_of(const ExplainReport& r) {
+  std::string out;
+  for (const auto& m : r.matches) out += m.rule + " ";
+  return out;
+}
+
 /// The report has an answer and its first is `rule`; else says which answers came first.
 inline ::testing::AssertionResult leads_with(const ExplainReport& r, std::string_view rule) {
   if (!r.matches.empty() && r.matches.front().rule == rule) return ::testing::AssertionSuccess();
@@ -69,6 +76,20 @@ inline ::testing::AssertionResult leads_with(const ExplainReport& r, std::string
   for (const auto& m : r.matches) failure << " " << m.rule;
   if (r.matches.empty()) failure << " none";
   return failure;
+}
+
+/// The report leads with `lead` and has none of `absent` anywhere (the wrong answer is gone, not
+/// only ranked down); the failure says which answers came.
+inline ::testing::AssertionResult leads_without(const ExplainReport& r, std::string_view lead,
+                                                std::initializer_list<std::string_view> absent) {
+  auto result = leads_with(r, lead);
+  if (!result) return result;
+  for (std::string_view a : absent) {
+    for (const auto& m : r.matches) {
+      if (m.rule == a) return ::testing::AssertionFailure() << a << " is among the answers: " << rule_list_of(r);
+    }
+  }
+  return ::testing::AssertionSuccess();
 }
 
 /// Answers counted as problems (the header's count): leading candidates that are not harmless.
@@ -87,9 +108,7 @@ inline const ExplainMatch* find_rule(const ExplainReport& r, std::string_view ru
 
 /// The rule ids of the report in order, for failure messages.
 inline std::string rule_list(const ExplainReport& r) {
-  std::string out;
-  for (const auto& m : r.matches) out += m.rule + " ";
-  return out;
+  return rule_list_of(r);
 }
 
 /// Every candidate's cause and fix, one string: what a reader of the report is told.
