@@ -527,7 +527,7 @@ r38a-dropped-arch-not-superseding	data/explain/ptxas-xla.toml	supersedes = ["ptx
 r38a-dropped-arch-kepler-missed	data/explain/ptxas-xla.toml	sm_(?:2[01]|3[057]|5[023]|6[012]|7[02])	sm_(?:2[01]|30|5[023]|6[012]|7[02])
 r38a-cuinit-bug-not-superseding	data/explain/framework-messages.toml	priority = 80\nframeworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]	priority = 80\nframeworks = ["jax"]
 r38a-jax-cudnn-load-not-superseding	data/explain/cudnn.toml	frameworks = ["jax"]\nsupersedes = ["jax-cuda-backend-failed"]\npatterns = ['''Unable to load cuDNN'''	frameworks = ["jax"]\npatterns = ['''Unable to load cuDNN'''
-joiner-slog-head-joined	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(false && starts_structured_record(body))
+joiner-slog-head-joined	src/explain/line_joiner.cpp	(indent == 0 && (starts_structured_record(body) || starts_package_row(body)))	(false && (starts_structured_record(body) || starts_package_row(body)))
 joiner-any-word-colon-head	src/explain/line_joiner.cpp	(body[n] == ':' && underscore)	(body[n] == ':')
 jax-pjrt-generic-kept	data/explain/runtime-abi.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
 jax-older-lib-generic-kept	data/explain/framework-build.toml	supersedes = ["jax-backend-init-failed", "jax-cuda-backend-failed"]	supersedes = []
@@ -573,9 +573,9 @@ r38c-driver-E14	data/explain/driver.toml	'''(?:^|\()\s*NVML library version: (?P
 r38c-driver-E15	data/explain/driver.toml	 In a container the host's driver is the one that counts: if `nvidia-smi` on the host already shows a new enough CUDA version, the container got no (or a stale) driver library, the container cause below.	 
 tf-parts-follow-machine	src/explain/explain_session.cpp	if (std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;	if (false && std::string_view(key) == "tensorflow" && machine.log.tf_below && !machine.log.versions.contains(key)) continue;
 cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-read).\npriority = 80	# handle failure (session 38 re-read).\npriority = 88
-joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && starts_structured_record(body))	(starts_structured_record(body))
+joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && (starts_structured_record(body) || starts_package_row(body)))	((starts_structured_record(body) || starts_package_row(body)))
 decoder-recoded-cap-dropped	src/explain/log_decoder.cpp	  if (line.size() <= kMaxLineBytes) return;	  if (true) return;
-decoder-recoded-whole-line-end-lost	src/explain/log_decoder.cpp	  if (cut == Cut::none) {\n    overflow_.assign(line, head);	  if (false) {\n    overflow_.assign(line, head);
+decoder-recoded-whole-line-end-lost	src/explain/log_decoder.cpp	    overflow_.assign(line, head);\n    keep_utf8_end(overflow_);	    overflow_.clear();\n    keep_utf8_end(overflow_);
 s39-refuted-counted-as-answer	src/explain/explain_session.cpp	    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;	    if (h.rule_index >= base.rules.size()) continue;
 s39-superseded-counted-as-answer	src/explain/explain_session.cpp	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      continue;\n    }\n    answered_lines.insert	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      (void)0;\n    }\n    answered_lines.insert
 s39-refuted-never-dropped	src/explain/explain_session.cpp	    if (refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;	    if (false && refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;
@@ -594,7 +594,7 @@ s39-ptxas-too-old-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-predate
 s39-ptxas-dropped-alt-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-dropped-arch", "!triton-ptxas"]	when = ["!triton-ptxas"]
 s39b-vllm-prefix	data/explain/log-facts.toml	(?P<vllm_log>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d	(?P<vllm_log>(?:NOLEVEL) \d\d-\d\d
 s39b-vllm-sitepackages	data/explain/log-facts.toml	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllm)[/\\]'''	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllmx)[/\\]'''
-s39b-vllm-when	data/explain/gpu-arch.toml	priority = 92\nwhen = ["vllm-log"]	priority = 92\nwhen = ["vllm-log", "colab"]
+s39b-vllm-when	data/explain/gpu-arch.toml	priority = 92\nwhen = ["vllm-log", "!compiled-extension"]	priority = 92\nwhen = ["vllm-log", "!compiled-extension", "colab"]
 s39b-nv-procfs	data/explain/log-facts.toml	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel Module)	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel NoModule)
 s39b-nv-dpkg	data/explain/log-facts.toml	(?:nvidia-smi|nvidia-utils-\d+[\w-]*|libnvidia-(?:ml1|compute-\d+[\w-]*))	(?:nvidia-smix)
 s39b-nv-joined	data/explain/log-facts.toml	'''has the version (?P<nv_library_version>	'''has the versionX (?P<nv_library_version>
@@ -627,7 +627,7 @@ s39d-cudnn-own-when	data/explain/libraries.toml	when = ["!onnxruntime-log", "!pa
 s39d-msstore-when	data/explain/libraries.toml	priority = 88\nwhen = ["msstore-python"]	priority = 88\nwhen = ["msstore-python", "colab"]
 s39d-msstore-fact	data/explain/log-facts.toml	  '''(?i)(?P<msstore_python>WindowsApps[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundation\.Python\.3\.\d+_qbz5n2kfra8p0)''',	  '''(?i)(?P<msstore_python>WindowsAppsx[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundationx\.Python\.3\.\d+_qbz5n2kfra8p0)''',
 s39d-paddle-event	src/explain/explain_machine.cpp	{"paddle_log", "paddle-log"}	{"paddle_logx", "paddle-log"}
-s39d-torch-when	data/explain/libraries.toml	when = ["torch-log", "!paddle-log"]	when = ["torch-log", "colab"]
+s39d-torch-when	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log"]	when = ["torch-log", "colab"]
 s39d-paddle-dll-list	data/explain/libraries.toml	(?:;(?P<also>[\w.;+-]+))?	(?:,(?P<also>[\w.;+-]+))?
 s39d-paddle-restart	data/explain/libraries.toml	then restart the terminal or IDE, which keeps the PATH it was started with	then continue
 s39d-paddle-cudnn-linux	data/explain/libraries.toml	{?linux: (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)}	 (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)
@@ -638,15 +638,27 @@ s39d-torch-32bit	data/explain/install.toml	\(from versions: 0\.1\.2(?:, 0\.1\.2\
 s39d-torch-32bit-explains	data/explain/install.toml	explains = ["pip-no-matching-framework"]	explains = ["pip-no-matching-frameworkx"]
 s39d-general-example	data/explain/install.toml	`conda create -n gpu python=3.X` or `py -3.X -m venv venv`, X from the range	`conda create -n tf python=3.11` or `py -3.11 -m venv venv`
 s39d-cpu-version-line	data/explain/framework-build.toml	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpu\s*$'''	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpux\s*$'''
-s39d-msvc-when	data/explain/windows.toml	priority = 72\nwhen = ["msvc-build"]	priority = 72
+s39d-msvc-when	data/explain/windows.toml	priority = 72\nwhen = ["msvc-build", "platform-windows"]	priority = 72\nwhen = ["platform-windows"]
 s39d-msvc-session	src/explain/explain_session.cpp	return !cond.starts_with('!') && is_log_event_condition(cond) &&	return false && !cond.starts_with('!') && is_log_event_condition(cond) &&
-s39d-msvc-fact-vs	data/explain/log-facts.toml	(?P<msvc_build>visual studio|	(?P<msvc_build>visual studiox|
+s39d-msvc-fact-vs	data/explain/log-facts.toml	(?P<msvc_build>visual studio\s*(?:20	(?P<msvc_build>visual studiox\s*(?:20
 s39d-193-explains	data/explain/paddle.toml	explains = ["windows-dll-bad-format"]	explains = ["windows-dll-bad-formatx"]
 s39d-template-windows	data/explain/log-facts.toml	(?:OS platform(?: and distribution)?|	(?:OS platformx(?: and distribution)?|
 s39d-template-tf	data/explain/log-facts.toml	TensorFlow version:?\s*tf\s*(?P<tf_version>	TensorFlow version:?\s*tfx\s*(?P<tf_version>
-s39d-log-platform	src/explain/explain_session.cpp	if (!known && machine.log.platform == Platform::windows && !machine.log.posix) known = Platform::windows;	if (false) known = Platform::windows;
+s39d-log-platform	src/explain/explain_session.cpp	    known = Platform::windows;\n  }	    known = std::nullopt;\n  }
 s39d-container-when	data/explain/driver.toml	priority = 70\n# Containers run Linux: no cause of a native-Windows log's lines (session 39 review B, log 18).\nwhen = ["!platform-windows"]	priority = 70
 s39d-fits-not-windows	src/explain/explain_session.cpp	    if (cond == "!platform-windows" && *log == Platform::windows) return false;  // a container, Linux's wheels\n	    // removed\n
+s39-reread-other-branch-reboot-later	data/explain/driver.toml	fix = "If the machine has not been rebooted since the driver changed: reboot, and check `cat /proc/driver/nvidia/version` against `nvidia-smi`. If the mismatch survives the reboot, list what	fix = "List what
+s39-reread-api-other-branch-reboot-later	data/explain/kernel-module.toml	fix = "If the machine has not been rebooted since the driver changed: reboot. If the mismatch survives the reboot: list what	fix = "List what
+s39-reread-vllm-over-extension	data/explain/gpu-arch.toml	when = ["vllm-log", "!compiled-extension"]	when = ["vllm-log"]
+s39-reread-dpkg-removed-counted	data/explain/log-facts.toml	'''^(?:ii|hi|iU|iF|iW|iH|it|hU|hF)R?\s+(?:nvidia-smi	'''^[a-zA-Z]{2,3}R?\s+(?:nvidia-smi
+s39-reread-recoded-middle-uncounted	src/explain/log_decoder.cpp	if (line.size() > 2 * kMaxLineBytes) ++stats_.lines_truncated;	if (false) ++stats_.lines_truncated;
+s39-reread-dpkg-row-joined	src/explain/line_joiner.cpp	(starts_structured_record(body) || starts_package_row(body))	(starts_structured_record(body) || (false && starts_package_row(body)))
+s39-rr2-pytorch-over-ctranslate2	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log"]	when = ["torch-log", "!paddle-log"]
+s39-rr2-msvc-any-cpp-extension	data/explain/log-facts.toml	'''(?P<msvc_build>torch\\utils\\cpp_extension)'''	'''(?P<msvc_build>torch[/\\.]utils[/\\.]cpp_extension)'''
+s39-rr2-msvc-not-windows-gated	data/explain/windows.toml	when = ["msvc-build", "platform-windows"]	when = ["msvc-build"]
+s39-rr2-template-wsl-as-windows	data/explain/log-facts.toml	(?:\s*(?:x64|64-bit|64位|home|pro|professional|enterprise|专业版|家庭版|2[234]H2))*\s*(?:[.,;，。、]\s*(?:(?:python|py|cuda|cudnn|gpu|显卡|x64|64).*)?)?$'''	\b'''
+s39-rr2-container-log-as-windows	src/explain/explain_session.cpp	!machine.log.posix && !machine.log.container) {	!machine.log.posix) {
+s39-rr2-no-probe-as-machine	src/explain/explain_session.cpp	!m.facts_verdict.empty() && ((machine.facts == nullptr && !machine.platform) || !machine_decided);	!m.facts_verdict.empty() && !machine_decided;
 EOF
 }
 
