@@ -85,18 +85,26 @@ constexpr std::string_view kSession39OrtNvjpegLog =
     "    nvjpeg = ctypes.CDLL(\"libnvjpeg.so.12\")\n"
     "OSError: libnvjpeg.so.12: cannot open shared object file: No such file or directory\n";
 
-TEST(ExplainSession39, TwoRulesTheLogRefutesOnOneLineDoNotDropEachOther) {
+/// The ONNX Runtime + nvJPEG log explained with the built-in rules and `site_rules` as a user's
+/// `--kb` directory (written to a private scratch folder, removed again) would add them.
+void session39_explain_with_site_rules(std::string_view site_rules, std::string_view tag, ExplainReport& out) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-s39-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpudoctor-explain-" + std::string(tag) + "-" + std::to_string(::getpid()));
   fs::create_directories(dir / "explain");
-  std::ofstream(dir / "explain" / "site.toml") << kSession39SiteRule;
+  std::ofstream(dir / "explain" / "site.toml") << site_rules;
   auto loaded = load_rule_base(dir.string());
   fs::remove_all(dir);
   ASSERT_TRUE(loaded.has_value());
   ASSERT_TRUE(loaded->problems.empty()) << loaded->problems.front();
   auto matcher = RuleMatcher::build(loaded->base);
   ASSERT_TRUE(matcher.has_value());
-  const auto r = explain_text(**matcher, kSession39OrtNvjpegLog, ExplainMachine{});
+  out = explain_text(**matcher, kSession39OrtNvjpegLog, ExplainMachine{});
+}
+
+TEST(ExplainSession39, TwoRulesTheLogRefutesOnOneLineDoNotDropEachOther) {
+  ExplainReport r;
+  ASSERT_NO_FATAL_FAILURE(session39_explain_with_site_rules(kSession39SiteRule, "s39", r));
   // Both rules that read the nvJPEG line are refuted by the log (an ONNX Runtime log); neither
   // is answered by another rule, so the line keeps both answers (ranked down), not none.
   bool line_answered = false;
@@ -147,17 +155,8 @@ sources = ["https://intranet.example/gpu/modules"]
 // A rule superseded on a line is no answer for it: the rule that supersedes it is, if it stands.
 // Here that one is refuted too, so the line keeps the refuted answers rather than none.
 TEST(ExplainSession39, ARuleSupersededOnTheLineDoesNotCountAsItsAnswer) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("gpudoctor-explain-s39b-" + std::to_string(::getpid()));
-  fs::create_directories(dir / "explain");
-  std::ofstream(dir / "explain" / "site.toml") << kSession39SupersedingSiteRules;
-  auto loaded = load_rule_base(dir.string());
-  fs::remove_all(dir);
-  ASSERT_TRUE(loaded.has_value());
-  ASSERT_TRUE(loaded->problems.empty()) << loaded->problems.front();
-  auto matcher = RuleMatcher::build(loaded->base);
-  ASSERT_TRUE(matcher.has_value());
-  const auto r = explain_text(**matcher, kSession39OrtNvjpegLog, ExplainMachine{});
+  ExplainReport r;
+  ASSERT_NO_FATAL_FAILURE(session39_explain_with_site_rules(kSession39SupersedingSiteRules, "s39b", r));
   EXPECT_EQ(find_rule(r, "site-cuda-library-module"), nullptr) << rule_list(r);
   EXPECT_NE(find_rule(r, "site-nvjpeg-module"), nullptr) << rule_list(r);
   EXPECT_NE(find_rule(r, "python-import-cuda-lib-version-missing"), nullptr) << rule_list(r);
