@@ -373,9 +373,17 @@ Truth ptxas_cuda_release(std::string_view condition, const CaptureMap& captures,
 
 }  // namespace
 
+/// `tf-dso-loader`: the rule's own line is TensorFlow's DSO loader's ("Could not load dynamic
+/// library 'X'; dlerror: ...", tsl/platform/default/dso_loader.cc, before TSL
+/// tensorflow/stream_executor/platform/default/dso_loader.cc), which the rule marks with a
+/// `tf_dso_loader` capture. A property of the line, not of the log: a log that also shows PyTorch
+/// (one notebook imports both) does not make TensorFlow's loader PyTorch's. Yes or unknown, like a
+/// log event.
+constexpr std::string_view kTfDsoLoader = "tf-dso-loader";
+
 bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
-         condition == kPtxasCudaPredatesArch ||
+         condition == kTfDsoLoader || condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; }) ||
          std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
@@ -435,6 +443,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "msstore-python",
                                                   "msvc-build",
                                                   "ctranslate2-log",
+                                                  "tf-dso-loader",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;
@@ -459,6 +468,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch) {
     return ptxas_cuda_release(condition, captures, machine);
   }
+  if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
   // Only the log can say what was running when it was written, machine facts or not.
   if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; }) ||
       std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
