@@ -659,6 +659,9 @@ s39-rr2-msvc-not-windows-gated	data/explain/windows.toml	when = ["msvc-build", "
 s39-rr2-template-wsl-as-windows	data/explain/log-facts.toml	(?:\s*(?:x64|64-bit|64位|home|pro|professional|enterprise|专业版|家庭版|2[234]H2))*\s*(?:[.,;，。、]\s*(?:(?:python|py|cuda|cudnn|gpu|显卡|x64|64).*)?)?$'''	\b'''
 s39-rr2-container-log-as-windows	src/explain/explain_session.cpp	!machine.log.posix && !machine.log.container) {	!machine.log.posix) {
 s39-rr2-no-probe-as-machine	src/explain/explain_session.cpp	!m.facts_verdict.empty() && ((machine.facts == nullptr && !machine.platform) || !machine_decided);	!m.facts_verdict.empty() && !machine_decided;
+r40-tfdso-pattern	data/explain/libraries.toml	  '''(?P<tf_dso_loader>Could not load dynamic library) '(?P<lib>	  '''(?P<tf_dso_loader_gone>Could not load dynamic library) '(?P<lib>
+r40-tfdso-torch-gate	data/explain/libraries.toml	"!ctranslate2-log", "!tf-dso-loader"]	"!ctranslate2-log"]
+r40-tfdso-condition	src/explain/explain_machine.cpp	first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes	Truth::unknown
 EOF
 }
 
