@@ -627,7 +627,7 @@ s39d-cudnn-own-when	data/explain/libraries.toml	when = ["!onnxruntime-log", "!pa
 s39d-msstore-when	data/explain/libraries.toml	priority = 88\nwhen = ["msstore-python"]	priority = 88\nwhen = ["msstore-python", "colab"]
 s39d-msstore-fact	data/explain/log-facts.toml	  '''(?i)(?P<msstore_python>WindowsApps[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundation\.Python\.3\.\d+_qbz5n2kfra8p0)''',	  '''(?i)(?P<msstore_python>WindowsAppsx[/\\]PythonSoftwareFoundation)''',\n  '''(?P<msstore_python>PythonSoftwareFoundationx\.Python\.3\.\d+_qbz5n2kfra8p0)''',
 s39d-paddle-event	src/explain/explain_machine.cpp	{"paddle_log", "paddle-log"}	{"paddle_logx", "paddle-log"}
-s39d-torch-when	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log"]	when = ["torch-log", "colab"]
+s39d-torch-when	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log", "!tf-dso-loader"]	when = ["torch-log", "colab"]
 s39d-paddle-dll-list	data/explain/libraries.toml	(?:;(?P<also>[\w.;+-]+))?	(?:,(?P<also>[\w.;+-]+))?
 s39d-paddle-restart	data/explain/libraries.toml	then restart the terminal or IDE, which keeps the PATH it was started with	then continue
 s39d-paddle-cudnn-linux	data/explain/libraries.toml	{?linux: (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)}	 (Paddle looks for libcudnn.so by that name, which cuDNN's runtime package alone does not provide)
@@ -653,7 +653,7 @@ s39-reread-vllm-over-extension	data/explain/gpu-arch.toml	when = ["vllm-log", "!
 s39-reread-dpkg-removed-counted	data/explain/log-facts.toml	'''^(?:ii|hi|iU|iF|iW|iH|it|hU|hF)R?\s+(?:nvidia-smi	'''^[a-zA-Z]{2,3}R?\s+(?:nvidia-smi
 s39-reread-recoded-middle-uncounted	src/explain/log_decoder.cpp	if (line.size() > 2 * kMaxLineBytes) ++stats_.lines_truncated;	if (false) ++stats_.lines_truncated;
 s39-reread-dpkg-row-joined	src/explain/line_joiner.cpp	(starts_structured_record(body) || starts_package_row(body))	(starts_structured_record(body) || (false && starts_package_row(body)))
-s39-rr2-pytorch-over-ctranslate2	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log"]	when = ["torch-log", "!paddle-log"]
+s39-rr2-pytorch-over-ctranslate2	data/explain/libraries.toml	when = ["torch-log", "!paddle-log", "!ctranslate2-log", "!tf-dso-loader"]	when = ["torch-log", "!paddle-log", "!tf-dso-loader"]
 s39-rr2-msvc-any-cpp-extension	data/explain/log-facts.toml	'''(?P<msvc_build>torch\\utils\\cpp_extension)'''	'''(?P<msvc_build>torch[/\\.]utils[/\\.]cpp_extension)'''
 s39-rr2-msvc-not-windows-gated	data/explain/windows.toml	when = ["msvc-build", "platform-windows"]	when = ["msvc-build"]
 s39-rr2-template-wsl-as-windows	data/explain/log-facts.toml	(?:\s*(?:x64|64-bit|64位|home|pro|professional|enterprise|专业版|家庭版|2[234]H2))*\s*(?:[.,;，。、]\s*(?:(?:python|py|cuda|cudnn|gpu|显卡|x64|64).*)?)?$'''	\b'''
