@@ -82,9 +82,40 @@ if [ "$rc" != 1 ]; then
   exit 1
 fi
 
-python3 - "$work" "$took" <<'PY'
+# A rank *process* that dies (here rank 3 SIGKILLs itself at half its 20 s deadline, its report
+# unsent): mpirun then ends every rank, rank 0 included (SIGTERM, then SIGKILL). With --output,
+# the file must hold rank 0's report of what it had, saying the job was ended, and mpirun must
+# fail. Then the same without --output: the report (text) on stdout, written by rank 0's SIGTERM
+# handler; a pseudo-terminal's worth of it arrives, so only its first lines are checked.
+start=$(date +%s)
+rc=0
+timeout -k 10 120 "${mpi[@]}" "$fleet" "${common[@]}" --output "$work/died.json" --deadline 20 \
+  --test-fault 3:die >"$work/died.out" 2>"$work/died.err" || rc=$?
+died_took=$(($(date +%s) - start))
+if [ "$rc" = 0 ] || [ "$rc" = 124 ]; then
+  cat "$work/died.err" >&2
+  echo "fleet-check: mpirun exited $rc when a rank process died, expected a failure" >&2
+  exit 1
+fi
+if ! grep -q "holds what rank 0 had" "$work/died.err"; then
+  cat "$work/died.err" >&2
+  echo "fleet-check: a rank process died: rank 0 did not say where its report is" >&2
+  exit 1
+fi
+rc=0
+timeout -k 10 120 "${mpi[@]}" "$fleet" --every-rank-a-node --root-per-rank "$work/rank{}/root" \
+  --env-file-per-rank "$work/rank{}/env" --deadline 16 --test-fault 3:die >"$work/died.txt" 2>"$work/died-text.err" ||
+  rc=$?
+if [ "$rc" = 0 ] || ! grep -q "^Incomplete: the job was ended" "$work/died.txt" ||
+  ! grep -q "^✗ rank 3 (rank 3): no report" "$work/died.txt"; then
+  cat "$work/died.txt" "$work/died-text.err" >&2
+  echo "fleet-check: a rank process died (text on stdout): exit $rc, no incomplete report printed" >&2
+  exit 1
+fi
+
+python3 - "$work" "$took" "$died_took" <<'PY'
 import json, sys
-work, took = sys.argv[1], int(sys.argv[2])
+work, took, died_took = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 problems = []
 doc = json.load(open(f"{work}/fleet.json"))
 groups = doc["groups"]
@@ -142,11 +173,27 @@ if status != want:
     problems.append(f"fault run statuses {status}, expected {want}")
 if took > 15 + 20:
     problems.append(f"the fault run took {took} s, past its 15 s deadline and a margin")
+try:
+    with open(f"{work}/died.json") as f:
+        died_text = f.read()
+    died = json.loads(died_text)
+except (OSError, ValueError) as e:
+    died = {}
+    problems.append(f"a rank process died: rank 0 left no report in its --output file ({e})")
+if died:
+    status = {n["rank"]: n["status"] for n in died["nodes"]}
+    if status != {0: "ok", 1: "ok", 2: "ok", 3: "no-report"}:
+        problems.append(f"a rank process died: statuses {status}, expected ranks 0-2 ok and rank 3 no-report")
+    if "job was ended" not in died.get("incomplete", ""):
+        problems.append(f"a rank process died: the report does not say it is incomplete: {died.get('incomplete')!r}")
+if died_took > 20 + 10:
+    problems.append(f"a rank process died: the run took {died_took} s, past its 20 s deadline and a margin")
 if problems:
     print("fleet-check: FAILED\n  " + "\n  ".join(problems), file=sys.stderr)
     sys.exit(1)
 print(f"fleet-check: ok: odd node out found ({groups[1]['nodes'][0]}: {', '.join(keys)} differ); "
       f"--nccl over 4 fake GPUs passed, rank 3's sockets and failed verify named, bench figures from 4; "
       f"network ceiling {ceiling} GB/s from rank 3's 10 Gb/s port, its 1X HCA and sockets-with-HCA-up named; "
-      f"hung, crashed and silent ranks reported in {took} s (deadline 15 s)")
+      f"hung, crashed and silent ranks reported in {took} s (deadline 15 s); a rank process that died "
+      f"(mpirun ending the job) left rank 0's report of the other three, marked incomplete, in {died_took} s")
 PY

@@ -4,12 +4,16 @@
 // findings and names the outliers, including ranks that sent nothing before the deadline.
 // A separate executable, built only where CMake finds MPI, so that gpudoctor itself never
 // needs an MPI library to start (docs/fleet.md says why this and not dlopen).
+#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -22,6 +26,7 @@
 #include "cli/command.hpp"
 #include "cli/fleet_node.hpp"
 #include "cli/output.hpp"
+#include "core/text.hpp"
 #include "gpu/internal_tasks.hpp"
 #include "render/fleet_report.hpp"
 
@@ -35,13 +40,16 @@ constexpr int kDoneTag = 21;        ///< rank 0 -> every rank, empty: the report
 
 struct FleetArgs {
   bool json = false;
+  std::string output;  ///< --output FILE; "" stdout
   double deadline_s = 120;
   std::string root_per_rank;
   std::string env_file_per_rank;
   bool every_rank_a_node = false;
   std::string gpudoctor;
   int simulate_nodes = 0;
-  std::vector<std::string> faults;  ///< "RANK:crash", "RANK:hang" (the doctor), "RANK:silent" (the rank)
+  /// "RANK:crash", "RANK:hang" (the doctor), "RANK:silent" (the rank), "RANK:die" (the rank process
+  /// kills itself at half the deadline, its report unsent: mpirun then ends the job)
+  std::vector<std::string> faults;
   bool timing = false;
   bool verify = false;
   bool bench = false;
@@ -55,6 +63,80 @@ struct FleetArgs {
 };
 
 using Clock = std::chrono::steady_clock;
+
+// The report of a job ended under rank 0. When a rank process dies (the OOM killer's SIGKILL, a
+// SIGSEGV, a node lost), Open MPI's mpirun ends every other rank: SIGTERM, then SIGKILL
+// (odls_base_sigkill_timeout, 1 s by default; with Debian 12's Open MPI 4.1.4 rank 0 was measured
+// to live under 10 ms after the SIGTERM). Ctrl-C on mpirun, Slurm's scancel and a time limit end
+// it the same way. No MPI call, allocation or rendering fits in that, so rank 0 keeps the report
+// of what has arrived rendered (two buffers: one complete while the other is written), and the
+// handler only write()s the complete one, which is async-signal-safe. Through mpirun, rank 0's
+// stdout is a pseudo-terminal that mpirun stops reading once it ends the job: measured, 2 to 10 KB
+// of a longer report arrived. A fleet's JSON is longer, so --output FILE keeps the report in a
+// file instead, replaced whole at each update; the handler then only says so on stderr.
+std::string g_ended_report[2];
+std::string g_ended_note;                       ///< with --output: the line the handler writes to stderr
+volatile std::sig_atomic_t g_ended_ready = -1;  ///< the complete buffer; -1 none; 2 the final report is being printed
+constexpr int kEndedByFinalReport = 2;
+
+extern "C" void print_ended_report(int signal_number) {
+  const int ready = g_ended_ready;
+  if (ready == kEndedByFinalReport) return;  // the finished report is on its way: let it be
+  auto put = [](int fd, const std::string& text) {
+    const char* p = text.data();
+    size_t left = text.size();
+    while (left > 0) {
+      const ssize_t n = write(fd, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+  };
+  if (!g_ended_note.empty()) {
+    put(STDERR_FILENO, g_ended_note);
+  } else if (ready == 0 || ready == 1) {
+    put(STDOUT_FILENO, g_ended_report[ready]);
+  }
+  _exit(128 + signal_number);
+}
+
+/// Replaces `path` with `text` in one step (a new file beside it, then rename()), so that a job
+/// ended at any moment leaves the previous report or this one, never a part of one. The new file
+/// is created exclusively and never through a link. False with errno set when it could not be.
+bool replace_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST && unlink(tmp.c_str()) == 0) {  // a stale one of an earlier run
+    fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  }
+  if (fd < 0) return false;
+  const char* p = text.data();
+  size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  const int saved = errno;
+  if (close(fd) != 0 || left > 0 || rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = left > 0 ? saved : errno;
+    unlink(tmp.c_str());
+    errno = e;
+    return false;
+  }
+  return true;
+}
+
+void install_ended_report_handler() {
+  struct sigaction sa = {};
+  sa.sa_handler = print_ended_report;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
+}
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -246,6 +328,9 @@ int run(int argc, char** argv) {
   FleetArgs a;
   CLI::App app{"gpudoctor-fleet: the doctor on every node of an MPI job, one report at rank 0"};
   app.add_flag("--json", a.json, "One JSON document for the whole fleet (docs/fleet.md)");
+  app.add_option("--output", a.output,
+                 "Write the report to this file, not stdout; while rank 0 waits it holds what has arrived, marked "
+                 "incomplete, so a job ended under rank 0 leaves that");
   app.add_option("--deadline", a.deadline_s, "Seconds rank 0 waits for every node's report (default 120)");
   app.add_option("--root-per-rank", a.root_per_rank, "Diagnose the tree PATTERN ({} = rank) instead of /");
   app.add_option("--env-file-per-rank", a.env_file_per_rank, "The --env-file PATTERN ({} = rank) for each tree");
@@ -253,7 +338,7 @@ int run(int argc, char** argv) {
                "Treat every rank as its own node (tests; several images on one machine)");
   app.add_option("--gpudoctor", a.gpudoctor, "The gpudoctor to run (default: the one beside this program)");
   app.add_option("--simulate-nodes", a.simulate_nodes, "Send this many node reports in all, copies (performance)");
-  app.add_option("--test-fault", a.faults, "RANK:crash|hang|silent, for tests (repeatable)");
+  app.add_option("--test-fault", a.faults, "RANK:crash|hang|silent|die, for tests (repeatable)");
   app.add_flag("--timing", a.timing, "Print rank 0's gather, compare and render seconds on stderr");
   app.add_flag("--verify", a.verify, "Each node also runs `verify --quick`; failures are named");
   app.add_flag("--bench", a.bench,
@@ -310,7 +395,13 @@ int run(int argc, char** argv) {
         // A rank that hangs: it never reports; rank 0 names it after its deadline and aborts the job.
         std::this_thread::sleep_for(std::chrono::seconds(3600));
       }
-      for (const auto& m : node_messages(a, rank, leader_index(rank), static_cast<int>(leaders.size()), host)) {
+      auto messages = node_messages(a, rank, leader_index(rank), static_cast<int>(leaders.size()), host);
+      if (fault_of(a, rank) == "die") {
+        // The rank process itself dies, its report unsent, after the others have had time to report.
+        std::this_thread::sleep_until(start + std::chrono::milliseconds(static_cast<long>(a.deadline_s * 1000 / 2)));
+        std::raise(SIGKILL);
+      }
+      for (const auto& m : messages) {
         MPI_Send(m.data(), static_cast<int>(m.size()), MPI_CHAR, 0, kReportTag, MPI_COMM_WORLD);
       }
       if (a.nccl) nccl_leader(a);
@@ -332,6 +423,60 @@ int run(int argc, char** argv) {
     by_rank[0].push_back(fleet_node_from_message(m, 0));
   }
   expected.erase(0);
+  // Every node as it stands: the reports received, and each rank still expected as not reported.
+  auto assemble = [&](std::map<int, std::vector<FleetNode>> nodes, const std::string& why_missing) {
+    FleetReport out;
+    out.ranks = size;
+    for (const auto& [r, left] : expected) {
+      FleetNode n;
+      n.rank = r;
+      n.name = "rank " + std::to_string(r);
+      n.status = NodeStatus::no_report;
+      n.error =
+          "rank " + std::to_string(r) + " sent " + (left > 1 ? "too few reports" : "no report") + " " + why_missing;
+      nodes[r].push_back(std::move(n));
+    }
+    for (auto& [r, list] : nodes) {
+      for (auto& n : list) out.nodes.push_back(std::move(n));
+    }
+    return out;
+  };
+  // The report printed if the job is ended now (print_ended_report), brought up to date while
+  // rank 0 waits: a copy of every report, so not after each one in a big fleet (at most every
+  // quarter second, and never more than a fifth of the time).
+  auto last_kept = Clock::time_point{};
+  double keep_cost_s = 0;
+  auto keep_ended_report = [&](const std::string& what) {
+    const auto t0 = Clock::now();
+    const double at_s = seconds_since(start);
+    FleetReport ended = assemble(by_rank, fmt::format("by {:.1f} s after the start, when this report was last brought "
+                                                      "up to date before the job was ended",
+                                                      at_s));
+    ended.incomplete = fmt::format(
+        "the job was ended (a signal from mpirun or the scheduler) {}: this is what rank 0 had {:.1f} s after the "
+        "start. mpirun ends every rank when one rank process dies (the OOM killer, a crash, a lost node), and its own "
+        "message names that rank; Ctrl-C, scancel and a time limit end the job the same way.",
+        what, at_s);
+    compare_fleet(ended);
+    const std::string text = output_safe(a.json ? render_fleet_json(ended) : render_fleet_text(ended));
+    if (!a.output.empty()) {
+      if (!replace_file(a.output, text))
+        print_error("gpudoctor-fleet: cannot write {}: {}\n", a.output, std::strerror(errno));
+    } else {
+      const int next = g_ended_ready == 0 ? 1 : 0;
+      g_ended_report[next] = text;
+      g_ended_ready = next;
+    }
+    last_kept = Clock::now();
+    keep_cost_s = seconds_since(t0);
+  };
+  if (!a.output.empty()) {
+    g_ended_note = "gpudoctor-fleet: the job was ended before the report was finished; " + output_safe(a.output) +
+                   " holds what rank 0 had by then (marked incomplete)\n";
+  }
+  install_ended_report_handler();
+  keep_ended_report("before every node had reported");
+  bool received_since_kept = false;
   auto gather_start = Clock::now();
   std::string buffer;
   size_t bytes = 0;
@@ -341,6 +486,10 @@ int run(int argc, char** argv) {
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, kReportTag, MPI_COMM_WORLD, &found, &status);
     if (found == 0) {
+      if (received_since_kept && seconds_since(last_kept) >= std::max(0.25, 4 * keep_cost_s)) {
+        keep_ended_report("before every node had reported");
+        received_since_kept = false;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
@@ -353,29 +502,34 @@ int run(int argc, char** argv) {
     by_rank[status.MPI_SOURCE].push_back(fleet_node_from_message(buffer, status.MPI_SOURCE));
     parse_s += seconds_since(parse_start);
     if (auto it = expected.find(status.MPI_SOURCE); it != expected.end() && --it->second == 0) expected.erase(it);
+    received_since_kept = true;
   }
   double gather_s = seconds_since(gather_start);
   bool missing = !expected.empty();
-  if (a.nccl) missing = !nccl_rank0(a, leaders, by_rank, expected, report.nccl) || missing;
-  for (const auto& [r, left] : expected) {
-    FleetNode n;
-    n.rank = r;
-    n.name = "rank " + std::to_string(r);
-    n.status = NodeStatus::no_report;
-    n.error = "rank " + std::to_string(r) + " sent " + (left > 1 ? "too few reports" : "no report") + " within " +
-              std::to_string(static_cast<int>(a.deadline_s)) + " s (hung, crashed or unreachable)";
-    by_rank[r].push_back(std::move(n));
+  if (a.nccl) {
+    keep_ended_report("during the NCCL all-reduce (not in this report)");
+    missing = !nccl_rank0(a, leaders, by_rank, expected, report.nccl) || missing;
   }
-  for (auto& [r, nodes] : by_rank) {
-    for (auto& n : nodes) report.nodes.push_back(std::move(n));
-  }
+  auto nccl = std::move(report.nccl);
+  report = assemble(std::move(by_rank),
+                    "within " + std::to_string(static_cast<int>(a.deadline_s)) + " s (hung, crashed or unreachable)");
+  report.nccl = std::move(nccl);
   auto compare_start = Clock::now();
   compare_fleet(report);
   double compare_s = seconds_since(compare_start);
   auto render_start = Clock::now();
   std::string text = a.json ? render_fleet_json(report) : render_fleet_text(report);
   double render_s = seconds_since(render_start);
-  write_output(text);
+  g_ended_ready = kEndedByFinalReport;
+  bool wrote = true;
+  if (a.output.empty()) {
+    write_output(text);
+  } else if (!replace_file(a.output, output_safe(text))) {
+    print_error("gpudoctor-fleet: cannot write {}: {}\n", a.output, std::strerror(errno));
+    wrote = false;
+  }
+  std::fflush(stdout);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) std::signal(s, SIG_DFL);  // as before, from here on (MPI_Abort)
   if (a.timing) {
     print_error(
         "gpudoctor-fleet: {} node reports; gather {:.3f} s ({} bytes received, {:.3f} s of it parsing), "
@@ -385,7 +539,7 @@ int run(int argc, char** argv) {
   bool errors = false;
   for (const auto& n : report.nodes)
     errors = errors || n.status != NodeStatus::ok || worst(n.findings) == Severity::error;
-  int code = errors ? kExitProblems : kExitOk;
+  int code = errors || !wrote ? kExitProblems : kExitOk;
   if (missing) {
     // A rank that never reported may never reach MPI_Finalize either: end the job, report printed.
     std::fflush(nullptr);

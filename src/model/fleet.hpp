@@ -157,7 +157,10 @@ struct FleetOutlier {
 struct FleetReport {
   /// With serve, a node's rank is its place in the hosts file, from 0.
   FleetSource source = FleetSource::mpi;
-  int ranks = 0;                 ///< MPI ranks launched, or hosts asked
+  int ranks = 0;  ///< MPI ranks launched, or hosts asked
+  /// Why this report was printed before every node's result was in (rank 0's last snapshot when
+  /// the job was ended under it); empty for a finished run.
+  std::string incomplete;
   std::vector<FleetNode> nodes;  ///< every node, reporting or not, in rank order
   std::vector<FleetGroup> groups;
   std::vector<FleetDifference> differences;

@@ -713,6 +713,7 @@ void describe(Io& io, Of<FleetBenchFigure> auto& b) {
 template <class Io>
 void describe(Io& io, Of<FleetReport> auto& r) {
   GPUDOCTOR_FIELDS(io, r, source, ranks);
+  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, incomplete);  // only in a report of an ended job
   if constexpr (Io::writes) {
     size_t reported = 0;
     json missing = json::array();

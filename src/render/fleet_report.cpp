@@ -43,6 +43,9 @@ std::string render_fleet_text(const FleetReport& r) {
   std::string out =
       fmt::format("gpudoctor fleet {} — {} node(s) from {} {}, {} reported, {} group(s)\n\n", build_info().version,
                   r.nodes.size(), r.ranks, serve ? "serve endpoint(s)" : "rank(s)", reporting(r), r.groups.size());
+  // An ended job's report says so before anything else (its first line is the header's).
+  if (!r.incomplete.empty())
+    out.insert(out.find('\n') + 1, fmt::format("Incomplete: {}\n", terminal_safe(r.incomplete)));
   for (const auto& n : r.nodes) {
     if (n.status == NodeStatus::ok) continue;
     if (serve) {

@@ -772,6 +772,8 @@ mstch::map fleet_view(const FleetReport& r) {
                {"reported", std::to_string(reported)},
                {"source", std::string(r.source == FleetSource::serve ? "serve endpoint(s)" : "MPI rank(s)")},
                {"ranks", std::to_string(r.ranks)},
+               {"incomplete", text(r.incomplete)},
+               {"is_incomplete", !r.incomplete.empty()},
                {"nodes", nodes},
                {"any_verify", any_verify},
                {"any_bench", any_bench},

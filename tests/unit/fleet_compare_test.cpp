@@ -145,6 +145,41 @@ TEST(FleetNode, TheFleetJsonIsWhatTheHtmlReportShows) {
   EXPECT_NE(html.find("<title id=\"chart-fleet-t\">Nodes per fingerprint group</title>"), std::string::npos);
 }
 
+// A report rank 0 printed when the job was ended under it (a rank process died; mpirun then ends
+// every rank): it says so first, in the text, the JSON and the HTML read back from it, so that it
+// is never taken for a finished run with fewer nodes.
+TEST(FleetNode, AReportOfAnEndedJobSaysSoEverywhere) {
+  FleetReport r;
+  r.ranks = 3;
+  r.nodes.push_back(node("n0", "580.95.05"));
+  r.nodes.push_back(node("n1", "580.95.05"));
+  FleetNode gone;
+  gone.name = "rank 2";
+  gone.rank = 2;
+  gone.status = NodeStatus::no_report;
+  gone.error = "rank 2 had not reported when the job was ended";
+  r.nodes.push_back(gone);
+  r.incomplete = "The job was ended before every node had reported.";
+  compare_fleet(r);
+  const std::string text = render_fleet_text(r);
+  EXPECT_EQ(text.find("Incomplete: The job was ended before every node had reported."), text.find('\n') + 1) << text;
+  auto doc = nlohmann::ordered_json::parse(render_fleet_json(r));
+  EXPECT_EQ(doc["incomplete"], r.incomplete) << doc.dump();
+  FleetReport back;
+  ASSERT_TRUE(fleet_report_from_json(doc, back));
+  EXPECT_EQ(back.incomplete, r.incomplete);
+  Facts facts;
+  std::vector<Finding> findings;
+  const std::string html = render_doctor_html({.facts = facts, .findings = findings, .fleet = &back});
+  EXPECT_NE(html.find("<p class=\"error\"><strong>Incomplete:</strong> The job was ended before every node had "
+                      "reported.</p>"),
+            std::string::npos);
+  // A finished run has no such key or line.
+  r.incomplete.clear();
+  EXPECT_FALSE(nlohmann::ordered_json::parse(render_fleet_json(r)).contains("incomplete"));
+  EXPECT_EQ(render_fleet_text(r).find("Incomplete:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor
 
