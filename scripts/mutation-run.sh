@@ -662,6 +662,9 @@ s39-rr2-no-probe-as-machine	src/explain/explain_session.cpp	!m.facts_verdict.emp
 r40-tfdso-pattern	data/explain/libraries.toml	  '''(?P<tf_dso_loader>Could not load dynamic library) '(?P<lib>	  '''(?P<tf_dso_loader_gone>Could not load dynamic library) '(?P<lib>
 r40-tfdso-torch-gate	data/explain/libraries.toml	"!ctranslate2-log", "!tf-dso-loader"]	"!ctranslate2-log"]
 r40-tfdso-condition	src/explain/explain_machine.cpp	first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes	Truth::unknown
+r40-fleet-incomplete-text	src/render/fleet_report.cpp	  if (!r.incomplete.empty())\n    out.insert(	  if (false)\n    out.insert(
+r40-fleet-incomplete-json	src/model/json_codec.cpp	  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, incomplete);  // only in a report of an ended job	  // (incomplete not written)
+r40-fleet-incomplete-html	src/render/html_report.cpp	               {"is_incomplete", !r.incomplete.empty()},	               {"is_incomplete", false},
 EOF
 }
 
