@@ -1722,6 +1722,28 @@ class Checker {
     // The installed release's own floor (its plugin's with-cuda extra), else the guide's.
     const JaxRelease* rel = kb_.jax_release(fw.version);
     const VersionSpec* cudnn = kb_.jax_cudnn(*v, fw.version);
+    std::string cudnn_source;
+    // A release newer than every row: its floor is the one its installed plugin's METADATA asks
+    // for (the last recorded release's is not its own), and the doctor says it is not known.
+    const bool newer = rel == nullptr && !kb_.jax.releases.empty() && kb_.jax.releases.back().versions.highest() &&
+                       fw.version > *kb_.jax.releases.back().versions.highest();
+    std::optional<VersionSpec> own_cudnn;
+    if (newer) {
+      const std::string wheel = "nvidia-cudnn-cu" + std::to_string(v->built_cuda.major());
+      for (const FrameworkFacts& other : env.frameworks) {
+        if (other.name != "jax-cuda-plugin" || other.variant != v->extra) continue;
+        for (const DistRequirement& r : other.nvidia_requires) {
+          if (r.name != wheel || r.specifier.empty()) continue;
+          own_cudnn = VersionSpec::parse(r.specifier);
+          if (own_cudnn) {
+            cudnn = &*own_cudnn;
+            cudnn_source = "[artefact] installed " + (other.package.empty() ? other.name : other.package) + " " +
+                           other.version.str() + " METADATA (with-cuda extra): " + r.name + r.specifier;
+          }
+        }
+      }
+      jax_not_in_kb(env, fw, *v, release, own_cudnn.has_value());
+    }
     CudnnSeen seen = jax_cudnn_seen(env, fw);
     if (cudnn != nullptr && seen.version && !cudnn->contains(*seen.version)) {
       // JAX checks the loaded cuDNN when its CUDA backend starts ("Loaded runtime CuDNN library:
@@ -1746,8 +1768,39 @@ class Checker {
                               ". JAX's CUDA backend does not initialise with it and JAX runs on the CPU.",
           .fix = replaced.users.empty() ? fix + loaded_copy_clause(facts_, seen) : beside_fix(display, replaced, fix),
           .evidence = {installed_at(env, fw), "cuDNN " + seen.version->str() + " (" + seen.origin + ")"},
-          .source = rel != nullptr ? rel->source : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
+          .source = !cudnn_source.empty() ? cudnn_source
+                    : rel != nullptr      ? rel->source
+                                          : (v->cudnn_source.empty() ? v->source : v->cudnn_source)});
     }
+  }
+
+  /// An installed JAX newer than every release row: an info note that says what was checked from
+  /// its own files and what the tables cannot say (Python range, its plugin's architectures).
+  void jax_not_in_kb(const PythonEnvFacts& env, const FrameworkFacts& fw, const JaxVariant& v,
+                     const std::optional<Version>& plugin_release, bool own_cudnn) {
+    const std::optional<Version> last = kb_.jax.releases.back().versions.highest();
+    std::vector<std::string> checked = {"the driver its CUDA " + std::to_string(v.built_cuda.major()) +
+                                        " plugin needs (jax[" + v.extra + "])"};
+    if (!fw.loads.empty()) checked.push_back("the CUDA libraries it opens");
+    checked.push_back(own_cudnn ? "the cuDNN its installed plugin's METADATA asks for"
+                                : "cuDNN against jax[" + v.extra +
+                                      "]'s last recorded floor (its plugin's METADATA "
+                                      "was not read)");
+    const bool archs = plugin_release && kb_.jax_plugin(v.extra, *plugin_release) != nullptr;
+    add(Finding{.id = "framework-version-unknown",
+                .severity = Severity::info,
+                .area = FindingArea::python,
+                .title = fw_title("JAX", fw) + " is not in the knowledge base",
+                .detail = "Its tables end at " + (last ? last->str() : std::string("an older release")) +
+                          ": the Python versions it supports are not checked" +
+                          (archs ? std::string(".")
+                                 : ", nor the GPU architectures its plugin (xla_cuda_plugin.so) carries: an older "
+                                   "plugin's list says nothing of it.") +
+                          " Checked from its own files: " + join(checked, ", ") + ".",
+                .fix = "Use --kb with newer tables (scripts/harvest-kb.py --packages jax,jaxlib,jax-cuda12-plugin,"
+                       "jax-cuda13-plugin, then --jax-elf), or check JAX's changelog.",
+                .evidence = {installed_at(env, fw)},
+                .source = "compat/jax.toml"});
   }
 
   /// The cuDNN JAX loads. Where the probe resolved the plugin's libcudnn.so.N, the copy the loader

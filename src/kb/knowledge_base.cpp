@@ -535,6 +535,9 @@ ArchCoverage KnowledgeBase::jax_coverage(const JaxVariant& v, const std::optiona
   if (release && oldest != nullptr && *release < *oldest->versions.lowest()) {
     return coverage_by_list(cc, oldest->archs, oldest->ptx);
   }
+  // A release newer than every row (PyPI moves on after a harvest): its plugin's list is not
+  // recorded, and an older plugin's says nothing of it. Never "native" without a basis.
+  if (release && oldest != nullptr) return ArchCoverage::unknown;
   return ArchCoverage::native;
 }
 

@@ -177,8 +177,8 @@ class KnowledgeBase {
   /// The PJRT plugin row of an extra for a JAX release (its archs and CUDA); null when none.
   [[nodiscard]] const JaxPlugin* jax_plugin(std::string_view extra, const Version& release) const;
   /// Coverage of a GPU by a JAX extra at a release: the plugin's recorded list (a release older
-  /// than every row: the oldest row's); without one, the variant's floor (min_cc) alone. Below
-  /// min_cc: none.
+  /// than every row: the oldest row's; one newer than every row, or between rows: unknown);
+  /// without a release, the variant's floor (min_cc) alone. Below min_cc: none.
   [[nodiscard]] ArchCoverage jax_coverage(const JaxVariant& v, const std::optional<Version>& release,
                                           const Version& cc) const;
   /// The yanked row of a JAX release; null when PyPI serves it normally.

@@ -822,6 +822,8 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
     add_unique(o.sources, v.source);
     std::string cudnn_words = "cuDNN " + v.built_cudnn.str() + " (JAX's install guide)";
     std::optional<Version> release;  // the JAX release the plan installs, when one is known
+    // The request names only releases newer than (or outside) the tables: nothing of theirs is known.
+    bool release_unknown = false;
     if (const JaxRelease* rel = jax_release_for(kb, v.extra, fr, req.python)) {
       // The version pip installs: the one pinned with ==, else the newest of the run the request
       // allows (pinned when it is not simply the newest JAX).
@@ -859,6 +861,21 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
             .fatal = true,
             .message = "no JAX release matching '" + fr.text + "' has a jax-" + v.extra + "-plugin wheel on PyPI",
             .source = kb.jax.releases.back().source});
+      } else if (fr.spec) {
+        // A release the harvest has not seen (one PyPI published after it, most often): its Python
+        // range, cuDNN floor and plugin architectures are unknown; an older release's rows are not its.
+        release_unknown = true;
+        const std::optional<Version> last =
+            kb.jax.releases.empty() ? std::nullopt : kb.jax.releases.back().versions.highest();
+        o.issues.push_back(
+            PlanIssue{.id = "jax-release-unknown",
+                      .fatal = false,
+                      .message = "JAX '" + fr.text + "' is not in the knowledge base" +
+                                 (last ? " (its tables end at " + last->str() + ")" : std::string()) +
+                                 ": its Python range, the cuDNN its plugin asks for and the architectures its plugin "
+                                 "carries are not checked",
+                      .source = kb.jax.releases.empty() ? kb.jax.source : kb.jax.releases.back().source,
+                      .unverified = true});
       }
     }
     const JaxPlugin* plugin = release ? kb.jax_plugin(v.extra, *release) : nullptr;
@@ -876,14 +893,37 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
                                    .source = kb.jax.source});
     }
     const std::string what = "jax[" + v.extra + "]" + (release ? " " + release->str() : std::string());
-    if (req.cc) {
+    if (req.cc && release_unknown) {
+      o.coverage = req.cc->truncated(2) < v.min_cc.truncated(2) ? "none" : "unknown";
+      if (o.coverage == "none") {
+        o.issues.push_back(PlanIssue{.id = "gpu-arch-unsupported",
+                                     .fatal = true,
+                                     .message = what + " needs compute capability >= " + v.min_cc.str() +
+                                                " (JAX's installation guide); this GPU is " + req.cc->str(),
+                                     .source = v.source});
+      }
+    } else if (req.cc) {
       // The plugin's own kernels (xla_cuda_plugin.so): 0.4.30-0.5.3 reach Blackwell only by PTX JIT.
       ArchCoverage c = kb.jax_coverage(v, release, *req.cc);
+      const bool unrecorded = c == ArchCoverage::unknown && !kb.is_jetson(req.gpu_name, req.cc);
+      if (unrecorded) {
+        // A release row without a plugin row (the architecture harvest not run for it yet).
+        o.coverage = to_string(c);
+        o.issues.push_back(PlanIssue{.id = "gpu-arch-unrecorded",
+                                     .fatal = false,
+                                     .message = what +
+                                                ": its plugin's architecture list is not recorded "
+                                                "(no [[plugin]] row), so its kernels for this GPU are not checked",
+                                     .source = kb.jax.source,
+                                     .unverified = true});
+      }
       // JAX's sources name x86_64 and aarch64 wheels, not Jetson (Tegra) boards.
       if (c != ArchCoverage::none && kb.is_jetson(req.gpu_name, req.cc)) c = ArchCoverage::unknown;
       const bool below_floor = req.cc->truncated(2) < v.min_cc.truncated(2);
-      if (below_floor && plugin != nullptr &&
-          KnowledgeBase::coverage_by_list(*req.cc, plugin->archs, plugin->ptx) != ArchCoverage::none) {
+      if (unrecorded) {
+        // said above
+      } else if (below_floor && plugin != nullptr &&
+                 KnowledgeBase::coverage_by_list(*req.cc, plugin->archs, plugin->ptx) != ArchCoverage::none) {
         // The plugin has kernels for it; JAX's documented floor is what rules it out.
         const std::string sm = "sm_" + std::to_string(req.cc->major()) + std::to_string(req.cc->minor());
         o.coverage = to_string(c);

@@ -1,0 +1,107 @@
+/// A JAX release newer than the knowledge base (session 40's refresh, 2026-12-06): the tables end at
+/// the last harvested release, and PyPI moves on (jax 0.12.1 came out 2026-11-18). Such a release
+/// must never get a ✓ or a silent pass from an older release's rows (its plugin's architecture list,
+/// its cuDNN floor): the doctor and the plan say it is not in the knowledge base and judge it by its
+/// own files where they say something (the installed plugin's METADATA cuDNN requirement).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "check/compat_checks.hpp"
+#include "check_test_support.hpp"
+#include "core/text.hpp"
+#include "kb/knowledge_base.hpp"
+#include "kb/resolver.hpp"
+#include "model/facts.hpp"
+#include "model/plan.hpp"
+
+namespace gpudoctor {
+namespace {
+
+// Far past every harvested release: stays unknown after later refreshes.
+constexpr const char* kJaxNewerThanTables = "0.99.0";
+
+/// jax, jax-cuda13-plugin (its METADATA's with-cuda extra asking for `cudnn_req`) and
+/// jax-cuda13-pjrt of one release, beside a cuDNN wheel, on an RTX 5090 with driver 590.
+std::vector<Finding> jax_newer_findings(const char* release, const char* cudnn_req, const char* cudnn_wheel) {
+  Facts f = testing::machine(Platform::linux, "NVIDIA GeForce RTX 5090", "590.48.01");
+  PythonEnvFacts e = testing::env_with("3.12.4", testing::cuda_framework("jax", release, "cuda13"));
+  FrameworkFacts plugin = testing::cuda_framework("jax-cuda-plugin", release, "cuda13");
+  plugin.package = "jax-cuda13-plugin";
+  if (cudnn_req != nullptr) {
+    plugin.nvidia_requires.push_back(DistRequirement{"nvidia-cudnn-cu13", cudnn_req, "extra == \"with-cuda\""});
+  }
+  plugin.location = e.path + "/lib/site-packages";
+  e.frameworks.push_back(plugin);
+  FrameworkFacts pjrt = testing::cuda_framework("jax-cuda-pjrt", release, "cuda13");
+  pjrt.package = "jax-cuda13-pjrt";
+  pjrt.location = e.path + "/lib/site-packages";
+  e.frameworks.push_back(pjrt);
+  e.nvidia_wheels.push_back(NvidiaWheel{"nvidia-cudnn-cu13", testing::v(cudnn_wheel), "cudnn", 13});
+  f.python_envs.push_back(e);
+  return compatibility_findings(f, testing::builtin_kb());
+}
+
+TEST(JaxNewerRelease, NoPluginRowMeansCoverageUnknownNotNative) {
+  const KnowledgeBase& kb = testing::builtin_kb();
+  const JaxVariant* c13 = kb.jax_variant("cuda13");
+  ASSERT_NE(c13, nullptr);
+  EXPECT_EQ(kb.jax_plugin("cuda13", testing::v(kJaxNewerThanTables)), nullptr);
+  // An RTX 5090 (12.0): the newest recorded plugin has sm_120, but a newer one is not recorded.
+  EXPECT_EQ(kb.jax_coverage(*c13, testing::v(kJaxNewerThanTables), testing::v("12.0")), ArchCoverage::unknown);
+  // Below the variant's floor stays none: JAX's guide says so for every release.
+  EXPECT_EQ(kb.jax_coverage(*c13, testing::v(kJaxNewerThanTables), testing::v("7.0")), ArchCoverage::none);
+}
+
+TEST(JaxNewerRelease, DoctorSaysTheReleaseIsNotInTheKnowledgeBase) {
+  const auto fs = jax_newer_findings(kJaxNewerThanTables, "<10.0,>=9.12.0.46", "9.20.0.48");
+  const Finding* unknown = testing::find(fs, "framework-version-unknown");
+  ASSERT_NE(unknown, nullptr) << testing::ids(fs);
+  EXPECT_TRUE(contains(unknown->title, "JAX 0.99.0")) << unknown->title;
+  EXPECT_TRUE(contains(unknown->title, "not in the knowledge base")) << unknown->title;
+  EXPECT_TRUE(contains(unknown->detail, "architectures")) << unknown->detail;
+  // A known release gets no such note.
+  const auto known = jax_newer_findings("0.12.0", "<10.0,>=9.12.0.46", "9.20.0.48");
+  EXPECT_EQ(testing::find(known, "framework-version-unknown"), nullptr) << testing::ids(known);
+}
+
+TEST(JaxNewerRelease, DoctorHoldsItsCudnnToTheInstalledPluginsOwnFloor) {
+  // Its plugin asks for cuDNN >= 9.20; 9.15 passes the last recorded release's floor (9.12.0.46),
+  // which is not this release's.
+  const auto fs = jax_newer_findings(kJaxNewerThanTables, "<10.0,>=9.20.0.48", "9.15.1.9");
+  const Finding* m = testing::find(fs, "jax-cudnn-mismatch");
+  ASSERT_NE(m, nullptr) << testing::ids(fs);
+  EXPECT_TRUE(contains(m->title, "9.20.0.48")) << m->title;
+  EXPECT_FALSE(contains(m->source, "0.12.0.1")) << m->source;
+  EXPECT_TRUE(contains(m->source, "METADATA")) << m->source;
+  // At its own floor: no finding.
+  const auto ok = jax_newer_findings(kJaxNewerThanTables, "<10.0,>=9.20.0.48", "9.20.0.48");
+  EXPECT_EQ(testing::find(ok, "jax-cudnn-mismatch"), nullptr) << testing::ids(ok);
+}
+
+TEST(JaxNewerRelease, PlanForAPinnedNewerReleaseIsNeverAPlainTick) {
+  PlanRequest r;
+  r.os = Platform::linux;
+  r.gpu_name = "RTX 5090";
+  r.cc = testing::v("12.0");
+  r.python = testing::v("3.12");
+  r.driver = testing::v("590.48.01");
+  r.frameworks.push_back(*parse_framework_request(std::string("jax==") + kJaxNewerThanTables));
+  const Plan p = resolve(r, testing::builtin_kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best.has_value());
+  EXPECT_FALSE(fp.best->verified()) << fp.best->summary();
+  const bool said = std::any_of(fp.best->issues.begin(), fp.best->issues.end(), [](const PlanIssue& i) {
+    return i.id == "jax-release-unknown" && contains(i.message, "not in the knowledge base");
+  });
+  EXPECT_TRUE(said) << fp.best->summary();
+  for (const std::string& reason : fp.best->reasons) {
+    EXPECT_FALSE(contains(reason, "has kernels for")) << reason;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
