@@ -103,5 +103,61 @@ TEST(JaxNewerRelease, PlanForAPinnedNewerReleaseIsNeverAPlainTick) {
   }
 }
 
+// jax 0.12.1 (PyPI 2026-11-18), harvested 2026-12-06: jax-0.12.1-py3-none-any.whl METADATA
+// (Requires-Python >=3.12; every CUDA extra pins its plugin ==0.12.1), jaxlib-0.12.1 cp312-cp315
+// wheels, jax_cuda13_plugin-0.12.1 METADATA (nvidia-cudnn-cu13<10.0,>=9.12.0.46). PyPI has no
+// jax-cuda12-plugin 0.12.1 (its newest is 0.12.0.1): jax[cuda12]==0.12.1 cannot be installed.
+TEST(KbJaxRelease0121, OnlyTheCuda13ExtraHasAPlugin) {
+  const JaxRelease* r = testing::builtin_kb().jax_release(testing::v("0.12.1"));
+  ASSERT_NE(r, nullptr) << "jax 0.12.1 has no [[release]] row";
+  EXPECT_EQ(r->extras, std::vector<std::string>{"cuda13"});
+  EXPECT_TRUE(r->python.contains(testing::v("3.12")));
+  EXPECT_TRUE(r->python.contains(testing::v("3.15")));
+  EXPECT_FALSE(r->python.contains(testing::v("3.11")));
+  ASSERT_TRUE(r->cuda13_cudnn.has_value());
+  EXPECT_EQ(r->cuda13_cudnn->lowest(), testing::v("9.12.0.46"));
+  EXPECT_TRUE(r->source.find("[artefact]") != std::string::npos) << r->source;
+}
+
+PlanRequest jax0121_request(const char* gpu, const char* cc, const char* framework) {
+  PlanRequest r;
+  r.os = Platform::linux;
+  r.gpu_name = gpu;
+  r.cc = testing::v(cc);
+  r.python = testing::v("3.12");
+  r.driver = testing::v("590.48.01");
+  r.frameworks.push_back(*parse_framework_request(framework));
+  return r;
+}
+
+// A GTX 1080 (6.1) has only jax[cuda12] (cuda13 starts at 7.5): plain `jax` must pin the last
+// release with a cuda12 plugin, 0.12.0.1, since `pip install -U "jax[cuda12]"` now resolves to
+// 0.12.1, whose cuda12 plugin does not exist.
+TEST(KbJaxRelease0121, PlanPinsTheLastCuda12ReleaseForAPascalCard) {
+  const Plan p = resolve(jax0121_request("GTX 1080", "6.1", "jax"), testing::builtin_kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  EXPECT_EQ(p.frameworks[0].best->install_spec, "jax[cuda12]==0.12.0.1");
+  // An RTX 5090 gets the newest, 0.12.1, through cuda13.
+  const Plan q = resolve(jax0121_request("RTX 5090", "12.0", "jax"), testing::builtin_kb());
+  ASSERT_TRUE(q.frameworks[0].best.has_value());
+  EXPECT_EQ(q.frameworks[0].best->variant, "cuda13");
+  EXPECT_EQ(q.frameworks[0].best->version, testing::v("0.12.1"));
+  EXPECT_TRUE(q.frameworks[0].best->verified()) << q.frameworks[0].best->summary();
+}
+
+// jax==0.12.1 on that GTX 1080: cuda13 has no kernels for it and cuda12 has no plugin at 0.12.1.
+TEST(KbJaxRelease0121, PinnedReleaseWithoutACuda12PluginIsRefused) {
+  const Plan p = resolve(jax0121_request("GTX 1080", "6.1", "jax==0.12.1"), testing::builtin_kb());
+  ASSERT_EQ(p.frameworks.size(), 1u);
+  EXPECT_FALSE(p.frameworks[0].best.has_value()) << p.frameworks[0].best->summary();
+  bool refused = false;
+  for (const PlanOption& o : p.frameworks[0].rejected) {
+    for (const PlanIssue& i : o.issues)
+      refused = refused || (o.variant == "cuda12" && i.id == "jax-extra-not-released");
+  }
+  EXPECT_TRUE(refused);
+}
+
 }  // namespace
 }  // namespace gpudoctor
