@@ -222,12 +222,17 @@ def parse_metadata(text: str) -> dict:
     return out
 
 
-def parse_py_assignments(text: str) -> dict:
+def parse_py_assignments(text: str, dict_entries: bool = True) -> dict:
     """Simple `name = 'value'` / `name: T = 'value'` lines (torch/version.py) and TF's
-    build_info dict entries, without executing anything."""
+    build_info dict entries, without executing anything. torch/version.py gets the first only:
+    its `__all__ = [..., 'cuda', 'git_version', ...]` reads as a dict entry cuda='git_version'
+    (a CPU build's `cuda: Optional[str] = None` has no quoted value), which a harvest with an
+    empty cache wrote into every CPU torch row (found 2026-12-06)."""
     out = {}
     for m in re.finditer(r"^(\w+)\s*(?::[^=]*)?=\s*(['\"])(.*?)\2\s*$", text, re.M):
         out[m.group(1)] = m.group(3)
+    if not dict_entries:
+        return out
     # TF: `build_info = collections.OrderedDict([('cuda_version', '12.2'), ...])` (older: a dict)
     for m in re.finditer(r"['\"](\w+)['\"]\s*[:,]\s*(['\"])(.*?)\2", text):
         out.setdefault(m.group(1), m.group(3))
@@ -383,7 +388,8 @@ def facts(row: dict) -> dict:
     req = [r for r in row.get("requires_dist", []) if applies(r, row["platform"])]
     base = [r for r in req if not extra_of(r)]
     out = {}
-    files = {k: parse_py_assignments(v) for k, v in row.get("files", {}).items() if isinstance(v, str)}
+    files = {k: parse_py_assignments(v, dict_entries=k != "torch/version.py")
+             for k, v in row.get("files", {}).items() if isinstance(v, str)}
     name = row["package"]
     if name == "torch":
         vp = files.get("torch/version.py", {})
