@@ -12,6 +12,7 @@
 #include "check/compat_checks.hpp"
 #include "check_test_support.hpp"
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/resolver.hpp"
 #include "model/facts.hpp"
@@ -53,6 +54,31 @@ TEST(JaxNewerRelease, NoPluginRowMeansCoverageUnknownNotNative) {
   EXPECT_EQ(kb.jax_coverage(*c13, testing::v(kJaxNewerThanTables), testing::v("12.0")), ArchCoverage::unknown);
   // Below the variant's floor stays none: JAX's guide says so for every release.
   EXPECT_EQ(kb.jax_coverage(*c13, testing::v(kJaxNewerThanTables), testing::v("7.0")), ArchCoverage::none);
+}
+
+// A release row without a [[plugin]] row (the architecture harvest not yet run for it): the plan
+// says the plugin's list is not recorded, never "has kernels".
+TEST(JaxNewerRelease, ReleaseRowWithoutAPluginRowIsUnrecordedInThePlan) {
+  KnowledgeBase no_plugin = testing::builtin_kb();
+  for (JaxPlugin& p : no_plugin.jax.plugins) {
+    if (p.extra == "cuda13") p.versions = *VersionSpec::parse(">=0.7.2,<=0.12.0.1");
+  }
+  ASSERT_NE(no_plugin.jax_release(testing::v("0.12.1")), nullptr);
+  PlanRequest r;
+  r.os = Platform::linux;
+  r.gpu_name = "RTX 5090";
+  r.cc = testing::v("12.0");
+  r.python = testing::v("3.12");
+  r.driver = testing::v("590.48.01");
+  r.frameworks.push_back(*parse_framework_request("jax==0.12.1"));
+  const Plan p = resolve(r, no_plugin);
+  ASSERT_TRUE(p.frameworks[0].best.has_value());
+  const PlanOption& best = *p.frameworks[0].best;
+  EXPECT_FALSE(best.verified()) << best.summary();
+  const bool said = std::any_of(best.issues.begin(), best.issues.end(), [](const PlanIssue& i) {
+    return i.id == "gpu-arch-unrecorded" && contains(i.message, "not recorded");
+  });
+  EXPECT_TRUE(said) << best.summary();
 }
 
 TEST(JaxNewerRelease, DoctorSaysTheReleaseIsNotInTheKnowledgeBase) {
