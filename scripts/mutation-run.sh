@@ -329,7 +329,7 @@ ps-smart-quote-undoubled	src/render/plan_script.cpp	static_cast<unsigned char>(s
 script-other-shell-unsaid	src/render/plan_script.cpp	  if (own || !other) return nullptr;	  if (true) return nullptr;
 tv-warning-as-error	data/explain/framework-build.toml	severity = "warning"\npriority = 45\ntailor = "framework-build"	severity = "error"\npriority = 45\ntailor = "framework-build"
 tv-quoted-error-answered	data/explain/framework-build.toml	supersedes = ["windows-dll-procedure-not-found", 	supersedes = [
-jax-floor-said-no-kernels	src/kb/resolver.cpp	      if (below_floor && plugin != nullptr &&	      if (false && below_floor && plugin != nullptr &&
+jax-floor-said-no-kernels	src/kb/resolver.cpp	      } else if (below_floor && plugin != nullptr &&	      } else if (false && below_floor && plugin != nullptr &&
 tf-windows-unversioned-unlikely	src/explain/explain_machine.cpp	    return windows && !machine.log.versions.contains("tensorflow") ? Truth::yes : exact;	    return windows && false ? Truth::yes : exact;
 codepage-cut-lead-kept	src/explain/log_decoder.cpp	    if (cut == Cut::head && ends_in_lone_lead(line, *rules)) {	    if (false && ends_in_lone_lead(line, *rules)) {
 codepage-cut-guess-strict	src/explain/log_decoder.cpp	    Codepage page = guess_codepage(line, cut == Cut::head);	    Codepage page = guess_codepage(line, false);
@@ -665,6 +665,14 @@ r40-tfdso-condition	src/explain/explain_machine.cpp	first_capture(captures, "tf_
 r40-fleet-incomplete-text	src/render/fleet_report.cpp	  if (!r.incomplete.empty())\n    out.insert(	  if (false)\n    out.insert(
 r40-fleet-incomplete-json	src/model/json_codec.cpp	  GPUDOCTOR_FIELDS_EMPTY(io, r, Empty::omit, incomplete);  // only in a report of an ended job	  // (incomplete not written)
 r40-fleet-incomplete-html	src/render/html_report.cpp	               {"is_incomplete", !r.incomplete.empty()},	               {"is_incomplete", false},
+K1	src/kb/knowledge_base.cpp	  if (release && oldest != nullptr) return ArchCoverage::unknown;	  if (false && release && oldest != nullptr) return ArchCoverage::unknown;
+K2	src/kb/resolver.cpp	        release_unknown = true;	        release_unknown = false;
+K3	src/check/compat_checks.cpp	      jax_not_in_kb(env, fw, *v, release, own_cudnn.has_value());	      (void)own_cudnn;
+K4	src/check/compat_checks.cpp	            cudnn = &*own_cudnn;	            (void)cudnn;
+K5	data/compat/jax.toml	extras = ["cuda13"]\ncuda13_cudnn = ">=9.12.0.46,<10.0"\nsource = "[artefact] jax-0.12.1	extras = ["cuda12", "cuda13"]\ncuda12_cudnn = ">=9.10.2.21,<10.0"\ncuda13_cudnn = ">=9.12.0.46,<10.0"\nsource = "[artefact] jax-0.12.1
+K6	data/compat/jax.toml	versions = ">=0.7.2,<=0.12.1"	versions = ">=0.7.2,<=0.12.0.1"
+K7	src/kb/resolver.cpp	      const bool unrecorded = c == ArchCoverage::unknown && !kb.is_jetson(req.gpu_name, req.cc);	      const bool unrecorded = false;
+K8	data/compat/jax.toml	versions = ">=0.12.1,<=0.12.1"\npython = "3.12-3.15"	versions = ">=0.12.1,<=0.12.1"\npython = "3.11-3.15"
 EOF
 }
 
