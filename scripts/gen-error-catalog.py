@@ -61,9 +61,31 @@ OLDER = [
 ]
 HEADER_CACHE = pathlib.Path.home() / ".cache" / "gpudoctor" / "headers"
 
+# Older CUDA runtimes' own message texts (cudaGetErrorString of that libcudart, from PyPI's
+# component wheel): a text that differs from the current runtime's is recognised too, since logs
+# of older frameworks print it (session 40: the sweep found code 27's CUDA 11 text).
+OLDER_RUNTIME_LIBS = [
+    ("nvidia-cuda-runtime-cu11", "11.8.89", "nvidia/cuda_runtime/lib/libcudart.so.11.0"),
+]
+# Texts of runtimes older than any wheel on PyPI (CUDA 10.x and before, the runtime of PyTorch 1.x
+# and TensorFlow 1.x), as those frameworks' logs print them after "CUDA error: " or THCudaCheck's
+# "error=46 : ". Each is quoted from the issue threads named (session 40 review, log 22).
+OLDER_LOG_MESSAGES = {
+    # https://github.com/iffiX/machin/issues/25 (PyTorch 1.x: "RuntimeError: CUDA error: all
+    # CUDA-capable devices are busy or unavailable"), https://github.com/idiap/jade-hpc/issues/59
+    # ("THCudaCheck FAIL file=.../THCTensorRandom.cu line=25 error=46 : all CUDA-capable devices
+    # are busy or unavailable"); CUDA 11.7's libcudart already prints the current text.
+    ("cudart", 46): ["all CUDA-capable devices are busy or unavailable"],
+}
+
 
 def wheel_member(package, version, member):
     """One file of a wheel on PyPI (through gen-message-catalog.py's range reader), cached."""
+    return wheel_member_path(package, version, member).read_text(errors="replace")
+
+
+def wheel_member_path(package, version, member):
+    """The cached copy of one file of a wheel on PyPI (a header, or a library to load)."""
     cached = HEADER_CACHE / f"{package}-{version}" / pathlib.Path(member).name
     if not cached.exists():
         spec = importlib.util.spec_from_file_location("gen_message_catalog", HERE / "scripts/gen-message-catalog.py")
@@ -75,7 +97,7 @@ def wheel_member(package, version, member):
             data = zf.read(member)
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_bytes(data)
-    return cached.read_text(errors="replace")
+    return cached
 
 
 DRIVER_FIX = ("Run `nvidia-smi`: if it fails, (re)install the NVIDIA driver for your GPU and reboot; "
@@ -103,6 +125,20 @@ CURATED = {
         "gpu-arch-unsupported", 70, "gpu-arch",
         "The module has no machine code (SASS) for this GPU and no PTX that could be compiled for it.",
         "Install a build compiled for your GPU's compute capability (`gpudoctor plan` names one)."),
+    # CuPy prints the driver's name and text of a module it compiled at run time (NVRTC) and could
+    # not load: "CUDA_ERROR_INVALID_SOURCE: device kernel image is invalid" (cupy_backends
+    # CUDADriverError: cuGetErrorName + ": " + cuGetErrorString). On an RTX 4080 (sm_89) with a CuPy
+    # older than v11 the maintainer's answer was a newer CuPy (https://github.com/cupy/cupy/issues/8045).
+    ("cuda-driver", "CUDA_ERROR_INVALID_SOURCE"): (
+        "gpu-arch-unsupported", 62, "",
+        "The driver could not load a kernel module, usually one a library compiled at run time with NVRTC "
+        "(CuPy, PyCUDA-style code): the CuPy (or the NVRTC/CUDA it uses) is older than this GPU and does not "
+        "know its compute capability (an RTX 40 series GPU, compute capability 8.9, needs CuPy v11 or later), "
+        "or the NVRTC is newer than the driver, or the kernel source itself does not compile.",
+        "`python -c \"import cupy; cupy.show_config()\"` shows the CuPy, CUDA and NVRTC versions. Upgrade CuPy "
+        "to a release whose compatibility matrix lists your GPU's compute capability "
+        "(`pip install -U cupy-cuda12x`, or `cupy-cuda11x` for CUDA 11; https://docs.cupy.dev/en/stable/install.html), "
+        "and keep the CUDA it uses no newer than the driver supports (`nvidia-smi` shows that CUDA version)."),
     ("cudart", "cudaErrorSystemNotReady"): (
         "driver-missing", 72, "driver",
         "The system is not ready for CUDA work: on NVSwitch systems (HGX/DGX A100, H100, H200, B200) the "
@@ -235,7 +271,10 @@ DOCS = {
 # failure: 3". Only these families print bare numbers often.
 NUMBER_PATTERNS = {
     "cudart": [r"(?i)\bcuda(?:\s+runtime)?\s+error\b[^\d\n]*(?:\(|code\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
-               r"\bcuda[A-Z]\w*\(?\)?\s+(?:returned|failed)\W{{0,3}}(?:with\s+)?(?:error\s+)?(?:code\s+)?{n}(?:\D|$)"],
+               r"\bcuda[A-Z]\w*\(?\)?\s+(?:returned|failed)\W{{0,3}}(?:with\s+)?(?:error\s+)?(?:code\s+)?{n}(?:\D|$)",
+               # PyTorch 1.x (aten/src/THC/THCGeneral.cpp, __THCudaCheck and __THCudaCheckWarn):
+               # "THCudaCheck FAIL file=%s line=%i error=%i : %s".
+               r"\bTHCudaCheck(?:Warn)? FAIL\b[^\n]*\berror={n} :"],
     "cuda-driver": [r"\bcu(?:Init|Ctx|Device|Mem|Module|Launch|Stream|Event|Driver|Graph|Link|Func)\w*\b[^\d\n]*"
                     r"(?:\(|code\W{{0,2}}|ERROR\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
                     r"\bCUresult\W{{1,3}}{n}(?:\D|$)",
@@ -317,6 +356,26 @@ def sentence(doc, limit=600):
     return doc
 
 
+def message_patterns(fam, msg):
+    """The patterns that recognise one message text of a code (the current runtime's, or an older one's)."""
+    lit = re.escape(msg).replace(r"\ ", " ")
+    if msg and (len(msg) >= 24 or fam == "nvml"):
+        # Only distinctive texts: "unknown error" or "invalid argument" alone name nothing.
+        # \b: "mapping of buffer object failed" must not match inside "unmapping of ...".
+        word = r"\b" if msg[0].isalnum() else ""
+        return [word + lit if fam != "nvml" else r"NVML[^\n]*" + lit]
+    if msg and fam == "cudart":
+        # PyTorch's C10_CUDA_CHECK (and ggml) prints "CUDA error: " + cudaGetErrorString(code) (then,
+        # pasted on one line, its "CUDA kernel errors might be ..." hint): after that prefix,
+        # and only there, a short message names its code.
+        # The same after other libraries' prefixes: CTranslate2's "CUDA failed with error "
+        # (libctranslate2 4.5.0, read with strings) and ONNX Runtime's "CUDA failure N: "
+        # (core/providers/cuda/cuda_call.cc, "... ; GPU=0 ; hostname=..." after it).
+        return [r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: )" + lit +
+                r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)"]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cuda", default="/usr/local/cuda")
@@ -348,6 +407,15 @@ def main():
         print("no nvml.h: NVML codes skipped (pass --nvml-header)", file=sys.stderr)
 
     cudart_message = cudart_messages(pathlib.Path(a.cuda) / "lib64/libcudart.so")
+    older_texts = {}  # (family, number) -> older message texts that differ from the current one
+    for package, version, member in ([] if a.no_older else OLDER_RUNTIME_LIBS):
+        older = cudart_messages(wheel_member_path(package, version, member))
+        for num in range(1, 1000):
+            text = older(num)
+            if text and text != cudart_message(num):
+                older_texts.setdefault(("cudart", num), []).append(text)
+    for key, texts in OLDER_LOG_MESSAGES.items():
+        older_texts.setdefault(key, []).extend(t for t in texts if t not in older_texts.get(key, []))
     nccl_msgs = {}
     lib = pathlib.Path(a.cuda) / "lib64/libnccl.so"
     if lib.exists():
@@ -426,21 +494,8 @@ def main():
             f"This is what {label} reported; the lines before it in the log usually say which call failed. "
             "Run `gpudoctor` to check the driver, CUDA and library versions this program uses.")
         pats = [r"\b" + name + r"\b"]
-        lit = re.escape(msg).replace(r"\ ", " ")
-        if msg and (len(msg) >= 24 or fam == "nvml"):
-            # Only distinctive texts: "unknown error" or "invalid argument" alone name nothing.
-            # \b: "mapping of buffer object failed" must not match inside "unmapping of ...".
-            word = r"\b" if msg[0].isalnum() else ""
-            pats.append(word + lit if fam != "nvml" else r"NVML[^\n]*" + lit)
-        elif msg and fam == "cudart":
-            # PyTorch's C10_CUDA_CHECK (and ggml) prints "CUDA error: " + cudaGetErrorString(code) (then,
-            # pasted on one line, its "CUDA kernel errors might be ..." hint): after that prefix,
-            # and only there, a short message names its code.
-            # The same after other libraries' prefixes: CTranslate2's "CUDA failed with error "
-            # (libctranslate2 4.5.0, read with strings) and ONNX Runtime's "CUDA failure N: "
-            # (core/providers/cuda/cuda_call.cc, "... ; GPU=0 ; hostname=..." after it).
-            pats.append(r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: )" + lit +
-                        r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)")
+        for text in [msg] + older_texts.get((fam, num), []):
+            pats += message_patterns(fam, text)
         for p in NUMBER_PATTERNS.get(fam, []):
             pats.append(p.format(n=num))
         example = f"{'CUDA error' if fam == 'cudart' else 'failed call to cuInit' if fam == 'cuda-driver' else label + ' error'}: {name}"

@@ -479,13 +479,23 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   };
   // Catalog rules with more lines first, so that one matching a subset of another's lines
   // (the runtime's 303 on one line, the driver's 303 on that line and another) is the one
-  // dropped.
+  // dropped. On the same lines, the code whose own name the line prints comes first: CuPy's
+  // "CUDA_ERROR_INVALID_SOURCE: device kernel image is invalid" is the driver's 300, not the
+  // runtime's 200 whose message text the line also holds (session 40 review, log 14).
+  auto names_its_code = [&](const RuleHits* h) {
+    const std::string& id = base.rules[h->rule_index].id;
+    const std::string_view name = std::string_view(id).substr(id.rfind('/') + 1);
+    return std::any_of(h->excerpts.begin(), h->excerpts.end(),
+                       [&](const std::string& e) { return e.find(name) != std::string::npos; });
+  };
   std::vector<const RuleHits*> order;
   for (const RuleHits& h : hits) order.push_back(&h);
   std::stable_sort(order.begin(), order.end(), [&](const RuleHits* a, const RuleHits* b) {
     const bool ca = a->rule_index < base.rules.size() && base.rules[a->rule_index].catalog;
     const bool cb = b->rule_index < base.rules.size() && base.rules[b->rule_index].catalog;
-    return ca && cb && a->lines.size() > b->lines.size();
+    if (!ca || !cb) return false;
+    if (a->lines.size() != b->lines.size()) return a->lines.size() > b->lines.size();
+    return names_its_code(a) && !names_its_code(b);
   });
   std::vector<std::uint64_t> catalog_lines;        ///< lines of catalog rules already taken, sorted
   std::vector<std::vector<ExplainMatch>> answers;  ///< one per rule that matched, best candidate first
