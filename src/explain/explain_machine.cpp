@@ -291,7 +291,12 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"torch_log", "torch-log"},
                                                               {"msstore_python", "msstore-python"},
                                                               {"msvc_build", "msvc-build"},
-                                                              {"ctranslate2_log", "ctranslate2-log"}};
+                                                              {"ctranslate2_log", "ctranslate2-log"},
+                                                              {"jetson", "jetson"},
+                                                              {"nccl_many_interfaces", "nccl-many-interfaces"},
+                                                              {"source_built_cuda", "source-built-cuda"},
+                                                              {"lightning_ddp", "lightning-ddp"},
+                                                              {"slurm_job", "slurm"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -443,6 +448,11 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "msstore-python",
                                                   "msvc-build",
                                                   "ctranslate2-log",
+                                                  "jetson",
+                                                  "nccl-many-interfaces",
+                                                  "source-built-cuda",
+                                                  "lightning-ddp",
+                                                  "slurm",
                                                   "tf-dso-loader",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
