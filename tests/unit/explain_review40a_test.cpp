@@ -124,6 +124,10 @@ TEST(ExplainReview40A, NumbasOpenCudalibNvvmFrameIsLibnvvmNotFound) {
       "directory>\n");
   ASSERT_TRUE(leads_with(r, "numba-libnvvm-not-found")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"CUDA_HOME", "colon-separated"}));
+  // The dlerror alone (a log cut after it) is Numba's NVVM too.
+  const auto alone =
+      explain_no_facts("OSError: libnvvm.so: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(leads_with(alone, "numba-libnvvm-not-found")) << rule_list(alone);
   // Near miss: another library's dlerror is not Numba's NVVM.
   const auto nvrtc =
       explain_no_facts("OSError: libnvrtc.so.12: cannot open shared object file: No such file or directory\n");
@@ -153,6 +157,15 @@ TEST(ExplainReview40A, NcclSocketOverBridgesLeadsWithSocketIfname) {
       "ncclSystemError: System call (socket, malloc, munmap, etc) failed when training on two remote nodes\n");
   ASSERT_TRUE(leads_with(r, "nccl-unhandled-system-error/interfaces")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"NCCL_SOCKET_IFNAME", "Bootstrap : Using"}));
+  // Two plain interfaces, and one Docker bridge alone, are the same reading.
+  const auto two = explain_no_facts(
+      "n1:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0> [1]eth1:10.1.0.2<0>\n"
+      "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n");
+  ASSERT_TRUE(leads_with(two, "nccl-unhandled-system-error/interfaces")) << rule_list(two);
+  const auto bridge = explain_no_facts(
+      "n1:1:1 [0] NCCL INFO NET/Socket : Using [0]docker0:172.17.0.1<0>\n"
+      "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n");
+  ASSERT_TRUE(leads_with(bridge, "nccl-unhandled-system-error/interfaces")) << rule_list(bridge);
   // Near miss: one interface, no bridge: the rule's own answer leads, as before.
   const auto one = explain_no_facts(
       "n1:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n"
@@ -168,6 +181,11 @@ TEST(ExplainReview40A, CaffeCheckFailedInvalidDeviceFunctionIsARebuildForTheArch
   ASSERT_TRUE(leads_with(r, "no-kernel-image/source-build")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"Makefile.config", "CUDA_ARCH := -gencode", "compute_cap"}));
   EXPECT_FALSE(mentions(r.matches.front().fix, "--index-url")) << r.matches.front().fix;
+  // Caffe's CUDA_CHECK without glog's prefix, and a fatal glog line from a .cu file.
+  const auto check = explain_no_facts("Check failed: error == cudaSuccess (98 vs. 0)  invalid device function\n");
+  ASSERT_TRUE(leads_with(check, "no-kernel-image/source-build")) << rule_list(check);
+  const auto glog = explain_no_facts("F0412 10:01:02.123456  1234 im2col.cu:61] invalid device function\n");
+  ASSERT_TRUE(leads_with(glog, "no-kernel-image/source-build")) << rule_list(glog);
   // Near miss: PyTorch's own line keeps the wheel answer.
   const auto torch =
       explain_no_facts("RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
