@@ -296,7 +296,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {{"pip_build", "pip
                                                               {"nccl_many_interfaces", "nccl-many-interfaces"},
                                                               {"source_built_cuda", "source-built-cuda"},
                                                               {"lightning_ddp", "lightning-ddp"},
-                                                              {"slurm_job", "slurm"}};
+                                                              {"slurm_job", "slurm"},
+                                                              {"talos", "talos"},
+                                                              {"rm_init_failed", "rm-init-failed"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -453,6 +455,8 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "source-built-cuda",
                                                   "lightning-ddp",
                                                   "slurm",
+                                                  "talos",
+                                                  "rm-init-failed",
                                                   "tf-dso-loader",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};

@@ -168,20 +168,21 @@ TEST(ExplainReview40C, StubLibcudaOnTheLoaderPathIsNotTheDriver) {
       "AttributeError: /scratch/yhao24/opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef\n";
   const auto r = explain_no_facts(log);
   ASSERT_TRUE(leads_with(r, "libcuda-stub-loaded")) << rule_list(r);
-  EXPECT_TRUE(says_all(r.matches.front().fix, {"/scratch/yhao24/opt/cuda-12.1/lib64/stubs", "LD_LIBRARY_PATH",
-                                               "ldconfig -p | grep libcuda"}))
+  EXPECT_TRUE(says_all(r.matches.front().fix,
+                       {"/scratch/yhao24/opt/cuda-12.1/lib64/stubs", "LD_LIBRARY_PATH", "ldconfig -p | grep libcuda"}))
       << r.matches.front().fix;
   EXPECT_EQ(find_rule(r, "undefined-symbol-wrong-library"), nullptr) << rule_list(r);
   // Near miss: the driver's own libcuda with an undefined symbol keeps the old answer.
-  const auto real = explain_no_facts(
-      "ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuGetProcAddress_v2\n");
+  const auto real =
+      explain_no_facts("ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuGetProcAddress_v2\n");
   EXPECT_EQ(find_rule(real, "libcuda-stub-loaded"), nullptr) << rule_list(real);
 }
 
 // Log 10: a legacy GPU on Talos, which has no package manager.
 TEST(ExplainReview40C, LegacyGpuOnTalosNeedsAnExtensionNotAPackage) {
   const std::string log =
-      "kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is\n"
+      "kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU installed in this system "
+      "is\n"
       " NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please\n"
       " NVRM:  visit http://www.nvidia.com/object/unix.html for more\n"
       " NVRM:  information.  The 535.129.03 NVIDIA driver will ignore\n"
