@@ -157,6 +157,11 @@ TEST(ExplainReview40C, NvmlFunctionNotFoundIsAnOlderLibnvidiaMl) {
       << r.matches.front().fix;
   const auto d = explain_no_facts("nvidia-docker | 2017/12/21 05:04:46 Error: nvml: Driver/library version mismatch\n");
   EXPECT_TRUE(leads_with(d, "nvml-driver-library-mismatch")) << rule_list(d);
+  // Log 13 has both: nvidia-smi's own, more precise line leads.
+  const auto both = explain_no_facts(
+      "$ nvidia-smi\nFailed to initialize NVML: Function Not Found\n"
+      "nvidia-docker | 2017/12/21 05:04:46 Error: nvml: Driver/library version mismatch\n");
+  EXPECT_TRUE(leads_with(both, "nvml-function-not-found")) << rule_list(both);
   // Near miss: a program's own "Function not found" is not NVML's.
   const auto other = explain_no_facts("RuntimeError: Function not found: my_op\n");
   EXPECT_EQ(find_rule(other, "nvml-function-not-found"), nullptr) << rule_list(other);
