@@ -203,5 +203,30 @@ TEST(ExplainReview40C, LegacyGpuOnTalosNeedsAnExtensionNotAPackage) {
   EXPECT_TRUE(leads_with(plain, "gpu-needs-legacy-driver")) << rule_list(plain);
 }
 
+// Logs 17 and 18: nvcc refuses an architecture that the CUDA the user names compiles for: another,
+// older nvcc is in use (PATH, or CMake's /usr/local/cuda).
+TEST(ExplainReview40C, NvccRefusingAnArchTheNamedCudaKnowsIsAnotherNvcc) {
+  const auto cunn = explain_no_facts(
+      "when install cunn on ubuntu, meet an error \"nvcc fatal   : Unsupported gpu architecture 'compute_52'\n"
+      "\", how to slove it ? thx\n"
+      "\n"
+      "we use TiTanX and cuda 7.5, and why occur this error?\n");
+  ASSERT_TRUE(leads_with(cunn, "nvrtc-invalid-arch/older-nvcc-on-path")) << rule_list(cunn);
+  const auto caffe = explain_no_facts(
+      "using cmake to build caffe, CUDA 8, cuDNN V7, 1070 Ti\n"
+      "when i use cmake it shows cuda 7.5 even though i have cuda 8.0 installed\n"
+      "nvcc fatal   : Unsupported gpu architecture 'compute_61'\n");
+  ASSERT_TRUE(leads_with(caffe, "nvrtc-invalid-arch/older-nvcc-on-path")) << rule_list(caffe);
+  EXPECT_TRUE(says_all(caffe.matches.front().fix, {"ls -l /usr/local/cuda", "CUDA_TOOLKIT_ROOT_DIR"}))
+      << caffe.matches.front().fix;
+  // Near misses: no release named, or only one older than the architecture (CUDA 7.5 and
+  // compute_61, first known by 8.0): the compiler itself is too old, as before.
+  const auto bare = explain_no_facts("nvcc fatal   : Unsupported gpu architecture 'compute_61'\n");
+  EXPECT_TRUE(leads_with(bare, "nvrtc-invalid-arch")) << rule_list(bare);
+  const auto old =
+      explain_no_facts("I have cuda 7.5 installed\nnvcc fatal   : Unsupported gpu architecture 'compute_61'\n");
+  EXPECT_TRUE(leads_with(old, "nvrtc-invalid-arch")) << rule_list(old);
+}
+
 }  // namespace
 }  // namespace gpudoctor
