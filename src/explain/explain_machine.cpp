@@ -340,6 +340,12 @@ namespace {
 
 constexpr std::string_view kPtxasCudaDroppedArch = "ptxas-cuda-dropped-arch";
 constexpr std::string_view kPtxasCudaPredatesArch = "ptxas-cuda-predates-arch";
+/// `nvcc-cuda-knows-arch`: some CUDA release the log names compiles for the refused architecture
+/// (at or after the first release that knows it, CUDA 7.0 where that is not sourced, and before the
+/// one that dropped it), so the compiler that refused it is another, older or newer, toolkit's
+/// (session 40 review C: torch/cunn#242, BVLC/caffe#6255). Yes or unknown; not a log event, so
+/// the candidate that uses it stays listed when the log names no release.
+constexpr std::string_view kNvccCudaKnowsArch = "nvcc-cuda-knows-arch";
 
 /// The CUDA release that dropped each architecture: CMake's CMakeCUDAArchitecturesAll.cmake and
 /// compat/cuda_arch.toml (9.0 removes 2.0/2.1, 11.0 3.0, 12.0 3.5/3.7, 13.0 5.0 to 7.2). The first
@@ -362,10 +368,18 @@ constexpr PtxasArchReleases kPtxasArchReleases[] = {
 Truth ptxas_cuda_release(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine) {
   std::string arch = first_capture(captures, "arch");
   if (arch.empty()) arch = first_capture(captures, "sm");
+  if (arch.starts_with("compute_")) arch = "sm_" + arch.substr(8);  // nvcc names the virtual one
   const auto* row = std::find_if(std::begin(kPtxasArchReleases), std::end(kPtxasArchReleases),
                                  [&](const PtxasArchReleases& r) { return r.arch == arch; });
   const auto& releases = machine.log.cuda_releases;
   if (row == std::end(kPtxasArchReleases) || releases.empty()) return Truth::unknown;
+  if (condition == kNvccCudaKnowsArch) {
+    const Version first = *Version::parse(row->first.empty() ? std::string_view("7.0") : row->first);
+    const Version dropped = *Version::parse(row->dropped);
+    return std::any_of(releases.begin(), releases.end(), [&](const Version& v) { return v >= first && v < dropped; })
+               ? Truth::yes
+               : Truth::unknown;
+  }
   if (condition == kPtxasCudaDroppedArch) {
     const Version dropped = *Version::parse(row->dropped);
     return std::all_of(releases.begin(), releases.end(), [&](const Version& v) { return v >= dropped; })
@@ -440,6 +454,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "conda-env",
                                                   "ptxas-cuda-dropped-arch",
                                                   "ptxas-cuda-predates-arch",
+                                                  "nvcc-cuda-knows-arch",
                                                   "vllm-log",
                                                   "cdi-error",
                                                   "nvidia-module-other-branch",
@@ -479,7 +494,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition.starts_with(kTensorflowOlderThan)) {
     return tensorflow_older_than(condition.substr(kTensorflowOlderThan.size()), machine);
   }
-  if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch) {
+  if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch || condition == kNvccCudaKnowsArch) {
     return ptxas_cuda_release(condition, captures, machine);
   }
   if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
