@@ -228,5 +228,31 @@ TEST(ExplainReview40C, NvccRefusingAnArchTheNamedCudaKnowsIsAnotherNvcc) {
   EXPECT_TRUE(leads_with(old, "nvrtc-invalid-arch")) << rule_list(old);
 }
 
+// Log 14: user space from a .run file without kernel modules, modules from another release's tree.
+TEST(ExplainReview40C, RunFileUserSpaceAndSeparateModulesOfAnotherRelease) {
+  const std::string log =
+      "bash ./NVIDIA-Linux-x86_64-570.124.04.run --no-kernel-modules\n"
+      "cd /data/open-gpu-kernel-modules-570.124.06-p2p/\n"
+      "./install.sh\n"
+      "reboot\n"
+      "\n"
+      "nvidia-smi \n"
+      "Failed to initialize NVML: Driver/library version mismatch\n"
+      "NVML library version: 570.124\n";
+  const auto r = explain_no_facts(log);
+  ASSERT_TRUE(leads_with(r, "nvml-driver-library-mismatch/separate-kernel-modules")) << rule_list(r);
+  EXPECT_TRUE(says_all(r.matches.front().fix, {"--no-kernel-modules", "nvidia-uninstall", "modules' version"}))
+      << r.matches.front().fix;
+  // Near miss: a .run file and a module tree of one release: not this reading.
+  const auto same = explain_no_facts(
+      "bash ./NVIDIA-Linux-x86_64-570.124.06.run --no-kernel-modules\n"
+      "cd /data/open-gpu-kernel-modules-570.124.06-p2p/\n"
+      "Failed to initialize NVML: Driver/library version mismatch\n");
+  EXPECT_TRUE(leads_with(same, "nvml-driver-library-mismatch")) << rule_list(same);
+  EXPECT_EQ(find_rule(same, "nvml-driver-library-mismatch/separate-kernel-modules"), nullptr) << rule_list(same);
+  const auto plain = explain_no_facts("Failed to initialize NVML: Driver/library version mismatch\n");
+  EXPECT_TRUE(leads_with(plain, "nvml-driver-library-mismatch")) << rule_list(plain);
+}
+
 }  // namespace
 }  // namespace gpudoctor
