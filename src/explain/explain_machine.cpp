@@ -300,7 +300,10 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"slurm_job", "slurm"},
     {"talos", "talos"},
     {"rm_init_failed", "rm-init-failed"},
-    {"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"}};
+    {"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"},
+    {"macos_log", "macos-log"},
+    {"ort_cpu_package", "ort-cpu-package"},
+    {"ort_gpu_package", "ort-gpu-package"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -475,6 +478,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "talos",
                                                   "rm-init-failed",
                                                   "nvidia-run-no-kernel-modules",
+                                                  "macos-log",
+                                                  "ort-cpu-package",
+                                                  "ort-gpu-package",
                                                   "tf-dso-loader",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};

@@ -294,6 +294,11 @@ bool fits_platform(const RuleCandidate& c, const CaptureMap& captures, const Exp
   const std::optional<Platform> log = log_platform(captures, machine);
   const bool machine_known = machine.facts != nullptr || machine.platform.has_value();
   for (const std::string& cond : c.when) {
+    // A log with Linux's own markers (a manylinux wheel, a /lib/python3.X/site-packages path) and no
+    // Windows one is no native-Windows log, though its lines name no library (session 40 review B).
+    if (!log && cond == "platform-windows" && machine.log.posix && machine.log.platform != Platform::windows) {
+      return false;
+    }
     if (!log) return true;
     if (cond == "platform-windows" && *log != Platform::windows) return false;
     if (cond == "!platform-windows" && *log == Platform::windows) return false;  // a container, Linux's wheels
