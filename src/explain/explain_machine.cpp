@@ -1048,6 +1048,13 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
       if (const auto e = h->captures.find(capture); e != h->captures.end() && !e->second.empty())
         log.events.insert(event);
     }
+    // The first portable interpreter the log names (a log is usually one program's).
+    if (const auto p = h->captures.find("portable_python");
+        p != h->captures.end() && !p->second.empty() && log.portable_python.empty()) {
+      std::string dir = p->second.front();
+      std::transform(dir.begin(), dir.end(), dir.begin(), [](unsigned char c) { return std::tolower(c); });
+      log.portable_python = ".\\" + dir + "\\python.exe";
+    }
     // `tf_below_2_11`: TensorFlow is older than 2.11 (the lowest such bound wins).
     for (const auto& [capture, values] : h->captures) {
       if (!capture.starts_with("tf_below_") || values.empty()) continue;

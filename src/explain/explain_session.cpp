@@ -286,6 +286,22 @@ std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMa
 
 namespace {
 
+/// The commands of a fix run through a portable interpreter: "`pip ...`", "`python -m pip ...`",
+/// "&& pip ..." and "`python -c ...`" become "<python> -m pip ..." and "<python> -c ...".
+std::string with_portable_python(std::string text, const std::string& python) {
+  const std::pair<std::string, std::string> swaps[] = {
+      {"`python -m pip ", "`" + python + " -m pip "}, {"`pip ", "`" + python + " -m pip "},
+      {"&& pip ", "&& " + python + " -m pip "},       {"; pip ", "; " + python + " -m pip "},
+      {"`python -c ", "`" + python + " -c "},
+  };
+  for (const auto& [from, to] : swaps) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  return text;
+}
+
 /// An alternative for one platform only (`when = ["platform-wsl2"]`) is no cause of lines from
 /// another: a Windows DLL line is never a WSL2 problem, nor a Linux .so line a native-Windows
 /// one. The log's library names say which platform (a .so line may still be WSL2's unless the
@@ -526,7 +542,14 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const std::optional<Platform> platform = log_platform(h.captures, machine);
     const CaptureMap text_values = text_captures(h.captures, machine);
     auto render = [&](const std::string& text) {
-      return fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
+      std::string out =
+          fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
+      // A portable Windows Python (ComfyUI's python_embeded, RVC's runtime) has no `pip` of its own
+      // on PATH: a bare `pip` there reaches another Python. Not on a Linux line (a container's).
+      if (!machine.log.portable_python.empty() && platform != Platform::linux && platform != Platform::wsl2) {
+        out = with_portable_python(out, machine.log.portable_python);
+      }
+      return out;
     };
     // The rule's own cause goes too when another candidate is left to lead.
     const bool keep_own = keeps_own(rule, h);

@@ -178,5 +178,31 @@ TEST(ExplainReview40B, OnnxruntimeAndOnnxruntimeGpuListedTogetherAreTheCause) {
   EXPECT_FALSE(mentions(gpu_only.matches.front().fix, "uninstall -y onnxruntime onnxruntime-gpu")) << told(gpu_only);
 }
 
+TEST(ExplainReview40B, PortablePythonRunsEveryPipOfTheFix) {
+  const auto r = explain_no_facts(
+      "  File \"C:\\Users\\me\\ComfyUI_windows_portable\\python_embeded\\lib\\site-packages\\torch\\cuda\\"
+      "__init__.py\", line 289, in _lazy_init\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n");
+  ASSERT_TRUE(leads_with(r, "torch-not-compiled-with-cuda")) << told(r);
+  const auto& lead = r.matches.front();
+  EXPECT_TRUE(mentions(lead.fix, "`.\\python_embeded\\python.exe -m pip uninstall")) << lead.fix;
+  EXPECT_TRUE(mentions(lead.fix, "&& .\\python_embeded\\python.exe -m pip install")) << lead.fix;
+  EXPECT_FALSE(mentions(lead.fix, "`pip ")) << lead.fix;
+  // RVC's and GPT-SoVITS' runtime\python.exe too.
+  const auto rvc = explain_no_facts(
+      "D:\\RVC\\runtime\\python.exe infer-web.py --pycmd runtime\\python.exe --port 7897\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n");
+  ASSERT_TRUE(leads_with(rvc, "torch-not-compiled-with-cuda")) << told(rvc);
+  EXPECT_TRUE(mentions(rvc.matches.front().fix, "`.\\runtime\\python.exe -m pip uninstall")) << told(rvc);
+  // Near miss: a venv's Python keeps the plain pip.
+  const auto venv = explain_no_facts(
+      "  File \"C:\\Users\\me\\venv\\lib\\site-packages\\torch\\cuda\\__init__.py\", line 289, in _lazy_init\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n");
+  ASSERT_TRUE(leads_with(venv, "torch-not-compiled-with-cuda")) << told(venv);
+  EXPECT_TRUE(mentions(venv.matches.front().fix, "`pip uninstall")) << venv.matches.front().fix;
+  EXPECT_FALSE(mentions(venv.matches.front().fix, "python_embeded\\python.exe -m pip uninstall"))
+      << venv.matches.front().fix;
+}
+
 }  // namespace
 }  // namespace gpudoctor
