@@ -617,7 +617,7 @@ c08	data/explain/ptxas-xla.toml	priority = 88\nframeworks = ["pytorch"]\nsuperse
 c09	src/render/explain_text.cpp	m.facts_from_log ? "what the log shows" : "what is known of this machine"	m.facts_from_log ? "what is known of this machine" : "what is known of this machine"
 c10	data/explain/memory.toml	  '''NVML_SUCCESS == r INTERNAL ASSERT FAILED at "[^"]*CUDACachingAllocator\.cpp"''',	  '''NVML_SUCCESS == [^\n]*INTERNAL ASSERT FAILED at "[^"]*CUDACachingAllocator\.cpp"''',
 c11	data/explain/log-facts.toml	  '''^\|\s+\|\s+\|\s+(?P<mig_enabled>Enabled)\s+\|\s*$''',	  '''^\|\s+\|\s+\|\s+(?P<mig_enabled>\w*abled)\s+\|\s*$''',
-c12	data/explain/container.toml	priority = 45\nwhen = ["platform-linux"]	priority = 72\nwhen = ["platform-linux"]
+c12	data/explain/container.toml	priority = 45\nwhen = ["platform-linux", "!macos-log"]	priority = 72\nwhen = ["platform-linux", "!macos-log"]
 c13	data/explain/extension-packages.toml	so `pip uninstall mmcv` and `mim install mmcv-full` (or	so `pip install mmcv` (or
 c14	data/explain/program-errors.toml	keep the split and pass `no_split_module_classes=[\"<the model's decoder layer class>\"]` (e.g. LlamaDecoderLayer)	keep the split
 c15	data/explain/onnxruntime.toml	if only cuDNN 9 is installed and this onnxruntime-gpu is 1.18.0 or older, upgrade it to 1.18.1 or later (a CUDA 12 build), or install cuDNN 8 for CUDA 12 beside cuDNN 9. Check with	Check with
@@ -686,6 +686,41 @@ r40a-nccl-ifs	data/explain/log-facts.toml	(?P<nccl_many_interfaces>NET/Socket : 
 r40a-caffe-check	data/explain/log-facts.toml	(?P<source_built_cuda>Check failed: error == cudaSuccess	(?P<source_built_cuda>Check failed: errorX == cudaSuccess
 r40a-lightning-slurm	data/explain/toolkit.toml	when = ["lightning-ddp", "slurm"]	when = ["lightning-ddp"]
 r40a-name-beats2	src/explain/explain_session.cpp	    return names_its_code(a) && !names_its_code(b);	    return names_its_code(a) && !names_its_code(a);
+r40b-turbomind	data/explain/extension-packages.toml	(?P<module>_turbomind)\b'''	(?P<module>_turbomindX)\b'''
+r40b-mmcv-ext	data/explain/extension-packages.toml	while importing (?P<module>_ext): (?P<reason>	while importing (?P<module>_extX): (?P<reason>
+r40b-zh127	data/explain/libraries.toml	?: 找不到指定的程序''',	?: 找不到指定的程序X''',
+r40b-macos-own	data/explain/container.toml	when = ["!macos-log"]\ncause = "Docker has no GPU support configured	cause = "Docker has no GPU support configured
+r40b-macos-fact	data/explain/log-facts.toml	(?:在|用|的|我的)(?P<macos_log>[Mm]ac)	(?:在|用|的|我的)(?P<macos_log>[Mm]acX)
+r40b-whisper	data/explain/framework-messages.toml	patterns = ['''FP16 is not supported on CPU; using FP32 instead''']	patterns = ['''FP16 is not supported on CPU; using FP32 insteadX''']
+r40b-cublaslt	data/explain/program-errors.toml	`cublasLtMatmulAlgoGetHeuristic\(''']	`cublasLtMatmulAlgoGetHeuristicX\(''']
+r40b-bnb-windows	data/explain/extension-packages.toml	id = "windows"\ncategory = "wrong-framework-build"\npriority = 75	id = "windows"\ncategory = "wrong-framework-build"\npriority = 5
+r40b-posix-not-windows	src/explain/explain_session.cpp	if (!log && cond == "platform-windows" && machine.log.posix	if (false && cond == "platform-windows" && machine.log.posix
+r40b-cuda-config	data/explain/gpu-arch.toml	'''\bconfigurations:\s+(?P<cuda_major>	'''\bconfigurationsX:\s+(?P<cuda_major>
+r40b-ort-both	data/explain/log-facts.toml	(?P<ort_cpu_package>onnxruntime)(?:	(?P<ort_cpu_package>onnxruntimeX)(?:
+r40b-portable-fact	data/explain/log-facts.toml	(?P<portable_python>python_embeded)	(?P<portable_python>python_embededX)
+r40b-portable-render	src/explain/explain_session.cpp	{"`pip ", "`" + python + " -m pip "},	{"`pipX ", "`" + python + " -m pip "},
+r40c-wsl2-words	data/explain/log-facts.toml	(?:the\s+)?(?P<wsl2>WSL ?2)\b	(?:the\s+)?(?P<wsl2>WSL ?9)\b
+r40c-rm-init-event	src/explain/explain_machine.cpp	{"rm_init_failed", "rm-init-failed"}	{"rm_init_failedx", "rm-init-failed"}
+r40c-during-init-when	data/explain/xid.toml	when = ["rm-init-failed"]	when = ["mig-enabled"]
+r40c-talos-event	src/explain/explain_machine.cpp	{"talos", "talos"}	{"talosx", "talos"}
+r40c-sb-talos-when	data/explain/kernel-module.toml	priority = 90\nwhen = ["talos"]	priority = 90\nwhen = ["colab"]
+r40c-sb-any-module	data/explain/kernel-module.toml	could not insert '(?P<module>[\w-]+)': (?:Key	could not insert '(?P<module>nvidia[\w-]*)': (?:Key
+r40c-sb-kernel-notice	data/explain/kernel-module.toml	Loading of (?:unsigned module|module with unavailable key|module with unsupported crypto) is rejected	Loading of unsigned module is rejected
+r40c-sb-installer	data/explain/kernel-module.toml	'''The kernel module failed to load, because it was not signed by a key that is trusted by the kernel''',\n	'''Loading of unsigned driver X''',\n
+r40c-sb-explains	data/explain/kernel-module.toml	explains = ["nvidia-installer-module-load-failed"]\npatterns	explains = ["kernel-module-no-device"]\npatterns
+r40c-cc-check	data/explain/kernel-module.toml	'''^\s*(?:Warning: )?Compiler version check failed:\s*$''',	'''^\s*(?:Warning: )Compiler version check failed:\s*$''',
+r40c-akmods	data/explain/kernel-module.toml	'''Building and installing (?P<kmod>[\w.-]+-kmod)\s+\[\s*FAILED\s*\]''',	'''Building and installing (?P<kmod>[\w.-]+-kmod)\s+\[\s*OK\s*\]''',
+r40c-nvml-fnf	data/explain/driver.toml	patterns = ['''Failed to initialize NVML: Function Not Found''']	patterns = ['''Failed to initialize NVML: Function Not Found at all''']
+r40c-nvidia-docker	data/explain/driver.toml	'''nvidia-docker \| .*Error: nvml: Driver/library version mismatch''',	'''nvidia-docker \| .*Error: nvml: Driver/library version mismatchX''',
+r40c-stub	data/explain/driver.toml	(?P<path>/[^\s:'"]*/stubs)/libcuda	(?P<path>/[^\s:'"]*/stubz)/libcuda
+r40c-talos-legacy-when	data/explain/driver.toml	priority = 94\nwhen = ["talos"]	priority = 94\nwhen = ["colab"]
+r40c-wsl2-purge	data/explain/driver.toml	remove it first: `sudo apt purge 'nvidia-driver-*' 'nvidia-utils-*' && sudo apt autoremove`, then `/usr/lib/wsl/lib/nvidia-smi` must work. In Windows: install the current NVIDIA Windows driver (it carries WSL support), then `wsl --update` and `wsl --shutdown`; `wsl -l -v` must say VERSION 2. Windows must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`); update Windows first on an older build. On a Windows Insider build, look for a known regression in the WSL issue tracker."\n\n[[rule.alternative]]\nid = "legacy-gpu"\ncategory = "driver-missing"\npriority = 70\nwhen = ["driver-drops-gpu"]\ncause = "The installed driver is newer than the last driver branch of this machine's GPU, so it does not drive the GPU (on Linux the kernel log says it \"is supported through the NVIDIA ... Legacy drivers\"; Windows numbers a branch's drivers up to the next branch: R470's from 471.11, below 495)."\nfix = "Run `gpudoctor`: its driver-drops-gpu finding names the branch and what to install on this system (the distribution's package, or NVIDIA's Windows driver of the branch). Install that branch in place of the newer driver and reboot."\n\n[[rule]]\nid = "kernel-driver-not-running-in-container"	reinstall it: `sudo ubuntu-drivers install`, then `/usr/lib/wsl/lib/nvidia-smi` must work. In Windows: install the current NVIDIA Windows driver (it carries WSL support), then `wsl --update` and `wsl --shutdown`; `wsl -l -v` must say VERSION 2. Windows must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`); update Windows first on an older build. On a Windows Insider build, look for a known regression in the WSL issue tracker."\n\n[[rule.alternative]]\nid = "legacy-gpu"\ncategory = "driver-missing"\npriority = 70\nwhen = ["driver-drops-gpu"]\ncause = "The installed driver is newer than the last driver branch of this machine's GPU, so it does not drive the GPU (on Linux the kernel log says it \"is supported through the NVIDIA ... Legacy drivers\"; Windows numbers a branch's drivers up to the next branch: R470's from 471.11, below 495)."\nfix = "Run `gpudoctor`: its driver-drops-gpu finding names the branch and what to install on this system (the distribution's package, or NVIDIA's Windows driver of the branch). Install that branch in place of the newer driver and reboot."\n\n[[rule]]\nid = "kernel-driver-not-running-in-container"
+r40c-nvcc-knows-when	data/explain/gpu-arch.toml	when = ["nvcc-cuda-knows-arch"]	when = ["gpu-present"]
+r40c-nvcc-compute-norm	src/explain/explain_machine.cpp	if (arch.starts_with("compute_")) arch	if (arch.starts_with("computeX_")) arch
+r40c-cuda-free-text	data/explain/log-facts.toml	(?i)^.*\bcuda (?:toolkit )?(?P<cuda_release>	(?i)^.*\bcudax (?:toolkit )?(?P<cuda_release>
+r40c-nvml-fnf-priority	data/explain/driver.toml	title = "nvidia-smi loaded an older NVML library than its own release"\ncategory = "driver-missing"\nseverity = "error"\npriority = 86	title = "nvidia-smi loaded an older NVML library than its own release"\ncategory = "driver-missing"\nseverity = "error"\npriority = 70
+r40c-run-no-kmod-event	src/explain/explain_machine.cpp	{"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"}	{"nv_run_no_kernel_modulesx", "nvidia-run-no-kernel-modules"}
+r40c-run-joined	data/explain/log-facts.toml	--no-kernel-modules)\b.*\bopen-gpu-kernel-modules-	--no-kernel-modules)\b.*\bopen-gpu-kernel-modulesX-
 EOF
 }
 
