@@ -446,6 +446,8 @@ int run(int argc, char** argv) {
   // quarter second, and never more than a fifth of the time).
   auto last_kept = Clock::time_point{};
   double keep_cost_s = 0;
+  int kept = 0;       // --timing: how often the report was brought up to date
+  double kept_s = 0;  // and what that cost in all
   auto keep_ended_report = [&](const std::string& what) {
     const auto t0 = Clock::now();
     const double at_s = seconds_since(start);
@@ -469,6 +471,8 @@ int run(int argc, char** argv) {
     }
     last_kept = Clock::now();
     keep_cost_s = seconds_since(t0);
+    ++kept;
+    kept_s += keep_cost_s;
   };
   if (!a.output.empty()) {
     g_ended_note = "gpudoctor-fleet: the job was ended before the report was finished; " + output_safe(a.output) +
@@ -533,8 +537,8 @@ int run(int argc, char** argv) {
   if (a.timing) {
     print_error(
         "gpudoctor-fleet: {} node reports; gather {:.3f} s ({} bytes received, {:.3f} s of it parsing), "
-        "compare {:.3f} s, render {:.3f} s\n",
-        report.nodes.size(), gather_s, bytes, parse_s, compare_s, render_s);
+        "compare {:.3f} s, render {:.3f} s; the report for an ended job kept {} time(s), {:.3f} s\n",
+        report.nodes.size(), gather_s, bytes, parse_s, compare_s, render_s, kept, kept_s);
   }
   bool errors = false;
   for (const auto& n : report.nodes)
