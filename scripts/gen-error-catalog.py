@@ -271,10 +271,7 @@ DOCS = {
 # failure: 3". Only these families print bare numbers often.
 NUMBER_PATTERNS = {
     "cudart": [r"(?i)\bcuda(?:\s+runtime)?\s+error\b[^\d\n]*(?:\(|code\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
-               r"\bcuda[A-Z]\w*\(?\)?\s+(?:returned|failed)\W{{0,3}}(?:with\s+)?(?:error\s+)?(?:code\s+)?{n}(?:\D|$)",
-               # PyTorch 1.x (aten/src/THC/THCGeneral.cpp, __THCudaCheck and __THCudaCheckWarn):
-               # "THCudaCheck FAIL file=%s line=%i error=%i : %s".
-               r"\bTHCudaCheck(?:Warn)? FAIL\b[^\n]*\berror={n} :"],
+               r"\bcuda[A-Z]\w*\(?\)?\s+(?:returned|failed)\W{{0,3}}(?:with\s+)?(?:error\s+)?(?:code\s+)?{n}(?:\D|$)"],
     "cuda-driver": [r"\bcu(?:Init|Ctx|Device|Mem|Module|Launch|Stream|Event|Driver|Graph|Link|Func)\w*\b[^\d\n]*"
                     r"(?:\(|code\W{{0,2}}|ERROR\W{{0,2}}|error\W{{0,2}}|[:=#]\s?){n}(?:\D|$)",
                     r"\bCUresult\W{{1,3}}{n}(?:\D|$)",
@@ -371,7 +368,12 @@ def message_patterns(fam, msg):
         # The same after other libraries' prefixes: CTranslate2's "CUDA failed with error "
         # (libctranslate2 4.5.0, read with strings) and ONNX Runtime's "CUDA failure N: "
         # (core/providers/cuda/cuda_call.cc, "... ; GPU=0 ; hostname=..." after it).
-        return [r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: )" + lit +
+        # PyTorch 1.x (aten/src/THC/THCGeneral.cpp, __THCudaCheck and __THCudaCheckWarn):
+        # "THCudaCheck FAIL file=%s line=%i error=%i : %s". Read by its text, not its number: a
+        # PyTorch built with CUDA 10.0 or older prints the runtime's old numbering (error=4 was
+        # cudaErrorLaunchFailure, now 719; session 40 re-read).
+        return [r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: |"
+                r"THCudaCheck(?:Warn)? FAIL\b[^\n]*\berror=\d+ : )" + lit +
                 r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)"]
     return []
 

@@ -406,10 +406,14 @@ Truth ptxas_cuda_release(std::string_view condition, const CaptureMap& captures,
 /// (one notebook imports both) does not make TensorFlow's loader PyTorch's. Yes or unknown, like a
 /// log event.
 constexpr std::string_view kTfDsoLoader = "tf-dso-loader";
+/// `xid-process`: the rule's own Xid line names the process it was raised under (", pid=1234,
+/// name=python"), so it came during a workload, not while the module brought the GPU up: any
+/// process but those that load the module or open the GPU first.
+constexpr std::string_view kXidProcess = "xid-process";
 
 bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
-         condition == kTfDsoLoader || condition == kPtxasCudaPredatesArch ||
+         condition == kTfDsoLoader || condition == kXidProcess || condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; }) ||
          std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
@@ -482,6 +486,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "ort-cpu-package",
                                                   "ort-gpu-package",
                                                   "tf-dso-loader",
+                                                  "xid-process",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;
@@ -507,6 +512,19 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
     return ptxas_cuda_release(condition, captures, machine);
   }
   if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
+  if (condition == kXidProcess) {
+    static const std::string_view kStarters[] = {
+        "modprobe",       "insmod", "nvidia-modprobe", "nvidia-smi", "nvidia-persistenced",
+        "nvidia-persiste"};  // comm: 15 characters
+    const auto it = captures.find("xid_process");
+    if (it == captures.end()) return Truth::unknown;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](const std::string& name) {
+                         return std::find(std::begin(kStarters), std::end(kStarters), name) == std::end(kStarters);
+                       })
+               ? Truth::yes
+               : Truth::unknown;
+  }
   // Only the log can say what was running when it was written, machine facts or not.
   if (std::any_of(std::begin(kLogEvents), std::end(kLogEvents), [&](const auto& e) { return condition == e.second; }) ||
       std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
@@ -1017,6 +1035,7 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
                                            [&](const RuleHits& h) { return !base.rules[h.rule_index].fact; });
   std::vector<std::string> module_versions;
   std::vector<std::string> library_versions;
+  bool wsl2_words = false;  // the user's own "inside WSL 2": weaker than any platform marker
   for (auto h = facts; h != hits.end(); ++h) {
     for (const auto& [capture, into] :
          {std::pair{"nv_module_version", &module_versions}, std::pair{"nv_library_version", &library_versions}}) {
@@ -1036,6 +1055,9 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     if (const auto w = h->captures.find("wsl2"); w != h->captures.end() && !w->second.empty()) {
       log.platform = Platform::wsl2;
       log.posix = true;
+    }
+    if (const auto w = h->captures.find("wsl2_words"); w != h->captures.end() && !w->second.empty()) {
+      wsl2_words = true;
     }
     if (const auto c = h->captures.find("container"); c != h->captures.end() && !c->second.empty()) {
       log.container = true;
@@ -1078,6 +1100,12 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     }
   }
   if (const char* event = nvidia_versions_event(module_versions, library_versions)) log.events.insert(event);
+  // "It works on WSL 2" in a PowerShell log is about another machine: the words count only where
+  // the log's own lines name no platform.
+  if (wsl2_words && !log.platform) {
+    log.platform = Platform::wsl2;
+    log.posix = true;
+  }
   hits.erase(facts, hits.end());
 }
 

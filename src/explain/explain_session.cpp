@@ -506,8 +506,15 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   auto names_its_code = [&](const RuleHits* h) {
     const std::string& id = base.rules[h->rule_index].id;
     const std::string_view name = std::string_view(id).substr(id.rfind('/') + 1);
-    return std::any_of(h->excerpts.begin(), h->excerpts.end(),
-                       [&](const std::string& e) { return e.find(name) != std::string::npos; });
+    // The whole name: cudaErrorInvalidDevice is not printed inside cudaErrorInvalidDeviceFunction.
+    auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    return std::any_of(h->excerpts.begin(), h->excerpts.end(), [&](const std::string& e) {
+      for (size_t at = e.find(name); at != std::string::npos; at = e.find(name, at + 1)) {
+        const size_t end = at + name.size();
+        if ((at == 0 || !is_word(e[at - 1])) && (end == e.size() || !is_word(e[end]))) return true;
+      }
+      return false;
+    });
   };
   std::vector<const RuleHits*> order;
   for (const RuleHits& h : hits) order.push_back(&h);

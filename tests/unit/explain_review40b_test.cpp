@@ -69,7 +69,9 @@ TEST(ExplainReview40B, DockerOnMacosIsToldThereIsNoNvidiaGpuThere) {
       "Starting Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]\n");
   ASSERT_TRUE(leads_with(r, "docker-no-gpu-driver/macos")) << told(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"driver: nvidia", "CPU"})) << r.matches.front().fix;
-  EXPECT_FALSE(mentions(told(r), "nvidia-ctk")) << told(r);
+  // The Container Toolkit answer stays as another possible cause (a Linux server's log can name a
+  // Mac: the session 40 re-read), never first.
+  EXPECT_FALSE(mentions(r.matches.front().fix, "nvidia-ctk")) << told(r);
   EXPECT_EQ(find_rule(r, "docker-no-gpu-driver/docker-desktop"), nullptr) << rule_list(r);
   EXPECT_EQ(find_rule(r, "docker-no-gpu-driver/snap-docker"), nullptr) << rule_list(r);
   const auto en = explain_no_facts(
