@@ -1725,8 +1725,10 @@ class Checker {
     std::string cudnn_source;
     // A release newer than every row: its floor is the one its installed plugin's METADATA asks
     // for (the last recorded release's is not its own), and the doctor says it is not known.
-    const bool newer = rel == nullptr && !kb_.jax.releases.empty() && kb_.jax.releases.back().versions.highest() &&
-                       fw.version > *kb_.jax.releases.back().versions.highest();
+    // Also a release between rows, a four-part one past a row's bound, or a pre-release: none of
+    // them was harvested (the session 40 re-read). Older than every row is another path.
+    const bool newer = rel == nullptr && !kb_.jax.releases.empty() && kb_.jax.releases.front().versions.lowest() &&
+                       fw.version > *kb_.jax.releases.front().versions.lowest();
     std::optional<VersionSpec> own_cudnn;
     if (newer) {
       const std::string wheel = "nvidia-cudnn-cu" + std::to_string(v->built_cuda.major());

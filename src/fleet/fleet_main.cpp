@@ -6,9 +6,12 @@
 // needs an MPI library to start (docs/fleet.md says why this and not dlopen).
 #include <fcntl.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -75,13 +78,21 @@ using Clock = std::chrono::steady_clock;
 // of a longer report arrived. A fleet's JSON is longer, so --output FILE keeps the report in a
 // file instead, replaced whole at each update; the handler then only says so on stderr.
 std::string g_ended_report[2];
-std::string g_ended_note;                       ///< with --output: the line the handler writes to stderr
-volatile std::sig_atomic_t g_ended_ready = -1;  ///< the complete buffer; -1 none; 2 the final report is being printed
+std::string g_ended_note;                        ///< with --output: the line the handler writes to stderr
+volatile std::sig_atomic_t g_ended_ready = -1;   ///< the complete buffer; -1 none; 2 the final report is being printed
+volatile std::sig_atomic_t g_ended_in_file = 0;  ///< --output holds the last update (its write succeeded)
+volatile std::sig_atomic_t g_ended_entered = 0;  ///< the handler runs once (SIGINT after SIGTERM)
 constexpr int kEndedByFinalReport = 2;
 
 extern "C" void print_ended_report(int signal_number) {
+  if (g_ended_entered != 0) return;
+  g_ended_entered = 1;
   const int ready = g_ended_ready;
-  if (ready == kEndedByFinalReport) return;  // the finished report is on its way: let it be
+  std::atomic_signal_fence(std::memory_order_acquire);  // the buffer's text after the index that names it
+  if (ready == kEndedByFinalReport) {                   // the finished report is on its way: let it be
+    g_ended_entered = 0;
+    return;
+  }
   auto put = [](int fd, const std::string& text) {
     const char* p = text.data();
     size_t left = text.size();
@@ -93,9 +104,9 @@ extern "C" void print_ended_report(int signal_number) {
       left -= static_cast<size_t>(n);
     }
   };
-  if (!g_ended_note.empty()) {
+  if (g_ended_in_file != 0) {
     put(STDERR_FILENO, g_ended_note);
-  } else if (ready == 0 || ready == 1) {
+  } else if (ready == 0 || ready == 1) {  // no --output, or its last write failed: stdout
     put(STDOUT_FILENO, g_ended_report[ready]);
   }
   _exit(128 + signal_number);
@@ -106,11 +117,14 @@ extern "C" void print_ended_report(int signal_number) {
 /// is created exclusively and never through a link. False with errno set when it could not be.
 bool replace_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  struct stat old = {};
+  const bool had = lstat(path.c_str(), &old) == 0;
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0 && errno == EEXIST && unlink(tmp.c_str()) == 0) {  // a stale one of an earlier run
     fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   }
   if (fd < 0) return false;
+  if (had) fchmod(fd, old.st_mode & 07777);  // a report the user made private stays private
   const char* p = text.data();
   size_t left = text.size();
   while (left > 0) {
@@ -134,8 +148,19 @@ void install_ended_report_handler() {
   struct sigaction sa = {};
   sa.sa_handler = print_ended_report;
   sigemptyset(&sa.sa_mask);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&sa.sa_mask, s);  // one at a time
   sa.sa_flags = SA_RESTART;
   for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
+}
+
+/// The three signals, for every thread MPI_Init starts (Open MPI's progress threads): blocked
+/// before it, unblocked after it in this thread only, so that the handler runs here and never
+/// beside the thread that flips the buffers.
+void block_ended_report_signals(int how) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&set, s);
+  pthread_sigmask(how, &set, nullptr);
 }
 
 double seconds_since(Clock::time_point t) {
@@ -455,20 +480,25 @@ int run(int argc, char** argv) {
                                                       "up to date before the job was ended",
                                                       at_s));
     ended.incomplete = fmt::format(
-        "the job was ended (a signal from mpirun or the scheduler) {}: this is what rank 0 had {:.1f} s after the "
-        "start. mpirun ends every rank when one rank process dies (the OOM killer, a crash, a lost node), and its own "
-        "message names that rank; Ctrl-C, scancel and a time limit end the job the same way.",
-        what, at_s);
+        "this is what rank 0 had {:.1f} s after the start, {}: the job was ended then by a signal from mpirun or the "
+        "scheduler (in an --output file: or it is still running). mpirun ends every rank when one rank process dies "
+        "(the OOM killer, a crash, a lost node), and its own message names that rank; Ctrl-C, scancel and a time "
+        "limit end the job the same way.",
+        at_s, what);
     compare_fleet(ended);
     const std::string text = output_safe(a.json ? render_fleet_json(ended) : render_fleet_text(ended));
     if (!a.output.empty()) {
-      if (!replace_file(a.output, text))
+      const bool ok = replace_file(a.output, text);
+      if (!ok && g_ended_in_file != 0) {
         print_error("gpudoctor-fleet: cannot write {}: {}\n", a.output, std::strerror(errno));
-    } else {
-      const int next = g_ended_ready == 0 ? 1 : 0;
-      g_ended_report[next] = text;
-      g_ended_ready = next;
+      }
+      g_ended_in_file = ok ? 1 : 0;
     }
+    // Also kept here: stdout is where the handler turns when the file could not be written.
+    const int next = g_ended_ready == 0 ? 1 : 0;
+    g_ended_report[next] = text;
+    std::atomic_signal_fence(std::memory_order_release);  // the text before the index that names it
+    g_ended_ready = next;
     last_kept = Clock::now();
     keep_cost_s = seconds_since(t0);
     ++kept;
@@ -529,7 +559,9 @@ int run(int argc, char** argv) {
   if (a.output.empty()) {
     write_output(text);
   } else if (!replace_file(a.output, output_safe(text))) {
-    print_error("gpudoctor-fleet: cannot write {}: {}\n", a.output, std::strerror(errno));
+    // Never nowhere: the report goes to stdout, and the exit status says the file was not written.
+    print_error("gpudoctor-fleet: cannot write {}: {}; the report follows on stdout\n", a.output, std::strerror(errno));
+    write_output(text);
     wrote = false;
   }
   std::fflush(stdout);
@@ -560,6 +592,8 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   // --nccl's children (gpudoctor-fleet --internal-task ...): vendor code runs there, not here.
   gpudoctor::gpu::run_internal_task(argc, argv);
+  gpudoctor::block_ended_report_signals(SIG_BLOCK);
   MPI_Init(&argc, &argv);
+  gpudoctor::block_ended_report_signals(SIG_UNBLOCK);
   return gpudoctor::run(argc, argv);
 }

@@ -496,9 +496,19 @@ const JaxVariant* KnowledgeBase::jax_variant(std::string_view extra) const {
   return nullptr;
 }
 
+bool KnowledgeBase::in_release_run(const VersionSpec& run, const Version& version) {
+  // The bounds of a harvested run are releases, not series: "<=0.12.1" does not hold 0.12.1.1
+  // (JAX publishes four-part releases: 0.9.0.1, 0.12.0.1), and no pre-release or development
+  // build was harvested (the session 40 re-read).
+  if (!version.pre().empty() || !run.contains(version)) return false;
+  const std::optional<Version> lo = run.lowest();
+  const std::optional<Version> hi = run.highest();
+  return (!lo || (version <=> *lo) >= 0) && (!hi || (version <=> *hi) <= 0);
+}
+
 const JaxRelease* KnowledgeBase::jax_release(const Version& version) const {
   for (const JaxRelease& r : jax.releases) {
-    if (r.versions.contains(version)) return &r;
+    if (in_release_run(r.versions, version)) return &r;
   }
   return nullptr;
 }
@@ -514,7 +524,7 @@ const VersionSpec* KnowledgeBase::jax_cudnn(const JaxVariant& v, const std::opti
 
 const JaxPlugin* KnowledgeBase::jax_plugin(std::string_view extra, const Version& release) const {
   for (const JaxPlugin& p : jax.plugins) {
-    if (p.extra == extra && p.versions.contains(release)) return &p;
+    if (p.extra == extra && in_release_run(p.versions, release)) return &p;
   }
   return nullptr;
 }

@@ -174,6 +174,9 @@ class KnowledgeBase {
   [[nodiscard]] const JaxRelease* jax_release(const Version& version) const;
   /// The cuDNN range a JAX release's extra requires: the release row's, else the variant's.
   [[nodiscard]] const VersionSpec* jax_cudnn(const JaxVariant& v, const std::optional<Version>& release) const;
+  /// A version inside a harvested run of releases (`[[release]]`, `[[plugin]]` versions): between
+  /// its bounds compared in full, and a final release (no rc/dev tag).
+  [[nodiscard]] static bool in_release_run(const VersionSpec& run, const Version& version);
   /// The PJRT plugin row of an extra for a JAX release (its archs and CUDA); null when none.
   [[nodiscard]] const JaxPlugin* jax_plugin(std::string_view extra, const Version& release) const;
   /// Coverage of a GPU by a JAX extra at a release: the plugin's recorded list (a release older

@@ -783,6 +783,11 @@ const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& ex
   for (const JaxRelease& r : kb.jax.releases) {
     if (std::find(r.extras.begin(), r.extras.end(), extra) == r.extras.end()) continue;
     if (fr.spec && !overlaps(r.versions, *fr.spec)) continue;
+    // A pin to a release the run does not hold (0.12.1.1 beside "<=0.12.1"): not this row's.
+    if (const std::optional<Version> exact = exact_pin(fr);
+        exact && !KnowledgeBase::in_release_run(r.versions, *exact)) {
+      continue;
+    }
     newest = &r;  // rows are oldest first
     if (python && r.python.contains(*python)) fits = &r;
   }
@@ -828,7 +833,9 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
       // The version pip installs: the one pinned with ==, else the newest of the run the request
       // allows (pinned when it is not simply the newest JAX).
       o.version = rel->versions.highest().value_or(Version());
-      if (std::optional<Version> exact = exact_pin(fr); exact && rel->versions.contains(*exact)) o.version = *exact;
+      if (std::optional<Version> exact = exact_pin(fr); exact && KnowledgeBase::in_release_run(rel->versions, *exact)) {
+        o.version = *exact;
+      }
       release = o.version;
       apply_python(o, req, kb, rel->python, rel->source);
       add_unique(o.sources, rel->source);
@@ -853,8 +860,11 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
       o.python_range = "not in the knowledge base";
       // Releases the knowledge base knows match the request, and none has this extra's plugin
       // (jax[cuda13]==0.4.30): pip would install jax without a GPU plugin, or fail.
-      const bool known = fr.spec && std::any_of(kb.jax.releases.begin(), kb.jax.releases.end(),
-                                                [&](const JaxRelease& r) { return overlaps(r.versions, *fr.spec); });
+      const std::optional<Version> exact = exact_pin(fr);
+      const bool known =
+          fr.spec && std::any_of(kb.jax.releases.begin(), kb.jax.releases.end(), [&](const JaxRelease& r) {
+            return exact ? KnowledgeBase::in_release_run(r.versions, *exact) : overlaps(r.versions, *fr.spec);
+          });
       if (known) {
         o.issues.push_back(PlanIssue{
             .id = "jax-extra-not-released",

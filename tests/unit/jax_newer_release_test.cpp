@@ -129,6 +129,33 @@ TEST(JaxNewerRelease, PlanForAPinnedNewerReleaseIsNeverAPlainTick) {
   }
 }
 
+// Versions the harvested runs do not hold though a bound's series does (the session 40 re-read):
+// a four-part release past "<=0.12.1" (JAX publishes them: 0.9.0.1, 0.12.0.1), a pre-release, a
+// development build, and one between two rows. None is planned or checked with a row's facts.
+TEST(JaxNewerRelease, FourPartPreAndDevReleasesAreNotTheRowsRelease) {
+  for (const char* version : {"0.12.1.1", "0.12.1rc1", "0.12.2.dev20261201", "0.12.0.2"}) {
+    EXPECT_EQ(testing::builtin_kb().jax_release(testing::v(version)), nullptr) << version;
+    PlanRequest r;
+    r.os = Platform::linux;
+    r.gpu_name = "RTX 5090";
+    r.cc = testing::v("12.0");
+    r.python = testing::v("3.12");
+    r.driver = testing::v("590.48.01");
+    r.frameworks.push_back(*parse_framework_request(std::string("jax==") + version));
+    const Plan p = resolve(r, testing::builtin_kb());
+    ASSERT_EQ(p.frameworks.size(), 1u);
+    const FrameworkPlan& fp = p.frameworks[0];
+    ASSERT_TRUE(fp.best.has_value()) << version;
+    EXPECT_FALSE(fp.best->verified()) << version << ": " << fp.best->summary();
+    const auto fs = jax_newer_findings(version, "<10.0,>=9.12.0.46", "9.20.0.48");
+    EXPECT_NE(testing::find(fs, "framework-version-unknown"), nullptr) << version << ": " << testing::ids(fs);
+  }
+  // Near miss: the harvested releases themselves keep their rows.
+  for (const char* version : {"0.12.1", "0.12.0.1", "0.4.30"}) {
+    EXPECT_NE(testing::builtin_kb().jax_release(testing::v(version)), nullptr) << version;
+  }
+}
+
 // jax 0.12.1 (PyPI 2026-11-18), harvested 2026-12-06: jax-0.12.1-py3-none-any.whl METADATA
 // (Requires-Python >=3.12; every CUDA extra pins its plugin ==0.12.1), jaxlib-0.12.1 cp312-cp315
 // wheels, jax_cuda13_plugin-0.12.1 METADATA (nvidia-cudnn-cu13<10.0,>=9.12.0.46). PyPI has no
