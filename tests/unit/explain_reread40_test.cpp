@@ -61,6 +61,13 @@ TEST(ExplainReread40, WslTwoInPassingIsNotThisMachinesPlatform) {
       "This works fine on WSL2 on the same machine.\n");
   EXPECT_EQ(find_rule(ps, "kernel-driver-not-running/wsl2"), nullptr) << rule_list(ps);
   EXPECT_FALSE(mentions(told(ps), "apt purge")) << told(ps);
+  // Even in the words that count ("installed ... WSL 2"), a log whose lines name Windows stays Windows.
+  const auto ps_words = explain_no_facts(
+      "PS C:\\Users\\me> nvidia-smi\n"
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
+      "NVIDIA driver is installed and running.\n"
+      "Yesterday I also installed Ubuntu on WSL 2.\n");
+  EXPECT_EQ(find_rule(ps_words, "kernel-driver-not-running/wsl2"), nullptr) << rule_list(ps_words);
   const auto other = explain_no_facts(
       "On my other laptop with WSL2 everything works. This machine is a plain Ubuntu 22.04 desktop:\n"
       "$ nvidia-smi\n"

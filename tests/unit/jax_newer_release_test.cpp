@@ -133,7 +133,7 @@ TEST(JaxNewerRelease, PlanForAPinnedNewerReleaseIsNeverAPlainTick) {
 // a four-part release past "<=0.12.1" (JAX publishes them: 0.9.0.1, 0.12.0.1), a pre-release, a
 // development build, and one between two rows. None is planned or checked with a row's facts.
 TEST(JaxNewerRelease, FourPartPreAndDevReleasesAreNotTheRowsRelease) {
-  for (const char* version : {"0.12.1.1", "0.12.1rc1", "0.12.2.dev20261201", "0.12.0.2"}) {
+  for (const char* version : {"0.12.1.1", "0.12.1rc1", "0.12.2.dev20261201", "0.12.0.2", "0.12.0rc1"}) {
     EXPECT_EQ(testing::builtin_kb().jax_release(testing::v(version)), nullptr) << version;
     PlanRequest r;
     r.os = Platform::linux;
