@@ -721,6 +721,19 @@ r40c-cuda-free-text	data/explain/log-facts.toml	(?i)^.*\bcuda (?:toolkit )?(?P<c
 r40c-nvml-fnf-priority	data/explain/driver.toml	title = "nvidia-smi loaded an older NVML library than its own release"\ncategory = "driver-missing"\nseverity = "error"\npriority = 86	title = "nvidia-smi loaded an older NVML library than its own release"\ncategory = "driver-missing"\nseverity = "error"\npriority = 70
 r40c-run-no-kmod-event	src/explain/explain_machine.cpp	{"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"}	{"nv_run_no_kernel_modulesx", "nvidia-run-no-kernel-modules"}
 r40c-run-joined	data/explain/log-facts.toml	--no-kernel-modules)\b.*\bopen-gpu-kernel-modules-	--no-kernel-modules)\b.*\bopen-gpu-kernel-modulesX-
+r40rr-wsl2-words-weak	src/explain/explain_machine.cpp	if (wsl2_words && !log.platform) {	if (wsl2_words) {
+r40rr-macos-os-words	data/explain/log-facts.toml	'''(?P<macos_log>\b(?:macOS|Mac OS X) (?:\d+|Sonoma	'''(?P<macos_log>\b(?:macOS|Mac OS X)\b(?:\d+|Sonoma|
+r40rr-docker-base-kept	data/explain/container.toml	'''unknown or invalid runtime name: nvidia''']\ncause = "Docker has no GPU support configured	'''unknown or invalid runtime name: nvidia''']\nwhen = ["!macos-log"]\ncause = "Docker has no GPU support configured
+r40rr-tf-not-jax	data/explain/libraries.toml	"!paddle-log", "!jax-log"]	"!paddle-log"]
+r40rr-stub-loaded	data/explain/driver.toml	/libcuda\.so(?:\.1)?: (?:undefined symbol|cannot open|wrong ELF|version `)'''	/libcuda\.so\b'''
+r40rr-xid-process	data/explain/xid.toml	when = ["rm-init-failed", "!xid-process"]	when = ["rm-init-failed"]
+r40rr-runtime-not-conda	data/explain/log-facts.toml	'''(?i)(?:^|[\s"]|[^s]\\|[^v]s\\|[^n]vs\\|[^e]nvs\\)(?P<portable_python>runtime)	'''(?i)(?:^|[\s"\\])(?P<portable_python>runtime)
+r40rr-no-kernel-module	data/explain/log-facts.toml	--no-kernel-modules?)\b''',	--no-kernel-modules)\b''',
+r40rr-whisper-mac	data/explain/framework-messages.toml	when = ["macos-log"]\ncause = "This is a Mac: no NVIDIA GPU	when = ["macos-log", "colab"]\ncause = "This is a Mac: no NVIDIA GPU
+r40rr-nccl-bridge-only	data/explain/log-facts.toml	|veth|virbr))''',	|veth|virbr))''',\n  '''(?P<nccl_many_interfaces>NET/Socket : Using \[0\]\S+ \[1\])''',
+r40rr-jax-run-exact	src/kb/knowledge_base.cpp	return (!lo || (version <=> *lo) >= 0) && (!hi || (version <=> *hi) <= 0);	return true;
+r40rr-jax-pre	src/kb/knowledge_base.cpp	if (!version.pre().empty() || !run.contains(version)) return false;	if (!run.contains(version)) return false;
+r40rr-jax-known-exact	src/kb/resolver.cpp	return exact ? KnowledgeBase::in_release_run(r.versions, *exact) : overlaps(r.versions, *fr.spec);	return overlaps(r.versions, *fr.spec);
 EOF
 }
 
