@@ -373,7 +373,7 @@ def message_patterns(fam, msg):
         # PyTorch built with CUDA 10.0 or older prints the runtime's old numbering (error=4 was
         # cudaErrorLaunchFailure, now 719; session 40 re-read).
         return [r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: |"
-                r"THCudaCheck(?:Warn)? FAIL\b[^\n]*\berror=\d+ : )" + lit +
+                r"THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : )" + lit +
                 r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)"]
     return []
 
