@@ -489,7 +489,9 @@ int run(int argc, char** argv) {
     const std::string text = output_safe(a.json ? render_fleet_json(ended) : render_fleet_text(ended));
     if (!a.output.empty()) {
       const bool ok = replace_file(a.output, text);
-      if (!ok && g_ended_in_file != 0) {
+      // Said when writing starts to fail, the first update included (the stop's re-read: a file
+      // that could never be written was silent until the end).
+      if (!ok && (g_ended_in_file != 0 || kept == 0)) {
         print_error("gpudoctor-fleet: cannot write {}: {}\n", a.output, std::strerror(errno));
       }
       g_ended_in_file = ok ? 1 : 0;
