@@ -969,7 +969,8 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
 
 // ---- Ranking ------------------------------------------------------------------------------
 
-bool matches(const PlanOption& o, const FrameworkRequest& fr) {
+bool matches(const PlanOption& o, const FrameworkRequest& fr, const std::optional<std::string>& variant) {
+  if (variant && o.variant != *variant) return false;
   if (!fr.spec || o.framework == Framework::jax) return true;
   return fr.spec->contains(o.version);
 }
@@ -1021,6 +1022,89 @@ bool same_choice(const PlanOption& a, const PlanOption& b) {
   return a.version == b.version && a.route == b.route && a.variant == b.variant;
 }
 
+/// "cuda12, CPU" -> {"cuda12", "cpu"}: each extra a PEP 508 name, normalised as pip compares them
+/// (PEP 685: lower case, each run of '-', '_', '.' one '-'); nullopt for an empty or odd one.
+std::optional<std::vector<std::string>> parse_extras(std::string_view list) {
+  std::vector<std::string> out;
+  for (std::string_view part : split(list, ',')) {
+    part = trim(part);
+    if (part.empty() || part.size() > 64) return std::nullopt;
+    std::string name;
+    for (char c : part) {
+      const bool sep = c == '-' || c == '_' || c == '.';
+      if (!sep && !is_ascii_digit(c) && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return std::nullopt;
+      if (!sep)
+        name += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      else if (!name.empty() && name.back() != '-')
+        name += '-';
+    }
+    if (name.empty() || name.back() == '-') return std::nullopt;
+    out.push_back(std::move(name));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+/// What the request's extras ask of the plan: the wheel variant one picks (the plan keeps to it),
+/// and what is said about the others.
+struct ExtrasChoice {
+  std::optional<std::string> variant;
+  std::vector<std::string> notes;
+};
+
+ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOption>& all, const KnowledgeBase& kb) {
+  ExtrasChoice c;
+  const std::string name = to_string(fr.name);
+  for (const std::string& e : fr.extras) {
+    const std::string asked = (fr.name == Framework::pytorch ? "torch" : name) + "[" + e + "]";
+    if (fr.name == Framework::pytorch) {
+      // torch's extras add Python packages; which CUDA build pip installs is the index URL's choice.
+      c.notes.push_back(asked + ": torch's extras do not choose its CUDA build; the index URL in the steps does");
+      continue;
+    }
+    if (fr.name == Framework::jax) {
+      if (kb.jax_variant(e) != nullptr) {
+        c.variant = e;
+      } else if (e == "cpu" || e == "tpu") {
+        c.variant = e;  // no option has it: nothing matches, and the plan says why
+        c.notes.push_back(asked +
+                          " installs JAX without NVIDIA GPU support; its GPU extras are jax[cuda13] and "
+                          "jax[cuda12]");
+      } else if (e.size() > 6 && e.ends_with("-local") && kb.jax_variant(e.substr(0, e.size() - 6)) != nullptr) {
+        // JAX's "-local" extras take CUDA and cuDNN from the system instead of pip wheels.
+        c.variant = e.substr(0, e.size() - 6);
+        c.notes.push_back(asked + " (CUDA and cuDNN from the system) is not planned: the plan checks jax[" +
+                          *c.variant + "], which brings them as pip wheels");
+      } else {
+        c.notes.push_back(asked + " is not planned: the plan knows jax[cuda13], jax[cuda12] and jax[cpu]");
+      }
+      continue;
+    }
+    // TensorFlow: and-cuda is the pip-CUDA variant of 2.14 and later.
+    if (e != "and-cuda") {
+      c.notes.push_back(asked + " is not planned: the plan knows tensorflow[and-cuda]");
+      continue;
+    }
+    const bool any = std::any_of(all.begin(), all.end(), [&](const PlanOption& o) {
+      return o.variant == "and-cuda" && (!fr.spec || fr.spec->contains(o.version));
+    });
+    if (any) {
+      c.variant = e;
+    } else {
+      std::optional<Version> first;
+      for (const TfAndCuda& a : kb.tensorflow.and_cuda) {
+        std::optional<Version> low = a.versions.lowest();
+        if (low && (!first || *low < *first)) first = low;
+      }
+      c.notes.push_back("TensorFlow " + (fr.spec ? std::string(trim(fr.spec->text())) : std::string("as asked")) +
+                        " has no and-cuda extra" + (first ? " (it came with " + first->str() + ")" : std::string()) +
+                        ": pip warns and installs TensorFlow without it; the plan below is the release's own "
+                        "GPU recipe");
+    }
+  }
+  return c;
+}
+
 FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req, const KnowledgeBase& kb) {
   FrameworkPlan fp;
   fp.request = fr;
@@ -1039,10 +1123,13 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
                            : kb.jax.note);
   }
 
+  const ExtrasChoice extras = choose_extras(fr, all, kb);
+  fp.notes.insert(fp.notes.end(), extras.notes.begin(), extras.notes.end());
+
   std::vector<PlanOption> good, good_matching;
   for (PlanOption& o : all) {
     if (o.fatal()) continue;
-    (matches(o, fr) ? good_matching : good).push_back(o);
+    (matches(o, fr, extras.variant) ? good_matching : good).push_back(o);
   }
   auto sorter = [&](const PlanOption& a, const PlanOption& b) { return better(a, b, req.os); };
   std::stable_sort(good_matching.begin(), good_matching.end(), sorter);
@@ -1112,7 +1199,7 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   // that cannot work, with its blockers.
   std::set<std::string> seen;
   for (const PlanOption& o : all) {
-    if (!o.fatal() || !matches(o, fr)) continue;
+    if (!o.fatal() || !matches(o, fr, extras.variant)) continue;
     std::string key = std::to_string(static_cast<int>(o.route)) + "/" + o.variant;
     if (!fr.spec && !seen.insert(key).second) continue;
     if (fp.rejected.size() >= 4) break;
@@ -1120,9 +1207,13 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
     fp.rejected.push_back(o);
   }
   if (!fp.best) {
-    fp.notes.push_back("Nothing that matches '" + fr.text +
-                       "' can use the GPU on this machine; see the blockers below" +
-                       (fp.alternatives.empty() ? "." : " and the alternatives."));
+    // Only what is shown: an extra without a GPU variant (jax[cpu]) has no blocked option to list.
+    const std::string see = !fp.rejected.empty() && !fp.alternatives.empty()
+                                ? "; see the blockers below and the alternatives."
+                            : !fp.rejected.empty()     ? "; see the blockers below."
+                            : !fp.alternatives.empty() ? "; see the alternatives."
+                                                       : ".";
+    fp.notes.push_back("Nothing that matches '" + fr.text + "' can use the GPU on this machine" + see);
   }
   return fp;
 }
@@ -1135,13 +1226,21 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   std::string_view t = trim(text);
   size_t cut = t.find_first_of("<>=!~ [");
   std::string name = to_lower(t.substr(0, cut));
-  // pip extras ("tensorflow[and-cuda]==2.19", "jax[cuda12]"): the plan picks the extra itself.
+  // pip extras ("tensorflow[and-cuda]==2.19", "jax[cuda12]"): part of what was asked; the plan
+  // keeps to the variant an extra picks (plan_framework).
   if (cut != std::string_view::npos && t[cut] == '[') {
     size_t close = t.find(']', cut);
     if (close == std::string_view::npos) {
       return Error{ErrorKind::invalid_data,
                    "unclosed '[' in '" + printable(t, 60) + "' (e.g. tensorflow[and-cuda]==2.15)", "--framework", 0};
     }
+    auto extras = parse_extras(t.substr(cut + 1, close - cut - 1));
+    if (!extras) {
+      return Error{ErrorKind::invalid_data,
+                   "malformed extras in '" + printable(t, 60) + "' (e.g. jax[cuda12], tensorflow[and-cuda])",
+                   "--framework", 0};
+    }
+    fr.extras = std::move(*extras);
     t = t.substr(close + 1);
     cut = t.empty() ? std::string_view::npos : 0;
   }
@@ -1213,7 +1312,7 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   std::vector<FrameworkRequest> frs = req.frameworks;
   if (frs.empty()) {
     for (Framework f : {Framework::pytorch, Framework::tensorflow, Framework::jax}) {
-      frs.push_back(FrameworkRequest{f, std::nullopt, to_string(f)});
+      frs.push_back(FrameworkRequest{f, std::nullopt, {}, to_string(f)});
     }
   }
   for (const FrameworkRequest& fr : frs) plan.frameworks.push_back(plan_framework(fr, req, kb));

@@ -11,12 +11,13 @@
 
 namespace gpudoctor {
 
-/// "tensorflow", "pytorch" or "jax", with an optional version range ("tensorflow==2.15",
-/// "torch>=2.8", "jax"). "torch" is accepted for "pytorch".
+/// "tensorflow", "pytorch" or "jax", with optional pip extras and an optional version range
+/// ("tensorflow[and-cuda]==2.15", "torch>=2.8", "jax[cuda12]"). "torch" is accepted for "pytorch".
 struct FrameworkRequest {
   Framework name = Framework::tensorflow;
   std::optional<VersionSpec> spec;
-  std::string text;  ///< as given
+  std::vector<std::string> extras;  ///< normalised as pip compares them (PEP 685): "cuda12-local"
+  std::string text;                 ///< as given
 };
 
 struct PlanRequest {
