@@ -102,6 +102,19 @@ if ! grep -q "holds what rank 0 had" "$work/died.err"; then
   echo "fleet-check: a rank process died: rank 0 did not say where its report is" >&2
   exit 1
 fi
+# Ended between writing an update and renaming it into place (rank 0 raises SIGTERM there, once
+# the others have reported and rank 3 stays silent): the file keeps the update before, and nothing
+# of the new one is left beside it.
+rc=0
+timeout -k 10 120 "${mpi[@]}" "$fleet" "${common[@]}" --output "$work/cut.json" --deadline 20 \
+  --test-fault 3:silent --test-fault 0:term-in-write >"$work/cut.out" 2>"$work/cut.err" || rc=$?
+left=$(find "$work" -maxdepth 1 -name 'cut.json.tmp-*' | wc -l)
+if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$left" != 0 ] || ! grep -q "holds what rank 0 had" "$work/cut.err" ||
+  ! python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r.get("incomplete") else 1)' "$work/cut.json"; then
+  cat "$work/cut.err" >&2
+  echo "fleet-check: ended inside an --output update: exit $rc, $left new file(s) left, or no earlier update kept" >&2
+  exit 1
+fi
 rc=0
 timeout -k 10 120 "${mpi[@]}" "$fleet" --every-rank-a-node --root-per-rank "$work/rank{}/root" \
   --env-file-per-rank "$work/rank{}/env" --deadline 16 --test-fault 3:die >"$work/died.txt" 2>"$work/died-text.err" ||

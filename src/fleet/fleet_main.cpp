@@ -82,6 +82,9 @@ std::string g_ended_note;                        ///< with --output: the line th
 volatile std::sig_atomic_t g_ended_ready = -1;   ///< the complete buffer; -1 none; 2 the final report is being printed
 volatile std::sig_atomic_t g_ended_in_file = 0;  ///< --output holds the last update (its write succeeded)
 volatile std::sig_atomic_t g_ended_entered = 0;  ///< the handler runs once (SIGINT after SIGTERM)
+bool g_test_term_in_write = false;               ///< --test-fault 0:term-in-write: SIGTERM before the rename
+std::string g_replace_tmp;                       ///< --output's new file, named once before it is first written
+volatile std::sig_atomic_t g_replace_open = 0;   ///< g_replace_tmp exists: a signal now removes it
 constexpr int kEndedByFinalReport = 2;
 
 extern "C" void print_ended_report(int signal_number) {
@@ -109,6 +112,9 @@ extern "C" void print_ended_report(int signal_number) {
   } else if (ready == 0 || ready == 1) {  // no --output, or its last write failed: stdout
     put(STDOUT_FILENO, g_ended_report[ready]);
   }
+  // Ended between the new file's open() and its rename(): nothing of it is left beside the report
+  // (unlink is async-signal-safe; only a SIGKILL there leaves one, removed by the next run of this pid).
+  if (g_replace_open != 0) unlink(g_replace_tmp.c_str());
   _exit(128 + signal_number);
 }
 
@@ -117,6 +123,12 @@ extern "C" void print_ended_report(int signal_number) {
 /// is created exclusively and never through a link. False with errno set when it could not be.
 bool replace_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  if (g_replace_tmp.empty()) g_replace_tmp = tmp;  // one --output per run: the same name each time
+  std::atomic_signal_fence(std::memory_order_release);
+  g_replace_open = g_replace_tmp == tmp ? 1 : 0;
+  struct Closed {
+    ~Closed() { g_replace_open = 0; }
+  } closed;
   struct stat old = {};
   const bool had = lstat(path.c_str(), &old) == 0;
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -135,6 +147,8 @@ bool replace_file(const std::string& path, const std::string& text) {
     left -= static_cast<size_t>(n);
   }
   const int saved = errno;
+  // The job ended with an update written, not yet renamed (one kept already, so the file holds it).
+  if (g_test_term_in_write && (g_ended_ready == 0 || g_ended_ready == 1)) std::raise(SIGTERM);
   if (close(fd) != 0 || left > 0 || rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = left > 0 ? saved : errno;
     unlink(tmp.c_str());
@@ -363,7 +377,7 @@ int run(int argc, char** argv) {
                "Treat every rank as its own node (tests; several images on one machine)");
   app.add_option("--gpudoctor", a.gpudoctor, "The gpudoctor to run (default: the one beside this program)");
   app.add_option("--simulate-nodes", a.simulate_nodes, "Send this many node reports in all, copies (performance)");
-  app.add_option("--test-fault", a.faults, "RANK:crash|hang|silent|die, for tests (repeatable)");
+  app.add_option("--test-fault", a.faults, "RANK:crash|hang|silent|die, 0:term-in-write, for tests (repeatable)");
   app.add_flag("--timing", a.timing, "Print rank 0's gather, compare and render seconds on stderr");
   app.add_flag("--verify", a.verify, "Each node also runs `verify --quick`; failures are named");
   app.add_flag("--bench", a.bench,
@@ -510,6 +524,7 @@ int run(int argc, char** argv) {
     g_ended_note = "gpudoctor-fleet: the job was ended before the report was finished; " + output_safe(a.output) +
                    " holds what rank 0 had by then (marked incomplete)\n";
   }
+  g_test_term_in_write = fault_of(a, 0) == "term-in-write";
   install_ended_report_handler();
   keep_ended_report("before every node had reported");
   bool received_since_kept = false;

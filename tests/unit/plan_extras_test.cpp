@@ -95,6 +95,14 @@ TEST(PlanExtras, TensorflowAndCudaPicksThePipVariant) {
   ASSERT_TRUE(fp.best);
   EXPECT_EQ(fp.best->variant, "and-cuda");
   EXPECT_EQ(fp.best->route, Platform::wsl2);
+  // Python 3.8: without the extra the plan keeps the user's Python with 2.13 and conda's CUDA; the
+  // extra asks for pip's CUDA, which needs a newer Python.
+  Plan py38 = plan_described(Platform::linux, "RTX 3060", "535.54.03", "3.8", "tensorflow[and-cuda]");
+  ASSERT_TRUE(py38.frameworks[0].best);
+  EXPECT_EQ(py38.frameworks[0].best->variant, "and-cuda");
+  Plan py38_plain = plan_described(Platform::linux, "RTX 3060", "535.54.03", "3.8", "tensorflow");
+  ASSERT_TRUE(py38_plain.frameworks[0].best);
+  EXPECT_EQ(py38_plain.frameworks[0].best->variant, "system-cuda");
   // A release from before the extra existed (2.14): pip warns and ignores it; said, then planned.
   Plan old = plan_described(Platform::linux, "RTX 3060", "535.54", "3.10", "tensorflow[and-cuda]==2.12");
   const FrameworkPlan& ofp = old.frameworks[0];
