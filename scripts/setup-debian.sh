@@ -40,6 +40,9 @@ test_pkgs=(
   chromium
   # gpudoctor-fleet built against OpenMPI and run under mpirun (scripts/fleet-check.sh)
   openmpi-bin libopenmpi-dev
+  # the same launched by Slurm's srun (scripts/fleet-slurm-check.sh starts a private one-node
+  # cluster in a scratch folder; Debian's units start nothing without /etc/slurm/slurm.conf)
+  slurmd slurmctld slurm-client munge
   # `serve` scraped by a real Prometheus (scripts/serve-prometheus-check.sh)
   prometheus curl jq
   # watch's terminal UI driven in a terminal and captured (tests/fakes/watch_fake_test.cpp)

@@ -89,6 +89,7 @@ stage "tests (dev)" run_ctest --preset dev -LE 'slow|wheels'
 stage "windows: gpudoctor.exe built with mingw-w64, run under wine, compared with Linux" skippable scripts/windows-check.sh build/dev
 stage "html report in headless chromium" skippable scripts/html-report-check.sh build/dev/gpudoctor
 stage "fleet under mpirun (4 ranks, odd node out, faults)" skippable scripts/fleet-check.sh build/dev
+stage "fleet under Slurm's srun (a scratch one-node cluster: PMIx, a dead rank, scancel)" skippable scripts/fleet-slurm-check.sh build/dev
 stage "fleet --from serve endpoints (odd node out; hang, garbage, too big, missing)" skippable scripts/fleet-from-check.sh build/dev
 stage "serve scraped by a real Prometheus (promtool check metrics)" skippable scripts/serve-prometheus-check.sh
 stage "slow tests (dev: 1 GB explain stream)" run_ctest --preset dev -L slow
