@@ -169,6 +169,12 @@ std::strong_ordering operator<=>(const Version& a, const Version& b) {
 namespace {
 
 /// Compares v with bound b on b's width components only.
+std::string join_parts(const std::vector<int>& parts) {
+  std::string out;
+  for (int p : parts) out += (out.empty() ? "" : ".") + std::to_string(p);
+  return out;
+}
+
 int compare_on_width(const Version& v, const Version& b, size_t width) {
   for (size_t i = 0; i < width; ++i) {
     if (v.part(i) != b.part(i)) return v.part(i) < b.part(i) ? -1 : 1;
@@ -298,6 +304,35 @@ bool VersionSpec::contains(const Version& v) const {
                                 [&](const Bound& b) { return compare_on_width(v, b.version, b.width) == 0; });
     if (excluded) continue;
     return true;
+  }
+  return false;
+}
+
+bool VersionSpec::admits_series(const Version& series) const {
+  const int major = series.major(), minor = series.minor();
+  auto in_interval = [](const Interval& iv, const Version& v) {
+    if (iv.low && !above(v, *iv.low)) return false;
+    if (iv.high && !below(v, *iv.high)) return false;
+    return std::none_of(iv.excluded.begin(), iv.excluded.end(),
+                        [&](const Bound& b) { return compare_on_width(v, b.version, b.width) == 0; });
+  };
+  for (const Interval& iv : alternatives_) {
+    // The lowest version of the series inside the interval, if any, is the series' first release
+    // or just at or above one of the interval's bounds: those are the only candidates to try.
+    std::vector<Version> candidates = {Version::of({major, minor})};
+    auto add = [&](const Bound& b) {
+      std::vector<int> parts(b.version.parts().begin(), b.version.parts().end());
+      parts.resize(std::max<size_t>(b.width, 2), 0);
+      candidates.push_back(Version::parse(join_parts(parts)).value_or(Version{}));
+      ++parts[parts.size() - 1];
+      candidates.push_back(Version::parse(join_parts(parts)).value_or(Version{}));
+    };
+    if (iv.low) add(*iv.low);
+    if (iv.high) add(*iv.high);
+    for (const Bound& b : iv.excluded) add(b);
+    for (const Version& c : candidates) {
+      if (c.major() == major && c.minor() == minor && in_interval(iv, c)) return true;
+    }
   }
   return false;
 }

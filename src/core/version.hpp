@@ -60,6 +60,9 @@ class VersionSpec {
  public:
   static std::optional<VersionSpec> parse(std::string_view text);
   [[nodiscard]] bool contains(const Version& v) const;
+  /// True when some version of this major.minor series is contained: "==2.5.1" and ">=2.5.1,<2.6"
+  /// admit the series 2.5, "<2.5.0" does not (tables that hold releases by series).
+  [[nodiscard]] bool admits_series(const Version& series) const;
   [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] bool empty() const { return alternatives_.empty(); }
   /// Lowest and highest bounds mentioned (for gap/overlap checks and display).

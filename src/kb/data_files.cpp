@@ -132,4 +132,28 @@ std::string builtin_kb_harvest_date() {
   return "";
 }
 
+std::vector<Version> builtin_released_versions(std::string_view package) {
+  // A line scan, not a TOML parse: read only by `plan` for a pinned release, and the generated
+  // file writes every row as `package = "..."` then `version = "..."`.
+  const std::string want = "package = \"" + std::string(package) + "\"";
+  std::vector<Version> out;
+  for (const EmbeddedFile& f : embedded_data()) {
+    if (f.path != "harvest/artefacts.toml") continue;
+    bool in_package = false;
+    for (std::string_view line : lines(f.content)) {
+      line = trim(line);
+      if (line == "[[artefact]]") {
+        in_package = false;
+      } else if (line.starts_with("package = ")) {
+        in_package = line == want;
+      } else if (in_package && line.starts_with("version = \"") && line.ends_with("\"")) {
+        if (auto v = Version::parse(line.substr(11, line.size() - 12))) out.push_back(*v);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace gpudoctor

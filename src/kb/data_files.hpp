@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/version.hpp"
 
 namespace gpudoctor {
 
@@ -28,5 +29,11 @@ Result<std::vector<DataFile>> load_data_files(std::string_view prefix, const std
 /// (`harvested = "YYYY-MM-DD"` in harvest/artefacts.toml), so `--version` tells a stale
 /// binary; empty when the file is not embedded.
 std::string builtin_kb_harvest_date();
+
+/// The releases of a package the harvest read wheels of ("torch": 2.0.0 ... 2.15.0), oldest
+/// first, from the built-in harvest/artefacts.toml: the releases on PyPI at the harvest date
+/// (scripts/harvest-kb.py reads every release of each series it covers). Empty when the file
+/// is not embedded or names no such package.
+std::vector<Version> builtin_released_versions(std::string_view package);
 
 }  // namespace gpudoctor

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "kb/data_files.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/facts.hpp"
@@ -972,7 +973,69 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
 bool matches(const PlanOption& o, const FrameworkRequest& fr, const std::optional<std::string>& variant) {
   if (variant && o.variant != *variant) return false;
   if (!fr.spec || o.framework == Framework::jax) return true;
-  return fr.spec->contains(o.version);
+  // PyTorch and TensorFlow options are series (2.5): "torch==2.5.1" asks for one of its releases.
+  return fr.spec->admits_series(o.version);
+}
+
+/// A release pinned exactly (torch==2.5.1, tensorflow==2.15.0): the options of its series install
+/// that release, not the series' newest; one PyPI never had (by the harvested list) is blocked.
+void pin_release(std::vector<PlanOption>& all, Framework framework, const Version& exact, const KnowledgeBase& kb) {
+  const std::string package = framework == Framework::pytorch ? "torch" : "tensorflow";
+  const std::string harvest =
+      "[artefact] data/harvest/artefacts.toml (scripts/harvest-kb.py: the releases whose "
+      "wheels were read), harvested " +
+      builtin_kb_harvest_date();
+  std::vector<std::string> of_series;
+  bool published = false;
+  for (const Version& r : builtin_released_versions(package)) {
+    if (!r.same_series(exact, 2)) continue;
+    of_series.push_back(r.str());
+    published = published || (r == exact && r.str() == exact.str());
+  }
+  for (PlanOption& o : all) {
+    if (!o.gpu || !o.version.same_series(exact, 2) || o.install_spec.empty()) continue;
+    const std::string old_req = o.install_spec.substr(0, o.install_spec.find(' '));
+    const size_t op = old_req.find_first_of("<>=!~");
+    if (op == std::string::npos) continue;
+    const std::string new_req = old_req.substr(0, op) + "==" + exact.str();
+    auto repin = [&](std::string& text) {
+      for (size_t at = text.find(old_req); at != std::string::npos; at = text.find(old_req, at + new_req.size())) {
+        text.replace(at, old_req.size(), new_req);
+      }
+    };
+    repin(o.install_spec);
+    for (PlanStep& step : o.steps) {
+      for (PlanCommand& c : step.commands) repin(c.line);
+    }
+    if (!exact.pre().empty() || of_series.empty()) {
+      o.issues.push_back(PlanIssue{
+          .id = "release-list-unrecorded",
+          .fatal = false,
+          .message =
+              "whether " + package + " " + exact.str() + " is a release on PyPI is not checked (the harvest recorded " +
+              (exact.pre().empty() ? "no release of " + series_text(exact) : std::string("no pre-releases")) + ")",
+          .source = harvest,
+          .unverified = true});
+    } else if (!published) {
+      o.issues.push_back(PlanIssue{.id = "release-not-published",
+                                   .fatal = true,
+                                   .message = package + " " + exact.str() + " is not a release on PyPI (" +
+                                              series_text(exact) + "'s: " + join(of_series, ", ") + ")",
+                                   .source = harvest});
+    }
+    if (o.variant == "and-cuda") {
+      const TfAndCuda* ac = kb.tf_and_cuda(o.version);
+      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != exact.str()) {
+        o.issues.push_back(PlanIssue{.id = "and-cuda-release-not-recommended",
+                                     .fatal = false,
+                                     .message = "tensorflow[and-cuda]==" + exact.str() + " is not the release " +
+                                                "the knowledge base recommends for " + series_text(exact) + " (" +
+                                                ac->recommended + ")" + (ac->note.empty() ? "" : ": " + ac->note),
+                                     .source = ac->source,
+                                     .unverified = true});
+      }
+    }
+  }
 }
 
 int soft_issue_count(const PlanOption& o) {
@@ -1045,6 +1108,27 @@ std::optional<std::vector<std::string>> parse_extras(std::string_view list) {
   return out;
 }
 
+/// "cu121" of "==2.5.1+cu121": PEP 440's local label, lower case, '-' and '_' as '.'; nullopt
+/// unless the text is one == pin and the label is alphanumeric segments.
+std::optional<std::string> local_label_of(std::string_view pin, size_t plus) {
+  if (!pin.starts_with("==") || pin.starts_with("===") || pin.find(',') != std::string_view::npos) return std::nullopt;
+  std::string label;
+  for (char c : trim(pin.substr(plus + 1))) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (label.empty() || label.back() == '.') return std::nullopt;
+      label += '.';
+    } else if (is_ascii_digit(c) || (c >= 'a' && c <= 'z')) {
+      label += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      label += static_cast<char>(c - 'A' + 'a');
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (label.empty() || label.back() == '.' || label.size() > 64) return std::nullopt;
+  return label;
+}
+
 /// What the request's extras ask of the plan: the wheel variant one picks (the plan keeps to it),
 /// and what is said about the others.
 struct ExtrasChoice {
@@ -1052,8 +1136,45 @@ struct ExtrasChoice {
   std::vector<std::string> notes;
 };
 
+/// The build a local label names: PyTorch's CUDA tag or cpu; an old jaxlib's cudaNN.cudnnMM.
+void choose_local_label(const FrameworkRequest& fr, const std::vector<PlanOption>& all, ExtrasChoice& c) {
+  const std::string& label = fr.local_label;
+  const std::string pinned = fr.spec ? std::string(trim(fr.spec->text())) : std::string();
+  if (fr.name == Framework::pytorch) {
+    c.variant = label;  // matches nothing unless a build has the tag: never another build instead
+    if (label == "cpu") {
+      c.notes.push_back("torch" + pinned + "+cpu is PyTorch's CPU-only build: it never uses the GPU");
+      return;
+    }
+    std::vector<std::string> tags;
+    for (const PlanOption& o : all) {
+      if (o.variant == label && (!fr.spec || fr.spec->admits_series(o.version))) return;
+      if ((!fr.spec || fr.spec->admits_series(o.version)) && o.variant != "cpu" &&
+          std::find(tags.begin(), tags.end(), o.variant) == tags.end()) {
+        tags.push_back(o.variant);
+      }
+    }
+    c.notes.push_back("PyTorch " + (pinned.empty() ? std::string("as asked") : pinned.substr(2)) + " has no " + label +
+                      " build in the knowledge base" +
+                      (label.starts_with("rocm") ? std::string(" (ROCm builds are for AMD GPUs)")
+                       : tags.empty()            ? std::string()
+                                                 : " (its builds: " + join(tags, ", ") + ")"));
+    return;
+  }
+  if (fr.name == Framework::jax) {
+    // jaxlib 0.4.x on JAX's own index: "+cuda12.cudnn89".
+    std::string major = label.substr(0, label.find('.'));
+    if (std::any_of(all.begin(), all.end(), [&](const PlanOption& o) { return o.variant == major; })) {
+      c.variant = major;
+      return;
+    }
+  }
+  c.notes.push_back(to_string(fr.name) + std::string(pinned) + "+" + label + ": the build label is not planned");
+}
+
 ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOption>& all, const KnowledgeBase& kb) {
   ExtrasChoice c;
+  if (!fr.local_label.empty()) choose_local_label(fr, all, c);
   const std::string name = to_string(fr.name);
   for (const std::string& e : fr.extras) {
     const std::string asked = (fr.name == Framework::pytorch ? "torch" : name) + "[" + e + "]";
@@ -1123,6 +1244,13 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
                            : kb.jax.note);
   }
 
+  if (fr.name != Framework::jax) {
+    // "==2.5" names the series here (the tables' unit, and what the docs' examples mean); a pin
+    // with a patch component names a release.
+    if (const std::optional<Version> exact = exact_pin(fr); exact && exact->parts().size() >= 3) {
+      pin_release(all, fr.name, *exact, kb);
+    }
+  }
   const ExtrasChoice extras = choose_extras(fr, all, kb);
   fp.notes.insert(fp.notes.end(), extras.notes.begin(), extras.notes.end());
 
@@ -1258,6 +1386,19 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
   }
   if (cut != std::string_view::npos) {
     std::string_view rest = trim(t.substr(cut));
+    // A local version label names the build (torch==2.5.1+cu121, jaxlib==0.4.30+cuda12.cudnn89);
+    // pip takes one only in an == pin.
+    if (size_t plus = rest.find('+'); plus != std::string_view::npos) {
+      auto label = local_label_of(rest, plus);
+      if (!label) {
+        return Error{
+            ErrorKind::invalid_data,
+            "a local version label goes only with one == pin: '" + printable(rest, 40) + "' (e.g. torch==2.5.1+cu121)",
+            "--framework", 0};
+      }
+      fr.local_label = std::move(*label);
+      rest = trim(rest.substr(0, plus));
+    }
     if (!rest.empty()) {
       auto spec = VersionSpec::parse(rest);
       if (!spec) {
@@ -1312,7 +1453,7 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
   std::vector<FrameworkRequest> frs = req.frameworks;
   if (frs.empty()) {
     for (Framework f : {Framework::pytorch, Framework::tensorflow, Framework::jax}) {
-      frs.push_back(FrameworkRequest{f, std::nullopt, {}, to_string(f)});
+      frs.push_back(FrameworkRequest{f, std::nullopt, {}, {}, to_string(f)});
     }
   }
   for (const FrameworkRequest& fr : frs) plan.frameworks.push_back(plan_framework(fr, req, kb));

@@ -17,6 +17,7 @@ struct FrameworkRequest {
   Framework name = Framework::tensorflow;
   std::optional<VersionSpec> spec;
   std::vector<std::string> extras;  ///< normalised as pip compares them (PEP 685): "cuda12-local"
+  std::string local_label;          ///< the build a == pin names: "cu121" of torch==2.5.1+cu121
   std::string text;                 ///< as given
 };
 

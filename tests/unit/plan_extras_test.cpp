@@ -118,5 +118,44 @@ TEST(PlanExtras, TorchExtrasDoNotChooseTheCudaBuild) {
   EXPECT_TRUE(plan_extras_note_says(fp, "index URL"));
 }
 
+// A local version label ("torch==2.5.1+cu121", as requirements files and the guides write it)
+// names the wheel's build. Until 2026-12-06 the label went into the version and nothing matched:
+// "Nothing that matches 'torch==2.5.1+cu121' can use the GPU on this machine" for a build that can.
+TEST(PlanExtras, TorchLocalLabelPicksThatCudaBuild) {
+  auto r = parse_framework_request("torch==2.5.1+cu121");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->local_label, "cu121");
+  ASSERT_TRUE(r->spec);
+  EXPECT_TRUE(r->spec->contains(testing::v("2.5.1")));
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cu121");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->variant, "cu121");
+  EXPECT_EQ(p.frameworks[0].best->version, testing::v("2.5"));
+  EXPECT_FALSE(plan_extras_note_says(p.frameworks[0], "has no"));
+  Plan other = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cu118");
+  ASSERT_TRUE(other.frameworks[0].best);
+  EXPECT_EQ(other.frameworks[0].best->variant, "cu118");
+}
+
+TEST(PlanExtras, TorchCpuLabelIsNoGpuBuildAndAnUnknownLabelIsSaid) {
+  Plan cpu = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cpu");
+  EXPECT_FALSE(cpu.frameworks[0].best);
+  EXPECT_TRUE(plan_extras_note_says(cpu.frameworks[0], "CPU-only build"));
+  Plan odd = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cu999");
+  EXPECT_FALSE(odd.frameworks[0].best);
+  EXPECT_TRUE(plan_extras_note_says(odd.frameworks[0], "has no cu999 build"));
+  // Only == names a build: a label elsewhere is not a version pip accepts.
+  EXPECT_FALSE(parse_framework_request("torch>=2.5.1+cu121"));
+}
+
+TEST(PlanExtras, OldJaxlibLocalLabelNamesItsCudaMajor) {
+  auto r = parse_framework_request("jaxlib==0.4.30+cuda12.cudnn89");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->local_label, "cuda12.cudnn89");
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "jaxlib==0.4.30+cuda12.cudnn89");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->variant, "cuda12");
+}
+
 }  // namespace
 }  // namespace gpudoctor

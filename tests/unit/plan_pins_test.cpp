@@ -1,0 +1,95 @@
+/// A patch release pinned in `plan --framework` ("torch==2.5.1", "tensorflow==2.15.1"), as every
+/// requirements file and guide writes it. The tables hold PyTorch and TensorFlow by series (2.5),
+/// and until 2026-12-06 a series matched only a pin to its ".0": `torch==2.5.1` was "Nothing that
+/// matches 'torch==2.5.1' can use the GPU on this machine" and the plan offered 2.15 instead.
+/// Now a series matches a range that admits one of its releases, the install command pins the
+/// release asked for, and a pin to a release PyPI never had (by the harvested list of releases)
+/// is blocked, not planned as its series.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+#include "kb/data_files.hpp"
+#include "kb/resolver.hpp"
+#include "kb_test_support.hpp"
+#include "model/plan.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::plan_described;
+
+VersionSpec plan_pins_spec(const char* text) {
+  auto s = VersionSpec::parse(text);
+  EXPECT_TRUE(s) << text;
+  return s.value_or(*VersionSpec::parse("any"));
+}
+
+bool plan_pins_installs(const PlanOption& o, const std::string& words) {
+  for (const PlanStep& s : o.steps) {
+    for (const PlanCommand& c : s.commands) {
+      if (c.line.find(words) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+TEST(PlanPins, ASeriesIsAdmittedByAnyRangeThatHoldsOneOfItsReleases) {
+  const Version s25 = testing::v("2.5");
+  EXPECT_TRUE(plan_pins_spec("==2.5.1").admits_series(s25));
+  EXPECT_TRUE(plan_pins_spec("==2.5").admits_series(s25));
+  EXPECT_TRUE(plan_pins_spec(">=2.5.1,<2.6").admits_series(s25));
+  EXPECT_TRUE(plan_pins_spec(">2.5.1").admits_series(s25));
+  EXPECT_TRUE(plan_pins_spec("!=2.5.0,<2.6").admits_series(s25));
+  EXPECT_TRUE(plan_pins_spec("<=2.5.0").admits_series(s25));
+  EXPECT_FALSE(plan_pins_spec("==2.6.1").admits_series(s25));
+  EXPECT_FALSE(plan_pins_spec(">=2.6").admits_series(s25));
+  EXPECT_FALSE(plan_pins_spec("<2.5").admits_series(s25));
+  EXPECT_FALSE(plan_pins_spec("<2.5.0").admits_series(s25));
+  EXPECT_FALSE(plan_pins_spec("==2.4.1").admits_series(s25));
+}
+
+TEST(PlanPins, TorchPatchPinIsPlannedAndInstalledAsPinned) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1");
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best);
+  EXPECT_EQ(fp.best->version, testing::v("2.5"));
+  EXPECT_TRUE(plan_pins_installs(*fp.best, "\"torch==2.5.1\"")) << fp.best->install_spec;
+  EXPECT_FALSE(plan_pins_installs(*fp.best, "torch==2.5.*"));
+  // The near miss: a series pin still installs the series.
+  Plan series = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5");
+  ASSERT_TRUE(series.frameworks[0].best);
+  EXPECT_TRUE(plan_pins_installs(*series.frameworks[0].best, "\"torch==2.5.*\""));
+}
+
+TEST(PlanPins, TensorflowPatchPinIsPlannedAndInstalledAsPinned) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "tensorflow==2.15.0");
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best);
+  EXPECT_EQ(fp.best->version, testing::v("2.15"));
+  EXPECT_TRUE(plan_pins_installs(*fp.best, "tensorflow[and-cuda]==2.15.0\"")) << fp.best->install_spec;
+  // 2.15.0's [and-cuda] pinned tensorrt, which does not resolve: said, and no ✓.
+  EXPECT_TRUE(testing::has_issue(*fp.best, "and-cuda-release-not-recommended"));
+  EXPECT_FALSE(fp.best->verified());
+  Plan range = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "tensorflow>=2.15.1,<2.16");
+  ASSERT_TRUE(range.frameworks[0].best);
+  EXPECT_EQ(range.frameworks[0].best->version, testing::v("2.15"));
+}
+
+TEST(PlanPins, APinToAReleasePypiNeverHadIsBlocked) {
+  ASSERT_FALSE(builtin_released_versions("torch").empty());
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.7");
+  const FrameworkPlan& fp = p.frameworks[0];
+  EXPECT_FALSE(fp.best) << fp.best->summary();
+  ASSERT_FALSE(fp.rejected.empty());
+  EXPECT_TRUE(testing::has_issue(fp.rejected.front(), "release-not-published"));
+  bool names_real = std::any_of(fp.rejected.front().issues.begin(), fp.rejected.front().issues.end(),
+                                [](const PlanIssue& i) { return i.message.find("2.5.1") != std::string::npos; });
+  EXPECT_TRUE(names_real);
+}
+
+}  // namespace
+}  // namespace gpudoctor
