@@ -695,6 +695,10 @@ ExplainReport ExplainSession::finish(const ExplainMachine& machine) {
   second_joiner_.finish();
   scanner_.finish();
   std::vector<RuleHits> hits = scanner_.hits();
+  // A rule that must see a line repeated (min_lines) and saw it fewer times did not match.
+  std::erase_if(hits, [&](const RuleHits& h) {
+    return h.rule_index < matcher_.base().rules.size() && h.count < matcher_.base().rules[h.rule_index].min_lines;
+  });
   ExplainMachine with_log = machine;
   take_log_facts(matcher_.base(), hits, with_log.log);
   // A log from another platform describes another system: this machine's facts (its cuDNN, its

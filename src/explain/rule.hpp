@@ -3,6 +3,7 @@
 /// --kb DIR/explain/*.toml). A rule recognises a class of log lines and names one or more
 /// candidate causes; the machine's facts choose among the candidates (rank_hits in
 /// explain/explain_session.hpp).
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,15 @@ struct Rule {
   /// `uncorrectable ECC error encountered` under the driver's Xid 48): dropped when this rule
   /// answered anywhere in the log, whatever the lines.
   std::vector<std::string> explains;
+  /// Captures that are facts about one line, not about the log (`tf_dso_loader`: TensorFlow's own
+  /// loader printed it): the lines that have each of them and the lines that do not are gathered
+  /// apart, as hits of their own, so that each part is ranked with its own captures and conditions
+  /// and gets its own answer (a TensorFlow loader line and a PyTorch cuDNN line of one rule, in one
+  /// log, are each their framework's; session 41).
+  std::vector<std::string> split_by;
+  /// The rule counts only where it matched at least this many lines (a repeated line: every rank
+  /// printing `LOCAL_RANK: 0`); with fewer its hits are dropped before ranking (session 41).
+  std::uint64_t min_lines = 1;
   std::vector<std::string> frameworks;
   std::vector<std::string> sources;
   /// Log lines the rule must recognise, each on its own (checked by the tests for the

@@ -6,7 +6,9 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
@@ -175,6 +177,19 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
   if (!string_list(v["examples"], r.examples, problem, "examples")) return false;
   if (!string_list(v["supersedes"], r.supersedes, problem, "supersedes")) return false;
   if (!string_list(v["explains"], r.explains, problem, "explains")) return false;
+  if (!string_list(v["split_by"], r.split_by, problem, "split_by")) return false;
+  if (r.split_by.size() > 8) {
+    problem = "'split_by' names at most 8 captures";
+    return false;
+  }
+  if (const toml::node_view<const toml::node> min = v["min_lines"]) {
+    const std::optional<int64_t> n = min.value<int64_t>();
+    if (!n || *n < 1 || *n > 1000) {
+      problem = "'min_lines' must be a whole number from 1 to 1000";
+      return false;
+    }
+    r.min_lines = static_cast<std::uint64_t>(*n);
+  }
   if (r.sources.empty()) {
     problem = "a rule needs at least one source";
     return false;

@@ -390,8 +390,18 @@ void LogScanner::apply(const LineResult& result, std::string_view line, std::uin
   if (!result.rules.empty()) ++lines_matched_;
   if (merge_captures && !result.rules.empty()) ++work_.capture_merges;
   for (const LineResult::RuleHit& hit : result.rules) {
-    RuleHits& h = hits_[hit.rule_index];
+    // The line's part: which of the rule's split_by captures it has (a fact about this line).
+    std::uint32_t part = 0;
+    const std::vector<std::string>& split_by = matcher_.base().rules[hit.rule_index].split_by;
+    for (size_t i = 0; i < split_by.size() && i < 32; ++i) {
+      if (std::any_of(hit.captures.begin(), hit.captures.end(),
+                      [&](const auto& capture) { return capture.first == split_by[i]; })) {
+        part |= std::uint32_t{1} << i;
+      }
+    }
+    RuleHits& h = hits_[{hit.rule_index, part}];
     h.rule_index = hit.rule_index;
+    h.part = part;
     ++h.count;
     if (h.lines.size() < RuleHits::kMaxLinesKept) h.lines.push_back(line_no);
     if (h.excerpts.size() < RuleHits::kMaxExcerpts) {
@@ -411,7 +421,7 @@ void LogScanner::apply(const LineResult& result, std::string_view line, std::uin
 std::vector<RuleHits> LogScanner::hits() const {
   std::vector<RuleHits> out;
   out.reserve(hits_.size());
-  for (const auto& [index, h] : hits_) out.push_back(h);
+  for (const auto& [key, h] : hits_) out.push_back(h);
   return out;
 }
 

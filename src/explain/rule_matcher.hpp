@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -31,6 +32,9 @@ struct RuleHits {
   static constexpr size_t kMaxExcerptBytes = 400;
 
   size_t rule_index = 0;
+  /// Which of the rule's `split_by` captures these lines have (bit i: split_by[i]); a rule's
+  /// lines are gathered per part.
+  std::uint32_t part = 0;
   std::uint64_t count = 0;            ///< matched lines, all of them
   std::vector<std::uint64_t> lines;   ///< the first kMaxLinesKept line numbers
   std::vector<std::string> excerpts;  ///< the first matched lines, cut
@@ -134,7 +138,7 @@ class LogScanner {
   std::vector<int> set_hits_;
   std::vector<int> line_hits_;
   std::vector<int> rules_this_line_;
-  std::map<size_t, RuleHits> hits_;
+  std::map<std::pair<size_t, std::uint32_t>, RuleHits> hits_;  ///< by rule and part (Rule::split_by)
   std::uint64_t lines_seen_ = 0;
   std::uint64_t hits_checked_ = 0;  ///< ranges found to match (or taken as matching) so far
   std::uint64_t lines_matched_ = 0;
