@@ -371,10 +371,12 @@ def message_patterns(fam, msg):
         # PyTorch 1.x (aten/src/THC/THCGeneral.cpp, __THCudaCheck and __THCudaCheckWarn):
         # "THCudaCheck FAIL file=%s line=%i error=%i : %s". Read by its text, not its number: a
         # PyTorch built with CUDA 10.0 or older prints the runtime's old numbering (error=4 was
-        # cudaErrorLaunchFailure, now 719; session 40 re-read).
+        # cudaErrorLaunchFailure, now 719; session 40 re-read). The same check's exception, THC's
+        # older and PyTorch <= 1.x's "cuda runtime error (%d) : %s" (_THError, which adds " at
+        # file:line" after the text), likewise (session 41).
         return [r"\b(?:CUDA error: |CUDA failed with error |CUDA failure \d+: |"
-                r"THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : )" + lit +
-                r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)"]
+                r"THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : |cuda runtime error \(\d+\) : )" + lit +
+                r"(?:\s?[.;,]|\s*$|\s+CUDA kernel errors| at \S)"]
     return []
 
 

@@ -516,6 +516,21 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
       return false;
     });
   };
+  // Then the code whose message text the line prints, over one that matched the line by its number
+  // only: PyTorch 1.x built with CUDA 10.0 or older prints THC's "cuda runtime error (4) :
+  // unspecified launch failure" in that runtime's numbering (4 was cudaErrorLaunchFailure, today's
+  // 719; today's 4 is cudaErrorCudartUnloading), and the text says which error it was (session 41).
+  // A number with no known text after it still answers by today's numbering.
+  std::map<std::string, std::string_view, std::less<>> code_messages;
+  for (const ErrorCode& code : base.codes) {
+    if (!code.message.empty()) code_messages.emplace("code/" + code.family + "/" + code.name, code.message);
+  }
+  auto prints_its_message = [&](const RuleHits* h) {
+    const auto it = code_messages.find(base.rules[h->rule_index].id);
+    if (it == code_messages.end()) return false;
+    return std::any_of(h->excerpts.begin(), h->excerpts.end(),
+                       [&](const std::string& e) { return e.find(it->second) != std::string::npos; });
+  };
   std::vector<const RuleHits*> order;
   for (const RuleHits& h : hits) order.push_back(&h);
   std::stable_sort(order.begin(), order.end(), [&](const RuleHits* a, const RuleHits* b) {
@@ -523,7 +538,10 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const bool cb = b->rule_index < base.rules.size() && base.rules[b->rule_index].catalog;
     if (!ca || !cb) return false;
     if (a->lines.size() != b->lines.size()) return a->lines.size() > b->lines.size();
-    return names_its_code(a) && !names_its_code(b);
+    const bool na = names_its_code(a);
+    const bool nb = names_its_code(b);
+    if (na != nb) return na;
+    return prints_its_message(a) && !prints_its_message(b);
   });
   std::vector<std::uint64_t> catalog_lines;        ///< lines of catalog rules already taken, sorted
   std::vector<std::vector<ExplainMatch>> answers;  ///< one per rule that matched, best candidate first
