@@ -286,20 +286,122 @@ std::optional<Platform> log_platform(const CaptureMap& captures, const ExplainMa
 
 namespace {
 
-/// The commands of a fix run through a portable interpreter: "`pip ...`", "`python -m pip ...`",
-/// "&& pip ..." and "`python -c ...`" become "<python> -m pip ..." and "<python> -c ...".
-std::string with_portable_python(std::string text, const std::string& python) {
-  const std::pair<std::string, std::string> swaps[] = {
-      {"`python -m pip ", "`" + python + " -m pip "}, {"`pip ", "`" + python + " -m pip "},
-      {"&& pip ", "&& " + python + " -m pip "},       {"; pip ", "; " + python + " -m pip "},
-      {"`python -c ", "`" + python + " -c "},
+/// One command of a fix, read for the portable interpreter: its leading `NAME=value` assignments (a
+/// POSIX shell's one-command environment) and the command after them, rewritten to run through
+/// `python`; `runs_python` false when the command is none of pip's, uv pip's or `python -c`.
+struct PortableCommand {
+  std::vector<std::pair<std::string, std::string>> variables;
+  std::string command;
+  bool runs_python = false;
+};
+
+PortableCommand portable_command(std::string_view text, const std::string& python) {
+  PortableCommand out;
+  auto is_name_char = [](char c, bool first) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' ||
+           (!first && std::isdigit(static_cast<unsigned char>(c)) != 0);
   };
-  for (const auto& [from, to] : swaps) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-      text.replace(at, from.size(), to);
+  // NAME=value or NAME="value with spaces", each followed by a space.
+  for (;;) {
+    size_t n = 0;
+    while (n < text.size() && is_name_char(text[n], n == 0)) ++n;
+    if (n == 0 || n >= text.size() || text[n] != '=') break;
+    size_t at = n + 1;
+    std::string value;
+    if (at < text.size() && text[at] == '"') {
+      const size_t close = text.find('"', at + 1);
+      if (close == std::string_view::npos) break;
+      value = std::string(text.substr(at + 1, close - at - 1));
+      at = close + 1;
+    } else {
+      const size_t space = text.find(' ', at);
+      if (space == std::string_view::npos) break;
+      value = std::string(text.substr(at, space - at));
+      at = space;
     }
+    if (at >= text.size() || text[at] != ' ') break;
+    out.variables.emplace_back(std::string(text.substr(0, n)), std::move(value));
+    text.remove_prefix(at + 1);
   }
-  return text;
+  const std::string_view uv = "uv pip ";
+  if (text.starts_with("pip ")) {
+    out.command = python + " -m pip " + std::string(text.substr(4));
+  } else if (text.starts_with("python -m pip ")) {
+    out.command = python + " -m pip " + std::string(text.substr(14));
+  } else if (text.starts_with("python -c ")) {
+    out.command = python + " -c " + std::string(text.substr(10));
+  } else if (text.starts_with(uv)) {
+    // uv installs into the interpreter --python names (uv pip install/uninstall/list/show/freeze).
+    const size_t sub_end = text.find(' ', uv.size());
+    const std::string_view sub =
+        text.substr(uv.size(), sub_end == std::string_view::npos ? std::string_view::npos : sub_end - uv.size());
+    out.command = "uv pip " + std::string(sub) + " --python " + python +
+                  (sub_end == std::string_view::npos ? "" : std::string(text.substr(sub_end)));
+  } else {
+    out.command = std::string(text);
+    return out;
+  }
+  out.runs_python = true;
+  return out;
+}
+
+/// The commands of a fix run through a portable interpreter (its text only, never a cause's): in
+/// each `...` span, every command (the span's parts between " && " and "; ") that is `pip ...`,
+/// `python -m pip ...` or `python -c ...` becomes "<python> -m pip ..." / "<python> -c ...", and
+/// `uv pip SUB ...` "uv pip SUB --python <python> ...". Such a command with a POSIX `NAME=value`
+/// prefix sets the variable first the Windows way: cmd's `set "NAME=value" && ...` in the span, and
+/// the span again for PowerShell after it (`$env:NAME="value"; ...`, its parts joined by "; ").
+std::string with_portable_python(const std::string& text, const std::string& python) {
+  std::string out;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t open = text.find('`', at);
+    const size_t close = open == std::string::npos ? std::string::npos : text.find('`', open + 1);
+    if (close == std::string::npos) {
+      out.append(text, at, std::string::npos);
+      break;
+    }
+    out.append(text, at, open - at);
+    const std::string_view span(text.data() + open + 1, close - open - 1);
+    std::string cmd_form;
+    std::string ps_form;
+    bool any_variables = false;
+    size_t part = 0;
+    while (part <= span.size()) {
+      const size_t and_at = span.find(" && ", part);
+      const size_t semi_at = span.find("; ", part);
+      const size_t end = std::min(and_at, semi_at);
+      const std::string_view piece =
+          span.substr(part, end == std::string_view::npos ? std::string_view::npos : end - part);
+      const PortableCommand c = portable_command(piece, python);
+      std::string cmd_piece;
+      std::string ps_piece;
+      if (c.runs_python && !c.variables.empty()) {
+        any_variables = true;
+        for (const auto& [name, value] : c.variables) {
+          cmd_piece += "set \"" + name + "=" + value + "\" && ";
+          ps_piece += "$env:" + name + "=\"" + value + "\"; ";
+        }
+        cmd_piece += c.command;
+        ps_piece += c.command;
+      } else if (c.runs_python) {
+        cmd_piece = ps_piece = c.command;
+      } else {
+        cmd_piece = ps_piece = std::string(piece);
+      }
+      cmd_form += cmd_piece;
+      ps_form += ps_piece;
+      if (end == std::string_view::npos) break;
+      const bool is_and = end == and_at;
+      cmd_form += is_and ? " && " : "; ";
+      ps_form += "; ";
+      part = end + (is_and ? 4 : 2);
+    }
+    out += "`" + cmd_form + "`";
+    if (any_variables) out += " (PowerShell: `" + ps_form + "`)";
+    at = close + 1;
+  }
+  return out;
 }
 
 /// An alternative for one platform only (`when = ["platform-wsl2"]`) is no cause of lines from
@@ -567,10 +669,13 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const std::optional<Platform> platform = log_platform(h.captures, machine);
     const CaptureMap text_values = text_captures(h.captures, machine);
     auto render = [&](const std::string& text) {
-      std::string out =
-          fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
-      // A portable Windows Python (ComfyUI's python_embeded, RVC's runtime) has no `pip` of its own
-      // on PATH: a bare `pip` there reaches another Python. Not on a Linux line (a container's).
+      return fill_placeholders(select_version_text(select_platform_text(text, platform), versions), text_values);
+    };
+    // A portable Windows Python (ComfyUI's python_embeded, RVC's runtime) has no `pip` of its own
+    // on PATH: a bare `pip` there reaches another Python. Not on a Linux line (a container's). Only
+    // the fix's commands: a cause that names `pip install torch` says what happened.
+    auto render_fix = [&](const std::string& text) {
+      std::string out = render(text);
       if (!machine.log.portable_python.empty() && platform != Platform::linux && platform != Platform::wsl2) {
         out = with_portable_python(out, machine.log.portable_python);
       }
@@ -608,7 +713,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
                      .excerpts = h.excerpts,
                      .captures = h.captures,
                      .cause = render(c.cause),
-                     .fix = render(c.fix),
+                     .fix = render_fix(c.fix),
                      .machine = note,
                      .sources = rule.sources,
                      .score = c.priority};
