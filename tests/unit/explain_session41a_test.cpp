@@ -217,10 +217,11 @@ constexpr std::string_view kSession41aNcclInit =
     "UIBE-DC-GPUSVR-01:13313:13992 [4] NCCL INFO comm 0x55b4098c56f0 rank 4 nranks 8 cudaDev 4 nvmlDev 4 busId "
     "ce000 commId 0xb9b42cb8fce289f2 - Init COMPLETE\n";
 
-// NVIDIA/nccl#1027, #631, #257: the communicator is set up, the first collective never returns.
+// The lines of NVIDIA/nccl#1027 (nccl-tests stuck after Init COMPLETE); the cause and fix of NVIDIA/nccl#631,
+// #2079, #257: the communicator is set up, the first collective never returns.
 TEST(ExplainSession41A, NcclHangAfterInitCompleteWhenTheUserSaysItHangs) {
-  for (const std::string words :
-       {"nccl-test stuck here!\n", "The program hangs after this line, no error.\n", "训练卡住了，没有报错\n"}) {
+  for (const std::string words : {"nccl-test stuck here!\n", "The program hangs after this line, no error.\n",
+                                  "训练卡住了，没有报错\n", "Hanging at this step for 30 minutes now:\n"}) {
     const auto r = explain_no_facts(words + std::string(kSession41aNcclInit));
     ASSERT_TRUE(leads_with(r, "nccl-hang-after-init")) << words << rule_list(r);
     const auto& m = r.matches.front();
