@@ -115,6 +115,25 @@ TEST(ExplainSession41A, ARuntimeErrorNumberWithNoKnownTextKeepsItsCode) {
   ASSERT_TRUE(leads_with(unknown, "code/cudart/cudaErrorCudartUnloading")) << rule_list(unknown);
 }
 
+// `xid-process` is a fact about one Xid line too: the GPU that failed to initialise (its Xid under
+// modprobe) and a workload's Xid on another GPU, in one log, are each answered by their own line.
+TEST(ExplainSession41A, AnInitXidAndAWorkloadXidInOneLogAreAnsweredApart) {
+  const auto r = explain_no_facts(
+      "[   12.1] NVRM: GPU 000f:01:00.0: RmInitAdapter failed! (0x62:0x1a:2631)\n"
+      "[   12.2] NVRM: Xid (PCI:000f:01:00): 169, pid=1, name=modprobe, Ch 00000000\n"
+      "[86400.5] NVRM: Xid (PCI:0000:41:00): 169, pid=2201, name=python, Micro-controller halt\n");
+  const ExplainMatch* init = find_rule(r, "xid-microcontroller-halt/during-init");
+  ASSERT_NE(init, nullptr) << rule_list(r);
+  EXPECT_FALSE(init->alternative) << rule_list(r);
+  EXPECT_EQ(init->lines, (std::vector<std::uint64_t>{2})) << rule_list(r);
+  bool workload = false;
+  for (const auto& m : r.matches) {
+    workload = workload || (m.rule == "xid-microcontroller-halt" && !m.alternative && m.lines.size() == 1 &&
+                            m.lines.front() == 3);
+  }
+  EXPECT_TRUE(workload) << rule_list(r);
+}
+
 constexpr std::string_view kSession41aComfyPrefix =
     "D:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build\n"
     "  File \"D:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\cuda\\__init__.py\", line "
