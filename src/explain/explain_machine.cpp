@@ -306,7 +306,8 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"},
     {"macos_log", "macos-log"},
     {"ort_cpu_package", "ort-cpu-package"},
-    {"ort_gpu_package", "ort-gpu-package"}};
+    {"ort_gpu_package", "ort-gpu-package"},
+    {"extension_build_failed", "extension-build-failed"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -491,6 +492,7 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "macos-log",
                                                   "ort-cpu-package",
                                                   "ort-gpu-package",
+                                                  "extension-build-failed",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",
