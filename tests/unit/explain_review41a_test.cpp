@@ -226,6 +226,17 @@ TEST(ExplainReview41A, TgiFlashModelsThatCouldNotImportNameTheMissingKernels) {
   EXPECT_EQ(find_rule(tei, "tgi-flash-models-unavailable"), nullptr) << rule_list(tei);
 }
 
+TEST(ExplainReview41A, TgiFlashModelsOnAGpuTooOldSayNoShardingNotKernels) {
+  const auto r = explain_no_facts(
+      "2023-08-20T10:00:00.000000Z  WARN text_generation_launcher: Could not import Flash Attention enabled models: "
+      "GPU with CUDA capability 7 0 is not supported\n"
+      "NotImplementedError: Sharded Llama requires Flash Attention enabled models.\n");
+  ASSERT_TRUE(leads_without(r, "tgi-flash-attention-gpu-unsupported", {"tgi-flash-models-unavailable"})) << told(r);
+  EXPECT_TRUE(says_all(r.matches.front().cause, {"7.0", "7.5"})) << r.matches.front().cause;
+  EXPECT_TRUE(mentions(r.matches.front().fix, "--num-shard")) << r.matches.front().fix;
+  EXPECT_FALSE(mentions(told(r), "make install-vllm")) << told(r);
+}
+
 TEST(ExplainReview41A, VllmsCompiledOpsUnderAnotherTorchSayInstallThePinnedTorch) {
   const auto r = explain_no_facts(kReview41aVllmCSymbolLog);
   ASSERT_TRUE(leads_without(r, "vllm-extension-abi-mismatch", {"torch-extension-abi-mismatch"})) << told(r);
