@@ -307,7 +307,10 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"macos_log", "macos-log"},
     {"ort_cpu_package", "ort-cpu-package"},
     {"ort_gpu_package", "ort-gpu-package"},
-    {"extension_build_failed", "extension-build-failed"}};
+    {"extension_build_failed", "extension-build-failed"},
+    {"kernel_module_loaded", "kernel-module-loaded"},
+    {"conda_not_found", "conda-not-found"},
+    {"conda_python_conflict", "conda-python-conflict"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -493,6 +496,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "ort-cpu-package",
                                                   "ort-gpu-package",
                                                   "extension-build-failed",
+                                                  "kernel-module-loaded",
+                                                  "conda-not-found",
+                                                  "conda-python-conflict",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",

@@ -286,14 +286,14 @@ TEST(ExplainTailoring, WindowsTensorflowAfter210) {
   const ExplainMatch* windows = find_rule(no_kb, "tf-empty-gpu-list/windows");
   ASSERT_NE(windows, nullptr);
   EXPECT_EQ(windows->facts_verdict, "");
-  // Same log on Linux: the Windows cause is contradicted.
+  // Same log on Linux: the Windows cause is another platform's, not offered at all (since session
+  // 41 review B it needs platform-windows, as other Windows-only alternatives do; before, it was
+  // listed as contradicted).
   Facts lin;
   lin.python_envs.push_back(env_with_tf("2.15.0", "/home/me/venv"));
   const auto r2 = explain_text(builtin_matcher(), log, ExplainMachine{Platform::linux, &lin, &builtin_kb()});
   EXPECT_EQ(r2.matches.front().category, "path-or-env-misconfigured");
-  const ExplainMatch* win = find_rule(r2, "tf-empty-gpu-list/windows");
-  ASSERT_NE(win, nullptr);
-  EXPECT_EQ(win->facts_verdict, "contradicted");
+  EXPECT_EQ(find_rule(r2, "tf-empty-gpu-list/windows"), nullptr) << testing::rule_list(r2);
 }
 
 TEST(ExplainTailoring, DriverNoteNamesDriverAndGpus) {
