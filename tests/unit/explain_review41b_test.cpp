@@ -93,8 +93,10 @@ TEST(ExplainReview41B, LibcudaMissingWithALoadedKernelModuleIsTheUserSpaceDriver
   EXPECT_TRUE(says_all(lead.fix, {"libnvidia-compute-", "ldconfig -p | grep libcuda.so.1"})) << lead.fix;
   EXPECT_FALSE(mentions(lead.fix, "then reboot")) << lead.fix;
   EXPECT_EQ(find_rule(r, "libcuda-missing"), nullptr) << rule_list(r);
-  // The XLA diagnostic line says the same.
+  // The XLA diagnostic line and cuInit's 303 from the CUDA stub say the same.
   EXPECT_EQ(find_rule(r, "xla-libcuda-not-loaded"), nullptr) << rule_list(r);
+  EXPECT_EQ(find_rule(r, "code/cuda-driver/CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), nullptr) << rule_list(r);
+  EXPECT_FALSE(mentions(told(r), "then reboot")) << told(r);
   // TensorFlow's dso_loader named a Linux library: no native-Windows answer.
   EXPECT_EQ(find_rule(r, "tf-empty-gpu-list/windows"), nullptr) << rule_list(r);
   // Near miss: without the kernel's version the driver is missing altogether.
