@@ -310,7 +310,12 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"extension_build_failed", "extension-build-failed"},
     {"kernel_module_loaded", "kernel-module-loaded"},
     {"conda_not_found", "conda-not-found"},
-    {"conda_python_conflict", "conda-python-conflict"}};
+    {"conda_python_conflict", "conda-python-conflict"},
+    {"enroot_container", "enroot"},
+    {"ray_log", "ray"},
+    {"accelerate_processes", "accelerate-multi-process"},
+    {"accelerate_device_nonzero", "accelerate-device-nonzero"},
+    {"horovod_log", "horovod"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -499,6 +504,11 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "kernel-module-loaded",
                                                   "conda-not-found",
                                                   "conda-python-conflict",
+                                                  "enroot",
+                                                  "ray",
+                                                  "accelerate-multi-process",
+                                                  "accelerate-device-nonzero",
+                                                  "horovod",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",
