@@ -94,8 +94,8 @@ TEST(ExplainReview41C, EnrootHookWithoutNvidiaContainerCliInstallsTheTools) {
   ASSERT_TRUE(leads_with(r, "enroot-nvidia-container-cli-missing")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"libnvidia-container-tools", "compute node"})) << r.matches.front().fix;
   // Near miss: another hook's failure alone is not the missing tool.
-  const auto other =
-      explain_no_facts("slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n");
+  const auto other = explain_no_facts(
+      "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n");
   EXPECT_EQ(find_rule(other, "enroot-nvidia-container-cli-missing"), nullptr) << rule_list(other);
 }
 
@@ -112,8 +112,8 @@ TEST(ExplainReview41C, HorovodUnhandledCudaErrorIsTheNcclBuildFirst) {
   EXPECT_TRUE(says_all(lead.fix, {"dpkg -l | grep nccl", "+cuda", "--no-cache-dir horovod"})) << lead.fix;
   EXPECT_FALSE(mentions(lead.fix, "NCCL_P2P_DISABLE")) << lead.fix;
   // Near miss: PyTorch's own NCCL (bundled, built for its CUDA) keeps the P2P answer.
-  const auto torch =
-      explain_no_facts("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled cuda error, NCCL version 2.14.3\n");
+  const auto torch = explain_no_facts(
+      "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled cuda error, NCCL version 2.14.3\n");
   ASSERT_TRUE(leads_with(torch, "nccl-unhandled-cuda-error")) << rule_list(torch);
   EXPECT_FALSE(mentions(told(torch), "libnccl2=")) << told(torch);
 }
@@ -156,7 +156,8 @@ TEST(ExplainReview41C, SpacedCudaRequirementIsTheDriverToo) {
   const auto r = explain_no_facts("requirement error: unsatisfied condition: cuda >= 9.2\n");
   ASSERT_TRUE(leads_with(r, "cuda-driver-insufficient")) << rule_list(r);
   EXPECT_TRUE(mentions(r.matches.front().cause, "CUDA 9.2")) << r.matches.front().cause;
-  const auto driver = explain_no_facts("nvidia-container-cli: requirement error: unsatisfied condition: driver >= 535\n");
+  const auto driver =
+      explain_no_facts("nvidia-container-cli: requirement error: unsatisfied condition: driver >= 535\n");
   EXPECT_TRUE(leads_with(driver, "container-requires-newer-driver")) << rule_list(driver);
 }
 
@@ -166,7 +167,8 @@ TEST(ExplainReview41C, ImageRequirementOffersDisableRequire) {
   ASSERT_TRUE(leads_with(r, "cuda-driver-insufficient")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"NVIDIA_DISABLE_REQUIRE=true", "nvidia-smi"})) << r.matches.front().fix;
   // Near miss: the runtime's own message is no container requirement and gets no such advice.
-  const auto rt = explain_no_facts("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version\n");
+  const auto rt =
+      explain_no_facts("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version\n");
   ASSERT_TRUE(leads_with(rt, "cuda-driver-insufficient")) << rule_list(rt);
   EXPECT_FALSE(mentions(rt.matches.front().fix, "NVIDIA_DISABLE_REQUIRE")) << rt.matches.front().fix;
 }
@@ -222,8 +224,8 @@ TEST(ExplainReview41C, ModpostGplOnlySymbolIsADriverTooOldForTheKernel) {
 
 // Log 19: Horovod's PyTorch extension built without CUDA.
 TEST(ExplainReview41C, HorovodReadyEventWithoutCudaRebuildsWithNccl) {
-  const auto r =
-      explain_no_facts("RuntimeError: Internal error. Requested ReadyEvent with GPU device but not compiled with CUDA.\n");
+  const auto r = explain_no_facts(
+      "RuntimeError: Internal error. Requested ReadyEvent with GPU device but not compiled with CUDA.\n");
   ASSERT_TRUE(leads_with(r, "horovod-built-without-cuda")) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"HOROVOD_GPU_OPERATIONS=NCCL", "--no-cache-dir", "--check-build"}))
       << r.matches.front().fix;
@@ -236,7 +238,8 @@ TEST(ExplainReview41C, ContainerdWithoutNvidiaRuntimeConfiguresIt) {
       "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "
       "\"nvidia\" is configured\n");
   ASSERT_TRUE(leads_with(r, "containerd-no-nvidia-runtime")) << rule_list(r);
-  EXPECT_TRUE(says_all(r.matches.front().fix, {"nvidia-ctk runtime configure --runtime=containerd", "microk8s enable gpu"}))
+  EXPECT_TRUE(
+      says_all(r.matches.front().fix, {"nvidia-ctk runtime configure --runtime=containerd", "microk8s enable gpu"}))
       << r.matches.front().fix;
   // Near miss: another handler (kata) is no NVIDIA answer.
   const auto kata = explain_no_facts("failed to get sandbox runtime: no runtime for \"kata\" is configured\n");
@@ -265,10 +268,11 @@ TEST(ExplainReview41C, ShmOpenPermissionDeniedIsTheMode) {
 TEST(ExplainReview41C, AccelerateMoreProcessesThanGpusIsNumProcesses) {
   std::string log;
   for (int i = 3; i >= 0; --i) {
-    log += "09/04/2024 02:49:57 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl\n"
-           "Num processes: 4\n"
-           "Process index: " +
-           std::to_string(i) + "\nLocal process index: " + std::to_string(i) + "\nDevice: cuda:0\n\n";
+    log +=
+        "09/04/2024 02:49:57 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl\n"
+        "Num processes: 4\n"
+        "Process index: " +
+        std::to_string(i) + "\nLocal process index: " + std::to_string(i) + "\nDevice: cuda:0\n\n";
   }
   log +=
       "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, "
@@ -279,6 +283,12 @@ TEST(ExplainReview41C, AccelerateMoreProcessesThanGpusIsNumProcesses) {
   const auto r = explain_no_facts(log);
   ASSERT_TRUE(leads_with(r, "nccl-invalid-usage/accelerate-processes")) << rule_list(r);
   EXPECT_TRUE(mentions(r.matches.front().fix, "--num_processes")) << r.matches.front().fix;
+  // Near miss: a process on cuda:1 shows more than one GPU; the process count is not the cause.
+  const auto two = explain_no_facts(
+      "Distributed environment: MULTI_GPU  Backend: nccl\nNum processes: 2\nProcess index: 1\nLocal process index: 1\n"
+      "Device: cuda:1\n\nDuplicate GPU detected : rank 0 and rank 1 both on CUDA device 1000\n");
+  ASSERT_TRUE(leads_with(two, "nccl-invalid-usage")) << rule_list(two);
+  EXPECT_EQ(find_rule(two, "nccl-invalid-usage/accelerate-processes"), nullptr) << rule_list(two);
 }
 
 // Log 13: verl under Ray; the log shows only NCCL's message, so the fix names the launchers.
