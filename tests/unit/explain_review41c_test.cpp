@@ -91,11 +91,13 @@ TEST(ExplainReview41C, EnrootHookWithoutNvidiaContainerCliInstallsTheTools) {
       "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
       "slurmstepd: error: Failed to invoke spank plugin stack\n";
   const auto r = explain_no_facts(log);
-  ASSERT_TRUE(leads_with(r, "enroot-nvidia-container-cli-missing")) << rule_list(r);
+  ASSERT_TRUE(leads_without(r, "enroot-nvidia-container-cli-missing", {"enroot-hook-failed"})) << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"libnvidia-container-tools", "compute node"})) << r.matches.front().fix;
   // Near miss: another hook's failure alone is not the missing tool.
   const auto other = explain_no_facts(
       "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n");
+  ASSERT_TRUE(leads_with(other, "enroot-hook-failed")) << rule_list(other);
+  EXPECT_TRUE(says_all(other.matches.front().fix, {"NVIDIA_DEBUG_LOG=1", "[ERROR]"})) << other.matches.front().fix;
   EXPECT_EQ(find_rule(other, "enroot-nvidia-container-cli-missing"), nullptr) << rule_list(other);
 }
 
