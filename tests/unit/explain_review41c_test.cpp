@@ -91,7 +91,9 @@ TEST(ExplainReview41C, EnrootHookWithoutNvidiaContainerCliInstallsTheTools) {
       "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
       "slurmstepd: error: Failed to invoke spank plugin stack\n";
   const auto r = explain_no_facts(log);
-  ASSERT_TRUE(leads_without(r, "enroot-nvidia-container-cli-missing", {"enroot-hook-failed"})) << rule_list(r);
+  ASSERT_TRUE(
+      leads_without(r, "enroot-nvidia-container-cli-missing", {"enroot-hook-failed", "pyxis-container-start-failed"}))
+      << rule_list(r);
   EXPECT_TRUE(says_all(r.matches.front().fix, {"libnvidia-container-tools", "compute node"})) << r.matches.front().fix;
   // Near miss: another hook's failure alone is not the missing tool.
   const auto other = explain_no_facts(
@@ -99,6 +101,10 @@ TEST(ExplainReview41C, EnrootHookWithoutNvidiaContainerCliInstallsTheTools) {
   ASSERT_TRUE(leads_with(other, "enroot-hook-failed")) << rule_list(other);
   EXPECT_TRUE(says_all(other.matches.front().fix, {"NVIDIA_DEBUG_LOG=1", "[ERROR]"})) << other.matches.front().fix;
   EXPECT_EQ(find_rule(other, "enroot-nvidia-container-cli-missing"), nullptr) << rule_list(other);
+  // Pyxis' own line alone points at enroot's log and the entrypoint.
+  const auto start = explain_no_facts("slurmstepd: error: pyxis: container start failed with error code: 1\n");
+  ASSERT_TRUE(leads_with(start, "pyxis-container-start-failed")) << rule_list(start);
+  EXPECT_TRUE(mentions(start.matches.front().fix, "--no-container-entrypoint")) << start.matches.front().fix;
 }
 
 // Log 12: Horovod's allreduce in a TensorFlow graph, NCCL built for CUDA 9.0 on CUDA 8.0.
