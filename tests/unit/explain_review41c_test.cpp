@@ -101,6 +101,13 @@ TEST(ExplainReview41C, EnrootHookWithoutNvidiaContainerCliInstallsTheTools) {
   ASSERT_TRUE(leads_with(other, "enroot-hook-failed")) << rule_list(other);
   EXPECT_TRUE(says_all(other.matches.front().fix, {"NVIDIA_DEBUG_LOG=1", "[ERROR]"})) << other.matches.front().fix;
   EXPECT_EQ(find_rule(other, "enroot-nvidia-container-cli-missing"), nullptr) << rule_list(other);
+  // The missing CLI with Pyxis' line but without the hook's (a shortened paste) is still one answer.
+  const auto cut = explain_no_facts(
+      "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+      "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see "
+      "https://github.com/NVIDIA/libnvidia-container\n");
+  EXPECT_TRUE(leads_without(cut, "enroot-nvidia-container-cli-missing", {"pyxis-container-start-failed"}))
+      << rule_list(cut);
   // Pyxis' own line alone points at enroot's log and the entrypoint.
   const auto start = explain_no_facts("slurmstepd: error: pyxis: container start failed with error code: 1\n");
   ASSERT_TRUE(leads_with(start, "pyxis-container-start-failed")) << rule_list(start);
