@@ -769,7 +769,11 @@ bool overlaps(const VersionSpec& a, const VersionSpec& b) {
 
 /// The one version a request pins exactly ("jax==0.9.0"); empty for a range or no version.
 std::optional<Version> exact_pin(const FrameworkRequest& fr) {
-  if (!fr.spec || fr.spec->text().find('*') != std::string::npos) return std::nullopt;  // ==0.9.*: a series
+  // ==0.9.* is a series, ~=0.9.0 a range whose bounds compare equal on their widths (the re-read).
+  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||
+      fr.spec->text().find_first_of("*,") != std::string::npos) {
+    return std::nullopt;
+  }
   std::optional<Version> lo = fr.spec->lowest(), hi = fr.spec->highest();
   if (lo && hi && *lo == *hi && fr.spec->contains(*lo)) return lo;
   return std::nullopt;
@@ -970,34 +974,81 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
 
 // ---- Ranking ------------------------------------------------------------------------------
 
-bool matches(const PlanOption& o, const FrameworkRequest& fr, const std::optional<std::string>& variant) {
-  if (variant && o.variant != *variant) return false;
-  if (!fr.spec || o.framework == Framework::jax) return true;
-  // PyTorch and TensorFlow options are series (2.5): "torch==2.5.1" asks for one of its releases.
-  return fr.spec->admits_series(o.version);
+/// Which PyTorch/TensorFlow series a request's range asks for. The tables hold series (2.5); the
+/// harvest read every release (torch 2.5: 2.5.0, 2.5.1): a series is asked for when one of its
+/// releases is in the range (`torch>=2.5.3,<2.6` asks for none), and a release pin ("==2.5.1")
+/// also names the series of a release PyPI never had, to show it blocked. A series the harvest
+/// has no release of is judged by the range alone (VersionSpec::admits_series).
+struct SeriesRequest {
+  std::vector<Version> released;  ///< the package's releases, oldest first; empty for JAX
+  std::optional<Version> pin;     ///< "==2.5.1": one release (a patch component, no * or ,)
+  const FrameworkRequest* fr = nullptr;
+
+  [[nodiscard]] std::vector<Version> of_series(const Version& series) const {
+    std::vector<Version> out;
+    for (const Version& r : released) {
+      if (r.same_series(series, 2)) out.push_back(r);
+    }
+    return out;
+  }
+  [[nodiscard]] bool asks_for(const Version& series) const {
+    if (!fr->spec || fr->name == Framework::jax) return true;
+    const std::vector<Version> rs = of_series(series);
+    if (rs.empty()) return fr->spec->admits_series(series);
+    if (pin) return pin->same_series(series, 2);
+    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });
+  }
+  /// The release to install for this series: the pin, else the newest release in the range when
+  /// the range leaves some of the series out; nullopt: the series' newest (".*").
+  [[nodiscard]] std::optional<Version> target(const Version& series) const {
+    if (!fr->spec || fr->name == Framework::jax) return std::nullopt;
+    if (pin) return pin->same_series(series, 2) ? pin : std::nullopt;
+    const std::vector<Version> rs = of_series(series);
+    std::vector<Version> in;
+    for (const Version& r : rs) {
+      if (fr->spec->contains(r)) in.push_back(r);
+    }
+    if (in.empty() || in.size() == rs.size()) return std::nullopt;
+    return in.back();
+  }
+};
+
+SeriesRequest series_request(const FrameworkRequest& fr) {
+  SeriesRequest sr;
+  sr.fr = &fr;
+  if (fr.name == Framework::jax) return sr;
+  sr.released = builtin_released_versions(fr.name == Framework::pytorch ? "torch" : "tensorflow");
+  // "==2.5" names the series here (the tables' unit, and what the docs' examples mean); "~=2.5.0"
+  // and "==2.5.*" are ranges. A pin with a patch component names a release.
+  const std::string text(trim(fr.spec ? fr.spec->text() : std::string()));
+  if (fr.spec && text.starts_with("==") && text.find_first_of(",*") == std::string::npos) {
+    if (auto v = Version::parse(trim(text.substr(2))); v && v->parts().size() >= 3) sr.pin = v;
+  }
+  return sr;
 }
 
-/// A release pinned exactly (torch==2.5.1, tensorflow==2.15.0): the options of its series install
-/// that release, not the series' newest; one PyPI never had (by the harvested list) is blocked.
-void pin_release(std::vector<PlanOption>& all, Framework framework, const Version& exact, const KnowledgeBase& kb) {
-  const std::string package = framework == Framework::pytorch ? "torch" : "tensorflow";
+bool matches(const PlanOption& o, const SeriesRequest& sr, const std::optional<std::string>& variant) {
+  if (variant && o.variant != *variant) return false;
+  return sr.asks_for(o.version);
+}
+
+/// The release a request names (torch==2.5.1, tensorflow>=2.15.1,<2.16): the options of its series
+/// install that release, not the series' newest; a pin to one PyPI never had (by the harvested
+/// list) is blocked.
+void pin_requested_release(std::vector<PlanOption>& all, const SeriesRequest& sr, const KnowledgeBase& kb) {
+  const std::string package = sr.fr->name == Framework::pytorch ? "torch" : "tensorflow";
   const std::string harvest =
       "[artefact] data/harvest/artefacts.toml (scripts/harvest-kb.py: the releases whose "
       "wheels were read), harvested " +
       builtin_kb_harvest_date();
-  std::vector<std::string> of_series;
-  bool published = false;
-  for (const Version& r : builtin_released_versions(package)) {
-    if (!r.same_series(exact, 2)) continue;
-    of_series.push_back(r.str());
-    published = published || (r == exact && r.str() == exact.str());
-  }
   for (PlanOption& o : all) {
-    if (!o.gpu || !o.version.same_series(exact, 2) || o.install_spec.empty()) continue;
+    if (!o.gpu || o.install_spec.empty()) continue;
+    const std::optional<Version> target = sr.target(o.version);
+    if (!target) continue;
     const std::string old_req = o.install_spec.substr(0, o.install_spec.find(' '));
     const size_t op = old_req.find_first_of("<>=!~");
     if (op == std::string::npos) continue;
-    const std::string new_req = old_req.substr(0, op) + "==" + exact.str();
+    const std::string new_req = old_req.substr(0, op) + "==" + target->str();
     auto repin = [&](std::string& text) {
       for (size_t at = text.find(old_req); at != std::string::npos; at = text.find(old_req, at + new_req.size())) {
         text.replace(at, old_req.size(), new_req);
@@ -1007,29 +1058,36 @@ void pin_release(std::vector<PlanOption>& all, Framework framework, const Versio
     for (PlanStep& step : o.steps) {
       for (PlanCommand& c : step.commands) repin(c.line);
     }
-    if (!exact.pre().empty() || of_series.empty()) {
+    std::vector<std::string> of_series;
+    bool published = false;
+    for (const Version& r : sr.of_series(o.version)) {
+      of_series.push_back(r.str());
+      published = published || r == *target;  // PEP 440: 2.5.1.0 is 2.5.1
+    }
+    if (!target->pre().empty() || of_series.empty()) {
       o.issues.push_back(PlanIssue{
           .id = "release-list-unrecorded",
           .fatal = false,
           .message =
-              "whether " + package + " " + exact.str() + " is a release on PyPI is not checked (the harvest recorded " +
-              (exact.pre().empty() ? "no release of " + series_text(exact) : std::string("no pre-releases")) + ")",
+              "whether " + package + " " + target->str() +
+              " is a release on PyPI is not checked (the harvest recorded " +
+              (target->pre().empty() ? "no release of " + series_text(*target) : std::string("no pre-releases")) + ")",
           .source = harvest,
           .unverified = true});
     } else if (!published) {
       o.issues.push_back(PlanIssue{.id = "release-not-published",
                                    .fatal = true,
-                                   .message = package + " " + exact.str() + " is not a release on PyPI (" +
-                                              series_text(exact) + "'s: " + join(of_series, ", ") + ")",
+                                   .message = package + " " + target->str() + " is not a release on PyPI (" +
+                                              series_text(*target) + "'s: " + join(of_series, ", ") + ")",
                                    .source = harvest});
     }
     if (o.variant == "and-cuda") {
       const TfAndCuda* ac = kb.tf_and_cuda(o.version);
-      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != exact.str()) {
+      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != target->str()) {
         o.issues.push_back(PlanIssue{.id = "and-cuda-release-not-recommended",
                                      .fatal = false,
-                                     .message = "tensorflow[and-cuda]==" + exact.str() + " is not the release " +
-                                                "the knowledge base recommends for " + series_text(exact) + " (" +
+                                     .message = "tensorflow[and-cuda]==" + target->str() + " is not the release " +
+                                                "the knowledge base recommends for " + series_text(*target) + " (" +
                                                 ac->recommended + ")" + (ac->note.empty() ? "" : ": " + ac->note),
                                      .source = ac->source,
                                      .unverified = true});
@@ -1102,7 +1160,8 @@ std::optional<std::vector<std::string>> parse_extras(std::string_view list) {
         name += '-';
     }
     if (name.empty() || name.back() == '-') return std::nullopt;
-    out.push_back(std::move(name));
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    if (out.size() > 16) return std::nullopt;  // pip has no use for more; a note each would flood
   }
   if (out.empty()) return std::nullopt;
   return out;
@@ -1134,10 +1193,12 @@ std::optional<std::string> local_label_of(std::string_view pin, size_t plus) {
 struct ExtrasChoice {
   std::optional<std::string> variant;
   std::vector<std::string> notes;
+  bool two_variants = false;  ///< the request named two CUDA extras: no variant is kept to
 };
 
 /// The build a local label names: PyTorch's CUDA tag or cpu; an old jaxlib's cudaNN.cudnnMM.
-void choose_local_label(const FrameworkRequest& fr, const std::vector<PlanOption>& all, ExtrasChoice& c) {
+void choose_local_label(const FrameworkRequest& fr, const std::vector<PlanOption>& all, const SeriesRequest& sr,
+                        ExtrasChoice& c) {
   const std::string& label = fr.local_label;
   const std::string pinned = fr.spec ? std::string(trim(fr.spec->text())) : std::string();
   if (fr.name == Framework::pytorch) {
@@ -1148,8 +1209,8 @@ void choose_local_label(const FrameworkRequest& fr, const std::vector<PlanOption
     }
     std::vector<std::string> tags;
     for (const PlanOption& o : all) {
-      if (o.variant == label && (!fr.spec || fr.spec->admits_series(o.version))) return;
-      if ((!fr.spec || fr.spec->admits_series(o.version)) && o.variant != "cpu" &&
+      if (o.variant == label && sr.asks_for(o.version)) return;
+      if (sr.asks_for(o.version) && o.variant != "cpu" &&
           std::find(tags.begin(), tags.end(), o.variant) == tags.end()) {
         tags.push_back(o.variant);
       }
@@ -1166,15 +1227,20 @@ void choose_local_label(const FrameworkRequest& fr, const std::vector<PlanOption
     std::string major = label.substr(0, label.find('.'));
     if (std::any_of(all.begin(), all.end(), [&](const PlanOption& o) { return o.variant == major; })) {
       c.variant = major;
+      if (major.size() < label.size()) {
+        c.notes.push_back("jaxlib" + pinned + "+" + label + ": planned as jax[" + major + "]; the rest of the label (" +
+                          label.substr(major.size() + 1) + ", the cuDNN that jaxlib was built for) is not checked");
+      }
       return;
     }
   }
   c.notes.push_back(to_string(fr.name) + std::string(pinned) + "+" + label + ": the build label is not planned");
 }
 
-ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOption>& all, const KnowledgeBase& kb) {
+ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOption>& all, const KnowledgeBase& kb,
+                           const SeriesRequest& sr) {
   ExtrasChoice c;
-  if (!fr.local_label.empty()) choose_local_label(fr, all, c);
+  if (!fr.local_label.empty()) choose_local_label(fr, all, sr, c);
   const std::string name = to_string(fr.name);
   for (const std::string& e : fr.extras) {
     const std::string asked = (fr.name == Framework::pytorch ? "torch" : name) + "[" + e + "]";
@@ -1185,7 +1251,15 @@ ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOpt
     }
     if (fr.name == Framework::jax) {
       if (kb.jax_variant(e) != nullptr) {
-        c.variant = e;
+        if (c.variant && *c.variant != e) {
+          // jax[cuda12,cuda13]: both plugins' requirements; the plan keeps to neither.
+          c.notes.push_back(name + "[" + *c.variant + "," + e +
+                            "] names two CUDA extras: the plan keeps to neither; name one");
+          c.variant.reset();
+          c.two_variants = true;
+        } else if (!c.two_variants) {
+          c.variant = e;
+        }
       } else if (e == "cpu" || e == "tpu") {
         c.variant = e;  // no option has it: nothing matches, and the plan says why
         c.notes.push_back(asked +
@@ -1206,9 +1280,8 @@ ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOpt
       c.notes.push_back(asked + " is not planned: the plan knows tensorflow[and-cuda]");
       continue;
     }
-    const bool any = std::any_of(all.begin(), all.end(), [&](const PlanOption& o) {
-      return o.variant == "and-cuda" && (!fr.spec || fr.spec->contains(o.version));
-    });
+    const bool any = std::any_of(
+        all.begin(), all.end(), [&](const PlanOption& o) { return o.variant == "and-cuda" && sr.asks_for(o.version); });
     if (any) {
       c.variant = e;
     } else {
@@ -1244,20 +1317,15 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
                            : kb.jax.note);
   }
 
-  if (fr.name != Framework::jax) {
-    // "==2.5" names the series here (the tables' unit, and what the docs' examples mean); a pin
-    // with a patch component names a release.
-    if (const std::optional<Version> exact = exact_pin(fr); exact && exact->parts().size() >= 3) {
-      pin_release(all, fr.name, *exact, kb);
-    }
-  }
-  const ExtrasChoice extras = choose_extras(fr, all, kb);
+  const SeriesRequest sr = series_request(fr);
+  if (fr.name != Framework::jax) pin_requested_release(all, sr, kb);
+  const ExtrasChoice extras = choose_extras(fr, all, kb, sr);
   fp.notes.insert(fp.notes.end(), extras.notes.begin(), extras.notes.end());
 
   std::vector<PlanOption> good, good_matching;
   for (PlanOption& o : all) {
     if (o.fatal()) continue;
-    (matches(o, fr, extras.variant) ? good_matching : good).push_back(o);
+    (matches(o, sr, extras.variant) ? good_matching : good).push_back(o);
   }
   auto sorter = [&](const PlanOption& a, const PlanOption& b) { return better(a, b, req.os); };
   std::stable_sort(good_matching.begin(), good_matching.end(), sorter);
@@ -1327,12 +1395,27 @@ FrameworkPlan plan_framework(const FrameworkRequest& fr, const PlanRequest& req,
   // that cannot work, with its blockers.
   std::set<std::string> seen;
   for (const PlanOption& o : all) {
-    if (!o.fatal() || !matches(o, fr, extras.variant)) continue;
+    if (!o.fatal() || !matches(o, sr, extras.variant)) continue;
     std::string key = std::to_string(static_cast<int>(o.route)) + "/" + o.variant;
     if (!fr.spec && !seen.insert(key).second) continue;
     if (fp.rejected.size() >= 4) break;
     // Newest first: tables are newest-first, so the first of each key is the newest.
     fp.rejected.push_back(o);
+  }
+  if (!fp.best && fp.rejected.empty() && fr.spec && fr.name != Framework::jax) {
+    // The range holds no series of the tables at all (torch==1.13.1): say what they hold.
+    std::optional<Version> low, high;
+    bool any_series = false;
+    for (const PlanOption& o : all) {
+      any_series = any_series || sr.asks_for(o.version);
+      if (!o.gpu) continue;
+      if (!low || o.version < *low) low = o.version;
+      if (!high || o.version > *high) high = o.version;
+    }
+    if (!any_series && low && high) {
+      fp.notes.push_back("No release in '" + fr.text + "' is in the knowledge base: the knowledge base holds " +
+                         display_name(fr.name) + " " + series_text(*low) + " to " + series_text(*high));
+    }
   }
   if (!fp.best) {
     // Only what is shown: an extra without a GPU variant (jax[cpu]) has no blocked option to list.

@@ -141,6 +141,7 @@ TEST(PlanExtras, TorchCpuLabelIsNoGpuBuildAndAnUnknownLabelIsSaid) {
   Plan cpu = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cpu");
   EXPECT_FALSE(cpu.frameworks[0].best);
   EXPECT_TRUE(plan_extras_note_says(cpu.frameworks[0], "CPU-only build"));
+  EXPECT_FALSE(plan_extras_note_says(cpu.frameworks[0], "is in the knowledge base"));
   Plan odd = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1+cu999");
   EXPECT_FALSE(odd.frameworks[0].best);
   EXPECT_TRUE(plan_extras_note_says(odd.frameworks[0], "has no cu999 build"));
@@ -155,6 +156,11 @@ TEST(PlanExtras, OldJaxlibLocalLabelNamesItsCudaMajor) {
   Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "jaxlib==0.4.30+cuda12.cudnn89");
   ASSERT_TRUE(p.frameworks[0].best);
   EXPECT_EQ(p.frameworks[0].best->variant, "cuda12");
+  EXPECT_TRUE(plan_extras_note_says(p.frameworks[0], "planned as jax[cuda12]"));
+  EXPECT_FALSE(plan_extras_note_says(p.frameworks[0], "not planned"));
+  // Two CUDA extras: neither is kept to, and the plan says so.
+  Plan two = plan_described(Platform::linux, "RTX 4090", "580.65", "3.12", "jax[cuda12,cuda13,cuda12]");
+  EXPECT_TRUE(plan_extras_note_says(two.frameworks[0], "names two CUDA extras"));
 }
 
 }  // namespace

@@ -91,5 +91,51 @@ TEST(PlanPins, APinToAReleasePypiNeverHadIsBlocked) {
   EXPECT_TRUE(names_real);
 }
 
+// The re-read's findings (2026-12-06): a range decided by made-up versions, ~= read as a pin,
+// PEP 440's zero padding, and the and-cuda note on a patch pin.
+TEST(PlanPins, ARangeIsDecidedByTheSeriesReleasesNotMadeUpOnes) {
+  // 2.5's releases are 2.5.0 and 2.5.1: nothing of 2.5 is >=2.5.3.
+  Plan none = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch>=2.5.3,<2.6");
+  EXPECT_FALSE(none.frameworks[0].best) << none.frameworks[0].best->summary();
+  // 2.15.0 is 2.15's only release: excluding it excludes the series.
+  Plan excl = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch!=2.15.0");
+  ASSERT_TRUE(excl.frameworks[0].best);
+  EXPECT_NE(excl.frameworks[0].best->version, testing::v("2.15"));
+  // A range that leaves part of the series out installs the newest release inside it.
+  Plan part = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch>=2.5.1,<2.6");
+  ASSERT_TRUE(part.frameworks[0].best);
+  EXPECT_TRUE(plan_pins_installs(*part.frameworks[0].best, "\"torch==2.5.1\""));
+  Plan below = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch<2.5.1,>=2.5");
+  ASSERT_TRUE(below.frameworks[0].best);
+  EXPECT_TRUE(plan_pins_installs(*below.frameworks[0].best, "\"torch==2.5.0\""));
+}
+
+TEST(PlanPins, CompatibleReleaseIsARangeAndZeroPaddingIsTheSameRelease) {
+  Plan compat = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch~=2.5.0");
+  ASSERT_TRUE(compat.frameworks[0].best);
+  EXPECT_FALSE(plan_pins_installs(*compat.frameworks[0].best, "torch==2.5.0\""));
+  Plan padded = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2.5.1.0");
+  ASSERT_TRUE(padded.frameworks[0].best);
+  EXPECT_FALSE(testing::has_issue(*padded.frameworks[0].best, "release-not-published"));
+}
+
+TEST(PlanPins, AndCudaPatchPinKeepsTheExtraWithoutANote) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "tensorflow[and-cuda]==2.15.1");
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best);
+  EXPECT_EQ(fp.best->variant, "and-cuda");
+  for (const std::string& n : fp.notes) EXPECT_EQ(n.find("has no and-cuda extra"), std::string::npos) << n;
+}
+
+TEST(PlanPins, ARequestOutsideTheTablesSaysSo) {
+  Plan p = plan_described(Platform::linux, "RTX 3060", "535.54.03", "3.9", "torch==1.13.1");
+  const FrameworkPlan& fp = p.frameworks[0];
+  EXPECT_FALSE(fp.best);
+  bool said = std::any_of(fp.notes.begin(), fp.notes.end(), [](const std::string& n) {
+    return n.find("the knowledge base holds PyTorch 2.0") != std::string::npos;
+  });
+  EXPECT_TRUE(said);
+}
+
 }  // namespace
 }  // namespace gpudoctor
