@@ -128,8 +128,8 @@ TEST(ExplainSession41A, AnInitXidAndAWorkloadXidInOneLogAreAnsweredApart) {
   EXPECT_EQ(init->lines, (std::vector<std::uint64_t>{2})) << rule_list(r);
   bool workload = false;
   for (const auto& m : r.matches) {
-    workload = workload || (m.rule == "xid-microcontroller-halt" && !m.alternative && m.lines.size() == 1 &&
-                            m.lines.front() == 3);
+    workload = workload ||
+               (m.rule == "xid-microcontroller-halt" && !m.alternative && m.lines.size() == 1 && m.lines.front() == 3);
   }
   EXPECT_TRUE(workload) << rule_list(r);
 }
