@@ -315,7 +315,10 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"ray_log", "ray"},
     {"accelerate_processes", "accelerate-multi-process"},
     {"accelerate_device_nonzero", "accelerate-device-nonzero"},
-    {"horovod_log", "horovod"}};
+    {"horovod_log", "horovod"},
+    {"pip_cuda_wheel", "pip-cuda-wheel"},
+    {"cuda10_missing", "cuda10-missing"},
+    {"conda_cuda_conflict", "conda-cuda-conflict"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -509,6 +512,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "accelerate-multi-process",
                                                   "accelerate-device-nonzero",
                                                   "horovod",
+                                                  "pip-cuda-wheel",
+                                                  "cuda10-missing",
+                                                  "conda-cuda-conflict",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",

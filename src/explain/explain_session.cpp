@@ -647,6 +647,7 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   });
   std::vector<std::uint64_t> catalog_lines;        ///< lines of catalog rules already taken, sorted
   std::vector<std::vector<ExplainMatch>> answers;  ///< one per rule that matched, best candidate first
+  std::vector<RuleHits> answer_hits;               ///< the lines each answer stands for
   for (const RuleHits* hp : order) {
     const RuleHits& h = *hp;
     if (h.rule_index >= base.rules.size()) continue;
@@ -754,7 +755,58 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     std::stable_sort(answer.begin(), answer.end(),
                      [](const ExplainMatch& a, const ExplainMatch& b) { return a.score > b.score; });
     for (size_t k = 0; k < answer.size(); ++k) answer[k].alternative = k > 0;
-    if (!answer.empty()) answers.push_back(std::move(answer));
+    if (answer.empty()) continue;
+    // The parts of one rule (split_by) that pick the same leading answer are one answer: the
+    // split only separates lines that get different answers (a TensorFlow-only log whose cuDNN
+    // lines fall in two parts gets one cudnn-library-missing, not two identical ones). Its lines
+    // and captures are all the parts', and its texts are written again from them.
+    const auto same = std::find_if(answers.begin(), answers.end(), [&](const std::vector<ExplainMatch>& other) {
+      return other.front().rule == answer.front().rule;
+    });
+    if (same == answers.end()) {
+      answers.push_back(std::move(answer));
+      answer_hits.push_back(h);
+      continue;
+    }
+    RuleHits& merged = answer_hits[static_cast<size_t>(same - answers.begin())];
+    merged.count += h.count;
+    merged.lines.insert(merged.lines.end(), h.lines.begin(), h.lines.end());
+    std::sort(merged.lines.begin(), merged.lines.end());
+    merged.lines.erase(std::unique(merged.lines.begin(), merged.lines.end()), merged.lines.end());
+    for (const std::string& e : h.excerpts) {
+      if (merged.excerpts.size() < RuleHits::kMaxExcerpts) merged.excerpts.push_back(e);
+    }
+    for (const auto& [name, values] : h.captures) {
+      auto& kept = merged.captures[name];
+      for (const std::string& v : values) {
+        if (std::find(kept.begin(), kept.end(), v) == kept.end()) kept.push_back(v);
+      }
+    }
+    const std::string merged_note = machine_note(rule, merged.captures, machine);
+    const std::string merged_kb_fix = knowledge_fix(rule, merged.captures, machine);
+    const std::optional<Platform> merged_platform = log_platform(merged.captures, machine);
+    const CaptureMap merged_values = text_captures(merged.captures, machine);
+    auto merged_render = [&](const std::string& text) {
+      return fill_placeholders(select_version_text(select_platform_text(text, merged_platform), versions),
+                               merged_values);
+    };
+    for (ExplainMatch& m : *same) {
+      const auto c = std::find_if(rule.candidates.begin(), rule.candidates.end(),
+                                  [&](const RuleCandidate& cand) { return cand.id == m.rule; });
+      if (c == rule.candidates.end()) continue;
+      m.count = merged.count;
+      m.lines = merged.lines;
+      m.excerpts = merged.excerpts;
+      m.captures = merged.captures;
+      m.cause = merged_render(c->cause);
+      m.fix = merged_render(c->fix);
+      if (!machine.log.portable_python.empty() && merged_platform != Platform::linux &&
+          merged_platform != Platform::wsl2) {
+        m.fix = with_portable_python(m.fix, machine.log.portable_python);
+      }
+      if (c == rule.candidates.begin() && !merged_kb_fix.empty()) m.fix += " " + merged_kb_fix;
+      m.machine = merged_note;
+    }
   }
   // Answers that are real problems first, whatever their score: a harmless line never hides a
   // real one. Then by the leading candidate's score, then the earliest line (the first error

@@ -182,6 +182,16 @@ bool read_rule(const toml::table& t, const std::string& origin, Rule& r, std::st
     problem = "'split_by' names at most 8 captures";
     return false;
   }
+  // A name that is no named group of the rule's patterns would never split anything: a typo.
+  for (const std::string& name : r.split_by) {
+    const bool named = std::any_of(r.patterns.begin(), r.patterns.end(), [&](const std::string& p) {
+      return p.find("(?P<" + name + ">") != std::string::npos || p.find("(?<" + name + ">") != std::string::npos;
+    });
+    if (!named) {
+      problem = fmt::format("'split_by' names '{}', which is no named group of the rule's patterns", name);
+      return false;
+    }
+  }
   if (const toml::node_view<const toml::node> min = v["min_lines"]) {
     const std::optional<int64_t> n = min.value<int64_t>();
     if (!n || *n < 1 || *n > 1000) {
