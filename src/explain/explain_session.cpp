@@ -295,6 +295,39 @@ struct PortableCommand {
   bool runs_python = false;
 };
 
+/// Where `what` is in `text` from `from` on, outside '...' and "..." (a separator inside `python -c
+/// 'import torch; ...'` or `NAME="a; b"` is the command's own text).
+size_t find_unquoted(std::string_view text, std::string_view what, size_t from) {
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (i >= from && text.substr(i).starts_with(what)) return i;
+    if (c == '\'' || c == '"') quote = c;
+  }
+  return std::string_view::npos;
+}
+
+/// `python -c` code for cmd, which takes no single quotes as quotes (python would get `'import`):
+/// POSIX `'code'` becomes `"code"`, a `"` inside it `\"` (how the C runtime reads a program's
+/// command line). PowerShell reads the same form. Anything else stays as it is.
+std::string cmd_quoted(std::string_view args) {
+  if (!args.starts_with('\'')) return std::string(args);
+  const size_t close = args.find('\'', 1);
+  if (close == std::string_view::npos) return std::string(args);
+  std::string out = "\"";
+  for (const char c : args.substr(1, close - 1)) {
+    if (c == '"') out += '\\';
+    out += c;
+  }
+  out += '"';
+  out.append(args.substr(close + 1));
+  return out;
+}
+
 PortableCommand portable_command(std::string_view text, const std::string& python) {
   PortableCommand out;
   auto is_name_char = [](char c, bool first) {
@@ -329,7 +362,7 @@ PortableCommand portable_command(std::string_view text, const std::string& pytho
   } else if (text.starts_with("python -m pip ")) {
     out.command = python + " -m pip " + std::string(text.substr(14));
   } else if (text.starts_with("python -c ")) {
-    out.command = python + " -c " + std::string(text.substr(10));
+    out.command = python + " -c " + cmd_quoted(text.substr(10));
   } else if (text.starts_with(uv)) {
     // uv installs into the interpreter --python names (uv pip install/uninstall/list/show/freeze).
     const size_t sub_end = text.find(' ', uv.size());
@@ -366,10 +399,15 @@ std::string with_portable_python(const std::string& text, const std::string& pyt
     std::string cmd_form;
     std::string ps_form;
     bool any_variables = false;
+    bool any_python = false;
+    bool after_cd = false;         ///< a `cd` piece came before
+    bool python_after_cd = false;  ///< and then the relative interpreter, which no longer resolves
+    std::vector<bool> semicolons;  ///< after each piece but the last: "; " (else " && ")
+    std::vector<std::string> cmd_pieces;
     size_t part = 0;
     while (part <= span.size()) {
-      const size_t and_at = span.find(" && ", part);
-      const size_t semi_at = span.find("; ", part);
+      const size_t and_at = find_unquoted(span, " && ", part);
+      const size_t semi_at = find_unquoted(span, "; ", part);
       const size_t end = std::min(and_at, semi_at);
       const std::string_view piece =
           span.substr(part, end == std::string_view::npos ? std::string_view::npos : end - part);
@@ -389,16 +427,30 @@ std::string with_portable_python(const std::string& text, const std::string& pyt
       } else {
         cmd_piece = ps_piece = std::string(piece);
       }
-      cmd_form += cmd_piece;
+      any_python = any_python || c.runs_python;
+      python_after_cd = python_after_cd || (c.runs_python && after_cd);
+      after_cd = after_cd || piece.starts_with("cd ");
+      cmd_pieces.push_back(std::move(cmd_piece));
       ps_form += ps_piece;
       if (end == std::string_view::npos) break;
       const bool is_and = end == and_at;
-      cmd_form += is_and ? " && " : "; ";
+      semicolons.push_back(!is_and);
       ps_form += "; ";
       part = end + (is_and ? 4 : 2);
     }
+    // cmd has no `;` between commands (it reads it as a space between arguments): `&` runs the
+    // next one whatever the first's exit status, as `;` does. Only in a span written for cmd.
+    for (size_t k = 0; k < cmd_pieces.size(); ++k) {
+      cmd_form += cmd_pieces[k];
+      if (k < semicolons.size()) cmd_form += semicolons[k] ? (any_python ? " & " : "; ") : " && ";
+    }
     out += "`" + cmd_form + "`";
     if (any_variables) out += " (PowerShell: `" + ps_form + "`)";
+    // The interpreter's path is relative to the folder the user starts in; after a `cd` it is not
+    // there. The log does not always say where that folder is: say so.
+    if (python_after_cd && python.starts_with('.')) {
+      out += " (" + python + " is relative to the folder you start in: after the `cd`, write python.exe's full path)";
+    }
     at = close + 1;
   }
   return out;

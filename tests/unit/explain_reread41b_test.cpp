@@ -10,6 +10,7 @@
 
 #include "explain/explain_session.hpp"
 #include "explain/rule_loader.hpp"
+#include "explain/rule_matcher.hpp"
 #include "explain_test_support.hpp"
 
 namespace gpudoctor {
@@ -206,6 +207,55 @@ TEST(ExplainReread41BLoader, MinLinesCountsEachSplitPart) {
   const auto r = explain_text(**matcher, "PROBE L\nPROBE R\nPROBE L\n", ExplainMachine{});
   ASSERT_EQ(r.matches.size(), 1u);
   EXPECT_EQ(r.matches.front().lines, (std::vector<std::uint64_t>{1, 3}));
+}
+
+// Re-read finding 10: a portable Windows Python's commands are for cmd (ComfyUI's .bat): `-c`
+// code in double quotes, commands joined by `&`, and a word on `cd` before a relative interpreter.
+TEST(ExplainReread41BPortable, PythonCCodeIsDoubleQuotedForCmd) {
+  const auto r = explain_no_facts(
+      "D:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
+      "nvcc: NVIDIA (R) Cuda compiler driver\n"
+      "Cuda compilation tools, release 11.8, V11.8.89\n"
+      "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.\n");
+  const std::string all = told(r);
+  EXPECT_TRUE(mentions(all, ".\\python_embeded\\python.exe -c \"import torch; print(torch.version.cuda)\"")) << all;
+  EXPECT_FALSE(mentions(all, "python.exe -c '")) << all;
+}
+
+TEST(ExplainReread41BPortable, SemicolonsAndCdAreWrittenForCmd) {
+  auto loaded = load_rule_base("");
+  ASSERT_TRUE(loaded.has_value());
+  parse_rule_file(
+      "[[rule]]\n"
+      "id = \"reread41b-portable-probe\"\n"
+      "title = \"probe\"\n"
+      "category = \"other\"\n"
+      "severity = \"error\"\n"
+      "priority = 99\n"
+      "patterns = ['^REREAD41B PROBE$']\n"
+      "cause = \"c\"\n"
+      "fix = \"A `pip uninstall -y torch; pip install torch`. B `python -c 'print(\\\"x\\\")'`. C `cd repo && pip install -e .`\"\n"
+      "sources = [\"https://example.org/probe\"]\n",
+      "explain/probe.toml", *loaded);
+  ASSERT_TRUE(loaded->problems.empty()) << loaded->problems.front();
+  auto matcher = RuleMatcher::build(loaded->base);
+  ASSERT_TRUE(matcher.has_value());
+  const auto r = explain_text(**matcher,
+                              "K:\\ComfyUI\\python_embeded\\python.exe -s ComfyUI\\main.py\nREREAD41B PROBE\n",
+                              ExplainMachine{});
+  const ExplainMatch* m = find_rule(r, "reread41b-portable-probe");
+  ASSERT_NE(m, nullptr) << rule_list(r);
+  EXPECT_TRUE(mentions(m->fix,
+                       "`.\\python_embeded\\python.exe -m pip uninstall -y torch & .\\python_embeded\\python.exe -m "
+                       "pip install torch`"))
+      << m->fix;
+  EXPECT_TRUE(mentions(m->fix, "`.\\python_embeded\\python.exe -c \"print(\\\"x\\\")\"`")) << m->fix;
+  EXPECT_TRUE(mentions(m->fix, "full path")) << m->fix;
+  // Near miss: the same fix on a log with no portable Python keeps its POSIX text.
+  const auto plain = explain_text(**matcher, "REREAD41B PROBE\n", ExplainMachine{});
+  const ExplainMatch* p = find_rule(plain, "reread41b-portable-probe");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(mentions(p->fix, "`pip uninstall -y torch; pip install torch`")) << p->fix;
 }
 
 }  // namespace
