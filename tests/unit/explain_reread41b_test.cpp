@@ -48,7 +48,10 @@ TEST(ExplainReread41B, OneFrameworksCudnnLinesStayOneAnswer) {
   ASSERT_NE(m, nullptr) << rule_list(r);
   EXPECT_EQ(m->lines, (std::vector<std::uint64_t>{1, 3, 4})) << rule_list(r);
   // Its texts are written from all its lines: both libraries.
-  EXPECT_TRUE(says_all(m->cause, {"cudnn64_8.dll", "cudnn_cnn_infer64_8.dll"})) << m->cause;
+  const ExplainMatch* path = find_rule(r, "cudnn-library-missing/search-path");
+  ASSERT_NE(path, nullptr) << rule_list(r);
+  EXPECT_TRUE(says_all(path->cause, {"cudnn64_8.dll", "cudnn_cnn_infer64_8.dll"})) << path->cause;
+  EXPECT_EQ(path->lines, (std::vector<std::uint64_t>{1, 3, 4})) << rule_list(r);
 }
 
 // Re-read finding 6: a pip wheel of torch in a conda env misses libcudart.so.12 in
@@ -234,15 +237,15 @@ TEST(ExplainReread41BPortable, SemicolonsAndCdAreWrittenForCmd) {
       "priority = 99\n"
       "patterns = ['^REREAD41B PROBE$']\n"
       "cause = \"c\"\n"
-      "fix = \"A `pip uninstall -y torch; pip install torch`. B `python -c 'print(\\\"x\\\")'`. C `cd repo && pip install -e .`\"\n"
+      "fix = \"A `pip uninstall -y torch; pip install torch`. B `python -c 'print(\\\"x\\\")'`. C `cd repo && pip "
+      "install -e .`\"\n"
       "sources = [\"https://example.org/probe\"]\n",
       "explain/probe.toml", *loaded);
   ASSERT_TRUE(loaded->problems.empty()) << loaded->problems.front();
   auto matcher = RuleMatcher::build(loaded->base);
   ASSERT_TRUE(matcher.has_value());
-  const auto r = explain_text(**matcher,
-                              "K:\\ComfyUI\\python_embeded\\python.exe -s ComfyUI\\main.py\nREREAD41B PROBE\n",
-                              ExplainMachine{});
+  const auto r = explain_text(
+      **matcher, "K:\\ComfyUI\\python_embeded\\python.exe -s ComfyUI\\main.py\nREREAD41B PROBE\n", ExplainMachine{});
   const ExplainMatch* m = find_rule(r, "reread41b-portable-probe");
   ASSERT_NE(m, nullptr) << rule_list(r);
   EXPECT_TRUE(mentions(m->fix,
