@@ -301,6 +301,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"lightning_rank0_repeated", "lightning-rank0-repeated"},
     {"lightning_other_rank", "lightning-other-rank"},
     {"hang_reported", "hang-reported"},
+    {"nccl_inter_node", "nccl-inter-node"},
+    {"nccl_cuda_failure_other", "nccl-cuda-failure-other"},
+    {"lightning_multi_process", "lightning-multi-process"},
     {"talos", "talos"},
     {"rm_init_failed", "rm-init-failed"},
     {"nv_run_no_kernel_modules", "nvidia-run-no-kernel-modules"},
@@ -497,6 +500,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "lightning-rank0-repeated",
                                                   "lightning-other-rank",
                                                   "hang-reported",
+                                                  "nccl-inter-node",
+                                                  "nccl-cuda-failure-other",
+                                                  "lightning-multi-process",
                                                   "talos",
                                                   "rm-init-failed",
                                                   "nvidia-run-no-kernel-modules",
@@ -1067,6 +1073,8 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
   std::vector<std::string> library_versions;
   bool wsl2_words = false;  // the user's own "inside WSL 2": weaker than any platform marker
   for (auto h = facts; h != hits.end(); ++h) {
+    const auto& explains = base.rules[h->rule_index].explains;
+    log.explains.insert(log.explains.end(), explains.begin(), explains.end());
     for (const auto& [capture, into] :
          {std::pair{"nv_module_version", &module_versions}, std::pair{"nv_library_version", &library_versions}}) {
       if (const auto c = h->captures.find(capture); c != h->captures.end()) {

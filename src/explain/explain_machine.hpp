@@ -53,6 +53,9 @@ struct LogFacts {
   /// `python_embeded\\python.exe`, RVC's and GPT-SoVITS' `runtime\\python.exe`), as a command
   /// (`.\\python_embeded\\python.exe`); empty when none. Every fix's `pip` then runs through it.
   std::string portable_python;
+  /// The rules the log's facts explain (a fact rule's `explains`): PyTorch's watchdog on a later
+  /// collective (log-fact-nccl-collectives-ran) leaves no hang after init to answer.
+  std::vector<std::string> explains;
 };
 
 struct ExplainMachine {

@@ -631,6 +631,8 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
     const auto& ids = base.rules[h.rule_index].explains;
     explained.insert(ids.begin(), ids.end());
   }
+  // A fact the log shows explains them too (its rule gives no answer of its own).
+  explained.insert(machine.log.explains.begin(), machine.log.explains.end());
   // The missing libraries each superseded rule must leave to the rule that knows them better, when
   // other lines name them: a chained exception's inner OSError, a summary warning after the loader's
   // own line. The same library is the same failure.
