@@ -57,6 +57,26 @@ TEST(ExplainReread41A, NvccReleaseAnswerScoresInItsBand) {
   EXPECT_LE(r.matches.front().score, 84) << r.matches.front().score;
 }
 
+// The two conda rules are gated by their own log events too: 26 + 40 = 66, the band they were
+// written for, not 106 above every exact answer.
+TEST(ExplainReread41A, GatedCondaRulesScoreInTheirBand) {
+  const auto toolkit = explain_no_facts(
+      "PackagesNotFoundError: The following packages are not available from current channels:\n"
+      "\n"
+      "  - cudatoolkit=11.1\n");
+  ASSERT_TRUE(leads_with(toolkit, "conda-cudatoolkit-not-found")) << rule_list(toolkit);
+  EXPECT_LE(toolkit.matches.front().score, 70) << toolkit.matches.front().score;
+  const auto python = explain_no_facts(
+      "UnsatisfiableError: The following specifications were found\n"
+      "to be incompatible with the existing python installation in your environment:\n"
+      "\n"
+      "  - pyradiomics -> python[version='>=3.8,<3.9.0a0']\n"
+      "\n"
+      "Your python: python=3.7\n");
+  ASSERT_TRUE(leads_with(python, "conda-python-version-conflict")) << rule_list(python);
+  EXPECT_LE(python.matches.front().score, 70) << python.matches.front().score;
+}
+
 // /tmp/s41/logs/nccl_dl_hang.log: a hang at epoch 3, the watchdog's SeqNum=48213: thousands of
 // collectives completed, so it is no first collective that never returns.
 TEST(ExplainReread41A, LaterCollectiveTimeoutIsTheTimeoutNotAHangAfterInit) {
