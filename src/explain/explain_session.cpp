@@ -625,9 +625,12 @@ ExplainReport rank_hits(const RuleBase& base, const std::vector<RuleHits>& hits,
   std::sort(answered_lines.begin(), answered_lines.end());
   // Rules whose failure another rule's lines report from another layer (the driver's Xid for the
   // program's CUDA error): one answer, that rule's.
+  // Not a rule whose only reading the log refutes: it explains nothing (NCCL 2.18's bug where
+  // NCCL names another CUDA failure leaves nccl-unhandled-cuda-error its lines).
   std::set<std::string, std::less<>> explained;
-  for (const RuleHits& h : hits) {
-    if (h.rule_index >= base.rules.size()) continue;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const RuleHits& h = hits[i];
+    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;
     const auto& ids = base.rules[h.rule_index].explains;
     explained.insert(ids.begin(), ids.end());
   }

@@ -149,6 +149,8 @@ TEST(ExplainReread41A, Nccl218BugNeedsInvalidArgument) {
   EXPECT_EQ(find_rule(r, "nccl-218-transport-setup-bug"), nullptr) << rule_list(r);
   ASSERT_FALSE(r.matches.empty());
   EXPECT_TRUE(mentions(told(r), "peer")) << told(r);
+  // PyTorch's `unhandled cuda error` line keeps NCCL's general answer (the refuted rule explains nothing).
+  EXPECT_NE(find_rule(r, "nccl-unhandled-cuda-error"), nullptr) << rule_list(r);
   // Near miss: 'invalid argument' is the bug's own sign.
   const auto bug = explain_no_facts(head + "Cuda failure 'invalid argument'\n");
   EXPECT_TRUE(leads_with(bug, "nccl-218-transport-setup-bug")) << rule_list(bug);
