@@ -351,7 +351,7 @@ csv-time-seconds	src/render/monitor_text.cpp	  if (!t.empty() && t.back() == 'Z'
 bench-busy-unsaid	src/model/bench_report.cpp	  if (load < std::max(1.0, 0.1 * cpus)) return std::nullopt;	  if (load < 1e9 * std::max(1.0, 0.1 * cpus)) return std::nullopt;
 explain-trt-fatal-line-harmless	data/explain/libraries.toml	supersedes = ["tensorrt-library-missing"]	supersedes = []
 explain-ort-trt-fallback-harmless	data/explain/onnxruntime.toml	severity = "warning"\npriority = 50	severity = "info"\nharmless = true\npriority = 50
-explain-ct2-cuda-prefix-dropped	data/explain/error-codes.toml	(?:CUDA error: |CUDA failed with error |CUDA failure \d+: |THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : )out of memory(?:	(?:CUDA error: )out of memory(?:
+explain-ct2-cuda-prefix-dropped	data/explain/error-codes.toml	(?:CUDA error: |CUDA failed with error |CUDA failure \d+: |THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : |cuda runtime error \(\d+\) : )out of memory(?:	(?:CUDA error: )out of memory(?:
 explain-cuda-error-event-unread	src/explain/explain_machine.cpp	{"cuda_error", "cuda-error"},	{"cuda_error_unread", "cuda-error"},
 explain-ct2-float16-cpu-leads	data/explain/extension-packages.toml	when = ["cuda-error"]	when = ["device-assert"]
 explain-ort-extras-version-unsaid	data/explain/onnxruntime.toml	with pip on onnxruntime-gpu 1.21 and later, `pip install \"onnxruntime-gpu[cuda,cudnn]\"` brings it as	with pip, `pip install \"onnxruntime-gpu[cuda,cudnn]\"` brings it as
@@ -462,7 +462,7 @@ dll-imports-record-folder-any	src/probe/windows_dll_search.cpp	      if (path.st
 dll-outside-wheel-as-reinstall	src/check/windows_checks.cpp	                  : !l.in_wheel.value_or(true)                         ? outside_wheel	                  : false && !l.in_wheel.value_or(true)                ? outside_wheel
 dll-outside-wheel-libomp-generic	src/check/windows_checks.cpp	      libomp140 = libomp140 || to_lower(l->dll).starts_with("libomp140");	      libomp140 = false;
 ort-cudart-not-gated	data/explain/libraries.toml	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!onnxruntime-log", "!jetson"]	require = { lib = '(?i)^(?:lib)?cudart' }\nwhen = ["!jetson"]
-ort-cudnn-not-gated	data/explain/libraries.toml	require = { lib = '(?i)cudnn' }\nwhen = ["!onnxruntime-log", "!paddle-log", "!torch-log"]	require = { lib = '(?i)cudnn' }\nwhen = ["!paddle-log", "!torch-log"]
+ort-cudnn-not-gated	data/explain/libraries.toml	split_by = ["tf_dso_loader"]\nwhen = ["!onnxruntime-log", "!paddle-log", "!torch-log"]	split_by = ["tf_dso_loader"]\nwhen = ["!paddle-log", "!torch-log"]
 ort-python-import-not-gated	data/explain/libraries.toml	# with the provider's own install (session 38).\nwhen = ["!onnxruntime-log", "!jetson"]	# with the provider's own install (session 38).\nwhen = ["!jetson"]
 refuted-own-answer-kept	src/explain/explain_session.cpp	    refuted_only[i] = keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);	    refuted_only[i] = false && keeps_own(rule, h) && log_refutes(rule.candidates.front(), h);
 negated-event-unknown-counts	src/explain/explain_session.cpp	if (t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {	if (false && t == Truth::unknown && cond.starts_with('!') && is_log_event_condition(std::string_view(cond).substr(1))) {
@@ -564,7 +564,7 @@ r38c-driver-E5	data/explain/kernel-module.toml	require = { driver = '(?i)^nova' 
 r38c-driver-E6	data/explain/kernel-module.toml	explains = ["kernel-module-no-device", "nvidia-installer-module-load-failed"]	explains = ["nvidia-installer-module-load-failed"]
 r38c-driver-E7	data/explain/kernel-module.toml	(?P<driver>another driver|[\w-]+)	(?P<driver>another driver|[\w.-]+)
 r38c-driver-E8	data/explain/kernel-module.toml	/build/\S+?:\d+(?::\d+)?: (?:fatal )?error: 	/build/\S+?:\d+(?::\d+)?: (?:fatal )?NEVER: 
-r38c-driver-E9	data/explain/kernel-module.toml	explains = ["kernel-module-build-failed"]	explains = []
+r38c-driver-E9	data/explain/kernel-module.toml	priority = 83\ntailor = "driver"\nexplains = ["kernel-module-build-failed"]	priority = 83\ntailor = "driver"\nexplains = []
 r38c-driver-E10	data/explain/kernel-module.toml	/build/\S+?:\d+(?::\d+)?: error: (?P<api>	/build/\S+?:\d+(?::\d+)?: error: NEVER(?P<api>
 r38c-driver-E11	data/explain/kernel-module.toml	NVIDIA-Linux-\w+-(?P<module_version>	NVIDIA-Linux-\w+-NEVER(?P<module_version>
 r38c-driver-E12	data/explain/container.toml	Windows itself must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`), with a current	with a current
@@ -576,7 +576,7 @@ cudnn-handle-390-leads	data/explain/cudnn.toml	# handle failure (session 38 re-r
 joiner-indented-kv-split	src/explain/line_joiner.cpp	(indent == 0 && (starts_structured_record(body) || starts_package_row(body)))	((starts_structured_record(body) || starts_package_row(body)))
 decoder-recoded-cap-dropped	src/explain/log_decoder.cpp	  if (line.size() <= kMaxLineBytes) return;	  if (true) return;
 decoder-recoded-whole-line-end-lost	src/explain/log_decoder.cpp	    overflow_.assign(line, head);\n    keep_utf8_end(overflow_);	    overflow_.clear();\n    keep_utf8_end(overflow_);
-s39-refuted-counted-as-answer	src/explain/explain_session.cpp	    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;	    if (h.rule_index >= base.rules.size()) continue;
+s39-refuted-counted-as-answer	src/explain/explain_session.cpp	    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;\n    const Rule& rule = base.rules[h.rule_index];\n    if (rule.catalog || rule.fact) continue;	    if (h.rule_index >= base.rules.size()) continue;\n    const Rule& rule = base.rules[h.rule_index];\n    if (rule.catalog || rule.fact) continue;
 s39-superseded-counted-as-answer	src/explain/explain_session.cpp	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      continue;\n    }\n    answered_lines.insert	it != superseded_lines.end() && lines_covered(h, it->second)) {\n      (void)0;\n    }\n    answered_lines.insert
 s39-refuted-never-dropped	src/explain/explain_session.cpp	    if (refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;	    if (false && refuted_only[static_cast<size_t>(hp - hits.data())] && lines_covered(h, answered_lines)) continue;
 s39-keras-any-path-tf	data/explain/log-facts.toml	(?P<tf_log>tensorflow|tf_keras)[/\\]''',	(?P<tf_log>tensorflow|tf_keras|keras)[/\\]''',
@@ -595,7 +595,7 @@ s39-ptxas-dropped-alt-always	data/explain/ptxas-xla.toml	when = ["ptxas-cuda-dro
 s39b-vllm-prefix	data/explain/log-facts.toml	(?P<vllm_log>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d	(?P<vllm_log>(?:NOLEVEL) \d\d-\d\d
 s39b-vllm-sitepackages	data/explain/log-facts.toml	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllm)[/\\]'''	'''(?:site|dist)-packages[/\\](?P<vllm_log>vllmx)[/\\]'''
 s39b-vllm-when	data/explain/gpu-arch.toml	priority = 92\nwhen = ["vllm-log", "!compiled-extension"]	priority = 92\nwhen = ["vllm-log", "!compiled-extension", "colab"]
-s39b-nv-procfs	data/explain/log-facts.toml	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel Module)	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel NoModule)
+s39b-nv-procfs	data/explain/log-facts.toml	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel Module)\s+(?P<nv_module_version>	NVIDIA UNIX (?:Open Kernel Module for \w+|\w+ Kernel NoModule)\s+(?P<nv_module_version>
 s39b-nv-dpkg	data/explain/log-facts.toml	(?:nvidia-smi|nvidia-utils-\d+[\w-]*|libnvidia-(?:ml1|compute-\d+[\w-]*))	(?:nvidia-smix)
 s39b-nv-joined	data/explain/log-facts.toml	'''has the version (?P<nv_library_version>	'''has the versionX (?P<nv_library_version>
 s39b-nv-rm-client	data/explain/log-facts.toml	'''(?:the client|NVRM:) has the version	'''(?:the client) has the version
@@ -674,8 +674,8 @@ K6	data/compat/jax.toml	versions = ">=0.7.2,<=0.12.1"	versions = ">=0.7.2,<=0.12
 K7	src/kb/resolver.cpp	      const bool unrecorded = c == ArchCoverage::unknown && !kb.is_jetson(req.gpu_name, req.cc);	      const bool unrecorded = false;
 K8	data/compat/jax.toml	versions = ">=0.12.1,<=0.12.1"\npython = "3.12-3.15"	versions = ">=0.12.1,<=0.12.1"\npython = "3.11-3.15"
 r40a-old-busy	data/explain/driver.toml	  '''\ball CUDA-capable devices are busy or unavailable''',	  '''\ball CUDA-capable devices are busy or unavailableXX''',
-r40a-thc	data/explain/error-codes.toml	|THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : )invalid pitch argument	|THCudaCheckX FAIL\b.*\berror=\d+ : )invalid pitch argument
-r40a-name-beats	src/explain/explain_session.cpp	    return names_its_code(a) && !names_its_code(b);	    return false;
+r40a-thc	data/explain/error-codes.toml	|THCudaCheck(?:Warn)? FAIL\b.*\berror=\d+ : |cuda runtime error \(\d+\) : )invalid pitch argument	|THCudaCheckX FAIL\b.*\berror=\d+ : |cuda runtime error \(\d+\) : )invalid pitch argument
+r40a-name-beats	src/explain/explain_session.cpp	    if (na != nb) return na;	    if (na != nb) return false;
 r40a-cupy-text	data/explain/error-codes.toml	needs CuPy v11 or later	needs a newer CuPy
 r40a-jetson-fact	data/explain/log-facts.toml	(?P<jetson>\bl4t-(?:r\d+	(?P<jetson>\bl4t-(?:rX\d+
 r40a-jetson-not-x86	data/explain/libraries.toml	when = ["!onnxruntime-log", "!jetson"]\nrequire = { lib = '(?i)^lib(?:cudart|cublas	when = ["!onnxruntime-log"]\nrequire = { lib = '(?i)^lib(?:cudart|cublas
@@ -684,8 +684,8 @@ r40a-rapids	data/explain/wsl2.toml	]*: cudaErrorNotSupported\b'''	]*: cudaErrorN
 r40a-libcuda-so	data/explain/libraries.toml	require = { lib = '^libcuda\.so$' }	require = { lib = '^libcuda\.soX$' }
 r40a-nccl-ifs	data/explain/log-facts.toml	(?:docker\d|br-[0-9a-f]|veth|virbr)	(?:dockerX\d|brX-[0-9a-f]|vethX|virbrX)
 r40a-caffe-check	data/explain/log-facts.toml	(?P<source_built_cuda>Check failed: error == cudaSuccess	(?P<source_built_cuda>Check failed: errorX == cudaSuccess
-r40a-lightning-slurm	data/explain/toolkit.toml	when = ["lightning-ddp", "slurm"]	when = ["lightning-ddp"]
-r40a-name-beats2	src/explain/explain_session.cpp	    return names_its_code(a) && !names_its_code(b);	    return names_its_code(a) && !names_its_code(a);
+r40a-lightning-slurm	data/explain/toolkit.toml	when = ["lightning-ddp", "slurm", "lightning-rank0-repeated", "!lightning-other-rank", "lightning-multi-process"]	when = ["lightning-ddp", "lightning-rank0-repeated", "!lightning-other-rank", "lightning-multi-process"]
+r40a-name-beats2	src/explain/explain_session.cpp	    if (na != nb) return na;	    if (na != nb) return nb;
 r40b-turbomind	data/explain/extension-packages.toml	(?P<module>_turbomind)\b'''	(?P<module>_turbomindX)\b'''
 r40b-mmcv-ext	data/explain/extension-packages.toml	while importing (?P<module>_ext): (?P<reason>	while importing (?P<module>_extX): (?P<reason>
 r40b-zh127	data/explain/libraries.toml	?: 找不到指定的程序''',	?: 找不到指定的程序X''',
@@ -698,7 +698,7 @@ r40b-posix-not-windows	src/explain/explain_session.cpp	if (!log && cond == "plat
 r40b-cuda-config	data/explain/gpu-arch.toml	'''\bconfigurations:\s+(?P<cuda_major>	'''\bconfigurationsX:\s+(?P<cuda_major>
 r40b-ort-both	data/explain/log-facts.toml	(?P<ort_cpu_package>onnxruntime)(?:	(?P<ort_cpu_package>onnxruntimeX)(?:
 r40b-portable-fact	data/explain/log-facts.toml	(?P<portable_python>python_embeded)	(?P<portable_python>python_embededX)
-r40b-portable-render	src/explain/explain_session.cpp	{"`pip ", "`" + python + " -m pip "},	{"`pipX ", "`" + python + " -m pip "},
+r40b-portable-render	src/explain/explain_session.cpp	  if (text.starts_with("pip ")) {	  if (text.starts_with("pipX ")) {
 r40c-wsl2-words	data/explain/log-facts.toml	{0,40}?\b(?P<wsl2_words>WSL ?2)	{0,40}?\b(?P<wsl2_words>WSL ?9)
 r40c-rm-init-event	src/explain/explain_machine.cpp	{"rm_init_failed", "rm-init-failed"}	{"rm_init_failedx", "rm-init-failed"}
 r40c-during-init-when	data/explain/xid.toml	when = ["rm-init-failed", "!xid-process"]	when = ["mig-enabled", "!xid-process"]
@@ -714,7 +714,6 @@ r40c-nvml-fnf	data/explain/driver.toml	patterns = ['''Failed to initialize NVML:
 r40c-nvidia-docker	data/explain/driver.toml	'''nvidia-docker \| .*Error: nvml: Driver/library version mismatch''',	'''nvidia-docker \| .*Error: nvml: Driver/library version mismatchX''',
 r40c-stub	data/explain/driver.toml	(?P<path>/[^\s:'"]*/stubs)/libcuda\.so(?:\.1)?: (?:undefined symbol	(?P<path>/[^\s:'"]*/stubz)/libcuda\.so(?:\.1)?: (?:undefined symbol
 r40c-talos-legacy-when	data/explain/driver.toml	priority = 94\nwhen = ["talos"]	priority = 94\nwhen = ["colab"]
-r40c-wsl2-purge	data/explain/driver.toml	remove it first: `sudo apt purge 'nvidia-driver-*' 'nvidia-utils-*' && sudo apt autoremove` (a .run install: `sudo nvidia-uninstall`), then `/usr/lib/wsl/lib/nvidia-smi` must work. In Windows: install the current NVIDIA Windows driver (it carries WSL support), then `wsl --update` and `wsl --shutdown`; `wsl -l -v` must say VERSION 2. Windows must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`); update Windows first on an older build. On a Windows Insider build, look for a known regression in the WSL issue tracker."\n\n[[rule.alternative]]\nid = "legacy-gpu"\ncategory = "driver-missing"\npriority = 70\nwhen = ["driver-drops-gpu"]\ncause = "The installed driver is newer than the last driver branch of this machine's GPU, so it does not drive the GPU (on Linux the kernel log says it \"is supported through the NVIDIA ... Legacy drivers\"; Windows numbers a branch's drivers up to the next branch: R470's from 471.11, below 495)."\nfix = "Run `gpudoctor`: its driver-drops-gpu finding names the branch and what to install on this system (the distribution's package, or NVIDIA's Windows driver of the branch). Install that branch in place of the newer driver and reboot."\n\n[[rule]]\nid = "kernel-driver-not-running-in-container"	reinstall it: `sudo ubuntu-drivers install`, then `/usr/lib/wsl/lib/nvidia-smi` must work. In Windows: install the current NVIDIA Windows driver (it carries WSL support), then `wsl --update` and `wsl --shutdown`; `wsl -l -v` must say VERSION 2. Windows must be Windows 11 or Windows 10 21H2 (build 19044) or later (`winver`); update Windows first on an older build. On a Windows Insider build, look for a known regression in the WSL issue tracker."\n\n[[rule.alternative]]\nid = "legacy-gpu"\ncategory = "driver-missing"\npriority = 70\nwhen = ["driver-drops-gpu"]\ncause = "The installed driver is newer than the last driver branch of this machine's GPU, so it does not drive the GPU (on Linux the kernel log says it \"is supported through the NVIDIA ... Legacy drivers\"; Windows numbers a branch's drivers up to the next branch: R470's from 471.11, below 495)."\nfix = "Run `gpudoctor`: its driver-drops-gpu finding names the branch and what to install on this system (the distribution's package, or NVIDIA's Windows driver of the branch). Install that branch in place of the newer driver and reboot."\n\n[[rule]]\nid = "kernel-driver-not-running-in-container"
 r40c-nvcc-knows-when	data/explain/gpu-arch.toml	when = ["nvcc-cuda-knows-arch"]	when = ["gpu-present"]
 r40c-nvcc-compute-norm	src/explain/explain_machine.cpp	if (arch.starts_with("compute_")) arch	if (arch.starts_with("computeX_")) arch
 r40c-cuda-free-text	data/explain/log-facts.toml	(?i)^.*\bcuda (?:toolkit )?(?P<cuda_release>	(?i)^.*\bcudax (?:toolkit )?(?P<cuda_release>
@@ -734,6 +733,140 @@ r40rr-nccl-bridge-only	data/explain/log-facts.toml	|veth|virbr))''',	|veth|virbr
 r40rr-jax-run-exact	src/kb/knowledge_base.cpp	return (!lo || (version <=> *lo) >= 0) && (!hi || (version <=> *hi) <= 0);	return true;
 r40rr-jax-pre	src/kb/knowledge_base.cpp	if (!version.pre().empty() || !run.contains(version)) return false;	if (!run.contains(version)) return false;
 r40rr-jax-known-exact	src/kb/resolver.cpp	return exact ? KnowledgeBase::in_release_run(r.versions, *exact) : overlaps(r.versions, *fr.spec);	return overlaps(r.versions, *fr.spec);
+s41a-01	src/explain/rule_matcher.cpp	RuleHits& h = hits_[{hit.rule_index, part}];	RuleHits& h = hits_[{hit.rule_index, 0}];
+s41a-02	data/explain/libraries.toml	split_by = ["tf_dso_loader"]	split_by = []
+s41a-03	src/explain/rule_loader.cpp	if (!string_list(v["split_by"], r.split_by, problem, "split_by")) return false;	if (false) return false;
+s41a-04	src/explain/explain_session.cpp	return prints_its_message(a) && !prints_its_message(b);	return prints_its_message(a) && !prints_its_message(a);
+s41a-05	data/explain/error-codes.toml	|cuda runtime error \(\d+\) : )invalid argument(?:	)invalid argument(?:
+s41a-06	data/explain/error-codes.toml	)invalid argument(?:\s?[.;,]|\s*$|\s+CUDA kernel errors| at \S)	)invalid argument(?:\s?[.;,]|\s*$|\s+CUDA kernel errors)
+s41a-07	src/explain/explain_session.cpp	      if (!machine.log.portable_python.empty() && platform != Platform::linux && platform != Platform::wsl2) {\n        out = with_portable_python(out, machine.log.portable_python);	      if (false && !machine.log.portable_python.empty()) {\n        out = with_portable_python(out, machine.log.portable_python);
+s41a-08	src/explain/explain_session.cpp	.cause = render(c.cause),	.cause = render_fix(c.cause),
+s41a-09	src/explain/explain_session.cpp	out.command = "uv pip " + std::string(sub) + " --python " + python +	out.command = "uv pip " + std::string(sub) +
+s41a-10	src/explain/explain_session.cpp	cmd_piece += "set \"" + name + "=" + value + "\" && ";	cmd_piece += name + "=" + value + " ";
+s41a-11	src/explain/explain_session.cpp	if (any_variables) out += " (PowerShell: `"	if (any_variables && false) out += " (PowerShell: `"
+s41a-12	src/explain/explain_session.cpp	return h.rule_index < matcher_.base().rules.size() && h.count < matcher_.base().rules[h.rule_index].min_lines;	return h.count < 1;
+s41a-13	data/explain/log-facts.toml	min_lines = 2	min_lines = 1
+s41a-14	data/explain/toolkit.toml	when = ["lightning-ddp", "slurm", "lightning-rank0-repeated", "!lightning-other-rank", "lightning-multi-process"]	when = ["lightning-ddp", "slurm", "!lightning-other-rank", "lightning-multi-process"]
+s41a-15	data/explain/toolkit.toml	when = ["lightning-ddp", "slurm", "lightning-rank0-repeated", "!lightning-other-rank", "lightning-multi-process"]	when = ["lightning-ddp", "slurm", "lightning-rank0-repeated", "lightning-multi-process"]
+s41a-16	data/explain/log-facts.toml	(?P<lightning_other_rank>LOCAL_RANK: [1-9]	(?P<lightning_other>LOCAL_RANK: [1-9]
+s41a-17	data/explain/nccl.toml	when = ["hang-reported"]	when = []
+s41a-18	data/explain/log-facts.toml	'''(?P<hang_reported>卡住|卡死|卡在)''',	'''(?P<hang_other>卡住|卡死|卡在)''',
+s41a-19	data/explain/log-facts.toml	{0,3}(?P<hang_reported>(?:it|this|	{0,3}(?P<hang_other>(?:it|this|
+s41a-20	data/explain/log-facts.toml	{0,5}(?P<hang_reported>(?:stuck|hangs?	{0,5}(?P<hang_other>(?:stuck|hangs?
+s41a-21	data/explain/log-facts.toml	'''(?P<hang_reported>Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=1,)''',	'''(?P<hang_reported>Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=\d+,)''',
+s41a-22	data/explain/nccl.toml	id = "nccl-p2p-access-failed"\nexplains = ["nccl-hang-after-init"]	id = "nccl-p2p-access-failed"\nexplains = []
+s41a-23	data/explain/nccl.toml	require = { nranks = '^(?:[2-9]|[1-9]\d+)$' }	require = { nranks = '.' }
+s41a-24	src/explain/explain_machine.cpp	{"hang_reported", "hang-reported"},	{"hang_reported_x", "hang-reported"},
+s41a-25	data/explain/xid.toml	split_by = ["xid_process"]	split_by = []
+s41a-26	data/explain/xid.toml	name=(?:modprobe|insmod|nvidia-modprobe|	name=(?:modprobeX|insmodX|nvidia-modprobeX|
+s41b-01	data/explain/nccl.toml	NCCL version (?P<nccl>2\.18\.[1-5])\b	NCCL version (?P<nccl>2\.1[89]\.\d)\b
+s41b-02	data/explain/nccl.toml	priority = 88\nwhen = ["vllm-log"]	priority = 88\nwhen = ["jax-log"]
+s41b-03	data/explain/log-facts.toml	|Worker|RayWorker(?:Vllm|Wrapper))	|Worker)
+s41b-04	data/explain/nccl.toml	explains = ["nccl-unhandled-cuda-error"]	explains = []
+s41b-05	data/explain/extension-packages.toml	returned non-zero exit\s+status (?P<code>	returned non-zero exit status (?P<code>
+s41b-06	data/explain/extension-packages.toml	when = ["extension-build-failed"]	when = []
+s41b-07	src/explain/explain_machine.cpp	{"extension_build_failed", "extension-build-failed"}	{"extension_build_failed_x", "extension-build-failed"}
+s41b-08	data/explain/log-facts.toml	returned non-zero exit\s+status) \d	returned non-zero exit status) \d
+s41b-09	data/explain/gpu-arch.toml	explains = ["code/cublas/CUBLAS_STATUS_EXECUTION_FAILED", 	explains = [
+s41b-10	data/explain/gpu-arch.toml	ggml was not compiled with any CUDA arch <= (?P<arch>\d+)	ggml was not compiled with any CUDA arch < (?P<arch>\d+)
+s41b-11	data/explain/gpu-arch.toml	patterns = ['''ggml-cuda was compiled without support for the current GPU architecture''']	patterns = ['''ggml-cuda was compiled without support for the current GPU arch\b''']
+s41b-12	data/explain/driver.toml	(?P<call>cudaSetDevice|cuInit) err: 999\b	(?P<call>cudaSetDevice|cuInit) err: \d+\b
+s41b-13	data/explain/extension-packages.toml	'''text_generation_launcher: Could not import Flash Attention enabled models(?::	'''Could not import Flash Attention enabled models(?::
+s41b-14	data/explain/runtime-abi.toml	'''[/\\]vllm[/\\](?:vllm_flash_attn[/\\])?	'''[/\\]vllmx[/\\](?:vllm_flash_attn[/\\])?
+s41b-15	data/explain/runtime-abi.toml	(?P<module>exllama_kernels|exllamav2_kernels	(?P<module>exllamav2_kernels
+s41b-16	data/explain/runtime-abi.toml	explains = ["library-built-without-gpu"]	explains = []
+s41b-17	data/explain/runtime-abi.toml	supersedes = ["torch-extension-abi-mismatch", "torch-extension-pre-cxx11-abi-mismatch", "undefined-symbol-wrong-library"]\ncause = "vllm/	supersedes = ["torch-extension-pre-cxx11-abi-mismatch", "undefined-symbol-wrong-library"]\ncause = "vllm/
+s41b-18	data/explain/extension-packages.toml	GPU with CUDA capability (?P<major>\d+) (?P<minor>\d+) is not supported'''	GPU with CUDA capability (?P<major>\d+)\.(?P<minor>\d+) is not supported'''
+s41b-19	data/explain/extension-packages.toml	supersedes = ["tgi-flash-models-unavailable"]\nexplains = ["tgi-flash-models-unavailable"]	supersedes = ["tgi-flash-models-unavailable"]\nexplains = []
+s41c-01	data/explain/cudnn.toml	(?P<loaded>5\d{3})	(?P<loaded>\d{4})
+s41c-02	data/explain/cudnn.toml	cuDNN {compiled} is {cmajor}.{cminor}.{cpatch}, so any {cmajor}.{cminor}.x	cuDNN 7004 is 7.0.4, so any 7.0.x
+s41c-03	data/explain/log-facts.toml	kernel reported version is: (?P<kernel_module_loaded>	kernel reported version is: (?P<kernel_module_seen>
+s41c-04	data/explain/libraries.toml	when = ["!kernel-module-loaded"]	when = []
+s41c-05	data/explain/libraries.toml	explains = ["xla-libcuda-not-loaded", 	explains = [
+s41c-06	data/explain/log-facts.toml	(?P<posix>lib[\w+-]+\.so(?:\.\d+)*)	(?P<posix_so>lib[\w+-]+\.so(?:\.\d+)*)
+s41c-07	data/explain/framework-build.toml	when = ["platform-windows", "tf-windows-no-gpu-likely"]	when = ["tf-windows-no-gpu-likely"]
+s41c-08	data/explain/cudnn.toml	the cuDNN loaded is not the one this TensorFlow release was built for (another copy comes first on the library path), or 	either 
+s41c-09	data/explain/libraries.toml	supersedes = ["cuda-library-missing", "python-import-cuda-lib-version-missing"]	supersedes = ["python-import-cuda-lib-version-missing"]
+s41c-10	data/explain/install.toml	that answer's pip reinstall is no fix in a conda env.\nexplains = ["torch-not-compiled-with-cuda"]	that answer's pip reinstall is no fix in a conda env.\nexplains = []
+s41c-11	data/explain/install.toml	when = ["conda-not-found"]	when = []
+s41c-12	data/explain/install.toml	explains = ["conda-package-unavailable"]\ncause = "conda found no cudatoolkit	explains = []\ncause = "conda found no cudatoolkit
+s41c-13	data/explain/log-facts.toml	^Your python: (?P<conda_python_conflict>	^Your python: (?P<conda_python_seen>
+s41c-14	data/explain/install.toml	python=X.Y ...`, with a Python the package's page lists)	python=3.11 ...`)
+s41c-15	data/explain/libraries.toml	when = ["conda-env", "!pip-cuda-wheel", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): conda's f	when = ["!conda-env", "!pip-cuda-wheel", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): conda's f
+s41c-16	data/explain/libraries.toml	when = ["conda-env", "!pip-cuda-wheel", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): a conda p	when = ["!conda-env", "!pip-cuda-wheel", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): a conda p
+s41c-17	src/explain/explain_machine.cpp	{"kernel_module_loaded", "kernel-module-loaded"},	{"kernel_module_loaded_x", "kernel-module-loaded"},
+s41c-18	data/explain/install.toml	(?P<needs>>=(?P<python_min>	(?P<needs>>=(?P<python_lo>
+s41c-19	data/explain/libraries.toml	, "code/cuda-driver/CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"]	]
+s41d-01	data/explain/log-facts.toml	'''(?:^|\s)(?P<enroot_container>--container-image)[= ]''',	'''(?:^|\s)(?P<enroot_container>--container-imagex)[= ]''',
+s41d-02	data/explain/driver.toml	priority = 90\nwhen = ["enroot"]	priority = 90\nwhen = ["container"]
+s41d-03	data/explain/driver.toml	patterns = ['''NVIDIA-SMI couldn't find libnvidia-ml\.so library''']	patterns = ['''NVIDIA-SMI couldn't find libnvidia-ml\.so libraryX''']
+s41d-04	data/explain/driver.toml	priority = 88\nwhen = ["enroot"]	priority = 88\nwhen = ["container"]
+s41d-05	data/explain/container.toml	patterns = ['''Command not found: nvidia-container-cli''']	patterns = ['''Command not found: nvidia-container-clix''']
+s41d-06	data/explain/nccl.toml	priority = 86\nwhen = ["horovod"]	priority = 86\nwhen = ["container"]
+s41d-07	data/explain/log-facts.toml	'''\b(?P<horovod_log>Horovod)(?:Allreduce|	'''\b(?P<horovod_log>HorovodX)(?:Allreduce|
+s41d-08	data/explain/nccl.toml	'''Call to ibv_modify_qp failed with (?:error |\d+ )	'''Call to ibv_modify_qpX failed with (?:error |\d+ )
+s41d-09	data/explain/nccl.toml	local GID ::ffff:[\dx.]+, remote GID ::ffff:	local GID ::fffX:[\dx.]+, remote GID ::ffff:
+s41d-10	data/explain/driver.toml	'''unsatisfied condition: cuda\s*>=\s*(?P<cuda>	'''unsatisfied condition: cuda>=(?P<cuda>
+s41d-11	data/explain/driver.toml	 or later, skip the image's check with `docker run -e NVIDIA_DISABLE_REQUIRE=true ...` or pin the image's earlier digest.)	 or later, pin the image's earlier digest.)
+s41d-12	data/explain/container.toml	'''nvidia-container-cli: error while loading shared libraries: (?P<lib>	'''nvidia-container-clix: error while loading shared libraries: (?P<lib>
+s41d-13	data/explain/container.toml	'''failed to generate CDI spec:.*failed to locate (?P<lib>	'''failed to generate CDI spec:.*failed to locateX (?P<lib>
+s41d-14	data/explain/kernel-module.toml	'''modpost: GPL-incompatible module (?P<module>	'''modpost: GPL-incompatible modulex (?P<module>
+s41d-15	data/explain/distributed.toml	'''Requested (?:ReadyEvent|Join|device context manager) with GPU	'''RequestedX (?:ReadyEvent|Join|device context manager) with GPU
+s41d-16	data/explain/container.toml	patterns = ['''no runtime for 	patterns = ['''no runtimeX for 
+s41d-17	data/explain/nccl.toml	'''Call to shm_open failed ?: Permission denied''',	'''Call to shm_open failed ?: Permission deniedX''',
+s41d-18	data/explain/nccl.toml	when = ["accelerate-multi-process", "!accelerate-device-nonzero"]	when = ["accelerate-multi-process"]
+s41d-19	data/explain/nccl.toml	priority = 86\nwhen = ["ray"]	priority = 86\nwhen = ["container"]
+s41d-20	data/explain/log-facts.toml	'''^\((?:\w+ )?(?P<ray_log>pid)=	'''^\((?:\w+ )?(?P<ray_log>pidx)=
+s41d-21	data/explain/nccl.toml	per process. Start no more processes per node than it has GPUs: torchrun `--nproc_per_node`, accelerate `--num_processes` (or num_processes in its config), deepspeed `--num_gpus`; under Ray each worker's GPU is the one Ray assigns it (its CUDA_VISIBLE_DEVICES), and two workers on one GPU were traced to older Ray releases (verl: upgrade Ray).	per process.
+s41d-22	data/explain/log-facts.toml	'''^(?P<accelerate_processes>Num processes): (?:[2-9]|\d\d+)\s*$''',	'''^(?P<accelerate_processes>Num processesX): (?:[2-9]|\d\d+)\s*$''',
+s41d-23	data/explain/container.toml	patterns = ['''\[ERROR\] (?P<hook>/\S*/hooks\.d/	patterns = ['''\[ERRORX\] (?P<hook>/\S*/hooks\.d/
+s41d-24	data/explain/container.toml	explains = ["enroot-hook-failed", "pyxis-container-start-failed"]\n	explains = []\n
+s41d-25	data/explain/container.toml	patterns = ['''pyxis: container start failed with error code: 	patterns = ['''pyxis: container start failedX with error code: 
+s41d-26	data/explain/container.toml	explains = ["enroot-hook-failed", "pyxis-container-start-failed"]\n	explains = ["enroot-hook-failed"]\n
+s41e-01	data/explain/nccl.toml	# of a problem class with several causes, below the exact answers (session 41 re-read, item 1).\npriority = 40	# of a problem class with several causes, below the exact answers (session 41 re-read, item 1).\npriority = 74
+s41e-02	data/explain/log-facts.toml	explains = ["nccl-hang-after-init"]\nexamples = ["[Rank 1] Watchdog	examples = ["[Rank 1] Watchdog
+s41e-03	src/explain/explain_session.cpp	  explained.insert(machine.log.explains.begin(), machine.log.explains.end());	  (void)machine.log.explains;
+s41e-04	data/explain/nccl.toml	id = "inter-node"\npriority = 42	id = "inter-node"\npriority = 38
+s41e-05	data/explain/log-facts.toml	(?i:(?:(?:the|my|our|and|but|so|now|then|still|just|always|also|it|	(?i:(?:(?:if|when|may|the|my|our|and|but|so|now|then|still|just|always|also|it|
+s41e-06	data/explain/nccl.toml	when = ["!nccl-cuda-failure-other"]	# when = ["!nccl-cuda-failure-other"]
+s41e-07	data/explain/toolkit.toml	explains = ["extension-build-nvcc-release"]\n	# no explains\n
+s41e-08	data/explain/extension-packages.toml	(session 41 re-read, item 1: gcc 13 refused by nvcc 12.1).\npriority = 34	(session 41 re-read, item 1: gcc 13 refused by nvcc 12.1).\npriority = 74
+s41e-09	data/explain/toolkit.toml	"!lightning-other-rank", "lightning-multi-process"]	"!lightning-other-rank"]
+s41e-10	data/explain/nccl.toml	`export VLLM_NCCL_SO_PATH=<dir>/lib/libnccl.so.2`	`pip install -U nvidia-nccl-cu12`
+s41e-11	data/explain/install.toml	# Gated by its own log event (+40 when it answers): 26 + 40 = 66 (session 41 re-read, item 1).\npriority = 26\nframeworks = ["pytorch", "tensorflow", "jax"]	priority = 66\nframeworks = ["pytorch", "tensorflow", "jax"]
+s41e-12	data/explain/install.toml	# Gated by its own log event (+40 when it answers): 26 + 40 = 66 (session 41 re-read, item 1).\npriority = 26\nframeworks = []	priority = 66\nframeworks = []
+s41e-13	src/explain/explain_session.cpp	    if (h.rule_index >= base.rules.size() || refuted_only[i]) continue;\n    const auto& ids = base.rules[h.rule_index].explains;	    if (h.rule_index >= base.rules.size()) continue;\n    const auto& ids = base.rules[h.rule_index].explains;
+s41f-01	src/explain/explain_session.cpp	    if (same == answers.end()) {	    if (true) {
+s41f-02	data/explain/libraries.toml	when = ["conda-env", "!pip-cuda-wheel", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): a conda package	when = ["conda-env", "!onnxruntime-log", "!jetson"]\ncause = "This is a conda environment (the paths in the log): a conda package
+s41f-03	data/explain/install.toml	when = ["conda-python-conflict", "!conda-cuda-conflict"]	when = ["conda-python-conflict"]
+s41f-04	data/explain/libraries.toml	when = ["!onnxruntime-log", "!jetson", "!cuda10-missing"]	when = ["!onnxruntime-log", "!jetson"]
+s41f-05	data/explain/cudnn.toml	1.5 to 1.12 cuDNN 7 with CUDA 9.0 (`pip install tensorflow-gpu==1.5.0`, up to 1.12.x)	1.5 and later cuDNN 7
+s41f-06	src/explain/rule_loader.cpp	    if (!named) {	    if (!named && false) {
+s41f-07	src/explain/explain_session.cpp	    out.command = python + " -c " + cmd_quoted(text.substr(10));	    out.command = python + " -c " + (false ? cmd_quoted(text.substr(10)) : std::string(text.substr(10)));
+s41f-08	src/explain/explain_session.cpp	(any_python ? " & " : "; ")	"; "
+s41f-09	src/explain/explain_session.cpp	      const size_t semi_at = find_unquoted(span, "; ", part);	      const size_t semi_at = span.find("; ", part);
+s41f-10	src/explain/explain_session.cpp	      m.cause = merged_render(c->cause);	      (void)0;
+s41m-01	src/kb/resolver.cpp	  if (variant && o.variant != *variant) return false;	  if (false && variant) return false;
+s41m-02	src/kb/resolver.cpp	        c.variant = e;  // no option has it: nothing matches, and the plan says why	        // no option has it: nothing matches, and the plan says why
+s41m-03	src/kb/resolver.cpp	      else if (!name.empty() && name.back() != '-')\n        name += '-';	      else\n        name += c;
+s41m-04	src/kb/resolver.cpp	                            : !fp.alternatives.empty() ? "; see the alternatives."	                            : !fp.alternatives.empty() ? "; see the blockers below and the alternatives."
+s41m-05	src/kb/resolver.cpp	    if (any) {\n      c.variant = e;	    if (any) {\n      (void)any;
+s41m-06	src/kb/resolver.cpp	        c.variant = e.substr(0, e.size() - 6);	        c.variant = e;
+s41m-07	src/kb/resolver.cpp	      c.notes.push_back(asked + ": torch's extras do not choose its CUDA build; the index URL in the steps does");	      (void)asked;
+s41m-08	src/kb/resolver.cpp	    fr.extras = std::move(*extras);	    (void)extras;
+s41m-09	src/core/version.cpp	    if (iv.low) add(*iv.low);	    if (false) add(*iv.low);
+s41m-10	src/core/version.cpp	      ++parts[parts.size() - 1];	      parts[parts.size() - 1] += 0;
+s41m-12	src/kb/resolver.cpp	      for (PlanCommand& c : step.commands) repin(c.line);	      for (PlanCommand& c : step.commands) (void)c;
+s41m-13	src/kb/resolver.cpp	    } else if (!published) {	    } else if (false && !published) {
+s41m-16	src/kb/resolver.cpp	      fr.local_label = std::move(*label);	      (void)label;
+s41m-18	src/kb/data_files.cpp	        if (auto v = Version::parse(line.substr(11, line.size() - 12))) out.push_back(*v);	        (void)line;
+s41m-11	src/kb/resolver.cpp	    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });	    return fr->spec->admits_series(series);
+s41m-14	src/kb/resolver.cpp	v && v->parts().size() >= 3	v && v->parts().size() >= 2
+s41m-15	src/kb/resolver.cpp	      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != target->str()) {	      if (false && ac != nullptr) {
+s41m-19	src/kb/resolver.cpp	    if (in.empty() || in.size() == rs.size()) return std::nullopt;	    return std::nullopt;
+s41m-20	src/kb/resolver.cpp	  if (fr.spec && text.starts_with("==") && text.find_first_of(",*") == std::string::npos) {	  if (fr.spec && text.find_first_of(",*") == std::string::npos) {
+s41m-21	src/kb/resolver.cpp	      published = published || r == *target;	      published = published || (r == *target && r.str() == target->str());
+s41m-22	src/kb/resolver.cpp	    if (!any_series && low && high) {	    if (false && low && high) {
 EOF
 }
 
