@@ -227,6 +227,30 @@ TEST(ExplainSession41A, LightningSlurmWithDistinctLocalRanksIsNotTheLocalRankBug
       "srun python train.py\n");
   ASSERT_TRUE(leads_with(healthy, "invalid-device-ordinal")) << rule_list(healthy);
   EXPECT_EQ(find_rule(healthy, "invalid-device-ordinal/lightning-slurm"), nullptr) << rule_list(healthy);
+  // The same under Slurm with several processes (every other sign of the bug there): the local
+  // rank 1 lines alone say the ranks are right (mutation row s41a-15 survived without this).
+  const auto slurm_healthy = explain_no_facts(
+      "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+      "LOCAL_RANK: 1 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+      "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 2, MEMBER: 3/4\n"
+      "LOCAL_RANK: 1 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 3, MEMBER: 4/4\n"
+      "RuntimeError: CUDA error: invalid device ordinal\n"
+      "#SBATCH --nodes=2\n");
+  ASSERT_TRUE(leads_with(slurm_healthy, "invalid-device-ordinal")) << rule_list(slurm_healthy);
+  EXPECT_EQ(find_rule(slurm_healthy, "invalid-device-ordinal/lightning-slurm"), nullptr) << rule_list(slurm_healthy);
+  // Every sign but Slurm: not Lightning's Slurm bug (row r40a-lightning-slurm survived without this).
+  const auto no_slurm = explain_no_facts(
+      "LOCAL_RANK: 0 -CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 2, MEMBER: 3/4\n"
+      "LOCAL_RANK: 0 -CUDA_VISIBLE_DEVICES: [0,1]\n"
+      "initializing ddp: GLOBAL_RANK: 3, MEMBER: 4/4\n"
+      "RuntimeError: CUDA error: invalid device ordinal\n");
+  ASSERT_TRUE(leads_with(no_slurm, "invalid-device-ordinal")) << rule_list(no_slurm);
+  EXPECT_EQ(find_rule(no_slurm, "invalid-device-ordinal/lightning-slurm"), nullptr) << rule_list(no_slurm);
 }
 
 constexpr std::string_view kSession41aNcclInit =
