@@ -861,10 +861,10 @@ s41m-13	src/kb/resolver.cpp	    } else if (!published) {	    } else if (false &&
 s41m-16	src/kb/resolver.cpp	      fr.local_label = std::move(*label);	      (void)label;
 s41m-18	src/kb/data_files.cpp	        if (auto v = Version::parse(line.substr(11, line.size() - 12))) out.push_back(*v);	        (void)line;
 s41m-11	src/kb/resolver.cpp	    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });	    return fr->spec->admits_series(series);
-s41m-14	src/kb/resolver.cpp	v && v->parts().size() >= 3	v && v->parts().size() >= 2
+s41m-14	src/kb/resolver.cpp	v && v->parts().size() >= 3) sr.pin = v;	v && v->parts().size() >= 2) sr.pin = v;
 s41m-15	src/kb/resolver.cpp	      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != target->str()) {	      if (false && ac != nullptr) {
 s41m-19	src/kb/resolver.cpp	    if (in.empty() || in.size() == rs.size()) return std::nullopt;	    return std::nullopt;
-s41m-20	src/kb/resolver.cpp	  if (fr.spec && text.starts_with("==") && text.find_first_of(",*") == std::string::npos) {	  if (fr.spec && text.find_first_of(",*") == std::string::npos) {
+s41m-20	src/kb/resolver.cpp	  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||	  if (!fr.spec ||
 s41m-21	src/kb/resolver.cpp	      published = published || r == *target;	      published = published || (r == *target && r.str() == target->str());
 s41m-22	src/kb/resolver.cpp	    if (!any_series && low && high) {	    if (false && low && high) {
 EOF

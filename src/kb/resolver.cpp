@@ -1020,10 +1020,7 @@ SeriesRequest series_request(const FrameworkRequest& fr) {
   sr.released = builtin_released_versions(fr.name == Framework::pytorch ? "torch" : "tensorflow");
   // "==2.5" names the series here (the tables' unit, and what the docs' examples mean); "~=2.5.0"
   // and "==2.5.*" are ranges. A pin with a patch component names a release.
-  const std::string text(trim(fr.spec ? fr.spec->text() : std::string()));
-  if (fr.spec && text.starts_with("==") && text.find_first_of(",*") == std::string::npos) {
-    if (auto v = Version::parse(trim(text.substr(2))); v && v->parts().size() >= 3) sr.pin = v;
-  }
+  if (std::optional<Version> v = exact_pin(fr); v && v->parts().size() >= 3) sr.pin = v;
   return sr;
 }
 
