@@ -867,6 +867,12 @@ s41m-19	src/kb/resolver.cpp	    if (in.empty() || in.size() == rs.size()) return
 s41m-20	src/kb/resolver.cpp	  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||	  if (!fr.spec ||
 s41m-21	src/kb/resolver.cpp	      published = published || r == *target;	      published = published || (r == *target && r.str() == target->str());
 s41m-22	src/kb/resolver.cpp	    if (!any_series && low && high) {	    if (false && low && high) {
+s42-pep-le	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded);\n        if (!b) return std::nullopt;\n        iv.high = b;	b = make_bound(p.substr(2), true);\n        if (!b) return std::nullopt;\n        iv.high = b;
+s42-pep-gt	src/core/version.cpp	b = make_bound(p.substr(1), false, Width::padded);	b = make_bound(p.substr(1), false);
+s42-pep-ne	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded);\n        if (!b) return std::nullopt;\n        iv.excluded	b = make_bound(p.substr(2), true);\n        if (!b) return std::nullopt;\n        iv.excluded
+s42-pep-eq-series	src/core/version.cpp	w = std::max<size_t>(w, 2);	w = std::max<size_t>(w, 1);
+s42-pep-wildcard	src/core/version.cpp	if (requirement && !wildcard && width == Width::padded)	if (requirement && width == Width::padded)
+s42-pep-request	src/kb/resolver.cpp	auto spec = VersionSpec::parse_requirement(rest);	auto spec = VersionSpec::parse(rest);
 EOF
 }
 

@@ -194,7 +194,11 @@ bool VersionSpec::below(const Version& v, const Bound& b) {
   return b.inclusive ? c <= 0 : c < 0;
 }
 
-std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
+std::optional<VersionSpec> VersionSpec::parse(std::string_view text) { return parse_as(text, false); }
+
+std::optional<VersionSpec> VersionSpec::parse_requirement(std::string_view text) { return parse_as(text, true); }
+
+std::optional<VersionSpec> VersionSpec::parse_as(std::string_view text, bool requirement) {
   VersionSpec spec;
   spec.text_ = std::string(trim(text));
   std::string_view t = trim(text);
@@ -203,7 +207,11 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
     spec.alternatives_.push_back(Interval{});
     return spec;
   }
-  auto make_bound = [](std::string_view s, bool inclusive) -> std::optional<Bound> {
+  // How a requirement's bound compares: a version's every component (kPadded: more than any
+  // release has), or at least its major.minor (an "==" pin's series).
+  enum class Width { written, padded, series };
+  constexpr size_t kPadded = 8;
+  auto make_bound = [&](std::string_view s, bool inclusive, Width width = Width::written) -> std::optional<Bound> {
     s = trim(s);
     bool wildcard = false;
     if (s.ends_with(".*") || s.ends_with(".x")) {
@@ -212,8 +220,10 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
     }
     auto v = Version::parse(s);
     if (!v) return std::nullopt;
-    (void)wildcard;
-    return Bound{*v, v->parts().size(), inclusive};
+    size_t w = v->parts().size();
+    if (requirement && !wildcard && width == Width::padded) w = std::max(w, kPadded);
+    if (requirement && !wildcard && width == Width::series) w = std::max<size_t>(w, 2);
+    return Bound{*v, w, inclusive};
   };
   // Comparison clauses (">=3.10,<3.15") form one interval; otherwise commas separate
   // alternatives ("2.7, 3.5-3.7").
@@ -230,16 +240,16 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
         if (!b) return std::nullopt;
         iv.low = b;
       } else if (p.starts_with("<=")) {
-        b = make_bound(p.substr(2), true);
+        b = make_bound(p.substr(2), true, Width::padded);
         if (!b) return std::nullopt;
         iv.high = b;
       } else if (p.starts_with("==")) {
-        b = make_bound(p.substr(2), true);
+        b = make_bound(p.substr(2), true, Width::series);
         if (!b) return std::nullopt;
         iv.low = b;
         iv.high = b;
       } else if (p.starts_with("!=")) {
-        b = make_bound(p.substr(2), true);
+        b = make_bound(p.substr(2), true, Width::padded);
         if (!b) return std::nullopt;
         iv.excluded.push_back(*b);
       } else if (p.starts_with("~=")) {
@@ -251,7 +261,7 @@ std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
         hi.width = b->width - 1;
         iv.high = hi;
       } else if (p.starts_with(">")) {
-        b = make_bound(p.substr(1), false);
+        b = make_bound(p.substr(1), false, Width::padded);
         if (!b) return std::nullopt;
         iv.low = b;
       } else if (p.starts_with("<")) {

@@ -59,6 +59,10 @@ std::string series_text(const Version& v);
 class VersionSpec {
  public:
   static std::optional<VersionSpec> parse(std::string_view text);
+  /// A requirement as pip reads it (PEP 440): versions compare zero-padded, so "<=2.5" leaves
+  /// 2.5.1 out, ">2.5" takes it and "!=2.5" drops 2.5.0 only. An "==" without a wildcard keeps
+  /// this tool's reading of a series ("==2.5" is 2.5.*, the tables' unit), "==2" being "==2.0".
+  static std::optional<VersionSpec> parse_requirement(std::string_view text);
   [[nodiscard]] bool contains(const Version& v) const;
   /// True when some version of this major.minor series is contained: "==2.5.1" and ">=2.5.1,<2.6"
   /// admit the series 2.5, "<2.5.0" does not (tables that hold releases by series).
@@ -80,6 +84,7 @@ class VersionSpec {
     std::optional<Bound> high;
     std::vector<Bound> excluded;  ///< "!=" clauses
   };
+  static std::optional<VersionSpec> parse_as(std::string_view text, bool requirement);
   static bool above(const Version& v, const Bound& b);
   static bool below(const Version& v, const Bound& b);
   std::vector<Interval> alternatives_;

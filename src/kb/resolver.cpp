@@ -1480,7 +1480,7 @@ Result<FrameworkRequest> parse_framework_request(std::string_view text) {
       rest = trim(rest.substr(0, plus));
     }
     if (!rest.empty()) {
-      auto spec = VersionSpec::parse(rest);
+      auto spec = VersionSpec::parse_requirement(rest);
       if (!spec) {
         return Error{ErrorKind::invalid_data,
                      "malformed version range '" + printable(rest, 40) + "' (examples: ==2.15, >=2.8, <2.11)",

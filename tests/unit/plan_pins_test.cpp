@@ -137,5 +137,57 @@ TEST(PlanPins, ARequestOutsideTheTablesSaysSo) {
   EXPECT_TRUE(said);
 }
 
+// pip reads a requirement zero-padded (PEP 440): "<=2.5" is "<=2.5.0" and leaves 2.5.1 out, ">2.5"
+// takes 2.5.1, "!=2.5" drops 2.5.0 only. Until 2026-12-07 the plan compared on the components
+// written, as the tables do: `torch<=2.5` installed "torch==2.5.*" (2.5.1, which the request
+// excludes), `torch>2.5,<2.6` found nothing, and `torch==2` was any 2.x (planned 2.14).
+TEST(PlanPins, RequestBoundsCompareZeroPaddedAsPipDoes) {
+  auto req = [](const char* text) {
+    auto s = VersionSpec::parse_requirement(text);
+    EXPECT_TRUE(s) << text;
+    return s.value_or(*VersionSpec::parse("any"));
+  };
+  EXPECT_FALSE(req("<=2.5").contains(testing::v("2.5.1")));
+  EXPECT_TRUE(req("<=2.5").contains(testing::v("2.5.0")));
+  EXPECT_TRUE(req(">2.5").contains(testing::v("2.5.1")));
+  EXPECT_FALSE(req(">2.5").contains(testing::v("2.5.0")));
+  EXPECT_FALSE(req(">2.5").contains(testing::v("2.5")));
+  EXPECT_TRUE(req("!=2.5").contains(testing::v("2.5.1")));
+  EXPECT_FALSE(req("!=2.5").contains(testing::v("2.5.0")));
+  // Unchanged: the bounds pip also reads on what is written, and the wildcards.
+  EXPECT_TRUE(req(">=2.5").contains(testing::v("2.5.0")));
+  EXPECT_FALSE(req("<2.5").contains(testing::v("2.5.1")));
+  EXPECT_FALSE(req("!=2.5.*").contains(testing::v("2.5.1")));
+  EXPECT_TRUE(req("<=2.5.*").contains(testing::v("2.5.1")));
+  EXPECT_TRUE(req("~=2.5").contains(testing::v("2.9.1")));
+  EXPECT_FALSE(req("~=2.5").contains(testing::v("3.0")));
+  // This tool's convention: "==2.5" names the series 2.5; "==2" is "==2.0", the series 2.0.
+  EXPECT_TRUE(req("==2.5").contains(testing::v("2.5.1")));
+  EXPECT_TRUE(req("==2").contains(testing::v("2.0.1")));
+  EXPECT_FALSE(req("==2").contains(testing::v("2.5.1")));
+  // The tables' reading is untouched.
+  EXPECT_TRUE(plan_pins_spec("<=2.5").contains(testing::v("2.5.1")));
+}
+
+TEST(PlanPins, AnUpperBoundWithoutAPatchInstallsWhatPipWouldAccept) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch<=2.5");
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best);
+  EXPECT_EQ(fp.best->version, testing::v("2.5"));
+  EXPECT_TRUE(plan_pins_installs(*fp.best, "\"torch==2.5.0\"")) << fp.best->install_spec;
+  EXPECT_FALSE(plan_pins_installs(*fp.best, "torch==2.5.*"));
+  Plan above = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch>2.5,<2.6");
+  ASSERT_TRUE(above.frameworks[0].best);
+  EXPECT_EQ(above.frameworks[0].best->version, testing::v("2.5"));
+  EXPECT_TRUE(plan_pins_installs(*above.frameworks[0].best, "\"torch==2.5.1\""));
+}
+
+TEST(PlanPins, AOneComponentPinNamesItsDotZeroSeries) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch==2");
+  const FrameworkPlan& fp = p.frameworks[0];
+  ASSERT_TRUE(fp.best);
+  EXPECT_EQ(fp.best->version, testing::v("2.0"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
