@@ -321,7 +321,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"horovod_log", "horovod"},
     {"pip_cuda_wheel", "pip-cuda-wheel"},
     {"cuda10_missing", "cuda10-missing"},
-    {"conda_cuda_conflict", "conda-cuda-conflict"}};
+    {"conda_cuda_conflict", "conda-cuda-conflict"},
+    {"flash_attn_package", "flash-attn-package"},
+    {"torch_sdpa", "torch-sdpa"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
@@ -429,8 +431,40 @@ constexpr std::string_view kTfDsoLoader = "tf-dso-loader";
 /// process but those that load the module or open the GPU first.
 constexpr std::string_view kXidProcess = "xid-process";
 
+/// `gpu-cc-is-arch` / `gpu-cc-above-arch`: the compute capabilities of the GPUs the log lists
+/// (LogFacts::gpu_ccs) against the rule's `arch` capture in ggml's form (610 is 6.1, the
+/// architecture of the code that ran). All equal: the GPU ran code of its own architecture, so the
+/// build has it and the kernel itself does not support the GPU. One above: that GPU ran an older
+/// architecture's code, so the build lacks its own. Yes or unknown, like a log event: the guard's
+/// arch alone is always one of the build's, whatever the GPU (session 42 review A, log 20).
+namespace {
+
+constexpr std::string_view kGpuCcIsArch = "gpu-cc-is-arch";
+constexpr std::string_view kGpuCcAboveArch = "gpu-cc-above-arch";
+
+Truth gpu_cc_against_arch(std::string_view condition, const CaptureMap& captures, const ExplainMachine& machine) {
+  const std::string arch = first_capture(captures, "arch");
+  const auto& ccs = machine.log.gpu_ccs;
+  if (arch.size() < 2 || arch.size() > 4 || ccs.empty() ||
+      !std::all_of(arch.begin(), arch.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    return Truth::unknown;
+  }
+  const int number = std::stoi(arch);
+  const auto ran = Version::parse(std::to_string(number / 100) + "." + std::to_string(number / 10 % 10));
+  if (!ran) return Truth::unknown;
+  if (condition == kGpuCcIsArch) {
+    return std::all_of(ccs.begin(), ccs.end(), [&](const Version& v) { return v == *ran; }) ? Truth::yes
+                                                                                             : Truth::unknown;
+  }
+  return std::any_of(ccs.begin(), ccs.end(), [&](const Version& v) { return v > *ran; }) ? Truth::yes
+                                                                                         : Truth::unknown;
+}
+
+}  // namespace
+
 bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
+         condition == kGpuCcIsArch || condition == kGpuCcAboveArch ||
          condition == kTfDsoLoader || condition == kXidProcess || condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; }) ||
@@ -521,6 +555,10 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "pip-cuda-wheel",
                                                   "cuda10-missing",
                                                   "conda-cuda-conflict",
+                                                  "flash-attn-package",
+                                                  "torch-sdpa",
+                                                  "gpu-cc-is-arch",
+                                                  "gpu-cc-above-arch",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",
@@ -547,6 +585,7 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch || condition == kNvccCudaKnowsArch) {
     return ptxas_cuda_release(condition, captures, machine);
   }
+  if (condition == kGpuCcIsArch || condition == kGpuCcAboveArch) return gpu_cc_against_arch(condition, captures, machine);
   if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
   if (condition == kXidProcess) {
     static const std::string_view kStarters[] = {
@@ -1130,6 +1169,12 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
         if (v && std::find(log.cuda_releases.begin(), log.cuda_releases.end(), *v) == log.cuda_releases.end()) {
           log.cuda_releases.push_back(*v);
         }
+      }
+    }
+    if (const auto c = h->captures.find("gpu_cc"); c != h->captures.end()) {
+      for (const std::string& text : c->second) {
+        const auto v = Version::parse(text);
+        if (v && std::find(log.gpu_ccs.begin(), log.gpu_ccs.end(), *v) == log.gpu_ccs.end()) log.gpu_ccs.push_back(*v);
       }
     }
     if (const auto b = h->captures.find("cuda_build"); b != h->captures.end() && !b->second.empty()) {

@@ -49,6 +49,10 @@ struct LogFacts {
   /// CUDA\vX.Y path, the CUDA 13 wheels' nvidia/cu13/; log-fact-cuda-release), distinct: read by
   /// the conditions ptxas-cuda-dropped-arch and ptxas-cuda-predates-arch.
   std::vector<Version> cuda_releases;
+  /// The compute capabilities of the GPUs the log lists (ggml's `Device 0: ..., compute capability
+  /// 6.1`; log-fact-gpu-compute-capability), distinct: read by the conditions gpu-cc-is-arch and
+  /// gpu-cc-above-arch.
+  std::vector<Version> gpu_ccs;
   /// The portable Windows interpreter the log's paths run (log-fact-portable-python: ComfyUI's
   /// `python_embeded\\python.exe`, RVC's and GPT-SoVITS' `runtime\\python.exe`), as a command
   /// (`.\\python_embeded\\python.exe`); empty when none. Every fix's `pip` then runs through it.
