@@ -129,6 +129,8 @@ TEST(ExplainReview42A1, NcuCounterPermissionIsTheDriversAdminOnlyCounters) {
   ASSERT_TRUE(leads_with(r, "gpu-perf-counters-restricted")) << told(r);
   EXPECT_EQ(problem_count(r), 1U) << rule_list(r);
   const auto& lead = r.matches.front();
+  // ncu goes on running the program, unprofiled: a warning, not the program's failure.
+  EXPECT_EQ(lead.severity, RuleSeverity::warning);
   EXPECT_TRUE(says_all(lead.cause, {"Nsight Compute", "418.43", "admin"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"options nvidia NVreg_RestrictProfilingToAdminUsers=0", "--cap-add=SYS_ADMIN",
                                   "RmProfilingAdminOnly",
@@ -225,6 +227,18 @@ TEST(ExplainReview42A1, NearMissKinetoInitFailureWithoutTheLoaderPathIsNotPutOnI
   ASSERT_TRUE(leads_without(r, "kineto-cupti-init-failed", {"kineto-cupti-init-failed/ld-path"})) << told(r);
   EXPECT_TRUE(says_all(r.matches.front().cause, {"CUPTI_ERROR_NOT_INITIALIZED", "torch.profiler"}))
       << r.matches.front().cause;
+}
+
+TEST(ExplainReview42A1, KinetoNamesTheCuptiErrorItGotAndItsSummaryLineAlone) {
+  const auto r = explain_no_facts(
+      "WARNING:2026-07-31 13:43:58 7535:7535 init.cpp:155] function cbapi->getCuptiStatus() failed with error "
+      "CUPTI_ERROR_INVALID_DEVICE (2)\n");
+  ASSERT_TRUE(leads_with(r, "kineto-cupti-init-failed")) << rule_list(r);
+  EXPECT_TRUE(mentions(r.matches.front().cause, "(CUPTI_ERROR_INVALID_DEVICE)")) << r.matches.front().cause;
+  const auto alone = explain_no_facts(
+      "WARNING:2024-02-02 09:53:39 166:166 init.cpp:156] CUPTI initialization failed - CUDA profiler activities will "
+      "be missing\n");
+  ASSERT_TRUE(leads_with(alone, "kineto-cupti-init-failed")) << rule_list(alone);
 }
 
 TEST(ExplainReview42A1, KinetoWithoutCuptiPrivilegeIsThePrivilegeAnswer) {
