@@ -907,6 +907,27 @@ s42a1-12	data/explain/profilers.toml	init\.cpp:\d+\] function (?:cbapi	init\.cpp
 s42a1-13	data/explain/profilers.toml	when = ["cuda-ld-path"]	when = []
 s42a1-14	data/explain/profilers.toml	'''Could not find CUDA Debugger back-end	'''Could not find CUDA Debugger backend
 s42a1-15	data/explain/profilers.toml	'''Internal Memcheck Error: Initialization failed'''	'''Internal Memcheck Error: '''
+s42b-01	data/explain/toolkit.toml	'''\bIR version (?P<ir>\d+\.\d+) incompatible with current version	'''\bIR version (?P<ir>\d+\.\d+) incompatible with the current version
+s42b-02	data/explain/toolkit.toml	'''\bNVVM_ERROR_IR_VERSION_MISMATCH\b''',	'''\bNVVM_ERROR_\w+\b''',
+s42b-03	data/explain/gpu-arch.toml	'''Target GPU SM (?P<sm>\d+) is not supported by this TensorRT release''',	'''Target GPU SM (?P<sm>\d+) is not supported by this TensorRT version''',
+s42b-04	data/explain/gpu-arch.toml	explains = ["tensorrt-engine-build-failed"]	explains = []
+s42b-05	data/explain/gpu-arch.toml	  '''Unable to build the TensorRT engine''',	  '''Unable to build the TensorRT engines''',
+s42b-06	data/explain/driver.toml	'''\bcuInit failed: unknown(?: error)?\b''',	'''\bcuInit failed: \w+''',
+s42b-07	data/explain/driver.toml	, or there is no NVIDIA GPU, as in a virtual machine without one passed through.	.
+s42b-08	data/explain/memory.toml	'''rmm/mr/(?:device/)?\w+\.hpp:\d+: cudaErrorMemoryAllocation''',	'''rmm/mr/(?:device/)?\w+\.hpp:\d+: cudaErrorMemoryAllocationX''',
+s42b-09	data/explain/memory.toml	'''RMM failure at: ?	'''(?:RMM failure at: ?)?
+s42b-10	data/explain/memory.toml	supersedes = ["cuda-out-of-memory"]\ncause = "RAPIDS'	supersedes = []\ncause = "RAPIDS'
+s42b-11	data/explain/container.toml	(?:exec: )?(?P<option>--?[A-Za-z][\w-]*): not found	(?:exec: )?(?P<option>-*[A-Za-z][\w-]*): not found
+s42b-12	data/explain/container.toml	'''FATAL: +"(?P<option>--?[A-Za-z][\w-]*)": executable file not found in \$PATH''',	'''FATAL: +"(?P<option>--?[A-Za-z][\w-]*)": executable file not found in \$PATHX''',
+s42b-13	data/explain/container.toml	'''Could not find any nv (?P<what>files|libraries) on this host'''	'''Could not find any \w+ (?P<what>files|libraries) on this host'''
+s42b-14	data/explain/container.toml	harmless = true\npriority = 12\npatterns = ['''Could not find any nv	harmless = false\npriority = 12\npatterns = ['''Could not find any nv
+s42b-15	data/explain/driver.toml	patterns = ['''Call to cuInit results in CUDA_ERROR_NO_DEVICE''']	patterns = ['''CUDA_ERROR_NO_DEVICE''']
+s42b-16	data/explain/driver.toml	priority = 70\nwhen = ["platform-wsl2"]\ncause = "Under WSL2 the GPU	priority = 90\nwhen = ["platform-wsl2"]\ncause = "Under WSL2 the GPU
+s42b-17	data/explain/driver.toml	supersedes = ["cuinit-no-device"]	supersedes = []
+s42b-18	data/explain/harmless.toml	patterns = ['''Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support INT64\. Attempting to cast down to INT32''']	patterns = ['''INT32''']
+s42b-19	data/explain/harmless.toml	(?:< 2 \* SM count|will likely result in GPU under.utilization)	(?:< 2 \* SM count)
+s42b-20	data/explain/harmless.toml	'''NumbaPerformanceWarning: Grid size \(?\d+\)? (?:	'''Grid size \(?\d+\)? (?:|
+s42b-21	data/explain/harmless.toml	harmless = true\npriority = 8\nframeworks = ["numba"]	harmless = false\npriority = 8\nframeworks = ["numba"]
 EOF
 }
 
