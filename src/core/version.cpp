@@ -184,13 +184,24 @@ int compare_on_width(const Version& v, const Version& b, size_t width) {
 
 }  // namespace
 
+namespace {
+
+template <typename Bound>
+int compare_to_bound(const Version& v, const Bound& b) {
+  if (!b.whole) return compare_on_width(v, b.version, b.width);
+  const auto c = v <=> b.version;
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+}  // namespace
+
 bool VersionSpec::above(const Version& v, const Bound& b) {
-  int c = compare_on_width(v, b.version, b.width);
+  int c = compare_to_bound(v, b);
   return b.inclusive ? c >= 0 : c > 0;
 }
 
 bool VersionSpec::below(const Version& v, const Bound& b) {
-  int c = compare_on_width(v, b.version, b.width);
+  int c = compare_to_bound(v, b);
   return b.inclusive ? c <= 0 : c < 0;
 }
 
@@ -207,11 +218,12 @@ std::optional<VersionSpec> VersionSpec::parse_as(std::string_view text, bool req
     spec.alternatives_.push_back(Interval{});
     return spec;
   }
-  // How a requirement's bound compares: a version's every component (kPadded: more than any
-  // release has), or at least its major.minor (an "==" pin's series).
+  // How a requirement's bound compares: as a whole version (padded), on the components written
+  // (written: ">=", "<", "~=", where that is the same), or on at least its major.minor (an "=="
+  // pin's series). Only "==" and "!=" (series, padded) take a wildcard in a requirement.
   enum class Width { written, padded, series };
-  constexpr size_t kPadded = 8;
-  auto make_bound = [&](std::string_view s, bool inclusive, Width width = Width::written) -> std::optional<Bound> {
+  auto make_bound = [&](std::string_view s, bool inclusive, Width width = Width::written,
+                        bool wildcard_allowed = false) -> std::optional<Bound> {
     s = trim(s);
     bool wildcard = false;
     if (s.ends_with(".*") || s.ends_with(".x")) {
@@ -220,10 +232,11 @@ std::optional<VersionSpec> VersionSpec::parse_as(std::string_view text, bool req
     }
     auto v = Version::parse(s);
     if (!v) return std::nullopt;
-    size_t w = v->parts().size();
-    if (requirement && !wildcard && width == Width::padded) w = std::max(w, kPadded);
-    if (requirement && !wildcard && width == Width::series) w = std::max<size_t>(w, 2);
-    return Bound{*v, w, inclusive};
+    Bound b{*v, v->parts().size(), inclusive};
+    if (requirement && wildcard && !wildcard_allowed) return std::nullopt;
+    if (requirement && !wildcard && width == Width::padded) b.whole = true;
+    if (requirement && !wildcard && width == Width::series) b.width = std::max<size_t>(b.width, 2);
+    return b;
   };
   // Comparison clauses (">=3.10,<3.15") form one interval; otherwise commas separate
   // alternatives ("2.7, 3.5-3.7").
@@ -244,12 +257,12 @@ std::optional<VersionSpec> VersionSpec::parse_as(std::string_view text, bool req
         if (!b) return std::nullopt;
         iv.high = b;
       } else if (p.starts_with("==")) {
-        b = make_bound(p.substr(2), true, Width::series);
+        b = make_bound(p.substr(2), true, Width::series, true);
         if (!b) return std::nullopt;
         iv.low = b;
         iv.high = b;
       } else if (p.starts_with("!=")) {
-        b = make_bound(p.substr(2), true, Width::padded);
+        b = make_bound(p.substr(2), true, Width::padded, true);
         if (!b) return std::nullopt;
         iv.excluded.push_back(*b);
       } else if (p.starts_with("~=")) {
@@ -311,7 +324,7 @@ bool VersionSpec::contains(const Version& v) const {
     if (iv.low && !above(v, *iv.low)) continue;
     if (iv.high && !below(v, *iv.high)) continue;
     bool excluded = std::any_of(iv.excluded.begin(), iv.excluded.end(),
-                                [&](const Bound& b) { return compare_on_width(v, b.version, b.width) == 0; });
+                                [&](const Bound& b) { return compare_to_bound(v, b) == 0; });
     if (excluded) continue;
     return true;
   }
@@ -324,7 +337,7 @@ bool VersionSpec::admits_series(const Version& series) const {
     if (iv.low && !above(v, *iv.low)) return false;
     if (iv.high && !below(v, *iv.high)) return false;
     return std::none_of(iv.excluded.begin(), iv.excluded.end(),
-                        [&](const Bound& b) { return compare_on_width(v, b.version, b.width) == 0; });
+                        [&](const Bound& b) { return compare_to_bound(v, b) == 0; });
   };
   for (const Interval& iv : alternatives_) {
     // The lowest version of the series inside the interval, if any, is the series' first release

@@ -59,9 +59,11 @@ std::string series_text(const Version& v);
 class VersionSpec {
  public:
   static std::optional<VersionSpec> parse(std::string_view text);
-  /// A requirement as pip reads it (PEP 440): versions compare zero-padded, so "<=2.5" leaves
-  /// 2.5.1 out, ">2.5" takes it and "!=2.5" drops 2.5.0 only. An "==" without a wildcard keeps
-  /// this tool's reading of a series ("==2.5" is 2.5.*, the tables' unit), "==2" being "==2.0".
+  /// A requirement as pip reads it (PEP 440): "<=", ">" and "!=" compare whole versions,
+  /// zero-padded and with their pre-release tags, so "<=2.5" leaves 2.5.1 out, ">2.5" takes it,
+  /// "!=2.5" drops 2.5.0 only and "<=2.5.0rc1" leaves 2.5.0 out; a wildcard goes only with "==" and
+  /// "!=" ("<=2.5.*" is refused, as pip refuses it). An "==" without a wildcard keeps this tool's
+  /// reading of a series ("==2.5" is 2.5.*, the tables' unit), "==2" being "==2.0".
   static std::optional<VersionSpec> parse_requirement(std::string_view text);
   [[nodiscard]] bool contains(const Version& v) const;
   /// True when some version of this major.minor series is contained: "==2.5.1" and ">=2.5.1,<2.6"
@@ -78,6 +80,7 @@ class VersionSpec {
     Version version;
     size_t width = 0;  ///< components that count when comparing
     bool inclusive = true;
+    bool whole = false;  ///< compared as a whole version, zero-padded, pre-release tag and all
   };
   struct Interval {
     std::optional<Bound> low;

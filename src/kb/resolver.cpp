@@ -757,14 +757,16 @@ std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBas
 // ---- JAX ----------------------------------------------------------------------------------
 
 /// Whether two version sets share a version, judged by their bounds (a release run and a request).
+/// Whether a JAX release run and a request share a release: a bound of either that both hold, or
+/// a harvested release both hold (an exclusive bound is in neither: "<0.7" and the run from 0.7.0
+/// share nothing, which a bound test alone took for an overlap until 2026-12-07).
 bool overlaps(const VersionSpec& a, const VersionSpec& b) {
-  for (const auto& bound : {a.lowest(), a.highest()}) {
-    if (bound && b.contains(*bound)) return true;
+  for (const auto& bound : {a.lowest(), a.highest(), b.lowest(), b.highest()}) {
+    if (bound && a.contains(*bound) && b.contains(*bound)) return true;
   }
-  for (const auto& bound : {b.lowest(), b.highest()}) {
-    if (bound && a.contains(*bound)) return true;
-  }
-  return false;
+  static const std::vector<Version> released = builtin_released_versions("jax");
+  return std::any_of(released.begin(), released.end(),
+                     [&](const Version& r) { return KnowledgeBase::in_release_run(a, r) && b.contains(r); });
 }
 
 /// The one version a request pins exactly ("jax==0.9.0"); empty for a range or no version.
@@ -840,6 +842,12 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
       o.version = rel->versions.highest().value_or(Version());
       if (std::optional<Version> exact = exact_pin(fr); exact && KnowledgeBase::in_release_run(rel->versions, *exact)) {
         o.version = *exact;
+      } else if (fr.spec && !fr.spec->contains(o.version)) {
+        // The run ends past the request (jax[cuda12]<=0.6 in the run 0.6.0-0.6.2): pip installs
+        // the newest harvested release of the run that the request holds, 0.6.0.
+        for (const Version& r : builtin_released_versions("jax")) {
+          if (KnowledgeBase::in_release_run(rel->versions, r) && fr.spec->contains(r)) o.version = r;
+        }
       }
       release = o.version;
       apply_python(o, req, kb, rel->python, rel->source);
@@ -1008,7 +1016,11 @@ struct SeriesRequest {
     for (const Version& r : rs) {
       if (fr->spec->contains(r)) in.push_back(r);
     }
-    if (in.empty() || in.size() == rs.size()) return std::nullopt;
+    if (in.empty()) return std::nullopt;
+    // The whole series, and the releases it may still get: ".*". A range that stops inside the
+    // series (<=2.13 is <=2.13.0) pins its newest release even when the harvest saw no later one.
+    const Version later = Version::of({series.major(), series.minor(), 999999});
+    if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;
     return in.back();
   }
 };

@@ -158,13 +158,22 @@ TEST(PlanPins, RequestBoundsCompareZeroPaddedAsPipDoes) {
   EXPECT_TRUE(req(">=2.5").contains(testing::v("2.5.0")));
   EXPECT_FALSE(req("<2.5").contains(testing::v("2.5.1")));
   EXPECT_FALSE(req("!=2.5.*").contains(testing::v("2.5.1")));
-  EXPECT_TRUE(req("<=2.5.*").contains(testing::v("2.5.1")));
   EXPECT_TRUE(req("~=2.5").contains(testing::v("2.9.1")));
   EXPECT_FALSE(req("~=2.5").contains(testing::v("3.0")));
   // This tool's convention: "==2.5" names the series 2.5; "==2" is "==2.0", the series 2.0.
   EXPECT_TRUE(req("==2.5").contains(testing::v("2.5.1")));
   EXPECT_TRUE(req("==2").contains(testing::v("2.0.1")));
   EXPECT_FALSE(req("==2").contains(testing::v("2.5.1")));
+  // Pre-release tags count in the whole-version bounds (the session 42 re-read): pip's 2.5.0 is
+  // above 2.5.0rc1.
+  EXPECT_TRUE(req(">2.5.0rc1").contains(testing::v("2.5.0")));
+  EXPECT_FALSE(req("<=2.5.0rc1").contains(testing::v("2.5.0")));
+  EXPECT_TRUE(req("<=2.5.0rc1").contains(testing::v("2.4.1")));
+  // A wildcard goes only with == and != (PEP 440; pip refuses "<=2.5.*").
+  for (const char* bad : {"<=2.5.*", ">2.5.*", "~=2.5.*", ">=2.5.*", "<2.5.*"}) {
+    EXPECT_FALSE(VersionSpec::parse_requirement(bad)) << bad;
+  }
+  EXPECT_TRUE(VersionSpec::parse("<=2.5.*")) << "the tables' reading keeps its wildcards";
   // The tables' reading is untouched.
   EXPECT_TRUE(plan_pins_spec("<=2.5").contains(testing::v("2.5.1")));
 }
@@ -187,6 +196,47 @@ TEST(PlanPins, AOneComponentPinNamesItsDotZeroSeries) {
   const FrameworkPlan& fp = p.frameworks[0];
   ASSERT_TRUE(fp.best);
   EXPECT_EQ(fp.best->version, testing::v("2.0"));
+}
+
+// A pre-release bound (the session 42 re-read): ">2.5.0rc1,<2.5.1" is pip's 2.5.0, which the
+// plan said no release of the knowledge base matched.
+TEST(PlanPins, APreReleaseBoundComparesWithItsTag) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch>2.5.0rc1,<2.5.1");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->version, testing::v("2.5"));
+  EXPECT_TRUE(plan_pins_installs(*p.frameworks[0].best, "\"torch==2.5.0\""));
+}
+
+// "<=2.13" stops inside the series even where the harvest saw only 2.13.0: a 2.13.1 published later
+// is outside the request, so the plan pins 2.13.0 rather than writing "torch==2.13.*".
+TEST(PlanPins, AnUpperBoundInsideASeriesPinsEvenItsOnlyRelease) {
+  const std::vector<Version> torch = builtin_released_versions("torch");
+  const size_t in_213 = std::count_if(torch.begin(), torch.end(),
+                                      [](const Version& r) { return r.same_series(testing::v("2.13"), 2); });
+  ASSERT_GE(in_213, 1U);
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch<=2.13");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->version, testing::v("2.13"));
+  EXPECT_TRUE(plan_pins_installs(*p.frameworks[0].best, "\"torch==2.13.0\"")) << p.frameworks[0].best->install_spec;
+  // The near miss: below the next series, the series' later releases are in the request.
+  Plan below = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch<2.14");
+  ASSERT_TRUE(below.frameworks[0].best);
+  EXPECT_EQ(below.frameworks[0].best->version, testing::v("2.13"));
+  EXPECT_TRUE(plan_pins_installs(*below.frameworks[0].best, "\"torch==2.13.*\""));
+}
+
+// JAX's rows hold runs of releases (0.6.0 to 0.6.2); a request that ends inside a run is planned as
+// the newest release it holds, as pip installs it (was: the run's last, 0.6.2, for "<=0.6").
+TEST(PlanPins, JaxRangeEndingInsideARunIsItsNewestReleaseThere) {
+  Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "jax[cuda12]<=0.6");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->version, testing::v("0.6.0"));
+  Plan lt = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "jax[cuda12]<0.6.2");
+  ASSERT_TRUE(lt.frameworks[0].best);
+  EXPECT_EQ(lt.frameworks[0].best->version, testing::v("0.6.1"));
+  Plan whole = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "jax[cuda12]<0.7");
+  ASSERT_TRUE(whole.frameworks[0].best);
+  EXPECT_EQ(whole.frameworks[0].best->version, testing::v("0.6.2"));
 }
 
 }  // namespace
