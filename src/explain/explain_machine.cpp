@@ -323,12 +323,16 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"cuda10_missing", "cuda10-missing"},
     {"conda_cuda_conflict", "conda-cuda-conflict"},
     {"flash_attn_package", "flash-attn-package"},
-    {"torch_sdpa", "torch-sdpa"}};
+    {"torch_sdpa", "torch-sdpa"},
+    {"dynamo_suppressed", "dynamo-suppressed"},
+    {"pytorch_index", "pytorch-index"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
-/// the NVIDIA kernel module's and the driver's user-space libraries'. Yes or unknown, like the
-/// events above: a candidate that needs one is not listed unless the log shows both versions.
-constexpr const char* kLogVersionEvents[] = {"nvidia-module-other-branch", "nvidia-module-same-branch"};
+/// the NVIDIA kernel module's and the driver's user-space libraries'; and NCCL wheels of two CUDA
+/// majors (nvidia-nccl-cu11 and -cu12), which install the same nvidia/nccl/lib/libnccl.so.2. Yes or
+/// unknown, like the events above: a candidate that needs one is not listed unless the log shows both.
+constexpr const char* kLogVersionEvents[] = {"nvidia-module-other-branch", "nvidia-module-same-branch",
+                                             "nccl-wheels-two-majors"};
 
 /// `tensorflow<X.Y`: the TensorFlow that wrote the log is older than X.Y. Its version as the log
 /// names it, else the bound its source paths set (LogFacts::tf_below), else the machine's when all
@@ -559,6 +563,9 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "torch-sdpa",
                                                   "gpu-cc-is-arch",
                                                   "gpu-cc-above-arch",
+                                                  "dynamo-suppressed",
+                                                  "pytorch-index",
+                                                  "nccl-wheels-two-majors",
                                                   "tf-dso-loader",
                                                   "xid-process",
                                                   "tensorflow<2.14",
@@ -1110,12 +1117,14 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
                                            [&](const RuleHits& h) { return !base.rules[h.rule_index].fact; });
   std::vector<std::string> module_versions;
   std::vector<std::string> library_versions;
+  std::vector<std::string> nccl_wheel_majors;
   bool wsl2_words = false;  // the user's own "inside WSL 2": weaker than any platform marker
   for (auto h = facts; h != hits.end(); ++h) {
     const auto& explains = base.rules[h->rule_index].explains;
     log.explains.insert(log.explains.end(), explains.begin(), explains.end());
     for (const auto& [capture, into] :
-         {std::pair{"nv_module_version", &module_versions}, std::pair{"nv_library_version", &library_versions}}) {
+         {std::pair{"nv_module_version", &module_versions}, std::pair{"nv_library_version", &library_versions},
+          std::pair{"nccl_wheel", &nccl_wheel_majors}}) {
       if (const auto c = h->captures.find(capture); c != h->captures.end()) {
         into->insert(into->end(), c->second.begin(), c->second.end());
       }
@@ -1183,6 +1192,10 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     }
   }
   if (const char* event = nvidia_versions_event(module_versions, library_versions)) log.events.insert(event);
+  std::sort(nccl_wheel_majors.begin(), nccl_wheel_majors.end());
+  if (std::unique(nccl_wheel_majors.begin(), nccl_wheel_majors.end()) - nccl_wheel_majors.begin() > 1) {
+    log.events.insert("nccl-wheels-two-majors");
+  }
   // "It works on WSL 2" in a PowerShell log is about another machine: the words count only where
   // the log's own lines name no platform.
   if (wsl2_words && !log.platform) {
