@@ -206,6 +206,8 @@ TEST(ExplainReview42C, DynamoWarningOfAGpuTooOldForTritonIsAFallbackToEagerNotAF
   const auto r = explain_no_facts(kReview42cDynamoTitanLog);
   ASSERT_TRUE(leads_with(r, "torch-inductor-gpu-too-old-for-triton/suppressed")) << told(r);
   EXPECT_EQ(problem_count(r), 0u) << rule_list(r);
+  // Not even as another possible cause: the error did not stop anything.
+  EXPECT_EQ(find_rule(r, "torch-inductor-gpu-too-old-for-triton"), nullptr) << rule_list(r);
   const auto& lead = r.matches.front();
   EXPECT_TRUE(lead.harmless) << rule_list(r);
   EXPECT_TRUE(says_all(lead.cause, {"GTX TITAN X", "suppress_errors", "eager"})) << lead.cause;
