@@ -635,7 +635,7 @@ s39d-paddle-cudnn-major	data/explain/libraries.toml	{?windows: (the number in th
 s39d-not-compiled	data/explain/paddle.toml	AssertionError: (?P<what>Not compiled with CUDA)	AssertionError: (?P<what>Not compiled with CUDAx)
 s39d-pip-paddle	data/explain/install.toml	(?P<pkg>paddlepaddle(?:-gpu)?)(?:[=<>!~]=?=?(?P<version>[\w.*+]+))? \(from versions: none\)	(?P<pkg>paddlepaddlex(?:-gpu)?)(?:[=<>!~]=?=?(?P<version>[\w.*+]+))? \(from versions: none\)
 s39d-torch-32bit	data/explain/install.toml	\(from versions: 0\.1\.2(?:, 0\.1\.2\.post\d+)*\)	\(from versions: 0\.1\.3(?:, 0\.1\.2\.post\d+)*\)
-s39d-torch-32bit-explains	data/explain/install.toml	explains = ["pip-no-matching-framework"]	explains = ["pip-no-matching-frameworkx"]
+s39d-torch-32bit-explains	data/explain/install.toml	(?:, 0\.1\.2\.post\d+)*\)''',\n]\nexplains = ["pip-no-matching-framework"]	(?:, 0\.1\.2\.post\d+)*\)''',\n]\nexplains = ["pip-no-matching-frameworkx"]
 s39d-general-example	data/explain/install.toml	`conda create -n gpu python=3.X` or `py -3.X -m venv venv`, X from the range	`conda create -n tf python=3.11` or `py -3.11 -m venv venv`
 s39d-cpu-version-line	data/explain/framework-build.toml	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpu\s*$'''	'''^\s*(?P<version>\d+\.\d+\.\d+)\+cpux\s*$'''
 s39d-msvc-when	data/explain/windows.toml	priority = 72\nwhen = ["msvc-build", "platform-windows"]	priority = 72\nwhen = ["platform-windows"]
@@ -863,14 +863,14 @@ s41m-18	src/kb/data_files.cpp	        if (auto v = Version::parse(line.substr(11
 s41m-11	src/kb/resolver.cpp	    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });	    return fr->spec->admits_series(series);
 s41m-14	src/kb/resolver.cpp	v && v->parts().size() >= 3) sr.pin = v;	v && v->parts().size() >= 2) sr.pin = v;
 s41m-15	src/kb/resolver.cpp	      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != target->str()) {	      if (false && ac != nullptr) {
-s41m-19	src/kb/resolver.cpp	    if (in.empty() || in.size() == rs.size()) return std::nullopt;	    return std::nullopt;
+s41m-19	src/kb/resolver.cpp	    if (in.empty()) return std::nullopt;\n    // The whole series	    return std::nullopt;\n    // The whole series
 s41m-20	src/kb/resolver.cpp	  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||	  if (!fr.spec ||
 s41m-21	src/kb/resolver.cpp	      published = published || r == *target;	      published = published || (r == *target && r.str() == target->str());
 s41m-22	src/kb/resolver.cpp	    if (!any_series && low && high) {	    if (false && low && high) {
 s42-pep-le	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded);\n        if (!b) return std::nullopt;\n        iv.high = b;	b = make_bound(p.substr(2), true);\n        if (!b) return std::nullopt;\n        iv.high = b;
 s42-pep-gt	src/core/version.cpp	b = make_bound(p.substr(1), false, Width::padded);	b = make_bound(p.substr(1), false);
-s42-pep-ne	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded);\n        if (!b) return std::nullopt;\n        iv.excluded	b = make_bound(p.substr(2), true);\n        if (!b) return std::nullopt;\n        iv.excluded
-s42-pep-eq-series	src/core/version.cpp	w = std::max<size_t>(w, 2);	w = std::max<size_t>(w, 1);
+s42-pep-ne	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded, true);	b = make_bound(p.substr(2), true, Width::written, true);
+s42-pep-eq-series	src/core/version.cpp	b.width = std::max<size_t>(b.width, 2);	b.width = std::max<size_t>(b.width, 1);
 s42-pep-wildcard	src/core/version.cpp	if (requirement && !wildcard && width == Width::padded)	if (requirement && width == Width::padded)
 s42-pep-request	src/kb/resolver.cpp	auto spec = VersionSpec::parse_requirement(rest);	auto spec = VersionSpec::parse(rest);
 s42a2-01	data/explain/extension-packages.toml	explains = ["xformers-no-operator"]	# explains = ["xformers-no-operator"]
@@ -885,7 +885,7 @@ s42a2-09	data/explain/harmless.toml	harmless = true\npriority = 6\nframeworks = 
 s42a2-10	data/explain/log-facts.toml	'''(?:^|[^未没有不])(?P<flash_attn_package>安装	'''(?P<flash_attn_package>安装
 s42a2-11	data/explain/gpu-arch.toml	when = ["!flash-attn-package", "!torch-sdpa"]	when = ["!torch-sdpa"]
 s42a2-12	src/explain/explain_machine.cpp	{"flash_attn_package", "flash-attn-package"},	{"flash_attn_packagex", "flash-attn-package"},
-s42a2-13	src/explain/explain_machine.cpp	{"torch_sdpa", "torch-sdpa"}};	{"torch_sdpax", "torch-sdpa"}};
+s42a2-13	src/explain/explain_machine.cpp	{"torch_sdpa", "torch-sdpa"},	{"torch_sdpax", "torch-sdpa"},
 s42a2-14	src/explain/explain_machine.cpp	[&](const Version& v) { return v == *ran; }	[&](const Version& v) { return v >= *ran; }
 s42a2-15	src/explain/explain_machine.cpp	[&](const Version& v) { return v > *ran; }	[&](const Version& v) { return v >= *ran; }
 s42a2-16	data/explain/gpu-arch.toml	supersedes = ["ggml-no-device-code", "no-kernel-image", "ggml-no-kernel-image"]	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]
@@ -928,6 +928,29 @@ s42b-18	data/explain/harmless.toml	patterns = ['''Your ONNX model has been gener
 s42b-19	data/explain/harmless.toml	(?:< 2 \* SM count|will likely result in GPU under.utilization)	(?:< 2 \* SM count)
 s42b-20	data/explain/harmless.toml	'''NumbaPerformanceWarning: Grid size \(?\d+\)? (?:	'''Grid size \(?\d+\)? (?:|
 s42b-21	data/explain/harmless.toml	harmless = true\npriority = 8\nframeworks = ["numba"]	harmless = false\npriority = 8\nframeworks = ["numba"]
+s42c-01	data/explain/toolkit.toml	CUDA_HOME='(?P<cuda_home>[^']*)	CUDA_HOME='(?P<cuda_home>[^'\s]*)
+s42c-02	data/explain/toolkit.toml	harmless = true\nframeworks = ["pytorch"]\npatterns = ['''No CUDA runtime	harmless = false\nframeworks = ["pytorch"]\npatterns = ['''No CUDA runtime
+s42c-03	data/explain/log-facts.toml	torch\._dynamo\.convert_frame: \[WARNING\] [^	torch\._dynamo\.convert_frame: \[ERROR\] [^
+s42c-04	data/explain/performance.toml	priority = 88\nwhen = ["!dynamo-suppressed"]	priority = 88
+s42c-05	data/explain/extension-packages.toml	'''\bC1083: .*?\b(?P<header>Python	'''\bC1083: '(?P<header>Python
+s42c-06	data/explain/windows.toml	  '''Command '\['where', 'cl(?:\.exe)?'\]' returned non-zero exit\s+status \d''',\n	
+s42c-07	data/explain/windows.toml	'\s*->\s*'(?P<link>	(?P<link>
+s42c-08	data/explain/log-facts.toml	  '''Looking in (?:indexes|links): (?:	  '''Looking nowhere (?:indexes|links): (?:
+s42c-09	data/explain/install.toml	require_older = ["version", "first"]\n	
+s42c-10	data/explain/install.toml	when = ["!pytorch-index"]\n	
+s42c-11	src/explain/explain_machine.cpp	nccl_wheel_majors.begin() > 1) {	nccl_wheel_majors.begin() > 0) {
+s42c-12	data/explain/log-facts.toml	  '''(?P<pip_build>Preparing metadata \((?:setup\.py|pyproject\.toml)\) \.\.\. error|python setup\.py (?:egg_info|bdist_wheel|develop) did not run successfully|<pip-setuptools-caller>)''',\n  '''(?P<pip_build>[/\\]pip-install-\w+[/\\][\w.-]+[/\\]setup\.py)''',\n	
+s42c-13	data/explain/extension-packages.toml	priority = 76\nwhen = ["!pip-build"]	priority = 76
+s42c-14	data/explain/log-facts.toml	(?P<macos_log>(?:Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|Apple) M[1-9])	(?P<macos_log>(?:MacBook(?: Pro| Air)?| ?mini| Studio|Apple) M[1-9])
+s42c-15	data/explain/performance.toml	'''torch\._dynamo\.convert_frame: \[WARNING\] (?:torch\._dynamo\.exc\.)?BackendCompilerFailed	'''(?:torch\._dynamo\.exc\.)?BackendCompilerFailed
+s42c-16	data/explain/nccl.toml	id = "two-cuda-majors"\nwhen = ["nccl-wheels-two-majors"]\n	id = "two-cuda-majors"\n
+s42c-17	data/explain/log-facts.toml	requirement (?:torch|torchvision|torchaudio)\S* \(from versions: [^)]*?\d\+(?P<pytorch_index>	requirement (?:torch|torchvision|torchaudio)\S* \(from versions: [^)]*?\d\+(?P<pytorch_index_x>
+s42c-18	data/explain/install.toml	explains = ["pip-pytorch-variant-not-published", "pip-no-matching-framework"]	explains = ["pip-no-matching-framework"]
+s42-pep-pre	src/core/version.cpp	  if (!b.whole) return compare_on_width(v, b.version, b.width);	  if (true) return compare_on_width(v, b.version, b.width);
+s42-pep-wild-refused	src/core/version.cpp	    if (requirement && wildcard && !wildcard_allowed) return std::nullopt;	    (void)wildcard_allowed;
+s42-pep-later-patch	src/kb/resolver.cpp	    if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;	    if (in.size() == rs.size()) return std::nullopt;
+s42-jax-run-newest	src/kb/resolver.cpp	          if (KnowledgeBase::in_release_run(rel->versions, r) && fr.spec->contains(r)) o.version = r;	          if (false) o.version = r;
+s42-jax-overlap-both	src/kb/resolver.cpp	    if (bound && a.contains(*bound) && b.contains(*bound)) return true;	    if (bound && a.contains(*bound) && (b.contains(*bound) || true)) return true;
 EOF
 }
 
