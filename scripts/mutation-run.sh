@@ -951,6 +951,7 @@ s42-pep-wild-refused	src/core/version.cpp	    if (requirement && wildcard && !wi
 s42-pep-later-patch	src/kb/resolver.cpp	    if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;	    if (in.size() == rs.size()) return std::nullopt;
 s42-jax-run-newest	src/kb/resolver.cpp	          if (KnowledgeBase::in_release_run(rel->versions, r) && fr.spec->contains(r)) o.version = r;	          if (false) o.version = r;
 s42-jax-overlap-both	src/kb/resolver.cpp	    if (bound && a.contains(*bound) && b.contains(*bound)) return true;	    if (bound && a.contains(*bound) && (b.contains(*bound) || true)) return true;
+s42-arch-list-harmless	data/explain/harmless.toml	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included''']	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are includedx''']
 EOF
 }
 

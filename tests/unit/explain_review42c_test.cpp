@@ -483,5 +483,31 @@ TEST(ExplainReview42C, NearMissOneNcclWheelKeepsTheOlderNcclAnswer) {
   EXPECT_EQ(find_rule(r, "undefined-symbol-nccl/two-cuda-majors"), nullptr) << rule_list(r);
 }
 
+// --- log 17 (OK: nothing found), the reviewer's wish: cpp_extension's TORCH_CUDA_ARCH_LIST warning
+// is one of the most asked-about lines of an extension build; it is named as harmless ---
+
+// logs/17.txt (openvinotoolkit/nncf#3141, verbatim)
+constexpr std::string_view kReview42cArchListLog =
+    R"LOG(INFO:nncf:Compiling and loading torch extension: quantized_functions_cuda...
+/nncf_torch/lib/python3.10/site-packages/torch/utils/cpp_extension.py:1964: UserWarning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included for compilation. 
+If this is not desired, please set os.environ['TORCH_CUDA_ARCH_LIST'].
+  warnings.warn(
+)LOG";
+
+TEST(ExplainReview42C, ArchListNotSetIsAHarmlessNoteOfWhatTheBuildTargets) {
+  const auto r = explain_no_facts(kReview42cArchListLog);
+  EXPECT_EQ(problem_count(r), 0u) << rule_list(r);
+  const auto* note = find_rule(r, "torch-cuda-arch-list-not-set");
+  ASSERT_NE(note, nullptr) << rule_list(r);
+  EXPECT_TRUE(note->harmless);
+  EXPECT_TRUE(says_all(note->fix, {"TORCH_CUDA_ARCH_LIST", "8.6"})) << note->fix;
+  // The near miss: the same warning before a failed compile leaves the failure first.
+  const auto failed = explain_no_facts(std::string(kReview42cArchListLog) +
+                                       "nvcc fatal   : Unsupported gpu architecture 'compute_89'\n");
+  ASSERT_FALSE(failed.matches.empty());
+  EXPECT_FALSE(failed.matches.front().harmless) << rule_list(failed);
+  EXPECT_NE(failed.matches.front().rule, "torch-cuda-arch-list-not-set");
+}
+
 }  // namespace
 }  // namespace gpudoctor
