@@ -325,7 +325,9 @@ constexpr std::pair<const char*, const char*> kLogEvents[] = {
     {"flash_attn_package", "flash-attn-package"},
     {"torch_sdpa", "torch-sdpa"},
     {"dynamo_suppressed", "dynamo-suppressed"},
-    {"pytorch_index", "pytorch-index"}};
+    {"pytorch_index", "pytorch-index"},
+    {"flash_attn_not_built", "flash-attn-not-built"},
+    {"xformers_device_cpu", "xformers-device-cpu"}};
 
 /// Conditions read from two versions the log shows, not from one capture (LogFacts::events):
 /// the NVIDIA kernel module's and the driver's user-space libraries'; and NCCL wheels of two CUDA
@@ -437,10 +439,13 @@ constexpr std::string_view kXidProcess = "xid-process";
 
 /// `gpu-cc-is-arch` / `gpu-cc-above-arch`: the compute capabilities of the GPUs the log lists
 /// (LogFacts::gpu_ccs) against the rule's `arch` capture in ggml's form (610 is 6.1, the
-/// architecture of the code that ran). All equal: the GPU ran code of its own architecture, so the
-/// build has it and the kernel itself does not support the GPU. One above: that GPU ran an older
-/// architecture's code, so the build lacks its own. Yes or unknown, like a log event: the guard's
-/// arch alone is always one of the build's, whatever the GPU (session 42 review A, log 20).
+/// architecture of the code that ran) and its `compiled` list. Above: a GPU whose own arch the
+/// build lacks and whose newest compiled arch at or below its own is `arch` ran that older code.
+/// Is-arch: a GPU of `arch` ran its own code, so the kernel itself does not support it, and no
+/// GPU is above. A GPU whose arch is in the list runs its own code, so on a mixed rig it decides
+/// nothing (the re-read, session 42: P40 and RTX 3090 on a 610,860 build). Yes or unknown, like a
+/// log event: the guard's arch alone is always one of the build's, whatever the GPU (session 42
+/// review A, log 20).
 namespace {
 
 constexpr std::string_view kGpuCcIsArch = "gpu-cc-is-arch";
@@ -453,15 +458,30 @@ Truth gpu_cc_against_arch(std::string_view condition, const CaptureMap& captures
       !std::all_of(arch.begin(), arch.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
     return Truth::unknown;
   }
-  const int number = std::stoi(arch);
-  const auto ran = Version::parse(std::to_string(number / 100) + "." + std::to_string(number / 10 % 10));
-  if (!ran) return Truth::unknown;
-  if (condition == kGpuCcIsArch) {
-    return std::all_of(ccs.begin(), ccs.end(), [&](const Version& v) { return v == *ran; }) ? Truth::yes
-                                                                                             : Truth::unknown;
+  const int ran = std::stoi(arch);
+  std::vector<int> compiled;  // the build's archs, ggml's form
+  const std::string list = first_capture(captures, "compiled");
+  for (size_t i = 0; i < list.size();) {
+    const size_t end = std::min(list.find_first_not_of("0123456789", i), list.size());
+    if (end > i && end - i <= 4) compiled.push_back(std::stoi(list.substr(i, end - i)));
+    i = end + 1;
   }
-  return std::any_of(ccs.begin(), ccs.end(), [&](const Version& v) { return v > *ran; }) ? Truth::yes
-                                                                                         : Truth::unknown;
+  if (compiled.empty()) compiled.push_back(ran);  // the guard's arch is always one of the build's
+  const auto own_arch = [](const Version& v) { return static_cast<int>(v.major() * 100 + v.minor() * 10); };
+  // The arch of the code a GPU runs: its own when built, else the newest built below it.
+  const auto runs = [&](const Version& v) {
+    const int own = own_arch(v);
+    if (std::find(compiled.begin(), compiled.end(), own) != compiled.end()) return own;
+    int best = -1;
+    for (int c : compiled) best = c < own ? std::max(best, c) : best;
+    return best;
+  };
+  const bool above = std::any_of(ccs.begin(), ccs.end(),
+                                 [&](const Version& v) { return own_arch(v) != ran && runs(v) == ran; });
+  if (condition == kGpuCcAboveArch) return above ? Truth::yes : Truth::unknown;
+  return !above && std::any_of(ccs.begin(), ccs.end(), [&](const Version& v) { return own_arch(v) == ran; })
+             ? Truth::yes
+             : Truth::unknown;
 }
 
 }  // namespace
@@ -561,6 +581,8 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "conda-cuda-conflict",
                                                   "flash-attn-package",
                                                   "torch-sdpa",
+                                                  "flash-attn-not-built",
+                                                  "xformers-device-cpu",
                                                   "gpu-cc-is-arch",
                                                   "gpu-cc-above-arch",
                                                   "dynamo-suppressed",

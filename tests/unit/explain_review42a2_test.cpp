@@ -119,6 +119,102 @@ CUDA error: unspecified launch failure
 GGML_ASSERT: ggml-cuda.cu:63: !"CUDA error"
 )LOG";
 
+// The re-read of this section's rules (/tmp/reread42a/report.md, session 42): the reviewer's
+// inputs, verbatim. real1.log: ggml's own device list with its header line, as llama.cpp,
+// koboldcpp and llama-cpp-python print it (ggml-cuda.cu ggml_cuda_init), on the MX250 of
+// LostRuins/koboldcpp#818.
+constexpr std::string_view kReread42a2GgmlRealHeaderLog = R"LOG(ggml_cuda_init: GGML_CUDA_FORCE_MMQ:    no
+ggml_cuda_init: GGML_CUDA_FORCE_CUBLAS: no
+ggml_cuda_init: found 1 CUDA devices:
+  Device 0: NVIDIA GeForce MX250, compute capability 6.1, VMM: yes
+llm_load_tensors: ggml ctx size =    0.30 MiB
+ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610
+CUDA error: unspecified launch failure
+)LOG";
+
+// /tmp/reread42a/mixed.log: an RTX 3090 and a P40, a build for both (610,860); the P40 is device 1.
+constexpr std::string_view kReread42a2MixedRigLog = R"LOG(ggml_cuda_init: GGML_CUDA_FORCE_MMQ:    no
+ggml_cuda_init: GGML_CUDA_FORCE_CUBLAS: no
+ggml_cuda_init: found 2 CUDA devices:
+  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes
+  Device 1: Tesla P40, compute capability 6.1, VMM: yes
+llm_load_tensors: offloading 80 repeating layers to GPU
+ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610,860
+CUDA error: unspecified launch failure
+  current device: 1, in function ggml_backend_cuda_synchronize at ggml-cuda.cu:2408
+)LOG";
+
+// /tmp/reread42a/mixed2.log: the same rig listed the other way round.
+constexpr std::string_view kReread42a2MixedRigP40FirstLog = R"LOG(ggml_cuda_init: found 2 CUDA devices:
+  Device 0: Tesla P40, compute capability 6.1, VMM: yes
+  Device 1: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes
+ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610,860
+CUDA error: unspecified launch failure
+)LOG";
+
+// /tmp/reread42a/xf_cpu.log: xFormers' reasons with the tensors on the CPU (device=cpu); xformers'
+// common.py adds the bf16 reason for any device that is not CUDA.
+constexpr std::string_view kReread42a2XformersCpuLog = R"LOG(NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
+     query       : shape=(2, 4096, 8, 40) (torch.bfloat16)
+     key         : shape=(2, 4096, 8, 40) (torch.bfloat16)
+     value       : shape=(2, 4096, 8, 40) (torch.bfloat16)
+     attn_bias   : <class 'NoneType'>
+     p           : 0.0
+`decoderF` is not supported because:
+    device=cpu (supported: {'cuda'})
+    attn_bias type is <class 'NoneType'>
+    bf16 is only supported on A100+ GPUs
+`flshattF@v2.3.6` is not supported because:
+    device=cpu (supported: {'cuda'})
+    bf16 is only supported on A100+ GPUs
+`cutlassF` is not supported because:
+    device=cpu (supported: {'cuda'})
+    bf16 is only supported on A100+ GPUs
+`smallkF` is not supported because:
+    max(query.shape[-1] != value.shape[-1]) > 32
+    device=cpu (supported: {'cuda'})
+    dtype=torch.bfloat16 (supported: {torch.float32})
+    bf16 is only supported on A100+ GPUs
+    unsupported embed per head: 40
+)LOG";
+
+// /tmp/reread42a/flat.log: XLabs-AI/x-flux-comfyui#110 as posted, on one line.
+constexpr std::string_view kReread42a2XformersFlatLog = R"LOG(No operator found for `memory_efficient_attention_forward` with inputs: query : shape=(24, 4352, 1, 128) (torch.bfloat16) key : shape=(24, 4352, 1, 128) (torch.bfloat16) value : shape=(24, 4352, 1, 128) (torch.bfloat16) attn_bias : <class 'NoneType'> p : 0.0 `decoderF` is not supported because: attn_bias type is <class 'NoneType'> bf16 is only supported on A100+ GPUs `flshattF@v2.5.7` is not supported because: requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old) bf16 is only supported on A100+ GPUs `cutlassF-pt` is not supported because: bf16 is only supported on A100+ GPUs
+)LOG";
+
+// /tmp/reread42a/qwen_nofa.log: Qwen's remote code printing that flash_attn could not be imported.
+constexpr std::string_view kReread42a2QwenNoFlashAttnLog = R"LOG(Warning: import flash_attn rotary fail, please install FlashAttention rotary to get higher efficiency https://github.com/Dao-AILab/flash-attention/tree/main/csrc/rotary
+Warning: import flash_attn rms_norm fail, please install FlashAttention layer_norm to get higher efficiency https://github.com/Dao-AILab/flash-attention/tree/main/csrc/layer_norm
+Warning: import flash_attn fail, please install FlashAttention to get higher efficiency https://github.com/Dao-AILab/flash-attention
+RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)
+)LOG";
+
+// /tmp/reread42a/cn.log: "flash-attn need not be installed on the server".
+constexpr std::string_view kReread42a2NoNeedToInstallLog = R"LOG(在服务器上不需要安装flash-attn也能运行
+RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.
+)LOG";
+
+// /tmp/reread42a/both.log: flash-attn failed to build; the check raised under PyTorch's SDPA.
+constexpr std::string_view kReread42a2FailedBuildThenSdpaLog = R"LOG($ pip install flash-attn --no-build-isolation
+  error: subprocess-exited-with-error
+  ERROR: Failed building wheel for flash-attn
+Failed to build flash-attn
+Traceback (most recent call last):
+  File "/opt/conda/lib/python3.10/site-packages/torch/nn/functional.py", line 5373, in multi_head_attention_forward
+    attn_output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)
+)LOG";
+
+// /tmp/reread42a/ds_stuck.log: the scale at its minimum with raise_error_at_min_scale off.
+constexpr std::string_view kReread42a2DeepspeedStuckLog = R"LOG([2024-04-25 10:00:01,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[2024-04-25 10:00:02,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[2024-04-25 10:00:03,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[2024-04-25 10:00:04,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[2024-04-25 10:00:05,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[2024-04-25 10:00:06,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+{'loss': 0.0, 'learning_rate': 0.0, 'epoch': 0.5}
+)LOG";
+
 TEST(ExplainReview42A2, XformersBf16ReasonIsBf16BeforeAmpereNotAGenericDtype) {
   const auto r = explain_no_facts(kReview42a2XformersBf16Log);
   ASSERT_TRUE(leads_without(r, "xformers-bf16-needs-sm80", {"xformers-no-operator"})) << told(r);
@@ -233,8 +329,8 @@ TEST(ExplainReview42A2, DeepspeedSkippedStepIsHarmlessLossScaling) {
 
 TEST(ExplainReview42A2, NearMissOverflowUntilTheMinimumScaleIsTheProblem) {
   const auto r = explain_no_facts(
+      "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 4, reducing to 2\n"
       "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1\n"
-      "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1\n"
       "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.\n");
   ASSERT_TRUE(leads_without(r, "deepspeed-loss-scale-at-minimum", {"deepspeed-overflow-skipped-step"})) << rule_list(r);
   EXPECT_EQ(problem_count(r), 1u) << rule_list(r);
@@ -330,7 +426,8 @@ TEST(ExplainReview42A2, NearMissAnotherKernelWithoutCodeKeepsTheRebuild) {
 
 TEST(ExplainReview42A2, GgmlFlashAttnOnAGpuOfThatArchSaysNoRebuild) {
   // ggml's own device list shows the GPU is the arch the guard names: the build has it.
-  const auto r = explain_no_facts(std::string("  Device 0: NVIDIA GeForce MX250, compute capability 6.1, VMM: yes\n") +
+  const auto r = explain_no_facts(std::string("ggml_cuda_init: found 1 CUDA devices:\n"
+                                              "  Device 0: NVIDIA GeForce MX250, compute capability 6.1, VMM: yes\n") +
                                   std::string(kReview42a2GgmlFlashAttnLog));
   ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code/gpu-too-old",
                             {"ggml-flash-attn-no-device-code", "ggml-flash-attn-no-device-code/build-lacks-arch"}))
@@ -342,6 +439,7 @@ TEST(ExplainReview42A2, GgmlFlashAttnOnAGpuOfThatArchSaysNoRebuild) {
 TEST(ExplainReview42A2, NearMissGgmlFlashAttnOnANewerGpuIsTheBuild) {
   // The same line on an RTX 3060 (8.6): it ran the 610 code because the build lacks 860.
   const auto r = explain_no_facts(
+      "ggml_cuda_init: found 1 CUDA devices:\n"
       "  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes\n"
       "ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch "
       "610. ggml-cuda.cu was compiled for: 610\n");
@@ -357,6 +455,174 @@ TEST(ExplainReview42A2, NearMissNotInstallingFlashAttnIsNoSignOfThePackage) {
       "在未安装FlashAttention的时候一切正常\n"
       "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false.\n");
   ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch")) << rule_list(r);
+}
+
+// Finding 1: ggml prints "found N CUDA devices:" before the list; the line joiner joins the
+// indented Device 0 row onto that head, and the device was not read.
+TEST(ExplainReview42A2, RereadGgmlRealDeviceListIsReadGpuTooOld) {
+  const auto r = explain_no_facts(kReread42a2GgmlRealHeaderLog);
+  ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code/gpu-too-old",
+                            {"ggml-flash-attn-no-device-code", "ggml-flash-attn-no-device-code/build-lacks-arch"}))
+      << told(r);
+  EXPECT_TRUE(mentions(r.matches.front().cause, "Rebuilding cannot help")) << r.matches.front().cause;
+}
+
+TEST(ExplainReview42A2, RereadNearMissGgmlRealDeviceListNewerGpuIsTheBuild) {
+  const auto r = explain_no_facts(
+      "ggml_cuda_init: GGML_CUDA_FORCE_CUBLAS: no\n"
+      "ggml_cuda_init: found 1 CUDA devices:\n"
+      "  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes\n"
+      "ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch "
+      "610. ggml-cuda.cu was compiled for: 610\n");
+  ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code/build-lacks-arch",
+                            {"ggml-flash-attn-no-device-code", "ggml-flash-attn-no-device-code/gpu-too-old"}))
+      << told(r);
+}
+
+// Finding 2: a GPU whose own arch is in the build runs its own code; only a GPU the build lacks
+// runs an older arch's. The P40 (610) of a 610,860 build is too old, in either order.
+TEST(ExplainReview42A2, RereadMixedRigWithBothArchsBuiltIsTheOldGpu) {
+  for (std::string_view log : {kReread42a2MixedRigLog, kReread42a2MixedRigP40FirstLog}) {
+    const auto r = explain_no_facts(log);
+    ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code/gpu-too-old",
+                              {"ggml-flash-attn-no-device-code/build-lacks-arch"}))
+        << told(r);
+    EXPECT_FALSE(mentions(told(r), "lacks the GPU's own architecture")) << told(r);
+  }
+}
+
+TEST(ExplainReview42A2, RereadNearMissMixedRigWithoutTheNewerArchIsTheBuild) {
+  // The same rig with a build for 610 only: the RTX 3090 runs the 610 code.
+  const auto r = explain_no_facts(
+      "ggml_cuda_init: found 2 CUDA devices:\n"
+      "  Device 0: Tesla P40, compute capability 6.1, VMM: yes\n"
+      "  Device 1: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+      "ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch "
+      "610. ggml-cuda.cu was compiled for: 610\n");
+  ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code/build-lacks-arch",
+                            {"ggml-flash-attn-no-device-code/gpu-too-old"}))
+      << told(r);
+}
+
+TEST(ExplainReview42A2, RereadNearMissNewerGpuBelowAnotherBuiltArchIsNotTheGuardsArch) {
+  // An RTX 3090 (860) with a 610,750 build runs the 750 code: a guard that names 610 is not its
+  // code, so neither reading of the device list holds.
+  const auto r = explain_no_facts(
+      "ggml_cuda_init: found 1 CUDA devices:\n"
+      "  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+      "ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch "
+      "610. ggml-cuda.cu was compiled for: 610,750\n");
+  ASSERT_TRUE(leads_with(r, "ggml-flash-attn-no-device-code")) << told(r);
+}
+
+// Findings 3 and 4.
+TEST(ExplainReview42A2, RereadXformersBf16OnCpuTensorsIsTheDeviceNotTheGpu) {
+  const auto r = explain_no_facts(kReread42a2XformersCpuLog);
+  ASSERT_TRUE(leads_without(r, "xformers-bf16-needs-sm80/inputs-on-cpu", {"xformers-bf16-needs-sm80"})) << told(r);
+  const auto& lead = r.matches.front();
+  EXPECT_TRUE(says_all(lead.cause, {"CPU", "device=cpu"})) << lead.cause;
+  EXPECT_FALSE(mentions(lead.cause, "below 8.0")) << lead.cause;
+  EXPECT_TRUE(mentions(lead.fix, "cuda")) << lead.fix;
+}
+
+TEST(ExplainReview42A2, RereadXformersBf16FlattenedPasteIsBf16BeforeAmpere) {
+  const auto r = explain_no_facts(kReread42a2XformersFlatLog);
+  ASSERT_TRUE(leads_without(r, "xformers-bf16-needs-sm80", {"xformers-no-operator"})) << told(r);
+}
+
+// Finding 5: lines that say flash-attn is NOT installed.
+TEST(ExplainReview42A2, RereadQwenImportFailWarningIsNoSignOfThePackage) {
+  const auto r = explain_no_facts(kReread42a2QwenNoFlashAttnLog);
+  ASSERT_TRUE(leads_without(r, "torch-flash-attention-v1-arch", {"torch-flash-attention-v1-arch/flash-attn-package"}))
+      << told(r);
+}
+
+TEST(ExplainReview42A2, RereadNoNeedToInstallFlashAttnIsNoSignOfThePackage) {
+  const auto r = explain_no_facts(kReread42a2NoNeedToInstallLog);
+  ASSERT_TRUE(leads_without(r, "torch-flash-attention-v1-arch", {"torch-flash-attention-v1-arch/flash-attn-package"}))
+      << told(r);
+}
+
+TEST(ExplainReview42A2, RereadNearMissImportInATracebackIsThePackage) {
+  // A traceback's code line importing it: the import ran.
+  const auto r = explain_no_facts(
+      "  File \"/root/.cache/huggingface/modules/transformers_modules/Qwen-7B/modeling_qwen.py\", line 491, in forward\n"
+      "    from flash_attn.flash_attn_interface import flash_attn_unpadded_func\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
+}
+
+TEST(ExplainReview42A2, RereadNearMissInstalledItInChineseIsThePackage) {
+  const auto r = explain_no_facts(
+      "我安装了flash-attn之后就报错\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
+}
+
+// Finding 6: pip's command is no sign of the package when the log shows its build failed.
+TEST(ExplainReview42A2, RereadFailedFlashAttnBuildThenSdpaFrameIsPytorchs) {
+  const auto r = explain_no_facts(kReread42a2FailedBuildThenSdpaLog);
+  ASSERT_TRUE(leads_without(r, "torch-flash-attention-v1-arch/torch-sdpa",
+                            {"torch-flash-attention-v1-arch/flash-attn-package"}))
+      << told(r);
+  EXPECT_FALSE(mentions(told(r), "pip uninstall flash-attn")) << told(r);
+}
+
+TEST(ExplainReview42A2, RereadNearMissInstalledFlashAttnThenSdpaFrameKeepsThePackage) {
+  // The install succeeded: the package stays a sign (its alternative leads, as before).
+  const auto r = explain_no_facts(
+      "$ pip install flash-attn --no-build-isolation\n"
+      "Successfully installed flash-attn-1.0.9\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
+}
+
+// Finding 7: "Attempted loss scale: 1, reducing to 1" is printed only with the scale at its
+// minimum and raise_error_at_min_scale off: every step is skipped from then on.
+TEST(ExplainReview42A2, RereadDeepspeedScaleStuckAtOneIsAProblem) {
+  const auto r = explain_no_facts(kReread42a2DeepspeedStuckLog);
+  ASSERT_TRUE(leads_with(r, "deepspeed-overflow-at-minimum-scale")) << told(r);
+  EXPECT_FALSE(r.matches.front().harmless);
+  EXPECT_EQ(problem_count(r), 1u) << rule_list(r);
+  EXPECT_EQ(find_rule(r, "deepspeed-overflow-skipped-step"), nullptr) << rule_list(r);
+  EXPECT_TRUE(mentions(r.matches.front().fix, "bf16")) << r.matches.front().fix;
+}
+
+TEST(ExplainReview42A2, RereadNearMissScaleReducedToOneIsStillHarmless) {
+  const auto r = explain_no_facts(
+      "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 4, reducing to 2\n"
+      "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1\n");
+  EXPECT_EQ(find_rule(r, "deepspeed-overflow-at-minimum-scale"), nullptr) << rule_list(r);
+  EXPECT_EQ(problem_count(r), 0u) << rule_list(r);
+}
+
+// Finding 8: the texts' facts.
+TEST(ExplainReview42A2, RereadFlashAttnPackageTextsNameAdaAndTheExactBackwardArchs) {
+  const auto r = explain_no_facts(
+      "  File \"/usr/local/lib/python3.8/dist-packages/flash_attn/flash_attn_interface.py\", line 42, in _flash_attn_forward\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
+  const auto& lead = r.matches.front();
+  EXPECT_FALSE(mentions(lead.cause, "Ampere (sm80, sm86, sm89)")) << lead.cause;
+  EXPECT_TRUE(mentions(lead.cause, "Ada (sm89)")) << lead.cause;
+  EXPECT_FALSE(mentions(lead.fix, "8.0 for training")) << lead.fix;
+  EXPECT_TRUE(says_all(lead.fix, {"8.0 or 9.0", "8.6"})) << lead.fix;
+}
+
+TEST(ExplainReview42A2, RereadGgmlTextsSayWhatEachKernelNeeds) {
+  // llama-cpp-python#1710's kernel: the tile kernel needs FP16 (6.0), not tensor cores.
+  const auto r = explain_no_facts(
+      "ggml_cuda_init: found 1 CUDA devices:\n"
+      "  Device 0: Tesla P100-PCIE-16GB, compute capability 6.0, VMM: yes\n"
+      "ggml-cuda/fattn-tile-f16.cu:282: ERROR: CUDA kernel flash_attn_tile_ext_f16 has no device code compatible "
+      "with CUDA arch 520. ggml-cuda.cu was compiled for: 520\n");
+  ASSERT_TRUE(leads_with(r, "ggml-flash-attn-no-device-code/build-lacks-arch")) << told(r);
+  EXPECT_FALSE(mentions(r.matches.front().cause, "tensor cores from 7.0")) << r.matches.front().cause;
+  EXPECT_TRUE(mentions(r.matches.front().cause, "6.0")) << r.matches.front().cause;
+  const auto old = explain_no_facts(kReread42a2GgmlRealHeaderLog);
+  ASSERT_TRUE(leads_with(old, "ggml-flash-attn-no-device-code/gpu-too-old")) << told(old);
+  EXPECT_FALSE(mentions(old.matches.front().fix, "7.5")) << old.matches.front().fix;
+  EXPECT_TRUE(mentions(old.matches.front().fix, "7.0")) << old.matches.front().fix;
 }
 
 }  // namespace
