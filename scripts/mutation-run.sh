@@ -874,20 +874,20 @@ s42-pep-eq-series	src/core/version.cpp	b.width = std::max<size_t>(b.width, 2);	b
 s42-pep-wildcard	src/core/version.cpp	if (requirement && !wildcard && width == Width::padded)	if (requirement && width == Width::padded)
 s42-pep-request	src/kb/resolver.cpp	auto spec = VersionSpec::parse_requirement(rest);	auto spec = VersionSpec::parse(rest);
 s42a2-01	data/explain/extension-packages.toml	explains = ["xformers-no-operator"]	# explains = ["xformers-no-operator"]
-s42a2-02	data/explain/extension-packages.toml	patterns = ['''^\s*bf16 is only supported on A100\+ GPUs\s*$''']	patterns = ['''^\s*bf16 is only supported on A100\+ GPUs\s*$''', '''requires device with capability > \(8, 0\)''']
+s42a2-02	data/explain/extension-packages.toml	patterns = ['''\bbf16 is only supported on A100\+ GPUs\b''']	patterns = ['''\bbf16 is only supported on A100\+ GPUs\b''', '''requires device with capability > \(8, 0\)''']
 s42a2-03	data/explain/program-errors.toml	_scaled_mm is only supported on (?:CUDA )?devices	_scaled_mm is only supported on CUDA devices
 s42a2-04	data/explain/gpu-arch.toml	GPUs do not support bfloat16(?:$|[^,])'''	GPUs do not support bfloat16'''
 s42a2-05	data/explain/program-errors.toml	CUBLAS_STATUS_NOT_SUPPORTED when calling `?(?P<call>	CUBLAS_STATUS_NOT_SUPPORTED when calling `(?P<call>
 s42a2-06	data/explain/harmless.toml	harmless = true\npriority = 4\nframeworks = ["pytorch"]\npatterns = ['''You are using	harmless = false\npriority = 4\nframeworks = ["pytorch"]\npatterns = ['''You are using
-s42a2-07	data/explain/training-libraries.toml	explains = ["deepspeed-overflow-skipped-step"]	# explains = ["deepspeed-overflow-skipped-step"]
+s42a2-07	data/explain/training-libraries.toml	explains = ["deepspeed-overflow-skipped-step", "deepspeed-overflow-at-minimum-scale"]	# explains = ["deepspeed-overflow-skipped-step", "deepspeed-overflow-at-minimum-scale"]
 s42a2-08	data/explain/training-libraries.toml	harmless = true\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''(?i:OVERFLOW)	harmless = false\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''(?i:OVERFLOW)
 s42a2-09	data/explain/harmless.toml	harmless = true\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''\b1?Torch was not	harmless = false\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''\b1?Torch was not
-s42a2-10	data/explain/log-facts.toml	'''(?:^|[^未没有不])(?P<flash_attn_package>安装	'''(?P<flash_attn_package>安装
+s42a2-10	data/explain/log-facts.toml	'''(?:^|[^未没有不无需要请议])(?P<flash_attn_package>安装	'''(?P<flash_attn_package>安装
 s42a2-11	data/explain/gpu-arch.toml	when = ["!flash-attn-package", "!torch-sdpa"]	when = ["!torch-sdpa"]
 s42a2-12	src/explain/explain_machine.cpp	{"flash_attn_package", "flash-attn-package"},	{"flash_attn_packagex", "flash-attn-package"},
 s42a2-13	src/explain/explain_machine.cpp	{"torch_sdpa", "torch-sdpa"},	{"torch_sdpax", "torch-sdpa"},
-s42a2-14	src/explain/explain_machine.cpp	[&](const Version& v) { return v == *ran; }	[&](const Version& v) { return v >= *ran; }
-s42a2-15	src/explain/explain_machine.cpp	[&](const Version& v) { return v > *ran; }	[&](const Version& v) { return v >= *ran; }
+s42a2-14	src/explain/explain_machine.cpp	[&](const Version& v) { return own_arch(v) == ran; }	[&](const Version& v) { return own_arch(v) >= ran; }
+s42a2-15	src/explain/explain_machine.cpp	return own_arch(v) != ran && runs(v) == ran;	return runs(v) == ran;
 s42a2-16	data/explain/gpu-arch.toml	supersedes = ["ggml-no-device-code", "no-kernel-image", "ggml-no-kernel-image"]	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]
 s42a2-17	data/explain/gpu-arch.toml	when = ["!gpu-cc-is-arch", "!gpu-cc-above-arch"]	when = ["!gpu-cc-above-arch"]
 s42a2-18	data/explain/gpu-arch.toml	# The guard traps after printing: the launch failure ggml reports next is that trap.\nexplains = [	# The guard traps after printing: the launch failure ggml reports next is that trap.\n# explains = [
