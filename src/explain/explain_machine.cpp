@@ -442,8 +442,8 @@ constexpr std::string_view kXidProcess = "xid-process";
 /// architecture of the code that ran) and its `compiled` list. Above: a GPU whose own arch the
 /// build lacks and whose newest compiled arch at or below its own is `arch` ran that older code.
 /// Is-arch: a GPU of `arch` ran its own code, so the kernel itself does not support it, and no
-/// GPU is above. A GPU whose arch is in the list runs its own code, so on a mixed rig it decides
-/// nothing (the re-read, session 42: P40 and RTX 3090 on a 610,860 build). Yes or unknown, like a
+/// GPU is above. Another GPU whose arch is in the list runs its own code and decides nothing
+/// (the re-read, session 42: P40 and RTX 3090 on a 610,860 build). Yes or unknown, like a
 /// log event: the guard's arch alone is always one of the build's, whatever the GPU (session 42
 /// review A, log 20).
 namespace {
