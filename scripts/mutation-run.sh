@@ -952,6 +952,25 @@ s42-pep-later-patch	src/kb/resolver.cpp	    if (in.size() == rs.size() && fr->sp
 s42-jax-run-newest	src/kb/resolver.cpp	          if (KnowledgeBase::in_release_run(rel->versions, r) && fr.spec->contains(r)) o.version = r;	          if (false) o.version = r;
 s42-jax-overlap-both	src/kb/resolver.cpp	    if (bound && a.contains(*bound) && b.contains(*bound)) return true;	    if (bound && a.contains(*bound) && (b.contains(*bound) || true)) return true;
 s42-arch-list-harmless	data/explain/harmless.toml	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included''']	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are includedx''']
+s42r1-01	data/explain/log-facts.toml	'''(?:^|\s)Device \d+: [^,]+, compute	'''^\s*Device \d+: [^,]+, compute
+s42r1-02	src/explain/explain_machine.cpp	if (end > i && end - i <= 4) compiled.push_back(	if (false) compiled.push_back(
+s42r1-03	src/explain/explain_machine.cpp	if (std::find(compiled.begin(), compiled.end(), own) != compiled.end()) return own;	
+s42r1-04	src/explain/explain_machine.cpp	return !above && std::any_of(	return std::any_of(
+s42r1-05	data/explain/extension-packages.toml	patterns = ['''\bbf16 is only supported on A100\+ GPUs\b''']	patterns = ['''^\s*bf16 is only supported on A100\+ GPUs\s*$''']
+s42r1-06	data/explain/extension-packages.toml	when = ["!xformers-device-cpu"]\n	
+s42r1-07	data/explain/log-facts.toml	(?P<xformers_device_cpu>device=cpu \(supported	(?P<xformers_device_cpu>device=cpux \(supported
+s42r1-08	data/explain/log-facts.toml	|import flash_attn[\w.]*(?:\s+as\s+\w+)?\s*$)'''	|import flash_attn[\w.]*(?:\s+as\s+\w+)?)'''
+s42r1-09	data/explain/log-facts.toml	[^未没有不无需要请议]	[^未没有不]
+s42r1-10	data/explain/gpu-arch.toml	when = ["flash-attn-package", "!flash-attn-not-built"]	when = ["flash-attn-package"]
+s42r1-11	data/explain/log-facts.toml	(?P<flash_attn_not_built>(?:Failed building wheel for|Failed to build|	(?P<flash_attn_not_built>(?:Failed building wheel for|
+s42r1-12	src/explain/explain_machine.cpp	{"flash_attn_not_built", "flash-attn-not-built"},	{"flash_attn_not_builtx", "flash-attn-not-built"},
+s42r1-13	src/explain/explain_machine.cpp	{"xformers_device_cpu", "xformers-device-cpu"}};	{"xformers_device_cpux", "xformers-device-cpu"}};
+s42r1-14	data/explain/training-libraries.toml	Attempted loss scale: (?P<from>[01](?:\.\d+)?), reducing	Attempted loss scale: (?P<from>\d+(?:\.\d+)?), reducing
+s42r1-15	data/explain/training-libraries.toml	supersedes = ["deepspeed-overflow-skipped-step"]\n	
+s42r1-16	data/explain/gpu-arch.toml	Ampere (sm80, sm86), Ada (sm89) and Hopper	Ampere (sm80, sm86, sm89) and Hopper
+s42r1-17	data/explain/gpu-arch.toml	needs 8.0 or 9.0 exactly (A100/A800, H100: mha_bwd checks `is_sm80 || is_sm90`, so 8.6 and 8.9 cards fail it too)	needs 8.0 (A100)
+s42r1-18	data/explain/gpu-arch.toml	or use a GPU that has this kernel: compute capability 7.0 (Volta) or newer for flash_attn_ext_f16, 6.0 or newer for the vector and tile kernels.	or use a GPU of compute capability 7.5 (Turing) or newer.
+s42r1-19	data/explain/gpu-arch.toml	in which this kernel is compiled out (ggml compiles flash_attn_ext_f16 only for tensor cores, compute capability 7.0, and the vector and tile kernels for 6.0).	in which this kernel (tensor cores from 7.0) is compiled out.
 EOF
 }
 
