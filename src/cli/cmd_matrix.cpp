@@ -34,7 +34,8 @@ Command matrix_command() {
   c.name = "matrix";
   c.summary = "The compatibility tables (TensorFlow, PyTorch, JAX, CUDA -> driver/arch, cuDNN), with sources";
   c.setup = [args](CLI::App& app) {
-    app.add_option("--framework", args->framework, "Only tensorflow, pytorch or jax");
+    app.add_option("--framework", args->framework,
+                   "Only tensorflow, pytorch or jax, or a range of one ('tensorflow<=2.15', read as pip reads it)");
     app.add_option("--os", args->os, "Only rows for linux, windows or wsl2");
     app.add_option("--cuda", args->cuda, "Only rows for this CUDA version (12 or 12.2)");
     app.add_option("--python", args->python, "Only rows that support this Python (3.11)");
@@ -52,6 +53,7 @@ Command matrix_command() {
       auto fr = parse_framework_request(args->framework);
       if (!fr) return usage_error("matrix", fr.error().message);
       f.framework = fr->name;
+      f.versions = fr->spec;
     }
     if (!args->os.empty()) {
       auto p = parse_os_option(args->os);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "kb/data_files.hpp"
 
 namespace gpudoctor {
 
@@ -504,6 +505,15 @@ bool KnowledgeBase::in_release_run(const VersionSpec& run, const Version& versio
   const std::optional<Version> lo = run.lowest();
   const std::optional<Version> hi = run.highest();
   return (!lo || (version <=> *lo) >= 0) && (!hi || (version <=> *hi) <= 0);
+}
+
+bool KnowledgeBase::jax_run_overlaps(const VersionSpec& run, const VersionSpec& request) {
+  for (const auto& bound : {run.lowest(), run.highest(), request.lowest(), request.highest()}) {
+    if (bound && run.contains(*bound) && request.contains(*bound)) return true;
+  }
+  static const std::vector<Version> released = builtin_released_versions("jax");
+  return std::any_of(released.begin(), released.end(),
+                     [&](const Version& r) { return in_release_run(run, r) && request.contains(r); });
 }
 
 const JaxRelease* KnowledgeBase::jax_release(const Version& version) const {

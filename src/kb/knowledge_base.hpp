@@ -177,6 +177,10 @@ class KnowledgeBase {
   /// A version inside a harvested run of releases (`[[release]]`, `[[plugin]]` versions): between
   /// its bounds compared in full, and a final release (no rc/dev tag).
   [[nodiscard]] static bool in_release_run(const VersionSpec& run, const Version& version);
+  /// Whether a JAX release run and a request share a release: a bound of either that both hold,
+  /// or a harvested JAX release both hold (an exclusive bound is in neither: "<0.7" and the run
+  /// from 0.7.0 share nothing, which a bound test alone took for an overlap until 2026-12-07).
+  [[nodiscard]] static bool jax_run_overlaps(const VersionSpec& run, const VersionSpec& request);
   /// The PJRT plugin row of an extra for a JAX release (its archs and CUDA); null when none.
   [[nodiscard]] const JaxPlugin* jax_plugin(std::string_view extra, const Version& release) const;
   /// Coverage of a GPU by a JAX extra at a release: the plugin's recorded list (a release older

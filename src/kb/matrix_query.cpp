@@ -32,10 +32,16 @@ std::string arch_list(const std::vector<Version>& archs, const std::optional<Ver
 std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const MatrixFilter& f) {
   std::vector<MatrixRow> rows;
   auto keep_python = [&](const VersionSpec& s) { return !f.python || s.contains(*f.python); };
+  // A series row (TensorFlow 2.16.1 stands for 2.16) is asked for when the range admits one of
+  // its releases; JAX's rows are runs of releases.
+  auto keep_series = [&](const Version& row) { return !f.versions || f.versions->admits_series(row.truncated(2)); };
   const bool jetson = f.cc && kb.is_jetson(f.gpu_name, f.cc);
   if (!f.framework || *f.framework == Framework::tensorflow) {
     for (const TfBuild& b : kb.tensorflow.builds) {
-      if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python)) continue;
+      if (!os_matches(f.os, b.os) || !cuda_matches(f.cuda, b.cuda) || !keep_python(b.python) ||
+          !keep_series(b.version)) {
+        continue;
+      }
       MatrixRow r{.framework = Framework::tensorflow,
                   .version = b.version.str(),
                   .os = b.os,
@@ -64,7 +70,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
     for (const std::string& o : kb.pytorch.os) os += (os.empty() ? "" : ",") + o;
     if (os_matches(f.os, os)) {
       for (const TorchRelease& rel : kb.pytorch.releases) {
-        if (!keep_python(rel.python)) continue;
+        if (!keep_python(rel.python) || !keep_series(rel.version)) continue;
         for (const TorchVariant& v : rel.variants) {
           if (!cuda_matches(f.cuda, v.cuda)) continue;
           MatrixRow r{.framework = Framework::pytorch,
@@ -126,6 +132,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
       // variants when no release is recorded.
       for (auto it = kb.jax.releases.rbegin(); it != kb.jax.releases.rend(); ++it) {
         if (!keep_python(it->python)) continue;
+        if (f.versions && !KnowledgeBase::jax_run_overlaps(it->versions, *f.versions)) continue;
         auto lo = it->versions.lowest();
         auto hi = it->versions.highest();
         std::string version = lo && hi && *lo != *hi ? lo->str() + "-" + hi->str() : (hi ? hi->str() : "");

@@ -757,18 +757,6 @@ std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBas
 // ---- JAX ----------------------------------------------------------------------------------
 
 /// Whether two version sets share a version, judged by their bounds (a release run and a request).
-/// Whether a JAX release run and a request share a release: a bound of either that both hold, or
-/// a harvested release both hold (an exclusive bound is in neither: "<0.7" and the run from 0.7.0
-/// share nothing, which a bound test alone took for an overlap until 2026-12-07).
-bool overlaps(const VersionSpec& a, const VersionSpec& b) {
-  for (const auto& bound : {a.lowest(), a.highest(), b.lowest(), b.highest()}) {
-    if (bound && a.contains(*bound) && b.contains(*bound)) return true;
-  }
-  static const std::vector<Version> released = builtin_released_versions("jax");
-  return std::any_of(released.begin(), released.end(),
-                     [&](const Version& r) { return KnowledgeBase::in_release_run(a, r) && b.contains(r); });
-}
-
 /// The one version a request pins exactly ("jax==0.9.0"); empty for a range or no version.
 std::optional<Version> exact_pin(const FrameworkRequest& fr) {
   // ==0.9.* is a series, ~=0.9.0 a range whose bounds compare equal on their widths (the re-read).
@@ -789,7 +777,7 @@ const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& ex
   const JaxRelease* fits = nullptr;
   for (const JaxRelease& r : kb.jax.releases) {
     if (std::find(r.extras.begin(), r.extras.end(), extra) == r.extras.end()) continue;
-    if (fr.spec && !overlaps(r.versions, *fr.spec)) continue;
+    if (fr.spec && !KnowledgeBase::jax_run_overlaps(r.versions, *fr.spec)) continue;
     // A pin to a release the run does not hold (0.12.1.1 beside "<=0.12.1"): not this row's.
     if (const std::optional<Version> exact = exact_pin(fr);
         exact && !KnowledgeBase::in_release_run(r.versions, *exact)) {
@@ -876,7 +864,8 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
       const std::optional<Version> exact = exact_pin(fr);
       const bool known =
           fr.spec && std::any_of(kb.jax.releases.begin(), kb.jax.releases.end(), [&](const JaxRelease& r) {
-            return exact ? KnowledgeBase::in_release_run(r.versions, *exact) : overlaps(r.versions, *fr.spec);
+            return exact ? KnowledgeBase::in_release_run(r.versions, *exact)
+                         : KnowledgeBase::jax_run_overlaps(r.versions, *fr.spec);
           });
       if (known) {
         o.issues.push_back(PlanIssue{

@@ -15,7 +15,8 @@ namespace gpudoctor {
 constexpr int kMatrixSchemaVersion = 1;
 
 struct MatrixFilter {
-  std::optional<Framework> framework;  ///< empty: all
+  std::optional<Framework> framework;   ///< empty: all
+  std::optional<VersionSpec> versions;  ///< the request's range (PEP 440): rows of a series it admits
   std::optional<Platform> os;
   std::optional<Version> cuda;  ///< "12" matches 12.x; "12.2" matches 12.2.x
   std::optional<Version> python;

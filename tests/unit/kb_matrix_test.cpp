@@ -63,6 +63,36 @@ TEST(KbMatrix, FiltersNarrowRows) {
   EXPECT_EQ(rows[0].cudnn, "8.9");
 }
 
+// `matrix --framework 'tensorflow<=2.15'` listed every TensorFlow row until 2026-12-07: the range
+// was parsed and dropped. Rows are kept when the request admits a release of their series (JAX: of
+// their run of releases), read as `plan` reads it (PEP 440).
+TEST(KbMatrix, AFrameworkRangeKeepsOnlyItsRows) {
+  MatrixFilter f;
+  f.framework = Framework::tensorflow;
+  f.versions = VersionSpec::parse_requirement("<=2.15");
+  auto rows = matrix_framework_rows(kb(), f);
+  ASSERT_FALSE(rows.empty());
+  bool saw_215 = false;
+  for (const MatrixRow& r : rows) {
+    EXPECT_LE(v(r.version.c_str()).truncated(2), v("2.15")) << r.version;
+    saw_215 = saw_215 || v(r.version.c_str()).truncated(2) == v("2.15");
+  }
+  EXPECT_TRUE(saw_215);
+  f.framework = Framework::pytorch;
+  f.versions = VersionSpec::parse_requirement("==2.5.1");
+  rows = matrix_framework_rows(kb(), f);
+  ASSERT_FALSE(rows.empty());
+  for (const MatrixRow& r : rows) EXPECT_EQ(r.version, "2.5") << r.version;
+  f.framework = Framework::jax;
+  f.versions = VersionSpec::parse_requirement(">=0.6.1,<0.7");
+  rows = matrix_framework_rows(kb(), f);
+  ASSERT_FALSE(rows.empty());
+  for (const MatrixRow& r : rows) EXPECT_EQ(r.version.rfind("0.6", 0), 0u) << r.version;
+  // The near miss: no range, every row.
+  f.versions.reset();
+  EXPECT_GT(matrix_framework_rows(kb(), f).size(), rows.size());
+}
+
 TEST(KbMatrix, GpuFilterDropsBuildsWithoutKernels) {
   MatrixFilter f;
   f.framework = Framework::pytorch;
