@@ -205,9 +205,13 @@ bool VersionSpec::below(const Version& v, const Bound& b) {
   return b.inclusive ? c <= 0 : c < 0;
 }
 
-std::optional<VersionSpec> VersionSpec::parse(std::string_view text) { return parse_as(text, false); }
+std::optional<VersionSpec> VersionSpec::parse(std::string_view text) {
+  return parse_as(text, false);
+}
 
-std::optional<VersionSpec> VersionSpec::parse_requirement(std::string_view text) { return parse_as(text, true); }
+std::optional<VersionSpec> VersionSpec::parse_requirement(std::string_view text) {
+  return parse_as(text, true);
+}
 
 std::optional<VersionSpec> VersionSpec::parse_as(std::string_view text, bool requirement) {
   VersionSpec spec;

@@ -476,8 +476,8 @@ Truth gpu_cc_against_arch(std::string_view condition, const CaptureMap& captures
     for (int c : compiled) best = c < own ? std::max(best, c) : best;
     return best;
   };
-  const bool above = std::any_of(ccs.begin(), ccs.end(),
-                                 [&](const Version& v) { return own_arch(v) != ran && runs(v) == ran; });
+  const bool above =
+      std::any_of(ccs.begin(), ccs.end(), [&](const Version& v) { return own_arch(v) != ran && runs(v) == ran; });
   if (condition == kGpuCcAboveArch) return above ? Truth::yes : Truth::unknown;
   return !above && std::any_of(ccs.begin(), ccs.end(), [&](const Version& v) { return own_arch(v) == ran; })
              ? Truth::yes
@@ -488,8 +488,8 @@ Truth gpu_cc_against_arch(std::string_view condition, const CaptureMap& captures
 
 bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
-         condition == kGpuCcIsArch || condition == kGpuCcAboveArch ||
-         condition == kTfDsoLoader || condition == kXidProcess || condition == kPtxasCudaPredatesArch ||
+         condition == kGpuCcIsArch || condition == kGpuCcAboveArch || condition == kTfDsoLoader ||
+         condition == kXidProcess || condition == kPtxasCudaPredatesArch ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; }) ||
          std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
@@ -614,7 +614,8 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == kPtxasCudaDroppedArch || condition == kPtxasCudaPredatesArch || condition == kNvccCudaKnowsArch) {
     return ptxas_cuda_release(condition, captures, machine);
   }
-  if (condition == kGpuCcIsArch || condition == kGpuCcAboveArch) return gpu_cc_against_arch(condition, captures, machine);
+  if (condition == kGpuCcIsArch || condition == kGpuCcAboveArch)
+    return gpu_cc_against_arch(condition, captures, machine);
   if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
   if (condition == kXidProcess) {
     static const std::string_view kStarters[] = {

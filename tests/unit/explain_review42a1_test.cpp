@@ -33,7 +33,8 @@ using testing::says_all;
 using testing::told;
 
 // /tmp/rev42a/logs/01.txt (verbatim), https://github.com/NVIDIA/TensorRT-LLM/issues/183
-constexpr std::string_view kReview42a1NcuLog = R"LOG(root@nf5688m7-release:/code/tensorrt_llm/benchmarks/python# ncu --target-processes all python benchmark.py  -m llama_7b  --mode plugin --batch_size "64" --input_output_len "128,128" --enable_fp8 --fp8_kv_cache
+constexpr std::string_view kReview42a1NcuLog =
+    R"LOG(root@nf5688m7-release:/code/tensorrt_llm/benchmarks/python# ncu --target-processes all python benchmark.py  -m llama_7b  --mode plugin --batch_size "64" --input_output_len "128,128" --enable_fp8 --fp8_kv_cache
 ==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)
 ==PROF== Disconnected from process 36055
 ==PROF== Target process 36054 terminated before first instrumented API call.
@@ -45,7 +46,8 @@ constexpr std::string_view kReview42a1NcuLog = R"LOG(root@nf5688m7-release:/code
 )LOG";
 
 // /tmp/rev42a/logs/02.txt (verbatim), https://github.com/tensorflow/tensorflow/issues/39143
-constexpr std::string_view kReview42a1TfProfilerLog = R"LOG(2020-05-06 22:12:04.575505: I tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1372] Profiler found 1 GPUs
+constexpr std::string_view kReview42a1TfProfilerLog =
+    R"LOG(2020-05-06 22:12:04.575505: I tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1372] Profiler found 1 GPUs
 2020-05-06 22:12:04.576324: I tensorflow/stream_executor/platform/default/dso_loader.cc:44] Successfully opened dynamic library libcupti.so.10.1
 2020-05-06 22:12:04.677122: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1419] function cupti_interface_->Subscribe( &subscriber_, (CUpti_CallbackFunc)ApiCallback, this)failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
 2020-05-06 22:12:04.678646: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1458] function cupti_interface_->ActivityRegisterCallbacks( AllocCuptiActivityBuffer, FreeCuptiActivityBuffer)failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
@@ -59,7 +61,8 @@ profiler 用的是这个  https://github.com/PaddlePaddle/PaddleClas/pull/729
 )LOG";
 
 // /tmp/rev42a/logs/12.txt (verbatim), https://github.com/geoffxy/habitat/issues/5
-constexpr std::string_view kReview42a1HabitatLog = R"LOG(/home/ubuntu/home/habitat/cpp/src/cuda/cupti_tracer.cpp:120: error: function cuptiActivityRegisterCallbacks(cuptiBufferRequested, cuptiBufferCompleted) failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES.
+constexpr std::string_view kReview42a1HabitatLog =
+    R"LOG(/home/ubuntu/home/habitat/cpp/src/cuda/cupti_tracer.cpp:120: error: function cuptiActivityRegisterCallbacks(cuptiBufferRequested, cuptiBufferCompleted) failed with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES.
 Traceback (most recent call last):
   File "run_experiment.py", line 246, in <module>
     main()
@@ -82,7 +85,8 @@ Traceback (most recent call last):
 )LOG";
 
 // /tmp/rev42a/logs/13.txt (verbatim), https://github.com/NVIDIA/cuda-python/issues/2711
-constexpr std::string_view kReview42a1CudaGdbLog = R"LOG(FAILED cuda_core/tests/test_program.py::test_cuda_gdb_shows_nvrtc_debug_source_lines - AssertionError: [Thread debugging using libthread_db enabled]
+constexpr std::string_view kReview42a1CudaGdbLog =
+    R"LOG(FAILED cuda_core/tests/test_program.py::test_cuda_gdb_shows_nvrtc_debug_source_lines - AssertionError: [Thread debugging using libthread_db enabled]
 
 [Inferior 1 (process ...) exited normally]
 Could not find CUDA Debugger back-end (libcudadebugger.so.1). Debugging is not possible
@@ -109,7 +113,8 @@ constexpr std::string_view kReview42a1MemcheckLog = R"LOG($ cuda-memcheck cargo 
 )LOG";
 
 // /tmp/rev42a/logs/17.txt (verbatim), https://github.com/pytorch/pytorch/issues/118982
-constexpr std::string_view kReview42a1KinetoLog = R"LOG(When profiling code using `torch.profiler.profile` with CUDA activity enabled, CUPTI fails to initialize if `LD_LIBRARY_PATH` like
+constexpr std::string_view kReview42a1KinetoLog =
+    R"LOG(When profiling code using `torch.profiler.profile` with CUDA activity enabled, CUPTI fails to initialize if `LD_LIBRARY_PATH` like
 
 ```bash
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs:/usr/local/cuda/extras/CUPTI/lib64:/opt/openmpi/lib"
@@ -133,8 +138,7 @@ TEST(ExplainReview42A1, NcuCounterPermissionIsTheDriversAdminOnlyCounters) {
   EXPECT_EQ(lead.severity, RuleSeverity::warning);
   EXPECT_TRUE(says_all(lead.cause, {"Nsight Compute", "418.43", "admin"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"options nvidia NVreg_RestrictProfilingToAdminUsers=0", "--cap-add=SYS_ADMIN",
-                                  "RmProfilingAdminOnly",
-                                  "Allow access to the GPU performance counters to all users"}))
+                                  "RmProfilingAdminOnly", "Allow access to the GPU performance counters to all users"}))
       << lead.fix;
 }
 
@@ -176,8 +180,8 @@ TEST(ExplainReview42A1, PaddleTracerWithoutCuptiPrivilegeEndsTheRun) {
   const auto& lead = r.matches.front();
   EXPECT_EQ(lead.severity, RuleSeverity::error);
   EXPECT_TRUE(says_all(lead.cause, {"cuptiActivityEnable", "exits"})) << lead.cause;
-  EXPECT_TRUE(says_all(lead.fix, {"--cap-add=SYS_ADMIN", "root inside the container",
-                                  "NVreg_RestrictProfilingToAdminUsers=0"}))
+  EXPECT_TRUE(
+      says_all(lead.fix, {"--cap-add=SYS_ADMIN", "root inside the container", "NVreg_RestrictProfilingToAdminUsers=0"}))
       << lead.fix;
   // Paddle's newer tracer (platform/profiler/cuda_tracer.cc) logs through glog, then exits too.
   const auto glog = explain_no_facts(

@@ -29,7 +29,8 @@ using testing::says_all;
 using testing::told;
 
 // /tmp/rev42a/logs/05.txt (verbatim), https://github.com/zjp-shadow/CharacterGen/issues/18
-constexpr std::string_view kReview42a2XformersBf16Log = R"LOG(I had run webui.py, but errors occured on generating 4 views.
+constexpr std::string_view kReview42a2XformersBf16Log =
+    R"LOG(I had run webui.py, but errors occured on generating 4 views.
 otImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
      query       : shape=(10, 6144, 1, 64) (torch.bfloat16)
      key         : shape=(10, 6144, 1, 64) (torch.bfloat16)
@@ -52,7 +53,8 @@ otImplementedError: No operator found for `memory_efficient_attention_forward` w
 )LOG";
 
 // /tmp/rev42a/logs/06.txt (verbatim), https://github.com/kijai/ComfyUI-PyramidFlowWrapper/issues/43
-constexpr std::string_view kReview42a2ScaledMmLog = R"LOG(Hi Folks,I use an RTX 3050 and the PyramidFlowSampler still gives me the message:
+constexpr std::string_view kReview42a2ScaledMmLog =
+    R"LOG(Hi Folks,I use an RTX 3050 and the PyramidFlowSampler still gives me the message:
 
 `torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9, or ROCm MI300+`
 
@@ -69,7 +71,8 @@ Ive installed CUDA Toolkit, CUDNN 9.0 and use the current driver 565.90
 )LOG";
 
 // /tmp/rev42a/logs/08.txt (verbatim), https://github.com/NVIDIA/TensorRT-LLM/issues/1069
-constexpr std::string_view kReview42a2TrtllmBf16Log = R"LOG([02/06/2024-07:57:28] [TRT] [I] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 13227, GPU 1012 (MiB)
+constexpr std::string_view kReview42a2TrtllmBf16Log =
+    R"LOG([02/06/2024-07:57:28] [TRT] [I] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 13227, GPU 1012 (MiB)
 [02/06/2024-07:57:29] [TRT] [I] [MemUsageChange] Init builder kernel library: CPU +482, GPU +78, now: CPU 13844, GPU 1090 (MiB)
 [27] Feb 06 07:57:29 [WARNING] - TRT-LLM - [TRT-LLM] [W] Invalid timing cache, using freshly created one
 [27] Feb 06 07:57:29 [   INFO] - TRT-LLM - [TRT-LLM] [I] Context FMHA Enabled
@@ -78,7 +81,8 @@ constexpr std::string_view kReview42a2TrtllmBf16Log = R"LOG([02/06/2024-07:57:28
 )LOG";
 
 // /tmp/rev42a/logs/09.txt (verbatim), https://github.com/numz/ComfyUI-SeedVR2_VideoUpscaler/issues/543
-constexpr std::string_view kReview42a2CublasBf16Log = R"LOG(RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)
+constexpr std::string_view kReview42a2CublasBf16Log =
+    R"LOG(RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)
 
 Prompt executed in 96.84 seconds
 EulerSampler: 0%| | 0/1 [00:05<?, ?it/s]
@@ -100,19 +104,22 @@ OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 32768, reducing to 16384
 )LOG";
 
 // /tmp/rev42a/logs/18.txt (verbatim), https://github.com/CompVis/stable-diffusion/issues/850
-constexpr std::string_view kReview42a2NoFlashSdpaLog = R"LOG(Loading pipeline components...: 100%|██████████| 7/7 [00:02<00:00,  2.48it/s]
+constexpr std::string_view kReview42a2NoFlashSdpaLog =
+    R"LOG(Loading pipeline components...: 100%|██████████| 7/7 [00:02<00:00,  2.48it/s]
   0%|          | 0/50 [00:00<?, ?it/s]D:\ProgramData\envs\pytorch\Lib\site-packages\diffusers\models\attention_processor.py:1279: UserWarning: 1Torch was not compiled with flash attention. (Triggered internally at C:\cb\pytorch_1000000000000\work\aten\src\ATen\native\transformers\cuda\sdp_utils.cpp:455.)
   hidden_states = F.scaled_dot_product_attention(
 100%|██████████| 50/50 [00:05<00:00,  8.44it/s]
 )LOG";
 
 // /tmp/rev42a/logs/19.txt (verbatim), https://github.com/QwenLM/Qwen/issues/103
-constexpr std::string_view kReview42a2QwenFlashAttnLog = R"LOG(在Linux上配置环境，在未安装FlashAttention的时候一切正常，按照教程安装FlashAttention没有报错，但运行模型推理的时候报错RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false. (Could this error message be improved? If so, please report an enhancement request to PyTorch.)
+constexpr std::string_view kReview42a2QwenFlashAttnLog =
+    R"LOG(在Linux上配置环境，在未安装FlashAttention的时候一切正常，按照教程安装FlashAttention没有报错，但运行模型推理的时候报错RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false. (Could this error message be improved? If so, please report an enhancement request to PyTorch.)
 transformers的版本是 Version: 4.31.0
 )LOG";
 
 // /tmp/rev42a/logs/20.txt (verbatim), https://github.com/LostRuins/koboldcpp/issues/818
-constexpr std::string_view kReview42a2GgmlFlashAttnLog = R"LOG(ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610
+constexpr std::string_view kReview42a2GgmlFlashAttnLog =
+    R"LOG(ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610
 CUDA error: unspecified launch failure
   current device: 0, in function ggml_backend_cuda_synchronize at ggml-cuda.cu:2414
   cudaStreamSynchronize(cuda_ctx->stream())
@@ -154,7 +161,8 @@ CUDA error: unspecified launch failure
 
 // /tmp/reread42a/xf_cpu.log: xFormers' reasons with the tensors on the CPU (device=cpu); xformers'
 // common.py adds the bf16 reason for any device that is not CUDA.
-constexpr std::string_view kReread42a2XformersCpuLog = R"LOG(NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
+constexpr std::string_view kReread42a2XformersCpuLog =
+    R"LOG(NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
      query       : shape=(2, 4096, 8, 40) (torch.bfloat16)
      key         : shape=(2, 4096, 8, 40) (torch.bfloat16)
      value       : shape=(2, 4096, 8, 40) (torch.bfloat16)
@@ -179,11 +187,13 @@ constexpr std::string_view kReread42a2XformersCpuLog = R"LOG(NotImplementedError
 )LOG";
 
 // /tmp/reread42a/flat.log: XLabs-AI/x-flux-comfyui#110 as posted, on one line.
-constexpr std::string_view kReread42a2XformersFlatLog = R"LOG(No operator found for `memory_efficient_attention_forward` with inputs: query : shape=(24, 4352, 1, 128) (torch.bfloat16) key : shape=(24, 4352, 1, 128) (torch.bfloat16) value : shape=(24, 4352, 1, 128) (torch.bfloat16) attn_bias : <class 'NoneType'> p : 0.0 `decoderF` is not supported because: attn_bias type is <class 'NoneType'> bf16 is only supported on A100+ GPUs `flshattF@v2.5.7` is not supported because: requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old) bf16 is only supported on A100+ GPUs `cutlassF-pt` is not supported because: bf16 is only supported on A100+ GPUs
+constexpr std::string_view kReread42a2XformersFlatLog =
+    R"LOG(No operator found for `memory_efficient_attention_forward` with inputs: query : shape=(24, 4352, 1, 128) (torch.bfloat16) key : shape=(24, 4352, 1, 128) (torch.bfloat16) value : shape=(24, 4352, 1, 128) (torch.bfloat16) attn_bias : <class 'NoneType'> p : 0.0 `decoderF` is not supported because: attn_bias type is <class 'NoneType'> bf16 is only supported on A100+ GPUs `flshattF@v2.5.7` is not supported because: requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old) bf16 is only supported on A100+ GPUs `cutlassF-pt` is not supported because: bf16 is only supported on A100+ GPUs
 )LOG";
 
 // /tmp/reread42a/qwen_nofa.log: Qwen's remote code printing that flash_attn could not be imported.
-constexpr std::string_view kReread42a2QwenNoFlashAttnLog = R"LOG(Warning: import flash_attn rotary fail, please install FlashAttention rotary to get higher efficiency https://github.com/Dao-AILab/flash-attention/tree/main/csrc/rotary
+constexpr std::string_view kReread42a2QwenNoFlashAttnLog =
+    R"LOG(Warning: import flash_attn rotary fail, please install FlashAttention rotary to get higher efficiency https://github.com/Dao-AILab/flash-attention/tree/main/csrc/rotary
 Warning: import flash_attn rms_norm fail, please install FlashAttention layer_norm to get higher efficiency https://github.com/Dao-AILab/flash-attention/tree/main/csrc/layer_norm
 Warning: import flash_attn fail, please install FlashAttention to get higher efficiency https://github.com/Dao-AILab/flash-attention
 RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)
@@ -206,7 +216,8 @@ RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could thi
 )LOG";
 
 // /tmp/reread42a/ds_stuck.log: the scale at its minimum with raise_error_at_min_scale off.
-constexpr std::string_view kReread42a2DeepspeedStuckLog = R"LOG([2024-04-25 10:00:01,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+constexpr std::string_view kReread42a2DeepspeedStuckLog =
+    R"LOG([2024-04-25 10:00:01,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
 [2024-04-25 10:00:02,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
 [2024-04-25 10:00:03,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
 [2024-04-25 10:00:04,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
@@ -245,8 +256,8 @@ TEST(ExplainReview42A2, ScaledMmBelowAdaIsFp8ComputeNotAnInstall) {
   EXPECT_TRUE(says_all(lead.fix, {"fp8_e4m3fn_fast", "fp8_e4m3fn"})) << lead.fix;
   EXPECT_EQ(problem_count(r), 1u) << rule_list(r);
   // PyTorch 2.2's wording (pytorch#118703) is the same check.
-  const auto old = explain_no_facts(
-      "RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0)\n");
+  const auto old =
+      explain_no_facts("RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0)\n");
   ASSERT_TRUE(leads_with(old, "torch-scaled-mm-needs-sm89")) << rule_list(old);
 }
 
@@ -382,7 +393,8 @@ TEST(ExplainReview42A2, NearMissTheCheckUnderScaledDotProductAttentionIsPytorchs
 
 TEST(ExplainReview42A2, FlashAttnFrameIsThePackageToo) {
   const auto r = explain_no_facts(
-      "  File \"/usr/local/lib/python3.8/dist-packages/flash_attn/flash_attn_interface.py\", line 42, in _flash_attn_forward\n"
+      "  File \"/usr/local/lib/python3.8/dist-packages/flash_attn/flash_attn_interface.py\", line 42, in "
+      "_flash_attn_forward\n"
       "    softmax_lse, *rest = flash_attn_cuda.fwd(\n"
       "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false.\n");
   ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << rule_list(r);
@@ -401,8 +413,8 @@ TEST(ExplainReview42A2, TheCheckAloneNamesBothWithThePackageFirst) {
 
 TEST(ExplainReview42A2, GgmlFlashAttnKernelWithoutCodeSaysTurnFlashAttentionOff) {
   const auto r = explain_no_facts(kReview42a2GgmlFlashAttnLog);
-  ASSERT_TRUE(leads_without(r, "ggml-flash-attn-no-device-code",
-                            {"ggml-no-device-code", "code/cudart/cudaErrorLaunchFailure"}))
+  ASSERT_TRUE(
+      leads_without(r, "ggml-flash-attn-no-device-code", {"ggml-no-device-code", "code/cudart/cudaErrorLaunchFailure"}))
       << told(r);
   const auto& lead = r.matches.front();
   EXPECT_TRUE(says_all(lead.cause, {"flash_attn_ext_f16", "610", "Pascal"})) << lead.cause;
@@ -546,7 +558,8 @@ TEST(ExplainReview42A2, RereadNoNeedToInstallFlashAttnIsNoSignOfThePackage) {
 TEST(ExplainReview42A2, RereadNearMissImportInATracebackIsThePackage) {
   // A traceback's code line importing it: the import ran.
   const auto r = explain_no_facts(
-      "  File \"/root/.cache/huggingface/modules/transformers_modules/Qwen-7B/modeling_qwen.py\", line 491, in forward\n"
+      "  File \"/root/.cache/huggingface/modules/transformers_modules/Qwen-7B/modeling_qwen.py\", line 491, in "
+      "forward\n"
       "    from flash_attn.flash_attn_interface import flash_attn_unpadded_func\n"
       "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
   ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
@@ -599,7 +612,8 @@ TEST(ExplainReview42A2, RereadNearMissScaleReducedToOneIsStillHarmless) {
 // Finding 8: the texts' facts.
 TEST(ExplainReview42A2, RereadFlashAttnPackageTextsNameAdaAndTheExactBackwardArchs) {
   const auto r = explain_no_facts(
-      "  File \"/usr/local/lib/python3.8/dist-packages/flash_attn/flash_attn_interface.py\", line 42, in _flash_attn_forward\n"
+      "  File \"/usr/local/lib/python3.8/dist-packages/flash_attn/flash_attn_interface.py\", line 42, in "
+      "_flash_attn_forward\n"
       "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
   ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch/flash-attn-package")) << told(r);
   const auto& lead = r.matches.front();

@@ -51,7 +51,8 @@ constexpr std::string_view kReview42bTrtSm120Log =
 )LOG";
 
 // logs/06.txt, https://github.com/ratt-ru/PyMORESANE/issues/22 (verbatim)
-constexpr std::string_view kReview42bPycudaLog = R"LOG(File "/usr/lib/python2.7/dist-packages/pymoresane/main.py", line 4, in <module>
+constexpr std::string_view kReview42bPycudaLog =
+    R"LOG(File "/usr/lib/python2.7/dist-packages/pymoresane/main.py", line 4, in <module>
     import pymoresane.iuwt as iuwt
   File "/usr/lib/python2.7/dist-packages/pymoresane/iuwt.py", line 9, in <module>
     import pycuda.autoinit
@@ -104,7 +105,8 @@ INFO: The catkin workspace is already initialized.
 )LOG";
 
 // logs/15.txt, https://github.com/numba/numba/issues/6777 (verbatim)
-constexpr std::string_view kReview42bNumbaNoDeviceLog = R"LOG(---------------------------------------------------------------------------
+constexpr std::string_view kReview42bNumbaNoDeviceLog =
+    R"LOG(---------------------------------------------------------------------------
 CudaAPIError                              Traceback (most recent call last)
 ~/miniconda3/envs/rapids-0.18/lib/python3.8/site-packages/numba/cuda/cudadrv/driver.py in initialize(self)
     236             _logger.info('init')
@@ -177,7 +179,8 @@ TEST(ExplainReview42B, PycudaCuInitUnknownErrorIsTheUnusableDriver) {
   EXPECT_TRUE(says_all(lead.cause, {"virtual machine"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"nvidia-smi", "pass a GPU through"})) << lead.fix;
   // Near miss: PyCUDA's cuInit with another CUDA error is not the unknown error.
-  const auto other = explain_no_facts("pycuda._driver.RuntimeError: cuInit failed: no CUDA-capable device is detected\n");
+  const auto other =
+      explain_no_facts("pycuda._driver.RuntimeError: cuInit failed: no CUDA-capable device is detected\n");
   EXPECT_TRUE(leads_with(other, "cuinit-no-device")) << rule_list(other);
   EXPECT_EQ(find_rule(other, "cuda-unknown-error"), nullptr) << rule_list(other);
 }
@@ -220,8 +223,8 @@ TEST(ExplainReview42B, RmmOutOfMemoryGetsRapidsRemediesNotFrameworkOnes) {
 }
 
 TEST(ExplainReview42B, NearMissOtherLibrariesOutOfMemoryKeepTheGeneralAnswer) {
-  const auto r = explain_no_facts(
-      "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n");
+  const auto r =
+      explain_no_facts("cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n");
   ASSERT_TRUE(leads_with(r, "cuda-out-of-memory")) << rule_list(r);
   EXPECT_EQ(find_rule(r, "rmm-out-of-memory"), nullptr) << rule_list(r);
   // Another program's pool of the same words is not RMM's.
@@ -263,13 +266,14 @@ TEST(ExplainReview42B, NumbaNoDeviceNamesNumbasDriverLibraryAndWslOnlyWhereShown
   ASSERT_NE(wsl, nullptr) << rule_list(r);
   EXPECT_TRUE(says_all(wsl->fix, {"NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1", "LD_LIBRARY_PATH"})) << wsl->fix;
   // With a WSL marker in the log the WSL cause leads.
-  const auto in_wsl = explain_no_facts(std::string("me@DESKTOP-930EG0A:~$ python app.py\n") +
-                                       std::string(kReview42bNumbaNoDeviceLog));
+  const auto in_wsl =
+      explain_no_facts(std::string("me@DESKTOP-930EG0A:~$ python app.py\n") + std::string(kReview42bNumbaNoDeviceLog));
   EXPECT_TRUE(leads_with(in_wsl, "numba-cuinit-no-device/wsl2")) << rule_list(in_wsl);
 }
 
 TEST(ExplainReview42B, NearMissAnotherLibrarysNoDeviceGetsNoNumbaSetting) {
-  const auto r = explain_no_facts("E cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n");
+  const auto r = explain_no_facts(
+      "E cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n");
   ASSERT_TRUE(leads_with(r, "cuinit-no-device")) << rule_list(r);
   EXPECT_EQ(find_rule(r, "numba-cuinit-no-device"), nullptr) << rule_list(r);
   EXPECT_FALSE(mentions(told(r), "NUMBA_CUDA_DRIVER")) << told(r);

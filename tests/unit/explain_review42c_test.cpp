@@ -31,7 +31,8 @@ using testing::says_all;
 using testing::told;
 
 // /tmp/rev42c/logs/02.txt (verbatim), https://github.com/2noise/ChatTTS/issues/235
-constexpr std::string_view kReview42cDynamoTitanLog = R"LOG([2024-06-18 23:38:49,504] torch._dynamo.convert_frame: [WARNING]     raise RuntimeError(
+constexpr std::string_view kReview42cDynamoTitanLog =
+    R"LOG([2024-06-18 23:38:49,504] torch._dynamo.convert_frame: [WARNING]     raise RuntimeError(
 [2024-06-18 23:38:49,504] torch._dynamo.convert_frame: [WARNING] torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:
 [2024-06-18 23:38:49,504] torch._dynamo.convert_frame: [WARNING] RuntimeError: Found NVIDIA GeForce GTX TITAN X which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 
 )LOG";
@@ -109,14 +110,16 @@ Torch Version: 2.1.1
 )LOG";
 
 // /tmp/rev42c/logs/07.txt (verbatim), https://github.com/ogkalu2/comic-translate/issues/215
-constexpr std::string_view kReview42cPy312Cu121Log = R"LOG(pip install torch==2.1.0+cu121 -f https://download.pytorch.org/whl/torch_stable.html
+constexpr std::string_view kReview42cPy312Cu121Log =
+    R"LOG(pip install torch==2.1.0+cu121 -f https://download.pytorch.org/whl/torch_stable.html
 Looking in links: https://download.pytorch.org/whl/torch_stable.html
 ERROR: Could not find a version that satisfies the requirement torch==2.1.0+cu121 (from versions: 2.2.0, 2.2.0+cpu, 2.2.0+cu118, 2.2.0+cu121, 2.2.1, 2.2.1+cpu, 2.2.1+cu118, 2.2.1+cu121, 2.2.2, 2.2.2+cpu, 2.2.2+cu118, 2.2.2+cu121, 2.3.0, 2.3.0+cpu, 2.3.0+cu118, 2.3.0+cu121, 2.3.1, 2.3.1+cpu, 2.3.1+cu118, 2.3.1+cu121, 2.4.0, 2.4.1, 2.5.0, 2.5.1, 2.6.0)
 ERROR: No matching distribution found for torch==2.1.0+cu121
 )LOG";
 
 // /tmp/rev42c/logs/08.txt (verbatim), https://github.com/asappresearch/sru/issues/202
-constexpr std::string_view kReview42cWhereClLog = R"LOG(D:\Anaconda\envs\taidi\lib\site-packages\torch\utils\cpp_extension.py:316: UserWarning: Error checking compiler version for cl: [WinError 2] 系统找不到指定的文件。
+constexpr std::string_view kReview42cWhereClLog =
+    R"LOG(D:\Anaconda\envs\taidi\lib\site-packages\torch\utils\cpp_extension.py:316: UserWarning: Error checking compiler version for cl: [WinError 2] 系统找不到指定的文件。
   warnings.warn(f'Error checking compiler version for {compiler}: {error}')
 ��Ϣ: ���ṩ��ģʽ�޷��ҵ��ļ���
 D:\Anaconda\envs\taidi\lib\site-packages\sru\cuda_functional.py:24: UserWarning: Just-in-time loading and compiling the CUDA kernels of SRU was unsuccessful. Got the following error:
@@ -174,7 +177,8 @@ libnccl.so.2 => /home/runner/.local/lib/python3.10/site-packages/torch/lib/../..
 )LOG";
 
 // /tmp/rev42c/logs/18.txt (verbatim), https://github.com/facebookresearch/xformers/issues/581
-constexpr std::string_view kReview42cXformersSymlinkLog = R"LOG(Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com/
+constexpr std::string_view kReview42cXformersSymlinkLog =
+    R"LOG(Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com/
 Obtaining file:///F:/Stable_Diffusion/stable-diffusion-webui-master/repositories/xformers
 Preparing metadata (setup.py) ... error
 error: subprocess-exited-with-error
@@ -251,8 +255,7 @@ TEST(ExplainReview42C, NearMissAGpuTooOldForTritonThatWasRaisedStaysAProblem) {
 
 TEST(ExplainReview42C, NoCxxCompilerLeadsAndTheNoCudaRuntimeLineIsANote) {
   const auto r = explain_no_facts(kReview42cNoCxxLog);
-  ASSERT_TRUE(leads_without(r, "inductor-no-cxx-compiler", {"cuda-home-not-set", "cuda-home-not-set/env"}))
-      << told(r);
+  ASSERT_TRUE(leads_without(r, "inductor-no-cxx-compiler", {"cuda-home-not-set", "cuda-home-not-set/env"})) << told(r);
   EXPECT_EQ(problem_count(r), 1u) << rule_list(r);
   const auto* note = find_rule(r, "torch-no-cuda-runtime-note");
   ASSERT_NE(note, nullptr) << rule_list(r);
@@ -261,8 +264,9 @@ TEST(ExplainReview42C, NoCxxCompilerLeadsAndTheNoCudaRuntimeLineIsANote) {
 }
 
 TEST(ExplainReview42C, NearMissARealCudaHomeFailureKeepsTheToolkitAnswer) {
-  const auto r = explain_no_facts("OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA "
-                                  "install root.\n");
+  const auto r = explain_no_facts(
+      "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA "
+      "install root.\n");
   ASSERT_TRUE(leads_with(r, "cuda-home-not-set")) << rule_list(r);
   EXPECT_EQ(find_rule(r, "torch-no-cuda-runtime-note"), nullptr) << rule_list(r);
 }
@@ -271,8 +275,7 @@ TEST(ExplainReview42C, NearMissARealCudaHomeFailureKeepsTheToolkitAnswer) {
 
 TEST(ExplainReview42C, XformersSymlinkWithoutThePrivilegeIsDeveloperModeNotCuda) {
   const auto r = explain_no_facts(kReview42cXformersSymlinkLog);
-  ASSERT_TRUE(leads_without(r, "windows-symlink-privilege", {"cuda-home-not-set", "cuda-home-not-set/env"}))
-      << told(r);
+  ASSERT_TRUE(leads_without(r, "windows-symlink-privilege", {"cuda-home-not-set", "cuda-home-not-set/env"})) << told(r);
   const auto& lead = r.matches.front();
   EXPECT_TRUE(says_all(lead.cause, {"os.symlink", "1314"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"Developer Mode", "Administrator", "prebuilt"})) << lead.fix;
@@ -283,7 +286,8 @@ TEST(ExplainReview42C, XformersSymlinkWithoutThePrivilegeIsDeveloperModeNotCuda)
 }
 
 TEST(ExplainReview42C, NearMissOtherWindowsErrorsAreNotTheSymlinkPrivilege) {
-  const auto r = explain_no_facts("PermissionError: [WinError 5] Access is denied: 'C:\\\\Python310\\\\Scripts\\\\pip.exe'\n");
+  const auto r =
+      explain_no_facts("PermissionError: [WinError 5] Access is denied: 'C:\\\\Python310\\\\Scripts\\\\pip.exe'\n");
   EXPECT_EQ(find_rule(r, "windows-symlink-privilege"), nullptr) << rule_list(r);
   // Error 1314 of a call that names one path is not a symlink (which names two: 'src' -> 'dst').
   const auto other = explain_no_facts(
@@ -335,7 +339,8 @@ TEST(ExplainReview42C, MsvcAndTccMissingPythonHAloneAreTheSameAnswer) {
 TEST(ExplainReview42C, NearMissOtherMissingHeadersAreNotPythonsDevFiles) {
   // MSVC's C1083 for a CUDA header is the toolkit's; gcc's Python.h keeps the Linux answer.
   const auto cuda = explain_no_facts(
-      "C:\\src\\ext.cpp(4): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or directory\n");
+      "C:\\src\\ext.cpp(4): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or "
+      "directory\n");
   ASSERT_TRUE(leads_with(cuda, "cuda-header-missing")) << rule_list(cuda);
   EXPECT_EQ(find_rule(cuda, "windows-python-dev-files-missing"), nullptr) << rule_list(cuda);
   const auto gcc = explain_no_facts("/tmp/tmpab12cd/main.c:5:10: fatal error: Python.h: No such file or directory\n");
@@ -419,10 +424,11 @@ TEST(ExplainReview42C, WhereClFailingIsMsvcNotInstalledOrNotOnPath) {
   const auto& lead = r.matches.front();
   EXPECT_TRUE(says_all(lead.cause, {"cl.exe", "where cl"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"Desktop development with C++", "x64 Native Tools", "vcvars64.bat"})) << lead.fix;
-  for (const char* line : {"Command '['where', 'cl']' returned non-zero exit status 1.",
-                           "RuntimeError: MSVC is required to load C++ extensions",
-                           "C:\\Python39\\lib\\site-packages\\torch\\utils\\cpp_extension.py:287: UserWarning: Error "
-                           "checking compiler version for cl: [WinError 2] The system cannot find the file specified"}) {
+  for (const char* line :
+       {"Command '['where', 'cl']' returned non-zero exit status 1.",
+        "RuntimeError: MSVC is required to load C++ extensions",
+        "C:\\Python39\\lib\\site-packages\\torch\\utils\\cpp_extension.py:287: UserWarning: Error "
+        "checking compiler version for cl: [WinError 2] The system cannot find the file specified"}) {
     const auto alone = explain_no_facts(std::string(line) + "\n");
     EXPECT_TRUE(leads_with(alone, "msvc-cl-not-found")) << line << "\n" << rule_list(alone);
   }

@@ -211,8 +211,8 @@ TEST(PlanPins, APreReleaseBoundComparesWithItsTag) {
 // is outside the request, so the plan pins 2.13.0 rather than writing "torch==2.13.*".
 TEST(PlanPins, AnUpperBoundInsideASeriesPinsEvenItsOnlyRelease) {
   const std::vector<Version> torch = builtin_released_versions("torch");
-  const size_t in_213 = std::count_if(torch.begin(), torch.end(),
-                                      [](const Version& r) { return r.same_series(testing::v("2.13"), 2); });
+  const size_t in_213 =
+      std::count_if(torch.begin(), torch.end(), [](const Version& r) { return r.same_series(testing::v("2.13"), 2); });
   ASSERT_GE(in_213, 1U);
   Plan p = plan_described(Platform::linux, "RTX 4090", "580.65", "3.11", "torch<=2.13");
   ASSERT_TRUE(p.frameworks[0].best);
