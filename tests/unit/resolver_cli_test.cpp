@@ -72,4 +72,15 @@ TEST(ResolverCli, MatrixJsonRows) {
   }
 }
 
+// The range given with --framework filters the rows (until 2026-12-07 it was parsed and dropped).
+TEST(ResolverCli, MatrixFrameworkRangeFiltersTheRows) {
+  RunResult r = run("--json matrix --framework 'torch==2.5.1' --os linux");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["frameworks"].empty());
+  for (const auto& row : j["frameworks"]) EXPECT_EQ(row["version"], "2.5") << row.dump();
+  RunResult bad = run("matrix --framework 'torch<=2.5.*'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+}
+
 }  // namespace
