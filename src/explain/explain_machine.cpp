@@ -436,6 +436,13 @@ constexpr std::string_view kTfDsoLoader = "tf-dso-loader";
 /// name=python"), so it came during a workload, not while the module brought the GPU up: any
 /// process but those that load the module or open the GPU first.
 constexpr std::string_view kXidProcess = "xid-process";
+/// `pip-list-unlabelled`: the rule's own pip line lists torch versions none of which carries a local
+/// label (`pip_plain_list` capture): PyPI's list, as PyTorch's CUDA indexes label every entry, whatever
+/// index another pip command of the log used. `pip-index-other-label`: the first version the line
+/// lists carries another label (`first_label`) than the one asked (`variant`): the index is another
+/// CUDA's. Properties of the line; yes or unknown, like a log event (the second re-read, session 42).
+constexpr std::string_view kPipListUnlabelled = "pip-list-unlabelled";
+constexpr std::string_view kPipIndexOtherLabel = "pip-index-other-label";
 
 /// `gpu-cc-is-arch` / `gpu-cc-above-arch`: the compute capabilities of the GPUs the log lists
 /// (LogFacts::gpu_ccs) against the rule's `arch` capture in ggml's form (610 is 6.1, the
@@ -489,7 +496,8 @@ Truth gpu_cc_against_arch(std::string_view condition, const CaptureMap& captures
 bool is_log_event_condition(std::string_view condition) {
   return condition.starts_with(kTensorflowOlderThan) || condition == kPtxasCudaDroppedArch ||
          condition == kGpuCcIsArch || condition == kGpuCcAboveArch || condition == kTfDsoLoader ||
-         condition == kXidProcess || condition == kPtxasCudaPredatesArch ||
+         condition == kXidProcess || condition == kPtxasCudaPredatesArch || condition == kPipListUnlabelled ||
+         condition == kPipIndexOtherLabel ||
          std::any_of(std::begin(kLogEvents), std::end(kLogEvents),
                      [&](const auto& e) { return condition == e.second; }) ||
          std::any_of(std::begin(kLogVersionEvents), std::end(kLogVersionEvents),
@@ -590,6 +598,8 @@ const std::vector<std::string>& explain_condition_names() {
                                                   "nccl-wheels-two-majors",
                                                   "tf-dso-loader",
                                                   "xid-process",
+                                                  "pip-list-unlabelled",
+                                                  "pip-index-other-label",
                                                   "tensorflow<2.14",
                                                   "tensorflow<2.15"};
   return kNames;
@@ -617,6 +627,13 @@ Truth evaluate_condition(std::string_view condition, const CaptureMap& captures,
   if (condition == kGpuCcIsArch || condition == kGpuCcAboveArch)
     return gpu_cc_against_arch(condition, captures, machine);
   if (condition == kTfDsoLoader) return first_capture(captures, "tf_dso_loader").empty() ? Truth::unknown : Truth::yes;
+  if (condition == kPipListUnlabelled) {
+    return first_capture(captures, "pip_plain_list").empty() ? Truth::unknown : Truth::yes;
+  }
+  if (condition == kPipIndexOtherLabel) {
+    const std::string label = first_capture(captures, "first_label");
+    return !label.empty() && label != first_capture(captures, "variant") ? Truth::yes : Truth::unknown;
+  }
   if (condition == kXidProcess) {
     static const std::string_view kStarters[] = {
         "modprobe",       "insmod", "nvidia-modprobe", "nvidia-smi", "nvidia-persistenced",
@@ -1141,7 +1158,8 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
   std::vector<std::string> module_versions;
   std::vector<std::string> library_versions;
   std::vector<std::string> nccl_wheel_majors;
-  bool wsl2_words = false;  // the user's own "inside WSL 2": weaker than any platform marker
+  bool wsl2_words = false;      // the user's own "inside WSL 2": weaker than any platform marker
+  bool flash_attn_pip = false;  // `pip install flash-attn`: a sign of the package unless its build failed
   for (auto h = facts; h != hits.end(); ++h) {
     const auto& explains = base.rules[h->rule_index].explains;
     log.explains.insert(log.explains.end(), explains.begin(), explains.end());
@@ -1172,6 +1190,9 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
       log.container = true;
     }
     if (const auto p = h->captures.find("posix"); p != h->captures.end() && !p->second.empty()) log.posix = true;
+    if (const auto p = h->captures.find("flash_attn_pip"); p != h->captures.end() && !p->second.empty()) {
+      flash_attn_pip = true;
+    }
     if (const auto w = h->captures.find("nvidia_wheel"); w != h->captures.end() && !w->second.empty()) {
       log.nvidia_wheels = true;
     }
@@ -1215,6 +1236,8 @@ void take_log_facts(const RuleBase& base, std::vector<RuleHits>& hits, LogFacts&
     }
   }
   if (const char* event = nvidia_versions_event(module_versions, library_versions)) log.events.insert(event);
+  // pip's command for flash-attn is no sign that the package ran where pip could not build it.
+  if (flash_attn_pip && !log.events.contains("flash-attn-not-built")) log.events.insert("flash-attn-package");
   std::sort(nccl_wheel_majors.begin(), nccl_wheel_majors.end());
   if (std::unique(nccl_wheel_majors.begin(), nccl_wheel_majors.end()) - nccl_wheel_majors.begin() > 1) {
     log.events.insert("nccl-wheels-two-majors");

@@ -639,5 +639,57 @@ TEST(ExplainReview42A2, RereadGgmlTextsSayWhatEachKernelNeeds) {
   EXPECT_TRUE(mentions(old.matches.front().fix, "7.0")) << old.matches.front().fix;
 }
 
+// --- The second re-read (session 42) ---
+
+// /tmp/reread42b/i1.log (verbatim): min_loss_scale below 1; int() prints 0.5 as 0, and the scale is
+// still falling (next_scale = max(cur / 2, min) < cur), so not at its minimum.
+constexpr std::string_view kReread2DeepspeedBelowOneLog =
+    R"LOG([deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1
+[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 0
+)LOG";
+
+TEST(ExplainReview42A2, Reread2LossScaleStillFallingIsNotAtMinimum) {
+  const auto r = explain_no_facts(kReread2DeepspeedBelowOneLog);
+  EXPECT_EQ(find_rule(r, "deepspeed-overflow-at-minimum-scale"), nullptr) << rule_list(r);
+  EXPECT_EQ(problem_count(r), 0u) << rule_list(r);
+  // Equal numbers are the minimum, in both forms DeepSpeed prints.
+  for (const char* line :
+       {"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1\n",
+        "[deepspeed] OVERFLOW! Rank 3 Skipping step. Attempted loss scale: 1.0, reducing to 1.0\n"}) {
+    const auto at_min = explain_no_facts(line);
+    EXPECT_TRUE(leads_with(at_min, "deepspeed-overflow-at-minimum-scale")) << line << rule_list(at_min);
+  }
+  for (const char* line : {"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1.0, reducing to 0.5\n",
+                           "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 0, reducing to 0\n"}) {
+    const auto falling = explain_no_facts(line);
+    EXPECT_EQ(find_rule(falling, "deepspeed-overflow-at-minimum-scale"), nullptr) << line << rule_list(falling);
+  }
+}
+
+// /tmp/reread42b/h1.log (verbatim): flash-attn failed to build, then the check raised with no SDPA
+// frame; the failed pip command is no sign of the package, so the base rule must not be demoted.
+constexpr std::string_view kReread2FailedBuildNoSdpaLog = R"LOG($ pip install flash-attn==1.0.9
+  Building wheel for flash-attn (setup.py) ... error
+  ERROR: Failed building wheel for flash-attn
+Failed to build flash-attn
+$ python finetune.py
+Traceback (most recent call last):
+  File "finetune.py", line 120, in <module>
+    loss.backward()
+RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)
+)LOG";
+
+TEST(ExplainReview42A2, Reread2FailedFlashAttnBuildLeavesTheArchCheckFirst) {
+  const auto r = explain_no_facts(kReread2FailedBuildNoSdpaLog);
+  ASSERT_TRUE(leads_with(r, "torch-flash-attention-v1-arch")) << rule_list(r);
+  EXPECT_EQ(find_rule(r, "torch-flash-attention-v1-arch/flash-attn-package"), nullptr) << rule_list(r);
+  // Near miss: the same command without a failed build still names the package.
+  const auto built = explain_no_facts(
+      "$ pip install flash-attn==1.0.9\n"
+      "Successfully installed flash-attn-1.0.9\n"
+      "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.\n");
+  EXPECT_TRUE(leads_with(built, "torch-flash-attention-v1-arch/flash-attn-package")) << rule_list(built);
+}
+
 }  // namespace
 }  // namespace gpudoctor
