@@ -965,7 +965,7 @@ s42r1-10	data/explain/gpu-arch.toml	when = ["flash-attn-package", "!flash-attn-n
 s42r1-11	data/explain/log-facts.toml	(?P<flash_attn_not_built>(?:Failed building wheel for|Failed to build|	(?P<flash_attn_not_built>(?:Failed building wheel for|
 s42r1-12	src/explain/explain_machine.cpp	{"flash_attn_not_built", "flash-attn-not-built"},	{"flash_attn_not_builtx", "flash-attn-not-built"},
 s42r1-13	src/explain/explain_machine.cpp	{"xformers_device_cpu", "xformers-device-cpu"}};	{"xformers_device_cpux", "xformers-device-cpu"}};
-s42r1-14	data/explain/training-libraries.toml	Attempted loss scale: (?P<from>[01](?:\.\d+)?), reducing	Attempted loss scale: (?P<from>\d+(?:\.\d+)?), reducing
+s42r1-14	data/explain/training-libraries.toml	Attempted loss scale: (?P<from>1(?:\.0+)?), reducing to	Attempted loss scale: (?P<from>\d+(?:\.0+)?), reducing to
 s42r1-15	data/explain/training-libraries.toml	supersedes = ["deepspeed-overflow-skipped-step"]\n	
 s42r1-16	data/explain/gpu-arch.toml	Ampere (sm80, sm86), Ada (sm89) and Hopper	Ampere (sm80, sm86, sm89) and Hopper
 s42r1-17	data/explain/gpu-arch.toml	needs 8.0 or 9.0 exactly (A100/A800, H100: mha_bwd checks `is_sm80 || is_sm90`, so 8.6 and 8.9 cards fail it too)	needs 8.0 (A100)
@@ -974,6 +974,15 @@ s42r1-19	data/explain/gpu-arch.toml	in which this kernel is compiled out (ggml c
 s42-matrix-range	src/kb/matrix_query.cpp	  auto keep_series = [&](const Version& row) { return !f.versions || f.versions->admits_series(row.truncated(2)); };	  auto keep_series = [&](const Version& row) { return !f.versions || true || f.versions->admits_series(row.truncated(2)); };
 s42-matrix-jax-range	src/kb/matrix_query.cpp	        if (f.versions && !KnowledgeBase::jax_run_overlaps(it->versions, *f.versions)) continue;	        if (false) continue;
 s42-matrix-cli-range	src/cli/cmd_matrix.cpp	      f.versions = fr->spec;	      (void)fr->spec;
+s42r2-01	data/explain/windows.toml	severity = "info"\nharmless = true\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''Error checking compiler	severity = "error"\npriority = 84\nframeworks = ["pytorch"]\npatterns = ['''Error checking compiler
+s42r2-02	data/explain/log-facts.toml	'''Requirement already satisfied: nvidia-nccl-(?P<nccl_wheel>cu\d+)\b''',	'''Requirement already satisfied: nvidia-nccl-(?P<nccl_wheel>cu\d+)\b''', '''(?:^|\s)nvidia-nccl-(?P<nccl_wheel>cu\d+)==\d+\.\d+''',
+s42r2-03	data/explain/log-facts.toml	'''Requirement already satisfied: nvidia-nccl-(?P<nccl_wheel>cu\d+)\b''',	
+s42r2-04	data/explain/training-libraries.toml	reducing to (?P<to>1(?:\.0+)?)(?:[^\d.]|$)	reducing to (?P<to>[01](?:\.0+)?)(?:[^\d.]|$)
+s42r2-05	src/explain/explain_machine.cpp	if (flash_attn_pip && !log.events.contains("flash-attn-not-built"))	if (flash_attn_pip)
+s42r2-06	src/explain/explain_machine.cpp	return !label.empty() && label != first_capture(captures, "variant") ? Truth::yes : Truth::unknown;	return !label.empty() ? Truth::yes : Truth::unknown;
+s42r2-07	data/explain/install.toml	when = ["pytorch-index", "pip-list-unlabelled", "!macos-log"]	when = ["pytorch-index", "!macos-log"]
+s42r2-08	data/explain/install.toml	when = ["pytorch-index", "!pip-index-other-label", "!pip-list-unlabelled"]	when = ["pytorch-index", "!pip-list-unlabelled"]
+s42r2-09	data/explain/install.toml	when = ["pytorch-index", "!pip-list-unlabelled", "!pip-index-other-label"]	when = ["pytorch-index", "!pip-index-other-label"]
 EOF
 }
 
