@@ -889,7 +889,7 @@ s42a2-13	src/explain/explain_machine.cpp	{"torch_sdpa", "torch-sdpa"},	{"torch_s
 s42a2-14	src/explain/explain_machine.cpp	[&](const Version& v) { return own_arch(v) == ran; }	[&](const Version& v) { return own_arch(v) >= ran; }
 s42a2-15	src/explain/explain_machine.cpp	return own_arch(v) != ran && runs(v) == ran;	return runs(v) == ran;
 s42a2-16	data/explain/gpu-arch.toml	supersedes = ["ggml-no-device-code", "no-kernel-image", "ggml-no-kernel-image"]	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]
-s42a2-17	data/explain/gpu-arch.toml	when = ["!gpu-cc-is-arch", "!gpu-cc-above-arch"]	when = ["!gpu-cc-above-arch"]
+s42a2-17	data/explain/gpu-arch.toml	supersedes = ["ggml-no-device-code", "no-kernel-image", "ggml-no-kernel-image"]\nwhen = ["!gpu-cc-is-arch", "!gpu-cc-above-arch"]	supersedes = ["ggml-no-device-code", "no-kernel-image", "ggml-no-kernel-image"]\nwhen = ["!gpu-cc-above-arch"]
 s42a2-18	data/explain/gpu-arch.toml	# The guard traps after printing: the launch failure ggml reports next is that trap.\nexplains = [	# The guard traps after printing: the launch failure ggml reports next is that trap.\n# explains = [
 s42a2-19	data/explain/gpu-arch.toml	'''CUDA kernel (?P<kernel>flash_attn\w*) has no	'''CUDA kernel (?P<kernel>flash_attn_vec\w*) has no
 s42a1-01	data/explain/profilers.toml	'''does not have permission to access NVIDIA GPU Performance Counters''',	'''does not have permission to access NVIDIA GPU Performance CountersX''',
@@ -983,6 +983,10 @@ s42r2-06	src/explain/explain_machine.cpp	return !label.empty() && label != first
 s42r2-07	data/explain/install.toml	when = ["pytorch-index", "pip-list-unlabelled", "!macos-log"]	when = ["pytorch-index", "!macos-log"]
 s42r2-08	data/explain/install.toml	when = ["pytorch-index", "!pip-index-other-label", "!pip-list-unlabelled"]	when = ["pytorch-index", "!pip-list-unlabelled"]
 s42r2-09	data/explain/install.toml	when = ["pytorch-index", "!pip-list-unlabelled", "!pip-index-other-label"]	when = ["pytorch-index", "!pip-index-other-label"]
+s43-ggml-above-when	data/explain/gpu-arch.toml	priority = 88\nwhen = ["gpu-cc-above-arch"]	priority = 88\nwhen = ["!gpu-cc-above-arch"]
+s43-ggml-isarch-when	data/explain/gpu-arch.toml	priority = 88\nwhen = ["gpu-cc-is-arch"]	priority = 88\nwhen = ["gpu-cc-above-arch"]
+s43-ggml-base-when	data/explain/gpu-arch.toml	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]\nwhen = ["!gpu-cc-is-arch", "!gpu-cc-above-arch"]	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]
+s43-bnb-path-space	data/explain/extension-packages.toml	found: (?P<path>\S.*?libcudart\.so(?:\.\d+)*|\S+)'''	found: (?P<path>\S+)'''
 EOF
 }
 
