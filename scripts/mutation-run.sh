@@ -987,6 +987,19 @@ s43-ggml-above-when	data/explain/gpu-arch.toml	priority = 88\nwhen = ["gpu-cc-ab
 s43-ggml-isarch-when	data/explain/gpu-arch.toml	priority = 88\nwhen = ["gpu-cc-is-arch"]	priority = 88\nwhen = ["gpu-cc-above-arch"]
 s43-ggml-base-when	data/explain/gpu-arch.toml	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]\nwhen = ["!gpu-cc-is-arch", "!gpu-cc-above-arch"]	supersedes = ["no-kernel-image", "ggml-no-kernel-image"]
 s43-bnb-path-space	data/explain/extension-packages.toml	found: (?P<path>\S.*?libcudart\.so(?:\.\d+)*|\S+)'''	found: (?P<path>\S+)'''
+s43d1-01	data/explain/gpu-platforms.toml	supersedes = ["no-kernel-image"]	supersedes = []
+s43d1-02	data/explain/framework-build.toml	when = ["!macos-log", "!xpu-log", "!rocm-log"]	when = ["!xpu-log", "!rocm-log"]
+s43d1-03	data/explain/log-facts.toml	Arc(?:\(TM\))? [AB][3-9]\d0[A-Z]?\b)	Arc(?:\(TM\))? (?:[AB][3-9]\d0[A-Z]?\b)?)
+s43d1-04	data/explain/log-facts.toml	ROCM used to build PyTorch: (?P<rocm_log>\d)	ROCM used to build PyTorch: (?P<rocm_log>\S)
+s43d1-05	data/explain/log-facts.toml	(?P<macos_log>\bMPS backend\b|	(?P<macos_log>
+s43d1-06	data/explain/gpu-platforms.toml	(?P<op>[\w:.]+)' is not currently supported on the MPS backend	(?P<op>[\w:.]+)' is not currently supported on the \w+ backend
+s43d1-07	data/explain/driver.toml	when = ["!macos-log", "!xpu-log", "!rocm-log"]	when = ["!macos-log", "!xpu-log"]
+s43d1-08	data/explain/gpu-platforms.toml	{?windows:this web UI has no AMD support on Windows, use lshqqytiger's fork (stable-diffusion-webui-amdgpu) started with `--use-directml` or `--use-zluda`}	this web UI has no AMD support on Windows, use lshqqytiger's fork (stable-diffusion-webui-amdgpu) started with `--use-directml` or `--use-zluda` or 
+s43d1-09	data/explain/gpu-platforms.toml	'''\bHIP error: invalid device function'''	'''\bHIP error: invalid device functionX'''
+s43d1-10	data/explain/gpu-platforms.toml	patterns = ['''MPS backend out of memory	patterns = ['''MPS backend out of memoryX
+s43d1-11	src/explain/explain_machine.cpp	    {"rocm_log", "rocm-log"},\n	
+s43d1-12	data/explain/gpu-platforms.toml	(?P<asic>[A-Z][A-Z0-9_]+)\s+(?:VF\s+)?not	(?P<asic>[A-Z][A-Za-z0-9_ ]+)\s+(?:VF\s+)?not
+s43d1-13	src/explain/explain_machine.cpp	    {"xpu_log", "xpu-log"},\n	
 EOF
 }
 
