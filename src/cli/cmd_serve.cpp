@@ -28,7 +28,7 @@
 #include "cli/fleet_node.hpp"
 #include "cli/gather_facts.hpp"
 #include "cli/output.hpp"
-#include "core/worker_pool.hpp"
+#include "cli/serve_http.hpp"
 #include "monitor/sampler.hpp"
 #include "platform/bench_history.hpp"
 #include "platform/child_process.hpp"
@@ -41,6 +41,10 @@
 namespace gpudoctor {
 namespace {
 
+/// A request's line, headers and body arrive within this of its first byte, or the connection
+/// is closed (cli/serve_http.hpp): a scrape is a few hundred bytes, the largest request 64 KiB.
+constexpr std::chrono::milliseconds kRequestDeadline{5000};
+
 struct ServeArgs {
   std::string listen = "127.0.0.1:9400";
   double interval_s = 1;
@@ -52,19 +56,6 @@ struct ServeArgs {
   double verify_deadline_s = 120;
   std::string bench_history;  ///< "": bench's default history
   std::string bench_mode = "quick";
-};
-
-/// cpp-httplib's task queue over our WorkerPool: a connection gets a thread at once while
-/// fewer than the maximum are open, however many idle clients hold one.
-class GrowingTaskQueue : public httplib::TaskQueue {
- public:
-  explicit GrowingTaskQueue(size_t max_threads)
-      : pool_({.min_threads = 4, .max_threads = max_threads, .idle_exit = std::chrono::seconds(30)}) {}
-  void enqueue(std::function<void()> fn) override { pool_.enqueue(std::move(fn)); }
-  void shutdown() override { pool_.shutdown(); }
-
- private:
-  WorkerPool pool_;
 };
 
 /// "127.0.0.1:9400", "[::1]:9400", ":9400" (every address): the host and the port, or false.
@@ -276,9 +267,7 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
       std::chrono::milliseconds(a.deadline_ms) +
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(3 * a.interval_s));
 
-  httplib::Server server;
-  const int threads = a.threads;
-  server.new_task_queue = [threads] { return new GrowingTaskQueue(static_cast<size_t>(threads)); };
+  ServeHttpServer server(static_cast<size_t>(a.threads), kRequestDeadline);
 #ifndef _WIN32
   // cpp-httplib 0.11 listens with a backlog of 5, which a burst of scrapers overflows (the
   // kernel then retries their SYN after 1 s). The socket is kept here and, once bound, listened

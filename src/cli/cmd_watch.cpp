@@ -74,7 +74,7 @@ int run_watch(CommandContext& ctx, const WatchArgs& a) {
     if (csv) write_output(render_watch_csv(*last), csv.get());
     if (jsonl) write_output(render_watch_jsonl(*last), jsonl.get());
   }
-  return last && last->status == LibraryStatus::ok ? kExitOk : kExitProblems;
+  return last && !gpus_not_read(*last) ? kExitOk : kExitProblems;
 }
 
 }  // namespace

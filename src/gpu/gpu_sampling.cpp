@@ -36,6 +36,7 @@ class Reader {
     return false;
   }
   void note(const char* symbol, nvmlReturn_t rc) {
+    if (sample_.lost.empty() && nvml_gpu_gone(rc)) sample_.lost = nvml_error_name(rc);
     if (rc != kNvmlErrorNotSupported && sample_.problems.size() < 16) {
       sample_.problems.push_back(std::string(symbol) + ": " + nvml_error_name(rc));
     }
@@ -199,7 +200,7 @@ void sample_gpus(DriverSession& session, const std::vector<std::string>& args, C
     if (rc != kNvmlSuccess) {
       GpuSample g;
       g.index = i;
-      g.problems.push_back("nvmlDeviceGetHandleByIndex: " + nvml_error_name(rc));
+      Reader(g).note("nvmlDeviceGetHandleByIndex", rc);
       gpus.push_back(std::move(g));
       continue;
     }

@@ -18,6 +18,16 @@ using nvmlEnableState_t = int;  ///< 0 disabled, 1 enabled
 
 inline constexpr nvmlReturn_t kNvmlSuccess = 0;
 inline constexpr nvmlReturn_t kNvmlErrorNotSupported = 3;
+/// NVML API reference, nvmlReturn_t: GPU_IS_LOST "The GPU has fallen off the bus or has
+/// otherwise become inaccessible"; RESET_REQUIRED "The GPU requires a reset before it can be
+/// used again".
+inline constexpr nvmlReturn_t kNvmlErrorGpuIsLost = 15;
+inline constexpr nvmlReturn_t kNvmlErrorResetRequired = 16;
+
+/// The call says the GPU itself is gone (not that one reading is missing).
+constexpr bool nvml_gpu_gone(nvmlReturn_t rc) {
+  return rc == kNvmlErrorGpuIsLost || rc == kNvmlErrorResetRequired;
+}
 
 struct nvmlMemory_t {
   unsigned long long total;

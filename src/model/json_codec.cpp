@@ -524,6 +524,7 @@ void describe(Io& io, Of<GpuSample> auto& g) {
   }
   GPUDOCTOR_FIELDS(io, g, pcie_tx_kib_per_s, pcie_rx_kib_per_s, ecc_uncorrected_volatile, retired_pages_single_bit,
                    retired_pages_double_bit, remapped_rows_uncorrectable, remapping_pending, processes, problems);
+  GPUDOCTOR_FIELDS_EMPTY(io, g, Empty::omit, lost);
 }
 
 template <class Io>

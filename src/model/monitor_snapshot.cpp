@@ -33,4 +33,12 @@ std::string throttle_reason_names(std::uint64_t mask) {
   return out.empty() ? "none" : out;
 }
 
+bool gpus_not_read(const Snapshot& s) {
+  if (s.status != LibraryStatus::ok) return true;
+  for (const auto& g : s.gpus) {
+    if (!g.lost.empty()) return true;
+  }
+  return false;
+}
+
 }  // namespace gpudoctor

@@ -67,6 +67,10 @@ struct GpuSample {
   /// nullopt: the process list could not be read; empty: no process on the GPU.
   std::optional<std::vector<GpuProcessSample>> processes;
   std::vector<std::string> problems;  ///< calls that failed for another reason than "not supported"
+  /// The NVML error that says the GPU is gone ("NVML_ERROR_GPU_IS_LOST": fallen off the bus;
+  /// "NVML_ERROR_RESET_REQUIRED"), when a call answered one; "" while it answers. Its readings
+  /// are then not the GPU's.
+  std::string lost;
 
   bool operator==(const GpuSample&) const = default;
 };
@@ -92,5 +96,9 @@ struct Snapshot {
 };
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+/// The sample could not read every GPU: the query failed, or a GPU in it is lost. What watch's
+/// exit status, serve's gpudoctor_gpu_query_up and its failure count go by.
+bool gpus_not_read(const Snapshot& s);
 
 }  // namespace gpudoctor

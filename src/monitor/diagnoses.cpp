@@ -52,6 +52,32 @@ void not_answering(const Snapshot& latest, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+/// A GPU whose NVML calls answer "lost" or "reset required": the agent answered, the GPU did not.
+void gpu_lost(const Snapshot& latest, std::vector<Finding>& out) {
+  if (latest.status != LibraryStatus::ok) return;
+  for (const auto& g : latest.gpus) {
+    if (g.lost.empty()) continue;
+    // NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): Xid 79 "GPU has fallen off
+    // the bus"; its action is a GPU reset or a node reboot, then a hardware check if it recurs.
+    const bool off_bus = g.lost == "NVML_ERROR_GPU_IS_LOST";
+    Finding f = make("watch-gpu-lost", Severity::error,
+                     off_bus ? gpu_label(g) + " has fallen off the bus: NVML cannot reach it"
+                             : gpu_label(g) + " needs a reset before it can be used again",
+                     "NVML answered " + g.lost + " for this GPU" +
+                         (g.pci_bus_id.empty() ? std::string() : " (" + g.pci_bus_id + ")") +
+                         ": none of its readings can be trusted, and the jobs on it have failed or will fail. " +
+                         (off_bus ? "The kernel log usually has Xid 79 (\"GPU has fallen off the bus\")."
+                                  : "The driver keeps it out of use until it is reset."),
+                     "Look for Xid 79 in the kernel log (`sudo dmesg | grep -i xid`); stop the jobs on it and reset it "
+                     "(`sudo nvidia-smi -r -i " +
+                         std::to_string(g.index) +
+                         "`) or reboot the node. If it falls off again: reseat the card, check its power cables, "
+                         "PCIe slot and temperature, and run NVIDIA's field diagnostics (`dcgmi diag -r 3`).");
+    f.evidence.push_back("nvml: " + g.lost);
+    out.push_back(std::move(f));
+  }
+}
+
 void throttling(const std::vector<const GpuSample*>& series, const DiagnosisOptions& o, std::vector<Finding>& out) {
   size_t known = 0;
   size_t thermal = 0;
@@ -89,6 +115,76 @@ void throttling(const std::vector<const GpuSample*>& series, const DiagnosisOpti
     f.evidence.push_back("throttle reasons: " + throttle_reason_names(last.throttle_reasons.value_or(0)));
     out.push_back(std::move(f));
   }
+}
+
+/// How much a counter rose over the series (0 when unknown at either end).
+template <class T>
+std::uint64_t rise(const std::vector<const GpuSample*>& series, std::optional<T> GpuSample::*field) {
+  const auto& first = series.front()->*field;
+  const auto& last = series.back()->*field;
+  return first && last && *last > *first ? static_cast<std::uint64_t>(*last - *first) : 0;
+}
+
+/// Uncorrected ECC errors and the pages or rows the driver took out of use for them. NVIDIA:
+/// NVML's volatile ECC counts restart when the driver loads, the aggregate ones persist (nvml.h,
+/// nvmlEccCounterType_t); an uncorrectable error kills the processes that used the memory or may
+/// have let them compute on corrupt data (Xid 48, 94 contained, 95 uncontained); a page retired
+/// for it (Dynamic Page Retirement, docs.nvidia.com/deploy/dynamic-page-retirement) or a row
+/// remapped (A100 and later, docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt) takes effect only
+/// after the GPU is reset or the driver reloaded.
+void memory_errors(const std::vector<const GpuSample*>& series, std::vector<Finding>& out) {
+  const GpuSample& last = *series.back();
+  const std::string window = fmt::format("the last {} samples", series.size());
+  if (last.ecc_uncorrected_volatile && *last.ecc_uncorrected_volatile > 0) {
+    const std::uint64_t fresh = rise(series, &GpuSample::ecc_uncorrected_volatile);
+    Finding f =
+        make("watch-ecc-uncorrected", Severity::error,
+             fmt::format("{} had {} uncorrected ECC error(s) since the driver loaded{}", gpu_label(last),
+                         *last.ecc_uncorrected_volatile, fresh > 0 ? fmt::format(", {} in {}", fresh, window) : ""),
+             "An uncorrected (double-bit) memory error is data the GPU could not repair: the driver stops the "
+             "processes that used that memory (Xid 48, or 94 when it could contain the error; 95 when it could not "
+             "and every process on the GPU is affected), and a job that kept running may have computed on corrupt "
+             "data. The count is NVML's volatile one (since the driver loaded); the aggregate count (`nvidia-smi -q -d "
+             "ECC`) is the card's lifetime.",
+             "Restart the jobs that ran on this GPU since the error from their last checkpoint and distrust their "
+             "recent results. Look for Xid 48/63/64/94/95 in the kernel log (`sudo dmesg | grep -i xid`), check "
+             "`nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER`, then reset the GPU (`sudo nvidia-smi -r -i " +
+                 std::to_string(last.index) +
+                 "`) or reboot, so that the bad memory is retired or remapped. If errors come back after that, or "
+                 "row remapping failed, the card needs service (RMA).");
+    f.evidence.push_back(fmt::format("ecc uncorrected volatile: {}", *last.ecc_uncorrected_volatile));
+    out.push_back(std::move(f));
+  }
+  const unsigned retired = last.retired_pages_single_bit.value_or(0) + last.retired_pages_double_bit.value_or(0);
+  const unsigned remapped = last.remapped_rows_uncorrectable.value_or(0);
+  const bool pending = last.remapping_pending.value_or(false);
+  if (retired == 0 && remapped == 0 && !pending) return;
+  const std::uint64_t new_retired = rise(series, &GpuSample::retired_pages_single_bit) +
+                                    rise(series, &GpuSample::retired_pages_double_bit) +
+                                    rise(series, &GpuSample::remapped_rows_uncorrectable);
+  // A count that stays where it was is the card's history (the driver already keeps those pages
+  // or rows out of use); a new one, or a remap waiting for a reset, needs the reset now.
+  const bool act = new_retired > 0 || pending;
+  std::string counts = fmt::format(
+      "{} page(s) retired ({} for repeated single-bit errors, {} for a double-bit error), {} row(s) remapped "
+      "for uncorrectable errors",
+      retired, last.retired_pages_single_bit.value_or(0), last.retired_pages_double_bit.value_or(0), remapped);
+  Finding f =
+      make("watch-memory-retired", act ? Severity::warning : Severity::info,
+           act ? fmt::format("{} took memory out of use: {}", gpu_label(last),
+                             pending ? std::string("a row remap waits for a GPU reset")
+                                     : fmt::format("{} more page(s)/row(s) in {}", new_retired, window))
+               : fmt::format("{} has memory taken out of use earlier", gpu_label(last)),
+           counts +
+               ". The driver retires a page (or, from the A100 on, remaps a row) after memory errors; the change "
+               "takes effect when the GPU is reset or the driver reloaded, and until then the bad memory can be "
+               "handed out again.",
+           act ? "Drain the GPU and reset it (`sudo nvidia-smi -r -i " + std::to_string(last.index) +
+                     "`) or reboot; check `nvidia-smi -q -d PAGE_RETIREMENT,ROW_REMAPPER` afterwards (no pending "
+                     "retirement or remap). Many retired pages or a failed remap: the card needs service (RMA)."
+               : std::string("None needed while the counts stay; a count that grows is a card to watch."));
+  f.evidence.push_back(counts);
+  out.push_back(std::move(f));
 }
 
 void memory_held(const GpuSample& g, const DiagnosisOptions& o, std::vector<Finding>& out) {
@@ -214,6 +310,7 @@ std::vector<Finding> diagnose(std::span<const SnapshotPtr> history, const Diagno
   if (history.empty() || !history.back()) return out;
   const Snapshot& latest = *history.back();
   not_answering(latest, out);
+  gpu_lost(latest, out);
   std::span<const SnapshotPtr> window =
       history.size() > options.window ? history.subspan(history.size() - options.window) : history;
   // Trends are judged only over answered samples; the GPUs are those of the latest answer.
@@ -226,6 +323,7 @@ std::vector<Finding> diagnose(std::span<const SnapshotPtr> history, const Diagno
     auto series = series_of(answered, g.index);
     if (series.empty()) continue;
     throttling(series, options, out);
+    memory_errors(series, out);
     memory_held(*series.back(), options, out);
     input_or_gpu_bound(series, options, out);
   }

@@ -3,8 +3,11 @@
 /// functions of the history (oldest first), so that every diagnosis is tested against a
 /// recorded series. Ids (docs/watch-serve.md):
 ///   watch-gpu-not-answering       the GPU query timed out or crashed (the agent is restarted)
+///   watch-gpu-lost                a GPU's NVML calls answer GPU_IS_LOST / RESET_REQUIRED (Xid 79)
 ///   watch-thermal-throttling      clocks held down by heat over most of the window
 ///   watch-power-throttling        clocks held at the power limit (or a power brake)
+///   watch-ecc-uncorrected         uncorrected ECC errors since the driver loaded (error)
+///   watch-memory-retired          pages retired / rows remapped: new or pending a reset (warning)
 ///   watch-memory-held-by-others   a GPU nearly full while more than one process holds memory
 ///   watch-input-bound             the GPU mostly idle while its process keeps a core busy
 ///   watch-gpu-bound               the GPU busy most of the window: the job runs on the GPU

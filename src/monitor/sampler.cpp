@@ -79,7 +79,7 @@ void SamplingLoop::run(std::chrono::milliseconds interval) {
     SnapshotPtr s = sampler_.sample();
     {
       std::unique_lock lock(mutex_);
-      const bool failed = s->status != LibraryStatus::ok;
+      const bool failed = gpus_not_read(*s);
       latest_ = std::move(s);
       ++samples_;
       if (failed) ++failed_samples_;

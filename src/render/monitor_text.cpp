@@ -79,6 +79,16 @@ std::string render_watch_text(const Snapshot& s) {
                        or_na(g.power_limit_w, "{:.0f} W"), or_na(g.sm_clock_mhz, "{} MHz"),
                        or_na(g.memory_clock_mhz, "{} MHz"),
                        g.throttle_reasons ? throttle_reason_names(*g.throttle_reasons) : std::string("n/a"));
+    // The memory-error counters, when the card reports any (ECC off or not supported: no line).
+    if (g.ecc_uncorrected_volatile || g.retired_pages_single_bit || g.retired_pages_double_bit ||
+        g.remapped_rows_uncorrectable) {
+      out += fmt::format(
+          "  ecc: uncorrected {} since the driver loaded  retired pages {} single-bit, {} double-bit  "
+          "remapped rows {}{}\n",
+          or_na(g.ecc_uncorrected_volatile, "{}"), or_na(g.retired_pages_single_bit, "{}"),
+          or_na(g.retired_pages_double_bit, "{}"), or_na(g.remapped_rows_uncorrectable, "{}"),
+          g.remapping_pending.value_or(false) ? " (remap pending a reset)" : "");
+    }
     if (!g.processes) {
       out += "  processes: n/a\n";
     } else {

@@ -52,20 +52,24 @@ class Family {
 };
 
 /// dcgm-exporter's labels (camelCase, as its dashboards expect) on DCGM_* series; the
-/// Prometheus convention (snake_case) on gpudoctor_* ones.
+/// Prometheus convention (snake_case) on gpudoctor_* ones. A UUID that could not be read is
+/// left out rather than written as "", which would make every such GPU one series.
 std::string gpu_labels(const GpuSample& g, const std::string& hostname, bool dcgm) {
-  return fmt::format(fmt::runtime(dcgm ? R"(gpu="{}",UUID="{}",device="nvidia{}",modelName="{}",Hostname="{}")"
-                                       : R"(gpu="{}",uuid="{}",device="nvidia{}",model_name="{}",hostname="{}")"),
-                     g.index, escape_label(g.uuid), g.index, escape_label(g.name), escape_label(hostname));
+  std::string uuid = g.uuid.empty() ? "" : fmt::format(R"({}="{}",)", dcgm ? "UUID" : "uuid", escape_label(g.uuid));
+  return fmt::format(fmt::runtime(dcgm ? R"(gpu="{}",{}device="nvidia{}",modelName="{}",Hostname="{}")"
+                                       : R"(gpu="{}",{}device="nvidia{}",model_name="{}",hostname="{}")"),
+                     g.index, uuid, g.index, escape_label(g.name), escape_label(hostname));
 }
 
-/// One gauge or counter per GPU from an optional reading; GPUs without it have no sample.
+/// One gauge or counter per GPU from an optional reading; GPUs without it have no sample, nor
+/// has a lost GPU (what NVML still answers for it is not the GPU's state).
 template <class Get>
 void per_gpu(std::string& out, const Snapshot& s, const std::string& hostname, const char* name, const char* type,
              const char* help, Get get) {
   const bool dcgm = std::string_view(name).starts_with("DCGM_");
   Family f(out, name, type, help);
   for (const auto& g : s.gpus) {
+    if (!g.lost.empty()) continue;
     std::optional<double> v = get(g);
     if (v) f.add(gpu_labels(g, hostname, dcgm), *v);
   }
@@ -144,8 +148,12 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
               return static_cast<double>(g.processes->size());
             });
 
-    Family up(out, "gpudoctor_gpu_query_up", "gauge", "1 when the last GPU query answered, 0 when it failed.");
-    up.add(host, s.status == LibraryStatus::ok ? 1 : 0);
+    Family gpu_up(out, "gpudoctor_gpu_up", "gauge",
+                  "1 while the GPU answers, 0 when NVML says it is lost (fallen off the bus) or needs a reset.");
+    for (const auto& g : s.gpus) gpu_up.add(gpu_labels(g, c.hostname, false), g.lost.empty() ? 1 : 0);
+    Family up(out, "gpudoctor_gpu_query_up", "gauge",
+              "1 when the last GPU query read every GPU, 0 when it failed or a GPU is lost.");
+    up.add(host, gpus_not_read(s) ? 0 : 1);
     Family count(out, "gpudoctor_gpus", "gauge", "GPUs the last query saw.");
     count.add(host, static_cast<double>(s.gpus.size()));
     Family age(out, "gpudoctor_sample_timestamp_seconds", "gauge", "When the last sample was taken (Unix time).");
@@ -187,8 +195,8 @@ std::string render_prometheus(const Snapshot* snapshot, const PrometheusContext&
                    "GPU samples taken (one per interval, shared by scrapes).");
     samples.add(host, static_cast<double>(c.samples));
     Family failures(out, "gpudoctor_gpu_query_failures_total", "counter",
-                    "GPU samples whose query failed (timed out, crashed, errored): counts a hang that was over "
-                    "before a scrape came.");
+                    "GPU samples whose query failed (timed out, crashed, errored) or found a GPU lost: counts a "
+                    "hang that was over before a scrape came.");
     failures.add(host, static_cast<double>(c.failed_samples));
   }
   if (c.scrapes > 0) {

@@ -260,6 +260,44 @@ TEST_F(WatchFake, OnceWithoutADriverSaysSoAndFails) {
   EXPECT_NE(r.out.find("GPUs not read: nvmlInit: NVML_ERROR_UNKNOWN (init-failed)"), std::string::npos) << r.out;
 }
 
+// Review 43A item 01: a GPU whose every call answers NVML_ERROR_GPU_IS_LOST (or whose UUID read
+// alone does, the error_on_one_call scenario) was printed as n/a readings, no diagnosis, exit 0.
+TEST_F(WatchFake, LostGpuIsDiagnosedAndFailsTheExitStatus) {
+  for (const char* name : {"gpu_lost", "error_on_one_call"}) {
+    use(scenario(name));
+    auto r = run_gpudoctor({"watch", "--once"});
+    EXPECT_EQ(r.exit_code, 1) << name << r.out << r.err;
+    const std::regex diagnosis(
+        "\n✗ GPU 1 (\\(NVIDIA H100 80GB HBM3\\) )?has fallen off the bus: NVML cannot reach it "
+        "\\[watch-gpu-lost\\]\n");
+    EXPECT_TRUE(std::regex_search(r.out, diagnosis)) << name << r.out;
+    EXPECT_EQ(r.out.find("GPU 0 has fallen"), std::string::npos) << name << r.out;
+  }
+  // The JSON says which GPU and why, for a log.
+  use(scenario("gpu_lost"));
+  auto r = run_gpudoctor({"--json", "watch", "--once"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpus"][1]["lost"], "NVML_ERROR_GPU_IS_LOST");
+  EXPECT_FALSE(j["gpus"][0].contains("lost"));
+}
+
+// Review 43A item 04: the ECC counters were read but neither printed nor diagnosed.
+TEST_F(WatchFake, UncorrectedEccErrorsAndRetiredPagesAreShownAndDiagnosed) {
+  use(scenario("ecc_errors"));
+  auto r = run_gpudoctor({"watch", "--once"});
+  EXPECT_EQ(r.exit_code, 0) << "the GPUs were read: " << r.out << r.err;
+  EXPECT_NE(r.out.find("  ecc: uncorrected 3 since the driver loaded  retired pages 1 single-bit, 1 double-bit"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("✗ GPU 1 (NVIDIA H100 80GB HBM3) had 3 uncorrected ECC error(s) since the driver loaded "
+                       "[watch-ecc-uncorrected]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("[watch-memory-retired]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GPU 0 (NVIDIA H100 80GB HBM3) had"), std::string::npos) << r.out;
+}
+
 /// The terminal UI in a real terminal: tmux on a private server socket, its screen captured.
 class WatchTui : public WatchFake {
  protected:

@@ -2,6 +2,7 @@
 // the renderers (text, CSV, JSONL, Prometheus), each fed hand-built snapshots.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "finding_lookup.hpp"
@@ -242,6 +243,113 @@ TEST(WatchDiagnoses, GpuThatStoppedAnsweringIsAnErrorWithTheRestart) {
   EXPECT_FALSE(has(diagnose(series({{.util = 50}})), "watch-gpu-not-answering"));
 }
 
+// Review 43A item 01: a GPU whose NVML calls answer NVML_ERROR_GPU_IS_LOST was reported as
+// fine (no diagnosis, watch exit 0, serve up).
+std::shared_ptr<Snapshot> with_gpu_1(const std::string& lost, std::vector<std::string> problems) {
+  auto s = std::make_shared<Snapshot>(*series({{.util = 50}}).back());
+  GpuSample g;
+  g.index = 1;
+  g.pci_bus_id = "0000:2a:00.0";
+  g.lost = lost;
+  g.problems = std::move(problems);
+  s->gpus.push_back(std::move(g));
+  return s;
+}
+
+TEST(WatchDiagnoses, LostGpuIsAnErrorWithXid79AndTheReset) {
+  auto lost = with_gpu_1("NVML_ERROR_GPU_IS_LOST", {"nvmlDeviceGetName: NVML_ERROR_GPU_IS_LOST"});
+  EXPECT_TRUE(gpus_not_read(*lost));
+  auto found = diagnose(std::vector<SnapshotPtr>{lost});
+  const Finding* f = find(found, "watch-gpu-lost");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("GPU 1 has fallen off the bus"), std::string::npos) << f->title;
+  EXPECT_NE(f->detail.find("0000:2a:00.0"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("Xid 79"), std::string::npos) << f->detail;
+  EXPECT_NE(f->fix.find("nvidia-smi -r -i 1"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("reboot"), std::string::npos) << f->fix;
+  // The answering GPU 0 is no such finding.
+  EXPECT_EQ(std::count_if(found.begin(), found.end(), [](const Finding& x) { return x.id == "watch-gpu-lost"; }), 1);
+  // "Reset required" is the same state in other words.
+  auto reset = diagnose(std::vector<SnapshotPtr>{with_gpu_1("NVML_ERROR_RESET_REQUIRED", {})});
+  f = find(reset, "watch-gpu-lost");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("needs a reset"), std::string::npos) << f->title;
+}
+
+TEST(WatchDiagnoses, AFailedReadingOfAnAnsweringGpuIsNotALostGpu) {
+  auto s = with_gpu_1("", {"nvmlDeviceGetTemperature: NVML_ERROR_NO_PERMISSION"});
+  EXPECT_FALSE(gpus_not_read(*s));
+  EXPECT_FALSE(has(diagnose(std::vector<SnapshotPtr>{s}), "watch-gpu-lost"));
+  // A query that failed as a whole is read as not read, lost GPU or not.
+  s->status = LibraryStatus::timeout;
+  EXPECT_TRUE(gpus_not_read(*s));
+}
+
+// Review 43A item 04: watch read uncorrected ECC errors and retired pages but said nothing.
+struct MemoryCounters {
+  std::optional<std::uint64_t> ecc;
+  std::optional<unsigned> double_bit;
+  bool pending = false;
+};
+
+std::vector<SnapshotPtr> memory_series(const std::vector<MemoryCounters>& counters) {
+  std::vector<SnapshotPtr> out;
+  for (const auto& c : counters) {
+    auto s = std::make_shared<Snapshot>(*series({{.util = 50}}).back());
+    GpuSample& g = s->gpus[0];
+    g.ecc_uncorrected_volatile = c.ecc;
+    g.retired_pages_single_bit = c.double_bit ? std::optional<unsigned>(0) : std::nullopt;
+    g.retired_pages_double_bit = c.double_bit;
+    g.remapped_rows_uncorrectable = c.double_bit ? std::optional<unsigned>(0) : std::nullopt;
+    g.remapping_pending = c.pending;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+TEST(WatchDiagnoses, UncorrectedEccErrorsAreAnErrorWithRestartAndReset) {
+  auto found = diagnose(memory_series({{.ecc = 0}, {.ecc = 0}, {.ecc = 2}}));
+  const Finding* f = find(found, "watch-ecc-uncorrected");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::error);
+  EXPECT_NE(f->title.find("had 2 uncorrected ECC error(s) since the driver loaded, 2 in the last 3 samples"),
+            std::string::npos)
+      << f->title;
+  EXPECT_NE(f->detail.find("Xid 48"), std::string::npos) << f->detail;
+  EXPECT_NE(f->fix.find("checkpoint"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("nvidia-smi -r -i 0"), std::string::npos) << f->fix;
+  // Errors from before the window are still this driver session's: an error, without "in the last".
+  f = find(diagnose(memory_series({{.ecc = 3}})), "watch-ecc-uncorrected");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title.find("in the last"), std::string::npos) << f->title;
+  // Near misses: none, or not reported, is no finding.
+  EXPECT_FALSE(has(diagnose(memory_series({{.ecc = 0}, {.ecc = 0}, {.ecc = 0}})), "watch-ecc-uncorrected"));
+  EXPECT_FALSE(has(diagnose(memory_series({{}, {}, {}})), "watch-ecc-uncorrected"));
+}
+
+TEST(WatchDiagnoses, MemoryRetiredInTheWindowOrPendingWarnsAnOldRetirementInforms) {
+  const Finding* f = nullptr;
+  auto fresh = diagnose(memory_series({{.double_bit = 0}, {.double_bit = 0}, {.double_bit = 1}}));
+  f = find(fresh, "watch-memory-retired");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_NE(f->title.find("1 more page(s)/row(s) in the last 3 samples"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix.find("nvidia-smi -r -i 0"), std::string::npos) << f->fix;
+  EXPECT_NE(f->detail.find("1 for a double-bit error"), std::string::npos) << f->detail;
+  auto pending = diagnose(memory_series({{.double_bit = 1, .pending = true}}));
+  f = find(pending, "watch-memory-retired");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_NE(f->title.find("waits for a GPU reset"), std::string::npos) << f->title;
+  // Near miss: a count that stays is the card's history, no call to act.
+  auto old = diagnose(memory_series({{.double_bit = 1}, {.double_bit = 1}, {.double_bit = 1}}));
+  f = find(old, "watch-memory-retired");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::info);
+  EXPECT_FALSE(has(diagnose(memory_series({{.double_bit = 0}, {.double_bit = 0}})), "watch-memory-retired"));
+}
+
 // ---- renderers ----
 
 Snapshot two_gpus() {
@@ -273,6 +381,9 @@ TEST(WatchRender, UnknownIsNotZeroInEveryFormat) {
   EXPECT_NE(text.find("GPU 1  n/a  util n/a"), std::string::npos) << text;
   EXPECT_NE(text.find("  processes: n/a"), std::string::npos) << text;
 
+  // No ECC counters known: no ECC line (not zeros).
+  EXPECT_EQ(text.find("  ecc:"), std::string::npos) << text;
+
   std::string csv = render_watch_csv(s);
   EXPECT_NE(csv.find(",0,GPU-a,\"NVIDIA H100, \"\"SXM\"\"\",0,,"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",1,GPU-b,,,,,,,,,,,,,,,"), std::string::npos) << csv;
@@ -283,6 +394,22 @@ TEST(WatchRender, UnknownIsNotZeroInEveryFormat) {
   EXPECT_TRUE(j["gpus"][1]["processes"].is_null());
   EXPECT_EQ(j["gpus"][0]["processes"], nlohmann::json::array());
   EXPECT_EQ(j["gpus"][0]["throttle_reason_names"], "gpu-idle");
+}
+
+// Review 43A item 04: the counters were in the JSON only.
+TEST(WatchRender, TextShowsTheMemoryErrorCounters) {
+  Snapshot s = two_gpus();
+  s.gpus[1].ecc_uncorrected_volatile = 3;
+  s.gpus[1].retired_pages_single_bit = 1;
+  s.gpus[1].retired_pages_double_bit = 2;
+  s.gpus[1].remapping_pending = true;
+  std::string text = render_watch_text(s);
+  EXPECT_NE(text.find("GPU 1  n/a  util n/a"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  ecc: uncorrected 3 since the driver loaded  retired pages 1 single-bit, 2 double-bit  "
+                      "remapped rows n/a (remap pending a reset)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("  ecc:"), text.rfind("  ecc:")) << "GPU 0 reports none: " << text;
 }
 
 // Found in review (2026-12-06): `watch -l 0.5 --csv` gave two samples of a GPU the same time, to
@@ -367,8 +494,12 @@ TEST(PrometheusRender, DcgmNamesLabelsAndUnits) {
       << m;
   EXPECT_NE(m.find("DCGM_FI_DEV_FB_FREE{gpu=\"0\""), std::string::npos);
   EXPECT_NE(m.find("DCGM_FI_DEV_POWER_USAGE{gpu=\"0\""), std::string::npos);
-  // GPU 1 reported nothing: no series for it at all, not zeros.
-  EXPECT_EQ(m.find("gpu=\"1\""), std::string::npos) << m;
+  // GPU 1 reported nothing: no reading for it at all, not zeros; only that it answers.
+  const std::string up_1 = "gpudoctor_gpu_up{gpu=\"1\"";
+  EXPECT_EQ(m.find("gpu=\"1\""), m.find(up_1) + up_1.find("gpu=")) << m;
+  EXPECT_NE(m.find(R"(gpudoctor_gpu_up{gpu="1",uuid="GPU-b",device="nvidia1",model_name="",hostname="node\"1"} 1)"),
+            std::string::npos)
+      << m;
   // A family with no sample has no HELP/TYPE either.
   EXPECT_EQ(m.find("DCGM_FI_DEV_SM_CLOCK"), std::string::npos);
   EXPECT_NE(m.find("gpudoctor_gpu_query_up{hostname=\"node\\\"1\"} 1\n"), std::string::npos) << m;
@@ -382,6 +513,36 @@ TEST(PrometheusRender, DcgmNamesLabelsAndUnits) {
                    R"(hostname="node\"1"} 1)"),
             std::string::npos)
       << m;
+}
+
+// Review 43A item 01: a lost GPU (only its UUID read failed) was exported as healthy series with
+// UUID="" and the query as up.
+TEST(PrometheusRender, LostGpuIsDownWithNoReadingsAndNoEmptyUuid) {
+  Snapshot s = two_gpus();
+  s.gpus[1].uuid.clear();
+  s.gpus[1].memory_used_bytes = 0;
+  s.gpus[1].memory_total_bytes = 80 * kGiB;
+  s.gpus[1].lost = "NVML_ERROR_GPU_IS_LOST";
+  PrometheusContext c;
+  c.hostname = "h";
+  std::string m = render_prometheus(&s, c);
+  EXPECT_EQ(m.find("UUID=\"\""), std::string::npos) << m;
+  EXPECT_EQ(m.find("uuid=\"\""), std::string::npos) << m;
+  EXPECT_EQ(m.find("DCGM_FI_DEV_FB_USED{gpu=\"1\""), std::string::npos) << m;
+  EXPECT_EQ(m.find("DCGM_FI_DEV_FB_FREE{gpu=\"1\""), std::string::npos) << m;
+  EXPECT_NE(m.find(R"(gpudoctor_gpu_up{gpu="1",device="nvidia1",model_name="",hostname="h"} 0)"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find(R"(gpudoctor_gpu_up{gpu="0",uuid="GPU-a",)"), std::string::npos) << m;
+  EXPECT_NE(m.find("gpudoctor_gpu_query_up{hostname=\"h\"} 0\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("DCGM_FI_DEV_FB_USED{gpu=\"0\""), std::string::npos) << m;
+  // Near miss: a GPU that answers but whose UUID could not be read keeps its readings, without
+  // the label rather than with an empty one.
+  s.gpus[1].lost.clear();
+  m = render_prometheus(&s, c);
+  EXPECT_NE(m.find(R"(DCGM_FI_DEV_FB_USED{gpu="1",device="nvidia1",modelName="",Hostname="h"} 0)"), std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("UUID=\"\""), std::string::npos) << m;
+  EXPECT_NE(m.find("gpudoctor_gpu_query_up{hostname=\"h\"} 1\n"), std::string::npos) << m;
 }
 
 TEST(PrometheusRender, DoctorVerdictsOneSeriesPerIdEvenWhenRepeated) {
