@@ -1000,6 +1000,16 @@ s43d1-10	data/explain/gpu-platforms.toml	patterns = ['''MPS backend out of memor
 s43d1-11	src/explain/explain_machine.cpp	    {"rocm_log", "rocm-log"},\n	
 s43d1-12	data/explain/gpu-platforms.toml	(?P<asic>[A-Z][A-Z0-9_]+)\s+(?:VF\s+)?not	(?P<asic>[A-Z][A-Za-z0-9_ ]+)\s+(?:VF\s+)?not
 s43d1-13	src/explain/explain_machine.cpp	    {"xpu_log", "xpu-log"},\n	
+s43a1-01	src/model/monitor_snapshot.cpp	    if (!g.lost.empty()) return true;	    if (!g.lost.empty()) return false;
+s43a1-02	src/monitor/diagnoses.cpp	  gpu_lost(latest, out);\n	  if (false) gpu_lost(latest, out);\n
+s43a1-03	src/render/prometheus.cpp	    if (!g.lost.empty()) continue;\n	
+s43a1-04	src/render/prometheus.cpp	std::string uuid = g.uuid.empty() ? ""	std::string uuid = false ? ""
+s43a1-05	src/monitor/diagnoses.cpp	last.ecc_uncorrected_volatile && *last.ecc_uncorrected_volatile > 0	last.ecc_uncorrected_volatile
+s43a1-06	src/monitor/diagnoses.cpp	const bool act = new_retired > 0 || pending;	const bool act = true;
+s43a1-07	src/render/monitor_text.cpp	g.remapping_pending.value_or(false) ? " (remap pending a reset)" : ""	""
+s43a1-08	src/cli/serve_http.cpp	    if (left > Clock::duration::zero() &&\n        poll_socket(sock_, POLLIN, to_ms(std::min<Clock::duration>(left, read_timeout_))) > 0) {	    if (poll_socket(sock_, POLLIN, to_ms(read_timeout_)) > 0) {
+s43a1-09	src/cli/serve_http.cpp	    stream.start_request(request_deadline_);	    if (left == keep_alive_max_count_) stream.start_request(request_deadline_);
+s43a1-10	src/cli/serve_http.cpp	 || stream.past_deadline()) break;	) break;
 EOF
 }
 
