@@ -159,6 +159,14 @@ for h, words in ((hosts[5], "not JSON"), (hosts[6], "larger than 8 MiB"), (hosts
 groups = doc["groups"]
 if len(groups) != 2 or groups[0]["nodes"] != hosts[:3] or groups[1]["nodes"] != [hosts[3]] or not groups[1]["outlier"]:
     problems.append(f"groups {[(g['nodes'], g['outlier']) for g in groups]}, expected the first three, then the odd one out")
+# The odd node's doctor errors arrive through serve's /report.json (its findings were left out
+# until review 43B, and the fleet then showed every node as clean).
+odd = {n["node"]: n for n in doc["nodes"]}.get(hosts[3], {})
+if not odd.get("errors"):
+    problems.append(f"{hosts[3]} (driver too old): errors {odd.get('errors')}, expected its doctor's errors")
+if not any(f["severity"] == "error" and f["id"] == "driver-too-old-for-framework" and f["nodes"] == [hosts[3]]
+           for f in doc["findings"]):
+    problems.append(f"no driver-too-old-for-framework error for {hosts[3]} alone among the findings {doc['findings']}")
 keys = [d["key"] for d in doc["differences"]]
 if "driver" not in keys:
     problems.append(f"driver not among the differences {keys}")

@@ -243,7 +243,10 @@ int run_serve(CommandContext& ctx, const ServeArgs& a) {
     do {
       Facts facts = gather_facts(*system, inventory, *kb);
       std::vector<Finding> findings = run_checks(facts, kb);
-      report.store(render_doctor_json(facts, findings), std::move(findings));
+      // Rendered before the findings move into the cache: as two arguments of one call, the
+      // move could come first (GCC's order) and /report.json had no findings (review 43B, 01).
+      std::string json = render_doctor_json(facts, findings);
+      report.store(std::move(json), std::move(findings));
     } while (!report.wait(std::chrono::duration<double>(a.report_interval_s)));
   });
 

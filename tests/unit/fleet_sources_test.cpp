@@ -79,6 +79,35 @@ TEST(FleetHosts, AnAnswerIsAReportOrSaysWhyNot) {
   EXPECT_EQ(fleet_node_from_report_json("gpu09", 5, std::string(100000, '[')).status, NodeStatus::failed);
 }
 
+// Review 43B, 01: serve's /report.json carried the facts but no findings (the findings were moved
+// into the cache before the JSON was rendered from them), so `fleet --from` showed a node whose
+// doctor has three errors as clean and exited 0. The real serve and the real fleet, on loopback.
+TEST(FleetSources, ServesReportHoldsTheDoctorsFindingsAndFleetFromSeesThem) {
+  const std::string fixture = GPUDOCTOR_FIXTURES_DIR "/linux-driver-too-old";
+  auto doctor =
+      testing::run_gpudoctor({"--root", fixture + "/root", "--env-file", fixture + "/env", "doctor", "--json"});
+  ASSERT_EQ(doctor.exit_code, 1) << doctor.err;
+  const std::string g = testing::shell_quote(testing::gpudoctor_binary());
+  auto run = testing::run_shell(
+      "d=$(mktemp -d); " + g + " --root " + testing::shell_quote(fixture + "/root") + " --env-file " +
+      testing::shell_quote(fixture + "/env") +
+      " serve --listen 127.0.0.1:0 --interval 5 --report-interval 3600 >$d/out 2>$d/err & p=$!; "
+      "for i in $(seq 300); do grep -q 'listening on' $d/out 2>/dev/null && break; sleep 0.1; done; "
+      "sed -n 's|.*listening on http://\\([^ ]*\\)/metrics|\\1|p' $d/out >$d/hosts; cat $d/err >&2; " +
+      g + " fleet --from $d/hosts --host-deadline 40 --json; echo \"fleet-rc=$?\" >&2; kill $p; wait $p; rm -rf $d");
+  if (run.err.find("not in the build") != std::string::npos) GTEST_SKIP() << "no HTTP server in this build";
+  ASSERT_TRUE(run.json.is_object()) << run.out << run.err;
+  EXPECT_NE(run.err.find("fleet-rc=1"), std::string::npos) << "a node with an error-level finding: " << run.err;
+  ASSERT_EQ(run.json["nodes"].size(), 1u);
+  EXPECT_EQ(run.json["nodes"][0]["status"], "ok") << run.json["nodes"][0];
+  EXPECT_EQ(run.json["nodes"][0]["errors"], doctor.json["summary"]["errors"]);
+  EXPECT_EQ(run.json["nodes"][0]["warnings"], doctor.json["summary"]["warnings"]);
+  bool driver_error = false;
+  for (const auto& f : run.json["findings"])
+    driver_error |= f["severity"] == "error" && f["id"] == "driver-too-old-for-framework";
+  EXPECT_TRUE(driver_error) << run.json["findings"];
+}
+
 TEST(FleetCompare, EccErrorsAndRetiredPagesAreNamed) {
   FleetReport r;
   for (int i = 0; i < 4; ++i) r.nodes.push_back(healthy("n" + std::to_string(i)));
