@@ -219,14 +219,40 @@ std::string group_id(size_t i) {
   return id;
 }
 
+/// A GPU's model as its node names it. NVML's (and the driver's /proc) name tells the boards
+/// apart: "NVIDIA H100 80GB HBM3" (SXM5), "NVIDIA H100 PCIe", "NVIDIA H100 NVL", which the knowledge
+/// base's kb_name calls "NVIDIA H100" alike (review 43B, 02; they differ in FP32 67 vs 51 TFLOP/s and
+/// memory 3,350 vs 2,000 GB/s: NVIDIA H100 whitepaper, Table 3). A PCI database name can be the chip
+/// alone ("GH100" is 2302 and 2321), so there the device id goes with it.
+std::string gpu_model(const GpuFacts& g) {
+  const std::string& name = g.name.empty() ? g.kb_name : g.name;
+  if (name.empty()) return "unnamed GPU" + (g.pci_device_id.empty() ? "" : " (PCI device " + g.pci_device_id + ")");
+  return g.source == "pci" && !g.pci_device_id.empty() ? name + " (PCI device " + g.pci_device_id + ")" : name;
+}
+
+/// Why NVML did not describe every GPU it counted: "hung on device 1" (or "crashed", "failed");
+/// empty where it described them all or the node's doctor did not say how many it counted.
+std::string unanswered_gpus(const Facts& facts) {
+  const DriverFacts& d = facts.driver;
+  if (!d.nvml_device_count || *d.nvml_device_count <= facts.gpus.size()) return "";
+  const char* how = d.nvml_status == LibraryStatus::timeout   ? "hung"
+                    : d.nvml_status == LibraryStatus::crashed ? "crashed"
+                                                              : "failed";
+  return how + (d.nvml_stopped_on_device ? fmt::format(" on device {}", *d.nvml_stopped_on_device) : "");
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> fleet_fingerprint(const Facts& facts) {
   std::vector<std::pair<std::string, std::string>> print;
   std::map<std::string, int> models;
-  for (const auto& g : facts.gpus) ++models[g.kb_name.empty() ? g.name : g.kb_name];
+  for (const auto& g : facts.gpus) ++models[gpu_model(g)];
   std::vector<std::string> gpus;
   for (const auto& [name, n] : models) gpus.push_back(fmt::format("{} × {}", n, name));
+  if (std::string unanswered = unanswered_gpus(facts); !unanswered.empty()) {
+    gpus.push_back(
+        fmt::format("{} × not answering (NVML {})", *facts.driver.nvml_device_count - facts.gpus.size(), unanswered));
+  }
   print.emplace_back("GPUs", gpus.empty() ? "none" : join(gpus, ", "));
   print.emplace_back("driver", version_or_none(facts.driver.version));
   print.emplace_back("CUDA the driver supports", version_or_none(facts.driver.cuda_driver_version));
@@ -321,9 +347,20 @@ void compare_fleet(FleetReport& report) {
                      return a.second < b.second;
                    })->first;
     for (const auto& n : report.nodes) {
-      if (n.status == NodeStatus::ok && n.facts.gpus.size() < usual) {
+      if (n.status != NodeStatus::ok || n.facts.gpus.size() >= usual) continue;
+      // A GPU NVML counted but stopped on is there and did not answer: the next step is the
+      // node's doctor (dmesg for an Xid, nvidia-smi -r), not reseating a card (review 43B, 06).
+      const std::string unanswered = unanswered_gpus(n.facts);
+      const size_t counted = n.facts.driver.nvml_device_count.value_or(0);
+      if (!unanswered.empty() && counted >= usual) {
+        report.outliers.push_back({n.name, fmt::format("{} GPU(s) described where most nodes have {}: NVML counted {} "
+                                                       "and {}, so a GPU did not answer (not missing; see the "
+                                                       "node's NVML finding)",
+                                                       n.facts.gpus.size(), usual, counted, unanswered)});
+      } else {
         report.outliers.push_back(
-            {n.name, fmt::format("{} GPU(s) where most nodes have {}: a GPU is missing", n.facts.gpus.size(), usual)});
+            {n.name, fmt::format("{} GPU(s) where most nodes have {}: a GPU is missing{}", n.facts.gpus.size(), usual,
+                                 unanswered.empty() ? "" : " (and NVML " + unanswered + ")")});
       }
     }
   }

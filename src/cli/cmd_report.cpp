@@ -73,6 +73,12 @@ bool refuse_mistyped(const std::string& option, const std::string& path, const M
   return true;
 }
 
+/// Every bench figure is a rate: a negative one, or one no machine reaches (1e308 drew a
+/// 309-digit number and "inf %"), is no bench report's.
+bool is_bench_rate(double value) {
+  return value >= 0 && value < 1e12;
+}
+
 }  // namespace
 
 Command report_command() {
@@ -121,11 +127,9 @@ Command report_command() {
       MistypedFields mistyped;
       bench_report_from_json(*doc, *bench);
       if (refuse_mistyped("--bench", args->bench, mistyped)) return kExitUsage;
-      // Every figure is a rate: a negative one, or one no machine reaches (1e308 drew a 309-digit
-      // number and "inf %"), is no bench report's.
       for (size_t i = 0; i < bench->measurements.size(); ++i) {
         const auto& value = bench->measurements[i].value;
-        if (value && !(*value >= 0 && *value < 1e12))
+        if (value && !is_bench_rate(*value))
           return usage_error("report", "--bench " + args->bench + ": measurements[" + std::to_string(i) +
                                            "].value is no rate a benchmark measures");
       }
@@ -152,6 +156,14 @@ Command report_command() {
       if (!fleet_report_from_json(*fleet, fleet_report))
         return usage_error("report", "--fleet " + args->fleet + ": not a gpudoctor fleet --json report (no nodes)");
       if (refuse_mistyped("--fleet", args->fleet, mistyped)) return kExitUsage;
+      for (size_t i = 0; i < fleet_report.nodes.size(); ++i) {
+        for (const auto& [key, value] : fleet_report.nodes[i].bench.figures) {
+          if (!is_bench_rate(value))
+            return usage_error("report", "--fleet " + args->fleet + ": nodes[" + std::to_string(i) +
+                                             "].bench.figures." + printable(key, 80) +
+                                             " is no rate a benchmark measures");
+        }
+      }
     }
     const KnowledgeBase* kb = ctx.kb();
     if (kb == nullptr) return kExitUsage;

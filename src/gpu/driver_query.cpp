@@ -247,6 +247,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
   std::string where;
   if (!last_call.empty()) {
     report.last_call = last_call;
+    report.last_device = last_device;
     where = " in " + last_call;
     if (last_device) where += " (device " + std::to_string(*last_device) + ")";
   }

@@ -81,7 +81,11 @@ struct DriverFacts {
   /// NVML on the live machine: skipped under --root, none when not tried.
   LibraryStatus nvml_status = LibraryStatus::none;
   std::string nvml_error;
-  std::string nvml_path;                               ///< absolute path of the NVML actually loaded
+  std::string nvml_path;  ///< absolute path of the NVML actually loaded
+  /// How many GPUs NVML counted, also where it stopped (hung, crashed) before describing them all,
+  /// and the device it stopped on: a GPU not in `gpus` then did not answer, it is not missing.
+  std::optional<unsigned> nvml_device_count;
+  std::optional<unsigned> nvml_stopped_on_device;
   LibraryStatus libcuda_status = LibraryStatus::none;  ///< the same for cuInit/cuDriverGetVersion
   std::string libcuda_error;
   std::string libcuda_path;

@@ -55,11 +55,12 @@ struct LibraryReport {
   std::string error;  ///< why status is not "ok", in words with the call and code names
   /// What kind of failure (by its name in JSON, "" when none).
   std::optional<ErrorKind> error_kind;
-  int code = 0;                       ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
-  std::string path;                   ///< absolute path of the library actually loaded
-  std::vector<BoundSymbol> bound;     ///< which exported name filled each slot
-  std::vector<std::string> problems;  ///< non-fatal failures of single calls, in words
-  std::string last_call;              ///< the vendor call in progress when the child stopped
+  int code = 0;                         ///< nvmlReturn_t / CUresult / signal / errno of the failure, 0 if none
+  std::string path;                     ///< absolute path of the library actually loaded
+  std::vector<BoundSymbol> bound;       ///< which exported name filled each slot
+  std::vector<std::string> problems;    ///< non-fatal failures of single calls, in words
+  std::string last_call;                ///< the vendor call in progress when the child stopped
+  std::optional<unsigned> last_device;  ///< the device that call was about, where it was about one
 };
 
 struct NvmlReport : LibraryReport {

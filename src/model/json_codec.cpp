@@ -174,7 +174,9 @@ class Reader {
   template <class T>
   void if_present(const char* key, T& v, bool& present) {
     const json* j = find(key);
-    if (!j || !j->is_object()) return;
+    if (!j) return;
+    PathPart part(key);  // so a field inside names its object: nccl.busbw_gbps
+    if (!j->is_object()) return note_mistyped();
     decode(*j, v);
     present = true;
   }
@@ -183,6 +185,8 @@ class Reader {
   void object(const char* key, F&& fields) {
     static const json empty = json::object();
     const json* j = find(key);
+    PathPart part(key);
+    if (j && !j->is_object()) note_mistyped();
     Reader r(j && j->is_object() ? *j : empty);
     fields(r);
   }
@@ -270,6 +274,8 @@ void describe(Io& io, Of<DriverFacts> auto& d) {
     sub.field("status", d.nvml_status, Empty::null);
     sub.field("error", d.nvml_error, Empty::null);
     sub.field("path", d.nvml_path, Empty::null);
+    sub.field("device_count", d.nvml_device_count, Empty::omit);
+    sub.field("stopped_on_device", d.nvml_stopped_on_device, Empty::omit);
   });
   io.object("libcuda", [&](auto& sub) {
     sub.field("status", d.libcuda_status, Empty::null);
@@ -663,6 +669,12 @@ void describe(Io& io, Of<FleetNode> auto& n) {
     }
     io.put("errors", errors);
     io.put("warnings", warnings);
+  } else {
+    // Counted again from the findings that name the node; read only so that a count of the
+    // wrong type ("3", -7) is refused, not shown as 0 (review 43B, 03).
+    unsigned count = 0;
+    io.field("errors", count);
+    io.field("warnings", count);
   }
   io.if_present("verify", n.verify, n.verify.ran);
   io.if_present("bench", n.bench, n.bench.ran);
@@ -810,8 +822,12 @@ bool decode(const json& j, T& v) {
   } else if constexpr (is_members<T>::value) {
     if (!j.is_object()) return false;
     for (const auto& [name, item] : j.items()) {
+      PathPart part(name.c_str());
       typename T::value_type::second_type inner{};
-      if (decode(item, inner)) v.emplace_back(name, std::move(inner));
+      if (decode(item, inner))
+        v.emplace_back(name, std::move(inner));
+      else
+        note_mistyped();  // a bench figure "fast" was dropped without a word (review 43B, 03)
     }
   } else if constexpr (is_vector<T>::value) {
     if (!j.is_array()) return false;

@@ -51,6 +51,9 @@ void probe_driver_runtime(const SystemView& system, Facts& facts) {
   driver.nvml_status = nvml.status;
   driver.nvml_error = nvml.error;
   driver.nvml_path = nvml.path;
+  driver.nvml_device_count = nvml.device_count;
+  if (nvml.status == LibraryStatus::timeout || nvml.status == LibraryStatus::crashed)
+    driver.nvml_stopped_on_device = nvml.last_device;
   driver.libcuda_status = cuda.status;
   driver.libcuda_error = cuda.error;
   driver.libcuda_path = cuda.path;

@@ -215,6 +215,10 @@ TEST_F(FakeDriver, HangingCallTimesOutAndKeepsWhatWasKnown) {
   EXPECT_EQ(d.version->str(), "550.54.15");
   ASSERT_EQ(facts.gpus.size(), 1u);
   EXPECT_EQ(facts.gpus[0].uuid, "GPU-4a2b8c1e-6f0d-4e6a-9a51-3c7d2e9b1f00");
+  // NVML counted both and stopped on the second: a fleet says it did not answer, not that it is
+  // missing (review 43B, 06).
+  EXPECT_EQ(d.nvml_device_count, 2u);
+  EXPECT_EQ(d.nvml_stopped_on_device, 1u);
   // libcuda ran beside it and finished.
   EXPECT_EQ(d.libcuda_status, LibraryStatus::ok) << d.libcuda_error;
   EXPECT_GE(elapsed_.count(), 1950);
@@ -232,6 +236,8 @@ TEST_F(FakeDriver, CrashInLibcudaIsReportedAndNvmlStillAnswers) {
 #endif
   EXPECT_EQ(d.nvml_status, LibraryStatus::ok);
   EXPECT_EQ(facts.gpus.size(), 2u);
+  EXPECT_EQ(d.nvml_device_count, 2u);
+  EXPECT_FALSE(d.nvml_stopped_on_device) << "NVML finished: it stopped on no device";
   EXPECT_LT(elapsed_.count(), 3000);
 }
 

@@ -80,6 +80,77 @@ TEST(FleetCompare, AnEvenSplitHasNoOutlierGroup) {
   EXPECT_EQ(r.differences[0].key, "driver");
 }
 
+// Review 43B, 02: the fingerprint took the knowledge base's name, "NVIDIA H100" for the SXM5, PCIe
+// and NVL boards alike, so a PCIe node among SXM nodes was "the same fingerprint".
+TEST(FleetCompare, AnotherBoardOfTheSameModelIsAnotherGroup) {
+  auto h100 = [](const std::string& name, const std::string& board, const std::string& device) {
+    FleetNode n = node(name, "580.95.05");
+    for (auto& g : n.facts.gpus)
+      g = {.name = board, .source = "nvml", .pci_device_id = device, .kb_name = "NVIDIA H100"};
+    return n;
+  };
+  FleetReport r;
+  for (int i = 0; i < 3; ++i) r.nodes.push_back(h100("sxm" + std::to_string(i), "NVIDIA H100 80GB HBM3", "2330"));
+  r.nodes.push_back(h100("pcie", "NVIDIA H100 PCIe", "2331"));
+  compare_fleet(r);
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.groups[1].nodes, std::vector<std::string>{"pcie"});
+  EXPECT_TRUE(r.groups[1].outlier);
+  ASSERT_EQ(r.differences.size(), 1u);
+  EXPECT_EQ(r.differences[0].key, "GPUs");
+  EXPECT_EQ(r.differences[0].values, (std::vector<std::string>{"2 × NVIDIA H100 80GB HBM3", "2 × NVIDIA H100 PCIe"}));
+  // Near miss: the same board on every node is one group.
+  r.nodes[3] = h100("sxm3", "NVIDIA H100 80GB HBM3", "2330");
+  compare_fleet(r);
+  EXPECT_EQ(r.groups.size(), 1u);
+  // Without NVML the PCI database's name, which can be the chip alone, goes with its device id.
+  FleetReport pci;
+  for (const char* device : {"2302", "2302", "2302", "2321"}) {
+    FleetNode n = node(std::string("n") + device + std::to_string(pci.nodes.size()), "580.95.05");
+    for (auto& g : n.facts.gpus)
+      g = {.name = "GH100", .source = "pci", .pci_device_id = device, .kb_name = "NVIDIA H100"};
+    pci.nodes.push_back(n);
+  }
+  compare_fleet(pci);
+  ASSERT_EQ(pci.groups.size(), 2u);
+  EXPECT_EQ(pci.groups[0].print[0].second, "2 × GH100 (PCI device 2302)");
+}
+
+// Review 43B, 06: a node whose NVML hung on its second GPU was "a GPU is missing", which sends
+// the admin to reseat a card; its doctor knew NVML counted two and which one did not answer.
+TEST(FleetCompare, AGpuWhoseNvmlQueryHungIsNotCalledMissing) {
+  FleetReport r;
+  for (int i = 0; i < 3; ++i) r.nodes.push_back(node("n" + std::to_string(i), "580.95.05"));
+  FleetNode hung = node("hung", "580.95.05", 1);
+  hung.facts.driver.nvml_status = LibraryStatus::timeout;
+  hung.facts.driver.nvml_device_count = 2;
+  hung.facts.driver.nvml_stopped_on_device = 1;
+  r.nodes.push_back(hung);
+  compare_fleet(r);
+  std::string reasons;
+  for (const auto& o : r.outliers) reasons += o.node + ": " + o.reason + "\n";
+  EXPECT_EQ(reasons.find("a GPU is missing"), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find("hung: 1 GPU(s) described where most nodes have 2: NVML counted 2 and hung on device 1, so a "
+                         "GPU did not answer"),
+            std::string::npos)
+      << reasons;
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML hung on device 1)");
+  // A crash says so.
+  r.nodes[3].facts.driver.nvml_status = LibraryStatus::crashed;
+  compare_fleet(r);
+  EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML crashed on device 1)");
+  // Near misses: NVML counting only one is a GPU missing, as is a node whose doctor did not say.
+  r.nodes[3].facts.driver.nvml_device_count = 1;
+  compare_fleet(r);
+  ASSERT_EQ(r.outliers.size(), 2u);
+  EXPECT_NE(r.outliers[1].reason.find("1 GPU(s) where most nodes have 2: a GPU is missing"), std::string::npos)
+      << r.outliers[1].reason;
+  r.nodes[3].facts.driver.nvml_device_count.reset();
+  compare_fleet(r);
+  EXPECT_NE(r.outliers[1].reason.find("a GPU is missing"), std::string::npos) << r.outliers[1].reason;
+}
+
 TEST(FleetCompare, AnEnvironmentVariableSetOnOneNodeIsADifference) {
   FleetReport r;
   r.nodes = {node("a", "580.95.05"), node("b", "580.95.05"), node("c", "580.95.05")};

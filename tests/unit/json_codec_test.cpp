@@ -129,6 +129,8 @@ Facts every_fact_set() {
               .nvml_status = LibraryStatus::ok,
               .nvml_error = "none",
               .nvml_path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+              .nvml_device_count = 8,
+              .nvml_stopped_on_device = 3,
               .libcuda_status = LibraryStatus::timeout,
               .libcuda_error = "cuInit did not return in 10 s",
               .libcuda_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"};

@@ -6,9 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "model/fleet.hpp"
+#include "model/json_codec.hpp"
 #include "run_gpudoctor.hpp"
 
 namespace gpudoctor {
@@ -80,6 +83,67 @@ TEST(ReportInputs, AFigureNoMachineReachesIsRefused) {
     EXPECT_EQ(r.exit_code, 2) << absurd << r.err;
     EXPECT_NE(r.err.find("measurements[0].value"), std::string::npos) << r.err;
   }
+}
+
+nlohmann::ordered_json fixture_fleet() {
+  std::ifstream in(GPUDOCTOR_FIXTURES_DIR "/report-inputs/fleet.json", std::ios::binary);
+  return nlohmann::ordered_json::parse(in);
+}
+
+testing::RunResult report_with_fleet(const std::string& fleet) {
+  return testing::run_gpudoctor(
+      {"report", "--html", "-", "--root", GPUDOCTOR_FIXTURES_DIR "/linux-torch-healthy/root", "--fleet", fleet});
+}
+
+// Review 43B, 03: a node's `errors: "3"` or `-7` showed as 0 errors, a bench figure "fast" was
+// dropped from the table, and a field of `nccl` was named without its `nccl.`.
+TEST(ReportInputs, AMistypedFleetNodeFieldIsRefusedWithItsPath) {
+  InputDir dir;
+  auto good = report_with_fleet(GPUDOCTOR_FIXTURES_DIR "/report-inputs/fleet.json");
+  EXPECT_NE(good.exit_code, 2) << "the recorded fleet reads whole: " << good.err;
+  const std::string figure = fixture_fleet()["nodes"][0]["bench"]["figures"].begin().key();
+  struct Case {
+    std::function<void(nlohmann::ordered_json&)> spoil;
+    std::string path;
+  };
+  const Case cases[] = {
+      {[](auto& d) { d["nodes"][1]["errors"] = "3"; }, "nodes[1].errors"},
+      {[](auto& d) { d["nodes"][1]["errors"] = -7; }, "nodes[1].errors"},
+      {[](auto& d) { d["nodes"][2]["warnings"] = 1.5; }, "nodes[2].warnings"},
+      {[&](auto& d) { d["nodes"][0]["bench"]["figures"][figure] = "fast"; }, "nodes[0].bench.figures." + figure},
+      {[](auto& d) { d["nodes"][0]["nccl"]["busbw_gbps"] = "fast"; }, "nodes[0].nccl.busbw_gbps"},
+      {[](auto& d) { d["nccl"]["busbw_gbps"] = "fast"; }, "nccl.busbw_gbps"},
+      {[](auto& d) { d["nodes"][3]["verify"] = "passed"; }, "nodes[3].verify"},
+  };
+  for (const Case& c : cases) {
+    auto doc = fixture_fleet();
+    c.spoil(doc);
+    // The reader names the path (in this process, so the unit tests see the codec itself) ...
+    MistypedFields mistyped;
+    FleetReport read;
+    ASSERT_TRUE(fleet_report_from_json(doc, read)) << c.path;
+    EXPECT_EQ(mistyped.paths(), std::vector<std::string>{c.path});
+    // ... and the command refuses the file with it.
+    auto r = report_with_fleet(dir.write("fleet.json", doc.dump()));
+    EXPECT_EQ(r.exit_code, 2) << c.path << ": " << r.err;
+    EXPECT_NE(r.err.find(c.path + " does not have the type"), std::string::npos) << c.path << ": " << r.err;
+  }
+  {
+    MistypedFields mistyped;
+    FleetReport read;
+    ASSERT_TRUE(fleet_report_from_json(fixture_fleet(), read));
+    EXPECT_TRUE(mistyped.paths().empty()) << mistyped.paths().front();
+  }
+  // A count of the right type is no type error (it is counted again from the findings).
+  auto doc = fixture_fleet();
+  doc["nodes"][1]["errors"] = 5;
+  EXPECT_NE(report_with_fleet(dir.write("fleet.json", doc.dump())).exit_code, 2);
+  // A negative figure, as for --bench.
+  doc = fixture_fleet();
+  doc["nodes"][0]["bench"]["figures"][figure] = -5.0;
+  auto negative = report_with_fleet(dir.write("fleet.json", doc.dump()));
+  EXPECT_EQ(negative.exit_code, 2) << negative.err;
+  EXPECT_NE(negative.err.find("nodes[0].bench.figures." + figure + " is no rate"), std::string::npos) << negative.err;
 }
 
 TEST(ReportInputs, JsonThatDoesNotParseSaysWhere) {
