@@ -5,7 +5,8 @@
 # background networking off and every host name unresolvable, lists no http(s) or ws URL; a
 # control page with a remote image shows the log does see one); the fleet section shows every
 # node's verify, bench and NCCL part, the bench figures, the all-reduce and GPU memory health of
-# the fleet JSON. Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png] (the
+# the fleet JSON; on a 390 px phone no chart text runs past its chart and no word in a table
+# breaks mid-word. Usage: scripts/html-report-check.sh [GPUDOCTOR] [SCREENSHOT-TO-KEEP.png] (the
 # fleet section is kept beside it, as NAME-fleet.png)
 # Exit 77 (skipped) without chromium or python3.
 set -euo pipefail
@@ -51,6 +52,47 @@ for s in "${sections[@]}"; do
   chrome --window-size=800,700 --screenshot="$work/section-$s.png" "file://$work/section-$s.html" >/dev/null
 done
 chrome --window-size=390,844 --screenshot="$work/phone.png" "$page" >/dev/null
+# Layout on a 390 px phone, measured by the browser: a copy of the page without its CSP and with
+# a script that lists every chart text running past its viewBox (review 43B, 04: "109.132 GFLOP/"
+# cut at the right) and every word of a table cell broken across lines (05: "NVIDI/A/drive/r");
+# words inside paths and identifiers (a "/" or "_" beside them) may break, as may cells that scroll.
+cat >"$work/layout.js" <<'JS'
+addEventListener('load', () => {
+  const out = [];
+  for (const svg of document.querySelectorAll('.chart svg')) {
+    const vb = svg.viewBox.baseVal;
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBBox();
+      if (b.width > 0 && (b.x < vb.x - 0.5 || b.x + b.width > vb.x + vb.width + 0.5))
+        out.push(`chart text cut: #${svg.parentNode.id} "${t.textContent}" spans ${Math.round(b.x)}..${Math.round(b.x + b.width)} of ${vb.width}`);
+    }
+  }
+  const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const cell = n.parentElement.closest('td, th');
+    if (!cell || cell.closest('.scroll') || !cell.getClientRects().length) continue;
+    for (const m of n.data.matchAll(/(^|[\s(])([A-Za-z]{2,20})(?=[\s,.;:)]|$)/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index + m[1].length);
+      r.setEnd(n, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1)
+        out.push(`word broken: "${m[2]}" in #${(cell.closest('section') || {}).id} "${cell.textContent.slice(0, 50)}"`);
+    }
+  }
+  const pre = document.createElement('pre');
+  pre.id = 'layout-probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+JS
+python3 - "$work" <<'PY'
+import re, sys
+work = sys.argv[1]
+page = open(f"{work}/report.html").read()
+page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+open(f"{work}/layout.html", "w").write(page.replace("</body>", "<script>" + open(f"{work}/layout.js").read() + "</script></body>"))
+PY
+chrome --window-size=390,844 --virtual-time-budget=5000 --dump-dom "file://$work/layout.html" >"$work/layout-dom.html"
 # Printed (the page's print style): a PDF of several pages.
 chrome --no-pdf-header-footer --print-to-pdf="$work/print.pdf" "$page" >/dev/null
 # The control: a page that does ask for a remote image, which the net log must show.
@@ -229,6 +271,15 @@ def variety(path):
             total += 1
             inked += px != b"\xff\xff\xff"
     return len(colours), inked / max(total, 1)
+
+layout = re.search(r'<pre id="layout-probe">(.*?)</pre>', open(f"{work}/layout-dom.html").read(), re.S)
+if not layout:
+    problems.append("the 390 px layout probe did not run (no #layout-probe in the DOM)")
+else:
+    import html as html_text
+    found = json.loads(html_text.unescape(layout.group(1)))
+    problems += [f"390 px: {f}" for f in found]
+    print(f"html-report-check: 390 px layout: {len(found)} chart text(s) cut or word(s) broken")
 
 pdf = open(f"{work}/print.pdf", "rb").read()
 pages = max([int(n) for n in re.findall(rb"/Count (\d+)", pdf)] or [0])

@@ -62,8 +62,23 @@ struct Bar {
 
 constexpr int kChartLabelX = 200;  ///< right edge of the labels
 constexpr int kChartBarX = 210;
-constexpr int kChartBarWidth = 300;  // leaves 130 px for the value after a full bar
+// Leaves 164 px of the 640-wide viewBox for the value after a full bar: 17 characters at the
+// phone's 16 px (about 9 px a character in Chromium's DejaVu Sans; "0.000305 TFLOP/s" is 144 px).
+// With 300 a phone cut "109.132 GFLOP/" at the right (review 43B, 04).
+constexpr int kChartBarWidth = 260;
 constexpr int kChartRow = 28;
+constexpr int kChartWidth = 640;         ///< the viewBox's width (chart.mustache)
+constexpr double kChartCharWidth = 9.5;  ///< a character at the largest font size (16 px, the phone's)
+
+/// Where a bar's value text goes: right of `after`, or, when it would pass the viewBox's right edge
+/// at the phone's font size, ending at that edge (over the bar, on a halo: style.mustache).
+mstch::map value_place(int after, const std::string& value) {
+  const int end = kChartWidth - 4;
+  // Characters, not bytes: a UTF-8 continuation byte (10xxxxxx) starts none.
+  const auto chars = std::count_if(value.begin(), value.end(), [](char c) { return (c & 0xC0) != 0x80; });
+  const bool fits = after + 6 + kChartCharWidth * static_cast<double>(chars) <= end;
+  return mstch::map{{"value_x", std::to_string(fits ? after + 6 : end)}, {"value_end", !fits}};
+}
 
 /// What the bars' line stands for, as the chart's table heads its two columns.
 struct CeilingWords {
@@ -89,14 +104,12 @@ mstch::map bar_chart(const std::string& id, const std::string& title, const std:
   int i = 0;
   for (const Bar& b : bars) {
     int y = 10 + i * kChartRow;
-    mstch::map row{{"label", text(b.label, 60)},
-                   {"y", std::to_string(y)},
-                   {"text_y", std::to_string(y + 14)},
-                   {"w", std::to_string(std::max(1, x_of(b.value) - kChartBarX))},
-                   // Right of the bar, or of the ceiling's line when the bar stops short of it.
-                   {"value_x", std::to_string(std::max(x_of(b.value), b.ceiling ? x_of(*b.ceiling) : 0) + 6)},
-                   {"value_text", text(b.value_text)},
-                   {"cls", b.cls}};
+    mstch::map row{{"label", text(b.label, 60)},       {"y", std::to_string(y)},
+                   {"text_y", std::to_string(y + 14)}, {"w", std::to_string(std::max(1, x_of(b.value) - kChartBarX))},
+                   {"value_text", text(b.value_text)}, {"cls", b.cls}};
+    // Right of the bar, or of the ceiling's line when the bar stops short of it.
+    for (auto& [k, v] : value_place(std::max(x_of(b.value), b.ceiling ? x_of(*b.ceiling) : 0), b.value_text))
+      row[k] = v;
     if (b.ceiling) {
       int cx = x_of(*b.ceiling);
       row["ceiling"] = mstch::map{{"x", std::to_string(cx)},
@@ -130,7 +143,7 @@ struct Series {
   std::vector<std::pair<double, std::optional<double>>> points;  ///< (x, y); nullopt breaks the line
 };
 
-constexpr int kPlotLeft = 60;
+constexpr int kPlotLeft = 80;  // "1000 W" at the phone's 16 px is 62 px; with 60 it was cut at the left
 constexpr int kPlotRight = 620;
 constexpr int kPlotTop = 12;
 constexpr int kPlotBottom = 172;

@@ -138,6 +138,51 @@ TEST(HtmlReport, EveryChartIsAnAccessibleImageWithItsFiguresAsText) {
   EXPECT_EQ(rows_with_line, 2) << "gemm_fp16 and gemm_fp32 have ceilings";
 }
 
+// Review 43B, 04 and 05: on a 390 px phone (16 px chart text in a 640-wide viewBox) "109.132
+// GFLOP/s" after a full bar ran past the right edge and was cut, and the "Checks that passed" table's
+// Area column broke its names letter by letter. scripts/html-report-check.sh measures both in
+// Chromium; this holds the geometry: at about 9.5 px a character (16 px), every value ends inside
+// the viewBox, a value too long for the room after its bar ends at the edge instead.
+TEST(HtmlReport, ChartValuesStayInsideTheChartAndAreaNamesKeepTheirWords) {
+  Facts facts = sample_facts();
+  auto findings = sample_findings();
+  BenchReport bench;
+  bench.gpu_names = {"NVIDIA H200"};
+  bench.measurements = {
+      {.key = "cpu.sgemm_fp32", .unit = "gflops", .status = BenchStatus::ok, .value = 109.132, .ceiling = 300},
+      {.key = "cpu.conv_fp32", .unit = "gflops", .status = BenchStatus::ok, .value = 4.937},
+      {.key = "gpu0.gemm_fp16", .unit = "tflops", .status = BenchStatus::ok, .value = 0.000305, .ceiling = 989},
+      {.key = "gpu0.gemm_fp32", .unit = "tflops", .status = BenchStatus::ok, .value = 1.41e-05, .ceiling = 67},
+      // A unit from a hand-made file: longer than the room after a bar.
+      {.key = "gpu0.copy", .unit = "gigabytes per second, both ways", .status = BenchStatus::ok, .value = 3000}};
+  std::string html = render_doctor_html({.facts = facts, .findings = findings, .bench = &bench});
+  std::regex value(R"re(<text x="(\d+)" y="\d+" class="value"( text-anchor="end")?>([^<]*)</text>)re");
+  int values = 0, at_edge = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), value); it != std::sregex_iterator(); ++it) {
+    ++values;
+    const int x = std::stoi((*it)[1].str());
+    std::string shown = (*it)[3].str();
+    size_t chars = 0;
+    for (size_t i = 0; i < shown.size(); ++i) {
+      if (shown.compare(i, 6, "&#x2F;") == 0) i += 5;  // the escaped '/'
+      chars += (static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80;
+    }
+    if ((*it)[2].matched) {
+      ++at_edge;
+      EXPECT_EQ(x, 636) << (*it)[0].str();
+      EXPECT_NE(shown.find("gigabytes"), std::string::npos) << "only a value that does not fit is moved: " << shown;
+    } else {
+      EXPECT_LE(x + 9.5 * chars, 640) << "runs past the 640-wide viewBox at 16 px: " << (*it)[0].str();
+    }
+  }
+  EXPECT_GE(values, 5) << "the five figures, and the verdicts chart's";
+  EXPECT_EQ(at_edge, 1) << "the long unit's value alone";
+  // The Area column of the checks that passed keeps its words (style: td.words).
+  EXPECT_TRUE(std::regex_search(html, std::regex(R"re(<td class="words">[^<]+</td><th scope="row">Debian 12</th>)re")));
+  std::string style = html.substr(html.find("<style>"), html.find("</style>") - html.find("<style>"));
+  EXPECT_NE(style.find("td.words { overflow-wrap: normal; }"), std::string::npos);
+}
+
 TEST(HtmlReport, ThePageLoadsNothing) {
   Facts facts = sample_facts();
   auto findings = sample_findings();
