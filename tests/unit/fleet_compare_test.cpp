@@ -140,6 +140,10 @@ TEST(FleetCompare, AGpuWhoseNvmlQueryHungIsNotCalledMissing) {
   r.nodes[3].facts.driver.nvml_status = LibraryStatus::crashed;
   compare_fleet(r);
   EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML crashed on device 1)");
+  // NVML that ended otherwise without describing every GPU it counted is neither.
+  r.nodes[3].facts.driver.nvml_status = LibraryStatus::ok;
+  compare_fleet(r);
+  EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML failed on device 1)");
   // Near misses: NVML counting only one is a GPU missing, as is a node whose doctor did not say.
   r.nodes[3].facts.driver.nvml_device_count = 1;
   compare_fleet(r);
