@@ -1010,6 +1010,20 @@ s43a1-07	src/render/monitor_text.cpp	g.remapping_pending.value_or(false) ? " (re
 s43a1-08	src/cli/serve_http.cpp	    if (left > Clock::duration::zero() &&\n        poll_socket(sock_, POLLIN, to_ms(std::min<Clock::duration>(left, read_timeout_))) > 0) {	    if (poll_socket(sock_, POLLIN, to_ms(read_timeout_)) > 0) {
 s43a1-09	src/cli/serve_http.cpp	    stream.start_request(request_deadline_);	    if (left == keep_alive_max_count_) stream.start_request(request_deadline_);
 s43a1-10	src/cli/serve_http.cpp	 || stream.past_deadline()) break;	) break;
+s43b-01	src/cli/cmd_serve.cpp	      std::string json = render_doctor_json(facts, findings);\n      report.store(std::move(json), std::move(findings));	      report.store(render_doctor_json(facts, findings), std::move(findings));
+s43b-02	src/check/fleet_compare.cpp	  for (const auto& g : facts.gpus) ++models[gpu_model(g)];	  for (const auto& g : facts.gpus) ++models[g.kb_name.empty() ? gpu_model(g) : g.kb_name];
+s43b-03	src/check/fleet_compare.cpp	  return g.source == "pci" && !g.pci_device_id.empty() ? name + " (PCI device " + g.pci_device_id + ")" : name;	  return name;
+s43b-04	src/model/json_codec.cpp	        note_mistyped();  // a bench figure "fast" was dropped without a word (review 43B, 03)	        (void)0;
+s43b-05	src/model/json_codec.cpp	    PathPart part(key);  // so a field inside names its object: nccl.busbw_gbps	    
+s43b-06	src/model/json_codec.cpp	    io.field("errors", count);	    
+s43b-07	src/model/json_codec.cpp	    if (!j->is_object()) return note_mistyped();	    if (!j->is_object()) return;
+s43b-08	src/render/html_report.cpp	static_cast<double>(chars) <= end;	static_cast<double>(chars) <= end + 10000;
+s43b-09	src/render/html_report.cpp	constexpr int kChartBarWidth = 260;	constexpr int kChartBarWidth = 300;
+s43b-10	src/check/fleet_compare.cpp	      if (!unanswered.empty() && counted >= usual) {	      if (false) {
+s43b-11	src/check/fleet_compare.cpp	  if (std::string unanswered = unanswered_gpus(facts); !unanswered.empty()) {	  if (std::string unanswered = unanswered_gpus(facts); false && !unanswered.empty()) {
+s43b-12	src/check/fleet_compare.cpp	  const char* how = d.nvml_status == LibraryStatus::timeout   ? "hung"	  const char* how = d.nvml_status != LibraryStatus::crashed   ? "hung"
+s43b-13	src/render/templates/report.mustache	<td class="words">{{area}}</td>	<td>{{area}}</td>
+s43b-14	src/cli/cmd_report.cpp	          if (!is_bench_rate(value))	          if (false)
 EOF
 }
 
