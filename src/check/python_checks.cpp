@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -26,7 +27,74 @@ std::string framework_line(const FrameworkFacts& fw) {
       out += " (CPU-only build)";
     }
   }
+  if (!fw.reached_via.empty()) out += " from " + fw.reached_via;
   return out;
+}
+
+/// Puts back exactly the files of the installed version and nothing else: unpinned, pip moves to
+/// the newest release, and --force-reinstall without --no-deps also moves every dependency.
+/// PyTorch's own index serves its local-tagged builds (2.4.0+cu121; pytorch.org "Previous versions").
+std::string pinned_reinstall(const FrameworkFacts& fw) {
+  const std::string name = fw.package.empty() ? fw.name : fw.package;
+  if (fw.version.parts().empty()) return "`pip install --force-reinstall --no-deps " + name + "`";
+  std::string cmd = "`pip install --force-reinstall --no-deps \"" + name + "==" + fw.version.str() + "\"";
+  const std::string& local = fw.version.local();
+  if (fw.name == "torch" && (local.starts_with("cu") || local == "cpu" || local.starts_with("rocm"))) {
+    cmd += " --index-url https://download.pytorch.org/whl/" + local;
+  }
+  return cmd + "`";
+}
+
+/// Faults of how a framework is installed that its files show: the package folder gone beside its
+/// dist-info, a copy pip does not know, a PYTHONPATH copy hiding the environment's own.
+void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, bool gpu, std::vector<Finding>& out) {
+  const std::string name = fw.package.empty() ? fw.name : fw.package;
+  if (!fw.missing_package.empty()) {
+    out.push_back(Finding{
+        .id = "framework-package-missing",
+        .severity = Severity::error,
+        .area = FindingArea::python,
+        .title = name + " " + fw.version.str() + " in " + env.path + " is registered by pip but its package is missing",
+        .detail = fw.location + " has its dist-info but no " + fw.missing_package + "/ folder: `import " +
+                  fw.missing_package + "` fails (an interrupted uninstall or a copy that lost its files).",
+        .fix = "Put the installed version's files back: " + pinned_reinstall(fw) + ".",
+        .evidence = {installed_at(env, fw)}});
+  }
+  if (!fw.unregistered.empty()) {
+    out.push_back(Finding{
+        .id = "framework-unregistered",
+        .severity = Severity::warning,
+        .area = FindingArea::python,
+        .title = framework_line(fw) + " in " + env.path + " is not known to pip",
+        .detail = fw.location +
+                  " holds its package folder but no dist-info or egg-info (a vendored or copied "
+                  "package, or metadata deleted by hand): `import` takes it (read from " +
+                  fw.unregistered +
+                  "), but `pip list`, `pip check` and `pip uninstall` do not see it, and an install over it mixes "
+                  "two copies' files.",
+        .fix = "Reinstall it through pip so that pip records it: " + pinned_reinstall(fw) + ".",
+        .evidence = {installed_at(env, fw), fw.unregistered}});
+  }
+  if (fw.reached_via != "PYTHONPATH") return;
+  for (const FrameworkFacts& own : env.shadowed) {
+    if (own.name != fw.name) continue;
+    const bool loses_gpu = own.cuda_build.value_or(false) && !fw.cuda_build.value_or(false);
+    out.push_back(
+        Finding{.id = "framework-shadowed",
+                .severity = gpu && loses_gpu ? Severity::error : Severity::warning,
+                .area = FindingArea::python,
+                .title = "`import` in " + env.path + " takes " + framework_line(fw) + " at " + fw.location +
+                         ", not the environment's " + framework_line(own),
+                .detail = "PYTHONPATH names " + fw.location +
+                          ", and its entries come before site-packages on sys.path, "
+                          "so this copy hides the one in " +
+                          own.location + "." +
+                          (loses_gpu ? " The copy that runs has no CUDA support: it silently runs on the CPU." : ""),
+                .fix = "Take " + fw.location +
+                       " out of PYTHONPATH (or `unset PYTHONPATH`; a `module load` or a shell "
+                       "profile may set it) before running this environment's Python.",
+                .evidence = {installed_at(env, fw), "PYTHONPATH", installed_at(env, own)}});
+  }
 }
 
 std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
@@ -130,6 +198,22 @@ std::vector<Finding> python_findings(const Facts& facts) {
     for (const auto& fw : env.frameworks) names.push_back(framework_line(fw));
     std::string title = env.path + " (" + env.kind +
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
+    if (!env.interpreter_problem.empty()) {
+      const std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
+                                                      std::to_string(env.python_version->minor())
+                                                : std::string("3");
+      out.push_back(
+          Finding{.id = "python-interpreter-missing",
+                  .severity = Severity::error,
+                  .area = FindingArea::python,
+                  .title = "The interpreter of " + env.path + " is gone: nothing in this environment can run",
+                  .detail = env.interpreter_problem +
+                            " (its base Python was removed, upgraded or moved). Its packages are still on disk, but no "
+                            "`python` or `pip` of it starts, so no fix that runs pip can be run in it either.",
+                  .fix = "Recreate it with an installed Python: `python" + mm + " -m venv --clear " + env.path +
+                         "`, then reinstall its packages (the *.dist-info folders in its site-packages name them).",
+                  .evidence = {env.path}});
+    }
     if (names.empty()) continue;
     title += ": " + join(names, ", ");
     // The prefix first: it is what other verdicts about this environment name (see run_checks).
@@ -141,6 +225,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
                           .title = title,
                           .evidence = evidence});
     for (const auto& fw : env.frameworks) {
+      installation_findings(env, fw, gpu, out);
+      // A package gone is said above; its unreadable files and build are consequences of it.
+      if (!fw.missing_package.empty()) continue;
       if (!fw.problems.empty()) {
         out.push_back(Finding{.id = "framework-metadata-unreadable",
                               .severity = Severity::warning,
@@ -173,6 +260,11 @@ std::vector<Finding> python_findings(const Facts& facts) {
       // JAX is judged on its `jax` entry (which knows about the plugins); keras on its backend.
       if (fw.name == "jaxlib" || fw.name == "keras" || fw.name == "jax-cuda-plugin" || fw.name == "jax-cuda-pjrt")
         cpu_only = false;
+      // A CPU-only copy on PYTHONPATH hiding the environment's CUDA build is said as that (framework-shadowed).
+      const bool hides_cuda = std::any_of(env.shadowed.begin(), env.shadowed.end(), [&](const FrameworkFacts& own) {
+        return own.name == fw.name && own.cuda_build.value_or(false);
+      });
+      if (!fw.reached_via.empty() && hides_cuda) cpu_only = false;
       if (!cpu_only) continue;
       // The CPU onnxruntime is often what a package depends on for CPU inference (only
       // onnxruntime-gpu has the CUDA provider): worth saying, not an error.

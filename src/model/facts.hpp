@@ -227,6 +227,15 @@ struct FrameworkFacts {
   /// TensorFlow: its METADATA's requirements on Keras (`keras>=3.12.0`; a pre-release asks for
   /// `keras-nightly`), which judge the installed Keras where the tables have no row; at most 4.
   std::vector<DistRequirement> keras_requires;
+  /// Its dist-info (or egg-info) is there but its import package folder is not ("torch"): an
+  /// interrupted uninstall or a broken copy; `import` fails. Empty when the folder is there.
+  std::string missing_package;
+  /// Found by its package folder alone, with no dist-info/egg-info (vendored, copied, metadata
+  /// deleted): the version file read. pip does not know it. Empty for a registered install.
+  std::string unregistered;
+  /// How `import` reaches it when not through the environment's own site-packages: "PYTHONPATH"
+  /// (its entries come before site-packages on sys.path). Empty: the environment's own.
+  std::string reached_via;
 
   bool operator==(const FrameworkFacts&) const = default;
 };
@@ -282,6 +291,12 @@ struct PythonEnvFacts {
   std::vector<PlainDist> packages;
   /// Where TensorFlow is installed: the plugins its import loads; at most 64 a folder.
   std::vector<TfPlugin> tf_plugins;
+  /// Why the environment's interpreter cannot start (a venv whose bin/python3 points at a
+  /// removed base Python, a pyvenv.cfg `home` that is gone); empty when nothing says so.
+  std::string interpreter_problem;
+  /// The environment's own frameworks that `import` does not take, because a copy reached first
+  /// (FrameworkFacts::reached_via, in `frameworks`) hides them.
+  std::vector<FrameworkFacts> shadowed;
 
   bool operator==(const PythonEnvFacts&) const = default;
 };

@@ -333,6 +333,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
   io.field("evidence", f.evidence, Empty::null);
   GPUDOCTOR_FIELDS(io, f, problems, conflicts, sharing, loads, missing_imports, nvidia_requires, numpy_requires,
                    keras_requires);
+  GPUDOCTOR_FIELDS_EMPTY(io, f, Empty::omit, missing_package, unregistered, reached_via);
 }
 
 template <class Io>
@@ -361,6 +362,7 @@ void describe(Io& io, Of<PythonEnvFacts> auto& e) {
   io.field("python_version", e.python_version);
   io.field("python_version_source", e.python_version_source, Empty::null);
   GPUDOCTOR_FIELDS(io, e, site_packages, found_via, frameworks, nvidia_wheels, packages, tf_plugins);
+  GPUDOCTOR_FIELDS_EMPTY(io, e, Empty::omit, interpreter_problem, shadowed);
 }
 
 template <class Io>

@@ -597,6 +597,8 @@ class PythonProbe {
         }
       }
     }
+    if (env.kind == "venv" || env.kind == "virtualenv")
+      env.interpreter_problem = venv_interpreter_problem(env, venv_home);
     // Site-packages.
     std::vector<std::string> candidates;
     std::string user_site;  ///< site.USER_SITE, where this Python reads it
@@ -644,10 +646,80 @@ class PythonProbe {
       env.site_packages.push_back(c);
       scan_site_packages(system_, c, env, budget_, facts_.problems);
     }
+    apply_pythonpath(env, seen);
     if (std::any_of(env.frameworks.begin(), env.frameworks.end(),
                     [](const FrameworkFacts& f) { return f.name == "tensorflow"; })) {
       scan_tf_plugins(system_, plugin_folders(env, venv_home, venv_sees_system_site), facts_.os.arch, env,
                       facts_.problems);
+    }
+  }
+
+  /// Why a venv's interpreter cannot start: bin/python3 and bin/python are links to a base Python
+  /// that is gone (`pyenv uninstall`, an upgraded Homebrew or apt Python); on the live machine also
+  /// a pyvenv.cfg `home` that does not exist (a --root tree is often a partial copy). Empty: none.
+  std::string venv_interpreter_problem(const PythonEnvFacts& env, const std::string& venv_home) {
+    if (!win_) {
+      const std::string bin = join(env.path, "bin");
+      std::vector<std::string> dangling;
+      for (const DirEntry& e : list(bin)) {
+        if (e.name != "python3" && e.name != "python") continue;
+        if (system_.is_file(join(bin, e.name))) return {};  // one that starts is enough
+        if (e.is_symlink) dangling.push_back("bin/" + e.name);
+      }
+      if (!dangling.empty()) {
+        std::sort(dangling.begin(), dangling.end());
+        return gpudoctor::join(dangling, " and ") + " " + (dangling.size() == 1 ? "is a link" : "are links") +
+               " to an interpreter that does not exist";
+      }
+    }
+    if (system_.is_live() && !venv_home.empty() && !system_.is_dir(venv_home)) {
+      return "pyvenv.cfg's home, " + venv_home + ", does not exist: the Python this venv was made from is gone";
+    }
+    return {};
+  }
+
+  /// PYTHONPATH's entries come before site-packages on sys.path (Python docs, "The initialization
+  /// of the sys.path module search path"): a framework there is what `import` takes. For each
+  /// framework of the environment, the first PYTHONPATH entry holding the same top-level package
+  /// replaces it in `frameworks` (reached_via "PYTHONPATH"); the environment's own copy moves to
+  /// `shadowed`. `own`: the environment's site-packages, resolved. The variable is the one this
+  /// run sees: the live process's, or --env-file's under --root.
+  void apply_pythonpath(PythonEnvFacts& env, const std::set<std::string>& own) {
+    constexpr size_t kMaxPythonpathEntries = 32;
+    std::vector<std::string> entries = system_.env_list("PYTHONPATH");
+    if (entries.size() > kMaxPythonpathEntries) {
+      system_.note_bound("PYTHONPATH", std::to_string(entries.size()) + " entries; only the first " +
+                                           std::to_string(kMaxPythonpathEntries) + " were searched for frameworks");
+      entries.resize(kMaxPythonpathEntries);
+    }
+    std::set<std::string> decided;  ///< import folders already taken from an earlier entry
+    for (const std::string& entry : entries) {
+      if (entry.empty()) continue;  // the working directory: not knowable here
+      auto real = system_.canonical(entry);
+      if (!real || !system_.is_dir(*real)) continue;
+      if (own.count(*real) != 0) {
+        // The environment's own site-packages named on PYTHONPATH: its frameworks are taken here.
+        for (const FrameworkFacts& fw : env.frameworks) {
+          if (fw.reached_via.empty() && system_.canonical(fw.location).value_or("") == *real) {
+            decided.insert(import_package(fw));
+          }
+        }
+        continue;
+      }
+      auto [scan, inserted] = pythonpath_scans_.try_emplace(*real);
+      if (inserted) scan_site_packages(system_, entry, scan->second, budget_, facts_.problems);
+      for (const FrameworkFacts& other : scan->second.frameworks) {
+        const std::string folder = import_package(other);
+        if (folder.empty() || decided.count(folder) != 0) continue;
+        auto own_copy = std::find_if(env.frameworks.begin(), env.frameworks.end(), [&](const FrameworkFacts& fw) {
+          return fw.reached_via.empty() && import_package(fw) == folder;
+        });
+        if (own_copy == env.frameworks.end()) continue;
+        decided.insert(folder);
+        env.shadowed.push_back(std::move(*own_copy));
+        *own_copy = other;
+        own_copy->reached_via = "PYTHONPATH";
+      }
     }
   }
 
@@ -748,6 +820,8 @@ class PythonProbe {
   /// Version from a name (python3.11, Python311, pyenv's 3.11.7) and which name it was.
   std::map<size_t, std::pair<std::string, std::string>> hints_;
   ScanBudget budget_;
+  /// What each PYTHONPATH entry (resolved) holds: scanned once for every environment.
+  std::map<std::string, PythonEnvFacts> pythonpath_scans_;
   bool too_many_reported_ = false;
   int home_entries_ = 0;
 };

@@ -543,7 +543,76 @@ void summarize_jax(const SystemView& system, PythonEnvFacts& env, const std::str
   }
 }
 
+/// A PEP 660 editable install (`pip install -e`) keeps its dist-info here and its package in the
+/// project: direct_url.json says `"dir_info": {"editable": true}` (PEP 610).
+bool editable_install(const SystemView& system, const std::string& dist_path) {
+  auto text = system.read_file(system.join(dist_path, "direct_url.json"), 64 * 1024);
+  if (!text) return false;
+  std::string compact;
+  for (char c : *text) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') compact += c;
+  }
+  return contains(compact, "\"editable\":true");
+}
+
+std::string join_path(const SystemView& system, std::string path, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) path = system.join(path, part);
+  return path;
+}
+
+/// A framework whose dist-info is gone but whose package folder is there (vendored, copied in,
+/// metadata deleted by hand): `import` still takes it, so it is inventoried from the files it
+/// carries. TensorFlow keeps its version in tools/pip_package/setup.py (_VERSION; its
+/// python/framework/versions.py asks the compiled library), torch in version.py, JAX in
+/// version.py's _version.
+void frameworks_without_metadata(const SystemView& system, const std::string& dir, PythonEnvFacts& env) {
+  const auto registered = [&](const char* name) {
+    return std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                       [&](const FrameworkFacts& f) { return f.location == dir && import_package(f) == name; });
+  };
+  const auto found = [&](const char* name, const std::string& file) {
+    FrameworkFacts fw;
+    fw.name = name;
+    fw.package = name;
+    fw.location = dir;
+    fw.unregistered = file;
+    return fw;
+  };
+  const std::string torch_py = join_path(system, dir, {"torch", "version.py"});
+  if (!registered("torch") && system.is_file(torch_py)) {
+    FrameworkFacts fw = found("torch", torch_py);
+    fill_torch(system, dir, fw);  // takes the version from version.py
+    env.frameworks.push_back(std::move(fw));
+  }
+  const std::string build_info = join_path(system, dir, {"tensorflow", "python", "platform", "build_info.py"});
+  if (!registered("tensorflow") && system.is_file(build_info)) {
+    FrameworkFacts fw = found("tensorflow", build_info);
+    const std::string setup_py = join_path(system, dir, {"tensorflow", "tools", "pip_package", "setup.py"});
+    if (auto v = python_string(system, setup_py, "_VERSION")) fw.version = Version::parse(*v).value_or(Version{});
+    fill_tensorflow(system, dir, "", fw);
+    env.frameworks.push_back(std::move(fw));
+  }
+  for (const char* name : {"jax", "jaxlib"}) {
+    const std::string version_py = join_path(system, dir, {name, "version.py"});
+    if (registered(name) || !system.is_file(version_py)) continue;
+    FrameworkFacts fw = found(name, version_py);
+    if (auto v = python_string(system, version_py, "_version")) fw.version = Version::parse(*v).value_or(Version{});
+    if (fw.name == "jaxlib") fill_jaxlib(fw);
+    env.frameworks.push_back(std::move(fw));
+  }
+}
+
 }  // namespace
+
+std::string import_package(const FrameworkFacts& fw) {
+  if (fw.name == "jax-cuda-pjrt") return {};
+  if (fw.name == "jax-cuda-plugin") return "jax_" + fw.variant + "_plugin";
+  if (fw.name == "keras") return is_tf_keras_dist(fw.package) ? "tf_keras" : "keras";
+  if (fw.name == "tensorflow-probability") return "tensorflow_probability";
+  std::string folder = fw.name;  // torch, tensorflow, jax, jaxlib, onnxruntime, torchvision, tensorflow-text
+  std::replace(folder.begin(), folder.end(), '-', '_');
+  return folder;
+}
 
 void scan_site_packages(const SystemView& system, const std::string& dir, PythonEnvFacts& env, ScanBudget& budget,
                         std::vector<ProbeProblem>& problems) {
@@ -746,6 +815,20 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     }
     env.frameworks.push_back(std::move(fw));
   }
+  // A dist-info without its package folder: `import` fails (an interrupted uninstall, a copy that
+  // lost its files), whatever the metadata says.
+  for (FrameworkFacts& fw : env.frameworks) {
+    const std::string folder = import_package(fw);
+    if (fw.location != dir || folder.empty() || system.is_dir(system.join(dir, folder))) continue;
+    auto dist = others.find(fw.package);
+    auto tf =
+        std::find_if(tensorflow.begin(), tensorflow.end(), [&](const Dist& d) { return d.dir.name == fw.package; });
+    const std::string dist_path = dist != others.end()     ? dist->second.path
+                                  : tf != tensorflow.end() ? tf->path
+                                                           : std::string();
+    if (!editable_install(system, dist_path)) fw.missing_package = folder;
+  }
+  frameworks_without_metadata(system, dir, env);
   for (auto& [name, versions] : duplicates) {
     // Oldest to newest, and bounded: the folder may hold thousands.
     std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {

@@ -15,6 +15,11 @@ namespace gpudoctor {
 /// tensorflow-cpu, tensorflow-intel, tf-nightly, ...
 bool is_tensorflow_dist(std::string_view normalized_name);
 
+/// The top-level package folder `import` opens for a framework found by scan_site_packages
+/// ("torch", "tf_keras" for tf-keras, "jax_cuda13_plugin"); empty where it is not one folder of
+/// its own (jax-cuda*-pjrt shares jax_plugins/).
+std::string import_package(const FrameworkFacts& fw);
+
 /// Caps the directories the Python probe lists, so a huge home directory or a tree full of
 /// environments cannot make the doctor slow.
 struct ScanBudget {
