@@ -80,7 +80,7 @@ torch-cufile-ignored	src/probe/framework_libraries.cpp	          if (requires_me
 fleet-bench-mode-mixed	src/check/fleet_compare.cpp	  if (!node.bench.mode.empty() && !base.mode.empty() && node.bench.mode != base.mode) {	  if (false) {
 fleet-bench-age-ignored	src/check/fleet_compare.cpp	  if (t && base.middle && std::llabs(*t - *base.middle) > kBenchMaxAgeSeconds) {	  if (t && base.middle && std::llabs(*t - *base.middle) > 100 * kBenchMaxAgeSeconds) {
 fleet-node-group-unset	src/check/fleet_compare.cpp	      report.nodes[i].group = group.id;	      (void)group.id;
-fleet-json-run-junk-present	src/model/json_codec.cpp	    if (!j || !j->is_object()) return;	    if (!j) return;
+fleet-json-run-junk-present	src/model/json_codec.cpp	    if (!j->is_object()) return note_mistyped();	    if (!j->is_object()) note_mistyped();
 verify-kernel-unchecked	src/gpu/verify_steps.cpp	    if (!(out[i] == want) && wrong++ == 0) first = i;	    if (false && !(out[i] == want) && wrong++ == 0) first = i;
 verify-roundtrip-unchecked	src/gpu/verify_steps.cpp	  if (differ != 0 || sent != got) {	  if (false) {
 verify-bound-loose	src/gpu/verify_math.cpp	    double bound = 2.0 * terms * unit_roundoff * ref.magnitude[i] + 1e-30;	    double bound = 200.0 * terms * unit_roundoff * ref.magnitude[i] + 1e-30;
@@ -102,7 +102,7 @@ bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std:
 bench-compare-direction	src/model/bench_report.cpp	    else if (c.change_pct < -c.noise_pct)	    else if (c.change_pct < c.noise_pct)
 fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
 fleet-outlier-min-off	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.0) {
-fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      if (n.status == NodeStatus::ok && n.facts.gpus.size() < usual) {	      if (false) {
+fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      if (n.status != NodeStatus::ok || n.facts.gpus.size() >= usual) continue;	      if (true) continue;
 fleet-nccl-slowest-fastest	src/check/fleet_compare.cpp	    if (first || n.nccl.busbw_gbps < f.busbw_gbps) {	    if (first || n.nccl.busbw_gbps > f.busbw_gbps) {
 fleet-majority-half	src/check/fleet_compare.cpp	report.groups[0].nodes.size() * 2 > reporting	report.groups[0].nodes.size() * 2 >= reporting
 prometheus-label-quote-raw	src/render/prometheus.cpp	      out += "\\\"";	      out += "\"";
@@ -344,9 +344,9 @@ history-error-fails-run	src/cli/cmd_bench.cpp	      report.notes.push_back("this
 serve-failure-hidden	src/monitor/sampler.cpp	      if (next < now) next = failed ? now + interval : now;	      if (next < now) next = failed && false ? now + interval : now;
 serve-failures-uncounted	src/monitor/sampler.cpp	      if (failed) ++failed_samples_;	      if (false) ++failed_samples_;
 report-mistyped-ignored	src/cli/cmd_report.cpp	  if (mistyped.paths().empty()) return false;	  if (true) return false;
-report-absurd-figure	src/cli/cmd_report.cpp	        if (value && !(*value >= 0 && *value < 1e12))	        if (value && false)
+report-absurd-figure	src/cli/cmd_report.cpp	  return value >= 0 && value < 1e12;	  return value >= 0;
 codec-field-unnoted	src/model/json_codec.cpp	      if (!decode(*j, v)) note_mistyped();	      if (!decode(*j, v)) (void)0;
-codec-element-unnoted	src/model/json_codec.cpp	      else\n        note_mistyped();	      else\n        (void)0;
+codec-element-unnoted	src/model/json_codec.cpp	        v.push_back(std::move(inner));\n      else\n        note_mistyped();	        v.push_back(std::move(inner));\n      else\n        (void)0;
 csv-time-seconds	src/render/monitor_text.cpp	  if (!t.empty() && t.back() == 'Z') t.insert(	  if (false && t.back() == 'Z') t.insert(
 bench-busy-unsaid	src/model/bench_report.cpp	  if (load < std::max(1.0, 0.1 * cpus)) return std::nullopt;	  if (load < 1e9 * std::max(1.0, 0.1 * cpus)) return std::nullopt;
 explain-trt-fatal-line-harmless	data/explain/libraries.toml	supersedes = ["tensorrt-library-missing"]	supersedes = []
@@ -1024,6 +1024,13 @@ s43b-11	src/check/fleet_compare.cpp	  if (std::string unanswered = unanswered_gp
 s43b-12	src/check/fleet_compare.cpp	  const char* how = d.nvml_status == LibraryStatus::timeout   ? "hung"	  const char* how = d.nvml_status != LibraryStatus::crashed   ? "hung"
 s43b-13	src/render/templates/report.mustache	<td class="words">{{area}}</td>	<td>{{area}}</td>
 s43b-14	src/cli/cmd_report.cpp	          if (!is_bench_rate(value))	          if (false)
+s43c3-01	src/probe/python/site_packages.cpp	    if (!editable_install(system, dist_path)) fw.missing_package = folder;	    if (!editable_install(system, dist_path) && false) fw.missing_package = folder;
+s43c3-02	src/probe/python/site_packages.cpp	  return contains(compact, "\"editable\":true");	  return false;
+s43c3-03	src/probe/python/site_packages.cpp	  if (!registered("torch") && system.is_file(torch_py)) {	  if (system.is_file(torch_py)) {
+s43c3-04	src/probe/python_probe.cpp	        if (system_.is_file(join(bin, e.name))) return {};  // one that starts is enough	        if (false) return {};
+s43c3-05	src/probe/python_probe.cpp	      if (own.count(*real) != 0) {	      if (own.count(*real) != 0 && false) {
+s43c3-06	src/check/python_checks.cpp	        .severity = gpu && loses_gpu ? Severity::error : Severity::warning,	        .severity = gpu && loses_gpu && false ? Severity::error : Severity::warning,
+s43c3-07	src/check/python_checks.cpp	      if (!fw.reached_via.empty() && hides_cuda) cpu_only = false;	      if (!fw.reached_via.empty() && hides_cuda && false) cpu_only = false;
 EOF
 }
 
