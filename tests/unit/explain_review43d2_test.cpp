@@ -184,6 +184,15 @@ TEST(ExplainReview43D2, DriverVersionQueryOnWindowsWithADriverLeadsWithRemoteDes
   ASSERT_TRUE(leads_with(r, "cuda-driver-version-query-failed/remote-desktop")) << rule_list(r);
 }
 
+TEST(ExplainReview43D2, NearMissDriverVersionQueryOnWindowsWithoutADriverSaysInstallIt) {
+  // Windows, but no NVIDIA driver on the machine: installing one is the answer, not Remote Desktop.
+  Facts f;
+  f.platform = Platform::windows;
+  f.gpus.push_back(GpuFacts{.name = "NVIDIA GeForce GTX 1070"});
+  const auto r = explain_text(builtin_matcher(), kReview43d2CudaMinerRdpLog, ExplainMachine{Platform::windows, &f});
+  ASSERT_TRUE(leads_with(r, "cuda-driver-version-query-failed")) << rule_list(r);
+}
+
 TEST(ExplainReview43D2, NearMissDriverVersionQueryOnLinuxHasNoRemoteDesktop) {
   const auto r = explain_on(Platform::linux, kReview43d2CudaMinerRdpLog);
   ASSERT_TRUE(leads_with(r, "cuda-driver-version-query-failed")) << rule_list(r);
@@ -204,20 +213,24 @@ TEST(ExplainReview43D2, TfCudartDlerrorWithItsIgnoreNoteAndNoGpuLeadsHarmless) {
 }
 
 TEST(ExplainReview43D2, NearMissTfCudartDlerrorThenAGpuFoundIsTheMissingRuntime) {
-  // TensorFlow found the GPU after the note: the machine has one, and the runtime is missing.
-  const auto r = explain_no_facts(
-      "2021-03-02 10:00:00.000001: W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
-      "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
-      "or directory\n"
-      "2021-03-02 10:00:00.000002: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror "
-      "if you do not have a GPU set up on your machine.\n"
-      "2021-03-02 10:00:05.000003: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully "
-      "opened dynamic library libcuda.so.1\n"
-      "2021-03-02 10:00:05.000004: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1720] Found device 0 with "
-      "properties: \n");
-  ASSERT_TRUE(leads_with(r, "cudart-missing")) << rule_list(r);
-  EXPECT_FALSE(r.matches.front().harmless);
-  EXPECT_EQ(find_rule(r, "cudart-missing/tf-no-gpu-found"), nullptr) << rule_list(r);
+  // TensorFlow found the GPU after the note (either line says so): the machine has one, and the
+  // runtime is missing.
+  for (const char* found :
+       {"2021-03-02 10:00:05.000003: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully "
+        "opened dynamic library libcuda.so.1\n",
+        "2021-03-02 10:00:05.000004: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1720] Found device 0 with "
+        "properties: \n"}) {
+    const auto r = explain_no_facts(
+        std::string("2021-03-02 10:00:00.000001: W tensorflow/stream_executor/platform/default/dso_loader.cc:60] "
+                    "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+                    "shared object file: No such file or directory\n"
+                    "2021-03-02 10:00:00.000002: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above "
+                    "cudart dlerror if you do not have a GPU set up on your machine.\n") +
+        found);
+    ASSERT_TRUE(leads_with(r, "cudart-missing")) << found << rule_list(r);
+    EXPECT_FALSE(r.matches.front().harmless);
+    EXPECT_EQ(find_rule(r, "cudart-missing/tf-no-gpu-found"), nullptr) << found << rule_list(r);
+  }
 }
 
 TEST(ExplainReview43D2, NearMissTfCudartNoteOnAMachineWithAnNvidiaGpuKeepsTheToolkitAnswer) {
@@ -275,13 +288,13 @@ TEST(ExplainReview43D2, TorchError304IsTheSandboxRefusingTheDriversCalls) {
 }
 
 TEST(ExplainReview43D2, TorchError304UnderGramineLeadsWithTheEnclave) {
-  const auto r = explain_no_facts(std::string("$ gramine-sgx ./pytorch pytorchexample.py\n"
-                                              "Gramine is starting. Parsing TOML manifest file, this may take some "
-                                              "time...\n") +
-                                  std::string(kReview43d2GramineError304Log));
-  ASSERT_TRUE(leads_with(r, "cuda-device-count-os-call-failed/sgx-enclave")) << rule_list(r);
-  EXPECT_TRUE(says_all(r.matches.front().cause, {"Gramine", "no GPU"})) << r.matches.front().cause;
-  EXPECT_TRUE(mentions(r.matches.front().fix, "outside the enclave")) << r.matches.front().fix;
+  for (const char* marker : {"$ gramine-sgx ./pytorch pytorchexample.py\n",
+                             "Gramine is starting. Parsing TOML manifest file, this may take some time...\n"}) {
+    const auto r = explain_no_facts(std::string(marker) + std::string(kReview43d2GramineError304Log));
+    ASSERT_TRUE(leads_with(r, "cuda-device-count-os-call-failed/sgx-enclave")) << marker << rule_list(r);
+    EXPECT_TRUE(says_all(r.matches.front().cause, {"Gramine", "no GPU"})) << r.matches.front().cause;
+    EXPECT_TRUE(mentions(r.matches.front().fix, "outside the enclave")) << r.matches.front().fix;
+  }
 }
 
 TEST(ExplainReview43D2, NearMissOtherDeviceCountErrorsAreNotTheSandbox) {
@@ -303,6 +316,11 @@ TEST(ExplainReview43D2, DgpuStuckInD3coldAfterBbswitchIsPowerNotTheDriver) {
   EXPECT_TRUE(says_all(lead.cause, {"0000:01:00.0", "D3cold", "No devices were found"})) << lead.cause;
   EXPECT_TRUE(says_all(lead.fix, {"Reboot", "bbswitch", "prime-select", "NVreg_DynamicPowerManagement=0x02"}))
       << lead.fix;
+}
+
+TEST(ExplainReview43D2, D3coldExplainsNvidiaSmisNoDevices) {
+  const auto r = explain_no_facts(std::string(kReview43d2BbswitchD3coldLog) + "$ nvidia-smi\nNo devices were found\n");
+  ASSERT_TRUE(leads_without(r, "gpu-stuck-in-d3cold", {"nvidia-smi-no-devices"})) << rule_list(r);
 }
 
 TEST(ExplainReview43D2, TheNvidiaModulesOwnD3coldLineNeedsNoOtherSign) {
