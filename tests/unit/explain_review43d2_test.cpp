@@ -341,5 +341,13 @@ TEST(ExplainReview43D2, NearMissOtherDevicesStuckInD3AreNotTheGpu) {
   }
 }
 
+TEST(ExplainReview43D2, NearMissTheUsbCControllerInD3IsNotTheGpuEvenBesideNvrm) {
+  // The gate is open (NVRM lines), and the USB-C controller's line is still not the GPU's.
+  const auto r = explain_no_facts(
+      "[    5.559858] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+      "[ 9426.768449] nvidia-gpu 0000:0b:00.3: Unable to change power state from D3hot to D0, device inaccessible\n");
+  EXPECT_EQ(find_rule(r, "gpu-stuck-in-d3cold"), nullptr) << rule_list(r);
+}
+
 }  // namespace
 }  // namespace gpudoctor
