@@ -1031,6 +1031,28 @@ s43c3-04	src/probe/python_probe.cpp	        if (system_.is_file(join(bin, e.name
 s43c3-05	src/probe/python_probe.cpp	      if (own.count(*real) != 0) {	      if (own.count(*real) != 0 && false) {
 s43c3-06	src/check/python_checks.cpp	        .severity = gpu && loses_gpu ? Severity::error : Severity::warning,	        .severity = gpu && loses_gpu && false ? Severity::error : Severity::warning,
 s43c3-07	src/check/python_checks.cpp	      if (!fw.reached_via.empty() && hides_cuda) cpu_only = false;	      if (!fw.reached_via.empty() && hides_cuda && false) cpu_only = false;
+s43d2-01	data/explain/kernel-module.toml	NVRM: The NVIDIA probe routine was not called for (?P<count>	NVRM: The NVIDIA probe routine was never called for (?P<count>
+s43d2-02	data/explain/kernel-module.toml	"nvidia-installer-module-load-failed", "nvidia-probe-not-called"]	"nvidia-installer-module-load-failed"]
+s43d2-03	data/explain/kernel-module.toml	  '''NVRM: No NVIDIA graphics adapter probed''',\n	
+s43d2-04	data/explain/driver.toml	id = "no-nvidia-gpu"\ncategory = "driver-missing"\npriority = 72	id = "no-nvidia-gpu"\ncategory = "driver-missing"\npriority = 60
+s43d2-05	data/explain/driver.toml	priority = 72\nharmless = true\n	priority = 72\n
+s43d2-06	data/explain/driver.toml	'''Unable to query CUDA driver version! Is an nVidia driver installed\?'''	'''Unable to query CUDA driver version!! Is an nVidia driver installed\?'''
+s43d2-07	data/explain/driver.toml	when = ["platform-windows", "driver-loaded"]	when = ["platform-windows"]
+s43d2-08	data/explain/libraries.toml	when = ["tf-cudart-stub", "!tf-gpu-found", 	when = ["tf-cudart-stub", 
+s43d2-09	data/explain/libraries.toml	and the toolkit answer leads again.\npriority = 81	and the toolkit answer leads again.\npriority = 79
+s43d2-10	data/explain/log-facts.toml	  '''\b(?P<tf_gpu_found>Found device \d+ with properties)''',\n	
+s43d2-11	data/explain/log-facts.toml	Successfully opened (?:dynamic|CUDA) library (?P<tf_gpu_found>	Successfully opened (?:dynamic|CUDA) libraryX (?P<tf_gpu_found>
+s43d2-12	data/explain/log-facts.toml	'''(?P<sgx_enclave>Gramine) is starting\. Parsing TOML manifest'''	'''(?P<sgx_enclave>Gramine) is starting\. Parsing YAML manifest'''
+s43d2-13	data/explain/log-facts.toml	(?P<sgx_enclave>gramine-sgx|occlum run) \S	(?P<sgx_enclave>gramine-sgxx|occlum run) \S
+s43d2-14	data/explain/driver.toml	OS call failed or operation not supported on this OS)'''	OS call failed or operation not supported on this XOS)'''
+s43d2-16	data/explain/driver.toml	priority = 78\nwhen = ["sgx-enclave"]	priority = 78\nwhen = ["!sgx-enclave"]
+s43d2-17	data/explain/driver.toml	'''XNVCtrl\b	'''\b
+s43d2-18	data/explain/driver.toml	  '''Unable to find display on any available system''',\n	
+s43d2-19	data/explain/kernel-module.toml	priority = 46\ntailor = "driver"\nwhen = ["nvidia-gpu-kernel"]\n	priority = 46\ntailor = "driver"\n
+s43d2-20	data/explain/kernel-module.toml	'''\b(?:nvidia|nouveau|pci) (?P<pci>	'''\b(?:nvidia\S*|nouveau|pci) (?P<pci>
+s43d2-21	data/explain/kernel-module.toml	explains = ["nvidia-smi-no-devices", "kernel-module-no-device", "gpu-init-failed"]	explains = ["kernel-module-no-device", "gpu-init-failed"]
+s43d2-22	src/explain/explain_machine.cpp	{"tf_cudart_stub", "tf-cudart-stub"},	{"tf_cudart_stub_", "tf-cudart-stub"},
+s43d2-23	data/explain/driver.toml	If that lists no NVIDIA GPU (a VM without passthrough, a CPU-only instance), there is no NVIDIA GPU here and no driver will help: the framework runs on the CPU. If it lists one, install/load the driver	If it fails, install/load the driver
 EOF
 }
 
