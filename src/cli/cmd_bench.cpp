@@ -12,6 +12,7 @@
 #include "gpu/bench_runner.hpp"
 #include "gpu/cpu_bench.hpp"
 #include "gpu/framework_bench.hpp"
+#include "gpu/numpy_bench.hpp"
 #include "kb/knowledge_base.hpp"
 #include "platform/bench_history.hpp"
 #include "platform/host_fs.hpp"
@@ -51,16 +52,28 @@ struct BenchArgs {
   std::string openblas;  ///< --openblas PATH: the CPU SGEMM's library, instead of the search
 };
 
-/// The OpenBLAS copies bundled by numpy and scipy in the Python environments the doctor finds
-/// (files only: no driver is loaded, no interpreter run), for the CPU SGEMM to fall back on after
-/// the system's; only from environments the user points at (gpu::user_chosen_site_packages).
-gpu::BundledOpenblas bundled_openblas_candidates(CommandContext& ctx) {
+/// The Python environments the doctor finds (files only: no driver is loaded, no interpreter
+/// run): the OpenBLAS copies numpy and scipy bundle, for the CPU SGEMM to fall back on after the
+/// system's, and numpy's matmul to hold it against.
+std::vector<PythonEnvFacts> python_envs_for_bench(CommandContext& ctx) {
   const SystemView* system = ctx.system();
   if (system == nullptr) return {};
   InventoryOptions inventory = ctx.inventory_options();
   inventory.query_driver_libraries = false;
   inventory.python.project_dir.clear();
-  return gpu::bundled_openblas(gpu::user_chosen_site_packages(collect_facts(*system, inventory).python_envs));
+  return collect_facts(*system, inventory).python_envs;
+}
+
+/// The first environment the user points at (gpu::user_chosen_env: its code runs in our child)
+/// with numpy and an interpreter; nullopt when none.
+std::optional<gpu::FrameworkTarget> numpy_target(const std::vector<PythonEnvFacts>& envs) {
+  for (const PythonEnvFacts& env : envs) {
+    if (env.interpreter.empty() || !gpu::user_chosen_env(env)) continue;
+    const bool numpy =
+        std::any_of(env.packages.begin(), env.packages.end(), [](const PlainDist& d) { return d.name == "numpy"; });
+    if (numpy) return gpu::FrameworkTarget{.framework = "numpy", .env = env.path, .interpreter = env.interpreter};
+  }
+  return std::nullopt;
 }
 
 std::string cpu_model() {
@@ -273,12 +286,6 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   }
   if (a.quick && a.full) return usage_error("bench", "--quick and --full: choose one");
   if (a.timeout_ms <= 0) return usage_error("bench", "--timeout-ms must be positive");
-  if (a.sgemm_n < 0 || a.sgemm_n > 16384) return usage_error("bench", "--sgemm-size must be 1 to 16384");
-  if (a.conv_batch < 0 || a.conv_batch > 256) return usage_error("bench", "--conv-batch must be 1 to 256");
-  if (a.gpu_gemm_n < 0 || (a.gpu_gemm_n > 0 && a.gpu_gemm_n < 64) || a.gpu_gemm_n > 32768)
-    return usage_error("bench", "--gpu-gemm-size must be 64 to 32768");
-  if (a.gpu_copy_mib < 0 || a.gpu_copy_mib > 16384 || a.host_copy_mib < 0 || a.host_copy_mib > 8192)
-    return usage_error("bench", "--gpu-copy-mib must be 1 to 16384 and --host-copy-mib 1 to 8192");
   gpu::BenchOptions o;
   o.mode = a.quick ? "quick" : (a.full ? "full" : "default");
   o.sizes = gpu::bench_sizes(o.mode);
@@ -306,7 +313,6 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
       o.only.emplace_back(word);
     }
   }
-  if (a.cpu_threads < 0 || a.cpu_threads > 4096) return usage_error("bench", "--cpu-threads must be 1 to 4096");
   o.cpu_threads = a.cpu_threads;
   o.deadline = std::chrono::milliseconds(a.timeout_ms);
   // Progress on a terminal only: stderr, one line as each figure starts and ends.
@@ -334,27 +340,50 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   if (a.gpu_only && !a.openblas.empty()) return usage_error("bench", "--openblas with --gpu-only: no CPU SGEMM runs");
   if (a.framework.empty() && (a.framework_image > 0 || !a.framework_batch.empty()))
     return usage_error("bench", "--framework-image and --framework-batch need --framework");
-  if (a.framework_image < 0 || (a.framework_image > 0 && a.framework_image < 32) || a.framework_image > 1024)
-    return usage_error("bench", "--framework-image must be 32 to 1024");
   // What else ran on the CPUs before the run (Linux; no such file elsewhere).
   bool loadavg_cut = false;
   const auto loadavg = host_fs::read_followed("/proc/loadavg", 256, &loadavg_cut);
   BenchReport report;
+  bool numpy_asked = false;  ///< an environment with numpy was found: its figure was asked for
   if (!a.framework.empty()) {
     auto framework_report = run_framework_benches(ctx, a, o);
     if (!framework_report) return kExitUsage;
     report = std::move(*framework_report);
   } else {
     if (o.cpu && !a.openblas.empty()) o.openblas = {a.openblas};
+    const std::vector<PythonEnvFacts> envs = o.cpu ? python_envs_for_bench(ctx) : std::vector<PythonEnvFacts>{};
     if (o.cpu && a.openblas.empty()) {
-      gpu::BundledOpenblas bundled = bundled_openblas_candidates(ctx);
+      gpu::BundledOpenblas bundled = gpu::bundled_openblas(gpu::user_chosen_site_packages(envs));
       o.openblas_bundled = std::move(bundled.found);
       o.openblas_refused = std::move(bundled.refused);
     }
     report = gpu::run_bench(o);
+    // The SGEMM against numpy.matmul on the same size, right after it in the same run.
+    if (o.cpu) {
+      numpy_asked = numpy_target(envs).has_value();
+      if (auto target = numpy_target(envs)) {
+        if (o.on_start) o.on_start(std::string(gpu::kNumpyMatmulKey) + ".gflops");
+        HostProcessRunner runner;
+        report.measurements.push_back(gpu::run_numpy_bench(runner, *target, o.sizes.sgemm_n, report.cpu_threads,
+                                                           gpu::bench_policy(o.mode), o.deadline));
+        if (o.on_measurement) o.on_measurement(report.measurements.back());
+        gpu::hold_sgemm_against_numpy(report);
+      } else {
+        report.notes.push_back(
+            "cpu.sgemm_fp32 has no ceiling: no Python environment with numpy was found to hold it against "
+            "(point at one with --env DIR); no theoretical CPU peak is given, the clock under load being unknown");
+      }
+    }
   }
   report.host = host_fs::host_name();
   report.cpu_model = cpu_model();
+  // More threads than CPUs: the CPU figures measure the oversubscription, not the machine.
+  if (const int cpus = gpu::usable_cpu_count(); a.cpu_threads > cpus) {
+    report.notes.push_back("--cpu-threads " + std::to_string(a.cpu_threads) + " is more than the " +
+                           std::to_string(cpus) +
+                           " CPU(s) this process may use (sched_getaffinity): the CPU figures are those of "
+                           "oversubscribed cores, lower than the machine gives");
+  }
   if (loadavg && report.cpu_threads > 0) {
     if (auto busy = busy_machine_note(*loadavg, report.cpu_threads)) report.notes.push_back(*busy);
   }
@@ -371,6 +400,7 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
   const bool library_run = a.framework.empty();
   auto selected = [&](const std::string& key) {
     if (!library_run) return true;
+    if (key == std::string(gpu::kNumpyMatmulKey) + ".gflops") return numpy_asked;
     if (key.starts_with("cpu.")) return o.cpu;
     return o.gpu && (o.only.empty() || std::any_of(o.only.begin(), o.only.end(), [&](const std::string& w) {
                        return key.find(w) != std::string::npos;
@@ -424,8 +454,11 @@ Command bench_command() {
                  "and figures no longer measured (exit status 1 on either)");
     sub.add_flag("--cpu-only", args->cpu_only, "Measure the CPU baseline only");
     sub.add_flag("--gpu-only", args->gpu_only, "Measure the GPUs only (the GPU/CPU claims then say what is missing)");
+    // Each size's range is checked as it is parsed: 0, which stands for "not given" inside, is
+    // refused when given like any other value out of range.
     sub.add_option("--cpu-threads", args->cpu_threads,
-                   "Threads of the CPU baseline (default: every CPU this process may use)");
+                   "Threads of the CPU baseline (default: every CPU this process may use)")
+        ->check(CLI::Range(1, 4096));
     sub.add_option("--history", args->history,
                    "The SQLite history file (default $XDG_DATA_HOME/gpudoctor/bench.sqlite or "
                    "~/.local/share/gpudoctor/bench.sqlite)");
@@ -433,15 +466,20 @@ Command bench_command() {
     sub.add_option("--openblas", args->openblas,
                    "The OpenBLAS library of the CPU SGEMM (default: the system's, then the copy numpy or scipy "
                    "bundles in a Python environment the doctor finds)");
-    sub.add_option("--sgemm-size", args->sgemm_n, "N of the CPU SGEMM (N x N x N; default: the mode's)");
-    sub.add_option("--conv-batch", args->conv_batch, "Images in the CPU convolution's batch (default: the mode's)");
+    sub.add_option("--sgemm-size", args->sgemm_n, "N of the CPU SGEMM (N x N x N; default: the mode's)")
+        ->check(CLI::Range(1, 16384));
+    sub.add_option("--conv-batch", args->conv_batch, "Images in the CPU convolution's batch (default: the mode's)")
+        ->check(CLI::Range(1, 256));
     sub.add_option(
         "--only", args->only,
         "Measure only the GPU figures whose key contains one of these comma-separated words "
         "(gemm, gemmlt, fp8, copy, conv, h2d, peer, allreduce); the CPU figures still run unless --gpu-only");
-    sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)");
-    sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad");
-    sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy");
+    sub.add_option("--gpu-gemm-size", args->gpu_gemm_n, "N of the GPU GEMMs (default: the mode's)")
+        ->check(CLI::Range(64, 32768));
+    sub.add_option("--gpu-copy-mib", args->gpu_copy_mib, "MiB per array of the device copy and triad")
+        ->check(CLI::Range(1, 16384));
+    sub.add_option("--host-copy-mib", args->host_copy_mib, "MiB of each host<->device copy")
+        ->check(CLI::Range(1, 8192));
     sub.add_option(
         "--gpu-conv-shape", args->gpu_conv_shape,
         "N,C,H,K of the GPU convolution: batch, channels, height = width, 3x3 filters (default 32,64,56,64)");
@@ -450,7 +488,8 @@ Command bench_command() {
                    "framework (tensorflow, pytorch, jax or all) found by the doctor, in its own interpreter: FP32 on "
                    "the CPU and the GPU, mixed precision, data-parallel over every GPU; images per second");
     sub.add_option("--framework-image", args->framework_image,
-                   "Image height = width of the training step (default 224; 112 with --quick)");
+                   "Image height = width of the training step (default 224; 112 with --quick)")
+        ->check(CLI::Range(32, 1024));
     sub.add_option("--framework-batch", args->framework_batch,
                    "CPU[,GPU]: images per step on the CPU and per GPU (default 8,64; 4,64 with --quick; 16,128 "
                    "with --full)");

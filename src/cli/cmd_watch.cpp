@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -88,8 +89,17 @@ Command watch_command() {
       "what they mean for the job";
   c.setup = [args](CLI::App& sub) {
     sub.add_flag("--once", args->once, "Take one sample, print it and exit");
-    sub.add_option("-l,--loop", args->loop_seconds, "Print a sample every N seconds (like nvidia-smi -l)");
-    sub.add_option("--count", args->count, "Stop after this many samples");
+    // 0 stands for "not given" inside: refused when given, as a negative number is.
+    const CLI::Validator above_zero(
+        [](std::string& text) {
+          char* end = nullptr;
+          const double v = std::strtod(text.c_str(), &end);
+          return end != text.c_str() && *end == '\0' && v > 0 ? std::string() : "must be a number above 0";
+        },
+        "POSITIVE");
+    sub.add_option("-l,--loop", args->loop_seconds, "Print a sample every N seconds (like nvidia-smi -l)")
+        ->check(above_zero);
+    sub.add_option("--count", args->count, "Stop after this many samples")->check(above_zero);
     sub.add_option("--csv", args->csv, "Also write every sample to FILE as CSV (one row per GPU)");
     sub.add_option("--jsonl", args->jsonl, "Also write every sample to FILE as one JSON line");
     sub.add_option("--deadline-ms", args->deadline_ms,

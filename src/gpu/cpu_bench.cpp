@@ -564,16 +564,19 @@ BundledOpenblas bundled_openblas(const std::vector<std::string>& site_packages) 
   return result;
 }
 
-std::vector<std::string> user_chosen_site_packages(const std::vector<PythonEnvFacts>& envs) {
+bool user_chosen_env(const PythonEnvFacts& env) {
   static constexpr std::string_view kChosen[] = {"--env", "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH"};
   auto chosen_via = [](const std::string& via) {
     return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||
            std::find(std::begin(kChosen), std::end(kChosen), via) != std::end(kChosen);
   };
+  return std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via);
+}
+
+std::vector<std::string> user_chosen_site_packages(const std::vector<PythonEnvFacts>& envs) {
   std::vector<std::string> sites;
   for (const PythonEnvFacts& env : envs) {
-    if (std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))
-      sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
+    if (user_chosen_env(env)) sites.insert(sites.end(), env.site_packages.begin(), env.site_packages.end());
   }
   return sites;
 }

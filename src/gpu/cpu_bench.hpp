@@ -45,6 +45,8 @@ BundledOpenblas bundled_openblas(const std::vector<std::string>& site_packages);
 /// Store. Not those found by scanning folders anyone may create (C:\\Python3x, a checkout's
 /// .venv, ~/.virtualenvs of a shared home), whose bundled library would then run in our child.
 std::vector<std::string> user_chosen_site_packages(const std::vector<PythonEnvFacts>& envs);
+/// Whether the user points at `env` (the ways above): only such an environment's code runs in bench's children.
+bool user_chosen_env(const PythonEnvFacts& env);
 
 /// The sampling policy of a budget: quick keeps the whole CPU run within a few seconds.
 SamplingPolicy bench_policy(const std::string& budget);

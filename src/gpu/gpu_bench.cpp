@@ -56,6 +56,7 @@ struct Run : ChildLibraries {
   int cc_minor = 0;
   int kernel_timeout = 0;  ///< CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: a display watchdog is on
   int integrated = 0;      ///< CU_DEVICE_ATTRIBUTE_INTEGRATED: the GPU shares the host's memory (Jetson)
+  int ordinal = -1;        ///< the CUDA device entered
 
   bool fail(std::string why) {
     m.status = BenchStatus::failed;
@@ -100,6 +101,7 @@ struct Run : ChildLibraries {
     if (cuda->device_attribute(&kernel_timeout, kCuDeviceAttributeKernelExecTimeout, handle) != kCudaSuccess)
       kernel_timeout = 0;
     if (cuda->device_attribute(&integrated, kCuDeviceAttributeIntegrated, handle) != kCudaSuccess) integrated = 0;
+    ordinal = device;
     return cu("cuDevicePrimaryCtxRetain", cuda->primary_retain, &ctx, handle) &&
            cu("cuCtxSetCurrent", cuda->ctx_set_current, ctx);
   }
@@ -162,6 +164,21 @@ struct Run : ChildLibraries {
     return cu("cuMemAlloc_v2", cuda->mem_alloc, &d, bytes) ? d : 0;
   }
 };
+
+/// The PCI bus id (normalize_bus_id's form) of CUDA device `ordinal`; "" when the driver does not say.
+std::string cuda_bus_id(const CudaComputeApi& cuda, int ordinal) {
+  CUdevice handle = 0;
+  int domain = -1;
+  int bus = -1;
+  int dev = -1;
+  if (cuda.device_get(&handle, ordinal) != kCudaSuccess ||
+      cuda.device_attribute(&domain, kCuDeviceAttributePciDomainId, handle) != kCudaSuccess ||
+      cuda.device_attribute(&bus, kCuDeviceAttributePciBusId, handle) != kCudaSuccess ||
+      cuda.device_attribute(&dev, kCuDeviceAttributePciDeviceId, handle) != kCudaSuccess) {
+    return "";
+  }
+  return bus_id_of(domain, bus, dev);
+}
 
 template <class T>
 T* ptr(CUdeviceptr d) {
@@ -264,6 +281,9 @@ void bench_gemm(Run& r, const std::string& precision, int n, const SamplingPolic
     return;
   }
   api.emplace(std::move(loaded).value());
+  // The file is named from here on, a failure in its set-up included (a cuBLAS of another CUDA
+  // major, a stray copy on the library path); the version once a handle can tell it.
+  r.m.library = "cuBLAS " + api->library.path();
   if (api->gemm_ex == nullptr) {
     r.fail("cuBLAS at " + api->library.path() + " has no cublasGemmEx");
     return;
@@ -380,6 +400,7 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
     return;
   }
   const CublasLtApi& api = *loaded;
+  r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
   if (api.create == nullptr || api.desc_create == nullptr || api.desc_set == nullptr || api.layout_create == nullptr ||
       api.pref_create == nullptr || api.pref_set == nullptr || api.heuristic == nullptr || api.matmul == nullptr) {
     r.fail("cuBLASLt at " + api.library.path() + " lacks the matmul entry points (cuBLAS 10.1 and newer have them)");
@@ -490,7 +511,6 @@ void bench_gemm_lt(Run& r, const std::string& precision, int n, const SamplingPo
   }
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
-  r.m.library = "cuBLASLt " + cublas_version_text(static_cast<long long>(api.get_version())) + " " + api.library.path();
   r.m.detail = "cublasLtMatmul " + std::to_string(n) + "^3, " +
                (fp8 ? std::string("FP8 E4M3 inputs (A transposed, scale 1)") : precision + " inputs") + ", " +
                output_words(c_type) + ", CC " + cc + (fp8 ? "; the check allows a 14-bit accumulator" : "") +
@@ -610,10 +630,21 @@ void bench_host_copy(Run& r, bool to_device, bool pinned, long long bytes, const
                (pinned ? "pinned (cuMemAllocHost)" : "pageable (malloc)") + " host memory" + shrunk;
   // A Jetson's GPU has no memory of its own: the copy goes from DRAM to DRAM, over no bus, and
   // says nothing about a PCIe link. (Its device memory figures are the same DRAM's bandwidth.)
-  if (r.integrated != 0)
+  if (r.integrated != 0) {
     r.m.detail +=
         "; an integrated GPU (CU_DEVICE_ATTRIBUTE_INTEGRATED): host and device memory are the same DRAM, so "
         "this is a copy within it, not a transfer over a bus";
+  } else {
+    // Held against the GPU's maximum PCIe link, as the peer copies over PCIe are (the same
+    // pcie_link_gbps).
+    send_call_line(r.out, "nvmlDeviceGetMaxPcieLinkGeneration");
+    const PcieLink link = read_max_pcie_link(r.names("nvml", default_nvml_names()), cuda_bus_id(*r.cuda, r.ordinal));
+    if (link.gbps > 0) {
+      r.m.ceiling = link.gbps;
+      r.m.ceiling_source = "the GPU's maximum link, " + pcie_link_text(link) +
+                           " (nvmlDeviceGetMaxPcieLinkGeneration/Width, line encoding removed)";
+    }
+  }
   r.m.status = same ? BenchStatus::ok : BenchStatus::failed;
   if (pinned && r.cuda->mem_free_host != nullptr) (void)r.cuda->mem_free_host(host);
 }
@@ -691,6 +722,7 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
   }
   const CudnnApi& api = *loaded;
   auto version = static_cast<long long>(api.get_version());
+  r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
   int last = kCudnnSuccess;
   const char* last_call = "";
   auto ok = [&](const char* call, int rc) {
@@ -832,7 +864,6 @@ void bench_conv(Run& r, bool half, const ConvShape& sh, const SamplingPolicy& po
                                         kFloatUnitRoundoff, 2.0, half ? 1.0 / (1 << 11) : 0.0);
   r.m.check = check.summary;
   r.m.check_passed = check.passed;
-  r.m.library = "cuDNN " + packed_version_text(version) + " " + api.library.path();
   r.m.detail = "cudnnConvolutionForward " + sh.text() + ", " +
                (half ? "FP16, tensor-op math" : "FP32, FMA math (no TF32)") + (nhwc ? ", NHWC" : ", NCHW") + ", " +
                cudnn_fwd_algo_name(algo) +
@@ -860,18 +891,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   }
   // The topology (NVML) first: each peer copy is held against what its link allows.
   std::vector<std::string> cuda_bus_ids(static_cast<size_t>(count));
-  for (int d = 0; d < count; ++d) {
-    CUdevice handle = 0;
-    int domain = -1;
-    int bus = -1;
-    int dev = -1;
-    if (r.cuda->device_get(&handle, d) == kCudaSuccess &&
-        r.cuda->device_attribute(&domain, kCuDeviceAttributePciDomainId, handle) == kCudaSuccess &&
-        r.cuda->device_attribute(&bus, kCuDeviceAttributePciBusId, handle) == kCudaSuccess &&
-        r.cuda->device_attribute(&dev, kCuDeviceAttributePciDeviceId, handle) == kCudaSuccess) {
-      cuda_bus_ids[static_cast<size_t>(d)] = bus_id_of(domain, bus, dev);
-    }
-  }
+  for (int d = 0; d < count; ++d) cuda_bus_ids[static_cast<size_t>(d)] = cuda_bus_id(*r.cuda, d);
   const BenchTopology topology = read_gpu_topology(r.names("nvml", default_nvml_names()), cuda_bus_ids,
                                                    [&](const char* call) { send_call_line(out, call); });
   send_json_line(out, json{{"topology", bench_topology_to_json(topology)}});
@@ -954,6 +974,7 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
     return finish(r.m);
   }
   const NcclApi& nccl = *loaded;
+  r.m.library = "NCCL " + nccl.library.path();
   std::vector<int> devices(static_cast<size_t>(count));
   for (int d = 0; d < count; ++d) devices[static_cast<size_t>(d)] = d;
   std::vector<ncclComm_t> comms(static_cast<size_t>(count), nullptr);
@@ -1051,7 +1072,6 @@ void bench_multi(ChildChannel& out, const std::map<std::string, std::string>& li
   std::snprintf(at, sizeof at, "; busbw at %zu B (algbw %.3g GB/s); ", largest * 4, algbw);
   r.m.detail = "NCCL all-reduce (sum, FP32) over " + std::to_string(count) + " GPUs" + at +
                "sweep, algbw/busbw GB/s: " + sweep + shrunk;
-  r.m.library = "NCCL " + nccl.library.path();
   finish(r.m);
 }
 

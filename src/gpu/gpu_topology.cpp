@@ -72,7 +72,36 @@ std::string gbps_text(double v) {
   return text;
 }
 
+PcieLink max_pcie_link(const NvmlApi& api, nvmlDevice_t device) {
+  PcieLink link;
+  if (device == nullptr || api.device_max_pcie_gen == nullptr || api.device_max_pcie_width == nullptr ||
+      api.device_max_pcie_gen(device, &link.gen) != kNvmlSuccess ||
+      api.device_max_pcie_width(device, &link.width) != kNvmlSuccess) {
+    return {};
+  }
+  link.gbps = pcie_link_gbps(link.gen, link.width);
+  return link;
+}
+
 }  // namespace
+
+std::string pcie_link_text(const PcieLink& link) {
+  return "PCIe gen " + std::to_string(link.gen) + " x" + std::to_string(link.width) + " (" + gbps_text(link.gbps) +
+         " GB/s one way)";
+}
+
+PcieLink read_max_pcie_link(const std::vector<std::string>& nvml_names, const std::string& bus_id) {
+  auto loaded = load_nvml(nvml_names);
+  unsigned all = 0;
+  if (bus_id.empty() || !loaded || loaded->init() != kNvmlSuccess || loaded->device_count(&all) != kNvmlSuccess)
+    return {};
+  for (unsigned k = 0; k < std::min(all, 64U); ++k) {
+    nvmlDevice_t device = nullptr;
+    if (loaded->device_handle_by_index(k, &device) == kNvmlSuccess && nvml_bus_id(*loaded, device) == bus_id)
+      return max_pcie_link(*loaded, device);
+  }
+  return {};
+}
 
 BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
                                 const std::vector<std::string>& cuda_bus_ids,
@@ -143,15 +172,6 @@ BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
     }
   }
   auto is_gpu = [&](const std::string& bus) { return std::find(buses.begin(), buses.end(), bus) != buses.end(); };
-  auto pcie = [&](nvmlDevice_t device, unsigned& gen, unsigned& width) {
-    gen = width = 0;
-    if (api.device_max_pcie_gen == nullptr || api.device_max_pcie_width == nullptr ||
-        api.device_max_pcie_gen(device, &gen) != kNvmlSuccess ||
-        api.device_max_pcie_width(device, &width) != kNvmlSuccess) {
-      gen = width = 0;
-    }
-    return pcie_link_gbps(gen, width);
-  };
   call("nvmlDeviceGetTopologyCommonAncestor");
   t.bus_ids.resize(count);
   t.links.assign(count, std::vector<std::string>(count, "?"));
@@ -204,15 +224,13 @@ BenchTopology read_gpu_topology(const std::vector<std::string>& nvml_names,
           level = -1;
         }
         t.links[i][j] = topology_level_text(level);
-        unsigned gen_a = 0, width_a = 0, gen_b = 0, width_b = 0;
-        const double ga = pcie(a, gen_a, width_a);
-        const double gb = pcie(b, gen_b, width_b);
-        if (ga > 0 && gb > 0) {
-          const bool a_slower = ga <= gb;
-          t.link_gbps[i][j] = std::min(ga, gb);
-          t.link_basis[i][j] = "PCIe gen " + std::to_string(a_slower ? gen_a : gen_b) + " x" +
-                               std::to_string(a_slower ? width_a : width_b) + " (the slower GPU's link, " +
-                               gbps_text(t.link_gbps[i][j]) + " GB/s one way)";
+        const PcieLink la = max_pcie_link(api, a);
+        const PcieLink lb = max_pcie_link(api, b);
+        if (la.gbps > 0 && lb.gbps > 0) {
+          const PcieLink& slower = la.gbps <= lb.gbps ? la : lb;
+          t.link_gbps[i][j] = slower.gbps;
+          t.link_basis[i][j] = "PCIe gen " + std::to_string(slower.gen) + " x" + std::to_string(slower.width) +
+                               " (the slower GPU's link, " + gbps_text(slower.gbps) + " GB/s one way)";
         }
       }
       int status = -1;

@@ -19,6 +19,20 @@ std::string topology_level_text(int level);
 /// nvmlGpuP2PStatus_t as nvidia-smi topo -p2p prints it: "OK", "CNS", "GNS", "TNS", "DIS", "NS", "U".
 std::string p2p_status_text(int status);
 
+/// A GPU's maximum PCIe link as NVML reports it ("possible with this device and system": a gen 4
+/// card in a gen 3 slot is gen 3; nvmlDeviceGetMaxPcieLinkGeneration/Width), and what it allows
+/// one way after encoding (pcie_link_gbps); zeros when unknown.
+struct PcieLink {
+  unsigned gen = 0;
+  unsigned width = 0;
+  double gbps = 0;
+};
+/// That link of the GPU at `bus_id` (normalize_bus_id's form), read through a fresh NVML; zeros
+/// when NVML is missing or no GPU has that bus id.
+PcieLink read_max_pcie_link(const std::vector<std::string>& nvml_names, const std::string& bus_id);
+/// "PCIe gen 4 x16 (31.51 GB/s one way)".
+std::string pcie_link_text(const PcieLink& link);
+
 /// The topology of CUDA ordinals 0..n-1, `cuda_bus_ids[d]` each ordinal's bus id ("" when CUDA did
 /// not say; then NVML's order is assumed and the note says so). `call` names each NVML call first
 /// (the child's progress line). With no NVML, the matrix is empty and the note says why.

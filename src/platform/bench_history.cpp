@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "model/json_codec.hpp"
 
@@ -41,6 +43,52 @@ CREATE TABLE IF NOT EXISTS figures (
 );
 CREATE INDEX IF NOT EXISTS figures_key ON figures(key);
 )SQL";
+
+/// The mark bench sets on its own file: SQLite's application_id, the 32-bit integer at offset 68
+/// of the database header (https://www.sqlite.org/pragma.html#pragma_application_id), "GPDB".
+constexpr long long kApplicationId = 0x47504442;
+
+/// One integer a statement answers; nullopt with SQLite's message in `error`.
+std::optional<long long> query_int(sqlite3* db, const char* sql, std::string& error) {
+  Statement st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st.s, nullptr) != SQLITE_OK || sqlite3_step(st.s) != SQLITE_ROW) {
+    error = sqlite3_errmsg(db);
+    return std::nullopt;
+  }
+  return static_cast<long long>(sqlite3_column_int64(st.s, 0));
+}
+
+/// Why the database at `db` is not bench's, "" when it is: marked as bench's, or unmarked with no
+/// table but bench's own (new, or written by a release from before the mark). Another program's
+/// database is never written into (a typo in --history must not add tables to it).
+std::string foreign_database(sqlite3* db, std::string& error) {
+  const auto id = query_int(db, "PRAGMA application_id", error);
+  if (!id) return "";
+  if (*id == kApplicationId) return "";
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%08llx", static_cast<unsigned long long>(*id) & 0xFFFFFFFFULL);
+  if (*id != 0) return std::string("it is another program's database (SQLite application_id ") + hex + ")";
+  Statement st;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' "
+                         "AND name NOT IN ('runs', 'figures') ORDER BY name LIMIT 4",
+                         -1, &st.s, nullptr) != SQLITE_OK) {
+    error = sqlite3_errmsg(db);
+    return "";
+  }
+  std::string others;
+  int rc = SQLITE_ROW;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) {
+    const auto* name = reinterpret_cast<const char*>(sqlite3_column_text(st.s, 0));
+    others += (others.empty() ? "" : ", ") + std::string(name != nullptr ? name : "");
+  }
+  if (rc != SQLITE_DONE) {
+    error = sqlite3_errmsg(db);
+    return "";
+  }
+  if (others.empty()) return "";
+  return "it is another program's database (it holds " + others + ", which bench never makes)";
+}
 
 }  // namespace
 
@@ -81,12 +129,24 @@ Result<BenchHistory> BenchHistory::open(const std::string& path) {
   if (rc != SQLITE_OK) return db_error(raw, "cannot open the bench history", path);
   // Another bench writing at the same moment waits rather than failing.
   sqlite3_busy_timeout(raw, 5000);
+  std::string error;
+  const std::string foreign = foreign_database(raw, error);
+  if (!error.empty()) return Error{ErrorKind::invalid_data, "the bench history is not usable: " + error, path, 0};
+  if (!foreign.empty()) {
+    return Error{ErrorKind::invalid_data,
+                 "the bench history " + path + " is not bench's: " + foreign +
+                     "; nothing was written to it (give --history a file of its own)",
+                 path, 0};
+  }
   char* message = nullptr;
   if (sqlite3_exec(raw, kSchema, nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message != nullptr ? message : "unknown error";
     sqlite3_free(message);
     return Error{ErrorKind::invalid_data, "the bench history is not usable: " + text, path, 0};
   }
+  // Marked as bench's from now on; a read-only history stays readable unmarked.
+  const std::string mark = "PRAGMA application_id = " + std::to_string(kApplicationId);
+  (void)sqlite3_exec(raw, mark.c_str(), nullptr, nullptr, nullptr);
   return h;
 }
 

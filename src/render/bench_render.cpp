@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "model/json_codec.hpp"
@@ -98,15 +99,16 @@ std::string render_bench_text(const BenchReport& r, bool color) {
   if (r.topology) out += render_bench_topology(*r.topology);
   for (const auto& n : r.notes) out += "\n  " + n + "\n";
   for (const auto& p : r.problems) out += "  ✗ " + p + "\n";
-  bool any_claim = false;
+  const bool any_claim = std::any_of(r.claims.begin(), r.claims.end(), [](const BenchClaim& c) { return c.ratio; });
   std::string claims;
   for (const auto& c : r.claims) {
     if (!c.ratio) {
-      // Said, not hidden: a one-GPU machine cannot measure scaling at all.
-      if (c.basis.starts_with("cannot measure")) claims += fmt::format("  {}: {}\n", c.what, c.basis);
+      // Said, not hidden: a one-GPU machine cannot measure scaling at all; and once some claim
+      // was measured, each other one says what it lacks (--gpu-only: the CPU figures). With none
+      // measured the line below says why in one sentence.
+      if (any_claim || c.basis.starts_with("cannot measure")) claims += fmt::format("  {}: {}\n", c.what, c.basis);
       continue;
     }
-    any_claim = true;
     if (c.what.find("efficiency") != std::string::npos)
       claims += fmt::format("  {}: {:.0f}% ({}; {})\n", c.what, *c.ratio * 100.0, c.basis, c.guide);
     else

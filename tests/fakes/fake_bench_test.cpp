@@ -111,6 +111,62 @@ TEST_F(FakeBench, EveryGpuFigureIsMeasuredCheckedAndHeldAgainstItsCeiling) {
   EXPECT_TRUE(gemm_claim) << r.json["claims"].dump();
 }
 
+// A figure that fails while its library sets up (cublasCreate, cudnnCreate, ncclCommInitAll: the
+// symptoms of a library built for another CUDA major or a stray copy on the path) names the file
+// that was loaded, as a passing figure does.
+TEST_F(FakeBench, AFailureInALibrarysSetUpNamesTheFileLoaded) {
+  auto r = bench("[calls]\ncublasCreate_v2 = 1\ncudnnCreate = 1001\nncclCommInitAll = 1\n", "--gpu-only");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 1);
+  const struct {
+    const char* key;
+    const char* call;
+    const char* file;
+  } cases[] = {{"gpu0.gemm_fp32", "cublasCreate_v2", "/libcublas.so"},
+               {"gpu0.conv_fp32", "cudnnCreate", "/libcudnn.so"},
+               {"gpus.allreduce_busbw", "ncclCommInitAll", "/libnccl.so"}};
+  for (const auto& c : cases) {
+    const auto* m = figure(r, c.key);
+    ASSERT_NE(m, nullptr) << c.key;
+    EXPECT_EQ((*m)["status"], "failed") << c.key << ": " << (*m)["detail"];
+    EXPECT_NE((*m)["detail"].get<std::string>().find(c.call), std::string::npos) << (*m)["detail"];
+    ASSERT_TRUE((*m)["library"].is_string()) << c.key << " names no library";
+    EXPECT_NE((*m)["library"].get<std::string>().find(c.file), std::string::npos) << (*m)["library"];
+  }
+  // cuDNN's version is read before the handle: it is named with the file.
+  EXPECT_NE((*figure(r, "gpu0.conv_fp32"))["library"].get<std::string>().find("cuDNN 9."), std::string::npos);
+}
+
+// Host<->device copies are held against the GPU's maximum PCIe link (NVML), after encoding, the
+// same rate the peer copies over PCIe use; a GPU whose link NVML does not give has no ceiling.
+TEST_F(FakeBench, HostCopiesAreHeldAgainstTheMaximumPcieLink) {
+  std::ifstream in(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string scenario = text.str();
+  // GPU 0 gen 4 x16, GPU 1 without link data.
+  const size_t first = scenario.find("[device]\n");
+  ASSERT_NE(first, std::string::npos);
+  scenario.insert(first + 9, "pcie_max_gen = 4\npcie_max_width = 16\n");
+  const fs::path base = dir_ / "pcie.ini";
+  std::ofstream(base) << scenario;
+  auto r = bench("", "--gpu-only --only h2d,d2h", GPUDOCTOR_FAKE_LIB_DIR, base.string());
+  ASSERT_TRUE(r.json.is_object());
+  for (const char* key : {"gpu0.h2d_pinned", "gpu0.d2h_pinned", "gpu0.h2d_pageable", "gpu0.d2h_pageable"}) {
+    const auto* m = figure(r, key);
+    ASSERT_NE(m, nullptr) << key;
+    ASSERT_TRUE((*m)["ceiling"].is_number()) << key << ": " << m->dump();
+    // 16 GT/s x 16 lanes x 128/130 / 8 bits.
+    EXPECT_NEAR((*m)["ceiling"].get<double>(), 31.5077, 1e-3) << key;
+    EXPECT_NE((*m)["ceiling_source"].get<std::string>().find("PCIe gen 4 x16"), std::string::npos)
+        << (*m)["ceiling_source"];
+  }
+  const auto* other = figure(r, "gpu1.h2d_pinned");
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ((*other)["status"], "ok");
+  EXPECT_TRUE((*other)["ceiling"].is_null()) << "no link known, no ceiling: " << other->dump();
+}
+
 TEST_F(FakeBench, AWrongGemmFailsItsFigureAndTheRun) {
   auto r = bench("[cublas]\nresult = wrong\n", "--gpu-only --only gemm_fp32,copy");
   ASSERT_TRUE(r.json.is_object());

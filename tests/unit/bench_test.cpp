@@ -3,6 +3,7 @@
 // stopping rules, the sampled checks catching a wrong element, the history in a temporary
 // database, --compare's noise rule, and the CPU baseline run for real at a small size.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -440,6 +441,101 @@ TEST(BenchHistory, ANonDatabaseFileIsAClearError) {
   auto h = BenchHistory::open(db);
   ASSERT_FALSE(h);
   EXPECT_NE(h.error().message.find("not"), std::string::npos) << h.error().message;
+}
+
+/// Runs `sql` on a new SQLite file at `path`; false on any failure.
+bool make_database(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  bool ok =
+      sqlite3_open(path.c_str(), &db) == SQLITE_OK && sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  return ok;
+}
+
+/// The names of the tables in the SQLite file at `path`, sorted, joined by spaces.
+std::string tables_of(const std::string& path) {
+  sqlite3* db = nullptr;
+  std::string names;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_exec(
+        db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+        [](void* out, int, char** values, char**) {
+          *static_cast<std::string*>(out) += std::string(values[0] != nullptr ? values[0] : "") + " ";
+          return 0;
+        },
+        &names, nullptr);
+  }
+  sqlite3_close(db);
+  return names;
+}
+
+// Another program's SQLite file given as the history (a typo in --history) is refused and left as
+// it was; bench's own file is marked (application_id), and a file of an older release, with only
+// bench's tables and no mark, is still bench's.
+TEST(BenchHistory, AnotherProgramsDatabaseIsRefusedAndLeftAsItWas) {
+  TempDir dir;
+  const std::string app = dir.path + "/app.sqlite";
+  ASSERT_TRUE(make_database(app, "CREATE TABLE moz_places(id INTEGER PRIMARY KEY, url TEXT);"));
+  auto h = BenchHistory::open(app);
+  ASSERT_FALSE(h) << "bench's tables were written into another program's database";
+  EXPECT_NE(h.error().message.find("another program's database"), std::string::npos) << h.error().message;
+  EXPECT_NE(h.error().message.find("moz_places"), std::string::npos) << h.error().message;
+  EXPECT_EQ(tables_of(app), "moz_places ");
+  // Marked by another program, though with no table yet.
+  const std::string marked = dir.path + "/marked.sqlite";
+  ASSERT_TRUE(make_database(marked, "PRAGMA application_id = 1234;"));
+  auto m = BenchHistory::open(marked);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().message.find("application_id 0x000004d2"), std::string::npos) << m.error().message;
+  EXPECT_EQ(tables_of(marked), "");
+}
+
+TEST(BenchHistory, BenchsOwnFilesOldAndNewAreKept) {
+  TempDir dir;
+  // A new file: bench's tables and its mark.
+  const std::string fresh = dir.path + "/bench.sqlite";
+  {
+    auto h = BenchHistory::open(fresh);
+    ASSERT_TRUE(h) << h.error().message;
+    BenchReport r;
+    r.mode = "quick";
+    r.host = "n";
+    r.started_utc = "2026-12-01T10:00:00Z";
+    ASSERT_TRUE(h->add(r));
+  }
+  EXPECT_EQ(tables_of(fresh), "figures runs ");
+  {
+    sqlite3* db = nullptr;
+    int id = 0;
+    ASSERT_EQ(sqlite3_open_v2(fresh.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_exec(
+        db, "PRAGMA application_id",
+        [](void* out, int, char** values, char**) {
+          *static_cast<int*>(out) = std::atoi(values[0] != nullptr ? values[0] : "0");
+          return 0;
+        },
+        &id, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(id, 0x47504442) << "bench marks its own file (\"GPDB\")";
+  }
+  auto again = BenchHistory::open(fresh);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(*again->count(), 1);
+  // An empty SQLite file someone made for it, and a history of a release before the mark (bench's
+  // two tables, application_id 0): both bench's, the old one's runs kept.
+  const std::string empty = dir.path + "/empty.sqlite";
+  ASSERT_TRUE(make_database(empty, "PRAGMA user_version = 0;"));
+  EXPECT_TRUE(BenchHistory::open(empty));
+  const std::string old = dir.path + "/old.sqlite";
+  ASSERT_TRUE(make_database(
+      old,
+      "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_utc TEXT NOT NULL, mode TEXT NOT NULL, host TEXT NOT NULL, "
+      "report_json TEXT NOT NULL); CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT "
+      "NULL, value REAL, spread_pct REAL NOT NULL, status TEXT NOT NULL); CREATE INDEX figures_key ON figures(key); "
+      "INSERT INTO runs VALUES (1, '2026-11-01T00:00:00Z', 'quick', 'n', '{}');"));
+  auto o = BenchHistory::open(old);
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(*o->count(), 1);
 }
 
 TEST(BenchHistory, ASymlinkedHistoryIsRefused) {
