@@ -144,10 +144,10 @@ TEST_F(FakeBench, HostCopiesAreHeldAgainstTheMaximumPcieLink) {
   std::stringstream text;
   text << in.rdbuf();
   std::string scenario = text.str();
-  // GPU 0 gen 4 x16, GPU 1 without link data.
+  // GPU 0 gen 4 x16 (found in NVML by its bus id), GPU 1 without link data.
   const size_t first = scenario.find("[device]\n");
   ASSERT_NE(first, std::string::npos);
-  scenario.insert(first + 9, "pcie_max_gen = 4\npcie_max_width = 16\n");
+  scenario.insert(first + 9, "pci_bus_id = 00000000:18:00.0\npcie_max_gen = 4\npcie_max_width = 16\n");
   const fs::path base = dir_ / "pcie.ini";
   std::ofstream(base) << scenario;
   auto r = bench("", "--gpu-only --only h2d,d2h", GPUDOCTOR_FAKE_LIB_DIR, base.string());
