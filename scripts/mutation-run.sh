@@ -1053,6 +1053,15 @@ s43d2-20	data/explain/kernel-module.toml	'''\b(?:nvidia|nouveau|pci) (?P<pci>	''
 s43d2-21	data/explain/kernel-module.toml	explains = ["nvidia-smi-no-devices", "kernel-module-no-device", "gpu-init-failed"]	explains = ["kernel-module-no-device", "gpu-init-failed"]
 s43d2-22	src/explain/explain_machine.cpp	{"tf_cudart_stub", "tf-cudart-stub"},	{"tf_cudart_stub_", "tf-cudart-stub"},
 s43d2-23	data/explain/driver.toml	If that lists no NVIDIA GPU (a VM without passthrough, a CPU-only instance), there is no NVIDIA GPU here and no driver will help: the framework runs on the CPU. If it lists one, install/load the driver	If it fails, install/load the driver
+s43a2-01	src/platform/bench_history.cpp	AND name NOT IN ('runs', 'figures') ORDER BY name	AND name NOT IN ('runs', 'figures', 'moz_places') ORDER BY name
+s43a2-02	src/platform/bench_history.cpp	  (void)sqlite3_exec(raw, mark.c_str(), nullptr, nullptr, nullptr);	  (void)mark;
+s43a2-03	src/gpu/numpy_bench.cpp	m.check_passed = checked > 0 && wrong == 0;	m.check_passed = checked > 0;
+s43a2-04	src/gpu/numpy_bench.cpp	  if (numpy == nullptr || !numpy->ok()) return;	  if (numpy == nullptr) return;
+s43a2-05	src/cli/cmd_bench.cpp	        gpu::hold_sgemm_against_numpy(report);	        (void)report;
+s43a2-06	src/cli/cmd_bench.cpp	->check(CLI::Range(1, 256));	->check(CLI::Range(0, 256));
+s43a2-07	src/cli/cmd_watch.cpp	*end == '\0' && v > 0 ?	*end == '\0' && v >= 0 ?
+s43a2-08	src/render/bench_render.cpp	if (any_claim || c.basis.starts_with("cannot measure"))	if (c.basis.starts_with("cannot measure"))
+s43a2-09	src/cli/cmd_bench.cpp	a.cpu_threads > cpus)	a.cpu_threads > cpus + 1)
 EOF
 }
 
