@@ -6,6 +6,7 @@
 #include "check/env_checks.hpp"
 #include "check/gpu_driver_checks.hpp"
 #include "check/network_checks.hpp"
+#include "check/nvidia_wheel_checks.hpp"
 #include "check/python_checks.hpp"
 #include "check/requirement_checks.hpp"
 #include "check/tensorflow_companion_checks.hpp"
@@ -122,6 +123,7 @@ std::vector<Finding> run_checks(const Facts& facts, const KnowledgeBase* kb) {
   append(gpu_driver_findings(facts));
   append(toolkit_findings(facts));
   append(library_findings(facts));
+  append(nvidia_wheel_findings(facts));
   if (kb != nullptr) append(compatibility_findings(facts, *kb));
   if (kb != nullptr) append(tensorflow_companion_findings(facts, *kb));
   append(tensorflow_plugin_findings(facts));

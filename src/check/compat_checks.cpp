@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "check/nvidia_wheel_checks.hpp"
 #include "check/onnxruntime_fix.hpp"
 #include "core/text.hpp"
 #include "kb/driver_branch_advice.hpp"
@@ -391,18 +392,39 @@ class Checker {
   static std::string cudnn_major_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const LibraryFacts& lib,
                                      const LibraryLoad& l, const std::string& built, const std::string& want) {
     const std::string display = installed_display_name(fw.name);
-    std::string wanted = "nvidia-cudnn-cu" + want;
+    const std::string package = "nvidia-cudnn-cu" + want;
+    std::string spec;
     for (const DistRequirement& r : fw.nvidia_requires) {
-      if (r.name != wanted) continue;
-      wanted += r.specifier;  // the first: one line per platform marker may repeat the pin
+      if (r.name != package) continue;
+      spec = r.specifier;  // the first: one line per platform marker may repeat the pin
       break;
     }
+    const std::string wanted = package + spec;
     if (lib.origin == "pip-wheel" && l.via == "pip wheel") {
+      // Another framework of the environment is built for the other major, whose wheel is listed
+      // too (nvidia-wheels-overwrite): uninstalling either wheel deletes the files both need.
+      const bool both = std::any_of(env.nvidia_wheels.begin(), env.nvidia_wheels.end(),
+                                    [&](const NvidiaWheel& w) { return w.package == "nvidia-cudnn-cu" + built; }) &&
+                        std::any_of(env.frameworks.begin(), env.frameworks.end(), [&](const FrameworkFacts& other) {
+                          return other.cuda_build.value_or(false) && other.cuda_version &&
+                                 std::to_string(other.cuda_version->major()) == built;
+                        });
+      if (both) {
+        return "Another framework in " + env.path + " is built for CUDA " + built + " and needs nvidia-cudnn-cu" +
+               built + ", which writes the same nvidia/cudnn/lib files as nvidia-cudnn-cu" + want +
+               ": one environment cannot give each its build. Install " + display +
+               " in an environment of its own (`python3 -m venv`) with nvidia-cudnn-cu" + want + " only.";
+      }
+      // --no-deps: --force-reinstall alone also reinstalls cuDNN's unpinned nvidia-cublas at its
+      // newest release, past the one the framework pins (torch 2.15.0: cublas 13.4.1.3 -> 13.10).
       return "Replace the CUDA " + built + " wheel with the one built for CUDA " + want + " in " + env.path +
-             ": `pip uninstall -y nvidia-cudnn-cu" + built + "`, then `pip install --force-reinstall \"" + wanted +
+             ": `pip uninstall -y nvidia-cudnn-cu" + built + "`, then `pip install --force-reinstall --no-deps \"" +
+             wanted +
              "\"` (the two install the same nvidia/cudnn/lib files, so the first must go before the other comes).";
     }
-    return "Give " + display + " the cuDNN built for CUDA " + want + " (pip install \"" + wanted + "\" in " + env.path +
+    // The wheel listed with its files gone (nvidia-wheel-files-missing): only a forced reinstall restores them.
+    const std::string install = wheel_install_command(env, package, spec);
+    return "Give " + display + " the cuDNN built for CUDA " + want + " (" + install + " in " + env.path +
            ", or the _cuda" + want + " tarball / libcudnn9-cuda-" + want + " package), or take " + l.named_dir() +
            " out of the loader's way (" + l.via + ").";
   }
@@ -1416,14 +1438,20 @@ class Checker {
     if (!runtime || runtime->parts().empty()) return;
     const std::optional<Version>& compiled = fw.cudnn_version;
     // The wheel and version torch's METADATA pins (probe: nvidia_requires), as pip writes it.
-    std::string pin;
+    std::string pin_name, pin_spec;
     for (const DistRequirement& r : fw.nvidia_requires) {
-      if (r.name.starts_with("nvidia-cudnn") && r.specifier.starts_with("==")) pin = r.name + r.specifier;
+      if (r.name.starts_with("nvidia-cudnn") && r.specifier.starts_with("==")) {
+        pin_name = r.name;
+        pin_spec = r.specifier;
+      }
     }
-    if (pin.empty() && compiled) {
-      pin =
-          "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12) + "==" + compiled->str();
+    if (pin_name.empty() && compiled) {
+      pin_name = "nvidia-cudnn-cu" + std::to_string(fw.cuda_version ? fw.cuda_version->major() : 12);
+      pin_spec = "==" + compiled->str();
     }
+    // The pinned wheel still listed by pip (its files gone or overwritten): only a forced
+    // reinstall puts them back.
+    const std::string pin = wheel_install_command(env, pin_name, pin_spec);
     if (compiled && compiled->parts().size() >= 2 && runtime->major() == compiled->major() && runtime->major() >= 7 &&
         runtime->minor() < compiled->minor()) {
       auto tuple = [](const Version& x) {
@@ -1447,8 +1475,8 @@ class Checker {
                             tuple(*compiled) + " but found runtime version " + tuple(*runtime) +
                             "\" (from cudnn.version(), and so from RNNs on the GPU). Another package's pin usually "
                             "replaced the wheel torch installed.",
-                  .fix = "Reinstall the cuDNN torch was built with: pip install \"" + pin +
-                         "\" (`pip check` names the package that asked for the other one).",
+                  .fix = "Reinstall the cuDNN torch was built with: " + pin +
+                         " (`pip check` names the package that asked for the other one).",
                   .evidence = {installed_at(env, fw), "cuDNN " + runtime->str()},
                   .source = "torch/backends/cudnn/__init__.py (_init)"});
     }
@@ -1469,7 +1497,7 @@ class Checker {
                     " and any visible GPU is older: cuDNN then fails for every GPU of the process (cudnn.version(), "
                     "RNNs on the GPU, varlen attention), not only the old one.",
           .fix = (compiled && compiled->major() == runtime->major() && *compiled < *runtime
-                      ? "Reinstall the cuDNN this torch was built with: pip install \"" + pin + "\"; or "
+                      ? "Reinstall the cuDNN this torch was built with: " + pin + "; or "
                       : std::string("Install a PyTorch build whose cuDNN supports the older GPU (`gpudoctor plan "
                                     "--framework pytorch`); or ")) +
                  "hide the older GPU from the process (CUDA_VISIBLE_DEVICES lists only the newer ones).",

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "check/nvidia_wheel_checks.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/knowledge_base.hpp"
@@ -338,10 +339,12 @@ std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironmen
   }
   const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
   std::string requirement;
+  const DistRequirement* pinned = nullptr;
   for (const DistRequirement& r : fw.nvidia_requires) {
     if ((package.empty() ? r.name.find(library) != std::string::npos : r.name == package) && !r.specifier.empty() &&
         evaluate_marker(r.marker, menv) != false) {  // unknown here: the pin is still the one to name
       requirement = r.name + r.specifier;
+      pinned = &r;
     }
   }
   if (requirement.empty() && !nccl) {
@@ -361,7 +364,17 @@ std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironmen
   }
   const std::string what = nccl ? "NCCL" : "nvJitLink";
   if (requirement.empty() && !package.empty()) requirement = package;
-  const std::string install = requirement.empty() ? "" : "`" + python + " -m pip install -U \"" + requirement + "\"`";
+  std::string install = requirement.empty() ? "" : "`" + python + " -m pip install -U \"" + requirement + "\"`";
+  // The pinned wheel is listed by pip but its files are gone (nvidia-wheel-files-missing): the
+  // loader went past its directory, and only a forced reinstall puts them back.
+  const bool files_gone =
+      pinned != nullptr && std::any_of(env.nvidia_wheels.begin(), env.nvidia_wheels.end(), [&](const NvidiaWheel& w) {
+        return w.package == pinned->name && w.missing_count;
+      });
+  if (files_gone) {
+    return "Put back the " + what + " wheel's files, which are gone from " + env.path + " while pip still lists it: `" +
+           wheel_install_command(env, pinned->name, pinned->specifier, python + " -m pip") + "`.";
+  }
   if (m.provider.find("/nvidia/") == std::string::npos) {
     return "Give " + m.library.substr(m.library.find_last_of('/') + 1) + " the " + what +
            " it was built against: the copy at " + m.provider +

@@ -143,6 +143,18 @@ struct NvidiaWheel {
   Version version;
   std::string library;  ///< "cudnn", "cublas", ...
   std::optional<int> cuda_major;
+  /// The directory its RECORD puts its shared libraries in (site-packages/nvidia/cu13/lib for the
+  /// CUDA 13 wheels, nvidia/cublas/lib for nvidia-cublas-cu12); empty when the RECORD names none.
+  std::string lib_dir;
+  /// Shared libraries its RECORD lists that are not on disk (the first 16), and how many in all:
+  /// a half-done uninstall or a deleted directory, which `pip install` alone does not repair.
+  std::vector<std::string> missing_files;
+  std::optional<int> missing_count;  ///< empty when none is missing
+  /// Another wheel of the same library that installs the same files (nvidia-cudnn-cu12 and
+  /// nvidia-cudnn-cu13 both write nvidia/cudnn/lib/libcudnn*.so.9) and whose copies are the ones
+  /// on disk now; empty when the files are this wheel's or nothing tells.
+  std::string overwritten_by;
+  std::string overwritten_source;  ///< what tells: a file size from a RECORD, a cuDNN soname marker
 
   bool operator==(const NvidiaWheel&) const = default;
 };

@@ -339,6 +339,7 @@ void describe(Io& io, Of<FrameworkFacts> auto& f) {
 template <class Io>
 void describe(Io& io, Of<NvidiaWheel> auto& w) {
   GPUDOCTOR_FIELDS(io, w, package, version, library, cuda_major);
+  GPUDOCTOR_FIELDS_EMPTY(io, w, Empty::omit, lib_dir, missing_files, missing_count, overwritten_by, overwritten_source);
 }
 
 template <class Io>

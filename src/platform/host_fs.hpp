@@ -92,6 +92,8 @@ enum class OpenAs { path_only, directory, file };
 Result<HandleRef> open_in_root(const Handle& root, const std::string& relative_path, OpenAs as);
 /// fstat of an open descriptor.
 Result<Kind> kind_of(const Handle& handle);
+/// The size of an open descriptor's file (fstat's st_size).
+Result<std::uint64_t> size_of(const Handle& handle);
 /// The identity (device, inode) of an open descriptor: the same file opened twice compares equal.
 Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle);
 /// Reads a handle opened with OpenAs::file, from byte `offset` on.

@@ -409,6 +409,12 @@ Result<Kind> kind_of(const Handle& handle) {
   return kind_from_mode(st.st_mode);
 }
 
+Result<std::uint64_t> size_of(const Handle& handle) {
+  struct stat st {};
+  if (::fstat(handle.fd(), &st) != 0) return errno_error(errno, "", "fstat");
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
 Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle) {
   struct stat st {};
   if (::fstat(handle.fd(), &st) != 0) return errno_error(errno, "", "fstat");

@@ -660,6 +660,12 @@ Result<Kind> kind_of(const Handle& handle) {
   return kind_from_attributes(info.dwFileAttributes);
 }
 
+Result<std::uint64_t> size_of(const Handle& handle) {
+  BY_HANDLE_FILE_INFORMATION info{};
+  if (::GetFileInformationByHandle(native(handle), &info) == 0) return win_error(::GetLastError(), "", "fstat");
+  return size_from(info);
+}
+
 Result<std::pair<std::uint64_t, std::uint64_t>> identity(const Handle& handle) {
   BY_HANDLE_FILE_INFORMATION info{};
   if (::GetFileInformationByHandle(native(handle), &info) == 0) return win_error(::GetLastError(), "", "fstat");

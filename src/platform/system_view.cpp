@@ -335,6 +335,9 @@ Result<FileStat> SystemView::stat(std::string_view path) const {
       if (!kind) return kind.error();
       st.is_dir = *kind == host_fs::Kind::directory;
       st.is_regular = *kind == host_fs::Kind::regular;
+      if (st.is_regular) {
+        if (auto size = host_fs::size_of(**h)) st.size_bytes = *size;
+      }
       return st;
     }
     if (h.error().kind != ErrorKind::unsupported) return h.error();

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -137,7 +138,8 @@ class Resolver {
       if (!fw.cuda_build.value_or(false) || !fw.cuda_version) continue;
       Needs needs = needs_of(env, fw);
       if (needs.sonames.empty()) continue;
-      const std::vector<FirstDir> dirs = fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;
+      const std::vector<FirstDir> dirs =
+          fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : own_dirs(env, fw, first_dirs);
       for (const std::string& soname : needs.sonames) {
         LibraryLoad load = find(soname, dirs, needs);
         // The library probe names a copy by its real directory: a link on the way (LD_LIBRARY_PATH
@@ -321,6 +323,78 @@ class Resolver {
     return std::move(*symbols);
   }
 
+  /// The directories of `candidates` a framework searches: torch's libraries carry one DT_RPATH
+  /// (torch 2.15.0+cu132: $ORIGIN/../../nvidia/{cudnn,nvshmem,nccl,cusparselt,cu13}/lib, read in
+  /// libtorch_global_deps.so, 18 KB, and libtorch_cuda.so alike).
+  std::vector<FirstDir> own_dirs(const PythonEnvFacts& env, const FrameworkFacts& fw,
+                                 const std::vector<FirstDir>& candidates) const {
+    if (fw.name != "torch" || fw.location.empty()) return searched_by(env, "", fw, candidates);
+    const std::string torch_lib = system_.join(system_.join(fw.location, "torch"), "lib");
+    return searched_by(env, system_.join(torch_lib, "libtorch_global_deps.so"), fw, candidates);
+  }
+
+  /// The wheel directories among `candidates` that `library`'s RUNPATH/RPATH names, in its order,
+  /// the others (a conda env's lib/) kept after them. The CUDA 13 wheels' nvidia/cu13/lib holds
+  /// libcusparse.so.12 and libcufft.so.12 too, sonames a CUDA 12 build opens, but no CUDA 12
+  /// library searches it. A library that cannot be read (none, a placeholder) leaves every
+  /// candidate but those of another CUDA major.
+  std::vector<FirstDir> searched_by(const PythonEnvFacts& env, const std::string& library, const FrameworkFacts& fw,
+                                    const std::vector<FirstDir>& candidates) const {
+    std::vector<FirstDir> out;
+    std::optional<std::vector<std::string>> runpath;
+    if (!library.empty()) runpath = search_path_of(library);
+    if (runpath) {
+      for (const std::string& entry : *runpath) {
+        const std::string d = expand_origin(entry, system_.parent(library));
+        if (d.find("/nvidia/") != std::string::npos) out.push_back({d, "pip wheel"});
+      }
+      for (const FirstDir& c : candidates) {
+        if (c.via != "pip wheel") out.push_back(c);
+      }
+      return out;
+    }
+    for (const FirstDir& c : candidates) {
+      if (!fw.cuda_version || !of_another_major(env, c.path, fw.cuda_version->major())) out.push_back(c);
+    }
+    return out;
+  }
+
+  /// Whether a wheel directory holds another CUDA major's build: nvidia/cuNN/lib, or a directory
+  /// whose every listed wheel (by its RECORD) is of another major (nvidia/cusparse/lib: the cu12
+  /// wheel's; nvidia/cudnn/lib with both cuDNN wheels listed is not).
+  bool of_another_major(const PythonEnvFacts& env, const std::string& dir, int major) const {
+    if (auto m = wheel_dir_cuda_major(dir)) return *m != major;
+    bool other = false;
+    for (const NvidiaWheel& w : env.nvidia_wheels) {
+      if (w.lib_dir != dir) continue;
+      if (!w.cuda_major || *w.cuda_major == major) return false;
+      other = true;
+    }
+    return other;
+  }
+
+  /// NN of a site-packages/nvidia/cuNN/lib directory, where the CUDA NN wheels install.
+  static std::optional<int> wheel_dir_cuda_major(std::string_view dir) {
+    const size_t at = dir.rfind("/nvidia/cu");
+    if (at == std::string_view::npos || !dir.ends_with("/lib")) return std::nullopt;
+    const std::string_view digits = dir.substr(at + 10, dir.size() - 4 - (at + 10));
+    int major = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), major);
+    if (ec != std::errc() || ptr != digits.data() + digits.size() || digits.empty()) return std::nullopt;
+    return major;
+  }
+
+  /// The DT_RUNPATH (else DT_RPATH) entries of an ELF library; none when it is not one or its
+  /// tables cannot be read.
+  std::optional<std::vector<std::string>> search_path_of(const std::string& path) const {
+    const ReadRange read = [&](std::uint64_t offset, std::size_t length) {
+      return system_.read_range(path, offset, length);
+    };
+    auto symbols = elf_dynamic_symbols(read, "\x01");  // no symbol starts so: the tables only
+    if (!symbols) return std::nullopt;
+    return std::move(symbols->search_path);
+  }
+
   /// A RUNPATH entry with $ORIGIN (or ${ORIGIN}) replaced by the library's directory and ".."
   /// taken lexically; empty for any other entry (the loader's own list has the absolute ones).
   std::string expand_origin(std::string_view entry, std::string dir) const {
@@ -348,11 +422,16 @@ class Resolver {
   /// found only through LD_LIBRARY_PATH, as TensorFlow's install guide had one export it. A conda
   /// environment's lib/ is searched only by conda's own TensorFlow builds (their RPATH), not by a
   /// pip wheel installed into the environment.
+  /// The wheel directories are the ones that RUNPATH names, read from the library (searched_by).
   std::vector<FirstDir> tensorflow_dirs(const PythonEnvFacts& env, const FrameworkFacts& fw) const {
     std::vector<FirstDir> out;
     if (fw.version >= Version::of({2, 14}) && !fw.location.empty()) {
-      for (std::string& d : nvidia_wheel_dirs(std::vector<std::string>{fw.location}))
-        out.push_back({std::move(d), "pip wheel"});
+      const std::string tf_dir = system_.join(fw.location, "tensorflow");
+      std::vector<FirstDir> wheels;
+      for (std::string& d : nvidia_wheel_dirs(std::vector<std::string>{fw.location})) {
+        wheels.push_back({std::move(d), "pip wheel"});
+      }
+      out = searched_by(env, system_.join(tf_dir, "libtensorflow_framework.so.2"), fw, wheels);
     }
     if (env.kind == "conda" && conda_installed(env, "tensorflow")) {
       out.push_back({system_.join(env.path, "lib"), "conda env"});

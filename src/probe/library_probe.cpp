@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/text.hpp"
@@ -44,8 +45,10 @@ class LibraryCollector {
   LibraryCollector(const SystemView& system, Facts& facts) : system_(system), facts_(facts) {}
 
   /// Scans one directory for every family's files; origin says why this directory matters.
+  /// `wheels`: the pip wheel whose files each family's are there (by family name), which gives
+  /// their version and CUDA major (nvidia/cu13/lib holds cuBLAS, the runtime, ... of several).
   void scan(const std::string& dir, const std::string& origin, std::optional<int> loader_order = std::nullopt,
-            std::optional<Version> wheel_version = std::nullopt, std::optional<int> cuda_major = std::nullopt) {
+            const std::map<std::string, const NvidiaWheel*>* wheels = nullptr) {
     auto canon = system_.canonical(dir);
     if (!canon || !scanned_.insert(*canon).second) {
       if (canon) note_loader(*canon, origin, loader_order);
@@ -64,7 +67,6 @@ class LibraryCollector {
       lf.name = fam->name;
       lf.path = *canon;
       lf.origin = origin;
-      lf.cuda_major = cuda_major;
       lf.loader_order = loader_order;
       lf.files.push_back(e.name);
       // The longest version in a file name (libcudnn.so.8.9.7 over libcudnn.so.8) is the best.
@@ -84,9 +86,14 @@ class LibraryCollector {
       }
     }
     for (auto& [fam, lf] : found) {
-      if (wheel_version) {
-        lf.version = wheel_version;
+      const NvidiaWheel* wheel = nullptr;
+      if (wheels != nullptr) {
+        if (auto it = wheels->find(fam->name); it != wheels->end()) wheel = it->second;
+      }
+      if (wheel != nullptr) {
+        lf.version = wheel->version;
         lf.version_source = "wheel";
+        lf.cuda_major = wheel->cuda_major;
       } else if (fam->parse_header != nullptr) {
         read_header_version(*fam, *canon, lf);
       }
@@ -177,16 +184,24 @@ void probe_libraries(const SystemView& system, const LoaderPaths& loader, Facts&
   // own files; an approximation good enough to rank copies.
   for (const auto& dir : cache_dirs) lc.scan(dir, "system", order++);
   for (const auto& env : facts.python_envs) {
+    // One scan per directory the wheels' RECORDs name (the CUDA 13 wheels share nvidia/cu13/lib),
+    // each family with the wheel whose files are there now: not one that another overwrote.
+    std::map<std::string, std::map<std::string, const NvidiaWheel*>> by_dir;
     for (const auto& w : env.nvidia_wheels) {
+      if (!w.overwritten_by.empty()) continue;
       for (const auto& fam : families()) {
         if (w.library != fam.name) continue;
-        for (const auto& sp : env.site_packages) {
+        if (!w.lib_dir.empty()) {
+          by_dir[w.lib_dir].emplace(fam.name, &w);
+          continue;
+        }
+        for (const auto& sp : env.site_packages) {  // no RECORD to tell: where the CUDA 12 wheels install
           std::string base = system.join(system.join(sp, "nvidia"), fam.wheel_dir);
-          lc.scan(system.join(base, system.is_windows() ? "bin" : "lib"), "pip-wheel", std::nullopt, w.version,
-                  w.cuda_major);
+          by_dir[system.join(base, system.is_windows() ? "bin" : "lib")].emplace(fam.name, &w);
         }
       }
     }
+    for (const auto& [dir, wheels] : by_dir) lc.scan(dir, "pip-wheel", std::nullopt, &wheels);
     if (env.kind == "conda") {
       lc.scan(system.join(env.path, system.is_windows() ? "Library\\bin" : "lib"), "conda");
     }

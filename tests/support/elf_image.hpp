@@ -66,6 +66,45 @@ inline std::string strings(std::initializer_list<const char*> list) {
   return out;
 }
 
+struct Sym {
+  std::string name;
+  unsigned binding;  // 1 global, 2 weak, 0 local
+  bool defined;
+};
+
+/// .dynstr, .dynsym and .dynamic for these needed libraries, search path (path_tag: DT_RPATH 15,
+/// DT_RUNPATH 29) and symbols.
+inline std::string library(const std::vector<std::string>& needed, const std::string& runpath, std::uint64_t path_tag,
+                           const std::vector<Sym>& syms, const std::string& also_rpath = "") {
+  std::string strtab(1, '\0');
+  auto add = [&](const std::string& s) {
+    const std::uint64_t at = strtab.size();
+    strtab += s + '\0';
+    return at;
+  };
+  std::string dynamic;
+  auto entry = [&](std::uint64_t tag, std::uint64_t value) {
+    std::string e(16, '\0');
+    put(e, 0, tag, 8);
+    put(e, 8, value, 8);
+    dynamic += e;
+  };
+  for (const std::string& n : needed) entry(1, add(n));
+  if (!also_rpath.empty()) entry(15, add(also_rpath));  // DT_RPATH beside the other tag
+  if (!runpath.empty()) entry(path_tag, add(runpath));
+  entry(0, 0);
+  std::string dynsym(24, '\0');  // the null symbol
+  for (const Sym& s : syms) {
+    std::string e(24, '\0');
+    put(e, 0, add(s.name), 4);
+    e[4] = static_cast<char>((s.binding << 4) | 2);  // STT_FUNC
+    put(e, 6, s.defined ? 12 : 0, 2);                // .text's index, or SHN_UNDEF
+    dynsym += e;
+  }
+  return elf_with(
+      {{".text", std::string(32, '\x90')}, {".dynsym", dynsym}, {".dynstr", strtab}, {".dynamic", dynamic}});
+}
+
 /// A file in memory, read the way SystemView::read_range reads one; counts the bytes asked for.
 struct MemoryFile {
   std::string bytes;

@@ -777,7 +777,19 @@ TEST(CompatChecks, AnotherMajorsCudnnWheelIsReplacedNotAddedTo) {
   const Finding* m = testing::find(findings, "cudnn-cuda-major-mismatch");
   ASSERT_NE(m, nullptr) << testing::ids(findings);
   EXPECT_NE(m->fix.find("pip uninstall -y nvidia-cudnn-cu12"), std::string::npos) << m->fix;
-  EXPECT_NE(m->fix.find("pip install --force-reinstall \"nvidia-cudnn-cu13==9.26.0.51\""), std::string::npos) << m->fix;
+  // Review 43C item 04: without --no-deps, --force-reinstall also moves torch's pinned cuBLAS and
+  // NVRTC to their newest releases (cuDNN requires nvidia-cublas unversioned).
+  EXPECT_NE(m->fix.find("pip install --force-reinstall --no-deps \"nvidia-cudnn-cu13==9.26.0.51\""), std::string::npos)
+      << m->fix;
+  // The cu12 wheel listed (pip install --no-deps nvidia-cudnn-cu12 over torch's), no framework of
+  // CUDA 12 beside torch: still the replacement, not a second environment.
+  f.python_envs.front().nvidia_wheels.push_back(
+      {.package = "nvidia-cudnn-cu12", .version = *Version::parse("9.28.0.42"), .library = "cudnn", .cuda_major = 12});
+  const auto listed = compatibility_findings(f, testing::builtin_kb());
+  const Finding* r = testing::find(listed, "cudnn-cuda-major-mismatch");
+  ASSERT_NE(r, nullptr) << testing::ids(listed);
+  EXPECT_NE(r->fix.find("pip uninstall -y nvidia-cudnn-cu12"), std::string::npos) << r->fix;
+  EXPECT_EQ(r->fix.find("environment of its own"), std::string::npos) << r->fix;
 }
 
 // torch/backends/cudnn/__init__.py _init() (read from the 2.10.0 to 2.15.0 wheels): the cuDNN

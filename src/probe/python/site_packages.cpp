@@ -1,9 +1,11 @@
 #include "probe/python/site_packages.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "core/text.hpp"
+#include "probe/cudnn_cuda_major.hpp"
 #include "probe/python/dist_info.hpp"
 #include "probe/python/python_literal.hpp"
 #include "probe/python/tf_build_info.hpp"
@@ -391,27 +393,128 @@ void fill_jaxlib(FrameworkFacts& fw) {
   }
 }
 
-/// The CUDA major a wheel's RECORD names (nvidia/cu13/...), read in pieces up to the first line
-/// that says: RECORDs run to hundreds of KB (nvidia-cuda-cccl 13.2's is 277 KB) and only that
-/// line matters. A RECORD longer than the bound without one is a problem, not a silent stop.
-std::optional<int> record_cuda_major(const SystemView& system, const std::string& path,
-                                     std::vector<ProbeProblem>& problems) {
+/// A shared library a wheel's RECORD lists: its path under site-packages and its size.
+struct RecordLib {
+  std::string path;  ///< "nvidia/cudnn/lib/libcudnn.so.9"
+  std::optional<std::uint64_t> size;
+};
+
+/// What the doctor takes from a wheel's RECORD: the CUDA major its paths name (nvidia/cu13/...)
+/// and its shared libraries (nvidia/**/lib/*.so*).
+struct WheelRecord {
+  std::optional<int> cuda_major;
+  std::vector<RecordLib> libs;
+};
+
+/// RECORD lines kept as libraries at most: cuDNN 9's wheel lists 9, the largest 13 (cu13's runtime).
+constexpr size_t kMaxRecordLibs = 256;
+
+/// The shared library one RECORD line ("path,sha256=...,size") names, if it is one under nvidia/.
+/// RECORD is untrusted: a quoted, absolute or ".." path is not one of the wheel's libraries.
+std::optional<RecordLib> record_lib(std::string_view line) {
+  const size_t comma = line.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  std::string_view path = line.substr(0, comma);
+  if (!path.starts_with("nvidia/") || path.find("/lib/") == std::string_view::npos ||
+      path.find(".so") == std::string_view::npos || path.find("..") != std::string_view::npos ||
+      path.find('\\') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  RecordLib lib{std::string(path), std::nullopt};
+  if (const size_t last = line.rfind(','); last != comma) {
+    std::string_view digits = trim(line.substr(last + 1));
+    std::uint64_t size = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), size);
+    if (ec == std::errc() && ptr == digits.data() + digits.size() && !digits.empty()) lib.size = size;
+  }
+  return lib;
+}
+
+/// A wheel's RECORD, read in pieces: RECORDs run to hundreds of KB (nvidia-cuda-cccl 13.2's is
+/// 277 KB). A RECORD longer than the bound is a problem, not a silent stop.
+WheelRecord read_wheel_record(const SystemView& system, const std::string& path, std::vector<ProbeProblem>& problems) {
   constexpr size_t kPiece = 64 * 1024;
   constexpr std::uint64_t kMaxRecord = 32 << 20;
+  WheelRecord out;
   std::string carry;  // a line cut by the end of the previous piece
   for (std::uint64_t offset = 0; offset < kMaxRecord; offset += kPiece) {
     auto piece = system.read_range(path, offset, kPiece);
-    if (!piece) return std::nullopt;
+    if (!piece) return out;
     const bool last = piece->size() < kPiece;
     std::string text = carry + *piece;
     size_t cut = last ? text.size() : text.rfind('\n') + 1;  // rfind npos + 1 == 0: all carried
-    if (auto major = cuda_major_from_record(std::string_view(text).substr(0, cut))) return major;
-    if (last) return std::nullopt;
+    const std::string_view whole = std::string_view(text).substr(0, cut);
+    if (!out.cuda_major) out.cuda_major = cuda_major_from_record(whole);
+    for (std::string_view line : lines(whole)) {
+      if (out.libs.size() >= kMaxRecordLibs) break;
+      if (auto lib = record_lib(line)) out.libs.push_back(std::move(*lib));
+    }
+    if (last) return out;
     carry = text.substr(cut);
     if (carry.size() > kPiece) carry.clear();  // no RECORD line is that long
   }
-  problems.push_back({"python", path, "not fully read: RECORD longer than 32 MiB names no nvidia/cuNN/ directory"});
-  return std::nullopt;
+  problems.push_back({"python", path, "not fully read: RECORD longer than 32 MiB"});
+  return out;
+}
+
+/// The RECORD's libraries checked against the disk: where they live and which are gone.
+void check_record_files(const SystemView& system, const std::string& site, const WheelRecord& rec, NvidiaWheel& w) {
+  if (rec.libs.empty()) return;
+  const std::string& first = rec.libs.front().path;
+  w.lib_dir = system.join(site, first.substr(0, first.find_last_of('/')));
+  int missing = 0;
+  for (const RecordLib& lib : rec.libs) {
+    if (system.exists(system.join(site, lib.path))) continue;
+    if (w.missing_files.size() < 16) w.missing_files.push_back(lib.path.substr(lib.path.find_last_of('/') + 1));
+    ++missing;
+  }
+  if (missing > 0) w.missing_count = missing;
+}
+
+/// Two wheels of one library whose RECORDs list the same files (nvidia-cudnn-cu12 and -cu13 both
+/// install nvidia/cudnn/lib/libcudnn*.so.9: the one installed last overwrote the other's). Which
+/// wheel's files are on disk: the one whose RECORD sizes the shared files have, else for cuDNN
+/// the CUDA major its binaries name (probe/cudnn_cuda_major.hpp). Nothing tells: nothing is set.
+void decide_shared_files(const SystemView& system, const std::string& site,
+                         const std::vector<std::pair<NvidiaWheel*, WheelRecord>>& wheels) {
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    for (size_t j = i + 1; j < wheels.size(); ++j) {
+      NvidiaWheel& a = *wheels[i].first;
+      NvidiaWheel& b = *wheels[j].first;
+      if (a.library != b.library || a.lib_dir.empty() || a.lib_dir != b.lib_dir) continue;
+      // The sizes each RECORD gives the files both list, against the file there now.
+      int a_fits = 0, b_fits = 0;
+      std::string told;
+      for (const RecordLib& la : wheels[i].second.libs) {
+        for (const RecordLib& lb : wheels[j].second.libs) {
+          if (la.path != lb.path || !la.size || !lb.size || *la.size == *lb.size) continue;
+          auto st = system.stat(system.join(site, la.path));
+          if (!st || !st->is_regular) continue;
+          const std::string name = la.path.substr(la.path.find_last_of('/') + 1);
+          if (st->size_bytes == *la.size) {
+            ++a_fits;
+            told = name + " has the size " + a.package + "'s RECORD gives it";
+          } else if (st->size_bytes == *lb.size) {
+            ++b_fits;
+            told = name + " has the size " + b.package + "'s RECORD gives it";
+          }
+        }
+      }
+      NvidiaWheel* owner = nullptr;
+      if (a_fits > 0 && b_fits == 0) owner = &a;
+      if (b_fits > 0 && a_fits == 0) owner = &b;
+      if (owner == nullptr && a.library == "cudnn" && a.cuda_major != b.cuda_major) {
+        CudnnCudaMajor built = cudnn_cuda_major(system, a.lib_dir);
+        if (built.major && built.major == a.cuda_major) owner = &a;
+        if (built.major && built.major == b.cuda_major) owner = &b;
+        told = built.source;
+      }
+      if (owner == nullptr) continue;
+      NvidiaWheel& other = owner == &a ? b : a;
+      other.overwritten_by = owner->package;
+      other.overwritten_source = told;
+    }
+  }
 }
 
 /// The string a small generated Python file (a version.py) assigns to `name`: none when the file
@@ -688,6 +791,7 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     ort_dists.push_back(name + " " + d.dir.version);
     ort_names.push_back(name);
   }
+  std::vector<std::pair<size_t, WheelRecord>> records;  ///< index in env.nvidia_wheels, its RECORD
   for (const auto& [name, d] : others) {
     if (name == "numpy") {
       if (auto v = Version::parse(d.dir.version)) env.packages.push_back(PlainDist{name, *v, dir});
@@ -707,15 +811,17 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
       w.version = *v;
       // CUDA 13 wheels drop the -cuNN suffix and install under nvidia/cu13/: the RECORD says
       // which (nvidia-cufft 12.0 is a CUDA 13 wheel, so its own major cannot tell).
-      if (!w.cuda_major && d.dir.kind != "egg-info") {
-        w.cuda_major = record_cuda_major(system, system.join(d.path, "RECORD"), problems);
-      }
+      WheelRecord record;
+      if (d.dir.kind != "egg-info") record = read_wheel_record(system, system.join(d.path, "RECORD"), problems);
+      if (!w.cuda_major) w.cuda_major = record.cuda_major;
+      if (!system.is_windows()) check_record_files(system, dir, record, w);
       // Otherwise the CUDA components' own major is the CUDA major.
       if (!w.cuda_major && (name.starts_with("nvidia-cuda-") || w.library == "cublas" || w.library == "nvjitlink" ||
                             w.library == "nvvm")) {
         w.cuda_major = v->major();
       }
       env.nvidia_wheels.push_back(std::move(w));
+      records.emplace_back(env.nvidia_wheels.size() - 1, std::move(record));
       continue;
     }
     FrameworkFacts fw;
@@ -829,6 +935,9 @@ void scan_site_packages(const SystemView& system, const std::string& dir, Python
     if (!editable_install(system, dist_path)) fw.missing_package = folder;
   }
   frameworks_without_metadata(system, dir, env);
+  std::vector<std::pair<NvidiaWheel*, WheelRecord>> wheels;
+  for (auto& [index, record] : records) wheels.emplace_back(&env.nvidia_wheels[index], std::move(record));
+  decide_shared_files(system, dir, wheels);
   for (auto& [name, versions] : duplicates) {
     // Oldest to newest, and bounded: the folder may hold thousands.
     std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
