@@ -10,6 +10,7 @@
 #include "core/text.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/resolver.hpp"
 #include "model/framework.hpp"
 
 namespace gpudoctor {
@@ -140,7 +141,7 @@ std::optional<Version> plausible(const std::optional<Version>& v, int lo, int hi
 }
 
 /// The distribution with the [and-cuda] extra for the TensorFlow installed: tf-nightly for the
-/// nightlies (`tensorflow[and-cuda]` beside them would add a second TensorFlow), else tensorflow
+/// nightlies (`"tensorflow[and-cuda]"` beside them would add a second TensorFlow), else tensorflow
 /// (on Linux, what tensorflow-intel and the other builds of Windows and macOS stand for).
 std::string tf_dist(const FrameworkFacts& fw) {
   return fw.package.starts_with("tf-nightly") ? "tf-nightly" : "tensorflow";
@@ -688,6 +689,11 @@ class Checker {
       std::optional<Version> full = kb_.min_driver_for_cuda(cuda, dp);
       const CudaFamily* fam = kb_.family_for_cuda(cuda);
       std::string src = fam != nullptr ? fam->source : "compat/cuda_drivers.toml";
+      // pip's CUDA wheels are a framework's runtime, not a toolkit anyone compiles with: they run
+      // on any driver of their family (NVIDIA's CUDA Compatibility guide, minor-version
+      // compatibility), so the family's floor is the one to ask for, as the framework's finding does.
+      const bool wheels = tk.kind == "pip-wheels";
+      const std::optional<Version> wanted = wheels ? family : full ? full : family;
       if (drv && family && *drv < *family) {
         add(Finding{.id = "driver-too-old-for-toolkit",
                     .severity = Severity::error,
@@ -695,11 +701,15 @@ class Checker {
                     .title = "Driver " + drv->str() + " is too old for CUDA " + cuda.str() + " at " + tk.path,
                     .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + family->str() +
                               " (minor-version compatibility)" +
-                              (full ? "; the toolkit ships with " + full->str() : "") +
-                              ". Programs built with it fail with 'CUDA driver version is insufficient'.",
+                              (full && !wheels ? "; the toolkit ships with " + full->str() : "") +
+                              (wheels ? ". These are pip wheels (a framework's CUDA runtime), which run on any "
+                                        "driver of the family from that floor"
+                                      : ". Programs built with it fail with 'CUDA driver version is insufficient'") +
+                              ".",
                     .fix = past_last_branch(*family, "a toolkit").empty()
-                               ? "Install NVIDIA driver >= " + (full ? full->str() : family->str()) +
-                                     ", or use a toolkit your driver supports."
+                               ? "Install NVIDIA driver >= " + wanted->str() +
+                                     (wheels ? ", or use a framework build for a CUDA your driver supports."
+                                             : ", or use a toolkit your driver supports.")
                                : past_last_branch(*family, "a toolkit"),
                     .evidence = {tk.path, "driver " + drv->str()},
                     .source = src});
@@ -714,6 +724,19 @@ class Checker {
                       "with a limited feature set (e.g. no JIT of PTX built by this toolkit).",
             .fix = "",
             .evidence = {tk.path, "driver " + drv->str()},
+            .source = src});
+      }
+      if (auto below = !drv && family ? user_space_cuda_below(cuda) : std::nullopt) {
+        add(Finding{
+            .id = "driver-too-old-for-toolkit",
+            .severity = Severity::error,
+            .area = FindingArea::driver,
+            .title =
+                "The installed driver (CUDA " + below->str() + ") is too old for CUDA " + cuda.str() + " at " + tk.path,
+            .detail = "CUDA " + std::to_string(cuda.major()) + ".x needs at least driver " + family->str() +
+                      " (minor-version compatibility). " + user_space_detail(*below),
+            .fix = "Install an NVIDIA driver >= " + family->str() + ".",
+            .evidence = {tk.path, "CUDA " + below->str() + " (" + facts_.driver.cuda_driver_version_source + ")"},
             .source = src});
       }
       // No row (not a Windows "N/A"); a toolkit older than every row runs on any newer driver.
@@ -944,6 +967,23 @@ class Checker {
     const std::optional<Version>& drv = facts_.driver.version;
     Platform dp = driver_platform(facts_.platform);
     std::optional<Version> floor = kb_.family_min_driver(cuda, dp);
+    if (!drv && floor) {
+      if (auto below = user_space_cuda_below(cuda)) {
+        add(Finding{
+            .id = "driver-too-old-for-framework",
+            .severity = Severity::error,
+            .area = FindingArea::driver,
+            .title = fw_title(display, fw) + " needs a newer driver than the installed one (CUDA " + below->str() + ")",
+            .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
+                      ", which needs driver >= " + floor->str() + ". " + user_space_detail(*below),
+            .fix = "Install an NVIDIA driver >= " + floor->str() + older_build(env, fw, display) + ".",
+            .evidence = {installed_at(env, fw),
+                         "CUDA " + below->str() + " (" + facts_.driver.cuda_driver_version_source + ")"},
+            .source =
+                kb_.family_for_cuda(cuda) != nullptr ? kb_.family_for_cuda(cuda)->source : "compat/cuda_drivers.toml"});
+        return;
+      }
+    }
     if (!drv) {
       // A known NVIDIA GPU on Linux with no NVIDIA driver yet (none installed, nouveau): the
       // driver to install must be at least this framework's floor.
@@ -973,8 +1013,7 @@ class Checker {
                           ", which needs driver >= " + floor->str() +
                           (dp == Platform::linux ? " (Linux)" : " (Windows)") + ". It will not find a usable GPU.",
                 .fix = past_last_branch(*floor, "a build of " + display).empty()
-                           ? "Update the NVIDIA driver to >= " + floor->str() +
-                                 ", or install a build for an older CUDA your driver supports."
+                           ? "Update the NVIDIA driver to >= " + floor->str() + older_build(env, fw, display) + "."
                            : past_last_branch(*floor, "a build of " + display),
                 .evidence = {installed_at(env, fw), "driver " + drv->str()},
                 .source = fam != nullptr ? fam->source : "compat/cuda_drivers.toml"});
@@ -982,7 +1021,8 @@ class Checker {
 
   void arch_rules(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
                   const std::function<ArchCoverage(const KnownGpu&)>& from_kb, const std::string& source,
-                  const std::string& fix, const std::optional<Version>& cuda, const std::string& why_this_build = "") {
+                  const std::string& fix, const std::optional<Version>& cuda, const std::string& why_this_build = "",
+                  const std::function<std::optional<std::string>(const KnownGpu&)>& ptx_fix = {}) {
     std::vector<Version> sass;
     std::optional<Version> ptx;
     bool recorded = recorded_archs(fw, sass, ptx);
@@ -1005,6 +1045,8 @@ class Checker {
       std::optional<Version> full =
           cuda ? kb_.min_driver_for_cuda(*cuda, driver_platform(facts_.platform)) : std::nullopt;
       const std::optional<Version>& drv = facts_.driver.version;
+      // Where no release has kernels for the GPU, PTX JIT is how every release runs there.
+      const std::optional<std::string> only_ptx = ptx_fix ? ptx_fix(g) : std::nullopt;
       if ((c == ArchCoverage::ptx_jit || c == ArchCoverage::unknown_ptx) && full && drv && *drv < *full) {
         add(Finding{.id = "gpu-arch-ptx-driver-too-old",
                     .severity = Severity::error,
@@ -1016,7 +1058,8 @@ class Checker {
                               "); an older driver of the same family runs it through minor-version compatibility, "
                               "which gives no PTX JIT.",
                     .fix = past_last_branch(*full, "a build of " + display).empty()
-                               ? "Update the NVIDIA driver to >= " + full->str() + ", or " + lower_first(fix)
+                               ? "Update the NVIDIA driver to >= " + full->str() +
+                                     (only_ptx ? ". " + *only_ptx : ", or " + lower_first(fix))
                                : past_last_branch(*full, "a build of " + display),
                     .evidence = {installed_at(env, fw), "driver " + drv->str()},
                     .source = recorded ? fw.evidence : source});
@@ -1044,7 +1087,7 @@ class Checker {
                                   : "Its CUDA cannot target " + sm(g.cc) +
                                         "; it runs only if the wheel carries PTX, "
                                         "which the knowledge base does not record.",
-                    .fix = fix,
+                    .fix = only_ptx ? *only_ptx : fix,
                     .evidence = {installed_at(env, fw)},
                     .source = recorded ? fw.evidence : source});
       }
@@ -1142,7 +1185,8 @@ class Checker {
     arch_rules(
         env, fw, display,
         [&](const KnownGpu& g) { return aarch64(g) ? ArchCoverage::unknown : kb_.tf_coverage(*b, g.cc); },
-        b->archs_source.empty() ? b->source : b->archs_source, tf_fix, cuda);
+        b->archs_source.empty() ? b->source : b->archs_source, tf_fix, cuda, "",
+        [&](const KnownGpu& g) { return tf_ptx_everywhere(b->os, g, cuda); });
     doubtful_tf_archs(env, fw, *b, tf_fix);
   }
 
@@ -1180,7 +1224,7 @@ class Checker {
   /// A release the tables lack (one newer than them, most often): what its own files say is still
   /// checked, so that "not in the knowledge base" never stands for "all fine". Its build_info.py
   /// (from 2.22, its bundled headers or its METADATA's [and-cuda] requirements) names the CUDA and
-  /// cuDNN it was built with; its METADATA whether `tensorflow[and-cuda]` brings them.
+  /// cuDNN it was built with; its METADATA whether `"tensorflow[and-cuda]"` brings them.
   void unknown_tensorflow(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) {
     const bool gpu_build = fw.cuda_build.value_or(false) && facts_.platform != Platform::windows;
     const std::optional<Version> cuda = plausible(fw.cuda_version, 7, 20);
@@ -1243,7 +1287,10 @@ class Checker {
         "Use a TensorFlow release whose build has kernels for this GPU (`gpudoctor plan --framework tensorflow`).";
     if (archs) {
       arch_rules(
-          env, fw, display, [](const KnownGpu&) { return ArchCoverage::unknown; }, fw.evidence, arch_fix, cuda);
+          env, fw, display, [](const KnownGpu&) { return ArchCoverage::unknown; }, fw.evidence, arch_fix, cuda, "",
+          [&](const KnownGpu& g) {
+            return tf_ptx_everywhere(facts_.platform == Platform::windows ? "windows" : "linux", g, cuda);
+          });
     } else if (like) {
       doubtful_by(env, fw, *like, arch_fix, [](const KnownGpu&) { return true; });
     }
@@ -1729,18 +1776,25 @@ class Checker {
     }
     const std::optional<Version>& drv = facts_.driver.version;
     if (drv && facts_.platform == Platform::linux) {
-      Version floor = v->driver_linux;
-      if (auto fam = kb_.family_min_driver(v->built_cuda, Platform::linux); fam && *fam > floor) floor = *fam;
+      const Version floor = jax_driver_floor(*v);
       if (*drv < floor) {
-        add(Finding{
-            .id = "driver-too-old-for-framework",
-            .severity = Severity::error,
-            .area = FindingArea::driver,
-            .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
-            .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
-            .fix = "Update the NVIDIA driver to >= " + floor.str() + " (or use jax[cuda12] on an older driver).",
-            .evidence = {installed_at(env, fw), "driver " + drv->str()},
-            .source = v->source});
+        // The alternative is another recorded extra that runs on this driver, never this one.
+        std::string alternative;
+        for (const JaxVariant& o : kb_.jax.variants) {
+          if (o.extra != v->extra && *drv >= jax_driver_floor(o))
+            alternative = " (or use `\"jax[" + o.extra + "]\"`, which needs >= " + jax_driver_floor(o).str() + ")";
+        }
+        if (alternative.empty())
+          alternative =
+              "; no JAX CUDA extra runs on driver " + drv->str() + ", so without an update JAX runs on the CPU";
+        add(Finding{.id = "driver-too-old-for-framework",
+                    .severity = Severity::error,
+                    .area = FindingArea::driver,
+                    .title = "jax[" + v->extra + "] needs driver >= " + floor.str() + ", found " + drv->str(),
+                    .detail = "JAX's CUDA " + std::to_string(v->built_cuda.major()) + " wheels need a newer driver.",
+                    .fix = "Update the NVIDIA driver to >= " + floor.str() + alternative + ".",
+                    .evidence = {installed_at(env, fw), "driver " + drv->str()},
+                    .source = v->source});
       }
     }
     missing_loads(env, fw, display,
@@ -1899,6 +1953,77 @@ class Checker {
 
   /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
   /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
+  /// When no TensorFlow GPU build of this OS has kernels for `g` (the builds' recorded lists, or
+  /// their toolkits' where none is recorded), PTX JIT is how every release runs there: say so,
+  /// and what keeps it working, instead of sending the user to a release that does not exist.
+  std::optional<std::string> tf_ptx_everywhere(const std::string& os, const KnownGpu& g,
+                                               const std::optional<Version>& cuda) const {
+    for (const TfBuild& other : kb_.tensorflow.builds) {
+      if (other.os != os || !other.gpu) continue;
+      const ArchCoverage c = kb_.tf_coverage(other, g.cc);
+      if (c == ArchCoverage::native || c == ArchCoverage::derived) return std::nullopt;
+    }
+    std::optional<Version> full =
+        cuda ? kb_.min_driver_for_cuda(*cuda, driver_platform(facts_.platform)) : std::nullopt;
+    // CUDA_CACHE_MAXSIZE: CUDA C++ Programming Guide, "CUDA Environment Variables" (the JIT
+    // cache's size in bytes, at most 4 GiB); the cache keeps the compiled kernels for the next start.
+    return "No TensorFlow release has native " + sm(g.cc) +
+           " kernels (`gpudoctor matrix --framework tensorflow`): " + "every release runs on the " + g.name +
+           " this way. The driver JIT-compiles the PTX at the first start (minutes, " +
+           "then cached): keep the driver" +
+           (full ? " at or above the build's toolkit driver (" + full->str() + ")" : std::string(" current")) +
+           " and let the cache hold the kernels (`export CUDA_CACHE_MAXSIZE=4294967296`).";
+  }
+
+  /// ", or install <the plan's best build for this driver>", as `gpudoctor plan` resolves it from
+  /// the knowledge base (torch 2.15 has no CUDA 12 build: on a 535 driver that is 2.14 cu126),
+  /// or that no release the tables know runs on this driver.
+  std::string older_build(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) const {
+    auto wanted = parse_framework_request(fw.name);
+    if (!wanted) return ", or install a build for an older CUDA your driver supports";
+    PlanRequest request = request_from_facts(facts_);
+    request.frameworks = {*wanted};
+    if (env.python_version) request.python = env.python_version;
+    const Plan plan = resolve(request, kb_);
+    const std::string command = "`gpudoctor plan --framework " + std::string(to_string(wanted->name)) + "`";
+    const std::optional<PlanOption>& best = plan.frameworks.empty() ? std::nullopt : plan.frameworks.front().best;
+    if (!best || !best->gpu || best->fatal() || best->needs_driver_update())
+      return "; no " + display + " release the knowledge base knows has a build for this driver (" + command + ")";
+    for (const PlanStep& step : best->steps) {
+      for (const PlanCommand& c : step.commands) {
+        if (step.id == "install" && contains(c.line, "pip install"))
+          return ", or install " + best->summary() + ", the newest build for this driver (" + command + "): `" +
+                 c.line + "`";
+      }
+    }
+    return ", or install " + best->summary() + ", the newest build for this driver (" + command + ")";
+  }
+
+  /// With no kernel driver version (the module not loaded), the CUDA the installed user-space
+  /// driver reports (cuDriverGetVersion) still bounds what will run once the module loads: a
+  /// driver of an older CUDA major cannot run `cuda` by minor-version compatibility. That CUDA,
+  /// when it is too old.
+  std::optional<Version> user_space_cuda_below(const Version& cuda) const {
+    const std::optional<Version>& user = facts_.driver.cuda_driver_version;
+    if (facts_.driver.version || !user || user->parts().empty() || cuda.parts().empty()) return std::nullopt;
+    if (user->major() >= cuda.major()) return std::nullopt;
+    return user;
+  }
+
+  std::string user_space_detail(const Version& user) const {
+    return "The NVIDIA kernel module is not loaded, but the installed user-space driver reports CUDA " + user.str() +
+           " (" + facts_.driver.cuda_driver_version_source +
+           ") at most: loading the module is not enough, the driver itself must be updated.";
+  }
+
+  /// The driver a JAX extra needs on Linux: its own floor, raised to its CUDA family's
+  /// minor-version-compatibility floor.
+  Version jax_driver_floor(const JaxVariant& v) const {
+    Version floor = v.driver_linux;
+    if (auto fam = kb_.family_min_driver(v.built_cuda, Platform::linux); fam && *fam > floor) floor = *fam;
+    return floor;
+  }
+
   std::string past_last_branch(const Version& floor, const std::string& what) const {
     if (lowest_ == nullptr || !kb_.driver_past_branch(floor, lowest_->branch.major, driver_platform(facts_.platform)))
       return "";

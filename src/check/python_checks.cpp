@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "check/gpu_driver_checks.hpp"
@@ -14,9 +15,23 @@
 namespace gpudoctor {
 namespace {
 
-std::string framework_line(const FrameworkFacts& fw) {
+/// The CUDA extra ("cuda13") of the JAX plugin or PJRT package installed beside `jax`, usable or
+/// not; empty when there is none.
+std::string jax_plugin_extra(const PythonEnvFacts& env, const FrameworkFacts& jax) {
+  std::string extra;
+  for (const FrameworkFacts& other : env.frameworks) {
+    const bool part = other.name == "jax-cuda-plugin" || other.name == "jax-cuda-pjrt";
+    if (part && other.location == jax.location && other.variant.starts_with("cuda")) extra = other.variant;
+  }
+  return extra;
+}
+
+std::string framework_line(const PythonEnvFacts& env, const FrameworkFacts& fw) {
   std::string out = fw.package.empty() ? fw.name : fw.package;
   out += " " + fw.version.str();
+  // JAX itself is never a CUDA build: a plugin it refuses is not a CPU-only install.
+  if (fw.name == "jax" && fw.cuda_build == false && !jax_plugin_extra(env, fw).empty())
+    return out + " (" + jax_plugin_extra(env, fw) + " plugin not usable)";
   if (fw.cuda_build.has_value()) {
     if (*fw.cuda_build) {
       out += " (CUDA build";
@@ -97,7 +112,37 @@ void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, 
   }
 }
 
-std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
+/// The CUDA major of the nvidia-* wheels and CUDA frameworks already in `env`, when they agree:
+/// the wheels of one major install into the same nvidia/ files as the other's (nvidia-cudnn-cu12
+/// and nvidia-cudnn-cu13 both write nvidia/cudnn/lib/libcudnn*.so.9, their RECORD files), so a
+/// JAX extra of the other major would overwrite the libraries torch or TensorFlow load.
+std::optional<int> env_cuda_major(const PythonEnvFacts& env) {
+  std::set<int> majors;
+  for (const NvidiaWheel& w : env.nvidia_wheels)
+    if (w.cuda_major) majors.insert(*w.cuda_major);
+  for (const FrameworkFacts& fw : env.frameworks)
+    if (fw.cuda_build == true && fw.cuda_version && !fw.cuda_version->parts().empty())
+      majors.insert(fw.cuda_version->major());
+  if (majors.size() != 1) return std::nullopt;
+  return *majors.begin();
+}
+
+/// `pip install -U "jax[cudaN]<pin>"` for the CUDA major this environment already holds, else
+/// the one the driver supports (annotated from the knowledge base), else both extras.
+std::string jax_extra_advice(const PythonEnvFacts& env, const Facts& facts, const std::string& pin) {
+  auto command = [&](int major) { return fmt::format("`pip install -U \"jax[cuda{}]{}\"`", major, pin); };
+  if (auto major = env_cuda_major(env)) {
+    return command(*major) + " (CUDA " + std::to_string(*major) +
+           ", as the nvidia-* wheels already in this environment: the other major's wheels would be installed over "
+           "the same nvidia/ files)";
+  }
+  if (const auto& cuda = facts.driver.cuda_driver_version; cuda && !cuda->parts().empty() && cuda->major() >= 12) {
+    return command(cuda->major() >= 13 ? 13 : 12) + " (the driver supports CUDA " + cuda->str() + ")";
+  }
+  return command(12) + " (or `\"jax[cuda13]" + pin + "\"` with a driver that supports CUDA 13)";
+}
+
+std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts) {
   if (fw.name == "torch") {
     // The wheel index (cu121, cu126, ...) depends on the driver and the GPU: the plan, which
     // reads the knowledge base, names it; a tag written here would go stale.
@@ -108,20 +153,22 @@ std::string cpu_only_fix(const FrameworkFacts& fw, const Facts& facts) {
   if (fw.name == "tensorflow") {
     if (facts.platform == Platform::windows) {
       return "TensorFlow has no GPU build on native Windows after its last native-Windows GPU release: use WSL2 "
-             "with `pip install tensorflow[and-cuda]`, or that release with its CUDA and cuDNN (`gpudoctor plan "
+             "with `pip install \"tensorflow[and-cuda]\"`, or that release with its CUDA and cuDNN (`gpudoctor plan "
              "--os windows --framework tensorflow` names them).";
     }
-    return "Install the GPU build: `pip uninstall " + (fw.package.empty() ? fw.name : fw.package) +
-           " && pip install tensorflow[and-cuda]`.";
+    // Quoted: zsh reads an unquoted [and-cuda] as a glob ("no matches found"). Pinned to the
+    // installed release, as the other fixes pin theirs.
+    const std::string pin = fw.version.parts().empty() ? "" : "==" + fw.version.str();
+    return "Install the GPU build: `pip uninstall -y " + (fw.package.empty() ? fw.name : fw.package) +
+           " && pip install \"tensorflow[and-cuda]" + pin + "\"`.";
   }
   if (fw.name == "onnxruntime") {
     // Both distributions install the one onnxruntime/ package: the GPU one must replace the other.
     return "If this environment should use the GPU: `pip uninstall -y " + (fw.package.empty() ? fw.name : fw.package) +
            " && pip install onnxruntime-gpu` (both install the same onnxruntime package; keep only one).";
   }
-  if (fw.name == "jaxlib" || fw.name == "jax") {
-    return "Install the CUDA plugin: `pip install -U \"jax[cuda12]\"` (or `jax[cuda13]` with a 580+ driver).";
-  }
+  if (fw.name == "jaxlib" || fw.name == "jax")
+    return "Install the CUDA plugin: " + jax_extra_advice(env, facts, "") + ".";
   return "Install the framework's CUDA build.";
 }
 
@@ -132,7 +179,7 @@ bool from_distribution(const FrameworkFacts& fw) {
 }
 
 std::string cpu_only_fix_in(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts) {
-  std::string fix = cpu_only_fix(fw, facts);
+  std::string fix = cpu_only_fix(env, fw, facts);
   fix = with_windows_which_pip(fix, env, facts);
   if (!from_distribution(fw)) return fix;
   if (!fix.empty()) fix[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(fix[0])));
@@ -146,16 +193,12 @@ std::string cpu_only_fix_in(const PythonEnvFacts& env, const FrameworkFacts& fw,
 /// Reinstalls JAX's parts at one release: the extra of the CUDA plugin installed (a cuda13
 /// install told to take jax[cuda12] keeps its mismatched plugin and gains a second), at jax's
 /// version.
-std::string jax_reinstall(const PythonEnvFacts& env, const FrameworkFacts& jax) {
-  std::string extra;
-  for (const FrameworkFacts& other : env.frameworks) {
-    const bool part = other.name == "jax-cuda-plugin" || other.name == "jax-cuda-pjrt";
-    if (part && other.location == jax.location && other.variant.starts_with("cuda")) extra = other.variant;
-  }
+std::string jax_reinstall(const PythonEnvFacts& env, const FrameworkFacts& jax, const Facts& facts) {
+  const std::string extra = jax_plugin_extra(env, jax);
   const std::string pin = jax.version.parts().empty() ? "" : "==" + jax.version.str();
   if (extra.empty()) {
-    return "Reinstall JAX with matching parts: `pip install -U \"jax[cuda12]" + pin + "\"` (or `jax[cuda13]" + pin +
-           "`), which pins jaxlib and the CUDA plugin to one version.";
+    return "Reinstall JAX with matching parts: " + jax_extra_advice(env, facts, pin) +
+           ", which pins jaxlib and the CUDA plugin to one version.";
   }
   return "Reinstall JAX with matching parts: `pip install -U \"jax[" + extra + "]" + pin +
          "\"`, which pins jaxlib and the " + extra + " plugin to jax's release.";
@@ -195,7 +238,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
   }
   for (const auto& env : facts.python_envs) {
     std::vector<std::string> names;
-    for (const auto& fw : env.frameworks) names.push_back(framework_line(fw));
+    for (const auto& fw : env.frameworks) names.push_back(framework_line(env, fw));
     std::string title = env.path + " (" + env.kind +
                         (env.python_version ? ", Python " + env.python_version->str() : std::string()) + ")";
     if (!env.interpreter_problem.empty()) {
@@ -245,7 +288,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
             .area = FindingArea::python,
             .title = (fw.package.empty() ? fw.name : fw.package) + " in " + env.path + " is installed inconsistently",
             .detail = join(fw.conflicts, "\n"),
-            .fix = fw.name == "jax" ? jax_reinstall(env, fw)
+            .fix = fw.name == "jax" ? jax_reinstall(env, fw, facts)
                    : !fw.sharing.empty()
                        // Each RECORD lists the shared files: uninstalling one leaves the other's half.
                        ? "Uninstall all of them: `pip uninstall -y " + join(fw.sharing, " ") +
@@ -265,6 +308,8 @@ std::vector<Finding> python_findings(const Facts& facts) {
         return own.name == fw.name && own.cuda_build.value_or(false);
       });
       if (!fw.reached_via.empty() && hides_cuda) cpu_only = false;
+      // A JAX whose plugin it refuses: the install-conflict finding says why, with the fix.
+      if (fw.name == "jax" && !fw.conflicts.empty() && !jax_plugin_extra(env, fw).empty()) cpu_only = false;
       if (!cpu_only) continue;
       // The CPU onnxruntime is often what a package depends on for CPU inference (only
       // onnxruntime-gpu has the CUDA provider): worth saying, not an error.
@@ -273,7 +318,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
           .id = "framework-cpu-only",
           .severity = gpu ? on_gpu : Severity::info,
           .area = FindingArea::python,
-          .title = framework_line(fw) + " in " + env.path + " cannot use a GPU",
+          .title = framework_line(env, fw) + " in " + env.path + " cannot use a GPU",
           .detail = gpu ? "This machine has an NVIDIA GPU, but this build has no CUDA support: it will silently "
                           "run on the CPU."
                         : "A CPU-only build; fine on a machine without a GPU.",

@@ -71,8 +71,8 @@ std::vector<Finding> toolkit_findings(const Facts& facts) {
         .area = FindingArea::cuda,
         .title = "No CUDA toolkit installed",
         .detail = bundled ? "Not needed here: the installed frameworks bring their own CUDA libraries (pip wheels)."
-                          : "Not needed for the pip wheels of PyTorch, JAX (`jax[cuda12]`) or TensorFlow "
-                            "(`tensorflow[and-cuda]`), which bring their own CUDA libraries; needed to compile "
+                          : "Not needed for the pip wheels of PyTorch, JAX (`\"jax[cuda12]\"`) or TensorFlow "
+                            "(`\"tensorflow[and-cuda]\"`), which bring their own CUDA libraries; needed to compile "
                             "CUDA code or for TensorFlow installs without `[and-cuda]`.",
         .fix = ""});
   }

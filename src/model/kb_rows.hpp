@@ -96,7 +96,7 @@ struct TensorflowTable {
   std::optional<Version> wsl2_min_driver_cuda;  ///< the CUDA (major) that floor was given for
   std::string wsl2_driver_source;
   /// Non-empty: the Linux aarch64 wheels on PyPI are CPU-only (Grace/GH200, DGX Spark, Jetson
-  /// get no GPU from `pip install tensorflow[and-cuda]`); the source says where that was read.
+  /// get no GPU from `pip install "tensorflow[and-cuda]"`); the source says where that was read.
   std::string aarch64_cpu_only_source;
   std::vector<TfBuild> builds;
   std::vector<TfAndCuda> and_cuda;
