@@ -120,7 +120,7 @@ bench-ilp64-not-named	src/gpu/cpu_bench.cpp	(sgemm->ilp64 != nullptr ? ", ILP64"
 bundled-refused-offered	src/gpu/cpu_bench.cpp	        if (!why.empty() && sibling_why.empty()) sibling_why = why;	        (void)why;
 bundled-any-file	src/gpu/cpu_bench.cpp	        if (!is_library(lower)) continue;\n        const std::string why	        const std::string why
 bundled-scipy-first	src/gpu/cpu_bench.cpp	  constexpr const char* kFolders[] = {"numpy.libs", "numpy/.libs", "scipy.libs", "scipy/.libs"};	  constexpr const char* kFolders[] = {"scipy.libs", "scipy/.libs", "numpy.libs", "numpy/.libs"};
-chosen-sites-every-env	src/gpu/cpu_bench.cpp	    if (std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))	    if (true || std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via))
+chosen-sites-every-env	src/gpu/cpu_bench.cpp	  return std::any_of(env.found_via.begin(), env.found_via.end(), chosen_via);	  return true;
 chosen-sites-pep514-dropped	src/gpu/cpu_bench.cpp	    return via.starts_with("PEP 514 ") || via.starts_with("Microsoft Store package") ||	    return via.starts_with("Microsoft Store package") ||
 owner-ancestors-unchecked	src/platform/host_fs_posix.cpp	    if (std::string why = others_can_write(dir, st); !why.empty()) return why;	    (void)others_can_write;
 owner-link-not-resolved	src/platform/host_fs_posix.cpp	  char* real = ::realpath(path.c_str(), nullptr);	  char* real = ::strdup(path.c_str());
@@ -175,7 +175,7 @@ kb-no-tc-any-device	src/kb/knowledge_base.cpp	    if (c == nullptr) return {};  
 kb-no-tc-chip-unchecked	src/kb/kb_validate.cpp	        kb.pci_names.empty() || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),	        true || std::any_of(kb.pci_names.begin(), kb.pci_names.end(),
 bench-no-tc-note-dropped	src/cli/cmd_bench.cpp	        gpu.empty() ? std::vector<const ChipWithoutTensorCores*>{} : kb.without_tensor_cores("", gpu);	        gpu.empty() || true ? std::vector<const ChipWithoutTensorCores*>{} : kb.without_tensor_cores("", gpu);
 pcie-gen6-unknown	src/gpu/bench_math.cpp	{0, 2.5, 5.0, 8.0, 16.0, 32.0, 64.0}	{0, 2.5, 5.0, 8.0, 16.0, 32.0}
-bench-integrated-note-dropped	src/gpu/gpu_bench.cpp	  if (r.integrated != 0)\n    r.m.detail +=	  if (r.integrated != 0 && false)\n    r.m.detail +=
+bench-integrated-note-dropped	src/gpu/gpu_bench.cpp	  if (r.integrated != 0) {\n    r.m.detail +=	  if (r.integrated != 0 && false) {\n    r.m.detail +=
 fw-script-jax-high-as-fp32	src/gpu/framework_bench.cpp	    fp32_asked = level in ("highest", "float32") or level.startswith("f32_f32")	    fp32_asked = level in ("highest", "float32", "high", "bfloat16") or level.startswith("f32_f32")
 fw-script-torch-new-api-ignored	src/gpu/framework_bench.cpp	        allowed = precision == "tf32" if precision in ("tf32", "ieee") else bool(torch.backends.cudnn.allow_tf32)	        allowed = bool(torch.backends.cudnn.allow_tf32)
 fw-script-torch-read-unguarded	src/gpu/framework_bench.cpp	    except Exception:\n        allowed = None	    except ImportError:\n        allowed = None
@@ -187,12 +187,12 @@ jaxlib-newer-unchecked	src/probe/python/site_packages.cpp	  if (jax_order(jaxlib
 jaxlib-minimum-unchecked	src/probe/python/site_packages.cpp	jax_order(jaxlib.version, *minimum) >= 0) return;	true) return;
 jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {	false) {
 jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
-record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return std::nullopt;\n    carry = text.substr(cut);	    return std::nullopt;\n    carry = text.substr(cut);
+record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return out;\n    carry = text.substr(cut);	    return out;\n    carry = text.substr(cut);
 torch-cudnn-minor-unchecked	src/check/compat_checks.cpp	        runtime->minor() < compiled->minor()) {	        false) {
 torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "never";
 torch-cudnn-cc-rule-dropped	src/check/compat_checks.cpp	if (g.cc < rule.below_cc) old.push_back(	if (false) old.push_back(
 torch-cudnn-cc-torch-range-ignored	src/check/compat_checks.cpp	if (!rule.torch.contains(fw.version) || !rule.cudnn.contains(*runtime)) continue;	if (!rule.cudnn.contains(*runtime)) continue;
-torch-cudnn-fix-pin-rebuilt	src/check/compat_checks.cpp	if (r.name.starts_with("nvidia-cudnn") && r.specifier.starts_with("==")) pin = r.name + r.specifier;	if (false) pin = r.name + r.specifier;
+torch-cudnn-fix-pin-rebuilt	src/check/compat_checks.cpp	      if (r.name.starts_with("nvidia-cudnn") && r.specifier.starts_with("==")) {\n        pin_name = r.name;	      if (false) {\n        pin_name = r.name;
 numpy-major-crossing-warned	src/check/requirement_checks.cpp	.severity = crosses ? Severity::error : Severity::warning,	.severity = Severity::warning,
 numpy-requires-not-probed	src/probe/python/site_packages.cpp	} else if (req && req->name == "numpy" && fw.numpy_requires.size() < 8) {	} else if (false) {
 numpy-marker-ignored	src/check/requirement_checks.cpp	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) != true) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;	      if (req.specifier.empty() || evaluate_marker(req.marker, menv) == std::nullopt) continue;\n      auto spec = VersionSpec::parse(req.specifier);\n      if (!spec || spec->contains(numpy->version)) continue;
@@ -200,7 +200,7 @@ shadow-loads-ignored	src/check/toolkit_checks.cpp	const bool nobody_misled = mis
 shadow-copy-path-ignored	src/check/toolkit_checks.cpp	            const bool from_copy = load.via == "LD_LIBRARY_PATH" && load.dir() == lib.path;	            const bool from_copy = load.via == "LD_LIBRARY_PATH" && false;
 tf-runpath-any-version	src/probe/framework_libraries.cpp	if (fw.version >= Version::of({2, 14}) && !fw.location.empty()) {	if (!fw.location.empty()) {
 tf-conda-lib-always	src/probe/framework_libraries.cpp	if (env.kind == "conda" && conda_installed(env, "tensorflow")) {	if (env.kind == "conda") {
-tf-dirs-envwide	src/probe/framework_libraries.cpp	fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : first_dirs;	first_dirs;
+tf-dirs-envwide	src/probe/framework_libraries.cpp	fw.name == "tensorflow" ? tensorflow_dirs(env, fw) : own_dirs(env, fw, first_dirs);	own_dirs(env, fw, first_dirs);
 companion-version-py-ignored	src/probe/python/site_packages.cpp	      if (fw.variant.empty()) {\n        const std::string version_py	      if (false) {\n        const std::string version_py
 companion-stable-abi-ignored	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = false;
 companion-stable-abi-backwards	src/check/compat_checks.cpp	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed > fw.requires_torch->truncated(3);	const bool stable_newer = fw.stable_abi && fw.requires_torch && installed != fw.requires_torch->truncated(3);
@@ -308,7 +308,7 @@ cudnn-fix-no-other-major	src/check/compat_checks.cpp	        if (other == cuda_m
 pins-extra-ignored	src/check/requirement_checks.cpp	if (evaluate_marker(r.marker, menv) == false && !contains(r.marker, "extra")) continue;	if (evaluate_marker(r.marker, menv) == false) continue;
 pins-conflict-unused	src/check/requirement_checks.cpp	          against.empty()\n	          true\n
 cudnn-major-fix-adds	src/check/compat_checks.cpp	    if (lib.origin == "pip-wheel" && l.via == "pip wheel") {	    if (false && l.via == "pip wheel") {
-cudnn-major-fix-no-pin	src/check/compat_checks.cpp	      wanted += r.specifier;  // the first	      wanted += "";  // the first
+cudnn-major-fix-no-pin	src/check/compat_checks.cpp	      spec = r.specifier;  // the first: one line per platform marker may repeat the pin	      spec = "";  // the first: one line per platform marker may repeat the pin
 ld-linked-dir-named	src/check/toolkit_checks.cpp	load.via == "LD_LIBRARY_PATH" && load.dir() == lib.path	load.via == "LD_LIBRARY_PATH" && load.named_dir() == lib.path
 ld-linked-fix-real	src/check/toolkit_checks.cpp	if (from_copy) named = load.named_dir();	if (from_copy) named = lib.path;
 cudnn-major-linked-dir	src/check/compat_checks.cpp	if (lib.name != "cudnn" || lib.path != dir || !lib.cuda_major	if (lib.name != "cudnn" || lib.path != l.named_dir() || !lib.cuda_major
@@ -1062,6 +1062,22 @@ s43a2-06	src/cli/cmd_bench.cpp	->check(CLI::Range(1, 256));	->check(CLI::Range(0
 s43a2-07	src/cli/cmd_watch.cpp	*end == '\0' && v > 0 ?	*end == '\0' && v >= 0 ?
 s43a2-08	src/render/bench_render.cpp	if (any_claim || c.basis.starts_with("cannot measure"))	if (c.basis.starts_with("cannot measure"))
 s43a2-09	src/cli/cmd_bench.cpp	a.cpu_threads > cpus)	a.cpu_threads > cpus + 1)
+s43c1-01	src/probe/python/site_packages.cpp	    if (system.exists(system.join(site, lib.path))) continue;	    if (true) continue;
+s43c1-02	src/probe/python/site_packages.cpp	      if (a_fits > 0 && b_fits == 0) owner = &a;	      if (a_fits > 0 && b_fits == 0) owner = &b;
+s43c1-03	src/probe/framework_libraries.cpp	if (auto m = wheel_dir_cuda_major(dir)) return *m != major;	if (auto m = wheel_dir_cuda_major(dir)) return false;
+s43c1-04	src/probe/library_probe.cpp	      if (!w.overwritten_by.empty()) continue;\n	
+s43c1-05	src/check/compat_checks.cpp	`, then `pip install --force-reinstall --no-deps \"	`, then `pip install --force-reinstall \"
+s43c1-06	src/check/nvidia_wheel_checks.cpp	    return pip + " install --force-reinstall --no-deps \"" + name	    return pip + " install \"" + name
+s43c2-01	src/check/python_checks.cpp	if (fw.name == "jax" && !fw.conflicts.empty() && !jax_plugin_extra(env, fw).empty()) cpu_only = false;	if (false) cpu_only = false;
+s43c2-02	src/check/python_checks.cpp	  if (majors.size() != 1) return std::nullopt;	  return std::nullopt;
+s43c2-03	src/check/python_checks.cpp	return command(cuda->major() >= 13 ? 13 : 12)	return command(12)
+s43c2-04	src/check/compat_checks.cpp	const std::optional<Version> wanted = wheels ? family : full ? full : family;	const std::optional<Version> wanted = full ? full : family;
+s43c2-05	src/check/compat_checks.cpp	if (o.extra != v->extra && *drv >= jax_driver_floor(o))	if (o.extra != v->extra)
+s43c2-06	src/check/compat_checks.cpp	if (!best || !best->gpu || best->fatal() || best->needs_driver_update())	if (true)
+s43c2-07	src/check/compat_checks.cpp	if (c == ArchCoverage::native || c == ArchCoverage::derived) return std::nullopt;	if (c == ArchCoverage::derived) return std::nullopt;
+s43c2-08	src/check/compat_checks.cpp	    if (user->major() >= cuda.major()) return std::nullopt;\n	
+s43c2-09	src/check/compat_checks.cpp	if (facts_.driver.version || !user || user->parts().empty()	if (true || !user || user->parts().empty()
+s43c2-10	src/check/python_checks.cpp	" && pip install \"tensorflow[and-cuda]" + pin + "\"`.";	" && pip install tensorflow[and-cuda]" + pin + "`.";
 EOF
 }
 

@@ -80,7 +80,7 @@ void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, 
         .id = "framework-unregistered",
         .severity = Severity::warning,
         .area = FindingArea::python,
-        .title = framework_line(fw) + " in " + env.path + " is not known to pip",
+        .title = framework_line(env, fw) + " in " + env.path + " is not known to pip",
         .detail = fw.location +
                   " holds its package folder but no dist-info or egg-info (a vendored or copied "
                   "package, or metadata deleted by hand): `import` takes it (read from " +
@@ -98,8 +98,8 @@ void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, 
         Finding{.id = "framework-shadowed",
                 .severity = gpu && loses_gpu ? Severity::error : Severity::warning,
                 .area = FindingArea::python,
-                .title = "`import` in " + env.path + " takes " + framework_line(fw) + " at " + fw.location +
-                         ", not the environment's " + framework_line(own),
+                .title = "`import` in " + env.path + " takes " + framework_line(env, fw) + " at " + fw.location +
+                         ", not the environment's " + framework_line(env, own),
                 .detail = "PYTHONPATH names " + fw.location +
                           ", and its entries come before site-packages on sys.path, "
                           "so this copy hides the one in " +
@@ -245,17 +245,26 @@ std::vector<Finding> python_findings(const Facts& facts) {
       const std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
                                                       std::to_string(env.python_version->minor())
                                                 : std::string("3");
-      out.push_back(
-          Finding{.id = "python-interpreter-missing",
-                  .severity = Severity::error,
-                  .area = FindingArea::python,
-                  .title = "The interpreter of " + env.path + " is gone: nothing in this environment can run",
-                  .detail = env.interpreter_problem +
-                            " (its base Python was removed, upgraded or moved). Its packages are still on disk, but no "
-                            "`python` or `pip` of it starts, so no fix that runs pip can be run in it either.",
-                  .fix = "Recreate it with an installed Python: `python" + mm + " -m venv --clear " + env.path +
-                         "`, then reinstall its packages (the *.dist-info folders in its site-packages name them).",
-                  .evidence = {env.path}});
+      // A --root tree is often a partial copy (a home folder without /usr): where the base Python's
+      // folder is not in it either, the link may point at what was simply not copied.
+      const bool certain = !env.interpreter_base_unseen;
+      out.push_back(Finding{
+          .id = "python-interpreter-missing",
+          .severity = certain ? Severity::error : Severity::warning,
+          .area = FindingArea::python,
+          .title = certain ? "The interpreter of " + env.path + " is gone: nothing in this environment can run"
+                           : "The interpreter of " + env.path + " is not in this tree",
+          .detail =
+              env.interpreter_problem +
+              (certain ? std::string(" (its base Python was removed, upgraded or moved). Its packages are still on "
+                                     "disk, but no `python` or `pip` of it starts, so no fix that runs pip can be "
+                                     "run in it either.")
+                       : std::string(" in this tree: on the machine it comes from, its base Python was removed, "
+                                     "upgraded or moved (nothing in the environment can run), unless the tree is "
+                                     "a partial copy that left the base Python out.")),
+          .fix = "Recreate it with an installed Python: `python" + mm + " -m venv --clear " + env.path +
+                 "`, then reinstall its packages (the *.dist-info folders in its site-packages name them).",
+          .evidence = {env.path}});
     }
     if (names.empty()) continue;
     title += ": " + join(names, ", ");

@@ -306,6 +306,9 @@ struct PythonEnvFacts {
   /// Why the environment's interpreter cannot start (a venv whose bin/python3 points at a
   /// removed base Python, a pyvenv.cfg `home` that is gone); empty when nothing says so.
   std::string interpreter_problem;
+  /// --root: the base Python's folder (pyvenv.cfg `home`) is not in the tree either, so the tree
+  /// may be a partial copy that left it out: the problem is said, not judged.
+  bool interpreter_base_unseen = false;
   /// The environment's own frameworks that `import` does not take, because a copy reached first
   /// (FrameworkFacts::reached_via, in `frameworks`) hides them.
   std::vector<FrameworkFacts> shadowed;

@@ -597,8 +597,11 @@ class PythonProbe {
         }
       }
     }
-    if (env.kind == "venv" || env.kind == "virtualenv")
+    if (env.kind == "venv" || env.kind == "virtualenv") {
       env.interpreter_problem = venv_interpreter_problem(env, venv_home);
+      env.interpreter_base_unseen =
+          !env.interpreter_problem.empty() && !system_.is_live() && (venv_home.empty() || !system_.is_dir(venv_home));
+    }
     // Site-packages.
     std::vector<std::string> candidates;
     std::string user_site;  ///< site.USER_SITE, where this Python reads it

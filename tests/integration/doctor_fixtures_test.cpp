@@ -139,10 +139,10 @@ const std::map<std::string, Expectation>& expectations() {
       {"linux-k80-driver-535", {1, {"driver-drops-gpu", "gpu"}, {"driver-too-old-for-gpu"}}},
       {"linux-jax-cuda12", {0, {"python-env", "driver"}, {"framework-cpu-only", "framework-cuda-libraries-missing"}}},
       {"bad-binary-junk", {0, {"framework-metadata-unreadable"}, {}}},
-      {"bad-escaping-symlinks", {0, {"probe-problem"}, {}}},
+      {"bad-escaping-symlinks", {0, {"probe-problem", "python-interpreter-missing"}, {}}},
       {"bad-garbage-versions",
        {1, {"probe-problem", "framework-metadata-unreadable", "framework-install-conflict"}, {}}},
-      {"bad-symlink-loops", {0, {"probe-problem"}, {}}},
+      {"bad-symlink-loops", {0, {"probe-problem", "python-interpreter-missing"}, {}}},
   };
   return kExpect;
 }

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "explain/explain_session.hpp"
-#include "model/platform.hpp"
 #include "explain_test_support.hpp"
+#include "model/platform.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -128,7 +128,8 @@ Traceback (most recent call last):
 )LOG";
 
 // /tmp/rev43d/logs/09.txt (verbatim), https://github.com/pytorch/pytorch/issues/77764 (comment by DDDOH)
-constexpr std::string_view kReview43d1MpsFallbackLog = R"LOG(-/Users/shuffleofficial/opt/anaconda3/envs/future_rl/lib/python3.10/site-packages/torch/distributions/lowrank_multivariate_normal.py:21: UserWarning: The operator 'aten::linalg_cholesky_ex.L' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at /Users/runner/work/_temp/anaconda/conda-bld/pytorch_1664521725947/work/aten/src/ATen/mps/MPSFallback.mm:11.)
+constexpr std::string_view kReview43d1MpsFallbackLog =
+    R"LOG(-/Users/shuffleofficial/opt/anaconda3/envs/future_rl/lib/python3.10/site-packages/torch/distributions/lowrank_multivariate_normal.py:21: UserWarning: The operator 'aten::linalg_cholesky_ex.L' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at /Users/runner/work/_temp/anaconda/conda-bld/pytorch_1664521725947/work/aten/src/ATen/mps/MPSFallback.mm:11.)
   return torch.linalg.cholesky(K)
 )LOG";
 
@@ -144,11 +145,13 @@ Compile with `TORCH_USE_HIP_DSA` to enable device-side assertions.
 )LOG";
 
 // /tmp/rev43d/logs/12.txt (verbatim), https://github.com/NVIDIA/k8s-device-plugin/issues/812
-constexpr std::string_view kReview43d1NoNvidiaDriverLog = R"LOG(RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx
+constexpr std::string_view kReview43d1NoNvidiaDriverLog =
+    R"LOG(RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx
 )LOG";
 
 // /tmp/rev43d/logs/15.txt (verbatim), https://github.com/lllyasviel/Fooocus/issues/1139
-constexpr std::string_view kReview43d1MpsOomLog = R"LOG(RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
+constexpr std::string_view kReview43d1MpsOomLog =
+    R"LOG(RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 Total time: 129.38 seconds
 )LOG";
 
@@ -181,7 +184,8 @@ TEST(ExplainReview43D1, NearMissNotCompiledWithCudaOnLinuxOrWindowsKeepsTheCudaB
   for (const char* log : {
            "  File \"/home/me/app/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 239, in _lazy_init\n"
            "AssertionError: Torch not compiled with CUDA enabled\n",
-           "  File \"C:\\Users\\me\\ComfyUI\\venv\\lib\\site-packages\\torch\\cuda\\__init__.py\", line 239, in _lazy_init\n"
+           "  File \"C:\\Users\\me\\ComfyUI\\venv\\lib\\site-packages\\torch\\cuda\\__init__.py\", line 239, in "
+           "_lazy_init\n"
            "AssertionError: Torch not compiled with CUDA enabled\n",
            "ROCM used to build PyTorch: N/A\nAssertionError: Torch not compiled with CUDA enabled\n",
            "GPU 0: Intel(R) Arc(TM) Graphics\nGPU 1: NVIDIA GeForce RTX 4060 Laptop GPU\n"
@@ -217,8 +221,8 @@ TEST(ExplainReview43D1, MpsMessagesMarkTheLogAsAMacs) {
 TEST(ExplainReview43D1, HipInvalidDeviceFunctionInRocalutionIsTheGfxTargetNotCuda) {
   const auto r = explain_no_facts(kReview43d1RocalutionLog);
   ASSERT_TRUE(leads_without(r, "hip-no-code-object", {"no-kernel-image"})) << told(r);
-  EXPECT_TRUE(says_all(r.matches.front().fix,
-                       {"rocminfo | grep gfx", "HSA_OVERRIDE_GFX_VERSION=10.3.0", "gfx1031", "HSA_OVERRIDE_GFX_VERSION=11.0.0"}))
+  EXPECT_TRUE(says_all(r.matches.front().fix, {"rocminfo | grep gfx", "HSA_OVERRIDE_GFX_VERSION=10.3.0", "gfx1031",
+                                               "HSA_OVERRIDE_GFX_VERSION=11.0.0"}))
       << r.matches.front().fix;
   EXPECT_FALSE(mentions(told(r), "whl/cu128")) << told(r);
   EXPECT_FALSE(mentions(told(r), "jax[cuda12]")) << told(r);
@@ -227,16 +231,19 @@ TEST(ExplainReview43D1, HipInvalidDeviceFunctionInRocalutionIsTheGfxTargetNotCud
 TEST(ExplainReview43D1, HipInvalidDeviceFunctionInPytorchIsTheGfxTargetNotCuda) {
   const auto r = explain_no_facts(kReview43d1TorchHipLog);
   ASSERT_TRUE(leads_without(r, "hip-no-code-object", {"no-kernel-image"})) << told(r);
-  EXPECT_TRUE(says_all(r.matches.front().fix, {"HSA_OVERRIDE_GFX_VERSION=10.3.0", "gfx1032", "torch.cuda.get_arch_list()"}))
+  EXPECT_TRUE(
+      says_all(r.matches.front().fix, {"HSA_OVERRIDE_GFX_VERSION=10.3.0", "gfx1032", "torch.cuda.get_arch_list()"}))
       << r.matches.front().fix;
   EXPECT_FALSE(mentions(told(r), "whl/cu1")) << told(r);
 }
 
 TEST(ExplainReview43D1, HipRuntimeAndRocblasFormsNameTheGfxTarget) {
-  const auto nobin = explain_no_facts("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n");
+  const auto nobin =
+      explain_no_facts("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n");
   ASSERT_TRUE(leads_with(nobin, "hip-no-code-object")) << told(nobin);
   const auto rocblas = explain_no_facts(
-      "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1032\n");
+      "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : "
+      "gfx1032\n");
   ASSERT_TRUE(leads_with(rocblas, "hip-no-code-object")) << told(rocblas);
   EXPECT_TRUE(mentions(rocblas.matches.front().cause, "(gfx1032)")) << rocblas.matches.front().cause;
 }
@@ -283,14 +290,16 @@ TEST(ExplainReview43D1, A1111CannotUseGpuOnLinuxOrRocmNamesTheRocmBuild) {
   const auto linux_log = explain_on(
       Platform::linux,
       "  File \"/home/me/stable-diffusion-webui/modules/launch_utils.py\", line 386, in prepare_environment\n"
-      "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this "
+      "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable "
+      "this "
       "check\n");
   ASSERT_TRUE(leads_with(linux_log, "a1111-torch-cannot-use-gpu")) << told(linux_log);
   EXPECT_TRUE(mentions(linux_log.matches.front().fix, "whl/rocm")) << linux_log.matches.front().fix;
   EXPECT_FALSE(mentions(linux_log.matches.front().fix, "--use-directml")) << linux_log.matches.front().fix;
   const auto rocm = explain_no_facts(
       "Successfully installed torch-2.3.1+rocm5.7\n"
-      "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this "
+      "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable "
+      "this "
       "check\n");
   ASSERT_TRUE(leads_without(rocm, "a1111-torch-cannot-use-gpu/rocm", {"a1111-torch-cannot-use-gpu"})) << told(rocm);
   EXPECT_TRUE(mentions(rocm.matches.front().fix, "HSA_OVERRIDE_GFX_VERSION")) << rocm.matches.front().fix;

@@ -16,9 +16,9 @@
 #include <string>
 #include <string_view>
 
-#include "model/facts.hpp"
 #include "explain/explain_session.hpp"
 #include "explain_test_support.hpp"
+#include "model/facts.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -50,7 +50,8 @@ NVRM: again.
 )LOG";
 
 // /tmp/rev43d/logs/04.txt (verbatim), https://github.com/RasaHQ/rasa/issues/4955
-constexpr std::string_view kReview43d2RasaVmCuInitLog = R"LOG(%rasa run -m models --enable-api --log-file out.log --cors "*" --credentials credentials.yml
+constexpr std::string_view kReview43d2RasaVmCuInitLog =
+    R"LOG(%rasa run -m models --enable-api --log-file out.log --cors "*" --credentials credentials.yml
 2019-12-11 21:50:52 INFO     root  - Starting Rasa server on http://localhost:5005
 2019-12-11 21:50:56 INFO     absl  - Entry Point [tensor2tensor.envs.tic_tac_toe_env:TicTacToeEnv] registered with id [T2TEnv-TicTacToeEnv-v0]
 2019-12-11 21:51:21 INFO     rasa.nlu.components  - Added 'SpacyNLP' to component cache. Key 'SpacyNLP-en'.
@@ -58,20 +59,24 @@ constexpr std::string_view kReview43d2RasaVmCuInitLog = R"LOG(%rasa run -m model
 )LOG";
 
 // /tmp/rev43d/logs/07.txt (verbatim), https://github.com/cbuchner1/CudaMiner/issues/102
-constexpr std::string_view kReview43d2CudaMinerRdpLog = R"LOG(Unable to query CUDA driver version! Is an nVidia driver installed?
+constexpr std::string_view kReview43d2CudaMinerRdpLog =
+    R"LOG(Unable to query CUDA driver version! Is an nVidia driver installed?
 )LOG";
 
 // /tmp/rev43d/logs/13.txt (verbatim), https://github.com/tensorflow/tensorflow/issues/35872
-constexpr std::string_view kReview43d2TfCudartCpuLog = R"LOG(tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found
+constexpr std::string_view kReview43d2TfCudartCpuLog =
+    R"LOG(tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found
  I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set up on your machine.
 )LOG";
 
 // /tmp/rev43d/logs/14.txt (verbatim), https://github.com/foucault/nvfancontrol/issues/46
-constexpr std::string_view kReview43d2XnvCtrlHeadlessLog = R"LOG(ERROR - XNVCtrl failed: XOpenDisplay failed; is $DISPLAY set?
+constexpr std::string_view kReview43d2XnvCtrlHeadlessLog =
+    R"LOG(ERROR - XNVCtrl failed: XOpenDisplay failed; is $DISPLAY set?
 )LOG";
 
 // /tmp/rev43d/logs/16.txt (verbatim), https://github.com/gramineproject/examples/issues/97
-constexpr std::string_view kReview43d2GramineError304Log = R"LOG(/home/hh/miniconda3/envs/gyl/lib/python3.8/site-packages/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 304: OS call failed or operation not supported on this OS (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)
+constexpr std::string_view kReview43d2GramineError304Log =
+    R"LOG(/home/hh/miniconda3/envs/gyl/lib/python3.8/site-packages/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 304: OS call failed or operation not supported on this OS (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)
   return torch._C._cuda_getDeviceCount() > 0
 False
 )LOG";
@@ -258,8 +263,8 @@ TEST(ExplainReview43D2, XnvCtrlWithoutADisplayIsAHeadlessServer) {
   ASSERT_TRUE(leads_with(r, "nv-control-no-x-display")) << rule_list(r);
   const auto& lead = r.matches.front();
   EXPECT_TRUE(says_all(lead.cause, {"X server", "headless"})) << lead.cause;
-  EXPECT_TRUE(says_all(lead.fix, {"nvidia-smi", "nvidia-xconfig --allow-empty-initial-configuration", "DISPLAY=:0",
-                                  "XAUTHORITY"}))
+  EXPECT_TRUE(says_all(
+      lead.fix, {"nvidia-smi", "nvidia-xconfig --allow-empty-initial-configuration", "DISPLAY=:0", "XAUTHORITY"}))
       << lead.fix;
 }
 
