@@ -1078,6 +1078,9 @@ s43c2-07	src/check/compat_checks.cpp	if (c == ArchCoverage::native || c == ArchC
 s43c2-08	src/check/compat_checks.cpp	    if (user->major() >= cuda.major()) return std::nullopt;\n	
 s43c2-09	src/check/compat_checks.cpp	if (facts_.driver.version || !user || user->parts().empty()	if (true || !user || user->parts().empty()
 s43c2-10	src/check/python_checks.cpp	" && pip install \"tensorflow[and-cuda]" + pin + "\"`.";	" && pip install tensorflow[and-cuda]" + pin + "`.";
+s43r-fleet-described	src/check/fleet_compare.cpp	[](const GpuFacts& g) { return !listed_from_files(g); }));	[](const GpuFacts& g) { return !g.name.empty() || true; }));
+s43r-fleet-models	src/check/fleet_compare.cpp	    if (unanswered.empty() || !listed_from_files(g)) ++models[gpu_model(g)];	    ++models[gpu_model(g)];
+s43r-numpy-mistyped	src/gpu/numpy_bench.cpp	return it != result.end() && it->is_number_integer() ? it->get<long long>() : absent;	return it != result.end() ? it->get<long long>() : absent;
 EOF
 }
 

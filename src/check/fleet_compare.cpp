@@ -230,11 +230,23 @@ std::string gpu_model(const GpuFacts& g) {
   return g.source == "pci" && !g.pci_device_id.empty() ? name + " (PCI device " + g.pci_device_id + ")" : name;
 }
 
+/// A GPU NVML did not describe: listed from the driver's files only (/proc/driver/nvidia/gpus, the
+/// PCI bus, Windows' registry), as the doctor does for every GPU it sees, described or not.
+bool listed_from_files(const GpuFacts& g) {
+  return g.source == "proc" || g.source == "pci" || g.source == "registry";
+}
+
+/// The GPUs the node's NVML described.
+size_t described_gpus(const Facts& facts) {
+  return static_cast<size_t>(
+      std::count_if(facts.gpus.begin(), facts.gpus.end(), [](const GpuFacts& g) { return !listed_from_files(g); }));
+}
+
 /// Why NVML did not describe every GPU it counted: "hung on device 1" (or "crashed", "failed");
 /// empty where it described them all or the node's doctor did not say how many it counted.
 std::string unanswered_gpus(const Facts& facts) {
   const DriverFacts& d = facts.driver;
-  if (!d.nvml_device_count || *d.nvml_device_count <= facts.gpus.size()) return "";
+  if (!d.nvml_device_count || *d.nvml_device_count <= described_gpus(facts)) return "";
   const char* how = d.nvml_status == LibraryStatus::timeout   ? "hung"
                     : d.nvml_status == LibraryStatus::crashed ? "crashed"
                                                               : "failed";
@@ -246,12 +258,15 @@ std::string unanswered_gpus(const Facts& facts) {
 std::vector<std::pair<std::string, std::string>> fleet_fingerprint(const Facts& facts) {
   std::vector<std::pair<std::string, std::string>> print;
   std::map<std::string, int> models;
-  for (const auto& g : facts.gpus) ++models[gpu_model(g)];
+  const std::string unanswered = unanswered_gpus(facts);
+  for (const auto& g : facts.gpus) {
+    if (unanswered.empty() || !listed_from_files(g)) ++models[gpu_model(g)];
+  }
   std::vector<std::string> gpus;
   for (const auto& [name, n] : models) gpus.push_back(fmt::format("{} × {}", n, name));
-  if (std::string unanswered = unanswered_gpus(facts); !unanswered.empty()) {
-    gpus.push_back(
-        fmt::format("{} × not answering (NVML {})", *facts.driver.nvml_device_count - facts.gpus.size(), unanswered));
+  if (!unanswered.empty()) {
+    gpus.push_back(fmt::format("{} × not answering (NVML {})", *facts.driver.nvml_device_count - described_gpus(facts),
+                               unanswered));
   }
   print.emplace_back("GPUs", gpus.empty() ? "none" : join(gpus, ", "));
   print.emplace_back("driver", version_or_none(facts.driver.version));
@@ -347,17 +362,18 @@ void compare_fleet(FleetReport& report) {
                      return a.second < b.second;
                    })->first;
     for (const auto& n : report.nodes) {
-      if (n.status != NodeStatus::ok || n.facts.gpus.size() >= usual) continue;
+      if (n.status != NodeStatus::ok) continue;
       // A GPU NVML counted but stopped on is there and did not answer: the next step is the
       // node's doctor (dmesg for an Xid, nvidia-smi -r), not reseating a card (review 43B, 06).
+      // On Linux the doctor lists it from the driver's files all the same (the re-read, session 43).
       const std::string unanswered = unanswered_gpus(n.facts);
       const size_t counted = n.facts.driver.nvml_device_count.value_or(0);
       if (!unanswered.empty() && counted >= usual) {
         report.outliers.push_back({n.name, fmt::format("{} GPU(s) described where most nodes have {}: NVML counted {} "
                                                        "and {}, so a GPU did not answer (not missing; see the "
                                                        "node's NVML finding)",
-                                                       n.facts.gpus.size(), usual, counted, unanswered)});
-      } else {
+                                                       described_gpus(n.facts), usual, counted, unanswered)});
+      } else if (n.facts.gpus.size() < usual) {
         report.outliers.push_back(
             {n.name, fmt::format("{} GPU(s) where most nodes have {}: a GPU is missing{}", n.facts.gpus.size(), usual,
                                  unanswered.empty() ? "" : " (and NVML " + unanswered + ")")});

@@ -262,8 +262,10 @@ std::vector<Finding> python_findings(const Facts& facts) {
                        : std::string(" in this tree: on the machine it comes from, its base Python was removed, "
                                      "upgraded or moved (nothing in the environment can run), unless the tree is "
                                      "a partial copy that left the base Python out.")),
-          .fix = "Recreate it with an installed Python: `python" + mm + " -m venv --clear " + env.path +
-                 "`, then reinstall its packages (the *.dist-info folders in its site-packages name them).",
+          .fix = "First note its packages, which `--clear` deletes (their *.dist-info folders: `ls " +
+                 (env.site_packages.empty() ? env.path + "/lib/python*/site-packages" : env.site_packages.front()) +
+                 "`), then recreate it with an installed Python, `python" + mm + " -m venv --clear " + env.path +
+                 "`, and reinstall them.",
           .evidence = {env.path}});
     }
     if (names.empty()) continue;

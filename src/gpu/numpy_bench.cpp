@@ -98,8 +98,13 @@ BenchMeasurement numpy_bench_from_output(const FrameworkTarget& target, int n, c
     return m;
   }
   fill_rate(m, summarize(times), gemm_flops(n, n, n), 1e9);
-  const long long checked = result.value("checked", 0LL);
-  const long long wrong = result.value("wrong", -1LL);
+  // The child's output is untrusted: a key of another type is no count (json::value would throw).
+  const auto count = [&](const char* key, long long absent) {
+    const auto it = result.find(key);
+    return it != result.end() && it->is_number_integer() ? it->get<long long>() : absent;
+  };
+  const long long checked = count("checked", 0);
+  const long long wrong = count("wrong", -1);
   m.check_passed = checked > 0 && wrong == 0;
   m.check = m.check_passed ? std::to_string(checked) + " sampled elements within the FP32 bound of a float64 product"
                            : std::to_string(wrong < 0 ? checked : wrong) + " of " + std::to_string(checked) +

@@ -60,6 +60,11 @@ TEST(NumpyBench, AWrongProductAMissingNumpyOrNoResultIsNotAFigure) {
   BenchMeasurement unchecked =
       numpy_bench_from_output(kNumpyEnv, 64, numpy_said("GPUDOCTOR-RESULT {\"times\": [0.001]}\n"), 10);
   EXPECT_EQ(unchecked.status, BenchStatus::failed) << "a product nobody checked is no figure";
+  // The child's output is untrusted: counts of another type are no counts, not an exception.
+  BenchMeasurement mistyped = numpy_bench_from_output(
+      kNumpyEnv, 64, numpy_said("GPUDOCTOR-RESULT {\"times\": [0.001], \"checked\": \"256\", \"wrong\": null}\n"), 10);
+  EXPECT_EQ(mistyped.status, BenchStatus::failed);
+  EXPECT_FALSE(mistyped.check_passed);
 }
 
 BenchMeasurement passed(const std::string& key, double value) {

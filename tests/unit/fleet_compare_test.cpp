@@ -136,6 +136,17 @@ TEST(FleetCompare, AGpuWhoseNvmlQueryHungIsNotCalledMissing) {
       << reasons;
   ASSERT_EQ(r.groups.size(), 2u);
   EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML hung on device 1)");
+  // On Linux the doctor lists the GPU NVML stopped on from the driver's files all the same: still
+  // not answering, not a second model (the re-read, session 43).
+  r.nodes[3].facts.gpus.push_back({.name = "GH100", .source = "proc"});
+  compare_fleet(r);
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.groups[1].print[0].second, "1 × NVIDIA H200, 1 × not answering (NVML hung on device 1)");
+  reasons.clear();
+  for (const auto& o : r.outliers) reasons += o.node + ": " + o.reason + "\n";
+  EXPECT_NE(reasons.find("hung: 1 GPU(s) described where most nodes have 2: NVML counted 2"), std::string::npos)
+      << reasons;
+  r.nodes[3].facts.gpus.pop_back();
   // A crash says so.
   r.nodes[3].facts.driver.nvml_status = LibraryStatus::crashed;
   compare_fleet(r);
