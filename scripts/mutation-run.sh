@@ -102,7 +102,7 @@ bench-compare-noise-floor-only	src/model/bench_report.cpp	    c.noise_pct = std:
 bench-compare-direction	src/model/bench_report.cpp	    else if (c.change_pct < -c.noise_pct)	    else if (c.change_pct < c.noise_pct)
 fleet-outlier-z-cut	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 35 && std::fabs(off) >= 0.10) {
 fleet-outlier-min-off	src/check/fleet_compare.cpp	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.10) {	      if (std::fabs(z) > 3.5 && std::fabs(off) >= 0.0) {
-fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      if (n.status != NodeStatus::ok || n.facts.gpus.size() >= usual) continue;	      if (true) continue;
+fleet-gpu-missing-dropped	src/check/fleet_compare.cpp	      } else if (n.facts.gpus.size() < usual) {	      } else if (false) {
 fleet-nccl-slowest-fastest	src/check/fleet_compare.cpp	    if (first || n.nccl.busbw_gbps < f.busbw_gbps) {	    if (first || n.nccl.busbw_gbps > f.busbw_gbps) {
 fleet-majority-half	src/check/fleet_compare.cpp	report.groups[0].nodes.size() * 2 > reporting	report.groups[0].nodes.size() * 2 >= reporting
 prometheus-label-quote-raw	src/render/prometheus.cpp	      out += "\\\"";	      out += "\"";
@@ -1011,7 +1011,7 @@ s43a1-08	src/cli/serve_http.cpp	    if (left > Clock::duration::zero() &&\n     
 s43a1-09	src/cli/serve_http.cpp	    stream.start_request(request_deadline_);	    if (left == keep_alive_max_count_) stream.start_request(request_deadline_);
 s43a1-10	src/cli/serve_http.cpp	 || stream.past_deadline()) break;	) break;
 s43b-01	src/cli/cmd_serve.cpp	      std::string json = render_doctor_json(facts, findings);\n      report.store(std::move(json), std::move(findings));	      report.store(render_doctor_json(facts, findings), std::move(findings));
-s43b-02	src/check/fleet_compare.cpp	  for (const auto& g : facts.gpus) ++models[gpu_model(g)];	  for (const auto& g : facts.gpus) ++models[g.kb_name.empty() ? gpu_model(g) : g.kb_name];
+s43b-02	src/check/fleet_compare.cpp	    if (unanswered.empty() || !listed_from_files(g)) ++models[gpu_model(g)];	    if (unanswered.empty() || !listed_from_files(g)) ++models[g.kb_name.empty() ? gpu_model(g) : g.kb_name];
 s43b-03	src/check/fleet_compare.cpp	  return g.source == "pci" && !g.pci_device_id.empty() ? name + " (PCI device " + g.pci_device_id + ")" : name;	  return name;
 s43b-04	src/model/json_codec.cpp	        note_mistyped();  // a bench figure "fast" was dropped without a word (review 43B, 03)	        (void)0;
 s43b-05	src/model/json_codec.cpp	    PathPart part(key);  // so a field inside names its object: nccl.busbw_gbps	    
@@ -1020,7 +1020,7 @@ s43b-07	src/model/json_codec.cpp	    if (!j->is_object()) return note_mistyped()
 s43b-08	src/render/html_report.cpp	static_cast<double>(chars) <= end;	static_cast<double>(chars) <= end + 10000;
 s43b-09	src/render/html_report.cpp	constexpr int kChartBarWidth = 260;	constexpr int kChartBarWidth = 300;
 s43b-10	src/check/fleet_compare.cpp	      if (!unanswered.empty() && counted >= usual) {	      if (false) {
-s43b-11	src/check/fleet_compare.cpp	  if (std::string unanswered = unanswered_gpus(facts); !unanswered.empty()) {	  if (std::string unanswered = unanswered_gpus(facts); false && !unanswered.empty()) {
+s43b-11	src/check/fleet_compare.cpp	  if (!unanswered.empty()) {\n    gpus.push_back(	  if (false && !unanswered.empty()) {\n    gpus.push_back(
 s43b-12	src/check/fleet_compare.cpp	  const char* how = d.nvml_status == LibraryStatus::timeout   ? "hung"	  const char* how = d.nvml_status != LibraryStatus::crashed   ? "hung"
 s43b-13	src/render/templates/report.mustache	<td class="words">{{area}}</td>	<td>{{area}}</td>
 s43b-14	src/cli/cmd_report.cpp	          if (!is_bench_rate(value))	          if (false)
