@@ -320,7 +320,8 @@ TEST(WatchDiagnoses, UncorrectedEccErrorsAreAnErrorWithRestartAndReset) {
   EXPECT_NE(f->fix.find("checkpoint"), std::string::npos) << f->fix;
   EXPECT_NE(f->fix.find("nvidia-smi -r -i 0"), std::string::npos) << f->fix;
   // Errors from before the window are still this driver session's: an error, without "in the last".
-  f = find(diagnose(memory_series({{.ecc = 3}})), "watch-ecc-uncorrected");
+  const auto before = diagnose(memory_series({{.ecc = 3}}));  // kept: `f` points into it
+  f = find(before, "watch-ecc-uncorrected");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->title.find("in the last"), std::string::npos) << f->title;
   // Near misses: none, or not reported, is no finding.
