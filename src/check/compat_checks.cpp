@@ -1951,8 +1951,6 @@ class Checker {
 
   static std::string gpu_kb_name(const GpuFacts& g) { return g.kb_name.empty() ? g.name : g.kb_name; }
 
-  /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
-  /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
   /// When no TensorFlow GPU build of this OS has kernels for `g` (the builds' recorded lists, or
   /// their toolkits' where none is recorded), PTX JIT is how every release runs there: say so,
   /// and what keeps it working, instead of sending the user to a release that does not exist.
@@ -2024,6 +2022,8 @@ class Checker {
     return floor;
   }
 
+  /// A driver floor past the lowest last branch of the machine's GPUs: the fix that says "update
+  /// the driver" would drop the card. Empty when no GPU's branch ends below `floor`.
   std::string past_last_branch(const Version& floor, const std::string& what) const {
     if (lowest_ == nullptr || !kb_.driver_past_branch(floor, lowest_->branch.major, driver_platform(facts_.platform)))
       return "";

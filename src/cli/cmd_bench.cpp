@@ -360,8 +360,9 @@ int run_bench_command(CommandContext& ctx, const BenchArgs& a) {
     report = gpu::run_bench(o);
     // The SGEMM against numpy.matmul on the same size, right after it in the same run.
     if (o.cpu) {
-      numpy_asked = numpy_target(envs).has_value();
-      if (auto target = numpy_target(envs)) {
+      const auto target = numpy_target(envs);
+      numpy_asked = target.has_value();
+      if (target) {
         if (o.on_start) o.on_start(std::string(gpu::kNumpyMatmulKey) + ".gflops");
         HostProcessRunner runner;
         report.measurements.push_back(gpu::run_numpy_bench(runner, *target, o.sizes.sgemm_n, report.cpu_threads,
