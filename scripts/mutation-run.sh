@@ -187,7 +187,7 @@ jaxlib-newer-unchecked	src/probe/python/site_packages.cpp	  if (jax_order(jaxlib
 jaxlib-minimum-unchecked	src/probe/python/site_packages.cpp	jax_order(jaxlib.version, *minimum) >= 0) return;	true) return;
 jax-pjrt-alone-usable	src/probe/python/site_packages.cpp	jax_order(r->version, kPjrtNeedsPluginFrom) >= 0) {	false) {
 jax-plugin-without-pjrt-usable	src/probe/python/site_packages.cpp	      ok = false;\n    } else if (pjrt != nullptr	    } else if (pjrt != nullptr
-record-first-piece-only	src/probe/python/site_packages.cpp	    if (last) return out;\n    carry = text.substr(cut);	    return out;\n    carry = text.substr(cut);
+record-first-piece-only	src/probe/python/site_packages.cpp	    if (last || (out.libs.size() >= kMaxRecordLibs && out.cuda_major)) return out;\n    carry = text.substr(cut);	    return out;\n    carry = text.substr(cut);
 torch-cudnn-minor-unchecked	src/check/compat_checks.cpp	        runtime->minor() < compiled->minor()) {	        false) {
 torch-cudnn-skip-ignored	src/check/compat_checks.cpp	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "1";	return e.name == "PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK" && e.value == "never";
 torch-cudnn-cc-rule-dropped	src/check/compat_checks.cpp	if (g.cc < rule.below_cc) old.push_back(	if (false) old.push_back(
@@ -387,7 +387,7 @@ ort-wheels-serve-without-preload	src/probe/framework_libraries.cpp	      n.wheel
 jax-windows-cpu-plugin-fix	src/check/compat_checks.cpp	if (facts_.platform == Platform::windows && (v != nullptr || !gpus_.empty() || !facts_.gpus.empty())) {	if (facts_.platform == Platform::windows && v != nullptr) {
 tf-windows-kernels-release-fix	src/check/compat_checks.cpp	        facts_.platform == Platform::windows\n            ? "Use a newer TensorFlow in WSL2	        facts_.platform == Platform::wsl2\n            ? "Use a newer TensorFlow in WSL2
 tf-cudnn-linux-name-on-windows	src/check/compat_checks.cpp	? "cudnn64_" + std::to_string(want.major()) + ".dll"	? "libcudnn.so." + std::to_string(want.major())
-windows-bare-pip	src/check/windows_pip.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
+windows-bare-pip	src/check/which_pip.cpp	  if (facts.platform != Platform::windows || facts.python_envs.size() < 2) return "";	  return "";
 explain-nccl-heartbeat-as-timeout	data/explain/nccl.toml	supersedes = ["nccl-timeout"]	supersedes = []
 explain-nccl-oom-last-error-missed	data/explain/nccl.toml	'''^(?:Last error: ?)?Cuda failure (?:\d+ )?'	'''^Cuda failure (?:\d+ )?'
 explain-cublas-exec-after-assert-kept	data/explain/program-errors.toml	when = ["device-assert"]\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine	when = []\ncause = "A GPU kernel's assertion failed earlier in this log (its own answer comes first). From then on the process's CUDA context is unusable and every CUDA call fails, so the cuBLAS routine
@@ -1066,7 +1066,7 @@ s43c1-01	src/probe/python/site_packages.cpp	    if (system.exists(system.join(si
 s43c1-02	src/probe/python/site_packages.cpp	      if (a_fits > 0 && b_fits == 0) owner = &a;	      if (a_fits > 0 && b_fits == 0) owner = &b;
 s43c1-03	src/probe/framework_libraries.cpp	if (auto m = wheel_dir_cuda_major(dir)) return *m != major;	if (auto m = wheel_dir_cuda_major(dir)) return false;
 s43c1-04	src/probe/library_probe.cpp	      if (!w.overwritten_by.empty()) continue;\n	
-s43c1-05	src/check/compat_checks.cpp	`, then `pip install --force-reinstall --no-deps \"	`, then `pip install --force-reinstall \"
+s43c1-05	src/check/compat_checks.cpp	" install --force-reinstall --no-deps \"" + wanted +	" install --force-reinstall \"" + wanted +
 s43c1-06	src/check/nvidia_wheel_checks.cpp	    return pip + " install --force-reinstall --no-deps \"" + name	    return pip + " install \"" + name
 s43c2-01	src/check/python_checks.cpp	if (fw.name == "jax" && !fw.conflicts.empty() && !jax_plugin_extra(env, fw).empty()) cpu_only = false;	if (false) cpu_only = false;
 s43c2-02	src/check/python_checks.cpp	  if (majors.size() != 1) return std::nullopt;	  return std::nullopt;
@@ -1081,6 +1081,18 @@ s43c2-10	src/check/python_checks.cpp	" && pip install \"tensorflow[and-cuda]" + 
 s43r-fleet-described	src/check/fleet_compare.cpp	[](const GpuFacts& g) { return !listed_from_files(g); }));	[](const GpuFacts& g) { return !g.name.empty() || true; }));
 s43r-fleet-models	src/check/fleet_compare.cpp	    if (unanswered.empty() || !listed_from_files(g)) ++models[gpu_model(g)];	    ++models[gpu_model(g)];
 s43r-numpy-mistyped	src/gpu/numpy_bench.cpp	return it != result.end() && it->is_number_integer() ? it->get<long long>() : absent;	return it != result.end() ? it->get<long long>() : absent;
+s44-env-pip	src/check/which_pip.cpp	  if (env.interpreter.empty()) return "pip";	  if (true) return "pip";
+s44-env-pip-quote	src/check/which_pip.cpp	  const bool quote = env.interpreter.find_first_of(" \t'") != std::string::npos;	  const bool quote = false;
+s44-older-build-driver	src/check/compat_checks.cpp	    if (!request.driver) request.driver = driver;	    if (!request.driver && false) request.driver = driver;
+s44-missing-path	src/probe/python/site_packages.cpp	    if (w.missing_files.size() < 16) w.missing_files.push_back(lib.path);	    if (w.missing_files.size() < 16) w.missing_files.push_back(lib.path.substr(lib.path.find_last_of('/') + 1));
+s44-runtime-dir	src/probe/toolkit_probe.cpp	      if (!w.lib_dir.empty()) tk.path = system.parent(w.lib_dir);	
+s44-jax-from	src/check/python_checks.cpp	    out += " (" + plugin + " plugin not usable)";\n  } else if	    return out + " (" + plugin + " plugin not usable)";\n  } else if
+s44-history-mark	src/platform/bench_history.cpp	  if (query_int(raw, "PRAGMA application_id", unread) != std::optional<long long>(kApplicationId)) {	  if (true) {
+s44-ecc-error	src/check/gpu_driver_checks.cpp	    if (g.ecc_uncorrected_volatile.value_or(0) > 0) {	    if (g.ecc_uncorrected_volatile.value_or(0) > 3) {
+s44-retired	src/check/gpu_driver_checks.cpp	    if (g.retired_pages.value_or(0) > 0) {	    if (false) {
+s44-user-site	src/probe/python_probe.cpp	    apply_user_site(env, user_sites);\n	
+s44-user-site-off	src/probe/python_probe.cpp	    if (user_sites.empty() || !system_.env("PYTHONNOUSERSITE").value_or("").empty()) return;	    if (user_sites.empty()) return;
+s44-user-site-fix	src/check/python_checks.cpp	  if (fw.reached_via != "PYTHONPATH" && !user_site) return;	  if (fw.reached_via != "PYTHONPATH") return;
 EOF
 }
 

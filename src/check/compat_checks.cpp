@@ -7,6 +7,7 @@
 
 #include "check/nvidia_wheel_checks.hpp"
 #include "check/onnxruntime_fix.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "kb/driver_branch_advice.hpp"
 #include "kb/knowledge_base.hpp"
@@ -418,9 +419,9 @@ class Checker {
       }
       // --no-deps: --force-reinstall alone also reinstalls cuDNN's unpinned nvidia-cublas at its
       // newest release, past the one the framework pins (torch 2.15.0: cublas 13.4.1.3 -> 13.10).
-      return "Replace the CUDA " + built + " wheel with the one built for CUDA " + want + " in " + env.path +
-             ": `pip uninstall -y nvidia-cudnn-cu" + built + "`, then `pip install --force-reinstall --no-deps \"" +
-             wanted +
+      return "Replace the CUDA " + built + " wheel with the one built for CUDA " + want + " in " + env.path + ": `" +
+             env_pip(env) + " uninstall -y nvidia-cudnn-cu" + built + "`, then `" + env_pip(env) +
+             " install --force-reinstall --no-deps \"" + wanted +
              "\"` (the two install the same nvidia/cudnn/lib files, so the first must go before the other comes).";
     }
     // The wheel listed with its files gone (nvidia-wheel-files-missing): only a forced reinstall restores them.
@@ -976,7 +977,8 @@ class Checker {
             .title = fw_title(display, fw) + " needs a newer driver than the installed one (CUDA " + below->str() + ")",
             .detail = display + " in " + env.path + " was built for CUDA " + cuda.str() +
                       ", which needs driver >= " + floor->str() + ". " + user_space_detail(*below),
-            .fix = "Install an NVIDIA driver >= " + floor->str() + older_build(env, fw, display) + ".",
+            .fix = "Install an NVIDIA driver >= " + floor->str() +
+                   older_build(env, fw, display, user_space_driver(*below)) + ".",
             .evidence = {installed_at(env, fw),
                          "CUDA " + below->str() + " (" + facts_.driver.cuda_driver_version_source + ")"},
             .source =
@@ -1975,11 +1977,14 @@ class Checker {
 
   /// ", or install <the plan's best build for this driver>", as `gpudoctor plan` resolves it from
   /// the knowledge base (torch 2.15 has no CUDA 12 build: on a 535 driver that is 2.14 cu126),
-  /// or that no release the tables know runs on this driver.
-  std::string older_build(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display) const {
+  /// or that no release the tables know runs on this driver. `driver` stands in for a driver the
+  /// facts lack (the module not loaded: the lowest driver that reports the user-space CUDA).
+  std::string older_build(const PythonEnvFacts& env, const FrameworkFacts& fw, const std::string& display,
+                          const std::optional<Version>& driver = std::nullopt) const {
     auto wanted = parse_framework_request(fw.name);
     if (!wanted) return ", or install a build for an older CUDA your driver supports";
     PlanRequest request = request_from_facts(facts_);
+    if (!request.driver) request.driver = driver;
     request.frameworks = {*wanted};
     if (env.python_version) request.python = env.python_version;
     const Plan plan = resolve(request, kb_);
@@ -2006,6 +2011,13 @@ class Checker {
     if (facts_.driver.version || !user || user->parts().empty() || cuda.parts().empty()) return std::nullopt;
     if (user->major() >= cuda.major()) return std::nullopt;
     return user;
+  }
+
+  /// The lowest driver that reports `user` as its CUDA: the installed one is at least that.
+  std::optional<Version> user_space_driver(const Version& user) const {
+    const Platform dp = driver_platform(facts_.platform);
+    if (auto full = kb_.min_driver_for_cuda(user, dp)) return full;
+    return kb_.family_min_driver(user, dp);
   }
 
   std::string user_space_detail(const Version& user) const {

@@ -138,6 +138,49 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
   }
 }
 
+/// What NVML says of each GPU's memory (the same counters `watch` follows over time): an
+/// uncorrected ECC error since the driver loaded is data the GPU could not repair, and the
+/// processes using it were stopped or computed on it (Xid 48/94/95); retired pages are memory the
+/// driver keeps out of use, effective only after a reset (docs.nvidia.com/deploy/dynamic-page-retirement).
+void memory_health_findings(const Facts& facts, std::vector<Finding>& out) {
+  for (const GpuFacts& g : facts.gpus) {
+    const std::string id = g.uuid.empty() ? g.pci_bus_id : g.uuid;
+    const std::string reset = id.empty() ? "`sudo nvidia-smi -r`" : "`sudo nvidia-smi -r -i " + id + "`";
+    if (g.ecc_uncorrected_volatile.value_or(0) > 0) {
+      out.push_back(Finding{
+          .id = "gpu-ecc-uncorrected",
+          .severity = Severity::error,
+          .area = FindingArea::gpu,
+          .title = g.name + " (" + (id.empty() ? std::string("PCI unknown") : id) + ") reports " +
+                   std::to_string(*g.ecc_uncorrected_volatile) + " uncorrected ECC error(s) since the driver loaded",
+          .detail = "NVML's volatile count of double-bit errors: memory contents the GPU could not repair. The driver "
+                    "ends the processes that touched them (Xid 48, 94 or 95 in the kernel log); results computed "
+                    "around that time are suspect. It works until the next error, which may land anywhere.",
+          .fix = "Drain the GPU, look for the Xid lines (`sudo dmesg | grep -i xid`), then reset it (" + reset +
+                 ") or reboot so that the driver retires or remaps the bad memory, and rerun `gpudoctor`. Errors "
+                 "that come back after a reset mean the card needs service (RMA). `gpudoctor watch` follows the count.",
+          .evidence = {id, "ecc uncorrected volatile: " + std::to_string(*g.ecc_uncorrected_volatile)},
+          .source = "nvml.h nvmlDeviceGetTotalEccErrors (NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC); "
+                    "docs.nvidia.com/deploy/xid-errors"});
+    }
+    if (g.retired_pages.value_or(0) > 0) {
+      out.push_back(Finding{
+          .id = "gpu-memory-retired",
+          .severity = Severity::info,
+          .area = FindingArea::gpu,
+          .title = g.name + " (" + (id.empty() ? std::string("PCI unknown") : id) + ") has " +
+                   std::to_string(*g.retired_pages) + " memory page(s) retired for ECC errors",
+          .detail = "The driver keeps retired pages out of use once the GPU has been reset or the driver reloaded; "
+                    "until then a page waiting for retirement can still be handed out. A count that stays is the "
+                    "card's history; one that grows is memory failing.",
+          .fix = "Check `nvidia-smi -q -d PAGE_RETIREMENT` (\"Pending Page Blacklist: Yes\" wants a reset: " + reset +
+                 "), and follow the count with `gpudoctor watch`.",
+          .evidence = {id, "retired pages: " + std::to_string(*g.retired_pages)},
+          .source = "nvml.h nvmlDeviceGetRetiredPages; docs.nvidia.com/deploy/dynamic-page-retirement"});
+    }
+  }
+}
+
 }  // namespace
 
 bool has_nvidia_gpu(const Facts& facts) {
@@ -203,6 +246,8 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                                            ? "--gpu " + g.name
                                            : (g.uuid.empty() ? g.pci_bus_id : g.uuid)}});
   }
+
+  memory_health_findings(facts, out);
 
   // --- kernel driver (Linux) ---
   bool bound_to_nouveau =

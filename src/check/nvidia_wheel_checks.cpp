@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "model/framework.hpp"
@@ -9,7 +10,8 @@
 namespace gpudoctor {
 
 std::string wheel_install_command(const PythonEnvFacts& env, const std::string& name, const std::string& specifier,
-                                  const std::string& pip) {
+                                  const std::string& pip_given) {
+  const std::string pip = pip_given.empty() ? env_pip(env) : pip_given;
   auto spec = VersionSpec::parse_requirement(specifier);
   for (const NvidiaWheel& w : env.nvidia_wheels) {
     if (w.package != name || (!specifier.empty() && (!spec || !spec->contains(w.version)))) continue;
@@ -47,6 +49,16 @@ std::string major_text(std::optional<int> major) {
   return major ? "CUDA " + std::to_string(*major) : std::string("an unknown CUDA");
 }
 
+/// The site-packages folder whose RECORD paths the wheel's files are (the one holding its lib_dir).
+std::string env_site(const PythonEnvFacts& env, const NvidiaWheel& w) {
+  for (const std::string& site : env.site_packages) {
+    if (!site.empty() && w.lib_dir.starts_with(site) && w.lib_dir.size() > site.size() &&
+        (w.lib_dir[site.size()] == '/' || w.lib_dir[site.size()] == '\\'))
+      return site;
+  }
+  return env.path;
+}
+
 void missing_files(const PythonEnvFacts& env, const NvidiaWheel& w, std::vector<Finding>& out) {
   if (!w.missing_count || *w.missing_count <= 0) return;
   const std::string dir = w.lib_dir.empty() ? env.path : w.lib_dir;
@@ -58,7 +70,8 @@ void missing_files(const PythonEnvFacts& env, const NvidiaWheel& w, std::vector<
       .area = FindingArea::libraries,
       .title = wheel_line(w) + " in " + env.path + " is missing " + std::to_string(*w.missing_count) +
                (*w.missing_count == 1 ? " library" : " libraries") + " its RECORD lists",
-      .detail = "pip lists the wheel (its dist-info is there), but " + listed + " is not in " + dir +
+      .detail = "pip lists the wheel (its dist-info is there), but its RECORD's " + listed +
+                (*w.missing_count == 1 ? " is" : " are") + " not in " + env_site(env, w) +
                 ": a half-done uninstall (another wheel sharing these files was removed) or a deleted directory. "
                 "Whatever opens it gets another copy from the loader's search, of another version, or none; "
                 "`pip install` of the same version answers \"Requirement already satisfied\" and restores nothing.",
@@ -95,8 +108,9 @@ void overwritten(const PythonEnvFacts& env, const NvidiaWheel& w, std::vector<Fi
                 "Uninstalling either wheel deletes the files both list.",
       .fix = "Keep one CUDA major per environment (NVIDIA ships one " + w.library +
              " build per CUDA major, and these two wheels install the same paths): move " + them +
-             " to an environment of its own (`python3 -m venv`), then in " + env.path + " `pip uninstall -y " +
-             w.package + "` and `" + wheel_install_command(env, owner->package, "==" + owner->version.str()) +
+             " to an environment of its own (`python3 -m venv`), then in " + env.path + " `" + env_pip(env) +
+             " uninstall -y " + w.package + "` and `" +
+             wheel_install_command(env, owner->package, "==" + owner->version.str()) +
              "` (the uninstall deletes the shared files, the reinstall puts " + owner->package + "'s back).",
       .evidence = {w.lib_dir, w.package, owner->package},
       .source = "the two wheels' .dist-info/RECORD; [official] cuDNN support matrix: one build per CUDA major"});

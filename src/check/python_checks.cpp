@@ -8,7 +8,7 @@
 #include <set>
 
 #include "check/gpu_driver_checks.hpp"
-#include "check/windows_pip.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "model/framework.hpp"
 
@@ -30,9 +30,10 @@ std::string framework_line(const PythonEnvFacts& env, const FrameworkFacts& fw) 
   std::string out = fw.package.empty() ? fw.name : fw.package;
   out += " " + fw.version.str();
   // JAX itself is never a CUDA build: a plugin it refuses is not a CPU-only install.
-  if (fw.name == "jax" && fw.cuda_build == false && !jax_plugin_extra(env, fw).empty())
-    return out + " (" + jax_plugin_extra(env, fw) + " plugin not usable)";
-  if (fw.cuda_build.has_value()) {
+  const std::string plugin = fw.name == "jax" && fw.cuda_build == false ? jax_plugin_extra(env, fw) : "";
+  if (!plugin.empty()) {
+    out += " (" + plugin + " plugin not usable)";
+  } else if (fw.cuda_build.has_value()) {
     if (*fw.cuda_build) {
       out += " (CUDA build";
       if (fw.cuda_version) out += " " + fw.cuda_version->str();
@@ -49,10 +50,11 @@ std::string framework_line(const PythonEnvFacts& env, const FrameworkFacts& fw) 
 /// Puts back exactly the files of the installed version and nothing else: unpinned, pip moves to
 /// the newest release, and --force-reinstall without --no-deps also moves every dependency.
 /// PyTorch's own index serves its local-tagged builds (2.4.0+cu121; pytorch.org "Previous versions").
-std::string pinned_reinstall(const FrameworkFacts& fw) {
+std::string pinned_reinstall(const PythonEnvFacts& env, const FrameworkFacts& fw) {
   const std::string name = fw.package.empty() ? fw.name : fw.package;
-  if (fw.version.parts().empty()) return "`pip install --force-reinstall --no-deps " + name + "`";
-  std::string cmd = "`pip install --force-reinstall --no-deps \"" + name + "==" + fw.version.str() + "\"";
+  const std::string pip = env_pip(env);
+  if (fw.version.parts().empty()) return "`" + pip + " install --force-reinstall --no-deps " + name + "`";
+  std::string cmd = "`" + pip + " install --force-reinstall --no-deps \"" + name + "==" + fw.version.str() + "\"";
   const std::string& local = fw.version.local();
   if (fw.name == "torch" && (local.starts_with("cu") || local == "cpu" || local.starts_with("rocm"))) {
     cmd += " --index-url https://download.pytorch.org/whl/" + local;
@@ -72,7 +74,7 @@ void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, 
         .title = name + " " + fw.version.str() + " in " + env.path + " is registered by pip but its package is missing",
         .detail = fw.location + " has its dist-info but no " + fw.missing_package + "/ folder: `import " +
                   fw.missing_package + "` fails (an interrupted uninstall or a copy that lost its files).",
-        .fix = "Put the installed version's files back: " + pinned_reinstall(fw) + ".",
+        .fix = "Put the installed version's files back: " + pinned_reinstall(env, fw) + ".",
         .evidence = {installed_at(env, fw)}});
   }
   if (!fw.unregistered.empty()) {
@@ -87,28 +89,39 @@ void installation_findings(const PythonEnvFacts& env, const FrameworkFacts& fw, 
                   fw.unregistered +
                   "), but `pip list`, `pip check` and `pip uninstall` do not see it, and an install over it mixes "
                   "two copies' files.",
-        .fix = "Reinstall it through pip so that pip records it: " + pinned_reinstall(fw) + ".",
+        .fix = "Reinstall it through pip so that pip records it: " + pinned_reinstall(env, fw) + ".",
         .evidence = {installed_at(env, fw), fw.unregistered}});
   }
-  if (fw.reached_via != "PYTHONPATH") return;
+  const bool user_site = fw.reached_via == "user site";
+  if (fw.reached_via != "PYTHONPATH" && !user_site) return;
   for (const FrameworkFacts& own : env.shadowed) {
     if (own.name != fw.name) continue;
     const bool loses_gpu = own.cuda_build.value_or(false) && !fw.cuda_build.value_or(false);
+    const std::string why =
+        user_site ? fw.location +
+                        " is the user site (`pip install --user`, or pip run by this user outside any environment), "
+                        "which the site module puts before the installation's site-packages on sys.path"
+                  : "PYTHONPATH names " + fw.location + ", and its entries come before site-packages on sys.path";
+    // pip uninstall removes the first copy it finds, the user site's; a Debian or Ubuntu system
+    // Python refuses pip without --break-system-packages (PEP 668, externally managed).
+    const std::string fix =
+        user_site ? "Remove the user-site copy as the user who installed it: `" + env_pip(env) + " uninstall " + name +
+                        "` (it takes the user site's first; a Debian or Ubuntu system Python also wants "
+                        "--break-system-packages), or run with `PYTHONNOUSERSITE=1` to leave the user site out."
+                  : "Take " + fw.location +
+                        " out of PYTHONPATH (or `unset PYTHONPATH`; a `module load` or a shell "
+                        "profile may set it) before running this environment's Python.";
     out.push_back(
         Finding{.id = "framework-shadowed",
                 .severity = gpu && loses_gpu ? Severity::error : Severity::warning,
                 .area = FindingArea::python,
                 .title = "`import` in " + env.path + " takes " + framework_line(env, fw) + " at " + fw.location +
                          ", not the environment's " + framework_line(env, own),
-                .detail = "PYTHONPATH names " + fw.location +
-                          ", and its entries come before site-packages on sys.path, "
-                          "so this copy hides the one in " +
-                          own.location + "." +
+                .detail = why + ", so this copy hides the one in " + own.location + "." +
                           (loses_gpu ? " The copy that runs has no CUDA support: it silently runs on the CPU." : ""),
-                .fix = "Take " + fw.location +
-                       " out of PYTHONPATH (or `unset PYTHONPATH`; a `module load` or a shell "
-                       "profile may set it) before running this environment's Python.",
-                .evidence = {installed_at(env, fw), "PYTHONPATH", installed_at(env, own)}});
+                .fix = fix,
+                .evidence = {installed_at(env, fw), user_site ? "PYTHONNOUSERSITE unset" : "PYTHONPATH",
+                             installed_at(env, own)}});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "check/nvidia_wheel_checks.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/knowledge_base.hpp"
@@ -271,8 +272,7 @@ void numpy_findings(const PythonEnvFacts& env, const MarkerEnvironment& menv, st
                    : "NumPy keeps its ABI within a major, so it usually imports, but `pip check` fails and "
                      "the next install that resolves " +
                          name + " may change NumPy again."),
-          .fix = "Install the NumPy " + name + " was built for: `" +
-                 (env.interpreter.empty() ? "python" : env.interpreter) + " -m pip install \"numpy" + req.specifier +
+          .fix = "Install the NumPy " + name + " was built for: `" + env_pip(env) + " install \"numpy" + req.specifier +
                  "\"` (or upgrade " + name + " to a release built for NumPy " + std::to_string(have.major()) + ").",
           .evidence = {installed_at(env, fw), "numpy " + have.str()}});
       break;
@@ -292,7 +292,6 @@ void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std:
       if (package != row.package || !row.versions.contains(fw.version) || numpy->version.major() <= row.built_for) {
         continue;
       }
-      const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
       out.push_back(Finding{
           .id = "numpy-abi-too-new",
           .severity = Severity::error,
@@ -304,9 +303,9 @@ void numpy_abi_findings(const PythonEnvFacts& env, const KnowledgeBase& kb, std:
                                 "module built for an older major: {}.",
                                 row.package, fw.version.str(), row.built_for, row.binary, row.built_for,
                                 numpy->version.str(), numpy->location, row.effect),
-          .fix = fmt::format("Keep NumPy {0}.x for this release: `{1} -m pip install \"numpy<{2}\"`, or upgrade {3} "
+          .fix = fmt::format("Keep NumPy {0}.x for this release: `{1} install \"numpy<{2}\"`, or upgrade {3} "
                              "to a release built against NumPy {2} (`gpudoctor plan`).",
-                             row.built_for, python, row.built_for + 1, row.package),
+                             row.built_for, env_pip(env), row.built_for + 1, row.package),
           .evidence = {installed_at(env, fw), "numpy " + numpy->version.str()},
           .source = row.source});
       break;
@@ -337,7 +336,7 @@ std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironmen
   for (const NvidiaWheel& w : env.nvidia_wheels) {
     if (w.library == library && m.provider.find("/nvidia/") != std::string::npos) package = w.package;
   }
-  const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
+  const std::string pip = env_pip(env);
   std::string requirement;
   const DistRequirement* pinned = nullptr;
   for (const DistRequirement& r : fw.nvidia_requires) {
@@ -364,7 +363,7 @@ std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironmen
   }
   const std::string what = nccl ? "NCCL" : "nvJitLink";
   if (requirement.empty() && !package.empty()) requirement = package;
-  std::string install = requirement.empty() ? "" : "`" + python + " -m pip install -U \"" + requirement + "\"`";
+  std::string install = requirement.empty() ? "" : "`" + pip + " install -U \"" + requirement + "\"`";
   // The pinned wheel is listed by pip but its files are gone (nvidia-wheel-files-missing): the
   // loader went past its directory, and only a forced reinstall puts them back.
   const bool files_gone =
@@ -373,7 +372,7 @@ std::string missing_import_fix(const PythonEnvFacts& env, const MarkerEnvironmen
       });
   if (files_gone) {
     return "Put back the " + what + " wheel's files, which are gone from " + env.path + " while pip still lists it: `" +
-           wheel_install_command(env, pinned->name, pinned->specifier, python + " -m pip") + "`.";
+           wheel_install_command(env, pinned->name, pinned->specifier) + "`.";
   }
   if (m.provider.find("/nvidia/") == std::string::npos) {
     return "Give " + m.library.substr(m.library.find_last_of('/') + 1) + " the " + what +
@@ -478,10 +477,9 @@ std::vector<Finding> requirement_findings(const Facts& facts, const KnowledgeBas
       std::string quoted;
       for (const auto& p : pins) quoted += (quoted.empty() ? "\"" : " \"") + p + "\"";
       const std::vector<std::string> against = pins_others_exclude(env, menv, fw, pinned);
-      const std::string python = env.interpreter.empty() ? "python" : env.interpreter;
       const std::string fix =
           against.empty()
-              ? "Install the versions " + name + " pins: `" + python + " -m pip install " + quoted + "` (or upgrade " +
+              ? "Install the versions " + name + " pins: `" + env_pip(env) + " install " + quoted + "` (or upgrade " +
                     name + " to a release built for the newer wheels)."
               : "Do not install what " + name + " pins here: " + join(against, "; ") +
                     ", so no set of wheels in this environment satisfies both. Give " + name +

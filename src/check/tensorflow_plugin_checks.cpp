@@ -4,6 +4,7 @@
 
 #include "check/compat_checks.hpp"
 #include "check/requirement_checks.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "model/framework.hpp"
@@ -127,7 +128,7 @@ std::string removal(const TfPlugin& p, const PythonEnvFacts& env, bool windows) 
     return outer_pip(env, windows) + " uninstall " + p.owner +
            " with the base Python, outside the venv, or make the venv without --system-site-packages";
   }
-  return (env.interpreter.empty() ? std::string("pip") : env.interpreter + " -m pip") + " uninstall " + p.owner;
+  return env_pip(env) + " uninstall " + p.owner;
 }
 
 class PluginChecker {
@@ -191,11 +192,10 @@ class PluginChecker {
                     "(load_library), and a library the loader refuses stops the import." +
                     reach_text(p, tf) +
                     (p.reached_via == kDeviceVariable ? std::string() : " It belongs to " + owner_text(p) + "."),
-          .fix = reinstall ? "Reinstall " + p.owner + " (" +
-                                 (env.interpreter.empty() ? std::string("pip") : env.interpreter + " -m pip") +
-                                 " install --force-reinstall --no-deps \"" + p.owner + "==" + p.owner_version +
-                                 "\"), or take it away: " + removal(p, env, windows) + "."
-                           : "Take it away: " + removal(p, env, windows) + ".",
+          .fix = reinstall
+                     ? "Reinstall " + p.owner + " (" + env_pip(env) + " install --force-reinstall --no-deps \"" +
+                           p.owner + "==" + p.owner_version + "\"), or take it away: " + removal(p, env, windows) + "."
+                     : "Take it away: " + removal(p, env, windows) + ".",
           .evidence = evidence,
           .source = source});
       return;

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "check/onnxruntime_fix.hpp"
-#include "check/windows_pip.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/framework.hpp"

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 
 #include "core/worker_pool.hpp"
@@ -97,11 +98,22 @@ class DeadlineStream : public httplib::Stream {
   }
   ssize_t write(const char* ptr, size_t size) override {
     if (!is_writable()) return -1;
-    return ::send(sock_, ptr, static_cast<int>(size), kSendFlags);
+#ifdef _WIN32
+    // Winsock's send takes an int: a larger write goes out in pieces, as the caller loops.
+    return ::send(sock_, ptr, static_cast<int>(std::min<size_t>(size, INT_MAX)), kSendFlags);
+#else
+    return ::send(sock_, ptr, size, kSendFlags);
+#endif
   }
-  void get_remote_ip_and_port(std::string& ip, int& port) const override { address(true, ip, port); }
-  void get_local_ip_and_port(std::string& ip, int& port) const override { address(false, ip, port); }
-  socket_t socket() const override { return sock_; }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    address(true, ip, port);
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    address(false, ip, port);
+  }
+  socket_t socket() const override {
+    return sock_;
+  }
 
  private:
   /// Readable within the read timeout and before the deadline.
@@ -147,13 +159,14 @@ ServeHttpServer::ServeHttpServer(size_t max_threads, std::chrono::milliseconds r
 
 // A keep-alive connection's next request starts within the keep-alive timeout; a server that
 // stops does not wait for it.
+// The socket is polled at least once, so a keep-alive timeout of 0 still serves what is there.
 bool ServeHttpServer::next_request_comes(socket_t sock) const {
   const auto end = Clock::now() + std::chrono::seconds(keep_alive_timeout_sec_);
   while (svr_sock_ != INVALID_SOCKET) {
-    const auto left = end - Clock::now();
-    if (left <= Clock::duration::zero()) return false;
+    const auto left = std::max(end - Clock::now(), Clock::duration::zero());
     const int rc = poll_socket(sock, POLLIN, to_ms(std::min<Clock::duration>(left, std::chrono::milliseconds(100))));
     if (rc != 0) return rc > 0;
+    if (left == Clock::duration::zero()) return false;
   }
   return false;
 }

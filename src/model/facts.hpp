@@ -146,7 +146,8 @@ struct NvidiaWheel {
   /// The directory its RECORD puts its shared libraries in (site-packages/nvidia/cu13/lib for the
   /// CUDA 13 wheels, nvidia/cublas/lib for nvidia-cublas-cu12); empty when the RECORD names none.
   std::string lib_dir;
-  /// Shared libraries its RECORD lists that are not on disk (the first 16), and how many in all:
+  /// Shared libraries its RECORD lists that are not on disk (the first 16, as RECORD paths relative
+  /// to site-packages: a wheel may put them in several folders), and how many in all:
   /// a half-done uninstall or a deleted directory, which `pip install` alone does not repair.
   std::vector<std::string> missing_files;
   std::optional<int> missing_count;  ///< empty when none is missing
@@ -246,7 +247,8 @@ struct FrameworkFacts {
   /// deleted): the version file read. pip does not know it. Empty for a registered install.
   std::string unregistered;
   /// How `import` reaches it when not through the environment's own site-packages: "PYTHONPATH"
-  /// (its entries come before site-packages on sys.path). Empty: the environment's own.
+  /// (its entries come before site-packages on sys.path) or "user site" (`pip install --user`,
+  /// before the installation's site-packages). Empty: the environment's own.
   std::string reached_via;
 
   bool operator==(const FrameworkFacts&) const = default;

@@ -144,9 +144,13 @@ Result<BenchHistory> BenchHistory::open(const std::string& path) {
     sqlite3_free(message);
     return Error{ErrorKind::invalid_data, "the bench history is not usable: " + text, path, 0};
   }
-  // Marked as bench's from now on; a read-only history stays readable unmarked.
-  const std::string mark = "PRAGMA application_id = " + std::to_string(kApplicationId);
-  (void)sqlite3_exec(raw, mark.c_str(), nullptr, nullptr, nullptr);
+  // Marked as bench's from now on; a read-only history stays readable unmarked. Only once: the
+  // mark is a write, which would wait on a concurrent bench's transaction at every open.
+  std::string unread;
+  if (query_int(raw, "PRAGMA application_id", unread) != std::optional<long long>(kApplicationId)) {
+    const std::string mark = "PRAGMA application_id = " + std::to_string(kApplicationId);
+    (void)sqlite3_exec(raw, mark.c_str(), nullptr, nullptr, nullptr);
+  }
   return h;
 }
 

@@ -529,7 +529,9 @@ class PythonProbe {
       hint = it->second.first;
       hint_source = it->second.second;
     }
-    bool include_user_site = env.kind == "system" || env.kind == "pyenv";
+    // A venv leaves the user site out (unless it sees the system site-packages); a conda
+    // environment's Python is a plain CPython and reads it like any installation.
+    bool include_user_site = env.kind == "system" || env.kind == "pyenv" || env.kind == "conda";
     bool venv_sees_system_site = false;
     std::string venv_home;  ///< pyvenv.cfg's home: the base interpreter's folder
     // Version.
@@ -608,13 +610,17 @@ class PythonProbe {
     std::string mm = env.python_version ? std::to_string(env.python_version->major()) + "." +
                                               std::to_string(env.python_version->minor())
                                         : std::string();
+    std::set<std::string> user_sites;  ///< the candidates that are a user site
     if (win_ && env.kind == "store" && !mm.empty()) {
       candidates.push_back(join(env.path, "Python" + std::to_string(env.python_version->major()) +
                                               std::to_string(env.python_version->minor()) + "\\site-packages"));
     } else if (win_) {
       candidates.push_back(join(env.path, "Lib\\site-packages"));
       if (include_user_site) user_site = user_site_of(env.python_version);
-      if (!user_site.empty()) candidates.push_back(user_site);
+      if (!user_site.empty()) {
+        candidates.push_back(user_site);
+        user_sites.insert(user_site);
+      }
     } else {
       std::vector<std::string> versions;
       if (!mm.empty()) {
@@ -633,6 +639,7 @@ class PythonProbe {
         }
         if (include_user_site && !user_base().empty()) {
           candidates.push_back(join(user_base(), "lib/python" + v + "/site-packages"));
+          user_sites.insert(candidates.back());
         }
       }
     }
@@ -649,6 +656,7 @@ class PythonProbe {
       env.site_packages.push_back(c);
       scan_site_packages(system_, c, env, budget_, facts_.problems);
     }
+    apply_user_site(env, user_sites);
     apply_pythonpath(env, seen);
     if (std::any_of(env.frameworks.begin(), env.frameworks.end(),
                     [](const FrameworkFacts& f) { return f.name == "tensorflow"; })) {
@@ -679,6 +687,28 @@ class PythonProbe {
       return "pyvenv.cfg's home, " + venv_home + ", does not exist: the Python this venv was made from is gone";
     }
     return {};
+  }
+
+  /// The user site comes before the installation's site-packages on sys.path (the `site` module:
+  /// USER_SITE is added first, unless PYTHONNOUSERSITE is set): a framework `pip install --user`
+  /// put there is what `import` takes, and the installation's copy moves to `shadowed`.
+  void apply_user_site(PythonEnvFacts& env, const std::set<std::string>& user_sites) {
+    if (user_sites.empty() || !system_.env("PYTHONNOUSERSITE").value_or("").empty()) return;
+    const auto in_user_site = [&](const FrameworkFacts& fw) { return user_sites.count(fw.location) != 0; };
+    for (size_t i = 0; i < env.frameworks.size(); ++i) {
+      if (!in_user_site(env.frameworks[i])) continue;
+      const std::string folder = import_package(env.frameworks[i]);
+      if (folder.empty()) continue;
+      for (size_t j = 0; j < env.frameworks.size(); ++j) {
+        const FrameworkFacts& other = env.frameworks[j];
+        if (j == i || in_user_site(other) || !other.reached_via.empty() || import_package(other) != folder) continue;
+        env.frameworks[i].reached_via = "user site";
+        env.shadowed.push_back(other);
+        env.frameworks.erase(env.frameworks.begin() + static_cast<std::ptrdiff_t>(j));
+        if (j < i) --i;
+        break;
+      }
+    }
   }
 
   /// PYTHONPATH's entries come before site-packages on sys.path (Python docs, "The initialization
@@ -715,7 +745,7 @@ class PythonProbe {
         const std::string folder = import_package(other);
         if (folder.empty() || decided.count(folder) != 0) continue;
         auto own_copy = std::find_if(env.frameworks.begin(), env.frameworks.end(), [&](const FrameworkFacts& fw) {
-          return fw.reached_via.empty() && import_package(fw) == folder;
+          return (fw.reached_via.empty() || fw.reached_via == "user site") && import_package(fw) == folder;
         });
         if (own_copy == env.frameworks.end()) continue;
         decided.insert(folder);

@@ -250,7 +250,9 @@ void collect_conda(const SystemView& system, Facts& facts) {
   }
 }
 
-/// pip's nvidia-cuda-runtime-cuXX wheel: the runtime a framework brings along.
+/// pip's nvidia-cuda-runtime-cuXX wheel: the runtime a framework brings along, at the folder its
+/// RECORD puts the library in (nvidia/cu13 for CUDA 13's wheel, nvidia/cuda_runtime for CUDA 12's:
+/// a venv may hold both).
 void collect_pip_runtimes(const SystemView& system, Facts& facts) {
   for (const auto& env : facts.python_envs) {
     for (const auto& w : env.nvidia_wheels) {
@@ -259,7 +261,9 @@ void collect_pip_runtimes(const SystemView& system, Facts& facts) {
       tk.kind = "pip-wheels";
       tk.version = w.version;
       tk.version_source = "dist-info " + w.package + " " + w.version.str();
+      if (!w.lib_dir.empty()) tk.path = system.parent(w.lib_dir);
       for (const auto& sp : env.site_packages) {
+        if (!tk.path.empty()) break;
         std::string dir = system.join(system.join(sp, "nvidia"), "cuda_runtime");
         if (system.is_dir(dir)) tk.path = dir;
       }

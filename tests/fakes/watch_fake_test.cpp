@@ -298,6 +298,28 @@ TEST_F(WatchFake, UncorrectedEccErrorsAndRetiredPagesAreShownAndDiagnosed) {
   EXPECT_EQ(r.out.find("GPU 0 (NVIDIA H100 80GB HBM3) had"), std::string::npos) << r.out;
 }
 
+// Session 44: the doctor read the same counters and still printed "✓" for a GPU with uncorrected
+// ECC errors and retired pages (its JSON, serve's /report.json and fleet --from alike).
+TEST_F(WatchFake, TheDoctorReportsUncorrectedEccErrorsAndRetiredPages) {
+  use(scenario("ecc_errors"));
+  auto r = run_gpudoctor({"--json"});
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  std::vector<std::string> seen;
+  for (const auto& f : r.json["findings"]) {
+    const std::string id = f["id"];
+    if (id != "gpu-ecc-uncorrected" && id != "gpu-memory-retired") continue;
+    seen.push_back(id + " " + f["severity"].get<std::string>());
+    EXPECT_NE(f["title"].get<std::string>().find("GPU-9e1f3d5a-2b7c-4c8d-8e0f-1a2b3c4d5e6f"), std::string::npos)
+        << "the second GPU's, not the first's: " << f.dump();
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"gpu-ecc-uncorrected error", "gpu-memory-retired info"}));
+  // Near miss: no ECC counts (healthy.ini answers "not supported"): nothing said.
+  use(scenario("healthy"));
+  auto plain = run_gpudoctor({"--json"});
+  EXPECT_EQ(plain.out.find("gpu-ecc-uncorrected"), std::string::npos);
+  EXPECT_EQ(plain.out.find("gpu-memory-retired"), std::string::npos);
+}
+
 /// The terminal UI in a real terminal: tmux on a private server socket, its screen captured.
 class WatchTui : public WatchFake {
  protected:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -536,6 +537,29 @@ TEST(BenchHistory, BenchsOwnFilesOldAndNewAreKept) {
   auto o = BenchHistory::open(old);
   ASSERT_TRUE(o) << o.error().message;
   EXPECT_EQ(*o->count(), 1);
+}
+
+/// The SQLite header's file change counter (offset 24, big-endian): one more per write transaction.
+long long change_counter(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return -1;
+  unsigned char header[28] = {};
+  const size_t got = std::fread(header, 1, sizeof header, f);
+  std::fclose(f);
+  if (got != sizeof header) return -1;
+  return (static_cast<long long>(header[24]) << 24) | (header[25] << 16) | (header[26] << 8) | header[27];
+}
+
+// Session 44's re-read: opening a history that is already bench's writes nothing (the mark was
+// rewritten at every open, a write that waits on a concurrent bench's transaction).
+TEST(BenchHistory, OpeningAMarkedHistoryWritesNothing) {
+  TempDir dir;
+  const std::string path = dir.path + "/bench.sqlite";
+  ASSERT_TRUE(BenchHistory::open(path));
+  const long long before = change_counter(path);
+  ASSERT_GE(before, 0);
+  ASSERT_TRUE(BenchHistory::open(path));
+  EXPECT_EQ(change_counter(path), before);
 }
 
 TEST(BenchHistory, ASymlinkedHistoryIsRefused) {

@@ -223,6 +223,27 @@ TEST(Review43c2, TensorflowOnAGpuALaterReleaseHasKernelsForKeepsTheReleaseFix) {
   EXPECT_FALSE(contains(p->fix, "No TensorFlow release")) << p->fix;
 }
 
+// 08, near miss by a recorded list only: a release whose wheel's recorded list gives the GPU SASS
+// sends the user there, although no release of a derived list (the toolkit's) covers it. Today's
+// tables have no such GPU (every recorded SASS below 9.0 is also in CUDA 11.2's list, and no
+// wheel records sm_90), so a 2.21 wheel that recorded sm_90 stands for the next release that
+// does. Mutation row s43c2-07 (the `native` case dropped) survived until this test.
+TEST(Review43c2, TensorflowOnAGpuOnlyARecordedListCoversKeepsTheReleaseFix) {
+  KnowledgeBase edited = kb();
+  for (TfBuild& b : edited.tensorflow.builds) {
+    if (b.os == "linux" && b.version == v("2.21")) b.archs.push_back(v("9.0"));
+  }
+  Facts f = machine(Platform::linux, kH100, "580.95.05");
+  FrameworkFacts t = framework("tensorflow", "tensorflow", "2.15.1");
+  t.cuda_build = true;
+  f.python_envs.push_back(venv({t}));
+  const auto fs = compatibility_findings(f, edited);
+  const Finding* p = find(fs, "gpu-arch-ptx-only");
+  ASSERT_NE(p, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(p->fix, "whose build has kernels")) << p->fix;
+  EXPECT_FALSE(contains(p->fix, "No TensorFlow release")) << p->fix;
+}
+
 /// fakes/driver_not_loaded.ini as the doctor reads it: NVML says the module is not loaded, the
 /// user-space driver answers cuDriverGetVersion.
 Facts module_not_loaded(const char* user_space_cuda) {
@@ -247,6 +268,11 @@ TEST(Review43c2, AUserSpaceDriverOfAnOlderCudaMajorIsHeldAgainstTheVenvWithTheMo
   EXPECT_EQ(fw->severity, Severity::error);
   EXPECT_TRUE(contains(fw->detail, "loading the module is not enough")) << fw->detail;
   EXPECT_TRUE(contains(fw->fix, ">= 580")) << fw->fix;
+  // The other way out is a build this user-space driver runs (session 44's re-read: the plan was
+  // resolved without a driver and named torch 2.15's CUDA 13 build, the one that cannot run).
+  EXPECT_TRUE(contains(fw->fix, "the newest build for this driver")) << fw->fix;
+  EXPECT_FALSE(contains(fw->fix, "CUDA 13")) << fw->fix;
+  EXPECT_FALSE(contains(fw->fix, "cu13")) << fw->fix;
   const Finding* tk = find(fs, "driver-too-old-for-toolkit");
   ASSERT_NE(tk, nullptr) << ids(fs);
   EXPECT_EQ(tk->severity, Severity::error);

@@ -4,6 +4,8 @@
 // reviewer listed them in /tmp/rev43c's venvs); file sizes stand for the RECORD hashes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "check/checks.hpp"
 #include "check/nvidia_wheel_checks.hpp"
 #include "check_test_support.hpp"
@@ -200,6 +202,14 @@ TEST(NvidiaWheelFiles, EachWheelDirectoryGetsItsOwnWheelsVersion) {
     EXPECT_EQ(lib->cuda_major, std::optional<int>(w.major)) << w.name << " " << w.dir;
   }
   EXPECT_EQ(wheel_of(d.facts, "nvidia-cublas")->lib_dir, "/" + kSp + "nvidia/cu13/lib");
+  // The two runtimes are two toolkits at their own folders (both were at nvidia/cuda_runtime).
+  std::vector<std::string> runtimes;
+  for (const ToolkitFacts& tk : d.facts.toolkits) {
+    if (tk.kind == "pip-wheels" && tk.version) runtimes.push_back(tk.version->str() + " " + tk.path);
+  }
+  std::sort(runtimes.begin(), runtimes.end());
+  EXPECT_EQ(runtimes,
+            (std::vector<std::string>{"12.9.79 /" + kSp + "nvidia/cuda_runtime", "13.2.86 /" + kSp + "nvidia/cu13"}));
   EXPECT_EQ(find(d.findings, "nvidia-wheel-files-missing"), nullptr) << ids(d.findings);
 }
 
@@ -218,7 +228,7 @@ TEST(NvidiaWheelFiles, WheelFilesGoneWhilePipListsTheWheelAreAnErrorWithAForcedR
   const Doctor d = doctor(t);
   const NvidiaWheel* w = wheel_of(d.facts, "nvidia-cudnn-cu13");
   ASSERT_NE(w, nullptr);
-  EXPECT_EQ(w->missing_files, (std::vector<std::string>{"libcudnn_engines_precompiled.so.9"}));
+  EXPECT_EQ(w->missing_files, (std::vector<std::string>{"nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9"}));
   EXPECT_EQ(w->missing_count, std::optional<int>(1));
   const Finding* f = find(d.findings, "nvidia-wheel-files-missing");
   ASSERT_NE(f, nullptr) << ids(d.findings);
@@ -233,6 +243,45 @@ TEST(NvidiaWheelFiles, WheelFilesGoneWhilePipListsTheWheelAreAnErrorWithAForcedR
   const Doctor whole = doctor(t);
   EXPECT_EQ(find(whole.findings, "nvidia-wheel-files-missing"), nullptr) << ids(whole.findings);
   EXPECT_EQ(wheel_of(whole.facts, "nvidia-cudnn-cu13")->missing_count, std::nullopt);
+}
+
+// Session 44's re-read: with several environments a bare `pip` is whichever is first on PATH and
+// reinstalls into another one; the fix names this environment's own interpreter.
+TEST(NvidiaWheelFiles, TheFixRunsThePipOfTheEnvironmentWhoseFilesAreGone) {
+  TempTree t;
+  venv(t);
+  t.write(kEnv + "/bin/python3", "");
+  wheel(t, "nvidia_cudnn_cu13-9.26.0.51",
+        {{"nvidia/cudnn/lib/libcudnn.so.9", 10}, {"nvidia/cudnn/lib/libcudnn_ops.so.9", 10}});
+  file(t, "nvidia/cudnn/lib/libcudnn.so.9", 10);
+  const Doctor d = doctor(t);
+  const Finding* f = find(d.findings, "nvidia-wheel-files-missing");
+  ASSERT_NE(f, nullptr) << ids(d.findings);
+  EXPECT_NE(f->fix.find("`/" + kEnv +
+                        "/bin/python3 -m pip install --force-reinstall --no-deps "
+                        "\"nvidia-cudnn-cu13==9.26.0.51\"`"),
+            std::string::npos)
+      << f->fix;
+  // An interpreter path with a space stays one word in the shell.
+  PythonEnvFacts spaced;
+  spaced.interpreter = "/home/u/my envs/a/bin/python3";
+  EXPECT_EQ(wheel_install_command(spaced, "nvidia-nccl-cu13", "==2.30.7"),
+            "\"/home/u/my envs/a/bin/python3\" -m pip install \"nvidia-nccl-cu13==2.30.7\"");
+}
+
+// A wheel whose libraries sit in two folders: a missing file is named by its path in the wheel,
+// not as "not in" the first library's folder (session 44's re-read).
+TEST(NvidiaWheelFiles, AMissingFileIsNamedByItsPathInTheWheel) {
+  TempTree t;
+  venv(t);
+  wheel(t, "nvidia_cuda_runtime-13.2.51",
+        {{"nvidia/cu13/lib/libcudart.so.13", 10}, {"nvidia/cuda_runtime/lib/libcudart_extra.so.13", 10}});
+  file(t, "nvidia/cu13/lib/libcudart.so.13", 10);
+  const Doctor d = doctor(t);
+  const Finding* f = find(d.findings, "nvidia-wheel-files-missing");
+  ASSERT_NE(f, nullptr) << ids(d.findings);
+  EXPECT_NE(f->detail.find("nvidia/cuda_runtime/lib/libcudart_extra.so.13"), std::string::npos) << f->detail;
+  EXPECT_EQ(f->detail.find("is not in /" + kSp + "nvidia/cu13/lib"), std::string::npos) << f->detail;
 }
 
 // Bounded work on a hostile RECORD: thousands of library lines are cut at 256 checked.

@@ -92,8 +92,9 @@ TEST(PythonEnvFaults, PackageFolderGoneBesideItsDistInfoIsAnErrorWithAPinnedRein
   ASSERT_EQ(missing.size(), 1u) << r.out;
   EXPECT_EQ(missing[0]["severity"], "error");
   EXPECT_TRUE(contains(missing[0]["detail"].get<std::string>(), "`import torch` fails")) << missing[0].dump();
-  EXPECT_TRUE(
-      contains(missing[0]["fix"].get<std::string>(), "`pip install --force-reinstall --no-deps \"torch==2.15.0\"`"))
+  // The environment's own pip (session 44): a bare `pip` is whichever is first on PATH.
+  EXPECT_TRUE(contains(missing[0]["fix"].get<std::string>(),
+                       "`/work/venv/bin/python3 -m pip install --force-reinstall --no-deps \"torch==2.15.0\"`"))
       << missing[0].dump();
   // One cause, one finding: the missing version.py is part of it.
   EXPECT_TRUE(findings(r, "framework-metadata-unreadable").empty()) << r.out;
@@ -233,6 +234,42 @@ TEST(PythonEnvFaults, PythonpathWithTheVenvsOwnSitePackagesHidesNothing) {
     ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
     EXPECT_TRUE(findings(r, "framework-shadowed").empty()) << pythonpath << "\n" << r.out;
     EXPECT_FALSE(venv_facts(r).contains("shadowed")) << pythonpath;
+  }
+}
+
+// Session 44: `pip install --user tensorflow-cpu` over the system Python's CUDA TensorFlow. The user
+// site comes before the installation's site-packages on sys.path, so the CPU copy is what runs; it
+// was listed beside the CUDA one as two frameworks of one environment.
+TEST(PythonEnvFaults, AUserSiteCopyShadowingTheSystemsCudaBuildIsAnError) {
+  for (const bool no_user_site : {false, true}) {
+    TempTree t;
+    make_machine(t, no_user_site ? "PYTHONNOUSERSITE=1\n" : "");
+    const std::string system_site = "root/usr/local/lib/python3.11/dist-packages/";
+    t.write(system_site + "tensorflow-2.21.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: tensorflow\n");
+    t.write(system_site + "tensorflow/python/platform/build_info.py", tf_build_info(true));
+    const std::string user_site = "root/home/nobody/.local/lib/python3.11/site-packages/";
+    t.write(user_site + "tensorflow_cpu-2.21.0.dist-info/METADATA", "Metadata-Version: 2.1\n");
+    t.write(user_site + "tensorflow/python/platform/build_info.py", tf_build_info(false));
+    const auto r = doctor(t);
+    ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+    const auto shadowed = findings(r, "framework-shadowed");
+    if (no_user_site) {
+      // Near miss: the user site left out, the system's CUDA build is what runs.
+      EXPECT_TRUE(shadowed.empty()) << r.out;
+      continue;
+    }
+    ASSERT_EQ(shadowed.size(), 1u) << r.out;
+    EXPECT_EQ(shadowed[0]["severity"], "error");
+    const std::string title = shadowed[0]["title"].get<std::string>();
+    EXPECT_TRUE(contains(title,
+                         "takes tensorflow-cpu 2.21.0 (CPU-only build) from user site at "
+                         "/home/nobody/.local/lib/python3.11/site-packages, not the environment's "
+                         "tensorflow 2.21.0 (CUDA build"))
+        << title;
+    const std::string fix = shadowed[0]["fix"].get<std::string>();
+    EXPECT_TRUE(contains(fix, " -m pip uninstall tensorflow-cpu`")) << fix;
+    EXPECT_TRUE(contains(fix, "PYTHONNOUSERSITE=1")) << fix;
+    EXPECT_TRUE(findings(r, "framework-cpu-only").empty()) << r.out;
   }
 }
 

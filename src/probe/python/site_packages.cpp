@@ -449,7 +449,8 @@ WheelRecord read_wheel_record(const SystemView& system, const std::string& path,
       if (out.libs.size() >= kMaxRecordLibs) break;
       if (auto lib = record_lib(line)) out.libs.push_back(std::move(*lib));
     }
-    if (last) return out;
+    // Nothing more to take from the rest: the bound is reached and the CUDA major known.
+    if (last || (out.libs.size() >= kMaxRecordLibs && out.cuda_major)) return out;
     carry = text.substr(cut);
     if (carry.size() > kPiece) carry.clear();  // no RECORD line is that long
   }
@@ -465,7 +466,7 @@ void check_record_files(const SystemView& system, const std::string& site, const
   int missing = 0;
   for (const RecordLib& lib : rec.libs) {
     if (system.exists(system.join(site, lib.path))) continue;
-    if (w.missing_files.size() < 16) w.missing_files.push_back(lib.path.substr(lib.path.find_last_of('/') + 1));
+    if (w.missing_files.size() < 16) w.missing_files.push_back(lib.path);
     ++missing;
   }
   if (missing > 0) w.missing_count = missing;

@@ -1,11 +1,15 @@
 #pragma once
-/// Which pip a fix on Windows means: with several Pythons, a bare `pip` is whichever comes first
-/// on PATH, not necessarily the environment the finding is about.
+/// Which pip a fix means: with several Pythons, a bare `pip` is whichever comes first on PATH, not
+/// necessarily the environment the finding is about.
 #include <string>
 
 #include "model/facts.hpp"
 
 namespace gpudoctor {
+
+/// `ENV/bin/python -m pip`: the pip of exactly this environment, whatever PATH holds; a bare `pip`
+/// when the interpreter is unknown. Quoted when the path has a space.
+std::string env_pip(const PythonEnvFacts& env);
 
 /// A sentence to append to a fix that runs pip for `env` ("Run pip as this Python's (`py -3.11
 /// -m pip ...` ...)"); empty off Windows or with one Python environment.

@@ -1,6 +1,12 @@
-#include "check/windows_pip.hpp"
+#include "check/which_pip.hpp"
 
 namespace gpudoctor {
+
+std::string env_pip(const PythonEnvFacts& env) {
+  if (env.interpreter.empty()) return "pip";
+  const bool quote = env.interpreter.find_first_of(" \t'") != std::string::npos;
+  return (quote ? "\"" + env.interpreter + "\"" : env.interpreter) + " -m pip";
+}
 
 // The review of session 36: torch in Python 3.11, a newer 3.12 first on PATH.
 std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts) {

@@ -1,0 +1,43 @@
+// Session 44's re-read of the doctor's Python findings: a JAX reached through PYTHONPATH whose CUDA
+// plugin it refuses is still said to come from PYTHONPATH.
+#include <gtest/gtest.h>
+
+#include "check/python_checks.hpp"
+#include "check_test_support.hpp"
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::find;
+using testing::ids;
+using testing::machine;
+using testing::v;
+
+TEST(DoctorSession44, AShadowingJaxWithARefusedPluginIsSaidToComeFromPythonpath) {
+  Facts f = machine(Platform::linux, "NVIDIA H100 80GB HBM3", "580.65.06");
+  PythonEnvFacts env;
+  env.path = "/home/u/.venvs/x";
+  env.python_version = v("3.11.7");
+  const std::string outside = "/opt/jax/site-packages";
+  FrameworkFacts jax{.name = "jax", .package = "jax", .version = v("0.4.30")};
+  jax.cuda_build = false;
+  jax.location = outside;
+  jax.reached_via = "PYTHONPATH";
+  FrameworkFacts plugin{.name = "jax-cuda-plugin", .package = "jax-cuda12-plugin", .version = v("0.4.30")};
+  plugin.variant = "cuda12";
+  plugin.location = outside;
+  FrameworkFacts own{.name = "jax", .package = "jax", .version = v("0.7.1")};
+  own.cuda_build = false;
+  own.location = env.path + "/lib/python3.11/site-packages";
+  env.frameworks = {jax, plugin};
+  env.shadowed = {own};
+  f.python_envs.push_back(env);
+  const auto fs = python_findings(f);
+  const Finding* s = find(fs, "framework-shadowed");
+  ASSERT_NE(s, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(s->title, "jax 0.4.30 (cuda12 plugin not usable) from PYTHONPATH")) << s->title;
+}
+
+}  // namespace
+}  // namespace gpudoctor
