@@ -5,7 +5,15 @@ namespace gpudoctor {
 std::string env_pip(const PythonEnvFacts& env) {
   if (env.interpreter.empty()) return "pip";
   const bool quote = env.interpreter.find_first_of(" \t'") != std::string::npos;
-  return (quote ? "\"" + env.interpreter + "\"" : env.interpreter) + " -m pip";
+  const bool windows = env.interpreter.find('\\') != std::string::npos || env.interpreter.ends_with(".exe");
+  if (!windows) return (quote ? "\"" + env.interpreter + "\"" : env.interpreter) + " -m pip";
+  // An installed Python's launcher works in cmd and PowerShell alike ("C:\Program Files\..."
+  // quoted is a string to PowerShell, not a command); the Store's has an alias per version.
+  if ((env.kind == "system" || env.kind == "store") && env.python_version) {
+    const std::string xy = env.python_version->truncated(2).str();
+    return (env.kind == "store" ? "python" + xy : "py -" + xy) + " -m pip";
+  }
+  return (quote ? "& \"" + env.interpreter + "\"" : env.interpreter) + " -m pip";  // PowerShell's call operator
 }
 
 // The review of session 36: torch in Python 3.11, a newer 3.12 first on PATH.

@@ -8,7 +8,9 @@
 namespace gpudoctor {
 
 /// `ENV/bin/python -m pip`: the pip of exactly this environment, whatever PATH holds; a bare `pip`
-/// when the interpreter is unknown. Quoted when the path has a space.
+/// when the interpreter is unknown. Quoted when the path has a space. On Windows an installed
+/// Python's is `py -X.Y -m pip` (the Store's `pythonX.Y`), a venv's path with a space PowerShell's
+/// `& "..."`.
 std::string env_pip(const PythonEnvFacts& env);
 
 /// A sentence to append to a fix that runs pip for `env` ("Run pip as this Python's (`py -3.11

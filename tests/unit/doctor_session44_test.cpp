@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "check/python_checks.hpp"
+#include "check/which_pip.hpp"
 #include "check_test_support.hpp"
 #include "core/text.hpp"
 
@@ -37,6 +38,29 @@ TEST(DoctorSession44, AShadowingJaxWithARefusedPluginIsSaidToComeFromPythonpath)
   const Finding* s = find(fs, "framework-shadowed");
   ASSERT_NE(s, nullptr) << ids(fs);
   EXPECT_TRUE(contains(s->title, "jax 0.4.30 (cuda12 plugin not usable) from PYTHONPATH")) << s->title;
+}
+
+// The environment's own pip, as a command each platform's shell runs: a quoted path with a space
+// on Linux; on Windows the launcher for an installed Python (a quoted "C:\Program Files\..." is a
+// string to PowerShell, not a command) and the call operator for a venv's path with a space.
+TEST(DoctorSession44, EachEnvironmentsPipIsACommandItsShellRuns) {
+  PythonEnvFacts env;
+  EXPECT_EQ(env_pip(env), "pip") << "no interpreter known";
+  env.interpreter = "/opt/envs/a/bin/python3";
+  EXPECT_EQ(env_pip(env), "/opt/envs/a/bin/python3 -m pip");
+  env.interpreter = "/home/u/my envs/a/bin/python3";
+  EXPECT_EQ(env_pip(env), "\"/home/u/my envs/a/bin/python3\" -m pip");
+  env.interpreter = "C:\\Program Files\\Python311\\python.exe";
+  env.kind = "system";
+  env.python_version = v("3.11.9");
+  EXPECT_EQ(env_pip(env), "py -3.11 -m pip");
+  env.kind = "store";
+  EXPECT_EQ(env_pip(env), "python3.11 -m pip");
+  env.kind = "venv";
+  env.interpreter = "C:\\Users\\Li Wei\\venv\\Scripts\\python.exe";
+  EXPECT_EQ(env_pip(env), "& \"C:\\Users\\Li Wei\\venv\\Scripts\\python.exe\" -m pip");
+  env.interpreter = "C:\\venv\\Scripts\\python.exe";
+  EXPECT_EQ(env_pip(env), "C:\\venv\\Scripts\\python.exe -m pip");
 }
 
 }  // namespace
