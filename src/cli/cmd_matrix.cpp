@@ -54,6 +54,7 @@ Command matrix_command() {
       if (!fr) return usage_error("matrix", fr.error().message);
       f.framework = fr->name;
       f.versions = fr->spec;
+      f.extras = fr->extras;
     }
     if (!args->os.empty()) {
       auto p = parse_os_option(args->os);

@@ -22,6 +22,16 @@ Result<Platform> parse_os_option(std::string_view text) {
 }
 
 Result<Version> parse_python_option(std::string_view text) {
+  // "3.13t", a free-threaded build: its wheels are other files (cp313t), and the tables do not
+  // record which releases ship them (torch 2.5 has none, 2.7-2.11 do); it is not read as 3.13.
+  const std::string_view t = trim(text);
+  if (t.size() >= 2 && (t.back() == 't' || t.back() == 'T') && is_ascii_digit(t[t.size() - 2])) {
+    return Error{ErrorKind::invalid_data,
+                 "--python: '" + printable(text, 60) +
+                     "' is a free-threaded Python: the knowledge base does not record which releases have "
+                     "free-threaded (cp3XYt) wheels; give the version without 't' to see the regular builds",
+                 "--python"};
+  }
   auto v = Version::parse(text);
   if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3)
     return refused("--python", text, "a Python version (e.g. 3.11)");

@@ -215,6 +215,7 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     b.os = r.text("os");
     if (b.os != "linux" && b.os != "windows") r.issue(Level::error, "os must be 'linux' or 'windows'");
     auto py = r.spec("python", true);
+    b.python_source = r.text("python_source");
     b.gpu = r.boolean("gpu").value_or(true);
     b.cuda = r.version("cuda", b.gpu);
     b.cudnn = r.version("cudnn", b.gpu);
@@ -329,6 +330,11 @@ void read_pytorch(RowReader& top, KnowledgeBase& kb) {
     rel.note = r.text("note");
     rel.tags_source = r.text("tags_source");
     rel.python_source = r.text("python_source");
+    rel.python_windows = r.spec("python_windows", false);
+    rel.python_aarch64 = r.spec("python_aarch64", false);
+    rel.python_os_source = r.text("python_os_source");
+    r.needs_source(rel.python_windows.has_value() || rel.python_aarch64.has_value(), rel.python_os_source,
+                   "python_windows/python_aarch64 need python_os_source");
     rel.compile_python_from = r.version("compile_python_from", false);
     rel.compile_source = r.text("compile_source");
     r.needs_source(rel.compile_python_from.has_value(), rel.compile_source, "compile_python_from needs compile_source");
@@ -377,7 +383,10 @@ void read_jax(RowReader& top, KnowledgeBase& kb) {
     auto bd = r.version("built_cudnn", true);
     auto cuda = r.spec("cuda", true);
     auto cudnn = r.spec("cudnn", true);
-    r.spec("nccl", false);
+    v.cuda_source = r.text("cuda_source");
+    v.nccl = r.spec("nccl", false);
+    v.nccl_source = r.text("nccl_source");
+    r.needs_source(v.nccl.has_value(), v.nccl_source, "nccl needs nccl_source");
     auto drv = r.version("driver_linux", true);
     auto cc = r.version("min_cc", true);
     v.preferred = r.boolean("preferred").value_or(false);

@@ -132,7 +132,26 @@ GpuMatch KnowledgeBase::find_gpu(std::string_view name) const {
       }
     }
   }
-  m.suggestions = nearest_gpu_names(name);
+  // A name short of a model's words ("RTX 6000") fits several models of different compute
+  // capabilities: said as ambiguous, with them first among the suggestions.
+  if (!key.empty()) {
+    const std::vector<std::string_view> words = split(key, ' ');
+    for (const GpuModel& g : gpus) {
+      const std::vector<std::string_view> have = split(g.key, ' ');
+      if (std::all_of(words.begin(), words.end(),
+                      [&](std::string_view w) { return std::find(have.begin(), have.end(), w) != have.end(); })) {
+        m.ambiguous.push_back(g.name);
+      }
+    }
+  }
+  // One fit is not ambiguous (and not guessed either); dozens ("RTX") are a word, not a model.
+  if (m.ambiguous.size() < 2 || m.ambiguous.size() > 8) m.ambiguous.clear();
+  m.suggestions = m.ambiguous;
+  for (std::string& n : nearest_gpu_names(name)) {
+    if (std::find(m.suggestions.begin(), m.suggestions.end(), n) == m.suggestions.end()) m.suggestions.push_back(n);
+  }
+  const size_t keep = std::max<size_t>(5, m.ambiguous.size());
+  if (m.suggestions.size() > keep) m.suggestions.resize(keep);
   return m;
 }
 
@@ -643,6 +662,18 @@ bool KnowledgeBase::is_jetson(std::string_view gpu_name, const std::optional<Ver
   return std::any_of(gpus.begin(), gpus.end(), [&](const GpuModel& g) {
     return to_lower(g.name).find("jetson") != std::string::npos && cc->same_series(g.cc, 2);
   });
+}
+
+bool KnowledgeBase::arm_host(std::string_view gpu_name, const std::optional<Version>& cc) const {
+  if (is_jetson(gpu_name, cc)) return true;
+  GpuMatch m = find_gpu(gpu_name);
+  return m.model != nullptr && m.model->arm_host;
+}
+
+const VersionSpec& KnowledgeBase::torch_python(const TorchRelease& r, Platform os, bool arm_host) {
+  if (os == Platform::windows && r.python_windows) return *r.python_windows;
+  if (os != Platform::windows && arm_host && r.python_aarch64) return *r.python_aarch64;
+  return r.python;
 }
 
 }  // namespace gpudoctor

@@ -35,6 +35,9 @@ struct KbIssue {
 struct GpuMatch {
   const GpuModel* model = nullptr;       ///< null: unknown
   std::vector<std::string> suggestions;  ///< nearest known names when unknown
+  /// When unknown: the known names holding every word of the query, if more than one ("RTX
+  /// 6000": Quadro RTX 6000, RTX 6000 Ada, RTX PRO 6000 Blackwell). Not guessed between.
+  std::vector<std::string> ambiguous;
 };
 
 /// What a build can run on a GPU of a given compute capability.
@@ -107,6 +110,13 @@ class KnowledgeBase {
   /// Jetson boards (Tegra, aarch64): by name, or by a compute capability that the GPU table
   /// gives a Jetson board (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor 11.0 today).
   [[nodiscard]] bool is_jetson(std::string_view gpu_name, const std::optional<Version>& cc) const;
+  /// The GPU's host CPU is Arm (aarch64): a Jetson board, or a model marked `host = "aarch64"`
+  /// (Grace superchips, GB10). Such a host gets the aarch64 wheels.
+  [[nodiscard]] bool arm_host(std::string_view gpu_name, const std::optional<Version>& cc) const;
+  /// The Python range of a PyTorch release's wheels for that platform (win_amd64, manylinux
+  /// aarch64 on an Arm host, else manylinux x86_64): `python`, or the platform's own range
+  /// (`python_os_source`).
+  [[nodiscard]] static const VersionSpec& torch_python(const TorchRelease& r, Platform os, bool arm_host);
 
   /// The driver packaged with that toolkit release (full feature set). For a version with an
   /// unknown patch (12.2 or 12.2.140) the newest update of the series is used. WSL2 counts as

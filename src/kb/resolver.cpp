@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "kb/data_files.hpp"
 #include "kb/driver_branch_advice.hpp"
+#include "kb/framework_request.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/facts.hpp"
 
@@ -485,9 +486,8 @@ void add_verify_step(PlanOption& o) {
 
 /// GPUs whose host CPU is Arm (aarch64): Jetson boards, Grace superchips, DGX Spark (GB10).
 bool aarch64_host(const PlanRequest& req, const KnowledgeBase& kb) {
-  if (kb.is_jetson(req.gpu_name, req.cc)) return true;
-  GpuMatch m = kb.find_gpu(req.gpu_kb_name.empty() ? req.gpu_name : req.gpu_kb_name);
-  return m.model != nullptr && m.model->arm_host;
+  return kb.is_jetson(req.gpu_name, req.cc) ||
+         kb.arm_host(req.gpu_kb_name.empty() ? req.gpu_name : req.gpu_kb_name, req.cc);
 }
 
 PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req, const KnowledgeBase& kb) {
@@ -687,7 +687,9 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
   o.cudnn = v.cudnn;
   add_unique(o.sources, r.source);
   if (!r.note.empty()) o.reasons.push_back("note: " + r.note);
-  apply_python(o, req, kb, r.python, r.source);
+  // torch 2.5 has cp313 wheels for Linux x86_64 only: the range of the platform's own wheels.
+  const VersionSpec& python = KnowledgeBase::torch_python(r, req.os, aarch64_host(req, kb));
+  apply_python(o, req, kb, python, &python == &r.python ? r.source : r.python_os_source);
   o.reasons.push_back(v.tag + " wheels: CUDA " + v.cuda.str() +
                       (v.cudnn ? ", cuDNN " + v.cudnn->str() : std::string()) + " (" + to_string(v.status) + ")");
   if (v.status == VariantStatus::experimental) {
@@ -755,19 +757,6 @@ std::vector<PlanOption> torch_options(const PlanRequest& req, const KnowledgeBas
 }
 
 // ---- JAX ----------------------------------------------------------------------------------
-
-/// Whether two version sets share a version, judged by their bounds (a release run and a request).
-/// The one version a request pins exactly ("jax==0.9.0"); empty for a range or no version.
-std::optional<Version> exact_pin(const FrameworkRequest& fr) {
-  // ==0.9.* is a series, ~=0.9.0 a range whose bounds compare equal on their widths (the re-read).
-  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||
-      fr.spec->text().find_first_of("*,") != std::string::npos) {
-    return std::nullopt;
-  }
-  std::optional<Version> lo = fr.spec->lowest(), hi = fr.spec->highest();
-  if (lo && hi && *lo == *hi && fr.spec->contains(*lo)) return lo;
-  return std::nullopt;
-}
 
 /// The newest harvested JAX release that ships this extra and matches the request, preferring
 /// one whose Python range holds the user's Python; null when no release row names the extra.
@@ -970,60 +959,6 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
 }
 
 // ---- Ranking ------------------------------------------------------------------------------
-
-/// Which PyTorch/TensorFlow series a request's range asks for. The tables hold series (2.5); the
-/// harvest read every release (torch 2.5: 2.5.0, 2.5.1): a series is asked for when one of its
-/// releases is in the range (`torch>=2.5.3,<2.6` asks for none), and a release pin ("==2.5.1")
-/// also names the series of a release PyPI never had, to show it blocked. A series the harvest
-/// has no release of is judged by the range alone (VersionSpec::admits_series).
-struct SeriesRequest {
-  std::vector<Version> released;  ///< the package's releases, oldest first; empty for JAX
-  std::optional<Version> pin;     ///< "==2.5.1": one release (a patch component, no * or ,)
-  const FrameworkRequest* fr = nullptr;
-
-  [[nodiscard]] std::vector<Version> of_series(const Version& series) const {
-    std::vector<Version> out;
-    for (const Version& r : released) {
-      if (r.same_series(series, 2)) out.push_back(r);
-    }
-    return out;
-  }
-  [[nodiscard]] bool asks_for(const Version& series) const {
-    if (!fr->spec || fr->name == Framework::jax) return true;
-    const std::vector<Version> rs = of_series(series);
-    if (rs.empty()) return fr->spec->admits_series(series);
-    if (pin) return pin->same_series(series, 2);
-    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });
-  }
-  /// The release to install for this series: the pin, else the newest release in the range when
-  /// the range leaves some of the series out; nullopt: the series' newest (".*").
-  [[nodiscard]] std::optional<Version> target(const Version& series) const {
-    if (!fr->spec || fr->name == Framework::jax) return std::nullopt;
-    if (pin) return pin->same_series(series, 2) ? pin : std::nullopt;
-    const std::vector<Version> rs = of_series(series);
-    std::vector<Version> in;
-    for (const Version& r : rs) {
-      if (fr->spec->contains(r)) in.push_back(r);
-    }
-    if (in.empty()) return std::nullopt;
-    // The whole series, and the releases it may still get: ".*". A range that stops inside the
-    // series (<=2.13 is <=2.13.0) pins its newest release even when the harvest saw no later one.
-    const Version later = Version::of({series.major(), series.minor(), 999999});
-    if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;
-    return in.back();
-  }
-};
-
-SeriesRequest series_request(const FrameworkRequest& fr) {
-  SeriesRequest sr;
-  sr.fr = &fr;
-  if (fr.name == Framework::jax) return sr;
-  sr.released = builtin_released_versions(fr.name == Framework::pytorch ? "torch" : "tensorflow");
-  // "==2.5" names the series here (the tables' unit, and what the docs' examples mean); "~=2.5.0"
-  // and "==2.5.*" are ranges. A pin with a patch component names a release.
-  if (std::optional<Version> v = exact_pin(fr); v && v->parts().size() >= 3) sr.pin = v;
-  return sr;
-}
 
 bool matches(const PlanOption& o, const SeriesRequest& sr, const std::optional<std::string>& variant) {
   if (variant && o.variant != *variant) return false;
@@ -1247,34 +1182,32 @@ ExtrasChoice choose_extras(const FrameworkRequest& fr, const std::vector<PlanOpt
       c.notes.push_back(asked + ": torch's extras do not choose its CUDA build; the index URL in the steps does");
       continue;
     }
+    const std::optional<std::string> variant = extra_variant(fr.name, e, kb);
     if (fr.name == Framework::jax) {
-      if (kb.jax_variant(e) != nullptr) {
-        if (c.variant && *c.variant != e) {
-          // jax[cuda12,cuda13]: both plugins' requirements; the plan keeps to neither.
-          c.notes.push_back(name + "[" + *c.variant + "," + e +
-                            "] names two CUDA extras: the plan keeps to neither; name one");
-          c.variant.reset();
-          c.two_variants = true;
-        } else if (!c.two_variants) {
-          c.variant = e;
-        }
-      } else if (e == "cpu" || e == "tpu") {
-        c.variant = e;  // no option has it: nothing matches, and the plan says why
+      if (!variant) {
+        c.notes.push_back(asked + " is not planned: the plan knows jax[cuda13], jax[cuda12] and jax[cpu]");
+      } else if (*variant == "cpu" || *variant == "tpu") {
+        c.variant = variant;  // no option has it: nothing matches, and the plan says why
         c.notes.push_back(asked +
                           " installs JAX without NVIDIA GPU support; its GPU extras are jax[cuda13] and "
                           "jax[cuda12]");
-      } else if (e.size() > 6 && e.ends_with("-local") && kb.jax_variant(e.substr(0, e.size() - 6)) != nullptr) {
-        // JAX's "-local" extras take CUDA and cuDNN from the system instead of pip wheels.
-        c.variant = e.substr(0, e.size() - 6);
+      } else if (*variant != e) {
+        c.variant = variant;  // "cuda13-local"
         c.notes.push_back(asked + " (CUDA and cuDNN from the system) is not planned: the plan checks jax[" +
                           *c.variant + "], which brings them as pip wheels");
-      } else {
-        c.notes.push_back(asked + " is not planned: the plan knows jax[cuda13], jax[cuda12] and jax[cpu]");
+      } else if (c.variant && *c.variant != e) {
+        // jax[cuda12,cuda13]: both plugins' requirements; the plan keeps to neither.
+        c.notes.push_back(name + "[" + *c.variant + "," + e +
+                          "] names two CUDA extras: the plan keeps to neither; name one");
+        c.variant.reset();
+        c.two_variants = true;
+      } else if (!c.two_variants) {
+        c.variant = e;
       }
       continue;
     }
     // TensorFlow: and-cuda is the pip-CUDA variant of 2.14 and later.
-    if (e != "and-cuda") {
+    if (!variant) {
       c.notes.push_back(asked + " is not planned: the plan knows tensorflow[and-cuda]");
       continue;
     }
@@ -1505,11 +1438,13 @@ Plan resolve(const PlanRequest& request, const KnowledgeBase& kb) {
       if (!req.cc) req.cc = m.model->cc;
     } else {
       plan.gpu_suggestions = m.suggestions;
-      plan.notes.push_back(
-          PlanIssue{.id = "gpu-unknown-model",
-                    .fatal = false,
-                    .message = "GPU '" + printable(req.gpu_name, 80) +
-                               "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") + "?"});
+      plan.notes.push_back(PlanIssue{
+          .id = "gpu-unknown-model",
+          .fatal = false,
+          .message =
+              "GPU '" + printable(req.gpu_name, 80) +
+              (m.ambiguous.empty() ? "' is not in the knowledge base; did you mean: " + join(m.suggestions, ", ") + "?"
+                                   : "' is ambiguous (" + join(m.ambiguous, ", ") + "): name one")});
     }
   } else if (!req.cc) {
     plan.notes.push_back(

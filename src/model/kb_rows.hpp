@@ -16,6 +16,7 @@ struct TfBuild {
   std::string tested;  ///< what the table printed: "2.15.0", "tensorflow_gpu-2.10.0"
   std::string os;      ///< "linux" or "windows" (WSL2 uses the linux rows)
   VersionSpec python;
+  std::string python_source;    ///< where the Python range was read, when not `source`
   bool gpu = true;              ///< false: CPU-only build (native Windows from 2.11)
   std::optional<Version> cuda;  ///< empty when gpu is false
   std::optional<Version> cudnn;
@@ -138,6 +139,11 @@ struct TorchRelease {
   std::string note;
   std::string tags_source;
   std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The Python range of the win_amd64 / manylinux aarch64 wheels where it is not `python`'s
+  /// (torch 2.5: cp313 for Linux x86_64 only); empty: the same.
+  std::optional<VersionSpec> python_windows;
+  std::optional<VersionSpec> python_aarch64;
+  std::string python_os_source;
   /// The first Python on which this release's torch.compile raises ("Dynamo is not supported on
   /// Python 3.12+") although its wheels install: PyTorch ships a new Python's wheels before
   /// TorchDynamo supports it. Read from the release's torch/__init__.py.
@@ -193,9 +199,12 @@ struct JaxVariant {
   std::string extra;  ///< "cuda12", "cuda13"
   Version built_cuda;
   Version built_cudnn;
-  VersionSpec cuda;
+  VersionSpec cuda;         ///< the CUDA runtime its plugin runs with: one major (">=12.1,<13")
+  std::string cuda_source;  ///< where `cuda` was read, when not `source`
   VersionSpec cudnn;
-  std::string cudnn_source;  ///< where the cuDNN range was read, when not `source`
+  std::string cudnn_source;         ///< where the cuDNN range was read, when not `source`
+  std::optional<VersionSpec> nccl;  ///< what the plugin's with-cuda extra requires of nvidia-nccl
+  std::string nccl_source;
   Version driver_linux;
   Version min_cc;
   bool preferred = false;

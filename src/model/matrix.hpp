@@ -3,6 +3,7 @@
 /// (kb/matrix_query.hpp) fills a MatrixView; the renderers (render/matrix_render.hpp) print it.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/version.hpp"
@@ -17,6 +18,7 @@ constexpr int kMatrixSchemaVersion = 1;
 struct MatrixFilter {
   std::optional<Framework> framework;   ///< empty: all
   std::optional<VersionSpec> versions;  ///< the request's range (PEP 440): rows of a series it admits
+  std::vector<std::string> extras;      ///< the request's extras (PEP 685): jax[cuda13] keeps its variant
   std::optional<Platform> os;
   std::optional<Version> cuda;  ///< "12" matches 12.x; "12.2" matches 12.2.x
   std::optional<Version> python;
@@ -36,6 +38,7 @@ struct MatrixRow {
   std::string python;  ///< range
   std::string cuda;    ///< empty: CPU-only
   std::string cudnn;
+  std::string nccl;     ///< the NCCL the build's pip wheels require, where the tables hold it
   std::string variant;  ///< "cu126", "cuda13", "" for TF
   std::string archs;    ///< compiled SASS list (+PTX) when recorded: "6.0 7.0 8.0 8.9 +PTX 9.0"
   /// PyTorch: the platforms whose plain `pip install torch` gets this variant ("linux-x86_64").
@@ -43,6 +46,10 @@ struct MatrixRow {
   std::string gpu;  ///< coverage of the filtered GPU ("native", ...) or ""
   std::string note;
   std::string source;
+  /// Where single facts of the row were read when not `source` ("python", "archs", "cudnn",
+  /// "nccl", "pip_default", "variant", "cuda"), in that order.
+  std::vector<std::pair<std::string, std::string>> fact_sources;
+  std::vector<std::string> yanked;  ///< releases of the row PyPI marks yanked (jax 0.4.32)
 };
 
 /// The GPU the rows were filtered for, as the knowledge base matched it.
@@ -53,6 +60,7 @@ struct MatrixGpu {
   std::optional<Version> cc;
   std::string arch;
   std::vector<std::string> suggestions;  ///< nearest known names, when unknown
+  std::vector<std::string> ambiguous;    ///< the known names the query fits equally ("RTX 6000")
 };
 
 /// Every table the filter keeps; the renderers choose which to show (text: the flags; JSON:

@@ -31,23 +31,32 @@ std::string render_matrix_json(const MatrixView& view) {
     j["gpu"] = json{{"query", g.query},
                     {"model", g.known ? json(g.name) : json(nullptr)},
                     {"compute_capability", opt(g.cc)},
-                    {"suggestions", g.suggestions}};
+                    {"suggestions", g.suggestions},
+                    {"ambiguous", g.ambiguous}};
   }
   json fw = json::array();
   for (const MatrixRow& r : view.frameworks) {
+    json sources = json::object();
+    for (const auto& [fact, src] : r.fact_sources) {
+      // Two sources of one fact (torch 2.5's Python: Linux x86_64's, Windows') are joined.
+      sources[fact] = sources.contains(fact) ? json(sources[fact].get<std::string>() + "; " + src) : json(src);
+    }
     fw.push_back(json{{"framework", to_string(r.framework)},
                       {"version", r.version},
                       {"os", r.os},
                       {"python", str_or_null(r.python)},
                       {"cuda", str_or_null(r.cuda)},
                       {"cudnn", str_or_null(r.cudnn)},
+                      {"nccl", str_or_null(r.nccl)},
                       {"gpu_build", !r.cuda.empty()},
                       {"variant", str_or_null(r.variant)},
                       {"archs", str_or_null(r.archs)},
                       {"pypi_default", str_or_null(r.pypi_default)},
                       {"gpu_coverage", str_or_null(r.gpu)},
                       {"note", str_or_null(r.note)},
-                      {"source", r.source}});
+                      {"source", r.source},
+                      {"fact_sources", sources},
+                      {"yanked", r.yanked}});
   }
   j["frameworks"] = fw;
   json addons = json::array();

@@ -50,6 +50,9 @@ std::string render_matrix_text(const MatrixView& view) {
              "through PTX JIT; unknown-ptx = only if the wheel ships PTX, which is not recorded; derived = the "
              "build's own list is not recorded, its toolkit could target the GPU (an assumption, unverified); "
              "unknown = no list for this platform\n\n";
+    } else if (!g.ambiguous.empty()) {
+      out += "GPU '" + printable(g.query, 80) + "' is ambiguous: it fits " + join(g.ambiguous, ", ") +
+             " (not guessed: name one; rows not filtered)\n\n";
     } else {
       out += "GPU '" + printable(g.query, 80) +
              "' is not in the knowledge base. Nearest: " + join(g.suggestions, ", ") + "\n\n";
@@ -57,8 +60,8 @@ std::string render_matrix_text(const MatrixView& view) {
   }
   if (!tables_only) {
     const std::vector<MatrixRow>& rows = view.frameworks;
-    std::vector<std::string> header{"framework", "version", "os",    "python",     "cuda",
-                                    "cudnn",     "variant", "archs", "pip_default"};
+    std::vector<std::string> header{"framework", "version", "os",      "python", "cuda",
+                                    "cudnn",     "nccl",    "variant", "archs",  "pip_default"};
     if (f.cc) header.push_back("gpu");
     header.push_back("note");
     if (f.sources) header.push_back("source");
@@ -70,12 +73,18 @@ std::string render_matrix_text(const MatrixView& view) {
                                  r.python.empty() ? "-" : r.python,
                                  r.cuda.empty() ? "-" : r.cuda,
                                  r.cudnn.empty() ? "-" : r.cudnn,
+                                 r.nccl.empty() ? "-" : r.nccl,
                                  r.variant.empty() ? "-" : r.variant,
                                  r.archs.empty() ? "-" : r.archs,
                                  r.pypi_default.empty() ? "-" : r.pypi_default};
       if (f.cc) c.push_back(r.gpu);
       c.push_back(r.note.size() > 90 ? r.note.substr(0, 87) + "..." : r.note);
-      if (f.sources) c.push_back(r.source);
+      if (f.sources) {
+        // The row's source, then each fact read elsewhere (the wheel's own files, a 3rd party).
+        std::string s = r.source;
+        for (const auto& [fact, src] : r.fact_sources) s += " | " + fact + ": " + src;
+        c.push_back(s);
+      }
       cells.push_back(std::move(c));
     }
     out += table(header, cells);
