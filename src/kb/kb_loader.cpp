@@ -290,6 +290,9 @@ void read_torch_variant(RowReader& r, TorchRelease& rel) {
   auto cuda = r.version("cuda", true);
   var.cudnn = r.version("cudnn", false);
   var.cudnn_source = r.text("cudnn_source");
+  var.nccl = r.spec("nccl", false);
+  var.nccl_source = r.text("nccl_source");
+  r.needs_source(var.nccl.has_value(), var.nccl_source, "nccl needs nccl_source");
   const std::string status = r.str("status", true).value_or("stable");
   if (status == "experimental") {
     var.status = VariantStatus::experimental;

@@ -121,6 +121,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
                     .python = python.text(),
                     .cuda = v.cuda.str(),
                     .cudnn = v.cudnn ? v.cudnn->str() : "",
+                    .nccl = v.nccl ? v.nccl->text() : "",
                     .variant = v.tag,
                     .archs = !v.archs.empty() ? arch_list(v.archs, v.ptx)
                              : v.min_cc       ? ">= " + v.min_cc->str()
@@ -134,6 +135,7 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
         if (os_range || !other_python.empty()) add_source(r, "python", rel.python_os_source);
         add_source(r, "archs", v.archs_source);
         add_source(r, "cudnn", v.cudnn_source);
+        add_source(r, "nccl", v.nccl_source);
         // Which platforms' plain `pip install torch` gets this variant (from PyPI's wheels).
         for (const auto& [plat, tag] :
              {std::pair{"linux-x86_64", &rel.pypi_linux}, std::pair{"linux-aarch64", &rel.pypi_aarch64}}) {

@@ -120,6 +120,10 @@ struct TorchVariant {
   Version cuda;
   std::optional<Version> cudnn;
   std::string cudnn_source;  ///< where the cuDNN pin was read, when not the release's source
+  /// What the variant's wheel METADATA requires of nvidia-nccl-cuXX ("==2.30.7"); empty: not read
+  /// (only PyPI's default variant's wheels were).
+  std::optional<VersionSpec> nccl;
+  std::string nccl_source;
   VariantStatus status = VariantStatus::stable;
   std::vector<Version> archs;  ///< SASS archs, when sourced; else bounded by the toolkit
   std::optional<Version> ptx;

@@ -236,6 +236,14 @@ TEST(MatrixReview44b, NcclOfTheBuildsTheTablesHold) {
   json tf213 = rows("--framework 'tensorflow==2.13' --os linux");
   ASSERT_EQ(tf213.size(), 1u);
   EXPECT_TRUE(tf213[0].contains("nccl") && tf213[0]["nccl"].is_null());  // no [and-cuda]
+  // PyTorch: the pin of PyPI's default variant, read from its wheel's METADATA; the other
+  // variants' wheels (download.pytorch.org) were not read.
+  for (const json& r : rows("--framework 'torch==2.15.0'")) {
+    EXPECT_EQ(r.value("nccl", json()), r["variant"] == "cu132" ? json("==2.30.7") : json()) << r.dump();
+  }
+  for (const json& r : rows("--framework 'torch==2.0.1'")) {
+    if (r["variant"] == "cu117") EXPECT_EQ(r.value("nccl", json()), "==2.14.3") << r.dump();
+  }
 }
 
 // 09: TensorFlow 2.13 has win_amd64 wheels (cp38-cp311), a CPU-only build like every Windows
@@ -329,6 +337,9 @@ TEST(MatrixReview44bQuery, RowFacts) {
   auto j13 = query(of(Framework::jax, nullptr, {"cuda13"}));
   ASSERT_FALSE(j13.empty());
   EXPECT_EQ(j13[0].nccl, ">=2.27.7");
+  for (const MatrixRow& r : query(of(Framework::pytorch, "==2.5.1"))) {
+    EXPECT_EQ(r.nccl, r.variant == "cu124" ? "==2.21.5" : "") << r.variant;
+  }
   EXPECT_NE(j13[0].note.find("runs with CUDA 13.x (>=13.0)"), std::string::npos) << j13[0].note;
   auto y = query(of(Framework::jax, "==0.4.32"));
   ASSERT_EQ(y.size(), 1u);
