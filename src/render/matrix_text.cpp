@@ -90,6 +90,7 @@ std::string render_matrix_text(const MatrixView& view) {
     out += table(header, cells);
     out += std::to_string(rows.size()) +
            " rows. archs: compiled compute capabilities (SASS, +PTX) where recorded, else the lowest; "
+           "nccl: what the build's pip wheels require of NCCL, where recorded; "
            "pip_default: where plain `pip install torch` gets this variant from PyPI.";
     if (!f.sources) out += " Add --sources to see where each row comes from.";
     out += "\n";
