@@ -847,11 +847,11 @@ s41f-08	src/explain/explain_session.cpp	(any_python ? " & " : "; ")	"; "
 s41f-09	src/explain/explain_session.cpp	      const size_t semi_at = find_unquoted(span, "; ", part);	      const size_t semi_at = span.find("; ", part);
 s41f-10	src/explain/explain_session.cpp	      m.cause = merged_render(c->cause);	      (void)0;
 s41m-01	src/kb/resolver.cpp	  if (variant && o.variant != *variant) return false;	  if (false && variant) return false;
-s41m-02	src/kb/resolver.cpp	        c.variant = e;  // no option has it: nothing matches, and the plan says why	        // no option has it: nothing matches, and the plan says why
+s41m-02	src/kb/resolver.cpp	        c.variant = variant;  // no option has it: nothing matches, and the plan says why	        // no option has it: nothing matches, and the plan says why
 s41m-03	src/kb/resolver.cpp	      else if (!name.empty() && name.back() != '-')\n        name += '-';	      else\n        name += c;
 s41m-04	src/kb/resolver.cpp	                            : !fp.alternatives.empty() ? "; see the alternatives."	                            : !fp.alternatives.empty() ? "; see the blockers below and the alternatives."
 s41m-05	src/kb/resolver.cpp	    if (any) {\n      c.variant = e;	    if (any) {\n      (void)any;
-s41m-06	src/kb/resolver.cpp	        c.variant = e.substr(0, e.size() - 6);	        c.variant = e;
+s41m-06	src/kb/framework_request.cpp	    return extra.substr(0, extra.size() - 6);	    return extra;
 s41m-07	src/kb/resolver.cpp	      c.notes.push_back(asked + ": torch's extras do not choose its CUDA build; the index URL in the steps does");	      (void)asked;
 s41m-08	src/kb/resolver.cpp	    fr.extras = std::move(*extras);	    (void)extras;
 s41m-09	src/core/version.cpp	    if (iv.low) add(*iv.low);	    if (false) add(*iv.low);
@@ -860,11 +860,11 @@ s41m-12	src/kb/resolver.cpp	      for (PlanCommand& c : step.commands) repin(c.l
 s41m-13	src/kb/resolver.cpp	    } else if (!published) {	    } else if (false && !published) {
 s41m-16	src/kb/resolver.cpp	      fr.local_label = std::move(*label);	      (void)label;
 s41m-18	src/kb/data_files.cpp	        if (auto v = Version::parse(line.substr(11, line.size() - 12))) out.push_back(*v);	        (void)line;
-s41m-11	src/kb/resolver.cpp	    return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });	    return fr->spec->admits_series(series);
-s41m-14	src/kb/resolver.cpp	v && v->parts().size() >= 3) sr.pin = v;	v && v->parts().size() >= 2) sr.pin = v;
+s41m-11	src/kb/framework_request.cpp	  return std::any_of(rs.begin(), rs.end(), [&](const Version& r) { return fr->spec->contains(r); });	  return fr->spec->admits_series(series);
+s41m-14	src/kb/framework_request.cpp	v && v->parts().size() >= 3) sr.pin = v;	v && v->parts().size() >= 2) sr.pin = v;
 s41m-15	src/kb/resolver.cpp	      if (ac != nullptr && !ac->recommended.empty() && ac->recommended != target->str()) {	      if (false && ac != nullptr) {
-s41m-19	src/kb/resolver.cpp	    if (in.empty()) return std::nullopt;\n    // The whole series	    return std::nullopt;\n    // The whole series
-s41m-20	src/kb/resolver.cpp	  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||	  if (!fr.spec ||
+s41m-19	src/kb/framework_request.cpp	  if (in.empty()) return std::nullopt;\n  // The whole series	  return std::nullopt;\n  // The whole series
+s41m-20	src/kb/framework_request.cpp	  if (!fr.spec || !trim(fr.spec->text()).starts_with("==") ||	  if (!fr.spec ||
 s41m-21	src/kb/resolver.cpp	      published = published || r == *target;	      published = published || (r == *target && r.str() == target->str());
 s41m-22	src/kb/resolver.cpp	    if (!any_series && low && high) {	    if (false && low && high) {
 s42-pep-le	src/core/version.cpp	b = make_bound(p.substr(2), true, Width::padded);\n        if (!b) return std::nullopt;\n        iv.high = b;	b = make_bound(p.substr(2), true);\n        if (!b) return std::nullopt;\n        iv.high = b;
@@ -948,7 +948,7 @@ s42c-17	data/explain/log-facts.toml	requirement (?:torch|torchvision|torchaudio)
 s42c-18	data/explain/install.toml	explains = ["pip-pytorch-variant-not-published", "pip-no-matching-framework"]	explains = ["pip-no-matching-framework"]
 s42-pep-pre	src/core/version.cpp	  if (!b.whole) return compare_on_width(v, b.version, b.width);	  if (true) return compare_on_width(v, b.version, b.width);
 s42-pep-wild-refused	src/core/version.cpp	    if (requirement && wildcard && !wildcard_allowed) return std::nullopt;	    (void)wildcard_allowed;
-s42-pep-later-patch	src/kb/resolver.cpp	    if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;	    if (in.size() == rs.size()) return std::nullopt;
+s42-pep-later-patch	src/kb/framework_request.cpp	  if (in.size() == rs.size() && fr->spec->contains(later)) return std::nullopt;	  if (in.size() == rs.size()) return std::nullopt;
 s42-jax-run-newest	src/kb/resolver.cpp	          if (KnowledgeBase::in_release_run(rel->versions, r) && fr.spec->contains(r)) o.version = r;	          if (false) o.version = r;
 s42-jax-overlap-both	src/kb/knowledge_base.cpp	    if (bound && run.contains(*bound) && request.contains(*bound)) return true;	    if (bound && run.contains(*bound) && (request.contains(*bound) || true)) return true;
 s42-arch-list-harmless	data/explain/harmless.toml	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included''']	patterns = ['''TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are includedx''']
@@ -971,7 +971,7 @@ s42r1-16	data/explain/gpu-arch.toml	Ampere (sm80, sm86), Ada (sm89) and Hopper	A
 s42r1-17	data/explain/gpu-arch.toml	needs 8.0 or 9.0 exactly (A100/A800, H100: mha_bwd checks `is_sm80 || is_sm90`, so 8.6 and 8.9 cards fail it too)	needs 8.0 (A100)
 s42r1-18	data/explain/gpu-arch.toml	or use a GPU that has this kernel: compute capability 7.0 (Volta) or newer for flash_attn_ext_f16, 6.0 or newer for the vector and tile kernels.	or use a GPU of compute capability 7.5 (Turing) or newer.
 s42r1-19	data/explain/gpu-arch.toml	in which this kernel is compiled out (ggml compiles flash_attn_ext_f16 only for tensor cores, compute capability 7.0, and the vector and tile kernels for 6.0).	in which this kernel (tensor cores from 7.0) is compiled out.
-s42-matrix-range	src/kb/matrix_query.cpp	  auto keep_series = [&](const Version& row) { return !f.versions || f.versions->admits_series(row.truncated(2)); };	  auto keep_series = [&](const Version& row) { return !f.versions || true || f.versions->admits_series(row.truncated(2)); };
+s42-matrix-range	src/kb/matrix_query.cpp	  auto keep_series = [&](const Version& row) { return !f.versions || series.admits_released(row.truncated(2)); };	  auto keep_series = [&](const Version& row) { return !f.versions || true || series.admits_released(row.truncated(2)); };
 s42-matrix-jax-range	src/kb/matrix_query.cpp	        if (f.versions && !KnowledgeBase::jax_run_overlaps(it->versions, *f.versions)) continue;	        if (false) continue;
 s42-matrix-cli-range	src/cli/cmd_matrix.cpp	      f.versions = fr->spec;	      (void)fr->spec;
 s42r2-01	data/explain/windows.toml	severity = "info"\nharmless = true\npriority = 6\nframeworks = ["pytorch"]\npatterns = ['''Error checking compiler	severity = "error"\npriority = 84\nframeworks = ["pytorch"]\npatterns = ['''Error checking compiler
@@ -1093,6 +1093,21 @@ s44-retired	src/check/gpu_driver_checks.cpp	    if (g.retired_pages.value_or(0) 
 s44-user-site	src/probe/python_probe.cpp	    apply_user_site(env, user_sites);\n	
 s44-user-site-off	src/probe/python_probe.cpp	    if (user_sites.empty() || !system_.env("PYTHONNOUSERSITE").value_or("").empty()) return;	    if (user_sites.empty()) return;
 s44-user-site-fix	src/check/python_checks.cpp	  if (fw.reached_via != "PYTHONPATH" && !user_site) return;	  if (fw.reached_via != "PYTHONPATH") return;
+r44b-01	src/kb/matrix_query.cpp	series.admits_released(row.truncated(2))	f.versions->admits_series(row.truncated(2))
+r44b-02	src/kb/framework_request.cpp	return rs.empty() || std::find(rs.begin(), rs.end(), *pin) != rs.end();	return true;
+r44b-03	src/kb/matrix_query.cpp	if (!variants.empty() && and_cuda == nullptr) continue;	if (false) continue;
+r44b-04	src/kb/matrix_query.cpp	if (!keeps_variant(v.extra)) return;	if (!keeps_variant(v.extra) && false) return;
+r44b-05	src/kb/matrix_query.cpp	if (arm && b.gpu && !kb.tensorflow.aarch64_cpu_only_source.empty()) continue;	
+r44b-06	src/kb/knowledge_base.cpp	if (os == Platform::windows && r.python_windows) return *r.python_windows;	
+r44b-07	src/kb/knowledge_base.cpp	if (os != Platform::windows && arm_host && r.python_aarch64) return *r.python_aarch64;	if (os != Platform::windows && arm_host && false) return *r.python_aarch64;
+r44b-08	src/kb/resolver.cpp	const VersionSpec& python = KnowledgeBase::torch_python(r, req.os, aarch64_host(req, kb));	const VersionSpec& python = r.python;
+r44b-09	src/cli/option_values.cpp	(t.back() == 't' || t.back() == 'T')	(t.back() == 'T')
+r44b-10	src/kb/matrix_query.cpp	r.yanked.push_back(y.version.str());	
+r44b-11	src/kb/knowledge_base.cpp	if (m.ambiguous.size() < 2 || m.ambiguous.size() > 8) m.ambiguous.clear();	m.ambiguous.clear();
+r44b-12	src/kb/matrix_query.cpp	add_source(r, "archs", v.archs_source);	
+r44b-13	src/kb/matrix_query.cpp	(lowest ? " (>=" + lowest->str() + ")" : std::string())	std::string()
+r44b-14	src/kb/kb_loader.cpp	v.nccl = r.spec("nccl", false);	r.spec("nccl", false);
+r44b-15	src/kb/kb_loader.cpp	var.nccl = r.spec("nccl", false);	r.spec("nccl", false);
 EOF
 }
 
