@@ -1,4 +1,5 @@
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -117,7 +118,7 @@ void expected_loads(const Facts& facts, const gpu::FrameworkTarget& target, cons
 }
 
 /// The framework's stderr through the explain rules: one note per real problem recognised.
-void explain_stderr(CommandContext& ctx, const std::string& text, VerifyStep& step) {
+void explain_stderr(CommandContext& ctx, const std::string& text, size_t dropped, VerifyStep& step) {
   if (text.empty()) return;
   auto rules = load_rule_base(ctx.options().kb_dir);
   if (!rules) return;
@@ -135,7 +136,10 @@ void explain_stderr(CommandContext& ctx, const std::string& text, VerifyStep& st
   }
   std::string_view last = trim(text);
   if (size_t nl = last.rfind('\n'); nl != std::string_view::npos) last = last.substr(nl + 1);
-  step.notes.push_back("stderr, last line: " + printable(last, 300));
+  // The first and last part of a long stderr are kept: its last line is the real one.
+  step.notes.push_back(std::string("stderr") +
+                       (dropped > 0 ? " (" + std::to_string(dropped) + " bytes from its middle not kept)" : "") +
+                       ", last line: " + printable(last, 300));
 }
 
 int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
@@ -154,9 +158,10 @@ int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
       if (run.step.detail.find("CPU fallback") != std::string::npos) {
         std::string why = fallback_reasons(*facts, target, framework);
         if (!why.empty()) run.step.detail += "; why: " + why;
+        if (run.step.framework) run.step.framework->fallback_reasons = why;
       }
       expected_loads(*facts, target, framework, run);
-      explain_stderr(ctx, run.stderr_text, run.step);
+      explain_stderr(ctx, run.stderr_text, run.stderr_dropped, run.step);
       report.steps.push_back(std::move(run.step));
     }
     if (targets.empty()) {
@@ -183,6 +188,7 @@ int run_verify_command(CommandContext& ctx, const VerifyArgs& a) {
   options.libraries = *source;
   options.quick = a.quick;
   options.step_deadline = std::chrono::milliseconds(a.step_timeout_ms);
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) options.cuda_visible_devices = visible;
   VerifyReport report = gpu::run_verify(options);
   write_output(ctx.options().json ? render_verify_json(report) : render_verify_text(report, ctx.color()));
   return verify_passed(report) ? kExitOk : kExitProblems;
@@ -208,8 +214,10 @@ Command verify_command() {
                    "Deadline of each step's child process, in milliseconds (default 60000)");
     sub.footer(
         "Each step runs in a child process with a deadline: a crash or a hang is reported with the step\n"
-        "and the vendor call it happened in. Exit status: 0 when every step that could run passed, 1\n"
-        "otherwise (a step that cannot run here, such as peer access with one GPU, says why).\n");
+        "and the vendor call it happened in; a GPU that hung gets no more steps. Exit status: 0 when\n"
+        "every step that could run passed, 1 when a step failed, crashed or timed out, a library it\n"
+        "needs was not found (not-found), or a library crashed or hung when loaded. A step that cannot\n"
+        "run on this machine's shape, such as peer access with one GPU, is skipped and says why.\n");
   };
   c.run = [args](CommandContext& ctx) { return run_verify_command(ctx, *args); };
   return c;

@@ -92,4 +92,9 @@ struct CudaComputeApi : VendorLibrary {
 /// Opens the library (names as default_cuda_driver_names) and binds the table.
 Result<CudaComputeApi> load_cuda_compute(const std::vector<std::string>& names);
 
+/// The PCI bus id (gpu_topology.hpp's normalize_bus_id form, "0000:3b:00") of CUDA device
+/// `ordinal`; "" when the driver does not say. bench matches NVML's GPUs with it, verify names
+/// the board with it (CUDA's ordinal is not nvidia-smi's index).
+std::string cuda_bus_id(const CudaComputeApi& cuda, int ordinal);
+
 }  // namespace gpudoctor::gpu

@@ -25,6 +25,7 @@ struct FrameworkTarget {
 struct FrameworkRun {
   VerifyStep step;                  ///< name "framework <name>"; passed only when the work ran on a GPU, checked
   std::string stderr_text;          ///< the framework's own words, for explain
+  size_t stderr_dropped = 0;        ///< bytes cut from the middle of a long stderr
   std::vector<std::string> loaded;  ///< the CUDA and framework libraries the process mapped, as the kernel names them
 };
 

@@ -165,21 +165,6 @@ struct Run : ChildLibraries {
   }
 };
 
-/// The PCI bus id (normalize_bus_id's form) of CUDA device `ordinal`; "" when the driver does not say.
-std::string cuda_bus_id(const CudaComputeApi& cuda, int ordinal) {
-  CUdevice handle = 0;
-  int domain = -1;
-  int bus = -1;
-  int dev = -1;
-  if (cuda.device_get(&handle, ordinal) != kCudaSuccess ||
-      cuda.device_attribute(&domain, kCuDeviceAttributePciDomainId, handle) != kCudaSuccess ||
-      cuda.device_attribute(&bus, kCuDeviceAttributePciBusId, handle) != kCudaSuccess ||
-      cuda.device_attribute(&dev, kCuDeviceAttributePciDeviceId, handle) != kCudaSuccess) {
-    return "";
-  }
-  return bus_id_of(domain, bus, dev);
-}
-
 template <class T>
 T* ptr(CUdeviceptr d) {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(d));

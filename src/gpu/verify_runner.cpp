@@ -1,19 +1,32 @@
 #include "gpu/verify_runner.hpp"
 
+#include <cctype>
 #include <map>
 #include <optional>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "gpu/driver_query.hpp"
 #include "gpu/verify_steps.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
 
+/// Whether a step's end leaves its GPU unfit for more work: a hang, or a crash inside a driver
+/// call (cuMemcpy..., not a library's own cublas.../cudnn.../nccl... code).
+bool wedges_gpu(const VerifyStep& step) {
+  if (step.status == StepStatus::timeout) return true;
+  const std::string& call = step.last_call;
+  return step.status == StepStatus::crashed && call.size() > 2 && call.starts_with("cu") &&
+         std::isupper(static_cast<unsigned char>(call[2]));
+}
+
 struct Runner {
   const VerifyOptions& options;
   VerifyReport& report;
   std::map<std::string, std::string> libs;  ///< what every step child loads
+  std::map<int, std::string> pci;           ///< each GPU's PCI address, from its driver step
+  std::map<int, std::string> wedged;        ///< GPUs that hung or crashed in the driver: why
 
   const RuntimeLibraryReport* library(const std::string& name) const {
     for (const auto& l : report.libraries) {
@@ -23,6 +36,10 @@ struct Runner {
   }
 
   VerifyStep& add(VerifyStep step) {
+    if (step.device) {
+      if (step.name == "driver" && !step.pci_bus_id.empty()) pci[*step.device] = printable(step.pci_bus_id, 40);
+      if (auto it = pci.find(*step.device); it != pci.end()) step.pci_bus_id = it->second;
+    }
     report.steps.push_back(std::move(step));
     if (options.on_step) options.on_step(report.steps.back());
     return report.steps.back();
@@ -38,13 +55,22 @@ struct Runner {
   }
 
   VerifyStep& run(const std::string& name, int device, std::optional<int>* device_count = nullptr) {
+    // A GPU that hung (or crashed in a driver call) gets no more work: each step on it would
+    // cost a full deadline, GPUs x steps in all. The steps across GPUs include it.
+    if (auto it = device >= 0 ? wedged.find(device) : wedged.begin(); it != wedged.end())
+      return not_run(name, device, StepStatus::skipped, "not run: " + it->second + "; no more work is given to it");
     std::vector<IsolatedTask> tasks{{"verify-step", verify_step_args(name, device, libs)}};
     std::vector<ChildOutcome> outcome = run_isolated(tasks, options.step_deadline);
-    return add(verify_step_from_child(name, device, outcome.at(0), device_count));
+    VerifyStep& step = add(verify_step_from_child(name, device, outcome.at(0), device_count));
+    if (device >= 0 && wedges_gpu(step))
+      wedged[device] = "GPU " + std::to_string(device) + (step.status == StepStatus::timeout ? " hung" : " crashed") +
+                       (step.last_call.empty() ? "" : " in " + step.last_call) + " (the " + name + " step)";
+    return step;
   }
 
   /// Runs `name` when `ready` passed and `lib` (if any) loaded; otherwise says why not.
   bool run_if(const std::string& name, int device, const VerifyStep* ready, const char* lib, const char* lib_words) {
+    if (wedged.contains(device)) return run(name, device).passed();  // says why not
     if (ready != nullptr && !ready->passed()) {
       not_run(name, device, StepStatus::skipped, "not run: the " + ready->name + " step did not pass");
       return false;
@@ -52,8 +78,9 @@ struct Runner {
     if (lib != nullptr) {
       const RuntimeLibraryReport* l = library(lib);
       if (l == nullptr || l->status == LibraryStatus::not_found) {
+        // Not a skip: the layer was asked for and is absent, so this node is not verified.
         std::string where = report.libs_from == "system" ? "on the loader's path" : "in " + report.libs_from;
-        not_run(name, device, StepStatus::skipped, std::string(lib_words) + " not found " + where);
+        not_run(name, device, StepStatus::not_found, std::string(lib_words) + " not found " + where);
         return false;
       }
       if (l->status != LibraryStatus::ok) {
@@ -72,11 +99,18 @@ VerifyReport run_verify(const VerifyOptions& options) {
   report.libs_from = options.libraries.label;
   report.quick = options.quick;
   report.libraries = probe_runtime_libraries(options.libraries, options.step_deadline);
+  // A library whose loading crashed or hung the child is this machine's runtime failing,
+  // whether or not a step uses it (NVRTC has none; PyTorch's JIT and CuPy compile with it).
+  for (const RuntimeLibraryReport& l : report.libraries) {
+    if (l.status == LibraryStatus::crashed || l.status == LibraryStatus::timeout)
+      report.problems.push_back(l.name + (l.status == LibraryStatus::crashed ? " crashed" : " hung") +
+                                " when loaded: " + l.error);
+  }
   {
     std::vector<IsolatedTask> tasks{{"cuda-driver", options.cuda_names}};
     report.driver = cuda_report_from_child(run_isolated(tasks, options.step_deadline).at(0));
   }
-  Runner r{.options = options, .report = report, .libs = {}};
+  Runner r{.options = options, .report = report, .libs = {}, .pci = {}, .wedged = {}};
   if (!options.cuda_names.empty()) r.libs["cuda"] = options.cuda_names.front();
   if (!report.driver.path.empty()) r.libs["cuda"] = report.driver.path;
   for (const char* name : {"cublas", "cudnn", "nccl"}) {
@@ -86,6 +120,14 @@ VerifyReport run_verify(const VerifyOptions& options) {
 
   std::optional<int> count;
   VerifyStep first = r.run("driver", 0, &count);
+  if (options.cuda_visible_devices) {
+    // CUDA numbers only the GPUs the variable names, from 0: "GPU 0" may be nvidia-smi's GPU 1.
+    const std::string& v = *options.cuda_visible_devices;
+    report.notes.push_back("CUDA_VISIBLE_DEVICES=\"" + v + "\" limits which GPUs CUDA shows: " +
+                           (first.passed() ? std::to_string(count.value_or(1)) + " GPU(s) tested, numbered from 0"
+                                           : std::string("it may be why the driver step failed")) +
+                           (v.empty() ? "; set and empty, it hides every GPU" : ""));
+  }
   if (!first.passed()) {
     for (const char* step : verify_step_names()) {
       if (std::string_view(step) == "driver") continue;
@@ -114,14 +156,16 @@ VerifyReport run_verify(const VerifyOptions& options) {
     r.run_if("cudnn-conv", d, &memory, "cudnn", "cuDNN");
   }
   if (options.quick) return report;
-  if (!all_memory) {
+  if (!r.wedged.empty()) {
+    r.run("nccl-allreduce", -1);  // says which GPU hung
+  } else if (!all_memory) {
     r.not_run("nccl-allreduce", -1, StepStatus::skipped, "not run: memory did not work on every GPU");
   } else {
     r.run_if("nccl-allreduce", -1, nullptr, "nccl", "NCCL");
   }
   if (devices < 2) {
     r.not_run("peer-access", -1, StepStatus::skipped, "only one GPU visible: no peer to reach");
-  } else if (all_memory) {
+  } else if (all_memory || !r.wedged.empty()) {
     r.run("peer-access", -1);
   } else {
     r.not_run("peer-access", -1, StepStatus::skipped, "not run: memory did not work on every GPU");

@@ -5,6 +5,7 @@
 /// is skipped or failed with the reason instead of being run.
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct VerifyOptions {
   /// that a wedged driver does not hold the user for minutes.
   std::chrono::milliseconds step_deadline{60000};
   std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
+  /// CUDA_VISIBLE_DEVICES when set (even empty): the run says it limited what was tested.
+  std::optional<std::string> cuda_visible_devices;
   /// Called after each step, for progress on a terminal; may be empty.
   std::function<void(const VerifyStep&)> on_step;
 };

@@ -173,8 +173,11 @@ void step_driver(StepRun& s, int device) {
           handle)) {
     return;
   }
-  s.pass(printable(name, 100) + ", compute capability " + std::to_string(major) + "." + std::to_string(minor) + "; " +
-         std::to_string(count) + " GPU(s) visible" + speaks);
+  // The board's PCI address, as nvidia-smi and the BMC name it; verify goes on without it.
+  s.step.pci_bus_id = cuda_bus_id(*s.cuda, device);
+  s.pass(printable(name, 100) + ", compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+         (s.step.pci_bus_id.empty() ? "" : ", PCI " + s.step.pci_bus_id) + "; " + std::to_string(count) +
+         " GPU(s) visible" + speaks);
 }
 
 void step_context(StepRun& s, int device) {

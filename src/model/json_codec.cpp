@@ -500,18 +500,35 @@ void describe(Io& io, Of<RuntimeLibraryReport> auto& r) {
 }
 
 template <class Io>
+void describe(Io& io, Of<FrameworkFigure> auto& f) {
+  io.field("check", f.check);
+  io.field("dtype", f.dtype, Empty::omit);
+  io.field("max_error", f.max_error, Empty::null);
+  io.field("bound_ratio", f.bound_ratio, Empty::null);
+  io.field("non_finite", f.non_finite, Empty::omit);
+}
+
+template <class Io>
+void describe(Io& io, Of<FrameworkStepFacts> auto& f) {
+  GPUDOCTOR_FIELDS(io, f, environment, interpreter, framework, version, placed_on, devices, cpu_fallback,
+                   fallback_reasons, error, figures, loaded);
+}
+
+template <class Io>
 void describe(Io& io, Of<VerifyStep> auto& s) {
   io.field("name", s.name);
   io.field("device", s.device, Empty::omit);
+  io.field("pci_bus_id", s.pci_bus_id, Empty::omit);
   GPUDOCTOR_FIELDS(io, s, status, detail);
   io.field("last_call", s.last_call, Empty::null);
   GPUDOCTOR_FIELDS(io, s, elapsed_ms, notes);
+  io.field("framework", s.framework, Empty::omit);
 }
 
 template <class Io>
 void describe(Io& io, Of<VerifyReport> auto& r) {
   if constexpr (Io::writes) io.put("passed", verify_passed(r));
-  GPUDOCTOR_FIELDS(io, r, libs_from, quick, driver, libraries, steps, problems);
+  GPUDOCTOR_FIELDS(io, r, libs_from, quick, driver, libraries, steps, problems, notes);
 }
 
 // Monitor snapshots: unknown readings are null, so every sample has the same keys.

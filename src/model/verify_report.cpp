@@ -16,13 +16,15 @@ const char* to_string(StepStatus s) {
       return "crashed";
     case StepStatus::timeout:
       return "timeout";
+    case StepStatus::not_found:
+      return "not-found";
   }
   return "";
 }
 
 StepStatus parse_step_status(std::string_view name) {
-  for (StepStatus s :
-       {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed, StepStatus::timeout}) {
+  for (StepStatus s : {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed,
+                       StepStatus::timeout, StepStatus::not_found}) {
     if (name == to_string(s)) return s;
   }
   return StepStatus::none;

@@ -31,14 +31,45 @@ enum class StepStatus {
   skipped,  ///< could not run here; `detail` says why
   crashed,  ///< the child died from a signal
   timeout,  ///< killed at its deadline
+  /// "not-found": the library the step needs is not where verify was told to look; a failure
+  /// of the run (the layer was never exercised), unlike a skip.
+  not_found,
 };
 const char* to_string(StepStatus s);
 /// The status of that name; none for any other text (a report from another process is untrusted).
 StepStatus parse_step_status(std::string_view name);
 
+/// One correctness check of `verify --framework` against a float64 result.
+struct FrameworkFigure {
+  std::string check;                  ///< "matmul", "conv", "fp16-matmul"
+  std::string dtype;                  ///< "torch.float16" for the mixed-precision one; "" for FP32
+  std::optional<double> max_error;    ///< none when the result was NaN/Inf or absent
+  std::optional<double> bound_ratio;  ///< worst error/bound per element: at most 1 when right
+  std::string non_finite;             ///< "nan" or "inf" when the result held one
+};
+
+/// What `verify --framework` learnt in one environment, as data (the detail says it in words).
+struct FrameworkStepFacts {
+  std::string environment;  ///< the environment's path
+  std::string interpreter;  ///< its python
+  std::string framework;    ///< "pytorch", "jax", "tensorflow"
+  std::string version;      ///< what the framework reports itself; "" if it did not import
+  std::string placed_on;    ///< "cuda:0", "gpu:0", "/GPU:0", "cpu"
+  std::vector<std::string> devices;
+  bool cpu_fallback = false;
+  std::string fallback_reasons;  ///< the doctor's facts on why, "" when none known
+  std::string error;             ///< the script's exception, "" when none
+  std::vector<FrameworkFigure> figures;
+  std::vector<std::string> loaded;  ///< the CUDA and framework libraries the process mapped
+};
+
 struct VerifyStep {
   std::string name;           ///< "driver", "context", "memory", "kernel", "sgemm", ...
   std::optional<int> device;  ///< the GPU; none for steps across GPUs (NCCL)
+  /// The GPU's PCI address as nvidia-smi writes it ("00000000:3B:00.0"), "" when unknown: the
+  /// CUDA ordinal is not nvidia-smi's index under CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER.
+  std::string pci_bus_id;
+  std::optional<FrameworkStepFacts> framework;  ///< verify --framework's steps only
   StepStatus status = StepStatus::none;
   std::string detail;              ///< what was proven, or why not, in words
   std::string last_call;           ///< the vendor call in progress when the child stopped
@@ -55,10 +86,11 @@ struct VerifyReport {
   std::vector<RuntimeLibraryReport> libraries;
   std::vector<VerifyStep> steps;
   std::vector<std::string> problems;  ///< failures outside any step (the child could not start)
+  std::vector<std::string> notes;     ///< what limited the run (CUDA_VISIBLE_DEVICES), not failures
 };
 
-/// True when no step failed, crashed or timed out, at least one ran, and no problem was
-/// recorded. Skipped steps name their reason and do not count against the run.
+/// True when no step failed, crashed, timed out or found its library missing, at least one ran,
+/// and no problem was recorded. Skipped steps name their reason and do not count against the run.
 bool verify_passed(const VerifyReport& report);
 
 /// "9.3.0" for cudnnGetVersion's 90300 and "8.9.7" for 8907; cuBLAS and NCCL encode their

@@ -21,9 +21,32 @@ bool ChildProcess::wait(Clock::time_point until) {
 
 namespace {
 
-void append_bounded(std::string& to, const std::string& chunk, size_t max_bytes) {
-  if (to.size() < max_bytes) to.append(chunk, 0, std::min(chunk.size(), max_bytes - to.size()));
-}
+/// The first and the last max_bytes/2 of a stream, in bounded memory.
+struct HeadAndTail {
+  size_t half;
+  std::string head;
+  std::string tail;
+  size_t dropped = 0;
+
+  void add(const std::string& chunk) {
+    size_t to_head = head.size() < half ? std::min(chunk.size(), half - head.size()) : 0;
+    head.append(chunk, 0, to_head);
+    tail.append(chunk, to_head);
+    if (tail.size() > 2 * half) trim(tail.size() - half);  // amortised: erase once per half
+  }
+  void trim(size_t n) {
+    tail.erase(0, n);
+    dropped += n;
+  }
+  /// The text kept; a cut tail starts at its first whole line, after a line break of its own.
+  std::string text() {
+    if (tail.size() > half) trim(tail.size() - half);
+    if (dropped == 0) return head + tail;
+    size_t nl = tail.find('\n');
+    if (nl != std::string::npos && nl + 1 < tail.size()) trim(nl + 1);
+    return head + (head.ends_with('\n') ? "" : "\n") + tail;
+  }
+};
 
 }  // namespace
 
@@ -36,6 +59,8 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
   ChildProcess& child = *started;
   const auto deadline = ChildProcess::Clock::now() + timeout;
   CollectedOutput result;
+  HeadAndTail out{.half = max_bytes / 2, .head = {}, .tail = {}};
+  HeadAndTail err{.half = max_bytes / 2, .head = {}, .tail = {}};
   // Both pipes closed does not mean the program ended (it may close them and linger), nor
   // the reverse (a grandchild may hold them): wait for both, never past the deadline.
   while (!child.ended() || child.reading(ChildStream::out) || child.reading(ChildStream::err)) {
@@ -45,10 +70,14 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
                    spec.argv.front(), 0};
     }
     child.wait(deadline);
-    append_bounded(result.out, child.take_output(ChildStream::out), max_bytes);
-    append_bounded(result.err, child.take_output(ChildStream::err), max_bytes);
+    out.add(child.take_output(ChildStream::out));
+    err.add(child.take_output(ChildStream::err));
   }
   result.status = child.exit_status();
+  result.out = out.text();
+  result.err = err.text();
+  result.out_dropped = out.dropped;
+  result.err_dropped = err.dropped;
   return result;
 }
 

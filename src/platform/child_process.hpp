@@ -122,12 +122,16 @@ bool wait_any(std::span<ChildProcess* const> children, ChildProcess::Clock::time
 
 struct CollectedOutput {
   ExitStatus status;
-  std::string out;  ///< cut at max_bytes
-  std::string err;  ///< cut at max_bytes
+  std::string out;  ///< at most max_bytes: the first half and the last half (whole lines)
+  std::string err;
+  size_t out_dropped = 0;  ///< bytes cut from the middle
+  size_t err_dropped = 0;
 };
 
 /// Runs `spec` (stdout and stderr piped) to its end: until it has ended and both pipes are
-/// closed. Errors: those of start, timeout (killed with its group at the deadline).
+/// closed. A stream longer than max_bytes keeps its head and its tail: a program's last words
+/// (a traceback, a result line) come after its chatter. Errors: those of start, timeout
+/// (killed with its group at the deadline).
 Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseconds timeout, size_t max_bytes);
 
 /// The running executable, to start it again for an internal task: /proc/self/exe on Linux

@@ -12,7 +12,11 @@ Result<ProcessOutput> HostProcessRunner::run(const std::vector<std::string>& arg
   if (done->status.crashed) {
     return Error{ErrorKind::crashed, describe(done->status), argv[0], done->status.code};
   }
-  return ProcessOutput{.exit_code = done->status.code, .out = std::move(done->out), .err = std::move(done->err)};
+  return ProcessOutput{.exit_code = done->status.code,
+                       .out = std::move(done->out),
+                       .err = std::move(done->err),
+                       .out_dropped = done->out_dropped,
+                       .err_dropped = done->err_dropped};
 }
 
 }  // namespace gpudoctor

@@ -11,8 +11,10 @@ namespace gpudoctor {
 
 struct ProcessOutput {
   int exit_code = 0;
-  std::string out;  ///< stdout, cut at the output limit
-  std::string err;  ///< stderr, cut at the output limit
+  std::string out;         ///< stdout: its first and last half of the output limit
+  std::string err;         ///< stderr: the same
+  size_t out_dropped = 0;  ///< bytes cut from the middle of stdout; 0 when all of it is there
+  size_t err_dropped = 0;
 };
 
 class ProcessRunner {

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "model/json_codec.hpp"
@@ -19,14 +20,22 @@ const char* mark(std::string_view status, bool color) {
 
 std::string where(const VerifyStep& s) {
   if (s.device) return "GPU " + std::to_string(*s.device);
+  if (s.framework && !s.framework->environment.empty()) {
+    // The environment's folder name: two environments' rows must differ.
+    std::string_view env = s.framework->environment;
+    while (env.size() > 1 && env.ends_with('/')) env.remove_suffix(1);
+    return std::string(env.substr(env.find_last_of('/') + 1));
+  }
   return s.name.starts_with("framework ") ? "python" : "all GPUs";
 }
 
 }  // namespace
 
 std::string render_verify_step_line(const VerifyStep& s, bool color) {
-  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", mark(to_string(s.status), color), s.name,
-                                 where(s), s.elapsed_ms, to_string(s.status), s.detail);
+  // A missing library is a failure of the run, not a skip: the red mark.
+  const char* glyph = mark(s.status == StepStatus::not_found ? "failed" : to_string(s.status), color);
+  std::string line = fmt::format("  {} {:<20} {:<8} {:>7} ms  {:<7}  {}\n", glyph, s.name, where(s), s.elapsed_ms,
+                                 to_string(s.status), s.detail);
   for (const auto& n : s.notes) line += "        " + n + "\n";
   return line;
 }
@@ -50,6 +59,9 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
   for (const auto& l : r.libraries) {
     const bool sub = l.name.find('_') != std::string::npos;
     std::string what = l.status == LibraryStatus::ok ? l.path : to_string(l.status) + (": " + l.error);
+    // The file that was refused is the one to replace (a stale copy early on LD_LIBRARY_PATH).
+    if (l.status != LibraryStatus::ok && l.status != LibraryStatus::not_found && !l.path.empty())
+      what += " (" + l.path + ")";
     if (l.status == LibraryStatus::not_found && !l.tried.empty()) {
       what = "not found (tried " + l.tried.front() +
              (l.tried.size() > 1 ? " and " + std::to_string(l.tried.size() - 1) + " more" : "") + ")";
@@ -61,20 +73,38 @@ std::string render_verify_text(const VerifyReport& r, bool color) {
   out += "\nSteps:\n";
   for (const auto& s : r.steps) out += render_verify_step_line(s, color);
   for (const auto& p : r.problems) out += "  ✗ " + p + "\n";
+  for (const auto& n : r.notes) out += "  note: " + n + "\n";
   size_t bad = 0;
   std::string first_bad;
+  std::vector<std::string> missing;  ///< each distinct "cuBLAS not found in ..." once
+  size_t not_run = 0;
   for (const auto& s : r.steps) {
+    if (s.status == StepStatus::not_found) {
+      ++not_run;
+      if (std::find(missing.begin(), missing.end(), s.detail) == missing.end()) missing.push_back(s.detail);
+      continue;
+    }
     if (s.passed() || s.status == StepStatus::skipped) continue;
-    if (bad++ == 0) first_bad = s.name + " on " + where(s) + " (" + to_string(s.status) + ")";
+    if (bad++ == 0)
+      first_bad = s.name + " on " + where(s) + (s.pci_bus_id.empty() ? "" : " at PCI " + s.pci_bus_id) + " (" +
+                  to_string(s.status) + ")";
   }
   out += "\n";
   if (verify_passed(r)) {
     out += fmt::format("{} every step that could run passed\n", mark("ok", color));
-  } else if (bad == 0) {
-    out += fmt::format("{} no step could run here\n", mark("failed", color));
-  } else {
-    out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark("failed", color), bad, first_bad);
+    return out;
   }
+  if (bad > 0) out += fmt::format("{} {} step(s) did not pass; the first: {}\n", mark("failed", color), bad, first_bad);
+  if (not_run > 0) {
+    std::string why;
+    for (const auto& m : missing) why += (why.empty() ? "" : "; ") + m;
+    out += fmt::format("{} {} step(s) not run: {}\n", mark("failed", color), not_run, why);
+  }
+  if (!r.problems.empty())
+    out += fmt::format("{} {} problem(s) outside the steps; the first: {}\n", mark("failed", color), r.problems.size(),
+                       r.problems.front());
+  if (bad == 0 && not_run == 0 && r.problems.empty())
+    out += fmt::format("{} no step could run here\n", mark("failed", color));
   return out;
 }
 

@@ -37,12 +37,23 @@ class FakeVerify : public ::testing::Test {
     fs::path scenario = dir_ / "scenario.ini";
     std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini") << "\n"
                             << extra << "\n";
-    std::string line = "LD_LIBRARY_PATH=" + shell_quote(lib_path) +
+    std::string line = "env -u CUDA_VISIBLE_DEVICES LD_LIBRARY_PATH=" + shell_quote(lib_path) +
                        " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
                        shell_quote(GPUDOCTOR_BINARY) + " --json verify " + flags;
     auto r = run_shell(line);
     EXPECT_TRUE(r.json.is_object()) << line << "\nstdout: " << r.out << "\nstderr: " << r.err;
     return r;
+  }
+
+  /// The same run in text (no --json), as a user reads it.
+  testing::RunResult verify_text(const std::string& extra, const std::string& flags = "",
+                                 const std::string& lib_path = GPUDOCTOR_FAKE_LIB_DIR) {
+    fs::path scenario = dir_ / "scenario.ini";
+    std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini") << "\n"
+                            << extra << "\n";
+    return run_shell("env -u CUDA_VISIBLE_DEVICES LD_LIBRARY_PATH=" + shell_quote(lib_path) +
+                     " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) +
+                     " verify " + flags);
   }
 
   static const nlohmann::json* step(const testing::RunResult& r, const std::string& name, int device = 0) {
@@ -200,8 +211,47 @@ TEST_F(FakeVerify, AHangBecomesATimeoutNamingTheStepAndTheCall) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ((*s)["status"], "timeout");
   EXPECT_EQ((*s)["last_call"], "cublasSgemm_v2");
-  // The run went on: the next step ran and passed.
-  EXPECT_EQ((*step(r, "cudnn-conv"))["status"], "passed");
+  // The run went on to the other GPU; this one, hung, is given no more work (review 44A, 07).
+  EXPECT_EQ((*step(r, "context", 1))["status"], "passed");
+  EXPECT_EQ((*step(r, "cudnn-conv"))["status"], "skipped");
+}
+
+// Review 44A, 07: every hung step cost a full deadline, GPUs x steps (24 minutes on 8 GPUs with
+// cuBLAS and cuDNN wedged). After a GPU hangs its later steps are not run, with the reason.
+TEST_F(FakeVerify, AHungGpuGetsNoMoreWorkSoEachGpuCostsOneDeadline) {
+  auto r = verify("[calls]\ncublasSgemm_v2 = hang\ncublasGemmEx = hang\ncudnnConvolutionForward = hang\n",
+                  "--step-timeout-ms 1000");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 1);
+  int timeouts = 0;
+  for (const auto& s : r.json["steps"]) timeouts += s["status"] == "timeout" ? 1 : 0;
+  EXPECT_EQ(timeouts, 2) << "one per GPU: " << r.json["steps"].dump();
+  for (int d : {0, 1}) {
+    EXPECT_EQ((*step(r, "kernel", d))["status"], "passed");
+    EXPECT_EQ((*step(r, "sgemm", d))["status"], "timeout");
+    for (const char* later : {"hgemm", "cudnn-conv"}) {
+      const auto* s = step(r, later, d);
+      ASSERT_NE(s, nullptr) << later;
+      EXPECT_EQ((*s)["status"], "skipped") << later;
+      EXPECT_NE((*s)["detail"].get<std::string>().find("GPU " + std::to_string(d) + " hung in cublasSgemm_v2"),
+                std::string::npos)
+          << (*s)["detail"];
+    }
+  }
+  EXPECT_EQ((*step(r, "nccl-allreduce"))["status"], "skipped");
+  EXPECT_NE((*step(r, "peer-access"))["detail"].get<std::string>().find("hung"), std::string::npos);
+}
+
+// A crash inside a driver call leaves the GPU unfit too; a crash in a library's own code (the
+// cuDNN test above) does not: the other steps still run there.
+TEST_F(FakeVerify, ACrashInADriverCallEndsThatGpusWork) {
+  auto r = verify("[calls]\ncuLaunchKernel = crash\n");
+  EXPECT_EQ((*step(r, "kernel"))["status"], "crashed");
+  const auto* sgemm = step(r, "sgemm");
+  ASSERT_NE(sgemm, nullptr);
+  EXPECT_EQ((*sgemm)["status"], "skipped");
+  EXPECT_NE((*sgemm)["detail"].get<std::string>().find("GPU 0 crashed in cuLaunchKernel"), std::string::npos)
+      << (*sgemm)["detail"];
 }
 
 TEST_F(FakeVerify, ASegfaultBecomesACrashNamingTheStepTheSignalAndTheCall) {
@@ -268,8 +318,123 @@ TEST_F(FakeVerify, TextReportNamesTheFailingStep) {
   auto r = run_shell("LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) + " GPUDOCTOR_FAKE_DRIVER=" +
                      shell_quote(scenario.string()) + " " + shell_quote(GPUDOCTOR_BINARY) + " verify --quick");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.out.find("the first: kernel on GPU 0 (failed)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the first: kernel on GPU 0 at PCI 0000:3b:00 (failed)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("elements wrong"), std::string::npos) << r.out;
+}
+
+// Review 44A, 01: NVRTC (no step of its own) crashing in nvrtcVersion left "every step that could
+// run passed", exit 0, "passed": true. A library verify loaded that crashed or hung is a failure.
+struct LoadFault {
+  const char* calls;
+  const char* words;  ///< in the problem and the summary
+};
+
+class FakeVerifyLoadFault : public FakeVerify, public ::testing::WithParamInterface<LoadFault> {};
+
+TEST_P(FakeVerifyLoadFault, FailsTheRunAndIsNamedInTheSummary) {
+  auto r = verify(std::string("[calls]\n") + GetParam().calls, "--step-timeout-ms 1500");
+  ASSERT_TRUE(r.json.is_object());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.json["passed"], false);
+  EXPECT_NE(r.json["problems"].dump().find(GetParam().words), std::string::npos) << r.json["problems"];
+  auto text = verify_text(std::string("[calls]\n") + GetParam().calls, "--step-timeout-ms 1500");
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_EQ(text.out.find("every step that could run passed"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("problem(s) outside the steps; the first: " + std::string(GetParam().words)),
+            std::string::npos)
+      << text.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Libraries, FakeVerifyLoadFault,
+                         ::testing::Values(LoadFault{"nvrtcVersion = crash\n", "nvrtc crashed when loaded"},
+                                           LoadFault{"nvrtcVersion = hang\n", "nvrtc hung when loaded"},
+                                           LoadFault{"cublasLtGetVersion = crash\n", "cublasLt crashed when loaded"}));
+
+// Review 44A, 05: cuBLAS, cuDNN and NCCL absent from the environment --libs-from named: 7 steps
+// "skipped", "every step that could run passed", exit 0. Now "not-found", a failure, named.
+TEST_F(FakeVerify, LibrariesNotFoundWhereAskedFailTheRunAndAreNamed) {
+  fs::path driver = dir_ / "driver";
+  fs::create_directories(driver);
+  for (const char* lib : {"libcuda.so.1", "libnvidia-ml.so.1"})
+    fs::create_symlink(fs::path(GPUDOCTOR_FAKE_LIB_DIR) / lib, driver / lib);
+  fs::path venv = dir_ / "venv";
+  fs::path nvrtc = venv / "lib/python3.11/site-packages/nvidia/cuda_nvrtc/lib";
+  fs::create_directories(nvrtc);
+  std::ofstream(venv / "pyvenv.cfg") << "home = /usr/bin\nversion = 3.11.7\n";
+  fs::copy_file(fs::path(GPUDOCTOR_FAKE_LIB_DIR) / "libnvrtc.so.13", nvrtc / "libnvrtc.so.13");
+  const std::string flags = "--libs-from " + shell_quote(venv.string());
+  fs::path scenario = dir_ / "scenario.ini";
+  std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini");
+  const std::string start = "LD_LIBRARY_PATH=" + shell_quote(driver.string()) +
+                            " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " " +
+                            shell_quote(GPUDOCTOR_BINARY) + " --env " + shell_quote(venv.string());
+  auto r = run_shell(start + " --json verify " + flags);
+  ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.json["passed"], false);
+  for (const char* name : {"sgemm", "hgemm", "cudnn-conv", "nccl-allreduce"}) {
+    const auto* s = step(r, name);
+    ASSERT_NE(s, nullptr) << name;
+    EXPECT_EQ((*s)["status"], "not-found") << name << ": " << (*s)["detail"];
+  }
+  EXPECT_EQ((*step(r, "kernel"))["status"], "passed");
+  EXPECT_EQ((*step(r, "peer-access"))["status"], "passed");
+  auto text = run_shell(start + " verify " + flags);
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_EQ(text.out.find("every step that could run passed"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("7 step(s) not run: cuBLAS not found in " + venv.string() + "; cuDNN not found in " +
+                          venv.string() + "; NCCL not found in " + venv.string()),
+            std::string::npos)
+      << text.out;
+}
+
+// Review 44A, 08: a cuBLAS refused for a missing entry point was shown without its path in text.
+TEST_F(FakeVerify, ARefusedLibraryIsShownWithItsPath) {
+  auto r = verify_text("", "", std::string(GPUDOCTOR_FAKE_MISSING_RUNTIME_DIR) + ":" + GPUDOCTOR_FAKE_LIB_DIR);
+  EXPECT_NE(r.out.find("missing required entry point: cublasSgemm_v2 (" +
+                       std::string(GPUDOCTOR_FAKE_MISSING_RUNTIME_DIR) + "/libcublas.so.13)"),
+            std::string::npos)
+      << r.out;
+  // Near miss: a healthy library's row is its path alone, once.
+  auto ok = verify_text("");
+  const std::string cudnn = std::string(GPUDOCTOR_FAKE_LIB_DIR) + "/libcudnn.so.9";
+  EXPECT_NE(ok.out.find(" " + cudnn + "\n"), std::string::npos) << ok.out;
+}
+
+// Review 44A, 06: GPUs were named only by CUDA ordinal, and a CUDA_VISIBLE_DEVICES subset was
+// tested without a word. Each GPU's steps carry its PCI address; the variable is named.
+TEST_F(FakeVerify, EachGpusStepsNameItsPciAddress) {
+  auto r = verify("");
+  const auto* driver = step(r, "driver", 1);
+  ASSERT_NE(driver, nullptr);
+  EXPECT_NE((*driver)["detail"].get<std::string>().find("PCI 0000:86:00"), std::string::npos) << (*driver)["detail"];
+  for (const char* name : {"context", "memory", "kernel", "sgemm", "cudnn-conv"}) {
+    EXPECT_EQ((*step(r, name, 0)).value("pci_bus_id", ""), "0000:3b:00") << name;
+    EXPECT_EQ((*step(r, name, 1)).value("pci_bus_id", ""), "0000:86:00") << name;
+  }
+  EXPECT_FALSE((*step(r, "nccl-allreduce")).contains("pci_bus_id"));
+  // Near miss: without CUDA_VISIBLE_DEVICES there is nothing to say about it.
+  EXPECT_TRUE(r.json["notes"].empty()) << r.json["notes"];
+  auto text = verify_text("[kernel]\nresult = wrong\n", "--quick");
+  EXPECT_NE(text.out.find("the first: kernel on GPU 0 at PCI 0000:3b:00 (failed)"), std::string::npos) << text.out;
+}
+
+TEST_F(FakeVerify, CudaVisibleDevicesIsNamedWhenItLimitsTheRun) {
+  fs::path scenario = dir_ / "one.ini";
+  std::ofstream(scenario) << read_text(std::string(GPUDOCTOR_FAKE_SCENARIOS_DIR) + "/verify_healthy.ini")
+                          << "\n[cuda]\ndevice_count = 1\n";
+  const std::string start = "LD_LIBRARY_PATH=" + shell_quote(GPUDOCTOR_FAKE_LIB_DIR) +
+                            " GPUDOCTOR_FAKE_DRIVER=" + shell_quote(scenario.string()) + " ";
+  auto r = run_shell(start + "CUDA_VISIBLE_DEVICES=1 " + shell_quote(GPUDOCTOR_BINARY) + " verify");
+  EXPECT_NE(r.out.find("note: CUDA_VISIBLE_DEVICES=\"1\" limits which GPUs CUDA shows: 1 GPU(s) tested"),
+            std::string::npos)
+      << r.out;
+  std::ofstream(scenario, std::ios::app) << "\n[calls]\ncuInit = CUDA_ERROR_NO_DEVICE\n";
+  auto hidden = run_shell(start + "CUDA_VISIBLE_DEVICES= " + shell_quote(GPUDOCTOR_BINARY) + " --json verify");
+  ASSERT_TRUE(hidden.json.is_object()) << hidden.out;
+  EXPECT_NE(hidden.json["notes"].dump().find("set and empty, it hides every GPU"), std::string::npos)
+      << hidden.json["notes"];
+  EXPECT_EQ(hidden.exit_code, 1);
 }
 
 }  // namespace

@@ -65,7 +65,8 @@ TEST_F(VerifyFrameworkFixture, CpuFallbackIsReportedAndTheFrameworksWordsExplain
       ">&2\n"
       "echo 'GPUDOCTOR-RESULT "
       "{\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"devices\":[\"/physical_device:CPU:0\"],"
-      "\"placed_on\":\"/CPU:0\",\"matmul_error\":1e-5,\"conv_error\":1e-6,\"error\":null,"
+      "\"placed_on\":\"/"
+      "CPU:0\",\"matmul_error\":1e-5,\"matmul_ratio\":0.1,\"conv_error\":1e-6,\"conv_ratio\":0.1,\"error\":null,"
       "\"loaded\":[\"/venv/lib/python3.10/site-packages/tensorflow/libtensorflow_framework.so.2\"]}'\n");
   auto r = testing::run_gpudoctor({"--env", (dir_ / "venv").string(), "--json", "verify", "--framework", "tensorflow"});
   const auto* s = tf_step(r);
@@ -96,7 +97,9 @@ TEST_F(VerifyFrameworkFixture, AHangingInterpreterIsATimeout) {
 TEST_F(VerifyFrameworkFixture, RelativeEnvAndPythonPathsAreFound) {
   interpreter(
       "echo 'GPUDOCTOR-RESULT {\"framework\":\"tensorflow\",\"version\":\"2.15.0\",\"devices\":[\"cpu\"],"
-      "\"placed_on\":\"/CPU:0\",\"matmul_error\":1e-5,\"conv_error\":1e-6,\"error\":null,\"loaded\":[],"
+      "\"placed_on\":\"/"
+      "CPU:0\",\"matmul_error\":1e-5,\"matmul_ratio\":0.1,\"conv_error\":1e-6,\"conv_ratio\":0.1,\"error\":null,"
+      "\"loaded\":[],"
       "\"model\":\"resnet18\",\"gpus\":[],\"figures\":[{\"key\":\"resnet18_fp32.cpu\",\"batch\":4,"
       "\"times\":[1,1,1],\"losses\":[7,6,5],\"error\":null}]}'\n");
   fs::create_directories(dir_ / "work");

@@ -19,9 +19,11 @@ Result<ProcessOutput> printed(const std::string& json_line, int status = 0, cons
 TEST(FrameworkVerify, GpuRunWithSmallErrorsPasses) {
   auto run = framework_step_from_output(
       kTarget,
-      printed(R"({"version":"2.5.1","devices":["NVIDIA H100"],"placed_on":"cuda:0","matmul_error":1e-5,)"
-              R"("conv_error":2e-6,"mixed_precision":{"dtype":"torch.float16","error":0.05},"error":null,)"
-              R"("loaded":["/venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9"]})"),
+      printed(
+          R"({"version":"2.5.1","devices":["NVIDIA H100"],"placed_on":"cuda:0","matmul_error":1e-5,"matmul_ratio":0.1,)"
+          R"("conv_error":2e-6,"conv_ratio":1,"mixed_precision":{"dtype":"torch.float16","error":0.05,"ratio":0.2},)"
+          R"("error":null,)"
+          R"("loaded":["/venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9"]})"),
       1200);
   EXPECT_EQ(run.step.status, StepStatus::passed) << run.step.detail;
   EXPECT_EQ(run.step.name, "framework pytorch");
@@ -45,8 +47,8 @@ TEST(FrameworkVerify, JaxMatmulPrecisionIsNamedPerCall) {
 TEST(FrameworkVerify, CpuFallbackFailsAndSaysSo) {
   auto run = framework_step_from_output(
       kTarget,
-      printed(
-          R"({"version":"2.5.1","devices":["cpu"],"placed_on":"cpu","matmul_error":1e-5,"conv_error":2e-6,"error":null,"loaded":[]})"),
+      printed(R"({"version":"2.5.1","devices":["cpu"],"placed_on":"cpu","matmul_error":1e-5,"matmul_ratio":0.1,)"
+              R"("conv_error":2e-6,"conv_ratio":0.1,"error":null,"loaded":[]})"),
       10);
   EXPECT_EQ(run.step.status, StepStatus::failed);
   EXPECT_NE(run.step.detail.find("CPU fallback"), std::string::npos) << run.step.detail;
@@ -54,12 +56,53 @@ TEST(FrameworkVerify, CpuFallbackFailsAndSaysSo) {
 
 TEST(FrameworkVerify, WrongResultOnTheGpuFails) {
   auto run = framework_step_from_output(
-      kTarget, printed(R"({"placed_on":"cuda:0","matmul_error":3.5,"conv_error":2e-6,"error":null})"), 10);
+      kTarget,
+      printed(R"({"placed_on":"cuda:0","matmul_error":3.5,"matmul_ratio":700,"conv_error":2e-6,"conv_ratio":0.1})"),
+      10);
   EXPECT_EQ(run.step.status, StepStatus::failed);
   EXPECT_NE(run.step.detail.find("wrong result"), std::string::npos) << run.step.detail;
   auto nan =
       framework_step_from_output(kTarget, printed(R"({"placed_on":"cuda:0","matmul_error":null,"conv_error":0})"), 1);
   EXPECT_EQ(nan.step.status, StepStatus::failed) << "a missing error figure is not a pass";
+}
+
+// Review 44A, 02 and 03: the FP16 figure was printed and never judged; a NaN is no figure.
+TEST(FrameworkVerify, TheFp16FigureIsJudgedAndANanIsAWrongResult) {
+  const std::string right = R"("matmul_error":1e-5,"matmul_ratio":0.1,"conv_error":2e-6,"conv_ratio":0.1)";
+  auto fp16 = framework_step_from_output(
+      kTarget,
+      printed(R"({"placed_on":"cuda:0",)" + right + R"(,"mixed_precision":{"dtype":"torch.float16","error":76.4,)" +
+              R"("ratio":2000}})"),
+      1);
+  EXPECT_EQ(fp16.step.status, StepStatus::failed) << fp16.step.detail;
+  EXPECT_NE(fp16.step.detail.find("wrong result"), std::string::npos) << fp16.step.detail;
+  auto nan = framework_step_from_output(
+      kTarget,
+      printed(R"({"placed_on":"cuda:0","matmul_error":"nan","matmul_ratio":"nan","conv_error":2e-6,"conv_ratio":0.1})"),
+      1);
+  EXPECT_EQ(nan.step.status, StepStatus::failed);
+  EXPECT_NE(nan.step.detail.find("wrong result: matmul max error nan"), std::string::npos) << nan.step.detail;
+  ASSERT_TRUE(nan.step.framework.has_value());
+  EXPECT_EQ(nan.step.framework->figures.at(0).non_finite, "nan");
+  EXPECT_FALSE(nan.step.framework->figures.at(0).max_error.has_value());
+  // Near miss: an error at its bound exactly is right.
+  auto edge = framework_step_from_output(
+      kTarget,
+      printed(R"({"placed_on":"cuda:0",)" + right + R"(,"mixed_precision":{"dtype":"torch.float16","error":0.3,)" +
+              R"("ratio":1.0}})"),
+      1);
+  EXPECT_EQ(edge.step.status, StepStatus::passed) << edge.step.detail;
+  EXPECT_EQ(edge.step.framework->figures.size(), 3U);
+  EXPECT_DOUBLE_EQ(*edge.step.framework->figures.at(2).bound_ratio, 1.0);
+}
+
+// Review 44A, 09: a result line beyond what was kept of a long output is said to be so.
+TEST(FrameworkVerify, NoResultInACutOutputSaysItWasCut) {
+  auto cut = framework_step_from_output(
+      kTarget, ProcessOutput{.exit_code = 0, .out = "chatter\n", .err = "", .out_dropped = 5000, .err_dropped = 0}, 1);
+  EXPECT_NE(cut.step.detail.find("5000 bytes from its middle were dropped"), std::string::npos) << cut.step.detail;
+  auto whole = framework_step_from_output(kTarget, ProcessOutput{.exit_code = 0, .out = "chatter\n", .err = ""}, 1);
+  EXPECT_EQ(whole.step.detail.find("dropped"), std::string::npos) << whole.step.detail;
 }
 
 TEST(FrameworkVerify, ImportErrorIsTheDetailAndStderrIsKeptForExplain) {

@@ -326,8 +326,8 @@ TEST(JsonCodec, NumbersThatDoNotFitTheirFieldAreNotRead) {
 
 TEST(JsonCodec, AStepStatusIsItsNameAndJunkReadsAsNone) {
   // The enum goes out by name (a child's answer, `verify --json`), never as a number.
-  for (StepStatus s :
-       {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed, StepStatus::timeout}) {
+  for (StepStatus s : {StepStatus::passed, StepStatus::failed, StepStatus::skipped, StepStatus::crashed,
+                       StepStatus::timeout, StepStatus::not_found}) {
     VerifyStep step{.name = "kernel", .status = s};
     nlohmann::ordered_json j = step_to_json(step);
     ASSERT_TRUE(j["status"].is_string()) << j.dump();

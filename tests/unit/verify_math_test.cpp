@@ -130,6 +130,16 @@ TEST(VerifyReportPassed, SkippedStepsDoNotFailButFailuresAndEmptyRunsDo) {
   EXPECT_FALSE(verify_passed(r));
 }
 
+// Review 44A, 05: a step whose library is missing where verify was told to look is a failure,
+// not a skip: the layer was never exercised.
+TEST(VerifyReportPassed, AStepWhoseLibraryIsMissingFailsTheRun) {
+  VerifyReport r;
+  r.steps.push_back(step("driver", 0, StepStatus::passed));
+  r.steps.push_back(step("sgemm", 0, StepStatus::not_found, "cuBLAS not found on the loader's path"));
+  EXPECT_FALSE(verify_passed(r));
+  EXPECT_EQ(std::string(to_string(StepStatus::not_found)), "not-found");
+}
+
 // A failure outside any step (the child that runs the steps could not start, a library wrote on
 // stderr) fails the run even when every step it did run passed: a ✓ over a partial run is wrong.
 // (The mutation run's survivor `verify-problems-ignored`.)
