@@ -41,9 +41,9 @@ struct HeadAndTail {
   /// The text kept; a cut tail starts at its first whole line, after a line break of its own.
   std::string text() {
     if (tail.size() > half) trim(tail.size() - half);
-    if (dropped == 0) return head + tail;
     size_t nl = tail.find('\n');
-    if (nl != std::string::npos && nl + 1 < tail.size()) trim(nl + 1);
+    if (dropped == 0 || nl == std::string::npos || nl + 1 >= tail.size()) return head + tail;  // no line to start at
+    trim(nl + 1);  // at least the byte the separator takes: never over max_bytes
     return head + (head.ends_with('\n') ? "" : "\n") + tail;
   }
 };

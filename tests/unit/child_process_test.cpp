@@ -96,7 +96,18 @@ TEST(ChildProcess, OutputIsBoundedWhileUnread) {
   auto all = run_to_end({.argv = {"sh", "-c", "head -c 5000000 /dev/zero; echo tail >&2"}}, 10s, 4096);
   ASSERT_TRUE(all);
   EXPECT_EQ(all->out.size(), 4096u);
+  EXPECT_EQ(all->out_dropped, 5000000u - 4096u);
   EXPECT_EQ(all->err, "tail\n");
+  EXPECT_EQ(all->err_dropped, 0u);
+  // Review 44A, 09: the first and the last half are kept, the last from a whole line on: a
+  // program's last words (a traceback, a result line) come after its chatter.
+  auto lines =
+      run_to_end({.argv = {"sh", "-c", "echo first; head -c 5000000 /dev/zero; echo; echo last words"}}, 10s, 4096);
+  ASSERT_TRUE(lines);
+  EXPECT_TRUE(lines->out.starts_with("first\n")) << lines->out.substr(0, 20);
+  EXPECT_TRUE(lines->out.ends_with("\nlast words\n")) << lines->out.substr(lines->out.size() - 20);
+  EXPECT_LE(lines->out.size(), 4096u);
+  EXPECT_GT(lines->out_dropped, 5000000u - 4096u);
 }
 
 TEST(ChildProcess, DeadlineKillsTheWholeGroup) {
