@@ -66,8 +66,9 @@ struct FrameworkStepFacts {
 struct VerifyStep {
   std::string name;           ///< "driver", "context", "memory", "kernel", "sgemm", ...
   std::optional<int> device;  ///< the GPU; none for steps across GPUs (NCCL)
-  /// The GPU's PCI address as nvidia-smi writes it ("00000000:3B:00.0"), "" when unknown: the
-  /// CUDA ordinal is not nvidia-smi's index under CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER.
+  /// The GPU's PCI address, domain:bus:device ("0000:3b:00", nvidia-smi's 00000000:3B:00.0),
+  /// "" when unknown: the CUDA ordinal is not nvidia-smi's index under CUDA_VISIBLE_DEVICES or
+  /// CUDA_DEVICE_ORDER=FASTEST_FIRST.
   std::string pci_bus_id;
   std::optional<FrameworkStepFacts> framework;  ///< verify --framework's steps only
   StepStatus status = StepStatus::none;
