@@ -1091,7 +1091,6 @@ s44-history-mark	src/platform/bench_history.cpp	  if (query_int(raw, "PRAGMA app
 s44-ecc-error	src/check/gpu_driver_checks.cpp	    if (g.ecc_uncorrected_volatile.value_or(0) > 0) {	    if (g.ecc_uncorrected_volatile.value_or(0) > 3) {
 s44-retired	src/check/gpu_driver_checks.cpp	    if (g.retired_pages.value_or(0) > 0) {	    if (false) {
 s44-user-site	src/probe/python_probe.cpp	    apply_user_site(env, user_sites);\n	
-s44-user-site-off	src/probe/python_probe.cpp	    if (user_sites.empty() || !system_.env("PYTHONNOUSERSITE").value_or("").empty()) return;	    if (user_sites.empty()) return;
 s44-user-site-fix	src/check/python_checks.cpp	  if (fw.reached_via != "PYTHONPATH" && !user_site) return;	  if (fw.reached_via != "PYTHONPATH") return;
 r44b-01	src/kb/matrix_query.cpp	series.admits_released(row.truncated(2))	f.versions->admits_series(row.truncated(2))
 r44b-02	src/kb/framework_request.cpp	return rs.empty() || std::find(rs.begin(), rs.end(), *pin) != rs.end();	return true;
@@ -1108,6 +1107,24 @@ r44b-12	src/kb/matrix_query.cpp	add_source(r, "archs", v.archs_source);
 r44b-13	src/kb/matrix_query.cpp	(lowest ? " (>=" + lowest->str() + ")" : std::string())	std::string()
 r44b-14	src/kb/kb_loader.cpp	v.nccl = r.spec("nccl", false);	r.spec("nccl", false);
 r44b-15	src/kb/kb_loader.cpp	var.nccl = r.spec("nccl", false);	r.spec("nccl", false);
+r44a-01	src/gpu/verify_runner.cpp	    if (l.status == LibraryStatus::crashed || l.status == LibraryStatus::timeout)\n      report.problems	    if (l.status == LibraryStatus::timeout)\n      report.problems
+r44a-02	src/gpu/verify_runner.cpp	        not_run(name, device, StepStatus::not_found, std::string(lib_words)	        not_run(name, device, StepStatus::skipped, std::string(lib_words)
+r44a-03	src/gpu/framework_verify.cpp	    right = right && ratio.is_number() && ratio.get<double>() <= 1.0;	    right = right && (!ratio.is_number() || ratio.get<double>() <= 1.0);
+r44a-04	src/gpu/framework_verify.cpp	            out["mixed_precision"] = {"dtype": str(h.dtype), "error": error, "ratio": ratio}\n    elif fw == "jax":	            out["mixed_precision"] = {"dtype": str(h.dtype), "error": error, "ratio": 0}\n    elif fw == "jax":
+r44a-05	src/gpu/framework_verify.cpp	            if hasattr(mod, attr): setattr(mod, attr, False)	            pass
+r44a-06	src/gpu/framework_verify.cpp	    bound = 2.0 * coeff * np.asarray(mag, dtype=np.float64) + 1e-30	    bound = 1e-2 + 0 * np.asarray(mag, dtype=np.float64)
+r44a-07	src/render/verify_render.cpp	      what += " (" + l.path + ")";	      what += "";
+r44a-08	src/platform/child_process.cpp	    tail.append(chunk, to_head);	    tail.append(chunk, to_head, 0);
+r44a-09	src/gpu/verify_runner.cpp	    if (device >= 0 && wedges_gpu(step))	    if (false && wedges_gpu(step))
+r44a-10	src/gpu/verify_runner.cpp	      if (auto it = pci.find(*step.device); it != pci.end()) step.pci_bus_id = it->second;	      if (auto it = pci.find(*step.device); false) step.pci_bus_id = it->second;
+r44a-11	src/gpu/verify_runner.cpp	  if (options.cuda_visible_devices) {	  if (false) {
+r44a-12	src/gpu/framework_verify.cpp	  facts.cpu_fallback = !on_gpu;	  facts.cpu_fallback = false;
+r44a-13	src/render/verify_render.cpp	    return std::string(\n        env.substr(before	    return "python";\n    return std::string(\n        env.substr(before
+r44a-14	src/cli/cmd_verify.cpp	                       (dropped > 0 ? " (" + std::to_string(dropped) + " bytes from its middle not kept)" : "") +	                       (dropped > 0 ? std::string() : std::string()) +
+r44a-15	src/platform/child_process.cpp	    trim(nl + 1);  // at least the byte the separator takes: never over max_bytes	    // no trim
+s44r-nousersite	src/probe/python_probe.cpp	 &&\n                             system_.env("PYTHONNOUSERSITE").value_or("").empty();	;
+s44r-cpu-fallback	src/gpu/framework_verify.cpp	  facts.cpu_fallback = !on_gpu;	  facts.cpu_fallback = !on_gpu && right;
+s44r-posix-quote	src/check/which_pip.cpp	    if (plain) return env.interpreter + " -m pip";	    if (plain || true) return env.interpreter + " -m pip";
 EOF
 }
 

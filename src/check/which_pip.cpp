@@ -4,9 +4,18 @@ namespace gpudoctor {
 
 std::string env_pip(const PythonEnvFacts& env) {
   if (env.interpreter.empty()) return "pip";
-  const bool quote = env.interpreter.find_first_of(" \t'") != std::string::npos;
   const bool windows = env.interpreter.find('\\') != std::string::npos || env.interpreter.ends_with(".exe");
-  if (!windows) return (quote ? "\"" + env.interpreter + "\"" : env.interpreter) + " -m pip";
+  if (!windows) {
+    // Single quotes keep every character but the quote itself literal in a POSIX shell ($, `, &).
+    const bool plain = env.interpreter.find_first_not_of(
+                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                           "0123456789/._+-:@%,=") == std::string::npos;
+    if (plain) return env.interpreter + " -m pip";
+    std::string quoted = "'";
+    for (char c : env.interpreter) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "' -m pip";
+  }
+  const bool quote = env.interpreter.find_first_of(" \t'") != std::string::npos;
   // An installed Python's launcher works in cmd and PowerShell alike ("C:\Program Files\..."
   // quoted is a string to PowerShell, not a command); the Store's has an alias per version.
   if ((env.kind == "system" || env.kind == "store") && env.python_version) {

@@ -8,8 +8,8 @@
 namespace gpudoctor {
 
 /// `ENV/bin/python -m pip`: the pip of exactly this environment, whatever PATH holds; a bare `pip`
-/// when the interpreter is unknown. Quoted when the path has a space. On Windows an installed
-/// Python's is `py -X.Y -m pip` (the Store's `pythonX.Y`), a venv's path with a space PowerShell's
+/// when the interpreter is unknown. Single-quoted when the path has a character a POSIX shell reads. On Windows an
+/// installed Python's is `py -X.Y -m pip` (the Store's `pythonX.Y`), a venv's path with a space PowerShell's
 /// `& "..."`.
 std::string env_pip(const PythonEnvFacts& env);
 

@@ -155,7 +155,7 @@ int run_framework_verify(CommandContext& ctx, const VerifyArgs& a) {
     auto targets = framework_targets(*facts, framework);
     for (const gpu::FrameworkTarget& target : targets) {
       gpu::FrameworkRun run = gpu::run_framework_check(runner, target, std::chrono::milliseconds(a.step_timeout_ms));
-      if (run.step.detail.find("CPU fallback") != std::string::npos) {
+      if (run.step.framework && run.step.framework->cpu_fallback) {
         std::string why = fallback_reasons(*facts, target, framework);
         if (!why.empty()) run.step.detail += "; why: " + why;
         if (run.step.framework) run.step.framework->fallback_reasons = why;

@@ -280,11 +280,12 @@ FrameworkRun framework_step_from_output(const FrameworkTarget& target, const Res
   }
   const bool on_gpu =
       placed.find("cuda") != std::string::npos || placed.find("GPU") != std::string::npos || placed.starts_with("gpu");
+  // Where it ran is a fact of its own: a wrong result on the CPU is a CPU fallback too.
+  facts.cpu_fallback = !on_gpu;
   if (!right) {
     s.status = StepStatus::failed;
-    s.detail = who + " on " + placed + ": wrong result: " + checks;
+    s.detail = who + " on " + placed + ": wrong result: " + checks + (on_gpu ? "" : "; CPU fallback");
   } else if (!on_gpu) {
-    facts.cpu_fallback = true;
     s.status = StepStatus::failed;
     s.detail = who + " sees no GPU and ran on the CPU (" + placed + "): CPU fallback; " + checks;
   } else {

@@ -108,9 +108,8 @@ std::vector<MatrixRow> matrix_framework_rows(const KnowledgeBase& kb, const Matr
             KnowledgeBase::torch_python(rel, o == "windows" ? Platform::windows : Platform::linux, arm);
         if (!keep_python(p)) continue;
         os += (os.empty() ? "" : ",") + o;
-        if (p.text() != python.text() && other_python.find(o + ": ") == std::string::npos) {
-          other_python += "; " + o + " wheels: Python " + p.text();
-        }
+        // WSL2 takes the Linux wheels: said once, as Linux's.
+        if (p.text() != python.text() && o != "wsl2") other_python += "; " + o + " wheels: Python " + p.text();
       }
       if (os.empty() || !os_matches(f.os, os) || !keep_python(python)) continue;
       for (const TorchVariant& v : rel.variants) {

@@ -47,7 +47,7 @@ struct MatrixRow {
   std::string note;
   std::string source;
   /// Where single facts of the row were read when not `source` ("python", "archs", "cudnn",
-  /// "nccl", "pip_default", "variant", "cuda"), in that order.
+  /// "nccl", "pip_default", "variant", "cuda", "yanked"), in that order.
   std::vector<std::pair<std::string, std::string>> fact_sources;
   std::vector<std::string> yanked;  ///< releases of the row PyPI marks yanked (jax 0.4.32)
 };

@@ -529,9 +529,11 @@ class PythonProbe {
       hint = it->second.first;
       hint_source = it->second.second;
     }
-    // A venv leaves the user site out (unless it sees the system site-packages); a conda
-    // environment's Python is a plain CPython and reads it like any installation.
-    bool include_user_site = env.kind == "system" || env.kind == "pyenv" || env.kind == "conda";
+    // A conda environment's Python is a plain CPython and reads the user site like any
+    // installation; PYTHONNOUSERSITE leaves it out. A venv reads it only when it sees the system
+    // site-packages, and then after its own (site.venv()), so it hides none of the venv's.
+    bool include_user_site = (env.kind == "system" || env.kind == "pyenv" || env.kind == "conda") &&
+                             system_.env("PYTHONNOUSERSITE").value_or("").empty();
     bool venv_sees_system_site = false;
     std::string venv_home;  ///< pyvenv.cfg's home: the base interpreter's folder
     // Version.
@@ -693,7 +695,7 @@ class PythonProbe {
   /// USER_SITE is added first, unless PYTHONNOUSERSITE is set): a framework `pip install --user`
   /// put there is what `import` takes, and the installation's copy moves to `shadowed`.
   void apply_user_site(PythonEnvFacts& env, const std::set<std::string>& user_sites) {
-    if (user_sites.empty() || !system_.env("PYTHONNOUSERSITE").value_or("").empty()) return;
+    if (user_sites.empty()) return;
     const auto in_user_site = [&](const FrameworkFacts& fw) { return user_sites.count(fw.location) != 0; };
     for (size_t i = 0; i < env.frameworks.size(); ++i) {
       if (!in_user_site(env.frameworks[i])) continue;

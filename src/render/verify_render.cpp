@@ -21,10 +21,14 @@ const char* mark(std::string_view status, bool color) {
 std::string where(const VerifyStep& s) {
   if (s.device) return "GPU " + std::to_string(*s.device);
   if (s.framework && !s.framework->environment.empty()) {
-    // The environment's folder name: two environments' rows must differ.
+    // The environment's last two folder names ("vision/.venv"): two projects' `.venv` differ.
     std::string_view env = s.framework->environment;
-    while (env.size() > 1 && env.ends_with('/')) env.remove_suffix(1);
-    return std::string(env.substr(env.find_last_of('/') + 1));
+    while (env.size() > 1 && (env.ends_with('/') || env.ends_with('\\'))) env.remove_suffix(1);
+    const size_t last = env.find_last_of("/\\");
+    const size_t before =
+        last == std::string_view::npos || last == 0 ? std::string_view::npos : env.find_last_of("/\\", last - 1);
+    return std::string(
+        env.substr(before == std::string_view::npos ? (last == std::string_view::npos ? 0 : last + 1) : before + 1));
   }
   return s.name.starts_with("framework ") ? "python" : "all GPUs";
 }

@@ -49,7 +49,9 @@ TEST(DoctorSession44, EachEnvironmentsPipIsACommandItsShellRuns) {
   env.interpreter = "/opt/envs/a/bin/python3";
   EXPECT_EQ(env_pip(env), "/opt/envs/a/bin/python3 -m pip");
   env.interpreter = "/home/u/my envs/a/bin/python3";
-  EXPECT_EQ(env_pip(env), "\"/home/u/my envs/a/bin/python3\" -m pip");
+  EXPECT_EQ(env_pip(env), "'/home/u/my envs/a/bin/python3' -m pip");
+  env.interpreter = "/home/u/$HOME & co/it's/bin/python3";
+  EXPECT_EQ(env_pip(env), "'/home/u/$HOME & co/it'\\''s/bin/python3' -m pip") << "nothing the shell reads";
   env.interpreter = "C:\\Program Files\\Python311\\python.exe";
   env.kind = "system";
   env.python_version = v("3.11.9");

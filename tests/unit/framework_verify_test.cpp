@@ -94,6 +94,17 @@ TEST(FrameworkVerify, TheFp16FigureIsJudgedAndANanIsAWrongResult) {
   EXPECT_EQ(edge.step.status, StepStatus::passed) << edge.step.detail;
   EXPECT_EQ(edge.step.framework->figures.size(), 3U);
   EXPECT_DOUBLE_EQ(*edge.step.framework->figures.at(2).bound_ratio, 1.0);
+  EXPECT_FALSE(edge.step.framework->cpu_fallback);
+  // Session 44's re-read: a wrong result computed on the CPU is a CPU fallback all the same.
+  auto cpu = framework_step_from_output(
+      kTarget,
+      printed(R"({"placed_on":"cpu","matmul_error":"nan","matmul_ratio":"nan","conv_error":2e-6,"conv_ratio":0.1})"),
+      1);
+  EXPECT_EQ(cpu.step.status, StepStatus::failed);
+  ASSERT_TRUE(cpu.step.framework.has_value());
+  EXPECT_TRUE(cpu.step.framework->cpu_fallback) << cpu.step.detail;
+  EXPECT_NE(cpu.step.detail.find("wrong result"), std::string::npos) << cpu.step.detail;
+  EXPECT_NE(cpu.step.detail.find("CPU fallback"), std::string::npos) << cpu.step.detail;
 }
 
 // Review 44A, 09: a result line beyond what was kept of a long output is said to be so.

@@ -266,7 +266,7 @@ TEST(NvidiaWheelFiles, TheFixRunsThePipOfTheEnvironmentWhoseFilesAreGone) {
   PythonEnvFacts spaced;
   spaced.interpreter = "/home/u/my envs/a/bin/python3";
   EXPECT_EQ(wheel_install_command(spaced, "nvidia-nccl-cu13", "==2.30.7"),
-            "\"/home/u/my envs/a/bin/python3\" -m pip install \"nvidia-nccl-cu13==2.30.7\"");
+            "'/home/u/my envs/a/bin/python3' -m pip install \"nvidia-nccl-cu13==2.30.7\"");
 }
 
 // A wheel whose libraries sit in two folders: a missing file is named by its path in the wheel,

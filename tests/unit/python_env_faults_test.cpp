@@ -254,8 +254,9 @@ TEST(PythonEnvFaults, AUserSiteCopyShadowingTheSystemsCudaBuildIsAnError) {
     ASSERT_TRUE(r.json.is_object()) << r.out << r.err;
     const auto shadowed = findings(r, "framework-shadowed");
     if (no_user_site) {
-      // Near miss: the user site left out, the system's CUDA build is what runs.
+      // Near miss: the user site left out (not even read), the system's CUDA build is what runs.
       EXPECT_TRUE(shadowed.empty()) << r.out;
+      EXPECT_TRUE(findings(r, "framework-cpu-only").empty()) << r.out;
       continue;
     }
     ASSERT_EQ(shadowed.size(), 1u) << r.out;
