@@ -219,7 +219,7 @@ class Checker {
         } else if (fw.name == "onnxruntime" && fw.cuda_build.value_or(false) && fw.cuda_version) {
           // Without the CUDA provider's libraries, a session asked for CUDAExecutionProvider
           // logs "Failed to create CUDAExecutionProvider" and runs on the CPU.
-          missing_loads(env, fw, "ONNX Runtime", onnxruntime_libraries_fix(fw, facts_.platform),
+          missing_loads(env, fw, "ONNX Runtime", onnxruntime_libraries_fix(fw, facts_.platform, env_pip(env)),
                         "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements");
           // Its provider needs the driver of its CUDA major like any CUDA program.
           driver_for_framework(env, fw, "ONNX Runtime", *fw.cuda_version);
@@ -1144,7 +1144,7 @@ class Checker {
     if (resolved) {
       bool and_cuda = kb_.tf_and_cuda(fw.version) != nullptr;
       missing_loads(env, fw, display,
-                    and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
+                    and_cuda ? env_pip(env) + " install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
                                    "\" (brings the CUDA " + std::to_string(fw.cuda_version->major()) +
                                    " libraries and cuDNN as pip wheels; no system toolkit needed)."
                              : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) +
@@ -1267,10 +1267,11 @@ class Checker {
     const bool and_cuda = std::any_of(fw.nvidia_requires.begin(), fw.nvidia_requires.end(),
                                       [](const DistRequirement& r) { return contains(r.marker, "and-cuda"); });
     const std::string fix =
-        and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
-                       std::to_string(cuda->major()) + " libraries and cuDNN as pip wheels; no system toolkit needed)."
-                 : "Install CUDA " + cuda->str() + (cudnn ? " and cuDNN " + cudnn->str() : std::string()) +
-                       " and put their lib directories on the loader's path (ld.so.conf.d or LD_LIBRARY_PATH).";
+        and_cuda
+            ? env_pip(env) + " install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\" (brings the CUDA " +
+                  std::to_string(cuda->major()) + " libraries and cuDNN as pip wheels; no system toolkit needed)."
+            : "Install CUDA " + cuda->str() + (cudnn ? " and cuDNN " + cudnn->str() : std::string()) +
+                  " and put their lib directories on the loader's path (ld.so.conf.d or LD_LIBRARY_PATH).";
     if (resolved) missing_loads(env, fw, display, fix, fw.evidence);
     const CudnnSeen seen = cudnn ? cudnn_for(facts_, env, cudnn->major()) : CudnnSeen{};
     if (cudnn && seen.version) {
@@ -1344,7 +1345,7 @@ class Checker {
                   .detail = "Neither nvidia-* pip wheels in " + env.path +
                             " nor a system cuDNN were found. "
                             "TensorFlow will fall back to the CPU.",
-                  .fix = and_cuda ? "pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
+                  .fix = and_cuda ? env_pip(env) + " install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() +
                                         "\" (brings CUDA and cuDNN as pip wheels; no system toolkit needed)."
                                   : "Install CUDA " + (cuda ? cuda->str() : std::string("?")) + " and cuDNN " +
                                         want_cudnn->str() + ".",
@@ -1366,7 +1367,8 @@ class Checker {
                          std::to_string(cuda->major()) + ".x is installed",
                 .detail = "TensorFlow loads the CUDA libraries of the major version it was built with.",
                 .fix = "Install CUDA " + cuda->str() +
-                       (and_cuda ? " (or pip install \"" + tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\")"
+                       (and_cuda ? " (or " + env_pip(env) + " install \"" + tf_dist(fw) +
+                                       "[and-cuda]==" + fw.version.str() + "\")"
                                  : std::string()) +
                        ".",
                 .evidence = ev,
@@ -1403,9 +1405,8 @@ class Checker {
       // leaves them out. The same index as the build installed.
       std::string index = !tag.empty() && fw.version.local() == tag ? " --index-url " + kb_.torch_index_url(tag) : "";
       missing_loads(env, fw, display,
-                    "Reinstall PyTorch with its dependencies (they bring the CUDA libraries as nvidia-* wheels): "
-                    "pip install --force-reinstall \"torch==" +
-                        fw.version.str() + "\"" + index + ".",
+                    "Reinstall PyTorch with its dependencies (they bring the CUDA libraries as nvidia-* wheels): " +
+                        env_pip(env) + " install --force-reinstall \"torch==" + fw.version.str() + "\"" + index + ".",
                     rel != nullptr ? rel->source : "compat/pytorch.toml", WhenMissing::import_fails);
     }
     driver_for_framework(env, fw, display, *cuda);
@@ -1432,8 +1433,8 @@ class Checker {
     if (rel != nullptr) {
       for (const TorchVariant& v : rel->variants) {
         if (has_kernels(v)) {
-          fix = "Install the " + v.tag + " wheels: pip install \"torch==" + fw.version.truncated(3).str() +
-                "\" --index-url " + kb_.torch_index_url(v.tag);
+          fix = "Install the " + v.tag + " wheels: " + env_pip(env) +
+                " install \"torch==" + fw.version.truncated(3).str() + "\" --index-url " + kb_.torch_index_url(v.tag);
           break;
         }
       }
@@ -1451,8 +1452,8 @@ class Checker {
       }
       if (older_var != nullptr && fix.starts_with("Install a PyTorch build")) {
         fix = "Install PyTorch " + older->version.truncated(2).str() + " (its " + older_var->tag +
-              " wheel's own list has kernels for this GPU; Python " + older->python.text() +
-              "): pip install \"torch==" + older->version.truncated(2).str() + ".*\" --index-url " +
+              " wheel's own list has kernels for this GPU; Python " + older->python.text() + "): " + env_pip(env) +
+              " install \"torch==" + older->version.truncated(2).str() + ".*\" --index-url " +
               kb_.torch_index_url(older_var->tag);
       }
     }
@@ -1590,8 +1591,8 @@ class Checker {
                               "` imports torch first, so it fails with "
                               "\"ModuleNotFoundError: No module named 'torch'\" unless a torch comes from outside "
                               "this environment (a venv with include-system-site-packages, PYTHONPATH).",
-                    .fix = "Install the torch it is built for, from the same index as " + fw.name + ": pip install " +
-                           pin +
+                    .fix = "Install the torch it is built for, from the same index as " + fw.name + ": " +
+                           env_pip(env) + " install " + pin +
                            (fw.variant.starts_with("cu") ? " --index-url " + kb_.torch_index_url(fw.variant) : "") +
                            "; or remove " + fw.name + " if it was not wanted.",
                     .evidence = {installed_at(env, fw)},
@@ -1658,7 +1659,7 @@ class Checker {
       if (rel != nullptr && !rel->torchvision.empty()) pkgs += " \"torchvision==" + rel->torchvision + ".*\"";
       if (rel != nullptr && !rel->torchaudio.empty()) pkgs += " \"torchaudio==" + rel->torchaudio + ".*\"";
       if (rel == nullptr || rel->torchvision.empty()) pkgs += " torchvision torchaudio";
-      std::string fix = "Install the matched set in one command, from one index: pip install " + pkgs +
+      std::string fix = "Install the matched set in one command, from one index: " + env_pip(env) + " install " + pkgs +
                         (tag.empty() ? "" : " --index-url " + kb_.torch_index_url(tag)) + ".";
       if (!built_for.empty()) {
         add(Finding{.id = "torch-companion-mismatch",
@@ -1733,7 +1734,8 @@ class Checker {
             .area = FindingArea::gpu,
             .title = "jax[" + v->extra + "] does not support " + g.name + " (compute capability " + g.cc.str() + ")",
             .detail = "jax[" + v->extra + "] needs compute capability >= " + v->min_cc.str() + ".",
-            .fix = other_ok ? "Install jax[" + other->extra + "] instead: pip install -U \"jax[" + other->extra + "]\"."
+            .fix = other_ok ? "Install jax[" + other->extra + "] instead: " + env_pip(env) + " install -U \"jax[" +
+                                  other->extra + "]\"."
                             : "This GPU is not supported by JAX's CUDA wheels.",
             .evidence = {installed_at(env, fw)},
             .source = v->source});
@@ -1758,7 +1760,7 @@ class Checker {
           continue;
         if (first.empty() || *p.versions.lowest() < *Version::parse(first)) first = p.versions.lowest()->str();
       }
-      const std::string upgrade = "pip install -U \"jax[" + v->extra + "]\"" +
+      const std::string upgrade = env_pip(env) + " install -U \"jax[" + v->extra + "]\"" +
                                   (first.empty() ? "" : " (" + first + " and later have " + sm(g.cc) + " kernels)");
       add(Finding{
           .id = c == ArchCoverage::none ? "gpu-arch-unsupported-by-framework" : "gpu-arch-ptx-only",
@@ -1800,7 +1802,7 @@ class Checker {
       }
     }
     missing_loads(env, fw, display,
-                  "pip install \"jax[" + v->extra + "]==" + fw.version.str() + "\" (brings the CUDA " +
+                  env_pip(env) + " install \"jax[" + v->extra + "]==" + fw.version.str() + "\" (brings the CUDA " +
                       std::to_string(v->built_cuda.major()) + " libraries and cuDNN as nvidia-* wheels).",
                   v->source);
     // The installed release's own floor (its plugin's with-cuda extra), else the guide's.
@@ -1838,7 +1840,8 @@ class Checker {
       const std::optional<Version> low = cudnn->lowest();
       const bool other_major = low && seen.version->major() != low->major();
       const std::string soname = low ? "libcudnn.so." + std::to_string(low->major()) : "";
-      const std::string fix = "pip install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel).";
+      const std::string fix =
+          env_pip(env) + " install -U \"jax[" + v->extra + "]\" (brings a matching nvidia-cudnn wheel).";
       const Replaced replaced = low ? replaced_wheels(env, fw, {soname}) : Replaced{};
       add(Finding{
           .id = "jax-cudnn-mismatch",
@@ -1928,8 +1931,8 @@ class Checker {
   /// ones, and releases the tables lack, give a range.
   [[nodiscard]] std::string and_cuda_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Version& want,
                                          const CudnnSeen& seen, bool pinned) const {
-    const std::string fix = "Reinstall with the matching CUDA libraries: pip install \"" + tf_dist(fw) +
-                            "[and-cuda]==" + fw.version.str() + "\"" +
+    const std::string fix = "Reinstall with the matching CUDA libraries: " + env_pip(env) + " install \"" +
+                            tf_dist(fw) + "[and-cuda]==" + fw.version.str() + "\"" +
                             (seen.kind != "pip-wheel" ? "."
                              : pinned                 ? " (it pins the cuDNN wheel to the tested version)."
                                       : " (its cuDNN range puts back a cuDNN " + std::to_string(want.major()) +

@@ -12,7 +12,7 @@
 namespace gpudoctor {
 
 /// The whole fix sentence for `fw` (an onnxruntime CUDA build) on `platform`: the wheels or the
-/// toolkit and where the loader must find them.
-std::string onnxruntime_libraries_fix(const FrameworkFacts& fw, Platform platform);
+/// toolkit and where the loader must find them; `pip` the environment's (env_pip).
+std::string onnxruntime_libraries_fix(const FrameworkFacts& fw, Platform platform, const std::string& pip);
 
 }  // namespace gpudoctor

@@ -143,7 +143,7 @@ std::optional<int> env_cuda_major(const PythonEnvFacts& env) {
 /// `pip install -U "jax[cudaN]<pin>"` for the CUDA major this environment already holds, else
 /// the one the driver supports (annotated from the knowledge base), else both extras.
 std::string jax_extra_advice(const PythonEnvFacts& env, const Facts& facts, const std::string& pin) {
-  auto command = [&](int major) { return fmt::format("`pip install -U \"jax[cuda{}]{}\"`", major, pin); };
+  auto command = [&](int major) { return fmt::format("`{} install -U \"jax[cuda{}]{}\"`", env_pip(env), major, pin); };
   if (auto major = env_cuda_major(env)) {
     return command(*major) + " (CUDA " + std::to_string(*major) +
            ", as the nvidia-* wheels already in this environment: the other major's wheels would be installed over "
@@ -159,8 +159,9 @@ std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, co
   if (fw.name == "torch") {
     // The wheel index (cu121, cu126, ...) depends on the driver and the GPU: the plan, which
     // reads the knowledge base, names it; a tag written here would go stale.
-    return "Reinstall PyTorch from a CUDA wheel index: `pip install --force-reinstall torch --index-url "
-           "https://download.pytorch.org/whl/<tag>`, with the tag `gpudoctor plan --framework pytorch` names "
+    return "Reinstall PyTorch from a CUDA wheel index: `" + env_pip(env) +
+           " install --force-reinstall torch --index-url https://download.pytorch.org/whl/<tag>`, with the tag "
+           "`gpudoctor plan --framework pytorch` names "
            "for this driver and GPU.";
   }
   if (fw.name == "tensorflow") {
@@ -172,13 +173,16 @@ std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, co
     // Quoted: zsh reads an unquoted [and-cuda] as a glob ("no matches found"). Pinned to the
     // installed release, as the other fixes pin theirs.
     const std::string pin = fw.version.parts().empty() ? "" : "==" + fw.version.str();
-    return "Install the GPU build: `pip uninstall -y " + (fw.package.empty() ? fw.name : fw.package) +
-           " && pip install \"tensorflow[and-cuda]" + pin + "\"`.";
+    const std::string pip = env_pip(env);
+    return "Install the GPU build: `" + pip + " uninstall -y " + (fw.package.empty() ? fw.name : fw.package) + " && " +
+           pip + " install \"tensorflow[and-cuda]" + pin + "\"`.";
   }
   if (fw.name == "onnxruntime") {
     // Both distributions install the one onnxruntime/ package: the GPU one must replace the other.
-    return "If this environment should use the GPU: `pip uninstall -y " + (fw.package.empty() ? fw.name : fw.package) +
-           " && pip install onnxruntime-gpu` (both install the same onnxruntime package; keep only one).";
+    const std::string pip = env_pip(env);
+    return "If this environment should use the GPU: `" + pip + " uninstall -y " +
+           (fw.package.empty() ? fw.name : fw.package) + " && " + pip +
+           " install onnxruntime-gpu` (both install the same onnxruntime package; keep only one).";
   }
   if (fw.name == "jaxlib" || fw.name == "jax")
     return "Install the CUDA plugin: " + jax_extra_advice(env, facts, "") + ".";
@@ -213,7 +217,7 @@ std::string jax_reinstall(const PythonEnvFacts& env, const FrameworkFacts& jax, 
     return "Reinstall JAX with matching parts: " + jax_extra_advice(env, facts, pin) +
            ", which pins jaxlib and the CUDA plugin to one version.";
   }
-  return "Reinstall JAX with matching parts: `pip install -U \"jax[" + extra + "]" + pin +
+  return "Reinstall JAX with matching parts: `" + env_pip(env) + " install -U \"jax[" + extra + "]" + pin +
          "\"`, which pins jaxlib and the " + extra + " plugin to jax's release.";
 }
 
@@ -301,7 +305,7 @@ std::vector<Finding> python_findings(const Facts& facts) {
                               .area = FindingArea::python,
                               .title = fw.name + " in " + env.path + ": metadata could not be read",
                               .detail = join(fw.problems, "\n"),
-                              .fix = "Reinstall the package (`pip install --force-reinstall " +
+                              .fix = "Reinstall the package (`" + env_pip(env) + " install --force-reinstall " +
                                      (fw.package.empty() ? fw.name : fw.package) + "`).",
                               .evidence = {fw.evidence}});
       }
@@ -315,9 +319,9 @@ std::vector<Finding> python_findings(const Facts& facts) {
             .fix = fw.name == "jax" ? jax_reinstall(env, fw, facts)
                    : !fw.sharing.empty()
                        // Each RECORD lists the shared files: uninstalling one leaves the other's half.
-                       ? "Uninstall all of them: `pip uninstall -y " + join(fw.sharing, " ") +
+                       ? "Uninstall all of them: `" + env_pip(env) + " uninstall -y " + join(fw.sharing, " ") +
                              "`, then install the one you want."
-                       : "Uninstall every copy and install one: `pip uninstall -y " +
+                       : "Uninstall every copy and install one: `" + env_pip(env) + " uninstall -y " +
                              (fw.package.empty() ? fw.name : fw.package) +
                              "` (repeat until none is left), then "
                              "install it once.",

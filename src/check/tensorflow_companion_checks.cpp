@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "check/compat_checks.hpp"
+#include "check/which_pip.hpp"
 #include "core/text.hpp"
 #include "kb/knowledge_base.hpp"
 #include "model/framework.hpp"
@@ -50,10 +51,9 @@ bool meant_on(std::string_view value) {
 /// The command that adds tf-keras of TensorFlow's series. tf-keras requires the `tensorflow`
 /// distribution (tf_keras-2.16.0 METADATA: tensorflow<2.17,>=2.16): beside tensorflow-cpu, pip
 /// would install `tensorflow` too, over the same tensorflow/ files, so it is told not to.
-std::string tf_keras_install(const FrameworkFacts& tf) {
+std::string tf_keras_install(const FrameworkFacts& tf, const std::string& pip) {
   const bool other_dist = tf.package != "tensorflow" && tf.package != "tensorflow-intel";
-  return std::string("pip install ") + (other_dist ? "--no-deps " : "") +
-         "\"tf-keras~=" + tf.version.truncated(2).str() + ".0\"";
+  return pip + " install " + (other_dist ? "--no-deps " : "") + "\"tf-keras~=" + tf.version.truncated(2).str() + ".0\"";
 }
 
 const std::string kLazyLoaderSource =
@@ -75,6 +75,7 @@ class CompanionChecker {
   std::vector<Finding> run() {
     for (const PythonEnvFacts& env : facts_.python_envs) {
       const size_t first = out_.size();
+      pip_ = env_pip(env);
       keras_rules(env);
       name_environment(out_, first, env);
     }
@@ -83,6 +84,9 @@ class CompanionChecker {
 
  private:
   void add(Finding f) { out_.push_back(std::move(f)); }
+
+  /// The pip of the environment being checked (env_pip).
+  std::string pip_;
 
   bool legacy_keras() const { return legacy_var_ != nullptr && legacy_keras_on(legacy_var_->value); }
 
@@ -114,8 +118,8 @@ class CompanionChecker {
                     " then logs \"Your environment has TF_USE_LEGACY_KERAS set to True, but you do not have the "
                     "tf_keras package installed\", and the first use of tf.keras raises \"ImportError: Keras "
                     "cannot be imported. Check that it is installed.\" It does not fall back to Keras 3.",
-          .fix =
-              tf_keras_install(tf) + " (the Keras 2 of this TensorFlow), or unset TF_USE_LEGACY_KERAS to use Keras 3.",
+          .fix = tf_keras_install(tf, pip_) +
+                 " (the Keras 2 of this TensorFlow), or unset TF_USE_LEGACY_KERAS to use Keras 3.",
           .evidence = {legacy_var_evidence(), installed_at(env, tf), "tensorflow " + tf.version.str()},
           .source = kLazyLoaderSource});
     } else if (const FrameworkFacts* keras = package_in(env, "keras");
@@ -131,7 +135,7 @@ class CompanionChecker {
                             keras->version.str() + ", so Keras 2 code and packages that need tf-keras fail.",
                   .fix = std::string(facts_.platform == Platform::windows ? "set" : "export") +
                          " TF_USE_LEGACY_KERAS=1" +
-                         (tf_keras_in(env) == nullptr ? " and " + tf_keras_install(tf) : std::string()),
+                         (tf_keras_in(env) == nullptr ? " and " + tf_keras_install(tf, pip_) : std::string()),
                   .evidence = {legacy_var_evidence(), "tensorflow " + tf.version.str()},
                   .source = kLazyLoaderSource});
     }
@@ -149,10 +153,10 @@ class CompanionChecker {
 
   /// Installs the newest tensorflow-probability that accepts this TensorFlow, with the tf-keras
   /// it imports.
-  static std::string probability_install(const TfProbability& p, const FrameworkFacts& tf) {
-    return "pip install \"tensorflow-probability~=" + p.probability.str() +
+  std::string probability_install(const TfProbability& p, const FrameworkFacts& tf) const {
+    return pip_ + " install \"tensorflow-probability~=" + p.probability.str() +
            ".0\" (the newest release that accepts TensorFlow " + tf.version.truncated(2).str() + ")" +
-           (p.tf_keras ? " and " + tf_keras_install(tf) : std::string());
+           (p.tf_keras ? " and " + tf_keras_install(tf, pip_) : std::string());
   }
 
   /// tensorflow-probability checks TensorFlow itself before its TensorFlow modules load
@@ -201,7 +205,7 @@ class CompanionChecker {
                             "it: without it, it prints \"Failed to import TF-Keras\" and raises "
                             "\"ModuleNotFoundError: No module named 'tf_keras'\"." +
                             when,
-                  .fix = tf_keras_install(tf) + " (the Keras 2 of this TensorFlow).",
+                  .fix = tf_keras_install(tf, pip_) + " (the Keras 2 of this TensorFlow).",
                   .evidence = {installed_at(env, fw), "tensorflow " + tf.version.str()},
                   .source = source});
       return;
@@ -222,11 +226,11 @@ class CompanionChecker {
                             when,
                   .fix = keras3_release && fits != nullptr && fits->tf_keras
                              ? probability_install(*fits, tf) + ", or keep this release on Keras 2: " +
-                                   tf_keras_install(tf) + " and set TF_USE_LEGACY_KERAS=1."
-                         : keras3_release
-                             ? tf_keras_install(tf) + " and set TF_USE_LEGACY_KERAS=1."
-                             : "pip install \"keras~=" + series + ".0\" (the Keras 2 this TensorFlow requires), or " +
-                                   tf_keras_install(tf) + " and set TF_USE_LEGACY_KERAS=1.",
+                                   tf_keras_install(tf, pip_) + " and set TF_USE_LEGACY_KERAS=1."
+                         : keras3_release ? tf_keras_install(tf, pip_) + " and set TF_USE_LEGACY_KERAS=1."
+                                          : pip_ + " install \"keras~=" + series +
+                                                ".0\" (the Keras 2 this TensorFlow requires), or " +
+                                                tf_keras_install(tf, pip_) + " and set TF_USE_LEGACY_KERAS=1.",
                   .evidence = {installed_at(env, fw), "tensorflow " + tf.version.str(),
                                "keras " + (keras != nullptr ? keras->version.str() : std::string("?"))},
                   .source = source});
@@ -254,12 +258,12 @@ class CompanionChecker {
                     tf.version.str() +
                     (tf.version >= Version::of({2, 16}) ? " requires Keras 3, so no tensorflow-addons works with it."
                                                         : " is built on Keras 2."),
-          .fix =
-              tf.version >= Version::of({2, 16})
-                  ? "Replace tensorflow-addons (its ops moved to Keras, KerasCV and KerasNLP), or keep it in "
-                    "an environment with TensorFlow 2.15 and Keras 2: pip install \"tensorflow~=2.15.0\" "
-                    "\"keras~=2.15.0\" \"tensorflow-addons~=0.23.0\"."
-                  : "pip install \"keras~=" + tf.version.truncated(2).str() + ".0\" (the Keras 2 of this TensorFlow).",
+          .fix = tf.version >= Version::of({2, 16})
+                     ? "Replace tensorflow-addons (its ops moved to Keras, KerasCV and KerasNLP), or keep it in "
+                       "an environment with TensorFlow 2.15 and Keras 2: pip install \"tensorflow~=2.15.0\" "
+                       "\"keras~=2.15.0\" \"tensorflow-addons~=0.23.0\"."
+                     : pip_ + " install \"keras~=" + tf.version.truncated(2).str() +
+                           ".0\" (the Keras 2 of this TensorFlow).",
           .evidence = {installed_at(env, fw), "keras " + k.version.str(), "tensorflow " + tf.version.str()},
           .source = "[artefact] tensorflow_addons-0.23.0-cp311 wheel (sha256 "
                     "591b1c38cfe170727746a60983157ecbdef6a7062dfea8988558e1ab885b513a): "
@@ -306,7 +310,7 @@ class CompanionChecker {
                                  ": replace it (Keras, KerasCV, KerasNLP), or pin \"tensorflow" +
                                  last->tensorflow.text() + "\" with \"tensorflow-addons==" + last->addons.str() +
                                  ".*\"."
-                           : "pip install a tensorflow-addons release whose range holds TensorFlow " +
+                           : pip_ + " install a tensorflow-addons release whose range holds TensorFlow " +
                                  tf.version.str() + " (see `gpudoctor matrix`), or replace it.",
                 .evidence = {installed_at(env, fw), "tensorflow " + tf.version.str()},
                 .source = row->source});
@@ -337,7 +341,7 @@ class CompanionChecker {
                              fw.version.truncated(2).str() + ", but TensorFlow " + tf->version.str() + " is installed",
                     .detail = "tensorflow-text's compiled ops load only into the TensorFlow minor it was built for "
                               "(undefined symbol / NotFoundError when its .so is loaded).",
-                    .fix = "pip install \"tensorflow-text~=" + series + ".0\"",
+                    .fix = pip_ + " install \"tensorflow-text~=" + series + ".0\"",
                     .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
                     .source = "[artefact] tensorflow-text METADATA (Requires-Dist: tensorflow<2.(N+1),>=2.N for "
                               "every release 2.10-2.21; data/harvest/artefacts.toml)"});
@@ -361,7 +365,7 @@ class CompanionChecker {
                              fw.version.truncated(2).str() + ", but TensorFlow " + tf->version.str() + " is installed",
                     .detail = "tf-keras pins one TensorFlow series (tensorflow<2.(N+1),>=2.N): with another, "
                               "`import tf_keras` fails or pulls another TensorFlow.",
-                    .fix = tf_keras_install(*tf) + " (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
+                    .fix = tf_keras_install(*tf, pip_) + " (and set TF_USE_LEGACY_KERAS=1 for Keras 2 code).",
                     .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
                     .source = row != nullptr ? row->source : "compat/tensorflow.toml"});
         continue;
@@ -386,8 +390,8 @@ class CompanionChecker {
                       "models work. Keras 2 code does not (keras.engine and other Keras 2 internals), nor do "
                       "tensorflow-addons and tensorflow-probability up to 0.23, and `pip check` fails: TensorFlow " +
                       tf->version.str() + " requires keras" + row->keras.text() + ".",
-            .fix = "For Keras 2 code: " + tf_keras_install(*tf) +
-                   " and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or pip install \"keras" +
+            .fix = "For Keras 2 code: " + tf_keras_install(*tf, pip_) +
+                   " and set TF_USE_LEGACY_KERAS=1 (TensorFlow 2.15 honours it), or " + pip_ + " install \"keras" +
                    row->keras.text() + "\". For Keras 3, TensorFlow >= 2.16 is the release built on it.",
             .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
             .source = "[artefact] tensorflow-2.15.1-cp311 wheel (sha256 "
@@ -410,10 +414,10 @@ class CompanionChecker {
                               " is built on Keras 3; Keras 2 code on it needs the tf-keras package of the same "
                               "series and TF_USE_LEGACY_KERAS=1.",
           .fix = keras3_on_old_tf
-                     ? "pip install \"keras" + row->keras.text() +
+                     ? pip_ + " install \"keras" + row->keras.text() +
                            "\" (Keras 2 for this TensorFlow), or upgrade to TensorFlow >= 2.16 for Keras 3."
-                     : "pip install -U \"keras" + row->keras.text() + "\"; for Keras 2 code: " + tf_keras_install(*tf) +
-                           " and set TF_USE_LEGACY_KERAS=1.",
+                     : pip_ + " install -U \"keras" + row->keras.text() +
+                           "\"; for Keras 2 code: " + tf_keras_install(*tf, pip_) + " and set TF_USE_LEGACY_KERAS=1.",
           .evidence = {installed_at(env, fw), "tensorflow " + tf->version.str()},
           .source = row->source});
     }
@@ -441,7 +445,7 @@ class CompanionChecker {
                                       std::to_string(keras.version.major()) + " installed, and `pip check` fails."
                                 : "tf.keras usually imports, but `pip check` fails and the next install that "
                                   "resolves TensorFlow's requirements changes Keras.",
-                  .fix = "pip install -U \"keras" + req.specifier + "\"",
+                  .fix = pip_ + " install -U \"keras" + req.specifier + "\"",
                   .evidence = {installed_at(env, keras), "tensorflow " + tf.version.str()},
                   .source = "[installed] " + (tf.package.empty() ? tf.name : tf.package) + " " + tf.version.str() +
                             " METADATA (Requires-Dist: " + wanted + ")"});

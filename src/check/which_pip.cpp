@@ -1,5 +1,7 @@
 #include "check/which_pip.hpp"
 
+#include <cctype>
+
 namespace gpudoctor {
 
 std::string env_pip(const PythonEnvFacts& env) {
@@ -45,8 +47,17 @@ std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts) {
          std::to_string(facts.python_envs.size()) + " Python environments were found.";
 }
 
+bool runs_bare_pip(std::string_view text) {
+  for (size_t at = text.find("pip "); at != std::string_view::npos; at = text.find("pip ", at + 1)) {
+    const bool word = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_' ||
+                                   text[at - 1] == '-' || text[at - 1] == '.');
+    if (word && !(at >= 3 && text.substr(at - 3, 3) == "-m ")) return true;
+  }
+  return false;
+}
+
 std::string with_windows_which_pip(std::string fix, const PythonEnvFacts& env, const Facts& facts) {
-  if (fix.find("pip ") != std::string::npos) fix += windows_which_pip(env, facts);
+  if (runs_bare_pip(fix)) fix += windows_which_pip(env, facts);
   return fix;
 }
 

@@ -2,6 +2,7 @@
 /// Which pip a fix means: with several Pythons, a bare `pip` is whichever comes first on PATH, not
 /// necessarily the environment the finding is about.
 #include <string>
+#include <string_view>
 
 #include "model/facts.hpp"
 
@@ -17,7 +18,10 @@ std::string env_pip(const PythonEnvFacts& env);
 /// -m pip ...` ...)"); empty off Windows or with one Python environment.
 std::string windows_which_pip(const PythonEnvFacts& env, const Facts& facts);
 
-/// `fix` with windows_which_pip appended when it runs pip.
+/// Whether `text` has a `pip ...` that is not `... -m pip ...`: whichever pip PATH finds first.
+bool runs_bare_pip(std::string_view text);
+
+/// `fix` with windows_which_pip appended when it runs a bare pip.
 std::string with_windows_which_pip(std::string fix, const PythonEnvFacts& env, const Facts& facts);
 
 }  // namespace gpudoctor

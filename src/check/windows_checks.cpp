@@ -431,7 +431,7 @@ class WindowsChecker {
                    : "`import torch` (built for CUDA " + major + ")") +
               " before creating the session, which loads them into the process first.";
       } else {
-        fix = onnxruntime_libraries_fix(fw, Platform::windows);
+        fix = onnxruntime_libraries_fix(fw, Platform::windows, env_pip(*g.env));
       }
       source = kOnnxruntimeLoaderSource;
     } else {
@@ -444,10 +444,9 @@ class WindowsChecker {
           !fw.variant.empty() ? fw.variant
           : fw.cuda_version ? "cu" + std::to_string(fw.cuda_version->major()) + std::to_string(fw.cuda_version->minor())
                             : "";
-      fix =
-          "Reinstall PyTorch from its CUDA index; the wheel carries these DLLs in torch\\lib: pip install "
-          "--force-reinstall torch==" +
-          fw.version.truncated(3).str() + " --index-url https://download.pytorch.org/whl/" + tag;
+      fix = "Reinstall PyTorch from its CUDA index; the wheel carries these DLLs in torch\\lib: " + env_pip(*g.env) +
+            " install --force-reinstall torch==" + fw.version.truncated(3).str() +
+            " --index-url https://download.pytorch.org/whl/" + tag;
       source = kTorchLoaderSource;
     }
     if (!unreached_dirs.empty()) {
@@ -489,13 +488,11 @@ class WindowsChecker {
     if (libomp140) {
       // pytorch#131662: 2.4.0's fbgemm.dll links LLVM's OpenMP; #130697 (in 2.4.1) removed it.
       const std::string tag = !fw.variant.empty() ? fw.variant : std::string("cpu");
-      fix =
-          "Upgrade PyTorch: 2.4.1 and later are built without this dependency: pip install --upgrade "
-          "\"torch>=2.4.1\" --index-url https://download.pytorch.org/whl/" +
-          tag +
-          " (with torchvision and torchaudio of the same release), or go back to torch==2.3.1. To keep this "
-          "release, put libomp140.x86_64.dll (Visual Studio 2022's MSVC v143 C++ build tools install it) in "
-          "torch\\lib.";
+      fix = "Upgrade PyTorch: 2.4.1 and later are built without this dependency: " + env_pip(*g.env) +
+            " install --upgrade \"torch>=2.4.1\" --index-url https://download.pytorch.org/whl/" + tag +
+            " (with torchvision and torchaudio of the same release), or go back to torch==2.3.1. To keep this "
+            "release, put libomp140.x86_64.dll (Visual Studio 2022's MSVC v143 C++ build tools install it) in "
+            "torch\\lib.";
       source = "https://github.com/pytorch/pytorch/issues/131662; https://github.com/pytorch/pytorch/pull/130697";
     } else {
       fix = "Reinstalling torch does not bring " + join(names, ", ") +
@@ -554,11 +551,12 @@ class WindowsChecker {
         const bool last_native = windows && pkg->last_windows_release && fw.version <= *pkg->last_windows_release;
         std::string fix;
         if (last_native) {
-          fix = "Keep it pinned (pip install \"tensorflow-gpu==" + pkg->last_windows_release->str() +
+          fix = "Keep it pinned (" + env_pip(env) + " install \"tensorflow-gpu==" + pkg->last_windows_release->str() +
                 "\"): `pip install -U tensorflow-gpu` now fails. For a newer TensorFlow on the GPU use WSL2: "
                 "pip install \"tensorflow[and-cuda]\".";
         } else {
-          fix = "pip uninstall tensorflow-gpu, then pip install \"tensorflow[and-cuda]\" (Linux and WSL2).";
+          fix = env_pip(env) + " uninstall tensorflow-gpu, then " + env_pip(env) +
+                " install \"tensorflow[and-cuda]\" (Linux and WSL2).";
         }
         fix = with_windows_which_pip(fix, env, facts_);
         out_.push_back(Finding{

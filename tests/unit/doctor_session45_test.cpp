@@ -1,0 +1,147 @@
+// Session 45: every fix that runs pip for an environment runs that environment's pip. A bare `pip`
+// is whichever comes first on PATH: with a venv not activated, a conda base and a system Python,
+// `pip install ...` lands in another environment and the finding stays.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "check/checks.hpp"
+#include "check/onnxruntime_fix.hpp"
+#include "check/which_pip.hpp"
+#include "check_test_support.hpp"
+#include "core/text.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::find;
+using testing::ids;
+using testing::machine;
+using testing::v;
+
+constexpr const char* kPython = "/home/u/.venvs/x/bin/python3";
+
+PythonEnvFacts env_at(const char* python, FrameworkFacts fw) {
+  PythonEnvFacts e = testing::env_with(python, std::move(fw));
+  e.interpreter = kPython;
+  return e;
+}
+
+FrameworkFacts package(const char* name, const char* version, bool cuda) {
+  FrameworkFacts fw = testing::cuda_framework(name, version);
+  fw.cuda_build = cuda;
+  return fw;
+}
+
+/// Each `pip install` / `pip uninstall` in `fix` runs `pip`: `ENV -m pip ...`, never a bare pip,
+/// except where the fix sends the user to another environment (inside WSL2, a conda recipe).
+std::vector<std::string> bare_pips(const std::string& fix, const std::string& pip) {
+  std::vector<std::string> out;
+  for (const char* verb : {"pip install", "pip uninstall"}) {
+    for (size_t at = fix.find(verb); at != std::string::npos; at = fix.find(verb, at + 1)) {
+      if (at >= pip.size() - 3 && fix.compare(at - (pip.size() - 3), pip.size() - 3, pip, 0, pip.size() - 3) == 0)
+        continue;
+      const std::string before = fix.substr(at < 120 ? 0 : at - 120, at < 120 ? at : 120);
+      if (contains(before, "WSL2") || contains(before, "conda install")) continue;
+      out.push_back(fix.substr(at < 20 ? 0 : at - 20, 60));
+    }
+  }
+  return out;
+}
+
+struct Case {
+  const char* name;
+  Facts facts;
+  const char* finding;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "535.104.05");
+    f.python_envs.push_back(env_at("3.11.4", testing::cuda_framework("tensorflow", "2.15.0")));
+    out.push_back({"TensorFlow without its CUDA libraries", f, "tf-cuda-libs-missing"});
+  }
+  for (const char* name : {"torch", "tensorflow", "onnxruntime", "jax"}) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+    f.python_envs.push_back(env_at("3.11.4", package(name, name[0] == 'j' ? "0.4.30" : "2.15.0", false)));
+    out.push_back({name, f, "framework-cpu-only"});
+  }
+  {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+    FrameworkFacts audio = testing::cuda_framework("torchaudio", "2.8.0+cu128");
+    audio.cuda_build.reset();
+    audio.variant = "cu128";
+    audio.requires_torch = v("2.8.0");
+    f.python_envs.push_back(env_at("3.12.3", audio));
+    out.push_back({"torchaudio without torch", f, "torch-companion-without-torch"});
+  }
+  {
+    Facts f = machine(Platform::linux, "Tesla K80", "470.256.02");
+    FrameworkFacts t = testing::torch("2.5.1+cu124", "cu124");
+    t.cuda_version = v("12.4");
+    f.python_envs.push_back(env_at("3.12.3", t));
+    out.push_back({"torch 2.5 on a K80", f, "gpu-arch-unsupported-by-framework"});
+  }
+  {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+    PythonEnvFacts e = env_at("3.11.9", testing::cuda_framework("tensorflow", "2.14.1", "cuda12"));
+    FrameworkFacts keras;
+    keras.name = "keras";
+    keras.package = "keras";
+    keras.version = v("3.3.3");
+    keras.location = e.path + "/lib/site-packages";
+    e.frameworks.push_back(keras);
+    f.python_envs.push_back(e);
+    out.push_back({"Keras 3 beside TensorFlow 2.14", f, "keras-mismatch"});
+  }
+  return out;
+}
+
+TEST(DoctorSession45, EveryPipInAFixIsTheEnvironmentsOwn) {
+  PythonEnvFacts probe;
+  probe.interpreter = kPython;
+  const std::string pip = env_pip(probe);
+  for (const Case& c : cases()) {
+    const auto fs = run_checks(c.facts, &testing::builtin_kb());
+    const Finding* m = find(fs, c.finding);
+    ASSERT_NE(m, nullptr) << c.name << ": " << ids(fs);
+    EXPECT_TRUE(contains(m->fix, pip + " ")) << c.name << ": " << m->fix;
+    for (const Finding& each : fs) {
+      for (const std::string& bare : bare_pips(each.fix, pip))
+        ADD_FAILURE() << c.name << ", " << each.id << ": a bare pip in \"..." << bare << "...\"";
+    }
+  }
+}
+
+// The onnxruntime-gpu wheels fix, for a release with the extras and one without.
+TEST(DoctorSession45, OnnxRuntimesLibrariesFixRunsTheEnvironmentsPip) {
+  const std::string pip = "/opt/e/bin/python3 -m pip";
+  for (const char* version : {"1.22.0", "1.20.1"}) {
+    FrameworkFacts ort = package("onnxruntime", version, true);
+    ort.cuda_version = v("12.4");
+    ort.cudnn_version = v("9.1");
+    const std::string fix = onnxruntime_libraries_fix(ort, Platform::linux, pip);
+    EXPECT_TRUE(contains(fix, pip + " install ")) << version << ": " << fix;
+    EXPECT_TRUE(bare_pips(fix, pip).empty()) << version << ": " << fix;
+  }
+}
+
+// With two environments on Windows and the fix already running this one's pip, the sentence that
+// warns about a bare pip is not added; a fix with a bare pip (WSL2's) still gets nothing wrong.
+TEST(DoctorSession45, TheBarePipWarningIsForABarePipOnly) {
+  Facts f = machine(Platform::windows, "NVIDIA GeForce RTX 3060", "546.12");
+  PythonEnvFacts env;
+  env.path = "C:\\Users\\u\\venv";
+  env.interpreter = "C:\\Users\\u\\venv\\Scripts\\python.exe";
+  env.kind = "venv";
+  f.python_envs = {env, env};
+  const std::string own = "Run `" + env_pip(env) + " install x`.";
+  EXPECT_EQ(with_windows_which_pip(own, env, f), own);
+  const std::string bare = "Run `pip install x`.";
+  EXPECT_TRUE(contains(with_windows_which_pip(bare, env, f), "a bare `pip` is the first on PATH"));
+}
+
+}  // namespace
+}  // namespace gpudoctor
