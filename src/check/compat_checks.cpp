@@ -267,6 +267,17 @@ class Checker {
   /// replaced from NVIDIA's archive or conda); where no release of that major has them, the other
   /// CUDA major's. Found in review: "nvidia-cudnn-cu13<9.26" for a GTX 1080, which no cu13
   /// release serves, and for a V100 pip's choice 9.25 has no sm_70 either.
+  /// The pip of the environment whose folder holds `path` (a wheel's library folder); a bare pip
+  /// when no environment found holds it.
+  [[nodiscard]] std::string pip_of_folder(const std::string& path) const {
+    for (const PythonEnvFacts& env : facts_.python_envs) {
+      const size_t n = env.path.size();
+      if (n > 0 && path.size() > n && path.starts_with(env.path) && (path[n] == '/' || path[n] == '\\'))
+        return env_pip(env);
+    }
+    return "pip";
+  }
+
   std::string cudnn_downgrade_fix(const LibraryFacts& lib, const CudnnBuild& b, const KnownGpu& g) const {
     const int cuda_major = lib.cuda_major.value_or(b.cuda_major);
     const std::string for_cuda = cuda_major > 0 ? " for CUDA " + std::to_string(cuda_major) : "";
@@ -276,10 +287,10 @@ class Checker {
                                 " that still has kernels for " + sm(g.cc) + " (`gpudoctor matrix --cudnn`)";
       if (lib.origin == "pip-wheel") {
         return fmt::format(
-            "Use {}: pip install \"nvidia-cudnn-cu{}=={}.*\". A framework that pins its cuDNN exactly "
+            "Use {}: {} install \"nvidia-cudnn-cu{}=={}.*\". A framework that pins its cuDNN exactly "
             "(torch's METADATA) refuses another release: then install a release of it built with one "
             "that serves this GPU (`gpudoctor plan`).",
-            which, cuda_major, release);
+            which, pip_of_folder(lib.path), cuda_major, release);
       }
       return "Replace this copy with " + which + ": NVIDIA's cuDNN archive, or conda install \"cudnn=" + release +
              "\".";

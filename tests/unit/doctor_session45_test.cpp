@@ -96,6 +96,21 @@ std::vector<Case> cases() {
     f.python_envs.push_back(e);
     out.push_back({"Keras 3 beside TensorFlow 2.14", f, "keras-mismatch"});
   }
+  {
+    // cuDNN 9.27's wheel starts at compute capability 7.5: the V100 is told the older wheel, for
+    // the environment whose folder holds it.
+    Facts f = machine(Platform::linux, "NVIDIA V100", "580.95.05");
+    PythonEnvFacts e = env_at("3.11.4", testing::torch("2.8.0+cu128", "cu128"));
+    LibraryFacts lib;
+    lib.name = "cudnn";
+    lib.version = v("9.27.0.42");
+    lib.path = e.path + "/lib/python3.11/site-packages/nvidia/cudnn/lib";
+    lib.origin = "pip-wheel";
+    lib.cuda_major = 12;
+    f.libraries.push_back(lib);
+    f.python_envs.push_back(e);
+    out.push_back({"a cuDNN wheel without kernels for the card", f, "cudnn-no-kernels-for-gpu"});
+  }
   return out;
 }
 
