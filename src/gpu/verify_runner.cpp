@@ -92,7 +92,65 @@ struct Runner {
   }
 };
 
+/// "NVML GPU 1, NVIDIA H100 80GB HBM3 at PCI 0000:86:00.0"
+std::string nvml_gpu_words(const GpuDeviceReport& d) {
+  return "NVML GPU " + std::to_string(d.index) + (d.name.empty() ? "" : ", " + printable(d.name, 96)) +
+         (d.pci_bus_id.empty() ? "" : " at PCI " + printable(d.pci_bus_id, 40));
+}
+
 }  // namespace
+
+VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std::map<int, std::string>& cuda_pci,
+                              const std::optional<std::string>& cuda_visible_devices) {
+  VerifyStep s;
+  s.name = "gpu-count";
+  const std::string cuda = "CUDA " + std::to_string(cuda_count);
+  if (nvml.status != LibraryStatus::ok || !nvml.device_count) {
+    s.status = StepStatus::skipped;
+    std::string why = nvml.status != LibraryStatus::ok ? std::string(to_string(nvml.status)) : "no device count";
+    if (!nvml.error.empty()) why += ": " + printable(nvml.error, 300);
+    s.detail = "not compared: NVML could not be asked (" + why +
+               "), so a GPU that CUDA cannot see would go unnoticed; " + cuda + " GPU(s) tested";
+    return s;
+  }
+  const int seen = static_cast<int>(*nvml.device_count);
+  if (seen <= cuda_count) {
+    // More in CUDA than NVML's boards: MIG instances are CUDA devices of their own.
+    s.status = StepStatus::passed;
+    s.detail = seen == cuda_count ? "NVML and CUDA both see " + std::to_string(seen) + " GPU(s)"
+                                  : "NVML sees " + std::to_string(seen) + " board(s), " + cuda +
+                                        " device(s) (MIG instances count as devices): none missing";
+    return s;
+  }
+  const std::string counts = "NVML sees " + std::to_string(seen) + " GPU(s), ";
+  if (cuda_visible_devices) {
+    s.status = StepStatus::skipped;
+    s.detail = counts + cuda + ": expected, CUDA_VISIBLE_DEVICES=\"" + printable(*cuda_visible_devices, 200) +
+               "\" hides the others; they were not tested";
+    return s;
+  }
+  s.status = StepStatus::failed;
+  s.detail = counts + "CUDA only " + std::to_string(cuda_count) + ": " + std::to_string(seen - cuda_count) +
+             " GPU(s) the driver knows are invisible to CUDA and were not tested. Likely a board that failed "
+             "initialisation: fallen off the bus (Xid 79), in a bad state, or one the driver ignores (\"NVRM: ... "
+             "ignored\"). Check `nvidia-smi -q` and `dmesg | grep -i -e xid -e NVRM`; reset the GPU "
+             "(`nvidia-smi -r -i INDEX`, nothing running on it) or reseat it";
+  // Which ones: NVML's GPUs whose PCI address (domain:bus:device) no CUDA ordinal answered.
+  bool known = static_cast<int>(cuda_pci.size()) == cuda_count;
+  std::string missing;
+  for (const GpuDeviceReport& d : nvml.devices) {
+    known = known && !d.pci_bus_id.empty();
+    bool in_cuda = false;
+    for (const auto& [ordinal, bus] : cuda_pci) in_cuda = in_cuda || d.pci_bus_id.starts_with(bus);
+    if (!in_cuda) s.notes.push_back("not seen by CUDA: " + nvml_gpu_words(d));
+  }
+  if (!known) {
+    s.notes.clear();
+    for (const GpuDeviceReport& d : nvml.devices) missing += (missing.empty() ? "" : "; ") + nvml_gpu_words(d);
+    s.notes.push_back("which of NVML's GPUs CUDA lacks cannot be told without every PCI address; NVML's: " + missing);
+  }
+  return s;
+}
 
 VerifyReport run_verify(const VerifyOptions& options) {
   VerifyReport report;
@@ -107,8 +165,12 @@ VerifyReport run_verify(const VerifyOptions& options) {
                                 " when loaded: " + l.error);
   }
   {
-    std::vector<IsolatedTask> tasks{{"cuda-driver", options.cuda_names}};
-    report.driver = cuda_report_from_child(run_isolated(tasks, options.step_deadline).at(0));
+    // NVML beside libcuda, at once: it sees every board the driver bound, CUDA only those it
+    // could initialise (the "gpu-count" step compares them).
+    std::vector<IsolatedTask> tasks{{"cuda-driver", options.cuda_names}, {"nvml", options.nvml_names}};
+    std::vector<ChildOutcome> outcomes = run_isolated(tasks, options.step_deadline);
+    report.driver = cuda_report_from_child(outcomes.at(0));
+    report.nvml = nvml_report_from_child(outcomes.at(1));
   }
   Runner r{.options = options, .report = report, .libs = {}, .pci = {}, .wedged = {}};
   if (!options.cuda_names.empty()) r.libs["cuda"] = options.cuda_names.front();
@@ -135,6 +197,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
       bool across = std::string_view(step) == "nccl-allreduce" || std::string_view(step) == "peer-access";
       r.not_run(step, across ? -1 : 0, StepStatus::skipped, "not run: the driver step did not pass");
     }
+    r.not_run("gpu-count", -1, StepStatus::skipped, "not compared: the driver step did not pass");
     return report;
   }
   const int devices = count.value_or(1);
@@ -155,6 +218,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
     r.run_if("hgemm", d, &memory, "cublas", "cuBLAS");
     r.run_if("cudnn-conv", d, &memory, "cudnn", "cuDNN");
   }
+  r.add(compare_gpu_counts(report.nvml, devices, r.pci, options.cuda_visible_devices));
   if (options.quick) return report;
   if (!r.wedged.empty()) {
     r.run("nccl-allreduce", -1);  // says which GPU hung

@@ -5,10 +5,12 @@
 /// is skipped or failed with the reason instead of being run.
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gpu/driver_query.hpp"
 #include "gpu/runtime_libraries.hpp"
 #include "model/verify_report.hpp"
 
@@ -21,6 +23,7 @@ struct VerifyOptions {
   /// that a wedged driver does not hold the user for minutes.
   std::chrono::milliseconds step_deadline{60000};
   std::vector<std::string> cuda_names;  ///< empty: default_cuda_driver_names()
+  std::vector<std::string> nvml_names;  ///< empty: default_nvml_names()
   /// CUDA_VISIBLE_DEVICES when set (even empty): the run says it limited what was tested.
   std::optional<std::string> cuda_visible_devices;
   /// Called after each step, for progress on a terminal; may be empty.
@@ -28,5 +31,14 @@ struct VerifyOptions {
 };
 
 VerifyReport run_verify(const VerifyOptions& options);
+
+/// The "gpu-count" step: NVML's count of GPUs (every board the driver bound) against CUDA's
+/// (cuDeviceGetCount, `cuda_count`). Fewer in CUDA, with CUDA_VISIBLE_DEVICES unset, is a GPU
+/// that failed initialisation (Xid 79, a bad state, a board the driver ignores) and that no step
+/// tested: failed, naming NVML's GPUs whose PCI address is not among `cuda_pci` (CUDA ordinal ->
+/// "0000:3b:00", as the driver steps found them). With the variable set it is expected (skipped,
+/// said); NVML that did not answer leaves the counts uncompared (skipped, said).
+VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std::map<int, std::string>& cuda_pci,
+                              const std::optional<std::string>& cuda_visible_devices);
 
 }  // namespace gpudoctor::gpu

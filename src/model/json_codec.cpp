@@ -528,7 +528,7 @@ void describe(Io& io, Of<VerifyStep> auto& s) {
 template <class Io>
 void describe(Io& io, Of<VerifyReport> auto& r) {
   if constexpr (Io::writes) io.put("passed", verify_passed(r));
-  GPUDOCTOR_FIELDS(io, r, libs_from, quick, driver, libraries, steps, problems, notes);
+  GPUDOCTOR_FIELDS(io, r, libs_from, quick, driver, nvml, libraries, steps, problems, notes);
 }
 
 // Monitor snapshots: unknown readings are null, so every sample has the same keys.

@@ -84,6 +84,7 @@ struct VerifyReport {
   std::string libs_from;  ///< "system", "toolkit" or the environment's path
   bool quick = false;
   CudaDriverReport driver;  ///< libcuda as the first step found it
+  NvmlReport nvml;          ///< NVML's GPUs, to count against CUDA's (the "gpu-count" step)
   std::vector<RuntimeLibraryReport> libraries;
   std::vector<VerifyStep> steps;
   std::vector<std::string> problems;  ///< failures outside any step (the child could not start)

@@ -99,6 +99,7 @@ TEST_F(FakeVerify, HealthyTwoGpusPassEveryStepAndExitZero) {
   }
   EXPECT_EQ((*step(r, "nccl-allreduce"))["status"], "passed");
   EXPECT_EQ((*step(r, "peer-access"))["status"], "passed");
+  EXPECT_EQ((*step(r, "gpu-count"))["status"], "passed") << (*step(r, "gpu-count"))["detail"];
   // Each library is reported with the fake's own version call and the absolute path loaded.
   const auto* cudnn = library(r, "cudnn");
   ASSERT_NE(cudnn, nullptr);
@@ -119,6 +120,7 @@ TEST_F(FakeVerify, QuickStopsAfterTheFirstKernel) {
 }
 
 TEST_F(FakeVerify, OneGpuSkipsPeerAccessAndSaysWhy) {
+  base_.erase(base_.rfind("[device]"), base_.find("[cublas]") - base_.rfind("[device]"));  // NVML sees one too
   auto r = verify("[cuda]\ndevice_count = 1\n");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   const auto* peer = step(r, "peer-access");
@@ -437,12 +439,51 @@ TEST_F(FakeVerify, CudaVisibleDevicesIsNamedWhenItLimitsTheRun) {
   EXPECT_NE(r.out.find("note: CUDA_VISIBLE_DEVICES=\"1\" limits which GPUs CUDA shows: 1 GPU(s) tested"),
             std::string::npos)
       << r.out;
+  // NVML sees both GPUs, CUDA the one the variable names: expected, said, not a failure (review 45, 1).
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("NVML sees 2 GPU(s), CUDA 1"), std::string::npos) << r.out;
   std::ofstream(scenario, std::ios::app) << "\n[calls]\ncuInit = CUDA_ERROR_NO_DEVICE\n";
   auto hidden = run_shell(start + "CUDA_VISIBLE_DEVICES= " + shell_quote(GPUDOCTOR_BINARY) + " --json verify");
   ASSERT_TRUE(hidden.json.is_object()) << hidden.out;
   EXPECT_NE(hidden.json["notes"].dump().find("set and empty, it hides every GPU"), std::string::npos)
       << hidden.json["notes"];
   EXPECT_EQ(hidden.exit_code, 1);
+}
+
+// Review 45, 1: NVML saw two GPUs, CUDA one (a board that failed initialisation), and verify
+// tested the one and said "every step passed". The counts are now compared.
+TEST_F(FakeVerify, AGpuThatNvmlSeesAndCudaDoesNotFailsTheRun) {
+  size_t at = 0;
+  for (const char* bus : {"00000000:3B:00.0", "00000000:86:00.0"}) {
+    at = base_.find("cc = 9.0\n", at) + 9;
+    base_.insert(at, std::string("pci_bus_id = ") + bus + "\n");
+  }
+  auto r = verify("[cuda]\ndevice_count = 1\n");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.json["passed"], false);
+  const auto* count = step(r, "gpu-count");
+  ASSERT_NE(count, nullptr) << r.out;
+  EXPECT_EQ((*count)["status"], "failed");
+  EXPECT_NE((*count)["detail"].get<std::string>().find("NVML sees 2 GPU(s), CUDA only 1"), std::string::npos)
+      << (*count)["detail"];
+  EXPECT_NE((*count)["notes"].dump().find("NVML GPU 1, NVIDIA H100 80GB HBM3 at PCI 0000:86:00.0"), std::string::npos)
+      << (*count)["notes"];
+  // Both counts as data: NVML's report beside the driver's.
+  EXPECT_EQ(r.json["nvml"]["device_count"], 2);
+  EXPECT_EQ(r.json["driver"]["device_count"], 1);
+  auto text = verify_text("[cuda]\ndevice_count = 1\n");
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("gpu-count"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("nvidia-smi -r"), std::string::npos) << text.out;
+}
+
+TEST_F(FakeVerify, NvmlThatCannotBeAskedLeavesTheCountUncompared) {
+  auto r = verify("[calls]\nnvmlInit_v2 = NVML_ERROR_DRIVER_NOT_LOADED\n");
+  const auto* count = step(r, "gpu-count");
+  ASSERT_NE(count, nullptr) << r.out;
+  EXPECT_EQ((*count)["status"], "skipped");
+  EXPECT_NE((*count)["detail"].get<std::string>().find("not compared"), std::string::npos) << (*count)["detail"];
+  EXPECT_EQ(r.exit_code, 0) << r.out;  // CUDA's own steps all passed: no claim either way
 }
 
 }  // namespace
