@@ -64,6 +64,14 @@ void print_to_stderr(const std::vector<std::string>& /*args*/, ChildChannel& out
   std::fflush(stderr);
   out.write_line("done");
 }
+// A library that prints pages of warnings (200 KiB, over kMaxChildDiagnosticBytes) and then
+// the real error, last.
+void flood_stderr_then_error(const std::vector<std::string>& /*args*/, ChildChannel& out) {
+  for (int i = 0; i < 4000; ++i) std::fprintf(stderr, "warning %04d: a deprecated call, nothing to worry about\n", i);
+  std::fprintf(stderr, "error: CUDA_ERROR_OUT_OF_MEMORY, the real error comes last\n");
+  std::fflush(stderr);
+  out.write_line("done");
+}
 
 // A vendor library's helper that leaves the task's process group (setsid) and would outlive
 // the deadline's kill: either as the task's own child, or orphaned by a parent that exited
@@ -133,6 +141,7 @@ const TaskEntry kTestTasks[] = {
     {"test-agent", &test_agent},
     {"test-take-lock", &take_lock},
     {"test-stderr", &print_to_stderr},
+    {"test-stderr-flood", &flood_stderr_then_error},
     {"test-setsid-child", &setsid_child_then_hang},
     {"test-setsid-orphan", &orphan_setsid_grandchild_then_hang},
 };

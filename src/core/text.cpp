@@ -170,6 +170,14 @@ std::string printable(std::string_view s, size_t max_len) {
   return out;
 }
 
+std::string printable_ends(std::string_view s, size_t max_len) {
+  if (s.size() <= max_len) return printable(s, max_len);  // '?' for a byte never lengthens it
+  const size_t half = max_len / 2;
+  size_t from = s.size() - half;
+  while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xC0) == 0x80) ++from;  // a character's start
+  return printable(s.substr(0, half), half) + " … " + printable(s.substr(from), half);
+}
+
 std::string terminal_safe(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -32,6 +32,9 @@ bool is_unsafe_code_point(char32_t cp);
 /// Replaces what is not safe text (see is_unsafe_code_point) with '?', and cuts after
 /// max_len bytes at a character boundary with "…": the result is always valid UTF-8.
 std::string printable(std::string_view s, size_t max_len = 200);
+/// printable(), but of a text longer than max_len its first and last max_len/2 bytes with " … "
+/// between: a child's stderr ends with its real error, after the warnings.
+std::string printable_ends(std::string_view s, size_t max_len);
 /// Text safe to print on a terminal: unsafe characters from untrusted names become visible
 /// escapes ("\x1b" for C0 and invalid bytes, "\u009b" / "\u202e" for C1 and bidi controls);
 /// newlines too. Nothing is cut; the result is valid UTF-8.

@@ -241,7 +241,7 @@ Report report_from_child(const ChildOutcome& outcome, const char* library) {
   if (!outcome.diagnostics.empty()) {
     // The library's own words (NVML: "Failed to initialize NVML: Driver/library version
     // mismatch"), as one bounded, printable problem line.
-    std::string said = printable(trim(outcome.diagnostics), 400);
+    std::string said = printable_ends(trim(outcome.diagnostics), 400);
     report.problems.push_back(std::string(library) + " wrote on stderr: " + said);
   }
   std::string where;

@@ -150,10 +150,7 @@ Agent::Line Agent::next_line(std::string& line, Clock::time_point until) {
 }
 
 void Agent::keep_stderr() {
-  std::string chunk = child_->take_output(ChildStream::err);
-  if (stderr_.size() < kMaxChildDiagnosticBytes) {
-    stderr_.append(chunk, 0, std::min(chunk.size(), kMaxChildDiagnosticBytes - stderr_.size()));
-  }
+  stderr_.add(child_->take_output(ChildStream::err));
 }
 
 Error Agent::ended_error(std::chrono::milliseconds deadline, Line why) {
@@ -206,7 +203,7 @@ ChildOutcome Agent::exchange(std::string_view op, const std::vector<std::string>
   ChildOutcome outcome;
   auto finish = [&](std::optional<Error> error) {
     outcome.error = std::move(error);
-    outcome.diagnostics = std::exchange(stderr_, std::string());
+    outcome.diagnostics = std::exchange(stderr_, HeadAndTail(kMaxChildDiagnosticBytes / 2)).text(true);
     outcome.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin);
     return outcome;
   };

@@ -88,9 +88,10 @@ class Agent {
   AgentOptions options_;
   std::optional<ChildProcess> child_;
   std::string buffer_;
-  /// What the agent wrote on stderr since the last answer (a vendor library's messages), cut
-  /// at kMaxChildDiagnosticBytes: it goes into that answer's diagnostics, never to our terminal.
-  std::string stderr_;
+  /// What the agent wrote on stderr since the last answer (a vendor library's messages), its
+  /// head and tail within kMaxChildDiagnosticBytes: it goes into that answer's diagnostics,
+  /// never to our terminal.
+  HeadAndTail stderr_{kMaxChildDiagnosticBytes / 2};
   int starts_ = 0;
 };
 

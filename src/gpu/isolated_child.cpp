@@ -28,6 +28,8 @@ struct Running {
   std::optional<ChildProcess> process;
   bool done = false;
   ChildOutcome outcome;
+  /// stderr's head and tail: the real error often comes last, after a library's warnings.
+  HeadAndTail diagnostics{kMaxChildDiagnosticBytes / 2};
 };
 
 void append_bounded(std::string& to, const std::string& chunk, size_t max_bytes) {
@@ -36,7 +38,7 @@ void append_bounded(std::string& to, const std::string& chunk, size_t max_bytes)
 
 void collect(Running& r, size_t max_output_bytes) {
   append_bounded(r.outcome.output, r.process->take_output(ChildStream::out), max_output_bytes);
-  append_bounded(r.outcome.diagnostics, r.process->take_output(ChildStream::err), kMaxChildDiagnosticBytes);
+  r.diagnostics.add(r.process->take_output(ChildStream::err));
 }
 
 }  // namespace
@@ -108,6 +110,7 @@ std::vector<ChildOutcome> run_isolated(const std::vector<IsolatedTask>& tasks, s
       r.outcome.error = child_timeout_error(deadline);
       r.outcome.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     }
+    r.outcome.diagnostics = r.diagnostics.text(true);
     outcomes.push_back(std::move(r.outcome));
   }
   return outcomes;

@@ -38,9 +38,10 @@ struct IsolatedTask {
 
 struct ChildOutcome {
   std::string output;  ///< all the child wrote, even when it was killed afterwards
-  /// What the child wrote on stderr (a vendor library's own messages), cut at
-  /// kMaxChildDiagnosticBytes: kept for the report, never passed to our terminal, where it would
-  /// mix with the report and could carry escape sequences.
+  /// What the child wrote on stderr (a vendor library's own messages): of more than
+  /// kMaxChildDiagnosticBytes, the first and the last half, with a line between that says how
+  /// much of the middle was dropped (HeadAndTail; the real error often comes last): kept for the report, never passed
+  /// to our terminal, where it would mix with the report and could carry escape sequences.
   std::string diagnostics;
   /// Empty when the child exited with status 0. Otherwise timeout (killed at the deadline),
   /// crashed (died from a signal: code = signal; or exited non-zero: code = status),

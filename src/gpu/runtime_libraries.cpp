@@ -286,7 +286,7 @@ std::vector<RuntimeLibraryReport> runtime_library_reports_from_child(const std::
   // the sub-library when it was one of those.
   RuntimeLibraryReport& current = reports.front();
   if (!outcome.diagnostics.empty()) {
-    current.problems.push_back(name + " wrote on stderr: " + printable(trim(outcome.diagnostics), 400));
+    current.problems.push_back(name + " wrote on stderr: " + printable_ends(trim(outcome.diagnostics), 400));
   }
   std::string where = lines.last_call.empty() ? "" : " in " + lines.last_call;
   if (!lines.last_call.empty()) current.last_call = lines.last_call;

@@ -818,7 +818,7 @@ VerifyStep verify_step_from_child(const std::string& step, int device, const Chi
                     where;
   }
   if (!outcome.diagnostics.empty()) {
-    result.notes.push_back("stderr: " + printable(trim(outcome.diagnostics), 400));
+    result.notes.push_back("stderr: " + printable_ends(trim(outcome.diagnostics), 400));
   }
   return result;
 }

@@ -19,36 +19,32 @@ bool ChildProcess::wait(Clock::time_point until) {
   return wait_any(std::span<ChildProcess* const>(&self, 1), until);
 }
 
-namespace {
+void HeadAndTail::add(std::string_view chunk) {
+  size_t to_head = head_.size() < half_ ? std::min(chunk.size(), half_ - head_.size()) : 0;
+  head_.append(chunk.substr(0, to_head));
+  tail_.append(chunk.substr(to_head));
+  if (tail_.size() > 2 * half_) trim(tail_.size() - half_);  // amortised: erase once per half
+}
 
-/// The first and the last max_bytes/2 of a stream, in bounded memory.
-struct HeadAndTail {
-  size_t half;
-  std::string head;
-  std::string tail;
-  size_t dropped = 0;
+void HeadAndTail::trim(size_t n) {
+  tail_.erase(0, n);
+  dropped_ += n;
+}
 
-  void add(const std::string& chunk) {
-    size_t to_head = head.size() < half ? std::min(chunk.size(), half - head.size()) : 0;
-    head.append(chunk, 0, to_head);
-    tail.append(chunk, to_head);
-    if (tail.size() > 2 * half) trim(tail.size() - half);  // amortised: erase once per half
-  }
-  void trim(size_t n) {
-    tail.erase(0, n);
-    dropped += n;
-  }
-  /// The text kept; a cut tail starts at its first whole line, after a line break of its own.
-  std::string text() {
-    if (tail.size() > half) trim(tail.size() - half);
-    size_t nl = tail.find('\n');
-    if (dropped == 0 || nl == std::string::npos || nl + 1 >= tail.size()) return head + tail;  // no line to start at
-    trim(nl + 1);  // at least the byte the separator takes: never over max_bytes
-    return head + (head.ends_with('\n') ? "" : "\n") + tail;
-  }
-};
+std::string HeadAndTail::text(bool marked) {
+  if (tail_.size() > half_) trim(tail_.size() - half_);
+  size_t nl = tail_.find('\n');
+  bool whole_line = nl != std::string::npos && nl + 1 < tail_.size();
+  if (dropped_ > 0 && whole_line) trim(nl + 1);  // at least the byte the separator takes: never over 2 * half
+  if (dropped_ == 0) return head_ + tail_;
+  std::string between = head_.ends_with('\n') || !whole_line ? "" : "\n";
+  if (marked) between += (between.empty() && !head_.ends_with('\n') ? "\n" : "") + dropped_marker(dropped_) + "\n";
+  return head_ + between + tail_;
+}
 
-}  // namespace
+std::string HeadAndTail::dropped_marker(size_t bytes) {
+  return "[... " + std::to_string(bytes) + " bytes from the middle not kept ...]";
+}
 
 Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseconds timeout, size_t max_bytes) {
   ChildSpec piped = spec;
@@ -59,8 +55,8 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
   ChildProcess& child = *started;
   const auto deadline = ChildProcess::Clock::now() + timeout;
   CollectedOutput result;
-  HeadAndTail out{.half = max_bytes / 2, .head = {}, .tail = {}};
-  HeadAndTail err{.half = max_bytes / 2, .head = {}, .tail = {}};
+  HeadAndTail out(max_bytes / 2);
+  HeadAndTail err(max_bytes / 2);
   // Both pipes closed does not mean the program ended (it may close them and linger), nor
   // the reverse (a grandchild may hold them): wait for both, never past the deadline.
   while (!child.ended() || child.reading(ChildStream::out) || child.reading(ChildStream::err)) {
@@ -76,8 +72,8 @@ Result<CollectedOutput> run_to_end(const ChildSpec& spec, std::chrono::milliseco
   result.status = child.exit_status();
   result.out = out.text();
   result.err = err.text();
-  result.out_dropped = out.dropped;
-  result.err_dropped = err.dropped;
+  result.out_dropped = out.dropped();
+  result.err_dropped = err.dropped();
   return result;
 }
 

@@ -120,6 +120,30 @@ class ChildProcess {
 /// Waits on several children at once until one of them has output or ends, or `until`.
 bool wait_any(std::span<ChildProcess* const> children, ChildProcess::Clock::time_point until);
 
+/// The first and the last `half` bytes of a stream, in bounded memory (at most 3 * half while
+/// collecting): a program's last words (a traceback, the real error after pages of warnings)
+/// come after its chatter. run_to_end's streams and the isolated children's stderr keep this.
+class HeadAndTail {
+ public:
+  explicit HeadAndTail(size_t half_bytes) : half_(half_bytes) {}
+  void add(std::string_view chunk);
+  /// The text kept, at most 2 * half (and the marker's line); a cut tail starts at its first whole line, after a line
+  /// break of its own. `marked`: a line of dropped_marker() between the head and the tail
+  /// (when something was dropped), for text read as is.
+  std::string text(bool marked = false);
+  /// Bytes cut from the middle so far (text() may cut a few more, to a line's start).
+  [[nodiscard]] size_t dropped() const { return dropped_; }
+  /// "[... 12345 bytes from the middle not kept ...]"
+  static std::string dropped_marker(size_t bytes);
+
+ private:
+  void trim(size_t n);
+  size_t half_;
+  std::string head_;
+  std::string tail_;
+  size_t dropped_ = 0;
+};
+
 struct CollectedOutput {
   ExitStatus status;
   std::string out;  ///< at most max_bytes: the first half and the last half (whole lines)

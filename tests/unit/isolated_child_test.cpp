@@ -13,7 +13,10 @@
 #include <string>
 #include <thread>
 
+#include "core/text.hpp"
 #include "gpu/driver_query.hpp"
+#include "gpu/runtime_libraries.hpp"
+#include "gpu/verify_steps.hpp"
 
 namespace gpudoctor::gpu {
 namespace {
@@ -155,6 +158,23 @@ TEST(IsolatedChild, ChildStderrIsKeptForTheReportNotPassedThrough) {
   ASSERT_EQ(outcomes.size(), 1u);
   EXPECT_EQ(outcomes[0].output, "done\n");
   EXPECT_NE(outcomes[0].diagnostics.find("Driver/library version mismatch"), std::string::npos);
+  // A short stderr is kept whole, with no marker (the near miss of the next test).
+  EXPECT_EQ(outcomes[0].diagnostics,
+            "\x1b]0;owned\x07"
+            "Failed to initialize NVML: Driver/library version mismatch\n");
+}
+
+// Review 45, 2: only the head of a child's stderr was kept, and the real error that a library
+// prints after pages of warnings was lost. Its head and tail are kept now, and the cut is said.
+TEST(IsolatedChild, TheLastLineOfALongStderrIsKept) {
+  auto outcomes = run_isolated({{"test-stderr-flood", {}}}, milliseconds(5000));
+  ASSERT_EQ(outcomes.size(), 1u);
+  const std::string& d = outcomes[0].diagnostics;
+  EXPECT_EQ(d.rfind("warning 0000: ", 0), 0u) << d.substr(0, 200);
+  EXPECT_TRUE(d.ends_with("error: CUDA_ERROR_OUT_OF_MEMORY, the real error comes last\n")) << d.substr(d.size() - 200);
+  EXPECT_NE(d.find(" bytes from the middle not kept ...]\nwarning "), std::string::npos);  // the cut, said
+  EXPECT_LE(d.size(), kMaxChildDiagnosticBytes + 64);
+  EXPECT_EQ(outcomes[0].output, "done\n");
 }
 
 ChildOutcome outcome(std::string output, std::optional<Error> error = std::nullopt) {
@@ -244,6 +264,40 @@ TEST(ChildReport, LibraryStderrBecomesOnePrintableProblem) {
   EXPECT_NE(p.find("Driver/library version mismatch"), std::string::npos) << p;
   EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
   EXPECT_LT(p.size(), 600u);
+}
+
+// Review 45, 2: each report printed the first 400 bytes of a child's stderr: after a page of
+// warnings, the real error was lost there too. Its start and its end are printed now.
+TEST(ChildReport, TheLastWordsOfALongStderrReachEveryReport) {
+  std::string warnings;
+  for (int i = 0; i < 100; ++i) warnings += "warning: a deprecated call, nothing to worry about\n";
+  ChildOutcome o = outcome(R"({"report":{"status":"ok"}})"
+                           "\n");
+  o.diagnostics = warnings + "Failed to initialize NVML: Driver/library version mismatch\n";
+  auto ends_with_the_error = [](const std::string& text) {
+    return text.ends_with("Failed to initialize NVML: Driver/library version mismatch") &&
+           text.find("warning: a deprecated call") != std::string::npos && text.size() < 600;
+  };
+  NvmlReport nvml = nvml_report_from_child(o);
+  ASSERT_EQ(nvml.problems.size(), 1u);
+  EXPECT_TRUE(ends_with_the_error(nvml.problems[0])) << nvml.problems[0];
+  VerifyStep step = verify_step_from_child("memory", 0, o, nullptr);
+  ASSERT_FALSE(step.notes.empty());
+  EXPECT_TRUE(ends_with_the_error(step.notes.back())) << step.notes.back();
+  auto libraries = runtime_library_reports_from_child("cublas", o);
+  ASSERT_FALSE(libraries.empty());
+  ASSERT_FALSE(libraries.front().problems.empty());
+  EXPECT_TRUE(ends_with_the_error(libraries.front().problems.front())) << libraries.front().problems.front();
+}
+
+TEST(PrintableEnds, KeepsAShortTextWholeAndALongOnesStartAndEnd) {
+  EXPECT_EQ(printable_ends("short\x1b", 400), "short?");  // the near miss: whole, made printable
+  std::string exact(400, 'a');
+  EXPECT_EQ(printable_ends(exact, 400), exact);  // at the bound: whole, no cut
+  std::string cut = printable_ends(std::string(300, 'a') + "\xc3\xa9" + std::string(199, 'b'), 400);
+  EXPECT_EQ(cut, std::string(200, 'a') + " … " + std::string(199, 'b'));  // the tail starts at a character
+  EXPECT_EQ(printable_ends(std::string(500, 'a') + "\xc3\xa9" + std::string(198, 'b'), 400),
+            std::string(200, 'a') + " … \xc3\xa9" + std::string(198, 'b'));
 }
 
 TEST(ChildReport, StatusWords) {
