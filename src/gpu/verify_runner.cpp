@@ -27,6 +27,7 @@ struct Runner {
   std::map<std::string, std::string> libs;  ///< what every step child loads
   std::map<int, std::string> pci;           ///< each GPU's PCI address, from its driver step
   std::map<int, std::string> wedged;        ///< GPUs that hung or crashed in the driver: why
+  bool mig = false;                         ///< a driver step's GPU was a MIG instance
 
   const RuntimeLibraryReport* library(const std::string& name) const {
     for (const auto& l : report.libraries) {
@@ -38,6 +39,8 @@ struct Runner {
   VerifyStep& add(VerifyStep step) {
     if (step.device) {
       if (step.name == "driver" && !step.pci_bus_id.empty()) pci[*step.device] = printable(step.pci_bus_id, 40);
+      // cuDeviceGetName of a MIG instance: "NVIDIA A100-SXM4-80GB MIG 1g.10gb".
+      if (step.name == "driver" && step.detail.find(" MIG ") != std::string::npos) mig = true;
       if (auto it = pci.find(*step.device); it != pci.end()) step.pci_bus_id = it->second;
     }
     report.steps.push_back(std::move(step));
@@ -101,7 +104,7 @@ std::string nvml_gpu_words(const GpuDeviceReport& d) {
 }  // namespace
 
 VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std::map<int, std::string>& cuda_pci,
-                              const std::optional<std::string>& cuda_visible_devices) {
+                              const std::optional<std::string>& cuda_visible_devices, bool cuda_shows_mig) {
   VerifyStep s;
   s.name = "gpu-count";
   const std::string cuda = "CUDA " + std::to_string(cuda_count);
@@ -127,6 +130,15 @@ VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std:
     s.status = StepStatus::skipped;
     s.detail = counts + cuda + ": expected, CUDA_VISIBLE_DEVICES=\"" + printable(*cuda_visible_devices, 200) +
                "\" hides the others; they were not tested";
+    return s;
+  }
+  if (cuda_shows_mig) {
+    // Without CUDA_VISIBLE_DEVICES, a CUDA process enumerates one MIG instance in all (NVIDIA's
+    // MIG user guide, "CUDA device enumeration"): fewer devices than boards is MIG's doing.
+    s.status = StepStatus::skipped;
+    s.detail = counts + cuda +
+               ": expected, CUDA shows a MIG instance and enumerates one per process; the other "
+               "GPUs and instances were not tested (name them in CUDA_VISIBLE_DEVICES)";
     return s;
   }
   s.status = StepStatus::failed;
@@ -172,7 +184,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
     report.driver = cuda_report_from_child(outcomes.at(0));
     report.nvml = nvml_report_from_child(outcomes.at(1));
   }
-  Runner r{.options = options, .report = report, .libs = {}, .pci = {}, .wedged = {}};
+  Runner r{.options = options, .report = report, .libs = {}, .pci = {}, .wedged = {}, .mig = false};
   if (!options.cuda_names.empty()) r.libs["cuda"] = options.cuda_names.front();
   if (!report.driver.path.empty()) r.libs["cuda"] = report.driver.path;
   for (const char* name : {"cublas", "cudnn", "nccl"}) {
@@ -218,7 +230,7 @@ VerifyReport run_verify(const VerifyOptions& options) {
     r.run_if("hgemm", d, &memory, "cublas", "cuBLAS");
     r.run_if("cudnn-conv", d, &memory, "cudnn", "cuDNN");
   }
-  r.add(compare_gpu_counts(report.nvml, devices, r.pci, options.cuda_visible_devices));
+  r.add(compare_gpu_counts(report.nvml, devices, r.pci, options.cuda_visible_devices, r.mig));
   if (options.quick) return report;
   if (!r.wedged.empty()) {
     r.run("nccl-allreduce", -1);  // says which GPU hung

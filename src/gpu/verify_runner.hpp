@@ -36,9 +36,10 @@ VerifyReport run_verify(const VerifyOptions& options);
 /// (cuDeviceGetCount, `cuda_count`). Fewer in CUDA, with CUDA_VISIBLE_DEVICES unset, is a GPU
 /// that failed initialisation (Xid 79, a bad state, a board the driver ignores) and that no step
 /// tested: failed, naming NVML's GPUs whose PCI address is not among `cuda_pci` (CUDA ordinal ->
-/// "0000:3b:00", as the driver steps found them). With the variable set it is expected (skipped,
-/// said); NVML that did not answer leaves the counts uncompared (skipped, said).
+/// "0000:3b:00", as the driver steps found them). With the variable set, or a MIG instance among
+/// CUDA's devices (`cuda_shows_mig`), it is expected (skipped, said); NVML that did not answer
+/// leaves the counts uncompared (skipped, said).
 VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std::map<int, std::string>& cuda_pci,
-                              const std::optional<std::string>& cuda_visible_devices);
+                              const std::optional<std::string>& cuda_visible_devices, bool cuda_shows_mig = false);
 
 }  // namespace gpudoctor::gpu

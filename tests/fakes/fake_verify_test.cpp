@@ -477,6 +477,16 @@ TEST_F(FakeVerify, AGpuThatNvmlSeesAndCudaDoesNotFailsTheRun) {
   EXPECT_NE(text.out.find("nvidia-smi -r"), std::string::npos) << text.out;
 }
 
+TEST_F(FakeVerify, AMigInstanceExplainsFewerGpusInCuda) {  // one MIG instance per process, by design
+  size_t at = base_.find("name = NVIDIA H100 80GB HBM3\n");
+  base_.replace(at, 29, "name = NVIDIA H100 80GB HBM3 MIG 1g.10gb\n");
+  auto r = verify("[cuda]\ndevice_count = 1\n");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const auto* count = step(r, "gpu-count");
+  ASSERT_NE(count, nullptr) << r.out;
+  EXPECT_EQ((*count)["status"], "skipped") << (*count)["detail"];
+}
+
 TEST_F(FakeVerify, NvmlThatCannotBeAskedLeavesTheCountUncompared) {
   auto r = verify("[calls]\nnvmlInit_v2 = NVML_ERROR_DRIVER_NOT_LOADED\n");
   const auto* count = step(r, "gpu-count");

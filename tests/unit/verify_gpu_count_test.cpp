@@ -75,6 +75,12 @@ TEST(VerifyGpuCount, CudaVisibleDevicesMakesFewerExpected) {
   EXPECT_EQ(compare_gpu_counts(two_h100s(), 2, {}, std::string("0,1")).status, StepStatus::passed);
 }
 
+TEST(VerifyGpuCount, AMigInstanceInCudaMakesFewerExpected) {
+  VerifyStep s = compare_gpu_counts(two_h100s(), 1, {{0, "0000:3b:00"}}, std::nullopt, true);
+  EXPECT_EQ(s.status, StepStatus::skipped) << s.detail;
+  EXPECT_TRUE(has(s.detail, "MIG")) << s.detail;
+}
+
 TEST(VerifyGpuCount, NvmlThatDidNotAnswerLeavesTheCountsUncompared) {
   NvmlReport n;
   n.status = LibraryStatus::init_failed;
