@@ -1077,7 +1077,7 @@ s43c2-06	src/check/compat_checks.cpp	if (!best || !best->gpu || best->fatal() ||
 s43c2-07	src/check/compat_checks.cpp	if (c == ArchCoverage::native || c == ArchCoverage::derived) return std::nullopt;	if (c == ArchCoverage::derived) return std::nullopt;
 s43c2-08	src/check/compat_checks.cpp	    if (user->major() >= cuda.major()) return std::nullopt;\n	
 s43c2-09	src/check/compat_checks.cpp	if (facts_.driver.version || !user || user->parts().empty()	if (true || !user || user->parts().empty()
-s43c2-10	src/check/python_checks.cpp	" && pip install \"tensorflow[and-cuda]" + pin + "\"`.";	" && pip install tensorflow[and-cuda]" + pin + "`.";
+s43c2-10	src/check/python_checks.cpp	pip + " install \"tensorflow[and-cuda]" + pin + "\"`.";	pip + " install tensorflow[and-cuda]" + pin + "`.";
 s43r-fleet-described	src/check/fleet_compare.cpp	[](const GpuFacts& g) { return !listed_from_files(g); }));	[](const GpuFacts& g) { return !g.name.empty() || true; }));
 s43r-fleet-models	src/check/fleet_compare.cpp	    if (unanswered.empty() || !listed_from_files(g)) ++models[gpu_model(g)];	    ++models[gpu_model(g)];
 s43r-numpy-mistyped	src/gpu/numpy_bench.cpp	return it != result.end() && it->is_number_integer() ? it->get<long long>() : absent;	return it != result.end() ? it->get<long long>() : absent;
@@ -1114,17 +1114,33 @@ r44a-04	src/gpu/framework_verify.cpp	            out["mixed_precision"] = {"dtyp
 r44a-05	src/gpu/framework_verify.cpp	            if hasattr(mod, attr): setattr(mod, attr, False)	            pass
 r44a-06	src/gpu/framework_verify.cpp	    bound = 2.0 * coeff * np.asarray(mag, dtype=np.float64) + 1e-30	    bound = 1e-2 + 0 * np.asarray(mag, dtype=np.float64)
 r44a-07	src/render/verify_render.cpp	      what += " (" + l.path + ")";	      what += "";
-r44a-08	src/platform/child_process.cpp	    tail.append(chunk, to_head);	    tail.append(chunk, to_head, 0);
+r44a-08	src/platform/child_process.cpp	  tail_.append(chunk.substr(to_head));	  tail_.append(chunk.substr(to_head, 0));
 r44a-09	src/gpu/verify_runner.cpp	    if (device >= 0 && wedges_gpu(step))	    if (false && wedges_gpu(step))
 r44a-10	src/gpu/verify_runner.cpp	      if (auto it = pci.find(*step.device); it != pci.end()) step.pci_bus_id = it->second;	      if (auto it = pci.find(*step.device); false) step.pci_bus_id = it->second;
 r44a-11	src/gpu/verify_runner.cpp	  if (options.cuda_visible_devices) {	  if (false) {
 r44a-12	src/gpu/framework_verify.cpp	  facts.cpu_fallback = !on_gpu;	  facts.cpu_fallback = false;
 r44a-13	src/render/verify_render.cpp	    return std::string(\n        env.substr(before	    return "python";\n    return std::string(\n        env.substr(before
 r44a-14	src/cli/cmd_verify.cpp	                       (dropped > 0 ? " (" + std::to_string(dropped) + " bytes from its middle not kept)" : "") +	                       (dropped > 0 ? std::string() : std::string()) +
-r44a-15	src/platform/child_process.cpp	    trim(nl + 1);  // at least the byte the separator takes: never over max_bytes	    // no trim
+r44a-15	src/platform/child_process.cpp	  if (dropped_ > 0 && whole_line) trim(nl + 1);  // at least the byte the separator takes: never over 2 * half	  // no trim
 s44r-nousersite	src/probe/python_probe.cpp	 &&\n                             system_.env("PYTHONNOUSERSITE").value_or("").empty();	;
 s44r-cpu-fallback	src/gpu/framework_verify.cpp	  facts.cpu_fallback = !on_gpu;	  facts.cpu_fallback = !on_gpu && right;
 s44r-posix-quote	src/check/which_pip.cpp	    if (plain) return env.interpreter + " -m pip";	    if (plain || true) return env.interpreter + " -m pip";
+s45-pip-cpu-torch	src/check/python_checks.cpp	"Reinstall PyTorch from a CUDA wheel index: `" + env_pip(env) +	"Reinstall PyTorch from a CUDA wheel index: `" + std::string("pip") +
+s45-pip-tf-and-cuda	src/check/compat_checks.cpp	"Reinstall with the matching CUDA libraries: " + env_pip(env) +	"Reinstall with the matching CUDA libraries: " + std::string("pip") +
+s45-pip-companion	src/check/tensorflow_companion_checks.cpp	      pip_ = env_pip(env);\n	      pip_ = "pip";\n
+s45-pip-bare-only	src/check/which_pip.cpp	if (word && !(at >= 3 && text.substr(at - 3, 3) == "-m ")) return true;	if (word) return true;
+s45-pip-ort	src/check/onnxruntime_fix.cpp	return pip + " install \"onnxruntime-gpu[cuda,cudnn]=="	return "pip install \"onnxruntime-gpu[cuda,cudnn]=="
+s45-pip-companion-torch	src/check/compat_checks.cpp	                           env_pip(env) + " install " + pin +	                           std::string("pip install ") + pin +
+s45-pip-of-folder	src/check/compat_checks.cpp	        return env_pip(env);\n    }\n    return "pip";	        return "pip";\n    }\n    return "pip";
+s45v-01	src/gpu/verify_runner.cpp	if (seen <= cuda_count) {	if (seen <= cuda_count + 1) {
+s45v-02	src/gpu/verify_runner.cpp	if (cuda_visible_devices) {	if (false) {
+s45v-03	src/gpu/verify_runner.cpp	d.pci_bus_id.starts_with(bus)	!d.pci_bus_id.starts_with(bus)
+s45v-04	src/gpu/isolated_child.cpp	r.outcome.diagnostics = r.diagnostics.text(true);	r.outcome.diagnostics = r.diagnostics.text(false);
+s45v-05	src/core/text.cpp	return printable(s.substr(0, half), half) + " … " + printable(s.substr(from), half);	return printable(s, max_len);
+s45v-06	src/core/text.cpp	== 0x80) ++from;	== 0x80) break;
+s45v-07	src/platform/child_process.cpp	if (marked) between +=	if (marked && false) between +=
+s45v-08	src/gpu/verify_steps.cpp	printable_ends(trim(outcome.diagnostics), 400)	printable(trim(outcome.diagnostics), 400)
+s45v-09	src/gpu/verify_runner.cpp	if (cuda_shows_mig) {	if (cuda_shows_mig && false) {
 EOF
 }
 
