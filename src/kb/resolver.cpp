@@ -203,6 +203,10 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
   o.driver_min = top->driver;
   add_unique(o.sources, top->source);
   if (const std::optional<LegacyDriverBranch> b = last_branch(req, kb)) {
+    if (dp == Platform::linux)
+      o.driver_major_below = b->major + 1;
+    else
+      o.driver_major_below = kb.next_driver_branch(b->major);
     // A floor past the GPU's last branch: no driver both runs the build and drives the GPU.
     if (kb.driver_past_branch(top->driver, b->major, dp)) {
       o.issues.push_back(PlanIssue{.id = "gpu-dropped-by-driver",
@@ -218,12 +222,12 @@ void apply_driver(PlanOption& o, const PlanRequest& req, const KnowledgeBase& kb
       o.issues.push_back(PlanIssue{
           .id = "driver-drops-gpu",
           .fatal = false,
-          .message =
-              "driver " + req.driver->str() + " does not drive the '" + printable(req.gpu_name, 80) +
-              "', whose last branch is " + b->branch +
-              (o.route == Platform::linux ? ": install a " + b->branch + " driver >= "
-                                          : ": install an R" + std::to_string(b->major) + " Windows driver >= ") +
-              top->driver.str() + " first",
+          .message = "driver " + req.driver->str() + " does not drive the '" + printable(req.gpu_name, 80) +
+                     "', whose last branch is " + b->branch +
+                     (o.route == Platform::linux ? ": install a " + b->branch + " driver"
+                                                 : ": install an R" + std::to_string(b->major) + " Windows driver") +
+                     // Every driver of a branch that starts past the floor meets it: the branch says it all.
+                     (top->driver.major() < b->major ? std::string() : " >= " + top->driver.str()) + " first",
           .source = b->source});
       add_unique(o.sources, b->source);
       return;
@@ -342,8 +346,11 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
     return;
   }
   std::string where = o.route == Platform::linux ? "Linux" : "Windows";
+  // Every driver of a branch that starts past the floor meets it: the branch says it all.
+  const std::string floor =
+      branch && o.driver_min->major() < branch->major ? std::string() : " >= " + o.driver_min->str();
   s.title = ok ? "NVIDIA driver " + req.driver->str() + " is new enough (>= " + o.driver_min->str() + ")"
-               : "Install NVIDIA " + where + " driver >= " + o.driver_min->str();
+               : "Install NVIDIA " + where + " driver" + floor;
   if (o.route == Platform::wsl2) {
     s.detail = "The driver lives on Windows, not inside WSL2: WSL2 reaches the GPU through the Windows driver.";
   } else if (!ok && o.route == Platform::linux) {
@@ -361,7 +368,7 @@ void add_driver_step(PlanOption& o, const PlanRequest& req, const KnowledgeBase&
   Shell check_shell = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   if (!ok)
     s.commands.push_back(PlanCommand{check_shell,
-                                     "install the NVIDIA driver >= " + o.driver_min->str() +
+                                     "install the NVIDIA driver" + floor +
                                          (branch ? " of the " + named : std::string()) + " from " + kDriverDownload,
                                      true});
   s.commands.push_back(PlanCommand{check_shell, kSmiQuery, false});

@@ -39,7 +39,8 @@ bool PlanOption::verified() const {
 }
 
 bool PlanOption::needs_driver_update() const {
-  return std::any_of(issues.begin(), issues.end(), [](const PlanIssue& i) { return i.id == "driver-too-old"; });
+  return std::any_of(issues.begin(), issues.end(),
+                     [](const PlanIssue& i) { return i.id == "driver-too-old" || i.id == "driver-drops-gpu"; });
 }
 
 std::string PlanOption::summary() const {

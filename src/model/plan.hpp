@@ -73,6 +73,9 @@ struct PlanOption {
   std::optional<Version> cuda;
   std::optional<Version> cudnn;
   std::optional<Version> driver_min;
+  /// The GPU's last driver branch ends here: drivers of this major or newer do not drive it
+  /// (Linux 470.xx: 471; Windows R470: 495). Empty when no branch ends the GPU's support.
+  std::optional<int> driver_major_below;
   std::string coverage;  ///< to_string(ArchCoverage) or "unknown" without a GPU
   /// Kernels assumed from the toolkit's list, and no recorded list of the release has them.
   bool coverage_assumed = false;
@@ -84,7 +87,8 @@ struct PlanOption {
   [[nodiscard]] bool fatal() const;
   /// No issue leaves the verdict in doubt: the only options shown with ✓.
   [[nodiscard]] bool verified() const;
-  /// The driver given is older than this option needs ("driver-too-old"): never shown with ✓.
+  /// The driver given must change first: older than this option needs ("driver-too-old"), or of a
+  /// branch after the GPU's last one ("driver-drops-gpu"). Never shown with ✓.
   [[nodiscard]] bool needs_driver_update() const;
   [[nodiscard]] std::string summary() const;  ///< "TensorFlow 2.15 in WSL2 (CUDA 12.2, cuDNN 8.9, Python 3.11)"
 };

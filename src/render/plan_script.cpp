@@ -11,26 +11,31 @@ std::string comment_safe(const std::string& s) {
   return printable(out, 400);
 }
 
-/// Stops the script while the installed driver is older than the plan needs: a script run
-/// after the update goes on, one run before it installs nothing the driver cannot run.
-std::string driver_guard(const Version& min, Shell shell) {
+/// Stops the script while the installed driver is older than the plan needs, or (`below`) of a
+/// branch after the GPU's last one: a script run after the change goes on, one run before it
+/// installs nothing the driver cannot run.
+std::string driver_guard(const Version& min, const std::optional<int>& below, Shell shell) {
   // Digits and dots only; two parts at least, which PowerShell's [version] needs ("580" -> "580.0").
   const std::string m = min.str() + (min.parts().size() < 2 ? ".0" : "");
+  const std::string ceiling = below ? std::to_string(*below) : "";
+  const std::string wanted = below ? "is not >= " + min.str() + " and below " + ceiling + ": change it"
+                                   : "is older than " + min.str() + ": update it";
   if (shell == Shell::bash) {
     return "drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)\n"
            "if [ -z \"$drv\" ] || [ \"$(printf '%s\\n' '" +
-           m + "' \"$drv\" | sort -V | head -n1)\" != '" + m +
-           "' ]; then\n"
-           "  echo \"NVIDIA driver ${drv:-not found} is older than " +
-           min.str() +
-           ": update it (see the TODO above), then run this script again.\" >&2\n"
+           m + "' \"$drv\" | sort -V | head -n1)\" != '" + m + "' ]" +
+           (below ? " || [ \"${drv%%.*}\" -ge " + ceiling + " ]" : "") +
+           "; then\n"
+           "  echo \"NVIDIA driver ${drv:-not found} " +
+           wanted +
+           " (see the TODO above), then run this script again.\" >&2\n"
            "  exit 1\n"
            "fi\n";
   }
   return "$drv = (nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>$null | Select-Object -First 1)\n"
          "if (-not $drv -or [version]$drv -lt [version]'" +
-         m + "') { throw \"NVIDIA driver $drv is older than " + min.str() +
-         ": update it (see the TODO above), then run this script again.\" }\n";
+         m + "'" + (below ? " -or ([version]$drv).Major -ge " + ceiling : "") + ") { throw \"NVIDIA driver $drv " +
+         wanted + " (see the TODO above), then run this script again.\" }\n";
 }
 
 /// A PowerShell line that stops the script when the program it ran failed. `$ErrorActionPreference
@@ -118,7 +123,7 @@ std::string render_plan_script(const Plan& plan, Shell shell) {
           out += "# TODO (by hand): " + comment_safe(c.line) + "\n";
           // The driver the build needs: stop here rather than install what this driver cannot run.
           if (s.id == "driver" && c.shell == shell && fp.best->driver_min && fp.best->needs_driver_update())
-            out += driver_guard(*fp.best->driver_min, shell);
+            out += driver_guard(*fp.best->driver_min, fp.best->driver_major_below, shell);
         } else if (c.shell != shell) {
           out += std::string("# (run in ") + (c.shell == Shell::bash ? "bash" : "PowerShell") + ") " +
                  comment_safe(c.line) + "\n";

@@ -1,0 +1,92 @@
+/// `plan` (outside review of session 45, A): a GPU the installed driver is too new to drive, JAX and
+/// TensorFlow releases older than the tables' extras and packages, assumed kernel lists, and the
+/// options (--driver, --python, --root) that were mangled or silently dropped.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "kb/resolver.hpp"
+#include "kb_test_support.hpp"
+#include "render/plan_render.hpp"
+#include "run_gpudoctor.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using testing::has_issue;
+using testing::kb;
+
+bool contains(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+/// The driver guard of a bash plan script (from `drv=$(` to its `fi`), run with a stand-in
+/// nvidia-smi that reports `driver`: the exit status of that part of the script.
+int run_bash_guard(const std::string& script, const std::string& driver) {
+  const size_t from = script.find("drv=$(");
+  const size_t to = script.find("\nfi\n", from);
+  if (from == std::string::npos || to == std::string::npos) return -1;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("plan45-guard-" + driver);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream smi(dir / "nvidia-smi");
+    smi << "#!/bin/sh\necho " << driver << "\n";
+  }
+  std::filesystem::permissions(dir / "nvidia-smi", std::filesystem::perms::owner_all);
+  {
+    std::ofstream guard(dir / "guard.sh");
+    guard << "set -euo pipefail\n" << script.substr(from, to + 4 - from);
+  }
+  const std::string cmd =
+      "PATH='" + dir.string() + "':/usr/bin:/bin bash '" + (dir / "guard.sh").string() + "' >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::filesystem::remove_all(dir);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// ---- 01: Tesla K80 (last branch 470) on driver 535 --------------------------------------------
+
+// The plan said "✓ Best", `driver_update: false`, and its script went on to install torch on a
+// machine whose driver does not load for the GPU. Changing to the legacy branch is a driver change
+// like any update: never ✓, and the script stops until the driver is of that branch.
+TEST(PlanReview45, DriverTooNewForTheGpuNeedsADriverChange) {
+  Plan p = testing::plan_described(Platform::linux, "Tesla K80", "535.104.05", "3.10", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best);
+  const PlanOption& best = *p.frameworks[0].best;
+  ASSERT_TRUE(has_issue(best, "driver-drops-gpu"));
+  EXPECT_TRUE(best.needs_driver_update());
+  const std::string text = render_plan_text(p, false);
+  EXPECT_TRUE(contains(text, "! Best (after a driver update)")) << text;
+  EXPECT_FALSE(contains(text, "✓ Best")) << text;
+  // Every 470.xx driver is past CUDA 11's 450.80.02 floor: the branch says it all.
+  EXPECT_TRUE(contains(text, "install a 470.xx driver first")) << text;
+  const std::string script = render_plan_script(p, Shell::bash);
+  EXPECT_EQ(run_bash_guard(script, "535.104.05"), 1) << script;
+  EXPECT_EQ(run_bash_guard(script, "470.256.02"), 0) << script;
+  EXPECT_FALSE(contains(script, "driver >= 450.80.02")) << script;
+  // Windows numbers R470's drivers up to the next branch (495).
+  Plan win = testing::plan_described(Platform::windows, "Tesla K80", "537.13", "3.10", "pytorch");
+  ASSERT_TRUE(win.frameworks[0].best);
+  EXPECT_TRUE(win.frameworks[0].best->needs_driver_update());
+  const std::string ps = render_plan_script(win, Shell::powershell);
+  EXPECT_TRUE(contains(ps, ".Major -ge 495")) << ps;
+}
+
+// Near miss: a K80 on its own branch is planned as before (✓, no guard), and a modern GPU with an
+// old driver keeps the plain "older than" guard with no ceiling.
+TEST(PlanReview45, DriverOfTheGpusBranchOrANewGpuUnchanged) {
+  Plan k80 = testing::plan_described(Platform::linux, "Tesla K80", "470.256.02", "3.10", "pytorch");
+  ASSERT_TRUE(k80.frameworks[0].best);
+  EXPECT_FALSE(k80.frameworks[0].best->needs_driver_update());
+  EXPECT_FALSE(contains(render_plan_script(k80, Shell::bash), "drv=$("));
+  Plan rtx = testing::plan_described(Platform::linux, "RTX 5090", "535.104.05", "3.12", "pytorch");
+  const std::string script = render_plan_script(rtx, Shell::bash);
+  EXPECT_EQ(run_bash_guard(script, "535.104.05"), 1) << script;
+  EXPECT_EQ(run_bash_guard(script, "580.65.06"), 0) << script;
+}
+
+}  // namespace
+}  // namespace gpudoctor
