@@ -785,6 +785,11 @@ const JaxRelease* jax_release_for(const KnowledgeBase& kb, const std::string& ex
   return fits != nullptr ? fits : newest;
 }
 
+/// Where the extras of a JAX release before the tables were read.
+constexpr const char* kJax0420Metadata =
+    "[pypi] jax-0.4.20-py3-none-any.whl METADATA: Provides-Extra cuda11_pip, cuda12_pip, cuda12_local (no cuda12, "
+    "no cuda13); jax-0.4.25's is the first with cuda12 (jax-cuda12-plugin ==0.4.25)";
+
 std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBase& kb, const FrameworkRequest& fr) {
   // JAX's GPU route from Windows is WSL2's: its Python is the distribution's.
   const PlanRequest req = wsl_request(asked);
@@ -863,7 +868,28 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
             return exact ? KnowledgeBase::in_release_run(r.versions, *exact)
                          : KnowledgeBase::jax_run_overlaps(r.versions, *fr.spec);
           });
-      if (known) {
+      // Only releases before the tables' first: their extras are not ours (0.4.20 has no cuda12).
+      const std::optional<Version> first =
+          kb.jax.releases.empty() ? std::nullopt : kb.jax.releases.front().versions.lowest();
+      const std::optional<Version> top = fr.spec ? fr.spec->highest() : std::nullopt;
+      if (first && top && *top <= *first && !fr.spec->contains(*first)) {
+        o.issues.push_back(
+            PlanIssue{.id = "jax-release-before-tables",
+                      .fatal = true,
+                      .message = "JAX '" + fr.text + "' is older than the knowledge base's JAX tables (they start at " +
+                                 first->str() +
+                                 "): the GPU extras of such a release are not known, and are not today's (0.4.20's "
+                                 "METADATA has no cuda12 or cuda13 extra, only cuda11_pip/cuda12_pip with jaxlib from "
+                                 "JAX's own index), so no install command is given; pin jax " +
+                                 first->str() + " or newer",
+                      .source = kJax0420Metadata});
+        // Nothing of today's extras is its: no CUDA, cuDNN, driver or steps to show.
+        o.cuda.reset();
+        o.cudnn.reset();
+        o.sources = {kJax0420Metadata};
+        out.push_back(std::move(o));
+        continue;
+      } else if (known) {
         o.issues.push_back(PlanIssue{
             .id = "jax-extra-not-released",
             .fatal = true,

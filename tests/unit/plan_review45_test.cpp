@@ -88,5 +88,39 @@ TEST(PlanReview45, DriverOfTheGpusBranchOrANewGpuUnchanged) {
   EXPECT_EQ(run_bash_guard(script, "580.65.06"), 0) << script;
 }
 
+// ---- 05: JAX releases before the tables ---------------------------------------------------------
+
+// `jax==0.4.20` was planned as `pip install -U "jax[cuda13]==0.4.20"`: an extra that release does
+// not have, so pip installed jax with no jaxlib. A release before the tables is refused, with no
+// command, and never called newer than the tables.
+TEST(PlanReview45, JaxBeforeTheTablesIsRefusedWithNoCommand) {
+  for (const char* fw : {"jax==0.4.20", "jax[cuda12]==0.4.20", "jax<0.4.30", "jax==0.4.25"}) {
+    Plan p = testing::plan_described(Platform::linux, "RTX 3090", "580.65.06", "3.10", fw);
+    const FrameworkPlan& fp = p.frameworks[0];
+    EXPECT_FALSE(fp.best) << fw;
+    EXPECT_TRUE(fp.alternatives.empty()) << fw;
+    ASSERT_FALSE(fp.rejected.empty()) << fw;
+    for (const PlanOption& o : fp.rejected) EXPECT_TRUE(has_issue(o, "jax-release-before-tables")) << fw;
+    const std::string text = render_plan_text(p, false);
+    EXPECT_FALSE(contains(text, "==0.4.20\"")) << text;
+    EXPECT_FALSE(contains(text, "CUDA 13.0")) << text;
+    EXPECT_FALSE(contains(text, "tables end at")) << text;
+  }
+}
+
+// Near misses: the tables' first release is planned (cuda12), a newer unknown one keeps its
+// "not in the knowledge base" warning, and cuda13 before 0.7.2 stays "not released".
+TEST(PlanReview45, JaxFirstTableReleaseAndNewerOnesUnchanged) {
+  Plan first = testing::plan_described(Platform::linux, "RTX 3090", "580.65.06", "3.10", "jax<=0.4.30");
+  ASSERT_TRUE(first.frameworks[0].best);
+  EXPECT_EQ(first.frameworks[0].best->variant, "cuda12");
+  Plan newer = testing::plan_described(Platform::linux, "RTX 3090", "580.65.06", "3.12", "jax==0.99.0");
+  ASSERT_TRUE(newer.frameworks[0].best);
+  EXPECT_TRUE(has_issue(*newer.frameworks[0].best, "jax-release-unknown"));
+  Plan c13 = testing::plan_described(Platform::linux, "RTX 3090", "580.65.06", "3.10", "jax[cuda13]==0.4.30");
+  ASSERT_FALSE(c13.frameworks[0].rejected.empty());
+  EXPECT_TRUE(has_issue(c13.frameworks[0].rejected[0], "jax-extra-not-released"));
+}
+
 }  // namespace
 }  // namespace gpudoctor
