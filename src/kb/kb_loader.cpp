@@ -216,6 +216,9 @@ void read_tensorflow(RowReader& top, KnowledgeBase& kb) {
     if (b.os != "linux" && b.os != "windows") r.issue(Level::error, "os must be 'linux' or 'windows'");
     auto py = r.spec("python", true);
     b.python_source = r.text("python_source");
+    if (std::string package = r.text("package"); !package.empty()) b.package = package;
+    b.package_source = r.text("package_source");
+    r.needs_source(b.package != "tensorflow", b.package_source, "package needs package_source");
     b.gpu = r.boolean("gpu").value_or(true);
     b.cuda = r.version("cuda", b.gpu);
     b.cudnn = r.version("cudnn", b.gpu);

@@ -478,7 +478,11 @@ void add_verify_step(PlanOption& o) {
   Shell sh = o.route == Platform::windows ? Shell::powershell : Shell::bash;
   std::string code;
   if (o.framework == Framework::tensorflow) {
-    code = "import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))";
+    // tf.config.list_physical_devices is 2.1's; 1.15 and 2.0 have it under tf.config.experimental
+    // (their wheels' _api/v1|v2/config/__init__.py import it only in experimental/).
+    const bool before_21 = o.version != Version() && o.version < Version::of({2, 1});
+    code = std::string("import tensorflow as tf; print(tf.__version__, tf.config.") +
+           (before_21 ? "experimental." : "") + "list_physical_devices('GPU'))";
   } else if (o.framework == Framework::pytorch) {
     code = "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())";
   } else {
@@ -506,6 +510,11 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
   o.cuda = b.cuda;
   o.cudnn = b.cudnn;
   add_unique(o.sources, b.source);
+  if (b.package != "tensorflow") {
+    o.reasons.push_back("the GPU build of TensorFlow " + series_text(b.version) + " is the " + b.package +
+                        " package (its tensorflow package is CPU-only)");
+    add_unique(o.sources, b.package_source);
+  }
   if (!b.note.empty()) o.reasons.push_back("note: " + b.note);
   if (!b.gpu) {
     o.variant = "cpu";
@@ -562,10 +571,10 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     std::string cudnn = conda_cudnn && conda_cudnn->same_series(*b.cudnn, 2) ? conda_cudnn->str() : b.cudnn->str();
     add_env_step(o, req, true, {"cudatoolkit=" + b.cuda->str(), "cudnn=" + cudnn});
     std::string next = Version::of({b.version.major(), b.version.minor() + 1}).str();
-    add_install_step(o, "\"tensorflow<" + next + "\"",
+    o.install_spec = b.package + "<" + next;
+    add_install_step(o, "\"" + o.install_spec + "\"",
                      "TensorFlow's documented native-Windows recipe: conda's cudatoolkit " + b.cuda->str() +
-                         " and cudnn " + cudnn + ", then pip install \"tensorflow<" + next + "\".");
-    o.install_spec = "tensorflow<" + next;
+                         " and cudnn " + cudnn + ", then pip install \"" + o.install_spec + "\".");
     if (!kb.tensorflow.windows_gpu_conda_source.empty()) add_unique(o.sources, kb.tensorflow.windows_gpu_conda_source);
   } else if (ac != nullptr) {
     o.variant = "and-cuda";
@@ -601,7 +610,7 @@ PlanOption evaluate_tf(const TfBuild& b, Platform route, const PlanRequest& req,
     add_unique(o.sources, ac->source);
   } else {
     o.variant = "system-cuda";
-    o.install_spec = "tensorflow==" + series_text(b.version) + ".*";
+    o.install_spec = b.package + "==" + series_text(b.version) + ".*";
     // cuDNN 8.6 came from pip in TensorFlow's recipe (2.12, 2.13); 8.1 from conda-forge.
     const bool cudnn_wheel = b.cudnn->major() == 8 && b.cudnn->minor() == 6;
     std::vector<std::string> conda = {"cudatoolkit=" + b.cuda->str()};

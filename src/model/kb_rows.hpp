@@ -16,7 +16,10 @@ struct TfBuild {
   std::string tested;  ///< what the table printed: "2.15.0", "tensorflow_gpu-2.10.0"
   std::string os;      ///< "linux" or "windows" (WSL2 uses the linux rows)
   VersionSpec python;
-  std::string python_source;    ///< where the Python range was read, when not `source`
+  std::string python_source;  ///< where the Python range was read, when not `source`
+  /// The pip package of the GPU build: "tensorflow-gpu" before 2.1, whose `tensorflow` is CPU-only.
+  std::string package = "tensorflow";
+  std::string package_source;
   bool gpu = true;              ///< false: CPU-only build (native Windows from 2.11)
   std::optional<Version> cuda;  ///< empty when gpu is false
   std::optional<Version> cudnn;

@@ -122,5 +122,43 @@ TEST(PlanReview45, JaxFirstTableReleaseAndNewerOnesUnchanged) {
   EXPECT_TRUE(has_issue(c13.frameworks[0].rejected[0], "jax-extra-not-released"));
 }
 
+// ---- 06, 07: TensorFlow before 2.1 --------------------------------------------------------------
+
+// `tensorflow==2.0` installed the `tensorflow` package, whose 2.0 wheels are CPU-only (build_info:
+// is_cuda_build = False, Linux and Windows); the GPU build is `tensorflow-gpu`. The check step used
+// tf.config.list_physical_devices, which 1.15 and 2.0 have only under tf.config.experimental.
+TEST(PlanReview45, TensorflowTwoZeroInstallsTheGpuPackage) {
+  Plan lin = testing::plan_described(Platform::linux, "GTX 1080", "470.82.01", "3.7", "tensorflow==2.0");
+  ASSERT_TRUE(lin.frameworks[0].best);
+  EXPECT_EQ(lin.frameworks[0].best->install_spec, "tensorflow-gpu==2.0.*");
+  const std::string text = render_plan_text(lin, false);
+  EXPECT_TRUE(contains(text, "pip install \"tensorflow-gpu==2.0.*\"")) << text;
+  EXPECT_TRUE(contains(text, "tf.config.experimental.list_physical_devices('GPU')")) << text;
+  Plan win = testing::plan_described(Platform::windows, "GTX 1080", "472.12", "3.7", "tensorflow==2.0");
+  const std::string wtext = render_plan_text(win, false);
+  EXPECT_TRUE(contains(wtext, "pip install \"tensorflow-gpu<2.1\"")) << wtext;
+  Plan pinned = testing::plan_described(Platform::linux, "GTX 1080", "470.82.01", "3.7", "tensorflow==2.0.0");
+  ASSERT_TRUE(pinned.frameworks[0].best);
+  EXPECT_EQ(pinned.frameworks[0].best->install_spec, "tensorflow-gpu==2.0.0");
+  Plan old = testing::plan_described(Platform::linux, "GTX 1080", "470.82.01", "3.7", "tensorflow==1.15");
+  EXPECT_TRUE(contains(render_plan_text(old, false), "tf.config.experimental.list_physical_devices('GPU')"));
+}
+
+// Near misses: 2.1 (whose tensorflow wheel is a CUDA build) and 1.15 keep the tensorflow package;
+// 2.1 and later keep tf.config.list_physical_devices.
+TEST(PlanReview45, TensorflowTwoOneAndOneFifteenKeepTheirPackage) {
+  Plan p21 = testing::plan_described(Platform::linux, "GTX 1080", "470.82.01", "3.7", "tensorflow==2.1");
+  ASSERT_TRUE(p21.frameworks[0].best);
+  EXPECT_EQ(p21.frameworks[0].best->install_spec, "tensorflow==2.1.*");
+  const std::string text = render_plan_text(p21, false);
+  EXPECT_TRUE(contains(text, "tf.config.list_physical_devices('GPU')")) << text;
+  EXPECT_FALSE(contains(text, "experimental")) << text;
+  Plan win21 = testing::plan_described(Platform::windows, "GTX 1080", "472.12", "3.7", "tensorflow==2.1");
+  EXPECT_TRUE(contains(render_plan_text(win21, false), "pip install \"tensorflow<2.2\""));
+  Plan p115 = testing::plan_described(Platform::linux, "GTX 1080", "470.82.01", "3.7", "tensorflow==1.15");
+  ASSERT_TRUE(p115.frameworks[0].best);
+  EXPECT_EQ(p115.frameworks[0].best->install_spec, "tensorflow==1.15.*");
+}
+
 }  // namespace
 }  // namespace gpudoctor
