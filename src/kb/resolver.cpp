@@ -279,11 +279,20 @@ void apply_coverage(PlanOption& o, const PlanRequest& req, const KnowledgeBase& 
   switch (c) {
     case ArchCoverage::native:
     case ArchCoverage::derived:
-      // derived: an assumption, said so; evaluate_tf withholds ✓ where a recorded build disagrees.
-      o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name +
-                          (assumed || c == ArchCoverage::derived
-                               ? " (assumed from its CUDA toolkit's architecture list; its own list is not recorded)"
-                               : ""));
+      if (assumed || c == ArchCoverage::derived) {
+        // Kernels assumed from the toolkit's list are not read from the build: never a plain ✓
+        // (docs/knowledge-base.md "Verdicts"), and `derived`, not `native`, in the JSON.
+        o.coverage = to_string(ArchCoverage::derived);
+        o.issues.push_back(PlanIssue{.id = "gpu-arch-list-assumed",
+                                     .fatal = false,
+                                     .message = what + " has kernels for compute capability " + cc + gen_name +
+                                                " (assumed from its CUDA toolkit's architecture list; its own list "
+                                                "is not recorded, so this is not verified)",
+                                     .source = source,
+                                     .unverified = true});
+      } else {
+        o.reasons.push_back(what + " has kernels for compute capability " + cc + gen_name);
+      }
       break;
     case ArchCoverage::unknown:
       o.issues.push_back(PlanIssue{.id = "gpu-arch-unknown-platform",
@@ -732,6 +741,8 @@ PlanOption evaluate_torch(const TorchRelease& r, const TorchVariant& v, const Pl
     // it long before their toolkit does (torch 2.0.1's own list starts at sm_37, CUDA 11.7's at
     // sm_35): the toolkit's list is no evidence, so the option is not verified.
     if (o.coverage_assumed && gpu_outlived_by_cuda(req, kb)) {
+      // Says more than the plain assumption: one issue, not two.
+      std::erase_if(o.issues, [](const PlanIssue& i) { return i.id == "gpu-arch-list-assumed"; });
       o.issues.push_back(PlanIssue{.id = "gpu-arch-assumed",
                                    .fatal = false,
                                    .message = what +
@@ -1089,10 +1100,15 @@ bool better(const PlanOption& a, const PlanOption& b, Platform os) {
     // Verified first; then assumptions (unrecorded list, unsourced floor), PTX known to be
     // shipped or an unrecorded list on a GPU that builds drop early (K40), PTX that may not exist,
     // and last an assumption its recorded neighbour contradicts.
+    // A list assumed from the toolkit's alone (2.7 cu118 on an A100, whose cu126 list was read)
+    // withholds the ✓ but not the rank: coverage_assumed says when no sibling's list backs it.
+    const bool other_doubt = std::any_of(o.issues.begin(), o.issues.end(), [](const PlanIssue& i) {
+      return i.unverified && i.id != "gpu-arch-list-assumed";
+    });
     int arch_risk = has_issue(o, "gpu-arch-doubtful")                                       ? 4
                     : has_issue(o, "gpu-arch-unverified")                                   ? 3
                     : has_issue(o, "gpu-arch-ptx-only") || has_issue(o, "gpu-arch-assumed") ? 2
-                    : !o.verified() || o.coverage_assumed                                   ? 1
+                    : other_doubt || o.coverage_assumed                                     ? 1
                                                                                             : 0;
     // An option that runs as it is on the driver the user gave, in their Python, with kernels
     // for the GPU (or assumed from the toolkit's list) comes first: a data-centre node usually

@@ -160,5 +160,35 @@ TEST(PlanReview45, TensorflowTwoOneAndOneFifteenKeepTheirPackage) {
   EXPECT_EQ(p115.frameworks[0].best->install_spec, "tensorflow==1.15.*");
 }
 
+// ---- 11: kernels assumed from the toolkit's list --------------------------------------------------
+
+// "has kernels ... (assumed from its CUDA toolkit's architecture list; its own list is not
+// recorded)" was shown with ✓ Best, `verified: true` and `gpu_coverage: "native"`.
+TEST(PlanReview45, AssumedKernelListIsNotVerified) {
+  Plan p = testing::plan_described(Platform::linux, "V100", "470.82.01", "3.12", "torch==2.3");
+  ASSERT_TRUE(p.frameworks[0].best);
+  const PlanOption& best = *p.frameworks[0].best;
+  EXPECT_EQ(best.variant, "cu118");
+  EXPECT_EQ(best.coverage, "derived");
+  EXPECT_FALSE(best.verified());
+  EXPECT_TRUE(has_issue(best, "gpu-arch-list-assumed"));
+  const std::string text = render_plan_text(p, false);
+  EXPECT_TRUE(contains(text, "! Best (not verified)")) << text;
+  EXPECT_FALSE(contains(text, "✓ Best")) << text;
+  Plan tf = testing::plan_described(Platform::linux, "V100", "470.82.01", "3.8", "tensorflow==2.5");
+  ASSERT_TRUE(tf.frameworks[0].best);
+  EXPECT_EQ(tf.frameworks[0].best->coverage, "derived");
+  EXPECT_FALSE(tf.frameworks[0].best->verified());
+}
+
+// Near miss: a list read from the wheel keeps ✓ and "native".
+TEST(PlanReview45, RecordedKernelListStaysVerified) {
+  Plan p = testing::plan_described(Platform::linux, "RTX 4090", "580.65.06", "3.12", "pytorch");
+  ASSERT_TRUE(p.frameworks[0].best);
+  EXPECT_EQ(p.frameworks[0].best->coverage, "native");
+  EXPECT_TRUE(p.frameworks[0].best->verified());
+  EXPECT_FALSE(has_issue(*p.frameworks[0].best, "gpu-arch-list-assumed"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

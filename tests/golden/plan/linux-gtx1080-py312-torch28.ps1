@@ -7,6 +7,7 @@ $global:LASTEXITCODE = 0
 
 # ===== torch==2.8 =====
 # PyTorch 2.8 on Linux (cu126, CUDA 12.6, cuDNN 9.10.2.21, Python 3.12)
+# ! PyTorch 2.8 cu126 has kernels for compute capability 6.1 (Pascal) (assumed from its CUDA toolkit's architecture list; its own list is not recorded, so this is not verified)
 
 # NVIDIA driver 550.54.14 is new enough (>= 525.60.13)
 # (run in bash) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv

@@ -5,6 +5,7 @@ set -euo pipefail
 
 # ===== pytorch =====
 # PyTorch 2.7 on Linux (cu118, CUDA 11.8, cuDNN 9.1.0.70, Python 3.11)
+# ! PyTorch 2.7 cu118 has kernels for compute capability 8.6 (Ampere) (assumed from its CUDA toolkit's architecture list; its own list is not recorded, so this is not verified)
 
 # NVIDIA driver 470.82.01 is new enough (>= 450.80.02)
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv || echo 'nvidia-smi failed: is the NVIDIA driver installed?'
