@@ -1,9 +1,11 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "cli/commands_list.hpp"
@@ -68,11 +70,26 @@ Command plan_command() {
     }
     // `plan --python PATH`: an interpreter whose environment to read, as the global option
     // means (the doctor's); a version such as 3.11 describes the target.
-    if (args->python.find_first_of("/\\") != std::string::npos) {
+    const bool python_path = args->python.find_first_of("/\\") != std::string::npos;
+    const GlobalOptions& g = ctx.options();
+    // Options that describe a machine and options that read one do not mix: one of them was
+    // silently dropped (review 45A, 03 and 08).
+    const bool describing = !args->os.empty() || !args->driver.empty() || (!args->python.empty() && !python_path);
+    if (!g.root.empty() && describing)
+      return usage_error("plan",
+                         "--os, --driver and --python VERSION describe a machine; they cannot be used with --root "
+                         "(the plan is the tree's: its GPU, driver and environments)");
+    if (python_path) {
+      if (!args->os.empty() || !args->driver.empty() || (!g.gpus.empty() && g.root.empty()))
+        return usage_error("plan", "--python " + args->python +
+                                       " reads this machine's environment; with --os, --driver or --gpu give "
+                                       "the target's Python version instead (e.g. --python 3.11)");
+      std::error_code ec;
+      if (g.root.empty() && !std::filesystem::exists(args->python, ec))
+        return usage_error("plan", "--python names " + args->python + ", which does not exist");
       ctx.mutable_options().interpreters.push_back(args->python);
       args->python.clear();
     }
-    const GlobalOptions& g = ctx.options();
     // With --root, --gpu declares the tree's card (what the doctor tells a tree's user to add), so
     // the plan stays the tree's: its driver and environments with that GPU.
     bool described =
@@ -97,6 +114,11 @@ Command plan_command() {
       if (!args->python.empty()) {
         auto v = parse_python_option(args->python);
         if (!v) return usage_error("plan", v.error().message);
+        // A minor past the newest release python.toml lists (3.99) is no Python.
+        const auto newest = std::max_element(kb->python_versions.begin(), kb->python_versions.end());
+        if (newest != kb->python_versions.end() && v->truncated(2) > newest->truncated(2))
+          return usage_error("plan", "--python: '" + args->python + "' is newer than the newest Python release (" +
+                                         newest->truncated(2).str() + ", compat/python.toml)");
         req.python = *v;
       }
     } else {

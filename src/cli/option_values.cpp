@@ -13,6 +13,28 @@ Error refused(std::string_view option, std::string_view text, std::string_view w
                std::string(option)};
 }
 
+/// `text` as dot-separated numbers, `min_parts` to `max_parts` of them, each of 1 to `max_digits`
+/// digits; with `no_leading_zero`, "0" is the only part that starts with 0 ("03.12" is not 3.12).
+/// What Version::parse reads past ("535.xx" -> 535xx, "3.12.x") is not a version here.
+bool dotted_numbers(std::string_view text, size_t min_parts, size_t max_parts, size_t max_digits,
+                    bool no_leading_zero) {
+  size_t parts = 0;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = text.find('.', start);
+    const std::string_view part = text.substr(start, dot == std::string_view::npos ? text.npos : dot - start);
+    if (part.empty() || part.size() > max_digits) return false;
+    for (char c : part) {
+      if (!is_ascii_digit(c)) return false;
+    }
+    if (no_leading_zero && part.size() > 1 && part.front() == '0') return false;
+    ++parts;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return parts >= min_parts && parts <= max_parts;
+}
+
 }  // namespace
 
 Result<Platform> parse_os_option(std::string_view text) {
@@ -33,14 +55,19 @@ Result<Version> parse_python_option(std::string_view text) {
                  "--python"};
   }
   auto v = Version::parse(text);
-  if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3)
+  // major.minor[.micro], as python.org numbers releases (3.12, 3.12.4).
+  if (!v || !dotted_numbers(t, 2, 3, 2, true) || v->major() < 2 || v->major() > 3)
     return refused("--python", text, "a Python version (e.g. 3.11)");
   return *v;
 }
 
 Result<Version> parse_driver_option(std::string_view text) {
   auto v = Version::parse(text);
-  if (!v || v->major() < 100) return refused("--driver", text, "an NVIDIA driver version (e.g. 535.104.05)");
+  // A 3-digit branch, then up to two numbers: 535.104.05 (Linux), 552.22 (Windows), 535.
+  const std::string_view t = trim(text);
+  if (!v || v->major() < 100 || !dotted_numbers(t, 1, 3, 3, false) || t.front() == '0' ||
+      t.substr(0, t.find('.')).size() != 3)
+    return refused("--driver", text, "an NVIDIA driver version (e.g. 535.104.05)");
   return *v;
 }
 

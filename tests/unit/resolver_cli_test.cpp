@@ -83,4 +83,53 @@ TEST(ResolverCli, MatrixFrameworkRangeFiltersTheRows) {
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
 }
 
+// ---- Review 45A: malformed --driver/--python, and options that were silently dropped ----------
+
+// "535.xx" was planned as "driver 535xx", "03.12" as `python03.12 -m venv`: exit 2 now, as for "abc".
+TEST(ResolverCli, MalformedDriverAndPythonAreRefused) {
+  for (const char* d : {"535.xx", "535abc", "535.104.05abc", "99999", "1000", "0535.104.05", "535.104.05.1.2"}) {
+    RunResult r = run(std::string("plan --gpu 'RTX 4090' --driver ") + d);
+    EXPECT_EQ(r.exit_code, 2) << d << "\n" << r.out;
+    EXPECT_NE(r.out.find("is not an NVIDIA driver version"), std::string::npos) << r.out;
+  }
+  for (const char* py : {"03.12", "3.12.x", "3.012", "3.100", "3.12.4.1"}) {
+    RunResult r = run(std::string("plan --gpu 'RTX 4090' --python ") + py);
+    EXPECT_EQ(r.exit_code, 2) << py << "\n" << r.out;
+    EXPECT_NE(r.out.find("is not a Python version"), std::string::npos) << r.out;
+  }
+  RunResult future = run("plan --gpu 'RTX 4090' --python 3.99");
+  EXPECT_EQ(future.exit_code, 2) << future.out;
+  EXPECT_NE(future.out.find("newer than the newest Python release"), std::string::npos) << future.out;
+}
+
+// Near misses: the usual spellings still plan.
+TEST(ResolverCli, WellFormedDriverAndPythonStillPlan) {
+  for (const char* args : {"--driver 535.104.05 --python 3.12", "--driver 550.54 --python 3.12.4",
+                           "--driver 552.22 --python 3.10", "--driver 535 --python 3.9"}) {
+    RunResult r = run(std::string("plan --gpu 'RTX 4090' --framework pytorch ") + args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.out;
+  }
+}
+
+// `plan --python PATH` with --gpu/--driver became "Python not given"; a missing path fell back to
+// PATH's python3 unsaid; --root with --driver/--python/--os became "GPU not given".
+TEST(ResolverCli, PythonPathAndRootDoNotMixWithADescribedMachine) {
+  RunResult with_gpu = run("plan --python /usr/bin/python3 --gpu 'RTX 4090' --driver 550.54.15");
+  EXPECT_EQ(with_gpu.exit_code, 2) << with_gpu.out;
+  EXPECT_NE(with_gpu.out.find("give the target's Python version"), std::string::npos) << with_gpu.out;
+  RunResult missing = run("plan --python /nonexistent/bin/python --framework pytorch");
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("/nonexistent/bin/python, which does not exist"), std::string::npos) << missing.out;
+  // Near misses: a path alone reads that interpreter; --root with --gpu stays the tree's plan.
+  RunResult alone = run("plan --python /usr/bin/python3 --framework pytorch");
+  EXPECT_NE(alone.exit_code, 2) << alone.out;
+  RunResult tree = run("--root /nonexistent-tree --gpu 'RTX 4090' plan");
+  EXPECT_EQ(tree.out.find("cannot be used with --root"), std::string::npos) << tree.out;
+  for (const char* extra : {"--driver 550.54.15", "--python 3.11", "--os windows"}) {
+    RunResult r = run(std::string("--root /nonexistent-tree plan ") + extra);
+    EXPECT_EQ(r.exit_code, 2) << extra << "\n" << r.out;
+    EXPECT_NE(r.out.find("cannot be used with --root"), std::string::npos) << r.out;
+  }
+}
+
 }  // namespace
