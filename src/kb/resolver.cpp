@@ -462,6 +462,11 @@ void add_env_step(PlanOption& o, const PlanRequest& req, bool need_conda,
     } else {
       s.commands.push_back(PlanCommand{sh, "py -" + py + " -m venv \"$HOME\\.venvs\\" + name + "\"", false});
       s.commands.push_back(PlanCommand{sh, "& \"$HOME\\.venvs\\" + name + "\\Scripts\\Activate.ps1\"", false});
+      // Windows clients default to the Restricted policy, which runs no .ps1 (Microsoft's
+      // about_Execution_Policies); Python's venv docs give the per-user fix.
+      s.detail =
+          "Once per user, if Activate.ps1 fails with \"running scripts is disabled on this system\" (a default "
+          "Windows client's Restricted execution policy): `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`.";
     }
   }
   s.commands.push_back(PlanCommand{sh, "python -m pip install --upgrade pip", false});

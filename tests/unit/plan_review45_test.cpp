@@ -190,5 +190,18 @@ TEST(PlanReview45, RecordedKernelListStaysVerified) {
   EXPECT_FALSE(has_issue(*p.frameworks[0].best, "gpu-arch-list-assumed"));
 }
 
+// ---- 10: PowerShell's execution policy ----------------------------------------------------------
+
+// A Windows venv plan ran Activate.ps1 with no word of the Restricted policy that blocks it.
+TEST(PlanReview45, WindowsVenvPlanNamesTheExecutionPolicy) {
+  Plan p = testing::plan_described(Platform::windows, "RTX 4090", "552.22", "3.12", "pytorch");
+  const std::string text = render_plan_text(p, false);
+  ASSERT_TRUE(contains(text, "Activate.ps1")) << text;
+  EXPECT_TRUE(contains(text, "Set-ExecutionPolicy -Scope CurrentUser RemoteSigned")) << text;
+  // Near miss: a Linux venv has no such step.
+  Plan lin = testing::plan_described(Platform::linux, "RTX 4090", "580.65.06", "3.12", "pytorch");
+  EXPECT_FALSE(contains(render_plan_text(lin, false), "ExecutionPolicy"));
+}
+
 }  // namespace
 }  // namespace gpudoctor

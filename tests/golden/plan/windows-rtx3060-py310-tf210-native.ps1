@@ -33,6 +33,7 @@ gpudoctor; if ($LASTEXITCODE -ne 0) { throw ('failed (exit code ' + $LASTEXITCOD
 try { nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; if ($LASTEXITCODE -ne 0) { throw 'nvidia-smi failed' } } catch { Write-Warning 'nvidia-smi failed: is the NVIDIA driver installed?' }
 
 # Create a virtual environment 'torch214' with Python 3.10
+# Once per user, if Activate.ps1 fails with "running scripts is disabled on this system" (a default Windows client's Restricted execution policy): `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`.
 py -3.10 -m venv "$HOME\.venvs\torch214"; if ($LASTEXITCODE -ne 0) { throw ('failed (exit code ' + $LASTEXITCODE + '): py -3.10 -m venv "$HOME\.venvs\torch214"') }
 & "$HOME\.venvs\torch214\Scripts\Activate.ps1"; if ($LASTEXITCODE -ne 0) { throw ('failed (exit code ' + $LASTEXITCODE + '): & "$HOME\.venvs\torch214\Scripts\Activate.ps1"') }
 python -m pip install --upgrade pip; if ($LASTEXITCODE -ne 0) { throw ('failed (exit code ' + $LASTEXITCODE + '): python -m pip install --upgrade pip') }

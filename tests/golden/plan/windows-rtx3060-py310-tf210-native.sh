@@ -33,6 +33,7 @@ set -euo pipefail
 # (run in PowerShell) nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
 
 # Create a virtual environment 'torch214' with Python 3.10
+# Once per user, if Activate.ps1 fails with "running scripts is disabled on this system" (a default Windows client's Restricted execution policy): `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`.
 # (run in PowerShell) py -3.10 -m venv "$HOME\.venvs\torch214"
 # (run in PowerShell) & "$HOME\.venvs\torch214\Scripts\Activate.ps1"
 # (run in PowerShell) python -m pip install --upgrade pip
