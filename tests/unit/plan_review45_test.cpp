@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "cli/option_values.hpp"
 #include "kb/resolver.hpp"
 #include "kb_test_support.hpp"
 #include "render/plan_render.hpp"
@@ -201,6 +202,17 @@ TEST(PlanReview45, WindowsVenvPlanNamesTheExecutionPolicy) {
   // Near miss: a Linux venv has no such step.
   Plan lin = testing::plan_described(Platform::linux, "RTX 4090", "580.65.06", "3.12", "pytorch");
   EXPECT_FALSE(contains(render_plan_text(lin, false), "ExecutionPolicy"));
+}
+
+// ---- 02, 04: the option parsers themselves (the binary's refusals: ResolverCli) -----------------
+
+TEST(PlanReview45, OptionParsersRefuseWhatIsNotAVersion) {
+  for (const char* d : {"535.xx", "535abc", "535.104.05abc", "99999", "0535.104.05", "535.104.05.1.2", "5350.1"})
+    EXPECT_FALSE(parse_driver_option(d)) << d;
+  for (const char* d : {"535.104.05", "550.54", "552.22", "535"}) EXPECT_TRUE(parse_driver_option(d)) << d;
+  for (const char* py : {"03.12", "3.12.x", "3.012", "3.100", "3.12.4.1", "3.12."})
+    EXPECT_FALSE(parse_python_option(py)) << py;
+  for (const char* py : {"3.12", "3.12.4", "2.7", "3.9"}) EXPECT_TRUE(parse_python_option(py)) << py;
 }
 
 }  // namespace
