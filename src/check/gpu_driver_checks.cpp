@@ -92,14 +92,17 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
     if (!f.path.empty() && !f.path.starts_with("/usr/lib/wsl/")) linux_driver_evidence.push_back(f.path);
   }
   if (facts.driver.nvidia_module_loaded) linux_driver_evidence.emplace_back("/proc/modules: nvidia");
-  if (facts.driver.version_source == "/proc/driver/nvidia/version")
+  const DriverFacts& d = facts.driver;
+  if (d.wsl2_linux_version_source == "/proc/driver/nvidia/version")
     linux_driver_evidence.emplace_back("/proc/driver/nvidia/version");
   if (!linux_driver_evidence.empty()) {
     out.push_back(
         Finding{.id = "wsl2-linux-driver-installed",
                 .severity = Severity::error,
                 .area = FindingArea::driver,
-                .title = "A Linux NVIDIA driver is installed inside WSL2",
+                .title = "A Linux NVIDIA driver" +
+                         (d.wsl2_linux_version ? " (" + d.wsl2_linux_version->str() + ")" : std::string()) +
+                         " is installed inside WSL2",
                 .detail = "Under WSL2 the driver lives on Windows and its Linux libraries are mounted at "
                           "/usr/lib/wsl/lib. A Linux driver installed in the distribution shadows them and "
                           "breaks CUDA.",
@@ -121,6 +124,36 @@ void wsl2_findings(const Facts& facts, std::vector<Finding>& out) {
                               "(`wsl -l -v`).",
                           .evidence = {"/dev/dxg"},
                           .source = kWslSource});
+  }
+  if (found(libcuda) && libcuda->path.starts_with("/usr/lib/wsl/") && os.wsl_lib_loader_via.empty()) {
+    // ld.so(8) searches LD_LIBRARY_PATH, the ld.so.cache ldconfig builds from /etc/ld.so.conf, then
+    // /lib and /usr/lib: /usr/lib/wsl/lib is reached only through WSL's generated ld.wsl.conf.
+    // In a tree without the ldconfig switch WSL may still write that file at the next start.
+    const bool definite = os.wsl_ldconfig_off || facts.live;
+    std::vector<std::string> evidence{libcuda->path,
+                                      "/etc/ld.so.conf.d/ld.wsl.conf: missing or without /usr/lib/wsl/lib",
+                                      "LD_LIBRARY_PATH: without /usr/lib/wsl/lib"};
+    if (os.wsl_ldconfig_off) evidence.emplace_back("/etc/wsl.conf: [automount] ldconfig = false");
+    out.push_back(Finding{
+        .id = "wsl2-libcuda-not-on-loader-path",
+        .severity = definite ? Severity::error : Severity::warning,
+        .area = FindingArea::driver,
+        .title = "The dynamic loader does not search /usr/lib/wsl/lib, where the Windows driver's libcuda.so.1 is",
+        .detail = std::string("Nothing names /usr/lib/wsl/lib to the loader: no ld.so.conf entry, no LD_LIBRARY_PATH, "
+                              "and it is not a default directory (ld.so(8)). dlopen(\"libcuda.so.1\") from the CUDA "
+                              "runtime, PyTorch or TensorFlow fails and they see no GPU.") +
+                  (os.wsl_ldconfig_off ? " /etc/wsl.conf sets `[automount] ldconfig = false`, so WSL no longer writes "
+                                         "/etc/ld.so.conf.d/ld.wsl.conf at start."
+                                       : ""),
+        .fix = std::string(os.wsl_ldconfig_off ? "Remove `ldconfig = false` from /etc/wsl.conf's [automount] section, "
+                                                 "or add "
+                                               : "Add ") +
+               "/usr/lib/wsl/lib to a file in /etc/ld.so.conf.d (`echo /usr/lib/wsl/lib | sudo tee "
+               "/etc/ld.so.conf.d/ld.wsl.conf`) and run `sudo ldconfig`; then `wsl --shutdown` from Windows and reopen "
+               "the distribution.",
+        .evidence = evidence,
+        .source =
+            "ld.so(8); https://learn.microsoft.com/en-us/windows/wsl/wsl-config (wsl.conf [automount] ldconfig)"});
   }
   if (!found(libcuda)) {
     // Missing folder: no driver (or WSL 1); a folder without libcuda.so.1: a Windows driver

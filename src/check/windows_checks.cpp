@@ -44,7 +44,9 @@ bool is_msvc_runtime(const std::string& dll) {
 
 /// "cudnn64_9.dll: not found by torch-dll-loader (imported by C:\...\torch_cuda.dll)".
 std::string not_found_line(const DllLoad& l) {
-  std::string s = l.dll + ": not found by " + l.loader;
+  std::string s = l.wrong_machine.empty() ? l.dll + ": not found by " + l.loader
+                                          : l.path + ": found by " + l.loader + " but " + l.wrong_machine +
+                                                ", which a 64-bit python.exe cannot load (error 193)";
   if (!l.needed_by.empty()) {
     s += l.delay_loaded ? " (delay-loaded by " + l.needed_by + ": needed when first called)"
                         : " (imported by " + l.needed_by + ")";
@@ -122,7 +124,7 @@ class WindowsChecker {
     std::map<std::pair<std::string, std::string>, Group> outside_wheel;  // torch: not in its wheel
     std::map<std::pair<std::string, std::string>, Group> dependency;     // imported by a DLL from elsewhere
     for (const DllLoad& l : facts_.windows->dll_loads) {
-      if (!l.path.empty()) {
+      if (!l.path.empty() && l.wrong_machine.empty()) {
         if (l.framework == "tensorflow" && l.dll.starts_with("cudnn64_")) tensorflow_cudnn_version(l);
         continue;
       }
@@ -155,7 +157,9 @@ class WindowsChecker {
     std::vector<std::string> importers;
     std::vector<std::string> evidence{fw.location.empty() ? g.env->path : fw.location};
     bool zlib = false;
+    bool wrong_machine = false;
     for (const DllLoad* l : g.missing) {
+      wrong_machine = wrong_machine || !l->wrong_machine.empty();
       pairs.push_back(l->dll + " (imported by " + l->needed_by + ")");
       if (std::find(importers.begin(), importers.end(), l->needed_by) == importers.end()) {
         importers.push_back(l->needed_by);
@@ -202,12 +206,15 @@ class WindowsChecker {
         .severity = facts_.gpus.empty() && fw.name != "torch" ? Severity::warning : Severity::error,
         .area = FindingArea::python,
         .title = name + ": a DLL it loads from outside its package needs " + join(pairs, ", ") +
-                 ", which no folder its loader searches holds",
+                 (wrong_machine ? ", and the copy its loader finds is not a 64-bit DLL"
+                                : ", which no folder its loader searches holds"),
         .detail = name + " loads " + join(importers, ", ") + ", which import" + (importers.size() == 1 ? "s" : "") +
                   " DLLs that Windows looks for in the importing DLL's folder and the loader's folders and does not "
-                  "find; loading " +
-                  file_name(importers.front()) + " fails with error 126 though the file is there, and " + consequence +
-                  ".",
+                  "find" +
+                  (wrong_machine ? " as a 64-bit DLL; loading " + file_name(importers.front()) +
+                                       " fails with error 193 (\"%1 is not a valid Win32 application\")"
+                                 : "; loading " + file_name(importers.front()) + " fails with error 126") +
+                  " though the file is there, and " + consequence + ".",
         .fix = fix,
         .evidence = evidence,
         .source = source});
@@ -399,10 +406,14 @@ class WindowsChecker {
       const TfBuild* b = kb_.tf_build(fw.version, Platform::windows);
       if (!unreached_dirs.empty()) {
         std::vector<std::string> dirs(unreached_dirs.begin(), unreached_dirs.end());
+        // The User value, not $env:Path: that is the process's (Machine + User + what the session,
+        // an activated venv, put in front), which written back as the User Path copies all of it there
+        // (.NET Environment.GetEnvironmentVariable(String, EnvironmentVariableTarget)).
         fix = "Add " + join(dirs, " and ") +
               " to PATH (System Properties > Environment Variables, or in PowerShell: "
-              "[Environment]::SetEnvironmentVariable('Path', $env:Path + ';" +
-              dirs.front() + "', 'User')), then open a new terminal.";
+              "[Environment]::SetEnvironmentVariable('Path', [Environment]::GetEnvironmentVariable('Path', 'User') + "
+              "';" +
+              join(dirs, ";") + "', 'User')), then open a new terminal.";
       } else if (b && b->cuda && b->cudnn) {
         const std::string c = b->cuda->truncated(2).str();
         const std::string conda_cudnn = conda_cudnn_for(*b->cudnn);

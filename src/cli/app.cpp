@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -19,10 +20,16 @@
 #include "model/build_info.hpp"
 #include "platform/console.hpp"
 #include "platform/host_fs.hpp"
+#include "platform/logon_environment.hpp"
 #include "platform/registry.hpp"
 
 namespace gpudoctor {
 namespace {
+
+/// Whether a Windows environment names PATH (any case: "Path" as Windows writes it).
+bool has_path(const EnvMap& env) {
+  return std::any_of(env.begin(), env.end(), [](const auto& kv) { return iequals(kv.first, "PATH"); });
+}
 
 /// An --env-file larger than this is read up to it, and the cut is reported as a finding.
 constexpr size_t kMaxEnvFileBytes = 1 << 20;
@@ -167,12 +174,25 @@ const SystemView* CommandContext::system() {
     }
     o.env = std::move(parsed.env);
   }
+  std::string path_unknown;
   if (!options_.registry.empty()) {
     if (!load_registry_file()) return nullptr;
     o.registry = registry_.get();
   }
+  if (o.platform == Platform::windows && !has_path(o.env)) {
+    // No --env-file said what PATH a process had: a new terminal's, from the registry's
+    // Environment keys, else unknown, and said so (never an empty PATH taken as known).
+    if (o.registry != nullptr) add_logon_environment(*o.registry, o.env);
+    if (!has_path(o.env)) {
+      path_unknown =
+          "unknown: no --env-file and no Environment keys in the registry export (export "
+          "\"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment\" and "
+          "\"HKCU\\Environment\" too); the DLL searches that use PATH saw none of it";
+    }
+  }
   system_.emplace(std::move(o));
   if (!env_file_cut.empty()) system_->note_bound(options_.env_file, env_file_cut);
+  if (!path_unknown.empty()) system_->note_bound("PATH", path_unknown);
   return &*system_;
 }
 

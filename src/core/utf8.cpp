@@ -23,6 +23,29 @@ void append_utf8(std::string& out, char32_t cp) {
   }
 }
 
+std::string utf16le_to_utf8(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size() / 2);
+  auto unit = [&](size_t i) {
+    return static_cast<char32_t>(static_cast<unsigned char>(bytes[i]) |
+                                 (static_cast<unsigned char>(bytes[i + 1]) << 8));
+  };
+  auto put = [&](char32_t cp) { append_utf8(out, cp); };
+  for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+    char32_t u = unit(i);
+    if (u >= 0xD800 && u <= 0xDBFF && i + 3 < bytes.size()) {
+      char32_t lo = unit(i + 2);
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        put(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+        i += 2;
+        continue;
+      }
+    }
+    put(u >= 0xD800 && u <= 0xDFFF ? 0xFFFD : u);
+  }
+  return out;
+}
+
 namespace {
 
 /// Length of the well-formed UTF-8 sequence at s[i], or 0 (RFC 3629's table).

@@ -23,7 +23,12 @@ struct OsFacts {
   bool wsl2 = false;            ///< Linux inside WSL2
   bool wsl_dxg_device = false;  ///< /dev/dxg exists (the GPU paravirtualisation device)
   bool wsl_lib_dir = false;     ///< /usr/lib/wsl/lib exists (Windows driver's Linux libraries)
-  std::string container;        ///< "docker", "podman", "kubernetes", "lxc", "" for none
+  /// WSL2: how the dynamic loader reaches /usr/lib/wsl/lib ("LD_LIBRARY_PATH", "ld.so.conf",
+  /// "ld.so.cache"); empty when nothing tells it (ld.so(8): not a default directory).
+  std::string wsl_lib_loader_via;
+  /// /etc/wsl.conf `[automount] ldconfig = false`: WSL no longer writes ld.wsl.conf at start.
+  bool wsl_ldconfig_off = false;
+  std::string container;  ///< "docker", "podman", "kubernetes", "lxc", "" for none
   std::vector<std::string> container_evidence;
 
   bool operator==(const OsFacts&) const = default;
@@ -70,9 +75,14 @@ struct DriverFile {
 };
 
 struct DriverFacts {
-  std::optional<Version> version;     ///< kernel driver version
-  std::string version_source;         ///< "nvml", "/proc/driver/nvidia/version", "/sys/module/nvidia/version"
-  std::string module_flavor;          ///< "proprietary", "open", "" unknown
+  std::optional<Version> version;  ///< kernel driver version
+  std::string version_source;      ///< "nvml", "/proc/driver/nvidia/version", "/sys/module/nvidia/version"
+  std::string module_flavor;       ///< "proprietary", "open", "" unknown
+  /// WSL2: the version of a Linux driver installed inside the distribution (its kernel module or
+  /// its libcuda's file name), and where it was read. Never `version`: under WSL2 the driver is
+  /// the Windows host's (NVIDIA CUDA on WSL User Guide), this one is to be removed.
+  std::optional<Version> wsl2_linux_version;
+  std::string wsl2_linux_version_source;
   bool nvidia_module_loaded = false;  ///< from /proc/modules
   bool nouveau_loaded = false;
   std::optional<Version> cuda_driver_version;  ///< highest CUDA the driver supports (12.2)
@@ -379,6 +389,10 @@ struct DllLoad {
   /// zlibwapi.dll); empty when the DLL comes from what the loader is known to open (a TensorFlow
   /// build's CUDA DLLs).
   std::string needed_by;
+  /// The file found is a PE image for another machine than x86-64 (a 32-bit zlibwapi.dll, zlib's
+  /// dll_x86 build): "x86 (32-bit)". A 64-bit python.exe cannot load it: error 193,
+  /// ERROR_BAD_EXE_FORMAT. Empty: x86-64, or not read as a PE image.
+  std::string wrong_machine;
   bool delay_loaded = false;  ///< named only in needed_by's delay-load table: needed at its first use
   /// torch, a DLL not found: whether the wheel's RECORD installs it in torch\lib (false: a
   /// reinstall cannot bring it back); unknown without a readable RECORD or for other frameworks.

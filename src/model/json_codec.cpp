@@ -226,6 +226,8 @@ template <class Io>
 void describe(Io& io, Of<OsFacts> auto& os) {
   GPUDOCTOR_FIELDS_EMPTY(io, os, Empty::null, name, id, version_id, kernel, arch);
   GPUDOCTOR_FIELDS(io, os, wsl2, wsl_dxg_device, wsl_lib_dir);
+  io.field("wsl_lib_loader_via", os.wsl_lib_loader_via, Empty::omit);
+  io.field("wsl_ldconfig_off", os.wsl_ldconfig_off);
   io.field("container", os.container, Empty::null);
   io.field("container_evidence", os.container_evidence);
 }
@@ -267,6 +269,8 @@ template <class Io>
 void describe(Io& io, Of<DriverFacts> auto& d) {
   io.field("version", d.version);
   GPUDOCTOR_FIELDS_EMPTY(io, d, Empty::null, version_source, module_flavor);
+  io.field("wsl2_linux_version", d.wsl2_linux_version, Empty::omit);
+  io.field("wsl2_linux_version_source", d.wsl2_linux_version_source, Empty::omit);
   GPUDOCTOR_FIELDS(io, d, nvidia_module_loaded, nouveau_loaded, cuda_driver_version);
   io.field("cuda_driver_version_source", d.cuda_driver_version_source, Empty::null);
   io.field("libraries", d.files);
@@ -387,6 +391,7 @@ void describe(Io& io, Of<DllLoad> auto& l) {
   GPUDOCTOR_FIELDS(io, l, version);
   GPUDOCTOR_FIELDS_EMPTY(io, l, Empty::null, version_source, version_problem);
   io.field("needed_by", l.needed_by, Empty::null);
+  io.field("wrong_machine", l.wrong_machine, Empty::omit);
   io.field("delay_loaded", l.delay_loaded);
   GPUDOCTOR_FIELDS(io, l, in_wheel);
 }

@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "core/text.hpp"
+#include "core/utf8.hpp"
 #include "platform/host_fs.hpp"
 
 namespace gpudoctor {
@@ -496,8 +497,24 @@ std::string SystemView::base_name(std::string_view path) const {
   return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
 }
 
-EnvFile parse_env_file(std::string_view text) {
+namespace {
+
+/// An env file as UTF-8. Windows PowerShell 5.1's `>` (Out-File) writes UTF-16LE with a
+/// byte-order mark ("Unicode", about_Character_Encoding) and `Out-File -Encoding utf8` a UTF-8
+/// one; both are what the documented `Get-ChildItem Env: | ... > env.txt` gives. UTF-8 text
+/// never holds a NUL, so a NUL second byte is UTF-16LE without its mark.
+std::string env_file_text(std::string_view bytes) {
+  if (bytes.starts_with("\xFF\xFE")) return utf16le_to_utf8(bytes.substr(2));
+  if (bytes.starts_with("\xEF\xBB\xBF")) return std::string(bytes.substr(3));
+  if (bytes.size() >= 2 && bytes[0] != '\0' && bytes[1] == '\0') return utf16le_to_utf8(bytes);
+  return std::string(bytes);
+}
+
+}  // namespace
+
+EnvFile parse_env_file(std::string_view bytes) {
   EnvFile out;
+  const std::string text = env_file_text(bytes);
   size_t problems = 0;
   const auto problem = [&](std::string message) {
     if (++problems <= EnvFile::kMaxProblems) out.problems.push_back(std::move(message));

@@ -175,7 +175,8 @@ Platform detect_platform(const SystemView& linux_view);
 
 /// Parses KEY=VALUE lines (an --env-file). '#' comments, blank lines, optional "export ",
 /// and quoted values are accepted; malformed lines (a NUL byte in one included) are reported,
-/// never fatal. Problems are bounded: the first kMaxProblems, then a count of the rest.
+/// never fatal. Problems are bounded: the first kMaxProblems, then a count of the rest. UTF-8
+/// (a byte-order mark skipped) or UTF-16LE (what Windows PowerShell 5.1's `>` writes).
 struct EnvFile {
   EnvMap env;
   std::vector<std::string> problems;

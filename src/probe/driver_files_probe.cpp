@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <utility>
 
 #include "core/pci_ids.hpp"
 #include "core/text.hpp"
@@ -188,6 +189,27 @@ void find_driver_libraries(const SystemView& system, const LoaderPaths& loader, 
   }
 }
 
+/// /etc/wsl.conf `[automount]` `ldconfig = false` (Microsoft's wsl.conf documentation; the
+/// header of the ld.wsl.conf WSL writes names the same switch).
+bool wsl_ldconfig_off(const SystemView& system) {
+  auto text = system.read_file("/etc/wsl.conf", 64 * 1024);
+  if (!text) return false;
+  std::string section;
+  for (std::string_view line : lines(*text)) {
+    line = trim(line.substr(0, line.find('#')));
+    if (line.starts_with("[")) {
+      section = to_lower(std::string(trim(line.substr(1, line.find(']') - 1))));
+      continue;
+    }
+    auto eq = line.find('=');
+    if (section != "automount" || eq == std::string_view::npos) continue;
+    if (to_lower(std::string(trim(line.substr(0, eq)))) == "ldconfig") {
+      return to_lower(std::string(trim(line.substr(eq + 1)))) == "false";
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void probe_driver_files(const SystemView& system, const LoaderPaths& loader, Facts& facts) {
@@ -197,6 +219,10 @@ void probe_driver_files(const SystemView& system, const LoaderPaths& loader, Fac
     read_pci_gpus(system, facts);
   }
   find_driver_libraries(system, loader, facts);
+  if (facts.platform == Platform::wsl2) {
+    facts.os.wsl_lib_loader_via = wsl_lib_loader_via(system, loader.cache_entries);
+    facts.os.wsl_ldconfig_off = wsl_ldconfig_off(system);
+  }
   // Without a kernel version, the version in libcuda's file name is the next best witness.
   if (!facts.driver.version) {
     for (const auto& f : facts.driver.files) {
@@ -205,6 +231,12 @@ void probe_driver_files(const SystemView& system, const LoaderPaths& loader, Fac
         facts.driver.version_source = f.path + " (file name)";
       }
     }
+  }
+  // Inside WSL2 the driver is the Windows host's (its registry, or NVML live); a version read
+  // here is a Linux driver installed in the distribution, which is the thing to remove.
+  if (facts.platform == Platform::wsl2 && facts.driver.version) {
+    facts.driver.wsl2_linux_version = std::exchange(facts.driver.version, std::nullopt);
+    facts.driver.wsl2_linux_version_source = std::exchange(facts.driver.version_source, {});
   }
 }
 

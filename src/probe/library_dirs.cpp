@@ -1,5 +1,6 @@
 #include "probe/library_dirs.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "core/text.hpp"
@@ -39,6 +40,11 @@ void read_ld_conf(const SystemView& system, const std::string& path, int& budget
   }
 }
 
+std::string_view without_trailing_slash(std::string_view p) {
+  while (p.size() > 1 && p.back() == '/') p.remove_suffix(1);
+  return p;
+}
+
 }  // namespace
 
 std::vector<LibraryDir> loader_search_dirs(const SystemView& system) {
@@ -68,6 +74,29 @@ std::vector<LibraryDir> loader_search_dirs(const SystemView& system) {
     add("/usr/lib/wsl/lib", "wsl");
   }
   return out;
+}
+
+std::string wsl_lib_loader_via(const SystemView& system,
+                               const std::vector<std::pair<std::string, std::string>>& cache_entries) {
+  const std::string wsl = "/usr/lib/wsl/lib";
+  auto is_wsl = [&](std::string_view p) { return without_trailing_slash(p) == wsl; };
+  for (const auto& p : system.env_list("LD_LIBRARY_PATH")) {
+    if (is_wsl(p)) return "LD_LIBRARY_PATH";
+  }
+  std::vector<std::string> conf;
+  int budget = kMaxConfIncludes;
+  if (system.is_file("/etc/ld.so.conf")) {
+    read_ld_conf(system, "/etc/ld.so.conf", budget, conf);
+  } else if (auto entries = system.list_dir("/etc/ld.so.conf.d")) {
+    for (const auto& e : *entries) {
+      if (!e.is_dir && e.name.ends_with(".conf")) read_ld_conf(system, "/etc/ld.so.conf.d/" + e.name, budget, conf);
+    }
+  }
+  if (std::any_of(conf.begin(), conf.end(), is_wsl)) return "ld.so.conf";
+  for (const auto& [name, path] : cache_entries) {
+    if (path.starts_with(wsl + "/")) return "ld.so.cache";
+  }
+  return {};
 }
 
 LoaderPaths read_loader_paths(const SystemView& system) {

@@ -170,9 +170,20 @@ void probe_libraries(const SystemView& system, const LoaderPaths& loader, Facts&
     if (tk.kind == "pip-wheels") continue;
     for (const char* sub : {"lib64", "lib", "bin", "lib\\x64"}) lc.scan(system.join(tk.path, sub), "toolkit");
   }
+  // A conda environment's Library\bin on PATH (it is, while the environment is active) holds
+  // that environment's libraries, not the machine's.
+  std::set<std::string> conda_bins;
+  for (const auto& env : facts.python_envs) {
+    if (env.kind == "conda" && system.is_windows()) conda_bins.insert(to_lower(system.join(env.path, "Library\\bin")));
+  }
   int order = 0;
   for (const auto& dir : loader.search_dirs) {
-    lc.scan(dir.path, dir.why == "LD_LIBRARY_PATH" ? "ld-library-path" : "system", order++);
+    std::string lower = to_lower(dir.path);
+    while (lower.size() > 3 && (lower.back() == '\\' || lower.back() == '/')) lower.pop_back();
+    const char* origin = dir.why == "LD_LIBRARY_PATH" ? "ld-library-path"
+                         : conda_bins.contains(lower) ? "conda"
+                                                      : "system";
+    lc.scan(dir.path, origin, order++);
   }
   std::set<std::string> cache_dirs;
   for (const auto& [name, path] : loader.cache_entries) {

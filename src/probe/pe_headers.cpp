@@ -49,6 +49,7 @@ Result<PeHeaders> pe_headers(std::string_view head) {
     return bad("not a PE file (no PE signature)");
   }
   PeHeaders h;
+  h.machine = b.u16(pe + 4).value_or(0);
   const unsigned sections = b.u16(pe + 6).value_or(0);
   const std::uint64_t optional = pe + 24;
   const std::uint32_t optional_size = b.u16(pe + 20).value_or(0);

@@ -36,7 +36,12 @@ struct PeDataDirectory {
 /// The data directories by their index in the optional header (PE/COFF specification).
 enum class PeDirectory : unsigned { imports = 1, resources = 2, delay_imports = 13 };
 
+/// The COFF header's Machine of an x86-64 image (PE/COFF specification, IMAGE_FILE_MACHINE_AMD64);
+/// IMAGE_FILE_MACHINE_I386 is 0x14c.
+inline constexpr std::uint32_t kPeMachineAmd64 = 0x8664;
+
 struct PeHeaders {
+  std::uint32_t machine = 0;  ///< the COFF header's Machine: kPeMachineAmd64, 0x14c (x86), 0xaa64 (ARM64)
   bool pe32plus = false;
   std::uint64_t image_base = 0;
   std::vector<PeDataDirectory> directories;  ///< as many as the header declares, at most 16

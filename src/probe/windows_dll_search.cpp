@@ -38,11 +38,13 @@
 // build the tables do not know (a new CUDA major, a new MSVC runtime DLL such as
 // msvcp140_atomic_wait.dll) is checked from the release itself.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "core/text.hpp"
 #include "probe/cudnn_dll_version.hpp"
+#include "probe/pe_headers.hpp"
 #include "probe/pe_imports.hpp"
 #include "probe/probes.hpp"
 #include "probe/python/pyvenv_cfg.hpp"
@@ -170,15 +172,27 @@ constexpr std::size_t kMaxRecordBytes = 16 * 1024 * 1024;  ///< torch 2.x's RECO
 constexpr std::size_t kMaxImportingFiles = 256;            ///< per framework: torch\lib holds some 60
 constexpr std::size_t kMaxImportedDlls = 64;               ///< per framework, beyond its known list
 constexpr std::size_t kMaxDependencyFiles = 64;            ///< per framework and level: DLLs it loads from elsewhere
-constexpr int kDependencyLevels = 2;                       ///< a DLL it loads, and what that one loads
+constexpr int kDependencyLevels = 2;
+constexpr std::size_t kMaxWindowsVariableChars = 32767;  ///< a DLL it loads, and what that one loads
 
 class DllSearch {
  public:
   DllSearch(const SystemView& system, const Facts& facts) : system_(system) {
     windir_ = system.env("SystemRoot").value_or("C:\\Windows");
     system32_ = system.join(windir_, "System32");
+    // Windows' loader searches every PATH entry, and a PATH holds at most 32,767 characters
+    // (SetEnvironmentVariable's documented limit), which bounds the search; only an env file
+    // can give more, and the entries past that length are said not to be searched.
+    std::size_t chars = 0;
     for (const std::string& d : system.env_list("PATH")) {
-      if (!d.empty() && path_.size() < 256) path_.push_back(d);
+      chars += d.size() + 1;
+      if (chars > kMaxWindowsVariableChars) {
+        system.note_bound("PATH", "longer than " + std::to_string(kMaxWindowsVariableChars) +
+                                      " characters, the most a Windows variable holds; the entries after that "
+                                      "were not searched for DLLs");
+        break;
+      }
+      path_.push_back(d);
     }
     // Places a copy may sit that some loader does not search.
     for (const ToolkitFacts& t : facts.toolkits) {
@@ -344,7 +358,23 @@ class DllSearch {
           }
           continue;
         }
-        if (system_.is_file(system_.join(folder, i.dll))) continue;  // the loader's first place
+        // The loader's first place; a copy there for another machine fails the load (error 193).
+        if (const std::string beside = system_.join(folder, i.dll); system_.is_file(beside)) {
+          std::string machine = wrong_machine(beside);
+          if (machine.empty()) continue;
+          DllLoad l;
+          l.framework = fw.name;
+          l.env = env.path;
+          l.dll = i.dll;
+          l.loader = loader;
+          l.path = beside;
+          l.via = "the importing DLL's folder";
+          l.wrong_machine = std::move(machine);
+          l.needed_by = file;
+          l.delay_loaded = i.delay_loaded;
+          out.push_back(std::move(l));
+          continue;
+        }
         if (loaded_by_python(i.dll)) continue;
         if (added == kMaxImportedDlls) {
           system_.note_bound(file,
@@ -461,6 +491,7 @@ class DllSearch {
       if (system_.is_file(p)) {
         l.path = p;
         l.via = d.via;
+        l.wrong_machine = wrong_machine(p);
         // cudnn64_8.dll names only cuDNN's major; a framework may need a minor (TensorFlow does).
         if (auto name = parse_library_name(dll); name && name->stem == "cudnn" && name->version) {
           cudnn_version(p, name->version->major(), l);
@@ -476,6 +507,24 @@ class DllSearch {
     return l;
   }
 
+  /// "x86 (32-bit)" and the like for a PE image that is not x86-64, which a 64-bit python.exe
+  /// cannot load (error 193); empty for x86-64 and for what is not read as a PE image (the
+  /// fixture trees' placeholders). One read of the headers per file.
+  std::string wrong_machine(const std::string& path) const {
+    auto [it, fresh] = machines_.try_emplace(to_lower(path));
+    if (!fresh) return it->second;
+    auto head = system_.read_head(path, kPeHeadBytes);
+    if (!head) return {};
+    auto h = pe_headers(*head);
+    if (!h || h->machine == kPeMachineAmd64) return {};
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%x", h->machine);
+    it->second = h->machine == 0x14c    ? std::string("x86 (32-bit)")
+                 : h->machine == 0xaa64 ? std::string("ARM64")
+                                        : "COFF machine " + std::string(hex);
+    return it->second;
+  }
+
   /// One read per file: the same toolkit's cudnn64_N.dll is found for every framework and
   /// environment, and cuDNN 7's single DLL is read up to 64 MiB.
   void cudnn_version(const std::string& path, int major, DllLoad& l) const {
@@ -488,6 +537,7 @@ class DllSearch {
 
   const SystemView& system_;
   mutable std::map<std::string, DllLoad> cudnn_versions_;  ///< path -> its version fields
+  mutable std::map<std::string, std::string> machines_;    ///< lower-case path -> wrong_machine
   std::string windir_;
   std::string system32_;
   std::vector<std::string> path_;

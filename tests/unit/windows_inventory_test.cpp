@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "check/checks.hpp"
@@ -914,6 +915,198 @@ TEST(Wsl2FromInside, TheWslLibraryFolderWithoutLibcuda) {
   ASSERT_TRUE(f);
   EXPECT_NE(f->title.find("has no libcuda.so.1"), std::string::npos) << f->title;
   EXPECT_FALSE(testing::has(wsl2_findings(true, ""), "wsl2-no-driver-libraries"));
+}
+
+// Review 45B, 4: the PowerShell fix wrote $env:Path, the process PATH (the machine Path, the user
+// Path and the activated venv's Scripts), as the User Path. It reads the User value now, and adds
+// every folder it names.
+TEST(WindowsReview45b, ThePathFixAppendsToTheUserPathNotTheProcessPath) {
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path("C:\\env\\Scripts;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  auto f = testing::find_copy(m.findings(), "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->fix.find("$env:Path"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("[Environment]::SetEnvironmentVariable('Path', [Environment]::GetEnvironmentVariable('Path', "
+                        "'User') + ';" +
+                        std::string(kToolkitWin) + "\\bin', 'User')"),
+            std::string::npos)
+      << f->fix;
+}
+
+// Review 45B, 6: the DLL search read the first 256 PATH entries only, so a PATH of 1,107 entries
+// (9 KB, legal on Windows) gave "will not find cudart64_110.dll" with the toolkit's bin on PATH.
+TEST(WindowsReview45b, EveryPathEntryIsSearchedForDlls) {
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  std::string many;
+  for (int i = 0; i < 1100; ++i) many += "C:\\p" + std::to_string(i) + ";";
+  m.path(many + "C:\\env\\Scripts;" + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  Facts facts = m.facts();
+  ASSERT_NE(load_of(facts, "cudart64_110.dll"), nullptr);
+  EXPECT_EQ(load_of(facts, "cudart64_110.dll")->via, "PATH");
+  EXPECT_FALSE(testing::has(run_checks(facts, &builtin_kb()), "windows-dll-not-found"));
+}
+
+// Near miss: past 32,767 characters (no Windows variable is longer; only an env file can say so)
+// the search stops, and says so.
+TEST(WindowsReview45b, APathLongerThanWindowsAllowsIsCutAndSaidSo) {
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string(40000, 'x') + ";" + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  Facts facts = m.facts();
+  EXPECT_TRUE(load_of(facts, "cudart64_110.dll")->path.empty());
+  EXPECT_TRUE(std::any_of(facts.problems.begin(), facts.problems.end(), [](const ProbeProblem& p) {
+    return p.message.find("not searched for DLLs") != std::string::npos;
+  }));
+}
+
+/// A PE image for `machine` (0x14c: x86) importing nothing Windows does not provide.
+std::string pe_for_machine(std::uint32_t machine) {
+  std::string img = testing::pe_with_imports({"KERNEL32.dll"});
+  testing::put16(img, 0x84, machine);
+  return img;
+}
+
+// Review 45B, 3: a 32-bit zlibwapi.dll (zlib's dll_x86 build) beside cuDNN 8 counted as found;
+// a 64-bit python.exe fails to load it with error 193.
+TEST(WindowsReview45b, AThirtyTwoBitZlibwapiIsNotFound) {
+  Machine m;
+  m.cuda_112();
+  m.tree.write(std::string(kToolkit) + "/bin/cudnn_ops_infer64_8.dll",
+               testing::pe_with_imports({"KERNEL32.dll", "zlibwapi.dll"}));
+  m.tree.write(std::string(kToolkit) + "/bin/zlibwapi.dll", pe_for_machine(0x14c));
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string("C:\\env\\Scripts;") + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  Facts f = m.facts();
+  const DllLoad* zlib = load_of(f, "zlibwapi.dll");
+  ASSERT_NE(zlib, nullptr);
+  EXPECT_EQ(zlib->wrong_machine, "x86 (32-bit)");
+  auto dep = testing::find_copy(run_checks(f, &builtin_kb()), "windows-dll-dependency-missing");
+  ASSERT_TRUE(dep);
+  EXPECT_EQ(dep->severity, Severity::error);
+  EXPECT_NE(dep->detail.find("error 193"), std::string::npos) << dep->detail;
+  EXPECT_NE(dep->title.find("not a 64-bit DLL"), std::string::npos) << dep->title;
+
+  // Near miss: the 64-bit one in the same place is found, nothing to say.
+  m.tree.write(std::string(kToolkit) + "/bin/zlibwapi.dll", pe_for_machine(0x8664));
+  EXPECT_FALSE(testing::has(m.findings(), "windows-dll-dependency-missing"));
+}
+
+// The family: a 32-bit copy of a DLL TensorFlow opens itself, found first on PATH.
+TEST(WindowsReview45b, AThirtyTwoBitDllTheFrameworkOpensIsNotFound) {
+  Machine m;
+  m.cuda_112();
+  m.tree.write(std::string(kToolkit) + "/bin/cudart64_110.dll", pe_for_machine(0x14c));
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.path(std::string("C:\\env\\Scripts;") + kToolkitWin + "\\bin;C:\\Windows\\system32");
+  m.reg += driver_keys("31.0.15.1694");
+  auto f = testing::find_copy(m.findings(), "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->title.find("cudart64_110.dll"), std::string::npos) << f->title;
+  bool says = false;
+  for (const std::string& e : f->evidence) says = says || e.find("error 193") != std::string::npos;
+  EXPECT_TRUE(says);
+}
+
+/// A WSL2 tree with the WSL libcuda; `conf` the ld.wsl.conf WSL writes (empty: none), `wsl_conf`
+/// /etc/wsl.conf.
+Facts wsl2_tree(const std::string& conf, const std::string& wsl_conf, const EnvMap& env = {}) {
+  TempTree t;
+  t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
+  t.write("etc/os-release", "ID=ubuntu\nVERSION_ID=\"24.04\"\n");
+  t.write("usr/lib/wsl/lib/libcuda.so.1", "");
+  t.mkdir("etc/ld.so.conf.d");
+  if (!conf.empty()) t.write("etc/ld.so.conf.d/ld.wsl.conf", conf);
+  if (!wsl_conf.empty()) t.write("etc/wsl.conf", wsl_conf);
+  SystemView system(SystemView::Options{t.str(), Platform::wsl2, env, false, nullptr});
+  return gather_facts(system, InventoryOptions{}, builtin_kb());
+}
+
+// Review 45B, 7: with `[automount] ldconfig = false` and no ld.wsl.conf nothing tells the loader
+// about /usr/lib/wsl/lib; the doctor said "✓ libcuda.so.1" and "No issues found".
+TEST(WindowsReview45b, Wsl2LibcudaOutsideTheLoadersSearchIsAnError) {
+  Facts f = wsl2_tree("", "[boot]\nsystemd=true\n[automount]\nldconfig = false\n");
+  EXPECT_TRUE(f.os.wsl_ldconfig_off);
+  EXPECT_EQ(f.os.wsl_lib_loader_via, "");
+  auto w = testing::find_copy(run_checks(f, &builtin_kb()), "wsl2-libcuda-not-on-loader-path");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->severity, Severity::error);
+  EXPECT_NE(w->fix.find("ldconfig = false"), std::string::npos) << w->fix;
+  // Without the switch WSL may write ld.wsl.conf at the next start: a warning, not silence.
+  auto maybe = testing::find_copy(run_checks(wsl2_tree("", ""), &builtin_kb()), "wsl2-libcuda-not-on-loader-path");
+  ASSERT_TRUE(maybe);
+  EXPECT_EQ(maybe->severity, Severity::warning);
+}
+
+// Near misses: WSL's own ld.wsl.conf (with or without /etc/ld.so.conf), or LD_LIBRARY_PATH.
+TEST(WindowsReview45b, Wsl2LibcudaReachedByTheLoaderIsFine) {
+  const std::string generated = "# This file was automatically generated by WSL.\n/usr/lib/wsl/lib\n";
+  Facts conf = wsl2_tree(generated, "[automount]\nldconfig = true # on\n");
+  EXPECT_EQ(conf.os.wsl_lib_loader_via, "ld.so.conf");
+  EXPECT_FALSE(conf.os.wsl_ldconfig_off);
+  EXPECT_FALSE(testing::has(run_checks(conf, &builtin_kb()), "wsl2-libcuda-not-on-loader-path"));
+  Facts env = wsl2_tree("", "[automount]\nldconfig = false\n", {{"LD_LIBRARY_PATH", "/opt/x:/usr/lib/wsl/lib/"}});
+  EXPECT_EQ(env.os.wsl_lib_loader_via, "LD_LIBRARY_PATH");
+  EXPECT_FALSE(testing::has(run_checks(env, &builtin_kb()), "wsl2-libcuda-not-on-loader-path"));
+}
+
+// Review 45B, 1: a Linux driver inside WSL2 (libcuda.so.535.183.01) was shown as THE driver and
+// judged every verdict, with the host's registry ignored. The host's is the driver now.
+TEST(WindowsReview45b, Wsl2TheHostsDriverNotTheLinuxOneInside) {
+  TempTree t;
+  t.write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
+  t.write("usr/lib/wsl/lib/libcuda.so.1", "");
+  t.write("etc/ld.so.conf.d/ld.wsl.conf", "/usr/lib/wsl/lib\n");
+  t.write("usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01", "");
+  t.symlink("libcuda.so.535.183.01", "usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  auto facts_with = [&](const std::string& reg) {
+    auto registry = parse_registry_export(reg, "host.reg");
+    SystemView::Options o{t.str(), Platform::wsl2, {}, false, nullptr};
+    if (!reg.empty()) o.registry = registry.get();
+    SystemView system(o);
+    return gather_facts(system, InventoryOptions{}, builtin_kb());
+  };
+  Facts f = facts_with(reg_header() + driver_keys("30.0.14.7212", "472.12"));
+  ASSERT_TRUE(f.driver.version);
+  EXPECT_EQ(f.driver.version->str(), "472.12");
+  ASSERT_TRUE(f.driver.wsl2_linux_version);
+  EXPECT_EQ(f.driver.wsl2_linux_version->str(), "535.183.01");
+  auto fs = run_checks(f, &builtin_kb());
+  EXPECT_TRUE(testing::has(fs, "driver-below-wsl2-floor"));
+  auto inside = testing::find_copy(fs, "wsl2-linux-driver-installed");
+  ASSERT_TRUE(inside);
+  EXPECT_NE(inside->title.find("535.183.01"), std::string::npos) << inside->title;
+  // Without the host's registry the driver is unknown, never the Linux one's version.
+  Facts none = facts_with("");
+  EXPECT_FALSE(none.driver.version);
+  EXPECT_TRUE(none.driver.wsl2_linux_version);
+  EXPECT_TRUE(testing::has(run_checks(none, &builtin_kb()), "wsl2-linux-driver-installed"));
+}
+
+// Review 45B, 8: the CUDA libraries of an active conda environment's Library\bin (on PATH) were
+// origin "system"; they are that environment's.
+TEST(WindowsReview45b, AnActiveCondaEnvironmentsLibrariesAreConda) {
+  Machine m;
+  m.tree.write("conda/envs/tf/conda-meta/history", "");
+  m.tree.write("conda/envs/tf/python.exe", "");
+  m.tree.write("conda/envs/tf/Library/bin/cudnn64_8.dll", "");
+  m.tree.write("conda/envs/tf/Library/bin/cudart64_110.dll", "");
+  m.tree.write("Tools/bin/cublas64_11.dll", "");
+  m.env["CONDA_PREFIX"] = "C:\\conda\\envs\\tf";
+  m.path("C:\\conda\\envs\\tf\\Library\\bin\\;C:\\Tools\\bin;C:\\Windows\\system32");
+  Facts f = m.facts();
+  std::map<std::string, std::string> origin;
+  for (const LibraryFacts& l : f.libraries) origin[l.name] = l.origin;
+  EXPECT_EQ(origin["cudnn"], "conda");
+  EXPECT_EQ(origin["cudart"], "conda");
+  EXPECT_EQ(origin["cublas"], "system") << "near miss: a folder on PATH that is no environment's";
 }
 
 }  // namespace
