@@ -466,14 +466,25 @@ class WindowsChecker {
     }
     if (!other_cudnn.empty()) detail += " " + other_cudnn;
     fix = with_windows_which_pip(fix, *g.env, facts_);
-    out_.push_back(Finding{.id = "windows-dll-not-found",
-                           .severity = gpu || fw.name == "torch" ? Severity::error : Severity::warning,
-                           .area = FindingArea::python,
-                           .title = name + " " + fw.version.str() + " will not find " + join(names, ", "),
-                           .detail = detail,
-                           .fix = fix,
-                           .evidence = evidence,
-                           .source = source});
+    // PATH unknown (a tree without --env-file): its folders were not searched, so "will not find"
+    // is not known; a warning that says why.
+    const bool path_unknown = facts_.windows->path_unknown;
+    if (path_unknown) {
+      detail =
+          "PATH is unknown (no --env-file and no Environment keys in the registry export), and this loader "
+          "also searches PATH: if PATH holds them, they are found. " +
+          detail;
+    }
+    out_.push_back(Finding{
+        .id = "windows-dll-not-found",
+        .severity = (gpu || fw.name == "torch") && !path_unknown ? Severity::error : Severity::warning,
+        .area = FindingArea::python,
+        .title =
+            name + " " + fw.version.str() + (path_unknown ? " may not find " : " will not find ") + join(names, ", "),
+        .detail = detail,
+        .fix = fix,
+        .evidence = evidence,
+        .source = source});
   }
 
   /// DLLs torch's own files import that none of its loader's folders holds and that its wheel

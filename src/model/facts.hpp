@@ -410,6 +410,9 @@ struct WindowsFacts {
   std::string py_launcher;                 ///< py.exe, when installed
   std::vector<std::string> store_pythons;  ///< Microsoft Store Python packages (their user site folders)
   std::vector<DllLoad> dll_loads;
+  /// A tree with no PATH (no --env-file naming it, no Environment keys in the registry export):
+  /// the loaders' PATH search saw nothing, so a DLL not found may still be on the real PATH.
+  bool path_unknown = false;
 
   bool operator==(const WindowsFacts&) const = default;
 };

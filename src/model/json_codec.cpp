@@ -402,7 +402,7 @@ void describe(Io& io, Of<WindowsFacts> auto& w) {
   io.field("python_registrations", w.pythons);
   io.field("msvc_runtime", w.msvc_runtime);
   io.field("py_launcher", w.py_launcher, Empty::null);
-  GPUDOCTOR_FIELDS(io, w, store_pythons, dll_loads);
+  GPUDOCTOR_FIELDS(io, w, store_pythons, dll_loads, path_unknown);
 }
 
 template <class Io>

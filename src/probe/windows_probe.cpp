@@ -240,6 +240,7 @@ void probe_windows(const SystemView& system, Facts& facts) {
     if (native) read_python_registrations(system, *reg, w);
   }
   if (native && !facts.driver.version) read_driver_files(system, facts);
+  w.path_unknown = native && !system.is_live() && !system.env("PATH");
   if (native) {
     find_msvc_runtime(system, w);
     find_launchers(system, w);

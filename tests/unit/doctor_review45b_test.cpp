@@ -137,6 +137,13 @@ TEST(LogonEnvironment, TheDoctorWithoutAnEnvFileUsesTheRegistrysPathOrSaysItIsUn
   auto without = run("plain.reg");
   ASSERT_TRUE(without.json.is_object()) << without.out << without.err;
   EXPECT_TRUE(contains(without.out, "unknown: no --env-file")) << without.out.substr(0, 3000);
+  EXPECT_EQ(without.json["facts"]["windows"]["path_unknown"], true);
+  // Never a definite "will not find" on a PATH that is unknown.
+  for (const auto& f : without.json["findings"]) {
+    if (f["id"] != "windows-dll-not-found") continue;
+    EXPECT_EQ(f["severity"], "warning");
+    EXPECT_TRUE(contains(f["title"].get<std::string>(), "may not find")) << f["title"];
+  }
 }
 
 }  // namespace

@@ -929,6 +929,7 @@ TEST(WindowsReview45b, ThePathFixAppendsToTheUserPathNotTheProcessPath) {
   auto f = testing::find_copy(m.findings(), "windows-dll-not-found");
   ASSERT_TRUE(f);
   EXPECT_EQ(f->fix.find("$env:Path"), std::string::npos) << f->fix;
+  EXPECT_NE(f->title.find("will not find"), std::string::npos) << "a PATH that is known: a definite answer";
   EXPECT_NE(f->fix.find("[Environment]::SetEnvironmentVariable('Path', [Environment]::GetEnvironmentVariable('Path', "
                         "'User') + ';" +
                         std::string(kToolkitWin) + "\\bin', 'User')"),
@@ -950,6 +951,21 @@ TEST(WindowsReview45b, EveryPathEntryIsSearchedForDlls) {
   ASSERT_NE(load_of(facts, "cudart64_110.dll"), nullptr);
   EXPECT_EQ(load_of(facts, "cudart64_110.dll")->via, "PATH");
   EXPECT_FALSE(testing::has(run_checks(facts, &builtin_kb()), "windows-dll-not-found"));
+}
+
+// Review 45B, 5: a tree without PATH (no --env-file, no Environment keys): "may not find", a warning.
+TEST(WindowsReview45b, WithoutPathTheDllVerdictIsNotDefinite) {
+  Machine m;
+  m.cuda_112();
+  m.tensorflow_210(m.venv("3.10.11"));
+  m.reg += driver_keys("31.0.15.1694");
+  Facts facts = m.facts();
+  ASSERT_TRUE(facts.windows);
+  EXPECT_TRUE(facts.windows->path_unknown);
+  auto f = testing::find_copy(run_checks(facts, &builtin_kb()), "windows-dll-not-found");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_NE(f->title.find("may not find"), std::string::npos) << f->title;
 }
 
 // Near miss: past 32,767 characters (no Windows variable is longer; only an env file can say so)
