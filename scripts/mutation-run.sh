@@ -70,7 +70,7 @@ explain-contradicted-not-down	src/explain/explain_session.cpp	        m.score -=
 explain-harmless-not-last	src/explain/explain_session.cpp	    if (a.harmless != b.harmless) return !a.harmless;	    (void)0;
 platform-path-separator	src/platform/system_view.cpp	split(*v, is_windows() ? ';' : ':')	split(*v, ':')
 kb-dir-any-file	src/kb/data_files.cpp	  return !name.starts_with(".") && (name.ends_with(".toml") || name.ends_with(".ids"));	  return !name.starts_with(".");
-python-option-any-major	src/cli/option_values.cpp	  if (!v || v->parts().size() < 2 || v->major() < 2 || v->major() > 3)	  if (!v || v->parts().size() < 2)
+python-option-any-major	src/cli/option_values.cpp	  if (!v || !dotted_numbers(t, 2, 3, 2, true) || v->major() < 2 || v->major() > 3)	  if (!v || !dotted_numbers(t, 2, 3, 2, true))
 kb-source-for-fact-unchecked	src/kb/kb_loader.cpp	    if (fact_given && source.empty()) issue(Level::error, std::string(message));	    if (false && fact_given && source.empty()) issue(Level::error, std::string(message));
 kb-unknown-key-silent	src/kb/kb_loader.cpp	      if (!used_.contains(key)) issue(Level::warning, "unknown key '" + key + "' (ignored)");	      if (false) issue(Level::warning, "unknown key '" + key + "' (ignored)");
 vendor-stderr-dropped	src/gpu/driver_query.cpp	    report.problems.push_back(std::string(library) + " wrote on stderr: " + said);	    if (false) report.problems.push_back(std::string(library) + " wrote on stderr: " + said);
@@ -410,7 +410,7 @@ pe-imports-any-name	src/probe/pe_imports.cpp	    if (!plausible_dll_name(n)) ret
 pe-imports-cut-name-kept	src/probe/pe_imports.cpp	    if (end == std::string::npos) return bad("an imported DLL's name is not terminated");	    if (end == std::string::npos && bytes->empty()) return bad("an imported DLL's name is not terminated");
 pe-imports-unbounded-room	src/probe/pe_imports.cpp	std::min<std::uint64_t>(h_.raw_bytes_from(dir->rva), (kMaxPeImports + 1) * stride)	std::max<std::uint64_t>(dir->size, (kMaxPeImports + 1) * stride)
 dll-imports-windows-own-searched	src/probe/windows_dll_search.cpp	        if (provided_by_windows(i.dll)) continue;	        if (false && provided_by_windows(i.dll)) continue;
-dll-imports-beside-searched	src/probe/windows_dll_search.cpp	        if (system_.is_file(system_.join(folder, i.dll))) continue;  // the loader's first place	        (void)folder;
+dll-imports-beside-searched	src/probe/windows_dll_search.cpp	        if (const std::string beside = system_.join(folder, i.dll); system_.is_file(beside)) {	        if (const std::string beside = system_.join(folder, i.dll); false && system_.is_file(beside)) {
 dll-imports-known-not-annotated	src/probe/windows_dll_search.cpp	          if (known->needed_by.empty() || (known->delay_loaded && !i.delay_loaded)) {	          if (false) {
 dll-imports-torch-lib-unread	src/probe/windows_dll_search.cpp	        imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);	        if (false) imports(files_in(lib, ".dll"), "torch-dll-loader", fw, env, dirs, out);
 dll-imports-ort-provider-unread	src/probe/windows_dll_search.cpp	          imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,	          if (false) imports({system_.join(capi, "onnxruntime_providers_cuda.dll")}, "onnxruntime-provider-bridge", fw, env, dirs,
@@ -1141,6 +1141,30 @@ s45v-06	src/core/text.cpp	== 0x80) ++from;	== 0x80) break;
 s45v-07	src/platform/child_process.cpp	if (marked) between +=	if (marked && false) between +=
 s45v-08	src/gpu/verify_steps.cpp	printable_ends(trim(outcome.diagnostics), 400)	printable(trim(outcome.diagnostics), 400)
 s45v-09	src/gpu/verify_runner.cpp	if (cuda_shows_mig) {	if (cuda_shows_mig && false) {
+s45p-01	src/model/plan.cpp	return i.id == "driver-too-old" || i.id == "driver-drops-gpu"; }	return i.id == "driver-too-old"; }
+s45p-02	src/render/plan_script.cpp	(below ? " || [ \"${drv%%.*}\" -ge " + ceiling + " ]" : "")	std::string()
+s45p-03	src/kb/resolver.cpp	if (first && top && *top <= *first && !fr.spec->contains(*first)) {	if (false) {
+s45p-04	src/kb/resolver.cpp	o.install_spec = b.package + "==" + series_text(b.version) + ".*";	o.install_spec = "tensorflow==" + series_text(b.version) + ".*";
+s45p-05	src/kb/resolver.cpp	(before_21 ? "experimental." : "")	(before_21 && false ? "experimental." : "")
+s45p-06	src/kb/resolver.cpp	if (assumed || c == ArchCoverage::derived) {	if ((assumed || c == ArchCoverage::derived) && false) {
+s45p-07	src/cli/option_values.cpp	!dotted_numbers(t, 2, 3, 2, true) ||	
+s45p-08	src/cli/option_values.cpp	!dotted_numbers(t, 1, 3, 3, false) ||	
+s45p-09	src/kb/resolver.cpp	return i.unverified && i.id != "gpu-arch-list-assumed";	return i.unverified;
+s45p-10	src/kb/resolver.cpp	branch && o.driver_min->major() < branch->major ? std::string() : " >= " + o.driver_min->str();	" >= " + o.driver_min->str();
+s45p-11	src/kb/resolver.cpp	`Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`.";	`Set-ExecutionPolicy`.";
+s45p-12	src/cli/cmd_plan.cpp	if (!g.root.empty() && describing)	if (!g.root.empty() && describing && false)
+s45w-01	src/platform/system_view.cpp	return utf16le_to_utf8(bytes.substr(2));	return std::string(bytes.substr(2));
+s45w-02	src/platform/system_view.cpp	if (bytes.size() >= 2 && bytes[0] != 	if (false && bytes[0] != 
+s45w-03	src/check/windows_checks.cpp	[Environment]::GetEnvironmentVariable('Path', 'User') + "	$env:Path + "
+s45w-04	src/probe/windows_dll_search.cpp	if (chars > kMaxWindowsVariableChars) {	if (path_.size() >= 256) {
+s45w-05	src/probe/windows_dll_search.cpp	l.wrong_machine = wrong_machine(p);	
+s45w-06	src/probe/windows_dll_search.cpp	if (machine.empty()) continue;	continue;
+s45w-07	src/probe/driver_files_probe.cpp	if (facts.platform == Platform::wsl2 && facts.driver.version) {	if (false) {
+s45w-08	src/check/gpu_driver_checks.cpp	const bool definite = os.wsl_ldconfig_off || facts.live;	const bool definite = facts.live;
+s45w-09	src/probe/library_dirs.cpp	if (std::any_of(conf.begin(), conf.end(), is_wsl)) return "ld.so.conf";	
+s45w-10	src/platform/logon_environment.cpp	path += (path.empty() || path.ends_with(';') ? "" : ";") + value;	path = value;
+s45w-11	src/probe/library_probe.cpp	conda_bins.contains(lower) ? "conda"	false ? "conda"
+s45w-12	src/probe/windows_probe.cpp	w.path_unknown = native && !system.is_live() && !system.env("PATH");	w.path_unknown = false;
 EOF
 }
 

@@ -410,16 +410,28 @@ std::vector<Finding> gpu_driver_findings(const Facts& facts) {
                 .fix = "Reboot. If it persists, remove the stale driver packages so only one version is installed.",
                 .evidence = {d.version_source, libcuda->path}});
   }
-  if (windows && !d.version && found(libcuda)) {
+  // WSL2's driver is the Windows host's too: its version is in the host's registry, not the tree.
+  if ((windows || wsl2) && !d.version && found(libcuda)) {
+    // The CUDA builds whose driver floor went floors_unchecked: with one, "no issues" would be a wrong tick.
+    std::vector<std::string> floors_unchecked;
+    for (const PythonEnvFacts& env : facts.python_envs) {
+      for (const FrameworkFacts& fw : env.frameworks) {
+        if (fw.cuda_build.value_or(false))
+          floors_unchecked.push_back(fw.name + " " + fw.version.str() + " in " + env.path);
+      }
+    }
     out.push_back(Finding{
         .id = "driver-version-unknown",
-        .severity = Severity::info,
+        .severity = floors_unchecked.empty() ? Severity::info : Severity::warning,
         .area = FindingArea::driver,
-        .title = "The Windows driver's version is not recorded in this tree",
-        .detail = "Checks that need the driver version (minimum drivers for CUDA builds) were skipped.",
-        .fix = "Give the machine's registry with --registry (a `reg export` of the keys docs/windows-inventory.md "
-               "lists), or run `nvidia-smi` on that machine and pass its driver version to "
-               "`gpudoctor plan --driver VER`."});
+        .title =
+            std::string("The Windows ") + (wsl2 ? "host's " : "") + "driver's version is not recorded in this tree",
+        .detail = "Checks that need the driver version (minimum drivers for CUDA builds) were skipped" +
+                  (floors_unchecked.empty() ? std::string(".")
+                                            : ": " + join(floors_unchecked, ", ") + " may need a newer driver."),
+        .fix = std::string("Give the ") + (wsl2 ? "Windows host's" : "machine's") +
+               " registry with --registry (a `reg export` of the keys docs/windows-inventory.md lists), or run "
+               "`nvidia-smi` on that machine and pass its driver version to `gpudoctor plan --driver VER`."});
   }
   if (wsl2) wsl2_findings(facts, out);
   runtime_findings(facts, out);

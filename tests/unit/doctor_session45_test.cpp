@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/checks.hpp"
+#include "check/gpu_driver_checks.hpp"
 #include "check/onnxruntime_fix.hpp"
 #include "check/which_pip.hpp"
 #include "check_test_support.hpp"
@@ -156,6 +157,36 @@ TEST(DoctorSession45, TheBarePipWarningIsForABarePipOnly) {
   EXPECT_EQ(with_windows_which_pip(own, env, f), own);
   const std::string bare = "Run `pip install x`.";
   EXPECT_TRUE(contains(with_windows_which_pip(bare, env, f), "a bare `pip` is the first on PATH"));
+}
+
+// A WSL2 tree gives no driver version (the driver is the Windows host's; --registry has it): the
+// CUDA builds' driver floors went unchecked, so "no issues" must not stand unqualified. With a CUDA
+// framework to hold against a floor it is a warning; with nothing to check, information.
+TEST(DoctorSession45, AnUnreadHostDriverIsSaidOnWsl2AsOnWindows) {
+  for (Platform p : {Platform::wsl2, Platform::windows}) {
+    Facts f = machine(p, "NVIDIA GeForce RTX 4070", nullptr);
+    const bool windows = p == Platform::windows;
+    f.driver.files.push_back(DriverFile{windows ? "nvcuda.dll" : "libcuda.so.1",
+                                        windows ? "C:\\Windows\\System32\\nvcuda.dll" : "/usr/lib/wsl/lib/libcuda.so.1",
+                                        std::nullopt});
+    const auto bare = gpu_driver_findings(f);
+    const Finding* info = find(bare, "driver-version-unknown");
+    ASSERT_NE(info, nullptr) << (windows ? "windows: " : "wsl2: ") << ids(bare);
+    EXPECT_EQ(info->severity, Severity::info);
+    FrameworkFacts t = testing::torch("2.7.0+cu128", "cu128");
+    t.cuda_version = v("12.8");
+    f.python_envs.push_back(env_at("3.12.3", t));
+    const auto with_torch = gpu_driver_findings(f);
+    const Finding* w = find(with_torch, "driver-version-unknown");
+    ASSERT_NE(w, nullptr) << ids(with_torch);
+    EXPECT_EQ(w->severity, Severity::warning) << "torch 2.7.0+cu128's driver floor was not checked";
+    EXPECT_TRUE(contains(w->detail, "torch 2.7.0+cu128")) << w->detail;
+  }
+  // A driver version known: nothing of the kind (the near miss).
+  Facts known = machine(Platform::wsl2, "NVIDIA GeForce RTX 4070", "572.16");
+  known.driver.files.push_back(DriverFile{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1", std::nullopt});
+  const auto with_version = gpu_driver_findings(known);
+  EXPECT_EQ(find(with_version, "driver-version-unknown"), nullptr) << ids(with_version);
 }
 
 }  // namespace
