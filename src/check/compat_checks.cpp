@@ -270,12 +270,15 @@ class Checker {
   /// The pip of the environment whose folder holds `path` (a wheel's library folder); a bare pip
   /// when no environment found holds it.
   [[nodiscard]] std::string pip_of_folder(const std::string& path) const {
+    // The longest: a conda base's folder holds its envs/ too.
+    const PythonEnvFacts* holder = nullptr;
     for (const PythonEnvFacts& env : facts_.python_envs) {
       const size_t n = env.path.size();
-      if (n > 0 && path.size() > n && path.starts_with(env.path) && (path[n] == '/' || path[n] == '\\'))
-        return env_pip(env);
+      if (n > 0 && path.size() > n && path.starts_with(env.path) && (path[n] == '/' || path[n] == '\\') &&
+          (holder == nullptr || n > holder->path.size()))
+        holder = &env;
     }
-    return "pip";
+    return holder != nullptr ? env_pip(*holder) : "pip";
   }
 
   std::string cudnn_downgrade_fix(const LibraryFacts& lib, const CudnnBuild& b, const KnownGpu& g) const {

@@ -142,8 +142,9 @@ std::optional<int> env_cuda_major(const PythonEnvFacts& env) {
 
 /// `pip install -U "jax[cudaN]<pin>"` for the CUDA major this environment already holds, else
 /// the one the driver supports (annotated from the knowledge base), else both extras.
-std::string jax_extra_advice(const PythonEnvFacts& env, const Facts& facts, const std::string& pin) {
-  auto command = [&](int major) { return fmt::format("`{} install -U \"jax[cuda{}]{}\"`", env_pip(env), major, pin); };
+std::string jax_extra_advice(const PythonEnvFacts& env, const Facts& facts, const std::string& pin,
+                             const std::string& pip) {
+  auto command = [&](int major) { return fmt::format("`{} install -U \"jax[cuda{}]{}\"`", pip, major, pin); };
   if (auto major = env_cuda_major(env)) {
     return command(*major) + " (CUDA " + std::to_string(*major) +
            ", as the nvidia-* wheels already in this environment: the other major's wheels would be installed over "
@@ -155,11 +156,16 @@ std::string jax_extra_advice(const PythonEnvFacts& env, const Facts& facts, cons
   return command(12) + " (or `\"jax[cuda13]" + pin + "\"` with a driver that supports CUDA 13)";
 }
 
-std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts) {
+/// `fresh`: for a new venv that replaces a distribution's package: its own pip, activated, and
+/// nothing in it to uninstall; else the environment's pip (env_pip).
+std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts, bool fresh) {
+  const std::string pip = fresh ? "pip" : env_pip(env);
+  const std::string uninstall =
+      fresh ? "" : pip + " uninstall -y " + (fw.package.empty() ? fw.name : fw.package) + " && ";
   if (fw.name == "torch") {
     // The wheel index (cu121, cu126, ...) depends on the driver and the GPU: the plan, which
     // reads the knowledge base, names it; a tag written here would go stale.
-    return "Reinstall PyTorch from a CUDA wheel index: `" + env_pip(env) +
+    return "Reinstall PyTorch from a CUDA wheel index: `" + pip +
            " install --force-reinstall torch --index-url https://download.pytorch.org/whl/<tag>`, with the tag "
            "`gpudoctor plan --framework pytorch` names "
            "for this driver and GPU.";
@@ -173,19 +179,15 @@ std::string cpu_only_fix(const PythonEnvFacts& env, const FrameworkFacts& fw, co
     // Quoted: zsh reads an unquoted [and-cuda] as a glob ("no matches found"). Pinned to the
     // installed release, as the other fixes pin theirs.
     const std::string pin = fw.version.parts().empty() ? "" : "==" + fw.version.str();
-    const std::string pip = env_pip(env);
-    return "Install the GPU build: `" + pip + " uninstall -y " + (fw.package.empty() ? fw.name : fw.package) + " && " +
-           pip + " install \"tensorflow[and-cuda]" + pin + "\"`.";
+    return "Install the GPU build: `" + uninstall + pip + " install \"tensorflow[and-cuda]" + pin + "\"`.";
   }
   if (fw.name == "onnxruntime") {
     // Both distributions install the one onnxruntime/ package: the GPU one must replace the other.
-    const std::string pip = env_pip(env);
-    return "If this environment should use the GPU: `" + pip + " uninstall -y " +
-           (fw.package.empty() ? fw.name : fw.package) + " && " + pip +
+    return "If this environment should use the GPU: `" + uninstall + pip +
            " install onnxruntime-gpu` (both install the same onnxruntime package; keep only one).";
   }
   if (fw.name == "jaxlib" || fw.name == "jax")
-    return "Install the CUDA plugin: " + jax_extra_advice(env, facts, "") + ".";
+    return "Install the CUDA plugin: " + jax_extra_advice(env, facts, "", pip) + ".";
   return "Install the framework's CUDA build.";
 }
 
@@ -196,9 +198,8 @@ bool from_distribution(const FrameworkFacts& fw) {
 }
 
 std::string cpu_only_fix_in(const PythonEnvFacts& env, const FrameworkFacts& fw, const Facts& facts) {
-  std::string fix = cpu_only_fix(env, fw, facts);
-  fix = with_windows_which_pip(fix, env, facts);
-  if (!from_distribution(fw)) return fix;
+  if (!from_distribution(fw)) return with_windows_which_pip(cpu_only_fix(env, fw, facts, false), env, facts);
+  std::string fix = cpu_only_fix(env, fw, facts, true);
   if (!fix.empty()) fix[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(fix[0])));
   return "It is the distribution's package (in " + fw.location +
          "), and pip will not replace it: the system Python is externally managed (PEP 668; pip stops with "
@@ -214,7 +215,7 @@ std::string jax_reinstall(const PythonEnvFacts& env, const FrameworkFacts& jax, 
   const std::string extra = jax_plugin_extra(env, jax);
   const std::string pin = jax.version.parts().empty() ? "" : "==" + jax.version.str();
   if (extra.empty()) {
-    return "Reinstall JAX with matching parts: " + jax_extra_advice(env, facts, pin) +
+    return "Reinstall JAX with matching parts: " + jax_extra_advice(env, facts, pin, env_pip(env)) +
            ", which pins jaxlib and the CUDA plugin to one version.";
   }
   return "Reinstall JAX with matching parts: `" + env_pip(env) + " install -U \"jax[" + extra + "]" + pin +

@@ -194,7 +194,18 @@ class WindowsChecker {
           "bring (NVIDIA's cuDNN installation guide for Windows installs it separately): put the 64-bit "
           "zlibwapi.dll (zlib's dll_x64 build; a 32-bit one fails with error 193) in " +
           parent_dir(importers.front()) + " or another folder on PATH, then open a new terminal.";
-    } else {
+    }
+    // A copy for another machine is found first and stays first: it must be replaced, not added to.
+    std::vector<std::string> wrong;
+    for (const DllLoad* l : g.missing) {
+      if (!l->wrong_machine.empty()) wrong.push_back(l->path + " (" + l->wrong_machine + ")");
+    }
+    if (!wrong.empty()) {
+      fix = "Replace " + join(wrong, ", ") +
+            " with the 64-bit (x64) build of the same DLL: the loader finds it first, so a 64-bit copy put elsewhere "
+            "on PATH is never reached" +
+            (zlib ? std::string(" (for zlibwapi.dll, zlib's dll_x64 build).") : std::string("."));
+    } else if (!zlib) {
       fix = "Reinstalling " + installed_display_name(fw.name) + " does not bring it: reinstall what installed " +
             parent_dir(importers.front()) +
             " (the CUDA toolkit or cuDNN of that version), or put the folder that holds the missing DLL on PATH. "

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "core/text.hpp"
@@ -127,6 +128,24 @@ VerifyStep compare_gpu_counts(const NvmlReport& nvml, int cuda_count, const std:
   }
   const std::string counts = "NVML sees " + std::to_string(seen) + " GPU(s), ";
   if (cuda_visible_devices) {
+    // Indices the variable names, each a distinct GPU of NVML's count: CUDA must show them all
+    // (Slurm and Kubernetes always set it). UUIDs and MIG names are not counted here.
+    std::set<long> named;
+    bool indices = true;
+    for (std::string_view e : split(*cuda_visible_devices, ',')) {
+      const std::string t(trim(e));
+      const bool digits = !t.empty() && t.size() < 4 && t.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stol(t) >= seen || !named.insert(std::stol(t)).second) indices = false;
+    }
+    if (indices && static_cast<int>(named.size()) > cuda_count) {
+      s.status = StepStatus::failed;
+      s.detail = "CUDA_VISIBLE_DEVICES=\"" + printable(*cuda_visible_devices, 200) + "\" names " +
+                 std::to_string(named.size()) + " of NVML's " + std::to_string(seen) + " GPU(s), " + cuda +
+                 " shows: a GPU it names is invisible to CUDA and was not tested (a board that failed initialisation; "
+                 "CUDA stops at the first index it cannot use). Check `nvidia-smi -q` and `dmesg | grep -i -e xid "
+                 "-e NVRM`";
+      return s;
+    }
     s.status = StepStatus::skipped;
     s.detail = counts + cuda + ": expected, CUDA_VISIBLE_DEVICES=\"" + printable(*cuda_visible_devices, 200) +
                "\" hides the others; they were not tested";

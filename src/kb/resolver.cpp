@@ -903,9 +903,9 @@ std::vector<PlanOption> jax_options(const PlanRequest& asked, const KnowledgeBas
                       .fatal = true,
                       .message = "JAX '" + fr.text + "' is older than the knowledge base's JAX tables (they start at " +
                                  first->str() +
-                                 "): the GPU extras of such a release are not known, and are not today's (0.4.20's "
-                                 "METADATA has no cuda12 or cuda13 extra, only cuda11_pip/cuda12_pip with jaxlib from "
-                                 "JAX's own index), so no install command is given; pin jax " +
+                                 "): the GPU extras of such a release are not known, and are not today's (the tables' "
+                                 "cuda12/cuda13 extras with their CUDA, cuDNN and driver; 0.4.20's METADATA has no "
+                                 "cuda12 extra at all), so no install command is given; pin jax " +
                                  first->str() + " or newer",
                       .source = kJax0420Metadata});
         // Nothing of today's extras is its: no CUDA, cuDNN, driver or steps to show.

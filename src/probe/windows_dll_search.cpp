@@ -172,8 +172,8 @@ constexpr std::size_t kMaxRecordBytes = 16 * 1024 * 1024;  ///< torch 2.x's RECO
 constexpr std::size_t kMaxImportingFiles = 256;            ///< per framework: torch\lib holds some 60
 constexpr std::size_t kMaxImportedDlls = 64;               ///< per framework, beyond its known list
 constexpr std::size_t kMaxDependencyFiles = 64;            ///< per framework and level: DLLs it loads from elsewhere
-constexpr int kDependencyLevels = 2;
-constexpr std::size_t kMaxWindowsVariableChars = 32767;  ///< a DLL it loads, and what that one loads
+constexpr int kDependencyLevels = 2;                       ///< a DLL it loads, and what that one loads
+constexpr std::size_t kMaxWindowsVariableChars = 32767;    ///< Windows' limit on an environment variable
 
 class DllSearch {
  public:

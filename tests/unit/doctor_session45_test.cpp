@@ -131,6 +131,74 @@ TEST(DoctorSession45, EveryPipInAFixIsTheEnvironmentsOwn) {
   }
 }
 
+// A distribution's package (apt's python3-tensorflow, CPU-only): the system pip refuses to replace
+// it (PEP 668), so the fix makes a venv and runs that venv's pip, with nothing in it to uninstall.
+TEST(DoctorSession45, ADistributionsPackageIsReplacedInANewVenvWithItsOwnPip) {
+  for (const char* name : {"tensorflow", "torch", "onnxruntime"}) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+    PythonEnvFacts e = env_at("3.11.2", package(name, "2.15.0", false));
+    e.path = "/usr";
+    e.interpreter = "/usr/bin/python3";
+    e.frameworks.back().location = "/usr/lib/python3/dist-packages";
+    f.python_envs.push_back(e);
+    const auto fs = run_checks(f, &testing::builtin_kb());
+    const Finding* m = find(fs, "framework-cpu-only");
+    ASSERT_NE(m, nullptr) << name << ": " << ids(fs);
+    EXPECT_TRUE(contains(m->fix, "and, in it: ")) << m->fix;
+    EXPECT_FALSE(contains(m->fix, "/usr/bin/python3 -m pip")) << name << ": the system pip stops: " << m->fix;
+    EXPECT_FALSE(contains(m->fix, "uninstall")) << name << ": nothing to uninstall in a new venv: " << m->fix;
+    EXPECT_TRUE(contains(m->fix, "`pip install")) << m->fix;
+  }
+  // The near miss: a pip-installed CPU build in a venv keeps its own pip and the uninstall.
+  Facts f = machine(Platform::linux, "NVIDIA GeForce RTX 3060", "570.133.07");
+  f.python_envs.push_back(env_at("3.11.2", package("tensorflow", "2.15.0", false)));
+  const auto fs = run_checks(f, &testing::builtin_kb());
+  const Finding* m = find(fs, "framework-cpu-only");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(m->fix, std::string(kPython) + " -m pip uninstall -y tensorflow && ")) << m->fix;
+}
+
+// A conda base holds its envs/ folder: the cuDNN wheel in /opt/conda/envs/x is that env's, and
+// its fix runs that env's pip, not base's (which is a prefix of the path too).
+TEST(DoctorSession45, AWheelsEnvironmentIsTheInnermostThatHoldsIt) {
+  Facts f = machine(Platform::linux, "NVIDIA V100", "580.95.05");
+  PythonEnvFacts base = env_at("3.12.3", testing::torch("2.8.0+cu128", "cu128"));
+  base.path = "/opt/conda";
+  base.interpreter = "/opt/conda/bin/python";
+  PythonEnvFacts inner = base;
+  inner.path = "/opt/conda/envs/x";
+  inner.interpreter = "/opt/conda/envs/x/bin/python";
+  LibraryFacts lib;
+  lib.name = "cudnn";
+  lib.version = v("9.27.0.42");
+  lib.path = inner.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
+  lib.origin = "pip-wheel";
+  lib.cuda_major = 12;
+  f.libraries.push_back(lib);
+  f.python_envs = {base, inner};
+  const auto fs = run_checks(f, &testing::builtin_kb());
+  const Finding* m = find(fs, "cudnn-no-kernels-for-gpu");
+  ASSERT_NE(m, nullptr) << ids(fs);
+  EXPECT_TRUE(contains(m->fix, "/opt/conda/envs/x/bin/python -m pip install")) << m->fix;
+}
+
+// cuDNN 9.17's support matrix stopped listing Maxwell, Pascal and Volta, but its wheel still has
+// their SASS: a GTX 1080 Ti with the 9.17.1.4 wheel has kernels, as with 9.16 and 9.18.
+TEST(DoctorSession45, Cudnn917HasKernelsForPascalAsItsWheelSays) {
+  for (const char* version : {"9.16.0.29", "9.17.1.4", "9.18.1.3"}) {
+    Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080 Ti", "580.95.05");
+    LibraryFacts lib;
+    lib.name = "cudnn";
+    lib.version = v(version);
+    lib.path = "/usr/lib/x86_64-linux-gnu";
+    lib.origin = "system";
+    lib.cuda_major = 12;
+    f.libraries.push_back(lib);
+    const auto fs = run_checks(f, &testing::builtin_kb());
+    EXPECT_EQ(find(fs, "cudnn-no-kernels-for-gpu"), nullptr) << version << ": " << ids(fs);
+  }
+}
+
 // The onnxruntime-gpu wheels fix, for a release with the extras and one without.
 TEST(DoctorSession45, OnnxRuntimesLibrariesFixRunsTheEnvironmentsPip) {
   const std::string pip = "/opt/e/bin/python3 -m pip";

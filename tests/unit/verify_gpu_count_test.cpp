@@ -75,6 +75,18 @@ TEST(VerifyGpuCount, CudaVisibleDevicesMakesFewerExpected) {
   EXPECT_EQ(compare_gpu_counts(two_h100s(), 2, {}, std::string("0,1")).status, StepStatus::passed);
 }
 
+// Slurm and Kubernetes always set the variable: indices it names that CUDA does not show are a
+// missing GPU, not an expected one (the re-read of session 45).
+TEST(VerifyGpuCount, AGpuTheVariableNamesAndCudaLacksFails) {
+  VerifyStep s = compare_gpu_counts(two_h100s(), 1, {{0, "0000:3b:00"}}, std::string("0,1"));
+  EXPECT_EQ(s.status, StepStatus::failed) << s.detail;
+  EXPECT_TRUE(has(s.detail, "names 2 of NVML's 2 GPU(s), CUDA 1 shows")) << s.detail;
+  // Near misses: one index named, or names CUDA reads otherwise (UUIDs), stay a note.
+  EXPECT_EQ(compare_gpu_counts(two_h100s(), 1, {}, std::string("1")).status, StepStatus::skipped);
+  EXPECT_EQ(compare_gpu_counts(two_h100s(), 1, {}, std::string("GPU-5c3d,GPU-77aa")).status, StepStatus::skipped);
+  EXPECT_EQ(compare_gpu_counts(two_h100s(), 1, {}, std::string("0,0")).status, StepStatus::skipped);
+}
+
 TEST(VerifyGpuCount, AMigInstanceInCudaMakesFewerExpected) {
   VerifyStep s = compare_gpu_counts(two_h100s(), 1, {{0, "0000:3b:00"}}, std::nullopt, true);
   EXPECT_EQ(s.status, StepStatus::skipped) << s.detail;

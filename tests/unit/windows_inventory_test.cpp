@@ -1009,6 +1009,9 @@ TEST(WindowsReview45b, AThirtyTwoBitZlibwapiIsNotFound) {
   EXPECT_EQ(dep->severity, Severity::error);
   EXPECT_NE(dep->detail.find("error 193"), std::string::npos) << dep->detail;
   EXPECT_NE(dep->title.find("not a 64-bit DLL"), std::string::npos) << dep->title;
+  // The 32-bit copy is found first: the fix replaces it (adding a 64-bit one on PATH would not help).
+  EXPECT_NE(dep->fix.find("Replace " + zlib->path + " (x86 (32-bit))"), std::string::npos) << dep->fix;
+  EXPECT_EQ(dep->fix.find("another folder on PATH"), std::string::npos) << dep->fix;
 
   // Near miss: the 64-bit one in the same place is found, nothing to say.
   m.tree.write(std::string(kToolkit) + "/bin/zlibwapi.dll", pe_for_machine(0x8664));
