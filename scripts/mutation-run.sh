@@ -1165,6 +1165,13 @@ s45w-09	src/probe/library_dirs.cpp	if (std::any_of(conf.begin(), conf.end(), is_
 s45w-10	src/platform/logon_environment.cpp	path += (path.empty() || path.ends_with(';') ? "" : ";") + value;	path = value;
 s45w-11	src/probe/library_probe.cpp	conda_bins.contains(lower) ? "conda"	false ? "conda"
 s45w-12	src/probe/windows_probe.cpp	w.path_unknown = native && !system.is_live() && !system.env("PATH");	w.path_unknown = false;
+s45-distro-fresh	src/check/python_checks.cpp	  std::string fix = cpu_only_fix(env, fw, facts, true);	  std::string fix = cpu_only_fix(env, fw, facts, false);
+s45-innermost	src/check/compat_checks.cpp	(holder == nullptr || n > holder->path.size())	(holder == nullptr)
+s45-wsl2-driver-unknown	src/check/gpu_driver_checks.cpp	if ((windows || wsl2) && !d.version && found(libcuda)) {	if (windows && !d.version && found(libcuda)) {
+s45-floor-warning	src/check/gpu_driver_checks.cpp	floors_unchecked.empty() ? Severity::info : Severity::warning	Severity::info
+s45-cvd-indices	src/gpu/verify_runner.cpp	if (indices && static_cast<int>(named.size()) > cuda_count) {	if (false && indices && static_cast<int>(named.size()) > cuda_count) {
+s45-32bit-replace	src/check/windows_checks.cpp	    if (!wrong.empty()) {	    if (false && !wrong.empty()) {
+s45-cudnn917-wheel-sass	data/compat/cudnn.toml	cc = ["5.0", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6", "9.0", "10.0", "10.3", "12.0", "12.1"]\nnote = "cc: the SASS in libcudnn_engines_precompiled.so.9 of 9.17.1.4 (arch-specific SASS 9.0a; PTX 12.1). The support matrix	cc = ["7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]\nnote = "cc: the SASS in libcudnn_engines_precompiled.so.9 of 9.17.1.4 (arch-specific SASS 9.0a; PTX 12.1). The support matrix
 EOF
 }
 
