@@ -1125,13 +1125,13 @@ r44a-15	src/platform/child_process.cpp	  if (dropped_ > 0 && whole_line) trim(nl
 s44r-nousersite	src/probe/python_probe.cpp	 &&\n                             system_.env("PYTHONNOUSERSITE").value_or("").empty();	;
 s44r-cpu-fallback	src/gpu/framework_verify.cpp	  facts.cpu_fallback = !on_gpu;	  facts.cpu_fallback = !on_gpu && right;
 s44r-posix-quote	src/check/which_pip.cpp	    if (plain) return env.interpreter + " -m pip";	    if (plain || true) return env.interpreter + " -m pip";
-s45-pip-cpu-torch	src/check/python_checks.cpp	"Reinstall PyTorch from a CUDA wheel index: `" + env_pip(env) +	"Reinstall PyTorch from a CUDA wheel index: `" + std::string("pip") +
+s45-pip-cpu-torch	src/check/python_checks.cpp	  const std::string pip = fresh ? "pip" : env_pip(env);	  const std::string pip = "pip";
 s45-pip-tf-and-cuda	src/check/compat_checks.cpp	"Reinstall with the matching CUDA libraries: " + env_pip(env) +	"Reinstall with the matching CUDA libraries: " + std::string("pip") +
 s45-pip-companion	src/check/tensorflow_companion_checks.cpp	      pip_ = env_pip(env);\n	      pip_ = "pip";\n
 s45-pip-bare-only	src/check/which_pip.cpp	if (word && !(at >= 3 && text.substr(at - 3, 3) == "-m ")) return true;	if (word) return true;
 s45-pip-ort	src/check/onnxruntime_fix.cpp	return pip + " install \"onnxruntime-gpu[cuda,cudnn]=="	return "pip install \"onnxruntime-gpu[cuda,cudnn]=="
 s45-pip-companion-torch	src/check/compat_checks.cpp	                           env_pip(env) + " install " + pin +	                           std::string("pip install ") + pin +
-s45-pip-of-folder	src/check/compat_checks.cpp	        return env_pip(env);\n    }\n    return "pip";	        return "pip";\n    }\n    return "pip";
+s45-pip-of-folder	src/check/compat_checks.cpp	    return holder != nullptr ? env_pip(*holder) : "pip";	    return "pip";
 s45v-01	src/gpu/verify_runner.cpp	if (seen <= cuda_count) {	if (seen <= cuda_count + 1) {
 s45v-02	src/gpu/verify_runner.cpp	if (cuda_visible_devices) {	if (false) {
 s45v-03	src/gpu/verify_runner.cpp	d.pci_bus_id.starts_with(bus)	!d.pci_bus_id.starts_with(bus)
