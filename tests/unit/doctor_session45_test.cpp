@@ -51,6 +51,17 @@ std::vector<std::string> bare_pips(const std::string& fix, const std::string& pi
   return out;
 }
 
+/// A CUDA 12 cuDNN `version` found in `dir`, from `origin` ("pip-wheel", "system").
+LibraryFacts cudnn_in(const std::string& dir, const char* version, const char* origin) {
+  LibraryFacts lib;
+  lib.name = "cudnn";
+  lib.version = v(version);
+  lib.path = dir;
+  lib.origin = origin;
+  lib.cuda_major = 12;
+  return lib;
+}
+
 struct Case {
   const char* name;
   Facts facts;
@@ -102,13 +113,8 @@ std::vector<Case> cases() {
     // the environment whose folder holds it.
     Facts f = machine(Platform::linux, "NVIDIA V100", "580.95.05");
     PythonEnvFacts e = env_at("3.11.4", testing::torch("2.8.0+cu128", "cu128"));
-    LibraryFacts lib;
-    lib.name = "cudnn";
-    lib.version = v("9.27.0.42");
-    lib.path = e.path + "/lib/python3.11/site-packages/nvidia/cudnn/lib";
-    lib.origin = "pip-wheel";
-    lib.cuda_major = 12;
-    f.libraries.push_back(lib);
+    f.libraries.push_back(
+        cudnn_in(e.path + "/lib/python3.11/site-packages/nvidia/cudnn/lib", "9.27.0.42", "pip-wheel"));
     f.python_envs.push_back(e);
     out.push_back({"a cuDNN wheel without kernels for the card", f, "cudnn-no-kernels-for-gpu"});
   }
@@ -168,13 +174,8 @@ TEST(DoctorSession45, AWheelsEnvironmentIsTheInnermostThatHoldsIt) {
   PythonEnvFacts inner = base;
   inner.path = "/opt/conda/envs/x";
   inner.interpreter = "/opt/conda/envs/x/bin/python";
-  LibraryFacts lib;
-  lib.name = "cudnn";
-  lib.version = v("9.27.0.42");
-  lib.path = inner.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib";
-  lib.origin = "pip-wheel";
-  lib.cuda_major = 12;
-  f.libraries.push_back(lib);
+  f.libraries.push_back(
+      cudnn_in(inner.path + "/lib/python3.12/site-packages/nvidia/cudnn/lib", "9.27.0.42", "pip-wheel"));
   f.python_envs = {base, inner};
   const auto fs = run_checks(f, &testing::builtin_kb());
   const Finding* m = find(fs, "cudnn-no-kernels-for-gpu");
@@ -187,13 +188,7 @@ TEST(DoctorSession45, AWheelsEnvironmentIsTheInnermostThatHoldsIt) {
 TEST(DoctorSession45, Cudnn917HasKernelsForPascalAsItsWheelSays) {
   for (const char* version : {"9.16.0.29", "9.17.1.4", "9.18.1.3"}) {
     Facts f = machine(Platform::linux, "NVIDIA GeForce GTX 1080 Ti", "580.95.05");
-    LibraryFacts lib;
-    lib.name = "cudnn";
-    lib.version = v(version);
-    lib.path = "/usr/lib/x86_64-linux-gnu";
-    lib.origin = "system";
-    lib.cuda_major = 12;
-    f.libraries.push_back(lib);
+    f.libraries.push_back(cudnn_in("/usr/lib/x86_64-linux-gnu", version, "system"));
     const auto fs = run_checks(f, &testing::builtin_kb());
     EXPECT_EQ(find(fs, "cudnn-no-kernels-for-gpu"), nullptr) << version << ": " << ids(fs);
   }
